@@ -1,0 +1,350 @@
+package problem
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/orbit"
+)
+
+// Sentinel errors; returned errors wrap one of them (test with errors.Is)
+// and say what went wrong, e.g.
+// "problem: point outside the box: Ackley2d: x[1] = 17 is outside [-16, 16]".
+var (
+	// ErrUnknown reports an unknown problem name.
+	ErrUnknown = errors.New("problem: unknown problem")
+	// ErrDim reports a dimension the problem does not support.
+	ErrDim = errors.New("problem: unsupported dimension")
+	// ErrLength reports a point whose length is not Dim.
+	ErrLength = errors.New("problem: wrong point length")
+	// ErrNotFinite reports a NaN or ±Inf coordinate.
+	ErrNotFinite = errors.New("problem: coordinate not finite")
+	// ErrOutOfBounds reports a point outside the box.
+	ErrOutOfBounds = errors.New("problem: point outside the box")
+	// ErrUsers reports an invalid WLAN user layout.
+	ErrUsers = errors.New("problem: invalid WLAN users")
+)
+
+// MaxDim is the largest d accepted for Ackley, Griewank and Rastrigin:
+// it keeps every element of their groups addressable by an int index
+// (2^16·16! ≈ 1.4·10^18 < 2^63).
+const MaxDim = 16
+
+// Noise protocol (see the package documentation).
+const (
+	// NoiseFraction is the ratio of the observation noise variance to the
+	// variance of the objective over the box (the paper's 2%).
+	NoiseFraction = 0.02
+	// NoiseSamples is the number of uniform points the variance is
+	// estimated from.
+	NoiseSamples = 1 << 14
+	// NoiseSeed seeds the sampler: rand.New(rand.NewPCG(NoiseSeed, 0)).
+	NoiseSeed = 2024
+)
+
+// Problem is a benchmark objective on a box, invariant under a group.
+// Construct it with New or NewWLAN; its methods are safe for concurrent
+// use. A Problem must not be copied after first use.
+type Problem struct {
+	kind     string // the lower-case family name: "ackley", …
+	name     string // e.g. "Ackley2d"
+	d        int
+	lo, hi   []float64
+	group    orbit.Group
+	shape    kernel.Shape
+	chosen   bool // shape is our choice, not the paper's
+	maximize bool // Value is to be maximized (WLAN)
+	fstar    float64
+	known    bool
+	opt      [][]float64
+	f        func(x []float64) float64 // Value on a validated point
+	users    [][2]float64              // WLAN only
+
+	noiseOnce sync.Once
+	noise     float64
+}
+
+// Names returns the problem names New accepts, in the paper's order.
+func Names() []string {
+	return []string{"ackley", "griewank", "rastrigin", "radial", "scaling", "wlan"}
+}
+
+// DefaultDim returns the dimension the paper uses for the named problem
+// (Ackley 2, Griewank 6, Rastrigin 5, Radial 2, Scaling 2, WLAN 8).
+func DefaultDim(name string) (int, error) {
+	switch strings.ToLower(name) {
+	case "ackley":
+		return 2, nil
+	case "griewank":
+		return 6, nil
+	case "rastrigin":
+		return 5, nil
+	case "radial", "scaling":
+		return 2, nil
+	case "wlan":
+		return 8, nil
+	}
+	return 0, fmt.Errorf("%w: %q (want one of %s)", ErrUnknown, name, strings.Join(Names(), ", "))
+}
+
+// New returns the named benchmark in dimension d; d = 0 selects the
+// paper's dimension (see DefaultDim). Names are case-insensitive and may
+// carry the dimension as a suffix, as in the paper: "Ackley2d" is
+// New("ackley", 2), and a suffix that disagrees with a non-zero d is an
+// error. Supported d: Ackley, Griewank, Rastrigin 1…MaxDim; Radial and
+// Scaling 2; WLAN an even d = 2m with 1 ≤ m ≤ MaxAPs access points and
+// the 16 default users (DefaultUsers).
+func New(name string, d int) (*Problem, error) {
+	base, suffix, err := splitName(name)
+	if err != nil {
+		return nil, err
+	}
+	if suffix > 0 {
+		if d != 0 && d != suffix {
+			return nil, fmt.Errorf("%w: %q names d = %d but d = %d was asked", ErrDim, name, suffix, d)
+		}
+		d = suffix
+	}
+	if d < 0 {
+		return nil, fmt.Errorf("%w: %s: d = %d is negative", ErrDim, base, d)
+	}
+	if d == 0 {
+		d, _ = DefaultDim(base)
+	}
+	switch base {
+	case "ackley", "griewank", "rastrigin":
+		if d > MaxDim {
+			return nil, fmt.Errorf("%w: %s: d = %d, want 1 ≤ d ≤ %d", ErrDim, base, d, MaxDim)
+		}
+		return newSynthetic(base, d)
+	case "radial", "scaling":
+		if d != 2 {
+			return nil, fmt.Errorf("%w: %s is two-dimensional, got d = %d", ErrDim, base, d)
+		}
+		return newSynthetic(base, d)
+	case "wlan":
+		if d%2 != 0 || d > 2*MaxAPs {
+			return nil, fmt.Errorf("%w: wlan: d = %d, want an even d = 2m with 1 ≤ m ≤ %d access points", ErrDim, d, MaxAPs)
+		}
+		return NewWLAN(DefaultUsers(), d/2)
+	}
+	panic("unreachable")
+}
+
+// splitName lower-cases name and splits a trailing "<n>d".
+func splitName(name string) (base string, d int, err error) {
+	s := strings.ToLower(strings.TrimSpace(name))
+	if _, err := DefaultDim(s); err == nil {
+		return s, 0, nil
+	}
+	if strings.HasSuffix(s, "d") {
+		i := len(s) - 1
+		for i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
+			i--
+		}
+		if i < len(s)-1 {
+			if _, err := DefaultDim(s[:i]); err == nil {
+				n, err := strconv.Atoi(s[i : len(s)-1])
+				if err != nil || n < 1 {
+					return "", 0, fmt.Errorf("%w: %q: bad dimension suffix", ErrDim, name)
+				}
+				return s[:i], n, nil
+			}
+		}
+	}
+	return "", 0, fmt.Errorf("%w: %q (want one of %s, optionally with a dimension suffix such as ackley2d)",
+		ErrUnknown, name, strings.Join(Names(), ", "))
+}
+
+func newSynthetic(kind string, d int) (*Problem, error) {
+	p := &Problem{kind: kind, d: d, known: true}
+	var (
+		g   orbit.Group
+		err error
+	)
+	zero := make([]float64, d)
+	switch kind {
+	case "ackley":
+		p.name = "Ackley"
+		p.lo, p.hi = box(d, -16, 16)
+		p.shape = kernel.Matern52
+		p.f = ackley
+		p.opt = [][]float64{zero}
+		g, err = orbit.Hyperoctahedral(d)
+	case "griewank":
+		p.name = "Griewank"
+		p.lo, p.hi = box(d, -600, 600)
+		p.shape, p.chosen = kernel.RBF, true
+		p.f = griewank
+		p.opt = [][]float64{zero}
+		g, err = orbit.SignFlip(d)
+	case "rastrigin":
+		p.name = "Rastrigin"
+		p.lo, p.hi = box(d, -5.12, 5.12)
+		p.shape, p.chosen = kernel.RBF, true
+		p.f = rastrigin
+		p.opt = [][]float64{zero}
+		g, err = orbit.Hyperoctahedral(d)
+	case "radial":
+		p.name = "Radial"
+		p.lo, p.hi = box(d, -10, 10)
+		p.shape = kernel.RBF
+		p.f = radial
+		// ‖x*‖ = a·b = 8√2 ≈ 11.31: arcs near the corners of the box.
+		s28 := math.Sqrt(28) // 10² + 28 = 128 = (8√2)²
+		p.opt = [][]float64{{8, 8}, {-8, 8}, {-8, -8}, {8, -8}, {10, s28}, {-s28, -10}}
+		g, err = orbit.Rotation2D()
+	case "scaling":
+		p.name = "Scaling"
+		p.lo, p.hi = box(d, 0.1, 10)
+		p.shape = kernel.RBF
+		p.f = scaling
+		p.opt = [][]float64{{1, 1}, {0.1, 0.1}, {10, 10}, {math.Pi, math.Pi}}
+		g, err = orbit.Scaling(p.lo, p.hi)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("problem: %s%dd: building its group: %w", p.name, d, err)
+	}
+	p.name = fmt.Sprintf("%s%dd", p.name, d)
+	p.group = g
+	return p, nil
+}
+
+func box(d int, lo, hi float64) ([]float64, []float64) {
+	l, h := make([]float64, d), make([]float64, d)
+	for i := range l {
+		l[i], h[i] = lo, hi
+	}
+	return l, h
+}
+
+// Name returns the paper's name with the dimension, e.g. "Ackley2d",
+// "WLAN8d".
+func (p *Problem) Name() string { return p.name }
+
+// Dim returns d, the length of a point.
+func (p *Problem) Dim() int { return p.d }
+
+// Bounds returns fresh copies of the box [lo, hi] (closed, per coordinate).
+func (p *Problem) Bounds() (lo, hi []float64) {
+	return append([]float64(nil), p.lo...), append([]float64(nil), p.hi...)
+}
+
+// Group returns the group the objective is invariant under (on the box).
+func (p *Problem) Group() orbit.Group { return p.group }
+
+// BaseShape returns the default base kernel shape: the paper's where it
+// names one, ours otherwise (see BaseChosen).
+func (p *Problem) BaseShape() kernel.Shape { return p.shape }
+
+// BaseChosen reports whether BaseShape is our choice because the paper
+// names no base kernel for this problem (Griewank, Rastrigin).
+func (p *Problem) BaseChosen() bool { return p.chosen }
+
+// Maximize reports whether Value is to be maximized (WLAN). For the other
+// problems Value is the usual minimization form and Objective = −Value.
+func (p *Problem) Maximize() bool { return p.maximize }
+
+// Check returns an error wrapping ErrLength, ErrNotFinite or
+// ErrOutOfBounds if x is not a point of the box, and nil otherwise.
+func (p *Problem) Check(x []float64) error {
+	if len(x) != p.d {
+		return fmt.Errorf("%w: %s: x has length %d, want %d", ErrLength, p.name, len(x), p.d)
+	}
+	for i, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: %s: x[%d] = %v", ErrNotFinite, p.name, i, v)
+		}
+	}
+	for i, v := range x {
+		if v < p.lo[i] || v > p.hi[i] {
+			return fmt.Errorf("%w: %s: x[%d] = %v is outside [%v, %v]", ErrOutOfBounds, p.name, i, v, p.lo[i], p.hi[i])
+		}
+	}
+	return nil
+}
+
+// Value returns f(x) as the paper defines it: the usual minimization form
+// for Ackley, Griewank, Rastrigin, Radial and Scaling, the total
+// throughput in Mbps (to maximize) for WLAN. x must be a point of the box
+// (see Check); it is not modified.
+func (p *Problem) Value(x []float64) (float64, error) {
+	if err := p.Check(x); err != nil {
+		return 0, err
+	}
+	return p.f(x), nil
+}
+
+// Objective returns the function BO maximizes: −Value for the
+// minimization benchmarks, Value for WLAN.
+func (p *Problem) Objective(x []float64) (float64, error) {
+	v, err := p.Value(x)
+	if err != nil || p.maximize {
+		return v, err
+	}
+	return -v, nil
+}
+
+// Optimum returns the maximum of Objective over the box and true, or
+// false where it is unknown (WLAN). It is 0 for the five synthetic
+// problems.
+func (p *Problem) Optimum() (fstar float64, ok bool) { return p.fstar, p.known }
+
+// Optimizers returns fresh copies of known maximizers of Objective: the
+// unique one (the origin) for Ackley, Griewank and Rastrigin, and
+// representatives of the continuous sets of maximizers for Radial
+// (‖x‖ = 8√2) and Scaling (x₁ = x₂). It returns nil for WLAN.
+func (p *Problem) Optimizers() [][]float64 {
+	if p.opt == nil {
+		return nil
+	}
+	out := make([][]float64, len(p.opt))
+	for i, x := range p.opt {
+		out[i] = append([]float64(nil), x...)
+	}
+	return out
+}
+
+// NoiseVariance returns the variance of the Gaussian observation noise:
+// NoiseFraction times the (unbiased) sample variance of Objective over
+// NoiseSamples points drawn uniformly in the box from
+// rand.New(rand.NewPCG(NoiseSeed, 0)) (the d coordinates of a point are
+// consecutive draws, lo + (hi−lo)·U). It is computed on the first call and
+// cached.
+func (p *Problem) NoiseVariance() float64 {
+	p.noiseOnce.Do(func() {
+		p.noise = NoiseFraction * p.sampleVariance(NoiseSeed, NoiseSamples)
+	})
+	return p.noise
+}
+
+// sampleVariance returns the unbiased sample variance of Objective over n
+// uniform points from rand.New(rand.NewPCG(seed, 0)), reduced in index
+// order (two passes).
+func (p *Problem) sampleVariance(seed uint64, n int) float64 {
+	rng := rand.New(rand.NewPCG(seed, 0))
+	x := make([]float64, p.d)
+	y := make([]float64, n)
+	for k := range y {
+		for i := range x {
+			x[i] = p.lo[i] + (p.hi[i]-p.lo[i])*rng.Float64()
+		}
+		y[k] = p.f(x) // same variance as Objective = ±Value
+	}
+	var mean float64
+	for _, v := range y {
+		mean += v
+	}
+	mean /= float64(n)
+	var ss float64
+	for _, v := range y {
+		ss += (v - mean) * (v - mean)
+	}
+	return ss / float64(n-1)
+}
