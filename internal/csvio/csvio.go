@@ -1,0 +1,163 @@
+package csvio
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Error is a syntax or content error in a point file. Line and Col are
+// 1-based; 0 means "not applicable" (Col is 0 for whole-row errors, both are
+// 0 for whole-file errors).
+type Error struct {
+	File string
+	Line int
+	Col  int
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	switch {
+	case e.Line == 0:
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	case e.Col == 0:
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	default:
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	}
+}
+
+// ReadPoints reads the point file at path; see ParsePoints. Errors name the
+// file as path.
+func ReadPoints(path string) (*mat.Dense, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err // *fs.PathError: "open x.csv: no such file or directory"
+	}
+	defer f.Close()
+	return ParsePoints(f, path)
+}
+
+// ParsePoints reads a point file from r and returns it as an n×d matrix, one
+// point per row. name is used in error messages only.
+func ParsePoints(r io.Reader, name string) (*mat.Dense, error) {
+	br := bufio.NewReader(r)
+	var (
+		data      []float64
+		cols      int
+		rows      int
+		lineNo    int
+		blankLine int // first blank line seen so far, 0 if none
+	)
+	for {
+		line, readErr := br.ReadString('\n')
+		if readErr != nil && readErr != io.EOF {
+			return nil, fmt.Errorf("%s: %w", name, readErr)
+		}
+		if line == "" && readErr == io.EOF {
+			break
+		}
+		lineNo++
+		if lineNo == 1 {
+			line = strings.TrimPrefix(line, "\ufeff")
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if strings.TrimSpace(line) == "" {
+			if blankLine == 0 {
+				blankLine = lineNo
+			}
+		} else {
+			if blankLine != 0 {
+				return nil, &Error{File: name, Line: blankLine, Msg: "blank line (allowed only at the end of the file)"}
+			}
+			// Blank lines may only trail, so the first data line is line 1.
+			fields := strings.Split(line, ",")
+			if rows == 0 {
+				cols = len(fields)
+			} else if len(fields) != cols {
+				return nil, &Error{File: name, Line: lineNo,
+					Msg: fmt.Sprintf("row has %d fields, want %d (as in line 1)", len(fields), cols)}
+			}
+			for j, f := range fields {
+				v, err := parseField(f)
+				if err != nil {
+					return nil, &Error{File: name, Line: lineNo, Col: j + 1, Msg: err.Error()}
+				}
+				data = append(data, v)
+			}
+			rows++
+		}
+		if readErr == io.EOF {
+			break
+		}
+	}
+	if rows == 0 {
+		return nil, &Error{File: name, Msg: "empty file"}
+	}
+	return mat.NewDense(rows, cols, data), nil
+}
+
+var errEmptyField = errors.New("empty field")
+
+func parseField(f string) (float64, error) {
+	s := strings.TrimSpace(f)
+	if s == "" {
+		return 0, errEmptyField
+	}
+	if strings.ContainsRune(s, '_') {
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, fmt.Errorf("%q is out of the float64 range", s)
+		}
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%q is not a finite number", s)
+	}
+	return v, nil
+}
+
+// WritePoints writes x as a point file: one row per line, fields separated
+// by commas, every float in shortest round-trip form
+// (strconv.FormatFloat(v, 'g', -1, 64)). It returns an error for a
+// non-finite entry (which ParsePoints would reject) before writing anything,
+// or the first write error.
+func WritePoints(w io.Writer, x mat.Matrix) error {
+	r, c := x.Dims()
+	for i := range r {
+		for j := range c {
+			if v := x.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("csvio: entry (%d,%d) is %v, not finite", i, j, v)
+			}
+		}
+	}
+	bw := bufio.NewWriter(w)
+	var buf []byte
+	for i := range r {
+		buf = buf[:0]
+		for j := range c {
+			if j > 0 {
+				buf = append(buf, ',')
+			}
+			buf = strconv.AppendFloat(buf, x.At(i, j), 'g', -1, 64)
+		}
+		buf = append(buf, '\n')
+		if _, err := bw.Write(buf); err != nil {
+			return fmt.Errorf("csvio: %w", err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("csvio: %w", err)
+	}
+	return nil
+}

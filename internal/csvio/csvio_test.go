@@ -1,0 +1,258 @@
+package csvio
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+func TestParsePointsValid(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   string
+		want [][]float64
+	}{
+		{"single value no newline", "1.5", [][]float64{{1.5}}},
+		{"single value newline", "1.5\n", [][]float64{{1.5}}},
+		{"two rows", "1,2,3\n4,5,6\n", [][]float64{{1, 2, 3}, {4, 5, 6}}},
+		{"spaces and tabs", " 1 ,\t2\t\n  -3,  4e-2  \n", [][]float64{{1, 2}, {-3, 0.04}}},
+		{"crlf", "1,2\r\n3,4\r\n", [][]float64{{1, 2}, {3, 4}}},
+		{"trailing blank lines", "1,2\n3,4\n\n \n\t\n", [][]float64{{1, 2}, {3, 4}}},
+		{"bom", "\ufeff7,8\n", [][]float64{{7, 8}}},
+		{"signs exponents", "+1,-0,1E3,-2.5e-3\n", [][]float64{{1, math.Copysign(0, -1), 1000, -0.0025}}},
+		{"hex float", "0x1p-2\n", [][]float64{{0.25}}},
+		{"subnormal", "5e-324\n", [][]float64{{5e-324}}},
+		{"max float", "1.7976931348623157e308\n", [][]float64{{math.MaxFloat64}}},
+		{"leading dot", ".5,-.25\n", [][]float64{{0.5, -0.25}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ParsePoints(strings.NewReader(tc.in), "pts.csv")
+			if err != nil {
+				t.Fatalf("ParsePoints(%q): %v", tc.in, err)
+			}
+			r, c := got.Dims()
+			if r != len(tc.want) || c != len(tc.want[0]) {
+				t.Fatalf("dims %d×%d, want %d×%d", r, c, len(tc.want), len(tc.want[0]))
+			}
+			for i, row := range tc.want {
+				for j, w := range row {
+					if g := got.At(i, j); math.Float64bits(g) != math.Float64bits(w) {
+						t.Errorf("(%d,%d) = %v, want %v", i, j, g, w)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestParsePointsErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   string
+		want string // the full error text
+	}{
+		{"empty", "", "pts.csv: empty file"},
+		{"only newline", "\n", "pts.csv: empty file"},
+		{"only blanks", " \n\t\r\n\n", "pts.csv: empty file"},
+		{"not a number", "1,2\n3,4\n5,abc\n", `pts.csv:3:2: "abc" is not a number`},
+		{"not a number first", "x\n", `pts.csv:1:1: "x" is not a number`},
+		{"trimmed in message", "1, 2 x ,3\n", `pts.csv:1:2: "2 x" is not a number`},
+		{"ragged longer", "1,2\n3,4,5\n", "pts.csv:2: row has 3 fields, want 2 (as in line 1)"},
+		{"ragged shorter", "1,2,3\n4,5,6\n7,8\n", "pts.csv:3: row has 2 fields, want 3 (as in line 1)"},
+		{"trailing comma", "1,2,\n", "pts.csv:1:3: empty field"},
+		{"empty middle field", "1,,2\n", "pts.csv:1:2: empty field"},
+		{"blank field only spaces", "1,  \n", "pts.csv:1:2: empty field"},
+		{"nan", "1,NaN\n", `pts.csv:1:2: "NaN" is not a finite number`},
+		{"nan lower", "nan,1\n", `pts.csv:1:1: "nan" is not a finite number`},
+		{"inf", "1\n+Inf\n", `pts.csv:2:1: "+Inf" is not a finite number`},
+		{"infinity", "-infinity\n", `pts.csv:1:1: "-infinity" is not a finite number`},
+		{"overflow", "1e400\n", `pts.csv:1:1: "1e400" is out of the float64 range`},
+		{"underscore", "1_000\n", `pts.csv:1:1: "1_000" is not a number`},
+		{"blank line in middle", "1\n\n2\n", "pts.csv:2: blank line (allowed only at the end of the file)"},
+		{"blank line at start", "\n1\n", "pts.csv:1: blank line (allowed only at the end of the file)"},
+		{"semicolon separated", "1;2\n", `pts.csv:1:1: "1;2" is not a number`},
+		{"header", "x,y\n1,2\n", `pts.csv:1:1: "x" is not a number`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ParsePoints(strings.NewReader(tc.in), "pts.csv")
+			if err == nil {
+				t.Fatalf("ParsePoints(%q) = %v, want error %q", tc.in, got, tc.want)
+			}
+			if err.Error() != tc.want {
+				t.Errorf("ParsePoints(%q) error\n got %q\nwant %q", tc.in, err, tc.want)
+			}
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Errorf("error %T is not *Error", err)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %q spans several lines", err)
+			}
+		})
+	}
+}
+
+type failingReader struct{ n int }
+
+var errBroken = errors.New("broken pipe")
+
+func (r *failingReader) Read(p []byte) (int, error) {
+	if r.n == 0 {
+		r.n++
+		return copy(p, "1,2\n"), nil
+	}
+	return 0, errBroken
+}
+
+func TestParsePointsReadError(t *testing.T) {
+	_, err := ParsePoints(&failingReader{}, "in.csv")
+	if !errors.Is(err, errBroken) {
+		t.Fatalf("err = %v, want wrapping %v", err, errBroken)
+	}
+	if !strings.HasPrefix(err.Error(), "in.csv: ") {
+		t.Errorf("err = %q, want the file name first", err)
+	}
+}
+
+func TestParsePointsLongLine(t *testing.T) {
+	// Far beyond bufio.Scanner's default 64 KiB token limit.
+	const d = 20000
+	fields := make([]string, d)
+	for j := range fields {
+		fields[j] = "0.123456789"
+	}
+	in := strings.Join(fields, ",") + "\n"
+	x, err := ParsePoints(strings.NewReader(in), "wide.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, c := x.Dims(); r != 1 || c != d {
+		t.Fatalf("dims %d×%d, want 1×%d", r, c, d)
+	}
+}
+
+func TestReadPoints(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.csv")
+	if err := os.WriteFile(good, []byte("1,2\n3,4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x, err := ReadPoints(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(x, mat.NewDense(2, 2, []float64{1, 2, 3, 4})) {
+		t.Errorf("got %v", mat.Formatted(x))
+	}
+
+	bad := filepath.Join(dir, "bad.csv")
+	if err := os.WriteFile(bad, []byte("1,2\n3,abc\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadPoints(bad)
+	if want := bad + `:2:2: "abc" is not a number`; err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+
+	_, err = ReadPoints(filepath.Join(dir, "missing.csv"))
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("err = %v, want fs.ErrNotExist", err)
+	}
+
+	empty := filepath.Join(dir, "x.csv")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadPoints(empty)
+	if want := empty + ": empty file"; err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+}
+
+func TestWritePointsRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 0))
+	special := []float64{0, math.Copysign(0, -1), 5e-324, math.SmallestNonzeroFloat64 * 3,
+		math.MaxFloat64, -math.MaxFloat64, 0.1, 1.0 / 3, 1e21, 1e-7, 123456789012345678}
+	for _, shape := range [][2]int{{1, 1}, {1, 8}, {7, 3}, {65, 5}} {
+		n, d := shape[0], shape[1]
+		x := mat.NewDense(n, d, nil)
+		for i := range n {
+			for j := range d {
+				k := i*d + j
+				if k < len(special) {
+					x.Set(i, j, special[k])
+				} else {
+					// Random bit patterns cover every exponent.
+					for {
+						v := math.Float64frombits(rng.Uint64())
+						if !math.IsNaN(v) && !math.IsInf(v, 0) {
+							x.Set(i, j, v)
+							break
+						}
+					}
+				}
+			}
+		}
+		var buf bytes.Buffer
+		if err := WritePoints(&buf, x); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Count(buf.String(), "\n"); got != n {
+			t.Errorf("%d×%d: %d lines, want %d", n, d, got, n)
+		}
+		y, err := ParsePoints(&buf, "rt.csv")
+		if err != nil {
+			t.Fatalf("%d×%d: %v", n, d, err)
+		}
+		for i := range n {
+			for j := range d {
+				if a, b := x.At(i, j), y.At(i, j); math.Float64bits(a) != math.Float64bits(b) {
+					t.Errorf("%d×%d: (%d,%d) %v read back as %v", n, d, i, j, a, b)
+				}
+			}
+		}
+	}
+}
+
+func TestWritePointsFormat(t *testing.T) {
+	var buf bytes.Buffer
+	x := mat.NewDense(2, 3, []float64{0.1, -2, 1e-7, 1e21, 0.5, 3})
+	if err := WritePoints(&buf, x); err != nil {
+		t.Fatal(err)
+	}
+	if want := "0.1,-2,1e-07\n1e+21,0.5,3\n"; buf.String() != want {
+		t.Errorf("got %q, want %q", buf.String(), want)
+	}
+}
+
+func TestWritePointsRejectsNonFinite(t *testing.T) {
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		var buf bytes.Buffer
+		x := mat.NewDense(2, 1, []float64{1, v})
+		if err := WritePoints(&buf, x); err == nil {
+			t.Errorf("WritePoints with %v: no error", v)
+		}
+		if buf.Len() != 0 {
+			t.Errorf("WritePoints with %v wrote %q", v, buf.String())
+		}
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errBroken }
+
+func TestWritePointsWriteError(t *testing.T) {
+	x := mat.NewDense(1, 1, []float64{1})
+	if err := WritePoints(failingWriter{}, x); !errors.Is(err, errBroken) {
+		t.Errorf("err = %v, want wrapping %v", err, errBroken)
+	}
+}

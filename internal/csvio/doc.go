@@ -1,0 +1,39 @@
+// Package csvio reads and writes point files: CSV without a header, one
+// point per row, coordinates separated by commas.
+//
+//	0.5,-1.25,3
+//	2,0,1e-3
+//
+// Spaces and tabs around a field are ignored, lines may end in "\n" or
+// "\r\n", a UTF-8 byte-order mark before the first line is skipped, and blank
+// lines are allowed only at the end of the file (so a trailing newline, or a
+// few, is fine). Every field is a decimal (or Go hexadecimal) floating-point
+// number as accepted by strconv.ParseFloat, without digit-separating
+// underscores; NaN, ±Inf and values that overflow float64 are rejected.
+//
+// # Invariants
+//
+// A successfully read file gives an n×d matrix with n ≥ 1, d ≥ 1, every
+// entry finite, row i holding line i+1 of the file. WritePoints writes every
+// float in shortest round-trip form, so ParsePoints(WritePoints(x)) == x bit
+// for bit (with -0 read back as -0).
+//
+// # Concurrency
+//
+// Functions keep no state; they are safe for concurrent use on distinct
+// readers and writers.
+//
+// # Errors
+//
+// Errors are *Error values naming the file (as the caller spelled it), the
+// 1-based line and, for a bad field, the 1-based column (field index), in the
+// compiler's "file:line:col: message" form, e.g.
+//
+//	pts.csv:3:2: "abc" is not a number
+//	pts.csv:4: row has 3 fields, want 5 (as in line 1)
+//	x.csv: empty file
+//
+// This form is meant to be printed to a user as is, so the message does not
+// carry the usual "csvio: " package prefix. Failures to open or read the
+// file are returned wrapped (errors.Is(err, fs.ErrNotExist) works).
+package csvio

@@ -1,0 +1,215 @@
+package orbit
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
+)
+
+var (
+	_ Group         = (*Rotation2DGroup)(nil)
+	_ Distancer     = (*Rotation2DGroup)(nil)
+	_ Canonicalizer = (*Rotation2DGroup)(nil)
+	_ Discretizer   = (*Rotation2DGroup)(nil)
+	_ Group         = (*ScalingGroup)(nil)
+	_ Distancer     = (*ScalingGroup)(nil)
+	_ Discretizer   = (*ScalingGroup)(nil)
+)
+
+// ---------------------------------------------------------------- rotations
+
+// Rotation2DGroup is SO(2), the planar rotations acting on R².
+type Rotation2DGroup struct{}
+
+// Rotation2D returns SO(2) acting on R².
+func Rotation2D() (*Rotation2DGroup, error) { return &Rotation2DGroup{}, nil }
+
+func (g *Rotation2DGroup) Name() string    { return "rotation2d" }
+func (g *Rotation2DGroup) Dim() int        { return 2 }
+func (g *Rotation2DGroup) Order() *big.Int { return nil }
+
+// OrbitDist2 returns (‖x‖ − ‖y‖)².
+func (g *Rotation2DGroup) OrbitDist2(x, y []float64) float64 {
+	checkLen2("rotation2d", x, y, 2)
+	t := math.Hypot(x[0], x[1]) - math.Hypot(y[0], y[1])
+	return t * t
+}
+
+func (g *Rotation2DGroup) CanonicalDim() int { return 1 }
+
+// CanonicalTo writes ‖x‖ into dst[0].
+func (g *Rotation2DGroup) CanonicalTo(dst, x []float64) {
+	if len(dst) != 1 || len(x) != 2 {
+		panic(fmt.Sprintf("orbit: rotation2d: lengths dst %d, x %d, want 1, 2", len(dst), len(x)))
+	}
+	dst[0] = math.Hypot(x[0], x[1])
+}
+
+// OrbitTo writes the rotations of x by θ_j = 2πj/m, j = 0…m−1 (row 0 is x
+// itself): the m-point trapezoidal rule for the uniform measure on the
+// circle, exact for trigonometric polynomials of degree < m.
+func (g *Rotation2DGroup) OrbitTo(dst, x []float64, m int) {
+	if m < 1 || len(dst) != 2*m || len(x) != 2 {
+		panic(fmt.Sprintf("orbit: rotation2d: OrbitTo lengths dst %d, x %d, m %d", len(dst), len(x), m))
+	}
+	for j := 0; j < m; j++ {
+		s, c := math.Sincos(2 * math.Pi * float64(j) / float64(m))
+		if j == 0 {
+			s, c = 0, 1
+		}
+		dst[2*j] = c*x[0] - s*x[1]
+		dst[2*j+1] = s*x[0] + c*x[1]
+	}
+}
+
+// ---------------------------------------------------------------- scaling
+
+// ScalingGroup is the multiplicative group x ↦ c·x (c > 0) with orbits
+// taken inside a box [lo, hi] of positive coordinates: the orbit of x is the
+// segment {c·x : c ∈ C(x)} with C(x) = [max_k lo_k/x_k, min_k hi_k/x_k].
+//
+// For x outside the box (which a box-constrained optimizer should never
+// propose), C(x) is the smallest interval holding 1 and the scalings that
+// bring x into the box ({1} alone if none does, e.g. for a coordinate ≤ 0):
+// x stays in its own orbit and distances stay finite.
+type ScalingGroup struct {
+	lo, hi []float64
+}
+
+// Scaling returns the scaling group on the box [lo, hi] ⊂ R^d,
+// d = len(lo) = len(hi). The box must satisfy 0 < lo_k < hi_k < ∞ (the
+// paper's box is [0.1, 10]²); lo and hi are copied.
+func Scaling(lo, hi []float64) (*ScalingGroup, error) {
+	if len(lo) < 1 || len(lo) != len(hi) {
+		return nil, invalid("scaling needs box bounds of equal length d ≥ 1, got %d and %d", len(lo), len(hi))
+	}
+	for k := range lo {
+		if !(lo[k] > 0 && lo[k] < hi[k] && !math.IsInf(hi[k], 1)) {
+			return nil, invalid("scaling needs a box with 0 < lo < hi < ∞, got [%g, %g] in coordinate %d", lo[k], hi[k], k)
+		}
+	}
+	return &ScalingGroup{lo: append([]float64(nil), lo...), hi: append([]float64(nil), hi...)}, nil
+}
+
+// Name is "scaling(d,lo,hi)" for a cube, "scaling(d,[lo…],[hi…])" otherwise.
+func (g *ScalingGroup) Name() string {
+	d := len(g.lo)
+	cube := true
+	for k := range g.lo {
+		cube = cube && g.lo[k] == g.lo[0] && g.hi[k] == g.hi[0]
+	}
+	if cube {
+		return fmt.Sprintf("scaling(%d,%g,%g)", d, g.lo[0], g.hi[0])
+	}
+	f := func(v []float64) string {
+		s := make([]string, len(v))
+		for k, t := range v {
+			s[k] = fmt.Sprintf("%g", t)
+		}
+		return "[" + strings.Join(s, " ") + "]"
+	}
+	return fmt.Sprintf("scaling(%d,%s,%s)", d, f(g.lo), f(g.hi))
+}
+
+func (g *ScalingGroup) Dim() int        { return len(g.lo) }
+func (g *ScalingGroup) Order() *big.Int { return nil }
+
+// Box returns copies of the box bounds.
+func (g *ScalingGroup) Box() (lo, hi []float64) {
+	return append([]float64(nil), g.lo...), append([]float64(nil), g.hi...)
+}
+
+// Interval returns C(x) = [a, b], the scalings c whose c·x forms the orbit
+// of x (see ScalingGroup).
+func (g *ScalingGroup) Interval(x []float64) (a, b float64) {
+	if len(x) != len(g.lo) {
+		panic(fmt.Sprintf("orbit: %s: length x %d, want %d", g.Name(), len(x), len(g.lo)))
+	}
+	a, b = 0, math.Inf(1)
+	for k, v := range x {
+		if !(v > 0) {
+			return 1, 1
+		}
+		a = math.Max(a, g.lo[k]/v)
+		b = math.Min(b, g.hi[k]/v)
+	}
+	if a > b {
+		return 1, 1
+	}
+	return math.Min(a, 1), math.Max(b, 1)
+}
+
+// OrbitDist2 returns min ‖c·x − c'·y‖² over c ∈ C(x) = [a1, b1],
+// c' ∈ C(y) = [a2, b2], exactly (up to rounding), in O(d). The objective f
+// is a convex quadratic with f(t·c, t·c') = t²·f(c, c'), so from any point
+// of the rectangle with f > 0, moving toward the origin decreases f: the
+// minimum lies where that move leaves the rectangle, on the edge c = a1 or
+// c' = a2 (if f = 0 somewhere, the whole ray of zeros through that point
+// reaches those edges too). On each edge f is a one-dimensional quadratic,
+// minimized by clamping its stationary point.
+func (g *ScalingGroup) OrbitDist2(x, y []float64) float64 {
+	checkLen2("scaling", x, y, len(g.lo))
+	a1, b1 := g.Interval(x)
+	a2, b2 := g.Interval(y)
+	var xx, yy, xy float64
+	for k := range x {
+		xx += x[k] * x[k]
+		yy += y[k] * y[k]
+		xy += x[k] * y[k]
+	}
+	// c = a1, c' free in C(y).
+	cp := a2
+	if yy > 0 {
+		cp = clamp(a1*(xy/yy), a2, b2)
+	}
+	d1 := scaledDist2(x, y, a1, cp)
+	// c' = a2, c free in C(x).
+	c := a1
+	if xx > 0 {
+		c = clamp(a2*(xy/xx), a1, b1)
+	}
+	return math.Min(d1, scaledDist2(x, y, c, a2))
+}
+
+func clamp(v, lo, hi float64) float64 {
+	if v < lo {
+		return lo
+	}
+	if v > hi {
+		return hi
+	}
+	if math.IsNaN(v) {
+		return lo
+	}
+	return v
+}
+
+// scaledDist2 returns ‖c·x − c'·y‖².
+func scaledDist2(x, y []float64, c, cp float64) float64 {
+	var s float64
+	for k := range x {
+		t := c*x[k] - cp*y[k]
+		s += t * t
+	}
+	return s
+}
+
+// OrbitTo writes c_j·x for j = 0…m−1 with log c_j at the midpoints of m
+// equal cells of [log a, log b], C(x) = [a, b]: the midpoint rule for the
+// Haar measure dc/c normalized on C(x). When a = b every row is a·x.
+func (g *ScalingGroup) OrbitTo(dst, x []float64, m int) {
+	d := len(g.lo)
+	if m < 1 || len(dst) != m*d || len(x) != d {
+		panic(fmt.Sprintf("orbit: %s: OrbitTo lengths dst %d, x %d, m %d", g.Name(), len(dst), len(x), m))
+	}
+	a, b := g.Interval(x)
+	la, lb := math.Log(a), math.Log(b)
+	for j := 0; j < m; j++ {
+		c := math.Exp(la + (float64(j)+0.5)/float64(m)*(lb-la))
+		row := dst[j*d : (j+1)*d]
+		for k, v := range x {
+			row[k] = c * v
+		}
+	}
+}

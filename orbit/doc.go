@@ -1,0 +1,95 @@
+// Package orbit implements symmetry groups acting on R^d, their orbits, and
+// closed-form orbit distances d_G(x, y)² = min_{g,g'} ‖g·x − g'·y‖².
+//
+// # Groups
+//
+//	name             constructor            d       |G|       Distancer                 Canonicalizer φ
+//	none             Trivial(d)             d       1         ‖x − y‖²                  x
+//	signflip         SignFlip(d)            d       2^d       Σ(|x_k| − |y_k|)²         |x|
+//	permutation      Permutation(d)         d       d!        ‖sort x − sort y‖²        sort x
+//	hyperoctahedral  Hyperoctahedral(d)     d       2^d·d!    ‖sort|x| − sort|y|‖²      sort |x|
+//	blockperm        BlockPerm(m, b)        m·b     m!        Hungarian, O(m³)          –
+//	pairedperm       PairedPerm(m)          2m      m!        Hungarian, O(m³)          –
+//	cyclic           Cyclic(d)              d       d         min over shifts, O(d²)    –
+//	matrices         ReadMatrices(r)        d       ≤ 2^16    –                         –
+//	rotation2d       Rotation2D()           2       ∞         (‖x‖ − ‖y‖)²              ‖x‖
+//	scaling          Scaling(lo, hi)        d       ∞         closed form, O(d)         –
+//
+// Parse builds a group from its command-line Spec; Size returns |G| as an
+// int. Finite groups implement Finite (and their element tables are
+// orthogonal linear maps); continuous groups return a nil Order and
+// implement Discretizer.
+//
+// Element indexing. Element 0 is always the identity.
+//   - signflip: bit k of i flips coordinate k.
+//   - permutation, blockperm, pairedperm: i = Σ_{k≥1} c_k·k! with
+//     c_k ∈ [0, k]; the permutation is the forward Fisher–Yates shuffle
+//     swapping positions k and k − c_k for k = 1, 2, …; (g·x)_k = x_{a(k)}
+//     (blocks: block k of g·x is block a(k) of x). Groups of m ≤ 8 blocks
+//     use a precomputed m!·m table; larger ones decode arithmetically,
+//     stopping once the remaining index is 0.
+//   - hyperoctahedral: i = p·2^d + s, permutation p then sign bits s:
+//     (g·x)_k = ±x_{a(k)}.
+//   - cyclic: (g_i·x)_k = x_{(k+i) mod d}.
+//   - matrices: breadth-first order of the closure from the identity.
+//
+// pairedperm is the WLAN layout: d = 2m coordinates x_1…x_m, y_1…y_m (m
+// points in the plane), one permutation applied to both halves.
+//
+// scaling acts by x ↦ c·x, c > 0, with orbits taken inside the search box
+// [lo, hi], which must satisfy 0 < lo_k < hi_k < ∞ (the paper's box is
+// [0.1, 10]²): the orbit of x is the segment {c·x : c ∈ C(x)}, C(x) =
+// [max_k lo_k/x_k, min_k hi_k/x_k] (see ScalingGroup for points outside the
+// box). It is not a group of isometries, so its orbit distance is the
+// distance between two segments, min over both scalings.
+//
+// Discretizers give equal-weight quadrature nodes of the normalized Haar
+// measure: rotation2d the m equally spaced angles 2πj/m (the trapezoidal
+// rule, exact for trigonometric polynomials of degree < m), scaling the
+// midpoints of m equal cells in log c over C(x) (the measure dc/c).
+//
+// Enumerator.Orbits writes the orbits of n points into one contiguous
+// n·|G|×d buffer, refusing groups whose buffer would exceed a memory budget
+// (1 GiB by default; hyperoctahedral(10) has 3.7·10⁹ elements).
+//
+// # Invariants
+//
+//   - Points are []float64 of length Dim; point sets are row-major n×d.
+//   - Every Finite element is an orthogonal linear map; element 0 is the
+//     identity, Inverse(Inverse(i)) = i, and the elements are closed under
+//     composition (checked by orbittest.Run for every group here).
+//   - Distancer and Canonicalizer results equal brute-force enumeration
+//     min_g ‖x − g·y‖² within 1e-12 relative (tested, including ties and
+//     zeros), and are invariant under the group.
+//   - ActTo and CanonicalTo never allocate; OrbitDist2 allocates nothing
+//     for d ≤ 64 (sorting) or m ≤ 16 blocks (Hungarian; pooled scratch
+//     beyond).
+//     ActTo costs O(d) for the permutation-like groups (O(d²) for
+//     matrices); OrbitDist2 costs O(d log d) with sorting, O(m³ + m²·b) with
+//     the Hungarian algorithm.
+//   - Inputs are never modified; dst arguments must not overlap inputs.
+//   - For groups whose order exceeds MaxInt (e.g. hyperoctahedral(25)),
+//     every non-negative int indexes an element; Inverse panics if the
+//     inverse's index does not fit in an int.
+//   - Enumerator.Orbits is deterministic: row i·|G|+j is g_j·x_i, bit-
+//     identical for any Workers.
+//
+// # Concurrency
+//
+// Groups are immutable after construction: all methods are safe for
+// concurrent use. Enumerator.Orbits runs Workers goroutines (GOMAXPROCS by
+// default), splitting the points into tasks of a fixed size; it runs
+// serially when there is a single task.
+//
+// # Errors
+//
+// Constructors and Parse return errors wrapping ErrInvalid (d < 1, odd d
+// for pairedperm, d not a multiple of the block size, a bad box, a
+// non-orthogonal or ragged matrix), ErrUnknown (unknown group name),
+// ErrTooLarge (Size of a group whose order overflows int, naming it and its
+// order; a matrix closure beyond MaxMatrixOrder), ErrInfinite (Size of a
+// continuous group) and ErrOverBudget (Orbits beyond the memory budget,
+// naming the group and the bytes it would need). Messages start with
+// "orbit: ". Wrong slice lengths, element indices out of range and m < 1
+// for OrbitTo are programmer errors and panic.
+package orbit

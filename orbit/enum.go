@@ -1,0 +1,124 @@
+package orbit
+
+import (
+	"fmt"
+	"math/big"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// DefaultBudget is the Enumerator's memory budget when Budget is 0: 1 GiB.
+const DefaultBudget = 1 << 30
+
+// enumTask is the number of float64s written per parallel task (a constant,
+// so the split does not depend on the worker count); serial below it.
+const enumTask = 1 << 15
+
+// Enumerator writes whole orbits of point sets. Its zero value is ready to
+// use.
+type Enumerator struct {
+	// Budget is the largest orbit buffer in bytes; 0 means DefaultBudget.
+	Budget int64
+	// Workers is the number of goroutines; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// Orbits writes the n·|G| images of the n rows of x (row-major, n×d,
+// d = g.Dim()) into one contiguous buffer of n·|G|·d float64s: row i·|G|+j
+// is g_j·x_i. dst is reused (resliced) if its capacity suffices, otherwise
+// a new buffer is allocated; it must not overlap x. The work is split over
+// points, with fixed-size tasks, so the result is bit-identical for any
+// worker count.
+//
+// It fails with ErrOverBudget, naming the group and the bytes it would
+// need, when n·|G|·d·8 exceeds the budget (whether or not dst is large
+// enough), and with ErrInvalid if len(x) ≠ n·d.
+func (e Enumerator) Orbits(dst []float64, g Finite, x []float64, n int) ([]float64, error) {
+	d := g.Dim()
+	if n < 0 || len(x) != n*d {
+		return nil, invalid("orbits of %d points in R^%d need %d values, got %d", n, d, n*d, len(x))
+	}
+	budget := e.Budget
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	need := new(big.Int).Mul(g.Order(), big.NewInt(int64(n)*int64(d)*8))
+	if need.Cmp(big.NewInt(budget)) > 0 {
+		return nil, fmt.Errorf("%w: the orbits of %d points under %s (%s elements, d = %d) need %s, budget %s",
+			ErrOverBudget, n, g.Name(), orderString(g), d, bytesString(need), bytesString(big.NewInt(budget)))
+	}
+	G, err := Size(g)
+	if err != nil {
+		return nil, err
+	}
+	total := n * G * d
+	if cap(dst) >= total {
+		dst = dst[:total]
+	} else {
+		dst = make([]float64, total)
+	}
+	if n == 0 {
+		return dst, nil
+	}
+	per := max(1, enumTask/(G*d)) // points per task
+	tasks := (n + per - 1) / per
+	run := func(t int) {
+		for i := t * per; i < min(n, (t+1)*per); i++ {
+			xi := x[i*d : (i+1)*d]
+			out := dst[i*G*d : (i+1)*G*d]
+			for j := 0; j < G; j++ {
+				g.ActTo(out[j*d:(j+1)*d], xi, j)
+			}
+		}
+	}
+	workers := e.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, tasks)
+	if workers <= 1 {
+		for t := 0; t < tasks; t++ {
+			run(t)
+		}
+		return dst, nil
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Go(func() {
+			for {
+				t := int(next.Add(1) - 1)
+				if t >= tasks {
+					return
+				}
+				run(t)
+			}
+		})
+	}
+	wg.Wait()
+	return dst, nil
+}
+
+func orderString(g Group) string {
+	o := g.Order()
+	if intOrder(o) >= 0 && o.Int64() < 1e7 {
+		return o.String()
+	}
+	return approx(o)
+}
+
+// bytesString formats a byte count with binary units, e.g. "6.2 GiB".
+func bytesString(b *big.Int) string {
+	f, _ := new(big.Float).SetInt(b).Float64()
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	u := 0
+	for f >= 1024 && u < len(units)-1 {
+		f /= 1024
+		u++
+	}
+	if u == 0 {
+		return fmt.Sprintf("%.0f B", f)
+	}
+	return fmt.Sprintf("%.3g %s (%s bytes)", f, units[u], approx(b))
+}

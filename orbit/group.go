@@ -1,0 +1,58 @@
+package orbit
+
+import "math/big"
+
+// Group is a group acting on R^d.
+type Group interface {
+	// Name is the group's spelling on the command line with its
+	// parameters, e.g. "hyperoctahedral(5)" or "blockperm(3,2)".
+	Name() string
+	// Dim is d, the dimension of the points the group acts on.
+	Dim() int
+	// Order returns |G|, or nil for an infinite (continuous) group.
+	Order() *big.Int
+}
+
+// Finite is a finite group of orthogonal linear maps (hence isometries),
+// its elements indexed 0 … |G|−1 with element 0 the identity.
+// Because every element is an isometry and the elements form a group,
+// k(g·x, g'·y) = k(x, g⁻¹g'·y) for an isotropic kernel, so orbit sums and
+// maxima over pairs (g, g') reduce to a single one over g.
+type Finite interface {
+	Group
+	// ActTo writes g_i·x into dst. dst and x have length Dim and must not
+	// overlap. It panics if i is outside [0, |G|) or lengths are wrong.
+	ActTo(dst, x []float64, i int)
+	// Inverse returns the index of g_i⁻¹.
+	Inverse(i int) int
+}
+
+// Distancer is implemented by groups with a closed-form orbit distance.
+type Distancer interface {
+	// OrbitDist2 returns d_G(x, y)² = min_{g,g'} ‖g·x − g'·y‖², exactly
+	// (up to rounding), without enumerating the group.
+	OrbitDist2(x, y []float64) float64
+}
+
+// Canonicalizer is implemented by groups with a canonical map φ such that
+// φ(g·x) = φ(x) and ‖φ(x) − φ(y)‖ = d_G(x, y) (the paper's Proposition 1):
+// |x| for sign flips, sort(x) for permutations, sort(|x|) for signed
+// permutations, ‖x‖ for planar rotations.
+type Canonicalizer interface {
+	// CanonicalDim is the length of φ(x).
+	CanonicalDim() int
+	// CanonicalTo writes φ(x) into dst (length CanonicalDim).
+	CanonicalTo(dst, x []float64)
+}
+
+// Discretizer is implemented by continuous groups. It gives equal-weight
+// quadrature nodes of the group's normalized Haar measure (restricted to
+// the search box where the group's orbits are taken inside it), so that
+// (1/m)·Σ_j f(node_j·x) approximates the orbit average of f and
+// min_{j,k} ‖node_j·x − node_k·y‖ approximates the orbit distance.
+type Discretizer interface {
+	// OrbitTo writes m images of x into dst (m·Dim entries, row-major):
+	// row j is the j-th node's image of x. dst must not overlap x. It
+	// panics if m < 1 or lengths are wrong.
+	OrbitTo(dst, x []float64, m int)
+}

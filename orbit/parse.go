@@ -1,0 +1,121 @@
+package orbit
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Names lists the group names Parse accepts.
+var Names = []string{"none", "signflip", "permutation", "hyperoctahedral", "blockperm",
+	"pairedperm", "cyclic", "rotation2d", "scaling", "matrices"}
+
+// Spec names a group as the command line spells it.
+type Spec struct {
+	Name  string // one of Names (case-insensitive)
+	D     int    // dimension d
+	Block int    // block size b for blockperm (d = m·b)
+	// Lo and Hi are the box for scaling: length 1 (broadcast to D) or D.
+	Lo, Hi []float64
+	// Matrices is the path of a JSON file for matrices (see ReadMatrices).
+	Matrices string
+}
+
+// Parse builds the group s names:
+//
+//	none, signflip, permutation, hyperoctahedral, cyclic   act on R^D
+//	blockperm      m = D/Block blocks of Block coordinates
+//	pairedperm     D = 2m coordinates x1..xm, y1..ym
+//	rotation2d     D = 2 (0 is taken as 2)
+//	scaling        box [Lo, Hi]; D = 0 takes the length of Lo
+//	matrices       read from the file s.Matrices; D = 0 takes its dimension
+//
+// Errors wrap ErrUnknown or ErrInvalid and say what is wrong.
+func Parse(s Spec) (Group, error) {
+	name := strings.ToLower(strings.TrimSpace(s.Name))
+	switch name {
+	case "none":
+		return Trivial(s.D)
+	case "signflip":
+		return SignFlip(s.D)
+	case "permutation":
+		return Permutation(s.D)
+	case "hyperoctahedral":
+		return Hyperoctahedral(s.D)
+	case "cyclic":
+		return Cyclic(s.D)
+	case "blockperm":
+		if err := checkDim("blockperm", s.D); err != nil {
+			return nil, err
+		}
+		if s.Block < 1 {
+			return nil, invalid("blockperm needs a block size ≥ 1, got %d", s.Block)
+		}
+		if s.D%s.Block != 0 {
+			return nil, invalid("blockperm needs d a multiple of the block size, got d = %d, block = %d", s.D, s.Block)
+		}
+		return BlockPerm(s.D/s.Block, s.Block)
+	case "pairedperm":
+		if err := checkDim("pairedperm", s.D); err != nil {
+			return nil, err
+		}
+		if s.D%2 != 0 {
+			return nil, invalid("pairedperm needs an even d = 2m (x1..xm, y1..ym), got %d", s.D)
+		}
+		return PairedPerm(s.D / 2)
+	case "rotation2d":
+		if s.D != 2 && s.D != 0 {
+			return nil, invalid("rotation2d acts on d = 2, got %d", s.D)
+		}
+		return Rotation2D()
+	case "scaling":
+		d := s.D
+		if d == 0 {
+			d = len(s.Lo)
+		}
+		if err := checkDim("scaling", d); err != nil {
+			return nil, err
+		}
+		lo, err := broadcast("lo", s.Lo, d)
+		if err != nil {
+			return nil, err
+		}
+		hi, err := broadcast("hi", s.Hi, d)
+		if err != nil {
+			return nil, err
+		}
+		return Scaling(lo, hi)
+	case "matrices":
+		if s.Matrices == "" {
+			return nil, invalid("matrices needs the path of a JSON file")
+		}
+		f, err := os.Open(s.Matrices)
+		if err != nil {
+			return nil, fmt.Errorf("orbit: matrices: %w", err)
+		}
+		defer f.Close()
+		g, err := readMatrices(f, s.Matrices)
+		if err != nil {
+			return nil, err
+		}
+		if s.D != 0 && s.D != g.Dim() {
+			return nil, invalid("%s holds %d×%d matrices, but d = %d", s.Matrices, g.Dim(), g.Dim(), s.D)
+		}
+		return g, nil
+	}
+	return nil, fmt.Errorf("%w %q (want one of %s)", ErrUnknown, s.Name, strings.Join(Names, ", "))
+}
+
+func broadcast(what string, v []float64, d int) ([]float64, error) {
+	switch len(v) {
+	case 1:
+		out := make([]float64, d)
+		for k := range out {
+			out[k] = v[0]
+		}
+		return out, nil
+	case d:
+		return append([]float64(nil), v...), nil
+	}
+	return nil, invalid("scaling needs %s of length 1 or d = %d, got %d", what, d, len(v))
+}
