@@ -1,0 +1,100 @@
+package linalg_test
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/linalg/linalgtest"
+)
+
+func TestConformance(t *testing.T) {
+	for _, name := range linalg.Available() {
+		t.Run("backend="+name, func(t *testing.T) {
+			b, err := linalg.ByName(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.Name() != name {
+				t.Fatalf("ByName(%q).Name() = %q", name, b.Name())
+			}
+			linalgtest.Run(t, b)
+		})
+	}
+}
+
+func TestByName(t *testing.T) {
+	avail := linalg.Available()
+	if len(avail) == 0 || avail[0] != "gonum" {
+		t.Fatalf("Available() = %v, want gonum first", avail)
+	}
+	if _, err := linalg.ByName("openblas"); slices.Contains(avail, "openblas") {
+		if err != nil {
+			t.Errorf("openblas is available but ByName fails: %v", err)
+		}
+	} else {
+		if !errors.Is(err, linalg.ErrUnavailable) {
+			t.Errorf("ByName(openblas) without the tag: err = %v, want ErrUnavailable", err)
+		}
+		for _, want := range []string{"-tags openblas", "libopenblas-dev", "liblapacke-dev"} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("error %v does not mention %q", err, want)
+			}
+		}
+	}
+	_, err := linalg.ByName("mkl")
+	if err == nil || !strings.Contains(err.Error(), "gonum") || !strings.Contains(err.Error(), "openblas") {
+		t.Errorf("ByName(mkl): err = %v, want one listing gonum and openblas", err)
+	}
+}
+
+func TestDefault(t *testing.T) {
+	for _, tc := range []struct {
+		env, want string
+		ok        bool
+	}{
+		{"", "gonum", true},
+		{"gonum", "gonum", true},
+		{"openblas", "openblas", slices.Contains(linalg.Available(), "openblas")},
+		{"GONUM", "", false},
+		{"blas", "", false},
+	} {
+		t.Run("env="+tc.env, func(t *testing.T) {
+			t.Setenv(linalg.EnvBackend, tc.env)
+			b, err := linalg.Default()
+			if !tc.ok {
+				if err == nil {
+					t.Fatalf("no error, got backend %s", b.Name())
+				}
+				if !strings.Contains(err.Error(), linalg.EnvBackend) {
+					t.Errorf("error %q does not name %s", err, linalg.EnvBackend)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.Name() != tc.want {
+				t.Errorf("Default() = %s, want %s", b.Name(), tc.want)
+			}
+		})
+	}
+}
+
+func TestOpenBLASInfo(t *testing.T) {
+	if !slices.Contains(linalg.Available(), "openblas") {
+		if linalg.OpenBLASCoreName() != "" || linalg.OpenBLASThreads() != 0 {
+			t.Errorf("without openblas: core %q threads %d, want \"\" and 0", linalg.OpenBLASCoreName(), linalg.OpenBLASThreads())
+		}
+		return
+	}
+	if linalg.OpenBLASCoreName() == "" {
+		t.Error("OpenBLASCoreName() is empty")
+	}
+	if n := linalg.OpenBLASThreads(); n < 1 {
+		t.Errorf("OpenBLASThreads() = %d", n)
+	}
+	t.Logf("OpenBLAS core %s, %d thread(s)", linalg.OpenBLASCoreName(), linalg.OpenBLASThreads())
+}

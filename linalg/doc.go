@@ -1,0 +1,80 @@
+// Package linalg implements the dense linear algebra symbo needs — the
+// symmetric eigendecomposition with vectors, the Cholesky factorization
+// with its solves, and GEMM — behind a small Backend interface with two
+// implementations:
+//
+//   - "gonum": pure Go (gonum's LAPACK Dsyev, i.e. tridiagonal reduction and
+//     implicit QR; Dpotrf; gonum BLAS). The default; builds with
+//     CGO_ENABLED=0.
+//   - "openblas": cgo, only in builds with `-tags openblas` (system packages
+//     libopenblas-dev liblapacke-dev; links -llapacke -lopenblas). BLAS via
+//     gonum.org/v1/netlib/blas/netlib, LAPACK (dsyevd: divide and conquer;
+//     dpotrf) via the row-major gonum.org/v1/netlib/lapack/lapacke functions.
+//     Cholesky solves are the two triangular BLAS solves dpotrs would make,
+//     called directly so that L is not transposed on every solve.
+//
+// Choose a backend with ByName("gonum"|"openblas") (the perf CLI's
+// --backend flag), or Default, which reads the environment variable
+// SYMBO_BACKEND (unset or empty: gonum). Available lists the backends
+// compiled into the running binary.
+//
+// Cost: EigenSym and Cholesky of an n×n matrix take O(n³) time and O(n²)
+// memory (EigenSym ≈ 9n³ flops with vectors, Cholesky n³/3); a solve with r
+// right-hand sides costs 2n²r; Gemm costs 2mnk. At n = 1000 on one core,
+// openblas's EigenSym is about 10× faster than gonum's and its GEMM about
+// 5× faster (see BenchmarkEigenSym and BenchmarkGemm).
+//
+// OpenBLAS threads: the first time the openblas backend is requested, this
+// package pins OpenBLAS's thread count to SYMBO_OPENBLAS_THREADS (a positive
+// integer; default 1) with openblas_set_num_threads, whatever GOMAXPROCS is.
+// OpenBLASThreads and OpenBLASCoreName report the setting and the CPU
+// kernel OpenBLAS dispatched to (which OPENBLAS_CORETYPE can force; it
+// decides the bits of the results).
+//
+// # Invariants
+//
+//   - Inputs are never modified.
+//   - Eigen.Values are ascending; column j of Eigen.Vectors is a unit
+//     eigenvector for Values[j], and the columns are orthonormal. Each column
+//     is signed so that its largest-magnitude component (the first one, on
+//     ties) is positive, in every backend.
+//   - Accuracy, for every backend (checked by linalgtest.Run):
+//     ‖A·V − V·Λ‖ ≤ 1e-10·‖A‖, ‖VᵀV − I‖ ≤ 1e-10, ‖L·Lᵀ − A‖ ≤ 1e-10·‖A‖,
+//     solve residuals ≤ 1e-10·‖A‖·‖X‖, GEMM entries within 1e-10 of
+//     |α|·|op(A)|·|op(B)| + |β|·|C| of the exact value. The two backends agree
+//     to 1e-10 relative to ‖A‖ (eigenvectors up to sign, or as projectors for
+//     clustered eigenvalues).
+//   - Results are the same bits for any GOMAXPROCS and when computed
+//     concurrently, for a given backend, build, CPU kernel and (openblas)
+//     thread count. gonum's parallel GEMM splits the output into fixed
+//     blocks, each summed in order, so its bits do not depend on the worker
+//     count.
+//   - The zero values of Eigen and Cholesky are ready to use as dst; they
+//     are resized as needed and their storage is reused.
+//
+// # Concurrency
+//
+// Backends are stateless and safe for concurrent use. A Cholesky (or Eigen)
+// may be read concurrently, but not while a Backend method writes into it.
+// openblas_set_num_threads is process-wide: other code calling it changes
+// the thread count (and possibly the bits) of the openblas backend.
+//
+// # Errors
+//
+// EigenSym and Cholesky return an error wrapping ErrNotFinite for a NaN or
+// ±Inf entry (checked before any work), an error for an empty matrix, and
+// EigenSym an error if the eigensolver fails to converge; after an error
+// the contents of dst are unspecified. Cholesky returns an
+// error wrapping ErrNotPositiveDefinite when a pivot is not positive; dst
+// then holds no factorization (Size() == 0). Solves return an error wrapping
+// mat.ErrShape when b's row count (length) differs from Size(). ByName and
+// Default return an error listing the valid names for an unknown name, and
+// one wrapping ErrUnavailable, with rebuild instructions, for "openblas" in a
+// build without it (or without cgo); an invalid SYMBO_OPENBLAS_THREADS is an
+// error from ByName("openblas").
+//
+// Programmer errors panic with the same "linalg: …" message in every
+// backend: a dst of the wrong shape, Gemm with mismatched shapes, an empty c
+// with beta ≠ 0, c sharing memory with a or b, and using a Cholesky before
+// a successful factorization.
+package linalg

@@ -1,0 +1,125 @@
+package linalg
+
+import (
+	"fmt"
+	"math"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Eigen holds the eigendecomposition a = Q·diag(Values)·Qᵀ of a symmetric
+// matrix. The zero value is ready for use as a dst.
+type Eigen struct {
+	Values  []float64  // ascending, length n
+	Vectors *mat.Dense // n×n; column j is the unit eigenvector of Values[j]
+}
+
+// checkFinite returns an error wrapping ErrNotFinite if the upper triangle
+// of a (which is all of a) has a NaN or infinite entry. op names the caller.
+func checkFinite(op string, a *mat.SymDense) (n int, err error) {
+	n = a.SymmetricDim()
+	if n == 0 {
+		return 0, fmt.Errorf("linalg: %s: empty matrix", op)
+	}
+	raw := a.RawSymmetric()
+	for i := range n {
+		row := raw.Data[i*raw.Stride+i : i*raw.Stride+n]
+		for j, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return 0, fmt.Errorf("linalg: %s: entry (%d, %d) is %v: %w", op, i, i+j, v, ErrNotFinite)
+			}
+		}
+	}
+	return n, nil
+}
+
+// copyUpper copies the upper triangle of a into the n×n row-major storage
+// dst (stride ld), leaving the strict lower triangle of dst unspecified.
+func copyUpper(dst []float64, ld int, a *mat.SymDense) {
+	raw := a.RawSymmetric()
+	n := raw.N
+	for i := range n {
+		copy(dst[i*ld+i:i*ld+n], raw.Data[i*raw.Stride+i:i*raw.Stride+n])
+	}
+}
+
+// copyLower copies the symmetric matrix a into the lower triangle of the n×n
+// row-major storage dst (stride ld) and zeroes its strict upper triangle.
+func copyLower(dst []float64, ld int, a *mat.SymDense) {
+	raw := a.RawSymmetric()
+	n := raw.N
+	for i := range n {
+		row := dst[i*ld : i*ld+n]
+		for j := range i + 1 {
+			row[j] = raw.Data[j*raw.Stride+i]
+		}
+		clear(row[i+1:])
+	}
+}
+
+// prepareEigen resizes dst for an n×n problem and copies the upper triangle
+// of a into dst.Vectors.
+func prepareEigen(dst *Eigen, a *mat.SymDense, n int) {
+	if cap(dst.Values) >= n {
+		dst.Values = dst.Values[:n]
+	} else {
+		dst.Values = make([]float64, n)
+	}
+	switch {
+	case dst.Vectors == nil:
+		dst.Vectors = mat.NewDense(n, n, nil)
+	case dst.Vectors.IsEmpty():
+		dst.Vectors.ReuseAs(n, n)
+	default:
+		if r, c := dst.Vectors.Dims(); r != n || c != n {
+			dst.Vectors.Reset()
+			dst.Vectors.ReuseAs(n, n)
+		}
+	}
+	raw := dst.Vectors.RawMatrix()
+	copyUpper(raw.Data, raw.Stride, a)
+}
+
+// normalizeSigns flips each column of the n×n row-major matrix v (stride
+// ld) so that its largest-magnitude component (the first one, on ties) is
+// positive.
+func normalizeSigns(v []float64, n, ld int) {
+	for j := range n {
+		best, arg := -1.0, 0
+		for i := range n {
+			if a := math.Abs(v[i*ld+j]); a > best {
+				best, arg = a, i
+			}
+		}
+		if v[arg*ld+j] < 0 {
+			for i := range n {
+				v[i*ld+j] = -v[i*ld+j]
+			}
+		}
+	}
+}
+
+// Workspace for the LAPACK calls, which never reaches callers.
+var (
+	f64Pool sync.Pool // *[]float64
+	i32Pool sync.Pool // *[]int32
+)
+
+func getF64(n int) *[]float64 {
+	if p, ok := f64Pool.Get().(*[]float64); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	s := make([]float64, n)
+	return &s
+}
+
+func getI32(n int) *[]int32 {
+	if p, ok := i32Pool.Get().(*[]int32); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	s := make([]int32, n)
+	return &s
+}

@@ -1,0 +1,36 @@
+package linalg
+
+import (
+	"errors"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// ErrNotPositiveDefinite is returned by Cholesky when the matrix is not
+// (numerically) positive definite.
+var ErrNotPositiveDefinite = errors.New("linalg: matrix not positive definite")
+
+// ErrUnavailable is returned by ByName for a backend that this build does not
+// contain.
+var ErrUnavailable = errors.New("linalg: backend not available in this build")
+
+// Backend is a dense linear-algebra implementation. All methods are safe for
+// concurrent use. Inputs are never modified.
+type Backend interface {
+	// Name returns the backend's name: "gonum" or "openblas".
+	Name() string
+
+	// EigenSym computes a = Q·diag(w)·Qᵀ for the symmetric n×n matrix a,
+	// eigenvalues in ascending order, into dst (resized as needed).
+	EigenSym(dst *Eigen, a *mat.SymDense) error
+
+	// Cholesky factors the symmetric positive definite a = L·Lᵀ into dst
+	// (resized as needed). It returns an error wrapping
+	// ErrNotPositiveDefinite when a is not positive definite.
+	Cholesky(dst *Cholesky, a *mat.SymDense) error
+
+	// Gemm computes c = alpha·op(a)·op(b) + beta·c, where op(m) is m or mᵀ
+	// as transA/transB say. c must have the right shape (an empty c is
+	// resized when beta is 0). c must not alias a or b.
+	Gemm(transA, transB bool, alpha float64, a, b *mat.Dense, beta float64, c *mat.Dense)
+}

@@ -1,0 +1,120 @@
+//go:build cgo && openblas
+
+package linalg
+
+/*
+#cgo LDFLAGS: -llapacke -lopenblas
+extern void openblas_set_num_threads(int num_threads);
+extern int openblas_get_num_threads(void);
+extern char* openblas_get_corename(void);
+*/
+import "C"
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/netlib/blas/netlib"
+	"gonum.org/v1/netlib/lapack/lapacke"
+)
+
+const openBLASCompiled = true
+
+// openBLASInit pins OpenBLAS's thread count, once per process, to
+// SYMBO_OPENBLAS_THREADS (default 1), independent of GOMAXPROCS, so results
+// are the same bits on every run.
+var openBLASInit = sync.OnceValues(func() (int, error) {
+	threads := 1
+	if s := os.Getenv(EnvOpenBLASThreads); s != "" {
+		t, err := strconv.Atoi(s)
+		if err != nil || t < 1 {
+			return 0, fmt.Errorf("linalg: %s=%q: want a positive integer", EnvOpenBLASThreads, s)
+		}
+		threads = t
+	}
+	C.openblas_set_num_threads(C.int(threads))
+	return threads, nil
+})
+
+func openBLAS() (Backend, error) {
+	if _, err := openBLASInit(); err != nil {
+		return nil, err
+	}
+	return openBLASBackend{}, nil
+}
+
+// OpenBLASCoreName returns the CPU core type OpenBLAS dispatched to (for
+// example "Haswell"), or "" in builds without the openblas backend.
+func OpenBLASCoreName() string { return C.GoString(C.openblas_get_corename()) }
+
+// OpenBLASThreads returns the number of threads OpenBLAS runs with, or 0 in
+// builds without the openblas backend.
+func OpenBLASThreads() int {
+	openBLASInit() // an invalid SYMBO_OPENBLAS_THREADS leaves the library's own setting
+	return int(C.openblas_get_num_threads())
+}
+
+// openBLASBackend calls OpenBLAS through cgo: CBLAS via netlib's blas
+// package, LAPACK (dsyevd, dpotrf) through LAPACKE's row-major interface.
+type openBLASBackend struct{}
+
+var _ Backend = openBLASBackend{}
+
+func (openBLASBackend) Name() string { return "openblas" }
+
+func (openBLASBackend) EigenSym(dst *Eigen, a *mat.SymDense) error {
+	n, err := checkFinite("EigenSym", a)
+	if err != nil {
+		return err
+	}
+	prepareEigen(dst, a, n)
+	raw := dst.Vectors.RawMatrix()
+	var work [1]float64
+	var iwork [1]int32
+	if !lapacke.Dsyevd('V', 'U', n, raw.Data, raw.Stride, dst.Values, work[:], -1, iwork[:], -1) {
+		panic("linalg: EigenSym: dsyevd workspace query failed")
+	}
+	lwork, liwork := int(work[0]), int(iwork[0])
+	w, iw := getF64(lwork), getI32(liwork)
+	defer f64Pool.Put(w)
+	defer i32Pool.Put(iw)
+	if !lapacke.Dsyevd('V', 'U', n, raw.Data, raw.Stride, dst.Values, *w, lwork, *iw, liwork) {
+		return fmt.Errorf("linalg: EigenSym: OpenBLAS dsyevd did not converge (n = %d)", n)
+	}
+	normalizeSigns(raw.Data, n, raw.Stride)
+	return nil
+}
+
+func (openBLASBackend) Cholesky(dst *Cholesky, a *mat.SymDense) error {
+	n, err := checkFinite("Cholesky", a)
+	if err != nil {
+		return err
+	}
+	prepareCholesky(dst, a, n, openBLASSolver{})
+	if !lapacke.Dpotrf('L', n, dst.l, n) {
+		return fmt.Errorf("linalg: Cholesky (n = %d): %w", n, ErrNotPositiveDefinite)
+	}
+	dst.n = n
+	return nil
+}
+
+func (openBLASBackend) Gemm(transA, transB bool, alpha float64, a, b *mat.Dense, beta float64, c *mat.Dense) {
+	m, n, k := gemmShape(transA, transB, a, b, beta, c)
+	ar, br, cr := a.RawMatrix(), b.RawMatrix(), c.RawMatrix()
+	netlib.Implementation{}.Dgemm(blasTrans(transA), blasTrans(transB), m, n, k,
+		alpha, ar.Data, ar.Stride, br.Data, br.Stride, beta, cr.Data, cr.Stride)
+}
+
+type openBLASSolver struct{}
+
+func (openBLASSolver) trsm(trans blas.Transpose, n, nrhs int, l, b []float64, ldb int) {
+	netlib.Implementation{}.Dtrsm(blas.Left, blas.Lower, trans, blas.NonUnit, n, nrhs, 1, l, n, b, ldb)
+}
+
+func (openBLASSolver) trsv(trans blas.Transpose, n int, l, x []float64) {
+	netlib.Implementation{}.Dtrsv(blas.Lower, trans, blas.NonUnit, n, l, n, x, 1)
+}
