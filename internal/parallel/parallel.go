@@ -1,0 +1,72 @@
+// Package parallel runs independent tasks on a bounded number of goroutines.
+//
+// # Invariants
+//
+// For calls f(worker, task) with task in [0, n) each exactly once; worker is
+// in [0, Workers(workers, n)) and no two concurrent calls share a worker
+// index, so f may use per-worker scratch. Tasks are claimed dynamically, so
+// results are deterministic only if every task writes outputs it alone owns
+// and computes them independently of the other tasks (split by output
+// ownership, never reduce in completion order).
+//
+// # Concurrency
+//
+// For returns after every task has finished. With one worker (or one task)
+// it runs serially on the calling goroutine.
+//
+// # Errors
+//
+// None: f reports errors through storage it owns (one slot per task).
+package parallel
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Workers returns the number of goroutines For uses: workers (0 means
+// GOMAXPROCS), at most n and at least 1.
+func Workers(workers, n int) int {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if workers > n {
+		workers = n
+	}
+	if workers < 1 {
+		workers = 1
+	}
+	return workers
+}
+
+// For calls f(worker, task) for every task in [0, n) on Workers(workers, n)
+// goroutines.
+func For(n, workers int, f func(worker, task int)) {
+	if n <= 0 {
+		return
+	}
+	w := Workers(workers, n)
+	if w == 1 {
+		for i := range n {
+			f(0, i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for k := range w {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				f(k, i)
+			}
+		}()
+	}
+	wg.Wait()
+}

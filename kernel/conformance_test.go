@@ -1,0 +1,85 @@
+package kernel_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/kernel/kerneltest"
+	"github.com/symbo/symbo/orbit"
+)
+
+// testGroups returns one small instance of every group.
+func testGroups(t testing.TB) []orbit.Group {
+	t.Helper()
+	var gs []orbit.Group
+	add := func(g orbit.Group, err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs = append(gs, g)
+	}
+	add(orbit.Trivial(3))
+	add(orbit.SignFlip(3))
+	add(orbit.Permutation(4))
+	add(orbit.Hyperoctahedral(3))
+	add(orbit.BlockPerm(3, 2))
+	add(orbit.PairedPerm(3))
+	add(orbit.Cyclic(4))
+	add(orbit.NewMatrices(2, [][]float64{{0, -1, 1, 0}}))
+	add(orbit.Rotation2D())
+	add(orbit.Scaling([]float64{0.1, 0.1}, []float64{10, 10}))
+	return gs
+}
+
+var shapes = []kernel.Shape{kernel.RBF, kernel.Matern12, kernel.Matern32, kernel.Matern52}
+
+func TestConformance(t *testing.T) {
+	for _, g := range testGroups(t) {
+		for _, s := range shapes {
+			p := kernel.Params{Shape: s, Variance: 1.7, Lengthscale: 0.9}
+			if g.Name() == "scaling(2,0.1,10)" {
+				p.Lengthscale = 3
+			}
+			for _, method := range []kernel.Method{kernel.Auto, kernel.Enumerate} {
+				name := fmt.Sprintf("group=%s/base=%s/method=%s", g.Name(), s, method)
+				o := kernel.Options{Method: method}
+				t.Run(name+"/kernel=avg", func(t *testing.T) {
+					k, err := kernel.NewAvg(p, g, o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					kerneltest.Run(t, k, g)
+				})
+				t.Run(name+"/kernel=max", func(t *testing.T) {
+					k, err := kernel.NewMax(p, g, o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					kerneltest.Run(t, k, g)
+				})
+				t.Run(name+"/kernel=plus", func(t *testing.T) {
+					m, err := kernel.NewMax(p, g, o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					k, err := kernel.NewPlus(m, kerneltest.Points(g, 12, 9), kernel.PlusOptions{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					kerneltest.Run(t, k, g)
+				})
+			}
+			if g.Order() == nil || g.Order().Int64() != 1 {
+				continue // the base kernel is invariant only under the trivial group
+			}
+			t.Run(fmt.Sprintf("group=%s/base=%s/kernel=base", g.Name(), s), func(t *testing.T) {
+				k, err := kernel.NewBase(p, g.Dim())
+				if err != nil {
+					t.Fatal(err)
+				}
+				kerneltest.Run(t, k, g)
+			})
+		}
+	}
+}

@@ -1,0 +1,102 @@
+// Package kernel implements the covariance functions of symbo: isotropic
+// base kernels and their group-invariant versions k_avg, k_max and k_plus
+// (the paper's equations for k_avg, (1) for k_max and (5)–(6) for the
+// PSD-projected Nyström kernel), with cross-covariances, diagonals, Gram
+// matrices and gradients in the first argument.
+//
+// Points are rows: x is n×d. Base kernels are k(x, y) = v·κ(‖x−y‖/ℓ) with,
+// for u = r/ℓ, κ = exp(−u²/2) (rbf), exp(−u) (matern12),
+// (1+√3u)·exp(−√3u) (matern32) and (1+√5u+5u²/3)·exp(−√5u) (matern52).
+//
+// # Evaluation paths (Method)
+//
+// Finite groups (orbit.Finite, orthogonal maps, so double orbit sums and
+// maxima reduce to single ones):
+//   - Max, closed (Auto): through the group's Canonicalizer,
+//     k = v·κ(‖φ(x) − φ(y)‖/ℓ), else its Distancer, k = v·κ(d_G/ℓ).
+//   - Max, enumerate: the orbit of y is enumerated (|G|·d floats per
+//     worker) and the inner products ⟨x, g·y⟩ are fused with the max in
+//     registers, four rows of x at a time, one κ per pair:
+//     d_G² = max(‖x‖² + ‖y‖² − 2·max_g ⟨x, g·y⟩, 0). Materializing the
+//     n × n·|G| product with GEMM and reducing afterwards does not fit in
+//     cache and was measured 6× slower (DESIGN.md).
+//   - Avg: enumeration only (one κ per element); Closed is an error
+//     (ErrNoClosedForm).
+//
+// Cost: GramTo makes n(n−1)/2 pair evaluations (plus n diagonal ones),
+// each O(|G|·d) when enumerating, O(d) or O(d log d) when closed.
+//
+// Planar rotations (rotation2d): Max is closed, v·κ(|‖x‖ − ‖y‖|/ℓ). Avg
+// with rbf is the closed form of the paper's Example 1,
+// v·exp(−(r−s)²/2ℓ²)·i0e(rs/ℓ²) with r = ‖x‖, s = ‖y‖ and the scaled Bessel
+// function i0e(z) = e^{−z}I₀(z) (power series for z ≤ 20, Hankel's
+// asymptotic series above; relative error < 1e−13, never overflows). Avg
+// with a Matérn base uses the M-node trapezoidal rule in the relative
+// angle, v/M·Σ_j κ(√((r−s)² + 4rs·sin²(πj/M))/ℓ), M = DefaultQuadrature
+// = 256 unless Options.Quadrature says otherwise. It equals the average
+// over the cyclic subgroup C_M, so it is exactly invariant and PSD. The
+// integrand has a kink when r = s (κ is not smooth at 0), so convergence
+// is algebraic there; measured worst-case errors at M = 256 over radii in
+// [0, 10ℓ] (TestRotationQuadrature): 1.6e−4·v (matern12), 1.7e−6·v
+// (matern32), 3.4e−8·v (matern52).
+//
+// Other continuous groups use their closed-form orbit distance for Max
+// (scaling: exact) and orbit.Discretizer nodes for Avg: the double average
+// 1/m²·Σ_{a,b} k_b(c_a·x, c'_b·y) over m = DefaultQuadratureDouble = 64
+// nodes per orbit (scaling is not an isometry, so the single sum would be
+// wrong). Method Enumerate on a continuous group means this discretized
+// orbit (single reduction over the nodes of y for isometric groups).
+// Method() reports "closed", "enumerate" or "quadrature".
+//
+// # Plus
+//
+// NewPlus eigendecomposes K = k_max(D, D) through a linalg.Backend, keeps
+// the r eigenvalues λ > RelTol·λ_max (default RelTol = n·ε, the usual
+// numerical-rank threshold) and evaluates φ(x) = Λ₊^{−1/2}·Qᵀ·k_max(D, x),
+// k_plus(x, y) = φ(x)·φ(y) = k_max(x, D)·K₊^†·k_max(D, y). On D×D it
+// reproduces K₊ = Q·max(Λ, 0)·Qᵀ up to the dropped eigenvalues (each
+// ≤ n·ε·λ_max), hence equals k_max there when K is PSD.
+//
+// # Gradients
+//
+// GradTo is analytic for the base kernel, for enumerated finite groups
+// (Max: the base gradient at the first maximizing element g*, valid
+// wherever g* is unique; Avg: the mean of the element gradients), for
+// rotation2d (closed forms, trapezoid) and for discretized isometric
+// groups. Where no analytic form exists — Max of a finite group too large
+// to enumerate under the budget, and non-isometric continuous groups
+// (scaling) — it uses central differences with step ε^{1/3}·max(|x_k|, ℓ)
+// (relative error ~1e−10). Plus: (∇ₓk_max(x, D))ᵀ·K₊^†·k_max(D, y_j).
+// Matérn-1/2 is not differentiable at zero (orbit) distance; the gradient
+// returned there is zero.
+//
+// # Invariants
+//
+//   - k(g·x, y) = k(x, y) = k(x, g·y) for every g in the group (for
+//     discretized continuous orbits: for g in the discretization).
+//   - Gram is symmetric, its diagonal is exactly DiagTo's; Base, Avg and
+//     Plus Grams are PSD, Max Grams need not be.
+//   - Results are bit-identical for every GOMAXPROCS and Workers value:
+//     assembly is split by output ownership (one task per column of the
+//     output) and every entry is computed by the same sequence of
+//     operations whatever the tiling.
+//   - Inputs are never modified; an empty dst is resized, a non-empty one
+//     of the wrong size is a programmer bug (panic).
+//
+// # Concurrency
+//
+// Kernels are immutable after construction and safe for concurrent use.
+// Assembly runs on Options.Workers goroutines (0 = GOMAXPROCS; Base and
+// Plus use GOMAXPROCS). Peak scratch for enumeration is Workers·|G|·d
+// float64s.
+//
+// # Errors
+//
+// Constructors fail on non-positive or non-finite variance or lengthscale,
+// an unknown shape or method, Method Closed without a closed form
+// (ErrNoClosedForm), a group too large for the enumeration budget (wraps
+// orbit.ErrOverBudget) or whose order overflows int (orbit.ErrTooLarge),
+// and, for NewPlus, an empty or mis-shaped design set or an invalid
+// RelTol. Methods fail on empty inputs, a dimension mismatch and NaN or
+// infinite coordinates. Errors are prefixed "kernel: ".
+package kernel

@@ -1,0 +1,330 @@
+package kernel
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/symbo/symbo/orbit"
+	"gonum.org/v1/gonum/mat"
+)
+
+var (
+	_ Kernel     = (*Base)(nil)
+	_ Gramer     = (*Base)(nil)
+	_ Gradienter = (*Base)(nil)
+	_ Kernel     = (*Avg)(nil)
+	_ Gramer     = (*Avg)(nil)
+	_ Gradienter = (*Avg)(nil)
+	_ Kernel     = (*Max)(nil)
+	_ Gramer     = (*Max)(nil)
+	_ Gradienter = (*Max)(nil)
+)
+
+// discretizer matches orbit.Discretizer: m equal-weight Haar nodes of the
+// orbit of x (box-restricted for scaling).
+type discretizer interface {
+	OrbitTo(dst, x []float64, m int)
+}
+
+// orbitKernel is the machinery shared by Base, Avg and Max.
+type orbitKernel struct {
+	p        Params
+	d        int
+	workers  int
+	ev       evaluator
+	grad     gradFunc
+	gradLen  int
+	method   string
+	diagIsV  bool // k(x, x) = v exactly (base and max)
+	diagLen  int  // scratch for diag
+	groupStr string
+}
+
+// Dim is d.
+func (k *orbitKernel) Dim() int { return k.d }
+
+// Params returns the base kernel's hyperparameters.
+func (k *orbitKernel) Params() Params { return k.p }
+
+// Method reports how the kernel is evaluated: "closed", "enumerate" or
+// "quadrature".
+func (k *orbitKernel) Method() string { return k.method }
+
+// CrossTo fills dst (n×m) with k(x_i, y_j). dst must not alias x or y.
+func (k *orbitKernel) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
+	n, err := checkPoints("x", x, k.d)
+	if err != nil {
+		return err
+	}
+	m, err := checkPoints("y", y, k.d)
+	if err != nil {
+		return err
+	}
+	crossTo(k.ev, k.workers, dst, x, y, n, m)
+	return nil
+}
+
+// GramTo fills dst (n×n) with k(x_i, x_j), computing the upper triangle;
+// the diagonal is exactly DiagTo's.
+func (k *orbitKernel) GramTo(dst *mat.SymDense, x *mat.Dense) error {
+	n, err := checkPoints("x", x, k.d)
+	if err != nil {
+		return err
+	}
+	gramTo(k.ev, k.workers, dst, x, n, func(i int, s []float64) float64 {
+		return k.diag(row(x, i), s)
+	}, k.diagLen)
+	return nil
+}
+
+func (k *orbitKernel) diag(x, scratch []float64) float64 {
+	if k.diagIsV {
+		return k.p.Variance
+	}
+	return pairValue(k.ev, x, x, scratch)
+}
+
+// DiagTo writes k(x_i, x_i) into dst (length n, allocated if nil).
+func (k *orbitKernel) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
+	n, err := checkPoints("x", x, k.d)
+	if err != nil {
+		return dst, err
+	}
+	dst = resizeVec(dst, n)
+	s := make([]float64, k.diagLen)
+	for i := range n {
+		dst[i] = k.diag(row(x, i), s)
+	}
+	return dst, nil
+}
+
+// GradTo writes ∂k(x, y_j)/∂x into row j of dst (m×d).
+func (k *orbitKernel) GradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
+	if err := checkVec("x", x, k.d); err != nil {
+		return err
+	}
+	m, err := checkPoints("y", y, k.d)
+	if err != nil {
+		return err
+	}
+	gradTo(k.grad, k.gradLen, k.workers, dst, x, y, m, k.d)
+	return nil
+}
+
+// Base is the base kernel k(x, y) = v·κ(‖x − y‖/ℓ) on R^d.
+type Base struct{ orbitKernel }
+
+// NewBase returns the base kernel with parameters p on R^d.
+func NewBase(p Params, d int) (*Base, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if d < 1 {
+		return nil, fmt.Errorf("kernel: dimension must be ≥ 1, got %d", d)
+	}
+	return &Base{orbitKernel{
+		p: p, d: d, ev: newFeatureEval(p, d, identity), grad: baseGrad(p),
+		method: "closed", diagIsV: true, groupStr: "none",
+	}}, nil
+}
+
+// Avg is the orbit-averaged kernel k_avg(x, y) = 1/|G|²·Σ_{g,g'} k_b(g·x, g'·y)
+// (the paper's equation for k_avg). For groups of isometries it is
+// computed as the single average 1/|G|·Σ_g k_b(x, g·y).
+type Avg struct{ orbitKernel }
+
+// Max is the max-alignment kernel k_max(x, y) = max_{g,g'} k_b(g·x, g'·y)
+// (the paper's equation (1)). For groups of isometries it is
+// v·κ(d_G(x, y)/ℓ) with d_G the orbit distance. It is symmetric and
+// invariant but not PSD in general; see Plus.
+type Max struct{ orbitKernel }
+
+// Group returns the name of the group the kernel is invariant under.
+func (k *orbitKernel) Group() string { return k.groupStr }
+
+// NewAvg returns k_avg for the base kernel p and the group g.
+func NewAvg(p Params, g orbit.Group, o Options) (*Avg, error) {
+	k, err := newOrbitKernel(p, g, o, false)
+	if err != nil {
+		return nil, err
+	}
+	return &Avg{*k}, nil
+}
+
+// NewMax returns k_max for the base kernel p and the group g.
+func NewMax(p Params, g orbit.Group, o Options) (*Max, error) {
+	k, err := newOrbitKernel(p, g, o, true)
+	if err != nil {
+		return nil, err
+	}
+	return &Max{*k}, nil
+}
+
+func newOrbitKernel(p Params, g orbit.Group, o Options, isMax bool) (*orbitKernel, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if g == nil {
+		return nil, fmt.Errorf("kernel: nil group")
+	}
+	d := g.Dim()
+	if d < 1 {
+		return nil, fmt.Errorf("kernel: group %s has dimension %d", g.Name(), d)
+	}
+	if o.Method < Auto || o.Method > Closed {
+		return nil, fmt.Errorf("kernel: unknown method %d", int(o.Method))
+	}
+	if o.Workers < 0 {
+		return nil, fmt.Errorf("kernel: negative Workers %d", o.Workers)
+	}
+	if o.Budget < 0 {
+		return nil, fmt.Errorf("kernel: negative Budget %d", o.Budget)
+	}
+	if o.Quadrature < 0 || o.Quadrature == 1 {
+		return nil, fmt.Errorf("kernel: Quadrature must be 0 (default) or ≥ 2, got %d", o.Quadrature)
+	}
+	budget := o.Budget
+	if budget == 0 {
+		budget = orbit.DefaultBudget
+	}
+	nq := o.Quadrature
+	if nq == 0 {
+		nq = DefaultQuadrature
+	}
+	kind := "avg"
+	if isMax {
+		kind = "max"
+	}
+	k := &orbitKernel{p: p, d: d, workers: o.Workers, diagIsV: isMax, groupStr: g.Name()}
+	inv2 := 1 / (p.Lengthscale * p.Lengthscale)
+
+	if fg, ok := g.(orbit.Finite); ok {
+		G, err := orbit.Size(g)
+		if err != nil && o.Method == Enumerate || err != nil && !isMax {
+			return nil, fmt.Errorf("kernel: %s over %s: %w", kind, g.Name(), err)
+		}
+		var enum *enumEval
+		var enumErr error
+		if err == nil {
+			enumErr = checkBudget(g, G, d, budget)
+			if enumErr == nil {
+				enum = &enumEval{p: p, inv2: inv2, d: d, G: G, g: fg, isMax: isMax}
+			}
+		} else {
+			enumErr = err
+		}
+		closed := false
+		if isMax && o.Method != Enumerate {
+			if c, ok := g.(orbit.Canonicalizer); ok {
+				k.ev, closed = newFeatureEval(p, c.CanonicalDim(), c.CanonicalTo), true
+			} else if dd, ok := g.(orbit.Distancer); ok {
+				k.ev, closed = &distEval{p: p, inv2: inv2, d: d, dist: dd}, true
+			}
+		}
+		switch {
+		case closed:
+			k.method = "closed"
+		case o.Method == Closed:
+			return nil, fmt.Errorf("%w for %s over %s (use method auto or enumerate)", ErrNoClosedForm, kind, g.Name())
+		case enumErr != nil:
+			return nil, fmt.Errorf("kernel: %s over %s: %w", kind, g.Name(), enumErr)
+		default:
+			k.ev, k.method = enum, "enumerate"
+		}
+		if enum != nil {
+			k.grad, k.gradLen = enum.grad, G*d+d
+		} else {
+			k.grad, k.gradLen = fdGrad(k.ev, p.Lengthscale, d)
+		}
+		k.diagLen = pairLen(k.ev)
+		return k, nil
+	}
+
+	// Continuous groups.
+	rot := isRotation2D(g)
+	disc, hasDisc := g.(discretizer)
+	var nodes func(dst, x []float64, m int)
+	switch {
+	case rot:
+		nodes = rotNodes
+	case hasDisc:
+		nodes = disc.OrbitTo
+	}
+	discretized := func() error {
+		if nodes == nil {
+			return fmt.Errorf("kernel: %s over %s: the group offers no discretization", kind, g.Name())
+		}
+		iso := isometric(g)
+		if o.Quadrature == 0 && !iso {
+			nq = DefaultQuadratureDouble
+		}
+		e := &discEval{p: p, inv2: inv2, d: d, m: nq, nodes: nodes, iso: iso, isMax: isMax}
+		k.ev, k.method = e, "quadrature"
+		if e.iso {
+			k.grad, k.gradLen = e.grad, nq*d
+		} else {
+			k.grad, k.gradLen = fdGrad(e, p.Lengthscale, d)
+		}
+		return nil
+	}
+	switch {
+	case o.Method == Enumerate:
+		if err := discretized(); err != nil {
+			return nil, err
+		}
+	case rot && isMax:
+		k.ev, k.method, k.grad = newFeatureEval(p, 1, radius), "closed", radialMaxGrad(p)
+	case rot && p.Shape == RBF:
+		e := newRotAvgEval(p, true, 0)
+		k.ev, k.method, k.grad = e, "closed", e.grad
+	case isMax && implementsDistancer(g):
+		k.ev, k.method = &distEval{p: p, inv2: inv2, d: d, dist: g.(orbit.Distancer)}, "closed"
+		k.grad, k.gradLen = fdGrad(k.ev, p.Lengthscale, d)
+	case o.Method == Closed:
+		return nil, fmt.Errorf("%w for %s over %s with base kernel %s (use method auto or enumerate)", ErrNoClosedForm, kind, g.Name(), p.Shape)
+	case rot:
+		e := newRotAvgEval(p, false, nq)
+		k.ev, k.method, k.grad = e, "quadrature", e.grad
+	default:
+		if err := discretized(); err != nil {
+			return nil, err
+		}
+	}
+	k.diagLen = pairLen(k.ev)
+	return k, nil
+}
+
+func implementsDistancer(g orbit.Group) bool {
+	_, ok := g.(orbit.Distancer)
+	return ok
+}
+
+// checkBudget fails if one enumerated orbit (|G|·d float64s) exceeds the
+// budget.
+func checkBudget(g orbit.Group, G, d int, budget int64) error {
+	need := float64(G) * float64(d) * 8
+	if need > float64(budget) || need > math.MaxInt/2 {
+		return fmt.Errorf("%w: enumerating %s (%d elements) needs %.3g bytes per orbit, budget %d (use a closed form or a larger budget)", orbit.ErrOverBudget, g.Name(), G, need, budget)
+	}
+	return nil
+}
+
+// Gram fills dst (n×n) with k(x_i, x_j), through GramTo if k is a Gramer
+// and CrossTo(x, x) otherwise.
+func Gram(k Kernel, dst *mat.SymDense, x *mat.Dense) error {
+	if g, ok := k.(Gramer); ok {
+		return g.GramTo(dst, x)
+	}
+	var c mat.Dense
+	if err := k.CrossTo(&c, x, x); err != nil {
+		return err
+	}
+	n, _ := c.Dims()
+	resizeSym(dst, n)
+	for i := range n {
+		for j := i; j < n; j++ {
+			dst.SetSym(i, j, c.At(i, j))
+		}
+	}
+	return nil
+}

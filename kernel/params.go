@@ -1,0 +1,184 @@
+package kernel
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Shape is the radial profile κ of a base kernel k(x, y) = v·κ(‖x−y‖/ℓ).
+type Shape int
+
+// Base kernel shapes, with u = r/ℓ.
+const (
+	RBF      Shape = iota // κ(u) = exp(−u²/2)
+	Matern12              // κ(u) = exp(−u)
+	Matern32              // κ(u) = (1 + √3u)·exp(−√3u)
+	Matern52              // κ(u) = (1 + √5u + 5u²/3)·exp(−√5u)
+)
+
+var shapeNames = [...]string{"rbf", "matern12", "matern32", "matern52"}
+
+// String returns the command-line spelling: "rbf", "matern12", ….
+func (s Shape) String() string {
+	if s < 0 || int(s) >= len(shapeNames) {
+		return fmt.Sprintf("Shape(%d)", int(s))
+	}
+	return shapeNames[s]
+}
+
+// ParseShape parses "rbf", "matern12", "matern32" or "matern52" (case
+// insensitive).
+func ParseShape(s string) (Shape, error) {
+	for i, n := range shapeNames {
+		if strings.EqualFold(s, n) {
+			return Shape(i), nil
+		}
+	}
+	return 0, fmt.Errorf("kernel: unknown base kernel %q (want rbf, matern12, matern32 or matern52)", s)
+}
+
+// Params are the hyperparameters of a base kernel.
+type Params struct {
+	Shape       Shape
+	Variance    float64 // v > 0, finite
+	Lengthscale float64 // ℓ > 0, finite
+}
+
+// Validate reports a bad shape or a non-positive or non-finite variance or
+// lengthscale.
+func (p Params) Validate() error {
+	if p.Shape < 0 || int(p.Shape) >= len(shapeNames) {
+		return fmt.Errorf("kernel: unknown shape %d", int(p.Shape))
+	}
+	if !(p.Variance > 0) || math.IsInf(p.Variance, 0) {
+		return fmt.Errorf("kernel: variance must be positive and finite, got %v", p.Variance)
+	}
+	if !(p.Lengthscale > 0) || math.IsInf(p.Lengthscale, 0) {
+		return fmt.Errorf("kernel: lengthscale must be positive and finite, got %v", p.Lengthscale)
+	}
+	return nil
+}
+
+// Kappa returns v·κ(r/ℓ), the base kernel at distance r ≥ 0.
+func (p Params) Kappa(r float64) float64 {
+	return p.Variance * kappa(p.Shape, r/p.Lengthscale)
+}
+
+const (
+	sqrt3 = 1.7320508075688772935274463415058723669428052538103806280558069795
+	sqrt5 = 2.2360679774997896964091736687312762354406183596115257242708972454
+)
+
+// kappa is κ(u) for u ≥ 0.
+func kappa(s Shape, u float64) float64 {
+	switch s {
+	case RBF:
+		return math.Exp(-0.5 * u * u)
+	case Matern12:
+		return math.Exp(-u)
+	case Matern32:
+		a := sqrt3 * u
+		return (1 + a) * math.Exp(-a)
+	case Matern52:
+		a := sqrt5 * u
+		return (1 + a + a*a/3) * math.Exp(-a)
+	}
+	panic("kernel: bad shape")
+}
+
+// kappaU2 is κ as a function of u² (avoids a square root for RBF).
+func kappaU2(s Shape, u2 float64) float64 {
+	if s == RBF {
+		return math.Exp(-0.5 * u2)
+	}
+	return kappa(s, math.Sqrt(u2))
+}
+
+// dkappaOverU is κ'(u)/u, so that ∇ₓ v·κ(‖x−z‖/ℓ) = v/ℓ²·κ'(u)/u·(x − z).
+// It is finite at u = 0 except for Matern12 (κ'(0⁺) = −1, not
+// differentiable at r = 0), for which it returns 0 at u = 0: the gradient
+// there is taken to be zero, the symmetric choice.
+func dkappaOverU(s Shape, u float64) float64 {
+	switch s {
+	case RBF:
+		return -math.Exp(-0.5 * u * u)
+	case Matern12:
+		if u == 0 {
+			return 0
+		}
+		return -math.Exp(-u) / u
+	case Matern32:
+		return -3 * math.Exp(-sqrt3*u)
+	case Matern52:
+		a := sqrt5 * u
+		return -5.0 / 3 * (1 + a) * math.Exp(-a)
+	}
+	panic("kernel: bad shape")
+}
+
+// Method selects how an orbit kernel is evaluated.
+type Method int
+
+// Methods.
+const (
+	// Auto uses a closed form where the group and base kernel allow one,
+	// else enumeration (finite groups) or quadrature (continuous groups).
+	Auto Method = iota
+	// Enumerate enumerates the orbit of a finite group, or a discretized
+	// orbit (Options.Quadrature nodes) of a continuous one.
+	Enumerate
+	// Closed requires a closed form and fails if there is none.
+	Closed
+)
+
+var methodNames = [...]string{"auto", "enumerate", "closed"}
+
+// String returns "auto", "enumerate" or "closed".
+func (m Method) String() string {
+	if m < 0 || int(m) >= len(methodNames) {
+		return fmt.Sprintf("Method(%d)", int(m))
+	}
+	return methodNames[m]
+}
+
+// ParseMethod parses "auto", "enumerate" or "closed".
+func ParseMethod(s string) (Method, error) {
+	for i, n := range methodNames {
+		if strings.EqualFold(s, n) {
+			return Method(i), nil
+		}
+	}
+	return 0, fmt.Errorf("kernel: unknown method %q (want auto, enumerate or closed)", s)
+}
+
+// Options configure Avg and Max. The zero value is the default.
+type Options struct {
+	// Method: Auto (default), Enumerate or Closed.
+	Method Method
+	// Workers is the number of goroutines for assembly; 0 = GOMAXPROCS.
+	// Results are bit-identical for every value.
+	Workers int
+	// Budget bounds the bytes of one enumerated orbit (|G|·d·8); each
+	// worker holds one at a time. 0 = orbit.DefaultBudget (1 GiB).
+	Budget int64
+	// Quadrature is the number of nodes for continuous groups without a
+	// closed form; 0 = DefaultQuadrature for isometric groups (a single
+	// sum or max over the nodes of y), DefaultQuadratureDouble for the
+	// others (a double one over the nodes of x and of y).
+	Quadrature int
+}
+
+// DefaultQuadrature is the default number of quadrature nodes for
+// continuous groups (see the package documentation for measured errors).
+const DefaultQuadrature = 256
+
+// DefaultQuadratureDouble is the default number of nodes per orbit for
+// non-isometric continuous groups (scaling), whose double reduction costs
+// m² base-kernel evaluations per pair.
+const DefaultQuadratureDouble = 64
+
+// ErrNoClosedForm is returned when Method Closed is requested for a group
+// and base kernel without a closed form.
+var ErrNoClosedForm = errors.New("kernel: no closed form")
