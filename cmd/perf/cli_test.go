@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// runCLI runs perf with args and returns the exit status, stdout and stderr.
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// checkOneLineError checks the contract for bad input: exit 2, nothing on
+// stdout, exactly one line on stderr, starting with prefix and containing
+// every string in want.
+func checkOneLineError(t *testing.T, code int, stdout, stderr, prefix string, want ...string) {
+	t.Helper()
+	if code != exitUsage {
+		t.Errorf("exit status %d, want %d (stderr %q)", code, exitUsage, stderr)
+	}
+	if stdout != "" {
+		t.Errorf("stdout = %.200q…, want nothing", stdout)
+	}
+	if !strings.HasSuffix(stderr, "\n") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("stderr = %q, want exactly one line", stderr)
+	}
+	if !strings.HasPrefix(stderr, prefix) {
+		t.Errorf("stderr = %q, want prefix %q", stderr, prefix)
+	}
+	for _, w := range want {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("stderr = %q, want it to mention %q", stderr, w)
+		}
+	}
+}
+
+func TestDispatch(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		// Substrings of stdout (exit 0) or stderr (otherwise).
+		want []string
+	}{
+		{"help", []string{"help"}, 0, []string{"Subcommands", "gram"}},
+		{"-h", []string{"-h"}, 0, []string{"Subcommands", "gram"}},
+		{"--help", []string{"--help"}, 0, []string{"Subcommands", "gram"}},
+		{"help gram", []string{"help", "gram"}, 0, []string{"Usage: perf gram", "Example", "--lengthscale"}},
+		{"gram -h", []string{"gram", "-h"}, 0, []string{"Usage: perf gram", "Example", "testdata/examples/points5d.csv"}},
+		{"gram --help", []string{"gram", "--help"}, 0, []string{"Usage: perf gram", "Example", "-backend"}},
+		{"gram -help after flags", []string{"gram", "--d", "3", "-help"}, 0, []string{"Usage: perf gram"}},
+		{"no subcommand", nil, 2, []string{"perf: missing subcommand", "gram", "help"}},
+		{"unknown subcommand", []string{"frobnicate"}, 2, []string{`perf: unknown subcommand "frobnicate"`, "gram", "help"}},
+		{"help unknown", []string{"help", "frobnicate"}, 2, []string{`perf help: unknown subcommand "frobnicate"`, "gram"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, tc.args...)
+			if tc.code == 0 {
+				if code != 0 || stderr != "" {
+					t.Fatalf("exit %d, stderr %q; want 0 and nothing", code, stderr)
+				}
+				for _, w := range tc.want {
+					if !strings.Contains(stdout, w) {
+						t.Errorf("stdout does not mention %q:\n%s", w, stdout)
+					}
+				}
+				return
+			}
+			checkOneLineError(t, code, stdout, stderr, "perf", tc.want...)
+		})
+	}
+}
+
+func TestFinishExitStatus(t *testing.T) {
+	var stderr bytes.Buffer
+	if got := finish("x", nil, &stderr); got != exitOK || stderr.Len() != 0 {
+		t.Errorf("nil: %d %q", got, stderr.String())
+	}
+	stderr.Reset()
+	if got := finish("x", errors.New("disk\nfull"), &stderr); got != exitFailure || stderr.String() != "perf x: disk; full\n" {
+		t.Errorf("plain error: %d %q", got, stderr.String())
+	}
+	stderr.Reset()
+	if got := finish("x", badInput("bad %d", 7), &stderr); got != exitUsage || stderr.String() != "perf x: bad 7\n" {
+		t.Errorf("input error: %d %q", got, stderr.String())
+	}
+}
+
+// parseMatrixJSON decodes perf's matrix JSON, keeping every number as
+// written.
+func parseMatrixJSON(t *testing.T, s string) (rows, cols int, m [][]json.Number) {
+	t.Helper()
+	var out struct {
+		Rows   *int            `json:"rows"`
+		Cols   *int            `json:"cols"`
+		Matrix [][]json.Number `json:"matrix"`
+	}
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&out); err != nil {
+		t.Fatalf("output is not the matrix JSON: %v\n%s", err, s)
+	}
+	if dec.More() {
+		t.Fatalf("trailing data after the JSON object")
+	}
+	if out.Rows == nil || out.Cols == nil || out.Matrix == nil {
+		t.Fatalf("missing field in %q", s)
+	}
+	if len(out.Matrix) != *out.Rows {
+		t.Fatalf("rows = %d but matrix has %d rows", *out.Rows, len(out.Matrix))
+	}
+	for i, r := range out.Matrix {
+		if len(r) != *out.Cols {
+			t.Fatalf("cols = %d but row %d has %d entries", *out.Cols, i, len(r))
+		}
+	}
+	return *out.Rows, *out.Cols, out.Matrix
+}
+
+// shortest parses n and checks it is written in shortest round-trip form.
+func shortest(t *testing.T, n json.Number) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(string(n), 64)
+	if err != nil {
+		t.Fatalf("%q: %v", n, err)
+	}
+	if s := strconv.FormatFloat(v, 'g', -1, 64); s != string(n) {
+		t.Fatalf("%q is not in shortest round-trip form %q", n, s)
+	}
+	return v
+}
+
+func TestWriteMatrixJSON(t *testing.T) {
+	vals := []float64{0.1, 1.0 / 3, -2, 0, math.Copysign(0, -1), 5e-324, math.MaxFloat64,
+		1e21, 1e-7, 123456789, math.Nextafter(1, 2), -math.SmallestNonzeroFloat64 * 7}
+	m := mat.NewDense(3, 4, vals)
+	var buf bytes.Buffer
+	if err := writeMatrixJSON(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	r, c, got := parseMatrixJSON(t, buf.String())
+	if r != 3 || c != 4 {
+		t.Fatalf("shape %d×%d", r, c)
+	}
+	for i := range r {
+		for j := range c {
+			v := shortest(t, got[i][j])
+			if w := m.At(i, j); math.Float64bits(v) != math.Float64bits(w) {
+				t.Errorf("(%d,%d): %v read back as %v", i, j, w, v)
+			}
+		}
+	}
+
+	buf.Reset()
+	if err := writeMatrixJSON(&buf, &mat.Dense{}); err != nil {
+		t.Fatal(err)
+	}
+	if r, c, _ := parseMatrixJSON(t, buf.String()); r != 0 || c != 0 {
+		t.Errorf("empty matrix: %d×%d", r, c)
+	}
+
+	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		buf.Reset()
+		if err := writeMatrixJSON(&buf, mat.NewDense(1, 2, []float64{1, bad})); err == nil {
+			t.Errorf("%v: no error", bad)
+		}
+		if buf.Len() != 0 {
+			t.Errorf("%v: wrote %q", bad, buf.String())
+		}
+	}
+}
+
+type brokenWriter struct{}
+
+func (brokenWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
+
+func TestWriteMatrixJSONWriteError(t *testing.T) {
+	err := writeMatrixJSON(brokenWriter{}, mat.NewDense(1, 1, []float64{1}))
+	if !errors.Is(err, io.ErrClosedPipe) {
+		t.Errorf("err = %v, want wrapping %v", err, io.ErrClosedPipe)
+	}
+	var ie *inputError
+	if errors.As(err, &ie) {
+		t.Errorf("a write failure is not bad input")
+	}
+}

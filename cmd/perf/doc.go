@@ -1,0 +1,45 @@
+// Command perf is symbo's command-line tool: it computes Gram matrices of
+// invariant kernels, evaluates benchmark problems, profiles the numeric
+// core and runs Bayesian-optimization experiments.
+//
+// Usage:
+//
+//	perf <subcommand> [flags]
+//	perf help [subcommand]
+//
+// Run "perf help" for the list of subcommands and "perf <subcommand> -h"
+// for each one's flags and an example. Flags may be spelled -flag or
+// --flag. Example:
+//
+//	perf gram --group hyperoctahedral --d 5 --base matern52 --lengthscale 2 \
+//	    --kernel plus --x testdata/examples/points5d.csv
+//
+// # Layout
+//
+// main.go holds main only; cli.go the dispatcher and what subcommands share
+// (the exit-2 error type, flag sets that report instead of print, the
+// --backend flag, the JSON matrix writer); each subcommand is one file
+// (gram.go, …) that registers itself from init with register. A subcommand
+// parses flags, calls the library, prints: it holds no numerics.
+//
+// # Invariants
+//
+// stdout carries results only: JSON with fixed field names, every float in
+// shortest round-trip form (strconv.FormatFloat(v, 'g', -1, 64)), so
+// parsing it back gives the same float64 bits. Nothing is printed to stdout
+// unless the whole result was computed. perf never writes to a file the user
+// named as input.
+//
+// # Concurrency
+//
+// run (the program behind main) keeps no global state besides the
+// subcommand table filled at init, so tests call it directly and may do so
+// in parallel.
+//
+// # Errors
+//
+// Exit status 0 on success; 2 on bad input (flags, names, values, point
+// files, requests the library refuses such as an orbit buffer over its
+// memory budget), with exactly one line on stderr prefixed "perf <sub>: ";
+// 1 on any other failure (e.g. stdout cannot be written).
+package main

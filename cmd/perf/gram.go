@@ -1,0 +1,285 @@
+package main
+
+import (
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/symbo/symbo/internal/csvio"
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
+)
+
+func init() {
+	register(command{
+		name:    "gram",
+		summary: "print the cross-covariance matrix K(X, Y) of a kernel as JSON",
+		run:     runGram,
+	})
+}
+
+// Default search box of --group scaling: the paper's [0.1, 10] per coordinate.
+const defaultBoxLo, defaultBoxHi = 0.1, 10.0
+
+const gramUsage = `
+Usage: perf gram --group G --d D --base B --lengthscale L [--variance V]
+                 --kernel K --x FILE [--y FILE] [--design FILE]
+                 [--method auto|enumerate|closed] [--backend gonum|openblas]
+                 [--block b] [--box LO,HI] [--matrices FILE]
+
+Prints K(X, Y), the n×m matrix of k(x_i, y_j), as JSON:
+
+  {"rows": n, "cols": m, "matrix": [[…], …]}
+
+with every float in shortest round-trip form (parsing it back gives the
+same float64 bits).
+
+Kernels K (base kernel k_b(x,y) = V·κ(‖x−y‖/L)):
+  base   k_b itself (--group is still checked but unused; --method is ignored)
+  avg    orbit average 1/|G|² Σ_{g,g'} k_b(gx, g'y)
+  max    best orbit alignment max_{g,g'} k_b(gx, g'y) (invariant, not PSD)
+  plus   k_max(x,D)·K_+^†·k_max(D,y), K_+ = k_max(D,D) with negative
+         eigenvalues clipped: the PSD projection on the design D (--design)
+
+Base kernels B: rbf, matern12, matern32, matern52.
+
+Groups G (acting on R^D):
+  none             the trivial group
+  signflip         sign flips of the D coordinates
+  permutation      permutations of the D coordinates
+  hyperoctahedral  signed permutations
+  blockperm        permutations of D/b blocks of b coordinates (needs --block b)
+  pairedperm       D = 2m laid out x1..xm, y1..ym; one permutation of both halves
+  cyclic           cyclic shifts of the coordinates
+  rotation2d       planar rotations SO(2) (D = 2)
+  scaling          the paper's scaling group, orbits taken inside the box
+                   --box LO,HI (default 0.1,10; one interval for every coordinate)
+  matrices         the finite group of matrices listed in --matrices FILE (JSON)
+
+--method: auto (closed form when the group has one, else enumeration),
+enumerate (always enumerate the group; refused when the orbit buffer would
+exceed its memory budget), closed (closed form only; an error when there is
+none).
+
+Point files (--x, --y, --design): CSV without a header, one point per row,
+D comma-separated numbers per row. --y defaults to --x (then the output is
+symmetric); --design defaults to --x.
+
+Example:
+
+  perf gram --group hyperoctahedral --d 5 --base matern52 --lengthscale 2 \
+      --kernel plus --x testdata/examples/points5d.csv
+
+`
+
+func runGram(args []string, stdout, _ io.Writer) error {
+	fs := newFlagSet("gram", gramUsage, stdout)
+	group := fs.String("group", "", "symmetry group (see above)")
+	d := fs.Int("d", 0, "dimension D of the points; must equal the number of columns of every point file")
+	block := fs.Int("block", 0, "block size b for --group blockperm (D must be a multiple of b)")
+	box := fs.String("box", "", "search box `LO,HI` for --group scaling, the same interval for every coordinate (default 0.1,10)")
+	matrices := fs.String("matrices", "", "JSON group `file` for --group matrices")
+	base := fs.String("base", "", "base kernel: rbf, matern12, matern32, matern52")
+	lengthscale := fs.Float64("lengthscale", 0, "lengthscale L > 0")
+	variance := fs.Float64("variance", 1, "signal variance V > 0")
+	kern := fs.String("kernel", "", "kernel: base, avg, max, plus")
+	xPath := fs.String("x", "", "point `file` X (rows of the output)")
+	yPath := fs.String("y", "", "point `file` Y (columns of the output; default: --x)")
+	designPath := fs.String("design", "", "design point `file` D for --kernel plus (default: --x)")
+	method := fs.String("method", "auto", "orbit method: auto, enumerate, closed (ignored by --kernel base)")
+	backend := backendFlag(fs)
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if err := fs.require("group", "d", "base", "lengthscale", "kernel", "x"); err != nil {
+		return err
+	}
+	set := fs.given()
+	// Names are case-insensitive, as in the library's parsers.
+	*group, *kern = strings.ToLower(*group), strings.ToLower(*kern)
+
+	// Cheap checks on values first, files last.
+	if *d < 1 {
+		return badInput("--d must be at least 1, got %d", *d)
+	}
+	if err := positiveFinite("lengthscale", *lengthscale); err != nil {
+		return err
+	}
+	if err := positiveFinite("variance", *variance); err != nil {
+		return err
+	}
+	switch *kern {
+	case "base", "avg", "max", "plus":
+	default:
+		return badInput("unknown --kernel %q (valid: base, avg, max, plus)", *kern)
+	}
+	if set["design"] && *kern != "plus" {
+		return badInput("--design is used only by --kernel plus, not %s", *kern)
+	}
+	shape, err := kernel.ParseShape(*base)
+	if err != nil {
+		return badInput("--base: %w", err)
+	}
+	meth, err := kernel.ParseMethod(*method)
+	if err != nil {
+		return badInput("--method: %w", err)
+	}
+	spec, err := groupSpec(*group, *d, set, *block, *box, *matrices)
+	if err != nil {
+		return err
+	}
+	// Resolve the backend even when unused so that a bad --backend is
+	// always reported.
+	var be linalg.Backend
+	if set["backend"] || *kern == "plus" {
+		if be, err = backendByName(*backend); err != nil {
+			return err
+		}
+	}
+	g, err := orbit.Parse(spec)
+	if err != nil {
+		return asInput(err)
+	}
+
+	x, err := readPoints("x", *xPath, *d)
+	if err != nil {
+		return err
+	}
+	y := x
+	if set["y"] {
+		if y, err = readPoints("y", *yPath, *d); err != nil {
+			return err
+		}
+	}
+
+	p := kernel.Params{Shape: shape, Variance: *variance, Lengthscale: *lengthscale}
+	var k crosser
+	switch *kern {
+	case "base":
+		k, err = kernel.NewBase(p, *d)
+	case "avg":
+		k, err = kernel.NewAvg(p, g, kernel.Options{Method: meth})
+	case "max":
+		k, err = kernel.NewMax(p, g, kernel.Options{Method: meth})
+	case "plus":
+		design := x
+		if set["design"] {
+			if design, err = readPoints("design", *designPath, *d); err != nil {
+				return err
+			}
+		}
+		var mx *kernel.Max
+		if mx, err = kernel.NewMax(p, g, kernel.Options{Method: meth}); err == nil {
+			k, err = kernel.NewPlus(mx, design, kernel.PlusOptions{Backend: be})
+		}
+	}
+	if err != nil {
+		return asInput(err)
+	}
+
+	out, err := cross(k, x, y, !set["y"])
+	if err != nil {
+		// The inputs passed every check above, so a refusal here (orbit
+		// buffer over budget, no closed form for --method closed, …) is
+		// still caused by what the user asked for.
+		return asInput(err)
+	}
+	return writeMatrixJSON(stdout, out)
+}
+
+// crosser is what perf gram needs from every kernel.
+type crosser interface {
+	CrossTo(dst *mat.Dense, x, y *mat.Dense) error
+}
+
+// cross returns K(x, y). When y is x (same) and the kernel has a symmetric
+// assembly, it is used: half the work, and an exactly symmetric result.
+func cross(k crosser, x, y *mat.Dense, same bool) (mat.Matrix, error) {
+	if g, ok := k.(kernel.Gramer); ok && same {
+		var dst mat.SymDense
+		if err := g.GramTo(&dst, x); err != nil {
+			return nil, err
+		}
+		return &dst, nil
+	}
+	var dst mat.Dense
+	if err := k.CrossTo(&dst, x, y); err != nil {
+		return nil, err
+	}
+	return &dst, nil
+}
+
+// readPoints reads the point file of flag name and checks it has d columns.
+func readPoints(flagName, path string, d int) (*mat.Dense, error) {
+	x, err := csvio.ReadPoints(path)
+	if err != nil {
+		return nil, badInput("--%s: %w", flagName, err)
+	}
+	if _, c := x.Dims(); c != d {
+		return nil, badInput("--%s %s has %d columns per row, but --d is %d", flagName, path, c, d)
+	}
+	return x, nil
+}
+
+// groupSpec checks the group-specific flags and builds the orbit.Spec.
+func groupSpec(name string, d int, set map[string]bool, block int, box, matrices string) (orbit.Spec, error) {
+	spec := orbit.Spec{Name: name, D: d}
+	if set["block"] && name != "blockperm" {
+		return spec, badInput("--block is used only by --group blockperm, not %s", name)
+	}
+	if set["box"] && name != "scaling" {
+		return spec, badInput("--box is used only by --group scaling, not %s", name)
+	}
+	if set["matrices"] && name != "matrices" {
+		return spec, badInput("--matrices is used only by --group matrices, not %s", name)
+	}
+	switch name {
+	case "blockperm":
+		if !set["block"] {
+			return spec, badInput("--group blockperm needs --block b (the block size)")
+		}
+		spec.Block = block // orbit.Parse checks that it divides d
+	case "scaling":
+		lo, hi := defaultBoxLo, defaultBoxHi
+		if set["box"] {
+			var err error
+			if lo, hi, err = parseBox(box); err != nil {
+				return spec, err
+			}
+		}
+		spec.Lo, spec.Hi = make([]float64, d), make([]float64, d)
+		for i := range d {
+			spec.Lo[i], spec.Hi[i] = lo, hi
+		}
+	case "matrices":
+		if !set["matrices"] || matrices == "" {
+			return spec, badInput("--group matrices needs --matrices FILE")
+		}
+		spec.Matrices = matrices
+	}
+	return spec, nil
+}
+
+// parseBox parses "LO,HI" with finite LO < HI.
+func parseBox(s string) (lo, hi float64, err error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 2 {
+		return 0, 0, badInput("--box %q: want LO,HI (two numbers)", s)
+	}
+	var v [2]float64
+	for i, p := range parts {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return 0, 0, badInput("--box %q: %q is not a finite number", s, strings.TrimSpace(p))
+		}
+		v[i] = f
+	}
+	if !(v[0] < v[1]) {
+		return 0, 0, badInput("--box %q: LO must be less than HI", s)
+	}
+	return v[0], v[1], nil
+}

@@ -1,0 +1,60 @@
+package gp
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/symbo/symbo/linalg"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Jitter escalation: a Cholesky that fails is retried with jitterStart·m
+// added to the diagonal (m = mean diagonal entry), the jitter multiplied by
+// jitterFactor until it exceeds jitterMax·m.
+const (
+	jitterStart  = 1e-10
+	jitterMax    = 1e-4
+	jitterFactor = 10
+)
+
+// factorJitter factors k = L·Lᵀ into dst, escalating a diagonal jitter when
+// k is not numerically positive definite. It returns the jitter added (0
+// when none was needed). work is scratch of k's size (resized if empty). k
+// is not modified.
+func factorJitter(b linalg.Backend, dst *linalg.Cholesky, k, work *mat.SymDense) (float64, error) {
+	err := b.Cholesky(dst, k)
+	if err == nil {
+		return 0, nil
+	}
+	if !errors.Is(err, linalg.ErrNotPositiveDefinite) {
+		return 0, fmt.Errorf("gp: Cholesky: %w", err)
+	}
+	n := k.SymmetricDim()
+	var m float64
+	for i := range n {
+		m += k.At(i, i)
+	}
+	m /= float64(n)
+	if !(m > 0) {
+		return 0, fmt.Errorf("gp: covariance has mean diagonal %v: %w", m, linalg.ErrNotPositiveDefinite)
+	}
+	if work.IsEmpty() {
+		work.ReuseAsSym(n)
+	}
+	var jit float64
+	for rel := jitterStart; rel <= jitterMax*(1+1e-9); rel *= jitterFactor {
+		jit = rel * m
+		work.CopySym(k)
+		for i := range n {
+			work.SetSym(i, i, work.At(i, i)+jit)
+		}
+		if err = b.Cholesky(dst, work); err == nil {
+			return jit, nil
+		}
+		if !errors.Is(err, linalg.ErrNotPositiveDefinite) {
+			return 0, fmt.Errorf("gp: Cholesky: %w", err)
+		}
+	}
+	return 0, fmt.Errorf("gp: covariance (n = %d) not positive definite even with jitter %.3g (%.0e × mean diagonal): %w",
+		n, jit, jitterMax, linalg.ErrNotPositiveDefinite)
+}

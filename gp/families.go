@@ -1,0 +1,476 @@
+package gp
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
+	"gonum.org/v1/gonum/mat"
+)
+
+var (
+	_ Family = (*DistanceFamily)(nil)
+	_ Family = (*PlusFamily)(nil)
+	_ Family = (*RebuildFamily)(nil)
+	_ Baser  = (*DistanceFamily)(nil)
+	_ Baser  = (*PlusFamily)(nil)
+	_ Baser  = (*RebuildFamily)(nil)
+)
+
+// kappaDLog returns −u·κ'(u) = ∂κ(r/ℓ)/∂log ℓ at u = r/ℓ ≥ 0.
+func kappaDLog(s kernel.Shape, u float64) float64 {
+	const sqrt3, sqrt5 = 1.7320508075688772, 2.23606797749979
+	switch s {
+	case kernel.RBF:
+		return u * u * math.Exp(-0.5*u*u)
+	case kernel.Matern12:
+		return u * math.Exp(-u)
+	case kernel.Matern32:
+		return 3 * u * u * math.Exp(-sqrt3*u)
+	case kernel.Matern52:
+		return 5.0 / 3 * u * u * (1 + sqrt5*u) * math.Exp(-sqrt5*u)
+	}
+	panic(fmt.Sprintf("gp: bad shape %d", int(s)))
+}
+
+func checkShape(s kernel.Shape) error {
+	return kernel.Params{Shape: s, Variance: 1, Lengthscale: 1}.Validate()
+}
+
+// DistanceFamily is C_ℓ(x, y) = κ(δ(x, y)/ℓ) for a distance δ: the
+// Euclidean distance (the base kernel, NewBaseFamily) or the orbit distance
+// d_G (the max kernel k_max = v·κ(d_G/ℓ), NewMaxFamily). Bind computes the
+// n×n distance matrix once (n(n−1)/2 distance evaluations), after which
+// CorrTo costs O(n²) with an analytic ∂C/∂log ℓ = −(δ/ℓ)·κ'(δ/ℓ).
+//
+// k_max is PSD for sign flips, permutations, signed permutations and planar
+// rotations (the paper's Proposition 1) but not in general; a non-PSD
+// k_max(X, X) plus noise may fail to factor, which fails that fit start.
+type DistanceFamily struct {
+	shape kernel.Shape
+	d     int
+	group orbit.Group // nil for the base kernel
+	dist2 func(x, y []float64) float64
+	opts  kernel.Options
+}
+
+// NewBaseFamily is the base kernel v·κ(‖x − y‖/ℓ) on R^d.
+func NewBaseFamily(shape kernel.Shape, d int) (*DistanceFamily, error) {
+	if err := checkShape(shape); err != nil {
+		return nil, fmt.Errorf("gp: %w", err)
+	}
+	if d < 1 {
+		return nil, fmt.Errorf("gp: dimension %d < 1", d)
+	}
+	return &DistanceFamily{shape: shape, d: d, dist2: euclid2}, nil
+}
+
+// NewMaxFamily is k_max for the group g: the orbit distance comes from
+// orbit.Distancer when g has one, else from enumerating a finite group of
+// isometries (d_G(x, y)² = min_g ‖x − g·y‖², O(|G|·d) per pair). Prediction
+// uses kernel.NewMax(…, g, o).
+func NewMaxFamily(shape kernel.Shape, g orbit.Group, o kernel.Options) (*DistanceFamily, error) {
+	if err := checkShape(shape); err != nil {
+		return nil, fmt.Errorf("gp: %w", err)
+	}
+	if g == nil {
+		return nil, fmt.Errorf("gp: nil group")
+	}
+	f := &DistanceFamily{shape: shape, d: g.Dim(), group: g, opts: o}
+	switch gg := g.(type) {
+	case orbit.Distancer:
+		f.dist2 = gg.OrbitDist2
+	case orbit.Finite:
+		size, err := orbit.Size(gg)
+		if err != nil {
+			return nil, fmt.Errorf("gp: max family: %w", err)
+		}
+		f.dist2 = enumDist2(gg, size)
+	default:
+		return nil, fmt.Errorf("gp: group %s has neither a closed-form orbit distance nor finite enumeration", g.Name())
+	}
+	return f, nil
+}
+
+func euclid2(x, y []float64) float64 {
+	var s float64
+	for i, v := range x {
+		s += (v - y[i]) * (v - y[i])
+	}
+	return s
+}
+
+func enumDist2(g orbit.Finite, size int) func(x, y []float64) float64 {
+	return func(x, y []float64) float64 {
+		gy := make([]float64, len(y))
+		best := math.Inf(1)
+		for i := range size {
+			g.ActTo(gy, y, i)
+			best = min(best, euclid2(x, gy))
+		}
+		return best
+	}
+}
+
+// Dim is d.
+func (f *DistanceFamily) Dim() int { return f.d }
+
+// Base returns the base family (the Euclidean distance, same shape).
+func (f *DistanceFamily) Base() Family {
+	return &DistanceFamily{shape: f.shape, d: f.d, dist2: euclid2}
+}
+
+// Bind computes the distance matrix of x.
+func (f *DistanceFamily) Bind(x *mat.Dense) (Bound, error) {
+	dm, err := f.distances(x)
+	if err != nil {
+		return nil, err
+	}
+	return &distBound{f: f, dist: dm}, nil
+}
+
+func (f *DistanceFamily) distances(x *mat.Dense) (*mat.SymDense, error) {
+	n, d := x.Dims()
+	if d != f.d {
+		return nil, fmt.Errorf("gp: inputs have %d columns, family dimension is %d", d, f.d)
+	}
+	dm := mat.NewSymDense(n, nil)
+	for i := range n {
+		xi := x.RawRowView(i)
+		for j := i + 1; j < n; j++ {
+			dm.SetSym(i, j, math.Sqrt(max(f.dist2(xi, x.RawRowView(j)), 0)))
+		}
+	}
+	return dm, nil
+}
+
+// kernel returns the covariance kernel with variance v and lengthscale l.
+func (f *DistanceFamily) kernel(v, l float64) (*kernel.Base, *kernel.Max, error) {
+	p := kernel.Params{Shape: f.shape, Variance: v, Lengthscale: l}
+	if f.group == nil {
+		k, err := kernel.NewBase(p, f.d)
+		return k, nil, err
+	}
+	k, err := kernel.NewMax(p, f.group, f.opts)
+	return nil, k, err
+}
+
+type distBound struct {
+	f    *DistanceFamily
+	dist *mat.SymDense
+}
+
+func (b *distBound) constantDiag() bool { return true }
+
+// corrTo fills dst (and dLog) with κ(D/ℓ) (and −u·κ'(u)).
+func corrTo(shape kernel.Shape, dist, dst, dLog *mat.SymDense, l float64) {
+	n := dist.SymmetricDim()
+	if dst.IsEmpty() {
+		dst.ReuseAsSym(n)
+	}
+	if dLog != nil && dLog.IsEmpty() {
+		dLog.ReuseAsSym(n)
+	}
+	p := kernel.Params{Shape: shape, Variance: 1, Lengthscale: l}
+	draw := dist.RawSymmetric()
+	craw := dst.RawSymmetric()
+	for i := range n {
+		di := draw.Data[i*draw.Stride : i*draw.Stride+n]
+		ci := craw.Data[i*craw.Stride : i*craw.Stride+n]
+		for j := i; j < n; j++ {
+			ci[j] = p.Kappa(di[j])
+		}
+	}
+	if dLog == nil {
+		return
+	}
+	lraw := dLog.RawSymmetric()
+	for i := range n {
+		di := draw.Data[i*draw.Stride : i*draw.Stride+n]
+		li := lraw.Data[i*lraw.Stride : i*lraw.Stride+n]
+		for j := i; j < n; j++ {
+			li[j] = kappaDLog(shape, di[j]/l)
+		}
+	}
+}
+
+func (b *distBound) CorrTo(dst, dLog *mat.SymDense, l float64) error {
+	corrTo(b.f.shape, b.dist, dst, dLog, l)
+	return nil
+}
+
+func (b *distBound) Kernel(v, l float64) (kernel.Kernel, error) {
+	kb, km, err := b.f.kernel(v, l)
+	if err != nil {
+		return nil, err
+	}
+	if kb != nil {
+		return kb, nil
+	}
+	return km, nil
+}
+
+// PlusFamily is k_plus with the training inputs as design set D: on D×D it
+// is K₊ = clip(k_max(D, D)), the PSD projection (eigenvalues λ ≤
+// RelTol·λ_max set to 0, as kernel.Plus does), so C_ℓ = clip(κ(d_G/ℓ)).
+// Each CorrTo costs an eigendecomposition and, with the derivative, four
+// n×n matrix products: ∂K₊ = Q·(F ∘ (Qᵀ·∂K·Q))·Qᵀ (Daleckii–Krein) with
+// F_ij = (f(λ_i) − f(λ_j))/(λ_i − λ_j), F_ii = f'(λ_i), f the clipping.
+// The derivative is exact while no eigenvalue crosses the threshold; the
+// threshold's own dependence on ℓ (through λ_max) is ignored.
+type PlusFamily struct {
+	max  *DistanceFamily
+	opts kernel.PlusOptions
+}
+
+// NewPlusFamily is k_plus over k_max for the group g (see NewMaxFamily) with
+// kernel.Plus options po (its Backend also computes the eigendecompositions).
+func NewPlusFamily(shape kernel.Shape, g orbit.Group, o kernel.Options, po kernel.PlusOptions) (*PlusFamily, error) {
+	m, err := NewMaxFamily(shape, g, o)
+	if err != nil {
+		return nil, err
+	}
+	if !(po.RelTol >= 0 && po.RelTol < 1) {
+		return nil, fmt.Errorf("gp: plus RelTol %v outside [0, 1)", po.RelTol)
+	}
+	if po.Backend == nil {
+		if po.Backend, err = linalg.Default(); err != nil {
+			return nil, fmt.Errorf("gp: %w", err)
+		}
+	}
+	return &PlusFamily{max: m, opts: po}, nil
+}
+
+// Dim is d.
+func (f *PlusFamily) Dim() int { return f.max.d }
+
+// Base returns the base family.
+func (f *PlusFamily) Base() Family { return f.max.Base() }
+
+// Bind computes the orbit distance matrix of x and keeps x as the design.
+func (f *PlusFamily) Bind(x *mat.Dense) (Bound, error) {
+	dm, err := f.max.distances(x)
+	if err != nil {
+		return nil, err
+	}
+	return &plusBound{f: f, dist: dm, design: mat.DenseCopyOf(x)}, nil
+}
+
+type plusBound struct {
+	f      *PlusFamily
+	dist   *mat.SymDense
+	design *mat.Dense
+}
+
+func (b *plusBound) Kernel(v, l float64) (kernel.Kernel, error) {
+	_, km, err := b.f.max.kernel(v, l)
+	if err != nil {
+		return nil, err
+	}
+	return kernel.NewPlus(km, b.design, b.f.opts)
+}
+
+// CorrTo is safe for concurrent use: its scratch is allocated per call.
+func (b *plusBound) CorrTo(dst, dLog *mat.SymDense, l float64) error {
+	n := b.dist.SymmetricDim()
+	be := b.f.opts.Backend
+	var m, dm mat.SymDense
+	var dmp *mat.SymDense
+	if dLog != nil {
+		dmp = &dm
+	}
+	corrTo(b.f.max.shape, b.dist, &m, dmp, l)
+	var eig linalg.Eigen
+	if err := be.EigenSym(&eig, &m); err != nil {
+		return fmt.Errorf("gp: plus: %w", err)
+	}
+	lam := eig.Values
+	tol := b.f.opts.RelTol
+	if tol == 0 {
+		tol = float64(n) * 0x1p-52
+	}
+	thr := tol * lam[n-1]
+	clip := func(v float64) float64 {
+		if v > thr {
+			return v
+		}
+		return 0
+	}
+	if lam[0] > thr {
+		// Nothing clipped (k_max(D, D) PSD, e.g. the groups of the paper's
+		// Proposition 1): K₊ = K and ∂K₊ = ∂K (F ≡ 1).
+		copySym(dst, &m)
+		if dLog != nil {
+			copySym(dLog, &dm)
+		}
+		return nil
+	}
+	q := eig.Vectors
+	// K₊ = Q·diag(f(λ))·Qᵀ = (Q·diag(f(λ)))·Qᵀ.
+	qs := mat.NewDense(n, n, nil)
+	for i := range n {
+		for j := range n {
+			qs.Set(i, j, q.At(i, j)*clip(lam[j]))
+		}
+	}
+	full := mat.NewDense(n, n, nil)
+	be.Gemm(false, true, 1, qs, q, 0, full)
+	symTo(dst, full)
+	if dLog == nil {
+		return nil
+	}
+	// A = Qᵀ·∂K·Q, then A ∘= F, then Q·A·Qᵀ.
+	dk := mat.NewDense(n, n, nil)
+	dk.Copy(&dm)
+	t := mat.NewDense(n, n, nil)
+	be.Gemm(true, false, 1, q, dk, 0, t)
+	a := mat.NewDense(n, n, nil)
+	be.Gemm(false, false, 1, t, q, 0, a)
+	scale := max(math.Abs(lam[0]), math.Abs(lam[n-1]))
+	for i := range n {
+		for j := range n {
+			a.Set(i, j, a.At(i, j)*dkWeight(lam[i], lam[j], thr, scale, clip))
+		}
+	}
+	be.Gemm(false, false, 1, q, a, 0, t)
+	be.Gemm(false, true, 1, t, q, 0, full)
+	symTo(dLog, full)
+	return nil
+}
+
+// dkWeight is the Daleckii–Krein divided difference of the clipping f.
+func dkWeight(li, lj, thr, scale float64, f func(float64) float64) float64 {
+	step := func(v float64) float64 {
+		if v > thr {
+			return 1
+		}
+		return 0
+	}
+	if math.Abs(li-lj) <= 1e-12*scale {
+		return step(0.5 * (li + lj))
+	}
+	return (f(li) - f(lj)) / (li - lj)
+}
+
+// copySym copies a into dst (resized if empty).
+func copySym(dst, a *mat.SymDense) {
+	if dst.IsEmpty() {
+		dst.ReuseAsSym(a.SymmetricDim())
+	}
+	dst.CopySym(a)
+}
+
+// symTo writes the symmetric part of the square a into dst.
+func symTo(dst *mat.SymDense, a *mat.Dense) {
+	n, _ := a.Dims()
+	if dst.IsEmpty() {
+		dst.ReuseAsSym(n)
+	}
+	for i := range n {
+		for j := i; j < n; j++ {
+			dst.SetSym(i, j, 0.5*(a.At(i, j)+a.At(j, i)))
+		}
+	}
+}
+
+// RebuildFamily builds the kernel New(Params{Shape, 1, ℓ}) and its Gram for
+// every ℓ: the generic route for kernels that are not a function of one
+// precomputable distance (k_avg). ∂C/∂log ℓ is a central difference with
+// step Step in log ℓ (two more Grams; truncation error O(Step²)), or, with
+// Step < 0, not provided (ErrNoDerivative: Fit then searches without
+// gradients).
+type RebuildFamily struct {
+	Shape kernel.Shape
+	D     int
+	New   func(p kernel.Params) (kernel.Kernel, error)
+	// Step in log ℓ for the central difference; 0 means 1e-4.
+	Step float64
+}
+
+// NewAvgFamily is the RebuildFamily of kernel.NewAvg(…, g, o).
+func NewAvgFamily(shape kernel.Shape, g orbit.Group, o kernel.Options) (*RebuildFamily, error) {
+	if err := checkShape(shape); err != nil {
+		return nil, fmt.Errorf("gp: %w", err)
+	}
+	if g == nil {
+		return nil, fmt.Errorf("gp: nil group")
+	}
+	return &RebuildFamily{Shape: shape, D: g.Dim(), New: func(p kernel.Params) (kernel.Kernel, error) {
+		return kernel.NewAvg(p, g, o)
+	}}, nil
+}
+
+// Dim is d.
+func (f *RebuildFamily) Dim() int { return f.D }
+
+// Base returns the base family.
+func (f *RebuildFamily) Base() Family {
+	return &DistanceFamily{shape: f.Shape, d: f.D, dist2: euclid2}
+}
+
+// Bind keeps a copy of x.
+func (f *RebuildFamily) Bind(x *mat.Dense) (Bound, error) {
+	if _, d := x.Dims(); d != f.D {
+		return nil, fmt.Errorf("gp: inputs have %d columns, family dimension is %d", d, f.D)
+	}
+	if f.New == nil {
+		return nil, fmt.Errorf("gp: RebuildFamily without constructor")
+	}
+	return &rebuildBound{f: f, x: mat.DenseCopyOf(x)}, nil
+}
+
+type rebuildBound struct {
+	f *RebuildFamily
+	x *mat.Dense
+}
+
+func (b *rebuildBound) Kernel(v, l float64) (kernel.Kernel, error) {
+	return b.f.New(kernel.Params{Shape: b.f.Shape, Variance: v, Lengthscale: l})
+}
+
+func (b *rebuildBound) gram(dst *mat.SymDense, l float64) error {
+	k, err := b.Kernel(1, l)
+	if err != nil {
+		return err
+	}
+	return gramTo(k, dst, b.x)
+}
+
+func (b *rebuildBound) CorrTo(dst, dLog *mat.SymDense, l float64) error {
+	n, _ := b.x.Dims()
+	if dst.IsEmpty() {
+		dst.ReuseAsSym(n)
+	}
+	if err := b.gram(dst, l); err != nil {
+		return fmt.Errorf("gp: %w", err)
+	}
+	if dLog == nil {
+		return nil
+	}
+	h := b.f.Step
+	if h < 0 {
+		return ErrNoDerivative
+	}
+	if h == 0 {
+		h = 1e-4
+	}
+	if dLog.IsEmpty() {
+		dLog.ReuseAsSym(n)
+	}
+	var lo mat.SymDense
+	lo.ReuseAsSym(n)
+	if err := b.gram(dLog, l*math.Exp(h)); err != nil {
+		return fmt.Errorf("gp: %w", err)
+	}
+	if err := b.gram(&lo, l*math.Exp(-h)); err != nil {
+		return fmt.Errorf("gp: %w", err)
+	}
+	for i := range n {
+		for j := i; j < n; j++ {
+			dLog.SetSym(i, j, (dLog.At(i, j)-lo.At(i, j))/(2*h))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,402 @@
+package gp
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
+	"gonum.org/v1/gonum/mat"
+)
+
+type famCase struct {
+	name  string
+	fam   Family
+	group orbit.Finite // nil for base
+}
+
+func mustG[G any](g G, err error) G {
+	if err != nil {
+		panic(err)
+	}
+	return g
+}
+
+func realFamilies(t *testing.T, d int) []famCase {
+	t.Helper()
+	var out []famCase
+	be := linalg.Gonum()
+	for _, s := range []kernel.Shape{kernel.RBF, kernel.Matern12, kernel.Matern32, kernel.Matern52} {
+		out = append(out, famCase{"base/" + s.String(), mustG(NewBaseFamily(s, d)), nil})
+	}
+	groups := []orbit.Finite{
+		mustG(orbit.SignFlip(d)), mustG(orbit.Permutation(d)),
+		mustG(orbit.Hyperoctahedral(d)), mustG(orbit.Cyclic(d)),
+	}
+	for _, g := range groups {
+		out = append(out,
+			famCase{"max/matern52/" + g.Name(), mustG(NewMaxFamily(kernel.Matern52, g, kernel.Options{})), g},
+			famCase{"plus/matern52/" + g.Name(), mustG(NewPlusFamily(kernel.Matern52, g, kernel.Options{}, kernel.PlusOptions{Backend: be})), g},
+			famCase{"avg/rbf/" + g.Name(), mustG(NewAvgFamily(kernel.RBF, g, kernel.Options{})), g},
+		)
+	}
+	// Enumerated orbit distance: hide the Distancer.
+	out = append(out, famCase{"max/rbf/enum-cyclic", mustG(NewMaxFamily(kernel.RBF, finiteOnly{groups[3]}, kernel.Options{})), groups[3]})
+	return out
+}
+
+// finiteOnly hides every method but orbit.Finite's.
+type finiteOnly struct{ orbit.Finite }
+
+// TestFamilyMatchesKernel: v·CorrTo on x×x equals the Gram of the kernel
+// used for prediction.
+func TestFamilyMatchesKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 0))
+	d, n := 3, 9
+	x := randMat(rng, n, d, -1, 1)
+	for _, tc := range realFamilies(t, d) {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := tc.fam.Bind(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range []float64{0.3, 1.2} {
+				v := 1.7
+				var c mat.SymDense
+				if err := b.CorrTo(&c, nil, l); err != nil {
+					t.Fatal(err)
+				}
+				k, err := b.Kernel(v, l)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var kk mat.SymDense
+				kk.ReuseAsSym(n)
+				if err := gramTo(k, &kk, x); err != nil {
+					t.Fatal(err)
+				}
+				for i := range n {
+					for j := range n {
+						if w, g := kk.At(i, j), v*c.At(i, j); math.Abs(w-g) > 1e-9 {
+							t.Fatalf("ℓ=%v (%d,%d): v·C = %v, kernel %v", l, i, j, g, w)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestFamilyDerivative: ∂C/∂log ℓ against central differences.
+func TestFamilyDerivative(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 0))
+	d, n := 3, 12
+	x := randMat(rng, n, d, -1, 1)
+	for _, tc := range realFamilies(t, d) {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := tc.fam.Bind(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range []float64{0.25, 0.8, 2} {
+				var c, dc, cp, cm mat.SymDense
+				if err := b.CorrTo(&c, &dc, l); err != nil {
+					t.Fatal(err)
+				}
+				h := 1e-5
+				if err := b.CorrTo(&cp, nil, l*math.Exp(h)); err != nil {
+					t.Fatal(err)
+				}
+				if err := b.CorrTo(&cm, nil, l*math.Exp(-h)); err != nil {
+					t.Fatal(err)
+				}
+				for i := range n {
+					for j := range n {
+						fd := (cp.At(i, j) - cm.At(i, j)) / (2 * h)
+						if math.Abs(fd-dc.At(i, j)) > 1e-6 {
+							t.Fatalf("ℓ=%v (%d,%d): ∂C/∂log ℓ = %v, finite difference %v", l, i, j, dc.At(i, j), fd)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestPlusClipsAndDerivative exercises Daleckii–Krein on a design where
+// k_max(D, D) has negative eigenvalues that the projection removes.
+func TestPlusClipsAndDerivative(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 0))
+	d, n := 4, 30
+	g := mustG(orbit.Cyclic(d))
+	fam := mustG(NewPlusFamily(kernel.Matern12, g, kernel.Options{}, kernel.PlusOptions{Backend: linalg.Gonum()}))
+	x := randMat(rng, n, d, -1, 1)
+	b, err := fam.Bind(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := 1.5
+	k, err := b.Kernel(1, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := k.(*kernel.Plus).Eigenvalues()
+	if !(ev[0] < -1e-8) {
+		t.Skipf("design has no clearly negative eigenvalue (min %v): test not exercising the clip", ev[0])
+	}
+	for i := range ev {
+		if math.Abs(ev[i]) < 1e-6 {
+			t.Fatalf("eigenvalue %v too close to 0 for a finite-difference check", ev[i])
+		}
+	}
+	var c, dc, cp, cm mat.SymDense
+	if err := b.CorrTo(&c, &dc, l); err != nil {
+		t.Fatal(err)
+	}
+	h := 1e-5
+	_ = b.CorrTo(&cp, nil, l*math.Exp(h))
+	_ = b.CorrTo(&cm, nil, l*math.Exp(-h))
+	var worst, scale float64
+	for i := range n {
+		for j := range n {
+			fd := (cp.At(i, j) - cm.At(i, j)) / (2 * h)
+			worst = max(worst, math.Abs(fd-dc.At(i, j)))
+			scale = max(scale, math.Abs(fd))
+		}
+	}
+	if worst > 1e-6*(1+scale) {
+		t.Errorf("Daleckii–Krein derivative off by %v (scale %v)", worst, scale)
+	}
+	// The naive derivative (unclipped ∂k_max) differs: the test can fail.
+	var m, dm mat.SymDense
+	corrTo(kernel.Matern12, b.(*plusBound).dist, &m, &dm, l)
+	var diff float64
+	for i := range n {
+		for j := range n {
+			diff = max(diff, math.Abs(dm.At(i, j)-dc.At(i, j)))
+		}
+	}
+	if diff < 1e-4 {
+		t.Errorf("clipped and unclipped derivatives agree to %v: clip not exercised", diff)
+	}
+}
+
+// TestObjectiveGradientFamilies checks ∂lml/∂θ for the real families.
+func TestObjectiveGradientFamilies(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 0))
+	d := 3
+	x, y := sample(rng, 14, d)
+	ys, _, _ := standardize(y)
+	for _, tc := range realFamilies(t, d) {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := tc.fam.Bind(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			obj := newObjective(b, linalg.Gonum(), ys)
+			th := [3]float64{0.3, math.Log(0.7), math.Log(1e-2)}
+			var g [3]float64
+			if _, err := obj.eval(th, g[:]); err != nil {
+				t.Fatal(err)
+			}
+			f := func(z []float64) float64 {
+				l, err := obj.eval([3]float64{z[0], z[1], z[2]}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return l
+			}
+			fdCheck(t, "lml", f, th[:], g[:], 1e-5, 1e-5)
+		})
+	}
+}
+
+// TestInvariantPosterior: for invariant kernels the posterior at g·x equals
+// that at x (mean, variance and, for gradients, g applied to them is not
+// checked: only values).
+func TestInvariantPosterior(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 0))
+	d := 3
+	x, y := sample(rng, 15, d)
+	for _, tc := range realFamilies(t, d) {
+		if tc.group == nil {
+			continue
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := Fit(tc.fam, x, y, FitOptions{Seed: 1, Backend: linalg.Gonum()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			size, _ := orbit.Size(tc.group)
+			var ws Workspace
+			gx := make([]float64, d)
+			for range 4 {
+				xs := randMat(rng, 1, d, -2, 2).RawRowView(0)
+				m0, v0, err := g.Predict(&ws, xs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, e := range []int{1, size / 2, size - 1} {
+					tc.group.ActTo(gx, xs, e)
+					m1, v1, err := g.Predict(&ws, gx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if math.Abs(m1-m0) > 1e-8*(1+math.Abs(m0)) || math.Abs(v1-v0) > 1e-8*(1+v0) {
+						t.Errorf("g_%d·x: (%v, %v), x: (%v, %v)", e, m1, v1, m0, v0)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestPredictGradFamilies checks PredictGrad against finite differences
+// for the real kernels (at generic points, where max/plus are smooth).
+func TestPredictGradFamilies(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 0))
+	d := 3
+	x, y := sample(rng, 12, d)
+	for _, tc := range realFamilies(t, d) {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := New(tc.fam, x, y, Hyper{1.2, 0.9, 1e-3}, Options{Backend: linalg.Gonum()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ws Workspace
+			dm, dv := make([]float64, d), make([]float64, d)
+			for range 3 {
+				xs := randMat(rng, 1, d, -2, 2).RawRowView(0)
+				if _, _, err := g.PredictGrad(&ws, xs, dm, dv); err != nil {
+					t.Fatal(err)
+				}
+				mean := func(z []float64) float64 { m, _, _ := g.Predict(nil, z); return m }
+				vr := func(z []float64) float64 { _, v, _ := g.Predict(nil, z); return v }
+				fdCheck(t, "mean", mean, xs, dm, 1e-6, 1e-5)
+				fdCheck(t, "variance", vr, xs, dv, 1e-6, 1e-5)
+			}
+		})
+	}
+}
+
+func TestPredictAllocsReal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 0))
+	d := 4
+	x, y := sample(rng, 30, d)
+	for _, tc := range realFamilies(t, d) {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := New(tc.fam, x, y, Hyper{1, 0.5, 0.1}, Options{Backend: linalg.Gonum()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ws Workspace
+			xs := []float64{0.1, 0.2, -0.3, 0.5}
+			dm, dv := make([]float64, d), make([]float64, d)
+			if _, _, err := g.PredictGrad(&ws, xs, dm, dv); err != nil {
+				t.Fatal(err)
+			}
+			a := testing.AllocsPerRun(20, func() { g.PredictGrad(&ws, xs, dm, dv) })
+			// What the kernel itself allocates for the same calls: gp must
+			// add nothing (0 in total once the kernel's single-point paths
+			// are allocation-free).
+			k := g.Kernel()
+			gr := k.(kernel.Gradienter)
+			ka := testing.AllocsPerRun(20, func() {
+				k.CrossTo(ws.ks, ws.xr, g.x)
+				k.DiagTo(ws.diag, ws.xr)
+				gr.GradTo(ws.gr, xs, g.x)
+				if !g.constDiag {
+					gr.GradTo(ws.gd, xs, ws.xr)
+				}
+			})
+			if a > ka {
+				t.Errorf("PredictGrad allocates %v, the kernel calls alone %v", a, ka)
+			}
+			if ka != 0 {
+				t.Logf("kernel %T allocates %v per prediction (gp adds none)", k, ka)
+			}
+		})
+	}
+}
+
+func BenchmarkFit(b *testing.B) {
+	rng := rand.New(rand.NewPCG(17, 0))
+	d, n := 5, 55
+	x, y := sample(rng, n, d)
+	fams := []struct {
+		name string
+		fam  Family
+	}{
+		{"base", mustG(NewBaseFamily(kernel.Matern52, d))},
+		{"max", mustG(NewMaxFamily(kernel.Matern52, mustG(orbit.Hyperoctahedral(d)), kernel.Options{}))},
+		{"plus", mustG(NewPlusFamily(kernel.Matern52, mustG(orbit.Hyperoctahedral(d)), kernel.Options{}, kernel.PlusOptions{Backend: linalg.Gonum()}))},
+		{"avg", mustG(NewAvgFamily(kernel.RBF, mustG(orbit.SignFlip(d)), kernel.Options{}))},
+	}
+	for _, f := range fams {
+		b.Run(fmt.Sprintf("kernel=%s/n=%d/d=%d", f.name, n, d), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				g, err := Fit(f.fam, x, y, FitOptions{Backend: linalg.Gonum()})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(g.FitInfo().Evaluations), "evals/op")
+			}
+		})
+	}
+}
+
+// TestFitNonPSDMax: k_max for a group outside Proposition 1 may be
+// indefinite; Fit must still succeed (noise keeps K definite) and the
+// result must be a usable GP.
+func TestFitNonPSDMax(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 0))
+	d := 4
+	x, y := sample(rng, 30, d)
+	g := mustG(orbit.Cyclic(d))
+	for _, mode := range []Mode{ModeOwn, ModeBase} {
+		fam := mustG(NewMaxFamily(kernel.Matern12, g, kernel.Options{}))
+		gp, err := Fit(fam, x, y, FitOptions{Mode: mode, Backend: linalg.Gonum()})
+		if err != nil {
+			t.Fatalf("%v: %v", mode, err)
+		}
+		if _, _, err := gp.Predict(nil, x.RawRowView(0)); err != nil || math.IsNaN(gp.LogMarginal()) {
+			t.Errorf("%v: predict err %v, lml %v", mode, err, gp.LogMarginal())
+		}
+	}
+}
+
+// TestModeBaseReal: ModeBase reuses the base kernel's fitted
+// hyperparameters in max and plus.
+func TestModeBaseReal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 0))
+	d := 3
+	x, y := sample(rng, 20, d)
+	opts := FitOptions{Seed: 5, Backend: linalg.Gonum()}
+	base, err := Fit(mustG(NewBaseFamily(kernel.Matern52, d)), x, y, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := mustG(orbit.Hyperoctahedral(d))
+	opts.Mode = ModeBase
+	for _, fam := range []Family{
+		mustG(NewMaxFamily(kernel.Matern52, g, kernel.Options{})),
+		mustG(NewPlusFamily(kernel.Matern52, g, kernel.Options{}, kernel.PlusOptions{Backend: linalg.Gonum()})),
+	} {
+		gp, err := Fit(fam, x, y, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gp.Hyper() != base.Hyper() {
+			t.Errorf("%T: ModeBase hyper %+v, base fit %+v", fam, gp.Hyper(), base.Hyper())
+		}
+		if _, ok := gp.Kernel().(*kernel.Max); !ok {
+			if _, ok := gp.Kernel().(*kernel.Plus); !ok {
+				t.Errorf("ModeBase GP uses kernel %T", gp.Kernel())
+			}
+		}
+	}
+}

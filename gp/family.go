@@ -1,0 +1,51 @@
+package gp
+
+import (
+	"errors"
+
+	"github.com/symbo/symbo/kernel"
+	"gonum.org/v1/gonum/mat"
+)
+
+// ErrNoDerivative is returned (wrapped) by Bound.CorrTo when asked for
+// ∂C/∂log ℓ by a family that cannot provide it. Fit then falls back to a
+// derivative-free search (Nelder–Mead in log space).
+var ErrNoDerivative = errors.New("gp: correlation has no lengthscale derivative")
+
+// Family is a one-parameter family of unit-variance correlation functions
+// C_ℓ on R^d: the GP covariance is v·C_ℓ(x, x') with signal variance v and
+// lengthscale ℓ.
+type Family interface {
+	// Dim is d.
+	Dim() int
+	// Bind precomputes what does not depend on the hyperparameters (e.g.
+	// the pairwise distances) for the training inputs x (n×d, one point per
+	// row). x is not retained; the Bound owns a copy if it needs one.
+	Bind(x *mat.Dense) (Bound, error)
+}
+
+// Bound is a Family bound to training inputs x (n×d).
+type Bound interface {
+	// CorrTo writes C_ℓ(x_i, x_j) into dst (n×n, resized if empty) and,
+	// when dLog is not nil, ∂C_ℓ/∂log ℓ into dLog. If the family has no
+	// derivative it fills dst and returns an error wrapping
+	// ErrNoDerivative.
+	CorrTo(dst, dLog *mat.SymDense, lengthscale float64) error
+	// Kernel returns the covariance v·C_ℓ as a kernel, for prediction at new
+	// points. On x×x it agrees with v·CorrTo (up to rounding and, for plus,
+	// the eigenvalue tolerance of kernel.Plus).
+	Kernel(variance, lengthscale float64) (kernel.Kernel, error)
+}
+
+// Baser is implemented by families that know their base (Euclidean)
+// family, used by Fit in ModeBase.
+type Baser interface {
+	Base() Family
+}
+
+// constDiag is implemented by the Bounds of this package whose kernel has
+// a k(x, x) that does not depend on x (stationary and max kernels), so that
+// prediction skips the gradient of the prior variance.
+type constDiag interface {
+	constantDiag() bool
+}

@@ -1,0 +1,341 @@
+package gp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/symbo/symbo/linalg"
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize"
+)
+
+// Mode selects what likelihood the hyperparameters maximize.
+type Mode int
+
+const (
+	// ModeOwn fits every kernel on its own log marginal likelihood (the
+	// default).
+	ModeOwn Mode = iota
+	// ModeBase fits the base (Euclidean) kernel of the family and reuses
+	// its hyperparameters in the family's kernel, as the paper authors'
+	// public code does. The family must implement Baser.
+	ModeBase
+)
+
+func (m Mode) String() string {
+	switch m {
+	case ModeOwn:
+		return "own"
+	case ModeBase:
+		return "base"
+	}
+	return fmt.Sprintf("Mode(%d)", int(m))
+}
+
+// Default bounds, on the standardized output scale. The lengthscale bounds
+// are multiples of the data scale s, the diagonal of the bounding box of
+// the training inputs (1 if all inputs coincide).
+const (
+	DefaultVarianceMin = 1e-3
+	DefaultVarianceMax = 1e3
+	DefaultLengthMin   = 1e-3 // × s
+	DefaultLengthMax   = 1e3  // × s
+	DefaultNoiseMin    = 1e-6
+	DefaultNoiseMax    = 1
+)
+
+// FitOptions configure Fit. The zero value is the default.
+type FitOptions struct {
+	// Backend does the factorizations; nil means linalg.Default().
+	Backend linalg.Backend
+	// Mode: ModeOwn (default) or ModeBase.
+	Mode Mode
+	// Init, if not nil, is a start (typically the previous optimum) on the
+	// standardized scale, clamped into the bounds.
+	Init *Hyper
+	// Restarts is the number of random starts besides the default start
+	// and Init: 0 means 2, negative means none.
+	Restarts int
+	// Seed seeds the random starts: start i draws from
+	// rand.NewPCG(Seed, i).
+	Seed uint64
+	// FixNoise holds the noise variance at Noise (in the units of y, so the
+	// known noise level of a benchmark can be passed as is) instead of
+	// fitting it. Noise 0 is allowed (jitter then keeps K definite).
+	FixNoise bool
+	Noise    float64
+	// Bounds [min, max] on the standardized scale; a zero array means the
+	// default (DefaultVarianceMin…); the lengthscale bounds are absolute
+	// when set.
+	VarianceBounds, LengthscaleBounds, NoiseBounds [2]float64
+	// MaxIterations per start; 0 means 200.
+	MaxIterations int
+}
+
+// FitInfo describes a fit.
+type FitInfo struct {
+	Mode        Mode
+	Starts      []Start // in the order tried
+	Best        int     // index into Starts of the chosen optimum
+	Evaluations int     // likelihood evaluations over all starts
+	Gradient    bool    // false if a derivative-free search was used
+}
+
+// Start is one local optimization of a fit.
+type Start struct {
+	From, To    Hyper
+	LogMarginal float64 // at To; NaN if the start failed
+	Err         error
+}
+
+// Fit maximizes the log marginal likelihood of the standardized outputs
+// over (log v, log ℓ, log σ²) within box bounds, from several starts, and
+// returns the GP posterior at the best optimum. The result is deterministic
+// given the options.
+func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
+	xc, err := checkData(x, y, fam.Dim())
+	if err != nil {
+		return nil, err
+	}
+	be, err := backendOr(opts.Backend)
+	if err != nil {
+		return nil, err
+	}
+	ys, mean, scale := standardize(y)
+	b, err := fam.Bind(xc)
+	if err != nil {
+		return nil, fmt.Errorf("gp: bind: %w", err)
+	}
+	fb := b
+	switch opts.Mode {
+	case ModeOwn:
+	case ModeBase:
+		bf, ok := fam.(Baser)
+		if !ok {
+			return nil, fmt.Errorf("gp: ModeBase: family %T has no base family", fam)
+		}
+		if fb, err = bf.Base().Bind(xc); err != nil {
+			return nil, fmt.Errorf("gp: bind base: %w", err)
+		}
+	default:
+		return nil, fmt.Errorf("gp: unknown fit mode %d", int(opts.Mode))
+	}
+	h, info, err := fitHyper(fb, be, xc, ys, scale, opts)
+	if err != nil {
+		return nil, err
+	}
+	info.Mode = opts.Mode
+	g, err := build(b, xc, ys, mean, scale, h, Options{Backend: be})
+	if err != nil {
+		return nil, err
+	}
+	g.fit = &info
+	return g, nil
+}
+
+// FitInfo returns how the hyperparameters were fitted, or nil for a GP
+// made by New or NewKernel.
+func (g *GP) FitInfo() *FitInfo { return g.fit }
+
+// dataScale is the diagonal of the bounding box of x, or 1 if it is 0.
+func dataScale(x *mat.Dense) float64 {
+	n, d := x.Dims()
+	var s float64
+	for j := range d {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for i := range n {
+			v := x.At(i, j)
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		s += (hi - lo) * (hi - lo)
+	}
+	s = math.Sqrt(s)
+	if !(s > 0) || math.IsInf(s, 0) {
+		return 1
+	}
+	return s
+}
+
+// box maps unconstrained z to log-parameters θ = lo + (hi−lo)·σ(z) with the
+// logistic σ, a smooth bijection onto the open box.
+type box struct{ lo, hi [3]float64 }
+
+func (b *box) theta(z float64, i int) (theta, dtheta float64) {
+	s := 1 / (1 + math.Exp(-z))
+	w := b.hi[i] - b.lo[i]
+	return b.lo[i] + w*s, w * s * (1 - s)
+}
+
+func (b *box) z(theta float64, i int) float64 {
+	f := (theta - b.lo[i]) / (b.hi[i] - b.lo[i])
+	f = min(max(f, 1e-6), 1-1e-6)
+	return math.Log(f / (1 - f))
+}
+
+func boundsOr(b [2]float64, lo, hi float64, name string) ([2]float64, error) {
+	if b == [2]float64{} {
+		return [2]float64{lo, hi}, nil
+	}
+	if !(b[0] > 0 && b[1] > b[0]) || math.IsInf(b[1], 0) {
+		return b, fmt.Errorf("gp: %s bounds %v: want 0 < min < max < ∞", name, b)
+	}
+	return b, nil
+}
+
+func fitHyper(b Bound, be linalg.Backend, xc *mat.Dense, ys []float64, scale float64, opts FitOptions) (Hyper, FitInfo, error) {
+	var info FitInfo
+	s := dataScale(xc)
+	vb, err := boundsOr(opts.VarianceBounds, DefaultVarianceMin, DefaultVarianceMax, "variance")
+	if err != nil {
+		return Hyper{}, info, err
+	}
+	lb, err := boundsOr(opts.LengthscaleBounds, DefaultLengthMin*s, DefaultLengthMax*s, "lengthscale")
+	if err != nil {
+		return Hyper{}, info, err
+	}
+	nb, err := boundsOr(opts.NoiseBounds, DefaultNoiseMin, DefaultNoiseMax, "noise")
+	if err != nil {
+		return Hyper{}, info, err
+	}
+	var bx box
+	for i, r := range [3][2]float64{vb, lb, nb} {
+		bx.lo[i], bx.hi[i] = math.Log(r[0]), math.Log(r[1])
+	}
+	fixedLogNoise := math.NaN()
+	if opts.FixNoise {
+		if !(opts.Noise >= 0) || math.IsInf(opts.Noise, 0) {
+			return Hyper{}, info, fmt.Errorf("gp: fixed noise %v must be non-negative and finite", opts.Noise)
+		}
+		fixedLogNoise = math.Log(opts.Noise / (scale * scale)) // −Inf for 0: exp gives 0
+	}
+	nvar := 3
+	if opts.FixNoise {
+		nvar = 2
+	}
+
+	// Starts: Init, a default, then random ones.
+	var starts [][3]float64
+	if h := opts.Init; h != nil {
+		if err := h.check(); err != nil {
+			return Hyper{}, info, fmt.Errorf("gp: Init: %w", err)
+		}
+		starts = append(starts, [3]float64{math.Log(h.Variance), math.Log(h.Lengthscale), math.Log(max(h.Noise, 1e-300))})
+	}
+	starts = append(starts, [3]float64{0, math.Log(0.25 * s), math.Log(1e-2)})
+	nr := opts.Restarts
+	if nr == 0 {
+		nr = 2
+	}
+	for i := range max(nr, 0) {
+		rng := rand.New(rand.NewPCG(opts.Seed, uint64(i)))
+		u := func(lo, hi float64) float64 { return lo + (hi-lo)*rng.Float64() }
+		starts = append(starts, [3]float64{
+			u(math.Log(0.2), math.Log(5)),
+			u(math.Log(0.05*s), math.Log(s)),
+			u(math.Log(1e-4), math.Log(1e-1)),
+		})
+	}
+
+	obj := newObjective(b, be, ys)
+	full := func(z []float64) (th [3]float64, dth [3]float64) {
+		for i := range nvar {
+			th[i], dth[i] = bx.theta(z[i], i)
+		}
+		if opts.FixNoise {
+			th[2] = fixedLogNoise
+		}
+		return th, dth
+	}
+	var g3 [3]float64
+	prob := optimize.Problem{
+		Func: func(z []float64) float64 {
+			th, _ := full(z)
+			l, err := obj.eval(th, nil)
+			if err != nil || math.IsNaN(l) {
+				return math.Inf(1)
+			}
+			return -l
+		},
+		Grad: func(grad, z []float64) {
+			th, dth := full(z)
+			_, err := obj.eval(th, g3[:])
+			for i := range nvar {
+				if err != nil || math.IsNaN(g3[i]) {
+					grad[i] = 0
+					continue
+				}
+				grad[i] = -g3[i] * dth[i]
+			}
+		},
+	}
+	// Probe whether the family has a lengthscale derivative.
+	info.Gradient = true
+	{
+		th, _ := full(starts[0][:nvar])
+		if _, err := obj.eval(th, g3[:]); errors.Is(err, ErrNoDerivative) {
+			info.Gradient = false
+			prob.Grad = nil
+		}
+	}
+	maxIt := opts.MaxIterations
+	if maxIt == 0 {
+		maxIt = 200
+	}
+	best, bestL := -1, math.Inf(-1)
+	for _, st := range starts {
+		obj.lastErr = nil
+		var z [3]float64
+		var from [3]float64
+		for i := range 3 {
+			from[i] = st[i]
+			if i < nvar {
+				z[i] = bx.z(st[i], i)
+				from[i], _ = bx.theta(z[i], i)
+			}
+		}
+		if opts.FixNoise {
+			from[2] = fixedLogNoise
+		}
+		rec := Start{From: hyperOf(from), LogMarginal: math.NaN()}
+		var method optimize.Method = &optimize.BFGS{}
+		if !info.Gradient {
+			method = &optimize.NelderMead{}
+		}
+		settings := &optimize.Settings{
+			GradientThreshold: 1e-6,
+			MajorIterations:   maxIt,
+			FuncEvaluations:   20 * maxIt,
+			Converger:         &optimize.FunctionConverge{Absolute: 1e-9, Relative: 1e-9, Iterations: 10},
+		}
+		res, err := optimize.Minimize(prob, z[:nvar], settings, method)
+		if res == nil || math.IsInf(res.F, 0) || math.IsNaN(res.F) {
+			if obj.lastErr != nil {
+				err = obj.lastErr
+			} else if err == nil {
+				err = errors.New("gp: no finite likelihood")
+			}
+			rec.Err = fmt.Errorf("gp: fit start %d: %w", len(info.Starts), err)
+			info.Starts = append(info.Starts, rec)
+			continue
+		}
+		th, _ := full(res.X)
+		rec.To = hyperOf(th)
+		rec.LogMarginal = -res.F
+		info.Starts = append(info.Starts, rec)
+		if rec.LogMarginal > bestL {
+			best, bestL = len(info.Starts)-1, rec.LogMarginal
+		}
+	}
+	info.Evaluations = obj.evals
+	if best < 0 {
+		return Hyper{}, info, fmt.Errorf("gp: fit: all %d starts failed: %w", len(info.Starts), info.Starts[0].Err)
+	}
+	info.Best = best
+	return info.Starts[best].To, info, nil
+}
+
+func hyperOf(th [3]float64) Hyper {
+	return Hyper{Variance: math.Exp(th[0]), Lengthscale: math.Exp(th[1]), Noise: math.Exp(th[2])}
+}

@@ -1,0 +1,403 @@
+package gp
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/linalg"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Hyper are the GP hyperparameters on the standardized output scale: the
+// prior covariance of standardized outputs is Variance·C_Lengthscale(x, x')
+// plus Noise on the diagonal.
+type Hyper struct {
+	Variance    float64 // signal variance v > 0
+	Lengthscale float64 // ℓ > 0
+	Noise       float64 // noise variance σ² ≥ 0
+}
+
+func (h Hyper) check() error {
+	if !(h.Variance > 0) || math.IsInf(h.Variance, 0) {
+		return fmt.Errorf("gp: variance %v must be positive and finite", h.Variance)
+	}
+	if !(h.Lengthscale > 0) || math.IsInf(h.Lengthscale, 0) {
+		return fmt.Errorf("gp: lengthscale %v must be positive and finite", h.Lengthscale)
+	}
+	if !(h.Noise >= 0) || math.IsInf(h.Noise, 0) {
+		return fmt.Errorf("gp: noise %v must be non-negative and finite", h.Noise)
+	}
+	return nil
+}
+
+// Options configure New and NewKernel. The zero value is the default.
+type Options struct {
+	// Backend does the Cholesky factorization; nil means linalg.Default().
+	Backend linalg.Backend
+}
+
+func backendOr(b linalg.Backend) (linalg.Backend, error) {
+	if b != nil {
+		return b, nil
+	}
+	b, err := linalg.Default()
+	if err != nil {
+		return nil, fmt.Errorf("gp: %w", err)
+	}
+	return b, nil
+}
+
+// GP is an exact GP posterior on standardized outputs. It is immutable after
+// construction and safe for concurrent use; each goroutine needs its own
+// Workspace.
+type GP struct {
+	k         kernel.Kernel
+	grad      kernel.Gradienter // nil if k has no gradient
+	constDiag bool
+	x         *mat.Dense // n×d copy of the training inputs
+	n, d      int
+	yMean     float64
+	yScale    float64
+	hyper     Hyper // NaN fields for NewKernel, except Noise
+	jitter    float64
+	l         blas64.Triangular // lower Cholesky factor of K + noise·I + jitter·I
+	alpha     []float64         // K⁻¹·y_standardized
+	lml       float64
+	fit       *FitInfo
+}
+
+// checkData validates x (n×d) and y (length n) and returns a copy of x.
+func checkData(x *mat.Dense, y []float64, d int) (*mat.Dense, error) {
+	if x == nil || x.IsEmpty() {
+		return nil, fmt.Errorf("gp: no training inputs")
+	}
+	n, c := x.Dims()
+	if c != d {
+		return nil, fmt.Errorf("gp: training inputs have %d columns, kernel dimension is %d", c, d)
+	}
+	if len(y) != n {
+		return nil, fmt.Errorf("gp: %d outputs for %d inputs", len(y), n)
+	}
+	for i := range n {
+		for j := range d {
+			if v := x.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("gp: training input (%d, %d) is %v", i, j, v)
+			}
+		}
+		if math.IsNaN(y[i]) || math.IsInf(y[i], 0) {
+			return nil, fmt.Errorf("gp: training output %d is %v", i, y[i])
+		}
+	}
+	return mat.DenseCopyOf(x), nil
+}
+
+// standardize returns (y − mean)/scale with the population standard
+// deviation as scale, or scale 1 when y is constant.
+func standardize(y []float64) (ys []float64, mean, scale float64) {
+	n := float64(len(y))
+	for _, v := range y {
+		mean += v
+	}
+	mean /= n
+	var ss float64
+	for _, v := range y {
+		ss += (v - mean) * (v - mean)
+	}
+	scale = math.Sqrt(ss / n)
+	if !(scale > 0) || scale < 1e-300 {
+		scale = 1
+	}
+	ys = make([]float64, len(y))
+	for i, v := range y {
+		ys[i] = (v - mean) / scale
+	}
+	return ys, mean, scale
+}
+
+// New returns the GP posterior of the family fam with hyperparameters h
+// (standardized scale) given training inputs x (n×d) and outputs y.
+func New(fam Family, x *mat.Dense, y []float64, h Hyper, opts Options) (*GP, error) {
+	if err := h.check(); err != nil {
+		return nil, err
+	}
+	xc, err := checkData(x, y, fam.Dim())
+	if err != nil {
+		return nil, err
+	}
+	b, err := fam.Bind(xc)
+	if err != nil {
+		return nil, fmt.Errorf("gp: bind: %w", err)
+	}
+	ys, mean, scale := standardize(y)
+	return build(b, xc, ys, mean, scale, h, opts)
+}
+
+func build(b Bound, xc *mat.Dense, ys []float64, mean, scale float64, h Hyper, opts Options) (*GP, error) {
+	k, err := b.Kernel(h.Variance, h.Lengthscale)
+	if err != nil {
+		return nil, fmt.Errorf("gp: kernel: %w", err)
+	}
+	g, err := newGP(k, xc, ys, mean, scale, h.Noise, opts)
+	if err != nil {
+		return nil, err
+	}
+	g.hyper = h
+	if c, ok := b.(constDiag); ok && c.constantDiag() {
+		g.constDiag = true
+	}
+	return g, nil
+}
+
+// NewKernel returns the GP posterior with covariance k for the standardized
+// outputs and noise variance noise (standardized scale) given x (n×d) and
+// y. Hyper then reports NaN variance and lengthscale.
+func NewKernel(k kernel.Kernel, x *mat.Dense, y []float64, noise float64, opts Options) (*GP, error) {
+	if !(noise >= 0) || math.IsInf(noise, 0) {
+		return nil, fmt.Errorf("gp: noise %v must be non-negative and finite", noise)
+	}
+	xc, err := checkData(x, y, k.Dim())
+	if err != nil {
+		return nil, err
+	}
+	ys, mean, scale := standardize(y)
+	return newGP(k, xc, ys, mean, scale, noise, opts)
+}
+
+func newGP(k kernel.Kernel, xc *mat.Dense, ys []float64, mean, scale, noise float64, opts Options) (*GP, error) {
+	be, err := backendOr(opts.Backend)
+	if err != nil {
+		return nil, err
+	}
+	n, d := xc.Dims()
+	kk := mat.NewSymDense(n, nil)
+	if err := gramTo(k, kk, xc); err != nil {
+		return nil, fmt.Errorf("gp: Gram: %w", err)
+	}
+	for i := range n {
+		kk.SetSym(i, i, kk.At(i, i)+noise)
+	}
+	var chol linalg.Cholesky
+	jit, err := factorJitter(be, &chol, kk, &mat.SymDense{})
+	if err != nil {
+		return nil, err
+	}
+	g := &GP{
+		k: k, x: xc, n: n, d: d, yMean: mean, yScale: scale,
+		hyper:  Hyper{Variance: math.NaN(), Lengthscale: math.NaN(), Noise: noise},
+		jitter: jit, alpha: make([]float64, n),
+	}
+	g.grad, _ = k.(kernel.Gradienter)
+	var l mat.TriDense
+	chol.LTo(&l)
+	g.l = l.RawTriangular()
+	if err := chol.SolveVecTo(g.alpha, ys); err != nil {
+		return nil, fmt.Errorf("gp: %w", err)
+	}
+	var quad float64
+	for i, a := range g.alpha {
+		quad += a * ys[i]
+	}
+	g.lml = -0.5*quad - 0.5*chol.LogDet() - 0.5*float64(n)*math.Log(2*math.Pi)
+	return g, nil
+}
+
+// gramTo fills dst with k(x_i, x_j), through kernel.Gramer when available.
+func gramTo(k kernel.Kernel, dst *mat.SymDense, x *mat.Dense) error {
+	if g, ok := k.(kernel.Gramer); ok {
+		return g.GramTo(dst, x)
+	}
+	n, _ := x.Dims()
+	var c mat.Dense
+	c.ReuseAs(n, n)
+	if err := k.CrossTo(&c, x, x); err != nil {
+		return err
+	}
+	for i := range n {
+		for j := i; j < n; j++ {
+			dst.SetSym(i, j, 0.5*(c.At(i, j)+c.At(j, i)))
+		}
+	}
+	return nil
+}
+
+// N is the number of training points.
+func (g *GP) N() int { return g.n }
+
+// Dim is d.
+func (g *GP) Dim() int { return g.d }
+
+// Hyper returns the hyperparameters (standardized scale).
+func (g *GP) Hyper() Hyper { return g.hyper }
+
+// Kernel returns the prior covariance of the standardized outputs.
+func (g *GP) Kernel() kernel.Kernel { return g.k }
+
+// Jitter returns the diagonal jitter that the Cholesky factorization needed
+// (standardized scale), 0 when none.
+func (g *GP) Jitter() float64 { return g.jitter }
+
+// LogMarginal returns the log marginal likelihood of the standardized
+// outputs (jitter included).
+func (g *GP) LogMarginal() float64 { return g.lml }
+
+// Standardization returns the mean and scale with y_std = (y − mean)/scale;
+// scale is 1 for constant y.
+func (g *GP) Standardization() (mean, scale float64) { return g.yMean, g.yScale }
+
+// NoiseVariance returns the noise variance in the units of y.
+func (g *GP) NoiseVariance() float64 { return g.hyper.Noise * g.yScale * g.yScale }
+
+// Workspace holds the scratch of Predict and PredictGrad. The zero value is
+// ready for use; it sizes itself on first use (and again if used with a GP
+// of another size), after which predictions allocate nothing. A Workspace
+// must not be used by two goroutines at once.
+type Workspace struct {
+	n, d  int
+	xbuf  []float64
+	xr    *mat.Dense // 1×d view of xbuf
+	ks    *mat.Dense // 1×n
+	diag  []float64  // length 1
+	v     []float64  // n
+	gr    *mat.Dense // n×d
+	gd    *mat.Dense // 1×d
+	ready bool
+}
+
+// Reset releases the workspace's storage.
+func (w *Workspace) Reset() { *w = Workspace{} }
+
+func (w *Workspace) size(n, d int) {
+	if w.ready && w.n == n && w.d == d {
+		return
+	}
+	w.n, w.d = n, d
+	w.xbuf = make([]float64, d)
+	w.xr = mat.NewDense(1, d, w.xbuf)
+	w.ks = mat.NewDense(1, n, nil)
+	w.diag = make([]float64, 1)
+	w.v = make([]float64, n)
+	w.gr = mat.NewDense(n, d, nil)
+	w.gd = mat.NewDense(1, d, nil)
+	w.ready = true
+}
+
+func (g *GP) checkX(x []float64) error {
+	if len(x) != g.d {
+		return fmt.Errorf("gp: point has length %d, want %d", len(x), g.d)
+	}
+	for i, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("gp: point coordinate %d is %v", i, v)
+		}
+	}
+	return nil
+}
+
+// Predict returns the posterior mean and variance of the latent function at
+// x (length d), in the units of y. The variance excludes the observation
+// noise (add NoiseVariance for a predictive variance of y) and is clamped at
+// 0. ws may be nil (a temporary workspace is then allocated).
+func (g *GP) Predict(ws *Workspace, x []float64) (mean, variance float64, err error) {
+	if ws == nil {
+		ws = &Workspace{}
+	}
+	ms, vs, err := g.predict(ws, x)
+	if err != nil {
+		return 0, 0, err
+	}
+	return g.yMean + g.yScale*ms, g.yScale * g.yScale * max(vs, 0), nil
+}
+
+// predict returns the standardized mean and unclamped variance, leaving
+// k(x, X) in ws.ks and L⁻¹k(X, x) in ws.v.
+func (g *GP) predict(ws *Workspace, x []float64) (mean, variance float64, err error) {
+	if err := g.checkX(x); err != nil {
+		return 0, 0, err
+	}
+	ws.size(g.n, g.d)
+	copy(ws.xbuf, x)
+	if err := g.k.CrossTo(ws.ks, ws.xr, g.x); err != nil {
+		return 0, 0, fmt.Errorf("gp: cross-covariance: %w", err)
+	}
+	if _, err := g.k.DiagTo(ws.diag, ws.xr); err != nil {
+		return 0, 0, fmt.Errorf("gp: prior variance: %w", err)
+	}
+	ks := ws.ks.RawMatrix().Data[:g.n]
+	for i, a := range g.alpha {
+		mean += a * ks[i]
+	}
+	copy(ws.v, ks)
+	blas64.Trsv(blas.NoTrans, g.l, blas64.Vector{N: g.n, Data: ws.v, Inc: 1})
+	var q float64
+	for _, v := range ws.v {
+		q += v * v
+	}
+	return mean, ws.diag[0] - q, nil
+}
+
+// PredictGrad is Predict that also writes the gradients of the mean and of
+// the variance with respect to x into dmean and dvar (length d each; either
+// may be nil). Where the variance is clamped at 0 its gradient is 0. It
+// returns an error if the kernel does not implement kernel.Gradienter.
+func (g *GP) PredictGrad(ws *Workspace, x, dmean, dvar []float64) (mean, variance float64, err error) {
+	if g.grad == nil {
+		return 0, 0, fmt.Errorf("gp: kernel %T has no gradient", g.k)
+	}
+	if (dmean != nil && len(dmean) != g.d) || (dvar != nil && len(dvar) != g.d) {
+		panic(fmt.Sprintf("gp: PredictGrad: gradient buffers have lengths %d and %d, want %d", len(dmean), len(dvar), g.d))
+	}
+	if ws == nil {
+		ws = &Workspace{}
+	}
+	ms, vs, err := g.predict(ws, x)
+	if err != nil {
+		return 0, 0, err
+	}
+	if err := g.grad.GradTo(ws.gr, x, g.x); err != nil {
+		return 0, 0, fmt.Errorf("gp: kernel gradient: %w", err)
+	}
+	gr := ws.gr.RawMatrix()
+	s, s2 := g.yScale, g.yScale*g.yScale
+	if dmean != nil {
+		clear(dmean)
+		for i, a := range g.alpha {
+			row := gr.Data[i*gr.Stride : i*gr.Stride+g.d]
+			for j, v := range row {
+				dmean[j] += a * v
+			}
+		}
+		for j := range dmean {
+			dmean[j] *= s
+		}
+	}
+	if dvar != nil {
+		clear(dvar)
+		if vs > 0 {
+			// ∂var/∂x = ∂k(x,x)/∂x − 2·Gᵀ K⁻¹ k(X, x), K⁻¹k = L⁻ᵀ(L⁻¹k).
+			blas64.Trsv(blas.Trans, g.l, blas64.Vector{N: g.n, Data: ws.v, Inc: 1})
+			for i, w := range ws.v {
+				row := gr.Data[i*gr.Stride : i*gr.Stride+g.d]
+				for j, v := range row {
+					dvar[j] -= 2 * w * v
+				}
+			}
+			if !g.constDiag {
+				// k symmetric: d k(x,x)/dx = 2·∂₁k(x, y)|_{y=x}.
+				if err := g.grad.GradTo(ws.gd, x, ws.xr); err != nil {
+					return 0, 0, fmt.Errorf("gp: kernel gradient: %w", err)
+				}
+				gd := ws.gd.RawMatrix().Data[:g.d]
+				for j, v := range gd {
+					dvar[j] += 2 * v
+				}
+			}
+			for j := range dvar {
+				dvar[j] *= s2
+			}
+		}
+	}
+	return g.yMean + s*ms, s2 * max(vs, 0), nil
+}

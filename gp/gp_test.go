@@ -1,0 +1,487 @@
+package gp
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/symbo/symbo/linalg"
+	"gonum.org/v1/gonum/mat"
+)
+
+// brute computes the posterior mean and variance (standardized scale) with
+// an explicit inverse of K + noise·I.
+func brute(t *testing.T, k func(a, b []float64) float64, x *mat.Dense, ys []float64, noise float64, xs []float64) (mean, variance float64) {
+	t.Helper()
+	n, _ := x.Dims()
+	K := mat.NewDense(n, n, nil)
+	ks := mat.NewVecDense(n, nil)
+	for i := range n {
+		for j := range n {
+			K.Set(i, j, k(x.RawRowView(i), x.RawRowView(j)))
+		}
+		K.Set(i, i, K.At(i, i)+noise)
+		ks.SetVec(i, k(xs, x.RawRowView(i)))
+	}
+	var inv mat.Dense
+	if err := inv.Inverse(K); err != nil {
+		t.Fatal(err)
+	}
+	var a mat.VecDense
+	a.MulVec(&inv, ks)
+	mean = mat.Dot(&a, mat.NewVecDense(n, ys))
+	variance = k(xs, xs) - mat.Dot(&a, ks)
+	return mean, variance
+}
+
+func TestPosteriorBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 0))
+	for _, tc := range []struct {
+		name  string
+		n, d  int
+		h     Hyper
+		abs   bool
+		ratio float64
+	}{
+		{"n=1", 1, 2, Hyper{1.3, 0.7, 1e-3}, false, 0},
+		{"n=8", 8, 3, Hyper{0.8, 1.1, 1e-2}, false, 0},
+		{"n=20/abs", 20, 2, Hyper{2, 0.5, 1e-4}, true, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			x, y := sample(rng, tc.n, tc.d)
+			for i := range y {
+				y[i] = 10 + 3*y[i]
+			}
+			g, err := New(tFamily{d: tc.d, abs: tc.abs}, x, y, tc.h, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ys, mu, sc := standardize(y)
+			if m, s := g.Standardization(); m != mu || s != sc {
+				t.Fatalf("standardization %v %v, want %v %v", m, s, mu, sc)
+			}
+			kf := (&tRBF{v: tc.h.Variance, l: tc.h.Lengthscale, d: tc.d, abs: tc.abs}).f
+			var ws Workspace
+			for range 5 {
+				xs := randMat(rng, 1, tc.d, -2.5, 2.5).RawRowView(0)
+				bm, bv := brute(t, kf, x, ys, tc.h.Noise, xs)
+				m, v, err := g.Predict(&ws, xs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				wm, wv := mu+sc*bm, sc*sc*max(bv, 0)
+				if math.Abs(m-wm) > 1e-8*(1+math.Abs(wm)) || math.Abs(v-wv) > 1e-8*(1+wv) {
+					t.Errorf("at %v: got (%v, %v), brute force (%v, %v)", xs, m, v, wm, wv)
+				}
+			}
+			// Log marginal likelihood against the dense formula.
+			n := tc.n
+			K := mat.NewSymDense(n, nil)
+			for i := range n {
+				for j := i; j < n; j++ {
+					K.SetSym(i, j, kf(x.RawRowView(i), x.RawRowView(j)))
+				}
+				K.SetSym(i, i, K.At(i, i)+tc.h.Noise)
+			}
+			var inv mat.Dense
+			if err := inv.Inverse(K); err != nil {
+				t.Fatal(err)
+			}
+			yv := mat.NewVecDense(n, ys)
+			var a mat.VecDense
+			a.MulVec(&inv, yv)
+			want := -0.5*mat.Dot(yv, &a) - 0.5*math.Log(mat.Det(K)) - 0.5*float64(n)*math.Log(2*math.Pi)
+			if got := g.LogMarginal(); math.Abs(got-want) > 1e-8*(1+math.Abs(want)) {
+				t.Errorf("log marginal %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// fdCheck compares an analytic gradient with central differences.
+func fdCheck(t *testing.T, name string, f func(x []float64) float64, x, grad []float64, h, tol float64) {
+	t.Helper()
+	xp := append([]float64(nil), x...)
+	for i := range x {
+		xp[i] = x[i] + h
+		fp := f(xp)
+		xp[i] = x[i] - h
+		fm := f(xp)
+		xp[i] = x[i]
+		fd := (fp - fm) / (2 * h)
+		if math.Abs(fd-grad[i]) > tol*(1+math.Abs(fd)) {
+			t.Errorf("%s: component %d: analytic %v, finite difference %v", name, i, grad[i], fd)
+		}
+	}
+}
+
+func TestPredictGradFD(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 0))
+	for _, abs := range []bool{false, true} {
+		d := 3
+		x, y := sample(rng, 15, d)
+		g, err := New(tFamily{d: d, abs: abs}, x, y, Hyper{1.5, 0.9, 1e-3}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ws Workspace
+		dm, dv := make([]float64, d), make([]float64, d)
+		for range 5 {
+			xs := randMat(rng, 1, d, -2, 2).RawRowView(0)
+			m, v, err := g.PredictGrad(&ws, xs, dm, dv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m2, v2, _ := g.Predict(&ws, xs)
+			if m != m2 || v != v2 {
+				t.Fatalf("PredictGrad (%v, %v) != Predict (%v, %v)", m, v, m2, v2)
+			}
+			mean := func(z []float64) float64 { m, _, _ := g.Predict(nil, z); return m }
+			vr := func(z []float64) float64 { _, v, _ := g.Predict(nil, z); return v }
+			fdCheck(t, "mean", mean, xs, dm, 1e-5, 1e-6)
+			fdCheck(t, "variance", vr, xs, dv, 1e-5, 1e-6)
+		}
+	}
+}
+
+func TestInterpolates(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 0))
+	x, y := sample(rng, 10, 2)
+	var prevErr float64 = math.Inf(1)
+	for _, noise := range []float64{1e-2, 1e-5, 1e-8} {
+		g, err := New(tFamily{d: 2}, x, y, Hyper{1, 1, noise}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var worst float64
+		for i := range 10 {
+			m, v, err := g.Predict(nil, x.RawRowView(i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			worst = max(worst, math.Abs(m-y[i]), math.Sqrt(v))
+		}
+		if worst >= prevErr {
+			t.Errorf("noise %g: error %g did not shrink from %g", noise, worst, prevErr)
+		}
+		prevErr = worst
+	}
+	if prevErr > 1e-3 {
+		t.Errorf("noise 1e-8: interpolation error %g", prevErr)
+	}
+}
+
+func TestDuplicatePoints(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 0))
+	x, y := sample(rng, 6, 2)
+	xd := mat.NewDense(12, 2, nil)
+	yd := make([]float64, 12)
+	for i := range 12 {
+		xd.SetRow(i, x.RawRowView(i%6))
+		yd[i] = y[i%6]
+	}
+	// Noise 0: K is singular and needs jitter.
+	g, err := NewKernel(&tRBF{v: 1, l: 1, d: 2}, xd, yd, 0, Options{})
+	if err != nil {
+		t.Fatalf("duplicates, noise 0: %v", err)
+	}
+	if g.Jitter() == 0 {
+		t.Errorf("expected jitter for a singular Gram")
+	}
+	for i := range 6 {
+		m, _, err := g.Predict(nil, x.RawRowView(i))
+		if err != nil || math.Abs(m-y[i]) > 1e-3 {
+			t.Errorf("point %d: mean %v (err %v), want %v", i, m, err, y[i])
+		}
+	}
+	if _, err := Fit(tFamily{d: 2}, xd, yd, FitOptions{}); err != nil {
+		t.Errorf("Fit with duplicates: %v", err)
+	}
+	if _, err := Fit(tFamily{d: 2}, xd, yd, FitOptions{FixNoise: true}); err != nil {
+		t.Errorf("Fit with duplicates and fixed noise 0: %v", err)
+	}
+}
+
+func TestConstantY(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 0))
+	x := randMat(rng, 7, 2, -1, 1)
+	y := []float64{4, 4, 4, 4, 4, 4, 4}
+	g, err := Fit(tFamily{d: 2}, x, y, FitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, v, err := g.Predict(nil, []float64{0.3, -0.2})
+	if err != nil || m != 4 || !(v >= 0) {
+		t.Errorf("constant y: Predict = (%v, %v, %v), want mean 4", m, v, err)
+	}
+}
+
+func TestNonFinite(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 0))
+	x, y := sample(rng, 5, 2)
+	fam := tFamily{d: 2}
+	h := Hyper{1, 1, 1e-3}
+	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		xb := mat.DenseCopyOf(x)
+		xb.Set(2, 1, bad)
+		if _, err := New(fam, xb, y, h, Options{}); err == nil {
+			t.Errorf("New with x = %v: no error", bad)
+		}
+		if _, err := Fit(fam, xb, y, FitOptions{}); err == nil {
+			t.Errorf("Fit with x = %v: no error", bad)
+		}
+		yb := append([]float64(nil), y...)
+		yb[3] = bad
+		if _, err := New(fam, x, yb, h, Options{}); err == nil {
+			t.Errorf("New with y = %v: no error", bad)
+		}
+		if _, err := Fit(fam, x, yb, FitOptions{}); err == nil {
+			t.Errorf("Fit with y = %v: no error", bad)
+		}
+		g, err := New(fam, x, y, h, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := g.Predict(nil, []float64{0, bad}); err == nil {
+			t.Errorf("Predict at %v: no error", bad)
+		}
+		if _, _, err := g.PredictGrad(nil, []float64{bad, 0}, nil, nil); err == nil {
+			t.Errorf("PredictGrad at %v: no error", bad)
+		}
+		if _, err := New(fam, x, y, Hyper{bad, 1, 0}, Options{}); err == nil {
+			t.Errorf("New with variance %v: no error", bad)
+		}
+	}
+	if _, err := New(fam, x, y[:4], h, Options{}); err == nil {
+		t.Errorf("length mismatch: no error")
+	}
+	if _, _, err := (func() (float64, float64, error) {
+		g, _ := New(fam, x, y, h, Options{})
+		return g.Predict(nil, []float64{1})
+	})(); err == nil {
+		t.Errorf("Predict with wrong length: no error")
+	}
+}
+
+// indefinite is a family whose "correlation" is not PSD.
+type indefinite struct{}
+
+func (indefinite) Dim() int { return 1 }
+func (indefinite) Bind(x *mat.Dense) (Bound, error) {
+	n, _ := x.Dims()
+	return &indefBound{tBound{f: tFamily{d: 1}, x: mat.DenseCopyOf(x)}, n}, nil
+}
+
+type indefBound struct {
+	tBound
+	n int
+}
+
+func (b *indefBound) CorrTo(dst, dLog *mat.SymDense, l float64) error {
+	if dst.IsEmpty() {
+		dst.ReuseAsSym(b.n)
+	}
+	for i := range b.n {
+		for j := i; j < b.n; j++ {
+			dst.SetSym(i, j, 1) // all ones …
+		}
+	}
+	dst.SetSym(0, 1, -1) // … but one sign wrong: indefinite
+	if dLog != nil {
+		dLog.Zero()
+	}
+	return nil
+}
+
+func TestNotPositiveDefinite(t *testing.T) {
+	x := mat.NewDense(3, 1, []float64{0, 1, 2})
+	y := []float64{1, 2, 3}
+	obj := newObjective(indefinite{}.mustBind(x), linalg.Gonum(), y)
+	_, err := obj.eval([3]float64{0, 0, math.Log(1e-12)}, nil)
+	if !errors.Is(err, linalg.ErrNotPositiveDefinite) {
+		t.Errorf("indefinite covariance: err = %v, want ErrNotPositiveDefinite", err)
+	}
+	if _, err := NewKernel(&tRBF{v: -1, l: 1, d: 1}, x, y, 0, Options{}); !errors.Is(err, linalg.ErrNotPositiveDefinite) {
+		t.Errorf("negative variance: err = %v, want ErrNotPositiveDefinite", err)
+	}
+}
+
+func (f indefinite) mustBind(x *mat.Dense) Bound {
+	b, _ := f.Bind(x)
+	return b
+}
+
+func TestObjectiveGradient(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 0))
+	x, y := sample(rng, 12, 2)
+	ys, _, _ := standardize(y)
+	b, _ := tFamily{d: 2}.Bind(x)
+	obj := newObjective(b, linalg.Gonum(), ys)
+	for _, th := range [][3]float64{{0, 0, math.Log(1e-2)}, {0.5, -0.7, math.Log(1e-4)}, {-1, 1, -1}} {
+		var g [3]float64
+		if _, err := obj.eval(th, g[:]); err != nil {
+			t.Fatal(err)
+		}
+		f := func(z []float64) float64 {
+			l, err := obj.eval([3]float64{z[0], z[1], z[2]}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return l
+		}
+		fdCheck(t, "lml", f, th[:], g[:], 1e-5, 1e-6)
+	}
+}
+
+func TestFit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 0))
+	x, y := sample(rng, 25, 2)
+	for i := range y {
+		y[i] += 0.05 * rng.NormFloat64()
+	}
+	fam := tFamily{d: 2}
+	g1, err := Fit(fam, x, y, FitOptions{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := g1.FitInfo()
+	if len(info.Starts) < 3 || !info.Gradient {
+		t.Fatalf("fit info %+v", info)
+	}
+	ys, _, _ := standardize(y)
+	b, _ := fam.Bind(x)
+	obj := newObjective(b, linalg.Gonum(), ys)
+	lml := func(h Hyper) float64 {
+		l, err := obj.eval([3]float64{math.Log(h.Variance), math.Log(h.Lengthscale), math.Log(h.Noise)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	best := lml(g1.Hyper())
+	if math.Abs(best-g1.LogMarginal()) > 1e-9*math.Abs(best) {
+		t.Errorf("GP log marginal %v, objective %v", g1.LogMarginal(), best)
+	}
+	for i, s := range info.Starts {
+		if s.Err != nil {
+			t.Errorf("start %d: %v", i, s.Err)
+			continue
+		}
+		if lml(s.From) > s.LogMarginal+1e-9 {
+			t.Errorf("start %d got worse: %v → %v", i, lml(s.From), s.LogMarginal)
+		}
+		if s.LogMarginal > best+1e-12 {
+			t.Errorf("start %d has %v > chosen %v", i, s.LogMarginal, best)
+		}
+	}
+	// A local maximum: perturbing any log-hyperparameter does not help.
+	h := g1.Hyper()
+	for _, eps := range []float64{-1e-3, 1e-3} {
+		for j := range 3 {
+			p := h
+			switch j {
+			case 0:
+				p.Variance *= math.Exp(eps)
+			case 1:
+				p.Lengthscale *= math.Exp(eps)
+			case 2:
+				p.Noise *= math.Exp(eps)
+			}
+			if p.Noise < DefaultNoiseMin {
+				continue
+			}
+			if l := lml(p); l > best+1e-6 {
+				t.Errorf("perturbing θ_%d by %g improves %v → %v", j, eps, best, l)
+			}
+		}
+	}
+	// Deterministic.
+	g2, err := Fit(fam, x, y, FitOptions{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g1.Hyper() != g2.Hyper() {
+		t.Errorf("refit differs: %+v vs %+v", g1.Hyper(), g2.Hyper())
+	}
+	// Warm start from the optimum; fixed noise is respected.
+	prev := g1.Hyper()
+	g3, err := Fit(fam, x, y, FitOptions{Seed: 4, Init: &prev, FixNoise: true, Noise: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sc := g3.Standardization()
+	if got := g3.Hyper().Noise * sc * sc; math.Abs(got-0.01) > 1e-12 {
+		t.Errorf("fixed noise: got %v, want 0.01", got)
+	}
+	if n := len(g3.FitInfo().Starts); n != 4 {
+		t.Errorf("%d starts with Init, want 4", n)
+	}
+	// Base mode and derivative-free fallback.
+	g4, err := Fit(tFamily{d: 2, abs: true}, x, y, FitOptions{Mode: ModeBase, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g4.Hyper() != g1.Hyper() {
+		t.Errorf("ModeBase hyper %+v, want the base fit %+v", g4.Hyper(), g1.Hyper())
+	}
+	g5, err := Fit(tFamily{d: 2, noDer: true}, x, y, FitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g5.FitInfo().Gradient {
+		t.Errorf("no-derivative family fitted with gradients")
+	}
+	if g5.LogMarginal() < best-1e-3 {
+		t.Errorf("derivative-free fit %v, gradient fit %v", g5.LogMarginal(), best)
+	}
+}
+
+func TestPredictAllocs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 0))
+	x, y := sample(rng, 20, 3)
+	g, err := New(tFamily{d: 3}, x, y, Hyper{1, 1, 1e-3}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ws Workspace
+	xs := []float64{0.1, 0.2, -0.3}
+	dm, dv := make([]float64, 3), make([]float64, 3)
+	if _, _, err := g.PredictGrad(&ws, xs, dm, dv); err != nil {
+		t.Fatal(err)
+	}
+	if a := testing.AllocsPerRun(50, func() { g.Predict(&ws, xs) }); a != 0 {
+		t.Errorf("Predict allocates %v", a)
+	}
+	if a := testing.AllocsPerRun(50, func() { g.PredictGrad(&ws, xs, dm, dv) }); a != 0 {
+		t.Errorf("PredictGrad allocates %v", a)
+	}
+}
+
+func TestFitAllStartsFail(t *testing.T) {
+	x := mat.NewDense(3, 1, []float64{0, 1, 2})
+	y := []float64{1, 2, 3}
+	_, err := Fit(indefinite{}, x, y, FitOptions{FixNoise: true})
+	if !errors.Is(err, linalg.ErrNotPositiveDefinite) {
+		t.Errorf("Fit of an indefinite family: err = %v, want ErrNotPositiveDefinite", err)
+	}
+}
+
+func TestFitTiny(t *testing.T) {
+	for _, n := range []int{1, 2} {
+		x := mat.NewDense(n, 2, nil)
+		y := make([]float64, n)
+		for i := range n {
+			x.Set(i, 0, float64(i))
+			y[i] = float64(3 * i)
+		}
+		g, err := Fit(tFamily{d: 2}, x, y, FitOptions{})
+		if err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		m, v, err := g.Predict(nil, []float64{0, 0})
+		if err != nil || math.IsNaN(m) || math.IsNaN(v) {
+			t.Errorf("n=%d: Predict = (%v, %v, %v)", n, m, v, err)
+		}
+	}
+}
