@@ -297,3 +297,11 @@ func writeMatrixJSON(w io.Writer, m mat.Matrix) error {
 	}
 	return nil
 }
+
+// finite reports an error for NaN and ±Inf, which JSON cannot carry.
+func finite(v float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("%v is not a finite number; refusing to print invalid JSON", v)
+	}
+	return nil
+}
