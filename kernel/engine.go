@@ -3,6 +3,8 @@ package kernel
 import (
 	"fmt"
 	"math"
+	"math/bits"
+	"sync"
 
 	"github.com/symbo/symbo/internal/parallel"
 	"gonum.org/v1/gonum/mat"
@@ -92,58 +94,170 @@ func resizeVec(dst []float64, n int) []float64 {
 	return dst
 }
 
-// prepAll prepares every row of x.
-func prepAll(ev evaluator, x *mat.Dense, n int) []float64 {
+// Scratch. Internal buffers (prepared points, per-worker orbits) come from
+// size-classed sync.Pools (class c holds buffers of 2^c float64s), so
+// that after warm-up assembly allocates nothing. They never reach callers.
+var scratchPools [64]sync.Pool
+
+// getScratch returns a buffer of length n (contents arbitrary) and the
+// handle to give back to putScratch.
+func getScratch(n int) (*[]float64, []float64) {
+	c := bits.Len(uint(max(n, 1) - 1))
+	b, ok := scratchPools[c].Get().(*[]float64)
+	if !ok {
+		s := make([]float64, 1<<c)
+		b = &s
+	}
+	return b, (*b)[:n]
+}
+
+func putScratch(b *[]float64) { scratchPools[bits.Len(uint(cap(*b)-1))].Put(b) }
+
+// serialWork is the estimated work (pairs × prepared-y length, roughly
+// flops) below which assembly runs on the calling goroutine: starting and
+// joining workers costs a few microseconds and allocates. Measured on the
+// 2-core CI machine: a single point against 55 rows (base, closed max,
+// small enumerations) stays well below it and gains nothing from workers.
+const serialWork = 1 << 16
+
+// assemblyWorkers is the number of workers for tasks of the given total
+// work: 1 below serialWork, else parallel.Workers(workers, tasks).
+func assemblyWorkers(workers, tasks int, work float64) int {
+	if work < serialWork {
+		return 1
+	}
+	return parallel.Workers(workers, tasks)
+}
+
+// prepAll prepares every row of x into px (length n·xLen).
+func prepAll(px []float64, ev evaluator, x *mat.Dense, n int) {
 	xl := ev.xLen()
-	px := make([]float64, n*xl)
 	for i := range n {
 		ev.prepX(px[i*xl:(i+1)*xl], row(x, i))
 	}
-	return px
 }
+
+// crossJob fills columns of dst: column j is k(x_·, y_j).
+type crossJob struct {
+	ev      evaluator
+	px, scr []float64
+	yl, n   int
+	y       *mat.Dense
+	out     []float64
+	stride  int
+}
+
+func (c *crossJob) column(k, j int) {
+	py := c.scr[k*c.yl : (k+1)*c.yl]
+	c.ev.prepY(py, row(c.y, j))
+	c.ev.column(c.out[j:], c.stride, c.px, c.n, py)
+}
+
+// crossPar runs c on w workers. c is passed by value so that only this
+// copy escapes to the heap (the serial path allocates nothing).
+func crossPar(c crossJob, m, w int) { parallel.For(m, w, c.column) }
 
 // crossTo fills dst (n×m) with k(x_i, y_j): one task per column of dst.
 func crossTo(ev evaluator, workers int, dst *mat.Dense, x, y *mat.Dense, n, m int) {
 	resizeDense(dst, n, m)
-	px := prepAll(ev, x, n)
-	w := parallel.Workers(workers, m)
 	yl := ev.yLen()
-	scratch := make([]float64, w*yl)
+	w := assemblyWorkers(workers, m, float64(n)*float64(m)*float64(yl))
+	hp, px := getScratch(n * ev.xLen())
+	hs, scr := getScratch(w * yl)
+	prepAll(px, ev, x, n)
 	raw := dst.RawMatrix()
-	parallel.For(m, w, func(k, j int) {
-		py := scratch[k*yl : (k+1)*yl]
-		ev.prepY(py, row(y, j))
-		ev.column(raw.Data[j:], raw.Stride, px, n, py)
-	})
+	c := crossJob{ev: ev, px: px, scr: scr, yl: yl, n: n, y: y, out: raw.Data, stride: raw.Stride}
+	if w == 1 {
+		for j := range m {
+			c.column(0, j)
+		}
+	} else {
+		crossPar(c, m, w)
+	}
+	putScratch(hs)
+	putScratch(hp)
 }
 
-// gramTo fills the upper triangle of dst (n×n) with k(x_i, x_j), i < j,
-// and the diagonal with diag(i). Columns are claimed longest first.
-func gramTo(ev evaluator, workers int, dst *mat.SymDense, x *mat.Dense, n int, diag func(i int, scratch []float64) float64, diagScratch int) {
-	resizeSym(dst, n)
-	px := prepAll(ev, x, n)
-	w := parallel.Workers(workers, n)
-	yl := ev.yLen() + diagScratch
-	scratch := make([]float64, w*yl)
-	raw := dst.RawSymmetric()
-	parallel.For(n, w, func(k, t int) {
-		j := n - 1 - t
-		s := scratch[k*yl : (k+1)*yl]
-		py := s[:ev.yLen()]
-		ev.prepY(py, row(x, j))
-		ev.column(raw.Data[j:], raw.Stride, px, j, py)
-		raw.Data[j*raw.Stride+j] = diag(j, s)
-	})
+// gramJob fills column j of the upper triangle and the diagonal entry
+// (j, j), which is diagV if diagIsV, else pairValue(x_j, x_j).
+type gramJob struct {
+	ev      evaluator
+	px, scr []float64
+	sl, n   int
+	x       *mat.Dense
+	out     []float64
+	stride  int
+	diagV   float64
+	diagIsV bool
 }
+
+func (g *gramJob) column(k, t int) {
+	j := g.n - 1 - t
+	s := g.scr[k*g.sl : (k+1)*g.sl]
+	py := s[:g.ev.yLen()]
+	xj := row(g.x, j)
+	g.ev.prepY(py, xj)
+	g.ev.column(g.out[j:], g.stride, g.px, j, py)
+	if g.diagIsV {
+		g.out[j*g.stride+j] = g.diagV
+	} else {
+		g.out[j*g.stride+j] = pairValue(g.ev, xj, xj, s)
+	}
+}
+
+func gramPar(g gramJob, n, w int) { parallel.For(n, w, g.column) }
+
+// gramTo fills the upper triangle of dst (n×n) with k(x_i, x_j), i < j,
+// and the diagonal with diagV (if diagIsV) or the pair value k(x_j, x_j)
+// computed exactly as DiagTo does. Columns are claimed longest first.
+func gramTo(ev evaluator, workers int, dst *mat.SymDense, x *mat.Dense, n int, diagV float64, diagIsV bool) {
+	resizeSym(dst, n)
+	sl := max(ev.yLen(), pairLen(ev))
+	w := assemblyWorkers(workers, n, float64(n)*float64(n+1)/2*float64(sl))
+	hp, px := getScratch(n * ev.xLen())
+	hs, scr := getScratch(w * sl)
+	prepAll(px, ev, x, n)
+	raw := dst.RawSymmetric()
+	g := gramJob{ev: ev, px: px, scr: scr, sl: sl, n: n, x: x, out: raw.Data, stride: raw.Stride, diagV: diagV, diagIsV: diagIsV}
+	if w == 1 {
+		for t := range n {
+			g.column(0, t)
+		}
+	} else {
+		gramPar(g, n, w)
+	}
+	putScratch(hs)
+	putScratch(hp)
+}
+
+// gradJob fills row j of dst with ∇ₓk(x, y_j).
+type gradJob struct {
+	f      gradFunc
+	sl     int
+	scr, x []float64
+	dst, y *mat.Dense
+}
+
+func (g *gradJob) row(k, j int) {
+	g.f(row(g.dst, j), g.x, row(g.y, j), g.scr[k*g.sl:(k+1)*g.sl])
+}
+
+func gradPar(g gradJob, m, w int) { parallel.For(m, w, g.row) }
 
 // gradTo fills row j of dst (m×d) with ∇ₓk(x, y_j): one task per row.
 func gradTo(f gradFunc, scratchLen, workers int, dst *mat.Dense, x []float64, y *mat.Dense, m, d int) {
 	resizeDense(dst, m, d)
-	w := parallel.Workers(workers, m)
-	scratch := make([]float64, w*scratchLen)
-	parallel.For(m, w, func(k, j int) {
-		f(row(dst, j), x, row(y, j), scratch[k*scratchLen:(k+1)*scratchLen])
-	})
+	w := assemblyWorkers(workers, m, float64(m)*float64(max(scratchLen, 4*d)))
+	hs, scr := getScratch(w * scratchLen)
+	g := gradJob{f: f, sl: scratchLen, scr: scr, x: x, dst: dst, y: y}
+	if w == 1 {
+		for j := range m {
+			g.row(0, j)
+		}
+	} else {
+		gradPar(g, m, w)
+	}
+	putScratch(hs)
 }
 
 // pairValue evaluates k(x, y) for one pair with scratch of length

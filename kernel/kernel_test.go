@@ -397,8 +397,9 @@ func TestErrors(t *testing.T) {
 	if _, err := kernel.ParseMethod("fast"); err == nil {
 		t.Error("ParseMethod accepted fast")
 	}
-	// No closed form.
-	if _, err := kernel.NewAvg(good, sf, kernel.Options{Method: kernel.Closed}); !errors.Is(err, kernel.ErrNoClosedForm) {
+	// No closed form (avg over signflip has one for rbf only).
+	m52 := kernel.Params{Shape: kernel.Matern52, Variance: 1, Lengthscale: 1}
+	if _, err := kernel.NewAvg(m52, sf, kernel.Options{Method: kernel.Closed}); !errors.Is(err, kernel.ErrNoClosedForm) {
 		t.Errorf("closed avg over signflip: %v", err)
 	}
 	rot, _ := orbit.Rotation2D()
@@ -414,14 +415,14 @@ func TestErrors(t *testing.T) {
 	// Too large to enumerate: avg fails, max (closed) works, with a
 	// finite-difference gradient.
 	big, _ := orbit.Hyperoctahedral(10)
-	if _, err := kernel.NewAvg(good, big, kernel.Options{}); !errors.Is(err, orbit.ErrOverBudget) {
+	if _, err := kernel.NewAvg(m52, big, kernel.Options{}); !errors.Is(err, orbit.ErrOverBudget) {
 		t.Errorf("avg over hyperoctahedral(10): %v", err)
 	}
 	if _, err := kernel.NewMax(good, big, kernel.Options{Method: kernel.Enumerate}); !errors.Is(err, orbit.ErrOverBudget) {
 		t.Errorf("enumerated max over hyperoctahedral(10): %v", err)
 	}
 	small, _ := orbit.Hyperoctahedral(4)
-	if _, err := kernel.NewAvg(good, small, kernel.Options{Budget: 1000}); !errors.Is(err, orbit.ErrOverBudget) {
+	if _, err := kernel.NewAvg(m52, small, kernel.Options{Budget: 1000}); !errors.Is(err, orbit.ErrOverBudget) {
 		t.Errorf("avg with a 1000-byte budget: %v", err)
 	}
 	mb, err := kernel.NewMax(good, big, kernel.Options{})
@@ -434,7 +435,7 @@ func TestErrors(t *testing.T) {
 		t.Errorf("avg over hyperoctahedral(25): %v", err)
 	}
 	// Bad data.
-	k, _ := kernel.NewAvg(good, sf, kernel.Options{})
+	k, _ := kernel.NewAvg(m52, sf, kernel.Options{})
 	var dst mat.Dense
 	if err := k.CrossTo(&dst, &mat.Dense{}, mat.NewDense(1, 3, nil)); err == nil {
 		t.Error("empty x accepted")

@@ -36,7 +36,6 @@ type orbitKernel struct {
 	gradLen  int
 	method   string
 	diagIsV  bool // k(x, x) = v exactly (base and max)
-	diagLen  int  // scratch for diag
 	groupStr string
 }
 
@@ -71,17 +70,8 @@ func (k *orbitKernel) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 	if err != nil {
 		return err
 	}
-	gramTo(k.ev, k.workers, dst, x, n, func(i int, s []float64) float64 {
-		return k.diag(row(x, i), s)
-	}, k.diagLen)
+	gramTo(k.ev, k.workers, dst, x, n, k.p.Variance, k.diagIsV)
 	return nil
-}
-
-func (k *orbitKernel) diag(x, scratch []float64) float64 {
-	if k.diagIsV {
-		return k.p.Variance
-	}
-	return pairValue(k.ev, x, x, scratch)
 }
 
 // DiagTo writes k(x_i, x_i) into dst (length n, allocated if nil).
@@ -91,10 +81,18 @@ func (k *orbitKernel) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
 		return dst, err
 	}
 	dst = resizeVec(dst, n)
-	s := make([]float64, k.diagLen)
-	for i := range n {
-		dst[i] = k.diag(row(x, i), s)
+	if k.diagIsV {
+		for i := range dst {
+			dst[i] = k.p.Variance
+		}
+		return dst, nil
 	}
+	h, s := getScratch(pairLen(k.ev))
+	for i := range n {
+		xi := row(x, i)
+		dst[i] = pairValue(k.ev, xi, xi, s)
+	}
+	putScratch(h)
 	return dst, nil
 }
 
@@ -130,7 +128,9 @@ func NewBase(p Params, d int) (*Base, error) {
 
 // Avg is the orbit-averaged kernel k_avg(x, y) = 1/|G|²·Σ_{g,g'} k_b(g·x, g'·y)
 // (the paper's equation for k_avg). For groups of isometries it is
-// computed as the single average 1/|G|·Σ_g k_b(x, g·y).
+// computed as the single average 1/|G|·Σ_g k_b(x, g·y), in closed form for
+// the rbf base over signflip, permutation and hyperoctahedral groups
+// (see the package documentation).
 type Avg struct{ orbitKernel }
 
 // Max is the max-alignment kernel k_max(x, y) = max_{g,g'} k_b(g·x, g'·y)
@@ -199,44 +199,47 @@ func newOrbitKernel(p Params, g orbit.Group, o Options, isMax bool) (*orbitKerne
 	inv2 := 1 / (p.Lengthscale * p.Lengthscale)
 
 	if fg, ok := g.(orbit.Finite); ok {
-		G, err := orbit.Size(g)
-		if err != nil && o.Method == Enumerate || err != nil && !isMax {
-			return nil, fmt.Errorf("kernel: %s over %s: %w", kind, g.Name(), err)
-		}
-		var enum *enumEval
-		var enumErr error
-		if err == nil {
-			enumErr = checkBudget(g, G, d, budget)
-			if enumErr == nil {
-				enum = &enumEval{p: p, inv2: inv2, d: d, G: G, g: fg, isMax: isMax}
+		// Closed forms first: they need neither |G| nor the budget.
+		var closedEv evaluator
+		var closedGrad gradFunc
+		var closedGradLen int
+		if o.Method != Enumerate {
+			if isMax {
+				if c, ok := g.(orbit.Canonicalizer); ok {
+					closedEv = newFeatureEval(p, c.CanonicalDim(), c.CanonicalTo)
+				} else if dd, ok := g.(orbit.Distancer); ok {
+					closedEv = &distEval{p: p, inv2: inv2, d: d, dist: dd}
+				}
+			} else {
+				closedEv, closedGrad, closedGradLen = avgClosed(p, g)
 			}
-		} else {
-			enumErr = err
 		}
-		closed := false
-		if isMax && o.Method != Enumerate {
-			if c, ok := g.(orbit.Canonicalizer); ok {
-				k.ev, closed = newFeatureEval(p, c.CanonicalDim(), c.CanonicalTo), true
-			} else if dd, ok := g.(orbit.Distancer); ok {
-				k.ev, closed = &distEval{p: p, inv2: inv2, d: d, dist: dd}, true
+		G, sizeErr := orbit.Size(g)
+		enumErr := sizeErr
+		var enum *enumEval
+		if sizeErr == nil {
+			if enumErr = checkBudget(g, G, d, budget); enumErr == nil {
+				enum = &enumEval{p: p, inv2: inv2, d: d, G: G, g: fg, isMax: isMax}
 			}
 		}
 		switch {
-		case closed:
-			k.method = "closed"
+		case closedEv != nil:
+			k.ev, k.method = closedEv, "closed"
 		case o.Method == Closed:
-			return nil, fmt.Errorf("%w for %s over %s (use method auto or enumerate)", ErrNoClosedForm, kind, g.Name())
+			return nil, fmt.Errorf("%w for %s over %s with base kernel %s (use method auto or enumerate)", ErrNoClosedForm, kind, g.Name(), p.Shape)
 		case enumErr != nil:
 			return nil, fmt.Errorf("kernel: %s over %s: %w", kind, g.Name(), enumErr)
 		default:
 			k.ev, k.method = enum, "enumerate"
 		}
-		if enum != nil {
+		switch {
+		case closedGrad != nil:
+			k.grad, k.gradLen = closedGrad, closedGradLen
+		case enum != nil:
 			k.grad, k.gradLen = enum.grad, G*d+d
-		} else {
+		default:
 			k.grad, k.gradLen = fdGrad(k.ev, p.Lengthscale, d)
 		}
-		k.diagLen = pairLen(k.ev)
 		return k, nil
 	}
 
@@ -290,7 +293,6 @@ func newOrbitKernel(p Params, g orbit.Group, o Options, isMax bool) (*orbitKerne
 			return nil, err
 		}
 	}
-	k.diagLen = pairLen(k.ev)
 	return k, nil
 }
 
