@@ -3,6 +3,7 @@ package kernel
 import (
 	"math"
 
+	"github.com/symbo/symbo/internal/f64"
 	"github.com/symbo/symbo/orbit"
 )
 
@@ -103,7 +104,11 @@ func (e *distEval) column(out []float64, stride int, px []float64, n int, py []f
 //	avg: k = v/|G|·Σ_g κ(√(‖x‖² + ‖y‖² − 2⟨x, g·y⟩)/ℓ)  (one κ per element)
 //
 // with squared distances clamped at 0. Prepared x is (x, ‖x‖²); prepared y
-// is (g_0·y, …, g_{|G|−1}·y, ‖y‖²).
+// is the orbit g_0·y, …, g_{|G|−1}·y packed by f64.Pack (blocks of group
+// elements, coordinate-major, padded with copies of the last element to a
+// multiple of 8), then ‖y‖², then d floats of scratch. Max uses
+// f64.MaxDot (SIMD where available, the same bits on every path); every
+// inner product is summed s = x₀o₀, s = s + x_k·o_k in coordinate order.
 type enumEval struct {
 	p     Params
 	inv2  float64
@@ -113,7 +118,7 @@ type enumEval struct {
 }
 
 func (e *enumEval) xLen() int { return e.d + 1 }
-func (e *enumEval) yLen() int { return e.G*e.d + 1 }
+func (e *enumEval) yLen() int { return f64.PackedLen(e.G, e.d) + 1 + e.d }
 
 func (e *enumEval) prepX(dst, x []float64) {
 	copy(dst, x)
@@ -122,10 +127,17 @@ func (e *enumEval) prepX(dst, x []float64) {
 
 func (e *enumEval) prepY(dst, y []float64) {
 	d := e.d
+	pl := f64.PackedLen(e.G, d)
+	gp := pl / d
+	tmp := dst[pl+1 : pl+1+d]
 	for i := range e.G {
-		e.g.ActTo(dst[i*d:(i+1)*d], y, i)
+		e.g.ActTo(tmp, y, i)
+		f64.PackPoint(dst[:pl], tmp, i, gp)
 	}
-	dst[e.G*d] = dot(y, y)
+	for i := e.G; i < gp; i++ {
+		f64.PackPoint(dst[:pl], tmp, i, gp) // padding: the last element
+	}
+	dst[pl] = dot(y, y)
 }
 
 func dot(x, y []float64) float64 {
@@ -136,23 +148,24 @@ func dot(x, y []float64) float64 {
 	return s
 }
 
+// maxChunk is the number of rows handed to f64.MaxDot at once (a stack
+// buffer, so that column allocates nothing).
+const maxChunk = 64
+
 func (e *enumEval) column(out []float64, stride int, px []float64, n int, py []float64) {
 	d, G := e.d, e.G
-	orb := py[:G*d]
-	ny := py[G*d]
+	pl := f64.PackedLen(G, d)
+	orb := py[:pl]
+	ny := py[pl]
 	xl := d + 1
 	if e.isMax {
-		i := 0
-		for ; i+4 <= n; i += 4 {
-			var b [4]float64
-			maxDot4(&b, px[i*xl:(i+4)*xl], xl, d, orb)
-			for r := range 4 {
+		var b [maxChunk]float64
+		for i := 0; i < n; i += maxChunk {
+			m := min(maxChunk, n-i)
+			f64.MaxDot(b[:m], px[i*xl:], xl, d, orb)
+			for r := range m {
 				out[(i+r)*stride] = e.maxValue(px[(i+r)*xl+d], ny, b[r])
 			}
-		}
-		for ; i < n; i++ {
-			b := maxDot1(px[i*xl:i*xl+d], d, orb)
-			out[i*stride] = e.maxValue(px[i*xl+d], ny, b)
 		}
 		return
 	}
@@ -162,12 +175,8 @@ func (e *enumEval) column(out []float64, stride int, px []float64, n int, py []f
 		x := px[i*xl : i*xl+d]
 		nxy := px[i*xl+d] + ny
 		var acc float64
-		for gi := range G {
-			o := orb[gi*d : gi*d+d]
-			var s float64
-			for k, ok := range o {
-				s += x[k] * ok
-			}
+		for g := range G {
+			s := f64.Dot(x, orb, g)
 			acc += kappaU2(sh, max(nxy-2*s, 0)*inv2)
 		}
 		out[i*stride] = scale * acc
@@ -177,57 +186,6 @@ func (e *enumEval) column(out []float64, stride int, px []float64, n int, py []f
 func (e *enumEval) maxValue(nx, ny, best float64) float64 {
 	d2 := max(nx+ny-2*best, 0)
 	return e.p.Variance * kappaU2(e.p.Shape, d2*e.inv2)
-}
-
-// maxDot1 returns max_g ⟨x, o_g⟩ over the orbit orb (rows of length d).
-// Every inner product is summed in coordinate order from 0, exactly as in
-// maxDot4, so both give the same bits.
-func maxDot1(x []float64, d int, orb []float64) float64 {
-	best := math.Inf(-1)
-	for off := 0; off+d <= len(orb); off += d {
-		o := orb[off : off+d]
-		var s float64
-		for k, ok := range o {
-			s += x[k] * ok
-		}
-		if s > best {
-			best = s
-		}
-	}
-	return best
-}
-
-// maxDot4 is maxDot1 for four rows of px at once (row stride xl), sharing
-// each load of g·y.
-func maxDot4(b *[4]float64, px []float64, xl, d int, orb []float64) {
-	x0 := px[0:d]
-	x1 := px[xl : xl+d]
-	x2 := px[2*xl : 2*xl+d]
-	x3 := px[3*xl : 3*xl+d]
-	b0, b1, b2, b3 := math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1)
-	for off := 0; off+d <= len(orb); off += d {
-		o := orb[off : off+d]
-		var s0, s1, s2, s3 float64
-		for k, ok := range o {
-			s0 += x0[k] * ok
-			s1 += x1[k] * ok
-			s2 += x2[k] * ok
-			s3 += x3[k] * ok
-		}
-		if s0 > b0 {
-			b0 = s0
-		}
-		if s1 > b1 {
-			b1 = s1
-		}
-		if s2 > b2 {
-			b2 = s2
-		}
-		if s3 > b3 {
-			b3 = s3
-		}
-	}
-	b[0], b[1], b[2], b[3] = b0, b1, b2, b3
 }
 
 // enumGrad is the exact gradient for finite groups: for max, the base
