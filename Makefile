@@ -6,12 +6,12 @@ PKGS    ?= ./...
 # (CI sets it, after installing them).
 HAVE_LAPACKE := $(shell test -f /usr/include/lapacke.h -o -f /usr/include/x86_64-linux-gnu/lapacke.h && echo 1)
 
-.PHONY: all build test test-gonum test-race test-openblas vet bench golden help
+.PHONY: all build test test-gonum test-race test-noasm test-openblas vet bench bench-compare bench-gate golden help
 
 all: build
 
 help:
-	@echo "make build | test | bench | golden"
+	@echo "make build | test | bench | bench-compare BASE=<rev> | bench-gate | golden"
 
 build:
 	CGO_ENABLED=0 $(GO) build $(PKGS)
@@ -23,13 +23,17 @@ vet:
 
 ## test: vet, pure-Go tests (CGO_ENABLED=0, GOMAXPROCS 1 and 4), -race on the
 ## parallel packages, and the openblas backend's tests.
-test: vet test-gonum test-race test-openblas
+test: vet test-gonum test-race test-noasm test-openblas
 
 test-gonum:
 	CGO_ENABLED=0 $(GO) test -short -count=1 -cpu 1,4 $(PKGS)
 
 test-race:
-	$(GO) test -short -count=1 -race ./kernel/... ./orbit/... ./linalg/...
+	$(GO) test -short -count=1 -race ./kernel/... ./orbit/... ./linalg/... ./internal/...
+
+## test-noasm: the generic (non-SIMD) paths of every package that has them.
+test-noasm:
+	$(GO) test -short -count=1 -tags noasm ./internal/f64/... ./kernel/...
 
 test-openblas:
 ifeq ($(HAVE_LAPACKE),1)
@@ -42,12 +46,34 @@ else
 endif
 endif
 
-## bench: the benchmark suites, both backends when available.
+## bench: the full benchmark suites (bench's BenchmarkCore and the package
+## micro-benchmarks), with -tags openblas when lapacke is installed so both
+## backends run. Output is printed and saved to bench/out/bench-<time>.txt
+## (benchstat format). BENCH, BENCHTIME, COUNT and BENCH_PKGS override.
+BENCH      ?= .
+BENCHTIME  ?= 1s
+COUNT      ?= 1
+BENCH_PKGS ?= ./bench/ ./linalg/ ./kernel/ ./orbit/
+BENCH_TAGS := $(if $(filter 1,$(HAVE_LAPACKE)),openblas,)
 bench:
-	$(GO) test -run '^$$' -bench . -benchtime=1s -count=1 ./linalg/ ./kernel/
-ifeq ($(HAVE_LAPACKE),1)
-	$(GO) test -tags openblas -run '^$$' -bench . -benchtime=1s -count=1 ./linalg/
-endif
+	@mkdir -p bench/out
+	@out=bench/out/bench-$$(date +%Y%m%d-%H%M%S).txt; \
+	{ echo "commit: $$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$$(git diff --quiet HEAD -- 2>/dev/null || echo -dirty)"; \
+	  echo "tags: $(if $(BENCH_TAGS),$(BENCH_TAGS),none)"; } | tee $$out; \
+	{ $(GO) test -tags '$(BENCH_TAGS)' -run '^$$' -bench '$(BENCH)' -benchtime=$(BENCHTIME) -count=$(COUNT) $(BENCH_PKGS); \
+	  echo $$? >$$out.rc; } 2>&1 | tee -a $$out; \
+	status=$$(cat $$out.rc); rm -f $$out.rc; echo "bench: results in $$out" >&2; exit $$status
+
+## bench-compare: BASE (a git revision, required) against the working tree,
+## interleaved, then benchstat; see scripts/bench-compare.sh for the knobs.
+bench-compare:
+	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<rev>" >&2; exit 2; }
+	scripts/bench-compare.sh '$(BASE)'
+
+## bench-gate: CI's regression gate, the short core suite of HEAD~1 vs the
+## working tree; fails on a slowdown > 25% with p < 0.05 (scripts/bench-gate.sh).
+bench-gate:
+	scripts/bench-gate.sh
 
 ## golden: regenerate testdata/golden with the independent reference.
 golden:

@@ -1,0 +1,90 @@
+// Package bench holds symbo's benchmark suites and performance probes: the
+// `go test -bench` suite of the numeric core, and Ratios, which relates the
+// enumeration path's throughput to the linear-algebra backends' own in one
+// process.
+//
+// # Suites
+//
+// BenchmarkCore (core_test.go) times Gram assembly, the symmetric
+// eigendecomposition and GEMM, with key=value sub-benchmarks for benchstat:
+//
+//	kind=gram/kernel={avg,max,plus}/group={signflip,hyperoctahedral}/d={6,5}/method={closed,enumerate}[/backend=…]/n={55,500}
+//	kind=eigen/backend={gonum,openblas}/n={55,500,1000}
+//	kind=gemm/backend={gonum,openblas}/n=1000
+//
+// Matérn-5/2 base kernel, standard normal points (fixed seeds). Avg has no
+// closed form, so only method=enumerate; plus is built on the points
+// themselves (D = x) with the named backend, outside the timed loop.
+// Backends are those compiled in (linalg.Available(); -tags openblas adds
+// openblas). Every sub-benchmark reports allocations; enumerated avg/max
+// Grams report GFLOP/s counting EnumGramFlops (2·d·|G| flops per pair,
+// n(n+1)/2 pairs), GEMM counting GemmFlops (2n³). With -short only the
+// small sizes run (Grams and eigen at n = 55, GEMM at n = 200): that is
+// the suite CI's regression gate compares.
+//
+// Running and comparing (from the module root):
+//
+//	make bench                        # everything, saved to bench/out/bench-<time>.txt
+//	make bench BENCH=Core/kind=eigen BENCH_PKGS=./bench/
+//	make bench-compare BASE=HEAD~3    # BASE vs the working tree, benchstat table
+//	go run -tags openblas ./bench/cmd/ratios -threads 1
+//
+// bench-compare (scripts/bench-compare.sh) builds the bench test binary of
+// BASE in a temporary git worktree and of the working tree, runs them
+// alternately (ROUNDS = 8 rounds of -test.count=1, order ABBA…) and
+// prints `benchstat old.txt new.txt`, benchstat being golang.org/x/perf at
+// the version go.mod pins, built from the module cache. A BASE without
+// BenchmarkCore is skipped with a message.
+//
+// # Regression gate
+//
+// CI (.ci/run, after make test) runs scripts/bench-gate.sh: the -short
+// core suite of HEAD~1 against HEAD, 8 interleaved rounds at
+// -benchtime=100ms, GOMAXPROCS and OpenBLAS threads pinned to 1. It fails
+// when a benchmark's sec/op is more than 25% slower with benchstat's
+// p < 0.05 (Mann–Whitney U), in a first pass and again when the flagged
+// benchmarks are re-measured alone with 10 fresh rounds. It costs about
+// a minute on a 2-core machine (up to ~1.5 with a retry) and skips itself,
+// with a message, in a shallow clone without HEAD~1 or when HEAD~1
+// predates the suite. Why it holds up on a noisy shared machine:
+//
+//   - interleaving: both binaries alternate in one job, so other
+//     processes' load and frequency drift hit both samples alike;
+//   - several rounds, and benchstat's statistics are the median and a
+//     rank test, so a few disturbed runs move neither much;
+//   - the threshold (25%) is far above the run-to-run noise of an idle
+//     machine (a few percent), so only real regressions — a lost fast
+//     path, an accidentally quadratic loop — can clear it, and p < 0.05
+//     is required as well;
+//   - one thread: a single-threaded benchmark barely notices a busy
+//     second core, a two-threaded one stalls on it;
+//   - the retry: a burst of contention would have to favour the same
+//     side in two independent passes.
+//
+// The price is sensitivity under heavy load: with a load average of ~8 on
+// 2 cores the per-benchmark spread reached ±50%, and a genuine +40% GEMM
+// slowdown was then not significant, while gross ones (2× and more) still
+// failed the gate and identical code passed. Moderate regressions are
+// caught on a quiet machine or by running make bench-compare by hand
+// with more ROUNDS.
+//
+// # Invariants
+//
+//   - Benchmark inputs are deterministic (fixed PCG seeds), so two builds
+//     time the same work; names carry every parameter, including n, so
+//     -short and full results never pool in benchstat.
+//   - Ratios times the Gram and the GEMMs alternately, and reports
+//     medians over Reps.
+//
+// # Concurrency
+//
+// Ratios sets GOMAXPROCS for its duration and restores it: it must not run
+// concurrently with anything else timing-sensitive in the process.
+// OpenBLAS's thread count is process-wide and fixed at the first request
+// of the openblas backend (linalg.EnvOpenBLASThreads).
+//
+// # Errors
+//
+// Ratios returns errors prefixed "bench: ratios: " for invalid options and
+// wraps those of the kernel, orbit and linalg packages.
+package bench
