@@ -101,19 +101,11 @@ if ! build "$base_rev" "$tmp/old.test" 2>"$tmp/base-build.log"; then
 fi
 build "$new_rev" "$tmp/new.test"
 
-# benchstat at the version go.mod pins: from the module cache first (offline),
-# else through the configured proxy.
-perf_version=$(go list -m -f '{{.Version}}' golang.org/x/perf)
-benchstat=$root/bench/out/.tools/benchstat-$perf_version
-if [ ! -x "$benchstat" ]; then
-  mkdir -p "$tmp/gobin"
-  if ! GOBIN=$tmp/gobin GOPROXY="file://$(go env GOMODCACHE)/cache/download" GOSUMDB=off GOFLAGS= \
-       go install "golang.org/x/perf/cmd/benchstat@$perf_version" 2>/dev/null; then
-    GOBIN=$tmp/gobin GOFLAGS= go install "golang.org/x/perf/cmd/benchstat@$perf_version"
-  fi
-  mkdir -p "$(dirname "$benchstat")"
-  mv "$tmp/gobin/benchstat" "$benchstat"
-fi
+# benchstat at the version go.mod pins (its `tool` directive): built once
+# from the module cache, so it needs no network after the first download.
+benchstat=$root/bench/out/.tools/benchstat
+mkdir -p "$(dirname "$benchstat")"
+(cd "$root" && go build -o "$benchstat" golang.org/x/perf/cmd/benchstat)
 
 read -ra patterns <<<"$BENCH"
 args=(-test.run '^$' -test.benchtime "$BENCHTIME" -test.count 1 -test.cpu "$CPU")
