@@ -1,0 +1,533 @@
+package bo
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"time"
+
+	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/parallel"
+	"github.com/symbo/symbo/internal/qmc"
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/orbit"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Random stream tags: stream (tag, i) is rand.NewPCG(seed, tag<<48|i), or
+// for seeds handed to other packages mix(seed, tag, i).
+const (
+	tagInit  = 1 // initial design point i
+	tagFit   = 2 // hyperparameter restarts at n observations
+	tagQMC   = 3 // raw-sample scrambling at n observations
+	tagNoise = 4 // Run: observation noise of evaluation i
+)
+
+func stream(seed uint64, tag, i uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, tag<<48|i))
+}
+
+// mix derives a seed from (seed, tag, i) with the splitmix64 finalizer.
+func mix(seed, tag, i uint64) uint64 {
+	z := seed ^ (tag<<48|i)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// Phase of an evaluation: the initial design or an acquisition step.
+const (
+	PhaseInit = "init"
+	PhaseBO   = "bo"
+)
+
+// AskInfo describes the last Ask.
+type AskInfo struct {
+	Phase string // PhaseInit or PhaseBO
+	N     int    // observations when asked
+	// The fitted GP (PhaseBO only; zero otherwise): hyperparameters on the
+	// standardized scale, jitter, log marginal likelihood.
+	Hyper       gp.Hyper
+	Jitter      float64
+	LogMarginal float64
+	// T is the acquisition step t = N − Init + 1, Beta the UCB weight β
+	// used (NaN for EI or PhaseInit).
+	T    int
+	Beta float64
+	// Acq is the acquisition value at the returned point; Start the rank of
+	// the winning start among the starts (0 = best raw score); FromBest
+	// whether that start was the best observed point; Evals the
+	// acquisition evaluations of the ascent.
+	Acq      float64
+	Start    int
+	FromBest bool
+	Evals    int
+	// Fit and Acq are the wall times of hyperparameter fitting and
+	// acquisition optimization.
+	FitTime, AcqTime time.Duration
+}
+
+// Optimizer is an ask/tell Bayesian optimizer maximizing a black box on the
+// box [lo, hi]. It is not safe for concurrent use (it parallelizes
+// internally).
+type Optimizer struct {
+	cfg    Config
+	lo, hi []float64
+	d      int
+	group  orbit.Group
+	shape  kernel.Shape
+	seed   uint64
+	fam    gp.Family
+	canon  *canonMap // non-nil: predict in canonical coordinates (max, plus)
+
+	xs [][]float64
+	ys []float64
+
+	model   *gp.GP    // fitted on X
+	pred    *gp.GP    // predicts: model, or its twin on φ(X)
+	hyper   *gp.Hyper // warm start for the next fit
+	pending []float64 // Ask's answer for len(xs) observations, nil if stale
+	last    AskInfo
+
+	ws []*acqScratch
+	qn []*boxQN
+}
+
+// New returns an optimizer on the box [lo, hi] (copied; lo_i < hi_i,
+// finite) with the GP kernel cfg.Kernel built from the base shape (or
+// cfg.Shape) and the group g (g may be nil for the base kernel; otherwise
+// g.Dim() must equal len(lo)). The seed determines every random choice.
+//
+// k_max is accepted only for groups with a canonical map
+// (orbit.Canonicalizer: sign flips, permutations, signed permutations,
+// planar rotations, the trivial group), where k_max(x, y) =
+// k_b(φ(x), φ(y)) is PSD (the paper's Proposition 1) for every isotropic
+// non-increasing base kernel, which all shapes are; elsewhere New returns an
+// error wrapping ErrMaxNotPSD that suggests plus.
+func New(lo, hi []float64, g orbit.Group, shape kernel.Shape, cfg Config, seed uint64) (*Optimizer, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Shape != nil {
+		shape = *cfg.Shape
+	}
+	d := len(lo)
+	if d == 0 || len(hi) != d {
+		return nil, fmt.Errorf("%w: box has %d lower and %d upper bounds", ErrBadConfig, len(lo), len(hi))
+	}
+	for i := range lo {
+		if !(lo[i] < hi[i]) || math.IsInf(lo[i], 0) || math.IsInf(hi[i], 0) {
+			return nil, fmt.Errorf("%w: box [%v, %v] in coordinate %d", ErrBadConfig, lo[i], hi[i], i)
+		}
+	}
+	if g != nil && g.Dim() != d {
+		return nil, fmt.Errorf("%w: group %s acts on dimension %d, box has %d", ErrBadConfig, g.Name(), g.Dim(), d)
+	}
+	fam, err := family(cfg, shape, g, d)
+	if err != nil {
+		return nil, err
+	}
+	o := &Optimizer{
+		cfg: cfg, lo: append([]float64(nil), lo...), hi: append([]float64(nil), hi...),
+		d: d, group: g, shape: shape, seed: seed, fam: fam,
+	}
+	if cfg.Kernel == Max || cfg.Kernel == Plus {
+		o.canon, _ = newCanonMap(g)
+	}
+	return o, nil
+}
+
+func family(cfg Config, shape kernel.Shape, g orbit.Group, d int) (gp.Family, error) {
+	ko := kernel.Options{Workers: cfg.Workers}
+	if cfg.Kernel != Base && g == nil {
+		return nil, fmt.Errorf("%w: kernel %s needs a group", ErrBadConfig, cfg.Kernel)
+	}
+	var fam gp.Family
+	var err error
+	switch cfg.Kernel {
+	case Base:
+		fam, err = gp.NewBaseFamily(shape, d)
+	case Avg:
+		fam, err = gp.NewAvgFamily(shape, g, ko)
+	case Max:
+		if _, ok := g.(orbit.Canonicalizer); !ok {
+			return nil, fmt.Errorf("%w: %s has no canonical map (the paper's Proposition 1 covers sign flips, permutations, signed permutations and rotations); use kernel plus, its PSD projection", ErrMaxNotPSD, g.Name())
+		}
+		fam, err = gp.NewMaxFamily(shape, g, ko)
+	case Plus:
+		fam, err = gp.NewPlusFamily(shape, g, ko, kernel.PlusOptions{Backend: cfg.Backend})
+	default:
+		return nil, fmt.Errorf("%w %q", ErrUnknownKernel, cfg.Kernel)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("bo: kernel %s: %w", cfg.Kernel, err)
+	}
+	return fam, nil
+}
+
+// Config returns the configuration with defaults filled in.
+func (o *Optimizer) Config() Config { return o.cfg }
+
+// N returns the number of observations told.
+func (o *Optimizer) N() int { return len(o.xs) }
+
+// Best returns a copy of the observed point with the largest y (the
+// earliest on ties) and its y; ok is false before the first Tell.
+func (o *Optimizer) Best() (x []float64, y float64, ok bool) {
+	i := o.bestIndex()
+	if i < 0 {
+		return nil, 0, false
+	}
+	return append([]float64(nil), o.xs[i]...), o.ys[i], true
+}
+
+func (o *Optimizer) bestIndex() int {
+	b := -1
+	for i, y := range o.ys {
+		if b < 0 || y > o.ys[b] {
+			b = i
+		}
+	}
+	return b
+}
+
+// LastAsk describes the most recent Ask that computed a point.
+func (o *Optimizer) LastAsk() AskInfo { return o.last }
+
+// Model returns the GP fitted by the last acquisition step (nil before
+// one).
+func (o *Optimizer) Model() *gp.GP { return o.model }
+
+// Ask returns the next point to evaluate (a fresh slice inside the box).
+// While fewer than Init observations have been told it returns uniform
+// random points (point i of the initial design draws from stream (seed,
+// i)); afterwards it fits the GP to all observations and maximizes the
+// acquisition. Asking again without a Tell returns the same point without
+// recomputing it.
+func (o *Optimizer) Ask() ([]float64, error) {
+	n := len(o.xs)
+	if o.pending != nil {
+		return append([]float64(nil), o.pending...), nil
+	}
+	var x []float64
+	if n < o.cfg.Init {
+		rng := stream(o.seed, tagInit, uint64(n))
+		x = make([]float64, o.d)
+		for i := range x {
+			x[i] = o.lo[i] + (o.hi[i]-o.lo[i])*rng.Float64()
+		}
+		clampInto(x, o.lo, o.hi)
+		o.last = AskInfo{Phase: PhaseInit, N: n, Beta: math.NaN(), Acq: math.NaN(), Start: -1}
+	} else {
+		var err error
+		x, err = o.acquire()
+		if err != nil {
+			return nil, err
+		}
+	}
+	o.pending = x
+	return append([]float64(nil), x...), nil
+}
+
+// Tell records the observation y at x. x must have length d, finite
+// coordinates inside the box, and y must be finite; otherwise Tell returns
+// an error (wrapping ErrBadPoint or ErrBadValue) and the optimizer is
+// unchanged. x need not come from Ask, and duplicate points are allowed.
+func (o *Optimizer) Tell(x []float64, y float64) error {
+	if err := o.checkPoint(x); err != nil {
+		return err
+	}
+	if math.IsNaN(y) || math.IsInf(y, 0) {
+		return fmt.Errorf("%w: y = %v is not finite", ErrBadValue, y)
+	}
+	o.xs = append(o.xs, append([]float64(nil), x...))
+	o.ys = append(o.ys, y)
+	o.pending = nil
+	return nil
+}
+
+func (o *Optimizer) checkPoint(x []float64) error {
+	if len(x) != o.d {
+		return fmt.Errorf("%w: length %d, want %d", ErrBadPoint, len(x), o.d)
+	}
+	for i, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: x[%d] = %v is not finite", ErrBadPoint, i, v)
+		}
+		if v < o.lo[i] || v > o.hi[i] {
+			return fmt.Errorf("%w: x[%d] = %v is outside [%v, %v]", ErrBadPoint, i, v, o.lo[i], o.hi[i])
+		}
+	}
+	return nil
+}
+
+// beta returns t and β for n observations.
+func (o *Optimizer) beta(n int) (int, float64) {
+	t := n - o.cfg.Init + 1
+	if t < 1 {
+		t = 1
+	}
+	var b float64
+	switch o.cfg.Beta {
+	case BetaAuthors:
+		b = 0.5 * float64(o.d) * math.Log(2*float64(n))
+	default:
+		b = 0.5 * float64(o.d) * math.Log(float64(t))
+	}
+	return t, max(b, 0)
+}
+
+// fit fits the GP to the observations.
+func (o *Optimizer) fit() error {
+	n := len(o.xs)
+	x := mat.NewDense(n, o.d, nil)
+	for i, p := range o.xs {
+		x.SetRow(i, p)
+	}
+	opts := gp.FitOptions{
+		Backend:  o.cfg.Backend,
+		Mode:     o.cfg.FitMode,
+		Init:     o.hyper,
+		Restarts: o.cfg.Restarts,
+		Seed:     mix(o.seed, tagFit, uint64(n)),
+		FixNoise: o.cfg.FixNoise,
+		Noise:    o.cfg.Noise,
+	}
+	m, err := gp.Fit(o.fam, x, o.ys, opts)
+	if err != nil {
+		return fmt.Errorf("bo: fit at n = %d: %w", n, err)
+	}
+	o.model, o.pred = m, m
+	h := m.Hyper()
+	o.hyper = &h
+	if o.canon != nil {
+		o.pred, err = canonModel(o.cfg, o.shape, o.canon, o.xs, o.ys, h)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// acqFunc evaluates the acquisition (and its gradient when grad is not
+// nil) of the current model.
+type acqFunc struct {
+	m        *gp.GP    // predicting model (on φ(X) when canon is set)
+	canon    *canonMap // nil: predict at x itself
+	kind     Acquisition
+	sqrtBeta float64
+	best     float64 // EI incumbent: best observed y
+}
+
+// acqScratch is one goroutine's scratch for acqFunc.eval.
+type acqScratch struct {
+	ws          gp.Workspace
+	z           []float64 // φ(x), or x
+	dmean, dvar []float64 // gradients at z
+	gz          []float64 // ∇_z α
+	xp, fp, fm  []float64 // Jacobian of φ
+}
+
+func newAcqScratch(d int, cm *canonMap) *acqScratch {
+	pd := d
+	if cm != nil {
+		pd = cm.cd
+	}
+	return &acqScratch{
+		z: make([]float64, pd), dmean: make([]float64, pd), dvar: make([]float64, pd),
+		gz: make([]float64, pd), xp: make([]float64, d), fp: make([]float64, pd), fm: make([]float64, pd),
+	}
+}
+
+// eval returns α(x) and, when grad is not nil, writes ∇α(x) into it.
+func (a *acqFunc) eval(s *acqScratch, x, grad []float64) (float64, error) {
+	z := x
+	if a.canon != nil {
+		a.canon.c.CanonicalTo(s.z, x)
+		z = s.z
+	}
+	var mu, v float64
+	var err error
+	if grad == nil {
+		mu, v, err = a.m.Predict(&s.ws, z)
+	} else {
+		mu, v, err = a.m.PredictGrad(&s.ws, z, s.dmean, s.dvar)
+	}
+	if err != nil {
+		return math.Inf(-1), err
+	}
+	sd := math.Sqrt(v)
+	var val float64
+	gz := s.gz
+	switch a.kind {
+	case EI:
+		imp := mu - a.best
+		if !(sd > 0) {
+			val = max(imp, 0)
+			if grad != nil {
+				for i := range gz {
+					gz[i] = 0
+					if imp > 0 {
+						gz[i] = s.dmean[i]
+					}
+				}
+			}
+			break
+		}
+		zz := imp / sd
+		cdf := 0.5 * math.Erfc(-zz/math.Sqrt2)
+		pdf := math.Exp(-0.5*zz*zz) / math.Sqrt(2*math.Pi)
+		val = imp*cdf + sd*pdf
+		if grad != nil {
+			for i := range gz {
+				gz[i] = cdf*s.dmean[i] + pdf*s.dvar[i]/(2*sd)
+			}
+		}
+	default:
+		val = mu + a.sqrtBeta*sd
+		if grad != nil {
+			for i := range gz {
+				gz[i] = s.dmean[i]
+				if sd > 0 {
+					gz[i] += a.sqrtBeta * s.dvar[i] / (2 * sd)
+				}
+			}
+		}
+	}
+	if grad != nil {
+		if a.canon != nil {
+			a.canon.chainTo(grad, x, gz, s)
+		} else {
+			copy(grad, gz)
+		}
+	}
+	return val, nil
+}
+
+// newAcq returns the acquisition of the current model.
+func (o *Optimizer) newAcq() *acqFunc {
+	a := &acqFunc{m: o.pred, canon: o.canon, kind: o.cfg.Acquisition}
+	if a.kind == UCB {
+		_, b := o.beta(len(o.xs))
+		a.sqrtBeta = math.Sqrt(b)
+	}
+	a.best = o.ys[o.bestIndex()]
+	return a
+}
+
+// acquire fits the model and maximizes the acquisition.
+func (o *Optimizer) acquire() ([]float64, error) {
+	n := len(o.xs)
+	info := AskInfo{Phase: PhaseBO, N: n, Beta: math.NaN()}
+	t0 := time.Now()
+	if err := o.fit(); err != nil {
+		return nil, err
+	}
+	info.FitTime = time.Since(t0)
+	h := o.model.Hyper()
+	info.Hyper, info.Jitter, info.LogMarginal = h, o.model.Jitter(), o.model.LogMarginal()
+	t1 := time.Now()
+	a := o.newAcq()
+	info.T, info.Beta = o.beta(n)
+	if a.kind != UCB {
+		info.Beta = math.NaN()
+	}
+	x, err := o.maximizeAcq(a, n, o.xs[o.bestIndex()], &info)
+	if err != nil {
+		return nil, err
+	}
+	info.AcqTime = time.Since(t1)
+	o.last = info
+	return x, nil
+}
+
+const rawChunk = 32
+
+// maximizeAcq scores RawSamples scrambled Halton points (stream (seed, n))
+// and the best observed point, starts a bounded quasi-Newton ascent from
+// the best Starts of them, and returns the best end point (ties: the
+// better-ranked start).
+func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *AskInfo) ([]float64, error) {
+	d, R := o.d, o.cfg.RawSamples
+	h, err := qmc.NewHalton(d, mix(o.seed, tagQMC, uint64(n)))
+	if err != nil {
+		return nil, fmt.Errorf("bo: %w", err)
+	}
+	cand := make([]float64, (R+1)*d)
+	for i := range R {
+		p := cand[i*d : (i+1)*d]
+		h.PointTo(p, uint64(i))
+		for k := range p {
+			p[k] = o.lo[k] + (o.hi[k]-o.lo[k])*p[k]
+		}
+		clampInto(p, o.lo, o.hi)
+	}
+	copy(cand[R*d:], bestObs)
+	nc := R + 1
+	score := make([]float64, nc)
+	errs := make([]error, nc)
+	o.ensureWorkers()
+	nchunks := (nc + rawChunk - 1) / rawChunk
+	parallel.For(nchunks, o.cfg.Workers, func(w, c int) {
+		for i := c * rawChunk; i < min(nc, (c+1)*rawChunk); i++ {
+			v, err := a.eval(o.ws[w], cand[i*d:(i+1)*d], nil)
+			score[i], errs[i] = finiteOr(v), err
+		}
+	})
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("bo: acquisition at raw sample %d: %w", i, err)
+		}
+	}
+	order := make([]int, nc)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return score[order[i]] > score[order[j]] })
+	ns := min(o.cfg.Starts, nc)
+	ends := make([]float64, ns*d)
+	vals := make([]float64, ns)
+	evals := make([]int, ns)
+	serrs := make([]error, ns)
+	parallel.For(ns, o.cfg.Workers, func(w, s int) {
+		ws, q := o.ws[w], o.qn[w]
+		var ferr error
+		f := func(x, grad []float64) float64 {
+			v, err := a.eval(ws, x, grad)
+			if err != nil && ferr == nil {
+				ferr = err
+			}
+			return v
+		}
+		start := cand[order[s]*d : (order[s]+1)*d]
+		vals[s] = q.maximize(f, ends[s*d:(s+1)*d], start)
+		evals[s], serrs[s] = q.evals, ferr
+	})
+	best := -1
+	for s := range ns {
+		if serrs[s] != nil {
+			return nil, fmt.Errorf("bo: acquisition ascent from start %d: %w", s, serrs[s])
+		}
+		info.Evals += evals[s]
+		if best < 0 || vals[s] > vals[best] {
+			best = s
+		}
+	}
+	x := append([]float64(nil), ends[best*d:(best+1)*d]...)
+	clampInto(x, o.lo, o.hi)
+	info.Acq, info.Start, info.FromBest = vals[best], best, order[best] == R
+	if math.IsInf(vals[best], -1) {
+		return nil, fmt.Errorf("bo: acquisition is not finite at any start")
+	}
+	return x, nil
+}
+
+func (o *Optimizer) ensureWorkers() {
+	w := parallel.Workers(o.cfg.Workers, max(o.cfg.Starts, (o.cfg.RawSamples+rawChunk)/rawChunk))
+	for len(o.ws) < w {
+		o.ws = append(o.ws, newAcqScratch(o.d, o.canon))
+		o.qn = append(o.qn, newBoxQN(o.lo, o.hi, o.cfg.MaxIter))
+	}
+}
