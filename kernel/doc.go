@@ -36,8 +36,15 @@
 //     Gradients are analytic. Measured Gram speed-ups over enumeration
 //     (2 cores): signflip(6) 20×, hyperoctahedral(5) 170–240× at n = 55
 //     and 500.
-//   - Avg, enumerate: one κ per element. Other groups and Matérn bases
+//   - Avg, enumerate: one κ per element, evaluated eight elements at a
+//     time by f64.SumKappa (vectorized exp within f64.ExpMaxUlp = 2 ulp of
+//     math.Exp, square roots, fixed-order lane sums; the same bits on
+//     every SIMD path): about 11× faster than scalar math.Exp for
+//     matern52 over hyperoctahedral(5). Other groups and Matérn bases
 //     have no closed form: Closed is an error (ErrNoClosedForm).
+//   - Enumeration prepares each orbit one packed block (32 or 8
+//     elements) at a time, through orbit.RangeActor where the group has
+//     it (the same values as ActTo).
 //
 // Cost: GramTo makes n(n−1)/2 pair evaluations (plus n diagonal ones),
 // each O(|G|·d) when enumerating, O(d) or O(d log d) when closed (avg:
@@ -91,7 +98,13 @@
 //
 // # Gradients
 //
-// GradTo is analytic for the base kernel, for enumerated finite groups
+// GradTo is analytic for the base kernel, for closed-form Max over
+// finite groups with an orbit.Aligner (∇ = v/ℓ²·κ'(u)/u·(x − g*·y) with
+// g*·y the aligned point: sorts for signflip, permutation and
+// hyperoctahedral, the Hungarian assignment for blockperm and pairedperm,
+// the best shift for cyclic; O(d log d) or O(m³) per pair instead of
+// O(|G|·d), and it does not need the group to fit the budget), for
+// enumerated finite groups
 // (Max: the base gradient at the first maximizing element g*, valid
 // wherever g* is unique; Avg: the mean of the element gradients), for
 // rotation2d (closed forms, trapezoid) and for discretized isometric

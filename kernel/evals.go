@@ -106,36 +106,69 @@ func (e *distEval) column(out []float64, stride int, px []float64, n int, py []f
 // with squared distances clamped at 0. Prepared x is (x, ‖x‖²); prepared y
 // is the orbit g_0·y, …, g_{|G|−1}·y packed by f64.Pack (blocks of group
 // elements, coordinate-major, padded with copies of the last element to a
-// multiple of 8), then ‖y‖², then d floats of scratch. Max uses
+// multiple of 8), then ‖y‖², then Wide·d floats of scratch. Max uses
 // f64.MaxDot (SIMD where available, the same bits on every path); every
 // inner product is summed s = x₀o₀, s = s + x_k·o_k in coordinate order.
+// Avg uses f64.SumKappa (SIMD exp; the same bits on every path, each term
+// within f64.ExpMaxUlp-level rounding of κ with math.Exp).
 type enumEval struct {
 	p     Params
 	inv2  float64
 	d, G  int
 	g     orbit.Finite
+	ra    orbit.RangeActor // nil if g offers none
 	isMax bool
 }
 
 func (e *enumEval) xLen() int { return e.d + 1 }
-func (e *enumEval) yLen() int { return f64.PackedLen(e.G, e.d) + 1 + e.d }
+func (e *enumEval) yLen() int { return f64.PackedLen(e.G, e.d) + 1 + f64.Wide*e.d }
 
 func (e *enumEval) prepX(dst, x []float64) {
 	copy(dst, x)
 	dst[e.d] = dot(x, x)
 }
 
-func (e *enumEval) prepY(dst, y []float64) {
-	d := e.d
-	pl := f64.PackedLen(e.G, d)
-	gp := pl / d
-	tmp := dst[pl+1 : pl+1+d]
-	for i := range e.G {
-		e.g.ActTo(tmp, y, i)
-		f64.PackPoint(dst[:pl], tmp, i, gp)
+// actRange writes g_i·y for i = lo … hi−1 (row-major) into dst, through
+// orbit.RangeActor when the group offers it (the same values as ActTo).
+func (e *enumEval) actRange(dst, y []float64, lo, hi int) {
+	if e.ra != nil {
+		e.ra.ActRangeTo(dst, y, lo, hi)
+		return
 	}
-	for i := e.G; i < gp; i++ {
-		f64.PackPoint(dst[:pl], tmp, i, gp) // padding: the last element
+	d := e.d
+	for i := lo; i < hi; i++ {
+		e.g.ActTo(dst[(i-lo)*d:(i-lo+1)*d], y, i)
+	}
+}
+
+// prepY enumerates the orbit one block (Wide or Narrow elements) at a time
+// into row-major scratch and transposes it into the packed block, padding
+// with the last element.
+func (e *enumEval) prepY(dst, y []float64) {
+	d, G := e.d, e.G
+	pl := f64.PackedLen(G, d)
+	gp := pl / d
+	tmp := dst[pl+1 : pl+1+f64.Wide*d]
+	wideEnd := gp / f64.Wide * f64.Wide
+	for g0 := 0; g0 < gp; {
+		w := f64.Narrow
+		if g0 < wideEnd {
+			w = f64.Wide
+		}
+		hi := min(g0+w, G) // > g0: padding is less than Narrow elements
+		nr := hi - g0
+		e.actRange(tmp[:nr*d], y, g0, hi)
+		blk := dst[g0*d : (g0+w)*d]
+		for k := range d {
+			bk := blk[k*w : (k+1)*w]
+			for l := range nr {
+				bk[l] = tmp[l*d+k]
+			}
+			for l := nr; l < w; l++ {
+				bk[l] = tmp[(nr-1)*d+k]
+			}
+		}
+		g0 += w
 	}
 	dst[pl] = dot(y, y)
 }
@@ -169,18 +202,27 @@ func (e *enumEval) column(out []float64, stride int, px []float64, n int, py []f
 		}
 		return
 	}
-	sh, inv2 := e.p.Shape, e.inv2
+	sh := f64Shape(e.p.Shape)
 	scale := e.p.Variance / float64(G)
 	for i := range n {
 		x := px[i*xl : i*xl+d]
-		nxy := px[i*xl+d] + ny
-		var acc float64
-		for g := range G {
-			s := f64.Dot(x, orb, g)
-			acc += kappaU2(sh, max(nxy-2*s, 0)*inv2)
-		}
-		out[i*stride] = scale * acc
+		out[i*stride] = scale * f64.SumKappa(x, px[i*xl+d]+ny, orb, G, sh, e.inv2)
 	}
+}
+
+// f64Shape maps a Shape to f64's.
+func f64Shape(s Shape) f64.Shape {
+	switch s {
+	case RBF:
+		return f64.RBF
+	case Matern12:
+		return f64.Matern12
+	case Matern32:
+		return f64.Matern32
+	case Matern52:
+		return f64.Matern52
+	}
+	panic("kernel: bad shape")
 }
 
 func (e *enumEval) maxValue(nx, ny, best float64) float64 {
@@ -196,9 +238,7 @@ func (e *enumEval) grad(dst, x, y, scratch []float64) {
 	d, G := e.d, e.G
 	orb := scratch[:G*d]
 	diff := scratch[G*d : G*d+d]
-	for i := range G {
-		e.g.ActTo(orb[i*d:(i+1)*d], y, i)
-	}
+	e.actRange(orb, y, 0, G)
 	vi := e.p.Variance * e.inv2
 	sl := math.Sqrt(e.inv2)
 	if e.isMax {
@@ -236,5 +276,23 @@ func (e *enumEval) grad(dst, x, y, scratch []float64) {
 	c := vi / float64(G)
 	for k := range d {
 		dst[k] *= c
+	}
+}
+
+// alignGrad is the analytic gradient of k_max = v·κ(d_G(x, y)/ℓ) through
+// the group's nearest orbit point a = g*·y (orbit.Aligner):
+// ∇ₓ = v/ℓ²·κ'(u)/u·(x − a), u = ‖x − a‖/ℓ, exact wherever g* is unique
+// (almost everywhere), at O(d log d) (sorts) or O(m³) (assignments) per
+// pair instead of O(|G|·d). scratch holds d floats.
+func alignGrad(p Params, al orbit.Aligner) gradFunc {
+	inv2 := 1 / (p.Lengthscale * p.Lengthscale)
+	sl := 1 / p.Lengthscale
+	return func(dst, x, y, scratch []float64) {
+		a := scratch[:len(x)]
+		d2 := al.AlignTo(a, x, y)
+		c := p.Variance * inv2 * dkappaOverU(p.Shape, math.Sqrt(d2)*sl)
+		for k := range x {
+			dst[k] = c * (x[k] - a[k])
+		}
 	}
 }

@@ -220,6 +220,7 @@ func newOrbitKernel(p Params, g orbit.Group, o Options, isMax bool) (*orbitKerne
 		if sizeErr == nil {
 			if enumErr = checkBudget(g, G, d, budget); enumErr == nil {
 				enum = &enumEval{p: p, inv2: inv2, d: d, G: G, g: fg, isMax: isMax}
+				enum.ra, _ = g.(orbit.RangeActor)
 			}
 		}
 		switch {
@@ -232,9 +233,12 @@ func newOrbitKernel(p Params, g orbit.Group, o Options, isMax bool) (*orbitKerne
 		default:
 			k.ev, k.method = enum, "enumerate"
 		}
+		al, hasAlign := g.(orbit.Aligner)
 		switch {
 		case closedGrad != nil:
 			k.grad, k.gradLen = closedGrad, closedGradLen
+		case isMax && k.method == "closed" && hasAlign:
+			k.grad, k.gradLen = alignGrad(p, al), d
 		case enum != nil:
 			k.grad, k.gradLen = enum.grad, G*d+d
 		default:

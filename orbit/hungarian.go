@@ -157,3 +157,39 @@ func (h *hungarian) solve(m int) {
 		}
 	}
 }
+
+// assignAlign writes the block permutation of y given by the optimal
+// assignment to x into dst: block k of dst is the block of y assigned to
+// block k of x (the assignment assignDist2 sums over).
+func (bl *blocks) assignAlign(dst, x, y []float64) {
+	m := bl.m
+	if m == 1 {
+		copy(dst, y)
+		return
+	}
+	if m <= smallM {
+		var hs hungarianSmall
+		h := hungarian{cost: hs.cost[:m*m], u: hs.u[:m+1], v: hs.v[:m+1], minv: hs.minv[:m+1],
+			p: hs.p[:m+1], way: hs.way[:m+1], used: hs.used[:m+1]}
+		bl.alignWith(&h, dst, x, y)
+		return
+	}
+	h := hungarianPool.Get().(*hungarian)
+	h.resize(m)
+	bl.alignWith(h, dst, x, y)
+	hungarianPool.Put(h)
+}
+
+// alignWith solves the assignment with scratch h and writes the aligned y.
+func (bl *blocks) alignWith(h *hungarian, dst, x, y []float64) {
+	if math.IsNaN(bl.assign(h, x, y)) {
+		copy(dst, y)
+		return
+	}
+	for j := 1; j <= bl.m; j++ { // row p[j]−1 of x takes column j−1 of y
+		k, l := h.p[j]-1, j-1
+		for o := 0; o < bl.b; o++ {
+			dst[k*bl.ks+o*bl.os] = y[l*bl.ks+o*bl.os]
+		}
+	}
+}

@@ -14,6 +14,12 @@
 // one AVX-512 register (or two AVX2 registers) holds coordinate k of 8
 // points and an inner product is d multiply-adds across registers.
 //
+// The orbit average uses SumKappa: per element the inner product (summed
+// as in MaxDot), the clamped squared distance, a square root for Matérn
+// profiles and a vectorized exponential (Exp, ExpTo; at most ExpMaxUlp = 2
+// ulp from math.Exp), reduced into eight lane accumulators in a fixed
+// order.
+//
 // # Paths
 //
 // Every function has a generic version (the specification, always
@@ -38,6 +44,10 @@
 //     product with float64() so that no compiler may fuse it), and maxima
 //     are exact. No ulp bound is needed. (On AMD Zen 5, separate multiply
 //     and add pipes give the same peak as FMA; see BenchmarkMaxDot.)
+//   - Exp, ExpTo and SumKappa use fused multiply-adds (math.FMA in the
+//     generic code, VFMADD in assembly, which is why the AVX2 level
+//     requires FMA3) and are likewise bit-identical on every path; their
+//     accuracy against math.Exp is documented by ExpMaxUlp and tested.
 //   - Results do not depend on how rows are tiled: each row's value is
 //     computed by the same operations whether it falls in a 4-row tile or
 //     the scalar remainder.

@@ -1,0 +1,309 @@
+package orbit
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Aligner is implemented by groups of isometries that find a nearest point
+// of an orbit without enumerating the group: g*·y with
+// g* ∈ argmin_g ‖x − g·y‖, so that ‖x − g*·y‖ = d_G(x, y). Kernels use it
+// for the gradient of k_max, ∇ₓ κ(d_G(x, y)/ℓ) = κ'/(ℓ·d)·(x − g*·y),
+// valid wherever g*·y is unique (almost everywhere).
+type Aligner interface {
+	// AlignTo writes g*·y into dst and returns ‖x − g*·y‖². dst, x and y
+	// have length Dim; dst must not overlap x or y. Ties are broken
+	// deterministically (the first index in the group's own ordering of
+	// candidates, e.g. stable sorts). It panics if lengths are wrong.
+	AlignTo(dst, x, y []float64) float64
+}
+
+// RangeActor is implemented by finite groups that write a run of orbit
+// images faster than one ActTo call per element (sharing work between
+// consecutive elements).
+type RangeActor interface {
+	// ActRangeTo writes g_i·x for i = lo … hi−1 into dst ((hi−lo)·Dim
+	// floats, row-major: row i−lo is g_i·x), exactly the values ActTo
+	// writes. dst must not overlap x. It panics if 0 ≤ lo ≤ hi ≤ |G| fails
+	// or lengths are wrong.
+	ActRangeTo(dst, x []float64, lo, hi int)
+}
+
+var (
+	_ Aligner    = (*TrivialGroup)(nil)
+	_ Aligner    = (*SignFlipGroup)(nil)
+	_ Aligner    = (*PermutationGroup)(nil)
+	_ Aligner    = (*HyperoctahedralGroup)(nil)
+	_ Aligner    = (*BlockPermGroup)(nil)
+	_ Aligner    = (*PairedPermGroup)(nil)
+	_ Aligner    = (*CyclicGroup)(nil)
+	_ Aligner    = (*Rotation2DGroup)(nil)
+	_ RangeActor = (*TrivialGroup)(nil)
+	_ RangeActor = (*SignFlipGroup)(nil)
+	_ RangeActor = (*PermutationGroup)(nil)
+	_ RangeActor = (*HyperoctahedralGroup)(nil)
+	_ RangeActor = (*BlockPermGroup)(nil)
+	_ RangeActor = (*PairedPermGroup)(nil)
+	_ RangeActor = (*CyclicGroup)(nil)
+)
+
+func checkAlign(name string, dst, x, y []float64, d int) {
+	if len(dst) != d || len(x) != d || len(y) != d {
+		panic(fmt.Sprintf("orbit: %s: lengths dst %d, x %d, y %d, want %d", name, len(dst), len(x), len(y), d))
+	}
+}
+
+func checkRange(name string, dst, x []float64, lo, hi, n, d int) {
+	if lo < 0 || hi < lo || (n >= 0 && hi > n) {
+		panic(fmt.Sprintf("orbit: %s: element range [%d, %d) outside [0, %d)", name, lo, hi, n))
+	}
+	if len(x) != d || len(dst) != (hi-lo)*d {
+		panic(fmt.Sprintf("orbit: %s: lengths dst %d, x %d, want %d, %d", name, len(dst), len(x), (hi-lo)*d, d))
+	}
+}
+
+func dist2(x, y []float64) float64 {
+	var s float64
+	for k := range x {
+		t := x[k] - y[k]
+		s += t * t
+	}
+	return s
+}
+
+// argsort writes into idx (len d) the stable ascending order of key(k).
+// Insertion sort for small d (orbit dimensions are small), else a stable
+// library sort.
+func argsort(idx []int, key func(k int) float64) {
+	for k := range idx {
+		idx[k] = k
+	}
+	if len(idx) <= 32 {
+		for i := 1; i < len(idx); i++ {
+			v := idx[i]
+			kv := key(v)
+			j := i
+			for j > 0 && key(idx[j-1]) > kv {
+				idx[j] = idx[j-1]
+				j--
+			}
+			idx[j] = v
+		}
+		return
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		ka, kb := key(a), key(b)
+		switch {
+		case ka < kb:
+			return -1
+		case ka > kb:
+			return 1
+		}
+		return 0
+	})
+}
+
+// sortAlign writes dst[ix[r]] = f(y[iy[r]], x[ix[r]]) for the stable
+// ascending orders ix of key(x) and iy of key(y).
+func sortAlign(dst, x, y []float64, abs bool) {
+	d := len(x)
+	var sx, sy [maxStack]int
+	var ix, iy []int
+	if d <= maxStack {
+		ix, iy = sx[:d], sy[:d]
+	} else {
+		ix, iy = make([]int, d), make([]int, d)
+	}
+	if abs {
+		argsort(ix, func(k int) float64 { return math.Abs(x[k]) })
+		argsort(iy, func(k int) float64 { return math.Abs(y[k]) })
+		for r, k := range ix {
+			dst[k] = math.Copysign(math.Abs(y[iy[r]]), x[k])
+		}
+		return
+	}
+	argsort(ix, func(k int) float64 { return x[k] })
+	argsort(iy, func(k int) float64 { return y[k] })
+	for r, k := range ix {
+		dst[k] = y[iy[r]]
+	}
+}
+
+// AlignTo copies y into dst and returns ‖x − y‖².
+func (g *TrivialGroup) AlignTo(dst, x, y []float64) float64 {
+	checkAlign("none", dst, x, y, g.d)
+	copy(dst, y)
+	return dist2(x, dst)
+}
+
+// AlignTo writes the sign flip of y matching the signs of x:
+// dst_k = sign(x_k)·|y_k| (+ at x_k = +0).
+func (g *SignFlipGroup) AlignTo(dst, x, y []float64) float64 {
+	checkAlign("signflip", dst, x, y, g.d)
+	for k, v := range y {
+		dst[k] = math.Copysign(math.Abs(v), x[k])
+	}
+	return dist2(x, dst)
+}
+
+// AlignTo writes the permutation of y ordered like x: the r-th smallest
+// value of y at the position of the r-th smallest coordinate of x
+// (rearrangement inequality).
+func (g *PermutationGroup) AlignTo(dst, x, y []float64) float64 {
+	checkAlign("permutation", dst, x, y, g.bl.m)
+	sortAlign(dst, x, y, false)
+	return dist2(x, dst)
+}
+
+// AlignTo writes the signed permutation of y aligned with x: the r-th
+// smallest |y| at the position of the r-th smallest |x|, with x's sign.
+func (g *HyperoctahedralGroup) AlignTo(dst, x, y []float64) float64 {
+	checkAlign("hyperoctahedral", dst, x, y, g.bl.m)
+	sortAlign(dst, x, y, true)
+	return dist2(x, dst)
+}
+
+// AlignTo writes the block permutation of y given by the optimal
+// assignment (Hungarian algorithm, O(m³)).
+func (g *BlockPermGroup) AlignTo(dst, x, y []float64) float64 {
+	checkAlign("blockperm", dst, x, y, g.Dim())
+	g.bl.assignAlign(dst, x, y)
+	return dist2(x, dst)
+}
+
+// AlignTo writes the paired permutation of y given by the optimal
+// assignment (Hungarian algorithm, O(m³)).
+func (g *PairedPermGroup) AlignTo(dst, x, y []float64) float64 {
+	checkAlign("pairedperm", dst, x, y, g.Dim())
+	g.bl.assignAlign(dst, x, y)
+	return dist2(x, dst)
+}
+
+// AlignTo writes the cyclic shift of y nearest to x (the first of equally
+// near ones), in O(d²).
+func (g *CyclicGroup) AlignTo(dst, x, y []float64) float64 {
+	checkAlign("cyclic", dst, x, y, g.d)
+	d := g.d
+	best, arg := math.Inf(1), 0
+	for i := 0; i < d; i++ {
+		var s float64
+		for k := 0; k < d-i; k++ {
+			t := x[k] - y[k+i]
+			s += t * t
+		}
+		for k := d - i; k < d; k++ {
+			t := x[k] - y[k+i-d]
+			s += t * t
+		}
+		if s < best {
+			best, arg = s, i
+		}
+	}
+	n := copy(dst, y[arg:])
+	copy(dst[n:], y[:arg])
+	return dist2(x, dst)
+}
+
+// AlignTo writes the rotation of y onto the ray of x, (‖y‖/‖x‖)·x, or y
+// itself if x = 0.
+func (g *Rotation2DGroup) AlignTo(dst, x, y []float64) float64 {
+	checkAlign("rotation2d", dst, x, y, 2)
+	r, s := math.Hypot(x[0], x[1]), math.Hypot(y[0], y[1])
+	if r == 0 {
+		copy(dst, y)
+	} else {
+		c := s / r
+		dst[0], dst[1] = c*x[0], c*x[1]
+	}
+	return dist2(x, dst)
+}
+
+// ActRangeTo writes copies of x (the only element is the identity).
+func (g *TrivialGroup) ActRangeTo(dst, x []float64, lo, hi int) {
+	checkRange("none", dst, x, lo, hi, 1, g.d)
+	for r := range hi - lo {
+		copy(dst[r*g.d:(r+1)*g.d], x)
+	}
+}
+
+// ActRangeTo writes g_i·x for i = lo … hi−1.
+func (g *SignFlipGroup) ActRangeTo(dst, x []float64, lo, hi int) {
+	d := g.d
+	checkRange("signflip", dst, x, lo, hi, g.n, d)
+	for i := lo; i < hi; i++ {
+		row := dst[(i-lo)*d : (i-lo+1)*d]
+		copy(row, x)
+		flipBits(row, uint64(i))
+	}
+}
+
+// ActRangeTo writes g_i·x for i = lo … hi−1.
+func (g *PermutationGroup) ActRangeTo(dst, x []float64, lo, hi int) {
+	checkRange("permutation", dst, x, lo, hi, g.n, g.bl.m)
+	g.bl.actRangeTo(dst, x, lo, hi)
+}
+
+// ActRangeTo writes g_i·x for i = lo … hi−1.
+func (g *BlockPermGroup) ActRangeTo(dst, x []float64, lo, hi int) {
+	checkRange("blockperm", dst, x, lo, hi, g.n, g.Dim())
+	g.bl.actRangeTo(dst, x, lo, hi)
+}
+
+// ActRangeTo writes g_i·x for i = lo … hi−1.
+func (g *PairedPermGroup) ActRangeTo(dst, x []float64, lo, hi int) {
+	checkRange("pairedperm", dst, x, lo, hi, g.n, g.Dim())
+	g.bl.actRangeTo(dst, x, lo, hi)
+}
+
+func (bl *blocks) actRangeTo(dst, x []float64, lo, hi int) {
+	d := len(x)
+	for i := lo; i < hi; i++ {
+		bl.actTo(dst[(i-lo)*d:(i-lo+1)*d], x, i)
+	}
+}
+
+// ActRangeTo writes g_i·x for i = lo … hi−1: each permutation is applied
+// once and its 2^d sign patterns are written from it.
+func (g *HyperoctahedralGroup) ActRangeTo(dst, x []float64, lo, hi int) {
+	d := g.bl.m
+	checkRange("hyperoctahedral", dst, x, lo, hi, g.n, d)
+	if lo == hi {
+		return
+	}
+	var sp [maxStack]float64
+	var perm []float64
+	if d <= maxStack {
+		perm = sp[:d]
+	} else {
+		perm = make([]float64, d)
+	}
+	curP := -1
+	for i := lo; i < hi; i++ {
+		p, s := g.split(i)
+		if p != curP {
+			g.bl.actTo(perm, x, p)
+			curP = p
+		}
+		row := dst[(i-lo)*d : (i-lo+1)*d]
+		if d > 64 {
+			copy(row, perm)
+			flipBits(row, s)
+			continue
+		}
+		for k, v := range perm {
+			row[k] = math.Float64frombits(math.Float64bits(v) ^ (s>>uint(k)&1)<<63)
+		}
+	}
+}
+
+// ActRangeTo writes g_i·x for i = lo … hi−1.
+func (g *CyclicGroup) ActRangeTo(dst, x []float64, lo, hi int) {
+	d := g.d
+	checkRange("cyclic", dst, x, lo, hi, d, d)
+	for i := lo; i < hi; i++ {
+		row := dst[(i-lo)*d : (i-lo+1)*d]
+		n := copy(row, x[i:])
+		copy(row[n:], x[:i])
+	}
+}
