@@ -1,0 +1,543 @@
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
+)
+
+// ComplexityOptions configure Complexity. The zero value is the default.
+type ComplexityOptions struct {
+	// Group of the sweep in n; nil means hyperoctahedral(5) (|G| = 3840).
+	Group orbit.Group
+	// N are the numbers of points of the sweep in n; nil means 32, 64,
+	// …, 1024.
+	N []int
+	// GroupSweep are the groups of the sweep in |G|, each a family of
+	// growing groups; nil means signflip d = 2…12 and hyperoctahedral
+	// d = 1…6.
+	GroupSweep []GroupFamily
+	// GroupN is the number of points of the sweep in |G|; 0 means 64.
+	GroupN int
+	// M is the number of candidates scored by one iteration; 0 means
+	// 100 (each candidate's k_max row against the design costs O(n|G|) with
+	// enumeration, so m = 1000 would confine the enumerated iterations to
+	// the smallest n).
+	M int
+	// Shape is the base kernel; the zero value is RBF (k_avg's closed
+	// form needs it).
+	Shape kernel.Shape
+	// Backend does the linear algebra; nil means linalg.Default().
+	Backend linalg.Backend
+	// MinTime and MaxReps: the timing rule of Profile; 0 means
+	// DefaultMinTime and DefaultMaxReps.
+	MinTime time.Duration
+	MaxReps int
+	// MaxPointSeconds: a point of a series whose time, extrapolated from
+	// the previous points (see Complexity), exceeds it is not run (nor are
+	// the larger ones); 0 means 5.
+	MaxPointSeconds float64
+	Seed            uint64
+	// Progress receives one line per measured point; nil means none.
+	Progress io.Writer
+}
+
+// GroupFamily is a named sequence of groups of growing order.
+type GroupFamily struct {
+	Name   string
+	Groups []orbit.Group
+}
+
+// ComplexitySeries is one row of the complexity table: the time of a
+// quantity against n or |G|, and the least-squares slope of log time
+// against log x.
+type ComplexitySeries struct {
+	// Quantity: gram, eigen, psd-projection, per-query, iteration,
+	// enumerate-orbits.
+	Quantity string `json:"quantity"`
+	Kernel   string `json:"kernel,omitempty"`
+	Method   string `json:"method,omitempty"`
+	// Against is "n" or "|G|"; Family names the groups of a |G| sweep.
+	Against string `json:"against"`
+	Family  string `json:"family,omitempty"`
+	// Cost is the paper's Table 2 entry, Predicted its exponent in the
+	// swept variable (asymptotically).
+	Cost      string  `json:"cost"`
+	Predicted float64 `json:"predicted"`
+	// X and Seconds are the measured points (median times); D the
+	// dimensions of a |G| sweep; NotRun the x values skipped because
+	// predicted too slow.
+	X       []float64 `json:"x"`
+	D       []int     `json:"d,omitempty"`
+	Seconds []float64 `json:"seconds"`
+	NotRun  []float64 `json:"not_run,omitempty"`
+	// Slope and R2 of the log-log fit (absent with fewer than two
+	// points; R2 absent when every time is equal). SlopeGD is the slope
+	// against |G|·d for |G| sweeps (the enumeration does O(d) work per
+	// element).
+	Slope   *float64 `json:"slope,omitempty"`
+	R2      *float64 `json:"r2,omitempty"`
+	SlopeGD *float64 `json:"slope_vs_g_times_d,omitempty"`
+	Note    string   `json:"note,omitempty"`
+}
+
+// ComplexityResult is what Complexity measured.
+type ComplexityResult struct {
+	Environment
+	Group  string             `json:"group"`
+	Base   string             `json:"base"`
+	M      int                `json:"m"`
+	GroupN int                `json:"group_n"`
+	Series []ComplexitySeries `json:"series"`
+}
+
+// DefaultComplexityN are the sizes of Complexity's sweep in n.
+var DefaultComplexityN = []int{32, 64, 128, 256, 512, 1024}
+
+// DefaultGroupSweep is signflip d = 2…12 and hyperoctahedral d = 1…6.
+func DefaultGroupSweep() []GroupFamily {
+	var sf, ho []orbit.Group
+	for d := 2; d <= 12; d++ {
+		g, _ := orbit.SignFlip(d)
+		sf = append(sf, g)
+	}
+	for d := 1; d <= 6; d++ {
+		g, _ := orbit.Hyperoctahedral(d)
+		ho = append(ho, g)
+	}
+	return []GroupFamily{{"signflip", sf}, {"hyperoctahedral", ho}}
+}
+
+// Complexity measures the paper's Table 2 (cost per BO iteration):
+// the time of each quantity against n (group o.Group) and, for the orbit
+// work, against |G| (o.GroupSweep, o.GroupN points), with the log-log
+// least-squares slope (FitPowerLaw) next to the predicted exponent.
+//
+// Quantities (standard normal points, lengthscale 1, unit variance):
+//
+//   - gram: the n×n Gram of k_b (O(n²)), k_max and k_avg (O(n²|G|*)), by
+//     closed form and by enumeration;
+//   - eigen: the backend's EigenSym of the k_max Gram (O(n³));
+//   - psd-projection: Q·max(Λ, 0)·Qᵀ from it (O(n³));
+//   - per-query: one kernel value k(x, y) between two new points — k_b
+//     (O(1)), k_avg (O(|G|*)), k_plus over a design of n points
+//     (O(n|G|*)); timed over a batch of 64 queries;
+//   - iteration: one BO iteration at fixed hyperparameters — build the
+//     kernel (k_plus: NewPlus on the n points), the GP (gp.NewKernel: Gram
+//     and Cholesky) and score M candidates with the posterior mean and
+//     variance: O(m + n² + n³) base, O((m + n²)|G|* + n³) avg,
+//     O((mn + n²)|G|* + n³) plus. Hyperparameter fitting repeats this
+//     kind of work a data-dependent number of times and is left out;
+//   - enumerate-orbits: orbit.Enumerator.Orbits of GroupN points (O(n|G|)).
+//
+// |G|* is |G| for enumeration; for closed forms the growth in |G|
+// disappears (k_max: a sort, O(d log d); k_avg: O(d) for sign flips, the
+// O(2^d·d) permanent for (signed) permutations).
+//
+// Timing follows Profile's rule. A point whose time, extrapolated from the
+// series' previous point by the local slope of its last two points (at
+// least 1; min(predicted, 2) after the first point), exceeds
+// MaxPointSeconds is not run, nor are the series' larger points; slopes
+// are fitted to the measured points only.
+func Complexity(o ComplexityOptions) (ComplexityResult, error) {
+	if o.Group == nil {
+		g, err := orbit.Hyperoctahedral(5)
+		if err != nil {
+			return ComplexityResult{}, err
+		}
+		o.Group = g
+	}
+	if o.N == nil {
+		o.N = DefaultComplexityN
+	}
+	if o.GroupSweep == nil {
+		o.GroupSweep = DefaultGroupSweep()
+	}
+	if o.GroupN == 0 {
+		o.GroupN = 64
+	}
+	if o.M == 0 {
+		o.M = 100
+	}
+	if o.MinTime == 0 {
+		o.MinTime = DefaultMinTime
+	}
+	if o.MaxReps == 0 {
+		o.MaxReps = DefaultMaxReps
+	}
+	if o.MaxPointSeconds == 0 {
+		o.MaxPointSeconds = 5
+	}
+	if len(o.N) < 2 {
+		return ComplexityResult{}, errors.New("bench: complexity: need at least two sizes n")
+	}
+	for i, n := range o.N {
+		if n < 2 || (i > 0 && n <= o.N[i-1]) {
+			return ComplexityResult{}, fmt.Errorf("bench: complexity: n = %v: want ascending values ≥ 2", o.N)
+		}
+	}
+	if o.GroupN < 2 || o.M < 1 || o.MinTime < 0 || o.MaxReps < 1 || !(o.MaxPointSeconds > 0) {
+		return ComplexityResult{}, fmt.Errorf("bench: complexity: invalid options (group n %d, m %d, min time %v, max reps %d, max point seconds %v)", o.GroupN, o.M, o.MinTime, o.MaxReps, o.MaxPointSeconds)
+	}
+	if o.Backend == nil {
+		be, err := linalg.Default()
+		if err != nil {
+			return ComplexityResult{}, fmt.Errorf("bench: complexity: %w", err)
+		}
+		o.Backend = be
+	}
+	if o.Progress == nil {
+		o.Progress = io.Discard
+	}
+	c := &complexity{o: o}
+	res := ComplexityResult{
+		Environment: environment(o.Backend, os.Getenv),
+		Group:       o.Group.Name(), Base: o.Shape.String(), M: o.M, GroupN: o.GroupN,
+	}
+	for _, s := range c.nSeries() {
+		if err := c.sweep(&s.series, s.xs, s.run); err != nil {
+			return ComplexityResult{}, err
+		}
+		res.Series = append(res.Series, s.series)
+	}
+	for _, fam := range o.GroupSweep {
+		for _, s := range c.groupSeries(fam) {
+			if err := c.sweep(&s.series, s.xs, s.run); err != nil {
+				return ComplexityResult{}, err
+			}
+			res.Series = append(res.Series, s.series)
+		}
+	}
+	return res, nil
+}
+
+type complexity struct {
+	o ComplexityOptions
+}
+
+// pending is a series to measure: run(i) returns the function to time
+// at point i (errSkip-wrapped errors and ErrNoClosedForm drop the series).
+type pending struct {
+	series ComplexitySeries
+	xs     []float64
+	run    func(i int) (func() error, error)
+}
+
+func (c *complexity) params() kernel.Params {
+	return kernel.Params{Shape: c.o.Shape, Variance: 1, Lengthscale: 1}
+}
+
+// sweep measures series s at the points xs.
+func (c *complexity) sweep(s *ComplexitySeries, xs []float64, run func(i int) (func() error, error)) error {
+	label := s.Quantity + " " + s.Kernel + " " + s.Method
+	if s.Family != "" {
+		label += " (" + s.Family + ")"
+	}
+	for i, x := range xs {
+		if k := len(s.X); k > 0 {
+			// Extrapolate by the local slope of the last two points (at
+			// least 1), or min(predicted, 2) from a single point.
+			exp := max(1, min(s.Predicted, 2))
+			if k >= 2 {
+				exp = max(1, math.Log(s.Seconds[k-1]/s.Seconds[k-2])/math.Log(s.X[k-1]/s.X[k-2]))
+			}
+			pred := s.Seconds[k-1] * math.Pow(x/s.X[k-1], exp)
+			if pred > c.o.MaxPointSeconds {
+				s.NotRun = append(s.NotRun, xs[i:]...)
+				s.Note = fmt.Sprintf("x ≥ %g not run (predicted > %gs)", x, c.o.MaxPointSeconds)
+				fmt.Fprintf(c.o.Progress, "complexity: %-45s %s = %-6g not run (predicted %.3g s)\n", label, s.Against, x, pred)
+				break
+			}
+		}
+		f, err := run(i)
+		var sec float64
+		if err == nil {
+			sec, _, err = timeMedian(c.o.MinTime, c.o.MaxReps, f)
+		}
+		if err != nil {
+			if errors.Is(err, errSkip) || errors.Is(err, kernel.ErrNoClosedForm) || errors.Is(err, orbit.ErrOverBudget) {
+				s.Note = err.Error()
+				s.X, s.Seconds, s.D = nil, nil, nil
+				fmt.Fprintf(c.o.Progress, "complexity: %-45s skipped: %v\n", label, err)
+				return nil
+			}
+			return fmt.Errorf("bench: complexity: %s at %s = %g: %w", label, s.Against, x, err)
+		}
+		if s.Quantity == "per-query" {
+			sec /= queryBatch
+		}
+		s.X = append(s.X, x)
+		s.Seconds = append(s.Seconds, sec)
+		fmt.Fprintf(c.o.Progress, "complexity: %-45s %s = %-6g %.4g s\n", label, s.Against, x, sec)
+	}
+	if len(s.X) >= 2 {
+		slope, _, r2, err := FitPowerLaw(s.X, s.Seconds)
+		if err == nil {
+			s.Slope = &slope
+			if !math.IsNaN(r2) {
+				s.R2 = &r2
+			}
+		}
+		if len(s.D) > 0 {
+			gd := make([]float64, len(s.X))
+			for i := range gd {
+				gd[i] = s.X[i] * float64(s.D[i])
+			}
+			if slope, _, _, err := FitPowerLaw(gd, s.Seconds); err == nil {
+				s.SlopeGD = &slope
+			}
+		}
+	}
+	if len(s.D) > len(s.X) {
+		s.D = s.D[:len(s.X)]
+	}
+	return nil
+}
+
+// queryBatch is the number of kernel values timed together by per-query.
+const queryBatch = 64
+
+func (c *complexity) points(n, d int) *mat.Dense { return points(n, d, c.o.Seed) }
+
+func (c *complexity) nSeries() []pending {
+	g, d := c.o.Group, c.o.Group.Dim()
+	xs := make([]float64, len(c.o.N))
+	for i, n := range c.o.N {
+		xs[i] = float64(n)
+	}
+	n := func(i int) int { return c.o.N[i] }
+	var out []pending
+	add := func(q, kern, meth, cost string, pred float64, run func(i int) (func() error, error)) {
+		out = append(out, pending{series: ComplexitySeries{Quantity: q, Kernel: kern, Method: meth, Against: "n", Cost: cost, Predicted: pred}, xs: xs, run: run})
+	}
+	gram := func(kind string, m kernel.Method) func(i int) (func() error, error) {
+		return func(i int) (func() error, error) {
+			k, err := c.kernel(kind, g, m)
+			if err != nil {
+				return nil, err
+			}
+			return gramFunc(k.(kernel.Gramer), c.points(n(i), d)), nil
+		}
+	}
+	add("gram", "base", "", "O(n²)", 2, gram("base", kernel.Auto))
+	for _, kind := range []string{"max", "avg"} {
+		add("gram", kind, "enumerate", "O(n²|G|)", 2, gram(kind, kernel.Enumerate))
+		add("gram", kind, "closed", "O(n²|G|*)", 2, gram(kind, kernel.Closed))
+	}
+	maxGram := func(n int) (*mat.SymDense, error) {
+		k, err := kernel.NewMax(c.params(), g, kernel.Options{})
+		if err != nil {
+			return nil, err
+		}
+		var s mat.SymDense
+		return &s, k.GramTo(&s, c.points(n, d))
+	}
+	be := c.o.Backend
+	add("eigen", "", be.Name(), "O(n³)", 3, func(i int) (func() error, error) {
+		k, err := maxGram(n(i))
+		if err != nil {
+			return nil, err
+		}
+		var e linalg.Eigen
+		return func() error { return be.EigenSym(&e, k) }, nil
+	})
+	add("psd-projection", "", be.Name(), "O(n³)", 3, func(i int) (func() error, error) {
+		k, err := maxGram(n(i))
+		if err != nil {
+			return nil, err
+		}
+		var e linalg.Eigen
+		if err := be.EigenSym(&e, k); err != nil {
+			return nil, err
+		}
+		sc, kp := mat.NewDense(n(i), n(i), nil), mat.NewDense(n(i), n(i), nil)
+		return func() error { psdProject(be, kp, sc, &e); return nil }, nil
+	})
+	// Per-query: a batch of k(x_q, y_q) between new points.
+	qx, qy := points(queryBatch, d, c.o.Seed+11), points(queryBatch, d, c.o.Seed+12)
+	query := func(k kernel.Kernel) func() error {
+		dst := mat.NewDense(1, 1, nil)
+		return func() error {
+			for q := range queryBatch {
+				if err := k.CrossTo(dst, qx.Slice(q, q+1, 0, d).(*mat.Dense), qy.Slice(q, q+1, 0, d).(*mat.Dense)); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	add("per-query", "base", "", "O(1)", 0, func(int) (func() error, error) {
+		k, err := c.kernel("base", g, kernel.Auto)
+		if err != nil {
+			return nil, err
+		}
+		return query(k), nil
+	})
+	for _, m := range []kernel.Method{kernel.Enumerate, kernel.Closed} {
+		add("per-query", "avg", methodName(m), "O(|G|*)", 0, func(int) (func() error, error) {
+			k, err := c.kernel("avg", g, m)
+			if err != nil {
+				return nil, err
+			}
+			return query(k), nil
+		})
+	}
+	for _, m := range []kernel.Method{kernel.Enumerate, kernel.Closed} {
+		add("per-query", "plus", methodName(m), "O(n|G|*)", 1, func(i int) (func() error, error) {
+			k, err := c.plus(g, m, c.points(n(i), d))
+			if err != nil {
+				return nil, err
+			}
+			return query(k), nil
+		})
+	}
+	iter := func(kind string, m kernel.Method) func(i int) (func() error, error) {
+		return func(i int) (func() error, error) {
+			x := c.points(n(i), d)
+			y := make([]float64, n(i))
+			for r := range y {
+				row := x.RawRowView(r)
+				y[r] = -vecDot(row, row)
+			}
+			cand := points(c.o.M, d, c.o.Seed+13)
+			if _, err := c.kernel(kind, g, m); err != nil {
+				return nil, err // e.g. no closed form
+			}
+			var ws gp.Workspace
+			return func() error {
+				var k kernel.Kernel
+				var err error
+				if kind == "plus" {
+					k, err = c.plus(g, m, x)
+				} else {
+					k, err = c.kernel(kind, g, m)
+				}
+				if err != nil {
+					return err
+				}
+				post, err := gp.NewKernel(k, x, y, 1e-2, gp.Options{Backend: be})
+				if err != nil {
+					return err
+				}
+				for q := range c.o.M {
+					if _, _, err := post.Predict(&ws, cand.RawRowView(q)); err != nil {
+						return err
+					}
+				}
+				return nil
+			}, nil
+		}
+	}
+	add("iteration", "base", "", "O(m + n² + n³)", 3, iter("base", kernel.Auto))
+	for _, m := range []kernel.Method{kernel.Enumerate, kernel.Closed} {
+		add("iteration", "avg", methodName(m), "O((m + n²)|G|* + n³)", 3, iter("avg", m))
+	}
+	for _, m := range []kernel.Method{kernel.Enumerate, kernel.Closed} {
+		add("iteration", "plus", methodName(m), "O((mn + n²)|G|* + n³)", 3, iter("plus", m))
+	}
+	return out
+}
+
+func (c *complexity) groupSeries(fam GroupFamily) []pending {
+	xs := make([]float64, len(fam.Groups))
+	ds := make([]int, len(fam.Groups))
+	for i, g := range fam.Groups {
+		sz, err := orbit.Size(g)
+		if err != nil {
+			sz = 0
+		}
+		xs[i], ds[i] = float64(sz), g.Dim()
+	}
+	n := c.o.GroupN
+	var out []pending
+	add := func(q, kern, meth, cost string, pred float64, run func(i int) (func() error, error)) {
+		out = append(out, pending{series: ComplexitySeries{Quantity: q, Kernel: kern, Method: meth, Against: "|G|", Family: fam.Name, Cost: cost, Predicted: pred, D: slices.Clone(ds)}, xs: xs, run: run})
+	}
+	add("enumerate-orbits", "", "", "O(n|G|)", 1, func(i int) (func() error, error) {
+		f, ok := fam.Groups[i].(orbit.Finite)
+		if !ok {
+			return nil, skipf("%s is not finite", fam.Groups[i].Name())
+		}
+		raw := c.points(n, f.Dim()).RawMatrix().Data
+		var buf []float64
+		return func() error {
+			var err error
+			buf, err = orbit.Enumerator{}.Orbits(buf[:0], f, raw, n)
+			return err
+		}, nil
+	})
+	for _, kind := range []string{"max", "avg"} {
+		for _, m := range []kernel.Method{kernel.Enumerate, kernel.Closed} {
+			pred, cost := 1.0, "O(n²|G|)"
+			if m == kernel.Closed {
+				pred, cost = 0, "O(n²) per |G|: closed form"
+			}
+			add("gram", kind, methodName(m), cost, pred, func(i int) (func() error, error) {
+				g := fam.Groups[i]
+				k, err := c.kernel(kind, g, m)
+				if err != nil {
+					return nil, err
+				}
+				return gramFunc(k.(kernel.Gramer), c.points(n, g.Dim())), nil
+			})
+		}
+	}
+	for _, m := range []kernel.Method{kernel.Enumerate, kernel.Closed} {
+		pred, cost := 1.0, "O(n|G|) per query"
+		if m == kernel.Closed {
+			pred, cost = 0, "O(n) per query: closed form"
+		}
+		add("per-query", "plus", methodName(m), cost, pred, func(i int) (func() error, error) {
+			g := fam.Groups[i]
+			d := g.Dim()
+			k, err := c.plus(g, m, c.points(n, d))
+			if err != nil {
+				return nil, err
+			}
+			qx, qy := points(queryBatch, d, c.o.Seed+11), points(queryBatch, d, c.o.Seed+12)
+			dst := mat.NewDense(1, 1, nil)
+			return func() error {
+				for q := range queryBatch {
+					if err := k.CrossTo(dst, qx.Slice(q, q+1, 0, d).(*mat.Dense), qy.Slice(q, q+1, 0, d).(*mat.Dense)); err != nil {
+						return err
+					}
+				}
+				return nil
+			}, nil
+		})
+	}
+	return out
+}
+
+// kernel builds k_b, k_avg or k_max.
+func (c *complexity) kernel(kind string, g orbit.Group, m kernel.Method) (kernel.Kernel, error) {
+	switch kind {
+	case "base":
+		return kernel.NewBase(c.params(), g.Dim())
+	case "avg":
+		return kernel.NewAvg(c.params(), g, kernel.Options{Method: m})
+	case "plus":
+		return kernel.NewMax(c.params(), g, kernel.Options{Method: m})
+	}
+	return kernel.NewMax(c.params(), g, kernel.Options{Method: m})
+}
+
+// plus builds k_plus over k_max (method m) with design x.
+func (c *complexity) plus(g orbit.Group, m kernel.Method, x *mat.Dense) (*kernel.Plus, error) {
+	mx, err := kernel.NewMax(c.params(), g, kernel.Options{Method: m})
+	if err != nil {
+		return nil, err
+	}
+	return kernel.NewPlus(mx, x, kernel.PlusOptions{Backend: c.o.Backend})
+}

@@ -1,0 +1,812 @@
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
+)
+
+// ProfileOptions configure Profile. The zero value of every field but
+// Group is the documented default.
+type ProfileOptions struct {
+	// Group is the symmetry group (required).
+	Group orbit.Group
+	// N are the numbers of points profiled, ascending; nil means 55, 200,
+	// 1000.
+	N []int
+	// Shape is the base kernel; the zero value is RBF, the only shape
+	// with a closed-form k_avg.
+	Shape kernel.Shape
+	// Backend does the linear algebra; nil means linalg.Default().
+	Backend linalg.Backend
+	// M is the number of candidates of the k_plus cross-covariance; 0
+	// means 1000.
+	M int
+	// BOKernel is the GP kernel of the BO phases; "" means plus.
+	BOKernel bo.KernelKind
+	// MinTime and MaxReps are the timing rule (see Profile); 0 means
+	// DefaultMinTime and DefaultMaxReps.
+	MinTime time.Duration
+	MaxReps int
+	// MaxPhaseSeconds: a phase whose predicted time exceeds it is not run
+	// but estimated (see Profile); 0 means 10.
+	MaxPhaseSeconds float64
+	// EigenVsC lists orders n at which the openblas backend's EigenSym is
+	// timed against LAPACKE_dsyevd called from C (needs a build with cgo
+	// and -tags openblas: otherwise Profile returns ErrNoCDsyevd).
+	EigenVsC []int
+	// Seed seeds the points.
+	Seed uint64
+	// Progress receives one line per phase; nil means none.
+	Progress io.Writer
+}
+
+// Row statuses.
+const (
+	StatusMeasured  = "measured"
+	StatusEstimated = "estimated"
+	StatusSkipped   = "skipped"
+)
+
+// Ratio kinds of a ProfileRow.
+const (
+	// RatioEnumOverClosed is t(enumerate)/t(closed) for the same kernel and
+	// n, on the closed row: how many times faster the closed form is.
+	RatioEnumOverClosed = "enumerate/closed time"
+	// RatioEnumOverGemm is the enumerated k_max Gram's GFLOP/s at the same
+	// n divided by this DGEMM's GFLOP/s.
+	RatioEnumOverGemm = "enumeration/dgemm GFLOP/s"
+	// RatioGoOverC is the Go openblas EigenSym time over LAPACKE_dsyevd's
+	// called from C.
+	RatioGoOverC = "go/c time"
+)
+
+// ProfileRow is one phase at one n.
+type ProfileRow struct {
+	// Phase names what is timed: enumerate-orbits, gram, eigen,
+	// psd-projection, plus-build, plus-cross, dgemm, gp-fit, acquisition,
+	// bo-iteration, eigen-vs-c.
+	Phase string `json:"phase"`
+	// Label is the human-readable name of the row.
+	Label string `json:"label"`
+	// Kernel (base, avg, max, plus), Method (closed, enumerate) and
+	// Backend where they apply.
+	Kernel  string `json:"kernel,omitempty"`
+	Method  string `json:"method,omitempty"`
+	Backend string `json:"backend,omitempty"`
+	N       int    `json:"n"`
+	M       int    `json:"m,omitempty"`
+	// Status: measured, estimated (Seconds predicted from a smaller n,
+	// see Note) or skipped (Note says why).
+	Status  string  `json:"status"`
+	Seconds float64 `json:"seconds"`
+	Reps    int     `json:"reps"`
+	// PairsPerSecond counts kernel evaluations (n(n+1)/2 per Gram, m·n per
+	// cross-covariance); GFLOPS the credited flops per second (enumerated
+	// Grams and crosses: 2·d·|G| per pair, EnumGramFlops; eigen: 9n³;
+	// DGEMM: 2n³). 0 where they mean nothing.
+	PairsPerSecond float64 `json:"pairs_per_second,omitempty"`
+	GFLOPS         float64 `json:"gflops,omitempty"`
+	// Share is Seconds over the BO iteration's at the same n (0 when there
+	// is none).
+	Share float64 `json:"share_of_bo_iteration,omitempty"`
+	// Ratio, of kind RatioKind (RatioEnumOverClosed, RatioEnumOverGemm,
+	// RatioGoOverC).
+	Ratio     float64 `json:"ratio,omitempty"`
+	RatioKind string  `json:"ratio_kind,omitempty"`
+	Note      string  `json:"note,omitempty"`
+}
+
+// ProfileResult is what Profile measured.
+type ProfileResult struct {
+	Environment
+	Group           string       `json:"group"`
+	D               int          `json:"d"`
+	Order           string       `json:"order"` // |G| in decimal, "inf" for continuous groups
+	Base            string       `json:"base"`
+	N               []int        `json:"n"`
+	M               int          `json:"m"`
+	BOKernel        string       `json:"bo_kernel"`
+	BOObjective     string       `json:"bo_objective"`
+	Seed            uint64       `json:"seed"`
+	MinTimeSeconds  float64      `json:"min_time_seconds"`
+	MaxReps         int          `json:"max_reps"`
+	MaxPhaseSeconds float64      `json:"max_phase_seconds"`
+	Rows            []ProfileRow `json:"rows"`
+}
+
+// ErrNoCDsyevd reports EigenVsC in a build without cgo and -tags openblas.
+var ErrNoCDsyevd = errors.New("bench: profile: the C dsyevd comparison needs a build with cgo and -tags openblas")
+
+// DefaultProfileN are the point counts Profile uses by default.
+var DefaultProfileN = []int{55, 200, 1000}
+
+// Profile times the phases of one BO iteration with the invariant kernels
+// of o.Group, at each n of o.N (standard normal points, lengthscale 1):
+//
+//   - enumerate-orbits: orbit.Enumerator.Orbits of the n points (finite
+//     groups);
+//   - gram: the n×n Gram of k_b, k_avg and k_max, closed form and
+//     enumeration (the closed row carries t(enumerate)/t(closed));
+//   - eigen: the backend's EigenSym of the k_max Gram;
+//   - psd-projection: K₊ = Q·max(Λ, 0)·Qᵀ from that decomposition (column
+//     scaling and one backend GEMM);
+//   - plus-build: kernel.NewPlus on the n points (k_max Gram, eigen,
+//     features φ(D));
+//   - plus-cross: the M×n k_plus cross-covariance of M candidates against
+//     the design (φ(D) cached), closed and enumerated k_max;
+//   - dgemm: an n×n GEMM of every compiled-in backend at the largest n,
+//     with the enumerated k_max Gram's GFLOP/s over DGEMM's;
+//   - gp-fit, acquisition, bo-iteration: one bo.Optimizer Ask after n
+//     observations (cold hyperparameter fit, then the acquisition
+//     optimizer; the iteration is the whole Ask), kernel o.BOKernel. The
+//     objective is the Rastrigin problem of the same d for the
+//     hyperoctahedral group, else a synthetic invariant objective (see
+//     profileObjective); the points are uniform in the box.
+//
+// Timing: each phase runs once as a warm-up; if that took 1 s or more it
+// is the measurement, otherwise the phase is repeated until MinTime has
+// been timed and at least 3 runs made (at most MaxReps), and the median is
+// reported. Estimation: before running a phase at n, Profile predicts its
+// time from the same phase at the largest smaller n measured (or from a
+// probe at n = 32 when n > 64 is the first), scaled by (n/n')^p with p the
+// phase's exponent in n (2 for Grams and crosses, 1 for enumeration, 3 for
+// the rest); when the prediction exceeds MaxPhaseSeconds the phase is not
+// run and the row is marked estimated with the prediction.
+//
+// Profile sets nothing process-wide; OpenBLAS's thread count is whatever
+// linalg pinned it to (the perf CLI sets SYMBO_OPENBLAS_THREADS to
+// GOMAXPROCS when unset, so that DGEMM and the Go code use the same
+// number of threads).
+func Profile(o ProfileOptions) (ProfileResult, error) {
+	if o.Group == nil {
+		return ProfileResult{}, errors.New("bench: profile: no group")
+	}
+	if o.N == nil {
+		o.N = DefaultProfileN
+	}
+	if len(o.N) == 0 {
+		return ProfileResult{}, errors.New("bench: profile: empty list of n")
+	}
+	for i, n := range o.N {
+		if n < 2 || (i > 0 && n <= o.N[i-1]) {
+			return ProfileResult{}, fmt.Errorf("bench: profile: n = %v: want ascending values ≥ 2", o.N)
+		}
+	}
+	if o.M == 0 {
+		o.M = 1000
+	}
+	if o.BOKernel == "" {
+		o.BOKernel = bo.Plus
+	}
+	if o.MinTime == 0 {
+		o.MinTime = DefaultMinTime
+	}
+	if o.MaxReps == 0 {
+		o.MaxReps = DefaultMaxReps
+	}
+	if o.MaxPhaseSeconds == 0 {
+		o.MaxPhaseSeconds = 10
+	}
+	if o.M < 1 || o.MinTime < 0 || o.MaxReps < 1 || !(o.MaxPhaseSeconds > 0) {
+		return ProfileResult{}, fmt.Errorf("bench: profile: invalid options (m %d, min time %v, max reps %d, max phase seconds %v)", o.M, o.MinTime, o.MaxReps, o.MaxPhaseSeconds)
+	}
+	for _, n := range o.EigenVsC {
+		if n < 1 {
+			return ProfileResult{}, fmt.Errorf("bench: profile: eigen-vs-c order %d: want ≥ 1", n)
+		}
+	}
+	if len(o.EigenVsC) > 0 && !haveCDsyevd {
+		return ProfileResult{}, ErrNoCDsyevd
+	}
+	if o.Backend == nil {
+		be, err := linalg.Default()
+		if err != nil {
+			return ProfileResult{}, fmt.Errorf("bench: profile: %w", err)
+		}
+		o.Backend = be
+	}
+	if o.Progress == nil {
+		o.Progress = io.Discard
+	}
+	if _, err := kernel.NewBase(kernel.Params{Shape: o.Shape, Variance: 1, Lengthscale: 1}, o.Group.Dim()); err != nil {
+		return ProfileResult{}, fmt.Errorf("bench: profile: %w", err)
+	}
+	p := &profiler{o: o, g: o.Group, d: o.Group.Dim(), be: o.Backend, last: map[string]measured{}}
+	if f, ok := o.Group.(orbit.Finite); ok {
+		if sz, err := orbit.Size(o.Group); err == nil {
+			p.fin, p.order = f, sz
+		}
+	}
+	res := ProfileResult{
+		Environment: environment(o.Backend, os.Getenv),
+		Group:       o.Group.Name(), D: p.d, Order: "inf", Base: o.Shape.String(),
+		N: slices.Clone(o.N), M: o.M, BOKernel: string(o.BOKernel), Seed: o.Seed,
+		MinTimeSeconds: o.MinTime.Seconds(), MaxReps: o.MaxReps, MaxPhaseSeconds: o.MaxPhaseSeconds,
+	}
+	if ord := o.Group.Order(); ord != nil {
+		res.Order = ord.String()
+	}
+	_, res.BOObjective = profileObjective(o.Group)
+	for _, n := range o.N {
+		if err := p.atN(n); err != nil {
+			return ProfileResult{}, err
+		}
+	}
+	if err := p.gemm(o.N[len(o.N)-1]); err != nil {
+		return ProfileResult{}, err
+	}
+	for _, n := range o.EigenVsC {
+		if err := p.eigenVsC(n); err != nil {
+			return ProfileResult{}, err
+		}
+	}
+	p.derive()
+	res.Rows = p.rows
+	return res, nil
+}
+
+type measured struct {
+	n       int
+	seconds float64
+}
+
+type profiler struct {
+	o     ProfileOptions
+	g     orbit.Group
+	fin   orbit.Finite // nil for continuous groups and orders beyond int
+	order int
+	d     int
+	be    linalg.Backend
+	rows  []ProfileRow
+	last  map[string]measured // key → largest measurement so far
+}
+
+// profPhase describes one row to time at n.
+type profPhase struct {
+	row ProfileRow
+	exp float64 // exponent in n for the prediction
+	// setup builds the inputs at n and returns the function to time; an
+	// error wrapping errSkip skips the row with its message as the note.
+	setup func(n int) (func() error, error)
+	// pairs and flops at n (0: not reported).
+	pairs, flops func(n int) float64
+}
+
+var errSkip = errors.New("skipped")
+
+type skipError struct{ msg string }
+
+func (e skipError) Error() string { return e.msg }
+func (e skipError) Unwrap() error { return errSkip }
+
+func skipf(format string, a ...any) error { return skipError{fmt.Sprintf(format, a...)} }
+
+func (ph profPhase) key() string {
+	return ph.row.Phase + "/" + ph.row.Kernel + "/" + ph.row.Method + "/" + ph.row.Backend
+}
+
+// run times ph at n, or estimates or skips it, and appends the row.
+func (p *profiler) run(ph profPhase, n int) error {
+	r := ph.row
+	r.N = n
+	key := ph.key()
+	prev, ok := p.last[key]
+	if !ok && n > 64 {
+		// Probe at a small n to predict the first size.
+		if f, err := ph.setup(32); err == nil {
+			if s, _, err := timeMedian(0, 1, f); err == nil {
+				prev, ok = measured{32, s}, true
+			}
+		}
+	}
+	if ok {
+		pred := prev.seconds * math.Pow(float64(n)/float64(prev.n), ph.exp)
+		if pred > p.o.MaxPhaseSeconds {
+			r.Status, r.Seconds = StatusEstimated, pred
+			r.Note = fmt.Sprintf("estimated: t(n=%d)·(n/%d)^%g > %gs", prev.n, prev.n, ph.exp, p.o.MaxPhaseSeconds)
+			p.fill(&r, ph, n)
+			p.add(r)
+			return nil
+		}
+	}
+	f, err := ph.setup(n)
+	if err == nil {
+		r.Seconds, r.Reps, err = timeMedian(p.o.MinTime, p.o.MaxReps, f)
+	}
+	if err != nil {
+		var se skipError
+		if !errors.As(err, &se) && !errors.Is(err, kernel.ErrNoClosedForm) && !errors.Is(err, orbit.ErrOverBudget) && !errors.Is(err, bo.ErrMaxNotPSD) {
+			return fmt.Errorf("bench: profile: %s n=%d: %w", r.Label, n, err)
+		}
+		r.Status, r.Note = StatusSkipped, err.Error()
+		p.add(r)
+		return nil
+	}
+	r.Status = StatusMeasured
+	p.last[key] = measured{n, r.Seconds}
+	p.fill(&r, ph, n)
+	p.add(r)
+	return nil
+}
+
+func (p *profiler) fill(r *ProfileRow, ph profPhase, n int) {
+	if r.Seconds <= 0 {
+		return
+	}
+	if ph.pairs != nil {
+		r.PairsPerSecond = ph.pairs(n) / r.Seconds
+	}
+	if ph.flops != nil {
+		if f := ph.flops(n); f > 0 {
+			r.GFLOPS = f / r.Seconds / 1e9
+		}
+	}
+}
+
+func (p *profiler) add(r ProfileRow) {
+	p.rows = append(p.rows, r)
+	line := fmt.Sprintf("profile: %-40s n=%-5d ", r.Label, r.N)
+	switch r.Status {
+	case StatusMeasured:
+		line += fmt.Sprintf("%.4g s (%d reps)", r.Seconds, r.Reps)
+	case StatusEstimated:
+		line += fmt.Sprintf("~%.3g s (estimated)", r.Seconds)
+	default:
+		line += "skipped: " + r.Note
+	}
+	fmt.Fprintln(p.o.Progress, line)
+}
+
+func gramPairs(n int) float64 { return float64(n) * float64(n+1) / 2 }
+
+func (p *profiler) params() kernel.Params {
+	return kernel.Params{Shape: p.o.Shape, Variance: 1, Lengthscale: 1}
+}
+
+func methodName(m kernel.Method) string {
+	if m == kernel.Closed {
+		return "closed"
+	}
+	return "enumerate"
+}
+
+// orbitKernel builds k_avg or k_max with method m.
+func (p *profiler) orbitKernel(kind string, m kernel.Method) (kernel.Gramer, error) {
+	opts := kernel.Options{Method: m}
+	if kind == "avg" {
+		return kernel.NewAvg(p.params(), p.g, opts)
+	}
+	return kernel.NewMax(p.params(), p.g, opts)
+}
+
+// enumFlops returns the flop credit of pairs enumerated pairs, 0 for
+// continuous groups.
+func (p *profiler) enumFlops(pairs float64) float64 {
+	if p.fin == nil {
+		return 0
+	}
+	return pairs * 2 * float64(p.d) * float64(p.order)
+}
+
+func (p *profiler) atN(n int) error {
+	pts := func(n int) *mat.Dense { return points(n, p.d, p.o.Seed) }
+	var phases []profPhase
+
+	if p.fin != nil {
+		var buf []float64
+		phases = append(phases, profPhase{
+			row: ProfileRow{Phase: "enumerate-orbits", Label: "orbit enumeration"},
+			exp: 1,
+			setup: func(n int) (func() error, error) {
+				raw := pts(n).RawMatrix().Data
+				return func() error {
+					var err error
+					buf, err = orbit.Enumerator{}.Orbits(buf[:0], p.fin, raw, n)
+					return err
+				}, nil
+			},
+		})
+	}
+	phases = append(phases, profPhase{
+		row: ProfileRow{Phase: "gram", Label: "Gram k_b", Kernel: "base"},
+		exp: 2,
+		setup: func(n int) (func() error, error) {
+			k, err := kernel.NewBase(p.params(), p.d)
+			if err != nil {
+				return nil, err
+			}
+			return gramFunc(k, pts(n)), nil
+		},
+		pairs: gramPairs,
+	})
+	for _, kind := range []string{"avg", "max"} {
+		for _, m := range []kernel.Method{kernel.Closed, kernel.Enumerate} {
+			phases = append(phases, profPhase{
+				row: ProfileRow{Phase: "gram", Label: "Gram k_" + kind + " " + methodName(m), Kernel: kind, Method: methodName(m)},
+				exp: 2,
+				setup: func(n int) (func() error, error) {
+					k, err := p.orbitKernel(kind, m)
+					if err != nil {
+						return nil, err
+					}
+					return gramFunc(k, pts(n)), nil
+				},
+				pairs: gramPairs,
+				flops: func(n int) float64 {
+					if m == kernel.Closed {
+						return 0
+					}
+					return p.enumFlops(gramPairs(n))
+				},
+			})
+		}
+	}
+	for _, ph := range phases {
+		if err := p.run(ph, n); err != nil {
+			return err
+		}
+	}
+
+	// Linear algebra on the k_max Gram (closed form when there is one).
+	mx, err := kernel.NewMax(p.params(), p.g, kernel.Options{})
+	if err != nil {
+		return fmt.Errorf("bench: profile: %w", err)
+	}
+	maxGram := func(n int) (*mat.SymDense, error) {
+		var k mat.SymDense
+		err := mx.GramTo(&k, pts(n))
+		return &k, err
+	}
+	be := p.be.Name()
+	la := []profPhase{{
+		row: ProfileRow{Phase: "eigen", Label: "eigendecomposition (k_max Gram)", Backend: be},
+		exp: 3,
+		setup: func(n int) (func() error, error) {
+			k, err := maxGram(n)
+			if err != nil {
+				return nil, err
+			}
+			var e linalg.Eigen
+			return func() error { return p.be.EigenSym(&e, k) }, nil
+		},
+		flops: func(n int) float64 { return 9 * math.Pow(float64(n), 3) },
+	}, {
+		row: ProfileRow{Phase: "psd-projection", Label: "PSD projection K₊ = Q·max(Λ,0)·Qᵀ", Backend: be},
+		exp: 3,
+		setup: func(n int) (func() error, error) {
+			k, err := maxGram(n)
+			if err != nil {
+				return nil, err
+			}
+			var e linalg.Eigen
+			if err := p.be.EigenSym(&e, k); err != nil {
+				return nil, err
+			}
+			scaled := mat.NewDense(n, n, nil)
+			kp := mat.NewDense(n, n, nil)
+			return func() error {
+				psdProject(p.be, kp, scaled, &e)
+				return nil
+			}, nil
+		},
+		flops: func(n int) float64 { return 2 * math.Pow(float64(n), 3) },
+	}, {
+		row: ProfileRow{Phase: "plus-build", Label: "k_plus build (Gram+eigen+features)", Kernel: "plus", Method: mx.Method(), Backend: be},
+		exp: 3,
+		setup: func(n int) (func() error, error) {
+			x := pts(n)
+			return func() error {
+				_, err := kernel.NewPlus(mx, x, kernel.PlusOptions{Backend: p.be})
+				return err
+			}, nil
+		},
+	}}
+	for _, m := range []kernel.Method{kernel.Closed, kernel.Enumerate} {
+		la = append(la, profPhase{
+			row: ProfileRow{Phase: "plus-cross", Label: fmt.Sprintf("k_plus cross m=%d, %s k_max", p.o.M, methodName(m)), Kernel: "plus", Method: methodName(m), Backend: be, M: p.o.M},
+			exp: 1, // m·n pairs, m fixed
+			setup: func(n int) (func() error, error) {
+				k, err := kernel.NewMax(p.params(), p.g, kernel.Options{Method: m})
+				if err != nil {
+					return nil, err
+				}
+				design := pts(n)
+				pl, err := kernel.NewPlus(k, design, kernel.PlusOptions{Backend: p.be})
+				if err != nil {
+					return nil, err
+				}
+				cand := points(p.o.M, p.d, p.o.Seed+1)
+				var dst mat.Dense
+				return func() error { return pl.CrossTo(&dst, cand, design) }, nil
+			},
+			pairs: func(n int) float64 { return float64(p.o.M) * float64(n) },
+			flops: func(n int) float64 {
+				if m == kernel.Closed {
+					return 0
+				}
+				return p.enumFlops(float64(p.o.M) * float64(n))
+			},
+		})
+	}
+	for _, ph := range la {
+		if err := p.run(ph, n); err != nil {
+			return err
+		}
+	}
+	return p.boPhases(n)
+}
+
+// psdProject writes K₊ = Q·max(Λ, 0)·Qᵀ into kp using scaled as scratch.
+func psdProject(be linalg.Backend, kp, scaled *mat.Dense, e *linalg.Eigen) {
+	n := len(e.Values)
+	q, s := e.Vectors.RawMatrix(), scaled.RawMatrix()
+	for i := range n {
+		qi, si := q.Data[i*q.Stride:i*q.Stride+n], s.Data[i*s.Stride:i*s.Stride+n]
+		for j, v := range qi {
+			si[j] = v * max(e.Values[j], 0)
+		}
+	}
+	be.Gemm(false, true, 1, scaled, e.Vectors, 0, kp)
+}
+
+func gramFunc(k kernel.Gramer, x *mat.Dense) func() error {
+	var dst mat.SymDense
+	return func() error { return k.GramTo(&dst, x) }
+}
+
+// profileObjective returns the objective the BO phases maximize and its
+// description: the Rastrigin problem for hyperoctahedral(d), d ≤ 16;
+// for scaling, −Σ_k (x_k/‖x‖ − 1/√d)² on [0.1, 10]^d (invariant under
+// x ↦ c·x); for every other group, the radial Rastrigin
+// −(‖x‖² − 10·cos(2π‖x‖)) on [−5.12, 5.12]^d, invariant under every
+// orthogonal map.
+func profileObjective(g orbit.Group) (boObjective, string) {
+	d := g.Dim()
+	if _, ok := g.(*orbit.HyperoctahedralGroup); ok && d <= problem.MaxDim {
+		if pr, err := problem.New("rastrigin", d); err == nil {
+			lo, hi := pr.Bounds()
+			return boObjective{lo, hi, pr.Objective}, fmt.Sprintf("Rastrigin %dd (bo/problem)", d)
+		}
+	}
+	lo, hi := make([]float64, d), make([]float64, d)
+	if _, ok := g.(*orbit.ScalingGroup); ok {
+		for i := range d {
+			lo[i], hi[i] = 0.1, 10
+		}
+		f := func(x []float64) (float64, error) {
+			nrm := math.Sqrt(vecDot(x, x))
+			var s float64
+			for _, v := range x {
+				t := v/nrm - 1/math.Sqrt(float64(d))
+				s += t * t
+			}
+			return -s, nil
+		}
+		return boObjective{lo, hi, f}, "synthetic: −Σ(x_k/‖x‖ − 1/√d)² on [0.1, 10]^d"
+	}
+	for i := range d {
+		lo[i], hi[i] = -5.12, 5.12
+	}
+	f := func(x []float64) (float64, error) {
+		r := math.Sqrt(vecDot(x, x))
+		return -(r*r - 10*math.Cos(2*math.Pi*r)), nil
+	}
+	return boObjective{lo, hi, f}, "synthetic: −(‖x‖² − 10·cos 2π‖x‖) on [−5.12, 5.12]^d"
+}
+
+type boObjective struct {
+	lo, hi []float64
+	f      func([]float64) (float64, error)
+}
+
+func vecDot(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+// boPhases times one Ask of a fresh optimizer told n points: fit,
+// acquisition and the whole iteration come from the same Asks (medians
+// taken separately).
+func (p *profiler) boPhases(n int) error {
+	obj, _ := profileObjective(p.g)
+	kind := string(p.o.BOKernel)
+	rows := []ProfileRow{
+		{Phase: "gp-fit", Label: "GP fit (" + kind + ", cold)", Kernel: kind, Backend: p.be.Name()},
+		{Phase: "acquisition", Label: "acquisition optimization (" + kind + ")", Kernel: kind, Backend: p.be.Name()},
+		{Phase: "bo-iteration", Label: "BO iteration (" + kind + ", one Ask)", Kernel: kind, Backend: p.be.Name()},
+	}
+	// Predictions and skips are driven by the iteration phase.
+	var fit, acq, ask []float64
+	iter := profPhase{
+		row: rows[2],
+		exp: 3,
+		setup: func(n int) (func() error, error) {
+			xs, ys, err := boData(obj, n, p.o.Seed)
+			if err != nil {
+				return nil, err
+			}
+			fit, acq, ask = fit[:0], acq[:0], ask[:0]
+			return func() error {
+				opt, err := bo.New(obj.lo, obj.hi, p.g, p.o.Shape, bo.Config{Kernel: p.o.BOKernel, Init: min(bo.DefaultInit, n), Backend: p.be}, p.o.Seed)
+				if err != nil {
+					return err
+				}
+				for i := range xs {
+					if err := opt.Tell(xs[i], ys[i]); err != nil {
+						return err
+					}
+				}
+				t := time.Now()
+				if _, err := opt.Ask(); err != nil {
+					return err
+				}
+				ask = append(ask, time.Since(t).Seconds())
+				info := opt.LastAsk()
+				fit = append(fit, info.FitTime.Seconds())
+				acq = append(acq, info.AcqTime.Seconds())
+				return nil
+			}, nil
+		},
+	}
+	// timeMedian times bo.New and the Tells too; the rows report the Asks
+	// alone (the last Reps of them: the warm-up Ask is the measurement
+	// only when it was the single run).
+	before := len(p.rows)
+	if err := p.run(iter, n); err != nil {
+		return err
+	}
+	it := p.rows[before]
+	p.rows = p.rows[:before]
+	lastReps := func(v []float64) []float64 {
+		if it.Reps < len(v) {
+			return v[len(v)-it.Reps:]
+		}
+		return v
+	}
+	if it.Status == StatusMeasured {
+		it.Seconds = median(lastReps(ask))
+		p.last[iter.key()] = measured{n, it.Seconds}
+	}
+	for i, r := range rows[:2] {
+		r.N, r.Status, r.Note = n, it.Status, it.Note
+		src := fit
+		if i == 1 {
+			src = acq
+		}
+		switch it.Status {
+		case StatusMeasured:
+			r.Seconds, r.Reps = median(lastReps(src)), it.Reps
+		case StatusEstimated:
+			r.Seconds = 0
+			r.Note = "not run: see the BO iteration row"
+			r.Status = StatusSkipped
+		}
+		p.add(r)
+	}
+	p.rows = append(p.rows, it)
+	return nil
+}
+
+// boData draws n uniform points in the objective's box and their values.
+func boData(obj boObjective, n int, seed uint64) ([][]float64, []float64, error) {
+	r := rand.New(rand.NewPCG(seed, 7))
+	xs := make([][]float64, n)
+	ys := make([]float64, n)
+	for i := range n {
+		x := make([]float64, len(obj.lo))
+		for k := range x {
+			x[k] = obj.lo[k] + (obj.hi[k]-obj.lo[k])*r.Float64()
+		}
+		y, err := obj.f(x)
+		if err != nil {
+			return nil, nil, err
+		}
+		xs[i], ys[i] = x, y
+	}
+	return xs, ys, nil
+}
+
+// gemm adds one DGEMM row per compiled-in backend at n.
+func (p *profiler) gemm(n int) error {
+	for _, name := range linalg.Available() {
+		be, err := linalg.ByName(name)
+		if err != nil {
+			return fmt.Errorf("bench: profile: %w", err)
+		}
+		ph := profPhase{
+			row: ProfileRow{Phase: "dgemm", Label: "DGEMM n×n", Backend: name},
+			exp: 3,
+			setup: func(n int) (func() error, error) {
+				a, b := dense(n, 3, 0), dense(n, 3, 1)
+				c := mat.NewDense(n, n, nil)
+				return func() error { be.Gemm(false, false, 1, a, b, 0, c); return nil }, nil
+			},
+			flops: func(n int) float64 { return GemmFlops(n) },
+		}
+		if err := p.run(ph, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// derive fills the ratio and share columns.
+func (p *profiler) derive() {
+	find := func(profPhase, kern, method string, n int) *ProfileRow {
+		for i := range p.rows {
+			r := &p.rows[i]
+			if r.Phase == profPhase && r.Kernel == kern && r.Method == method && r.N == n && r.Status != StatusSkipped {
+				return r
+			}
+		}
+		return nil
+	}
+	for i := range p.rows {
+		r := &p.rows[i]
+		if r.Status == StatusSkipped {
+			continue
+		}
+		if it := find("bo-iteration", string(p.o.BOKernel), "", r.N); it != nil && it.Seconds > 0 && r.Phase != "eigen-vs-c" {
+			r.Share = r.Seconds / it.Seconds
+		}
+		switch {
+		case (r.Phase == "gram" || r.Phase == "plus-cross") && r.Method == "closed":
+			if e := find(r.Phase, r.Kernel, "enumerate", r.N); e != nil && r.Seconds > 0 {
+				r.Ratio, r.RatioKind = e.Seconds/r.Seconds, RatioEnumOverClosed
+				if e.Status == StatusEstimated {
+					r.Note = "ratio against the estimated enumeration"
+				}
+			}
+		case r.Phase == "dgemm":
+			if e := find("gram", "max", "enumerate", r.N); e != nil && e.GFLOPS > 0 && r.GFLOPS > 0 {
+				r.Ratio, r.RatioKind = e.GFLOPS/r.GFLOPS, RatioEnumOverGemm
+			}
+		}
+	}
+}
+
+// eigenVsC times the openblas backend's EigenSym and LAPACKE_dsyevd from
+// C on the same symmetric matrix of order n.
+func (p *profiler) eigenVsC(n int) error {
+	be, err := linalg.ByName("openblas")
+	if err != nil {
+		return fmt.Errorf("bench: profile: %w", err)
+	}
+	a := symmetric(n, p.o.Seed)
+	var e linalg.Eigen
+	goRow := ProfileRow{Phase: "eigen-vs-c", Label: "EigenSym openblas (Go)", Method: "go", Backend: "openblas", N: n}
+	goRow.Seconds, goRow.Reps, err = timeMedian(p.o.MinTime, p.o.MaxReps, func() error { return be.EigenSym(&e, a) })
+	if err != nil {
+		return fmt.Errorf("bench: profile: eigen-vs-c n=%d: %w", n, err)
+	}
+	goRow.Status = StatusMeasured
+	cRow := ProfileRow{Phase: "eigen-vs-c", Label: "LAPACKE_dsyevd (C)", Method: "c", Backend: "openblas", N: n, Status: StatusMeasured}
+	cRow.Seconds, cRow.Reps, err = cDsyevd(a, p.o.MinTime, p.o.MaxReps)
+	if err != nil {
+		return fmt.Errorf("bench: profile: eigen-vs-c n=%d: %w", n, err)
+	}
+	flops := 9 * math.Pow(float64(n), 3)
+	goRow.GFLOPS = flops / goRow.Seconds / 1e9
+	cRow.GFLOPS = flops / cRow.Seconds / 1e9
+	goRow.Ratio, goRow.RatioKind = goRow.Seconds/cRow.Seconds, RatioGoOverC
+	p.add(goRow)
+	p.add(cRow)
+	return nil
+}

@@ -1,0 +1,337 @@
+package bench
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
+)
+
+func TestFitPowerLaw(t *testing.T) {
+	x := []float64{32, 64, 128, 256, 512, 1024}
+	for _, p := range []float64{0, 1, 2, 3, 0.5, -1} {
+		y := make([]float64, len(x))
+		for i := range x {
+			y[i] = 3e-9 * math.Pow(x[i], p)
+		}
+		slope, c, r2, err := FitPowerLaw(x, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(slope-p) > 1e-12 || math.Abs(c/3e-9-1) > 1e-9 {
+			t.Errorf("p = %g: slope %g, c %g; want %g, 3e-9", p, slope, c, p)
+		}
+		if p == 0 {
+			if !math.IsNaN(r2) {
+				t.Errorf("constant y: R² = %g, want NaN", r2)
+			}
+		} else if math.Abs(r2-1) > 1e-12 {
+			t.Errorf("p = %g: R² = %g, want 1", p, r2)
+		}
+	}
+	// Multiplicative noise: the slope stays near 2 and R² is below 1 but
+	// close to it; R² checked against its definition computed here.
+	r := rand.New(rand.NewPCG(1, 2))
+	y := make([]float64, len(x))
+	for i := range x {
+		y[i] = x[i] * x[i] * math.Exp(0.1*r.NormFloat64())
+	}
+	slope, c, r2, err := FitPowerLaw(x, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(slope-2) > 0.15 {
+		t.Errorf("noisy n²: slope %g", slope)
+	}
+	var mean, tot, res float64
+	for i := range y {
+		mean += math.Log(y[i]) / float64(len(y))
+	}
+	for i := range y {
+		ly := math.Log(y[i])
+		tot += (ly - mean) * (ly - mean)
+		e := ly - (math.Log(c) + slope*math.Log(x[i]))
+		res += e * e
+	}
+	if want := 1 - res/tot; math.Abs(r2-want) > 1e-12 || !(r2 < 1) || r2 < 0.99 {
+		t.Errorf("R² = %g, want %g (< 1, > 0.99)", r2, want)
+	}
+	for _, bad := range []struct{ x, y []float64 }{
+		{[]float64{1}, []float64{1}},
+		{[]float64{1, 2}, []float64{1}},
+		{[]float64{1, 1}, []float64{1, 2}},
+		{[]float64{1, 2}, []float64{0, 2}},
+		{[]float64{-1, 2}, []float64{1, 2}},
+		{[]float64{1, math.Inf(1)}, []float64{1, 2}},
+	} {
+		if _, _, _, err := FitPowerLaw(bad.x, bad.y); err == nil {
+			t.Errorf("FitPowerLaw(%v, %v): no error", bad.x, bad.y)
+		}
+	}
+}
+
+func TestMeasure(t *testing.T) {
+	calls := 0
+	s, reps, err := timeMedian(time.Millisecond, 50, func() error { calls++; return nil })
+	if err != nil || reps < minReps || reps > 50 || calls != reps+1 || s < 0 {
+		t.Errorf("fast f: %g s, %d reps, %d calls, %v", s, reps, calls, err)
+	}
+	calls = 0
+	_, reps, _ = timeMedian(time.Hour, 7, func() error { calls++; return nil })
+	if reps != 7 || calls != 8 {
+		t.Errorf("rep cap: %d reps, %d calls; want 7, 8", reps, calls)
+	}
+	boom := errors.New("boom")
+	if _, _, err := timeMedian(0, 3, func() error { return boom }); !errors.Is(err, boom) {
+		t.Errorf("error not returned: %v", err)
+	}
+}
+
+func TestCoreWarning(t *testing.T) {
+	for _, tc := range []struct {
+		core, cpu, env string
+		warn           bool
+	}{
+		{"Haswell", "avx512", "Haswell", true},
+		{"Zen", "avx512", "", true},
+		{"SkylakeX", "avx512", "", false},
+		{"Cooperlake", "avx512", "", false},
+		{"Haswell", "avx2", "", false},
+		{"Sandybridge", "avx2", "", true},
+		{"SomethingNew", "avx512", "", false},
+	} {
+		w := coreWarning(tc.core, tc.cpu, tc.env)
+		if (w != "") != tc.warn {
+			t.Errorf("coreWarning(%s, %s) = %q, want warning %v", tc.core, tc.cpu, w, tc.warn)
+		}
+		if tc.env != "" && tc.warn && !strings.Contains(w, "OPENBLAS_CORETYPE="+tc.env) {
+			t.Errorf("warning %q does not name OPENBLAS_CORETYPE", w)
+		}
+	}
+}
+
+func tinyProfile(t *testing.T, o ProfileOptions) ProfileResult {
+	t.Helper()
+	if o.Group == nil {
+		g, err := orbit.Hyperoctahedral(3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Group = g
+	}
+	if o.N == nil {
+		o.N = []int{8, 16}
+	}
+	o.M, o.MinTime, o.MaxReps = 16, time.Microsecond, 3
+	res, err := Profile(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestProfileRows(t *testing.T) {
+	res := tinyProfile(t, ProfileOptions{})
+	if res.Group != "hyperoctahedral(3)" || res.Order != "48" || res.D != 3 || res.Base != "rbf" || res.M != 16 {
+		t.Errorf("header %+v", res)
+	}
+	if res.Backend == "" || res.SIMD == "" || res.GOMAXPROCS < 1 || res.Module == "" {
+		t.Errorf("environment %+v", res.Environment)
+	}
+	want := []string{"enumerate-orbits", "gram/base/", "gram/avg/closed", "gram/avg/enumerate", "gram/max/closed",
+		"gram/max/enumerate", "eigen", "psd-projection", "plus-build", "plus-cross/plus/closed", "plus-cross/plus/enumerate",
+		"gp-fit", "acquisition", "bo-iteration"}
+	for _, n := range []int{8, 16} {
+		var got []string
+		for _, r := range res.Rows {
+			if r.N != n || r.Phase == "dgemm" {
+				continue
+			}
+			key := r.Phase
+			if r.Kernel != "" && r.Phase != "gp-fit" && r.Phase != "acquisition" && r.Phase != "bo-iteration" && r.Phase != "plus-build" {
+				key += "/" + r.Kernel + "/" + r.Method
+			}
+			got = append(got, key)
+			if r.Status != StatusMeasured || !(r.Seconds > 0) || r.Reps < 1 {
+				t.Errorf("n=%d %s: status %s, %g s, %d reps", n, r.Label, r.Status, r.Seconds, r.Reps)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("n=%d rows\n got %v\nwant %v", n, got, want)
+		}
+	}
+	var it, fit, acq float64
+	for _, r := range res.Rows {
+		switch {
+		case r.Phase == "gram" && r.Method == "closed":
+			if r.RatioKind != RatioEnumOverClosed || !(r.Ratio > 0) {
+				t.Errorf("%s n=%d: ratio %g %q", r.Label, r.N, r.Ratio, r.RatioKind)
+			}
+		case r.Phase == "gram" && r.Method == "enumerate":
+			// 2·d·|G| flops per pair, n(n+1)/2 pairs.
+			want := float64(r.N*(r.N+1)/2) * 2 * 3 * 48 / r.Seconds / 1e9
+			if math.Abs(r.GFLOPS/want-1) > 1e-9 || math.Abs(r.PairsPerSecond*r.Seconds/float64(r.N*(r.N+1)/2)-1) > 1e-9 {
+				t.Errorf("%s: %g GFLOP/s (want %g), %g pairs/s", r.Label, r.GFLOPS, want, r.PairsPerSecond)
+			}
+		case r.Phase == "dgemm":
+			if r.N != 16 || r.RatioKind != RatioEnumOverGemm || !(r.Ratio > 0) || !(r.GFLOPS > 0) {
+				t.Errorf("dgemm row %+v", r)
+			}
+		}
+		if r.N == 16 {
+			switch r.Phase {
+			case "bo-iteration":
+				it = r.Seconds
+				if math.Abs(r.Share-1) > 1e-12 {
+					t.Errorf("iteration share %g", r.Share)
+				}
+			case "gp-fit":
+				fit = r.Seconds
+			case "acquisition":
+				acq = r.Seconds
+			}
+		}
+	}
+	// Medians of separate quantities: fit + acquisition is within the Ask
+	// up to the spread of the runs.
+	if !(fit > 0 && acq > 0 && it > 0) || fit+acq > 1.5*it {
+		t.Errorf("fit %g + acquisition %g vs iteration %g", fit, acq, it)
+	}
+	var dg []string
+	for _, r := range res.Rows {
+		if r.Phase == "dgemm" {
+			dg = append(dg, r.Backend)
+		}
+	}
+	if !slices.Equal(dg, linalg.Available()) {
+		t.Errorf("dgemm rows for %v, want %v", dg, linalg.Available())
+	}
+}
+
+func TestProfileEstimates(t *testing.T) {
+	// With a tiny phase budget every phase at the second n is predicted
+	// too slow and estimated as t(8)·(16/8)^p.
+	res := tinyProfile(t, ProfileOptions{MaxPhaseSeconds: 1e-12})
+	first := map[string]ProfileRow{}
+	for _, r := range res.Rows {
+		key := r.Label
+		if r.N == 8 {
+			first[key] = r
+			continue
+		}
+		if r.Phase == "dgemm" {
+			continue // only at the largest n: nothing to predict from
+		}
+		if r.Phase == "gp-fit" || r.Phase == "acquisition" {
+			if r.Status != StatusSkipped {
+				t.Errorf("%s n=16: status %s", r.Label, r.Status)
+			}
+			continue
+		}
+		if r.Status != StatusEstimated || r.Reps != 0 || r.Note == "" {
+			t.Errorf("%s n=%d: status %s reps %d note %q", r.Label, r.N, r.Status, r.Reps, r.Note)
+			continue
+		}
+		f, ok := first[key]
+		if !ok {
+			t.Errorf("%s: no row at n = 8", r.Label)
+			continue
+		}
+		p := map[string]float64{"enumerate-orbits": 1, "plus-cross": 1}[r.Phase]
+		if p == 0 {
+			p = 2
+			if r.Phase != "gram" {
+				p = 3
+			}
+		}
+		if want := f.Seconds * math.Pow(2, p); math.Abs(r.Seconds/want-1) > 1e-9 {
+			t.Errorf("%s: estimate %g, want %g", r.Label, r.Seconds, want)
+		}
+	}
+}
+
+func TestProfileBadOptions(t *testing.T) {
+	g, _ := orbit.SignFlip(2)
+	for _, o := range []ProfileOptions{
+		{},
+		{Group: g, N: []int{}},
+		{Group: g, N: []int{10, 5}},
+		{Group: g, N: []int{1}},
+		{Group: g, EigenVsC: []int{0}},
+	} {
+		if _, err := Profile(o); err == nil || !strings.HasPrefix(err.Error(), "bench: profile: ") {
+			t.Errorf("Profile(%+v): err %v", o, err)
+		}
+	}
+}
+
+func TestProfileEigenVsC(t *testing.T) {
+	g, _ := orbit.SignFlip(2)
+	o := ProfileOptions{Group: g, N: []int{4, 8}, M: 4, MinTime: time.Microsecond, MaxReps: 2, EigenVsC: []int{40}}
+	res, err := Profile(o)
+	if !haveCDsyevd {
+		if !errors.Is(err, ErrNoCDsyevd) {
+			t.Fatalf("build without openblas: err %v, want ErrNoCDsyevd", err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	for _, r := range res.Rows {
+		if r.Phase == "eigen-vs-c" {
+			n++
+			if r.N != 40 || !(r.Seconds > 0) || (r.Method == "go" && (r.RatioKind != RatioGoOverC || !(r.Ratio > 0))) {
+				t.Errorf("row %+v", r)
+			}
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d eigen-vs-c rows, want 2", n)
+	}
+}
+
+func TestComplexityTiny(t *testing.T) {
+	g, _ := orbit.SignFlip(3)
+	sf2, _ := orbit.SignFlip(2)
+	sf3, _ := orbit.SignFlip(3)
+	o := ComplexityOptions{Group: g, N: []int{6, 12, 24}, GroupSweep: []GroupFamily{{"signflip", []orbit.Group{sf2, sf3}}},
+		GroupN: 6, M: 4, MinTime: time.Microsecond, MaxReps: 2}
+	res, err := Complexity(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Series) != 17+7 {
+		t.Fatalf("%d series", len(res.Series))
+	}
+	for _, s := range res.Series {
+		if len(s.X) < 2 || s.Slope == nil || len(s.X) != len(s.Seconds) {
+			t.Errorf("series %s %s %s vs %s: %d points, slope %v", s.Quantity, s.Kernel, s.Method, s.Against, len(s.X), s.Slope)
+			continue
+		}
+		if want, _, _, _ := FitPowerLaw(s.X, s.Seconds); want != *s.Slope {
+			t.Errorf("slope %g, refit %g", *s.Slope, want)
+		}
+		if s.Against == "|G|" && (s.SlopeGD == nil || !slices.Equal(s.X, []float64{4, 8}) || !slices.Equal(s.D, []int{2, 3})) {
+			t.Errorf("|G| series %+v", s)
+		}
+	}
+	// A tiny budget stops every series after its first point.
+	o.MaxPointSeconds = 1e-12
+	res, err = Complexity(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range res.Series {
+		if len(s.X) != 1 || s.Slope != nil || len(s.NotRun) == 0 || s.Note == "" {
+			t.Errorf("series %s %s %s vs %s: x %v, not run %v", s.Quantity, s.Kernel, s.Method, s.Against, s.X, s.NotRun)
+		}
+	}
+}

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/symbo/symbo/bench"
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
+)
+
+func init() {
+	register(command{
+		name:    "complexity",
+		summary: "measure the cost exponents of the paper's Table 2 (log-log slopes against n and |G|)",
+		run:     runComplexity,
+	})
+}
+
+const complexityUsage = `
+Usage: perf complexity [--group G --d D] [--n 32,64,128,256,512,1024]
+                       [--sweep signflip:2-12,hyperoctahedral:1-6] [--group-n 64]
+                       [--m 100] [--base rbf] [--backend gonum|openblas]
+                       [--max-point-seconds 5] [--json] [--out DIR]
+
+The paper's Table 2 (cost per BO iteration) with measured exponents: the
+time of each quantity against n (group --group/--d, default
+hyperoctahedral 5, |G| = 3840) and, for the orbit work, against |G| (the
+groups of --sweep, --group-n points), fitted as log-log least-squares
+slopes with R², next to the predicted exponents:
+
+  gram            Gram of k_b O(n²); k_max, k_avg O(n²|G|*)
+  eigen           EigenSym of the k_max Gram O(n³)
+  psd-projection  Q·max(Λ,0)·Qᵀ O(n³)
+  per-query       one kernel value k(x,y): k_b O(1), k_avg O(|G|*),
+                  k_plus over n design points O(n|G|*)
+  iteration       one BO iteration at fixed hyperparameters (build the
+                  kernel and GP, score --m candidates with the posterior):
+                  base O(m+n²+n³), avg O((m+n²)|G|*+n³),
+                  plus O((mn+n²)|G|*+n³); predicted = asymptotic exponent
+  enumerate-orbits  the n·|G| orbit points O(n|G|)
+
+|G|* = |G| when enumerating; with closed forms the growth in |G| goes
+away (predicted slope 0 against |G|), which the closed rows show. In a |G|
+sweep d grows with |G| and the enumeration does O(d) work per element, so
+the slope against |G|·d is shown as well.
+
+Timing as in perf profile (median; ≥ 0.2 s and ≥ 3 runs unless one run
+takes ≥ 1 s). A point predicted (from the series' last points, by their
+local slope) to take longer than --max-point-seconds is not run, nor are
+the larger ones; slopes use the measured points only ("points" column).
+
+Output: a Markdown table on stdout (or JSON with --json); with --out DIR
+also DIR/complexity-n.{png,svg} and DIR/complexity-group.{png,svg}
+(log-log plots). Progress on stderr.
+
+Example:
+
+  perf complexity --out bench/out/complexity
+
+`
+
+func runComplexity(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("complexity", complexityUsage, stdout)
+	group := fs.String("group", "hyperoctahedral", "symmetry group of the sweep in n (as in perf gram)")
+	d := fs.Int("d", 5, "dimension D of the sweep in n")
+	block := fs.Int("block", 0, "block size b for --group blockperm")
+	box := fs.String("box", "", "search box `LO,HI` for --group scaling")
+	matrices := fs.String("matrices", "", "JSON group `file` for --group matrices")
+	nList := fs.String("n", "32,64,128,256,512,1024", "comma-separated n of the sweep in n, ascending, at least two, each ≥ 2")
+	sweep := fs.String("sweep", "signflip:2-12,hyperoctahedral:1-6", "groups of the sweep in |G|: comma-separated NAME:DLO-DHI (finite groups with one parameter d), or \"none\"")
+	groupN := fs.Int("group-n", 64, "points of the sweep in |G|")
+	m := fs.Int("m", 100, "candidates scored per iteration")
+	base := fs.String("base", "rbf", "base kernel: rbf, matern12, matern32, matern52 (k_avg has a closed form with rbf only)")
+	maxPoint := fs.Float64("max-point-seconds", 5, "do not run points predicted to take longer than this")
+	maxReps := fs.Int("max-reps", bench.DefaultMaxReps, "cap on the timed runs of a point")
+	minTime := fs.Duration("min-time", bench.DefaultMinTime, "time each point for at least this long (with ≥ 3 runs)")
+	seed := fs.Uint64("seed", 0, "seed of the points")
+	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	out := fs.String("out", "", "write the plots (PNG and SVG) into `DIR`")
+	backend := backendFlag(fs)
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if *d < 1 {
+		return badInput("--d must be at least 1, got %d", *d)
+	}
+	ns, err := parseIntsFlag("n", *nList, 2)
+	if err != nil {
+		return err
+	}
+	if len(ns) < 2 {
+		return badInput("--n %q: need at least two sizes to fit a slope", *nList)
+	}
+	for i := 1; i < len(ns); i++ {
+		if ns[i] <= ns[i-1] {
+			return badInput("--n %q: values must be strictly ascending", *nList)
+		}
+	}
+	fams, err := parseSweep(*sweep)
+	if err != nil {
+		return err
+	}
+	if *groupN < 2 {
+		return badInput("--group-n must be at least 2, got %d", *groupN)
+	}
+	if *m < 1 {
+		return badInput("--m must be at least 1, got %d", *m)
+	}
+	if *maxReps < 1 {
+		return badInput("--max-reps must be at least 1, got %d", *maxReps)
+	}
+	if *minTime < 0 {
+		return badInput("--min-time must not be negative, got %v", *minTime)
+	}
+	if err := positiveFinite("max-point-seconds", *maxPoint); err != nil {
+		return err
+	}
+	shape, err := kernel.ParseShape(*base)
+	if err != nil {
+		return badInput("--base: %w", err)
+	}
+	spec, err := groupSpec(strings.ToLower(*group), *d, fs.given(), *block, *box, *matrices)
+	if err != nil {
+		return err
+	}
+	g, err := orbit.Parse(spec)
+	if err != nil {
+		return asInput(err)
+	}
+	if os.Getenv(linalg.EnvOpenBLASThreads) == "" && slices.Contains(linalg.Available(), "openblas") {
+		os.Setenv(linalg.EnvOpenBLASThreads, strconv.Itoa(runtime.GOMAXPROCS(0)))
+	}
+	be, err := backendByName(*backend)
+	if err != nil {
+		return err
+	}
+	if *out != "" {
+		if err := os.MkdirAll(*out, 0o755); err != nil {
+			return badInput("--out: %w", err)
+		}
+	}
+	res, err := bench.Complexity(bench.ComplexityOptions{
+		Group: g, N: ns, GroupSweep: fams, GroupN: *groupN, M: *m, Shape: shape, Backend: be,
+		MinTime: *minTime, MaxReps: *maxReps, MaxPointSeconds: *maxPoint, Seed: *seed, Progress: stderr,
+	})
+	if err != nil {
+		return err
+	}
+	if *out != "" {
+		paths, err := res.WritePlots(*out)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "complexity: wrote %s\n", strings.Join(paths, ", "))
+	}
+	if *asJSON {
+		return writeIndentedJSON(stdout, res)
+	}
+	return writeComplexityTable(stdout, res)
+}
+
+// parseSweep parses NAME:DLO-DHI,… ("none" or "" for no sweep in |G|).
+func parseSweep(s string) ([]bench.GroupFamily, error) {
+	if s == "" || strings.EqualFold(s, "none") {
+		return []bench.GroupFamily{}, nil
+	}
+	var fams []bench.GroupFamily
+	for _, part := range strings.Split(s, ",") {
+		name, rng, ok := strings.Cut(strings.TrimSpace(part), ":")
+		lo, hi, ok2 := strings.Cut(rng, "-")
+		a, err1 := strconv.Atoi(lo)
+		b, err2 := strconv.Atoi(hi)
+		if !ok || !ok2 || err1 != nil || err2 != nil || a < 1 || b <= a {
+			return nil, badInput("--sweep %q: %q is not NAME:DLO-DHI with 1 ≤ DLO < DHI", s, part)
+		}
+		fam := bench.GroupFamily{Name: strings.ToLower(name)}
+		for d := a; d <= b; d++ {
+			g, err := orbit.Parse(orbit.Spec{Name: fam.Name, D: d})
+			if err != nil {
+				return nil, badInput("--sweep: %w", err)
+			}
+			if _, err := orbit.Size(g); err != nil {
+				return nil, badInput("--sweep: %s: %w", g.Name(), err)
+			}
+			fam.Groups = append(fam.Groups, g)
+		}
+		fams = append(fams, fam)
+	}
+	return fams, nil
+}
+
+func writeComplexityTable(w io.Writer, r bench.ComplexityResult) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# perf complexity: Table 2 with measured exponents (%s, base %s, m = %d; |G| sweeps at n = %d)\n\n", r.Group, r.Base, r.M, r.GroupN)
+	writeEnvironment(&b, r.Environment)
+	b.WriteString("slope: least-squares fit of log time against log x; predicted: the asymptotic exponent of the Table 2 cost\n\n")
+	header := []string{"quantity", "kernel", "method", "vs", "Table 2", "predicted", "slope", "R²", "points", "x range", "slope vs |G|·d", "note"}
+	right := []bool{false, false, false, false, false, true, true, true, true, false, true, false}
+	var cells [][]string
+	for _, s := range r.Series {
+		vs := s.Against
+		if s.Family != "" {
+			vs += " (" + s.Family + ")"
+		}
+		rng := ""
+		if len(s.X) > 0 {
+			rng = fmt.Sprintf("%g…%g", s.X[0], s.X[len(s.X)-1])
+		}
+		cells = append(cells, []string{s.Quantity, s.Kernel, s.Method, vs, s.Cost, fmt.Sprintf("%g", s.Predicted),
+			fmtOpt(s.Slope, "%.2f"), fmtOpt(s.R2, "%.3f"), strconv.Itoa(len(s.X)), rng, fmtOpt(s.SlopeGD, "%.2f"), s.Note})
+	}
+	writeMarkdownTable(&b, header, right, cells)
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	return nil
+}
+
+func fmtOpt(v *float64, format string) string {
+	if v == nil {
+		return ""
+	}
+	return fmt.Sprintf(format, *v)
+}

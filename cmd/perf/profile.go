@@ -1,0 +1,436 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/symbo/symbo/bench"
+	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
+)
+
+func init() {
+	register(command{
+		name:    "profile",
+		summary: "time every phase of a BO iteration (Grams, eigen, k_plus, GP fit, acquisition)",
+		run:     runProfile,
+	})
+}
+
+const profileUsage = `
+Usage: perf profile --group G --d D [--n 55,200,1000] [--base rbf]
+                    [--backend gonum|openblas] [--m 1000] [--bo-kernel plus]
+                    [--eigen-vs-c 1000,3000] [--max-phase-seconds 10]
+                    [--json] [--cpuprofile FILE] [--memprofile FILE]
+
+Times, at each n, the phases of one BO iteration with the invariant kernels
+of G (standard normal points, lengthscale 1):
+
+  orbit enumeration      orbit.Enumerator.Orbits of the n points
+  Gram k_b, k_avg, k_max closed form and enumeration; the closed row's
+                         ratio is t(enumerate)/t(closed)
+  eigendecomposition     the backend's EigenSym of the k_max Gram
+  PSD projection         K₊ = Q·max(Λ,0)·Qᵀ (column scaling + one GEMM)
+  k_plus build           kernel.NewPlus: Gram, eigen, features φ(D)
+  k_plus cross           K(candidates, D), m candidates, closed and
+                         enumerated k_max
+  GP fit, acquisition,   one bo.Optimizer Ask after n observations (cold
+  BO iteration           fit; --bo-kernel), on Rastrigin for
+                         hyperoctahedral groups, else a synthetic
+                         invariant objective
+  DGEMM                  n×n, every compiled-in backend, at the largest n;
+                         ratio = enumerated k_max Gram GFLOP/s / DGEMM's
+
+Columns: median time, timed runs, pairs/s (kernel evaluations), GFLOP/s
+(enumeration: 2·d·|G| flops per pair; eigen: 9n³; GEMM: 2n³), share of the
+BO iteration at the same n, ratio.
+
+Timing: each phase runs once as a warm-up; when that takes ≥ 1 s it is the
+measurement, otherwise the phase repeats until 0.2 s have been timed and 3
+runs made (at most --max-reps) and the median is shown. A phase whose time,
+predicted from the same phase at a smaller n (or a probe at n = 32) scaled
+by its growth in n, exceeds --max-phase-seconds is not run: its row shows
+the estimate (~) and says so.
+
+The header names the backend, the SIMD path, GOMAXPROCS and the module
+version; with OpenBLAS also the core type it picked and a warning when that
+uses narrower vectors than the CPU has (e.g. OPENBLAS_CORETYPE=Haswell on an
+AVX-512 CPU). Unless SYMBO_OPENBLAS_THREADS is set, perf profile sets it to
+GOMAXPROCS, so OpenBLAS and the Go code run with the same number of threads.
+
+--eigen-vs-c N1,N2,… (builds with -tags openblas only) times the openblas
+backend's EigenSym against LAPACKE_dsyevd called directly from C (a C loop
+timed with clock_gettime) on the same matrix and prints the Go/C ratio.
+
+Progress goes to stderr, one line per phase; results to stdout (a table, or
+JSON with --json).
+
+Example:
+
+  go run -tags openblas ./cmd/perf profile --group hyperoctahedral --d 5 \
+      --backend openblas --eigen-vs-c 1000,3000
+
+`
+
+func runProfile(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("profile", profileUsage, stdout)
+	group := fs.String("group", "", "symmetry group (as in perf gram)")
+	d := fs.Int("d", 0, "dimension D")
+	block := fs.Int("block", 0, "block size b for --group blockperm")
+	box := fs.String("box", "", "search box `LO,HI` for --group scaling (default 0.1,10)")
+	matrices := fs.String("matrices", "", "JSON group `file` for --group matrices")
+	nList := fs.String("n", "55,200,1000", "comma-separated numbers of points, ascending, each ≥ 2")
+	base := fs.String("base", "rbf", "base kernel: rbf, matern12, matern32, matern52 (k_avg has a closed form with rbf only)")
+	m := fs.Int("m", 1000, "candidates of the k_plus cross-covariance")
+	boKernel := fs.String("bo-kernel", "plus", "GP kernel of the BO phases: base, avg, max, plus")
+	eigenVsC := fs.String("eigen-vs-c", "", "comma-separated orders n for the Go-openblas vs C LAPACKE_dsyevd comparison (needs -tags openblas)")
+	maxPhase := fs.Float64("max-phase-seconds", 10, "estimate instead of run a phase predicted to take longer than this")
+	maxReps := fs.Int("max-reps", bench.DefaultMaxReps, "cap on the timed runs of a phase")
+	minTime := fs.Duration("min-time", bench.DefaultMinTime, "time each phase for at least this long (with ≥ 3 runs)")
+	seed := fs.Uint64("seed", 0, "seed of the points")
+	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	cpuProfile := fs.String("cpuprofile", "", "write a pprof CPU profile to `file`")
+	memProfile := fs.String("memprofile", "", "write a pprof heap profile to `file` at the end")
+	backend := backendFlag(fs)
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if err := fs.require("group", "d"); err != nil {
+		return err
+	}
+	if *d < 1 {
+		return badInput("--d must be at least 1, got %d", *d)
+	}
+	ns, err := parseIntsFlag("n", *nList, 2)
+	if err != nil {
+		return err
+	}
+	for i := 1; i < len(ns); i++ {
+		if ns[i] <= ns[i-1] {
+			return badInput("--n %q: values must be strictly ascending", *nList)
+		}
+	}
+	var evc []int
+	if *eigenVsC != "" {
+		if evc, err = parseIntsFlag("eigen-vs-c", *eigenVsC, 1); err != nil {
+			return err
+		}
+		if !slices.Contains(linalg.Available(), "openblas") {
+			return badInput("--eigen-vs-c needs a build with -tags openblas (and cgo)")
+		}
+	}
+	if *m < 1 {
+		return badInput("--m must be at least 1, got %d", *m)
+	}
+	if *maxReps < 1 {
+		return badInput("--max-reps must be at least 1, got %d", *maxReps)
+	}
+	if *minTime < 0 {
+		return badInput("--min-time must not be negative, got %v", *minTime)
+	}
+	if err := positiveFinite("max-phase-seconds", *maxPhase); err != nil {
+		return err
+	}
+	shape, err := kernel.ParseShape(*base)
+	if err != nil {
+		return badInput("--base: %w", err)
+	}
+	bk, err := bo.ParseKernel(*boKernel)
+	if err != nil {
+		return badInput("--bo-kernel: %w", err)
+	}
+	spec, err := groupSpec(strings.ToLower(*group), *d, fs.given(), *block, *box, *matrices)
+	if err != nil {
+		return err
+	}
+	g, err := orbit.Parse(spec)
+	if err != nil {
+		return asInput(err)
+	}
+	if os.Getenv(linalg.EnvOpenBLASThreads) == "" && slices.Contains(linalg.Available(), "openblas") {
+		os.Setenv(linalg.EnvOpenBLASThreads, strconv.Itoa(runtime.GOMAXPROCS(0)))
+	}
+	be, err := backendByName(*backend)
+	if err != nil {
+		return err
+	}
+
+	stop, err := startProfiles(*cpuProfile, *memProfile)
+	if err != nil {
+		return err
+	}
+	res, err := bench.Profile(bench.ProfileOptions{
+		Group: g, N: ns, Shape: shape, Backend: be, M: *m, BOKernel: bk,
+		MinTime: *minTime, MaxReps: *maxReps, MaxPhaseSeconds: *maxPhase,
+		EigenVsC: evc, Seed: *seed, Progress: stderr,
+	})
+	if perr := stop(); err == nil {
+		err = perr
+	}
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeIndentedJSON(stdout, res)
+	}
+	return writeProfileTable(stdout, res)
+}
+
+// parseIntList parses a comma-separated list of integers ≥ lo.
+func parseIntsFlag(flagName, s string, lo int) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		v, err := strconv.Atoi(f)
+		if err != nil || v < lo {
+			return nil, badInput("--%s %q: %q is not an integer ≥ %d", flagName, s, f, lo)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// startProfiles starts the CPU profile and returns a function that stops
+// it and writes the heap profile. Files that cannot be created are bad
+// input.
+func startProfiles(cpuPath, memPath string) (func() error, error) {
+	var cpuFile *os.File
+	if cpuPath != "" {
+		f, err := os.Create(cpuPath)
+		if err != nil {
+			return nil, badInput("--cpuprofile: %w", err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("--cpuprofile: %w", err)
+		}
+		cpuFile = f
+	}
+	var memFile *os.File
+	if memPath != "" {
+		f, err := os.Create(memPath)
+		if err != nil {
+			if cpuFile != nil {
+				pprof.StopCPUProfile()
+				cpuFile.Close()
+			}
+			return nil, badInput("--memprofile: %w", err)
+		}
+		memFile = f
+	}
+	return func() error {
+		var first error
+		if cpuFile != nil {
+			pprof.StopCPUProfile()
+			if err := cpuFile.Close(); err != nil {
+				first = fmt.Errorf("--cpuprofile: %w", err)
+			}
+		}
+		if memFile != nil {
+			runtime.GC()
+			err := pprof.WriteHeapProfile(memFile)
+			if cerr := memFile.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil && first == nil {
+				first = fmt.Errorf("--memprofile: %w", err)
+			}
+		}
+		return first
+	}, nil
+}
+
+// writeJSON writes v as indented JSON (encoding/json prints floats in
+// shortest round-trip form).
+func writeIndentedJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	if _, err := w.Write(b); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	return nil
+}
+
+func writeEnvironment(w io.Writer, e bench.Environment) {
+	fmt.Fprintf(w, "backend %s · SIMD %s · GOMAXPROCS %d · %s · module %s\n", e.Backend, e.SIMD, e.GOMAXPROCS, e.GoVersion, e.Module)
+	fmt.Fprintf(w, "CPU %s (%s)", e.CPU, e.CPUVector)
+	if e.OpenBLASCore != "" {
+		fmt.Fprintf(w, " · OpenBLAS core %s, %d threads", e.OpenBLASCore, e.OpenBLASThreads)
+		if e.OpenBLASCoreType != "" {
+			fmt.Fprintf(w, " (OPENBLAS_CORETYPE=%s)", e.OpenBLASCoreType)
+		}
+	}
+	fmt.Fprintln(w)
+	for _, warn := range e.Warnings {
+		fmt.Fprintf(w, "WARNING: %s\n", warn)
+	}
+}
+
+func writeProfileTable(w io.Writer, r bench.ProfileResult) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# perf profile: %s, |G| = %s, base %s, m = %d, BO kernel %s (%s)\n\n", r.Group, r.Order, r.Base, r.M, r.BOKernel, r.BOObjective)
+	writeEnvironment(&b, r.Environment)
+	fmt.Fprintf(&b, "median of timed runs (≥ %gs and ≥ 3 runs, ≤ %d; one run when it takes ≥ 1 s); ~ = estimated, not run (> %gs)\n\n", r.MinTimeSeconds, r.MaxReps, r.MaxPhaseSeconds)
+
+	header := []string{"phase", "n", "time", "runs", "pairs/s", "GFLOP/s", "% BO iter", "ratio", "note"}
+	right := []bool{false, true, true, true, true, true, true, false, false}
+	var cells [][]string
+	for _, row := range r.Rows {
+		t, runs := "–", "–"
+		switch row.Status {
+		case bench.StatusMeasured:
+			t, runs = fmtSeconds(row.Seconds), strconv.Itoa(row.Reps)
+		case bench.StatusEstimated:
+			t = "~" + fmtSeconds(row.Seconds)
+		}
+		label := row.Label
+		if row.Backend != "" && row.Kernel == "" && row.Phase != "eigen-vs-c" {
+			label += " [" + row.Backend + "]"
+		}
+		cells = append(cells, []string{label, strconv.Itoa(row.N), t, runs,
+			fmtRate(row.PairsPerSecond), fmtGF(row.GFLOPS), fmtShare(row.Share), fmtRatio(row.Ratio, row.RatioKind), row.Note})
+	}
+	writeMarkdownTable(&b, header, right, cells)
+	b.WriteString(profileSummary(r))
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	return nil
+}
+
+// writeMarkdownTable writes a Markdown table whose columns are padded to
+// a common width (measured in runes), right-aligned where right says so.
+// A "|" inside a cell is escaped as "\|".
+func writeMarkdownTable(b *strings.Builder, header []string, right []bool, rows [][]string) {
+	esc := func(cells []string) []string {
+		out := make([]string, len(cells))
+		for i, c := range cells {
+			out[i] = strings.ReplaceAll(c, "|", `\|`)
+		}
+		return out
+	}
+	header = esc(header)
+	for i := range rows {
+		rows[i] = esc(rows[i])
+	}
+	width := make([]int, len(header))
+	for i, h := range header {
+		width[i] = max(3, utf8.RuneCountInString(h))
+	}
+	for _, r := range rows {
+		for i, c := range r {
+			width[i] = max(width[i], utf8.RuneCountInString(c))
+		}
+	}
+	line := func(cells []string) {
+		b.WriteString("|")
+		for i, c := range cells {
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
+			if right[i] {
+				b.WriteString(" " + pad + c + " |")
+			} else {
+				b.WriteString(" " + c + pad + " |")
+			}
+		}
+		b.WriteString("\n")
+	}
+	line(header)
+	b.WriteString("|")
+	for i := range header {
+		if right[i] {
+			b.WriteString(" " + strings.Repeat("-", width[i]-1) + ": |")
+		} else {
+			b.WriteString(" " + strings.Repeat("-", width[i]) + " |")
+		}
+	}
+	b.WriteString("\n")
+	for _, r := range rows {
+		line(r)
+	}
+}
+
+// profileSummary states the issue's targets against what was measured.
+func profileSummary(r bench.ProfileResult) string {
+	var b strings.Builder
+	b.WriteString("\n")
+	for _, row := range r.Rows {
+		if row.Phase == "gram" && row.Method == "closed" && row.RatioKind == bench.RatioEnumOverClosed && (row.Kernel == "max" || row.Kernel == "avg") {
+			est := ""
+			if row.Note != "" {
+				est = " (enumeration estimated, not run)"
+			}
+			fmt.Fprintf(&b, "closed k_%s Gram at n = %d: %.0f× faster than enumeration%s (target ≥ 100×)\n", row.Kernel, row.N, row.Ratio, est)
+		}
+	}
+	for _, row := range r.Rows {
+		if row.Phase == "dgemm" && row.RatioKind == bench.RatioEnumOverGemm {
+			fmt.Fprintf(&b, "enumerated k_max Gram at n = %d: %.0f%% of %s DGEMM GFLOP/s (target ≥ 50%% of openblas)\n", row.N, 100*row.Ratio, row.Backend)
+		}
+		if row.Phase == "eigen-vs-c" && row.RatioKind == bench.RatioGoOverC {
+			fmt.Fprintf(&b, "openblas EigenSym at n = %d: %.3f× the time of LAPACKE_dsyevd from C (target ≤ 1.1×)\n", row.N, row.Ratio)
+		}
+	}
+	return b.String()
+}
+
+func fmtSeconds(s float64) string {
+	switch {
+	case s <= 0 || math.IsNaN(s):
+		return "–"
+	case s < 1e-3:
+		return fmt.Sprintf("%.3g µs", s*1e6)
+	case s < 1:
+		return fmt.Sprintf("%.3g ms", s*1e3)
+	}
+	return fmt.Sprintf("%.3g s", s)
+}
+
+func fmtRate(v float64) string {
+	if v <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.3g", v)
+}
+
+func fmtGF(v float64) string {
+	if v <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.1f", v)
+}
+
+func fmtShare(v float64) string {
+	if v <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.1f%%", 100*v)
+}
+
+func fmtRatio(v float64, kind string) string {
+	if v <= 0 {
+		return ""
+	}
+	switch kind {
+	case bench.RatioEnumOverClosed:
+		return fmt.Sprintf("enum/closed %.3g×", v)
+	case bench.RatioEnumOverGemm:
+		return fmt.Sprintf("enum/dgemm %.2f", v)
+	case bench.RatioGoOverC:
+		return fmt.Sprintf("go/c %.3f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
+}

@@ -1,0 +1,235 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/symbo/symbo/linalg"
+)
+
+// tinyProfileArgs runs in well under a second.
+var tinyProfileArgs = []string{"profile", "--group", "hyperoctahedral", "--d", "3", "--n", "6,12", "--m", "8",
+	"--min-time", "1us", "--max-reps", "2"}
+
+func TestProfileTable(t *testing.T) {
+	code, out, errOut := runCLI(t, tinyProfileArgs...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if !strings.HasPrefix(lines[0], "# perf profile: hyperoctahedral(3), |G| = 48, base rbf") {
+		t.Errorf("title %q", lines[0])
+	}
+	for _, want := range []string{"backend ", "SIMD ", "GOMAXPROCS ", "module "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("header lacks %q", want)
+		}
+	}
+	// The table: a header row, a separator, one row per phase and n, all
+	// with the same number of cells.
+	var rows [][]string
+	for _, l := range lines {
+		if strings.HasPrefix(l, "|") {
+			rows = append(rows, splitRow(l))
+		}
+	}
+	if len(rows) < 3 {
+		t.Fatalf("no table in\n%s", out)
+	}
+	wantHeader := []string{"phase", "n", "time", "runs", "pairs/s", "GFLOP/s", "% BO iter", "ratio", "note"}
+	if !slices.Equal(rows[0], wantHeader) {
+		t.Errorf("header %q, want %q", rows[0], wantHeader)
+	}
+	// 14 phases at each of 2 sizes, plus one DGEMM row per backend.
+	if got, want := len(rows)-2, 2*14+len(linalg.Available()); got != want {
+		t.Errorf("%d table rows, want %d", got, want)
+	}
+	for _, r := range rows {
+		if len(r) != len(wantHeader) {
+			t.Errorf("row %q has %d cells", r, len(r))
+		}
+	}
+	for _, label := range []string{"Gram k_max closed", "Gram k_avg enumerate", "eigendecomposition", "BO iteration", "DGEMM"} {
+		if !strings.Contains(out, "| "+label) {
+			t.Errorf("no row %q", label)
+		}
+	}
+	if !strings.Contains(out, "enum/closed") || !strings.Contains(out, "enum/dgemm") {
+		t.Errorf("ratio columns missing:\n%s", out)
+	}
+	// Progress: one line per row on stderr.
+	if n := strings.Count(errOut, "profile: "); n != len(rows)-2 {
+		t.Errorf("%d progress lines for %d rows", n, len(rows)-2)
+	}
+}
+
+func splitRow(l string) []string {
+	l = strings.TrimSuffix(strings.TrimPrefix(l, "|"), "|")
+	l = strings.ReplaceAll(l, `\|`, "\x00")
+	var cells []string
+	for _, c := range strings.Split(l, "|") {
+		cells = append(cells, strings.ReplaceAll(strings.TrimSpace(c), "\x00", "|"))
+	}
+	return cells
+}
+
+func TestProfileJSON(t *testing.T) {
+	dir := t.TempDir()
+	cpu, mem := filepath.Join(dir, "cpu.pprof"), filepath.Join(dir, "mem.pprof")
+	code, out, errOut := runCLI(t, append(slices.Clone(tinyProfileArgs), "--json", "--cpuprofile", cpu, "--memprofile", mem)...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res struct {
+		Group      string `json:"group"`
+		D          int    `json:"d"`
+		Order      string `json:"order"`
+		Backend    string `json:"backend"`
+		SIMD       string `json:"simd"`
+		GOMAXPROCS int    `json:"gomaxprocs"`
+		Module     string `json:"module"`
+		N          []int  `json:"n"`
+		Rows       []struct {
+			Phase     string   `json:"phase"`
+			Label     string   `json:"label"`
+			N         int      `json:"n"`
+			Status    string   `json:"status"`
+			Seconds   *float64 `json:"seconds"`
+			Reps      *int     `json:"reps"`
+			Ratio     float64  `json:"ratio"`
+			RatioKind string   `json:"ratio_kind"`
+		} `json:"rows"`
+	}
+	var raw map[string]any
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatalf("invalid JSON: %v\n%s", err, out)
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Group != "hyperoctahedral(3)" || res.D != 3 || res.Order != "48" || res.Backend == "" || res.SIMD == "" ||
+		res.GOMAXPROCS < 1 || res.Module == "" || !slices.Equal(res.N, []int{6, 12}) {
+		t.Errorf("header fields: %+v", res)
+	}
+	phases := map[string]bool{}
+	for _, r := range res.Rows {
+		phases[r.Phase] = true
+		if r.Seconds == nil || r.Reps == nil || r.Status == "" || r.Label == "" {
+			t.Errorf("row %+v lacks a field", r)
+		}
+	}
+	for _, p := range []string{"enumerate-orbits", "gram", "eigen", "psd-projection", "plus-build", "plus-cross", "dgemm", "gp-fit", "acquisition", "bo-iteration"} {
+		if !phases[p] {
+			t.Errorf("no %s row", p)
+		}
+	}
+	for _, f := range []string{cpu, mem} {
+		if st, err := os.Stat(f); err != nil || st.Size() == 0 {
+			t.Errorf("profile %s not written: %v", f, err)
+		}
+	}
+}
+
+func TestProfileBadInput(t *testing.T) {
+	cases := [][]string{
+		{"profile", "--group", "nosuchgroup", "--d", "3"},
+		{"profile", "--group", "signflip", "--d", "3", "--n", "10,x"},
+		{"profile", "--group", "signflip", "--d", "3", "--n", "100,50"},
+		{"profile", "--group", "signflip", "--d", "3", "--n", "1"},
+		{"profile", "--group", "signflip", "--d", "3", "--n", ""},
+		{"profile", "--group", "signflip", "--d", "0"},
+		{"profile", "--d", "3"},
+		{"profile", "--group", "signflip", "--d", "3", "--base", "cubic"},
+		{"profile", "--group", "signflip", "--d", "3", "--bo-kernel", "best"},
+		{"profile", "--group", "signflip", "--d", "3", "--m", "0"},
+		{"profile", "--group", "signflip", "--d", "3", "--max-phase-seconds", "-1"},
+		{"profile", "--group", "signflip", "--d", "3", "--backend", "fortran"},
+		{"profile", "--group", "signflip", "--d", "3", "--cpuprofile", "/nonexistent/dir/cpu.pprof"},
+	}
+	if !slices.Contains(linalg.Available(), "openblas") {
+		cases = append(cases,
+			[]string{"profile", "--group", "signflip", "--d", "3", "--backend", "openblas"},
+			[]string{"profile", "--group", "signflip", "--d", "3", "--eigen-vs-c", "100"})
+	}
+	for _, args := range cases {
+		code, out, errOut := runCLI(t, args...)
+		checkOneLineError(t, code, out, errOut, "perf profile: ")
+	}
+}
+
+func TestComplexityCLI(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"complexity", "--group", "signflip", "--d", "3", "--n", "6,12,24", "--sweep", "signflip:2-4",
+		"--group-n", "6", "--m", "4", "--min-time", "1us", "--max-reps", "2", "--out", dir}
+	code, out, errOut := runCLI(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rows [][]string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "|") {
+			rows = append(rows, splitRow(l))
+		}
+	}
+	wantHeader := []string{"quantity", "kernel", "method", "vs", "Table 2", "predicted", "slope", "R²", "points", "x range", "slope vs |G|·d", "note"}
+	if len(rows) < 3 || !slices.Equal(rows[0], wantHeader) {
+		t.Fatalf("table header %q, want %q\n%s", rows[0], wantHeader, out)
+	}
+	// 17 series against n, 7 against |G| for the one family.
+	if got := len(rows) - 2; got != 17+7 {
+		t.Errorf("%d series rows, want 24", got)
+	}
+	for _, f := range []string{"complexity-n.png", "complexity-n.svg", "complexity-group.png", "complexity-group.svg"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("plot %s: %v", f, err)
+		}
+	}
+
+	code, out, errOut = runCLI(t, append(args[:len(args)-2], "--json")...)
+	if code != exitOK {
+		t.Fatalf("--json: exit %d: %s", code, errOut)
+	}
+	var res struct {
+		Group  string `json:"group"`
+		Series []struct {
+			Quantity  string    `json:"quantity"`
+			Against   string    `json:"against"`
+			Predicted *float64  `json:"predicted"`
+			X         []float64 `json:"x"`
+			Seconds   []float64 `json:"seconds"`
+			Slope     *float64  `json:"slope"`
+		} `json:"series"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("invalid JSON: %v", err)
+	}
+	if res.Group != "signflip(3)" || len(res.Series) != 24 {
+		t.Errorf("group %q, %d series", res.Group, len(res.Series))
+	}
+	for _, s := range res.Series {
+		if s.Predicted == nil || len(s.X) != len(s.Seconds) || (len(s.X) >= 2) != (s.Slope != nil) {
+			t.Errorf("series %+v", s)
+		}
+	}
+}
+
+func TestComplexityBadInput(t *testing.T) {
+	for _, args := range [][]string{
+		{"complexity", "--group", "nosuchgroup"},
+		{"complexity", "--n", "64"},
+		{"complexity", "--n", "64,32"},
+		{"complexity", "--n", "a,b"},
+		{"complexity", "--sweep", "signflip:5"},
+		{"complexity", "--sweep", "nosuch:2-4"},
+		{"complexity", "--sweep", "rotation2d:2-3"},
+		{"complexity", "--group-n", "1"},
+		{"complexity", "--backend", "fortran"},
+	} {
+		code, out, errOut := runCLI(t, args...)
+		checkOneLineError(t, code, out, errOut, "perf complexity: ")
+	}
+}
