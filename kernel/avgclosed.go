@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/symbo/symbo/internal/f64"
 	"github.com/symbo/symbo/orbit"
 )
 
@@ -153,7 +154,22 @@ func newAvgPermEval(p Params, d int, signed bool) *avgPermEval {
 }
 
 func (e *avgPermEval) xLen() int { return e.d }
-func (e *avgPermEval) yLen() int { return e.d + e.d*e.d + 1<<e.d }
+
+// yLen: w (d), M (d²), the recursion (2^d) and the exponent buffer of
+// column (expLen).
+func (e *avgPermEval) yLen() int { return e.d + e.d*e.d + 1<<e.d + e.expLen() }
+
+// expLen is the length of column's exponent buffer: d² row-scaled
+// Gaussian exponents, d² more for the sign average when signed, and the
+// scale Σ_i m_i, rounded up to a multiple of 8 so that f64.ExpTo runs
+// entirely in vector registers.
+func (e *avgPermEval) expLen() int {
+	n := e.d*e.d + 1
+	if e.signed {
+		n += e.d * e.d
+	}
+	return (n + 7) &^ 7
+}
 
 func (e *avgPermEval) prepX(dst, x []float64) {
 	for k, v := range x {
@@ -166,14 +182,54 @@ func (e *avgPermEval) prepX(dst, x []float64) {
 
 func (e *avgPermEval) prepY(dst, y []float64) { e.prepX(dst[:e.d], y) }
 
+// column computes, per row, the same M̃ and scale as matrix, but with all
+// 2d² + 1 exponentials of the pair in one f64.ExpTo call (vectorized,
+// within f64.ExpMaxUlp of math.Exp; the padding lanes are 0).
 func (e *avgPermEval) column(out []float64, stride int, px []float64, n int, py []float64) {
 	d := e.d
+	dd := d * d
 	w := py[:d]
-	m := py[d : d+d*d]
-	f := py[d+d*d : d+d*d+1<<d]
+	m := py[d : d+dd]
+	f := py[d+dd : d+dd+1<<d]
+	ex := py[d+dd+1<<d : d+dd+1<<d+e.expLen()]
+	clear(ex)
 	for i := range n {
-		lsum := e.matrix(m, px[i*d:i*d+d], w)
-		out[i*stride] = e.scale * permanent(m, d, f) * math.Exp(lsum)
+		u := px[i*d : i*d+d]
+		var lsum float64
+		for a, ua := range u {
+			r := ex[a*d : a*d+d]
+			top := math.Inf(-1)
+			for j, b := range w {
+				t := ua - b
+				l := -0.5 * t * t
+				r[j] = l
+				top = max(top, l)
+			}
+			lsum += top
+			for j := range r {
+				r[j] -= top
+			}
+			if e.signed {
+				s := ex[dd+a*d : dd+a*d+d]
+				for j, b := range w {
+					s[j] = -2 * ua * b
+				}
+			}
+		}
+		sc := dd
+		if e.signed {
+			sc = 2 * dd
+		}
+		ex[sc] = lsum
+		f64.ExpTo(ex, ex)
+		copy(m, ex[:dd])
+		if e.signed {
+			for k, v := range ex[dd : 2*dd] {
+				m[k] *= 0.5 + 0.5*v
+			}
+		}
+		out[i*stride] = e.scale * permanent(m, d, f) * ex[sc]
+		clear(ex[:sc+1])
 	}
 }
 

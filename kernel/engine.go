@@ -158,7 +158,13 @@ func (c *crossJob) column(k, j int) {
 func crossPar(c crossJob, m, w int) { parallel.For(m, w, c.column) }
 
 // crossTo fills dst (n×m) with k(x_i, y_j): one task per column of dst.
+// An enumeration with fewer rows than columns enumerates the orbits of
+// the rows instead (crossToT).
 func crossTo(ev evaluator, workers int, dst *mat.Dense, x, y *mat.Dense, n, m int) {
+	if te, ok := ev.(*enumEval); ok && n < m {
+		crossToT(te, workers, dst, x, y, n, m)
+		return
+	}
 	resizeDense(dst, n, m)
 	yl := ev.yLen()
 	w := assemblyWorkers(workers, m, float64(n)*float64(m)*float64(yl))

@@ -28,15 +28,33 @@ func (e *featureEval) prepY(dst, y []float64) { e.phi(dst, y) }
 
 func (e *featureEval) column(out []float64, stride int, px []float64, n int, py []float64) {
 	fl := e.fl
-	v, s, inv2 := e.p.Variance, e.p.Shape, e.inv2
-	for i := range n {
-		x := px[i*fl : (i+1)*fl]
-		var d2 float64
-		for k, yk := range py[:fl] {
-			t := x[k] - yk
-			d2 += t * t
+	y := py[:fl]
+	var b [maxChunk]float64
+	for i0 := 0; i0 < n; i0 += maxChunk {
+		m := min(maxChunk, n-i0)
+		for r := range m {
+			x := px[(i0+r)*fl : (i0+r+1)*fl]
+			var d2 float64
+			for k, yk := range y {
+				t := x[k] - yk
+				d2 += t * t
+			}
+			b[r] = d2 * e.inv2
 		}
-		out[i*stride] = v * kappaU2(s, d2*inv2)
+		kappaOut(out[i0*stride:], stride, b[:m], e.p)
+	}
+}
+
+// kappaOut writes v·κ(√u2[r]) to out[r·stride] through f64.KappaTo (the
+// vectorized exponential; the same bits on every SIMD path and for every
+// chunking), overwriting u2. The base kernel, closed-form and enumerated
+// k_max all go through it, so they share one definition of κ, within
+// f64.ExpMaxUlp-level rounding of κ with math.Exp.
+func kappaOut(out []float64, stride int, u2 []float64, p Params) {
+	f64.KappaTo(u2, u2, f64Shape(p.Shape))
+	v := p.Variance
+	for r, k := range u2 {
+		out[r*stride] = v * k
 	}
 }
 
@@ -91,9 +109,14 @@ func (e *distEval) prepY(dst, y []float64) { copy(dst, y) }
 
 func (e *distEval) column(out []float64, stride int, px []float64, n int, py []float64) {
 	d := e.d
-	for i := range n {
-		d2 := max(e.dist.OrbitDist2(px[i*d:(i+1)*d], py[:d]), 0)
-		out[i*stride] = e.p.Variance * kappaU2(e.p.Shape, d2*e.inv2)
+	var b [maxChunk]float64
+	for i0 := 0; i0 < n; i0 += maxChunk {
+		m := min(maxChunk, n-i0)
+		for r := range m {
+			i := i0 + r
+			b[r] = max(e.dist.OrbitDist2(px[i*d:(i+1)*d], py[:d]), 0) * e.inv2
+		}
+		kappaOut(out[i0*stride:], stride, b[:m], e.p)
 	}
 }
 
@@ -197,8 +220,9 @@ func (e *enumEval) column(out []float64, stride int, px []float64, n int, py []f
 			m := min(maxChunk, n-i)
 			f64.MaxDot(b[:m], px[i*xl:], xl, d, orb)
 			for r := range m {
-				out[(i+r)*stride] = e.maxValue(px[(i+r)*xl+d], ny, b[r])
+				b[r] = max(px[(i+r)*xl+d]+ny-2*b[r], 0) * e.inv2
 			}
+			kappaOut(out[i*stride:], stride, b[:m], e.p)
 		}
 		return
 	}
@@ -223,11 +247,6 @@ func f64Shape(s Shape) f64.Shape {
 		return f64.Matern52
 	}
 	panic("kernel: bad shape")
-}
-
-func (e *enumEval) maxValue(nx, ny, best float64) float64 {
-	d2 := max(nx+ny-2*best, 0)
-	return e.p.Variance * kappaU2(e.p.Shape, d2*e.inv2)
 }
 
 // enumGrad is the exact gradient for finite groups: for max, the base

@@ -35,7 +35,8 @@ type orbitKernel struct {
 	grad     gradFunc
 	gradLen  int
 	method   string
-	diagIsV  bool // k(x, x) = v exactly (base and max)
+	diagIsV  bool      // k(x, x) = v exactly (base and max)
+	enumMax  *enumEval // non-nil: gradients of enumerated k_max by gradMaxT
 	groupStr string
 }
 
@@ -105,8 +106,19 @@ func (k *orbitKernel) GradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
 	if err != nil {
 		return err
 	}
-	gradTo(k.grad, k.gradLen, k.workers, dst, x, y, m, k.d)
+	k.gradAll(dst, x, y, m)
 	return nil
+}
+
+// gradAll fills row j of dst with ∇ₓk(x, y_j) for validated arguments:
+// from one enumeration of the orbit of x for enumerated k_max (gradMaxT),
+// else pair by pair.
+func (k *orbitKernel) gradAll(dst *mat.Dense, x []float64, y *mat.Dense, m int) {
+	if k.enumMax != nil {
+		gradMaxT(k.enumMax, dst, x, y, m)
+		return
+	}
+	gradTo(k.grad, k.gradLen, k.workers, dst, x, y, m, k.d)
 }
 
 // Base is the base kernel k(x, y) = v·κ(‖x − y‖/ℓ) on R^d.
@@ -241,6 +253,9 @@ func newOrbitKernel(p Params, g orbit.Group, o Options, isMax bool) (*orbitKerne
 			k.grad, k.gradLen = alignGrad(p, al), d
 		case enum != nil:
 			k.grad, k.gradLen = enum.grad, G*d+d
+			if isMax {
+				k.enumMax = enum
+			}
 		default:
 			k.grad, k.gradLen = fdGrad(k.ev, p.Lengthscale, d)
 		}

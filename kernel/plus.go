@@ -317,7 +317,7 @@ func (p *Plus) GradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
 	fy := p.features(y, &s.kx, &s.fy)
 	n, d := p.design.Dims()
 	resizeDense(&s.gx, n, d) // n×d: ∇ₓk_max(x, D_i) in row i
-	gradTo(p.max.grad, p.max.gradLen, p.max.workers, &s.gx, x, p.design, n, d)
+	p.max.gradAll(&s.gx, x, p.design, n)
 	// t = Wᵀ·∇ (r×d) and dst = φ(y)·t (m×d), d small: row-by-row axpys
 	// in a fixed order (serial, deterministic, no allocation).
 	resizeDense(&s.t, p.r, d)

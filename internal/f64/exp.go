@@ -144,3 +144,44 @@ func SumKappa(x []float64, nxy float64, orb []float64, G int, shape Shape, inv2 
 	}
 	return ((acc[0] + acc[4]) + (acc[2] + acc[6])) + ((acc[1] + acc[5]) + (acc[3] + acc[7]))
 }
+
+// kappaChunk is the number of elements KappaTo handles at once (a stack
+// buffer for the Matérn arguments).
+const kappaChunk = 64
+
+// KappaTo sets dst[i] = κ(√u2[i]) for u2[i] ≥ 0, each computed exactly as
+// one term of SumKappa:
+//
+//	rbf:    Exp(u²·(−0.5))
+//	matérn: a = √(u²)·c, (fma(a·q2, a, a·q1) + 1)·Exp(−a)
+//
+// so the same bits on every path (the exponentials go through ExpTo, the
+// square roots are correctly rounded) and within ExpMaxUlp-level rounding
+// of the same formulas with math.Exp. dst and u2 must have the same
+// length; they may be the same slice.
+func KappaTo(dst, u2 []float64, shape Shape) {
+	if len(dst) != len(u2) {
+		panic(fmt.Sprintf("f64: KappaTo: len(dst) = %d, len(u2) = %d", len(dst), len(u2)))
+	}
+	if shape == RBF {
+		for i, v := range u2 {
+			dst[i] = v * -0.5
+		}
+		ExpTo(dst, dst)
+		return
+	}
+	c, q1, q2 := maternParams(shape)
+	var buf [kappaChunk]float64
+	for i0 := 0; i0 < len(u2); i0 += kappaChunk {
+		m := min(kappaChunk, len(u2)-i0)
+		a, o := buf[:m], dst[i0:i0+m]
+		for r, v := range u2[i0 : i0+m] {
+			a[r] = math.Sqrt(v) * c
+			o[r] = -a[r]
+		}
+		ExpTo(o, o)
+		for r, ar := range a {
+			o[r] *= math.FMA(ar*q2, ar, ar*q1) + 1
+		}
+	}
+}

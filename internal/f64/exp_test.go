@@ -194,3 +194,40 @@ func BenchmarkExpTo(b *testing.B) {
 		}
 	})
 }
+
+// TestKappaTo checks KappaTo on every path against the scalar term of
+// SumKappa (bit for bit: the same specification) and against κ with
+// math.Exp (relative 1e-14: the reference squares a rounded square root), for lengths covering the
+// vector remainders and more than one chunk, in place too.
+func TestKappaTo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	u2 := []float64{0, 1e-300, 1e-20, 1, 2, 1490, 1500, 2e6}
+	for range 150 {
+		u2 = append(u2, 10*rng.Float64(), 100*rng.Float64()*rng.Float64())
+	}
+	for _, s := range []Shape{RBF, Matern12, Matern32, Matern52} {
+		var c, q1, q2 float64
+		if s != RBF {
+			c, q1, q2 = maternParams(s)
+		}
+		for _, p := range paths() {
+			restore := setFeatures(p.f)
+			for _, n := range []int{0, 1, 3, 7, 9, 64, 65, len(u2)} {
+				dst := make([]float64, n)
+				KappaTo(dst, u2[:n], s)
+				in := append([]float64(nil), u2[:n]...)
+				KappaTo(in, in, s)
+				for i, v := range dst {
+					want := kappaTerm(0, u2[i], 1, s == RBF, c, q1, q2)
+					if math.Float64bits(v) != math.Float64bits(want) || math.Float64bits(in[i]) != math.Float64bits(want) {
+						t.Fatalf("%s shape %d: KappaTo[%d] (u² = %v) = %v (in place %v), term %v", p.name, s, i, u2[i], v, in[i], want)
+					}
+					if ref := kappaRef(s, math.Sqrt(u2[i])); math.Abs(v-ref) > 1e-14*ref+1e-300 {
+						t.Fatalf("shape %d: KappaTo(%v) = %v, math.Exp reference %v", s, u2[i], v, ref)
+					}
+				}
+			}
+			restore()
+		}
+	}
+}

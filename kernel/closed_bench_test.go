@@ -1,0 +1,91 @@
+package kernel_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/kernel/kerneltest"
+	"github.com/symbo/symbo/orbit"
+	"gonum.org/v1/gonum/mat"
+)
+
+// BenchmarkClosedVsEnum times, for RBF over hyperoctahedral(5) (|G| =
+// 3840), the closed-form and enumerated Gram assembly of k_max and k_avg,
+// and one query against a design of n = 512 points through k_plus with an
+// enumerated k_max (CrossTo with a 1-row x, and GradTo). Compare the
+// closed and enumerate rows of the same run for the speed-up.
+func BenchmarkClosedVsEnum(b *testing.B) {
+	g, err := orbit.Hyperoctahedral(5)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := kernel.Params{Shape: kernel.RBF, Variance: 1, Lengthscale: 1}
+	for _, c := range []struct {
+		kind   string
+		method kernel.Method
+		n      int
+	}{
+		{"max", kernel.Closed, 55}, {"max", kernel.Closed, 1000},
+		{"max", kernel.Enumerate, 55}, {"max", kernel.Enumerate, 1000},
+		{"avg", kernel.Closed, 55}, {"avg", kernel.Closed, 1000},
+		{"avg", kernel.Enumerate, 55},
+	} {
+		x := kerneltest.Points(g, c.n, 1)
+		var k kernel.Kernel
+		if c.kind == "avg" {
+			k, err = kernel.NewAvg(p, g, kernel.Options{Method: c.method})
+		} else {
+			k, err = kernel.NewMax(p, g, kernel.Options{Method: c.method})
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("op=gram/kernel=%s/method=%s/n=%d", c.kind, c.method, c.n), func(b *testing.B) {
+			var dst mat.SymDense
+			for b.Loop() {
+				if err := kernel.Gram(k, &dst, x); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	const n = 512
+	m, err := kernel.NewMax(p, g, kernel.Options{Method: kernel.Enumerate})
+	if err != nil {
+		b.Fatal(err)
+	}
+	design := kerneltest.Points(g, n, 1)
+	pl, err := kernel.NewPlus(m, design, kernel.PlusOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	q := kerneltest.Points(g, 1, 2)
+	b.Run(fmt.Sprintf("op=plusquery/method=enumerate/n=%d", n), func(b *testing.B) {
+		var dst mat.Dense
+		for b.Loop() {
+			dst.Reset()
+			if err := pl.CrossTo(&dst, q, design); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run(fmt.Sprintf("op=plusgrad/method=enumerate/n=%d", n), func(b *testing.B) {
+		var dst mat.Dense
+		for b.Loop() {
+			dst.Reset()
+			if err := pl.GradTo(&dst, q.RawRowView(0), design); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run(fmt.Sprintf("op=maxquery/method=enumerate/n=%d", n), func(b *testing.B) {
+		var dst mat.Dense
+		for b.Loop() {
+			dst.Reset()
+			if err := m.CrossTo(&dst, q, design); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
