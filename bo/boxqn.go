@@ -2,8 +2,10 @@ package bo
 
 import "math"
 
-// boxObjective returns f(x) and writes ∇f(x) into grad. The box
-// maximizer maximizes it. A non-finite value counts as −∞.
+// boxObjective returns f(x) and, when grad is not nil, writes ∇f(x) into
+// grad. The box maximizer maximizes it. A non-finite value counts as −∞.
+// Called with a gradient right after a value-only call at the same x, it
+// must return the same value.
 type boxObjective func(x, grad []float64) float64
 
 // boxQN is a projected limited-memory BFGS maximizer on a box
@@ -16,6 +18,7 @@ type boxObjective func(x, grad []float64) float64
 type boxQN struct {
 	lo, hi   []float64
 	maxIter  int
+	maxLS    int // backtracking steps per line search
 	memory   int
 	ftol     float64 // stop when an iteration gains ≤ ftol·max(1, |f|)
 	gtol     float64 // stop when max_i |pg_i|·(hi_i − lo_i) ≤ gtol·max(1, |f|)
@@ -26,13 +29,14 @@ type boxQN struct {
 	s, y     [][]float64
 	rho, alp []float64
 	evals    int
+	iters    int // accepted steps of the last maximize
 }
 
 func newBoxQN(lo, hi []float64, maxIter int) *boxQN {
 	d := len(lo)
 	const m = 10
 	b := &boxQN{
-		lo: lo, hi: hi, maxIter: maxIter, memory: m, ftol: 1e-13, gtol: 1e-11,
+		lo: lo, hi: hi, maxIter: maxIter, maxLS: 40, memory: m, ftol: 1e-11, gtol: 1e-11,
 		x: make([]float64, d), g: make([]float64, d),
 		xn: make([]float64, d), gn: make([]float64, d),
 		dir: make([]float64, d), q: make([]float64, d),
@@ -73,7 +77,7 @@ func (b *boxQN) maximize(f boxObjective, dst, x0 []float64) float64 {
 	copy(b.x, x0)
 	clampInto(b.x, b.lo, b.hi)
 	fx := finiteOr(f(b.x, b.g))
-	b.evals = 1
+	b.evals, b.iters = 1, 0
 	stored, head := 0, 0 // L-BFGS memory: pairs in a ring, head = next slot
 	if math.IsInf(fx, -1) {
 		copy(dst, b.x)
@@ -154,12 +158,15 @@ func (b *boxQN) maximize(f boxObjective, dst, x0 []float64) float64 {
 		step := 1.0
 		fn := math.Inf(-1)
 		ok := false
-		for range 40 {
+		for range b.maxLS {
 			for i := range d {
 				b.xn[i] = b.x[i] + step*b.dir[i]
 			}
 			clampInto(b.xn, b.lo, b.hi)
-			fn = finiteOr(f(b.xn, b.gn))
+			// Trial points need the value only; the gradient is taken
+			// once a point is accepted (gp.Workspace then reuses the
+			// prediction, so only the gradient work is added).
+			fn = finiteOr(f(b.xn, nil))
 			b.evals++
 			inc := 0.0
 			for i := range d {
@@ -170,6 +177,10 @@ func (b *boxQN) maximize(f boxObjective, dst, x0 []float64) float64 {
 				break
 			}
 			step *= 0.5
+		}
+		if ok {
+			fn = finiteOr(f(b.xn, b.gn))
+			ok = fn > math.Inf(-1)
 		}
 		if !ok {
 			if stored > 0 {
@@ -196,6 +207,7 @@ func (b *boxQN) maximize(f boxObjective, dst, x0 []float64) float64 {
 				stored++
 			}
 		}
+		b.iters++
 		prev := fx
 		copy(b.x, b.xn)
 		copy(b.g, b.gn)

@@ -27,6 +27,9 @@ func TestBoxQNStaysInBox(t *testing.T) {
 		kind := trial % 3
 		outside := 0
 		f := func(x, g []float64) float64 {
+			if g == nil { // value only
+				g = make([]float64, len(x))
+			}
 			if !inBox(x, lo, hi) {
 				outside++
 			}
@@ -107,6 +110,9 @@ func clampCopy(x, lo, hi []float64) []float64 {
 func TestBoxQNRosenbrock(t *testing.T) {
 	lo, hi := []float64{-2, -1}, []float64{2, 3}
 	f := func(x, g []float64) float64 {
+		if g == nil { // value only
+			g = make([]float64, len(x))
+		}
 		a, b := 1-x[0], x[1]-x[0]*x[0]
 		g[0] = 2*a + 400*x[0]*b
 		g[1] = -200 * b
@@ -132,6 +138,9 @@ func TestBoxQNRosenbrock(t *testing.T) {
 func TestBoxQNNonFinite(t *testing.T) {
 	lo, hi := []float64{0}, []float64{1}
 	f := func(x, g []float64) float64 {
+		if g == nil { // value only
+			g = make([]float64, len(x))
+		}
 		if x[0] > 0.7 {
 			return math.NaN()
 		}

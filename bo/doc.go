@@ -51,8 +51,16 @@
 // and Rastrigin and a fixed point of their groups, is never a start) and the
 // best observed point are scored; the best Starts (10) of these 513 start a
 // projected L-BFGS ascent (gradient projection with backtracking along the
-// projected path, at most MaxIter = 100 iterations, analytic gradient
-// through gp.PredictGrad). Every iterate is clamped coordinate-wise, so
+// projected path, at most MaxIter = 100 iterations, stopping when an
+// iteration gains at most 1e-11·max(1, |α|) — 1e-13 before, which cost up
+// to 4× more evaluations for a relative gain below 1e-5 of the acquisition
+// maximum, measured — analytic gradient through gp.PredictGrad, taken only
+// at accepted points: trial points of the line search are valued alone and
+// gp.Workspace reuses the prediction when the gradient follows, which
+// saved 10–30% of the acquisition time, most with kernels whose gradient
+// is a finite difference). After
+// warm-up an acquisition evaluation and a whole ascent allocate nothing
+// (TestAcquisitionAllocs). Every iterate is clamped coordinate-wise, so
 // points lie in the closed box exactly. Starts run on Workers goroutines
 // writing owned slots; the best end point wins, ties to the better-ranked
 // start.
@@ -104,13 +112,30 @@
 //
 // # Cost
 //
-// Measured (gonum backend, AMD EPYC, 2 shared cores). One acquisition step
-// on Rastrigin5d at n = 55 (BenchmarkIteration, cold fit): base 36 ms (fit
-// 33, acquisition 3.5), max 36 ms (24, 12), plus 0.30 s (0.21, 0.09), avg
-// 0.74 s (0.72, 0.03). A whole run, 5 + 50 evaluations (BenchmarkRun,
-// seed 0; fit / acquisition seconds): Ackley2d base 0.34 s (0.24 / 0.10),
-// max 0.43 s (0.25 / 0.18), plus 2.1 s (1.7 / 0.44), avg 4.6 s (3.9 /
-// 0.66); Rastrigin5d base 0.44 s (0.33 / 0.11), max 0.54 s (0.24 / 0.30),
-// plus 2.6 s (1.8 / 0.74), avg 23 s (21 / 2.8: every likelihood evaluation
-// of gp's RebuildFamily assembles three k_avg Grams over |G| = 3840).
+// A whole run, 5 + 50 evaluations, in process CPU seconds (user + system,
+// all threads: what adds up when runs share the cores; gonum backend, AMD
+// EPYC, 2 cores shared with other jobs; TestTimingTable with
+// SYMBO_TIMING). Before (seed 0, machine heavily loaded) → after (mean of
+// seeds 0 and 1) the profile-likelihood fit (gp.FitProfile), the
+// feature-form k_plus posterior, value-only line-search trials and the
+// looser ascent tolerance:
+//
+//	            base         max          plus         avg
+//	Ackley2d    0.29 → 0.17  0.39 → 0.22  2.05 → 0.24  1.49 → 0.29
+//	Rastrigin5d 0.39 → 0.23  0.49 → 0.30  2.78 → 0.33  12.2 → 0.56
+//	Griewank6d  0.43 → 0.23  0.69 → 0.36  3.60 → 0.41  1.65 → 0.33
+//	Radial2d    0.40 → 0.17  0.41 → 0.18  2.80 → 0.21  1.55 → 0.26
+//	WLAN8d      0.44 → 0.26  —            5.28 → 0.83  4.50 → 0.71
+//	Scaling2d   0.48 → 0.17  —            2.97 → 0.28  (see below)
+//
+// Wall times on a quiet machine are about the same (the fit is serial, the
+// acquisition uses both cores). A fit is now ~20 eigendecompositions (one
+// Gram each for avg) instead of 3 BFGS starts of ~110 likelihood
+// evaluations (three k_avg Grams each for avg); about half of a run is
+// now the acquisition. avg on Scaling2d is dominated by the kernel itself
+// (107 CPU s per run, > 150 s before; more than all other runs of a seed
+// together ×15): k_avg over the continuous scaling group is a 64×64-node
+// double quadrature per pair with a central-difference gradient (2d
+// further such sums per pair); the acquisition (mostly that gradient) is
+// ~80% of the run, the fit (one such Gram per ℓ) the rest.
 package bo

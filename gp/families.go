@@ -17,6 +17,8 @@ var (
 	_ Baser  = (*DistanceFamily)(nil)
 	_ Baser  = (*PlusFamily)(nil)
 	_ Baser  = (*RebuildFamily)(nil)
+
+	_ spectrumer = (*plusBound)(nil)
 )
 
 // kappaDLog returns −u·κ'(u) = ∂κ(r/ℓ)/∂log ℓ at u = r/ℓ ≥ 0.
@@ -337,6 +339,28 @@ func (b *plusBound) CorrTo(dst, dLog *mat.SymDense, l float64) error {
 	be.Gemm(false, false, 1, q, a, 0, t)
 	be.Gemm(false, true, 1, t, q, 0, full)
 	symTo(dLog, full)
+	return nil
+}
+
+// spectrumTo writes the eigendecomposition of C_ℓ = clip(κ(D/ℓ)): that of
+// κ(D/ℓ) with the clipped eigenvalues set to 0.
+func (b *plusBound) spectrumTo(eig *linalg.Eigen, scratch *mat.SymDense, l float64) error {
+	n := b.dist.SymmetricDim()
+	corrTo(b.f.max.shape, b.dist, scratch, nil, l)
+	if err := b.f.opts.Backend.EigenSym(eig, scratch); err != nil {
+		return fmt.Errorf("gp: plus: %w", err)
+	}
+	tol := b.f.opts.RelTol
+	if tol == 0 {
+		tol = float64(n) * 0x1p-52
+	}
+	lam := eig.Values
+	thr := tol * lam[n-1]
+	for i, v := range lam {
+		if !(v > thr) {
+			lam[i] = 0
+		}
+	}
 	return nil
 }
 

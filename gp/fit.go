@@ -70,11 +70,17 @@ type FitOptions struct {
 	// default (DefaultVarianceMin…); the lengthscale bounds are absolute
 	// when set.
 	VarianceBounds, LengthscaleBounds, NoiseBounds [2]float64
-	// MaxIterations per start; 0 means 200.
+	// Method: FitProfile (default) or FitBFGS.
+	Method FitMethod
+	// MaxIterations per start (FitBFGS only); 0 means 200.
 	MaxIterations int
 }
 
-// FitInfo describes a fit.
+// FitInfo describes a fit. With FitProfile, Starts holds one entry per
+// distinct lengthscale of the starts and the grid (From = To, the inner
+// optimum over (v, σ²) at that ℓ) and, last, the Brent refinement from the
+// best of them; Evaluations counts the profile evaluations (one
+// correlation matrix and eigendecomposition each) and Gradient is false.
 type FitInfo struct {
 	Mode        Mode
 	Starts      []Start // in the order tried
@@ -209,6 +215,13 @@ func fitHyper(b Bound, be linalg.Backend, xc *mat.Dense, ys []float64, scale flo
 			return Hyper{}, info, fmt.Errorf("gp: fixed noise %v must be non-negative and finite", opts.Noise)
 		}
 		fixedLogNoise = math.Log(opts.Noise / (scale * scale)) // −Inf for 0: exp gives 0
+	}
+	switch opts.Method {
+	case FitProfile:
+		return fitProfile(b, be, ys, s, bx, fixedLogNoise, opts)
+	case FitBFGS:
+	default:
+		return Hyper{}, info, fmt.Errorf("gp: unknown fit method %d", int(opts.Method))
 	}
 	nvar := 3
 	if opts.FixNoise {

@@ -3,6 +3,8 @@ package gp
 import (
 	"fmt"
 	"math"
+	"sync"
+	"sync/atomic"
 
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
@@ -67,7 +69,18 @@ type GP struct {
 	alpha     []float64         // K⁻¹·y_standardized
 	lml       float64
 	fit       *FitInfo
+	// Feature form of a k_plus posterior (plusBound only), built on first
+	// prediction: plusOnce guards plus and plusErr.
+	plusBound *plusBound
+	plusOnce  sync.Once
+	plus      *plusPost
+	plusErr   error
+	id        uint64 // unique per GP, keys Workspace's prediction cache
 }
+
+// gpIDs numbers GPs for Workspace's prediction cache (a pointer could be
+// reused after a GP is collected).
+var gpIDs atomic.Uint64
 
 // checkData validates x (n×d) and y (length n) and returns a copy of x.
 func checkData(x *mat.Dense, y []float64, d int) (*mat.Dense, error) {
@@ -148,6 +161,9 @@ func build(b Bound, xc *mat.Dense, ys []float64, mean, scale float64, h Hyper, o
 	if c, ok := b.(constDiag); ok && c.constantDiag() {
 		g.constDiag = true
 	}
+	if pb, ok := b.(*plusBound); ok {
+		g.plusBound = pb
+	}
 	return g, nil
 }
 
@@ -185,7 +201,8 @@ func newGP(k kernel.Kernel, xc *mat.Dense, ys []float64, mean, scale, noise floa
 		return nil, err
 	}
 	g := &GP{
-		k: k, x: xc, n: n, d: d, yMean: mean, yScale: scale,
+		id: gpIDs.Add(1),
+		k:  k, x: xc, n: n, d: d, yMean: mean, yScale: scale,
 		hyper:  Hyper{Variance: math.NaN(), Lengthscale: math.NaN(), Noise: noise},
 		jitter: jit, alpha: make([]float64, n),
 	}
@@ -263,7 +280,15 @@ type Workspace struct {
 	v     []float64  // n
 	gr    *mat.Dense // n×d
 	gd    *mat.Dense // 1×d
+	phi   []float64  // r: plus features (feature-form posterior)
+	mphi  []float64  // r
 	ready bool
+	// Prediction cache: the standardized mean and variance of GP cacheID
+	// at xbuf, with ks, v (and phi, mphi) as predict left them; cacheID 0
+	// when invalid. A PredictGrad right after a Predict at the same point
+	// (the acquisition ascent's accepted trial point) reuses them.
+	cacheID          uint64
+	cacheM, cacheVar float64
 }
 
 // Reset releases the workspace's storage.
@@ -318,7 +343,41 @@ func (g *GP) predict(ws *Workspace, x []float64) (mean, variance float64, err er
 		return 0, 0, err
 	}
 	ws.size(g.n, g.d)
+	if ws.cacheID == g.id && sameBits(ws.xbuf, x) {
+		return ws.cacheM, ws.cacheVar, nil
+	}
+	ws.cacheID = 0
 	copy(ws.xbuf, x)
+	mean, variance, err = g.predictAt(ws)
+	if err == nil {
+		ws.cacheID, ws.cacheM, ws.cacheVar = g.id, mean, variance
+	}
+	return mean, variance, err
+}
+
+func sameBits(a, b []float64) bool {
+	for i, v := range a {
+		if math.Float64bits(v) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// predictAt is predict at ws.xbuf without the cache.
+func (g *GP) predictAt(ws *Workspace) (mean, variance float64, err error) {
+	if g.plusBound != nil {
+		g.plusOnce.Do(func() { g.plus, g.plusErr = newPlusPost(g.plusBound, g, g.hyper) })
+		if g.plusErr != nil {
+			return 0, 0, g.plusErr
+		}
+	}
+	if g.plus != nil {
+		if len(ws.phi) < g.plus.r {
+			ws.phi, ws.mphi = make([]float64, g.plus.r), make([]float64, g.plus.r)
+		}
+		return g.plus.predict(g, ws)
+	}
 	if err := g.k.CrossTo(ws.ks, ws.xr, g.x); err != nil {
 		return 0, 0, fmt.Errorf("gp: cross-covariance: %w", err)
 	}
@@ -356,11 +415,24 @@ func (g *GP) PredictGrad(ws *Workspace, x, dmean, dvar []float64) (mean, varianc
 	if err != nil {
 		return 0, 0, err
 	}
+	ws.cacheID = 0 // the gradient below may overwrite ws.v
+	s, s2 := g.yScale, g.yScale*g.yScale
+	if g.plus != nil {
+		if err := g.plus.grad(g, ws, x, dmean, dvar, vs); err != nil {
+			return 0, 0, err
+		}
+		for j := range dmean {
+			dmean[j] *= s
+		}
+		for j := range dvar {
+			dvar[j] *= s2
+		}
+		return g.yMean + s*ms, s2 * max(vs, 0), nil
+	}
 	if err := g.grad.GradTo(ws.gr, x, g.x); err != nil {
 		return 0, 0, fmt.Errorf("gp: kernel gradient: %w", err)
 	}
 	gr := ws.gr.RawMatrix()
-	s, s2 := g.yScale, g.yScale*g.yScale
 	if dmean != nil {
 		clear(dmean)
 		for i, a := range g.alpha {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package bo
+
+const raceEnabled = false

@@ -1,0 +1,459 @@
+package gp
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/symbo/symbo/linalg"
+	"gonum.org/v1/gonum/mat"
+)
+
+// FitMethod selects how Fit maximizes the log marginal likelihood.
+type FitMethod int
+
+const (
+	// FitProfile (the default) maximizes the profile likelihood over
+	// log ℓ: for each ℓ, one eigendecomposition C_ℓ = QΛQᵀ makes the
+	// likelihood of K = v·C_ℓ + σ²·I = Q(vΛ + σ²)Qᵀ a sum of n terms, so
+	// (v, σ²) are maximized globally in O(n) per evaluation; the outer 1-D
+	// search over log ℓ (a log-spaced grid plus the starts, then Brent's
+	// method around the best) needs no ℓ-derivative and one correlation
+	// matrix and eigendecomposition per ℓ.
+	FitProfile FitMethod = iota
+	// FitBFGS runs BFGS on (log v, log ℓ, log σ²) from each start (the
+	// original method; Nelder–Mead for families without a lengthscale
+	// derivative).
+	FitBFGS
+)
+
+func (m FitMethod) String() string {
+	switch m {
+	case FitProfile:
+		return "profile"
+	case FitBFGS:
+		return "bfgs"
+	}
+	return fmt.Sprintf("FitMethod(%d)", int(m))
+}
+
+// Profile search settings: the ℓ grid is s·2^k for k in lengthGrid (s the
+// data scale: octaves from s/64 to 2s, where the optima of the test
+// problems lie, and s/1024 and 8s to catch the white-noise and constant
+// plateaus), the inner grid over log(σ²/v) or log v has innerGrid points,
+// and Brent stops at these absolute tolerances in log ℓ and in the inner
+// log-parameter. Lengthscales closer than sameTol in log ℓ count as one.
+var lengthGrid = [...]float64{-10, -6, -5, -4, -3, -2, -1, 0, 1, 3}
+
+const (
+	innerGrid = 24
+	outerTol  = 1e-4
+	innerTol  = 1e-7
+	sameTol   = 1e-6
+)
+
+// spectrumer is implemented by Bounds that produce the eigendecomposition of
+// C_ℓ more cheaply than CorrTo followed by an eigendecomposition (plus,
+// which decomposes k_max anyway). The eigenvalues need not be sorted.
+type spectrumer interface {
+	spectrumTo(eig *linalg.Eigen, scratch *mat.SymDense, l float64) error
+}
+
+// profiler evaluates the profile log marginal likelihood
+// P(log ℓ) = max over (v, σ²) in the box of lml(v, ℓ, σ²).
+type profiler struct {
+	b     Bound
+	be    linalg.Backend
+	y     []float64
+	n     int
+	c     *mat.SymDense
+	eig   linalg.Eigen
+	lam   []float64
+	yt2   []float64
+	a0    float64 // log v bounds
+	a1    float64
+	b0    float64 // log σ² bounds
+	b1    float64
+	fixed bool    // σ² fixed at s2
+	s2    float64 // fixed noise (standardized), may be 0
+	evals int
+	// lastErr is the last evaluation error (diagnostics).
+	lastErr error
+}
+
+// profPoint is one evaluated lengthscale with its inner optimum.
+type profPoint struct {
+	logl, logv, logs2 float64
+	lml               float64 // −Inf if infeasible
+}
+
+func newProfiler(b Bound, be linalg.Backend, y []float64) *profiler {
+	n := len(y)
+	return &profiler{
+		b: b, be: be, y: y, n: n, c: mat.NewSymDense(n, nil),
+		yt2: make([]float64, n),
+	}
+}
+
+// at returns the profile optimum at log ℓ.
+func (p *profiler) at(logl float64) profPoint {
+	p.evals++
+	pt := profPoint{logl: logl, lml: math.Inf(-1)}
+	l := math.Exp(logl)
+	var err error
+	if s, ok := p.b.(spectrumer); ok {
+		err = s.spectrumTo(&p.eig, p.c, l)
+	} else if err = p.b.CorrTo(p.c, nil, l); err == nil {
+		err = p.be.EigenSym(&p.eig, p.c)
+	}
+	if err != nil {
+		p.lastErr = fmt.Errorf("gp: lengthscale %g: %w", l, err)
+		return pt
+	}
+	p.lam = p.eig.Values
+	// ỹ = Qᵀy, squared.
+	n := p.n
+	clear(p.yt2)
+	q := p.eig.Vectors.RawMatrix()
+	for i := range n {
+		row := q.Data[i*q.Stride : i*q.Stride+n]
+		yi := p.y[i]
+		for j, v := range row {
+			p.yt2[j] += v * yi
+		}
+	}
+	for j, v := range p.yt2 {
+		p.yt2[j] = v * v
+	}
+	if p.fixed {
+		f := func(t float64) float64 { return p.lmlFixed(t) }
+		t, v := max1D(f, p.a0, p.a1, math.NaN(), innerGrid, innerTol)
+		pt.logv, pt.logs2, pt.lml = t, math.Log(p.s2), v
+	} else {
+		f := func(rho float64) float64 { l, _ := p.lmlRatio(rho); return l }
+		rho, v := max1D(f, p.b0-p.a1, p.b1-p.a0, math.NaN(), innerGrid, innerTol)
+		_, t := p.lmlRatio(rho)
+		pt.logv, pt.logs2, pt.lml = t, t+rho, v
+	}
+	if math.IsNaN(pt.lml) || math.IsInf(pt.lml, 1) {
+		pt.lml = math.Inf(-1)
+	}
+	if math.IsInf(pt.lml, -1) && p.lastErr == nil {
+		p.lastErr = fmt.Errorf("gp: lengthscale %g: covariance not positive definite even with jitter: %w", l, linalg.ErrNotPositiveDefinite)
+	}
+	return pt
+}
+
+// sums returns A = Σ ỹ²_i/d_i and B = Σ log d_i for d_i = α·λ_i + β, with
+// the jitter that factorJitter would add (a multiple of the mean diagonal
+// α·mean(λ) + β) when min d_i is not safely positive; ok is false if even
+// the largest jitter does not help.
+func (p *profiler) sums(alpha, beta float64) (a, b float64, ok bool) {
+	dmin, dmax, sum := math.Inf(1), math.Inf(-1), 0.0
+	for _, l := range p.lam {
+		d := alpha*l + beta
+		dmin, dmax = min(dmin, d), max(dmax, d)
+		sum += d
+	}
+	var jit float64
+	if tau := float64(p.n) * 0x1p-52 * dmax; !(dmin > tau) {
+		m := sum / float64(p.n)
+		if !(m > 0) {
+			return 0, 0, false
+		}
+		found := false
+		for rel := jitterStart; rel <= jitterMax*(1+1e-9); rel *= jitterFactor {
+			if jit = rel * m; dmin+jit > tau {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return 0, 0, false
+		}
+	}
+	for i, l := range p.lam {
+		d := alpha*l + beta + jit
+		a += p.yt2[i] / d
+		b += math.Log(d)
+	}
+	return a, b, true
+}
+
+var log2Pi = math.Log(2 * math.Pi)
+
+// lmlFixed is the log marginal likelihood at log v = t with σ² fixed.
+func (p *profiler) lmlFixed(t float64) float64 {
+	a, b, ok := p.sums(math.Exp(t), p.s2)
+	if !ok {
+		return math.Inf(-1)
+	}
+	return -0.5*a - 0.5*b - 0.5*float64(p.n)*log2Pi
+}
+
+// lmlRatio maximizes over v at fixed ρ = log(σ²/v): with K = v(C + r·I),
+// lml = −A/2v − B/2 − (n/2)·log v − (n/2)·log 2π is concave in log v with
+// maximum at v = A/n, clamped to the feasible interval. It returns the lml
+// and log v.
+func (p *profiler) lmlRatio(rho float64) (float64, float64) {
+	a, b, ok := p.sums(1, math.Exp(rho))
+	if !ok {
+		return math.Inf(-1), 0.5 * (p.a0 + p.a1)
+	}
+	nf := float64(p.n)
+	t := math.Log(a / nf)
+	t = min(max(t, max(p.a0, p.b0-rho)), min(p.a1, p.b1-rho))
+	return -0.5*a*math.Exp(-t) - 0.5*b - 0.5*nf*t - 0.5*nf*log2Pi, t
+}
+
+// max1D maximizes f on [lo, hi]: m equally spaced points (plus x0 if it is
+// not NaN), then Brent's method between the neighbours of the best. It
+// returns the best point evaluated (ties: the earliest). Deterministic.
+func max1D(f func(float64) float64, lo, hi, x0 float64, m int, tol float64) (float64, float64) {
+	bx, bf := math.NaN(), math.Inf(-1)
+	k := -1
+	h := (hi - lo) / float64(m-1)
+	for i := range m {
+		x := lo + float64(i)*h
+		if i == m-1 {
+			x = hi
+		}
+		v := f(x)
+		if v > bf || k < 0 {
+			bx, bf, k = x, v, i
+		}
+	}
+	if !math.IsNaN(x0) {
+		if v := f(x0); v > bf {
+			// Refine around x0 within its grid cell's neighbours.
+			bx, bf = x0, v
+			k = int(math.Round((x0 - lo) / h))
+			k = min(max(k, 0), m-1)
+		}
+	}
+	if math.IsInf(bf, -1) {
+		return bx, bf
+	}
+	a := lo + float64(max(k-1, 0))*h
+	b := lo + float64(min(k+1, m-1))*h
+	if k+1 >= m-1 {
+		b = hi
+	}
+	x, v := brentMax(f, a, b, bx, bf, tol)
+	if v > bf {
+		return x, v
+	}
+	return bx, bf
+}
+
+// brentMax maximizes f on [a, b] by Brent's method (golden section with
+// parabolic interpolation, Brent 1973 "localmin") from x0 ∈ [a, b] with
+// f(x0) = f0, to the absolute tolerance tol. It returns the best point
+// evaluated.
+func brentMax(f func(float64) float64, a, b, x0, f0, tol float64) (float64, float64) {
+	const c = 0.3819660112501051 // (3 − √5)/2
+	const eps = 1.4901161193847656e-08
+	x, w, v := x0, x0, x0
+	fx, fw, fv := -f0, -f0, -f0 // minimize −f
+	var d, e float64
+	for range 100 {
+		mid := 0.5 * (a + b)
+		tol1 := eps*math.Abs(x) + tol/3
+		tol2 := 2 * tol1
+		if math.Abs(x-mid) <= tol2-0.5*(b-a) {
+			break
+		}
+		useGolden := true
+		if math.Abs(e) > tol1 {
+			r := (x - w) * (fx - fv)
+			q := (x - v) * (fx - fw)
+			pp := (x-v)*q - (x-w)*r
+			q = 2 * (q - r)
+			if q > 0 {
+				pp = -pp
+			} else {
+				q = -q
+			}
+			if math.Abs(pp) < math.Abs(0.5*q*e) && pp > q*(a-x) && pp < q*(b-x) {
+				e = d
+				d = pp / q
+				u := x + d
+				if u-a < tol2 || b-u < tol2 {
+					d = math.Copysign(tol1, mid-x)
+				}
+				useGolden = false
+			}
+		}
+		if useGolden {
+			if x < mid {
+				e = b - x
+			} else {
+				e = a - x
+			}
+			d = c * e
+		}
+		var u float64
+		if math.Abs(d) >= tol1 {
+			u = x + d
+		} else {
+			u = x + math.Copysign(tol1, d)
+		}
+		fu := -f(u)
+		if math.IsNaN(fu) {
+			fu = math.Inf(1)
+		}
+		if fu <= fx {
+			if u < x {
+				b = x
+			} else {
+				a = x
+			}
+			v, fv = w, fw
+			w, fw = x, fx
+			x, fx = u, fu
+		} else {
+			if u < x {
+				a = u
+			} else {
+				b = u
+			}
+			if fu <= fw || w == x {
+				v, fv = w, fw
+				w, fw = u, fu
+			} else if fu <= fv || v == x || v == w {
+				v, fv = u, fu
+			}
+		}
+	}
+	return x, -fx
+}
+
+// fitProfile is fitHyper for FitProfile: it evaluates the profile at the
+// starts (Init, the default, the random ones) and on the log-spaced grid,
+// brackets the best and refines it with Brent's method.
+func fitProfile(b Bound, be linalg.Backend, ys []float64, s float64, bx box, fixedLogNoise float64, opts FitOptions) (Hyper, FitInfo, error) {
+	var info FitInfo
+	p := newProfiler(b, be, ys)
+	p.a0, p.a1 = bx.lo[0], bx.hi[0]
+	p.b0, p.b1 = bx.lo[2], bx.hi[2]
+	if opts.FixNoise {
+		p.fixed, p.s2 = true, math.Exp(fixedLogNoise)
+	}
+	c0, c1 := bx.lo[1], bx.hi[1]
+	clampL := func(t float64) float64 { return min(max(t, c0), c1) }
+
+	var seeds []float64
+	if h := opts.Init; h != nil {
+		if err := h.check(); err != nil {
+			return Hyper{}, info, fmt.Errorf("gp: Init: %w", err)
+		}
+		seeds = append(seeds, clampL(math.Log(h.Lengthscale)))
+	}
+	seeds = append(seeds, clampL(math.Log(0.25*s)))
+	nr := opts.Restarts
+	if nr == 0 {
+		nr = 2
+	}
+	for i := range max(nr, 0) {
+		rng := rand.New(rand.NewPCG(opts.Seed, uint64(i)))
+		u := func(lo, hi float64) float64 { return lo + (hi-lo)*rng.Float64() }
+		// Same draws as FitBFGS's random starts; only ℓ is used.
+		u(math.Log(0.2), math.Log(5))
+		seeds = append(seeds, clampL(u(math.Log(0.05*s), math.Log(s))))
+	}
+	ls := math.Log(s)
+	for _, k := range lengthGrid {
+		seeds = append(seeds, clampL(ls+k*math.Ln2))
+	}
+	// Evaluate the distinct seeds.
+	var pts []profPoint
+	seen := func(t float64) bool {
+		for _, q := range pts {
+			if math.Abs(q.logl-t) <= sameTol*max(1, math.Abs(t)) {
+				return true
+			}
+		}
+		return false
+	}
+	record := func(pt profPoint) {
+		h := hyperOf([3]float64{pt.logv, pt.logl, pt.logs2})
+		st := Start{From: h, To: h, LogMarginal: pt.lml}
+		if math.IsInf(pt.lml, -1) {
+			st.LogMarginal = math.NaN()
+			st.Err = fmt.Errorf("gp: fit start %d: %w", len(info.Starts), p.lastErr)
+		}
+		info.Starts = append(info.Starts, st)
+	}
+	for _, t := range seeds {
+		if seen(t) {
+			continue
+		}
+		pt := p.at(t)
+		pts = append(pts, pt)
+		record(pt)
+	}
+	best := 0
+	for i, q := range pts {
+		if q.lml > pts[best].lml {
+			best = i
+		}
+	}
+	if math.IsInf(pts[best].lml, -1) {
+		info.Evaluations = p.evals
+		err := p.lastErr
+		return Hyper{}, info, fmt.Errorf("gp: fit: all %d starts failed: %w", len(info.Starts), err)
+	}
+	// Bracket: the nearest evaluated points on each side, extended towards
+	// the bounds while the profile still increases.
+	bp := pts[best]
+	lo, hi := c0, c1
+	loF, hiF := false, false
+	for _, q := range pts {
+		if q.logl < bp.logl && (!loF || q.logl > lo) {
+			lo, loF = q.logl, true
+		}
+		if q.logl > bp.logl && (!hiF || q.logl < hi) {
+			hi, hiF = q.logl, true
+		}
+	}
+	const ext = 2 * math.Ln2
+	for !loF && bp.logl > c0 {
+		t := max(bp.logl-ext, c0)
+		q := p.at(t)
+		if q.lml > bp.lml {
+			hi, hiF = bp.logl, true
+			bp = q
+			continue
+		}
+		lo, loF = t, true
+	}
+	for !hiF && bp.logl < c1 {
+		t := min(bp.logl+ext, c1)
+		q := p.at(t)
+		if q.lml > bp.lml {
+			lo, loF = bp.logl, true
+			bp = q
+			continue
+		}
+		hi, hiF = t, true
+	}
+	from, ref := bp, bp
+	f := func(t float64) float64 {
+		q := p.at(t)
+		if q.lml > ref.lml {
+			ref = q
+		}
+		return q.lml
+	}
+	if hi > lo {
+		brentMax(f, lo, hi, bp.logl, bp.lml, outerTol)
+	}
+	info.Starts = append(info.Starts, Start{
+		From:        hyperOf([3]float64{from.logv, from.logl, from.logs2}),
+		To:          hyperOf([3]float64{ref.logv, ref.logl, ref.logs2}),
+		LogMarginal: ref.lml,
+	})
+	info.Best = len(info.Starts) - 1
+	info.Evaluations = p.evals
+	return info.Starts[info.Best].To, info, nil
+}
