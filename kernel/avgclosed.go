@@ -105,6 +105,16 @@ func (e *avgSignEval) column(out []float64, stride int, px []float64, n int, py 
 	}
 }
 
+func (e *avgSignEval) rowLen() int { return 0 }
+
+func (e *avgSignEval) row(out, px, py []float64, m int, _ []float64) {
+	d := e.d
+	u := px[:d]
+	for j := range out[:m] {
+		out[j] = e.value(u, py[j*d:j*d+d])
+	}
+}
+
 func (e *avgSignEval) value(u, w []float64) float64 {
 	var s2 float64
 	prod := 1.0
@@ -136,14 +146,26 @@ func (e *avgSignEval) grad(dst, x, y, _ []float64) {
 
 // avgPermEval is k_avg over permutation(d) (signed = false) or
 // hyperoctahedral(d) (signed = true) with RBF, as v/d!·perm(M). Prepared
-// points are x/ℓ (|x|/ℓ when signed); the prepared y carries the
-// per-worker scratch for M (d²) and the recursion (2^d).
+// points are u = x/ℓ (|x|/ℓ when signed) followed by max_k |u_k|; the
+// prepared y carries the per-worker scratch of pairs (rowLen).
+//
+// Row scaling (matrix) is only needed when some entry could underflow:
+// every |u_i − w_j| is at most μ = max|u| + max|w|, so when d·μ²/2 ≤
+// unscaledMax every entry of M is at least e^{−unscaledMax/d}/2 (signed)
+// and perm(M), a sum of products of d entries, stays far above the
+// smallest normal number; pairs then use M itself (Σ m_i = 0), which
+// saves the row maxima. Both ways the entries are single exponentials of
+// the same arguments up to the row shift, so the accuracy is the same.
 type avgPermEval struct {
 	v, il  float64
 	scale  float64 // v/d!
 	d      int
 	signed bool
 }
+
+// unscaledMax bounds d·μ²/2 for the unscaled path (see avgPermEval): the
+// product of d entries is then ≥ e^{−600}·2^{−d} ≈ 1e−261·2^{−d}.
+const unscaledMax = 600
 
 func newAvgPermEval(p Params, d int, signed bool) *avgPermEval {
 	f := 1.0
@@ -153,25 +175,32 @@ func newAvgPermEval(p Params, d int, signed bool) *avgPermEval {
 	return &avgPermEval{v: p.Variance, il: 1 / p.Lengthscale, scale: p.Variance / f, d: d, signed: signed}
 }
 
-func (e *avgPermEval) xLen() int { return e.d }
+func (e *avgPermEval) xLen() int { return e.d + 1 }
 
-// yLen: w (d), M (d²), the recursion (2^d) and the exponent buffer of
-// column (expLen).
-func (e *avgPermEval) yLen() int { return e.d + e.d*e.d + 1<<e.d + e.expLen() }
+// yLen: the prepared point (xLen) and column's scratch (rowLen).
+func (e *avgPermEval) yLen() int { return e.xLen() + e.rowLen() }
 
-// expLen is the length of column's exponent buffer: d² row-scaled
+// permBatch is the number of pairs whose exponentials row computes in one
+// f64.ExpTo call.
+const permBatch = 8
+
+// pairExps is the number of exponentials of one pair: d² (row-scaled)
 // Gaussian exponents, d² more for the sign average when signed, and the
-// scale Σ_i m_i, rounded up to a multiple of 8 so that f64.ExpTo runs
-// entirely in vector registers.
-func (e *avgPermEval) expLen() int {
-	n := e.d*e.d + 1
+// scale Σ_i m_i.
+func (e *avgPermEval) pairExps() int {
 	if e.signed {
-		n += e.d * e.d
+		return 2*e.d*e.d + 1
 	}
-	return (n + 7) &^ 7
+	return e.d*e.d + 1
 }
 
-func (e *avgPermEval) prepX(dst, x []float64) {
+// expLen is the length of the exponent buffer: permBatch pairs, rounded
+// up to a multiple of 8 so that f64.ExpTo runs entirely in vector
+// registers.
+func (e *avgPermEval) expLen() int { return (permBatch*e.pairExps() + 7) &^ 7 }
+
+// scaled writes x/ℓ (|x|/ℓ when signed) to dst[:d].
+func (e *avgPermEval) scaled(dst, x []float64) {
 	for k, v := range x {
 		if e.signed {
 			v = math.Abs(v)
@@ -180,57 +209,132 @@ func (e *avgPermEval) prepX(dst, x []float64) {
 	}
 }
 
-func (e *avgPermEval) prepY(dst, y []float64) { e.prepX(dst[:e.d], y) }
+func (e *avgPermEval) prepX(dst, x []float64) {
+	d := e.d
+	e.scaled(dst[:d], x)
+	var mx float64
+	for _, v := range dst[:d] {
+		mx = max(mx, math.Abs(v))
+	}
+	dst[d] = mx
+}
 
-// column computes, per row, the same M̃ and scale as matrix, but with all
-// 2d² + 1 exponentials of the pair in one f64.ExpTo call (vectorized,
-// within f64.ExpMaxUlp of math.Exp; the padding lanes are 0).
+func (e *avgPermEval) prepY(dst, y []float64) { e.prepX(dst[:e.d+1], y) }
+
+// rowLen: M (d²), the recursion (2^d) and the exponent buffer (expLen).
+func (e *avgPermEval) rowLen() int { return e.d*e.d + 1<<e.d + e.expLen() }
+
 func (e *avgPermEval) column(out []float64, stride int, px []float64, n int, py []float64) {
+	xl := e.xLen()
+	w, scr := py[:xl], py[xl:]
+	for i := range n {
+		e.pairs(out[i*stride:i*stride+1], px[i*xl:(i+1)*xl], w, 0, scr)
+	}
+}
+
+func (e *avgPermEval) row(out, px, py []float64, m int, scratch []float64) {
+	xl := e.xLen()
+	u := px[:xl]
+	for j0 := 0; j0 < m; j0 += permBatch {
+		j1 := min(j0+permBatch, m)
+		e.pairs(out[j0:j1], u, py[j0*xl:j1*xl], xl, scratch)
+	}
+}
+
+// pairs writes k(u, w_j) to out[j], j < len(out) ≤ permBatch, for the
+// prepared u and the prepared points w (the j-th at w[j·ws:], ws = 0 for
+// one point). Per pair it computes M (or, when needed, the row-scaled M̃
+// and the scale of matrix), with all the exponentials of the batch in one
+// f64.ExpTo call (vectorized, within f64.ExpMaxUlp of math.Exp; each
+// value is independent of the batch), then v/d!·perm(M̃)·e^{Σm}. scratch
+// holds rowLen() floats.
+func (e *avgPermEval) pairs(out, u, w []float64, ws int, scratch []float64) {
 	d := e.d
 	dd := d * d
-	w := py[:d]
-	m := py[d : d+dd]
-	f := py[d+dd : d+dd+1<<d]
-	ex := py[d+dd+1<<d : d+dd+1<<d+e.expLen()]
-	clear(ex)
-	for i := range n {
-		u := px[i*d : i*d+d]
-		var lsum float64
-		for a, ua := range u {
-			r := ex[a*d : a*d+d]
-			top := math.Inf(-1)
-			for j, b := range w {
-				t := ua - b
-				l := -0.5 * t * t
-				r[j] = l
-				top = max(top, l)
-			}
-			lsum += top
-			for j := range r {
-				r[j] -= top
-			}
-			if e.signed {
-				s := ex[dd+a*d : dd+a*d+d]
-				for j, b := range w {
-					s[j] = -2 * ua * b
-				}
-			}
+	pe := e.pairExps()
+	m := scratch[:dd]
+	f := scratch[dd : dd+1<<d]
+	ex := scratch[dd+1<<d : dd+1<<d+e.expLen()]
+	u = u[:d+1]
+	nb := len(out)
+	for p := range nb {
+		wp := w[p*ws : p*ws+d+1]
+		x := ex[p*pe : (p+1)*pe]
+		if mu := u[d] + wp[d]; float64(d)*mu*mu <= 2*unscaledMax {
+			e.exponents(x, u[:d], wp[:d])
+		} else {
+			e.scaledExponents(x, u[:d], wp[:d])
 		}
-		sc := dd
-		if e.signed {
-			sc = 2 * dd
-		}
-		ex[sc] = lsum
-		f64.ExpTo(ex, ex)
-		copy(m, ex[:dd])
-		if e.signed {
-			for k, v := range ex[dd : 2*dd] {
-				m[k] *= 0.5 + 0.5*v
-			}
-		}
-		out[i*stride] = e.scale * permanent(m, d, f) * ex[sc]
-		clear(ex[:sc+1])
 	}
+	ne := (nb*pe + 7) &^ 7
+	clear(ex[nb*pe : ne])
+	f64.ExpTo(ex[:ne], ex[:ne])
+	for p := range nb {
+		x := ex[p*pe : (p+1)*pe]
+		if e.signed {
+			g, sg := x[:dd], x[dd:2*dd]
+			for k := range m {
+				m[k] = g[k] * (0.5 + 0.5*sg[k])
+			}
+		} else {
+			copy(m, x[:dd])
+		}
+		var pm float64
+		if 2 <= d && d <= maxUnrolled {
+			pm = permanentUnrolled(m, d)
+		} else {
+			pm = permanent(m, d, f)
+		}
+		out[p] = e.scale * pm * x[pe-1]
+	}
+}
+
+// exponents writes the pairExps() exponents of the pair (u, w) without row
+// scaling: −(u_a − w_j)²/2, then (signed) −2·u_a·w_j, then 0.
+func (e *avgPermEval) exponents(ex, u, w []float64) {
+	d := e.d
+	dd := d * d
+	w = w[:d]
+	g := ex[:dd]
+	for a, ua := range u {
+		r := g[a*d : a*d+d]
+		for j, b := range w {
+			t := ua - b
+			r[j] = -0.5 * t * t
+		}
+	}
+	if e.signed {
+		s := ex[dd : 2*dd]
+		for a, ua := range u {
+			ua2 := -2 * ua
+			r := s[a*d : a*d+d]
+			for j, b := range w {
+				r[j] = ua2 * b
+			}
+		}
+	}
+	ex[len(ex)-1] = 0
+}
+
+// scaledExponents is exponents with rows scaled as in matrix: the
+// Gaussian exponents of row a are shifted by m_a = max_j −(u_a − w_j)²/2,
+// and the last exponent is Σ_a m_a.
+func (e *avgPermEval) scaledExponents(ex, u, w []float64) {
+	e.exponents(ex, u, w)
+	d := e.d
+	var lsum float64
+	for a := range u {
+		r := ex[a*d : a*d+d]
+		top := math.Inf(-1)
+		for _, l := range r {
+			top = max(top, l)
+		}
+		lsum += top
+		for j := range r {
+			r[j] -= top
+		}
+	}
+	ex[len(ex)-1] = lsum
 }
 
 // matrix fills m (d×d) with the row-scaled entries M̃_ij = M_ij·e^{−m_i},
@@ -258,6 +362,8 @@ func (e *avgPermEval) matrix(m, u, w []float64) float64 {
 	}
 	return lsum
 }
+
+//go:generate go run gen_permanent.go
 
 // permanent returns perm(m) (d×d, non-negative) by the subset recursion
 // f(S) = Σ_{j∈S} m_{|S|−1, j}·f(S∖{j}), using f (length 2^d) as scratch.
@@ -313,8 +419,8 @@ func (e *avgPermEval) grad(dst, x, y, scratch []float64) {
 	pm := scratch[2*d+d*d : 2*d+2*d*d]
 	f := scratch[2*d+2*d*d : 2*d+2*d*d+1<<d]
 	b := scratch[2*d+2*d*d+1<<d : 2*d+2*d*d+2<<d]
-	e.prepX(u, x)
-	e.prepX(w, y)
+	e.scaled(u, x)
+	e.scaled(w, y)
 	lsum := e.matrix(m, u, w)
 	permMinors(pm, m, d, f, b)
 	c := e.scale * math.Exp(lsum)

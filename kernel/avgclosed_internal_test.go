@@ -89,7 +89,8 @@ func permExpand(m []float64, d int) float64 {
 }
 
 // TestRyserCancellation measures the relative error of the subset
-// recursion (permanent, used) and of Ryser's formula against the expanded
+// recursion (permanent and, for d ≤ maxUnrolled, permanentUnrolled, used)
+// and of Ryser's formula against the expanded
 // permanent, on the row-scaled matrices of random point pairs, d ≤ 8, for
 // lengthscales making the entries span from 1 to ~1e−300. The recursion
 // must stay within 1e−13; Ryser's error is logged (it grows with
@@ -123,6 +124,13 @@ func TestRyserCancellation(t *testing.T) {
 					dp := permanent(m, d, f)
 					ry := ryser(m, d)
 					worstDP = max(worstDP, math.Abs(dp-ref)/ref)
+					if d <= maxUnrolled {
+						un := permanentUnrolled(m, d)
+						worstDP = max(worstDP, math.Abs(un-ref)/ref)
+						if math.Abs(un-dp) > 4e-16*dp {
+							t.Errorf("signed=%v d=%d: unrolled permanent %v, recursion %v", signed, d, un, dp)
+						}
+					}
 					worstRyser = max(worstRyser, math.Abs(ry-ref)/ref)
 					rows := 1.0
 					for i := range d {

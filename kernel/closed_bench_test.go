@@ -10,8 +10,10 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// BenchmarkClosedVsEnum times, for RBF over hyperoctahedral(5) (|G| =
-// 3840), the closed-form and enumerated Gram assembly of k_max and k_avg,
+// BenchmarkClosedVsEnum times, over hyperoctahedral(5) (|G| = 3840), the
+// closed-form and enumerated Gram assembly of k_max (rbf and matern52) and
+// k_avg (rbf) at n = 55 and 1000 (the enumerated k_avg at n = 1000 takes
+// seconds per op: run it with -benchtime=1x),
 // and one query against a design of n = 512 points through k_plus with an
 // enumerated k_max (CrossTo with a 1-row x, and GradTo). Compare the
 // closed and enumerate rows of the same run for the speed-up.
@@ -23,25 +25,30 @@ func BenchmarkClosedVsEnum(b *testing.B) {
 	p := kernel.Params{Shape: kernel.RBF, Variance: 1, Lengthscale: 1}
 	for _, c := range []struct {
 		kind   string
+		shape  kernel.Shape
 		method kernel.Method
 		n      int
 	}{
-		{"max", kernel.Closed, 55}, {"max", kernel.Closed, 1000},
-		{"max", kernel.Enumerate, 55}, {"max", kernel.Enumerate, 1000},
-		{"avg", kernel.Closed, 55}, {"avg", kernel.Closed, 1000},
-		{"avg", kernel.Enumerate, 55},
+		{"max", kernel.RBF, kernel.Closed, 55}, {"max", kernel.RBF, kernel.Closed, 1000},
+		{"max", kernel.RBF, kernel.Enumerate, 55}, {"max", kernel.RBF, kernel.Enumerate, 1000},
+		{"max", kernel.Matern52, kernel.Closed, 55}, {"max", kernel.Matern52, kernel.Closed, 1000},
+		{"max", kernel.Matern52, kernel.Enumerate, 55}, {"max", kernel.Matern52, kernel.Enumerate, 1000},
+		{"avg", kernel.RBF, kernel.Closed, 55}, {"avg", kernel.RBF, kernel.Closed, 1000},
+		{"avg", kernel.RBF, kernel.Enumerate, 55}, {"avg", kernel.RBF, kernel.Enumerate, 1000},
 	} {
 		x := kerneltest.Points(g, c.n, 1)
 		var k kernel.Kernel
+		q := p
+		q.Shape = c.shape
 		if c.kind == "avg" {
-			k, err = kernel.NewAvg(p, g, kernel.Options{Method: c.method})
+			k, err = kernel.NewAvg(q, g, kernel.Options{Method: c.method})
 		} else {
-			k, err = kernel.NewMax(p, g, kernel.Options{Method: c.method})
+			k, err = kernel.NewMax(q, g, kernel.Options{Method: c.method})
 		}
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(fmt.Sprintf("op=gram/kernel=%s/method=%s/n=%d", c.kind, c.method, c.n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("op=gram/kernel=%s/shape=%s/method=%s/n=%d", c.kind, c.shape, c.method, c.n), func(b *testing.B) {
 			var dst mat.SymDense
 			for b.Loop() {
 				if err := kernel.Gram(k, &dst, x); err != nil {

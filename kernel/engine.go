@@ -24,6 +24,23 @@ type evaluator interface {
 	column(out []float64, stride int, px []float64, n int, py []float64)
 }
 
+// rowEvaluator is an evaluator that also writes contiguous rows: its
+// right-hand points can be prepared like the left ones (the first xLen
+// floats of prepY(y) are prepX(y); the rest, if any, is scratch), so a
+// run of pairs k(x, y_j), j < m, reads one buffer of points prepared by
+// prepX and writes m consecutive floats. row must give exactly the bits of
+// column for every pair. Gram and cross assembly use it for cheap per-pair
+// work (closed forms), where column's strided writes and per-column
+// preparation dominate.
+type rowEvaluator interface {
+	evaluator
+	// rowLen is the per-worker scratch length of row.
+	rowLen() int
+	// row writes k(x, y_j) to out[j], j < m, for prepared x (px, xLen
+	// floats) and the m points py prepared by prepX (xLen floats each).
+	row(out, px, py []float64, m int, scratch []float64)
+}
+
 // gradFunc writes ∇ₓk(x, y) into dst (length d) using scratch.
 type gradFunc func(dst, x, y, scratch []float64)
 
@@ -137,6 +154,54 @@ func prepAll(px []float64, ev evaluator, x *mat.Dense, n int) {
 	}
 }
 
+// crossTile is the number of columns of one CrossTo task of a row
+// evaluator: a constant, so the split does not depend on the workers.
+const crossTile = 256
+
+// crossRowJob fills tiles of rows of dst: task t is row t/nb, columns
+// crossTile·(t mod nb) … (one tile).
+type crossRowJob struct {
+	ev         rowEvaluator
+	px, py     []float64
+	scr        []float64
+	xl, sl, nb int
+	m          int
+	out        []float64
+	stride     int
+}
+
+func (c *crossRowJob) tile(k, t int) {
+	i, j0 := t/c.nb, (t%c.nb)*crossTile
+	j1 := min(j0+crossTile, c.m)
+	o := c.out[i*c.stride+j0 : i*c.stride+j1]
+	c.ev.row(o, c.px[i*c.xl:(i+1)*c.xl], c.py[j0*c.xl:j1*c.xl], j1-j0, c.scr[k*c.sl:(k+1)*c.sl])
+}
+
+func crossRowPar(c crossRowJob, tasks, w int) { parallel.For(tasks, w, c.tile) }
+
+// crossRows is crossTo for a row evaluator on w workers: x and y are
+// prepared once, and each task writes one contiguous tile of a row of dst.
+func crossRows(ev rowEvaluator, w int, dst *mat.Dense, x, y *mat.Dense, n, m int) {
+	xl, sl := ev.xLen(), ev.rowLen()
+	nb := (m + crossTile - 1) / crossTile
+	hp, px := getScratch((n + m) * xl)
+	hs, scr := getScratch(w * sl)
+	prepAll(px[:n*xl], ev, x, n)
+	py := px[n*xl:]
+	prepAll(py, ev, y, m)
+	raw := dst.RawMatrix()
+	c := crossRowJob{ev: ev, px: px, py: py, scr: scr, xl: xl, sl: sl, nb: nb, m: m, out: raw.Data, stride: raw.Stride}
+	if w == 1 {
+		for t := range n * nb {
+			c.tile(0, t)
+		}
+	} else {
+		crossRowPar(c, n*nb, w)
+	}
+	putScratch(hs)
+	putScratch(hp)
+}
+
 // crossJob fills columns of dst: column j is k(x_·, y_j).
 type crossJob struct {
 	ev      evaluator
@@ -166,6 +231,12 @@ func crossTo(ev evaluator, workers int, dst *mat.Dense, x, y *mat.Dense, n, m in
 		return
 	}
 	resizeDense(dst, n, m)
+	if re, ok := ev.(rowEvaluator); ok {
+		nb := (m + crossTile - 1) / crossTile
+		w := assemblyWorkers(workers, n*nb, float64(n)*float64(m)*float64(ev.yLen()))
+		crossRows(re, w, dst, x, y, n, m)
+		return
+	}
 	yl := ev.yLen()
 	w := assemblyWorkers(workers, m, float64(n)*float64(m)*float64(yl))
 	hp, px := getScratch(n * ev.xLen())
@@ -213,6 +284,57 @@ func (g *gramJob) column(k, t int) {
 
 func gramPar(g gramJob, n, w int) { parallel.For(n, w, g.column) }
 
+// gramRowJob fills row i of the upper triangle: k(x_i, x_j) for j > i
+// (contiguous in dst), then the diagonal entry as gramJob does.
+type gramRowJob struct {
+	ev      rowEvaluator
+	px, scr []float64
+	xl, sl  int
+	n       int
+	x       *mat.Dense
+	out     []float64
+	stride  int
+	diagV   float64
+	diagIsV bool
+}
+
+func (g *gramRowJob) row(k, i int) {
+	s := g.scr[k*g.sl : (k+1)*g.sl]
+	o := g.out[i*g.stride : i*g.stride+g.n]
+	if i+1 < g.n {
+		g.ev.row(o[i+1:], g.px[i*g.xl:(i+1)*g.xl], g.px[(i+1)*g.xl:g.n*g.xl], g.n-1-i, s)
+	}
+	if g.diagIsV {
+		o[i] = g.diagV
+	} else {
+		xi := row(g.x, i)
+		o[i] = pairValue(g.ev, xi, xi, s)
+	}
+}
+
+func gramRowPar(g gramRowJob, n, w int) { parallel.For(n, w, g.row) }
+
+// gramRows is gramTo for a row evaluator on w workers: one task per row of
+// the upper triangle, longest first.
+func gramRows(ev rowEvaluator, w int, dst *mat.SymDense, x *mat.Dense, n int, diagV float64, diagIsV bool) {
+	xl := ev.xLen()
+	sl := max(ev.rowLen(), pairLen(ev))
+	hp, px := getScratch(n * xl)
+	hs, scr := getScratch(w * sl)
+	prepAll(px, ev, x, n)
+	raw := dst.RawSymmetric()
+	g := gramRowJob{ev: ev, px: px, scr: scr, xl: xl, sl: sl, n: n, x: x, out: raw.Data, stride: raw.Stride, diagV: diagV, diagIsV: diagIsV}
+	if w == 1 {
+		for i := range n {
+			g.row(0, i)
+		}
+	} else {
+		gramRowPar(g, n, w)
+	}
+	putScratch(hs)
+	putScratch(hp)
+}
+
 // gramTo fills the upper triangle of dst (n×n) with k(x_i, x_j), i < j,
 // and the diagonal with diagV (if diagIsV) or the pair value k(x_j, x_j)
 // computed exactly as DiagTo does. Columns are claimed longest first.
@@ -220,6 +342,10 @@ func gramTo(ev evaluator, workers int, dst *mat.SymDense, x *mat.Dense, n int, d
 	resizeSym(dst, n)
 	sl := max(ev.yLen(), pairLen(ev))
 	w := assemblyWorkers(workers, n, float64(n)*float64(n+1)/2*float64(sl))
+	if re, ok := ev.(rowEvaluator); ok {
+		gramRows(re, w, dst, x, n, diagV, diagIsV)
+		return
+	}
 	hp, px := getScratch(n * ev.xLen())
 	hs, scr := getScratch(w * sl)
 	prepAll(px, ev, x, n)

@@ -45,6 +45,71 @@ func (e *featureEval) column(out []float64, stride int, px []float64, n int, py 
 	}
 }
 
+func (e *featureEval) rowLen() int { return 0 }
+
+// row is column's computation with the roles of the loops exchanged: the
+// squared distances go straight into out, then κ in place.
+func (e *featureEval) row(out, px, py []float64, m int, _ []float64) {
+	fl := e.fl
+	x := px[:fl]
+	out = out[:m]
+	py = py[:m*fl]
+	if fl == 5 {
+		sqDistRow5(out, x, py, e.inv2)
+		kappaRow(out, e.p)
+		return
+	}
+	for j := range out {
+		y := py[j*fl : j*fl+fl]
+		var d2 float64
+		for k, yk := range y {
+			t := x[k] - yk
+			d2 += t * t
+		}
+		out[j] = d2 * e.inv2
+	}
+	kappaRow(out, e.p)
+}
+
+// sqDistRow5 is row's distance loop for five features with x in
+// registers; the same operations in the same order (bit for bit).
+func sqDistRow5(out, x, py []float64, inv2 float64) {
+	x0, x1, x2, x3, x4 := x[0], x[1], x[2], x[3], x[4]
+	for j := range out {
+		y := py[j*5 : j*5+5 : j*5+5]
+		t0, t1, t2, t3, t4 := x0-y[0], x1-y[1], x2-y[2], x3-y[3], x4-y[4]
+		var d2 float64
+		d2 += t0 * t0
+		d2 += t1 * t1
+		d2 += t2 * t2
+		d2 += t3 * t3
+		d2 += t4 * t4
+		out[j] = d2 * inv2
+	}
+}
+
+// kappaRow overwrites u2 with v·κ(√u2[j]), exactly as kappaOut. The
+// last len(u2) mod 8 values go through a zero-padded block of 8, so that
+// f64.KappaTo never falls back to its scalar loop (the same bits: every
+// value is independent of the others and of the path).
+func kappaRow(u2 []float64, p Params) {
+	sh := f64Shape(p.Shape)
+	n := len(u2) &^ 7
+	if n > 0 {
+		f64.KappaTo(u2[:n], u2[:n], sh)
+	}
+	if tail := u2[n:]; len(tail) > 0 {
+		var b [8]float64
+		copy(b[:], tail)
+		f64.KappaTo(b[:], b[:], sh)
+		copy(tail, b[:])
+	}
+	v := p.Variance
+	for j, k := range u2 {
+		u2[j] = v * k
+	}
+}
+
 // kappaOut writes v·κ(√u2[r]) to out[r·stride] through f64.KappaTo (the
 // vectorized exponential; the same bits on every SIMD path and for every
 // chunking), overwriting u2. The base kernel, closed-form and enumerated
@@ -118,6 +183,18 @@ func (e *distEval) column(out []float64, stride int, px []float64, n int, py []f
 		}
 		kappaOut(out[i0*stride:], stride, b[:m], e.p)
 	}
+}
+
+func (e *distEval) rowLen() int { return 0 }
+
+func (e *distEval) row(out, px, py []float64, m int, _ []float64) {
+	d := e.d
+	x := px[:d]
+	out = out[:m]
+	for j := range out {
+		out[j] = max(e.dist.OrbitDist2(x, py[j*d:(j+1)*d]), 0) * e.inv2
+	}
+	kappaRow(out, e.p)
 }
 
 // enumEval enumerates the orbit of y under a finite group of isometries

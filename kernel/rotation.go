@@ -74,6 +74,15 @@ func (e *rotAvgEval) column(out []float64, stride int, px []float64, n int, py [
 	}
 }
 
+func (e *rotAvgEval) rowLen() int { return 0 }
+
+func (e *rotAvgEval) row(out, px, py []float64, m int, _ []float64) {
+	r := px[0]
+	for j, s := range py[:m] {
+		out[j] = e.value(r, s)
+	}
+}
+
 func (e *rotAvgEval) value(r, s float64) float64 {
 	dr := r - s
 	if e.closed {
