@@ -1,0 +1,215 @@
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"io"
+	"os"
+	"path/filepath"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/symbo/symbo/bo"
+)
+
+// Series is one curve of a panel: mean values Y at X with a standard error
+// Err, drawn as a shaded band (Bars false) or error bars.
+type Series struct {
+	Kernel bo.KernelKind
+	X, Y   []float64
+	Err    []float64
+	Bars   bool
+	Label  string // legend entry; "" means the kernel name
+}
+
+// Panel is one plot of a figure.
+type Panel struct {
+	Title, XLabel, YLabel string
+	Series                []Series
+	LogY                  bool
+}
+
+// kernelStyle follows the paper's figures: base blue crosses, avg orange
+// diamonds (squares here: gonum/plot has no diamond glyph), plus green
+// circles; max, which the paper does not plot, red triangles.
+func kernelStyle(k bo.KernelKind) (color.Color, draw.GlyphDrawer) {
+	switch k {
+	case bo.Avg:
+		return color.RGBA{255, 127, 14, 255}, draw.SquareGlyph{}
+	case bo.Plus:
+		return color.RGBA{44, 160, 44, 255}, draw.CircleGlyph{}
+	case bo.Max:
+		return color.RGBA{214, 39, 40, 255}, draw.TriangleGlyph{}
+	default:
+		return color.RGBA{31, 119, 180, 255}, draw.CrossGlyph{}
+	}
+}
+
+func (p Panel) build() (*plot.Plot, error) {
+	pl := plot.New()
+	pl.Title.Text = p.Title
+	pl.X.Label.Text = p.XLabel
+	pl.Y.Label.Text = p.YLabel
+	pl.Legend.Top = true
+	pl.Legend.Left = true
+	pl.Add(plotter.NewGrid())
+	for _, s := range p.Series {
+		if len(s.X) == 0 {
+			continue
+		}
+		col, glyph := kernelStyle(s.Kernel)
+		if len(s.Err) == len(s.Y) && !s.Bars {
+			band := make(plotter.XYs, 0, 2*len(s.X))
+			for i := range s.X {
+				band = append(band, plotter.XY{X: s.X[i], Y: s.Y[i] - s.Err[i]})
+			}
+			for i := len(s.X) - 1; i >= 0; i-- {
+				band = append(band, plotter.XY{X: s.X[i], Y: s.Y[i] + s.Err[i]})
+			}
+			poly, err := plotter.NewPolygon(band)
+			if err != nil {
+				return nil, err
+			}
+			r, g, b, _ := col.RGBA()
+			poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 60}
+			poly.LineStyle.Width = 0
+			pl.Add(poly)
+		}
+		xy := make(plotter.XYs, len(s.X))
+		for i := range s.X {
+			xy[i] = plotter.XY{X: s.X[i], Y: s.Y[i]}
+		}
+		line, err := plotter.NewLine(xy)
+		if err != nil {
+			return nil, err
+		}
+		line.Color = col
+		line.Width = vg.Points(1.2)
+		// Glyphs on every fifth point keep dense curves readable.
+		var marks plotter.XYs
+		step := max(1, len(xy)/10)
+		for i := 0; i < len(xy); i += step {
+			marks = append(marks, xy[i])
+		}
+		sc, err := plotter.NewScatter(marks)
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(2.5), Shape: glyph}
+		pl.Add(line, sc)
+		if s.Bars && len(s.Err) == len(s.Y) {
+			eb, err := plotter.NewYErrorBars(errPoints{xy, s.Err})
+			if err != nil {
+				return nil, err
+			}
+			eb.Color = col
+			pl.Add(eb)
+		}
+		label := s.Label
+		if label == "" {
+			label = string(s.Kernel)
+		}
+		pl.Legend.Add(label, line, sc)
+	}
+	if p.LogY {
+		pl.Y.Scale = plot.LogScale{}
+		pl.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	return pl, nil
+}
+
+// errPoints adapts points and symmetric errors to plotter.YErrorBars.
+type errPoints struct {
+	plotter.XYs
+	err []float64
+}
+
+func (e errPoints) YError(i int) (float64, float64) { return e.err[i], e.err[i] }
+
+// WriteFigure draws the panels on a grid of cols columns and writes
+// base.png and base.svg into dir, returning their paths. Each panel is
+// 3.2 × 2.6 inches.
+func WriteFigure(dir, base string, panels []Panel, cols int) ([]string, error) {
+	if len(panels) == 0 || cols < 1 {
+		return nil, fmt.Errorf("%w: a figure needs panels and columns", ErrBadOptions)
+	}
+	rows := (len(panels) + cols - 1) / cols
+	cols = min(cols, len(panels))
+	plots := make([][]*plot.Plot, rows)
+	for i := range plots {
+		plots[i] = make([]*plot.Plot, cols)
+	}
+	for i, p := range panels {
+		pl, err := p.build()
+		if err != nil {
+			return nil, fmt.Errorf("bench: plot %q: %w", p.Title, err)
+		}
+		plots[i/cols][i%cols] = pl
+	}
+	w, h := vg.Length(cols)*3.2*vg.Inch, vg.Length(rows)*2.6*vg.Inch
+	drawOn := func(c vg.CanvasSizer) {
+		dc := draw.New(c)
+		t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
+			PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
+		cs := plot.Align(plots, t, dc)
+		for i := range plots {
+			for j := range plots[i] {
+				if plots[i][j] != nil {
+					plots[i][j].Draw(cs[i][j])
+				}
+			}
+		}
+	}
+	png := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(110))
+	drawOn(png)
+	svg := vgsvg.New(w, h)
+	drawOn(svg)
+	var paths []string
+	for _, out := range []struct {
+		ext string
+		w   io.WriterTo
+	}{{".png", vgimg.PngCanvas{Canvas: png}}, {".svg", svg}} {
+		var buf bytes.Buffer
+		if _, err := out.w.WriteTo(&buf); err != nil {
+			return nil, fmt.Errorf("bench: plot %s: %w", base+out.ext, err)
+		}
+		path := filepath.Join(dir, base+out.ext)
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
+}
+
+// Panels returns Figure 3 of the paper from a table: one panel per
+// benchmark, the mean cumulative regret (negated best reward for WLAN)
+// against the iteration with a standard-error band per kernel.
+func (r *TableResult) Panels() []Panel {
+	var out []Panel
+	for _, row := range r.Rows {
+		p := Panel{Title: row.Problem + " (|G| = " + row.Order + ")", XLabel: "iteration", YLabel: "cumulative regret"}
+		if !row.known {
+			p.YLabel = "negated best reward"
+		}
+		for _, k := range r.Kernels {
+			if row.Cells[k] == nil {
+				continue
+			}
+			mean, se := r.Curves(row.Problem, k)
+			x := make([]float64, len(mean))
+			for i := range x {
+				x[i] = float64(i + 1)
+			}
+			p.Series = append(p.Series, Series{Kernel: k, X: x, Y: mean, Err: se})
+		}
+		out = append(out, p)
+	}
+	return out
+}

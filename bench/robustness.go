@@ -1,0 +1,258 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/bo/problem"
+)
+
+// RobustnessOptions configure Robustness, the paper's group-size study
+// (Figure 4, left). The zero value is the paper's: Ackley and Rastrigin in
+// d = 1…5 (hyperoctahedral groups of order 2^d·d!), every kernel, 10
+// seeds, 50 iterations.
+type RobustnessOptions struct {
+	// Problems are problem names without dimension (nil means ackley,
+	// rastrigin); Dims the dimensions (nil means 1…5).
+	Problems []string
+	Dims     []int
+	// Kernels (nil means base, avg, plus, max; max only where PSD).
+	Kernels []bo.KernelKind
+	// Seeds 0…Seeds−1 (0 means 10).
+	Seeds int
+	// Config is the protocol of every run (see TableOptions.Config).
+	Config bo.Config
+	// Workers is the number of runs in parallel (0 means GOMAXPROCS).
+	Workers int
+	// Progress, if not nil, is called after every run.
+	Progress func(Progress)
+	// Skip leaves these (problem with dimension, kernel) points out,
+	// shown as "not run" (see TableOptions.Skip).
+	Skip []CellKey
+}
+
+// RobustnessPoint is the average regret R_T/T of one (problem, d, kernel)
+// over the seeds.
+type RobustnessPoint struct {
+	Problem string        `json:"problem"` // e.g. "Rastrigin3d"
+	Family  string        `json:"family"`  // e.g. "rastrigin"
+	D       int           `json:"d"`
+	Order   string        `json:"order"` // |G|
+	Kernel  bo.KernelKind `json:"kernel"`
+	// Summary of R_T/T, T = Iters.
+	Summary
+	ExactOptimumHits int `json:"exact_optimum_hits"`
+	RunsWithHits     int `json:"runs_with_hits"`
+}
+
+// RobustnessResult is a finished Robustness study.
+type RobustnessResult struct {
+	Environment ExperimentEnv      `json:"environment"`
+	Settings    Settings           `json:"settings"`
+	WallSeconds float64            `json:"wall_seconds"`
+	Families    []string           `json:"families"`
+	Dims        []int              `json:"dims"`
+	Kernels     []bo.KernelKind    `json:"kernels"`
+	Points      []*RobustnessPoint `json:"points"`
+	Skipped     []CellKey          `json:"skipped,omitempty"`
+	Specs       []RunSpec          `json:"-"`
+	Runs        []*bo.Trace        `json:"runs"`
+}
+
+// Robustness runs the group-size study: for every problem family, d and
+// kernel, Seeds runs, summarized as the average regret R_T/T.
+func Robustness(opts RobustnessOptions) (*RobustnessResult, error) {
+	fams := opts.Problems
+	if fams == nil {
+		fams = []string{"ackley", "rastrigin"}
+	}
+	dims := opts.Dims
+	if dims == nil {
+		dims = []int{1, 2, 3, 4, 5}
+	}
+	kernels := opts.Kernels
+	if kernels == nil {
+		kernels = TableKernels
+	}
+	seeds := opts.Seeds
+	if seeds == 0 {
+		seeds = 10
+	}
+	if seeds < 0 || len(fams) == 0 || len(dims) == 0 || len(kernels) == 0 {
+		return nil, fmt.Errorf("%w: need problems, dimensions, kernels and seeds ≥ 1", ErrBadOptions)
+	}
+	cfg := withDefaults(opts.Config)
+	if cfg.Iters < 1 || cfg.Init < 1 {
+		return nil, fmt.Errorf("%w: iters and init must be ≥ 1", ErrBadOptions)
+	}
+	set, err := settingsOf(cfg, seeds, opts.Workers)
+	if err != nil {
+		return nil, err
+	}
+	skip := map[CellKey]bool{}
+	for _, k := range opts.Skip {
+		p, err := problem.New(k.Problem, 0)
+		if err != nil {
+			return nil, fmt.Errorf("bench: skip: %w", err)
+		}
+		skip[CellKey{p.Name(), k.Kernel}] = true
+	}
+	res := &RobustnessResult{Environment: ExperimentEnvironment(), Settings: set, Dims: dims, Kernels: kernels}
+	var pointOf []*RobustnessPoint // per spec
+	for _, fam := range fams {
+		fam = strings.ToLower(fam)
+		res.Families = append(res.Families, fam)
+		for _, d := range dims {
+			p, err := problem.New(fam, d)
+			if err != nil {
+				return nil, fmt.Errorf("bench: %w", err)
+			}
+			if _, known := p.Optimum(); !known {
+				return nil, fmt.Errorf("%w: %s has no known optimum, so no regret", ErrBadOptions, p.Name())
+			}
+			for _, k := range kernels {
+				ok, err := supportsKernel(p, k)
+				if err != nil {
+					return nil, fmt.Errorf("bench: %s: %w", p.Name(), err)
+				}
+				if !ok {
+					continue
+				}
+				if skip[CellKey{p.Name(), k}] {
+					res.Skipped = append(res.Skipped, CellKey{p.Name(), k})
+					continue
+				}
+				pt := &RobustnessPoint{Problem: p.Name(), Family: fam, D: d, Order: groupOrder(p), Kernel: k}
+				res.Points = append(res.Points, pt)
+				for s := range seeds {
+					res.Specs = append(res.Specs, RunSpec{Index: len(res.Specs), Problem: p.Name(), Kernel: k, Seed: uint64(s)})
+					pointOf = append(pointOf, pt)
+				}
+			}
+		}
+	}
+	start := time.Now()
+	res.Runs, err = RunAll(res.Specs, cfg, opts.Workers, opts.Progress)
+	if err != nil {
+		return nil, err
+	}
+	res.WallSeconds = time.Since(start).Seconds()
+	vals := map[*RobustnessPoint][]float64{}
+	for i, tr := range res.Runs {
+		pt := pointOf[i]
+		vals[pt] = append(vals[pt], AverageRegret(tr))
+		pt.ExactOptimumHits += tr.ExactOptimumHits
+		if tr.ExactOptimumHits > 0 {
+			pt.RunsWithHits++
+		}
+	}
+	for _, pt := range res.Points {
+		pt.Summary = Summarize(vals[pt])
+	}
+	return res, nil
+}
+
+// AverageRegret is R_T/T over the T acquisition steps of a run (NaN when
+// the optimum is unknown).
+func AverageRegret(tr *bo.Trace) float64 {
+	if n := len(tr.CumulativeRegret); n > 0 {
+		return tr.CumulativeRegret[n-1] / float64(n)
+	}
+	return math.NaN()
+}
+
+func (r *RobustnessResult) point(fam string, d int, k bo.KernelKind) *RobustnessPoint {
+	for _, p := range r.Points {
+		if p.Family == fam && p.D == d && p.Kernel == k {
+			return p
+		}
+	}
+	return nil
+}
+
+// Markdown formats the study: one row per (problem, d) with |G| and the
+// mean ± s.e. of R_T/T per kernel (two decimals), bold and underlined as
+// in Table 1, and the exact-optimum hits.
+func (r *RobustnessResult) Markdown() string {
+	var b strings.Builder
+	b.WriteString("| Problem | d | \\|G\\| |")
+	for _, k := range r.Kernels {
+		b.WriteString(" " + string(k) + " |")
+	}
+	b.WriteString(" exact-optimum hits (runs/evals) |\n|---|---|---|" + strings.Repeat("---|", len(r.Kernels)) + "---|\n")
+	for _, fam := range r.Families {
+		for _, d := range r.Dims {
+			s := make([]Summary, len(r.Kernels))
+			var order, name string
+			var hits []string
+			for i, k := range r.Kernels {
+				s[i] = Summary{Mean: math.NaN(), SE: math.NaN()}
+				if p := r.point(fam, d, k); p != nil {
+					s[i] = p.Summary
+					order, name = p.Order, p.Problem
+					if p.ExactOptimumHits > 0 {
+						hits = append(hits, fmt.Sprintf("%s %d/%d", k, p.RunsWithHits, p.ExactOptimumHits))
+					}
+				}
+			}
+			if name == "" {
+				continue
+			}
+			if len(hits) == 0 {
+				hits = []string{"none"}
+			}
+			marks := Marks(s)
+			fmt.Fprintf(&b, "| %s | %d | %s |", name, d, order)
+			for i := range r.Kernels {
+				if math.IsNaN(s[i].Mean) {
+					if slices.Contains(r.Skipped, CellKey{name, r.Kernels[i]}) {
+						b.WriteString(" not run |")
+					} else {
+						b.WriteString(" — |")
+					}
+					continue
+				}
+				e := fmt.Sprintf("%.2f ± %.2f", s[i].Mean, s[i].SE)
+				switch marks[i] {
+				case Best:
+					e = "**" + e + "**"
+				case Overlapped:
+					e = "<u>" + e + "</u>"
+				}
+				b.WriteString(" " + e + " |")
+			}
+			b.WriteString(" " + strings.Join(hits, ", ") + " |\n")
+		}
+	}
+	return b.String()
+}
+
+// Panels returns the paper's Figure 4 (left): one panel per problem family,
+// the mean R_T/T against d with standard-error bars per kernel.
+func (r *RobustnessResult) Panels() []Panel {
+	var out []Panel
+	for _, fam := range r.Families {
+		title := strings.ToUpper(fam[:1]) + fam[1:]
+		p := Panel{Title: title + " (hyperoctahedral, |G| = 2^d·d!)", XLabel: "dimension d", YLabel: "average regret R_T/T"}
+		for _, k := range r.Kernels {
+			var s Series
+			s.Kernel, s.Bars = k, true
+			for _, d := range r.Dims {
+				if pt := r.point(fam, d, k); pt != nil {
+					s.X = append(s.X, float64(d))
+					s.Y = append(s.Y, pt.Mean)
+					s.Err = append(s.Err, pt.SE)
+				}
+			}
+			if len(s.X) > 0 {
+				p.Series = append(p.Series, s)
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}

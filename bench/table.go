@@ -1,0 +1,403 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/linalg"
+)
+
+// TableProblems are the paper's Table 1 benchmarks, in its order.
+var TableProblems = []string{"Ackley2d", "Griewank6d", "Rastrigin5d", "Radial2d", "Scaling2d", "WLAN8d"}
+
+// TableKernels are the kernels of Table 1 (max only where it is PSD).
+var TableKernels = []bo.KernelKind{bo.Base, bo.Avg, bo.Plus, bo.Max}
+
+// PaperCell is one entry of the paper's Table 1: mean ± standard error
+// over 10 seeds.
+type PaperCell struct{ Mean, SE float64 }
+
+// PaperTable1 is the paper's Table 1 (cumulative regret on the synthetic
+// benchmarks, negated best reward on WLAN; lower is better). The paper has
+// no k_max column.
+var PaperTable1 = map[string]map[bo.KernelKind]PaperCell{
+	"Ackley2d":    {bo.Base: {382.7, 5.7}, bo.Avg: {128.2, 10.4}, bo.Plus: {126.4, 3.6}},
+	"Griewank6d":  {bo.Base: {3840.3, 177.7}, bo.Avg: {3067.4, 841.9}, bo.Plus: {1832.6, 146.3}},
+	"Rastrigin5d": {bo.Base: {3568.5, 91.3}, bo.Avg: {1583.5, 341.9}, bo.Plus: {813.4, 70.6}},
+	"Radial2d":    {bo.Base: {388.6, 20.3}, bo.Avg: {480.9, 76.4}, bo.Plus: {199.7, 11.6}},
+	"Scaling2d":   {bo.Base: {1820.6, 1135.4}, bo.Avg: {3361.8, 742.9}, bo.Plus: {25.4, 6.4}},
+	"WLAN8d":      {bo.Base: {-65.0, 3.2}, bo.Avg: {-51.8, 1.7}, bo.Plus: {-74.4, 0.7}},
+}
+
+// TableOptions configure Table. The zero value is the paper's experiment
+// with our protocol defaults.
+type TableOptions struct {
+	// Problems (names problem.New accepts; nil means TableProblems) and
+	// Kernels (nil means TableKernels; max is skipped where not PSD).
+	Problems []string
+	Kernels  []bo.KernelKind
+	// Seeds 0…Seeds−1 (0 means 10).
+	Seeds int
+	// Config is the protocol of every run (Iters 0 means 50, Init 0 means
+	// 5); its Kernel and Workers are ignored.
+	Config bo.Config
+	// Workers is the number of runs in parallel (0 means GOMAXPROCS).
+	Workers int
+	// Progress, if not nil, is called after every run.
+	Progress func(Progress)
+	// Skip leaves these cells out (shown as "not run"): a way to keep a
+	// cell too expensive for the time at hand out of a table, explicitly.
+	Skip []CellKey
+}
+
+// CellKey names a cell of a table: a problem (any name problem.New
+// accepts) and a kernel.
+type CellKey struct {
+	Problem string
+	Kernel  bo.KernelKind
+}
+
+// Cell summarizes the runs of one (problem, kernel).
+type Cell struct {
+	Problem string        `json:"problem"`
+	Kernel  bo.KernelKind `json:"kernel"`
+	Summary
+	// ExactOptimumHits sums the runs' evaluations at exactly f* (the
+	// box-centre diagnostic); RunsWithHits counts the runs with any.
+	ExactOptimumHits int `json:"exact_optimum_hits"`
+	RunsWithHits     int `json:"runs_with_hits"`
+	// Seconds is the mean wall time of a run.
+	Seconds float64 `json:"seconds"`
+}
+
+// Row is one benchmark of a table: its group order and a cell per kernel
+// run (nil where the kernel was not run).
+type Row struct {
+	Problem string                      `json:"problem"`
+	Group   string                      `json:"group"`
+	Order   string                      `json:"order"` // |G|: an integer or ∞
+	Cells   map[bo.KernelKind]*Cell     `json:"-"`
+	Paper   map[bo.KernelKind]PaperCell `json:"-"`
+	// Skipped lists the kernels left out by TableOptions.Skip.
+	Skipped []bo.KernelKind `json:"skipped,omitempty"`
+	known   bool            // f* is known
+}
+
+// Settings record the protocol of an experiment.
+type Settings struct {
+	Seeds       int    `json:"seeds"`
+	Iters       int    `json:"iters"`
+	Init        int    `json:"init"`
+	Acquisition string `json:"acquisition"`
+	Beta        string `json:"beta"`
+	FitMode     string `json:"fit_mode"`
+	Backend     string `json:"backend"`
+	Workers     int    `json:"workers"`
+}
+
+// TableResult is a finished Table: every trace in plan order, the cells,
+// and what reproduces them.
+type TableResult struct {
+	Environment ExperimentEnv   `json:"environment"`
+	Settings    Settings        `json:"settings"`
+	WallSeconds float64         `json:"wall_seconds"`
+	Kernels     []bo.KernelKind `json:"kernels"`
+	Rows        []Row           `json:"rows"`
+	CellList    []*Cell         `json:"cells"`
+	Specs       []RunSpec       `json:"-"`
+	Runs        []*bo.Trace     `json:"runs"`
+}
+
+func settingsOf(cfg bo.Config, seeds, workers int) (Settings, error) {
+	b := cfg.Backend
+	if b == nil {
+		var err error
+		if b, err = linalg.Default(); err != nil {
+			return Settings{}, fmt.Errorf("bench: %w", err)
+		}
+	}
+	return Settings{
+		Seeds: seeds, Iters: cfg.Iters, Init: cfg.Init,
+		Acquisition: cfg.Acquisition.String(), Beta: cfg.Beta.String(), FitMode: cfg.FitMode.String(),
+		Backend: b.Name(), Workers: workers,
+	}, nil
+}
+
+func withDefaults(cfg bo.Config) bo.Config {
+	if cfg.Iters == 0 {
+		cfg.Iters = bo.DefaultIters
+	}
+	if cfg.Init == 0 {
+		cfg.Init = bo.DefaultInit
+	}
+	return cfg
+}
+
+// Table runs the paper's Table 1 experiment: every problem × kernel × seed
+// (k_max only where bo accepts it), in parallel, and summarizes Metric per
+// cell.
+func Table(opts TableOptions) (*TableResult, error) {
+	names := opts.Problems
+	if names == nil {
+		names = TableProblems
+	}
+	kernels := opts.Kernels
+	if kernels == nil {
+		kernels = TableKernels
+	}
+	seeds := opts.Seeds
+	if seeds == 0 {
+		seeds = 10
+	}
+	if seeds < 0 || len(names) == 0 || len(kernels) == 0 {
+		return nil, fmt.Errorf("%w: need problems, kernels and seeds ≥ 1", ErrBadOptions)
+	}
+	cfg := withDefaults(opts.Config)
+	if cfg.Iters < 1 || cfg.Init < 1 {
+		return nil, fmt.Errorf("%w: iters and init must be ≥ 1", ErrBadOptions)
+	}
+	set, err := settingsOf(cfg, seeds, opts.Workers)
+	if err != nil {
+		return nil, err
+	}
+	skip := map[CellKey]bool{}
+	for _, k := range opts.Skip {
+		p, err := problem.New(k.Problem, 0)
+		if err != nil {
+			return nil, fmt.Errorf("bench: skip: %w", err)
+		}
+		skip[CellKey{p.Name(), k.Kernel}] = true
+	}
+	res := &TableResult{Environment: ExperimentEnvironment(), Settings: set, Kernels: kernels}
+	for _, name := range names {
+		p, err := problem.New(name, 0)
+		if err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
+		}
+		if slices.ContainsFunc(res.Rows, func(r Row) bool { return r.Problem == p.Name() }) {
+			return nil, fmt.Errorf("%w: problem %s listed twice", ErrBadOptions, p.Name())
+		}
+		row := Row{Problem: p.Name(), Group: p.Group().Name(), Order: groupOrder(p),
+			Cells: map[bo.KernelKind]*Cell{}, Paper: PaperTable1[p.Name()]}
+		_, row.known = p.Optimum()
+		for _, k := range kernels {
+			ok, err := supportsKernel(p, k)
+			if err != nil {
+				return nil, fmt.Errorf("bench: %s: %w", p.Name(), err)
+			}
+			if !ok {
+				continue
+			}
+			if skip[CellKey{p.Name(), k}] {
+				row.Skipped = append(row.Skipped, k)
+				continue
+			}
+			c := &Cell{Problem: p.Name(), Kernel: k}
+			row.Cells[k] = c
+			res.CellList = append(res.CellList, c)
+			for s := range seeds {
+				res.Specs = append(res.Specs, RunSpec{Index: len(res.Specs), Problem: p.Name(), Kernel: k, Seed: uint64(s)})
+			}
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	start := time.Now()
+	res.Runs, err = RunAll(res.Specs, cfg, opts.Workers, opts.Progress)
+	if err != nil {
+		return nil, err
+	}
+	res.WallSeconds = time.Since(start).Seconds()
+	res.summarize()
+	return res, nil
+}
+
+// summarize fills the cells from the runs.
+func (r *TableResult) summarize() {
+	vals := map[*Cell][]float64{}
+	cellOf := func(s RunSpec) *Cell {
+		for i := range r.Rows {
+			if r.Rows[i].Problem == s.Problem {
+				return r.Rows[i].Cells[s.Kernel]
+			}
+		}
+		return nil
+	}
+	for i, s := range r.Specs {
+		c := cellOf(s)
+		tr := r.Runs[i]
+		vals[c] = append(vals[c], Metric(tr))
+		c.ExactOptimumHits += tr.ExactOptimumHits
+		if tr.ExactOptimumHits > 0 {
+			c.RunsWithHits++
+		}
+		c.Seconds += (tr.Timings.Fit + tr.Timings.Acq + tr.Timings.Other).Seconds()
+	}
+	for _, c := range r.CellList {
+		c.Summary = Summarize(vals[c])
+		if c.N > 0 {
+			c.Seconds /= float64(c.N)
+		}
+	}
+}
+
+// Curves returns, for one problem and kernel, the mean and standard error
+// of Curve over the seeds at every iteration.
+func (r *TableResult) Curves(problemName string, k bo.KernelKind) (mean, se []float64) {
+	var curves [][]float64
+	for i, s := range r.Specs {
+		if s.Problem == problemName && s.Kernel == k {
+			curves = append(curves, Curve(r.Runs[i]))
+		}
+	}
+	return meanCurve(curves)
+}
+
+func meanCurve(curves [][]float64) (mean, se []float64) {
+	if len(curves) == 0 {
+		return nil, nil
+	}
+	n := len(curves[0])
+	for _, c := range curves {
+		n = min(n, len(c))
+	}
+	mean, se = make([]float64, n), make([]float64, n)
+	col := make([]float64, len(curves))
+	for t := range n {
+		for j, c := range curves {
+			col[j] = c[t]
+		}
+		s := Summarize(col)
+		mean[t], se[t] = s.Mean, s.SE
+	}
+	return mean, se
+}
+
+// Mark is how a table entry is emphasized.
+type Mark int
+
+const (
+	Plain      Mark = iota
+	Best            // the lowest mean: bold
+	Overlapped      // its 95% interval m ± 1.96·s.e. overlaps the best's: underlined
+)
+
+// z95 is the two-sided 95% normal quantile the paper uses.
+const z95 = 1.96
+
+// Marks applies the paper's rule to the summaries s (lower is better): the
+// lowest mean is Best (the first on ties); every other entry whose interval
+// m ± 1.96·SE intersects the best's interval is Overlapped. NaN means are
+// never marked.
+func Marks(s []Summary) []Mark {
+	out := make([]Mark, len(s))
+	best := -1
+	for i, v := range s {
+		if math.IsNaN(v.Mean) {
+			continue
+		}
+		if best < 0 || v.Mean < s[best].Mean {
+			best = i
+		}
+	}
+	if best < 0 {
+		return out
+	}
+	out[best] = Best
+	bhi := s[best].Mean + z95*s[best].SE
+	for i, v := range s {
+		if i == best || math.IsNaN(v.Mean) {
+			continue
+		}
+		if v.Mean-z95*v.SE <= bhi { // v.Mean ≥ best mean, so only the lower end can meet
+			out[i] = Overlapped
+		}
+	}
+	return out
+}
+
+// FormatEntry formats mean ± s.e. with one decimal, emphasized per mark:
+// **bold** for Best, <u>underline</u> for Overlapped.
+func FormatEntry(s Summary, m Mark) string {
+	e := fmt.Sprintf("%.1f ± %.1f", s.Mean, s.SE)
+	e = strings.ReplaceAll(e, "-", "−")
+	switch m {
+	case Best:
+		return "**" + e + "**"
+	case Overlapped:
+		return "<u>" + e + "</u>"
+	}
+	return e
+}
+
+// Markdown formats the table: one row per benchmark with |G|, our mean ±
+// s.e. per kernel beside the paper's (which has no max column), our best
+// per row in bold and those overlapping it underlined (the paper's entries
+// marked by the same rule among themselves), and the exact-optimum hits
+// per kernel (runs with any / total evaluations at f*).
+func (r *TableResult) Markdown() string {
+	var b strings.Builder
+	kernels := r.Kernels
+	hdr := []string{"Benchmark", "\\|G\\|"}
+	for _, k := range kernels {
+		hdr = append(hdr, string(k))
+		if k != bo.Max {
+			hdr = append(hdr, string(k)+" (paper)")
+		}
+	}
+	hdr = append(hdr, "exact-optimum hits (runs/evals)")
+	b.WriteString("| " + strings.Join(hdr, " | ") + " |\n|")
+	for range hdr {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	for _, row := range r.Rows {
+		ours := make([]Summary, len(kernels))
+		paper := make([]Summary, len(kernels))
+		for i, k := range kernels {
+			ours[i] = Summary{Mean: math.NaN(), SE: math.NaN()}
+			if c := row.Cells[k]; c != nil {
+				ours[i] = c.Summary
+			}
+			paper[i] = Summary{Mean: math.NaN(), SE: math.NaN()}
+			if pc, ok := row.Paper[k]; ok {
+				paper[i] = Summary{Mean: pc.Mean, SE: pc.SE, N: 10}
+			}
+		}
+		om, pm := Marks(ours), Marks(paper)
+		cols := []string{row.Problem, row.Order}
+		var hits []string
+		for i, k := range kernels {
+			if c := row.Cells[k]; c != nil {
+				cols = append(cols, FormatEntry(ours[i], om[i]))
+				if c.ExactOptimumHits > 0 {
+					hits = append(hits, fmt.Sprintf("%s %d/%d", k, c.RunsWithHits, c.ExactOptimumHits))
+				}
+			} else if slices.Contains(row.Skipped, k) {
+				cols = append(cols, "not run")
+			} else {
+				cols = append(cols, "—")
+			}
+			if k != bo.Max {
+				if math.IsNaN(paper[i].Mean) {
+					cols = append(cols, "—")
+				} else {
+					cols = append(cols, FormatEntry(paper[i], pm[i]))
+				}
+			}
+		}
+		if len(hits) == 0 {
+			hits = []string{"none"}
+		}
+		if !row.known {
+			hits = []string{"n/a (f* unknown)"}
+		}
+		cols = append(cols, strings.Join(hits, ", "))
+		b.WriteString("| " + strings.Join(cols, " | ") + " |\n")
+	}
+	return b.String()
+}

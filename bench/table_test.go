@@ -1,0 +1,273 @@
+package bench
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/symbo/symbo/bo"
+)
+
+func TestSummarize(t *testing.T) {
+	// 1, 2, 3, 6: mean 3, sample variance (4+1+0+9)/3 = 14/3, s.e. √(14/3/4).
+	s := Summarize([]float64{1, 2, 3, 6})
+	if s.Mean != 3 || s.N != 4 || math.Abs(s.SE-math.Sqrt(14.0/12)) > 1e-15 {
+		t.Errorf("Summarize = %+v", s)
+	}
+	if s := Summarize([]float64{5}); s.Mean != 5 || s.SE != 0 {
+		t.Errorf("one value: %+v", s)
+	}
+	if s := Summarize(nil); !math.IsNaN(s.Mean) {
+		t.Errorf("no values: %+v", s)
+	}
+}
+
+// TestMarks checks the bold/underline rule on hand-made summaries, each
+// interval worked out by hand.
+func TestMarks(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		s    []Summary
+		want []Mark
+	}{
+		// best 10 ± 1 → [8.04, 11.96]; 13 ± 0.5 → [12.02, …]: no overlap;
+		// 12 ± 0.5 → [11.02, …]: overlap; 30 ± 10 → [10.4, …]: overlap.
+		{"mixed", []Summary{{Mean: 13, SE: 0.5}, {Mean: 10, SE: 1}, {Mean: 12, SE: 0.5}, {Mean: 30, SE: 10}},
+			[]Mark{Plain, Best, Overlapped, Overlapped}},
+		// The paper's Ackley2d row: avg 128.2 ± 10.4 overlaps plus 126.4 ± 3.6; base does not.
+		{"paper Ackley2d", []Summary{{Mean: 382.7, SE: 5.7}, {Mean: 128.2, SE: 10.4}, {Mean: 126.4, SE: 3.6}},
+			[]Mark{Plain, Overlapped, Best}},
+		// Negative values (WLAN): the lowest is best; −65.0 ± 3.2 → [−71.27, …]
+		// vs best −74.4 ± 0.7 → […, −73.03]: no overlap.
+		{"paper WLAN", []Summary{{Mean: -65, SE: 3.2}, {Mean: -51.8, SE: 1.7}, {Mean: -74.4, SE: 0.7}},
+			[]Mark{Plain, Plain, Best}},
+		// Touching intervals count as overlapping: 0 ± 1 and 3.92 ± 1.
+		{"touching", []Summary{{Mean: 0, SE: 1}, {Mean: 3.92, SE: 1}}, []Mark{Best, Overlapped}},
+		{"tie: first is best", []Summary{{Mean: 1, SE: 0}, {Mean: 1, SE: 0}}, []Mark{Best, Overlapped}},
+		{"NaN skipped", []Summary{{Mean: math.NaN()}, {Mean: 2, SE: 0}}, []Mark{Plain, Best}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Marks(tc.s); !slices.Equal(got, tc.want) {
+				t.Errorf("Marks = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestFormatEntry(t *testing.T) {
+	for _, tc := range []struct {
+		s    Summary
+		m    Mark
+		want string
+	}{
+		{Summary{Mean: 382.66, SE: 5.74}, Plain, "382.7 ± 5.7"},
+		{Summary{Mean: 126.4, SE: 3.6}, Best, "**126.4 ± 3.6**"},
+		{Summary{Mean: -51.84, SE: 1.7}, Overlapped, "<u>−51.8 ± 1.7</u>"},
+	} {
+		if got := FormatEntry(tc.s, tc.m); got != tc.want {
+			t.Errorf("FormatEntry(%+v, %v) = %q, want %q", tc.s, tc.m, got, tc.want)
+		}
+	}
+}
+
+// TestMarkdown formats a hand-made table: the paper's Ackley2d row beside
+// made-up results of ours.
+func TestMarkdown(t *testing.T) {
+	r := &TableResult{
+		Kernels: []bo.KernelKind{bo.Base, bo.Avg, bo.Plus, bo.Max},
+		Rows: []Row{{
+			Problem: "Ackley2d", Order: "8", known: true, Paper: PaperTable1["Ackley2d"],
+			Cells: map[bo.KernelKind]*Cell{
+				bo.Base: {Summary: Summary{Mean: 300, SE: 10, N: 10}},
+				bo.Avg:  {Summary: Summary{Mean: 100, SE: 5, N: 10}, ExactOptimumHits: 3, RunsWithHits: 2},
+				bo.Plus: {Summary: Summary{Mean: 90, SE: 2, N: 10}},
+				bo.Max:  {Summary: Summary{Mean: 120, SE: 1, N: 10}},
+			},
+		}, {
+			Problem: "WLAN8d", Order: "24", Paper: PaperTable1["WLAN8d"],
+			Cells: map[bo.KernelKind]*Cell{
+				bo.Base: {Summary: Summary{Mean: -20, SE: 1, N: 10}},
+				bo.Avg:  {Summary: Summary{Mean: -21, SE: 1, N: 10}},
+				bo.Plus: {Summary: Summary{Mean: -25, SE: 0.5, N: 10}},
+			},
+		}},
+	}
+	want := "| Benchmark | \\|G\\| | base | base (paper) | avg | avg (paper) | plus | plus (paper) | max | exact-optimum hits (runs/evals) |\n" +
+		"|---|---|---|---|---|---|---|---|---|---|\n" +
+		// best plus 90 ± 2 → hi 93.92; avg lo 90.2 overlaps; max lo 118.04 and base do not.
+		"| Ackley2d | 8 | 300.0 ± 10.0 | 382.7 ± 5.7 | <u>100.0 ± 5.0</u> | <u>128.2 ± 10.4</u> | **90.0 ± 2.0** | **126.4 ± 3.6** | 120.0 ± 1.0 | avg 2/3 |\n" +
+		// best plus −25 ± 0.5 → hi −24.02; avg lo −22.96: no overlap.
+		"| WLAN8d | 24 | −20.0 ± 1.0 | −65.0 ± 3.2 | −21.0 ± 1.0 | −51.8 ± 1.7 | **−25.0 ± 0.5** | **−74.4 ± 0.7** | — | n/a (f* unknown) |\n"
+	if got := r.Markdown(); got != want {
+		t.Errorf("Markdown:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestCurveWLAN(t *testing.T) {
+	tr := &bo.Trace{Evaluations: []bo.Evaluation{
+		{Phase: bo.PhaseInit, F: 3}, {Phase: bo.PhaseInit, F: 5},
+		{Phase: bo.PhaseBO, F: 4}, {Phase: bo.PhaseBO, F: 7}, {Phase: bo.PhaseBO, F: 6},
+	}, BestF: 7}
+	if got, want := Curve(tr), []float64{-5, -7, -7}; !slices.Equal(got, want) {
+		t.Errorf("Curve = %v, want %v", got, want)
+	}
+	if Metric(tr) != -7 {
+		t.Errorf("Metric = %v, want −7", Metric(tr))
+	}
+}
+
+// jsonKeys returns the top-level keys of the JSON encoding of v.
+func jsonKeys(t *testing.T, v any) []string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// TestTableEndToEnd runs a tiny table (1 problem, 2 kernels, 2 seeds, 3
+// iterations) and checks it against the traces: the metric recomputed from
+// the evaluations, determinism across worker counts, the stable JSON
+// fields, and the figure files.
+func TestTableEndToEnd(t *testing.T) {
+	opts := TableOptions{
+		Problems: []string{"radial"}, Kernels: []bo.KernelKind{bo.Base, bo.Max}, Seeds: 2,
+		Config: bo.Config{Iters: 3, Init: 3, RawSamples: 32, Starts: 2, MaxIter: 10, Restarts: -1},
+	}
+	var calls int
+	opts.Progress = func(p Progress) {
+		calls++
+		if p.Done != calls || p.Total != 4 || p.DoneCost > p.TotalCost*(1+1e-12) {
+			t.Errorf("progress %+v at call %d", p, calls)
+		}
+	}
+	opts.Workers = 1
+	r1, err := Table(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 4 || len(r1.Runs) != 4 || len(r1.CellList) != 2 {
+		t.Fatalf("%d progress calls, %d runs, %d cells", calls, len(r1.Runs), len(r1.CellList))
+	}
+	for i, s := range r1.Specs {
+		tr := r1.Runs[i]
+		if tr.Problem != "Radial2d" || tr.Kernel != string(s.Kernel) || tr.Seed != s.Seed || s.Index != i {
+			t.Errorf("run %d: spec %+v, trace %s %s %d", i, s, tr.Problem, tr.Kernel, tr.Seed)
+		}
+		// R_T recomputed from the noiseless f of the BO-phase evaluations (f* = 0).
+		var want float64
+		for _, e := range tr.Evaluations {
+			if e.Phase == bo.PhaseBO {
+				want += 0 - e.F
+			}
+		}
+		if got := Metric(tr); math.Abs(got-want) > 1e-9*(1+math.Abs(want)) {
+			t.Errorf("run %d: Metric %v, recomputed %v", i, got, want)
+		}
+	}
+	c := r1.Rows[0].Cells[bo.Max]
+	want := Summarize([]float64{Metric(r1.Runs[2]), Metric(r1.Runs[3])})
+	if c.Summary != want {
+		t.Errorf("max cell %+v, want %+v", c.Summary, want)
+	}
+	opts.Workers, opts.Progress = 3, nil
+	r2, err := Table(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range r1.Runs {
+		if Metric(r1.Runs[i]) != Metric(r2.Runs[i]) || !reflect.DeepEqual(r1.Runs[i].Evaluations[4].X, r2.Runs[i].Evaluations[4].X) {
+			t.Errorf("run %d differs between 1 and 3 workers", i)
+		}
+	}
+	if got, want := jsonKeys(t, r1), []string{"cells", "environment", "kernels", "rows", "runs", "settings", "wall_seconds"}; !slices.Equal(got, want) {
+		t.Errorf("results.json keys %v, want %v", got, want)
+	}
+	for _, k := range []string{"problem", "d", "kernel", "seed", "evaluations", "cumulative_regret", "best_f"} {
+		if !slices.Contains(jsonKeys(t, r1.Runs[0]), k) {
+			t.Errorf("trace JSON lacks %q", k)
+		}
+	}
+	if got := jsonKeys(t, r1.Environment); !slices.Equal(got, []string{"cpu", "go_version", "goarch", "gomaxprocs", "goos", "module", "num_cpu", "revision", "simd"}) {
+		t.Errorf("environment keys %v", got)
+	}
+	dir := t.TempDir()
+	paths, err := WriteFigure(dir, "regret", r1.Panels(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil || len(data) < 1000 {
+			t.Errorf("%s: %d bytes, %v", p, len(data), err)
+		}
+		if strings.HasSuffix(p, ".svg") && !strings.Contains(string(data), "<svg") {
+			t.Errorf("%s is not SVG", p)
+		}
+		if strings.HasSuffix(p, ".png") && !strings.HasPrefix(string(data), "\x89PNG") {
+			t.Errorf("%s is not PNG", p)
+		}
+	}
+	if filepath.Base(paths[0]) != "regret.png" {
+		t.Errorf("paths %v", paths)
+	}
+}
+
+func TestTableBadOptions(t *testing.T) {
+	for _, o := range []TableOptions{
+		{Problems: []string{"nosuch"}},
+		{Problems: []string{"ackley", "Ackley2d"}, Seeds: 1, Config: bo.Config{Iters: 1}},
+		{Seeds: -1},
+		{Kernels: []bo.KernelKind{"nosuch"}, Problems: []string{"ackley"}},
+	} {
+		if _, err := Table(o); err == nil {
+			t.Errorf("Table(%+v) succeeded", o)
+		}
+	}
+}
+
+func TestRobustnessEndToEnd(t *testing.T) {
+	r, err := Robustness(RobustnessOptions{
+		Problems: []string{"ackley"}, Dims: []int{1, 2}, Kernels: []bo.KernelKind{bo.Base, bo.Plus}, Seeds: 1,
+		Config: bo.Config{Iters: 2, Init: 3, RawSamples: 32, Starts: 2, MaxIter: 10, Restarts: -1},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Points) != 4 || len(r.Runs) != 4 {
+		t.Fatalf("%d points, %d runs", len(r.Points), len(r.Runs))
+	}
+	for i, pt := range r.Points {
+		tr := r.Runs[i] // one seed: run i is point i
+		var sum float64
+		for _, e := range tr.Evaluations {
+			if e.Phase == bo.PhaseBO {
+				sum -= e.F
+			}
+		}
+		if math.Abs(pt.Mean-sum/2) > 1e-9*(1+sum) || pt.D != tr.D {
+			t.Errorf("point %+v: trace R_T/T %v", pt, sum/2)
+		}
+	}
+	if md := r.Markdown(); !strings.Contains(md, "| Ackley1d | 1 | 2 |") || !strings.Contains(md, "| Ackley2d | 2 | 8 |") {
+		t.Errorf("Markdown:\n%s", md)
+	}
+	if _, err := WriteFigure(t.TempDir(), "robustness", r.Panels(), 2); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// tinyBO are protocol flags that make a run take milliseconds.
+var tinyBO = []string{"--iters", "3", "--init", "3", "--workers", "1"}
+
+func TestBOBadInput(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "exists.json")
+	if err := os.WriteFile(existing, []byte("keep me"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"no problem", []string{"--kernel", "base"}, []string{"--problem"}},
+		{"no kernel", []string{"--problem", "ackley"}, []string{"--kernel"}},
+		{"unknown problem", []string{"--problem", "nosuch", "--kernel", "base"}, []string{"nosuch"}},
+		{"unknown kernel", []string{"--problem", "ackley", "--kernel", "nosuch"}, []string{"nosuch"}},
+		{"max not PSD", []string{"--problem", "wlan", "--kernel", "max"}, []string{"PSD"}},
+		{"bad acq", []string{"--problem", "ackley", "--kernel", "base", "--acq", "pi"}, []string{"--acq"}},
+		{"bad beta", []string{"--problem", "ackley", "--kernel", "base", "--beta", "x"}, []string{"--beta"}},
+		{"bad fit", []string{"--problem", "ackley", "--kernel", "base", "--fit", "x"}, []string{"--fit"}},
+		{"bad iters", []string{"--problem", "ackley", "--kernel", "base", "--iters", "0"}, []string{"--iters"}},
+		{"bad d", []string{"--problem", "radial", "--d", "3", "--kernel", "base"}, []string{"dimension"}},
+		{"bad backend", []string{"--problem", "ackley", "--kernel", "base", "--backend", "cuda"}, []string{"--backend"}},
+		{"existing json", []string{"--problem", "ackley", "--kernel", "base", "--json", existing}, []string{"already exists", "--force"}},
+		{"json in missing dir", []string{"--problem", "ackley", "--kernel", "base", "--json", filepath.Join(dir, "no", "x.json")}, []string{"does not exist"}},
+		{"stray argument", []string{"--problem", "ackley", "--kernel", "base", "extra"}, []string{"extra"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, append([]string{"bo"}, tc.args...)...)
+			checkOneLineError(t, code, stdout, stderr, "perf bo: ", tc.want...)
+		})
+	}
+	if data, _ := os.ReadFile(existing); string(data) != "keep me" {
+		t.Errorf("existing --json file was modified: %q", data)
+	}
+}
+
+// TestBOJSON runs a tiny experiment and checks the --json document: the
+// stable field names, the evaluations (initial design included), the
+// regrets recomputed from f, cumulative_regret over the BO iterations only,
+// and the environment; then that --force overwrites and a second run
+// without it is refused.
+func TestBOJSON(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trace.json")
+	args := append([]string{"bo", "--problem", "Ackley2d", "--kernel", "plus", "--seed", "7", "--json", path}, tinyBO...)
+	code, stdout, stderr := runCLI(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	for _, w := range []string{"Ackley2d", "plus", "cumulative regret", "best f"} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("summary does not mention %q:\n%s", w, stdout)
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"problem", "d", "kernel", "seed", "evaluations", "cumulative_regret", "best_f",
+		"module", "simd", "gomaxprocs", "backend", "beta", "fit_mode", "acquisition"} {
+		if _, ok := doc[k]; !ok {
+			t.Errorf("--json lacks top-level field %q", k)
+		}
+	}
+	var tr struct {
+		Problem     string  `json:"problem"`
+		D           int     `json:"d"`
+		Kernel      string  `json:"kernel"`
+		Seed        uint64  `json:"seed"`
+		BestF       float64 `json:"best_f"`
+		Evaluations []struct {
+			Phase  string    `json:"phase"`
+			X      []float64 `json:"x"`
+			Y      float64   `json:"y"`
+			F      float64   `json:"f"`
+			Regret *float64  `json:"regret"`
+		} `json:"evaluations"`
+		CumulativeRegret []float64 `json:"cumulative_regret"`
+	}
+	if err := json.Unmarshal(data, &tr); err != nil {
+		t.Fatal(err)
+	}
+	if tr.Problem != "Ackley2d" || tr.D != 2 || tr.Kernel != "plus" || tr.Seed != 7 || len(tr.Evaluations) != 6 {
+		t.Fatalf("trace header %+v", tr)
+	}
+	var cum, best float64 = 0, math.Inf(-1)
+	var cums []float64
+	for i, e := range tr.Evaluations {
+		want := "init"
+		if i >= 3 {
+			want = "bo"
+		}
+		if e.Phase != want || len(e.X) != 2 || e.Regret == nil || *e.Regret != -e.F || e.Y == e.F {
+			t.Errorf("evaluation %d: %+v", i, e)
+		}
+		best = max(best, e.F)
+		if e.Phase == "bo" {
+			cum += *e.Regret
+			cums = append(cums, cum)
+		}
+	}
+	if len(tr.CumulativeRegret) != 3 {
+		t.Fatalf("cumulative_regret %v, want 3 entries", tr.CumulativeRegret)
+	}
+	for i := range cums {
+		if math.Abs(cums[i]-tr.CumulativeRegret[i]) > 1e-12*(1+cums[i]) {
+			t.Errorf("cumulative_regret %v, recomputed %v", tr.CumulativeRegret, cums)
+		}
+	}
+	if tr.BestF != best {
+		t.Errorf("best_f %v, want %v", tr.BestF, best)
+	}
+	// Refused without --force, accepted with it (same content: deterministic
+	// up to the timings).
+	code, stdout, stderr = runCLI(t, args...)
+	checkOneLineError(t, code, stdout, stderr, "perf bo: ", "already exists")
+	if code, _, stderr = runCLI(t, append(args, "--force")...); code != exitOK {
+		t.Fatalf("--force: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestTableBadInput(t *testing.T) {
+	full := t.TempDir()
+	if err := os.WriteFile(filepath.Join(full, "keep.txt"), []byte("keep me"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(full, "keep.txt")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"bad seeds", []string{"--seeds", "0"}, []string{"--seeds"}},
+		{"bad iters", []string{"--iters", "-1"}, []string{"--iters"}},
+		{"bad problem", []string{"--problems", "ackley,nosuch"}, []string{"--problems", "nosuch"}},
+		{"bad kernel", []string{"--kernels", "base,nosuch"}, []string{"--kernels", "nosuch"}},
+		{"bad fit", []string{"--fit", "mine"}, []string{"--fit"}},
+		{"bad workers", []string{"--workers", "-2"}, []string{"--workers"}},
+		{"non-empty out", []string{"--out", full}, []string{"not empty", "--force"}},
+		{"out is a file", []string{"--out", file}, []string{"not a directory"}},
+		{"unknown flag", []string{"--frobnicate"}, []string{"frobnicate"}},
+		{"skip without kernel", []string{"--skip", "Scaling2d"}, []string{"--skip", "problem/kernel"}},
+		{"skip bad kernel", []string{"--skip", "Scaling2d/nosuch"}, []string{"--skip", "nosuch"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, append([]string{"table"}, tc.args...)...)
+			checkOneLineError(t, code, stdout, stderr, "perf table: ", tc.want...)
+		})
+	}
+	if data, _ := os.ReadFile(file); string(data) != "keep me" {
+		t.Errorf("file in --out was modified: %q", data)
+	}
+}
+
+// TestTableTiny runs perf table end to end on one problem, one seed and a
+// few iterations, and checks stdout and the files in --out.
+func TestTableTiny(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "res")
+	args := []string{"table", "--seeds", "1", "--iters", "2", "--init", "3", "--problems", "Radial2d",
+		"--kernels", "base,plus,max", "--skip", "radial/max", "--out", out}
+	code, stdout, stderr := runCLI(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if !strings.Contains(stdout, "| Radial2d | ∞ |") || !strings.Contains(stdout, "199.7 ± 11.6") || !strings.Contains(stdout, "| not run |") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	if !strings.Contains(stderr, "2/2 runs") || !strings.Contains(stderr, "ETA") && !strings.Contains(stderr, "done") {
+		t.Errorf("stderr has no progress: %q", stderr)
+	}
+	for _, f := range []string{"table.md", "results.json", "regret.png", "regret.svg"} {
+		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "table.md"))
+	if !strings.Contains(string(md), stdout) || !strings.Contains(string(md), "perf table --seeds 1") {
+		t.Errorf("table.md does not hold the table and the command:\n%s", md)
+	}
+	var res struct {
+		Runs []map[string]json.RawMessage `json:"runs"`
+	}
+	data, _ := os.ReadFile(filepath.Join(out, "results.json"))
+	if err := json.Unmarshal(data, &res); err != nil || len(res.Runs) != 2 {
+		t.Fatalf("results.json: %d runs, %v", len(res.Runs), err)
+	}
+	for _, k := range []string{"problem", "kernel", "seed", "evaluations", "cumulative_regret", "best_f"} {
+		if _, ok := res.Runs[1][k]; !ok {
+			t.Errorf("results.json run lacks %q", k)
+		}
+	}
+	// A second run into the now non-empty directory is refused.
+	code, stdout, stderr = runCLI(t, args...)
+	checkOneLineError(t, code, stdout, stderr, "perf table: ", "not empty")
+}
+
+func TestRobustnessBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"bad dims", []string{"--dims", "1,x"}, []string{"--dims"}},
+		{"zero dim", []string{"--dims", "0"}, []string{"--dims"}},
+		{"unknown problem", []string{"--problems", "nosuch", "--dims", "1"}, []string{"nosuch"}},
+		{"no optimum", []string{"--problems", "wlan", "--dims", "2"}, []string{"optimum"}},
+		{"bad seeds", []string{"--seeds", "-1"}, []string{"--seeds"}},
+		{"bad skip", []string{"--skip", "Ackley5d-avg"}, []string{"--skip"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, append([]string{"robustness"}, tc.args...)...)
+			checkOneLineError(t, code, stdout, stderr, "perf robustness: ", tc.want...)
+		})
+	}
+}
+
+func TestRobustnessTiny(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "rob")
+	code, stdout, stderr := runCLI(t, "robustness", "--seeds", "1", "--iters", "2", "--init", "3",
+		"--problems", "rastrigin", "--dims", "1,2", "--kernels", "base,max", "--skip", "Rastrigin2d/max", "--out", out)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if !strings.Contains(stdout, "| Rastrigin1d | 1 | 2 |") || !strings.Contains(stdout, "| Rastrigin2d | 2 | 8 |") ||
+		!strings.Contains(stdout, "| not run |") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	for _, f := range []string{"robustness.md", "results.json", "robustness.png", "robustness.svg"} {
+		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
