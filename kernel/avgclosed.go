@@ -146,19 +146,43 @@ func (e *avgSignEval) grad(dst, x, y, _ []float64) {
 
 // avgPermEval is k_avg over permutation(d) (signed = false) or
 // hyperoctahedral(d) (signed = true) with RBF, as v/d!·perm(M). Prepared
-// points are u = x/ℓ (|x|/ℓ when signed) followed by max_k |u_k|; the
-// prepared y carries the per-worker scratch of pairs (rowLen).
+// points are u = x/ℓ (|x|/ℓ when signed) followed by max_k |u_k|, ‖u‖²
+// and e^{−‖u‖²/2}; the prepared y carries the per-worker scratch of pairs (rowLen).
 //
-// Row scaling (matrix) is only needed when some entry could underflow:
-// every |u_i − w_j| is at most μ = max|u| + max|w|, so when d·μ²/2 ≤
-// unscaledMax every entry of M is at least e^{−unscaledMax/d}/2 (signed)
-// and perm(M), a sum of products of d entries, stays far above the
-// smallest normal number; pairs then use M itself (Σ m_i = 0), which
-// saves the row maxima. Both ways the entries are single exponentials of
-// the same arguments up to the row shift, so the accuracy is the same.
+// Factored form. With a_ij = u_i·w_j, every entry factors as
+//
+//	A_ij = e^{−u_i²/2}·e^{−w_j²/2}·e^{a_ij}
+//	B_ij = e^{−u_i²/2}·e^{−w_j²/2}·cosh(a_ij),  2cosh(a) = E + 1/E, E = e^{a}
+//
+// and perm is multilinear in rows and columns, so perm(M) =
+// e^{−‖u‖²/2}·e^{−‖w‖²/2}·perm(C), C_ij = e^{a_ij} or cosh(a_ij), with the
+// factors e^{−‖u‖²/2} computed once per point (prepX): d² exponentials
+// per pair instead of 2d² + 1 (signed), and the reciprocals 1/E by one
+// division per row (coshRows). The price is accuracy far from the origin:
+// each a_ij carries an absolute rounding error ≤ ε·|a_ij| and ‖u‖² one ≤
+// d·ε·‖u‖², so a permutation term has relative error ≤
+// ε·(d/2 + 1/4)·(‖u‖² + ‖w‖²) from its arguments (against
+// ε·Σ_i(u_i − w_σ(i))² for the difference form), plus ≤ (d² + 6d)·ε from
+// the exponentials, the reciprocals and the recursion. Pairs use the
+// factored form only when ‖u‖² + ‖w‖² ≤ factoredMax = 48: the error is
+// then ≤ ε·(48·(d/2 + 1/4) + d² + 6d) ≤ 8.3·10⁻¹⁴ relative for d ≤
+// MaxPermanentDim (TestAvgPermPairs logs the measured one, ~2·10⁻¹⁵ for
+// d ≤ 7); every |a_ij| ≤ 24, so C_ij ≤ e^{24}, row products ≤ e^{24d},
+// perm(C) ≤ d!·e^{24d} < e^{415} and e^{−‖u‖²/2} ≥ e^{−24}: nothing
+// overflows or underflows. Other pairs use the difference form below.
+//
+// Difference form. Row scaling (matrix) is only needed when some entry
+// could underflow: every |u_i − w_j| is at most μ = max|u| + max|w|, so
+// when d·μ²/2 ≤ unscaledMax every entry of M is at least
+// e^{−unscaledMax/d}/2 (signed) and perm(M), a sum of products of d
+// entries, stays far above the smallest normal number; pairs then use M
+// itself (Σ m_i = 0), which saves the row maxima. Both ways the entries
+// are single exponentials of the same arguments up to the row shift, so
+// the accuracy is the same.
 type avgPermEval struct {
 	v, il  float64
 	scale  float64 // v/d!
+	scaleC float64 // v/d!·2^{−d}: coshRows gives 2·cosh
 	d      int
 	signed bool
 }
@@ -167,15 +191,19 @@ type avgPermEval struct {
 // product of d entries is then ≥ e^{−600}·2^{−d} ≈ 1e−261·2^{−d}.
 const unscaledMax = 600
 
+// factoredMax bounds ‖u‖² + ‖w‖² for the factored form (see avgPermEval).
+const factoredMax = 48
+
 func newAvgPermEval(p Params, d int, signed bool) *avgPermEval {
 	f := 1.0
 	for k := 2; k <= d; k++ {
 		f *= float64(k)
 	}
-	return &avgPermEval{v: p.Variance, il: 1 / p.Lengthscale, scale: p.Variance / f, d: d, signed: signed}
+	s := p.Variance / f
+	return &avgPermEval{v: p.Variance, il: 1 / p.Lengthscale, scale: s, scaleC: math.Ldexp(s, -d), d: d, signed: signed}
 }
 
-func (e *avgPermEval) xLen() int { return e.d + 1 }
+func (e *avgPermEval) xLen() int { return e.d + 3 }
 
 // yLen: the prepared point (xLen) and column's scratch (rowLen).
 func (e *avgPermEval) yLen() int { return e.xLen() + e.rowLen() }
@@ -184,9 +212,10 @@ func (e *avgPermEval) yLen() int { return e.xLen() + e.rowLen() }
 // f64.ExpTo call.
 const permBatch = 8
 
-// pairExps is the number of exponentials of one pair: d² (row-scaled)
-// Gaussian exponents, d² more for the sign average when signed, and the
-// scale Σ_i m_i.
+// pairExps is the largest number of exponentials of one pair: in the
+// difference form d² (row-scaled) Gaussian exponents, d² more for the
+// sign average when signed, and the scale Σ_i m_i; in the factored form
+// d² exponents a_ij and −(‖u‖²+‖w‖²)/2.
 func (e *avgPermEval) pairExps() int {
 	if e.signed {
 		return 2*e.d*e.d + 1
@@ -212,14 +241,17 @@ func (e *avgPermEval) scaled(dst, x []float64) {
 func (e *avgPermEval) prepX(dst, x []float64) {
 	d := e.d
 	e.scaled(dst[:d], x)
-	var mx float64
+	var mx, n2 float64
 	for _, v := range dst[:d] {
 		mx = max(mx, math.Abs(v))
+		n2 += v * v
 	}
 	dst[d] = mx
+	dst[d+1] = n2
+	dst[d+2] = math.Exp(-0.5 * n2)
 }
 
-func (e *avgPermEval) prepY(dst, y []float64) { e.prepX(dst[:e.d+1], y) }
+func (e *avgPermEval) prepY(dst, y []float64) { e.prepX(dst[:e.xLen()], y) }
 
 // rowLen: M (d²), the recursion (2^d) and the exponent buffer (expLen).
 func (e *avgPermEval) rowLen() int { return e.d*e.d + 1<<e.d + e.expLen() }
@@ -241,42 +273,75 @@ func (e *avgPermEval) row(out, px, py []float64, m int, scratch []float64) {
 	}
 }
 
+// factored reports whether the pair of prepared points (u, w) uses the
+// factored form.
+func (e *avgPermEval) factored(u, w []float64) bool {
+	return u[e.d+1]+w[e.d+1] <= factoredMax
+}
+
 // pairs writes k(u, w_j) to out[j], j < len(out) ≤ permBatch, for the
 // prepared u and the prepared points w (the j-th at w[j·ws:], ws = 0 for
-// one point). Per pair it computes M (or, when needed, the row-scaled M̃
-// and the scale of matrix), with all the exponentials of the batch in one
-// f64.ExpTo call (vectorized, within f64.ExpMaxUlp of math.Exp; each
-// value is independent of the batch), then v/d!·perm(M̃)·e^{Σm}. scratch
-// holds rowLen() floats.
+// one point). Per pair it computes the exponents of the factored form or
+// of M (or, when needed, the row-scaled M̃ and the scale of matrix), with
+// all the exponentials of the batch in one f64.ExpTo call (vectorized,
+// within f64.ExpMaxUlp of math.Exp; each value is independent of the
+// batch), then v/d!·perm(C or M̃)·e^{last exponent}. scratch holds
+// rowLen() floats.
 func (e *avgPermEval) pairs(out, u, w []float64, ws int, scratch []float64) {
 	d := e.d
 	dd := d * d
-	pe := e.pairExps()
+	xl := d + 3
 	m := scratch[:dd]
 	f := scratch[dd : dd+1<<d]
 	ex := scratch[dd+1<<d : dd+1<<d+e.expLen()]
-	u = u[:d+1]
+	u = u[:xl]
 	nb := len(out)
+	var off [permBatch + 1]int
 	for p := range nb {
-		wp := w[p*ws : p*ws+d+1]
-		x := ex[p*pe : (p+1)*pe]
-		if mu := u[d] + wp[d]; float64(d)*mu*mu <= 2*unscaledMax {
-			e.exponents(x, u[:d], wp[:d])
-		} else {
-			e.scaledExponents(x, u[:d], wp[:d])
+		wp := w[p*ws : p*ws+xl]
+		o := off[p]
+		switch {
+		case e.factored(u, wp):
+			off[p+1] = o + e.factoredExponents(ex[o:], u, wp)
+		case float64(d)*(u[d]+wp[d])*(u[d]+wp[d]) <= 2*unscaledMax:
+			off[p+1] = o + e.exponents(ex[o:], u[:d], wp[:d])
+		default:
+			off[p+1] = o + e.scaledExponents(ex[o:], u[:d], wp[:d])
 		}
 	}
-	ne := (nb*pe + 7) &^ 7
-	clear(ex[nb*pe : ne])
+	ne := (off[nb] + 7) &^ 7
+	clear(ex[off[nb]:ne])
 	f64.ExpTo(ex[:ne], ex[:ne])
 	for p := range nb {
-		x := ex[p*pe : (p+1)*pe]
-		if e.signed {
+		x := ex[off[p]:off[p+1]]
+		if len(x) == dd {
+			// Factored form.
+			wp := w[p*ws : p*ws+xl]
+			sc := e.scale
+			if e.signed {
+				if 2 <= d && d <= maxUnrolled {
+					coshRowsUnrolled(m, x, d)
+				} else {
+					coshRows(m, x, d)
+				}
+				x, sc = m, e.scaleC
+			}
+			var pm float64
+			if 2 <= d && d <= maxUnrolled {
+				pm = permanentUnrolled(x, d)
+			} else {
+				pm = permanent(x, d, f)
+			}
+			out[p] = sc * pm * (u[d+2] * wp[d+2])
+			continue
+		}
+		switch {
+		case e.signed:
 			g, sg := x[:dd], x[dd:2*dd]
 			for k := range m {
 				m[k] = g[k] * (0.5 + 0.5*sg[k])
 			}
-		} else {
+		default:
 			copy(m, x[:dd])
 		}
 		var pm float64
@@ -285,13 +350,56 @@ func (e *avgPermEval) pairs(out, u, w []float64, ws int, scratch []float64) {
 		} else {
 			pm = permanent(m, d, f)
 		}
-		out[p] = e.scale * pm * x[pe-1]
+		out[p] = e.scale * pm * x[len(x)-1]
 	}
 }
 
-// exponents writes the pairExps() exponents of the pair (u, w) without row
-// scaling: −(u_a − w_j)²/2, then (signed) −2·u_a·w_j, then 0.
-func (e *avgPermEval) exponents(ex, u, w []float64) {
+// coshRows sets m[k] = E_k + 1/E_k (twice cosh) for the d×d entries E
+// (≥ 1, as in the factored form; row products ≤ e^{709}) with one
+// division per row: the reciprocals of row i come from its prefix
+// products q_k = E_i0⋯E_i(k−1) as 1/E_ik = q_k·(E_i(k+1)⋯E_i(d−1))/q_d
+// (Montgomery's trick), within 2d rounding errors each.
+// coshRowsUnrolled is the same for d ≤ maxUnrolled.
+func coshRows(m, ex []float64, d int) {
+	var q [MaxPermanentDim + 1]float64
+	for i := 0; i < d*d; i += d {
+		r, o := ex[i:i+d], m[i:i+d]
+		p := 1.0
+		for k, v := range r {
+			q[k] = p
+			p *= v
+		}
+		inv := 1 / p
+		for k := d - 1; k >= 1; k-- {
+			v := r[k]
+			o[k] = v + inv*q[k]
+			inv *= v
+		}
+		o[0] = r[0] + inv
+	}
+}
+
+// factoredExponents writes the d² exponents u_a·w_j of the factored form
+// of the prepared pair (u, w) and returns their number.
+func (e *avgPermEval) factoredExponents(ex, u, w []float64) int {
+	d := e.d
+	w = w[:d]
+	ex = ex[:d*d]
+	k := 0
+	for _, ua := range u[:d] {
+		r := ex[k : k+len(w)]
+		for j, b := range w {
+			r[j] = ua * b
+		}
+		k += len(w)
+	}
+	return k
+}
+
+// exponents writes the exponents of the difference form of the pair
+// (u, w) without row scaling, −(u_a − w_j)²/2, then (signed) −2·u_a·w_j,
+// then 0, and returns their number (pairExps).
+func (e *avgPermEval) exponents(ex, u, w []float64) int {
 	d := e.d
 	dd := d * d
 	w = w[:d]
@@ -303,6 +411,7 @@ func (e *avgPermEval) exponents(ex, u, w []float64) {
 			r[j] = -0.5 * t * t
 		}
 	}
+	n := dd
 	if e.signed {
 		s := ex[dd : 2*dd]
 		for a, ua := range u {
@@ -312,15 +421,17 @@ func (e *avgPermEval) exponents(ex, u, w []float64) {
 				r[j] = ua2 * b
 			}
 		}
+		n += dd
 	}
-	ex[len(ex)-1] = 0
+	ex[n] = 0
+	return n + 1
 }
 
 // scaledExponents is exponents with rows scaled as in matrix: the
 // Gaussian exponents of row a are shifted by m_a = max_j −(u_a − w_j)²/2,
 // and the last exponent is Σ_a m_a.
-func (e *avgPermEval) scaledExponents(ex, u, w []float64) {
-	e.exponents(ex, u, w)
+func (e *avgPermEval) scaledExponents(ex, u, w []float64) int {
+	n := e.exponents(ex, u, w)
 	d := e.d
 	var lsum float64
 	for a := range u {
@@ -334,7 +445,8 @@ func (e *avgPermEval) scaledExponents(ex, u, w []float64) {
 			r[j] -= top
 		}
 	}
-	ex[len(ex)-1] = lsum
+	ex[n-1] = lsum
+	return n
 }
 
 // matrix fills m (d×d) with the row-scaled entries M̃_ij = M_ij·e^{−m_i},

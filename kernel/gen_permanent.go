@@ -59,6 +59,30 @@ func main() {
 		}
 		fmt.Fprintf(&b, "}\n\n")
 	}
+	fmt.Fprintf(&b, "// coshRowsUnrolled is coshRows for 2 ≤ d ≤ maxUnrolled, unrolled: the same\n// operations in the same order, so the same bits.\n")
+	fmt.Fprintf(&b, "func coshRowsUnrolled(m, e []float64, d int) {\n\tswitch d {\n")
+	for d := 2; d <= maxUnrolled; d++ {
+		fmt.Fprintf(&b, "\tcase %d:\n\t\tcoshRows%d((*[%d]float64)(m[:%d]), (*[%d]float64)(e[:%d]))\n\t\treturn\n", d, d, d*d, d*d, d*d, d*d)
+	}
+	fmt.Fprintf(&b, "\t}\n\tpanic(\"kernel: coshRowsUnrolled: bad d\")\n}\n\n")
+	for d := 2; d <= maxUnrolled; d++ {
+		fmt.Fprintf(&b, "func coshRows%d(m, e *[%d]float64) {\n", d, d*d)
+		for i := range d {
+			o := i * d
+			// Prefix products q_k = e_0⋯e_{k−1} (q_1 = e_0), p = q_d.
+			fmt.Fprintf(&b, "\tq%d_1 := e[%d]\n", i, o)
+			for k := 2; k <= d; k++ {
+				fmt.Fprintf(&b, "\tq%d_%d := q%d_%d * e[%d]\n", i, k, i, k-1, o+k-1)
+			}
+			fmt.Fprintf(&b, "\tinv%d := 1 / q%d_%d\n", i, i, d)
+			for k := d - 1; k >= 1; k-- {
+				fmt.Fprintf(&b, "\tm[%d] = e[%d] + inv%d*q%d_%d\n", o+k, o+k, i, i, k)
+				fmt.Fprintf(&b, "\tinv%d *= e[%d]\n", i, o+k)
+			}
+			fmt.Fprintf(&b, "\tm[%d] = e[%d] + inv%d\n", o, o, i)
+		}
+		fmt.Fprintf(&b, "}\n\n")
+	}
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		log.Fatal(err)

@@ -157,3 +157,311 @@ func permanent6(m *[36]float64) float64 {
 	f62 := m[25]*f60 + m[26]*f58 + m[27]*f54 + m[28]*f46 + m[29]*f30
 	return m[30]*f62 + m[31]*f61 + m[32]*f59 + m[33]*f55 + m[34]*f47 + m[35]*f31
 }
+
+// coshRowsUnrolled is coshRows for 2 ≤ d ≤ maxUnrolled, unrolled: the same
+// operations in the same order, so the same bits.
+func coshRowsUnrolled(m, e []float64, d int) {
+	switch d {
+	case 2:
+		coshRows2((*[4]float64)(m[:4]), (*[4]float64)(e[:4]))
+		return
+	case 3:
+		coshRows3((*[9]float64)(m[:9]), (*[9]float64)(e[:9]))
+		return
+	case 4:
+		coshRows4((*[16]float64)(m[:16]), (*[16]float64)(e[:16]))
+		return
+	case 5:
+		coshRows5((*[25]float64)(m[:25]), (*[25]float64)(e[:25]))
+		return
+	case 6:
+		coshRows6((*[36]float64)(m[:36]), (*[36]float64)(e[:36]))
+		return
+	}
+	panic("kernel: coshRowsUnrolled: bad d")
+}
+
+func coshRows2(m, e *[4]float64) {
+	q0_1 := e[0]
+	q0_2 := q0_1 * e[1]
+	inv0 := 1 / q0_2
+	m[1] = e[1] + inv0*q0_1
+	inv0 *= e[1]
+	m[0] = e[0] + inv0
+	q1_1 := e[2]
+	q1_2 := q1_1 * e[3]
+	inv1 := 1 / q1_2
+	m[3] = e[3] + inv1*q1_1
+	inv1 *= e[3]
+	m[2] = e[2] + inv1
+}
+
+func coshRows3(m, e *[9]float64) {
+	q0_1 := e[0]
+	q0_2 := q0_1 * e[1]
+	q0_3 := q0_2 * e[2]
+	inv0 := 1 / q0_3
+	m[2] = e[2] + inv0*q0_2
+	inv0 *= e[2]
+	m[1] = e[1] + inv0*q0_1
+	inv0 *= e[1]
+	m[0] = e[0] + inv0
+	q1_1 := e[3]
+	q1_2 := q1_1 * e[4]
+	q1_3 := q1_2 * e[5]
+	inv1 := 1 / q1_3
+	m[5] = e[5] + inv1*q1_2
+	inv1 *= e[5]
+	m[4] = e[4] + inv1*q1_1
+	inv1 *= e[4]
+	m[3] = e[3] + inv1
+	q2_1 := e[6]
+	q2_2 := q2_1 * e[7]
+	q2_3 := q2_2 * e[8]
+	inv2 := 1 / q2_3
+	m[8] = e[8] + inv2*q2_2
+	inv2 *= e[8]
+	m[7] = e[7] + inv2*q2_1
+	inv2 *= e[7]
+	m[6] = e[6] + inv2
+}
+
+func coshRows4(m, e *[16]float64) {
+	q0_1 := e[0]
+	q0_2 := q0_1 * e[1]
+	q0_3 := q0_2 * e[2]
+	q0_4 := q0_3 * e[3]
+	inv0 := 1 / q0_4
+	m[3] = e[3] + inv0*q0_3
+	inv0 *= e[3]
+	m[2] = e[2] + inv0*q0_2
+	inv0 *= e[2]
+	m[1] = e[1] + inv0*q0_1
+	inv0 *= e[1]
+	m[0] = e[0] + inv0
+	q1_1 := e[4]
+	q1_2 := q1_1 * e[5]
+	q1_3 := q1_2 * e[6]
+	q1_4 := q1_3 * e[7]
+	inv1 := 1 / q1_4
+	m[7] = e[7] + inv1*q1_3
+	inv1 *= e[7]
+	m[6] = e[6] + inv1*q1_2
+	inv1 *= e[6]
+	m[5] = e[5] + inv1*q1_1
+	inv1 *= e[5]
+	m[4] = e[4] + inv1
+	q2_1 := e[8]
+	q2_2 := q2_1 * e[9]
+	q2_3 := q2_2 * e[10]
+	q2_4 := q2_3 * e[11]
+	inv2 := 1 / q2_4
+	m[11] = e[11] + inv2*q2_3
+	inv2 *= e[11]
+	m[10] = e[10] + inv2*q2_2
+	inv2 *= e[10]
+	m[9] = e[9] + inv2*q2_1
+	inv2 *= e[9]
+	m[8] = e[8] + inv2
+	q3_1 := e[12]
+	q3_2 := q3_1 * e[13]
+	q3_3 := q3_2 * e[14]
+	q3_4 := q3_3 * e[15]
+	inv3 := 1 / q3_4
+	m[15] = e[15] + inv3*q3_3
+	inv3 *= e[15]
+	m[14] = e[14] + inv3*q3_2
+	inv3 *= e[14]
+	m[13] = e[13] + inv3*q3_1
+	inv3 *= e[13]
+	m[12] = e[12] + inv3
+}
+
+func coshRows5(m, e *[25]float64) {
+	q0_1 := e[0]
+	q0_2 := q0_1 * e[1]
+	q0_3 := q0_2 * e[2]
+	q0_4 := q0_3 * e[3]
+	q0_5 := q0_4 * e[4]
+	inv0 := 1 / q0_5
+	m[4] = e[4] + inv0*q0_4
+	inv0 *= e[4]
+	m[3] = e[3] + inv0*q0_3
+	inv0 *= e[3]
+	m[2] = e[2] + inv0*q0_2
+	inv0 *= e[2]
+	m[1] = e[1] + inv0*q0_1
+	inv0 *= e[1]
+	m[0] = e[0] + inv0
+	q1_1 := e[5]
+	q1_2 := q1_1 * e[6]
+	q1_3 := q1_2 * e[7]
+	q1_4 := q1_3 * e[8]
+	q1_5 := q1_4 * e[9]
+	inv1 := 1 / q1_5
+	m[9] = e[9] + inv1*q1_4
+	inv1 *= e[9]
+	m[8] = e[8] + inv1*q1_3
+	inv1 *= e[8]
+	m[7] = e[7] + inv1*q1_2
+	inv1 *= e[7]
+	m[6] = e[6] + inv1*q1_1
+	inv1 *= e[6]
+	m[5] = e[5] + inv1
+	q2_1 := e[10]
+	q2_2 := q2_1 * e[11]
+	q2_3 := q2_2 * e[12]
+	q2_4 := q2_3 * e[13]
+	q2_5 := q2_4 * e[14]
+	inv2 := 1 / q2_5
+	m[14] = e[14] + inv2*q2_4
+	inv2 *= e[14]
+	m[13] = e[13] + inv2*q2_3
+	inv2 *= e[13]
+	m[12] = e[12] + inv2*q2_2
+	inv2 *= e[12]
+	m[11] = e[11] + inv2*q2_1
+	inv2 *= e[11]
+	m[10] = e[10] + inv2
+	q3_1 := e[15]
+	q3_2 := q3_1 * e[16]
+	q3_3 := q3_2 * e[17]
+	q3_4 := q3_3 * e[18]
+	q3_5 := q3_4 * e[19]
+	inv3 := 1 / q3_5
+	m[19] = e[19] + inv3*q3_4
+	inv3 *= e[19]
+	m[18] = e[18] + inv3*q3_3
+	inv3 *= e[18]
+	m[17] = e[17] + inv3*q3_2
+	inv3 *= e[17]
+	m[16] = e[16] + inv3*q3_1
+	inv3 *= e[16]
+	m[15] = e[15] + inv3
+	q4_1 := e[20]
+	q4_2 := q4_1 * e[21]
+	q4_3 := q4_2 * e[22]
+	q4_4 := q4_3 * e[23]
+	q4_5 := q4_4 * e[24]
+	inv4 := 1 / q4_5
+	m[24] = e[24] + inv4*q4_4
+	inv4 *= e[24]
+	m[23] = e[23] + inv4*q4_3
+	inv4 *= e[23]
+	m[22] = e[22] + inv4*q4_2
+	inv4 *= e[22]
+	m[21] = e[21] + inv4*q4_1
+	inv4 *= e[21]
+	m[20] = e[20] + inv4
+}
+
+func coshRows6(m, e *[36]float64) {
+	q0_1 := e[0]
+	q0_2 := q0_1 * e[1]
+	q0_3 := q0_2 * e[2]
+	q0_4 := q0_3 * e[3]
+	q0_5 := q0_4 * e[4]
+	q0_6 := q0_5 * e[5]
+	inv0 := 1 / q0_6
+	m[5] = e[5] + inv0*q0_5
+	inv0 *= e[5]
+	m[4] = e[4] + inv0*q0_4
+	inv0 *= e[4]
+	m[3] = e[3] + inv0*q0_3
+	inv0 *= e[3]
+	m[2] = e[2] + inv0*q0_2
+	inv0 *= e[2]
+	m[1] = e[1] + inv0*q0_1
+	inv0 *= e[1]
+	m[0] = e[0] + inv0
+	q1_1 := e[6]
+	q1_2 := q1_1 * e[7]
+	q1_3 := q1_2 * e[8]
+	q1_4 := q1_3 * e[9]
+	q1_5 := q1_4 * e[10]
+	q1_6 := q1_5 * e[11]
+	inv1 := 1 / q1_6
+	m[11] = e[11] + inv1*q1_5
+	inv1 *= e[11]
+	m[10] = e[10] + inv1*q1_4
+	inv1 *= e[10]
+	m[9] = e[9] + inv1*q1_3
+	inv1 *= e[9]
+	m[8] = e[8] + inv1*q1_2
+	inv1 *= e[8]
+	m[7] = e[7] + inv1*q1_1
+	inv1 *= e[7]
+	m[6] = e[6] + inv1
+	q2_1 := e[12]
+	q2_2 := q2_1 * e[13]
+	q2_3 := q2_2 * e[14]
+	q2_4 := q2_3 * e[15]
+	q2_5 := q2_4 * e[16]
+	q2_6 := q2_5 * e[17]
+	inv2 := 1 / q2_6
+	m[17] = e[17] + inv2*q2_5
+	inv2 *= e[17]
+	m[16] = e[16] + inv2*q2_4
+	inv2 *= e[16]
+	m[15] = e[15] + inv2*q2_3
+	inv2 *= e[15]
+	m[14] = e[14] + inv2*q2_2
+	inv2 *= e[14]
+	m[13] = e[13] + inv2*q2_1
+	inv2 *= e[13]
+	m[12] = e[12] + inv2
+	q3_1 := e[18]
+	q3_2 := q3_1 * e[19]
+	q3_3 := q3_2 * e[20]
+	q3_4 := q3_3 * e[21]
+	q3_5 := q3_4 * e[22]
+	q3_6 := q3_5 * e[23]
+	inv3 := 1 / q3_6
+	m[23] = e[23] + inv3*q3_5
+	inv3 *= e[23]
+	m[22] = e[22] + inv3*q3_4
+	inv3 *= e[22]
+	m[21] = e[21] + inv3*q3_3
+	inv3 *= e[21]
+	m[20] = e[20] + inv3*q3_2
+	inv3 *= e[20]
+	m[19] = e[19] + inv3*q3_1
+	inv3 *= e[19]
+	m[18] = e[18] + inv3
+	q4_1 := e[24]
+	q4_2 := q4_1 * e[25]
+	q4_3 := q4_2 * e[26]
+	q4_4 := q4_3 * e[27]
+	q4_5 := q4_4 * e[28]
+	q4_6 := q4_5 * e[29]
+	inv4 := 1 / q4_6
+	m[29] = e[29] + inv4*q4_5
+	inv4 *= e[29]
+	m[28] = e[28] + inv4*q4_4
+	inv4 *= e[28]
+	m[27] = e[27] + inv4*q4_3
+	inv4 *= e[27]
+	m[26] = e[26] + inv4*q4_2
+	inv4 *= e[26]
+	m[25] = e[25] + inv4*q4_1
+	inv4 *= e[25]
+	m[24] = e[24] + inv4
+	q5_1 := e[30]
+	q5_2 := q5_1 * e[31]
+	q5_3 := q5_2 * e[32]
+	q5_4 := q5_3 * e[33]
+	q5_5 := q5_4 * e[34]
+	q5_6 := q5_5 * e[35]
+	inv5 := 1 / q5_6
+	m[35] = e[35] + inv5*q5_5
+	inv5 *= e[35]
+	m[34] = e[34] + inv5*q5_4
+	inv5 *= e[34]
+	m[33] = e[33] + inv5*q5_3
+	inv5 *= e[33]
+	m[32] = e[32] + inv5*q5_2
+	inv5 *= e[32]
+	m[31] = e[31] + inv5*q5_1
+	inv5 *= e[31]
+	m[30] = e[30] + inv5
+}

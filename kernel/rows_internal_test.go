@@ -126,16 +126,19 @@ func BenchmarkAvgPermRow(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*m), "ns/pair")
 }
 
-// TestAvgPermPairs checks avgPermEval.pairs (both the unscaled and the
-// row-scaled exponents, batched) against v/d!·e^{Σm}·perm(M̃) with M̃ from
-// matrix (math.Exp) and the permanent by expansion, relative 1e−13, and
-// that both paths are exercised.
+// TestAvgPermPairs checks avgPermEval.pairs (the factored form and the
+// difference form with unscaled and row-scaled exponents, batched, so on
+// both sides of the factoredMax guard) against v/d!·e^{Σm}·perm(M̃) with
+// M̃ from matrix (math.Exp) and the permanent by expansion, relative
+// 1e−13, and that all three paths are exercised; it logs the worst error
+// of the factored form.
 func TestAvgPermPairs(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, signed := range []bool{false, true} {
 		for d := 1; d <= 7; d++ {
-			unscaled, scaled := 0, 0
-			for _, ell := range []float64{5, 1, 0.3, 0.1, 0.03} {
+			factored, unscaled, scaled := 0, 0, 0
+			var worstFactored float64
+			for _, ell := range []float64{5, 2, 1.5, 1, 0.6, 0.3, 0.1, 0.03} {
 				e := newAvgPermEval(Params{Shape: RBF, Variance: 1.3, Lengthscale: ell}, d, signed)
 				xl := e.xLen()
 				const nw = 11 // more than one batch
@@ -150,7 +153,10 @@ func TestAvgPermPairs(t *testing.T) {
 				m := make([]float64, d*d)
 				u, w := make([]float64, d), make([]float64, d)
 				for j := range nw {
-					if mu := px[d] + py[j*xl+d]; float64(d)*mu*mu <= 2*unscaledMax {
+					isF := e.factored(px, py[j*xl:(j+1)*xl])
+					if isF {
+						factored++
+					} else if mu := px[d] + py[j*xl+d]; float64(d)*mu*mu <= 2*unscaledMax {
 						unscaled++
 					} else {
 						scaled++
@@ -162,14 +168,18 @@ func TestAvgPermPairs(t *testing.T) {
 					if want < 1e-290 {
 						continue
 					}
+					if isF {
+						worstFactored = max(worstFactored, math.Abs(out[j]-want)/want)
+					}
 					if got := out[j]; math.Abs(got-want) > 1e-13*want {
 						t.Errorf("signed=%v d=%d ℓ=%g pair %d: %v, want %v (rel %.2g)", signed, d, ell, j, got, want, math.Abs(got-want)/want)
 					}
 				}
 			}
-			if unscaled == 0 || scaled == 0 {
-				t.Errorf("signed=%v d=%d: unscaled %d, scaled %d pairs: a path is not exercised", signed, d, unscaled, scaled)
+			if factored == 0 || unscaled == 0 || scaled == 0 {
+				t.Errorf("signed=%v d=%d: factored %d, unscaled %d, scaled %d pairs: a path is not exercised", signed, d, factored, unscaled, scaled)
 			}
+			t.Logf("signed=%v d=%d: factored form worst relative error %.2g (%d pairs)", signed, d, worstFactored, factored)
 		}
 	}
 }

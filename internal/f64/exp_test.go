@@ -84,7 +84,7 @@ func TestExpToPaths(t *testing.T) {
 	xs := append(expArgs(500), math.NaN(), -math.NaN())
 	for _, p := range paths() {
 		restore := setFeatures(p.f)
-		for _, n := range []int{0, 1, 3, 4, 7, 8, 9, 17, len(xs)} {
+		for _, n := range []int{0, 1, 3, 4, 7, 8, 9, 17, 31, 32, 33, 40, 63, 72, 200, len(xs)} {
 			dst := make([]float64, n)
 			ExpTo(dst, xs[:n])
 			for i, v := range dst {
