@@ -280,6 +280,16 @@ func newOrbitKernel(p Params, g orbit.Group, o Options, isMax bool) (*orbitKerne
 		if o.Quadrature == 0 && !iso {
 			nq = DefaultQuadratureDouble
 		}
+		if sg, ok := g.(*orbit.ScalingGroup); ok && !isMax {
+			// Gauss–Legendre in log c with an analytic gradient (scaling.go).
+			if o.Quadrature == 0 {
+				nq = DefaultQuadratureGauss
+			}
+			e := newScalingAvgEval(p, sg, nq)
+			k.ev, k.method = e, "quadrature"
+			k.grad, k.gradLen = e.grad, e.gradLen()
+			return nil
+		}
 		e := &discEval{p: p, inv2: inv2, d: d, m: nq, nodes: nodes, iso: iso, isMax: isMax}
 		k.ev, k.method = e, "quadrature"
 		if e.iso {

@@ -166,7 +166,8 @@ type Options struct {
 	// Quadrature is the number of nodes for continuous groups without a
 	// closed form; 0 = DefaultQuadrature for isometric groups (a single
 	// sum or max over the nodes of y), DefaultQuadratureDouble for the
-	// others (a double one over the nodes of x and of y).
+	// others (a double one over the nodes of x and of y), except k_avg
+	// over scaling: DefaultQuadratureGauss Gauss–Legendre nodes per orbit.
 	Quadrature int
 }
 
@@ -176,7 +177,9 @@ const DefaultQuadrature = 256
 
 // DefaultQuadratureDouble is the default number of nodes per orbit for
 // non-isometric continuous groups (scaling), whose double reduction costs
-// m² base-kernel evaluations per pair.
+// m² base-kernel evaluations per pair (midpoint nodes, orbit.Discretizer).
+// k_avg over scaling uses DefaultQuadratureGauss Gauss–Legendre nodes
+// instead.
 const DefaultQuadratureDouble = 64
 
 // ErrNoClosedForm is returned when Method Closed is requested for a group

@@ -123,21 +123,43 @@ func (g *ScalingGroup) Box() (lo, hi []float64) {
 // Interval returns C(x) = [a, b], the scalings c whose c·x forms the orbit
 // of x (see ScalingGroup).
 func (g *ScalingGroup) Interval(x []float64) (a, b float64) {
+	a, b, _, _ = g.IntervalFaces(x)
+	return a, b
+}
+
+// IntervalFaces returns C(x) = [a, b] as Interval does, and the box faces
+// that set its ends: a = lo_ka/x_ka and b = hi_kb/x_kb, so that
+// ∂a/∂x_k = −a/x_k·[k = ka] and ∂b/∂x_k = −b/x_k·[k = kb] wherever the
+// faces are unique (ties are the kinks of a and b). An end that does not
+// come from a face (x outside the box, so the end is 1) has index −1 and
+// zero derivative. On ties the lowest coordinate is reported.
+func (g *ScalingGroup) IntervalFaces(x []float64) (a, b float64, ka, kb int) {
 	if len(x) != len(g.lo) {
 		panic(fmt.Sprintf("orbit: %s: length x %d, want %d", g.Name(), len(x), len(g.lo)))
 	}
 	a, b = 0, math.Inf(1)
+	ka, kb = -1, -1
 	for k, v := range x {
 		if !(v > 0) {
-			return 1, 1
+			return 1, 1, -1, -1
 		}
-		a = math.Max(a, g.lo[k]/v)
-		b = math.Min(b, g.hi[k]/v)
+		if t := g.lo[k] / v; t > a {
+			a, ka = t, k
+		}
+		if t := g.hi[k] / v; t < b {
+			b, kb = t, k
+		}
 	}
 	if a > b {
-		return 1, 1
+		return 1, 1, -1, -1
 	}
-	return math.Min(a, 1), math.Max(b, 1)
+	if a > 1 {
+		a, ka = 1, -1
+	}
+	if b < 1 {
+		b, kb = 1, -1
+	}
+	return a, b, ka, kb
 }
 
 // OrbitDist2 returns min ‖c·x − c'·y‖² over c ∈ C(x) = [a1, b1],
