@@ -9,6 +9,7 @@ import (
 
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/gp"
 	"github.com/symbo/symbo/linalg"
 )
 
@@ -96,8 +97,10 @@ type Settings struct {
 	Acquisition string `json:"acquisition"`
 	Beta        string `json:"beta"`
 	FitMode     string `json:"fit_mode"`
-	Backend     string `json:"backend"`
-	Workers     int    `json:"workers"`
+	// Prior is the GP hyperparameter prior ("botorch"); empty for none.
+	Prior   string `json:"prior,omitempty"`
+	Backend string `json:"backend"`
+	Workers int    `json:"workers"`
 }
 
 // TableResult is a finished Table: every trace in plan order, the cells,
@@ -121,7 +124,12 @@ func settingsOf(cfg bo.Config, seeds, workers int) (Settings, error) {
 			return Settings{}, fmt.Errorf("bench: %w", err)
 		}
 	}
+	prior := ""
+	if cfg.Prior != gp.PriorNone {
+		prior = cfg.Prior.String()
+	}
 	return Settings{
+		Prior: prior,
 		Seeds: seeds, Iters: cfg.Iters, Init: cfg.Init,
 		Acquisition: cfg.Acquisition.String(), Beta: cfg.Beta.String(), FitMode: cfg.FitMode.String(),
 		Backend: b.Name(), Workers: workers,

@@ -91,6 +91,7 @@ func TestBadConfig(t *testing.T) {
 		"beta":           {Beta: 3},
 		"workers":        {Workers: -1},
 		"noise":          {FixNoise: true, Noise: math.NaN()},
+		"prior":          {Prior: 9},
 	} {
 		if _, err := New(lo, hi, g, kernel.RBF, c, 1); !errors.Is(err, ErrBadConfig) {
 			t.Errorf("%s: %v", name, err)
@@ -341,6 +342,40 @@ func TestRunDeterministic(t *testing.T) {
 				t.Errorf("%s: trace differs with GOMAXPROCS=%d Workers=%d", k, c.procs, c.workers)
 			}
 		}
+	}
+}
+
+// TestPriorRun: a run with the BoTorch prior is deterministic, records the
+// prior, and differs from the plain-likelihood run (whose trace records no
+// prior, as before the option existed); the fitted noise respects
+// BoTorch's floor and the lengthscale prior is on the box-side scale.
+func TestPriorRun(t *testing.T) {
+	p := must(problem.New("Ackley2d", 0))
+	cfg := Config{Kernel: Plus, Iters: 4, RawSamples: 64, Prior: gp.PriorBoTorch}
+	a := must(Run(p, cfg, 7, nil))
+	b := must(Run(p, cfg, 7, nil))
+	if traceJSON(t, a) != traceJSON(t, b) {
+		t.Error("prior run not deterministic")
+	}
+	if a.Prior != "botorch" {
+		t.Errorf("trace prior %q, want botorch", a.Prior)
+	}
+	cfg.Prior = gp.PriorNone
+	c := must(Run(p, cfg, 7, nil))
+	if c.Prior != "" || strings.Contains(traceJSON(t, c), `"prior"`) {
+		t.Errorf("plain run records prior %q", c.Prior)
+	}
+	same := true
+	for i, e := range a.Evaluations {
+		if e.Hyper != nil && c.Evaluations[i].Hyper != nil && *e.Hyper != *c.Evaluations[i].Hyper {
+			same = false
+		}
+		if e.Hyper != nil && e.Hyper.Noise < gp.BoTorchNoiseMin*(1-1e-12) {
+			t.Errorf("evaluation %d: noise %v below BoTorch's floor", i, e.Hyper.Noise)
+		}
+	}
+	if same {
+		t.Error("prior did not change any fitted hyperparameters")
 	}
 }
 

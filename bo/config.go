@@ -142,6 +142,11 @@ type Config struct {
 	// FitMode: gp.ModeOwn (default, the paper) or gp.ModeBase (the
 	// authors' code: fit the base kernel, reuse its hyperparameters).
 	FitMode gp.Mode
+	// Prior: gp.PriorNone (default, the plain likelihood) or
+	// gp.PriorBoTorch (MAP with BoTorch's classic SingleTaskGP priors; the
+	// lengthscale prior is on ℓ divided by the box's largest side, i.e. on
+	// the unit-cube scale of BoTorch's input normalization).
+	Prior gp.Prior
 	// Restarts is the number of random hyperparameter starts per fit
 	// besides the previous optimum and the default (gp.FitOptions): 0 means
 	// gp's default (2), negative none.
@@ -185,6 +190,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.FitMode != gp.ModeOwn && c.FitMode != gp.ModeBase {
 		return c, fmt.Errorf("%w: fit mode %v", ErrBadConfig, c.FitMode)
+	}
+	if c.Prior != gp.PriorNone && c.Prior != gp.PriorBoTorch {
+		return c, fmt.Errorf("%w: prior %v", ErrBadConfig, c.Prior)
 	}
 	for _, f := range []struct {
 		name string

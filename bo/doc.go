@@ -26,7 +26,10 @@
 // Hyperparameters are fitted by gp.Fit on the observations at every
 // acquisition step, warm-started from the previous optimum (Config.FitMode:
 // each kernel on its own likelihood, the paper's default, or the base
-// kernel's reused, as the authors' code does). For max and plus with a
+// kernel's reused, as the authors' code does; Config.Prior: the plain
+// likelihood, or the MAP under BoTorch's classic SingleTaskGP priors with
+// the lengthscale prior on ℓ / the box's largest side, recorded in the
+// Trace as "prior"). For max and plus with a
 // canonical map, the fitted posterior is then rebuilt on φ(X) — the base
 // kernel (max), or k_plus over the trivial group (plus) — which is the same
 // posterior (tested to 1e-6) but predicts with one base-kernel evaluation

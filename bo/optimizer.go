@@ -295,6 +295,12 @@ func (o *Optimizer) fit() error {
 		FixNoise: o.cfg.FixNoise,
 		Noise:    o.cfg.Noise,
 	}
+	if o.cfg.Prior != gp.PriorNone {
+		opts.Prior = o.cfg.Prior
+		for i := range o.lo {
+			opts.PriorScale = max(opts.PriorScale, o.hi[i]-o.lo[i])
+		}
+	}
 	m, err := gp.Fit(o.fam, x, o.ys, opts)
 	if err != nil {
 		return fmt.Errorf("bo: fit at n = %d: %w", n, err)

@@ -65,8 +65,10 @@ type Trace struct {
 	Acquisition string `json:"acquisition"`
 	// Beta is the β rule ("paper": 0.5·d·log t, "authors": 0.5·d·log 2n);
 	// FitMode "own" or "base" (see Config).
-	Beta       string `json:"beta"`
-	FitMode    string `json:"fit_mode"`
+	Beta    string `json:"beta"`
+	FitMode string `json:"fit_mode"`
+	// Prior is the hyperparameter prior ("botorch"); empty for none.
+	Prior      string `json:"prior,omitempty"`
 	FixNoise   bool   `json:"fix_noise"`
 	Init       int    `json:"init"`
 	Iters      int    `json:"iters"`
@@ -115,7 +117,8 @@ func Run(p *problem.Problem, cfg Config, seed uint64, progress func(iter int)) (
 		Problem: p.Name(), D: p.Dim(), Kernel: string(c.Kernel), Seed: seed,
 		Group: p.Group().Name(), Shape: o.shape.String(), Acquisition: c.Acquisition.String(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
-		Init: c.Init, Iters: c.Iters, RawSamples: c.RawSamples, Starts: c.Starts,
+		Prior: priorName(c),
+		Init:  c.Init, Iters: c.Iters, RawSamples: c.RawSamples, Starts: c.Starts,
 		MaxIter: c.MaxIter, Backend: c.Backend.Name(), NoiseVariance: noise,
 	}
 	if fs, ok := p.Optimum(); ok {
@@ -161,6 +164,13 @@ func Run(p *problem.Problem, cfg Config, seed uint64, progress func(iter int)) (
 	}
 	bookkeep(tr)
 	return tr, nil
+}
+
+func priorName(c Config) string {
+	if c.Prior == gp.PriorNone {
+		return ""
+	}
+	return c.Prior.String()
 }
 
 func fitModeName(c Config) string {

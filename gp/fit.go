@@ -74,9 +74,18 @@ type FitOptions struct {
 	Method FitMethod
 	// MaxIterations per start (FitBFGS only); 0 means 200.
 	MaxIterations int
+	// Prior: PriorNone (default: the plain likelihood) or PriorBoTorch
+	// (MAP with BoTorch's classic priors; see Prior).
+	Prior Prior
+	// PriorScale is the width w of the box the priors' unit cube maps to:
+	// the lengthscale prior is on ℓ/w. 0 means the largest side of the
+	// bounding box of the training inputs; bo passes the search box's
+	// largest side. Ignored without a prior.
+	PriorScale float64
 }
 
-// FitInfo describes a fit. With FitProfile, Starts holds one entry per
+// FitInfo describes a fit. With a Prior, LogMarginal is the maximized
+// objective lml + log prior. With FitProfile, Starts holds one entry per
 // distinct lengthscale of the starts and the grid (From = To, the inner
 // optimum over (v, σ²) at that ℓ) and, last, the Brent refinement from the
 // best of them; Evaluations counts the profile evaluations (one
@@ -201,9 +210,24 @@ func fitHyper(b Bound, be linalg.Backend, xc *mat.Dense, ys []float64, scale flo
 	if err != nil {
 		return Hyper{}, info, err
 	}
-	nb, err := boundsOr(opts.NoiseBounds, DefaultNoiseMin, DefaultNoiseMax, "noise")
+	noiseMin := DefaultNoiseMin
+	if opts.Prior != PriorNone {
+		noiseMin = BoTorchNoiseMin
+	}
+	nb, err := boundsOr(opts.NoiseBounds, noiseMin, DefaultNoiseMax, "noise")
 	if err != nil {
 		return Hyper{}, info, err
+	}
+	w := opts.PriorScale
+	if w == 0 {
+		w = maxSide(xc)
+	}
+	pr, err := newPriorSpec(opts.Prior, w)
+	if err != nil {
+		return Hyper{}, info, err
+	}
+	if pr != nil {
+		pr.fixedNoise = opts.FixNoise
 	}
 	var bx box
 	for i, r := range [3][2]float64{vb, lb, nb} {
@@ -218,7 +242,7 @@ func fitHyper(b Bound, be linalg.Backend, xc *mat.Dense, ys []float64, scale flo
 	}
 	switch opts.Method {
 	case FitProfile:
-		return fitProfile(b, be, ys, s, bx, fixedLogNoise, opts)
+		return fitProfile(b, be, ys, s, bx, fixedLogNoise, pr, opts)
 	case FitBFGS:
 	default:
 		return Hyper{}, info, fmt.Errorf("gp: unknown fit method %d", int(opts.Method))
@@ -269,11 +293,12 @@ func fitHyper(b Bound, be linalg.Backend, xc *mat.Dense, ys []float64, scale flo
 			if err != nil || math.IsNaN(l) {
 				return math.Inf(1)
 			}
-			return -l
+			return -(l + pr.logDensity(th, nil))
 		},
 		Grad: func(grad, z []float64) {
 			th, dth := full(z)
 			_, err := obj.eval(th, g3[:])
+			pr.logDensity(th, g3[:])
 			for i := range nvar {
 				if err != nil || math.IsNaN(g3[i]) {
 					grad[i] = 0

@@ -76,6 +76,7 @@ type profiler struct {
 	b1    float64
 	fixed bool    // σ² fixed at s2
 	s2    float64 // fixed noise (standardized), may be 0
+	pr    *priorSpec
 	evals int
 	// lastErr is the last evaluation error (diagnostics).
 	lastErr error
@@ -135,6 +136,10 @@ func (p *profiler) at(logl float64) profPoint {
 		_, t := p.lmlRatio(rho)
 		pt.logv, pt.logs2, pt.lml = t, t+rho, v
 	}
+	if p.pr != nil {
+		lp, _ := p.pr.lengthLog(logl)
+		pt.lml += lp
+	}
 	if math.IsNaN(pt.lml) || math.IsInf(pt.lml, 1) {
 		pt.lml = math.Inf(-1)
 	}
@@ -188,7 +193,12 @@ func (p *profiler) lmlFixed(t float64) float64 {
 	if !ok {
 		return math.Inf(-1)
 	}
-	return -0.5*a - 0.5*b - 0.5*float64(p.n)*log2Pi
+	l := -0.5*a - 0.5*b - 0.5*float64(p.n)*log2Pi
+	if p.pr != nil {
+		lp, _ := p.pr.v.logPDF(t)
+		l += lp
+	}
+	return l
 }
 
 // lmlRatio maximizes over v at fixed ρ = log(σ²/v): with K = v(C + r·I),
@@ -201,9 +211,37 @@ func (p *profiler) lmlRatio(rho float64) (float64, float64) {
 		return math.Inf(-1), 0.5 * (p.a0 + p.a1)
 	}
 	nf := float64(p.n)
+	if p.pr != nil {
+		return p.mapRatio(a, b, rho)
+	}
 	t := math.Log(a / nf)
 	t = min(max(t, max(p.a0, p.b0-rho)), min(p.a1, p.b1-rho))
 	return -0.5*a*math.Exp(-t) - 0.5*b - 0.5*nf*t - 0.5*nf*log2Pi, t
+}
+
+// mapRatio is lmlRatio with the Gamma priors on v and σ² = v·e^ρ: at
+// fixed ρ, lml + log p(v) + log p(σ²) is concave in t = log v (−A/2·e^{−t}
+// and −rate·e^t are concave, the rest is linear), with stationary point
+// the positive root u = e^t of B·u² + c·u − A/2 = 0, B = b_v + b_σ·e^ρ,
+// c = n/2 − (a_v − 1) − (a_σ − 1); clamping it into the feasible interval
+// is exact. It returns the log posterior (up to the ℓ term) and log v.
+func (p *profiler) mapRatio(a, b, rho float64) (float64, float64) {
+	nf := float64(p.n)
+	pv, pn := p.pr.v, p.pr.n
+	c := 0.5*nf - (pv.a - 1) - (pn.a - 1)
+	bb := pv.b + pn.b*math.Exp(rho)
+	disc := math.Sqrt(c*c + 2*a*bb)
+	var u float64
+	if c >= 0 {
+		u = a / (c + disc)
+	} else {
+		u = (disc - c) / (2 * bb)
+	}
+	t := math.Log(u)
+	t = min(max(t, max(p.a0, p.b0-rho)), min(p.a1, p.b1-rho))
+	lv, _ := pv.logPDF(t)
+	ln, _ := pn.logPDF(t + rho)
+	return -0.5*a*math.Exp(-t) - 0.5*b - 0.5*nf*t - 0.5*nf*log2Pi + lv + ln, t
 }
 
 // max1D maximizes f on [lo, hi]: m equally spaced points (plus x0 if it is
@@ -331,9 +369,10 @@ func brentMax(f func(float64) float64, a, b, x0, f0, tol float64) (float64, floa
 // fitProfile is fitHyper for FitProfile: it evaluates the profile at the
 // starts (Init, the default, the random ones) and on the log-spaced grid,
 // brackets the best and refines it with Brent's method.
-func fitProfile(b Bound, be linalg.Backend, ys []float64, s float64, bx box, fixedLogNoise float64, opts FitOptions) (Hyper, FitInfo, error) {
+func fitProfile(b Bound, be linalg.Backend, ys []float64, s float64, bx box, fixedLogNoise float64, pr *priorSpec, opts FitOptions) (Hyper, FitInfo, error) {
 	var info FitInfo
 	p := newProfiler(b, be, ys)
+	p.pr = pr
 	p.a0, p.a1 = bx.lo[0], bx.hi[0]
 	p.b0, p.b1 = bx.lo[2], bx.hi[2]
 	if opts.FixNoise {

@@ -29,7 +29,7 @@ func init() {
 const boUsage = `
 Usage: perf bo --problem P [--d D] --kernel K [--seed S] [--iters 50] [--init 5]
                [--json FILE [--force]] [--acq ucb|ei] [--beta paper|authors]
-               [--fit own|base] [--backend B] [--workers N]
+               [--fit own|base] [--prior none|botorch] [--backend B] [--workers N]
 
 Maximizes benchmark P (BO maximizes −f for the minimization benchmarks,
 the throughput for WLAN) with a GP using kernel K: --init uniform random
@@ -84,6 +84,7 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 	acq := fs.String("acq", "ucb", "acquisition function: ucb or ei")
 	beta := fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n, their code)")
 	fit := fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the base kernel's, the authors' code)")
+	prior := priorFlag(fs)
 	backend := backendFlag(fs)
 	workers := fs.Int("workers", 0, "goroutines for the acquisition optimizer; 0 means GOMAXPROCS (results do not depend on it)")
 	if err := fs.parse(args); err != nil {
@@ -101,6 +102,9 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg, err := protocolFlags(*acq, *beta, *fit, *backend, *iters, *initN, *workers)
 	if err != nil {
+		return err
+	}
+	if cfg.Prior, err = parsePriorFlag(*prior); err != nil {
 		return err
 	}
 	if cfg.Kernel, err = bo.ParseKernel(*kern); err != nil {
@@ -132,6 +136,28 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return writeBOSummary(stdout, tr)
+}
+
+// priorFlag defines --prior (shared by bo, table and robustness).
+func priorFlag(fs *flagSet) *string {
+	return fs.String("prior", "none", "hyperparameter prior: none (plain likelihood) or botorch (MAP with BoTorch's classic SingleTaskGP Gamma priors, lengthscale on the unit-cube scale)")
+}
+
+// parsePriorFlag parses --prior (bad values are bad input).
+func parsePriorFlag(s string) (gp.Prior, error) {
+	p, err := gp.ParsePrior(s)
+	if err != nil {
+		return p, badInput("--prior: %w", err)
+	}
+	return p, nil
+}
+
+// priorNote is ", prior NAME" for a recorded prior name, "" for none.
+func priorNote(name string) string {
+	if name == "" || name == "none" {
+		return ""
+	}
+	return ", prior " + name
 }
 
 // protocolFlags turns the shared protocol flags of bo and table into a
@@ -221,7 +247,7 @@ func writeBOSummary(w io.Writer, tr *bo.Trace) error {
 	row("problem", fmt.Sprintf("%s (group %s)", tr.Problem, tr.Group))
 	row("kernel", fmt.Sprintf("%s (base %s)", tr.Kernel, tr.Shape))
 	row("seed", tr.Seed)
-	row("protocol", fmt.Sprintf("%s, beta %s, fit %s, %d init + %d iterations", tr.Acquisition, tr.Beta, tr.FitMode, tr.Init, tr.Iters))
+	row("protocol", fmt.Sprintf("%s, beta %s, fit %s%s, %d init + %d iterations", tr.Acquisition, tr.Beta, tr.FitMode, priorNote(tr.Prior), tr.Init, tr.Iters))
 	row("backend / simd / gomaxprocs", fmt.Sprintf("%s / %s / %d", tr.Backend, bench.ExperimentEnvironment().SIMD, runtime.GOMAXPROCS(0)))
 	if tr.Optimum != nil {
 		row("cumulative regret R_T (BO iterations)", string(appendFloat(nil, tr.CumulativeRegret[len(tr.CumulativeRegret)-1])))

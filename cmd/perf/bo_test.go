@@ -31,6 +31,7 @@ func TestBOBadInput(t *testing.T) {
 		{"bad acq", []string{"--problem", "ackley", "--kernel", "base", "--acq", "pi"}, []string{"--acq"}},
 		{"bad beta", []string{"--problem", "ackley", "--kernel", "base", "--beta", "x"}, []string{"--beta"}},
 		{"bad fit", []string{"--problem", "ackley", "--kernel", "base", "--fit", "x"}, []string{"--fit"}},
+		{"bad prior", []string{"--problem", "ackley", "--kernel", "base", "--prior", "gamma"}, []string{"--prior"}},
 		{"bad iters", []string{"--problem", "ackley", "--kernel", "base", "--iters", "0"}, []string{"--iters"}},
 		{"bad d", []string{"--problem", "radial", "--d", "3", "--kernel", "base"}, []string{"dimension"}},
 		{"bad backend", []string{"--problem", "ackley", "--kernel", "base", "--backend", "cuda"}, []string{"--backend"}},
@@ -45,6 +46,30 @@ func TestBOBadInput(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(existing); string(data) != "keep me" {
 		t.Errorf("existing --json file was modified: %q", data)
+	}
+}
+
+// TestBOPrior: --prior botorch is recorded in the --json trace and the
+// summary.
+func TestBOPrior(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trace.json")
+	args := append([]string{"bo", "--problem", "Ackley2d", "--kernel", "base", "--seed", "1", "--prior", "botorch", "--json", path}, tinyBO...)
+	code, stdout, stderr := runCLI(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if !strings.Contains(stdout, "prior botorch") {
+		t.Errorf("summary does not mention the prior:\n%s", stdout)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Prior string `json:"prior"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil || doc.Prior != "botorch" {
+		t.Errorf("trace prior %q (%v), want botorch", doc.Prior, err)
 	}
 }
 

@@ -27,7 +27,7 @@ func init() {
 const robustnessUsage = `
 Usage: perf robustness [--seeds 10] [--iters 50] [--init 5] [--out DIR [--force]]
                        [--problems ackley,rastrigin] [--dims 1,2,3,4,5] [--kernels LIST]
-                       [--fit own|base] [--beta paper|authors] [--acq ucb|ei]
+                       [--fit own|base] [--prior none|botorch] [--beta paper|authors] [--acq ucb|ei]
                        [--backend B] [--workers N] [--skip PROBLEM/KERNEL,…]
 
 Runs the paper's robustness-to-group-size study: Ackley and Rastrigin in
@@ -65,6 +65,7 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 	acq := fs.String("acq", "ucb", "acquisition function: ucb or ei")
 	beta := fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n)")
 	fit := fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the authors' code)")
+	prior := priorFlag(fs)
 	backend := backendFlag(fs)
 	workers := fs.Int("workers", 0, "runs in parallel; 0 means GOMAXPROCS")
 	skip := fs.String("skip", "", "comma-separated `points` problem/kernel to leave out, e.g. Ackley5d/avg (shown as \"not run\")")
@@ -79,6 +80,9 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg, err := protocolFlags(*acq, *beta, *fit, *backend, *iters, *initN, 0)
 	if err != nil {
+		return err
+	}
+	if cfg.Prior, err = parsePriorFlag(*prior); err != nil {
 		return err
 	}
 	opts := bench.RobustnessOptions{Seeds: *seeds, Config: cfg, Workers: *workers}
@@ -134,11 +138,11 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 		doc := fmt.Sprintf("# Robustness to the group size (Figure 4, left)\n\nCommand: `perf robustness %s`\n\n"+
 			"Average regret R_T/T, T = %d BO iterations after %d initial points; mean ± standard error over %d seeds. "+
 			"Lower is better; bold: best mean of the row; underlined: 95%% interval overlaps the best's.\n\n%s\n"+
-			"Settings: %s, beta %s, fit %s, backend %s.\n\n"+
+			"Settings: %s, beta %s, fit %s%s, backend %s.\n\n"+
 			"Environment: %s, %s, SIMD %s, GOMAXPROCS %d, %s (%d CPUs), %s/%s.\n\n"+
 			"Wall time: %s for %d runs.\n\n![average regret](robustness.png)\n",
 			strings.Join(args, " "), s.Iters, s.Init, s.Seeds, md,
-			s.Acquisition, s.Beta, s.FitMode, s.Backend,
+			s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), s.Backend,
 			e.Module, e.GoVersion, e.SIMD, e.GOMAXPROCS, e.CPU, e.NumCPU, e.GOOS, e.GOARCH, wall, len(res.Runs))
 		if err := os.WriteFile(filepath.Join(*out, "robustness.md"), []byte(doc), 0o644); err != nil {
 			return err

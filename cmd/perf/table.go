@@ -26,7 +26,7 @@ func init() {
 
 const tableUsage = `
 Usage: perf table [--seeds 10] [--iters 50] [--init 5] [--out DIR [--force]]
-                  [--problems LIST] [--kernels LIST] [--fit own|base]
+                  [--problems LIST] [--kernels LIST] [--fit own|base] [--prior none|botorch]
                   [--beta paper|authors] [--acq ucb|ei] [--backend B] [--workers N]
                   [--skip PROBLEM/KERNEL,…]
 
@@ -73,6 +73,7 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 	acq := fs.String("acq", "ucb", "acquisition function: ucb or ei")
 	beta := fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n)")
 	fit := fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the authors' code)")
+	prior := priorFlag(fs)
 	backend := backendFlag(fs)
 	workers := fs.Int("workers", 0, "runs in parallel; 0 means GOMAXPROCS")
 	skip := fs.String("skip", "", "comma-separated `cells` problem/kernel to leave out, e.g. Scaling2d/avg (shown as \"not run\")")
@@ -84,6 +85,9 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg, err := protocolFlags(*acq, *beta, *fit, *backend, *iters, *initN, 0)
 	if err != nil {
+		return err
+	}
+	if cfg.Prior, err = parsePriorFlag(*prior); err != nil {
 		return err
 	}
 	if *workers < 0 {
@@ -227,8 +231,8 @@ func writeTableFiles(dir string, res *bench.TableResult, md, command string) err
 		"Bold: best mean of the row; underlined: 95% interval (m ± 1.96·s.e.) overlaps the best's.\n" +
 		"The paper's columns are marked by the same rule among base, avg and plus.\n\n")
 	s, e := res.Settings, res.Environment
-	fmt.Fprintf(&b, "Settings: %d seeds, %d init + %d iterations, %s, beta %s, fit %s, backend %s.\n\n",
-		s.Seeds, s.Init, s.Iters, s.Acquisition, s.Beta, s.FitMode, s.Backend)
+	fmt.Fprintf(&b, "Settings: %d seeds, %d init + %d iterations, %s, beta %s, fit %s%s, backend %s.\n\n",
+		s.Seeds, s.Init, s.Iters, s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), s.Backend)
 	fmt.Fprintf(&b, "Environment: %s, %s, SIMD %s, GOMAXPROCS %d, %s (%d CPUs), %s/%s.\n\n",
 		e.Module, e.GoVersion, e.SIMD, e.GOMAXPROCS, e.CPU, e.NumCPU, e.GOOS, e.GOARCH)
 	fmt.Fprintf(&b, "Wall time: %s for %d runs.\n\n", fmtDuration(time.Duration(res.WallSeconds*float64(time.Second))), len(res.Runs))

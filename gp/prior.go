@@ -1,0 +1,162 @@
+package gp
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Prior selects hyperparameter priors for Fit. With a prior, Fit maximizes
+// the log marginal likelihood plus the log prior densities (MAP) instead of
+// the likelihood alone.
+type Prior int
+
+const (
+	// PriorNone fits the plain marginal likelihood (the default).
+	PriorNone Prior = iota
+	// PriorBoTorch is the classic default of BoTorch's SingleTaskGP
+	// (BoTorch < 0.12, GPyTorch GammaPriors), on inputs normalized to the
+	// unit cube and standardized outputs:
+	//
+	//	lengthscale ℓ/w ~ Gamma(concentration 3, rate 6)
+	//	outputscale v   ~ Gamma(2, 0.15)
+	//	noise σ²        ~ Gamma(1.1, 0.05)  (not used with FixNoise)
+	//
+	// with w = FitOptions.PriorScale, the box width that the unit-cube
+	// normalization divides by (one width for the isotropic kernels here).
+	// As in GPyTorch, the densities are evaluated at the constrained values
+	// themselves: no Jacobian term for the log parametrization. BoTorch's
+	// noise constraint σ² ≥ 1e-4 also applies (the default noise bounds
+	// become [1e-4, 1] unless NoiseBounds is set).
+	PriorBoTorch
+)
+
+// Gamma parameters (concentration, rate) of PriorBoTorch and its noise
+// floor (BoTorch's MIN_INFERRED_NOISE_LEVEL).
+const (
+	BoTorchLengthShape, BoTorchLengthRate = 3, 6
+	BoTorchScaleShape, BoTorchScaleRate   = 2, 0.15
+	BoTorchNoiseShape, BoTorchNoiseRate   = 1.1, 0.05
+	BoTorchNoiseMin                       = 1e-4
+)
+
+func (p Prior) String() string {
+	switch p {
+	case PriorNone:
+		return "none"
+	case PriorBoTorch:
+		return "botorch"
+	}
+	return fmt.Sprintf("Prior(%d)", int(p))
+}
+
+// ParsePrior parses "none" or "botorch" (case-insensitive).
+func ParsePrior(s string) (Prior, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "none", "":
+		return PriorNone, nil
+	case "botorch":
+		return PriorBoTorch, nil
+	}
+	return 0, fmt.Errorf("gp: unknown prior %q (want none or botorch)", s)
+}
+
+// LogDensity returns the log prior density of h (standardized scale; the
+// lengthscale divided by the unit width w > 0 first), the noise term
+// omitted if fixedNoise. It is 0 for PriorNone.
+func (p Prior) LogDensity(h Hyper, w float64, fixedNoise bool) float64 {
+	ps, err := newPriorSpec(p, w)
+	if err != nil {
+		panic(err)
+	}
+	if ps == nil {
+		return 0
+	}
+	ps.fixedNoise = fixedNoise
+	return ps.logDensity([3]float64{math.Log(h.Variance), math.Log(h.Lengthscale), math.Log(h.Noise)}, nil)
+}
+
+// gammaPrior is the Gamma(a, b) density (concentration a, rate b).
+type gammaPrior struct{ a, b float64 }
+
+// logPDF returns log p(x) for x = e^t and its derivative in t (no
+// Jacobian: d/dt of log p(e^t)).
+func (g gammaPrior) logPDF(t float64) (float64, float64) {
+	lg, _ := math.Lgamma(g.a)
+	x := math.Exp(t)
+	return g.a*math.Log(g.b) - lg + (g.a-1)*t - g.b*x, (g.a - 1) - g.b*x
+}
+
+// priorSpec is a resolved Prior: nil means none.
+type priorSpec struct {
+	v, l, n    gammaPrior
+	logW       float64 // log of the lengthscale unit
+	fixedNoise bool
+}
+
+func newPriorSpec(p Prior, w float64) (*priorSpec, error) {
+	switch p {
+	case PriorNone:
+		return nil, nil
+	case PriorBoTorch:
+	default:
+		return nil, fmt.Errorf("gp: unknown prior %d", int(p))
+	}
+	if !(w > 0) || math.IsInf(w, 0) {
+		return nil, fmt.Errorf("gp: prior scale %v must be positive and finite", w)
+	}
+	return &priorSpec{
+		v:    gammaPrior{BoTorchScaleShape, BoTorchScaleRate},
+		l:    gammaPrior{BoTorchLengthShape, BoTorchLengthRate},
+		n:    gammaPrior{BoTorchNoiseShape, BoTorchNoiseRate},
+		logW: math.Log(w),
+	}, nil
+}
+
+// logDensity returns the log prior at θ = (log v, log ℓ, log σ²) and, if
+// grad is not nil, adds its derivatives in θ to grad.
+func (ps *priorSpec) logDensity(th [3]float64, grad []float64) float64 {
+	if ps == nil {
+		return 0
+	}
+	lv, dv := ps.v.logPDF(th[0])
+	ll, dl := ps.lengthLog(th[1])
+	s := lv + ll
+	if grad != nil {
+		grad[0] += dv
+		grad[1] += dl
+	}
+	if !ps.fixedNoise {
+		ln, dn := ps.n.logPDF(th[2])
+		s += ln
+		if grad != nil {
+			grad[2] += dn
+		}
+	}
+	return s
+}
+
+// lengthLog is the lengthscale term at log ℓ.
+func (ps *priorSpec) lengthLog(logl float64) (float64, float64) {
+	return ps.l.logPDF(logl - ps.logW)
+}
+
+// maxSide is the largest side of the bounding box of x, or 1 if it is 0.
+func maxSide(x *mat.Dense) float64 {
+	n, d := x.Dims()
+	var s float64
+	for j := range d {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for i := range n {
+			v := x.At(i, j)
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		s = max(s, hi-lo)
+	}
+	if !(s > 0) || math.IsInf(s, 0) {
+		return 1
+	}
+	return s
+}
