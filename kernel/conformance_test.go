@@ -2,11 +2,13 @@ package kernel_test
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/kernel/kerneltest"
 	"github.com/symbo/symbo/orbit"
+	"gonum.org/v1/gonum/mat"
 )
 
 // testGroups returns one small instance of every group.
@@ -50,6 +52,36 @@ func TestConformance(t *testing.T) {
 						t.Fatal(err)
 					}
 					kerneltest.Run(t, k, g)
+				})
+				t.Run(name+"/kernel=avg-normalized", func(t *testing.T) {
+					on := o
+					on.Normalize = true
+					k, err := kernel.NewAvg(p, g, on)
+					if err != nil {
+						t.Fatal(err)
+					}
+					kerneltest.Run(t, k, g)
+					x := kerneltest.Points(g, 9, 1)
+					diag, err := k.DiagTo(nil, x)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var gram mat.SymDense
+					if err := k.GramTo(&gram, x); err != nil {
+						t.Fatal(err)
+					}
+					var cross mat.Dense
+					if err := k.CrossTo(&cross, x, x); err != nil {
+						t.Fatal(err)
+					}
+					for i, v := range diag {
+						if v != p.Variance || gram.At(i, i) != p.Variance {
+							t.Errorf("Diag[%d] = %v, Gram[%d,%d] = %v, want v = %v", i, v, i, i, gram.At(i, i), p.Variance)
+						}
+						if c := cross.At(i, i); math.Abs(c-p.Variance) > 1e-12*p.Variance {
+							t.Errorf("Cross[%d,%d] = %v, want v = %v", i, i, c, p.Variance)
+						}
+					}
 				})
 				t.Run(name+"/kernel=max", func(t *testing.T) {
 					k, err := kernel.NewMax(p, g, o)

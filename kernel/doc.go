@@ -105,7 +105,28 @@
 // groups use orbit.Discretizer nodes, DefaultQuadratureDouble = 64 per
 // orbit. Method Enumerate on a continuous group means this discretized
 // orbit (single reduction over the nodes of y for isometric groups).
-// Method() reports "closed", "enumerate" or "quadrature".
+// Method() reports "closed", "enumerate" or "quadrature" (with
+// "+normalized" appended under Options.Normalize).
+//
+// # Normalized k_avg
+//
+// k_avg(x, x) = v/|G|·Σ_g κ(‖x − g·x‖/ℓ) is v at the group's fixed points
+// and much smaller elsewhere (matern52, ℓ = 4, hyperoctahedral(2): v at
+// the origin, 0.33·v at (4, 4), 0.14·v at (12, −5)), so a GP's posterior
+// variance under k_avg is drawn to the fixed points. Options.Normalize
+// (NewAvg only; NewMax, hence NewPlus, rejects it) gives the normalized
+// average k̃(x, y) = v·a(x, y)/√(a(x, x)·a(y, y)), a = k_avg with unit
+// variance by any Method: PSD (D^{−1/2}·A·D^{−1/2}), invariant, k̃(x, x) = v
+// (DiagTo returns v, the Gram diagonal is exactly v). GramTo scales the
+// k_avg Gram by its own diagonal (no extra evaluations); CrossTo adds
+// n + m diagonal evaluations, GradTo one k_avg cross row, and
+// ∇ₓa(x, x) = 2·∇₁a(x, y)|_{y=x}. The diagonal factors of the last
+// design (the points of GramTo, or the right-hand side of CrossTo and
+// GradTo) are kept in a one-entry cache, an immutable snapshot swapped
+// atomically and reused only for a bit-for-bit equal point set (O(n·d)
+// check; the same bits as recomputing), so the acquisition loop's
+// CrossTo(x, D) and GradTo(x, D) pay no per-call diagonal of D; a miss
+// allocates the new O(n·d) entry. Method() appends "+normalized".
 //
 // # Plus
 //
@@ -156,7 +177,9 @@
 //
 // # Concurrency
 //
-// Kernels are immutable after construction and safe for concurrent use.
+// Kernels are immutable after construction and safe for concurrent use
+// (the normalized Avg's diagonal cache is an atomically swapped immutable
+// snapshot).
 // Assembly runs on Options.Workers goroutines (0 = GOMAXPROCS; Base and
 // Plus use GOMAXPROCS), serially below the work threshold (see
 // Allocation). Peak scratch for enumeration is Workers·|G|·d
@@ -169,6 +192,9 @@
 // (ErrNoClosedForm), a group too large for the enumeration budget (wraps
 // orbit.ErrOverBudget) or whose order overflows int (orbit.ErrTooLarge),
 // and, for NewPlus, an empty or mis-shaped design set or an invalid
-// RelTol. Methods fail on empty inputs, a dimension mismatch and NaN or
-// infinite coordinates. Errors are prefixed "kernel: ".
+// RelTol, and Options.Normalize for NewMax. Methods fail on empty inputs,
+// a dimension mismatch and NaN or infinite coordinates; the normalized
+// k_avg also fails if some k_avg(x, x) underflows to 0 (not reachable for
+// the groups here, where k_avg(x, x) ≥ v/|G| or the quadrature analogue).
+// Errors are prefixed "kernel: ".
 package kernel

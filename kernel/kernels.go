@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
@@ -47,7 +48,7 @@ func (k *orbitKernel) Dim() int { return k.d }
 func (k *orbitKernel) Params() Params { return k.p }
 
 // Method reports how the kernel is evaluated: "closed", "enumerate" or
-// "quadrature".
+// "quadrature", with "+normalized" appended for a normalized Avg.
 func (k *orbitKernel) Method() string { return k.method }
 
 // CrossTo fills dst (n×m) with k(x_i, y_j). dst must not alias x or y.
@@ -142,8 +143,13 @@ func NewBase(p Params, d int) (*Base, error) {
 // (the paper's equation for k_avg). For groups of isometries it is
 // computed as the single average 1/|G|·Σ_g k_b(x, g·y), in closed form for
 // the rbf base over signflip, permutation and hyperoctahedral groups
-// (see the package documentation).
-type Avg struct{ orbitKernel }
+// (see the package documentation). With Options.Normalize it is the
+// normalized average v·a(x, y)/√(a(x, x)·a(y, y)) (normalize.go).
+type Avg struct {
+	orbitKernel
+	norm  bool                      // Options.Normalize
+	cache atomic.Pointer[diagCache] // normalized: r of the last design (normalize.go)
+}
 
 // Max is the max-alignment kernel k_max(x, y) = max_{g,g'} k_b(g·x, g'·y)
 // (the paper's equation (1)). For groups of isometries it is
@@ -160,11 +166,17 @@ func NewAvg(p Params, g orbit.Group, o Options) (*Avg, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Avg{*k}, nil
+	if o.Normalize {
+		k.method += "+normalized"
+	}
+	return &Avg{orbitKernel: *k, norm: o.Normalize}, nil
 }
 
 // NewMax returns k_max for the base kernel p and the group g.
 func NewMax(p Params, g orbit.Group, o Options) (*Max, error) {
+	if o.Normalize {
+		return nil, fmt.Errorf("kernel: Options.Normalize applies to NewAvg only (k_max already has k(x, x) = v)")
+	}
 	k, err := newOrbitKernel(p, g, o, true)
 	if err != nil {
 		return nil, err

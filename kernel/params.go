@@ -169,6 +169,12 @@ type Options struct {
 	// others (a double one over the nodes of x and of y), except k_avg
 	// over scaling: DefaultQuadratureGauss Gauss–Legendre nodes per orbit.
 	Quadrature int
+	// Normalize (NewAvg only) makes k_avg unit-diagonal: the normalized
+	// orbit average k̃(x, y) = v·a(x, y)/√(a(x, x)·a(y, y)), a = k_avg
+	// with unit variance (any Method), so k̃(x, x) = v everywhere instead
+	// of peaking at the group's fixed points. NewMax (hence NewPlus)
+	// rejects it with an error.
+	Normalize bool
 }
 
 // DefaultQuadrature is the default number of quadrature nodes for
