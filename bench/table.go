@@ -294,6 +294,10 @@ const (
 	Overlapped      // its 95% interval m ± 1.96·s.e. overlaps the best's: underlined
 )
 
+// inPaper reports whether the paper's Table 1 has a column for kernel k
+// (base, avg, plus; not max nor the normalized average).
+func inPaper(k bo.KernelKind) bool { return k == bo.Base || k == bo.Avg || k == bo.Plus }
+
 // z95 is the two-sided 95% normal quantile the paper uses.
 const z95 = 1.96
 
@@ -353,7 +357,7 @@ func (r *TableResult) Markdown() string {
 	hdr := []string{"Benchmark", "\\|G\\|"}
 	for _, k := range kernels {
 		hdr = append(hdr, string(k))
-		if k != bo.Max {
+		if inPaper(k) {
 			hdr = append(hdr, string(k)+" (paper)")
 		}
 	}
@@ -390,7 +394,7 @@ func (r *TableResult) Markdown() string {
 			} else {
 				cols = append(cols, "—")
 			}
-			if k != bo.Max {
+			if inPaper(k) {
 				if math.IsNaN(paper[i].Mean) {
 					cols = append(cols, "—")
 				} else {

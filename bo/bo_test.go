@@ -168,7 +168,7 @@ func inBox(x, lo, hi []float64) bool {
 func TestDegenerateData(t *testing.T) {
 	lo, hi := box(2, 2)
 	g := must(orbit.Hyperoctahedral(2))
-	for _, k := range []KernelKind{Base, Avg, Max, Plus} {
+	for _, k := range []KernelKind{Base, Avg, AvgNorm, Max, Plus} {
 		for _, acq := range []Acquisition{UCB, EI} {
 			cfg := Config{Kernel: k, Acquisition: acq, Init: 1, RawSamples: 32, Starts: 2}
 			// Duplicates (and orbit duplicates: (1,−1) is g·(1,1)).
@@ -308,9 +308,9 @@ func traceJSON(t *testing.T, tr *Trace) string {
 // GOMAXPROCS 1 and 4 and any Workers; the regrets are f* − f.
 func TestRunDeterministic(t *testing.T) {
 	p := must(problem.New("Ackley2d", 0))
-	kernels := []KernelKind{Base, Avg, Max, Plus}
+	kernels := []KernelKind{Base, Avg, AvgNorm, Max, Plus}
 	if testing.Short() {
-		kernels = []KernelKind{Avg, Plus}
+		kernels = []KernelKind{Avg, AvgNorm, Plus}
 	}
 	for _, k := range kernels {
 		var ref string
@@ -415,7 +415,7 @@ func TestInvariance(t *testing.T) {
 		p    string
 		k    KernelKind
 	}
-	cases := []tc{{"ackley/avg", "Ackley2d", Avg}, {"ackley/max", "Ackley2d", Max}, {"ackley/plus", "Ackley2d", Plus}, {"wlan/plus", "WLAN6d", Plus}}
+	cases := []tc{{"ackley/avg", "Ackley2d", Avg}, {"ackley/avgnorm", "Ackley2d", AvgNorm}, {"wlan/avgnorm", "WLAN6d", AvgNorm}, {"ackley/max", "Ackley2d", Max}, {"ackley/plus", "Ackley2d", Plus}, {"wlan/plus", "WLAN6d", Plus}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := must(problem.New(c.p, 0))

@@ -27,25 +27,29 @@ var (
 )
 
 // KernelKind names the GP covariance: the base kernel k_b, the orbit
-// average k_avg, the max kernel k_max (only where it is PSD) or its PSD
-// projection k_plus.
+// average k_avg, the normalized orbit average k_avg(x,y)/√(k_avg(x,x)k_avg(y,y))
+// (not in the paper: k_avg's prior variance peaks at the group's fixed
+// points, which biases GP-UCB toward them; normalizing removes that), the
+// max kernel k_max (only where it is PSD) or its PSD projection k_plus.
 type KernelKind string
 
 // The kernels.
 const (
 	Base KernelKind = "base"
 	Avg  KernelKind = "avg"
-	Max  KernelKind = "max"
-	Plus KernelKind = "plus"
+	// AvgNorm is the normalized orbit average (kernel.Options.Normalize).
+	AvgNorm KernelKind = "avgnorm"
+	Max     KernelKind = "max"
+	Plus    KernelKind = "plus"
 )
 
 // ParseKernel parses a kernel name (case-insensitive).
 func ParseKernel(s string) (KernelKind, error) {
 	switch k := KernelKind(strings.ToLower(strings.TrimSpace(s))); k {
-	case Base, Avg, Max, Plus:
+	case Base, Avg, AvgNorm, Max, Plus:
 		return k, nil
 	}
-	return "", fmt.Errorf("%w %q (want base, avg, max or plus)", ErrUnknownKernel, s)
+	return "", fmt.Errorf("%w %q (want base, avg, avgnorm, max or plus)", ErrUnknownKernel, s)
 }
 
 // Acquisition selects the acquisition function.

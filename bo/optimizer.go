@@ -151,6 +151,9 @@ func family(cfg Config, shape kernel.Shape, g orbit.Group, d int) (gp.Family, er
 		fam, err = gp.NewBaseFamily(shape, d)
 	case Avg:
 		fam, err = gp.NewAvgFamily(shape, g, ko)
+	case AvgNorm:
+		ko.Normalize = true
+		fam, err = gp.NewAvgFamily(shape, g, ko)
 	case Max:
 		if _, ok := g.(orbit.Canonicalizer); !ok {
 			return nil, fmt.Errorf("%w: %s has no canonical map (the paper's Proposition 1 covers sign flips, permutations, signed permutations and rotations); use kernel plus, its PSD projection", ErrMaxNotPSD, g.Name())

@@ -38,7 +38,9 @@ points, then --iters acquisition steps. Observations carry Gaussian noise
 noiseless f. Prints a summary table on stdout, one line of progress per
 evaluation on stderr.
 
-Kernels K: base, avg (orbit average), plus (PSD projection of k_max),
+Kernels K: base, avg (orbit average), avgnorm (normalized orbit average,
+k_avg(x,y)/√(k_avg(x,x)·k_avg(y,y)): not in the paper; it removes k_avg's
+prior-variance peak at the group's fixed points), plus (PSD projection of k_max),
 max (only for groups where k_max is PSD: sign flips, permutations,
 hyperoctahedral, rotation2d). Problems: see 'perf eval -h'.
 

@@ -32,7 +32,8 @@ Usage: perf table [--seeds 10] [--iters 50] [--init 5] [--out DIR [--force]]
 
 Runs the paper's Table 1: every benchmark (Ackley2d, Griewank6d,
 Rastrigin5d, Radial2d, Scaling2d, WLAN8d) × kernel (base, avg, plus, and
-max where it is PSD) × seed 0…seeds−1, each run the protocol of 'perf bo'.
+max where it is PSD; --kernels may add avgnorm, the normalized average)
+× seed 0…seeds−1, each run the protocol of 'perf bo'.
 Runs execute in parallel (--workers of them, one goroutine each; results
 do not depend on the number), with a progress bar and ETA on stderr.
 
