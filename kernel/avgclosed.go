@@ -253,8 +253,20 @@ func (e *avgPermEval) prepX(dst, x []float64) {
 
 func (e *avgPermEval) prepY(dst, y []float64) { e.prepX(dst[:e.xLen()], y) }
 
-// rowLen: M (d²), the recursion (2^d) and the exponent buffer (expLen).
-func (e *avgPermEval) rowLen() int { return e.d*e.d + 1<<e.d + e.expLen() }
+// rowLen: M (d²), the recursion (2^d), the exponent buffer (expLen) and,
+// when fused, the lane-interleaved w (8d), the permanents (8) and the
+// scratch of f64.ExpPermanent8.
+func (e *avgPermEval) rowLen() int {
+	n := e.d*e.d + 1<<e.d + e.expLen()
+	if e.fused() {
+		n += 8*e.d + 8 + f64.ExpPermScratch(e.d)
+	}
+	return n
+}
+
+// fused reports whether factored pairs go through f64.ExpPermanent8
+// (exponentials, cosh and permanent of 8 pairs at once, one per lane).
+func (e *avgPermEval) fused() bool { return e.d <= f64.MaxExpPermDim }
 
 func (e *avgPermEval) column(out []float64, stride int, px []float64, n int, py []float64) {
 	xl := e.xLen()
@@ -296,11 +308,28 @@ func (e *avgPermEval) pairs(out, u, w []float64, ws int, scratch []float64) {
 	ex := scratch[dd+1<<d : dd+1<<d+e.expLen()]
 	u = u[:xl]
 	nb := len(out)
+	fused := e.fused()
+	var wt, pmv, eps []float64
+	if fused {
+		r := scratch[dd+1<<d+e.expLen():]
+		wt, r = r[:8*d], r[8*d:]
+		pmv, eps = r[:8], r[8:8+f64.ExpPermScratch(d)]
+	}
 	var off [permBatch + 1]int
+	var lane [permBatch]int
+	nl := 0
 	for p := range nb {
 		wp := w[p*ws : p*ws+xl]
 		o := off[p]
+		lane[p] = -1
 		switch {
+		case fused && e.factored(u, wp):
+			for j, b := range wp[:d] {
+				wt[8*j+nl] = b
+			}
+			lane[p] = nl
+			nl++
+			off[p+1] = o
 		case e.factored(u, wp):
 			off[p+1] = o + e.factoredExponents(ex[o:], u, wp)
 		case float64(d)*(u[d]+wp[d])*(u[d]+wp[d]) <= 2*unscaledMax:
@@ -309,10 +338,28 @@ func (e *avgPermEval) pairs(out, u, w []float64, ws int, scratch []float64) {
 			off[p+1] = o + e.scaledExponents(ex[o:], u[:d], wp[:d])
 		}
 	}
-	ne := (off[nb] + 7) &^ 7
-	clear(ex[off[nb]:ne])
-	f64.ExpTo(ex[:ne], ex[:ne])
+	if nl > 0 {
+		// Idle lanes compute perm of ones (w = 0).
+		for j := range d {
+			clear(wt[8*j+nl : 8*j+8])
+		}
+		f64.ExpPermanent8((*[8]float64)(pmv), u[:d], wt, e.signed, eps)
+	}
+	if ne := (off[nb] + 7) &^ 7; ne > 0 {
+		clear(ex[off[nb]:ne])
+		f64.ExpTo(ex[:ne], ex[:ne])
+	}
 	for p := range nb {
+		if l := lane[p]; l >= 0 {
+			// Factored form, fused.
+			wp := w[p*ws : p*ws+xl]
+			sc := e.scale
+			if e.signed {
+				sc = e.scaleC
+			}
+			out[p] = sc * pmv[l] * (u[d+2] * wp[d+2])
+			continue
+		}
 		x := ex[off[p]:off[p+1]]
 		if len(x) == dd {
 			// Factored form.

@@ -1,0 +1,53 @@
+//go:build amd64 && !noasm
+
+package f64
+
+// expPerm runs the AVX-512 ExpPermanent8 and reports whether it did.
+func expPerm(dst *[8]float64, u, w []float64, cosh bool, scratch []float64) bool {
+	if !feat.avx512 {
+		return false
+	}
+	c := 0
+	if cosh {
+		c = 1
+	}
+	f, k := &scratch[0], &permConst[0]
+	switch len(u) {
+	case 1:
+		expPerm1AVX512(dst, &u[0], &w[0], f, c, k)
+	case 2:
+		expPerm2AVX512(dst, &u[0], &w[0], f, c, k)
+	case 3:
+		expPerm3AVX512(dst, &u[0], &w[0], f, c, k)
+	case 4:
+		expPerm4AVX512(dst, &u[0], &w[0], f, c, k)
+	case 5:
+		expPerm5AVX512(dst, &u[0], &w[0], f, c, k)
+	case 6:
+		expPerm6AVX512(dst, &u[0], &w[0], f, c, k)
+	default:
+		return false
+	}
+	return true
+}
+
+// expPermdAVX512 is ExpPermanent8 for d = len(u), one pair per lane; f
+// holds 8·2^d floats of scratch (64 bytes per subset).
+//
+//go:noescape
+func expPerm1AVX512(dst *[8]float64, u, w, f *float64, cosh int, consts *float64)
+
+//go:noescape
+func expPerm2AVX512(dst *[8]float64, u, w, f *float64, cosh int, consts *float64)
+
+//go:noescape
+func expPerm3AVX512(dst *[8]float64, u, w, f *float64, cosh int, consts *float64)
+
+//go:noescape
+func expPerm4AVX512(dst *[8]float64, u, w, f *float64, cosh int, consts *float64)
+
+//go:noescape
+func expPerm5AVX512(dst *[8]float64, u, w, f *float64, cosh int, consts *float64)
+
+//go:noescape
+func expPerm6AVX512(dst *[8]float64, u, w, f *float64, cosh int, consts *float64)
