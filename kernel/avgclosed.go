@@ -254,12 +254,13 @@ func (e *avgPermEval) prepX(dst, x []float64) {
 func (e *avgPermEval) prepY(dst, y []float64) { e.prepX(dst[:e.xLen()], y) }
 
 // rowLen: M (d²), the recursion (2^d), the exponent buffer (expLen) and,
-// when fused, the lane-interleaved w (8d), the permanents (8) and the
-// scratch of f64.ExpPermanent8.
+// when fused, the lane-interleaved w (8d), the permanents (8), the
+// scratch of f64.ExpPermanent8 and the gathered difference-form points of
+// rowFused (permBatch·xLen).
 func (e *avgPermEval) rowLen() int {
 	n := e.d*e.d + 1<<e.d + e.expLen()
 	if e.fused() {
-		n += 8*e.d + 8 + f64.ExpPermScratch(e.d)
+		n += 8*e.d + 8 + f64.ExpPermScratch(e.d) + permBatch*e.xLen()
 	}
 	return n
 }
@@ -279,9 +280,86 @@ func (e *avgPermEval) column(out []float64, stride int, px []float64, n int, py 
 func (e *avgPermEval) row(out, px, py []float64, m int, scratch []float64) {
 	xl := e.xLen()
 	u := px[:xl]
+	if e.fused() {
+		e.rowFused(out[:m], u, py[:m*xl], scratch)
+		return
+	}
 	for j0 := 0; j0 < m; j0 += permBatch {
 		j1 := min(j0+permBatch, m)
 		e.pairs(out[j0:j1], u, py[j0*xl:j1*xl], xl, scratch)
+	}
+}
+
+// rowFused is row when fused: the pairs of the row form one stream, the
+// factored ones packed into the lanes of f64.ExpPermanent8 as they come
+// and flushed 8 at a time (so lanes stay full across the batches of
+// permBatch pairs and around difference-form pairs), the others gathered
+// and passed to pairs permBatch at a time. Every lane and every pair of
+// pairs is computed independently of the others (f64.ExpPermanent8, one
+// pair per lane; f64.ExpTo), with the same operations as pairs, so the
+// grouping does not change the bits.
+func (e *avgPermEval) rowFused(out, u, py []float64, scratch []float64) {
+	d := e.d
+	dd := d * d
+	xl := d + 3
+	r := scratch[dd+1<<d+e.expLen():]
+	wt, r := r[:8*d], r[8*d:]
+	pmv, r := (*[8]float64)(r[:8]), r[8:]
+	eps, r := r[:f64.ExpPermScratch(d)], r[f64.ExpPermScratch(d):]
+	gw := r[:permBatch*xl]
+	sc := e.scale
+	if e.signed {
+		sc = e.scaleC
+	}
+	u = u[:xl]
+	ud := u[:d]
+	un2, uex := u[d+1], u[d+2]
+	var lane, slow [8]int
+	var sv [permBatch]float64
+	nl, ns := 0, 0
+	for j := range out {
+		wp := py[j*xl : j*xl+xl]
+		if un2+wp[d+1] > factoredMax {
+			copy(gw[ns*xl:ns*xl+xl], wp)
+			slow[ns] = j
+			ns++
+			if ns == permBatch {
+				e.pairs(sv[:ns], u, gw, xl, scratch)
+				for k, jj := range slow[:ns] {
+					out[jj] = sv[k]
+				}
+				ns = 0
+			}
+			continue
+		}
+		for k, b := range wp[:d] {
+			wt[8*k+nl] = b
+		}
+		lane[nl] = j
+		nl++
+		if nl == 8 {
+			f64.ExpPermanent8(pmv, ud, wt, e.signed, eps)
+			for l, jj := range lane {
+				out[jj] = sc * pmv[l] * (uex * py[jj*xl+d+2])
+			}
+			nl = 0
+		}
+	}
+	if nl > 0 {
+		// Idle lanes compute perm of ones (w = 0).
+		for k := range d {
+			clear(wt[8*k+nl : 8*k+8])
+		}
+		f64.ExpPermanent8(pmv, ud, wt, e.signed, eps)
+		for l, jj := range lane[:nl] {
+			out[jj] = sc * pmv[l] * (uex * py[jj*xl+d+2])
+		}
+	}
+	if ns > 0 {
+		e.pairs(sv[:ns], u, gw, xl, scratch)
+		for k, jj := range slow[:ns] {
+			out[jj] = sv[k]
+		}
 	}
 }
 

@@ -207,3 +207,43 @@ func BenchmarkFeatureRow(b *testing.B) {
 		})
 	}
 }
+
+// TestAvgPermRowStream: row, which streams the factored pairs of a row
+// into the lanes of f64.ExpPermanent8 across batch boundaries and gathers
+// the difference-form ones, gives for every row length and mix of the two
+// forms the bits of pairs evaluated one at a time.
+func TestAvgPermRowStream(t *testing.T) {
+	for _, signed := range []bool{false, true} {
+		for _, d := range []int{2, 5, 6} {
+			forms := [2]int{}
+			for _, ell := range []float64{2, 0.8, 0.5} {
+				e := newAvgPermEval(Params{Shape: RBF, Variance: 1.3, Lengthscale: ell}, d, signed)
+				xl := e.xLen()
+				const n = 42
+				px := make([]float64, n*xl)
+				prepAll(px, e, rowPoints(n, d, uint64(d)), n)
+				scr := make([]float64, e.rowLen())
+				one := make([]float64, 1)
+				for m := 1; m < n; m++ {
+					out := make([]float64, m)
+					e.row(out, px[:xl], px[xl:(m+1)*xl], m, scr)
+					for j := range m {
+						w := px[(j+1)*xl : (j+2)*xl]
+						if e.factored(px[:xl], w) {
+							forms[0]++
+						} else {
+							forms[1]++
+						}
+						e.pairs(one, px[:xl], w, 0, scr)
+						if math.Float64bits(out[j]) != math.Float64bits(one[0]) {
+							t.Fatalf("signed=%v d=%d ℓ=%g m=%d pair %d: row %v, alone %v", signed, d, ell, m, j, out[j], one[0])
+						}
+					}
+				}
+			}
+			if forms[0] == 0 || forms[1] == 0 {
+				t.Errorf("signed=%v d=%d: factored %d, difference %d pairs: a form is not exercised", signed, d, forms[0], forms[1])
+			}
+		}
+	}
+}
