@@ -77,17 +77,11 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bo", boUsage, stdout)
 	name := fs.String("problem", "", "benchmark problem, e.g. ackley or Ackley2d")
 	d := fs.Int("d", 0, "dimension; 0 selects the paper's")
-	kern := fs.String("kernel", "", "GP kernel: base, avg, max or plus")
+	kern := fs.String("kernel", "", "GP kernel: base, avg, avgnorm, max or plus")
 	seed := fs.Uint64("seed", 0, "random seed (initial design, noise, acquisition starts)")
-	iters := fs.Int("iters", bo.DefaultIters, "acquisition steps after the initial design")
-	initN := fs.Int("init", bo.DefaultInit, "uniform random initial points")
 	jsonPath := fs.String("json", "", "write the whole trace as JSON to `file`")
 	force := fs.Bool("force", false, "overwrite an existing --json file")
-	acq := fs.String("acq", "ucb", "acquisition function: ucb or ei")
-	beta := fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n, their code)")
-	fit := fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the base kernel's, the authors' code)")
-	prior := priorFlag(fs)
-	backend := backendFlag(fs)
+	proto := protocolFlags(fs)
 	workers := fs.Int("workers", 0, "goroutines for the acquisition optimizer; 0 means GOMAXPROCS (results do not depend on it)")
 	if err := fs.parse(args); err != nil {
 		return err
@@ -102,11 +96,8 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return asInput(err)
 	}
-	cfg, err := protocolFlags(*acq, *beta, *fit, *backend, *iters, *initN, *workers)
+	cfg, err := proto.config(*workers)
 	if err != nil {
-		return err
-	}
-	if cfg.Prior, err = parsePriorFlag(*prior); err != nil {
 		return err
 	}
 	if cfg.Kernel, err = bo.ParseKernel(*kern); err != nil {
@@ -164,34 +155,59 @@ func priorNote(name string) string {
 
 // protocolFlags turns the shared protocol flags of bo and table into a
 // bo.Config (bad values are bad input).
-func protocolFlags(acq, beta, fit, backend string, iters, initN, workers int) (bo.Config, error) {
+// protocol holds the flags that bo, table and robustness share: together
+// they make the bo.Config of every run.
+type protocol struct {
+	acq, beta, fit, prior, backend *string
+	iters, initN                   *int
+}
+
+// protocolFlags adds the shared protocol flags to fs.
+func protocolFlags(fs *flagSet) *protocol {
+	return &protocol{
+		iters:   fs.Int("iters", bo.DefaultIters, "acquisition steps after the initial design"),
+		initN:   fs.Int("init", bo.DefaultInit, "uniform random initial points"),
+		acq:     fs.String("acq", "ucb", "acquisition function: ucb or ei"),
+		beta:    fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n, their code)"),
+		fit:     fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the base kernel's, the authors' code)"),
+		prior:   priorFlag(fs),
+		backend: backendFlag(fs),
+	}
+}
+
+// config parses the protocol flags into a bo.Config with the given
+// Workers; every bad value is bad input.
+func (p *protocol) config(workers int) (bo.Config, error) {
 	var cfg bo.Config
 	var err error
-	if cfg.Acquisition, err = bo.ParseAcquisition(acq); err != nil {
+	if cfg.Acquisition, err = bo.ParseAcquisition(*p.acq); err != nil {
 		return cfg, badInput("--acq: %w", err)
 	}
-	if cfg.Beta, err = bo.ParseBeta(beta); err != nil {
+	if cfg.Beta, err = bo.ParseBeta(*p.beta); err != nil {
 		return cfg, badInput("--beta: %w", err)
 	}
-	switch strings.ToLower(fit) {
+	switch strings.ToLower(*p.fit) {
 	case "own":
 		cfg.FitMode = gp.ModeOwn
 	case "base":
 		cfg.FitMode = gp.ModeBase
 	default:
-		return cfg, badInput("--fit must be own or base, got %q", fit)
+		return cfg, badInput("--fit must be own or base, got %q", *p.fit)
 	}
-	if iters < 1 {
-		return cfg, badInput("--iters must be ≥ 1, got %d", iters)
+	if *p.iters < 1 {
+		return cfg, badInput("--iters must be ≥ 1, got %d", *p.iters)
 	}
-	if initN < 1 {
-		return cfg, badInput("--init must be ≥ 1, got %d", initN)
+	if *p.initN < 1 {
+		return cfg, badInput("--init must be ≥ 1, got %d", *p.initN)
 	}
 	if workers < 0 {
 		return cfg, badInput("--workers must be ≥ 0, got %d", workers)
 	}
-	cfg.Iters, cfg.Init, cfg.Workers = iters, initN, workers
-	if cfg.Backend, err = backendByName(backend); err != nil {
+	cfg.Iters, cfg.Init, cfg.Workers = *p.iters, *p.initN, workers
+	if cfg.Prior, err = parsePriorFlag(*p.prior); err != nil {
+		return cfg, err
+	}
+	if cfg.Backend, err = backendByName(*p.backend); err != nil {
 		return cfg, err
 	}
 	return cfg, nil

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/symbo/symbo/bench"
-	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
 )
 
@@ -55,18 +54,12 @@ Example:
 func runRobustness(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("robustness", robustnessUsage, stdout)
 	seeds := fs.Int("seeds", 10, "seeds 0…seeds−1 per point")
-	iters := fs.Int("iters", bo.DefaultIters, "acquisition steps after the initial design (T)")
-	initN := fs.Int("init", bo.DefaultInit, "uniform random initial points")
 	out := fs.String("out", "", "write robustness.md, results.json and the plots into `dir`")
 	force := fs.Bool("force", false, "write into a non-empty --out directory, overwriting its files")
 	problems := fs.String("problems", "ackley,rastrigin", "comma-separated problem families (any with a known optimum and a d parameter)")
 	dims := fs.String("dims", "1,2,3,4,5", "comma-separated dimensions")
-	kernels := fs.String("kernels", "", "comma-separated subset of base,avg,plus,max (default: all)")
-	acq := fs.String("acq", "ucb", "acquisition function: ucb or ei")
-	beta := fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n)")
-	fit := fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the authors' code)")
-	prior := priorFlag(fs)
-	backend := backendFlag(fs)
+	kernels := fs.String("kernels", "", "comma-separated subset of base,avg,avgnorm,plus,max (default: base,avg,plus,max)")
+	proto := protocolFlags(fs)
 	workers := fs.Int("workers", 0, "runs in parallel; 0 means GOMAXPROCS")
 	skip := fs.String("skip", "", "comma-separated `points` problem/kernel to leave out, e.g. Ackley5d/avg (shown as \"not run\")")
 	if err := fs.parse(args); err != nil {
@@ -78,11 +71,8 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 	if *workers < 0 {
 		return badInput("--workers must be ≥ 0, got %d", *workers)
 	}
-	cfg, err := protocolFlags(*acq, *beta, *fit, *backend, *iters, *initN, 0)
+	cfg, err := proto.config(0)
 	if err != nil {
-		return err
-	}
-	if cfg.Prior, err = parsePriorFlag(*prior); err != nil {
 		return err
 	}
 	opts := bench.RobustnessOptions{Seeds: *seeds, Config: cfg, Workers: *workers}

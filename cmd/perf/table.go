@@ -65,17 +65,11 @@ Example:
 func runTable(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("table", tableUsage, stdout)
 	seeds := fs.Int("seeds", 10, "seeds 0…seeds−1 per benchmark and kernel")
-	iters := fs.Int("iters", bo.DefaultIters, "acquisition steps after the initial design")
-	initN := fs.Int("init", bo.DefaultInit, "uniform random initial points")
 	out := fs.String("out", "", "write table.md, results.json and the plots into `dir`")
 	force := fs.Bool("force", false, "write into a non-empty --out directory, overwriting its files")
 	problems := fs.String("problems", "", "comma-separated subset of the benchmarks (default: all six)")
-	kernels := fs.String("kernels", "", "comma-separated subset of base,avg,plus,max (default: all)")
-	acq := fs.String("acq", "ucb", "acquisition function: ucb or ei")
-	beta := fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n)")
-	fit := fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the authors' code)")
-	prior := priorFlag(fs)
-	backend := backendFlag(fs)
+	kernels := fs.String("kernels", "", "comma-separated subset of base,avg,avgnorm,plus,max (default: base,avg,plus,max)")
+	proto := protocolFlags(fs)
 	workers := fs.Int("workers", 0, "runs in parallel; 0 means GOMAXPROCS")
 	skip := fs.String("skip", "", "comma-separated `cells` problem/kernel to leave out, e.g. Scaling2d/avg (shown as \"not run\")")
 	if err := fs.parse(args); err != nil {
@@ -84,11 +78,8 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 	if *seeds < 1 {
 		return badInput("--seeds must be ≥ 1, got %d", *seeds)
 	}
-	cfg, err := protocolFlags(*acq, *beta, *fit, *backend, *iters, *initN, 0)
+	cfg, err := proto.config(0)
 	if err != nil {
-		return err
-	}
-	if cfg.Prior, err = parsePriorFlag(*prior); err != nil {
 		return err
 	}
 	if *workers < 0 {
