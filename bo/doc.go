@@ -135,10 +135,10 @@
 // acquisition uses both cores). A fit is now ~20 eigendecompositions (one
 // Gram each for avg) instead of 3 BFGS starts of ~110 likelihood
 // evaluations (three k_avg Grams each for avg); about half of a run is
-// now the acquisition. avg on Scaling2d is dominated by the kernel itself
-// (107 CPU s per run, > 150 s before; more than all other runs of a seed
-// together ×15): k_avg over the continuous scaling group is a 64×64-node
-// double quadrature per pair with a central-difference gradient (2d
-// further such sums per pair); the acquisition (mostly that gradient) is
-// ~80% of the run, the fit (one such Gram per ℓ) the rest.
+// now the acquisition. avg on Scaling2d is dominated by the kernel itself:
+// k_avg over the continuous scaling group is a double Gauss–Legendre
+// quadrature (32×32 nodes) per pair, ≈ 17 s per run (135 s before its
+// analytic gradient and node rule; more than all other runs of a seed
+// together). Mean seconds per run for every problem and kernel of the last
+// full table are in docs/results/table-own/table.md.
 package bo
