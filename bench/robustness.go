@@ -85,21 +85,9 @@ func Robustness(opts RobustnessOptions) (*RobustnessResult, error) {
 	if seeds < 0 || len(fams) == 0 || len(dims) == 0 || len(kernels) == 0 {
 		return nil, fmt.Errorf("%w: need problems, dimensions, kernels and seeds ≥ 1", ErrBadOptions)
 	}
-	cfg := withDefaults(opts.Config)
-	if cfg.Iters < 1 || cfg.Init < 1 {
-		return nil, fmt.Errorf("%w: iters and init must be ≥ 1", ErrBadOptions)
-	}
-	set, err := settingsOf(cfg, seeds, opts.Workers)
+	cfg, set, skip, err := setup(opts.Config, seeds, opts.Workers, opts.Skip)
 	if err != nil {
 		return nil, err
-	}
-	skip := map[CellKey]bool{}
-	for _, k := range opts.Skip {
-		p, err := problem.New(k.Problem, 0)
-		if err != nil {
-			return nil, fmt.Errorf("bench: skip: %w", err)
-		}
-		skip[CellKey{p.Name(), k.Kernel}] = true
 	}
 	res := &RobustnessResult{Environment: ExperimentEnvironment(), Settings: set, Dims: dims, Kernels: kernels}
 	var pointOf []*RobustnessPoint // per spec

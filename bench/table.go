@@ -136,6 +136,30 @@ func settingsOf(cfg bo.Config, seeds, workers int) (Settings, error) {
 	}, nil
 }
 
+// setup validates the options Table and Robustness share and returns the
+// run configuration with its defaults, the settings recorded with the
+// results, and the cells (problem name as canonicalized by problem.New,
+// kernel) to leave out.
+func setup(c bo.Config, seeds, workers int, skipList []CellKey) (bo.Config, Settings, map[CellKey]bool, error) {
+	cfg := withDefaults(c)
+	if cfg.Iters < 1 || cfg.Init < 1 {
+		return cfg, Settings{}, nil, fmt.Errorf("%w: iters and init must be ≥ 1", ErrBadOptions)
+	}
+	set, err := settingsOf(cfg, seeds, workers)
+	if err != nil {
+		return cfg, Settings{}, nil, err
+	}
+	skip := map[CellKey]bool{}
+	for _, k := range skipList {
+		p, err := problem.New(k.Problem, 0)
+		if err != nil {
+			return cfg, Settings{}, nil, fmt.Errorf("bench: skip: %w", err)
+		}
+		skip[CellKey{p.Name(), k.Kernel}] = true
+	}
+	return cfg, set, skip, nil
+}
+
 func withDefaults(cfg bo.Config) bo.Config {
 	if cfg.Iters == 0 {
 		cfg.Iters = bo.DefaultIters
@@ -165,21 +189,9 @@ func Table(opts TableOptions) (*TableResult, error) {
 	if seeds < 0 || len(names) == 0 || len(kernels) == 0 {
 		return nil, fmt.Errorf("%w: need problems, kernels and seeds ≥ 1", ErrBadOptions)
 	}
-	cfg := withDefaults(opts.Config)
-	if cfg.Iters < 1 || cfg.Init < 1 {
-		return nil, fmt.Errorf("%w: iters and init must be ≥ 1", ErrBadOptions)
-	}
-	set, err := settingsOf(cfg, seeds, opts.Workers)
+	cfg, set, skip, err := setup(opts.Config, seeds, opts.Workers, opts.Skip)
 	if err != nil {
 		return nil, err
-	}
-	skip := map[CellKey]bool{}
-	for _, k := range opts.Skip {
-		p, err := problem.New(k.Problem, 0)
-		if err != nil {
-			return nil, fmt.Errorf("bench: skip: %w", err)
-		}
-		skip[CellKey{p.Name(), k.Kernel}] = true
 	}
 	res := &TableResult{Environment: ExperimentEnvironment(), Settings: set, Kernels: kernels}
 	for _, name := range names {
