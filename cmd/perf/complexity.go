@@ -4,14 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/symbo/symbo/bench"
 	"github.com/symbo/symbo/kernel"
-	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
 )
 
@@ -126,18 +123,7 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return badInput("--base: %w", err)
 	}
-	spec, err := groupSpec(strings.ToLower(*group), *d, fs.given(), *block, *box, *matrices)
-	if err != nil {
-		return err
-	}
-	g, err := orbit.Parse(spec)
-	if err != nil {
-		return asInput(err)
-	}
-	if os.Getenv(linalg.EnvOpenBLASThreads) == "" && slices.Contains(linalg.Available(), "openblas") {
-		os.Setenv(linalg.EnvOpenBLASThreads, strconv.Itoa(runtime.GOMAXPROCS(0)))
-	}
-	be, err := backendByName(*backend)
+	g, be, err := profilerSetup(fs, *group, *d, *block, *box, *matrices, *backend)
 	if err != nil {
 		return err
 	}

@@ -150,18 +150,7 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return badInput("--bo-kernel: %w", err)
 	}
-	spec, err := groupSpec(strings.ToLower(*group), *d, fs.given(), *block, *box, *matrices)
-	if err != nil {
-		return err
-	}
-	g, err := orbit.Parse(spec)
-	if err != nil {
-		return asInput(err)
-	}
-	if os.Getenv(linalg.EnvOpenBLASThreads) == "" && slices.Contains(linalg.Available(), "openblas") {
-		os.Setenv(linalg.EnvOpenBLASThreads, strconv.Itoa(runtime.GOMAXPROCS(0)))
-	}
-	be, err := backendByName(*backend)
+	g, be, err := profilerSetup(fs, *group, *d, *block, *box, *matrices, *backend)
 	if err != nil {
 		return err
 	}
@@ -433,4 +422,27 @@ func fmtRatio(v float64, kind string) string {
 		return fmt.Sprintf("go/c %.3f", v)
 	}
 	return fmt.Sprintf("%.3g", v)
+}
+
+// profilerSetup parses the group flags and the backend of perf profile and
+// perf complexity. With OpenBLAS compiled in and SYMBO_OPENBLAS_THREADS
+// unset, OpenBLAS gets GOMAXPROCS threads, so that DGEMM and the Go code
+// are compared at the same thread count.
+func profilerSetup(fs *flagSet, group string, d, block int, box, matrices, backend string) (orbit.Group, linalg.Backend, error) {
+	spec, err := groupSpec(strings.ToLower(group), d, fs.given(), block, box, matrices)
+	if err != nil {
+		return nil, nil, err
+	}
+	g, err := orbit.Parse(spec)
+	if err != nil {
+		return nil, nil, asInput(err)
+	}
+	if os.Getenv(linalg.EnvOpenBLASThreads) == "" && slices.Contains(linalg.Available(), "openblas") {
+		os.Setenv(linalg.EnvOpenBLASThreads, strconv.Itoa(runtime.GOMAXPROCS(0)))
+	}
+	be, err := backendByName(backend)
+	if err != nil {
+		return nil, nil, err
+	}
+	return g, be, nil
 }
