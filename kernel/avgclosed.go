@@ -255,12 +255,12 @@ func (e *avgPermEval) prepY(dst, y []float64) { e.prepX(dst[:e.xLen()], y) }
 
 // rowLen: M (d²), the recursion (2^d), the exponent buffer (expLen) and,
 // when fused, the lane-interleaved w (8d), the permanents (8), the
-// scratch of f64.ExpPermanent8 and the gathered difference-form points of
-// rowFused (permBatch·xLen).
+// scratch of f64.ExpPermanent8, the gathered difference-form points of
+// rowFused (permBatch·xLen) and the lane-interleaved u of tri (8d).
 func (e *avgPermEval) rowLen() int {
 	n := e.d*e.d + 1<<e.d + e.expLen()
 	if e.fused() {
-		n += 8*e.d + 8 + f64.ExpPermScratch(e.d) + permBatch*e.xLen()
+		n += 16*e.d + 8 + f64.ExpPermScratch(e.d) + permBatch*e.xLen()
 	}
 	return n
 }
@@ -360,6 +360,106 @@ func (e *avgPermEval) rowFused(out, u, py []float64, scratch []float64) {
 		for k, jj := range slow[:ns] {
 			out[jj] = sv[k]
 		}
+	}
+}
+
+// tri writes k(x_i, x_j) to out[i·stride+j] for the rows i0 ≤ i < i1 and
+// j ≥ i (the upper triangle with the diagonal) of the n prepared points
+// px, with scratch of rowLen floats. When fused, the factored pairs of all
+// these rows form one stream packed into the lanes of
+// f64.ExpPermanent8Pairs (one u per lane), so lanes stay full across row
+// boundaries; difference-form pairs are gathered per row and go through
+// pairs as in rowFused. Each lane performs the operations of
+// f64.ExpPermanent8 for its pair and the final scaling is that of pairs,
+// so every entry has the bits of row (and of column, pairValue).
+func (e *avgPermEval) tri(out []float64, stride int, px []float64, n, i0, i1 int, scratch []float64) {
+	d := e.d
+	xl := d + 3
+	if !e.fused() {
+		for i := i0; i < i1; i++ {
+			e.row(out[i*stride+i:i*stride+n], px[i*xl:(i+1)*xl], px[i*xl:n*xl], n-i, scratch)
+		}
+		return
+	}
+	dd := d * d
+	r := scratch[dd+1<<d+e.expLen():]
+	wt, r := r[:8*d], r[8*d:]
+	pmv, r := (*[8]float64)(r[:8]), r[8:]
+	eps, r := r[:f64.ExpPermScratch(d)], r[f64.ExpPermScratch(d):]
+	gw, r := r[:permBatch*xl], r[permBatch*xl:]
+	ut := r[:8*d]
+	sc := e.scale
+	if e.signed {
+		sc = e.scaleC
+	}
+	var li, lj, slow [8]int
+	var sv [permBatch]float64
+	// Lanes uFrom… of ut hold the u of the current row (set at row
+	// starts and after flushes, not per pair).
+	nl, uFrom := 0, 0
+	fillU := func(u []float64, l0, l1 int) {
+		for k, a := range u[:d] {
+			for l := l0; l < l1; l++ {
+				ut[8*k+l] = a
+			}
+		}
+	}
+	flush := func() {
+		f64.ExpPermanent8Pairs(pmv, ut, wt, e.signed, eps)
+		for l := range nl {
+			i, j := li[l], lj[l]
+			out[i*stride+j] = sc * pmv[l] * (px[i*xl+d+2] * px[j*xl+d+2])
+		}
+	}
+	for i := i0; i < i1; i++ {
+		u := px[i*xl : i*xl+xl]
+		un2 := u[d+1]
+		o := out[i*stride : i*stride+n]
+		ns := 0
+		fillU(u, nl, 8)
+		uFrom = nl
+		for j := i; j < n; j++ {
+			wp := px[j*xl : j*xl+xl]
+			if un2+wp[d+1] > factoredMax {
+				copy(gw[ns*xl:ns*xl+xl], wp)
+				slow[ns] = j
+				ns++
+				if ns == permBatch {
+					e.pairs(sv[:ns], u, gw, xl, scratch)
+					for k, jj := range slow[:ns] {
+						o[jj] = sv[k]
+					}
+					ns = 0
+				}
+				continue
+			}
+			for k, b := range wp[:d] {
+				wt[8*k+nl] = b
+			}
+			li[nl], lj[nl] = i, j
+			nl++
+			if nl == 8 {
+				flush()
+				nl = 0
+				if uFrom > 0 {
+					fillU(u, 0, uFrom)
+					uFrom = 0
+				}
+			}
+		}
+		if ns > 0 {
+			e.pairs(sv[:ns], u, gw, xl, scratch)
+			for k, jj := range slow[:ns] {
+				o[jj] = sv[k]
+			}
+		}
+	}
+	if nl > 0 {
+		// Idle lanes compute perm of ones (w = 0).
+		for k := range d {
+			clear(wt[8*k+nl : 8*k+8])
+		}
+		flush()
 	}
 }
 

@@ -285,7 +285,9 @@ func (g *gramJob) column(k, t int) {
 func gramPar(g gramJob, n, w int) { parallel.For(n, w, g.column) }
 
 // gramRowJob fills row i of the upper triangle: k(x_i, x_j) for j > i
-// (contiguous in dst), then the diagonal entry as gramJob does.
+// (contiguous in dst) and the diagonal entry, diagV if diagIsV, else
+// k(x_i, x_i) as the first pair of the same row call (by the row
+// contract, the bits of pairValue and so of DiagTo).
 type gramRowJob struct {
 	ev      rowEvaluator
 	px, scr []float64
@@ -301,18 +303,92 @@ type gramRowJob struct {
 func (g *gramRowJob) row(k, i int) {
 	s := g.scr[k*g.sl : (k+1)*g.sl]
 	o := g.out[i*g.stride : i*g.stride+g.n]
+	px := g.px[i*g.xl : (i+1)*g.xl]
+	if !g.diagIsV {
+		// The diagonal pair leads the row: row gives pairValue's bits.
+		g.ev.row(o[i:], px, g.px[i*g.xl:g.n*g.xl], g.n-i, s)
+		return
+	}
 	if i+1 < g.n {
-		g.ev.row(o[i+1:], g.px[i*g.xl:(i+1)*g.xl], g.px[(i+1)*g.xl:g.n*g.xl], g.n-1-i, s)
+		g.ev.row(o[i+1:], px, g.px[(i+1)*g.xl:g.n*g.xl], g.n-1-i, s)
 	}
-	if g.diagIsV {
-		o[i] = g.diagV
-	} else {
-		xi := row(g.x, i)
-		o[i] = pairValue(g.ev, xi, xi, s)
-	}
+	o[i] = g.diagV
 }
 
 func gramRowPar(g gramRowJob, n, w int) { parallel.For(n, w, g.row) }
+
+// triEvaluator is a row evaluator that fills whole blocks of rows of the
+// upper triangle with the diagonal (k(x_i, x_j), i0 ≤ i < i1, j ≥ i, into
+// out[i·stride+j], for n points prepared by prepX) with scratch of rowLen
+// floats, streaming the pairs across row boundaries. Every entry must
+// have the bits of row (hence of column and pairValue).
+type triEvaluator interface {
+	rowEvaluator
+	tri(out []float64, stride int, px []float64, n, i0, i1 int, scratch []float64)
+}
+
+// triPairs is the target number of pairs of one task of gramTri (a
+// constant, so the split does not depend on the workers).
+const triPairs = 512
+
+// gramTriJob fills blocks of rows of the upper triangle: block t holds
+// the rows i with t·per ≤ pairs before row i < (t+1)·per.
+type gramTriJob struct {
+	ev     triEvaluator
+	px     []float64
+	scr    []float64
+	sl, n  int
+	per    int
+	out    []float64
+	stride int
+}
+
+// start is the first row of block t.
+func (g *gramTriJob) start(t int) int {
+	i, before := 0, 0
+	for i < g.n && before < t*g.per {
+		before += g.n - i
+		i++
+	}
+	return i
+}
+
+func (g *gramTriJob) block(k, t int) {
+	g.ev.tri(g.out, g.stride, g.px, g.n, g.start(t), g.start(t+1), g.scr[k*g.sl:(k+1)*g.sl])
+}
+
+func gramTriPar(g gramTriJob, tasks, w int) { parallel.For(tasks, w, g.block) }
+
+// triSerialPairs is the number of pairs below which gramTo runs a
+// triangle evaluator on one worker whatever the work estimate: measured
+// on the 2-core CI machine (hyperoctahedral(5) k_avg, BenchmarkGramTri),
+// two workers lose at n = 55 (1540 pairs: 41 µs serial, 52–58 µs on two)
+// and win from n ≈ 110 (6105 pairs: 155 µs, 127–142 µs on two).
+const triSerialPairs = 2048
+
+// triTasks is the number of gramTri blocks for n points.
+func triTasks(n int) int { return (n*(n+1)/2 + triPairs - 1) / triPairs }
+
+// gramTri is gramTo for a triangle evaluator (diagonal not constant) on w
+// workers: one stream of pairs on one worker, else triTasks(n) blocks of
+// about triPairs pairs.
+func gramTri(ev triEvaluator, w int, dst *mat.SymDense, x *mat.Dense, n int) {
+	xl, sl := ev.xLen(), ev.rowLen()
+	total := n * (n + 1) / 2
+	tasks := triTasks(n)
+	hp, px := getScratch(n * xl)
+	hs, scr := getScratch(w * sl)
+	prepAll(px, ev, x, n)
+	raw := dst.RawSymmetric()
+	if w == 1 {
+		ev.tri(raw.Data, raw.Stride, px, n, 0, n, scr)
+	} else {
+		g := gramTriJob{ev: ev, px: px, scr: scr, sl: sl, n: n, per: (total + tasks - 1) / tasks, out: raw.Data, stride: raw.Stride}
+		gramTriPar(g, tasks, w)
+	}
+	putScratch(hs)
+	putScratch(hp)
+}
 
 // gramRows is gramTo for a row evaluator on w workers: one task per row of
 // the upper triangle, longest first.
@@ -342,6 +418,14 @@ func gramTo(ev evaluator, workers int, dst *mat.SymDense, x *mat.Dense, n int, d
 	resizeSym(dst, n)
 	sl := max(ev.yLen(), pairLen(ev))
 	w := assemblyWorkers(workers, n, float64(n)*float64(n+1)/2*float64(sl))
+	if te, ok := ev.(triEvaluator); ok && !diagIsV {
+		tw := 1
+		if n*(n+1)/2 >= triSerialPairs {
+			tw = assemblyWorkers(workers, triTasks(n), float64(n)*float64(n+1)/2*float64(sl))
+		}
+		gramTri(te, tw, dst, x, n)
+		return
+	}
 	if re, ok := ev.(rowEvaluator); ok {
 		gramRows(re, w, dst, x, n, diagV, diagIsV)
 		return

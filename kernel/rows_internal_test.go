@@ -247,3 +247,88 @@ func TestAvgPermRowStream(t *testing.T) {
 		}
 	}
 }
+
+// TestGramTriMatchesPairs: the triangle stream of a triEvaluator (pairs
+// packed into lanes across row boundaries, one worker and several, and
+// blocks of rows split anywhere) gives every upper-triangle entry and the
+// diagonal with the bits of pairValue (hence DiagTo's diagonal), for both
+// forms of the k_avg closed form.
+func TestGramTriMatchesPairs(t *testing.T) {
+	tested := 0
+	for name, k := range rowKernels(t) {
+		te, ok := k.ev.(triEvaluator)
+		if !ok || k.diagIsV {
+			continue
+		}
+		tested++
+		const n = 47 // 1128 pairs: three blocks of triPairs
+		for _, ell := range []float64{0.8, 0.4} {
+			p := k.p
+			p.Lengthscale = ell
+			var ev evaluator = te
+			if ae, ok := te.(*avgPermEval); ok {
+				ev = newAvgPermEval(p, ae.d, ae.signed)
+			}
+			te := ev.(triEvaluator)
+			x := rowPoints(n, k.d, 3)
+			s := make([]float64, pairLen(ev))
+			want := make([]float64, n*n)
+			for i := range n {
+				for j := i; j < n; j++ {
+					want[i*n+j] = pairValue(ev, row(x, i), row(x, j), s)
+				}
+			}
+			check := func(what string, got []float64, stride int) {
+				t.Helper()
+				for i := range n {
+					for j := i; j < n; j++ {
+						if g := got[i*stride+j]; math.Float64bits(g) != math.Float64bits(want[i*n+j]) {
+							t.Fatalf("%s ℓ=%g %s: (%d,%d) = %v, pairValue %v", name, ell, what, i, j, g, want[i*n+j])
+						}
+					}
+				}
+			}
+			for _, w := range []int{1, 3} {
+				var g mat.SymDense
+				resizeSym(&g, n)
+				gramTri(te, w, &g, x, n)
+				raw := g.RawSymmetric()
+				check(fmt.Sprintf("gramTri w=%d", w), raw.Data, raw.Stride)
+			}
+			xl := te.xLen()
+			px := make([]float64, n*xl)
+			prepAll(px, te, x, n)
+			scr := make([]float64, te.rowLen())
+			out := make([]float64, n*n)
+			for _, cut := range [][]int{{0, 1, 2, 3, 5, 8, 13, 21, 34, n}, {0, 46, n}} {
+				clear(out)
+				for b := range len(cut) - 1 {
+					te.tri(out, n, px, n, cut[b], cut[b+1], scr)
+				}
+				check(fmt.Sprint("tri blocks ", cut), out, n)
+			}
+		}
+	}
+	if tested < 3 {
+		t.Errorf("%d triangle evaluators tested, want the 3 permanent k_avg ones", tested)
+	}
+}
+
+// BenchmarkGramTri times the hyperoctahedral(5) k_avg Gram through gramTri
+// on one worker and on two (blocks of triPairs pairs), to place the serial
+// threshold.
+func BenchmarkGramTri(b *testing.B) {
+	e := newAvgPermEval(Params{Shape: RBF, Variance: 1, Lengthscale: 1}, 5, true)
+	for _, n := range []int{55, 110, 220, 440} {
+		x := rowPoints(n, 5, 3)
+		for _, w := range []int{1, 2} {
+			b.Run(fmt.Sprintf("n=%d/w=%d", n, w), func(b *testing.B) {
+				var g mat.SymDense
+				resizeSym(&g, n)
+				for b.Loop() {
+					gramTri(e, w, &g, x, n)
+				}
+			})
+		}
+	}
+}

@@ -44,20 +44,40 @@ func ExpPermanent8(dst *[8]float64, u, w []float64, cosh bool, scratch []float64
 	if expPerm(dst, u, w, cosh, scratch) {
 		return
 	}
-	expPermGeneric(dst, u, w, cosh, scratch)
+	expPermGeneric(dst, u, w, d, false, cosh, scratch)
 }
 
-// expPermGeneric is ExpPermanent8 in Go: the exponentials of all lanes
-// (lane p's matrix at offset p·d²), then per lane the reciprocals and the
-// recursion.
-func expPermGeneric(dst *[8]float64, u, w []float64, cosh bool, scratch []float64) {
-	d := len(u)
+// ExpPermanent8Pairs is ExpPermanent8 with one u per lane: len(u) =
+// len(w) = 8·d, both lane-interleaved (coordinate i of lane p at 8i+p),
+// and E_ij = e^{u[8i+p]·w[8j+p]} in lane p. Each lane performs exactly the
+// operations of ExpPermanent8 for its own u, so lane p gives the bits of
+// ExpPermanent8 with u = (u[p], u[8+p], …) and the same w lane.
+func ExpPermanent8Pairs(dst *[8]float64, u, w []float64, cosh bool, scratch []float64) {
+	d := len(w) / 8
+	if d < 1 || d > MaxExpPermDim || len(w) != 8*d || len(u) != 8*d || len(scratch) < ExpPermScratch(d) {
+		panic(fmt.Sprintf("f64: ExpPermanent8Pairs: len(u) = %d, len(w) = %d, len(scratch) = %d", len(u), len(w), len(scratch)))
+	}
+	if expPermPairs(dst, u, w, d, cosh, scratch) {
+		return
+	}
+	expPermGeneric(dst, u, w, d, true, cosh, scratch)
+}
+
+// expPermGeneric is ExpPermanent8 (perLane false: u[i] in every lane) or
+// ExpPermanent8Pairs (perLane: u[8i+p] in lane p) in Go: the exponentials
+// of all lanes (lane p's matrix at offset p·d²), then per lane the
+// reciprocals and the recursion.
+func expPermGeneric(dst *[8]float64, u, w []float64, d int, perLane, cosh bool, scratch []float64) {
 	dd := d * d
 	ex := scratch[:8*dd]
 	f := scratch[8*dd : 8*dd+1<<d]
 	for p := range 8 {
 		c := ex[p*dd : p*dd+dd]
-		for i, ui := range u {
+		for i := range d {
+			ui := u[i]
+			if perLane {
+				ui = u[8*i+p]
+			}
 			for j := range d {
 				c[i*d+j] = ui * w[8*j+p]
 			}

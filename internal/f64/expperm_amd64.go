@@ -31,6 +31,36 @@ func expPerm(dst *[8]float64, u, w []float64, cosh bool, scratch []float64) bool
 	return true
 }
 
+// expPermPairs runs the AVX-512 ExpPermanent8Pairs and reports whether it
+// did.
+func expPermPairs(dst *[8]float64, u, w []float64, d int, cosh bool, scratch []float64) bool {
+	if !feat.avx512 {
+		return false
+	}
+	c := 0
+	if cosh {
+		c = 1
+	}
+	f, k := &scratch[0], &permConst[0]
+	switch d {
+	case 1:
+		expPermPairs1AVX512(dst, &u[0], &w[0], f, c, k)
+	case 2:
+		expPermPairs2AVX512(dst, &u[0], &w[0], f, c, k)
+	case 3:
+		expPermPairs3AVX512(dst, &u[0], &w[0], f, c, k)
+	case 4:
+		expPermPairs4AVX512(dst, &u[0], &w[0], f, c, k)
+	case 5:
+		expPermPairs5AVX512(dst, &u[0], &w[0], f, c, k)
+	case 6:
+		expPermPairs6AVX512(dst, &u[0], &w[0], f, c, k)
+	default:
+		return false
+	}
+	return true
+}
+
 // expPermdAVX512 is ExpPermanent8 for d = len(u), one pair per lane; f
 // holds 8·2^d floats of scratch (64 bytes per subset).
 //
@@ -51,3 +81,24 @@ func expPerm5AVX512(dst *[8]float64, u, w, f *float64, cosh int, consts *float64
 
 //go:noescape
 func expPerm6AVX512(dst *[8]float64, u, w, f *float64, cosh int, consts *float64)
+
+// expPermPairsdAVX512 is ExpPermanent8Pairs for d = len(w)/8: u is
+// lane-interleaved like w.
+//
+//go:noescape
+func expPermPairs1AVX512(dst *[8]float64, u, w, f *float64, cosh int, consts *float64)
+
+//go:noescape
+func expPermPairs2AVX512(dst *[8]float64, u, w, f *float64, cosh int, consts *float64)
+
+//go:noescape
+func expPermPairs3AVX512(dst *[8]float64, u, w, f *float64, cosh int, consts *float64)
+
+//go:noescape
+func expPermPairs4AVX512(dst *[8]float64, u, w, f *float64, cosh int, consts *float64)
+
+//go:noescape
+func expPermPairs5AVX512(dst *[8]float64, u, w, f *float64, cosh int, consts *float64)
+
+//go:noescape
+func expPermPairs6AVX512(dst *[8]float64, u, w, f *float64, cosh int, consts *float64)

@@ -55,7 +55,7 @@ func TestExpPermanent8(t *testing.T) {
 			}
 			for _, cosh := range []bool{false, true} {
 				var ref [8]float64
-				expPermGeneric(&ref, u, w, cosh, scratch)
+				expPermGeneric(&ref, u, w, d, false, cosh, scratch)
 				for _, p := range paths() {
 					restore := setFeatures(p.f)
 					var got [8]float64
@@ -79,6 +79,49 @@ func TestExpPermanent8(t *testing.T) {
 					want := permBrute(m, d)
 					if e := math.Abs(ref[p]-want) / want; e > 1e-13 {
 						t.Errorf("d=%d cosh=%v lane %d: %v, want %v (rel %.2g)", d, cosh, p, ref[p], want, e)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestExpPermanent8Pairs checks that every lane of ExpPermanent8Pairs, on
+// every path, has the bits of the generic ExpPermanent8 with that lane's u
+// broadcast (and the same w lane).
+func TestExpPermanent8Pairs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 3))
+	for d := 1; d <= MaxExpPermDim; d++ {
+		scratch := make([]float64, ExpPermScratch(d))
+		for trial := range 30 {
+			spread := []float64{0.3, 1, 2.5}[trial%3]
+			u := make([]float64, 8*d)
+			w := make([]float64, 8*d)
+			for i := range w {
+				u[i] = spread * rng.Float64()
+				w[i] = spread * rng.Float64()
+				if trial%2 == 1 {
+					w[i] = -w[i]
+				}
+			}
+			for _, cosh := range []bool{false, true} {
+				var want [8]float64
+				ub := make([]float64, d)
+				for p := range 8 {
+					for i := range d {
+						ub[i] = u[8*i+p]
+					}
+					var ref [8]float64
+					expPermGeneric(&ref, ub, w, d, false, cosh, scratch)
+					want[p] = ref[p]
+				}
+				for _, p := range paths() {
+					restore := setFeatures(p.f)
+					var got [8]float64
+					ExpPermanent8Pairs(&got, u, w, cosh, scratch)
+					restore()
+					if got != want {
+						t.Fatalf("d=%d cosh=%v: %s gives %v, want %v", d, cosh, p.name, got, want)
 					}
 				}
 			}

@@ -1,8 +1,9 @@
 //go:build ignore
 
-// gen_expperm writes expperm_amd64.s: ExpPermanent8 for d = 1 …
-// MaxExpPermDim in AVX-512, one pair per lane, the same operations as the
-// generic expPermGeneric. Run with go generate.
+// gen_expperm writes expperm_amd64.s: ExpPermanent8 and
+// ExpPermanent8Pairs for d = 1 … MaxExpPermDim in AVX-512, one pair per
+// lane, the same operations as the generic expPermGeneric. Run with go
+// generate.
 package main
 
 import (
@@ -45,79 +46,90 @@ func main() {
 	p("// R15 constants, AX cosh flag; Z16+j w_j, Z0+j row entry j, Z6… prefix")
 	p("// products q_2…q_d, Z12 inv, Z24 inv·q_k, Z13–15 EXP temporaries, Z22")
 	p("// accumulator, Z23 u_i.")
-	for d := 1; d <= maxDim; d++ {
-		full := 1<<d - 1
-		p("")
-		p("// func expPerm%dAVX512(dst *[8]float64, u, w, f *float64, cosh int, consts *float64)", d)
-		p("TEXT ·expPerm%dAVX512(SB), NOSPLIT, $0-48", d)
-		p("\tMOVQ dst+0(FP), DI")
-		p("\tMOVQ u+8(FP), SI")
-		p("\tMOVQ w+16(FP), DX")
-		p("\tMOVQ f+24(FP), BX")
-		p("\tMOVQ cosh+32(FP), AX")
-		p("\tMOVQ consts+40(FP), R15")
-		for j := range d {
-			p("\tVMOVUPD %d(DX), Z%d", 64*j, 16+j)
-		}
-		for k, z := range []int{25, 26, 27, 28, 29, 30, 31, 11} {
-			p("\tVMOVUPD %d(R15), Z%d", 576+64*k, z)
-		}
-		q := func(k int) string { // prefix product q_k, k ≥ 1
-			if k == 1 {
-				return "Z0"
+	for _, pairs := range []bool{false, true} {
+		for d := 1; d <= maxDim; d++ {
+			full := 1<<d - 1
+			name := fmt.Sprintf("expPerm%d", d)
+			if pairs {
+				// u lane-interleaved like w: one u per lane.
+				name = fmt.Sprintf("expPermPairs%d", d)
 			}
-			return fmt.Sprintf("Z%d", 6+k-2)
-		}
-		for i := range d {
-			p("\tVBROADCASTSD %d(SI), Z23", 8*i)
+			p("")
+			p("// func %sAVX512(dst *[8]float64, u, w, f *float64, cosh int, consts *float64)", name)
+			p("TEXT ·%sAVX512(SB), NOSPLIT, $0-48", name)
+			p("\tMOVQ dst+0(FP), DI")
+			p("\tMOVQ u+8(FP), SI")
+			p("\tMOVQ w+16(FP), DX")
+			p("\tMOVQ f+24(FP), BX")
+			p("\tMOVQ cosh+32(FP), AX")
+			p("\tMOVQ consts+40(FP), R15")
 			for j := range d {
-				p("\tVMULPD Z%d, Z23, Z%d", 16+j, j)
-				p("\tEXPP(Z%d, Z13, Z14, Z15)", j)
+				p("\tVMOVUPD %d(DX), Z%d", 64*j, 16+j)
 			}
-			p("\tTESTQ AX, AX")
-			p("\tJZ ep%dnocosh%d", d, i)
-			for k := 2; k <= d; k++ {
-				p("\tVMULPD Z%d, %s, %s", k-1, q(k-1), q(k))
+			for k, z := range []int{25, 26, 27, 28, 29, 30, 31, 11} {
+				p("\tVMOVUPD %d(R15), Z%d", 576+64*k, z)
 			}
-			p("\tVMOVUPD 1088(R15), Z12")
-			p("\tVDIVPD %s, Z12, Z12", q(d))
-			for k := d - 1; k >= 1; k-- {
-				p("\tVMULPD %s, Z12, Z24", q(k))
-				p("\tVMULPD Z%d, Z12, Z12", k)
-				p("\tVADDPD Z24, Z%d, Z%d", k, k)
+			q := func(k int) string { // prefix product q_k, k ≥ 1
+				if k == 1 {
+					return "Z0"
+				}
+				return fmt.Sprintf("Z%d", 6+k-2)
 			}
-			p("\tVADDPD Z12, Z0, Z0")
-			p("ep%dnocosh%d:", d, i)
-			// Level i+1 of the subset recursion from row i.
-			lev := i + 1
-			for s := 1; s <= full; s++ {
-				if bits.OnesCount(uint(s)) != lev {
-					continue
+			for i := range d {
+				if pairs {
+					p("\tVMOVUPD %d(SI), Z23", 64*i)
+				} else {
+					p("\tVBROADCASTSD %d(SI), Z23", 8*i)
 				}
-				dst := fmt.Sprintf("%d(BX)", 64*s)
-				if s == full {
-					dst = "(DI)"
+				for j := range d {
+					p("\tVMULPD Z%d, Z23, Z%d", 16+j, j)
+					p("\tEXPP(Z%d, Z13, Z14, Z15)", j)
 				}
-				if lev == 1 {
-					p("\tVMOVUPD Z%d, %s", bits.TrailingZeros(uint(s)), dst)
-					continue
+				p("\tTESTQ AX, AX")
+				p("\tJZ %snocosh%d", name, i)
+				for k := 2; k <= d; k++ {
+					p("\tVMULPD Z%d, %s, %s", k-1, q(k-1), q(k))
 				}
-				first := true
-				for t := uint(s); t != 0; t &= t - 1 {
-					j := bits.TrailingZeros(t)
-					r := s &^ (1 << j)
-					if first {
-						p("\tVMULPD %d(BX), Z%d, Z22", 64*r, j)
-						first = false
-					} else {
-						p("\tVFMADD231PD %d(BX), Z%d, Z22", 64*r, j)
+				p("\tVMOVUPD 1088(R15), Z12")
+				p("\tVDIVPD %s, Z12, Z12", q(d))
+				for k := d - 1; k >= 1; k-- {
+					p("\tVMULPD %s, Z12, Z24", q(k))
+					p("\tVMULPD Z%d, Z12, Z12", k)
+					p("\tVADDPD Z24, Z%d, Z%d", k, k)
+				}
+				p("\tVADDPD Z12, Z0, Z0")
+				p("%snocosh%d:", name, i)
+				// Level i+1 of the subset recursion from row i.
+				lev := i + 1
+				for s := 1; s <= full; s++ {
+					if bits.OnesCount(uint(s)) != lev {
+						continue
 					}
+					dst := fmt.Sprintf("%d(BX)", 64*s)
+					if s == full {
+						dst = "(DI)"
+					}
+					if lev == 1 {
+						p("\tVMOVUPD Z%d, %s", bits.TrailingZeros(uint(s)), dst)
+						continue
+					}
+					first := true
+					for t := uint(s); t != 0; t &= t - 1 {
+						j := bits.TrailingZeros(t)
+						r := s &^ (1 << j)
+						if first {
+							p("\tVMULPD %d(BX), Z%d, Z22", 64*r, j)
+							first = false
+						} else {
+							p("\tVFMADD231PD %d(BX), Z%d, Z22", 64*r, j)
+						}
+					}
+					p("\tVMOVUPD Z22, %s", dst)
 				}
-				p("\tVMOVUPD Z22, %s", dst)
 			}
+			p("\tVZEROUPPER")
+			p("\tRET")
 		}
-		p("\tVZEROUPPER")
-		p("\tRET")
 	}
 	if err := os.WriteFile("expperm_amd64.s", b.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
