@@ -38,12 +38,13 @@
 //     For d ≤ 6 and pairs within a proven accuracy guard, the factored
 //     form e^{−‖u‖²/2}·e^{−‖w‖²/2}·perm(cosh(u_i·w_j)) is evaluated for 8
 //     pairs at once in registers (f64.ExpPermanent8: d² exponentials per
-//     pair instead of 2d²+1). Gradients are analytic. Measured Gram
-//     speed-ups over enumeration, hyperoctahedral(5), RBF, one quiet
-//     `perf profile` run (openblas, 2 threads): k_avg 81× at n = 55 (53–99×
-//     across runs: short rows leave the 8-lane batches part empty) and 140×
-//     at n = 1000; closed k_max 151× at n = 55 and 137× at n = 1000
-//     (BenchmarkClosedVsEnum).
+//     pair instead of 2d²+1); the Gram's upper triangle, diagonal
+//     included, streams through those batches across row boundaries
+//     (f64.ExpPermanent8Pairs, one u per lane). Gradients are analytic.
+//     Measured Gram speed-ups over enumeration, hyperoctahedral(5), RBF,
+//     one quiet `perf profile` run (openblas, 2 threads): k_avg 132× at
+//     n = 55 and 167× at n = 1000; closed k_max 166× and 109× (137× in
+//     another run; BenchmarkClosedVsEnum).
 //   - Avg, enumerate: one κ per element, evaluated eight elements at a
 //     time by f64.SumKappa (vectorized exp within f64.ExpMaxUlp = 2 ulp of
 //     math.Exp, square roots, fixed-order lane sums; the same bits on
