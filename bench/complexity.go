@@ -362,7 +362,7 @@ func (c *complexity) nSeries() []pending {
 			return nil, err
 		}
 		sc, kp := mat.NewDense(n(i), n(i), nil), mat.NewDense(n(i), n(i), nil)
-		return func() error { psdProject(be, kp, sc, &e); return nil }, nil
+		return func() error { return psdProject(be, kp, sc, &e) }, nil
 	})
 	// Per-query: a batch of k(x_q, y_q) between new points.
 	qx, qy := points(queryBatch, d, c.o.Seed+11), points(queryBatch, d, c.o.Seed+12)

@@ -21,22 +21,6 @@ var (
 	_ spectrumer = (*plusBound)(nil)
 )
 
-// kappaDLog returns −u·κ'(u) = ∂κ(r/ℓ)/∂log ℓ at u = r/ℓ ≥ 0.
-func kappaDLog(s kernel.Shape, u float64) float64 {
-	const sqrt3, sqrt5 = 1.7320508075688772, 2.23606797749979
-	switch s {
-	case kernel.RBF:
-		return u * u * math.Exp(-0.5*u*u)
-	case kernel.Matern12:
-		return u * math.Exp(-u)
-	case kernel.Matern32:
-		return 3 * u * u * math.Exp(-sqrt3*u)
-	case kernel.Matern52:
-		return 5.0 / 3 * u * u * (1 + sqrt5*u) * math.Exp(-sqrt5*u)
-	}
-	panic(fmt.Sprintf("gp: bad shape %d", int(s)))
-}
-
 func checkShape(s kernel.Shape) error {
 	return kernel.Params{Shape: s, Variance: 1, Lengthscale: 1}.Validate()
 }
@@ -193,7 +177,7 @@ func corrTo(shape kernel.Shape, dist, dst, dLog *mat.SymDense, l float64) {
 		di := draw.Data[i*draw.Stride : i*draw.Stride+n]
 		li := lraw.Data[i*lraw.Stride : i*lraw.Stride+n]
 		for j := i; j < n; j++ {
-			li[j] = kappaDLog(shape, di[j]/l)
+			li[j] = p.KappaDLog(di[j])
 		}
 	}
 }
@@ -289,18 +273,12 @@ func (b *plusBound) CorrTo(dst, dLog *mat.SymDense, l float64) error {
 		return fmt.Errorf("gp: plus: %w", err)
 	}
 	lam := eig.Values
-	tol := b.f.opts.RelTol
-	if tol == 0 {
-		tol = float64(n) * 0x1p-52
+	full, qs := mat.NewDense(n, n, nil), mat.NewDense(n, n, nil)
+	clipped, err := kernel.ProjectTo(be, full, qs, &eig, b.f.opts.RelTol)
+	if err != nil {
+		return fmt.Errorf("gp: plus: %w", err)
 	}
-	thr := tol * lam[n-1]
-	clip := func(v float64) float64 {
-		if v > thr {
-			return v
-		}
-		return 0
-	}
-	if lam[0] > thr {
+	if !clipped {
 		// Nothing clipped (k_max(D, D) PSD, e.g. the groups of the paper's
 		// Proposition 1): K₊ = K and ∂K₊ = ∂K (F ≡ 1).
 		copySym(dst, &m)
@@ -309,16 +287,14 @@ func (b *plusBound) CorrTo(dst, dLog *mat.SymDense, l float64) error {
 		}
 		return nil
 	}
-	q := eig.Vectors
-	// K₊ = Q·diag(f(λ))·Qᵀ = (Q·diag(f(λ)))·Qᵀ.
-	qs := mat.NewDense(n, n, nil)
-	for i := range n {
-		for j := range n {
-			qs.Set(i, j, q.At(i, j)*clip(lam[j]))
+	_, thr, _ := kernel.Truncate(lam, b.f.opts.RelTol)
+	clip := func(v float64) float64 {
+		if v > thr {
+			return v
 		}
+		return 0
 	}
-	full := mat.NewDense(n, n, nil)
-	be.Gemm(false, true, 1, qs, q, 0, full)
+	q := eig.Vectors
 	symTo(dst, full)
 	if dLog == nil {
 		return nil
@@ -345,21 +321,17 @@ func (b *plusBound) CorrTo(dst, dLog *mat.SymDense, l float64) error {
 // spectrumTo writes the eigendecomposition of C_ℓ = clip(κ(D/ℓ)): that of
 // κ(D/ℓ) with the clipped eigenvalues set to 0.
 func (b *plusBound) spectrumTo(eig *linalg.Eigen, scratch *mat.SymDense, l float64) error {
-	n := b.dist.SymmetricDim()
 	corrTo(b.f.max.shape, b.dist, scratch, nil, l)
 	if err := b.f.opts.Backend.EigenSym(eig, scratch); err != nil {
 		return fmt.Errorf("gp: plus: %w", err)
 	}
-	tol := b.f.opts.RelTol
-	if tol == 0 {
-		tol = float64(n) * 0x1p-52
-	}
 	lam := eig.Values
-	thr := tol * lam[n-1]
-	for i, v := range lam {
-		if !(v > thr) {
-			lam[i] = 0
-		}
+	first, _, err := kernel.Truncate(lam, b.f.opts.RelTol)
+	if err != nil {
+		return fmt.Errorf("gp: plus: %w", err)
+	}
+	for i := range first {
+		lam[i] = 0
 	}
 	return nil
 }

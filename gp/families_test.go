@@ -405,3 +405,35 @@ func TestModeBaseReal(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictFarAway: far from the data every family's posterior reverts
+// to the prior (mean μ, variance k(x, x) + noise, zero gradients); at
+// (1e200, 1e200) the plus family returned NaN with a nil error.
+func TestPredictFarAway(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 0))
+	d := 3
+	x, y := sample(rng, 12, d)
+	for _, tc := range realFamilies(t, d) {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := New(tc.fam, x, y, Hyper{1.2, 0.9, 1e-3}, Options{Backend: linalg.Gonum()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ws Workspace
+			dm, dv := make([]float64, d), make([]float64, d)
+			for _, far := range [][]float64{{1e200, 1e200, 1e200}, {1e150, -1e150, 3}, {1e6, 0, 0}} {
+				m, v, err := g.PredictGrad(&ws, far, dm, dv)
+				if err != nil {
+					continue // a clear error is acceptable
+				}
+				bad := math.IsNaN(m) || math.IsNaN(v) || math.IsInf(m, 0) || math.IsInf(v, 0) || v < 0
+				for k := range d {
+					bad = bad || math.IsNaN(dm[k]) || math.IsNaN(dv[k]) || math.IsInf(dm[k], 0) || math.IsInf(dv[k], 0)
+				}
+				if bad {
+					t.Errorf("PredictGrad(%v) = %g, %g, ∇ %v %v with a nil error", far, m, v, dm, dv)
+				}
+			}
+		})
+	}
+}

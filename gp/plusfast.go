@@ -55,16 +55,13 @@ func newPlusPost(b *plusBound, g *GP, h Hyper) (*plusPost, error) {
 		return nil, fmt.Errorf("gp: plus: %w", err)
 	}
 	lam := eig.Values
-	tol := b.f.opts.RelTol
-	if tol == 0 {
-		tol = float64(n) * 0x1p-52
+	first, _, err := kernel.Truncate(lam, b.f.opts.RelTol)
+	if err != nil {
+		return nil, fmt.Errorf("gp: plus: %w", err)
 	}
-	thr := tol * lam[n-1]
-	var keep []int
-	for i, v := range lam {
-		if v > thr {
-			keep = append(keep, i)
-		}
+	keep := make([]int, 0, n-first)
+	for i := first; i < n; i++ {
+		keep = append(keep, i)
 	}
 	r := len(keep)
 	p := &plusPost{km: km, kg: kg, r: r, w: make([]float64, n*r), u: make([]float64, n), m: make([]float64, r*r)}

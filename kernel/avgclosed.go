@@ -191,6 +191,17 @@ type avgPermEval struct {
 // product of d entries is then ≥ e^{−600}·2^{−d} ≈ 1e−261·2^{−d}.
 const unscaledMax = 600
 
+// scale3 returns s·p·q, evaluated left to right (the bits every path
+// shares), or as s·(p·q) when s·p overflows although the product is
+// finite (a variance near the largest float64: k_avg ≤ v, but s·p = v/d!·p
+// can exceed it before q brings it back).
+func scale3(s, p, q float64) float64 {
+	if r := s * p * q; math.Abs(r) <= math.MaxFloat64 {
+		return r
+	}
+	return s * (p * q)
+}
+
 // factoredMax bounds ‖u‖² + ‖w‖² for the factored form (see avgPermEval).
 const factoredMax = 48
 
@@ -340,7 +351,7 @@ func (e *avgPermEval) rowFused(out, u, py []float64, scratch []float64) {
 		if nl == 8 {
 			f64.ExpPermanent8(pmv, ud, wt, e.signed, eps)
 			for l, jj := range lane {
-				out[jj] = sc * pmv[l] * (uex * py[jj*xl+d+2])
+				out[jj] = scale3(sc, pmv[l], uex*py[jj*xl+d+2])
 			}
 			nl = 0
 		}
@@ -352,7 +363,7 @@ func (e *avgPermEval) rowFused(out, u, py []float64, scratch []float64) {
 		}
 		f64.ExpPermanent8(pmv, ud, wt, e.signed, eps)
 		for l, jj := range lane[:nl] {
-			out[jj] = sc * pmv[l] * (uex * py[jj*xl+d+2])
+			out[jj] = scale3(sc, pmv[l], uex*py[jj*xl+d+2])
 		}
 	}
 	if ns > 0 {
@@ -408,7 +419,7 @@ func (e *avgPermEval) tri(out []float64, stride int, px []float64, n, i0, i1 int
 		f64.ExpPermanent8Pairs(pmv, ut, wt, e.signed, eps)
 		for l := range nl {
 			i, j := li[l], lj[l]
-			out[i*stride+j] = sc * pmv[l] * (px[i*xl+d+2] * px[j*xl+d+2])
+			out[i*stride+j] = scale3(sc, pmv[l], px[i*xl+d+2]*px[j*xl+d+2])
 		}
 	}
 	for i := i0; i < i1; i++ {
@@ -535,7 +546,7 @@ func (e *avgPermEval) pairs(out, u, w []float64, ws int, scratch []float64) {
 			if e.signed {
 				sc = e.scaleC
 			}
-			out[p] = sc * pmv[l] * (u[d+2] * wp[d+2])
+			out[p] = scale3(sc, pmv[l], u[d+2]*wp[d+2])
 			continue
 		}
 		x := ex[off[p]:off[p+1]]
@@ -557,7 +568,7 @@ func (e *avgPermEval) pairs(out, u, w []float64, ws int, scratch []float64) {
 			} else {
 				pm = permanent(x, d, f)
 			}
-			out[p] = sc * pm * (u[d+2] * wp[d+2])
+			out[p] = scale3(sc, pm, u[d+2]*wp[d+2])
 			continue
 		}
 		switch {
@@ -575,7 +586,7 @@ func (e *avgPermEval) pairs(out, u, w []float64, ws int, scratch []float64) {
 		} else {
 			pm = permanent(m, d, f)
 		}
-		out[p] = e.scale * pm * x[len(x)-1]
+		out[p] = scale3(e.scale, pm, x[len(x)-1])
 	}
 }
 
@@ -640,10 +651,9 @@ func (e *avgPermEval) exponents(ex, u, w []float64) int {
 	if e.signed {
 		s := ex[dd : 2*dd]
 		for a, ua := range u {
-			ua2 := -2 * ua
 			r := s[a*d : a*d+d]
 			for j, b := range w {
-				r[j] = ua2 * b
+				r[j] = -2 * (ua * b) // = (−2·ua)·b exactly, without −Inf·0
 			}
 		}
 		n += dd
@@ -664,6 +674,9 @@ func (e *avgPermEval) scaledExponents(ex, u, w []float64) int {
 		top := math.Inf(-1)
 		for _, l := range r {
 			top = max(top, l)
+		}
+		if math.IsInf(top, -1) {
+			continue // every entry of the row underflows: perm(M) = 0
 		}
 		lsum += top
 		for j := range r {
@@ -688,11 +701,16 @@ func (e *avgPermEval) matrix(m, u, w []float64) float64 {
 			r[j] = l
 			top = max(top, l)
 		}
+		if math.IsInf(top, -1) {
+			// Every entry underflows (|a − b|/ℓ overflows): perm(M) = 0.
+			clear(r)
+			continue
+		}
 		lsum += top
 		for j, b := range w[:d] {
 			v := math.Exp(r[j] - top)
 			if e.signed {
-				v *= 0.5 + 0.5*math.Exp(-2*a*b)
+				v *= 0.5 + 0.5*math.Exp(-2*(a*b))
 			}
 			r[j] = v
 		}

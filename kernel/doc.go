@@ -177,6 +177,23 @@
 //     operations whatever the tiling.
 //   - Inputs are never modified; an empty dst is resized, a non-empty one
 //     of the wrong size is a programmer bug (panic).
+//   - Accuracy of enumeration: the fused squared distance
+//     ‖x‖² + ‖y‖² − 2⟨x, g·y⟩ carries the rounding bound
+//     b = 2(d+2)·ε·(‖x‖² + ‖y‖²)/ℓ² on u² (guard.go); a pair whose bound
+//     could move κ by more than FusedTol = 1e−12 (units of v) is
+//     recomputed from the direct differences ‖x − g·y‖² (k_max: the
+//     minimum over the orbit; k_avg: every term), so enumerated values are
+//     within FusedTol of the exact ones at any magnitude. Ordinary inputs
+//     (‖x‖/ℓ ≲ 10) never take the exact path; Matérn-1/2 k_avg always
+//     does (its κ is not differentiable at 0, where the fused form loses
+//     half the digits).
+//   - No NaN from finite inputs: κ is 0 where its exponential underflows
+//     (the Matérn polynomial may then overflow), ℓ lies in
+//     [MinLengthscale, MaxLengthscale] so that 1/ℓ² is finite, and
+//     coordinates with x/ℓ overflowing are refused (ErrBadPoints).
+//   - Plus and every PSD projection in symbo keep the eigenvalues
+//     λ > tol·λ_max (Truncate; tol = n·2⁻⁵² by default); ProjectTo forms
+//     K₊ = Q·diag(λ kept)·Qᵀ exactly as gp's plus family does.
 //
 // # Concurrency
 //
@@ -190,13 +207,18 @@
 //
 // # Errors
 //
-// Constructors fail on non-positive or non-finite variance or lengthscale,
-// an unknown shape or method, Method Closed without a closed form
+// Constructors fail on a non-positive or non-finite variance, a
+// lengthscale outside [MinLengthscale, MaxLengthscale], an unknown shape or
+// method, a Quadrature outside [2, MaxQuadrature] (MaxQuadratureDouble for
+// double reductions; ErrBadOptions), Method Closed without a closed form
 // (ErrNoClosedForm), a group too large for the enumeration budget (wraps
 // orbit.ErrOverBudget) or whose order overflows int (orbit.ErrTooLarge),
 // and, for NewPlus, an empty or mis-shaped design set or an invalid
-// RelTol, and Options.Normalize for NewMax. Methods fail on empty inputs,
-// a dimension mismatch and NaN or infinite coordinates; the normalized
+// RelTol, a spectrum of k_max(D, D) whose largest eigenvalue is not
+// positive and finite (ErrSpectrum: e.g. a variance near the float64
+// maximum), and Options.Normalize for NewMax. Methods fail (ErrBadPoints)
+// on empty inputs, a dimension mismatch, NaN or infinite coordinates and
+// coordinates too large for ℓ; the normalized
 // k_avg also fails if some k_avg(x, x) underflows to 0 (not reachable for
 // the groups here, where k_avg(x, x) ≥ v/|G| or the quadrature analogue).
 // Errors are prefixed "kernel: ".

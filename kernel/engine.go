@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -45,32 +46,49 @@ type rowEvaluator interface {
 type gradFunc func(dst, x, y, scratch []float64)
 
 // checkPoints validates user data: non-empty, d columns, finite.
-func checkPoints(name string, x *mat.Dense, d int) (int, error) {
+// ErrBadPoints reports points a kernel cannot evaluate: empty, of the
+// wrong dimension, with a NaN or infinite coordinate, or a coordinate so
+// large that x/ℓ overflows.
+var ErrBadPoints = errors.New("kernel: invalid points")
+
+// coordLimit is the largest |x_k| whose x_k/ℓ is finite.
+func coordLimit(l float64) float64 { return math.MaxFloat64 * min(l, 1) }
+
+func checkPoints(name string, x *mat.Dense, d int, l float64) (int, error) {
 	if x == nil || x.IsEmpty() {
-		return 0, fmt.Errorf("kernel: %s is empty", name)
+		return 0, fmt.Errorf("%w: %s is empty", ErrBadPoints, name)
 	}
 	n, c := x.Dims()
 	if c != d {
-		return 0, fmt.Errorf("kernel: %s has %d columns, want d = %d", name, c, d)
+		return 0, fmt.Errorf("%w: %s has %d columns, want d = %d", ErrBadPoints, name, c, d)
 	}
 	raw := x.RawMatrix()
+	lim := coordLimit(l)
 	for i := range n {
 		for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+d] {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return 0, fmt.Errorf("kernel: %s[%d,%d] is %v", name, i, j, v)
+			if !(math.Abs(v) <= lim) {
+				return 0, badCoord(name+fmt.Sprintf("[%d,%d]", i, j), v, l)
 			}
 		}
 	}
 	return n, nil
 }
 
-func checkVec(name string, x []float64, d int) error {
-	if len(x) != d {
-		return fmt.Errorf("kernel: %s has length %d, want d = %d", name, len(x), d)
+func badCoord(what string, v, l float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("%w: %s is %v", ErrBadPoints, what, v)
 	}
+	return fmt.Errorf("%w: %s = %v is too large for lengthscale %v (x/ℓ overflows)", ErrBadPoints, what, v, l)
+}
+
+func checkVec(name string, x []float64, d int, l float64) error {
+	if len(x) != d {
+		return fmt.Errorf("%w: %s has length %d, want d = %d", ErrBadPoints, name, len(x), d)
+	}
+	lim := coordLimit(l)
 	for j, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("kernel: %s[%d] is %v", name, j, v)
+		if !(math.Abs(v) <= lim) {
+			return badCoord(name+fmt.Sprintf("[%d]", j), v, l)
 		}
 	}
 	return nil

@@ -153,8 +153,13 @@ func radialMaxGrad(p Params) gradFunc {
 			dst[0], dst[1] = 0, 0
 			return
 		}
-		c := p.Variance * inv2 * dkappaOverU(p.Shape, math.Abs(r-s)*math.Sqrt(inv2)) * (r - s) / r
-		dst[0], dst[1] = c*x[0], c*x[1]
+		c := p.Variance * inv2 * dkappaOverU(p.Shape, math.Abs(r-s)*math.Sqrt(inv2)) * (r - s)
+		if q := c / r; math.Abs(q) <= math.MaxFloat64 {
+			dst[0], dst[1] = q*x[0], q*x[1]
+			return
+		}
+		// r subnormal: c/r overflows, the direction x/r does not.
+		dst[0], dst[1] = c*(x[0]/r), c*(x[1]/r)
 	}
 }
 
@@ -221,7 +226,10 @@ type enumEval struct {
 }
 
 func (e *enumEval) xLen() int { return e.d + 1 }
-func (e *enumEval) yLen() int { return f64.PackedLen(e.G, e.d) + 1 + f64.Wide*e.d }
+
+// yLen: the packed orbit, ‖y‖², Wide·d floats of enumeration scratch and G
+// floats for the exact recomputation of a guarded pair (guard.go).
+func (e *enumEval) yLen() int { return f64.PackedLen(e.G, e.d) + 1 + max(f64.Wide*e.d, e.G) }
 
 func (e *enumEval) prepX(dst, x []float64) {
 	copy(dst, x)
@@ -291,13 +299,20 @@ func (e *enumEval) column(out []float64, stride int, px []float64, n int, py []f
 	orb := py[:pl]
 	ny := py[pl]
 	xl := d + 1
+	gam := fusedGamma(d) * e.inv2
+	slope := fusedSlope(e.p.Shape)
 	if e.isMax {
 		var b [maxChunk]float64
 		for i := 0; i < n; i += maxChunk {
 			m := min(maxChunk, n-i)
 			f64.MaxDot(b[:m], px[i*xl:], xl, d, orb)
 			for r := range m {
-				b[r] = max(px[(i+r)*xl+d]+ny-2*b[r], 0) * e.inv2
+				nx := px[(i+r)*xl+d]
+				b[r] = max(nx+ny-2*b[r], 0) * e.inv2
+				if !fusedOK(e.p.Shape, slope, b[r], gam*(nx+ny)) {
+					x := px[(i+r)*xl : (i+r)*xl+d]
+					b[r] = packedDist2(x, orb, G) * e.inv2
+				}
 			}
 			kappaOut(out[i*stride:], stride, b[:m], e.p)
 		}
@@ -307,7 +322,12 @@ func (e *enumEval) column(out []float64, stride int, px []float64, n int, py []f
 	scale := e.p.Variance / float64(G)
 	for i := range n {
 		x := px[i*xl : i*xl+d]
-		out[i*stride] = scale * f64.SumKappa(x, px[i*xl+d]+ny, orb, G, sh, e.inv2)
+		nxy := px[i*xl+d] + ny
+		if slope*gam*nxy <= FusedTol {
+			out[i*stride] = scale * f64.SumKappa(x, nxy, orb, G, sh, e.inv2)
+		} else {
+			out[i*stride] = scale * packedSumKappa(x, orb, G, sh, e.inv2, py[pl+1:])
+		}
 	}
 }
 
@@ -338,9 +358,11 @@ func (e *enumEval) grad(dst, x, y, scratch []float64) {
 	vi := e.p.Variance * e.inv2
 	sl := math.Sqrt(e.inv2)
 	if e.isMax {
-		best, arg := math.Inf(-1), 0
+		// The first element nearest x, from direct differences (the
+		// inner-product argmax cancels far from the origin).
+		best, arg := math.Inf(1), 0
 		for i := range G {
-			if s := dot(x, orb[i*d:(i+1)*d]); s > best {
+			if s := sqDist(x, orb[i*d:(i+1)*d]); s < best {
 				best, arg = s, i
 			}
 		}

@@ -53,11 +53,11 @@ func (k *orbitKernel) Method() string { return k.method }
 
 // CrossTo fills dst (n×m) with k(x_i, y_j). dst must not alias x or y.
 func (k *orbitKernel) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
-	n, err := checkPoints("x", x, k.d)
+	n, err := checkPoints("x", x, k.d, k.p.Lengthscale)
 	if err != nil {
 		return err
 	}
-	m, err := checkPoints("y", y, k.d)
+	m, err := checkPoints("y", y, k.d, k.p.Lengthscale)
 	if err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func (k *orbitKernel) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 // GramTo fills dst (n×n) with k(x_i, x_j), computing the upper triangle;
 // the diagonal is exactly DiagTo's.
 func (k *orbitKernel) GramTo(dst *mat.SymDense, x *mat.Dense) error {
-	n, err := checkPoints("x", x, k.d)
+	n, err := checkPoints("x", x, k.d, k.p.Lengthscale)
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func (k *orbitKernel) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 
 // DiagTo writes k(x_i, x_i) into dst (length n, allocated if nil).
 func (k *orbitKernel) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
-	n, err := checkPoints("x", x, k.d)
+	n, err := checkPoints("x", x, k.d, k.p.Lengthscale)
 	if err != nil {
 		return dst, err
 	}
@@ -100,10 +100,10 @@ func (k *orbitKernel) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
 
 // GradTo writes ∂k(x, y_j)/∂x into row j of dst (m×d).
 func (k *orbitKernel) GradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
-	if err := checkVec("x", x, k.d); err != nil {
+	if err := checkVec("x", x, k.d, k.p.Lengthscale); err != nil {
 		return err
 	}
-	m, err := checkPoints("y", y, k.d)
+	m, err := checkPoints("y", y, k.d, k.p.Lengthscale)
 	if err != nil {
 		return err
 	}
@@ -204,8 +204,8 @@ func newOrbitKernel(p Params, g orbit.Group, o Options, isMax bool) (*orbitKerne
 	if o.Budget < 0 {
 		return nil, fmt.Errorf("kernel: negative Budget %d", o.Budget)
 	}
-	if o.Quadrature < 0 || o.Quadrature == 1 {
-		return nil, fmt.Errorf("kernel: Quadrature must be 0 (default) or ≥ 2, got %d", o.Quadrature)
+	if o.Quadrature < 0 || o.Quadrature == 1 || o.Quadrature > MaxQuadrature {
+		return nil, fmt.Errorf("%w: Quadrature must be 0 (default) or in [2, %d], got %d", ErrBadOptions, MaxQuadrature, o.Quadrature)
 	}
 	budget := o.Budget
 	if budget == 0 {
@@ -291,6 +291,9 @@ func newOrbitKernel(p Params, g orbit.Group, o Options, isMax bool) (*orbitKerne
 		iso := isometric(g)
 		if o.Quadrature == 0 && !iso {
 			nq = DefaultQuadratureDouble
+		}
+		if !iso && nq > MaxQuadratureDouble {
+			return fmt.Errorf("%w: %s over %s averages over pairs of nodes (Quadrature² per pair): Quadrature %d exceeds %d", ErrBadOptions, kind, g.Name(), nq, MaxQuadratureDouble)
 		}
 		if sg, ok := g.(*orbit.ScalingGroup); ok && !isMax {
 			// Gauss–Legendre in log c with an analytic gradient (scaling.go).

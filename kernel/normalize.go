@@ -37,11 +37,11 @@ func (a *Avg) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 	if !a.norm {
 		return a.orbitKernel.CrossTo(dst, x, y)
 	}
-	n, err := checkPoints("x", x, a.d)
+	n, err := checkPoints("x", x, a.d, a.p.Lengthscale)
 	if err != nil {
 		return err
 	}
-	m, err := checkPoints("y", y, a.d)
+	m, err := checkPoints("y", y, a.d, a.p.Lengthscale)
 	if err != nil {
 		return err
 	}
@@ -58,11 +58,12 @@ func (a *Avg) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 		return err
 	}
 	raw := dst.RawMatrix()
+	v := a.p.Variance
 	for i := range n {
 		o := raw.Data[i*raw.Stride : i*raw.Stride+m]
 		ri := rx[i]
 		for j, rj := range ry[:len(o)] {
-			o[j] = o[j] * ri * rj
+			o[j] = min(o[j]*ri*rj, v) // ≤ v by Cauchy–Schwarz; min drops rounding above it
 		}
 	}
 	return nil
@@ -76,7 +77,7 @@ func (a *Avg) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 	if !a.norm {
 		return a.orbitKernel.GramTo(dst, x)
 	}
-	n, err := checkPoints("x", x, a.d)
+	n, err := checkPoints("x", x, a.d, a.p.Lengthscale)
 	if err != nil {
 		return err
 	}
@@ -97,7 +98,7 @@ func (a *Avg) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 		o := raw.Data[i*raw.Stride : i*raw.Stride+n]
 		ri := r[i]
 		for j := i + 1; j < n; j++ {
-			o[j] = o[j] * ri * r[j]
+			o[j] = min(o[j]*ri*r[j], v)
 		}
 		o[i] = v
 	}
@@ -112,7 +113,7 @@ func (a *Avg) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
 	if !a.norm {
 		return a.orbitKernel.DiagTo(dst, x)
 	}
-	n, err := checkPoints("x", x, a.d)
+	n, err := checkPoints("x", x, a.d, a.p.Lengthscale)
 	if err != nil {
 		return dst, err
 	}
@@ -134,10 +135,10 @@ func (a *Avg) GradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
 	if !a.norm {
 		return a.orbitKernel.GradTo(dst, x, y)
 	}
-	if err := checkVec("x", x, a.d); err != nil {
+	if err := checkVec("x", x, a.d, a.p.Lengthscale); err != nil {
 		return err
 	}
-	m, err := checkPoints("y", y, a.d)
+	m, err := checkPoints("y", y, a.d, a.p.Lengthscale)
 	if err != nil {
 		return err
 	}

@@ -43,8 +43,16 @@ func ParseShape(s string) (Shape, error) {
 type Params struct {
 	Shape       Shape
 	Variance    float64 // v > 0, finite
-	Lengthscale float64 // ℓ > 0, finite
+	Lengthscale float64 // ℓ in [MinLengthscale, MaxLengthscale]
 }
+
+// Lengthscale range. Kernels scale squared distances by 1/ℓ²; within this
+// range ℓ² and 1/ℓ² are finite normal numbers, so no distance is lost to
+// underflow (ℓ = 1e−300 would make 1/ℓ² = +Inf and 0·Inf = NaN at r = 0).
+const (
+	MinLengthscale = 1e-150
+	MaxLengthscale = 1e150
+)
 
 // Validate reports a bad shape or a non-positive or non-finite variance or
 // lengthscale.
@@ -55,8 +63,8 @@ func (p Params) Validate() error {
 	if !(p.Variance > 0) || math.IsInf(p.Variance, 0) {
 		return fmt.Errorf("kernel: variance must be positive and finite, got %v", p.Variance)
 	}
-	if !(p.Lengthscale > 0) || math.IsInf(p.Lengthscale, 0) {
-		return fmt.Errorf("kernel: lengthscale must be positive and finite, got %v", p.Lengthscale)
+	if !(p.Lengthscale >= MinLengthscale && p.Lengthscale <= MaxLengthscale) {
+		return fmt.Errorf("kernel: lengthscale must lie in [%g, %g], got %v", MinLengthscale, MaxLengthscale, p.Lengthscale)
 	}
 	return nil
 }
@@ -80,12 +88,58 @@ func kappa(s Shape, u float64) float64 {
 		return math.Exp(-u)
 	case Matern32:
 		a := sqrt3 * u
-		return (1 + a) * math.Exp(-a)
+		return expPoly(a, 1+a)
 	case Matern52:
 		a := sqrt5 * u
-		return (1 + a + a*a/3) * math.Exp(-a)
+		return expPoly(a, 1+a+a*a/3)
 	}
 	panic("kernel: bad shape")
+}
+
+// expPoly returns p·e^{−a}, 0 where e^{−a} underflows (p may then be +Inf:
+// a ≳ 1e154, or u = +Inf).
+func expPoly(a, p float64) float64 {
+	e := math.Exp(-a)
+	if e == 0 {
+		return 0
+	}
+	return p * e
+}
+
+// KappaDLog returns ∂/∂log ℓ of v·κ(r/ℓ) at r ≥ 0, that is v·(−u·κ'(u))
+// with u = r/ℓ: u²·e^{−u²/2} (rbf), u·e^{−u} (matern12),
+// 3u²·e^{−√3u} (matern32), (5/3)u²(1 + √5u)·e^{−√5u} (matern52); 0 where
+// the exponential underflows.
+func (p Params) KappaDLog(r float64) float64 {
+	return p.Variance * kappaDLog(p.Shape, r/p.Lengthscale)
+}
+
+func kappaDLog(s Shape, u float64) float64 {
+	var e float64
+	switch s {
+	case RBF:
+		e = math.Exp(-0.5 * u * u)
+	case Matern12:
+		e = math.Exp(-u)
+	case Matern32:
+		e = math.Exp(-sqrt3 * u)
+	case Matern52:
+		e = math.Exp(-sqrt5 * u)
+	default:
+		panic("kernel: bad shape")
+	}
+	if e == 0 {
+		return 0
+	}
+	switch s {
+	case RBF:
+		return u * u * e
+	case Matern12:
+		return u * e
+	case Matern32:
+		return 3 * u * u * e
+	}
+	return 5.0 / 3 * u * u * (1 + sqrt5*u) * e
 }
 
 // kappaU2 is κ as a function of u² (avoids a square root for RBF).
@@ -108,12 +162,15 @@ func dkappaOverU(s Shape, u float64) float64 {
 		if u == 0 {
 			return 0
 		}
-		return -math.Exp(-u) / u
+		if e := math.Exp(-u); e != 0 {
+			return -e / u
+		}
+		return 0
 	case Matern32:
 		return -3 * math.Exp(-sqrt3*u)
 	case Matern52:
 		a := sqrt5 * u
-		return -5.0 / 3 * (1 + a) * math.Exp(-a)
+		return -5.0 / 3 * expPoly(a, 1+a)
 	}
 	panic("kernel: bad shape")
 }
@@ -176,6 +233,19 @@ type Options struct {
 	// rejects it with an error.
 	Normalize bool
 }
+
+// Caps on Options.Quadrature, checked by NewAvg and NewMax: a single
+// reduction over the nodes (isometric groups, e.g. rotation2d) costs
+// Quadrature kernel evaluations per pair, a double one (scaling and other
+// non-isometric groups) Quadrature².
+const (
+	MaxQuadrature       = 1 << 16
+	MaxQuadratureDouble = 1 << 10
+)
+
+// ErrBadOptions reports invalid Options (a negative Workers or Budget, a
+// Quadrature outside its range, an unknown Method).
+var ErrBadOptions = errors.New("kernel: invalid options")
 
 // DefaultQuadrature is the default number of quadrature nodes for
 // continuous groups (see the package documentation for measured errors).

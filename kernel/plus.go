@@ -107,7 +107,7 @@ func NewPlus(m *Max, design *mat.Dense, o PlusOptions) (*Plus, error) {
 	if m == nil {
 		return nil, fmt.Errorf("kernel: plus: nil max kernel")
 	}
-	n, err := checkPoints("design", design, m.Dim())
+	n, err := checkPoints("design", design, m.Dim(), m.p.Lengthscale)
 	if err != nil {
 		return nil, fmt.Errorf("kernel: plus: %w", err)
 	}
@@ -120,10 +120,6 @@ func NewPlus(m *Max, design *mat.Dense, o PlusOptions) (*Plus, error) {
 			return nil, fmt.Errorf("kernel: plus: %w", err)
 		}
 	}
-	tol := o.RelTol
-	if tol == 0 {
-		tol = float64(n) * 0x1p-52
-	}
 	p := &Plus{max: m, design: mat.DenseCopyOf(design), be: be}
 	var k mat.SymDense
 	if err := m.GramTo(&k, p.design); err != nil {
@@ -134,13 +130,9 @@ func NewPlus(m *Max, design *mat.Dense, o PlusOptions) (*Plus, error) {
 		return nil, fmt.Errorf("kernel: plus: eigendecomposition of k_max(D, D): %w", err)
 	}
 	p.values = append([]float64(nil), eig.Values...)
-	lmax := p.values[n-1]
-	if !(lmax > 0) {
-		return nil, fmt.Errorf("kernel: plus: k_max(D, D) has no positive eigenvalue (largest %v)", lmax)
-	}
-	first := n
-	for first > 0 && p.values[first-1] > tol*lmax {
-		first--
+	first, _, err := Truncate(p.values, o.RelTol)
+	if err != nil {
+		return nil, fmt.Errorf("kernel: plus: k_max(D, D): %w", err)
 	}
 	p.r = n - first
 	p.w = mat.NewDense(n, p.r, nil)
@@ -176,7 +168,7 @@ func (p *Plus) Eigenvalues() []float64 { return append([]float64(nil), p.values.
 
 // FeaturesTo fills dst (n×r) with φ(x_i) for x n×d.
 func (p *Plus) FeaturesTo(dst *mat.Dense, x *mat.Dense) error {
-	if _, err := checkPoints("x", x, p.Dim()); err != nil {
+	if _, err := checkPoints("x", x, p.Dim(), p.max.p.Lengthscale); err != nil {
 		return err
 	}
 	s := p.scratch()
@@ -235,11 +227,11 @@ func (p *Plus) mul(transB bool, a, b, c *mat.Dense) {
 
 // CrossTo fills dst (n×m) with φ(x_i)·φ(y_j).
 func (p *Plus) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
-	n, err := checkPoints("x", x, p.Dim())
+	n, err := checkPoints("x", x, p.Dim(), p.max.p.Lengthscale)
 	if err != nil {
 		return err
 	}
-	m, err := checkPoints("y", y, p.Dim())
+	m, err := checkPoints("y", y, p.Dim(), p.max.p.Lengthscale)
 	if err != nil {
 		return err
 	}
@@ -263,7 +255,7 @@ func (p *Plus) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 
 // GramTo fills dst with φ(x_i)·φ(x_j); the diagonal is exactly DiagTo's.
 func (p *Plus) GramTo(dst *mat.SymDense, x *mat.Dense) error {
-	n, err := checkPoints("x", x, p.Dim())
+	n, err := checkPoints("x", x, p.Dim(), p.max.p.Lengthscale)
 	if err != nil {
 		return err
 	}
@@ -285,7 +277,7 @@ func (p *Plus) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 
 // DiagTo writes ‖φ(x_i)‖² into dst.
 func (p *Plus) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
-	n, err := checkPoints("x", x, p.Dim())
+	n, err := checkPoints("x", x, p.Dim(), p.max.p.Lengthscale)
 	if err != nil {
 		return dst, err
 	}
@@ -305,10 +297,10 @@ func (p *Plus) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
 // into row j of dst (m×d): O(n·r·d + m·r·d) after the k_max gradients
 // and the features of y.
 func (p *Plus) GradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
-	if err := checkVec("x", x, p.Dim()); err != nil {
+	if err := checkVec("x", x, p.Dim(), p.max.p.Lengthscale); err != nil {
 		return err
 	}
-	m, err := checkPoints("y", y, p.Dim())
+	m, err := checkPoints("y", y, p.Dim(), p.max.p.Lengthscale)
 	if err != nil {
 		return err
 	}

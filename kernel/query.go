@@ -87,6 +87,8 @@ func gradMaxT(e *enumEval, dst *mat.Dense, x []float64, y *mat.Dense, m int) {
 	var blk [maxChunk]int
 	vi := e.p.Variance * e.inv2
 	sl := math.Sqrt(e.inv2)
+	nx := orbS[pl]
+	gam, slope := fusedGamma(d)*e.inv2, fusedSlope(e.p.Shape)
 	for j0 := 0; j0 < m; j0 += maxChunk {
 		c := min(maxChunk, m-j0)
 		rows := py[j0*xl:]
@@ -108,11 +110,16 @@ func gradMaxT(e *enumEval, dst *mat.Dense, x []float64, y *mat.Dense, m int) {
 		}
 		for r := range c {
 			yr := rows[r*xl : r*xl+d]
-			h := blk[r]
-			for f64.Dot(yr, orb, h) != best[r] {
-				h++
+			var h int
+			if slope*gam*(rows[r*xl+d]+nx) <= FusedTol {
+				h = blk[r]
+				for f64.Dot(yr, orb, h) != best[r] {
+					h++
+				}
+				h = min(h, G-1) // padding repeats the last element
+			} else {
+				h = packedArgmin(yr, orb, G) // far from the origin: direct differences
 			}
-			h = min(h, G-1) // padding repeats the last element
 			e.g.ActTo(a, row(y, j0+r), e.g.Inverse(h))
 			out := row(dst, j0+r)
 			var d2 float64

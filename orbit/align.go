@@ -212,9 +212,11 @@ func (g *Rotation2DGroup) AlignTo(dst, x, y []float64) float64 {
 	r, s := math.Hypot(x[0], x[1]), math.Hypot(y[0], y[1])
 	if r == 0 {
 		copy(dst, y)
-	} else {
-		c := s / r
+	} else if c := s / r; c <= math.MaxFloat64 {
 		dst[0], dst[1] = c*x[0], c*x[1]
+	} else {
+		// r subnormal: s/r overflows, the direction x/r does not.
+		dst[0], dst[1] = s*(x[0]/r), s*(x[1]/r)
 	}
 	return dist2(x, dst)
 }

@@ -84,6 +84,9 @@ func Scaling(lo, hi []float64) (*ScalingGroup, error) {
 	if len(lo) < 1 || len(lo) != len(hi) {
 		return nil, invalid("scaling needs box bounds of equal length d ≥ 1, got %d and %d", len(lo), len(hi))
 	}
+	if err := checkDim("scaling", len(lo)); err != nil {
+		return nil, err
+	}
 	for k := range lo {
 		if !(lo[k] > 0 && lo[k] < hi[k] && !math.IsInf(hi[k], 1)) {
 			return nil, invalid("scaling needs a box with 0 < lo < hi < ∞, got [%g, %g] in coordinate %d", lo[k], hi[k], k)

@@ -83,11 +83,14 @@
 //
 // # Errors
 //
-// Constructors and Parse return errors wrapping ErrInvalid (d < 1, odd d
-// for pairedperm, d not a multiple of the block size, a bad box, a
-// non-orthogonal or ragged matrix), ErrUnknown (unknown group name),
-// ErrTooLarge (Size of a group whose order overflows int, naming it and its
-// order; a matrix closure beyond MaxMatrixOrder), ErrInfinite (Size of a
+// Constructors and Parse return errors wrapping ErrInvalid (d < 1 or
+// d > MaxDim, odd d for pairedperm, d not a multiple of the block size, a
+// bad box, a non-orthogonal or ragged matrix, malformed JSON or data after
+// it), ErrUnknown (unknown group name), ErrTooLarge (Size of a group whose
+// order overflows int, naming it and its order to two digits in O(1); a
+// matrix group of dimension above MaxMatrixDim, whose worst-case closure
+// work exceeds MaxMatrixWork — both decided before any O(d³) work — or
+// whose closure exceeds MaxMatrixOrder elements), ErrInfinite (Size of a
 // continuous group) and ErrOverBudget (Orbits beyond the memory budget,
 // naming the group and the bytes it would need). Messages start with
 // "orbit: ". Wrong slice lengths, element indices out of range and m < 1

@@ -3,6 +3,7 @@ package orbit
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 )
 
@@ -45,9 +46,24 @@ func Size(g Group) (int, error) {
 	return n, nil
 }
 
-// approx formats a large integer with two significant digits.
+// approx formats a non-negative integer with two significant digits. It
+// costs O(1) big-integer work whatever the size of o (converting 2^(10⁹) to
+// decimal text would take minutes): the mantissa and the decimal exponent
+// come from the top 64 bits and the bit length.
 func approx(o *big.Int) string {
-	return new(big.Float).SetInt(o).Text('g', 2)
+	n := o.BitLen()
+	if n <= 64 {
+		return new(big.Float).SetInt(o).Text('g', 2)
+	}
+	shift := n - 64
+	top := new(big.Int).Rsh(o, uint(shift)).Uint64()
+	l := math.Log10(float64(top)) + float64(shift)*math.Log10(2)
+	e := math.Floor(l)
+	m := math.Pow(10, l-e)
+	if m >= 9.95 { // rounds up to 10
+		m, e = 1, e+1
+	}
+	return fmt.Sprintf("%.1fe+%02.0f", m, e)
 }
 
 func checkLen(name string, dst, x []float64, d int) {

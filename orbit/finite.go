@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"slices"
 )
 
@@ -29,9 +30,18 @@ var (
 	_ Distancer     = (*CyclicGroup)(nil)
 )
 
+// MaxDim is the largest dimension d a group may act on. It is checked by
+// every constructor and by Parse before anything is allocated, so that a
+// mistyped d (1e9) is an error rather than an out-of-memory crash or a
+// computation of d! that never ends.
+const MaxDim = 1 << 16
+
 func checkDim(name string, d int) error {
 	if d < 1 {
 		return invalid("%s needs d ≥ 1, got %d", name, d)
+	}
+	if d > MaxDim {
+		return invalid("%s: d = %d exceeds the maximum dimension %d (orbit.MaxDim)", name, d, MaxDim)
 	}
 	return nil
 }
@@ -97,8 +107,10 @@ func SignFlip(d int) (*SignFlipGroup, error) {
 	if err := checkDim("signflip", d); err != nil {
 		return nil, err
 	}
-	g := &SignFlipGroup{d: d}
-	g.n = intOrder(g.Order())
+	g := &SignFlipGroup{d: d, n: -1}
+	if d < bits.UintSize-1 {
+		g.n = 1 << d
+	}
 	return g, nil
 }
 
@@ -167,7 +179,7 @@ func Permutation(d int) (*PermutationGroup, error) {
 		return nil, err
 	}
 	g := &PermutationGroup{bl: newBlocks(d, 1, 1, 0)}
-	g.n = intOrder(g.Order())
+	g.n = factorialOrder(d, 0)
 	return g, nil
 }
 
@@ -247,7 +259,7 @@ func Hyperoctahedral(d int) (*HyperoctahedralGroup, error) {
 		return nil, err
 	}
 	g := &HyperoctahedralGroup{bl: newBlocks(d, 1, 1, 0)}
-	g.n = intOrder(g.Order())
+	g.n = factorialOrder(d, d)
 	return g, nil
 }
 
@@ -344,11 +356,11 @@ func BlockPerm(m, b int) (*BlockPermGroup, error) {
 	if m < 1 || b < 1 {
 		return nil, invalid("blockperm needs m ≥ 1 blocks of b ≥ 1 coordinates, got m = %d, b = %d", m, b)
 	}
-	if m > math.MaxInt/b {
-		return nil, invalid("blockperm(%d,%d): dimension overflows int", m, b)
+	if m > MaxDim/b {
+		return nil, invalid("blockperm(%d,%d): d = m·b exceeds the maximum dimension %d (orbit.MaxDim)", m, b, MaxDim)
 	}
 	g := &BlockPermGroup{bl: newBlocks(m, b, b, 1)}
-	g.n = intOrder(g.Order())
+	g.n = factorialOrder(m, 0)
 	return g, nil
 }
 
@@ -393,11 +405,11 @@ func PairedPerm(m int) (*PairedPermGroup, error) {
 	if m < 1 {
 		return nil, invalid("pairedperm needs m ≥ 1 pairs (d = 2m ≥ 2), got m = %d", m)
 	}
-	if m > math.MaxInt/2 {
-		return nil, invalid("pairedperm(%d): dimension overflows int", m)
+	if m > MaxDim/2 {
+		return nil, invalid("pairedperm(%d): d = 2m exceeds the maximum dimension %d (orbit.MaxDim)", m, MaxDim)
 	}
 	g := &PairedPermGroup{bl: newBlocks(m, 2, 1, m)}
-	g.n = intOrder(g.Order())
+	g.n = factorialOrder(m, 0)
 	return g, nil
 }
 

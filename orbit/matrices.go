@@ -16,6 +16,15 @@ const (
 	MaxMatrixOrder = 1 << 16
 	// MaxMatrixEntries caps |G|·d², the stored matrix entries (128 MiB).
 	MaxMatrixEntries = 1 << 24
+	// MaxMatrixDim caps d for matrix groups.
+	MaxMatrixDim = 256
+	// MaxMatrixWork caps the worst-case multiply-adds of the closure,
+	// G·k·d³ for k given matrices of dimension d, where G =
+	// min(MaxMatrixOrder, MaxMatrixEntries/d²) is the largest closure
+	// allowed: the bound is checked before any O(d³) work, so a request
+	// that could not finish in seconds is refused at once (e.g. d = 256
+	// allows at most 4 matrices, d = 16 at most 64).
+	MaxMatrixWork = 1 << 34
 	// OrthoTol is the tolerance on max |MᵀM − I| for input matrices.
 	OrthoTol = 1e-12
 	// matchTol is the max-abs tolerance under which two computed group
@@ -62,7 +71,13 @@ func readMatrices(r io.Reader, src string) (*Matrices, error) {
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {
-		return nil, fmt.Errorf("orbit: reading %s%w", where, err)
+		return nil, invalid("%s%v", where, err)
+	}
+	if tok, err := dec.Token(); err != io.EOF {
+		if err != nil {
+			return nil, invalid("%safter the JSON value: %v", where, err)
+		}
+		return nil, invalid("%sunexpected %v after the JSON value", where, tok)
 	}
 	gens := append(append([][][]float64(nil), in.Generators...), in.Elements...)
 	d := in.Dim
@@ -71,6 +86,9 @@ func readMatrices(r io.Reader, src string) (*Matrices, error) {
 	}
 	if d < 1 {
 		return nil, invalid("%sneed \"dim\" ≥ 1 or at least one matrix, got dim %d", where, in.Dim)
+	}
+	if err := checkMatrixSizes(where, d, len(gens)); err != nil {
+		return nil, err
 	}
 	flat := make([][]float64, len(gens))
 	for n, M := range gens {
@@ -103,6 +121,9 @@ func NewMatrices(d int, gens [][]float64) (*Matrices, error) {
 	if d < 1 {
 		return nil, invalid("matrices need d ≥ 1, got %d", d)
 	}
+	if err := checkMatrixSizes("matrices: ", d, len(gens)); err != nil {
+		return nil, err
+	}
 	for n, f := range gens {
 		if len(f) != d*d {
 			return nil, invalid("matrix %d has %d entries, want %d", n, len(f), d*d)
@@ -112,6 +133,20 @@ func NewMatrices(d int, gens [][]float64) (*Matrices, error) {
 		}
 	}
 	return closure(d, gens, "matrices: ")
+}
+
+// checkMatrixSizes bounds d and the closure's worst-case work before any
+// O(d³) computation (see MaxMatrixDim and MaxMatrixWork).
+func checkMatrixSizes(where string, d, ngens int) error {
+	if d > MaxMatrixDim {
+		return fmt.Errorf("%w: %sdimension %d exceeds MaxMatrixDim = %d", ErrTooLarge, where, d, MaxMatrixDim)
+	}
+	G := min(MaxMatrixOrder, MaxMatrixEntries/(d*d))
+	if work := float64(G) * float64(ngens) * float64(d*d*d); work > MaxMatrixWork {
+		return fmt.Errorf("%w: %s%d matrices of dimension %d: the closure could need %.2g multiply-adds, over MaxMatrixWork = %d",
+			ErrTooLarge, where, ngens, d, work, MaxMatrixWork)
+	}
+	return nil
 }
 
 // orthoErr returns max |MᵀM − I|.

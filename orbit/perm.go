@@ -162,6 +162,23 @@ func factorialInt(m int) int {
 	return f
 }
 
+// factorialOrder returns m!·2^s as an int, or −1 if it overflows, without
+// big-integer arithmetic (m! overflows int beyond m = 20).
+func factorialOrder(m, s int) int {
+	if s >= bits.UintSize-1 {
+		return -1
+	}
+	f := 1 << s
+	for k := 2; k <= m; k++ {
+		hi, lo := bits.Mul64(uint64(f), uint64(k))
+		if hi != 0 || lo > math.MaxInt {
+			return -1
+		}
+		f = int(lo)
+	}
+	return f
+}
+
 // intOrder returns o as an int, or −1 if it does not fit.
 func intOrder(o *big.Int) int {
 	if o.IsInt64() && o.Int64() <= math.MaxInt {

@@ -111,7 +111,11 @@ func kappaTerm(s float64, nxy, inv2 float64, rbf bool, c, q1, q2 float64) float6
 		return Exp(u2 * -0.5)
 	}
 	a := math.Sqrt(u2) * c
-	return (math.FMA(a*q2, a, a*q1) + 1) * Exp(-a)
+	e := Exp(-a)
+	if e == 0 {
+		return 0 // the polynomial may be +Inf (a ≳ 1e154): Inf·0
+	}
+	return (math.FMA(a*q2, a, a*q1) + 1) * e
 }
 
 // SumKappa returns Σ_{g<G} κ(√(max(nxy − 2⟨x, o_g⟩, 0)·inv2)) over the
@@ -157,7 +161,8 @@ const kappaChunk = 64
 //
 // so the same bits on every path (the exponentials go through ExpTo, the
 // square roots are correctly rounded) and within ExpMaxUlp-level rounding
-// of the same formulas with math.Exp. dst and u2 must have the same
+// of the same formulas with math.Exp. Where Exp(−a) underflows to 0 the
+// result is 0 (not the NaN of +Inf·0 when the polynomial overflows). dst and u2 must have the same
 // length; they may be the same slice.
 func KappaTo(dst, u2 []float64, shape Shape) {
 	if len(dst) != len(u2) {
@@ -181,7 +186,9 @@ func KappaTo(dst, u2 []float64, shape Shape) {
 		}
 		ExpTo(o, o)
 		for r, ar := range a {
-			o[r] *= math.FMA(ar*q2, ar, ar*q1) + 1
+			if o[r] != 0 { // Exp(−a) = 0 where the polynomial may overflow
+				o[r] *= math.FMA(ar*q2, ar, ar*q1) + 1
+			}
 		}
 	}
 }

@@ -1,0 +1,281 @@
+package kernel_test
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/orbit"
+	"gonum.org/v1/gonum/mat"
+)
+
+// refKappa is κ(u) written independently of the package (math.Exp, the
+// textbook formulas, the limit 0 where the exponential underflows).
+func refKappa(s kernel.Shape, u float64) float64 {
+	if math.IsInf(u, 1) {
+		return 0
+	}
+	switch s {
+	case kernel.RBF:
+		return math.Exp(-u * u / 2)
+	case kernel.Matern12:
+		return math.Exp(-u)
+	case kernel.Matern32:
+		a := math.Sqrt(3) * u
+		if a > 800 {
+			return 0
+		}
+		return (1 + a) * math.Exp(-a)
+	}
+	a := math.Sqrt(5) * u
+	if a > 800 {
+		return 0
+	}
+	return (1 + a + a*a/3) * math.Exp(-a)
+}
+
+// refOrbit returns k_avg and k_max from the single orbit sum and minimum
+// over g of the direct squared distances ‖x − g·y‖² (no cancellation),
+// scaled by v after the reduction.
+func refOrbit(s kernel.Shape, v, l float64, g orbit.Finite, x, y []float64) (avg, mx float64) {
+	G := int(g.Order().Int64())
+	gy := make([]float64, len(y))
+	best := math.Inf(1)
+	for a := range G {
+		g.ActTo(gy, y, a)
+		var d2 float64
+		for k := range x {
+			t := (x[k] - gy[k]) / l
+			d2 += t * t
+		}
+		best = min(best, d2)
+		avg += refKappa(s, math.Sqrt(d2))
+	}
+	return v * avg / float64(G), v * refKappa(s, math.Sqrt(best))
+}
+
+func cross1(t *testing.T, k kernel.Kernel, x, y []float64) float64 {
+	t.Helper()
+	var dst mat.Dense
+	if err := k.CrossTo(&dst, mat.NewDense(1, len(x), x), mat.NewDense(1, len(y), y)); err != nil {
+		t.Fatal(err)
+	}
+	return dst.At(0, 0)
+}
+
+func gram(t *testing.T, k kernel.Kernel, rows [][]float64) *mat.SymDense {
+	t.Helper()
+	d := len(rows[0])
+	x := mat.NewDense(len(rows), d, nil)
+	for i, r := range rows {
+		x.SetRow(i, r)
+	}
+	var dst mat.SymDense
+	if err := kernel.Gram(k, &dst, x); err != nil {
+		t.Fatal(err)
+	}
+	return &dst
+}
+
+// TestEnumeratedCancellation: points far from the origin compared with the
+// lengthscale. The fused ‖x‖² + ‖y‖² − 2⟨x, g·y⟩ lost every digit (k_max =
+// 1 instead of 0.535 for 1e8-scale rows; Matérn k_avg(x, x) = 0.1667
+// instead of 0.0739); the guard recomputes such pairs exactly.
+func TestEnumeratedCancellation(t *testing.T) {
+	g3, _ := orbit.Hyperoctahedral(3)
+	g5, _ := orbit.Hyperoctahedral(5)
+	pts := map[orbit.Finite][][]float64{
+		g3: {{1e8, 1, 0}, {1e8, 2, 0.5}, {-3, 1e7, 2}, {1e150, 1e150, 3}, {1e160, -1e160, 1e-300}, {0.5, -0.25, 2}},
+		g5: {{1e8, 1, 0, 2, -3}, {1e8, 2, 0.5, 2, -3}, {1, 2, 3, 4, 5}, {1e200, 1, 2, 3, 4}},
+	}
+	for g, rows := range pts {
+		for _, s := range []kernel.Shape{kernel.RBF, kernel.Matern12, kernel.Matern32, kernel.Matern52} {
+			for _, l := range []float64{0.7, 3} {
+				p := kernel.Params{Shape: s, Variance: 1, Lengthscale: l}
+				for _, isMax := range []bool{false, true} {
+					var k kernel.Kernel
+					var err error
+					if isMax {
+						k, err = kernel.NewMax(p, g, kernel.Options{Method: kernel.Enumerate})
+					} else {
+						k, err = kernel.NewAvg(p, g, kernel.Options{Method: kernel.Enumerate})
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					K := gram(t, k, rows)
+					for i, x := range rows {
+						for j, y := range rows {
+							ra, rm := refOrbit(s, 1, l, g, x, y)
+							want := ra
+							if isMax {
+								want = rm
+							}
+							got := K.At(i, j)
+							if c := cross1(t, k, x, y); math.Abs(c-got) > 1e-15*math.Abs(got) {
+								t.Errorf("%s %v max=%v: CrossTo %g ≠ Gram %g", g.Name(), s, isMax, c, got)
+							}
+							if !(math.Abs(got-want) <= 1e-11) {
+								t.Errorf("%s %v ℓ=%g max=%v: k(%v, %v) = %.17g, want %.17g", g.Name(), s, l, isMax, x, y, got, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestExtremeLengthscaleAndDistance: Matérn at r/ℓ ≳ 1.3e154 returned NaN
+// (poly·exp = Inf·0); ℓ = 1e−300 made CrossTo(x, x) NaN on the diagonal.
+func TestExtremeLengthscaleAndDistance(t *testing.T) {
+	for _, s := range []kernel.Shape{kernel.RBF, kernel.Matern12, kernel.Matern32, kernel.Matern52} {
+		for _, l := range []float64{kernel.MinLengthscale, 1, kernel.MaxLengthscale} {
+			p := kernel.Params{Shape: s, Variance: 2, Lengthscale: l}
+			for _, r := range []float64{0, 1e-300, 1, 1e154, 1.3e154, 1e300, math.MaxFloat64} {
+				got := p.Kappa(r)
+				want := 2 * refKappa(s, r/l)
+				if !(math.Abs(got-want) <= 1e-14*2) {
+					t.Errorf("%v ℓ=%g: Kappa(%g) = %g, want %g", s, l, r, got, want)
+				}
+				if d := p.KappaDLog(r); math.IsNaN(d) || math.IsInf(d, 0) {
+					t.Errorf("%v ℓ=%g: KappaDLog(%g) = %g", s, l, r, d)
+				}
+			}
+		}
+		if _, err := kernel.NewBase(kernel.Params{Shape: s, Variance: 1, Lengthscale: 1e-300}, 2); err == nil {
+			t.Errorf("%v: ℓ = 1e-300 accepted", s)
+		}
+		// A coordinate whose x/ℓ overflows is an error, not a NaN.
+		b, _ := kernel.NewBase(kernel.Params{Shape: s, Variance: 1, Lengthscale: kernel.MinLengthscale}, 2)
+		var dst mat.Dense
+		if err := b.CrossTo(&dst, mat.NewDense(1, 2, []float64{1e300, 0}), mat.NewDense(1, 2, []float64{0, 0})); !errors.Is(err, kernel.ErrBadPoints) {
+			t.Errorf("%v: x/ℓ overflowing: error %v, want ErrBadPoints", s, err)
+		}
+		g, _ := orbit.Hyperoctahedral(2)
+		far := [][]float64{{1e154, -1e154}, {-1e154, 3}, {0, 0}, {1.7e158, 1.7e158}}
+		for _, m := range []kernel.Method{kernel.Auto, kernel.Enumerate} {
+			p := kernel.Params{Shape: s, Variance: 1, Lengthscale: kernel.MinLengthscale}
+			base, _ := kernel.NewBase(p, 2)
+			mx, _ := kernel.NewMax(p, g, kernel.Options{Method: m})
+			avg, err := kernel.NewAvg(p, g, kernel.Options{Method: m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []kernel.Kernel{base, mx, avg} {
+				K := gram(t, k, far)
+				for i, x := range far {
+					for j, y := range far {
+						c := cross1(t, k, x, y)
+						if math.IsNaN(c) || math.IsNaN(K.At(i, j)) || math.Abs(c-K.At(i, j)) > 1e-15*math.Abs(c) {
+							t.Errorf("%v %T %v: k(%v, %v): CrossTo %g, Gram %g", s, k, m, x, y, c, K.At(i, j))
+						}
+						if i == j && (c == 0) != (k == avg && x[0] != 0) {
+							// k(x, x) = v for base and max; avg(x, x) > 0 only at the origin here.
+							if k != avg && c != 1 {
+								t.Errorf("%v %T: k(x, x) = %g, want 1", s, k, c)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestClosedAvgHugeVariance: closed k_avg (RBF, hyperoctahedral) with
+// variance 1e308 gave +Inf where enumeration gives 7.19e307; avgnorm NaN.
+func TestClosedAvgHugeVariance(t *testing.T) {
+	for _, d := range []int{2, 3, 5, 7} {
+		g, _ := orbit.Hyperoctahedral(d)
+		rows := [][]float64{make([]float64, d), make([]float64, d), make([]float64, d)}
+		for k := range d {
+			rows[0][k] = 0.1 * float64(k+1)
+			rows[1][k] = -0.3 * float64(k) * float64(k%2*2-1)
+			rows[2][k] = 4
+		}
+		for _, v := range []float64{1e308, math.MaxFloat64} {
+			p := kernel.Params{Shape: kernel.RBF, Variance: v, Lengthscale: 1}
+			for _, norm := range []bool{false, true} {
+				cl, err := kernel.NewAvg(p, g, kernel.Options{Method: kernel.Closed, Normalize: norm})
+				if err != nil {
+					t.Fatal(err)
+				}
+				en, _ := kernel.NewAvg(p, g, kernel.Options{Method: kernel.Enumerate, Normalize: norm})
+				Kc, Ke := gram(t, cl, rows), gram(t, en, rows)
+				for i := range rows {
+					for j := range rows {
+						c, e := Kc.At(i, j), Ke.At(i, j)
+						if math.IsInf(c, 0) || math.IsNaN(c) || math.Abs(c-e) > 1e-12*v {
+							t.Errorf("d=%d v=%g norm=%v: closed %g, enumerated %g", d, v, norm, c, e)
+						}
+						if x := cross1(t, cl, rows[i], rows[j]); math.Abs(x-c) > 1e-14*math.Abs(c) {
+							t.Errorf("d=%d v=%g norm=%v: CrossTo %g ≠ Gram %g", d, v, norm, x, c)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestRotationSubnormal: rotation2d at (1e−320, 0) gave AlignTo distance
+// NaN and k_max/k_plus gradients +Inf/NaN.
+func TestRotationSubnormal(t *testing.T) {
+	g, _ := orbit.Rotation2D()
+	x := []float64{1e-320, 0}
+	a := make([]float64, 2)
+	for _, y := range [][]float64{{1, 2}, {1e-320, 1e-320}, {0, 0}, {-5e-324, 0}} {
+		d2 := g.AlignTo(a, x, y)
+		want := math.Pow(math.Hypot(x[0], x[1])-math.Hypot(y[0], y[1]), 2)
+		if math.IsNaN(d2) || math.Abs(d2-want) > 1e-15*(1+want) || math.IsNaN(a[0]) || math.IsNaN(a[1]) {
+			t.Errorf("AlignTo(%v, %v) = %g at %v, want %g", x, y, d2, a, want)
+		}
+	}
+	p := kernel.Params{Shape: kernel.Matern52, Variance: 1, Lengthscale: 0.5}
+	mx, _ := kernel.NewMax(p, g, kernel.Options{})
+	design := mat.NewDense(3, 2, []float64{1, 0, 0, 2, 1e-320, 0})
+	kp, err := kernel.NewPlus(mx, design, kernel.PlusOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []kernel.Kernel{mx, kp} {
+		var dst mat.Dense
+		for _, xq := range [][]float64{x, {0, 0}, {-5e-324, 5e-324}} {
+			if err := k.(kernel.Gradienter).GradTo(&dst, xq, design); err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range dst.RawMatrix().Data {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Errorf("%T: gradient at %v = %v", k, xq, dst.RawMatrix().Data)
+					break
+				}
+			}
+		}
+	}
+}
+
+// TestQuadratureCap: Quadrature 1<<20 over scaling (and 1<<40 for
+// rotation2d) was accepted and never finished.
+func TestQuadratureCap(t *testing.T) {
+	sc, _ := orbit.Scaling([]float64{0.1, 0.1}, []float64{10, 10})
+	rot, _ := orbit.Rotation2D()
+	p := kernel.Params{Shape: kernel.Matern52, Variance: 1, Lengthscale: 1}
+	for _, c := range []struct {
+		g orbit.Group
+		q int
+	}{{sc, 1 << 20}, {sc, kernel.MaxQuadratureDouble + 1}, {rot, 1 << 40}, {rot, kernel.MaxQuadrature + 1}} {
+		if _, err := kernel.NewAvg(p, c.g, kernel.Options{Quadrature: c.q}); !errors.Is(err, kernel.ErrBadOptions) {
+			t.Errorf("avg over %s, Quadrature %d: error %v, want ErrBadOptions", c.g.Name(), c.q, err)
+		}
+	}
+	for _, c := range []struct {
+		g orbit.Group
+		q int
+	}{{sc, kernel.MaxQuadratureDouble}, {rot, 4096}} {
+		if _, err := kernel.NewAvg(p, c.g, kernel.Options{Quadrature: c.q}); err != nil {
+			t.Errorf("avg over %s, Quadrature %d: %v", c.g.Name(), c.q, err)
+		}
+	}
+}

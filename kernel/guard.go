@@ -1,0 +1,152 @@
+package kernel
+
+import (
+	"math"
+
+	"github.com/symbo/symbo/internal/f64"
+)
+
+// Accuracy guard of the fused enumeration.
+//
+// Enumerated orbit kernels compute squared distances as
+// ‖x‖² + ‖y‖² − 2⟨x, g·y⟩, which is fast (the inner products fuse with the
+// reduction over the group) but cancels when the points are far from the
+// origin compared with their distance: with rounding, the computed u² =
+// d²/ℓ² is off by at most
+//
+//	b = γ_d·(‖x‖² + ‖y‖²)/ℓ²,  γ_d = 2(d+2)·ε,
+//
+// (a first-order bound on the rounding of the two norms, the inner product
+// and the two additions, ε = 2⁻⁵³). A pair is recomputed exactly, from the
+// direct differences ‖x − g·y‖², whenever the error this could cause in κ,
+// fusedErr, exceeds FusedTol (in units of the variance v). Ordinary inputs
+// never trip it (‖x‖/ℓ ≲ 10 in a few dimensions); points at 10⁷
+// lengthscales from the origin, coincident points under the
+// non-differentiable Matérn-1/2 profile, and squared norms that overflow do.
+
+// FusedTol is the accuracy enumerated kernels guarantee: the fused value of
+// κ is used only when its rounding error is provably at most FusedTol
+// (times v); otherwise the pair is recomputed from direct differences.
+const FusedTol = 1e-12
+
+// fusedGamma is γ_d.
+func fusedGamma(d int) float64 { return 2 * float64(d+2) * 0x1p-53 }
+
+// fusedSlope is sup_{t ≥ 0} |dκ(√t)/dt| for the smooth profiles (+Inf for
+// matern12, whose derivative in u² is unbounded at 0).
+func fusedSlope(s Shape) float64 {
+	switch s {
+	case RBF:
+		return 0.5
+	case Matern32:
+		return 1.5
+	case Matern52:
+		return 5.0 / 6
+	}
+	return math.Inf(1)
+}
+
+// fusedOK reports whether a fused value with computed u² and error bound b
+// (on u²) is within FusedTol. The common case costs one multiplication.
+func fusedOK(s Shape, slope, u2, b float64) bool {
+	if slope*b <= FusedTol {
+		return true
+	}
+	if !(u2 <= math.MaxFloat64) || !(b <= math.MaxFloat64) {
+		return false // a norm overflowed
+	}
+	lo := max(u2-b, 0)
+	var e float64
+	switch s {
+	case RBF:
+		e = 0.5 * math.Exp(-0.5*lo) * b
+	case Matern32:
+		e = 1.5 * math.Exp(-sqrt3*math.Sqrt(lo)) * b
+	case Matern52:
+		a := sqrt5 * math.Sqrt(lo)
+		e = 5.0 / 6 * (1 + a) * math.Exp(-a) * b
+	default: // matern12: |Δκ| ≤ e^{−u_lo}·|Δu|, |Δu| ≤ min(√b, b/(u_lo + u_hi))
+		ul, uh := math.Sqrt(lo), math.Sqrt(u2+b)
+		e = math.Exp(-ul) * min(math.Sqrt(b), b/(ul+uh))
+	}
+	return e <= FusedTol
+}
+
+// packedDist2 returns min_g ‖x − o_g‖² over the first G elements of the
+// packed orbit orb, from direct differences (no cancellation).
+func packedDist2(x, orb []float64, G int) float64 {
+	d := len(x)
+	best := math.Inf(1)
+	forPacked(orb, d, G, func(o []float64, w, l int) {
+		var s float64
+		for k, xk := range x {
+			t := xk - o[k*w+l]
+			s += t * t
+		}
+		best = min(best, s)
+	})
+	return best
+}
+
+// packedArgmin returns the first g minimizing ‖x − o_g‖² over the first G
+// elements of the packed orbit orb, from direct differences.
+func packedArgmin(x, orb []float64, G int) int {
+	d := len(x)
+	best, arg, g := math.Inf(1), 0, 0
+	forPacked(orb, d, G, func(o []float64, w, l int) {
+		var s float64
+		for k, xk := range x {
+			t := xk - o[k*w+l]
+			s += t * t
+		}
+		if s < best {
+			best, arg = s, g
+		}
+		g++
+	})
+	return arg
+}
+
+// packedSumKappa returns Σ_g κ(‖x − o_g‖/ℓ) over the first G elements of
+// the packed orbit orb from direct differences, κ through f64.KappaTo and
+// the terms summed in SumKappa's lane order. buf holds at least G floats.
+func packedSumKappa(x, orb []float64, G int, sh f64.Shape, inv2 float64, buf []float64) float64 {
+	d := len(x)
+	u2 := buf[:G]
+	g := 0
+	forPacked(orb, d, G, func(o []float64, w, l int) {
+		var s float64
+		for k, xk := range x {
+			t := xk - o[k*w+l]
+			s += t * t
+		}
+		u2[g] = s * inv2
+		g++
+	})
+	f64.KappaTo(u2, u2, sh)
+	var acc [8]float64
+	for g, v := range u2 {
+		acc[g%8] += v
+	}
+	return ((acc[0] + acc[4]) + (acc[2] + acc[6])) + ((acc[1] + acc[5]) + (acc[3] + acc[7]))
+}
+
+// forPacked calls f(block, w, lane) for the first G elements of a packed
+// orbit, in element order: element g's coordinate k is block[k·w + lane].
+func forPacked(orb []float64, d, G int, f func(block []float64, w, l int)) {
+	gp := len(orb) / d
+	nw := gp / f64.Wide
+	g := 0
+	for g0 := 0; g0 < gp && g < G; {
+		w := f64.Narrow
+		if g0 < nw*f64.Wide {
+			w = f64.Wide
+		}
+		blk := orb[g0*d : (g0+w)*d]
+		for l := 0; l < w && g < G; l++ {
+			f(blk, w, l)
+			g++
+		}
+		g0 += w
+	}
+}

@@ -1,0 +1,128 @@
+package orbit_test
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/symbo/symbo/orbit"
+)
+
+// TestDimensionCaps: a huge d is refused by every constructor and by Parse
+// before anything is allocated or d! is computed (issue: signflip d = 1e12
+// and scaling d = 1e9 died of OOM, permutation d = 1e7 hung).
+func TestDimensionCaps(t *testing.T) {
+	huge := []int{orbit.MaxDim + 1, 1e7, 1e9, 1e12, math.MaxInt}
+	for _, d := range huge {
+		for _, name := range []string{"none", "signflip", "permutation", "hyperoctahedral", "cyclic", "blockperm", "pairedperm", "scaling"} {
+			s := orbit.Spec{Name: name, D: d, Block: 1, Lo: []float64{1}, Hi: []float64{2}}
+			start := time.Now()
+			_, err := orbit.Parse(s)
+			if !errors.Is(err, orbit.ErrInvalid) || !strings.Contains(err.Error(), "maximum dimension") {
+				t.Errorf("Parse(%s, d = %d) error %v; want ErrInvalid naming the maximum dimension", name, d, err)
+			}
+			if el := time.Since(start); el > 5*time.Second {
+				t.Errorf("Parse(%s, d = %d) took %v", name, d, el)
+			}
+		}
+		if _, err := orbit.BlockPerm(d, 2); !errors.Is(err, orbit.ErrInvalid) {
+			t.Errorf("BlockPerm(%d, 2) error %v", d, err)
+		}
+		if _, err := orbit.PairedPerm(d); !errors.Is(err, orbit.ErrInvalid) {
+			t.Errorf("PairedPerm(%d) error %v", d, err)
+		}
+	}
+	// The largest allowed d constructs quickly and Size formats its error
+	// without converting a 2^65536-sized integer to decimal text.
+	for _, mk := range []func(int) (orbit.Group, error){
+		func(d int) (orbit.Group, error) { return orbit.SignFlip(d) },
+		func(d int) (orbit.Group, error) { return orbit.Permutation(d) },
+		func(d int) (orbit.Group, error) { return orbit.Hyperoctahedral(d) },
+	} {
+		start := time.Now()
+		g, err := mk(orbit.MaxDim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = orbit.Size(g)
+		if !errors.Is(err, orbit.ErrTooLarge) {
+			t.Errorf("Size(%s) error %v, want ErrTooLarge", g.Name(), err)
+		}
+		if el := time.Since(start); el > 10*time.Second {
+			t.Errorf("%s: construct + Size took %v", g.Name(), el)
+		}
+	}
+}
+
+// TestSizeMessageHuge checks the magnitude printed for orders far beyond
+// float64 against log10 computed independently: 2^65536 = 10^19728.3.
+func TestSizeMessageHuge(t *testing.T) {
+	g, err := orbit.SignFlip(orbit.MaxDim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = orbit.Size(g)
+	l := 65536 * math.Log10(2) // 19728.30…
+	want := "2.0e+19728"
+	if math.Abs(math.Pow(10, l-math.Floor(l))-2.0) > 0.05 {
+		t.Fatalf("oracle: mantissa %g", math.Pow(10, l-math.Floor(l)))
+	}
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Size(signflip(65536)) error %v; want it to contain %q", err, want)
+	}
+}
+
+// TestMatricesLimits: dimensions and generator counts are bounded before
+// any O(d³) work; trailing data after the JSON value is an error.
+func TestMatricesLimits(t *testing.T) {
+	for _, d := range []int{orbit.MaxMatrixDim + 1, 3000, 1 << 32, math.MaxInt} {
+		start := time.Now()
+		_, err := orbit.NewMatrices(d, nil)
+		if !errors.Is(err, orbit.ErrTooLarge) {
+			t.Errorf("NewMatrices(%d) error %v, want ErrTooLarge", d, err)
+		}
+		if el := time.Since(start); el > time.Second {
+			t.Errorf("NewMatrices(%d) took %v", d, el)
+		}
+	}
+	for _, in := range []string{`{"dim":4294967296}`, `{"dim":9223372036854775807}`, `{"dim":257}`} {
+		if _, err := orbit.ReadMatrices(strings.NewReader(in)); !errors.Is(err, orbit.ErrTooLarge) {
+			t.Errorf("ReadMatrices(%s) error %v, want ErrTooLarge", in, err)
+		}
+	}
+	// A 300×300 generator is refused up front, not after the closure.
+	var b strings.Builder
+	b.WriteString(`{"generators":[[`)
+	for i := 0; i < 300; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('[')
+		for j := 0; j < 300; j++ {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			if i == j {
+				b.WriteString("-1")
+			} else {
+				b.WriteByte('0')
+			}
+		}
+		b.WriteByte(']')
+	}
+	b.WriteString(`]]}`)
+	if _, err := orbit.ReadMatrices(strings.NewReader(b.String())); !errors.Is(err, orbit.ErrTooLarge) {
+		t.Errorf("300×300 generator: error %v, want ErrTooLarge", err)
+	}
+	for _, in := range []string{`{"dim":1} xyz`, `{"dim":1} {"dim":1}`, `{"dim":1}]`} {
+		if _, err := orbit.ReadMatrices(strings.NewReader(in)); !errors.Is(err, orbit.ErrInvalid) {
+			t.Errorf("ReadMatrices(%q) error %v, want ErrInvalid", in, err)
+		}
+	}
+	// Trailing white space is fine.
+	if _, err := orbit.ReadMatrices(strings.NewReader("{\"dim\":1}\n\t \n")); err != nil {
+		t.Errorf("trailing white space: %v", err)
+	}
+}
