@@ -33,6 +33,10 @@
 //     entry when some entry could underflow; Ryser's
 //     formula (same cost) was measured to lose all digits once points
 //     are ~10 lengthscales apart (alternating sum; TestRyserCancellation).
+//     The points are scaled by 1/ℓ before they are differenced, so the
+//     absolute error grows as ≈ 2ε·max(|x_k|, |y_k|)/ℓ·v (below 1e−12·v
+//     while the coordinates stay within ~4000 lengthscales of the origin;
+//     FuzzClosedVsEnumerate checks the bound against direct differences).
 //     Closed and enumerated values agree within 1e−12 relative
 //     (TestAvgClosedMatchesEnumeration, hard inputs, ℓ from 0.05 to 20).
 //     For d ≤ 6 and pairs within a proven accuracy guard, the factored

@@ -279,3 +279,11 @@ func TestQuadratureCap(t *testing.T) {
 		}
 	}
 }
+
+func crossOne(k kernel.Kernel, x, y []float64) (float64, error) {
+	var dst mat.Dense
+	if err := k.CrossTo(&dst, mat.NewDense(1, len(x), x), mat.NewDense(1, len(y), y)); err != nil {
+		return 0, err
+	}
+	return dst.At(0, 0), nil
+}

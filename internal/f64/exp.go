@@ -111,11 +111,7 @@ func kappaTerm(s float64, nxy, inv2 float64, rbf bool, c, q1, q2 float64) float6
 		return Exp(u2 * -0.5)
 	}
 	a := math.Sqrt(u2) * c
-	e := Exp(-a)
-	if e == 0 {
-		return 0 // the polynomial may be +Inf (a ≳ 1e154): Inf·0
-	}
-	return (math.FMA(a*q2, a, a*q1) + 1) * e
+	return (math.FMA(a*q2, a, a*q1) + 1) * Exp(-a)
 }
 
 // SumKappa returns Σ_{g<G} κ(√(max(nxy − 2⟨x, o_g⟩, 0)·inv2)) over the
@@ -125,6 +121,12 @@ func kappaTerm(s float64, nxy, inv2 float64, rbf bool, c, q1, q2 float64) float6
 //	rbf:    Exp(u²·(−0.5))
 //	matérn: a = √(u²)·c, (fma(a·q2, a, a·q1) + 1)·Exp(−a)
 //	        (c, q1, q2) = (1, 0, 0), (√3, 1, 0), (√5, 1, 1/3)
+//
+// Every path gives the same bits while the inner products and
+// max(nxy − 2⟨x, o_g⟩, 0)·inv2 stay below 1e300; beyond that (a Matérn
+// polynomial overflowing against an underflowed exponential) a term may be
+// NaN. Callers that can meet such magnitudes recompute from direct
+// differences (as package kernel's accuracy guard does).
 //
 // Inner products are summed as in MaxDot. Element g's term is added to
 // lane accumulator g mod 8 in increasing g, and the lanes are reduced as
