@@ -57,8 +57,12 @@ func FuzzClosedVsEnumerate(f *testing.F) {
 		}
 		wantAvg, wantMax := refOrbit(s, p.Variance, l, g, x, y)
 		type ctor func(kernel.Params, orbit.Group, kernel.Options) (kernel.Kernel, error)
-		newAvg := func(p kernel.Params, g orbit.Group, o kernel.Options) (kernel.Kernel, error) { return kernel.NewAvg(p, g, o) }
-		newMax := func(p kernel.Params, g orbit.Group, o kernel.Options) (kernel.Kernel, error) { return kernel.NewMax(p, g, o) }
+		newAvg := func(p kernel.Params, g orbit.Group, o kernel.Options) (kernel.Kernel, error) {
+			return kernel.NewAvg(p, g, o)
+		}
+		newMax := func(p kernel.Params, g orbit.Group, o kernel.Options) (kernel.Kernel, error) {
+			return kernel.NewMax(p, g, o)
+		}
 		for _, c := range []struct {
 			name string
 			mk   ctor
