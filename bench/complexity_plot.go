@@ -1,8 +1,11 @@
 package bench
 
 import (
+	"io"
+
 	"errors"
 	"fmt"
+	"github.com/symbo/symbo/internal/atomicfile"
 	"math"
 	"os"
 	"path/filepath"
@@ -82,7 +85,11 @@ func (r ComplexityResult) WritePlots(dir string) ([]string, error) {
 		}
 		for _, ext := range []string{"png", "svg"} {
 			path := filepath.Join(dir, base+"."+ext)
-			if err := p.Save(9*vg.Inch, 7*vg.Inch, path); err != nil {
+			wt, err := p.WriterTo(9*vg.Inch, 7*vg.Inch, ext)
+			if err != nil {
+				return nil, fmt.Errorf("bench: complexity plot: %w", err)
+			}
+			if err := atomicfile.WriteFunc(path, 0o644, false, func(w io.Writer) error { _, err := wt.WriteTo(w); return err }); err != nil {
 				return nil, fmt.Errorf("bench: complexity plot: %w", err)
 			}
 			paths = append(paths, path)

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -75,10 +76,10 @@ var ErrBadOptions = errors.New("bench: invalid experiment options")
 // seed. Index is its position in the experiment's plan, which fixes where
 // its trace is written whatever order the runs finish in.
 type RunSpec struct {
-	Index   int           `json:"index"`
-	Problem string        `json:"problem"`
-	Kernel  bo.KernelKind `json:"kernel"`
-	Seed    uint64        `json:"seed"`
+	Index   int    `json:"index"`
+	Problem string `json:"problem"`
+	Kernel  string `json:"kernel"`
+	Seed    uint64 `json:"seed"`
 }
 
 // Progress reports the state of a batch of runs: Done of Total finished,
@@ -88,15 +89,20 @@ type Progress struct {
 	Done, Total         int
 	DoneCost, TotalCost float64
 	Elapsed             time.Duration
+	// Resumed runs were done before this batch started (RunAllOptions.Done)
+	// and cost ResumedCost; the ETA extrapolates from the others.
+	Resumed     int
+	ResumedCost float64
 }
 
-// ETA estimates the remaining time from the cost done so far; it is 0
-// before the first run finishes.
+// ETA estimates the remaining time from the cost done in this batch; it is
+// 0 before its first run finishes.
 func (p Progress) ETA() time.Duration {
-	if p.DoneCost <= 0 {
+	c := p.DoneCost - p.ResumedCost
+	if c <= 0 {
 		return 0
 	}
-	return time.Duration(float64(p.Elapsed) * (p.TotalCost - p.DoneCost) / p.DoneCost)
+	return time.Duration(float64(p.Elapsed) * (p.TotalCost - p.DoneCost) / c)
 }
 
 // EstimatedCost is a rough relative cost of one run of kernel k on p (base
@@ -105,14 +111,14 @@ func (p Progress) ETA() time.Duration {
 // at every likelihood evaluation. It only orders the runs (the most
 // expensive start first, which shortens the tail of a parallel batch) and
 // weighs the progress ETA; results do not depend on it.
-func EstimatedCost(p *problem.Problem, k bo.KernelKind) float64 {
+func EstimatedCost(p *problem.Problem, k string) float64 {
 	order := math.Inf(1)
 	if o := p.Group().Order(); o != nil {
 		order, _ = new(big.Float).SetInt(o).Float64()
 	}
 	d := float64(p.Dim())
 	switch k {
-	case bo.Avg:
+	case bo.NameAvg:
 		if math.IsInf(order, 1) {
 			if strings.HasPrefix(p.Group().Name(), "rotation") {
 				return 3 // closed form (Bessel I₀)
@@ -126,27 +132,51 @@ func EstimatedCost(p *problem.Problem, k bo.KernelKind) float64 {
 			return 10 + 0.5*order
 		}
 		return 10 + 5*math.Log2(order) // closed forms (permanents)
-	case bo.Plus:
+	case bo.NamePlus:
 		return 6 + 0.2*d
-	case bo.Max:
+	case bo.NameMax:
 		return 1.3 + 0.1*d
 	default:
 		return 1 + 0.1*d
 	}
 }
 
-// RunAll runs every spec with the protocol cfg (cfg.Kernel is replaced by
-// the spec's kernel and cfg.Workers by 1: parallelism is across runs, on
-// workers goroutines, 0 meaning GOMAXPROCS) and returns the traces in
-// spec order. Runs start most expensive first (EstimatedCost). progress,
-// if not nil, is called after each run finishes, from one goroutine at a
-// time. The first error (lowest index) stops the batch.
-func RunAll(specs []RunSpec, cfg bo.Config, workers int, progress func(Progress)) ([]*bo.Trace, error) {
+// RunAllOptions configure RunAll. The zero value runs everything on
+// GOMAXPROCS goroutines without callbacks.
+type RunAllOptions struct {
+	// Workers is the number of runs in parallel (0 means GOMAXPROCS).
+	Workers int
+	// Progress, if not nil, is called after each run finishes (and once
+	// at the start), from one goroutine at a time.
+	Progress func(Progress)
+	// Context cancels the batch: no run starts after it is done, and
+	// RunAll returns its error once the running ones finish.
+	Context context.Context
+	// Done holds the traces of runs already finished, by spec index (e.g.
+	// read back from a journal): they are not run again.
+	Done map[int]*bo.Trace
+	// OnRun, if not nil, is called with each run's index and trace as it
+	// finishes, from one goroutine at a time (e.g. to journal it); an
+	// error stops the batch.
+	OnRun func(i int, tr *bo.Trace) error
+}
+
+// RunAll runs every spec with the protocol cfg (cfg.Kernel and
+// cfg.Minimize are set from the spec's kernel and problem, cfg.Workers to
+// 1: parallelism is across runs) for iters acquisition steps, and returns
+// the traces in spec order. Runs start most expensive first
+// (EstimatedCost). The first error (lowest index) stops the batch.
+func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.Trace, error) {
+	workers := o.Workers
 	if workers < 0 {
 		return nil, fmt.Errorf("%w: workers = %d < 0", ErrBadOptions, workers)
 	}
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
+	}
+	ctx := o.Context
+	if ctx == nil {
+		ctx = context.Background()
 	}
 	probs := map[string]*problem.Problem{}
 	costs := make([]float64, len(specs))
@@ -163,49 +193,84 @@ func RunAll(specs []RunSpec, cfg bo.Config, workers int, progress func(Progress)
 		costs[i] = EstimatedCost(p, s.Kernel)
 		total += costs[i]
 	}
-	order := make([]int, len(specs))
-	for i := range order {
-		order[i] = i
+	traces := make([]*bo.Trace, len(specs))
+	var order []int
+	var done int
+	var doneC float64
+	for i := range o.Done {
+		if i < 0 || i >= len(specs) {
+			return nil, fmt.Errorf("%w: a finished run has index %d, the plan has %d runs", ErrBadOptions, i, len(specs))
+		}
+		s, tr := specs[i], o.Done[i]
+		if tr == nil || tr.Problem != s.Problem || tr.Kernel != s.Kernel || tr.Seed != s.Seed || tr.Iters != iters {
+			return nil, fmt.Errorf("%w: finished run %d does not match the plan (%s, %s, seed %d)", ErrBadOptions, i, s.Problem, s.Kernel, s.Seed)
+		}
+	}
+	for i := range specs {
+		if tr := o.Done[i]; tr != nil {
+			traces[i] = tr
+			done++
+			doneC += costs[i]
+			continue
+		}
+		order = append(order, i)
 	}
 	sort.SliceStable(order, func(a, b int) bool { return costs[order[a]] > costs[order[b]] })
 
-	traces := make([]*bo.Trace, len(specs))
 	errs := make([]error, len(specs))
 	var (
 		next   atomic.Int64
 		failed atomic.Bool
 		mu     sync.Mutex
-		done   int
-		doneC  float64
 		wg     sync.WaitGroup
 	)
 	start := time.Now()
-	for range min(workers, len(specs)) {
+	if o.Progress != nil {
+		o.Progress(Progress{Done: done, Total: len(specs), DoneCost: doneC, TotalCost: total, Resumed: done, ResumedCost: doneC})
+	}
+	resumed, resumedC := done, doneC
+	for range min(workers, len(order)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for {
 				j := int(next.Add(1)) - 1
-				if j >= len(order) || failed.Load() {
+				if j >= len(order) || failed.Load() || ctx.Err() != nil {
 					return
 				}
 				i := order[j]
 				s := specs[i]
+				p := probs[s.Problem]
 				c := cfg
-				c.Kernel = s.Kernel
-				c.Workers = 1
-				tr, err := bo.Run(probs[s.Problem], c, s.Seed, nil)
+				k, err := bo.ParseKernel(s.Kernel, p.Group(), p.BaseShape())
 				if err != nil {
-					errs[i] = fmt.Errorf("bench: run %d (%s, %s, seed %d): %w", i, s.Problem, s.Kernel, s.Seed, err)
+					errs[i] = fmt.Errorf("bench: run %d: %w", i, err)
 					failed.Store(true)
 					return
 				}
-				traces[i] = tr
+				c.Kernel, c.Minimize, c.Workers = k, !p.Maximize(), 1
+				tr, err := bo.Run(ctx, p, c, s.Seed, bo.RunOptions{Iters: iters})
+				if err != nil {
+					if ctx.Err() == nil {
+						errs[i] = fmt.Errorf("bench: run %d (%s, %s, seed %d): %w", i, s.Problem, s.Kernel, s.Seed, err)
+						failed.Store(true)
+					}
+					return
+				}
 				mu.Lock()
+				traces[i] = tr
+				if o.OnRun != nil {
+					if err := o.OnRun(i, tr); err != nil {
+						errs[i] = fmt.Errorf("bench: run %d: %w", i, err)
+						failed.Store(true)
+						mu.Unlock()
+						return
+					}
+				}
 				done++
 				doneC += costs[i]
-				if progress != nil {
-					progress(Progress{Done: done, Total: len(specs), DoneCost: doneC, TotalCost: total, Elapsed: time.Since(start)})
+				if o.Progress != nil {
+					o.Progress(Progress{Done: done, Total: len(specs), DoneCost: doneC, TotalCost: total, Elapsed: time.Since(start), Resumed: resumed, ResumedCost: resumedC})
 				}
 				mu.Unlock()
 			}
@@ -217,14 +282,21 @@ func RunAll(specs []RunSpec, cfg bo.Config, workers int, progress func(Progress)
 			return nil, err
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("bench: stopped with %d of %d runs done: %w", done, len(specs), err)
+	}
 	return traces, nil
 }
 
 // supportsKernel reports whether bo accepts kernel k on p (k_max only
 // where it is provably PSD).
-func supportsKernel(p *problem.Problem, k bo.KernelKind) (bool, error) {
+func supportsKernel(p *problem.Problem, k string) (bool, error) {
 	lo, hi := p.Bounds()
-	_, err := bo.New(lo, hi, p.Group(), p.BaseShape(), bo.Config{Kernel: k, Workers: 1}, 0)
+	kern, err := bo.ParseKernel(k, p.Group(), p.BaseShape())
+	if err != nil {
+		return false, err
+	}
+	_, err = bo.New(lo, hi, bo.Config{Kernel: kern, Workers: 1}, 0)
 	switch {
 	case err == nil:
 		return true, nil

@@ -3,9 +3,9 @@ package bench
 import (
 	"bytes"
 	"fmt"
+	"github.com/symbo/symbo/internal/atomicfile"
 	"image/color"
 	"io"
-	"os"
 	"path/filepath"
 
 	"gonum.org/v1/plot"
@@ -21,7 +21,7 @@ import (
 // Series is one curve of a panel: mean values Y at X with a standard error
 // Err, drawn as a shaded band (Bars false) or error bars.
 type Series struct {
-	Kernel bo.KernelKind
+	Kernel string
 	X, Y   []float64
 	Err    []float64
 	Bars   bool
@@ -38,13 +38,13 @@ type Panel struct {
 // kernelStyle follows the paper's figures: base blue crosses, avg orange
 // diamonds (squares here: gonum/plot has no diamond glyph), plus green
 // circles; max, which the paper does not plot, red triangles.
-func kernelStyle(k bo.KernelKind) (color.Color, draw.GlyphDrawer) {
+func kernelStyle(k string) (color.Color, draw.GlyphDrawer) {
 	switch k {
-	case bo.Avg:
+	case bo.NameAvg:
 		return color.RGBA{255, 127, 14, 255}, draw.SquareGlyph{}
-	case bo.Plus:
+	case bo.NamePlus:
 		return color.RGBA{44, 160, 44, 255}, draw.CircleGlyph{}
-	case bo.Max:
+	case bo.NameMax:
 		return color.RGBA{214, 39, 40, 255}, draw.TriangleGlyph{}
 	default:
 		return color.RGBA{31, 119, 180, 255}, draw.CrossGlyph{}
@@ -180,7 +180,7 @@ func WriteFigure(dir, base string, panels []Panel, cols int) ([]string, error) {
 			return nil, fmt.Errorf("bench: plot %s: %w", base+out.ext, err)
 		}
 		path := filepath.Join(dir, base+out.ext)
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		if err := atomicfile.Write(path, buf.Bytes(), 0o644); err != nil {
 			return nil, fmt.Errorf("bench: %w", err)
 		}
 		paths = append(paths, path)

@@ -36,7 +36,7 @@ type ProfileOptions struct {
 	// means 1000.
 	M int
 	// BOKernel is the GP kernel of the BO phases; "" means plus.
-	BOKernel bo.KernelKind
+	BOKernel string
 	// MinTime and MaxReps are the timing rule (see Profile); 0 means
 	// DefaultMinTime and DefaultMaxReps.
 	MinTime time.Duration
@@ -190,7 +190,7 @@ func Profile(o ProfileOptions) (ProfileResult, error) {
 		o.M = 1000
 	}
 	if o.BOKernel == "" {
-		o.BOKernel = bo.Plus
+		o.BOKernel = bo.NamePlus
 	}
 	if o.MinTime == 0 {
 		o.MinTime = DefaultMinTime
@@ -574,7 +574,8 @@ func profileObjective(g orbit.Group) (boObjective, string) {
 	if _, ok := g.(*orbit.HyperoctahedralGroup); ok && d <= problem.MaxDim {
 		if pr, err := problem.New("rastrigin", d); err == nil {
 			lo, hi := pr.Bounds()
-			return boObjective{lo, hi, pr.Objective}, fmt.Sprintf("Rastrigin %dd (bo/problem)", d)
+			neg := func(x []float64) (float64, error) { v, err := pr.Evaluate(x); return -v, err }
+			return boObjective{lo, hi, neg}, fmt.Sprintf("−Rastrigin %dd (bo/problem)", d)
 		}
 	}
 	lo, hi := make([]float64, d), make([]float64, d)
@@ -639,7 +640,11 @@ func (p *profiler) boPhases(n int) error {
 			}
 			fit, acq, ask = fit[:0], acq[:0], ask[:0]
 			return func() error {
-				opt, err := bo.New(obj.lo, obj.hi, p.g, p.o.Shape, bo.Config{Kernel: p.o.BOKernel, Init: min(bo.DefaultInit, n), Backend: p.be}, p.o.Seed)
+				kern, err := bo.ParseKernel(p.o.BOKernel, p.g, p.o.Shape)
+				if err != nil {
+					return err
+				}
+				opt, err := bo.New(obj.lo, obj.hi, bo.Config{Kernel: kern, Init: min(bo.DefaultInit, n), Backend: p.be}, p.o.Seed)
 				if err != nil {
 					return err
 				}

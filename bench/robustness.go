@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -21,15 +22,19 @@ type RobustnessOptions struct {
 	Problems []string
 	Dims     []int
 	// Kernels (nil means base, avg, plus, max; max only where PSD).
-	Kernels []bo.KernelKind
+	Kernels []string
 	// Seeds 0…Seeds−1 (0 means 10).
 	Seeds int
-	// Config is the protocol of every run (see TableOptions.Config).
+	// Config is the protocol of every run (see TableOptions.Config);
+	// Iters the acquisition steps (0 means 50).
 	Config bo.Config
+	Iters  int
 	// Workers is the number of runs in parallel (0 means GOMAXPROCS).
 	Workers int
 	// Progress, if not nil, is called after every run.
 	Progress func(Progress)
+	// Context cancels the batch.
+	Context context.Context
 	// Skip leaves these (problem with dimension, kernel) points out,
 	// shown as "not run" (see TableOptions.Skip).
 	Skip []CellKey
@@ -38,11 +43,11 @@ type RobustnessOptions struct {
 // RobustnessPoint is the average regret R_T/T of one (problem, d, kernel)
 // over the seeds.
 type RobustnessPoint struct {
-	Problem string        `json:"problem"` // e.g. "Rastrigin3d"
-	Family  string        `json:"family"`  // e.g. "rastrigin"
-	D       int           `json:"d"`
-	Order   string        `json:"order"` // |G|
-	Kernel  bo.KernelKind `json:"kernel"`
+	Problem string `json:"problem"` // e.g. "Rastrigin3d"
+	Family  string `json:"family"`  // e.g. "rastrigin"
+	D       int    `json:"d"`
+	Order   string `json:"order"` // |G|
+	Kernel  string `json:"kernel"`
 	// Summary of R_T/T, T = Iters.
 	Summary
 	ExactOptimumHits int `json:"exact_optimum_hits"`
@@ -56,7 +61,7 @@ type RobustnessResult struct {
 	WallSeconds float64            `json:"wall_seconds"`
 	Families    []string           `json:"families"`
 	Dims        []int              `json:"dims"`
-	Kernels     []bo.KernelKind    `json:"kernels"`
+	Kernels     []string           `json:"kernels"`
 	Points      []*RobustnessPoint `json:"points"`
 	Skipped     []CellKey          `json:"skipped,omitempty"`
 	Specs       []RunSpec          `json:"-"`
@@ -85,7 +90,7 @@ func Robustness(opts RobustnessOptions) (*RobustnessResult, error) {
 	if seeds < 0 || len(fams) == 0 || len(dims) == 0 || len(kernels) == 0 {
 		return nil, fmt.Errorf("%w: need problems, dimensions, kernels and seeds ≥ 1", ErrBadOptions)
 	}
-	cfg, set, skip, err := setup(opts.Config, seeds, opts.Workers, opts.Skip)
+	cfg, iters, set, skip, err := setup(opts.Config, opts.Iters, seeds, opts.Workers, opts.Skip)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +129,7 @@ func Robustness(opts RobustnessOptions) (*RobustnessResult, error) {
 		}
 	}
 	start := time.Now()
-	res.Runs, err = RunAll(res.Specs, cfg, opts.Workers, opts.Progress)
+	res.Runs, err = RunAll(res.Specs, cfg, iters, RunAllOptions{Workers: opts.Workers, Progress: opts.Progress, Context: opts.Context})
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +158,7 @@ func AverageRegret(tr *bo.Trace) float64 {
 	return math.NaN()
 }
 
-func (r *RobustnessResult) point(fam string, d int, k bo.KernelKind) *RobustnessPoint {
+func (r *RobustnessResult) point(fam string, d int, k string) *RobustnessPoint {
 	for _, p := range r.Points {
 		if p.Family == fam && p.D == d && p.Kernel == k {
 			return p

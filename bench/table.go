@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -17,7 +18,7 @@ import (
 var TableProblems = []string{"Ackley2d", "Griewank6d", "Rastrigin5d", "Radial2d", "Scaling2d", "WLAN8d"}
 
 // TableKernels are the kernels of Table 1 (max only where it is PSD).
-var TableKernels = []bo.KernelKind{bo.Base, bo.Avg, bo.Plus, bo.Max}
+var TableKernels = []string{bo.NameBase, bo.NameAvg, bo.NamePlus, bo.NameMax}
 
 // PaperCell is one entry of the paper's Table 1: mean ± standard error
 // over 10 seeds.
@@ -26,13 +27,13 @@ type PaperCell struct{ Mean, SE float64 }
 // PaperTable1 is the paper's Table 1 (cumulative regret on the synthetic
 // benchmarks, negated best reward on WLAN; lower is better). The paper has
 // no k_max column.
-var PaperTable1 = map[string]map[bo.KernelKind]PaperCell{
-	"Ackley2d":    {bo.Base: {382.7, 5.7}, bo.Avg: {128.2, 10.4}, bo.Plus: {126.4, 3.6}},
-	"Griewank6d":  {bo.Base: {3840.3, 177.7}, bo.Avg: {3067.4, 841.9}, bo.Plus: {1832.6, 146.3}},
-	"Rastrigin5d": {bo.Base: {3568.5, 91.3}, bo.Avg: {1583.5, 341.9}, bo.Plus: {813.4, 70.6}},
-	"Radial2d":    {bo.Base: {388.6, 20.3}, bo.Avg: {480.9, 76.4}, bo.Plus: {199.7, 11.6}},
-	"Scaling2d":   {bo.Base: {1820.6, 1135.4}, bo.Avg: {3361.8, 742.9}, bo.Plus: {25.4, 6.4}},
-	"WLAN8d":      {bo.Base: {-65.0, 3.2}, bo.Avg: {-51.8, 1.7}, bo.Plus: {-74.4, 0.7}},
+var PaperTable1 = map[string]map[string]PaperCell{
+	"Ackley2d":    {bo.NameBase: {382.7, 5.7}, bo.NameAvg: {128.2, 10.4}, bo.NamePlus: {126.4, 3.6}},
+	"Griewank6d":  {bo.NameBase: {3840.3, 177.7}, bo.NameAvg: {3067.4, 841.9}, bo.NamePlus: {1832.6, 146.3}},
+	"Rastrigin5d": {bo.NameBase: {3568.5, 91.3}, bo.NameAvg: {1583.5, 341.9}, bo.NamePlus: {813.4, 70.6}},
+	"Radial2d":    {bo.NameBase: {388.6, 20.3}, bo.NameAvg: {480.9, 76.4}, bo.NamePlus: {199.7, 11.6}},
+	"Scaling2d":   {bo.NameBase: {1820.6, 1135.4}, bo.NameAvg: {3361.8, 742.9}, bo.NamePlus: {25.4, 6.4}},
+	"WLAN8d":      {bo.NameBase: {-65.0, 3.2}, bo.NameAvg: {-51.8, 1.7}, bo.NamePlus: {-74.4, 0.7}},
 }
 
 // TableOptions configure Table. The zero value is the paper's experiment
@@ -41,16 +42,24 @@ type TableOptions struct {
 	// Problems (names problem.New accepts; nil means TableProblems) and
 	// Kernels (nil means TableKernels; max is skipped where not PSD).
 	Problems []string
-	Kernels  []bo.KernelKind
+	Kernels  []string
 	// Seeds 0…Seeds−1 (0 means 10).
 	Seeds int
-	// Config is the protocol of every run (Iters 0 means 50, Init 0 means
-	// 5); its Kernel and Workers are ignored.
+	// Config is the protocol of every run (Init 0 means 5); its Kernel,
+	// Minimize and Workers are set per run.
 	Config bo.Config
+	// Iters is the number of acquisition steps per run (0 means 50).
+	Iters int
 	// Workers is the number of runs in parallel (0 means GOMAXPROCS).
 	Workers int
 	// Progress, if not nil, is called after every run.
 	Progress func(Progress)
+	// Context, Done and OnRun are passed to RunAll: cancellation, runs
+	// already finished (by spec index: Table's plan is deterministic), and
+	// a per-run callback (journaling).
+	Context context.Context
+	Done    map[int]*bo.Trace
+	OnRun   func(i int, tr *bo.Trace) error
 	// Skip leaves these cells out (shown as "not run"): a way to keep a
 	// cell too expensive for the time at hand out of a table, explicitly.
 	Skip []CellKey
@@ -60,13 +69,13 @@ type TableOptions struct {
 // accepts) and a kernel.
 type CellKey struct {
 	Problem string
-	Kernel  bo.KernelKind
+	Kernel  string
 }
 
 // Cell summarizes the runs of one (problem, kernel).
 type Cell struct {
-	Problem string        `json:"problem"`
-	Kernel  bo.KernelKind `json:"kernel"`
+	Problem string `json:"problem"`
+	Kernel  string `json:"kernel"`
 	Summary
 	// ExactOptimumHits sums the runs' evaluations at exactly f* (the
 	// box-centre diagnostic); RunsWithHits counts the runs with any.
@@ -79,14 +88,14 @@ type Cell struct {
 // Row is one benchmark of a table: its group order and a cell per kernel
 // run (nil where the kernel was not run).
 type Row struct {
-	Problem string                      `json:"problem"`
-	Group   string                      `json:"group"`
-	Order   string                      `json:"order"` // |G|: an integer or ∞
-	Cells   map[bo.KernelKind]*Cell     `json:"-"`
-	Paper   map[bo.KernelKind]PaperCell `json:"-"`
+	Problem string               `json:"problem"`
+	Group   string               `json:"group"`
+	Order   string               `json:"order"` // |G|: an integer or ∞
+	Cells   map[string]*Cell     `json:"-"`
+	Paper   map[string]PaperCell `json:"-"`
 	// Skipped lists the kernels left out by TableOptions.Skip.
-	Skipped []bo.KernelKind `json:"skipped,omitempty"`
-	known   bool            // f* is known
+	Skipped []string `json:"skipped,omitempty"`
+	known   bool     // f* is known
 }
 
 // Settings record the protocol of an experiment.
@@ -106,17 +115,17 @@ type Settings struct {
 // TableResult is a finished Table: every trace in plan order, the cells,
 // and what reproduces them.
 type TableResult struct {
-	Environment ExperimentEnv   `json:"environment"`
-	Settings    Settings        `json:"settings"`
-	WallSeconds float64         `json:"wall_seconds"`
-	Kernels     []bo.KernelKind `json:"kernels"`
-	Rows        []Row           `json:"rows"`
-	CellList    []*Cell         `json:"cells"`
-	Specs       []RunSpec       `json:"-"`
-	Runs        []*bo.Trace     `json:"runs"`
+	Environment ExperimentEnv `json:"environment"`
+	Settings    Settings      `json:"settings"`
+	WallSeconds float64       `json:"wall_seconds"`
+	Kernels     []string      `json:"kernels"`
+	Rows        []Row         `json:"rows"`
+	CellList    []*Cell       `json:"cells"`
+	Specs       []RunSpec     `json:"-"`
+	Runs        []*bo.Trace   `json:"runs"`
 }
 
-func settingsOf(cfg bo.Config, seeds, workers int) (Settings, error) {
+func settingsOf(cfg bo.Config, iters, seeds, workers int) (Settings, error) {
 	b := cfg.Backend
 	if b == nil {
 		var err error
@@ -130,7 +139,7 @@ func settingsOf(cfg bo.Config, seeds, workers int) (Settings, error) {
 	}
 	return Settings{
 		Prior: prior,
-		Seeds: seeds, Iters: cfg.Iters, Init: cfg.Init,
+		Seeds: seeds, Iters: iters, Init: cfg.Init,
 		Acquisition: cfg.Acquisition.String(), Beta: cfg.Beta.String(), FitMode: cfg.FitMode.String(),
 		Backend: b.Name(), Workers: workers,
 	}, nil
@@ -140,35 +149,37 @@ func settingsOf(cfg bo.Config, seeds, workers int) (Settings, error) {
 // run configuration with its defaults, the settings recorded with the
 // results, and the cells (problem name as canonicalized by problem.New,
 // kernel) to leave out.
-func setup(c bo.Config, seeds, workers int, skipList []CellKey) (bo.Config, Settings, map[CellKey]bool, error) {
-	cfg := withDefaults(c)
-	if cfg.Iters < 1 || cfg.Init < 1 {
-		return cfg, Settings{}, nil, fmt.Errorf("%w: iters and init must be ≥ 1", ErrBadOptions)
+func setup(c bo.Config, iters, seeds, workers int, skipList []CellKey) (bo.Config, int, Settings, map[CellKey]bool, error) {
+	cfg := c
+	if iters == 0 {
+		iters = bo.DefaultIters
 	}
-	set, err := settingsOf(cfg, seeds, workers)
+	if cfg.Init == 0 {
+		cfg.Init = bo.DefaultInit
+	}
+	if iters < 1 || cfg.Init < 1 || iters > bo.MaxEvaluations-cfg.Init {
+		return cfg, 0, Settings{}, nil, fmt.Errorf("%w: iters and init must be ≥ 1 and sum to at most %d", ErrBadOptions, bo.MaxEvaluations)
+	}
+	if seeds > MaxSeeds {
+		return cfg, 0, Settings{}, nil, fmt.Errorf("%w: %d seeds exceed %d", ErrBadOptions, seeds, MaxSeeds)
+	}
+	set, err := settingsOf(cfg, iters, seeds, workers)
 	if err != nil {
-		return cfg, Settings{}, nil, err
+		return cfg, 0, Settings{}, nil, err
 	}
 	skip := map[CellKey]bool{}
 	for _, k := range skipList {
 		p, err := problem.New(k.Problem, 0)
 		if err != nil {
-			return cfg, Settings{}, nil, fmt.Errorf("bench: skip: %w", err)
+			return cfg, 0, Settings{}, nil, fmt.Errorf("bench: skip: %w", err)
 		}
 		skip[CellKey{p.Name(), k.Kernel}] = true
 	}
-	return cfg, set, skip, nil
+	return cfg, iters, set, skip, nil
 }
 
-func withDefaults(cfg bo.Config) bo.Config {
-	if cfg.Iters == 0 {
-		cfg.Iters = bo.DefaultIters
-	}
-	if cfg.Init == 0 {
-		cfg.Init = bo.DefaultInit
-	}
-	return cfg
-}
+// MaxSeeds caps the seeds of Table and Robustness.
+const MaxSeeds = 10_000
 
 // Table runs the paper's Table 1 experiment: every problem × kernel × seed
 // (k_max only where bo accepts it), in parallel, and summarizes Metric per
@@ -189,7 +200,7 @@ func Table(opts TableOptions) (*TableResult, error) {
 	if seeds < 0 || len(names) == 0 || len(kernels) == 0 {
 		return nil, fmt.Errorf("%w: need problems, kernels and seeds ≥ 1", ErrBadOptions)
 	}
-	cfg, set, skip, err := setup(opts.Config, seeds, opts.Workers, opts.Skip)
+	cfg, iters, set, skip, err := setup(opts.Config, opts.Iters, seeds, opts.Workers, opts.Skip)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +214,7 @@ func Table(opts TableOptions) (*TableResult, error) {
 			return nil, fmt.Errorf("%w: problem %s listed twice", ErrBadOptions, p.Name())
 		}
 		row := Row{Problem: p.Name(), Group: p.Group().Name(), Order: groupOrder(p),
-			Cells: map[bo.KernelKind]*Cell{}, Paper: PaperTable1[p.Name()]}
+			Cells: map[string]*Cell{}, Paper: PaperTable1[p.Name()]}
 		_, row.known = p.Optimum()
 		for _, k := range kernels {
 			ok, err := supportsKernel(p, k)
@@ -227,7 +238,7 @@ func Table(opts TableOptions) (*TableResult, error) {
 		res.Rows = append(res.Rows, row)
 	}
 	start := time.Now()
-	res.Runs, err = RunAll(res.Specs, cfg, opts.Workers, opts.Progress)
+	res.Runs, err = RunAll(res.Specs, cfg, iters, RunAllOptions{Workers: opts.Workers, Progress: opts.Progress, Context: opts.Context, Done: opts.Done, OnRun: opts.OnRun})
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +278,7 @@ func (r *TableResult) summarize() {
 
 // Curves returns, for one problem and kernel, the mean and standard error
 // of Curve over the seeds at every iteration.
-func (r *TableResult) Curves(problemName string, k bo.KernelKind) (mean, se []float64) {
+func (r *TableResult) Curves(problemName string, k string) (mean, se []float64) {
 	var curves [][]float64
 	for i, s := range r.Specs {
 		if s.Problem == problemName && s.Kernel == k {
@@ -308,7 +319,7 @@ const (
 
 // inPaper reports whether the paper's Table 1 has a column for kernel k
 // (base, avg, plus; not max nor the normalized average).
-func inPaper(k bo.KernelKind) bool { return k == bo.Base || k == bo.Avg || k == bo.Plus }
+func inPaper(k string) bool { return k == bo.NameBase || k == bo.NameAvg || k == bo.NamePlus }
 
 // z95 is the two-sided 95% normal quantile the paper uses.
 const z95 = 1.96

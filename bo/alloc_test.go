@@ -16,12 +16,12 @@ func TestAcquisitionAllocs(t *testing.T) {
 	for _, pn := range []string{"Ackley2d", "Rastrigin5d"} {
 		p := must(problem.New(pn, 0))
 		lo, hi := p.Bounds()
-		for _, k := range []KernelKind{Base, Avg, Max, Plus} {
+		for _, k := range []string{NameBase, NameAvg, NameMax, NamePlus} {
 			t.Run(pn+"/"+string(k), func(t *testing.T) {
-				o := must(New(lo, hi, p.Group(), p.BaseShape(), Config{Kernel: k, Workers: 1}, 3))
+				o := must(New(lo, hi, Config{Kernel: kernelOf(k, p.Group(), p.BaseShape()), Workers: 1}, 3))
 				for range 9 {
 					x := must(o.Ask())
-					if err := o.Tell(x, must(p.Objective(x))); err != nil {
+					if err := o.Tell(x, must(objectiveOf(p, x))); err != nil {
 						t.Fatal(err)
 					}
 				}

@@ -1,6 +1,7 @@
 package bo
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"math"
@@ -32,20 +33,19 @@ func box(d int, a float64) (lo, hi []float64) {
 }
 
 func TestParseKernel(t *testing.T) {
-	for _, s := range []string{"base", "AVG", " max", "Plus"} {
-		if _, err := ParseKernel(s); err != nil {
+	g := must(orbit.SignFlip(2))
+	for _, s := range []string{"base", "AVG", " max", "Plus", "avgnorm"} {
+		if _, err := ParseKernel(s, g, kernel.RBF); err != nil {
 			t.Errorf("%q: %v", s, err)
 		}
 	}
-	for _, s := range []string{"", "rbf", "maxx"} {
-		if _, err := ParseKernel(s); !errors.Is(err, ErrUnknownKernel) {
+	for _, s := range []string{"", "rbf", "maxx", "gauss"} {
+		if _, err := ParseKernel(s, g, kernel.RBF); !errors.Is(err, ErrUnknownKernel) {
 			t.Errorf("%q: err = %v", s, err)
 		}
 	}
-	lo, hi := box(2, 1)
-	g := must(orbit.SignFlip(2))
-	if _, err := New(lo, hi, g, kernel.RBF, Config{Kernel: "gauss"}, 1); !errors.Is(err, ErrUnknownKernel) {
-		t.Errorf("New with unknown kernel: %v", err)
+	if _, err := ParseKernel("plus", nil, kernel.RBF); !errors.Is(err, ErrBadConfig) {
+		t.Errorf("plus without a group: %v", err)
 	}
 }
 
@@ -56,27 +56,27 @@ func TestMaxRefused(t *testing.T) {
 		must(orbit.PairedPerm(2)), must(orbit.BlockPerm(2, 2)), must(orbit.Cyclic(4)),
 	}
 	for _, g := range refused {
-		_, err := New(lo4, hi4, g, kernel.RBF, Config{Kernel: Max}, 1)
+		_, err := New(lo4, hi4, Config{Kernel: kernelOf(NameMax, g, kernel.RBF)}, 1)
 		if !errors.Is(err, ErrMaxNotPSD) || !strings.Contains(err.Error(), "plus") {
 			t.Errorf("%s: err = %v, want ErrMaxNotPSD suggesting plus", g.Name(), err)
 		}
-		if _, err := New(lo4, hi4, g, kernel.RBF, Config{Kernel: Plus}, 1); err != nil {
+		if _, err := New(lo4, hi4, Config{Kernel: kernelOf(NamePlus, g, kernel.RBF)}, 1); err != nil {
 			t.Errorf("%s plus: %v", g.Name(), err)
 		}
 	}
 	sc := must(orbit.Scaling([]float64{0.1, 0.1}, []float64{10, 10}))
-	if _, err := New([]float64{0.1, 0.1}, []float64{10, 10}, sc, kernel.RBF, Config{Kernel: Max}, 1); !errors.Is(err, ErrMaxNotPSD) {
+	if _, err := New([]float64{0.1, 0.1}, []float64{10, 10}, Config{Kernel: Max(sc, kernel.RBF)}, 1); !errors.Is(err, ErrMaxNotPSD) {
 		t.Errorf("scaling: %v", err)
 	}
 	accepted := []orbit.Group{
 		must(orbit.SignFlip(4)), must(orbit.Permutation(4)), must(orbit.Hyperoctahedral(4)),
 	}
 	for _, g := range accepted {
-		if _, err := New(lo4, hi4, g, kernel.Matern52, Config{Kernel: Max}, 1); err != nil {
+		if _, err := New(lo4, hi4, Config{Kernel: kernelOf(NameMax, g, kernel.Matern52)}, 1); err != nil {
 			t.Errorf("%s: %v", g.Name(), err)
 		}
 	}
-	if _, err := New(lo2, hi2, must(orbit.Rotation2D()), kernel.RBF, Config{Kernel: Max}, 1); err != nil {
+	if _, err := New(lo2, hi2, Config{Kernel: kernelOf(NameMax, must(orbit.Rotation2D()), kernel.RBF)}, 1); err != nil {
 		t.Errorf("rotation2d: %v", err)
 	}
 }
@@ -85,26 +85,43 @@ func TestBadConfig(t *testing.T) {
 	lo, hi := box(2, 1)
 	g := must(orbit.SignFlip(2))
 	for name, c := range map[string]Config{
-		"negative init":  {Init: -1},
-		"negative iters": {Iters: -2},
-		"acquisition":    {Acquisition: 7},
-		"beta":           {Beta: 3},
-		"workers":        {Workers: -1},
-		"noise":          {FixNoise: true, Noise: math.NaN()},
-		"prior":          {Prior: 9},
+		"negative init": {Init: -1},
+		"huge init":     {Init: MaxEvaluations + 1},
+		"raw samples":   {RawSamples: MaxRawSamples + 1},
+		"starts":        {Starts: -3},
+		"max iter":      {MaxIter: MaxAscentIter + 1},
+		"acquisition":   {Acquisition: 7},
+		"beta":          {Beta: 3},
+		"workers":       {Workers: -1},
+		"noise":         {FixNoise: true, Noise: math.NaN()},
+		"prior":         {Prior: 9},
 	} {
-		if _, err := New(lo, hi, g, kernel.RBF, c, 1); !errors.Is(err, ErrBadConfig) {
+		c.Kernel = Plus(g, kernel.RBF)
+		if _, err := New(lo, hi, c, 1); !errors.Is(err, ErrBadConfig) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if _, err := New([]float64{0, 1}, []float64{1, 1}, g, kernel.RBF, Config{}, 1); !errors.Is(err, ErrBadConfig) {
+	if _, err := New([]float64{0, 1}, []float64{1, 1}, Config{}, 1); !errors.Is(err, ErrBadConfig) {
 		t.Errorf("empty box: %v", err)
 	}
-	if _, err := New(lo, hi, must(orbit.SignFlip(3)), kernel.RBF, Config{Kernel: Plus}, 1); !errors.Is(err, ErrBadConfig) {
+	if _, err := New(lo, hi, Config{Kernel: kernelOf(NamePlus, must(orbit.SignFlip(3)), kernel.RBF)}, 1); !errors.Is(err, ErrBadConfig) {
 		t.Errorf("group dimension: %v", err)
 	}
-	if _, err := New(lo, hi, nil, kernel.RBF, Config{Kernel: Plus}, 1); !errors.Is(err, ErrBadConfig) {
+	if _, err := New(lo, hi, Config{Kernel: Plus(nil, kernel.RBF)}, 1); !errors.Is(err, ErrBadConfig) {
 		t.Errorf("nil group: %v", err)
+	}
+	// The typed nil orbit.Trivial(0) returns with its error.
+	tg, terr := orbit.Trivial(0)
+	if terr == nil {
+		t.Fatal("Trivial(0) accepted")
+	}
+	for _, k := range []Kernel{Plus(tg, kernel.RBF), Avg(tg, kernel.RBF), Max(tg, kernel.RBF), AvgNorm(tg, kernel.RBF)} {
+		if _, err := New(lo, hi, Config{Kernel: k}, 1); !errors.Is(err, ErrBadConfig) {
+			t.Errorf("typed nil group, kernel %s: %v", k.Name(), err)
+		}
+	}
+	if _, err := New(lo, hi, Config{Kernel: Custom("mine", nil, nil)}, 1); !errors.Is(err, ErrBadConfig) {
+		t.Errorf("custom kernel without a family: %v", err)
 	}
 }
 
@@ -120,7 +137,7 @@ func toy(x []float64) float64 {
 func TestTellBadInput(t *testing.T) {
 	lo, hi := box(2, 2)
 	g := must(orbit.Hyperoctahedral(2))
-	o := must(New(lo, hi, g, kernel.RBF, Config{Kernel: Plus, Init: 3, RawSamples: 64, Starts: 3}, 1))
+	o := must(New(lo, hi, Config{Kernel: kernelOf(NamePlus, g, kernel.RBF), Init: 3, RawSamples: 64, Starts: 3}, 1))
 	for range 4 {
 		x := must(o.Ask())
 		if err := o.Tell(x, toy(x)); err != nil {
@@ -168,11 +185,11 @@ func inBox(x, lo, hi []float64) bool {
 func TestDegenerateData(t *testing.T) {
 	lo, hi := box(2, 2)
 	g := must(orbit.Hyperoctahedral(2))
-	for _, k := range []KernelKind{Base, Avg, AvgNorm, Max, Plus} {
+	for _, k := range []string{NameBase, NameAvg, NameAvgNorm, NameMax, NamePlus} {
 		for _, acq := range []Acquisition{UCB, EI} {
-			cfg := Config{Kernel: k, Acquisition: acq, Init: 1, RawSamples: 32, Starts: 2}
+			cfg := Config{Kernel: kernelOf(k, g, kernel.Matern52), Acquisition: acq, Init: 1, RawSamples: 32, Starts: 2}
 			// Duplicates (and orbit duplicates: (1,−1) is g·(1,1)).
-			o := must(New(lo, hi, g, kernel.Matern52, cfg, 2))
+			o := must(New(lo, hi, cfg, 2))
 			for _, x := range [][]float64{{1, 1}, {1, 1}, {1, 1}, {1, -1}, {-1, 1}, {0.5, 0.2}, {0.5, 0.2}} {
 				if err := o.Tell(x, toy(x)+0.01*x[0]); err != nil {
 					t.Fatal(err)
@@ -183,7 +200,7 @@ func TestDegenerateData(t *testing.T) {
 				t.Errorf("%s %v duplicates: x = %v, err = %v", k, acq, x, err)
 			}
 			// Constant y.
-			o = must(New(lo, hi, g, kernel.Matern52, cfg, 3))
+			o = must(New(lo, hi, cfg, 3))
 			for _, x := range [][]float64{{1, 0}, {0, 1.5}, {-1, -1}, {0.3, 0.7}} {
 				if err := o.Tell(x, 4.2); err != nil {
 					t.Fatal(err)
@@ -205,13 +222,13 @@ func TestAskInBox(t *testing.T) {
 	hi := []float64{1, 0.5, 7}
 	rng := rand.New(rand.NewPCG(5, 5))
 	ramp := func(x []float64) float64 { return 3*x[0] - x[1] + 0.5*x[2] }
-	for _, k := range []KernelKind{Base, Plus} {
+	for _, k := range []string{NameBase, NamePlus} {
 		var g orbit.Group
-		if k == Plus {
+		if k == NamePlus {
 			g = must(orbit.Permutation(3))
 		}
 		for _, acq := range []Acquisition{UCB, EI} {
-			o := must(New(lo, hi, g, kernel.Matern52, Config{Kernel: k, Acquisition: acq, Init: 2, RawSamples: 64, Starts: 4}, 9))
+			o := must(New(lo, hi, Config{Kernel: kernelOf(k, g, kernel.Matern52), Acquisition: acq, Init: 2, RawSamples: 64, Starts: 4}, 9))
 			corner := []float64{hi[0], lo[1], hi[2]}
 			for i := range 12 {
 				x := make([]float64, 3)
@@ -308,15 +325,15 @@ func traceJSON(t *testing.T, tr *Trace) string {
 // GOMAXPROCS 1 and 4 and any Workers; the regrets are f* − f.
 func TestRunDeterministic(t *testing.T) {
 	p := must(problem.New("Ackley2d", 0))
-	kernels := []KernelKind{Base, Avg, AvgNorm, Max, Plus}
+	kernels := []string{NameBase, NameAvg, NameAvgNorm, NameMax, NamePlus}
 	if testing.Short() {
-		kernels = []KernelKind{Avg, AvgNorm, Plus}
+		kernels = []string{NameAvg, NameAvgNorm, NamePlus}
 	}
 	for _, k := range kernels {
 		var ref string
 		for _, c := range []struct{ procs, workers int }{{1, 0}, {4, 0}, {4, 1}, {2, 7}} {
 			old := runtime.GOMAXPROCS(c.procs)
-			tr, err := Run(p, Config{Kernel: k, Iters: 4, RawSamples: 64, Workers: c.workers}, 11, nil)
+			tr, err := runP(p, k, Config{RawSamples: 64, Workers: c.workers}, 4, 11)
 			runtime.GOMAXPROCS(old)
 			if err != nil {
 				t.Fatal(err)
@@ -325,8 +342,8 @@ func TestRunDeterministic(t *testing.T) {
 			if ref == "" {
 				ref = s
 				for i, e := range tr.Evaluations {
-					f := must(p.Objective(e.X))
-					if f != e.F || *e.Regret != 0-f || e.X == nil {
+					f := must(p.Evaluate(e.X))
+					if f != e.F || *e.Regret != f || e.X == nil {
 						t.Errorf("%s: evaluation %d: f = %v, want %v", k, i, e.F, f)
 					}
 					if e.Y == e.F {
@@ -351,9 +368,9 @@ func TestRunDeterministic(t *testing.T) {
 // BoTorch's floor and the lengthscale prior is on the box-side scale.
 func TestPriorRun(t *testing.T) {
 	p := must(problem.New("Ackley2d", 0))
-	cfg := Config{Kernel: Plus, Iters: 4, RawSamples: 64, Prior: gp.PriorBoTorch}
-	a := must(Run(p, cfg, 7, nil))
-	b := must(Run(p, cfg, 7, nil))
+	cfg := Config{RawSamples: 64, Prior: gp.PriorBoTorch}
+	a := must(runP(p, NamePlus, cfg, 4, 7))
+	b := must(runP(p, NamePlus, cfg, 4, 7))
 	if traceJSON(t, a) != traceJSON(t, b) {
 		t.Error("prior run not deterministic")
 	}
@@ -361,7 +378,7 @@ func TestPriorRun(t *testing.T) {
 		t.Errorf("trace prior %q, want botorch", a.Prior)
 	}
 	cfg.Prior = gp.PriorNone
-	c := must(Run(p, cfg, 7, nil))
+	c := must(runP(p, NamePlus, cfg, 4, 7))
 	if c.Prior != "" || strings.Contains(traceJSON(t, c), `"prior"`) {
 		t.Errorf("plain run records prior %q", c.Prior)
 	}
@@ -382,8 +399,8 @@ func TestPriorRun(t *testing.T) {
 // TestSeedsDiffer guards the determinism test against a constant trace.
 func TestSeedsDiffer(t *testing.T) {
 	p := must(problem.New("Ackley2d", 0))
-	a := must(Run(p, Config{Iters: 1, RawSamples: 16}, 1, nil))
-	b := must(Run(p, Config{Iters: 1, RawSamples: 16}, 2, nil))
+	a := must(runP(p, NameBase, Config{RawSamples: 16}, 1, 1))
+	b := must(runP(p, NameBase, Config{RawSamples: 16}, 1, 2))
 	if traceJSON(t, a) == traceJSON(t, b) {
 		t.Error("seeds 1 and 2 gave the same trace")
 	}
@@ -393,7 +410,7 @@ func TestSeedsDiffer(t *testing.T) {
 func TestBeta(t *testing.T) {
 	lo, hi := box(3, 1)
 	for _, rule := range []BetaRule{BetaPaper, BetaAuthors} {
-		o := must(New(lo, hi, nil, kernel.RBF, Config{Beta: rule}, 1))
+		o := must(New(lo, hi, Config{Beta: rule}, 1))
 		for _, n := range []int{5, 6, 20, 54} {
 			tt, b := o.beta(n)
 			want := 0.5 * 3 * math.Log(float64(n-5+1))
@@ -413,9 +430,9 @@ func TestInvariance(t *testing.T) {
 	type tc struct {
 		name string
 		p    string
-		k    KernelKind
+		k    string
 	}
-	cases := []tc{{"ackley/avg", "Ackley2d", Avg}, {"ackley/avgnorm", "Ackley2d", AvgNorm}, {"wlan/avgnorm", "WLAN6d", AvgNorm}, {"ackley/max", "Ackley2d", Max}, {"ackley/plus", "Ackley2d", Plus}, {"wlan/plus", "WLAN6d", Plus}}
+	cases := []tc{{"ackley/avg", "Ackley2d", NameAvg}, {"ackley/avgnorm", "Ackley2d", NameAvgNorm}, {"wlan/avgnorm", "WLAN6d", NameAvgNorm}, {"ackley/max", "Ackley2d", NameMax}, {"ackley/plus", "Ackley2d", NamePlus}, {"wlan/plus", "WLAN6d", NamePlus}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := must(problem.New(c.p, 0))
@@ -423,10 +440,10 @@ func TestInvariance(t *testing.T) {
 			g := p.Group().(orbit.Finite)
 			ng := must(orbit.Size(g))
 			for _, acq := range []Acquisition{UCB, EI} {
-				o := must(New(lo, hi, g, p.BaseShape(), Config{Kernel: c.k, Acquisition: acq, Init: 6, RawSamples: 32, Starts: 2}, 4))
+				o := must(New(lo, hi, Config{Kernel: kernelOf(c.k, g, p.BaseShape()), Acquisition: acq, Init: 6, RawSamples: 32, Starts: 2}, 4))
 				for range 8 {
 					x := must(o.Ask())
-					if err := o.Tell(x, must(p.Objective(x))); err != nil {
+					if err := o.Tell(x, must(objectiveOf(p, x))); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -461,14 +478,14 @@ func TestInvariance(t *testing.T) {
 func TestCanonicalTwin(t *testing.T) {
 	for _, pc := range []struct {
 		p string
-		k KernelKind
-	}{{"Rastrigin3d", Max}, {"Rastrigin3d", Plus}, {"Radial2d", Plus}, {"Griewank3d", Max}} {
+		k string
+	}{{"Rastrigin3d", NameMax}, {"Rastrigin3d", NamePlus}, {"Radial2d", NamePlus}, {"Griewank3d", NameMax}} {
 		p := must(problem.New(pc.p, 0))
 		lo, hi := p.Bounds()
-		o := must(New(lo, hi, p.Group(), p.BaseShape(), Config{Kernel: pc.k, Init: 10, RawSamples: 32, Starts: 2}, 3))
+		o := must(New(lo, hi, Config{Kernel: kernelOf(pc.k, p.Group(), p.BaseShape()), Init: 10, RawSamples: 32, Starts: 2}, 3))
 		for range 11 {
 			x := must(o.Ask())
-			if err := o.Tell(x, must(p.Objective(x))); err != nil {
+			if err := o.Tell(x, must(objectiveOf(p, x))); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -527,17 +544,17 @@ func must2(t *testing.T) func(a, b float64, err error) (float64, float64) {
 // cumulative regret than the base kernel.
 func TestPlusBeatsBase(t *testing.T) {
 	p := must(problem.New("Ackley2d", 0))
-	sum := map[KernelKind]float64{}
-	for _, k := range []KernelKind{Base, Plus} {
+	sum := map[string]float64{}
+	for _, k := range []string{NameBase, NamePlus} {
 		for seed := range uint64(3) {
-			tr := must(Run(p, Config{Kernel: k, Iters: 20}, seed, nil))
+			tr := must(runP(p, k, Config{}, 20, seed))
 			r := tr.CumulativeRegret[len(tr.CumulativeRegret)-1]
 			sum[k] += r
 			t.Logf("%s seed %d: R_20 = %.2f, exact optimum hits %d", k, seed, r, tr.ExactOptimumHits)
 		}
 	}
-	if !(sum[Plus] < 0.5*sum[Base]) {
-		t.Errorf("cumulative regret summed over 3 seeds: plus %.2f, base %.2f; want plus < base/2", sum[Plus], sum[Base])
+	if !(sum[NamePlus] < 0.5*sum[NameBase]) {
+		t.Errorf("cumulative regret summed over 3 seeds: plus %.2f, base %.2f; want plus < base/2", sum[NamePlus], sum[NameBase])
 	}
 }
 
@@ -545,7 +562,7 @@ func TestPlusBeatsBase(t *testing.T) {
 // regrets, only best_f; also exercises EI, the authors' β and fit mode.
 func TestRunUnknownOptimum(t *testing.T) {
 	p := must(problem.New("WLAN6d", 0))
-	tr, err := Run(p, Config{Kernel: Plus, Acquisition: EI, Beta: BetaAuthors, FitMode: gp.ModeBase, Init: 3, Iters: 2, RawSamples: 16, Starts: 2}, 5, nil)
+	tr, err := runP(p, NamePlus, Config{Acquisition: EI, Beta: BetaAuthors, FitMode: gp.ModeBase, Init: 3, RawSamples: 16, Starts: 2}, 2, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -571,4 +588,236 @@ func TestRunUnknownOptimum(t *testing.T) {
 	if strings.Contains(s, "regret") {
 		t.Error("JSON has regret fields")
 	}
+}
+
+// TestZeroAndNil: a zero Optimizer and nil arguments give errors, not
+// panics (Ask, Tell, Best, History, Restore; Run with a nil problem).
+func TestZeroAndNil(t *testing.T) {
+	var o Optimizer
+	if _, err := o.Ask(); !errors.Is(err, ErrBadConfig) {
+		t.Errorf("zero Ask: %v", err)
+	}
+	if err := o.Tell([]float64{1}, 1); !errors.Is(err, ErrBadConfig) {
+		t.Errorf("zero Tell: %v", err)
+	}
+	if _, _, ok := o.Best(); ok {
+		t.Error("zero Best ok")
+	}
+	if err := o.Restore(History{Version: HistoryVersion}); !errors.Is(err, ErrBadConfig) {
+		t.Errorf("zero Restore: %v", err)
+	}
+	var np *Optimizer
+	if _, err := np.Ask(); err == nil {
+		t.Error("nil Ask accepted")
+	}
+	if _, err := Run(context.Background(), nil, Config{}, 1, RunOptions{}); !errors.Is(err, ErrBadConfig) {
+		t.Errorf("Run(nil): %v", err)
+	}
+	var pp *problem.Problem
+	if _, err := Run(context.Background(), pp, Config{}, 1, RunOptions{}); !errors.Is(err, ErrBadConfig) {
+		t.Errorf("Run(typed nil): %v", err)
+	}
+}
+
+// TestRunCaps: iteration counts beyond MaxEvaluations, or overflowing
+// Init + Iters, are refused before anything is allocated.
+func TestRunCaps(t *testing.T) {
+	p := must(problem.New("Ackley2d", 0))
+	for _, c := range []struct {
+		init, iters int
+	}{{0, math.MaxInt}, {0, MaxEvaluations}, {MaxEvaluations, 1}, {math.MaxInt, 1}, {5, -1}, {math.MaxInt - 2, math.MaxInt - 2}} {
+		_, err := Run(context.Background(), p, Config{Init: c.init}, 1, RunOptions{Iters: c.iters})
+		if !errors.Is(err, ErrBadConfig) {
+			t.Errorf("Init %d, Iters %d: error %v", c.init, c.iters, err)
+		}
+	}
+}
+
+// TestHugeBox: a box whose width overflows (hi − lo = 2e308) still gets
+// initial points and raw samples spread inside it.
+func TestHugeBox(t *testing.T) {
+	lo, hi := []float64{-1e308, -1}, []float64{1e308, 1}
+	o := must(New(lo, hi, Config{Init: 8, RawSamples: 16, Starts: 2}, 3))
+	var first []float64
+	for i := range 10 {
+		x, err := o.Ask()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !inBox(x, lo, hi) || math.IsNaN(x[0]) {
+			t.Fatalf("ask %d: %v outside the box", i, x)
+		}
+		if i == 0 {
+			first = x
+		} else if i < 8 && x[0] == first[0] {
+			t.Errorf("ask %d: x₀ = %g repeats (overflowed interpolation)", i, x[0])
+		}
+		if math.Abs(x[0]) == 1e308 && i < 8 {
+			t.Errorf("ask %d: x₀ = %g sits on a bound", i, x[0])
+		}
+		if err := o.Tell(x, -x[1]*x[1]+1e-300*x[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestHugeValues: observations of magnitude 1e300 (finite) are accepted,
+// and the optimizer proposes the same points as with the values scaled
+// down by 2^-900 (the acquisition is on the standardized scale, which a
+// power-of-two scaling leaves bit for bit unchanged).
+func TestHugeValues(t *testing.T) {
+	lo, hi := box(2, 2)
+	g := must(orbit.Hyperoctahedral(2))
+	for _, k := range []string{NameBase, NamePlus, NameAvg} {
+		var pts [2][][]float64
+		for v, scale := range []float64{1, 0x1p-900} {
+			o := must(New(lo, hi, Config{Kernel: kernelOf(k, g, kernel.Matern52), Init: 3, RawSamples: 32, Starts: 2}, 5))
+			for range 6 {
+				x, err := o.Ask()
+				if err != nil {
+					t.Fatalf("%s scale %g: %v", k, scale, err)
+				}
+				pts[v] = append(pts[v], x)
+				if err := o.Tell(x, 1e300*toy(x)*scale); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		for i := range pts[0] {
+			if !sameBits(pts[0][i], pts[1][i]) {
+				t.Errorf("%s: point %d differs: %v vs %v", k, i, pts[0][i], pts[1][i])
+			}
+		}
+	}
+}
+
+// TestRebuildFromHistory: an optimizer rebuilt from the JSON of the first k
+// observations proposes the bit-identical next point an uninterrupted one
+// does, for every kernel; telling all observations then asking equals the
+// interleaved ask/tell (call-history independence).
+func TestRebuildFromHistory(t *testing.T) {
+	for _, pn := range []string{"Ackley2d", "WLAN6d"} {
+		p := must(problem.New(pn, 0))
+		lo, hi := p.Bounds()
+		for _, k := range []string{NameBase, NameAvg, NameAvgNorm, NameMax, NamePlus} {
+			if k == NameMax && pn == "WLAN6d" {
+				continue
+			}
+			cfg := Config{Kernel: kernelOf(k, p.Group(), p.BaseShape()), Minimize: !p.Maximize(), Init: 3, RawSamples: 32, Starts: 2}
+			o := must(New(lo, hi, cfg, 9))
+			var next [][]float64
+			var hist []History
+			for range 6 {
+				hist = append(hist, o.History())
+				x := must(o.Ask())
+				next = append(next, x)
+				if err := o.Tell(x, must(p.Evaluate(x))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i, h := range hist {
+				raw, err := json.Marshal(h)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var back History
+				if err := json.Unmarshal(raw, &back); err != nil {
+					t.Fatal(err)
+				}
+				r := must(New(lo, hi, cfg, 9))
+				if err := r.Restore(back); err != nil {
+					t.Fatalf("%s %s: restore %d: %v", pn, k, i, err)
+				}
+				if x := must(r.Ask()); !sameBits(x, next[i]) {
+					t.Errorf("%s %s: rebuilt after %d observations proposes %v, uninterrupted %v", pn, k, i, x, next[i])
+				}
+			}
+		}
+	}
+}
+
+// TestRestoreRefuses: a history of another seed, kernel, dimension,
+// direction or version, or with a bad observation, is refused and leaves
+// the optimizer empty.
+func TestRestoreRefuses(t *testing.T) {
+	lo, hi := box(2, 2)
+	g := must(orbit.SignFlip(2))
+	cfg := Config{Kernel: Plus(g, kernel.RBF)}
+	o := must(New(lo, hi, cfg, 4))
+	good := History{Version: HistoryVersion, Seed: 4, Kernel: "plus", Dim: 2, Observations: []Observation{{X: []float64{1, 1}, Y: 2}}}
+	for name, h := range map[string]History{
+		"version":   {Version: 2, Seed: 4, Kernel: "plus", Dim: 2},
+		"seed":      {Version: 1, Seed: 5, Kernel: "plus", Dim: 2},
+		"kernel":    {Version: 1, Seed: 4, Kernel: "avg", Dim: 2},
+		"dim":       {Version: 1, Seed: 4, Kernel: "plus", Dim: 3},
+		"direction": {Version: 1, Seed: 4, Kernel: "plus", Dim: 2, Minimize: true},
+		"point":     {Version: 1, Seed: 4, Kernel: "plus", Dim: 2, Observations: []Observation{{X: []float64{1, 1}, Y: 2}, {X: []float64{9, 1}, Y: 2}}},
+		"value":     {Version: 1, Seed: 4, Kernel: "plus", Dim: 2, Observations: []Observation{{X: []float64{1, 1}, Y: math.NaN()}}},
+	} {
+		if err := o.Restore(h); !errors.Is(err, ErrHistory) || o.N() != 0 {
+			t.Errorf("%s: error %v, N = %d", name, err, o.N())
+		}
+	}
+	if err := o.Restore(good); err != nil || o.N() != 1 {
+		t.Fatalf("good history: %v", err)
+	}
+	if err := o.Restore(good); !errors.Is(err, ErrHistory) {
+		t.Errorf("restore into a non-empty optimizer: %v", err)
+	}
+}
+
+// TestRunResume: a run resumed from any prefix of its evaluations (as the
+// callback saw them) gives the same trace, timings aside; a cancelled
+// context stops it with the evaluations so far.
+func TestRunResume(t *testing.T) {
+	p := must(problem.New("Ackley2d", 0))
+	for _, k := range []string{NameBase, NamePlus} {
+		cfg := Config{Kernel: kernelOf(k, p.Group(), p.BaseShape()), Minimize: true, Init: 3, RawSamples: 32, Starts: 2}
+		var seen []Evaluation
+		full, err := Run(context.Background(), p, cfg, 2, RunOptions{Iters: 4, OnEvaluation: func(e Evaluation) error {
+			seen = append(seen, e)
+			return nil
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(seen) != 7 {
+			t.Fatalf("callback saw %d evaluations", len(seen))
+		}
+		want := traceJSON(t, stripTimings(full))
+		for cut := range 8 {
+			tr, err := Run(context.Background(), p, cfg, 2, RunOptions{Iters: 4, Resume: seen[:cut]})
+			if err != nil {
+				t.Fatalf("%s: resume at %d: %v", k, cut, err)
+			}
+			if got := traceJSON(t, stripTimings(tr)); got != want {
+				t.Errorf("%s: resumed at %d: trace differs", k, cut)
+			}
+		}
+		// A prefix from another seed is refused.
+		if _, err := Run(context.Background(), p, cfg, 3, RunOptions{Iters: 4, Resume: seen[:2]}); !errors.Is(err, ErrHistory) {
+			t.Errorf("%s: foreign prefix: %v", k, err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		n := 0
+		tr, err := Run(ctx, p, cfg, 2, RunOptions{Iters: 4, OnEvaluation: func(Evaluation) error {
+			if n++; n == 4 {
+				cancel()
+			}
+			return nil
+		}})
+		if !errors.Is(err, context.Canceled) || tr == nil || len(tr.Evaluations) != 4 {
+			t.Errorf("%s: cancelled run: err %v, %d evaluations", k, err, len(tr.Evaluations))
+		}
+	}
+}
+
+func stripTimings(tr *Trace) *Trace {
+	c := *tr
+	c.Timings = Timings{}
+	c.Evaluations = append([]Evaluation(nil), tr.Evaluations...)
+	for i := range c.Evaluations {
+		c.Evaluations[i].Timings = Timings{}
+	}
+	return &c
 }

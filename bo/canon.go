@@ -65,23 +65,24 @@ func (m *canonMap) chainTo(dst, x, gz []float64, s *acqScratch) {
 	}
 }
 
-// canonModel returns the GP of the fitted model m (hyperparameters h) in
+// canonModel returns the GP of the fitted model (hyperparameters h) in
 // canonical coordinates: base kernel for max, plus over the trivial group
 // for plus.
-func canonModel(cfg Config, shape kernel.Shape, cm *canonMap, xs [][]float64, ys []float64, h gp.Hyper) (*gp.GP, error) {
+func canonModel(cfg Config, cm *canonMap, xs [][]float64, ys []float64, h gp.Hyper) (*gp.GP, error) {
 	var fam gp.Family
 	var err error
-	switch cfg.Kernel {
-	case Max:
+	shape := cfg.Kernel.shape
+	switch cfg.Kernel.name {
+	case NameMax:
 		fam, err = gp.NewBaseFamily(shape, cm.cd)
-	case Plus:
+	case NamePlus:
 		var tg orbit.Group
 		tg, err = orbit.Trivial(cm.cd)
 		if err == nil {
 			fam, err = gp.NewPlusFamily(shape, tg, kernel.Options{Workers: cfg.Workers}, kernel.PlusOptions{Backend: cfg.Backend})
 		}
 	default:
-		return nil, fmt.Errorf("bo: no canonical model for kernel %s", cfg.Kernel)
+		return nil, fmt.Errorf("bo: no canonical model for kernel %s", cfg.Kernel.Name())
 	}
 	if err != nil {
 		return nil, fmt.Errorf("bo: canonical model: %w", err)

@@ -3,16 +3,17 @@ package bo
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/symbo/symbo/gp"
-	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
 )
 
 // Sentinel errors; returned errors wrap one of them (test with errors.Is).
 var (
-	// ErrUnknownKernel reports a kernel name other than base, avg, max, plus.
+	// ErrUnknownKernel reports a kernel name ParseKernel does not know.
 	ErrUnknownKernel = errors.New("bo: unknown kernel")
 	// ErrMaxNotPSD reports k_max requested for a group without a canonical
 	// map (Proposition 1), where k_max need not be PSD.
@@ -25,32 +26,6 @@ var (
 	// ErrBadValue reports a NaN or infinite observation.
 	ErrBadValue = errors.New("bo: invalid observation")
 )
-
-// KernelKind names the GP covariance: the base kernel k_b, the orbit
-// average k_avg, the normalized orbit average k_avg(x,y)/√(k_avg(x,x)k_avg(y,y))
-// (not in the paper: k_avg's prior variance peaks at the group's fixed
-// points, which biases GP-UCB toward them; normalizing removes that), the
-// max kernel k_max (only where it is PSD) or its PSD projection k_plus.
-type KernelKind string
-
-// The kernels.
-const (
-	Base KernelKind = "base"
-	Avg  KernelKind = "avg"
-	// AvgNorm is the normalized orbit average (kernel.Options.Normalize).
-	AvgNorm KernelKind = "avgnorm"
-	Max     KernelKind = "max"
-	Plus    KernelKind = "plus"
-)
-
-// ParseKernel parses a kernel name (case-insensitive).
-func ParseKernel(s string) (KernelKind, error) {
-	switch k := KernelKind(strings.ToLower(strings.TrimSpace(s))); k {
-	case Base, Avg, AvgNorm, Max, Plus:
-		return k, nil
-	}
-	return "", fmt.Errorf("%w %q (want base, avg, avgnorm, max or plus)", ErrUnknownKernel, s)
-}
 
 // Acquisition selects the acquisition function.
 type Acquisition int
@@ -129,16 +104,29 @@ const (
 	DefaultMaxIter    = 100
 )
 
-// Config configures an Optimizer and Run. The zero value is the paper's
-// protocol with the base kernel: GP-UCB with β_t = 0.5·d·log t, every
-// kernel fitted on its own likelihood, 5 uniform initial points then 50
-// iterations, 512 quasi-random raw samples and 10 quasi-Newton starts.
+// Caps, checked by New and Run before anything is allocated: exact GP
+// regression costs O(n²) memory and O(n³) time in the number n of
+// observations, so MaxEvaluations (Init, and Init + Iters in Run) is far
+// beyond what an exact GP can fit anyway; the acquisition scores
+// RawSamples points of d coordinates and runs Starts ascents of at most
+// MaxIter steps each.
+const (
+	MaxEvaluations = 1_000_000
+	MaxRawSamples  = 1 << 22
+	MaxStarts      = 1 << 12
+	MaxAscentIter  = 1 << 16
+)
+
+// Config configures an Optimizer. The zero value is the paper's protocol
+// with the base RBF kernel, maximizing: GP-UCB with β_t = 0.5·d·log t,
+// every kernel fitted on its own likelihood, 5 uniform initial points,
+// 512 quasi-random raw samples and 10 quasi-Newton starts.
 type Config struct {
-	// Kernel: base (the zero value "" means base), avg, max or plus.
-	Kernel KernelKind
-	// Shape overrides the base kernel shape (Run: the problem's
-	// BaseShape; New: its shape argument).
-	Shape *kernel.Shape
+	// Kernel is the GP covariance (Base, Avg, AvgNorm, Max, Plus or
+	// Custom); the zero value is Base(kernel.RBF).
+	Kernel Kernel
+	// Minimize minimizes the values told instead of maximizing them.
+	Minimize bool
 	// Acquisition: UCB (default) or EI.
 	Acquisition Acquisition
 	// Beta: BetaPaper (default) or BetaAuthors. Used by UCB only.
@@ -152,21 +140,21 @@ type Config struct {
 	// the unit-cube scale of BoTorch's input normalization).
 	Prior gp.Prior
 	// Restarts is the number of random hyperparameter starts per fit
-	// besides the previous optimum and the default (gp.FitOptions): 0 means
-	// gp's default (2), negative none.
+	// besides the default one (gp.FitOptions): 0 means gp's default (2),
+	// negative none.
 	Restarts int
 	// FixNoise holds the GP noise variance at Noise (units of y) instead
-	// of fitting it. Run sets Noise to the problem's NoiseVariance when
+	// of fitting it. Run sets Noise to the problem's noise variance when
 	// Noise is 0.
 	FixNoise bool
 	Noise    float64
-	// Init is the number of uniform random initial points (0 means 5);
-	// Iters the number of acquisition steps in Run (0 means 50).
-	Init, Iters int
+	// Init is the number of uniform random initial points (0 means 5, at
+	// most MaxEvaluations).
+	Init int
 	// RawSamples quasi-random points (0 means 512) are scored; the best
 	// Starts of them (0 means 10), with the best observed point, start a
 	// bounded quasi-Newton ascent of at most MaxIter iterations (0 means
-	// 100).
+	// 100). Capped by MaxRawSamples, MaxStarts and MaxAscentIter.
 	RawSamples, Starts, MaxIter int
 	// Workers is the number of goroutines for the acquisition optimizer and
 	// kernel assembly; 0 means GOMAXPROCS. Results do not depend on it.
@@ -178,14 +166,7 @@ type Config struct {
 // withDefaults returns c with zero fields replaced by their defaults, or an
 // error for invalid fields.
 func (c Config) withDefaults() (Config, error) {
-	if c.Kernel == "" {
-		c.Kernel = Base
-	}
-	k, err := ParseKernel(string(c.Kernel))
-	if err != nil {
-		return c, err
-	}
-	c.Kernel = k
+	c.Kernel = c.Kernel.orDefault()
 	if c.Acquisition != UCB && c.Acquisition != EI {
 		return c, fmt.Errorf("%w: acquisition %v", ErrBadConfig, c.Acquisition)
 	}
@@ -199,18 +180,17 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("%w: prior %v", ErrBadConfig, c.Prior)
 	}
 	for _, f := range []struct {
-		name string
-		v    *int
-		def  int
+		name     string
+		v        *int
+		def, max int
 	}{
-		{"Init", &c.Init, DefaultInit},
-		{"Iters", &c.Iters, DefaultIters},
-		{"RawSamples", &c.RawSamples, DefaultRawSamples},
-		{"Starts", &c.Starts, DefaultStarts},
-		{"MaxIter", &c.MaxIter, DefaultMaxIter},
+		{"Init", &c.Init, DefaultInit, MaxEvaluations},
+		{"RawSamples", &c.RawSamples, DefaultRawSamples, MaxRawSamples},
+		{"Starts", &c.Starts, DefaultStarts, MaxStarts},
+		{"MaxIter", &c.MaxIter, DefaultMaxIter, MaxAscentIter},
 	} {
-		if *f.v < 0 {
-			return c, fmt.Errorf("%w: %s = %d is negative", ErrBadConfig, f.name, *f.v)
+		if err := checkCount(f.name, *f.v, f.max); err != nil {
+			return c, err
 		}
 		if *f.v == 0 {
 			*f.v = f.def
@@ -230,4 +210,36 @@ func (c Config) withDefaults() (Config, error) {
 		c.Backend = b
 	}
 	return c, nil
+}
+
+// checkCount accepts 0 (the default) through max.
+func checkCount(name string, v, max int) error {
+	if v < 0 || v > max {
+		return fmt.Errorf("%w: %s = %d outside [0, %d]", ErrBadConfig, name, v, max)
+	}
+	return nil
+}
+
+// isNil reports a nil group, including a typed nil pointer in the
+// interface (e.g. the *orbit.TrivialGroup orbit.Trivial(0) returns with its
+// error), on which any method call would dereference nil.
+func isNil(g orbit.Group) bool {
+	if g == nil {
+		return true
+	}
+	v := reflect.ValueOf(g)
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan:
+		return v.IsNil()
+	}
+	return false
+}
+
+// isNilValue reports a nil interface or a typed nil pointer in one.
+func isNilValue(v any) bool {
+	if v == nil {
+		return true
+	}
+	r := reflect.ValueOf(v)
+	return r.Kind() == reflect.Pointer && r.IsNil()
 }

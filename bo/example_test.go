@@ -16,7 +16,7 @@ func Example() {
 	f := func(x []float64) float64 {
 		return -math.Pow(math.Abs(x[0])-1, 2) - math.Pow(math.Abs(x[1])-0.5, 2)
 	}
-	o, err := bo.New(lo, hi, g, kernel.Matern52, bo.Config{Kernel: bo.Max}, 1)
+	o, err := bo.New(lo, hi, bo.Config{Kernel: bo.Max(g, kernel.Matern52)}, 1)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -43,8 +43,8 @@ func Example() {
 // Max is refused for groups without a canonical map.
 func ExampleNew_maxRefused() {
 	g, _ := orbit.Cyclic(3)
-	_, err := bo.New([]float64{0, 0, 0}, []float64{1, 1, 1}, g, kernel.RBF, bo.Config{Kernel: bo.Max}, 1)
+	_, err := bo.New([]float64{0, 0, 0}, []float64{1, 1, 1}, bo.Config{Kernel: bo.Max(g, kernel.RBF)}, 1)
 	fmt.Println(err)
 	// Output:
-	// bo: k_max is not provably PSD for this group: cyclic(3) has no canonical map (the paper's Proposition 1 covers sign flips, permutations, signed permutations and rotations); use kernel plus, its PSD projection
+	// bo: kernel max: bo: k_max is not provably PSD for this group: cyclic(3) has no canonical map (the paper's Proposition 1 covers sign flips, permutations, signed permutations and rotations); use kernel plus, its PSD projection
 }

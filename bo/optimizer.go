@@ -10,7 +10,6 @@ import (
 	"github.com/symbo/symbo/gp"
 	"github.com/symbo/symbo/internal/parallel"
 	"github.com/symbo/symbo/internal/qmc"
-	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
@@ -68,25 +67,26 @@ type AskInfo struct {
 	FitTime, AcqTime time.Duration
 }
 
-// Optimizer is an ask/tell Bayesian optimizer maximizing a black box on the
-// box [lo, hi]. It is not safe for concurrent use (it parallelizes
-// internally).
+// Optimizer is an ask/tell Bayesian optimizer of a black box on the box
+// [lo, hi] (maximizing, or minimizing with Config.Minimize). Its next point
+// is a function of (configuration, seed, observations in order): it keeps
+// no other state that could change a result, so an optimizer rebuilt from
+// its History proposes the same bits. It is not safe for concurrent use
+// (it parallelizes internally).
 type Optimizer struct {
 	cfg    Config
 	lo, hi []float64
 	d      int
-	group  orbit.Group
-	shape  kernel.Shape
 	seed   uint64
 	fam    gp.Family
 	canon  *canonMap // non-nil: predict in canonical coordinates (max, plus)
+	sign   float64   // +1 maximizing, −1 minimizing: the GP sees sign·y
 
 	xs [][]float64
-	ys []float64
+	ys []float64 // as told
 
 	model   *gp.GP    // fitted on X
 	pred    *gp.GP    // predicts: model, or its twin on φ(X)
-	hyper   *gp.Hyper // warm start for the next fit
 	pending []float64 // Ask's answer for len(xs) observations, nil if stale
 	last    AskInfo
 
@@ -95,79 +95,52 @@ type Optimizer struct {
 }
 
 // New returns an optimizer on the box [lo, hi] (copied; lo_i < hi_i,
-// finite) with the GP kernel cfg.Kernel built from the base shape (or
-// cfg.Shape) and the group g (g may be nil for the base kernel; otherwise
-// g.Dim() must equal len(lo)). The seed determines every random choice.
-//
-// k_max is accepted only for groups with a canonical map
-// (orbit.Canonicalizer: sign flips, permutations, signed permutations,
-// planar rotations, the trivial group), where k_max(x, y) =
-// k_b(φ(x), φ(y)) is PSD (the paper's Proposition 1) for every isotropic
-// non-increasing base kernel, which all shapes are; elsewhere New returns an
-// error wrapping ErrMaxNotPSD that suggests plus.
-func New(lo, hi []float64, g orbit.Group, shape kernel.Shape, cfg Config, seed uint64) (*Optimizer, error) {
+// finite) with the GP covariance cfg.Kernel, whose group (if any) must act
+// on dimension len(lo). The seed determines every random choice. Errors
+// wrap ErrBadConfig, ErrUnknownKernel or ErrMaxNotPSD.
+func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Shape != nil {
-		shape = *cfg.Shape
-	}
 	d := len(lo)
 	if d == 0 || len(hi) != d {
 		return nil, fmt.Errorf("%w: box has %d lower and %d upper bounds", ErrBadConfig, len(lo), len(hi))
+	}
+	if d > orbit.MaxDim {
+		return nil, fmt.Errorf("%w: box dimension %d exceeds %d", ErrBadConfig, d, orbit.MaxDim)
 	}
 	for i := range lo {
 		if !(lo[i] < hi[i]) || math.IsInf(lo[i], 0) || math.IsInf(hi[i], 0) {
 			return nil, fmt.Errorf("%w: box [%v, %v] in coordinate %d", ErrBadConfig, lo[i], hi[i], i)
 		}
 	}
-	if g != nil && g.Dim() != d {
-		return nil, fmt.Errorf("%w: group %s acts on dimension %d, box has %d", ErrBadConfig, g.Name(), g.Dim(), d)
+	k := cfg.Kernel
+	if g := k.group; g != nil {
+		if isNil(g) {
+			return nil, fmt.Errorf("%w: kernel %s has a nil group", ErrBadConfig, k.Name())
+		}
+		if g.Dim() != d {
+			return nil, fmt.Errorf("%w: group %s acts on dimension %d, box has %d", ErrBadConfig, g.Name(), g.Dim(), d)
+		}
+	} else if k.needsGroup {
+		return nil, fmt.Errorf("%w: kernel %s needs a group", ErrBadConfig, k.Name())
 	}
-	fam, err := family(cfg, shape, g, d)
+	fam, err := k.family(d, cfg.Workers, cfg.Backend)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("bo: kernel %s: %w", k.Name(), err)
 	}
 	o := &Optimizer{
 		cfg: cfg, lo: append([]float64(nil), lo...), hi: append([]float64(nil), hi...),
-		d: d, group: g, shape: shape, seed: seed, fam: fam,
+		d: d, seed: seed, fam: fam, sign: 1,
 	}
-	if cfg.Kernel == Max || cfg.Kernel == Plus {
-		o.canon, _ = newCanonMap(g)
+	if cfg.Minimize {
+		o.sign = -1
+	}
+	if k.canon {
+		o.canon, _ = newCanonMap(k.group)
 	}
 	return o, nil
-}
-
-func family(cfg Config, shape kernel.Shape, g orbit.Group, d int) (gp.Family, error) {
-	ko := kernel.Options{Workers: cfg.Workers}
-	if cfg.Kernel != Base && g == nil {
-		return nil, fmt.Errorf("%w: kernel %s needs a group", ErrBadConfig, cfg.Kernel)
-	}
-	var fam gp.Family
-	var err error
-	switch cfg.Kernel {
-	case Base:
-		fam, err = gp.NewBaseFamily(shape, d)
-	case Avg:
-		fam, err = gp.NewAvgFamily(shape, g, ko)
-	case AvgNorm:
-		ko.Normalize = true
-		fam, err = gp.NewAvgFamily(shape, g, ko)
-	case Max:
-		if _, ok := g.(orbit.Canonicalizer); !ok {
-			return nil, fmt.Errorf("%w: %s has no canonical map (the paper's Proposition 1 covers sign flips, permutations, signed permutations and rotations); use kernel plus, its PSD projection", ErrMaxNotPSD, g.Name())
-		}
-		fam, err = gp.NewMaxFamily(shape, g, ko)
-	case Plus:
-		fam, err = gp.NewPlusFamily(shape, g, ko, kernel.PlusOptions{Backend: cfg.Backend})
-	default:
-		return nil, fmt.Errorf("%w %q", ErrUnknownKernel, cfg.Kernel)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("bo: kernel %s: %w", cfg.Kernel, err)
-	}
-	return fam, nil
 }
 
 // Config returns the configuration with defaults filled in.
@@ -176,9 +149,13 @@ func (o *Optimizer) Config() Config { return o.cfg }
 // N returns the number of observations told.
 func (o *Optimizer) N() int { return len(o.xs) }
 
-// Best returns a copy of the observed point with the largest y (the
-// earliest on ties) and its y; ok is false before the first Tell.
+// Best returns a copy of the best observed point (largest y, or smallest
+// with Config.Minimize; the earliest on ties) and its y; ok is false
+// before the first Tell.
 func (o *Optimizer) Best() (x []float64, y float64, ok bool) {
+	if o == nil {
+		return nil, 0, false
+	}
 	i := o.bestIndex()
 	if i < 0 {
 		return nil, 0, false
@@ -189,7 +166,7 @@ func (o *Optimizer) Best() (x []float64, y float64, ok bool) {
 func (o *Optimizer) bestIndex() int {
 	b := -1
 	for i, y := range o.ys {
-		if b < 0 || y > o.ys[b] {
+		if b < 0 || o.sign*y > o.sign*o.ys[b] {
 			b = i
 		}
 	}
@@ -210,6 +187,9 @@ func (o *Optimizer) Model() *gp.GP { return o.model }
 // acquisition. Asking again without a Tell returns the same point without
 // recomputing it.
 func (o *Optimizer) Ask() ([]float64, error) {
+	if o == nil || o.fam == nil {
+		return nil, errNotNew
+	}
 	n := len(o.xs)
 	if o.pending != nil {
 		return append([]float64(nil), o.pending...), nil
@@ -219,7 +199,7 @@ func (o *Optimizer) Ask() ([]float64, error) {
 		rng := stream(o.seed, tagInit, uint64(n))
 		x = make([]float64, o.d)
 		for i := range x {
-			x[i] = o.lo[i] + (o.hi[i]-o.lo[i])*rng.Float64()
+			x[i] = lerp(o.lo[i], o.hi[i], rng.Float64())
 		}
 		clampInto(x, o.lo, o.hi)
 		o.last = AskInfo{Phase: PhaseInit, N: n, Beta: math.NaN(), Acq: math.NaN(), Start: -1}
@@ -239,6 +219,9 @@ func (o *Optimizer) Ask() ([]float64, error) {
 // an error (wrapping ErrBadPoint or ErrBadValue) and the optimizer is
 // unchanged. x need not come from Ask, and duplicate points are allowed.
 func (o *Optimizer) Tell(x []float64, y float64) error {
+	if o == nil || o.fam == nil {
+		return errNotNew
+	}
 	if err := o.checkPoint(x); err != nil {
 		return err
 	}
@@ -289,10 +272,11 @@ func (o *Optimizer) fit() error {
 	for i, p := range o.xs {
 		x.SetRow(i, p)
 	}
+	// No warm start from the previous fit: the fit, like every step, is a
+	// function of the observations (see Optimizer).
 	opts := gp.FitOptions{
 		Backend:  o.cfg.Backend,
 		Mode:     o.cfg.FitMode,
-		Init:     o.hyper,
 		Restarts: o.cfg.Restarts,
 		Seed:     mix(o.seed, tagFit, uint64(n)),
 		FixNoise: o.cfg.FixNoise,
@@ -301,18 +285,17 @@ func (o *Optimizer) fit() error {
 	if o.cfg.Prior != gp.PriorNone {
 		opts.Prior = o.cfg.Prior
 		for i := range o.lo {
-			opts.PriorScale = max(opts.PriorScale, o.hi[i]-o.lo[i])
+			opts.PriorScale = max(opts.PriorScale, width(o.lo[i], o.hi[i]))
 		}
 	}
-	m, err := gp.Fit(o.fam, x, o.ys, opts)
+	ys := o.signed()
+	m, err := gp.Fit(o.fam, x, ys, opts)
 	if err != nil {
 		return fmt.Errorf("bo: fit at n = %d: %w", n, err)
 	}
 	o.model, o.pred = m, m
-	h := m.Hyper()
-	o.hyper = &h
 	if o.canon != nil {
-		o.pred, err = canonModel(o.cfg, o.shape, o.canon, o.xs, o.ys, h)
+		o.pred, err = canonModel(o.cfg, o.canon, o.xs, ys, m.Hyper())
 		if err != nil {
 			return err
 		}
@@ -320,14 +303,44 @@ func (o *Optimizer) fit() error {
 	return nil
 }
 
+// signed returns sign·y: the values the GP models, maximized.
+func (o *Optimizer) signed() []float64 {
+	if o.sign > 0 {
+		return o.ys
+	}
+	ys := make([]float64, len(o.ys))
+	for i, y := range o.ys {
+		ys[i] = -y
+	}
+	return ys
+}
+
+// errNotNew reports a method called on a nil or zero Optimizer.
+var errNotNew = fmt.Errorf("%w: the Optimizer was not made by New", ErrBadConfig)
+
+// lerp returns lo + (hi − lo)·u for u in [0, 1] without overflow when
+// hi − lo exceeds the largest float64 (a box such as [−1e308, 1e308]);
+// the first form, bit for bit, whenever hi − lo is finite.
+func lerp(lo, hi, u float64) float64 {
+	if w := hi - lo; w <= math.MaxFloat64 {
+		return lo + w*u
+	}
+	return lo*(1-u) + hi*u
+}
+
+// width returns hi − lo, or the largest float64 when that overflows.
+func width(lo, hi float64) float64 { return min(hi-lo, math.MaxFloat64) }
+
 // acqFunc evaluates the acquisition (and its gradient when grad is not
-// nil) of the current model.
+// nil) of the current model on the standardized output scale: UCB and EI
+// there are positive affine images of UCB and EI in the units of y, with
+// the same maximizers, and never overflow.
 type acqFunc struct {
 	m        *gp.GP    // predicting model (on φ(X) when canon is set)
 	canon    *canonMap // nil: predict at x itself
 	kind     Acquisition
 	sqrtBeta float64
-	best     float64 // EI incumbent: best observed y
+	best     float64 // EI incumbent: best observed sign·y, standardized
 }
 
 // acqScratch is one goroutine's scratch for acqFunc.eval.
@@ -360,9 +373,9 @@ func (a *acqFunc) eval(s *acqScratch, x, grad []float64) (float64, error) {
 	var mu, v float64
 	var err error
 	if grad == nil {
-		mu, v, err = a.m.Predict(&s.ws, z)
+		mu, v, err = a.m.PredictStandardized(&s.ws, z)
 	} else {
-		mu, v, err = a.m.PredictGrad(&s.ws, z, s.dmean, s.dvar)
+		mu, v, err = a.m.PredictGradStandardized(&s.ws, z, s.dmean, s.dvar)
 	}
 	if err != nil {
 		return math.Inf(-1), err
@@ -422,7 +435,11 @@ func (o *Optimizer) newAcq() *acqFunc {
 		_, b := o.beta(len(o.xs))
 		a.sqrtBeta = math.Sqrt(b)
 	}
-	a.best = o.ys[o.bestIndex()]
+	m, sc := o.model.Standardization()
+	yb := o.sign * o.ys[o.bestIndex()]
+	if a.best = (yb - m) / sc; math.IsInf(a.best, 0) {
+		a.best = yb/sc - m/sc
+	}
 	return a
 }
 
@@ -469,7 +486,7 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *AskI
 		p := cand[i*d : (i+1)*d]
 		h.PointTo(p, uint64(i))
 		for k := range p {
-			p[k] = o.lo[k] + (o.hi[k]-o.lo[k])*p[k]
+			p[k] = lerp(o.lo[k], o.hi[k], p[k])
 		}
 		clampInto(p, o.lo, o.hi)
 	}

@@ -46,7 +46,7 @@ func TestTimingTable(t *testing.T) {
 			ran := 0
 			for s := range seeds {
 				t0, c0 := time.Now(), cpuTime()
-				tr, err := Run(p, Config{Kernel: KernelKind(k)}, uint64(s), nil)
+				tr, err := runP(p, k, Config{}, 0, uint64(s))
 				if errors.Is(err, ErrMaxNotPSD) {
 					break
 				}

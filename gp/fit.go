@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
@@ -110,6 +111,9 @@ type Start struct {
 // returns the GP posterior at the best optimum. The result is deterministic
 // given the options.
 func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
+	if isNilValue(fam) {
+		return nil, fmt.Errorf("%w: Fit needs a family", ErrNilArgument)
+	}
 	xc, err := checkData(x, y, fam.Dim())
 	if err != nil {
 		return nil, err
@@ -167,10 +171,39 @@ func dataScale(x *mat.Dense) float64 {
 		s += (hi - lo) * (hi - lo)
 	}
 	s = math.Sqrt(s)
+	if math.IsInf(s, 0) {
+		// (hi − lo)² overflowed: the same diagonal, scaled.
+		s = scaledDiagonal(x)
+	}
 	if !(s > 0) || math.IsInf(s, 0) {
 		return 1
 	}
 	return s
+}
+
+// scaledDiagonal is the bounding-box diagonal computed as w·‖w_j/w‖ with w
+// the widest side (halved first, so that hi − lo cannot overflow).
+func scaledDiagonal(x *mat.Dense) float64 {
+	n, d := x.Dims()
+	w := make([]float64, d)
+	var top float64
+	for j := range d {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for i := range n {
+			v := x.At(i, j)
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		w[j] = hi/2 - lo/2
+		top = max(top, w[j])
+	}
+	if !(top > 0) {
+		return 0
+	}
+	var s float64
+	for _, v := range w {
+		s += (v / top) * (v / top)
+	}
+	return min(2*top*math.Sqrt(s), math.MaxFloat64)
 }
 
 // box maps unconstrained z to log-parameters θ = lo + (hi−lo)·σ(z) with the
@@ -206,7 +239,11 @@ func fitHyper(b Bound, be linalg.Backend, xc *mat.Dense, ys []float64, scale flo
 	if err != nil {
 		return Hyper{}, info, err
 	}
-	lb, err := boundsOr(opts.LengthscaleBounds, DefaultLengthMin*s, DefaultLengthMax*s, "lengthscale")
+	// The default bounds follow the data scale, within the range kernels
+	// accept (kernel.MinLengthscale…MaxLengthscale).
+	llo := min(max(DefaultLengthMin*s, kernel.MinLengthscale), kernel.MaxLengthscale/1e6)
+	lhi := max(min(DefaultLengthMax*s, kernel.MaxLengthscale), kernel.MinLengthscale*1e6)
+	lb, err := boundsOr(opts.LengthscaleBounds, llo, lhi, "lengthscale")
 	if err != nil {
 		return Hyper{}, info, err
 	}

@@ -1,13 +1,16 @@
 package gp
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"sync"
 	"sync/atomic"
 
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -82,6 +85,14 @@ type GP struct {
 // reused after a GP is collected).
 var gpIDs atomic.Uint64
 
+// ErrOverflow reports a prediction that does not fit in a float64 in the
+// units of y (outputs of magnitude ≳ 1e154, whose variance overflows); the
+// standardized predictions are still available.
+var ErrOverflow = errors.New("gp: overflow")
+
+// ErrNilArgument reports a nil family, kernel or training data.
+var ErrNilArgument = errors.New("gp: nil argument")
+
 // checkData validates x (n×d) and y (length n) and returns a copy of x.
 func checkData(x *mat.Dense, y []float64, d int) (*mat.Dense, error) {
 	if x == nil || x.IsEmpty() {
@@ -93,6 +104,11 @@ func checkData(x *mat.Dense, y []float64, d int) (*mat.Dense, error) {
 	}
 	if len(y) != n {
 		return nil, fmt.Errorf("gp: %d outputs for %d inputs", len(y), n)
+	}
+	// Fitting and prediction hold about five n×n matrices (Gram, Cholesky
+	// factor, derivative, eigenvectors, products).
+	if err := orbit.CheckMemory(fmt.Sprintf("a GP on %d observations", n), 5*8*float64(n)*float64(n)); err != nil {
+		return nil, fmt.Errorf("gp: %w", err)
 	}
 	for i := range n {
 		for j := range d {
@@ -107,9 +123,41 @@ func checkData(x *mat.Dense, y []float64, d int) (*mat.Dense, error) {
 	return mat.DenseCopyOf(x), nil
 }
 
+// isNilValue reports a nil interface or a typed nil pointer in one.
+func isNilValue(v any) bool {
+	if v == nil {
+		return true
+	}
+	r := reflect.ValueOf(v)
+	return r.Kind() == reflect.Pointer && r.IsNil()
+}
+
 // standardize returns (y − mean)/scale with the population standard
-// deviation as scale, or scale 1 when y is constant.
+// deviation as scale, or scale 1 when y is constant. It is overflow-safe:
+// when max|y| exceeds 2⁵⁰⁰ (~3e150), where the sums and squares below could
+// overflow, y is first divided by a power of two (exactly) and mean and
+// scale multiplied back; otherwise it computes the plain formulas.
 func standardize(y []float64) (ys []float64, mean, scale float64) {
+	var top float64
+	for _, v := range y {
+		top = max(top, math.Abs(v))
+	}
+	if top <= 0x1p500 {
+		return standardizeUnscaled(y)
+	}
+	e := math.Ilogb(top) + 1 // |y|·2⁻ᵉ < 1
+	yt := make([]float64, len(y))
+	for i, v := range y {
+		yt[i] = math.Ldexp(v, -e)
+	}
+	ys, mean, scale = standardizeUnscaled(yt)
+	if scale != 1 {
+		scale = math.Ldexp(scale, e)
+	}
+	return ys, math.Ldexp(mean, e), scale
+}
+
+func standardizeUnscaled(y []float64) (ys []float64, mean, scale float64) {
 	n := float64(len(y))
 	for _, v := range y {
 		mean += v
@@ -133,6 +181,9 @@ func standardize(y []float64) (ys []float64, mean, scale float64) {
 // New returns the GP posterior of the family fam with hyperparameters h
 // (standardized scale) given training inputs x (n×d) and outputs y.
 func New(fam Family, x *mat.Dense, y []float64, h Hyper, opts Options) (*GP, error) {
+	if isNilValue(fam) {
+		return nil, fmt.Errorf("%w: New needs a family", ErrNilArgument)
+	}
 	if err := h.check(); err != nil {
 		return nil, err
 	}
@@ -171,6 +222,9 @@ func build(b Bound, xc *mat.Dense, ys []float64, mean, scale float64, h Hyper, o
 // outputs and noise variance noise (standardized scale) given x (n×d) and
 // y. Hyper then reports NaN variance and lengthscale.
 func NewKernel(k kernel.Kernel, x *mat.Dense, y []float64, noise float64, opts Options) (*GP, error) {
+	if isNilValue(k) {
+		return nil, fmt.Errorf("%w: NewKernel needs a kernel", ErrNilArgument)
+	}
 	if !(noise >= 0) || math.IsInf(noise, 0) {
 		return nil, fmt.Errorf("gp: noise %v must be non-negative and finite", noise)
 	}
@@ -333,7 +387,31 @@ func (g *GP) Predict(ws *Workspace, x []float64) (mean, variance float64, err er
 	if err != nil {
 		return 0, 0, err
 	}
-	return g.yMean + g.yScale*ms, g.yScale * g.yScale * max(vs, 0), nil
+	return g.unstandardize(ms, vs)
+}
+
+// PredictStandardized is Predict on the standardized output scale: the
+// posterior mean and latent variance of (f(x) − mean)/scale, with (mean,
+// scale) = Standardization(). It never overflows, whatever the magnitude of
+// y; acquisition functions that are invariant under a positive affine map
+// of y (UCB's argmax, EI's) can use it directly.
+func (g *GP) PredictStandardized(ws *Workspace, x []float64) (mean, variance float64, err error) {
+	if ws == nil {
+		ws = &Workspace{}
+	}
+	ms, vs, err := g.predict(ws, x)
+	return ms, max(vs, 0), err
+}
+
+// unstandardize maps a standardized prediction to the units of y, or
+// fails with ErrOverflow when it does not fit in a float64 (|y| ≳ 1e154
+// makes the variance scale² overflow).
+func (g *GP) unstandardize(ms, vs float64) (mean, variance float64, err error) {
+	mean, variance = g.yMean+g.yScale*ms, g.yScale*g.yScale*max(vs, 0)
+	if math.IsInf(mean, 0) || math.IsInf(variance, 0) {
+		return 0, 0, fmt.Errorf("%w: the prediction in the units of y (scale %g) exceeds the float64 range; use the standardized predictions", ErrOverflow, g.yScale)
+	}
+	return mean, variance, nil
 }
 
 // predict returns the standardized mean and unclamped variance, leaving
@@ -402,6 +480,36 @@ func (g *GP) predictAt(ws *Workspace) (mean, variance float64, err error) {
 // may be nil). Where the variance is clamped at 0 its gradient is 0. It
 // returns an error if the kernel does not implement kernel.Gradienter.
 func (g *GP) PredictGrad(ws *Workspace, x, dmean, dvar []float64) (mean, variance float64, err error) {
+	ms, vs, err := g.predictGrad(ws, x, dmean, dvar, g.yScale, g.yScale*g.yScale)
+	if err != nil {
+		return 0, 0, err
+	}
+	mean, variance, err = g.unstandardize(ms, vs)
+	if err == nil {
+		for _, v := range dmean {
+			if math.IsInf(v, 0) {
+				return 0, 0, fmt.Errorf("%w: the mean gradient in the units of y exceeds the float64 range", ErrOverflow)
+			}
+		}
+		for _, v := range dvar {
+			if math.IsInf(v, 0) {
+				return 0, 0, fmt.Errorf("%w: the variance gradient in the units of y exceeds the float64 range", ErrOverflow)
+			}
+		}
+	}
+	return mean, variance, err
+}
+
+// PredictGradStandardized is PredictGrad on the standardized output scale
+// (see PredictStandardized).
+func (g *GP) PredictGradStandardized(ws *Workspace, x, dmean, dvar []float64) (mean, variance float64, err error) {
+	ms, vs, err := g.predictGrad(ws, x, dmean, dvar, 1, 1)
+	return ms, max(vs, 0), err
+}
+
+// predictGrad returns the standardized mean and unclamped variance and
+// writes their gradients times s and s2 into dmean and dvar.
+func (g *GP) predictGrad(ws *Workspace, x, dmean, dvar []float64, s, s2 float64) (mean, variance float64, err error) {
 	if g.grad == nil {
 		return 0, 0, fmt.Errorf("gp: kernel %T has no gradient", g.k)
 	}
@@ -416,7 +524,6 @@ func (g *GP) PredictGrad(ws *Workspace, x, dmean, dvar []float64) (mean, varianc
 		return 0, 0, err
 	}
 	ws.cacheID = 0 // the gradient below may overwrite ws.v
-	s, s2 := g.yScale, g.yScale*g.yScale
 	if g.plus != nil {
 		if err := g.plus.grad(g, ws, x, dmean, dvar, vs); err != nil {
 			return 0, 0, err
@@ -427,7 +534,7 @@ func (g *GP) PredictGrad(ws *Workspace, x, dmean, dvar []float64) (mean, varianc
 		for j := range dvar {
 			dvar[j] *= s2
 		}
-		return g.yMean + s*ms, s2 * max(vs, 0), nil
+		return ms, vs, nil
 	}
 	if err := g.grad.GradTo(ws.gr, x, g.x); err != nil {
 		return 0, 0, fmt.Errorf("gp: kernel gradient: %w", err)
@@ -471,5 +578,5 @@ func (g *GP) PredictGrad(ws *Workspace, x, dmean, dvar []float64) (mean, varianc
 			}
 		}
 	}
-	return g.yMean + s*ms, s2 * max(vs, 0), nil
+	return ms, vs, nil
 }

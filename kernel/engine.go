@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/symbo/symbo/internal/parallel"
+	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -97,6 +98,15 @@ func checkVec(name string, x []float64, d int, l float64) error {
 func row(x *mat.Dense, i int) []float64 {
 	raw := x.RawMatrix()
 	return raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
+}
+
+// checkOut refuses, before anything is allocated, an empty dst that would
+// be resized to rows×cols beyond the memory budget (orbit.MemoryBudget).
+func checkOut(empty bool, rows, cols int) error {
+	if !empty {
+		return nil
+	}
+	return orbit.CheckMemory(fmt.Sprintf("a %d×%d kernel matrix", rows, cols), 8*float64(rows)*float64(cols))
 }
 
 func resizeDense(dst *mat.Dense, r, c int) {

@@ -61,6 +61,9 @@ func (k *orbitKernel) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOut(dst.IsEmpty(), n, m); err != nil {
+		return err
+	}
 	crossTo(k.ev, k.workers, dst, x, y, n, m)
 	return nil
 }
@@ -70,6 +73,9 @@ func (k *orbitKernel) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 func (k *orbitKernel) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 	n, err := checkPoints("x", x, k.d, k.p.Lengthscale)
 	if err != nil {
+		return err
+	}
+	if err := checkOut(dst.IsEmpty(), n, n); err != nil {
 		return err
 	}
 	gramTo(k.ev, k.workers, dst, x, n, k.p.Variance, k.diagIsV)
@@ -209,7 +215,7 @@ func newOrbitKernel(p Params, g orbit.Group, o Options, isMax bool) (*orbitKerne
 	}
 	budget := o.Budget
 	if budget == 0 {
-		budget = orbit.DefaultBudget
+		budget = orbit.MemoryBudget()
 	}
 	nq := o.Quadrature
 	if nq == 0 {

@@ -45,6 +45,9 @@ func (a *Avg) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOut(dst.IsEmpty(), n, m); err != nil {
+		return err
+	}
 	crossTo(a.ev, a.workers, dst, x, y, n, m)
 	h, r := getScratch(n + m)
 	defer putScratch(h)
@@ -79,6 +82,9 @@ func (a *Avg) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 	}
 	n, err := checkPoints("x", x, a.d, a.p.Lengthscale)
 	if err != nil {
+		return err
+	}
+	if err := checkOut(dst.IsEmpty(), n, n); err != nil {
 		return err
 	}
 	v := a.p.Variance

@@ -218,7 +218,7 @@ type Options struct {
 	// Results are bit-identical for every value.
 	Workers int
 	// Budget bounds the bytes of one enumerated orbit (|G|·d·8); each
-	// worker holds one at a time. 0 = orbit.DefaultBudget (1 GiB).
+	// worker holds one at a time. 0 = orbit.MemoryBudget().
 	Budget int64
 	// Quadrature is the number of nodes for continuous groups without a
 	// closed form; 0 = DefaultQuadrature for isometric groups (a single

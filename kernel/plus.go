@@ -235,6 +235,9 @@ func (p *Plus) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOut(dst.IsEmpty(), n, m); err != nil {
+		return err
+	}
 	resizeDense(dst, n, m)
 	s := p.scratch()
 	fx := p.features(x, &s.kx, &s.fx)
@@ -257,6 +260,9 @@ func (p *Plus) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 func (p *Plus) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 	n, err := checkPoints("x", x, p.Dim(), p.max.p.Lengthscale)
 	if err != nil {
+		return err
+	}
+	if err := checkOut(dst.IsEmpty(), n, n); err != nil {
 		return err
 	}
 	resizeSym(dst, n)

@@ -2,14 +2,31 @@ package orbit
 
 import (
 	"fmt"
+	"github.com/symbo/symbo/internal/budget"
 	"math/big"
 	"runtime"
 	"sync"
 	"sync/atomic"
 )
 
-// DefaultBudget is the Enumerator's memory budget when Budget is 0: 1 GiB.
-const DefaultBudget = 1 << 30
+// MemoryBudget is symbo's memory budget in bytes: the largest request
+// (an orbit buffer, a kernel matrix, a GP's work matrices, an output) any
+// package allocates. It is 8 GiB unless the environment variable
+// SYMBO_MEMORY_BUDGET says otherwise ("16GiB", "512MiB", a number of
+// bytes); perf's --mem-budget sets it too. Requests are sized before
+// allocation and refused above it with ErrOverBudget.
+func MemoryBudget() int64 { return budget.Limit() }
+
+// CheckMemory returns nil if a request of the given bytes fits
+// MemoryBudget, and otherwise an error wrapping ErrOverBudget that names
+// what, the bytes and how to raise the budget.
+func CheckMemory(what string, bytes float64) error {
+	if budget.Fits(bytes) {
+		return nil
+	}
+	return fmt.Errorf("%w: %s needs %s, over the budget of %s (raise it with %s, e.g. %s=64GiB, or perf --mem-budget)",
+		ErrOverBudget, what, budget.Format(bytes), budget.Format(float64(budget.Limit())), budget.EnvVar, budget.EnvVar)
+}
 
 // enumTask is the number of float64s written per parallel task (a constant,
 // so the split does not depend on the worker count); serial below it.
@@ -18,7 +35,7 @@ const enumTask = 1 << 15
 // Enumerator writes whole orbits of point sets. Its zero value is ready to
 // use.
 type Enumerator struct {
-	// Budget is the largest orbit buffer in bytes; 0 means DefaultBudget.
+	// Budget is the largest orbit buffer in bytes; 0 means MemoryBudget().
 	Budget int64
 	// Workers is the number of goroutines; 0 means GOMAXPROCS.
 	Workers int
@@ -41,7 +58,7 @@ func (e Enumerator) Orbits(dst []float64, g Finite, x []float64, n int) ([]float
 	}
 	budget := e.Budget
 	if budget <= 0 {
-		budget = DefaultBudget
+		budget = MemoryBudget()
 	}
 	need := new(big.Int).Mul(g.Order(), big.NewInt(int64(n)*int64(d)*8))
 	if need.Cmp(big.NewInt(budget)) > 0 {

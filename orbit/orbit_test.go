@@ -317,7 +317,7 @@ func TestOrbitsBudget(t *testing.T) {
 		t.Fatalf("err = %v, want ErrOverBudget", err)
 	}
 	// 100·10321920·8·8 bytes = 61.5 GiB.
-	for _, s := range []string{"hyperoctahedral(8)", "100 points", "61.5 GiB", "budget 1 GiB"} {
+	for _, s := range []string{"hyperoctahedral(8)", "100 points", "61.5 GiB", "budget 8 GiB"} {
 		if !strings.Contains(err.Error(), s) {
 			t.Errorf("error %q does not mention %q", err, s)
 		}

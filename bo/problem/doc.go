@@ -3,13 +3,13 @@
 //
 // A Problem declares its box, the group it is invariant under, a default
 // base kernel shape, its known optimum and maximizers (WLAN: unknown) and
-// its observation noise variance. Value is the paper's definition (the
-// usual minimization form, or WLAN's throughput in Mbps); Objective is
-// what BO maximizes: −Value for the five minimization benchmarks (the
-// paper multiplies them by −1), Value for WLAN.
+// its observation noise variance. Evaluate is the paper's definition (the
+// usual minimization form, or WLAN's throughput in Mbps, to maximize:
+// Maximize). A Problem is a bo.Problem (bo.Run minimizes or maximizes it
+// as bo.Config.Minimize says; set it to !p.Maximize()).
 //
 //	p, err := problem.New("ackley", 2) // or New("Ackley2d", 0)
-//	y, err := p.Objective([]float64{1, 1})
+//	y, err := p.Evaluate([]float64{1, 1})
 //
 // # Problems
 //
@@ -61,12 +61,12 @@
 //
 // # Noise protocol
 //
-// Observations are y = Objective(x) + ε with ε ~ N(0, NoiseVariance()),
+// Observations are y = Evaluate(x) + ε with ε ~ N(0, NoiseVariance()),
 // where NoiseVariance = NoiseFraction (2%) × the unbiased sample variance
-// of Objective over NoiseSamples = 2^14 points drawn uniformly in the box
+// of Evaluate over NoiseSamples = 2^14 points drawn uniformly in the box
 // from rand.New(rand.NewPCG(NoiseSeed = 2024, 0)), computed once per
 // Problem (on first use) and cached. The noise is never added by this
-// package: Objective is noiseless, and regret is measured on it.
+// package: Evaluate is noiseless, and regret is measured on it.
 //
 // The estimates are within 1.5% of the exact 2%·Var f (closed forms or a
 // fine grid, see the tests) except for Scaling, whose values are
@@ -76,22 +76,22 @@
 // # Invariants
 //
 //   - Dim() == len(lo) == len(hi) == Group().Dim(), lo < hi.
-//   - Objective(g·x) == Objective(x) for every g in Group() and x with x
+//   - Evaluate(g·x) == Evaluate(x) for every g in Group() and x with x
 //     and g·x in the box (to rounding; bit-for-bit for WLAN).
-//   - If Optimum() returns (f*, true), Objective(x*) = f* (to rounding) for
-//     every x* in Optimizers(), and Objective ≤ f* on the box.
+//   - If Optimum() returns (f*, true), Evaluate(x*) = f* (to rounding) for
+//     every x* in Optimizers(), and Evaluate ≥ f* on the box (≤ where Maximize).
 //   - problemtest.Run checks all of these for any Problem.
 //
 // # Concurrency
 //
 // A Problem is immutable after construction except for the cached noise
 // variance, computed under a sync.Once; all methods are safe for
-// concurrent use. Value and Objective do not allocate.
+// concurrent use. Evaluate does not allocate.
 //
 // # Errors
 //
 // New fails with ErrUnknown for an unknown name and ErrDim for an
-// unsupported d. Value, Objective and Check fail with ErrLength for a
+// unsupported d. Evaluate and Check fail with ErrLength for a
 // point of the wrong length, ErrNotFinite for a NaN or ±Inf coordinate
 // and ErrOutOfBounds for a point outside the (closed) box. NewWLAN and
 // ReadUsers fail with ErrUsers for a bad layout and ErrDim for a bad m.

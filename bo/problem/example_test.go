@@ -15,14 +15,13 @@ func Example() {
 	lo, hi := p.Bounds()
 	fstar, _ := p.Optimum()
 	fmt.Println(p.Name(), p.Dim(), lo, hi, p.Group().Name(), p.BaseShape())
-	v, _ := p.Value([]float64{1, 1})     // the paper's minimization form
-	y, _ := p.Objective([]float64{1, 1}) // what BO maximizes
-	fmt.Printf("f(1,1) = %.4f, objective %.4f, optimum %v at %v\n", v, y, fstar, p.Optimizers()[0])
-	_, err = p.Value([]float64{20, 0})
+	v, _ := p.Evaluate([]float64{1, 1}) // the paper's minimization form
+	fmt.Printf("f(1,1) = %.4f, minimize %v, optimum %v at %v\n", v, !p.Maximize(), fstar, p.Optimizers()[0])
+	_, err = p.Evaluate([]float64{20, 0})
 	fmt.Println(err)
 	// Output:
 	// Ackley2d 2 [-16 -16] [16 16] hyperoctahedral(2) matern52
-	// f(1,1) = 3.6254, objective -3.6254, optimum 0 at [0 0]
+	// f(1,1) = 3.6254, minimize true, optimum 0 at [0 0]
 	// problem: point outside the box: Ackley2d: x[0] = 20 is outside [-16, 16]
 }
 
@@ -34,7 +33,7 @@ func ExampleNewWLAN() {
 		fmt.Println(err)
 		return
 	}
-	v, _ := p.Value([]float64{0, 0})
+	v, _ := p.Evaluate([]float64{0, 0})
 	fmt.Printf("%s: %.4f Mbps\n", p.Name(), v)
 	// Output:
 	// WLAN2d: 2.9649 Mbps

@@ -59,11 +59,11 @@ type Problem struct {
 	group    orbit.Group
 	shape    kernel.Shape
 	chosen   bool // shape is our choice, not the paper's
-	maximize bool // Value is to be maximized (WLAN)
+	maximize bool // Evaluate is to be maximized (WLAN)
 	fstar    float64
 	known    bool
 	opt      [][]float64
-	f        func(x []float64) float64 // Value on a validated point
+	f        func(x []float64) float64 // Evaluate on a validated point
 	users    [][2]float64              // WLAN only
 
 	noiseOnce sync.Once
@@ -247,8 +247,8 @@ func (p *Problem) BaseShape() kernel.Shape { return p.shape }
 // names no base kernel for this problem (Griewank, Rastrigin).
 func (p *Problem) BaseChosen() bool { return p.chosen }
 
-// Maximize reports whether Value is to be maximized (WLAN). For the other
-// problems Value is the usual minimization form and Objective = −Value.
+// Maximize reports whether Evaluate is to be maximized (WLAN); the other
+// problems are in their usual minimization form.
 func (p *Problem) Maximize() bool { return p.maximize }
 
 // Check returns an error wrapping ErrLength, ErrNotFinite or
@@ -270,35 +270,25 @@ func (p *Problem) Check(x []float64) error {
 	return nil
 }
 
-// Value returns f(x) as the paper defines it: the usual minimization form
+// Evaluate returns f(x) as the paper defines it: the usual minimization form
 // for Ackley, Griewank, Rastrigin, Radial and Scaling, the total
 // throughput in Mbps (to maximize) for WLAN. x must be a point of the box
 // (see Check); it is not modified.
-func (p *Problem) Value(x []float64) (float64, error) {
+func (p *Problem) Evaluate(x []float64) (float64, error) {
 	if err := p.Check(x); err != nil {
 		return 0, err
 	}
 	return p.f(x), nil
 }
 
-// Objective returns the function BO maximizes: −Value for the
-// minimization benchmarks, Value for WLAN.
-func (p *Problem) Objective(x []float64) (float64, error) {
-	v, err := p.Value(x)
-	if err != nil || p.maximize {
-		return v, err
-	}
-	return -v, nil
-}
-
-// Optimum returns the maximum of Objective over the box and true, or
-// false where it is unknown (WLAN). It is 0 for the five synthetic
-// problems.
+// Optimum returns the best value of Evaluate over the box (the minimum, or
+// the maximum where Maximize) and true, or false where it is unknown
+// (WLAN). It is 0 for the five synthetic problems.
 func (p *Problem) Optimum() (fstar float64, ok bool) { return p.fstar, p.known }
 
-// Optimizers returns fresh copies of known maximizers of Objective: the
+// Optimizers returns fresh copies of known optimizers of Evaluate: the
 // unique one (the origin) for Ackley, Griewank and Rastrigin, and
-// representatives of the continuous sets of maximizers for Radial
+// representatives of the continuous sets of minimizers for Radial
 // (‖x‖ = 8√2) and Scaling (x₁ = x₂). It returns nil for WLAN.
 func (p *Problem) Optimizers() [][]float64 {
 	if p.opt == nil {
@@ -312,7 +302,7 @@ func (p *Problem) Optimizers() [][]float64 {
 }
 
 // NoiseVariance returns the variance of the Gaussian observation noise:
-// NoiseFraction times the (unbiased) sample variance of Objective over
+// NoiseFraction times the (unbiased) sample variance of Evaluate over
 // NoiseSamples points drawn uniformly in the box from
 // rand.New(rand.NewPCG(NoiseSeed, 0)) (the d coordinates of a point are
 // consecutive draws, lo + (hi−lo)·U). It is computed on the first call and
@@ -324,7 +314,7 @@ func (p *Problem) NoiseVariance() float64 {
 	return p.noise
 }
 
-// sampleVariance returns the unbiased sample variance of Objective over n
+// sampleVariance returns the unbiased sample variance of Evaluate over n
 // uniform points from rand.New(rand.NewPCG(seed, 0)), reduced in index
 // order (two passes).
 func (p *Problem) sampleVariance(seed uint64, n int) float64 {
@@ -335,7 +325,7 @@ func (p *Problem) sampleVariance(seed uint64, n int) float64 {
 		for i := range x {
 			x[i] = p.lo[i] + (p.hi[i]-p.lo[i])*rng.Float64()
 		}
-		y[k] = p.f(x) // same variance as Objective = ±Value
+		y[k] = p.f(x)
 	}
 	var mean float64
 	for _, v := range y {

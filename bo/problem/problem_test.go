@@ -157,17 +157,13 @@ func TestValues(t *testing.T) {
 	}
 	for _, c := range cases {
 		p := mustNew(t, c.name, 0)
-		got, err := p.Value(c.x)
+		got, err := p.Evaluate(c.x)
 		if err != nil {
-			t.Errorf("%s.Value(%v): %v", p.Name(), c.x, err)
+			t.Errorf("%s.Evaluate(%v): %v", p.Name(), c.x, err)
 			continue
 		}
 		if math.Abs(got-c.want) > 1e-12*math.Max(1, math.Abs(c.want)) {
-			t.Errorf("%s.Value(%v) = %.17g, want %.17g", p.Name(), c.x, got, c.want)
-		}
-		obj, err := p.Objective(c.x)
-		if err != nil || obj != -got {
-			t.Errorf("%s.Objective(%v) = %v, %v, want −Value = %v", p.Name(), c.x, obj, err, -got)
+			t.Errorf("%s.Evaluate(%v) = %.17g, want %.17g", p.Name(), c.x, got, c.want)
 		}
 	}
 }
@@ -180,19 +176,19 @@ func TestOptimaBeatGrid(t *testing.T) {
 		lo, hi := p.Bounds()
 		fstar, _ := p.Optimum()
 		const n = 401
-		best := math.Inf(-1)
+		best := math.Inf(1)
 		for i := range n {
 			for j := range n {
 				x := []float64{lo[0] + (hi[0]-lo[0])*float64(i)/(n-1), lo[1] + (hi[1]-lo[1])*float64(j)/(n-1)}
-				f, err := p.Objective(x)
+				f, err := p.Evaluate(x)
 				if err != nil {
 					t.Fatal(err)
 				}
-				best = math.Max(best, f)
+				best = math.Min(best, f)
 			}
 		}
-		if best > fstar+1e-12 {
-			t.Errorf("%s: grid max %v > Optimum %v", p.Name(), best, fstar)
+		if best < fstar-1e-12 {
+			t.Errorf("%s: grid min %v < Optimum %v", p.Name(), best, fstar)
 		}
 	}
 }
@@ -257,7 +253,7 @@ func TestPointErrors(t *testing.T) {
 		{[]float64{100, math.NaN()}, problem.ErrNotFinite, "NaN"}, // NaN is reported first
 	}
 	for _, c := range cases {
-		for _, f := range []func([]float64) (float64, error){p.Value, p.Objective} {
+		for _, f := range []func([]float64) (float64, error){p.Evaluate} {
 			_, err := f(c.x)
 			if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) || !strings.Contains(err.Error(), "Ackley2d") {
 				t.Errorf("x = %v: error %v, want %v mentioning %q and Ackley2d", c.x, err, c.want, c.msg)
@@ -308,15 +304,12 @@ func TestWLANByHand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := p.Value(ap)
+		got, err := p.Evaluate(ap)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if math.Abs(got-want) > 1e-12*want {
 			t.Errorf("users %v, APs %v: %.17g Mbps, want %.17g", users, ap, got, want)
-		}
-		if obj, _ := p.Objective(ap); obj != got {
-			t.Errorf("Objective %v != Value %v for WLAN", obj, got)
 		}
 	}
 	one([][2]float64{{10, 0}}, []float64{0, 0}, math.Log2(1+math.Pow(10, 0.833)))
@@ -352,7 +345,7 @@ func TestWLANNaive(t *testing.T) {
 			x[k%3], x[4+k%3] = users[k%16][0], users[k%16][1]
 			x[3], x[7] = x[k%3], x[4+k%3]
 		}
-		got, _ := p.Value(x)
+		got, _ := p.Evaluate(x)
 		want := wlanNaive(users, x)
 		if math.Abs(got-want) > 1e-12*want {
 			t.Fatalf("Value(%v) = %.17g, naive %.17g", x, got, want)
@@ -404,7 +397,7 @@ func TestWLANExactInvariance(t *testing.T) {
 	}
 	gx := make([]float64, 8)
 	for _, x := range xs {
-		f, err := p.Value(x)
+		f, err := p.Evaluate(x)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -413,7 +406,7 @@ func TestWLANExactInvariance(t *testing.T) {
 		}
 		for i := range n {
 			g.ActTo(gx, x, i)
-			if fg, _ := p.Value(gx); fg != f {
+			if fg, _ := p.Evaluate(gx); fg != f {
 				t.Errorf("f(g_%d·x) = %.17g != f(x) = %.17g for x = %v", i, fg, f, x)
 			}
 		}
@@ -431,7 +424,7 @@ func TestUsers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	v, err := problem.ReadUsers(f)
+	v, err := problem.ReadUsers(f, "users.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -457,11 +450,11 @@ func TestUsers(t *testing.T) {
 	}
 
 	good := "1,2\n-3.5, 4e1\n"
-	if v, err := problem.ReadUsers(strings.NewReader(good)); err != nil || !slices.Equal(v, [][2]float64{{1, 2}, {-3.5, 40}}) {
+	if v, err := problem.ReadUsers(strings.NewReader(good), "good"); err != nil || !slices.Equal(v, [][2]float64{{1, 2}, {-3.5, 40}}) {
 		t.Errorf("ReadUsers(%q) = %v, %v", good, v, err)
 	}
 	for _, bad := range []string{"", "1,2,3\n", "1\n", "a,b\n", "1,2\n3\n"} {
-		if _, err := problem.ReadUsers(strings.NewReader(bad)); !errors.Is(err, problem.ErrUsers) {
+		if _, err := problem.ReadUsers(strings.NewReader(bad), "bad"); !errors.Is(err, problem.ErrUsers) {
 			t.Errorf("ReadUsers(%q): err = %v, want ErrUsers", bad, err)
 		}
 	}
@@ -559,7 +552,7 @@ func gridVariance(p *problem.Problem, n int) float64 {
 		x[0] = lo[0] + (hi[0]-lo[0])*(float64(i)+0.5)/float64(n)
 		for j := range n {
 			x[1] = lo[1] + (hi[1]-lo[1])*(float64(j)+0.5)/float64(n)
-			f, _ := p.Value(x)
+			f, _ := p.Evaluate(x)
 			s += f
 			s2 += f * f
 		}
@@ -618,13 +611,13 @@ func TestNoAllocs(t *testing.T) {
 		for i := range x {
 			x[i] = (lo[i] + 2*hi[i]) / 3
 		}
-		if a := testing.AllocsPerRun(100, func() { _, _ = p.Objective(x) }); a != 0 {
-			t.Errorf("%s: Objective allocates %v times", p.Name(), a)
+		if a := testing.AllocsPerRun(100, func() { _, _ = p.Evaluate(x) }); a != 0 {
+			t.Errorf("%s: Evaluate allocates %v times", p.Name(), a)
 		}
 	}
 }
 
-func BenchmarkObjective(b *testing.B) {
+func BenchmarkEvaluate(b *testing.B) {
 	for _, name := range problem.Names() {
 		p := mustNew(b, name, 0)
 		x := make([]float64, p.Dim())
@@ -635,7 +628,7 @@ func BenchmarkObjective(b *testing.B) {
 		b.Run(fmt.Sprintf("problem=%s", p.Name()), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_, _ = p.Objective(x)
+				_, _ = p.Evaluate(x)
 			}
 		})
 	}

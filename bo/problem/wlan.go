@@ -2,13 +2,12 @@ package problem
 
 import (
 	_ "embed"
-	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/symbo/symbo/internal/csvio"
 	"io"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -18,6 +17,10 @@ import (
 
 // Rewrite the default layout (both copies) from its documented seed:
 //go:generate go run ./internal/genusers -seed 2024 -n 16 -o users16.csv -o ../../testdata/wlan/users16.csv
+
+// MaxUsers caps the number of WLAN users (each evaluation costs O(users ×
+// access points)).
+const MaxUsers = 1 << 16
 
 // WLAN model constants (the paper's Appendix C).
 const (
@@ -41,7 +44,7 @@ const (
 var users16 []byte
 
 var defaultUsers = sync.OnceValue(func() [][2]float64 {
-	u, err := ReadUsers(strings.NewReader(string(users16)))
+	u, err := ReadUsers(strings.NewReader(string(users16)), "users16.csv")
 	if err != nil {
 		panic("problem: shipped users16.csv: " + err.Error())
 	}
@@ -53,34 +56,27 @@ var defaultUsers = sync.OnceValue(func() [][2]float64 {
 // rounded to the centimetre (also shipped as testdata/wlan/users16.csv).
 func DefaultUsers() [][2]float64 { return slices.Clone(defaultUsers()) }
 
-// ReadUsers parses a user layout: CSV without header, one "x,y" row per
-// user (metres). It checks the syntax only; NewWLAN checks the values.
-func ReadUsers(r io.Reader) ([][2]float64, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = 2
-	cr.TrimLeadingSpace = true
-	var u [][2]float64
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrUsers, err)
-		}
-		line, _ := cr.FieldPos(0)
-		var p [2]float64
-		for c := range p {
-			v, err := strconv.ParseFloat(strings.TrimSpace(rec[c]), 64)
-			if err != nil {
-				return nil, fmt.Errorf("%w: line %d: %w", ErrUsers, line, err)
-			}
-			p[c] = v
-		}
-		u = append(u, p)
+// ReadUsers parses a user layout (name labels errors): one "x,y" row per
+// user (metres), in the
+// point-file dialect of every symbo CSV (internal/csvio: no header, spaces
+// around fields ignored, CRLF and a BOM accepted, errors naming
+// name:line:column). It checks the syntax, finiteness and MaxUsers;
+// NewWLAN checks the values.
+func ReadUsers(r io.Reader, name string) ([][2]float64, error) {
+	x, err := csvio.ParsePoints(r, name)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUsers, err)
 	}
-	if len(u) == 0 {
-		return nil, fmt.Errorf("%w: no users", ErrUsers)
+	n, d := x.Dims()
+	if d != 2 {
+		return nil, fmt.Errorf("%w: users are 2-d points, the file has %d columns", ErrUsers, d)
+	}
+	if n > MaxUsers {
+		return nil, fmt.Errorf("%w: %d users exceed MaxUsers = %d", ErrUsers, n, MaxUsers)
+	}
+	u := make([][2]float64, n)
+	for i := range u {
+		u[i] = [2]float64{x.At(i, 0), x.At(i, 1)}
 	}
 	return u, nil
 }
@@ -93,6 +89,9 @@ func ReadUsers(r io.Reader) ([][2]float64, error) {
 func NewWLAN(users [][2]float64, m int) (*Problem, error) {
 	if m < 1 || m > MaxAPs {
 		return nil, fmt.Errorf("%w: wlan: m = %d access points, want 1 ≤ m ≤ %d", ErrDim, m, MaxAPs)
+	}
+	if len(users) > MaxUsers {
+		return nil, fmt.Errorf("%w: %d users exceed MaxUsers = %d", ErrUsers, len(users), MaxUsers)
 	}
 	if len(users) == 0 {
 		return nil, fmt.Errorf("%w: no users", ErrUsers)

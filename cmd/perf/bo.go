@@ -1,13 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"text/tabwriter"
@@ -16,6 +14,7 @@ import (
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/journal"
 )
 
 func init() {
@@ -28,15 +27,17 @@ func init() {
 
 const boUsage = `
 Usage: perf bo --problem P [--d D] --kernel K [--seed S] [--iters 50] [--init 5]
-               [--json FILE [--force]] [--acq ucb|ei] [--beta paper|authors]
-               [--fit own|base] [--prior none|botorch] [--backend B] [--workers N]
+               [--json FILE [--force]] [--checkpoint FILE] [--acq ucb|ei]
+               [--beta paper|authors] [--fit own|base] [--prior none|botorch]
+               [--backend B] [--workers N] [--mem-budget SIZE]
+       perf bo --resume FILE [--workers N]
 
-Maximizes benchmark P (BO maximizes −f for the minimization benchmarks,
-the throughput for WLAN) with a GP using kernel K: --init uniform random
-points, then --iters acquisition steps. Observations carry Gaussian noise
-(2% of the variance of f over the box); regret is measured on the
-noiseless f. Prints a summary table on stdout, one line of progress per
-evaluation on stderr.
+Optimizes benchmark P with a GP using kernel K, in P's direction (the
+paper's minimization form; WLAN's throughput is maximized): --init uniform
+random points, then --iters acquisition steps. Observations carry Gaussian
+noise (2% of the variance of f over the box); regret is measured on the
+noiseless f. Prints a summary table on stdout; progress goes to stderr (one
+live line on a terminal, one line per evaluation otherwise).
 
 Kernels K: base, avg (orbit average), avgnorm (normalized orbit average,
 k_avg(x,y)/√(k_avg(x,x)·k_avg(y,y)): not in the paper; it removes k_avg's
@@ -44,19 +45,31 @@ prior-variance peak at the group's fixed points), plus (PSD projection of k_max)
 max (only for groups where k_max is PSD: sign flips, permutations,
 hyperoctahedral, rotation2d). Problems: see 'perf eval -h'.
 
+--checkpoint FILE journals the settings and each finished evaluation to
+FILE (a new file; one JSON line per evaluation, flushed to disk as it
+completes). If the run stops — Ctrl-C, SIGTERM, kill -9, a crash —
+'perf bo --resume FILE' continues it: the settings come from the file
+(only --workers, which does not change results, may be given again), the
+kept evaluations are replayed, not re-evaluated, and the finished run's
+--json trace and stdout are those of an uninterrupted run, timings aside.
+On SIGINT/SIGTERM perf bo stops after the evaluation in progress and
+prints the command that resumes it (exit status 130).
+
 --json FILE writes the whole trace as JSON (refusing to overwrite an
-existing file unless --force). Its top-level fields are stable:
-  problem, d, kernel, seed       what was run
+existing file unless --force; written atomically at the end, its directory
+checked before the run starts). Its top-level fields are stable:
+  problem, d, kernel, seed       what was run; minimize: the direction
   evaluations                    one object per evaluation, the initial
                                  design included, each with phase ("init"
                                  or "bo"), x, y (the noisy observation),
-                                 f (the noiseless objective BO maximizes:
-                                 −f_paper, or WLAN's throughput), regret
-                                 (f* − f; absent for WLAN), at_optimum
+                                 f (the noiseless f, the paper's form),
+                                 regret (f − f* when minimizing, f* − f
+                                 when maximizing; absent for WLAN),
+                                 at_optimum
   cumulative_regret              R_t for t = 1…iters, summed over the BO
                                  iterations only (after the initial
                                  design); absent for WLAN
-  simple_regret, best_f          best_f = the largest f over all evaluations
+  simple_regret, best_f          best_f = the best f over all evaluations
   exact_optimum_hits             evaluations at exactly f* (diagnostic)
 plus the protocol (group, shape, acquisition, beta, fit_mode, init, iters,
 backend, noise_variance, …), timings, and the environment (module,
@@ -64,6 +77,8 @@ go_version, simd, gomaxprocs, cpu). Floats are in shortest round-trip form.
 
 Example:
   perf bo --problem Ackley2d --kernel plus --seed 3 --json ackley-plus-3.json
+  perf bo --problem Rastrigin5d --kernel plus --checkpoint r5.journal
+  perf bo --resume r5.journal
 `
 
 // boRecord is the --json document: the trace's fields and the environment's,
@@ -73,6 +88,21 @@ type boRecord struct {
 	bench.ExperimentEnv
 }
 
+// boSettings is everything that determines a perf bo run and its outputs:
+// the header of its checkpoint journal.
+type boSettings struct {
+	Problem string `json:"problem"`
+	D       int    `json:"d"`
+	Kernel  string `json:"kernel"`
+	Seed    uint64 `json:"seed"`
+	Protocol
+	JSON  string `json:"json,omitempty"`
+	Force bool   `json:"force,omitempty"`
+}
+
+// boJournal is the journal kind of perf bo checkpoints.
+const boJournal = "perf bo"
+
 func runBO(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bo", boUsage, stdout)
 	name := fs.String("problem", "", "benchmark problem, e.g. ackley or Ackley2d")
@@ -81,54 +111,150 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 0, "random seed (initial design, noise, acquisition starts)")
 	jsonPath := fs.String("json", "", "write the whole trace as JSON to `file`")
 	force := fs.Bool("force", false, "overwrite an existing --json file")
+	checkpoint := fs.String("checkpoint", "", "journal the settings and every finished evaluation to `file` (new)")
+	resume := fs.String("resume", "", "continue the run journaled in `file` (its settings are in it)")
 	proto := protocolFlags(fs)
 	workers := fs.Int("workers", 0, "goroutines for the acquisition optimizer; 0 means GOMAXPROCS (results do not depend on it)")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if err := fs.require("problem", "kernel"); err != nil {
+	if *workers < 0 {
+		return badInput("--workers must be ≥ 0, got %d", *workers)
+	}
+	var set boSettings
+	var done []bo.Evaluation
+	var jw *journal.Writer
+	journalPath := *checkpoint
+	if *resume != "" {
+		if err := fs.onlyWith("resume", "workers", "mem-budget"); err != nil {
+			return err
+		}
+		c, w, err := journal.Open(*resume, boJournal)
+		if err != nil {
+			return badInput("--resume: %w", err)
+		}
+		jw, journalPath = w, *resume
+		defer jw.Close()
+		if err := strictJSON(c.Header.Settings, &set); err != nil {
+			return badInput("--resume %s: settings: %w", *resume, err)
+		}
+		for i, r := range c.Records {
+			var e bo.Evaluation
+			if err := strictJSON(r, &e); err != nil {
+				return badInput("--resume %s: evaluation %d: %w", *resume, i, err)
+			}
+			done = append(done, e)
+		}
+		if c.Torn {
+			fmt.Fprintf(stderr, "perf bo: %s: dropped a torn last line (the run was killed while writing it)\n", *resume)
+		}
+	} else {
+		if err := fs.require("problem", "kernel"); err != nil {
+			return err
+		}
+		set = boSettings{Problem: *name, D: *d, Kernel: *kern, Seed: *seed, Protocol: proto.values(), JSON: *jsonPath, Force: *force}
+	}
+	p, cfg, err := set.build(*workers)
+	if err != nil {
 		return err
 	}
-	if *d < 0 {
-		return badInput("--d must be 0 (the paper's dimension) or positive, got %d", *d)
-	}
-	p, err := problem.New(*name, *d)
-	if err != nil {
-		return asInput(err)
-	}
-	cfg, err := proto.config(*workers)
-	if err != nil {
-		return err
-	}
-	if cfg.Kernel, err = bo.ParseKernel(*kern); err != nil {
-		return asInput(err)
-	}
-	if *jsonPath != "" {
-		if err := checkNewFile("json", *jsonPath, *force); err != nil {
+	if set.JSON != "" && len(done) == 0 {
+		if err := checkOutput("json", set.JSON, set.Force); err != nil {
 			return err
 		}
 	}
-	total := cfg.Init + cfg.Iters
-	drawn := false
-	tr, err := bo.Run(p, cfg, *seed, func(i int) {
-		fmt.Fprintf(stderr, "\rperf bo: %s %s seed %d: evaluation %d/%d", p.Name(), cfg.Kernel, *seed, i+1, total)
-		drawn = true
-	})
-	if drawn {
-		fmt.Fprint(stderr, "\n")
+	if *checkpoint != "" {
+		if err := checkOutput("checkpoint", *checkpoint, false); err != nil {
+			return err
+		}
+		if jw, err = journal.Create(*checkpoint, boJournal, set); err != nil {
+			return badInput("--checkpoint: %w", err)
+		}
+		defer jw.Close()
 	}
+	ctx, stop := signalContext()
+	defer stop()
+	total := cfg.Init + set.Iters
+	prog := newLineProgress(stderr, fmt.Sprintf("perf bo: %s %s seed %d", p.Name(), cfg.Kernel.Name(), set.Seed))
+	if len(done) > 0 {
+		prog.printf("resuming after %d of %d evaluations from %s", len(done), total, journalPath)
+	}
+	n := len(done)
+	tr, err := bo.Run(ctx, p, cfg, set.Seed, bo.RunOptions{Iters: set.Iters, Resume: done, OnEvaluation: func(e bo.Evaluation) error {
+		if jw != nil {
+			if err := jw.Append(e); err != nil {
+				return err
+			}
+		}
+		n++
+		prog.printf("evaluation %d/%d", n, total)
+		return nil
+	}})
+	prog.finish()
 	if err != nil {
-		if errors.Is(err, bo.ErrMaxNotPSD) || errors.Is(err, bo.ErrBadConfig) {
-			return asInput(err)
+		if ctx.Err() != nil {
+			if jw != nil {
+				return interrupted(fmt.Sprintf("stopped after %d of %d evaluations, all kept in %s; resume with: perf bo --resume %s", n, total, journalPath, shellQuote(journalPath)))
+			}
+			return interrupted(fmt.Sprintf("stopped after %d of %d evaluations; nothing was kept (run with --checkpoint FILE to make a run resumable)", n, total))
 		}
 		return err
 	}
-	if *jsonPath != "" {
-		if err := writeJSONFile(*jsonPath, boRecord{tr, bench.ExperimentEnvironment()}, *force); err != nil {
+	if set.JSON != "" {
+		if err := writeJSONOutput(set.JSON, boRecord{tr, bench.ExperimentEnvironment()}, set.Force || len(done) > 0); err != nil {
 			return err
 		}
 	}
 	return writeBOSummary(stdout, tr)
+}
+
+// build validates the settings and returns the problem and configuration.
+func (s boSettings) build(workers int) (*problem.Problem, bo.Config, error) {
+	if s.D < 0 {
+		return nil, bo.Config{}, badInput("--d must be 0 (the paper's dimension) or positive, got %d", s.D)
+	}
+	p, err := problem.New(s.Problem, s.D)
+	if err != nil {
+		return nil, bo.Config{}, asInput(err)
+	}
+	cfg, err := s.Protocol.config(workers)
+	if err != nil {
+		return nil, bo.Config{}, err
+	}
+	if cfg.Kernel, err = bo.ParseKernel(s.Kernel, p.Group(), p.BaseShape()); err != nil {
+		return nil, bo.Config{}, asInput(err)
+	}
+	cfg.Minimize = !p.Maximize()
+	lo, hi := p.Bounds()
+	if _, err := bo.New(lo, hi, cfg, s.Seed); err != nil {
+		return nil, bo.Config{}, asInput(err)
+	}
+	return p, cfg, nil
+}
+
+// strictJSON decodes data into v, refusing unknown fields and trailing
+// data.
+func strictJSON(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("data after the JSON value")
+	}
+	return nil
+}
+
+// shellQuote quotes a path for a shell command line when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '+' || r == ',' || r == ':' || r == '=' ||
+			(r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9'))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // priorFlag defines --prior (shared by bo, table and robustness).
@@ -162,6 +288,18 @@ type protocol struct {
 	iters, initN                   *int
 }
 
+// Protocol is the protocol part of a run's settings, as the flags spell
+// it (journaled with the run).
+type Protocol struct {
+	Iters   int    `json:"iters"`
+	Init    int    `json:"init"`
+	Acq     string `json:"acq"`
+	Beta    string `json:"beta"`
+	Fit     string `json:"fit"`
+	Prior   string `json:"prior"`
+	Backend string `json:"backend"`
+}
+
 // protocolFlags adds the shared protocol flags to fs.
 func protocolFlags(fs *flagSet) *protocol {
 	return &protocol{
@@ -175,87 +313,48 @@ func protocolFlags(fs *flagSet) *protocol {
 	}
 }
 
+func (p *protocol) values() Protocol {
+	return Protocol{Iters: *p.iters, Init: *p.initN, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend}
+}
+
 // config parses the protocol flags into a bo.Config with the given
 // Workers; every bad value is bad input.
-func (p *protocol) config(workers int) (bo.Config, error) {
+func (p *protocol) config(workers int) (bo.Config, error) { return p.values().config(workers) }
+
+func (p Protocol) config(workers int) (bo.Config, error) {
 	var cfg bo.Config
 	var err error
-	if cfg.Acquisition, err = bo.ParseAcquisition(*p.acq); err != nil {
+	if cfg.Acquisition, err = bo.ParseAcquisition(p.Acq); err != nil {
 		return cfg, badInput("--acq: %w", err)
 	}
-	if cfg.Beta, err = bo.ParseBeta(*p.beta); err != nil {
+	if cfg.Beta, err = bo.ParseBeta(p.Beta); err != nil {
 		return cfg, badInput("--beta: %w", err)
 	}
-	switch strings.ToLower(*p.fit) {
+	switch strings.ToLower(p.Fit) {
 	case "own":
 		cfg.FitMode = gp.ModeOwn
 	case "base":
 		cfg.FitMode = gp.ModeBase
 	default:
-		return cfg, badInput("--fit must be own or base, got %q", *p.fit)
+		return cfg, badInput("--fit must be own or base, got %q", p.Fit)
 	}
-	if *p.iters < 1 {
-		return cfg, badInput("--iters must be ≥ 1, got %d", *p.iters)
+	if p.Init < 1 || p.Init > bo.MaxEvaluations {
+		return cfg, badInput("--init must lie in [1, %d], got %d", bo.MaxEvaluations, p.Init)
 	}
-	if *p.initN < 1 {
-		return cfg, badInput("--init must be ≥ 1, got %d", *p.initN)
+	if p.Iters < 1 || p.Iters > bo.MaxEvaluations-p.Init {
+		return cfg, badInput("--iters must lie in [1, %d − init], got %d", bo.MaxEvaluations, p.Iters)
 	}
 	if workers < 0 {
 		return cfg, badInput("--workers must be ≥ 0, got %d", workers)
 	}
-	cfg.Iters, cfg.Init, cfg.Workers = *p.iters, *p.initN, workers
-	if cfg.Prior, err = parsePriorFlag(*p.prior); err != nil {
+	cfg.Init, cfg.Workers = p.Init, workers
+	if cfg.Prior, err = parsePriorFlag(p.Prior); err != nil {
 		return cfg, err
 	}
-	if cfg.Backend, err = backendByName(*p.backend); err != nil {
+	if cfg.Backend, err = backendByName(p.Backend); err != nil {
 		return cfg, err
 	}
 	return cfg, nil
-}
-
-// checkNewFile refuses (as bad input) an output path that exists, unless
-// force, and one whose directory does not exist.
-func checkNewFile(flagName, path string, force bool) error {
-	st, err := os.Stat(path)
-	switch {
-	case err == nil && st.IsDir():
-		return badInput("--%s %s is a directory", flagName, path)
-	case err == nil && !force:
-		return badInput("--%s %s already exists; refusing to overwrite it (use --force)", flagName, path)
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return badInput("--%s: %w", flagName, err)
-	}
-	if dir := filepath.Dir(path); dir != "" {
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return badInput("--%s %s: directory %s does not exist", flagName, path, dir)
-		}
-	}
-	return nil
-}
-
-// writeJSONFile writes v as indented JSON to path, creating it exclusively
-// unless force (then truncating it).
-func writeJSONFile(path string, v any, force bool) error {
-	data, err := json.MarshalIndent(v, "", " ")
-	if err != nil {
-		return fmt.Errorf("encoding %s: %w", path, err)
-	}
-	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
-	if force {
-		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-	}
-	f, err := os.OpenFile(path, flags, 0o644)
-	if err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return badInput("%s already exists; refusing to overwrite it (use --force)", path)
-		}
-		return err
-	}
-	if _, err := f.Write(append(data, '\n')); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // writeBOSummary prints the human summary of a trace.
@@ -273,7 +372,11 @@ func writeBOSummary(w io.Writer, tr *bo.Trace) error {
 		row("simple regret", string(appendFloat(nil, tr.SimpleRegret[len(tr.SimpleRegret)-1])))
 		row("exact-optimum hits", tr.ExactOptimumHits)
 	}
-	row("best f (maximized)", string(appendFloat(nil, tr.BestF)))
+	dir := "maximized"
+	if tr.Minimize {
+		dir = "minimized"
+	}
+	row("best f ("+dir+")", string(appendFloat(nil, tr.BestF)))
 	var bestX []float64
 	for _, e := range tr.Evaluations {
 		if e.F == tr.BestF {

@@ -36,7 +36,7 @@ func TestBOBadInput(t *testing.T) {
 		{"bad d", []string{"--problem", "radial", "--d", "3", "--kernel", "base"}, []string{"dimension"}},
 		{"bad backend", []string{"--problem", "ackley", "--kernel", "base", "--backend", "cuda"}, []string{"--backend"}},
 		{"existing json", []string{"--problem", "ackley", "--kernel", "base", "--json", existing}, []string{"already exists", "--force"}},
-		{"json in missing dir", []string{"--problem", "ackley", "--kernel", "base", "--json", filepath.Join(dir, "no", "x.json")}, []string{"does not exist"}},
+		{"json in missing dir", []string{"--problem", "ackley", "--kernel", "base", "--json", filepath.Join(dir, "no", "x.json")}, []string{"no such file or directory"}},
 		{"stray argument", []string{"--problem", "ackley", "--kernel", "base", "extra"}, []string{"extra"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -125,17 +125,17 @@ func TestBOJSON(t *testing.T) {
 	if tr.Problem != "Ackley2d" || tr.D != 2 || tr.Kernel != "plus" || tr.Seed != 7 || len(tr.Evaluations) != 6 {
 		t.Fatalf("trace header %+v", tr)
 	}
-	var cum, best float64 = 0, math.Inf(-1)
+	var cum, best float64 = 0, math.Inf(1)
 	var cums []float64
 	for i, e := range tr.Evaluations {
 		want := "init"
 		if i >= 3 {
 			want = "bo"
 		}
-		if e.Phase != want || len(e.X) != 2 || e.Regret == nil || *e.Regret != -e.F || e.Y == e.F {
+		if e.Phase != want || len(e.X) != 2 || e.Regret == nil || *e.Regret != e.F || e.Y == e.F {
 			t.Errorf("evaluation %d: %+v", i, e)
 		}
-		best = max(best, e.F)
+		best = min(best, e.F) // Ackley is minimized
 		if e.Phase == "bo" {
 			cum += *e.Regret
 			cums = append(cums, cum)

@@ -2,18 +2,34 @@ package main
 
 import (
 	"bufio"
+	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
+	"os"
+	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/symbo/symbo/bench"
+	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/atomicfile"
+	"github.com/symbo/symbo/internal/budget"
+	"github.com/symbo/symbo/internal/csvio"
+	"github.com/symbo/symbo/internal/journal"
+	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
 )
 
 // Exit statuses.
@@ -21,7 +37,18 @@ const (
 	exitOK      = 0
 	exitFailure = 1 // something went wrong that is not the user's input
 	exitUsage   = 2 // bad input: flags, files, names, values
+	// exitInterrupted: stopped by SIGINT or SIGTERM, what was finished is
+	// kept (128 + SIGINT, as shells report an interrupted command).
+	exitInterrupted = 130
 )
+
+// interruptedError is a run stopped by a signal; its message says what was
+// kept and how to resume.
+type interruptedError struct{ msg string }
+
+func (e *interruptedError) Error() string { return "interrupted: " + e.msg }
+
+func interrupted(msg string) error { return &interruptedError{msg} }
 
 // A command is one subcommand. run parses args (the arguments after the
 // subcommand name), writes results to stdout and returns nil, errHelp after
@@ -73,6 +100,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	name, rest := args[0], args[1:]
+	defer budget.SetLimit(budget.Limit())() // --mem-budget lasts one subcommand
 	switch name {
 	case "help", "-h", "-help", "--help":
 		if name == "help" && len(rest) > 0 {
@@ -102,12 +130,47 @@ func finish(name string, err error, stderr io.Writer) int {
 		return exitOK
 	}
 	fmt.Fprintf(stderr, "perf %s: %s\n", name, oneLine(err.Error()))
-	var ie *inputError
+	var ie *interruptedError
 	if errors.As(err, &ie) {
+		return exitInterrupted
+	}
+	if isInput(err) {
 		return exitUsage
 	}
 	return exitFailure
 }
+
+// inputSentinels are the library errors that only the input can cause
+// (flags, files, names, sizes, magnitudes): exit status 2 wherever they
+// surface, in one place.
+var inputSentinels = []error{
+	orbit.ErrInvalid, orbit.ErrUnknown, orbit.ErrTooLarge, orbit.ErrInfinite, orbit.ErrOverBudget,
+	kernel.ErrNoClosedForm, kernel.ErrBadPoints, kernel.ErrBadOptions, kernel.ErrSpectrum,
+	gp.ErrOverflow, gp.ErrNilArgument,
+	bo.ErrUnknownKernel, bo.ErrMaxNotPSD, bo.ErrBadConfig, bo.ErrBadPoint, bo.ErrBadValue, bo.ErrHistory,
+	problem.ErrUnknown, problem.ErrDim, problem.ErrLength, problem.ErrNotFinite, problem.ErrOutOfBounds, problem.ErrUsers,
+	bench.ErrBadOptions, bench.ErrNoCDsyevd, linalg.ErrUnavailable, linalg.ErrNotFinite,
+	journal.ErrCorrupt, errNotFinite,
+}
+
+// isInput reports an error caused by the user's input.
+func isInput(err error) bool {
+	var ie *inputError
+	var ce *csvio.Error
+	if errors.As(err, &ie) || errors.As(err, &ce) {
+		return true
+	}
+	for _, s := range inputSentinels {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// errNotFinite reports a result that is NaN or infinite, which JSON cannot
+// carry; with the library's guards it is caused by the input's magnitudes.
+var errNotFinite = errors.New("result is not finite")
 
 // oneLine keeps a message on one line whatever the error text holds.
 func oneLine(s string) string {
@@ -149,11 +212,14 @@ func asInput(err error) error {
 var errHelp = errors.New("help requested")
 
 // flagSet is a subcommand's flag.FlagSet that reports errors instead of
-// printing them, and prints its usage text and flags on -h/--help.
+// printing them, prints its usage text and flags on -h/--help, refuses a
+// flag given twice, and carries the --mem-budget flag every subcommand
+// takes.
 type flagSet struct {
 	*flag.FlagSet
-	usage  string
-	stdout io.Writer
+	usage     string
+	stdout    io.Writer
+	memBudget *string
 }
 
 // newFlagSet returns the flag set of subcommand name. usage (the synopsis,
@@ -165,7 +231,31 @@ func newFlagSet(name string, usage string, stdout io.Writer) *flagSet {
 	// The flag package calls Usage on every parse error; parse prints the
 	// usage itself, on -h/--help only.
 	fs.Usage = func() {}
-	return &flagSet{FlagSet: fs, usage: usage, stdout: stdout}
+	f := &flagSet{FlagSet: fs, usage: usage, stdout: stdout}
+	f.memBudget = fs.String("mem-budget", "", "largest memory one request may allocate, e.g. 16GiB (default: $"+budget.EnvVar+", else 8GiB)")
+	return f
+}
+
+// onceValue refuses a second value for the same flag: the flag package
+// would silently keep the last.
+type onceValue struct {
+	flag.Value
+	name string
+	set  bool
+}
+
+func (v *onceValue) Set(s string) error {
+	if v.set {
+		return fmt.Errorf("flag --%s given twice", v.name)
+	}
+	v.set = true
+	return v.Value.Set(s)
+}
+
+// IsBoolFlag keeps "--force" (without a value) working for wrapped bools.
+func (v *onceValue) IsBoolFlag() bool {
+	b, ok := v.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }
 
 func (fs *flagSet) printHelp() {
@@ -179,6 +269,11 @@ func (fs *flagSet) printHelp() {
 // parse parses args. It returns errHelp after printing the usage on
 // -h/--help, and an *inputError for a bad flag or a stray argument.
 func (fs *flagSet) parse(args []string) error {
+	fs.VisitAll(func(f *flag.Flag) {
+		if _, ok := f.Value.(*onceValue); !ok {
+			f.Value = &onceValue{Value: f.Value, name: f.Name}
+		}
+	})
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.printHelp()
@@ -188,6 +283,16 @@ func (fs *flagSet) parse(args []string) error {
 	}
 	if fs.NArg() > 0 {
 		return badInput("unexpected argument %q (flags take the form --name value; run '%s -h' for usage)", fs.Arg(0), fs.Name())
+	}
+	if err := budget.EnvError(); err != nil {
+		return badInput("%w", err)
+	}
+	if *fs.memBudget != "" {
+		b, err := budget.Parse(*fs.memBudget)
+		if err != nil {
+			return badInput("--mem-budget: %w", err)
+		}
+		budget.SetLimit(b) // process-wide: perf runs one subcommand
 	}
 	return nil
 }
@@ -219,6 +324,59 @@ func (fs *flagSet) require(names ...string) error {
 	}
 }
 
+// onlyWith refuses (bad input) any flag given besides flag and the allowed
+// ones, e.g. settings given again with --resume.
+func (fs *flagSet) onlyWith(flag string, allowed ...string) error {
+	ok := map[string]bool{flag: true}
+	for _, a := range allowed {
+		ok[a] = true
+	}
+	var extra []string
+	for n := range fs.given() {
+		if !ok[n] {
+			extra = append(extra, "--"+n)
+		}
+	}
+	if len(extra) > 0 {
+		slices.Sort(extra)
+		return badInput("--%s takes its settings from the journal; remove %s", flag, strings.Join(extra, ", "))
+	}
+	return nil
+}
+
+// lineProgress reports progress on stderr: one line redrawn in place on a
+// terminal, one line per update otherwise (a log, a pipe).
+type lineProgress struct {
+	w     io.Writer
+	label string
+	live  bool
+	drawn bool
+	width int
+}
+
+func newLineProgress(w io.Writer, label string) *lineProgress {
+	return &lineProgress{w: w, label: label, live: isTerminal(w)}
+}
+
+func (p *lineProgress) printf(format string, a ...any) {
+	msg := p.label + ": " + fmt.Sprintf(format, a...)
+	if !p.live {
+		fmt.Fprintln(p.w, msg)
+		return
+	}
+	pad := max(p.width-len(msg), 0)
+	fmt.Fprint(p.w, "\r"+msg+strings.Repeat(" ", pad))
+	p.width, p.drawn = len(msg), true
+}
+
+// finish ends a live line.
+func (p *lineProgress) finish() {
+	if p.drawn {
+		fmt.Fprintln(p.w)
+		p.drawn = false
+	}
+}
+
 // backendFlag adds the shared --backend flag to fs.
 func backendFlag(fs *flagSet) *string {
 	return fs.String("backend", "", "linear-algebra backend: gonum or openblas (openblas needs a build with -tags openblas);\n"+
@@ -237,6 +395,100 @@ func backendByName(name string) (linalg.Backend, error) {
 		return nil, badInput("--backend: %w", err)
 	}
 	return b, nil
+}
+
+// checkOutput refuses (bad input), before any work, an output path that
+// cannot be written: a missing or read-only directory, a directory, or an
+// existing file without force.
+func checkOutput(flagName, path string, force bool) error {
+	if err := atomicfile.CheckWritable(path, force); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return badInput("--%s %s already exists; refusing to overwrite it (use --force)", flagName, path)
+		}
+		return badInput("--%s: %w", flagName, err)
+	}
+	return nil
+}
+
+// writeOutput writes what fn writes to path atomically (never a partial
+// file, even on a full disk or a signal), refusing to replace an existing
+// file unless force.
+func writeOutput(path string, force bool, fn func(io.Writer) error) error {
+	err := atomicfile.WriteFunc(path, 0o644, !force, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<16)
+		if err := fn(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
+	if errors.Is(err, fs.ErrExist) {
+		return badInput("%s already exists; refusing to overwrite it (use --force)", path)
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeJSONOutput writes v as indented JSON (and a newline) to path
+// through writeOutput.
+func writeJSONOutput(path string, v any, force bool) error {
+	data, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", path, err)
+	}
+	return writeOutput(path, force, func(w io.Writer) error {
+		_, err := w.Write(append(data, '\n'))
+		return err
+	})
+}
+
+// signalContext returns a context cancelled on SIGINT or SIGTERM (the
+// first one; a second kills the process as usual) and its stop function.
+func signalContext() (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop() // restore the default: a second signal terminates
+	}()
+	return ctx, stop
+}
+
+// isTerminal reports whether w is a character device (a terminal), where
+// progress redraws one line; elsewhere it prints plain lines.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// splitList parses a comma-separated flag value with parse (empty: nil),
+// refusing empty and repeated items.
+func splitList[T comparable](flagName, s string, parse func(string) (T, error)) ([]T, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var out []T
+	seen := map[T]bool{}
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			return nil, badInput("--%s %q has an empty item", flagName, s)
+		}
+		v, err := parse(f)
+		if err != nil {
+			return nil, badInput("--%s: %w", flagName, err)
+		}
+		if seen[v] {
+			return nil, badInput("--%s lists %q twice", flagName, f)
+		}
+		seen[v] = true
+		out = append(out, v)
+	}
+	return out, nil
 }
 
 // positiveFinite checks a flag value that must be > 0 and finite.
@@ -262,7 +514,7 @@ func writeMatrixJSON(w io.Writer, m mat.Matrix) error {
 	for i := range r {
 		for j := range c {
 			if v := m.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("result entry (%d,%d) is %v; refusing to print invalid JSON", i, j, v)
+				return fmt.Errorf("%w: entry (%d,%d) is %v; refusing to print invalid JSON", errNotFinite, i, j, v)
 			}
 		}
 	}
@@ -301,7 +553,7 @@ func writeMatrixJSON(w io.Writer, m mat.Matrix) error {
 // finite reports an error for NaN and ±Inf, which JSON cannot carry.
 func finite(v float64) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Errorf("%v is not a finite number; refusing to print invalid JSON", v)
+		return fmt.Errorf("%w: %v; refusing to print invalid JSON", errNotFinite, v)
 	}
 	return nil
 }

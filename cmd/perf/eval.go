@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -82,7 +81,7 @@ func runEval(args []string, stdout, _ io.Writer) error {
 	n, _ := x.Dims()
 	values := make([]float64, n)
 	for i := range n {
-		v, err := p.Value(x.RawRowView(i))
+		v, err := p.Evaluate(x.RawRowView(i))
 		if err != nil {
 			return badInput("--x %s line %d: %w", *xPath, i+1, err)
 		}
@@ -97,9 +96,9 @@ func readUsers(path string) ([][2]float64, error) {
 		return nil, badInput("--users: %w", err)
 	}
 	defer f.Close()
-	users, err := problem.ReadUsers(bufio.NewReader(f))
+	users, err := problem.ReadUsers(f, path)
 	if err != nil {
-		return nil, badInput("--users %s: %w", path, err)
+		return nil, badInput("--users: %w", err)
 	}
 	return users, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -156,6 +157,13 @@ func runGram(args []string, stdout, _ io.Writer) error {
 		}
 	}
 
+	// The result and its JSON text (≤ 26 bytes a number) are sized before
+	// anything is computed.
+	n, _ := x.Dims()
+	m, _ := y.Dims()
+	if err := orbit.CheckMemory(fmt.Sprintf("the %d×%d result and its JSON text", n, m), float64(n)*float64(m)*(8+26)); err != nil {
+		return err
+	}
 	p := kernel.Params{Shape: shape, Variance: *variance, Lengthscale: *lengthscale}
 	var k crosser
 	switch *kern {
@@ -251,10 +259,7 @@ func groupSpec(name string, d int, set map[string]bool, block int, box, matrices
 				return spec, err
 			}
 		}
-		spec.Lo, spec.Hi = make([]float64, d), make([]float64, d)
-		for i := range d {
-			spec.Lo[i], spec.Hi[i] = lo, hi
-		}
+		spec.Lo, spec.Hi = []float64{lo}, []float64{hi} // broadcast by orbit.Parse after it checks d
 	case "matrices":
 		if !set["matrices"] || matrices == "" {
 			return spec, badInput("--group matrices needs --matrices FILE")

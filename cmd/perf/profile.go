@@ -146,12 +146,27 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return badInput("--base: %w", err)
 	}
-	bk, err := bo.ParseKernel(*boKernel)
-	if err != nil {
-		return badInput("--bo-kernel: %w", err)
+	bk := strings.ToLower(strings.TrimSpace(*boKernel))
+	if !slices.Contains(bo.KernelNames(), bk) {
+		return badInput("--bo-kernel %q: want one of %s", *boKernel, strings.Join(bo.KernelNames(), ", "))
 	}
 	g, be, err := profilerSetup(fs, *group, *d, *block, *box, *matrices, *backend)
 	if err != nil {
+		return err
+	}
+	// Every phase of a finite group enumerates it: its order must fit.
+	if g.Order() != nil {
+		if _, err := orbit.Size(g); err != nil {
+			return asInput(err)
+		}
+	}
+	// The largest phase holds a GP on n points (about five n×n matrices)
+	// and the points themselves: refuse up front what cannot fit.
+	top := float64(ns[len(ns)-1])
+	if err := orbit.CheckMemory(fmt.Sprintf("profiling at n = %d", ns[len(ns)-1]), 8*(5*top*top+top*float64(*d)+float64(*m)*top)); err != nil {
+		return err
+	}
+	if err := checkProfileOutputs(*cpuProfile, *memProfile); err != nil {
 		return err
 	}
 
@@ -176,18 +191,37 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	return writeProfileTable(stdout, res)
 }
 
-// parseIntList parses a comma-separated list of integers ≥ lo.
+// parseIntsFlag parses a comma-separated list of integers in [lo, 1e8].
 func parseIntsFlag(flagName, s string, lo int) ([]int, error) {
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		f = strings.TrimSpace(f)
+	out, err := splitList(flagName, s, func(f string) (int, error) {
 		v, err := strconv.Atoi(f)
-		if err != nil || v < lo {
-			return nil, badInput("--%s %q: %q is not an integer ≥ %d", flagName, s, f, lo)
+		if err != nil || v < lo || v > 1e8 {
+			return 0, fmt.Errorf("%q is not an integer in [%d, 1e8]", f, lo)
 		}
-		out = append(out, v)
+		return v, nil
+	})
+	if err == nil && len(out) == 0 {
+		return nil, badInput("--%s is empty", flagName)
 	}
-	return out, nil
+	return out, err
+}
+
+// checkProfileOutputs checks the profile files can be written before the
+// (long) measurements start.
+func checkProfileOutputs(paths ...string) error {
+	for i, p := range paths {
+		if p == "" {
+			continue
+		}
+		name := "cpuprofile"
+		if i == 1 {
+			name = "memprofile"
+		}
+		if err := checkOutput(name, p, true); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // startProfiles starts the CPU profile and returns a function that stops

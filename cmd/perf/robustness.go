@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -75,19 +73,15 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := bench.RobustnessOptions{Seeds: *seeds, Config: cfg, Workers: *workers}
-	for _, p := range strings.Split(*problems, ",") {
-		if p = strings.TrimSpace(p); p == "" {
-			return badInput("--problems: empty name in %q", *problems)
-		}
-		opts.Problems = append(opts.Problems, p)
+	if *seeds > bench.MaxSeeds {
+		return badInput("--seeds must be at most %d, got %d", bench.MaxSeeds, *seeds)
 	}
-	for _, s := range strings.Split(*dims, ",") {
-		d, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || d < 1 {
-			return badInput("--dims: %q is not a positive integer", s)
-		}
-		opts.Dims = append(opts.Dims, d)
+	opts := bench.RobustnessOptions{Seeds: *seeds, Config: cfg, Iters: *proto.iters, Workers: *workers}
+	if opts.Problems, err = splitList("problems", *problems, func(p string) (string, error) { return p, nil }); err != nil {
+		return err
+	}
+	if opts.Dims, err = parseIntsFlag("dims", *dims, 1); err != nil {
+		return err
 	}
 	if opts.Kernels, err = kernelList(*kernels); err != nil {
 		return err
@@ -102,9 +96,15 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 	}
 	bar := newProgressBar(stderr, "perf robustness")
 	opts.Progress = bar.update
+	ctx, stop := signalContext()
+	defer stop()
+	opts.Context = ctx
 	res, err := bench.Robustness(opts)
 	bar.finish()
 	if err != nil {
+		if ctx.Err() != nil {
+			return interrupted("perf robustness keeps no journal; rerun it")
+		}
 		if errors.Is(err, bench.ErrBadOptions) || errors.Is(err, problem.ErrUnknown) || errors.Is(err, problem.ErrDim) {
 			return asInput(err)
 		}
@@ -118,7 +118,10 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("encoding results.json: %w", err)
 		}
-		if err := os.WriteFile(filepath.Join(*out, "results.json"), append(data, '\n'), 0o644); err != nil {
+		if err := writeOutput(filepath.Join(*out, "results.json"), true, func(w io.Writer) error {
+			_, err := w.Write(append(data, '\n'))
+			return err
+		}); err != nil {
 			return err
 		}
 		if _, err := bench.WriteFigure(*out, "robustness", res.Panels(), 2); err != nil {
@@ -134,7 +137,10 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 			strings.Join(args, " "), s.Iters, s.Init, s.Seeds, md,
 			s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), s.Backend,
 			e.Module, e.GoVersion, e.SIMD, e.GOMAXPROCS, e.CPU, e.NumCPU, e.GOOS, e.GOARCH, wall, len(res.Runs))
-		if err := os.WriteFile(filepath.Join(*out, "robustness.md"), []byte(doc), 0o644); err != nil {
+		if err := writeOutput(filepath.Join(*out, "robustness.md"), true, func(w io.Writer) error {
+			_, err := io.WriteString(w, doc)
+			return err
+		}); err != nil {
 			return err
 		}
 	}

@@ -8,12 +8,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/symbo/symbo/bench"
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/internal/journal"
 )
 
 func init() {
@@ -28,7 +30,8 @@ const tableUsage = `
 Usage: perf table [--seeds 10] [--iters 50] [--init 5] [--out DIR [--force]]
                   [--problems LIST] [--kernels LIST] [--fit own|base] [--prior none|botorch]
                   [--beta paper|authors] [--acq ucb|ei] [--backend B] [--workers N]
-                  [--skip PROBLEM/KERNEL,…]
+                  [--skip PROBLEM/KERNEL,…] [--mem-budget SIZE]
+       perf table --out DIR --resume [--workers N]
 
 Runs the paper's Table 1: every benchmark (Ackley2d, Griewank6d,
 Rastrigin5d, Radial2d, Scaling2d, WLAN8d) × kernel (base, avg, plus, and
@@ -45,28 +48,63 @@ included) on WLAN; lower is better. Our best mean per row is bold, means
 whose 95% interval (m ± 1.96·s.e.) overlaps the best's are underlined,
 and the paper's numbers sit in the adjacent columns (marked by the same
 rule among themselves). The last column counts runs/evaluations that hit
-the optimum f* exactly (the box-centre diagnostic of DESIGN.md).
+the optimum f* exactly (the box-centre diagnostic).
 --skip leaves named cells out, shown as "not run" (e.g. Scaling2d/avg,
-whose discretized 64×64-node orbit average costs minutes per run).
+whose 32×32-node Gauss–Legendre orbit average costs the most per run).
 
 With --out DIR (created; refused if it exists and is not empty, unless
---force) it also writes:
+--force) every finished run is journaled in DIR/runs.journal as it
+completes (flushed to disk), and at the end it writes:
   table.md      the table with the settings and environment
   results.json  every trace (the 'perf bo --json' fields), the cells,
                 the settings, the environment and the wall time
   regret.png, regret.svg   the paper's Figure 3: the mean curve per kernel
                 with a standard-error band, one panel per benchmark
+If the table stops — Ctrl-C, SIGTERM, kill -9 — 'perf table --out DIR
+--resume' reruns only the missing runs (the settings come from the
+journal; only --workers may be given again) and writes the same files as
+an uninterrupted table, timings aside. On SIGINT/SIGTERM perf table lets
+the runs in progress finish, keeps them, and prints the resume command
+(exit status 130). Every file is written atomically.
 
 Example:
   perf table --out results/ --fit base
   perf table --seeds 2 --iters 10 --problems Ackley2d,Radial2d --kernels base,plus
+  perf table --out results/ --resume
 `
+
+// tableSettings is everything that determines a table and its files: the
+// header of its journal.
+type tableSettings struct {
+	Seeds    int      `json:"seeds"`
+	Problems []string `json:"problems,omitempty"`
+	Kernels  []string `json:"kernels,omitempty"`
+	Skip     []string `json:"skip,omitempty"`
+	Protocol
+	// Workers is recorded with the results; --resume uses it unless
+	// --workers is given again (results do not depend on it).
+	Workers int    `json:"workers"`
+	Command string `json:"command"`
+}
+
+// tableRun is one journal record: a finished run and its index in the
+// table's plan.
+type tableRun struct {
+	Index int       `json:"index"`
+	Trace *bo.Trace `json:"trace"`
+}
+
+const (
+	tableJournal     = "perf table"
+	tableJournalFile = "runs.journal"
+)
 
 func runTable(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("table", tableUsage, stdout)
 	seeds := fs.Int("seeds", 10, "seeds 0…seeds−1 per benchmark and kernel")
-	out := fs.String("out", "", "write table.md, results.json and the plots into `dir`")
+	out := fs.String("out", "", "journal the runs and write table.md, results.json and the plots into `dir`")
 	force := fs.Bool("force", false, "write into a non-empty --out directory, overwriting its files")
+	resume := fs.Bool("resume", false, "continue the table journaled in --out")
 	problems := fs.String("problems", "", "comma-separated subset of the benchmarks (default: all six)")
 	kernels := fs.String("kernels", "", "comma-separated subset of base,avg,avgnorm,plus,max (default: base,avg,plus,max)")
 	proto := protocolFlags(fs)
@@ -75,45 +113,97 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if *seeds < 1 {
-		return badInput("--seeds must be ≥ 1, got %d", *seeds)
-	}
-	cfg, err := proto.config(0)
-	if err != nil {
-		return err
-	}
 	if *workers < 0 {
 		return badInput("--workers must be ≥ 0, got %d", *workers)
 	}
-	opts := bench.TableOptions{Seeds: *seeds, Config: cfg, Workers: *workers}
-	if opts.Problems, err = problemList(*problems); err != nil {
-		return err
-	}
-	if opts.Kernels, err = kernelList(*kernels); err != nil {
-		return err
-	}
-	if opts.Skip, err = skipList(*skip); err != nil {
-		return err
-	}
-	if *out != "" {
-		if err := prepareOutDir(*out, *force); err != nil {
+	var set tableSettings
+	var jw *journal.Writer
+	done := map[int]*bo.Trace{}
+	jpath := filepath.Join(*out, tableJournalFile)
+	if *resume {
+		if err := fs.require("out"); err != nil {
+			return err
+		}
+		if err := fs.onlyWith("resume", "out", "workers", "mem-budget"); err != nil {
+			return err
+		}
+		c, w, err := journal.Open(jpath, tableJournal)
+		if err != nil {
+			return badInput("--resume: %w", err)
+		}
+		jw = w
+		defer jw.Close()
+		if err := strictJSON(c.Header.Settings, &set); err != nil {
+			return badInput("--resume %s: settings: %w", jpath, err)
+		}
+		for i, r := range c.Records {
+			var tr tableRun
+			if err := strictJSON(r, &tr); err != nil || tr.Trace == nil {
+				return badInput("--resume %s: run record %d: %v", jpath, i, err)
+			}
+			if done[tr.Index] != nil {
+				return badInput("--resume %s: run %d journaled twice", jpath, tr.Index)
+			}
+			done[tr.Index] = tr.Trace
+		}
+		if c.Torn {
+			fmt.Fprintf(stderr, "perf table: %s: dropped a torn last line (the table was killed while writing it)\n", jpath)
+		}
+	} else {
+		set = tableSettings{Seeds: *seeds, Protocol: proto.values(), Workers: *workers, Command: "perf table " + strings.Join(args, " ")}
+		var err error
+		if set.Problems, err = problemList(*problems); err != nil {
+			return err
+		}
+		if set.Kernels, err = kernelList(*kernels); err != nil {
+			return err
+		}
+		if set.Skip, err = splitList("skip", *skip, func(c string) (string, error) { return c, nil }); err != nil {
 			return err
 		}
 	}
+	if fs.given()["workers"] {
+		set.Workers = *workers
+	}
+	opts, err := set.options(set.Workers)
+	if err != nil {
+		return err
+	}
+	if *out != "" && !*resume {
+		if err := prepareOutDir(*out, *force); err != nil {
+			return err
+		}
+		if *force {
+			os.Remove(jpath)
+		}
+		if jw, err = journal.Create(jpath, tableJournal, set); err != nil {
+			return badInput("--out: %w", err)
+		}
+		defer jw.Close()
+	}
+	ctx, stop := signalContext()
+	defer stop()
 	bar := newProgressBar(stderr, "perf table")
 	opts.Progress = bar.update
+	opts.Context, opts.Done = ctx, done
+	if jw != nil {
+		opts.OnRun = func(i int, tr *bo.Trace) error { return jw.Append(tableRun{Index: i, Trace: tr}) }
+	}
 	res, err := bench.Table(opts)
 	bar.finish()
 	if err != nil {
-		if errors.Is(err, bench.ErrBadOptions) {
-			return asInput(err)
+		if ctx.Err() != nil {
+			if jw != nil {
+				return interrupted(fmt.Sprintf("finished runs are kept in %s; resume with: perf table --out %s --resume", jpath, shellQuote(*out)))
+			}
+			return interrupted("nothing was kept (run with --out DIR to make a table resumable)")
 		}
 		return err
 	}
 	fmt.Fprintf(stderr, "perf table: %d runs in %s\n", len(res.Runs), fmtDuration(time.Duration(res.WallSeconds*float64(time.Second))))
 	md := res.Markdown()
 	if *out != "" {
-		if err := writeTableFiles(*out, res, md, "perf table "+strings.Join(args, " ")); err != nil {
+		if err := writeTableFiles(*out, res, md, set.Command); err != nil {
 			return err
 		}
 	}
@@ -123,46 +213,59 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// problemList parses --problems (empty: nil, the default).
+// options validates the settings and returns the table's options.
+func (s tableSettings) options(workers int) (bench.TableOptions, error) {
+	if s.Seeds < 1 || s.Seeds > bench.MaxSeeds {
+		return bench.TableOptions{}, badInput("--seeds must lie in [1, %d], got %d", bench.MaxSeeds, s.Seeds)
+	}
+	cfg, err := s.Protocol.config(0)
+	if err != nil {
+		return bench.TableOptions{}, err
+	}
+	opts := bench.TableOptions{Seeds: s.Seeds, Config: cfg, Iters: s.Iters, Workers: workers, Problems: s.Problems, Kernels: s.Kernels}
+	if opts.Skip, err = skipCells(s.Skip); err != nil {
+		return opts, err
+	}
+	return opts, nil
+}
+
+// problemList parses --problems (empty: nil, the default) into canonical
+// names.
 func problemList(s string) ([]string, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	var names []string
-	for _, n := range strings.Split(s, ",") {
-		p, err := problem.New(strings.TrimSpace(n), 0)
+	return splitList("problems", s, func(n string) (string, error) {
+		p, err := problem.New(n, 0)
 		if err != nil {
-			return nil, badInput("--problems: %w", err)
+			return "", err
 		}
-		names = append(names, p.Name())
+		return p.Name(), nil
+	})
+}
+
+// kernelName canonicalizes a kernel name.
+func kernelName(n string) (string, error) {
+	n = strings.ToLower(strings.TrimSpace(n))
+	if !slices.Contains(bo.KernelNames(), n) {
+		return "", fmt.Errorf("%w %q (want %s)", bo.ErrUnknownKernel, n, strings.Join(bo.KernelNames(), ", "))
 	}
-	return names, nil
+	return n, nil
 }
 
 // kernelList parses --kernels (empty: nil, the default).
-func kernelList(s string) ([]bo.KernelKind, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	var ks []bo.KernelKind
-	for _, n := range strings.Split(s, ",") {
-		k, err := bo.ParseKernel(strings.TrimSpace(n))
-		if err != nil {
-			return nil, badInput("--kernels: %w", err)
-		}
-		ks = append(ks, k)
-	}
-	return ks, nil
-}
+func kernelList(s string) ([]string, error) { return splitList("kernels", s, kernelName) }
 
 // skipList parses --skip: problem/kernel pairs.
 func skipList(s string) ([]bench.CellKey, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
+	cells, err := splitList("skip", s, func(c string) (string, error) { return c, nil })
+	if err != nil {
+		return nil, err
 	}
+	return skipCells(cells)
+}
+
+func skipCells(cells []string) ([]bench.CellKey, error) {
 	var keys []bench.CellKey
-	for _, c := range strings.Split(s, ",") {
-		pn, kn, ok := strings.Cut(strings.TrimSpace(c), "/")
+	for _, c := range cells {
+		pn, kn, ok := strings.Cut(c, "/")
 		if !ok {
 			return nil, badInput("--skip: %q is not problem/kernel", c)
 		}
@@ -170,7 +273,7 @@ func skipList(s string) ([]bench.CellKey, error) {
 		if err != nil {
 			return nil, badInput("--skip: %w", err)
 		}
-		k, err := bo.ParseKernel(kn)
+		k, err := kernelName(kn)
 		if err != nil {
 			return nil, badInput("--skip: %w", err)
 		}
@@ -209,7 +312,10 @@ func writeTableFiles(dir string, res *bench.TableResult, md, command string) err
 	if err != nil {
 		return fmt.Errorf("encoding results.json: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "results.json"), append(data, '\n'), 0o644); err != nil {
+	if err := writeOutput(filepath.Join(dir, "results.json"), true, func(w io.Writer) error {
+		_, err := w.Write(append(data, '\n'))
+		return err
+	}); err != nil {
 		return err
 	}
 	if _, err := bench.WriteFigure(dir, "regret", res.Panels(), 3); err != nil {
@@ -245,7 +351,10 @@ func writeTableFiles(dir string, res *bench.TableResult, md, command string) err
 		b.WriteString("\n")
 	}
 	b.WriteString("\n![cumulative regret](regret.png)\n")
-	return os.WriteFile(filepath.Join(dir, "table.md"), []byte(b.String()), 0o644)
+	return writeOutput(filepath.Join(dir, "table.md"), true, func(w io.Writer) error {
+		_, err := io.WriteString(w, b.String())
+		return err
+	})
 }
 
 // progressBar draws "[####----] done/total runs  elapsed  ETA" on one

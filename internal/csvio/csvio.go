@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/symbo/symbo/internal/budget"
 	"io"
 	"math"
 	"os"
@@ -42,6 +43,15 @@ func ReadPoints(path string) (*mat.Dense, error) {
 		return nil, err // *fs.PathError: "open x.csv: no such file or directory"
 	}
 	defer f.Close()
+	// Parsed, a file holds at most one float64 (8 bytes) per 2 bytes of
+	// text ("0,"): refuse up front a file whose values may not fit the
+	// memory budget.
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		if need := 4 * float64(st.Size()); !budget.Fits(need) {
+			return nil, &Error{File: path, Msg: fmt.Sprintf("a file of %s may hold %s of values, over the memory budget of %s (raise it with %s or --mem-budget)",
+				budget.Format(float64(st.Size())), budget.Format(need), budget.Format(float64(budget.Limit())), budget.EnvVar)}
+		}
+	}
 	return ParsePoints(f, path)
 }
 

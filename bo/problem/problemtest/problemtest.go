@@ -35,7 +35,8 @@ type Problem interface {
 	Dim() int
 	Bounds() (lo, hi []float64)
 	Group() orbit.Group
-	Objective(x []float64) (float64, error)
+	Evaluate(x []float64) (float64, error)
+	Maximize() bool
 	Optimum() (fstar float64, ok bool)
 	Optimizers() [][]float64
 	NoiseVariance() float64
@@ -135,13 +136,13 @@ func optimum(t *testing.T, p Problem) {
 			t.Errorf("optimizer %v outside the box", x)
 			continue
 		}
-		f, err := p.Objective(x)
+		f, err := p.Evaluate(x)
 		if err != nil {
-			t.Errorf("Objective(%v): %v", x, err)
+			t.Errorf("Evaluate(%v): %v", x, err)
 			continue
 		}
 		if math.Abs(f-fstar) > tol(fstar) {
-			t.Errorf("Objective(x* = %v) = %v, want Optimum %v", x, f, fstar)
+			t.Errorf("Evaluate(x* = %v) = %v, want Optimum %v", x, f, fstar)
 		}
 	}
 	// Optimizers returns copies.
@@ -151,16 +152,20 @@ func optimum(t *testing.T, p Problem) {
 			t.Error("Optimizers returns the problem's own slices")
 		}
 	}
-	// f* is an upper bound on random points.
+	// f* bounds f on random points (from below when minimizing).
+	sign := -1.0
+	if p.Maximize() {
+		sign = 1
+	}
 	rng := rand.New(rand.NewPCG(1, 0))
 	for range 20 * Samples {
 		x := uniform(rng, lo, hi)
-		f, err := p.Objective(x)
+		f, err := p.Evaluate(x)
 		if err != nil {
-			t.Fatalf("Objective(%v): %v", x, err)
+			t.Fatalf("Evaluate(%v): %v", x, err)
 		}
-		if f > fstar+tol(fstar) {
-			t.Fatalf("Objective(%v) = %v > Optimum %v", x, f, fstar)
+		if sign*f > sign*fstar+tol(fstar) {
+			t.Fatalf("Evaluate(%v) = %v beats Optimum %v", x, f, fstar)
 		}
 	}
 }
@@ -171,23 +176,23 @@ func badInput(t *testing.T, p Problem) {
 	rng := rand.New(rand.NewPCG(2, 0))
 	x := uniform(rng, lo, hi)
 	orig := slices.Clone(x)
-	if _, err := p.Objective(x); err != nil {
-		t.Fatalf("Objective(%v): %v", x, err)
+	if _, err := p.Evaluate(x); err != nil {
+		t.Fatalf("Evaluate(%v): %v", x, err)
 	}
 	if !slices.Equal(x, orig) {
-		t.Error("Objective modified its input")
+		t.Error("Evaluate modified its input")
 	}
 	// Box corners are in the (closed) box.
 	for _, c := range [][]float64{lo, hi} {
-		if _, err := p.Objective(c); err != nil {
-			t.Errorf("Objective(corner %v): %v", c, err)
+		if _, err := p.Evaluate(c); err != nil {
+			t.Errorf("Evaluate(corner %v): %v", c, err)
 		}
 	}
 	bad := func(what string, y []float64) {
 		t.Helper()
-		f, err := p.Objective(y)
+		f, err := p.Evaluate(y)
 		if err == nil {
-			t.Errorf("%s: Objective(%v) = %v, want an error", what, y, f)
+			t.Errorf("%s: Evaluate(%v) = %v, want an error", what, y, f)
 		} else if !strings.Contains(err.Error(), ":") {
 			t.Errorf("%s: error %q does not name its package", what, err)
 		}
@@ -271,13 +276,13 @@ func invariance(t *testing.T, p Problem) {
 		if !inBox(gx, lo, hi) {
 			return
 		}
-		fx, err := p.Objective(x)
+		fx, err := p.Evaluate(x)
 		if err != nil {
-			t.Fatalf("Objective(%v): %v", x, err)
+			t.Fatalf("Evaluate(%v): %v", x, err)
 		}
-		fgx, err := p.Objective(gx)
+		fgx, err := p.Evaluate(gx)
 		if err != nil {
-			t.Fatalf("Objective(%v): %v", gx, err)
+			t.Fatalf("Evaluate(%v): %v", gx, err)
 		}
 		checked++
 		if math.Abs(fx-fgx) > tol(fx) {
@@ -334,7 +339,7 @@ func noise(t *testing.T, p Problem) {
 	const n = 1 << 13
 	var s, s2 float64
 	for range n {
-		f, err := p.Objective(uniform(rng, lo, hi))
+		f, err := p.Evaluate(uniform(rng, lo, hi))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -358,7 +363,7 @@ func concurrent(t *testing.T, p Problem) {
 			rng := rand.New(rand.NewPCG(5, uint64(w)))
 			vs[w] = p.NoiseVariance()
 			for range Samples {
-				if _, err := p.Objective(uniform(rng, lo, hi)); err != nil {
+				if _, err := p.Evaluate(uniform(rng, lo, hi)); err != nil {
 					t.Error(err)
 					return
 				}

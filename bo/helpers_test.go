@@ -1,0 +1,36 @@
+package bo
+
+import (
+	"context"
+
+	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/orbit"
+)
+
+// kernelOf is ParseKernel for tests; it panics on an error.
+func kernelOf(name string, g orbit.Group, s kernel.Shape) Kernel {
+	k, err := ParseKernel(name, g, s)
+	if err != nil {
+		panic(err)
+	}
+	return k
+}
+
+// runP runs the benchmark p with the kernel named name over p's group and
+// base shape, in p's direction, for iters acquisition steps.
+func runP(p *problem.Problem, name string, cfg Config, iters int, seed uint64) (*Trace, error) {
+	cfg.Kernel = kernelOf(name, p.Group(), p.BaseShape())
+	cfg.Minimize = !p.Maximize()
+	return Run(context.Background(), p, cfg, seed, RunOptions{Iters: iters})
+}
+
+// objectiveOf is the value a maximizing optimizer is told for p: f, or −f
+// for the minimization benchmarks.
+func objectiveOf(p *problem.Problem, x []float64) (float64, error) {
+	v, err := p.Evaluate(x)
+	if p.Maximize() {
+		return v, err
+	}
+	return -v, err
+}

@@ -1,0 +1,92 @@
+package bo
+
+import (
+	"errors"
+	"fmt"
+)
+
+// HistoryVersion is the version of the History format this package writes
+// and reads.
+const HistoryVersion = 1
+
+// ErrHistory reports a History that cannot be restored: another format
+// version, another seed, kernel or dimension than the optimizer's, or an
+// observation Tell refuses.
+var ErrHistory = errors.New("bo: history does not match")
+
+// History is everything an Optimizer's next point depends on besides its
+// configuration: the observations in the order they were told. Its JSON
+// form is documented and versioned (field names are stable):
+//
+//	{"version": 1, "seed": 7, "kernel": "plus", "dim": 2, "minimize": false,
+//	 "observations": [{"x": [0.5, -1], "y": 3.25}, …]}
+//
+// Floats are written in shortest round-trip form, so a History read back
+// holds the same bits. Seed, kernel, dimension and direction are recorded
+// so that Restore can refuse a history made under other settings; the rest
+// of the configuration (acquisition, protocol switches, budgets) is the
+// caller's to keep.
+type History struct {
+	Version      int           `json:"version"`
+	Seed         uint64        `json:"seed"`
+	Kernel       string        `json:"kernel"`
+	Dim          int           `json:"dim"`
+	Minimize     bool          `json:"minimize"`
+	Observations []Observation `json:"observations"`
+}
+
+// Observation is one told point.
+type Observation struct {
+	X []float64 `json:"x"`
+	Y float64   `json:"y"`
+}
+
+// History returns a copy of the optimizer's history.
+func (o *Optimizer) History() History {
+	if o == nil || o.fam == nil {
+		return History{Version: HistoryVersion}
+	}
+	h := History{
+		Version: HistoryVersion, Seed: o.seed, Kernel: o.cfg.Kernel.Name(), Dim: o.d,
+		Minimize: o.cfg.Minimize, Observations: make([]Observation, len(o.xs)),
+	}
+	for i, x := range o.xs {
+		h.Observations[i] = Observation{X: append([]float64(nil), x...), Y: o.ys[i]}
+	}
+	return h
+}
+
+// Restore tells the observations of h, in order, to an optimizer that has
+// none yet, after checking that h was made under the same version, seed,
+// kernel, dimension and direction. The optimizer then proposes exactly the
+// points the optimizer that wrote h would have (Ask is a function of the
+// configuration, the seed and the observations). On error the optimizer is
+// unchanged.
+func (o *Optimizer) Restore(h History) error {
+	if o == nil || o.fam == nil {
+		return errNotNew
+	}
+	switch {
+	case h.Version != HistoryVersion:
+		return fmt.Errorf("%w: format version %d, want %d", ErrHistory, h.Version, HistoryVersion)
+	case len(o.xs) != 0:
+		return fmt.Errorf("%w: the optimizer already has %d observations", ErrHistory, len(o.xs))
+	case h.Seed != o.seed:
+		return fmt.Errorf("%w: seed %d, the optimizer's is %d", ErrHistory, h.Seed, o.seed)
+	case h.Kernel != o.cfg.Kernel.Name():
+		return fmt.Errorf("%w: kernel %q, the optimizer's is %q", ErrHistory, h.Kernel, o.cfg.Kernel.Name())
+	case h.Dim != o.d:
+		return fmt.Errorf("%w: dimension %d, the optimizer's is %d", ErrHistory, h.Dim, o.d)
+	case h.Minimize != o.cfg.Minimize:
+		return fmt.Errorf("%w: minimize = %v, the optimizer's is %v", ErrHistory, h.Minimize, o.cfg.Minimize)
+	case len(h.Observations) > MaxEvaluations:
+		return fmt.Errorf("%w: %d observations exceed MaxEvaluations = %d", ErrHistory, len(h.Observations), MaxEvaluations)
+	}
+	for i, ob := range h.Observations {
+		if err := o.Tell(ob.X, ob.Y); err != nil {
+			o.xs, o.ys, o.pending = o.xs[:0], o.ys[:0], nil
+			return fmt.Errorf("%w: observation %d: %w", ErrHistory, i, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,161 @@
+package bo
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
+)
+
+// Kernel is the GP covariance of an Optimizer: a family of correlation
+// functions whose signal variance, lengthscale and noise are fitted to the
+// observations at every acquisition step, optionally invariant under a
+// group. Build one with Base, Avg, AvgNorm, Max, Plus, ParseKernel, or
+// Custom for a family of your own. The zero value is Base(kernel.RBF).
+type Kernel struct {
+	name  string
+	shape kernel.Shape
+	group orbit.Group // nil for base and custom kernels without a group
+	// family builds the gp.Family for dimension d (checked against the
+	// group's) with the optimizer's workers and backend.
+	family func(d, workers int, be linalg.Backend) (gp.Family, error)
+	// canon: predict in canonical coordinates (max and plus over a group
+	// with a canonical map; see canon.go).
+	canon bool
+	// needsGroup: a built-in invariant kernel, which New refuses without
+	// its group.
+	needsGroup bool
+}
+
+// Kernel names as ParseKernel and the command line spell them.
+const (
+	NameBase    = "base"
+	NameAvg     = "avg"
+	NameAvgNorm = "avgnorm"
+	NameMax     = "max"
+	NamePlus    = "plus"
+)
+
+// KernelNames lists the names ParseKernel accepts.
+func KernelNames() []string {
+	return []string{NameBase, NameAvg, NameAvgNorm, NameMax, NamePlus}
+}
+
+// Base is the base kernel k_b(x, y) = v·κ(‖x − y‖/ℓ) of the given shape.
+func Base(shape kernel.Shape) Kernel {
+	return Kernel{name: NameBase, shape: shape, family: func(d, _ int, _ linalg.Backend) (gp.Family, error) {
+		return gp.NewBaseFamily(shape, d)
+	}}
+}
+
+// Avg is the orbit average k_avg over g of the base kernel of the given
+// shape.
+func Avg(g orbit.Group, shape kernel.Shape) Kernel {
+	return Kernel{name: NameAvg, shape: shape, group: g, needsGroup: true, family: func(_, w int, _ linalg.Backend) (gp.Family, error) {
+		return gp.NewAvgFamily(shape, g, kernel.Options{Workers: w})
+	}}
+}
+
+// AvgNorm is the normalized orbit average v·a(x, y)/√(a(x, x)·a(y, y))
+// (kernel.Options.Normalize; not in the paper: k_avg's prior variance
+// peaks at the group's fixed points, which biases GP-UCB toward them).
+func AvgNorm(g orbit.Group, shape kernel.Shape) Kernel {
+	return Kernel{name: NameAvgNorm, shape: shape, group: g, needsGroup: true, family: func(_, w int, _ linalg.Backend) (gp.Family, error) {
+		return gp.NewAvgFamily(shape, g, kernel.Options{Workers: w, Normalize: true})
+	}}
+}
+
+// Max is the max kernel k_max used directly as the covariance. New accepts
+// it only for groups with a canonical map (orbit.Canonicalizer: sign
+// flips, permutations, signed permutations, planar rotations, the trivial
+// group), where k_max(x, y) = k_b(φ(x), φ(y)) is PSD for every isotropic
+// non-increasing base kernel (the paper's Proposition 1); elsewhere New
+// fails with ErrMaxNotPSD and suggests Plus.
+func Max(g orbit.Group, shape kernel.Shape) Kernel {
+	_, canon := g.(orbit.Canonicalizer)
+	return Kernel{name: NameMax, shape: shape, group: g, needsGroup: true, canon: canon, family: func(_, w int, _ linalg.Backend) (gp.Family, error) {
+		if !canon {
+			return nil, fmt.Errorf("%w: %s has no canonical map (the paper's Proposition 1 covers sign flips, permutations, signed permutations and rotations); use kernel plus, its PSD projection", ErrMaxNotPSD, g.Name())
+		}
+		return gp.NewMaxFamily(shape, g, kernel.Options{Workers: w})
+	}}
+}
+
+// Plus is k_plus, the PSD projection of k_max Nyström-extended from the
+// observed points (the paper's kernel).
+func Plus(g orbit.Group, shape kernel.Shape) Kernel {
+	_, canon := g.(orbit.Canonicalizer)
+	return Kernel{name: NamePlus, shape: shape, group: g, needsGroup: true, canon: canon, family: func(_, w int, be linalg.Backend) (gp.Family, error) {
+		return gp.NewPlusFamily(shape, g, kernel.Options{Workers: w}, kernel.PlusOptions{Backend: be})
+	}}
+}
+
+// Custom is a covariance of your own: fam is a family of unit-variance
+// correlation functions C_ℓ on R^d (gp.Family; gp.FamilyOf wraps any
+// kernel.Kernel constructor), fitted like the built-in ones. g is the group
+// the family is invariant under, or nil; it is reported in traces and used
+// by nothing else. name labels the kernel in traces.
+func Custom(name string, fam gp.Family, g orbit.Group) Kernel {
+	return Kernel{name: name, group: g, family: func(d, _ int, _ linalg.Backend) (gp.Family, error) {
+		if fam == nil {
+			return nil, fmt.Errorf("%w: custom kernel %q has a nil family", ErrBadConfig, name)
+		}
+		if fam.Dim() != d {
+			return nil, fmt.Errorf("%w: custom kernel %q acts on dimension %d, box has %d", ErrBadConfig, name, fam.Dim(), d)
+		}
+		return fam, nil
+	}}
+}
+
+// ParseKernel returns the kernel named name (base, avg, avgnorm, max or
+// plus; case-insensitive) over the group g (ignored by base; required by
+// the others) with the given base shape.
+func ParseKernel(name string, g orbit.Group, shape kernel.Shape) (Kernel, error) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if n == NameBase {
+		return Base(shape), nil
+	}
+	var mk func(orbit.Group, kernel.Shape) Kernel
+	switch n {
+	case NameAvg:
+		mk = Avg
+	case NameAvgNorm:
+		mk = AvgNorm
+	case NameMax:
+		mk = Max
+	case NamePlus:
+		mk = Plus
+	default:
+		return Kernel{}, fmt.Errorf("%w %q (want %s)", ErrUnknownKernel, name, strings.Join(KernelNames(), ", "))
+	}
+	if isNil(g) {
+		return Kernel{}, fmt.Errorf("%w: kernel %s needs a group", ErrBadConfig, n)
+	}
+	return mk(g, shape), nil
+}
+
+// Name is the kernel's name (base, avg, avgnorm, max, plus, or a custom
+// kernel's).
+func (k Kernel) Name() string {
+	if k.name == "" {
+		return NameBase
+	}
+	return k.name
+}
+
+// Group is the group the kernel is invariant under (nil for base).
+func (k Kernel) Group() orbit.Group { return k.group }
+
+// Shape is the base kernel's shape (RBF for custom kernels).
+func (k Kernel) Shape() kernel.Shape { return k.shape }
+
+// orDefault returns k, or Base(RBF) for the zero value.
+func (k Kernel) orDefault() Kernel {
+	if k.family == nil && k.name == "" {
+		return Base(kernel.RBF)
+	}
+	return k
+}

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMain lets tests run perf as a real subprocess (to kill it): with
+// PERF_TEST_MAIN=1 the test binary is perf.
+func TestMain(m *testing.M) {
+	if os.Getenv("PERF_TEST_MAIN") == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// perfCmd returns the test binary as perf with args.
+func perfCmd(dir string, args ...string) *exec.Cmd {
+	c := exec.Command(os.Args[0], args...)
+	c.Env = append(os.Environ(), "PERF_TEST_MAIN=1")
+	c.Dir = dir
+	return c
+}
+
+// TestHostileInput: the crashes, hangs and silent answers of the
+// reliability issue, each now exit 2 with one line on stderr, decided
+// before any large allocation or long loop.
+func TestHostileInput(t *testing.T) {
+	same3 := writeFile(t, "same3.csv", "1,2,3\n1,2,3\n1,2,3\n")
+	p2 := writeFile(t, "p2.csv", "1,2\n3,4\n")
+	huge := writeFile(t, "m.json", `{"dim":4294967296}`)
+	trail := writeFile(t, "t.json", `{"dim":2} xyz`)
+	var rows strings.Builder
+	for i := range 600 {
+		fmt.Fprintf(&rows, "%d,%d,%d\n", i, i+1, i+2)
+	}
+	big := writeFile(t, "big.csv", rows.String())
+	users := writeFile(t, "users.csv", "\ufeff1, 2\r\n3,4\r\n")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"gram over budget", []string{"gram", "--group", "hyperoctahedral", "--d", "3", "--base", "rbf", "--lengthscale", "1", "--kernel", "base", "--x", big, "--mem-budget", "1MiB"}, []string{"budget", "600×600"}},
+		{"bad mem budget", []string{"gram", "--mem-budget", "lots"}, []string{"--mem-budget"}},
+		{"matrices dim 2^32", []string{"gram", "--group", "matrices", "--d", "2", "--base", "rbf", "--lengthscale", "1", "--kernel", "max", "--matrices", huge, "--x", p2}, []string{"MaxMatrixDim"}},
+		{"matrices trailing data", []string{"gram", "--group", "matrices", "--d", "2", "--base", "rbf", "--lengthscale", "1", "--kernel", "max", "--matrices", trail, "--x", p2}, []string{"after the JSON value"}},
+		{"bo iters MaxInt64", []string{"bo", "--problem", "Ackley2d", "--kernel", "base", "--iters", "9223372036854775807"}, []string{"--iters"}},
+		{"bo iters 1e8", []string{"bo", "--problem", "Ackley2d", "--kernel", "base", "--iters", "100000000"}, []string{"--iters"}},
+		{"bo init huge", []string{"bo", "--problem", "Ackley2d", "--kernel", "base", "--init", "9223372036854775806"}, []string{"--init"}},
+		{"table seeds 1e9", []string{"table", "--seeds", "1000000000"}, []string{"--seeds"}},
+		{"plus variance 1e308", []string{"gram", "--group", "hyperoctahedral", "--d", "3", "--base", "rbf", "--lengthscale", "1", "--kernel", "plus", "--variance", "1e308", "--x", same3}, []string{"eigenvalue"}},
+		{"signflip d 1e12", []string{"gram", "--group", "signflip", "--d", "1000000000000", "--base", "rbf", "--lengthscale", "1", "--kernel", "base", "--x", p2}, []string{"maximum dimension"}},
+		{"scaling d 1e9", []string{"gram", "--group", "scaling", "--d", "1000000000", "--base", "rbf", "--lengthscale", "1", "--kernel", "base", "--x", p2}, []string{"maximum dimension"}},
+		{"permutation d 1e7", []string{"gram", "--group", "permutation", "--d", "10000000", "--base", "rbf", "--lengthscale", "1", "--kernel", "base", "--x", p2}, []string{"maximum dimension"}},
+		{"profile signflip 1e12", []string{"profile", "--group", "signflip", "--d", "1000000000000"}, []string{"maximum dimension"}},
+		{"profile hyperoctahedral 20", []string{"profile", "--group", "hyperoctahedral", "--d", "20", "--n", "55", "--max-phase-seconds", "1"}, []string{"hyperoctahedral(20)"}},
+		{"repeated flag", []string{"eval", "--problem", "ackley", "--problem", "rastrigin", "--x", p2}, []string{"given twice"}},
+		{"json not writable", []string{"bo", "--problem", "Ackley2d", "--kernel", "base", "--json", "/sys/x.json"}, []string{"--json"}},
+		{"checkpoint not writable", []string{"bo", "--problem", "Ackley2d", "--kernel", "base", "--checkpoint", "/proc/x.journal"}, []string{"--checkpoint"}},
+		{"users bad field", []string{"eval", "--problem", "wlan", "--x", p2, "--users", writeFile(t, "u.csv", "1,2\n3,x\n")}, []string{"u.csv:2:2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			code, stdout, stderr := runCLI(t, tc.args...)
+			checkOneLineError(t, code, stdout, stderr, "perf "+tc.args[0]+": ", tc.want...)
+			if el := time.Since(start); el > 10*time.Second {
+				t.Errorf("took %v", el)
+			}
+		})
+	}
+	// --users and --x read one dialect: a BOM, spaces and CRLF are fine for both.
+	if code, _, stderr := runCLI(t, "eval", "--problem", "WLAN4d", "--x", writeFile(t, "ap.csv", "\ufeff1, 2,3,4\r\n"), "--users", users); code != exitOK {
+		t.Errorf("users with BOM/CRLF: exit %d: %s", code, stderr)
+	}
+}
+
+func stripTimingsJSON(t *testing.T, data []byte) string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatalf("%v in %.200s", err, data)
+	}
+	var walk func(any) any
+	walk = func(x any) any {
+		switch x := x.(type) {
+		case map[string]any:
+			for k := range x {
+				if k == "timings" || k == "seconds" || k == "wall_seconds" || k == "environment" {
+					delete(x, k)
+					continue
+				}
+				x[k] = walk(x[k])
+			}
+		case []any:
+			for i := range x {
+				x[i] = walk(x[i])
+			}
+		}
+		return x
+	}
+	b, _ := json.Marshal(walk(v))
+	return string(b)
+}
+
+var timeLine = regexp.MustCompile(`(?m)^time .*$`)
+
+// TestBOKillResume: perf bo killed with SIGKILL at several moments resumes
+// from its checkpoint to the same --json trace and stdout (timings aside)
+// as an uninterrupted run.
+func TestBOKillResume(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"bo", "--problem", "Ackley2d", "--kernel", "plus", "--seed", "4", "--init", "3", "--iters", "6"}
+	ref := perfCmd(dir, append(args, "--json", "ref.json")...)
+	refOut, err := ref.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	refJSON, _ := os.ReadFile(filepath.Join(dir, "ref.json"))
+	want := stripTimingsJSON(t, refJSON)
+	for i, delay := range []time.Duration{5 * time.Millisecond, 40 * time.Millisecond, 120 * time.Millisecond, 400 * time.Millisecond} {
+		jp := fmt.Sprintf("run%d.journal", i)
+		out := fmt.Sprintf("run%d.json", i)
+		c := perfCmd(dir, append(args, "--json", out, "--checkpoint", jp)...)
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(delay)
+		c.Process.Kill()
+		c.Wait()
+		if _, err := os.Stat(filepath.Join(dir, jp)); err != nil {
+			continue // killed before the journal existed: nothing to resume
+		}
+		r := perfCmd(dir, "bo", "--resume", jp)
+		var stderr bytes.Buffer
+		r.Stderr = &stderr
+		got, err := r.Output()
+		if err != nil {
+			t.Fatalf("kill after %v: resume: %v: %s", delay, err, stderr.String())
+		}
+		if timeLine.ReplaceAllString(string(got), "") != timeLine.ReplaceAllString(string(refOut), "") {
+			t.Errorf("kill after %v: stdout differs:\n%s\nwant\n%s", delay, got, refOut)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stripTimingsJSON(t, data) != want {
+			t.Errorf("kill after %v: trace differs from the uninterrupted run", delay)
+		}
+	}
+}
+
+// TestInterruptPrintsResume: SIGINT stops perf bo cleanly, exit 130, with
+// the resume command on stderr; resuming finishes the run.
+func TestInterruptPrintsResume(t *testing.T) {
+	dir := t.TempDir()
+	c := perfCmd(dir, "bo", "--problem", "Rastrigin5d", "--kernel", "plus", "--iters", "40", "--checkpoint", "r.journal")
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) && !strings.Contains(stderr.String(), "evaluation 7/") {
+		time.Sleep(10 * time.Millisecond)
+	}
+	c.Process.Signal(syscall.SIGINT)
+	err := c.Wait()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != exitInterrupted {
+		t.Fatalf("exit %v, stderr %s", err, stderr.String())
+	}
+	last := strings.TrimSpace(stderr.String())
+	last = last[strings.LastIndex(last, "\n")+1:]
+	if !strings.Contains(last, "perf bo --resume r.journal") {
+		t.Fatalf("last stderr line %q lacks the resume command", last)
+	}
+	if out, err := perfCmd(dir, "bo", "--resume", "r.journal").CombinedOutput(); err != nil {
+		t.Fatalf("resume: %v: %s", err, out)
+	}
+	if out, err := perfCmd(dir, "bo", "--resume", "r.journal", "--seed", "3").CombinedOutput(); err == nil || !strings.Contains(string(out), "remove --seed") {
+		t.Errorf("--resume with a setting: %v %s", err, out)
+	}
+}
+
+// TestTableKillResume: perf table killed mid-way resumes from its journal
+// to the same table.md and results.json (timings aside).
+func TestTableKillResume(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"table", "--seeds", "3", "--iters", "3", "--init", "3", "--problems", "Ackley2d,Radial2d", "--kernels", "base,plus", "--workers", "1"}
+	if out, err := perfCmd(dir, append(args, "--out", "ref")...).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	c := perfCmd(dir, append(args, "--out", "cut")...)
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) && !regexp.MustCompile(`\] [3-9]/12 runs`).MatchString(stderr.String()) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	c.Process.Kill()
+	c.Wait()
+	if _, err := os.Stat(filepath.Join(dir, "cut", "table.md")); err == nil {
+		t.Fatal("the killed table finished before the kill")
+	}
+	if out, err := perfCmd(dir, "table", "--out", "cut", "--resume").CombinedOutput(); err != nil {
+		t.Fatalf("resume: %v: %s", err, out)
+	}
+	for _, f := range []string{"results.json"} {
+		a, _ := os.ReadFile(filepath.Join(dir, "ref", f))
+		b, _ := os.ReadFile(filepath.Join(dir, "cut", f))
+		if stripTimingsJSON(t, a) != stripTimingsJSON(t, b) {
+			t.Errorf("%s differs after resume", f)
+		}
+	}
+	md := func(d string) string {
+		b, _ := os.ReadFile(filepath.Join(dir, d, "table.md"))
+		s := string(b)
+		s = s[:strings.Index(s, "Environment:")] // timings and environment follow
+		return strings.Replace(s, "--out "+d, "--out X", 1)
+	}
+	if md("ref") != md("cut") {
+		t.Errorf("table.md differs after resume:\n%s\nvs\n%s", md("ref"), md("cut"))
+	}
+}

@@ -1,0 +1,95 @@
+package atomicfile
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWriteReplacesAtomically(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out.json")
+	if err := Write(p, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A writer that fails mid-way (a full disk) leaves the old file whole.
+	boom := errors.New("no space left on device")
+	err := WriteFunc(p, 0o644, false, func(w io.Writer) error {
+		if _, err := w.Write([]byte("new partial")); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("error %v", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "old\n" {
+		t.Fatalf("file after failed write: %q", b)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 {
+		t.Fatalf("temporary files left: %v", ents)
+	}
+	if err := Write(p, []byte("new\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "new\n" {
+		t.Fatalf("file: %q", b)
+	}
+	if st, _ := os.Stat(p); st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", st.Mode())
+	}
+}
+
+func TestCreateExclusive(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "x")
+	if err := Create(p, []byte("a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Create(p, []byte("b"), 0o644); !errors.Is(err, fs.ErrExist) {
+		t.Fatalf("second Create: %v", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "a" {
+		t.Fatalf("file %q", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Fatalf("temporary files left: %v", ents)
+	}
+}
+
+func TestCheckWritable(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "new.json")
+	if err := CheckWritable(p, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal("CheckWritable created the file")
+	}
+	os.WriteFile(p, []byte("x"), 0o644)
+	if err := CheckWritable(p, false); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("existing file: %v", err)
+	}
+	if err := CheckWritable(p, true); err != nil {
+		t.Errorf("existing file, overwrite: %v", err)
+	}
+	for _, bad := range []string{dir, filepath.Join(dir, "missing", "x.json"), "/proc/no/such/x.json"} {
+		if err := CheckWritable(bad, true); err == nil {
+			t.Errorf("CheckWritable(%s) accepted", bad)
+		}
+	}
+	if os.Geteuid() != 0 {
+		ro := filepath.Join(dir, "ro")
+		os.Mkdir(ro, 0o555)
+		if err := CheckWritable(filepath.Join(ro, "x"), false); err == nil {
+			t.Error("read-only directory accepted")
+		}
+	}
+	if err := CheckWritable("/sys/x.json", false); err == nil {
+		t.Error("/sys accepted")
+	}
+}
