@@ -821,3 +821,27 @@ func stripTimings(tr *Trace) *Trace {
 	}
 	return &c
 }
+
+// TestCustomKernel: a covariance of the caller's own (here k_avg rebuilt
+// through gp.FamilyOf) runs through Custom and proposes exactly what the
+// built-in Avg proposes.
+func TestCustomKernel(t *testing.T) {
+	lo, hi := box(2, 2)
+	g := must(orbit.Hyperoctahedral(2))
+	fam := must(gp.FamilyOf(2, kernel.Matern52, func(p kernel.Params) (kernel.Kernel, error) {
+		return kernel.NewAvg(p, g, kernel.Options{})
+	}))
+	a := must(New(lo, hi, Config{Kernel: Custom("mine", fam, g), Init: 3, RawSamples: 32, Starts: 2}, 8))
+	b := must(New(lo, hi, Config{Kernel: Avg(g, kernel.Matern52), Init: 3, RawSamples: 32, Starts: 2}, 8))
+	for range 6 {
+		xa, xb := must(a.Ask()), must(b.Ask())
+		if !sameBits(xa, xb) {
+			t.Fatalf("custom %v, built-in %v", xa, xb)
+		}
+		must(0, a.Tell(xa, toy(xa)))
+		must(0, b.Tell(xb, toy(xb)))
+	}
+	if a.History().Kernel != "mine" {
+		t.Errorf("history kernel %q", a.History().Kernel)
+	}
+}

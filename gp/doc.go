@@ -18,7 +18,7 @@
 //
 //   - NewBaseFamily: v·κ(‖x−y‖/ℓ). NewMaxFamily: k_max = v·κ(d_G(x,y)/ℓ)
 //     with the orbit distance d_G (orbit.Distancer, else enumeration of a
-//     finite group). Both are DistanceFamily: Bind computes the distance
+//     finite group). Both are distanceFamily: Bind computes the distance
 //     matrix once per training set, each likelihood evaluation is then
 //     O(n²) for the Gram plus O(n³) for the factorization, with the
 //     analytic ∂C/∂log ℓ = −(δ/ℓ)·κ'(δ/ℓ). k_max is PSD for the groups of
@@ -33,10 +33,10 @@
 //     threshold (tested against finite differences on designs with clipped
 //     negative eigenvalues). One evaluation costs an n×n eigendecomposition
 //     and four n×n products.
-//   - NewAvgFamily (RebuildFamily): rebuilds the kernel and its Gram for
+//   - NewAvgFamily (rebuildFamily): rebuilds the kernel and its Gram for
 //     each ℓ; ∂C/∂log ℓ by central difference (step 1e-4 in log ℓ, two
-//     more Grams, FitBFGS only), or none (Step < 0), in which case FitBFGS
-//     uses Nelder–Mead; FitProfile needs one Gram per ℓ.
+//     more Grams, fitBFGS only), or none (Step < 0), in which case fitBFGS
+//     uses Nelder–Mead; fitProfile needs one Gram per ℓ.
 //
 // # Fitting
 //
@@ -48,7 +48,7 @@
 // fits the base family (Baser) and reuses its hyperparameters, as the
 // authors' public code does. Two methods (FitOptions.Method):
 //
-//   - FitProfile (default): the profile likelihood P(ℓ) = max over (v, σ²).
+//   - fitProfile (default): the profile likelihood P(ℓ) = max over (v, σ²).
 //     For each ℓ one correlation matrix and one eigendecomposition
 //     C_ℓ = QΛQᵀ (for plus, that of k_max with the clipped eigenvalues set
 //     to 0: no Daleckii–Krein products) turn the likelihood of
@@ -70,7 +70,7 @@
 //     1e-3) on all, higher on 8 (BFGS stuck in a worse local optimum);
 //     likewise on 56 fits to data of real BO runs of the six benchmark
 //     problems (higher by up to 2e-3 on 3).
-//   - FitBFGS: BFGS (gonum/optimize) over θ = (log v, log ℓ, log σ²), box
+//   - fitBFGS: BFGS (gonum/optimize) over θ = (log v, log ℓ, log σ²), box
 //     bounds by the smooth bijection θ = lo + (hi−lo)·logistic(z), from the
 //     starts Init, the default (v = 1, ℓ = s/4, σ² = 1e-2) and Restarts
 //     random ones (log v ∈ [log 0.2, log 5], ℓ ∈ [s/20, s], σ² ∈
@@ -98,13 +98,13 @@
 // the noise prior is dropped. FitInfo's LogMarginal then holds the
 // maximized objective, lml + log prior (normalized Gamma densities).
 //
-// FitProfile handles the prior without losing its O(n) inner solve: at
+// fitProfile handles the prior without losing its O(n) inner solve: at
 // fixed ℓ and ρ = log(σ²/v) the objective is concave in t = log v (the
 // likelihood contributes −A/2·e^{−t} − (n/2)·t, the Gamma terms
 // (a−1)·t − b·e^t), and its maximizer is the positive root of
 // B·u² + c·u − A/2 = 0 in u = e^t (B = b_v + b_σ·e^ρ, c = n/2 − (a_v−1) −
 // (a_σ−1)), clamped to the bounds; the 1-D search over ρ and the outer
-// search over log ℓ (which adds log p(ℓ/w)) are unchanged. FitBFGS adds
+// search over log ℓ (which adds log p(ℓ/w)) are unchanged. fitBFGS adds
 // the prior and its gradient ((a−1) − b·x per parameter x = e^θ) to its
 // objective. Tested: log densities against the Gamma formula, the MAP
 // gradient against central differences, the inner optimum against a grid
@@ -118,7 +118,7 @@
 //
 // # Prediction with k_plus
 //
-// A GP of a PlusFamily predicts through the feature form of its posterior
+// A GP of a plusFamily predicts through the feature form of its posterior
 // (built on first use): with W = Q_r·Λ_r^{−1/2} from k_max(X, X) and
 // φ(x) = Wᵀ·k_max(X, x), mean = k_max(x, X)·u and variance
 // ‖φ‖² − φᵀMφ with u (n) and M (r×r) precomputed, so a prediction with

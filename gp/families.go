@@ -11,12 +11,12 @@ import (
 )
 
 var (
-	_ Family = (*DistanceFamily)(nil)
-	_ Family = (*PlusFamily)(nil)
-	_ Family = (*RebuildFamily)(nil)
-	_ Baser  = (*DistanceFamily)(nil)
-	_ Baser  = (*PlusFamily)(nil)
-	_ Baser  = (*RebuildFamily)(nil)
+	_ Family = (*distanceFamily)(nil)
+	_ Family = (*plusFamily)(nil)
+	_ Family = (*rebuildFamily)(nil)
+	_ Baser  = (*distanceFamily)(nil)
+	_ Baser  = (*plusFamily)(nil)
+	_ Baser  = (*rebuildFamily)(nil)
 
 	_ spectrumer = (*plusBound)(nil)
 )
@@ -25,7 +25,7 @@ func checkShape(s kernel.Shape) error {
 	return kernel.Params{Shape: s, Variance: 1, Lengthscale: 1}.Validate()
 }
 
-// DistanceFamily is C_ℓ(x, y) = κ(δ(x, y)/ℓ) for a distance δ: the
+// distanceFamily is C_ℓ(x, y) = κ(δ(x, y)/ℓ) for a distance δ: the
 // Euclidean distance (the base kernel, NewBaseFamily) or the orbit distance
 // d_G (the max kernel k_max = v·κ(d_G/ℓ), NewMaxFamily). Bind computes the
 // n×n distance matrix once (n(n−1)/2 distance evaluations), after which
@@ -34,7 +34,7 @@ func checkShape(s kernel.Shape) error {
 // k_max is PSD for sign flips, permutations, signed permutations and planar
 // rotations (the paper's Proposition 1) but not in general; a non-PSD
 // k_max(X, X) plus noise may fail to factor, which fails that fit start.
-type DistanceFamily struct {
+type distanceFamily struct {
 	shape kernel.Shape
 	d     int
 	group orbit.Group // nil for the base kernel
@@ -43,28 +43,28 @@ type DistanceFamily struct {
 }
 
 // NewBaseFamily is the base kernel v·κ(‖x − y‖/ℓ) on R^d.
-func NewBaseFamily(shape kernel.Shape, d int) (*DistanceFamily, error) {
+func NewBaseFamily(shape kernel.Shape, d int) (Family, error) {
 	if err := checkShape(shape); err != nil {
 		return nil, fmt.Errorf("gp: %w", err)
 	}
 	if d < 1 {
 		return nil, fmt.Errorf("gp: dimension %d < 1", d)
 	}
-	return &DistanceFamily{shape: shape, d: d, dist2: euclid2}, nil
+	return &distanceFamily{shape: shape, d: d, dist2: euclid2}, nil
 }
 
 // NewMaxFamily is k_max for the group g: the orbit distance comes from
 // orbit.Distancer when g has one, else from enumerating a finite group of
 // isometries (d_G(x, y)² = min_g ‖x − g·y‖², O(|G|·d) per pair). Prediction
 // uses kernel.NewMax(…, g, o).
-func NewMaxFamily(shape kernel.Shape, g orbit.Group, o kernel.Options) (*DistanceFamily, error) {
+func NewMaxFamily(shape kernel.Shape, g orbit.Group, o kernel.Options) (Family, error) {
 	if err := checkShape(shape); err != nil {
 		return nil, fmt.Errorf("gp: %w", err)
 	}
 	if g == nil {
 		return nil, fmt.Errorf("gp: nil group")
 	}
-	f := &DistanceFamily{shape: shape, d: g.Dim(), group: g, opts: o}
+	f := &distanceFamily{shape: shape, d: g.Dim(), group: g, opts: o}
 	switch gg := g.(type) {
 	case orbit.Distancer:
 		f.dist2 = gg.OrbitDist2
@@ -101,15 +101,15 @@ func enumDist2(g orbit.Finite, size int) func(x, y []float64) float64 {
 }
 
 // Dim is d.
-func (f *DistanceFamily) Dim() int { return f.d }
+func (f *distanceFamily) Dim() int { return f.d }
 
 // Base returns the base family (the Euclidean distance, same shape).
-func (f *DistanceFamily) Base() Family {
-	return &DistanceFamily{shape: f.shape, d: f.d, dist2: euclid2}
+func (f *distanceFamily) Base() Family {
+	return &distanceFamily{shape: f.shape, d: f.d, dist2: euclid2}
 }
 
 // Bind computes the distance matrix of x.
-func (f *DistanceFamily) Bind(x *mat.Dense) (Bound, error) {
+func (f *distanceFamily) Bind(x *mat.Dense) (Bound, error) {
 	dm, err := f.distances(x)
 	if err != nil {
 		return nil, err
@@ -117,7 +117,7 @@ func (f *DistanceFamily) Bind(x *mat.Dense) (Bound, error) {
 	return &distBound{f: f, dist: dm}, nil
 }
 
-func (f *DistanceFamily) distances(x *mat.Dense) (*mat.SymDense, error) {
+func (f *distanceFamily) distances(x *mat.Dense) (*mat.SymDense, error) {
 	n, d := x.Dims()
 	if d != f.d {
 		return nil, fmt.Errorf("gp: inputs have %d columns, family dimension is %d", d, f.d)
@@ -133,7 +133,7 @@ func (f *DistanceFamily) distances(x *mat.Dense) (*mat.SymDense, error) {
 }
 
 // kernel returns the covariance kernel with variance v and lengthscale l.
-func (f *DistanceFamily) kernel(v, l float64) (*kernel.Base, *kernel.Max, error) {
+func (f *distanceFamily) kernel(v, l float64) (*kernel.Base, *kernel.Max, error) {
 	p := kernel.Params{Shape: f.shape, Variance: v, Lengthscale: l}
 	if f.group == nil {
 		k, err := kernel.NewBase(p, f.d)
@@ -144,7 +144,7 @@ func (f *DistanceFamily) kernel(v, l float64) (*kernel.Base, *kernel.Max, error)
 }
 
 type distBound struct {
-	f    *DistanceFamily
+	f    *distanceFamily
 	dist *mat.SymDense
 }
 
@@ -198,7 +198,7 @@ func (b *distBound) Kernel(v, l float64) (kernel.Kernel, error) {
 	return km, nil
 }
 
-// PlusFamily is k_plus with the training inputs as design set D: on D×D it
+// plusFamily is k_plus with the training inputs as design set D: on D×D it
 // is K₊ = clip(k_max(D, D)), the PSD projection (eigenvalues λ ≤
 // RelTol·λ_max set to 0, as kernel.Plus does), so C_ℓ = clip(κ(d_G/ℓ)).
 // Each CorrTo costs an eigendecomposition and, with the derivative, four
@@ -206,14 +206,14 @@ func (b *distBound) Kernel(v, l float64) (kernel.Kernel, error) {
 // F_ij = (f(λ_i) − f(λ_j))/(λ_i − λ_j), F_ii = f'(λ_i), f the clipping.
 // The derivative is exact while no eigenvalue crosses the threshold; the
 // threshold's own dependence on ℓ (through λ_max) is ignored.
-type PlusFamily struct {
-	max  *DistanceFamily
+type plusFamily struct {
+	max  *distanceFamily
 	opts kernel.PlusOptions
 }
 
 // NewPlusFamily is k_plus over k_max for the group g (see NewMaxFamily) with
 // kernel.Plus options po (its Backend also computes the eigendecompositions).
-func NewPlusFamily(shape kernel.Shape, g orbit.Group, o kernel.Options, po kernel.PlusOptions) (*PlusFamily, error) {
+func NewPlusFamily(shape kernel.Shape, g orbit.Group, o kernel.Options, po kernel.PlusOptions) (Family, error) {
 	m, err := NewMaxFamily(shape, g, o)
 	if err != nil {
 		return nil, err
@@ -226,17 +226,17 @@ func NewPlusFamily(shape kernel.Shape, g orbit.Group, o kernel.Options, po kerne
 			return nil, fmt.Errorf("gp: %w", err)
 		}
 	}
-	return &PlusFamily{max: m, opts: po}, nil
+	return &plusFamily{max: m.(*distanceFamily), opts: po}, nil
 }
 
 // Dim is d.
-func (f *PlusFamily) Dim() int { return f.max.d }
+func (f *plusFamily) Dim() int { return f.max.d }
 
 // Base returns the base family.
-func (f *PlusFamily) Base() Family { return f.max.Base() }
+func (f *plusFamily) Base() Family { return f.max.Base() }
 
 // Bind computes the orbit distance matrix of x and keeps x as the design.
-func (f *PlusFamily) Bind(x *mat.Dense) (Bound, error) {
+func (f *plusFamily) Bind(x *mat.Dense) (Bound, error) {
 	dm, err := f.max.distances(x)
 	if err != nil {
 		return nil, err
@@ -245,7 +245,7 @@ func (f *PlusFamily) Bind(x *mat.Dense) (Bound, error) {
 }
 
 type plusBound struct {
-	f      *PlusFamily
+	f      *plusFamily
 	dist   *mat.SymDense
 	design *mat.Dense
 }
@@ -371,13 +371,13 @@ func symTo(dst *mat.SymDense, a *mat.Dense) {
 	}
 }
 
-// RebuildFamily builds the kernel New(Params{Shape, 1, ℓ}) and its Gram for
+// rebuildFamily builds the kernel New(Params{Shape, 1, ℓ}) and its Gram for
 // every ℓ: the generic route for kernels that are not a function of one
 // precomputable distance (k_avg). ∂C/∂log ℓ is a central difference with
 // step Step in log ℓ (two more Grams; truncation error O(Step²)), or, with
 // Step < 0, not provided (ErrNoDerivative: Fit then searches without
 // gradients).
-type RebuildFamily struct {
+type rebuildFamily struct {
 	Shape kernel.Shape
 	D     int
 	New   func(p kernel.Params) (kernel.Kernel, error)
@@ -385,40 +385,60 @@ type RebuildFamily struct {
 	Step float64
 }
 
-// NewAvgFamily is the RebuildFamily of kernel.NewAvg(…, g, o).
-func NewAvgFamily(shape kernel.Shape, g orbit.Group, o kernel.Options) (*RebuildFamily, error) {
+// FamilyOf returns the family of any covariance on R^d: newKernel(p)
+// builds the kernel for the parameters p (Fit asks for unit variance,
+// Variance = 1, and the lengthscales it tries; the signal variance is
+// fitted apart), and the family rebuilds the kernel and its Gram for every
+// lengthscale, with ∂C/∂log ℓ by a central difference in log ℓ (two more
+// Grams). shape is passed through in p and names the base kernel for
+// ModeBase. This is how a caller plugs a kernel of its own into Fit and bo.
+func FamilyOf(d int, shape kernel.Shape, newKernel func(p kernel.Params) (kernel.Kernel, error)) (Family, error) {
+	if d < 1 {
+		return nil, fmt.Errorf("gp: FamilyOf: dimension %d", d)
+	}
+	if newKernel == nil {
+		return nil, fmt.Errorf("%w: FamilyOf needs a kernel constructor", ErrNilArgument)
+	}
+	if err := checkShape(shape); err != nil {
+		return nil, fmt.Errorf("gp: %w", err)
+	}
+	return &rebuildFamily{Shape: shape, D: d, New: newKernel}, nil
+}
+
+// NewAvgFamily is the rebuildFamily of kernel.NewAvg(…, g, o).
+func NewAvgFamily(shape kernel.Shape, g orbit.Group, o kernel.Options) (Family, error) {
 	if err := checkShape(shape); err != nil {
 		return nil, fmt.Errorf("gp: %w", err)
 	}
 	if g == nil {
 		return nil, fmt.Errorf("gp: nil group")
 	}
-	return &RebuildFamily{Shape: shape, D: g.Dim(), New: func(p kernel.Params) (kernel.Kernel, error) {
+	return &rebuildFamily{Shape: shape, D: g.Dim(), New: func(p kernel.Params) (kernel.Kernel, error) {
 		return kernel.NewAvg(p, g, o)
 	}}, nil
 }
 
 // Dim is d.
-func (f *RebuildFamily) Dim() int { return f.D }
+func (f *rebuildFamily) Dim() int { return f.D }
 
 // Base returns the base family.
-func (f *RebuildFamily) Base() Family {
-	return &DistanceFamily{shape: f.Shape, d: f.D, dist2: euclid2}
+func (f *rebuildFamily) Base() Family {
+	return &distanceFamily{shape: f.Shape, d: f.D, dist2: euclid2}
 }
 
 // Bind keeps a copy of x.
-func (f *RebuildFamily) Bind(x *mat.Dense) (Bound, error) {
+func (f *rebuildFamily) Bind(x *mat.Dense) (Bound, error) {
 	if _, d := x.Dims(); d != f.D {
 		return nil, fmt.Errorf("gp: inputs have %d columns, family dimension is %d", d, f.D)
 	}
 	if f.New == nil {
-		return nil, fmt.Errorf("gp: RebuildFamily without constructor")
+		return nil, fmt.Errorf("gp: rebuildFamily without constructor")
 	}
 	return &rebuildBound{f: f, x: mat.DenseCopyOf(x)}, nil
 }
 
 type rebuildBound struct {
-	f *RebuildFamily
+	f *rebuildFamily
 	x *mat.Dense
 }
 

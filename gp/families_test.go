@@ -339,11 +339,11 @@ func BenchmarkFit(b *testing.B) {
 		{"avg", mustG(NewAvgFamily(kernel.RBF, mustG(orbit.SignFlip(d)), kernel.Options{}))},
 	}
 	for _, f := range fams {
-		for _, m := range []FitMethod{FitProfile, FitBFGS} {
+		for _, m := range []fitMethod{fitProfile, fitBFGS} {
 			b.Run(fmt.Sprintf("kernel=%s/n=%d/d=%d/method=%s", f.name, n, d, m), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					g, err := Fit(f.fam, x, y, FitOptions{Backend: linalg.Gonum(), Method: m})
+					g, err := Fit(f.fam, x, y, FitOptions{Backend: linalg.Gonum(), method: m})
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -8,7 +8,7 @@ import (
 )
 
 // ErrNoDerivative is returned (wrapped) by Bound.CorrTo when asked for
-// ∂C/∂log ℓ by a family that cannot provide it. FitBFGS then falls back to a
+// ∂C/∂log ℓ by a family that cannot provide it. fitBFGS then falls back to a
 // derivative-free search (Nelder–Mead in log space).
 var ErrNoDerivative = errors.New("gp: correlation has no lengthscale derivative")
 

@@ -71,9 +71,9 @@ type FitOptions struct {
 	// default (DefaultVarianceMin…); the lengthscale bounds are absolute
 	// when set.
 	VarianceBounds, LengthscaleBounds, NoiseBounds [2]float64
-	// Method: FitProfile (default) or FitBFGS.
-	Method FitMethod
-	// MaxIterations per start (FitBFGS only); 0 means 200.
+	// Method: fitProfile (default) or fitBFGS.
+	method fitMethod
+	// MaxIterations per start (fitBFGS only); 0 means 200.
 	MaxIterations int
 	// Prior: PriorNone (default: the plain likelihood) or PriorBoTorch
 	// (MAP with BoTorch's classic priors; see Prior).
@@ -86,7 +86,7 @@ type FitOptions struct {
 }
 
 // FitInfo describes a fit. With a Prior, LogMarginal is the maximized
-// objective lml + log prior. With FitProfile, Starts holds one entry per
+// objective lml + log prior. With fitProfile, Starts holds one entry per
 // distinct lengthscale of the starts and the grid (From = To, the inner
 // optimum over (v, σ²) at that ℓ) and, last, the Brent refinement from the
 // best of them; Evaluations counts the profile evaluations (one
@@ -277,12 +277,12 @@ func fitHyper(b Bound, be linalg.Backend, xc *mat.Dense, ys []float64, scale flo
 		}
 		fixedLogNoise = math.Log(opts.Noise / (scale * scale)) // −Inf for 0: exp gives 0
 	}
-	switch opts.Method {
-	case FitProfile:
-		return fitProfile(b, be, ys, s, bx, fixedLogNoise, pr, opts)
-	case FitBFGS:
+	switch opts.method {
+	case fitProfile:
+		return fitProfileLikelihood(b, be, ys, s, bx, fixedLogNoise, pr, opts)
+	case fitBFGS:
 	default:
-		return Hyper{}, info, fmt.Errorf("gp: unknown fit method %d", int(opts.Method))
+		return Hyper{}, info, fmt.Errorf("gp: unknown fit method %d", int(opts.method))
 	}
 	nvar := 3
 	if opts.FixNoise {

@@ -335,24 +335,24 @@ func TestObjectiveGradient(t *testing.T) {
 }
 
 func TestFit(t *testing.T) {
-	for _, m := range []FitMethod{FitProfile, FitBFGS} {
+	for _, m := range []fitMethod{fitProfile, fitBFGS} {
 		t.Run(m.String(), func(t *testing.T) { testFit(t, m) })
 	}
 }
 
-func testFit(t *testing.T, method FitMethod) {
+func testFit(t *testing.T, method fitMethod) {
 	rng := rand.New(rand.NewPCG(8, 0))
 	x, y := sample(rng, 25, 2)
 	for i := range y {
 		y[i] += 0.05 * rng.NormFloat64()
 	}
 	fam := tFamily{d: 2}
-	g1, err := Fit(fam, x, y, FitOptions{Seed: 3, Method: method})
+	g1, err := Fit(fam, x, y, FitOptions{Seed: 3, method: method})
 	if err != nil {
 		t.Fatal(err)
 	}
 	info := g1.FitInfo()
-	if len(info.Starts) < 3 || info.Gradient != (method == FitBFGS) {
+	if len(info.Starts) < 3 || info.Gradient != (method == fitBFGS) {
 		t.Fatalf("fit info %+v", info)
 	}
 	ys, _, _ := standardize(y)
@@ -403,7 +403,7 @@ func testFit(t *testing.T, method FitMethod) {
 		}
 	}
 	// Deterministic.
-	g2, err := Fit(fam, x, y, FitOptions{Seed: 3, Method: method})
+	g2, err := Fit(fam, x, y, FitOptions{Seed: 3, method: method})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -412,7 +412,7 @@ func testFit(t *testing.T, method FitMethod) {
 	}
 	// Warm start from the optimum; fixed noise is respected.
 	prev := g1.Hyper()
-	g3, err := Fit(fam, x, y, FitOptions{Seed: 4, Init: &prev, FixNoise: true, Noise: 0.01, Method: method})
+	g3, err := Fit(fam, x, y, FitOptions{Seed: 4, Init: &prev, FixNoise: true, Noise: 0.01, method: method})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,18 +420,18 @@ func testFit(t *testing.T, method FitMethod) {
 	if got := g3.Hyper().Noise * sc * sc; math.Abs(got-0.01) > 1e-12 {
 		t.Errorf("fixed noise: got %v, want 0.01", got)
 	}
-	if n := len(g3.FitInfo().Starts); n != 4 && method == FitBFGS {
+	if n := len(g3.FitInfo().Starts); n != 4 && method == fitBFGS {
 		t.Errorf("%d starts with Init, want 4", n)
 	}
 	// Base mode and derivative-free fallback.
-	g4, err := Fit(tFamily{d: 2, abs: true}, x, y, FitOptions{Mode: ModeBase, Seed: 3, Method: method})
+	g4, err := Fit(tFamily{d: 2, abs: true}, x, y, FitOptions{Mode: ModeBase, Seed: 3, method: method})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if g4.Hyper() != g1.Hyper() {
 		t.Errorf("ModeBase hyper %+v, want the base fit %+v", g4.Hyper(), g1.Hyper())
 	}
-	g5, err := Fit(tFamily{d: 2, noDer: true}, x, y, FitOptions{Method: method})
+	g5, err := Fit(tFamily{d: 2, noDer: true}, x, y, FitOptions{method: method})
 	if err != nil {
 		t.Fatal(err)
 	}

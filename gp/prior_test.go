@@ -188,7 +188,7 @@ func TestPriorFit(t *testing.T) {
 				t.Errorf("not deterministic: %+v vs %+v", gp1.Hyper(), gp2.Hyper())
 			}
 			ob := opts
-			ob.Method = FitBFGS
+			ob.method = fitBFGS
 			gb := mustG(Fit(tc.fam, x, y, ob))
 			ys, _, scale := standardize(y)
 			b := mustG(tc.fam.Bind(x))

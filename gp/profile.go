@@ -9,32 +9,32 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// FitMethod selects how Fit maximizes the log marginal likelihood.
-type FitMethod int
+// fitMethod selects how Fit maximizes the log marginal likelihood.
+type fitMethod int
 
 const (
-	// FitProfile (the default) maximizes the profile likelihood over
+	// fitProfile (the default) maximizes the profile likelihood over
 	// log ℓ: for each ℓ, one eigendecomposition C_ℓ = QΛQᵀ makes the
 	// likelihood of K = v·C_ℓ + σ²·I = Q(vΛ + σ²)Qᵀ a sum of n terms, so
 	// (v, σ²) are maximized globally in O(n) per evaluation; the outer 1-D
 	// search over log ℓ (a log-spaced grid plus the starts, then Brent's
 	// method around the best) needs no ℓ-derivative and one correlation
 	// matrix and eigendecomposition per ℓ.
-	FitProfile FitMethod = iota
-	// FitBFGS runs BFGS on (log v, log ℓ, log σ²) from each start (the
+	fitProfile fitMethod = iota
+	// fitBFGS runs BFGS on (log v, log ℓ, log σ²) from each start (the
 	// original method; Nelder–Mead for families without a lengthscale
 	// derivative).
-	FitBFGS
+	fitBFGS
 )
 
-func (m FitMethod) String() string {
+func (m fitMethod) String() string {
 	switch m {
-	case FitProfile:
+	case fitProfile:
 		return "profile"
-	case FitBFGS:
+	case fitBFGS:
 		return "bfgs"
 	}
-	return fmt.Sprintf("FitMethod(%d)", int(m))
+	return fmt.Sprintf("fitMethod(%d)", int(m))
 }
 
 // Profile search settings: the ℓ grid is s·2^k for k in lengthGrid (s the
@@ -366,10 +366,10 @@ func brentMax(f func(float64) float64, a, b, x0, f0, tol float64) (float64, floa
 	return x, -fx
 }
 
-// fitProfile is fitHyper for FitProfile: it evaluates the profile at the
+// fitProfileLikelihood is fitHyper for fitProfile: it evaluates the profile at the
 // starts (Init, the default, the random ones) and on the log-spaced grid,
 // brackets the best and refines it with Brent's method.
-func fitProfile(b Bound, be linalg.Backend, ys []float64, s float64, bx box, fixedLogNoise float64, pr *priorSpec, opts FitOptions) (Hyper, FitInfo, error) {
+func fitProfileLikelihood(b Bound, be linalg.Backend, ys []float64, s float64, bx box, fixedLogNoise float64, pr *priorSpec, opts FitOptions) (Hyper, FitInfo, error) {
 	var info FitInfo
 	p := newProfiler(b, be, ys)
 	p.pr = pr
@@ -396,7 +396,7 @@ func fitProfile(b Bound, be linalg.Backend, ys []float64, s float64, bx box, fix
 	for i := range max(nr, 0) {
 		rng := rand.New(rand.NewPCG(opts.Seed, uint64(i)))
 		u := func(lo, hi float64) float64 { return lo + (hi-lo)*rng.Float64() }
-		// Same draws as FitBFGS's random starts; only ℓ is used.
+		// Same draws as fitBFGS's random starts; only ℓ is used.
 		u(math.Log(0.2), math.Log(5))
 		seeds = append(seeds, clampL(u(math.Log(0.05*s), math.Log(s))))
 	}

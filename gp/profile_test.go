@@ -156,7 +156,7 @@ func TestProfileVsBFGS(t *testing.T) {
 						x, y := fitQualityData(uint64(seed), n, d, d == 2)
 						opts := FitOptions{Backend: linalg.Gonum(), Seed: uint64(seed), FixNoise: fix, Noise: 0.09}
 						ob := opts
-						ob.Method = FitBFGS
+						ob.method = fitBFGS
 						gb, errB := Fit(f.fam(d), x, y, ob)
 						gpf, errP := Fit(f.fam(d), x, y, opts)
 						name := fmt.Sprintf("%s/d=%d/n=%d/seed=%d/fix=%v", f.name, d, n, seed, fix)
