@@ -6,12 +6,12 @@ PKGS    ?= ./...
 # (CI sets it, after installing them).
 HAVE_LAPACKE := $(shell test -f /usr/include/lapacke.h -o -f /usr/include/x86_64-linux-gnu/lapacke.h && echo 1)
 
-.PHONY: all build test test-gonum test-race test-noasm test-openblas vet bench bench-compare bench-gate golden help
+.PHONY: all build test test-gonum test-race test-noasm test-openblas test-long check-generated vet bench bench-compare bench-gate golden fuzz help
 
 all: build
 
 help:
-	@echo "make build | test | bench | bench-compare BASE=<rev> | bench-gate | golden"
+	@echo "make build | test | test-long | check-generated | fuzz | bench | bench-compare BASE=<rev> | bench-gate | golden"
 
 build:
 	CGO_ENABLED=0 $(GO) build $(PKGS)
@@ -29,7 +29,29 @@ test-gonum:
 	CGO_ENABLED=0 $(GO) test -short -count=1 -cpu 1,4 $(PKGS)
 
 test-race:
-	$(GO) test -short -count=1 -race ./kernel/... ./orbit/... ./linalg/... ./internal/...
+	$(GO) test -short -count=1 -race ./kernel/... ./orbit/... ./linalg/... ./internal/... ./gp/... ./bo/... ./bench/...
+
+## test-long: every test without -short (full sizes: MaxDot over |G| = 3840,
+## the long linalg conformance sizes, …), pure Go and with openblas when
+## available. CI runs it after make test.
+test-long:
+	CGO_ENABLED=0 $(GO) test -count=1 -timeout 30m $(PKGS)
+ifeq ($(HAVE_LAPACKE),1)
+	$(GO) test -count=1 -timeout 30m -tags openblas ./linalg/... ./kernel/...
+endif
+
+## check-generated: generated files (go generate: the AVX-512 permanent
+## kernels, the unrolled permanents, the WLAN users) and the golden values
+## of internal/refgen are current: regenerate them and require no diff.
+check-generated:
+	$(GO) generate ./...
+	@git diff --exit-code -- . || { echo "check-generated: go generate changed files; commit them" >&2; exit 1; }
+	@tmp=$$(mktemp -d); $(GO) run ./internal/refgen -out $$tmp >/dev/null && diff -r $$tmp testdata/golden >/dev/null || { echo "check-generated: testdata/golden is stale; run make golden" >&2; rm -rf $$tmp; exit 1; }; rm -rf $$tmp
+
+## fuzz: every native fuzz target (found automatically) for FUZZTIME each
+## (default 30s); a crasher fails and is left under testdata/fuzz.
+fuzz:
+	FUZZTIME=$(or $(FUZZTIME),30s) GO=$(GO) scripts/fuzz.sh
 
 ## test-noasm: the generic (non-SIMD) paths of every package that has them.
 test-noasm:

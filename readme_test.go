@@ -13,9 +13,6 @@ import (
 // TestReadmeExample extracts the first Go block after "## As a library" in
 // README.md, checks it is at most 25 lines and gofmt-clean, and runs it.
 func TestReadmeExample(t *testing.T) {
-	if testing.Short() && os.Getenv("CI") == "" {
-		t.Log("running anyway: the README example is fast")
-	}
 	data, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
