@@ -38,7 +38,6 @@ type distanceFamily struct {
 	shape kernel.Shape
 	d     int
 	group orbit.Group // nil for the base kernel
-	dist2 func(x, y []float64) float64
 	opts  kernel.Options
 }
 
@@ -50,7 +49,7 @@ func NewBaseFamily(shape kernel.Shape, d int) (Family, error) {
 	if d < 1 {
 		return nil, fmt.Errorf("gp: dimension %d < 1", d)
 	}
-	return &distanceFamily{shape: shape, d: d, dist2: euclid2}, nil
+	return &distanceFamily{shape: shape, d: d}, nil
 }
 
 // NewMaxFamily is k_max for the group g: the orbit distance comes from
@@ -64,40 +63,16 @@ func NewMaxFamily(shape kernel.Shape, g orbit.Group, o kernel.Options) (Family, 
 	if g == nil {
 		return nil, fmt.Errorf("gp: nil group")
 	}
-	f := &distanceFamily{shape: shape, d: g.Dim(), group: g, opts: o}
-	switch gg := g.(type) {
+	switch g.(type) {
 	case orbit.Distancer:
-		f.dist2 = gg.OrbitDist2
 	case orbit.Finite:
-		size, err := orbit.Size(gg)
-		if err != nil {
+		if _, err := orbit.Size(g); err != nil {
 			return nil, fmt.Errorf("gp: max family: %w", err)
 		}
-		f.dist2 = enumDist2(gg, size)
 	default:
 		return nil, fmt.Errorf("gp: group %s has neither a closed-form orbit distance nor finite enumeration", g.Name())
 	}
-	return f, nil
-}
-
-func euclid2(x, y []float64) float64 {
-	var s float64
-	for i, v := range x {
-		s += (v - y[i]) * (v - y[i])
-	}
-	return s
-}
-
-func enumDist2(g orbit.Finite, size int) func(x, y []float64) float64 {
-	return func(x, y []float64) float64 {
-		gy := make([]float64, len(y))
-		best := math.Inf(1)
-		for i := range size {
-			g.ActTo(gy, y, i)
-			best = min(best, euclid2(x, gy))
-		}
-		return best
-	}
+	return &distanceFamily{shape: shape, d: g.Dim(), group: g, opts: o}, nil
 }
 
 // Dim is d.
@@ -105,7 +80,7 @@ func (f *distanceFamily) Dim() int { return f.d }
 
 // Base returns the base family (the Euclidean distance, same shape).
 func (f *distanceFamily) Base() Family {
-	return &distanceFamily{shape: f.shape, d: f.d, dist2: euclid2}
+	return &distanceFamily{shape: f.shape, d: f.d}
 }
 
 // Bind computes the distance matrix of x.
@@ -123,10 +98,14 @@ func (f *distanceFamily) distances(x *mat.Dense) (*mat.SymDense, error) {
 		return nil, fmt.Errorf("gp: inputs have %d columns, family dimension is %d", d, f.d)
 	}
 	dm := mat.NewSymDense(n, nil)
+	if err := kernel.OrbitDist2To(dm, f.group, x, f.opts); err != nil {
+		return nil, fmt.Errorf("gp: distances: %w", err)
+	}
+	raw := dm.RawSymmetric()
 	for i := range n {
-		xi := x.RawRowView(i)
-		for j := i + 1; j < n; j++ {
-			dm.SetSym(i, j, math.Sqrt(max(f.dist2(xi, x.RawRowView(j)), 0)))
+		row := raw.Data[i*raw.Stride : i*raw.Stride+n]
+		for j := i; j < n; j++ {
+			row[j] = math.Sqrt(max(row[j], 0))
 		}
 	}
 	return dm, nil
@@ -423,7 +402,7 @@ func (f *rebuildFamily) Dim() int { return f.D }
 
 // Base returns the base family.
 func (f *rebuildFamily) Base() Family {
-	return &distanceFamily{shape: f.Shape, d: f.D, dist2: euclid2}
+	return &distanceFamily{shape: f.Shape, d: f.D}
 }
 
 // Bind keeps a copy of x.

@@ -15,6 +15,7 @@ type featureEval struct {
 	inv2 float64 // 1/ℓ²
 	fl   int
 	phi  func(dst, x []float64)
+	raw  bool // write the squared distances u² instead of v·κ (OrbitDist2To)
 }
 
 func newFeatureEval(p Params, fl int, phi func(dst, x []float64)) *featureEval {
@@ -41,7 +42,7 @@ func (e *featureEval) column(out []float64, stride int, px []float64, n int, py 
 			}
 			b[r] = d2 * e.inv2
 		}
-		kappaOut(out[i0*stride:], stride, b[:m], e.p)
+		outU2(out[i0*stride:], stride, b[:m], e.p, e.raw)
 	}
 }
 
@@ -56,7 +57,9 @@ func (e *featureEval) row(out, px, py []float64, m int, _ []float64) {
 	py = py[:m*fl]
 	if fl == 5 {
 		sqDistRow5(out, x, py, e.inv2)
-		kappaRow(out, e.p)
+		if !e.raw {
+			kappaRow(out, e.p)
+		}
 		return
 	}
 	for j := range out {
@@ -68,7 +71,9 @@ func (e *featureEval) row(out, px, py []float64, m int, _ []float64) {
 		}
 		out[j] = d2 * e.inv2
 	}
-	kappaRow(out, e.p)
+	if !e.raw {
+		kappaRow(out, e.p)
+	}
 }
 
 // sqDistRow5 is row's distance loop for five features with x in
@@ -108,6 +113,17 @@ func kappaRow(u2 []float64, p Params) {
 	for j, k := range u2 {
 		u2[j] = v * k
 	}
+}
+
+// outU2 is kappaOut, or with raw the squared distances u2 themselves.
+func outU2(out []float64, stride int, u2 []float64, p Params, raw bool) {
+	if raw {
+		for r, v := range u2 {
+			out[r*stride] = v
+		}
+		return
+	}
+	kappaOut(out, stride, u2, p)
 }
 
 // kappaOut writes v·κ(√u2[r]) to out[r·stride] through f64.KappaTo (the
@@ -170,6 +186,7 @@ type distEval struct {
 	inv2 float64
 	d    int
 	dist orbit.Distancer
+	raw  bool // squared distances instead of v·κ
 }
 
 func (e *distEval) xLen() int              { return e.d }
@@ -186,7 +203,7 @@ func (e *distEval) column(out []float64, stride int, px []float64, n int, py []f
 			i := i0 + r
 			b[r] = max(e.dist.OrbitDist2(px[i*d:(i+1)*d], py[:d]), 0) * e.inv2
 		}
-		kappaOut(out[i0*stride:], stride, b[:m], e.p)
+		outU2(out[i0*stride:], stride, b[:m], e.p, e.raw)
 	}
 }
 
@@ -199,7 +216,9 @@ func (e *distEval) row(out, px, py []float64, m int, _ []float64) {
 	for j := range out {
 		out[j] = max(e.dist.OrbitDist2(x, py[j*d:(j+1)*d]), 0) * e.inv2
 	}
-	kappaRow(out, e.p)
+	if !e.raw {
+		kappaRow(out, e.p)
+	}
 }
 
 // enumEval enumerates the orbit of y under a finite group of isometries
@@ -223,6 +242,7 @@ type enumEval struct {
 	g     orbit.Finite
 	ra    orbit.RangeActor // nil if g offers none
 	isMax bool
+	raw   bool // max only: squared distances instead of v·κ
 }
 
 func (e *enumEval) xLen() int { return e.d + 1 }
@@ -309,12 +329,12 @@ func (e *enumEval) column(out []float64, stride int, px []float64, n int, py []f
 			for r := range m {
 				nx := px[(i+r)*xl+d]
 				b[r] = max(nx+ny-2*b[r], 0) * e.inv2
-				if !fusedOK(e.p.Shape, slope, b[r], gam*(nx+ny)) {
+				if bound := gam * (nx + ny); (e.raw && bound > FusedTol*b[r]) || (!e.raw && !fusedOK(e.p.Shape, slope, b[r], bound)) {
 					x := px[(i+r)*xl : (i+r)*xl+d]
 					b[r] = packedDist2(x, orb, G) * e.inv2
 				}
 			}
-			kappaOut(out[i*stride:], stride, b[:m], e.p)
+			outU2(out[i*stride:], stride, b[:m], e.p, e.raw)
 		}
 		return
 	}

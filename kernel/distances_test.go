@@ -1,0 +1,78 @@
+package kernel_test
+
+import (
+	"math"
+	"runtime"
+	"testing"
+
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/kernel/kerneltest"
+	"github.com/symbo/symbo/orbit"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestOrbitDist2To checks the distance matrix against min_g ‖x − g·y‖² by
+// direct enumeration (and the Euclidean one for a nil group), through the
+// closed and the enumerated path, and its GOMAXPROCS determinism.
+func TestOrbitDist2To(t *testing.T) {
+	for _, g := range []orbit.Finite{mg(orbit.Hyperoctahedral(3)), mg(orbit.SignFlip(4)), mg(orbit.Cyclic(4)), mg(orbit.PairedPerm(2))} {
+		x := kerneltest.Points(g, 40, 3)
+		x.Set(1, 0, 1e8) // far from the origin: the guard's exact path
+		x.Set(2, 0, 1e8+0.5)
+		for _, m := range []kernel.Method{kernel.Auto, kernel.Enumerate} {
+			var dst mat.SymDense
+			if err := kernel.OrbitDist2To(&dst, g, x, kernel.Options{Method: m}); err != nil {
+				t.Fatal(err)
+			}
+			G := int(g.Order().Int64())
+			d := g.Dim()
+			gy := make([]float64, d)
+			for i := range 40 {
+				for j := range 40 {
+					best := math.Inf(1)
+					for a := range G {
+						g.ActTo(gy, x.RawRowView(j), a)
+						var s float64
+						for k := range d {
+							s += (x.At(i, k) - gy[k]) * (x.At(i, k) - gy[k])
+						}
+						best = min(best, s)
+					}
+					if got := dst.At(i, j); math.Abs(got-best) > 1e-12*max(best, 1e-300)+1e-14 {
+						t.Fatalf("%s %v: d²(%d, %d) = %.17g, want %.17g", g.Name(), m, i, j, got, best)
+					}
+				}
+			}
+		}
+	}
+	x := kerneltest.Points(mg(orbit.SignFlip(3)), 300, 4)
+	var e1, e4 mat.SymDense
+	prev := runtime.GOMAXPROCS(1)
+	if err := kernel.OrbitDist2To(&e1, nil, x, kernel.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	runtime.GOMAXPROCS(4)
+	kernel.OrbitDist2To(&e4, nil, x, kernel.Options{})
+	runtime.GOMAXPROCS(prev)
+	if !mat.Equal(&e1, &e4) {
+		t.Error("Euclidean distances differ between GOMAXPROCS 1 and 4")
+	}
+	for i := range 300 {
+		for j := range 300 {
+			var s float64
+			for k := range 3 {
+				s += (x.At(i, k) - x.At(j, k)) * (x.At(i, k) - x.At(j, k))
+			}
+			if math.Abs(e1.At(i, j)-s) > 1e-13*(1+s) {
+				t.Fatalf("Euclidean d²(%d, %d) = %g, want %g", i, j, e1.At(i, j), s)
+			}
+		}
+	}
+}
+
+func mg[G any](g G, err error) G {
+	if err != nil {
+		panic(err)
+	}
+	return g
+}
