@@ -159,26 +159,6 @@ func baseGrad(p Params) gradFunc {
 	}
 }
 
-// radialMaxGrad is the gradient of v·κ(|‖x‖ − ‖y‖|/ℓ) in x (planar
-// rotations): v/ℓ²·κ'(u)/u·(r − s)·x/r, zero at r = 0.
-func radialMaxGrad(p Params) gradFunc {
-	inv2 := 1 / (p.Lengthscale * p.Lengthscale)
-	return func(dst, x, y, _ []float64) {
-		r, s := math.Hypot(x[0], x[1]), math.Hypot(y[0], y[1])
-		if r == 0 {
-			dst[0], dst[1] = 0, 0
-			return
-		}
-		c := p.Variance * inv2 * dkappaOverU(p.Shape, math.Abs(r-s)*math.Sqrt(inv2)) * (r - s)
-		if q := c / r; math.Abs(q) <= math.MaxFloat64 {
-			dst[0], dst[1] = q*x[0], q*x[1]
-			return
-		}
-		// r subnormal: c/r overflows, the direction x/r does not.
-		dst[0], dst[1] = c*(x[0]/r), c*(x[1]/r)
-	}
-}
-
 // distEval is v·κ(d_G(x, y)/ℓ) through the group's closed-form orbit
 // distance.
 type distEval struct {

@@ -190,6 +190,10 @@ func NewMax(p Params, g orbit.Group, o Options) (*Max, error) {
 	return &Max{*k}, nil
 }
 
+// newOrbitKernel validates the settings and picks the evaluation strategy:
+// finite groups (newFinite) and continuous ones (newContinuous) each try a
+// short ordered list of strategies chosen by what the group declares
+// (orbit's capability interfaces), never by its concrete type.
 func newOrbitKernel(p Params, g orbit.Group, o Options, isMax bool) (*orbitKernel, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -202,153 +206,239 @@ func newOrbitKernel(p Params, g orbit.Group, o Options, isMax bool) (*orbitKerne
 		return nil, fmt.Errorf("kernel: group %s has dimension %d", g.Name(), d)
 	}
 	if o.Method < Auto || o.Method > Closed {
-		return nil, fmt.Errorf("kernel: unknown method %d", int(o.Method))
+		return nil, fmt.Errorf("%w: unknown method %d", ErrBadOptions, int(o.Method))
 	}
 	if o.Workers < 0 {
-		return nil, fmt.Errorf("kernel: negative Workers %d", o.Workers)
+		return nil, fmt.Errorf("%w: negative Workers %d", ErrBadOptions, o.Workers)
 	}
 	if o.Budget < 0 {
-		return nil, fmt.Errorf("kernel: negative Budget %d", o.Budget)
+		return nil, fmt.Errorf("%w: negative Budget %d", ErrBadOptions, o.Budget)
 	}
 	if o.Quadrature < 0 || o.Quadrature == 1 || o.Quadrature > MaxQuadrature {
 		return nil, fmt.Errorf("%w: Quadrature must be 0 (default) or in [2, %d], got %d", ErrBadOptions, MaxQuadrature, o.Quadrature)
 	}
-	budget := o.Budget
+	b := &builder{p: p, g: g, o: o, isMax: isMax, d: d, inv2: 1 / (p.Lengthscale * p.Lengthscale),
+		k: &orbitKernel{p: p, d: d, workers: o.Workers, diagIsV: isMax, groupStr: g.Name()}}
+	b.kind = "avg"
+	if isMax {
+		b.kind = "max"
+	}
+	var err error
+	if fg, ok := g.(orbit.Finite); ok {
+		err = b.newFinite(fg)
+	} else {
+		err = b.newContinuous()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b.k, nil
+}
+
+// builder carries one construction.
+type builder struct {
+	p     Params
+	g     orbit.Group
+	o     Options
+	isMax bool
+	d     int
+	inv2  float64
+	kind  string // "avg" or "max", for messages
+	k     *orbitKernel
+}
+
+func (b *builder) noClosedForm() error {
+	return fmt.Errorf("%w for %s over %s with base kernel %s (use method auto or enumerate)", ErrNoClosedForm, b.kind, b.g.Name(), b.p.Shape)
+}
+
+// newFinite: closed forms first (a canonical map or a closed orbit
+// distance for max, avgClosed's products and permanents for avg), else the
+// fused enumeration under the memory budget; the gradient is the closed
+// form's, the nearest-image alignment (orbit.Aligner), the enumeration's,
+// or central differences.
+func (b *builder) newFinite(fg orbit.Finite) error {
+	p, g, d, k := b.p, b.g, b.d, b.k
+	var closedEv evaluator
+	var closedGrad gradFunc
+	var closedGradLen int
+	if b.o.Method != Enumerate {
+		if b.isMax {
+			closedEv = b.closedMax()
+		} else {
+			closedEv, closedGrad, closedGradLen = avgClosed(p, g)
+		}
+	}
+	budget := b.o.Budget
 	if budget == 0 {
 		budget = orbit.MemoryBudget()
 	}
-	nq := o.Quadrature
-	if nq == 0 {
-		nq = DefaultQuadrature
-	}
-	kind := "avg"
-	if isMax {
-		kind = "max"
-	}
-	k := &orbitKernel{p: p, d: d, workers: o.Workers, diagIsV: isMax, groupStr: g.Name()}
-	inv2 := 1 / (p.Lengthscale * p.Lengthscale)
-
-	if fg, ok := g.(orbit.Finite); ok {
-		// Closed forms first: they need neither |G| nor the budget.
-		var closedEv evaluator
-		var closedGrad gradFunc
-		var closedGradLen int
-		if o.Method != Enumerate {
-			if isMax {
-				if c, ok := g.(orbit.Canonicalizer); ok {
-					closedEv = newFeatureEval(p, c.CanonicalDim(), c.CanonicalTo)
-				} else if dd, ok := g.(orbit.Distancer); ok {
-					closedEv = &distEval{p: p, inv2: inv2, d: d, dist: dd}
-				}
-			} else {
-				closedEv, closedGrad, closedGradLen = avgClosed(p, g)
-			}
+	G, enumErr := orbit.Size(g)
+	var enum *enumEval
+	if enumErr == nil {
+		if enumErr = checkBudget(g, G, d, budget); enumErr == nil {
+			enum = &enumEval{p: p, inv2: b.inv2, d: d, G: G, g: fg, isMax: b.isMax}
+			enum.ra, _ = g.(orbit.RangeActor)
 		}
-		G, sizeErr := orbit.Size(g)
-		enumErr := sizeErr
-		var enum *enumEval
-		if sizeErr == nil {
-			if enumErr = checkBudget(g, G, d, budget); enumErr == nil {
-				enum = &enumEval{p: p, inv2: inv2, d: d, G: G, g: fg, isMax: isMax}
-				enum.ra, _ = g.(orbit.RangeActor)
-			}
-		}
-		switch {
-		case closedEv != nil:
-			k.ev, k.method = closedEv, "closed"
-		case o.Method == Closed:
-			return nil, fmt.Errorf("%w for %s over %s with base kernel %s (use method auto or enumerate)", ErrNoClosedForm, kind, g.Name(), p.Shape)
-		case enumErr != nil:
-			return nil, fmt.Errorf("kernel: %s over %s: %w", kind, g.Name(), enumErr)
-		default:
-			k.ev, k.method = enum, "enumerate"
-		}
-		al, hasAlign := g.(orbit.Aligner)
-		switch {
-		case closedGrad != nil:
-			k.grad, k.gradLen = closedGrad, closedGradLen
-		case isMax && k.method == "closed" && hasAlign:
-			k.grad, k.gradLen = alignGrad(p, al), d
-		case enum != nil:
-			k.grad, k.gradLen = enum.grad, G*d+d
-			if isMax {
-				k.enumMax = enum
-			}
-		default:
-			k.grad, k.gradLen = fdGrad(k.ev, p.Lengthscale, d)
-		}
-		return k, nil
-	}
-
-	// Continuous groups.
-	rot := isRotation2D(g)
-	disc, hasDisc := g.(discretizer)
-	var nodes func(dst, x []float64, m int)
-	switch {
-	case rot:
-		nodes = rotNodes
-	case hasDisc:
-		nodes = disc.OrbitTo
-	}
-	discretized := func() error {
-		if nodes == nil {
-			return fmt.Errorf("kernel: %s over %s: the group offers no discretization", kind, g.Name())
-		}
-		iso := isometric(g)
-		if o.Quadrature == 0 && !iso {
-			nq = DefaultQuadratureDouble
-		}
-		if !iso && nq > MaxQuadratureDouble {
-			return fmt.Errorf("%w: %s over %s averages over pairs of nodes (Quadrature² per pair): Quadrature %d exceeds %d", ErrBadOptions, kind, g.Name(), nq, MaxQuadratureDouble)
-		}
-		if sg, ok := g.(*orbit.ScalingGroup); ok && !isMax {
-			// Gauss–Legendre in log c with an analytic gradient (scaling.go).
-			if o.Quadrature == 0 {
-				nq = DefaultQuadratureGauss
-			}
-			e := newScalingAvgEval(p, sg, nq)
-			k.ev, k.method = e, "quadrature"
-			k.grad, k.gradLen = e.grad, e.gradLen()
-			return nil
-		}
-		e := &discEval{p: p, inv2: inv2, d: d, m: nq, nodes: nodes, iso: iso, isMax: isMax}
-		k.ev, k.method = e, "quadrature"
-		if e.iso {
-			k.grad, k.gradLen = e.grad, nq*d
-		} else {
-			k.grad, k.gradLen = fdGrad(e, p.Lengthscale, d)
-		}
-		return nil
 	}
 	switch {
-	case o.Method == Enumerate:
-		if err := discretized(); err != nil {
-			return nil, err
-		}
-	case rot && isMax:
-		k.ev, k.method, k.grad = newFeatureEval(p, 1, radius), "closed", radialMaxGrad(p)
-	case rot && p.Shape == RBF:
-		e := newRotAvgEval(p, true, 0)
-		k.ev, k.method, k.grad = e, "closed", e.grad
-	case isMax && implementsDistancer(g):
-		k.ev, k.method = &distEval{p: p, inv2: inv2, d: d, dist: g.(orbit.Distancer)}, "closed"
-		k.grad, k.gradLen = fdGrad(k.ev, p.Lengthscale, d)
-	case o.Method == Closed:
-		return nil, fmt.Errorf("%w for %s over %s with base kernel %s (use method auto or enumerate)", ErrNoClosedForm, kind, g.Name(), p.Shape)
-	case rot:
-		e := newRotAvgEval(p, false, nq)
-		k.ev, k.method, k.grad = e, "quadrature", e.grad
+	case closedEv != nil:
+		k.ev, k.method = closedEv, "closed"
+	case b.o.Method == Closed:
+		return b.noClosedForm()
+	case enumErr != nil:
+		return fmt.Errorf("kernel: %s over %s: %w", b.kind, g.Name(), enumErr)
 	default:
-		if err := discretized(); err != nil {
-			return nil, err
-		}
+		k.ev, k.method = enum, "enumerate"
 	}
-	return k, nil
+	al, hasAlign := g.(orbit.Aligner)
+	switch {
+	case closedGrad != nil:
+		k.grad, k.gradLen = closedGrad, closedGradLen
+	case b.isMax && k.method == "closed" && hasAlign:
+		k.grad, k.gradLen = alignGrad(p, al), d
+	case enum != nil:
+		k.grad, k.gradLen = enum.grad, G*d+d
+		if b.isMax {
+			k.enumMax = enum
+		}
+	default:
+		k.grad, k.gradLen = fdGrad(k.ev, p.Lengthscale, d)
+	}
+	return nil
 }
 
-func implementsDistancer(g orbit.Group) bool {
-	_, ok := g.(orbit.Distancer)
-	return ok
+// closedMax is k_max through the group's canonical map, else its closed
+// orbit distance, else nil.
+func (b *builder) closedMax() evaluator {
+	if c, ok := b.g.(orbit.Canonicalizer); ok {
+		return newFeatureEval(b.p, c.CanonicalDim(), c.CanonicalTo)
+	}
+	if dd, ok := b.g.(orbit.Distancer); ok {
+		return &distEval{p: b.p, inv2: b.inv2, d: b.d, dist: dd}
+	}
+	return nil
+}
+
+// continuousStrategy builds the kernel for a continuous group if it
+// applies (ok), or fails.
+type continuousStrategy func(b *builder) (ok bool, err error)
+
+// continuousStrategies are tried in order; the first that applies wins.
+var continuousStrategies = []continuousStrategy{
+	// Method Enumerate: the group's discretized orbits.
+	func(b *builder) (bool, error) {
+		if b.o.Method != Enumerate {
+			return false, nil
+		}
+		return true, b.discretized()
+	},
+	// Max through a canonical map (rotation2d: ‖x‖) with the analytic
+	// gradient of the nearest orbit point (orbit.Aligner), or a closed
+	// orbit distance (scaling: the exact segment distance) with central
+	// differences.
+	func(b *builder) (bool, error) {
+		if !b.isMax {
+			return false, nil
+		}
+		switch ev := b.closedMax().(type) {
+		case *featureEval:
+			b.k.ev, b.k.method = ev, "closed"
+			if al, ok := b.g.(orbit.Aligner); ok {
+				b.k.grad, b.k.gradLen = alignGrad(b.p, al), b.d
+			} else {
+				b.k.grad, b.k.gradLen = fdGrad(ev, b.p.Lengthscale, b.d)
+			}
+			return true, nil
+		case *distEval:
+			b.k.ev, b.k.method = ev, "closed"
+			b.k.grad, b.k.gradLen = fdGrad(ev, b.p.Lengthscale, b.d)
+			return true, nil
+		}
+		return false, nil
+	},
+	// Avg over circular orbits: the RBF closed form (Bessel), else the
+	// quadrature in the relative angle.
+	func(b *builder) (bool, error) {
+		if b.isMax {
+			return false, nil
+		}
+		if _, ok := b.g.(orbit.Circular); !ok {
+			return false, nil
+		}
+		if b.p.Shape == RBF {
+			e := newRotAvgEval(b.p, true, 0)
+			b.k.ev, b.k.method, b.k.grad = e, "closed", e.grad
+			return true, nil
+		}
+		if b.o.Method == Closed {
+			return true, b.noClosedForm()
+		}
+		e := newRotAvgEval(b.p, false, b.nodes(DefaultQuadrature))
+		b.k.ev, b.k.method, b.k.grad = e, "quadrature", e.grad
+		return true, nil
+	},
+	// Everything else has no closed form.
+	func(b *builder) (bool, error) {
+		if b.o.Method == Closed {
+			return true, b.noClosedForm()
+		}
+		return true, b.discretized()
+	},
+}
+
+func (b *builder) newContinuous() error {
+	for _, st := range continuousStrategies {
+		if ok, err := st(b); ok || err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("kernel: %s over %s: no evaluation strategy", b.kind, b.g.Name())
+}
+
+// nodes is Options.Quadrature, or def when it is 0.
+func (b *builder) nodes(def int) int {
+	if b.o.Quadrature != 0 {
+		return b.o.Quadrature
+	}
+	return def
+}
+
+// discretized evaluates on quadrature nodes: Gauss–Legendre in log c for
+// avg over segment orbits (orbit.Segmenter, analytic gradient), else the
+// group's orbit.Discretizer nodes — a single reduction over the nodes of y
+// for isometric groups, a double one otherwise (capped at
+// MaxQuadratureDouble nodes per orbit).
+func (b *builder) discretized() error {
+	k := b.k
+	if sg, ok := b.g.(orbit.Segmenter); ok && !b.isMax {
+		e := newScalingAvgEval(b.p, sg, b.nodes(DefaultQuadratureGauss))
+		if e.m > MaxQuadratureDouble {
+			return fmt.Errorf("%w: %s over %s averages over pairs of nodes (Quadrature² per pair): Quadrature %d exceeds %d", ErrBadOptions, b.kind, b.g.Name(), e.m, MaxQuadratureDouble)
+		}
+		k.ev, k.method = e, "quadrature"
+		k.grad, k.gradLen = e.grad, e.gradLen()
+		return nil
+	}
+	disc, ok := b.g.(discretizer)
+	if !ok {
+		return fmt.Errorf("kernel: %s over %s: the group offers no discretization", b.kind, b.g.Name())
+	}
+	iso := orbit.IsIsometric(b.g)
+	nq := b.nodes(DefaultQuadrature)
+	if !iso {
+		nq = b.nodes(DefaultQuadratureDouble)
+		if nq > MaxQuadratureDouble {
+			return fmt.Errorf("%w: %s over %s averages over pairs of nodes (Quadrature² per pair): Quadrature %d exceeds %d", ErrBadOptions, b.kind, b.g.Name(), nq, MaxQuadratureDouble)
+		}
+	}
+	e := &discEval{p: b.p, inv2: b.inv2, d: b.d, m: nq, nodes: disc.OrbitTo, iso: iso, isMax: b.isMax}
+	k.ev, k.method = e, "quadrature"
+	if e.iso {
+		k.grad, k.gradLen = e.grad, nq*b.d
+	} else {
+		k.grad, k.gradLen = fdGrad(e, b.p.Lengthscale, b.d)
+	}
+	return nil
 }
 
 // checkBudget fails if one enumerated orbit (|G|·d float64s) exceeds the

@@ -2,27 +2,7 @@ package kernel
 
 import (
 	"math"
-
-	"github.com/symbo/symbo/orbit"
 )
-
-// isRotation2D reports whether g is SO(2), the group of planar rotations
-// about the origin, whose closed forms this package knows.
-func isRotation2D(g orbit.Group) bool {
-	_, ok := g.(*orbit.Rotation2DGroup)
-	return ok
-}
-
-// isometric reports whether every element of g is an isometry, so that
-// double orbit sums and maxima reduce to single ones: finite groups are
-// orthogonal by the orbit.Finite contract; of the continuous groups only
-// SO(2) is (scaling is not).
-func isometric(g orbit.Group) bool {
-	if _, ok := g.(orbit.Finite); ok {
-		return true
-	}
-	return isRotation2D(g)
-}
 
 // rotAvgEval is k_avg for SO(2) as a function of the radii r = ‖x‖ and
 // s = ‖y‖:

@@ -38,11 +38,11 @@ type scalingAvgEval struct {
 	p    Params
 	inv2 float64
 	d, m int
-	g    *orbit.ScalingGroup
+	g    orbit.Segmenter
 	t, w []float64 // Gauss–Legendre nodes and weights on [0, 1]
 }
 
-func newScalingAvgEval(p Params, g *orbit.ScalingGroup, m int) *scalingAvgEval {
+func newScalingAvgEval(p Params, g orbit.Segmenter, m int) *scalingAvgEval {
 	e := &scalingAvgEval{p: p, inv2: 1 / (p.Lengthscale * p.Lengthscale), d: g.Dim(), m: m, g: g,
 		t: make([]float64, m), w: make([]float64, m)}
 	gaussPanels(e.t, e.w, scalingPanel)
@@ -76,7 +76,7 @@ func (e *scalingAvgEval) prepY(dst, y []float64) { e.nodesTo(dst, y) }
 
 // nodesTo writes the m node images c_a·x (row-major, m×d).
 func (e *scalingAvgEval) nodesTo(dst, x []float64) {
-	a, b := e.g.Interval(x)
+	a, b, _, _ := e.g.IntervalFaces(x)
 	la, lb := math.Log(a), math.Log(b)
 	d := e.d
 	for j, t := range e.t {

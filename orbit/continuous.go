@@ -8,6 +8,8 @@ import (
 )
 
 var (
+	_ Circular      = (*Rotation2DGroup)(nil)
+	_ Segmenter     = (*ScalingGroup)(nil)
 	_ Group         = (*Rotation2DGroup)(nil)
 	_ Distancer     = (*Rotation2DGroup)(nil)
 	_ Canonicalizer = (*Rotation2DGroup)(nil)
@@ -26,6 +28,8 @@ type Rotation2DGroup struct{}
 func Rotation2D() (*Rotation2DGroup, error) { return &Rotation2DGroup{}, nil }
 
 func (g *Rotation2DGroup) Name() string    { return "rotation2d" }
+func (g *Rotation2DGroup) Isometric()      {}
+func (g *Rotation2DGroup) Circular()       {}
 func (g *Rotation2DGroup) Dim() int        { return 2 }
 func (g *Rotation2DGroup) Order() *big.Int { return nil }
 

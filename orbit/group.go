@@ -56,3 +56,45 @@ type Discretizer interface {
 	// panics if m < 1 or lengths are wrong.
 	OrbitTo(dst, x []float64, m int)
 }
+
+// Isometric is implemented by continuous groups whose elements are
+// isometries of R^d (planar rotations; not scaling), so that, for an
+// isotropic kernel, double orbit sums and maxima reduce to single ones over
+// the orbit of one point. Finite groups are isometric by the Finite
+// contract and need not implement it.
+type Isometric interface {
+	Group
+	// Isometric is a marker; it does nothing.
+	Isometric()
+}
+
+// Circular is implemented by groups whose orbits are the circles around
+// the origin of R² with the uniform (Haar) measure on them, SO(2): orbit
+// averages depend on the radii ‖x‖, ‖y‖ and the relative angle only, which
+// gives k_avg closed forms (a Bessel function for the RBF kernel) and a
+// one-dimensional quadrature otherwise.
+type Circular interface {
+	Isometric
+	// Circular is a marker; it does nothing.
+	Circular()
+}
+
+// Segmenter is implemented by groups whose orbit of x is a segment
+// {c·x : c ∈ [a, b]} of scalings, with the Haar measure dc/c (the scaling
+// group inside its box). IntervalFaces returns [a, b] and the box faces
+// that set its ends (−1 where an end is not set by a face), which the
+// kernel's Gauss–Legendre average in log c and its gradient use.
+type Segmenter interface {
+	Group
+	IntervalFaces(x []float64) (a, b float64, ka, kb int)
+}
+
+// IsIsometric reports whether every element of g is an isometry: g is
+// Finite or declares Isometric.
+func IsIsometric(g Group) bool {
+	switch g.(type) {
+	case Finite, Isometric:
+		return true
+	}
+	return false
+}
