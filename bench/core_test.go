@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"github.com/symbo/symbo/internal/experiments"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -87,7 +88,7 @@ func BenchmarkCore(b *testing.B) {
 	for _, be := range backends {
 		for _, n := range eigenSizes() {
 			b.Run(fmt.Sprintf("kind=eigen/backend=%s/n=%d", be.Name(), n), func(b *testing.B) {
-				a := symmetric(n, 1)
+				a := experiments.Symmetric(n, 1)
 				var e linalg.Eigen
 				b.ReportAllocs()
 				for b.Loop() {
@@ -101,13 +102,13 @@ func BenchmarkCore(b *testing.B) {
 	for _, be := range backends {
 		for _, n := range gemmSizes() {
 			b.Run(fmt.Sprintf("kind=gemm/backend=%s/n=%d", be.Name(), n), func(b *testing.B) {
-				x, y := dense(n, 3, 0), dense(n, 3, 1)
+				x, y := experiments.Dense(n, 3, 0), experiments.Dense(n, 3, 1)
 				c := mat.NewDense(n, n, nil)
 				b.ReportAllocs()
 				for b.Loop() {
 					be.Gemm(false, false, 1, x, y, 0, c)
 				}
-				b.ReportMetric(GemmFlops(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+				b.ReportMetric(experiments.GemmFlops(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			})
 		}
 	}
@@ -136,7 +137,7 @@ func benchGram(b *testing.B, p kernel.Params, g orbit.Finite, kind string, metho
 	}
 	name += fmt.Sprintf("/n=%d", n)
 	b.Run(name, func(b *testing.B) {
-		x := points(n, g.Dim(), 2)
+		x := experiments.Points(n, g.Dim(), 2)
 		o := kernel.Options{Method: method}
 		var k kernel.Kernel
 		var err error
@@ -165,7 +166,7 @@ func benchGram(b *testing.B, p kernel.Params, g orbit.Finite, kind string, metho
 		}
 		if method == kernel.Enumerate && kind != "plus" {
 			order := int(g.Order().Int64())
-			flops := EnumGramFlops(n, g.Dim(), order) * float64(b.N)
+			flops := experiments.EnumGramFlops(n, g.Dim(), order) * float64(b.N)
 			b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		}
 	})

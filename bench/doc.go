@@ -1,7 +1,7 @@
-// Package bench holds symbo's benchmark suites and performance probes: the
-// `go test -bench` suite of the numeric core, and Ratios, which relates the
-// enumeration path's throughput to the linear-algebra backends' own in one
-// process.
+// Package bench holds symbo's `go test -bench` suite of the numeric core
+// and the regression gate built on it. The experiments (the paper's tables
+// and figures, the profiler, the complexity study, Ratios) live in
+// internal/experiments, behind perf.
 //
 // # Suites
 //
@@ -68,50 +68,15 @@
 // caught on a quiet machine or by running make bench-compare by hand
 // with more ROUNDS.
 //
-// # Experiments
-//
-// The paper's experiments are functions the CLI (perf table, perf
-// robustness, perf bo) and tests call. Table runs Table 1 and Figure 3:
-// benchmarks (TableProblems) × kernels (base, avg, plus, and max where bo
-// accepts it) × seeds, each run a bo.Run with the same protocol
-// (bo.Config), and summarizes Metric per cell: the cumulative regret R_T
-// over the BO iterations after the initial design, or the negated best
-// reward −max f on WLAN (initial design included), as mean ± standard
-// error over the seeds. Marks applies the paper's emphasis (best mean
-// bold; means whose m ± 1.96·s.e. interval meets the best's underlined);
-// TableResult.Markdown sets our numbers beside PaperTable1 and reports
-// the exact-optimum hits (the box-centre diagnostic of DESIGN.md).
-// Robustness runs the group-size study (Figure 4, left): Ackley and
-// Rastrigin in d = 1…5, average regret R_T/T. WriteFigure draws panels
-// with gonum.org/v1/plot as PNG and SVG.
-//
-// RunAll distributes runs over goroutines, one run per goroutine at a
-// time with bo.Config.Workers = 1, most expensive first (EstimatedCost),
-// and stores each trace at its plan index: results are the same for any
-// worker count and GOMAXPROCS (timings aside). Every result carries its
-// settings and an ExperimentEnv (module version, Go version, SIMD path,
-// GOMAXPROCS, CPU); traces carry seed and backend.
-//
 // # Invariants
 //
 //   - Benchmark inputs are deterministic (fixed PCG seeds), so two builds
 //     time the same work; names carry every parameter, including n, so
 //     -short and full results never pool in benchstat.
-//   - Ratios times the Gram and the GEMMs alternately, and reports
-//     medians over Reps.
-//
+
 // # Concurrency
 //
-// Ratios sets GOMAXPROCS for its duration and restores it: it must not run
-// concurrently with anything else timing-sensitive in the process.
 // OpenBLAS's thread count is process-wide and fixed at the first request
-// of the openblas backend (linalg.EnvOpenBLASThreads).
-//
-// # Errors
-//
-// Ratios returns errors prefixed "bench: ratios: " for invalid options and
-// wraps those of the kernel, orbit and linalg packages. Table, Robustness
-// and RunAll return errors prefixed "bench: ", wrapping ErrBadOptions for
-// invalid options and the problem and bo errors of a failed run (the first
-// failing run by plan index stops the batch).
+// of the openblas backend (linalg.EnvOpenBLASThreads); the gate pins it
+// to 1.
 package bench

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/symbo/symbo/bench"
+	"github.com/symbo/symbo/internal/experiments"
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/gp"
@@ -82,10 +82,35 @@ Example:
 `
 
 // boRecord is the --json document: the trace's fields and the environment's,
-// flattened into one object.
+// flattened into one object (the trace's win where both have a field,
+// e.g. backend).
 type boRecord struct {
-	*bo.Trace
-	bench.ExperimentEnv
+	tr  *bo.Trace
+	env experiments.Environment
+}
+
+func (r boRecord) MarshalJSON() ([]byte, error) {
+	t, err := json.Marshal(r.tr)
+	if err != nil {
+		return nil, err
+	}
+	e, err := json.Marshal(r.env)
+	if err != nil {
+		return nil, err
+	}
+	var tm, em map[string]json.RawMessage
+	if err := json.Unmarshal(t, &tm); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(e, &em); err != nil {
+		return nil, err
+	}
+	for k, v := range em {
+		if _, ok := tm[k]; !ok {
+			tm[k] = v
+		}
+	}
+	return json.Marshal(tm)
 }
 
 // boSettings is everything that determines a perf bo run and its outputs:
@@ -201,7 +226,7 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if set.JSON != "" {
-		if err := writeJSONOutput(set.JSON, boRecord{tr, bench.ExperimentEnvironment()}, set.Force || len(done) > 0); err != nil {
+		if err := writeJSONOutput(set.JSON, boRecord{tr, experiments.Env(nil)}, set.Force || len(done) > 0); err != nil {
 			return err
 		}
 	}
@@ -365,7 +390,7 @@ func writeBOSummary(w io.Writer, tr *bo.Trace) error {
 	row("kernel", fmt.Sprintf("%s (base %s)", tr.Kernel, tr.Shape))
 	row("seed", tr.Seed)
 	row("protocol", fmt.Sprintf("%s, beta %s, fit %s%s, %d init + %d iterations", tr.Acquisition, tr.Beta, tr.FitMode, priorNote(tr.Prior), tr.Init, tr.Iters))
-	row("backend / simd / gomaxprocs", fmt.Sprintf("%s / %s / %d", tr.Backend, bench.ExperimentEnvironment().SIMD, runtime.GOMAXPROCS(0)))
+	row("backend / simd / gomaxprocs", fmt.Sprintf("%s / %s / %d", tr.Backend, experiments.Env(nil).SIMD, runtime.GOMAXPROCS(0)))
 	if tr.Optimum != nil {
 		row("cumulative regret R_T (BO iterations)", string(appendFloat(nil, tr.CumulativeRegret[len(tr.CumulativeRegret)-1])))
 		row("average regret R_T/T", string(appendFloat(nil, tr.CumulativeRegret[len(tr.CumulativeRegret)-1]/float64(len(tr.CumulativeRegret)))))

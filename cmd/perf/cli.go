@@ -19,7 +19,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/symbo/symbo/bench"
+	"github.com/symbo/symbo/internal/experiments"
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/gp"
@@ -149,7 +149,7 @@ var inputSentinels = []error{
 	gp.ErrOverflow, gp.ErrNilArgument,
 	bo.ErrUnknownKernel, bo.ErrMaxNotPSD, bo.ErrBadConfig, bo.ErrBadPoint, bo.ErrBadValue, bo.ErrHistory,
 	problem.ErrUnknown, problem.ErrDim, problem.ErrLength, problem.ErrNotFinite, problem.ErrOutOfBounds, problem.ErrUsers,
-	bench.ErrBadOptions, bench.ErrNoCDsyevd, linalg.ErrUnavailable, linalg.ErrNotFinite,
+	experiments.ErrBadOptions, experiments.ErrNoCDsyevd, linalg.ErrUnavailable, linalg.ErrNotFinite,
 	journal.ErrCorrupt, errNotFinite,
 }
 

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/symbo/symbo/bench"
+	"github.com/symbo/symbo/internal/experiments"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 )
@@ -76,8 +76,8 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 	m := fs.Int("m", 100, "candidates scored per iteration")
 	base := fs.String("base", "rbf", "base kernel: rbf, matern12, matern32, matern52 (k_avg has a closed form with rbf only)")
 	maxPoint := fs.Float64("max-point-seconds", 5, "do not run points predicted to take longer than this")
-	maxReps := fs.Int("max-reps", bench.DefaultMaxReps, "cap on the timed runs of a point")
-	minTime := fs.Duration("min-time", bench.DefaultMinTime, "time each point for at least this long (with ≥ 3 runs)")
+	maxReps := fs.Int("max-reps", experiments.DefaultMaxReps, "cap on the timed runs of a point")
+	minTime := fs.Duration("min-time", experiments.DefaultMinTime, "time each point for at least this long (with ≥ 3 runs)")
 	seed := fs.Uint64("seed", 0, "seed of the points")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	out := fs.String("out", "", "write the plots (PNG and SVG) into `DIR`")
@@ -132,7 +132,7 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 			return badInput("--out: %w", err)
 		}
 	}
-	res, err := bench.Complexity(bench.ComplexityOptions{
+	res, err := experiments.Complexity(experiments.ComplexityOptions{
 		Group: g, N: ns, GroupSweep: fams, GroupN: *groupN, M: *m, Shape: shape, Backend: be,
 		MinTime: *minTime, MaxReps: *maxReps, MaxPointSeconds: *maxPoint, Seed: *seed, Progress: stderr,
 	})
@@ -153,11 +153,11 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 }
 
 // parseSweep parses NAME:DLO-DHI,… ("none" or "" for no sweep in |G|).
-func parseSweep(s string) ([]bench.GroupFamily, error) {
+func parseSweep(s string) ([]experiments.GroupFamily, error) {
 	if s == "" || strings.EqualFold(s, "none") {
-		return []bench.GroupFamily{}, nil
+		return []experiments.GroupFamily{}, nil
 	}
-	var fams []bench.GroupFamily
+	var fams []experiments.GroupFamily
 	for _, part := range strings.Split(s, ",") {
 		name, rng, ok := strings.Cut(strings.TrimSpace(part), ":")
 		lo, hi, ok2 := strings.Cut(rng, "-")
@@ -166,7 +166,7 @@ func parseSweep(s string) ([]bench.GroupFamily, error) {
 		if !ok || !ok2 || err1 != nil || err2 != nil || a < 1 || b <= a {
 			return nil, badInput("--sweep %q: %q is not NAME:DLO-DHI with 1 ≤ DLO < DHI", s, part)
 		}
-		fam := bench.GroupFamily{Name: strings.ToLower(name)}
+		fam := experiments.GroupFamily{Name: strings.ToLower(name)}
 		for d := a; d <= b; d++ {
 			g, err := orbit.Parse(orbit.Spec{Name: fam.Name, D: d})
 			if err != nil {
@@ -182,7 +182,7 @@ func parseSweep(s string) ([]bench.GroupFamily, error) {
 	return fams, nil
 }
 
-func writeComplexityTable(w io.Writer, r bench.ComplexityResult) error {
+func writeComplexityTable(w io.Writer, r experiments.ComplexityResult) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# perf complexity: Table 2 with measured exponents (%s, base %s, m = %d; |G| sweeps at n = %d)\n\n", r.Group, r.Base, r.M, r.GroupN)
 	writeEnvironment(&b, r.Environment)

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/symbo/symbo/bench"
+	"github.com/symbo/symbo/internal/experiments"
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
@@ -96,8 +96,8 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	boKernel := fs.String("bo-kernel", "plus", "GP kernel of the BO phases: base, avg, max, plus")
 	eigenVsC := fs.String("eigen-vs-c", "", "comma-separated orders n for the Go-openblas vs C LAPACKE_dsyevd comparison (needs -tags openblas)")
 	maxPhase := fs.Float64("max-phase-seconds", 10, "estimate instead of run a phase predicted to take longer than this")
-	maxReps := fs.Int("max-reps", bench.DefaultMaxReps, "cap on the timed runs of a phase")
-	minTime := fs.Duration("min-time", bench.DefaultMinTime, "time each phase for at least this long (with ≥ 3 runs)")
+	maxReps := fs.Int("max-reps", experiments.DefaultMaxReps, "cap on the timed runs of a phase")
+	minTime := fs.Duration("min-time", experiments.DefaultMinTime, "time each phase for at least this long (with ≥ 3 runs)")
 	seed := fs.Uint64("seed", 0, "seed of the points")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	cpuProfile := fs.String("cpuprofile", "", "write a pprof CPU profile to `file`")
@@ -174,7 +174,7 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, err := bench.Profile(bench.ProfileOptions{
+	res, err := experiments.Profile(experiments.ProfileOptions{
 		Group: g, N: ns, Shape: shape, Backend: be, M: *m, BOKernel: bk,
 		MinTime: *minTime, MaxReps: *maxReps, MaxPhaseSeconds: *maxPhase,
 		EigenVsC: evc, Seed: *seed, Progress: stderr,
@@ -288,7 +288,7 @@ func writeIndentedJSON(w io.Writer, v any) error {
 	return nil
 }
 
-func writeEnvironment(w io.Writer, e bench.Environment) {
+func writeEnvironment(w io.Writer, e experiments.Environment) {
 	fmt.Fprintf(w, "backend %s · SIMD %s · GOMAXPROCS %d · %s · module %s\n", e.Backend, e.SIMD, e.GOMAXPROCS, e.GoVersion, e.Module)
 	fmt.Fprintf(w, "CPU %s (%s)", e.CPU, e.CPUVector)
 	if e.OpenBLASCore != "" {
@@ -303,7 +303,7 @@ func writeEnvironment(w io.Writer, e bench.Environment) {
 	}
 }
 
-func writeProfileTable(w io.Writer, r bench.ProfileResult) error {
+func writeProfileTable(w io.Writer, r experiments.ProfileResult) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# perf profile: %s, |G| = %s, base %s, m = %d, BO kernel %s (%s)\n\n", r.Group, r.Order, r.Base, r.M, r.BOKernel, r.BOObjective)
 	writeEnvironment(&b, r.Environment)
@@ -315,9 +315,9 @@ func writeProfileTable(w io.Writer, r bench.ProfileResult) error {
 	for _, row := range r.Rows {
 		t, runs := "–", "–"
 		switch row.Status {
-		case bench.StatusMeasured:
+		case experiments.StatusMeasured:
 			t, runs = fmtSeconds(row.Seconds), strconv.Itoa(row.Reps)
-		case bench.StatusEstimated:
+		case experiments.StatusEstimated:
 			t = "~" + fmtSeconds(row.Seconds)
 		}
 		label := row.Label
@@ -387,11 +387,11 @@ func writeMarkdownTable(b *strings.Builder, header []string, right []bool, rows 
 }
 
 // profileSummary states the issue's targets against what was measured.
-func profileSummary(r bench.ProfileResult) string {
+func profileSummary(r experiments.ProfileResult) string {
 	var b strings.Builder
 	b.WriteString("\n")
 	for _, row := range r.Rows {
-		if row.Phase == "gram" && row.Method == "closed" && row.RatioKind == bench.RatioEnumOverClosed && (row.Kernel == "max" || row.Kernel == "avg") {
+		if row.Phase == "gram" && row.Method == "closed" && row.RatioKind == experiments.RatioEnumOverClosed && (row.Kernel == "max" || row.Kernel == "avg") {
 			est := ""
 			if row.Note != "" {
 				est = " (enumeration estimated, not run)"
@@ -400,10 +400,10 @@ func profileSummary(r bench.ProfileResult) string {
 		}
 	}
 	for _, row := range r.Rows {
-		if row.Phase == "dgemm" && row.RatioKind == bench.RatioEnumOverGemm {
+		if row.Phase == "dgemm" && row.RatioKind == experiments.RatioEnumOverGemm {
 			fmt.Fprintf(&b, "enumerated k_max Gram at n = %d: %.0f%% of %s DGEMM GFLOP/s (target ≥ 50%% of openblas)\n", row.N, 100*row.Ratio, row.Backend)
 		}
-		if row.Phase == "eigen-vs-c" && row.RatioKind == bench.RatioGoOverC {
+		if row.Phase == "eigen-vs-c" && row.RatioKind == experiments.RatioGoOverC {
 			fmt.Fprintf(&b, "openblas EigenSym at n = %d: %.3f× the time of LAPACKE_dsyevd from C (target ≤ 1.1×)\n", row.N, row.Ratio)
 		}
 	}
@@ -448,11 +448,11 @@ func fmtRatio(v float64, kind string) string {
 		return ""
 	}
 	switch kind {
-	case bench.RatioEnumOverClosed:
+	case experiments.RatioEnumOverClosed:
 		return fmt.Sprintf("enum/closed %.3g×", v)
-	case bench.RatioEnumOverGemm:
+	case experiments.RatioEnumOverGemm:
 		return fmt.Sprintf("enum/dgemm %.2f", v)
-	case bench.RatioGoOverC:
+	case experiments.RatioGoOverC:
 		return fmt.Sprintf("go/c %.3f", v)
 	}
 	return fmt.Sprintf("%.3g", v)

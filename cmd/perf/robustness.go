@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/symbo/symbo/bench"
+	"github.com/symbo/symbo/internal/experiments"
 	"github.com/symbo/symbo/bo/problem"
 )
 
@@ -73,10 +73,10 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *seeds > bench.MaxSeeds {
-		return badInput("--seeds must be at most %d, got %d", bench.MaxSeeds, *seeds)
+	if *seeds > experiments.MaxSeeds {
+		return badInput("--seeds must be at most %d, got %d", experiments.MaxSeeds, *seeds)
 	}
-	opts := bench.RobustnessOptions{Seeds: *seeds, Config: cfg, Iters: *proto.iters, Workers: *workers}
+	opts := experiments.RobustnessOptions{Seeds: *seeds, Config: cfg, Iters: *proto.iters, Workers: *workers}
 	if opts.Problems, err = splitList("problems", *problems, func(p string) (string, error) { return p, nil }); err != nil {
 		return err
 	}
@@ -99,13 +99,13 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signalContext()
 	defer stop()
 	opts.Context = ctx
-	res, err := bench.Robustness(opts)
+	res, err := experiments.Robustness(opts)
 	bar.finish()
 	if err != nil {
 		if ctx.Err() != nil {
 			return interrupted("perf robustness keeps no journal; rerun it")
 		}
-		if errors.Is(err, bench.ErrBadOptions) || errors.Is(err, problem.ErrUnknown) || errors.Is(err, problem.ErrDim) {
+		if errors.Is(err, experiments.ErrBadOptions) || errors.Is(err, problem.ErrUnknown) || errors.Is(err, problem.ErrDim) {
 			return asInput(err)
 		}
 		return err
@@ -124,7 +124,7 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 		}); err != nil {
 			return err
 		}
-		if _, err := bench.WriteFigure(*out, "robustness", res.Panels(), 2); err != nil {
+		if _, err := experiments.WriteFigure(*out, "robustness", res.Panels(), 2); err != nil {
 			return err
 		}
 		s, e := res.Settings, res.Environment
@@ -132,11 +132,12 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 			"Average regret R_T/T, T = %d BO iterations after %d initial points; mean ± standard error over %d seeds. "+
 			"Lower is better; bold: best mean of the row; underlined: 95%% interval overlaps the best's.\n\n%s\n"+
 			"Settings: %s, beta %s, fit %s%s, backend %s.\n\n"+
+			"Code: %s.\n\n"+
 			"Environment: %s, %s, SIMD %s, GOMAXPROCS %d, %s (%d CPUs), %s/%s.\n\n"+
 			"Wall time: %s for %d runs.\n\n![average regret](robustness.png)\n",
 			strings.Join(args, " "), s.Iters, s.Init, s.Seeds, md,
 			s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), s.Backend,
-			e.Module, e.GoVersion, e.SIMD, e.GOMAXPROCS, e.CPU, e.NumCPU, e.GOOS, e.GOARCH, wall, len(res.Runs))
+			codeNote(e), e.Module, e.GoVersion, e.SIMD, e.GOMAXPROCS, e.CPU, e.NumCPU, e.GOOS, e.GOARCH, wall, len(res.Runs))
 		if err := writeOutput(filepath.Join(*out, "robustness.md"), true, func(w io.Writer) error {
 			_, err := io.WriteString(w, doc)
 			return err

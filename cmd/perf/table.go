@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/symbo/symbo/bench"
+	"github.com/symbo/symbo/internal/experiments"
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/internal/journal"
@@ -189,7 +189,7 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 	if jw != nil {
 		opts.OnRun = func(i int, tr *bo.Trace) error { return jw.Append(tableRun{Index: i, Trace: tr}) }
 	}
-	res, err := bench.Table(opts)
+	res, err := experiments.Table(opts)
 	bar.finish()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -214,15 +214,15 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 }
 
 // options validates the settings and returns the table's options.
-func (s tableSettings) options(workers int) (bench.TableOptions, error) {
-	if s.Seeds < 1 || s.Seeds > bench.MaxSeeds {
-		return bench.TableOptions{}, badInput("--seeds must lie in [1, %d], got %d", bench.MaxSeeds, s.Seeds)
+func (s tableSettings) options(workers int) (experiments.TableOptions, error) {
+	if s.Seeds < 1 || s.Seeds > experiments.MaxSeeds {
+		return experiments.TableOptions{}, badInput("--seeds must lie in [1, %d], got %d", experiments.MaxSeeds, s.Seeds)
 	}
 	cfg, err := s.Protocol.config(0)
 	if err != nil {
-		return bench.TableOptions{}, err
+		return experiments.TableOptions{}, err
 	}
-	opts := bench.TableOptions{Seeds: s.Seeds, Config: cfg, Iters: s.Iters, Workers: workers, Problems: s.Problems, Kernels: s.Kernels}
+	opts := experiments.TableOptions{Seeds: s.Seeds, Config: cfg, Iters: s.Iters, Workers: workers, Problems: s.Problems, Kernels: s.Kernels}
 	if opts.Skip, err = skipCells(s.Skip); err != nil {
 		return opts, err
 	}
@@ -254,7 +254,7 @@ func kernelName(n string) (string, error) {
 func kernelList(s string) ([]string, error) { return splitList("kernels", s, kernelName) }
 
 // skipList parses --skip: problem/kernel pairs.
-func skipList(s string) ([]bench.CellKey, error) {
+func skipList(s string) ([]experiments.CellKey, error) {
 	cells, err := splitList("skip", s, func(c string) (string, error) { return c, nil })
 	if err != nil {
 		return nil, err
@@ -262,8 +262,8 @@ func skipList(s string) ([]bench.CellKey, error) {
 	return skipCells(cells)
 }
 
-func skipCells(cells []string) ([]bench.CellKey, error) {
-	var keys []bench.CellKey
+func skipCells(cells []string) ([]experiments.CellKey, error) {
+	var keys []experiments.CellKey
 	for _, c := range cells {
 		pn, kn, ok := strings.Cut(c, "/")
 		if !ok {
@@ -277,7 +277,7 @@ func skipCells(cells []string) ([]bench.CellKey, error) {
 		if err != nil {
 			return nil, badInput("--skip: %w", err)
 		}
-		keys = append(keys, bench.CellKey{Problem: p.Name(), Kernel: k})
+		keys = append(keys, experiments.CellKey{Problem: p.Name(), Kernel: k})
 	}
 	return keys, nil
 }
@@ -307,7 +307,7 @@ func prepareOutDir(dir string, force bool) error {
 	return nil
 }
 
-func writeTableFiles(dir string, res *bench.TableResult, md, command string) error {
+func writeTableFiles(dir string, res *experiments.TableResult, md, command string) error {
 	data, err := json.Marshal(res)
 	if err != nil {
 		return fmt.Errorf("encoding results.json: %w", err)
@@ -318,7 +318,7 @@ func writeTableFiles(dir string, res *bench.TableResult, md, command string) err
 	}); err != nil {
 		return err
 	}
-	if _, err := bench.WriteFigure(dir, "regret", res.Panels(), 3); err != nil {
+	if _, err := experiments.WriteFigure(dir, "regret", res.Panels(), 3); err != nil {
 		return err
 	}
 	var b strings.Builder
@@ -331,6 +331,7 @@ func writeTableFiles(dir string, res *bench.TableResult, md, command string) err
 	s, e := res.Settings, res.Environment
 	fmt.Fprintf(&b, "Settings: %d seeds, %d init + %d iterations, %s, beta %s, fit %s%s, backend %s.\n\n",
 		s.Seeds, s.Init, s.Iters, s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), s.Backend)
+	fmt.Fprintf(&b, "Code: %s.\n\n", codeNote(e))
 	fmt.Fprintf(&b, "Environment: %s, %s, SIMD %s, GOMAXPROCS %d, %s (%d CPUs), %s/%s.\n\n",
 		e.Module, e.GoVersion, e.SIMD, e.GOMAXPROCS, e.CPU, e.NumCPU, e.GOOS, e.GOARCH)
 	fmt.Fprintf(&b, "Wall time: %s for %d runs.\n\n", fmtDuration(time.Duration(res.WallSeconds*float64(time.Second))), len(res.Runs))
@@ -367,7 +368,7 @@ type progressBar struct {
 
 func newProgressBar(w io.Writer, label string) *progressBar { return &progressBar{w: w, label: label} }
 
-func (b *progressBar) update(p bench.Progress) {
+func (b *progressBar) update(p experiments.Progress) {
 	const width = 30
 	fill := 0
 	if p.TotalCost > 0 {
@@ -396,4 +397,15 @@ func fmtDuration(d time.Duration) string {
 		return fmt.Sprintf("%ds", int(d.Seconds()))
 	}
 	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// codeNote names the commit a record came from.
+func codeNote(e experiments.Environment) string {
+	switch {
+	case e.Revision == "":
+		return "revision unknown (not built from a git checkout)"
+	case e.Modified:
+		return "commit " + e.Revision + " with uncommitted changes"
+	}
+	return "commit " + e.Revision
 }

@@ -2,7 +2,7 @@
 // enumeration Gram's GFLOP/s (k_max, hyperoctahedral(5), n = 1000) as a
 // fraction of each backend's DGEMM GFLOP/s at n = 1000, and the
 // openblas/gonum eigendecomposition time ratio at n = 1000 when openblas is
-// compiled in. It is a thin wrapper over bench.Ratios.
+// compiled in. It is a thin wrapper over experiments.Ratios.
 //
 //	go run -tags openblas ./bench/cmd/ratios -threads 1
 //
@@ -20,7 +20,7 @@ import (
 	"runtime"
 	"strconv"
 
-	"github.com/symbo/symbo/bench"
+	"github.com/symbo/symbo/internal/experiments"
 	"github.com/symbo/symbo/linalg"
 )
 
@@ -31,7 +31,7 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ratios", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var o bench.RatiosOptions
+	var o experiments.RatiosOptions
 	fs.IntVar(&o.N, "n", 1000, "points of the Gram and order of the GEMM")
 	fs.IntVar(&o.EigenN, "eigen-n", 1000, "order of the eigendecompositions")
 	fs.IntVar(&o.Threads, "threads", 1, "GOMAXPROCS and OpenBLAS threads (0: current GOMAXPROCS)")
@@ -51,7 +51,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if os.Getenv(linalg.EnvOpenBLASThreads) == "" {
 		os.Setenv(linalg.EnvOpenBLASThreads, strconv.Itoa(o.Threads))
 	}
-	r, err := bench.Ratios(o)
+	r, err := experiments.Ratios(o)
 	if err != nil {
 		fmt.Fprintln(stderr, "ratios:", err)
 		return 1

@@ -1,4 +1,4 @@
-package bench
+package experiments
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/big"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
@@ -15,61 +14,14 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/klauspost/cpuid/v2"
-
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
-	"github.com/symbo/symbo/internal/f64"
 	"github.com/symbo/symbo/kernel"
 )
 
-// ModulePath is the module whose version ExperimentEnvironment records.
-const ModulePath = "github.com/symbo/symbo"
-
-// ExperimentEnv is what, besides the seed and the settings, reproduces a
-// record: the module version, the Go toolchain, the SIMD path of
-// internal/f64, GOMAXPROCS and the machine. The linear-algebra backend is
-// recorded with the settings (bo.Trace.Backend).
-type ExperimentEnv struct {
-	Module     string `json:"module"`     // path@version ("(devel)" for a source build)
-	Revision   string `json:"revision"`   // VCS revision when the build recorded one
-	GoVersion  string `json:"go_version"` // runtime.Version()
-	SIMD       string `json:"simd"`       // internal/f64.Level()
-	GOMAXPROCS int    `json:"gomaxprocs"`
-	GOOS       string `json:"goos"`
-	GOARCH     string `json:"goarch"`
-	CPU        string `json:"cpu"` // brand name
-	NumCPU     int    `json:"num_cpu"`
-}
-
-// ExperimentEnvironment returns the ExperimentEnv of this process.
-func ExperimentEnvironment() ExperimentEnv {
-	e := ExperimentEnv{
-		Module:     ModulePath + "@(devel)",
-		GoVersion:  runtime.Version(),
-		SIMD:       f64.Level(),
-		GOMAXPROCS: runtime.GOMAXPROCS(0),
-		GOOS:       runtime.GOOS,
-		GOARCH:     runtime.GOARCH,
-		CPU:        strings.TrimSpace(cpuid.CPU.BrandName),
-		NumCPU:     runtime.NumCPU(),
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Path == ModulePath && bi.Main.Version != "" {
-			e.Module = ModulePath + "@" + bi.Main.Version
-		}
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" {
-				e.Revision = s.Value
-			}
-		}
-	}
-	return e
-}
-
 // Errors returned by the experiment functions wrap ErrBadOptions for
 // invalid options (test with errors.Is).
-var ErrBadOptions = errors.New("bench: invalid experiment options")
+var ErrBadOptions = errors.New("experiments: invalid experiment options")
 
 // RunSpec is one Bayesian-optimization run of an experiment: a problem
 // (the paper's name with its dimension, e.g. "Rastrigin5d"), a kernel and a
@@ -186,7 +138,7 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 		if !ok {
 			var err error
 			if p, err = problem.New(s.Problem, 0); err != nil {
-				return nil, fmt.Errorf("bench: run %d: %w", i, err)
+				return nil, fmt.Errorf("experiments: run %d: %w", i, err)
 			}
 			probs[s.Problem] = p
 		}
@@ -244,7 +196,7 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 				c := cfg
 				k, err := bo.ParseKernel(s.Kernel, p.Group(), p.BaseShape())
 				if err != nil {
-					errs[i] = fmt.Errorf("bench: run %d: %w", i, err)
+					errs[i] = fmt.Errorf("experiments: run %d: %w", i, err)
 					failed.Store(true)
 					return
 				}
@@ -252,7 +204,7 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 				tr, err := bo.Run(ctx, p, c, s.Seed, bo.RunOptions{Iters: iters})
 				if err != nil {
 					if ctx.Err() == nil {
-						errs[i] = fmt.Errorf("bench: run %d (%s, %s, seed %d): %w", i, s.Problem, s.Kernel, s.Seed, err)
+						errs[i] = fmt.Errorf("experiments: run %d (%s, %s, seed %d): %w", i, s.Problem, s.Kernel, s.Seed, err)
 						failed.Store(true)
 					}
 					return
@@ -261,7 +213,7 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 				traces[i] = tr
 				if o.OnRun != nil {
 					if err := o.OnRun(i, tr); err != nil {
-						errs[i] = fmt.Errorf("bench: run %d: %w", i, err)
+						errs[i] = fmt.Errorf("experiments: run %d: %w", i, err)
 						failed.Store(true)
 						mu.Unlock()
 						return
@@ -283,7 +235,7 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("bench: stopped with %d of %d runs done: %w", done, len(specs), err)
+		return nil, fmt.Errorf("experiments: stopped with %d of %d runs done: %w", done, len(specs), err)
 	}
 	return traces, nil
 }

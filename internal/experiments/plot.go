@@ -1,4 +1,4 @@
-package bench
+package experiments
 
 import (
 	"bytes"
@@ -148,7 +148,7 @@ func WriteFigure(dir, base string, panels []Panel, cols int) ([]string, error) {
 	for i, p := range panels {
 		pl, err := p.build()
 		if err != nil {
-			return nil, fmt.Errorf("bench: plot %q: %w", p.Title, err)
+			return nil, fmt.Errorf("experiments: plot %q: %w", p.Title, err)
 		}
 		plots[i/cols][i%cols] = pl
 	}
@@ -177,11 +177,11 @@ func WriteFigure(dir, base string, panels []Panel, cols int) ([]string, error) {
 	}{{".png", vgimg.PngCanvas{Canvas: png}}, {".svg", svg}} {
 		var buf bytes.Buffer
 		if _, err := out.w.WriteTo(&buf); err != nil {
-			return nil, fmt.Errorf("bench: plot %s: %w", base+out.ext, err)
+			return nil, fmt.Errorf("experiments: plot %s: %w", base+out.ext, err)
 		}
 		path := filepath.Join(dir, base+out.ext)
 		if err := atomicfile.Write(path, buf.Bytes(), 0o644); err != nil {
-			return nil, fmt.Errorf("bench: %w", err)
+			return nil, fmt.Errorf("experiments: %w", err)
 		}
 		paths = append(paths, path)
 	}

@@ -1,4 +1,4 @@
-package bench
+package experiments
 
 import (
 	"errors"
@@ -265,7 +265,7 @@ func TestProfileBadOptions(t *testing.T) {
 		{Group: g, N: []int{1}},
 		{Group: g, EigenVsC: []int{0}},
 	} {
-		if _, err := Profile(o); err == nil || !strings.HasPrefix(err.Error(), "bench: profile: ") {
+		if _, err := Profile(o); err == nil || !strings.HasPrefix(err.Error(), "experiments: profile: ") {
 			t.Errorf("Profile(%+v): err %v", o, err)
 		}
 	}

@@ -1,6 +1,6 @@
 //go:build !(cgo && openblas)
 
-package bench
+package experiments
 
 import (
 	"time"

@@ -1,4 +1,4 @@
-package bench
+package experiments
 
 import (
 	"math/rand/v2"
@@ -10,7 +10,7 @@ import (
 // standard normal coordinates from the stream (seed, 0). Continuous
 // coordinates make ties in the orbit maxima and sorts improbable, so every
 // method does its full work.
-func points(n, d int, seed uint64) *mat.Dense {
+func Points(n, d int, seed uint64) *mat.Dense {
 	r := rand.New(rand.NewPCG(seed, 0))
 	x := mat.NewDense(n, d, nil)
 	raw := x.RawMatrix()
@@ -25,7 +25,7 @@ func points(n, d int, seed uint64) *mat.Dense {
 
 // symmetric returns an n×n symmetric matrix with standard normal entries on
 // and above the diagonal, from the stream (seed, 1).
-func symmetric(n int, seed uint64) *mat.SymDense {
+func Symmetric(n int, seed uint64) *mat.SymDense {
 	r := rand.New(rand.NewPCG(seed, 1))
 	a := mat.NewSymDense(n, nil)
 	for i := range n {
@@ -38,7 +38,7 @@ func symmetric(n int, seed uint64) *mat.SymDense {
 
 // dense returns an n×n matrix with standard normal entries from the stream
 // (seed, stream).
-func dense(n int, seed, stream uint64) *mat.Dense {
+func Dense(n int, seed, stream uint64) *mat.Dense {
 	r := rand.New(rand.NewPCG(seed, stream))
 	a := mat.NewDense(n, n, nil)
 	raw := a.RawMatrix()

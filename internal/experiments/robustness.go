@@ -1,4 +1,4 @@
-package bench
+package experiments
 
 import (
 	"context"
@@ -56,7 +56,7 @@ type RobustnessPoint struct {
 
 // RobustnessResult is a finished Robustness study.
 type RobustnessResult struct {
-	Environment ExperimentEnv      `json:"environment"`
+	Environment Environment        `json:"environment"`
 	Settings    Settings           `json:"settings"`
 	WallSeconds float64            `json:"wall_seconds"`
 	Families    []string           `json:"families"`
@@ -81,7 +81,7 @@ func Robustness(opts RobustnessOptions) (*RobustnessResult, error) {
 	}
 	kernels := opts.Kernels
 	if kernels == nil {
-		kernels = TableKernels
+		kernels = tableKernels
 	}
 	seeds := opts.Seeds
 	if seeds == 0 {
@@ -94,7 +94,7 @@ func Robustness(opts RobustnessOptions) (*RobustnessResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &RobustnessResult{Environment: ExperimentEnvironment(), Settings: set, Dims: dims, Kernels: kernels}
+	res := &RobustnessResult{Environment: Env(nil), Settings: set, Dims: dims, Kernels: kernels}
 	var pointOf []*RobustnessPoint // per spec
 	for _, fam := range fams {
 		fam = strings.ToLower(fam)
@@ -102,7 +102,7 @@ func Robustness(opts RobustnessOptions) (*RobustnessResult, error) {
 		for _, d := range dims {
 			p, err := problem.New(fam, d)
 			if err != nil {
-				return nil, fmt.Errorf("bench: %w", err)
+				return nil, fmt.Errorf("experiments: %w", err)
 			}
 			if _, known := p.Optimum(); !known {
 				return nil, fmt.Errorf("%w: %s has no known optimum, so no regret", ErrBadOptions, p.Name())
@@ -110,7 +110,7 @@ func Robustness(opts RobustnessOptions) (*RobustnessResult, error) {
 			for _, k := range kernels {
 				ok, err := supportsKernel(p, k)
 				if err != nil {
-					return nil, fmt.Errorf("bench: %s: %w", p.Name(), err)
+					return nil, fmt.Errorf("experiments: %s: %w", p.Name(), err)
 				}
 				if !ok {
 					continue

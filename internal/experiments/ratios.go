@@ -1,4 +1,4 @@
-package bench
+package experiments
 
 import (
 	"errors"
@@ -93,7 +93,7 @@ func Ratios(o RatiosOptions) (RatiosResult, error) {
 		o.Reps = 3
 	}
 	if o.N < 1 || o.EigenN < 1 || o.Reps < 1 || o.Threads < 0 {
-		return RatiosResult{}, fmt.Errorf("bench: ratios: invalid options %+v", o)
+		return RatiosResult{}, fmt.Errorf("experiments: ratios: invalid options %+v", o)
 	}
 	prev := runtime.GOMAXPROCS(0)
 	if o.Threads == 0 {
@@ -107,7 +107,7 @@ func Ratios(o RatiosOptions) (RatiosResult, error) {
 	for _, name := range linalg.Available() {
 		be, err := linalg.ByName(name)
 		if err != nil {
-			return RatiosResult{}, fmt.Errorf("bench: ratios: %w", err)
+			return RatiosResult{}, fmt.Errorf("experiments: ratios: %w", err)
 		}
 		backends = append(backends, be)
 	}
@@ -116,22 +116,22 @@ func Ratios(o RatiosOptions) (RatiosResult, error) {
 
 	g, err := orbit.Hyperoctahedral(5)
 	if err != nil {
-		return RatiosResult{}, fmt.Errorf("bench: ratios: %w", err)
+		return RatiosResult{}, fmt.Errorf("experiments: ratios: %w", err)
 	}
 	res.Group = g.Name()
 	p := kernel.Params{Shape: kernel.Matern52, Variance: 1, Lengthscale: 1}
 	k, err := kernel.NewMax(p, g, kernel.Options{Method: kernel.Enumerate, Workers: o.Threads})
 	if err != nil {
-		return RatiosResult{}, fmt.Errorf("bench: ratios: %w", err)
+		return RatiosResult{}, fmt.Errorf("experiments: ratios: %w", err)
 	}
-	x := points(o.N, g.Dim(), 2)
+	x := Points(o.N, g.Dim(), 2)
 	var gram mat.SymDense
-	a, bm := dense(o.N, 3, 0), dense(o.N, 3, 1)
+	a, bm := Dense(o.N, 3, 0), Dense(o.N, 3, 1)
 	c := mat.NewDense(o.N, o.N, nil)
 
 	// One untimed pass: allocates dst and warms caches and OpenBLAS.
 	if err := kernel.Gram(k, &gram, x); err != nil {
-		return RatiosResult{}, fmt.Errorf("bench: ratios: %w", err)
+		return RatiosResult{}, fmt.Errorf("experiments: ratios: %w", err)
 	}
 	for _, be := range backends {
 		be.Gemm(false, false, 1, a, bm, 0, c)
@@ -141,7 +141,7 @@ func Ratios(o RatiosOptions) (RatiosResult, error) {
 	for range o.Reps {
 		t := time.Now()
 		if err := kernel.Gram(k, &gram, x); err != nil {
-			return RatiosResult{}, fmt.Errorf("bench: ratios: %w", err)
+			return RatiosResult{}, fmt.Errorf("experiments: ratios: %w", err)
 		}
 		enum = append(enum, time.Since(t).Seconds())
 		for i, be := range backends {
@@ -161,14 +161,14 @@ func Ratios(o RatiosOptions) (RatiosResult, error) {
 	if o.SkipEigen {
 		return res, nil
 	}
-	sym := symmetric(o.EigenN, 1)
+	sym := Symmetric(o.EigenN, 1)
 	eig := make([][]float64, len(backends))
 	var e linalg.Eigen
 	for range o.Reps {
 		for i, be := range backends {
 			t := time.Now()
 			if err := be.EigenSym(&e, sym); err != nil {
-				return RatiosResult{}, fmt.Errorf("bench: ratios: %s: %w", be.Name(), err)
+				return RatiosResult{}, fmt.Errorf("experiments: ratios: %s: %w", be.Name(), err)
 			}
 			eig[i] = append(eig[i], time.Since(t).Seconds())
 		}
@@ -180,7 +180,7 @@ func Ratios(o RatiosOptions) (RatiosResult, error) {
 	if ob, ok := res.Eigen["openblas"]; ok {
 		gn, ok := res.Eigen["gonum"]
 		if !ok || gn <= 0 {
-			return RatiosResult{}, errors.New("bench: ratios: no gonum eigendecomposition time")
+			return RatiosResult{}, errors.New("experiments: ratios: no gonum eigendecomposition time")
 		}
 		res.EigenRatio = ob / gn
 	}

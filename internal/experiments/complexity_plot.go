@@ -1,4 +1,4 @@
-package bench
+package experiments
 
 import (
 	"io"
@@ -23,7 +23,7 @@ import (
 // written.
 func (r ComplexityResult) WritePlots(dir string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("bench: complexity plot: %w", err)
+		return nil, fmt.Errorf("experiments: complexity plot: %w", err)
 	}
 	var paths []string
 	for _, against := range []string{"n", "|G|"} {
@@ -50,7 +50,7 @@ func (r ComplexityResult) WritePlots(dir string) ([]string, error) {
 			}
 			line, pts, err := plotter.NewLinePoints(xy)
 			if err != nil {
-				return nil, fmt.Errorf("bench: complexity plot: %w", err)
+				return nil, fmt.Errorf("experiments: complexity plot: %w", err)
 			}
 			line.Color = plotutil.Color(i)
 			line.Dashes = plotutil.Dashes(i / 7)
@@ -87,16 +87,16 @@ func (r ComplexityResult) WritePlots(dir string) ([]string, error) {
 			path := filepath.Join(dir, base+"."+ext)
 			wt, err := p.WriterTo(9*vg.Inch, 7*vg.Inch, ext)
 			if err != nil {
-				return nil, fmt.Errorf("bench: complexity plot: %w", err)
+				return nil, fmt.Errorf("experiments: complexity plot: %w", err)
 			}
 			if err := atomicfile.WriteFunc(path, 0o644, false, func(w io.Writer) error { _, err := wt.WriteTo(w); return err }); err != nil {
-				return nil, fmt.Errorf("bench: complexity plot: %w", err)
+				return nil, fmt.Errorf("experiments: complexity plot: %w", err)
 			}
 			paths = append(paths, path)
 		}
 	}
 	if len(paths) == 0 {
-		return nil, errors.New("bench: complexity plot: nothing measured")
+		return nil, errors.New("experiments: complexity plot: nothing measured")
 	}
 	return paths, nil
 }

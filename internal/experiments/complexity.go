@@ -1,4 +1,4 @@
-package bench
+package experiments
 
 import (
 	"errors"
@@ -102,8 +102,8 @@ type ComplexityResult struct {
 	Series []ComplexitySeries `json:"series"`
 }
 
-// DefaultComplexityN are the sizes of Complexity's sweep in n.
-var DefaultComplexityN = []int{32, 64, 128, 256, 512, 1024}
+// defaultComplexityN are the sizes of Complexity's sweep in n.
+var defaultComplexityN = []int{32, 64, 128, 256, 512, 1024}
 
 // DefaultGroupSweep is signflip d = 2…12 and hyperoctahedral d = 1…6.
 func DefaultGroupSweep() []GroupFamily {
@@ -159,7 +159,7 @@ func Complexity(o ComplexityOptions) (ComplexityResult, error) {
 		o.Group = g
 	}
 	if o.N == nil {
-		o.N = DefaultComplexityN
+		o.N = defaultComplexityN
 	}
 	if o.GroupSweep == nil {
 		o.GroupSweep = DefaultGroupSweep()
@@ -180,20 +180,20 @@ func Complexity(o ComplexityOptions) (ComplexityResult, error) {
 		o.MaxPointSeconds = 5
 	}
 	if len(o.N) < 2 {
-		return ComplexityResult{}, errors.New("bench: complexity: need at least two sizes n")
+		return ComplexityResult{}, errors.New("experiments: complexity: need at least two sizes n")
 	}
 	for i, n := range o.N {
 		if n < 2 || (i > 0 && n <= o.N[i-1]) {
-			return ComplexityResult{}, fmt.Errorf("bench: complexity: n = %v: want ascending values ≥ 2", o.N)
+			return ComplexityResult{}, fmt.Errorf("experiments: complexity: n = %v: want ascending values ≥ 2", o.N)
 		}
 	}
 	if o.GroupN < 2 || o.M < 1 || o.MinTime < 0 || o.MaxReps < 1 || !(o.MaxPointSeconds > 0) {
-		return ComplexityResult{}, fmt.Errorf("bench: complexity: invalid options (group n %d, m %d, min time %v, max reps %d, max point seconds %v)", o.GroupN, o.M, o.MinTime, o.MaxReps, o.MaxPointSeconds)
+		return ComplexityResult{}, fmt.Errorf("experiments: complexity: invalid options (group n %d, m %d, min time %v, max reps %d, max point seconds %v)", o.GroupN, o.M, o.MinTime, o.MaxReps, o.MaxPointSeconds)
 	}
 	if o.Backend == nil {
 		be, err := linalg.Default()
 		if err != nil {
-			return ComplexityResult{}, fmt.Errorf("bench: complexity: %w", err)
+			return ComplexityResult{}, fmt.Errorf("experiments: complexity: %w", err)
 		}
 		o.Backend = be
 	}
@@ -272,7 +272,7 @@ func (c *complexity) sweep(s *ComplexitySeries, xs []float64, run func(i int) (f
 				fmt.Fprintf(c.o.Progress, "complexity: %-45s skipped: %v\n", label, err)
 				return nil
 			}
-			return fmt.Errorf("bench: complexity: %s at %s = %g: %w", label, s.Against, x, err)
+			return fmt.Errorf("experiments: complexity: %s at %s = %g: %w", label, s.Against, x, err)
 		}
 		if s.Quantity == "per-query" {
 			sec /= queryBatch
@@ -308,7 +308,7 @@ func (c *complexity) sweep(s *ComplexitySeries, xs []float64, run func(i int) (f
 // queryBatch is the number of kernel values timed together by per-query.
 const queryBatch = 64
 
-func (c *complexity) points(n, d int) *mat.Dense { return points(n, d, c.o.Seed) }
+func (c *complexity) points(n, d int) *mat.Dense { return Points(n, d, c.o.Seed) }
 
 func (c *complexity) nSeries() []pending {
 	g, d := c.o.Group, c.o.Group.Dim()
@@ -365,7 +365,7 @@ func (c *complexity) nSeries() []pending {
 		return func() error { return psdProject(be, kp, sc, &e) }, nil
 	})
 	// Per-query: a batch of k(x_q, y_q) between new points.
-	qx, qy := points(queryBatch, d, c.o.Seed+11), points(queryBatch, d, c.o.Seed+12)
+	qx, qy := Points(queryBatch, d, c.o.Seed+11), Points(queryBatch, d, c.o.Seed+12)
 	query := func(k kernel.Kernel) func() error {
 		dst := mat.NewDense(1, 1, nil)
 		return func() error {
@@ -410,7 +410,7 @@ func (c *complexity) nSeries() []pending {
 				row := x.RawRowView(r)
 				y[r] = -vecDot(row, row)
 			}
-			cand := points(c.o.M, d, c.o.Seed+13)
+			cand := Points(c.o.M, d, c.o.Seed+13)
 			if _, err := c.kernel(kind, g, m); err != nil {
 				return nil, err // e.g. no closed form
 			}
@@ -505,7 +505,7 @@ func (c *complexity) groupSeries(fam GroupFamily) []pending {
 			if err != nil {
 				return nil, err
 			}
-			qx, qy := points(queryBatch, d, c.o.Seed+11), points(queryBatch, d, c.o.Seed+12)
+			qx, qy := Points(queryBatch, d, c.o.Seed+11), Points(queryBatch, d, c.o.Seed+12)
 			dst := mat.NewDense(1, 1, nil)
 			return func() error {
 				for q := range queryBatch {

@@ -1,15 +1,17 @@
-package bench
+package experiments
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"os/exec"
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
-
-	"github.com/klauspost/cpuid/v2"
 
 	"github.com/symbo/symbo/internal/f64"
 	"github.com/symbo/symbo/linalg"
@@ -56,23 +58,34 @@ func timeMedian(minTime time.Duration, maxReps int, f func() error) (float64, in
 	return median(times), len(times), nil
 }
 
-// Environment describes the process a measurement ran in: what reproduces
-// it.
+// ModulePath is the module whose version Environment records.
+const ModulePath = "github.com/symbo/symbo"
+
+// Environment is what, besides the seed and the settings, reproduces a
+// record: the code (module version and VCS revision), the Go toolchain,
+// the SIMD path of internal/f64, GOMAXPROCS, the machine and, for timings,
+// the linear-algebra backend. Every record perf writes (tables, traces,
+// profiles, complexity studies) carries one.
 type Environment struct {
-	// Module is the main module's path and version ("(devel)" for go run
-	// and go build from a checkout), with the VCS revision when the build
-	// recorded one.
-	Module    string `json:"module"`
-	GoVersion string `json:"go_version"`
-	// Backend is the linear-algebra backend the phases used; SIMD the
-	// enumeration path (internal/f64 Level: generic, avx2, avx512).
-	Backend    string `json:"backend"`
-	SIMD       string `json:"simd"`
+	// Module is path@version ("(devel)" for a source build); Revision the
+	// commit the binary was built from (from the build's VCS stamp, else
+	// `git rev-parse HEAD` in the working directory), Modified whether the
+	// working tree had uncommitted changes.
+	Module     string `json:"module"`
+	Revision   string `json:"revision,omitempty"`
+	Modified   bool   `json:"modified,omitempty"`
+	GoVersion  string `json:"go_version"`
+	SIMD       string `json:"simd"` // internal/f64.Level(): the path in use
 	GOMAXPROCS int    `json:"gomaxprocs"`
-	CPU        string `json:"cpu"`
-	// CPUVector is the widest vector extension of the CPU that OpenBLAS
-	// has kernels for: "avx512", "avx2", "avx" or "sse".
-	CPUVector string `json:"cpu_vector"`
+	GOOS       string `json:"goos"`
+	GOARCH     string `json:"goarch"`
+	CPU        string `json:"cpu"` // brand name
+	NumCPU     int    `json:"num_cpu"`
+	// CPUVector is the widest vector extension of the CPU (f64.CPU).
+	CPUVector string `json:"cpu_vector,omitempty"`
+	// Backend is the linear-algebra backend timed (profiles); traces
+	// record theirs with the settings.
+	Backend string `json:"backend,omitempty"`
 	// OpenBLASCore is the core type OpenBLAS dispatched to
 	// (openblas_get_corename), OpenBLASThreads its thread count; "" and 0
 	// in builds without openblas. OpenBLASCoreType is $OPENBLAS_CORETYPE.
@@ -83,16 +96,21 @@ type Environment struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// environment fills an Environment for backend be. getenv reads the
-// environment (os.Getenv; a parameter for tests).
+// Env returns the Environment of this process; be, if not nil, is the
+// backend of the timings.
+func Env(be linalg.Backend) Environment { return environment(be, os.Getenv) }
+
+// environment is Env with the environment reader a parameter (tests).
 func environment(be linalg.Backend, getenv func(string) string) Environment {
+	brand, vec := f64.CPU()
 	env := Environment{
-		Module:     moduleVersion(),
-		GoVersion:  runtime.Version(),
-		SIMD:       f64.Level(),
-		GOMAXPROCS: runtime.GOMAXPROCS(0),
-		CPU:        strings.TrimSpace(cpuid.CPU.BrandName),
-		CPUVector:  cpuVector(),
+		Module: ModulePath + "@(devel)", GoVersion: runtime.Version(), SIMD: f64.Level(),
+		GOMAXPROCS: runtime.GOMAXPROCS(0), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
+		CPU: brand, NumCPU: runtime.NumCPU(), CPUVector: vec,
+	}
+	env.Revision, env.Modified = revision()
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Path == ModulePath && bi.Main.Version != "" {
+		env.Module = ModulePath + "@" + bi.Main.Version
 	}
 	if be != nil {
 		env.Backend = be.Name()
@@ -108,37 +126,35 @@ func environment(be linalg.Backend, getenv func(string) string) Environment {
 	return env
 }
 
-func moduleVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	s := bi.Main.Path + " " + bi.Main.Version
-	for _, kv := range bi.Settings {
-		if kv.Key == "vcs.revision" && kv.Value != "" {
-			s += " " + kv.Value
+// revision returns the commit the code came from: the build's VCS stamp
+// (go build in a checkout), else the working directory's git HEAD (go run,
+// go test), and whether the tree was modified.
+var revision = sync.OnceValues(func() (string, bool) {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		var rev string
+		var mod bool
+		for _, kv := range bi.Settings {
+			switch kv.Key {
+			case "vcs.revision":
+				rev = kv.Value
+			case "vcs.modified":
+				mod = kv.Value == "true"
+			}
 		}
-		if kv.Key == "vcs.modified" && kv.Value == "true" {
-			s += "+dirty"
+		if rev != "" {
+			return rev, mod
 		}
 	}
-	return s
-}
+	out, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		return "", false
+	}
+	st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output()
+	return strings.TrimSpace(string(out)), err == nil && len(bytes.TrimSpace(st)) > 0
+})
 
 // Vector levels, in increasing order.
 var vectorLevels = []string{"sse", "avx", "avx2", "avx512"}
-
-func cpuVector() string {
-	switch {
-	case cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512DQ, cpuid.AVX512VL):
-		return "avx512"
-	case cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3):
-		return "avx2"
-	case cpuid.CPU.Supports(cpuid.AVX):
-		return "avx"
-	}
-	return "sse"
-}
 
 // coreVector maps an OpenBLAS x86-64 core name (openblas_get_corename) to
 // the vector extension of its kernels; "" for names it does not know.
@@ -195,15 +211,15 @@ func levelIndex(v string) int {
 // positive x and positive y.
 func FitPowerLaw(x, y []float64) (slope, c, r2 float64, err error) {
 	if len(x) != len(y) {
-		return 0, 0, 0, fmt.Errorf("bench: fit: %d x values, %d y values", len(x), len(y))
+		return 0, 0, 0, fmt.Errorf("experiments: fit: %d x values, %d y values", len(x), len(y))
 	}
 	if len(x) < 2 {
-		return 0, 0, 0, errors.New("bench: fit: need at least two points")
+		return 0, 0, 0, errors.New("experiments: fit: need at least two points")
 	}
 	lx, ly := make([]float64, len(x)), make([]float64, len(y))
 	for i := range x {
 		if !(x[i] > 0) || !(y[i] > 0) || math.IsInf(x[i], 0) || math.IsInf(y[i], 0) {
-			return 0, 0, 0, fmt.Errorf("bench: fit: point (%v, %v) is not positive and finite", x[i], y[i])
+			return 0, 0, 0, fmt.Errorf("experiments: fit: point (%v, %v) is not positive and finite", x[i], y[i])
 		}
 		lx[i], ly[i] = math.Log(x[i]), math.Log(y[i])
 	}
@@ -222,7 +238,7 @@ func FitPowerLaw(x, y []float64) (slope, c, r2 float64, err error) {
 		syy += dy * dy
 	}
 	if sxx == 0 {
-		return 0, 0, 0, errors.New("bench: fit: all x are equal")
+		return 0, 0, 0, errors.New("experiments: fit: all x are equal")
 	}
 	slope = sxy / sxx
 	c = math.Exp(my - slope*mx)

@@ -1,4 +1,4 @@
-package bench
+package experiments
 
 import (
 	"context"
@@ -14,20 +14,20 @@ import (
 	"github.com/symbo/symbo/linalg"
 )
 
-// TableProblems are the paper's Table 1 benchmarks, in its order.
-var TableProblems = []string{"Ackley2d", "Griewank6d", "Rastrigin5d", "Radial2d", "Scaling2d", "WLAN8d"}
+// tableProblems are the paper's Table 1 benchmarks, in its order.
+var tableProblems = []string{"Ackley2d", "Griewank6d", "Rastrigin5d", "Radial2d", "Scaling2d", "WLAN8d"}
 
-// TableKernels are the kernels of Table 1 (max only where it is PSD).
-var TableKernels = []string{bo.NameBase, bo.NameAvg, bo.NamePlus, bo.NameMax}
+// tableKernels are the kernels of Table 1 (max only where it is PSD).
+var tableKernels = []string{bo.NameBase, bo.NameAvg, bo.NamePlus, bo.NameMax}
 
 // PaperCell is one entry of the paper's Table 1: mean ± standard error
 // over 10 seeds.
 type PaperCell struct{ Mean, SE float64 }
 
-// PaperTable1 is the paper's Table 1 (cumulative regret on the synthetic
+// paperTable1 is the paper's Table 1 (cumulative regret on the synthetic
 // benchmarks, negated best reward on WLAN; lower is better). The paper has
 // no k_max column.
-var PaperTable1 = map[string]map[string]PaperCell{
+var paperTable1 = map[string]map[string]PaperCell{
 	"Ackley2d":    {bo.NameBase: {382.7, 5.7}, bo.NameAvg: {128.2, 10.4}, bo.NamePlus: {126.4, 3.6}},
 	"Griewank6d":  {bo.NameBase: {3840.3, 177.7}, bo.NameAvg: {3067.4, 841.9}, bo.NamePlus: {1832.6, 146.3}},
 	"Rastrigin5d": {bo.NameBase: {3568.5, 91.3}, bo.NameAvg: {1583.5, 341.9}, bo.NamePlus: {813.4, 70.6}},
@@ -39,8 +39,8 @@ var PaperTable1 = map[string]map[string]PaperCell{
 // TableOptions configure Table. The zero value is the paper's experiment
 // with our protocol defaults.
 type TableOptions struct {
-	// Problems (names problem.New accepts; nil means TableProblems) and
-	// Kernels (nil means TableKernels; max is skipped where not PSD).
+	// Problems (names problem.New accepts; nil means tableProblems) and
+	// Kernels (nil means tableKernels; max is skipped where not PSD).
 	Problems []string
 	Kernels  []string
 	// Seeds 0…Seeds−1 (0 means 10).
@@ -115,14 +115,14 @@ type Settings struct {
 // TableResult is a finished Table: every trace in plan order, the cells,
 // and what reproduces them.
 type TableResult struct {
-	Environment ExperimentEnv `json:"environment"`
-	Settings    Settings      `json:"settings"`
-	WallSeconds float64       `json:"wall_seconds"`
-	Kernels     []string      `json:"kernels"`
-	Rows        []Row         `json:"rows"`
-	CellList    []*Cell       `json:"cells"`
-	Specs       []RunSpec     `json:"-"`
-	Runs        []*bo.Trace   `json:"runs"`
+	Environment Environment `json:"environment"`
+	Settings    Settings    `json:"settings"`
+	WallSeconds float64     `json:"wall_seconds"`
+	Kernels     []string    `json:"kernels"`
+	Rows        []Row       `json:"rows"`
+	CellList    []*Cell     `json:"cells"`
+	Specs       []RunSpec   `json:"-"`
+	Runs        []*bo.Trace `json:"runs"`
 }
 
 func settingsOf(cfg bo.Config, iters, seeds, workers int) (Settings, error) {
@@ -130,7 +130,7 @@ func settingsOf(cfg bo.Config, iters, seeds, workers int) (Settings, error) {
 	if b == nil {
 		var err error
 		if b, err = linalg.Default(); err != nil {
-			return Settings{}, fmt.Errorf("bench: %w", err)
+			return Settings{}, fmt.Errorf("experiments: %w", err)
 		}
 	}
 	prior := ""
@@ -171,7 +171,7 @@ func setup(c bo.Config, iters, seeds, workers int, skipList []CellKey) (bo.Confi
 	for _, k := range skipList {
 		p, err := problem.New(k.Problem, 0)
 		if err != nil {
-			return cfg, 0, Settings{}, nil, fmt.Errorf("bench: skip: %w", err)
+			return cfg, 0, Settings{}, nil, fmt.Errorf("experiments: skip: %w", err)
 		}
 		skip[CellKey{p.Name(), k.Kernel}] = true
 	}
@@ -187,11 +187,11 @@ const MaxSeeds = 10_000
 func Table(opts TableOptions) (*TableResult, error) {
 	names := opts.Problems
 	if names == nil {
-		names = TableProblems
+		names = tableProblems
 	}
 	kernels := opts.Kernels
 	if kernels == nil {
-		kernels = TableKernels
+		kernels = tableKernels
 	}
 	seeds := opts.Seeds
 	if seeds == 0 {
@@ -204,22 +204,22 @@ func Table(opts TableOptions) (*TableResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &TableResult{Environment: ExperimentEnvironment(), Settings: set, Kernels: kernels}
+	res := &TableResult{Environment: Env(nil), Settings: set, Kernels: kernels}
 	for _, name := range names {
 		p, err := problem.New(name, 0)
 		if err != nil {
-			return nil, fmt.Errorf("bench: %w", err)
+			return nil, fmt.Errorf("experiments: %w", err)
 		}
 		if slices.ContainsFunc(res.Rows, func(r Row) bool { return r.Problem == p.Name() }) {
 			return nil, fmt.Errorf("%w: problem %s listed twice", ErrBadOptions, p.Name())
 		}
 		row := Row{Problem: p.Name(), Group: p.Group().Name(), Order: groupOrder(p),
-			Cells: map[string]*Cell{}, Paper: PaperTable1[p.Name()]}
+			Cells: map[string]*Cell{}, Paper: paperTable1[p.Name()]}
 		_, row.known = p.Optimum()
 		for _, k := range kernels {
 			ok, err := supportsKernel(p, k)
 			if err != nil {
-				return nil, fmt.Errorf("bench: %s: %w", p.Name(), err)
+				return nil, fmt.Errorf("experiments: %s: %w", p.Name(), err)
 			}
 			if !ok {
 				continue

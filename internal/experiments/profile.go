@@ -1,4 +1,4 @@
-package bench
+package experiments
 
 import (
 	"errors"
@@ -129,10 +129,10 @@ type ProfileResult struct {
 }
 
 // ErrNoCDsyevd reports EigenVsC in a build without cgo and -tags openblas.
-var ErrNoCDsyevd = errors.New("bench: profile: the C dsyevd comparison needs a build with cgo and -tags openblas")
+var ErrNoCDsyevd = errors.New("experiments: profile: the C dsyevd comparison needs a build with cgo and -tags openblas")
 
-// DefaultProfileN are the point counts Profile uses by default.
-var DefaultProfileN = []int{55, 200, 1000}
+// defaultProfileN are the point counts Profile uses by default.
+var defaultProfileN = []int{55, 200, 1000}
 
 // Profile times the phases of one BO iteration with the invariant kernels
 // of o.Group, at each n of o.N (standard normal points, lengthscale 1):
@@ -173,17 +173,17 @@ var DefaultProfileN = []int{55, 200, 1000}
 // number of threads).
 func Profile(o ProfileOptions) (ProfileResult, error) {
 	if o.Group == nil {
-		return ProfileResult{}, errors.New("bench: profile: no group")
+		return ProfileResult{}, errors.New("experiments: profile: no group")
 	}
 	if o.N == nil {
-		o.N = DefaultProfileN
+		o.N = defaultProfileN
 	}
 	if len(o.N) == 0 {
-		return ProfileResult{}, errors.New("bench: profile: empty list of n")
+		return ProfileResult{}, errors.New("experiments: profile: empty list of n")
 	}
 	for i, n := range o.N {
 		if n < 2 || (i > 0 && n <= o.N[i-1]) {
-			return ProfileResult{}, fmt.Errorf("bench: profile: n = %v: want ascending values ≥ 2", o.N)
+			return ProfileResult{}, fmt.Errorf("experiments: profile: n = %v: want ascending values ≥ 2", o.N)
 		}
 	}
 	if o.M == 0 {
@@ -202,11 +202,11 @@ func Profile(o ProfileOptions) (ProfileResult, error) {
 		o.MaxPhaseSeconds = 10
 	}
 	if o.M < 1 || o.MinTime < 0 || o.MaxReps < 1 || !(o.MaxPhaseSeconds > 0) {
-		return ProfileResult{}, fmt.Errorf("bench: profile: invalid options (m %d, min time %v, max reps %d, max phase seconds %v)", o.M, o.MinTime, o.MaxReps, o.MaxPhaseSeconds)
+		return ProfileResult{}, fmt.Errorf("experiments: profile: invalid options (m %d, min time %v, max reps %d, max phase seconds %v)", o.M, o.MinTime, o.MaxReps, o.MaxPhaseSeconds)
 	}
 	for _, n := range o.EigenVsC {
 		if n < 1 {
-			return ProfileResult{}, fmt.Errorf("bench: profile: eigen-vs-c order %d: want ≥ 1", n)
+			return ProfileResult{}, fmt.Errorf("experiments: profile: eigen-vs-c order %d: want ≥ 1", n)
 		}
 	}
 	if len(o.EigenVsC) > 0 && !haveCDsyevd {
@@ -215,7 +215,7 @@ func Profile(o ProfileOptions) (ProfileResult, error) {
 	if o.Backend == nil {
 		be, err := linalg.Default()
 		if err != nil {
-			return ProfileResult{}, fmt.Errorf("bench: profile: %w", err)
+			return ProfileResult{}, fmt.Errorf("experiments: profile: %w", err)
 		}
 		o.Backend = be
 	}
@@ -223,7 +223,7 @@ func Profile(o ProfileOptions) (ProfileResult, error) {
 		o.Progress = io.Discard
 	}
 	if _, err := kernel.NewBase(kernel.Params{Shape: o.Shape, Variance: 1, Lengthscale: 1}, o.Group.Dim()); err != nil {
-		return ProfileResult{}, fmt.Errorf("bench: profile: %w", err)
+		return ProfileResult{}, fmt.Errorf("experiments: profile: %w", err)
 	}
 	p := &profiler{o: o, g: o.Group, d: o.Group.Dim(), be: o.Backend, last: map[string]measured{}}
 	if f, ok := o.Group.(orbit.Finite); ok {
@@ -330,7 +330,7 @@ func (p *profiler) run(ph profPhase, n int) error {
 	if err != nil {
 		var se skipError
 		if !errors.As(err, &se) && !errors.Is(err, kernel.ErrNoClosedForm) && !errors.Is(err, orbit.ErrOverBudget) && !errors.Is(err, bo.ErrMaxNotPSD) {
-			return fmt.Errorf("bench: profile: %s n=%d: %w", r.Label, n, err)
+			return fmt.Errorf("experiments: profile: %s n=%d: %w", r.Label, n, err)
 		}
 		r.Status, r.Note = StatusSkipped, err.Error()
 		p.add(r)
@@ -403,7 +403,7 @@ func (p *profiler) enumFlops(pairs float64) float64 {
 }
 
 func (p *profiler) atN(n int) error {
-	pts := func(n int) *mat.Dense { return points(n, p.d, p.o.Seed) }
+	pts := func(n int) *mat.Dense { return Points(n, p.d, p.o.Seed) }
 	var phases []profPhase
 
 	if p.fin != nil {
@@ -464,7 +464,7 @@ func (p *profiler) atN(n int) error {
 	// Linear algebra on the k_max Gram (closed form when there is one).
 	mx, err := kernel.NewMax(p.params(), p.g, kernel.Options{})
 	if err != nil {
-		return fmt.Errorf("bench: profile: %w", err)
+		return fmt.Errorf("experiments: profile: %w", err)
 	}
 	maxGram := func(n int) (*mat.SymDense, error) {
 		var k mat.SymDense
@@ -528,7 +528,7 @@ func (p *profiler) atN(n int) error {
 				if err != nil {
 					return nil, err
 				}
-				cand := points(p.o.M, p.d, p.o.Seed+1)
+				cand := Points(p.o.M, p.d, p.o.Seed+1)
 				var dst mat.Dense
 				return func() error { return pl.CrossTo(&dst, cand, design) }, nil
 			},
@@ -728,13 +728,13 @@ func (p *profiler) gemm(n int) error {
 	for _, name := range linalg.Available() {
 		be, err := linalg.ByName(name)
 		if err != nil {
-			return fmt.Errorf("bench: profile: %w", err)
+			return fmt.Errorf("experiments: profile: %w", err)
 		}
 		ph := profPhase{
 			row: ProfileRow{Phase: "dgemm", Label: "DGEMM n×n", Backend: name},
 			exp: 3,
 			setup: func(n int) (func() error, error) {
-				a, b := dense(n, 3, 0), dense(n, 3, 1)
+				a, b := Dense(n, 3, 0), Dense(n, 3, 1)
 				c := mat.NewDense(n, n, nil)
 				return func() error { be.Gemm(false, false, 1, a, b, 0, c); return nil }, nil
 			},
@@ -787,20 +787,20 @@ func (p *profiler) derive() {
 func (p *profiler) eigenVsC(n int) error {
 	be, err := linalg.ByName("openblas")
 	if err != nil {
-		return fmt.Errorf("bench: profile: %w", err)
+		return fmt.Errorf("experiments: profile: %w", err)
 	}
-	a := symmetric(n, p.o.Seed)
+	a := Symmetric(n, p.o.Seed)
 	var e linalg.Eigen
 	goRow := ProfileRow{Phase: "eigen-vs-c", Label: "EigenSym openblas (Go)", Method: "go", Backend: "openblas", N: n}
 	goRow.Seconds, goRow.Reps, err = timeMedian(p.o.MinTime, p.o.MaxReps, func() error { return be.EigenSym(&e, a) })
 	if err != nil {
-		return fmt.Errorf("bench: profile: eigen-vs-c n=%d: %w", n, err)
+		return fmt.Errorf("experiments: profile: eigen-vs-c n=%d: %w", n, err)
 	}
 	goRow.Status = StatusMeasured
 	cRow := ProfileRow{Phase: "eigen-vs-c", Label: "LAPACKE_dsyevd (C)", Method: "c", Backend: "openblas", N: n, Status: StatusMeasured}
 	cRow.Seconds, cRow.Reps, err = cDsyevd(a, p.o.MinTime, p.o.MaxReps)
 	if err != nil {
-		return fmt.Errorf("bench: profile: eigen-vs-c n=%d: %w", n, err)
+		return fmt.Errorf("experiments: profile: eigen-vs-c n=%d: %w", n, err)
 	}
 	flops := 9 * math.Pow(float64(n), 3)
 	goRow.GFLOPS = flops / goRow.Seconds / 1e9

@@ -1,0 +1,42 @@
+// Package experiments holds the experiments perf runs: the paper's Table 1
+// and Figure 3 (Table), the group-size study (Robustness), the profiler of
+// one BO iteration and its phases (Profile), the complexity study
+// (Complexity), the enumeration-vs-GEMM throughput probe (Ratios), and
+// the plots and records they write. It is internal: its surface serves
+// cmd/perf and bench/cmd/ratios, not library users.
+//
+// # Experiments
+//
+// Table runs benchmarks × kernels (base, avg, plus, and max where bo
+// accepts it) × seeds, each run a bo.Run with the same protocol, and
+// summarizes Metric per cell: the cumulative regret R_T over the BO
+// iterations after the initial design, or the negated best reward −max f
+// on WLAN (initial design included), as mean ± standard error over the
+// seeds. Marks applies the paper's emphasis (best mean bold; means whose
+// m ± 1.96·s.e. interval meets the best's underlined); TableResult.Markdown
+// sets our numbers beside the paper's and reports the exact-optimum hits
+// (the box-centre diagnostic). Robustness runs the group-size study
+// (Figure 4, left). WriteFigure draws panels with gonum.org/v1/plot as PNG
+// and SVG, written atomically.
+//
+// RunAll distributes runs over goroutines, one run per goroutine at a
+// time with bo.Config.Workers = 1, most expensive first (EstimatedCost),
+// and stores each trace at its plan index: results are the same for any
+// worker count and GOMAXPROCS (timings aside). It skips runs already done
+// (RunAllOptions.Done, e.g. from a journal), reports each finished run
+// (OnRun) and stops on its context. Every result carries its settings and
+// an Environment (module version and VCS revision, Go version, SIMD path,
+// GOMAXPROCS, CPU, backend).
+//
+// # Concurrency
+//
+// Profile, Complexity and Ratios time code: they must not run concurrently
+// with anything else timing-sensitive in the process; Ratios sets
+// GOMAXPROCS for its duration and restores it.
+//
+// # Errors
+//
+// Errors are prefixed "experiments: ", wrap ErrBadOptions for invalid
+// options, and wrap the problem and bo errors of a failed run (the first
+// failing run by plan index stops a batch).
+package experiments
