@@ -85,11 +85,11 @@ func canonModel(cfg Config, cm *canonMap, xs [][]float64, ys []float64, h gp.Hyp
 		return nil, fmt.Errorf("bo: no canonical model for kernel %s", cfg.Kernel.Name())
 	}
 	if err != nil {
-		return nil, fmt.Errorf("bo: canonical model: %w", err)
+		return nil, wrapf(err, "canonical model")
 	}
 	m, err := gp.New(fam, cm.points(xs), ys, h, gp.Options{Backend: cfg.Backend})
 	if err != nil {
-		return nil, fmt.Errorf("bo: canonical model: %w", err)
+		return nil, wrapf(err, "canonical model")
 	}
 	return m, nil
 }

@@ -46,5 +46,5 @@ func ExampleNew_maxRefused() {
 	_, err := bo.New([]float64{0, 0, 0}, []float64{1, 1, 1}, bo.Config{Kernel: bo.Max(g, kernel.RBF)}, 1)
 	fmt.Println(err)
 	// Output:
-	// bo: kernel max: bo: k_max is not provably PSD for this group: cyclic(3) has no canonical map (the paper's Proposition 1 covers sign flips, permutations, signed permutations and rotations); use kernel plus, its PSD projection
+	// bo: kernel max: k_max is not provably PSD for this group: cyclic(3) has no canonical map (the paper's Proposition 1 covers sign flips, permutations, signed permutations and rotations); use kernel plus, its PSD projection
 }

@@ -128,7 +128,7 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 	}
 	fam, err := k.family(d, cfg.Workers, cfg.Backend)
 	if err != nil {
-		return nil, fmt.Errorf("bo: kernel %s: %w", k.Name(), err)
+		return nil, wrapf(err, "kernel %s", k.Name())
 	}
 	o := &Optimizer{
 		cfg: cfg, lo: append([]float64(nil), lo...), hi: append([]float64(nil), hi...),
@@ -291,7 +291,7 @@ func (o *Optimizer) fit() error {
 	ys := o.signed()
 	m, err := gp.Fit(o.fam, x, ys, opts)
 	if err != nil {
-		return fmt.Errorf("bo: fit at n = %d: %w", n, err)
+		return wrapf(err, "fit at n = %d", n)
 	}
 	o.model, o.pred = m, m
 	if o.canon != nil {
@@ -504,7 +504,7 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *AskI
 	})
 	for i, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("bo: acquisition at raw sample %d: %w", i, err)
+			return nil, wrapf(err, "acquisition at raw sample %d", i)
 		}
 	}
 	order := make([]int, nc)
@@ -534,7 +534,7 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *AskI
 	best := -1
 	for s := range ns {
 		if serrs[s] != nil {
-			return nil, fmt.Errorf("bo: acquisition ascent from start %d: %w", s, serrs[s])
+			return nil, wrapf(serrs[s], "acquisition ascent from start %d", s)
 		}
 		info.Evals += evals[s]
 		if best < 0 || vals[s] > vals[best] {

@@ -174,7 +174,7 @@ func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions)
 	lo, hi := p.Bounds()
 	o, err := New(lo, hi, cfg, seed)
 	if err != nil {
-		return nil, fmt.Errorf("bo: %s: %w", p.Name(), err)
+		return nil, wrapf(err, "%s", p.Name())
 	}
 	c := o.Config()
 	if iters < 0 || iters > MaxEvaluations-c.Init {
@@ -206,7 +206,7 @@ func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions)
 		if e.Phase == PhaseInit {
 			x, err := o.Ask()
 			if err != nil {
-				return nil, fmt.Errorf("bo: %s: resume: %w", p.Name(), err)
+				return nil, wrapf(err, "%s: resume", p.Name())
 			}
 			if !sameBits(x, e.X) {
 				return nil, fmt.Errorf("%w: %s: resumed evaluation %d is not the initial point these settings draw", ErrHistory, p.Name(), i)
@@ -222,24 +222,24 @@ func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions)
 	for i := len(ro.Resume); i < total; i++ {
 		if err := ctx.Err(); err != nil {
 			bookkeep(tr)
-			return tr, fmt.Errorf("bo: %s: stopped after %d of %d evaluations: %w", p.Name(), i, total, err)
+			return tr, wrapf(err, "%s: stopped after %d of %d evaluations", p.Name(), i, total)
 		}
 		t0 := time.Now()
 		x, err := o.Ask()
 		if err != nil {
-			return nil, fmt.Errorf("bo: %s: evaluation %d: %w", p.Name(), i, err)
+			return nil, wrapf(err, "%s: evaluation %d", p.Name(), i)
 		}
 		info := o.LastAsk()
 		f, err := p.Evaluate(x)
 		if err != nil {
-			return nil, fmt.Errorf("bo: %s: evaluation %d: %w", p.Name(), i, err)
+			return nil, wrapf(err, "%s: evaluation %d", p.Name(), i)
 		}
 		y := f
 		if sd > 0 {
 			y += sd * stream(seed, tagNoise, uint64(i)).NormFloat64()
 		}
 		if err := o.Tell(x, y); err != nil {
-			return nil, fmt.Errorf("bo: %s: evaluation %d: %w", p.Name(), i, err)
+			return nil, wrapf(err, "%s: evaluation %d", p.Name(), i)
 		}
 		e := Evaluation{Phase: info.Phase, X: x, Y: y, F: f}
 		if info.Phase == PhaseBO {
@@ -260,7 +260,7 @@ func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions)
 		if ro.OnEvaluation != nil {
 			if err := ro.OnEvaluation(e); err != nil {
 				bookkeep(tr)
-				return tr, fmt.Errorf("bo: %s: evaluation %d: %w", p.Name(), i, err)
+				return tr, wrapf(err, "%s: evaluation %d", p.Name(), i)
 			}
 		}
 	}

@@ -129,7 +129,9 @@ func finish(name string, err error, stderr io.Writer) int {
 	case err == nil, errors.Is(err, errHelp):
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "perf %s: %s\n", name, oneLine(err.Error()))
+	// "perf bo: WLAN8d: …", not "perf bo: bo: WLAN8d: …": the library's
+	// prefix repeats the subcommand's name.
+	fmt.Fprintf(stderr, "perf %s: %s\n", name, strings.TrimPrefix(oneLine(err.Error()), name+": "))
 	var ie *interruptedError
 	if errors.As(err, &ie) {
 		return exitInterrupted

@@ -208,7 +208,7 @@ func TestTableKillResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) && !regexp.MustCompile(`\] [3-9]/12 runs`).MatchString(stderr.String()) {
+	for time.Now().Before(deadline) && !regexp.MustCompile(`: [3-9]/12 runs`).MatchString(stderr.String()) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	c.Process.Kill()

@@ -10,11 +10,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
-	"github.com/symbo/symbo/internal/experiments"
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/internal/experiments"
 	"github.com/symbo/symbo/internal/journal"
 )
 
@@ -358,34 +359,94 @@ func writeTableFiles(dir string, res *experiments.TableResult, md, command strin
 	})
 }
 
-// progressBar draws "[####----] done/total runs  elapsed  ETA" on one
-// stderr line, redrawn in place.
+// progressBar shows a batch's progress on stderr. The bar counts finished
+// runs (not their cost); elapsed time and the ETA (experiments.Progress.ETA:
+// measured per-cell run times, a cost model until a cell has one) count
+// down every second on a terminal, from the start. Elsewhere (a log, a
+// pipe) it prints one plain line per finished run.
 type progressBar struct {
 	w     io.Writer
 	label string
+	live  bool
+
+	mu    sync.Mutex
+	p     experiments.Progress
+	at    time.Time // when p arrived
+	start time.Time
 	drawn bool
+	stop  chan struct{}
+	done  chan struct{}
 }
 
-func newProgressBar(w io.Writer, label string) *progressBar { return &progressBar{w: w, label: label} }
+func newProgressBar(w io.Writer, label string) *progressBar {
+	b := &progressBar{w: w, label: label, live: isTerminal(w), start: time.Now()}
+	if b.live {
+		b.stop, b.done = make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(b.done)
+			t := time.NewTicker(time.Second)
+			defer t.Stop()
+			for {
+				select {
+				case <-b.stop:
+					return
+				case <-t.C:
+					b.mu.Lock()
+					if b.p.Total > 0 {
+						b.draw()
+					}
+					b.mu.Unlock()
+				}
+			}
+		}()
+	}
+	return b
+}
 
 func (b *progressBar) update(p experiments.Progress) {
-	const width = 30
-	fill := 0
-	if p.TotalCost > 0 {
-		fill = int(width * p.DoneCost / p.TotalCost)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	first := b.p.Total == 0
+	b.p, b.at = p, time.Now()
+	if b.live {
+		b.draw()
+		return
 	}
-	eta := "ETA —"
-	if p.Done < p.Total && p.DoneCost > 0 {
-		eta = "ETA " + fmtDuration(p.ETA())
-	} else if p.Done == p.Total {
+	if first || p.Done > p.Resumed {
+		fmt.Fprintln(b.w, b.line())
+	}
+}
+
+// line is the progress text at this moment.
+func (b *progressBar) line() string {
+	p := b.p
+	since := time.Since(b.at)
+	eta := "ETA " + fmtDuration(max(p.ETA-since, 0))
+	if p.Done == p.Total {
 		eta = "done"
 	}
-	fmt.Fprintf(b.w, "\r%s: [%s%s] %d/%d runs  %s elapsed  %s   ", b.label,
-		strings.Repeat("#", fill), strings.Repeat("-", width-fill), p.Done, p.Total, fmtDuration(p.Elapsed), eta)
+	extra := ""
+	if p.Resumed > 0 {
+		extra = fmt.Sprintf(" (%d resumed)", p.Resumed)
+	}
+	return fmt.Sprintf("%s: %d/%d runs%s  %s elapsed  %s", b.label, p.Done, p.Total, extra, fmtDuration(time.Since(b.start)), eta)
+}
+
+func (b *progressBar) draw() {
+	const width = 30
+	p := b.p
+	fill := width * p.Done / max(p.Total, 1)
+	fmt.Fprintf(b.w, "\r[%s%s] %s   ", strings.Repeat("#", fill), strings.Repeat("-", width-fill), b.line())
 	b.drawn = true
 }
 
 func (b *progressBar) finish() {
+	if b.live {
+		close(b.stop)
+		<-b.done
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	if b.drawn {
 		fmt.Fprint(b.w, "\n")
 	}

@@ -38,23 +38,61 @@ type RunSpec struct {
 // and the same in estimated cost units (see EstimatedCost), which make a
 // better ETA than run counts because run times differ by 100×.
 type Progress struct {
-	Done, Total         int
-	DoneCost, TotalCost float64
-	Elapsed             time.Duration
-	// Resumed runs were done before this batch started (RunAllOptions.Done)
-	// and cost ResumedCost; the ETA extrapolates from the others.
-	Resumed     int
-	ResumedCost float64
+	// Done of Total runs are finished; Resumed of them were done before
+	// this batch started (RunAllOptions.Done).
+	Done, Total, Resumed int
+	// Elapsed is the batch's wall time so far.
+	Elapsed time.Duration
+	// ETA estimates the remaining wall time: every pending run is
+	// predicted by the mean time of the finished runs of its cell (problem,
+	// kernel) once one has finished, else by its EstimatedCost times the
+	// seconds per unit of cost measured so far (secondsPerCost before any
+	// run finishes), and the sum is spread over the workers.
+	ETA time.Duration
 }
 
-// ETA estimates the remaining time from the cost done in this batch; it is
-// 0 before its first run finishes.
-func (p Progress) ETA() time.Duration {
-	c := p.DoneCost - p.ResumedCost
-	if c <= 0 {
+// secondsPerCost is the prior wall time of one unit of EstimatedCost (a
+// base-kernel run on a small problem), before any run has been measured.
+const secondsPerCost = 0.25
+
+// etaModel predicts the remaining wall time of a batch from the runs that
+// finished (see Progress.ETA).
+type etaModel struct {
+	cost             []float64
+	cell             []string
+	cellSum          map[string]float64
+	cellN            map[string]int
+	measuredS, costS float64
+	pending          map[int]bool
+	workers          int
+}
+
+func (m *etaModel) finished(i int, seconds float64) {
+	delete(m.pending, i)
+	m.cellSum[m.cell[i]] += seconds
+	m.cellN[m.cell[i]]++
+	m.measuredS += seconds
+	m.costS += m.cost[i]
+}
+
+func (m *etaModel) eta() time.Duration {
+	rate := secondsPerCost
+	if m.costS > 0 {
+		rate = m.measuredS / m.costS
+	}
+	var sum float64
+	for i := range m.pending {
+		if n := m.cellN[m.cell[i]]; n > 0 {
+			sum += m.cellSum[m.cell[i]] / float64(n)
+		} else {
+			sum += m.cost[i] * rate
+		}
+	}
+	par := min(m.workers, len(m.pending))
+	if par == 0 {
 		return 0
 	}
-	return time.Duration(float64(p.Elapsed) * (p.TotalCost - p.DoneCost) / c)
+	return time.Duration(sum / float64(par) * float64(time.Second))
 }
 
 // EstimatedCost is a rough relative cost of one run of kernel k on p (base
@@ -132,7 +170,6 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 	}
 	probs := map[string]*problem.Problem{}
 	costs := make([]float64, len(specs))
-	var total float64
 	for i, s := range specs {
 		p, ok := probs[s.Problem]
 		if !ok {
@@ -143,12 +180,11 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 			probs[s.Problem] = p
 		}
 		costs[i] = EstimatedCost(p, s.Kernel)
-		total += costs[i]
 	}
 	traces := make([]*bo.Trace, len(specs))
 	var order []int
 	var done int
-	var doneC float64
+	model := &etaModel{cost: costs, cell: make([]string, len(specs)), cellSum: map[string]float64{}, cellN: map[string]int{}, pending: map[int]bool{}, workers: workers}
 	for i := range o.Done {
 		if i < 0 || i >= len(specs) {
 			return nil, fmt.Errorf("%w: a finished run has index %d, the plan has %d runs", ErrBadOptions, i, len(specs))
@@ -158,14 +194,15 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 			return nil, fmt.Errorf("%w: finished run %d does not match the plan (%s, %s, seed %d)", ErrBadOptions, i, s.Problem, s.Kernel, s.Seed)
 		}
 	}
-	for i := range specs {
+	for i, s := range specs {
+		model.cell[i] = s.Problem + "/" + s.Kernel
 		if tr := o.Done[i]; tr != nil {
 			traces[i] = tr
 			done++
-			doneC += costs[i]
 			continue
 		}
 		order = append(order, i)
+		model.pending[i] = true
 	}
 	sort.SliceStable(order, func(a, b int) bool { return costs[order[a]] > costs[order[b]] })
 
@@ -178,9 +215,9 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 	)
 	start := time.Now()
 	if o.Progress != nil {
-		o.Progress(Progress{Done: done, Total: len(specs), DoneCost: doneC, TotalCost: total, Resumed: done, ResumedCost: doneC})
+		o.Progress(Progress{Done: done, Total: len(specs), Resumed: done, ETA: model.eta()})
 	}
-	resumed, resumedC := done, doneC
+	resumed := done
 	for range min(workers, len(order)) {
 		wg.Add(1)
 		go func() {
@@ -201,7 +238,9 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 					return
 				}
 				c.Kernel, c.Minimize, c.Workers = k, !p.Maximize(), 1
+				t0 := time.Now()
 				tr, err := bo.Run(ctx, p, c, s.Seed, bo.RunOptions{Iters: iters})
+				took := time.Since(t0).Seconds()
 				if err != nil {
 					if ctx.Err() == nil {
 						errs[i] = fmt.Errorf("experiments: run %d (%s, %s, seed %d): %w", i, s.Problem, s.Kernel, s.Seed, err)
@@ -220,9 +259,9 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 					}
 				}
 				done++
-				doneC += costs[i]
+				model.finished(i, took)
 				if o.Progress != nil {
-					o.Progress(Progress{Done: done, Total: len(specs), DoneCost: doneC, TotalCost: total, Elapsed: time.Since(start), Resumed: resumed, ResumedCost: resumedC})
+					o.Progress(Progress{Done: done, Total: len(specs), Elapsed: time.Since(start), Resumed: resumed, ETA: model.eta()})
 				}
 				mu.Unlock()
 			}

@@ -343,6 +343,9 @@ func Marks(s []Summary) []Mark {
 		return out
 	}
 	out[best] = Best
+	if s[best].N == 1 {
+		return out // one seed: no error bar, so no overlap to mark
+	}
 	bhi := s[best].Mean + z95*s[best].SE
 	for i, v := range s {
 		if i == best || math.IsNaN(v.Mean) {
@@ -355,10 +358,14 @@ func Marks(s []Summary) []Mark {
 	return out
 }
 
-// FormatEntry formats mean ± s.e. with one decimal, emphasized per mark:
-// **bold** for Best, <u>underline</u> for Overlapped.
+// FormatEntry formats mean ± s.e. with one decimal (the mean alone from a
+// single run: there is no error bar), emphasized per mark: **bold** for
+// Best, <u>underline</u> for Overlapped.
 func FormatEntry(s Summary, m Mark) string {
 	e := fmt.Sprintf("%.1f ± %.1f", s.Mean, s.SE)
+	if s.N == 1 {
+		e = fmt.Sprintf("%.1f", s.Mean)
+	}
 	e = strings.ReplaceAll(e, "-", "−")
 	switch m {
 	case Best:
