@@ -33,10 +33,10 @@
 //     threshold (tested against finite differences on designs with clipped
 //     negative eigenvalues). One evaluation costs an n×n eigendecomposition
 //     and four n×n products.
-//   - NewAvgFamily (rebuildFamily): rebuilds the kernel and its Gram for
-//     each ℓ; ∂C/∂log ℓ by central difference (step 1e-4 in log ℓ, two
-//     more Grams, fitBFGS only), or none (Step < 0), in which case fitBFGS
-//     uses Nelder–Mead; fitProfile needs one Gram per ℓ.
+//   - NewAvgFamily and FamilyOf (any kernel constructor): rebuild the
+//     kernel and its Gram for each ℓ; ∂C/∂log ℓ by central difference
+//     (step 1e-4 in log ℓ, two more Grams; the profile fit below needs
+//     none, one Gram per ℓ).
 //
 // # Fitting
 //
@@ -46,9 +46,11 @@
 // training inputs. FixNoise holds σ² at a known level given in the units
 // of y. ModeOwn (default) fits each family on its own likelihood; ModeBase
 // fits the base family (Baser) and reuses its hyperparameters, as the
-// authors' public code does. Two methods (FitOptions.Method):
+// authors' public code does. The method is the profile likelihood; a
+// gradient-based BFGS fit is kept internally as the reference the tests
+// compare it with.
 //
-//   - fitProfile (default): the profile likelihood P(ℓ) = max over (v, σ²).
+//   - Profile likelihood: P(ℓ) = max over (v, σ²).
 //     For each ℓ one correlation matrix and one eigendecomposition
 //     C_ℓ = QΛQᵀ (for plus, that of k_max with the clipped eigenvalues set
 //     to 0: no Daleckii–Krein products) turn the likelihood of
@@ -58,19 +60,15 @@
 //     1-D search over log r: a 24-point grid plus Brent's method, O(n) per
 //     step (log v alone with FixNoise). Jitter is mimicked on the eigenvalues as factorJitter
 //     would add it. The outer search over log ℓ evaluates the starts —
-//     Init's ℓ, s/4, Restarts (default 2) random ℓ ∈ [s/20, s] from
+//     FitOptions.Init's ℓ, s/4, Restarts (default 2) random ℓ ∈ [s/20, s] from
 //     rand.NewPCG(Seed, i) — and the grid s·2^k, k ∈ {−10, −6, …, 1, 3},
 //     then brackets the best by its evaluated neighbours (extending
 //     towards a bound if it is extreme) and refines it with Brent's method
 //     (tolerance 1e-4 in log ℓ). No ℓ-derivative is needed, so avg needs
-//     one Gram per ℓ (BFGS needed three per likelihood evaluation).
-//     Typically 17–25 eigendecompositions per fit. Over 144 test fits
-//     (TestProfileVsBFGS: base, max, plus, avg; n = 8…40; free and fixed
-//     noise) it reached a log marginal likelihood at least BFGS's (to
-//     1e-3) on all, higher on 8 (BFGS stuck in a worse local optimum);
-//     likewise on 56 fits to data of real BO runs of the six benchmark
-//     problems (higher by up to 2e-3 on 3).
-//   - fitBFGS: BFGS (gonum/optimize) over θ = (log v, log ℓ, log σ²), box
+//     one Gram per ℓ. Typically 17–25 eigendecompositions per fit.
+//     TestProfileVsBFGS holds it to at least the BFGS optimum (to 1e-3)
+//     on 144 fits (base, max, plus, avg; n = 8…40; free and fixed noise).
+//   - The BFGS reference: BFGS (gonum/optimize) over θ = (log v, log ℓ, log σ²), box
 //     bounds by the smooth bijection θ = lo + (hi−lo)·logistic(z), from the
 //     starts Init, the default (v = 1, ℓ = s/4, σ² = 1e-2) and Restarts
 //     random ones (log v ∈ [log 0.2, log 5], ℓ ∈ [s/20, s], σ² ∈
@@ -98,23 +96,17 @@
 // the noise prior is dropped. FitInfo's LogMarginal then holds the
 // maximized objective, lml + log prior (normalized Gamma densities).
 //
-// fitProfile handles the prior without losing its O(n) inner solve: at
+// The profile fit handles the prior without losing its O(n) inner solve: at
 // fixed ℓ and ρ = log(σ²/v) the objective is concave in t = log v (the
 // likelihood contributes −A/2·e^{−t} − (n/2)·t, the Gamma terms
 // (a−1)·t − b·e^t), and its maximizer is the positive root of
 // B·u² + c·u − A/2 = 0 in u = e^t (B = b_v + b_σ·e^ρ, c = n/2 − (a_v−1) −
 // (a_σ−1)), clamped to the bounds; the 1-D search over ρ and the outer
-// search over log ℓ (which adds log p(ℓ/w)) are unchanged. fitBFGS adds
+// search over log ℓ (which adds log p(ℓ/w)) are unchanged. The BFGS reference adds
 // the prior and its gradient ((a−1) − b·x per parameter x = e^θ) to its
 // objective. Tested: log densities against the Gamma formula, the MAP
 // gradient against central differences, the inner optimum against a grid
 // plus Nelder–Mead, and profile vs BFGS MAP fits.
-//
-// Measured (gonum backend, AMD EPYC, 2 cores shared with other jobs; n = 55,
-// d = 5, Matérn 5/2, BenchmarkFit): profile base 36 ms, max
-// (hyperoctahedral) 23 ms, plus 35 ms, avg (RBF, sign flips) 28 ms, 18–19
-// evaluations; BFGS under the same load base 76 ms, max 48 ms (326–337
-// evaluations), and on a quiet machine plus 0.30 s, avg 0.42 s.
 //
 // # Prediction with k_plus
 //

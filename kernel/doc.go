@@ -19,7 +19,7 @@
 //     registers, four rows of x at a time, one κ per pair:
 //     d_G² = max(‖x‖² + ‖y‖² − 2·max_g ⟨x, g·y⟩, 0). Materializing the
 //     n × n·|G| product with GEMM and reducing afterwards does not fit in
-//     cache and was measured 6× slower (DESIGN.md).
+//     cache and loses to the fused loop (docs/design.md).
 //   - Avg, closed (Auto, rbf base only; avgclosed.go): the RBF kernel
 //     is a product over coordinates, so signflip(d) gives a product of d
 //     two-term averages (d + 1 exponentials instead of 2^d), and
@@ -45,15 +45,11 @@
 //     pair instead of 2d²+1); the Gram's upper triangle, diagonal
 //     included, streams through those batches across row boundaries
 //     (f64.ExpPermanent8Pairs, one u per lane). Gradients are analytic.
-//     Measured Gram speed-ups over enumeration, hyperoctahedral(5), RBF,
-//     one quiet `perf profile` run (openblas, 2 threads): k_avg 132× at
-//     n = 55 and 167× at n = 1000; closed k_max 166× and 109× (137× in
-//     another run; BenchmarkClosedVsEnum).
+//     Measured speed-ups over enumeration are in docs/performance.md.
 //   - Avg, enumerate: one κ per element, evaluated eight elements at a
 //     time by f64.SumKappa (vectorized exp within f64.ExpMaxUlp = 2 ulp of
 //     math.Exp, square roots, fixed-order lane sums; the same bits on
-//     every SIMD path): about 11× faster than scalar math.Exp for
-//     matern52 over hyperoctahedral(5). Other groups and Matérn bases
+//     every SIMD path). Other groups and Matérn bases
 //     have no closed form: Closed is an error (ErrNoClosedForm).
 //   - Enumeration prepares each orbit one packed block (32 or 8
 //     elements) at a time, through orbit.RangeActor where the group has
@@ -105,9 +101,8 @@
 // scaling is not an isometry, so the single sum would be wrong). It is PSD
 // for any m (positive weights), and its gradient is analytic, including
 // the motion of the nodes with the box faces that end the orbit. Where the
-// integrand is resolved (ℓ ≳ 1 on [0.1, 10]²) it is far more accurate than
-// the former 64-node midpoint rule (RBF, ℓ = 1: 1.2e−8·v against 3.7e−5·v);
-// for small ℓ on long orbits (narrow ridges) no fixed rule of this size
+// integrand is resolved (ℓ ≳ 1 on [0.1, 10]²) its error is small (RBF,
+// ℓ = 1: 1.2e−8·v against the golden reference); for small ℓ on long orbits (narrow ridges) no fixed rule of this size
 // converges (golden worst case 2.6e−2·v at ℓ = 0.03). Other non-isometric
 // groups use orbit.Discretizer nodes, DefaultQuadratureDouble = 64 per
 // orbit. Method Enumerate on a continuous group means this discretized

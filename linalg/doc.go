@@ -20,9 +20,8 @@
 //
 // Cost: EigenSym and Cholesky of an n×n matrix take O(n³) time and O(n²)
 // memory (EigenSym ≈ 9n³ flops with vectors, Cholesky n³/3); a solve with r
-// right-hand sides costs 2n²r; Gemm costs 2mnk. At n = 1000 on one core,
-// openblas's EigenSym is about 10× faster than gonum's and its GEMM about
-// 5× faster (see BenchmarkEigenSym and BenchmarkGemm).
+// right-hand sides costs 2n²r; Gemm costs 2mnk. Measured backend ratios
+// are in docs/performance.md (BenchmarkEigenSym, BenchmarkGemm).
 //
 // OpenBLAS threads: the first time the openblas backend is requested, this
 // package pins OpenBLAS's thread count to SYMBO_OPENBLAS_THREADS (a positive

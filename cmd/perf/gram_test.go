@@ -78,7 +78,7 @@ func gram(t *testing.T, args ...string) *mat.Dense {
 	return out
 }
 
-// baseKernel is the DESIGN.md formula for base kernel b at distance r.
+// baseKernel is the textbook formula for base kernel b at distance r (docs/design.md).
 func baseKernel(b string, v, l, r float64) float64 {
 	u := r / l
 	switch b {
