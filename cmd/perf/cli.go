@@ -19,13 +19,13 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/symbo/symbo/internal/experiments"
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/gp"
 	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/internal/csvio"
+	"github.com/symbo/symbo/internal/experiments"
 	"github.com/symbo/symbo/internal/journal"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/symbo/symbo/internal/experiments"
 	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/internal/experiments"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"

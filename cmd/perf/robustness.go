@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/symbo/symbo/internal/experiments"
 	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/internal/experiments"
 )
 
 func init() {
