@@ -34,7 +34,7 @@ func BenchmarkIteration(b *testing.B) {
 			var fit, acq, total time.Duration
 			b.ReportAllocs()
 			for b.Loop() {
-				o.pending = nil
+				o.pend = nil
 				t0 := time.Now()
 				if _, err := o.Ask(); err != nil {
 					b.Fatal(err)

@@ -159,6 +159,9 @@ func TestTellBadInput(t *testing.T) {
 	if o.N() != n {
 		t.Fatalf("N changed from %d to %d", n, o.N())
 	}
+	if !o.Cancel(next) || len(o.Pending()) != 0 {
+		t.Fatal("Cancel did not forget the pending point")
+	}
 	again := must(o.Ask())
 	for i := range next {
 		if math.Float64bits(next[i]) != math.Float64bits(again[i]) {
@@ -843,5 +846,130 @@ func TestCustomKernel(t *testing.T) {
 	}
 	if a.History().Kernel != "mine" {
 		t.Errorf("history kernel %q", a.History().Kernel)
+	}
+}
+
+// TestBatchOrbits: with invariant kernels a batch never holds two points of
+// one orbit (nor a point on the orbit of a pending one), even at the first
+// acquisition step where β = 0 (pure exploitation); every point is in the
+// box and pending until told.
+func TestBatchOrbits(t *testing.T) {
+	for _, pn := range []string{"Ackley2d", "Rastrigin3d", "Griewank3d"} {
+		p := must(problem.New(pn, 0))
+		lo, hi := p.Bounds()
+		for _, k := range []string{NamePlus, NameMax, NameAvg} {
+			g := p.Group()
+			cfg := Config{Kernel: kernelOf(k, g, p.BaseShape()), Minimize: true, Init: 4, RawSamples: 64, Starts: 4}
+			o := must(New(lo, hi, cfg, 3))
+			for _, x := range must(o.AskBatch(4)) { // the initial design
+				must(0, o.Tell(x, must(p.Evaluate(x))))
+			}
+			for round := range 3 {
+				batch := must(o.AskBatch(6))
+				if len(o.Pending()) != 6 {
+					t.Fatalf("%s %s: %d pending", pn, k, len(o.Pending()))
+				}
+				var diag2 float64
+				for i := range lo {
+					diag2 += (hi[i] - lo[i]) * (hi[i] - lo[i])
+				}
+				for i := range batch {
+					if !inBox(batch[i], lo, hi) {
+						t.Fatalf("outside the box: %v", batch[i])
+					}
+					for j := range i {
+						if d2 := orbitDist2(g, batch[i], batch[j]); d2 < 0.99*PendingExclusion*PendingExclusion*diag2 {
+							t.Errorf("%s %s round %d: points %d and %d share an orbit: %v, %v", pn, k, round, i, j, batch[i], batch[j])
+						}
+					}
+				}
+				for _, x := range batch {
+					must(0, o.Tell(x, must(p.Evaluate(x))))
+				}
+				if len(o.Pending()) != 0 {
+					t.Fatal("told points still pending")
+				}
+			}
+		}
+	}
+}
+
+// TestBatchDeterminism: the points depend only on (settings, seed,
+// observations, pending points): a batch equals successive Asks, an
+// optimizer restored from a history with pending points continues it to
+// the bit, and the result does not depend on GOMAXPROCS.
+func TestBatchDeterminism(t *testing.T) {
+	p := must(problem.New("Ackley2d", 0))
+	lo, hi := p.Bounds()
+	cfg := Config{Kernel: kernelOf(NamePlus, p.Group(), p.BaseShape()), Minimize: true, Init: 3, RawSamples: 32, Starts: 2}
+	build := func() *Optimizer {
+		o := must(New(lo, hi, cfg, 12))
+		for range 5 {
+			x := must(o.Ask())
+			must(0, o.Tell(x, must(p.Evaluate(x))))
+		}
+		return o
+	}
+	a := build()
+	batch := must(a.AskBatch(3))
+	b := build()
+	for i := range 3 {
+		if x := must(b.Ask()); !sameBits(x, batch[i]) {
+			t.Fatalf("Ask %d = %v, batch %v", i, x, batch[i])
+		}
+	}
+	// A history saved with two pending points continues to the third.
+	c := build()
+	c.Ask()
+	c.Ask()
+	raw, _ := json.Marshal(c.History())
+	var h History
+	must(0, json.Unmarshal(raw, &h))
+	r := must(New(lo, hi, cfg, 12))
+	must(0, r.Restore(h))
+	if x := must(r.Ask()); !sameBits(x, batch[2]) {
+		t.Fatalf("restored with pending: %v, want %v", x, batch[2])
+	}
+	old := runtime.GOMAXPROCS(1)
+	d := build()
+	one := must(d.AskBatch(3))
+	runtime.GOMAXPROCS(old)
+	for i := range one {
+		if !sameBits(one[i], batch[i]) {
+			t.Fatalf("GOMAXPROCS 1: %v, want %v", one[i], batch[i])
+		}
+	}
+}
+
+// TestRunBatchResume: a batched run (rounds of 3 parallel evaluations)
+// resumed from any prefix, including one that cuts a round, gives the
+// uninterrupted trace, timings aside; rounds are recorded.
+func TestRunBatchResume(t *testing.T) {
+	p := must(problem.New("Rastrigin3d", 0))
+	cfg := Config{Kernel: kernelOf(NamePlus, p.Group(), p.BaseShape()), Minimize: true, Init: 4, RawSamples: 32, Starts: 2}
+	var seen []Evaluation
+	full := must(Run(context.Background(), p, cfg, 5, RunOptions{Iters: 7, Batch: 3, OnEvaluation: func(e Evaluation) error {
+		seen = append(seen, e)
+		return nil
+	}}))
+	if full.Batch != 3 || len(full.Evaluations) != 11 {
+		t.Fatalf("batch %d, %d evaluations", full.Batch, len(full.Evaluations))
+	}
+	// Rounds: init 3 + 1, then 3, 3, 1.
+	wantRounds := []int{0, 0, 0, 1, 2, 2, 2, 3, 3, 3, 4}
+	for i, e := range full.Evaluations {
+		if e.Round != wantRounds[i] {
+			t.Fatalf("evaluation %d in round %d, want %d", i, e.Round, wantRounds[i])
+		}
+	}
+	want := traceJSON(t, stripTimings(full))
+	for cut := range 12 {
+		tr, err := Run(context.Background(), p, cfg, 5, RunOptions{Iters: 7, Batch: 3, Resume: seen[:cut]})
+		if err != nil {
+			t.Fatalf("resume at %d: %v", cut, err)
+		}
+		if traceJSON(t, stripTimings(tr)) != want {
+			t.Errorf("resumed at %d: trace differs", cut)
+		}
 	}
 }

@@ -93,3 +93,40 @@ func canonModel(cfg Config, cm *canonMap, xs [][]float64, ys []float64, h gp.Hyp
 	}
 	return m, nil
 }
+
+// orbitDist2 returns d_G(x, y)² under g (Euclidean for a nil group):
+// through the canonical map or the closed-form distance when the group has
+// one, by enumeration for other finite groups, and Euclidean otherwise.
+func orbitDist2(g orbit.Group, x, y []float64) float64 {
+	sq := func(a, b []float64) float64 {
+		var s float64
+		for i := range a {
+			t := a[i] - b[i]
+			s += t * t
+		}
+		return s
+	}
+	switch gg := g.(type) {
+	case nil:
+		return sq(x, y)
+	case orbit.Distancer:
+		return gg.OrbitDist2(x, y)
+	case orbit.Canonicalizer:
+		cd := gg.CanonicalDim()
+		a, b := make([]float64, cd), make([]float64, cd)
+		gg.CanonicalTo(a, x)
+		gg.CanonicalTo(b, y)
+		return sq(a, b)
+	case orbit.Finite:
+		if n, err := orbit.Size(gg); err == nil && n <= 1<<16 {
+			gy := make([]float64, len(y))
+			best := math.Inf(1)
+			for i := range n {
+				gg.ActTo(gy, y, i)
+				best = min(best, sq(x, gy))
+			}
+			return best
+		}
+	}
+	return sq(x, y)
+}

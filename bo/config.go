@@ -115,6 +115,8 @@ const (
 	MaxRawSamples  = 1 << 22
 	MaxStarts      = 1 << 12
 	MaxAscentIter  = 1 << 16
+	// MaxBatch caps AskBatch's q.
+	MaxBatch = 1 << 10
 )
 
 // Config configures an Optimizer. The zero value is the paper's protocol

@@ -33,6 +33,8 @@ type History struct {
 	Dim          int           `json:"dim"`
 	Minimize     bool          `json:"minimize"`
 	Observations []Observation `json:"observations"`
+	// Pending are points asked and not yet told (parallel evaluations).
+	Pending [][]float64 `json:"pending,omitempty"`
 }
 
 // Observation is one told point.
@@ -53,6 +55,9 @@ func (o *Optimizer) History() History {
 	for i, x := range o.xs {
 		h.Observations[i] = Observation{X: append([]float64(nil), x...), Y: o.ys[i]}
 	}
+	if len(o.pend) > 0 {
+		h.Pending = o.Pending()
+	}
 	return h
 }
 
@@ -69,8 +74,10 @@ func (o *Optimizer) Restore(h History) error {
 	switch {
 	case h.Version != HistoryVersion:
 		return fmt.Errorf("%w: format version %d, want %d", ErrHistory, h.Version, HistoryVersion)
-	case len(o.xs) != 0:
-		return fmt.Errorf("%w: the optimizer already has %d observations", ErrHistory, len(o.xs))
+	case len(o.xs) != 0 || len(o.pend) != 0:
+		return fmt.Errorf("%w: the optimizer already has %d observations and %d pending points", ErrHistory, len(o.xs), len(o.pend))
+	case len(h.Observations)+len(h.Pending) > MaxEvaluations:
+		return fmt.Errorf("%w: %d points exceed MaxEvaluations = %d", ErrHistory, len(h.Observations)+len(h.Pending), MaxEvaluations)
 	case h.Seed != o.seed:
 		return fmt.Errorf("%w: seed %d, the optimizer's is %d", ErrHistory, h.Seed, o.seed)
 	case h.Kernel != o.cfg.Kernel.Name():
@@ -84,8 +91,14 @@ func (o *Optimizer) Restore(h History) error {
 	}
 	for i, ob := range h.Observations {
 		if err := o.Tell(ob.X, ob.Y); err != nil {
-			o.xs, o.ys, o.pending = o.xs[:0], o.ys[:0], nil
+			o.xs, o.ys, o.pend = o.xs[:0], o.ys[:0], nil
 			return fmt.Errorf("%w: observation %d: %w", ErrHistory, i, err)
+		}
+	}
+	for i, p := range h.Pending {
+		if err := o.AddPending(p); err != nil {
+			o.xs, o.ys, o.pend = o.xs[:0], o.ys[:0], nil
+			return fmt.Errorf("%w: pending point %d: %w", ErrHistory, i, err)
 		}
 	}
 	return nil

@@ -43,8 +43,9 @@ const (
 
 // AskInfo describes the last Ask.
 type AskInfo struct {
-	Phase string // PhaseInit or PhaseBO
-	N     int    // observations when asked
+	Phase   string // PhaseInit or PhaseBO
+	N       int    // observations when asked
+	Pending int    // pending points when asked
 	// The fitted GP (PhaseBO only; zero otherwise): hyperparameters on the
 	// standardized scale, jitter, log marginal likelihood.
 	Hyper       gp.Hyper
@@ -85,10 +86,10 @@ type Optimizer struct {
 	xs [][]float64
 	ys []float64 // as told
 
-	model   *gp.GP    // fitted on X
-	pred    *gp.GP    // predicts: model, or its twin on φ(X)
-	pending []float64 // Ask's answer for len(xs) observations, nil if stale
-	last    AskInfo
+	model *gp.GP      // fitted on X
+	pred  *gp.GP      // predicts: model with the pending lies, or its twin on φ
+	pend  [][]float64 // pending points (asked, not told), in asking order
+	last  AskInfo
 
 	ws []*acqScratch
 	qn []*boxQN
@@ -180,29 +181,34 @@ func (o *Optimizer) LastAsk() AskInfo { return o.last }
 // one).
 func (o *Optimizer) Model() *gp.GP { return o.model }
 
-// Ask returns the next point to evaluate (a fresh slice inside the box).
-// While fewer than Init observations have been told it returns uniform
-// random points (point i of the initial design draws from stream (seed,
-// i)); afterwards it fits the GP to all observations and maximizes the
-// acquisition. Asking again without a Tell returns the same point without
-// recomputing it.
+// Ask returns the next point to evaluate (a fresh slice inside the box)
+// and records it as pending — asked, not yet told — so that Ask may be
+// called again before its value is known (parallel evaluations). While
+// fewer than Init points have been observed or are pending it returns the
+// next point of the uniform initial design (point i draws from stream
+// (seed, i)); afterwards it fits the GP to the observations, conditions it
+// on the pending points with the constant liar (each pending point is
+// told, for the acquisition only, the worst value observed so far, so the
+// acquisition drops near it and — with an invariant kernel — near its
+// whole orbit), and maximizes the acquisition. The point is a function of
+// the configuration, the seed, the observations and the pending points.
 func (o *Optimizer) Ask() ([]float64, error) {
 	if o == nil || o.fam == nil {
 		return nil, errNotNew
 	}
-	n := len(o.xs)
-	if o.pending != nil {
-		return append([]float64(nil), o.pending...), nil
+	n, k := len(o.xs), len(o.pend)
+	if n+k >= MaxEvaluations {
+		return nil, fmt.Errorf("%w: %d observations and %d pending points reach MaxEvaluations", ErrBadConfig, n, k)
 	}
 	var x []float64
-	if n < o.cfg.Init {
-		rng := stream(o.seed, tagInit, uint64(n))
+	if n+k < o.cfg.Init {
+		rng := stream(o.seed, tagInit, uint64(n+k))
 		x = make([]float64, o.d)
 		for i := range x {
 			x[i] = lerp(o.lo[i], o.hi[i], rng.Float64())
 		}
 		clampInto(x, o.lo, o.hi)
-		o.last = AskInfo{Phase: PhaseInit, N: n, Beta: math.NaN(), Acq: math.NaN(), Start: -1}
+		o.last = AskInfo{Phase: PhaseInit, N: n, Pending: k, Beta: math.NaN(), Acq: math.NaN(), Start: -1}
 	} else {
 		var err error
 		x, err = o.acquire()
@@ -210,14 +216,79 @@ func (o *Optimizer) Ask() ([]float64, error) {
 			return nil, err
 		}
 	}
-	o.pending = x
+	o.pend = append(o.pend, x)
 	return append([]float64(nil), x...), nil
+}
+
+// AskBatch returns q points to evaluate in parallel: the points q
+// successive Asks return (each pending for the next). With an invariant
+// kernel no two of them lie on one orbit.
+func (o *Optimizer) AskBatch(q int) ([][]float64, error) {
+	if q < 1 || q > MaxBatch {
+		return nil, fmt.Errorf("%w: batch size %d outside [1, %d]", ErrBadConfig, q, MaxBatch)
+	}
+	out := make([][]float64, 0, q)
+	for range q {
+		x, err := o.Ask()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+// Pending returns copies of the pending points, in the order they were
+// asked.
+func (o *Optimizer) Pending() [][]float64 {
+	if o == nil {
+		return nil
+	}
+	out := make([][]float64, len(o.pend))
+	for i, p := range o.pend {
+		out[i] = append([]float64(nil), p...)
+	}
+	return out
+}
+
+// AddPending records x as pending (asked elsewhere — by another process,
+// or before a restart — and not yet told), as if this optimizer had
+// returned it. x must be a point of the box.
+func (o *Optimizer) AddPending(x []float64) error {
+	if o == nil || o.fam == nil {
+		return errNotNew
+	}
+	if err := o.checkPoint(x); err != nil {
+		return err
+	}
+	if len(o.xs)+len(o.pend) >= MaxEvaluations {
+		return fmt.Errorf("%w: too many pending points", ErrBadConfig)
+	}
+	o.pend = append(o.pend, append([]float64(nil), x...))
+	return nil
+}
+
+// Cancel forgets the pending point x (bit for bit equal to one Ask
+// returned), e.g. when its evaluation failed. It reports whether x was
+// pending.
+func (o *Optimizer) Cancel(x []float64) bool {
+	if o == nil {
+		return false
+	}
+	for i, p := range o.pend {
+		if sameBits(p, x) {
+			o.pend = append(o.pend[:i:i], o.pend[i+1:]...)
+			return true
+		}
+	}
+	return false
 }
 
 // Tell records the observation y at x. x must have length d, finite
 // coordinates inside the box, and y must be finite; otherwise Tell returns
 // an error (wrapping ErrBadPoint or ErrBadValue) and the optimizer is
-// unchanged. x need not come from Ask, and duplicate points are allowed.
+// unchanged. x need not come from Ask; if it is pending (bit for bit), it
+// stops being pending. Duplicate points are allowed.
 func (o *Optimizer) Tell(x []float64, y float64) error {
 	if o == nil || o.fam == nil {
 		return errNotNew
@@ -230,7 +301,7 @@ func (o *Optimizer) Tell(x []float64, y float64) error {
 	}
 	o.xs = append(o.xs, append([]float64(nil), x...))
 	o.ys = append(o.ys, y)
-	o.pending = nil
+	o.Cancel(x) // x, if pending, is now observed
 	return nil
 }
 
@@ -294,8 +365,31 @@ func (o *Optimizer) fit() error {
 		return wrapf(err, "fit at n = %d", n)
 	}
 	o.model, o.pred = m, m
+	xs := o.xs
+	if len(o.pend) > 0 {
+		// Constant liar: the pending points are told the worst value seen,
+		// with the hyperparameters fitted to the observations.
+		worst := ys[0]
+		for _, v := range ys {
+			worst = min(worst, v)
+		}
+		xs = append(append([][]float64(nil), o.xs...), o.pend...)
+		ys = append(append([]float64(nil), ys...), make([]float64, len(o.pend))...)
+		for i := range o.pend {
+			ys[n+i] = worst
+		}
+		if o.canon == nil {
+			xp := mat.NewDense(len(xs), o.d, nil)
+			for i, p := range xs {
+				xp.SetRow(i, p)
+			}
+			if o.pred, err = gp.New(o.fam, xp, ys, m.Hyper(), gp.Options{Backend: o.cfg.Backend}); err != nil {
+				return wrapf(err, "pending points")
+			}
+		}
+	}
 	if o.canon != nil {
-		o.pred, err = canonModel(o.cfg, o.canon, o.xs, ys, m.Hyper())
+		o.pred, err = canonModel(o.cfg, o.canon, xs, ys, m.Hyper())
 		if err != nil {
 			return err
 		}
@@ -432,10 +526,10 @@ func (a *acqFunc) eval(s *acqScratch, x, grad []float64) (float64, error) {
 func (o *Optimizer) newAcq() *acqFunc {
 	a := &acqFunc{m: o.pred, canon: o.canon, kind: o.cfg.Acquisition}
 	if a.kind == UCB {
-		_, b := o.beta(len(o.xs))
+		_, b := o.beta(len(o.xs) + len(o.pend))
 		a.sqrtBeta = math.Sqrt(b)
 	}
-	m, sc := o.model.Standardization()
+	m, sc := o.pred.Standardization()
 	yb := o.sign * o.ys[o.bestIndex()]
 	if a.best = (yb - m) / sc; math.IsInf(a.best, 0) {
 		a.best = yb/sc - m/sc
@@ -446,7 +540,7 @@ func (o *Optimizer) newAcq() *acqFunc {
 // acquire fits the model and maximizes the acquisition.
 func (o *Optimizer) acquire() ([]float64, error) {
 	n := len(o.xs)
-	info := AskInfo{Phase: PhaseBO, N: n, Beta: math.NaN()}
+	info := AskInfo{Phase: PhaseBO, N: n, Pending: len(o.pend), Beta: math.NaN()}
 	t0 := time.Now()
 	if err := o.fit(); err != nil {
 		return nil, err
@@ -456,11 +550,11 @@ func (o *Optimizer) acquire() ([]float64, error) {
 	info.Hyper, info.Jitter, info.LogMarginal = h, o.model.Jitter(), o.model.LogMarginal()
 	t1 := time.Now()
 	a := o.newAcq()
-	info.T, info.Beta = o.beta(n)
+	info.T, info.Beta = o.beta(n + len(o.pend))
 	if a.kind != UCB {
 		info.Beta = math.NaN()
 	}
-	x, err := o.maximizeAcq(a, n, o.xs[o.bestIndex()], &info)
+	x, err := o.maximizeAcq(a, n+len(o.pend), o.xs[o.bestIndex()], &info)
 	if err != nil {
 		return nil, err
 	}
@@ -531,23 +625,63 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *AskI
 		vals[s] = q.maximize(f, ends[s*d:(s+1)*d], start)
 		evals[s], serrs[s] = q.evals, ferr
 	})
-	best := -1
+	rank := make([]int, ns)
 	for s := range ns {
 		if serrs[s] != nil {
 			return nil, wrapf(serrs[s], "acquisition ascent from start %d", s)
 		}
 		info.Evals += evals[s]
-		if best < 0 || vals[s] > vals[best] {
-			best = s
+		rank[s] = s
+		clampInto(ends[s*d:(s+1)*d], o.lo, o.hi)
+	}
+	// The best end point (ties: the better-ranked start) that is not on
+	// the orbit of a pending point; the raw samples if every end is.
+	sort.SliceStable(rank, func(i, j int) bool { return vals[rank[i]] > vals[rank[j]] })
+	for _, s := range rank {
+		x := ends[s*d : (s+1)*d]
+		if math.IsInf(vals[s], -1) {
+			break
+		}
+		if o.onPendingOrbit(x) {
+			continue
+		}
+		info.Acq, info.Start, info.FromBest = vals[s], s, order[s] == R
+		return append([]float64(nil), x...), nil
+	}
+	for _, i := range order {
+		x := cand[i*d : (i+1)*d]
+		if !math.IsInf(score[i], -1) && !o.onPendingOrbit(x) {
+			info.Acq, info.Start, info.FromBest = score[i], -1, i == R
+			return append([]float64(nil), x...), nil
 		}
 	}
-	x := append([]float64(nil), ends[best*d:(best+1)*d]...)
-	clampInto(x, o.lo, o.hi)
-	info.Acq, info.Start, info.FromBest = vals[best], best, order[best] == R
-	if math.IsInf(vals[best], -1) {
-		return nil, fmt.Errorf("bo: acquisition is not finite at any start")
+	return nil, fmt.Errorf("bo: acquisition is not finite at any start off the pending points' orbits")
+}
+
+// PendingExclusion is the radius, as a fraction of the box diagonal, of
+// the neighbourhood of a pending point's orbit (its point alone for a
+// kernel without a group) that Ask never proposes in: the constant liar
+// lowers the acquisition there, and this makes it a guarantee, so a batch
+// never holds two points of one orbit, nor near-duplicates.
+const PendingExclusion = 1e-3
+
+// onPendingOrbit reports whether x lies within PendingExclusion of the
+// box diagonal of the orbit of a pending point under the kernel's group.
+func (o *Optimizer) onPendingOrbit(x []float64) bool {
+	if len(o.pend) == 0 {
+		return false
 	}
-	return x, nil
+	var diag float64
+	for i := range o.lo {
+		w := width(o.lo[i], o.hi[i]) * PendingExclusion
+		diag += w * w
+	}
+	for _, p := range o.pend {
+		if orbitDist2(o.cfg.Kernel.group, x, p) <= diag {
+			return true
+		}
+	}
+	return false
 }
 
 func (o *Optimizer) ensureWorkers() {

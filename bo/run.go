@@ -49,6 +49,10 @@ type Evaluation struct {
 	// FromBest: the winning ascent started at the best observed point
 	// (otherwise at a quasi-random raw sample).
 	FromBest bool `json:"from_best_start,omitempty"`
+	// Round is the index of the round of parallel evaluations the point
+	// was asked in (RunOptions.Batch; with Batch 1, the evaluation's
+	// index).
+	Round int `json:"round"`
 	// Timings of this evaluation.
 	Timings Timings `json:"timings"`
 }
@@ -71,10 +75,12 @@ type Trace struct {
 	Beta    string `json:"beta"`
 	FitMode string `json:"fit_mode"`
 	// Prior is the hyperparameter prior ("botorch"); empty for none.
-	Prior      string `json:"prior,omitempty"`
-	FixNoise   bool   `json:"fix_noise"`
-	Init       int    `json:"init"`
-	Iters      int    `json:"iters"`
+	Prior    string `json:"prior,omitempty"`
+	FixNoise bool   `json:"fix_noise"`
+	Init     int    `json:"init"`
+	Iters    int    `json:"iters"`
+	// Batch is the number of points asked per round (1: sequential).
+	Batch      int    `json:"batch"`
 	RawSamples int    `json:"raw_samples"`
 	Starts     int    `json:"starts"`
 	MaxIter    int    `json:"max_iter"`
@@ -133,8 +139,11 @@ type RunOptions struct {
 	// it is told, in order (resumed ones excepted), so that a caller can
 	// persist it; an error stops the run and is returned.
 	OnEvaluation func(Evaluation) error
+	// Batch is the number of points asked together in a round and
+	// evaluated in parallel (0 means 1: sequential; at most MaxBatch).
+	Batch int
 	// Resume holds the first evaluations of an earlier run with the same
-	// problem, configuration and seed (as OnEvaluation received them, or
+	// problem, configuration, batch size and seed (as OnEvaluation received them, or
 	// from its Trace): they are told again instead of evaluated, and the
 	// run continues from there. The finished Trace equals an uninterrupted
 	// run's, timings aside. Run checks the initial-design points against
@@ -202,70 +211,125 @@ func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions)
 		}
 	}
 	sd := math.Sqrt(noise)
-	for i, e := range ro.Resume {
-		if e.Phase == PhaseInit {
-			x, err := o.Ask()
-			if err != nil {
-				return nil, wrapf(err, "%s: resume", p.Name())
-			}
-			if !sameBits(x, e.X) {
-				return nil, fmt.Errorf("%w: %s: resumed evaluation %d is not the initial point these settings draw", ErrHistory, p.Name(), i)
-			}
-		} else if i < c.Init {
-			return nil, fmt.Errorf("%w: %s: resumed evaluation %d is phase %q, want %q", ErrHistory, p.Name(), i, e.Phase, PhaseInit)
-		}
-		if err := o.Tell(e.X, e.Y); err != nil {
-			return nil, fmt.Errorf("%w: %s: resumed evaluation %d: %w", ErrHistory, p.Name(), i, err)
-		}
-		tr.Evaluations = append(tr.Evaluations, e)
+	q := ro.Batch
+	if q == 0 {
+		q = 1
 	}
-	for i := len(ro.Resume); i < total; i++ {
+	if q < 1 || q > MaxBatch {
+		return nil, fmt.Errorf("%w: %s: batch size %d outside [1, %d]", ErrBadConfig, p.Name(), q, MaxBatch)
+	}
+	tr.Batch = q
+	// Rounds: the initial design in rounds of at most q points, then the
+	// acquisition steps in rounds of q (the last may be shorter). A round's
+	// points are asked together (pending for each other), evaluated, then
+	// told.
+	round := 0
+	for i := 0; i < total; round++ {
+		m := min(q, total-i)
+		if i < c.Init {
+			m = min(q, c.Init-i)
+		}
 		if err := ctx.Err(); err != nil {
 			bookkeep(tr)
 			return tr, wrapf(err, "%s: stopped after %d of %d evaluations", p.Name(), i, total)
 		}
+		resumed := max(0, min(m, len(ro.Resume)-i))
+		if resumed == m && (q == 1 || i >= c.Init) && ro.Resume[i].Phase == PhaseBO {
+			// A whole resumed acquisition round: tell it again, no fit.
+			for j := range m {
+				e := ro.Resume[i+j]
+				if e.Phase != PhaseBO || e.Round != round {
+					return nil, fmt.Errorf("%w: %s: resumed evaluation %d is phase %q round %d, want %q round %d", ErrHistory, p.Name(), i+j, e.Phase, e.Round, PhaseBO, round)
+				}
+				if err := o.Tell(e.X, e.Y); err != nil {
+					return nil, fmt.Errorf("%w: %s: resumed evaluation %d: %w", ErrHistory, p.Name(), i+j, err)
+				}
+				tr.Evaluations = append(tr.Evaluations, e)
+			}
+			i += m
+			continue
+		}
 		t0 := time.Now()
-		x, err := o.Ask()
-		if err != nil {
-			return nil, wrapf(err, "%s: evaluation %d", p.Name(), i)
-		}
-		info := o.LastAsk()
-		f, err := p.Evaluate(x)
-		if err != nil {
-			return nil, wrapf(err, "%s: evaluation %d", p.Name(), i)
-		}
-		y := f
-		if sd > 0 {
-			y += sd * stream(seed, tagNoise, uint64(i)).NormFloat64()
-		}
-		if err := o.Tell(x, y); err != nil {
-			return nil, wrapf(err, "%s: evaluation %d", p.Name(), i)
-		}
-		e := Evaluation{Phase: info.Phase, X: x, Y: y, F: f}
-		if info.Phase == PhaseBO {
-			h := info.Hyper
-			e.Hyper = &Hyper{Variance: h.Variance, Lengthscale: h.Lengthscale, Noise: h.Noise, Jitter: info.Jitter}
-			e.T = info.T
-			if !math.IsNaN(info.Beta) {
-				b := info.Beta
-				e.Beta = &b
+		xs := make([][]float64, m)
+		infos := make([]AskInfo, m)
+		for j := range m {
+			x, err := o.Ask()
+			if err != nil {
+				return nil, wrapf(err, "%s: evaluation %d", p.Name(), i+j)
 			}
-			a := info.Acq
-			e.Acq = &a
-			e.FromBest = info.FromBest
-			e.Timings.Fit, e.Timings.Acq = info.FitTime, info.AcqTime
+			xs[j], infos[j] = x, o.LastAsk()
 		}
-		e.Timings.Other = time.Since(t0) - e.Timings.Fit - e.Timings.Acq
-		tr.Evaluations = append(tr.Evaluations, e)
-		if ro.OnEvaluation != nil {
-			if err := ro.OnEvaluation(e); err != nil {
-				bookkeep(tr)
-				return tr, wrapf(err, "%s: evaluation %d", p.Name(), i)
+		asked := time.Since(t0)
+		for j := range resumed {
+			e := ro.Resume[i+j]
+			if !sameBits(xs[j], e.X) || e.Phase != infos[j].Phase {
+				return nil, fmt.Errorf("%w: %s: resumed evaluation %d is not the point these settings ask", ErrHistory, p.Name(), i+j)
 			}
 		}
+		evals := make([]Evaluation, m)
+		for j := range m {
+			if j < resumed {
+				evals[j] = ro.Resume[i+j]
+				continue
+			}
+			t1 := time.Now()
+			f, err := p.Evaluate(xs[j])
+			if err != nil {
+				return nil, wrapf(err, "%s: evaluation %d", p.Name(), i+j)
+			}
+			y := f
+			if sd > 0 {
+				y += sd * stream(seed, tagNoise, uint64(i+j)).NormFloat64()
+			}
+			evals[j] = newEvaluation(infos[j], xs[j], y, f, round)
+			evals[j].Timings.Other = time.Since(t1)
+			if j == 0 {
+				evals[j].Timings.Other += asked - sumAskTimes(infos)
+			}
+		}
+		for j, e := range evals {
+			if err := o.Tell(e.X, e.Y); err != nil {
+				return nil, wrapf(err, "%s: evaluation %d", p.Name(), i+j)
+			}
+			tr.Evaluations = append(tr.Evaluations, e)
+			if j >= resumed && ro.OnEvaluation != nil {
+				if err := ro.OnEvaluation(e); err != nil {
+					bookkeep(tr)
+					return tr, wrapf(err, "%s: evaluation %d", p.Name(), i+j)
+				}
+			}
+		}
+		i += m
 	}
 	bookkeep(tr)
 	return tr, nil
+}
+
+// newEvaluation records an asked point, its values and its AskInfo.
+func newEvaluation(info AskInfo, x []float64, y, f float64, round int) Evaluation {
+	e := Evaluation{Phase: info.Phase, X: x, Y: y, F: f, Round: round}
+	if info.Phase == PhaseBO {
+		h := info.Hyper
+		e.Hyper = &Hyper{Variance: h.Variance, Lengthscale: h.Lengthscale, Noise: h.Noise, Jitter: info.Jitter}
+		e.T = info.T
+		if !math.IsNaN(info.Beta) {
+			b := info.Beta
+			e.Beta = &b
+		}
+		a := info.Acq
+		e.Acq = &a
+		e.FromBest = info.FromBest
+		e.Timings.Fit, e.Timings.Acq = info.FitTime, info.AcqTime
+	}
+	return e
+}
+
+func sumAskTimes(infos []AskInfo) time.Duration {
+	var t time.Duration
+	for _, in := range infos {
+		t += in.FitTime + in.AcqTime
+	}
+	return t
 }
 
 func sameBits(a, b []float64) bool {

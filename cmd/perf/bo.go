@@ -205,7 +205,7 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 		prog.printf("resuming after %d of %d evaluations from %s", len(done), total, journalPath)
 	}
 	n := len(done)
-	tr, err := bo.Run(ctx, p, cfg, set.Seed, bo.RunOptions{Iters: set.Iters, Resume: done, OnEvaluation: func(e bo.Evaluation) error {
+	tr, err := bo.Run(ctx, p, cfg, set.Seed, bo.RunOptions{Iters: set.Iters, Batch: set.Batch, Resume: done, OnEvaluation: func(e bo.Evaluation) error {
 		if jw != nil {
 			if err := jw.Append(e); err != nil {
 				return err
@@ -310,7 +310,7 @@ func priorNote(name string) string {
 // they make the bo.Config of every run.
 type protocol struct {
 	acq, beta, fit, prior, backend *string
-	iters, initN                   *int
+	iters, initN, batch            *int
 }
 
 // Protocol is the protocol part of a run's settings, as the flags spell
@@ -318,6 +318,7 @@ type protocol struct {
 type Protocol struct {
 	Iters   int    `json:"iters"`
 	Init    int    `json:"init"`
+	Batch   int    `json:"batch"`
 	Acq     string `json:"acq"`
 	Beta    string `json:"beta"`
 	Fit     string `json:"fit"`
@@ -330,6 +331,7 @@ func protocolFlags(fs *flagSet) *protocol {
 	return &protocol{
 		iters:   fs.Int("iters", bo.DefaultIters, "acquisition steps after the initial design"),
 		initN:   fs.Int("init", bo.DefaultInit, "uniform random initial points"),
+		batch:   fs.Int("batch", 1, "points asked per round and evaluated in parallel (constant liar; 1: sequential)"),
 		acq:     fs.String("acq", "ucb", "acquisition function: ucb or ei"),
 		beta:    fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n, their code)"),
 		fit:     fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the base kernel's, the authors' code)"),
@@ -339,7 +341,7 @@ func protocolFlags(fs *flagSet) *protocol {
 }
 
 func (p *protocol) values() Protocol {
-	return Protocol{Iters: *p.iters, Init: *p.initN, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend}
+	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend}
 }
 
 // config parses the protocol flags into a bo.Config with the given
@@ -368,6 +370,9 @@ func (p Protocol) config(workers int) (bo.Config, error) {
 	}
 	if p.Iters < 1 || p.Iters > bo.MaxEvaluations-p.Init {
 		return cfg, badInput("--iters must lie in [1, %d − init], got %d", bo.MaxEvaluations, p.Iters)
+	}
+	if p.Batch < 1 || p.Batch > bo.MaxBatch {
+		return cfg, badInput("--batch must lie in [1, %d], got %d", bo.MaxBatch, p.Batch)
 	}
 	if workers < 0 {
 		return cfg, badInput("--workers must be ≥ 0, got %d", workers)

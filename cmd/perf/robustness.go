@@ -76,7 +76,7 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 	if *seeds > experiments.MaxSeeds {
 		return badInput("--seeds must be at most %d, got %d", experiments.MaxSeeds, *seeds)
 	}
-	opts := experiments.RobustnessOptions{Seeds: *seeds, Config: cfg, Iters: *proto.iters, Workers: *workers}
+	opts := experiments.RobustnessOptions{Seeds: *seeds, Config: cfg, Iters: *proto.iters, Batch: *proto.batch, Workers: *workers}
 	if opts.Problems, err = splitList("problems", *problems, func(p string) (string, error) { return p, nil }); err != nil {
 		return err
 	}

@@ -223,7 +223,7 @@ func (s tableSettings) options(workers int) (experiments.TableOptions, error) {
 	if err != nil {
 		return experiments.TableOptions{}, err
 	}
-	opts := experiments.TableOptions{Seeds: s.Seeds, Config: cfg, Iters: s.Iters, Workers: workers, Problems: s.Problems, Kernels: s.Kernels}
+	opts := experiments.TableOptions{Seeds: s.Seeds, Config: cfg, Iters: s.Iters, Batch: s.Batch, Workers: workers, Problems: s.Problems, Kernels: s.Kernels}
 	if opts.Skip, err = skipCells(s.Skip); err != nil {
 		return opts, err
 	}
@@ -330,8 +330,12 @@ func writeTableFiles(dir string, res *experiments.TableResult, md, command strin
 		"Bold: best mean of the row; underlined: 95% interval (m ± 1.96·s.e.) overlaps the best's.\n" +
 		"The paper's columns are marked by the same rule among base, avg and plus.\n\n")
 	s, e := res.Settings, res.Environment
-	fmt.Fprintf(&b, "Settings: %d seeds, %d init + %d iterations, %s, beta %s, fit %s%s, backend %s.\n\n",
-		s.Seeds, s.Init, s.Iters, s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), s.Backend)
+	batch := ""
+	if s.Batch > 1 {
+		batch = fmt.Sprintf(" in rounds of %d parallel evaluations", s.Batch)
+	}
+	fmt.Fprintf(&b, "Settings: %d seeds, %d init + %d iterations%s, %s, beta %s, fit %s%s, backend %s.\n\n",
+		s.Seeds, s.Init, s.Iters, batch, s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), s.Backend)
 	fmt.Fprintf(&b, "Code: %s.\n\n", codeNote(e))
 	fmt.Fprintf(&b, "Environment: %s, %s, SIMD %s, GOMAXPROCS %d, %s (%d CPUs), %s/%s.\n\n",
 		e.Module, e.GoVersion, e.SIMD, e.GOMAXPROCS, e.CPU, e.NumCPU, e.GOOS, e.GOARCH)

@@ -149,6 +149,9 @@ type RunAllOptions struct {
 	// finishes, from one goroutine at a time (e.g. to journal it); an
 	// error stops the batch.
 	OnRun func(i int, tr *bo.Trace) error
+	// Batch is the number of points each run asks per round
+	// (bo.RunOptions.Batch; 0 means 1).
+	Batch int
 }
 
 // RunAll runs every spec with the protocol cfg (cfg.Kernel and
@@ -190,7 +193,7 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 			return nil, fmt.Errorf("%w: a finished run has index %d, the plan has %d runs", ErrBadOptions, i, len(specs))
 		}
 		s, tr := specs[i], o.Done[i]
-		if tr == nil || tr.Problem != s.Problem || tr.Kernel != s.Kernel || tr.Seed != s.Seed || tr.Iters != iters {
+		if tr == nil || tr.Problem != s.Problem || tr.Kernel != s.Kernel || tr.Seed != s.Seed || tr.Iters != iters || tr.Batch != max(o.Batch, 1) {
 			return nil, fmt.Errorf("%w: finished run %d does not match the plan (%s, %s, seed %d)", ErrBadOptions, i, s.Problem, s.Kernel, s.Seed)
 		}
 	}
@@ -239,7 +242,7 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 				}
 				c.Kernel, c.Minimize, c.Workers = k, !p.Maximize(), 1
 				t0 := time.Now()
-				tr, err := bo.Run(ctx, p, c, s.Seed, bo.RunOptions{Iters: iters})
+				tr, err := bo.Run(ctx, p, c, s.Seed, bo.RunOptions{Iters: iters, Batch: o.Batch})
 				took := time.Since(t0).Seconds()
 				if err != nil {
 					if ctx.Err() == nil {

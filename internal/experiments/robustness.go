@@ -29,6 +29,7 @@ type RobustnessOptions struct {
 	// Iters the acquisition steps (0 means 50).
 	Config bo.Config
 	Iters  int
+	Batch  int
 	// Workers is the number of runs in parallel (0 means GOMAXPROCS).
 	Workers int
 	// Progress, if not nil, is called after every run.
@@ -94,6 +95,9 @@ func Robustness(opts RobustnessOptions) (*RobustnessResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Batch > 1 {
+		set.Batch = opts.Batch
+	}
 	res := &RobustnessResult{Environment: Env(nil), Settings: set, Dims: dims, Kernels: kernels}
 	var pointOf []*RobustnessPoint // per spec
 	for _, fam := range fams {
@@ -129,7 +133,7 @@ func Robustness(opts RobustnessOptions) (*RobustnessResult, error) {
 		}
 	}
 	start := time.Now()
-	res.Runs, err = RunAll(res.Specs, cfg, iters, RunAllOptions{Workers: opts.Workers, Progress: opts.Progress, Context: opts.Context})
+	res.Runs, err = RunAll(res.Specs, cfg, iters, RunAllOptions{Workers: opts.Workers, Progress: opts.Progress, Context: opts.Context, Batch: opts.Batch})
 	if err != nil {
 		return nil, err
 	}

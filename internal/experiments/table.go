@@ -48,8 +48,9 @@ type TableOptions struct {
 	// Config is the protocol of every run (Init 0 means 5); its Kernel,
 	// Minimize and Workers are set per run.
 	Config bo.Config
-	// Iters is the number of acquisition steps per run (0 means 50).
-	Iters int
+	// Iters is the number of acquisition steps per run (0 means 50);
+	// Batch the points asked per round (0 means 1, sequential).
+	Iters, Batch int
 	// Workers is the number of runs in parallel (0 means GOMAXPROCS).
 	Workers int
 	// Progress, if not nil, is called after every run.
@@ -102,6 +103,7 @@ type Row struct {
 type Settings struct {
 	Seeds       int    `json:"seeds"`
 	Iters       int    `json:"iters"`
+	Batch       int    `json:"batch,omitempty"`
 	Init        int    `json:"init"`
 	Acquisition string `json:"acquisition"`
 	Beta        string `json:"beta"`
@@ -204,6 +206,9 @@ func Table(opts TableOptions) (*TableResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Batch > 1 {
+		set.Batch = opts.Batch
+	}
 	res := &TableResult{Environment: Env(nil), Settings: set, Kernels: kernels}
 	for _, name := range names {
 		p, err := problem.New(name, 0)
@@ -238,7 +243,7 @@ func Table(opts TableOptions) (*TableResult, error) {
 		res.Rows = append(res.Rows, row)
 	}
 	start := time.Now()
-	res.Runs, err = RunAll(res.Specs, cfg, iters, RunAllOptions{Workers: opts.Workers, Progress: opts.Progress, Context: opts.Context, Done: opts.Done, OnRun: opts.OnRun})
+	res.Runs, err = RunAll(res.Specs, cfg, iters, RunAllOptions{Workers: opts.Workers, Progress: opts.Progress, Context: opts.Context, Batch: opts.Batch, Done: opts.Done, OnRun: opts.OnRun})
 	if err != nil {
 		return nil, err
 	}
