@@ -147,6 +147,14 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 // Config returns the configuration with defaults filled in.
 func (o *Optimizer) Config() Config { return o.cfg }
 
+// Dim returns d, the dimension of the box.
+func (o *Optimizer) Dim() int {
+	if o == nil {
+		return 0
+	}
+	return o.d
+}
+
 // N returns the number of observations told.
 func (o *Optimizer) N() int { return len(o.xs) }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/internal/csvio"
 	"github.com/symbo/symbo/internal/experiments"
+	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/internal/journal"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
@@ -152,7 +153,7 @@ var inputSentinels = []error{
 	bo.ErrUnknownKernel, bo.ErrMaxNotPSD, bo.ErrBadConfig, bo.ErrBadPoint, bo.ErrBadValue, bo.ErrHistory,
 	problem.ErrUnknown, problem.ErrDim, problem.ErrLength, problem.ErrNotFinite, problem.ErrOutOfBounds, problem.ErrUsers,
 	experiments.ErrBadOptions, experiments.ErrNoCDsyevd, linalg.ErrUnavailable, linalg.ErrNotFinite,
-	journal.ErrCorrupt, errNotFinite,
+	journal.ErrCorrupt, frontend.ErrInvalid, errNotFinite,
 }
 
 // isInput reports an error caused by the user's input.

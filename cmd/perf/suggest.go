@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -10,9 +11,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/internal/csvio"
-	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/orbit"
 )
 
@@ -83,78 +83,61 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	if *q < 1 || *q > bo.MaxBatch {
 		return badInput("--q must lie in [1, %d], got %d", bo.MaxBatch, *q)
 	}
-	var lo, hi []float64
-	var g orbit.Group
-	shape := kernel.RBF
-	minimizeY := *minimize
+	p := proto.values()
+	st := frontend.SuggestSettings{
+		Problem: *name, Group: frontend.Group{Group: *group, D: *d, Block: *block, Matrices: *matrices},
+		Kernel: *kern, Base: *base, Seed: *seed, Minimize: *minimize, Init: p.Init,
+		Acq: p.Acq, Beta: p.Beta, Fit: p.Fit, Prior: p.Prior,
+	}
 	switch {
 	case *name != "" && *group != "":
 		return badInput("give --problem or --group, not both")
+	case *name == "" && *group == "":
+		return badInput("missing --problem or --group (run 'perf suggest -h' for usage)")
 	case *name != "":
 		for _, f := range []string{"box", "block", "matrices"} {
 			if set[f] {
 				return badInput("--%s is not used with --problem", f)
 			}
 		}
-		p, err := problem.New(*name, *d)
-		if err != nil {
-			return asInput(err)
-		}
-		lo, hi = p.Bounds()
-		g, shape = p.Group(), p.BaseShape()
-		if p.Maximize() && minimizeY {
-			return badInput("%s is maximized; drop --minimize", p.Name())
-		}
-		minimizeY = !p.Maximize()
-	case *group != "":
+	default:
 		if err := fs.require("d", "box"); err != nil {
 			return err
 		}
 		if *d < 1 || *d > orbit.MaxDim {
 			return badInput("--d must lie in [1, %d], got %d", orbit.MaxDim, *d)
 		}
-		var err error
-		if lo, hi, err = parseIntervals(*boxFlag, *d); err != nil {
-			return err
-		}
-		spec, err := groupSpec(strings.ToLower(*group), *d, map[string]bool{"block": set["block"], "matrices": set["matrices"]}, *block, "", *matrices)
+		lo, hi, err := parseIntervals(*boxFlag, *d)
 		if err != nil {
 			return err
 		}
-		if spec.Name == "scaling" {
-			spec.Lo, spec.Hi = lo, hi
-		}
-		if g, err = orbit.Parse(spec); err != nil {
-			return asInput(err)
-		}
-	default:
-		return badInput("missing --problem or --group (run 'perf suggest -h' for usage)")
+		st.Box = [][]float64{lo, hi}
 	}
-	if *base != "" {
-		var err error
-		if shape, err = kernel.ParseShape(*base); err != nil {
-			return badInput("--base: %w", err)
-		}
+	if p.Init < 1 || p.Init > bo.MaxEvaluations {
+		return badInput("--init must lie in [1, %d], got %d", bo.MaxEvaluations, p.Init)
 	}
-	p := proto.values()
-	p.Iters, p.Batch = 1, 1 // unused here; keeps config's checks quiet
-	cfg, err := p.config(0)
+	be, err := backendByName(p.Backend)
 	if err != nil {
 		return err
 	}
-	if cfg.Kernel, err = bo.ParseKernel(*kern, g, shape); err != nil {
+	opt, err := st.Optimizer(be)
+	if err != nil {
 		return asInput(err)
 	}
-	cfg.Minimize = minimizeY
-	dim := len(lo)
+	dim := opt.Dim()
 	var hx, px *mat.Dense
+	var hy []float64
 	if *history != "" {
-		if hx, err = csvio.ReadPoints(*history); err != nil {
+		h, err := csvio.ReadPoints(*history)
+		if err != nil {
 			return badInput("--history: %w", err)
 		}
-		if _, c := hx.Dims(); c != dim+1 {
+		n, c := h.Dims()
+		if c != dim+1 {
 			return badInput("--history %s has %d columns, want d + 1 = %d (x1,…,xd,y)", *history, c, dim+1)
 		}
+		hx = mat.DenseCopyOf(h.Slice(0, n, 0, dim))
+		hy = mat.Col(nil, dim, h)
 	}
 	if *pending != "" {
 		if px, err = csvio.ReadPoints(*pending); err != nil {
@@ -164,34 +147,14 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 			return badInput("--pending %s has %d columns, want d = %d", *pending, c, dim)
 		}
 	}
-	opt, err := bo.New(lo, hi, cfg, *seed)
-	if err != nil {
+	out, err := frontend.Suggest(opt, hx, hy, px, *q)
+	var re *frontend.RowError
+	switch {
+	case errors.As(err, &re):
+		file := map[string]string{"history": *history, "pending": *pending}[re.Input]
+		return badInput("--%s %s:%d: %w", re.Input, file, re.Row+1, re.Err)
+	case err != nil:
 		return asInput(err)
-	}
-	if hx != nil {
-		n, _ := hx.Dims()
-		for i := range n {
-			row := hx.RawRowView(i)
-			if err := opt.Tell(row[:dim], row[dim]); err != nil {
-				return badInput("--history %s:%d: %w", *history, i+1, err)
-			}
-		}
-	}
-	if px != nil {
-		n, _ := px.Dims()
-		for i := range n {
-			if err := opt.AddPending(px.RawRowView(i)); err != nil {
-				return badInput("--pending %s:%d: %w", *pending, i+1, err)
-			}
-		}
-	}
-	pts, err := opt.AskBatch(*q)
-	if err != nil {
-		return err
-	}
-	out := mat.NewDense(len(pts), dim, nil)
-	for i, x := range pts {
-		out.SetRow(i, x)
 	}
 	if err := csvio.WritePoints(stdout, out); err != nil {
 		return fmt.Errorf("writing output: %w", err)

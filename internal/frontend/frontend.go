@@ -1,0 +1,300 @@
+// Package frontend holds what symbo's front ends share — perf suggest, the
+// C ABI (capi) and through it the Python package: settings records with
+// stable JSON field names, parsed strictly, and the two calls they make,
+// Cross (a kernel matrix) and Suggest (the next points of an optimizer
+// rebuilt from its history and pending points).
+//
+// # Errors
+//
+// Bad settings wrap ErrInvalid; the library's own errors (orbit, kernel,
+// bo, problem sentinels) are passed through, wrapped.
+//
+// # Concurrency
+//
+// Functions keep no state and are safe for concurrent use.
+package frontend
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
+	"gonum.org/v1/gonum/mat"
+)
+
+// ErrInvalid reports bad settings.
+var ErrInvalid = errors.New("frontend: invalid settings")
+
+func invalid(format string, a ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, a...)...)
+}
+
+// Decode parses JSON data into v strictly: unknown fields and data after
+// the value are errors (ErrInvalid).
+func Decode(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return invalid("%v", err)
+	}
+	if _, err := dec.Token(); err == nil {
+		return invalid("data after the JSON value")
+	}
+	return nil
+}
+
+// Group names a group as perf gram spells it: name, dimension, and the
+// extra parameters of some groups.
+type Group struct {
+	Group    string      `json:"group"`
+	D        int         `json:"d"`
+	Block    int         `json:"block,omitempty"`
+	Box      [][]float64 `json:"box,omitempty"` // [[lo…], [hi…]] (scaling; suggest: the search box)
+	Matrices string      `json:"matrices,omitempty"`
+}
+
+// build returns the group (scaling takes its box from Box, default
+// [0.1, 10]).
+func (g Group) build() (orbit.Group, error) {
+	spec := orbit.Spec{Name: g.Group, D: g.D, Block: g.Block, Matrices: g.Matrices}
+	if strings.EqualFold(strings.TrimSpace(g.Group), "scaling") {
+		spec.Lo, spec.Hi = []float64{0.1}, []float64{10}
+		if g.Box != nil {
+			lo, hi, err := g.box()
+			if err != nil {
+				return nil, err
+			}
+			spec.Lo, spec.Hi = lo, hi
+		}
+	}
+	return orbit.Parse(spec)
+}
+
+// box returns Box as lo, hi of length D (one interval broadcast to all).
+func (g Group) box() (lo, hi []float64, err error) {
+	if len(g.Box) != 2 || len(g.Box[0]) != len(g.Box[1]) || (len(g.Box[0]) != 1 && len(g.Box[0]) != g.D) {
+		return nil, nil, invalid("box must be [[lo…], [hi…]] with 1 or d = %d values each", g.D)
+	}
+	lo, hi = make([]float64, g.D), make([]float64, g.D)
+	for k := range g.D {
+		j := min(k, len(g.Box[0])-1)
+		lo[k], hi[k] = g.Box[0][j], g.Box[1][j]
+	}
+	return lo, hi, nil
+}
+
+// KernelSpec is a kernel as perf gram spells it.
+type KernelSpec struct {
+	Group
+	Base        string  `json:"base"`
+	Lengthscale float64 `json:"lengthscale"`
+	Variance    float64 `json:"variance,omitempty"` // 0 means 1
+	Kernel      string  `json:"kernel"`
+	Method      string  `json:"method,omitempty"` // "" means auto
+}
+
+// Cross returns K(x, y) (n×m) for the kernel of spec; y nil means x (the
+// symmetric assembly). design is the design set of plus (nil: x).
+func Cross(spec KernelSpec, x, y, design *mat.Dense, be linalg.Backend) (*mat.Dense, error) {
+	shape, err := kernel.ParseShape(spec.Base)
+	if err != nil {
+		return nil, invalid("%v", err)
+	}
+	v := spec.Variance
+	if v == 0 {
+		v = 1
+	}
+	meth := kernel.Auto
+	if spec.Method != "" {
+		if meth, err = kernel.ParseMethod(spec.Method); err != nil {
+			return nil, invalid("%v", err)
+		}
+	}
+	p := kernel.Params{Shape: shape, Variance: v, Lengthscale: spec.Lengthscale}
+	if err := p.Validate(); err != nil {
+		return nil, invalid("%v", err)
+	}
+	g, err := spec.Group.build()
+	if err != nil {
+		return nil, err
+	}
+	var k kernel.Kernel
+	switch strings.ToLower(strings.TrimSpace(spec.Kernel)) {
+	case "base":
+		k, err = kernel.NewBase(p, g.Dim())
+	case "avg":
+		k, err = kernel.NewAvg(p, g, kernel.Options{Method: meth})
+	case "avgnorm":
+		k, err = kernel.NewAvg(p, g, kernel.Options{Method: meth, Normalize: true})
+	case "max":
+		k, err = kernel.NewMax(p, g, kernel.Options{Method: meth})
+	case "plus":
+		if design == nil {
+			design = x
+		}
+		var mx *kernel.Max
+		if mx, err = kernel.NewMax(p, g, kernel.Options{Method: meth}); err == nil {
+			k, err = kernel.NewPlus(mx, design, kernel.PlusOptions{Backend: be})
+		}
+	default:
+		return nil, invalid("unknown kernel %q (want base, avg, avgnorm, max or plus)", spec.Kernel)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if y == nil {
+		var s mat.SymDense
+		if err := kernel.Gram(k, &s, x); err != nil {
+			return nil, err
+		}
+		return mat.DenseCopyOf(&s), nil
+	}
+	var out mat.Dense
+	if err := k.CrossTo(&out, x, y); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// SuggestSettings are an optimizer's settings as perf suggest spells them:
+// a benchmark (Problem) or a group and box of one's own, and the protocol.
+type SuggestSettings struct {
+	Problem string `json:"problem,omitempty"`
+	Group
+	Kernel   string `json:"kernel"`
+	Base     string `json:"base,omitempty"` // default: the problem's, else rbf
+	Seed     uint64 `json:"seed,omitempty"`
+	Minimize bool   `json:"minimize,omitempty"` // with Problem: must agree with it (default: its direction)
+	Init     int    `json:"init,omitempty"`     // 0 means 5
+	Acq      string `json:"acq,omitempty"`
+	Beta     string `json:"beta,omitempty"`
+	Fit      string `json:"fit,omitempty"`
+	Prior    string `json:"prior,omitempty"`
+}
+
+// Optimizer returns the optimizer of the settings (backend be, nil for the
+// default) and its dimension.
+func (s SuggestSettings) Optimizer(be linalg.Backend) (*bo.Optimizer, error) {
+	var lo, hi []float64
+	var g orbit.Group
+	shape := kernel.RBF
+	minimize := s.Minimize
+	switch {
+	case s.Problem != "" && s.Group.Group != "":
+		return nil, invalid("give problem or group, not both")
+	case s.Problem != "":
+		if s.Box != nil || s.Block != 0 || s.Matrices != "" {
+			return nil, invalid("box, block and matrices are not used with problem")
+		}
+		p, err := problem.New(s.Problem, s.D)
+		if err != nil {
+			return nil, err
+		}
+		lo, hi = p.Bounds()
+		g, shape = p.Group(), p.BaseShape()
+		if p.Maximize() && s.Minimize {
+			return nil, invalid("%s is maximized; minimize must be false", p.Name())
+		}
+		minimize = !p.Maximize()
+	case s.Group.Group != "":
+		if s.Box == nil {
+			return nil, invalid("group needs box")
+		}
+		var err error
+		if lo, hi, err = s.Group.box(); err != nil {
+			return nil, err
+		}
+		if g, err = s.Group.build(); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, invalid("need problem or group")
+	}
+	if s.Base != "" {
+		var err error
+		if shape, err = kernel.ParseShape(s.Base); err != nil {
+			return nil, invalid("%v", err)
+		}
+	}
+	cfg := bo.Config{Minimize: minimize, Init: s.Init, Backend: be}
+	var err error
+	if cfg.Kernel, err = bo.ParseKernel(s.Kernel, g, shape); err != nil {
+		return nil, err
+	}
+	if s.Acq != "" {
+		if cfg.Acquisition, err = bo.ParseAcquisition(s.Acq); err != nil {
+			return nil, err
+		}
+	}
+	if s.Beta != "" {
+		if cfg.Beta, err = bo.ParseBeta(s.Beta); err != nil {
+			return nil, err
+		}
+	}
+	switch strings.ToLower(s.Fit) {
+	case "", "own":
+	case "base":
+		cfg.FitMode = gp.ModeBase
+	default:
+		return nil, invalid("fit must be own or base, got %q", s.Fit)
+	}
+	if s.Prior != "" {
+		if cfg.Prior, err = gp.ParsePrior(s.Prior); err != nil {
+			return nil, invalid("%v", err)
+		}
+	}
+	return bo.New(lo, hi, cfg, s.Seed)
+}
+
+// RowError is a history or pending row (0-based) the optimizer refused.
+type RowError struct {
+	Input string // "history" or "pending"
+	Row   int
+	Err   error
+}
+
+func (e *RowError) Error() string { return fmt.Sprintf("%s row %d: %v", e.Input, e.Row, e.Err) }
+func (e *RowError) Unwrap() error { return e.Err }
+
+// Suggest tells opt (fresh, from SuggestSettings.Optimizer) the history
+// (hx n×d with values hy; hx nil for none), records the pending points (nil
+// for none) and returns its next q points (q×d). Errors name the offending
+// row (0-based).
+func Suggest(opt *bo.Optimizer, hx *mat.Dense, hy []float64, pending *mat.Dense, q int) (*mat.Dense, error) {
+	if hx != nil {
+		n, _ := hx.Dims()
+		if len(hy) != n {
+			return nil, invalid("%d history points but %d values", n, len(hy))
+		}
+		for i := range n {
+			if err := opt.Tell(hx.RawRowView(i), hy[i]); err != nil {
+				return nil, &RowError{Input: "history", Row: i, Err: err}
+			}
+		}
+	}
+	if pending != nil {
+		n, _ := pending.Dims()
+		for i := range n {
+			if err := opt.AddPending(pending.RawRowView(i)); err != nil {
+				return nil, &RowError{Input: "pending", Row: i, Err: err}
+			}
+		}
+	}
+	pts, err := opt.AskBatch(q)
+	if err != nil {
+		return nil, err
+	}
+	out := mat.NewDense(len(pts), len(pts[0]), nil)
+	for i, x := range pts {
+		out.SetRow(i, x)
+	}
+	return out, nil
+}
