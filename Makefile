@@ -6,7 +6,7 @@ PKGS    ?= ./...
 # (CI sets it, after installing them).
 HAVE_LAPACKE := $(shell test -f /usr/include/lapacke.h -o -f /usr/include/x86_64-linux-gnu/lapacke.h && echo 1)
 
-.PHONY: all build test test-gonum test-race test-noasm test-openblas test-long check-generated vet bench bench-compare bench-gate golden fuzz help
+.PHONY: all build test test-gonum test-race test-noasm test-openblas test-capi test-python python test-long check-generated vet bench bench-compare bench-gate golden fuzz help
 
 all: build
 
@@ -23,13 +23,39 @@ vet:
 
 ## test: vet, pure-Go tests (CGO_ENABLED=0, GOMAXPROCS 1 and 4), -race on the
 ## parallel packages, and the openblas backend's tests.
-test: vet test-gonum test-race test-noasm test-openblas
+test: vet test-gonum test-race test-noasm test-openblas test-capi test-python
 
 test-gonum:
 	CGO_ENABLED=0 $(GO) test -short -count=1 -cpu 1,4 $(PKGS)
 
 test-race:
 	$(GO) test -short -count=1 -race ./kernel/... ./orbit/... ./linalg/... ./internal/... ./gp/... ./bo/... ./bench/...
+
+## test-capi: the C ABI — builds libsymbo (-buildmode=c-shared), compiles a
+## C program against capi/symbo.h with gcc and checks its results against
+## the Go API to the bit, from several threads.
+test-capi:
+	$(GO) test -count=1 ./capi/
+
+## python: builds libsymbo into the Python package (python/symbo).
+python:
+	$(GO) build -buildmode=c-shared -o python/symbo/libsymbo.so ./capi
+	rm -f python/symbo/libsymbo.h
+
+## test-python: the Python package's tests with Debian's interpreter
+## (another python3 may come first on PATH). Skipped with a warning when
+## numpy, pytest or optuna are missing, unless REQUIRE_PYTHON=1 (CI).
+## The PostgreSQL scale-out test runs when SYMBO_TEST_POSTGRES is set
+## (scripts/with-postgres.sh sets it).
+PYTHON ?= /usr/bin/python3
+test-python: python
+	@if $(PYTHON) -c 'import numpy, pytest, optuna' 2>/dev/null; then \
+		$(PYTHON) -m pytest -q python/tests; \
+	elif [ "$(REQUIRE_PYTHON)" = 1 ]; then \
+		echo "test-python: $(PYTHON) lacks numpy, pytest or optuna (apt-get install python3-numpy python3-pytest python3-optuna python3-psycopg2)" >&2; exit 1; \
+	else \
+		echo "WARNING: skipping the Python tests ($(PYTHON) lacks numpy, pytest or optuna)" >&2; \
+	fi
 
 ## test-long: every test without -short (full sizes: MaxDot over |G| = 3840,
 ## the long linalg conformance sizes, …), pure Go and with openblas when

@@ -1,0 +1,277 @@
+//go:build cgo
+
+// Command capi is symbo's C ABI: built with
+//
+//	go build -buildmode=c-shared -o libsymbo.so ./capi
+//
+// it exports the functions declared in symbo.h (this directory), the
+// contract for C callers and the Python package. Every exported function
+// recovers from panics (no Go panic crosses the boundary), copies its
+// inputs out of C memory and writes its outputs into caller-owned buffers
+// during the call (no Go pointer is kept by C, no C pointer by Go), and
+// records failures per calling thread for symbo_last_error, so it may be
+// called from several C threads at once.
+package main
+
+/*
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"unsafe"
+
+	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/internal/frontend"
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
+	"gonum.org/v1/gonum/mat"
+)
+
+// abiVersion is SYMBO_ABI_VERSION of symbo.h.
+const abiVersion = 1
+
+// Error codes of symbo.h.
+const (
+	codeOK       = 0
+	codeInval    = -1
+	codeSize     = -2
+	codeInternal = -3
+)
+
+func main() {}
+
+// lastErr holds the last error message per calling C thread (pthread_self).
+var lastErr sync.Map // C.pthread_t → string
+
+func threadID() uint64 { return uint64(C.pthread_self()) }
+
+// fail records err for the calling thread and returns its code.
+func fail(code C.int, err error) C.int {
+	lastErr.Store(threadID(), err.Error())
+	return code
+}
+
+// codeOf classifies an error: the input's, or an internal failure.
+func codeOf(err error) C.int {
+	for _, s := range []error{frontend.ErrInvalid, orbit.ErrInvalid, orbit.ErrUnknown, orbit.ErrTooLarge, orbit.ErrInfinite,
+		kernel.ErrBadPoints, kernel.ErrBadOptions, kernel.ErrNoClosedForm, kernel.ErrSpectrum,
+		bo.ErrBadConfig, bo.ErrUnknownKernel, bo.ErrMaxNotPSD, bo.ErrBadPoint, bo.ErrBadValue,
+		problem.ErrUnknown, problem.ErrDim, errInput} {
+		if errors.Is(err, s) {
+			return codeInval
+		}
+	}
+	var re *frontend.RowError
+	if errors.As(err, &re) {
+		return codeInval
+	}
+	if errors.Is(err, orbit.ErrOverBudget) || errors.Is(err, errSize) {
+		return codeSize
+	}
+	return codeInternal
+}
+
+var (
+	errInput = errors.New("symbo: invalid argument")
+	errSize  = errors.New("symbo: output buffer too small")
+)
+
+// guard runs f, turning a panic into SYMBO_EINTERNAL and an error into its
+// code; on success it clears the thread's last error.
+func guard(f func() error) (code C.int) {
+	defer func() {
+		if r := recover(); r != nil {
+			code = fail(codeInternal, fmt.Errorf("symbo: internal error: %v\n%s", r, debug.Stack()))
+		}
+	}()
+	if err := f(); err != nil {
+		return fail(codeOf(err), err)
+	}
+	lastErr.Delete(threadID())
+	return codeOK
+}
+
+// matrix copies a rows×cols row-major C array into a Go matrix (nil for a
+// NULL pointer with rows = 0 allowed by the caller).
+func matrix(p *C.double, rows, cols C.int64_t, name string) (*mat.Dense, error) {
+	if rows < 0 || cols < 1 || rows > 1<<40 || cols > 1<<20 {
+		return nil, fmt.Errorf("%w: %s is %d×%d", errInput, name, rows, cols)
+	}
+	if rows == 0 {
+		return nil, nil
+	}
+	if p == nil {
+		return nil, fmt.Errorf("%w: %s is NULL with %d rows", errInput, name, rows)
+	}
+	n := int(rows) * int(cols)
+	if err := orbit.CheckMemory(name, 8*float64(n)); err != nil {
+		return nil, err
+	}
+	src := unsafe.Slice((*float64)(unsafe.Pointer(p)), n)
+	return mat.NewDense(int(rows), int(cols), append([]float64(nil), src...)), nil
+}
+
+// store writes m into out (out_len doubles).
+func store(m *mat.Dense, out *C.double, outLen C.int64_t) error {
+	r, c := m.Dims()
+	if out == nil || outLen < C.int64_t(r*c) {
+		return fmt.Errorf("%w: the result has %d×%d = %d values, out holds %d", errSize, r, c, r*c, outLen)
+	}
+	dst := unsafe.Slice((*float64)(unsafe.Pointer(out)), r*c)
+	for i := range r {
+		copy(dst[i*c:(i+1)*c], m.RawRowView(i))
+	}
+	return nil
+}
+
+func goString(s *C.char, name string) (string, error) {
+	if s == nil {
+		return "", fmt.Errorf("%w: %s is NULL", errInput, name)
+	}
+	return C.GoString(s), nil
+}
+
+//export symbo_abi_version
+func symbo_abi_version() C.int { return abiVersion }
+
+var versionString = sync.OnceValue(func() *C.char {
+	v := "(devel)"
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		v = bi.Main.Version
+	}
+	return C.CString(fmt.Sprintf("symbo %s, abi %d", v, abiVersion)) // static: freed never
+})
+
+//export symbo_version
+func symbo_version() *C.char { return versionString() }
+
+//export symbo_last_error
+func symbo_last_error(buf *C.char, n C.size_t) C.size_t {
+	v, ok := lastErr.Load(threadID())
+	if !ok {
+		if buf != nil && n > 0 {
+			*buf = 0
+		}
+		return 0
+	}
+	msg := v.(string)
+	if buf != nil && n > 0 {
+		k := min(len(msg), int(n)-1)
+		dst := unsafe.Slice((*byte)(unsafe.Pointer(buf)), k+1)
+		copy(dst, msg[:k])
+		dst[k] = 0
+	}
+	return C.size_t(len(msg))
+}
+
+//export symbo_cross
+func symbo_cross(spec *C.char, x *C.double, n C.int64_t, y *C.double, m C.int64_t, d C.int64_t,
+	design *C.double, nd C.int64_t, out *C.double, outLen C.int64_t) C.int {
+	return guard(func() error {
+		s, err := goString(spec, "spec")
+		if err != nil {
+			return err
+		}
+		var ks frontend.KernelSpec
+		if err := frontend.Decode([]byte(s), &ks); err != nil {
+			return err
+		}
+		if n < 1 {
+			return fmt.Errorf("%w: x has %d rows", errInput, n)
+		}
+		xm, err := matrix(x, n, d, "x")
+		if err != nil {
+			return err
+		}
+		var ym, dm *mat.Dense
+		if y != nil {
+			if m < 1 {
+				return fmt.Errorf("%w: y has %d rows", errInput, m)
+			}
+			if ym, err = matrix(y, m, d, "y"); err != nil {
+				return err
+			}
+		} else {
+			m = n
+		}
+		if design != nil {
+			if dm, err = matrix(design, nd, d, "design"); err != nil {
+				return err
+			}
+		}
+		if outLen < n*m {
+			return fmt.Errorf("%w: the result has %d×%d = %d values, out holds %d", errSize, n, m, n*m, outLen)
+		}
+		be, err := linalg.Default()
+		if err != nil {
+			return err
+		}
+		k, err := frontend.Cross(ks, xm, ym, dm, be)
+		if err != nil {
+			return err
+		}
+		return store(k, out, outLen)
+	})
+}
+
+//export symbo_suggest
+func symbo_suggest(settings *C.char, histX *C.double, histY *C.double, n C.int64_t, pending *C.double, np C.int64_t,
+	d C.int64_t, q C.int64_t, out *C.double, outLen C.int64_t) C.int {
+	return guard(func() error {
+		s, err := goString(settings, "settings")
+		if err != nil {
+			return err
+		}
+		var st frontend.SuggestSettings
+		if err := frontend.Decode([]byte(s), &st); err != nil {
+			return err
+		}
+		if q < 1 || q > bo.MaxBatch {
+			return fmt.Errorf("%w: q = %d outside [1, %d]", errInput, q, bo.MaxBatch)
+		}
+		be, err := linalg.Default()
+		if err != nil {
+			return err
+		}
+		opt, err := st.Optimizer(be)
+		if err != nil {
+			return err
+		}
+		if int(d) != opt.Dim() {
+			return fmt.Errorf("%w: d = %d, the settings' box has %d dimensions", errInput, d, opt.Dim())
+		}
+		hx, err := matrix(histX, n, d, "hist_x")
+		if err != nil {
+			return err
+		}
+		var hy []float64
+		if n > 0 {
+			if histY == nil {
+				return fmt.Errorf("%w: hist_y is NULL with %d rows", errInput, n)
+			}
+			hy = append([]float64(nil), unsafe.Slice((*float64)(unsafe.Pointer(histY)), int(n))...)
+		}
+		pm, err := matrix(pending, np, d, "pending")
+		if err != nil {
+			return err
+		}
+		if outLen < q*d {
+			return fmt.Errorf("%w: %d points of %d coordinates, out holds %d", errSize, q, d, outLen)
+		}
+		pts, err := frontend.Suggest(opt, hx, hy, pm, int(q))
+		if err != nil {
+			return err
+		}
+		return store(pts, out, outLen)
+	})
+}

@@ -1,0 +1,102 @@
+"""SymboSampler: an Optuna study sampled by symbo, in one process and in
+four worker processes sharing an RDB storage (SQLite always; PostgreSQL
+when SYMBO_TEST_POSTGRES holds a URL)."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+optuna = pytest.importorskip("optuna")
+from symbo.optuna import SymboSampler  # noqa: E402
+
+optuna.logging.set_verbosity(optuna.logging.WARNING)
+
+
+def objective(trial):
+    x = np.array([trial.suggest_float("x%d" % i, -2, 2) for i in range(3)])
+    return float(np.sum((np.sort(np.abs(x)) - np.array([0.5, 1.0, 1.5])) ** 2))
+
+
+def test_single_process_study():
+    study = optuna.create_study(direction="minimize", sampler=SymboSampler(group="hyperoctahedral", seed=3, init=4))
+    study.optimize(objective, n_trials=14)
+    trials = study.get_trials(states=(optuna.trial.TrialState.COMPLETE,))
+    assert len(trials) == 14
+    for t in trials:
+        assert all(-2 <= t.params["x%d" % i] <= 2 for i in range(3))
+    # symbo improves on its own initial design.
+    init_best = min(t.value for t in trials[:4])
+    assert study.best_value <= init_best
+    # Reproducible: the same seed gives the same trials.
+    again = optuna.create_study(direction="minimize", sampler=SymboSampler(group="hyperoctahedral", seed=3, init=4))
+    again.optimize(objective, n_trials=14)
+    assert [t.params for t in trials] == [t.params for t in again.get_trials()]
+
+
+def test_mixed_parameters_and_maximize():
+    def obj(trial):
+        x = trial.suggest_float("x", -1, 1)
+        y = trial.suggest_float("y", -1, 1)
+        k = trial.suggest_int("k", 0, 3)
+        return -(abs(x) - 0.5) ** 2 - (abs(y) - 0.5) ** 2 + 0.01 * k
+
+    study = optuna.create_study(direction="maximize", sampler=SymboSampler(group="signflip", seed=1, init=3))
+    study.optimize(obj, n_trials=10)
+    assert len(study.trials) == 10 and study.best_value > -0.5
+
+
+WORKER = textwrap.dedent(
+    """
+    import sys, numpy as np, optuna
+    sys.path.insert(0, {pkg!r})
+    from symbo.optuna import SymboSampler
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    storage = optuna.storages.RDBStorage({url!r}, engine_kwargs={engine!r})
+    study = optuna.load_study(study_name="scaleout", storage=storage,
+                              sampler=SymboSampler(group="hyperoctahedral", seed=int(sys.argv[1]), init=6))
+    def objective(trial):
+        x = np.array([trial.suggest_float("x%d" % i, -2, 2) for i in range(4)])
+        return float(np.sum((np.sort(np.abs(x)) - np.array([0.25, 0.5, 1.0, 1.5])) ** 2))
+    study.optimize(objective, n_trials=10)
+    """
+)
+
+
+def run_workers(url, engine, tmp_path):
+    storage = optuna.storages.RDBStorage(url, engine_kwargs=engine)
+    optuna.create_study(study_name="scaleout", storage=storage, direction="minimize")
+    script = tmp_path / "worker.py"
+    script.write_text(WORKER.format(pkg=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."), url=url, engine=engine))
+    procs = [subprocess.Popen([sys.executable, str(script), str(w)], stderr=subprocess.PIPE) for w in range(4)]
+    for p in procs:
+        _, err = p.communicate(timeout=600)
+        assert p.returncode == 0, err.decode()
+    study = optuna.load_study(study_name="scaleout", storage=storage)
+    trials = study.get_trials()
+    complete = [t for t in trials if t.state == optuna.trial.TrialState.COMPLETE]
+    assert len(trials) == 40 and len(complete) == 40
+    assert sorted(t.number for t in trials) == list(range(40))
+    points = [tuple(t.params["x%d" % i] for i in range(4)) for t in complete]
+    assert len(set(points)) == 40, "a point was suggested twice"
+    for p in points:
+        assert all(-2 <= v <= 2 for v in p)
+
+
+def test_scaleout_sqlite(tmp_path):
+    url = "sqlite:///" + str(tmp_path / "study.db")
+    run_workers(url, {"connect_args": {"timeout": 120}}, tmp_path)
+
+
+@pytest.mark.skipif(not os.environ.get("SYMBO_TEST_POSTGRES"), reason="SYMBO_TEST_POSTGRES (a PostgreSQL URL) not set")
+def test_scaleout_postgres(tmp_path):
+    url = os.environ["SYMBO_TEST_POSTGRES"]
+    storage = optuna.storages.RDBStorage(url)
+    try:
+        optuna.delete_study(study_name="scaleout", storage=storage)
+    except KeyError:
+        pass
+    run_workers(url, {}, tmp_path)

@@ -1,0 +1,125 @@
+"""Tests of the Python bindings over libsymbo (the C ABI)."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+import symbo
+
+
+def points(n, d, seed):
+    return np.random.default_rng(seed).uniform(-2, 2, size=(n, d))
+
+
+@pytest.mark.parametrize("kernel", ["base", "avg", "avgnorm", "max", "plus"])
+def test_gram_properties(kernel):
+    X = points(12, 3, 1)
+    K = symbo.gram(X, group="hyperoctahedral", base="matern52", lengthscale=1.3, variance=2.0, kernel=kernel)
+    assert K.shape == (12, 12) and K.dtype == np.float64
+    assert np.array_equal(K, K.T)
+    Y = points(5, 3, 2)
+    C = symbo.gram(X, Y, group="hyperoctahedral", base="matern52", lengthscale=1.3, variance=2.0, kernel=kernel)
+    assert C.shape == (12, 5)
+    if kernel != "base":
+        # Invariance: a signed permutation of Y's coordinates changes nothing.
+        gY = -Y[:, [2, 0, 1]]
+        C2 = symbo.gram(X, gY, group="hyperoctahedral", base="matern52", lengthscale=1.3, variance=2.0, kernel=kernel)
+        np.testing.assert_allclose(C, C2, rtol=1e-12, atol=1e-14)
+    # The cross of X with itself is the Gram, to rounding.
+    C3 = symbo.gram(X, X, group="hyperoctahedral", base="matern52", lengthscale=1.3, variance=2.0, kernel=kernel)
+    np.testing.assert_allclose(C3, K, rtol=1e-12, atol=1e-14)
+
+
+def test_gram_against_definition():
+    # k_max over sign flips with the RBF kernel: exp(−‖|x| − |y|‖²/2ℓ²).
+    X, Y = points(6, 2, 3), points(4, 2, 4)
+    K = symbo.gram(X, Y, group="signflip", base="rbf", lengthscale=0.7, kernel="max")
+    d2 = ((np.abs(X)[:, None, :] - np.abs(Y)[None, :, :]) ** 2).sum(-1)
+    np.testing.assert_allclose(K, np.exp(-d2 / (2 * 0.7**2)), rtol=1e-13)
+    # k_avg as the literal orbit average over the 4 sign flips of y.
+    A = symbo.gram(X, Y, group="signflip", base="rbf", lengthscale=0.7, kernel="avg")
+    want = np.zeros_like(A)
+    for s in itertools.product([1, -1], repeat=2):
+        want += np.exp(-((X[:, None, :] - (Y * s)[None, :, :]) ** 2).sum(-1) / (2 * 0.7**2)) / 4
+    np.testing.assert_allclose(A, want, rtol=1e-12)
+
+
+def test_non_contiguous_and_errors():
+    X = np.asfortranarray(points(5, 3, 5))
+    K1 = symbo.gram(X, group="permutation", base="rbf", lengthscale=1, kernel="max")
+    K2 = symbo.gram(np.ascontiguousarray(X), group="permutation", base="rbf", lengthscale=1, kernel="max")
+    assert np.array_equal(K1, K2)
+    with pytest.raises(ValueError, match="lengthscale"):
+        symbo.gram(X, group="signflip", base="rbf", lengthscale=-1, kernel="max")
+    with pytest.raises(ValueError, match="unknown group"):
+        symbo.gram(X, group="dihedral", base="rbf", lengthscale=1, kernel="max")
+    with pytest.raises(ValueError, match="columns"):
+        symbo.gram(X, points(2, 4, 6), group="signflip", base="rbf", lengthscale=1, kernel="max")
+    with pytest.raises(ValueError, match="not provably PSD|canonical"):
+        symbo.Optimizer([0] * 3, [1] * 3, group="cyclic", kernel="max")
+    X[0, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        symbo.gram(X, group="signflip", base="rbf", lengthscale=1, kernel="max")
+
+
+def f(x):
+    a = np.abs(x)
+    return float(np.sum((np.sort(a) - np.array([0.5, 1.0, 1.5])) ** 2))
+
+
+def test_optimizer_deterministic_and_pending():
+    runs = []
+    for _ in range(2):
+        o = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", kernel="plus", seed=7, minimize=True, init=4)
+        xs = []
+        for _ in range(3):
+            batch = o.ask_batch(3)
+            assert len(o.pending) == 3
+            for x in batch:
+                o.tell(x, f(x))
+            xs.append(batch)
+        assert len(o.pending) == 0
+        runs.append(np.concatenate(xs))
+    assert np.array_equal(runs[0], runs[1])
+    # No two points of a batch share an orbit (sorted |x| differ).
+    o = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", kernel="plus", seed=1, minimize=True, init=3)
+    for x in o.ask_batch(3):
+        o.tell(x, f(x))
+    batch = o.ask_batch(5)
+    canon = np.sort(np.abs(batch), axis=1)
+    for i in range(5):
+        for j in range(i):
+            assert np.linalg.norm(canon[i] - canon[j]) > 1e-3
+    # Cancel forgets a pending point; tell of a point outside the box fails.
+    assert o.cancel(batch[0]) and len(o.pending) == 4
+    with pytest.raises(ValueError):
+        o.tell([3, 0, 0], 1.0)
+    x, y = o.best()
+    assert y == min(o.history[1])
+
+
+def test_pip_install_offline(tmp_path):
+    """pip installs the package (with the library) without network."""
+    import importlib.util
+    import os
+    import subprocess
+    import sys
+
+    if importlib.util.find_spec("pip") is None:
+        pytest.skip("pip not available")
+    import shutil
+
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    src = tmp_path / "src"  # build outside the source tree (setuptools writes build/ there)
+    shutil.copytree(root, src, ignore=shutil.ignore_patterns("tests", "build", "*.egg-info", "__pycache__"))
+    target = tmp_path / "site"
+    r = subprocess.run([sys.executable, "-m", "pip", "install", "--no-index", "--no-build-isolation", "--no-deps",
+                        "--target", str(target), str(src)], capture_output=True, text=True)
+    if r.returncode != 0 and "setuptools" in r.stderr and "No module" in r.stderr:
+        pytest.skip("setuptools not available")
+    assert r.returncode == 0, r.stderr
+    out = subprocess.run([sys.executable, "-c", "import symbo; print(symbo.__file__, symbo.version())"],
+                         capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(target)}, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert str(target) in out.stdout and "abi 1" in out.stdout
