@@ -100,3 +100,15 @@ def test_scaleout_postgres(tmp_path):
     except KeyError:
         pass
     run_workers(url, {}, tmp_path)
+
+
+def test_readme_example():
+    """The README's Python block (≤ 10 lines) runs as printed."""
+    readme = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md")).read()
+    section = readme[readme.index("## From Python and Optuna"):]
+    block = section[section.index("```python\n") + len("```python\n"):]
+    block = block[: block.index("```")]
+    assert len(block.strip().splitlines()) <= 10
+    env = {}
+    exec(compile(block, "README.md", "exec"), env)
+    assert len(env["study"].trials) == 30 and env["study"].best_value < 0.1
