@@ -87,6 +87,7 @@ type Optimizer struct {
 	ys []float64 // as told
 
 	model *gp.GP      // fitted on X
+	fitN  int         // len(xs) when model was fitted
 	pred  *gp.GP      // predicts: model with the pending lies, or its twin on φ
 	pend  [][]float64 // pending points (asked, not told), in asking order
 	last  AskInfo
@@ -347,6 +348,20 @@ func (o *Optimizer) beta(n int) (int, float64) {
 // fit fits the GP to the observations.
 func (o *Optimizer) fit() error {
 	n := len(o.xs)
+	if o.model == nil || o.fitN != n {
+		if err := o.fitModel(); err != nil {
+			return err
+		}
+		o.fitN = n
+	}
+	return o.condition()
+}
+
+// fitModel fits the GP to the observations. It is a function of the
+// observations alone, so fit reuses it while only pending points change
+// (the asks of one batch).
+func (o *Optimizer) fitModel() error {
+	n := len(o.xs)
 	x := mat.NewDense(n, o.d, nil)
 	for i, p := range o.xs {
 		x.SetRow(i, p)
@@ -367,12 +382,22 @@ func (o *Optimizer) fit() error {
 			opts.PriorScale = max(opts.PriorScale, width(o.lo[i], o.hi[i]))
 		}
 	}
-	ys := o.signed()
-	m, err := gp.Fit(o.fam, x, ys, opts)
+	m, err := gp.Fit(o.fam, x, o.signed(), opts)
 	if err != nil {
 		return wrapf(err, "fit at n = %d", n)
 	}
-	o.model, o.pred = m, m
+	o.model = m
+	return nil
+}
+
+// condition sets the predicting model: the fitted one conditioned on the
+// pending points with the constant liar, in canonical coordinates for max
+// and plus over a group with a canonical map.
+func (o *Optimizer) condition() error {
+	n, m := len(o.xs), o.model
+	ys := o.signed()
+	o.pred = m
+	var err error
 	xs := o.xs
 	if len(o.pend) > 0 {
 		// Constant liar: the pending points are told the worst value seen,

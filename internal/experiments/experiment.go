@@ -32,6 +32,15 @@ type RunSpec struct {
 	Problem string `json:"problem"`
 	Kernel  string `json:"kernel"`
 	Seed    uint64 `json:"seed"`
+	// Batch is the run's batch size (0: RunAllOptions.Batch).
+	Batch int `json:"batch,omitempty"`
+}
+
+func (s RunSpec) batch(def int) int {
+	if s.Batch > 0 {
+		return s.Batch
+	}
+	return def
 }
 
 // Progress reports the state of a batch of runs: Done of Total finished,
@@ -193,7 +202,7 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 			return nil, fmt.Errorf("%w: a finished run has index %d, the plan has %d runs", ErrBadOptions, i, len(specs))
 		}
 		s, tr := specs[i], o.Done[i]
-		if tr == nil || tr.Problem != s.Problem || tr.Kernel != s.Kernel || tr.Seed != s.Seed || tr.Iters != iters || tr.Batch != max(o.Batch, 1) {
+		if tr == nil || tr.Problem != s.Problem || tr.Kernel != s.Kernel || tr.Seed != s.Seed || tr.Iters != iters || tr.Batch != max(s.batch(o.Batch), 1) {
 			return nil, fmt.Errorf("%w: finished run %d does not match the plan (%s, %s, seed %d)", ErrBadOptions, i, s.Problem, s.Kernel, s.Seed)
 		}
 	}
@@ -242,7 +251,7 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 				}
 				c.Kernel, c.Minimize, c.Workers = k, !p.Maximize(), 1
 				t0 := time.Now()
-				tr, err := bo.Run(ctx, p, c, s.Seed, bo.RunOptions{Iters: iters, Batch: o.Batch})
+				tr, err := bo.Run(ctx, p, c, s.Seed, bo.RunOptions{Iters: iters, Batch: s.batch(o.Batch)})
 				took := time.Since(t0).Seconds()
 				if err != nil {
 					if ctx.Err() == nil {

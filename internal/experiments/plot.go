@@ -6,6 +6,7 @@ import (
 	"github.com/symbo/symbo/internal/atomicfile"
 	"image/color"
 	"io"
+	"math"
 	"path/filepath"
 
 	"gonum.org/v1/plot"
@@ -21,7 +22,10 @@ import (
 // Series is one curve of a panel: mean values Y at X with a standard error
 // Err, drawn as a shaded band (Bars false) or error bars.
 type Series struct {
+	// Kernel picks the paper's style for the kernel; with Kernel "" the
+	// series takes Color, an index into a qualitative palette.
 	Kernel string
+	Color  int
 	X, Y   []float64
 	Err    []float64
 	Bars   bool
@@ -51,19 +55,35 @@ func kernelStyle(k string) (color.Color, draw.GlyphDrawer) {
 	}
 }
 
+// paletteStyle is series i of a qualitative palette (Tableau 10), with
+// glyphs cycling so that series stay distinct in grey.
+func paletteStyle(i int) (color.Color, draw.GlyphDrawer) {
+	cols := []color.Color{
+		color.RGBA{31, 119, 180, 255}, color.RGBA{255, 127, 14, 255}, color.RGBA{44, 160, 44, 255}, color.RGBA{214, 39, 40, 255},
+		color.RGBA{148, 103, 189, 255}, color.RGBA{140, 86, 75, 255}, color.RGBA{227, 119, 194, 255}, color.RGBA{127, 127, 127, 255},
+	}
+	glyphs := []draw.GlyphDrawer{draw.CrossGlyph{}, draw.SquareGlyph{}, draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.PlusGlyph{}, draw.RingGlyph{}}
+	i = max(i, 0)
+	return cols[i%len(cols)], glyphs[i%len(glyphs)]
+}
+
 func (p Panel) build() (*plot.Plot, error) {
 	pl := plot.New()
 	pl.Title.Text = p.Title
 	pl.X.Label.Text = p.XLabel
 	pl.Y.Label.Text = p.YLabel
 	pl.Legend.Top = true
-	pl.Legend.Left = true
+	pl.Legend.Left = false
+	pl.Legend.TextStyle.Font.Size = vg.Points(8)
 	pl.Add(plotter.NewGrid())
 	for _, s := range p.Series {
 		if len(s.X) == 0 {
 			continue
 		}
 		col, glyph := kernelStyle(s.Kernel)
+		if s.Kernel == "" {
+			col, glyph = paletteStyle(s.Color)
+		}
 		if len(s.Err) == len(s.Y) && !s.Bars {
 			band := make(plotter.XYs, 0, 2*len(s.X))
 			for i := range s.X {
@@ -119,7 +139,18 @@ func (p Panel) build() (*plot.Plot, error) {
 	}
 	if p.LogY {
 		pl.Y.Scale = plot.LogScale{}
-		pl.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		pl.Y.Tick.Marker = plot.LogTicks{Prec: 1}
+	}
+	// Headroom above the data for the legend (one 8 pt line per series),
+	// so that it covers no curve.
+	if n := len(p.Series); n > 0 {
+		frac := min(0.6, 0.07*float64(n)+0.05)
+		if p.LogY && pl.Y.Min > 0 && pl.Y.Max > pl.Y.Min {
+			dec := math.Log10(pl.Y.Max / pl.Y.Min)
+			pl.Y.Max *= math.Pow(10, dec*frac/(1-frac))
+		} else if pl.Y.Max > pl.Y.Min {
+			pl.Y.Max += (pl.Y.Max - pl.Y.Min) * frac / (1 - frac)
+		}
 	}
 	return pl, nil
 }

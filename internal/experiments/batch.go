@@ -1,0 +1,256 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/bo/problem"
+)
+
+// BatchOptions configure Batch. The zero value is the study of parallel
+// evaluations: Ackley2d, Rastrigin5d and Griewank6d × base and plus × batch
+// sizes 1, 2, 4, 8 × 10 seeds, 50 acquisition evaluations after 5 initial
+// points.
+type BatchOptions struct {
+	Problems []string
+	Kernels  []string
+	Qs       []int
+	Seeds    int
+	Config   bo.Config
+	Iters    int
+	Workers  int
+	Progress func(Progress)
+	Context  context.Context
+}
+
+// BatchCell is one (problem, kernel, q): the cumulative regret after all
+// acquisition evaluations (the price of batching: the same evaluations,
+// fewer model updates), and the simple regret after Rounds rounds of q
+// parallel evaluations, the wall-clock view (Rounds is the smallest round
+// count of the study, the q = max one's, so every q gets the same time).
+type BatchCell struct {
+	Problem string  `json:"problem"`
+	Kernel  string  `json:"kernel"`
+	Q       int     `json:"q"`
+	Regret  Summary `json:"cumulative_regret"`
+	Simple  Summary `json:"simple_regret_at_rounds"`
+	Rounds  int     `json:"rounds"`
+	Seconds float64 `json:"seconds"` // mean wall time of a run
+}
+
+// BatchResult is a finished Batch study.
+type BatchResult struct {
+	Environment Environment  `json:"environment"`
+	Settings    Settings     `json:"settings"`
+	Qs          []int        `json:"qs"`
+	Cells       []*BatchCell `json:"cells"`
+	WallSeconds float64      `json:"wall_seconds"`
+	Specs       []RunSpec    `json:"-"`
+	Runs        []*bo.Trace  `json:"runs"`
+}
+
+// Batch runs the study of parallel evaluations.
+func Batch(o BatchOptions) (*BatchResult, error) {
+	problems := o.Problems
+	if problems == nil {
+		problems = []string{"Ackley2d", "Rastrigin5d", "Griewank6d"}
+	}
+	kernels := o.Kernels
+	if kernels == nil {
+		kernels = []string{bo.NameBase, bo.NamePlus}
+	}
+	qs := o.Qs
+	if qs == nil {
+		qs = []int{1, 2, 4, 8}
+	}
+	seeds := o.Seeds
+	if seeds == 0 {
+		seeds = 10
+	}
+	if seeds < 0 || len(problems) == 0 || len(kernels) == 0 || len(qs) == 0 {
+		return nil, fmt.Errorf("%w: need problems, kernels, batch sizes and seeds ≥ 1", ErrBadOptions)
+	}
+	for _, q := range qs {
+		if q < 1 || q > bo.MaxBatch {
+			return nil, fmt.Errorf("%w: batch size %d outside [1, %d]", ErrBadOptions, q, bo.MaxBatch)
+		}
+	}
+	cfg, iters, set, _, err := setup(o.Config, o.Iters, seeds, o.Workers, nil)
+	if err != nil {
+		return nil, err
+	}
+	res := &BatchResult{Environment: Env(nil), Settings: set, Qs: qs}
+	type key struct {
+		p, k string
+		q    int
+	}
+	cells := map[key]*BatchCell{}
+	var order []key
+	for _, name := range problems {
+		p, err := problem.New(name, 0)
+		if err != nil {
+			return nil, fmt.Errorf("experiments: %w", err)
+		}
+		if _, ok := p.Optimum(); !ok {
+			return nil, fmt.Errorf("%w: %s has no known optimum (regret undefined)", ErrBadOptions, p.Name())
+		}
+		for _, k := range kernels {
+			ok, err := supportsKernel(p, k)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+			for _, q := range qs {
+				kk := key{p.Name(), k, q}
+				cells[kk] = &BatchCell{Problem: p.Name(), Kernel: k, Q: q}
+				order = append(order, kk)
+				for s := range seeds {
+					res.Specs = append(res.Specs, RunSpec{Index: len(res.Specs), Problem: p.Name(), Kernel: k, Seed: uint64(s), Batch: q})
+				}
+			}
+		}
+	}
+	start := time.Now()
+	res.Runs, err = RunAll(res.Specs, cfg, iters, RunAllOptions{Workers: o.Workers, Progress: o.Progress, Context: o.Context})
+	if err != nil {
+		return nil, err
+	}
+	res.WallSeconds = time.Since(start).Seconds()
+	qmax := 0
+	for _, q := range qs {
+		qmax = max(qmax, q)
+	}
+	rounds := (iters + qmax - 1) / qmax
+	final := map[key][]float64{}
+	simple := map[key][]float64{}
+	secs := map[key]float64{}
+	for i, s := range res.Specs {
+		tr := res.Runs[i]
+		kk := key{s.Problem, s.Kernel, s.Batch}
+		final[kk] = append(final[kk], tr.CumulativeRegret[len(tr.CumulativeRegret)-1])
+		simple[kk] = append(simple[kk], simpleAtRound(tr, rounds))
+		secs[kk] += (tr.Timings.Fit + tr.Timings.Acq + tr.Timings.Other).Seconds()
+	}
+	for _, kk := range order {
+		c := cells[kk]
+		c.Regret, c.Simple, c.Rounds = Summarize(final[kk]), Summarize(simple[kk]), rounds
+		c.Seconds = secs[kk] / float64(len(final[kk]))
+		res.Cells = append(res.Cells, c)
+	}
+	return res, nil
+}
+
+// simpleAtRound is the simple regret after the given number of acquisition
+// rounds (the initial design included).
+func simpleAtRound(tr *bo.Trace, rounds int) float64 {
+	first := -1
+	for _, e := range tr.Evaluations {
+		if e.Phase == bo.PhaseBO {
+			first = e.Round
+			break
+		}
+	}
+	k := 0
+	for _, e := range tr.Evaluations {
+		if e.Phase == bo.PhaseBO && e.Round < first+rounds {
+			k++
+		}
+	}
+	if k == 0 {
+		return math.NaN()
+	}
+	return tr.SimpleRegret[k-1]
+}
+
+// Markdown formats the two tables of the study.
+func (r *BatchResult) Markdown() string {
+	var b strings.Builder
+	hdr := func(title string) {
+		b.WriteString(title + "\n\n| Benchmark | kernel |")
+		for _, q := range r.Qs {
+			fmt.Fprintf(&b, " q = %d |", q)
+		}
+		b.WriteString("\n|---|---|" + strings.Repeat("---|", len(r.Qs)) + "\n")
+	}
+	row := func(val func(*BatchCell) Summary) {
+		for i := 0; i < len(r.Cells); i += len(r.Qs) {
+			c := r.Cells[i]
+			fmt.Fprintf(&b, "| %s | %s |", c.Problem, c.Kernel)
+			for j := range r.Qs {
+				b.WriteString(" " + FormatEntry(val(r.Cells[i+j]), Plain) + " |")
+			}
+			b.WriteString("\n")
+		}
+	}
+	hdr(fmt.Sprintf("Cumulative regret after the %d acquisition evaluations, by batch size q (the price of batching):", r.Settings.Iters))
+	row(func(c *BatchCell) Summary { return c.Regret })
+	rounds := 0
+	if len(r.Cells) > 0 {
+		rounds = r.Cells[0].Rounds
+	}
+	b.WriteString("\n")
+	hdr(fmt.Sprintf("Simple regret after %d rounds of q parallel evaluations (the same wall-clock time for every q):", rounds))
+	row(func(c *BatchCell) Summary { return c.Simple })
+	return b.String()
+}
+
+// Panels are the study's figures: per (problem, kernel), the mean
+// cumulative regret against evaluations (evals) or the mean simple regret
+// against rounds (rounds), one series per q.
+func (r *BatchResult) Panels(rounds bool) []Panel {
+	type key struct{ p, k string }
+	var keys []key
+	seen := map[key]bool{}
+	for _, s := range r.Specs {
+		k := key{s.Problem, s.Kernel}
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	var out []Panel
+	for _, k := range keys {
+		p := Panel{Title: k.p + ", " + k.k, XLabel: "acquisition evaluation", YLabel: "cumulative regret (mean ± s.e.)"}
+		if rounds {
+			p.XLabel, p.YLabel, p.LogY = "round of q parallel evaluations", "simple regret (mean ± s.e.)", true
+		}
+		for qi, q := range r.Qs {
+			var curves [][]float64
+			for i, s := range r.Specs {
+				if s.Problem != k.p || s.Kernel != k.k || s.Batch != q {
+					continue
+				}
+				tr := r.Runs[i]
+				if !rounds {
+					curves = append(curves, tr.CumulativeRegret)
+					continue
+				}
+				// Floored at SimpleRegretFloor for the log scale (exact
+				// optimum hits have regret 0).
+				c := make([]float64, (r.Settings.Iters+q-1)/q)
+				for t := range c {
+					c[t] = max(simpleAtRound(tr, t+1), SimpleRegretFloor)
+				}
+				curves = append(curves, c)
+			}
+			mean, se := meanCurve(curves)
+			x := make([]float64, len(mean))
+			for i := range x {
+				x[i] = float64(i + 1)
+			}
+			p.Series = append(p.Series, Series{Color: qi, Label: fmt.Sprintf("q = %d", q), X: x, Y: mean, Err: se})
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// SimpleRegretFloor is where the log-scale plots of simple regret draw
+// smaller values (exact optimum hits are 0).
+const SimpleRegretFloor = 1e-3
