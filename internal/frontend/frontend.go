@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/symbo/symbo/bo"
@@ -45,7 +46,7 @@ func Decode(data []byte, v any) error {
 	if err := dec.Decode(v); err != nil {
 		return invalid("%v", err)
 	}
-	if _, err := dec.Token(); err == nil {
+	if _, err := dec.Token(); err != io.EOF {
 		return invalid("data after the JSON value")
 	}
 	return nil
