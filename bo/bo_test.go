@@ -13,7 +13,9 @@ import (
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/gp"
 	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
+	"gonum.org/v1/gonum/mat"
 )
 
 // must panics on an error: test setup only.
@@ -34,7 +36,7 @@ func box(d int, a float64) (lo, hi []float64) {
 
 func TestParseKernel(t *testing.T) {
 	g := must(orbit.SignFlip(2))
-	for _, s := range []string{"base", "AVG", " max", "Plus", "avgnorm"} {
+	for _, s := range []string{"base", "AVG", " max", "Plus", "avgnorm", "Nystrom"} {
 		if _, err := ParseKernel(s, g, kernel.RBF); err != nil {
 			t.Errorf("%q: %v", s, err)
 		}
@@ -188,7 +190,7 @@ func inBox(x, lo, hi []float64) bool {
 func TestDegenerateData(t *testing.T) {
 	lo, hi := box(2, 2)
 	g := must(orbit.Hyperoctahedral(2))
-	for _, k := range []string{NameBase, NameAvg, NameAvgNorm, NameMax, NamePlus} {
+	for _, k := range KernelNames() {
 		for _, acq := range []Acquisition{UCB, EI} {
 			cfg := Config{Kernel: kernelOf(k, g, kernel.Matern52), Acquisition: acq, Init: 1, RawSamples: 32, Starts: 2}
 			// Duplicates (and orbit duplicates: (1,−1) is g·(1,1)).
@@ -328,9 +330,9 @@ func traceJSON(t *testing.T, tr *Trace) string {
 // GOMAXPROCS 1 and 4 and any Workers; the regrets are f* − f.
 func TestRunDeterministic(t *testing.T) {
 	p := must(problem.New("Ackley2d", 0))
-	kernels := []string{NameBase, NameAvg, NameAvgNorm, NameMax, NamePlus}
+	kernels := KernelNames()
 	if testing.Short() {
-		kernels = []string{NameAvg, NameAvgNorm, NamePlus}
+		kernels = []string{NameAvg, NameAvgNorm, NamePlus, NameNystrom}
 	}
 	for _, k := range kernels {
 		var ref string
@@ -702,7 +704,7 @@ func TestRebuildFromHistory(t *testing.T) {
 	for _, pn := range []string{"Ackley2d", "WLAN6d"} {
 		p := must(problem.New(pn, 0))
 		lo, hi := p.Bounds()
-		for _, k := range []string{NameBase, NameAvg, NameAvgNorm, NameMax, NamePlus} {
+		for _, k := range KernelNames() {
 			if k == NameMax && pn == "WLAN6d" {
 				continue
 			}
@@ -971,5 +973,76 @@ func TestRunBatchResume(t *testing.T) {
 		if traceJSON(t, stripTimings(tr)) != want {
 			t.Errorf("resumed at %d: trace differs", cut)
 		}
+	}
+}
+
+// TestNystromIsBaseOnTheData: the nystrom kernel's covariance is the base
+// kernel's on the observed points (their Gram is PSD, so the projection
+// keeps it) and k(x, D)·K⁻¹·k(D, x) elsewhere, computed here with an
+// independent Cholesky solve; and it is not invariant.
+func TestNystromIsBaseOnTheData(t *testing.T) {
+	pts := [][]float64{{0.3, -1.2}, {1.5, 0.4}, {-0.7, 0.9}, {-1.6, -1.1}, {0.1, 0.2}}
+	n := len(pts)
+	d := mat.NewDense(n, 2, nil)
+	y := make([]float64, n)
+	for i, p := range pts {
+		d.SetRow(i, p)
+		y[i] = toy(p)
+	}
+	fam := must(Nystrom(kernel.RBF).family(2, 1, linalg.Gonum()))
+	h := gp.Hyper{Variance: 1.7, Lengthscale: 0.9, Noise: 1e-4}
+	model := must(gp.New(fam, d, y, h, gp.Options{}))
+	base := func(x, y []float64) float64 {
+		var r2 float64
+		for i := range x {
+			r2 += (x[i] - y[i]) * (x[i] - y[i])
+		}
+		return h.Variance * math.Exp(-r2/(2*h.Lengthscale*h.Lengthscale))
+	}
+	k := model.Kernel()
+	var kdd mat.SymDense
+	kdd.ReuseAsSym(n)
+	for i := range n {
+		for j := i; j < n; j++ {
+			kdd.SetSym(i, j, base(pts[i], pts[j]))
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(&kdd) {
+		t.Fatal("base Gram not PD")
+	}
+	q := mat.NewDense(3, 2, []float64{0.5, 0.5, -1.9, 1.9, 0.3, -1.2})
+	var got mat.Dense
+	if err := k.CrossTo(&got, q, q); err != nil {
+		t.Fatal(err)
+	}
+	for a := range 3 {
+		for b := range 3 {
+			ka, kb := mat.NewVecDense(n, nil), mat.NewVecDense(n, nil)
+			for i := range n {
+				ka.SetVec(i, base(q.RawRowView(a), pts[i]))
+				kb.SetVec(i, base(q.RawRowView(b), pts[i]))
+			}
+			var s mat.VecDense
+			if err := ch.SolveVecTo(&s, kb); err != nil {
+				t.Fatal(err)
+			}
+			want := mat.Dot(ka, &s)
+			if math.Abs(got.At(a, b)-want) > 1e-8*h.Variance {
+				t.Errorf("k(q%d, q%d) = %v, want k(q, D)K⁻¹k(D, q) = %v", a, b, got.At(a, b), want)
+			}
+		}
+	}
+	// Row 2 of q is an observed point: there the prior is the base kernel's.
+	if v := got.At(2, 2); math.Abs(v-h.Variance) > 1e-8*h.Variance {
+		t.Errorf("k(D₀, D₀) = %v, want v = %v", v, h.Variance)
+	}
+	// Not invariant: (0.5, 0.5) and its sign flip (−0.5, 0.5) differ.
+	var flip mat.Dense
+	if err := k.CrossTo(&flip, mat.NewDense(1, 2, []float64{-0.5, 0.5}), q); err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(flip.At(0, 1)-got.At(0, 1)) < 1e-6 {
+		t.Errorf("nystrom looks invariant under a sign flip: %v vs %v", flip.At(0, 1), got.At(0, 1))
 	}
 }

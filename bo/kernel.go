@@ -13,8 +13,8 @@ import (
 // Kernel is the GP covariance of an Optimizer: a family of correlation
 // functions whose signal variance, lengthscale and noise are fitted to the
 // observations at every acquisition step, optionally invariant under a
-// group. Build one with Base, Avg, AvgNorm, Max, Plus, ParseKernel, or
-// Custom for a family of your own. The zero value is Base(kernel.RBF).
+// group. Build one with Base, Nystrom, Avg, AvgNorm, Max, Plus,
+// ParseKernel, or Custom for a family of your own. The zero value is Base(kernel.RBF).
 type Kernel struct {
 	name  string
 	shape kernel.Shape
@@ -37,17 +37,34 @@ const (
 	NameAvgNorm = "avgnorm"
 	NameMax     = "max"
 	NamePlus    = "plus"
+	NameNystrom = "nystrom"
 )
 
 // KernelNames lists the names ParseKernel accepts.
 func KernelNames() []string {
-	return []string{NameBase, NameAvg, NameAvgNorm, NameMax, NamePlus}
+	return []string{NameBase, NameNystrom, NameAvg, NameAvgNorm, NameMax, NamePlus}
 }
 
 // Base is the base kernel k_b(x, y) = v·κ(‖x − y‖/ℓ) of the given shape.
 func Base(shape kernel.Shape) Kernel {
 	return Kernel{name: NameBase, shape: shape, family: func(d, _ int, _ linalg.Backend) (gp.Family, error) {
 		return gp.NewBaseFamily(shape, d)
+	}}
+}
+
+// Nystrom is the base kernel of the given shape Nyström-extended from the
+// observed points D, k(x, D)·K⁺·k(D, y) with K = k(D, D) truncated by the
+// rule of Plus: k_plus over the trivial group. It is not invariant; its
+// prior variance vanishes away from the data, which is the part of
+// k_plus's behaviour that does not come from the group. Beside Base, Max
+// and Plus it makes the 2×2 invariance × Nyström ablation.
+func Nystrom(shape kernel.Shape) Kernel {
+	return Kernel{name: NameNystrom, shape: shape, family: func(d, w int, be linalg.Backend) (gp.Family, error) {
+		g, err := orbit.Trivial(d)
+		if err != nil {
+			return nil, fmt.Errorf("%w: nystrom: %v", ErrBadConfig, err)
+		}
+		return gp.NewPlusFamily(shape, g, kernel.Options{Workers: w}, kernel.PlusOptions{Backend: be})
 	}}
 }
 
@@ -110,13 +127,16 @@ func Custom(name string, fam gp.Family, g orbit.Group) Kernel {
 	}}
 }
 
-// ParseKernel returns the kernel named name (base, avg, avgnorm, max or
-// plus; case-insensitive) over the group g (ignored by base; required by
-// the others) with the given base shape.
+// ParseKernel returns the kernel named name (base, nystrom, avg, avgnorm,
+// max or plus; case-insensitive) over the group g (ignored by base and
+// nystrom; required by the others) with the given base shape.
 func ParseKernel(name string, g orbit.Group, shape kernel.Shape) (Kernel, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
-	if n == NameBase {
+	switch n {
+	case NameBase:
 		return Base(shape), nil
+	case NameNystrom:
+		return Nystrom(shape), nil
 	}
 	var mk func(orbit.Group, kernel.Shape) Kernel
 	switch n {
@@ -137,8 +157,8 @@ func ParseKernel(name string, g orbit.Group, shape kernel.Shape) (Kernel, error)
 	return mk(g, shape), nil
 }
 
-// Name is the kernel's name (base, avg, avgnorm, max, plus, or a custom
-// kernel's).
+// Name is the kernel's name (base, nystrom, avg, avgnorm, max, plus, or a
+// custom kernel's).
 func (k Kernel) Name() string {
 	if k.name == "" {
 		return NameBase
@@ -146,7 +166,8 @@ func (k Kernel) Name() string {
 	return k.name
 }
 
-// Group is the group the kernel is invariant under (nil for base).
+// Group is the group the kernel is invariant under (nil for base and
+// nystrom).
 func (k Kernel) Group() orbit.Group { return k.group }
 
 // Shape is the base kernel's shape (RBF for custom kernels).

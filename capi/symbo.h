@@ -56,14 +56,14 @@ size_t symbo_last_error(char *buf, size_t len);
  * Cross-covariance K(x, y), n×m, into out (out_len ≥ n·m doubles).
  *
  * spec: {"group": G, "d": D, "base": B, "lengthscale": L, "variance": V,
- *        "kernel": "base"|"avg"|"avgnorm"|"max"|"plus",
+ *        "kernel": "base"|"nystrom"|"avg"|"avgnorm"|"max"|"plus",
  *        "method": "auto"|"enumerate"|"closed",
  *        "block": b, "box": [[lo…], [hi…]], "matrices": "file.json"}
  *   group and its extra fields as in perf gram; variance defaults to 1,
  *   method to auto; box (scaling only) defaults to [0.1, 10] per coordinate.
  * x: n×d; y: m×d, or NULL for y = x (then m is ignored and the symmetric
- * assembly runs: an exactly symmetric Gram); design: nd×d for plus, or
- * NULL for design = x.
+ * assembly runs: an exactly symmetric Gram); design: nd×d for plus and
+ * nystrom, or NULL for design = x.
  */
 int symbo_cross(const char *spec,
                 const double *x, int64_t n,

@@ -39,7 +39,8 @@ noise (2% of the variance of f over the box); regret is measured on the
 noiseless f. Prints a summary table on stdout; progress goes to stderr (one
 live line on a terminal, one line per evaluation otherwise).
 
-Kernels K: base, avg (orbit average), avgnorm (normalized orbit average,
+Kernels K: base, nystrom (the base kernel Nyström-extended from the
+observations, as plus is from k_max: not invariant), avg (orbit average), avgnorm (normalized orbit average,
 k_avg(x,y)/√(k_avg(x,x)·k_avg(y,y)): not in the paper; it removes k_avg's
 prior-variance peak at the group's fixed points), plus (PSD projection of k_max),
 max (only for groups where k_max is PSD: sign flips, permutations,
@@ -132,7 +133,7 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bo", boUsage, stdout)
 	name := fs.String("problem", "", "benchmark problem, e.g. ackley or Ackley2d")
 	d := fs.Int("d", 0, "dimension; 0 selects the paper's")
-	kern := fs.String("kernel", "", "GP kernel: base, avg, avgnorm, max or plus")
+	kern := fs.String("kernel", "", "GP kernel: base, nystrom, avg, avgnorm, max or plus")
 	seed := fs.Uint64("seed", 0, "random seed (initial design, noise, acquisition starts)")
 	jsonPath := fs.String("json", "", "write the whole trace as JSON to `file`")
 	force := fs.Bool("force", false, "overwrite an existing --json file")

@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/symbo/symbo/internal/csvio"
+	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -40,11 +42,15 @@ with every float in shortest round-trip form (parsing it back gives the
 same float64 bits).
 
 Kernels K (base kernel k_b(x,y) = V·κ(‖x−y‖/L)):
-  base   k_b itself (--group is still checked but unused; --method is ignored)
-  avg    orbit average 1/|G|² Σ_{g,g'} k_b(gx, g'y)
-  max    best orbit alignment max_{g,g'} k_b(gx, g'y) (invariant, not PSD)
-  plus   k_max(x,D)·K_+^†·k_max(D,y), K_+ = k_max(D,D) with negative
-         eigenvalues clipped: the PSD projection on the design D (--design)
+  base     k_b itself (--group is still checked but unused; --method is ignored)
+  nystrom  k_b(x,D)·K^†·k_b(D,y), K = k_b(D,D) truncated as plus does: the
+           base kernel Nyström-extended from the design D (not invariant;
+           --group is checked but unused)
+  avg      orbit average 1/|G|² Σ_{g,g'} k_b(gx, g'y)
+  avgnorm  the orbit average normalized to variance V: avg(x,y)/√(avg(x,x)·avg(y,y))
+  max      best orbit alignment max_{g,g'} k_b(gx, g'y) (invariant, not PSD)
+  plus     k_max(x,D)·K_+^†·k_max(D,y), K_+ = k_max(D,D) with eigenvalues
+           ≤ n·ε·λ_max dropped: the PSD projection on the design D (--design)
 
 Base kernels B: rbf, matern12, matern32, matern52.
 
@@ -113,13 +119,11 @@ func runGram(args []string, stdout, _ io.Writer) error {
 	if err := positiveFinite("variance", *variance); err != nil {
 		return err
 	}
-	switch *kern {
-	case "base", "avg", "max", "plus":
-	default:
-		return badInput("unknown --kernel %q (valid: base, avg, max, plus)", *kern)
+	if !slices.Contains(frontend.KernelNames(), *kern) {
+		return badInput("unknown --kernel %q (valid: %s)", *kern, strings.Join(frontend.KernelNames(), ", "))
 	}
-	if set["design"] && *kern != "plus" {
-		return badInput("--design is used only by --kernel plus, not %s", *kern)
+	if set["design"] && !frontend.NeedsDesign(*kern) {
+		return badInput("--design is used only by --kernel plus and nystrom, not %s", *kern)
 	}
 	shape, err := kernel.ParseShape(*base)
 	if err != nil {
@@ -136,7 +140,7 @@ func runGram(args []string, stdout, _ io.Writer) error {
 	// Resolve the backend even when unused so that a bad --backend is
 	// always reported.
 	var be linalg.Backend
-	if set["backend"] || *kern == "plus" {
+	if set["backend"] || frontend.NeedsDesign(*kern) {
 		if be, err = backendByName(*backend); err != nil {
 			return err
 		}
@@ -165,26 +169,16 @@ func runGram(args []string, stdout, _ io.Writer) error {
 		return err
 	}
 	p := kernel.Params{Shape: shape, Variance: *variance, Lengthscale: *lengthscale}
-	var k crosser
-	switch *kern {
-	case "base":
-		k, err = kernel.NewBase(p, *d)
-	case "avg":
-		k, err = kernel.NewAvg(p, g, kernel.Options{Method: meth})
-	case "max":
-		k, err = kernel.NewMax(p, g, kernel.Options{Method: meth})
-	case "plus":
-		design := x
+	var design *mat.Dense
+	if frontend.NeedsDesign(*kern) {
+		design = x
 		if set["design"] {
 			if design, err = readPoints("design", *designPath, *d); err != nil {
 				return err
 			}
 		}
-		var mx *kernel.Max
-		if mx, err = kernel.NewMax(p, g, kernel.Options{Method: meth}); err == nil {
-			k, err = kernel.NewPlus(mx, design, kernel.PlusOptions{Backend: be})
-		}
 	}
+	k, err := frontend.NewKernel(*kern, p, g, meth, design, be)
 	if err != nil {
 		return asInput(err)
 	}

@@ -532,3 +532,58 @@ func TestGramBackendFlag(t *testing.T) {
 	code, stdout, stderr := runCLI(t, append([]string{"gram"}, common...)...)
 	checkOneLineError(t, code, stdout, stderr, "perf gram: ", "bogus")
 }
+
+// TestGramNystrom: on its own design the nystrom kernel is the base
+// kernel (a PSD Gram loses nothing to the projection, up to the
+// truncation of eigenvalues below n·ε·λ_max); off the design it is
+// k_b(x, D)·K⁻¹·k_b(D, y), computed here with an independent solve.
+func TestGramNystrom(t *testing.T) {
+	x5 := readPointsT(t, points5d)
+	n, _ := x5.Dims()
+	common := []string{"--group", "hyperoctahedral", "--d", "5", "--base", "matern52", "--lengthscale", "2.5", "--variance", "1.3", "--kernel", "nystrom"}
+	got := gram(t, append(common, "--x", points5d)...)
+	for i := range n {
+		for j := range n {
+			want := baseKernel("matern52", 1.3, 2.5, dist(x5.RawRowView(i), x5.RawRowView(j)))
+			checkClose(t, fmt.Sprintf("K[%d,%d]", i, j), got.At(i, j), want, 1e-9)
+		}
+	}
+	// Off the design: queries are the first points shifted.
+	m := min(n, 4)
+	q := mat.NewDense(m, 5, nil)
+	for i := range m {
+		for k := range 5 {
+			q.Set(i, k, x5.At(i, k)+0.3*float64(k+1)-0.2*float64(i))
+		}
+	}
+	qp := writePoints(t, "q.csv", q)
+	design := mat.DenseCopyOf(x5.Slice(0, n-1, 0, 5)) // not all of x: the design is its own flag
+	dp := writePoints(t, "design.csv", design)
+	off := gram(t, append(common, "--x", qp, "--design", dp)...)
+	nd, _ := design.Dims()
+	var kdd mat.SymDense
+	kdd.ReuseAsSym(nd)
+	for i := range nd {
+		for j := i; j < nd; j++ {
+			kdd.SetSym(i, j, baseKernel("matern52", 1.3, 2.5, dist(design.RawRowView(i), design.RawRowView(j))))
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(&kdd) {
+		t.Fatal("base Gram of the design is not PD")
+	}
+	for a := range m {
+		for b := range m {
+			ka, kb := mat.NewVecDense(nd, nil), mat.NewVecDense(nd, nil)
+			for i := range nd {
+				ka.SetVec(i, baseKernel("matern52", 1.3, 2.5, dist(q.RawRowView(a), design.RawRowView(i))))
+				kb.SetVec(i, baseKernel("matern52", 1.3, 2.5, dist(q.RawRowView(b), design.RawRowView(i))))
+			}
+			var s mat.VecDense
+			if err := ch.SolveVecTo(&s, kb); err != nil {
+				t.Fatal(err)
+			}
+			checkClose(t, fmt.Sprintf("K(q%d, q%d)", a, b), off.At(a, b), mat.Dot(ka, &s), 1e-8)
+		}
+	}
+}

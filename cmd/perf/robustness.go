@@ -56,7 +56,7 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 	force := fs.Bool("force", false, "write into a non-empty --out directory, overwriting its files")
 	problems := fs.String("problems", "ackley,rastrigin", "comma-separated problem families (any with a known optimum and a d parameter)")
 	dims := fs.String("dims", "1,2,3,4,5", "comma-separated dimensions")
-	kernels := fs.String("kernels", "", "comma-separated subset of base,avg,avgnorm,plus,max (default: base,avg,plus,max)")
+	kernels := fs.String("kernels", "", "comma-separated subset of base,nystrom,avg,avgnorm,plus,max (default: base,avg,plus,max)")
 	proto := protocolFlags(fs)
 	workers := fs.Int("workers", 0, "runs in parallel; 0 means GOMAXPROCS")
 	skip := fs.String("skip", "", "comma-separated `points` problem/kernel to leave out, e.g. Ackley5d/avg (shown as \"not run\")")

@@ -61,7 +61,7 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	block := fs.Int("block", 0, "block size for --group blockperm")
 	matrices := fs.String("matrices", "", "JSON group `file` for --group matrices")
 	base := fs.String("base", "", "base kernel: rbf, matern12, matern32, matern52 (default: the problem's, else rbf)")
-	kern := fs.String("kernel", "", "GP kernel: base, avg, avgnorm, max or plus")
+	kern := fs.String("kernel", "", "GP kernel: base, nystrom, avg, avgnorm, max or plus")
 	history := fs.String("history", "", "CSV `file` of x1,…,xd,y rows")
 	pending := fs.String("pending", "", "CSV `file` of x1,…,xd rows")
 	q := fs.Int("q", 1, "number of points to suggest")

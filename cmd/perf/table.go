@@ -36,7 +36,8 @@ Usage: perf table [--seeds 10] [--iters 50] [--init 5] [--out DIR [--force]]
 
 Runs the paper's Table 1: every benchmark (Ackley2d, Griewank6d,
 Rastrigin5d, Radial2d, Scaling2d, WLAN8d) × kernel (base, avg, plus, and
-max where it is PSD; --kernels may add avgnorm, the normalized average)
+max where it is PSD; --kernels may add avgnorm, the normalized average,
+and nystrom, the base kernel Nyström-extended from the observations)
 × seed 0…seeds−1, each run the protocol of 'perf bo'.
 Runs execute in parallel (--workers of them, one goroutine each; results
 do not depend on the number), with a progress bar and ETA on stderr.
@@ -107,7 +108,7 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 	force := fs.Bool("force", false, "write into a non-empty --out directory, overwriting its files")
 	resume := fs.Bool("resume", false, "continue the table journaled in --out")
 	problems := fs.String("problems", "", "comma-separated subset of the benchmarks (default: all six)")
-	kernels := fs.String("kernels", "", "comma-separated subset of base,avg,avgnorm,plus,max (default: base,avg,plus,max)")
+	kernels := fs.String("kernels", "", "comma-separated subset of base,nystrom,avg,avgnorm,plus,max (default: base,avg,plus,max)")
 	proto := protocolFlags(fs)
 	workers := fs.Int("workers", 0, "runs in parallel; 0 means GOMAXPROCS")
 	skip := fs.String("skip", "", "comma-separated `cells` problem/kernel to leave out, e.g. Scaling2d/avg (shown as \"not run\")")

@@ -127,27 +127,10 @@ func Cross(spec KernelSpec, x, y, design *mat.Dense, be linalg.Backend) (*mat.De
 	if err != nil {
 		return nil, err
 	}
-	var k kernel.Kernel
-	switch strings.ToLower(strings.TrimSpace(spec.Kernel)) {
-	case "base":
-		k, err = kernel.NewBase(p, g.Dim())
-	case "avg":
-		k, err = kernel.NewAvg(p, g, kernel.Options{Method: meth})
-	case "avgnorm":
-		k, err = kernel.NewAvg(p, g, kernel.Options{Method: meth, Normalize: true})
-	case "max":
-		k, err = kernel.NewMax(p, g, kernel.Options{Method: meth})
-	case "plus":
-		if design == nil {
-			design = x
-		}
-		var mx *kernel.Max
-		if mx, err = kernel.NewMax(p, g, kernel.Options{Method: meth}); err == nil {
-			k, err = kernel.NewPlus(mx, design, kernel.PlusOptions{Backend: be})
-		}
-	default:
-		return nil, invalid("unknown kernel %q (want base, avg, avgnorm, max or plus)", spec.Kernel)
+	if design == nil {
+		design = x
 	}
+	k, err := NewKernel(spec.Kernel, p, g, meth, design, be)
 	if err != nil {
 		return nil, err
 	}
@@ -163,6 +146,56 @@ func Cross(spec KernelSpec, x, y, design *mat.Dense, be linalg.Backend) (*mat.De
 		return nil, err
 	}
 	return &out, nil
+}
+
+// KernelNames lists the kernels NewKernel builds, as the front ends spell
+// them.
+func KernelNames() []string {
+	return []string{"base", "nystrom", "avg", "avgnorm", "max", "plus"}
+}
+
+// NeedsDesign reports whether the kernel named name is a Nyström
+// extension from a design set (plus, nystrom).
+func NeedsDesign(name string) bool {
+	n := strings.ToLower(strings.TrimSpace(name))
+	return n == "plus" || n == "nystrom"
+}
+
+// NewKernel builds the kernel named name (see KernelNames; case-
+// insensitive) with base parameters p over the group g and method meth:
+// base is the base kernel; nystrom the base kernel Nyström-extended from
+// design (k_plus over the trivial group); avg, avgnorm and max the orbit
+// kernels; plus k_max's PSD projection on design, Nyström-extended. design
+// is used by plus and nystrom only, be by their eigendecompositions.
+func NewKernel(name string, p kernel.Params, g orbit.Group, meth kernel.Method, design *mat.Dense, be linalg.Backend) (kernel.Kernel, error) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if NeedsDesign(n) && design == nil {
+		return nil, invalid("kernel %s needs a design set", n)
+	}
+	switch n {
+	case "base":
+		return kernel.NewBase(p, g.Dim())
+	case "avg":
+		return kernel.NewAvg(p, g, kernel.Options{Method: meth})
+	case "avgnorm":
+		return kernel.NewAvg(p, g, kernel.Options{Method: meth, Normalize: true})
+	case "max":
+		return kernel.NewMax(p, g, kernel.Options{Method: meth})
+	case "plus", "nystrom":
+		if n == "nystrom" {
+			t, err := orbit.Trivial(g.Dim())
+			if err != nil {
+				return nil, err
+			}
+			g = t
+		}
+		mx, err := kernel.NewMax(p, g, kernel.Options{Method: meth})
+		if err != nil {
+			return nil, err
+		}
+		return kernel.NewPlus(mx, design, kernel.PlusOptions{Backend: be})
+	}
+	return nil, invalid("unknown kernel %q (want %s)", name, strings.Join(KernelNames(), ", "))
 }
 
 // SuggestSettings are an optimizer's settings as perf suggest spells them:

@@ -132,7 +132,8 @@ def gram(X, Y=None, *, group, base, lengthscale, variance=1.0, kernel, design=No
     lengthscale, variance : float
         Base kernel hyperparameters.
     kernel : str
-        ``base``, ``avg``, ``avgnorm``, ``max`` or ``plus``.
+        ``base``, ``nystrom`` (the base kernel Nyström-extended from
+        ``design``), ``avg``, ``avgnorm``, ``max`` or ``plus``.
     design : array_like, shape (nd, d), optional
         Design set of ``plus`` (default: ``X``).
     method : str
@@ -178,7 +179,8 @@ class Optimizer:
         The group the objective is invariant under (see :func:`gram`);
         ``block``/``matrices`` as there.
     kernel : str
-        ``base``, ``avg``, ``avgnorm``, ``max`` or ``plus`` (default).
+        ``base``, ``nystrom``, ``avg``, ``avgnorm``, ``max`` or ``plus``
+        (default).
     base : str
         Base kernel shape (default ``rbf``).
     seed : int

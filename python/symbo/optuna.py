@@ -47,7 +47,8 @@ class SymboSampler(BaseSampler):
     group : str
         The group the objective is invariant under (see :func:`symbo.gram`).
     kernel : str
-        ``plus`` (default), ``max``, ``avg``, ``avgnorm`` or ``base``.
+        ``plus`` (default), ``max``, ``avg``, ``avgnorm``, ``nystrom`` or
+        ``base``.
     base : str
         Base kernel shape (default ``rbf``).
     seed : int

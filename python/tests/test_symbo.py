@@ -45,6 +45,17 @@ def test_gram_against_definition():
     np.testing.assert_allclose(A, want, rtol=1e-12)
 
 
+def test_nystrom_is_base_on_its_design():
+    # The base kernel Nyström-extended from D: on D it is the base kernel
+    # (a PSD Gram), elsewhere k(x, D) K⁻¹ k(D, y), solved here with numpy.
+    X, D, Q = points(7, 3, 7), points(9, 3, 8), points(4, 3, 9)
+    base = lambda A, B: 1.5 * np.exp(-((A[:, None, :] - B[None, :, :]) ** 2).sum(-1) / (2 * 1.1**2))
+    K = symbo.gram(X, group="hyperoctahedral", base="rbf", lengthscale=1.1, variance=1.5, kernel="nystrom")
+    np.testing.assert_allclose(K, base(X, X), rtol=1e-9, atol=1e-12)
+    C = symbo.gram(Q, X, group="none", base="rbf", lengthscale=1.1, variance=1.5, kernel="nystrom", design=D)
+    np.testing.assert_allclose(C, base(Q, D) @ np.linalg.solve(base(D, D), base(D, X)), rtol=1e-7, atol=1e-10)
+
+
 def test_non_contiguous_and_errors():
     X = np.asfortranarray(points(5, 3, 5))
     K1 = symbo.gram(X, group="permutation", base="rbf", lengthscale=1, kernel="max")
