@@ -39,12 +39,12 @@ noise (2% of the variance of f over the box); regret is measured on the
 noiseless f. Prints a summary table on stdout; progress goes to stderr (one
 live line on a terminal, one line per evaluation otherwise).
 
-Kernels K: base, nystrom (the base kernel Nyström-extended from the
-observations, as plus is from k_max: not invariant), avg (orbit average), avgnorm (normalized orbit average,
-k_avg(x,y)/√(k_avg(x,x)·k_avg(y,y)): not in the paper; it removes k_avg's
-prior-variance peak at the group's fixed points), plus (PSD projection of k_max),
-max (only for groups where k_max is PSD: sign flips, permutations,
-hyperoctahedral, rotation2d). Problems: see 'perf eval -h'.
+Kernels K: base; nystrom (the base kernel Nyström-extended from the
+observations, as plus is from k_max; not invariant); avg (orbit average);
+avgnorm (normalized orbit average, k_avg(x,y)/√(k_avg(x,x)·k_avg(y,y)): not
+in the paper; it removes k_avg's prior-variance peak at the group's fixed
+points); plus (PSD projection of k_max); max (only for groups where k_max is
+PSD: sign flips, permutations, hyperoctahedral, rotation2d). Problems: see 'perf eval -h'.
 
 --checkpoint FILE journals the settings and each finished evaluation to
 FILE (a new file; one JSON line per evaluation, flushed to disk as it
