@@ -1,5 +1,8 @@
 // Package problem implements the paper's six benchmark problems
-// (Appendix C): Ackley, Griewank, Rastrigin, Radial, Scaling and WLAN.
+// (Appendix C): Ackley, Griewank, Rastrigin, Radial, Scaling and WLAN;
+// a paper-fidelity variant of Radial; and a family of off-fixed-point
+// benchmarks (ShiftedAckley, ShiftedRastrigin, ShiftedGriewank) whose
+// optima are not fixed points of their groups.
 //
 // A Problem declares its box, the group it is invariant under, a default
 // base kernel shape, its known optimum and maximizers (WLAN: unknown) and
@@ -22,6 +25,30 @@
 //	Radial     2             [−10, 10]²       rotation2d            ∞              RBF (paper)
 //	Scaling    2             [0.1, 10]²       scaling (in the box)  ∞              RBF (paper)
 //	WLAN       2m, m≤20 (8)  [−50, 50]^(2m)   pairedperm(m)         m! (24)        Matérn-3/2 (paper)
+//
+// Beyond the paper (BaseChosen is true for the shifted family):
+//
+//	problem           d          box              group               |G|         base kernel
+//	RadialScaled      2          [−10, 10]²       rotation2d          ∞           RBF
+//	ShiftedAckley     2…16 (2)   [−16, 16]^d      hyperoctahedral(d)  2^d·d! (8)  Matérn-5/2
+//	ShiftedRastrigin  2…16 (4)   [−5.12, 5.12]^d  permutation(d)      d! (24)     RBF
+//	ShiftedGriewank   2…16 (6)   [−600, 600]^d    signflip(d)         2^d (64)    RBF
+//
+// RadialScaled is Radial with its Rastrigin argument multiplied by 5.12,
+// Rastrigin₁(5.12·(‖x‖/a − b)): a paper-fidelity variant (the authors'
+// code normalizes inputs to the unit cube and scales Rastrigin's argument
+// by 5.12), with the same minimizers.
+//
+// The off-fixed-point family composes a classic function F with the
+// group's canonical map φ and shifts it, f(x) = F(φ(x) − c), with c inside
+// the fundamental domain: ShiftedAckley F = Ackley, φ = sort(|x|), c_i =
+// 12.8·(i − ½)/d; ShiftedRastrigin F = Rastrigin, φ = sort(x) (ascending),
+// c_i = 5.12·(−0.8 + 1.6·(i − ½)/d); ShiftedGriewank F = Griewank,
+// φ = |x|, c_i = 480·(i − ½)/d (i = 1…d). Each is invariant and
+// continuous, with minimum 0 exactly on the orbit of c, a free orbit (c
+// has distinct, non-zero coordinates): unlike the origin optimum of
+// Ackley, Griewank and Rastrigin, no minimizer is fixed by any group
+// element, so k_avg's prior-variance peak at fixed points gives no hint.
 //
 // Griewank is invariant under independent sign flips of its coordinates
 // but not under permutations (its product weights coordinate i by 1/√i).

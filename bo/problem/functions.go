@@ -10,6 +10,9 @@ const (
 
 	radialA = 10 * math.Sqrt2
 	radialB = 0.8
+	// radialScale multiplies the Rastrigin argument of RadialScaled: the
+	// authors normalize inputs and scale Rastrigin's by 5.12.
+	radialScale = 5.12
 )
 
 // ackley is −a·exp(−b·√(Σx²/d)) − exp(Σcos(c·x)/d) + a + e, evaluated as
@@ -50,6 +53,12 @@ func rastrigin(x []float64) float64 {
 // radial is the one-dimensional Rastrigin of ‖x‖/a − b.
 func radial(x []float64) float64 {
 	t := math.Hypot(x[0], x[1])/radialA - radialB
+	return t*t + 10*(1-math.Cos(2*math.Pi*t))
+}
+
+// radialScaled is the one-dimensional Rastrigin of s·(‖x‖/a − b), s = 5.12.
+func radialScaled(x []float64) float64 {
+	t := radialScale * (math.Hypot(x[0], x[1])/radialA - radialB)
 	return t*t + 10*(1-math.Cos(2*math.Pi*t))
 }
 

@@ -70,13 +70,19 @@ type Problem struct {
 	noise     float64
 }
 
-// Names returns the problem names New accepts, in the paper's order.
+// Names returns the problem names New accepts: the paper's six in its
+// order, the paper-fidelity variant radialscaled, then the
+// off-fixed-point family (shiftedackley, shiftedrastrigin,
+// shiftedgriewank).
 func Names() []string {
-	return []string{"ackley", "griewank", "rastrigin", "radial", "scaling", "wlan"}
+	return []string{"ackley", "griewank", "rastrigin", "radial", "scaling", "wlan",
+		"radialscaled", "shiftedackley", "shiftedrastrigin", "shiftedgriewank"}
 }
 
 // DefaultDim returns the dimension the paper uses for the named problem
-// (Ackley 2, Griewank 6, Rastrigin 5, Radial 2, Scaling 2, WLAN 8).
+// (Ackley 2, Griewank 6, Rastrigin 5, Radial 2, Scaling 2, WLAN 8), and
+// ours for the others (RadialScaled 2, ShiftedAckley 2, ShiftedRastrigin
+// 4, ShiftedGriewank 6).
 func DefaultDim(name string) (int, error) {
 	switch strings.ToLower(name) {
 	case "ackley":
@@ -85,10 +91,13 @@ func DefaultDim(name string) (int, error) {
 		return 6, nil
 	case "rastrigin":
 		return 5, nil
-	case "radial", "scaling":
+	case "radial", "scaling", "radialscaled":
 		return 2, nil
 	case "wlan":
 		return 8, nil
+	}
+	if k, ok := shiftedKinds[strings.ToLower(name)]; ok {
+		return k.defaultD, nil
 	}
 	return 0, fmt.Errorf("%w: %q (want one of %s)", ErrUnknown, name, strings.Join(Names(), ", "))
 }
@@ -123,7 +132,7 @@ func New(name string, d int) (*Problem, error) {
 			return nil, fmt.Errorf("%w: %s: d = %d, want 1 ≤ d ≤ %d", ErrDim, base, d, MaxDim)
 		}
 		return newSynthetic(base, d)
-	case "radial", "scaling":
+	case "radial", "scaling", "radialscaled":
 		if d != 2 {
 			return nil, fmt.Errorf("%w: %s is two-dimensional, got d = %d", ErrDim, base, d)
 		}
@@ -133,6 +142,8 @@ func New(name string, d int) (*Problem, error) {
 			return nil, fmt.Errorf("%w: wlan: d = %d, want an even d = 2m with 1 ≤ m ≤ %d access points", ErrDim, d, MaxAPs)
 		}
 		return NewWLAN(DefaultUsers(), d/2)
+	case "shiftedackley", "shiftedrastrigin", "shiftedgriewank":
+		return newShifted(base, d)
 	}
 	panic("unreachable")
 }
@@ -191,11 +202,14 @@ func newSynthetic(kind string, d int) (*Problem, error) {
 		p.f = rastrigin
 		p.opt = [][]float64{zero}
 		g, err = orbit.Hyperoctahedral(d)
-	case "radial":
+	case "radial", "radialscaled":
 		p.name = "Radial"
 		p.lo, p.hi = box(d, -10, 10)
 		p.shape = kernel.RBF
 		p.f = radial
+		if kind == "radialscaled" {
+			p.name, p.f = "RadialScaled", radialScaled
+		}
 		// ‖x*‖ = a·b = 8√2 ≈ 11.31: arcs near the corners of the box.
 		s28 := math.Sqrt(28) // 10² + 28 = 128 = (8√2)²
 		p.opt = [][]float64{{8, 8}, {-8, 8}, {-8, -8}, {8, -8}, {10, s28}, {-s28, -10}}

@@ -35,6 +35,9 @@ func TestConformance(t *testing.T) {
 		{"rastrigin", 0}, {"rastrigin", 1}, {"rastrigin", 2},
 		{"radial", 0}, {"scaling", 0},
 		{"wlan", 0}, {"wlan", 2}, {"wlan", 6},
+		{"radialscaled", 0},
+		{"shiftedackley", 0}, {"shiftedackley", 3}, {"shiftedrastrigin", 0}, {"shiftedrastrigin", 2},
+		{"shiftedgriewank", 0}, {"shiftedgriewank", 2},
 	}
 	if !testing.Short() {
 		cases = append(cases, struct {
@@ -78,6 +81,10 @@ func TestDeclarations(t *testing.T) {
 		{"radial", "Radial2d", 2, -10, 10, "rotation2d", 0, kernel.RBF, false, false, true},
 		{"scaling", "Scaling2d", 2, 0.1, 10, "scaling", 0, kernel.RBF, false, false, true},
 		{"wlan", "WLAN8d", 8, -50, 50, "pairedperm", 24, kernel.Matern32, false, true, false},
+		{"radialscaled", "RadialScaled2d", 2, -10, 10, "rotation2d", 0, kernel.RBF, false, false, true},
+		{"shiftedackley", "ShiftedAckley2d", 2, -16, 16, "hyperoctahedral", 8, kernel.Matern52, true, false, true},
+		{"shiftedrastrigin", "ShiftedRastrigin4d", 4, -5.12, 5.12, "permutation", 24, kernel.RBF, true, false, true},
+		{"shiftedgriewank", "ShiftedGriewank6d", 6, -600, 600, "signflip", 64, kernel.RBF, true, false, true},
 	}
 	for _, c := range cases {
 		t.Run(c.want, func(t *testing.T) {
@@ -154,6 +161,20 @@ func TestValues(t *testing.T) {
 		{"scaling", []float64{10, 0.1}, 99 * 99},
 		{"scaling", []float64{0.1, 10}, 0.99 * 0.99},
 		{"scaling", []float64{7, 7}, 0},
+		// RadialScaled: t = 5.12·(‖x‖/a − b); ‖x‖/a = 0.8 + 25/256 gives t = 0.5.
+		{"radialscaled", []float64{8, 8}, 0},
+		{"radialscaled", []float64{8.9765625, -8.9765625}, 20.25},
+		// ShiftedAckley2d: c = (3.2, 9.6); at the origin z = −c, Σz²/2 = 51.2
+		// and the mean cosine is (cos 0.4π + cos 1.2π)/2 = −1/4.
+		{"shiftedackley", []float64{0, 0}, 20*(1-math.Exp(-0.2*math.Sqrt(51.2))) + e - math.Exp(-0.25)},
+		{"shiftedackley", []float64{-9.6, 3.2}, 0},
+		{"shiftedackley", []float64{3.2, 9.6}, 0},
+		// ShiftedRastrigin4d: c = (−3.072, −1.024, 1.024, 3.072).
+		{"shiftedrastrigin", []float64{1.024, -1.024, 3.072, -3.072}, 0},
+		{"shiftedrastrigin", []float64{3.072, -2.572, -1.024, 1.024}, 20.25}, // z = (½, 0, 0, 0)
+		// ShiftedGriewank6d: c = (40, 120, …, 440); z = (0, …, 0, 2π√6).
+		{"shiftedgriewank", []float64{-40, 120, -200, 280, 360, -440}, 0},
+		{"shiftedgriewank", []float64{-40, 120, 200, 280, 360, 440 + 2*math.Pi*math.Sqrt(6)}, 24 * math.Pi * math.Pi / 4000},
 	}
 	for _, c := range cases {
 		p := mustNew(t, c.name, 0)
@@ -171,7 +192,7 @@ func TestValues(t *testing.T) {
 // TestOptimaBeatGrid checks on a fine grid that no point beats the declared
 // optimum and that the grid's best point is near a declared optimizer.
 func TestOptimaBeatGrid(t *testing.T) {
-	for _, name := range []string{"ackley", "radial", "scaling", "rastrigin2d", "griewank2d"} {
+	for _, name := range []string{"ackley", "radial", "scaling", "rastrigin2d", "griewank2d", "radialscaled", "shiftedackley", "shiftedrastrigin2d", "shiftedgriewank2d"} {
 		p := mustNew(t, name, 0)
 		lo, hi := p.Bounds()
 		fstar, _ := p.Optimum()

@@ -24,14 +24,20 @@ Prints the paper's definition of problem P at every row of FILE as JSON:
 
   {"values": [f(x_1), f(x_2), …]}
 
-every float in shortest round-trip form. Ackley, Griewank, Rastrigin,
-Radial and Scaling are in their usual minimization form (BO maximizes their
-negation); WLAN is the total throughput in Mbps, to maximize.
+every float in shortest round-trip form. Every problem but WLAN is in its
+usual minimization form; WLAN is the total throughput in Mbps, to maximize.
 
-Problems P (paper's dimension in parentheses; --d 0 or absent selects it):
+Problems P (default dimension in parentheses; --d 0 or absent selects it):
+  the paper's:
   ackley (2), griewank (6), rastrigin (5)   any d in 1…16
   radial (2), scaling (2)                   d = 2 only
   wlan (8)                                  d = 2m (m access points)
+  a paper-fidelity variant:
+  radialscaled (2)                          Radial with its Rastrigin argument ×5.12
+  off-fixed-point (optima on free orbits, not at the origin):
+  shiftedackley (2)                         Ackley(sort(|x|) − c), hyperoctahedral, d in 2…16
+  shiftedrastrigin (4)                      Rastrigin(sort(x) − c), permutations, d in 2…16
+  shiftedgriewank (6)                       Griewank(|x| − c), sign flips, d in 2…16
 Names are case-insensitive and may carry the dimension, e.g. Rastrigin5d.
 
 Point files: CSV, no header, one point per row. Every point must lie in

@@ -1,0 +1,165 @@
+package problem
+
+import (
+	"fmt"
+
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/orbit"
+)
+
+// The off-fixed-point benchmarks: a classic function F composed with the
+// canonical map φ of a group and shifted, f(x) = F(φ(x) − c), with c in
+// the interior of the fundamental domain φ(box). f is invariant (φ is),
+// continuous (φ is), and its minimizers are the orbit of c, a free orbit:
+// no minimizer is a fixed point of any group element, unlike Ackley,
+// Griewank and Rastrigin, whose optimum (the origin) is fixed by every
+// element. They test whether conclusions drawn on origin-optimum
+// benchmarks generalize.
+//
+// Shift: c_i = L·(lo_c + (hi_c − lo_c)·(i − ½)/d), i = 1…d, equally spaced
+// inside the fundamental domain, where the box is [−L, L]^d:
+//
+//	ShiftedAckley     hyperoctahedral  φ = sort(|x|)  c spans (0, 0.8L)    L = 16
+//	ShiftedRastrigin  permutation      φ = sort(x)    c spans (−0.8L, 0.8L) L = 5.12
+//	ShiftedGriewank   signflip         φ = |x|        c spans (0, 0.8L)    L = 600
+type shiftedKind struct {
+	name      string
+	half      float64 // L: the box is [−L, L]^d
+	cLo, cHi  float64 // c spans L·(cLo, cHi)
+	shape     kernel.Shape
+	chosen    bool
+	defaultD  int
+	minD      int
+	f         baseFn   // F
+	canonical canonMap // φ
+	group     func(d int) (orbit.Group, error)
+}
+
+var shiftedKinds = map[string]shiftedKind{
+	"shiftedackley": {
+		name: "ShiftedAckley", half: 16, cLo: 0, cHi: 0.8, shape: kernel.Matern52, chosen: true, defaultD: 2, minD: 2,
+		f: fnAckley, canonical: canonSortAbs, group: func(d int) (orbit.Group, error) { return orbit.Hyperoctahedral(d) },
+	},
+	"shiftedrastrigin": {
+		name: "ShiftedRastrigin", half: 5.12, cLo: -0.8, cHi: 0.8, shape: kernel.RBF, chosen: true, defaultD: 4, minD: 2,
+		f: fnRastrigin, canonical: canonSort, group: func(d int) (orbit.Group, error) { return orbit.Permutation(d) },
+	},
+	"shiftedgriewank": {
+		name: "ShiftedGriewank", half: 600, cLo: 0, cHi: 0.8, shape: kernel.RBF, chosen: true, defaultD: 6, minD: 2,
+		f: fnGriewank, canonical: canonAbs, group: func(d int) (orbit.Group, error) { return orbit.SignFlip(d) },
+	},
+}
+
+// shift returns c for dimension d (see shiftedKind).
+func (k shiftedKind) shift(d int) []float64 {
+	c := make([]float64, d)
+	for i := range c {
+		c[i] = k.half * (k.cLo + (k.cHi-k.cLo)*(float64(i)+0.5)/float64(d))
+	}
+	return c
+}
+
+func newShifted(kind string, d int) (*Problem, error) {
+	k := shiftedKinds[kind]
+	if d < k.minD || d > MaxDim {
+		return nil, fmt.Errorf("%w: %s: d = %d, want %d ≤ d ≤ %d", ErrDim, kind, d, k.minD, MaxDim)
+	}
+	g, err := k.group(d)
+	if err != nil {
+		return nil, fmt.Errorf("problem: %s%dd: building its group: %w", k.name, d, err)
+	}
+	c := k.shift(d)
+	f, canonical := k.f, k.canonical
+	p := &Problem{
+		kind: kind, name: fmt.Sprintf("%s%dd", k.name, d), d: d, known: true,
+		group: g, shape: k.shape, chosen: k.chosen,
+		f: func(x []float64) float64 {
+			var buf [MaxDim]float64 // on the stack: Evaluate allocates nothing
+			z := buf[:len(x)]
+			canonical.apply(z, x)
+			for i := range z {
+				z[i] -= c[i]
+			}
+			return f.eval(z)
+		},
+	}
+	p.lo, p.hi = box(d, -k.half, k.half)
+	// Optimizers: c and another point of its orbit (reversed where the
+	// group permutes, the first coordinate negated where it flips signs).
+	other := append([]float64(nil), c...)
+	if kind == "shiftedgriewank" {
+		other[0] = -other[0]
+	} else {
+		for i := range other {
+			other[i] = c[d-1-i]
+		}
+		if kind == "shiftedackley" {
+			other[0] = -other[0]
+		}
+	}
+	p.opt = [][]float64{c, other}
+	return p, nil
+}
+
+// baseFn names the function F (a switch, not a func value: see canonMap).
+type baseFn int
+
+const (
+	fnAckley baseFn = iota
+	fnRastrigin
+	fnGriewank
+)
+
+func (f baseFn) eval(z []float64) float64 {
+	switch f {
+	case fnAckley:
+		return ackley(z)
+	case fnRastrigin:
+		return rastrigin(z)
+	}
+	return griewank(z)
+}
+
+// canonMap names a canonical map (a switch, not a func value, so that the
+// caller's buffer stays on the stack).
+type canonMap int
+
+const (
+	canonSort    canonMap = iota // sort(x), permutations
+	canonAbs                     // |x|, sign flips
+	canonSortAbs                 // sort(|x|), signed permutations
+)
+
+func (m canonMap) apply(dst, x []float64) {
+	switch m {
+	case canonSort:
+		sortInto(dst, x)
+	case canonAbs:
+		absInto(dst, x)
+	case canonSortAbs:
+		sortAbs(dst, x)
+	}
+}
+
+// sortInto writes x sorted ascending into dst (insertion sort, shared with
+// WLAN: d ≤ MaxDim, no allocation).
+func sortInto(dst, x []float64) {
+	copy(dst, x)
+	insertionSort(dst)
+}
+
+// absInto writes |x| into dst.
+func absInto(dst, x []float64) {
+	for i, v := range x {
+		if v < 0 {
+			v = -v
+		}
+		dst[i] = v
+	}
+}
+
+// sortAbs writes sort(|x|) ascending into dst.
+func sortAbs(dst, x []float64) {
+	absInto(dst, x)
+	insertionSort(dst)
+}
