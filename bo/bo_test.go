@@ -1046,3 +1046,61 @@ func TestNystromIsBaseOnTheData(t *testing.T) {
 		t.Errorf("nystrom looks invariant under a sign flip: %v vs %v", flip.At(0, 1), got.At(0, 1))
 	}
 }
+
+// TestNoiseRules: the noise variance of a run under each rule (box, a
+// fixed value, 2% of the variance of f over the initial design), checked
+// from the trace itself; the noise draws are the same standard normals.
+func TestNoiseRules(t *testing.T) {
+	p := must(problem.New("Scaling2d", 0))
+	cfg := Config{RawSamples: 32, Starts: 2, Init: 6}
+	box := must(runPOpts(p, NamePlus, cfg, 3, 5, RunOptions{}))
+	if box.NoiseVariance != p.NoiseVariance() || box.NoiseRule != "" {
+		t.Errorf("box rule: noise %v (%q), want %v", box.NoiseVariance, box.NoiseRule, p.NoiseVariance())
+	}
+	fixed := must(runPOpts(p, NamePlus, cfg, 3, 5, RunOptions{Noise: NoiseRule{Kind: NoiseFixed, Variance: 0.01}}))
+	if fixed.NoiseVariance != 0.01 || fixed.NoiseRule != "0.01" {
+		t.Errorf("fixed rule: noise %v (%q)", fixed.NoiseVariance, fixed.NoiseRule)
+	}
+	obs := must(runPOpts(p, NamePlus, cfg, 3, 5, RunOptions{Noise: NoiseRule{Kind: NoiseObserved}}))
+	var f []float64
+	for _, e := range obs.Evaluations[:6] {
+		f = append(f, e.F)
+	}
+	var m, ss float64
+	for _, v := range f {
+		m += v / 6
+	}
+	for _, v := range f {
+		ss += (v - m) * (v - m)
+	}
+	if want := 0.02 * ss / 5; math.Abs(obs.NoiseVariance-want) > 1e-12*want || obs.NoiseRule != "observed" {
+		t.Errorf("observed rule: noise %v (%q), want 2%% of the design's variance %v", obs.NoiseVariance, obs.NoiseRule, want)
+	}
+	// The initial design is the same points with the same standard normal
+	// draws, scaled by each rule's σ.
+	for i := range 6 {
+		a, b, c := box.Evaluations[i], fixed.Evaluations[i], obs.Evaluations[i]
+		if !sameBits(a.X, b.X) || !sameBits(a.X, c.X) || a.F != c.F {
+			t.Fatalf("initial point %d differs between rules", i)
+		}
+		za := (a.Y - a.F) / math.Sqrt(box.NoiseVariance)
+		zb := (b.Y - b.F) / math.Sqrt(fixed.NoiseVariance)
+		zc := (c.Y - c.F) / math.Sqrt(obs.NoiseVariance)
+		if math.Abs(za-zb) > 1e-6 || math.Abs(za-zc) > 1e-6 {
+			t.Errorf("initial point %d: standardized noise %v, %v, %v", i, za, zb, zc)
+		}
+	}
+	for _, s := range []string{"-1", "NaN", "inf", "boxy", "1e400"} {
+		if _, err := ParseNoiseRule(s); !errors.Is(err, ErrBadConfig) {
+			t.Errorf("ParseNoiseRule(%q) = %v", s, err)
+		}
+	}
+	for s, want := range map[string]NoiseRule{"box": {}, "": {}, "Observed": {Kind: NoiseObserved}, "0.01": {Kind: NoiseFixed, Variance: 0.01}, "0": {Kind: NoiseFixed}} {
+		if r, err := ParseNoiseRule(s); err != nil || r != want {
+			t.Errorf("ParseNoiseRule(%q) = %v, %v", s, r, err)
+		}
+	}
+	if _, err := runPOpts(p, NamePlus, cfg, 1, 5, RunOptions{Noise: NoiseRule{Kind: 7}}); !errors.Is(err, ErrBadConfig) {
+		t.Errorf("unknown noise kind: %v", err)
+	}
+}

@@ -25,6 +25,14 @@ func runP(p *problem.Problem, name string, cfg Config, iters int, seed uint64) (
 	return Run(context.Background(), p, cfg, seed, RunOptions{Iters: iters})
 }
 
+// runPOpts is runP with run options (their Iters is set to iters).
+func runPOpts(p *problem.Problem, name string, cfg Config, iters int, seed uint64, ro RunOptions) (*Trace, error) {
+	cfg.Kernel = kernelOf(name, p.Group(), p.BaseShape())
+	cfg.Minimize = !p.Maximize()
+	ro.Iters = iters
+	return Run(context.Background(), p, cfg, seed, ro)
+}
+
 // objectiveOf is the value a maximizing optimizer is told for p: f, or −f
 // for the minimization benchmarks.
 func objectiveOf(p *problem.Problem, x []float64) (float64, error) {

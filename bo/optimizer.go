@@ -211,12 +211,7 @@ func (o *Optimizer) Ask() ([]float64, error) {
 	}
 	var x []float64
 	if n+k < o.cfg.Init {
-		rng := stream(o.seed, tagInit, uint64(n+k))
-		x = make([]float64, o.d)
-		for i := range x {
-			x[i] = lerp(o.lo[i], o.hi[i], rng.Float64())
-		}
-		clampInto(x, o.lo, o.hi)
+		x = o.designPoint(n + k)
 		o.last = AskInfo{Phase: PhaseInit, N: n, Pending: k, Beta: math.NaN(), Acq: math.NaN(), Start: -1}
 	} else {
 		var err error
@@ -291,6 +286,18 @@ func (o *Optimizer) Cancel(x []float64) bool {
 		}
 	}
 	return false
+}
+
+// designPoint returns point i of the uniform initial design (stream
+// (seed, tagInit, i)).
+func (o *Optimizer) designPoint(i int) []float64 {
+	rng := stream(o.seed, tagInit, uint64(i))
+	x := make([]float64, o.d)
+	for k := range x {
+		x[k] = lerp(o.lo[k], o.hi[k], rng.Float64())
+	}
+	clampInto(x, o.lo, o.hi)
+	return x
 }
 
 // Tell records the observation y at x. x must have length d, finite

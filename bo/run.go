@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/symbo/symbo/gp"
@@ -85,8 +87,11 @@ type Trace struct {
 	Starts     int    `json:"starts"`
 	MaxIter    int    `json:"max_iter"`
 	Backend    string `json:"backend"`
-	// NoiseVariance is the variance of the noise added to the observations.
+	// NoiseVariance is the variance of the noise added to the
+	// observations, set by the rule NoiseRule ("box" (omitted), "observed"
+	// or a fixed variance; RunOptions.Noise).
 	NoiseVariance float64 `json:"noise_variance"`
+	NoiseRule     string  `json:"noise_rule,omitempty"`
 	// Optimum is f* (nil when unknown, e.g. WLAN).
 	Optimum     *float64     `json:"optimum,omitempty"`
 	Evaluations []Evaluation `json:"evaluations"`
@@ -142,6 +147,10 @@ type RunOptions struct {
 	// Batch is the number of points asked together in a round and
 	// evaluated in parallel (0 means 1: sequential; at most MaxBatch).
 	Batch int
+	// Noise chooses the variance of the noise added to the observations
+	// (the zero value: the problem's NoiseVariance, e.g. 2% of the
+	// variance of f over the box for bo/problem's benchmarks).
+	Noise NoiseRule
 	// Resume holds the first evaluations of an earlier run with the same
 	// problem, configuration, batch size and seed (as OnEvaluation received them, or
 	// from its Trace): they are told again instead of evaluated, and the
@@ -149,6 +158,59 @@ type RunOptions struct {
 	// run's, timings aside. Run checks the initial-design points against
 	// the seed and fails with ErrHistory on a mismatch.
 	Resume []Evaluation
+}
+
+// NoiseKind says how Run sets the variance of the observation noise.
+type NoiseKind int
+
+const (
+	// NoiseBox is the problem's own NoiseVariance (bo/problem: 2% of the
+	// variance of f over the box, estimated once per problem); none if p
+	// has no NoiseVariance.
+	NoiseBox NoiseKind = iota
+	// NoiseObserved is NoiseFraction of the sample variance of the
+	// noiseless f over the run's initial design (Init points; 0 when
+	// Init < 2), so it varies with the seed.
+	NoiseObserved
+	// NoiseFixed is NoiseRule.Variance.
+	NoiseFixed
+)
+
+// NoiseFraction is the ratio of the noise variance to the signal variance
+// under NoiseObserved (the paper's 2%).
+const NoiseFraction = 0.02
+
+// NoiseRule is how Run sets the noise variance (the zero value: NoiseBox).
+type NoiseRule struct {
+	Kind     NoiseKind
+	Variance float64 // NoiseFixed: the variance, finite and ≥ 0
+}
+
+// String is "box", "observed", or the fixed variance.
+func (r NoiseRule) String() string {
+	switch r.Kind {
+	case NoiseBox:
+		return "box"
+	case NoiseObserved:
+		return "observed"
+	}
+	return strconv.FormatFloat(r.Variance, 'g', -1, 64)
+}
+
+// ParseNoiseRule parses "box", "observed" or a variance (a finite number
+// ≥ 0).
+func ParseNoiseRule(s string) (NoiseRule, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "box":
+		return NoiseRule{}, nil
+	case "observed":
+		return NoiseRule{Kind: NoiseObserved}, nil
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || !(v >= 0) || math.IsInf(v, 0) {
+		return NoiseRule{}, fmt.Errorf("%w: noise rule %q (want box, observed or a variance ≥ 0)", ErrBadConfig, s)
+	}
+	return NoiseRule{Kind: NoiseFixed, Variance: v}, nil
 }
 
 // Run optimizes p with cfg from seed: Init uniform random initial points,
@@ -171,19 +233,42 @@ func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions)
 		iters = DefaultIters
 	}
 	var noise float64
-	if nz, ok := p.(noisy); ok {
-		noise = nz.NoiseVariance()
-		if !(noise >= 0) || math.IsInf(noise, 0) {
-			return nil, fmt.Errorf("%w: %s: noise variance %v", ErrBadConfig, p.Name(), noise)
+	switch ro.Noise.Kind {
+	case NoiseBox:
+		if nz, ok := p.(noisy); ok {
+			noise = nz.NoiseVariance()
 		}
+	case NoiseFixed:
+		noise = ro.Noise.Variance
+	case NoiseObserved:
+	default:
+		return nil, fmt.Errorf("%w: %s: noise rule %d", ErrBadConfig, p.Name(), ro.Noise.Kind)
 	}
-	if cfg.FixNoise && cfg.Noise == 0 {
+	if !(noise >= 0) || math.IsInf(noise, 0) {
+		return nil, fmt.Errorf("%w: %s: noise variance %v", ErrBadConfig, p.Name(), noise)
+	}
+	fixNoise := cfg.FixNoise && cfg.Noise == 0
+	if fixNoise {
 		cfg.Noise = noise
 	}
 	lo, hi := p.Bounds()
 	o, err := New(lo, hi, cfg, seed)
 	if err != nil {
 		return nil, wrapf(err, "%s", p.Name())
+	}
+	// NoiseObserved: the noiseless f over the initial design, which the
+	// seed fixes, evaluated now (and reused below) to set the variance.
+	var initF []float64
+	if ro.Noise.Kind == NoiseObserved {
+		if initF, noise, err = observedNoise(p, o); err != nil {
+			return nil, err
+		}
+		if fixNoise {
+			cfg.Noise = noise
+			if o, err = New(lo, hi, cfg, seed); err != nil {
+				return nil, wrapf(err, "%s", p.Name())
+			}
+		}
 	}
 	c := o.Config()
 	if iters < 0 || iters > MaxEvaluations-c.Init {
@@ -204,6 +289,9 @@ func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions)
 		Prior: priorName(c),
 		Init:  c.Init, Iters: iters, RawSamples: c.RawSamples, Starts: c.Starts,
 		MaxIter: c.MaxIter, Backend: c.Backend.Name(), NoiseVariance: noise,
+	}
+	if ro.Noise.Kind != NoiseBox {
+		tr.NoiseRule = ro.Noise.String()
 	}
 	if op, ok := p.(optimumer); ok {
 		if fs, ok := op.Optimum(); ok {
@@ -273,8 +361,10 @@ func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions)
 				continue
 			}
 			t1 := time.Now()
-			f, err := p.Evaluate(xs[j])
-			if err != nil {
+			var f float64
+			if i+j < len(initF) {
+				f = initF[i+j]
+			} else if f, err = p.Evaluate(xs[j]); err != nil {
 				return nil, wrapf(err, "%s: evaluation %d", p.Name(), i+j)
 			}
 			y := f
@@ -303,6 +393,39 @@ func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions)
 	}
 	bookkeep(tr)
 	return tr, nil
+}
+
+// observedNoise evaluates p at the initial design of o (a fresh
+// optimizer; asked on a copy, so o is unchanged) and returns the values
+// and NoiseFraction times their sample variance.
+func observedNoise(p Problem, o *Optimizer) ([]float64, float64, error) {
+	n := o.Config().Init
+	f := make([]float64, n)
+	for i := range n {
+		x := o.designPoint(i)
+		v, err := p.Evaluate(x)
+		if err != nil {
+			return nil, 0, wrapf(err, "%s: initial point %d", p.Name(), i)
+		}
+		f[i] = v
+	}
+	if n < 2 {
+		return f, 0, nil
+	}
+	var m float64
+	for _, v := range f {
+		m += v
+	}
+	m /= float64(n)
+	var ss float64
+	for _, v := range f {
+		ss += (v - m) * (v - m)
+	}
+	v := NoiseFraction * ss / float64(n-1)
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return nil, 0, fmt.Errorf("%w: %s: the initial design's variance overflows", ErrBadConfig, p.Name())
+	}
+	return f, v, nil
 }
 
 // newEvaluation records an asked point, its values and its AskInfo.
