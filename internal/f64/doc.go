@@ -1,7 +1,8 @@
-// Package f64 holds the SIMD hot loops of symbo's enumeration path: fused
-// inner products with a max reduction over an enumerated orbit, laid out
-// so that one vector register holds one coordinate of several group
-// elements.
+// Package f64 holds the SIMD hot loops of symbo: those of the enumeration
+// path, and the kernels of linalg's eigensolver (see below). Enumeration
+// uses fused inner products with a max reduction over an enumerated
+// orbit, laid out so that one vector register holds one coordinate of
+// several group elements.
 //
 // # Layout
 //
@@ -19,6 +20,18 @@
 // profiles and a vectorized exponential (Exp, ExpTo; at most ExpMaxUlp = 2
 // ulp from math.Exp), reduced into eight lane accumulators in a fixed
 // order.
+//
+// # Linear-algebra kernels
+//
+// GemmKernel (the register tile of a packed matrix product, 8×24 with
+// AVX-512, 4×12 with AVX2), Inner, AddScaled and InnerAddScaled (the row
+// kernel of a symmetric matrix-vector product) serve linalg's pure-Go
+// symmetric eigensolver. They use fused multiply-adds and fix every
+// operation so that all paths agree to the bit: an entry of a product is
+// one chain c = fma(a_p, b_p, c) in increasing p, whatever the tile shape
+// or the blocking of p; an inner product accumulates element j into
+// partial sum j mod Lanes (16) and adds the sums in a fixed tree.
+// ForceLevel lets tests of other packages run each path.
 //
 // # Paths
 //
@@ -48,6 +61,10 @@
 //     generic code, VFMADD in assembly, which is why the AVX2 level
 //     requires FMA3) and are likewise bit-identical on every path; their
 //     accuracy against math.Exp is documented by ExpMaxUlp and tested.
+//   - GemmKernel, Inner, AddScaled and InnerAddScaled are bit-identical
+//     on every path to their generic versions, which use math.FMA (a
+//     software fused multiply-add where the hardware has none: slow, but
+//     the same bits).
 //   - Results do not depend on how rows are tiled: each row's value is
 //     computed by the same operations whether it falls in a 4-row tile or
 //     the scalar remainder.

@@ -1,0 +1,205 @@
+//go:build amd64 && !noasm
+
+#include "textflag.h"
+
+// Register use: CX steps left, SI packed a, DI packed b, DX c, R8 row
+// stride of c in bytes, R9 row pointer.
+
+// ROW512 does row i of step p: broadcast a[p·8+i] into bc, three FMAs.
+#define ROW512(off, bc, c0, c1, c2) \
+	VBROADCASTSD off(SI), bc \
+	VFMADD231PD  Z24, bc, c0 \
+	VFMADD231PD  Z25, bc, c1 \
+	VFMADD231PD  Z26, bc, c2
+
+// STEP512 is one step p of the 8×24 tile.
+#define STEP512 \
+	VMOVUPD (DI), Z24 \
+	VMOVUPD 64(DI), Z25 \
+	VMOVUPD 128(DI), Z26 \
+	ROW512(0, Z27, Z0, Z1, Z2) \
+	ROW512(8, Z28, Z3, Z4, Z5) \
+	ROW512(16, Z27, Z6, Z7, Z8) \
+	ROW512(24, Z28, Z9, Z10, Z11) \
+	ROW512(32, Z27, Z12, Z13, Z14) \
+	ROW512(40, Z28, Z15, Z16, Z17) \
+	ROW512(48, Z27, Z18, Z19, Z20) \
+	ROW512(56, Z28, Z21, Z22, Z23) \
+	ADDQ    $64, SI \
+	ADDQ    $192, DI
+
+// func gemmKernel8x24AVX512(k int, a, b, c *float64, ldc int)
+TEXT ·gemmKernel8x24AVX512(SB), NOSPLIT, $0-40
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ c+24(FP), DX
+	MOVQ ldc+32(FP), R8
+	SHLQ $3, R8
+	MOVQ DX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), Z2
+	ADDQ    R8, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), Z4
+	VMOVUPD 128(R9), Z5
+	ADDQ    R8, R9
+	VMOVUPD (R9), Z6
+	VMOVUPD 64(R9), Z7
+	VMOVUPD 128(R9), Z8
+	ADDQ    R8, R9
+	VMOVUPD (R9), Z9
+	VMOVUPD 64(R9), Z10
+	VMOVUPD 128(R9), Z11
+	ADDQ    R8, R9
+	VMOVUPD (R9), Z12
+	VMOVUPD 64(R9), Z13
+	VMOVUPD 128(R9), Z14
+	ADDQ    R8, R9
+	VMOVUPD (R9), Z15
+	VMOVUPD 64(R9), Z16
+	VMOVUPD 128(R9), Z17
+	ADDQ    R8, R9
+	VMOVUPD (R9), Z18
+	VMOVUPD 64(R9), Z19
+	VMOVUPD 128(R9), Z20
+	ADDQ    R8, R9
+	VMOVUPD (R9), Z21
+	VMOVUPD 64(R9), Z22
+	VMOVUPD 128(R9), Z23
+
+k512loop4:
+	CMPQ CX, $4
+	JLT  k512loop1
+	PREFETCHT0 768(DI)
+	STEP512
+	STEP512
+	PREFETCHT0 768(DI)
+	STEP512
+	STEP512
+	SUBQ $4, CX
+	JMP  k512loop4
+
+k512loop1:
+	TESTQ CX, CX
+	JZ    k512store
+	STEP512
+	DECQ  CX
+	JMP   k512loop1
+
+k512store:
+	MOVQ DX, R9
+	VMOVUPD Z0, (R9)
+	VMOVUPD Z1, 64(R9)
+	VMOVUPD Z2, 128(R9)
+	ADDQ    R8, R9
+	VMOVUPD Z3, (R9)
+	VMOVUPD Z4, 64(R9)
+	VMOVUPD Z5, 128(R9)
+	ADDQ    R8, R9
+	VMOVUPD Z6, (R9)
+	VMOVUPD Z7, 64(R9)
+	VMOVUPD Z8, 128(R9)
+	ADDQ    R8, R9
+	VMOVUPD Z9, (R9)
+	VMOVUPD Z10, 64(R9)
+	VMOVUPD Z11, 128(R9)
+	ADDQ    R8, R9
+	VMOVUPD Z12, (R9)
+	VMOVUPD Z13, 64(R9)
+	VMOVUPD Z14, 128(R9)
+	ADDQ    R8, R9
+	VMOVUPD Z15, (R9)
+	VMOVUPD Z16, 64(R9)
+	VMOVUPD Z17, 128(R9)
+	ADDQ    R8, R9
+	VMOVUPD Z18, (R9)
+	VMOVUPD Z19, 64(R9)
+	VMOVUPD Z20, 128(R9)
+	ADDQ    R8, R9
+	VMOVUPD Z21, (R9)
+	VMOVUPD Z22, 64(R9)
+	VMOVUPD Z23, 128(R9)
+	VZEROUPPER
+	RET
+
+// ROW2 does row i of step p of the 4×12 tile.
+#define ROW2(off, c0, c1, c2) \
+	VBROADCASTSD off(SI), Y15 \
+	VFMADD231PD  Y12, Y15, c0 \
+	VFMADD231PD  Y13, Y15, c1 \
+	VFMADD231PD  Y14, Y15, c2
+
+#define STEP2 \
+	VMOVUPD (DI), Y12 \
+	VMOVUPD 32(DI), Y13 \
+	VMOVUPD 64(DI), Y14 \
+	ROW2(0, Y0, Y1, Y2) \
+	ROW2(8, Y3, Y4, Y5) \
+	ROW2(16, Y6, Y7, Y8) \
+	ROW2(24, Y9, Y10, Y11) \
+	ADDQ    $32, SI \
+	ADDQ    $96, DI
+
+// func gemmKernel4x12AVX2(k int, a, b, c *float64, ldc int)
+TEXT ·gemmKernel4x12AVX2(SB), NOSPLIT, $0-40
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ c+24(FP), DX
+	MOVQ ldc+32(FP), R8
+	SHLQ $3, R8
+	MOVQ DX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), Y1
+	VMOVUPD 64(R9), Y2
+	ADDQ    R8, R9
+	VMOVUPD (R9), Y3
+	VMOVUPD 32(R9), Y4
+	VMOVUPD 64(R9), Y5
+	ADDQ    R8, R9
+	VMOVUPD (R9), Y6
+	VMOVUPD 32(R9), Y7
+	VMOVUPD 64(R9), Y8
+	ADDQ    R8, R9
+	VMOVUPD (R9), Y9
+	VMOVUPD 32(R9), Y10
+	VMOVUPD 64(R9), Y11
+
+k2loop4:
+	CMPQ CX, $4
+	JLT  k2loop1
+	STEP2
+	STEP2
+	STEP2
+	STEP2
+	SUBQ $4, CX
+	JMP  k2loop4
+
+k2loop1:
+	TESTQ CX, CX
+	JZ    k2store
+	STEP2
+	DECQ  CX
+	JMP   k2loop1
+
+k2store:
+	MOVQ DX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD Y2, 64(R9)
+	ADDQ    R8, R9
+	VMOVUPD Y3, (R9)
+	VMOVUPD Y4, 32(R9)
+	VMOVUPD Y5, 64(R9)
+	ADDQ    R8, R9
+	VMOVUPD Y6, (R9)
+	VMOVUPD Y7, 32(R9)
+	VMOVUPD Y8, 64(R9)
+	ADDQ    R8, R9
+	VMOVUPD Y9, (R9)
+	VMOVUPD Y10, 32(R9)
+	VMOVUPD Y11, 64(R9)
+	VZEROUPPER
+	RET
