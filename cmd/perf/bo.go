@@ -29,7 +29,8 @@ const boUsage = `
 Usage: perf bo --problem P [--d D] --kernel K [--seed S] [--iters 50] [--init 5]
                [--json FILE [--force]] [--checkpoint FILE] [--acq ucb|ei]
                [--beta paper|authors] [--fit own|base] [--prior none|botorch]
-               [--backend B] [--workers N] [--mem-budget SIZE]
+               [--noise box|observed|VARIANCE] [--backend B] [--workers N]
+               [--mem-budget SIZE]
        perf bo --resume FILE [--workers N]
 
 Optimizes benchmark P with a GP using kernel K, in P's direction (the
@@ -45,6 +46,10 @@ avgnorm (normalized orbit average, k_avg(x,y)/√(k_avg(x,x)·k_avg(y,y)): not
 in the paper; it removes k_avg's prior-variance peak at the group's fixed
 points); plus (PSD projection of k_max); max (only for groups where k_max is
 PSD: sign flips, permutations, hyperoctahedral, rotation2d). Problems: see 'perf eval -h'.
+
+--noise sets the variance of the observation noise: box (the default, 2%
+of the variance of f over the box), observed (2% of the variance of f
+over the run's initial design) or a fixed variance, e.g. --noise 0.01.
 
 --checkpoint FILE journals the settings and each finished evaluation to
 FILE (a new file; one JSON line per evaluation, flushed to disk as it
@@ -121,6 +126,7 @@ type boSettings struct {
 	D       int    `json:"d"`
 	Kernel  string `json:"kernel"`
 	Seed    uint64 `json:"seed"`
+	Noise   string `json:"noise,omitempty"`
 	Protocol
 	JSON  string `json:"json,omitempty"`
 	Force bool   `json:"force,omitempty"`
@@ -140,6 +146,7 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 	checkpoint := fs.String("checkpoint", "", "journal the settings and every finished evaluation to `file` (new)")
 	resume := fs.String("resume", "", "continue the run journaled in `file` (its settings are in it)")
 	proto := protocolFlags(fs)
+	noise := noiseFlag(fs)
 	workers := fs.Int("workers", 0, "goroutines for the acquisition optimizer; 0 means GOMAXPROCS (results do not depend on it)")
 	if err := fs.parse(args); err != nil {
 		return err
@@ -178,9 +185,13 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 		if err := fs.require("problem", "kernel"); err != nil {
 			return err
 		}
-		set = boSettings{Problem: *name, D: *d, Kernel: *kern, Seed: *seed, Protocol: proto.values(), JSON: *jsonPath, Force: *force}
+		set = boSettings{Problem: *name, D: *d, Kernel: *kern, Seed: *seed, Noise: *noise, Protocol: proto.values(), JSON: *jsonPath, Force: *force}
 	}
 	p, cfg, err := set.build(*workers)
+	if err != nil {
+		return err
+	}
+	rule, err := parseNoiseFlag(set.Noise)
 	if err != nil {
 		return err
 	}
@@ -206,7 +217,7 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 		prog.printf("resuming after %d of %d evaluations from %s", len(done), total, journalPath)
 	}
 	n := len(done)
-	tr, err := bo.Run(ctx, p, cfg, set.Seed, bo.RunOptions{Iters: set.Iters, Batch: set.Batch, Resume: done, OnEvaluation: func(e bo.Evaluation) error {
+	tr, err := bo.Run(ctx, p, cfg, set.Seed, bo.RunOptions{Iters: set.Iters, Batch: set.Batch, Noise: rule, Resume: done, OnEvaluation: func(e bo.Evaluation) error {
 		if jw != nil {
 			if err := jw.Append(e); err != nil {
 				return err
@@ -325,6 +336,20 @@ type Protocol struct {
 	Fit     string `json:"fit"`
 	Prior   string `json:"prior"`
 	Backend string `json:"backend"`
+}
+
+// noiseFlag adds --noise, the observation noise rule of the runs.
+func noiseFlag(fs *flagSet) *string {
+	return fs.String("noise", "box", "observation noise variance: box (2% of the variance of f over the box), observed (2% of the variance of f over the initial design) or a fixed `variance`")
+}
+
+// parseNoiseFlag parses --noise.
+func parseNoiseFlag(s string) (bo.NoiseRule, error) {
+	r, err := bo.ParseNoiseRule(s)
+	if err != nil {
+		return r, badInput("--noise: %w", err)
+	}
+	return r, nil
 }
 
 // protocolFlags adds the shared protocol flags to fs.

@@ -31,6 +31,7 @@ const tableUsage = `
 Usage: perf table [--seeds 10] [--iters 50] [--init 5] [--out DIR [--force]]
                   [--problems LIST] [--kernels LIST] [--fit own|base] [--prior none|botorch]
                   [--beta paper|authors] [--acq ucb|ei] [--backend B] [--workers N]
+                  [--noise box|observed|VARIANCE] [--regret acq|all]
                   [--skip PROBLEM/KERNEL,…] [--mem-budget SIZE]
        perf table --out DIR --resume [--workers N]
 
@@ -53,6 +54,14 @@ rule among themselves). The last column counts runs/evaluations that hit
 the optimum f* exactly (the box-centre diagnostic).
 --skip leaves named cells out, shown as "not run" (e.g. Scaling2d/avg,
 whose 32×32-node Gauss–Legendre orbit average costs the most per run).
+--problems may name any problem of 'perf eval -h' (e.g. the
+off-fixed-point ShiftedAckley2d, or RadialScaled2d).
+
+Paper-fidelity switches: --noise sets the variance of the observation
+noise (box: 2% of the variance of f over the box, the default; observed:
+2% of the variance of f over each run's initial design; or a fixed
+variance such as 0.01); --regret all adds the initial design's regret to
+R_T (the paper's R_T counts the acquisition steps only).
 
 With --out DIR (created; refused if it exists and is not empty, unless
 --force) every finished run is journaled in DIR/runs.journal as it
@@ -82,6 +91,8 @@ type tableSettings struct {
 	Problems []string `json:"problems,omitempty"`
 	Kernels  []string `json:"kernels,omitempty"`
 	Skip     []string `json:"skip,omitempty"`
+	Noise    string   `json:"noise,omitempty"`
+	Regret   string   `json:"regret,omitempty"`
 	Protocol
 	// Workers is recorded with the results; --resume uses it unless
 	// --workers is given again (results do not depend on it).
@@ -110,6 +121,8 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 	problems := fs.String("problems", "", "comma-separated subset of the benchmarks (default: all six)")
 	kernels := fs.String("kernels", "", "comma-separated subset of base,nystrom,avg,avgnorm,plus,max (default: base,avg,plus,max)")
 	proto := protocolFlags(fs)
+	noise := noiseFlag(fs)
+	regret := fs.String("regret", "acq", "cumulative regret over the acquisition steps (acq, the paper's R_T) or all evaluations, initial design included (all)")
 	workers := fs.Int("workers", 0, "runs in parallel; 0 means GOMAXPROCS")
 	skip := fs.String("skip", "", "comma-separated `cells` problem/kernel to leave out, e.g. Scaling2d/avg (shown as \"not run\")")
 	if err := fs.parse(args); err != nil {
@@ -152,7 +165,7 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "perf table: %s: dropped a torn last line (the table was killed while writing it)\n", jpath)
 		}
 	} else {
-		set = tableSettings{Seeds: *seeds, Protocol: proto.values(), Workers: *workers, Command: "perf table " + strings.Join(args, " ")}
+		set = tableSettings{Seeds: *seeds, Noise: *noise, Regret: *regret, Protocol: proto.values(), Workers: *workers, Command: "perf table " + strings.Join(args, " ")}
 		var err error
 		if set.Problems, err = problemList(*problems); err != nil {
 			return err
@@ -225,6 +238,16 @@ func (s tableSettings) options(workers int) (experiments.TableOptions, error) {
 		return experiments.TableOptions{}, err
 	}
 	opts := experiments.TableOptions{Seeds: s.Seeds, Config: cfg, Iters: s.Iters, Batch: s.Batch, Workers: workers, Problems: s.Problems, Kernels: s.Kernels}
+	if opts.Noise, err = parseNoiseFlag(s.Noise); err != nil {
+		return opts, err
+	}
+	switch s.Regret {
+	case "", "acq":
+	case "all":
+		opts.CountInit = true
+	default:
+		return opts, badInput("--regret must be acq or all, got %q", s.Regret)
+	}
 	if opts.Skip, err = skipCells(s.Skip); err != nil {
 		return opts, err
 	}
@@ -326,7 +349,11 @@ func writeTableFiles(dir string, res *experiments.TableResult, md, command strin
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Table 1\n\nCommand: `%s`\n\n", command)
 	b.WriteString(md)
-	b.WriteString("\nLower is better. Cumulative regret R_T over the BO iterations (after the initial design) on the\n" +
+	over := "over the BO iterations (after the initial design)"
+	if res.Settings.Regret == "all" {
+		over = "over every evaluation, initial design included"
+	}
+	b.WriteString("\nLower is better. Cumulative regret R_T " + over + " on the\n" +
 		"synthetic benchmarks, negated best reward −max f on WLAN8d; mean ± standard error over the seeds.\n" +
 		"Bold: best mean of the row; underlined: 95% interval (m ± 1.96·s.e.) overlaps the best's.\n" +
 		"The paper's columns are marked by the same rule among base, avg and plus.\n\n")
@@ -335,8 +362,16 @@ func writeTableFiles(dir string, res *experiments.TableResult, md, command strin
 	if s.Batch > 1 {
 		batch = fmt.Sprintf(" in rounds of %d parallel evaluations", s.Batch)
 	}
-	fmt.Fprintf(&b, "Settings: %d seeds, %d init + %d iterations%s, %s, beta %s, fit %s%s, backend %s.\n\n",
-		s.Seeds, s.Init, s.Iters, batch, s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), s.Backend)
+	noise := "2% of the variance of f over the box"
+	switch s.Noise {
+	case "":
+	case "observed":
+		noise = "2% of the variance of f over each run's initial design"
+	default:
+		noise = "fixed at " + s.Noise
+	}
+	fmt.Fprintf(&b, "Settings: %d seeds, %d init + %d iterations%s, %s, beta %s, fit %s%s, backend %s; noise variance %s.\n\n",
+		s.Seeds, s.Init, s.Iters, batch, s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), s.Backend, noise)
 	fmt.Fprintf(&b, "Code: %s.\n\n", codeNote(e))
 	fmt.Fprintf(&b, "Environment: %s, %s, SIMD %s, GOMAXPROCS %d, %s (%d CPUs), %s/%s.\n\n",
 		e.Module, e.GoVersion, e.SIMD, e.GOMAXPROCS, e.CPU, e.NumCPU, e.GOOS, e.GOARCH)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,6 +31,9 @@ func TestTableBadInput(t *testing.T) {
 		{"unknown flag", []string{"--frobnicate"}, []string{"frobnicate"}},
 		{"skip without kernel", []string{"--skip", "Scaling2d"}, []string{"--skip", "problem/kernel"}},
 		{"skip bad kernel", []string{"--skip", "Scaling2d/nosuch"}, []string{"--skip", "nosuch"}},
+		{"bad noise", []string{"--noise", "-1"}, []string{"--noise"}},
+		{"bad noise word", []string{"--noise", "loud"}, []string{"--noise"}},
+		{"bad regret", []string{"--regret", "some"}, []string{"--regret"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, append([]string{"table"}, tc.args...)...)
@@ -81,6 +85,51 @@ func TestTableTiny(t *testing.T) {
 	// A second run into the now non-empty directory is refused.
 	code, stdout, stderr = runCLI(t, args...)
 	checkOneLineError(t, code, stdout, stderr, "perf table: ", "not empty")
+}
+
+// TestTableSwitches: --noise and --regret reach the runs and the report;
+// with --regret all the cell is R_T plus the initial design's regret,
+// checked against the trace in results.json.
+func TestTableSwitches(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "res")
+	code, _, stderr := runCLI(t, "table", "--seeds", "1", "--iters", "2", "--init", "3", "--problems", "ShiftedAckley2d",
+		"--kernels", "nystrom", "--noise", "0.01", "--regret", "all", "--out", out)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "table.md"))
+	for _, want := range []string{"noise variance fixed at 0.01", "initial design included", "| ShiftedAckley2d | 8 |"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("table.md lacks %q:\n%s", want, md)
+		}
+	}
+	var res struct {
+		Cells []struct {
+			Mean float64 `json:"mean"`
+		} `json:"cells"`
+		Runs []struct {
+			NoiseVariance float64 `json:"noise_variance"`
+			NoiseRule     string  `json:"noise_rule"`
+			Evaluations   []struct {
+				Regret float64 `json:"regret"`
+			} `json:"evaluations"`
+		} `json:"runs"`
+	}
+	data, _ := os.ReadFile(filepath.Join(out, "results.json"))
+	if err := json.Unmarshal(data, &res); err != nil || len(res.Runs) != 1 || len(res.Cells) != 1 {
+		t.Fatalf("results.json: %v", err)
+	}
+	r := res.Runs[0]
+	if r.NoiseVariance != 0.01 || r.NoiseRule != "0.01" {
+		t.Errorf("noise %v %q", r.NoiseVariance, r.NoiseRule)
+	}
+	var sum float64
+	for _, e := range r.Evaluations {
+		sum += e.Regret
+	}
+	if len(r.Evaluations) != 5 || math.Abs(res.Cells[0].Mean-sum) > 1e-9*sum {
+		t.Errorf("cell %v, want the sum of all %d regrets %v", res.Cells[0].Mean, len(r.Evaluations), sum)
+	}
 }
 
 func TestRobustnessBadInput(t *testing.T) {

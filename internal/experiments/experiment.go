@@ -161,6 +161,9 @@ type RunAllOptions struct {
 	// Batch is the number of points each run asks per round
 	// (bo.RunOptions.Batch; 0 means 1).
 	Batch int
+	// Noise is the observation noise rule of every run
+	// (bo.RunOptions.Noise; the zero value: the problem's).
+	Noise bo.NoiseRule
 }
 
 // RunAll runs every spec with the protocol cfg (cfg.Kernel and
@@ -202,7 +205,7 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 			return nil, fmt.Errorf("%w: a finished run has index %d, the plan has %d runs", ErrBadOptions, i, len(specs))
 		}
 		s, tr := specs[i], o.Done[i]
-		if tr == nil || tr.Problem != s.Problem || tr.Kernel != s.Kernel || tr.Seed != s.Seed || tr.Iters != iters || tr.Batch != max(s.batch(o.Batch), 1) {
+		if tr == nil || tr.Problem != s.Problem || tr.Kernel != s.Kernel || tr.Seed != s.Seed || tr.Iters != iters || tr.Batch != max(s.batch(o.Batch), 1) || tr.NoiseRule != noiseName(o.Noise) {
 			return nil, fmt.Errorf("%w: finished run %d does not match the plan (%s, %s, seed %d)", ErrBadOptions, i, s.Problem, s.Kernel, s.Seed)
 		}
 	}
@@ -251,7 +254,7 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 				}
 				c.Kernel, c.Minimize, c.Workers = k, !p.Maximize(), 1
 				t0 := time.Now()
-				tr, err := bo.Run(ctx, p, c, s.Seed, bo.RunOptions{Iters: iters, Batch: s.batch(o.Batch)})
+				tr, err := bo.Run(ctx, p, c, s.Seed, bo.RunOptions{Iters: iters, Batch: s.batch(o.Batch), Noise: o.Noise})
 				took := time.Since(t0).Seconds()
 				if err != nil {
 					if ctx.Err() == nil {
@@ -343,11 +346,34 @@ func Summarize(v []float64) Summary {
 // cumulative regret R_T over the Iters acquisition steps where the optimum
 // is known, otherwise (WLAN) the negated best reward −max f over all
 // evaluations, initial design included.
-func Metric(tr *bo.Trace) float64 {
+func Metric(tr *bo.Trace) float64 { return MetricOf(tr, false) }
+
+// MetricOf is Metric, with the initial design's regret added to R_T when
+// countInit (the negated best reward is the same either way).
+func MetricOf(tr *bo.Trace, countInit bool) float64 {
 	if tr.Optimum != nil && len(tr.CumulativeRegret) > 0 {
-		return tr.CumulativeRegret[len(tr.CumulativeRegret)-1]
+		r := tr.CumulativeRegret[len(tr.CumulativeRegret)-1]
+		if countInit {
+			var init float64
+			for _, e := range tr.Evaluations {
+				if e.Phase == bo.PhaseInit && e.Regret != nil {
+					init += *e.Regret
+				}
+			}
+			r += init
+		}
+		return r
 	}
 	return -tr.BestF
+}
+
+// noiseName is the trace's NoiseRule field for rule r ("" for the
+// default).
+func noiseName(r bo.NoiseRule) string {
+	if r.Kind == bo.NoiseBox {
+		return ""
+	}
+	return r.String()
 }
 
 // Curve is the per-iteration version of Metric: element i is the

@@ -64,6 +64,12 @@ type TableOptions struct {
 	// Skip leaves these cells out (shown as "not run"): a way to keep a
 	// cell too expensive for the time at hand out of a table, explicitly.
 	Skip []CellKey
+	// Noise is the observation noise rule (bo.RunOptions.Noise; the zero
+	// value: 2% of the variance of f over the box).
+	Noise bo.NoiseRule
+	// CountInit adds the initial design's regret to each run's cumulative
+	// regret (MetricOf); the paper's R_T counts the acquisition steps only.
+	CountInit bool
 }
 
 // CellKey names a cell of a table: a problem (any name problem.New
@@ -112,6 +118,12 @@ type Settings struct {
 	Prior   string `json:"prior,omitempty"`
 	Backend string `json:"backend"`
 	Workers int    `json:"workers"`
+	// Noise is the noise rule ("observed" or a fixed variance); empty
+	// for the default, 2% of the variance of f over the box.
+	Noise string `json:"noise,omitempty"`
+	// Regret is "all" when the metric counts the initial design too;
+	// empty for the paper's R_T over the acquisition steps.
+	Regret string `json:"regret,omitempty"`
 }
 
 // TableResult is a finished Table: every trace in plan order, the cells,
@@ -125,6 +137,7 @@ type TableResult struct {
 	CellList    []*Cell     `json:"cells"`
 	Specs       []RunSpec   `json:"-"`
 	Runs        []*bo.Trace `json:"runs"`
+	countInit   bool
 }
 
 func settingsOf(cfg bo.Config, iters, seeds, workers int) (Settings, error) {
@@ -209,7 +222,11 @@ func Table(opts TableOptions) (*TableResult, error) {
 	if opts.Batch > 1 {
 		set.Batch = opts.Batch
 	}
-	res := &TableResult{Environment: Env(nil), Settings: set, Kernels: kernels}
+	set.Noise = noiseName(opts.Noise)
+	if opts.CountInit {
+		set.Regret = "all"
+	}
+	res := &TableResult{Environment: Env(nil), Settings: set, Kernels: kernels, countInit: opts.CountInit}
 	for _, name := range names {
 		p, err := problem.New(name, 0)
 		if err != nil {
@@ -243,7 +260,7 @@ func Table(opts TableOptions) (*TableResult, error) {
 		res.Rows = append(res.Rows, row)
 	}
 	start := time.Now()
-	res.Runs, err = RunAll(res.Specs, cfg, iters, RunAllOptions{Workers: opts.Workers, Progress: opts.Progress, Context: opts.Context, Batch: opts.Batch, Done: opts.Done, OnRun: opts.OnRun})
+	res.Runs, err = RunAll(res.Specs, cfg, iters, RunAllOptions{Workers: opts.Workers, Progress: opts.Progress, Context: opts.Context, Batch: opts.Batch, Done: opts.Done, OnRun: opts.OnRun, Noise: opts.Noise})
 	if err != nil {
 		return nil, err
 	}
@@ -266,7 +283,7 @@ func (r *TableResult) summarize() {
 	for i, s := range r.Specs {
 		c := cellOf(s)
 		tr := r.Runs[i]
-		vals[c] = append(vals[c], Metric(tr))
+		vals[c] = append(vals[c], MetricOf(tr, r.countInit))
 		c.ExactOptimumHits += tr.ExactOptimumHits
 		if tr.ExactOptimumHits > 0 {
 			c.RunsWithHits++
