@@ -31,7 +31,7 @@ const tableUsage = `
 Usage: perf table [--seeds 10] [--iters 50] [--init 5] [--out DIR [--force]]
                   [--problems LIST] [--kernels LIST] [--fit own|base] [--prior none|botorch]
                   [--beta paper|authors] [--acq ucb|ei] [--backend B] [--workers N]
-                  [--noise box|observed|VARIANCE] [--regret acq|all]
+                  [--noise box|observed|VARIANCE] [--regret acq|all] [--ablation]
                   [--skip PROBLEM/KERNEL,…] [--mem-budget SIZE]
        perf table --out DIR --resume [--workers N]
 
@@ -56,6 +56,14 @@ the optimum f* exactly (the box-centre diagnostic).
 whose 32×32-node Gauss–Legendre orbit average costs the most per run).
 --problems may name any problem of 'perf eval -h' (e.g. the
 off-fixed-point ShiftedAckley2d, or RadialScaled2d).
+
+--ablation runs the invariance × Nyström ablation: unless --problems and
+--kernels say otherwise, the paper's six problems and the off-fixed-point
+family (ShiftedAckley2d, ShiftedRastrigin4d, ShiftedGriewank6d) × base,
+nystrom, max, plus, avg and avgnorm; after the table it reports, per
+problem, plus's gain over base split into the part the Nyström extension
+alone achieves (base − nystrom) and the part invariance adds (nystrom −
+plus), with paired-bootstrap 95% intervals over the seeds.
 
 Paper-fidelity switches: --noise sets the variance of the observation
 noise (box: 2% of the variance of f over the box, the default; observed:
@@ -93,6 +101,7 @@ type tableSettings struct {
 	Skip     []string `json:"skip,omitempty"`
 	Noise    string   `json:"noise,omitempty"`
 	Regret   string   `json:"regret,omitempty"`
+	Ablation bool     `json:"ablation,omitempty"`
 	Protocol
 	// Workers is recorded with the results; --resume uses it unless
 	// --workers is given again (results do not depend on it).
@@ -122,6 +131,7 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 	kernels := fs.String("kernels", "", "comma-separated subset of base,nystrom,avg,avgnorm,plus,max (default: base,avg,plus,max)")
 	proto := protocolFlags(fs)
 	noise := noiseFlag(fs)
+	ablation := fs.Bool("ablation", false, "the invariance × Nyström ablation: default problems and kernels become the ablation's, and the decomposition of plus's gain is reported")
 	regret := fs.String("regret", "acq", "cumulative regret over the acquisition steps (acq, the paper's R_T) or all evaluations, initial design included (all)")
 	workers := fs.Int("workers", 0, "runs in parallel; 0 means GOMAXPROCS")
 	skip := fs.String("skip", "", "comma-separated `cells` problem/kernel to leave out, e.g. Scaling2d/avg (shown as \"not run\")")
@@ -165,13 +175,21 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "perf table: %s: dropped a torn last line (the table was killed while writing it)\n", jpath)
 		}
 	} else {
-		set = tableSettings{Seeds: *seeds, Noise: *noise, Regret: *regret, Protocol: proto.values(), Workers: *workers, Command: "perf table " + strings.Join(args, " ")}
+		set = tableSettings{Seeds: *seeds, Noise: *noise, Regret: *regret, Ablation: *ablation, Protocol: proto.values(), Workers: *workers, Command: "perf table " + strings.Join(args, " ")}
 		var err error
 		if set.Problems, err = problemList(*problems); err != nil {
 			return err
 		}
 		if set.Kernels, err = kernelList(*kernels); err != nil {
 			return err
+		}
+		if set.Ablation {
+			if set.Problems == nil {
+				set.Problems = experiments.AblationProblems
+			}
+			if set.Kernels == nil {
+				set.Kernels = experiments.AblationKernels
+			}
 		}
 		if set.Skip, err = splitList("skip", *skip, func(c string) (string, error) { return c, nil }); err != nil {
 			return err
@@ -217,6 +235,10 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stderr, "perf table: %d runs in %s\n", len(res.Runs), fmtDuration(time.Duration(res.WallSeconds*float64(time.Second))))
 	md := res.Markdown()
+	if set.Ablation {
+		res.Decompositions = res.Ablation()
+		md += "\n### Where plus's gain over base comes from\n\n" + ablationIntro(res) + "\n" + experiments.AblationMarkdown(res.Decompositions)
+	}
 	if *out != "" {
 		if err := writeTableFiles(*out, res, md, set.Command); err != nil {
 			return err
@@ -226,6 +248,15 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	return nil
+}
+
+// ablationIntro explains the decomposition table that follows it.
+func ablationIntro(res *experiments.TableResult) string {
+	return fmt.Sprintf("Each entry is the mean paired (same-seed) difference of the "+
+		"table's metric over %d seeds, with a 95%% paired-bootstrap interval (%d resamples); bold intervals exclude 0. "+
+		"Nyström alone is base − nystrom (the base kernel Nyström-extended from the data, not invariant); "+
+		"invariance on top is nystrom − plus; the two add up to the gain, and the shares are their ratios to it.\n",
+		res.Settings.Seeds, experiments.BootstrapResamples)
 }
 
 // options validates the settings and returns the table's options.
@@ -347,7 +378,11 @@ func writeTableFiles(dir string, res *experiments.TableResult, md, command strin
 		return err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Table 1\n\nCommand: `%s`\n\n", command)
+	title := "Table 1"
+	if res.Decompositions != nil {
+		title = "The invariance × Nyström ablation"
+	}
+	fmt.Fprintf(&b, "# %s\n\nCommand: `%s`\n\n", title, command)
 	b.WriteString(md)
 	over := "over the BO iterations (after the initial design)"
 	if res.Settings.Regret == "all" {

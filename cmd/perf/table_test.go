@@ -132,6 +132,36 @@ func TestTableSwitches(t *testing.T) {
 	}
 }
 
+// TestTableAblation: --ablation reports the decomposition after the table,
+// in table.md and in results.json.
+func TestTableAblation(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "abl")
+	code, stdout, stderr := runCLI(t, "table", "--ablation", "--seeds", "2", "--iters", "2", "--init", "3",
+		"--problems", "Ackley2d,Scaling2d", "--kernels", "base,nystrom,max,plus", "--out", out)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	for _, want := range []string{"Where plus's gain over base comes from", "| Ackley2d | ", "| Scaling2d | — (k_max not PSD for this group) | — |"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "table.md"))
+	if !strings.HasPrefix(string(md), "# The invariance × Nyström ablation") || !strings.Contains(string(md), "Nyström share") {
+		t.Errorf("table.md:\n%s", md)
+	}
+	var res struct {
+		Ablation []struct {
+			Problem string `json:"problem"`
+			Seeds   int    `json:"seeds"`
+		} `json:"ablation"`
+	}
+	data, _ := os.ReadFile(filepath.Join(out, "results.json"))
+	if err := json.Unmarshal(data, &res); err != nil || len(res.Ablation) != 2 || res.Ablation[0].Seeds != 2 {
+		t.Errorf("results.json ablation: %+v, %v", res.Ablation, err)
+	}
+}
+
 func TestRobustnessBadInput(t *testing.T) {
 	for _, tc := range []struct {
 		name string

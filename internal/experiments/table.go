@@ -137,7 +137,10 @@ type TableResult struct {
 	CellList    []*Cell     `json:"cells"`
 	Specs       []RunSpec   `json:"-"`
 	Runs        []*bo.Trace `json:"runs"`
-	countInit   bool
+	// Decompositions is the invariance × Nyström ablation of the table
+	// (Ablation), when it was asked for.
+	Decompositions []Decomposition `json:"ablation,omitempty"`
+	countInit      bool
 }
 
 func settingsOf(cfg bo.Config, iters, seeds, workers int) (Settings, error) {

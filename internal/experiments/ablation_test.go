@@ -1,0 +1,93 @@
+package experiments
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/symbo/symbo/bo"
+)
+
+// fakeTable builds a TableResult whose runs have the given final
+// cumulative regrets: vals[kernel][seed].
+func fakeTable(problem string, vals map[string][]float64) *TableResult {
+	r := &TableResult{Rows: []Row{{Problem: problem, Cells: map[string]*Cell{}}}}
+	for k, v := range vals {
+		for s, x := range v {
+			opt := 0.0
+			r.Specs = append(r.Specs, RunSpec{Index: len(r.Specs), Problem: problem, Kernel: k, Seed: uint64(s)})
+			r.Runs = append(r.Runs, &bo.Trace{Optimum: &opt, CumulativeRegret: []float64{x / 2, x}})
+		}
+	}
+	return r
+}
+
+// TestAblationEstimates: the point estimates are the mean paired
+// differences and their ratios, computed here by hand; the shares add up
+// to one; the intervals contain the estimates.
+func TestAblationEstimates(t *testing.T) {
+	base := []float64{100, 120, 90, 110}
+	nys := []float64{70, 100, 60, 90}
+	plus := []float64{40, 60, 50, 50}
+	mx := []float64{80, 70, 70, 60}
+	ds := fakeTable("P", map[string][]float64{bo.NameBase: base, bo.NameNystrom: nys, bo.NamePlus: plus, bo.NameMax: mx}).Ablation()
+	if len(ds) != 1 {
+		t.Fatalf("%d decompositions", len(ds))
+	}
+	d := ds[0]
+	// base − plus: 60, 60, 40, 60 → 55; base − nystrom: 30, 20, 30, 20 → 25;
+	// nystrom − plus: 30, 40, 10, 40 → 30; base − max: 20, 50, 20, 50 → 35;
+	// max − plus: 40, 10, 20, 10 → 20.
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"gain", d.Gain.Est, 55}, {"nystrom", d.Nystrom.Est, 25}, {"invariance", d.Invariance.Est, 30},
+		{"nystrom share", d.NystromShare.Est, 25.0 / 55}, {"invariance share", d.InvarianceShare.Est, 30.0 / 55},
+		{"invariance alone", d.InvarianceAlone.Est, 35}, {"nystrom on max", d.NystromOnMax.Est, 20},
+	} {
+		if math.Abs(c.got-c.want) > 1e-12 {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	for _, iv := range []Interval{d.Gain, d.Nystrom, d.Invariance, d.NystromShare, d.InvarianceShare, *d.InvarianceAlone, *d.NystromOnMax} {
+		if !(iv.Lo <= iv.Est && iv.Est <= iv.Hi) {
+			t.Errorf("interval %+v does not contain its estimate", iv)
+		}
+	}
+	// The smallest and largest possible resample means bound the gain's
+	// interval: 40 and 60.
+	if d.Gain.Lo < 40 || d.Gain.Hi > 60 {
+		t.Errorf("gain interval %+v outside [40, 60]", d.Gain)
+	}
+	// Deterministic.
+	again := fakeTable("P", map[string][]float64{bo.NameBase: base, bo.NameNystrom: nys, bo.NamePlus: plus, bo.NameMax: mx}).Ablation()
+	a := again[0]
+	if a.Gain != d.Gain || a.NystromShare != d.NystromShare || *a.InvarianceAlone != *d.InvarianceAlone {
+		t.Errorf("not deterministic: %+v vs %+v", again[0], d)
+	}
+}
+
+// TestAblationConstant: constant paired differences give degenerate
+// intervals at the constant; a zero gain makes the shares undefined.
+func TestAblationConstant(t *testing.T) {
+	ds := fakeTable("P", map[string][]float64{
+		bo.NameBase: {10, 20, 30}, bo.NameNystrom: {7, 17, 27}, bo.NamePlus: {5, 15, 25},
+	}).Ablation()
+	d := ds[0]
+	if d.Gain != (Interval{5, 5, 5}) || d.Nystrom != (Interval{3, 3, 3}) || d.Invariance != (Interval{2, 2, 2}) {
+		t.Errorf("got %+v", d)
+	}
+	if d.InvarianceAlone != nil {
+		t.Errorf("no max cells, yet an invariance-alone interval %+v", d.InvarianceAlone)
+	}
+	ds = fakeTable("Q", map[string][]float64{
+		bo.NameBase: {10, 20}, bo.NameNystrom: {12, 18}, bo.NamePlus: {10, 20},
+	}).Ablation()
+	if !math.IsNaN(ds[0].NystromShare.Lo) || ds[0].Gain.Excludes0() {
+		t.Errorf("zero gain: %+v", ds[0])
+	}
+	if md := AblationMarkdown(ds); !strings.Contains(md, "gain not significant") {
+		t.Errorf("markdown does not flag the zero gain:\n%s", md)
+	}
+}
