@@ -128,6 +128,9 @@ func runBatch(args []string, stdout, stderr io.Writer) error {
 		}); err != nil {
 			return err
 		}
+		if err := writeRecord(*out, "batch", "perf batch "+strings.Join(args, " "), proto.values(), "", "", e, res.Specs, res.Runs); err != nil {
+			return err
+		}
 	}
 	_, err = io.WriteString(stdout, md)
 	return err

@@ -144,6 +144,9 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 		}); err != nil {
 			return err
 		}
+		if err := writeRecord(*out, "robustness", "perf robustness "+strings.Join(args, " "), proto.values(), "", "", e, res.Specs, res.Runs); err != nil {
+			return err
+		}
 	}
 	if _, err := io.WriteString(stdout, md); err != nil {
 		return fmt.Errorf("writing output: %w", err)

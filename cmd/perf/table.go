@@ -243,6 +243,9 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 		if err := writeTableFiles(*out, res, md, set.Command); err != nil {
 			return err
 		}
+		if err := writeRecord(*out, "table", set.Command, set.Protocol, set.Noise, set.Regret, res.Environment, res.Specs, res.Runs); err != nil {
+			return err
+		}
 	}
 	if _, err := io.WriteString(stdout, md); err != nil {
 		return fmt.Errorf("writing output: %w", err)

@@ -1,0 +1,252 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/internal/experiments"
+)
+
+func init() {
+	register(command{
+		name:    "check",
+		summary: "rerun cells of committed results (record.json) and compare them bit for bit",
+		run:     runCheck,
+	})
+}
+
+const checkUsage = `
+Usage: perf check --dir DIR[,DIR…] [--cells 2] [--seeds 0] [--workers N]
+
+Reruns cells of the results in each DIR (or, for a DIR without one, in
+each of its subdirectories that has one) — written by perf table, perf
+robustness or perf batch with --out, which leave record.json there: the
+settings, the commit, and every run's metric — and compares the rerun's
+metrics with the recorded ones bit for bit. A cell is (problem, kernel,
+batch size); the --cells cheapest (by recorded run time) are rerun, with
+their first --seeds seeds (0: all). Results are a function of the code,
+the settings and the seeds, so a committed table that its command no
+longer reproduces fails here.
+
+Exit status 0 when every rerun matches; 1 with one line per mismatch, or
+when a record says its code had uncommitted changes; 2 on bad input.
+
+Example:
+  perf check --dir docs/results                       # every committed result
+  perf check --dir docs/results/table-own --cells 100 # every cell of one table
+`
+
+// recordFile is the name of the compact results record in an --out
+// directory.
+const recordFile = "record.json"
+
+// recordVersion is the version of the record.json format.
+const recordVersion = 1
+
+// resultsRecord is what perf check needs to rerun an experiment's runs:
+// the protocol, the noise rule and metric, the code's revision, and every
+// run's metric (floats in shortest round-trip form: the bits survive).
+type resultsRecord struct {
+	Version  int         `json:"version"`
+	Kind     string      `json:"kind"` // table, robustness, batch
+	Command  string      `json:"command"`
+	Protocol Protocol    `json:"protocol"`
+	Noise    string      `json:"noise,omitempty"`
+	Regret   string      `json:"regret,omitempty"`
+	Revision string      `json:"revision"`
+	Modified bool        `json:"modified"`
+	Runs     []runRecord `json:"runs"`
+}
+
+type runRecord struct {
+	Problem string  `json:"problem"`
+	Kernel  string  `json:"kernel"`
+	Seed    uint64  `json:"seed"`
+	Batch   int     `json:"batch"`
+	Metric  float64 `json:"metric"`
+	BestF   float64 `json:"best_f"`
+	Seconds float64 `json:"seconds"`
+}
+
+// writeRecord writes dir/record.json for the runs of an experiment.
+func writeRecord(dir, kind, command string, proto Protocol, noise, regret string, env experiments.Environment, specs []experiments.RunSpec, runs []*bo.Trace) error {
+	rec := resultsRecord{Version: recordVersion, Kind: kind, Command: command, Protocol: proto, Noise: noise, Regret: regret,
+		Revision: env.Revision, Modified: env.Modified}
+	if rec.Noise == "box" {
+		rec.Noise = ""
+	}
+	if rec.Regret == "acq" {
+		rec.Regret = ""
+	}
+	for i, s := range specs {
+		tr := runs[i]
+		rec.Runs = append(rec.Runs, runRecord{Problem: s.Problem, Kernel: s.Kernel, Seed: s.Seed, Batch: tr.Batch,
+			Metric: experiments.MetricOf(tr, rec.Regret == "all"), BestF: tr.BestF,
+			Seconds: math.Round((tr.Timings.Fit+tr.Timings.Acq+tr.Timings.Other).Seconds()*1000) / 1000})
+	}
+	data, err := json.MarshalIndent(rec, "", " ")
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", recordFile, err)
+	}
+	return writeOutput(filepath.Join(dir, recordFile), true, func(w io.Writer) error {
+		_, err := w.Write(append(data, '\n'))
+		return err
+	})
+}
+
+type cellKey struct {
+	problem, kernel string
+	batch           int
+}
+
+func runCheck(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("check", checkUsage, stdout)
+	dirList := fs.String("dir", "", "comma-separated results `directories` (each, or each of its subdirectories, with a record.json)")
+	cells := fs.Int("cells", 2, "cells to rerun per directory, the cheapest first")
+	seeds := fs.Int("seeds", 0, "seeds per cell to rerun (0: all recorded)")
+	workers := fs.Int("workers", 0, "runs in parallel; 0 means GOMAXPROCS")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if *cells < 1 || *seeds < 0 || *workers < 0 {
+		return badInput("--cells must be ≥ 1, --seeds and --workers ≥ 0")
+	}
+	if err := fs.require("dir"); err != nil {
+		return err
+	}
+	var dirs []string
+	for _, d := range strings.Split(*dirList, ",") {
+		d = strings.TrimSpace(d)
+		if _, err := os.Stat(filepath.Join(d, recordFile)); err == nil {
+			dirs = append(dirs, d)
+			continue
+		}
+		sub, err := os.ReadDir(d)
+		if err != nil {
+			return badInput("--dir: %w", err)
+		}
+		n := len(dirs)
+		for _, e := range sub {
+			if _, err := os.Stat(filepath.Join(d, e.Name(), recordFile)); e.IsDir() && err == nil {
+				dirs = append(dirs, filepath.Join(d, e.Name()))
+			}
+		}
+		if len(dirs) == n {
+			return badInput("--dir %s: no %s in it or its subdirectories", d, recordFile)
+		}
+	}
+	recs := make([]resultsRecord, len(dirs))
+	for i, dir := range dirs {
+		data, err := os.ReadFile(filepath.Join(dir, recordFile))
+		if err != nil {
+			return badInput("%w", err)
+		}
+		if err := strictJSON(data, &recs[i]); err != nil {
+			return badInput("%s: %w", filepath.Join(dir, recordFile), err)
+		}
+		if recs[i].Version != recordVersion {
+			return badInput("%s: version %d, this perf reads %d", filepath.Join(dir, recordFile), recs[i].Version, recordVersion)
+		}
+	}
+	var failures []string
+	for i, dir := range dirs {
+		rec := recs[i]
+		if rec.Modified {
+			failures = append(failures, fmt.Sprintf("%s: recorded from commit %s with uncommitted changes", dir, rec.Revision))
+		}
+		byCell := map[cellKey][]runRecord{}
+		cost := map[cellKey]float64{}
+		for _, r := range rec.Runs {
+			k := cellKey{r.Problem, r.Kernel, r.Batch}
+			byCell[k] = append(byCell[k], r)
+			cost[k] += r.Seconds
+		}
+		keys := make([]cellKey, 0, len(byCell))
+		for k := range byCell {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(a, b int) bool {
+			if cost[keys[a]] != cost[keys[b]] {
+				return cost[keys[a]] < cost[keys[b]]
+			}
+			ka, kb := keys[a], keys[b]
+			return fmt.Sprint(ka) < fmt.Sprint(kb)
+		})
+		keys = keys[:min(*cells, len(keys))]
+		cfg, err := rec.Protocol.config(0)
+		if err != nil {
+			return fmt.Errorf("%s: %w", dir, err)
+		}
+		rule, err := parseNoiseFlag(rec.Noise)
+		if err != nil {
+			return fmt.Errorf("%s: %w", dir, err)
+		}
+		var specs []experiments.RunSpec
+		var want []runRecord
+		for _, k := range keys {
+			runs := byCell[k]
+			slices.SortFunc(runs, func(a, b runRecord) int { return int(a.Seed) - int(b.Seed) })
+			if *seeds > 0 {
+				runs = runs[:min(*seeds, len(runs))]
+			}
+			for _, r := range runs {
+				specs = append(specs, experiments.RunSpec{Index: len(specs), Problem: r.Problem, Kernel: r.Kernel, Seed: r.Seed, Batch: r.Batch})
+				want = append(want, r)
+			}
+		}
+		start := time.Now()
+		traces, err := experiments.RunAll(specs, cfg, rec.Protocol.Iters, experiments.RunAllOptions{Workers: *workers, Noise: rule})
+		if err != nil {
+			return fmt.Errorf("%s: %w", dir, err)
+		}
+		bad := 0
+		for j, tr := range traces {
+			w := want[j]
+			got := experiments.MetricOf(tr, rec.Regret == "all")
+			if math.Float64bits(got) != math.Float64bits(w.Metric) || math.Float64bits(tr.BestF) != math.Float64bits(w.BestF) {
+				bad++
+				failures = append(failures, fmt.Sprintf("%s: %s %s seed %d batch %d: metric %v (recorded %v), best f %v (recorded %v)",
+					dir, w.Problem, w.Kernel, w.Seed, w.Batch, got, w.Metric, tr.BestF, w.BestF))
+			}
+		}
+		names := make([]string, len(keys))
+		for j, k := range keys {
+			names[j] = fmt.Sprintf("%s/%s", k.problem, k.kernel)
+			if k.batch > 1 {
+				names[j] += fmt.Sprintf("/q=%d", k.batch)
+			}
+		}
+		status := "identical"
+		if bad > 0 {
+			status = fmt.Sprintf("%d differ", bad)
+		}
+		fmt.Fprintf(stdout, "%s (commit %s): %d runs of %s rerun in %s: %s\n", dir, shortRev(rec.Revision), len(specs),
+			strings.Join(names, ", "), fmtDuration(time.Since(start)), status)
+	}
+	for _, f := range failures[:max(len(failures)-1, 0)] {
+		fmt.Fprintln(stderr, "perf check: "+f)
+	}
+	if len(failures) > 0 {
+		return fmt.Errorf("%s", failures[len(failures)-1])
+	}
+	return nil
+}
+
+func shortRev(r string) string {
+	if len(r) > 12 {
+		return r[:12]
+	}
+	if r == "" {
+		return "unknown"
+	}
+	return r
+}

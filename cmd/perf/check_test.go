@@ -1,0 +1,58 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCheck: perf check reruns the cheapest cells of a table written by
+// perf table and finds them identical; a changed metric, or a record of
+// uncommitted code, fails it (exit 1) with one line per failure.
+func TestCheck(t *testing.T) {
+	root := t.TempDir()
+	out := filepath.Join(root, "tab")
+	code, _, stderr := runCLI(t, "table", "--seeds", "2", "--iters", "3", "--init", "3", "--problems", "Ackley2d,ShiftedRastrigin2d",
+		"--kernels", "base,nystrom,plus", "--noise", "observed", "--out", out)
+	if code != exitOK {
+		t.Fatalf("perf table: exit %d, stderr %q", code, stderr)
+	}
+	path := filepath.Join(out, recordFile)
+	var rec resultsRecord
+	data, _ := os.ReadFile(path)
+	if err := json.Unmarshal(data, &rec); err != nil || len(rec.Runs) != 12 || rec.Noise != "observed" || rec.Kind != "table" {
+		t.Fatalf("record: %+v, %v", rec, err)
+	}
+	write := func(r resultsRecord) {
+		data, _ := json.Marshal(r)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec.Modified = false // the test binary may be built from a modified tree
+	write(rec)
+	code, stdout, stderr := runCLI(t, "check", "--dir", root, "--cells", "6")
+	if code != exitOK || !strings.Contains(stdout, "12 runs") || !strings.Contains(stdout, "identical") {
+		t.Fatalf("check: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	// One changed bit in one recorded metric.
+	bad := rec
+	bad.Runs = append([]runRecord(nil), rec.Runs...)
+	bad.Runs[3].Metric = bad.Runs[3].Metric * (1 + 1e-15)
+	write(bad)
+	code, stdout, stderr = runCLI(t, "check", "--dir", out, "--cells", "6")
+	if code != exitFailure || !strings.Contains(stdout, "1 differ") || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, fmt.Sprintf("%s %s seed %d", rec.Runs[3].Problem, rec.Runs[3].Kernel, rec.Runs[3].Seed)) {
+		t.Errorf("tampered: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	rec.Modified = true
+	write(rec)
+	code, _, stderr = runCLI(t, "check", "--dir", out, "--cells", "1")
+	if code != exitFailure || !strings.Contains(stderr, "uncommitted changes") {
+		t.Errorf("modified: exit %d, stderr %q", code, stderr)
+	}
+	code, stdout, stderr = runCLI(t, "check", "--dir", filepath.Join(root, "nothing"))
+	checkOneLineError(t, code, stdout, stderr, "perf check: ", "--dir")
+}
