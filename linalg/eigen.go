@@ -61,6 +61,13 @@ func copyLower(dst []float64, ld int, a *mat.SymDense) {
 // prepareEigen resizes dst for an n×n problem and copies the upper triangle
 // of a into dst.Vectors.
 func prepareEigen(dst *Eigen, a *mat.SymDense, n int) {
+	resizeEigen(dst, n)
+	raw := dst.Vectors.RawMatrix()
+	copyUpper(raw.Data, raw.Stride, a)
+}
+
+// resizeEigen resizes dst for an n×n problem.
+func resizeEigen(dst *Eigen, n int) {
 	if cap(dst.Values) >= n {
 		dst.Values = dst.Values[:n]
 	} else {
@@ -77,8 +84,6 @@ func prepareEigen(dst *Eigen, a *mat.SymDense, n int) {
 			dst.Vectors.ReuseAs(n, n)
 		}
 	}
-	raw := dst.Vectors.RawMatrix()
-	copyUpper(raw.Data, raw.Stride, a)
 }
 
 // normalizeSigns flips each column of the n×n row-major matrix v (stride

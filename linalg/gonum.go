@@ -5,9 +5,10 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	blasgonum "gonum.org/v1/gonum/blas/gonum"
-	"gonum.org/v1/gonum/lapack"
 	lapackgonum "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/symbo/symbo/linalg/internal/eigsym"
 )
 
 // gonumBackend is the pure-Go backend. Its BLAS calls go to gonum's
@@ -23,20 +24,21 @@ func Gonum() Backend { return gonumBackend{} }
 
 func (gonumBackend) Name() string { return "gonum" }
 
+// EigenSym runs linalg/internal/eigsym (tridiagonal reduction, divide and
+// conquer, blocked back-transformation; see the package documentation) on
+// a copy of a's upper triangle.
 func (gonumBackend) EigenSym(dst *Eigen, a *mat.SymDense) error {
 	n, err := checkFinite("EigenSym", a)
 	if err != nil {
 		return err
 	}
-	prepareEigen(dst, a, n)
-	raw := dst.Vectors.RawMatrix()
-	var impl lapackgonum.Implementation
-	var query [1]float64
-	impl.Dsyev(lapack.EVCompute, blas.Upper, n, raw.Data, raw.Stride, dst.Values, query[:], -1)
-	work := getF64(int(query[0]))
+	resizeEigen(dst, n)
+	work := getF64(n * n)
 	defer f64Pool.Put(work)
-	if !impl.Dsyev(lapack.EVCompute, blas.Upper, n, raw.Data, raw.Stride, dst.Values, *work, len(*work)) {
-		return fmt.Errorf("linalg: EigenSym: gonum Dsyev did not converge (n = %d)", n)
+	copyUpper(*work, n, a)
+	raw := dst.Vectors.RawMatrix()
+	if err := eigsym.Eigen(n, *work, n, dst.Values, raw.Data, raw.Stride, 0); err != nil {
+		return fmt.Errorf("linalg: EigenSym: %w", err)
 	}
 	normalizeSigns(raw.Data, n, raw.Stride)
 	return nil

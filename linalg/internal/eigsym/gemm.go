@@ -1,0 +1,223 @@
+package eigsym
+
+import (
+	"sync"
+
+	"github.com/symbo/symbo/internal/f64"
+)
+
+// Blocking of gemm. The results do not depend on any of these (each
+// entry of c is one chain of fused multiply-adds in increasing k, see
+// f64.GemmKernel), only the speed does.
+const (
+	gemmKC = 256 // depth of a packed block: an 8×256 panel of a fills half of L1
+	gemmMT = 128 // rows of a task (a multiple of every path's mr)
+	gemmNT = 240 // columns of a task (a multiple of every path's nr): 256×240 of b fill half of L2
+
+	// gemmSerialFlops: below this many flops (2mnk) a product runs on the
+	// calling goroutine.
+	gemmSerialFlops = 1 << 21
+)
+
+// triangle restricts the entries of c that gemm must compute.
+type triangle int
+
+const (
+	full  triangle = iota
+	upper          // only c[i][j] with j ≥ i; others may be overwritten with anything
+)
+
+// gemmBufs is one goroutine's packing space.
+type gemmBufs struct {
+	a, b, tile []float64
+}
+
+var gemmPool = sync.Pool{New: func() any { return new(gemmBufs) }}
+
+// gemm computes c = beta·c + alpha·op(a)·op(b) for row-major matrices, op(a)
+// m×k (a itself, or aᵀ when ta), op(b) k×n, c m×n with row stride ldc,
+// on at most w goroutines. Entry (i, j) is computed as
+//
+//	s = beta·c[i][j] (0 when beta is 0, c[i][j] when beta is 1)
+//	s = fma(alpha·op(a)[i][p], op(b)[p][j], s)   for p = 0…k−1
+//
+// whatever the blocking, path or number of goroutines. With tri = upper,
+// entries below the diagonal may be left with any value. c must not
+// overlap a or b.
+func gemm(ta, tb bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int, tri triangle, w int) {
+	if m == 0 || n == 0 {
+		return
+	}
+	if k == 0 || alpha == 0 {
+		scaleRegion(c, ldc, 0, m, 0, n, beta)
+		return
+	}
+	mt, nt := gemmMT, gemmNT
+	if 2*float64(m)*float64(n)*float64(k) < gemmSerialFlops {
+		w = 1
+	}
+	if w > 1 {
+		// Narrower tasks when there are few of them (the bits do not change).
+		for nt > 48 && ceilDiv(m, mt)*ceilDiv(n, nt) < 3*w {
+			nt /= 2
+		}
+	}
+	rt, ct := ceilDiv(m, mt), ceilDiv(n, nt)
+	var tasks []int32
+	for i := range rt {
+		for j := range ct {
+			if tri == upper && min((j+1)*nt, n)-1 < i*mt {
+				continue // strictly below the diagonal
+			}
+			tasks = append(tasks, int32(i*ct+j))
+		}
+	}
+	parallelFor(len(tasks), w, func(t int) {
+		i, j := int(tasks[t])/ct, int(tasks[t])%ct
+		r0, c0 := i*mt, j*nt
+		gemmTask(ta, tb, r0, min(r0+mt, m), c0, min(c0+nt, n), k, alpha, a, lda, b, ldb, beta, c, ldc, tri)
+	})
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// scaleRegion sets c[i][j] = beta·c[i][j] for r0 ≤ i < r1, c0 ≤ j < c1 (0
+// when beta is 0, without reading c).
+func scaleRegion(c []float64, ldc, r0, r1, c0, c1 int, beta float64) {
+	if beta == 1 {
+		return
+	}
+	for i := r0; i < r1; i++ {
+		row := c[i*ldc+c0 : i*ldc+c1]
+		if beta == 0 {
+			clear(row)
+			continue
+		}
+		for j := range row {
+			row[j] *= beta
+		}
+	}
+}
+
+// gemmTask computes rows r0…r1−1 and columns c0…c1−1 of c.
+func gemmTask(ta, tb bool, r0, r1, c0, c1, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int, tri triangle) {
+	mr, nr := f64.GemmTile()
+	bufs := gemmPool.Get().(*gemmBufs)
+	defer gemmPool.Put(bufs)
+	rows, cols := r1-r0, c1-c0
+	rp, cp := ceilDiv(rows, mr), ceilDiv(cols, nr)
+	kc := min(k, gemmKC)
+	bufs.a = grow(bufs.a, rp*mr*kc)
+	bufs.b = grow(bufs.b, cp*nr*kc)
+	bufs.tile = grow(bufs.tile, mr*nr)
+	scaleRegion(c, ldc, r0, r1, c0, c1, beta)
+	for p0 := 0; p0 < k; p0 += gemmKC {
+		kc := min(gemmKC, k-p0)
+		packA(bufs.a, a, lda, ta, r0, rows, p0, kc, mr, alpha)
+		packB(bufs.b, b, ldb, tb, p0, kc, c0, cols, nr)
+		for ip := range rp {
+			i0 := r0 + ip*mr
+			ap := bufs.a[ip*mr*kc : (ip+1)*mr*kc]
+			for jp := range cp {
+				j0 := c0 + jp*nr
+				if tri == upper && j0+nr-1 < i0 {
+					continue
+				}
+				bp := bufs.b[jp*nr*kc : (jp+1)*nr*kc]
+				if i0+mr <= r1 && j0+nr <= c1 {
+					f64.GemmKernel(kc, ap, bp, c[i0*ldc+j0:], ldc)
+					continue
+				}
+				// An edge tile goes through a full-size copy.
+				h, wd := min(mr, r1-i0), min(nr, c1-j0)
+				tile := bufs.tile
+				for i := range h {
+					copy(tile[i*nr:i*nr+wd], c[(i0+i)*ldc+j0:(i0+i)*ldc+j0+wd])
+				}
+				f64.GemmKernel(kc, ap, bp, tile, nr)
+				for i := range h {
+					copy(c[(i0+i)*ldc+j0:(i0+i)*ldc+j0+wd], tile[i*nr:i*nr+wd])
+				}
+			}
+		}
+	}
+}
+
+func grow(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+// packA writes alpha·op(a)[r0+i][p0+p] for i < rows, p < kc into dst in
+// panels of mr rows: dst[(q·kc+p)·mr+i'] for row q·mr+i', zero-padded.
+// With ta the panels are runs of the source rows (f64.PackPanels);
+// without, mr rows are gathered side by side.
+func packA(dst, a []float64, lda int, ta bool, r0, rows, p0, kc, mr int, alpha float64) {
+	q0 := 0
+	if ta {
+		q0 = rows / mr
+		f64.PackPanels(dst, a[p0*lda+r0:], lda, kc, mr, q0, alpha)
+	}
+	for q := q0; q*mr < rows; q++ {
+		panel := dst[q*mr*kc : (q+1)*mr*kc]
+		h := min(mr, rows-q*mr)
+		rq := r0 + q*mr
+		if ta {
+			for p := range kc {
+				off := (p0+p)*lda + rq
+				d := panel[p*mr : p*mr+mr]
+				for i := range h {
+					d[i] = alpha * a[off+i]
+				}
+				clear(d[h:])
+			}
+			continue
+		}
+		for i := range h {
+			src := a[(rq+i)*lda+p0 : (rq+i)*lda+p0+kc]
+			for p, v := range src {
+				panel[p*mr+i] = alpha * v
+			}
+		}
+		for i := h; i < mr; i++ {
+			for p := range kc {
+				panel[p*mr+i] = 0
+			}
+		}
+	}
+}
+
+// packB writes op(b)[p0+p][c0+j] for p < kc, j < cols into dst in panels of
+// nr columns: dst[(q·kc+p)·nr+j'] for column q·nr+j', zero-padded.
+func packB(dst, b []float64, ldb int, tb bool, p0, kc, c0, cols, nr int) {
+	q0 := 0
+	if !tb {
+		q0 = cols / nr
+		f64.PackPanels(dst, b[p0*ldb+c0:], ldb, kc, nr, q0, 1)
+	}
+	for q := q0; q*nr < cols; q++ {
+		panel := dst[q*nr*kc : (q+1)*nr*kc]
+		wd := min(nr, cols-q*nr)
+		j0 := c0 + q*nr
+		if !tb {
+			for p := range kc {
+				off := (p0+p)*ldb + j0
+				d := panel[p*nr : p*nr+nr]
+				copy(d, b[off:off+wd])
+				clear(d[wd:])
+			}
+			continue
+		}
+		for j := range wd {
+			src := b[(j0+j)*ldb+p0 : (j0+j)*ldb+p0+kc]
+			for p, v := range src {
+				panel[p*nr+j] = v
+			}
+		}
+		for p := range kc {
+			clear(panel[p*nr+wd : p*nr+nr])
+		}
+	}
+}
