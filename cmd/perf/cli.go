@@ -261,12 +261,32 @@ func (v *onceValue) IsBoolFlag() bool {
 	return ok && b.IsBoolFlag()
 }
 
+// String is the wrapped value's (empty for the zero onceValue that the
+// flag package makes to find a flag's zero value).
+func (v *onceValue) String() string {
+	if v == nil || v.Value == nil {
+		return ""
+	}
+	return v.Value.String()
+}
+
 func (fs *flagSet) printHelp() {
 	fs.SetOutput(fs.stdout)
 	defer fs.SetOutput(io.Discard)
 	fmt.Fprint(fs.stdout, strings.TrimLeft(fs.usage, "\n"))
 	fmt.Fprintln(fs.stdout, "\nFlags (spell them -flag or --flag):")
+	// PrintDefaults names a flag's type and spots its zero default from
+	// the value's own type: show it the unwrapped values.
+	wrapped := map[*flag.Flag]*onceValue{}
+	fs.VisitAll(func(f *flag.Flag) {
+		if o, ok := f.Value.(*onceValue); ok {
+			wrapped[f], f.Value = o, o.Value
+		}
+	})
 	fs.PrintDefaults()
+	for f, o := range wrapped {
+		f.Value = o
+	}
 }
 
 // parse parses args. It returns errHelp after printing the usage on

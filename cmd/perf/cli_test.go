@@ -196,3 +196,21 @@ func TestWriteMatrixJSONWriteError(t *testing.T) {
 		t.Errorf("a write failure is not bad input")
 	}
 }
+
+// TestHelpEveryCommand: every subcommand's -h prints its usage and its
+// flags with their types and defaults, and nothing else (the wrapper that
+// refuses repeated flags once made the flag package print panics here).
+func TestHelpEveryCommand(t *testing.T) {
+	for _, c := range commands {
+		code, stdout, stderr := runCLI(t, c.name, "-h")
+		if code != exitOK || stderr != "" {
+			t.Errorf("%s -h: exit %d, stderr %q", c.name, code, stderr)
+		}
+		if strings.Contains(stdout, "panic") || strings.Contains(stdout, " value\n") {
+			t.Errorf("%s -h prints a panic or an untyped flag:\n%s", c.name, stdout)
+		}
+		if !strings.Contains(stdout, "Usage: perf "+c.name) || !strings.Contains(stdout, "-mem-budget string") {
+			t.Errorf("%s -h lacks its usage or typed flags:\n%s", c.name, stdout)
+		}
+	}
+}
