@@ -1,6 +1,7 @@
 package gp
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -432,6 +433,62 @@ func TestPredictFarAway(t *testing.T) {
 				}
 				if bad {
 					t.Errorf("PredictGrad(%v) = %g, %g, ∇ %v %v with a nil error", far, m, v, dm, dv)
+				}
+			}
+		})
+	}
+}
+
+// TestHugeOutputs: outputs of any finite magnitude (issue: |y| ≳ 1.3e154
+// overflowed the standardization; the plus family's zero variance far from
+// the data came back as scale²·0 = Inf·0 = NaN with a nil error). Scaling
+// y by 2ᵏ is exact, so every prediction of the scaled fit is 2ᵏ (mean) and
+// 4ᵏ (variance) times the unscaled one, bit for bit, or ErrOverflow —
+// never NaN or ±Inf with a nil error.
+func TestHugeOutputs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 0))
+	d := 3
+	x, y := sample(rng, 10, d)
+	pts := [][]float64{{0.3, -0.2, 1}, x.RawRowView(4), {1e200, 1e200, 1e200}}
+	for _, tc := range realFamilies(t, d) {
+		t.Run(tc.name, func(t *testing.T) {
+			ref, err := New(tc.fam, x, y, Hyper{1.2, 0.9, 1e-3}, Options{Backend: linalg.Gonum()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []int{512, 700, 1000, 1020} { // |y|·2ᵏ from ~1e154 to ~1e307
+				yk := make([]float64, len(y))
+				for i, v := range y {
+					yk[i] = math.Ldexp(v, k)
+				}
+				g, err := New(tc.fam, x, yk, Hyper{1.2, 0.9, 1e-3}, Options{Backend: linalg.Gonum()})
+				if err != nil {
+					t.Fatalf("2^%d: %v", k, err)
+				}
+				for _, p := range pts {
+					m0, v0, err0 := ref.PredictGrad(nil, p, make([]float64, d), make([]float64, d))
+					dm, dv := make([]float64, d), make([]float64, d)
+					m, v, err := g.PredictGrad(nil, p, dm, dv)
+					if err0 != nil {
+						continue // far points: a clear error is acceptable
+					}
+					if err != nil {
+						if !errors.Is(err, ErrOverflow) {
+							t.Errorf("2^%d at %v: error %v, want ErrOverflow", k, p, err)
+						}
+						continue
+					}
+					if m != math.Ldexp(m0, k) || v != math.Ldexp(v0, 2*k) {
+						t.Errorf("2^%d at %v: mean %g, variance %g; want %g, %g", k, p, m, v, math.Ldexp(m0, k), math.Ldexp(v0, 2*k))
+					}
+					for j := range d {
+						if !isFinite(dm[j]) || !isFinite(dv[j]) {
+							t.Errorf("2^%d at %v: gradients %v %v with a nil error", k, p, dm, dv)
+						}
+					}
+					if pm, pv, err := g.Predict(nil, p); err != nil || pm != m || pv != v {
+						t.Errorf("2^%d at %v: Predict %g, %g, %v; PredictGrad %g, %g", k, p, pm, pv, err, m, v)
+					}
 				}
 			}
 		})

@@ -407,8 +407,10 @@ func (g *GP) PredictStandardized(ws *Workspace, x []float64) (mean, variance flo
 // fails with ErrOverflow when it does not fit in a float64 (|y| ≳ 1e154
 // makes the variance scale² overflow).
 func (g *GP) unstandardize(ms, vs float64) (mean, variance float64, err error) {
-	mean, variance = g.yMean+g.yScale*ms, g.yScale*g.yScale*max(vs, 0)
-	if math.IsInf(mean, 0) || math.IsInf(variance, 0) {
+	// scale·(scale·v), not scale²·v: scale² overflows for |y| ≳ 1e154
+	// while the product may not, and Inf·0 would be NaN where v = 0.
+	mean, variance = g.yMean+g.yScale*ms, g.yScale*(g.yScale*max(vs, 0))
+	if !isFinite(mean) || !isFinite(variance) {
 		return 0, 0, fmt.Errorf("%w: the prediction in the units of y (scale %g) exceeds the float64 range; use the standardized predictions", ErrOverflow, g.yScale)
 	}
 	return mean, variance, nil
@@ -432,6 +434,8 @@ func (g *GP) predict(ws *Workspace, x []float64) (mean, variance float64, err er
 	}
 	return mean, variance, err
 }
+
+func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 func sameBits(a, b []float64) bool {
 	for i, v := range a {
@@ -480,19 +484,19 @@ func (g *GP) predictAt(ws *Workspace) (mean, variance float64, err error) {
 // may be nil). Where the variance is clamped at 0 its gradient is 0. It
 // returns an error if the kernel does not implement kernel.Gradienter.
 func (g *GP) PredictGrad(ws *Workspace, x, dmean, dvar []float64) (mean, variance float64, err error) {
-	ms, vs, err := g.predictGrad(ws, x, dmean, dvar, g.yScale, g.yScale*g.yScale)
+	ms, vs, err := g.predictGrad(ws, x, dmean, dvar, g.yScale)
 	if err != nil {
 		return 0, 0, err
 	}
 	mean, variance, err = g.unstandardize(ms, vs)
 	if err == nil {
 		for _, v := range dmean {
-			if math.IsInf(v, 0) {
+			if !isFinite(v) {
 				return 0, 0, fmt.Errorf("%w: the mean gradient in the units of y exceeds the float64 range", ErrOverflow)
 			}
 		}
 		for _, v := range dvar {
-			if math.IsInf(v, 0) {
+			if !isFinite(v) {
 				return 0, 0, fmt.Errorf("%w: the variance gradient in the units of y exceeds the float64 range", ErrOverflow)
 			}
 		}
@@ -503,13 +507,14 @@ func (g *GP) PredictGrad(ws *Workspace, x, dmean, dvar []float64) (mean, varianc
 // PredictGradStandardized is PredictGrad on the standardized output scale
 // (see PredictStandardized).
 func (g *GP) PredictGradStandardized(ws *Workspace, x, dmean, dvar []float64) (mean, variance float64, err error) {
-	ms, vs, err := g.predictGrad(ws, x, dmean, dvar, 1, 1)
+	ms, vs, err := g.predictGrad(ws, x, dmean, dvar, 1)
 	return ms, max(vs, 0), err
 }
 
 // predictGrad returns the standardized mean and unclamped variance and
-// writes their gradients times s and s2 into dmean and dvar.
-func (g *GP) predictGrad(ws *Workspace, x, dmean, dvar []float64, s, s2 float64) (mean, variance float64, err error) {
+// writes their gradients times s and s² into dmean and dvar (the variance's
+// as (v·s)·s, so that a zero gradient stays 0 when s² overflows).
+func (g *GP) predictGrad(ws *Workspace, x, dmean, dvar []float64, s float64) (mean, variance float64, err error) {
 	if g.grad == nil {
 		return 0, 0, fmt.Errorf("gp: kernel %T has no gradient", g.k)
 	}
@@ -532,7 +537,7 @@ func (g *GP) predictGrad(ws *Workspace, x, dmean, dvar []float64, s, s2 float64)
 			dmean[j] *= s
 		}
 		for j := range dvar {
-			dvar[j] *= s2
+			dvar[j] = dvar[j] * s * s
 		}
 		return ms, vs, nil
 	}
@@ -574,7 +579,7 @@ func (g *GP) predictGrad(ws *Workspace, x, dmean, dvar []float64, s, s2 float64)
 				}
 			}
 			for j := range dvar {
-				dvar[j] *= s2
+				dvar[j] = dvar[j] * s * s
 			}
 		}
 	}
