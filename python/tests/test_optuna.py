@@ -12,7 +12,7 @@ import pytest
 
 optuna = pytest.importorskip("optuna")
 import symbo  # noqa: E402
-from symbo.optuna import SymboSampler  # noqa: E402
+from symbo.optuna import SymboSampler, seen_trials  # noqa: E402
 
 optuna.logging.set_verbosity(optuna.logging.WARNING)
 
@@ -106,16 +106,16 @@ def run_workers(url, engine, tmp_path):
     assert sorted(t.number for t in trials) == list(range(40))
     for t in complete:
         assert all(-2 <= t.params["x%d" % i] <= 2 for i in range(4))
-    # Workers that see one view of the study take distinct members of a
-    # pending-aware batch (test_concurrent_trials_take_distinct_members);
-    # views taken at different moments give distinct points only with
-    # probability one (a corner of the box is an exception), so here the
-    # trials that ran at once on one orbit are counted, not forbidden.
+    # No two trials share a point's orbit (under signed permutations: its
+    # sorted absolute values) unless the later one chose it knowing the
+    # earlier one's value (BO may evaluate a point again on purpose).
     orbit = {t.number: tuple(sorted(abs(t.params["x%d" % i]) for i in range(4))) for t in complete}
-    clashes = sum(1 for a in complete for b in complete
-                  if a.number < b.number and orbit[a.number] == orbit[b.number]
-                  and b.datetime_start < a.datetime_complete and a.datetime_start < b.datetime_complete)
-    print("trials that ran at once on one orbit: %d pairs" % clashes)
+    for a in complete:
+        for b in complete:
+            if a.number < b.number and orbit[a.number] == orbit[b.number]:
+                sa, sb = seen_trials(a), seen_trials(b)
+                assert (sb is not None and a.number in sb) or (sa is not None and b.number in sa), \
+                    "trials %d and %d share an orbit without one having seen the other complete" % (a.number, b.number)
 
 
 def test_scaleout_sqlite(tmp_path):
