@@ -18,7 +18,7 @@ import os
 
 import numpy as np
 
-__all__ = ["gram", "Optimizer", "SymboError", "InvalidInput", "SizeError", "version", "ABI_VERSION"]
+__all__ = ["gram", "Optimizer", "SymboError", "InvalidInput", "SizeError", "InternalError", "version", "ABI_VERSION"]
 
 #: The C ABI version these bindings speak (SYMBO_ABI_VERSION of symbo.h).
 ABI_VERSION = 1
