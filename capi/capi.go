@@ -17,13 +17,40 @@ package main
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
+
+// The calling thread's last error message: thread-local C storage, so that
+// each C thread sees its own (Go code called from C runs on the caller's
+// thread) and a thread's message ends with the thread.
+static __thread char *symbo_err = NULL;
+static __thread size_t symbo_err_len = 0;
+
+static void symbo_set_err(const char *msg, size_t len) {
+	free(symbo_err);
+	symbo_err = NULL;
+	symbo_err_len = 0;
+	if (msg == NULL) return;
+	symbo_err = malloc(len + 1);
+	if (symbo_err == NULL) return;
+	memcpy(symbo_err, msg, len);
+	symbo_err[len] = 0;
+	symbo_err_len = len;
+}
+
+static size_t symbo_get_err(char *buf, size_t n) {
+	if (buf != NULL && n > 0) {
+		size_t k = symbo_err_len < n - 1 ? symbo_err_len : n - 1;
+		if (k > 0) memcpy(buf, symbo_err, k);
+		buf[k] = 0;
+	}
+	return symbo_err_len;
+}
 */
 import "C"
 
 import (
 	"errors"
 	"fmt"
+	"os"
 	"runtime/debug"
 	"sync"
 	"unsafe"
@@ -50,16 +77,18 @@ const (
 
 func main() {}
 
-// lastErr holds the last error message per calling C thread (pthread_self).
-var lastErr sync.Map // C.pthread_t → string
-
-func threadID() uint64 { return uint64(C.pthread_self()) }
-
 // fail records err for the calling thread and returns its code.
 func fail(code C.int, err error) C.int {
-	lastErr.Store(threadID(), err.Error())
+	msg := err.Error()
+	cs := C.CString(msg)
+	C.symbo_set_err(cs, C.size_t(len(msg)))
+	C.free(unsafe.Pointer(cs))
 	return code
 }
+
+// testPanic makes every exported function panic inside its guard: a test
+// hook (SYMBO_CAPI_TEST_PANIC=1) that proves no panic crosses the boundary.
+var testPanic = os.Getenv("SYMBO_CAPI_TEST_PANIC") == "1"
 
 // codeOf classifies an error: the input's, or an internal failure.
 func codeOf(err error) C.int {
@@ -94,10 +123,13 @@ func guard(f func() error) (code C.int) {
 			code = fail(codeInternal, fmt.Errorf("symbo: internal error: %v\n%s", r, debug.Stack()))
 		}
 	}()
+	if testPanic {
+		panic("SYMBO_CAPI_TEST_PANIC is set")
+	}
 	if err := f(); err != nil {
 		return fail(codeOf(err), err)
 	}
-	lastErr.Delete(threadID())
+	C.symbo_set_err(nil, 0)
 	return codeOK
 }
 
@@ -124,7 +156,10 @@ func matrix(p *C.double, rows, cols C.int64_t, name string) (*mat.Dense, error) 
 // store writes m into out (out_len doubles).
 func store(m *mat.Dense, out *C.double, outLen C.int64_t) error {
 	r, c := m.Dims()
-	if out == nil || outLen < C.int64_t(r*c) {
+	if out == nil {
+		return fmt.Errorf("%w: out is NULL", errInput)
+	}
+	if outLen < C.int64_t(r*c) {
 		return fmt.Errorf("%w: the result has %d×%d = %d values, out holds %d", errSize, r, c, r*c, outLen)
 	}
 	dst := unsafe.Slice((*float64)(unsafe.Pointer(out)), r*c)
@@ -156,23 +191,7 @@ var versionString = sync.OnceValue(func() *C.char {
 func symbo_version() *C.char { return versionString() }
 
 //export symbo_last_error
-func symbo_last_error(buf *C.char, n C.size_t) C.size_t {
-	v, ok := lastErr.Load(threadID())
-	if !ok {
-		if buf != nil && n > 0 {
-			*buf = 0
-		}
-		return 0
-	}
-	msg := v.(string)
-	if buf != nil && n > 0 {
-		k := min(len(msg), int(n)-1)
-		dst := unsafe.Slice((*byte)(unsafe.Pointer(buf)), k+1)
-		copy(dst, msg[:k])
-		dst[k] = 0
-	}
-	return C.size_t(len(msg))
-}
+func symbo_last_error(buf *C.char, n C.size_t) C.size_t { return C.symbo_get_err(buf, n) }
 
 //export symbo_cross
 func symbo_cross(spec *C.char, x *C.double, n C.int64_t, y *C.double, m C.int64_t, d C.int64_t,
@@ -204,10 +223,19 @@ func symbo_cross(spec *C.char, x *C.double, n C.int64_t, y *C.double, m C.int64_
 		} else {
 			m = n
 		}
-		if design != nil {
+		if design != nil || nd != 0 {
+			if !frontend.NeedsDesign(ks.Kernel) {
+				return fmt.Errorf("%w: a design set is used by kernels plus and nystrom only, not %q", errInput, ks.Kernel)
+			}
+			if nd < 1 || design == nil {
+				return fmt.Errorf("%w: design is %p with %d rows", errInput, design, nd)
+			}
 			if dm, err = matrix(design, nd, d, "design"); err != nil {
 				return err
 			}
+		}
+		if out == nil {
+			return fmt.Errorf("%w: out is NULL", errInput)
 		}
 		if outLen < n*m {
 			return fmt.Errorf("%w: the result has %d×%d = %d values, out holds %d", errSize, n, m, n*m, outLen)

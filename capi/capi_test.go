@@ -42,6 +42,11 @@ func TestCABI(t *testing.T) {
 	if err != nil {
 		t.Fatalf("check: %v\n%s", err, out)
 	}
+	panicRun := exec.Command(bin, "panic")
+	panicRun.Env = append(os.Environ(), "GODEBUG=cgocheck=1", "SYMBO_CAPI_TEST_PANIC=1")
+	if pout, err := panicRun.CombinedOutput(); err != nil || strings.TrimSpace(string(pout)) != "ok" {
+		t.Fatalf("check panic: %v\n%s", err, pout)
+	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	if lines[len(lines)-1] != "ok" || !strings.HasPrefix(lines[0], "version symbo ") {
 		t.Fatalf("check output:\n%s", out)

@@ -63,7 +63,8 @@ size_t symbo_last_error(char *buf, size_t len);
  *   method to auto; box (scaling only) defaults to [0.1, 10] per coordinate.
  * x: n×d; y: m×d, or NULL for y = x (then m is ignored and the symmetric
  * assembly runs: an exactly symmetric Gram); design: nd×d for plus and
- * nystrom, or NULL for design = x.
+ * nystrom, or NULL (with nd = 0) for design = x; a design for another
+ * kernel, or a NULL out, is SYMBO_EINVAL.
  */
 int symbo_cross(const char *spec,
                 const double *x, int64_t n,

@@ -80,8 +80,21 @@ static void *worker(void *arg) {
 	return NULL;
 }
 
-int main(void) {
+/* With SYMBO_CAPI_TEST_PANIC=1 every call panics inside the library: it
+ * must come back as SYMBO_EINTERNAL with a message, on every thread. */
+static int panics(void) {
+	double out[N * N];
+	char msg[256];
+	expect(cross("base", 0, out) == SYMBO_EINTERNAL, "panic → SYMBO_EINTERNAL");
+	expect(symbo_last_error(msg, sizeof msg) > 0 && strstr(msg, "internal error") != NULL, "panic message");
+	expect(symbo_suggest("{\"problem\":\"Ackley2d\",\"kernel\":\"plus\"}", NULL, NULL, 0, NULL, 0, 2, 1, out, 2) == SYMBO_EINTERNAL, "suggest panic");
+	if (failures == 0) printf("ok\n");
+	return failures != 0;
+}
+
+int main(int argc, char **argv) {
 	points();
+	if (argc > 1 && strcmp(argv[1], "panic") == 0) return panics();
 	expect(symbo_abi_version() == SYMBO_ABI_VERSION, "abi version");
 	printf("version %s\n", symbo_version());
 
@@ -115,6 +128,13 @@ int main(void) {
 	expect(symbo_suggest("{\"problem\":\"Ackley2d\",\"kernel\":\"plus\"}", hx, hy, 4, NULL, 0, 3, 1, pts, 6) == SYMBO_EINVAL, "suggest dimension");
 	size_t full = symbo_last_error(msg, 8);
 	expect(full > 7 && strlen(msg) == 7, "truncated message");
+	const char *maxspec = "{\"group\":\"signflip\",\"d\":3,\"base\":\"rbf\",\"lengthscale\":1,\"kernel\":\"max\"}";
+	expect(symbo_cross(maxspec, X, N, NULL, 0, D, Y, M, out, N * N) == SYMBO_EINVAL, "design for max");
+	expect(symbo_last_error(msg, sizeof msg) > 0 && strstr(msg, "design") != NULL, "design for max message");
+	expect(symbo_cross(maxspec, X, N, NULL, 0, D, NULL, 0, NULL, N * N) == SYMBO_EINVAL, "NULL out");
+	expect(symbo_last_error(msg, sizeof msg) > 0 && strstr(msg, "out is NULL") != NULL, "NULL out message");
+	expect(symbo_cross("{\"group\":\"signflip\",\"d\":3,\"base\":\"rbf\",\"lengthscale\":1,\"kernel\":\"plus\"}", X, N, NULL, 0, D, Y, 0, out, N * N) == SYMBO_EINVAL, "design with 0 rows");
+	expect(symbo_suggest(set, hx, hy, 4, NULL, 0, 2, 1, NULL, 2) == SYMBO_EINVAL, "suggest NULL out");
 
 	/* Threads: the same results, and each thread its own last error. */
 	double ref[N * N];

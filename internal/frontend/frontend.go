@@ -127,6 +127,9 @@ func Cross(spec KernelSpec, x, y, design *mat.Dense, be linalg.Backend) (*mat.De
 	if err != nil {
 		return nil, err
 	}
+	if design != nil && !NeedsDesign(spec.Kernel) {
+		return nil, invalid("a design set is used by kernels plus and nystrom only, not %q", spec.Kernel)
+	}
 	if design == nil {
 		design = x
 	}
