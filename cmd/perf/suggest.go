@@ -128,23 +128,27 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	var hx, px *mat.Dense
 	var hy []float64
 	if *history != "" {
-		h, err := csvio.ReadPoints(*history)
+		h, err := readRows("history", *history)
 		if err != nil {
-			return badInput("--history: %w", err)
+			return err
 		}
-		n, c := h.Dims()
-		if c != dim+1 {
-			return badInput("--history %s has %d columns, want d + 1 = %d (x1,…,xd,y)", *history, c, dim+1)
+		if h != nil {
+			n, c := h.Dims()
+			if c != dim+1 {
+				return badInput("--history %s has %d columns, want d + 1 = %d (x1,…,xd,y)", *history, c, dim+1)
+			}
+			hx = mat.DenseCopyOf(h.Slice(0, n, 0, dim))
+			hy = mat.Col(nil, dim, h)
 		}
-		hx = mat.DenseCopyOf(h.Slice(0, n, 0, dim))
-		hy = mat.Col(nil, dim, h)
 	}
 	if *pending != "" {
-		if px, err = csvio.ReadPoints(*pending); err != nil {
-			return badInput("--pending: %w", err)
+		if px, err = readRows("pending", *pending); err != nil {
+			return err
 		}
-		if _, c := px.Dims(); c != dim {
-			return badInput("--pending %s has %d columns, want d = %d", *pending, c, dim)
+		if px != nil {
+			if _, c := px.Dims(); c != dim {
+				return badInput("--pending %s has %d columns, want d = %d", *pending, c, dim)
+			}
 		}
 	}
 	out, err := frontend.Suggest(opt, hx, hy, px, *q)
@@ -160,6 +164,19 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	return nil
+}
+
+// readRows reads the CSV file of flag name; an empty file (a study that
+// has not started, nothing running) is nil: zero rows.
+func readRows(name, path string) (*mat.Dense, error) {
+	m, err := csvio.ReadPoints(path)
+	switch {
+	case csvio.IsEmpty(err):
+		return nil, nil
+	case err != nil:
+		return nil, badInput("--%s: %w", name, err)
+	}
+	return m, nil
 }
 
 // parseIntervals parses LO:HI[,LO:HI…]: one interval for every coordinate

@@ -34,9 +34,13 @@ func TestSuggestReplaysBO(t *testing.T) {
 		}
 		hist := filepath.Join(dir, fmt.Sprintf("h%d.csv", k))
 		os.WriteFile(hist, []byte(h.String()), 0o644)
-		sargs := []string{"suggest", "--problem", "Ackley2d", "--kernel", "plus", "--seed", "3", "--init", "3"}
-		if k > 0 {
-			sargs = append(sargs, "--history", hist)
+		// k = 0: an empty history file is zero observations (a
+		// scheduler's first call), as no file is.
+		sargs := []string{"suggest", "--problem", "Ackley2d", "--kernel", "plus", "--seed", "3", "--init", "3", "--history", hist}
+		if k == 0 {
+			empty := filepath.Join(dir, "empty.csv")
+			os.WriteFile(empty, nil, 0o644)
+			sargs = append(sargs, "--pending", empty)
 		}
 		code, out, stderr := runCLI(t, sargs...)
 		if code != exitOK {

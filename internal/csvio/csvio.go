@@ -18,10 +18,20 @@ import (
 // 1-based; 0 means "not applicable" (Col is 0 for whole-row errors, both are
 // 0 for whole-file errors).
 type Error struct {
-	File string
-	Line int
-	Col  int
-	Msg  string
+	File  string
+	Line  int
+	Col   int
+	Msg   string
+	empty bool
+}
+
+// IsEmpty reports whether err says a point file holds no rows (nothing but
+// blank lines): an error where points are needed, zero rows for callers
+// that accept none (perf suggest's history of a study that has not
+// started).
+func IsEmpty(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.empty
 }
 
 func (e *Error) Error() string {
@@ -109,7 +119,7 @@ func ParsePoints(r io.Reader, name string) (*mat.Dense, error) {
 		}
 	}
 	if rows == 0 {
-		return nil, &Error{File: name, Msg: "empty file"}
+		return nil, &Error{File: name, Msg: "empty file", empty: true}
 	}
 	return mat.NewDense(rows, cols, data), nil
 }
