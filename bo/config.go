@@ -8,7 +8,6 @@ import (
 
 	"github.com/symbo/symbo/gp"
 	"github.com/symbo/symbo/linalg"
-	"github.com/symbo/symbo/orbit"
 )
 
 // Sentinel errors; returned errors wrap one of them (test with errors.Is).
@@ -220,21 +219,6 @@ func checkCount(name string, v, max int) error {
 		return fmt.Errorf("%w: %s = %d outside [0, %d]", ErrBadConfig, name, v, max)
 	}
 	return nil
-}
-
-// isNil reports a nil group, including a typed nil pointer in the
-// interface (e.g. the *orbit.TrivialGroup orbit.Trivial(0) returns with its
-// error), on which any method call would dereference nil.
-func isNil(g orbit.Group) bool {
-	if g == nil {
-		return true
-	}
-	v := reflect.ValueOf(g)
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan:
-		return v.IsNil()
-	}
-	return false
 }
 
 // isNilValue reports a nil interface or a typed nil pointer in one.

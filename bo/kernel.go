@@ -151,7 +151,7 @@ func ParseKernel(name string, g orbit.Group, shape kernel.Shape) (Kernel, error)
 	default:
 		return Kernel{}, fmt.Errorf("%w %q (want %s)", ErrUnknownKernel, name, strings.Join(KernelNames(), ", "))
 	}
-	if isNil(g) {
+	if orbit.IsNil(g) {
 		return Kernel{}, fmt.Errorf("%w: kernel %s needs a group", ErrBadConfig, n)
 	}
 	return mk(g, shape), nil

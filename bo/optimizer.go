@@ -119,7 +119,7 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 	}
 	k := cfg.Kernel
 	if g := k.group; g != nil {
-		if isNil(g) {
+		if orbit.IsNil(g) {
 			return nil, fmt.Errorf("%w: kernel %s has a nil group", ErrBadConfig, k.Name())
 		}
 		if g.Dim() != d {

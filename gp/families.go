@@ -55,13 +55,20 @@ func NewBaseFamily(shape kernel.Shape, d int) (Family, error) {
 // NewMaxFamily is k_max for the group g: the orbit distance comes from
 // orbit.Distancer when g has one, else from enumerating a finite group of
 // isometries (d_G(x, y)² = min_g ‖x − g·y‖², O(|G|·d) per pair). Prediction
-// uses kernel.NewMax(…, g, o).
+// uses kernel.NewMax(…, g, o). What every such kernel would refuse (a nil
+// or typed-nil group, options out of range, an enumeration over the memory
+// budget) is refused here, before any fit.
 func NewMaxFamily(shape kernel.Shape, g orbit.Group, o kernel.Options) (Family, error) {
 	if err := checkShape(shape); err != nil {
 		return nil, fmt.Errorf("gp: %w", err)
 	}
-	if g == nil {
-		return nil, fmt.Errorf("gp: nil group")
+	if orbit.IsNil(g) {
+		return nil, fmt.Errorf("gp: %w: nil group", orbit.ErrInvalid)
+	}
+	// The kernel's own checks (options, quadrature caps, the group's
+	// size against the memory budget) decide now, not at the first fit.
+	if _, err := kernel.NewMax(kernel.Params{Shape: shape, Variance: 1, Lengthscale: 1}, g, o); err != nil {
+		return nil, fmt.Errorf("gp: max family: %w", err)
 	}
 	switch g.(type) {
 	case orbit.Distancer:
@@ -384,13 +391,18 @@ func FamilyOf(d int, shape kernel.Shape, newKernel func(p kernel.Params) (kernel
 	return &rebuildFamily{Shape: shape, D: d, New: newKernel}, nil
 }
 
-// NewAvgFamily is the rebuildFamily of kernel.NewAvg(…, g, o).
+// NewAvgFamily is the rebuildFamily of kernel.NewAvg(…, g, o); like
+// NewMaxFamily it refuses up front what kernel.NewAvg would refuse.
 func NewAvgFamily(shape kernel.Shape, g orbit.Group, o kernel.Options) (Family, error) {
 	if err := checkShape(shape); err != nil {
 		return nil, fmt.Errorf("gp: %w", err)
 	}
-	if g == nil {
-		return nil, fmt.Errorf("gp: nil group")
+	if orbit.IsNil(g) {
+		return nil, fmt.Errorf("gp: %w: nil group", orbit.ErrInvalid)
+	}
+	// Decide the options and the group's size now, not at the first fit.
+	if _, err := kernel.NewAvg(kernel.Params{Shape: shape, Variance: 1, Lengthscale: 1}, g, o); err != nil {
+		return nil, fmt.Errorf("gp: avg family: %w", err)
 	}
 	return &rebuildFamily{Shape: shape, D: g.Dim(), New: func(p kernel.Params) (kernel.Kernel, error) {
 		return kernel.NewAvg(p, g, o)

@@ -494,3 +494,39 @@ func TestHugeOutputs(t *testing.T) {
 		})
 	}
 }
+
+// TestFamiliesDecideUpFront: a family refuses at construction what its
+// kernels would refuse at every fit — typed-nil groups, quadratures over
+// their caps (issue: Quadrature 1<<40 over rotation2d was accepted, then
+// every fit failed or ran forever).
+func TestFamiliesDecideUpFront(t *testing.T) {
+	rot, _ := orbit.Rotation2D()
+	sc, _ := orbit.Scaling([]float64{0.1, 0.1}, []float64{10, 10})
+	tg, _ := orbit.Trivial(0)
+	var sf *orbit.SignFlipGroup
+	mk := map[string]func(orbit.Group, kernel.Options) (Family, error){
+		"max": func(g orbit.Group, o kernel.Options) (Family, error) { return NewMaxFamily(kernel.Matern52, g, o) },
+		"avg": func(g orbit.Group, o kernel.Options) (Family, error) { return NewAvgFamily(kernel.Matern52, g, o) },
+		"plus": func(g orbit.Group, o kernel.Options) (Family, error) {
+			return NewPlusFamily(kernel.Matern52, g, o, kernel.PlusOptions{})
+		},
+	}
+	for name, f := range mk {
+		for _, g := range []orbit.Group{nil, tg, sf} {
+			if _, err := f(g, kernel.Options{}); !errors.Is(err, orbit.ErrInvalid) {
+				t.Errorf("%s over %T(nil): error %v, want orbit.ErrInvalid", name, g, err)
+			}
+		}
+		for _, c := range []struct {
+			g orbit.Group
+			q int
+		}{{rot, 1 << 40}, {sc, 1 << 20}, {rot, -1}} {
+			if _, err := f(c.g, kernel.Options{Quadrature: c.q}); !errors.Is(err, kernel.ErrBadOptions) {
+				t.Errorf("%s over %s, Quadrature %d: error %v, want kernel.ErrBadOptions", name, c.g.Name(), c.q, err)
+			}
+		}
+		if _, err := f(rot, kernel.Options{Quadrature: 64}); err != nil {
+			t.Errorf("%s over rotation2d, Quadrature 64: %v", name, err)
+		}
+	}
+}

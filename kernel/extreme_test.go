@@ -287,3 +287,31 @@ func crossOne(k kernel.Kernel, x, y []float64) (float64, error) {
 	}
 	return dst.At(0, 0), nil
 }
+
+// TestNilGroupAndKernel: nil and typed-nil groups (the *TrivialGroup
+// orbit.Trivial(0) returns with its error) and a nil kernel are errors, not
+// nil dereferences.
+func TestNilGroupAndKernel(t *testing.T) {
+	tg, _ := orbit.Trivial(0)
+	var sf *orbit.SignFlipGroup
+	p := kernel.Params{Shape: kernel.Matern52, Variance: 1, Lengthscale: 1}
+	x := mat.NewDense(2, 2, []float64{1, 2, 3, 4})
+	for _, g := range []orbit.Group{nil, tg, sf} {
+		if _, err := kernel.NewAvg(p, g, kernel.Options{}); !errors.Is(err, orbit.ErrInvalid) {
+			t.Errorf("NewAvg(%T): error %v, want orbit.ErrInvalid", g, err)
+		}
+		if _, err := kernel.NewMax(p, g, kernel.Options{}); !errors.Is(err, orbit.ErrInvalid) {
+			t.Errorf("NewMax(%T): error %v, want orbit.ErrInvalid", g, err)
+		}
+		if g != nil {
+			var dst mat.SymDense
+			if err := kernel.OrbitDist2To(&dst, g, x, kernel.Options{}); !errors.Is(err, orbit.ErrInvalid) {
+				t.Errorf("OrbitDist2To(%T): error %v, want orbit.ErrInvalid", g, err)
+			}
+		}
+	}
+	var dst mat.SymDense
+	if err := kernel.Gram(nil, &dst, x); err == nil {
+		t.Error("Gram(nil kernel) accepted")
+	}
+}

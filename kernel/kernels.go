@@ -198,8 +198,8 @@ func newOrbitKernel(p Params, g orbit.Group, o Options, isMax bool) (*orbitKerne
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	if g == nil {
-		return nil, fmt.Errorf("kernel: nil group")
+	if orbit.IsNil(g) {
+		return nil, fmt.Errorf("kernel: %w: nil group", orbit.ErrInvalid)
 	}
 	d := g.Dim()
 	if d < 1 {
@@ -454,6 +454,9 @@ func checkBudget(g orbit.Group, G, d int, budget int64) error {
 // Gram fills dst (n×n) with k(x_i, x_j), through GramTo if k is a Gramer
 // and CrossTo(x, x) otherwise.
 func Gram(k Kernel, dst *mat.SymDense, x *mat.Dense) error {
+	if k == nil {
+		return fmt.Errorf("%w: Gram needs a kernel", ErrBadOptions)
+	}
 	if g, ok := k.(Gramer); ok {
 		return g.GramTo(dst, x)
 	}

@@ -32,9 +32,13 @@ func invalid(format string, args ...any) error {
 }
 
 // Size returns |G| as an int. It fails with ErrInfinite for a continuous
-// group and with ErrTooLarge, naming the group and its order (e.g.
-// "hyperoctahedral(20) has 2.5e+24 elements"), if the order overflows int.
+// group, with ErrTooLarge, naming the group and its order (e.g.
+// "hyperoctahedral(20) has 2.5e+24 elements"), if the order overflows int,
+// and with ErrInvalid for a nil group (IsNil).
 func Size(g Group) (int, error) {
+	if IsNil(g) {
+		return 0, fmt.Errorf("%w: nil group", ErrInvalid)
+	}
 	o := g.Order()
 	if o == nil {
 		return 0, fmt.Errorf("%w: %s has infinitely many elements", ErrInfinite, g.Name())

@@ -1,6 +1,9 @@
 package orbit
 
-import "math/big"
+import (
+	"math/big"
+	"reflect"
+)
 
 // Group is a group acting on R^d.
 type Group interface {
@@ -87,6 +90,21 @@ type Circular interface {
 type Segmenter interface {
 	Group
 	IntervalFaces(x []float64) (a, b float64, ka, kb int)
+}
+
+// IsNil reports whether g is nil or holds a nil pointer (or other nil
+// reference), e.g. the *TrivialGroup that Trivial(0) returns with its
+// error: any method call on it would dereference nil. Every function of
+// symbo that takes a Group refuses such a group with an error.
+func IsNil(g Group) bool {
+	if g == nil {
+		return true
+	}
+	switch v := reflect.ValueOf(g); v.Kind() {
+	case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan:
+		return v.IsNil()
+	}
+	return false
 }
 
 // IsIsometric reports whether every element of g is an isometry: g is

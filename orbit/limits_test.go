@@ -126,3 +126,28 @@ func TestMatricesLimits(t *testing.T) {
 		t.Errorf("trailing white space: %v", err)
 	}
 }
+
+// TestNilGroup: a nil group, or a typed nil pointer in the interface (the
+// *TrivialGroup Trivial(0) returns with its error), is an error wherever a
+// Group is taken, not a nil dereference (issue: bo.New with a typed-nil
+// group dereferenced nil).
+func TestNilGroup(t *testing.T) {
+	tg, err := orbit.Trivial(0)
+	if err == nil {
+		t.Fatal("Trivial(0) accepted")
+	}
+	var sf *orbit.SignFlipGroup
+	var sc *orbit.ScalingGroup
+	for _, g := range []orbit.Group{nil, tg, sf, sc} {
+		if !orbit.IsNil(g) {
+			t.Errorf("IsNil(%T) = false", g)
+		}
+		if _, err := orbit.Size(g); !errors.Is(err, orbit.ErrInvalid) {
+			t.Errorf("Size(%T(nil)): error %v, want ErrInvalid", g, err)
+		}
+	}
+	g, _ := orbit.SignFlip(2)
+	if orbit.IsNil(g) {
+		t.Error("IsNil(signflip(2)) = true")
+	}
+}
