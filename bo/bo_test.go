@@ -615,6 +615,27 @@ func TestZeroAndNil(t *testing.T) {
 	if _, err := np.Ask(); err == nil {
 		t.Error("nil Ask accepted")
 	}
+	// Every method of a nil *Optimizer answers, none dereferences nil.
+	if err := np.Tell([]float64{1}, 1); err == nil {
+		t.Error("nil Tell accepted")
+	}
+	if err := np.Restore(History{Version: HistoryVersion}); err == nil {
+		t.Error("nil Restore accepted")
+	}
+	if err := np.AddPending([]float64{1}); err == nil {
+		t.Error("nil AddPending accepted")
+	}
+	if _, err := np.AskBatch(2); err == nil {
+		t.Error("nil AskBatch accepted")
+	}
+	_ = np.History()
+	_ = np.Cancel([]float64{1})
+	if np.N() != 0 || np.Dim() != 0 || np.Model() != nil || np.Pending() != nil || np.LastAsk().N != 0 || np.Config().Init != 0 {
+		t.Error("nil Optimizer reports state")
+	}
+	if _, _, ok := np.Best(); ok {
+		t.Error("nil Best ok")
+	}
 	if _, err := Run(context.Background(), nil, Config{}, 1, RunOptions{}); !errors.Is(err, ErrBadConfig) {
 		t.Errorf("Run(nil): %v", err)
 	}

@@ -146,7 +146,12 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 }
 
 // Config returns the configuration with defaults filled in.
-func (o *Optimizer) Config() Config { return o.cfg }
+func (o *Optimizer) Config() Config {
+	if o == nil {
+		return Config{}
+	}
+	return o.cfg
+}
 
 // Dim returns d, the dimension of the box.
 func (o *Optimizer) Dim() int {
@@ -157,7 +162,12 @@ func (o *Optimizer) Dim() int {
 }
 
 // N returns the number of observations told.
-func (o *Optimizer) N() int { return len(o.xs) }
+func (o *Optimizer) N() int {
+	if o == nil {
+		return 0
+	}
+	return len(o.xs)
+}
 
 // Best returns a copy of the best observed point (largest y, or smallest
 // with Config.Minimize; the earliest on ties) and its y; ok is false
@@ -184,11 +194,21 @@ func (o *Optimizer) bestIndex() int {
 }
 
 // LastAsk describes the most recent Ask that computed a point.
-func (o *Optimizer) LastAsk() AskInfo { return o.last }
+func (o *Optimizer) LastAsk() AskInfo {
+	if o == nil {
+		return AskInfo{}
+	}
+	return o.last
+}
 
 // Model returns the GP fitted by the last acquisition step (nil before
 // one).
-func (o *Optimizer) Model() *gp.GP { return o.model }
+func (o *Optimizer) Model() *gp.GP {
+	if o == nil {
+		return nil
+	}
+	return o.model
+}
 
 // Ask returns the next point to evaluate (a fresh slice inside the box)
 // and records it as pending — asked, not yet told — so that Ask may be
