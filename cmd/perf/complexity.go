@@ -68,7 +68,7 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 	group := fs.String("group", "hyperoctahedral", "symmetry group of the sweep in n (as in perf gram)")
 	d := fs.Int("d", 5, "dimension D of the sweep in n")
 	block := fs.Int("block", 0, "block size b for --group blockperm")
-	box := fs.String("box", "", "search box `LO,HI` for --group scaling")
+	box := fs.String("box", "", "search box `LO:HI[,LO:HI…]` for --group scaling (default 0.1:10)")
 	matrices := fs.String("matrices", "", "JSON group `file` for --group matrices")
 	nList := fs.String("n", "32,64,128,256,512,1024", "comma-separated n of the sweep in n, ascending, at least two, each ≥ 2")
 	sweep := fs.String("sweep", "signflip:2-12,hyperoctahedral:1-6", "groups of the sweep in |G|: comma-separated NAME:DLO-DHI (finite groups with one parameter d), or \"none\"")

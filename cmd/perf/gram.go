@@ -3,9 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -32,7 +30,7 @@ const gramUsage = `
 Usage: perf gram --group G --d D --base B --lengthscale L [--variance V]
                  --kernel K --x FILE [--y FILE] [--design FILE]
                  [--method auto|enumerate|closed] [--backend gonum|openblas]
-                 [--block b] [--box LO,HI] [--matrices FILE]
+                 [--block b] [--box LO:HI[,LO:HI…]] [--matrices FILE]
 
 Prints K(X, Y), the n×m matrix of k(x_i, y_j), as JSON:
 
@@ -64,7 +62,8 @@ Groups G (acting on R^D):
   cyclic           cyclic shifts of the coordinates
   rotation2d       planar rotations SO(2) (D = 2)
   scaling          the paper's scaling group, orbits taken inside the box
-                   --box LO,HI (default 0.1,10; one interval for every coordinate)
+                   --box LO:HI (default 0.1:10), one interval for every
+                   coordinate or one per coordinate (LO,HI is also read)
   matrices         the finite group of matrices listed in --matrices FILE (JSON)
 
 --method: auto (closed form when the group has one, else enumeration),
@@ -88,7 +87,7 @@ func runGram(args []string, stdout, _ io.Writer) error {
 	group := fs.String("group", "", "symmetry group (see above)")
 	d := fs.Int("d", 0, "dimension D of the points; must equal the number of columns of every point file")
 	block := fs.Int("block", 0, "block size b for --group blockperm (D must be a multiple of b)")
-	box := fs.String("box", "", "search box `LO,HI` for --group scaling, the same interval for every coordinate (default 0.1,10)")
+	box := fs.String("box", "", "search box `LO:HI[,LO:HI…]` for --group scaling: one interval for every coordinate, or one per coordinate (default 0.1:10)")
 	matrices := fs.String("matrices", "", "JSON group `file` for --group matrices")
 	base := fs.String("base", "", "base kernel: rbf, matern12, matern32, matern52")
 	lengthscale := fs.Float64("lengthscale", 0, "lengthscale L > 0")
@@ -246,14 +245,16 @@ func groupSpec(name string, d int, set map[string]bool, block int, box, matrices
 		}
 		spec.Block = block // orbit.Parse checks that it divides d
 	case "scaling":
-		lo, hi := defaultBoxLo, defaultBoxHi
+		spec.Lo, spec.Hi = []float64{defaultBoxLo}, []float64{defaultBoxHi} // broadcast by orbit.Parse after it checks d
 		if set["box"] {
+			if d < 1 || d > orbit.MaxDim {
+				return spec, badInput("--d must lie in [1, %d], got %d", orbit.MaxDim, d)
+			}
 			var err error
-			if lo, hi, err = parseBox(box); err != nil {
+			if spec.Lo, spec.Hi, err = parseBox(box, d); err != nil {
 				return spec, err
 			}
 		}
-		spec.Lo, spec.Hi = []float64{lo}, []float64{hi} // broadcast by orbit.Parse after it checks d
 	case "matrices":
 		if !set["matrices"] || matrices == "" {
 			return spec, badInput("--group matrices needs --matrices FILE")
@@ -263,22 +264,14 @@ func groupSpec(name string, d int, set map[string]bool, block int, box, matrices
 	return spec, nil
 }
 
-// parseBox parses "LO,HI" with finite LO < HI.
-func parseBox(s string) (lo, hi float64, err error) {
-	parts := strings.Split(s, ",")
-	if len(parts) != 2 {
-		return 0, 0, badInput("--box %q: want LO,HI (two numbers)", s)
-	}
-	var v [2]float64
-	for i, p := range parts {
-		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-			return 0, 0, badInput("--box %q: %q is not a finite number", s, strings.TrimSpace(p))
+// parseBox parses a search box as every subcommand spells it,
+// LO:HI[,LO:HI…] (one interval for every coordinate, or d of them; see
+// parseIntervals), and the older two-number form LO,HI of one interval.
+func parseBox(s string, d int) (lo, hi []float64, err error) {
+	if !strings.Contains(s, ":") {
+		if a, b, ok := strings.Cut(s, ","); ok && !strings.Contains(b, ",") {
+			s = a + ":" + b
 		}
-		v[i] = f
 	}
-	if !(v[0] < v[1]) {
-		return 0, 0, badInput("--box %q: LO must be less than HI", s)
-	}
-	return v[0], v[1], nil
+	return parseIntervals(s, d)
 }

@@ -168,6 +168,8 @@ func TestGramInvariantKernels(t *testing.T) {
 		{"rotation2d", "2", points2d, nil},
 		{"scaling", "2", posPath, nil},
 		{"scaling", "2", posPath, []string{"--box", "0.1,10"}},
+		{"scaling", "2", posPath, []string{"--box", "0.1:10"}},
+		{"scaling", "2", posPath, []string{"--box", "0.1:12,0.05:10"}},
 	}
 	for _, c := range cases {
 		for _, k := range []string{"avg", "max", "plus"} {
@@ -431,6 +433,8 @@ func TestGramBadInput(t *testing.T) {
 		{"box malformed", argv(map[string]string{"group": "scaling", "box": "1"}), []string{"--box"}},
 		{"box not numbers", argv(map[string]string{"group": "scaling", "box": "a,b"}), []string{"--box"}},
 		{"box reversed", argv(map[string]string{"group": "scaling", "box": "10,0.1"}), []string{"--box", "LO"}},
+		{"box three intervals", argv(map[string]string{"group": "scaling", "box": "1:2,1:2,1:2"}), []string{"--box", "LO:HI"}},
+		{"box reversed interval", argv(map[string]string{"group": "scaling", "box": "3:2"}), []string{"--box", "LO < HI"}},
 		{"matrices without file", argv(map[string]string{"group": "matrices"}), []string{"--matrices"}},
 		{"matrices missing file", argv(map[string]string{"group": "matrices", "matrices": missing}), []string{"nope.csv"}},
 		{"matrices flag with other group", argv(map[string]string{"matrices": missing}), []string{"--matrices"}},

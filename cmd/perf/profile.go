@@ -88,7 +88,7 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	group := fs.String("group", "", "symmetry group (as in perf gram)")
 	d := fs.Int("d", 0, "dimension D")
 	block := fs.Int("block", 0, "block size b for --group blockperm")
-	box := fs.String("box", "", "search box `LO,HI` for --group scaling (default 0.1,10)")
+	box := fs.String("box", "", "search box `LO:HI[,LO:HI…]` for --group scaling (default 0.1:10)")
 	matrices := fs.String("matrices", "", "JSON group `file` for --group matrices")
 	nList := fs.String("n", "55,200,1000", "comma-separated numbers of points, ascending, each ≥ 2")
 	base := fs.String("base", "rbf", "base kernel: rbf, matern12, matern32, matern52 (k_avg has a closed form with rbf only)")
