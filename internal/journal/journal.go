@@ -16,8 +16,10 @@
 //
 // # Invariants
 //
-//   - A line is appended with one write and then fsync'd; the directory is
-//     fsync'd after the file is created.
+//   - The journal comes into existence whole: Create writes the header to a
+//     temporary file, fsyncs it and links it into place (internal/atomicfile),
+//     so a crash at any moment leaves no journal or one with its header.
+//   - A line is appended with one write and then fsync'd.
 //   - Reading accepts only a well-formed file: every line parses with
 //     exactly these fields, its checksum matches and its sequence number is
 //     the next one. A final line without its "\n" is a torn write (the
@@ -42,7 +44,8 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"path/filepath"
+
+	"github.com/symbo/symbo/internal/atomicfile"
 )
 
 // Format and Version identify the file format.
@@ -211,22 +214,18 @@ func Create(path, kind string, settings any) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("journal: header: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	line := append(frame(0, h), '\n')
+	if len(line) > MaxLine {
+		return nil, fmt.Errorf("journal: header of %d bytes exceeds %d", len(line), MaxLine)
+	}
+	if err := atomicfile.Create(path, line, 0o644); err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
-	w := &Writer{f: f, path: path}
-	if err := w.write(h); err != nil {
-		f.Close()
-		os.Remove(path)
-		return nil, err
-	}
-	d, err := os.Open(filepath.Dir(path))
-	if err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return w, nil
+	return &Writer{f: f, seq: 1, path: path}, nil
 }
 
 // Open reads the journal at path (of the given kind), truncates a torn

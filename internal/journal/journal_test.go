@@ -187,3 +187,33 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestCreateWhole: Create leaves either no journal or one holding its whole
+// header (it is linked into place after an fsync, never grown in place), no
+// temporary file, and an existing file untouched.
+func TestCreateWhole(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "j.jsonl")
+	w, err := Create(p, "test", map[string]int{"a": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	b, _ := os.ReadFile(p)
+	if c, err := Read(bytes.NewReader(b), p, "test"); err != nil || len(c.Records) != 0 || c.Torn {
+		t.Fatalf("fresh journal: %+v %v", c, err)
+	}
+	if _, err := Create(p, "test", nil); !errors.Is(err, os.ErrExist) {
+		t.Errorf("Create over an existing journal: %v", err)
+	}
+	if b2, _ := os.ReadFile(p); !bytes.Equal(b, b2) {
+		t.Error("a refused Create changed the existing journal")
+	}
+	if _, err := Create(filepath.Join(dir, "missing", "j.jsonl"), "test", nil); err == nil {
+		t.Error("Create in a missing directory")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("directory holds %d entries, want the journal only", len(entries))
+	}
+}
