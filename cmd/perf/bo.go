@@ -352,12 +352,19 @@ func parseNoiseFlag(s string) (bo.NoiseRule, error) {
 	return r, nil
 }
 
-// protocolFlags adds the shared protocol flags to fs.
-func protocolFlags(fs *flagSet) *protocol {
+// protocolFlags adds the shared protocol flags to fs: the optimizer's,
+// and those of a run (--iters, --batch) unless optimizerOnly.
+func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
+	iters, batch := new(int), new(int)
+	*iters, *batch = bo.DefaultIters, 1
+	if len(optimizerOnly) == 0 || !optimizerOnly[0] {
+		iters = fs.Int("iters", bo.DefaultIters, "acquisition steps after the initial design")
+		batch = fs.Int("batch", 1, "points asked per round and evaluated in parallel (constant liar; 1: sequential)")
+	}
 	return &protocol{
-		iters:   fs.Int("iters", bo.DefaultIters, "acquisition steps after the initial design"),
+		iters:   iters,
 		initN:   fs.Int("init", bo.DefaultInit, "uniform random initial points"),
-		batch:   fs.Int("batch", 1, "points asked per round and evaluated in parallel (constant liar; 1: sequential)"),
+		batch:   batch,
 		acq:     fs.String("acq", "ucb", "acquisition function: ucb or ei"),
 		beta:    fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n, their code)"),
 		fit:     fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the base kernel's, the authors' code)"),

@@ -67,18 +67,13 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	q := fs.Int("q", 1, "number of points to suggest")
 	seed := fs.Uint64("seed", 0, "random seed")
 	minimize := fs.Bool("minimize", false, "minimize y (default: maximize)")
-	proto := protocolFlags(fs)
+	proto := protocolFlags(fs, true)
 	if err := fs.parse(args); err != nil {
 		return err
 	}
 	set := fs.given()
 	if err := fs.require("kernel"); err != nil {
 		return err
-	}
-	for _, f := range []string{"iters", "batch"} {
-		if set[f] {
-			return badInput("--%s is not used by perf suggest (see --q)", f)
-		}
 	}
 	if *q < 1 || *q > bo.MaxBatch {
 		return badInput("--q must lie in [1, %d], got %d", bo.MaxBatch, *q)

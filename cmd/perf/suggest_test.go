@@ -83,7 +83,7 @@ func TestSuggestBatchAndErrors(t *testing.T) {
 		{"history outside box", []string{"suggest", "--group", "signflip", "--d", "3", "--box", "-1:1", "--kernel", "base", "--history", hist}, "h.csv:1"},
 		{"bad box", []string{"suggest", "--group", "signflip", "--d", "2", "--box", "1:0", "--kernel", "base"}, "--box"},
 		{"q", []string{"suggest", "--problem", "Ackley2d", "--kernel", "base", "--q", "0"}, "--q"},
-		{"iters", []string{"suggest", "--problem", "Ackley2d", "--kernel", "base", "--iters", "3"}, "--iters"},
+		{"iters", []string{"suggest", "--problem", "Ackley2d", "--kernel", "base", "--iters", "3"}, "-iters"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, tc.args...)
