@@ -481,6 +481,14 @@ func fitModeName(c Config) string {
 	return "own"
 }
 
+// plusZero maps −0 to 0 (a regret of exactly zero, printed "0").
+func plusZero(v float64) float64 {
+	if v == 0 {
+		return 0
+	}
+	return v
+}
+
 // bookkeep fills the regrets, BestF, ExactOptimumHits and the total
 // timings from tr.Evaluations and tr.Optimum.
 func bookkeep(tr *Trace) {
@@ -506,7 +514,7 @@ func bookkeep(tr *Trace) {
 			continue
 		}
 		fs := *tr.Optimum
-		r := sign * (fs - e.F)
+		r := plusZero(sign * (fs - e.F))
 		e.Regret = &r
 		if e.F == fs {
 			e.AtOptimum = true
@@ -515,7 +523,7 @@ func bookkeep(tr *Trace) {
 		if e.Phase == PhaseBO {
 			cum += r
 			tr.CumulativeRegret = append(tr.CumulativeRegret, cum)
-			tr.SimpleRegret = append(tr.SimpleRegret, sign*(fs-tr.BestF))
+			tr.SimpleRegret = append(tr.SimpleRegret, plusZero(sign*(fs-tr.BestF)))
 		}
 	}
 }

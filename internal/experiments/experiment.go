@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -61,8 +62,16 @@ type Progress struct {
 }
 
 // secondsPerCost is the prior wall time of one unit of EstimatedCost (a
-// base-kernel run on a small problem), before any run has been measured.
+// base-kernel run of the paper's 5 + 50 evaluations on a small problem),
+// before any run has been measured; priorRate scales it to other lengths.
 const secondsPerCost = 0.25
+
+// priorRate is secondsPerCost for runs of n evaluations: the GP's cost
+// per step grows with the observations, so about quadratically in n.
+func priorRate(n int) float64 {
+	r := float64(n) / 55
+	return secondsPerCost * r * r
+}
 
 // etaModel predicts the remaining wall time of a batch from the runs that
 // finished (see Progress.ETA).
@@ -72,6 +81,7 @@ type etaModel struct {
 	cellSum          map[string]float64
 	cellN            map[string]int
 	measuredS, costS float64
+	prior            float64 // seconds per unit of cost before any run is measured
 	pending          map[int]bool
 	workers          int
 }
@@ -85,7 +95,7 @@ func (m *etaModel) finished(i int, seconds float64) {
 }
 
 func (m *etaModel) eta() time.Duration {
-	rate := secondsPerCost
+	rate := m.prior
 	if m.costS > 0 {
 		rate = m.measuredS / m.costS
 	}
@@ -199,7 +209,8 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 	traces := make([]*bo.Trace, len(specs))
 	var order []int
 	var done int
-	model := &etaModel{cost: costs, cell: make([]string, len(specs)), cellSum: map[string]float64{}, cellN: map[string]int{}, pending: map[int]bool{}, workers: workers}
+	model := &etaModel{cost: costs, cell: make([]string, len(specs)), cellSum: map[string]float64{}, cellN: map[string]int{}, pending: map[int]bool{}, workers: workers,
+		prior: priorRate(cmp.Or(cfg.Init, bo.DefaultInit) + iters)}
 	for i := range o.Done {
 		if i < 0 || i >= len(specs) {
 			return nil, fmt.Errorf("%w: a finished run has index %d, the plan has %d runs", ErrBadOptions, i, len(specs))
