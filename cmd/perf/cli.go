@@ -131,8 +131,8 @@ func finish(name string, err error, stderr io.Writer) int {
 		return exitOK
 	}
 	// "perf bo: WLAN8d: …", not "perf bo: bo: WLAN8d: …": the library's
-	// prefix repeats the subcommand's name.
-	fmt.Fprintf(stderr, "perf %s: %s\n", name, strings.TrimPrefix(oneLine(err.Error()), name+": "))
+	// package prefixes say where in symbo, which the user does not need.
+	fmt.Fprintf(stderr, "perf %s: %s\n", name, trimPackagePrefixes(oneLine(err.Error()), name))
 	var ie *interruptedError
 	if errors.As(err, &ie) {
 		return exitInterrupted
@@ -141,6 +141,24 @@ func finish(name string, err error, stderr io.Writer) int {
 		return exitUsage
 	}
 	return exitFailure
+}
+
+// packagePrefixes are the prefixes symbo's packages put on their errors.
+var packagePrefixes = []string{"bo: ", "gp: ", "kernel: ", "orbit: ", "linalg: ", "problem: ", "frontend: ", "experiments: "}
+
+// trimPackagePrefixes removes the subcommand's name and symbo's package
+// prefixes from the start of msg.
+func trimPackagePrefixes(msg, name string) string {
+	for {
+		t := strings.TrimPrefix(msg, name+": ")
+		for _, p := range packagePrefixes {
+			t = strings.TrimPrefix(t, p)
+		}
+		if t == msg || t == "" {
+			return msg
+		}
+		msg = t
+	}
 }
 
 // inputSentinels are the library errors that only the input can cause
