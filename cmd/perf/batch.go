@@ -107,11 +107,13 @@ func runBatch(args []string, stdout, stderr io.Writer) error {
 		}); err != nil {
 			return err
 		}
-		if _, err := experiments.WriteFigure(*out, "batch-evals", res.Panels(false), 2); err != nil {
-			return err
-		}
-		if _, err := experiments.WriteFigure(*out, "batch-rounds", res.Panels(true), 2); err != nil {
-			return err
+		for _, f := range []struct {
+			name string
+			view int
+		}{{"batch-evals", experiments.CumulativeByEvaluation}, {"batch-rounds", experiments.SimpleByRound}, {"batch-rounds-cumulative", experiments.CumulativeByRound}} {
+			if _, err := experiments.WriteFigure(*out, f.name, res.Panels(f.view), 2); err != nil {
+				return err
+			}
 		}
 		s, e := res.Settings, res.Environment
 		doc := fmt.Sprintf("# Parallel evaluations\n\nCommand: `perf batch %s`\n\n%s\n"+
@@ -119,7 +121,7 @@ func runBatch(args []string, stdout, stderr io.Writer) error {
 			"constant liar (pending points told the worst value seen) and no two share an orbit.\n\n"+
 			"Settings: %d init + %d acquisition evaluations, %s, beta %s, fit %s%s, backend %s.\n\n"+
 			"Code: %s.\n\nWall time: %s for %d runs.\n\n"+
-			"![cumulative regret against evaluations](batch-evals.png)\n\n![simple regret against rounds](batch-rounds.png)\n",
+			"![cumulative regret against evaluations](batch-evals.png)\n\n![cumulative regret against rounds](batch-rounds-cumulative.png)\n\n![simple regret against rounds](batch-rounds.png)\n",
 			strings.Join(args, " "), md, s.Seeds, s.Init, s.Iters, s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), s.Backend,
 			codeNote(e), fmtDuration(time.Duration(res.WallSeconds*float64(time.Second))), len(res.Runs))
 		if err := writeOutput(filepath.Join(*out, "batch.md"), true, func(w io.Writer) error {

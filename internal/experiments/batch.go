@@ -29,15 +29,18 @@ type BatchOptions struct {
 
 // BatchCell is one (problem, kernel, q): the cumulative regret after all
 // acquisition evaluations (the price of batching: the same evaluations,
-// fewer model updates), and the simple regret after Rounds rounds of q
-// parallel evaluations, the wall-clock view (Rounds is the smallest round
-// count of the study, the q = max one's, so every q gets the same time).
+// fewer model updates), and after Rounds rounds of q parallel evaluations
+// the cumulative and the simple regret, the wall-clock view (Rounds is
+// the smallest round count of the study, the q = max one's, so every q
+// gets the same time; the cumulative regret then sums q·Rounds
+// evaluations, the simple regret is the best found so far).
 type BatchCell struct {
 	Problem string  `json:"problem"`
 	Kernel  string  `json:"kernel"`
 	Q       int     `json:"q"`
 	Regret  Summary `json:"cumulative_regret"`
 	Simple  Summary `json:"simple_regret_at_rounds"`
+	CumAt   Summary `json:"cumulative_regret_at_rounds"`
 	Rounds  int     `json:"rounds"`
 	Seconds float64 `json:"seconds"` // mean wall time of a run
 }
@@ -129,17 +132,19 @@ func Batch(o BatchOptions) (*BatchResult, error) {
 	rounds := (iters + qmax - 1) / qmax
 	final := map[key][]float64{}
 	simple := map[key][]float64{}
+	cumAt := map[key][]float64{}
 	secs := map[key]float64{}
 	for i, s := range res.Specs {
 		tr := res.Runs[i]
 		kk := key{s.Problem, s.Kernel, s.Batch}
 		final[kk] = append(final[kk], tr.CumulativeRegret[len(tr.CumulativeRegret)-1])
 		simple[kk] = append(simple[kk], simpleAtRound(tr, rounds))
+		cumAt[kk] = append(cumAt[kk], cumulativeAtRound(tr, rounds))
 		secs[kk] += (tr.Timings.Fit + tr.Timings.Acq + tr.Timings.Other).Seconds()
 	}
 	for _, kk := range order {
 		c := cells[kk]
-		c.Regret, c.Simple, c.Rounds = Summarize(final[kk]), Summarize(simple[kk]), rounds
+		c.Regret, c.Simple, c.CumAt, c.Rounds = Summarize(final[kk]), Summarize(simple[kk]), Summarize(cumAt[kk]), rounds
 		c.Seconds = secs[kk] / float64(len(final[kk]))
 		res.Cells = append(res.Cells, c)
 	}
@@ -149,6 +154,16 @@ func Batch(o BatchOptions) (*BatchResult, error) {
 // simpleAtRound is the simple regret after the given number of acquisition
 // rounds (the initial design included).
 func simpleAtRound(tr *bo.Trace, rounds int) float64 {
+	k := roundEvals(tr, rounds)
+	if k == 0 {
+		return math.NaN()
+	}
+	return tr.SimpleRegret[k-1]
+}
+
+// roundEvals is the number of acquisition evaluations in the first rounds
+// acquisition rounds of tr.
+func roundEvals(tr *bo.Trace, rounds int) int {
 	first := -1
 	for _, e := range tr.Evaluations {
 		if e.Phase == bo.PhaseBO {
@@ -162,13 +177,20 @@ func simpleAtRound(tr *bo.Trace, rounds int) float64 {
 			k++
 		}
 	}
+	return k
+}
+
+// cumulativeAtRound is the cumulative regret over the acquisition
+// evaluations of the first rounds rounds.
+func cumulativeAtRound(tr *bo.Trace, rounds int) float64 {
+	k := roundEvals(tr, rounds)
 	if k == 0 {
 		return math.NaN()
 	}
-	return tr.SimpleRegret[k-1]
+	return tr.CumulativeRegret[k-1]
 }
 
-// Markdown formats the two tables of the study.
+// Markdown formats the three tables of the study.
 func (r *BatchResult) Markdown() string {
 	var b strings.Builder
 	hdr := func(title string) {
@@ -195,15 +217,26 @@ func (r *BatchResult) Markdown() string {
 		rounds = r.Cells[0].Rounds
 	}
 	b.WriteString("\n")
-	hdr(fmt.Sprintf("Simple regret after %d rounds of q parallel evaluations (the same wall-clock time for every q):", rounds))
+	hdr(fmt.Sprintf("Cumulative regret after %d rounds of q parallel evaluations (q·%d evaluations: more regret per round as q grows):", rounds, rounds))
+	row(func(c *BatchCell) Summary { return c.CumAt })
+	b.WriteString("\n")
+	hdr(fmt.Sprintf("Simple regret after %d rounds of q parallel evaluations (the same wall-clock time for every q: the gain):", rounds))
 	row(func(c *BatchCell) Summary { return c.Simple })
 	return b.String()
 }
 
-// Panels are the study's figures: per (problem, kernel), the mean
-// cumulative regret against evaluations (evals) or the mean simple regret
-// against rounds (rounds), one series per q.
-func (r *BatchResult) Panels(rounds bool) []Panel {
+// Batch figures: what Panels plots against what.
+const (
+	CumulativeByEvaluation = iota // cumulative regret against evaluations
+	SimpleByRound                 // simple regret against rounds
+	CumulativeByRound             // cumulative regret against rounds
+)
+
+// Panels are the study's figures: per (problem, kernel), the mean regret
+// of view (CumulativeByEvaluation, SimpleByRound, CumulativeByRound), one
+// series per q.
+func (r *BatchResult) Panels(view int) []Panel {
+	rounds := view != CumulativeByEvaluation
 	type key struct{ p, k string }
 	var keys []key
 	seen := map[key]bool{}
@@ -217,8 +250,11 @@ func (r *BatchResult) Panels(rounds bool) []Panel {
 	var out []Panel
 	for _, k := range keys {
 		p := Panel{Title: k.p + ", " + k.k, XLabel: "acquisition evaluation", YLabel: "cumulative regret (mean ± s.e.)"}
-		if rounds {
+		switch view {
+		case SimpleByRound:
 			p.XLabel, p.YLabel, p.LogY = "round of q parallel evaluations", "simple regret (mean ± s.e.)", true
+		case CumulativeByRound:
+			p.XLabel = "round of q parallel evaluations"
 		}
 		for qi, q := range r.Qs {
 			var curves [][]float64
@@ -235,7 +271,11 @@ func (r *BatchResult) Panels(rounds bool) []Panel {
 				// optimum hits have regret 0).
 				c := make([]float64, (r.Settings.Iters+q-1)/q)
 				for t := range c {
-					c[t] = max(simpleAtRound(tr, t+1), SimpleRegretFloor)
+					if view == CumulativeByRound {
+						c[t] = cumulativeAtRound(tr, t+1)
+					} else {
+						c[t] = max(simpleAtRound(tr, t+1), SimpleRegretFloor)
+					}
 				}
 				curves = append(curves, c)
 			}
