@@ -15,7 +15,9 @@
 //
 // # Kernels
 //
-// Base is k_b; Avg is k_avg; AvgNorm the normalized average; Plus is k_plus
+// Base is k_b; Nystrom is k_b Nyström-extended from the observed points
+// (k_plus over the trivial group: the Nyström half of k_plus without its
+// invariance); Avg is k_avg; AvgNorm the normalized average; Plus is k_plus
 // with the observed points as its design set; Max is k_max used directly as
 // the covariance, accepted only where it is provably PSD: groups with a
 // canonical map φ (orbit.Canonicalizer: sign flips |x|, permutations
@@ -57,20 +59,41 @@
 // box. Starts run on Workers goroutines writing owned slots; the best end
 // point wins, ties to the better-ranked start.
 //
+// # Parallel evaluations
+//
+// Ask may be called while earlier points are pending (asked, not told; or
+// added with AddPending after a restart or by another process), and
+// AskBatch(q) is q successive Asks. Pending points are handled by the
+// constant liar (Ginsbourger, Le Riche and Carraro, 2010): each is told,
+// for the acquisition only, the worst value observed so far, and the GP's
+// hyperparameters stay those fitted to the real observations. We chose it
+// over the kriging believer (which tells the posterior mean, so a point
+// whose mean is high keeps attracting the batch), local penalization
+// (which needs a Lipschitz constant of f, awkward on the quotient space of
+// an invariant kernel) and Thompson sampling (random draws, not a
+// function of the inputs alone, and a costly sample path per point): it
+// costs one extra conditioning per pending point, is deterministic, and —
+// told through an invariant kernel — lowers the acquisition on the whole
+// orbit of a pending point. PendingExclusion makes that a guarantee: no
+// point within 10⁻³ of the box diagonal of a pending point's orbit is
+// proposed, so a batch never holds two points of one orbit.
+//
 // # Run protocol
 //
 // Run: Init uniform random initial points (point i from stream (seed, i)),
-// then RunOptions.Iters acquisition steps. If the problem declares a
-// NoiseVariance σ², the value told is y = f(x) + ε, ε ~ N(0, σ²) drawn from
-// stream (seed, i) for evaluation i; regret (f − f* minimizing, f* − f
-// maximizing) is measured on the noiseless f. The Trace records every
+// then RunOptions.Iters acquisition steps, in rounds of RunOptions.Batch
+// points asked together. The value told is y = f(x) + ε, ε ~ N(0, σ²)
+// drawn from stream (seed, i) for evaluation i, σ² by RunOptions.Noise:
+// the problem's NoiseVariance (the default), 2% of the variance of f over
+// the run's initial design, or a fixed value; regret (f − f* minimizing,
+// f* − f maximizing) is measured on the noiseless f. The Trace records every
 // evaluation with its fitted hyperparameters, β, acquisition value and
 // timings (JSON field names are stable; see Trace and Evaluation).
 //
 // # History, resuming and persistence
 //
-// An Optimizer's next point is a function of its configuration, seed and
-// observations (in order): no state carries over from one Ask to the next
+// An Optimizer's next point is a function of its configuration, seed,
+// observations (in order) and pending points: no state carries over from one Ask to the next
 // — no warm start — so telling all observations and then asking gives the
 // same point as interleaving Ask and Tell, and an optimizer rebuilt with
 // New and Restore(History()) proposes the bit-identical point the original
