@@ -962,6 +962,19 @@ func TestBatchDeterminism(t *testing.T) {
 			t.Fatalf("GOMAXPROCS 1: %v, want %v", one[i], batch[i])
 		}
 	}
+	// Workers 1 and 8 on 4 threads: the same bits.
+	old = runtime.GOMAXPROCS(4)
+	defer runtime.GOMAXPROCS(old)
+	for _, w := range []int{1, 8} {
+		cfg.Workers = w
+		e := build()
+		got := must(e.AskBatch(3))
+		for i := range got {
+			if !sameBits(got[i], batch[i]) {
+				t.Fatalf("Workers %d: %v, want %v", w, got[i], batch[i])
+			}
+		}
+	}
 }
 
 // TestRunBatchResume: a batched run (rounds of 3 parallel evaluations)
