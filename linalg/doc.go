@@ -3,9 +3,14 @@
 // with its solves, and GEMM — behind a small Backend interface with two
 // implementations:
 //
-//   - "gonum": pure Go (gonum's LAPACK Dsyev, i.e. tridiagonal reduction and
-//     implicit QR; Dpotrf; gonum BLAS). The default; builds with
-//     CGO_ENABLED=0.
+//   - "gonum": pure Go. EigenSym is linalg/internal/eigsym, the algorithm of
+//     LAPACK's dsyevd: blocked Householder tridiagonalization, divide and
+//     conquer on the tridiagonal matrix, blocked compact-WY
+//     back-transformation, on a packed GEMM whose register tile is
+//     assembly (AVX-512 or AVX2 with FMA, chosen at run time by
+//     internal/f64; generic Go elsewhere or with -tags noasm). Cholesky
+//     is gonum's Dpotrf, Gemm and the solves gonum's BLAS. The default;
+//     builds with CGO_ENABLED=0.
 //   - "openblas": cgo, only in builds with `-tags openblas` (system packages
 //     libopenblas-dev liblapacke-dev; links -llapacke -lopenblas). BLAS via
 //     gonum.org/v1/netlib/blas/netlib, LAPACK (dsyevd: divide and conquer;
@@ -19,9 +24,16 @@
 // compiled into the running binary.
 //
 // Cost: EigenSym and Cholesky of an n×n matrix take O(n³) time and O(n²)
-// memory (EigenSym ≈ 9n³ flops with vectors, Cholesky n³/3); a solve with r
-// right-hand sides costs 2n²r; Gemm costs 2mnk. Measured backend ratios
-// are in docs/performance.md (BenchmarkEigenSym, BenchmarkGemm).
+// memory. EigenSym makes about 4.7n³ flops in both backends (dsyevd's
+// algorithm: 4n³/3 for the tridiagonal reduction, half of them in
+// memory-bound matrix-vector products, at most about 4n³/3 for divide and
+// conquer, less when eigenvalues deflate, and 2n³ for the
+// back-transformation; perf profile's rates count a nominal 9n³, the cost
+// of QR iteration with vectors), the gonum backend with 2n² + O(n) floats
+// of pooled scratch besides a copy of the input. Cholesky costs n³/3; a
+// solve with r right-hand sides 2n²r; Gemm 2mnk. Measured figures are in
+// docs/performance.md (BenchmarkEigenSym, BenchmarkGemm, perf profile
+// --eigen-vs-c).
 //
 // OpenBLAS threads: the first time the openblas backend is requested, this
 // package pins OpenBLAS's thread count to SYMBO_OPENBLAS_THREADS (a positive
@@ -47,7 +59,13 @@
 //     concurrently, for a given backend, build, CPU kernel and (openblas)
 //     thread count. gonum's parallel GEMM splits the output into fixed
 //     blocks, each summed in order, so its bits do not depend on the worker
-//     count.
+//     count. The gonum EigenSym splits its work by output ownership with
+//     fixed block sizes (each GEMM entry one chain of fused multiply-adds
+//     in a fixed order, partial vectors added in block order, one goroutine
+//     per secular root), and its SIMD kernels give the generic code's bits,
+//     so its results are also the same bits on every SIMD path (avx512,
+//     avx2, generic, -tags noasm) of a given architecture and GOAMD64
+//     level.
 //   - The zero values of Eigen and Cholesky are ready to use as dst; they
 //     are resized as needed and their storage is reused.
 //
@@ -55,6 +73,9 @@
 //
 // Backends are stateless and safe for concurrent use. A Cholesky (or Eigen)
 // may be read concurrently, but not while a Backend method writes into it.
+// The gonum EigenSym uses up to GOMAXPROCS goroutines on large matrices
+// (GEMM tiles, matrix-vector row blocks and divide-and-conquer halves from
+// order 256); none outlives the call.
 // openblas_set_num_threads is process-wide: other code calling it changes
 // the thread count (and possibly the bits) of the openblas backend.
 //
@@ -62,7 +83,9 @@
 //
 // EigenSym and Cholesky return an error wrapping ErrNotFinite for a NaN or
 // ±Inf entry (checked before any work), an error for an empty matrix, and
-// EigenSym an error if the eigensolver fails to converge; after an error
+// EigenSym an error if the eigensolver fails to converge (in the gonum
+// backend, an implicit QL leaf of order ≤ 25 exceeding its sweep limit;
+// never observed); after an error
 // the contents of dst are unspecified. Cholesky returns an
 // error wrapping ErrNotPositiveDefinite when a pivot is not positive; dst
 // then holds no factorization (Size() == 0). Solves return an error wrapping

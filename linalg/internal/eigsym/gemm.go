@@ -17,6 +17,8 @@ const (
 	// gemmSerialFlops: below this many flops (2mnk) a product runs on the
 	// calling goroutine.
 	gemmSerialFlops = 1 << 21
+
+	gemmMaxTile = 8 * 24 // the largest register tile, mr·nr
 )
 
 // triangle restricts the entries of c that gemm must compute.
@@ -27,9 +29,9 @@ const (
 	upper          // only c[i][j] with j ≥ i; others may be overwritten with anything
 )
 
-// gemmBufs is one goroutine's packing space.
+// gemmBufs holds one product's packed operands.
 type gemmBufs struct {
-	a, b, tile []float64
+	a, b []float64
 }
 
 var gemmPool = sync.Pool{New: func() any { return new(gemmBufs) }}
@@ -44,26 +46,41 @@ var gemmPool = sync.Pool{New: func() any { return new(gemmBufs) }}
 // whatever the blocking, path or number of goroutines. With tri = upper,
 // entries below the diagonal may be left with any value. c must not
 // overlap a or b.
+//
+// For each block of gemmKC steps of k, op(a) and op(b) are packed once
+// (f64.GemmKernel's panels; ta and !tb are contiguous copies, the other
+// layouts gathers), then the tiles of c (gemmMT×gemmNT) are computed
+// independently from the shared packed blocks.
 func gemm(ta, tb bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int, tri triangle, w int) {
 	if m == 0 || n == 0 {
 		return
 	}
 	if k == 0 || alpha == 0 {
-		scaleRegion(c, ldc, 0, m, 0, n, beta)
+		if tri == upper {
+			for i := range m {
+				scaleRegion(c, ldc, i, i+1, i, n, beta)
+			}
+		} else {
+			scaleRegion(c, ldc, 0, m, 0, n, beta)
+		}
 		return
 	}
+	mr, nr := f64.GemmTile()
 	mt, nt := gemmMT, gemmNT
 	if 2*float64(m)*float64(n)*float64(k) < gemmSerialFlops {
 		w = 1
 	}
 	if w > 1 {
-		// Narrower tasks when there are few of them (the bits do not change).
-		for nt > 48 && ceilDiv(m, mt)*ceilDiv(n, nt) < 3*w {
-			nt /= 2
+		// Narrower tiles when there are few of them (the bits do not
+		// change), still a multiple of nr so that they start on a packed
+		// panel.
+		for nt > 2*nr && ceilDiv(m, mt)*ceilDiv(n, nt) < 3*w {
+			nt = max(2*nr, nt/2/nr*nr)
 		}
 	}
 	rt, ct := ceilDiv(m, mt), ceilDiv(n, nt)
-	var tasks []int32
+	var taskBuf [64]int32
+	tasks := taskBuf[:0]
 	for i := range rt {
 		for j := range ct {
 			if tri == upper && min((j+1)*nt, n)-1 < i*mt {
@@ -72,11 +89,43 @@ func gemm(ta, tb bool, m, n, k int, alpha float64, a []float64, lda int, b []flo
 			tasks = append(tasks, int32(i*ct+j))
 		}
 	}
-	parallelFor(len(tasks), w, func(t int) {
-		i, j := int(tasks[t])/ct, int(tasks[t])%ct
-		r0, c0 := i*mt, j*nt
-		gemmTask(ta, tb, r0, min(r0+mt, m), c0, min(c0+nt, n), k, alpha, a, lda, b, ldb, beta, c, ldc, tri)
-	})
+	rp, cp := ceilDiv(m, mr), ceilDiv(n, nr)
+	kc0 := min(k, gemmKC)
+	bufs := gemmPool.Get().(*gemmBufs)
+	defer gemmPool.Put(bufs)
+	bufs.a = grow(bufs.a, rp*mr*kc0)
+	bufs.b = grow(bufs.b, cp*nr*kc0)
+	// Packing tasks: row panels of a in groups of mt rows, column panels of
+	// b in groups of nt columns.
+	pa, pb := ceilDiv(m, mt), ceilDiv(n, nt)
+	for p0 := 0; p0 < k; p0 += gemmKC {
+		kc := min(gemmKC, k-p0)
+		ap, bp := bufs.a[:rp*mr*kc], bufs.b[:cp*nr*kc]
+		parallelFor(pa+pb, w, func(t int) {
+			if t < pa {
+				r0 := t * mt
+				packA(ap[r0*kc:], a, lda, ta, r0, min(mt, m-r0), p0, kc, mr, alpha)
+			} else {
+				c0 := (t - pa) * nt
+				packB(bp[c0*kc:], b, ldb, tb, p0, kc, c0, min(nt, n-c0), nr)
+			}
+		})
+		parallelFor(len(tasks), w, func(t int) {
+			i, j := int(tasks[t])/ct, int(tasks[t])%ct
+			r0, c0 := i*mt, j*nt
+			r1, c1 := min(r0+mt, m), min(c0+nt, n)
+			if p0 == 0 {
+				if tri == upper {
+					for r := r0; r < r1; r++ {
+						scaleRegion(c, ldc, r, r+1, max(c0, r-r%mr), c1, beta)
+					}
+				} else {
+					scaleRegion(c, ldc, r0, r1, c0, c1, beta)
+				}
+			}
+			gemmTile(ap, bp, kc, mr, nr, r0, r1, c0, c1, c, ldc, tri)
+		})
+	}
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
@@ -84,7 +133,7 @@ func ceilDiv(a, b int) int { return (a + b - 1) / b }
 // scaleRegion sets c[i][j] = beta·c[i][j] for r0 ≤ i < r1, c0 ≤ j < c1 (0
 // when beta is 0, without reading c).
 func scaleRegion(c []float64, ldc, r0, r1, c0, c1 int, beta float64) {
-	if beta == 1 {
+	if beta == 1 || c0 >= c1 {
 		return
 	}
 	for i := r0; i < r1; i++ {
@@ -99,45 +148,31 @@ func scaleRegion(c []float64, ldc, r0, r1, c0, c1 int, beta float64) {
 	}
 }
 
-// gemmTask computes rows r0…r1−1 and columns c0…c1−1 of c.
-func gemmTask(ta, tb bool, r0, r1, c0, c1, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int, tri triangle) {
-	mr, nr := f64.GemmTile()
-	bufs := gemmPool.Get().(*gemmBufs)
-	defer gemmPool.Put(bufs)
-	rows, cols := r1-r0, c1-c0
-	rp, cp := ceilDiv(rows, mr), ceilDiv(cols, nr)
-	kc := min(k, gemmKC)
-	bufs.a = grow(bufs.a, rp*mr*kc)
-	bufs.b = grow(bufs.b, cp*nr*kc)
-	bufs.tile = grow(bufs.tile, mr*nr)
-	scaleRegion(c, ldc, r0, r1, c0, c1, beta)
-	for p0 := 0; p0 < k; p0 += gemmKC {
-		kc := min(gemmKC, k-p0)
-		packA(bufs.a, a, lda, ta, r0, rows, p0, kc, mr, alpha)
-		packB(bufs.b, b, ldb, tb, p0, kc, c0, cols, nr)
-		for ip := range rp {
-			i0 := r0 + ip*mr
-			ap := bufs.a[ip*mr*kc : (ip+1)*mr*kc]
-			for jp := range cp {
-				j0 := c0 + jp*nr
-				if tri == upper && j0+nr-1 < i0 {
-					continue
-				}
-				bp := bufs.b[jp*nr*kc : (jp+1)*nr*kc]
-				if i0+mr <= r1 && j0+nr <= c1 {
-					f64.GemmKernel(kc, ap, bp, c[i0*ldc+j0:], ldc)
-					continue
-				}
-				// An edge tile goes through a full-size copy.
-				h, wd := min(mr, r1-i0), min(nr, c1-j0)
-				tile := bufs.tile
-				for i := range h {
-					copy(tile[i*nr:i*nr+wd], c[(i0+i)*ldc+j0:(i0+i)*ldc+j0+wd])
-				}
-				f64.GemmKernel(kc, ap, bp, tile, nr)
-				for i := range h {
-					copy(c[(i0+i)*ldc+j0:(i0+i)*ldc+j0+wd], tile[i*nr:i*nr+wd])
-				}
+// gemmTile adds the packed blocks' product to rows r0…r1−1 and columns
+// c0…c1−1 of c (r0 a multiple of mr, c0 of nr): a row panel of a stays in
+// L1 while it sweeps the tile's columns, whose panels of b stay in L2.
+func gemmTile(ap, bp []float64, kc, mr, nr, r0, r1, c0, c1 int, c []float64, ldc int, tri triangle) {
+	for i0 := r0; i0 < r1; i0 += mr {
+		apan := ap[i0*kc : i0*kc+mr*kc]
+		for j0 := c0; j0 < c1; j0 += nr {
+			if tri == upper && j0+nr-1 < i0 {
+				continue
+			}
+			bpan := bp[j0*kc : j0*kc+nr*kc]
+			if i0+mr <= r1 && j0+nr <= c1 {
+				f64.GemmKernel(kc, apan, bpan, c[i0*ldc+j0:], ldc)
+				continue
+			}
+			// An edge tile goes through a full-size copy.
+			var buf [gemmMaxTile]float64
+			tile := buf[:mr*nr]
+			h, wd := min(mr, r1-i0), min(nr, c1-j0)
+			for i := range h {
+				copy(tile[i*nr:i*nr+wd], c[(i0+i)*ldc+j0:(i0+i)*ldc+j0+wd])
+			}
+			f64.GemmKernel(kc, apan, bpan, tile, nr)
+			for i := range h {
+				copy(c[(i0+i)*ldc+j0:(i0+i)*ldc+j0+wd], tile[i*nr:i*nr+wd])
 			}
 		}
 	}

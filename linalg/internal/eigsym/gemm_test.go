@@ -66,7 +66,7 @@ func randSlice(r *rand.Rand, n int) []float64 {
 
 func TestGemm(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
-	shapes := [][3]int{{1, 1, 1}, {7, 9, 5}, {8, 24, 1}, {33, 65, 17}, {129, 241, 300}, {300, 31, 513}, {5, 700, 40}, {260, 260, 64}}
+	shapes := [][3]int{{1, 1, 1}, {7, 9, 5}, {8, 24, 1}, {33, 65, 17}, {129, 241, 300}, {300, 31, 513}, {5, 700, 40}, {260, 260, 64}, {100, 200, 120}, {64, 1000, 40}}
 	for _, s := range shapes {
 		m, n, k := s[0], s[1], s[2]
 		for _, ta := range []bool{false, true} {
@@ -86,7 +86,7 @@ func TestGemm(t *testing.T) {
 					want := append([]float64(nil), c0...)
 					naiveGemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, want, ldc)
 					for _, lvl := range simdLevels() {
-						for _, w := range []int{1, 3} {
+						for _, w := range []int{1, 3, 8} {
 							for _, tri := range []triangle{full, upper} {
 								restore, _ := forceLevel(lvl)
 								c := append([]float64(nil), c0...)

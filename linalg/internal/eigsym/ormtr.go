@@ -1,6 +1,5 @@
 package eigsym
 
-import "github.com/symbo/symbo/internal/f64"
 
 // ormNB is the number of reflectors applied together by ormtr.
 const ormNB = 64
@@ -21,7 +20,7 @@ func ormtr(n int, a []float64, lda int, tau []float64, z []float64, ldz int, ws 
 		L := n - b0 - 1                  // rows b0+1…n−1
 		v := ws.floats(&ws.ov, L*nb)     // L×nb: column p is u_{b0+p}
 		vt := ws.floats(&ws.ovt, nb*L)   // nb×L: row p is u_{b0+p}
-		t := ws.floats(&ws.ot, 2*nb*nb)  // T (nb×nb) and a staging column
+		t := ws.floats(&ws.ot, 2*nb*nb)  // T and S (nb×nb each)
 		wk := ws.floats(&ws.ow, nb*n)    // W
 		vtt := ws.floats(&ws.ovtt, nb*L) // (V·T)ᵀ
 		for p := range nb {
@@ -36,26 +35,28 @@ func ormtr(n int, a []float64, lda int, tau []float64, z []float64, ldz int, ws 
 				v[r*nb+p] = vt[p*L+r]
 			}
 		}
-		// T, column by column: T[p][p] = τ_p, T[0:p, p] = −τ_p·T[0:p, 0:p]·(Vᵀu_p)[0:p].
-		tt := t[nb*nb:]
+		// T, column by column: T[p][p] = τ_p and
+		// T[0:p, p] = −τ_p·T[0:p, 0:p]·(Vᵀu_p)[0:p], from the Gram matrix
+		// S = VᵀV (upper triangle).
+		s := t[nb*nb:]
+		gemm(true, false, nb, nb, L, 1, v, nb, v, nb, 0, s, nb, upper, w)
 		clear(t[:nb*nb])
+		var xbuf [ormNB]float64
 		for p := range nb {
 			tp := tau[b0+p]
 			t[p*nb+p] = tp
+			x := xbuf[:p]
 			for q := range p {
-				// u_q·u_p: both vanish above local row p, where u_p is 1.
-				x := f64.Inner(vt[q*L+p:(q+1)*L], vt[p*L+p:(p+1)*L])
-				t[q*nb+p] = -tp * x
+				x[q] = -tp * s[q*nb+p]
 			}
 			for q := range p {
-				var s float64
-				for r := q; r < p; r++ {
-					s += t[q*nb+r] * t[r*nb+p]
+				row := t[q*nb+q : q*nb+p]
+				xq := x[q:p]
+				var acc float64
+				for r, tv := range row {
+					acc += tv * xq[r]
 				}
-				tt[q] = s // T[0:p, 0:p] times the column
-			}
-			for q := range p {
-				t[q*nb+p] = tt[q]
+				t[q*nb+p] = acc
 			}
 		}
 		zs := z[(b0+1)*ldz:]

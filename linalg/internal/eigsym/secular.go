@@ -31,36 +31,15 @@ func secular(i int, d, z []float64, rho float64, delta []float64) float64 {
 		delta[0] = -rho * z[0] * z[0]
 		return d[0] - delta[0]
 	}
-	var o, p int // origin pole, and the model's poles p and p+1
+	var p int      // the model's poles are p and p+1
+	var do float64 // the origin, the pole nearer the root
 	var lo, hi float64
-	if i < K-1 {
-		p = i
-		mid := (d[i+1] - d[i]) / 2
-		f := rhoinv
-		for j := range K {
-			f += z[j] * z[j] / ((d[j] - d[i]) - mid)
-		}
-		if f >= 0 {
-			o, lo, hi = i, 0, mid
-		} else {
-			o, lo, hi = i+1, -mid, 0
-		}
-	} else {
-		p = K - 2
-		o = K - 1
-		var zz float64
-		for _, v := range z {
-			zz += v * v
-		}
-		lo, hi = 0, rho*zz
-	}
-	do := d[o]
 	last := i == K-1
 
 	// eval returns f(d_o + τ), the slopes of the two groups of terms (j ≤ p
 	// and j > p), and a bound on the rounding error of f.
 	eval := func(tau float64) (f, dpsi, dphi, errf float64) {
-		var psi, phi, apsi float64
+		var psi, phi float64
 		for j := 0; j <= p; j++ {
 			t := z[j] / ((d[j] - do) - tau)
 			psi += z[j] * t
@@ -71,9 +50,8 @@ func secular(i int, d, z []float64, rho float64, delta []float64) float64 {
 			phi += z[j] * t
 			dphi += t * t
 		}
-		apsi = math.Abs(psi) + math.Abs(phi)
 		f = rhoinv + psi + phi
-		errf = eps * (2*rhoinv + 8*apsi + 3*math.Abs(tau)*(dpsi+dphi))
+		errf = eps * (2*rhoinv + 8*(math.Abs(psi)+math.Abs(phi)) + 3*math.Abs(tau)*(dpsi+dphi))
 		return f, dpsi, dphi, errf
 	}
 	// step returns the root of the two-pole model at τ, or NaN.
@@ -107,15 +85,42 @@ func secular(i int, d, z []float64, rho float64, delta []float64) float64 {
 		return tau + eta
 	}
 
-	tau := (lo + hi) / 2
-	f, dpsi, dphi, _ := eval(tau)
-	if f < 0 {
-		lo = tau
+	// The first evaluation, at the middle of the interval, picks the
+	// origin and (through the model) the first iterate.
+	var tau float64
+	if !last {
+		p, do = i, d[i]
+		gap := d[i+1] - d[i]
+		mid := gap / 2
+		f, dpsi, dphi, _ := eval(mid)
+		t := step(mid, f, dpsi, dphi) // relative to d_i
+		if f >= 0 {
+			lo, hi, tau = 0, mid, t
+		} else {
+			do = d[i+1]
+			lo, hi, tau = -mid, 0, t-gap
+		}
+		if !(lo < tau && tau < hi) {
+			tau = lo + (hi-lo)/2
+		}
 	} else {
-		hi = tau
-	}
-	if t := step(tau, f, dpsi, dphi); lo < t && t < hi {
-		tau = t
+		p, do = K-2, d[K-1]
+		var zz float64
+		for _, v := range z {
+			zz += v * v
+		}
+		lo, hi = 0, rho*zz
+		mid := hi / 2
+		f, dpsi, dphi, _ := eval(mid)
+		if f < 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+		tau = mid
+		if t := step(mid, f, dpsi, dphi); lo < t && t < hi {
+			tau = t
+		}
 	}
 	for range secularMaxIter {
 		f, dpsi, dphi, errf := eval(tau)

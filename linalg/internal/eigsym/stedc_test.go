@@ -105,3 +105,52 @@ func TestStedc(t *testing.T) {
 		}
 	}
 }
+
+// TestStedcDeflation exercises heavy deflation: equal diagonals with tiny
+// couplings, and a block of identical 2×2 pieces.
+func TestStedcDeflation(t *testing.T) {
+	for _, n := range []int{40, 130, 400} {
+		r := rand.New(rand.NewPCG(uint64(n), 21))
+		cases := map[string][2][]float64{}
+		d, e := make([]float64, n), make([]float64, n-1)
+		for i := range d {
+			d[i] = 1
+		}
+		for i := range e {
+			e[i] = 1e-17 * r.Float64()
+		}
+		cases["equal-diag-tiny-e"] = [2][]float64{d, e}
+		d2, e2 := make([]float64, n), make([]float64, n-1)
+		for i := range d2 {
+			d2[i] = float64(i % 2)
+		}
+		for i := range e2 {
+			if i%2 == 0 {
+				e2[i] = 0.5
+			} else {
+				e2[i] = 1e-12
+			}
+		}
+		cases["repeated-2x2"] = [2][]float64{d2, e2}
+		d3, e3 := make([]float64, n), make([]float64, n-1)
+		for i := range d3 {
+			d3[i] = float64(i%4) * 1e-8
+		}
+		for i := range e3 {
+			e3[i] = 1e-9
+		}
+		cases["tiny-spread"] = [2][]float64{d3, e3}
+		for name, c := range cases {
+			t.Run(fmt.Sprintf("n=%d/%s", n, name), func(t *testing.T) {
+				d := slices.Clone(c[0])
+				e := slices.Clone(c[1])
+				z := make([]float64, n*n)
+				var ws workspace
+				if err := stedc(n, d, e, z, n, &ws, 2); err != nil {
+					t.Fatal(err)
+				}
+				checkTridiag(t, n, c[0], c[1], d, z, 4*eps)
+			})
+		}
+	}
+}

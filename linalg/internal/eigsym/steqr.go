@@ -51,14 +51,14 @@ func steqr(m int, d, e []float64, z []float64, ldz int) bool {
 			}
 			// Wilkinson shift from the leading 2×2 of the block l…mm.
 			g := (d[l+1] - d[l]) / (2 * ee[l])
-			r := math.Hypot(g, 1)
+			r := hypot(g, 1)
 			g = d[mm] - d[l] + ee[l]/(g+math.Copysign(r, g))
 			s, c, p := 1.0, 1.0, 0.0
 			i := mm - 1
 			for ; i >= l; i-- {
 				f := s * ee[i]
 				b := c * ee[i]
-				r = math.Hypot(f, g)
+				r = hypot(f, g)
 				ee[i+1] = r
 				if r == 0 {
 					// Underflow: deflate and restart the sweep.
@@ -90,4 +90,15 @@ func steqr(m int, d, e []float64, z []float64, ldz int) bool {
 		}
 	}
 	return true
+}
+
+// hypot is √(x² + y²): the plain formula when the sum of squares is safely
+// within range (always, in the scaled blocks steqr sees, barring
+// underflow), else math.Hypot.
+func hypot(x, y float64) float64 {
+	s := x*x + y*y
+	if s >= tiny2 && s <= huge2 {
+		return math.Sqrt(s)
+	}
+	return math.Hypot(x, y)
 }
