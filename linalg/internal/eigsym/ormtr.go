@@ -1,6 +1,5 @@
 package eigsym
 
-
 // ormNB is the number of reflectors applied together by ormtr.
 const ormNB = 64
 
