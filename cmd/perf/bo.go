@@ -195,8 +195,10 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if set.JSON != "" && len(done) == 0 {
-		if err := checkOutput("json", set.JSON, set.Force); err != nil {
+	if set.JSON != "" {
+		// Resumed after some evaluations, the file may be this run's own
+		// (killed after writing it): it is replaced, as at the end.
+		if err := checkOutput("json", set.JSON, set.Force || len(done) > 0); err != nil {
 			return err
 		}
 	}

@@ -131,6 +131,9 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
 			return badInput("--out: %w", err)
 		}
+		if err := checkOutDir(*out); err != nil {
+			return err
+		}
 	}
 	res, err := experiments.Complexity(experiments.ComplexityOptions{
 		Group: g, N: ns, GroupSweep: fams, GroupN: *groupN, M: *m, Shape: shape, Backend: be,

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/internal/experiments"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
@@ -225,28 +226,28 @@ func checkProfileOutputs(paths ...string) error {
 }
 
 // startProfiles starts the CPU profile and returns a function that stops
-// it and writes the heap profile. Files that cannot be created are bad
-// input.
+// it and writes the heap profile. Both files are written atomically
+// (internal/atomicfile: they appear whole when the profile ends, or not at
+// all). Files that cannot be created are bad input.
 func startProfiles(cpuPath, memPath string) (func() error, error) {
-	var cpuFile *os.File
+	var cpuFile, memFile *atomicfile.File
 	if cpuPath != "" {
-		f, err := os.Create(cpuPath)
+		f, err := atomicfile.New(cpuPath, 0o644, false)
 		if err != nil {
 			return nil, badInput("--cpuprofile: %w", err)
 		}
 		if err := pprof.StartCPUProfile(f); err != nil {
-			f.Close()
+			f.Abort()
 			return nil, fmt.Errorf("--cpuprofile: %w", err)
 		}
 		cpuFile = f
 	}
-	var memFile *os.File
 	if memPath != "" {
-		f, err := os.Create(memPath)
+		f, err := atomicfile.New(memPath, 0o644, false)
 		if err != nil {
 			if cpuFile != nil {
 				pprof.StopCPUProfile()
-				cpuFile.Close()
+				cpuFile.Abort()
 			}
 			return nil, badInput("--memprofile: %w", err)
 		}
@@ -256,15 +257,17 @@ func startProfiles(cpuPath, memPath string) (func() error, error) {
 		var first error
 		if cpuFile != nil {
 			pprof.StopCPUProfile()
-			if err := cpuFile.Close(); err != nil {
+			if err := cpuFile.Commit(); err != nil {
 				first = fmt.Errorf("--cpuprofile: %w", err)
 			}
 		}
 		if memFile != nil {
 			runtime.GC()
 			err := pprof.WriteHeapProfile(memFile)
-			if cerr := memFile.Close(); err == nil {
-				err = cerr
+			if err == nil {
+				err = memFile.Commit()
+			} else {
+				memFile.Abort()
 			}
 			if err != nil && first == nil {
 				first = fmt.Errorf("--memprofile: %w", err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/internal/experiments"
 	"github.com/symbo/symbo/internal/journal"
 )
@@ -82,9 +83,10 @@ completes (flushed to disk), and at the end it writes:
 If the table stops — Ctrl-C, SIGTERM, kill -9 — 'perf table --out DIR
 --resume' reruns only the missing runs (the settings come from the
 journal; only --workers may be given again) and writes the same files as
-an uninterrupted table, timings aside. On SIGINT/SIGTERM perf table lets
-the runs in progress finish, keeps them, and prints the resume command
-(exit status 130). Every file is written atomically.
+an uninterrupted table, timings aside. On SIGINT/SIGTERM perf table stops
+at once: the finished runs are kept, the runs in progress are dropped (a
+run is journaled whole, so they start over on --resume), and it prints the
+resume command (exit status 130). Every file is written atomically.
 
 Example:
   perf table --out results/ --fit base
@@ -342,7 +344,8 @@ func skipCells(cells []string) ([]experiments.CellKey, error) {
 }
 
 // prepareOutDir creates dir, refusing (as bad input) an existing non-empty
-// directory unless force, and an existing non-directory.
+// directory unless force, an existing non-directory, and a directory that
+// does not accept new files — all before the long run, not at its end.
 func prepareOutDir(dir string, force bool) error {
 	st, err := os.Stat(dir)
 	switch {
@@ -350,7 +353,7 @@ func prepareOutDir(dir string, force bool) error {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return badInput("--out: %w", err)
 		}
-		return nil
+		return checkOutDir(dir)
 	case err != nil:
 		return badInput("--out: %w", err)
 	case !st.IsDir():
@@ -362,6 +365,15 @@ func prepareOutDir(dir string, force bool) error {
 	}
 	if len(entries) > 0 && !force {
 		return badInput("--out %s is not empty; refusing to overwrite its files (use --force)", dir)
+	}
+	return checkOutDir(dir)
+}
+
+// checkOutDir refuses (bad input) an output directory in which a file
+// cannot be created (read-only, a read-only file system).
+func checkOutDir(dir string) error {
+	if err := atomicfile.CheckWritable(filepath.Join(dir, ".perf-out"), true); err != nil {
+		return badInput("--out: %w", err)
 	}
 	return nil
 }

@@ -3,7 +3,9 @@
 // is flushed to disk (fsync) and renamed over the target, and the
 // directory is flushed so that the rename survives a crash. An interrupted
 // or failed write (a full disk, a signal, a kill) leaves the previous file
-// — or no file — in place, never a truncated one.
+// — or no file — in place, never a truncated one. Write, Create and
+// WriteFunc write a whole file at once; File takes a stream of writes (a
+// profile written while a program runs) and shows it on Commit.
 //
 // # Errors
 //
@@ -48,40 +50,87 @@ func Create(path string, data []byte, perm fs.FileMode) error {
 // fails (fs.ErrExist) if path exists, atomically with respect to other
 // creators (the temporary file is hard-linked, not renamed, into place).
 // If fn fails nothing is changed and fn's error is returned.
-func WriteFunc(path string, perm fs.FileMode, exclusive bool, fn func(io.Writer) error) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+func WriteFunc(path string, perm fs.FileMode, exclusive bool, fn func(io.Writer) error) error {
+	f, err := New(path, perm, exclusive)
 	if err != nil {
 		return err
 	}
-	name := tmp.Name()
+	if err := fn(f); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
+// File is a file written atomically by a stream of writes (e.g. a CPU
+// profile written while a program runs): the data go to a temporary file
+// in the target's directory, and path shows them, whole, only after Commit.
+// Abort, a failed Commit or a crash leave the previous file, or none.
+type File struct {
+	tmp       *os.File
+	path      string
+	perm      fs.FileMode
+	exclusive bool
+	done      bool
+}
+
+// New starts writing path atomically (see File); exclusive is as for
+// WriteFunc.
+func New(path string, perm fs.FileMode, exclusive bool) (*File, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	return &File{tmp: tmp, path: path, perm: perm, exclusive: exclusive}, nil
+}
+
+// Write appends p to the temporary file.
+func (f *File) Write(p []byte) (int, error) { return f.tmp.Write(p) }
+
+// Commit flushes the data to disk and puts them at path (renamed over it,
+// or linked with exclusive), then flushes the directory. On error path is
+// unchanged and the temporary file is removed.
+func (f *File) Commit() (err error) {
+	if f.done {
+		return fmt.Errorf("atomicfile: %s already committed or aborted", f.path)
+	}
+	f.done = true
+	name := f.tmp.Name()
 	defer func() {
 		if err != nil {
-			tmp.Close()
+			f.tmp.Close()
 			os.Remove(name)
 		}
 	}()
-	if err = fn(tmp); err != nil {
+	if err = f.tmp.Chmod(f.perm); err != nil {
 		return err
 	}
-	if err = tmp.Chmod(perm); err != nil {
+	if err = f.tmp.Sync(); err != nil {
 		return err
 	}
-	if err = tmp.Sync(); err != nil {
+	if err = f.tmp.Close(); err != nil {
 		return err
 	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if exclusive {
-		if err = os.Link(name, path); err != nil {
+	if f.exclusive {
+		if err = os.Link(name, f.path); err != nil {
 			return err
 		}
 		os.Remove(name)
-	} else if err = os.Rename(name, path); err != nil {
+	} else if err = os.Rename(name, f.path); err != nil {
 		return err
 	}
-	return SyncDir(dir)
+	return SyncDir(filepath.Dir(f.path))
+}
+
+// Abort discards what was written; path is unchanged. Abort after Commit
+// does nothing.
+func (f *File) Abort() {
+	if f.done {
+		return
+	}
+	f.done = true
+	f.tmp.Close()
+	os.Remove(f.tmp.Name())
 }
 
 // SyncDir flushes a directory, so that entries created or renamed in it

@@ -93,3 +93,47 @@ func TestCheckWritable(t *testing.T) {
 		t.Error("/sys accepted")
 	}
 }
+
+// TestFileStream: a File written in pieces shows nothing at its path until
+// Commit, and Abort leaves the previous file and no temporary one.
+func TestFileStream(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "cpu.pprof")
+	if err := Write(p, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := New(p, 0o644, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, err := f.Write([]byte("new")); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(p); string(b) != "old" {
+			t.Fatalf("before Commit the path holds %q", b)
+		}
+	}
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "newnewnew" {
+		t.Fatalf("after Commit: %q", b)
+	}
+	if err := f.Commit(); err == nil {
+		t.Error("second Commit accepted")
+	}
+	g, err := New(p, 0o644, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Write([]byte("partial"))
+	g.Abort()
+	g.Abort()
+	if b, _ := os.ReadFile(p); string(b) != "newnewnew" {
+		t.Fatalf("after Abort: %q", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("temporary files left: %v", ents)
+	}
+}
