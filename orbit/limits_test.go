@@ -5,7 +5,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/symbo/symbo/orbit"
 )
@@ -18,13 +17,9 @@ func TestDimensionCaps(t *testing.T) {
 	for _, d := range huge {
 		for _, name := range []string{"none", "signflip", "permutation", "hyperoctahedral", "cyclic", "blockperm", "pairedperm", "scaling"} {
 			s := orbit.Spec{Name: name, D: d, Block: 1, Lo: []float64{1}, Hi: []float64{2}}
-			start := time.Now()
 			_, err := orbit.Parse(s)
 			if !errors.Is(err, orbit.ErrInvalid) || !strings.Contains(err.Error(), "maximum dimension") {
 				t.Errorf("Parse(%s, d = %d) error %v; want ErrInvalid naming the maximum dimension", name, d, err)
-			}
-			if el := time.Since(start); el > 5*time.Second {
-				t.Errorf("Parse(%s, d = %d) took %v", name, d, el)
 			}
 		}
 		if _, err := orbit.BlockPerm(d, 2); !errors.Is(err, orbit.ErrInvalid) {
@@ -34,14 +29,14 @@ func TestDimensionCaps(t *testing.T) {
 			t.Errorf("PairedPerm(%d) error %v", d, err)
 		}
 	}
-	// The largest allowed d constructs quickly and Size formats its error
-	// without converting a 2^65536-sized integer to decimal text.
+	// The largest allowed d constructs and Size formats its error without
+	// converting a 2^65536-sized integer to decimal text (a regression hangs
+	// and fails by the test's deadline; no timing is asserted).
 	for _, mk := range []func(int) (orbit.Group, error){
 		func(d int) (orbit.Group, error) { return orbit.SignFlip(d) },
 		func(d int) (orbit.Group, error) { return orbit.Permutation(d) },
 		func(d int) (orbit.Group, error) { return orbit.Hyperoctahedral(d) },
 	} {
-		start := time.Now()
 		g, err := mk(orbit.MaxDim)
 		if err != nil {
 			t.Fatal(err)
@@ -49,9 +44,6 @@ func TestDimensionCaps(t *testing.T) {
 		_, err = orbit.Size(g)
 		if !errors.Is(err, orbit.ErrTooLarge) {
 			t.Errorf("Size(%s) error %v, want ErrTooLarge", g.Name(), err)
-		}
-		if el := time.Since(start); el > 10*time.Second {
-			t.Errorf("%s: construct + Size took %v", g.Name(), el)
 		}
 	}
 }
@@ -78,13 +70,9 @@ func TestSizeMessageHuge(t *testing.T) {
 // any O(d³) work; trailing data after the JSON value is an error.
 func TestMatricesLimits(t *testing.T) {
 	for _, d := range []int{orbit.MaxMatrixDim + 1, 3000, 1 << 32, math.MaxInt} {
-		start := time.Now()
 		_, err := orbit.NewMatrices(d, nil)
 		if !errors.Is(err, orbit.ErrTooLarge) {
 			t.Errorf("NewMatrices(%d) error %v, want ErrTooLarge", d, err)
-		}
-		if el := time.Since(start); el > time.Second {
-			t.Errorf("NewMatrices(%d) took %v", d, el)
 		}
 	}
 	for _, in := range []string{`{"dim":4294967296}`, `{"dim":9223372036854775807}`, `{"dim":257}`} {
