@@ -77,11 +77,48 @@ type File struct {
 // New starts writing path atomically (see File); exclusive is as for
 // WriteFunc.
 func New(path string, perm fs.FileMode, exclusive bool) (*File, error) {
+	path, err := resolve(path)
+	if err != nil {
+		return nil, err
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return nil, err
 	}
 	return &File{tmp: tmp, path: path, perm: perm, exclusive: exclusive}, nil
+}
+
+// resolve returns the file that writing path replaces: path itself, or the
+// file a symbolic link at path points to (the link stays, its target is
+// replaced). It refuses an existing path that is not a regular file — a
+// directory, a device such as /dev/null or /dev/stdout, a FIFO — since a
+// rename over it would replace the special file itself (as root, the
+// device node), and a dangling link.
+func resolve(path string) (string, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return path, nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		t, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return "", fmt.Errorf("%s: symbolic link: %w", path, err)
+		}
+		if fi, err = os.Stat(t); err != nil {
+			return "", err
+		}
+		path = t
+	}
+	switch {
+	case fi.IsDir():
+		return "", fmt.Errorf("%s is a directory", path)
+	case !fi.Mode().IsRegular():
+		return "", fmt.Errorf("%s is not a regular file (%v): an atomic write replaces a file", path, fi.Mode().Type())
+	}
+	return path, nil
 }
 
 // Write appends p to the temporary file.
@@ -148,22 +185,20 @@ func SyncDir(dir string) error {
 }
 
 // CheckWritable reports, before any long computation, whether a file could
-// be written at path: its directory must exist and accept a new file (it
-// creates and removes a temporary one there). It fails with an error
-// wrapping fs.ErrExist if path exists and !overwrite, and if path is a
-// directory.
+// be written at path: its directory (a symbolic link's target's) must exist
+// and accept a new file (it creates and removes a temporary one there). It
+// fails with an error wrapping fs.ErrExist if path exists and !overwrite,
+// and if path is a directory or another file that is not a regular one
+// (see New).
 func CheckWritable(path string, overwrite bool) error {
-	if st, err := os.Stat(path); err == nil {
-		if st.IsDir() {
-			return fmt.Errorf("%s is a directory", path)
-		}
-		if !overwrite {
-			return fmt.Errorf("%s: %w", path, fs.ErrExist)
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	target, err := resolve(path)
+	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(path)
+	if _, err := os.Lstat(path); err == nil && !overwrite {
+		return fmt.Errorf("%s: %w", path, fs.ErrExist)
+	}
+	dir := filepath.Dir(target)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".probe-*")
 	if err != nil {
 		return fmt.Errorf("cannot write in %s: %w", dir, err)
