@@ -66,7 +66,9 @@ func ReadPoints(path string) (*mat.Dense, error) {
 }
 
 // ParsePoints reads a point file from r and returns it as an n×d matrix, one
-// point per row. name is used in error messages only.
+// point per row. name is used in error messages only. It stops with an
+// error once the values read need more than the memory budget
+// (internal/budget; 16 bytes per value, counting the slice's growth).
 func ParsePoints(r io.Reader, name string) (*mat.Dense, error) {
 	br := bufio.NewReader(r)
 	var (
@@ -113,6 +115,12 @@ func ParsePoints(r io.Reader, name string) (*mat.Dense, error) {
 				data = append(data, v)
 			}
 			rows++
+			// A stream (a pipe, stdin) has no size to check up front:
+			// stop as soon as its values outgrow the memory budget.
+			if need := 16 * float64(len(data)); !budget.Fits(need) {
+				return nil, &Error{File: name, Line: lineNo, Msg: fmt.Sprintf("the values up to this line need %s (with room to grow), over the memory budget of %s (raise it with %s or --mem-budget)",
+					budget.Format(need), budget.Format(float64(budget.Limit())), budget.EnvVar)}
+			}
 		}
 		if readErr == io.EOF {
 			break

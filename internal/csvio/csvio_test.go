@@ -3,6 +3,7 @@ package csvio
 import (
 	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"math"
 	"math/rand/v2"
@@ -12,6 +13,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/symbo/symbo/internal/budget"
 )
 
 func TestParsePointsValid(t *testing.T) {
@@ -254,5 +257,21 @@ func TestWritePointsWriteError(t *testing.T) {
 	x := mat.NewDense(1, 1, []float64{1})
 	if err := WritePoints(failingWriter{}, x); !errors.Is(err, errBroken) {
 		t.Errorf("err = %v, want wrapping %v", err, errBroken)
+	}
+}
+
+// TestParsePointsBudget: a stream (no file size to check up front) is
+// refused once its values outgrow the memory budget, instead of being read
+// to the end.
+func TestParsePointsBudget(t *testing.T) {
+	defer budget.SetLimit(1 << 16)()
+	r := io.MultiReader(strings.NewReader(strings.Repeat("1,2,3,4\n", 1<<12)), strings.NewReader("oops\n"))
+	_, err := ParsePoints(r, "pipe")
+	var e *Error
+	if !errors.As(err, &e) || !strings.Contains(err.Error(), "memory budget") || e.Line >= 1<<12 {
+		t.Fatalf("error %v, want a memory-budget error before the end", err)
+	}
+	if _, err := ParsePoints(strings.NewReader(strings.Repeat("1,2,3,4\n", 100)), "small"); err != nil {
+		t.Fatal(err)
 	}
 }
