@@ -50,6 +50,22 @@ func InnerAddScaled(y []float64, alpha float64, a, x []float64) float64 {
 	return innerAddScaled(y, alpha, a, x)
 }
 
+// InnerAddScaledNext is InnerAddScaled that also prefetches next (the
+// memory the caller reads next, such as the following row of a matrix)
+// into cache
+// at the pace it reads a; next is not read, and the results are those of
+// InnerAddScaled on every path. It keeps row-by-row sweeps of a matrix
+// larger than the caches from waiting on memory at each row's start.
+func InnerAddScaledNext(y []float64, alpha float64, a, x, next []float64) float64 {
+	if len(a) != len(x) || len(a) != len(y) {
+		panic(fmt.Sprintf("f64: InnerAddScaledNext: len(y) = %d, len(a) = %d, len(x) = %d", len(y), len(a), len(x)))
+	}
+	if len(a) == 0 {
+		return 0
+	}
+	return innerAddScaledNext(y, alpha, a, x, next)
+}
+
 // innerGeneric is the specification of Inner.
 func innerGeneric(x, y []float64) float64 {
 	var s [Lanes]float64

@@ -288,3 +288,109 @@ ias2loop:
 	VMOVUPD     Y3, 96(DX)
 	VZEROUPPER
 	RET
+
+// func innerAddScaledNextAVX512(y *float64, alpha float64, a, x *float64, n int, next *float64) float64
+TEXT ·innerAddScaledNextAVX512(SB), NOSPLIT, $0-56
+	MOVQ         y+0(FP), DI
+	VBROADCASTSD alpha+8(FP), Z31
+	MOVQ         a+16(FP), SI
+	MOVQ         x+24(FP), R8
+	MOVQ         n+32(FP), CX
+	MOVQ         next+40(FP), R9
+	VPXORQ       Z0, Z0, Z0
+	VPXORQ       Z1, Z1, Z1
+
+iasn512loop:
+	CMPQ        CX, $16
+	JLT         iasn512tail
+	PREFETCHT1  (R9)
+	PREFETCHT1  64(R9)
+	ADDQ        $128, R9
+	VMOVUPD     (SI), Z2
+	VMOVUPD     64(SI), Z3
+	VMOVUPD     (DI), Z4
+	VMOVUPD     64(DI), Z5
+	VFMADD231PD (R8), Z2, Z0
+	VFMADD231PD 64(R8), Z3, Z1
+	VFMADD231PD Z2, Z31, Z4
+	VFMADD231PD Z3, Z31, Z5
+	VMOVUPD     Z4, (DI)
+	VMOVUPD     Z5, 64(DI)
+	ADDQ        $128, SI
+	ADDQ        $128, DI
+	ADDQ        $128, R8
+	SUBQ        $16, CX
+	JMP         iasn512loop
+
+iasn512tail:
+	TESTQ       CX, CX
+	JZ          iasn512reduce
+	TAILMASKS
+	VMOVUPD.Z   (SI), K1, Z2
+	VMOVUPD.Z   (R8), K1, Z6
+	VMOVUPD.Z   (DI), K1, Z4
+	VFMADD231PD Z6, Z2, K1, Z0
+	VFMADD231PD Z2, Z31, Z4
+	VMOVUPD     Z4, K1, (DI)
+	VMOVUPD.Z   64(SI), K2, Z3
+	VMOVUPD.Z   64(R8), K2, Z7
+	VMOVUPD.Z   64(DI), K2, Z5
+	VFMADD231PD Z7, Z3, K2, Z1
+	VFMADD231PD Z3, Z31, Z5
+	VMOVUPD     Z5, K2, 64(DI)
+
+iasn512reduce:
+	REDUCE16
+	VZEROUPPER
+	MOVSD X0, ret+48(FP)
+	RET
+
+// func innerAddScaledNextAVX2(s *[16]float64, y *float64, alpha float64, a, x *float64, n int, next *float64)
+TEXT ·innerAddScaledNextAVX2(SB), NOSPLIT, $0-56
+	MOVQ         s+0(FP), DX
+	MOVQ         y+8(FP), DI
+	VBROADCASTSD alpha+16(FP), Y15
+	MOVQ         a+24(FP), SI
+	MOVQ         x+32(FP), R8
+	MOVQ         n+40(FP), CX
+	MOVQ         next+48(FP), R9
+	VXORPD       Y0, Y0, Y0
+	VXORPD       Y1, Y1, Y1
+	VXORPD       Y2, Y2, Y2
+	VXORPD       Y3, Y3, Y3
+
+iasn2loop:
+	PREFETCHT1  (R9)
+	PREFETCHT1  64(R9)
+	ADDQ        $128, R9
+	VMOVUPD     (SI), Y4
+	VMOVUPD     32(SI), Y5
+	VMOVUPD     64(SI), Y6
+	VMOVUPD     96(SI), Y7
+	VFMADD231PD (R8), Y4, Y0
+	VFMADD231PD 32(R8), Y5, Y1
+	VFMADD231PD 64(R8), Y6, Y2
+	VFMADD231PD 96(R8), Y7, Y3
+	VMOVUPD     (DI), Y8
+	VMOVUPD     32(DI), Y9
+	VMOVUPD     64(DI), Y10
+	VMOVUPD     96(DI), Y11
+	VFMADD231PD Y4, Y15, Y8
+	VFMADD231PD Y5, Y15, Y9
+	VFMADD231PD Y6, Y15, Y10
+	VFMADD231PD Y7, Y15, Y11
+	VMOVUPD     Y8, (DI)
+	VMOVUPD     Y9, 32(DI)
+	VMOVUPD     Y10, 64(DI)
+	VMOVUPD     Y11, 96(DI)
+	ADDQ        $128, SI
+	ADDQ        $128, DI
+	ADDQ        $128, R8
+	SUBQ        $16, CX
+	JNZ         iasn2loop
+	VMOVUPD     Y0, (DX)
+	VMOVUPD     Y1, 32(DX)
+	VMOVUPD     Y2, 64(DX)
+	VMOVUPD     Y3, 96(DX)
+	VZEROUPPER
+	RET

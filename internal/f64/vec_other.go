@@ -9,3 +9,7 @@ func addScaled(y []float64, alpha float64, x []float64) { addScaledGeneric(y, al
 func innerAddScaled(y []float64, alpha float64, a, x []float64) float64 {
 	return innerAddScaledGeneric(y, alpha, a, x)
 }
+
+func innerAddScaledNext(y []float64, alpha float64, a, x, _ []float64) float64 {
+	return innerAddScaledGeneric(y, alpha, a, x)
+}

@@ -56,6 +56,7 @@ func TestVecPaths(t *testing.T) {
 				y0 := make([]float64, n)
 				randVec(r, y0)
 				alpha := r.NormFloat64()
+				x0next := make([]float64, r.IntN(2)*(n+3)) // empty or not
 				wantDot := naiveInner(a, x)
 				wantY := make([]float64, n)
 				for j := range n {
@@ -76,6 +77,11 @@ func TestVecPaths(t *testing.T) {
 						t.Fatalf("%s n=%d: InnerAddScaled = %v, want %v", p.name, n, got, wantDot)
 					}
 					checkVec(t, p.name+" InnerAddScaled", n, y, wantY, ybuf, off, guard)
+					copy(y, y0)
+					if got := InnerAddScaledNext(y, alpha, a, x, x0next); !sameBits(got, wantDot) {
+						t.Fatalf("%s n=%d: InnerAddScaledNext = %v, want %v", p.name, n, got, wantDot)
+					}
+					checkVec(t, p.name+" InnerAddScaledNext", n, y, wantY, ybuf, off, guard)
 					restore()
 				}
 			}

@@ -161,11 +161,17 @@ func symv(m int, a []float64, lda int, v, y []float64, ws *workspace, w int) {
 	}
 }
 
-// symvRows adds the contributions of rows r0…r1−1 to p.
+// symvRows adds the contributions of rows r0…r1−1 to p. Each row's kernel
+// prefetches the next row: a large matrix streams from memory without a
+// stall at every row start.
 func symvRows(r0, r1, m int, a []float64, lda int, v, p []float64) {
 	for r := r0; r < r1; r++ {
 		row := a[r*lda+r : r*lda+m]
-		s := f64.InnerAddScaled(p[r+1:m], v[r], row[1:], v[r+1:m])
+		var next []float64
+		if r+1 < r1 {
+			next = a[(r+1)*lda+r+1 : (r+1)*lda+m]
+		}
+		s := f64.InnerAddScaledNext(p[r+1:m], v[r], row[1:], v[r+1:m], next)
 		p[r] += row[0]*v[r] + s
 	}
 }
