@@ -52,9 +52,8 @@ func InnerAddScaled(y []float64, alpha float64, a, x []float64) float64 {
 
 // InnerAddScaledNext is InnerAddScaled that also prefetches next (the
 // memory the caller reads next, such as the following row of a matrix)
-// into cache
-// at the pace it reads a; next is not read, and the results are those of
-// InnerAddScaled on every path. It keeps row-by-row sweeps of a matrix
+// into cache at the pace it reads a; next is not read, and the results are
+// those of InnerAddScaled on every path. It keeps row-by-row sweeps of a matrix
 // larger than the caches from waiting on memory at each row's start.
 func InnerAddScaledNext(y []float64, alpha float64, a, x, next []float64) float64 {
 	if len(a) != len(x) || len(a) != len(y) {
