@@ -29,7 +29,7 @@ test-gonum:
 	CGO_ENABLED=0 $(GO) test -short -count=1 -cpu 1,4 $(PKGS)
 
 test-race:
-	$(GO) test -short -count=1 -race ./kernel/... ./orbit/... ./linalg/... ./internal/... ./gp/... ./bo/... ./bench/...
+	$(GO) test -short -count=1 -race ./kernel/... ./orbit/... ./linalg/... ./internal/... ./gp/... ./bo/... ./bench/... ./cmd/... ./capi/...
 
 ## test-capi: the C ABI — builds libsymbo (-buildmode=c-shared), compiles a
 ## C program against capi/symbo.h with gcc and checks its results against
