@@ -116,9 +116,24 @@ func resolve(path string) (string, error) {
 	case fi.IsDir():
 		return "", fmt.Errorf("%s is a directory", path)
 	case !fi.Mode().IsRegular():
-		return "", fmt.Errorf("%s is not a regular file (%v): an atomic write replaces a file", path, fi.Mode().Type())
+		return "", fmt.Errorf("%s is %s, not a regular file: an atomic write replaces a file", path, kindOf(fi.Mode()))
 	}
 	return path, nil
+}
+
+// kindOf names the kind of a file that is not a regular one.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
 }
 
 // Write appends p to the temporary file.
