@@ -168,7 +168,7 @@ const serialWork = 1 << 16
 // assemblyWorkers is the number of workers for tasks of the given total
 // work: 1 below serialWork, else parallel.Workers(workers, tasks).
 func assemblyWorkers(workers, tasks int, work float64) int {
-	if work < serialWork {
+	if work < parallel.SerialThreshold(serialWork) {
 		return 1
 	}
 	return parallel.Workers(workers, tasks)

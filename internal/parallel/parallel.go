@@ -25,6 +25,37 @@ import (
 	"sync/atomic"
 )
 
+// dispatches counts the calls of For that ran on more than one goroutine.
+var dispatches atomic.Int64
+
+// Dispatches returns the number of calls of For so far that ran on more
+// than one goroutine (for tests that must know their code ran in
+// parallel).
+func Dispatches() int64 { return dispatches.Load() }
+
+// serialOverride, when positive, replaces the work thresholds below which
+// callers run serially (see SerialThreshold).
+var serialOverride atomic.Int64
+
+// SerialThreshold returns def, the caller's work threshold below which it
+// runs serially, unless a test lowered every threshold with
+// SetSerialThreshold.
+func SerialThreshold(def float64) float64 {
+	if v := serialOverride.Load(); v > 0 {
+		return float64(v)
+	}
+	return def
+}
+
+// SetSerialThreshold makes SerialThreshold return v (> 0) for every
+// caller, so that small inputs take the parallel paths, and returns the
+// function that restores the callers' own thresholds. For tests: results
+// must not depend on it (the package invariant), only the schedule does.
+func SetSerialThreshold(v int64) (restore func()) {
+	old := serialOverride.Swap(v)
+	return func() { serialOverride.Store(old) }
+}
+
 // Workers returns the number of goroutines For uses: workers (0 means
 // GOMAXPROCS), at most n and at least 1.
 func Workers(workers, n int) int {
@@ -53,6 +84,7 @@ func For(n, workers int, f func(worker, task int)) {
 		}
 		return
 	}
+	dispatches.Add(1)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for k := range w {

@@ -27,6 +27,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/symbo/symbo/internal/parallel"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
@@ -165,26 +166,33 @@ func Run(t *testing.T, k kernel.Kernel, g orbit.Group) {
 	if gr, ok := k.(kernel.Gradienter); ok {
 		checkGrad(t, k, gr, x, y, scale)
 	}
-	// Determinism across GOMAXPROCS, at a size that runs in parallel: the
-	// kernels assemble serially below 2^16 units of pairs × prepared-point
-	// length. Enumeration and quadrature prepare |G|·d or m·d floats per
-	// point, so 9 points already run in parallel; closed forms prepare ~d,
-	// so they get 260 points (33930 Gram pairs, 260·130 cross pairs).
+	// Determinism across GOMAXPROCS, with the parallel paths taken: the
+	// kernels assemble serially below a work threshold that these sizes
+	// do not reach, so the test lowers it (the results must not depend on
+	// it) and checks that the assembly at GOMAXPROCS 4 did run on several
+	// goroutines. Closed forms get more points (several tiles of rows).
 	xb, yb := x, y
 	if m, ok := k.(interface{ Method() string }); !ok || strings.HasPrefix(m.Method(), "closed") {
 		xb, yb = Points(g, 260, 31), Points(g, 130, 37)
 	}
+	restore := parallel.SetSerialThreshold(1)
 	prev := runtime.GOMAXPROCS(1)
 	var g1, g4 mat.SymDense
 	var c1, c4 mat.Dense
 	must(t, kernel.Gram(k, &g1, xb))
 	must(t, k.CrossTo(&c1, xb, yb))
 	runtime.GOMAXPROCS(4)
+	before := parallel.Dispatches()
 	must(t, kernel.Gram(k, &g4, xb))
 	must(t, k.CrossTo(&c4, xb, yb))
+	ran := parallel.Dispatches() - before
 	runtime.GOMAXPROCS(prev)
+	restore()
 	if !mat.Equal(&g1, &g4) || !mat.Equal(&c1, &c4) {
 		t.Error("results differ between GOMAXPROCS 1 and 4")
+	}
+	if ran < 2 {
+		t.Errorf("GOMAXPROCS 4: %d parallel dispatches for a Gram and a cross, want both parallel", ran)
 	}
 	// Bad input.
 	bad := mat.DenseCopyOf(x)
