@@ -60,21 +60,19 @@ func avgClosed(p Params, g orbit.Group) (evaluator, gradFunc, int) {
 	if p.Shape != RBF {
 		return nil, nil, 0
 	}
+	cg, ok := g.(orbit.CoordinateGroup)
+	if !ok {
+		return nil, nil, 0
+	}
 	il := 1 / p.Lengthscale
-	switch g := g.(type) {
-	case *orbit.SignFlipGroup:
-		e := &avgSignEval{v: p.Variance, il: il, d: g.Dim()}
+	permutes, flips := cg.CoordinateGroup()
+	switch d := g.Dim(); {
+	case flips && !permutes:
+		e := &avgSignEval{v: p.Variance, il: il, d: d}
 		return e, e.grad, 0
-	case *orbit.PermutationGroup:
-		if d := g.Dim(); d <= MaxPermanentDim {
-			e := newAvgPermEval(p, d, false)
-			return e, e.grad, e.gradLen()
-		}
-	case *orbit.HyperoctahedralGroup:
-		if d := g.Dim(); d <= MaxPermanentDim {
-			e := newAvgPermEval(p, d, true)
-			return e, e.grad, e.gradLen()
-		}
+	case permutes && d <= MaxPermanentDim:
+		e := newAvgPermEval(p, d, flips)
+		return e, e.grad, e.gradLen()
 	}
 	return nil, nil, 0
 }

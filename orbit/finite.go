@@ -22,12 +22,18 @@ var (
 	_ Finite        = (*HyperoctahedralGroup)(nil)
 	_ Distancer     = (*HyperoctahedralGroup)(nil)
 	_ Canonicalizer = (*HyperoctahedralGroup)(nil)
-	_ Finite        = (*BlockPermGroup)(nil)
-	_ Distancer     = (*BlockPermGroup)(nil)
-	_ Finite        = (*PairedPermGroup)(nil)
-	_ Distancer     = (*PairedPermGroup)(nil)
-	_ Finite        = (*CyclicGroup)(nil)
-	_ Distancer     = (*CyclicGroup)(nil)
+
+	_ CoordinateGroup = (*TrivialGroup)(nil)
+	_ CoordinateGroup = (*SignFlipGroup)(nil)
+	_ CoordinateGroup = (*PermutationGroup)(nil)
+	_ CoordinateGroup = (*HyperoctahedralGroup)(nil)
+
+	_ Finite    = (*BlockPermGroup)(nil)
+	_ Distancer = (*BlockPermGroup)(nil)
+	_ Finite    = (*PairedPermGroup)(nil)
+	_ Distancer = (*PairedPermGroup)(nil)
+	_ Finite    = (*CyclicGroup)(nil)
+	_ Distancer = (*CyclicGroup)(nil)
 )
 
 // MaxDim is the largest dimension d a group may act on. It is checked by
@@ -58,6 +64,9 @@ func Trivial(d int) (*TrivialGroup, error) {
 	}
 	return &TrivialGroup{d: d}, nil
 }
+
+// CoordinateGroup: the identity alone.
+func (g *TrivialGroup) CoordinateGroup() (permutes, flips bool) { return false, false }
 
 func (g *TrivialGroup) Name() string    { return fmt.Sprintf("none(%d)", g.d) }
 func (g *TrivialGroup) Dim() int        { return g.d }
@@ -113,6 +122,9 @@ func SignFlip(d int) (*SignFlipGroup, error) {
 	}
 	return g, nil
 }
+
+// CoordinateGroup: every sign flip, no permutation.
+func (g *SignFlipGroup) CoordinateGroup() (permutes, flips bool) { return false, true }
 
 func (g *SignFlipGroup) Name() string    { return fmt.Sprintf("signflip(%d)", g.d) }
 func (g *SignFlipGroup) Dim() int        { return g.d }
@@ -182,6 +194,9 @@ func Permutation(d int) (*PermutationGroup, error) {
 	g.n = factorialOrder(d, 0)
 	return g, nil
 }
+
+// CoordinateGroup: every permutation, no sign flip.
+func (g *PermutationGroup) CoordinateGroup() (permutes, flips bool) { return true, false }
 
 func (g *PermutationGroup) Name() string    { return fmt.Sprintf("permutation(%d)", g.bl.m) }
 func (g *PermutationGroup) Dim() int        { return g.bl.m }
@@ -262,6 +277,9 @@ func Hyperoctahedral(d int) (*HyperoctahedralGroup, error) {
 	g.n = factorialOrder(d, d)
 	return g, nil
 }
+
+// CoordinateGroup: every signed permutation.
+func (g *HyperoctahedralGroup) CoordinateGroup() (permutes, flips bool) { return true, true }
 
 func (g *HyperoctahedralGroup) Name() string { return fmt.Sprintf("hyperoctahedral(%d)", g.bl.m) }
 func (g *HyperoctahedralGroup) Dim() int     { return g.bl.m }

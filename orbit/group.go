@@ -92,6 +92,19 @@ type Segmenter interface {
 	IntervalFaces(x []float64) (a, b float64, ka, kb int)
 }
 
+// CoordinateGroup is implemented by the groups whose elements act on each
+// coordinate alone: every permutation of the coordinates (permutes), every
+// sign flip of them (flips), or every signed permutation (both). For a
+// kernel that is a product over coordinates (RBF) their orbit averages
+// factor — a product of two-term averages for sign flips, a permanent for
+// permutations — which gives k_avg closed forms.
+type CoordinateGroup interface {
+	Group
+	// CoordinateGroup reports which of the two generator sets the group
+	// holds in full; (false, false) is the trivial group.
+	CoordinateGroup() (permutes, flips bool)
+}
+
 // IsNil reports whether g is nil or holds a nil pointer (or other nil
 // reference), e.g. the *TrivialGroup that Trivial(0) returns with its
 // error: any method call on it would dereference nil. Every function of
