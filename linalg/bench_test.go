@@ -5,9 +5,13 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
 
+	blasgonum "gonum.org/v1/gonum/blas/gonum"
+
 	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/linalg/internal/eigsym"
 	"github.com/symbo/symbo/linalg/linalgtest"
 )
 
@@ -92,4 +96,46 @@ func BenchmarkGemm(b *testing.B) {
 			})
 		}
 	})
+}
+
+// BenchmarkGemmImpl compares, in one run, three n×n products C = A·B:
+// impl=eigsym, the packed FMA GEMM of the gonum backend's eigensolver
+// (GOMAXPROCS goroutines), impl=gonum, gonum's Dgemm (the gonum backend's
+// Gemm; GOMAXPROCS goroutines), and impl=openblas, OpenBLAS's dgemm
+// (builds with -tags openblas; SYMBO_OPENBLAS_THREADS threads, default 1).
+// Run with -cpu 1 for one thread each. Reports GFLOP/s (2n³ flops).
+func BenchmarkGemmImpl(b *testing.B) {
+	ob, obErr := linalg.ByName("openblas")
+	for _, n := range []int{200, 1000} {
+		r := rand.New(rand.NewPCG(4, uint64(n)))
+		x, y := make([]float64, n*n), make([]float64, n*n)
+		for i := range x {
+			x[i], y[i] = r.NormFloat64(), r.NormFloat64()
+		}
+		c := make([]float64, n*n)
+		xm, ym, cm := mat.NewDense(n, n, x), mat.NewDense(n, n, y), mat.NewDense(n, n, nil)
+		impls := []struct {
+			name string
+			f    func()
+		}{
+			{"eigsym", func() { eigsym.Gemm(false, false, n, n, n, 1, x, n, y, n, 0, c, n, 0) }},
+			{"gonum", func() {
+				blasgonum.Implementation{}.Dgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, x, n, y, n, 0, c, n)
+			}},
+		}
+		if obErr == nil {
+			impls = append(impls, struct {
+				name string
+				f    func()
+			}{"openblas", func() { ob.Gemm(false, false, 1, xm, ym, 0, cm) }})
+		}
+		for _, im := range impls {
+			b.Run(fmt.Sprintf("impl=%s/n=%d", im.name, n), func(b *testing.B) {
+				for b.Loop() {
+					im.f()
+				}
+				b.ReportMetric(2*float64(n)*float64(n)*float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package eigsym
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/symbo/symbo/internal/f64"
@@ -255,4 +256,32 @@ func packB(dst, b []float64, ldb int, tb bool, p0, kc, c0, cols, nr int) {
 			clear(panel[p*nr+wd : p*nr+nr])
 		}
 	}
+}
+
+// Gemm computes c = beta·c + alpha·op(a)·op(b) for row-major matrices:
+// op(a) is m×k (a with row stride lda, or aᵀ when ta), op(b) k×n (likewise
+// with tb), c m×n with row stride ldc. Each entry of c is one chain of
+// fused multiply-adds, s = beta·c[i][j] (0 when beta is 0, without reading
+// c; c[i][j] when beta is 1), then s = fma(alpha·op(a)[i][p], op(b)[p][j], s)
+// for p = 0…k−1, so the bits depend neither on workers (the goroutine
+// bound, 0 meaning GOMAXPROCS) nor on the SIMD path. Operands in the
+// layouts ta and !tb pack fastest. c must not overlap a or b; wrong sizes
+// panic.
+func Gemm(ta, tb bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int, workers int) {
+	ar, ac := m, k
+	if ta {
+		ar, ac = k, m
+	}
+	br, bc := k, n
+	if tb {
+		br, bc = n, k
+	}
+	bad := m < 0 || n < 0 || k < 0 || lda < max(ac, 1) || ldb < max(bc, 1) || ldc < max(n, 1) ||
+		(ar > 0 && ac > 0 && len(a) < (ar-1)*lda+ac) ||
+		(br > 0 && bc > 0 && len(b) < (br-1)*ldb+bc) ||
+		(m > 0 && n > 0 && len(c) < (m-1)*ldc+n)
+	if bad {
+		panic(fmt.Sprintf("eigsym: Gemm: m, n, k = %d, %d, %d, lda, ldb, ldc = %d, %d, %d, len(a), len(b), len(c) = %d, %d, %d", m, n, k, lda, ldb, ldc, len(a), len(b), len(c)))
+	}
+	gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, full, numWorkers(workers))
 }

@@ -66,7 +66,12 @@ func randSlice(r *rand.Rand, n int) []float64 {
 
 func TestGemm(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
-	shapes := [][3]int{{1, 1, 1}, {7, 9, 5}, {8, 24, 1}, {33, 65, 17}, {129, 241, 300}, {300, 31, 513}, {5, 700, 40}, {260, 260, 64}, {100, 200, 120}, {64, 1000, 40}}
+	shapes := [][3]int{{1, 1, 1}, {7, 9, 5}, {8, 24, 1}, {33, 65, 17}, {72, 150, 110}, {40, 260, 33}, {5, 300, 40}}
+	workerCounts := []int{1, 8}
+	if !testing.Short() {
+		shapes = append(shapes, [3]int{129, 241, 300}, [3]int{300, 31, 513}, [3]int{260, 260, 64}, [3]int{64, 1000, 40})
+		workerCounts = []int{1, 3, 8}
+	}
 	for _, s := range shapes {
 		m, n, k := s[0], s[1], s[2]
 		for _, ta := range []bool{false, true} {
@@ -86,7 +91,7 @@ func TestGemm(t *testing.T) {
 					want := append([]float64(nil), c0...)
 					naiveGemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, want, ldc)
 					for _, lvl := range simdLevels() {
-						for _, w := range []int{1, 3, 8} {
+						for _, w := range workerCounts {
 							for _, tri := range []triangle{full, upper} {
 								restore, _ := forceLevel(lvl)
 								c := append([]float64(nil), c0...)
@@ -149,3 +154,22 @@ func BenchmarkGemmLayout(b *testing.B) {
 }
 
 func forceLevel(l string) (func(), bool) { return f64.ForceLevel(l) }
+
+func TestGemmExported(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	m, n, k := 37, 53, 29
+	a, b := randSlice(r, k*m), randSlice(r, k*n)
+	c := randSlice(r, m*n)
+	want := append([]float64(nil), c...)
+	naiveGemm(true, false, m, n, k, -0.5, a, m, b, n, 2, want, n)
+	Gemm(true, false, m, n, k, -0.5, a, m, b, n, 2, c, n, 0)
+	if !sameBits(c, want) {
+		t.Error("Gemm differs from its specification")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Gemm with a short c did not panic")
+		}
+	}()
+	Gemm(false, false, m, n, k, 1, a, k, b, n, 0, c[:10], n, 0)
+}

@@ -89,7 +89,11 @@ func tridiagCases(n int, r *rand.Rand) map[string][2][]float64 {
 }
 
 func TestStedc(t *testing.T) {
-	for _, n := range []int{1, 2, 3, 5, 25, 26, 27, 51, 64, 100, 257, 600} {
+	sizes := []int{1, 2, 3, 5, 25, 26, 27, 51, 64, 100, 130}
+	if !testing.Short() {
+		sizes = append(sizes, 257, 600)
+	}
+	for _, n := range sizes {
 		r := rand.New(rand.NewPCG(uint64(n), 5))
 		for name, c := range tridiagCases(n, r) {
 			t.Run(fmt.Sprintf("n=%d/%s", n, name), func(t *testing.T) {
@@ -109,7 +113,11 @@ func TestStedc(t *testing.T) {
 // TestStedcDeflation exercises heavy deflation: equal diagonals with tiny
 // couplings, and a block of identical 2×2 pieces.
 func TestStedcDeflation(t *testing.T) {
-	for _, n := range []int{40, 130, 400} {
+	sizes := []int{40, 130}
+	if !testing.Short() {
+		sizes = append(sizes, 400)
+	}
+	for _, n := range sizes {
 		r := rand.New(rand.NewPCG(uint64(n), 21))
 		cases := map[string][2][]float64{}
 		d, e := make([]float64, n), make([]float64, n-1)
