@@ -19,7 +19,8 @@ import (
 // The hard cases of the symmetric eigensolver, for every backend: graded
 // and clustered spectra, eigenvalues of multiplicity 100, identity plus
 // low rank, tridiagonal edge cases (zero couplings, Wilkinson, glued
-// Wilkinson), entries of order 1e±150, and orders up to 3000. Results are
+// Wilkinson), entries of order 1e±150 and subnormal entries, and orders
+// up to 3000. Results are
 // checked independently of the code under test: residual and orthogonality
 // (computed with gonum's BLAS), known spectra of Q·diag·Qᵀ (Q from gonum's
 // QR), and agreement with the openblas backend when it is built. Large
@@ -259,6 +260,20 @@ func hardCases(long bool) []hardCase {
 		b.ScaleSym(sc, b)
 		add(fmt.Sprintf("random-scale=%g", sc), b, nil)
 	}
+	// Subnormal entries (a diagonal matrix with one subnormal coupling made
+	// the reflector's norm overflow once), and a random matrix with a
+	// tenth of its entries subnormal.
+	sub3 := mat.NewSymDense(3, []float64{0.03544416612457566, 0, 5.461920001628564e-309, 0, 0.03544416612457566, 0, 5.461920001628564e-309, 0, 0.03544416612457566})
+	add("subnormal-coupling", sub3, nil)
+	sr := linalgtest.RandomSymmetric(r, n)
+	for i := range n {
+		for j := i; j < n; j++ {
+			if r.IntN(10) == 0 {
+				sr.SetSym(i, j, 1e-310*r.NormFloat64())
+			}
+		}
+	}
+	add("subnormal-entries", sr, nil)
 	// A zero row and column.
 	zr := linalgtest.RandomSymmetric(r, n)
 	for j := range n {

@@ -147,6 +147,29 @@ func TestEigenSpecial(t *testing.T) {
 			}
 		}
 	})
+	// Subnormal entries: a reflector whose vector underflows in its sum of
+	// squares, and tridiagonal blocks of subnormal norm.
+	subnormal := map[string][]float64{
+		"offdiag-3x3": {0.03544416612457566, 0, 5.461920001628564e-309, 0, 0.03544416612457566, 0, 5.461920001628564e-309, 0, 0.03544416612457566},
+		"block-4x4": {
+			1, 0, 0, 0,
+			0, 3e-310, 2e-310, 0,
+			0, 2e-310, -1e-310, 1e-320,
+			0, 0, 1e-320, 5e-310},
+		"all-subnormal-3x3": {4e-310, 1e-310, 0, 1e-310, -2e-310, 3e-311, 0, 3e-311, 1e-312},
+	}
+	for name, full := range subnormal {
+		t.Run("subnormal/"+name, func(t *testing.T) {
+			n := int(math.Sqrt(float64(len(full))))
+			vals, z := eigenOf(t, n, full, 1)
+			for _, v := range append(slices.Clone(vals), z...) {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("non-finite result: values %v", vals)
+				}
+			}
+			checkEigen(t, n, full, vals, z, 1e-13)
+		})
+	}
 	for _, sc := range []float64{1e-300, 1e-150, 1e150, 1e300} {
 		t.Run(fmt.Sprintf("scale=%g", sc), func(t *testing.T) {
 			n := 70

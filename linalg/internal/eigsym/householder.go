@@ -36,14 +36,26 @@ func nrm2(x []float64) float64 {
 	if amax == 0 || math.IsInf(amax, 0) || math.IsNaN(amax) {
 		return amax
 	}
-	_, e := math.Frexp(amax) // amax = f·2^e, 0.5 ≤ f < 1
-	s := math.Ldexp(1, -e)   // amax·s in [0.5, 1)
+	// amax = f·2^e with ½ ≤ f < 1; scale by 2^−e, clamped so that the
+	// factor is a normal number (a subnormal amax then scales to at least
+	// 2⁻⁷⁴, whose square is still far from underflow).
+	_, e := math.Frexp(amax)
+	s := math.Ldexp(1, min(max(-e, -1000), 1000))
 	ss = 0
 	for _, v := range x {
 		t := v * s
 		ss = math.FMA(t, t, ss)
 	}
 	return math.Sqrt(ss) / s
+}
+
+// pow2Scale returns factors s1, s2 (powers of two, each a normal number)
+// with s1·s2·x in [½, 1) for a finite x > 0, subnormal included.
+func pow2Scale(x float64) (s1, s2 float64) {
+	_, e := math.Frexp(x)
+	k := -e // 2^k·x in [½, 1)
+	k1 := min(max(k, -1000), 1000)
+	return math.Ldexp(1, k1), math.Ldexp(1, k-k1)
 }
 
 // householder computes an elementary reflector H = I − τ·u·uᵀ with

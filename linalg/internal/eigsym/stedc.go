@@ -107,13 +107,14 @@ func solveBlock(m int, d, e []float64, z []float64, ldz int, order []int, ws *wo
 		}
 		return nil
 	}
-	_, ex := math.Frexp(orgnrm)
-	scale := math.Ldexp(1, -ex) // orgnrm·scale in [½, 1)
+	// Scale to norm in [½, 1) by powers of two, in two factors so that a
+	// block of subnormal norm scales too.
+	s1, s2 := pow2Scale(orgnrm)
 	for i := range d[:m] {
-		d[i] *= scale
+		d[i] = d[i] * s1 * s2
 	}
 	for i := range e[:m-1] {
-		e[i] *= scale
+		e[i] = e[i] * s1 * s2
 	}
 	fbuf := ws.floats(&ws.dcf, dcFloats(m))
 	ibuf := ws.ints(&ws.dci, dcInts(m))
@@ -121,7 +122,7 @@ func solveBlock(m int, d, e []float64, z []float64, ldz int, order []int, ws *wo
 		return err
 	}
 	for i := range d[:m] {
-		d[i] /= scale
+		d[i] = d[i] / s1 / s2
 	}
 	return nil
 }
