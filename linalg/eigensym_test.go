@@ -20,11 +20,10 @@ import (
 // and clustered spectra, eigenvalues of multiplicity 100, identity plus
 // low rank, tridiagonal edge cases (zero couplings, Wilkinson, glued
 // Wilkinson), entries of order 1e±150 and subnormal entries, and orders
-// up to 3000. Results are
-// checked independently of the code under test: residual and orthogonality
-// (computed with gonum's BLAS), known spectra of Q·diag·Qᵀ (Q from gonum's
-// QR), and agreement with the openblas backend when it is built. Large
-// orders run only without -short.
+// up to 3000. Results are checked independently of the code under test:
+// residual and orthogonality (computed with gonum's BLAS), known spectra
+// of Q·diag·Qᵀ (Q from gonum's QR), and agreement with the openblas backend
+// when it is built. Large orders run only without -short.
 
 // orthogonal returns a random n×n orthogonal matrix (row-major): the Q of
 // gonum's Householder QR of a Gaussian matrix.
