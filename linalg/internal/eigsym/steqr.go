@@ -35,10 +35,15 @@ func steqr(m int, d, e []float64, z []float64, ldz int) bool {
 	ee[m-1] = 0
 	for l := 0; l < m; l++ {
 		for sweep := 0; ; sweep++ {
-			// Find the first negligible off-diagonal from l.
+			// Find the first negligible off-diagonal from l, by dsteqr's
+			// test e² ≤ ε²·|d_i·d_{i+1}| + safmin: relative to the
+			// neighbours' geometric mean (graded matrices keep their small
+			// eigenvalues), with an absolute floor at √safmin (the callers
+			// scale blocks to norm ~1), below which a sweep could not make
+			// progress.
 			mm := l
 			for ; mm < m-1; mm++ {
-				if math.Abs(ee[mm]) <= eps*(math.Abs(d[mm])+math.Abs(d[mm+1])) {
+				if ee[mm]*ee[mm] <= eps*eps*math.Abs(d[mm])*math.Abs(d[mm+1])+safmin {
 					ee[mm] = 0
 					break
 				}
