@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -528,5 +529,20 @@ func TestFamiliesDecideUpFront(t *testing.T) {
 		if _, err := f(rot, kernel.Options{Quadrature: 64}); err != nil {
 			t.Errorf("%s over rotation2d, Quadrature 64: %v", name, err)
 		}
+	}
+}
+
+// TestDataBudget: a GP whose n×n work matrices would outgrow the memory
+// budget is refused (orbit.ErrOverBudget) before any of them is allocated.
+func TestDataBudget(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 0))
+	x, y := sample(rng, 400, 2) // 5 matrices of 400×400 float64 = 6.4 MB
+	fam := mustG(NewBaseFamily(kernel.RBF, 2))
+	defer budget.SetLimit(1 << 20)()
+	if _, err := Fit(fam, x, y, FitOptions{}); !errors.Is(err, orbit.ErrOverBudget) {
+		t.Errorf("Fit: error %v, want ErrOverBudget", err)
+	}
+	if _, err := New(fam, x, y, Hyper{1, 1, 1e-3}, Options{}); !errors.Is(err, orbit.ErrOverBudget) {
+		t.Errorf("New: error %v, want ErrOverBudget", err)
 	}
 }
