@@ -70,9 +70,10 @@ uses narrower vectors than the CPU has (e.g. OPENBLAS_CORETYPE=Haswell on an
 AVX-512 CPU). Unless SYMBO_OPENBLAS_THREADS is set, perf profile sets it to
 GOMAXPROCS, so OpenBLAS and the Go code run with the same number of threads.
 
---eigen-vs-c N1,N2,… (builds with -tags openblas only) times the openblas
-backend's EigenSym against LAPACKE_dsyevd called directly from C (a C loop
-timed with clock_gettime) on the same matrix and prints the Go/C ratio.
+--eigen-vs-c N1,N2,… (builds with -tags openblas only) times the --backend
+EigenSym (gonum: the pure-Go solver; openblas: LAPACKE through cgo) against
+LAPACKE_dsyevd called directly from C (a C loop timed with clock_gettime) on
+the same matrix and prints the Go/C ratio.
 
 Progress goes to stderr, one line per phase; results to stdout (a table, or
 JSON with --json).
@@ -95,7 +96,7 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	base := fs.String("base", "rbf", "base kernel: rbf, matern12, matern32, matern52 (k_avg has a closed form with rbf only)")
 	m := fs.Int("m", 1000, "candidates of the k_plus cross-covariance")
 	boKernel := fs.String("bo-kernel", "plus", "GP kernel of the BO phases: base, avg, max, plus")
-	eigenVsC := fs.String("eigen-vs-c", "", "comma-separated orders n for the Go-openblas vs C LAPACKE_dsyevd comparison (needs -tags openblas)")
+	eigenVsC := fs.String("eigen-vs-c", "", "comma-separated orders n at which the --backend EigenSym is timed against C LAPACKE_dsyevd (needs -tags openblas)")
 	maxPhase := fs.Float64("max-phase-seconds", 10, "estimate instead of run a phase predicted to take longer than this")
 	maxReps := fs.Int("max-reps", experiments.DefaultMaxReps, "cap on the timed runs of a phase")
 	minTime := fs.Duration("min-time", experiments.DefaultMinTime, "time each phase for at least this long (with ≥ 3 runs)")

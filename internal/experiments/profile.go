@@ -44,9 +44,9 @@ type ProfileOptions struct {
 	// MaxPhaseSeconds: a phase whose predicted time exceeds it is not run
 	// but estimated (see Profile); 0 means 10.
 	MaxPhaseSeconds float64
-	// EigenVsC lists orders n at which the openblas backend's EigenSym is
-	// timed against LAPACKE_dsyevd called from C (needs a build with cgo
-	// and -tags openblas: otherwise Profile returns ErrNoCDsyevd).
+	// EigenVsC lists orders n at which Backend's EigenSym is timed against
+	// LAPACKE_dsyevd called from C (needs a build with cgo and -tags
+	// openblas: otherwise Profile returns ErrNoCDsyevd).
 	EigenVsC []int
 	// Seed seeds the points.
 	Seed uint64
@@ -69,8 +69,8 @@ const (
 	// RatioEnumOverGemm is the enumerated k_max Gram's GFLOP/s at the same
 	// n divided by this DGEMM's GFLOP/s.
 	RatioEnumOverGemm = "enumeration/dgemm GFLOP/s"
-	// RatioGoOverC is the Go openblas EigenSym time over LAPACKE_dsyevd's
-	// called from C.
+	// RatioGoOverC is the profiled backend's EigenSym time over
+	// LAPACKE_dsyevd's called from C.
 	RatioGoOverC = "go/c time"
 )
 
