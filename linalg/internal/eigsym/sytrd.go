@@ -152,12 +152,9 @@ func symv(m int, a []float64, lda int, v, y []float64, ws *workspace, w int) {
 	})
 	copy(y[:m], part[:m])
 	for b := 1; b < nblk; b++ {
+		// fma(1, x, y) rounds as y + x.
 		r0 := b * symvBlock
-		p := part[b*m+r0 : (b+1)*m]
-		yy := y[r0:m]
-		for c, x := range p {
-			yy[c] += x
-		}
+		f64.AddScaled(y[r0:m], 1, part[b*m+r0:(b+1)*m])
 	}
 }
 

@@ -6,7 +6,7 @@ type workspace struct {
 	d, e, tau               []float64
 	vw, t1, v, y, symv, dcf []float64 // sytrd, stedc
 	ov, ovt, ot, ow, ovtt   []float64 // ormtr
-	order, dci              []int     // stedc
+	order, dci, ooff        []int     // stedc, ormtr
 }
 
 // floats returns (*p)[:n], reallocating *p when it is too short.
