@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -21,6 +22,31 @@ func TestMain(m *testing.M) {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
+}
+
+// lockedBuffer is a bytes.Buffer that a test may read while a child
+// process's output is copied into it (os/exec copies from a goroutine).
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func (l *lockedBuffer) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Len()
 }
 
 // perfCmd returns the test binary as perf with args.
@@ -195,7 +221,7 @@ func TestProfileKillKeepsFiles(t *testing.T) {
 	}
 	c := perfCmd(dir, "profile", "--group", "hyperoctahedral", "--d", "5", "--n", "55,400", "--min-time", "2s",
 		"--cpuprofile", "cpu.pprof", "--memprofile", "mem.pprof")
-	var stderr bytes.Buffer
+	var stderr lockedBuffer
 	c.Stderr = &stderr
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
@@ -213,12 +239,34 @@ func TestProfileKillKeepsFiles(t *testing.T) {
 	}
 }
 
+// TestOutDirStaleTemporaries: a kill -9 while perf table created its
+// journal may leave atomicfile's hidden temporary in --out; running the
+// same command again is not refused as "not empty".
+func TestOutDirStaleTemporaries(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "res")
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, ".runs.journal.tmp-123456"), []byte("{\"seq\":0"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "table", "--seeds", "1", "--iters", "2", "--init", "3", "--problems", "Radial2d", "--kernels", "base", "--out", out)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if err := os.WriteFile(filepath.Join(out, "mine.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "table", "--seeds", "1", "--iters", "2", "--init", "3", "--problems", "Radial2d", "--kernels", "base", "--out", out)
+	checkOneLineError(t, code, stdout, stderr, "perf table: ", "not empty")
+}
+
 // TestInterruptPrintsResume: SIGINT stops perf bo cleanly, exit 130, with
 // the resume command on stderr; resuming finishes the run.
 func TestInterruptPrintsResume(t *testing.T) {
 	dir := t.TempDir()
 	c := perfCmd(dir, "bo", "--problem", "Rastrigin5d", "--kernel", "plus", "--iters", "40", "--checkpoint", "r.journal")
-	var stderr bytes.Buffer
+	var stderr lockedBuffer
 	c.Stderr = &stderr
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
@@ -255,7 +303,7 @@ func TestTableKillResume(t *testing.T) {
 		t.Fatalf("%v: %s", err, out)
 	}
 	c := perfCmd(dir, append(args, "--out", "cut")...)
-	var stderr bytes.Buffer
+	var stderr lockedBuffer
 	c.Stderr = &stderr
 	if err := c.Start(); err != nil {
 		t.Fatal(err)

@@ -363,6 +363,9 @@ func prepareOutDir(dir string, force bool) error {
 	if err != nil {
 		return badInput("--out: %w", err)
 	}
+	// A kill -9 while writing may leave atomicfile's hidden temporaries:
+	// they do not make the directory non-empty.
+	entries = slices.DeleteFunc(entries, func(e os.DirEntry) bool { return atomicfile.IsTemp(e.Name()) })
 	if len(entries) > 0 && !force {
 		return badInput("--out %s is not empty; refusing to overwrite its files (use --force)", dir)
 	}

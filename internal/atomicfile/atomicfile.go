@@ -25,6 +25,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Write replaces path by data atomically (creating it if needed) with
@@ -81,11 +82,37 @@ func New(path string, perm fs.FileMode, exclusive bool) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+tmpInfix+"*")
 	if err != nil {
 		return nil, err
 	}
 	return &File{tmp: tmp, path: path, perm: perm, exclusive: exclusive}, nil
+}
+
+// The temporary files are named "." + the target's name + an infix + a
+// random number, in the target's directory.
+const (
+	tmpInfix   = ".tmp-"
+	probeInfix = ".probe-"
+)
+
+// IsTemp reports whether a directory entry's name is one of this package's
+// temporary files, which a crash (kill -9, power loss) may leave behind: a
+// caller that wants an empty directory can ignore them, and they may be
+// removed once no writer runs.
+func IsTemp(name string) bool {
+	if !strings.HasPrefix(name, ".") {
+		return false
+	}
+	for _, in := range []string{tmpInfix, probeInfix} {
+		if i := strings.LastIndex(name, in); i > 1 {
+			rest := name[i+len(in):]
+			if rest != "" && strings.Trim(rest, "0123456789") == "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // resolve returns the file that writing path replaces: path itself, or the
@@ -214,7 +241,7 @@ func CheckWritable(path string, overwrite bool) error {
 		return fmt.Errorf("%s: %w", path, fs.ErrExist)
 	}
 	dir := filepath.Dir(target)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".probe-*")
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+probeInfix+"*")
 	if err != nil {
 		return fmt.Errorf("cannot write in %s: %w", dir, err)
 	}

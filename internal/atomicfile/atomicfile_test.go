@@ -137,3 +137,28 @@ func TestFileStream(t *testing.T) {
 		t.Errorf("temporary files left: %v", ents)
 	}
 }
+
+// TestIsTemp: the temporaries this package creates are recognized, and
+// nothing else is.
+func TestIsTemp(t *testing.T) {
+	dir := t.TempDir()
+	f, err := New(filepath.Join(dir, "runs.journal"), 0o644, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Abort()
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 || !IsTemp(ents[0].Name()) {
+		t.Fatalf("entries %v: the temporary file is not recognized", ents)
+	}
+	for _, n := range []string{"runs.journal", ".hidden", ".x.tmp-", ".x.tmp-12a", "x.tmp-123", ".tmp-123", ".x.probe-", "table.md"} {
+		if IsTemp(n) {
+			t.Errorf("IsTemp(%q) = true", n)
+		}
+	}
+	for _, n := range []string{".x.tmp-123", ".results.json.tmp-4242", ".a.b.probe-7"} {
+		if !IsTemp(n) {
+			t.Errorf("IsTemp(%q) = false", n)
+		}
+	}
+}
