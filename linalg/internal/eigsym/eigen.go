@@ -12,8 +12,9 @@ var wsPool = sync.Pool{New: func() any { return new(workspace) }}
 // matrix held in the upper triangle of a (row-major, row stride lda ≥ n),
 // as LAPACK's dsyevd: vals gets the eigenvalues in ascending order and
 // column j of z (n×n, row stride ldz ≥ n) a unit eigenvector for vals[j].
-// a is overwritten (its strict lower triangle is never read); it must not
-// overlap z. workers bounds the goroutines (0 means GOMAXPROCS); the
+// a is overwritten (its strict lower triangle is never read); it must be
+// finite (callers check: NaN or ±Inf entries give unspecified results) and
+// must not overlap z. workers bounds the goroutines (0 means GOMAXPROCS); the
 // results are the same bits for every value. It returns an error if an
 // eigenvalue of a tridiagonal block fails to converge.
 func Eigen(n int, a []float64, lda int, vals, z []float64, ldz int, workers int) error {
