@@ -181,6 +181,7 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 		if c.Torn {
 			fmt.Fprintf(stderr, "perf bo: %s: dropped a torn last line (the run was killed while writing it)\n", *resume)
 		}
+		warnOtherBuild(stderr, "perf bo", *resume, c.Header.Code)
 	} else {
 		if err := fs.require("problem", "kernel"); err != nil {
 			return err

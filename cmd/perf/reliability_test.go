@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -335,5 +336,50 @@ func TestTableKillResume(t *testing.T) {
 	}
 	if md("ref") != md("cut") {
 		t.Errorf("table.md differs after resume:\n%s\nvs\n%s", md("ref"), md("cut"))
+	}
+}
+
+// TestResumeWarnsOtherBuild: a checkpoint started by another build is
+// resumed with one warning line on stderr (the results may mix two
+// versions of the code); by the same build, silently.
+func TestResumeWarnsOtherBuild(t *testing.T) {
+	dir := t.TempDir()
+	cp := filepath.Join(dir, "cp.journal")
+	args := []string{"bo", "--problem", "Ackley2d", "--kernel", "base", "--init", "3", "--iters", "2", "--checkpoint", cp}
+	if code, _, stderr := runCLI(t, args...); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	code, _, stderr := runCLI(t, "bo", "--resume", cp)
+	if code != exitOK || strings.Contains(stderr, "warning") {
+		t.Fatalf("same build: exit %d, stderr %q", code, stderr)
+	}
+	// Rewrite the header's code, with its checksum, as another build would.
+	data, _ := os.ReadFile(cp)
+	first, rest, _ := strings.Cut(string(data), "\n")
+	var line struct {
+		Seq   int             `json:"seq"`
+		CRC32 uint32          `json:"crc32"`
+		Data  json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(first), &line); err != nil {
+		t.Fatal(err)
+	}
+	var h map[string]json.RawMessage
+	json.Unmarshal(line.Data, &h)
+	h["code"] = json.RawMessage(`"github.com/symbo/symbo v0.0.1 0123abcd"`)
+	hd, _ := json.Marshal(struct {
+		Format   json.RawMessage `json:"format"`
+		Version  json.RawMessage `json:"version"`
+		Kind     json.RawMessage `json:"kind"`
+		Settings json.RawMessage `json:"settings"`
+		Code     json.RawMessage `json:"code"`
+	}{h["format"], h["version"], h["kind"], h["settings"], h["code"]})
+	hdr := fmt.Sprintf(`{"seq":0,"crc32":%d,"data":%s}`, crc32.ChecksumIEEE(hd), hd)
+	if err := os.WriteFile(cp, []byte(hdr+"\n"+rest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCLI(t, "bo", "--resume", cp)
+	if code != exitOK || strings.Count(stderr, "warning") != 1 || !strings.Contains(stderr, "v0.0.1 0123abcd") {
+		t.Errorf("other build: exit %d, stderr %q", code, stderr)
 	}
 }

@@ -176,6 +176,7 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 		if c.Torn {
 			fmt.Fprintf(stderr, "perf table: %s: dropped a torn last line (the table was killed while writing it)\n", jpath)
 		}
+		warnOtherBuild(stderr, "perf table", jpath, c.Header.Code)
 	} else {
 		set = tableSettings{Seeds: *seeds, Noise: *noise, Regret: *regret, Ablation: *ablation, Protocol: proto.values(), Workers: *workers, Command: "perf table " + strings.Join(args, " ")}
 		var err error
@@ -253,6 +254,19 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	return nil
+}
+
+// warnOtherBuild says on stderr when a journal was created by another
+// build than the running one: what is resumed and what runs now may come
+// from different code, so the result may differ from an uninterrupted
+// run's.
+func warnOtherBuild(stderr io.Writer, cmd, path, code string) {
+	if now := journal.Code(); code != now {
+		if code == "" {
+			code = "an unrecorded build"
+		}
+		fmt.Fprintf(stderr, "%s: warning: %s was started by %s, this is %s: the resumed result may differ from an uninterrupted run's\n", cmd, path, code, now)
+	}
 }
 
 // ablationIntro explains the decomposition table that follows it.

@@ -11,8 +11,8 @@
 //
 // where N is 0 for the header and 1, 2, … for the records in order, D is
 // any JSON value (the header's is {"format":"symbo-journal","version":1,
-// "kind":K,"settings":S}), and C is the IEEE CRC-32 of the bytes of D as
-// written. Lines end in "\n".
+// "kind":K,"settings":S,"code":B}, B the build that created it, see Code),
+// and C is the IEEE CRC-32 of the bytes of D as written. Lines end in "\n".
 //
 // # Invariants
 //
@@ -44,6 +44,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/symbo/symbo/internal/atomicfile"
 )
@@ -68,6 +69,36 @@ type Header struct {
 	Version  int             `json:"version"`
 	Kind     string          `json:"kind"`
 	Settings json.RawMessage `json:"settings"`
+	// Code identifies the build that created the journal (see Code);
+	// empty in journals written before it was recorded.
+	Code string `json:"code,omitempty"`
+}
+
+// Code identifies the running build: the main module's path and version,
+// and the VCS revision Go recorded ("+modified" for a tree with
+// uncommitted changes), e.g. "github.com/symbo/symbo (devel) 8e1fa39…".
+// A run resumed by another build may differ from an uninterrupted one.
+func Code() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	s := bi.Main.Path + " " + bi.Main.Version
+	var rev, mod string
+	for _, kv := range bi.Settings {
+		switch kv.Key {
+		case "vcs.revision":
+			rev = kv.Value
+		case "vcs.modified":
+			if kv.Value == "true" {
+				mod = "+modified"
+			}
+		}
+	}
+	if rev != "" {
+		s += " " + rev + mod
+	}
+	return s
 }
 
 type line struct {
@@ -204,13 +235,18 @@ type Writer struct {
 }
 
 // Create starts a new journal at path (which must not exist) with the
-// given kind and settings (any JSON-encodable value).
+// given kind and settings (any JSON-encodable value); its header records
+// the running build (Code).
 func Create(path, kind string, settings any) (*Writer, error) {
+	return create(path, kind, settings, Code())
+}
+
+func create(path, kind string, settings any, code string) (*Writer, error) {
 	s, err := json.Marshal(settings)
 	if err != nil {
 		return nil, fmt.Errorf("journal: settings: %w", err)
 	}
-	h, err := json.Marshal(Header{Format: Format, Version: Version, Kind: kind, Settings: s})
+	h, err := json.Marshal(Header{Format: Format, Version: Version, Kind: kind, Settings: s, Code: code})
 	if err != nil {
 		return nil, fmt.Errorf("journal: header: %w", err)
 	}

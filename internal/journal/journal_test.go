@@ -181,7 +181,7 @@ func FuzzRead(f *testing.F) {
 		}
 		// Rewrite what was read: the same bytes as the valid prefix.
 		q := filepath.Join(t.TempDir(), "r.jsonl")
-		w, err := Create(q, c.Header.Kind, c.Header.Settings)
+		w, err := create(q, c.Header.Kind, c.Header.Settings, c.Header.Code)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,5 +225,23 @@ func TestCreateWhole(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Errorf("directory holds %d entries, want the journal only", len(entries))
+	}
+}
+
+// TestHeaderCode: a journal records the build that created it.
+func TestHeaderCode(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "j")
+	w, err := Create(p, "k", map[string]int{"a": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	c, w2, err := Open(p, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2.Close()
+	if c.Header.Code != Code() || !strings.Contains(c.Header.Code, "github.com/symbo/symbo") && c.Header.Code != "unknown" {
+		t.Errorf("header code %q, running build %q", c.Header.Code, Code())
 	}
 }
