@@ -149,6 +149,21 @@ func runGram(args []string, stdout, _ io.Writer) error {
 		return asInput(err)
 	}
 
+	// The result and its JSON text (≤ 26 bytes a number) are sized from
+	// the files' row counts before they are parsed (constant memory).
+	nx, err := csvio.CountRows(*xPath)
+	if err != nil {
+		return badInput("--x: %w", err)
+	}
+	ny := nx
+	if set["y"] {
+		if ny, err = csvio.CountRows(*yPath); err != nil {
+			return badInput("--y: %w", err)
+		}
+	}
+	if err := orbit.CheckMemory(fmt.Sprintf("the %d×%d result and its JSON text", nx, ny), float64(nx)*float64(ny)*(8+26)); err != nil {
+		return err
+	}
 	x, err := readPoints("x", *xPath, *d)
 	if err != nil {
 		return err

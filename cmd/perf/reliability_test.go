@@ -71,6 +71,9 @@ func TestHostileInput(t *testing.T) {
 		fmt.Fprintf(&rows, "%d,%d,%d\n", i, i+1, i+2)
 	}
 	big := writeFile(t, "big.csv", rows.String())
+	// The same rows and a bad last one: sized from the row count, refused
+	// over budget before it is parsed (else the error would be the bad row).
+	bigBad := writeFile(t, "bigbad.csv", rows.String()+"x,y,z\n")
 	users := writeFile(t, "users.csv", "\ufeff1, 2\r\n3,4\r\n")
 	for _, tc := range []struct {
 		name string
@@ -78,6 +81,7 @@ func TestHostileInput(t *testing.T) {
 		want []string
 	}{
 		{"gram over budget", []string{"gram", "--group", "hyperoctahedral", "--d", "3", "--base", "rbf", "--lengthscale", "1", "--kernel", "base", "--x", big, "--mem-budget", "1MiB"}, []string{"budget", "600×600"}},
+		{"gram over budget before parsing", []string{"gram", "--group", "hyperoctahedral", "--d", "3", "--base", "rbf", "--lengthscale", "1", "--kernel", "base", "--x", bigBad, "--mem-budget", "1MiB"}, []string{"budget", "601×601"}},
 		{"bad mem budget", []string{"gram", "--mem-budget", "lots"}, []string{"--mem-budget"}},
 		{"matrices dim 2^32", []string{"gram", "--group", "matrices", "--d", "2", "--base", "rbf", "--lengthscale", "1", "--kernel", "max", "--matrices", huge, "--x", p2}, []string{"MaxMatrixDim"}},
 		{"matrices trailing data", []string{"gram", "--group", "matrices", "--d", "2", "--base", "rbf", "--lengthscale", "1", "--kernel", "max", "--matrices", trail, "--x", p2}, []string{"after the JSON value"}},

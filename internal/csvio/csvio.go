@@ -65,6 +65,44 @@ func ReadPoints(path string) (*mat.Dense, error) {
 	return ParsePoints(f, path)
 }
 
+// CountRows returns the number of non-blank lines of the file at path,
+// reading it in constant memory: an upper bound on the rows ReadPoints
+// returns, so that callers can size what they will build from the points
+// before parsing them. A file that cannot be read is an error; its
+// content is not checked (ReadPoints does that).
+func CountRows(path string) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<16)
+	rows, blank := 0, true
+	for {
+		b, err := br.ReadByte()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", path, err)
+		}
+		switch b {
+		case '\n':
+			if !blank {
+				rows++
+			}
+			blank = true
+		case ' ', '\t', '\r':
+		default:
+			blank = false
+		}
+	}
+	if !blank {
+		rows++
+	}
+	return rows, nil
+}
+
 // ParsePoints reads a point file from r and returns it as an n×d matrix, one
 // point per row. name is used in error messages only. It stops with an
 // error once the values read need more than the memory budget

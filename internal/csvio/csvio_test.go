@@ -275,3 +275,23 @@ func TestParsePointsBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestCountRows(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want int
+	}{
+		{"", 0}, {"\n\n", 0}, {"1,2\n3,4\n", 2}, {"1,2\r\n3,4", 2}, {"1,2\n\n \t\n3,4\n\n", 2}, {"x", 1},
+	} {
+		p := filepath.Join(t.TempDir(), "c.csv")
+		if err := os.WriteFile(p, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := CountRows(p); err != nil || n != c.want {
+			t.Errorf("CountRows(%q) = %d, %v, want %d", c.text, n, err, c.want)
+		}
+	}
+	if _, err := CountRows(filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Error("missing file: no error")
+	}
+}
