@@ -64,3 +64,113 @@ func parallelDo(par bool, f, g func()) {
 	f()
 	wg.Wait()
 }
+
+// teamSpins is how many times an idle team helper yields (about 0.1 µs
+// each when nothing else wants the processor) before it parks.
+const teamSpins = 2000
+
+// team is a set of helper goroutines kept awake between the many short
+// parallel loops of one computation (the matrix-vector products of the
+// tridiagonal reduction, one per column, ~10–100 µs each, separated by
+// serial work). Spawning goroutines for each loop instead costs a wake-up
+// of a parked thread per loop, which in a virtual machine takes about as
+// long as the loop: the caller would do all the work. An idle helper
+// spins (yielding the processor, so other goroutines still run) for
+// teamSpins rounds, then parks until the next loop.
+type team struct {
+	helpers int
+	job     atomic.Pointer[teamJob] // the latest loop
+	stop    atomic.Bool
+	mu      sync.Mutex
+	cond    sync.Cond
+	parked  int
+	wg      sync.WaitGroup
+}
+
+// teamJob is one loop. Each has its own counters, so a helper that is late
+// for a loop finds it finished and touches nothing else.
+type teamJob struct {
+	f    func(t int)
+	n    int64
+	next atomic.Int64 // next task
+	left atomic.Int64 // tasks not finished
+}
+
+// newTeam starts w−1 helpers (none when w ≤ 1); stop them with close.
+func newTeam(w int) *team {
+	tm := &team{helpers: max(w-1, 0)}
+	tm.cond.L = &tm.mu
+	tm.wg.Add(tm.helpers)
+	for range tm.helpers {
+		go tm.help()
+	}
+	return tm
+}
+
+// For runs f(t) for t = 0…n−1 on the caller and the helpers; each task
+// must own its outputs.
+func (tm *team) For(n int, f func(t int)) {
+	if tm.helpers == 0 || n <= 1 {
+		for t := range n {
+			f(t)
+		}
+		return
+	}
+	j := &teamJob{f: f, n: int64(n)}
+	j.left.Store(int64(n))
+	tm.job.Store(j)
+	tm.mu.Lock()
+	if tm.parked > 0 {
+		tm.cond.Broadcast()
+	}
+	tm.mu.Unlock()
+	j.work()
+	for j.left.Load() > 0 {
+		runtime.Gosched()
+	}
+}
+
+func (j *teamJob) work() {
+	for {
+		t := j.next.Add(1) - 1
+		if t >= j.n {
+			return
+		}
+		j.f(int(t))
+		j.left.Add(-1)
+	}
+}
+
+func (tm *team) help() {
+	defer tm.wg.Done()
+	var seen *teamJob
+	for {
+		for spins := 0; tm.job.Load() == seen && !tm.stop.Load(); spins++ {
+			if spins < teamSpins {
+				runtime.Gosched()
+				continue
+			}
+			tm.mu.Lock()
+			tm.parked++
+			for tm.job.Load() == seen && !tm.stop.Load() {
+				tm.cond.Wait()
+			}
+			tm.parked--
+			tm.mu.Unlock()
+		}
+		if tm.stop.Load() {
+			return
+		}
+		seen = tm.job.Load()
+		seen.work()
+	}
+}
+
+// close stops the helpers and waits for them to exit.
+func (tm *team) close() {
+	tm.stop.Store(true)
+	tm.mu.Lock()
+	tm.cond.Broadcast()
+	tm.mu.Unlock()
+	tm.wg.Wait()
+}

@@ -29,13 +29,18 @@ func sytrd(n int, a []float64, lda int, d, e, tau []float64, ws *workspace, w in
 	if n == 0 {
 		return
 	}
+	if n <= symvParallel {
+		w = 1
+	}
+	tm := newTeam(w) // for the matrix-vector products
+	defer tm.close()
 	i0 := 0
 	if n > trdNX {
 		nb := trdNB
 		ld := n
 		vw := ws.floats(&ws.vw, 3*nb*ld)
 		for ; i0 < n-trdNX; i0 += nb {
-			latrd(n, i0, nb, a, lda, d, e, tau, vw, ld, ws, w)
+			latrd(n, i0, nb, a, lda, d, e, tau, vw, ld, ws, tm, w)
 			// A22 −= V·Wᵀ + W·Vᵀ on the trailing matrix (rows and columns
 			// from i0+nb): rows 0…2nb−1 of vw are [V; W], rows nb…3nb−1
 			// are [W; V].
@@ -44,7 +49,7 @@ func sytrd(n int, a []float64, lda int, d, e, tau []float64, ws *workspace, w in
 				1, a[(i0+nb)*lda+i0+nb:], lda, upper, w)
 		}
 	}
-	sytd2(n, i0, a, lda, d, e, tau, ws, w)
+	sytd2(n, i0, a, lda, d, e, tau, ws, tm)
 }
 
 // latrd reduces the nb columns from i0 of the trailing matrix, as dlatrd:
@@ -52,7 +57,7 @@ func sytrd(n int, a []float64, lda int, d, e, tau []float64, ws *workspace, w in
 // is V_p, row nb+p is W_p, row 2nb+p a copy of V_p, each indexed from
 // global column i0) rather than applied, and each new column is brought up
 // to date, and each new w corrected, with them.
-func latrd(n, i0, nb int, a []float64, lda int, d, e, tau []float64, vw []float64, ld int, ws *workspace, w int) {
+func latrd(n, i0, nb int, a []float64, lda int, d, e, tau []float64, vw []float64, ld int, ws *workspace, tm *team, w int) {
 	L := n - i0
 	V := func(p int) []float64 { return vw[p*ld : p*ld+L] }
 	W := func(p int) []float64 { return vw[(nb+p)*ld : (nb+p)*ld+L] }
@@ -80,7 +85,7 @@ func latrd(n, i0, nb int, a []float64, lda int, d, e, tau []float64, vw []float6
 		}
 		v := vj[j+1:]
 		y := wj[j+1:]
-		symv(n-c-1, a[(c+1)*lda+c+1:], lda, v, y, ws, w)
+		symv(n-c-1, a[(c+1)*lda+c+1:], lda, v, y, ws, tm)
 		for p := range j {
 			t1[p] = f64.Inner(W(p)[j+1:], v)
 			t2[p] = f64.Inner(V(p)[j+1:], v)
@@ -99,7 +104,7 @@ func latrd(n, i0, nb int, a []float64, lda int, d, e, tau []float64, vw []float6
 
 // sytd2 reduces columns i0… one at a time, as dsytd2: each reflector's
 // rank-two update is applied at once.
-func sytd2(n, i0 int, a []float64, lda int, d, e, tau []float64, ws *workspace, w int) {
+func sytd2(n, i0 int, a []float64, lda int, d, e, tau []float64, ws *workspace, tm *team) {
 	for c := i0; c < n-1; c++ {
 		row := a[c*lda+c : c*lda+n]
 		d[c] = row[0]
@@ -115,7 +120,7 @@ func sytd2(n, i0 int, a []float64, lda int, d, e, tau []float64, ws *workspace, 
 		copy(v[1:], row[2:])
 		y := ws.floats(&ws.y, m)
 		a22 := a[(c+1)*lda+c+1:]
-		symv(m, a22, lda, v, y, ws, w)
+		symv(m, a22, lda, v, y, ws, tm)
 		scaleVec(y, tc)
 		f64.AddScaled(y, -0.5*tc*f64.Inner(y, v), v)
 		for r := range m {
@@ -132,8 +137,9 @@ func sytd2(n, i0 int, a []float64, lda int, d, e, tau []float64, ws *workspace, 
 // block b adds its rows' contributions into a partial vector
 // (row r: y_c += a_rc·v_r for c > r and y_r += a_rr·v_r + Σ_{c>r} a_rc·v_c,
 // by f64.InnerAddScaled), and y is the sum of the partial vectors in block
-// order. The blocks may run concurrently; the bits do not depend on it.
-func symv(m int, a []float64, lda int, v, y []float64, ws *workspace, w int) {
+// order. The blocks may run concurrently (on tm's goroutines, from order
+// symvParallel); the bits do not depend on it.
+func symv(m int, a []float64, lda int, v, y []float64, ws *workspace, tm *team) {
 	nblk := (m + symvBlock - 1) / symvBlock
 	if nblk <= 1 {
 		clear(y[:m])
@@ -141,15 +147,19 @@ func symv(m int, a []float64, lda int, v, y []float64, ws *workspace, w int) {
 		return
 	}
 	part := ws.floats(&ws.symv, nblk*m)
-	if m < symvParallel {
-		w = 1
-	}
-	parallelFor(nblk, w, func(b int) {
+	task := func(b int) {
 		r0 := b * symvBlock
 		p := part[b*m : (b+1)*m]
 		clear(p[r0:])
 		symvRows(r0, min(r0+symvBlock, m), m, a, lda, v, p)
-	})
+	}
+	if m < symvParallel || tm == nil {
+		for b := range nblk {
+			task(b)
+		}
+	} else {
+		tm.For(nblk, task)
+	}
 	copy(y[:m], part[:m])
 	for b := 1; b < nblk; b++ {
 		// fma(1, x, y) rounds as y + x.
