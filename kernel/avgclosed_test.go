@@ -126,8 +126,8 @@ func TestAvgClosedMatchesEnumeration(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				closed, err := kernel.NewAvg(p, g, kernel.Options{Method: kernel.Closed})
 				must(t, err)
-				if closed.Method() != "closed" {
-					t.Fatalf("Method %q", closed.Method())
+				if closed.Method() != kernel.Closed {
+					t.Fatalf("Method %v", closed.Method())
 				}
 				enum, err := kernel.NewAvg(p, g, kernel.Options{Method: kernel.Enumerate})
 				must(t, err)
@@ -204,8 +204,8 @@ func TestAvgClosedMethods(t *testing.T) {
 	for _, g := range []orbit.Group{sf, pm, ho} {
 		for _, c := range []struct {
 			m    kernel.Method
-			want string
-		}{{kernel.Auto, "closed"}, {kernel.Closed, "closed"}, {kernel.Enumerate, "enumerate"}} {
+			want kernel.Method
+		}{{kernel.Auto, kernel.Closed}, {kernel.Closed, kernel.Closed}, {kernel.Enumerate, kernel.Enumerate}} {
 			k, err := kernel.NewAvg(rbf, g, kernel.Options{Method: c.m})
 			if err != nil || k.Method() != c.want {
 				t.Errorf("rbf avg over %s, method %s: %v, %v; want %s", g.Name(), c.m, k, err, c.want)

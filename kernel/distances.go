@@ -47,7 +47,7 @@ func OrbitDist2To(dst *mat.SymDense, g orbit.Group, x *mat.Dense, o Options) err
 		c.raw = true
 		k.ev = &c
 	default:
-		return fmt.Errorf("%w: no orbit distance for %s (method %s)", ErrNoClosedForm, k.groupStr, k.method)
+		return fmt.Errorf("%w: no orbit distance for %s (method %v)", ErrNoClosedForm, g.Name(), k.method)
 	}
 	n, err := checkPoints("x", x, k.d, p.Lengthscale)
 	if err != nil {

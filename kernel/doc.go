@@ -107,8 +107,8 @@
 // groups use orbit.Discretizer nodes, DefaultQuadratureDouble = 64 per
 // orbit. Method Enumerate on a continuous group means this discretized
 // orbit (single reduction over the nodes of y for isometric groups).
-// Method() reports "closed", "enumerate" or "quadrature" (with
-// "+normalized" appended under Options.Normalize).
+// Method() reports the path taken: Closed, Enumerate (finite groups) or
+// Quadrature (nodes of a continuous orbit), never Auto.
 //
 // # Normalized k_avg
 //
@@ -128,7 +128,8 @@
 // atomically and reused only for a bit-for-bit equal point set (O(n·d)
 // check; the same bits as recomputing), so the acquisition loop's
 // CrossTo(x, D) and GradTo(x, D) pay no per-call diagonal of D; a miss
-// allocates the new O(n·d) entry. Method() appends "+normalized".
+// allocates the new O(n·d) entry. Method() reports the path of the
+// underlying k_avg; Normalized() reports the normalization.
 //
 // # Plus
 //
@@ -161,6 +162,12 @@
 // (relative error ~1e−10). Plus: (∇ₓk_max(x, D))ᵀ·K₊^†·k_max(D, y_j).
 // Matérn-1/2 is not differentiable at zero (orbit) distance; the gradient
 // returned there is zero.
+//
+// Grad differentiates any Kernel: through its GradTo when it is a
+// Gradienter, else by central differences of CrossTo with the step above
+// (the caller names the lengthscale), 2d CrossTo calls per point; gp uses
+// it, so a caller's kernel without gradients still drives bo's gradient
+// ascent.
 //
 // # Invariants
 //

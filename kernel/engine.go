@@ -517,6 +517,13 @@ func pairValue(ev evaluator, x, y, scratch []float64) float64 {
 
 func pairLen(ev evaluator) int { return ev.xLen() + ev.yLen() + 1 }
 
+// fdStep is the central-difference step of coordinate value xk for a
+// kernel of lengthscale ell: ε^{1/3}·max(|xk|, ell), which balances the
+// truncation error O(h²/ℓ²) against the rounding error O(ε/h).
+func fdStep(xk, ell float64) float64 {
+	return 6.0554544523933395e-06 * math.Max(math.Abs(xk), ell)
+}
+
 // fdGrad returns a gradFunc by central differences of pairValue with step
 // h = ε^{1/3}·max(|x_k|, ℓ) (relative error ≈ 1e-10 for smooth κ). Used
 // where no analytic gradient exists (non-isometric continuous groups and
@@ -527,7 +534,7 @@ func fdGrad(ev evaluator, ell float64, d int) (gradFunc, int) {
 		xp := scratch[pl : pl+len(x)]
 		copy(xp, x)
 		for k := range x {
-			h := 6.0554544523933395e-06 * math.Max(math.Abs(x[k]), ell)
+			h := fdStep(x[k], ell)
 			xp[k] = x[k] + h
 			hp := xp[k] - x[k]
 			fp := pairValue(ev, xp, y, scratch)

@@ -21,6 +21,6 @@ func ExampleNewMax() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("%s: %.4f %.4f\n", k.Method(), c.At(0, 0), c.At(0, 1)) // exp(−2/2) = 0.3679
+	fmt.Printf("%v: %.4f %.4f\n", k.Method(), c.At(0, 0), c.At(0, 1)) // exp(−2/2) = 0.3679
 	// Output: closed: 1.0000 0.3679
 }

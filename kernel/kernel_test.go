@@ -284,8 +284,8 @@ func TestRotationQuadrature(t *testing.T) {
 			p := kernel.Params{Shape: s, Variance: 1, Lengthscale: ell}
 			def, err := kernel.NewAvg(p, g, kernel.Options{})
 			must(t, err)
-			if def.Method() != "quadrature" {
-				t.Fatalf("method %q", def.Method())
+			if def.Method() != kernel.Quadrature {
+				t.Fatalf("method %v", def.Method())
 			}
 			ref, err := kernel.NewAvg(p, g, kernel.Options{Quadrature: 1 << 16})
 			must(t, err)
@@ -471,13 +471,13 @@ func TestErrors(t *testing.T) {
 	}
 	// Methods reported.
 	for _, c := range []struct {
-		k    interface{ Method() string }
-		want string
+		k    interface{ Method() kernel.Method }
+		want kernel.Method
 	}{
-		{k, "enumerate"}, {mk, "closed"},
+		{k, kernel.Enumerate}, {mk, kernel.Closed},
 	} {
 		if got := c.k.Method(); got != c.want {
-			t.Errorf("Method() = %q, want %q", got, c.want)
+			t.Errorf("Method() = %v, want %v", got, c.want)
 		}
 	}
 }

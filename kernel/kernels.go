@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 	"math"
+	"sync"
 	"sync/atomic"
 
 	"github.com/symbo/symbo/orbit"
@@ -29,16 +30,16 @@ type discretizer interface {
 
 // orbitKernel is the machinery shared by Base, Avg and Max.
 type orbitKernel struct {
-	p        Params
-	d        int
-	workers  int
-	ev       evaluator
-	grad     gradFunc
-	gradLen  int
-	method   string
-	diagIsV  bool      // k(x, x) = v exactly (base and max)
-	enumMax  *enumEval // non-nil: gradients of enumerated k_max by gradMaxT
-	groupStr string
+	p       Params
+	d       int
+	workers int
+	ev      evaluator
+	grad    gradFunc
+	gradLen int
+	method  Method      // Closed, Enumerate or Quadrature
+	diagIsV bool        // k(x, x) = v exactly (base and max)
+	enumMax *enumEval   // non-nil: gradients of enumerated k_max by gradMaxT
+	group   orbit.Group // nil for Base
 }
 
 // Dim is d.
@@ -47,9 +48,10 @@ func (k *orbitKernel) Dim() int { return k.d }
 // Params returns the base kernel's hyperparameters.
 func (k *orbitKernel) Params() Params { return k.p }
 
-// Method reports how the kernel is evaluated: "closed", "enumerate" or
-// "quadrature", with "+normalized" appended for a normalized Avg.
-func (k *orbitKernel) Method() string { return k.method }
+// Method reports how the kernel is evaluated: Closed, Enumerate or
+// Quadrature (never Auto). A normalized Avg reports the method of its
+// k_avg; Avg.Normalized tells it apart.
+func (k *orbitKernel) Method() Method { return k.method }
 
 // CrossTo fills dst (n×m) with k(x_i, y_j). dst must not alias x or y.
 func (k *orbitKernel) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
@@ -141,7 +143,7 @@ func NewBase(p Params, d int) (*Base, error) {
 	}
 	return &Base{orbitKernel{
 		p: p, d: d, ev: newFeatureEval(p, d, identity), grad: baseGrad(p),
-		method: "closed", diagIsV: true, groupStr: "none",
+		method: Closed, diagIsV: true,
 	}}, nil
 }
 
@@ -163,17 +165,14 @@ type Avg struct {
 // invariant but not PSD in general; see Plus.
 type Max struct{ orbitKernel }
 
-// Group returns the name of the group the kernel is invariant under.
-func (k *orbitKernel) Group() string { return k.groupStr }
+// Group returns the group the kernel is invariant under (nil for Base).
+func (k *orbitKernel) Group() orbit.Group { return k.group }
 
 // NewAvg returns k_avg for the base kernel p and the group g.
 func NewAvg(p Params, g orbit.Group, o Options) (*Avg, error) {
 	k, err := newOrbitKernel(p, g, o, false)
 	if err != nil {
 		return nil, err
-	}
-	if o.Normalize {
-		k.method += "+normalized"
 	}
 	return &Avg{orbitKernel: *k, norm: o.Normalize}, nil
 }
@@ -206,7 +205,7 @@ func newOrbitKernel(p Params, g orbit.Group, o Options, isMax bool) (*orbitKerne
 		return nil, fmt.Errorf("kernel: group %s has dimension %d", g.Name(), d)
 	}
 	if o.Method < Auto || o.Method > Closed {
-		return nil, fmt.Errorf("%w: unknown method %d", ErrBadOptions, int(o.Method))
+		return nil, fmt.Errorf("%w: method %v cannot be requested (want auto, enumerate or closed)", ErrBadOptions, o.Method)
 	}
 	if o.Workers < 0 {
 		return nil, fmt.Errorf("%w: negative Workers %d", ErrBadOptions, o.Workers)
@@ -218,7 +217,7 @@ func newOrbitKernel(p Params, g orbit.Group, o Options, isMax bool) (*orbitKerne
 		return nil, fmt.Errorf("%w: Quadrature must be 0 (default) or in [2, %d], got %d", ErrBadOptions, MaxQuadrature, o.Quadrature)
 	}
 	b := &builder{p: p, g: g, o: o, isMax: isMax, d: d, inv2: 1 / (p.Lengthscale * p.Lengthscale),
-		k: &orbitKernel{p: p, d: d, workers: o.Workers, diagIsV: isMax, groupStr: g.Name()}}
+		k: &orbitKernel{p: p, d: d, workers: o.Workers, diagIsV: isMax, group: g}}
 	b.kind = "avg"
 	if isMax {
 		b.kind = "max"
@@ -282,19 +281,19 @@ func (b *builder) newFinite(fg orbit.Finite) error {
 	}
 	switch {
 	case closedEv != nil:
-		k.ev, k.method = closedEv, "closed"
+		k.ev, k.method = closedEv, Closed
 	case b.o.Method == Closed:
 		return b.noClosedForm()
 	case enumErr != nil:
 		return fmt.Errorf("kernel: %s over %s: %w", b.kind, g.Name(), enumErr)
 	default:
-		k.ev, k.method = enum, "enumerate"
+		k.ev, k.method = enum, Enumerate
 	}
 	al, hasAlign := g.(orbit.Aligner)
 	switch {
 	case closedGrad != nil:
 		k.grad, k.gradLen = closedGrad, closedGradLen
-	case b.isMax && k.method == "closed" && hasAlign:
+	case b.isMax && k.method == Closed && hasAlign:
 		k.grad, k.gradLen = alignGrad(p, al), d
 	case enum != nil:
 		k.grad, k.gradLen = enum.grad, G*d+d
@@ -342,7 +341,7 @@ var continuousStrategies = []continuousStrategy{
 		}
 		switch ev := b.closedMax().(type) {
 		case *featureEval:
-			b.k.ev, b.k.method = ev, "closed"
+			b.k.ev, b.k.method = ev, Closed
 			if al, ok := b.g.(orbit.Aligner); ok {
 				b.k.grad, b.k.gradLen = alignGrad(b.p, al), b.d
 			} else {
@@ -350,7 +349,7 @@ var continuousStrategies = []continuousStrategy{
 			}
 			return true, nil
 		case *distEval:
-			b.k.ev, b.k.method = ev, "closed"
+			b.k.ev, b.k.method = ev, Closed
 			b.k.grad, b.k.gradLen = fdGrad(ev, b.p.Lengthscale, b.d)
 			return true, nil
 		}
@@ -367,14 +366,14 @@ var continuousStrategies = []continuousStrategy{
 		}
 		if b.p.Shape == RBF {
 			e := newRotAvgEval(b.p, true, 0)
-			b.k.ev, b.k.method, b.k.grad = e, "closed", e.grad
+			b.k.ev, b.k.method, b.k.grad = e, Closed, e.grad
 			return true, nil
 		}
 		if b.o.Method == Closed {
 			return true, b.noClosedForm()
 		}
 		e := newRotAvgEval(b.p, false, b.nodes(DefaultQuadrature))
-		b.k.ev, b.k.method, b.k.grad = e, "quadrature", e.grad
+		b.k.ev, b.k.method, b.k.grad = e, Quadrature, e.grad
 		return true, nil
 	},
 	// Everything else has no closed form.
@@ -415,7 +414,7 @@ func (b *builder) discretized() error {
 		if e.m > MaxQuadratureDouble {
 			return fmt.Errorf("%w: %s over %s averages over pairs of nodes (Quadrature² per pair): Quadrature %d exceeds %d", ErrBadOptions, b.kind, b.g.Name(), e.m, MaxQuadratureDouble)
 		}
-		k.ev, k.method = e, "quadrature"
+		k.ev, k.method = e, Quadrature
 		k.grad, k.gradLen = e.grad, e.gradLen()
 		return nil
 	}
@@ -432,7 +431,7 @@ func (b *builder) discretized() error {
 		}
 	}
 	e := &discEval{p: b.p, inv2: b.inv2, d: b.d, m: nq, nodes: disc.OrbitTo, iso: iso, isMax: b.isMax}
-	k.ev, k.method = e, "quadrature"
+	k.ev, k.method = e, Quadrature
 	if e.iso {
 		k.grad, k.gradLen = e.grad, nq*b.d
 	} else {
@@ -450,6 +449,74 @@ func checkBudget(g orbit.Group, G, d int, budget int64) error {
 	}
 	return nil
 }
+
+// Grad writes ∂k(x, y_j)/∂x into row j of dst (m×d) for x of length d
+// and y m×d: through GradTo if k is a Gradienter, otherwise by central
+// differences of CrossTo with the step the kernels of this package take
+// where they have no analytic gradient, h_k = ε^{1/3}·max(|x_k|, scale)
+// (scale: the kernel's lengthscale; relative error ≈ 1e−10 where k is
+// smooth on the scale of h). The fallback makes 2d CrossTo calls of one
+// perturbed copy of x against y, is deterministic, and allocates nothing
+// after warm-up beyond what CrossTo allocates (its scratch is pooled). An
+// empty dst is resized; a non-empty one of the wrong size panics. scale is
+// used by the fallback only and must then be positive and finite.
+func Grad(k Kernel, dst *mat.Dense, x []float64, y *mat.Dense, scale float64) error {
+	if k == nil {
+		return fmt.Errorf("%w: Grad needs a kernel", ErrBadOptions)
+	}
+	if g, ok := k.(Gradienter); ok {
+		return g.GradTo(dst, x, y)
+	}
+	if !(scale > 0) || math.IsInf(scale, 0) {
+		return fmt.Errorf("%w: Grad: step scale %v must be positive and finite", ErrBadOptions, scale)
+	}
+	d := k.Dim()
+	if len(x) != d {
+		return fmt.Errorf("%w: x has length %d, want d = %d", ErrBadPoints, len(x), d)
+	}
+	if y == nil || y.IsEmpty() {
+		return fmt.Errorf("%w: y is empty", ErrBadPoints)
+	}
+	m, c := y.Dims()
+	if c != d {
+		return fmt.Errorf("%w: y has %d columns, want d = %d", ErrBadPoints, c, d)
+	}
+	resizeDense(dst, m, d)
+	s := fdPool.Get().(*fdScratch)
+	defer fdPool.Put(s)
+	s.xp.Reset()
+	s.xp.ReuseAs(1, d)
+	s.fp.Reset()
+	s.fp.ReuseAs(1, m)
+	s.fm.Reset()
+	s.fm.ReuseAs(1, m)
+	xp, fp, fm := s.xp.RawRowView(0), s.fp.RawRowView(0), s.fm.RawRowView(0)
+	copy(xp, x)
+	for j := range d {
+		h := fdStep(x[j], scale)
+		xp[j] = x[j] + h
+		hp := xp[j] - x[j]
+		if err := k.CrossTo(&s.fp, &s.xp, y); err != nil {
+			return err
+		}
+		xp[j] = x[j] - h
+		hm := x[j] - xp[j]
+		if err := k.CrossTo(&s.fm, &s.xp, y); err != nil {
+			return err
+		}
+		xp[j] = x[j]
+		for i := range m {
+			dst.Set(i, j, (fp[i]-fm[i])/(hp+hm))
+		}
+	}
+	return nil
+}
+
+// fdScratch is Grad's pooled scratch: the perturbed point and two rows of
+// kernel values.
+type fdScratch struct{ xp, fp, fm mat.Dense }
+
+var fdPool = sync.Pool{New: func() any { return new(fdScratch) }}
 
 // Gram fills dst (n×n) with k(x_i, x_j), through GramTo if k is a Gramer
 // and CrossTo(x, x) otherwise.

@@ -24,7 +24,7 @@ func (zeroEval) column(out []float64, stride int, _ []float64, n int, _ []float6
 func TestNormalizedUnderflow(t *testing.T) {
 	p := Params{Shape: RBF, Variance: 1, Lengthscale: 1}
 	zeroGrad := func(dst, _, _, _ []float64) { clear(dst) }
-	a := &Avg{orbitKernel: orbitKernel{p: p, d: 1, ev: zeroEval{}, grad: zeroGrad, method: "stub+normalized"}, norm: true}
+	a := &Avg{orbitKernel: orbitKernel{p: p, d: 1, ev: zeroEval{}, grad: zeroGrad, method: Closed}, norm: true}
 	x := mat.NewDense(3, 1, []float64{1, 2, 3})
 	check := func(op string, err error) {
 		t.Helper()

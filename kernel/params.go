@@ -175,24 +175,34 @@ func dkappaOverU(s Shape, u float64) float64 {
 	panic("kernel: bad shape")
 }
 
-// Method selects how an orbit kernel is evaluated.
+// Method is how an orbit kernel is evaluated: requested in
+// Options.Method (Auto, Enumerate or Closed) and reported, once resolved,
+// by the kernels' Method method (Closed, Enumerate or Quadrature).
 type Method int
 
 // Methods.
 const (
 	// Auto uses a closed form where the group and base kernel allow one,
 	// else enumeration (finite groups) or quadrature (continuous groups).
+	// It is never reported.
 	Auto Method = iota
 	// Enumerate enumerates the orbit of a finite group, or a discretized
-	// orbit (Options.Quadrature nodes) of a continuous one.
+	// orbit (Options.Quadrature nodes) of a continuous one. Reported for
+	// finite groups only; a continuous group evaluated on nodes reports
+	// Quadrature.
 	Enumerate
 	// Closed requires a closed form and fails if there is none.
 	Closed
+	// Quadrature is reported, never requested: the kernel reduces over the
+	// nodes of a quadrature rule or a discretized orbit (a continuous group
+	// without a closed form, under Auto or Enumerate). Options.Method =
+	// Quadrature is an error (ErrBadOptions).
+	Quadrature
 )
 
-var methodNames = [...]string{"auto", "enumerate", "closed"}
+var methodNames = [...]string{"auto", "enumerate", "closed", "quadrature"}
 
-// String returns "auto", "enumerate" or "closed".
+// String returns "auto", "enumerate", "closed" or "quadrature".
 func (m Method) String() string {
 	if m < 0 || int(m) >= len(methodNames) {
 		return fmt.Sprintf("Method(%d)", int(m))
@@ -200,9 +210,10 @@ func (m Method) String() string {
 	return methodNames[m]
 }
 
-// ParseMethod parses "auto", "enumerate" or "closed".
+// ParseMethod parses the methods Options.Method accepts: "auto",
+// "enumerate" or "closed" (case-insensitive).
 func ParseMethod(s string) (Method, error) {
-	for i, n := range methodNames {
+	for i, n := range methodNames[:Closed+1] {
 		if strings.EqualFold(s, n) {
 			return Method(i), nil
 		}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -158,7 +159,10 @@ func NewPlus(m *Max, design *mat.Dense, o PlusOptions) (*Plus, error) {
 func (p *Plus) Dim() int { return p.max.Dim() }
 
 // Method reports how the underlying k_max is evaluated.
-func (p *Plus) Method() string { return p.max.Method() }
+func (p *Plus) Method() Method { return p.max.Method() }
+
+// Group returns the group of the underlying k_max.
+func (p *Plus) Group() orbit.Group { return p.max.Group() }
 
 // Rank is r, the number of eigenvalues kept.
 func (p *Plus) Rank() int { return p.r }

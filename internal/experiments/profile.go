@@ -504,7 +504,7 @@ func (p *profiler) atN(n int) error {
 		},
 		// No flop rate: the product runs only when an eigenvalue is clipped.
 	}, {
-		row: ProfileRow{Phase: "plus-build", Label: "k_plus build (Gram+eigen+features)", Kernel: "plus", Method: mx.Method(), Backend: be},
+		row: ProfileRow{Phase: "plus-build", Label: "k_plus build (Gram+eigen+features)", Kernel: "plus", Method: mx.Method().String(), Backend: be},
 		exp: 3,
 		setup: func(n int) (func() error, error) {
 			x := pts(n)

@@ -24,7 +24,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"strings"
 	"testing"
 
 	"github.com/symbo/symbo/internal/parallel"
@@ -172,7 +171,7 @@ func Run(t *testing.T, k kernel.Kernel, g orbit.Group) {
 	// it) and checks that the assembly at GOMAXPROCS 4 did run on several
 	// goroutines. Closed forms get more points (several tiles of rows).
 	xb, yb := x, y
-	if m, ok := k.(interface{ Method() string }); !ok || strings.HasPrefix(m.Method(), "closed") {
+	if m, ok := k.(interface{ Method() kernel.Method }); !ok || m.Method() == kernel.Closed {
 		xb, yb = Points(g, 260, 31), Points(g, 130, 37)
 	}
 	restore := parallel.SetSerialThreshold(1)

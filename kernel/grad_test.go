@@ -1,0 +1,108 @@
+package kernel_test
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/orbit"
+	"gonum.org/v1/gonum/mat"
+)
+
+// valuesOnly hides every method of a kernel but those of kernel.Kernel,
+// as a caller's own kernel without gradients would look.
+type valuesOnly struct{ k kernel.Kernel }
+
+func (v valuesOnly) Dim() int { return v.k.Dim() }
+func (v valuesOnly) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
+	return v.k.CrossTo(dst, x, y)
+}
+func (v valuesOnly) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
+	return v.k.DiagTo(dst, x)
+}
+
+// TestGradFallback: for a kernel without GradTo, Grad's central
+// differences match the analytic gradient of the same kernel; for a
+// Gradienter it is GradTo, bit for bit.
+func TestGradFallback(t *testing.T) {
+	ho, _ := orbit.Hyperoctahedral(3)
+	for _, ell := range []float64{0.3, 1, 4} {
+		p := kernel.Params{Shape: kernel.Matern52, Variance: 1.3, Lengthscale: ell}
+		b, err := kernel.NewBase(p, 3)
+		must(t, err)
+		a, err := kernel.NewAvg(p, ho, kernel.Options{})
+		must(t, err)
+		for _, k := range []kernel.Kernel{b, a} {
+			x := []float64{0.4, -1.1, 2.5}
+			y := mat.NewDense(4, 3, []float64{0.1, 0.2, 0.3, -1, 1.5, 0.7, 2, -0.4, 1.1, 0.4, -1.1, 2.5})
+			var want, got, direct mat.Dense
+			must(t, k.(kernel.Gradienter).GradTo(&want, x, y))
+			must(t, kernel.Grad(k, &direct, x, y, ell))
+			if !mat.Equal(&direct, &want) {
+				t.Errorf("ℓ = %g %T: Grad of a Gradienter is not its GradTo", ell, k)
+			}
+			must(t, kernel.Grad(valuesOnly{k}, &got, x, y, ell))
+			for i := range 4 {
+				for j := range 3 {
+					w, g := want.At(i, j), got.At(i, j)
+					if math.Abs(w-g) > 1e-7*math.Max(1, math.Abs(w)) {
+						t.Errorf("ℓ = %g %T: ∂k(x, y_%d)/∂x_%d = %v by differences, %v analytic", ell, k, i, j, g, w)
+					}
+				}
+			}
+			// Deterministic, and the same bits into a reused dst.
+			var again mat.Dense
+			must(t, kernel.Grad(valuesOnly{k}, &again, x, y, ell))
+			must(t, kernel.Grad(valuesOnly{k}, &got, x, y, ell))
+			if !mat.Equal(&again, &got) {
+				t.Errorf("ℓ = %g %T: fallback not deterministic", ell, k)
+			}
+		}
+	}
+}
+
+func TestGradErrors(t *testing.T) {
+	b, err := kernel.NewBase(kernel.Params{Shape: kernel.RBF, Variance: 1, Lengthscale: 1}, 2)
+	must(t, err)
+	k := valuesOnly{b}
+	y := mat.NewDense(1, 2, []float64{0, 0})
+	var dst mat.Dense
+	for name, c := range map[string]struct {
+		k     kernel.Kernel
+		x     []float64
+		y     *mat.Dense
+		scale float64
+		want  error
+	}{
+		"nil kernel":   {nil, []float64{0, 0}, y, 1, kernel.ErrBadOptions},
+		"scale 0":      {k, []float64{0, 0}, y, 0, kernel.ErrBadOptions},
+		"scale NaN":    {k, []float64{0, 0}, y, math.NaN(), kernel.ErrBadOptions},
+		"x length":     {k, []float64{0}, y, 1, kernel.ErrBadPoints},
+		"y empty":      {k, []float64{0, 0}, &mat.Dense{}, 1, kernel.ErrBadPoints},
+		"y columns":    {k, []float64{0, 0}, mat.NewDense(1, 3, nil), 1, kernel.ErrBadPoints},
+		"x not finite": {k, []float64{math.Inf(1), 0}, y, 1, kernel.ErrBadPoints},
+	} {
+		if err := kernel.Grad(c.k, &dst, c.x, c.y, c.scale); !errors.Is(err, c.want) {
+			t.Errorf("%s: err = %v, want %v", name, err, c.want)
+		}
+	}
+}
+
+// TestGradFallbackAllocs: after warm-up the fallback allocates nothing
+// beyond its kernel's CrossTo (nothing for Base).
+func TestGradFallbackAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	b, err := kernel.NewBase(kernel.Params{Shape: kernel.Matern52, Variance: 1, Lengthscale: 1}, 3)
+	must(t, err)
+	var k kernel.Kernel = valuesOnly{b}
+	x := []float64{0.1, 0.2, 0.3}
+	y := mat.NewDense(5, 3, nil)
+	var dst mat.Dense
+	must(t, kernel.Grad(k, &dst, x, y, 1))
+	if a := testing.AllocsPerRun(50, func() { _ = kernel.Grad(k, &dst, x, y, 1) }); a != 0 {
+		t.Errorf("Grad fallback allocates %v per call", a)
+	}
+}
