@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // BenchmarkEigen times Eigen on a random symmetric matrix (the copy of
@@ -21,6 +22,42 @@ func BenchmarkEigen(b *testing.B) {
 					if err := Eigen(n, a, n, vals, z, n, w); err != nil {
 						b.Fatal(err)
 					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkEigenPhases times the three phases of Eigen separately and
+// reports each as ms/op of its own: the tridiagonal reduction (sytrd-ms),
+// divide and conquer (stedc-ms) and the back-transformation (ormtr-ms).
+func BenchmarkEigenPhases(b *testing.B) {
+	for _, n := range []int{55, 1000, 3000} {
+		for _, w := range []int{1, 0} {
+			b.Run(fmt.Sprintf("n=%d/workers=%d", n, w), func(b *testing.B) {
+				full := randSym(rand.New(rand.NewPCG(1, uint64(n))), n)
+				a := make([]float64, n*n)
+				d, e, tau := make([]float64, n), make([]float64, n), make([]float64, n)
+				z := make([]float64, n*n)
+				var ws workspace
+				wk := numWorkers(w)
+				var t [3]time.Duration
+				for b.Loop() {
+					copy(a, full)
+					s := time.Now()
+					sytrd(n, a, n, d, e, tau, &ws, wk)
+					t[0] += time.Since(s)
+					s = time.Now()
+					if err := stedc(n, d, e, z, n, &ws, wk); err != nil {
+						b.Fatal(err)
+					}
+					t[1] += time.Since(s)
+					s = time.Now()
+					ormtr(n, a, n, tau, z, n, &ws, wk)
+					t[2] += time.Since(s)
+				}
+				for i, name := range []string{"sytrd-ms", "stedc-ms", "ormtr-ms"} {
+					b.ReportMetric(float64(t[i].Microseconds())/1e3/float64(b.N), name)
 				}
 			})
 		}

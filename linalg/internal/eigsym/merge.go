@@ -37,6 +37,9 @@ const mergeChunk = 32
 // On return the block of z holds the eigenvectors, d the eigenvalues and
 // order their ascending order.
 func merge(m, k int, beta float64, d []float64, z []float64, ldz int, order []int, fbuf []float64, ibuf []int, w int) {
+	if m < dcParallel {
+		w = 1 // too little work to gain from goroutines
+	}
 	idx := ibuf[0:m]
 	col := ibuf[m : 2*m]
 	typ := ibuf[2*m : 3*m]
