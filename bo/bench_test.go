@@ -40,8 +40,8 @@ func BenchmarkIteration(b *testing.B) {
 					b.Fatal(err)
 				}
 				total += time.Since(t0)
-				fit += o.last.FitTime
-				acq += o.last.AcqTime
+				fit += o.last.Timings.Fit
+				acq += o.last.Timings.Acq
 			}
 			n := float64(b.N)
 			b.ReportMetric(float64(fit.Nanoseconds())/n, "fit-ns/op")

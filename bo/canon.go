@@ -68,7 +68,7 @@ func (m *canonMap) chainTo(dst, x, gz []float64, s *acqScratch) {
 // canonModel returns the GP of the fitted model (hyperparameters h) in
 // canonical coordinates: base kernel for max, plus over the trivial group
 // for plus.
-func canonModel(cfg Config, cm *canonMap, xs [][]float64, ys []float64, h gp.Hyper) (*gp.GP, error) {
+func canonModel(cfg Config, cm *canonMap, xs [][]float64, ys []float64, h gp.Hyper) (gp.Posterior, error) {
 	var fam gp.Family
 	var err error
 	shape := cfg.Kernel.shape

@@ -105,17 +105,21 @@ const (
 
 // Caps, checked by New and Run before anything is allocated: exact GP
 // regression costs O(n²) memory and O(n³) time in the number n of
-// observations, so MaxEvaluations (Init, and Init + Iters in Run) is far
-// beyond what an exact GP can fit anyway; the acquisition scores
-// RawSamples points of d coordinates and runs Starts ascents of at most
-// MaxIter steps each.
+// observations, so MaxEvaluations (observations and pending points; Init,
+// and Init + Iters in Run) is far beyond what an exact GP can fit anyway.
 const (
 	MaxEvaluations = 1_000_000
-	MaxRawSamples  = 1 << 22
-	MaxStarts      = 1 << 12
-	MaxAscentIter  = 1 << 16
-	// MaxBatch caps AskBatch's q.
+	// MaxBatch caps AskBatch's q and RunOptions.Batch.
 	MaxBatch = 1 << 10
+)
+
+// Caps of the acquisition optimizer's budgets (Config.RawSamples, Starts
+// and MaxIter): it scores RawSamples points of d coordinates and runs
+// Starts ascents of at most MaxIter steps each.
+const (
+	maxRawSamples = 1 << 22
+	maxStarts     = 1 << 12
+	maxAscentIter = 1 << 16
 )
 
 // Config configures an Optimizer. The zero value is the paper's protocol
@@ -155,7 +159,7 @@ type Config struct {
 	// RawSamples quasi-random points (0 means 512) are scored; the best
 	// Starts of them (0 means 10), with the best observed point, start a
 	// bounded quasi-Newton ascent of at most MaxIter iterations (0 means
-	// 100). Capped by MaxRawSamples, MaxStarts and MaxAscentIter.
+	// 100). At most 2²², 2¹² and 2¹⁶ respectively.
 	RawSamples, Starts, MaxIter int
 	// Workers is the number of goroutines for the acquisition optimizer and
 	// kernel assembly; 0 means GOMAXPROCS. Results do not depend on it.
@@ -186,9 +190,9 @@ func (c Config) withDefaults() (Config, error) {
 		def, max int
 	}{
 		{"Init", &c.Init, DefaultInit, MaxEvaluations},
-		{"RawSamples", &c.RawSamples, DefaultRawSamples, MaxRawSamples},
-		{"Starts", &c.Starts, DefaultStarts, MaxStarts},
-		{"MaxIter", &c.MaxIter, DefaultMaxIter, MaxAscentIter},
+		{"RawSamples", &c.RawSamples, DefaultRawSamples, maxRawSamples},
+		{"Starts", &c.Starts, DefaultStarts, maxStarts},
+		{"MaxIter", &c.MaxIter, DefaultMaxIter, maxAscentIter},
 	} {
 		if err := checkCount(f.name, *f.v, f.max); err != nil {
 			return c, err

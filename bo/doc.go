@@ -26,7 +26,9 @@
 // non-increasing base kernel (the paper's Proposition 1); elsewhere New
 // fails with ErrMaxNotPSD. Custom wraps any gp.Family (gp.FamilyOf turns
 // a kernel.Kernel constructor into one), so a caller can bring a
-// covariance of its own without changing symbo.
+// covariance of its own without changing symbo; its kernels need no
+// gradient (the ascent then differentiates them numerically), and the
+// group declared with it defines the orbits pending points exclude.
 //
 // At every acquisition step the signal variance, lengthscale and noise are
 // fitted by gp.Fit to all observations (Config.FitMode: each kernel on its
@@ -48,7 +50,10 @@
 // output scale, a positive affine image of the scale of y with the same
 // maximizers: proposals do not change (up to rounding) when y is scaled or
 // shifted, and nothing overflows for any finite y. The GP models sign·y,
-// sign = −1 with Config.Minimize.
+// sign = −1 with Config.Minimize. The acquisition sees the fitted GP only
+// through gp.Posterior. Diagnostics reports, after each Ask, the fitted
+// hyperparameters, β, the acquisition value and the fit and acquisition
+// times (what Run records in an Evaluation).
 //
 // The acquisition optimizer scores RawSamples points of a scrambled Halton
 // sequence (scrambling seeded from (seed, n); no point is special — in
@@ -74,8 +79,9 @@
 // function of the inputs alone, and a costly sample path per point): it
 // costs one extra conditioning per pending point, is deterministic, and —
 // told through an invariant kernel — lowers the acquisition on the whole
-// orbit of a pending point. PendingExclusion makes that a guarantee: no
-// point within 10⁻³ of the box diagonal of a pending point's orbit is
+// orbit of a pending point. An exclusion radius makes that a guarantee:
+// no point within 10⁻³ of the box diagonal of a pending point's orbit
+// (under the kernel's group; Custom's declared group included) is
 // proposed, so a batch never holds two points of one orbit.
 //
 // # Run protocol
@@ -136,5 +142,6 @@
 // eigendecomposition (O(n³), plus the Gram for avg) — and the acquisition:
 // RawSamples + Starts·(ascent evaluations) predictions of O(n) kernel
 // evaluations and O(n²) triangular solves each (k_plus: O(n·r) with the
-// feature form, r ≤ n). Measured times per run are in docs/results.
+// feature form, r ≤ n); a custom kernel without gradients adds 2d kernel
+// rows per gradient. Measured times per run are in docs/results.
 package bo

@@ -112,9 +112,14 @@ func Plus(g orbit.Group, shape kernel.Shape) Kernel {
 
 // Custom is a covariance of your own: fam is a family of unit-variance
 // correlation functions C_ℓ on R^d (gp.Family; gp.FamilyOf wraps any
-// kernel.Kernel constructor), fitted like the built-in ones. g is the group
-// the family is invariant under, or nil; it is reported in traces and used
-// by nothing else. name labels the kernel in traces.
+// kernel.Kernel constructor), fitted like the built-in ones. Its kernels
+// need no gradient: without kernel.Gradienter the acquisition ascent
+// differentiates them by central differences (kernel.Grad), 2d more kernel
+// rows per gradient. g is the group the family is invariant under, or nil:
+// it is reported in traces and defines the orbits that pending points
+// exclude (a batch never holds two points within 10⁻³ of the box diagonal
+// of one orbit under g; with nil, of one point). Declare only a group the
+// family is invariant under. name labels the kernel in traces.
 func Custom(name string, fam gp.Family, g orbit.Group) Kernel {
 	return Kernel{name: name, group: g, family: func(d, _ int, _ linalg.Backend) (gp.Family, error) {
 		if fam == nil {
@@ -169,9 +174,6 @@ func (k Kernel) Name() string {
 // Group is the group the kernel is invariant under (nil for base and
 // nystrom).
 func (k Kernel) Group() orbit.Group { return k.group }
-
-// Shape is the base kernel's shape (RBF for custom kernels).
-func (k Kernel) Shape() kernel.Shape { return k.shape }
 
 // orDefault returns k, or Base(RBF) for the zero value.
 func (k Kernel) orDefault() Kernel {

@@ -41,31 +41,31 @@ const (
 	PhaseBO   = "bo"
 )
 
-// AskInfo describes the last Ask.
-type AskInfo struct {
-	Phase   string // PhaseInit or PhaseBO
-	N       int    // observations when asked
-	Pending int    // pending points when asked
-	// The fitted GP (PhaseBO only; zero otherwise): hyperparameters on the
-	// standardized scale, jitter, log marginal likelihood.
-	Hyper       gp.Hyper
-	Jitter      float64
+// Diagnostics describes how Ask chose the last point it returned: what Run
+// records in each Evaluation.
+type Diagnostics struct {
+	// Phase is PhaseInit (a point of the uniform initial design: the
+	// fields below are zero, Beta and Acq NaN) or PhaseBO (an acquisition
+	// step).
+	Phase string
+	// Hyper holds the GP hyperparameters fitted to the observations
+	// (standardized scale) and the jitter their Cholesky factorization
+	// needed; LogMarginal is the log marginal likelihood of the
+	// standardized observations under them (jitter included, prior not).
+	Hyper       Hyper
 	LogMarginal float64
-	// T is the acquisition step t = N − Init + 1, Beta the UCB weight β
-	// used (NaN for EI or PhaseInit).
+	// T is the acquisition step t = n − Init + 1 (n observations and
+	// pending points when asked); Beta the UCB weight β_t (NaN for EI).
 	T    int
 	Beta float64
-	// Acq is the acquisition value at the returned point; Start the rank of
-	// the winning start among the starts (0 = best raw score); FromBest
-	// whether that start was the best observed point; Evals the
-	// acquisition evaluations of the ascent.
+	// Acq is the acquisition value at the point (on the GP's standardized
+	// output scale); FromBest whether the winning ascent started at the
+	// best observed point.
 	Acq      float64
-	Start    int
 	FromBest bool
-	Evals    int
-	// Fit and Acq are the wall times of hyperparameter fitting and
-	// acquisition optimization.
-	FitTime, AcqTime time.Duration
+	// Timings: wall times of the hyperparameter fit and the acquisition
+	// optimization (Other is zero).
+	Timings Timings
 }
 
 // Optimizer is an ask/tell Bayesian optimizer of a black box on the box
@@ -86,11 +86,12 @@ type Optimizer struct {
 	xs [][]float64
 	ys []float64 // as told
 
-	model *gp.GP      // fitted on X
-	fitN  int         // len(xs) when model was fitted
-	pred  *gp.GP      // predicts: model with the pending lies, or its twin on φ
-	pend  [][]float64 // pending points (asked, not told), in asking order
-	last  AskInfo
+	model  gp.Posterior // fitted on X
+	fitted Diagnostics  // the fit of model: Hyper (with jitter), LogMarginal
+	fitN   int          // len(xs) when model was fitted
+	pred   gp.Posterior // predicts: model with the pending lies, or its twin on φ
+	pend   [][]float64  // pending points (asked, not told), in asking order
+	last   Diagnostics
 
 	ws []*acqScratch
 	qn []*boxQN
@@ -193,21 +194,13 @@ func (o *Optimizer) bestIndex() int {
 	return b
 }
 
-// LastAsk describes the most recent Ask that computed a point.
-func (o *Optimizer) LastAsk() AskInfo {
+// Diagnostics describes how the most recent Ask chose its point (the zero
+// value before the first).
+func (o *Optimizer) Diagnostics() Diagnostics {
 	if o == nil {
-		return AskInfo{}
+		return Diagnostics{}
 	}
 	return o.last
-}
-
-// Model returns the GP fitted by the last acquisition step (nil before
-// one).
-func (o *Optimizer) Model() *gp.GP {
-	if o == nil {
-		return nil
-	}
-	return o.model
 }
 
 // Ask returns the next point to evaluate (a fresh slice inside the box)
@@ -232,7 +225,7 @@ func (o *Optimizer) Ask() ([]float64, error) {
 	var x []float64
 	if n+k < o.cfg.Init {
 		x = o.designPoint(n + k)
-		o.last = AskInfo{Phase: PhaseInit, N: n, Pending: k, Beta: math.NaN(), Acq: math.NaN(), Start: -1}
+		o.last = Diagnostics{Phase: PhaseInit, Beta: math.NaN(), Acq: math.NaN()}
 	} else {
 		var err error
 		x, err = o.acquire()
@@ -413,7 +406,12 @@ func (o *Optimizer) fitModel() error {
 	if err != nil {
 		return wrapf(err, "fit at n = %d", n)
 	}
+	h := m.Hyper()
 	o.model = m
+	o.fitted = Diagnostics{
+		Hyper:       Hyper{Variance: h.Variance, Lengthscale: h.Lengthscale, Noise: h.Noise, Jitter: m.Jitter()},
+		LogMarginal: m.LogMarginal(),
+	}
 	return nil
 }
 
@@ -490,8 +488,8 @@ func width(lo, hi float64) float64 { return min(hi-lo, math.MaxFloat64) }
 // there are positive affine images of UCB and EI in the units of y, with
 // the same maximizers, and never overflow.
 type acqFunc struct {
-	m        *gp.GP    // predicting model (on φ(X) when canon is set)
-	canon    *canonMap // nil: predict at x itself
+	m        gp.Posterior // predicting model (on φ(X) when canon is set)
+	canon    *canonMap    // nil: predict at x itself
 	kind     Acquisition
 	sqrtBeta float64
 	best     float64 // EI incumbent: best observed sign·y, standardized
@@ -524,13 +522,11 @@ func (a *acqFunc) eval(s *acqScratch, x, grad []float64) (float64, error) {
 		a.canon.c.CanonicalTo(s.z, x)
 		z = s.z
 	}
-	var mu, v float64
-	var err error
+	dmean, dvar := s.dmean, s.dvar
 	if grad == nil {
-		mu, v, err = a.m.PredictStandardized(&s.ws, z)
-	} else {
-		mu, v, err = a.m.PredictGradStandardized(&s.ws, z, s.dmean, s.dvar)
+		dmean, dvar = nil, nil
 	}
+	mu, v, err := a.m.PredictStandardized(&s.ws, z, dmean, dvar)
 	if err != nil {
 		return math.Inf(-1), err
 	}
@@ -589,25 +585,20 @@ func (o *Optimizer) newAcq() *acqFunc {
 		_, b := o.beta(len(o.xs) + len(o.pend))
 		a.sqrtBeta = math.Sqrt(b)
 	}
-	m, sc := o.pred.Standardization()
-	yb := o.sign * o.ys[o.bestIndex()]
-	if a.best = (yb - m) / sc; math.IsInf(a.best, 0) {
-		a.best = yb/sc - m/sc
-	}
+	a.best = o.pred.Standardize(o.sign * o.ys[o.bestIndex()])
 	return a
 }
 
 // acquire fits the model and maximizes the acquisition.
 func (o *Optimizer) acquire() ([]float64, error) {
 	n := len(o.xs)
-	info := AskInfo{Phase: PhaseBO, N: n, Pending: len(o.pend), Beta: math.NaN()}
 	t0 := time.Now()
 	if err := o.fit(); err != nil {
 		return nil, err
 	}
-	info.FitTime = time.Since(t0)
-	h := o.model.Hyper()
-	info.Hyper, info.Jitter, info.LogMarginal = h, o.model.Jitter(), o.model.LogMarginal()
+	info := o.fitted
+	info.Phase = PhaseBO
+	info.Timings.Fit = time.Since(t0)
 	t1 := time.Now()
 	a := o.newAcq()
 	info.T, info.Beta = o.beta(n + len(o.pend))
@@ -618,7 +609,7 @@ func (o *Optimizer) acquire() ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	info.AcqTime = time.Since(t1)
+	info.Timings.Acq = time.Since(t1)
 	o.last = info
 	return x, nil
 }
@@ -629,7 +620,7 @@ const rawChunk = 32
 // and the best observed point, starts a bounded quasi-Newton ascent from
 // the best Starts of them, and returns the best end point (ties: the
 // better-ranked start).
-func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *AskInfo) ([]float64, error) {
+func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *Diagnostics) ([]float64, error) {
 	d, R := o.d, o.cfg.RawSamples
 	h, err := qmc.NewHalton(d, mix(o.seed, tagQMC, uint64(n)))
 	if err != nil {
@@ -669,7 +660,6 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *AskI
 	ns := min(o.cfg.Starts, nc)
 	ends := make([]float64, ns*d)
 	vals := make([]float64, ns)
-	evals := make([]int, ns)
 	serrs := make([]error, ns)
 	parallel.For(ns, o.cfg.Workers, func(w, s int) {
 		ws, q := o.ws[w], o.qn[w]
@@ -683,14 +673,13 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *AskI
 		}
 		start := cand[order[s]*d : (order[s]+1)*d]
 		vals[s] = q.maximize(f, ends[s*d:(s+1)*d], start)
-		evals[s], serrs[s] = q.evals, ferr
+		serrs[s] = ferr
 	})
 	rank := make([]int, ns)
 	for s := range ns {
 		if serrs[s] != nil {
 			return nil, wrapf(serrs[s], "acquisition ascent from start %d", s)
 		}
-		info.Evals += evals[s]
 		rank[s] = s
 		clampInto(ends[s*d:(s+1)*d], o.lo, o.hi)
 	}
@@ -705,35 +694,36 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *AskI
 		if o.onPendingOrbit(x) {
 			continue
 		}
-		info.Acq, info.Start, info.FromBest = vals[s], s, order[s] == R
+		info.Acq, info.FromBest = vals[s], order[s] == R
 		return append([]float64(nil), x...), nil
 	}
 	for _, i := range order {
 		x := cand[i*d : (i+1)*d]
 		if !math.IsInf(score[i], -1) && !o.onPendingOrbit(x) {
-			info.Acq, info.Start, info.FromBest = score[i], -1, i == R
+			info.Acq, info.FromBest = score[i], i == R
 			return append([]float64(nil), x...), nil
 		}
 	}
 	return nil, fmt.Errorf("bo: acquisition is not finite at any start off the pending points' orbits")
 }
 
-// PendingExclusion is the radius, as a fraction of the box diagonal, of
+// pendingExclusion is the radius, as a fraction of the box diagonal, of
 // the neighbourhood of a pending point's orbit (its point alone for a
 // kernel without a group) that Ask never proposes in: the constant liar
 // lowers the acquisition there, and this makes it a guarantee, so a batch
 // never holds two points of one orbit, nor near-duplicates.
-const PendingExclusion = 1e-3
+const pendingExclusion = 1e-3
 
-// onPendingOrbit reports whether x lies within PendingExclusion of the
-// box diagonal of the orbit of a pending point under the kernel's group.
+// onPendingOrbit reports whether x lies within pendingExclusion of the
+// box diagonal of the orbit of a pending point under the kernel's group
+// (Config.Kernel's Group: a custom kernel's too).
 func (o *Optimizer) onPendingOrbit(x []float64) bool {
 	if len(o.pend) == 0 {
 		return false
 	}
 	var diag float64
 	for i := range o.lo {
-		w := width(o.lo[i], o.hi[i]) * PendingExclusion
+		w := width(o.lo[i], o.hi[i]) * pendingExclusion
 		diag += w * w
 	}
 	for _, p := range o.pend {

@@ -12,7 +12,8 @@ import (
 )
 
 // Hyper are the fitted GP hyperparameters of one acquisition step, on the
-// standardized output scale (gp.Hyper).
+// standardized output scale (gp.Hyper), with the diagonal jitter the
+// Cholesky factorization needed (0 when none).
 type Hyper struct {
 	Variance    float64 `json:"variance"`
 	Lengthscale float64 `json:"lengthscale"`
@@ -284,7 +285,7 @@ func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions)
 	}
 	tr := &Trace{
 		Problem: p.Name(), D: len(lo), Kernel: c.Kernel.Name(), Seed: seed, Minimize: c.Minimize,
-		Group: group, Shape: c.Kernel.Shape().String(), Acquisition: c.Acquisition.String(),
+		Group: group, Shape: c.Kernel.shape.String(), Acquisition: c.Acquisition.String(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
 		Prior: priorName(c),
 		Init:  c.Init, Iters: iters, RawSamples: c.RawSamples, Starts: c.Starts,
@@ -339,13 +340,13 @@ func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions)
 		}
 		t0 := time.Now()
 		xs := make([][]float64, m)
-		infos := make([]AskInfo, m)
+		infos := make([]Diagnostics, m)
 		for j := range m {
 			x, err := o.Ask()
 			if err != nil {
 				return nil, wrapf(err, "%s: evaluation %d", p.Name(), i+j)
 			}
-			xs[j], infos[j] = x, o.LastAsk()
+			xs[j], infos[j] = x, o.Diagnostics()
 		}
 		asked := time.Since(t0)
 		for j := range resumed {
@@ -428,12 +429,12 @@ func observedNoise(p Problem, o *Optimizer) ([]float64, float64, error) {
 	return f, v, nil
 }
 
-// newEvaluation records an asked point, its values and its AskInfo.
-func newEvaluation(info AskInfo, x []float64, y, f float64, round int) Evaluation {
+// newEvaluation records an asked point, its values and its Diagnostics.
+func newEvaluation(info Diagnostics, x []float64, y, f float64, round int) Evaluation {
 	e := Evaluation{Phase: info.Phase, X: x, Y: y, F: f, Round: round}
 	if info.Phase == PhaseBO {
 		h := info.Hyper
-		e.Hyper = &Hyper{Variance: h.Variance, Lengthscale: h.Lengthscale, Noise: h.Noise, Jitter: info.Jitter}
+		e.Hyper = &h
 		e.T = info.T
 		if !math.IsNaN(info.Beta) {
 			b := info.Beta
@@ -442,15 +443,15 @@ func newEvaluation(info AskInfo, x []float64, y, f float64, round int) Evaluatio
 		a := info.Acq
 		e.Acq = &a
 		e.FromBest = info.FromBest
-		e.Timings.Fit, e.Timings.Acq = info.FitTime, info.AcqTime
+		e.Timings.Fit, e.Timings.Acq = info.Timings.Fit, info.Timings.Acq
 	}
 	return e
 }
 
-func sumAskTimes(infos []AskInfo) time.Duration {
+func sumAskTimes(infos []Diagnostics) time.Duration {
 	var t time.Duration
 	for _, in := range infos {
-		t += in.FitTime + in.AcqTime
+		t += in.Timings.Fit + in.Timings.Acq
 	}
 	return t
 }

@@ -45,8 +45,9 @@
 // ℓ ∈ [1e-3·s, 1e3·s] with s the diagonal of the bounding box of the
 // training inputs. FixNoise holds σ² at a known level given in the units
 // of y. ModeOwn (default) fits each family on its own likelihood; ModeBase
-// fits the base family (Baser) and reuses its hyperparameters, as the
-// authors' public code does. The method is the profile likelihood; a
+// fits the base family (the family's method Base() Family) and reuses its
+// hyperparameters, as the authors' public code does. The method is the
+// profile likelihood; a
 // gradient-based BFGS fit is kept internally as the reference the tests
 // compare it with.
 //
@@ -78,9 +79,8 @@
 // # Priors (MAP fitting)
 //
 // FitOptions.Prior = PriorBoTorch maximizes lml + log p(v) + log p(ℓ/w) +
-// log p(σ²) instead (the zero value PriorNone is the plain likelihood,
-// bit for bit as before). The priors are the classic defaults of
-// BoTorch's SingleTaskGP (BoTorch < 0.12; 0.12 switched to a
+// log p(σ²) instead (the zero value PriorNone is the plain likelihood).
+// The priors are the classic defaults of BoTorch's SingleTaskGP (BoTorch < 0.12; 0.12 switched to a
 // dimension-scaled LogNormal lengthscale prior, not implemented here),
 // assuming its recommended transforms, inputs normalized to the unit cube
 // and standardized outputs: ℓ/w ~ Gamma(3, 6), v ~ Gamma(2, 0.15), σ² ~
@@ -93,8 +93,8 @@
 // GPyTorch the densities are evaluated at the parameters themselves, with
 // no Jacobian term for the log parametrization (the MAP is therefore not
 // invariant to reparametrization, exactly as in BoTorch). With FixNoise
-// the noise prior is dropped. FitInfo's LogMarginal then holds the
-// maximized objective, lml + log prior (normalized Gamma densities).
+// the noise prior is dropped. The objective is lml + log prior (normalized
+// Gamma densities); GP.LogMarginal still reports the likelihood alone.
 //
 // The profile fit handles the prior without losing its O(n) inner solve: at
 // fixed ℓ and ρ = log(σ²/v) the objective is concave in t = log v (the
@@ -117,6 +117,18 @@
 // gradient costs one k_max row and its gradient plus O(n·r + r² + n·d)
 // instead of O(n·r·d) (tested against the generic posterior of
 // kernel.Plus).
+//
+// # Prediction
+//
+// Predict and PredictGrad work in the units of y (ErrOverflow when those
+// exceed the float64 range); PredictStandardized (mean and latent variance
+// of the standardized outputs, with their gradients into caller buffers)
+// and Standardize work on the standardized scale, where nothing
+// overflows. Those two and Hyper make the Posterior interface, all of a
+// fitted GP that bo's acquisition uses. The kernel's gradient comes from
+// kernel.Grad: its GradTo, or for a kernel without one (a caller's,
+// through FamilyOf) central differences of CrossTo with steps
+// ε^{1/3}·max(|x_k|, ℓ), 2d more kernel rows per gradient.
 //
 // # Invariants
 //

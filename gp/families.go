@@ -14,9 +14,9 @@ var (
 	_ Family = (*distanceFamily)(nil)
 	_ Family = (*plusFamily)(nil)
 	_ Family = (*rebuildFamily)(nil)
-	_ Baser  = (*distanceFamily)(nil)
-	_ Baser  = (*plusFamily)(nil)
-	_ Baser  = (*rebuildFamily)(nil)
+	_ baser  = (*distanceFamily)(nil)
+	_ baser  = (*plusFamily)(nil)
+	_ baser  = (*rebuildFamily)(nil)
 
 	_ spectrumer = (*plusBound)(nil)
 )
@@ -377,7 +377,12 @@ type rebuildFamily struct {
 // fitted apart), and the family rebuilds the kernel and its Gram for every
 // lengthscale, with ∂C/∂log ℓ by a central difference in log ℓ (two more
 // Grams). shape is passed through in p and names the base kernel for
-// ModeBase. This is how a caller plugs a kernel of its own into Fit and bo.
+// ModeBase. The kernels need only kernel.Kernel's methods: GramTo
+// (kernel.Gramer) and GradTo (kernel.Gradienter) are used where they
+// exist, and otherwise the Gram comes from CrossTo and PredictGrad's
+// gradients from central differences (kernel.Grad, steps relative to the
+// lengthscale). This is how a caller plugs a kernel of its own into Fit
+// and bo.
 func FamilyOf(d int, shape kernel.Shape, newKernel func(p kernel.Params) (kernel.Kernel, error)) (Family, error) {
 	if d < 1 {
 		return nil, fmt.Errorf("gp: FamilyOf: dimension %d", d)

@@ -349,7 +349,7 @@ func BenchmarkFit(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					b.ReportMetric(float64(g.FitInfo().Evaluations), "evals/op")
+					b.ReportMetric(float64(g.fit.Evaluations), "evals/op")
 				}
 			})
 		}

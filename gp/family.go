@@ -37,9 +37,10 @@ type Bound interface {
 	Kernel(variance, lengthscale float64) (kernel.Kernel, error)
 }
 
-// Baser is implemented by families that know their base (Euclidean)
-// family, used by Fit in ModeBase.
-type Baser interface {
+// baser is implemented by families that know their base (Euclidean)
+// family, used by Fit in ModeBase. A caller's family joins by having the
+// method.
+type baser interface {
 	Base() Family
 }
 

@@ -21,7 +21,9 @@ const (
 	ModeOwn Mode = iota
 	// ModeBase fits the base (Euclidean) kernel of the family and reuses
 	// its hyperparameters in the family's kernel, as the paper authors'
-	// public code does. The family must implement Baser.
+	// public code does. The family must have a method Base() Family
+	// returning that base family (the families of this package and
+	// FamilyOf's do).
 	ModeBase
 )
 
@@ -35,16 +37,16 @@ func (m Mode) String() string {
 	return fmt.Sprintf("Mode(%d)", int(m))
 }
 
-// Default bounds, on the standardized output scale. The lengthscale bounds
-// are multiples of the data scale s, the diagonal of the bounding box of
-// the training inputs (1 if all inputs coincide).
+// Default bounds (FitOptions), on the standardized output scale. The
+// lengthscale bounds are multiples of the data scale s, the diagonal of the
+// bounding box of the training inputs (1 if all inputs coincide).
 const (
-	DefaultVarianceMin = 1e-3
-	DefaultVarianceMax = 1e3
-	DefaultLengthMin   = 1e-3 // × s
-	DefaultLengthMax   = 1e3  // × s
-	DefaultNoiseMin    = 1e-6
-	DefaultNoiseMax    = 1
+	defaultVarianceMin = 1e-3
+	defaultVarianceMax = 1e3
+	defaultLengthMin   = 1e-3 // × s
+	defaultLengthMax   = 1e3  // × s
+	defaultNoiseMin    = 1e-6
+	defaultNoiseMax    = 1
 )
 
 // FitOptions configure Fit. The zero value is the default.
@@ -68,8 +70,9 @@ type FitOptions struct {
 	FixNoise bool
 	Noise    float64
 	// Bounds [min, max] on the standardized scale; a zero array means the
-	// default (DefaultVarianceMin…); the lengthscale bounds are absolute
-	// when set.
+	// default: v ∈ [1e-3, 1e3], ℓ ∈ [1e-3·s, 1e3·s] with s the diagonal of
+	// the bounding box of the training inputs, σ² ∈ [1e-6, 1] (PriorBoTorch:
+	// [1e-4, 1]). The lengthscale bounds are absolute when set.
 	VarianceBounds, LengthscaleBounds, NoiseBounds [2]float64
 	// Method: fitProfile (default) or fitBFGS.
 	method fitMethod
@@ -85,22 +88,22 @@ type FitOptions struct {
 	PriorScale float64
 }
 
-// FitInfo describes a fit. With a Prior, LogMarginal is the maximized
+// fitInfo describes a fit. With a Prior, LogMarginal is the maximized
 // objective lml + log prior. With fitProfile, Starts holds one entry per
 // distinct lengthscale of the starts and the grid (From = To, the inner
 // optimum over (v, σ²) at that ℓ) and, last, the Brent refinement from the
 // best of them; Evaluations counts the profile evaluations (one
 // correlation matrix and eigendecomposition each) and Gradient is false.
-type FitInfo struct {
+type fitInfo struct {
 	Mode        Mode
-	Starts      []Start // in the order tried
-	Best        int     // index into Starts of the chosen optimum
-	Evaluations int     // likelihood evaluations over all starts
-	Gradient    bool    // false if a derivative-free search was used
+	Starts      []fitStart // in the order tried
+	Best        int        // index into Starts of the chosen optimum
+	Evaluations int        // likelihood evaluations over all starts
+	Gradient    bool       // false if a derivative-free search was used
 }
 
-// Start is one local optimization of a fit.
-type Start struct {
+// fitStart is one local optimization of a fit.
+type fitStart struct {
 	From, To    Hyper
 	LogMarginal float64 // at To; NaN if the start failed
 	Err         error
@@ -131,7 +134,7 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 	switch opts.Mode {
 	case ModeOwn:
 	case ModeBase:
-		bf, ok := fam.(Baser)
+		bf, ok := fam.(baser)
 		if !ok {
 			return nil, fmt.Errorf("gp: ModeBase: family %T has no base family", fam)
 		}
@@ -153,10 +156,6 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 	g.fit = &info
 	return g, nil
 }
-
-// FitInfo returns how the hyperparameters were fitted, or nil for a GP
-// made by New or NewKernel.
-func (g *GP) FitInfo() *FitInfo { return g.fit }
 
 // dataScale is the diagonal of the bounding box of x, or 1 if it is 0.
 func dataScale(x *mat.Dense) float64 {
@@ -232,26 +231,26 @@ func boundsOr(b [2]float64, lo, hi float64, name string) ([2]float64, error) {
 	return b, nil
 }
 
-func fitHyper(b Bound, be linalg.Backend, xc *mat.Dense, ys []float64, scale float64, opts FitOptions) (Hyper, FitInfo, error) {
-	var info FitInfo
+func fitHyper(b Bound, be linalg.Backend, xc *mat.Dense, ys []float64, scale float64, opts FitOptions) (Hyper, fitInfo, error) {
+	var info fitInfo
 	s := dataScale(xc)
-	vb, err := boundsOr(opts.VarianceBounds, DefaultVarianceMin, DefaultVarianceMax, "variance")
+	vb, err := boundsOr(opts.VarianceBounds, defaultVarianceMin, defaultVarianceMax, "variance")
 	if err != nil {
 		return Hyper{}, info, err
 	}
 	// The default bounds follow the data scale, within the range kernels
 	// accept (kernel.MinLengthscale…MaxLengthscale).
-	llo := min(max(DefaultLengthMin*s, kernel.MinLengthscale), kernel.MaxLengthscale/1e6)
-	lhi := max(min(DefaultLengthMax*s, kernel.MaxLengthscale), kernel.MinLengthscale*1e6)
+	llo := min(max(defaultLengthMin*s, kernel.MinLengthscale), kernel.MaxLengthscale/1e6)
+	lhi := max(min(defaultLengthMax*s, kernel.MaxLengthscale), kernel.MinLengthscale*1e6)
 	lb, err := boundsOr(opts.LengthscaleBounds, llo, lhi, "lengthscale")
 	if err != nil {
 		return Hyper{}, info, err
 	}
-	noiseMin := DefaultNoiseMin
+	noiseMin := defaultNoiseMin
 	if opts.Prior != PriorNone {
-		noiseMin = BoTorchNoiseMin
+		noiseMin = botorchNoiseMin
 	}
-	nb, err := boundsOr(opts.NoiseBounds, noiseMin, DefaultNoiseMax, "noise")
+	nb, err := boundsOr(opts.NoiseBounds, noiseMin, defaultNoiseMax, "noise")
 	if err != nil {
 		return Hyper{}, info, err
 	}
@@ -373,7 +372,7 @@ func fitHyper(b Bound, be linalg.Backend, xc *mat.Dense, ys []float64, scale flo
 		if opts.FixNoise {
 			from[2] = fixedLogNoise
 		}
-		rec := Start{From: hyperOf(from), LogMarginal: math.NaN()}
+		rec := fitStart{From: hyperOf(from), LogMarginal: math.NaN()}
 		var method optimize.Method = &optimize.BFGS{}
 		if !info.Gradient {
 			method = &optimize.NelderMead{}

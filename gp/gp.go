@@ -38,7 +38,7 @@ func (h Hyper) check() error {
 	return nil
 }
 
-// Options configure New and NewKernel. The zero value is the default.
+// Options configure New. The zero value is the default.
 type Options struct {
 	// Backend does the Cholesky factorization; nil means linalg.Default().
 	Backend linalg.Backend
@@ -60,18 +60,17 @@ func backendOr(b linalg.Backend) (linalg.Backend, error) {
 // Workspace.
 type GP struct {
 	k         kernel.Kernel
-	grad      kernel.Gradienter // nil if k has no gradient
 	constDiag bool
 	x         *mat.Dense // n×d copy of the training inputs
 	n, d      int
 	yMean     float64
 	yScale    float64
-	hyper     Hyper // NaN fields for NewKernel, except Noise
+	hyper     Hyper // NaN fields for newKernelGP, except Noise
 	jitter    float64
 	l         blas64.Triangular // lower Cholesky factor of K + noise·I + jitter·I
 	alpha     []float64         // K⁻¹·y_standardized
 	lml       float64
-	fit       *FitInfo
+	fit       *fitInfo
 	// Feature form of a k_plus posterior (plusBound only), built on first
 	// prediction: plusOnce guards plus and plusErr.
 	plusBound *plusBound
@@ -218,12 +217,13 @@ func build(b Bound, xc *mat.Dense, ys []float64, mean, scale float64, h Hyper, o
 	return g, nil
 }
 
-// NewKernel returns the GP posterior with covariance k for the standardized
-// outputs and noise variance noise (standardized scale) given x (n×d) and
-// y. Hyper then reports NaN variance and lengthscale.
-func NewKernel(k kernel.Kernel, x *mat.Dense, y []float64, noise float64, opts Options) (*GP, error) {
+// newKernelGP returns the GP posterior with covariance k for the
+// standardized outputs and noise variance noise (standardized scale) given
+// x (n×d) and y: New without a family (tests). Hyper then reports NaN
+// variance and lengthscale.
+func newKernelGP(k kernel.Kernel, x *mat.Dense, y []float64, noise float64, opts Options) (*GP, error) {
 	if isNilValue(k) {
-		return nil, fmt.Errorf("%w: NewKernel needs a kernel", ErrNilArgument)
+		return nil, fmt.Errorf("%w: newKernelGP needs a kernel", ErrNilArgument)
 	}
 	if !(noise >= 0) || math.IsInf(noise, 0) {
 		return nil, fmt.Errorf("gp: noise %v must be non-negative and finite", noise)
@@ -260,7 +260,6 @@ func newGP(k kernel.Kernel, xc *mat.Dense, ys []float64, mean, scale, noise floa
 		hyper:  Hyper{Variance: math.NaN(), Lengthscale: math.NaN(), Noise: noise},
 		jitter: jit, alpha: make([]float64, n),
 	}
-	g.grad, _ = k.(kernel.Gradienter)
 	var l mat.TriDense
 	chol.LTo(&l)
 	g.l = l.RawTriangular()
@@ -314,9 +313,16 @@ func (g *GP) Jitter() float64 { return g.jitter }
 // outputs (jitter included).
 func (g *GP) LogMarginal() float64 { return g.lml }
 
-// Standardization returns the mean and scale with y_std = (y − mean)/scale;
-// scale is 1 for constant y.
-func (g *GP) Standardization() (mean, scale float64) { return g.yMean, g.yScale }
+// Standardize returns y on the standardized output scale, (y − mean)/scale
+// with the mean and scale of the training outputs (scale 1 when they are
+// constant), computed as y/scale − mean/scale when the difference
+// overflows.
+func (g *GP) Standardize(y float64) float64 {
+	if z := (y - g.yMean) / g.yScale; !math.IsInf(z, 0) {
+		return z
+	}
+	return y/g.yScale - g.yMean/g.yScale
+}
 
 // NoiseVariance returns the noise variance in the units of y.
 func (g *GP) NoiseVariance() float64 { return g.hyper.Noise * g.yScale * g.yScale }
@@ -390,16 +396,21 @@ func (g *GP) Predict(ws *Workspace, x []float64) (mean, variance float64, err er
 	return g.unstandardize(ms, vs)
 }
 
-// PredictStandardized is Predict on the standardized output scale: the
-// posterior mean and latent variance of (f(x) − mean)/scale, with (mean,
-// scale) = Standardization(). It never overflows, whatever the magnitude of
-// y; acquisition functions that are invariant under a positive affine map
-// of y (UCB's argmax, EI's) can use it directly.
-func (g *GP) PredictStandardized(ws *Workspace, x []float64) (mean, variance float64, err error) {
-	if ws == nil {
-		ws = &Workspace{}
+// PredictStandardized is Predict, and with a non-nil dmean or dvar
+// PredictGrad, on the standardized output scale: the posterior mean and
+// latent variance (clamped at 0) of the standardized outputs
+// (Standardize(f(x))) and their gradients. It never overflows, whatever the
+// magnitude of y; acquisition functions that are invariant under a
+// positive affine map of y (UCB's argmax, EI's) use it directly.
+func (g *GP) PredictStandardized(ws *Workspace, x, dmean, dvar []float64) (mean, variance float64, err error) {
+	if dmean == nil && dvar == nil {
+		if ws == nil {
+			ws = &Workspace{}
+		}
+		ms, vs, err := g.predict(ws, x)
+		return ms, max(vs, 0), err
 	}
-	ms, vs, err := g.predict(ws, x)
+	ms, vs, err := g.predictGrad(ws, x, dmean, dvar, 1)
 	return ms, max(vs, 0), err
 }
 
@@ -481,8 +492,10 @@ func (g *GP) predictAt(ws *Workspace) (mean, variance float64, err error) {
 
 // PredictGrad is Predict that also writes the gradients of the mean and of
 // the variance with respect to x into dmean and dvar (length d each; either
-// may be nil). Where the variance is clamped at 0 its gradient is 0. It
-// returns an error if the kernel does not implement kernel.Gradienter.
+// may be nil). Where the variance is clamped at 0 its gradient is 0. The
+// kernel's gradient comes from kernel.Grad: its GradTo, or for a kernel
+// without one (kernel.Gradienter) central differences of CrossTo with
+// steps relative to the lengthscale.
 func (g *GP) PredictGrad(ws *Workspace, x, dmean, dvar []float64) (mean, variance float64, err error) {
 	ms, vs, err := g.predictGrad(ws, x, dmean, dvar, g.yScale)
 	if err != nil {
@@ -504,20 +517,10 @@ func (g *GP) PredictGrad(ws *Workspace, x, dmean, dvar []float64) (mean, varianc
 	return mean, variance, err
 }
 
-// PredictGradStandardized is PredictGrad on the standardized output scale
-// (see PredictStandardized).
-func (g *GP) PredictGradStandardized(ws *Workspace, x, dmean, dvar []float64) (mean, variance float64, err error) {
-	ms, vs, err := g.predictGrad(ws, x, dmean, dvar, 1)
-	return ms, max(vs, 0), err
-}
-
 // predictGrad returns the standardized mean and unclamped variance and
 // writes their gradients times s and s² into dmean and dvar (the variance's
 // as (v·s)·s, so that a zero gradient stays 0 when s² overflows).
 func (g *GP) predictGrad(ws *Workspace, x, dmean, dvar []float64, s float64) (mean, variance float64, err error) {
-	if g.grad == nil {
-		return 0, 0, fmt.Errorf("gp: kernel %T has no gradient", g.k)
-	}
 	if (dmean != nil && len(dmean) != g.d) || (dvar != nil && len(dvar) != g.d) {
 		panic(fmt.Sprintf("gp: PredictGrad: gradient buffers have lengths %d and %d, want %d", len(dmean), len(dvar), g.d))
 	}
@@ -541,7 +544,7 @@ func (g *GP) predictGrad(ws *Workspace, x, dmean, dvar []float64, s float64) (me
 		}
 		return ms, vs, nil
 	}
-	if err := g.grad.GradTo(ws.gr, x, g.x); err != nil {
+	if err := g.gradTo(ws.gr, x, g.x); err != nil {
 		return 0, 0, fmt.Errorf("gp: kernel gradient: %w", err)
 	}
 	gr := ws.gr.RawMatrix()
@@ -570,7 +573,7 @@ func (g *GP) predictGrad(ws *Workspace, x, dmean, dvar []float64, s float64) (me
 			}
 			if !g.constDiag {
 				// k symmetric: d k(x,x)/dx = 2·∂₁k(x, y)|_{y=x}.
-				if err := g.grad.GradTo(ws.gd, x, ws.xr); err != nil {
+				if err := g.gradTo(ws.gd, x, ws.xr); err != nil {
 					return 0, 0, fmt.Errorf("gp: kernel gradient: %w", err)
 				}
 				gd := ws.gd.RawMatrix().Data[:g.d]
@@ -584,4 +587,15 @@ func (g *GP) predictGrad(ws *Workspace, x, dmean, dvar []float64, s float64) (me
 		}
 	}
 	return ms, vs, nil
+}
+
+// gradTo writes ∂k(x, y_j)/∂x into row j of dst through kernel.Grad: the
+// kernel's GradTo, else central differences with steps relative to the
+// lengthscale (1 for newKernelGP's GPs, which have none).
+func (g *GP) gradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
+	scale := g.hyper.Lengthscale
+	if !(scale > 0) {
+		scale = 1
+	}
+	return kernel.Grad(g.k, dst, x, y, scale)
 }

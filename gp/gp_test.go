@@ -58,7 +58,7 @@ func TestPosteriorBruteForce(t *testing.T) {
 				t.Fatal(err)
 			}
 			ys, mu, sc := standardize(y)
-			if m, s := g.Standardization(); m != mu || s != sc {
+			if m, s := g.yMean, g.yScale; m != mu || s != sc {
 				t.Fatalf("standardization %v %v, want %v %v", m, s, mu, sc)
 			}
 			kf := (&tRBF{v: tc.h.Variance, l: tc.h.Lengthscale, d: tc.d, abs: tc.abs}).f
@@ -182,7 +182,7 @@ func TestDuplicatePoints(t *testing.T) {
 		yd[i] = y[i%6]
 	}
 	// Noise 0: K is singular and needs jitter.
-	g, err := NewKernel(&tRBF{v: 1, l: 1, d: 2}, xd, yd, 0, Options{})
+	g, err := newKernelGP(&tRBF{v: 1, l: 1, d: 2}, xd, yd, 0, Options{})
 	if err != nil {
 		t.Fatalf("duplicates, noise 0: %v", err)
 	}
@@ -302,7 +302,7 @@ func TestNotPositiveDefinite(t *testing.T) {
 	if !errors.Is(err, linalg.ErrNotPositiveDefinite) {
 		t.Errorf("indefinite covariance: err = %v, want ErrNotPositiveDefinite", err)
 	}
-	if _, err := NewKernel(&tRBF{v: -1, l: 1, d: 1}, x, y, 0, Options{}); !errors.Is(err, linalg.ErrNotPositiveDefinite) {
+	if _, err := newKernelGP(&tRBF{v: -1, l: 1, d: 1}, x, y, 0, Options{}); !errors.Is(err, linalg.ErrNotPositiveDefinite) {
 		t.Errorf("negative variance: err = %v, want ErrNotPositiveDefinite", err)
 	}
 }
@@ -351,7 +351,7 @@ func testFit(t *testing.T, method fitMethod) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	info := g1.FitInfo()
+	info := g1.fit
 	if len(info.Starts) < 3 || info.Gradient != (method == fitBFGS) {
 		t.Fatalf("fit info %+v", info)
 	}
@@ -394,7 +394,7 @@ func testFit(t *testing.T, method fitMethod) {
 			case 2:
 				p.Noise *= math.Exp(eps)
 			}
-			if p.Noise < DefaultNoiseMin {
+			if p.Noise < defaultNoiseMin {
 				continue
 			}
 			if l := lml(p); l > best+1e-6 {
@@ -416,11 +416,11 @@ func testFit(t *testing.T, method fitMethod) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, sc := g3.Standardization()
+	sc := g3.yScale
 	if got := g3.Hyper().Noise * sc * sc; math.Abs(got-0.01) > 1e-12 {
 		t.Errorf("fixed noise: got %v, want 0.01", got)
 	}
-	if n := len(g3.FitInfo().Starts); n != 4 && method == fitBFGS {
+	if n := len(g3.fit.Starts); n != 4 && method == fitBFGS {
 		t.Errorf("%d starts with Init, want 4", n)
 	}
 	// Base mode and derivative-free fallback.
@@ -435,7 +435,7 @@ func testFit(t *testing.T, method fitMethod) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g5.FitInfo().Gradient {
+	if g5.fit.Gradient {
 		t.Errorf("no-derivative family fitted with gradients")
 	}
 	if g5.LogMarginal() < best-1e-3 {

@@ -34,12 +34,13 @@ const (
 )
 
 // Gamma parameters (concentration, rate) of PriorBoTorch and its noise
-// floor (BoTorch's MIN_INFERRED_NOISE_LEVEL).
+// floor (BoTorch's MIN_INFERRED_NOISE_LEVEL), as its documentation states
+// them.
 const (
-	BoTorchLengthShape, BoTorchLengthRate = 3, 6
-	BoTorchScaleShape, BoTorchScaleRate   = 2, 0.15
-	BoTorchNoiseShape, BoTorchNoiseRate   = 1.1, 0.05
-	BoTorchNoiseMin                       = 1e-4
+	botorchLengthShape, botorchLengthRate = 3, 6
+	botorchScaleShape, botorchScaleRate   = 2, 0.15
+	botorchNoiseShape, botorchNoiseRate   = 1.1, 0.05
+	botorchNoiseMin                       = 1e-4
 )
 
 func (p Prior) String() string {
@@ -61,21 +62,6 @@ func ParsePrior(s string) (Prior, error) {
 		return PriorBoTorch, nil
 	}
 	return 0, fmt.Errorf("gp: unknown prior %q (want none or botorch)", s)
-}
-
-// LogDensity returns the log prior density of h (standardized scale; the
-// lengthscale divided by the unit width w > 0 first), the noise term
-// omitted if fixedNoise. It is 0 for PriorNone.
-func (p Prior) LogDensity(h Hyper, w float64, fixedNoise bool) float64 {
-	ps, err := newPriorSpec(p, w)
-	if err != nil {
-		panic(err)
-	}
-	if ps == nil {
-		return 0
-	}
-	ps.fixedNoise = fixedNoise
-	return ps.logDensity([3]float64{math.Log(h.Variance), math.Log(h.Lengthscale), math.Log(h.Noise)}, nil)
 }
 
 // gammaPrior is the Gamma(a, b) density (concentration a, rate b).
@@ -108,9 +94,9 @@ func newPriorSpec(p Prior, w float64) (*priorSpec, error) {
 		return nil, fmt.Errorf("gp: prior scale %v must be positive and finite", w)
 	}
 	return &priorSpec{
-		v:    gammaPrior{BoTorchScaleShape, BoTorchScaleRate},
-		l:    gammaPrior{BoTorchLengthShape, BoTorchLengthRate},
-		n:    gammaPrior{BoTorchNoiseShape, BoTorchNoiseRate},
+		v:    gammaPrior{botorchScaleShape, botorchScaleRate},
+		l:    gammaPrior{botorchLengthShape, botorchLengthRate},
+		n:    gammaPrior{botorchNoiseShape, botorchNoiseRate},
 		logW: math.Log(w),
 	}, nil
 }

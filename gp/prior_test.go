@@ -39,13 +39,13 @@ func TestPriorLogDensityHand(t *testing.T) {
 		if !tc.fixed {
 			want += math.Log(gammaPDF(tc.h.Noise, 1.1, 0.05))
 		}
-		got := PriorBoTorch.LogDensity(tc.h, tc.w, tc.fixed)
+		got := priorLogDensity(PriorBoTorch, tc.h, tc.w, tc.fixed)
 		if math.Abs(got-want) > 1e-12*max(1, math.Abs(want)) {
-			t.Errorf("LogDensity(%+v, w=%v, fixed=%v) = %v, want %v", tc.h, tc.w, tc.fixed, got, want)
+			t.Errorf("priorLogDensity(%+v, w=%v, fixed=%v) = %v, want %v", tc.h, tc.w, tc.fixed, got, want)
 		}
 	}
-	if got := PriorNone.LogDensity(Hyper{Variance: 1, Lengthscale: 1, Noise: 1}, 1, false); got != 0 {
-		t.Errorf("PriorNone.LogDensity = %v, want 0", got)
+	if got := priorLogDensity(PriorNone, Hyper{Variance: 1, Lengthscale: 1, Noise: 1}, 1, false); got != 0 {
+		t.Errorf("priorLogDensity(PriorNone) = %v, want 0", got)
 	}
 	for _, s := range []string{"none", "BoTorch"} {
 		p, err := ParsePrior(s)
@@ -201,18 +201,18 @@ func TestPriorFit(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				return l + PriorBoTorch.LogDensity(h, w, tc.fix)
+				return l + priorLogDensity(PriorBoTorch, h, w, tc.fix)
 			}
 			hp, hb := gp1.Hyper(), gb.Hyper()
 			pp, pb := post(hp), post(hb)
-			fi := gp1.FitInfo()
+			fi := gp1.fit
 			if got := fi.Starts[fi.Best].LogMarginal; math.Abs(got-pp) > 1e-6*max(1, math.Abs(pp)) {
 				t.Errorf("reported objective %v, recomputed %v", got, pp)
 			}
 			if pp < pb-1e-3 {
 				t.Errorf("profile MAP %v (%+v) < BFGS MAP %v (%+v)", pp, hp, pb, hb)
 			}
-			if !tc.fix && hp.Noise < BoTorchNoiseMin*(1-1e-12) {
+			if !tc.fix && hp.Noise < botorchNoiseMin*(1-1e-12) {
 				t.Errorf("noise %v below BoTorch's floor", hp.Noise)
 			}
 			plain := mustG(Fit(tc.fam, x, y, FitOptions{Backend: linalg.Gonum(), Seed: 9, FixNoise: tc.fix, Noise: 0.05}))
@@ -224,4 +224,19 @@ func TestPriorFit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// priorLogDensity returns the log prior density of h (standardized scale;
+// the lengthscale divided by the unit width w > 0 first), the noise term
+// omitted if fixedNoise; 0 for PriorNone.
+func priorLogDensity(p Prior, h Hyper, w float64, fixedNoise bool) float64 {
+	ps, err := newPriorSpec(p, w)
+	if err != nil {
+		panic(err)
+	}
+	if ps == nil {
+		return 0
+	}
+	ps.fixedNoise = fixedNoise
+	return ps.logDensity([3]float64{math.Log(h.Variance), math.Log(h.Lengthscale), math.Log(h.Noise)}, nil)
 }

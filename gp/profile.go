@@ -369,8 +369,8 @@ func brentMax(f func(float64) float64, a, b, x0, f0, tol float64) (float64, floa
 // fitProfileLikelihood is fitHyper for fitProfile: it evaluates the profile at the
 // starts (Init, the default, the random ones) and on the log-spaced grid,
 // brackets the best and refines it with Brent's method.
-func fitProfileLikelihood(b Bound, be linalg.Backend, ys []float64, s float64, bx box, fixedLogNoise float64, pr *priorSpec, opts FitOptions) (Hyper, FitInfo, error) {
-	var info FitInfo
+func fitProfileLikelihood(b Bound, be linalg.Backend, ys []float64, s float64, bx box, fixedLogNoise float64, pr *priorSpec, opts FitOptions) (Hyper, fitInfo, error) {
+	var info fitInfo
 	p := newProfiler(b, be, ys)
 	p.pr = pr
 	p.a0, p.a1 = bx.lo[0], bx.hi[0]
@@ -416,7 +416,7 @@ func fitProfileLikelihood(b Bound, be linalg.Backend, ys []float64, s float64, b
 	}
 	record := func(pt profPoint) {
 		h := hyperOf([3]float64{pt.logv, pt.logl, pt.logs2})
-		st := Start{From: h, To: h, LogMarginal: pt.lml}
+		st := fitStart{From: h, To: h, LogMarginal: pt.lml}
 		if math.IsInf(pt.lml, -1) {
 			st.LogMarginal = math.NaN()
 			st.Err = fmt.Errorf("gp: fit start %d: %w", len(info.Starts), p.lastErr)
@@ -487,7 +487,7 @@ func fitProfileLikelihood(b Bound, be linalg.Backend, ys []float64, s float64, b
 	if hi > lo {
 		brentMax(f, lo, hi, bp.logl, bp.lml, outerTol)
 	}
-	info.Starts = append(info.Starts, Start{
+	info.Starts = append(info.Starts, fitStart{
 		From:        hyperOf([3]float64{from.logv, from.logl, from.logs2}),
 		To:          hyperOf([3]float64{ref.logv, ref.logl, ref.logs2}),
 		LogMarginal: ref.lml,

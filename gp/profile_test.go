@@ -170,7 +170,7 @@ func TestProfileVsBFGS(t *testing.T) {
 						total++
 						lb, lp := gb.LogMarginal(), gpf.LogMarginal()
 						if verbose {
-							t.Logf("%-32s bfgs %12.6f (%4d evals) profile %12.6f (%3d evals) %+.2e", name, lb, gb.FitInfo().Evaluations, lp, gpf.FitInfo().Evaluations, lp-lb)
+							t.Logf("%-32s bfgs %12.6f (%4d evals) profile %12.6f (%3d evals) %+.2e", name, lb, gb.fit.Evaluations, lp, gpf.fit.Evaluations, lp-lb)
 						}
 						switch {
 						case lp < lb-1e-3:
@@ -216,8 +216,8 @@ func TestPlusFeaturePosterior(t *testing.T) {
 			fam := mustG(NewPlusFamily(tc.shape, tc.g, kernel.Options{}, kernel.PlusOptions{Backend: linalg.Gonum()}))
 			h := Hyper{Variance: 1.3, Lengthscale: 0.8, Noise: tc.noise}
 			fast := mustG(New(fam, x, y, h, Options{}))
-			_, sc := fast.Standardization()
-			gen := mustG(NewKernel(fast.Kernel(), x, y, h.Noise, Options{}))
+			sc := fast.yScale
+			gen := mustG(newKernelGP(fast.Kernel(), x, y, h.Noise, Options{}))
 			_ = sc
 			var w1, w2 Workspace
 			dm1, dv1 := make([]float64, d), make([]float64, d)

@@ -134,8 +134,8 @@ func DefaultGroupSweep() []GroupFamily {
 //     (O(1)), k_avg (O(|G|*)), k_plus over a design of n points
 //     (O(n|G|*)); timed over a batch of 64 queries;
 //   - iteration: one BO iteration at fixed hyperparameters — build the
-//     kernel (k_plus: NewPlus on the n points), the GP (gp.NewKernel: Gram
-//     and Cholesky) and score M candidates with the posterior mean and
+//     kernel (k_plus: NewPlus on the n points), the GP (gp.New: Gram and
+//     Cholesky) and score M candidates with the posterior mean and
 //     variance: O(m + n² + n³) base, O((m + n²)|G|* + n³) avg,
 //     O((mn + n²)|G|* + n³) plus. Hyperparameter fitting repeats this
 //     kind of work a data-dependent number of times and is left out;
@@ -414,19 +414,25 @@ func (c *complexity) nSeries() []pending {
 			if _, err := c.kernel(kind, g, m); err != nil {
 				return nil, err // e.g. no closed form
 			}
+			// gp.New at the fixed hyperparameters of c.params() asks the
+			// family for exactly that kernel.
+			p := c.params()
+			fam, err := gp.FamilyOf(d, p.Shape, func(q kernel.Params) (kernel.Kernel, error) {
+				if q != p {
+					return nil, fmt.Errorf("experiments: complexity: kernel asked for %+v, want %+v", q, p)
+				}
+				if kind == "plus" {
+					return c.plus(g, m, x)
+				}
+				return c.kernel(kind, g, m)
+			})
+			if err != nil {
+				return nil, err
+			}
+			h := gp.Hyper{Variance: p.Variance, Lengthscale: p.Lengthscale, Noise: 1e-2}
 			var ws gp.Workspace
 			return func() error {
-				var k kernel.Kernel
-				var err error
-				if kind == "plus" {
-					k, err = c.plus(g, m, x)
-				} else {
-					k, err = c.kernel(kind, g, m)
-				}
-				if err != nil {
-					return err
-				}
-				post, err := gp.NewKernel(k, x, y, 1e-2, gp.Options{Backend: be})
+				post, err := gp.New(fam, x, y, h, gp.Options{Backend: be})
 				if err != nil {
 					return err
 				}

@@ -658,9 +658,9 @@ func (p *profiler) boPhases(n int) error {
 					return err
 				}
 				ask = append(ask, time.Since(t).Seconds())
-				info := opt.LastAsk()
-				fit = append(fit, info.FitTime.Seconds())
-				acq = append(acq, info.AcqTime.Seconds())
+				tm := opt.Diagnostics().Timings
+				fit = append(fit, tm.Fit.Seconds())
+				acq = append(acq, tm.Acq.Seconds())
 				return nil
 			}, nil
 		},

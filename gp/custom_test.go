@@ -1,0 +1,80 @@
+package gp_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/orbit"
+	"gonum.org/v1/gonum/mat"
+)
+
+// valuesOnly is a caller's kernel without gradients: it shows only the
+// methods of kernel.Kernel of the kernel it wraps.
+type valuesOnly struct{ k kernel.Kernel }
+
+func (v valuesOnly) Dim() int { return v.k.Dim() }
+func (v valuesOnly) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
+	return v.k.CrossTo(dst, x, y)
+}
+func (v valuesOnly) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
+	return v.k.DiagTo(dst, x)
+}
+
+// TestPredictGradWithoutKernelGradient: a FamilyOf kernel without
+// kernel.Gradienter predicts the values of the kernel it hides, and
+// gradients (by central differences of its values) within 1e-6 of the
+// analytic ones, on both scales.
+func TestPredictGradWithoutKernelGradient(t *testing.T) {
+	g, err := orbit.Hyperoctahedral(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk := func(hide bool) gp.Family {
+		f, err := gp.FamilyOf(2, kernel.Matern52, func(p kernel.Params) (kernel.Kernel, error) {
+			k, err := kernel.NewAvg(p, g, kernel.Options{})
+			if hide {
+				return valuesOnly{k}, err
+			}
+			return k, err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	x := mat.NewDense(6, 2, []float64{0.3, -1.2, 1.5, 0.4, -0.7, 0.9, -1.6, -1.1, 0.1, 0.2, 1.9, -0.3})
+	y := []float64{0.5, -0.2, 1.1, 0.3, -0.8, 0.9}
+	h := gp.Hyper{Variance: 1.4, Lengthscale: 0.7, Noise: 1e-3}
+	want, err := gp.New(mk(false), x, y, h, gp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := gp.New(mk(true), x, y, h, gp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ws1, ws2 gp.Workspace
+	for _, q := range [][]float64{{0.2, 0.6}, {-1.3, 0.05}, {1.7, -1.9}} {
+		dm1, dv1, dm2, dv2 := make([]float64, 2), make([]float64, 2), make([]float64, 2), make([]float64, 2)
+		m1, v1, err1 := want.PredictGrad(&ws1, q, dm1, dv1)
+		m2, v2, err2 := got.PredictGrad(&ws2, q, dm2, dv2)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		// The Gram differs in the last bits (GramTo against CrossTo).
+		if math.Abs(m1-m2) > 1e-12 || math.Abs(v1-v2) > 1e-12 {
+			t.Errorf("at %v: (%v, %v) without the kernel's gradient, (%v, %v) with it", q, m2, v2, m1, v1)
+		}
+		for j := range 2 {
+			if math.Abs(dm1[j]-dm2[j]) > 1e-6*math.Max(1, math.Abs(dm1[j])) || math.Abs(dv1[j]-dv2[j]) > 1e-6*math.Max(1, math.Abs(dv1[j])) {
+				t.Errorf("at %v, ∂/∂x%d: mean %v, variance %v by differences; %v, %v analytic", q, j, dm2[j], dv2[j], dm1[j], dv1[j])
+			}
+		}
+		_, _, err = got.PredictStandardized(&ws2, q, dm2, dv2)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
