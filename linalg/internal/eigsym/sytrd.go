@@ -40,7 +40,7 @@ func sytrd(n int, a []float64, lda int, d, e, tau []float64, ws *workspace, w in
 		ld := n
 		vw := ws.floats(&ws.vw, 3*nb*ld)
 		for ; i0 < n-trdNX; i0 += nb {
-			latrd(n, i0, nb, a, lda, d, e, tau, vw, ld, ws, tm, w)
+			latrd(n, i0, nb, a, lda, d, e, tau, vw, ld, ws, tm)
 			// A22 −= V·Wᵀ + W·Vᵀ on the trailing matrix (rows and columns
 			// from i0+nb): rows 0…2nb−1 of vw are [V; W], rows nb…3nb−1
 			// are [W; V].
@@ -57,7 +57,7 @@ func sytrd(n int, a []float64, lda int, d, e, tau []float64, ws *workspace, w in
 // is V_p, row nb+p is W_p, row 2nb+p a copy of V_p, each indexed from
 // global column i0) rather than applied, and each new column is brought up
 // to date, and each new w corrected, with them.
-func latrd(n, i0, nb int, a []float64, lda int, d, e, tau []float64, vw []float64, ld int, ws *workspace, tm *team, w int) {
+func latrd(n, i0, nb int, a []float64, lda int, d, e, tau []float64, vw []float64, ld int, ws *workspace, tm *team) {
 	L := n - i0
 	V := func(p int) []float64 { return vw[p*ld : p*ld+L] }
 	W := func(p int) []float64 { return vw[(nb+p)*ld : (nb+p)*ld+L] }
