@@ -61,12 +61,11 @@
 //   - the retry: a burst of contention would have to favour the same
 //     side in two independent passes.
 //
-// The price is sensitivity under heavy load: with a load average of ~8 on
-// 2 cores the per-benchmark spread reached ±50%, and a genuine +40% GEMM
-// slowdown was then not significant, while gross ones (2× and more) still
-// failed the gate and identical code passed. Moderate regressions are
-// caught on a quiet machine or by running make bench-compare by hand
-// with more ROUNDS.
+// The price is sensitivity under heavy load: the per-benchmark spread then
+// grows until a moderate genuine slowdown is no longer significant, while
+// gross ones still fail the gate and identical code passes (measured in
+// docs/performance.md). Moderate regressions are caught on a quiet machine
+// or by running make bench-compare by hand with more ROUNDS.
 //
 // # Invariants
 //

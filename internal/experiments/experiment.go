@@ -115,9 +115,10 @@ func (m *etaModel) eta() time.Duration {
 }
 
 // EstimatedCost is a rough relative cost of one run of kernel k on p (base
-// on a small problem ≈ 1), from the measured times in the bo package
-// documentation: k_avg's fit enumerates the group, k_plus eigendecomposes
-// at every likelihood evaluation. It only orders the runs (the most
+// on a small problem ≈ 1), set by hand from early measurements (the
+// current mean seconds per run are in the tables under docs/results):
+// k_avg's fit enumerates the group, k_plus eigendecomposes at every
+// likelihood evaluation. It only orders the runs (the most
 // expensive start first, which shortens the tail of a parallel batch) and
 // weighs the progress ETA; results do not depend on it.
 func EstimatedCost(p *problem.Problem, k string) float64 {
@@ -132,7 +133,9 @@ func EstimatedCost(p *problem.Problem, k string) float64 {
 			if strings.HasPrefix(p.Group().Name(), "rotation") {
 				return 3 // closed form (Bessel I₀)
 			}
-			// Discretized orbits: a 64×64-node double average per pair.
+			// No closed form (scaling): a double average over
+			// kernel.DefaultQuadratureGauss = 32 Gauss–Legendre nodes
+			// per orbit, 32×32 base-kernel evaluations per pair.
 			return 150
 		}
 		if p.BaseShape() != kernel.RBF {
