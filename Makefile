@@ -6,7 +6,7 @@ PKGS    ?= ./...
 # (CI sets it, after installing them).
 HAVE_LAPACKE := $(shell test -f /usr/include/lapacke.h -o -f /usr/include/x86_64-linux-gnu/lapacke.h && echo 1)
 
-.PHONY: results-check all build test test-gonum test-race test-noasm test-openblas test-capi test-python python test-long check-generated vet bench bench-compare bench-gate golden fuzz help
+.PHONY: results results-check all build test test-gonum test-race test-noasm test-openblas test-capi test-python python test-long check-generated vet bench bench-compare bench-gate golden fuzz help
 
 all: build
 
@@ -122,6 +122,11 @@ bench-compare:
 ## working tree; fails on a slowdown > 25% with p < 0.05 (scripts/bench-gate.sh).
 bench-gate:
 	scripts/bench-gate.sh
+
+## results: regenerate every docs/results directory from the committed
+## code (scripts/results.sh; about 40 minutes on 2 cores).
+results:
+	scripts/results.sh
 
 ## results-check: the committed results regenerate — perf check reruns the
 ## cheapest cells (CHECK_CELLS, default 2) of every docs/results/*/record.json
