@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -17,7 +18,8 @@ import (
 	"github.com/symbo/symbo/linalg"
 )
 
-// Timing rule shared by Profile and Complexity.
+// Timing rule shared by Profile and Complexity (Ratios times a fixed
+// number of interleaved rounds through the same helper, timeRounds).
 const (
 	// DefaultMinTime is how long a phase is repeated for at least.
 	DefaultMinTime = 200 * time.Millisecond
@@ -37,25 +39,79 @@ const (
 // maxReps runs. It returns the median time in seconds and the number of
 // timed runs.
 func timeMedian(minTime time.Duration, maxReps int, f func() error) (float64, int, error) {
-	t := time.Now()
-	if err := f(); err != nil {
+	med, reps, err := timeRounds(timing{minTime: minTime, minReps: minReps, maxReps: maxReps, slow: slowRep}, f)
+	if err != nil {
 		return 0, 0, err
 	}
-	if w := time.Since(t); w >= slowRep {
-		return w.Seconds(), 1, nil
-	}
-	var times []float64
-	var total time.Duration
-	for len(times) < maxReps && (total < minTime || len(times) < minReps) {
-		t := time.Now()
-		if err := f(); err != nil {
-			return 0, 0, err
+	return med[0], reps, nil
+}
+
+// timing is a rule for timeRounds.
+type timing struct {
+	// Rounds are repeated until minTime has been timed and minReps rounds
+	// made, at most maxReps rounds.
+	minTime          time.Duration
+	minReps, maxReps int
+	// slow > 0: a warm-up round that took slow or longer is the only
+	// measurement.
+	slow time.Duration
+}
+
+// timeRounds is the package's one timing loop. A round runs fs in order,
+// timing each call, so that the slow phases of a shared machine hit every
+// f alike. One untimed warm-up round (allocating destinations, warming
+// caches) comes first; then rounds are repeated by the rule r. It returns
+// the median time of each f in seconds and the number of timed rounds.
+func timeRounds(r timing, fs ...func() error) ([]float64, int, error) {
+	times := make([][]float64, len(fs))
+	round := func() (time.Duration, error) {
+		var total time.Duration
+		for i, f := range fs {
+			t := time.Now()
+			if err := f(); err != nil {
+				return 0, err
+			}
+			d := time.Since(t)
+			total += d
+			times[i] = append(times[i], d.Seconds())
 		}
-		d := time.Since(t)
-		total += d
-		times = append(times, d.Seconds())
+		return total, nil
 	}
-	return median(times), len(times), nil
+	w, err := round()
+	if err != nil {
+		return nil, 0, err
+	}
+	reps := 1
+	if r.slow <= 0 || w < r.slow {
+		for i := range times {
+			times[i] = times[i][:0]
+		}
+		var total time.Duration
+		for reps = 0; reps < r.maxReps && (total < r.minTime || reps < r.minReps); reps++ {
+			d, err := round()
+			if err != nil {
+				return nil, 0, err
+			}
+			total += d
+		}
+	}
+	med := make([]float64, len(fs))
+	for i, v := range times {
+		med[i] = median(v)
+	}
+	return med, reps, nil
+}
+
+// median returns the median of v (the mean of the middle two for even
+// lengths) without modifying v.
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	m := len(s) / 2
+	if len(s)%2 == 1 {
+		return s[m]
+	}
+	return (s[m-1] + s[m]) / 2
 }
 
 // ModulePath is the module whose version Environment records.

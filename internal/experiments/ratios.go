@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"slices"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -74,8 +72,9 @@ type RatiosResult struct {
 // openblas/gonum eigendecomposition time ratio.
 //
 // The enumerated k_max Gram (hyperoctahedral(5), N points) and the N×N
-// GEMMs are timed alternately, Reps times, so slow phases of a shared
-// machine hit both; likewise the eigendecompositions. Ratios sets
+// GEMMs are timed alternately, Reps rounds after one untimed round, so
+// slow phases of a shared machine hit both; likewise the
+// eigendecompositions (timeRounds, the package's timing loop). Ratios sets
 // GOMAXPROCS to Threads for its duration (restoring it afterwards), so it
 // must not run concurrently with other timing-sensitive code. OpenBLAS's
 // thread count is fixed the first time the openblas backend is requested
@@ -129,31 +128,21 @@ func Ratios(o RatiosOptions) (RatiosResult, error) {
 	a, bm := Dense(o.N, 3, 0), Dense(o.N, 3, 1)
 	c := mat.NewDense(o.N, o.N, nil)
 
-	// One untimed pass: allocates dst and warms caches and OpenBLAS.
-	if err := kernel.Gram(k, &gram, x); err != nil {
+	// Exactly Reps rounds, after the untimed one that allocates dst and
+	// warms caches and OpenBLAS.
+	rule := timing{minReps: o.Reps, maxReps: o.Reps}
+	fs := []func() error{func() error { return kernel.Gram(k, &gram, x) }}
+	for _, be := range backends {
+		fs = append(fs, func() error { be.Gemm(false, false, 1, a, bm, 0, c); return nil })
+	}
+	med, _, err := timeRounds(rule, fs...)
+	if err != nil {
 		return RatiosResult{}, fmt.Errorf("experiments: ratios: %w", err)
 	}
-	for _, be := range backends {
-		be.Gemm(false, false, 1, a, bm, 0, c)
-	}
-	enum := make([]float64, 0, o.Reps)
-	gemm := make([][]float64, len(backends))
-	for range o.Reps {
-		t := time.Now()
-		if err := kernel.Gram(k, &gram, x); err != nil {
-			return RatiosResult{}, fmt.Errorf("experiments: ratios: %w", err)
-		}
-		enum = append(enum, time.Since(t).Seconds())
-		for i, be := range backends {
-			t := time.Now()
-			be.Gemm(false, false, 1, a, bm, 0, c)
-			gemm[i] = append(gemm[i], time.Since(t).Seconds())
-		}
-	}
-	res.EnumSeconds = median(enum)
+	res.EnumSeconds = med[0]
 	res.EnumGFLOPS = EnumGramFlops(o.N, g.Dim(), int(g.Order().Int64())) / res.EnumSeconds / 1e9
 	for i, be := range backends {
-		s := median(gemm[i])
+		s := med[1+i]
 		gf := GemmFlops(o.N) / s / 1e9
 		res.Gemm = append(res.Gemm, GemmRatio{Backend: be.Name(), Seconds: s, GFLOPS: gf, EnumFraction: res.EnumGFLOPS / gf})
 	}
@@ -162,20 +151,22 @@ func Ratios(o RatiosOptions) (RatiosResult, error) {
 		return res, nil
 	}
 	sym := Symmetric(o.EigenN, 1)
-	eig := make([][]float64, len(backends))
 	var e linalg.Eigen
-	for range o.Reps {
-		for i, be := range backends {
-			t := time.Now()
+	fs = nil
+	for _, be := range backends {
+		fs = append(fs, func() error {
 			if err := be.EigenSym(&e, sym); err != nil {
-				return RatiosResult{}, fmt.Errorf("experiments: ratios: %s: %w", be.Name(), err)
+				return fmt.Errorf("%s: %w", be.Name(), err)
 			}
-			eig[i] = append(eig[i], time.Since(t).Seconds())
-		}
+			return nil
+		})
+	}
+	if med, _, err = timeRounds(rule, fs...); err != nil {
+		return RatiosResult{}, fmt.Errorf("experiments: ratios: %w", err)
 	}
 	res.Eigen = make(map[string]float64, len(backends))
 	for i, be := range backends {
-		res.Eigen[be.Name()] = median(eig[i])
+		res.Eigen[be.Name()] = med[i]
 	}
 	if ob, ok := res.Eigen["openblas"]; ok {
 		gn, ok := res.Eigen["gonum"]
@@ -185,16 +176,4 @@ func Ratios(o RatiosOptions) (RatiosResult, error) {
 		res.EigenRatio = ob / gn
 	}
 	return res, nil
-}
-
-// median returns the median of v (the mean of the middle two for even
-// lengths) without modifying v.
-func median(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	m := len(s) / 2
-	if len(s)%2 == 1 {
-		return s[m]
-	}
-	return (s[m-1] + s[m]) / 2
 }

@@ -1,9 +1,11 @@
 package experiments
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"testing"
+	"time"
 )
 
 func TestMedian(t *testing.T) {
@@ -94,5 +96,33 @@ func TestRatios(t *testing.T) {
 		if _, err := Ratios(o); err == nil {
 			t.Errorf("Ratios(%+v): no error", o)
 		}
+	}
+}
+
+// TestTimeRounds: rounds run every f in order, an untimed warm-up round
+// first; a fixed rule gives exactly that many timed rounds; errors stop
+// the loop.
+func TestTimeRounds(t *testing.T) {
+	var order []int
+	fs := []func() error{
+		func() error { order = append(order, 0); return nil },
+		func() error { order = append(order, 1); return nil },
+	}
+	med, reps, err := timeRounds(timing{minReps: 4, maxReps: 4, minTime: time.Hour}, fs...)
+	if err != nil || reps != 4 || len(med) != 2 {
+		t.Fatalf("%v, %d reps, %v", med, reps, err)
+	}
+	if want := []int{0, 1, 0, 1, 0, 1, 0, 1, 0, 1}; !slices.Equal(order, want) {
+		t.Errorf("calls %v, want %v", order, want)
+	}
+	boom := errors.New("boom")
+	calls := 0
+	if _, _, err := timeRounds(timing{minReps: 3, maxReps: 3}, func() error {
+		if calls++; calls == 2 {
+			return boom
+		}
+		return nil
+	}); !errors.Is(err, boom) || calls != 2 {
+		t.Errorf("error %v after %d calls", err, calls)
 	}
 }
