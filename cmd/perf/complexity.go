@@ -34,7 +34,8 @@ slopes with R², next to the predicted exponents:
 
   gram            Gram of k_b O(n²); k_max, k_avg O(n²|G|*)
   eigen           EigenSym of the k_max Gram O(n³)
-  psd-projection  Q·max(Λ,0)·Qᵀ O(n³)
+  psd-projection  K₊ = Q·diag(λ > n·ε·λ_max)·Qᵀ (kernel.ProjectTo) O(n³);
+                  no product when nothing is dropped (a PSD k_max Gram)
   per-query       one kernel value k(x,y): k_b O(1), k_avg O(|G|*),
                   k_plus over n design points O(n|G|*)
   iteration       one BO iteration at fixed hyperparameters (build the

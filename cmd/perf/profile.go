@@ -42,7 +42,9 @@ of G (standard normal points, lengthscale 1):
   Gram k_b, k_avg, k_max closed form and enumeration; the closed row's
                          ratio is t(enumerate)/t(closed)
   eigendecomposition     the backend's EigenSym of the k_max Gram
-  PSD projection         K₊ = Q·max(Λ,0)·Qᵀ (column scaling + one GEMM)
+  k_plus spectrum        what BO's k_plus fit does per lengthscale it tries:
+                         κ(d_G/ℓ) from the orbit distances, EigenSym,
+                         spectral cut-off (no K₊ is formed)
   k_plus build           kernel.NewPlus: Gram, eigen, features φ(D)
   k_plus cross           K(candidates, D), m candidates, closed and
                          enumerated k_max

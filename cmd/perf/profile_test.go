@@ -122,7 +122,7 @@ func TestProfileJSON(t *testing.T) {
 			t.Errorf("row %+v lacks a field", r)
 		}
 	}
-	for _, p := range []string{"enumerate-orbits", "gram", "eigen", "psd-projection", "plus-build", "plus-cross", "dgemm", "gp-fit", "acquisition", "bo-iteration"} {
+	for _, p := range []string{"enumerate-orbits", "gram", "eigen", "plus-spectrum", "plus-build", "plus-cross", "dgemm", "gp-fit", "acquisition", "bo-iteration"} {
 		if !phases[p] {
 			t.Errorf("no %s row", p)
 		}

@@ -129,7 +129,10 @@ func DefaultGroupSweep() []GroupFamily {
 //   - gram: the n×n Gram of k_b (O(n²)), k_max and k_avg (O(n²|G|*)), by
 //     closed form and by enumeration;
 //   - eigen: the backend's EigenSym of the k_max Gram (O(n³));
-//   - psd-projection: Q·max(Λ, 0)·Qᵀ from it (O(n³));
+//   - psd-projection: the paper's projection K₊ = Q·diag(λ kept)·Qᵀ from
+//     it (kernel.ProjectTo: eigenvalues ≤ n·ε·λ_max dropped; O(n³), but
+//     no product at all when none is, as for a PSD k_max Gram). BO's fit
+//     never forms K₊ (perf profile's plus-spectrum row times what it does);
 //   - per-query: one kernel value k(x, y) between two new points — k_b
 //     (O(1)), k_avg (O(|G|*)), k_plus over a design of n points
 //     (O(n|G|*)); timed over a batch of 64 queries;
@@ -524,6 +527,14 @@ func (c *complexity) groupSeries(fam GroupFamily) []pending {
 		})
 	}
 	return out
+}
+
+// psdProject writes K₊ = Q·diag(λ kept)·Qᵀ into kp (scaled: scratch) by
+// kernel.ProjectTo with its default tolerance: nothing when no eigenvalue
+// is dropped.
+func psdProject(be linalg.Backend, kp, scaled *mat.Dense, e *linalg.Eigen) error {
+	_, err := kernel.ProjectTo(be, kp, scaled, e, 0)
+	return err
 }
 
 // kernel builds k_b, k_avg or k_max.

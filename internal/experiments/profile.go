@@ -77,7 +77,7 @@ const (
 // ProfileRow is one phase at one n.
 type ProfileRow struct {
 	// Phase names what is timed: enumerate-orbits, gram, eigen,
-	// psd-projection, plus-build, plus-cross, dgemm, gp-fit, acquisition,
+	// plus-spectrum, plus-build, plus-cross, dgemm, gp-fit, acquisition,
 	// bo-iteration, eigen-vs-c.
 	Phase string `json:"phase"`
 	// Label is the human-readable name of the row.
@@ -142,8 +142,10 @@ var defaultProfileN = []int{55, 200, 1000}
 //   - gram: the n×n Gram of k_b, k_avg and k_max, closed form and
 //     enumeration (the closed row carries t(enumerate)/t(closed));
 //   - eigen: the backend's EigenSym of the k_max Gram;
-//   - psd-projection: K₊ = Q·max(Λ, 0)·Qᵀ from that decomposition (column
-//     scaling and one backend GEMM);
+//   - plus-spectrum: what BO's k_plus fit does per lengthscale it tries
+//     (gp's profile likelihood): κ(d_G/ℓ) from the orbit-distance matrix
+//     (computed once, as the fit binds it), EigenSym, kernel.Truncate, the
+//     clipped eigenvalues set to 0 — no K₊ is formed;
 //   - plus-build: kernel.NewPlus on the n points (k_max Gram, eigen,
 //     features φ(D));
 //   - plus-cross: the M×n k_plus cross-covariance of M candidates against
@@ -485,24 +487,17 @@ func (p *profiler) atN(n int) error {
 		},
 		flops: func(n int) float64 { return 9 * math.Pow(float64(n), 3) },
 	}, {
-		row: ProfileRow{Phase: "psd-projection", Label: "PSD projection K₊ (kernel.ProjectTo, as BO runs it)", Backend: be},
+		row: ProfileRow{Phase: "plus-spectrum", Label: "k_plus spectrum (one ℓ of the fit)", Kernel: "plus", Backend: be},
 		exp: 3,
 		setup: func(n int) (func() error, error) {
-			k, err := maxGram(n)
+			dist, err := orbitDistances(p.g, pts(n))
 			if err != nil {
 				return nil, err
 			}
+			var c mat.SymDense
 			var e linalg.Eigen
-			if err := p.be.EigenSym(&e, k); err != nil {
-				return nil, err
-			}
-			scaled := mat.NewDense(n, n, nil)
-			kp := mat.NewDense(n, n, nil)
-			return func() error {
-				return psdProject(p.be, kp, scaled, &e)
-			}, nil
+			return func() error { return plusSpectrum(p.be, &e, &c, dist, p.params()) }, nil
 		},
-		// No flop rate: the product runs only when an eigenvalue is clipped.
 	}, {
 		row: ProfileRow{Phase: "plus-build", Label: "k_plus build (Gram+eigen+features)", Kernel: "plus", Method: mx.Method().String(), Backend: be},
 		exp: 3,
@@ -549,13 +544,57 @@ func (p *profiler) atN(n int) error {
 	return p.boPhases(n)
 }
 
-// psdProject writes K₊ = Q·max(Λ, 0)·Qᵀ into kp using scaled as scratch.
-// psdProject is the PSD projection exactly as gp's plus family runs it
-// (kernel.ProjectTo: the same truncation and product, nothing when no
-// eigenvalue is clipped).
-func psdProject(be linalg.Backend, kp, scaled *mat.Dense, e *linalg.Eigen) error {
-	_, err := kernel.ProjectTo(be, kp, scaled, e, 0)
-	return err
+// orbitDistances returns the orbit-distance matrix d_G(x_i, x_j) of the
+// rows of x, as gp's plus family binds it (kernel.OrbitDist2To, square
+// roots of the upper triangle).
+func orbitDistances(g orbit.Group, x *mat.Dense) (*mat.SymDense, error) {
+	n, _ := x.Dims()
+	dm := mat.NewSymDense(n, nil)
+	if err := kernel.OrbitDist2To(dm, g, x, kernel.Options{}); err != nil {
+		return nil, err
+	}
+	raw := dm.RawSymmetric()
+	for i := range n {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+n]
+		for j := i; j < n; j++ {
+			row[j] = math.Sqrt(max(row[j], 0))
+		}
+	}
+	return dm, nil
+}
+
+// plusSpectrum is the work BO's k_plus fit does for each lengthscale it
+// tries (gp's profile likelihood, plusBound.spectrumTo; not reachable
+// through gp's API, so repeated here): the unit-variance correlation
+// κ(d_G/ℓ) of the shape and lengthscale of p from the distance matrix
+// dist into c, its eigendecomposition into e, and the spectral cut-off of
+// kernel.Truncate (default tolerance) with the clipped eigenvalues set to
+// 0. K₊ itself is never formed.
+func plusSpectrum(be linalg.Backend, e *linalg.Eigen, c, dist *mat.SymDense, p kernel.Params) error {
+	n := dist.SymmetricDim()
+	if c.IsEmpty() {
+		c.ReuseAsSym(n)
+	}
+	q := kernel.Params{Shape: p.Shape, Variance: 1, Lengthscale: p.Lengthscale}
+	draw, craw := dist.RawSymmetric(), c.RawSymmetric()
+	for i := range n {
+		di := draw.Data[i*draw.Stride : i*draw.Stride+n]
+		ci := craw.Data[i*craw.Stride : i*craw.Stride+n]
+		for j := i; j < n; j++ {
+			ci[j] = q.Kappa(di[j])
+		}
+	}
+	if err := be.EigenSym(e, c); err != nil {
+		return err
+	}
+	first, _, err := kernel.Truncate(e.Values, 0)
+	if err != nil {
+		return err
+	}
+	for i := range first {
+		e.Values[i] = 0
+	}
+	return nil
 }
 
 func gramFunc(k kernel.Gramer, x *mat.Dense) func() error {

@@ -145,7 +145,7 @@ func TestProfileRows(t *testing.T) {
 		t.Errorf("environment %+v", res.Environment)
 	}
 	want := []string{"enumerate-orbits", "gram/base/", "gram/avg/closed", "gram/avg/enumerate", "gram/max/closed",
-		"gram/max/enumerate", "eigen", "psd-projection", "plus-build", "plus-cross/plus/closed", "plus-cross/plus/enumerate",
+		"gram/max/enumerate", "eigen", "plus-spectrum/plus/", "plus-build", "plus-cross/plus/closed", "plus-cross/plus/enumerate",
 		"gp-fit", "acquisition", "bo-iteration"}
 	for _, n := range []int{8, 16} {
 		var got []string
