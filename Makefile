@@ -81,7 +81,7 @@ fuzz:
 
 ## test-noasm: the generic (non-SIMD) paths of every package that has them.
 test-noasm:
-	$(GO) test -short -count=1 -tags noasm ./internal/f64/... ./kernel/...
+	$(GO) test -short -count=1 -tags noasm ./internal/f64/... ./kernel/... ./linalg/...
 
 test-openblas:
 ifeq ($(HAVE_LAPACKE),1)

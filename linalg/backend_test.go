@@ -8,6 +8,7 @@ import (
 
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/linalg/linalgtest"
+	"gonum.org/v1/gonum/mat"
 )
 
 func TestConformance(t *testing.T) {
@@ -97,4 +98,32 @@ func TestOpenBLASInfo(t *testing.T) {
 		t.Errorf("OpenBLASThreads() = %d", n)
 	}
 	t.Logf("OpenBLAS core %s, %d thread(s)", linalg.OpenBLASCoreName(), linalg.OpenBLASThreads())
+}
+
+// TestGonumGemmAllocs: the pure-Go Gemm allocates nothing after warm-up
+// when it runs serially (small products), as the kernels' allocation
+// contract needs.
+func TestGonumGemmAllocs(t *testing.T) {
+	be := linalg.Gonum()
+	a, b := mat.NewDense(20, 7, nil), mat.NewDense(7, 9, nil)
+	for i := range a.RawMatrix().Data {
+		a.RawMatrix().Data[i] = float64(i%5) - 2
+	}
+	for i := range b.RawMatrix().Data {
+		b.RawMatrix().Data[i] = float64(i%3) + 0.5
+	}
+	c := mat.NewDense(20, 9, nil)
+	for _, tr := range [][2]bool{{false, false}, {true, false}, {false, true}} {
+		x, y := a, b
+		if tr[0] {
+			x = mat.DenseCopyOf(a.T())
+		}
+		if tr[1] {
+			y = mat.DenseCopyOf(b.T())
+		}
+		be.Gemm(tr[0], tr[1], 1, x, y, 0, c)
+		if n := testing.AllocsPerRun(20, func() { be.Gemm(tr[0], tr[1], 1.5, x, y, 0.5, c) }); n != 0 {
+			t.Errorf("transA %v transB %v: %v allocations per call", tr[0], tr[1], n)
+		}
+	}
 }

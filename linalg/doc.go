@@ -8,9 +8,9 @@
 //     conquer on the tridiagonal matrix, blocked compact-WY
 //     back-transformation, on a packed GEMM whose register tile is
 //     assembly (AVX-512 or AVX2 with FMA, chosen at run time by
-//     internal/f64; generic Go elsewhere or with -tags noasm). Cholesky
-//     is gonum's Dpotrf, Gemm and the solves gonum's BLAS. The default;
-//     builds with CGO_ENABLED=0.
+//     internal/f64; generic Go elsewhere or with -tags noasm). Gemm is
+//     that packed GEMM; Cholesky is gonum's Dpotrf and the solves gonum's
+//     BLAS. The default; builds with CGO_ENABLED=0.
 //   - "openblas": cgo, only in builds with `-tags openblas` (system packages
 //     libopenblas-dev liblapacke-dev; links -llapacke -lopenblas). BLAS via
 //     gonum.org/v1/netlib/blas/netlib, LAPACK (dsyevd: divide and conquer;

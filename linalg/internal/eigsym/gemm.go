@@ -80,53 +80,103 @@ func gemm(ta, tb bool, m, n, k int, alpha float64, a []float64, lda int, b []flo
 		}
 	}
 	rt, ct := ceilDiv(m, mt), ceilDiv(n, nt)
-	var taskBuf [64]int32
-	tasks := taskBuf[:0]
-	for i := range rt {
-		for j := range ct {
-			if tri == upper && min((j+1)*nt, n)-1 < i*mt {
-				continue // strictly below the diagonal
-			}
-			tasks = append(tasks, int32(i*ct+j))
-		}
-	}
 	rp, cp := ceilDiv(m, mr), ceilDiv(n, nr)
 	kc0 := min(k, gemmKC)
 	bufs := gemmPool.Get().(*gemmBufs)
 	defer gemmPool.Put(bufs)
 	bufs.a = grow(bufs.a, rp*mr*kc0)
 	bufs.b = grow(bufs.b, cp*nr*kc0)
-	// Packing tasks: row panels of a in groups of mt rows, column panels of
-	// b in groups of nt columns.
-	pa, pb := ceilDiv(m, mt), ceilDiv(n, nt)
-	for p0 := 0; p0 < k; p0 += gemmKC {
-		kc := min(gemmKC, k-p0)
-		ap, bp := bufs.a[:rp*mr*kc], bufs.b[:cp*nr*kc]
-		parallelFor(pa+pb, w, func(t int) {
-			if t < pa {
-				r0 := t * mt
-				packA(ap[r0*kc:], a, lda, ta, r0, min(mt, m-r0), p0, kc, mr, alpha)
-			} else {
-				c0 := (t - pa) * nt
-				packB(bp[c0*kc:], b, ldb, tb, p0, kc, c0, min(nt, n-c0), nr)
-			}
-		})
-		parallelFor(len(tasks), w, func(t int) {
-			i, j := int(tasks[t])/ct, int(tasks[t])%ct
-			r0, c0 := i*mt, j*nt
-			r1, c1 := min(r0+mt, m), min(c0+nt, n)
-			if p0 == 0 {
-				if tri == upper {
-					for r := r0; r < r1; r++ {
-						scaleRegion(c, ldc, r, r+1, max(c0, r-r%mr), c1, beta)
-					}
-				} else {
-					scaleRegion(c, ldc, r0, r1, c0, c1, beta)
+	st := gemmStep{ta: ta, tb: tb, a: a, b: b, c: c, lda: lda, ldb: ldb, ldc: ldc, m: m, n: n,
+		mr: mr, nr: nr, mt: mt, nt: nt, ct: ct, alpha: alpha, beta: beta, tri: tri,
+		pa: ceilDiv(m, mt), pb: ceilDiv(n, nt)}
+	// The tiles of c, skipping those strictly below the diagonal for
+	// tri = upper. Serially they are visited in place; in parallel they
+	// are listed (the only allocations of a product: the serial path
+	// allocates nothing after the pool is warm).
+	if w > 1 {
+		for i := range rt {
+			for j := range ct {
+				if !st.skip(i, j) {
+					st.tasks = append(st.tasks, int32(i*ct+j))
 				}
 			}
-			gemmTile(ap, bp, kc, mr, nr, r0, r1, c0, c1, c, ldc, tri)
-		})
+		}
 	}
+	// Packing tasks: row panels of a in groups of mt rows, column panels of
+	// b in groups of nt columns.
+	for p0 := 0; p0 < k; p0 += gemmKC {
+		st.p0, st.kc = p0, min(gemmKC, k-p0)
+		st.ap, st.bp = bufs.a[:rp*mr*st.kc], bufs.b[:cp*nr*st.kc]
+		if w == 1 {
+			for t := range st.pa + st.pb {
+				st.pack(t)
+			}
+			for i := range rt {
+				for j := range ct {
+					if !st.skip(i, j) {
+						st.tile(i, j)
+					}
+				}
+			}
+			continue
+		}
+		parallelFor(st.pa+st.pb, w, st.pack)
+		parallelFor(len(st.tasks), w, st.tileTask)
+	}
+}
+
+// gemmStep is one block of k of a product: the packed blocks ap, bp of
+// op(a) and op(b) for k in [p0, p0+kc), and what packing and the tiles
+// need. Its methods have value receivers, so that only the parallel path
+// (which takes method values) copies it to the heap.
+type gemmStep struct {
+	ta, tb         bool
+	a, b, c        []float64
+	lda, ldb, ldc  int
+	m, n           int
+	mr, nr, mt, nt int
+	ct, pa, pb     int
+	alpha, beta    float64
+	tri            triangle
+	ap, bp         []float64
+	p0, kc         int
+	tasks          []int32
+}
+
+// skip reports whether tile (i, j) lies strictly below the diagonal of an
+// upper-triangle product.
+func (s gemmStep) skip(i, j int) bool {
+	return s.tri == upper && min((j+1)*s.nt, s.n)-1 < i*s.mt
+}
+
+// pack packs row group t of a (t < pa) or column group t − pa of b.
+func (s gemmStep) pack(t int) {
+	if t < s.pa {
+		r0 := t * s.mt
+		packA(s.ap[r0*s.kc:], s.a, s.lda, s.ta, r0, min(s.mt, s.m-r0), s.p0, s.kc, s.mr, s.alpha)
+		return
+	}
+	c0 := (t - s.pa) * s.nt
+	packB(s.bp[c0*s.kc:], s.b, s.ldb, s.tb, s.p0, s.kc, c0, min(s.nt, s.n-c0), s.nr)
+}
+
+// tileTask computes the tile of listed task t.
+func (s gemmStep) tileTask(t int) { s.tile(int(s.tasks[t])/s.ct, int(s.tasks[t])%s.ct) }
+
+// tile scales (in the first block of k) and accumulates tile (i, j) of c.
+func (s gemmStep) tile(i, j int) {
+	r0, c0 := i*s.mt, j*s.nt
+	r1, c1 := min(r0+s.mt, s.m), min(c0+s.nt, s.n)
+	if s.p0 == 0 {
+		if s.tri == upper {
+			for r := r0; r < r1; r++ {
+				scaleRegion(s.c, s.ldc, r, r+1, max(c0, r-r%s.mr), c1, s.beta)
+			}
+		} else {
+			scaleRegion(s.c, s.ldc, r0, r1, c0, c1, s.beta)
+		}
+	}
+	gemmTile(s.ap, s.bp, s.kc, s.mr, s.nr, r0, r1, c0, c1, s.c, s.ldc, s.tri)
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
