@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/symbo/symbo/internal/parallel"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/kernel/kerneltest"
 	"github.com/symbo/symbo/orbit"
@@ -75,4 +76,78 @@ func mg[G any](g G, err error) G {
 		panic(err)
 	}
 	return g
+}
+
+// TestOrbitDistColumns: OrbitDist's columns are OrbitDist2To's upper
+// triangle bit for bit (the same evaluation path), for closed and
+// enumerated paths and the Euclidean distance, and the same bits serially
+// and on forced parallel blocks with GOMAXPROCS 1 and 4.
+func TestOrbitDistColumns(t *testing.T) {
+	type tc struct {
+		name string
+		g    orbit.Group
+		m    kernel.Method
+	}
+	var cases []tc
+	for _, g := range []orbit.Finite{mg(orbit.Hyperoctahedral(3)), mg(orbit.SignFlip(3)), mg(orbit.Cyclic(3))} {
+		for _, m := range []kernel.Method{kernel.Auto, kernel.Enumerate} {
+			cases = append(cases, tc{g.Name() + "/" + m.String(), g, m})
+		}
+	}
+	cases = append(cases, tc{"euclidean", nil, kernel.Auto})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := c.g
+			if g == nil {
+				g = mg(orbit.SignFlip(3))
+			}
+			x := kerneltest.Points(g.(orbit.Finite), 600, 5)
+			x.Set(7, 1, 1e8) // the enumeration's exact fallback
+			var full mat.SymDense
+			if err := kernel.OrbitDist2To(&full, c.g, x, kernel.Options{Method: c.m}); err != nil {
+				t.Fatal(err)
+			}
+			od, err := kernel.NewOrbitDist(c.g, x, kernel.Options{Method: c.m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if od.N() != 600 {
+				t.Fatalf("N = %d", od.N())
+			}
+			col := make([]float64, 600)
+			for _, j := range []int{0, 7, 255, 256, 599} {
+				if err := od.ColumnTo(col, x.RawRowView(j)); err != nil {
+					t.Fatal(err)
+				}
+				for i := range 600 {
+					w := full.At(i, j)
+					if i <= j && math.Float64bits(col[i]) != math.Float64bits(w) {
+						t.Fatalf("column %d row %d: %v, OrbitDist2To %v", j, i, col[i], w)
+					}
+					if math.Abs(col[i]-w) > 1e-12*max(w, 1e-300)+1e-14 {
+						t.Fatalf("column %d row %d: %v, OrbitDist2To %v", j, i, col[i], w)
+					}
+				}
+				restore := parallel.SetSerialThreshold(1)
+				par := make([]float64, 600)
+				for _, p := range []int{1, 4} {
+					prev := runtime.GOMAXPROCS(p)
+					err := od.ColumnTo(par, x.RawRowView(j))
+					runtime.GOMAXPROCS(prev)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for i := range par {
+						if math.Float64bits(par[i]) != math.Float64bits(col[i]) {
+							t.Fatalf("GOMAXPROCS %d, parallel blocks: column %d row %d: %v, serial %v", p, j, i, par[i], col[i])
+						}
+					}
+				}
+				restore()
+			}
+			if err := od.ColumnTo(col, []float64{0, math.NaN(), 0}); err == nil {
+				t.Error("NaN point accepted")
+			}
+		})
+	}
 }

@@ -143,6 +143,16 @@
 // reproduces K₊ = Q·max(Λ, 0)·Qᵀ up to the dropped eigenvalues (each
 // ≤ n·ε·λ_max), hence equals k_max there when K is PSD.
 //
+// # Orbit-distance columns
+//
+// OrbitDist prepares n points once (canonical forms, closed-form
+// arguments, or the points themselves for enumeration) and computes
+// columns d_G(x_i, y)² against one point y at a time, with the values and
+// evaluation path of OrbitDist2To (its upper triangle bit for bit): n
+// orbit distances per column, over fixed blocks of 256 rows on
+// Options.Workers goroutines when large. gp's landmark selection uses it,
+// learning its next column only after the previous one.
+//
 // # Gradients
 //
 // GradTo is analytic for the base kernel, for closed-form Max over
