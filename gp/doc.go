@@ -33,6 +33,11 @@
 //     threshold (tested against finite differences on designs with clipped
 //     negative eigenvalues). One evaluation costs an n×n eigendecomposition
 //     and four n×n products.
+//   - NewLandmarkPlusFamily: k_plus whose design set is capped at m
+//     points. On n ≤ m inputs it is NewPlusFamily (the same bits); above,
+//     the design D is m landmarks chosen among the inputs for each
+//     lengthscale, and the GP is low-rank plus noise (see Landmarks
+//     below).
 //   - NewAvgFamily and FamilyOf (any kernel constructor): rebuild the
 //     kernel and its Gram for each ℓ; ∂C/∂log ℓ by central difference
 //     (step 1e-4 in log ℓ, two more Grams; the profile fit below needs
@@ -66,7 +71,18 @@
 //     then brackets the best by its evaluated neighbours (extending
 //     towards a bound if it is extreme) and refines it with Brent's method
 //     (tolerance 1e-4 in log ℓ). No ℓ-derivative is needed, so avg needs
-//     one Gram per ℓ. Typically 17–25 eigendecompositions per fit.
+//     one Gram per ℓ. Typically 17–25 eigendecompositions per fit. From
+//     200 observations the distinct starting lengthscales (starts and
+//     grid) are evaluated concurrently, one scratch per goroutine (at most
+//     GOMAXPROCS of them, fewer if the memory budget says so), and
+//     recorded in order: the same bits as evaluating them in turn.
+//     The eigendecomposition is kept over a Cholesky-based search: a
+//     Cholesky is a few times cheaper than an eigendecomposition, but the
+//     profile's inner search over σ²/v needs one factorization per value
+//     it tries (about 30 per ℓ) where the eigendecomposition serves them
+//     all, and the gradient-based BFGS reference needs tens of
+//     factorizations and inverses per start (measured figures in
+//     docs/performance.md).
 //     TestProfileVsBFGS holds it to at least the BFGS optimum (to 1e-3)
 //     on 144 fits (base, max, plus, avg; n = 8…40; free and fixed noise).
 //   - The BFGS reference: BFGS (gonum/optimize) over θ = (log v, log ℓ, log σ²), box
@@ -118,6 +134,58 @@
 // instead of O(n·r·d) (tested against the generic posterior of
 // kernel.Plus).
 //
+// # Landmarks (NewLandmarkPlusFamily)
+//
+// With more than m inputs X (n×d), the design of k_plus is a set D of
+// k ≤ m landmarks chosen among them at the lengthscale ℓ in question:
+// greedy pivoted Cholesky of the unit-variance k_max Gram C = κ(d_G/ℓ) —
+// the next landmark is the input of largest residual prior variance
+// C_ii − Σ_t L_it² given the landmarks so far (ties: the smallest index;
+// the first is therefore input 0), until m are chosen or every residual is
+// at most n·ε. This is the greedy minimizer of the trace of the Nyström
+// error C − C_XD·C_DD⁻¹·C_DX, needs only the k columns κ(d_G(X, x_j)/ℓ)
+// of the chosen landmarks (n·k orbit distances, kernel.OrbitDist, cached
+// across lengthscales up to 4m columns) and O(n·k²) flops, and it is
+// deterministic and serial, so independent of GOMAXPROCS. The landmark
+// Gram is positive definite by construction (its pivots are positive), so
+// the PSD projection only drops rounding-level eigenvalues, even for a
+// k_max that is not PSD. Inputs closer than ≈ ℓ to a landmark have small
+// residuals: a cluster of late observations around the incumbent is
+// represented through the landmarks among and near it, at the resolution
+// of the fitted lengthscale, while the budget goes first to the inputs the
+// landmarks so far explain worst (farthest, in the kernel's metric).
+//
+// The kernel is exactly kernel.NewPlus(k_max, D): with
+// k_max(D, D) = QΛQᵀ truncated by kernel.Truncate, W = Q_r·Λ_r^{−1/2} and
+// the features Φ = κ(d_G(X, D)/ℓ)·W (n×r), C_ℓ = ΦΦᵀ has rank r ≤ k, and
+// K = v·ΦΦᵀ + σ²·I. The profile likelihood needs its spectrum and the
+// projections of y: a Householder QR κ(d_G(X, D)/ℓ) = Q₁R (with y carried
+// along as an extra column, giving Qᵀy), then the eigendecomposition of
+// T·Tᵀ (k×k, T = R·W) gives the nonzero eigenvalues of ΦΦᵀ (its k − r
+// smallest, zero in exact arithmetic, are set to 0) and the projections of
+// Q₁ᵀy on their eigenvectors; the remaining n − k eigenvalues are 0 and y's
+// squared norm on them is that of the trailing n − k entries of Qᵀy (no
+// difference of large numbers). So an evaluation costs the selection,
+// O(n·k²) for the QR and two k×k eigendecompositions (k_max(D, D) and
+// T·Tᵀ): O(n·m² + m³) instead of O(n³), and the jitter rule is the
+// profile's, applied to this spectrum. Tested: the likelihood equals the
+// dense GP's of kernel.NewPlus on the same landmarks (n×n Gram, Cholesky)
+// to 1e-9 relative, and with every input a landmark it reproduces
+// NewPlusFamily's to rounding (with m ≥ n the family is NewPlusFamily
+// itself: the same bits).
+//
+// The posterior is Bayesian linear regression on the r features,
+// φ(x) = Wᵀ·κ(d_G(D, x)/ℓ), weights w ~ N(0, v·I), noise s² = σ² + jitter:
+// with TᵀT = U·diag(τ)·Uᵀ and γ = s²/v (Woodbury),
+//
+//	mean(x) = κ(x, D)·u,    u = W·U·diag(1/(τ+γ))·Uᵀ·Tᵀ·Q₁ᵀy,
+//	var(x)  = φᵀ·M·φ,       M = U·diag(s²/(τ+γ))·Uᵀ,
+//
+// so a prediction with gradient costs one k_max row against the k
+// landmarks and its gradient plus O(k·r + r²) (tested against the dense
+// GP's predictions and gradients, and against finite differences).
+// GP.Landmarks reports k; GP.Kernel is kernel.NewPlus(k_max, D).
+//
 // # Prediction
 //
 // Predict and PredictGrad work in the units of y (ErrOverflow when those
@@ -137,7 +205,9 @@
 //   - K = v·C + σ²·I (+ jitter) is factored by the backend's Cholesky; on
 //     failure a jitter of 1e-10·mean(diag K), ×10 up to 1e-4·mean(diag K),
 //     is added; GP.Jitter reports it. The likelihood gradient ignores the
-//     jitter.
+//     jitter. A landmark GP never forms K: it adds the jitter the profile
+//     would (the first of those multiples that makes its smallest
+//     eigenvalue exceed n·ε times its largest).
 //   - The posterior mean interpolates the data as σ² → 0; duplicate inputs
 //     are allowed (σ² > 0 or jitter keeps K definite).
 //   - With an invariant kernel the posterior is invariant: f(g·x) and
@@ -153,13 +223,17 @@
 // PredictGrad allocate nothing
 // beyond what the kernel's CrossTo, DiagTo and GradTo allocate (nothing
 // with allocation-free kernels). Families and Bounds of this package are
-// safe for concurrent use. Fit runs its starts serially.
+// safe for concurrent use. Fit evaluates the profile's starting
+// lengthscales concurrently from 200 observations (see Fitting), the
+// rest serially; its results do not depend on GOMAXPROCS.
 //
 // # Errors
 //
 // Errors start with "gp: ". NaN or infinite inputs, outputs or prediction
 // points, mismatched shapes and invalid hyperparameters or bounds are
-// errors. A covariance that stays non-PD after the largest jitter gives an
+// errors, and so is a GP whose memory exceeds the budget
+// (orbit.CheckMemory: about five n×n matrices for an exact GP, O(n·m)
+// for a landmark one), refused before anything is allocated. A covariance that stays non-PD after the largest jitter gives an
 // error wrapping linalg.ErrNotPositiveDefinite that states the jitter
 // tried; during Fit such a point counts as −∞ likelihood, and Fit fails
 // only if every start fails. ErrNoDerivative marks families without a

@@ -117,7 +117,7 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 	if isNilValue(fam) {
 		return nil, fmt.Errorf("%w: Fit needs a family", ErrNilArgument)
 	}
-	xc, err := checkData(x, y, fam.Dim())
+	xc, err := checkData(x, y, fam.Dim(), func(n int) float64 { return familyMemory(fam, n) })
 	if err != nil {
 		return nil, err
 	}

@@ -77,7 +77,43 @@ type GP struct {
 	plusOnce  sync.Once
 	plus      *plusPost
 	plusErr   error
-	id        uint64 // unique per GP, keys Workspace's prediction cache
+	// lm is the posterior of a landmark k_plus GP (landmarkBound): then
+	// l and alpha are unused.
+	lm *landmarkPost
+	id uint64 // unique per GP, keys Workspace's prediction cache
+}
+
+// buildLandmark is build for a landmark bound: the low-rank posterior,
+// never an n×n matrix.
+func buildLandmark(b *landmarkBound, xc *mat.Dense, ys []float64, mean, scale float64, h Hyper) (*GP, error) {
+	post, err := newLandmarkPost(b, ys, h)
+	if err != nil {
+		return nil, err
+	}
+	_, km, err := b.f.plus.max.kernel(h.Variance, h.Lengthscale)
+	if err != nil {
+		return nil, fmt.Errorf("gp: kernel: %w", err)
+	}
+	k, err := kernel.NewPlus(km, post.d, b.f.plus.opts)
+	if err != nil {
+		return nil, fmt.Errorf("gp: kernel: %w", err)
+	}
+	n, d := xc.Dims()
+	return &GP{
+		id: gpIDs.Add(1), k: k, constDiag: false, x: xc, n: n, d: d,
+		yMean: mean, yScale: scale, hyper: h, jitter: post.jit, lml: post.lml, lm: post,
+	}, nil
+}
+
+// Landmarks returns the number of landmarks of a GP of a landmark k_plus
+// family (NewLandmarkPlusFamily) on more inputs than its cap, whose design
+// is those landmarks; 0 when the design is every training input or the
+// kernel is not a Nyström extension.
+func (g *GP) Landmarks() int {
+	if g.lm == nil {
+		return 0
+	}
+	return g.lm.k
 }
 
 // gpIDs numbers GPs for Workspace's prediction cache (a pointer could be
@@ -92,8 +128,29 @@ var ErrOverflow = errors.New("gp: overflow")
 // ErrNilArgument reports a nil family, kernel or training data.
 var ErrNilArgument = errors.New("gp: nil argument")
 
+// denseMemory is the memory, in bytes, of an exact GP on n points:
+// fitting and prediction hold about five n×n matrices (Gram, Cholesky
+// factor, derivative, eigenvectors, products).
+func denseMemory(n int) float64 { return 5 * 8 * float64(n) * float64(n) }
+
+// memoryer is implemented by families whose GPs do not hold n×n matrices
+// (landmarkFamily): memory(n) bounds the bytes of one on n points.
+type memoryer interface {
+	memory(n int) float64
+}
+
+// familyMemory is the memory of a GP of fam on n points.
+func familyMemory(fam Family, n int) float64 {
+	if m, ok := fam.(memoryer); ok {
+		return m.memory(n)
+	}
+	return denseMemory(n)
+}
+
 // checkData validates x (n×d) and y (length n) and returns a copy of x.
-func checkData(x *mat.Dense, y []float64, d int) (*mat.Dense, error) {
+// mem(n) is the memory of the GP to check against the budget (nil:
+// denseMemory).
+func checkData(x *mat.Dense, y []float64, d int, mem func(int) float64) (*mat.Dense, error) {
 	if x == nil || x.IsEmpty() {
 		return nil, fmt.Errorf("gp: no training inputs")
 	}
@@ -104,9 +161,10 @@ func checkData(x *mat.Dense, y []float64, d int) (*mat.Dense, error) {
 	if len(y) != n {
 		return nil, fmt.Errorf("gp: %d outputs for %d inputs", len(y), n)
 	}
-	// Fitting and prediction hold about five n×n matrices (Gram, Cholesky
-	// factor, derivative, eigenvectors, products).
-	if err := orbit.CheckMemory(fmt.Sprintf("a GP on %d observations", n), 5*8*float64(n)*float64(n)); err != nil {
+	if mem == nil {
+		mem = denseMemory
+	}
+	if err := orbit.CheckMemory(fmt.Sprintf("a GP on %d observations", n), mem(n)); err != nil {
 		return nil, fmt.Errorf("gp: %w", err)
 	}
 	for i := range n {
@@ -186,7 +244,7 @@ func New(fam Family, x *mat.Dense, y []float64, h Hyper, opts Options) (*GP, err
 	if err := h.check(); err != nil {
 		return nil, err
 	}
-	xc, err := checkData(x, y, fam.Dim())
+	xc, err := checkData(x, y, fam.Dim(), func(n int) float64 { return familyMemory(fam, n) })
 	if err != nil {
 		return nil, err
 	}
@@ -199,6 +257,9 @@ func New(fam Family, x *mat.Dense, y []float64, h Hyper, opts Options) (*GP, err
 }
 
 func build(b Bound, xc *mat.Dense, ys []float64, mean, scale float64, h Hyper, opts Options) (*GP, error) {
+	if lb, ok := b.(*landmarkBound); ok {
+		return buildLandmark(lb, xc, ys, mean, scale, h)
+	}
 	k, err := b.Kernel(h.Variance, h.Lengthscale)
 	if err != nil {
 		return nil, fmt.Errorf("gp: kernel: %w", err)
@@ -228,7 +289,7 @@ func newKernelGP(k kernel.Kernel, x *mat.Dense, y []float64, noise float64, opts
 	if !(noise >= 0) || math.IsInf(noise, 0) {
 		return nil, fmt.Errorf("gp: noise %v must be non-negative and finite", noise)
 	}
-	xc, err := checkData(x, y, k.Dim())
+	xc, err := checkData(x, y, k.Dim(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -433,7 +494,11 @@ func (g *GP) predict(ws *Workspace, x []float64) (mean, variance float64, err er
 	if err := g.checkX(x); err != nil {
 		return 0, 0, err
 	}
-	ws.size(g.n, g.d)
+	cols := g.n
+	if g.lm != nil {
+		cols = g.lm.k
+	}
+	ws.size(cols, g.d)
 	if ws.cacheID == g.id && sameBits(ws.xbuf, x) {
 		return ws.cacheM, ws.cacheVar, nil
 	}
@@ -459,6 +524,12 @@ func sameBits(a, b []float64) bool {
 
 // predictAt is predict at ws.xbuf without the cache.
 func (g *GP) predictAt(ws *Workspace) (mean, variance float64, err error) {
+	if g.lm != nil {
+		if len(ws.phi) < g.lm.r {
+			ws.phi, ws.mphi = make([]float64, g.lm.r), make([]float64, g.lm.r)
+		}
+		return g.lm.predict(ws)
+	}
 	if g.plusBound != nil {
 		g.plusOnce.Do(func() { g.plus, g.plusErr = newPlusPost(g.plusBound, g, g.hyper) })
 		if g.plusErr != nil {
@@ -532,6 +603,18 @@ func (g *GP) predictGrad(ws *Workspace, x, dmean, dvar []float64, s float64) (me
 		return 0, 0, err
 	}
 	ws.cacheID = 0 // the gradient below may overwrite ws.v
+	if g.lm != nil {
+		if err := g.lm.grad(ws, x, dmean, dvar, vs, g.hyper.Lengthscale); err != nil {
+			return 0, 0, err
+		}
+		for j := range dmean {
+			dmean[j] *= s
+		}
+		for j := range dvar {
+			dvar[j] = dvar[j] * s * s
+		}
+		return ms, vs, nil
+	}
 	if g.plus != nil {
 		if err := g.plus.grad(g, ws, x, dmean, dvar, vs); err != nil {
 			return 0, 0, err

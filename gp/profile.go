@@ -5,7 +5,9 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/symbo/symbo/internal/parallel"
 	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -66,11 +68,8 @@ type profiler struct {
 	be    linalg.Backend
 	y     []float64
 	n     int
-	c     *mat.SymDense
-	eig   linalg.Eigen
-	lam   []float64
-	yt2   []float64
-	a0    float64 // log v bounds
+	s     *profScratch // for sequential evaluations (at)
+	a0    float64      // log v bounds
 	a1    float64
 	b0    float64 // log σ² bounds
 	b1    float64
@@ -82,6 +81,17 @@ type profiler struct {
 	lastErr error
 }
 
+// profScratch is the spectrum of one profile evaluation and its scratch:
+// the eigenvalues lam and squared projections yt2 of y, or for a
+// lowRankSpectrumer Bound the low-rank spectrum low (lam and yt2 then
+// alias its own, and sums counts its zero block).
+type profScratch struct {
+	c        *mat.SymDense
+	eig      linalg.Eigen
+	lam, yt2 []float64
+	low      *lowRankSpec
+}
+
 // profPoint is one evaluated lengthscale with its inner optimum.
 type profPoint struct {
 	logl, logv, logs2 float64
@@ -89,51 +99,140 @@ type profPoint struct {
 }
 
 func newProfiler(b Bound, be linalg.Backend, y []float64) *profiler {
-	n := len(y)
-	return &profiler{
-		b: b, be: be, y: y, n: n, c: mat.NewSymDense(n, nil),
-		yt2: make([]float64, n),
+	p := &profiler{b: b, be: be, y: y, n: len(y)}
+	p.s = p.newScratch()
+	return p
+}
+
+func (p *profiler) newScratch() *profScratch {
+	if _, ok := p.b.(lowRankSpectrumer); ok {
+		return &profScratch{low: &lowRankSpec{}}
+	}
+	return &profScratch{c: mat.NewSymDense(p.n, nil), yt2: make([]float64, p.n)}
+}
+
+// scratchBytes is the memory of one profScratch and the evaluation using
+// it (about three n×n matrices for an eigendecomposition).
+func (p *profiler) scratchBytes() float64 {
+	if lb, ok := p.b.(*landmarkBound); ok {
+		return lb.f.memory(p.n)
+	}
+	return 3 * 8 * float64(p.n) * float64(p.n)
+}
+
+// at returns the profile optimum at log ℓ (one evaluation, recorded).
+func (p *profiler) at(logl float64) profPoint {
+	pt, err := p.eval(p.s, logl)
+	p.note(pt, err)
+	return pt
+}
+
+// note records an evaluation: its count and, in evaluation order, the
+// last error (an infeasible point's only when none came before).
+func (p *profiler) note(pt profPoint, err error) {
+	p.evals++
+	if err != nil {
+		p.lastErr = err
+	} else if math.IsInf(pt.lml, -1) && p.lastErr == nil {
+		p.lastErr = fmt.Errorf("gp: lengthscale %g: covariance not positive definite even with jitter: %w", math.Exp(pt.logl), linalg.ErrNotPositiveDefinite)
 	}
 }
 
-// at returns the profile optimum at log ℓ.
-func (p *profiler) at(logl float64) profPoint {
-	p.evals++
+// parallelProfileN is the number of observations from which the profile
+// evaluates its starting lengthscales concurrently: below it an
+// evaluation takes well under a millisecond and workers cost more than
+// they save (and bo's experiments already run many fits at once).
+const parallelProfileN = 200
+
+// atAll evaluates the profile at every log ℓ of ls, concurrently (one
+// scratch per worker, at most GOMAXPROCS of them and as many as the memory
+// budget holds) from parallelProfileN observations, and records them in
+// order: the same points, count and last error as calling at in turn. It
+// returns the points and, for each, the last error as of its evaluation.
+func (p *profiler) atAll(ls []float64) ([]profPoint, []error) {
+	pts := make([]profPoint, len(ls))
+	errs := make([]error, len(ls))
+	last := make([]error, len(ls))
+	w := 1
+	if p.n >= parallelProfileN {
+		w = parallel.Workers(0, len(ls))
+		for w > 1 && orbit.CheckMemory("profile scratch", float64(w)*p.scratchBytes()) != nil {
+			w--
+		}
+	}
+	if w <= 1 {
+		for i, t := range ls {
+			pts[i] = p.at(t)
+			last[i] = p.lastErr
+		}
+		return pts, last
+	}
+	scr := make([]*profScratch, w)
+	scr[0] = p.s
+	for k := 1; k < w; k++ {
+		scr[k] = p.newScratch()
+	}
+	parallel.For(len(ls), w, func(k, i int) {
+		pts[i], errs[i] = p.eval(scr[k], ls[i])
+	})
+	for i := range ls {
+		p.note(pts[i], errs[i])
+		last[i] = p.lastErr
+	}
+	return pts, last
+}
+
+// eval returns the profile optimum at log ℓ using the scratch s, and the
+// error that kept the spectrum from being computed (the point then has
+// lml −Inf). It reads only p's settings, so evaluations with distinct
+// scratch may run concurrently.
+func (p *profiler) eval(s *profScratch, logl float64) (profPoint, error) {
 	pt := profPoint{logl: logl, lml: math.Inf(-1)}
 	l := math.Exp(logl)
 	var err error
-	if s, ok := p.b.(spectrumer); ok {
-		err = s.spectrumTo(&p.eig, p.c, l)
-	} else if err = p.b.CorrTo(p.c, nil, l); err == nil {
-		err = p.be.EigenSym(&p.eig, p.c)
+	if lr, ok := p.b.(lowRankSpectrumer); ok {
+		if err = lr.lowRankSpectrumTo(s.low, p.y, l); err != nil {
+			return pt, fmt.Errorf("gp: lengthscale %g: %w", l, err)
+		}
+		s.lam, s.yt2 = s.low.lam, s.low.yt2
+		return p.inner(s, pt, logl), nil
+	}
+	if sp, ok := p.b.(spectrumer); ok {
+		err = sp.spectrumTo(&s.eig, s.c, l)
+	} else if err = p.b.CorrTo(s.c, nil, l); err == nil {
+		err = p.be.EigenSym(&s.eig, s.c)
 	}
 	if err != nil {
-		p.lastErr = fmt.Errorf("gp: lengthscale %g: %w", l, err)
-		return pt
+		return pt, fmt.Errorf("gp: lengthscale %g: %w", l, err)
 	}
-	p.lam = p.eig.Values
+	s.lam = s.eig.Values
 	// ỹ = Qᵀy, squared.
 	n := p.n
-	clear(p.yt2)
-	q := p.eig.Vectors.RawMatrix()
+	clear(s.yt2)
+	q := s.eig.Vectors.RawMatrix()
 	for i := range n {
 		row := q.Data[i*q.Stride : i*q.Stride+n]
 		yi := p.y[i]
 		for j, v := range row {
-			p.yt2[j] += v * yi
+			s.yt2[j] += v * yi
 		}
 	}
-	for j, v := range p.yt2 {
-		p.yt2[j] = v * v
+	for j, v := range s.yt2 {
+		s.yt2[j] = v * v
 	}
+	return p.inner(s, pt, logl), nil
+}
+
+// inner maximizes over (v, σ²) at log ℓ = logl for the spectrum in s.
+func (p *profiler) inner(s *profScratch, pt profPoint, logl float64) profPoint {
 	if p.fixed {
-		f := func(t float64) float64 { return p.lmlFixed(t) }
+		f := func(t float64) float64 { return p.lmlFixed(s, t) }
 		t, v := max1D(f, p.a0, p.a1, math.NaN(), innerGrid, innerTol)
 		pt.logv, pt.logs2, pt.lml = t, math.Log(p.s2), v
 	} else {
-		f := func(rho float64) float64 { l, _ := p.lmlRatio(rho); return l }
+		f := func(rho float64) float64 { l, _ := p.lmlRatio(s, rho); return l }
 		rho, v := max1D(f, p.b0-p.a1, p.b1-p.a0, math.NaN(), innerGrid, innerTol)
-		_, t := p.lmlRatio(rho)
+		_, t := p.lmlRatio(s, rho)
 		pt.logv, pt.logs2, pt.lml = t, t+rho, v
 	}
 	if p.pr != nil {
@@ -143,9 +242,6 @@ func (p *profiler) at(logl float64) profPoint {
 	if math.IsNaN(pt.lml) || math.IsInf(pt.lml, 1) {
 		pt.lml = math.Inf(-1)
 	}
-	if math.IsInf(pt.lml, -1) && p.lastErr == nil {
-		p.lastErr = fmt.Errorf("gp: lengthscale %g: covariance not positive definite even with jitter: %w", l, linalg.ErrNotPositiveDefinite)
-	}
 	return pt
 }
 
@@ -153,9 +249,13 @@ func (p *profiler) at(logl float64) profPoint {
 // the jitter that factorJitter would add (a multiple of the mean diagonal
 // α·mean(λ) + β) when min d_i is not safely positive; ok is false if even
 // the largest jitter does not help.
-func (p *profiler) sums(alpha, beta float64) (a, b float64, ok bool) {
+func (p *profiler) sums(s *profScratch, alpha, beta float64) (a, b float64, ok bool) {
+	if s.low != nil {
+		a, b, _, ok = lowRankSums(s.low, alpha, beta)
+		return a, b, ok
+	}
 	dmin, dmax, sum := math.Inf(1), math.Inf(-1), 0.0
-	for _, l := range p.lam {
+	for _, l := range s.lam {
 		d := alpha*l + beta
 		dmin, dmax = min(dmin, d), max(dmax, d)
 		sum += d
@@ -177,9 +277,9 @@ func (p *profiler) sums(alpha, beta float64) (a, b float64, ok bool) {
 			return 0, 0, false
 		}
 	}
-	for i, l := range p.lam {
+	for i, l := range s.lam {
 		d := alpha*l + beta + jit
-		a += p.yt2[i] / d
+		a += s.yt2[i] / d
 		b += math.Log(d)
 	}
 	return a, b, true
@@ -188,8 +288,8 @@ func (p *profiler) sums(alpha, beta float64) (a, b float64, ok bool) {
 var log2Pi = math.Log(2 * math.Pi)
 
 // lmlFixed is the log marginal likelihood at log v = t with σ² fixed.
-func (p *profiler) lmlFixed(t float64) float64 {
-	a, b, ok := p.sums(math.Exp(t), p.s2)
+func (p *profiler) lmlFixed(s *profScratch, t float64) float64 {
+	a, b, ok := p.sums(s, math.Exp(t), p.s2)
 	if !ok {
 		return math.Inf(-1)
 	}
@@ -205,8 +305,8 @@ func (p *profiler) lmlFixed(t float64) float64 {
 // lml = −A/2v − B/2 − (n/2)·log v − (n/2)·log 2π is concave in log v with
 // maximum at v = A/n, clamped to the feasible interval. It returns the lml
 // and log v.
-func (p *profiler) lmlRatio(rho float64) (float64, float64) {
-	a, b, ok := p.sums(1, math.Exp(rho))
+func (p *profiler) lmlRatio(s *profScratch, rho float64) (float64, float64) {
+	a, b, ok := p.sums(s, 1, math.Exp(rho))
 	if !ok {
 		return math.Inf(-1), 0.5 * (p.a0 + p.a1)
 	}
@@ -404,32 +504,31 @@ func fitProfileLikelihood(b Bound, be linalg.Backend, ys []float64, s float64, b
 	for _, k := range lengthGrid {
 		seeds = append(seeds, clampL(ls+k*math.Ln2))
 	}
-	// Evaluate the distinct seeds.
-	var pts []profPoint
+	// Evaluate the distinct seeds (concurrently when they are costly: the
+	// same points, recorded in order).
+	var distinct []float64
 	seen := func(t float64) bool {
-		for _, q := range pts {
-			if math.Abs(q.logl-t) <= sameTol*max(1, math.Abs(t)) {
+		for _, q := range distinct {
+			if math.Abs(q-t) <= sameTol*max(1, math.Abs(t)) {
 				return true
 			}
 		}
 		return false
 	}
-	record := func(pt profPoint) {
+	for _, t := range seeds {
+		if !seen(t) {
+			distinct = append(distinct, t)
+		}
+	}
+	pts, errAt := p.atAll(distinct)
+	for i, pt := range pts {
 		h := hyperOf([3]float64{pt.logv, pt.logl, pt.logs2})
 		st := fitStart{From: h, To: h, LogMarginal: pt.lml}
 		if math.IsInf(pt.lml, -1) {
 			st.LogMarginal = math.NaN()
-			st.Err = fmt.Errorf("gp: fit start %d: %w", len(info.Starts), p.lastErr)
+			st.Err = fmt.Errorf("gp: fit start %d: %w", len(info.Starts), errAt[i])
 		}
 		info.Starts = append(info.Starts, st)
-	}
-	for _, t := range seeds {
-		if seen(t) {
-			continue
-		}
-		pt := p.at(t)
-		pts = append(pts, pt)
-		record(pt)
 	}
 	best := 0
 	for i, q := range pts {

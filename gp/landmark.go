@@ -1,0 +1,635 @@
+package gp
+
+import (
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/symbo/symbo/internal/f64"
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
+	"gonum.org/v1/gonum/mat"
+)
+
+var (
+	_ Family            = (*landmarkFamily)(nil)
+	_ baser             = (*landmarkFamily)(nil)
+	_ lowRankSpectrumer = (*landmarkBound)(nil)
+)
+
+// landmarkFamily is k_plus over k_max for a group with a design of at most
+// m points: on n ≤ m training inputs it is plusFamily (the design is every
+// input, the paper's kernel, the same bits); above, the design D is m
+// landmarks chosen from the inputs by a greedy pivoted Cholesky of
+// C = κ(d_G(X, X)/ℓ) at the lengthscale ℓ in question (selectTo), and the
+// correlation is the rank-r Nyström form C_ℓ = Φ·Φᵀ, Φ = φ(X) =
+// κ(d_G(X, D)/ℓ)·Q_r·Λ_r^{−1/2} with k_max(D, D) = QΛQᵀ truncated as
+// kernel.Plus truncates it: exactly kernel.NewPlus(k_max, D).
+type landmarkFamily struct {
+	plus *plusFamily
+	m    int
+}
+
+// NewLandmarkPlusFamily is k_plus over k_max for the group g (see
+// NewPlusFamily) whose design set is capped at m points: while there are
+// at most m training inputs it is NewPlusFamily's (the design is all of
+// them); with more, m landmarks are chosen from them for each lengthscale
+// by a greedy pivoted Cholesky of the unit-variance k_max Gram (the point
+// of largest residual prior variance given the landmarks so far, ties to
+// the smallest index; it stops early when every residual is below n·ε),
+// and the GP is the rank-r model v·Φ·Φᵀ + σ²·I: a likelihood evaluation
+// costs O(n·m²) plus two m×m eigendecompositions instead of an n×n one,
+// a prediction one k_max row against the m landmarks plus O(m·r + r²).
+// The group must have an orbit distance (kernel.NewOrbitDist). m must be
+// at least 1.
+func NewLandmarkPlusFamily(shape kernel.Shape, g orbit.Group, o kernel.Options, po kernel.PlusOptions, m int) (Family, error) {
+	if m < 1 {
+		return nil, fmt.Errorf("gp: landmark count %d < 1", m)
+	}
+	f, err := NewPlusFamily(shape, g, o, po)
+	if err != nil {
+		return nil, err
+	}
+	return &landmarkFamily{plus: f.(*plusFamily), m: m}, nil
+}
+
+// Dim is d.
+func (f *landmarkFamily) Dim() int { return f.plus.Dim() }
+
+// Base returns the base family.
+func (f *landmarkFamily) Base() Family { return f.plus.Base() }
+
+// lmCacheCols caps the distance columns a landmarkBound keeps (beyond
+// them, columns are recomputed when needed): the pivots of the about 20
+// lengthscales of a fit overlap, so a few times m covers them.
+func lmCacheCols(n, m int) int { return min(n, 4*m) }
+
+// memory returns the bytes a GP of this family on n points holds at most:
+// plusFamily's five n×n matrices up to m points, else the landmark
+// columns, the Cholesky factor, the QR's copy and the distance cache.
+func (f *landmarkFamily) memory(n int) float64 {
+	if n <= f.m {
+		return denseMemory(n)
+	}
+	nf, mf := float64(n), float64(f.m)
+	return 8 * nf * (3*mf + float64(lmCacheCols(n, f.m)) + float64(f.Dim()) + 4)
+}
+
+// Bind keeps x; above m points it prepares the orbit distances to the
+// inputs (kernel.NewOrbitDist, O(n) canonical forms or orbits).
+func (f *landmarkFamily) Bind(x *mat.Dense) (Bound, error) {
+	n, d := x.Dims()
+	if n <= f.m {
+		return f.plus.Bind(x)
+	}
+	if d != f.Dim() {
+		return nil, fmt.Errorf("gp: inputs have %d columns, family dimension is %d", d, f.Dim())
+	}
+	od, err := kernel.NewOrbitDist(f.plus.max.group, x, f.plus.max.opts)
+	if err != nil {
+		return nil, fmt.Errorf("gp: landmarks: %w", err)
+	}
+	return &landmarkBound{f: f, x: mat.DenseCopyOf(x), od: od, n: n, cols: make([][]float64, n)}, nil
+}
+
+// landmarkBound is a landmarkFamily bound to n > m inputs. Its methods are
+// safe for concurrent use: the distance cache is locked, scratch is per
+// call.
+type landmarkBound struct {
+	f  *landmarkFamily
+	x  *mat.Dense
+	od *kernel.OrbitDist
+	n  int
+
+	mu     sync.Mutex
+	cols   [][]float64 // squared orbit distances to x_j, nil until computed
+	cached int
+}
+
+// dist2 returns the squared orbit distances from every input to x_j: the
+// cached column, or one computed into scratch (length n) and cached while
+// the cache has room. Columns are a function of j alone, so the cache
+// changes no result.
+func (b *landmarkBound) dist2(j int, scratch []float64) ([]float64, error) {
+	b.mu.Lock()
+	c := b.cols[j]
+	b.mu.Unlock()
+	if c != nil {
+		return c, nil
+	}
+	if err := b.od.ColumnTo(scratch, b.x.RawRowView(j)); err != nil {
+		return nil, fmt.Errorf("gp: landmarks: %w", err)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.cols[j] == nil && b.cached < lmCacheCols(b.n, b.f.m) {
+		b.cols[j] = append([]float64(nil), scratch...)
+		b.cached++
+	}
+	return scratch, nil
+}
+
+// lmWork is the scratch of one landmark computation at one lengthscale.
+// Matrices are column-major: column j is the n entries at j·n.
+type lmWork struct {
+	n, m int
+	// c holds m+1 columns: column j = κ(d_G(X, x_piv[j])/ℓ); the QR puts
+	// y in the column after the last landmark's.
+	c    []float64
+	l    []float64 // m columns: the pivoted Cholesky factor
+	res  []float64 // n: residual variances
+	dcol []float64 // n: distances of an uncached column
+	piv  []int
+}
+
+func newLMWork(n, m int) *lmWork {
+	return &lmWork{n: n, m: m, c: make([]float64, n*(m+1)), l: make([]float64, n*m),
+		res: make([]float64, n), dcol: make([]float64, n), piv: make([]int, 0, m)}
+}
+
+// f64Shape maps a kernel shape to f64's.
+func f64Shape(s kernel.Shape) f64.Shape {
+	switch s {
+	case kernel.Matern12:
+		return f64.Matern12
+	case kernel.Matern32:
+		return f64.Matern32
+	case kernel.Matern52:
+		return f64.Matern52
+	}
+	return f64.RBF
+}
+
+// kappaTo writes κ(√d2_i/l) into dst, by f64.KappaTo (vectorized
+// exponentials, the same bits on every SIMD path).
+func kappaTo(dst, d2 []float64, l float64, shape kernel.Shape) {
+	inv2 := 1 / (l * l)
+	for i, v := range d2 {
+		dst[i] = max(v, 0) * inv2
+	}
+	f64.KappaTo(dst, dst, f64Shape(shape))
+}
+
+// selectTo chooses the landmarks at lengthscale l by greedy pivoted
+// Cholesky of C = κ(d_G(X, X)/l) (unit diagonal): the next landmark is the
+// input of largest residual variance res_i = C_ii − Σ_t L_it² (ties: the
+// smallest index), until m are chosen or every residual is at most n·ε.
+// It leaves the landmark indices in w.piv (in the order chosen) and the
+// columns κ(d_G(X, x_piv[j])/l) in w.c. O(n·m²) flops (vector kernels on
+// the factor's contiguous columns) and, for columns not cached, n orbit
+// distances per landmark.
+func (b *landmarkBound) selectTo(w *lmWork, l float64) error {
+	n, m := b.n, b.f.m
+	for i := range w.res {
+		w.res[i] = 1
+	}
+	w.piv = w.piv[:0]
+	tol := float64(n) * 0x1p-52
+	for j := range m {
+		q := 0
+		for i, r := range w.res {
+			if r > w.res[q] {
+				q = i
+			}
+		}
+		if !(w.res[q] > tol) {
+			break
+		}
+		d2, err := b.dist2(q, w.dcol)
+		if err != nil {
+			return err
+		}
+		cj, lj := w.c[j*n:j*n+n], w.l[j*n:j*n+n]
+		kappaTo(cj, d2, l, b.f.plus.max.shape)
+		// L[:, j] = (C[:, j] − L[:, :j]·L[q, :j]ᵀ)/√res_q.
+		copy(lj, cj)
+		for t := range j {
+			if lqt := w.l[t*n+q]; lqt != 0 {
+				f64.AddScaled(lj, -lqt, w.l[t*n:t*n+n])
+			}
+		}
+		inv := 1 / math.Sqrt(w.res[q])
+		for i, v := range lj {
+			v *= inv
+			lj[i] = v
+			w.res[i] -= v * v
+		}
+		w.res[q] = math.Inf(-1) // chosen: never again
+		w.piv = append(w.piv, q)
+	}
+	return nil
+}
+
+// lmFactors is the landmark model at one lengthscale: the k landmarks, the
+// r kept eigenpairs of C_DD = κ(d_G(D, D)/ℓ) as W = Q_r·Λ_r^{−1/2} (k×r),
+// the thin QR C_XD = Q₁·R and T = R·W (k×r), so that Φ = C_XD·W = Q₁·T.
+type lmFactors struct {
+	k, r int
+	piv  []int
+	w    []float64 // k×r
+	t    []float64 // k×r
+	qty  []float64 // n: Qᵀy (Q the full orthogonal factor of the QR)
+}
+
+// factor computes the landmark model at l for the outputs y (nil: no
+// projections) into w and returns its factors.
+func (b *landmarkBound) factor(w *lmWork, l float64, y []float64) (*lmFactors, error) {
+	if err := b.selectTo(w, l); err != nil {
+		return nil, err
+	}
+	n, k := b.n, len(w.piv)
+	if k == 0 {
+		return nil, fmt.Errorf("gp: landmarks: no input has positive prior variance")
+	}
+	be := b.f.plus.opts.Backend
+	// C_DD from the columns: entry (a, c), a ≤ c, is row piv[a] of column c.
+	cdd := mat.NewSymDense(k, nil)
+	for a := range k {
+		for c := a; c < k; c++ {
+			cdd.SetSym(a, c, w.c[c*n+w.piv[a]])
+		}
+	}
+	var eig linalg.Eigen
+	if err := be.EigenSym(&eig, cdd); err != nil {
+		return nil, fmt.Errorf("gp: landmarks: %w", err)
+	}
+	first, _, err := kernel.Truncate(eig.Values, b.f.plus.opts.RelTol)
+	if err != nil {
+		return nil, fmt.Errorf("gp: landmarks: %w", err)
+	}
+	r := k - first
+	fc := &lmFactors{k: k, r: r, piv: append([]int(nil), w.piv...), w: make([]float64, k*r), t: make([]float64, k*r)}
+	q := eig.Vectors.RawMatrix()
+	for c := range r {
+		s := 1 / math.Sqrt(eig.Values[first+c])
+		for a := range k {
+			fc.w[a*r+c] = q.Data[a*q.Stride+first+c] * s
+		}
+	}
+	// Thin QR of C_XD (n×k, in place in w.c), y in column k comes back
+	// as Qᵀy.
+	cols := k
+	if y != nil {
+		cols = k + 1
+		copy(w.c[k*n:k*n+n], y)
+	}
+	householderQR(be, w.c, n, k, cols, n, make([]float64, k))
+	if y != nil {
+		fc.qty = append([]float64(nil), w.c[k*n:k*n+n]...)
+	}
+	// T = R·W, R the upper triangle of the factored C_XD.
+	for a := range k {
+		ta := fc.t[a*r : a*r+r]
+		for j := a; j < k; j++ {
+			if rj := w.c[j*n+a]; rj != 0 {
+				f64.AddScaled(ta, rj, fc.w[j*r:j*r+r])
+			}
+		}
+	}
+	return fc, nil
+}
+
+// lowRankSpec is the spectrum of C_ℓ = Φ·Φᵀ (n×n, rank ≤ k) as the
+// profile likelihood needs it: k eigenvalues lam with the squared
+// projections yt2 of y on their eigenvectors, and zeros = n − k further
+// zero eigenvalues on whose eigenvectors y has squared norm rest.
+type lowRankSpec struct {
+	lam, yt2 []float64
+	zeros    int
+	rest     float64
+}
+
+// lowRankSpectrumer is implemented by Bounds whose correlation has low
+// rank, so that the profile likelihood never forms the n×n matrix.
+type lowRankSpectrumer interface {
+	lowRankSpectrumTo(dst *lowRankSpec, y []float64, l float64) error
+}
+
+// lowRankSpectrumTo writes the spectrum of C_l = Φ·Φᵀ: with Φ = Q₁·T, the
+// nonzero eigenvalues are those of T·Tᵀ (k×k; its k − r smallest are 0 in
+// exact arithmetic and set to 0), the projections of y those of Q₁ᵀy on
+// its eigenvectors, and rest the squared norm of the trailing n − k
+// entries of Qᵀy — no cancellation, as in the dense profile.
+func (b *landmarkBound) lowRankSpectrumTo(dst *lowRankSpec, y []float64, l float64) error {
+	fc, err := b.factor(newLMWork(b.n, b.f.m), l, y)
+	if err != nil {
+		return err
+	}
+	return b.spectrumOf(dst, fc)
+}
+
+func (b *landmarkBound) spectrumOf(dst *lowRankSpec, fc *lmFactors) error {
+	k, r := fc.k, fc.r
+	be := b.f.plus.opts.Backend
+	tm := mat.NewDense(k, r, fc.t)
+	tt := mat.NewDense(k, k, nil)
+	be.Gemm(false, true, 1, tm, tm, 0, tt)
+	s := mat.NewSymDense(k, tt.RawMatrix().Data) // the upper triangle of T·Tᵀ
+	var eig linalg.Eigen
+	if err := be.EigenSym(&eig, s); err != nil {
+		return fmt.Errorf("gp: landmarks: %w", err)
+	}
+	dst.lam = append(dst.lam[:0], eig.Values...)
+	for i := range k - r {
+		dst.lam[i] = 0
+	}
+	for i := k - r; i < k; i++ {
+		dst.lam[i] = max(dst.lam[i], 0)
+	}
+	dst.yt2 = dst.yt2[:0]
+	v := eig.Vectors.RawMatrix()
+	for c := range k {
+		var p float64
+		for a := range k {
+			p += v.Data[a*v.Stride+c] * fc.qty[a]
+		}
+		dst.yt2 = append(dst.yt2, p*p)
+	}
+	dst.zeros = b.n - k
+	dst.rest = 0
+	for _, q := range fc.qty[k:] {
+		dst.rest += q * q
+	}
+	return nil
+}
+
+// CorrTo writes C_l = Φ·Φᵀ (O(n²·r); the profile fit does not need it) and
+// has no derivative (ErrNoDerivative when dLog is not nil).
+func (b *landmarkBound) CorrTo(dst, dLog *mat.SymDense, l float64) error {
+	fc, err := b.factor(newLMWork(b.n, b.f.m), l, nil)
+	if err != nil {
+		return err
+	}
+	phi, err := b.features(fc, l)
+	if err != nil {
+		return err
+	}
+	n, r := b.n, fc.r
+	if dst.IsEmpty() {
+		dst.ReuseAsSym(n)
+	}
+	for i := range n {
+		pi := phi[i*r : i*r+r]
+		for j := i; j < n; j++ {
+			dst.SetSym(i, j, f64.Inner(pi, phi[j*r:j*r+r]))
+		}
+	}
+	if dLog != nil {
+		return ErrNoDerivative
+	}
+	return nil
+}
+
+// features returns Φ = κ(d_G(X, D)/l)·W (n×r row-major).
+func (b *landmarkBound) features(fc *lmFactors, l float64) ([]float64, error) {
+	n, r := b.n, fc.r
+	phi := make([]float64, n*r)
+	scratch, kap := make([]float64, n), make([]float64, n)
+	for a, j := range fc.piv {
+		d2, err := b.dist2(j, scratch)
+		if err != nil {
+			return nil, err
+		}
+		kappaTo(kap, d2, l, b.f.plus.max.shape)
+		wa := fc.w[a*r : a*r+r]
+		for i, c := range kap {
+			f64.AddScaled(phi[i*r:i*r+r], c, wa)
+		}
+	}
+	return phi, nil
+}
+
+// design returns the landmarks (k×d).
+func (b *landmarkBound) design(piv []int) *mat.Dense {
+	_, d := b.x.Dims()
+	dm := mat.NewDense(len(piv), d, nil)
+	for a, j := range piv {
+		dm.SetRow(a, b.x.RawRowView(j))
+	}
+	return dm
+}
+
+// Kernel returns kernel.NewPlus(k_max, D) with the landmarks D chosen at
+// lengthscale l.
+func (b *landmarkBound) Kernel(v, l float64) (kernel.Kernel, error) {
+	w := newLMWork(b.n, b.f.m)
+	if err := b.selectTo(w, l); err != nil {
+		return nil, err
+	}
+	if len(w.piv) == 0 {
+		return nil, fmt.Errorf("gp: landmarks: no input has positive prior variance")
+	}
+	_, km, err := b.f.plus.max.kernel(v, l)
+	if err != nil {
+		return nil, err
+	}
+	return kernel.NewPlus(km, b.design(w.piv), b.f.plus.opts)
+}
+
+// lowRankSums is profiler.sums for the spectrum s: A = Σ ỹ²_i/d_i and
+// B = Σ log d_i over all n eigenvalues, d_i = α·λ_i + β (+ jitter), with
+// the zero block counted once per multiplicity; jit is the jitter
+// factorJitter would add (the rule of profiler.sums), ok false when even
+// the largest does not make every d_i safely positive.
+func lowRankSums(s *lowRankSpec, alpha, beta float64) (a, b, jit float64, ok bool) {
+	n := len(s.lam) + s.zeros
+	dmin, dmax, sum := math.Inf(1), math.Inf(-1), 0.0
+	for _, l := range s.lam {
+		d := alpha*l + beta
+		dmin, dmax = min(dmin, d), max(dmax, d)
+		sum += d
+	}
+	if s.zeros > 0 {
+		dmin, dmax = min(dmin, beta), max(dmax, beta)
+		sum += float64(s.zeros) * beta
+	}
+	if tau := float64(n) * 0x1p-52 * dmax; !(dmin > tau) {
+		m := sum / float64(n)
+		if !(m > 0) {
+			return 0, 0, 0, false
+		}
+		found := false
+		for rel := jitterStart; rel <= jitterMax*(1+1e-9); rel *= jitterFactor {
+			if jit = rel * m; dmin+jit > tau {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return 0, 0, 0, false
+		}
+	}
+	for i, l := range s.lam {
+		d := alpha*l + beta + jit
+		a += s.yt2[i] / d
+		b += math.Log(d)
+	}
+	if s.zeros > 0 {
+		d := beta + jit
+		a += s.rest / d
+		b += float64(s.zeros) * math.Log(d)
+	}
+	return a, b, jit, true
+}
+
+// landmarkPost is the posterior of a landmark GP: Bayesian linear
+// regression on the r features φ(x) = Wᵀ·c(D, x), c the unit-variance
+// k_max, with weights w ~ N(0, v·I) and noise s² = σ² + jitter. With
+// Φ = φ(X) = Q₁·T and TᵀT = U·diag(τ)·Uᵀ, γ = s²/v:
+//
+//	mean(x) = c(x, D)·u,      u = W·β,  β = U·diag(1/(τ+γ))·Uᵀ·Tᵀ·Q₁ᵀy,
+//	var(x)  = φ(x)ᵀ·M·φ(x),   M = U·diag(s²/(τ+γ))·Uᵀ (r×r),
+//
+// (Woodbury: M = s²·(ΦᵀΦ + γ·I)⁻¹, no difference of large terms), and the
+// gradients chain through ∇ₓc(x, D) only: ∇mean = ∇cᵀ·u,
+// ∇var = 2·∇cᵀ·W·M·φ. A prediction with gradient costs one k_max row
+// against the k landmarks and its gradient plus O(k·r + r²).
+type landmarkPost struct {
+	km   kernel.Kernel // unit-variance k_max
+	kg   kernel.Gradienter
+	d    *mat.Dense // k×d landmarks
+	piv  []int
+	k, r int
+	w    []float64 // k×r
+	u    []float64 // k
+	m    []float64 // r×r, symmetric
+	jit  float64
+	lml  float64
+}
+
+// newLandmarkPost builds the posterior of the bound b for standardized
+// outputs ys under h.
+func newLandmarkPost(b *landmarkBound, ys []float64, h Hyper) (*landmarkPost, error) {
+	l := h.Lengthscale
+	fc, err := b.factor(newLMWork(b.n, b.f.m), l, ys)
+	if err != nil {
+		return nil, err
+	}
+	var spec lowRankSpec
+	if err := b.spectrumOf(&spec, fc); err != nil {
+		return nil, err
+	}
+	a, lb, jit, ok := lowRankSums(&spec, h.Variance, h.Noise)
+	if !ok {
+		return nil, fmt.Errorf("gp: landmark covariance (n = %d) not positive definite even with jitter (%.0e × mean diagonal): %w",
+			b.n, jitterMax, linalg.ErrNotPositiveDefinite)
+	}
+	n := float64(b.n)
+	post := &landmarkPost{d: b.design(fc.piv), piv: fc.piv, k: fc.k, r: fc.r, w: fc.w, jit: jit,
+		lml: -0.5*a - 0.5*lb - 0.5*n*math.Log(2*math.Pi)}
+	_, km, err := b.f.plus.max.kernel(1, l)
+	if err != nil {
+		return nil, fmt.Errorf("gp: kernel: %w", err)
+	}
+	post.km = km
+	if kg, ok := kernel.Kernel(km).(kernel.Gradienter); ok {
+		post.kg = kg
+	}
+	k, r := fc.k, fc.r
+	s2 := h.Noise + jit
+	gam := s2 / h.Variance
+	// TᵀT (r×r) and Tᵀ·Q₁ᵀy.
+	be := b.f.plus.opts.Backend
+	tm := mat.NewDense(k, r, fc.t)
+	ttd := mat.NewDense(r, r, nil)
+	be.Gemm(true, false, 1, tm, tm, 0, ttd)
+	tt := mat.NewSymDense(r, ttd.RawMatrix().Data)
+	ty := make([]float64, r)
+	for a := range k {
+		f64.AddScaled(ty, fc.qty[a], fc.t[a*r:a*r+r])
+	}
+	var eig linalg.Eigen
+	if err := be.EigenSym(&eig, tt); err != nil {
+		return nil, fmt.Errorf("gp: landmarks: %w", err)
+	}
+	uq := eig.Vectors.RawMatrix()
+	// β = U·diag(1/(τ+γ))·Uᵀ·ty; M = U·diag(s²/(τ+γ))·Uᵀ.
+	inv := make([]float64, r)
+	z := make([]float64, r)
+	for c := range r {
+		inv[c] = 1 / (max(eig.Values[c], 0) + gam)
+		var p float64
+		for i := range r {
+			p += uq.Data[i*uq.Stride+c] * ty[i]
+		}
+		z[c] = p * inv[c]
+	}
+	ue := make([]float64, r*r) // U·diag(s²/(τ+γ))
+	beta := make([]float64, r)
+	for i := range r {
+		ui := uq.Data[i*uq.Stride : i*uq.Stride+r]
+		beta[i] = f64.Inner(ui, z)
+		for c, v := range ui {
+			ue[i*r+c] = v * s2 * inv[c]
+		}
+	}
+	post.m = make([]float64, r*r)
+	for i := range r {
+		for j := i; j < r; j++ {
+			s := f64.Inner(ue[i*r:i*r+r], uq.Data[j*uq.Stride:j*uq.Stride+r])
+			post.m[i*r+j], post.m[j*r+i] = s, s
+		}
+	}
+	post.u = make([]float64, k)
+	for a := range k {
+		post.u[a] = f64.Inner(fc.w[a*r:a*r+r], beta)
+	}
+	return post, nil
+}
+
+// predict returns the standardized mean and variance at ws.xbuf, leaving
+// c(x, D) in ws.ks, φ(x) in ws.phi and M·φ(x) in ws.mphi.
+func (p *landmarkPost) predict(ws *Workspace) (mean, variance float64, err error) {
+	if err := p.km.CrossTo(ws.ks, ws.xr, p.d); err != nil {
+		return 0, 0, fmt.Errorf("gp: cross-covariance: %w", err)
+	}
+	k, r := p.k, p.r
+	ks := ws.ks.RawMatrix().Data[:k]
+	phi, mphi := ws.phi[:r], ws.mphi[:r]
+	clear(phi)
+	for a, c := range ks {
+		mean += c * p.u[a]
+		f64.AddScaled(phi, c, p.w[a*r:a*r+r])
+	}
+	for i := range r {
+		s := f64.Inner(p.m[i*r:i*r+r], phi)
+		mphi[i] = s
+		variance += phi[i] * s
+	}
+	return mean, variance, nil
+}
+
+// grad writes the standardized gradients of the mean and variance after
+// predict (vs the standardized variance).
+func (p *landmarkPost) grad(ws *Workspace, x, dmean, dvar []float64, vs float64, scale float64) error {
+	var err error
+	if p.kg != nil {
+		err = p.kg.GradTo(ws.gr, x, p.d)
+	} else {
+		err = kernel.Grad(p.km, ws.gr, x, p.d, scale)
+	}
+	if err != nil {
+		return fmt.Errorf("gp: kernel gradient: %w", err)
+	}
+	gr := ws.gr.RawMatrix()
+	k, r := p.k, p.r
+	d := len(x)
+	if dmean != nil {
+		clear(dmean)
+		for a, u := range p.u[:k] {
+			f64.AddScaled(dmean, u, gr.Data[a*gr.Stride:a*gr.Stride+d])
+		}
+	}
+	if dvar != nil {
+		clear(dvar)
+		if vs > 0 {
+			mphi := ws.mphi[:r]
+			for a := range k {
+				z := 2 * f64.Inner(p.w[a*r:a*r+r], mphi)
+				f64.AddScaled(dvar, z, gr.Data[a*gr.Stride:a*gr.Stride+d])
+			}
+		}
+	}
+	return nil
+}

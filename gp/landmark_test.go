@@ -1,0 +1,397 @@
+package gp
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/symbo/symbo/internal/parallel"
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
+	"gonum.org/v1/gonum/mat"
+)
+
+type lmCase struct {
+	name  string
+	shape kernel.Shape
+	g     orbit.Group
+}
+
+func lmCases(d int) []lmCase {
+	return []lmCase{
+		{"hyperoctahedral/matern52", kernel.Matern52, mustG(orbit.Hyperoctahedral(d))},
+		{"signflip/rbf", kernel.RBF, mustG(orbit.SignFlip(d))},
+		// k_max over the cyclic group is not PSD: the landmark Gram has
+		// negative eigenvalues that Truncate drops.
+		{"cyclic/matern12", kernel.Matern12, mustG(orbit.Cyclic(d))},
+		{"enum-cyclic/matern32", kernel.Matern32, finiteOnly{mustG(orbit.Cyclic(d))}},
+		{"trivial/rbf", kernel.RBF, mustG(orbit.Trivial(d))},
+	}
+}
+
+func lmFamily(t testing.TB, c lmCase, m int) *landmarkFamily {
+	t.Helper()
+	f, err := NewLandmarkPlusFamily(c.shape, c.g, kernel.Options{}, kernel.PlusOptions{Backend: linalg.Gonum()}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.(*landmarkFamily)
+}
+
+func lmBind(t testing.TB, f *landmarkFamily, x *mat.Dense) *landmarkBound {
+	t.Helper()
+	b, err := f.Bind(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb, ok := b.(*landmarkBound)
+	if !ok {
+		t.Fatalf("Bind returned %T", b)
+	}
+	return lb
+}
+
+// denseLandmarkGP is the exact GP (dense Gram, Cholesky) of
+// kernel.NewPlus(k_max, D) for the landmarks D the bound chooses at h.
+func denseLandmarkGP(t *testing.T, b *landmarkBound, x *mat.Dense, y []float64, h Hyper) *GP {
+	t.Helper()
+	k, err := b.Kernel(h.Variance, h.Lengthscale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := newKernelGP(k, x, y, h.Noise, Options{Backend: linalg.Gonum()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func relDiff(a, b float64) float64 {
+	return math.Abs(a-b) / max(math.Abs(a), math.Abs(b), 1e-300)
+}
+
+// TestLandmarkMatchesDense: the low-rank likelihood, predictions and
+// gradients equal those of the dense GP of the same k_plus^D kernel
+// (kernel.NewPlus on the landmarks, n×n Gram, Cholesky).
+func TestLandmarkMatchesDense(t *testing.T) {
+	d, n := 3, 40
+	rng := rand.New(rand.NewPCG(40, 0))
+	x, y := sample(rng, n, d)
+	// The last two: 30 landmarks at long lengthscales, where the greedy
+	// selection stops early and (signflip) Truncate drops eigenvalues.
+	hs := []Hyper{{1.3, 0.7, 1e-2}, {0.4, 2.5, 0.3}, {2, 0.25, 1e-3}, {1, 8, 1e-4}, {1, 30, 1e-2}}
+	for _, c := range lmCases(d) {
+		for i, h := range hs {
+			m := 12
+			if i >= 3 {
+				m = 30
+			}
+			t.Run(fmt.Sprintf("%s/m=%d/l=%g", c.name, m, h.Lengthscale), func(t *testing.T) {
+				fam := lmFamily(t, c, m)
+				b := lmBind(t, fam, x)
+				g, err := New(fam, x, y, h, Options{Backend: linalg.Gonum()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g.Landmarks() == 0 || g.Landmarks() > m {
+					t.Fatalf("%d landmarks, want 1…%d", g.Landmarks(), m)
+				}
+				ref := denseLandmarkGP(t, b, x, y, h)
+				if ref.Jitter() != 0 || g.Jitter() != 0 {
+					t.Fatalf("jitter %v (dense %v): choose a better-conditioned case", g.Jitter(), ref.Jitter())
+				}
+				if e := relDiff(g.LogMarginal(), ref.LogMarginal()); e > 1e-9 {
+					t.Errorf("log marginal %.15g, dense %.15g (relative %.2g)", g.LogMarginal(), ref.LogMarginal(), e)
+				}
+				var ws, wr Workspace
+				dm, dv, rm, rv := make([]float64, d), make([]float64, d), make([]float64, d), make([]float64, d)
+				for q := range 6 {
+					xq := []float64{2*rng.Float64() - 1, 2*rng.Float64() - 1, 2*rng.Float64() - 1}
+					if q == 0 {
+						xq = x.RawRowView(3)
+					}
+					mu, v, err := g.PredictGrad(&ws, xq, dm, dv)
+					if err != nil {
+						t.Fatal(err)
+					}
+					mr, vr, err := ref.PredictGrad(&wr, xq, rm, rv)
+					if err != nil {
+						t.Fatal(err)
+					}
+					scale := max(math.Abs(mr), math.Sqrt(vr), 1e-3)
+					if math.Abs(mu-mr) > 1e-8*scale {
+						t.Errorf("point %d: mean %.15g, dense %.15g", q, mu, mr)
+					}
+					if math.Abs(v-vr) > 1e-8*max(vr, 1e-4) {
+						t.Errorf("point %d: variance %.15g, dense %.15g", q, v, vr)
+					}
+					for j := range d {
+						gs := max(1, math.Abs(rm[j]))
+						if math.Abs(dm[j]-rm[j]) > 1e-7*gs {
+							t.Errorf("point %d: ∂mean/∂x%d %.12g, dense %.12g", q, j, dm[j], rm[j])
+						}
+						if math.Abs(dv[j]-rv[j]) > 1e-7*max(1, math.Abs(rv[j])) {
+							t.Errorf("point %d: ∂var/∂x%d %.12g, dense %.12g", q, j, dv[j], rv[j])
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestLandmarkProfileSums: the profile's low-rank sums give the same
+// likelihood as the posterior at the same hyperparameters, and the
+// low-rank spectrum is that of the dense correlation (CorrTo).
+func TestLandmarkProfileSums(t *testing.T) {
+	d, n, m := 3, 35, 10
+	rng := rand.New(rand.NewPCG(41, 0))
+	x, y := sample(rng, n, d)
+	ys, _, _ := standardize(y)
+	for _, c := range lmCases(d) {
+		t.Run(c.name, func(t *testing.T) {
+			b := lmBind(t, lmFamily(t, c, m), x)
+			for _, l := range []float64{0.3, 1.1} {
+				var s lowRankSpec
+				if err := b.lowRankSpectrumTo(&s, ys, l); err != nil {
+					t.Fatal(err)
+				}
+				// The dense spectrum of CorrTo with the same projections.
+				var cm mat.SymDense
+				if err := b.CorrTo(&cm, nil, l); err != nil {
+					t.Fatal(err)
+				}
+				for _, v := range []float64{0.5, 3} {
+					for _, s2 := range []float64{1e-3, 0.2} {
+						a, lb, jit, ok := lowRankSums(&s, v, s2)
+						if !ok || jit != 0 {
+							t.Fatalf("sums ok %v jitter %v", ok, jit)
+						}
+						got := -0.5*a - 0.5*lb - 0.5*float64(n)*log2Pi
+						kk := mat.NewSymDense(n, nil)
+						for i := range n {
+							for j := i; j < n; j++ {
+								kk.SetSym(i, j, v*cm.At(i, j))
+							}
+							kk.SetSym(i, i, kk.At(i, i)+s2)
+						}
+						var ch mat.Cholesky
+						if !ch.Factorize(kk) {
+							t.Fatal("dense K not PD")
+						}
+						alpha := mat.NewVecDense(n, nil)
+						if err := ch.SolveVecTo(alpha, mat.NewVecDense(n, ys)); err != nil {
+							t.Fatal(err)
+						}
+						want := -0.5*mat.Dot(alpha, mat.NewVecDense(n, ys)) - 0.5*ch.LogDet() - 0.5*float64(n)*log2Pi
+						if e := relDiff(got, want); e > 1e-9 {
+							t.Errorf("ℓ=%g v=%g σ²=%g: low-rank lml %.15g, dense %.15g (relative %.2g)", l, v, s2, got, want, e)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestLandmarkGradFD: the landmark posterior's gradients against central
+// differences of its own predictions.
+func TestLandmarkGradFD(t *testing.T) {
+	d, n, m := 3, 50, 15
+	rng := rand.New(rand.NewPCG(42, 0))
+	x, y := sample(rng, n, d)
+	for _, c := range lmCases(d) {
+		t.Run(c.name, func(t *testing.T) {
+			fam := lmFamily(t, c, m)
+			g, err := New(fam, x, y, Hyper{1.1, 0.9, 1e-2}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ws Workspace
+			dm, dv := make([]float64, d), make([]float64, d)
+			for range 5 {
+				xq := []float64{0.3 + 1.4*rng.Float64(), -0.2 - rng.Float64(), 0.1 + rng.Float64()}
+				if _, _, err := g.PredictGrad(&ws, xq, dm, dv); err != nil {
+					t.Fatal(err)
+				}
+				for j := range d {
+					h := 1e-6
+					xp := append([]float64(nil), xq...)
+					xp[j] += h
+					mp, vp, _ := g.Predict(&ws, xp)
+					xp[j] -= 2 * h
+					mm, vm, _ := g.Predict(&ws, xp)
+					fm, fv := (mp-mm)/(2*h), (vp-vm)/(2*h)
+					if math.Abs(fm-dm[j]) > 1e-5*max(1, math.Abs(fm)) {
+						t.Errorf("∂mean/∂x%d = %v, finite difference %v", j, dm[j], fm)
+					}
+					if math.Abs(fv-dv[j]) > 1e-5*max(1, math.Abs(fv)) {
+						t.Errorf("∂var/∂x%d = %v, finite difference %v", j, dv[j], fv)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestLandmarkAllPoints: with m = n, NewLandmarkPlusFamily is
+// NewPlusFamily (the same bound: today's fits and posteriors bit for
+// bit); the low-rank machinery forced onto every point (k = n landmarks)
+// reproduces the dense plus family's likelihood and predictions to
+// rounding.
+func TestLandmarkAllPoints(t *testing.T) {
+	d, n := 3, 24
+	rng := rand.New(rand.NewPCG(43, 0))
+	x, y := sample(rng, n, d)
+	be := linalg.Gonum()
+	for _, c := range lmCases(d)[:2] {
+		t.Run(c.name, func(t *testing.T) {
+			fam := lmFamily(t, c, n)
+			plus := mustG(NewPlusFamily(c.shape, c.g, kernel.Options{}, kernel.PlusOptions{Backend: be}))
+			opts := FitOptions{Backend: be, Seed: 3}
+			g1, err := Fit(fam, x, y, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g2, err := Fit(plus, x, y, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g1.Hyper() != g2.Hyper() || math.Float64bits(g1.LogMarginal()) != math.Float64bits(g2.LogMarginal()) || g1.Landmarks() != 0 {
+				t.Fatalf("m = n: %+v %v, plus %+v %v", g1.Hyper(), g1.LogMarginal(), g2.Hyper(), g2.LogMarginal())
+			}
+			// Forced: every point a landmark.
+			lb := &landmarkBound{f: &landmarkFamily{plus: fam.plus, m: n}, x: x, n: n, cols: make([][]float64, n)}
+			od, err := kernel.NewOrbitDist(c.g, x, kernel.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lb.od = od
+			ys, mean, scale := standardize(y)
+			h := g2.Hyper()
+			g3, err := buildLandmark(lb, x, ys, mean, scale, h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g3.Landmarks() != n {
+				t.Fatalf("%d landmarks, want %d", g3.Landmarks(), n)
+			}
+			if e := relDiff(g3.LogMarginal(), g2.LogMarginal()); e > 1e-9 {
+				t.Errorf("log marginal %.15g, dense plus %.15g", g3.LogMarginal(), g2.LogMarginal())
+			}
+			var w2, w3 Workspace
+			for range 5 {
+				xq := []float64{2*rng.Float64() - 1, 2*rng.Float64() - 1, 2*rng.Float64() - 1}
+				m2, v2, _ := g2.Predict(&w2, xq)
+				m3, v3, _ := g3.Predict(&w3, xq)
+				if math.Abs(m2-m3) > 1e-7*max(1, math.Abs(m2)) || math.Abs(v2-v3) > 1e-7*max(v2, 1e-3) {
+					t.Errorf("predictions (%v, %v), dense plus (%v, %v)", m3, v3, m2, v2)
+				}
+			}
+		})
+	}
+}
+
+// TestLandmarkFitDeterministic: a landmark fit, and an exact one, give the
+// same bits for GOMAXPROCS 1 and 4, with the parallel paths forced (n is
+// above parallelProfileN: the profile's starting lengthscales are
+// evaluated concurrently with 4 threads, in turn with 1).
+func TestLandmarkFitDeterministic(t *testing.T) {
+	d, n, m := 4, parallelProfileN+10, 24
+	rng := rand.New(rand.NewPCG(44, 0))
+	x, y := sample(rng, n, d)
+	fams := []Family{lmFamily(t, lmCases(d)[0], m), mustG(NewBaseFamily(kernel.Matern32, d))}
+	for _, fam := range fams {
+		restore := parallel.SetSerialThreshold(1)
+		fit := func(p int) *GP {
+			prev := runtime.GOMAXPROCS(p)
+			defer runtime.GOMAXPROCS(prev)
+			g, err := Fit(fam, x, y, FitOptions{Seed: 9})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return g
+		}
+		g1, g4 := fit(1), fit(4)
+		restore()
+		if g1.Hyper() != g4.Hyper() || math.Float64bits(g1.LogMarginal()) != math.Float64bits(g4.LogMarginal()) {
+			t.Fatalf("GOMAXPROCS 1: %+v %v; 4: %+v %v", g1.Hyper(), g1.LogMarginal(), g4.Hyper(), g4.LogMarginal())
+		}
+		var w1, w4 Workspace
+		xq := []float64{0.1, -0.4, 0.9, 0.3}
+		m1, v1, _ := g1.Predict(&w1, xq)
+		m4, v4, _ := g4.Predict(&w4, xq)
+		if math.Float64bits(m1) != math.Float64bits(m4) || math.Float64bits(v1) != math.Float64bits(v4) {
+			t.Fatalf("predictions differ: (%v, %v) vs (%v, %v)", m1, v1, m4, v4)
+		}
+	}
+}
+
+// TestLandmarkSelection: the greedy pivots are distinct, the first is
+// input 0 (every residual is 1: ties go to the smallest index), the next
+// has the largest residual, and on a design with exact duplicates the
+// selection stops early (residuals ≤ n·ε) rather than pick a duplicate.
+func TestLandmarkSelection(t *testing.T) {
+	d := 2
+	rng := rand.New(rand.NewPCG(45, 0))
+	x := randMat(rng, 30, d, -1, 1)
+	c := lmCase{"trivial", kernel.RBF, mustG(orbit.Trivial(d))}
+	b := lmBind(t, lmFamily(t, c, 10), x)
+	w := newLMWork(b.n, b.f.m)
+	if err := b.selectTo(w, 0.5); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.piv) != 10 || w.piv[0] != 0 {
+		t.Fatalf("pivots %v", w.piv)
+	}
+	seen := map[int]bool{}
+	for _, p := range w.piv {
+		if seen[p] {
+			t.Fatalf("pivot %d chosen twice: %v", p, w.piv)
+		}
+		seen[p] = true
+	}
+	// The second pivot is the point farthest from x_0.
+	far, best := -1, -1.0
+	for i := range 30 {
+		var s float64
+		for j := range d {
+			s += (x.At(i, j) - x.At(0, j)) * (x.At(i, j) - x.At(0, j))
+		}
+		if s > best {
+			far, best = i, s
+		}
+	}
+	if w.piv[1] != far {
+		t.Errorf("second pivot %d, farthest from x_0 is %d", w.piv[1], far)
+	}
+	// Three distinct points, each repeated: at most three landmarks.
+	dup := mat.NewDense(12, d, nil)
+	for i := range 12 {
+		dup.SetRow(i, x.RawRowView(i%3))
+	}
+	b = lmBind(t, lmFamily(t, c, 8), dup)
+	w = newLMWork(b.n, b.f.m)
+	if err := b.selectTo(w, 0.5); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.piv) != 3 {
+		t.Errorf("duplicated design: pivots %v, want 3", w.piv)
+	}
+}
+
+// TestLandmarkFitMemory: a landmark GP is checked against the budget by
+// its O(n·m) memory, not the n×n of an exact GP.
+func TestLandmarkFitMemory(t *testing.T) {
+	c := lmCases(3)[0]
+	f := lmFamily(t, c, 64)
+	if f.memory(64) != denseMemory(64) {
+		t.Error("up to m points the family is dense")
+	}
+	if n := 100_000; f.memory(n) >= denseMemory(n)/100 {
+		t.Errorf("memory at n = %d: %g bytes, dense %g", n, f.memory(n), denseMemory(n))
+	}
+}
