@@ -8,7 +8,7 @@ import (
 
 // TestAcquisitionAllocs: after warm-up, an acquisition evaluation (with and
 // without gradient) and a whole bounded quasi-Newton ascent allocate
-// nothing, for every kernel (STYLE.md).
+// nothing, for every kernel (STYLE.md), k_plus with landmarks included.
 func TestAcquisitionAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are not meaningful under the race detector")
@@ -16,9 +16,14 @@ func TestAcquisitionAllocs(t *testing.T) {
 	for _, pn := range []string{"Ackley2d", "Rastrigin5d"} {
 		p := must(problem.New(pn, 0))
 		lo, hi := p.Bounds()
-		for _, k := range []string{NameBase, NameAvg, NameMax, NamePlus} {
+		for _, k := range []string{NameBase, NameAvg, NameMax, NamePlus, NamePlus + "/landmarks"} {
 			t.Run(pn+"/"+string(k), func(t *testing.T) {
-				o := must(New(lo, hi, Config{Kernel: kernelOf(k, p.Group(), p.BaseShape()), Workers: 1}, 3))
+				cfg := Config{Workers: 1}
+				if k == NamePlus+"/landmarks" {
+					k, cfg.Landmarks = NamePlus, 5 // 9 observations: 5 landmarks
+				}
+				cfg.Kernel = kernelOf(k, p.Group(), p.BaseShape())
+				o := must(New(lo, hi, cfg, 3))
 				for range 9 {
 					x := must(o.Ask())
 					if err := o.Tell(x, must(objectiveOf(p, x))); err != nil {
@@ -27,6 +32,9 @@ func TestAcquisitionAllocs(t *testing.T) {
 				}
 				if err := o.fit(); err != nil {
 					t.Fatal(err)
+				}
+				if lm := o.model.(interface{ Landmarks() int }).Landmarks(); (cfg.Landmarks > 0) != (lm > 0) {
+					t.Fatalf("Landmarks %d: the model has %d landmarks", cfg.Landmarks, lm)
 				}
 				a := o.newAcq()
 				o.ensureWorkers()

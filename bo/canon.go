@@ -50,16 +50,17 @@ func (m *canonMap) chainTo(dst, x, gz []float64, s *acqScratch) {
 		scale = math.Max(scale, math.Abs(v))
 	}
 	h := math.Ldexp(1, math.Ilogb(scale)-20)
+	fp, fm := s.fp[:m.cd], s.fm[:m.cd]
 	copy(s.xp, x)
 	for i := range x {
 		s.xp[i] = x[i] + h
-		m.c.CanonicalTo(s.fp, s.xp)
+		m.c.CanonicalTo(fp, s.xp)
 		s.xp[i] = x[i] - h
-		m.c.CanonicalTo(s.fm, s.xp)
+		m.c.CanonicalTo(fm, s.xp)
 		s.xp[i] = x[i]
 		g := 0.0
 		for k := range gz {
-			g += gz[k] * (s.fp[k] - s.fm[k])
+			g += gz[k] * (fp[k] - fm[k])
 		}
 		dst[i] = g / (2 * h)
 	}

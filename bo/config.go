@@ -101,6 +101,10 @@ const (
 	DefaultRawSamples = 512
 	DefaultStarts     = 10
 	DefaultMaxIter    = 100
+	// DefaultLandmarks is the design cap of the Nyström kernels
+	// (Config.Landmarks 0): the paper's k_plus, every observation in the
+	// design, up to this many observations; landmarks above.
+	DefaultLandmarks = 256
 )
 
 // Caps, checked by New and Run before anything is allocated: exact GP
@@ -161,6 +165,17 @@ type Config struct {
 	// bounded quasi-Newton ascent of at most MaxIter iterations (0 means
 	// 100). At most 2²², 2¹² and 2¹⁶ respectively.
 	RawSamples, Starts, MaxIter int
+	// Landmarks caps the design set of the Nyström kernels (Plus and
+	// Nystrom): while the observations (and pending points) number at most
+	// Landmarks, the design is all of them — the paper's k_plus, fitted
+	// with an n×n eigendecomposition per likelihood evaluation; above, it
+	// is Landmarks landmarks chosen among them for each lengthscale by a
+	// greedy pivoted Cholesky of k_max (gp.NewLandmarkPlusFamily), and the
+	// GP is rank ≤ Landmarks plus noise: O(n·m²) per likelihood
+	// evaluation, O(m) kernel evaluations per prediction. 0 means
+	// DefaultLandmarks (256), negative never (the design is always every
+	// observation). At most MaxEvaluations. Other kernels ignore it.
+	Landmarks int
 	// Workers is the number of goroutines for the acquisition optimizer and
 	// kernel assembly; 0 means GOMAXPROCS. Results do not depend on it.
 	Workers int
@@ -203,6 +218,12 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Workers < 0 {
 		return c, fmt.Errorf("%w: Workers = %d is negative", ErrBadConfig, c.Workers)
+	}
+	if c.Landmarks > MaxEvaluations {
+		return c, fmt.Errorf("%w: Landmarks = %d exceeds %d", ErrBadConfig, c.Landmarks, MaxEvaluations)
+	}
+	if c.Landmarks == 0 {
+		c.Landmarks = DefaultLandmarks
 	}
 	if c.FixNoise && (!(c.Noise >= 0) || c.Noise > 1e300) {
 		return c, fmt.Errorf("%w: Noise = %v", ErrBadConfig, c.Noise)

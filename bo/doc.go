@@ -18,7 +18,8 @@
 // Base is k_b; Nystrom is k_b Nyström-extended from the observed points
 // (k_plus over the trivial group: the Nyström half of k_plus without its
 // invariance); Avg is k_avg; AvgNorm the normalized average; Plus is k_plus
-// with the observed points as its design set; Max is k_max used directly as
+// with the observed points as its design set (landmarks among them beyond
+// Config.Landmarks, below); Max is k_max used directly as
 // the covariance, accepted only where it is provably PSD: groups with a
 // canonical map φ (orbit.Canonicalizer: sign flips |x|, permutations
 // sort(x), signed permutations sort(|x|), planar rotations ‖x‖, the trivial
@@ -38,7 +39,27 @@
 // fitted posterior is rebuilt on φ(X) (the base kernel for Max, k_plus
 // over the trivial group for Plus): the same posterior, predicted with one
 // base-kernel evaluation per observation instead of an orbit enumeration,
-// the gradient chained through the Jacobian of φ.
+// the gradient chained through the Jacobian of φ (not for a landmark GP,
+// which predicts at x itself: its landmarks are chosen in the original
+// coordinates).
+//
+// # Landmarks
+//
+// Config.Landmarks (default DefaultLandmarks = 256) caps the design set of
+// the Nyström kernels, Plus and Nystrom. While the observations and
+// pending points number at most the cap, the design is all of them: the
+// paper's k_plus, bit for bit, so its protocol (55 evaluations) is
+// unchanged. Beyond it the GP is gp.NewLandmarkPlusFamily's: the cap's
+// number of landmarks chosen among the points, for every lengthscale the
+// fit tries, by a greedy pivoted Cholesky of k_max (the point the
+// landmarks so far explain worst, ties to the earliest observation), and a
+// GP of rank at most the cap plus noise. A fit then costs O(n·m²) per
+// likelihood evaluation instead of an n×n eigendecomposition, a
+// prediction O(m) kernel evaluations instead of O(n). The landmarks are a
+// function of the points alone, so the next point is still a function of
+// (configuration, seed, observations, pending points). Negative Landmarks
+// keeps every point in the design. Why 256, and how the regret compares
+// with the full design's: docs/performance.md and docs/results/landmarks.
 //
 // # Acquisition
 //
@@ -139,9 +160,12 @@
 //
 // One acquisition step with n observations costs a fit — about 20 profile
 // likelihood evaluations, each an n×n correlation matrix and its
-// eigendecomposition (O(n³), plus the Gram for avg) — and the acquisition:
-// RawSamples + Starts·(ascent evaluations) predictions of O(n) kernel
-// evaluations and O(n²) triangular solves each (k_plus: O(n·r) with the
-// feature form, r ≤ n); a custom kernel without gradients adds 2d kernel
-// rows per gradient. Measured times per run are in docs/results.
+// eigendecomposition (O(n³), plus the Gram for avg; with landmarks the
+// selection, a thin QR and two m×m eigendecompositions, O(n·m² + m³)) —
+// and the acquisition: RawSamples + Starts·(ascent evaluations)
+// predictions of O(n) kernel evaluations and O(n²) triangular solves each
+// (k_plus: O(n·r) with the feature form, r ≤ n; with landmarks O(m)
+// kernel evaluations and O(m·r + r²)); a custom kernel without gradients
+// adds 2d kernel rows per gradient. Measured times per run are in
+// docs/results, a step at n = 1000 in docs/performance.md.
 package bo

@@ -20,8 +20,13 @@ type Kernel struct {
 	shape kernel.Shape
 	group orbit.Group // nil for base and custom kernels without a group
 	// family builds the gp.Family for dimension d (checked against the
-	// group's) with the optimizer's workers and backend.
-	family func(d, workers int, be linalg.Backend) (gp.Family, error)
+	// group's) with the optimizer's workers, backend and design cap of the
+	// Nyström kernels (Config.Landmarks with its default applied: m ≥ 1,
+	// or negative for none).
+	family func(d, workers int, be linalg.Backend, landmarks int) (gp.Family, error)
+	// nystrom: a Nyström kernel (plus, nystrom), to which Landmarks
+	// applies.
+	nystrom bool
 	// canon: predict in canonical coordinates (max and plus over a group
 	// with a canonical map; see canon.go).
 	canon bool
@@ -47,7 +52,7 @@ func KernelNames() []string {
 
 // Base is the base kernel k_b(x, y) = v·κ(‖x − y‖/ℓ) of the given shape.
 func Base(shape kernel.Shape) Kernel {
-	return Kernel{name: NameBase, shape: shape, family: func(d, _ int, _ linalg.Backend) (gp.Family, error) {
+	return Kernel{name: NameBase, shape: shape, family: func(d, _ int, _ linalg.Backend, _ int) (gp.Family, error) {
 		return gp.NewBaseFamily(shape, d)
 	}}
 }
@@ -59,19 +64,19 @@ func Base(shape kernel.Shape) Kernel {
 // k_plus's behaviour that does not come from the group. Beside Base, Max
 // and Plus it makes the 2×2 invariance × Nyström ablation.
 func Nystrom(shape kernel.Shape) Kernel {
-	return Kernel{name: NameNystrom, shape: shape, family: func(d, w int, be linalg.Backend) (gp.Family, error) {
+	return Kernel{name: NameNystrom, shape: shape, nystrom: true, family: func(d, w int, be linalg.Backend, lm int) (gp.Family, error) {
 		g, err := orbit.Trivial(d)
 		if err != nil {
 			return nil, fmt.Errorf("%w: nystrom: %v", ErrBadConfig, err)
 		}
-		return gp.NewPlusFamily(shape, g, kernel.Options{Workers: w}, kernel.PlusOptions{Backend: be})
+		return plusFamily(shape, g, w, be, lm)
 	}}
 }
 
 // Avg is the orbit average k_avg over g of the base kernel of the given
 // shape.
 func Avg(g orbit.Group, shape kernel.Shape) Kernel {
-	return Kernel{name: NameAvg, shape: shape, group: g, needsGroup: true, family: func(_, w int, _ linalg.Backend) (gp.Family, error) {
+	return Kernel{name: NameAvg, shape: shape, group: g, needsGroup: true, family: func(_, w int, _ linalg.Backend, _ int) (gp.Family, error) {
 		return gp.NewAvgFamily(shape, g, kernel.Options{Workers: w})
 	}}
 }
@@ -80,7 +85,7 @@ func Avg(g orbit.Group, shape kernel.Shape) Kernel {
 // (kernel.Options.Normalize; not in the paper: k_avg's prior variance
 // peaks at the group's fixed points, which biases GP-UCB toward them).
 func AvgNorm(g orbit.Group, shape kernel.Shape) Kernel {
-	return Kernel{name: NameAvgNorm, shape: shape, group: g, needsGroup: true, family: func(_, w int, _ linalg.Backend) (gp.Family, error) {
+	return Kernel{name: NameAvgNorm, shape: shape, group: g, needsGroup: true, family: func(_, w int, _ linalg.Backend, _ int) (gp.Family, error) {
 		return gp.NewAvgFamily(shape, g, kernel.Options{Workers: w, Normalize: true})
 	}}
 }
@@ -93,7 +98,7 @@ func AvgNorm(g orbit.Group, shape kernel.Shape) Kernel {
 // fails with ErrMaxNotPSD and suggests Plus.
 func Max(g orbit.Group, shape kernel.Shape) Kernel {
 	_, canon := g.(orbit.Canonicalizer)
-	return Kernel{name: NameMax, shape: shape, group: g, needsGroup: true, canon: canon, family: func(_, w int, _ linalg.Backend) (gp.Family, error) {
+	return Kernel{name: NameMax, shape: shape, group: g, needsGroup: true, canon: canon, family: func(_, w int, _ linalg.Backend, _ int) (gp.Family, error) {
 		if !canon {
 			return nil, fmt.Errorf("%w: %s has no canonical map (the paper's Proposition 1 covers sign flips, permutations, signed permutations and rotations); use kernel plus, its PSD projection", ErrMaxNotPSD, g.Name())
 		}
@@ -102,12 +107,23 @@ func Max(g orbit.Group, shape kernel.Shape) Kernel {
 }
 
 // Plus is k_plus, the PSD projection of k_max Nyström-extended from the
-// observed points (the paper's kernel).
+// observed points (the paper's kernel), or from landmarks chosen among
+// them once they outnumber Config.Landmarks.
 func Plus(g orbit.Group, shape kernel.Shape) Kernel {
 	_, canon := g.(orbit.Canonicalizer)
-	return Kernel{name: NamePlus, shape: shape, group: g, needsGroup: true, canon: canon, family: func(_, w int, be linalg.Backend) (gp.Family, error) {
-		return gp.NewPlusFamily(shape, g, kernel.Options{Workers: w}, kernel.PlusOptions{Backend: be})
+	return Kernel{name: NamePlus, shape: shape, group: g, needsGroup: true, canon: canon, nystrom: true, family: func(_, w int, be linalg.Backend, lm int) (gp.Family, error) {
+		return plusFamily(shape, g, w, be, lm)
 	}}
+}
+
+// plusFamily is k_plus over g with the observed points as the design
+// (landmarks < 0), or at most landmarks of them (gp's landmark family).
+func plusFamily(shape kernel.Shape, g orbit.Group, workers int, be linalg.Backend, landmarks int) (gp.Family, error) {
+	o, po := kernel.Options{Workers: workers}, kernel.PlusOptions{Backend: be}
+	if landmarks < 0 {
+		return gp.NewPlusFamily(shape, g, o, po)
+	}
+	return gp.NewLandmarkPlusFamily(shape, g, o, po, landmarks)
 }
 
 // Custom is a covariance of your own: fam is a family of unit-variance
@@ -121,7 +137,7 @@ func Plus(g orbit.Group, shape kernel.Shape) Kernel {
 // of one orbit under g; with nil, of one point). Declare only a group the
 // family is invariant under. name labels the kernel in traces.
 func Custom(name string, fam gp.Family, g orbit.Group) Kernel {
-	return Kernel{name: name, group: g, family: func(d, _ int, _ linalg.Backend) (gp.Family, error) {
+	return Kernel{name: name, group: g, family: func(d, _ int, _ linalg.Backend, _ int) (gp.Family, error) {
 		if fam == nil {
 			return nil, fmt.Errorf("%w: custom kernel %q has a nil family", ErrBadConfig, name)
 		}

@@ -90,8 +90,11 @@ type Optimizer struct {
 	fitted Diagnostics  // the fit of model: Hyper (with jitter), LogMarginal
 	fitN   int          // len(xs) when model was fitted
 	pred   gp.Posterior // predicts: model with the pending lies, or its twin on φ
-	pend   [][]float64  // pending points (asked, not told), in asking order
-	last   Diagnostics
+	// predCanon is canon when pred is the twin on φ, nil when it predicts
+	// at x itself (no canonical map, or a landmark GP).
+	predCanon *canonMap
+	pend      [][]float64 // pending points (asked, not told), in asking order
+	last      Diagnostics
 
 	ws []*acqScratch
 	qn []*boxQN
@@ -129,7 +132,7 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 	} else if k.needsGroup {
 		return nil, fmt.Errorf("%w: kernel %s needs a group", ErrBadConfig, k.Name())
 	}
-	fam, err := k.family(d, cfg.Workers, cfg.Backend)
+	fam, err := k.family(d, cfg.Workers, cfg.Backend, cfg.Landmarks)
 	if err != nil {
 		return nil, wrapf(err, "kernel %s", k.Name())
 	}
@@ -409,10 +412,16 @@ func (o *Optimizer) fitModel() error {
 	h := m.Hyper()
 	o.model = m
 	o.fitted = Diagnostics{
-		Hyper:       Hyper{Variance: h.Variance, Lengthscale: h.Lengthscale, Noise: h.Noise, Jitter: m.Jitter()},
+		Hyper:       Hyper{Variance: h.Variance, Lengthscale: h.Lengthscale, Noise: h.Noise, Jitter: m.Jitter(), Landmarks: m.Landmarks()},
 		LogMarginal: m.LogMarginal(),
 	}
 	return nil
+}
+
+// landmarked reports whether a GP of the kernel on count points uses
+// landmarks (a Nyström kernel with more points than Config.Landmarks).
+func (o *Optimizer) landmarked(count int) bool {
+	return o.cfg.Kernel.nystrom && o.cfg.Landmarks > 0 && count > o.cfg.Landmarks
 }
 
 // condition sets the predicting model: the fitted one conditioned on the
@@ -424,6 +433,13 @@ func (o *Optimizer) condition() error {
 	o.pred = m
 	var err error
 	xs := o.xs
+	// A landmark GP predicts in the original coordinates: its landmarks
+	// are chosen there (the canonical twin would choose its own).
+	canon := o.canon
+	if o.landmarked(n + len(o.pend)) {
+		canon = nil
+	}
+	o.predCanon = canon
 	if len(o.pend) > 0 {
 		// Constant liar: the pending points are told the worst value seen,
 		// with the hyperparameters fitted to the observations.
@@ -436,7 +452,7 @@ func (o *Optimizer) condition() error {
 		for i := range o.pend {
 			ys[n+i] = worst
 		}
-		if o.canon == nil {
+		if canon == nil {
 			xp := mat.NewDense(len(xs), o.d, nil)
 			for i, p := range xs {
 				xp.SetRow(i, p)
@@ -446,8 +462,8 @@ func (o *Optimizer) condition() error {
 			}
 		}
 	}
-	if o.canon != nil {
-		o.pred, err = canonModel(o.cfg, o.canon, xs, ys, m.Hyper())
+	if canon != nil {
+		o.pred, err = canonModel(o.cfg, canon, xs, ys, m.Hyper())
 		if err != nil {
 			return err
 		}
@@ -507,7 +523,8 @@ type acqScratch struct {
 func newAcqScratch(d int, cm *canonMap) *acqScratch {
 	pd := d
 	if cm != nil {
-		pd = cm.cd
+		// Room for either: a landmark GP predicts at x itself.
+		pd = max(d, cm.cd)
 	}
 	return &acqScratch{
 		z: make([]float64, pd), dmean: make([]float64, pd), dvar: make([]float64, pd),
@@ -518,11 +535,14 @@ func newAcqScratch(d int, cm *canonMap) *acqScratch {
 // eval returns α(x) and, when grad is not nil, writes ∇α(x) into it.
 func (a *acqFunc) eval(s *acqScratch, x, grad []float64) (float64, error) {
 	z := x
+	pd := len(x)
 	if a.canon != nil {
-		a.canon.c.CanonicalTo(s.z, x)
-		z = s.z
+		pd = a.canon.cd
+		z = s.z[:pd]
+		a.canon.c.CanonicalTo(z, x)
 	}
-	dmean, dvar := s.dmean, s.dvar
+	sm, sv := s.dmean[:pd], s.dvar[:pd]
+	dmean, dvar := sm, sv
 	if grad == nil {
 		dmean, dvar = nil, nil
 	}
@@ -532,7 +552,7 @@ func (a *acqFunc) eval(s *acqScratch, x, grad []float64) (float64, error) {
 	}
 	sd := math.Sqrt(v)
 	var val float64
-	gz := s.gz
+	gz := s.gz[:pd]
 	switch a.kind {
 	case EI:
 		imp := mu - a.best
@@ -542,7 +562,7 @@ func (a *acqFunc) eval(s *acqScratch, x, grad []float64) (float64, error) {
 				for i := range gz {
 					gz[i] = 0
 					if imp > 0 {
-						gz[i] = s.dmean[i]
+						gz[i] = sm[i]
 					}
 				}
 			}
@@ -554,16 +574,16 @@ func (a *acqFunc) eval(s *acqScratch, x, grad []float64) (float64, error) {
 		val = imp*cdf + sd*pdf
 		if grad != nil {
 			for i := range gz {
-				gz[i] = cdf*s.dmean[i] + pdf*s.dvar[i]/(2*sd)
+				gz[i] = cdf*sm[i] + pdf*sv[i]/(2*sd)
 			}
 		}
 	default:
 		val = mu + a.sqrtBeta*sd
 		if grad != nil {
 			for i := range gz {
-				gz[i] = s.dmean[i]
+				gz[i] = sm[i]
 				if sd > 0 {
-					gz[i] += a.sqrtBeta * s.dvar[i] / (2 * sd)
+					gz[i] += a.sqrtBeta * sv[i] / (2 * sd)
 				}
 			}
 		}
@@ -580,7 +600,7 @@ func (a *acqFunc) eval(s *acqScratch, x, grad []float64) (float64, error) {
 
 // newAcq returns the acquisition of the current model.
 func (o *Optimizer) newAcq() *acqFunc {
-	a := &acqFunc{m: o.pred, canon: o.canon, kind: o.cfg.Acquisition}
+	a := &acqFunc{m: o.pred, canon: o.predCanon, kind: o.cfg.Acquisition}
 	if a.kind == UCB {
 		_, b := o.beta(len(o.xs) + len(o.pend))
 		a.sqrtBeta = math.Sqrt(b)

@@ -19,6 +19,10 @@ type Hyper struct {
 	Lengthscale float64 `json:"lengthscale"`
 	Noise       float64 `json:"noise"`
 	Jitter      float64 `json:"jitter"`
+	// Landmarks is the number of landmarks of the fitted k_plus or Nyström
+	// GP when its observations outnumbered Config.Landmarks (0: the design
+	// is every observation).
+	Landmarks int `json:"landmarks,omitempty"`
 }
 
 // Timings are the wall times of one evaluation: hyperparameter fitting,
@@ -78,10 +82,14 @@ type Trace struct {
 	Beta    string `json:"beta"`
 	FitMode string `json:"fit_mode"`
 	// Prior is the hyperparameter prior ("botorch"); empty for none.
-	Prior    string `json:"prior,omitempty"`
-	FixNoise bool   `json:"fix_noise"`
-	Init     int    `json:"init"`
-	Iters    int    `json:"iters"`
+	Prior string `json:"prior,omitempty"`
+	// Landmarks is the design cap of a Nyström kernel (plus, nystrom):
+	// Config.Landmarks with its default, −1 for none; 0 (omitted) for the
+	// other kernels.
+	Landmarks int  `json:"landmarks,omitempty"`
+	FixNoise  bool `json:"fix_noise"`
+	Init      int  `json:"init"`
+	Iters     int  `json:"iters"`
 	// Batch is the number of points asked per round (1: sequential).
 	Batch      int    `json:"batch"`
 	RawSamples int    `json:"raw_samples"`
@@ -287,8 +295,8 @@ func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions)
 		Problem: p.Name(), D: len(lo), Kernel: c.Kernel.Name(), Seed: seed, Minimize: c.Minimize,
 		Group: group, Shape: c.Kernel.shape.String(), Acquisition: c.Acquisition.String(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
-		Prior: priorName(c),
-		Init:  c.Init, Iters: iters, RawSamples: c.RawSamples, Starts: c.Starts,
+		Prior: priorName(c), Landmarks: landmarksOf(c),
+		Init: c.Init, Iters: iters, RawSamples: c.RawSamples, Starts: c.Starts,
 		MaxIter: c.MaxIter, Backend: c.Backend.Name(), NoiseVariance: noise,
 	}
 	if ro.Noise.Kind != NoiseBox {
@@ -466,6 +474,14 @@ func sameBits(a, b []float64) bool {
 		}
 	}
 	return true
+}
+
+// landmarksOf is the Trace's Landmarks of c.
+func landmarksOf(c Config) int {
+	if !c.Kernel.nystrom {
+		return 0
+	}
+	return max(c.Landmarks, -1)
 }
 
 func priorName(c Config) string {
