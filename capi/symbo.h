@@ -83,7 +83,8 @@ int symbo_cross(const char *spec,
  *           with "kernel": K (required), "base": B, "seed": S,
  *           "minimize": true|false, "init": 5, "acq": "ucb"|"ei",
  *           "beta": "paper"|"authors", "fit": "own"|"base",
- *           "prior": "none"|"botorch".
+ *           "prior": "none"|"botorch", "landmarks": M (the design cap
+ *           of plus and nystrom: 0 or absent 256, negative none).
  * hist_x: n×d observed points, hist_y: their n values (n may be 0);
  * pending: np×d points handed out and not yet evaluated (np may be 0).
  */

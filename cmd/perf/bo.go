@@ -29,8 +29,8 @@ const boUsage = `
 Usage: perf bo --problem P [--d D] --kernel K [--seed S] [--iters 50] [--init 5]
                [--json FILE [--force]] [--checkpoint FILE] [--acq ucb|ei]
                [--beta paper|authors] [--fit own|base] [--prior none|botorch]
-               [--noise box|observed|VARIANCE] [--backend B] [--workers N]
-               [--mem-budget SIZE]
+               [--noise box|observed|VARIANCE] [--landmarks M] [--backend B]
+               [--workers N] [--mem-budget SIZE]
        perf bo --resume FILE [--workers N]
 
 Optimizes benchmark P with a GP using kernel K, in P's direction (the
@@ -50,6 +50,14 @@ PSD: sign flips, permutations, hyperoctahedral, rotation2d). Problems: see 'perf
 --noise sets the variance of the observation noise: box (the default, 2%
 of the variance of f over the box), observed (2% of the variance of f
 over the run's initial design) or a fixed variance, e.g. --noise 0.01.
+
+--landmarks M caps the design set of plus and nystrom: while there are at
+most M observations the design is all of them (the paper's kernel); above,
+it is M landmarks chosen among them by a greedy pivoted Cholesky of k_max
+at each lengthscale the fit tries, and the GP has rank ≤ M: O(n·M²) per
+likelihood evaluation instead of an n×n eigendecomposition. 0 (default)
+means M = 256, so the paper's protocol (55 evaluations) is unchanged; −1
+never uses landmarks.
 
 --checkpoint FILE journals the settings and each finished evaluation to
 FILE (a new file; one JSON line per evaluation, flushed to disk as it
@@ -311,6 +319,18 @@ func parsePriorFlag(s string) (gp.Prior, error) {
 	return p, nil
 }
 
+// landmarksNote is ", landmarks M" for a --landmarks other than the
+// default, ", no landmarks" for a negative one.
+func landmarksNote(m int) string {
+	switch {
+	case m < 0:
+		return ", no landmarks"
+	case m > 0:
+		return fmt.Sprintf(", landmarks %d", m)
+	}
+	return ""
+}
+
 // priorNote is ", prior NAME" for a recorded prior name, "" for none.
 func priorNote(name string) string {
 	if name == "" || name == "none" {
@@ -325,7 +345,7 @@ func priorNote(name string) string {
 // they make the bo.Config of every run.
 type protocol struct {
 	acq, beta, fit, prior, backend *string
-	iters, initN, batch            *int
+	iters, initN, batch, landmarks *int
 }
 
 // Protocol is the protocol part of a run's settings, as the flags spell
@@ -339,6 +359,8 @@ type Protocol struct {
 	Fit     string `json:"fit"`
 	Prior   string `json:"prior"`
 	Backend string `json:"backend"`
+	// Landmarks is --landmarks (0, the default, omitted).
+	Landmarks int `json:"landmarks,omitempty"`
 }
 
 // noiseFlag adds --noise, the observation noise rule of the runs.
@@ -365,19 +387,20 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		batch = fs.Int("batch", 1, "points asked per round and evaluated in parallel (constant liar; 1: sequential)")
 	}
 	return &protocol{
-		iters:   iters,
-		initN:   fs.Int("init", bo.DefaultInit, "uniform random initial points"),
-		batch:   batch,
-		acq:     fs.String("acq", "ucb", "acquisition function: ucb or ei"),
-		beta:    fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n, their code)"),
-		fit:     fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the base kernel's, the authors' code)"),
-		prior:   priorFlag(fs),
-		backend: backendFlag(fs),
+		iters:     iters,
+		initN:     fs.Int("init", bo.DefaultInit, "uniform random initial points"),
+		batch:     batch,
+		acq:       fs.String("acq", "ucb", "acquisition function: ucb or ei"),
+		beta:      fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n, their code)"),
+		fit:       fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the base kernel's, the authors' code)"),
+		prior:     priorFlag(fs),
+		backend:   backendFlag(fs),
+		landmarks: fs.Int("landmarks", 0, fmt.Sprintf("design cap `M` of plus and nystrom: every observation is in the design up to M of them, M landmarks (greedy pivoted Cholesky of k_max) above; 0 means %d, −1 never (always every observation)", bo.DefaultLandmarks)),
 	}
 }
 
 func (p *protocol) values() Protocol {
-	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend}
+	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks}
 }
 
 // config parses the protocol flags into a bo.Config with the given
@@ -413,7 +436,10 @@ func (p Protocol) config(workers int) (bo.Config, error) {
 	if workers < 0 {
 		return cfg, badInput("--workers must be ≥ 0, got %d", workers)
 	}
-	cfg.Init, cfg.Workers = p.Init, workers
+	if p.Landmarks < -1 || p.Landmarks > bo.MaxEvaluations {
+		return cfg, badInput("--landmarks must be −1 (never), 0 (the default, %d) or a count in [1, %d], got %d", bo.DefaultLandmarks, bo.MaxEvaluations, p.Landmarks)
+	}
+	cfg.Init, cfg.Workers, cfg.Landmarks = p.Init, workers, p.Landmarks
 	if cfg.Prior, err = parsePriorFlag(p.Prior); err != nil {
 		return cfg, err
 	}
@@ -431,6 +457,19 @@ func writeBOSummary(w io.Writer, tr *bo.Trace) error {
 	row("kernel", fmt.Sprintf("%s (base %s)", tr.Kernel, tr.Shape))
 	row("seed", tr.Seed)
 	row("protocol", fmt.Sprintf("%s, beta %s, fit %s%s, %d init + %d iterations", tr.Acquisition, tr.Beta, tr.FitMode, priorNote(tr.Prior), tr.Init, tr.Iters))
+	if tr.Landmarks != 0 {
+		most := 0
+		for _, e := range tr.Evaluations {
+			if e.Hyper != nil {
+				most = max(most, e.Hyper.Landmarks)
+			}
+		}
+		desc := "none (every observation)"
+		if tr.Landmarks > 0 {
+			desc = fmt.Sprintf("%d (at most %d used)", tr.Landmarks, most)
+		}
+		row("landmarks", desc)
+	}
 	row("backend / simd / gomaxprocs", fmt.Sprintf("%s / %s / %d", tr.Backend, experiments.Env(nil).SIMD, runtime.GOMAXPROCS(0)))
 	if tr.Optimum != nil {
 		row("cumulative regret R_T (BO iterations)", string(appendFloat(nil, tr.CumulativeRegret[len(tr.CumulativeRegret)-1])))

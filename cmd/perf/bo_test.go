@@ -32,6 +32,8 @@ func TestBOBadInput(t *testing.T) {
 		{"bad beta", []string{"--problem", "ackley", "--kernel", "base", "--beta", "x"}, []string{"--beta"}},
 		{"bad fit", []string{"--problem", "ackley", "--kernel", "base", "--fit", "x"}, []string{"--fit"}},
 		{"bad prior", []string{"--problem", "ackley", "--kernel", "base", "--prior", "gamma"}, []string{"--prior"}},
+		{"bad landmarks", []string{"--problem", "ackley", "--kernel", "plus", "--landmarks", "-2"}, []string{"--landmarks"}},
+		{"huge landmarks", []string{"--problem", "ackley", "--kernel", "plus", "--landmarks", "2000000"}, []string{"--landmarks"}},
 		{"bad iters", []string{"--problem", "ackley", "--kernel", "base", "--iters", "0"}, []string{"--iters"}},
 		{"bad d", []string{"--problem", "radial", "--d", "3", "--kernel", "base"}, []string{"dimension"}},
 		{"bad backend", []string{"--problem", "ackley", "--kernel", "base", "--backend", "cuda"}, []string{"--backend"}},
@@ -158,5 +160,39 @@ func TestBOJSON(t *testing.T) {
 	checkOneLineError(t, code, stdout, stderr, "perf bo: ", "already exists")
 	if code, _, stderr = runCLI(t, append(args, "--force")...); code != exitOK {
 		t.Fatalf("--force: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestBOLandmarks: --landmarks is recorded in the --json trace (the cap,
+// and the landmarks of every fit beyond it) and the summary.
+func TestBOLandmarks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trace.json")
+	args := append([]string{"bo", "--problem", "Rastrigin3d", "--kernel", "plus", "--seed", "1", "--landmarks", "4", "--json", path}, tinyBO...)
+	code, stdout, stderr := runCLI(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if !strings.Contains(stdout, "landmarks") || !strings.Contains(stdout, "4 (at most 4 used)") {
+		t.Errorf("summary does not report the landmarks:\n%s", stdout)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Landmarks   int `json:"landmarks"`
+		Evaluations []struct {
+			Hyper *struct {
+				Landmarks int `json:"landmarks"`
+			} `json:"hyper"`
+		} `json:"evaluations"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil || doc.Landmarks != 4 {
+		t.Fatalf("trace landmarks %d (%v), want 4", doc.Landmarks, err)
+	}
+	for i, e := range doc.Evaluations {
+		if i >= 5 && (e.Hyper == nil || e.Hyper.Landmarks != 4) {
+			t.Errorf("evaluation %d (5 or more observations): %+v, want 4 landmarks", i, e.Hyper)
+		}
 	}
 }

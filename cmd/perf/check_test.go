@@ -56,3 +56,39 @@ func TestCheck(t *testing.T) {
 	code, stdout, stderr = runCLI(t, "check", "--dir", filepath.Join(root, "nothing"))
 	checkOneLineError(t, code, stdout, stderr, "perf check: ", "--dir")
 }
+
+// TestCheckLandmarks: a table run with --landmarks records it, and perf
+// check reruns it with the same landmarks (the same bits).
+func TestCheckLandmarks(t *testing.T) {
+	root := t.TempDir()
+	out := filepath.Join(root, "tab")
+	code, _, stderr := runCLI(t, "table", "--seeds", "2", "--iters", "4", "--init", "3", "--problems", "Rastrigin3d",
+		"--kernels", "plus", "--landmarks", "4", "--out", out)
+	if code != exitOK {
+		t.Fatalf("perf table: exit %d, stderr %q", code, stderr)
+	}
+	path := filepath.Join(out, recordFile)
+	var rec resultsRecord
+	data, _ := os.ReadFile(path)
+	if err := json.Unmarshal(data, &rec); err != nil || rec.Protocol.Landmarks != 4 {
+		t.Fatalf("record: %+v, %v", rec.Protocol, err)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "table.md"))
+	if !strings.Contains(string(md), "landmarks 4") {
+		t.Errorf("table.md does not state the landmarks")
+	}
+	rec.Modified = false
+	data, _ = json.Marshal(rec)
+	os.WriteFile(path, data, 0o644)
+	code, stdout, stderr := runCLI(t, "check", "--dir", out)
+	if code != exitOK || !strings.Contains(stdout, "identical") {
+		t.Fatalf("check: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	// Without the landmarks the runs differ: the check above used them.
+	rec.Protocol.Landmarks = 0
+	data, _ = json.Marshal(rec)
+	os.WriteFile(path, data, 0o644)
+	if code, _, _ := runCLI(t, "check", "--dir", out); code != exitFailure {
+		t.Errorf("check without the landmarks: exit %d, want %d", code, exitFailure)
+	}
+}

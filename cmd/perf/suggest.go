@@ -29,7 +29,7 @@ Usage: perf suggest (--problem P [--d D] | --group G --d D --box LO:HI[,LO:HI…
                     --kernel K [--base B] [--history FILE] [--pending FILE]
                     [--q 1] [--seed S] [--minimize] [--init 5] [--acq ucb|ei]
                     [--beta paper|authors] [--fit own|base] [--prior none|botorch]
-                    [--block b] [--matrices FILE] [--backend B]
+                    [--landmarks M] [--block b] [--matrices FILE] [--backend B]
 
 Prints the next q points to evaluate as CSV rows (x1,…,xd) on stdout: a
 function of the settings, the seed, the history and the pending points
@@ -46,6 +46,8 @@ are observed or pending it returns the next points of the initial design.
                 perf gram), and the box as one interval for every
                 coordinate or one per coordinate; --base defaults to rbf
 --minimize      minimize y (default: maximize; with --problem, P's direction)
+--landmarks M   design cap of plus and nystrom: all observations up to M,
+                M landmarks above (0: 256; −1: never; see 'perf bo -h')
 
 Example:
   perf suggest --group hyperoctahedral --d 3 --box -2:2 --kernel plus \
@@ -82,7 +84,7 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	st := frontend.SuggestSettings{
 		Problem: *name, Group: frontend.Group{Group: *group, D: *d, Block: *block, Matrices: *matrices},
 		Kernel: *kern, Base: *base, Seed: *seed, Minimize: *minimize, Init: p.Init,
-		Acq: p.Acq, Beta: p.Beta, Fit: p.Fit, Prior: p.Prior,
+		Acq: p.Acq, Beta: p.Beta, Fit: p.Fit, Prior: p.Prior, Landmarks: p.Landmarks,
 	}
 	switch {
 	case *name != "" && *group != "":

@@ -31,7 +31,7 @@ func init() {
 const tableUsage = `
 Usage: perf table [--seeds 10] [--iters 50] [--init 5] [--out DIR [--force]]
                   [--problems LIST] [--kernels LIST] [--fit own|base] [--prior none|botorch]
-                  [--beta paper|authors] [--acq ucb|ei] [--backend B] [--workers N]
+                  [--beta paper|authors] [--acq ucb|ei] [--landmarks M] [--backend B] [--workers N]
                   [--noise box|observed|VARIANCE] [--regret acq|all] [--ablation]
                   [--skip PROBLEM/KERNEL,…] [--mem-budget SIZE]
        perf table --out DIR --resume [--workers N]
@@ -65,6 +65,10 @@ nystrom, max, plus, avg and avgnorm; after the table it reports, per
 problem, plus's gain over base split into the part the Nyström extension
 alone achieves (base − nystrom) and the part invariance adds (nystrom −
 plus), with paired-bootstrap 95% intervals over the seeds.
+
+--landmarks M: the design cap of plus and nystrom (see 'perf bo -h'): at
+most M observations in the design, M landmarks beyond; 0 means 256, −1
+never.
 
 Paper-fidelity switches: --noise sets the variance of the observation
 noise (box: 2% of the variance of f over the box, the default; observed:
@@ -437,8 +441,8 @@ func writeTableFiles(dir string, res *experiments.TableResult, md, command strin
 	default:
 		noise = "fixed at " + s.Noise
 	}
-	fmt.Fprintf(&b, "Settings: %d seeds, %d init + %d iterations%s, %s, beta %s, fit %s%s, backend %s; noise variance %s.\n\n",
-		s.Seeds, s.Init, s.Iters, batch, s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), s.Backend, noise)
+	fmt.Fprintf(&b, "Settings: %d seeds, %d init + %d iterations%s, %s, beta %s, fit %s%s%s, backend %s; noise variance %s.\n\n",
+		s.Seeds, s.Init, s.Iters, batch, s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), landmarksNote(s.Landmarks), s.Backend, noise)
 	fmt.Fprintf(&b, "Code: %s.\n\n", codeNote(e))
 	fmt.Fprintf(&b, "Environment: %s, %s, SIMD %s, GOMAXPROCS %d, %s (%d CPUs), %s/%s.\n\n",
 		e.Module, e.GoVersion, e.SIMD, e.GOMAXPROCS, e.CPU, e.NumCPU, e.GOOS, e.GOARCH)

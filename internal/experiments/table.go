@@ -133,6 +133,9 @@ type Settings struct {
 	// Regret is "all" when the metric counts the initial design too;
 	// empty for the paper's R_T over the acquisition steps.
 	Regret string `json:"regret,omitempty"`
+	// Landmarks is bo.Config.Landmarks as given (0, the default rule,
+	// omitted; negative: never).
+	Landmarks int `json:"landmarks,omitempty"`
 }
 
 // TableResult is a finished Table: every trace in plan order, the cells,
@@ -168,7 +171,7 @@ func settingsOf(cfg bo.Config, iters, seeds, workers int) (Settings, error) {
 		Prior: prior,
 		Seeds: seeds, Iters: iters, Init: cfg.Init,
 		Acquisition: cfg.Acquisition.String(), Beta: cfg.Beta.String(), FitMode: cfg.FitMode.String(),
-		Backend: b.Name(), Workers: workers,
+		Backend: b.Name(), Workers: workers, Landmarks: cfg.Landmarks,
 	}, nil
 }
 

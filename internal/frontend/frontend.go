@@ -215,6 +215,9 @@ type SuggestSettings struct {
 	Beta     string `json:"beta,omitempty"`
 	Fit      string `json:"fit,omitempty"`
 	Prior    string `json:"prior,omitempty"`
+	// Landmarks is bo.Config.Landmarks: the design cap of plus and
+	// nystrom (0: the default, negative: never).
+	Landmarks int `json:"landmarks,omitempty"`
 }
 
 // Optimizer returns the optimizer of the settings (backend be, nil for the
@@ -261,7 +264,7 @@ func (s SuggestSettings) Optimizer(be linalg.Backend) (*bo.Optimizer, error) {
 			return nil, invalid("%v", err)
 		}
 	}
-	cfg := bo.Config{Minimize: minimize, Init: s.Init, Backend: be}
+	cfg := bo.Config{Minimize: minimize, Init: s.Init, Backend: be, Landmarks: s.Landmarks}
 	var err error
 	if cfg.Kernel, err = bo.ParseKernel(s.Kernel, g, shape); err != nil {
 		return nil, err

@@ -190,10 +190,15 @@ class Optimizer:
         Initial design size (default 5).
     acq, beta, fit, prior : str, optional
         As in ``perf suggest``.
+    landmarks : int, optional
+        Design cap of ``plus`` and ``nystrom`` (``perf suggest
+        --landmarks``): every observation is in the design up to this many
+        of them, that many landmarks above; 0 (default) means 256, -1
+        never.
     """
 
     def __init__(self, lo, hi, *, group, kernel="plus", base="rbf", seed=0, minimize=False, init=5,
-                 acq=None, beta=None, fit=None, prior=None, block=None, matrices=None):
+                 acq=None, beta=None, fit=None, prior=None, block=None, matrices=None, landmarks=None):
         lo = np.atleast_1d(np.asarray(lo, dtype=np.float64))
         hi = np.atleast_1d(np.asarray(hi, dtype=np.float64))
         if lo.ndim != 1 or lo.shape != hi.shape or lo.size == 0:
@@ -206,6 +211,8 @@ class Optimizer:
         for k, v in (("acq", acq), ("beta", beta), ("fit", fit), ("prior", prior)):
             if v is not None:
                 s[k] = v
+        if landmarks is not None:
+            s["landmarks"] = int(landmarks)
         self._settings = json.dumps(s).encode()
         self._x = np.empty((0, self.d))
         self._y = np.empty(0)

@@ -116,8 +116,8 @@ class SymboSampler(BaseSampler):
         ``(seed, trial number, parameter name)``, so that workers with one
         seed still sample distinct trials.
     **options
-        ``acq``, ``beta``, ``fit``, ``prior``, ``block``, ``matrices`` as in
-        :class:`symbo.Optimizer`.
+        ``acq``, ``beta``, ``fit``, ``prior``, ``block``, ``matrices``,
+        ``landmarks`` as in :class:`symbo.Optimizer`.
     """
 
     def __init__(self, *, group, kernel="plus", base="rbf", seed=0, init=5, params=None,

@@ -134,3 +134,22 @@ def test_pip_install_offline(tmp_path):
                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(target)}, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert str(target) in out.stdout and "abi 1" in out.stdout
+
+
+def test_optimizer_landmarks():
+    # Up to the cap the design is every observation: the default's points.
+    def run(**kw):
+        o = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", kernel="plus", seed=3, minimize=True,
+                            init=4, **kw)
+        for _ in range(4):
+            x = o.ask()
+            o.tell(x, f(x))
+        return o
+    a, b = run(), run(landmarks=-1)
+    assert np.array_equal(a.history[0], b.history[0])
+    # Beyond the cap: landmarks, deterministic, in the box.
+    c, d = run(landmarks=3), run(landmarks=3)
+    assert np.array_equal(c.history[0], d.history[0])
+    assert np.all(np.abs(c.history[0]) <= 2)
+    with pytest.raises(ValueError):
+        symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", kernel="plus", landmarks=2_000_000)
