@@ -31,7 +31,8 @@ func init() {
 
 const profileUsage = `
 Usage: perf profile --group G --d D [--n 55,200,1000] [--base rbf]
-                    [--backend gonum|openblas] [--m 1000] [--bo-kernel plus]
+                    [--backend gonum|openblas] [--m 1000]
+                    [--bo-kernel plus,base,avg] [--landmarks M] [--gemm-n 1000]
                     [--eigen-vs-c 1000,3000] [--max-phase-seconds 10]
                     [--json] [--cpuprofile FILE] [--memprofile FILE]
 
@@ -48,12 +49,18 @@ of G (standard normal points, lengthscale 1):
   k_plus build           kernel.NewPlus: Gram, eigen, features φ(D)
   k_plus cross           K(candidates, D), m candidates, closed and
                          enumerated k_max
-  GP fit, acquisition,   one bo.Optimizer Ask after n observations (cold
-  BO iteration           fit; --bo-kernel), on Rastrigin for
-                         hyperoctahedral groups, else a synthetic
-                         invariant objective
-  DGEMM                  n×n, every compiled-in backend, at the largest n;
-                         ratio = enumerated k_max Gram GFLOP/s / DGEMM's
+  GP fit, acquisition,   one real bo.Optimizer Ask after n observations
+  BO step                for each kernel of --bo-kernel (cold fit, as Ask
+                         does; plus and nystrom with --landmarks, so by
+                         default landmarks above 256 observations), on
+                         Rastrigin for hyperoctahedral groups, else a
+                         synthetic invariant objective; never estimated.
+                         The step's ratio is its time over gonum's Dgemm
+                         of order --gemm-n in the same run (and, in the
+                         summary, over the --backend Gemm's)
+  DGEMM                  n×n, every compiled-in backend's Gemm and gonum's
+                         own Dgemm, at the largest n (ratio = enumerated
+                         k_max Gram GFLOP/s / DGEMM's) and at --gemm-n
 
 Columns: median time, timed runs, pairs/s (kernel evaluations), GFLOP/s
 (enumeration: 2·d·|G| flops per pair; eigen: 9n³; GEMM: 2n³), share of the
@@ -97,7 +104,9 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	nList := fs.String("n", "55,200,1000", "comma-separated numbers of points, ascending, each ≥ 2")
 	base := fs.String("base", "rbf", "base kernel: rbf, matern12, matern32, matern52 (k_avg has a closed form with rbf only)")
 	m := fs.Int("m", 1000, "candidates of the k_plus cross-covariance")
-	boKernel := fs.String("bo-kernel", "plus", "GP kernel of the BO phases: base, avg, max, plus")
+	boKernel := fs.String("bo-kernel", "plus,base,avg", "comma-separated GP kernels of the BO phases: base, nystrom, avg, avgnorm, max, plus")
+	landmarks := fs.Int("landmarks", 0, fmt.Sprintf("design cap `M` of plus and nystrom in the BO phases: 0 means %d, −1 never", bo.DefaultLandmarks))
+	gemmN := fs.Int("gemm-n", 1000, "order of the DGEMMs the BO steps are compared with")
 	eigenVsC := fs.String("eigen-vs-c", "", "comma-separated orders n at which the --backend EigenSym is timed against C LAPACKE_dsyevd (needs -tags openblas)")
 	maxPhase := fs.Float64("max-phase-seconds", 10, "estimate instead of run a phase predicted to take longer than this")
 	maxReps := fs.Int("max-reps", experiments.DefaultMaxReps, "cap on the timed runs of a phase")
@@ -150,9 +159,19 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return badInput("--base: %w", err)
 	}
-	bk := strings.ToLower(strings.TrimSpace(*boKernel))
-	if !slices.Contains(bo.KernelNames(), bk) {
-		return badInput("--bo-kernel %q: want one of %s", *boKernel, strings.Join(bo.KernelNames(), ", "))
+	var bks []string
+	for _, k := range strings.Split(*boKernel, ",") {
+		k = strings.ToLower(strings.TrimSpace(k))
+		if !slices.Contains(bo.KernelNames(), k) {
+			return badInput("--bo-kernel %q: want a comma-separated list of %s", *boKernel, strings.Join(bo.KernelNames(), ", "))
+		}
+		bks = append(bks, k)
+	}
+	if *landmarks < -1 || *landmarks > bo.MaxEvaluations {
+		return badInput("--landmarks must be −1 (never), 0 (the default, %d) or a count in [1, %d], got %d", bo.DefaultLandmarks, bo.MaxEvaluations, *landmarks)
+	}
+	if *gemmN < 1 || *gemmN > 100_000 {
+		return badInput("--gemm-n must lie in [1, 100000], got %d", *gemmN)
 	}
 	g, be, err := profilerSetup(fs, *group, *d, *block, *box, *matrices, *backend)
 	if err != nil {
@@ -170,6 +189,11 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	if err := orbit.CheckMemory(fmt.Sprintf("profiling at n = %d", ns[len(ns)-1]), 8*(5*top*top+top*float64(*d)+float64(*m)*top)); err != nil {
 		return err
 	}
+	if gn := float64(*gemmN); gn > top {
+		if err := orbit.CheckMemory(fmt.Sprintf("a DGEMM of order %d", *gemmN), 3*8*gn*gn); err != nil {
+			return err
+		}
+	}
 	if err := checkProfileOutputs(*cpuProfile, *memProfile); err != nil {
 		return err
 	}
@@ -179,7 +203,7 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	res, err := experiments.Profile(experiments.ProfileOptions{
-		Group: g, N: ns, Shape: shape, Backend: be, M: *m, BOKernel: bk,
+		Group: g, N: ns, Shape: shape, Backend: be, M: *m, BOKernels: bks, Landmarks: *landmarks, GemmN: *gemmN,
 		MinTime: *minTime, MaxReps: *maxReps, MaxPhaseSeconds: *maxPhase,
 		EigenVsC: evc, Seed: *seed, Progress: stderr,
 	})
@@ -311,11 +335,12 @@ func writeEnvironment(w io.Writer, e experiments.Environment) {
 
 func writeProfileTable(w io.Writer, r experiments.ProfileResult) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# perf profile: %s, |G| = %s, base %s, m = %d, BO kernel %s (%s)\n\n", r.Group, r.Order, r.Base, r.M, r.BOKernel, r.BOObjective)
+	fmt.Fprintf(&b, "# perf profile: %s, |G| = %s, base %s, m = %d, BO kernels %s%s (%s)\n\n", r.Group, r.Order, r.Base, r.M, strings.Join(r.BOKernels, ", "), landmarksNote(r.Landmarks), r.BOObjective)
 	writeEnvironment(&b, r.Environment)
 	fmt.Fprintf(&b, "median of timed runs (≥ %gs and ≥ 3 runs, ≤ %d; one run when it takes ≥ 1 s); ~ = estimated, not run (> %gs)\n", r.MinTimeSeconds, r.MaxReps, r.MaxPhaseSeconds)
-	fmt.Fprintf(&b, "%% BO iter: the phase's time over one BO iteration (one Ask) at the same n; phases BO does not run\n"+
-		"(enumerated paths, the m-candidate cross-covariance) can exceed 100%%\n\n")
+	fmt.Fprintf(&b, "%% BO iter: the phase's time over one BO step (one Ask) at the same n — a fit's or acquisition's over its\n"+
+		"own kernel's step, the rest over the first BO kernel's; phases BO does not run (enumerated paths, the\n"+
+		"m-candidate cross-covariance) can exceed 100%%. A BO step's ratio is its time over gonum's Dgemm of order %d\n\n", r.GemmN)
 
 	header := []string{"phase", "n", "time", "runs", "pairs/s", "GFLOP/s", "% BO iter", "ratio", "note"}
 	right := []bool{false, true, true, true, true, true, true, false, false}
@@ -329,8 +354,11 @@ func writeProfileTable(w io.Writer, r experiments.ProfileResult) error {
 			t = "~" + fmtSeconds(row.Seconds)
 		}
 		label := row.Label
-		if row.Backend != "" && row.Kernel == "" && row.Phase != "eigen-vs-c" {
+		if row.Backend != "" && row.Kernel == "" && row.Phase != "eigen-vs-c" && row.Backend != experiments.GonumDgemm {
 			label += " [" + row.Backend + "]"
+		}
+		if row.Landmarks > 0 {
+			label += fmt.Sprintf(" [%d landmarks]", row.Landmarks)
 		}
 		cells = append(cells, []string{label, strconv.Itoa(row.N), t, runs,
 			fmtRate(row.PairsPerSecond), fmtGF(row.GFLOPS), fmtShare(row.Share), fmtRatio(row.Ratio, row.RatioKind), row.Note})
@@ -415,6 +443,31 @@ func profileSummary(r experiments.ProfileResult) string {
 			fmt.Fprintf(&b, "%s EigenSym at n = %d: %.3f× the time of LAPACKE_dsyevd called from C\n", row.Backend, row.N, row.Ratio)
 		}
 	}
+	for _, row := range r.Rows {
+		if row.Phase != "bo-iteration" || row.Status != experiments.StatusMeasured {
+			continue
+		}
+		var fit, acq float64
+		for _, q := range r.Rows {
+			if q.N == row.N && q.Kernel == row.Kernel && q.Status == experiments.StatusMeasured {
+				switch q.Phase {
+				case "gp-fit":
+					fit = q.Seconds
+				case "acquisition":
+					acq = q.Seconds
+				}
+			}
+		}
+		design := ""
+		if row.Landmarks > 0 {
+			design = fmt.Sprintf(", %d landmarks", row.Landmarks)
+		}
+		fmt.Fprintf(&b, "BO step %s at n = %d%s: %s (fit %s, acquisition %s)", row.Kernel, row.N, design, fmtSeconds(row.Seconds), fmtSeconds(fit), fmtSeconds(acq))
+		if row.RatioKind == experiments.RatioStepOverDgemm {
+			fmt.Fprintf(&b, " = %.2f× gonum's Dgemm and %.2f× the %s backend's Gemm of order %d", row.Ratio, row.RatioBackendGemm, r.Backend, r.GemmN)
+		}
+		b.WriteString("\n")
+	}
 	return b.String()
 }
 
@@ -462,6 +515,8 @@ func fmtRatio(v float64, kind string) string {
 		return fmt.Sprintf("enum/dgemm %.2f", v)
 	case experiments.RatioGoOverC:
 		return fmt.Sprintf("go/c %.3f", v)
+	case experiments.RatioStepOverDgemm:
+		return fmt.Sprintf("step/dgemm %.2f", v)
 	}
 	return fmt.Sprintf("%.3g", v)
 }

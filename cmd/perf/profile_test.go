@@ -13,7 +13,7 @@ import (
 
 // tinyProfileArgs runs in well under a second.
 var tinyProfileArgs = []string{"profile", "--group", "hyperoctahedral", "--d", "3", "--n", "6,12", "--m", "8",
-	"--min-time", "1us", "--max-reps", "2"}
+	"--min-time", "1us", "--max-reps", "2", "--gemm-n", "12"}
 
 func TestProfileTable(t *testing.T) {
 	code, out, errOut := runCLI(t, tinyProfileArgs...)
@@ -44,8 +44,9 @@ func TestProfileTable(t *testing.T) {
 	if !slices.Equal(rows[0], wantHeader) {
 		t.Errorf("header %q, want %q", rows[0], wantHeader)
 	}
-	// 14 phases at each of 2 sizes, plus one DGEMM row per backend.
-	if got, want := len(rows)-2, 2*14+len(linalg.Available()); got != want {
+	// 20 phases at each of 2 sizes (11, and fit, acquisition and step for
+	// each of 3 BO kernels), plus one DGEMM row per backend and gonum's.
+	if got, want := len(rows)-2, 2*20+len(linalg.Available())+1; got != want {
 		t.Errorf("%d table rows, want %d", got, want)
 	}
 	for _, r := range rows {
@@ -53,12 +54,13 @@ func TestProfileTable(t *testing.T) {
 			t.Errorf("row %q has %d cells", r, len(r))
 		}
 	}
-	for _, label := range []string{"Gram k_max closed", "Gram k_avg enumerate", "eigendecomposition", "BO iteration", "DGEMM"} {
+	for _, label := range []string{"Gram k_max closed", "Gram k_avg enumerate", "eigendecomposition", "BO step (plus", "BO step (base", "BO step (avg", "DGEMM", "DGEMM n×n (gonum's Dgemm)"} {
 		if !strings.Contains(out, "| "+label) {
 			t.Errorf("no row %q", label)
 		}
 	}
-	if !strings.Contains(out, "enum/closed") || !strings.Contains(out, "enum/dgemm") {
+	if !strings.Contains(out, "enum/closed") || !strings.Contains(out, "enum/dgemm") || !strings.Contains(out, "step/dgemm") ||
+		!strings.Contains(out, "BO step plus at n = 12") || !strings.Contains(out, "× gonum's Dgemm") {
 		t.Errorf("ratio columns missing:\n%s", out)
 	}
 	// Progress: one line per row on stderr.
@@ -145,6 +147,9 @@ func TestProfileBadInput(t *testing.T) {
 		{"profile", "--d", "3"},
 		{"profile", "--group", "signflip", "--d", "3", "--base", "cubic"},
 		{"profile", "--group", "signflip", "--d", "3", "--bo-kernel", "best"},
+		{"profile", "--group", "signflip", "--d", "3", "--bo-kernel", "plus,"},
+		{"profile", "--group", "signflip", "--d", "3", "--landmarks", "-3"},
+		{"profile", "--group", "signflip", "--d", "3", "--gemm-n", "0"},
 		{"profile", "--group", "signflip", "--d", "3", "--m", "0"},
 		{"profile", "--group", "signflip", "--d", "3", "--max-phase-seconds", "-1"},
 		{"profile", "--group", "signflip", "--d", "3", "--backend", "fortran"},
@@ -164,7 +169,7 @@ func TestProfileBadInput(t *testing.T) {
 func TestComplexityCLI(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"complexity", "--group", "signflip", "--d", "3", "--n", "6,12,24", "--sweep", "signflip:2-4",
-		"--group-n", "6", "--m", "4", "--min-time", "1us", "--max-reps", "2", "--out", dir}
+		"--group-n", "6", "--m", "4", "--landmark-m", "4", "--landmark-ms", "4,8", "--min-time", "1us", "--max-reps", "2", "--out", dir}
 	code, out, errOut := runCLI(t, args...)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -179,11 +184,19 @@ func TestComplexityCLI(t *testing.T) {
 	if len(rows) < 3 || !slices.Equal(rows[0], wantHeader) {
 		t.Fatalf("table header %q, want %q\n%s", rows[0], wantHeader, out)
 	}
-	// 17 series against n, 7 against |G| for the one family.
-	if got := len(rows) - 2; got != 17+7 {
-		t.Errorf("%d series rows, want 24", got)
+	// 17 series against n (one more eigen series per other compiled-in
+	// backend), the landmark GP against n and against m, 7 against |G|
+	// for the one family.
+	want := 17 + len(linalg.Available()) - 1 + 2 + 7
+	if got := len(rows) - 2; got != want {
+		t.Errorf("%d series rows, want %d", got, want)
 	}
-	for _, f := range []string{"complexity-n.png", "complexity-n.svg", "complexity-group.png", "complexity-group.svg"} {
+	for _, r := range rows {
+		if r[0] == "landmark-gp" && r[8] != "2" {
+			t.Errorf("landmark series %q: want 2 points", r)
+		}
+	}
+	for _, f := range []string{"complexity-n.png", "complexity-n.svg", "complexity-group.png", "complexity-group.svg", "complexity-m.png", "complexity-m.svg"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("plot %s: %v", f, err)
 		}
@@ -207,7 +220,7 @@ func TestComplexityCLI(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("invalid JSON: %v", err)
 	}
-	if res.Group != "signflip(3)" || len(res.Series) != 24 {
+	if res.Group != "signflip(3)" || len(res.Series) != want {
 		t.Errorf("group %q, %d series", res.Group, len(res.Series))
 	}
 	for _, s := range res.Series {

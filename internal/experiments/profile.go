@@ -10,6 +10,8 @@ import (
 	"slices"
 	"time"
 
+	"gonum.org/v1/gonum/blas"
+	gonumblas "gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/symbo/symbo/bo"
@@ -35,8 +37,15 @@ type ProfileOptions struct {
 	// M is the number of candidates of the k_plus cross-covariance; 0
 	// means 1000.
 	M int
-	// BOKernel is the GP kernel of the BO phases; "" means plus.
-	BOKernel string
+	// BOKernels are the GP kernels of the BO phases (one real Ask each at
+	// every n); nil means plus, base, avg.
+	BOKernels []string
+	// Landmarks is bo.Config.Landmarks for the BO phases (the design cap
+	// of plus and nystrom): 0 means bo.DefaultLandmarks, negative never.
+	Landmarks int
+	// GemmN is the order of the reference DGEMMs the BO steps are compared
+	// with (gonum's Dgemm and every backend's Gemm); 0 means 1000.
+	GemmN int
 	// MinTime and MaxReps are the timing rule (see Profile); 0 means
 	// DefaultMinTime and DefaultMaxReps.
 	MinTime time.Duration
@@ -72,7 +81,15 @@ const (
 	// RatioGoOverC is the profiled backend's EigenSym time over
 	// LAPACKE_dsyevd's called from C.
 	RatioGoOverC = "go/c time"
+	// RatioStepOverDgemm is a BO step's time over that of gonum's Dgemm
+	// (gonum.org/v1/gonum/blas/gonum) of order GemmN in the same run; the
+	// row's RatioBackendGemm is the same over the profiled backend's Gemm.
+	RatioStepOverDgemm = "step/dgemm time"
 )
+
+// GonumDgemm names the DGEMM rows of gonum's own Dgemm
+// (gonum.org/v1/gonum/blas/gonum), beside the linalg backends' Gemm.
+const GonumDgemm = "gonum-dgemm"
 
 // ProfileRow is one phase at one n.
 type ProfileRow struct {
@@ -107,7 +124,13 @@ type ProfileRow struct {
 	// RatioGoOverC).
 	Ratio     float64 `json:"ratio,omitempty"`
 	RatioKind string  `json:"ratio_kind,omitempty"`
-	Note      string  `json:"note,omitempty"`
+	// RatioBackendGemm (BO steps): the time over the profiled backend's
+	// Gemm of order GemmN.
+	RatioBackendGemm float64 `json:"ratio_backend_gemm,omitempty"`
+	// Landmarks (BO steps of plus and nystrom): the landmarks of the
+	// step's fit, 0 when its design was every observation.
+	Landmarks int    `json:"landmarks,omitempty"`
+	Note      string `json:"note,omitempty"`
 }
 
 // ProfileResult is what Profile measured.
@@ -119,7 +142,9 @@ type ProfileResult struct {
 	Base            string       `json:"base"`
 	N               []int        `json:"n"`
 	M               int          `json:"m"`
-	BOKernel        string       `json:"bo_kernel"`
+	BOKernels       []string     `json:"bo_kernels"`
+	Landmarks       int          `json:"landmarks,omitempty"`
+	GemmN           int          `json:"gemm_n"`
 	BOObjective     string       `json:"bo_objective"`
 	Seed            uint64       `json:"seed"`
 	MinTimeSeconds  float64      `json:"min_time_seconds"`
@@ -150,11 +175,14 @@ var defaultProfileN = []int{55, 200, 1000}
 //     features φ(D));
 //   - plus-cross: the M×n k_plus cross-covariance of M candidates against
 //     the design (φ(D) cached), closed and enumerated k_max;
-//   - dgemm: an n×n GEMM of every compiled-in backend at the largest n,
-//     with the enumerated k_max Gram's GFLOP/s over DGEMM's;
-//   - gp-fit, acquisition, bo-iteration: one bo.Optimizer Ask after n
-//     observations (cold hyperparameter fit, then the acquisition
-//     optimizer; the iteration is the whole Ask), kernel o.BOKernel. The
+//   - dgemm: an n×n GEMM of every compiled-in backend and gonum's own
+//     Dgemm (GonumDgemm) at the largest n, with the enumerated k_max
+//     Gram's GFLOP/s over DGEMM's, and at GemmN (1000) when that differs;
+//   - gp-fit, acquisition, bo-iteration: one real bo.Optimizer Ask after
+//     n observations for each kernel of o.BOKernels (cold hyperparameter
+//     fit, then the acquisition optimizer; the iteration is the whole Ask;
+//     plus and nystrom with o.Landmarks), never estimated, the iteration
+//     row with its time over the GemmN DGEMMs' of the same run. The
 //     objective is the Rastrigin problem of the same d for the
 //     hyperoctahedral group, else a synthetic invariant objective (see
 //     profileObjective); the points are uniform in the box.
@@ -167,7 +195,8 @@ var defaultProfileN = []int{55, 200, 1000}
 // probe at n = 32 when n > 64 is the first), scaled by (n/n')^p with p the
 // phase's exponent in n (2 for Grams and crosses, 1 for enumeration, 3 for
 // the rest); when the prediction exceeds MaxPhaseSeconds the phase is not
-// run and the row is marked estimated with the prediction.
+// run and the row is marked estimated with the prediction. The BO phases
+// and DGEMMs are always run.
 //
 // Profile sets nothing process-wide; OpenBLAS's thread count is whatever
 // linalg pinned it to (the perf CLI sets SYMBO_OPENBLAS_THREADS to
@@ -191,8 +220,17 @@ func Profile(o ProfileOptions) (ProfileResult, error) {
 	if o.M == 0 {
 		o.M = 1000
 	}
-	if o.BOKernel == "" {
-		o.BOKernel = bo.NamePlus
+	if o.BOKernels == nil {
+		o.BOKernels = []string{bo.NamePlus, bo.NameBase, bo.NameAvg}
+	}
+	if len(o.BOKernels) == 0 {
+		return ProfileResult{}, errors.New("experiments: profile: no BO kernel")
+	}
+	if o.GemmN == 0 {
+		o.GemmN = 1000
+	}
+	if o.GemmN < 1 {
+		return ProfileResult{}, fmt.Errorf("experiments: profile: DGEMM order %d", o.GemmN)
 	}
 	if o.MinTime == 0 {
 		o.MinTime = DefaultMinTime
@@ -236,7 +274,7 @@ func Profile(o ProfileOptions) (ProfileResult, error) {
 	res := ProfileResult{
 		Environment: environment(o.Backend, os.Getenv),
 		Group:       o.Group.Name(), D: p.d, Order: "inf", Base: o.Shape.String(),
-		N: slices.Clone(o.N), M: o.M, BOKernel: string(o.BOKernel), Seed: o.Seed,
+		N: slices.Clone(o.N), M: o.M, BOKernels: slices.Clone(o.BOKernels), Landmarks: o.Landmarks, GemmN: o.GemmN, Seed: o.Seed,
 		MinTimeSeconds: o.MinTime.Seconds(), MaxReps: o.MaxReps, MaxPhaseSeconds: o.MaxPhaseSeconds,
 	}
 	if ord := o.Group.Order(); ord != nil {
@@ -250,6 +288,11 @@ func Profile(o ProfileOptions) (ProfileResult, error) {
 	}
 	if err := p.gemm(o.N[len(o.N)-1]); err != nil {
 		return ProfileResult{}, err
+	}
+	if o.GemmN != o.N[len(o.N)-1] {
+		if err := p.gemm(o.GemmN); err != nil {
+			return ProfileResult{}, err
+		}
 	}
 	for _, n := range o.EigenVsC {
 		if err := p.eigenVsC(n); err != nil {
@@ -284,6 +327,9 @@ type profPhase struct {
 	// setup builds the inputs at n and returns the function to time; an
 	// error wrapping errSkip skips the row with its message as the note.
 	setup func(n int) (func() error, error)
+	// always: run the phase whatever its predicted time (BO steps,
+	// DGEMMs).
+	always bool
 	// pairs and flops at n (0: not reported).
 	pairs, flops func(n int) float64
 }
@@ -307,7 +353,9 @@ func (p *profiler) run(ph profPhase, n int) error {
 	r.N = n
 	key := ph.key()
 	prev, ok := p.last[key]
-	if !ok && n > 64 {
+	if ph.always {
+		ok = false
+	} else if !ok && n > 64 {
 		// Probe at a small n to predict the first size.
 		if f, err := ph.setup(32); err == nil {
 			if s, _, err := timeMedian(0, 1, f); err == nil {
@@ -656,22 +704,47 @@ func vecDot(a, b []float64) float64 {
 	return s
 }
 
-// boPhases times one Ask of a fresh optimizer told n points: fit,
-// acquisition and the whole iteration come from the same Asks (medians
-// taken separately).
+// boPhases times one Ask of a fresh optimizer told n points for each BO
+// kernel: fit, acquisition and the whole iteration come from the same
+// Asks (medians taken separately).
 func (p *profiler) boPhases(n int) error {
-	obj, _ := profileObjective(p.g)
-	kind := string(p.o.BOKernel)
-	rows := []ProfileRow{
-		{Phase: "gp-fit", Label: "GP fit (" + kind + ", cold)", Kernel: kind, Backend: p.be.Name()},
-		{Phase: "acquisition", Label: "acquisition optimization (" + kind + ")", Kernel: kind, Backend: p.be.Name()},
-		{Phase: "bo-iteration", Label: "BO iteration (" + kind + ", one Ask)", Kernel: kind, Backend: p.be.Name()},
+	for _, kind := range p.o.BOKernels {
+		if err := p.boPhase(n, kind); err != nil {
+			return err
+		}
 	}
-	// Predictions and skips are driven by the iteration phase.
+	return nil
+}
+
+// boLabel names a BO kernel in the rows: plus and nystrom with their
+// design cap.
+func (p *profiler) boLabel(kind string) string {
+	if kind != bo.NamePlus && kind != bo.NameNystrom {
+		return kind
+	}
+	switch {
+	case p.o.Landmarks < 0:
+		return kind + ", full design"
+	case p.o.Landmarks == 0:
+		return fmt.Sprintf("%s, landmarks ≤ %d", kind, bo.DefaultLandmarks)
+	}
+	return fmt.Sprintf("%s, landmarks ≤ %d", kind, p.o.Landmarks)
+}
+
+func (p *profiler) boPhase(n int, kind string) error {
+	obj, _ := profileObjective(p.g)
+	lab := p.boLabel(kind)
+	rows := []ProfileRow{
+		{Phase: "gp-fit", Label: "GP fit (" + lab + ", cold)", Kernel: kind, Backend: p.be.Name()},
+		{Phase: "acquisition", Label: "acquisition optimization (" + lab + ")", Kernel: kind, Backend: p.be.Name()},
+		{Phase: "bo-iteration", Label: "BO step (" + lab + ", one Ask)", Kernel: kind, Backend: p.be.Name()},
+	}
 	var fit, acq, ask []float64
+	landmarks := 0
 	iter := profPhase{
-		row: rows[2],
-		exp: 3,
+		row:    rows[2],
+		exp:    3,
+		always: true,
 		setup: func(n int) (func() error, error) {
 			xs, ys, err := boData(obj, n, p.o.Seed)
 			if err != nil {
@@ -679,11 +752,11 @@ func (p *profiler) boPhases(n int) error {
 			}
 			fit, acq, ask = fit[:0], acq[:0], ask[:0]
 			return func() error {
-				kern, err := bo.ParseKernel(p.o.BOKernel, p.g, p.o.Shape)
+				kern, err := bo.ParseKernel(kind, p.g, p.o.Shape)
 				if err != nil {
 					return err
 				}
-				opt, err := bo.New(obj.lo, obj.hi, bo.Config{Kernel: kern, Init: min(bo.DefaultInit, n), Backend: p.be}, p.o.Seed)
+				opt, err := bo.New(obj.lo, obj.hi, bo.Config{Kernel: kern, Init: min(bo.DefaultInit, n), Backend: p.be, Landmarks: p.o.Landmarks}, p.o.Seed)
 				if err != nil {
 					return err
 				}
@@ -697,9 +770,10 @@ func (p *profiler) boPhases(n int) error {
 					return err
 				}
 				ask = append(ask, time.Since(t).Seconds())
-				tm := opt.Diagnostics().Timings
-				fit = append(fit, tm.Fit.Seconds())
-				acq = append(acq, tm.Acq.Seconds())
+				d := opt.Diagnostics()
+				fit = append(fit, d.Timings.Fit.Seconds())
+				acq = append(acq, d.Timings.Acq.Seconds())
+				landmarks = d.Hyper.Landmarks
 				return nil
 			}, nil
 		},
@@ -721,21 +795,16 @@ func (p *profiler) boPhases(n int) error {
 	}
 	if it.Status == StatusMeasured {
 		it.Seconds = median(lastReps(ask))
-		p.last[iter.key()] = measured{n, it.Seconds}
+		it.Landmarks = landmarks
 	}
 	for i, r := range rows[:2] {
-		r.N, r.Status, r.Note = n, it.Status, it.Note
+		r.N, r.Status, r.Note, r.Landmarks = n, it.Status, it.Note, it.Landmarks
 		src := fit
 		if i == 1 {
 			src = acq
 		}
-		switch it.Status {
-		case StatusMeasured:
+		if it.Status == StatusMeasured {
 			r.Seconds, r.Reps = median(lastReps(src)), it.Reps
-		case StatusEstimated:
-			r.Seconds = 0
-			r.Note = "not run: see the BO iteration row"
-			r.Status = StatusSkipped
 		}
 		p.add(r)
 	}
@@ -762,20 +831,41 @@ func boData(obj boObjective, n int, seed uint64) ([][]float64, []float64, error)
 	return xs, ys, nil
 }
 
-// gemm adds one DGEMM row per compiled-in backend at n.
+// gemm adds one DGEMM row per compiled-in backend at n, and one for
+// gonum's own Dgemm (GonumDgemm).
 func (p *profiler) gemm(n int) error {
+	type impl struct {
+		name string
+		mul  func(a, b, c *mat.Dense)
+	}
+	var impls []impl
 	for _, name := range linalg.Available() {
 		be, err := linalg.ByName(name)
 		if err != nil {
 			return fmt.Errorf("experiments: profile: %w", err)
 		}
+		impls = append(impls, impl{name, func(a, b, c *mat.Dense) { be.Gemm(false, false, 1, a, b, 0, c) }})
+	}
+	impls = append(impls, impl{GonumDgemm, func(a, b, c *mat.Dense) {
+		ar, br, cr := a.RawMatrix(), b.RawMatrix(), c.RawMatrix()
+		gonumblas.Implementation{}.Dgemm(blas.NoTrans, blas.NoTrans, ar.Rows, br.Cols, ar.Cols, 1, ar.Data, ar.Stride, br.Data, br.Stride, 0, cr.Data, cr.Stride)
+	}})
+	for _, im := range impls {
+		label := "DGEMM n×n"
+		if im.name == GonumDgemm {
+			label = "DGEMM n×n (gonum's Dgemm)"
+		}
 		ph := profPhase{
-			row: ProfileRow{Phase: "dgemm", Label: "DGEMM n×n", Backend: name},
-			exp: 3,
+			row:    ProfileRow{Phase: "dgemm", Label: label, Backend: im.name},
+			exp:    3,
+			always: true,
 			setup: func(n int) (func() error, error) {
+				if err := orbit.CheckMemory(fmt.Sprintf("a DGEMM of order %d", n), 3*8*float64(n)*float64(n)); err != nil {
+					return nil, err
+				}
 				a, b := Dense(n, 3, 0), Dense(n, 3, 1)
 				c := mat.NewDense(n, n, nil)
-				return func() error { be.Gemm(false, false, 1, a, b, 0, c); return nil }, nil
+				return func() error { im.mul(a, b, c); return nil }, nil
 			},
 			flops: func(n int) float64 { return GemmFlops(n) },
 		}
@@ -802,8 +892,18 @@ func (p *profiler) derive() {
 		if r.Status == StatusSkipped {
 			continue
 		}
-		if it := find("bo-iteration", string(p.o.BOKernel), "", r.N); it != nil && it.Seconds > 0 && r.Phase != "eigen-vs-c" {
-			r.Share = r.Seconds / it.Seconds
+		switch r.Phase {
+		case "eigen-vs-c":
+		case "gp-fit", "acquisition", "bo-iteration":
+			// Against the step of the same kernel.
+			if it := find("bo-iteration", r.Kernel, "", r.N); it != nil && it.Seconds > 0 {
+				r.Share = r.Seconds / it.Seconds
+			}
+		default:
+			// Against the step of the first BO kernel.
+			if it := find("bo-iteration", p.o.BOKernels[0], "", r.N); it != nil && it.Seconds > 0 {
+				r.Share = r.Seconds / it.Seconds
+			}
 		}
 		switch {
 		case (r.Phase == "gram" || r.Phase == "plus-cross") && r.Method == "closed":
@@ -817,8 +917,27 @@ func (p *profiler) derive() {
 			if e := find("gram", "max", "enumerate", r.N); e != nil && e.GFLOPS > 0 && r.GFLOPS > 0 {
 				r.Ratio, r.RatioKind = e.GFLOPS/r.GFLOPS, RatioEnumOverGemm
 			}
+		case r.Phase == "bo-iteration" && r.Status == StatusMeasured:
+			if g := p.dgemmAt(GonumDgemm, p.o.GemmN); g != nil {
+				r.Ratio, r.RatioKind = r.Seconds/g.Seconds, RatioStepOverDgemm
+			}
+			if g := p.dgemmAt(p.be.Name(), p.o.GemmN); g != nil {
+				r.RatioBackendGemm = r.Seconds / g.Seconds
+			}
 		}
 	}
+}
+
+// dgemmAt is the measured DGEMM row of the implementation name at order
+// n, or nil.
+func (p *profiler) dgemmAt(name string, n int) *ProfileRow {
+	for i := range p.rows {
+		r := &p.rows[i]
+		if r.Phase == "dgemm" && r.Backend == name && r.N == n && r.Status == StatusMeasured && r.Seconds > 0 {
+			return r
+		}
+	}
+	return nil
 }
 
 // eigenVsC times the profiled backend's EigenSym (gonum: the pure-Go

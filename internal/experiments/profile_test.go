@@ -129,6 +129,9 @@ func tinyProfile(t *testing.T, o ProfileOptions) ProfileResult {
 		o.N = []int{8, 16}
 	}
 	o.M, o.MinTime, o.MaxReps = 16, time.Microsecond, 3
+	if o.GemmN == 0 {
+		o.GemmN = o.N[len(o.N)-1]
+	}
 	res, err := Profile(o)
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +149,8 @@ func TestProfileRows(t *testing.T) {
 	}
 	want := []string{"enumerate-orbits", "gram/base/", "gram/avg/closed", "gram/avg/enumerate", "gram/max/closed",
 		"gram/max/enumerate", "eigen", "plus-spectrum/plus/", "plus-build", "plus-cross/plus/closed", "plus-cross/plus/enumerate",
-		"gp-fit", "acquisition", "bo-iteration"}
+		"gp-fit/plus", "acquisition/plus", "bo-iteration/plus", "gp-fit/base", "acquisition/base", "bo-iteration/base",
+		"gp-fit/avg", "acquisition/avg", "bo-iteration/avg"}
 	for _, n := range []int{8, 16} {
 		var got []string
 		for _, r := range res.Rows {
@@ -154,7 +158,10 @@ func TestProfileRows(t *testing.T) {
 				continue
 			}
 			key := r.Phase
-			if r.Kernel != "" && r.Phase != "gp-fit" && r.Phase != "acquisition" && r.Phase != "bo-iteration" && r.Phase != "plus-build" {
+			switch {
+			case r.Phase == "gp-fit" || r.Phase == "acquisition" || r.Phase == "bo-iteration":
+				key += "/" + r.Kernel
+			case r.Kernel != "" && r.Phase != "plus-build":
 				key += "/" + r.Kernel + "/" + r.Method
 			}
 			got = append(got, key)
@@ -191,6 +198,11 @@ func TestProfileRows(t *testing.T) {
 				if math.Abs(r.Share-1) > 1e-12 {
 					t.Errorf("iteration share %g", r.Share)
 				}
+				// Its time over gonum's Dgemm and the backend's Gemm of
+				// order GemmN (16).
+				if r.RatioKind != RatioStepOverDgemm || !(r.Ratio > 0) || !(r.RatioBackendGemm > 0) {
+					t.Errorf("%s: ratios %g (%q), %g", r.Label, r.Ratio, r.RatioKind, r.RatioBackendGemm)
+				}
 			case "gp-fit":
 				fit = r.Seconds
 			case "acquisition":
@@ -209,8 +221,8 @@ func TestProfileRows(t *testing.T) {
 			dg = append(dg, r.Backend)
 		}
 	}
-	if !slices.Equal(dg, linalg.Available()) {
-		t.Errorf("dgemm rows for %v, want %v", dg, linalg.Available())
+	if want := append(linalg.Available(), GonumDgemm); !slices.Equal(dg, want) {
+		t.Errorf("dgemm rows for %v, want %v", dg, want)
 	}
 }
 
@@ -225,12 +237,10 @@ func TestProfileEstimates(t *testing.T) {
 			first[key] = r
 			continue
 		}
-		if r.Phase == "dgemm" {
-			continue // only at the largest n: nothing to predict from
-		}
-		if r.Phase == "gp-fit" || r.Phase == "acquisition" {
-			if r.Status != StatusSkipped {
-				t.Errorf("%s n=16: status %s", r.Label, r.Status)
+		if r.Phase == "dgemm" || r.Phase == "gp-fit" || r.Phase == "acquisition" || r.Phase == "bo-iteration" {
+			// Always run: DGEMMs and real BO steps are never estimated.
+			if r.Status != StatusMeasured {
+				t.Errorf("%s n=%d: status %s", r.Label, r.N, r.Status)
 			}
 			continue
 		}
@@ -303,13 +313,15 @@ func TestComplexityTiny(t *testing.T) {
 	sf2, _ := orbit.SignFlip(2)
 	sf3, _ := orbit.SignFlip(3)
 	o := ComplexityOptions{Group: g, N: []int{6, 12, 24}, GroupSweep: []GroupFamily{{"signflip", []orbit.Group{sf2, sf3}}},
-		GroupN: 6, M: 4, MinTime: time.Microsecond, MaxReps: 2}
+		GroupN: 6, M: 4, MinTime: time.Microsecond, MaxReps: 2, LandmarkM: 4, LandmarkMs: []int{4, 8}}
 	res, err := Complexity(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Series) != 17+7 {
-		t.Fatalf("%d series", len(res.Series))
+	// 17 against n (and an eigen series per other backend), the landmark
+	// GP against n (n = 12, 24 > 2m) and against m, 7 against |G|.
+	if want := 17 + len(linalg.Available()) - 1 + 2 + 7; len(res.Series) != want {
+		t.Fatalf("%d series, want %d", len(res.Series), want)
 	}
 	for _, s := range res.Series {
 		if len(s.X) < 2 || s.Slope == nil || len(s.X) != len(s.Seconds) {
