@@ -23,7 +23,8 @@ func init() {
 const complexityUsage = `
 Usage: perf complexity [--group G --d D] [--n 32,64,128,256,512,1024]
                        [--sweep signflip:2-12,hyperoctahedral:1-6] [--group-n 64]
-                       [--m 100] [--base rbf] [--backend gonum|openblas]
+                       [--m 100] [--landmark-m 32] [--landmark-ms 16,32,…,512]
+                       [--base rbf] [--backend gonum|openblas]
                        [--max-point-seconds 5] [--json] [--out DIR]
 
 The paper's Table 2 (cost per BO iteration) with measured exponents: the
@@ -33,7 +34,9 @@ groups of --sweep, --group-n points), fitted as log-log least-squares
 slopes with R², next to the predicted exponents:
 
   gram            Gram of k_b O(n²); k_max, k_avg O(n²|G|*)
-  eigen           EigenSym of the k_max Gram O(n³)
+  eigen           EigenSym of the k_max Gram O(n³), every compiled-in
+                  backend: gonum's is the pure-Go eigsym (dsyevd's
+                  algorithm), openblas's LAPACKE dsyevd
   psd-projection  K₊ = Q·diag(λ > n·ε·λ_max)·Qᵀ (kernel.ProjectTo) O(n³);
                   no product when nothing is dropped (a PSD k_max Gram)
   per-query       one kernel value k(x,y): k_b O(1), k_avg O(|G|*),
@@ -42,6 +45,12 @@ slopes with R², next to the predicted exponents:
                   kernel and GP, score --m candidates with the posterior):
                   base O(m+n²+n³), avg O((m+n²)|G|*+n³),
                   plus O((mn+n²)|G|*+n³); predicted = asymptotic exponent
+  landmark-gp     gp.New of k_plus with at most m landmarks (selection,
+                  thin QR of the n×m kernel columns, m×m eigendecompositions,
+                  posterior) at fixed hyperparameters: one likelihood
+                  evaluation of the landmark fit, O(n·m² + m³); against n
+                  at m = --landmark-m (only n > 2m; slope 1) and against
+                  m at n = 4m (--landmark-ms; slope 3)
   enumerate-orbits  the n·|G| orbit points O(n|G|)
 
 |G|* = |G| when enumerating; with closed forms the growth in |G| goes
@@ -55,8 +64,8 @@ local slope) to take longer than --max-point-seconds is not run, nor are
 the larger ones; slopes use the measured points only ("points" column).
 
 Output: a Markdown table on stdout (or JSON with --json); with --out DIR
-also DIR/complexity-n.{png,svg} and DIR/complexity-group.{png,svg}
-(log-log plots). Progress on stderr.
+also DIR/complexity-n.{png,svg}, DIR/complexity-group.{png,svg} and
+DIR/complexity-m.{png,svg} (log-log plots). Progress on stderr.
 
 Example:
 
@@ -75,6 +84,8 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 	sweep := fs.String("sweep", "signflip:2-12,hyperoctahedral:1-6", "groups of the sweep in |G|: comma-separated NAME:DLO-DHI (finite groups with one parameter d), or \"none\"")
 	groupN := fs.Int("group-n", 64, "points of the sweep in |G|")
 	m := fs.Int("m", 100, "candidates scored per iteration")
+	lmM := fs.Int("landmark-m", 32, "landmarks of the landmark GP's sweep in n")
+	lmMs := fs.String("landmark-ms", "16,32,64,128,256,512", "comma-separated landmark counts of the sweep in m (n = 4m), ascending")
 	base := fs.String("base", "rbf", "base kernel: rbf, matern12, matern32, matern52 (k_avg has a closed form with rbf only)")
 	maxPoint := fs.Float64("max-point-seconds", 5, "do not run points predicted to take longer than this")
 	maxReps := fs.Int("max-reps", experiments.DefaultMaxReps, "cap on the timed runs of a point")
@@ -111,6 +122,18 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 	if *m < 1 {
 		return badInput("--m must be at least 1, got %d", *m)
 	}
+	if *lmM < 1 {
+		return badInput("--landmark-m must be at least 1, got %d", *lmM)
+	}
+	lms, err := parseIntsFlag("landmark-ms", *lmMs, 1)
+	if err != nil {
+		return err
+	}
+	for i := 1; i < len(lms); i++ {
+		if lms[i] <= lms[i-1] {
+			return badInput("--landmark-ms %q: values must be strictly ascending", *lmMs)
+		}
+	}
 	if *maxReps < 1 {
 		return badInput("--max-reps must be at least 1, got %d", *maxReps)
 	}
@@ -137,7 +160,7 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	res, err := experiments.Complexity(experiments.ComplexityOptions{
-		Group: g, N: ns, GroupSweep: fams, GroupN: *groupN, M: *m, Shape: shape, Backend: be,
+		Group: g, N: ns, GroupSweep: fams, GroupN: *groupN, M: *m, Shape: shape, Backend: be, LandmarkM: *lmM, LandmarkMs: lms,
 		MinTime: *minTime, MaxReps: *maxReps, MaxPointSeconds: *maxPoint, Seed: *seed, Progress: stderr,
 	})
 	if err != nil {

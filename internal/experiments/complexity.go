@@ -40,6 +40,12 @@ type ComplexityOptions struct {
 	Shape kernel.Shape
 	// Backend does the linear algebra; nil means linalg.Default().
 	Backend linalg.Backend
+	// LandmarkM is the number of landmarks of the landmark GP's sweep in
+	// n (its points with n ≤ 2·LandmarkM are not run); 0 means 32.
+	LandmarkM int
+	// LandmarkMs are the landmark counts of the sweep in m (n =
+	// LandmarkNPerM·m); nil means 16, 32, …, 512.
+	LandmarkMs []int
 	// MinTime and MaxReps: the timing rule of Profile; 0 means
 	// DefaultMinTime and DefaultMaxReps.
 	MinTime time.Duration
@@ -64,11 +70,12 @@ type GroupFamily struct {
 // against log x.
 type ComplexitySeries struct {
 	// Quantity: gram, eigen, psd-projection, per-query, iteration,
-	// enumerate-orbits.
+	// landmark-gp, enumerate-orbits.
 	Quantity string `json:"quantity"`
 	Kernel   string `json:"kernel,omitempty"`
 	Method   string `json:"method,omitempty"`
-	// Against is "n" or "|G|"; Family names the groups of a |G| sweep.
+	// Against is "n", "|G|" or "m" (landmarks); Family names the groups of
+	// a |G| sweep.
 	Against string `json:"against"`
 	Family  string `json:"family,omitempty"`
 	// Cost is the paper's Table 2 entry, Predicted its exponent in the
@@ -95,11 +102,13 @@ type ComplexitySeries struct {
 // ComplexityResult is what Complexity measured.
 type ComplexityResult struct {
 	Environment
-	Group  string             `json:"group"`
-	Base   string             `json:"base"`
-	M      int                `json:"m"`
-	GroupN int                `json:"group_n"`
-	Series []ComplexitySeries `json:"series"`
+	Group  string `json:"group"`
+	Base   string `json:"base"`
+	M      int    `json:"m"`
+	GroupN int    `json:"group_n"`
+	// LandmarkM is the landmarks of the landmark GP's sweep in n.
+	LandmarkM int                `json:"landmark_m"`
+	Series    []ComplexitySeries `json:"series"`
 }
 
 // defaultComplexityN are the sizes of Complexity's sweep in n.
@@ -142,6 +151,17 @@ func DefaultGroupSweep() []GroupFamily {
 //     variance: O(m + n² + n³) base, O((m + n²)|G|* + n³) avg,
 //     O((mn + n²)|G|* + n³) plus. Hyperparameter fitting repeats this
 //     kind of work a data-dependent number of times and is left out;
+//   - eigen, for every compiled-in backend: gonum's is
+//     linalg/internal/eigsym (dsyevd's algorithm in Go), openblas's
+//     LAPACKE dsyevd (O(n³));
+//   - landmark-gp: gp.New of k_plus with a design capped at m landmarks
+//     at fixed hyperparameters — the greedy pivoted Cholesky selection, the
+//     thin QR of the n×m kernel columns, the eigendecompositions of
+//     k_max(D, D) and of the m×m core, the posterior: what one likelihood
+//     evaluation of the landmark fit costs, plus the posterior's r×r
+//     eigendecomposition. O(n·m² + m³): against n at m = LandmarkM
+//     (slope 1; only n > 2m), and against m at n = LandmarkNPerM·m
+//     (slope 3);
 //   - enumerate-orbits: orbit.Enumerator.Orbits of GroupN points (O(n|G|)).
 //
 // |G|* is |G| for enumeration; for closed forms the growth in |G|
@@ -172,6 +192,20 @@ func Complexity(o ComplexityOptions) (ComplexityResult, error) {
 	}
 	if o.M == 0 {
 		o.M = 100
+	}
+	if o.LandmarkM == 0 {
+		o.LandmarkM = 32
+	}
+	if o.LandmarkMs == nil {
+		o.LandmarkMs = []int{16, 32, 64, 128, 256, 512}
+	}
+	if o.LandmarkM < 1 {
+		return ComplexityResult{}, fmt.Errorf("experiments: complexity: landmark count %d", o.LandmarkM)
+	}
+	for i, m := range o.LandmarkMs {
+		if m < 1 || (i > 0 && m <= o.LandmarkMs[i-1]) {
+			return ComplexityResult{}, fmt.Errorf("experiments: complexity: landmark counts %v: want ascending values ≥ 1", o.LandmarkMs)
+		}
 	}
 	if o.MinTime == 0 {
 		o.MinTime = DefaultMinTime
@@ -206,9 +240,15 @@ func Complexity(o ComplexityOptions) (ComplexityResult, error) {
 	c := &complexity{o: o}
 	res := ComplexityResult{
 		Environment: environment(o.Backend, os.Getenv),
-		Group:       o.Group.Name(), Base: o.Shape.String(), M: o.M, GroupN: o.GroupN,
+		Group:       o.Group.Name(), Base: o.Shape.String(), M: o.M, GroupN: o.GroupN, LandmarkM: o.LandmarkM,
 	}
 	for _, s := range c.nSeries() {
+		if err := c.sweep(&s.series, s.xs, s.run); err != nil {
+			return ComplexityResult{}, err
+		}
+		res.Series = append(res.Series, s.series)
+	}
+	for _, s := range c.landmarkSeries() {
 		if err := c.sweep(&s.series, s.xs, s.run); err != nil {
 			return ComplexityResult{}, err
 		}
@@ -347,14 +387,32 @@ func (c *complexity) nSeries() []pending {
 		return &s, k.GramTo(&s, c.points(n, d))
 	}
 	be := c.o.Backend
-	add("eigen", "", be.Name(), "O(n³)", 3, func(i int) (func() error, error) {
-		k, err := maxGram(n(i))
-		if err != nil {
-			return nil, err
+	// Every compiled-in backend's eigensolver (the profiled one first).
+	eigBackends := []linalg.Backend{be}
+	for _, name := range linalg.Available() {
+		if name == be.Name() {
+			continue
 		}
-		var e linalg.Eigen
-		return func() error { return be.EigenSym(&e, k) }, nil
-	})
+		if b, err := linalg.ByName(name); err == nil {
+			eigBackends = append(eigBackends, b)
+		}
+	}
+	for _, eb := range eigBackends {
+		cost := "O(n³)"
+		if eb.Name() == "gonum" {
+			cost = "O(n³): eigsym (dsyevd in Go)"
+		} else if eb.Name() == "openblas" {
+			cost = "O(n³): LAPACKE dsyevd"
+		}
+		add("eigen", "", eb.Name(), cost, 3, func(i int) (func() error, error) {
+			k, err := maxGram(n(i))
+			if err != nil {
+				return nil, err
+			}
+			var e linalg.Eigen
+			return func() error { return eb.EigenSym(&e, k) }, nil
+		})
+	}
 	add("psd-projection", "", be.Name(), "O(n³)", 3, func(i int) (func() error, error) {
 		k, err := maxGram(n(i))
 		if err != nil {
@@ -455,6 +513,59 @@ func (c *complexity) nSeries() []pending {
 	for _, m := range []kernel.Method{kernel.Enumerate, kernel.Closed} {
 		add("iteration", "plus", methodName(m), "O((mn + n²)|G|* + n³)", 3, iter("plus", m))
 	}
+	return out
+}
+
+// LandmarkNPerM is n/m in the landmark GP's sweep in m.
+const LandmarkNPerM = 4
+
+// landmarkSeries are the landmark GP's sweeps: against n at m =
+// LandmarkM (the points with n > 2m), and against m at n = 4m.
+func (c *complexity) landmarkSeries() []pending {
+	g, d := c.o.Group, c.o.Group.Dim()
+	build := func(n, m int) (func() error, error) {
+		fam, err := gp.NewLandmarkPlusFamily(c.o.Shape, g, kernel.Options{}, kernel.PlusOptions{Backend: c.o.Backend}, m)
+		if err != nil {
+			return nil, err
+		}
+		x := c.points(n, d)
+		y := make([]float64, n)
+		for r := range y {
+			row := x.RawRowView(r)
+			y[r] = -vecDot(row, row)
+		}
+		h := gp.Hyper{Variance: 1, Lengthscale: 1, Noise: 1e-2}
+		return func() error {
+			post, err := gp.New(fam, x, y, h, gp.Options{Backend: c.o.Backend})
+			if err == nil && post.Landmarks() == 0 {
+				err = fmt.Errorf("experiments: complexity: n = %d, m = %d: no landmarks", n, m)
+			}
+			return err
+		}, nil
+	}
+	var ns []float64
+	for _, n := range c.o.N {
+		if n > 2*c.o.LandmarkM {
+			ns = append(ns, float64(n))
+		}
+	}
+	ms := make([]float64, len(c.o.LandmarkMs))
+	for i, m := range c.o.LandmarkMs {
+		ms[i] = float64(m)
+	}
+	var out []pending
+	if len(ns) > 0 {
+		out = append(out, pending{
+			series: ComplexitySeries{Quantity: "landmark-gp", Kernel: "plus", Method: fmt.Sprintf("m=%d", c.o.LandmarkM), Against: "n", Cost: "O(n·m² + m³), m fixed", Predicted: 1},
+			xs:     ns,
+			run:    func(i int) (func() error, error) { return build(int(ns[i]), c.o.LandmarkM) },
+		})
+	}
+	out = append(out, pending{
+		series: ComplexitySeries{Quantity: "landmark-gp", Kernel: "plus", Method: fmt.Sprintf("n=%d·m", LandmarkNPerM), Against: "m", Cost: "O(n·m² + m³), n ∝ m", Predicted: 3},
+		xs:     ms,
+		run:    func(i int) (func() error, error) { m := int(ms[i]); return build(LandmarkNPerM*m, m) },
+	})
 	return out
 }
 

@@ -18,7 +18,8 @@ import (
 
 // WritePlots draws the measured times of r on log-log axes, one line per
 // series, into dir (created if missing): complexity-n.{png,svg} (against
-// n) and complexity-group.{png,svg} (against |G|). The legend gives each
+// n), complexity-group.{png,svg} (against |G|) and complexity-m.{png,svg}
+// (against the number of landmarks m). The legend gives each
 // series' measured slope and the predicted one. It returns the paths
 // written.
 func (r ComplexityResult) WritePlots(dir string) ([]string, error) {
@@ -26,11 +27,14 @@ func (r ComplexityResult) WritePlots(dir string) ([]string, error) {
 		return nil, fmt.Errorf("experiments: complexity plot: %w", err)
 	}
 	var paths []string
-	for _, against := range []string{"n", "|G|"} {
+	for _, against := range []string{"n", "|G|", "m"} {
 		p := plot.New()
 		p.Title.Text = fmt.Sprintf("time per quantity against %s (%s, backend %s)", against, r.Group, r.Backend)
-		if against == "|G|" {
+		switch against {
+		case "|G|":
 			p.Title.Text = fmt.Sprintf("time against |G| (n = %d, backend %s)", r.GroupN, r.Backend)
+		case "m":
+			p.Title.Text = fmt.Sprintf("landmark GP against m (n = %d·m, %s, backend %s)", LandmarkNPerM, r.Group, r.Backend)
 		}
 		p.X.Label.Text = against
 		p.Y.Label.Text = "seconds"
@@ -80,8 +84,11 @@ func (r ComplexityResult) WritePlots(dir string) ([]string, error) {
 			p.Y.Max *= math.Pow(10, dec*frac/(1-frac))
 		}
 		base := "complexity-n"
-		if against == "|G|" {
+		switch against {
+		case "|G|":
 			base = "complexity-group"
+		case "m":
+			base = "complexity-m"
 		}
 		for _, ext := range []string{"png", "svg"} {
 			path := filepath.Join(dir, base+"."+ext)
