@@ -45,6 +45,49 @@ func TestSuggestRowErrors(t *testing.T) {
 	}
 }
 
+// TestSuggestLandmarks: "landmarks" reaches the optimizer — the design
+// cap changes the suggestion once the history exceeds it, and a cap
+// beyond bo.MaxEvaluations is refused.
+func TestSuggestLandmarks(t *testing.T) {
+	var s SuggestSettings
+	if err := Decode([]byte(`{"group":"hyperoctahedral","d":3,"box":[[-2],[2]],"kernel":"plus","seed":4,"landmarks":3}`), &s); err != nil || s.Landmarks != 3 {
+		t.Fatalf("decode: %+v, %v", s, err)
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	hx := mat.NewDense(9, 3, nil)
+	hy := make([]float64, 9)
+	for i := range 9 {
+		for j := range 3 {
+			hx.Set(i, j, 4*rng.Float64()-2)
+		}
+		hy[i] = hx.At(i, 0)*hx.At(i, 1) - hx.At(i, 2)*hx.At(i, 2)
+	}
+	suggest := func(lm int) []float64 {
+		st := s
+		st.Landmarks = lm
+		opt, err := st.Optimizer(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Suggest(opt, hx, hy, nil, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.RawRowView(0)
+	}
+	a, b, c := suggest(3), suggest(3), suggest(-1)
+	if !mat.Equal(mat.NewVecDense(3, a), mat.NewVecDense(3, b)) {
+		t.Errorf("not deterministic: %v, %v", a, b)
+	}
+	if mat.Equal(mat.NewVecDense(3, a), mat.NewVecDense(3, c)) {
+		t.Errorf("3 landmarks and the full design of 9 points suggest the same %v", a)
+	}
+	s.Landmarks = 2_000_000
+	if _, err := s.Optimizer(nil); err == nil {
+		t.Error("landmarks beyond MaxEvaluations accepted")
+	}
+}
+
 // BenchmarkCross times the Go side of symbo.gram (the Python package's
 // overhead study compares the two in one run).
 func BenchmarkCross(b *testing.B) {
