@@ -169,7 +169,7 @@ func TestProfileBadInput(t *testing.T) {
 func TestComplexityCLI(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"complexity", "--group", "signflip", "--d", "3", "--n", "6,12,24", "--sweep", "signflip:2-4",
-		"--group-n", "6", "--m", "4", "--landmark-m", "4", "--landmark-ms", "4,8", "--min-time", "1us", "--max-reps", "2", "--out", dir}
+		"--group-n", "6", "--m", "4", "--landmark-m", "4", "--landmark-n", "12,24", "--landmark-ms", "4,8", "--min-time", "1us", "--max-reps", "2", "--out", dir}
 	code, out, errOut := runCLI(t, args...)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -180,7 +180,7 @@ func TestComplexityCLI(t *testing.T) {
 			rows = append(rows, splitRow(l))
 		}
 	}
-	wantHeader := []string{"quantity", "kernel", "method", "vs", "Table 2", "predicted", "slope", "R²", "points", "x range", "slope vs |G|·d", "note"}
+	wantHeader := []string{"quantity", "kernel", "method", "vs", "Table 2", "predicted", "slope", "R²", "top slope", "points", "x range", "slope vs |G|·d", "note"}
 	if len(rows) < 3 || !slices.Equal(rows[0], wantHeader) {
 		t.Fatalf("table header %q, want %q\n%s", rows[0], wantHeader, out)
 	}
@@ -192,7 +192,7 @@ func TestComplexityCLI(t *testing.T) {
 		t.Errorf("%d series rows, want %d", got, want)
 	}
 	for _, r := range rows {
-		if r[0] == "landmark-gp" && r[8] != "2" {
+		if r[0] == "landmark-gp" && r[9] != "2" {
 			t.Errorf("landmark series %q: want 2 points", r)
 		}
 	}

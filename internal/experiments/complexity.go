@@ -41,10 +41,13 @@ type ComplexityOptions struct {
 	// Backend does the linear algebra; nil means linalg.Default().
 	Backend linalg.Backend
 	// LandmarkM is the number of landmarks of the landmark GP's sweep in
-	// n (its points with n ≤ 2·LandmarkM are not run); 0 means 32.
+	// n, over the sizes LandmarkN (each > 2·LandmarkM); 0 and nil mean 32
+	// and 256, 512, …, 16384: its cost is linear in n, so the sweep goes
+	// further than the exact kernels' to leave the constant terms behind.
 	LandmarkM int
+	LandmarkN []int
 	// LandmarkMs are the landmark counts of the sweep in m (n =
-	// LandmarkNPerM·m); nil means 16, 32, …, 512.
+	// LandmarkNPerM·m); nil means 32, 64, …, 1024.
 	LandmarkMs []int
 	// MinTime and MaxReps: the timing rule of Profile; 0 means
 	// DefaultMinTime and DefaultMaxReps.
@@ -93,10 +96,14 @@ type ComplexitySeries struct {
 	// points; R2 absent when every time is equal). SlopeGD is the slope
 	// against |G|·d for |G| sweeps (the enumeration does O(d) work per
 	// element).
-	Slope   *float64 `json:"slope,omitempty"`
-	R2      *float64 `json:"r2,omitempty"`
-	SlopeGD *float64 `json:"slope_vs_g_times_d,omitempty"`
-	Note    string   `json:"note,omitempty"`
+	Slope *float64 `json:"slope,omitempty"`
+	R2    *float64 `json:"r2,omitempty"`
+	// SlopeTop is the slope between the last two measured points: the
+	// exponent nearest the asymptotic one when constant or lower-order
+	// terms still weigh at the small end (absent with fewer than two).
+	SlopeTop *float64 `json:"slope_top,omitempty"`
+	SlopeGD  *float64 `json:"slope_vs_g_times_d,omitempty"`
+	Note     string   `json:"note,omitempty"`
 }
 
 // ComplexityResult is what Complexity measured.
@@ -159,8 +166,8 @@ func DefaultGroupSweep() []GroupFamily {
 //     thin QR of the n×m kernel columns, the eigendecompositions of
 //     k_max(D, D) and of the m×m core, the posterior: what one likelihood
 //     evaluation of the landmark fit costs, plus the posterior's r×r
-//     eigendecomposition. O(n·m² + m³): against n at m = LandmarkM
-//     (slope 1; only n > 2m), and against m at n = LandmarkNPerM·m
+//     eigendecomposition. O(n·m² + m³): against n (LandmarkN, to 16384)
+//     at m = LandmarkM (slope 1), and against m at n = LandmarkNPerM·m
 //     (slope 3);
 //   - enumerate-orbits: orbit.Enumerator.Orbits of GroupN points (O(n|G|)).
 //
@@ -196,11 +203,19 @@ func Complexity(o ComplexityOptions) (ComplexityResult, error) {
 	if o.LandmarkM == 0 {
 		o.LandmarkM = 32
 	}
+	if o.LandmarkN == nil {
+		o.LandmarkN = []int{256, 512, 1024, 2048, 4096, 8192, 16384}
+	}
 	if o.LandmarkMs == nil {
-		o.LandmarkMs = []int{16, 32, 64, 128, 256, 512}
+		o.LandmarkMs = []int{32, 64, 128, 256, 512, 1024}
 	}
 	if o.LandmarkM < 1 {
 		return ComplexityResult{}, fmt.Errorf("experiments: complexity: landmark count %d", o.LandmarkM)
+	}
+	for i, n := range o.LandmarkN {
+		if n <= 2*o.LandmarkM || (i > 0 && n <= o.LandmarkN[i-1]) {
+			return ComplexityResult{}, fmt.Errorf("experiments: complexity: landmark sizes %v: want ascending values > 2·%d", o.LandmarkN, o.LandmarkM)
+		}
 	}
 	for i, m := range o.LandmarkMs {
 		if m < 1 || (i > 0 && m <= o.LandmarkMs[i-1]) {
@@ -331,6 +346,10 @@ func (c *complexity) sweep(s *ComplexitySeries, xs []float64, run func(i int) (f
 			if !math.IsNaN(r2) {
 				s.R2 = &r2
 			}
+		}
+		k := len(s.X)
+		if top := math.Log(s.Seconds[k-1]/s.Seconds[k-2]) / math.Log(s.X[k-1]/s.X[k-2]); !math.IsNaN(top) && !math.IsInf(top, 0) {
+			s.SlopeTop = &top
 		}
 		if len(s.D) > 0 {
 			gd := make([]float64, len(s.X))
@@ -519,8 +538,8 @@ func (c *complexity) nSeries() []pending {
 // LandmarkNPerM is n/m in the landmark GP's sweep in m.
 const LandmarkNPerM = 4
 
-// landmarkSeries are the landmark GP's sweeps: against n at m =
-// LandmarkM (the points with n > 2m), and against m at n = 4m.
+// landmarkSeries are the landmark GP's sweeps: against n (LandmarkN) at
+// m = LandmarkM, and against m at n = 4m.
 func (c *complexity) landmarkSeries() []pending {
 	g, d := c.o.Group, c.o.Group.Dim()
 	build := func(n, m int) (func() error, error) {
@@ -543,11 +562,9 @@ func (c *complexity) landmarkSeries() []pending {
 			return err
 		}, nil
 	}
-	var ns []float64
-	for _, n := range c.o.N {
-		if n > 2*c.o.LandmarkM {
-			ns = append(ns, float64(n))
-		}
+	ns := make([]float64, len(c.o.LandmarkN))
+	for i, n := range c.o.LandmarkN {
+		ns[i] = float64(n)
 	}
 	ms := make([]float64, len(c.o.LandmarkMs))
 	for i, m := range c.o.LandmarkMs {

@@ -313,7 +313,7 @@ func TestComplexityTiny(t *testing.T) {
 	sf2, _ := orbit.SignFlip(2)
 	sf3, _ := orbit.SignFlip(3)
 	o := ComplexityOptions{Group: g, N: []int{6, 12, 24}, GroupSweep: []GroupFamily{{"signflip", []orbit.Group{sf2, sf3}}},
-		GroupN: 6, M: 4, MinTime: time.Microsecond, MaxReps: 2, LandmarkM: 4, LandmarkMs: []int{4, 8}}
+		GroupN: 6, M: 4, MinTime: time.Microsecond, MaxReps: 2, LandmarkM: 4, LandmarkN: []int{12, 24}, LandmarkMs: []int{4, 8}}
 	res, err := Complexity(o)
 	if err != nil {
 		t.Fatal(err)
