@@ -198,17 +198,27 @@ func parseSweep(s string) ([]experiments.GroupFamily, error) {
 	if s == "" || strings.EqualFold(s, "none") {
 		return []experiments.GroupFamily{}, nil
 	}
-	var fams []experiments.GroupFamily
-	for _, part := range strings.Split(s, ",") {
-		name, rng, ok := strings.Cut(strings.TrimSpace(part), ":")
+	type item struct {
+		name   string
+		lo, hi int
+	}
+	items, err := splitList("sweep", s, func(part string) (item, error) {
+		name, rng, ok := strings.Cut(part, ":")
 		lo, hi, ok2 := strings.Cut(rng, "-")
 		a, err1 := strconv.Atoi(lo)
 		b, err2 := strconv.Atoi(hi)
 		if !ok || !ok2 || err1 != nil || err2 != nil || a < 1 || b <= a {
-			return nil, badInput("--sweep %q: %q is not NAME:DLO-DHI with 1 ≤ DLO < DHI", s, part)
+			return item{}, fmt.Errorf("%q is not NAME:DLO-DHI with 1 ≤ DLO < DHI", part)
 		}
-		fam := experiments.GroupFamily{Name: strings.ToLower(name)}
-		for d := a; d <= b; d++ {
+		return item{strings.ToLower(name), a, b}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var fams []experiments.GroupFamily
+	for _, it := range items {
+		fam := experiments.GroupFamily{Name: it.name}
+		for d := it.lo; d <= it.hi; d++ {
 			g, err := orbit.Parse(orbit.Spec{Name: fam.Name, D: d})
 			if err != nil {
 				return nil, badInput("--sweep: %w", err)
