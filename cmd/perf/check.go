@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -28,7 +29,7 @@ const checkUsage = `
 Usage: perf check --dir DIR[,DIR…] [--cells 2] [--seeds 0] [--workers N]
 
 Reruns cells of the results in each DIR (or, for a DIR without one, in
-each of its subdirectories that has one) — written by perf table, perf
+every directory below it that has one) — written by perf table, perf
 robustness or perf batch with --out, which leave record.json there: the
 settings, the commit, and every run's metric — and compares the rerun's
 metrics with the recorded ones bit for bit. A cell is (problem, kernel,
@@ -110,7 +111,7 @@ type cellKey struct {
 
 func runCheck(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("check", checkUsage, stdout)
-	dirList := fs.String("dir", "", "comma-separated results `directories` (each, or each of its subdirectories, with a record.json)")
+	dirList := fs.String("dir", "", "comma-separated results `directories` (each with a record.json, or every directory below it that has one)")
 	cells := fs.Int("cells", 2, "cells to rerun per directory, the cheapest first")
 	seeds := fs.Int("seeds", 0, "seeds per cell to rerun (0: all recorded)")
 	workers := fs.Int("workers", 0, "runs in parallel; 0 means GOMAXPROCS")
@@ -130,18 +131,21 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 			dirs = append(dirs, d)
 			continue
 		}
-		sub, err := os.ReadDir(d)
+		n := len(dirs)
+		err := filepath.WalkDir(d, func(path string, e iofs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !e.IsDir() && e.Name() == recordFile {
+				dirs = append(dirs, filepath.Dir(path))
+			}
+			return nil
+		})
 		if err != nil {
 			return badInput("--dir: %w", err)
 		}
-		n := len(dirs)
-		for _, e := range sub {
-			if _, err := os.Stat(filepath.Join(d, e.Name(), recordFile)); e.IsDir() && err == nil {
-				dirs = append(dirs, filepath.Join(d, e.Name()))
-			}
-		}
 		if len(dirs) == n {
-			return badInput("--dir %s: no %s in it or its subdirectories", d, recordFile)
+			return badInput("--dir %s: no %s in it or below it", d, recordFile)
 		}
 	}
 	recs := make([]resultsRecord, len(dirs))

@@ -1,0 +1,5 @@
+//go:build !race
+
+package linalg_test
+
+const raceEnabled = false
