@@ -111,7 +111,7 @@ func runBatch(args []string, stdout, stderr io.Writer) error {
 			name string
 			view int
 		}{{"batch-evals", experiments.CumulativeByEvaluation}, {"batch-rounds", experiments.SimpleByRound}, {"batch-rounds-cumulative", experiments.CumulativeByRound}} {
-			if _, err := experiments.WriteFigure(*out, f.name, res.Panels(f.view), 2); err != nil {
+			if _, err := experiments.WriteFigure(*out, f.name, res.Panels(f.view), 2, res.Caption(f.view)...); err != nil {
 				return err
 			}
 		}

@@ -124,7 +124,7 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 		}); err != nil {
 			return err
 		}
-		if _, err := experiments.WriteFigure(*out, "robustness", res.Panels(), 2); err != nil {
+		if _, err := experiments.WriteFigure(*out, "robustness", res.Panels(), 2, res.Caption()...); err != nil {
 			return err
 		}
 		s, e := res.Settings, res.Environment

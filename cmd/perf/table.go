@@ -410,7 +410,7 @@ func writeTableFiles(dir string, res *experiments.TableResult, md, command strin
 	}); err != nil {
 		return err
 	}
-	if _, err := experiments.WriteFigure(dir, "regret", res.Panels(), 3); err != nil {
+	if _, err := experiments.WriteFigure(dir, "regret", res.Panels(), 3, res.Caption()...); err != nil {
 		return err
 	}
 	var b strings.Builder

@@ -232,6 +232,18 @@ const (
 	CumulativeByRound             // cumulative regret against rounds
 )
 
+// Caption states what the batch figure of view shows.
+func (r *BatchResult) Caption(view int) []string {
+	what := "Cumulative regret against acquisition evaluations"
+	switch view {
+	case SimpleByRound:
+		what = fmt.Sprintf("Simple regret (floored at %g for the log scale) against rounds of q parallel evaluations", SimpleRegretFloor)
+	case CumulativeByRound:
+		what = "Cumulative regret against rounds of q parallel evaluations"
+	}
+	return []string{fmt.Sprintf("%s: mean ± s.e. (bands) over %d seeds; lower is better.", what, r.Settings.Seeds)}
+}
+
 // Panels are the study's figures: per (problem, kernel), the mean regret
 // of view (CumulativeByEvaluation, SimpleByRound, CumulativeByRound), one
 // series per q.

@@ -1,106 +1,84 @@
 package experiments
 
 import (
-	"io"
-
 	"errors"
 	"fmt"
-	"github.com/symbo/symbo/internal/atomicfile"
-	"math"
 	"os"
-	"path/filepath"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
+	"strings"
 )
 
-// WritePlots draws the measured times of r on log-log axes, one line per
-// series, into dir (created if missing): complexity-n.{png,svg} (against
-// n), complexity-group.{png,svg} (against |G|) and complexity-m.{png,svg}
-// (against the number of landmarks m). The legend gives each
-// series' measured slope and the predicted one. It returns the paths
-// written.
+// WritePlots draws the measured times of r on log-log axes into dir
+// (created if missing): complexity-n.{png,svg} (against n),
+// complexity-group.{png,svg} (against |G|) and complexity-m.{png,svg}
+// (against the number of landmarks m). Each figure has one panel per
+// quantity (Gram, eigendecomposition, per-query value, BO iteration,
+// landmark GP, orbit enumeration) so that no panel carries more than a
+// handful of series; each legend entry gives the series' measured
+// log-log slope and, in parentheses, the predicted one. It returns the
+// paths written.
 func (r ComplexityResult) WritePlots(dir string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("experiments: complexity plot: %w", err)
 	}
 	var paths []string
 	for _, against := range []string{"n", "|G|", "m"} {
-		p := plot.New()
-		p.Title.Text = fmt.Sprintf("time per quantity against %s (%s, backend %s)", against, r.Group, r.Backend)
-		switch against {
-		case "|G|":
-			p.Title.Text = fmt.Sprintf("time against |G| (n = %d, backend %s)", r.GroupN, r.Backend)
-		case "m":
-			p.Title.Text = fmt.Sprintf("landmark GP against m (n = %d·m, %s, backend %s)", LandmarkNPerM, r.Group, r.Backend)
-		}
-		p.X.Label.Text = against
-		p.Y.Label.Text = "seconds"
-		p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-		p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: 1}, plot.LogTicks{Prec: 1}
-		p.Legend.Top = true
-		p.Legend.Left = true
-		p.Legend.TextStyle.Font.Size = vg.Points(7)
-		i := 0
+		var order []string
+		byPanel := map[string]*Panel{}
 		for _, s := range r.Series {
 			if s.Against != against || len(s.X) == 0 {
 				continue
 			}
-			xy := make(plotter.XYs, len(s.X))
-			for k := range s.X {
-				xy[k].X, xy[k].Y = s.X[k], s.Seconds[k]
+			key := s.Quantity
+			if key == "psd-projection" {
+				key = "eigen" // few series each: one panel
 			}
-			line, pts, err := plotter.NewLinePoints(xy)
-			if err != nil {
-				return nil, fmt.Errorf("experiments: complexity plot: %w", err)
+			p := byPanel[key]
+			if p == nil {
+				title := key
+				if key == "eigen" {
+					title = "eigen, psd-projection"
+				}
+				p = &Panel{Title: title, XLabel: against, YLabel: "seconds", LogX: true, LogY: true}
+				byPanel[key] = p
+				order = append(order, key)
 			}
-			line.Color = plotutil.Color(i)
-			line.Dashes = plotutil.Dashes(i / 7)
-			pts.Color = plotutil.Color(i)
-			pts.Shape = plotutil.Shape(i)
-			p.Add(line, pts)
-			name := s.Quantity
+			var name []string
+			if key != s.Quantity {
+				name = append(name, s.Quantity)
+			}
 			for _, part := range []string{s.Kernel, s.Method, s.Family} {
 				if part != "" {
-					name += " " + part
+					name = append(name, strings.Replace(part, "enumerate", "enum", 1))
 				}
 			}
-			if s.Slope != nil {
-				name += fmt.Sprintf(": slope %.2f (pred. %g)", *s.Slope, s.Predicted)
+			label := strings.Join(name, " ")
+			if label == "" {
+				label = s.Quantity
 			}
-			p.Legend.Add(name, line, pts)
-			i++
+			if s.Slope != nil {
+				label += fmt.Sprintf(": %.2f (%g)", *s.Slope, s.Predicted)
+			}
+			p.Series = append(p.Series, Series{Color: len(p.Series), X: s.X, Y: s.Seconds, Label: label})
 		}
-		if i == 0 {
+		if len(order) == 0 {
 			continue
 		}
-		// Leave room above the data for the legend (one 10 pt line per
-		// series) so that it covers no line.
-		if p.Y.Min > 0 && p.Y.Max > p.Y.Min {
-			frac := min(0.6, float64(i)*10/(7*72-80))
-			dec := math.Log10(p.Y.Max / p.Y.Min)
-			p.Y.Max *= math.Pow(10, dec*frac/(1-frac))
+		panels := make([]Panel, len(order))
+		for i, k := range order {
+			panels[i] = *byPanel[k]
 		}
-		base := "complexity-n"
+		base, caption := "complexity-n", fmt.Sprintf("Median seconds against n (%s, backend %s), log-log; legend: measured slope (predicted exponent).", r.Group, r.Backend)
 		switch against {
 		case "|G|":
-			base = "complexity-group"
+			base, caption = "complexity-group", fmt.Sprintf("Median seconds against |G| (n = %d, backend %s), log-log; legend: measured slope (predicted exponent).", r.GroupN, r.Backend)
 		case "m":
-			base = "complexity-m"
+			base, caption = "complexity-m", fmt.Sprintf("Landmark GP: median seconds against the landmarks m at n = %d·m (%s, backend %s), log-log; legend: measured slope (predicted exponent).", LandmarkNPerM, r.Group, r.Backend)
 		}
-		for _, ext := range []string{"png", "svg"} {
-			path := filepath.Join(dir, base+"."+ext)
-			wt, err := p.WriterTo(9*vg.Inch, 7*vg.Inch, ext)
-			if err != nil {
-				return nil, fmt.Errorf("experiments: complexity plot: %w", err)
-			}
-			if err := atomicfile.WriteFunc(path, 0o644, false, func(w io.Writer) error { _, err := wt.WriteTo(w); return err }); err != nil {
-				return nil, fmt.Errorf("experiments: complexity plot: %w", err)
-			}
-			paths = append(paths, path)
+		ps, err := WriteFigure(dir, base, panels, min(3, len(panels)), caption)
+		if err != nil {
+			return nil, fmt.Errorf("experiments: complexity plot: %w", err)
 		}
+		paths = append(paths, ps...)
 	}
 	if len(paths) == 0 {
 		return nil, errors.New("experiments: complexity plot: nothing measured")

@@ -36,12 +36,14 @@ type Series struct {
 type Panel struct {
 	Title, XLabel, YLabel string
 	Series                []Series
-	LogY                  bool
+	LogY, LogX            bool
 }
 
 // kernelStyle follows the paper's figures: base blue crosses, avg orange
 // diamonds (squares here: gonum/plot has no diamond glyph), plus green
-// circles; max, which the paper does not plot, red triangles.
+// circles; the kernels the paper does not plot take the palette's other
+// colours: max red triangles, avgnorm purple rings, nystrom brown plus
+// signs.
 func kernelStyle(k string) (color.Color, draw.GlyphDrawer) {
 	switch k {
 	case bo.NameAvg:
@@ -50,6 +52,10 @@ func kernelStyle(k string) (color.Color, draw.GlyphDrawer) {
 		return color.RGBA{44, 160, 44, 255}, draw.CircleGlyph{}
 	case bo.NameMax:
 		return color.RGBA{214, 39, 40, 255}, draw.TriangleGlyph{}
+	case bo.NameAvgNorm:
+		return color.RGBA{148, 103, 189, 255}, draw.RingGlyph{}
+	case bo.NameNystrom:
+		return color.RGBA{140, 86, 75, 255}, draw.PlusGlyph{}
 	default:
 		return color.RGBA{31, 119, 180, 255}, draw.CrossGlyph{}
 	}
@@ -141,18 +147,78 @@ func (p Panel) build() (*plot.Plot, error) {
 		pl.Y.Scale = plot.LogScale{}
 		pl.Y.Tick.Marker = plot.LogTicks{Prec: 1}
 	}
-	// Headroom above the data for the legend (one 8 pt line per series),
-	// so that it covers no curve.
-	if n := len(p.Series); n > 0 {
-		frac := min(0.6, 0.07*float64(n)+0.05)
-		if p.LogY && pl.Y.Min > 0 && pl.Y.Max > pl.Y.Min {
-			dec := math.Log10(pl.Y.Max / pl.Y.Min)
-			pl.Y.Max *= math.Pow(10, dec*frac/(1-frac))
-		} else if pl.Y.Max > pl.Y.Min {
-			pl.Y.Max += (pl.Y.Max - pl.Y.Min) * frac / (1 - frac)
+	if p.LogX {
+		pl.X.Scale = plot.LogScale{}
+		pl.X.Tick.Marker = plot.LogTicks{Prec: 1}
+	}
+	p.placeLegend(pl)
+	return pl, nil
+}
+
+// placeLegend puts the legend in the top corner (left or right) whose
+// data, over the width the legend takes, reach less high, and raises the
+// y axis until the legend (one 8 pt line per series) clears every curve
+// and band under it.
+func (p Panel) placeLegend(pl *plot.Plot) {
+	n := 0
+	var textW vg.Length
+	for _, s := range p.Series {
+		if len(s.X) > 0 {
+			n++
+			label := s.Label
+			if label == "" {
+				label = s.Kernel
+			}
+			textW = max(textW, pl.Legend.TextStyle.Width(label))
 		}
 	}
-	return pl, nil
+	if n == 0 || !(pl.Y.Max > pl.Y.Min) || !(pl.X.Max > pl.X.Min) {
+		return
+	}
+	ty, fromY := func(v float64) float64 { return v }, func(v float64) float64 { return v }
+	if p.LogY {
+		if pl.Y.Min <= 0 {
+			return
+		}
+		ty, fromY = math.Log10, func(v float64) float64 { return math.Pow(10, v) }
+	}
+	tx := func(v float64) float64 { return v }
+	if p.LogX && pl.X.Min > 0 {
+		tx = math.Log10
+	}
+	// The legend's share of the data width: its text, the thumbnail and
+	// padding over a panel's plotting width (3.2 in less the y axis).
+	wfrac := min(1, float64((textW+vg.Points(28))/(2.55*vg.Inch)))
+	x0, x1 := tx(pl.X.Min), tx(pl.X.Max)
+	top := [2]float64{math.Inf(-1), math.Inf(-1)} // under a left, a right legend
+	for _, s := range p.Series {
+		for i := range s.X {
+			y := s.Y[i]
+			if len(s.Err) == len(s.Y) {
+				y += s.Err[i]
+			}
+			if y = ty(y); math.IsNaN(y) || math.IsInf(y, 0) {
+				continue
+			}
+			at := (tx(s.X[i]) - x0) / (x1 - x0)
+			if at <= wfrac {
+				top[0] = max(top[0], y)
+			}
+			if at >= 1-wfrac {
+				top[1] = max(top[1], y)
+			}
+		}
+	}
+	side := 1 // right, gonum/plot's default
+	if top[0] < top[1] {
+		side = 0
+	}
+	pl.Legend.Left = side == 0
+	frac := min(0.6, 0.07*float64(n)+0.05)
+	lo, hi := ty(pl.Y.Min), ty(pl.Y.Max)
+	if need := (top[side] - frac*lo) / (1 - frac); need > hi {
+		pl.Y.Max = fromY(need)
+	}
 }
 
 // errPoints adapts points and symmetric errors to plotter.YErrorBars.
@@ -165,8 +231,9 @@ func (e errPoints) YError(i int) (float64, float64) { return e.err[i], e.err[i] 
 
 // WriteFigure draws the panels on a grid of cols columns and writes
 // base.png and base.svg into dir, returning their paths. Each panel is
-// 3.2 × 2.6 inches.
-func WriteFigure(dir, base string, panels []Panel, cols int) ([]string, error) {
+// 3.2 × 2.6 inches. Caption lines, if any, are printed above the grid
+// (what the curves and bands are, how many seeds, which way is better).
+func WriteFigure(dir, base string, panels []Panel, cols int, caption ...string) ([]string, error) {
 	if len(panels) == 0 || cols < 1 {
 		return nil, fmt.Errorf("%w: a figure needs panels and columns", ErrBadOptions)
 	}
@@ -183,11 +250,19 @@ func WriteFigure(dir, base string, panels []Panel, cols int) ([]string, error) {
 		}
 		plots[i/cols][i%cols] = pl
 	}
-	w, h := vg.Length(cols)*3.2*vg.Inch, vg.Length(rows)*2.6*vg.Inch
+	capStyle := plot.New().Title.TextStyle
+	capStyle.Font.Size = vg.Points(9)
+	capStyle.XAlign, capStyle.YAlign = draw.XCenter, draw.YTop
+	line := capStyle.FontExtents().Height * 1.25
+	capH := vg.Length(len(caption)) * line
+	w, h := vg.Length(cols)*3.2*vg.Inch, vg.Length(rows)*2.6*vg.Inch+capH
 	drawOn := func(c vg.CanvasSizer) {
 		dc := draw.New(c)
+		for i, txt := range caption {
+			dc.FillText(capStyle, vg.Point{X: w / 2, Y: h - vg.Millimeter - vg.Length(i)*line}, txt)
+		}
 		t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
-			PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
+			PadTop: vg.Millimeter*2 + capH, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
 		cs := plot.Align(plots, t, dc)
 		for i := range plots {
 			for j := range plots[i] {
@@ -217,6 +292,12 @@ func WriteFigure(dir, base string, panels []Panel, cols int) ([]string, error) {
 		paths = append(paths, path)
 	}
 	return paths, nil
+}
+
+// Caption states what the table's figure shows: the curves, the bands,
+// the seeds and the direction.
+func (r *TableResult) Caption() []string {
+	return []string{fmt.Sprintf("Cumulative regret of GP-UCB over the BO iterations (negated best reward where f* is unknown): mean ± s.e. (bands) over %d seeds; lower is better.", r.Settings.Seeds)}
 }
 
 // Panels returns Figure 3 of the paper from a table: one panel per

@@ -228,6 +228,11 @@ func (r *RobustnessResult) Markdown() string {
 	return b.String()
 }
 
+// Caption states what the robustness figure shows.
+func (r *RobustnessResult) Caption() []string {
+	return []string{fmt.Sprintf("Average regret R_T/T after T = %d iterations: mean ± s.e. (error bars) over %d seeds; lower is better.", r.Settings.Iters, r.Settings.Seeds)}
+}
+
 // Panels returns the paper's Figure 4 (left): one panel per problem family,
 // the mean R_T/T against d with standard-error bars per kernel.
 func (r *RobustnessResult) Panels() []Panel {
