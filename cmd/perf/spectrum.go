@@ -191,7 +191,9 @@ func spectrumProtocol(r *experiments.SpectrumResult) string {
 		"have variance 1 and lengthscale %g (units of S; the paper does not state its lengthscale). Slope: least-squares fit of "+
 		"log λ_i against log i on a geometric grid of indices (%d a decade) from %d to min(%d, the last index every series of "+
 		"the panel has above its floor n·2⁻⁵²·λ_max), the panel's fit range; eigenvalues at or below the floor are neither drawn "+
-		"nor fitted (\"drawn\": how many are above it). Plus clipped: eigenvalues of k_max(D, D) its projection dropped. "+
+		"nor fitted (\"drawn\": how many are above it). Plus/base(S') in range: the smallest and largest ratio λ_i(k_plus on S)/λ_i(k_b on S') "+
+		"over the fit range. Avg > plus at: at how many of the indices both have above their floors λ_i(k_avg) exceeds λ_i(k_plus). "+
+		"Plus clipped: eigenvalues of k_max(D, D) its projection dropped. "+
 		"Avg trace: tr(K)/n of k_avg (the mean of k_avg(x, x); 1 for the others).\n",
 		r.N, r.Seed, r.Lengthscale, experiments.SpectrumGridPerDecade, r.FitLo, r.FitHi)
 }

@@ -56,7 +56,7 @@ func TestSpectrumOutputs(t *testing.T) {
 	for _, l := range strings.Split(stdout, "\n") {
 		if strings.HasPrefix(l, "| Matérn-5/2 | hyperoctahedral(") {
 			rows++
-			if cells := splitRow(l); len(cells) != 12 {
+			if cells := splitRow(l); len(cells) != 14 {
 				t.Errorf("row has %d cells: %q", len(cells), l)
 			}
 		}

@@ -119,9 +119,17 @@ type SpectrumPanel struct {
 	// indices. The fit uses the indices of a geometric grid
 	// (SpectrumGridPerDecade a decade, the integers below that spacing) in
 	// the range: log-uniform weight, as the log-log plot shows them.
-	FitLo  int              `json:"fit_lo"`
-	FitHi  int              `json:"fit_hi"`
-	Series []SpectrumSeries `json:"series"`
+	FitLo int `json:"fit_lo"`
+	FitHi int `json:"fit_hi"`
+	// AvgAbovePlus counts the indices i (of the Compared that both avg and
+	// plus have above their floors) where λ_i(k_avg) > λ_i(k_plus): 0 when
+	// k_avg's spectrum lies under k_plus's everywhere.
+	AvgAbovePlus int `json:"avg_above_plus"`
+	Compared     int `json:"compared"`
+	// PlusOverReduced is the range [min, max] of λ_i(k_plus on S) /
+	// λ_i(k_b on S') over the fit range (1 where they match).
+	PlusOverReduced []float64        `json:"plus_over_reduced,omitempty"`
+	Series          []SpectrumSeries `json:"series"`
 }
 
 // SpectrumGridPerDecade is the density of the geometric index grid of the
@@ -454,16 +462,32 @@ func spectrumGrid(lo, hi int) []int {
 	}
 }
 
-// fit sets the panel's fit range and every series' slope (see
-// SpectrumPanel).
+// fit sets the panel's fit range, every series' slope and the
+// comparisons (see SpectrumPanel).
 func (p *SpectrumPanel) fit(lo, hi int) {
 	for _, s := range p.Series {
 		hi = min(hi, s.Drawn)
+	}
+	if avg, plus := p.series(SpectrumAvg), p.series(SpectrumPlus); avg != nil && plus != nil {
+		p.Compared = min(avg.Drawn, plus.Drawn)
+		for i := range p.Compared {
+			if avg.Eigenvalues[i] > plus.Eigenvalues[i] {
+				p.AvgAbovePlus++
+			}
+		}
 	}
 	p.FitLo, p.FitHi = lo, hi
 	if hi <= lo {
 		p.FitHi = 0
 		return
+	}
+	if plus, red := p.series(SpectrumPlus), p.series(SpectrumReduced); plus != nil && red != nil {
+		r0, r1 := math.Inf(1), math.Inf(-1)
+		for i := lo - 1; i < hi; i++ {
+			r := plus.Eigenvalues[i] / red.Eigenvalues[i]
+			r0, r1 = min(r0, r), max(r1, r)
+		}
+		p.PlusOverReduced = []float64{r0, r1}
 	}
 	grid := spectrumGrid(lo, hi)
 	x := make([]float64, len(grid))
@@ -532,13 +556,13 @@ func (r *SpectrumResult) Caption() []string {
 	return []string{
 		fmt.Sprintf("Normalized eigenvalues of K/n, n = %d uniform points (seed %d), lengthscale %g, variance 1; lower index = larger eigenvalue.", r.N, r.Seed, r.Lengthscale),
 		"k_b, k_avg, k_plus^(D) (D = the points) on S = [−1, 1]^d; k_b on the fundamental domain S' (vol(S)/|G|, its own sample).",
-		"Eigenvalues ≤ n·2⁻⁵²·λ_max (unresolved; clipped by k_plus) are not drawn. log-log: y is log₁₀ λ_i, x a log axis.",
+		"Eigenvalues ≤ n·2⁻⁵²·λ_max (unresolved; clipped by k_plus) are not drawn. log-log: y is log10 λ_i, x a log axis.",
 	}
 }
 
 // Panels returns the figure: one panel per (group, base kernel), groups
 // down the rows and base kernels across the columns (Cols), each the
-// spectra on log-log axes (log₁₀ λ_i on a linear y axis, whose ticks stay
+// spectra on log-log axes (log10 λ_i on a linear y axis, whose ticks stay
 // readable over the 13 decades down to the floor; a log x axis) along a
 // geometric index grid.
 func (r *SpectrumResult) Panels() []Panel {
@@ -547,7 +571,7 @@ func (r *SpectrumResult) Panels() []Panel {
 		p := Panel{
 			Title:  fmt.Sprintf("%s, %s, |G| = %d", shapeTitle(sp.Base), sp.Group, sp.Order),
 			XLabel: "index i (1 = largest eigenvalue)",
-			YLabel: "log₁₀ λ_i (eigenvalue of K/n)",
+			YLabel: "log10 λ_i (eigenvalue of K/n)",
 			LogX:   true,
 		}
 		for _, s := range sp.Series {
@@ -583,12 +607,12 @@ func (r *SpectrumResult) Cols() int {
 }
 
 // Markdown returns the slopes table: one row per panel, the slope (and
-// R²) of every series over the panel's fit range, and the counts of
-// eigenvalues drawn.
+// R²) of every series over the panel's fit range, the comparisons of
+// plus with base on S' and avg, and the counts of eigenvalues drawn.
 func (r *SpectrumResult) Markdown() string {
 	var b strings.Builder
-	b.WriteString("| base | group | \\|G\\| | S' | fit range | slope base (S) | slope avg (S) | slope plus (S) | slope base (S') | drawn base/avg/plus/S' | plus clipped | avg trace |\n")
-	b.WriteString("|---|---|--:|---|---|--:|--:|--:|--:|---|--:|--:|\n")
+	b.WriteString("| base | group | \\|G\\| | S' | fit range | slope base (S) | slope avg (S) | slope plus (S) | slope base (S') | plus/base(S') in range | avg > plus at | drawn base/avg/plus/S' | plus clipped | avg trace |\n")
+	b.WriteString("|---|---|--:|---|---|--:|--:|--:|--:|--:|--:|---|--:|--:|\n")
 	for _, p := range r.Spectra {
 		rng := "–"
 		if p.FitHi > 0 {
@@ -606,6 +630,11 @@ func (r *SpectrumResult) Markdown() string {
 				fmt.Fprintf(&b, " %.2f |", *s.Slope)
 			}
 		}
+		ratio := "–"
+		if len(p.PlusOverReduced) == 2 {
+			ratio = fmt.Sprintf("%.2f–%.2f", p.PlusOverReduced[0], p.PlusOverReduced[1])
+		}
+		fmt.Fprintf(&b, " %s | %d of %d |", ratio, p.AvgAbovePlus, p.Compared)
 		var drawn []string
 		for _, k := range []string{SpectrumBase, SpectrumAvg, SpectrumPlus, SpectrumReduced} {
 			if s := p.series(k); s != nil {

@@ -259,6 +259,12 @@ func TestSpectrumClaims(t *testing.T) {
 		if avg > plus+0.05 {
 			t.Errorf("%s: avg slope %.2f shallower than plus %.2f", p.Base, avg, plus)
 		}
+		if p.AvgAbovePlus != 0 || p.Compared < 10 {
+			t.Errorf("%s: λ_i(avg) > λ_i(plus) at %d of %d indices", p.Base, p.AvgAbovePlus, p.Compared)
+		}
+		if r := p.PlusOverReduced; len(r) != 2 || !(r[0] > 0.5 && r[0] <= r[1] && r[1] < 2) {
+			t.Errorf("%s: λ_i(plus)/λ_i(base on S') over the fit range: %v", p.Base, r)
+		}
 	}
 	panels := res.Panels()
 	if len(panels) != 2 || res.Cols() != 2 || !panels[0].LogX || len(panels[0].Series) != 4 {
