@@ -53,4 +53,8 @@ run landmarks $perf table $long --landmarks 64 --out $out/landmarks/long-m64 --f
 # Figure 4 (left) and the parallel-evaluation study.
 run robustness $perf robustness --out $out/robustness --force
 run batch      $perf batch --out $out/batch --force
+# Figure 4 (middle and right): eigendecay of the Gram spectra at n = 3000.
+run spectrum   $perf spectrum --out $out/spectrum --force
+# The paper's qualitative figures (1, 2 and 5).
+run figures    $perf figure --out $out/figures --force
 echo "results: done; check with: make results-check" >&2
