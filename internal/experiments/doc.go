@@ -1,8 +1,11 @@
 // Package experiments holds the experiments perf runs: the paper's Table 1
-// and Figure 3 (Table), the group-size study (Robustness), the profiler of
-// one BO iteration and its phases (Profile), the complexity study
-// (Complexity), the enumeration-vs-GEMM throughput probe (Ratios), and
-// the plots and records they write. It is internal: its surface serves
+// and Figure 3 (Table) with the invariance × Nyström decomposition
+// (TableResult.Ablation), the group-size study (Robustness), the study of
+// parallel evaluations (Batch), the Gram eigendecay of Figure 4 middle and
+// right (Spectrum), the qualitative Figures 1, 2 and 5 (Radial, Ackley,
+// WLAN), the profiler of one BO iteration and its phases (Profile), the
+// complexity study (Complexity), the enumeration-vs-GEMM throughput probe
+// (Ratios), and the plots and records they write. It is internal: its surface serves
 // cmd/perf and bench/cmd/ratios, not library users.
 //
 // # Experiments
@@ -16,8 +19,12 @@
 // m ± 1.96·s.e. interval meets the best's underlined); TableResult.Markdown
 // sets our numbers beside the paper's and reports the exact-optimum hits
 // (the box-centre diagnostic). Robustness runs the group-size study
-// (Figure 4, left). WriteFigure draws panels with gonum.org/v1/plot as PNG
-// and SVG, written atomically.
+// (Figure 4, left). Ablation splits plus's gain over base into the
+// Nyström extension alone (base − nystrom) and invariance on top
+// (nystrom − plus), with paired (same-seed) bootstrap intervals.
+// WriteFigure draws panels with gonum.org/v1/plot as PNG and SVG, written
+// atomically, under a caption stating the statistic, the seeds and the
+// direction, with each legend placed where it covers no data.
 //
 // RunAll distributes runs over goroutines, one run per goroutine at a
 // time with bo.Config.Workers = 1, most expensive first (EstimatedCost),
