@@ -126,7 +126,8 @@ type Environment struct {
 	// Module is path@version ("(devel)" for a source build); Revision the
 	// commit the binary was built from (from the build's VCS stamp, else
 	// `git rev-parse HEAD` in the working directory), Modified whether the
-	// working tree had uncommitted changes.
+	// working tree had uncommitted changes to tracked files outside docs/
+	// and Markdown (the code, not the results written there).
 	Module     string `json:"module"`
 	Revision   string `json:"revision,omitempty"`
 	Modified   bool   `json:"modified,omitempty"`
@@ -201,13 +202,26 @@ var revision = sync.OnceValues(func() (string, bool) {
 			return rev, mod
 		}
 	}
-	out, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	return gitState("")
+})
+
+// gitState is the git HEAD of dir ("" for the working directory) and
+// whether the tree has uncommitted changes to tracked files outside docs/
+// and Markdown: results and prose that one experiment writes into docs/
+// do not taint the next one's record.
+func gitState(dir string) (string, bool) {
+	git := func(args ...string) ([]byte, error) {
+		c := exec.Command("git", args...)
+		c.Dir = dir
+		return c.Output()
+	}
+	out, err := git("rev-parse", "HEAD")
 	if err != nil {
 		return "", false
 	}
-	st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output()
+	st, err := git("status", "--porcelain", "--untracked-files=no", "--", ":/", ":(top,exclude)docs", ":(top,exclude)*.md")
 	return strings.TrimSpace(string(out)), err == nil && len(bytes.TrimSpace(st)) > 0
-})
+}
 
 // Vector levels, in increasing order.
 var vectorLevels = []string{"sse", "avx", "avx2", "avx512"}
