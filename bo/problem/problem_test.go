@@ -654,3 +654,43 @@ func BenchmarkEvaluate(b *testing.B) {
 		})
 	}
 }
+
+// TestShiftedOptimaOffFixedPoints: the shifted problems' minimizers lie
+// on free orbits — no group element other than the identity fixes one
+// (their reason to exist: k_avg's prior variance peaks at fixed points) —
+// and every orbit point is a minimizer. The paper's Ackley, Rastrigin and
+// Griewank, for contrast, have their optimum at the origin, fixed by
+// every element.
+func TestShiftedOptimaOffFixedPoints(t *testing.T) {
+	for _, name := range []string{"shiftedackley", "shiftedrastrigin", "shiftedgriewank", "ackley"} {
+		p := mustNew(t, name, 0)
+		g, ok := p.Group().(orbit.Finite)
+		if !ok {
+			t.Fatalf("%s: group %s is not finite", p.Name(), p.Group().Name())
+		}
+		n := int(p.Group().Order().Int64())
+		if len(p.Optimizers()) == 0 {
+			t.Fatalf("%s declares no optimizer", p.Name())
+		}
+		for _, x := range p.Optimizers() {
+			gx := make([]float64, len(x))
+			fixed := 0
+			for i := 1; i < n; i++ {
+				g.ActTo(gx, x, i)
+				if slices.Equal(gx, x) {
+					fixed++
+				}
+				if f, err := p.Evaluate(gx); err != nil || math.Abs(f) > 1e-9 {
+					t.Errorf("%s: f(g_%d·x*) = %v, %v; want 0", p.Name(), i, f, err)
+				}
+			}
+			want := 0
+			if name == "ackley" {
+				want = n - 1
+			}
+			if fixed != want {
+				t.Errorf("%s: %d non-identity elements fix the optimizer %v, want %d", p.Name(), fixed, x, want)
+			}
+		}
+	}
+}
