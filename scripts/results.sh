@@ -9,8 +9,8 @@
 # Usage: scripts/results.sh [NAME…]   (default: all; NAME is a directory
 # under docs/results, e.g. table-own)
 #
-# Wall time on the 2-core development machine: about 75 minutes for all
-# (the landmark study's 500-evaluation runs take about 35).
+# Wall time on the 2-core development machine: about 55 minutes for all
+# (the landmark study's 500-evaluation runs take about 20).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -n "$(git status --porcelain --untracked-files=no -- . ":(exclude)docs" ":(exclude)*.md")" ] && [ "${RESULTS_ALLOW_DIRTY:-}" != 1 ]; then
