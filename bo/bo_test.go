@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -891,20 +892,12 @@ func TestBatchOrbits(t *testing.T) {
 				if len(o.Pending()) != 6 {
 					t.Fatalf("%s %s: %d pending", pn, k, len(o.Pending()))
 				}
-				var diag2 float64
-				for i := range lo {
-					diag2 += (hi[i] - lo[i]) * (hi[i] - lo[i])
-				}
 				for i := range batch {
 					if !inBox(batch[i], lo, hi) {
 						t.Fatalf("outside the box: %v", batch[i])
 					}
-					for j := range i {
-						if d2 := orbitDist2(g, batch[i], batch[j]); d2 < 0.99*pendingExclusion*pendingExclusion*diag2 {
-							t.Errorf("%s %s round %d: points %d and %d share an orbit: %v, %v", pn, k, round, i, j, batch[i], batch[j])
-						}
-					}
 				}
+				checkOffOrbits(t, fmt.Sprintf("%s %s round %d", pn, k, round), g, lo, hi, batch)
 				for _, x := range batch {
 					must(0, o.Tell(x, must(p.Evaluate(x))))
 				}
@@ -913,6 +906,43 @@ func TestBatchOrbits(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// checkOffOrbits fails t if two points of batch are closer than the
+// pending-point exclusion radius in orbit distance (1e-3 of the box
+// diagonal, with 1% slack): a batch never holds two points of one orbit.
+func checkOffOrbits(t *testing.T, label string, g orbit.Group, lo, hi []float64, batch [][]float64) {
+	t.Helper()
+	var diag2 float64
+	for i := range lo {
+		diag2 += (hi[i] - lo[i]) * (hi[i] - lo[i])
+	}
+	for i := range batch {
+		for j := range i {
+			if d2 := orbitDist2(g, batch[i], batch[j]); d2 < 0.99*pendingExclusion*pendingExclusion*diag2 {
+				t.Errorf("%s: points %d and %d share an orbit: %v, %v", label, i, j, batch[i], batch[j])
+			}
+		}
+	}
+}
+
+// checkRestoreWithPending fails t unless an optimizer built by build,
+// with two points asked and not told, saved as JSON and restored into a
+// fresh optimizer of (cfg, seed), asks want next: the third point of the
+// batch the same state would ask at once.
+func checkRestoreWithPending(t *testing.T, lo, hi []float64, cfg Config, seed uint64, build func() *Optimizer, want []float64) {
+	t.Helper()
+	c := build()
+	must(c.Ask())
+	must(c.Ask())
+	raw := must(json.Marshal(c.History()))
+	var h History
+	must(0, json.Unmarshal(raw, &h))
+	r := must(New(lo, hi, cfg, seed))
+	must(0, r.Restore(h))
+	if x := must(r.Ask()); !sameBits(x, want) {
+		t.Fatalf("restored with pending: %v, want %v", x, want)
 	}
 }
 
@@ -940,18 +970,7 @@ func TestBatchDeterminism(t *testing.T) {
 			t.Fatalf("Ask %d = %v, batch %v", i, x, batch[i])
 		}
 	}
-	// A history saved with two pending points continues to the third.
-	c := build()
-	c.Ask()
-	c.Ask()
-	raw, _ := json.Marshal(c.History())
-	var h History
-	must(0, json.Unmarshal(raw, &h))
-	r := must(New(lo, hi, cfg, 12))
-	must(0, r.Restore(h))
-	if x := must(r.Ask()); !sameBits(x, batch[2]) {
-		t.Fatalf("restored with pending: %v, want %v", x, batch[2])
-	}
+	checkRestoreWithPending(t, lo, hi, cfg, 12, build, batch[2])
 	old := runtime.GOMAXPROCS(1)
 	d := build()
 	one := must(d.AskBatch(3))

@@ -1,7 +1,6 @@
 package bo
 
 import (
-	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -101,28 +100,8 @@ func TestLandmarkBatchAndRestore(t *testing.T) {
 	}
 	a := build()
 	batch := must(a.AskBatch(4))
-	var diag2 float64
-	for i := range lo {
-		diag2 += (hi[i] - lo[i]) * (hi[i] - lo[i])
-	}
-	for i := range batch {
-		for j := range i {
-			if d2 := orbitDist2(g, batch[i], batch[j]); d2 < 0.99*pendingExclusion*pendingExclusion*diag2 {
-				t.Errorf("points %d and %d share an orbit", i, j)
-			}
-		}
-	}
-	c := build()
-	c.Ask()
-	c.Ask()
-	raw, _ := json.Marshal(c.History())
-	var h History
-	must(0, json.Unmarshal(raw, &h))
-	r := must(New(lo, hi, cfg, 7))
-	must(0, r.Restore(h))
-	if x := must(r.Ask()); !sameBits(x, batch[2]) {
-		t.Fatalf("restored with pending: %v, want %v", x, batch[2])
-	}
+	checkOffOrbits(t, "landmark batch", g, lo, hi, batch)
+	checkRestoreWithPending(t, lo, hi, cfg, 7, build, batch[2])
 }
 
 // TestLandmarkInvariance: the acquisition of a landmark k_plus GP is

@@ -58,3 +58,26 @@ func factorJitter(b linalg.Backend, dst *linalg.Cholesky, k, work *mat.SymDense)
 	return 0, fmt.Errorf("gp: covariance (n = %d) not positive definite even with jitter %.3g (%.0e × mean diagonal): %w",
 		n, jit, jitterMax, linalg.ErrNotPositiveDefinite)
 }
+
+// spectralJitter is the jitter factorJitter would add to a covariance of
+// order n whose eigenvalues d_i, known in closed form, have minimum dmin,
+// maximum dmax and sum sum: none while dmin > n·ε·dmax (the Cholesky
+// would succeed), else the first jitterStart·m, jitterStart·m·jitterFactor,
+// … (m the mean diagonal, sum/n) that lifts dmin above that bound; ok is
+// false when m ≤ 0 or even jitterMax·m does not.
+func spectralJitter(n int, dmin, dmax, sum float64) (jit float64, ok bool) {
+	tau := float64(n) * 0x1p-52 * dmax
+	if dmin > tau {
+		return 0, true
+	}
+	m := sum / float64(n)
+	if !(m > 0) {
+		return 0, false
+	}
+	for rel := jitterStart; rel <= jitterMax*(1+1e-9); rel *= jitterFactor {
+		if jit = rel * m; dmin+jit > tau {
+			return jit, true
+		}
+	}
+	return 0, false
+}

@@ -6,21 +6,10 @@ import (
 
 	"github.com/symbo/symbo/gp"
 	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/kernel/kerneltest"
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
-
-// valuesOnly is a caller's kernel without gradients: it shows only the
-// methods of kernel.Kernel of the kernel it wraps.
-type valuesOnly struct{ k kernel.Kernel }
-
-func (v valuesOnly) Dim() int { return v.k.Dim() }
-func (v valuesOnly) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
-	return v.k.CrossTo(dst, x, y)
-}
-func (v valuesOnly) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
-	return v.k.DiagTo(dst, x)
-}
 
 // TestPredictGradWithoutKernelGradient: a FamilyOf kernel without
 // kernel.Gradienter predicts the values of the kernel it hides, and
@@ -35,7 +24,7 @@ func TestPredictGradWithoutKernelGradient(t *testing.T) {
 		f, err := gp.FamilyOf(2, kernel.Matern52, func(p kernel.Params) (kernel.Kernel, error) {
 			k, err := kernel.NewAvg(p, g, kernel.Options{})
 			if hide {
-				return valuesOnly{k}, err
+				return kerneltest.ValuesOnly(k), err
 			}
 			return k, err
 		})

@@ -105,15 +105,8 @@ func (f *distanceFamily) distances(x *mat.Dense) (*mat.SymDense, error) {
 		return nil, fmt.Errorf("gp: inputs have %d columns, family dimension is %d", d, f.d)
 	}
 	dm := mat.NewSymDense(n, nil)
-	if err := kernel.OrbitDist2To(dm, f.group, x, f.opts); err != nil {
+	if err := kernel.OrbitDistTo(dm, f.group, x, f.opts); err != nil {
 		return nil, fmt.Errorf("gp: distances: %w", err)
-	}
-	raw := dm.RawSymmetric()
-	for i := range n {
-		row := raw.Data[i*raw.Stride : i*raw.Stride+n]
-		for j := i; j < n; j++ {
-			row[j] = math.Sqrt(max(row[j], 0))
-		}
 	}
 	return dm, nil
 }

@@ -603,20 +603,14 @@ func (g *GP) predictGrad(ws *Workspace, x, dmean, dvar []float64, s float64) (me
 		return 0, 0, err
 	}
 	ws.cacheID = 0 // the gradient below may overwrite ws.v
-	if g.lm != nil {
-		if err := g.lm.grad(ws, x, dmean, dvar, vs, g.hyper.Lengthscale); err != nil {
-			return 0, 0, err
+	if g.lm != nil || g.plus != nil {
+		// The feature-form posteriors give standardized gradients.
+		if g.lm != nil {
+			err = g.lm.grad(ws, x, dmean, dvar, vs, g.hyper.Lengthscale)
+		} else {
+			err = g.plus.grad(g, ws, x, dmean, dvar, vs)
 		}
-		for j := range dmean {
-			dmean[j] *= s
-		}
-		for j := range dvar {
-			dvar[j] = dvar[j] * s * s
-		}
-		return ms, vs, nil
-	}
-	if g.plus != nil {
-		if err := g.plus.grad(g, ws, x, dmean, dvar, vs); err != nil {
+		if err != nil {
 			return 0, 0, err
 		}
 		for j := range dmean {

@@ -444,21 +444,8 @@ func lowRankSums(s *lowRankSpec, alpha, beta float64) (a, b, jit float64, ok boo
 		dmin, dmax = min(dmin, beta), max(dmax, beta)
 		sum += float64(s.zeros) * beta
 	}
-	if tau := float64(n) * 0x1p-52 * dmax; !(dmin > tau) {
-		m := sum / float64(n)
-		if !(m > 0) {
-			return 0, 0, 0, false
-		}
-		found := false
-		for rel := jitterStart; rel <= jitterMax*(1+1e-9); rel *= jitterFactor {
-			if jit = rel * m; dmin+jit > tau {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return 0, 0, 0, false
-		}
+	if jit, ok = spectralJitter(n, dmin, dmax, sum); !ok {
+		return 0, 0, 0, false
 	}
 	for i, l := range s.lam {
 		d := alpha*l + beta + jit

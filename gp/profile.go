@@ -260,22 +260,9 @@ func (p *profiler) sums(s *profScratch, alpha, beta float64) (a, b float64, ok b
 		dmin, dmax = min(dmin, d), max(dmax, d)
 		sum += d
 	}
-	var jit float64
-	if tau := float64(p.n) * 0x1p-52 * dmax; !(dmin > tau) {
-		m := sum / float64(p.n)
-		if !(m > 0) {
-			return 0, 0, false
-		}
-		found := false
-		for rel := jitterStart; rel <= jitterMax*(1+1e-9); rel *= jitterFactor {
-			if jit = rel * m; dmin+jit > tau {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return 0, 0, false
-		}
+	jit, ok := spectralJitter(p.n, dmin, dmax, sum)
+	if !ok {
+		return 0, 0, false
 	}
 	for i, l := range s.lam {
 		d := alpha*l + beta + jit

@@ -71,6 +71,36 @@ func TestOrbitDist2To(t *testing.T) {
 	}
 }
 
+// TestOrbitDistTo: the distances are the square roots of OrbitDist2To's
+// squared ones, bit for bit, and 0 on the diagonal; an error of
+// OrbitDist2To (an input with NaN) comes through.
+func TestOrbitDistTo(t *testing.T) {
+	g := mg(orbit.Hyperoctahedral(3))
+	x := kerneltest.Points(g, 30, 5)
+	var d2, d mat.SymDense
+	if err := kernel.OrbitDist2To(&d2, g, x, kernel.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := kernel.OrbitDistTo(&d, g, x, kernel.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 30 {
+		for j := range 30 {
+			if want := math.Sqrt(max(d2.At(i, j), 0)); d.At(i, j) != want {
+				t.Fatalf("d(%d, %d) = %.17g, want √%.17g = %.17g", i, j, d.At(i, j), d2.At(i, j), want)
+			}
+		}
+		if d.At(i, i) != 0 {
+			t.Errorf("d(%d, %d) = %g", i, i, d.At(i, i))
+		}
+	}
+	x.Set(3, 1, math.NaN())
+	var bad mat.SymDense
+	if err := kernel.OrbitDistTo(&bad, g, x, kernel.Options{}); err == nil {
+		t.Error("a NaN input gave no error")
+	}
+}
+
 func mg[G any](g G, err error) G {
 	if err != nil {
 		panic(err)

@@ -6,21 +6,10 @@ import (
 	"testing"
 
 	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/kernel/kerneltest"
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
-
-// valuesOnly hides every method of a kernel but those of kernel.Kernel,
-// as a caller's own kernel without gradients would look.
-type valuesOnly struct{ k kernel.Kernel }
-
-func (v valuesOnly) Dim() int { return v.k.Dim() }
-func (v valuesOnly) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
-	return v.k.CrossTo(dst, x, y)
-}
-func (v valuesOnly) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
-	return v.k.DiagTo(dst, x)
-}
 
 // TestGradFallback: for a kernel without GradTo, Grad's central
 // differences match the analytic gradient of the same kernel; for a
@@ -42,7 +31,7 @@ func TestGradFallback(t *testing.T) {
 			if !mat.Equal(&direct, &want) {
 				t.Errorf("ℓ = %g %T: Grad of a Gradienter is not its GradTo", ell, k)
 			}
-			must(t, kernel.Grad(valuesOnly{k}, &got, x, y, ell))
+			must(t, kernel.Grad(kerneltest.ValuesOnly(k), &got, x, y, ell))
 			for i := range 4 {
 				for j := range 3 {
 					w, g := want.At(i, j), got.At(i, j)
@@ -53,8 +42,8 @@ func TestGradFallback(t *testing.T) {
 			}
 			// Deterministic, and the same bits into a reused dst.
 			var again mat.Dense
-			must(t, kernel.Grad(valuesOnly{k}, &again, x, y, ell))
-			must(t, kernel.Grad(valuesOnly{k}, &got, x, y, ell))
+			must(t, kernel.Grad(kerneltest.ValuesOnly(k), &again, x, y, ell))
+			must(t, kernel.Grad(kerneltest.ValuesOnly(k), &got, x, y, ell))
 			if !mat.Equal(&again, &got) {
 				t.Errorf("ℓ = %g %T: fallback not deterministic", ell, k)
 			}
@@ -65,7 +54,7 @@ func TestGradFallback(t *testing.T) {
 func TestGradErrors(t *testing.T) {
 	b, err := kernel.NewBase(kernel.Params{Shape: kernel.RBF, Variance: 1, Lengthscale: 1}, 2)
 	must(t, err)
-	k := valuesOnly{b}
+	k := kerneltest.ValuesOnly(b)
 	y := mat.NewDense(1, 2, []float64{0, 0})
 	var dst mat.Dense
 	for name, c := range map[string]struct {
@@ -97,7 +86,7 @@ func TestGradFallbackAllocs(t *testing.T) {
 	}
 	b, err := kernel.NewBase(kernel.Params{Shape: kernel.Matern52, Variance: 1, Lengthscale: 1}, 3)
 	must(t, err)
-	var k kernel.Kernel = valuesOnly{b}
+	var k kernel.Kernel = kerneltest.ValuesOnly(b)
 	x := []float64{0.1, 0.2, 0.3}
 	y := mat.NewDense(5, 3, nil)
 	var dst mat.Dense

@@ -32,39 +32,12 @@ const distRows = 256
 // ColumnTo under the group g (nil: Euclidean distances), evaluated as
 // OrbitDist2To does with options o.
 func NewOrbitDist(g orbit.Group, x *mat.Dense, o Options) (*OrbitDist, error) {
-	p := Params{Shape: RBF, Variance: 1, Lengthscale: 1}
-	var k *orbitKernel
-	if g == nil {
-		_, d := x.Dims()
-		b, err := NewBase(p, max(d, 1))
-		if err != nil {
-			return nil, err
-		}
-		k = &b.orbitKernel
-	} else {
-		var err error
-		if k, err = newOrbitKernel(p, g, o, true); err != nil {
-			return nil, err
-		}
+	k, err := rawDistKernel(g, x, o)
+	if err != nil {
+		return nil, err
 	}
-	var ev evaluator
-	switch e := k.ev.(type) {
-	case *featureEval:
-		c := *e
-		c.raw = true
-		ev = &c
-	case *distEval:
-		c := *e
-		c.raw = true
-		ev = &c
-	case *enumEval:
-		c := *e
-		c.raw = true
-		ev = &c
-	default:
-		return nil, fmt.Errorf("%w: no orbit distance for %s (method %v)", ErrNoClosedForm, g.Name(), k.method)
-	}
-	n, err := checkPoints("x", x, k.d, p.Lengthscale)
+	ev := k.ev
+	n, err := checkPoints("x", x, k.d, k.Params().Lengthscale)
 	if err != nil {
 		return nil, err
 	}

@@ -593,20 +593,12 @@ func (p *profiler) atN(n int) error {
 }
 
 // orbitDistances returns the orbit-distance matrix d_G(x_i, x_j) of the
-// rows of x, as gp's plus family binds it (kernel.OrbitDist2To, square
-// roots of the upper triangle).
+// rows of x, as gp's plus family binds it (kernel.OrbitDistTo).
 func orbitDistances(g orbit.Group, x *mat.Dense) (*mat.SymDense, error) {
 	n, _ := x.Dims()
 	dm := mat.NewSymDense(n, nil)
-	if err := kernel.OrbitDist2To(dm, g, x, kernel.Options{}); err != nil {
+	if err := kernel.OrbitDistTo(dm, g, x, kernel.Options{}); err != nil {
 		return nil, err
-	}
-	raw := dm.RawSymmetric()
-	for i := range n {
-		row := raw.Data[i*raw.Stride : i*raw.Stride+n]
-		for j := i; j < n; j++ {
-			row[j] = math.Sqrt(max(row[j], 0))
-		}
 	}
 	return dm, nil
 }

@@ -244,3 +244,19 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// ValuesOnly returns k behind a value that shows only the methods of
+// kernel.Kernel — as a caller's own kernel without gradients (no
+// kernel.Gradienter) or Gram method would look — so that tests reach the
+// fallbacks such kernels take.
+func ValuesOnly(k kernel.Kernel) kernel.Kernel { return valuesOnly{k} }
+
+type valuesOnly struct{ k kernel.Kernel }
+
+func (v valuesOnly) Dim() int { return v.k.Dim() }
+func (v valuesOnly) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
+	return v.k.CrossTo(dst, x, y)
+}
+func (v valuesOnly) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
+	return v.k.DiagTo(dst, x)
+}
