@@ -74,8 +74,9 @@ check-generated:
 	@git diff --exit-code -- . || { echo "check-generated: go generate changed files; commit them" >&2; exit 1; }
 	@tmp=$$(mktemp -d); $(GO) run ./internal/refgen -out $$tmp >/dev/null && diff -r $$tmp testdata/golden >/dev/null || { echo "check-generated: testdata/golden is stale; run make golden" >&2; rm -rf $$tmp; exit 1; }; rm -rf $$tmp
 
-## fuzz: every native fuzz target (found automatically) for FUZZTIME each
-## (default 30s); a crasher fails and is left under testdata/fuzz.
+## fuzz: every native fuzz target (found automatically) for about FUZZTIME
+## each (default 30s), in execution-count bursts (scripts/fuzz.sh says why);
+## a crasher fails and is left under testdata/fuzz.
 fuzz:
 	FUZZTIME=$(or $(FUZZTIME),30s) GO=$(GO) scripts/fuzz.sh
 
