@@ -270,7 +270,15 @@ func TestOutDirStaleTemporaries(t *testing.T) {
 // the resume command on stderr; resuming finishes the run.
 func TestInterruptPrintsResume(t *testing.T) {
 	dir := t.TempDir()
-	c := perfCmd(dir, "bo", "--problem", "Rastrigin5d", "--kernel", "plus", "--iters", "40", "--checkpoint", "r.journal")
+	// The signal must land before the run ends: 80 iterations (about
+	// 1.6 s here) leave more than a second after "evaluation 7/" appears,
+	// where 40 (0.5 s in all) could let a loaded machine finish first.
+	// The race detector's tenfold slowdown gives 40 the same margin.
+	iters := "80"
+	if raceEnabled {
+		iters = "40"
+	}
+	c := perfCmd(dir, "bo", "--problem", "Rastrigin5d", "--kernel", "plus", "--iters", iters, "--checkpoint", "r.journal")
 	var stderr lockedBuffer
 	c.Stderr = &stderr
 	if err := c.Start(); err != nil {
@@ -303,7 +311,15 @@ func TestInterruptPrintsResume(t *testing.T) {
 // to the same table.md and results.json (timings aside).
 func TestTableKillResume(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"table", "--seeds", "3", "--iters", "3", "--init", "3", "--problems", "Ackley2d,Radial2d", "--kernels", "base,plus", "--workers", "1"}
+	// The kill must land before the table ends: with 40 iterations it
+	// takes about 2 s here, more than a second after "3/12 runs", where 3
+	// (0.1 s in all) could let a loaded machine finish first. Under the
+	// race detector 3 iterations take about as long as 40 without it.
+	iters := "40"
+	if raceEnabled {
+		iters = "3"
+	}
+	args := []string{"table", "--seeds", "3", "--iters", iters, "--init", "3", "--problems", "Ackley2d,Radial2d", "--kernels", "base,plus", "--workers", "1"}
 	if out, err := perfCmd(dir, append(args, "--out", "ref")...).CombinedOutput(); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
