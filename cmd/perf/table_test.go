@@ -55,7 +55,8 @@ func TestTableTiny(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	if !strings.Contains(stdout, "| Radial2d | ∞ |") || !strings.Contains(stdout, "199.7 ± 11.6") || !strings.Contains(stdout, "| not run |") {
+	// 3 + 2 evaluations are not the paper's budget: no paper column.
+	if !strings.Contains(stdout, "| Radial2d | ∞ |") || strings.Contains(stdout, "(paper)") || !strings.Contains(stdout, "| not run |") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 	if !strings.Contains(stderr, "2/2 runs") || !strings.Contains(stderr, "ETA") && !strings.Contains(stderr, "done") {
@@ -69,6 +70,9 @@ func TestTableTiny(t *testing.T) {
 	md, _ := os.ReadFile(filepath.Join(out, "table.md"))
 	if !strings.Contains(string(md), stdout) || !strings.Contains(string(md), "perf table --seeds 1") {
 		t.Errorf("table.md does not hold the table and the command:\n%s", md)
+	}
+	if !strings.Contains(string(md), "The paper's columns are left out") || !strings.Contains(string(md), "(here 3 + 2)") {
+		t.Errorf("table.md does not say why the paper's columns are left out:\n%s", md)
 	}
 	var res struct {
 		Runs []map[string]json.RawMessage `json:"runs"`

@@ -36,6 +36,20 @@ var paperTable1 = map[string]map[string]PaperCell{
 	"WLAN8d":      {bo.NameBase: {-65.0, 3.2}, bo.NameAvg: {-51.8, 1.7}, bo.NamePlus: {-74.4, 0.7}},
 }
 
+// The paper's Table 1 budget: 5 initial points and 50 sequential
+// acquisition steps per run.
+const paperInit, paperIters = 5, 50
+
+// PaperComparable reports whether the table's runs have the paper's Table
+// 1 budget (5 + 50 evaluations, one at a time), so that the paper's
+// entries can stand beside ours: cumulative regret grows with the number
+// of evaluations, so beside a longer or batched run they would mislead.
+// Markdown leaves the paper's columns out otherwise.
+func (r *TableResult) PaperComparable() bool {
+	s := r.Settings
+	return s.Init == paperInit && s.Iters == paperIters && s.Batch <= 1
+}
+
 // paperRow is the paper's Table 1 row for a problem: its own, or for
 // RadialScaled2d, the paper-fidelity variant of Radial2d, Radial2d's.
 func paperRow(name string) map[string]PaperCell {
@@ -414,17 +428,19 @@ func FormatEntry(s Summary, m Mark) string {
 }
 
 // Markdown formats the table: one row per benchmark with |G|, our mean ±
-// s.e. per kernel beside the paper's (which has no max column), our best
-// per row in bold and those overlapping it underlined (the paper's entries
-// marked by the same rule among themselves), and the exact-optimum hits
-// per kernel (runs with any / total evaluations at f*).
+// s.e. per kernel beside the paper's (which has no max column; only when
+// PaperComparable), our best per row in bold and those overlapping it
+// underlined (the paper's entries marked by the same rule among
+// themselves), and the exact-optimum hits per kernel (runs with any /
+// total evaluations at f*).
 func (r *TableResult) Markdown() string {
 	var b strings.Builder
 	kernels := r.Kernels
+	withPaper := r.PaperComparable()
 	hdr := []string{"Benchmark", "\\|G\\|"}
 	for _, k := range kernels {
 		hdr = append(hdr, string(k))
-		if inPaper(k) {
+		if withPaper && inPaper(k) {
 			hdr = append(hdr, string(k)+" (paper)")
 		}
 	}
@@ -461,7 +477,7 @@ func (r *TableResult) Markdown() string {
 			} else {
 				cols = append(cols, "—")
 			}
-			if inPaper(k) {
+			if withPaper && inPaper(k) {
 				if math.IsNaN(paper[i].Mean) {
 					cols = append(cols, "—")
 				} else {

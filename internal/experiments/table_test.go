@@ -81,10 +81,12 @@ func TestFormatEntry(t *testing.T) {
 }
 
 // TestMarkdown formats a hand-made table: the paper's Ackley2d row beside
-// made-up results of ours.
+// made-up results of ours, at the paper's budget; at any other budget the
+// paper's columns are left out.
 func TestMarkdown(t *testing.T) {
 	r := &TableResult{
-		Kernels: []string{bo.NameBase, bo.NameAvg, bo.NamePlus, bo.NameMax},
+		Settings: Settings{Init: 5, Iters: 50},
+		Kernels:  []string{bo.NameBase, bo.NameAvg, bo.NamePlus, bo.NameMax},
 		Rows: []Row{{
 			Problem: "Ackley2d", Order: "8", known: true, Paper: paperTable1["Ackley2d"],
 			Cells: map[string]*Cell{
@@ -110,6 +112,19 @@ func TestMarkdown(t *testing.T) {
 		"| WLAN8d | 24 | −20.0 ± 1.0 | −65.0 ± 3.2 | −21.0 ± 1.0 | −51.8 ± 1.7 | **−25.0 ± 0.5** | **−74.4 ± 0.7** | — | n/a (f* unknown) |\n"
 	if got := r.Markdown(); got != want {
 		t.Errorf("Markdown:\n%s\nwant:\n%s", got, want)
+	}
+	want = "| Benchmark | \\|G\\| | base | avg | plus | max | exact-optimum hits (runs/evals) |\n" +
+		"|---|---|---|---|---|---|---|\n" +
+		"| Ackley2d | 8 | 300.0 ± 10.0 | <u>100.0 ± 5.0</u> | **90.0 ± 2.0** | 120.0 ± 1.0 | avg 2/3 |\n" +
+		"| WLAN8d | 24 | −20.0 ± 1.0 | −21.0 ± 1.0 | **−25.0 ± 0.5** | — | n/a (f* unknown) |\n"
+	for _, set := range []Settings{{Init: 5, Iters: 495}, {Init: 10, Iters: 50}, {Init: 5, Iters: 50, Batch: 4}} {
+		r.Settings = set
+		if r.PaperComparable() {
+			t.Errorf("%+v: PaperComparable", set)
+		}
+		if got := r.Markdown(); got != want {
+			t.Errorf("%+v: Markdown:\n%s\nwant:\n%s", set, got, want)
+		}
 	}
 }
 
