@@ -81,8 +81,8 @@ GOMAXPROCS, so OpenBLAS and the Go code run with the same number of threads.
 
 --eigen-vs-c N1,N2,… (builds with -tags openblas only) times the --backend
 EigenSym (gonum: the pure-Go solver; openblas: LAPACKE through cgo) against
-LAPACKE_dsyevd called directly from C (a C loop timed with clock_gettime) on
-the same matrix and prints the Go/C ratio.
+LAPACKE_dsyevd called directly from C on the same matrix, the two calls
+alternating (at least 3 of each, medians), and prints the Go/C ratio.
 
 Progress goes to stderr, one line per phase; results to stdout (a table, or
 JSON with --json).

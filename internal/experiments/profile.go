@@ -54,8 +54,10 @@ type ProfileOptions struct {
 	// but estimated (see Profile); 0 means 10.
 	MaxPhaseSeconds float64
 	// EigenVsC lists orders n at which Backend's EigenSym is timed against
-	// LAPACKE_dsyevd called from C (needs a build with cgo and -tags
-	// openblas: otherwise Profile returns ErrNoCDsyevd).
+	// LAPACKE_dsyevd called from C, the two alternating call for call, at
+	// least 3 timed calls of each whatever n, medians reported (needs a
+	// build with cgo and -tags openblas: otherwise Profile returns
+	// ErrNoCDsyevd).
 	EigenVsC []int
 	// Seed seeds the points.
 	Seed uint64
@@ -939,18 +941,18 @@ func (p *profiler) eigenVsC(n int) error {
 	be := p.be
 	a := Symmetric(n, p.o.Seed)
 	var e linalg.Eigen
-	var err error
-	goRow := ProfileRow{Phase: "eigen-vs-c", Label: "EigenSym " + be.Name() + " (Go)", Method: "go", Backend: be.Name(), N: n}
-	goRow.Seconds, goRow.Reps, err = timeMedian(p.o.MinTime, p.o.MaxReps, func() error { return be.EigenSym(&e, a) })
+	// Go and C alternate call for call (timeRounds), so the machine's
+	// drift hits both alike; at least minReps timed rounds even at n where
+	// one call takes over a second, unlike the profile's other phases.
+	med, reps, err := timeRounds(timing{minTime: p.o.MinTime, minReps: minReps, maxReps: max(p.o.MaxReps, minReps)},
+		func() error { return be.EigenSym(&e, a) }, cDsyevd(a))
 	if err != nil {
 		return fmt.Errorf("experiments: profile: eigen-vs-c n=%d: %w", n, err)
 	}
-	goRow.Status = StatusMeasured
-	cRow := ProfileRow{Phase: "eigen-vs-c", Label: "LAPACKE_dsyevd (C)", Method: "c", Backend: "openblas", N: n, Status: StatusMeasured}
-	cRow.Seconds, cRow.Reps, err = cDsyevd(a, p.o.MinTime, p.o.MaxReps)
-	if err != nil {
-		return fmt.Errorf("experiments: profile: eigen-vs-c n=%d: %w", n, err)
-	}
+	goRow := ProfileRow{Phase: "eigen-vs-c", Label: "EigenSym " + be.Name() + " (Go)", Method: "go", Backend: be.Name(),
+		N: n, Seconds: med[0], Reps: reps, Status: StatusMeasured}
+	cRow := ProfileRow{Phase: "eigen-vs-c", Label: "LAPACKE_dsyevd (C)", Method: "c", Backend: "openblas",
+		N: n, Seconds: med[1], Reps: reps, Status: StatusMeasured}
 	flops := 9 * math.Pow(float64(n), 3)
 	goRow.GFLOPS = flops / goRow.Seconds / 1e9
 	cRow.GFLOPS = flops / cRow.Seconds / 1e9
