@@ -870,6 +870,13 @@ func TestCustomKernel(t *testing.T) {
 	if a.History().Kernel != "mine" {
 		t.Errorf("history kernel %q", a.History().Kernel)
 	}
+	// A run's trace names the custom kernel and no built-in shape (it
+	// said "rbf", the zero Shape, whatever the caller's kernel was).
+	p := must(problem.New("Ackley2d", 0))
+	tr := must(Run(context.Background(), p, Config{Kernel: Custom("mine", fam, g), Minimize: true, Init: 3, RawSamples: 32, Starts: 2}, 1, RunOptions{Iters: 1}))
+	if tr.Kernel != "mine" || tr.Shape != "custom" || tr.Group != g.Name() {
+		t.Errorf("trace kernel %q, shape %q, group %q", tr.Kernel, tr.Shape, tr.Group)
+	}
 }
 
 // TestBatchOrbits: with invariant kernels a batch never holds two points of

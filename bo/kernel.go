@@ -33,6 +33,17 @@ type Kernel struct {
 	// needsGroup: a built-in invariant kernel, which New refuses without
 	// its group.
 	needsGroup bool
+	// custom: built by Custom, whose family has no symbo shape.
+	custom bool
+}
+
+// shapeName is the base shape traces report: the shape's name, or
+// "custom" for a Custom kernel (its correlation is the caller's).
+func (k Kernel) shapeName() string {
+	if k.custom {
+		return "custom"
+	}
+	return k.shape.String()
 }
 
 // Kernel names as ParseKernel and the command line spell them.
@@ -137,7 +148,7 @@ func plusFamily(shape kernel.Shape, g orbit.Group, workers int, be linalg.Backen
 // of one orbit under g; with nil, of one point). Declare only a group the
 // family is invariant under. name labels the kernel in traces.
 func Custom(name string, fam gp.Family, g orbit.Group) Kernel {
-	return Kernel{name: name, group: g, family: func(d, _ int, _ linalg.Backend, _ int) (gp.Family, error) {
+	return Kernel{name: name, group: g, custom: true, family: func(d, _ int, _ linalg.Backend, _ int) (gp.Family, error) {
 		if fam == nil {
 			return nil, fmt.Errorf("%w: custom kernel %q has a nil family", ErrBadConfig, name)
 		}

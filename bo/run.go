@@ -73,8 +73,10 @@ type Trace struct {
 	Kernel  string `json:"kernel"`
 	Seed    uint64 `json:"seed"`
 	// Minimize: f was minimized (otherwise maximized).
-	Minimize    bool   `json:"minimize"`
-	Group       string `json:"group"`
+	Minimize bool   `json:"minimize"`
+	Group    string `json:"group"`
+	// Shape is the base kernel's shape ("rbf", "matern52", …), "custom"
+	// for a Custom kernel.
 	Shape       string `json:"shape"`
 	Acquisition string `json:"acquisition"`
 	// Beta is the β rule ("paper": 0.5·d·log t, "authors": 0.5·d·log 2n);
@@ -293,7 +295,7 @@ func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions)
 	}
 	tr := &Trace{
 		Problem: p.Name(), D: len(lo), Kernel: c.Kernel.Name(), Seed: seed, Minimize: c.Minimize,
-		Group: group, Shape: c.Kernel.shape.String(), Acquisition: c.Acquisition.String(),
+		Group: group, Shape: c.Kernel.shapeName(), Acquisition: c.Acquisition.String(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
 		Prior: priorName(c), Landmarks: landmarksOf(c),
 		Init: c.Init, Iters: iters, RawSamples: c.RawSamples, Starts: c.Starts,
