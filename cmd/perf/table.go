@@ -428,20 +428,16 @@ func writeTableFiles(dir string, res *experiments.TableResult, md, command strin
 		"synthetic benchmarks, negated best reward −max f on WLAN8d; mean ± standard error over the seeds.\n" +
 		"Bold: best mean of the row; underlined: 95% interval (m ± 1.96·s.e.) overlaps the best's.\n")
 	s, e := res.Settings, res.Environment
-	if res.PaperComparable() {
-		b.WriteString("The paper's columns are marked by the same rule among base, avg and plus.\n\n")
-	} else {
-		rounds := ""
-		if s.Batch > 1 {
-			rounds = fmt.Sprintf(", in rounds of %d", s.Batch)
-		}
-		fmt.Fprintf(&b, "The paper's columns are left out: its Table 1 is for 5 + 50 evaluations, one at a time,\n"+
-			"and regret summed over another budget (here %d + %d%s) is not comparable.\n\n",
-			s.Init, s.Iters, rounds)
-	}
 	batch := ""
 	if s.Batch > 1 {
 		batch = fmt.Sprintf(" in rounds of %d parallel evaluations", s.Batch)
+	}
+	if res.PaperComparable() {
+		b.WriteString("The paper's columns are marked by the same rule among base, avg and plus.\n\n")
+	} else {
+		fmt.Fprintf(&b, "The paper's columns are left out: its Table 1 is for 5 + 50 evaluations, one at a time,\n"+
+			"and regret summed over another budget (here %d + %d%s) is not comparable.\n\n",
+			s.Init, s.Iters, batch)
 	}
 	noise := "2% of the variance of f over the box"
 	switch s.Noise {
