@@ -772,7 +772,9 @@ func TestRestoreRefuses(t *testing.T) {
 	o := must(New(lo, hi, cfg, 4))
 	good := History{Version: HistoryVersion, Seed: 4, Kernel: "plus", Dim: 2, Observations: []Observation{{X: []float64{1, 1}, Y: 2}}}
 	for name, h := range map[string]History{
-		"version":   {Version: 2, Seed: 4, Kernel: "plus", Dim: 2},
+		"version":   {Version: 3, Seed: 4, Kernel: "plus", Dim: 2},
+		"failed v1": {Version: 1, Seed: 4, Kernel: "plus", Dim: 2, Failed: [][]float64{{1, 1}}},
+		"failed":    {Version: 2, Seed: 4, Kernel: "plus", Dim: 2, Failed: [][]float64{{9, 1}}},
 		"seed":      {Version: 1, Seed: 5, Kernel: "plus", Dim: 2},
 		"kernel":    {Version: 1, Seed: 4, Kernel: "avg", Dim: 2},
 		"dim":       {Version: 1, Seed: 4, Kernel: "plus", Dim: 3},

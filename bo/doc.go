@@ -105,6 +105,31 @@
 // (under the kernel's group; Custom's declared group included) is
 // proposed, so a batch never holds two points of one orbit.
 //
+// While nothing has been observed — the start of a parallel study, where
+// many workers ask before any result, or a study whose first evaluations
+// all fail — Ask keeps drawing points of the uniform initial design, past
+// Init if need be, each off the orbits of the points already handed out
+// (observed, pending or failed).
+//
+// # Failed evaluations
+//
+// Fail(x) reports that the evaluation of x failed (it crashed, timed out
+// or returned no usable value). We treat a failed point as a pending
+// point that never returns: it is excluded, with its orbit, from every
+// later proposal (the exclusion radius above), and it is told the worst
+// observed value for the acquisition only (the constant liar; SMAC's
+// "crash cost" imputes the worst value the same way), so the acquisition
+// also drops around it and the optimizer moves away from a region that
+// fails instead of proposing its points again. The hyperparameters stay
+// fitted to the real observations: a failure says nothing about f's
+// scale or smoothness. We chose this over modelling feasibility with a
+// second (classification) GP because it is deterministic, costs one
+// conditioning per failed point, and needs no assumption on how failures
+// are spread; a region that fails everywhere is still probed at a few
+// points, each on a new orbit. Failed points count towards MaxEvaluations
+// and are kept in History (version 2; version 1 histories, which have
+// none, are still read).
+//
 // # Run protocol
 //
 // Run: Init uniform random initial points (point i from stream (seed, i)),
@@ -120,7 +145,7 @@
 // # History, resuming and persistence
 //
 // An Optimizer's next point is a function of its configuration, seed,
-// observations (in order) and pending points: no state carries over from one Ask to the next
+// observations (in order), pending points and failed points: no state carries over from one Ask to the next
 // — no warm start — so telling all observations and then asking gives the
 // same point as interleaving Ask and Tell, and an optimizer rebuilt with
 // New and Restore(History()) proposes the bit-identical point the original

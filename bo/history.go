@@ -5,9 +5,10 @@ import (
 	"fmt"
 )
 
-// HistoryVersion is the version of the History format this package writes
-// and reads.
-const HistoryVersion = 1
+// HistoryVersion is the version of the History format this package
+// writes. Restore reads it and version 1 (the format before failed
+// points, which has none).
+const HistoryVersion = 2
 
 // ErrHistory reports a History that cannot be restored: another format
 // version, another seed, kernel or dimension than the optimizer's, or an
@@ -15,11 +16,13 @@ const HistoryVersion = 1
 var ErrHistory = errors.New("bo: history does not match")
 
 // History is everything an Optimizer's next point depends on besides its
-// configuration: the observations in the order they were told. Its JSON
-// form is documented and versioned (field names are stable):
+// configuration: the observations in the order they were told, the
+// pending points and the failed points. Its JSON form is documented and
+// versioned (field names are stable):
 //
-//	{"version": 1, "seed": 7, "kernel": "plus", "dim": 2, "minimize": false,
-//	 "observations": [{"x": [0.5, -1], "y": 3.25}, …]}
+//	{"version": 2, "seed": 7, "kernel": "plus", "dim": 2, "minimize": false,
+//	 "observations": [{"x": [0.5, -1], "y": 3.25}, …],
+//	 "pending": [[0.1, 0.2]], "failed": [[1.9, -1.9]]}
 //
 // Floats are written in shortest round-trip form, so a History read back
 // holds the same bits. Seed, kernel, dimension and direction are recorded
@@ -35,6 +38,9 @@ type History struct {
 	Observations []Observation `json:"observations"`
 	// Pending are points asked and not yet told (parallel evaluations).
 	Pending [][]float64 `json:"pending,omitempty"`
+	// Failed are points whose evaluation failed (Optimizer.Fail), in the
+	// order they were reported.
+	Failed [][]float64 `json:"failed,omitempty"`
 }
 
 // Observation is one told point.
@@ -58,12 +64,16 @@ func (o *Optimizer) History() History {
 	if len(o.pend) > 0 {
 		h.Pending = o.Pending()
 	}
+	if len(o.failed) > 0 {
+		h.Failed = o.Failed()
+	}
 	return h
 }
 
-// Restore tells the observations of h, in order, to an optimizer that has
-// none yet, after checking that h was made under the same version, seed,
-// kernel, dimension and direction. The optimizer then proposes exactly the
+// Restore tells the observations of h, in order, then records its pending
+// and failed points, in an optimizer that has none yet, after checking
+// that h was made under a version it reads and the same seed, kernel,
+// dimension and direction. The optimizer then proposes exactly the
 // points the optimizer that wrote h would have (Ask is a function of the
 // configuration, the seed and the observations). On error the optimizer is
 // unchanged.
@@ -72,12 +82,14 @@ func (o *Optimizer) Restore(h History) error {
 		return errNotNew
 	}
 	switch {
-	case h.Version != HistoryVersion:
-		return fmt.Errorf("%w: format version %d, want %d", ErrHistory, h.Version, HistoryVersion)
-	case len(o.xs) != 0 || len(o.pend) != 0:
-		return fmt.Errorf("%w: the optimizer already has %d observations and %d pending points", ErrHistory, len(o.xs), len(o.pend))
-	case len(h.Observations)+len(h.Pending) > MaxEvaluations:
-		return fmt.Errorf("%w: %d points exceed MaxEvaluations = %d", ErrHistory, len(h.Observations)+len(h.Pending), MaxEvaluations)
+	case h.Version != HistoryVersion && h.Version != 1:
+		return fmt.Errorf("%w: format version %d, want 1 or %d", ErrHistory, h.Version, HistoryVersion)
+	case h.Version == 1 && len(h.Failed) > 0:
+		return fmt.Errorf("%w: format version 1 has no failed points", ErrHistory)
+	case len(o.xs) != 0 || len(o.pend) != 0 || len(o.failed) != 0:
+		return fmt.Errorf("%w: the optimizer already has %d observations, %d pending and %d failed points", ErrHistory, len(o.xs), len(o.pend), len(o.failed))
+	case len(h.Observations)+len(h.Pending)+len(h.Failed) > MaxEvaluations:
+		return fmt.Errorf("%w: %d points exceed MaxEvaluations = %d", ErrHistory, len(h.Observations)+len(h.Pending)+len(h.Failed), MaxEvaluations)
 	case h.Seed != o.seed:
 		return fmt.Errorf("%w: seed %d, the optimizer's is %d", ErrHistory, h.Seed, o.seed)
 	case h.Kernel != o.cfg.Kernel.Name():
@@ -91,15 +103,26 @@ func (o *Optimizer) Restore(h History) error {
 	}
 	for i, ob := range h.Observations {
 		if err := o.Tell(ob.X, ob.Y); err != nil {
-			o.xs, o.ys, o.pend = o.xs[:0], o.ys[:0], nil
+			o.reset()
 			return fmt.Errorf("%w: observation %d: %w", ErrHistory, i, err)
 		}
 	}
 	for i, p := range h.Pending {
 		if err := o.AddPending(p); err != nil {
-			o.xs, o.ys, o.pend = o.xs[:0], o.ys[:0], nil
+			o.reset()
 			return fmt.Errorf("%w: pending point %d: %w", ErrHistory, i, err)
 		}
 	}
+	for i, p := range h.Failed {
+		if err := o.Fail(p); err != nil {
+			o.reset()
+			return fmt.Errorf("%w: failed point %d: %w", ErrHistory, i, err)
+		}
+	}
 	return nil
+}
+
+// reset forgets every observation, pending and failed point.
+func (o *Optimizer) reset() {
+	o.xs, o.ys, o.pend, o.failed = o.xs[:0], o.ys[:0], nil, nil
 }

@@ -94,7 +94,10 @@ type Optimizer struct {
 	// at x itself (no canonical map, or a landmark GP).
 	predCanon *canonMap
 	pend      [][]float64 // pending points (asked, not told), in asking order
-	last      Diagnostics
+	// failed are the points whose evaluation failed (Fail), in reporting
+	// order: excluded like pending points that never return.
+	failed [][]float64
+	last   Diagnostics
 
 	ws []*acqScratch
 	qn []*boxQN
@@ -208,26 +211,36 @@ func (o *Optimizer) Diagnostics() Diagnostics {
 
 // Ask returns the next point to evaluate (a fresh slice inside the box)
 // and records it as pending — asked, not yet told — so that Ask may be
-// called again before its value is known (parallel evaluations). While
-// fewer than Init points have been observed or are pending it returns the
-// next point of the uniform initial design (point i draws from stream
-// (seed, i)); afterwards it fits the GP to the observations, conditions it
-// on the pending points with the constant liar (each pending point is
-// told, for the acquisition only, the worst value observed so far, so the
+// called again before its value is known (parallel evaluations).
+//
+// While fewer than Init points have been observed, are pending or failed,
+// and for as long as nothing has been observed (every earlier point
+// pending or failed: the start of a parallel study, or failing
+// evaluations), it returns the next point of the uniform initial design
+// (point i draws from stream (seed, i), i counting from the number of
+// points handed out so far), skipping any design point that falls within
+// the exclusion radius of the orbit of an observed, pending or failed
+// point. Afterwards it fits the GP to the observations, conditions it on
+// the pending and failed points with the constant liar (each is told, for
+// the acquisition only, the worst value observed so far, so the
 // acquisition drops near it and — with an invariant kernel — near its
-// whole orbit), and maximizes the acquisition. The point is a function of
-// the configuration, the seed, the observations and the pending points.
+// whole orbit), and maximizes the acquisition off their orbits. The point
+// is a function of the configuration, the seed, the observations, the
+// pending points and the failed points.
 func (o *Optimizer) Ask() ([]float64, error) {
 	if o == nil || o.fam == nil {
 		return nil, errNotNew
 	}
-	n, k := len(o.xs), len(o.pend)
+	n, k := len(o.xs), len(o.pend)+len(o.failed)
 	if n+k >= MaxEvaluations {
-		return nil, fmt.Errorf("%w: %d observations and %d pending points reach MaxEvaluations", ErrBadConfig, n, k)
+		return nil, fmt.Errorf("%w: %d observations and %d pending or failed points reach MaxEvaluations", ErrBadConfig, n, k)
 	}
 	var x []float64
-	if n+k < o.cfg.Init {
-		x = o.designPoint(n + k)
+	if n+k < o.cfg.Init || n == 0 {
+		var err error
+		if x, err = o.nextDesignPoint(n + k); err != nil {
+			return nil, err
+		}
 		o.last = Diagnostics{Phase: PhaseInit, Beta: math.NaN(), Acq: math.NaN()}
 	} else {
 		var err error
@@ -238,6 +251,24 @@ func (o *Optimizer) Ask() ([]float64, error) {
 	}
 	o.pend = append(o.pend, x)
 	return append([]float64(nil), x...), nil
+}
+
+// maxDesignSkips bounds the design points nextDesignPoint passes over
+// (each within the exclusion radius of an orbit already handed out, which
+// uniform points almost never are: the bound stops a degenerate box).
+const maxDesignSkips = 1 << 12
+
+// nextDesignPoint returns design point i, or the first of i+1, i+2, …
+// that is not within the exclusion radius of the orbit of an observed,
+// pending or failed point.
+func (o *Optimizer) nextDesignPoint(i int) ([]float64, error) {
+	for j := range maxDesignSkips {
+		x := o.designPoint(i + j)
+		if !o.onExcludedOrbit(x, true) {
+			return x, nil
+		}
+	}
+	return nil, fmt.Errorf("bo: %d initial-design points in a row fall on the orbits of the %d observed, pending or failed points", maxDesignSkips, len(o.xs)+len(o.pend)+len(o.failed))
 }
 
 // AskBatch returns q points to evaluate in parallel: the points q
@@ -264,8 +295,12 @@ func (o *Optimizer) Pending() [][]float64 {
 	if o == nil {
 		return nil
 	}
-	out := make([][]float64, len(o.pend))
-	for i, p := range o.pend {
+	return copyPoints(o.pend)
+}
+
+func copyPoints(ps [][]float64) [][]float64 {
+	out := make([][]float64, len(ps))
+	for i, p := range ps {
 		out[i] = append([]float64(nil), p...)
 	}
 	return out
@@ -281,11 +316,46 @@ func (o *Optimizer) AddPending(x []float64) error {
 	if err := o.checkPoint(x); err != nil {
 		return err
 	}
-	if len(o.xs)+len(o.pend) >= MaxEvaluations {
+	if len(o.xs)+len(o.pend)+len(o.failed) >= MaxEvaluations {
 		return fmt.Errorf("%w: too many pending points", ErrBadConfig)
 	}
 	o.pend = append(o.pend, append([]float64(nil), x...))
 	return nil
+}
+
+// Fail records that the evaluation of x failed (the black box crashed,
+// timed out or returned no usable value); x, if pending (bit for bit),
+// stops being pending. Neither x nor any point of its orbit (within the
+// exclusion radius, under the kernel's group) is proposed again, in the
+// initial design or afterwards; and, once something has been observed, a
+// failed point is told the worst value observed so far for the
+// acquisition only, like a pending point that never returns (the constant
+// liar), so the acquisition also drops around it. The GP's
+// hyperparameters are fitted to the real observations alone. A failed
+// point that is told later (Tell with the same bits) stops being failed.
+// x must be a point of the box; failed points count towards
+// MaxEvaluations and are kept in History.
+func (o *Optimizer) Fail(x []float64) error {
+	if o == nil || o.fam == nil {
+		return errNotNew
+	}
+	if err := o.checkPoint(x); err != nil {
+		return err
+	}
+	if !o.Cancel(x) && len(o.xs)+len(o.pend)+len(o.failed) >= MaxEvaluations {
+		return fmt.Errorf("%w: too many failed points", ErrBadConfig)
+	}
+	o.failed = append(o.failed, append([]float64(nil), x...))
+	return nil
+}
+
+// Failed returns copies of the failed points, in the order they were
+// reported.
+func (o *Optimizer) Failed() [][]float64 {
+	if o == nil {
+		return nil
+	}
+	return copyPoints(o.failed)
 }
 
 // Cancel forgets the pending point x (bit for bit equal to one Ask
@@ -319,8 +389,8 @@ func (o *Optimizer) designPoint(i int) []float64 {
 // Tell records the observation y at x. x must have length d, finite
 // coordinates inside the box, and y must be finite; otherwise Tell returns
 // an error (wrapping ErrBadPoint or ErrBadValue) and the optimizer is
-// unchanged. x need not come from Ask; if it is pending (bit for bit), it
-// stops being pending. Duplicate points are allowed.
+// unchanged. x need not come from Ask; if it is pending or failed (bit for
+// bit), it stops being so. Duplicate points are allowed.
 func (o *Optimizer) Tell(x []float64, y float64) error {
 	if o == nil || o.fam == nil {
 		return errNotNew
@@ -334,6 +404,12 @@ func (o *Optimizer) Tell(x []float64, y float64) error {
 	o.xs = append(o.xs, append([]float64(nil), x...))
 	o.ys = append(o.ys, y)
 	o.Cancel(x) // x, if pending, is now observed
+	for i, p := range o.failed {
+		if sameBits(p, x) { // and, if it had failed, no longer is
+			o.failed = append(o.failed[:i:i], o.failed[i+1:]...)
+			break
+		}
+	}
 	return nil
 }
 
@@ -436,20 +512,20 @@ func (o *Optimizer) condition() error {
 	// A landmark GP predicts in the original coordinates: its landmarks
 	// are chosen there (the canonical twin would choose its own).
 	canon := o.canon
-	if o.landmarked(n + len(o.pend)) {
+	if o.landmarked(n + len(o.pend) + len(o.failed)) {
 		canon = nil
 	}
 	o.predCanon = canon
-	if len(o.pend) > 0 {
-		// Constant liar: the pending points are told the worst value seen,
-		// with the hyperparameters fitted to the observations.
+	if lies := o.lies(); len(lies) > 0 {
+		// Constant liar: the pending and failed points are told the worst
+		// value seen, with the hyperparameters fitted to the observations.
 		worst := ys[0]
 		for _, v := range ys {
 			worst = min(worst, v)
 		}
-		xs = append(append([][]float64(nil), o.xs...), o.pend...)
-		ys = append(append([]float64(nil), ys...), make([]float64, len(o.pend))...)
-		for i := range o.pend {
+		xs = append(append([][]float64(nil), o.xs...), lies...)
+		ys = append(append([]float64(nil), ys...), make([]float64, len(lies))...)
+		for i := range lies {
 			ys[n+i] = worst
 		}
 		if canon == nil {
@@ -469,6 +545,15 @@ func (o *Optimizer) condition() error {
 		}
 	}
 	return nil
+}
+
+// lies returns the points the constant liar conditions on: the pending
+// points, then the failed ones (a shared slice: do not modify).
+func (o *Optimizer) lies() [][]float64 {
+	if len(o.failed) == 0 {
+		return o.pend
+	}
+	return append(append([][]float64(nil), o.pend...), o.failed...)
 }
 
 // signed returns sign·y: the values the GP models, maximized.
@@ -602,7 +687,7 @@ func (a *acqFunc) eval(s *acqScratch, x, grad []float64) (float64, error) {
 func (o *Optimizer) newAcq() *acqFunc {
 	a := &acqFunc{m: o.pred, canon: o.predCanon, kind: o.cfg.Acquisition}
 	if a.kind == UCB {
-		_, b := o.beta(len(o.xs) + len(o.pend))
+		_, b := o.beta(len(o.xs) + len(o.pend) + len(o.failed))
 		a.sqrtBeta = math.Sqrt(b)
 	}
 	a.best = o.pred.Standardize(o.sign * o.ys[o.bestIndex()])
@@ -621,11 +706,12 @@ func (o *Optimizer) acquire() ([]float64, error) {
 	info.Timings.Fit = time.Since(t0)
 	t1 := time.Now()
 	a := o.newAcq()
-	info.T, info.Beta = o.beta(n + len(o.pend))
+	k := len(o.pend) + len(o.failed)
+	info.T, info.Beta = o.beta(n + k)
 	if a.kind != UCB {
 		info.Beta = math.NaN()
 	}
-	x, err := o.maximizeAcq(a, n+len(o.pend), o.xs[o.bestIndex()], &info)
+	x, err := o.maximizeAcq(a, n+k, o.xs[o.bestIndex()], &info)
 	if err != nil {
 		return nil, err
 	}
@@ -711,7 +797,7 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *Diag
 		if math.IsInf(vals[s], -1) {
 			break
 		}
-		if o.onPendingOrbit(x) {
+		if o.onExcludedOrbit(x, false) {
 			continue
 		}
 		info.Acq, info.FromBest = vals[s], order[s] == R
@@ -719,26 +805,28 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *Diag
 	}
 	for _, i := range order {
 		x := cand[i*d : (i+1)*d]
-		if !math.IsInf(score[i], -1) && !o.onPendingOrbit(x) {
+		if !math.IsInf(score[i], -1) && !o.onExcludedOrbit(x, false) {
 			info.Acq, info.FromBest = score[i], i == R
 			return append([]float64(nil), x...), nil
 		}
 	}
-	return nil, fmt.Errorf("bo: acquisition is not finite at any start off the pending points' orbits")
+	return nil, fmt.Errorf("bo: acquisition is not finite at any start off the pending and failed points' orbits")
 }
 
 // pendingExclusion is the radius, as a fraction of the box diagonal, of
-// the neighbourhood of a pending point's orbit (its point alone for a
-// kernel without a group) that Ask never proposes in: the constant liar
-// lowers the acquisition there, and this makes it a guarantee, so a batch
-// never holds two points of one orbit, nor near-duplicates.
+// the neighbourhood of a pending or failed point's orbit (its point alone
+// for a kernel without a group) that Ask never proposes in: the constant
+// liar lowers the acquisition there, and this makes it a guarantee, so a
+// batch never holds two points of one orbit, nor near-duplicates, and a
+// failed point's orbit is never proposed again.
 const pendingExclusion = 1e-3
 
-// onPendingOrbit reports whether x lies within pendingExclusion of the
-// box diagonal of the orbit of a pending point under the kernel's group
+// onExcludedOrbit reports whether x lies within pendingExclusion of the
+// box diagonal of the orbit of a pending or failed point (and, with
+// observed, of an observed point) under the kernel's group
 // (Config.Kernel's Group: a custom kernel's too).
-func (o *Optimizer) onPendingOrbit(x []float64) bool {
-	if len(o.pend) == 0 {
+func (o *Optimizer) onExcludedOrbit(x []float64, observed bool) bool {
+	if len(o.pend)+len(o.failed) == 0 && (!observed || len(o.xs) == 0) {
 		return false
 	}
 	var diag float64
@@ -746,12 +834,17 @@ func (o *Optimizer) onPendingOrbit(x []float64) bool {
 		w := width(o.lo[i], o.hi[i]) * pendingExclusion
 		diag += w * w
 	}
-	for _, p := range o.pend {
-		if orbitDist2(o.cfg.Kernel.group, x, p) <= diag {
-			return true
+	near := func(ps [][]float64) bool {
+		for _, p := range ps {
+			// A distance that overflows is far (the radius may overflow
+			// too, on a box near ±MaxFloat64).
+			if d2 := orbitDist2(o.cfg.Kernel.group, x, p); d2 <= diag && !math.IsInf(d2, 1) {
+				return true
+			}
 		}
+		return false
 	}
-	return false
+	return near(o.pend) || near(o.failed) || (observed && near(o.xs))
 }
 
 func (o *Optimizer) ensureWorkers() {

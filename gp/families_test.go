@@ -546,3 +546,43 @@ func TestDataBudget(t *testing.T) {
 		t.Errorf("New: error %v, want ErrOverBudget", err)
 	}
 }
+
+// TestTinyOutputs: y scaled by a power of two as small as subnormal
+// magnitudes standardizes to the same bits as y (before, below ~1e-154
+// the squared deviations underflowed and y was taken for constant), and
+// non-power-of-two units agree to rounding.
+func TestTinyOutputs(t *testing.T) {
+	y := []float64{0.3, -1.2, 2.5, 0.7, 0.71, -0.4}
+	ref, refMean, refScale := standardize(y)
+	for _, k := range []int{-300, -500, -700, -1000, -1040} {
+		yk := make([]float64, len(y))
+		for i, v := range y {
+			yk[i] = math.Ldexp(v, k)
+		}
+		ys, mean, scale := standardize(yk)
+		for i := range ys {
+			// 2⁻¹⁰⁴⁰ leaves y subnormal, with its last bits rounded away.
+			if tol := map[bool]float64{true: 1e-9, false: 0}[k < -1022]; math.Abs(ys[i]-ref[i]) > tol {
+				t.Errorf("2^%d: standardized %d is %v, want %v", k, i, ys[i], ref[i])
+			}
+		}
+		if k >= -1000 && (mean != math.Ldexp(refMean, k) || scale != math.Ldexp(refScale, k)) {
+			t.Errorf("2^%d: mean %v scale %v, want %v %v", k, mean, scale, math.Ldexp(refMean, k), math.Ldexp(refScale, k))
+		}
+	}
+	for _, u := range []float64{1e-200, 1e-300, 4e-320} {
+		yu := make([]float64, len(y))
+		for i, v := range y {
+			yu[i] = v * u
+		}
+		ys, _, scale := standardize(yu)
+		if scale == 1 {
+			t.Errorf("× %g: taken for constant", u)
+		}
+		for i := range ys {
+			if math.Abs(ys[i]-ref[i]) > 1e-3 {
+				t.Errorf("× %g: standardized %d is %v, want %v", u, i, ys[i], ref[i])
+			}
+		}
+	}
+}

@@ -190,16 +190,20 @@ func isNilValue(v any) bool {
 }
 
 // standardize returns (y − mean)/scale with the population standard
-// deviation as scale, or scale 1 when y is constant. It is overflow-safe:
-// when max|y| exceeds 2⁵⁰⁰ (~3e150), where the sums and squares below could
-// overflow, y is first divided by a power of two (exactly) and mean and
-// scale multiplied back; otherwise it computes the plain formulas.
+// deviation as scale, or scale 1 when y is constant. It is safe at every
+// magnitude of y: when max|y| exceeds 2⁵⁰⁰ (~3e150), where the sums and
+// squares below could overflow, or falls below 2⁻⁴⁰⁰ (~4e-121), where
+// the squared deviations could underflow (to zero or to subnormals that
+// lose digits, which made y × 1e-200 look constant), y is first scaled by
+// a power of two (exactly) and mean and scale scaled back; otherwise it
+// computes the plain formulas. So the standardized values — and every
+// suggestion made from them — do not depend on the units of y.
 func standardize(y []float64) (ys []float64, mean, scale float64) {
 	var top float64
 	for _, v := range y {
 		top = max(top, math.Abs(v))
 	}
-	if top <= 0x1p500 {
+	if top == 0 || (top <= 0x1p500 && top >= 0x1p-400) {
 		return standardizeUnscaled(y)
 	}
 	e := math.Ilogb(top) + 1 // |y|·2⁻ᵉ < 1
@@ -208,7 +212,7 @@ func standardize(y []float64) (ys []float64, mean, scale float64) {
 		yt[i] = math.Ldexp(v, -e)
 	}
 	ys, mean, scale = standardizeUnscaled(yt)
-	if scale != 1 {
+	if scale != 1 { // 1: y is constant (|yt| < 1 gives a scale below 1 otherwise)
 		scale = math.Ldexp(scale, e)
 	}
 	return ys, math.Ldexp(mean, e), scale
