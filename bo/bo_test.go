@@ -93,7 +93,7 @@ func TestBadConfig(t *testing.T) {
 		"raw samples":   {RawSamples: maxRawSamples + 1},
 		"starts":        {Starts: -3},
 		"max iter":      {MaxIter: maxAscentIter + 1},
-		"acquisition":   {Acquisition: 7},
+		"acquisition":   {Acquisition: (*nilAcq)(nil)},
 		"beta":          {Beta: 3},
 		"workers":       {Workers: -1},
 		"noise":         {FixNoise: true, Noise: math.NaN()},
@@ -192,7 +192,7 @@ func TestDegenerateData(t *testing.T) {
 	lo, hi := box(2, 2)
 	g := must(orbit.Hyperoctahedral(2))
 	for _, k := range KernelNames() {
-		for _, acq := range []Acquisition{UCB, EI} {
+		for _, acq := range []Acquisition{UCB{}, EI{}} {
 			cfg := Config{Kernel: kernelOf(k, g, kernel.Matern52), Acquisition: acq, Init: 1, RawSamples: 32, Starts: 2}
 			// Duplicates (and orbit duplicates: (1,−1) is g·(1,1)).
 			o := must(New(lo, hi, cfg, 2))
@@ -233,7 +233,7 @@ func TestAskInBox(t *testing.T) {
 		if k == NamePlus {
 			g = must(orbit.Permutation(3))
 		}
-		for _, acq := range []Acquisition{UCB, EI} {
+		for _, acq := range []Acquisition{UCB{}, EI{}} {
 			o := must(New(lo, hi, Config{Kernel: kernelOf(k, g, kernel.Matern52), Acquisition: acq, Init: 2, RawSamples: 64, Starts: 4}, 9))
 			corner := []float64{hi[0], lo[1], hi[2]}
 			for i := range 12 {
@@ -445,7 +445,7 @@ func TestInvariance(t *testing.T) {
 			lo, hi := p.Bounds()
 			g := p.Group().(orbit.Finite)
 			ng := must(orbit.Size(g))
-			for _, acq := range []Acquisition{UCB, EI} {
+			for _, acq := range []Acquisition{UCB{}, EI{}} {
 				o := must(New(lo, hi, Config{Kernel: kernelOf(c.k, g, p.BaseShape()), Acquisition: acq, Init: 6, RawSamples: 32, Starts: 2}, 4))
 				for range 8 {
 					x := must(o.Ask())
@@ -567,7 +567,7 @@ func TestPlusBeatsBase(t *testing.T) {
 // regrets, only best_f; also exercises EI, the authors' β and fit mode.
 func TestRunUnknownOptimum(t *testing.T) {
 	p := must(problem.New("WLAN6d", 0))
-	tr, err := runP(p, NamePlus, Config{Acquisition: EI, Beta: BetaAuthors, FitMode: gp.ModeBase, Init: 3, RawSamples: 16, Starts: 2}, 2, 5)
+	tr, err := runP(p, NamePlus, Config{Acquisition: EI{}, Beta: BetaAuthors, FitMode: gp.ModeBase, Init: 3, RawSamples: 16, Starts: 2}, 2, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1164,4 +1164,12 @@ func TestNoiseRules(t *testing.T) {
 	if _, err := runPOpts(p, NamePlus, cfg, 1, 5, RunOptions{Noise: NoiseRule{Kind: 7}}); !errors.Is(err, ErrBadConfig) {
 		t.Errorf("unknown noise kind: %v", err)
 	}
+}
+
+// nilAcq is an Acquisition whose nil pointer Config refuses.
+type nilAcq struct{}
+
+func (*nilAcq) Name() string { return "nil" }
+func (*nilAcq) Value(c AcqContext, mu, sd float64) (a, dmu, dsd float64) {
+	return 0, 0, 0
 }

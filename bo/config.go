@@ -26,38 +26,6 @@ var (
 	ErrBadValue = errors.New("bo: invalid observation")
 )
 
-// Acquisition selects the acquisition function.
-type Acquisition int
-
-const (
-	// UCB is GP-UCB, α(x) = μ(x) + √β_t·σ(x) (the default).
-	UCB Acquisition = iota
-	// EI is expected improvement over the best observed y,
-	// α(x) = (μ − y⁺)Φ(z) + σφ(z), z = (μ − y⁺)/σ.
-	EI
-)
-
-func (a Acquisition) String() string {
-	switch a {
-	case UCB:
-		return "ucb"
-	case EI:
-		return "ei"
-	}
-	return fmt.Sprintf("Acquisition(%d)", int(a))
-}
-
-// ParseAcquisition parses "ucb" or "ei" (case-insensitive).
-func ParseAcquisition(s string) (Acquisition, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "ucb":
-		return UCB, nil
-	case "ei":
-		return EI, nil
-	}
-	return 0, fmt.Errorf("%w: unknown acquisition %q (want ucb or ei)", ErrBadConfig, s)
-}
-
 // BetaRule selects the UCB exploration weight β.
 type BetaRule int
 
@@ -136,7 +104,8 @@ type Config struct {
 	Kernel Kernel
 	// Minimize minimizes the values told instead of maximizing them.
 	Minimize bool
-	// Acquisition: UCB (default) or EI.
+	// Acquisition is the acquisition function: UCB{} (the default, also
+	// for nil), EI{} or one of the caller's.
 	Acquisition Acquisition
 	// Beta: BetaPaper (default) or BetaAuthors. Used by UCB only.
 	Beta BetaRule
@@ -187,8 +156,10 @@ type Config struct {
 // error for invalid fields.
 func (c Config) withDefaults() (Config, error) {
 	c.Kernel = c.Kernel.orDefault()
-	if c.Acquisition != UCB && c.Acquisition != EI {
-		return c, fmt.Errorf("%w: acquisition %v", ErrBadConfig, c.Acquisition)
+	if c.Acquisition == nil {
+		c.Acquisition = acquisitions[0]
+	} else if isNilValue(c.Acquisition) {
+		return c, fmt.Errorf("%w: a nil %T acquisition", ErrBadConfig, c.Acquisition)
 	}
 	if c.Beta != BetaPaper && c.Beta != BetaAuthors {
 		return c, fmt.Errorf("%w: beta rule %v", ErrBadConfig, c.Beta)

@@ -585,15 +585,14 @@ func lerp(lo, hi, u float64) float64 {
 func width(lo, hi float64) float64 { return min(hi-lo, math.MaxFloat64) }
 
 // acqFunc evaluates the acquisition (and its gradient when grad is not
-// nil) of the current model on the standardized output scale: UCB and EI
-// there are positive affine images of UCB and EI in the units of y, with
-// the same maximizers, and never overflow.
+// nil) of the current model on the standardized output scale: the
+// acquisitions there are positive affine images of theirs in the units of
+// y, with the same maximizers, and never overflow.
 type acqFunc struct {
-	m        gp.Posterior // predicting model (on φ(X) when canon is set)
-	canon    *canonMap    // nil: predict at x itself
-	kind     Acquisition
-	sqrtBeta float64
-	best     float64 // EI incumbent: best observed sign·y, standardized
+	m     gp.Posterior // predicting model (on φ(X) when canon is set)
+	canon *canonMap    // nil: predict at x itself
+	acq   Acquisition
+	ctx   AcqContext
 }
 
 // acqScratch is one goroutine's scratch for acqFunc.eval.
@@ -617,7 +616,10 @@ func newAcqScratch(d int, cm *canonMap) *acqScratch {
 	}
 }
 
-// eval returns α(x) and, when grad is not nil, writes ∇α(x) into it.
+// eval returns α(x) and, when grad is not nil, writes ∇α(x) into it: the
+// acquisition's ∂α/∂μ and ∂α/∂σ chained through the posterior's
+// gradients (∂σ/∂z = ∂σ²/∂z / 2σ) and, in canonical coordinates, the
+// Jacobian of φ.
 func (a *acqFunc) eval(s *acqScratch, x, grad []float64) (float64, error) {
 	z := x
 	pd := len(x)
@@ -636,44 +638,19 @@ func (a *acqFunc) eval(s *acqScratch, x, grad []float64) (float64, error) {
 		return math.Inf(-1), err
 	}
 	sd := math.Sqrt(v)
-	var val float64
-	gz := s.gz[:pd]
-	switch a.kind {
-	case EI:
-		imp := mu - a.best
-		if !(sd > 0) {
-			val = max(imp, 0)
-			if grad != nil {
-				for i := range gz {
-					gz[i] = 0
-					if imp > 0 {
-						gz[i] = sm[i]
-					}
-				}
-			}
-			break
-		}
-		zz := imp / sd
-		cdf := 0.5 * math.Erfc(-zz/math.Sqrt2)
-		pdf := math.Exp(-0.5*zz*zz) / math.Sqrt(2*math.Pi)
-		val = imp*cdf + sd*pdf
-		if grad != nil {
-			for i := range gz {
-				gz[i] = cdf*sm[i] + pdf*sv[i]/(2*sd)
-			}
-		}
-	default:
-		val = mu + a.sqrtBeta*sd
-		if grad != nil {
-			for i := range gz {
-				gz[i] = sm[i]
-				if sd > 0 {
-					gz[i] += a.sqrtBeta * sv[i] / (2 * sd)
-				}
-			}
-		}
-	}
+	val, dmu, dsd := a.acq.Value(a.ctx, mu, sd)
 	if grad != nil {
+		gz := s.gz[:pd]
+		for i := range gz {
+			switch {
+			case sd > 0:
+				gz[i] = dmu*sm[i] + dsd*sv[i]/(2*sd)
+			case dmu != 0:
+				gz[i] = dmu * sm[i]
+			default:
+				gz[i] = 0
+			}
+		}
 		if a.canon != nil {
 			a.canon.chainTo(grad, x, gz, s)
 		} else {
@@ -685,13 +662,9 @@ func (a *acqFunc) eval(s *acqScratch, x, grad []float64) (float64, error) {
 
 // newAcq returns the acquisition of the current model.
 func (o *Optimizer) newAcq() *acqFunc {
-	a := &acqFunc{m: o.pred, canon: o.predCanon, kind: o.cfg.Acquisition}
-	if a.kind == UCB {
-		_, b := o.beta(len(o.xs) + len(o.pend) + len(o.failed))
-		a.sqrtBeta = math.Sqrt(b)
-	}
-	a.best = o.pred.Standardize(o.sign * o.ys[o.bestIndex()])
-	return a
+	t, b := o.beta(len(o.xs) + len(o.pend) + len(o.failed))
+	ctx := AcqContext{T: t, Beta: b, Best: o.pred.Standardize(o.sign * o.ys[o.bestIndex()])}
+	return &acqFunc{m: o.pred, canon: o.predCanon, acq: o.cfg.Acquisition, ctx: ctx}
 }
 
 // acquire fits the model and maximizes the acquisition.
@@ -708,7 +681,7 @@ func (o *Optimizer) acquire() ([]float64, error) {
 	a := o.newAcq()
 	k := len(o.pend) + len(o.failed)
 	info.T, info.Beta = o.beta(n + k)
-	if a.kind != UCB {
+	if _, ok := a.acq.(BetaUser); !ok {
 		info.Beta = math.NaN()
 	}
 	x, err := o.maximizeAcq(a, n+k, o.xs[o.bestIndex()], &info)

@@ -295,7 +295,7 @@ func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions)
 	}
 	tr := &Trace{
 		Problem: p.Name(), D: len(lo), Kernel: c.Kernel.Name(), Seed: seed, Minimize: c.Minimize,
-		Group: group, Shape: c.Kernel.shapeName(), Acquisition: c.Acquisition.String(),
+		Group: group, Shape: c.Kernel.shapeName(), Acquisition: c.Acquisition.Name(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
 		Prior: priorName(c), Landmarks: landmarksOf(c),
 		Init: c.Init, Iters: iters, RawSamples: c.RawSamples, Starts: c.Starts,

@@ -70,38 +70,6 @@ type Problem struct {
 	noise     float64
 }
 
-// Names returns the problem names New accepts: the paper's six in its
-// order, the paper-fidelity variant radialscaled, then the
-// off-fixed-point family (shiftedackley, shiftedrastrigin,
-// shiftedgriewank).
-func Names() []string {
-	return []string{"ackley", "griewank", "rastrigin", "radial", "scaling", "wlan",
-		"radialscaled", "shiftedackley", "shiftedrastrigin", "shiftedgriewank"}
-}
-
-// DefaultDim returns the dimension the paper uses for the named problem
-// (Ackley 2, Griewank 6, Rastrigin 5, Radial 2, Scaling 2, WLAN 8), and
-// ours for the others (RadialScaled 2, ShiftedAckley 2, ShiftedRastrigin
-// 4, ShiftedGriewank 6).
-func DefaultDim(name string) (int, error) {
-	switch strings.ToLower(name) {
-	case "ackley":
-		return 2, nil
-	case "griewank":
-		return 6, nil
-	case "rastrigin":
-		return 5, nil
-	case "radial", "scaling", "radialscaled":
-		return 2, nil
-	case "wlan":
-		return 8, nil
-	}
-	if k, ok := shiftedKinds[strings.ToLower(name)]; ok {
-		return k.defaultD, nil
-	}
-	return 0, fmt.Errorf("%w: %q (want one of %s)", ErrUnknown, name, strings.Join(Names(), ", "))
-}
-
 // New returns the named benchmark in dimension d; d = 0 selects the
 // paper's dimension (see DefaultDim). Names are case-insensitive and may
 // carry the dimension as a suffix, as in the paper: "Ackley2d" is
@@ -123,29 +91,14 @@ func New(name string, d int) (*Problem, error) {
 	if d < 0 {
 		return nil, fmt.Errorf("%w: %s: d = %d is negative", ErrDim, base, d)
 	}
+	f, _ := lookup(base)
 	if d == 0 {
-		d, _ = DefaultDim(base)
+		d = f.defaultD
 	}
-	switch base {
-	case "ackley", "griewank", "rastrigin":
-		if d > MaxDim {
-			return nil, fmt.Errorf("%w: %s: d = %d, want 1 ≤ d ≤ %d", ErrDim, base, d, MaxDim)
-		}
-		return newSynthetic(base, d)
-	case "radial", "scaling", "radialscaled":
-		if d != 2 {
-			return nil, fmt.Errorf("%w: %s is two-dimensional, got d = %d", ErrDim, base, d)
-		}
-		return newSynthetic(base, d)
-	case "wlan":
-		if d%2 != 0 || d > 2*MaxAPs {
-			return nil, fmt.Errorf("%w: wlan: d = %d, want an even d = 2m with 1 ≤ m ≤ %d access points", ErrDim, d, MaxAPs)
-		}
-		return NewWLAN(DefaultUsers(), d/2)
-	case "shiftedackley", "shiftedrastrigin", "shiftedgriewank":
-		return newShifted(base, d)
+	if err := f.check(d); err != nil {
+		return nil, err
 	}
-	panic("unreachable")
+	return f.build(d)
 }
 
 // splitName lower-cases name and splits a trailing "<n>d".
@@ -171,63 +124,6 @@ func splitName(name string) (base string, d int, err error) {
 	}
 	return "", 0, fmt.Errorf("%w: %q (want one of %s, optionally with a dimension suffix such as ackley2d)",
 		ErrUnknown, name, strings.Join(Names(), ", "))
-}
-
-func newSynthetic(kind string, d int) (*Problem, error) {
-	p := &Problem{kind: kind, d: d, known: true}
-	var (
-		g   orbit.Group
-		err error
-	)
-	zero := make([]float64, d)
-	switch kind {
-	case "ackley":
-		p.name = "Ackley"
-		p.lo, p.hi = box(d, -16, 16)
-		p.shape = kernel.Matern52
-		p.f = ackley
-		p.opt = [][]float64{zero}
-		g, err = orbit.Hyperoctahedral(d)
-	case "griewank":
-		p.name = "Griewank"
-		p.lo, p.hi = box(d, -600, 600)
-		p.shape, p.chosen = kernel.RBF, true
-		p.f = griewank
-		p.opt = [][]float64{zero}
-		g, err = orbit.SignFlip(d)
-	case "rastrigin":
-		p.name = "Rastrigin"
-		p.lo, p.hi = box(d, -5.12, 5.12)
-		p.shape, p.chosen = kernel.RBF, true
-		p.f = rastrigin
-		p.opt = [][]float64{zero}
-		g, err = orbit.Hyperoctahedral(d)
-	case "radial", "radialscaled":
-		p.name = "Radial"
-		p.lo, p.hi = box(d, -10, 10)
-		p.shape = kernel.RBF
-		p.f = radial
-		if kind == "radialscaled" {
-			p.name, p.f = "RadialScaled", radialScaled
-		}
-		// ‖x*‖ = a·b = 8√2 ≈ 11.31: arcs near the corners of the box.
-		s28 := math.Sqrt(28) // 10² + 28 = 128 = (8√2)²
-		p.opt = [][]float64{{8, 8}, {-8, 8}, {-8, -8}, {8, -8}, {10, s28}, {-s28, -10}}
-		g, err = orbit.Rotation2D()
-	case "scaling":
-		p.name = "Scaling"
-		p.lo, p.hi = box(d, 0.1, 10)
-		p.shape = kernel.RBF
-		p.f = scaling
-		p.opt = [][]float64{{1, 1}, {0.1, 0.1}, {10, 10}, {math.Pi, math.Pi}}
-		g, err = orbit.Scaling(p.lo, p.hi)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("problem: %s%dd: building its group: %w", p.name, d, err)
-	}
-	p.name = fmt.Sprintf("%s%dd", p.name, d)
-	p.group = g
-	return p, nil
 }
 
 func box(d int, lo, hi float64) ([]float64, []float64) {

@@ -694,3 +694,31 @@ func TestShiftedOptimaOffFixedPoints(t *testing.T) {
 		}
 	}
 }
+
+// TestRegistry: every registered family builds at its default dimension
+// with its display name, refuses a dimension it does not support with
+// problem.ErrDim, and Families agrees with Names and DefaultDim.
+func TestRegistry(t *testing.T) {
+	fams := problem.Families()
+	if len(fams) != len(problem.Names()) {
+		t.Fatalf("%d families, %d names", len(fams), len(problem.Names()))
+	}
+	for i, f := range fams {
+		if f.Name != problem.Names()[i] || f.About == "" || f.Dims == "" {
+			t.Errorf("family %d: %+v", i, f)
+		}
+		if d, err := problem.DefaultDim(f.Name); err != nil || d != f.DefaultDim {
+			t.Errorf("%s: DefaultDim %d, %v", f.Name, d, err)
+		}
+		p, err := problem.New(f.Name, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+		if p.Dim() != f.DefaultDim || !strings.EqualFold(p.Name(), fmt.Sprintf("%s%dd", f.Name, f.DefaultDim)) {
+			t.Errorf("%s: built %s (d = %d)", f.Name, p.Name(), p.Dim())
+		}
+		if _, err := problem.New(f.Name, 41); !errors.Is(err, problem.ErrDim) {
+			t.Errorf("%s at d = 41: %v", f.Name, err)
+		}
+	}
+}

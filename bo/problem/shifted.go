@@ -2,6 +2,7 @@ package problem
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
@@ -33,21 +34,40 @@ type shiftedKind struct {
 	f         baseFn   // F
 	canonical canonMap // φ
 	group     func(d int) (orbit.Group, error)
+	about     string // one line for Families
 }
 
-var shiftedKinds = map[string]shiftedKind{
-	"shiftedackley": {
+var (
+	shiftedAckley = shiftedKind{
 		name: "ShiftedAckley", half: 16, cLo: 0, cHi: 0.8, shape: kernel.Matern52, chosen: true, defaultD: 2, minD: 2,
 		f: fnAckley, canonical: canonSortAbs, group: func(d int) (orbit.Group, error) { return orbit.Hyperoctahedral(d) },
-	},
-	"shiftedrastrigin": {
+		about: "Ackley(sort(|x|) − c), hyperoctahedral",
+	}
+	shiftedRastrigin = shiftedKind{
 		name: "ShiftedRastrigin", half: 5.12, cLo: -0.8, cHi: 0.8, shape: kernel.RBF, chosen: true, defaultD: 4, minD: 2,
 		f: fnRastrigin, canonical: canonSort, group: func(d int) (orbit.Group, error) { return orbit.Permutation(d) },
-	},
-	"shiftedgriewank": {
+		about: "Rastrigin(sort(x) − c), permutations",
+	}
+	shiftedGriewank = shiftedKind{
 		name: "ShiftedGriewank", half: 600, cLo: 0, cHi: 0.8, shape: kernel.RBF, chosen: true, defaultD: 6, minD: 2,
 		f: fnGriewank, canonical: canonAbs, group: func(d int) (orbit.Group, error) { return orbit.SignFlip(d) },
-	},
+		about: "Griewank(|x| − c), sign flips",
+	}
+)
+
+// shifted registers an off-fixed-point kind.
+func shifted(k shiftedKind) family {
+	key := strings.ToLower(k.name)
+	return family{
+		key: key, class: ClassOffFixedPoint, about: k.about, defaultD: k.defaultD, dims: fmt.Sprintf("d in %d…%d", k.minD, MaxDim),
+		check: func(d int) error {
+			if d < k.minD || d > MaxDim {
+				return fmt.Errorf("%w: %s: d = %d, want %d ≤ d ≤ %d", ErrDim, key, d, k.minD, MaxDim)
+			}
+			return nil
+		},
+		build: func(d int) (*Problem, error) { return newShifted(k, d) },
+	}
 }
 
 // shift returns c for dimension d (see shiftedKind).
@@ -59,11 +79,8 @@ func (k shiftedKind) shift(d int) []float64 {
 	return c
 }
 
-func newShifted(kind string, d int) (*Problem, error) {
-	k := shiftedKinds[kind]
-	if d < k.minD || d > MaxDim {
-		return nil, fmt.Errorf("%w: %s: d = %d, want %d ≤ d ≤ %d", ErrDim, kind, d, k.minD, MaxDim)
-	}
+func newShifted(k shiftedKind, d int) (*Problem, error) {
+	kind := strings.ToLower(k.name)
 	g, err := k.group(d)
 	if err != nil {
 		return nil, fmt.Errorf("problem: %s%dd: building its group: %w", k.name, d, err)

@@ -17,7 +17,7 @@ func init() {
 	})
 }
 
-const evalUsage = `
+var evalUsage = fmt.Sprintf(`
 Usage: perf eval --problem P [--d D] --x FILE [--users FILE]
 
 Prints the paper's definition of problem P at every row of FILE as JSON:
@@ -28,17 +28,7 @@ every float in shortest round-trip form. Every problem but WLAN is in its
 usual minimization form; WLAN is the total throughput in Mbps, to maximize.
 
 Problems P (default dimension in parentheses; --d 0 or absent selects it):
-  the paper's:
-  ackley (2), griewank (6), rastrigin (5)   any d in 1…16
-  radial (2), scaling (2)                   d = 2 only
-  wlan (8)                                  d = 2m (m access points)
-  a paper-fidelity variant:
-  radialscaled (2)                          Radial with its Rastrigin argument ×5.12
-  off-fixed-point (optima on free orbits, not at the origin):
-  shiftedackley (2)                         Ackley(sort(|x|) − c), hyperoctahedral, d in 2…16
-  shiftedrastrigin (4)                      Rastrigin(sort(x) − c), permutations, d in 2…16
-  shiftedgriewank (6)                       Griewank(|x| − c), sign flips, d in 2…16
-Names are case-insensitive and may carry the dimension, e.g. Rastrigin5d.
+%sNames are case-insensitive and may carry the dimension, e.g. Rastrigin5d.
 
 Point files: CSV, no header, one point per row. Every point must lie in
 the problem's box. For WLAN a point is laid out x1..xm, y1..ym, and
@@ -47,7 +37,25 @@ the shipped layout of 16 users is used.
 
 Example:
   perf eval --problem rastrigin --d 5 --x testdata/examples/points5d.csv
-`
+`, problemsHelp())
+
+// problemsHelp is the problems of perf eval -h, from problem.Families: the
+// registry is the one list of problems.
+func problemsHelp() string {
+	var b strings.Builder
+	class := ""
+	for _, f := range problem.Families() {
+		if f.Class != class {
+			class = f.Class
+			fmt.Fprintf(&b, "  %s:\n", map[string]string{
+				problem.ClassPaper: "the paper's", problem.ClassVariant: "a paper-fidelity variant",
+				problem.ClassOffFixedPoint: "off-fixed-point (optima on free orbits, not at the origin)",
+			}[class])
+		}
+		fmt.Fprintf(&b, "    %-22s %s; %s\n", fmt.Sprintf("%s (%d)", f.Name, f.DefaultDim), f.About, f.Dims)
+	}
+	return b.String()
+}
 
 func runEval(args []string, stdout, _ io.Writer) error {
 	fs := newFlagSet("eval", evalUsage, stdout)

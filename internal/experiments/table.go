@@ -184,7 +184,7 @@ func settingsOf(cfg bo.Config, iters, seeds, workers int) (Settings, error) {
 	return Settings{
 		Prior: prior,
 		Seeds: seeds, Iters: iters, Init: cfg.Init,
-		Acquisition: cfg.Acquisition.String(), Beta: cfg.Beta.String(), FitMode: cfg.FitMode.String(),
+		Acquisition: cfg.Acquisition.Name(), Beta: cfg.Beta.String(), FitMode: cfg.FitMode.String(),
 		Backend: b.Name(), Workers: workers, Landmarks: cfg.Landmarks,
 	}, nil
 }
