@@ -30,6 +30,9 @@ type boxQN struct {
 	rho, alp []float64
 	evals    int
 	iters    int // accepted steps of the last maximize
+	// L-BFGS memory: stored pairs in a ring of memory slots, head the
+	// next slot.
+	stored, head int
 }
 
 func newBoxQN(lo, hi []float64, maxIter int) *boxQN {
@@ -73,140 +76,30 @@ func finiteOr(v float64) float64 {
 // found into dst, returning its value. It evaluates f at most about
 // maxIter·40 times.
 func (b *boxQN) maximize(f boxObjective, dst, x0 []float64) float64 {
-	d := len(b.lo)
 	copy(b.x, x0)
 	clampInto(b.x, b.lo, b.hi)
 	fx := finiteOr(f(b.x, b.g))
 	b.evals, b.iters = 1, 0
-	stored, head := 0, 0 // L-BFGS memory: pairs in a ring, head = next slot
+	b.forget()
 	if math.IsInf(fx, -1) {
 		copy(dst, b.x)
 		return fx
 	}
 	for range b.maxIter {
-		// Free set and projected gradient (ascent: moving along +g).
-		pg := 0.0
-		for i := range d {
-			gi := b.g[i]
-			atLo := b.x[i] <= b.lo[i] && gi < 0
-			atHi := b.x[i] >= b.hi[i] && gi > 0
-			b.free[i] = !(atLo || atHi)
-			if b.free[i] {
-				pg = math.Max(pg, math.Abs(gi)*(b.hi[i]-b.lo[i]))
-			}
-		}
+		pg := b.freeSet()
 		if pg <= b.gtol*math.Max(1, math.Abs(fx)) || !(pg < math.Inf(1)) {
 			break
 		}
-		// Two-loop recursion on the free variables for the ascent
-		// direction H·g (H approximates −(∇²f)⁻¹).
-		for i := range d {
-			if b.free[i] {
-				b.q[i] = b.g[i]
-			} else {
-				b.q[i] = 0
-			}
-		}
-		for k := 0; k < stored; k++ {
-			j := (head - 1 - k + b.memory) % b.memory
-			b.alp[j] = b.rho[j] * dotMasked(b.s[j], b.q, b.free)
-			axpyMasked(-b.alp[j], b.y[j], b.q, b.free)
-		}
-		gamma := 0.0
-		if stored > 0 {
-			j := (head - 1 + b.memory) % b.memory
-			gamma = dotMasked(b.s[j], b.y[j], b.free) / dotMasked(b.y[j], b.y[j], b.free)
-		}
-		if !(gamma > 0) || math.IsInf(gamma, 0) {
-			// No curvature yet: scale so the first trial step moves the
-			// largest free coordinate by a tenth of its box width.
-			w := 0.0
-			for i := range d {
-				if b.free[i] && b.g[i] != 0 {
-					w = math.Max(w, math.Abs(b.g[i])/(b.hi[i]-b.lo[i]))
-				}
-			}
-			gamma = 0.1 / w
-		}
-		for i := range b.q {
-			b.q[i] *= gamma
-		}
-		for k := stored - 1; k >= 0; k-- {
-			j := (head - 1 - k + b.memory) % b.memory
-			beta := b.rho[j] * dotMasked(b.y[j], b.q, b.free)
-			axpyMasked(b.alp[j]-beta, b.s[j], b.q, b.free)
-		}
-		copy(b.dir, b.q)
-		if dotMasked(b.dir, b.g, b.free) <= 0 {
-			// Not an ascent direction: restart from the scaled gradient.
-			stored, head = 0, 0
-			w := 0.0
-			for i := range d {
-				if b.free[i] {
-					w = math.Max(w, math.Abs(b.g[i])/(b.hi[i]-b.lo[i]))
-				}
-			}
-			for i := range d {
-				if b.free[i] {
-					b.dir[i] = 0.1 * b.g[i] / w
-				} else {
-					b.dir[i] = 0
-				}
-			}
-		}
-		// Backtracking along the projected path.
-		step := 1.0
-		fn := math.Inf(-1)
-		ok := false
-		for range b.maxLS {
-			for i := range d {
-				b.xn[i] = b.x[i] + step*b.dir[i]
-			}
-			clampInto(b.xn, b.lo, b.hi)
-			// Trial points need the value only; the gradient is taken
-			// once a point is accepted (gp.Workspace then reuses the
-			// prediction, so only the gradient work is added).
-			fn = finiteOr(f(b.xn, nil))
-			b.evals++
-			inc := 0.0
-			for i := range d {
-				inc += b.g[i] * (b.xn[i] - b.x[i])
-			}
-			if fn >= fx+1e-4*inc && fn > math.Inf(-1) && inc > 0 {
-				ok = true
-				break
-			}
-			step *= 0.5
-		}
-		if ok {
-			fn = finiteOr(f(b.xn, b.gn))
-			ok = fn > math.Inf(-1)
-		}
+		b.direction()
+		fn, ok := b.lineSearch(f, fx)
 		if !ok {
-			if stored > 0 {
-				stored, head = 0, 0
+			if b.stored > 0 {
+				b.forget()
 				continue
 			}
 			break
 		}
-		// Curvature pair (for the concave model: s·(−Δg) > 0).
-		sy := 0.0
-		yy := 0.0
-		for i := range d {
-			s := b.xn[i] - b.x[i]
-			y := -(b.gn[i] - b.g[i])
-			b.s[head][i] = s
-			b.y[head][i] = y
-			sy += s * y
-			yy += y * y
-		}
-		if sy > 1e-12*math.Sqrt(yy)*vecNorm(b.s[head]) && sy > 0 {
-			b.rho[head] = 1 / sy
-			head = (head + 1) % b.memory
-			if stored < b.memory {
-				stored++
-			}
-		}
+		b.remember()
 		b.iters++
 		prev := fx
 		copy(b.x, b.xn)
@@ -218,6 +111,136 @@ func (b *boxQN) maximize(f boxObjective, dst, x0 []float64) float64 {
 	}
 	copy(dst, b.x)
 	return fx
+}
+
+// forget empties the L-BFGS memory.
+func (b *boxQN) forget() { b.stored, b.head = 0, 0 }
+
+// freeSet marks the free variables (those not held at a bound by the
+// gradient; ascent moves along +g) and returns the projected gradient's
+// largest entry scaled by the box widths.
+func (b *boxQN) freeSet() float64 {
+	pg := 0.0
+	for i := range b.x {
+		gi := b.g[i]
+		atLo := b.x[i] <= b.lo[i] && gi < 0
+		atHi := b.x[i] >= b.hi[i] && gi > 0
+		b.free[i] = !(atLo || atHi)
+		if b.free[i] {
+			pg = math.Max(pg, math.Abs(gi)*(b.hi[i]-b.lo[i]))
+		}
+	}
+	return pg
+}
+
+// direction writes the ascent direction into dir: the two-loop recursion
+// on the free variables for H·g (H approximates −(∇²f)⁻¹), or the scaled
+// gradient when that is not an ascent direction (which also empties the
+// memory).
+func (b *boxQN) direction() {
+	for i := range b.q {
+		if b.free[i] {
+			b.q[i] = b.g[i]
+		} else {
+			b.q[i] = 0
+		}
+	}
+	for k := 0; k < b.stored; k++ {
+		j := (b.head - 1 - k + b.memory) % b.memory
+		b.alp[j] = b.rho[j] * dotMasked(b.s[j], b.q, b.free)
+		axpyMasked(-b.alp[j], b.y[j], b.q, b.free)
+	}
+	gamma := 0.0
+	if b.stored > 0 {
+		j := (b.head - 1 + b.memory) % b.memory
+		gamma = dotMasked(b.s[j], b.y[j], b.free) / dotMasked(b.y[j], b.y[j], b.free)
+	}
+	if !(gamma > 0) || math.IsInf(gamma, 0) {
+		// No curvature yet: scale so the first trial step moves the
+		// largest free coordinate by a tenth of its box width.
+		w := 0.0
+		for i := range b.g {
+			if b.free[i] && b.g[i] != 0 {
+				w = math.Max(w, math.Abs(b.g[i])/(b.hi[i]-b.lo[i]))
+			}
+		}
+		gamma = 0.1 / w
+	}
+	for i := range b.q {
+		b.q[i] *= gamma
+	}
+	for k := b.stored - 1; k >= 0; k-- {
+		j := (b.head - 1 - k + b.memory) % b.memory
+		beta := b.rho[j] * dotMasked(b.y[j], b.q, b.free)
+		axpyMasked(b.alp[j]-beta, b.s[j], b.q, b.free)
+	}
+	copy(b.dir, b.q)
+	if dotMasked(b.dir, b.g, b.free) <= 0 {
+		// Not an ascent direction: restart from the scaled gradient.
+		b.forget()
+		w := 0.0
+		for i := range b.g {
+			if b.free[i] {
+				w = math.Max(w, math.Abs(b.g[i])/(b.hi[i]-b.lo[i]))
+			}
+		}
+		for i := range b.dir {
+			if b.free[i] {
+				b.dir[i] = 0.1 * b.g[i] / w
+			} else {
+				b.dir[i] = 0
+			}
+		}
+	}
+}
+
+// lineSearch backtracks along the projected path x + step·dir (clamped)
+// until the Armijo condition holds, then takes the gradient at the
+// accepted point xn into gn. It reports whether a point was accepted.
+func (b *boxQN) lineSearch(f boxObjective, fx float64) (float64, bool) {
+	step := 1.0
+	for range b.maxLS {
+		for i := range b.xn {
+			b.xn[i] = b.x[i] + step*b.dir[i]
+		}
+		clampInto(b.xn, b.lo, b.hi)
+		// Trial points need the value only; the gradient is taken once a
+		// point is accepted (gp.Workspace then reuses the prediction, so
+		// only the gradient work is added).
+		fn := finiteOr(f(b.xn, nil))
+		b.evals++
+		inc := 0.0
+		for i := range b.xn {
+			inc += b.g[i] * (b.xn[i] - b.x[i])
+		}
+		if fn >= fx+1e-4*inc && fn > math.Inf(-1) && inc > 0 {
+			fn = finiteOr(f(b.xn, b.gn))
+			return fn, fn > math.Inf(-1)
+		}
+		step *= 0.5
+	}
+	return math.Inf(-1), false
+}
+
+// remember stores the step's curvature pair (for the concave model,
+// s·(−Δg) > 0) when it is safely positive.
+func (b *boxQN) remember() {
+	sy, yy := 0.0, 0.0
+	for i := range b.xn {
+		s := b.xn[i] - b.x[i]
+		y := -(b.gn[i] - b.g[i])
+		b.s[b.head][i] = s
+		b.y[b.head][i] = y
+		sy += s * y
+		yy += y * y
+	}
+	if sy > 1e-12*math.Sqrt(yy)*vecNorm(b.s[b.head]) && sy > 0 {
+		b.rho[b.head] = 1 / sy
+		b.head = (b.head + 1) % b.memory
+		if b.stored < b.memory {
+			b.stored++
+		}
+	}
 }
 
 func dotMasked(a, b []float64, m []bool) float64 {

@@ -239,10 +239,61 @@ func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions)
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	iters := ro.Iters
-	if iters == 0 {
-		iters = DefaultIters
+	r, err := newRunner(p, cfg, seed, ro)
+	if err != nil {
+		return nil, err
 	}
+	// Rounds: the initial design in rounds of at most q points, then the
+	// acquisition steps in rounds of q (the last may be shorter). A round's
+	// points are asked together (pending for each other), evaluated, then
+	// told.
+	total, init, q := r.total, r.o.cfg.Init, r.tr.Batch
+	for i, round := 0, 0; i < total; round++ {
+		m := min(q, total-i)
+		if i < init {
+			m = min(q, init-i)
+		}
+		if err := ctx.Err(); err != nil {
+			bookkeep(r.tr)
+			return r.tr, wrapf(err, "%s: stopped after %d of %d evaluations", p.Name(), i, total)
+		}
+		resumed := max(0, min(m, len(ro.Resume)-i))
+		if resumed == m && (q == 1 || i >= init) && ro.Resume[i].Phase == PhaseBO {
+			err = r.replayRound(i, m, round)
+		} else {
+			err = r.evalRound(i, m, round, resumed)
+		}
+		if err != nil {
+			if r.stopped {
+				return r.tr, err
+			}
+			return nil, err
+		}
+		i += m
+	}
+	bookkeep(r.tr)
+	return r.tr, nil
+}
+
+// runner is one Run: the optimizer, the trace so far, and what the
+// evaluations need (the noise, the observed-noise design values).
+type runner struct {
+	p     Problem
+	o     *Optimizer
+	tr    *Trace
+	ro    RunOptions
+	seed  uint64
+	total int       // Init + Iters
+	sd    float64   // the noise's standard deviation
+	initF []float64 // f over the initial design (NoiseObserved), reused
+	// stopped: OnEvaluation failed, and Run returns the trace so far with
+	// its error (other errors return no trace).
+	stopped bool
+}
+
+// noiseVariance returns the observation noise variance of ro.Noise for p
+// (NoiseObserved: 0 here, set from the initial design later).
+func noiseVariance(p Problem, ro RunOptions) (float64, error) {
 	var noise float64
 	switch ro.Noise.Kind {
 	case NoiseBox:
@@ -253,10 +304,24 @@ func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions)
 		noise = ro.Noise.Variance
 	case NoiseObserved:
 	default:
-		return nil, fmt.Errorf("%w: %s: noise rule %d", ErrBadConfig, p.Name(), ro.Noise.Kind)
+		return 0, fmt.Errorf("%w: %s: noise rule %d", ErrBadConfig, p.Name(), ro.Noise.Kind)
 	}
 	if !(noise >= 0) || math.IsInf(noise, 0) {
-		return nil, fmt.Errorf("%w: %s: noise variance %v", ErrBadConfig, p.Name(), noise)
+		return 0, fmt.Errorf("%w: %s: noise variance %v", ErrBadConfig, p.Name(), noise)
+	}
+	return noise, nil
+}
+
+// newRunner validates the run's settings, builds its optimizer (after the
+// noise rule, which may fix the GP noise) and the trace's header.
+func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, error) {
+	iters := ro.Iters
+	if iters == 0 {
+		iters = DefaultIters
+	}
+	noise, err := noiseVariance(p, ro)
+	if err != nil {
+		return nil, err
 	}
 	fixNoise := cfg.FixNoise && cfg.Noise == 0
 	if fixNoise {
@@ -267,11 +332,11 @@ func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions)
 	if err != nil {
 		return nil, wrapf(err, "%s", p.Name())
 	}
+	r := &runner{p: p, ro: ro, seed: seed}
 	// NoiseObserved: the noiseless f over the initial design, which the
 	// seed fixes, evaluated now (and reused below) to set the variance.
-	var initF []float64
 	if ro.Noise.Kind == NoiseObserved {
-		if initF, noise, err = observedNoise(p, o); err != nil {
+		if r.initF, noise, err = observedNoise(p, o); err != nil {
 			return nil, err
 		}
 		if fixNoise {
@@ -281,19 +346,20 @@ func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions)
 			}
 		}
 	}
+	r.o = o
 	c := o.Config()
 	if iters < 0 || iters > MaxEvaluations-c.Init {
 		return nil, fmt.Errorf("%w: %s: Iters = %d outside [0, %d − Init]", ErrBadConfig, p.Name(), iters, MaxEvaluations)
 	}
-	total := c.Init + iters
-	if len(ro.Resume) > total {
-		return nil, fmt.Errorf("%w: %d evaluations to resume, the run has %d", ErrHistory, len(ro.Resume), total)
+	r.total = c.Init + iters
+	if len(ro.Resume) > r.total {
+		return nil, fmt.Errorf("%w: %d evaluations to resume, the run has %d", ErrHistory, len(ro.Resume), r.total)
 	}
 	group := "none"
 	if g := c.Kernel.Group(); g != nil {
 		group = g.Name()
 	}
-	tr := &Trace{
+	r.tr = &Trace{
 		Problem: p.Name(), D: len(lo), Kernel: c.Kernel.Name(), Seed: seed, Minimize: c.Minimize,
 		Group: group, Shape: c.Kernel.shapeName(), Acquisition: c.Acquisition.Name(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
@@ -302,14 +368,14 @@ func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions)
 		MaxIter: c.MaxIter, Backend: c.Backend.Name(), NoiseVariance: noise,
 	}
 	if ro.Noise.Kind != NoiseBox {
-		tr.NoiseRule = ro.Noise.String()
+		r.tr.NoiseRule = ro.Noise.String()
 	}
 	if op, ok := p.(optimumer); ok {
 		if fs, ok := op.Optimum(); ok {
-			tr.Optimum = &fs
+			r.tr.Optimum = &fs
 		}
 	}
-	sd := math.Sqrt(noise)
+	r.sd = math.Sqrt(noise)
 	q := ro.Batch
 	if q == 0 {
 		q = 1
@@ -317,93 +383,86 @@ func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions)
 	if q < 1 || q > MaxBatch {
 		return nil, fmt.Errorf("%w: %s: batch size %d outside [1, %d]", ErrBadConfig, p.Name(), q, MaxBatch)
 	}
-	tr.Batch = q
-	// Rounds: the initial design in rounds of at most q points, then the
-	// acquisition steps in rounds of q (the last may be shorter). A round's
-	// points are asked together (pending for each other), evaluated, then
-	// told.
-	round := 0
-	for i := 0; i < total; round++ {
-		m := min(q, total-i)
-		if i < c.Init {
-			m = min(q, c.Init-i)
+	r.tr.Batch = q
+	return r, nil
+}
+
+// replayRound tells a whole resumed acquisition round (evaluations i …
+// i+m−1) again, without a fit.
+func (r *runner) replayRound(i, m, round int) error {
+	for j := range m {
+		e := r.ro.Resume[i+j]
+		if e.Phase != PhaseBO || e.Round != round {
+			return fmt.Errorf("%w: %s: resumed evaluation %d is phase %q round %d, want %q round %d", ErrHistory, r.p.Name(), i+j, e.Phase, e.Round, PhaseBO, round)
 		}
-		if err := ctx.Err(); err != nil {
-			bookkeep(tr)
-			return tr, wrapf(err, "%s: stopped after %d of %d evaluations", p.Name(), i, total)
+		if err := r.o.Tell(e.X, e.Y); err != nil {
+			return fmt.Errorf("%w: %s: resumed evaluation %d: %w", ErrHistory, r.p.Name(), i+j, err)
 		}
-		resumed := max(0, min(m, len(ro.Resume)-i))
-		if resumed == m && (q == 1 || i >= c.Init) && ro.Resume[i].Phase == PhaseBO {
-			// A whole resumed acquisition round: tell it again, no fit.
-			for j := range m {
-				e := ro.Resume[i+j]
-				if e.Phase != PhaseBO || e.Round != round {
-					return nil, fmt.Errorf("%w: %s: resumed evaluation %d is phase %q round %d, want %q round %d", ErrHistory, p.Name(), i+j, e.Phase, e.Round, PhaseBO, round)
-				}
-				if err := o.Tell(e.X, e.Y); err != nil {
-					return nil, fmt.Errorf("%w: %s: resumed evaluation %d: %w", ErrHistory, p.Name(), i+j, err)
-				}
-				tr.Evaluations = append(tr.Evaluations, e)
-			}
-			i += m
+		r.tr.Evaluations = append(r.tr.Evaluations, e)
+	}
+	return nil
+}
+
+// evalRound asks the m points of a round together, checks the first
+// resumed of them against the resumed evaluations, evaluates the others,
+// and tells them all, calling OnEvaluation after each new one.
+func (r *runner) evalRound(i, m, round, resumed int) error {
+	p, o := r.p, r.o
+	t0 := time.Now()
+	xs := make([][]float64, m)
+	infos := make([]Diagnostics, m)
+	for j := range m {
+		x, err := o.Ask()
+		if err != nil {
+			return wrapf(err, "%s: evaluation %d", p.Name(), i+j)
+		}
+		xs[j], infos[j] = x, o.Diagnostics()
+	}
+	asked := time.Since(t0)
+	for j := range resumed {
+		e := r.ro.Resume[i+j]
+		if !sameBits(xs[j], e.X) || e.Phase != infos[j].Phase {
+			return fmt.Errorf("%w: %s: resumed evaluation %d is not the point these settings ask", ErrHistory, p.Name(), i+j)
+		}
+	}
+	evals := make([]Evaluation, m)
+	for j := range m {
+		if j < resumed {
+			evals[j] = r.ro.Resume[i+j]
 			continue
 		}
-		t0 := time.Now()
-		xs := make([][]float64, m)
-		infos := make([]Diagnostics, m)
-		for j := range m {
-			x, err := o.Ask()
-			if err != nil {
-				return nil, wrapf(err, "%s: evaluation %d", p.Name(), i+j)
-			}
-			xs[j], infos[j] = x, o.Diagnostics()
+		t1 := time.Now()
+		var f float64
+		var err error
+		if i+j < len(r.initF) {
+			f = r.initF[i+j]
+		} else if f, err = p.Evaluate(xs[j]); err != nil {
+			return wrapf(err, "%s: evaluation %d", p.Name(), i+j)
 		}
-		asked := time.Since(t0)
-		for j := range resumed {
-			e := ro.Resume[i+j]
-			if !sameBits(xs[j], e.X) || e.Phase != infos[j].Phase {
-				return nil, fmt.Errorf("%w: %s: resumed evaluation %d is not the point these settings ask", ErrHistory, p.Name(), i+j)
-			}
+		y := f
+		if r.sd > 0 {
+			y += r.sd * stream(r.seed, tagNoise, uint64(i+j)).NormFloat64()
 		}
-		evals := make([]Evaluation, m)
-		for j := range m {
-			if j < resumed {
-				evals[j] = ro.Resume[i+j]
-				continue
-			}
-			t1 := time.Now()
-			var f float64
-			if i+j < len(initF) {
-				f = initF[i+j]
-			} else if f, err = p.Evaluate(xs[j]); err != nil {
-				return nil, wrapf(err, "%s: evaluation %d", p.Name(), i+j)
-			}
-			y := f
-			if sd > 0 {
-				y += sd * stream(seed, tagNoise, uint64(i+j)).NormFloat64()
-			}
-			evals[j] = newEvaluation(infos[j], xs[j], y, f, round)
-			evals[j].Timings.Other = time.Since(t1)
-			if j == 0 {
-				evals[j].Timings.Other += asked - sumAskTimes(infos)
-			}
+		evals[j] = newEvaluation(infos[j], xs[j], y, f, round)
+		evals[j].Timings.Other = time.Since(t1)
+		if j == 0 {
+			evals[j].Timings.Other += asked - sumAskTimes(infos)
 		}
-		for j, e := range evals {
-			if err := o.Tell(e.X, e.Y); err != nil {
-				return nil, wrapf(err, "%s: evaluation %d", p.Name(), i+j)
-			}
-			tr.Evaluations = append(tr.Evaluations, e)
-			if j >= resumed && ro.OnEvaluation != nil {
-				if err := ro.OnEvaluation(e); err != nil {
-					bookkeep(tr)
-					return tr, wrapf(err, "%s: evaluation %d", p.Name(), i+j)
-				}
-			}
-		}
-		i += m
 	}
-	bookkeep(tr)
-	return tr, nil
+	for j, e := range evals {
+		if err := o.Tell(e.X, e.Y); err != nil {
+			return wrapf(err, "%s: evaluation %d", p.Name(), i+j)
+		}
+		r.tr.Evaluations = append(r.tr.Evaluations, e)
+		if j >= resumed && r.ro.OnEvaluation != nil {
+			if err := r.ro.OnEvaluation(e); err != nil {
+				bookkeep(r.tr)
+				r.stopped = true
+				return wrapf(err, "%s: evaluation %d", p.Name(), i+j)
+			}
+		}
+	}
+	return nil
 }
 
 // observedNoise evaluates p at the initial design of o (a fresh

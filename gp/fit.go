@@ -231,12 +231,41 @@ func boundsOr(b [2]float64, lo, hi float64, name string) ([2]float64, error) {
 	return b, nil
 }
 
+// fitHyper fits the hyperparameters of the bound family b to the
+// standardized outputs ys (scale: the standardization's, for a fixed
+// noise in units of y) by opts.method: the profile likelihood (default)
+// or multi-start BFGS.
 func fitHyper(b Bound, be linalg.Backend, xc *mat.Dense, ys []float64, scale float64, opts FitOptions) (Hyper, fitInfo, error) {
-	var info fitInfo
+	sp, err := newFitSpace(xc, scale, opts)
+	if err != nil {
+		return Hyper{}, fitInfo{}, err
+	}
+	switch opts.method {
+	case fitProfile:
+		return fitProfileLikelihood(b, be, ys, sp.s, sp.bx, sp.fixedLogNoise, sp.pr, opts)
+	case fitBFGS:
+		return fitBFGSStarts(b, be, ys, sp, opts)
+	}
+	return Hyper{}, fitInfo{}, fmt.Errorf("gp: unknown fit method %d", int(opts.method))
+}
+
+// fitSpace is where a fit searches: the box of log hyperparameters, the
+// prior, the data scale and the fixed noise.
+type fitSpace struct {
+	s             float64 // the data scale (dataScale)
+	bx            box     // log bounds of (variance, lengthscale, noise)
+	pr            *priorSpec
+	fixedLogNoise float64 // log of the fixed noise (FixNoise), NaN otherwise
+	nvar          int     // 3, or 2 with the noise fixed
+}
+
+// newFitSpace checks opts' bounds and prior against the data xc (outputs
+// standardized by scale) and returns the search space.
+func newFitSpace(xc *mat.Dense, scale float64, opts FitOptions) (*fitSpace, error) {
 	s := dataScale(xc)
 	vb, err := boundsOr(opts.VarianceBounds, defaultVarianceMin, defaultVarianceMax, "variance")
 	if err != nil {
-		return Hyper{}, info, err
+		return nil, err
 	}
 	// The default bounds follow the data scale, within the range kernels
 	// accept (kernel.MinLengthscale…MaxLengthscale).
@@ -244,7 +273,7 @@ func fitHyper(b Bound, be linalg.Backend, xc *mat.Dense, ys []float64, scale flo
 	lhi := max(min(defaultLengthMax*s, kernel.MaxLengthscale), kernel.MinLengthscale*1e6)
 	lb, err := boundsOr(opts.LengthscaleBounds, llo, lhi, "lengthscale")
 	if err != nil {
-		return Hyper{}, info, err
+		return nil, err
 	}
 	noiseMin := defaultNoiseMin
 	if opts.Prior != PriorNone {
@@ -252,7 +281,7 @@ func fitHyper(b Bound, be linalg.Backend, xc *mat.Dense, ys []float64, scale flo
 	}
 	nb, err := boundsOr(opts.NoiseBounds, noiseMin, defaultNoiseMax, "noise")
 	if err != nil {
-		return Hyper{}, info, err
+		return nil, err
 	}
 	w := opts.PriorScale
 	if w == 0 {
@@ -260,42 +289,48 @@ func fitHyper(b Bound, be linalg.Backend, xc *mat.Dense, ys []float64, scale flo
 	}
 	pr, err := newPriorSpec(opts.Prior, w)
 	if err != nil {
-		return Hyper{}, info, err
+		return nil, err
 	}
 	if pr != nil {
 		pr.fixedNoise = opts.FixNoise
 	}
-	var bx box
+	sp := &fitSpace{s: s, pr: pr, fixedLogNoise: math.NaN(), nvar: 3}
 	for i, r := range [3][2]float64{vb, lb, nb} {
-		bx.lo[i], bx.hi[i] = math.Log(r[0]), math.Log(r[1])
+		sp.bx.lo[i], sp.bx.hi[i] = math.Log(r[0]), math.Log(r[1])
 	}
-	fixedLogNoise := math.NaN()
 	if opts.FixNoise {
 		if !(opts.Noise >= 0) || math.IsInf(opts.Noise, 0) {
-			return Hyper{}, info, fmt.Errorf("gp: fixed noise %v must be non-negative and finite", opts.Noise)
+			return nil, fmt.Errorf("gp: fixed noise %v must be non-negative and finite", opts.Noise)
 		}
-		fixedLogNoise = math.Log(opts.Noise / (scale * scale)) // −Inf for 0: exp gives 0
+		sp.fixedLogNoise = math.Log(opts.Noise / (scale * scale)) // −Inf for 0: exp gives 0
+		sp.nvar = 2
 	}
-	switch opts.method {
-	case fitProfile:
-		return fitProfileLikelihood(b, be, ys, s, bx, fixedLogNoise, pr, opts)
-	case fitBFGS:
-	default:
-		return Hyper{}, info, fmt.Errorf("gp: unknown fit method %d", int(opts.method))
-	}
-	nvar := 3
-	if opts.FixNoise {
-		nvar = 2
-	}
+	return sp, nil
+}
 
-	// Starts: Init, a default, then random ones.
+// full maps the optimizer's unconstrained z to log hyperparameters and
+// their derivatives dθ/dz (the fixed noise in place).
+func (sp *fitSpace) full(z []float64) (th [3]float64, dth [3]float64) {
+	for i := range sp.nvar {
+		th[i], dth[i] = sp.bx.theta(z[i], i)
+	}
+	if sp.nvar == 2 {
+		th[2] = sp.fixedLogNoise
+	}
+	return th, dth
+}
+
+// bfgsStarts returns the starts of fitBFGS in log space: opts.Init, a
+// default, then opts.Restarts random ones (stream (Seed, i)).
+func (sp *fitSpace) bfgsStarts(opts FitOptions) ([][3]float64, error) {
 	var starts [][3]float64
 	if h := opts.Init; h != nil {
 		if err := h.check(); err != nil {
-			return Hyper{}, info, fmt.Errorf("gp: Init: %w", err)
+			return nil, fmt.Errorf("gp: Init: %w", err)
 		}
 		starts = append(starts, [3]float64{math.Log(h.Variance), math.Log(h.Lengthscale), math.Log(max(h.Noise, 1e-300))})
 	}
+	s := sp.s
 	starts = append(starts, [3]float64{0, math.Log(0.25 * s), math.Log(1e-2)})
 	nr := opts.Restarts
 	if nr == 0 {
@@ -310,21 +345,25 @@ func fitHyper(b Bound, be linalg.Backend, xc *mat.Dense, ys []float64, scale flo
 			u(math.Log(1e-4), math.Log(1e-1)),
 		})
 	}
+	return starts, nil
+}
 
-	obj := newObjective(b, be, ys)
-	full := func(z []float64) (th [3]float64, dth [3]float64) {
-		for i := range nvar {
-			th[i], dth[i] = bx.theta(z[i], i)
-		}
-		if opts.FixNoise {
-			th[2] = fixedLogNoise
-		}
-		return th, dth
+// fitBFGSStarts is fitHyper for fitBFGS: multi-start quasi-Newton (BFGS
+// with the analytic gradient, Nelder–Mead where the family has no
+// lengthscale derivative) on the log marginal likelihood plus the log
+// prior, in the unconstrained coordinates of sp's box.
+func fitBFGSStarts(b Bound, be linalg.Backend, ys []float64, sp *fitSpace, opts FitOptions) (Hyper, fitInfo, error) {
+	var info fitInfo
+	starts, err := sp.bfgsStarts(opts)
+	if err != nil {
+		return Hyper{}, info, err
 	}
+	nvar, pr := sp.nvar, sp.pr
+	obj := newObjective(b, be, ys)
 	var g3 [3]float64
 	prob := optimize.Problem{
 		Func: func(z []float64) float64 {
-			th, _ := full(z)
+			th, _ := sp.full(z)
 			l, err := obj.eval(th, nil)
 			if err != nil || math.IsNaN(l) {
 				return math.Inf(1)
@@ -332,7 +371,7 @@ func fitHyper(b Bound, be linalg.Backend, xc *mat.Dense, ys []float64, scale flo
 			return -(l + pr.logDensity(th, nil))
 		},
 		Grad: func(grad, z []float64) {
-			th, dth := full(z)
+			th, dth := sp.full(z)
 			_, err := obj.eval(th, g3[:])
 			pr.logDensity(th, g3[:])
 			for i := range nvar {
@@ -347,7 +386,7 @@ func fitHyper(b Bound, be linalg.Backend, xc *mat.Dense, ys []float64, scale flo
 	// Probe whether the family has a lengthscale derivative.
 	info.Gradient = true
 	{
-		th, _ := full(starts[0][:nvar])
+		th, _ := sp.full(starts[0][:nvar])
 		if _, err := obj.eval(th, g3[:]); errors.Is(err, ErrNoDerivative) {
 			info.Gradient = false
 			prob.Grad = nil
@@ -365,12 +404,12 @@ func fitHyper(b Bound, be linalg.Backend, xc *mat.Dense, ys []float64, scale flo
 		for i := range 3 {
 			from[i] = st[i]
 			if i < nvar {
-				z[i] = bx.z(st[i], i)
-				from[i], _ = bx.theta(z[i], i)
+				z[i] = sp.bx.z(st[i], i)
+				from[i], _ = sp.bx.theta(z[i], i)
 			}
 		}
 		if opts.FixNoise {
-			from[2] = fixedLogNoise
+			from[2] = sp.fixedLogNoise
 		}
 		rec := fitStart{From: hyperOf(from), LogMarginal: math.NaN()}
 		var method optimize.Method = &optimize.BFGS{}
@@ -394,7 +433,7 @@ func fitHyper(b Bound, be linalg.Backend, xc *mat.Dense, ys []float64, scale flo
 			info.Starts = append(info.Starts, rec)
 			continue
 		}
-		th, _ := full(res.X)
+		th, _ := sp.full(res.X)
 		rec.To = hyperOf(th)
 		rec.LogMarginal = -res.F
 		info.Starts = append(info.Starts, rec)
