@@ -124,7 +124,10 @@ func OnCoords(g Group, d int, coords []int) (Group, error) {
 var _ Embedded = (*onCoords)(nil)
 
 // Capabilities of an OnCoords group, one bit each; onCoordsTypes holds a
-// type for every valid set (gen_oncoords.go).
+// type for every valid set (gen_oncoords.go). A new optional interface of
+// this package gets a bit here, a mixin below, a row in the generator's
+// caps and a case in onCoordsCaps — or a line in OnCoords's documentation
+// saying why an embedding must not declare it.
 const (
 	capFinite = 1 << iota // Finite and RangeActor
 	capDist               // Distancer
