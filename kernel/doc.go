@@ -258,6 +258,9 @@
 // double reductions; ErrBadOptions), Method Closed without a closed form
 // (ErrNoClosedForm), a group too large for the enumeration budget (wraps
 // orbit.ErrOverBudget) or whose order overflows int (orbit.ErrTooLarge),
+// an orbit.Embedded group whose declared inner group is nil or whose
+// coordinates are not its dimension's distinct indices in [0, d) (a
+// caller's own type; wraps orbit.ErrInvalid),
 // and, for NewPlus, an empty or mis-shaped design set or an invalid
 // RelTol, a spectrum of k_max(D, D) whose largest eigenvalue is not
 // positive and finite (ErrSpectrum: e.g. a variance near the float64

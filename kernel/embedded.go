@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/symbo/symbo/orbit"
@@ -46,6 +47,9 @@ func (b *builder) embeddedProduct() (bool, error) {
 		return false, nil
 	}
 	inner, coords := e.Inner()
+	if err := checkEmbedding(b.g, inner, coords); err != nil {
+		return true, err
+	}
 	ik, err := newOrbitKernel(b.p, inner, b.o, false)
 	if err != nil || ik.method == Enumerate {
 		if b.o.Method == Closed {
@@ -61,6 +65,23 @@ func (b *builder) embeddedProduct() (bool, error) {
 	b.k.ev, b.k.method = ee, ik.method
 	b.k.grad, b.k.gradLen = ev.gradFunc(ik.grad, ik.gradLen)
 	return true, nil
+}
+
+// checkEmbedding refuses an orbit.Embedded group (a caller's own type;
+// orbit.OnCoords checks its arguments) whose inner group is nil or whose
+// coordinates are not Dim() distinct indices in [0, g.Dim()).
+func checkEmbedding(g, inner orbit.Group, coords []int) error {
+	if orbit.IsNil(inner) || len(coords) != inner.Dim() {
+		return fmt.Errorf("kernel: %w: %s declares an inner group on %d coordinates that is nil or of another dimension", orbit.ErrInvalid, g.Name(), len(coords))
+	}
+	seen := make([]bool, g.Dim())
+	for _, c := range coords {
+		if c < 0 || c >= len(seen) || seen[c] {
+			return fmt.Errorf("kernel: %w: %s declares the coordinates %v, not distinct indices in [0, %d)", orbit.ErrInvalid, g.Name(), coords, len(seen))
+		}
+		seen[c] = true
+	}
+	return nil
 }
 
 // embedEval is k_avg^G(x_S, y_S)·e^{−‖x_R − y_R‖²/2ℓ²} for the evaluator

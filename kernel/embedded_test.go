@@ -319,3 +319,36 @@ func TestEmbeddedTooLarge(t *testing.T) {
 		t.Errorf("max over %s: %v", g.Name(), err)
 	}
 }
+
+// badEmbedding is a caller's orbit.Embedded group whose declared
+// embedding is inconsistent.
+type badEmbedding struct {
+	orbit.Group
+	inner  orbit.Group
+	coords []int
+}
+
+func (b badEmbedding) Inner() (orbit.Group, []int) { return b.inner, b.coords }
+
+// TestEmbeddedBadDeclaration: an Embedded group declaring coordinates out
+// of range, repeated, or of the wrong number is an error, not a panic.
+func TestEmbeddedBadDeclaration(t *testing.T) {
+	outer, err := orbit.SignFlip(4) // any group on R^4
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner, err := orbit.SignFlip(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := kernel.Params{Shape: kernel.RBF, Variance: 1, Lengthscale: 1}
+	for _, coords := range [][]int{{0, 4}, {-1, 2}, {1, 1}, {0}, {0, 1, 2}} {
+		g := badEmbedding{outer, inner, coords}
+		if _, err := kernel.NewAvg(p, g, kernel.Options{}); !errors.Is(err, orbit.ErrInvalid) {
+			t.Errorf("coords %v: %v, want ErrInvalid", coords, err)
+		}
+	}
+	if _, err := kernel.NewAvg(p, badEmbedding{outer, nil, []int{0, 1}}, kernel.Options{}); !errors.Is(err, orbit.ErrInvalid) {
+		t.Errorf("nil inner group: %v, want ErrInvalid", err)
+	}
+}
