@@ -57,12 +57,29 @@ func allocCases(t testing.TB) []allocCase {
 	add("avg/closed+normalized/"+ho.Name(), ho, a, err)
 	a, err = kernel.NewAvg(m52, sc, kernel.Options{Quadrature: 16, Normalize: true})
 	add("avg/quadrature+normalized/scaling", sc, a, err)
-	m, err := kernel.NewMax(m52, ho, kernel.Options{})
+	var m *kernel.Max
+	m, err = kernel.NewMax(m52, ho, kernel.Options{})
 	add("max/closed/"+ho.Name(), ho, m, err)
 	m, err = kernel.NewMax(m52, bp, kernel.Options{})
 	add("max/closed/"+bp.Name(), bp, m, err)
 	m, err = kernel.NewMax(m52, ho, kernel.Options{Method: kernel.Enumerate})
 	add("max/enumerate/"+ho.Name(), ho, m, err)
+	// Groups on some coordinates: the RBF product over the inner group's
+	// closed form, enumeration (transposed for one row) and Bessel form;
+	// Matérn over the whole group; max through the canonical map.
+	hoS, _ := orbit.OnCoords(ho, 5, []int{4, 0, 2})
+	bpS, _ := orbit.OnCoords(bp, 7, []int{6, 5, 0, 1, 3, 2})
+	rotS, _ := orbit.OnCoords(rot, 3, []int{2, 0})
+	a, err = kernel.NewAvg(rbf, hoS, kernel.Options{})
+	add("avg/closed/"+hoS.Name(), hoS, a, err)
+	a, err = kernel.NewAvg(rbf, bpS, kernel.Options{})
+	add("avg/enumerate/"+bpS.Name(), bpS, a, err)
+	a, err = kernel.NewAvg(rbf, rotS, kernel.Options{})
+	add("avg/closed/"+rotS.Name(), rotS, a, err)
+	a, err = kernel.NewAvg(m52, hoS, kernel.Options{})
+	add("avg/enumerate/m52/"+hoS.Name(), hoS, a, err)
+	m, err = kernel.NewMax(m52, hoS, kernel.Options{})
+	add("max/closed/"+hoS.Name(), hoS, m, err)
 	mp, err := kernel.NewMax(m52, ho, kernel.Options{})
 	if err == nil {
 		var p *kernel.Plus

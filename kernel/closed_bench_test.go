@@ -96,3 +96,52 @@ func BenchmarkClosedVsEnum(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkEmbeddedAvg times k_avg (rbf) over groups acting on some of 7
+// coordinates, factored over the coordinates (method auto: the inner
+// group's closed form) against the enumeration or discretization of the
+// whole group (method enumerate): a Gram at n = 256 and one query against
+// 256 points (CrossTo with a 1-row x, as the acquisition does).
+func BenchmarkEmbeddedAvg(b *testing.B) {
+	p := kernel.Params{Shape: kernel.RBF, Variance: 1, Lengthscale: 1}
+	ho, err := orbit.Hyperoctahedral(4)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rot, err := orbit.Rotation2D()
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n = 256
+	for _, inner := range []orbit.Group{ho, rot} {
+		g, err := orbit.OnCoords(inner, 7, []int{6, 1, 3, 0}[:inner.Dim()])
+		if err != nil {
+			b.Fatal(err)
+		}
+		x := kerneltest.Points(g, n, 1)
+		q := kerneltest.Points(g, 1, 2)
+		for _, method := range []kernel.Method{kernel.Auto, kernel.Enumerate} {
+			k, err := kernel.NewAvg(p, g, kernel.Options{Method: method})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("op=gram/group=%s/method=%s/n=%d", inner.Name(), method, n), func(b *testing.B) {
+				var dst mat.SymDense
+				for b.Loop() {
+					if err := k.GramTo(&dst, x); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run(fmt.Sprintf("op=query/group=%s/method=%s/n=%d", inner.Name(), method, n), func(b *testing.B) {
+				var dst mat.Dense
+				for b.Loop() {
+					dst.Reset()
+					if err := k.CrossTo(&dst, q, x); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

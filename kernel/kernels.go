@@ -189,10 +189,12 @@ func NewMax(p Params, g orbit.Group, o Options) (*Max, error) {
 	return &Max{*k}, nil
 }
 
-// newOrbitKernel validates the settings and picks the evaluation strategy:
-// finite groups (newFinite) and continuous ones (newContinuous) each try a
-// short ordered list of strategies chosen by what the group declares
-// (orbit's capability interfaces), never by its concrete type.
+// newOrbitKernel validates the settings and picks the evaluation strategy
+// from groupStrategies: embedded groups (k_avg factored over the
+// coordinates), finite groups (newFinite) and continuous ones
+// (newContinuous, itself a short ordered list) are chosen by what the
+// group declares (orbit's capability interfaces), never by its concrete
+// type.
 func newOrbitKernel(p Params, g orbit.Group, o Options, isMax bool) (*orbitKernel, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -222,16 +224,40 @@ func newOrbitKernel(p Params, g orbit.Group, o Options, isMax bool) (*orbitKerne
 	if isMax {
 		b.kind = "max"
 	}
-	var err error
-	if fg, ok := g.(orbit.Finite); ok {
-		err = b.newFinite(fg)
-	} else {
-		err = b.newContinuous()
+	for _, st := range groupStrategies {
+		if ok, err := st(b); err != nil {
+			return nil, err
+		} else if ok {
+			return b.k, nil
+		}
 	}
-	if err != nil {
-		return nil, err
+	return nil, fmt.Errorf("kernel: %s over %s: no evaluation strategy", b.kind, g.Name())
+}
+
+// strategy builds the kernel in b if it applies (ok), or fails.
+type strategy func(b *builder) (ok bool, err error)
+
+// groupStrategies are tried in order by newOrbitKernel; the first that
+// applies wins: a factorization over the coordinates of an embedded group
+// (k_avg with a product base kernel over orbit.Embedded, embedded.go),
+// then finite groups (newFinite), then continuous ones (newContinuous).
+// It is set once by init, never changed: embeddedProduct builds the inner
+// group's kernel through newOrbitKernel, which reads the table, and Go
+// refuses that cycle in a variable's initializer.
+var groupStrategies []strategy
+
+func init() {
+	groupStrategies = []strategy{
+		(*builder).embeddedProduct,
+		func(b *builder) (bool, error) {
+			fg, ok := b.g.(orbit.Finite)
+			if !ok {
+				return false, nil
+			}
+			return true, b.newFinite(fg)
+		},
+		func(b *builder) (bool, error) { return true, b.newContinuous() },
 	}
-	return b.k, nil
 }
 
 // builder carries one construction.
@@ -318,12 +344,9 @@ func (b *builder) closedMax() evaluator {
 	return nil
 }
 
-// continuousStrategy builds the kernel for a continuous group if it
-// applies (ok), or fails.
-type continuousStrategy func(b *builder) (ok bool, err error)
-
-// continuousStrategies are tried in order; the first that applies wins.
-var continuousStrategies = []continuousStrategy{
+// continuousStrategies are tried in order for continuous groups; the
+// first that applies wins.
+var continuousStrategies = []strategy{
 	// Method Enumerate: the group's discretized orbits.
 	func(b *builder) (bool, error) {
 		if b.o.Method != Enumerate {

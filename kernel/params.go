@@ -142,6 +142,12 @@ func kappaDLog(s Shape, u float64) float64 {
 	return 5.0 / 3 * u * u * (1 + sqrt5*u) * e
 }
 
+// productShape reports whether the base kernel is a product over
+// coordinates, κ(‖t‖) = Π_k κ(|t_k|): RBF, exp(−Σ_k t_k²/2), and no
+// Matérn kernel. Orbit averages over groups acting on separate sets of
+// coordinates then factor (embedded.go).
+func productShape(s Shape) bool { return s == RBF }
+
 // kappaU2 is κ as a function of u² (avoids a square root for RBF).
 func kappaU2(s Shape, u2 float64) float64 {
 	if s == RBF {

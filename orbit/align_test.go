@@ -44,9 +44,9 @@ func TestAlignTo(t *testing.T) {
 				}
 				fg, ok := g.(orbit.Finite)
 				if !ok {
-					ny, nd := math.Hypot(y[0], y[1]), math.Hypot(dst[0], dst[1])
-					if math.Abs(ny-nd) > 1e-12*(1+ny) {
-						t.Fatalf("rotation: ‖dst‖ = %v, ‖y‖ = %v", nd, ny)
+					// dst is on the orbit of y.
+					if dd := g.(orbit.Distancer).OrbitDist2(dst, y); dd > 1e-24*(1+got) {
+						t.Fatalf("d_G(dst, y)² = %v: dst %v is not on the orbit of y %v", dd, dst, y)
 					}
 					continue
 				}

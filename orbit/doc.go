@@ -14,6 +14,7 @@
 //	matrices         ReadMatrices(r)        d       ≤ 2^16    –                         –
 //	rotation2d       Rotation2D()           2       ∞         (‖x‖ − ‖y‖)²              ‖x‖
 //	scaling          Scaling(lo, hi)        d       ∞         closed form, O(d)         –
+//	G@[c…]/d         OnCoords(g, d, coords) d       |G|       d_G(x_S,y_S)²+‖x_R−y_R‖²  (φ_G(x_S), x_R)
 //
 // Parse builds a group from its command-line Spec; Size returns |G| as an
 // int. Finite groups implement Finite (and their element tables are
@@ -32,6 +33,7 @@
 //     (g·x)_k = ±x_{a(k)}.
 //   - cyclic: (g_i·x)_k = x_{(k+i) mod d}.
 //   - matrices: breadth-first order of the closure from the identity.
+//   - OnCoords(g, …): g's indices.
 //
 // pairedperm is the WLAN layout: d = 2m coordinates x_1…x_m, y_1…y_m (m
 // points in the plane), one permutation applied to both halves.
@@ -42,6 +44,21 @@
 // [max_k lo_k/x_k, min_k hi_k/x_k] (see ScalingGroup for points outside the
 // box). It is not a group of isometries, so its orbit distance is the
 // distance between two segments, min over both scalings.
+//
+// A group on some coordinates. OnCoords(g, d, coords) embeds a group g on
+// R^k into R^d: g acts on x_S = (x_coords[0], …, x_coords[k−1]) (k
+// distinct indices in any order) and the identity on the other
+// coordinates x_R (Spec.Coords in Parse). Its elements are g's, with the
+// same indices; it declares Embedded (Inner returns g and the
+// coordinates) and passes through g's Finite (with RangeActor),
+// Distancer, Canonicalizer, Aligner, and for continuous g Discretizer and
+// Isometric, each costing g's on R^k plus O(d) (the table above gives the
+// distance and the canonical map; CanonicalDim is g's + d − k). It does not
+// declare Circular, Segmenter or CoordinateGroup: they describe orbits in
+// the whole space, and consumers that factor over coordinates (k_avg with
+// a product base kernel) reach g's through Embedded. Name is
+// "G@[c0,c1,…]/d", e.g. "hyperoctahedral(3)@[0,2,3]/5"; nested
+// embeddings are flattened, and coords = 0, …, d−1 in order returns g.
 //
 // Discretizers give equal-weight quadrature nodes of the normalized Haar
 // measure: rotation2d the m equally spaced angles 2πj/m (the trapezoidal
@@ -61,7 +78,8 @@
 //   - Distancer and Canonicalizer results equal brute-force enumeration
 //     min_g ‖x − g·y‖² within 1e-12 relative (tested, including ties and
 //     zeros), and are invariant under the group.
-//   - ActTo and CanonicalTo never allocate; OrbitDist2 allocates nothing
+//   - ActTo and CanonicalTo never allocate (OnCoords groups: after
+//     warm-up; their gather buffers are pooled); OrbitDist2 allocates nothing
 //     for d ≤ 64 (sorting) or m ≤ 16 blocks (Hungarian; pooled scratch
 //     beyond).
 //     ActTo costs O(d) for the permutation-like groups (O(d²) for
@@ -86,7 +104,10 @@
 // Constructors and Parse return errors wrapping ErrInvalid (d < 1 or
 // d > MaxDim, odd d for pairedperm, d not a multiple of the block size, a
 // bad box, a non-orthogonal or ragged matrix, malformed JSON or data after
-// it), ErrUnknown (unknown group name), ErrTooLarge (Size of a group whose
+// it; for OnCoords a nil group, a number of coordinates other than the
+// group's dimension, an index outside [0, d) or listed twice, an empty
+// Spec.Coords — all decided before anything proportional to d is
+// allocated), ErrUnknown (unknown group name), ErrTooLarge (Size of a group whose
 // order overflows int, naming it and its order to two digits in O(1); a
 // matrix group of dimension above MaxMatrixDim, whose worst-case closure
 // work exceeds MaxMatrixWork — both decided before any O(d³) work — or

@@ -95,3 +95,69 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzOnCoords: any list of coordinates (two bytes each, signed) for a
+// group on some coordinates of R^d gives a group or an error wrapping
+// ErrInvalid, without a panic; an accepted group has dimension d, its
+// Inner coordinates are the ones asked for, element 0 is the identity,
+// and every element leaves the other coordinates alone.
+func FuzzOnCoords(f *testing.F) {
+	f.Add("hyperoctahedral", 5, []byte{0, 4, 0, 0, 0, 2})
+	f.Add("signflip", 3, []byte{0, 2, 0, 2})
+	f.Add("permutation", 2, []byte{0, 1, 0, 0})
+	f.Add("rotation2d", 4, []byte{0, 3, 0, 1})
+	f.Add("scaling", 3, []byte{0, 2})
+	f.Add("cyclic", 1<<31, []byte{255, 255})
+	f.Add("none", 0, []byte{})
+	f.Fuzz(func(t *testing.T, name string, d int, raw []byte) {
+		if len(raw) > 64 {
+			raw = raw[:64]
+		}
+		coords := make([]int, len(raw)/2)
+		for j := range coords {
+			coords[j] = int(int16(uint16(raw[2*j])<<8 | uint16(raw[2*j+1])))
+		}
+		g, err := orbit.Parse(orbit.Spec{Name: name, D: d, Lo: []float64{0.5}, Hi: []float64{2}, Coords: coords})
+		if err != nil {
+			if !errors.Is(err, orbit.ErrInvalid) && !errors.Is(err, orbit.ErrUnknown) && !errors.Is(err, orbit.ErrTooLarge) {
+				t.Fatalf("error %v wraps no sentinel", err)
+			}
+			return
+		}
+		if g.Dim() != d {
+			t.Fatalf("%s: dim %d for d = %d", g.Name(), g.Dim(), d)
+		}
+		e, ok := g.(orbit.Embedded)
+		if !ok {
+			return // coords 0, …, d−1: the group itself
+		}
+		_, in := e.Inner()
+		if len(in) != len(coords) {
+			t.Fatalf("%s: Inner coordinates %v, asked %v", g.Name(), in, coords)
+		}
+		fg, ok := g.(orbit.Finite)
+		if !ok {
+			return
+		}
+		x, y := make([]float64, d), make([]float64, d)
+		for k := range x {
+			x[k] = float64(k) + 0.5
+		}
+		on := map[int]bool{}
+		for _, c := range coords {
+			on[c] = true
+		}
+		n, err := orbit.Size(fg)
+		if err != nil {
+			n = 1 << 20
+		}
+		for i := range min(n, 8) {
+			fg.ActTo(y, x, i)
+			for k := range x {
+				if (i == 0 || !on[k]) && y[k] != x[k] {
+					t.Fatalf("%s: element %d moves coordinate %d", g.Name(), i, k)
+				}
+			}
+		}
+	})
+}

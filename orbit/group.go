@@ -105,6 +105,20 @@ type CoordinateGroup interface {
 	CoordinateGroup() (permutes, flips bool)
 }
 
+// Embedded is implemented by groups that act by an inner group G on some
+// of the coordinates and as the identity on the others (OnCoords): the
+// whole group is G × {identity}, so a kernel that factors over the two
+// sets of coordinates (RBF) can use G's closed forms on its coordinates.
+// Such a group does not declare Circular, Segmenter or CoordinateGroup,
+// which describe the geometry of orbits in the whole space.
+type Embedded interface {
+	Group
+	// Inner returns G, acting on R^k, and the k distinct coordinates it
+	// acts on: coordinate j of G's points is coordinate coords[j] of this
+	// group's. coords is a fresh copy.
+	Inner() (g Group, coords []int)
+}
+
 // IsNil reports whether g is nil or holds a nil pointer (or other nil
 // reference), e.g. the *TrivialGroup that Trivial(0) returns with its
 // error: any method call on it would dereference nil. Every function of

@@ -50,7 +50,54 @@ func groups(t *testing.T) []orbit.Group {
 		must(orbit.Scaling([]float64{0.1, 0.1}, []float64{10, 10})),
 		must(orbit.Scaling([]float64{0.5, 1, 2}, []float64{2, 3, 100})),
 	}
-	return gs
+	return append(gs, embeddedGroups(t)...)
+}
+
+// embeddedGroups returns groups acting on subsets of the coordinates
+// (OnCoords), in shuffled order, including all of them (k = d).
+func embeddedGroups(t *testing.T) []orbit.Group {
+	pent := must(orbit.ReadMatrices(strings.NewReader(pentagon)))
+	on := func(g orbit.Group, err error) func(d int, coords ...int) orbit.Group {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return func(d int, coords ...int) orbit.Group {
+			e, err := orbit.OnCoords(g, d, coords)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e == g {
+				t.Fatalf("OnCoords(%s, %d, %v) returned the group itself", g.Name(), d, coords)
+			}
+			return e
+		}
+	}
+	return []orbit.Group{
+		on(orbit.Trivial(2))(3, 2, 0),
+		on(orbit.SignFlip(3))(6, 4, 0, 2),
+		on(orbit.SignFlip(70))(72, func() []int { // reversed, skipping 5 and 40
+			var c []int
+			for k := 71; k >= 0; k-- {
+				if k != 5 && k != 40 {
+					c = append(c, k)
+				}
+			}
+			return c
+		}()...),
+		on(orbit.Permutation(4))(4, 3, 1, 0, 2),
+		on(orbit.Permutation(5))(8, 7, 1, 4, 0, 5),
+		on(orbit.Hyperoctahedral(3))(7, 5, 1, 3),
+		on(orbit.Hyperoctahedral(25))(26, 25, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 24),
+		on(orbit.BlockPerm(2, 2))(6, 0, 5, 2, 3),
+		on(orbit.BlockPerm(3, 1))(3, 2, 1, 0),
+		on(orbit.PairedPerm(2))(5, 1, 3, 0, 4),
+		on(orbit.Cyclic(3))(4, 3, 0, 1),
+		on(pent, nil)(4, 3, 1),
+		on(orbit.Rotation2D())(3, 2, 0),
+		on(orbit.Rotation2D())(2, 1, 0),
+		on(orbit.Scaling([]float64{0.1, 0.1}, []float64{10, 10}))(4, 1, 3),
+		on(orbit.Scaling([]float64{0.5, 1, 2}, []float64{2, 3, 100}))(5, 4, 2, 0),
+	}
 }
 
 func TestConformance(t *testing.T) {

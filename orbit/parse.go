@@ -19,6 +19,12 @@ type Spec struct {
 	Lo, Hi []float64
 	// Matrices is the path of a JSON file for matrices (see ReadMatrices).
 	Matrices string
+	// Coords, when not nil, embeds the group (OnCoords): the group Name
+	// with dimension len(Coords) (and Block, Lo, Hi, Matrices as above,
+	// for that dimension) acts on the coordinates Coords of R^D, in that
+	// order, and as the identity on the others; D is then required. An
+	// empty non-nil Coords is an error.
+	Coords []int
 }
 
 // Parse builds the group s names:
@@ -30,8 +36,36 @@ type Spec struct {
 //	scaling        box [Lo, Hi]; D = 0 takes the length of Lo
 //	matrices       read from the file s.Matrices; D = 0 takes its dimension
 //
+// With s.Coords the group above is built for dimension len(s.Coords)
+// (rotation2d needs two coordinates, a matrices file of that dimension)
+// and embedded by OnCoords(g, s.D, s.Coords); D and the number of
+// coordinates are checked against MaxDim before the group is built.
+//
 // Errors wrap ErrUnknown or ErrInvalid and say what is wrong.
 func Parse(s Spec) (Group, error) {
+	if s.Coords == nil {
+		return parse(s)
+	}
+	if len(s.Coords) == 0 {
+		return nil, invalid("%s on coordinates: the list of coordinates is empty", s.Name)
+	}
+	if s.D < 1 || s.D > MaxDim {
+		return nil, invalid("%s on coordinates of R^d: d = %d outside [1, %d] (orbit.MaxDim)", s.Name, s.D, MaxDim)
+	}
+	if len(s.Coords) > s.D {
+		return nil, invalid("%s on coordinates of R^%d: %d coordinates listed", s.Name, s.D, len(s.Coords))
+	}
+	in := s
+	in.D, in.Coords = len(s.Coords), nil
+	g, err := parse(in)
+	if err != nil {
+		return nil, err
+	}
+	return OnCoords(g, s.D, s.Coords)
+}
+
+// parse builds the group s names on all of R^D (s.Coords is ignored).
+func parse(s Spec) (Group, error) {
 	name := strings.ToLower(strings.TrimSpace(s.Name))
 	switch name {
 	case "none":

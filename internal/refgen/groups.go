@@ -187,6 +187,11 @@ func finiteMax(kb base, G []elem, x, y []float64) float64 {
 	return best
 }
 
+// The continuous groups' references take off, a squared distance added to
+// every pair: ‖x_R − y_R‖² of the coordinates a group acting on some
+// coordinates leaves alone (0 for a group on all of them), so that x, y
+// are the planar (or box) coordinates the group acts on.
+
 // rotDist2 is ‖x − R_φ y‖² for planar x, y.
 func rotDist2(x, y []float64, phi float64) float64 {
 	c, s := math.Cos(phi), math.Sin(phi)
@@ -206,10 +211,10 @@ func rot(y []float64, phi float64) []float64 {
 // so that the only points where the integrand can be non-smooth (distance 0
 // for matern12 when ‖x‖ = ‖y‖) are panel ends. panels per half period, 16
 // nodes each.
-func rotAvg(kb base, x, y []float64, panels int) float64 {
+func rotAvg(kb base, x, y []float64, off float64, panels int) float64 {
 	phi0 := math.Atan2(x[1], x[0]) - math.Atan2(y[1], y[0])
 	gx, gw := gaussLegendre(16)
-	f := func(phi float64) float64 { return kb.k2(rotDist2(x, y, phi)) }
+	f := func(phi float64) float64 { return kb.k2(rotDist2(x, y, phi) + off) }
 	return integrate(f, []float64{phi0, phi0 + math.Pi, phi0 + 2*math.Pi}, panels, gx, gw) / (2 * math.Pi)
 }
 
@@ -219,8 +224,8 @@ func rotAvg(kb base, x, y []float64, panels int) float64 {
 // decreasing, so this maximizes k_b, and the distance never underflows)
 // and k_b is evaluated at the minimizer; the result is the larger of that
 // and the best grid value.
-func rotMax(kb base, x, y []float64, n int) float64 {
-	f := func(phi float64) float64 { return math.Sqrt(rotDist2(x, y, phi)) }
+func rotMax(kb base, x, y []float64, off float64, n int) float64 {
+	f := func(phi float64) float64 { return math.Sqrt(rotDist2(x, y, phi) + off) }
 	h := 2 * math.Pi / float64(n)
 	bi, bd := 0, math.Inf(1)
 	for i := 0; i < n; i++ {
@@ -230,7 +235,7 @@ func rotMax(kb base, x, y []float64, n int) float64 {
 	}
 	c := float64(bi) * h
 	phi, _ := goldenMin(f, c-h, c+h)
-	return math.Max(kb.k2(bd*bd), kb.k2(rotDist2(x, y, phi)))
+	return math.Max(kb.k2(bd*bd), kb.k2(rotDist2(x, y, phi)+off))
 }
 
 // scaleRange returns [log c_min, log c_max], the log-scales c with c·x in
@@ -284,7 +289,7 @@ func collinear(x, y []float64) bool {
 // on the (unnormalized) double integral. For collinear x, y the integrand
 // has a ridge on t = s + log(‖x‖/‖y‖); the inner integral is split there
 // and the outer one where the ridge leaves the square.
-func scaleAvg(kb base, x, y, lo, hi []float64, tol float64) float64 {
+func scaleAvg(kb base, x, y []float64, off float64, lo, hi []float64, tol float64) float64 {
 	ax, bx := scaleRange(x, lo, hi)
 	ay, by := scaleRange(y, lo, hi)
 	gx, gw := gaussLegendre(10)
@@ -306,7 +311,7 @@ func scaleAvg(kb base, x, y, lo, hi []float64, tol float64) float64 {
 			bp = append(bp, t)
 		}
 		bp = append(bp, by)
-		f := func(t float64) float64 { return kb.k2(scaleDist2(x, y, s, t)) }
+		f := func(t float64) float64 { return kb.k2(scaleDist2(x, y, s, t) + off) }
 		var acc sum
 		for k := 0; k+1 < len(bp); k++ {
 			acc.add(adaptive(f, bp[k], bp[k+1], inTol, gx, gw))
@@ -328,10 +333,10 @@ func scaleAvg(kb base, x, y, lo, hi []float64, tol float64) float64 {
 // in (c, c'), so every partial minimum is unimodal in log c or log c'. It
 // returns the best k_b of the three and the spread of the two searches,
 // and panics if the grid beats both searches (a search failed).
-func scaleMax(kb base, x, y, lo, hi []float64, n int) (float64, float64) {
+func scaleMax(kb base, x, y []float64, off float64, lo, hi []float64, n int) (float64, float64) {
 	ax, bx := scaleRange(x, lo, hi)
 	ay, by := scaleRange(y, lo, hi)
-	f := func(s, t float64) float64 { return math.Sqrt(scaleDist2(x, y, s, t)) }
+	f := func(s, t float64) float64 { return math.Sqrt(scaleDist2(x, y, s, t) + off) }
 	hs, ht := (bx-ax)/float64(n-1), (by-ay)/float64(n-1)
 	bd := math.Inf(1)
 	for i := 0; i < n; i++ {
@@ -351,8 +356,8 @@ func scaleMax(kb base, x, y, lo, hi []float64, n int) (float64, float64) {
 	}
 	tg, _ := goldenMin(innerS, ay, by)
 	sg, _ := goldenMin(func(s float64) float64 { return f(s, tg) }, ax, bx)
-	st := kb.k2(scaleDist2(x, y, sl, tl))
-	ts := kb.k2(scaleDist2(x, y, sg, tg))
+	st := kb.k2(scaleDist2(x, y, sl, tl) + off)
+	ts := kb.k2(scaleDist2(x, y, sg, tg) + off)
 	grid := kb.k2(bd * bd)
 	if grid > math.Max(st, ts)*(1+1e-12) {
 		panic("refgen: scaling max: a grid node beats the refined searches")

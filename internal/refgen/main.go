@@ -40,6 +40,7 @@ const (
 type groupCase struct {
 	name       string
 	d, m, b    int        // m blocks of size b (blockperm, pairedperm)
+	coords     []int      // the group acts on these coordinates of R^d (nil: on all, in order)
 	lo, hi     []float64  // scaling box
 	ell        [4]float64 // lengthscale per base kernel (rbf, m12, m32, m52)
 	wantIndef  [4]bool    // per base kernel: search designs with an indefinite k_max(D, D)
@@ -107,7 +108,112 @@ func stratifiedRays(lo, hi float64) func(r *rand.Rand, n int) [][]float64 {
 	}
 }
 
+// k is the dimension the group itself acts on: len(coords), or d.
+func (gc groupCase) k() int {
+	if gc.coords == nil {
+		return gc.d
+	}
+	return len(gc.coords)
+}
+
+// file is the case's file name without the base kernel: the group's name,
+// with "-oncoords" for a group acting on some coordinates.
+func (gc groupCase) file() string {
+	if gc.coords == nil {
+		return gc.name
+	}
+	return gc.name + "-oncoords"
+}
+
+// inner returns the coordinates of p the group acts on, in its order.
+func (gc groupCase) inner(p []float64) []float64 {
+	if gc.coords == nil {
+		return append([]float64(nil), p...)
+	}
+	out := make([]float64, len(gc.coords))
+	for j, c := range gc.coords {
+		out[j] = p[c]
+	}
+	return out
+}
+
+// setInner writes v on the coordinates of p the group acts on.
+func (gc groupCase) setInner(p, v []float64) {
+	if gc.coords == nil {
+		copy(p, v)
+		return
+	}
+	for j, c := range gc.coords {
+		p[c] = v[j]
+	}
+}
+
+// split returns the coordinates x_S, y_S the group acts on and the squared
+// distance of the others, ‖x_R − y_R‖² (0 for a group on all of them).
+func (gc groupCase) split(x, y []float64) (xs, ys []float64, off float64) {
+	if gc.coords == nil {
+		return x, y, 0
+	}
+	on := make([]bool, gc.d)
+	for _, c := range gc.coords {
+		on[c] = true
+	}
+	for i := range x {
+		if !on[i] {
+			t := x[i] - y[i]
+			off += t * t
+		}
+	}
+	return gc.inner(x), gc.inner(y), off
+}
+
+// group enumerates a finite group's elements on R^d: the group's own on
+// R^k, embedded (identity on the other coordinates) if it acts on some.
+func (gc groupCase) group() []elem {
+	G := finiteGroup(gc.name, gc.k(), gc.m, gc.b)
+	if gc.coords == nil {
+		return G
+	}
+	out := make([]elem, len(G))
+	for i, g := range G {
+		e := elem{ident(gc.d), ones(gc.d)}
+		// (g·x)_{c_j} = s_j·x_{c_{π(j)}}.
+		for j, c := range gc.coords {
+			e.perm[c] = gc.coords[g.perm[j]]
+			e.sign[c] = g.sign[j]
+		}
+		out[i] = e
+	}
+	return out
+}
+
+// onCoords draws points of R^d: the group's own sample or design on its
+// coordinates, uniform in [−1, 1] elsewhere.
+func onCoords(d int, coords []int, sample func(r *rand.Rand) []float64, design func(r *rand.Rand, n int) [][]float64) (func(r *rand.Rand) []float64, func(r *rand.Rand, n int) [][]float64) {
+	gc := groupCase{d: d, coords: coords}
+	rest := uniform(d, -1, 1)
+	s := func(r *rand.Rand) []float64 {
+		x := rest(r)
+		gc.setInner(x, sample(r))
+		return x
+	}
+	if design == nil {
+		return s, nil
+	}
+	return s, func(r *rand.Rand, n int) [][]float64 {
+		P := design(r, n)
+		out := make([][]float64, n)
+		for i := range out {
+			out[i] = rest(r)
+			gc.setInner(out[i], P[i])
+		}
+		return out
+	}
+}
+
 func cases() []groupCase {
+	rotS, rotD := onCoords(3, []int{2, 0}, uniform(2, -1, 1), stratifiedRadii(1.3))
+	scaS, scaD := onCoords(3, []int{2, 1}, logUniform(2, 0.1, 10), stratifiedRays(0.1, 10))
 	return []groupCase{
 		{name: "none", d: 3, ell: [4]float64{0.8, 0.8, 0.8, 0.8}, sample: uniform(3, -1, 1)},
 		{name: "signflip", d: 3, ell: [4]float64{0.5, 0.5, 0.5, 0.5}, sample: uniform(3, -1, 1)},
@@ -118,6 +224,14 @@ func cases() []groupCase {
 		{name: "cyclic", d: 4, ell: [4]float64{0.8, 0.8, 2, 1.2}, wantIndef: [4]bool{true, false, true, true}, sample: uniform(4, -1, 1)},
 		{name: "rotation2d", d: 2, ell: [4]float64{0.12, 0.3, 0.15, 0.13}, sample: uniform(2, -1, 1), design: stratifiedRadii(1.3)},
 		{name: "scaling", d: 2, lo: []float64{0.1, 0.1}, hi: []float64{10, 10}, ell: [4]float64{0.03, 3, 0.1, 0.1}, wantIndef: [4]bool{true, true, true, true}, sample: logUniform(2, 0.1, 10), design: stratifiedRays(0.1, 10)},
+		// Groups on some of the coordinates, listed out of order
+		// (orbit.OnCoords); the identity on the others.
+		{name: "signflip", d: 4, coords: []int{3, 1}, ell: [4]float64{0.6, 0.6, 0.6, 0.6}, sample: uniform(4, -1, 1)},
+		{name: "permutation", d: 5, coords: []int{4, 0, 2}, ell: [4]float64{0.7, 0.7, 0.7, 0.7}, sample: uniform(5, -1, 1)},
+		{name: "hyperoctahedral", d: 5, coords: []int{1, 4, 0}, ell: [4]float64{0.6, 0.6, 0.6, 0.6}, sample: uniform(5, -1, 1)},
+		{name: "blockperm", d: 6, m: 2, b: 2, coords: []int{5, 0, 3, 1}, ell: [4]float64{0.8, 0.5, 2, 1.2}, wantIndef: [4]bool{true, false, true, true}, sample: uniform(6, 0, 1)},
+		{name: "rotation2d", d: 3, coords: []int{2, 0}, ell: [4]float64{0.3, 0.4, 0.3, 0.3}, sample: rotS, design: rotD},
+		{name: "scaling", d: 3, coords: []int{2, 1}, lo: []float64{0.1, 0.1}, hi: []float64{10, 10}, ell: [4]float64{0.1, 3, 0.2, 0.2}, wantIndef: [4]bool{true, true, true, true}, sample: scaS, design: scaD},
 	}
 }
 
@@ -131,6 +245,11 @@ type ref struct {
 	accAvg float64
 }
 
+// max and avg integrate or search over the continuous groups' elements
+// on the coordinates x_S they act on; the other coordinates add their
+// squared distance off to every pair (the identity leaves them alone).
+// Finite groups are enumerated on all d coordinates (group embeds them).
+
 func (r *ref) max(x, y []float64) float64 {
 	switch r.gc.name {
 	case "rotation2d":
@@ -138,8 +257,9 @@ func (r *ref) max(x, y []float64) float64 {
 		if r.search {
 			n1, n2 = 2000, 2011
 		}
-		a := rotMax(r.kb, x, y, n1)
-		b := rotMax(r.kb, x, y, n2)
+		xs, ys, off := r.gc.split(x, y)
+		a := rotMax(r.kb, xs, ys, off, n1)
+		b := rotMax(r.kb, xs, ys, off, n2)
 		r.accMax = math.Max(r.accMax, math.Abs(a-b))
 		return math.Max(a, b)
 	case "scaling":
@@ -147,7 +267,8 @@ func (r *ref) max(x, y []float64) float64 {
 		if r.search {
 			n = 30
 		}
-		v, spread := scaleMax(r.kb, x, y, r.gc.lo, r.gc.hi, n)
+		xs, ys, off := r.gc.split(x, y)
+		v, spread := scaleMax(r.kb, xs, ys, off, r.gc.lo, r.gc.hi, n)
 		r.accMax = math.Max(r.accMax, spread)
 		return v
 	}
@@ -157,13 +278,15 @@ func (r *ref) max(x, y []float64) float64 {
 func (r *ref) avg(x, y []float64) float64 {
 	switch r.gc.name {
 	case "rotation2d":
-		a := rotAvg(r.kb, x, y, 625) // 2·625·16 = 20 000 nodes
-		b := rotAvg(r.kb, x, y, 312)
+		xs, ys, off := r.gc.split(x, y)
+		a := rotAvg(r.kb, xs, ys, off, 625) // 2·625·16 = 20 000 nodes
+		b := rotAvg(r.kb, xs, ys, off, 312)
 		r.accAvg = math.Max(r.accAvg, math.Abs(a-b))
 		return a
 	case "scaling":
-		a := scaleAvg(r.kb, x, y, r.gc.lo, r.gc.hi, 1e-10*variance)
-		b := scaleAvg(r.kb, x, y, r.gc.lo, r.gc.hi, 1e-8*variance)
+		xs, ys, off := r.gc.split(x, y)
+		a := scaleAvg(r.kb, xs, ys, off, r.gc.lo, r.gc.hi, 1e-10*variance)
+		b := scaleAvg(r.kb, xs, ys, off, r.gc.lo, r.gc.hi, 1e-8*variance)
 		r.accAvg = math.Max(r.accAvg, math.Abs(a-b))
 		return a
 	}
@@ -221,21 +344,29 @@ func draw(gc groupCase, seed, stream uint64, n int) [][]float64 {
 // coordinates, a zero coordinate (or a box-boundary coordinate for
 // scaling), a point of Y in the orbit of a point of X, and for rotations a
 // point at the origin.
+//
+// For a group on some coordinates the continuous groups' ties are written
+// on those coordinates (the others stay as drawn, and a point in the orbit
+// of another keeps its other coordinates).
 func ties(gc groupCase, G []elem, X, Y [][]float64) {
+	in, set := gc.inner, gc.setInner
+	clone := func(p []float64) []float64 { return append([]float64(nil), p...) }
 	switch gc.name {
 	case "rotation2d":
-		X[0] = []float64{0.6, 0.6}
-		X[1] = []float64{0, -0.7}
-		Y[0] = rot(X[2], 1.234)
-		Y[4] = []float64{0, 0}
+		set(X[0], []float64{0.6, 0.6})
+		set(X[1], []float64{0, -0.7})
+		Y[0] = clone(X[2])
+		set(Y[0], rot(in(X[2]), 1.234))
+		set(Y[4], []float64{0, 0})
 	case "scaling":
-		X[0] = []float64{0.6, 0.6}
-		X[1] = []float64{0.1, X[1][1]} // on the box boundary
-		X[5] = []float64{10, 10}       // box corner
-		a, b := scaleRange(X[2], gc.lo, gc.hi)
-		Y[0] = scale(X[2], a+0.3*(b-a)) // same ray as X[2]
-		Y[1] = []float64{2.5, 2.5}      // same ray as X[0]
-		for _, p := range [][]float64{Y[0]} {
+		set(X[0], []float64{0.6, 0.6})
+		set(X[1], []float64{0.1, in(X[1])[1]}) // on the box boundary
+		set(X[5], []float64{10, 10})           // box corner
+		a, b := scaleRange(in(X[2]), gc.lo, gc.hi)
+		Y[0] = clone(X[2])
+		set(Y[0], scale(in(X[2]), a+0.3*(b-a))) // same ray as X[2]
+		set(Y[1], []float64{2.5, 2.5})          // same ray as X[0]
+		for _, p := range [][]float64{in(Y[0])} {
 			for i := range p {
 				if p[i] < gc.lo[i] || p[i] > gc.hi[i] {
 					panic("refgen: tie point outside the box")
@@ -274,7 +405,7 @@ func run(gc groupCase, bi int) (*result, error) {
 	kb := base{name: baseNames[bi], v: variance, l: gc.ell[bi]}
 	var G []elem
 	if gc.name != "rotation2d" && gc.name != "scaling" {
-		G = finiteGroup(gc.name, gc.d, gc.m, gc.b)
+		G = gc.group()
 	}
 	const seedXY = 1
 	X := draw(gc, seedXY, 1, nX)
@@ -390,6 +521,13 @@ func (res *result) json() string {
 	kv("group", strconv.Quote(gc.name))
 	kv("d", strconv.Itoa(gc.d))
 	kv("block", strconv.Itoa(gc.b))
+	if gc.coords != nil {
+		c := make([]string, len(gc.coords))
+		for i, v := range gc.coords {
+			c[i] = strconv.Itoa(v)
+		}
+		kv("coords", "["+strings.Join(c, ", ")+"]")
+	}
 	if gc.lo != nil {
 		kv("lo", fmtVec(gc.lo))
 		kv("hi", fmtVec(gc.hi))
@@ -432,7 +570,10 @@ func (res *result) note() string {
 	case "scaling":
 		how = "orbit {c·x : c·x in the box}, Haar measure dc/c; avg: uniform double average over (log c, log c') by nested adaptive Gauss–Legendre to 1e-10·v, split on the ridge of collinear pairs; accuracy.avg = |result − result to 1e-8·v|. max: 200×200 grid in (log c, log c') + nested golden-section searches over the whole ranges in both orders (minimizing ‖c·x − c'·y‖, valid by joint convexity in (c, c')); accuracy.max = spread of the two searches, floored"
 	default:
-		how = fmt.Sprintf("|G| = %d enumerated; literal double sum/max over (g, g')", len(res.gcElems()))
+		how = fmt.Sprintf("|G| = %d enumerated; literal double sum/max over (g, g')", len(res.gc.group()))
+	}
+	if gc.coords != nil {
+		how = fmt.Sprintf("group on coordinates %v of R^%d (x_S), identity on the others (x_R): %s; x_R adds ‖x_R − y_R‖² to every squared distance", gc.coords, gc.d, how)
 	}
 	psd := "PSD"
 	if res.w[0] < 0 {
@@ -442,10 +583,6 @@ func (res *result) note() string {
 		how, psd, res.w[0]/res.w[len(res.w)-1], res.rank, nD, nD, gapTol,
 		map[bool]string{true: " and λ_min < 0", false: ""}[res.gc.wantIndef[res.bi]],
 		res.sweeps, res.eigRes, res.eigOrth, res.plusCheck)
-}
-
-func (res *result) gcElems() []elem {
-	return finiteGroup(res.gc.name, res.gc.d, res.gc.m, res.gc.b)
 }
 
 func main() {
@@ -465,7 +602,7 @@ func main() {
 			if err != nil {
 				log.Fatal(err)
 			}
-			path := filepath.Join(*out, gc.name+"_"+res.kb.name+".json")
+			path := filepath.Join(*out, gc.file()+"_"+res.kb.name+".json")
 			if err := os.WriteFile(path, []byte(res.json()), 0o644); err != nil {
 				log.Fatal(err)
 			}

@@ -32,8 +32,13 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// boxer is implemented by groups whose orbits are taken inside a box
+// (scaling).
+type boxer interface{ Box() (lo, hi []float64) }
+
 // Points returns n fixed-seed random points for g: uniform in g's box if it
-// has one (scaling), else in [−2, 2]^d.
+// has one (scaling), else in [−2, 2]^d; for an orbit.Embedded group, in
+// its inner group's box on the coordinates that group acts on.
 func Points(g orbit.Group, n int, seed uint64) *mat.Dense {
 	d := g.Dim()
 	rng := rand.New(rand.NewPCG(seed, 17))
@@ -41,8 +46,17 @@ func Points(g orbit.Group, n int, seed uint64) *mat.Dense {
 	for k := range d {
 		lo[k], hi[k] = -2, 2
 	}
-	if b, ok := g.(interface{ Box() (lo, hi []float64) }); ok {
+	if b, ok := g.(boxer); ok {
 		lo, hi = b.Box()
+	}
+	if e, ok := g.(orbit.Embedded); ok {
+		inner, coords := e.Inner()
+		if b, ok := inner.(boxer); ok {
+			il, ih := b.Box()
+			for j, k := range coords {
+				lo[k], hi[k] = il[j], ih[j]
+			}
+		}
 	}
 	x := mat.NewDense(n, d, nil)
 	for i := range n {

@@ -53,7 +53,8 @@ func Run(t *testing.T, g orbit.Group) {
 
 // points returns random test points for g: Gaussian, small integers (ties
 // and zeros), and points with repeated magnitudes; inside the box if g has
-// one.
+// one; for an orbit.Embedded group, the inner group's points on its
+// coordinates.
 func points(g orbit.Group, rng *rand.Rand, n int) [][]float64 {
 	d := g.Dim()
 	out := make([][]float64, n)
@@ -88,6 +89,16 @@ func points(g orbit.Group, rng *rand.Rand, n int) [][]float64 {
 			}
 		}
 		out[i] = x
+	}
+	if e, ok := g.(orbit.Embedded); ok {
+		// The inner group's points (in its box, with its ties) on the
+		// coordinates it acts on.
+		inner, coords := e.Inner()
+		for i, p := range points(inner, rng, n) {
+			for j, k := range coords {
+				out[i][k] = p[j]
+			}
+		}
 	}
 	return out
 }
