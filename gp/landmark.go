@@ -148,27 +148,14 @@ func newLMWork(n, m int) *lmWork {
 		res: make([]float64, n), dcol: make([]float64, n), piv: make([]int, 0, m)}
 }
 
-// f64Shape maps a kernel shape to f64's.
-func f64Shape(s kernel.Shape) f64.Shape {
-	switch s {
-	case kernel.Matern12:
-		return f64.Matern12
-	case kernel.Matern32:
-		return f64.Matern32
-	case kernel.Matern52:
-		return f64.Matern52
-	}
-	return f64.RBF
-}
-
-// kappaTo writes κ(√d2_i/l) into dst, by f64.KappaTo (vectorized
+// kappaTo writes κ(√d2_i/l) into dst, by kernel.KappaU2To (vectorized
 // exponentials, the same bits on every SIMD path).
 func kappaTo(dst, d2 []float64, l float64, shape kernel.Shape) {
 	inv2 := 1 / (l * l)
 	for i, v := range d2 {
 		dst[i] = max(v, 0) * inv2
 	}
-	f64.KappaTo(dst, dst, f64Shape(shape))
+	kernel.KappaU2To(dst, dst, shape)
 }
 
 // selectTo chooses the landmarks at lengthscale l by greedy pivoted

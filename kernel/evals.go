@@ -331,21 +331,6 @@ func (e *enumEval) column(out []float64, stride int, px []float64, n int, py []f
 	}
 }
 
-// f64Shape maps a Shape to f64's.
-func f64Shape(s Shape) f64.Shape {
-	switch s {
-	case RBF:
-		return f64.RBF
-	case Matern12:
-		return f64.Matern12
-	case Matern32:
-		return f64.Matern32
-	case Matern52:
-		return f64.Matern52
-	}
-	panic("kernel: bad shape")
-}
-
 // enumGrad is the exact gradient for finite groups: for max, the base
 // gradient at the first maximizing element g* (k_max is differentiable
 // wherever g* is unique); for avg, the mean of the element gradients.

@@ -32,20 +32,6 @@ const FusedTol = 1e-12
 // fusedGamma is γ_d.
 func fusedGamma(d int) float64 { return 2 * float64(d+2) * 0x1p-53 }
 
-// fusedSlope is sup_{t ≥ 0} |dκ(√t)/dt| for the smooth profiles (+Inf for
-// matern12, whose derivative in u² is unbounded at 0).
-func fusedSlope(s Shape) float64 {
-	switch s {
-	case RBF:
-		return 0.5
-	case Matern32:
-		return 1.5
-	case Matern52:
-		return 5.0 / 6
-	}
-	return math.Inf(1)
-}
-
 // fusedOK reports whether a fused value with computed u² and error bound b
 // (on u²) is within FusedTol. The common case costs one multiplication.
 func fusedOK(s Shape, slope, u2, b float64) bool {
@@ -56,19 +42,7 @@ func fusedOK(s Shape, slope, u2, b float64) bool {
 		return false // a norm overflowed
 	}
 	lo := max(u2-b, 0)
-	var e float64
-	switch s {
-	case RBF:
-		e = 0.5 * math.Exp(-0.5*lo) * b
-	case Matern32:
-		e = 1.5 * math.Exp(-sqrt3*math.Sqrt(lo)) * b
-	case Matern52:
-		a := sqrt5 * math.Sqrt(lo)
-		e = 5.0 / 6 * (1 + a) * math.Exp(-a) * b
-	default: // matern12: |Δκ| ≤ e^{−u_lo}·|Δu|, |Δu| ≤ min(√b, b/(u_lo + u_hi))
-		ul, uh := math.Sqrt(lo), math.Sqrt(u2+b)
-		e = math.Exp(-ul) * min(math.Sqrt(b), b/(ul+uh))
-	}
+	e := s.spec().fusedErr(lo, u2, b)
 	return e <= FusedTol
 }
 

@@ -1,0 +1,223 @@
+package kernel
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/symbo/symbo/internal/f64"
+)
+
+// Shape is the radial profile κ of a base kernel k(x, y) = v·κ(‖x−y‖/ℓ).
+// Every shape is one row of the shape table (shapes, below): its name,
+// profile, derivatives, accuracy-guard bounds and SIMD id live there and
+// nowhere else, and a Shape outside the table is an error at every entry
+// point (Params.Validate, ParseShape) and a panic inside (a programmer
+// error: no path falls back to another shape).
+type Shape int
+
+// Base kernel shapes, with u = r/ℓ.
+const (
+	RBF      Shape = iota // κ(u) = exp(−u²/2)
+	Matern12              // κ(u) = exp(−u)
+	Matern32              // κ(u) = (1 + √3u)·exp(−√3u)
+	Matern52              // κ(u) = (1 + √5u + 5u²/3)·exp(−√5u)
+)
+
+const (
+	sqrt3 = 1.7320508075688772935274463415058723669428052538103806280558069795
+	sqrt5 = 2.2360679774997896964091736687312762354406183596115257242708972454
+)
+
+// shapeSpec is one base-kernel shape: everything the package knows of it.
+// Adding a shape is one row here (plus its SIMD profile in internal/f64
+// and its tests and golden values); the rest of the package reads the
+// table.
+type shapeSpec struct {
+	name string // the command-line spelling
+	// kappa is κ(u), u ≥ 0 (0 where the exponential underflows).
+	kappa func(u float64) float64
+	// dlog is −u·κ'(u) = ∂κ(r/ℓ)/∂log ℓ.
+	dlog func(u float64) float64
+	// dOverU is κ'(u)/u, so that ∇ₓ v·κ(‖x−z‖/ℓ) = v/ℓ²·κ'(u)/u·(x − z);
+	// at u = 0 its limit, or 0 where κ is not differentiable at 0.
+	dOverU func(u float64) float64
+	// slope is sup_{t ≥ 0} |dκ(√t)/dt| (+Inf where unbounded): the fused
+	// accuracy guard's one-multiplication test (guard.go).
+	slope float64
+	// fusedErr bounds |κ(√t') − κ(√t)| over |t' − u2| ≤ b, t' ≥ lo =
+	// max(u2 − b, 0): the guard's exact test (guard.go).
+	fusedErr func(lo, u2, b float64) float64
+	// simd is the profile's id in internal/f64 (vectorized κ).
+	simd f64.Shape
+	// product: κ(‖t‖) = Π_k κ(|t_k|), so orbit averages over groups acting
+	// on separate coordinates factor (embedded.go).
+	product bool
+}
+
+// shapes is the shape table, indexed by Shape.
+var shapes = [...]shapeSpec{
+	RBF: {
+		name:   "rbf",
+		kappa:  func(u float64) float64 { return math.Exp(-0.5 * u * u) },
+		dlog:   func(u float64) float64 { return expTimes(0.5*u*u, u*u) },
+		dOverU: func(u float64) float64 { return -math.Exp(-0.5 * u * u) },
+		slope:  0.5,
+		fusedErr: func(lo, _, b float64) float64 {
+			return 0.5 * math.Exp(-0.5*lo) * b
+		},
+		simd: f64.RBF, product: true,
+	},
+	Matern12: {
+		name:  "matern12",
+		kappa: func(u float64) float64 { return math.Exp(-u) },
+		dlog:  func(u float64) float64 { return expTimes(u, u) },
+		dOverU: func(u float64) float64 {
+			if u == 0 {
+				return 0 // κ'(0⁺) = −1: not differentiable at r = 0; the symmetric choice
+			}
+			if e := math.Exp(-u); e != 0 {
+				return -e / u
+			}
+			return 0
+		},
+		slope: math.Inf(1),
+		// |Δκ| ≤ e^{−u_lo}·|Δu|, and |Δu| = |t − u2|/(√t + √u2) ≤
+		// min(√b, b/(u_lo + √u2)) for t within b of u2. (Before, the
+		// denominator was u_lo + √(u2 + b), which is larger: the bound
+		// could fall short by the ratio of the two.)
+		fusedErr: func(lo, u2, b float64) float64 {
+			ul := math.Sqrt(lo)
+			return math.Exp(-ul) * min(math.Sqrt(b), b/(ul+math.Sqrt(u2)))
+		},
+		simd: f64.Matern12,
+	},
+	Matern32: {
+		name: "matern32",
+		kappa: func(u float64) float64 {
+			a := sqrt3 * u
+			return expPoly(a, 1+a)
+		},
+		dlog:   func(u float64) float64 { return expTimes(sqrt3*u, 3*u*u) },
+		dOverU: func(u float64) float64 { return -3 * math.Exp(-sqrt3*u) },
+		slope:  1.5,
+		fusedErr: func(lo, _, b float64) float64 {
+			return 1.5 * math.Exp(-sqrt3*math.Sqrt(lo)) * b
+		},
+		simd: f64.Matern32,
+	},
+	Matern52: {
+		name: "matern52",
+		kappa: func(u float64) float64 {
+			a := sqrt5 * u
+			return expPoly(a, 1+a+a*a/3)
+		},
+		dlog: func(u float64) float64 { return expTimes(sqrt5*u, 5.0/3*u*u*(1+sqrt5*u)) },
+		dOverU: func(u float64) float64 {
+			a := sqrt5 * u
+			return -5.0 / 3 * expPoly(a, 1+a)
+		},
+		slope: 5.0 / 6,
+		fusedErr: func(lo, _, b float64) float64 {
+			a := sqrt5 * math.Sqrt(lo)
+			return 5.0 / 6 * (1 + a) * math.Exp(-a) * b
+		},
+		simd: f64.Matern52,
+	},
+}
+
+// spec returns the table row of s; an s outside the table is a
+// programmer error (Params.Validate and ParseShape refuse it at the
+// boundary).
+func (s Shape) spec() *shapeSpec {
+	if s < 0 || int(s) >= len(shapes) {
+		panic(fmt.Sprintf("kernel: bad shape %d", int(s)))
+	}
+	return &shapes[s]
+}
+
+// valid reports whether s is a row of the shape table.
+func (s Shape) valid() bool { return s >= 0 && int(s) < len(shapes) }
+
+// Shapes lists every base-kernel shape, in table order.
+func Shapes() []Shape {
+	out := make([]Shape, len(shapes))
+	for i := range out {
+		out[i] = Shape(i)
+	}
+	return out
+}
+
+// String returns the command-line spelling: "rbf", "matern12", ….
+func (s Shape) String() string {
+	if !s.valid() {
+		return fmt.Sprintf("Shape(%d)", int(s))
+	}
+	return shapes[s].name
+}
+
+// ParseShape parses a shape's spelling (see Shapes; case insensitive).
+func ParseShape(s string) (Shape, error) {
+	names := make([]string, len(shapes))
+	for i, sp := range shapes {
+		if strings.EqualFold(strings.TrimSpace(s), sp.name) {
+			return Shape(i), nil
+		}
+		names[i] = sp.name
+	}
+	return 0, fmt.Errorf("kernel: unknown base kernel %q (want %s)", s, strings.Join(names, ", "))
+}
+
+// expPoly returns p·e^{−a}, 0 where e^{−a} underflows (p may then be +Inf:
+// a ≳ 1e154, or u = +Inf).
+func expPoly(a, p float64) float64 {
+	e := math.Exp(-a)
+	if e == 0 {
+		return 0
+	}
+	return p * e
+}
+
+// expTimes returns p·e^{−a} computed as e^{−a} first, 0 where it
+// underflows.
+func expTimes(a, p float64) float64 {
+	e := math.Exp(-a)
+	if e == 0 {
+		return 0
+	}
+	return p * e
+}
+
+// kappa is κ(u) for u ≥ 0.
+func kappa(s Shape, u float64) float64 { return s.spec().kappa(u) }
+
+// kappaDLog is −u·κ'(u).
+func kappaDLog(s Shape, u float64) float64 { return s.spec().dlog(u) }
+
+// kappaU2 is κ as a function of u² (avoids a square root for RBF).
+func kappaU2(s Shape, u2 float64) float64 {
+	if s == RBF {
+		return math.Exp(-0.5 * u2)
+	}
+	return kappa(s, math.Sqrt(u2))
+}
+
+// dkappaOverU is κ'(u)/u (see shapeSpec.dOverU).
+func dkappaOverU(s Shape, u float64) float64 { return s.spec().dOverU(u) }
+
+// productShape reports whether the base kernel is a product over
+// coordinates, κ(‖t‖) = Π_k κ(|t_k|): RBF, exp(−Σ_k t_k²/2), and no
+// Matérn kernel. Orbit averages over groups acting on separate sets of
+// coordinates then factor (embedded.go).
+func productShape(s Shape) bool { return s.spec().product }
+
+// f64Shape maps a Shape to its SIMD profile in internal/f64.
+func f64Shape(s Shape) f64.Shape { return s.spec().simd }
+
+// fusedSlope is sup_{t ≥ 0} |dκ(√t)/dt| (+Inf where unbounded).
+func fusedSlope(s Shape) float64 { return s.spec().slope }
+
+// KappaU2To writes κ(√u2_i) into dst (len(dst) = len(u2); dst may be u2)
+// with the vectorized exponentials of internal/f64: the same bits on every
+// SIMD path. It panics on a shape outside the table.
+func KappaU2To(dst, u2 []float64, s Shape) { f64.KappaTo(dst, u2, s.spec().simd) }
