@@ -5,12 +5,20 @@
 //	go build -buildmode=c-shared -o libsymbo.so ./capi
 //
 // it exports the functions declared in symbo.h (this directory), the
-// contract for C callers and the Python package. Every exported function
-// recovers from panics (no Go panic crosses the boundary), copies its
-// inputs out of C memory and writes its outputs into caller-owned buffers
-// during the call (no Go pointer is kept by C, no C pointer by Go), and
-// records failures per calling thread for symbo_last_error, so it may be
-// called from several C threads at once.
+// contract for C callers and the Python package: symbo_cross and
+// symbo_suggest (stateless), and the optimizer handle (handle.go: a
+// bo.Optimizer kept between calls, named by an integer id, one lock per
+// handle). Every exported function recovers from panics (no Go panic
+// crosses the boundary), copies its inputs out of C memory and writes its
+// outputs into caller-owned buffers during the call (no Go pointer is kept
+// by C, no C pointer by Go), and records failures per calling thread for
+// symbo_last_error, so it may be called from several C threads at once.
+//
+// Errors are classified in one place, frontend.IsInput and
+// frontend.IsSize (shared with perf's exit status): SYMBO_EINVAL,
+// SYMBO_ESIZE, else SYMBO_EINTERNAL; messages lose symbo's package
+// prefixes (frontend.TrimPrefixes) in fail. Settings and history JSON are
+// read by frontend.Decode: strict keys, sizes checked before allocation.
 package main
 
 /*
@@ -56,16 +64,15 @@ import (
 	"unsafe"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/internal/frontend"
-	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
 
-// abiVersion is SYMBO_ABI_VERSION of symbo.h.
-const abiVersion = 1
+// abiVersion is SYMBO_ABI_VERSION of symbo.h. Version 2 added the
+// optimizer handle (handle.go).
+const abiVersion = 2
 
 // Error codes of symbo.h.
 const (
@@ -77,9 +84,11 @@ const (
 
 func main() {}
 
-// fail records err for the calling thread and returns its code.
+// fail records err's message for the calling thread — with symbo's
+// package prefixes removed, the one place the C ABI and through it Python
+// shape messages — and returns its code.
 func fail(code C.int, err error) C.int {
-	msg := err.Error()
+	msg := frontend.TrimPrefixes(err.Error())
 	cs := C.CString(msg)
 	C.symbo_set_err(cs, C.size_t(len(msg)))
 	C.free(unsafe.Pointer(cs))
@@ -90,29 +99,22 @@ func fail(code C.int, err error) C.int {
 // hook (SYMBO_CAPI_TEST_PANIC=1) that proves no panic crosses the boundary.
 var testPanic = os.Getenv("SYMBO_CAPI_TEST_PANIC") == "1"
 
-// codeOf classifies an error: the input's, or an internal failure.
+// codeOf classifies an error by frontend's classes (one mapping shared
+// with perf's exit status): the input's, over the memory budget (or an
+// output buffer too small), or an internal failure.
 func codeOf(err error) C.int {
-	for _, s := range []error{frontend.ErrInvalid, orbit.ErrInvalid, orbit.ErrUnknown, orbit.ErrTooLarge, orbit.ErrInfinite,
-		kernel.ErrBadPoints, kernel.ErrBadOptions, kernel.ErrNoClosedForm, kernel.ErrSpectrum,
-		bo.ErrBadConfig, bo.ErrUnknownKernel, bo.ErrMaxNotPSD, bo.ErrBadPoint, bo.ErrBadValue,
-		problem.ErrUnknown, problem.ErrDim, errInput} {
-		if errors.Is(err, s) {
-			return codeInval
-		}
-	}
-	var re *frontend.RowError
-	if errors.As(err, &re) {
+	switch {
+	case frontend.IsInput(err) || errors.Is(err, errInput):
 		return codeInval
-	}
-	if errors.Is(err, orbit.ErrOverBudget) || errors.Is(err, errSize) {
+	case frontend.IsSize(err) || errors.Is(err, errSize):
 		return codeSize
 	}
 	return codeInternal
 }
 
 var (
-	errInput = errors.New("symbo: invalid argument")
-	errSize  = errors.New("symbo: output buffer too small")
+	errInput = errors.New("invalid argument")
+	errSize  = errors.New("output buffer too small")
 )
 
 // guard runs f, turning a panic into SYMBO_EINTERNAL and an error into its
@@ -120,7 +122,7 @@ var (
 func guard(f func() error) (code C.int) {
 	defer func() {
 		if r := recover(); r != nil {
-			code = fail(codeInternal, fmt.Errorf("symbo: internal error: %v\n%s", r, debug.Stack()))
+			code = fail(codeInternal, fmt.Errorf("internal error (a bug in symbo): %v\n%s", r, debug.Stack()))
 		}
 	}()
 	if testPanic {
@@ -296,7 +298,7 @@ func symbo_suggest(settings *C.char, histX *C.double, histY *C.double, n C.int64
 		if outLen < q*d {
 			return fmt.Errorf("%w: %d points of %d coordinates, out holds %d", errSize, q, d, outLen)
 		}
-		pts, err := frontend.Suggest(opt, hx, hy, pm, int(q))
+		pts, err := frontend.Suggest(opt, hx, hy, pm, nil, int(q))
 		if err != nil {
 			return err
 		}

@@ -3,14 +3,19 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/linalg"
 	"gonum.org/v1/gonum/mat"
@@ -21,18 +26,10 @@ import (
 // and compares every double it prints, bit for bit, with the Go API's
 // result for the same inputs.
 func TestCABI(t *testing.T) {
-	if _, err := exec.LookPath("gcc"); err != nil {
-		t.Skip("gcc not found: the C ABI test needs it (CI installs it)")
-	}
-	dir := t.TempDir()
-	lib := filepath.Join(dir, "libsymbo.so")
-	build := exec.Command("go", "build", "-buildmode=c-shared", "-o", lib, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build -buildmode=c-shared: %v\n%s", err, out)
-	}
-	bin := filepath.Join(dir, "check")
+	dir := buildLib(t)
+	bin := filepath.Join(t.TempDir(), "check")
 	cc := exec.Command("gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-I.", "testdata/check.c", "-o", bin,
-		"-L"+dir, "-lsymbo", "-Wl,-rpath,"+dir, "-pthread")
+		"-L"+dir, "-lsymbo", "-Wl,-rpath,"+dir, "-pthread", "-lm")
 	if out, err := cc.CombinedOutput(); err != nil {
 		t.Fatalf("gcc: %v\n%s", err, out)
 	}
@@ -52,10 +49,19 @@ func TestCABI(t *testing.T) {
 		t.Fatalf("check output:\n%s", out)
 	}
 	got := map[string][]uint64{}
+	var history string
 	for _, l := range lines[1 : len(lines)-1] {
 		f := strings.Fields(l)
 		key := f[0]
 		vals := f[1:]
+		switch key {
+		case "hhistory":
+			history = strings.TrimPrefix(l, "hhistory ")
+			continue
+		case "hhammer":
+			t.Logf("hammered handle: %s observations, %s pending, %s failed", f[1], f[2], f[3])
+			continue
+		}
 		if key == "gram" || key == "cross" {
 			key, vals = f[0]+" "+f[1], f[2:]
 		}
@@ -76,8 +82,9 @@ func TestCABI(t *testing.T) {
 		y.RawMatrix().Data[i] = float64((i*29)%19-9) / 4
 	}
 	be, _ := linalg.Default()
+	variance := 2.0
 	for _, k := range []string{"base", "avg", "avgnorm", "max", "plus"} {
-		spec := frontend.KernelSpec{Group: frontend.Group{Group: "hyperoctahedral", D: 3}, Base: "matern52", Lengthscale: 1.3, Variance: 2, Kernel: k}
+		spec := frontend.KernelSpec{Group: frontend.Group{Group: "hyperoctahedral", D: 3}, Base: "matern52", Lengthscale: 1.3, Variance: &variance, Kernel: k}
 		for _, c := range []struct {
 			key string
 			y   *mat.Dense
@@ -94,14 +101,155 @@ func TestCABI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := frontend.Suggest(opt, mat.NewDense(4, 2, []float64{1, 2, -3, 0.5, 4, -4, 0.25, 7}), []float64{5, 4, 3, 6}, mat.NewDense(1, 2, []float64{-1, -1}), 3)
+	want, err := frontend.Suggest(opt, mat.NewDense(4, 2, []float64{1, 2, -3, 0.5, 4, -4, 0.25, 7}), []float64{5, 4, 3, 6}, mat.NewDense(1, 2, []float64{-1, -1}), nil, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	compareBits(t, "suggest", got["suggest"], want)
 	opt, _ = st.Optimizer(be)
-	want, _ = frontend.Suggest(opt, nil, nil, nil, 1)
+	want, _ = frontend.Suggest(opt, nil, nil, nil, nil, 1)
 	compareBits(t, "suggest0", got["suggest0"], want)
+	handleSequence(t, got, history)
+}
+
+// handleSequence replays check.c's handle_sequence with bo.Optimizer and
+// compares every point, the history JSON and the best point.
+func handleSequence(t *testing.T, got map[string][]uint64, history string) {
+	t.Helper()
+	be, _ := linalg.Default()
+	st := frontend.SuggestSettings{Problem: "Ackley2d", Kernel: "plus", Seed: 3, Init: 3}
+	opt, err := st.Optimizer(be)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := func(pts ...[]float64) *mat.Dense {
+		m := mat.NewDense(len(pts), len(pts[0]), nil)
+		for i, p := range pts {
+			m.SetRow(i, p)
+		}
+		return m
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, err := opt.AskBatch(3)
+	must(err)
+	compareBits(t, "hask", got["hask"], rows(a...))
+	must(opt.Tell(a[0], a[0][0]+a[0][1]))
+	must(opt.Tell(a[1], a[1][0]+a[1][1]))
+	must(opt.Fail(a[2]))
+	b, err := opt.AskBatch(2)
+	must(err)
+	compareBits(t, "hbatch", got["hbatch"], rows(b...))
+	must(opt.Tell(b[0], b[0][0]+b[0][1]))
+	must(opt.AddPending([]float64{-1, -1}))
+	c, err := opt.Ask()
+	must(err)
+	compareBits(t, "hask2", got["hask2"], rows(c))
+	js, err := json.Marshal(opt.History())
+	must(err)
+	if string(js) != history {
+		t.Errorf("history JSON:\nC  %s\nGo %s", history, js)
+	}
+	bx, by, _ := opt.Best()
+	compareBits(t, "hbest", got["hbest"], rows(append(bx, by)))
+}
+
+var lib struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// buildLib builds libsymbo.so once for the package's tests and returns its
+// directory; it skips the test without gcc.
+func buildLib(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("gcc not found: the C ABI test needs it (CI installs it)")
+	}
+	lib.once.Do(func() {
+		lib.dir, lib.err = os.MkdirTemp("", "symbo-capi-")
+		if lib.err != nil {
+			return
+		}
+		out, err := exec.Command("go", "build", "-buildmode=c-shared", "-o", filepath.Join(lib.dir, "libsymbo.so"), ".").CombinedOutput()
+		if err != nil {
+			lib.err = fmt.Errorf("go build -buildmode=c-shared: %v\n%s", err, out)
+		}
+	})
+	if lib.err != nil {
+		t.Fatal(lib.err)
+	}
+	return lib.dir
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if lib.dir != "" {
+		os.RemoveAll(lib.dir)
+	}
+	os.Exit(code)
+}
+
+// TestReadmeC compiles README.md's C example with the build line the
+// README gives (and -Wall -Wextra -Werror) and runs it.
+func TestReadmeC(t *testing.T) {
+	dir := buildLib(t)
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	i := strings.Index(s, "## From C")
+	if i < 0 {
+		t.Fatal(`README.md has no "## From C" section`)
+	}
+	s = s[i:]
+	start := strings.Index(s, "```c\n")
+	if start < 0 {
+		t.Fatal("no C block in README.md's From C section")
+	}
+	src := s[start+len("```c\n"):]
+	src = src[:strings.Index(src, "```")]
+	sh := s[strings.Index(s, "```sh\n")+len("```sh\n"):]
+	sh = sh[:strings.Index(sh, "```")]
+	if !strings.Contains(sh, "-L. -lsymbo -Wl,-rpath,") || !strings.Contains(sh, "LD_LIBRARY_PATH") || !strings.Contains(sh, "-Icapi") {
+		t.Errorf("README's build lines lack the link flags:\n%s", sh)
+	}
+	tmp := t.TempDir()
+	if err := os.WriteFile(filepath.Join(tmp, "main.c"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(tmp, "main")
+	cc := exec.Command("gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-I.", filepath.Join(tmp, "main.c"), "-o", bin,
+		"-L"+dir, "-lsymbo", "-Wl,-rpath,"+dir, "-pthread")
+	if out, err := cc.CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s\n%s", err, out, src)
+	}
+	run := exec.Command(bin)
+	run.Env = append(os.Environ(), "GODEBUG=cgocheck=1")
+	out, err := run.CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), "best f = ") {
+		t.Fatalf("README's C example: %v\n%s", err, out)
+	}
+}
+
+// TestHeaderConstants: symbo.h's constants are the library's.
+func TestHeaderConstants(t *testing.T) {
+	h, err := os.ReadFile("symbo.h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]int{"SYMBO_ABI_VERSION": abiVersion, "SYMBO_MAX_BATCH": bo.MaxBatch} {
+		m := regexp.MustCompile(`#define ` + name + ` (\d+)`).FindSubmatch(h)
+		if m == nil || string(m[1]) != strconv.Itoa(want) {
+			t.Errorf("symbo.h: %s is %q, the library's %d", name, m, want)
+		}
+	}
 }
 
 func compareBits(t *testing.T, key string, got []uint64, want *mat.Dense) {

@@ -1,24 +1,41 @@
 /*
  * symbo.h — the C ABI of symbo, symmetry-aware Bayesian optimization.
  *
- * Build the library from the repository root:
+ * Build the library from the repository root, and a program against it:
+ *
  *     go build -buildmode=c-shared -o libsymbo.so ./capi
- * and link with -lsymbo. This header is the contract; its version is
- * SYMBO_ABI_VERSION, and symbo_abi_version() returns the library's: they
- * must be equal.
+ *     gcc -std=c11 -Icapi main.c -o main -L. -lsymbo -Wl,-rpath,"$PWD" -pthread
+ *
+ * (-Wl,-rpath records where libsymbo.so lives; without it, run the program
+ * with LD_LIBRARY_PATH=<that directory>). Include this header, symbo.h:
+ * the libsymbo.h that go build writes beside the library is cgo's
+ * generated list of Go-typed declarations, not the contract; do not
+ * include it (make python deletes it).
+ *
+ * This header is the contract; its version is SYMBO_ABI_VERSION, and
+ * symbo_abi_version() returns the library's: they must be equal.
  *
  * Conventions
- *   - Every function returns SYMBO_OK (0) or a negative error code; then
- *     symbo_last_error copies the message of the calling thread's last
- *     failure. Messages are per thread: functions may be called from
- *     several threads at once.
+ *   - Every function but the three getters returns SYMBO_OK (0) or a
+ *     negative error code; then symbo_last_error copies the message of
+ *     the calling thread's last failure. Messages are per thread: functions
+ *     may be called from several threads at once.
+ *   - Bad input of any kind — settings, names, sizes, points, values, an
+ *     unknown or freed handle — is SYMBO_EINVAL, decided before anything
+ *     is allocated for it: a settings' dimension d outside [1, 65536], say,
+ *     is refused, never attempted. Messages do not name Go packages.
  *   - Matrices are row-major arrays of double owned by the caller, with
  *     explicit lengths; the library reads inputs and writes outputs during
  *     the call only and keeps no pointer afterwards.
- *   - Settings are JSON strings (UTF-8, NUL-terminated) with the field
- *     names documented below; unknown fields are errors.
+ *   - Settings are JSON strings (UTF-8, NUL-terminated), parsed strictly:
+ *     field names as documented below, case-sensitive; an unknown field or
+ *     a field given twice is an error, at every nesting level.
  *   - No Go panic crosses the boundary: an internal failure is
  *     SYMBO_EINTERNAL with its message.
+ *   - The memory budget (default 8 GiB; environment variable
+ *     SYMBO_MEMORY_BUDGET, e.g. "512MiB", read at load) caps the large
+ *     allocations of a call (input copies, matrices, orbit buffers),
+ *     each sized before it is made; a request over it is SYMBO_ESIZE.
  */
 #ifndef SYMBO_H
 #define SYMBO_H
@@ -30,7 +47,8 @@
 extern "C" {
 #endif
 
-#define SYMBO_ABI_VERSION 1
+/* 2: the optimizer handle (symbo_optimizer_*); "variance": 0 refused. */
+#define SYMBO_ABI_VERSION 2
 
 enum {
 	SYMBO_OK = 0,
@@ -42,7 +60,7 @@ enum {
 /* The ABI version of the library (compare with SYMBO_ABI_VERSION). */
 int symbo_abi_version(void);
 
-/* A static, NUL-terminated version string ("symbo <module version>, abi 1"). */
+/* A static, NUL-terminated version string ("symbo <module version>, abi 2"). */
 const char *symbo_version(void);
 
 /*
@@ -59,8 +77,9 @@ size_t symbo_last_error(char *buf, size_t len);
  *        "kernel": "base"|"nystrom"|"avg"|"avgnorm"|"max"|"plus",
  *        "method": "auto"|"enumerate"|"closed",
  *        "block": b, "box": [[lo…], [hi…]], "matrices": "file.json"}
- *   group and its extra fields as in perf gram; variance defaults to 1,
- *   method to auto; box (scaling only) defaults to [0.1, 10] per coordinate.
+ *   group and its extra fields as in perf gram, d in [1, 65536];
+ *   variance (positive) defaults to 1 when absent, method to auto; box
+ *   (scaling only) defaults to [0.1, 10] per coordinate.
  * x: n×d; y: m×d, or NULL for y = x (then m is ignored and the symmetric
  * assembly runs: an exactly symmetric Gram); design: nd×d for plus and
  * nystrom, or NULL (with nd = 0) for design = x; a design for another
@@ -76,10 +95,13 @@ int symbo_cross(const char *spec,
 /*
  * The next q points to evaluate, q×d into out (out_len ≥ q·d doubles):
  * the same function of (settings, seed, history, pending) as perf suggest.
+ * Stateless: the optimizer is rebuilt from the arguments at every call (an
+ * optimizer handle, below, keeps it between calls, and records failures).
  *
  * settings: {"problem": P} (a benchmark: box, group, base, direction) or
  *           {"group": G, "d": D, "box": [[lo…], [hi…]], "block": b,
- *            "matrices": "file.json"} (your own black box),
+ *            "matrices": "file.json"} (your own black box; d in
+ *            [1, 65536], box with 1 or d values per bound),
  *           with "kernel": K (required), "base": B, "seed": S,
  *           "minimize": true|false, "init": 5, "acq": "ucb"|"ei",
  *           "beta": "paper"|"authors", "fit": "own"|"base",
@@ -93,6 +115,113 @@ int symbo_suggest(const char *settings,
                   const double *pending, int64_t np,
                   int64_t d, int64_t q,
                   double *out, int64_t out_len);
+
+/*
+ * Optimizer handles (ABI 2)
+ *
+ * An optimizer handle is an ask/tell optimizer kept by the library (Go's
+ * bo.Optimizer) between calls, named by an int64_t id: ids start at 1 and
+ * are never reused, 0 is never a handle. A call with an unknown or freed
+ * id — a second symbo_optimizer_free included — is SYMBO_EINVAL, never a
+ * crash.
+ *
+ * Thread safety: every function may be called on one handle from several
+ * threads at once. Each call holds the handle's lock from start to end, so
+ * calls on one handle run one at a time, in some order, each seeing the
+ * optimizer as the previous one left it: nothing told is lost, and points
+ * asked concurrently are all recorded as pending, so no two of them share
+ * an orbit (under an invariant kernel). A long call (an ask fits a GP)
+ * makes the others on that handle wait; calls on different handles run in
+ * parallel.
+ *
+ * The next point is a function of the settings, the seed, the history (the
+ * points told, in order), the pending points and the failed points: the
+ * same bits as symbo_suggest and perf suggest given the same study, and as
+ * an optimizer restored from symbo_optimizer_history's JSON.
+ *
+ * Points are d doubles (d the optimizer's dimension; a call with another
+ * length is SYMBO_EINVAL) and must lie in the box with finite coordinates;
+ * a refused call changes nothing.
+ */
+
+/* A new optimizer from settings (as symbo_suggest's), its id into *handle. */
+int symbo_optimizer_new(const char *settings, int64_t *handle);
+
+/* Frees the optimizer (waiting for a call on it in progress); its id is
+ * then unknown. */
+int symbo_optimizer_free(int64_t handle);
+
+/* The optimizer's dimension d into *d. */
+int symbo_optimizer_dim(int64_t handle, int64_t *d);
+
+/* The next point into x (d doubles), recorded as pending. */
+int symbo_optimizer_ask(int64_t handle, double *x, int64_t d);
+
+/* The largest q of symbo_optimizer_ask_batch, _suggest and symbo_suggest. */
+#define SYMBO_MAX_BATCH 1024
+
+/* The next q points (1 ≤ q ≤ SYMBO_MAX_BATCH) into out (out_len ≥ q·d doubles),
+ * recorded as pending: what q successive asks return. All or nothing: on
+ * an error no point is recorded. */
+int symbo_optimizer_ask_batch(int64_t handle, int64_t q, double *out, int64_t out_len);
+
+/* The points symbo_optimizer_ask_batch(q) would return now, without
+ * recording them (the optimizer is unchanged). */
+int symbo_optimizer_suggest(int64_t handle, int64_t q, double *out, int64_t out_len);
+
+/* Records the value y (finite) at x; x, if pending or failed (bit for
+ * bit), stops being so. x need not come from an ask. */
+int symbo_optimizer_tell(int64_t handle, const double *x, int64_t d, double y);
+
+/* Records that the evaluation of x failed (it crashed, timed out, gave no
+ * usable value); x, if pending, stops being pending. Neither x nor its
+ * orbit is proposed again, and the acquisition avoids its neighbourhood
+ * (it is told the worst observed value, for the acquisition only). */
+int symbo_optimizer_fail(int64_t handle, const double *x, int64_t d);
+
+/* Records x as pending: handed out elsewhere (another process, or before
+ * a restart) and not yet evaluated. */
+int symbo_optimizer_add_pending(int64_t handle, const double *x, int64_t d);
+
+/* Forgets the pending point x (bit for bit); *was_pending (may be NULL)
+ * is 1 if it was pending, else 0. Prefer symbo_optimizer_fail when an
+ * evaluation failed: a cancelled point may be proposed again. */
+int symbo_optimizer_cancel(int64_t handle, const double *x, int64_t d, int *was_pending);
+
+/* The numbers of observations, pending and failed points (each pointer may
+ * be NULL). */
+int symbo_optimizer_counts(int64_t handle, int64_t *observed, int64_t *pending, int64_t *failed);
+
+/* The pending points, in asking order (failed: in reporting order), *rows×d
+ * into out. *rows is always set; out = NULL with out_len = 0 asks for the
+ * count only, a smaller out is SYMBO_ESIZE (nothing written). The count
+ * may change between two calls when other threads use the handle. */
+int symbo_optimizer_pending(int64_t handle, double *out, int64_t out_len, int64_t *rows);
+int symbo_optimizer_failed(int64_t handle, double *out, int64_t out_len, int64_t *rows);
+
+/* The best observed point (largest y, or smallest with "minimize"; the
+ * earliest on ties) into x (d doubles) and its value into *y, *found = 1;
+ * before the first tell *found = 0 and x, y are untouched. */
+int symbo_optimizer_best(int64_t handle, double *x, int64_t d, double *y, int *found);
+
+/*
+ * The optimizer's history as JSON (NUL-terminated) into buf (len bytes):
+ *     {"version": 2, "seed": S, "kernel": K, "dim": d, "minimize": b,
+ *      "observations": [{"x": […], "y": v}, …],
+ *      "pending": [[…], …], "failed": [[…], …]}
+ * (Go's bo.History; floats in shortest round-trip form: read back, the
+ * same bits). *needed is set to its length without the NUL; buf = NULL
+ * with len = 0 asks for the length only, a smaller buf is SYMBO_ESIZE
+ * (nothing written).
+ */
+int symbo_optimizer_history(int64_t handle, char *buf, size_t len, size_t *needed);
+
+/* Restores a history (symbo_optimizer_history's JSON; version 1 without
+ * failed points is read too) into an optimizer that has no observations,
+ * pending or failed points yet, after checking it was made with the same
+ * seed, kernel, dimension and direction: the optimizer then proposes what
+ * the one that wrote it would. On error the optimizer is unchanged. */
+int symbo_optimizer_restore(int64_t handle, const char *history);
 
 #ifdef __cplusplus
 }

@@ -2,9 +2,12 @@
  * check.c — the C side of capi's test: calls libsymbo through symbo.h and
  * prints every result as the bits of its doubles, which the Go test
  * compares with the Go API's. Also checks error codes, per-thread error
- * messages and concurrent calls from several threads.
+ * messages, concurrent calls from several threads, absurd sizes and
+ * strict settings, and the optimizer handle: a sequence compared with Go's
+ * bo.Optimizer, its errors, and several threads hammering one handle.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +83,259 @@ static void *worker(void *arg) {
 	return NULL;
 }
 
+/* code runs a call expected to fail with want, and checks that the
+ * message contains has (if not NULL) and names no Go package. */
+static void code(int got, int want, const char *has, const char *what) {
+	char msg[1024];
+	symbo_last_error(msg, sizeof msg);
+	if (got != want) {
+		fprintf(stderr, "check.c: FAILED: %s: code %d, want %d (%s)\n", what, got, want, msg);
+		failures++;
+		return;
+	}
+	if (has != NULL && strstr(msg, has) == NULL) {
+		fprintf(stderr, "check.c: FAILED: %s: message %s lacks %s\n", what, msg, has);
+		failures++;
+	}
+	static const char *pkgs[] = {"frontend:", "bo:", "orbit:", "kernel:", "gp:", "problem:", "linalg:", "symbo:"};
+	for (size_t i = 0; i < sizeof pkgs / sizeof *pkgs; i++) {
+		if (strncmp(msg, pkgs[i], strlen(pkgs[i])) == 0) {
+			fprintf(stderr, "check.c: FAILED: %s: message starts with a package name: %s\n", what, msg);
+			failures++;
+		}
+	}
+}
+
+/* Absurd sizes and sloppy settings: SYMBO_EINVAL with a message, before
+ * anything is allocated (the issue's repros: these aborted the host). */
+static void sizes(void) {
+	double out[16], x1[2] = {1, 2};
+	code(symbo_cross("{\"group\":\"scaling\",\"d\":2147483648,\"box\":[[0.1],[10]],\"base\":\"rbf\",\"lengthscale\":1,\"kernel\":\"max\"}",
+	                 x1, 1, NULL, 0, 1, NULL, 0, out, 16), SYMBO_EINVAL, "d = 2147483648", "cross d = 2^31");
+	code(symbo_suggest("{\"group\":\"permutation\",\"d\":1099511627776,\"box\":[[-2],[2]],\"kernel\":\"plus\"}",
+	                   NULL, NULL, 0, NULL, 0, 2, 1, out, 16), SYMBO_EINVAL, "d = 1099511627776", "suggest d = 2^40");
+	code(symbo_suggest("{\"group\":\"permutation\",\"d\":-5,\"box\":[[-2],[2]],\"kernel\":\"plus\"}",
+	                   NULL, NULL, 0, NULL, 0, 2, 1, out, 16), SYMBO_EINVAL, "d = -5", "suggest d = -5");
+	code(symbo_cross("{\"group\":\"scaling\",\"d\":-5,\"base\":\"rbf\",\"lengthscale\":1,\"kernel\":\"max\"}",
+	                 x1, 1, NULL, 0, 1, NULL, 0, out, 16), SYMBO_EINVAL, "d = -5", "cross d = -5");
+	code(symbo_cross("{\"group\":\"permutation\",\"d\":70000,\"base\":\"rbf\",\"lengthscale\":1,\"kernel\":\"max\"}",
+	                 x1, 1, NULL, 0, 1, NULL, 0, out, 16), SYMBO_EINVAL, "d = 70000", "cross d over MaxDim");
+	int64_t h = 0;
+	code(symbo_optimizer_new("{\"group\":\"permutation\",\"d\":1099511627776,\"box\":[[-2],[2]],\"kernel\":\"plus\"}", &h),
+	     SYMBO_EINVAL, "d = 1099511627776", "optimizer_new d = 2^40");
+	code(symbo_suggest("{\"GROUP\":\"permutation\",\"d\":2,\"box\":[[-2],[2]],\"kernel\":\"plus\"}",
+	                   NULL, NULL, 0, NULL, 0, 2, 1, out, 16), SYMBO_EINVAL, "case-sensitive", "GROUP");
+	code(symbo_suggest("{\"group\":\"permutation\",\"group\":\"signflip\",\"d\":2,\"box\":[[-2],[2]],\"kernel\":\"plus\"}",
+	                   NULL, NULL, 0, NULL, 0, 2, 1, out, 16), SYMBO_EINVAL, "duplicate field \"group\"", "duplicate key");
+	code(symbo_cross("{\"group\":\"signflip\",\"d\":2,\"base\":\"rbf\",\"lengthscale\":1,\"variance\":0,\"kernel\":\"max\"}",
+	                 x1, 1, NULL, 0, 2, NULL, 0, out, 16), SYMBO_EINVAL, "variance", "variance 0");
+	code(symbo_suggest("{\"group\":\"permutation\",\"d\":2,\"box\":[[-2],[2]],\"kernel\":\"plus\",\"init\":-3}",
+	                   NULL, NULL, 0, NULL, 0, 2, 1, out, 16), SYMBO_EINVAL, "Init", "negative init");
+}
+
+static const char *ackley = "{\"problem\":\"Ackley2d\",\"kernel\":\"plus\",\"seed\":3,\"init\":3}";
+
+/* A sequence on one handle whose every point Go recomputes with
+ * bo.Optimizer (capi_test.go): ask, tell, fail, suggest, ask_batch,
+ * add_pending, history, best; and restore. */
+static void handle_sequence(void) {
+	int64_t h = 0, d = 0;
+	expect(symbo_optimizer_new(ackley, &h) == SYMBO_OK && h > 0, "optimizer_new");
+	expect(symbo_optimizer_dim(h, &d) == SYMBO_OK && d == 2, "optimizer_dim");
+	double a[3 * 2], s[2 * 2], b[2 * 2], c[2], pend[2] = {-1, -1};
+	for (int i = 0; i < 3; i++) expect(symbo_optimizer_ask(h, a + 2 * i, 2) == SYMBO_OK, "ask");
+	bits("hask", a, 6);
+	expect(symbo_optimizer_tell(h, a, 2, a[0] + a[1]) == SYMBO_OK, "tell 0");
+	expect(symbo_optimizer_tell(h, a + 2, 2, a[2] + a[3]) == SYMBO_OK, "tell 1");
+	expect(symbo_optimizer_fail(h, a + 4, 2) == SYMBO_OK, "fail 2");
+	expect(symbo_optimizer_suggest(h, 2, s, 4) == SYMBO_OK, "suggest");
+	int64_t no = -1, np = -1, nf = -1;
+	expect(symbo_optimizer_counts(h, &no, &np, &nf) == SYMBO_OK && no == 2 && np == 0 && nf == 1, "suggest records nothing");
+	expect(symbo_optimizer_ask_batch(h, 2, b, 4) == SYMBO_OK, "ask_batch");
+	expect(memcmp(s, b, sizeof s) == 0, "suggest = the next ask_batch");
+	bits("hbatch", b, 4);
+	expect(symbo_optimizer_tell(h, b, 2, b[0] + b[1]) == SYMBO_OK, "tell batch 0");
+	expect(symbo_optimizer_add_pending(h, pend, 2) == SYMBO_OK, "add_pending");
+	expect(symbo_optimizer_ask(h, c, 2) == SYMBO_OK, "ask 2");
+	bits("hask2", c, 2);
+	expect(symbo_optimizer_counts(h, &no, &np, &nf) == SYMBO_OK && no == 3 && np == 3 && nf == 1, "counts");
+	int64_t rows = -1;
+	double pm[3 * 2], fm[2];
+	expect(symbo_optimizer_pending(h, NULL, 0, &rows) == SYMBO_OK && rows == 3, "pending count");
+	expect(symbo_optimizer_pending(h, pm, 6, &rows) == SYMBO_OK && rows == 3, "pending");
+	expect(memcmp(pm, b + 2, 2 * sizeof(double)) == 0 && memcmp(pm + 2, pend, sizeof pend) == 0 && memcmp(pm + 4, c, sizeof c) == 0,
+	       "pending in asking order");
+	expect(symbo_optimizer_failed(h, fm, 2, &rows) == SYMBO_OK && rows == 1 && memcmp(fm, a + 4, sizeof fm) == 0, "failed");
+	size_t need = 0;
+	expect(symbo_optimizer_history(h, NULL, 0, &need) == SYMBO_OK && need > 0, "history length");
+	char *js = malloc(need + 1);
+	expect(symbo_optimizer_history(h, js, need + 1, &need) == SYMBO_OK && strlen(js) == need, "history");
+	printf("hhistory %s\n", js);
+	double bx[2], by;
+	int found = -1;
+	expect(symbo_optimizer_best(h, bx, 2, &by, &found) == SYMBO_OK && found == 1, "best");
+	double bb[3] = {bx[0], bx[1], by};
+	bits("hbest", bb, 3);
+	/* A handle restored from the history proposes the same points. */
+	int64_t h2 = 0;
+	double s1[4], s2[4];
+	expect(symbo_optimizer_new(ackley, &h2) == SYMBO_OK && h2 > h, "second handle");
+	expect(symbo_optimizer_best(h2, bx, 2, &by, &found) == SYMBO_OK && found == 0, "best before any tell");
+	expect(symbo_optimizer_restore(h2, js) == SYMBO_OK, "restore");
+	expect(symbo_optimizer_suggest(h, 2, s1, 4) == SYMBO_OK && symbo_optimizer_suggest(h2, 2, s2, 4) == SYMBO_OK &&
+	       memcmp(s1, s2, sizeof s1) == 0, "restored handle proposes the same points");
+	code(symbo_optimizer_restore(h2, js), SYMBO_EINVAL, "already has", "restore into a used optimizer");
+	free(js);
+	expect(symbo_optimizer_free(h2) == SYMBO_OK, "free h2");
+	expect(symbo_optimizer_free(h) == SYMBO_OK, "free h");
+}
+
+/* Every misuse of a handle is SYMBO_EINVAL (or ESIZE for a short buffer)
+ * with a message, and leaves it usable. */
+static void handle_errors(void) {
+	int64_t h = 0, rows;
+	double x[4], out[8], in[2] = {0.5, 0.5}, far[2] = {50, 0}, y;
+	int found;
+	size_t need;
+	code(symbo_optimizer_new(NULL, &h), SYMBO_EINVAL, "settings is NULL", "new NULL settings");
+	code(symbo_optimizer_new(ackley, NULL), SYMBO_EINVAL, "handle is NULL", "new NULL handle");
+	code(symbo_optimizer_new("{\"problem\":\"Ackley2d\",\"kernel\":\"plus\",\"Seed\":3}", &h), SYMBO_EINVAL, "\"Seed\"", "new Seed");
+	for (int64_t bad = -1; bad <= 0; bad++) {
+		code(symbo_optimizer_ask(bad, x, 2), SYMBO_EINVAL, "not open", "ask on handle 0 or -1");
+	}
+	code(symbo_optimizer_tell(INT64_MAX, in, 2, 1), SYMBO_EINVAL, "not open", "tell on an unknown handle");
+	expect(symbo_optimizer_new(ackley, &h) == SYMBO_OK, "new");
+	code(symbo_optimizer_tell(h, in, 3, 1), SYMBO_EINVAL, "3 coordinates", "tell with d = 3");
+	code(symbo_optimizer_tell(h, NULL, 2, 1), SYMBO_EINVAL, "x is NULL", "tell NULL");
+	code(symbo_optimizer_tell(h, far, 2, 1), SYMBO_EINVAL, "outside", "tell outside the box");
+	code(symbo_optimizer_tell(h, in, 2, NAN), SYMBO_EINVAL, "not finite", "tell NaN");
+	code(symbo_optimizer_add_pending(h, far, 2), SYMBO_EINVAL, "outside", "add_pending outside the box");
+	code(symbo_optimizer_fail(h, far, 2), SYMBO_EINVAL, "outside", "fail outside the box");
+	code(symbo_optimizer_ask_batch(h, 0, out, 8), SYMBO_EINVAL, "q = 0", "ask_batch 0");
+	code(symbo_optimizer_ask_batch(h, -1, out, 8), SYMBO_EINVAL, "q = -1", "ask_batch -1");
+	code(symbo_optimizer_ask_batch(h, (int64_t)1 << 40, out, 8), SYMBO_EINVAL, "q = 1099511627776", "ask_batch 2^40");
+	code(symbo_optimizer_ask_batch(h, 2, out, 3), SYMBO_ESIZE, "out holds 3", "ask_batch short out");
+	code(symbo_optimizer_ask_batch(h, 2, NULL, 4), SYMBO_EINVAL, "out is NULL", "ask_batch NULL out");
+	code(symbo_optimizer_ask(h, x, 1), SYMBO_EINVAL, "1 coordinates", "ask with d = 1");
+	code(symbo_optimizer_best(h, x, 2, NULL, &found), SYMBO_EINVAL, "NULL", "best NULL y");
+	code(symbo_optimizer_history(h, (char *)out, 4, &need), SYMBO_ESIZE, "buf holds 4", "history short buf");
+	code(symbo_optimizer_history(h, NULL, 0, NULL), SYMBO_EINVAL, "needed is NULL", "history NULL needed");
+	code(symbo_optimizer_pending(h, out, 8, NULL), SYMBO_EINVAL, "rows is NULL", "pending NULL rows");
+	code(symbo_optimizer_restore(h, "{\"version\":2,\"seed\":3,\"kernel\":\"plus\",\"dim\":2,\"minimize\":true,\"observations\":[{\"X\":[0,0],\"y\":1}]}"),
+	     SYMBO_EINVAL, "\"observations[0].X\"", "restore with X");
+	code(symbo_optimizer_restore(h, "{\"version\":2,\"seed\":4,\"kernel\":\"plus\",\"dim\":2,\"minimize\":true,\"observations\":[]}"),
+	     SYMBO_EINVAL, "seed 4", "restore another seed");
+	code(symbo_optimizer_restore(h, "[1,"), SYMBO_EINVAL, "history JSON", "restore garbage");
+	/* Nothing was recorded by the refused calls; the handle still works. */
+	int64_t no, np, nf;
+	expect(symbo_optimizer_counts(h, &no, &np, &nf) == SYMBO_OK && no == 0 && np == 0 && nf == 0, "refused calls change nothing");
+	expect(symbo_optimizer_ask_batch(h, 2, out, 8) == SYMBO_OK, "usable after errors");
+	expect(symbo_optimizer_pending(h, out, 3, &rows) == SYMBO_ESIZE && rows == 2, "pending short out");
+	expect(symbo_optimizer_best(h, x, 2, &y, &found) == SYMBO_OK && found == 0, "no best yet");
+	expect(symbo_optimizer_free(h) == SYMBO_OK, "free");
+	code(symbo_optimizer_free(h), SYMBO_EINVAL, "not open", "double free");
+	code(symbo_optimizer_ask(h, x, 2), SYMBO_EINVAL, "not open", "ask after free");
+	code(symbo_optimizer_counts(h, &no, NULL, NULL), SYMBO_EINVAL, "not open", "counts after free");
+}
+
+/* Several threads hammer one handle: ask, tell, fail, add_pending,
+ * suggest, counts, history, all at once. Afterwards the counts are exact
+ * and no two pending points share an orbit. */
+#define HT 4
+#define HR 6
+
+static int64_t hammered;
+
+struct hjob {
+	int id;
+	int told, failed, added, pending, errors;
+};
+
+static double hf(const double *x) { return x[0] * x[0] + 2 * x[1] * x[1] + 3 * x[2] * x[2]; }
+
+static void *hammer(void *arg) {
+	struct hjob *j = arg;
+	for (int r = 0; r < HR; r++) {
+		double x[3], s[3];
+		if (symbo_optimizer_ask(hammered, x, 3) != SYMBO_OK) j->errors++;
+		switch ((j->id + r) % 3) {
+		case 0:
+			if (symbo_optimizer_tell(hammered, x, 3, hf(x)) == SYMBO_OK) j->told++; else j->errors++;
+			break;
+		case 1:
+			if (symbo_optimizer_fail(hammered, x, 3) == SYMBO_OK) j->failed++; else j->errors++;
+			break;
+		default:
+			j->pending++; /* left pending */
+		}
+		/* A point of the box no ask returns: pending from "elsewhere". */
+		double p[3] = {-1.9 + 0.1 * j->id, 0.013 * r, -0.5 - 0.01 * r};
+		if (symbo_optimizer_add_pending(hammered, p, 3) == SYMBO_OK) j->added++; else j->errors++;
+		/* Some told directly, as from a restart. */
+		double t[3] = {1.7 - 0.1 * j->id, 0.021 * r + 0.3, 0.9};
+		if (symbo_optimizer_tell(hammered, t, 3, hf(t)) == SYMBO_OK) j->told++; else j->errors++;
+		int64_t no;
+		size_t need;
+		if (symbo_optimizer_counts(hammered, &no, NULL, NULL) != SYMBO_OK) j->errors++;
+		if (symbo_optimizer_history(hammered, NULL, 0, &need) != SYMBO_OK) j->errors++;
+		if (r == HR / 2 && symbo_optimizer_suggest(hammered, 1, s, 3) != SYMBO_OK) j->errors++;
+	}
+	return NULL;
+}
+
+static void canon(double *c, const double *x) {
+	/* Hyperoctahedral canonical form: sorted |x|. */
+	for (int i = 0; i < 3; i++) c[i] = fabs(x[i]);
+	for (int i = 0; i < 3; i++)
+		for (int k = i + 1; k < 3; k++)
+			if (c[k] < c[i]) { double t = c[i]; c[i] = c[k]; c[k] = t; }
+}
+
+static void handle_threads(void) {
+	expect(symbo_optimizer_new("{\"group\":\"hyperoctahedral\",\"d\":3,\"box\":[[-2],[2]],\"kernel\":\"plus\",\"seed\":1,\"init\":4,\"minimize\":true}",
+	                           &hammered) == SYMBO_OK, "hammered handle");
+	pthread_t th[HT];
+	struct hjob jobs[HT];
+	memset(jobs, 0, sizeof jobs);
+	for (int i = 0; i < HT; i++) {
+		jobs[i].id = i;
+		pthread_create(&th[i], NULL, hammer, &jobs[i]);
+	}
+	int told = 0, failed = 0, pending = 0;
+	for (int i = 0; i < HT; i++) {
+		pthread_join(th[i], NULL);
+		expect(jobs[i].errors == 0, "hammer: every call succeeds");
+		told += jobs[i].told;
+		failed += jobs[i].failed;
+		pending += jobs[i].pending + jobs[i].added;
+	}
+	int64_t no, np, nf, rows;
+	expect(symbo_optimizer_counts(hammered, &no, &np, &nf) == SYMBO_OK, "hammer counts");
+	expect(no == told && nf == failed && np == pending, "hammer: exact counts");
+	expect(told == HT * HR + HT * HR / 3 && failed == HT * HR / 3, "hammer: the planned calls");
+	double pm[HT * HR * 2 * 3];
+	expect(symbo_optimizer_pending(hammered, pm, sizeof pm / sizeof *pm, &rows) == SYMBO_OK && rows == np, "hammer pending");
+	for (int64_t i = 0; i < rows; i++) {
+		for (int64_t k = 0; k < i; k++) {
+			double ci[3], ck[3], d2 = 0;
+			canon(ci, pm + 3 * i);
+			canon(ck, pm + 3 * k);
+			for (int c = 0; c < 3; c++) d2 += (ci[c] - ck[c]) * (ci[c] - ck[c]);
+			if (d2 <= 1e-12) {
+				fprintf(stderr, "check.c: FAILED: pending points %" PRId64 " and %" PRId64 " share an orbit\n", i, k);
+				failures++;
+			}
+		}
+	}
+	size_t need = 0;
+	expect(symbo_optimizer_history(hammered, NULL, 0, &need) == SYMBO_OK, "hammer history");
+	char *js = malloc(need + 1);
+	expect(symbo_optimizer_history(hammered, js, need + 1, &need) == SYMBO_OK, "hammer history JSON");
+	printf("hhammer %" PRId64 " %" PRId64 " %" PRId64 "\n", no, np, nf);
+	free(js);
+	expect(symbo_optimizer_free(hammered) == SYMBO_OK, "free hammered");
+}
+
 /* With SYMBO_CAPI_TEST_PANIC=1 every call panics inside the library: it
  * must come back as SYMBO_EINTERNAL with a message, on every thread. */
 static int panics(void) {
@@ -88,6 +344,10 @@ static int panics(void) {
 	expect(cross("base", 0, out) == SYMBO_EINTERNAL, "panic → SYMBO_EINTERNAL");
 	expect(symbo_last_error(msg, sizeof msg) > 0 && strstr(msg, "internal error") != NULL, "panic message");
 	expect(symbo_suggest("{\"problem\":\"Ackley2d\",\"kernel\":\"plus\"}", NULL, NULL, 0, NULL, 0, 2, 1, out, 2) == SYMBO_EINTERNAL, "suggest panic");
+	int64_t h = 0;
+	expect(symbo_optimizer_new("{\"problem\":\"Ackley2d\",\"kernel\":\"plus\"}", &h) == SYMBO_EINTERNAL, "optimizer_new panic");
+	expect(symbo_optimizer_ask(1, out, 2) == SYMBO_EINTERNAL, "optimizer_ask panic");
+	expect(symbo_optimizer_free(1) == SYMBO_EINTERNAL, "optimizer_free panic");
 	if (failures == 0) printf("ok\n");
 	return failures != 0;
 }
@@ -135,6 +395,11 @@ int main(int argc, char **argv) {
 	expect(symbo_last_error(msg, sizeof msg) > 0 && strstr(msg, "out is NULL") != NULL, "NULL out message");
 	expect(symbo_cross("{\"group\":\"signflip\",\"d\":3,\"base\":\"rbf\",\"lengthscale\":1,\"kernel\":\"plus\"}", X, N, NULL, 0, D, Y, 0, out, N * N) == SYMBO_EINVAL, "design with 0 rows");
 	expect(symbo_suggest(set, hx, hy, 4, NULL, 0, 2, 1, NULL, 2) == SYMBO_EINVAL, "suggest NULL out");
+
+	sizes();
+	handle_sequence();
+	handle_errors();
+	handle_threads();
 
 	/* Threads: the same results, and each thread its own last error. */
 	double ref[N * N];

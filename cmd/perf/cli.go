@@ -19,18 +19,13 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/bo/problem"
-	"github.com/symbo/symbo/gp"
 	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/internal/csvio"
 	"github.com/symbo/symbo/internal/experiments"
 	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/internal/journal"
-	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
-	"github.com/symbo/symbo/orbit"
 )
 
 // Exit statuses.
@@ -132,7 +127,7 @@ func finish(name string, err error, stderr io.Writer) int {
 	}
 	// "perf bo: WLAN8d: …", not "perf bo: bo: WLAN8d: …": the library's
 	// package prefixes say where in symbo, which the user does not need.
-	fmt.Fprintf(stderr, "perf %s: %s\n", name, trimPackagePrefixes(oneLine(err.Error()), name))
+	fmt.Fprintf(stderr, "perf %s: %s\n", name, frontend.TrimPrefixes(oneLine(err.Error()), name))
 	var ie *interruptedError
 	if errors.As(err, &ie) {
 		return exitInterrupted
@@ -143,42 +138,17 @@ func finish(name string, err error, stderr io.Writer) int {
 	return exitFailure
 }
 
-// packagePrefixes are the prefixes symbo's packages put on their errors.
-var packagePrefixes = []string{"bo: ", "gp: ", "kernel: ", "orbit: ", "linalg: ", "problem: ", "frontend: ", "experiments: "}
-
-// trimPackagePrefixes removes the subcommand's name and symbo's package
-// prefixes from the start of msg.
-func trimPackagePrefixes(msg, name string) string {
-	for {
-		t := strings.TrimPrefix(msg, name+": ")
-		for _, p := range packagePrefixes {
-			t = strings.TrimPrefix(t, p)
-		}
-		if t == msg || t == "" {
-			return msg
-		}
-		msg = t
-	}
-}
-
-// inputSentinels are the library errors that only the input can cause
-// (flags, files, names, sizes, magnitudes): exit status 2 wherever they
-// surface, in one place.
-var inputSentinels = []error{
-	orbit.ErrInvalid, orbit.ErrUnknown, orbit.ErrTooLarge, orbit.ErrInfinite, orbit.ErrOverBudget,
-	kernel.ErrNoClosedForm, kernel.ErrBadPoints, kernel.ErrBadOptions, kernel.ErrSpectrum,
-	gp.ErrOverflow, gp.ErrNilArgument,
-	bo.ErrUnknownKernel, bo.ErrMaxNotPSD, bo.ErrBadConfig, bo.ErrBadPoint, bo.ErrBadValue, bo.ErrHistory,
-	problem.ErrUnknown, problem.ErrDim, problem.ErrLength, problem.ErrNotFinite, problem.ErrOutOfBounds, problem.ErrUsers,
-	experiments.ErrBadOptions, experiments.ErrNoCDsyevd, linalg.ErrUnavailable, linalg.ErrNotFinite,
-	journal.ErrCorrupt, frontend.ErrInvalid, errNotFinite,
-}
+// inputSentinels are the errors of perf's own packages that only the
+// input can cause; the library's are frontend.IsInput's (one list for
+// every front end), and over-budget requests (frontend.IsSize) are input
+// here too: exit status 2 wherever they surface, in one place.
+var inputSentinels = []error{experiments.ErrBadOptions, experiments.ErrNoCDsyevd, journal.ErrCorrupt, errNotFinite}
 
 // isInput reports an error caused by the user's input.
 func isInput(err error) bool {
 	var ie *inputError
 	var ce *csvio.Error
-	if errors.As(err, &ie) || errors.As(err, &ce) {
+	if errors.As(err, &ie) || errors.As(err, &ce) || frontend.IsInput(err) || frontend.IsSize(err) {
 		return true
 	}
 	for _, s := range inputSentinels {

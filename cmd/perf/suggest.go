@@ -148,7 +148,7 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 			}
 		}
 	}
-	out, err := frontend.Suggest(opt, hx, hy, px, *q)
+	out, err := frontend.Suggest(opt, hx, hy, px, nil, *q)
 	var re *frontend.RowError
 	switch {
 	case errors.As(err, &re):

@@ -1,13 +1,26 @@
 // Package frontend holds what symbo's front ends share — perf suggest, the
 // C ABI (capi) and through it the Python package: settings records with
-// stable JSON field names, parsed strictly, and the two calls they make,
-// Cross (a kernel matrix) and Suggest (the next points of an optimizer
-// rebuilt from its history and pending points).
+// stable JSON field names, parsed strictly (Decode), and the two calls
+// they make, Cross (a kernel matrix) and Suggest (the next points of an
+// optimizer rebuilt from its history, pending and failed points).
+//
+// # Invariants
+//
+// Every size in a settings record is checked before anything is sized by
+// it: the dimension d lies in [1, orbit.MaxDim] (Group.box, Group.build)
+// before a box or group is built, so absurd settings are an ErrInvalid,
+// never an out-of-memory crash. FuzzSuggest and FuzzCross (fuzz_test.go)
+// hold the paths from JSON to Suggest and Cross to it, under a small
+// memory budget.
 //
 // # Errors
 //
 // Bad settings wrap ErrInvalid; the library's own errors (orbit, kernel,
-// bo, problem sentinels) are passed through, wrapped.
+// bo, problem sentinels) are passed through, wrapped. The front ends
+// classify them in one place: IsInput (bad input: perf's exit status 2,
+// SYMBO_EINVAL, Python's InvalidInput) and IsSize (over the memory
+// budget); TrimPrefixes removes symbo's package prefixes from a message
+// for the user.
 //
 // # Concurrency
 //
@@ -15,11 +28,9 @@
 package frontend
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/symbo/symbo/bo"
@@ -38,20 +49,6 @@ func invalid(format string, a ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, a...)...)
 }
 
-// Decode parses JSON data into v strictly: unknown fields and data after
-// the value are errors (ErrInvalid).
-func Decode(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return invalid("%v", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return invalid("data after the JSON value")
-	}
-	return nil
-}
-
 // Group names a group as perf gram spells it: name, dimension, and the
 // extra parameters of some groups.
 type Group struct {
@@ -62,9 +59,22 @@ type Group struct {
 	Matrices string      `json:"matrices,omitempty"`
 }
 
+// checkD refuses a dimension outside [1, orbit.MaxDim] (0 too when
+// required; otherwise 0 leaves it to the group, e.g. rotation2d): the
+// first check on a record, before anything is sized by D.
+func (g Group) checkD(required bool) error {
+	if g.D < 0 || g.D > orbit.MaxDim || (required && g.D == 0) {
+		return invalid("d = %d, want 1 ≤ d ≤ %d", g.D, orbit.MaxDim)
+	}
+	return nil
+}
+
 // build returns the group (scaling takes its box from Box, default
 // [0.1, 10]).
 func (g Group) build() (orbit.Group, error) {
+	if err := g.checkD(false); err != nil {
+		return nil, err
+	}
 	spec := orbit.Spec{Name: g.Group, D: g.D, Block: g.Block, Matrices: g.Matrices}
 	if strings.EqualFold(strings.TrimSpace(g.Group), "scaling") {
 		spec.Lo, spec.Hi = []float64{0.1}, []float64{10}
@@ -76,11 +86,19 @@ func (g Group) build() (orbit.Group, error) {
 			spec.Lo, spec.Hi = lo, hi
 		}
 	}
-	return orbit.Parse(spec)
+	grp, err := orbit.Parse(spec)
+	var pe *fs.PathError
+	if errors.As(err, &pe) { // the matrices file the settings name
+		return nil, invalid("%v", err)
+	}
+	return grp, err
 }
 
 // box returns Box as lo, hi of length D (one interval broadcast to all).
 func (g Group) box() (lo, hi []float64, err error) {
+	if err := g.checkD(true); err != nil {
+		return nil, nil, err
+	}
 	if len(g.Box) != 2 || len(g.Box[0]) != len(g.Box[1]) || (len(g.Box[0]) != 1 && len(g.Box[0]) != g.D) {
 		return nil, nil, invalid("box must be [[lo…], [hi…]] with 1 or d = %d values each", g.D)
 	}
@@ -97,9 +115,12 @@ type KernelSpec struct {
 	Group
 	Base        string  `json:"base"`
 	Lengthscale float64 `json:"lengthscale"`
-	Variance    float64 `json:"variance,omitempty"` // 0 means 1
-	Kernel      string  `json:"kernel"`
-	Method      string  `json:"method,omitempty"` // "" means auto
+	// Variance is the base kernel's signal variance: nil (absent) means
+	// 1; a value given must be positive and finite ("variance": 0 is an
+	// error).
+	Variance *float64 `json:"variance,omitempty"`
+	Kernel   string   `json:"kernel"`
+	Method   string   `json:"method,omitempty"` // "" means auto
 }
 
 // Cross returns K(x, y) (n×m) for the kernel of spec; y nil means x (the
@@ -109,9 +130,9 @@ func Cross(spec KernelSpec, x, y, design *mat.Dense, be linalg.Backend) (*mat.De
 	if err != nil {
 		return nil, invalid("%v", err)
 	}
-	v := spec.Variance
-	if v == 0 {
-		v = 1
+	v := 1.0
+	if spec.Variance != nil {
+		v = *spec.Variance
 	}
 	meth := kernel.Auto
 	if spec.Method != "" {
@@ -294,9 +315,10 @@ func (s SuggestSettings) Optimizer(be linalg.Backend) (*bo.Optimizer, error) {
 	return bo.New(lo, hi, cfg, s.Seed)
 }
 
-// RowError is a history or pending row (0-based) the optimizer refused.
+// RowError is a history, pending or failed row (0-based) the optimizer
+// refused.
 type RowError struct {
-	Input string // "history" or "pending"
+	Input string // "history", "pending" or "failed"
 	Row   int
 	Err   error
 }
@@ -304,29 +326,49 @@ type RowError struct {
 func (e *RowError) Error() string { return fmt.Sprintf("%s row %d: %v", e.Input, e.Row, e.Err) }
 func (e *RowError) Unwrap() error { return e.Err }
 
-// Suggest tells opt (fresh, from SuggestSettings.Optimizer) the history
-// (hx n×d with values hy; hx nil for none), records the pending points (nil
-// for none) and returns its next q points (q×d). Errors name the offending
-// row (0-based).
-func Suggest(opt *bo.Optimizer, hx *mat.Dense, hy []float64, pending *mat.Dense, q int) (*mat.Dense, error) {
+// Record tells opt the history (hx n×d with values hy; hx nil for none),
+// then records the pending points and then the failed points (nil for
+// none), in row order: the study a front end hands over, recorded the one
+// way perf suggest and the C ABI share. Errors name the offending row
+// (0-based) in a RowError; opt then holds the rows before it.
+func Record(opt *bo.Optimizer, hx *mat.Dense, hy []float64, pending, failed *mat.Dense) error {
 	if hx != nil {
 		n, _ := hx.Dims()
 		if len(hy) != n {
-			return nil, invalid("%d history points but %d values", n, len(hy))
+			return invalid("%d history points but %d values", n, len(hy))
 		}
 		for i := range n {
 			if err := opt.Tell(hx.RawRowView(i), hy[i]); err != nil {
-				return nil, &RowError{Input: "history", Row: i, Err: err}
+				return &RowError{Input: "history", Row: i, Err: err}
+			}
+		}
+	} else if len(hy) != 0 {
+		return invalid("no history points but %d values", len(hy))
+	}
+	for _, r := range []struct {
+		input string
+		m     *mat.Dense
+		add   func([]float64) error
+	}{{"pending", pending, opt.AddPending}, {"failed", failed, opt.Fail}} {
+		if r.m == nil {
+			continue
+		}
+		n, _ := r.m.Dims()
+		for i := range n {
+			if err := r.add(r.m.RawRowView(i)); err != nil {
+				return &RowError{Input: r.input, Row: i, Err: err}
 			}
 		}
 	}
-	if pending != nil {
-		n, _ := pending.Dims()
-		for i := range n {
-			if err := opt.AddPending(pending.RawRowView(i)); err != nil {
-				return nil, &RowError{Input: "pending", Row: i, Err: err}
-			}
-		}
+	return nil
+}
+
+// Suggest records the study in opt (fresh, from SuggestSettings.Optimizer)
+// with Record — history, pending points, failed points — and returns its
+// next q points (q×d).
+func Suggest(opt *bo.Optimizer, hx *mat.Dense, hy []float64, pending, failed *mat.Dense, q int) (*mat.Dense, error) {
+	if err := Record(opt, hx, hy, pending, failed); err != nil {
+		return nil, err
 	}
 	pts, err := opt.AskBatch(q)
 	if err != nil {

@@ -4,9 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -28,7 +35,7 @@ func TestSuggestRowErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Suggest(opt, mat.NewDense(2, 2, []float64{0, 0, 3, 0}), []float64{1, 2}, nil, 1)
+	_, err = Suggest(opt, mat.NewDense(2, 2, []float64{0, 0, 3, 0}), []float64{1, 2}, nil, nil, 1)
 	var re *RowError
 	if !errors.As(err, &re) || re.Input != "history" || re.Row != 1 {
 		t.Fatalf("error %v, want a history row 1 error", err)
@@ -69,7 +76,7 @@ func TestSuggestLandmarks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := Suggest(opt, hx, hy, nil, 1)
+		out, err := Suggest(opt, hx, hy, nil, nil, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,5 +118,239 @@ func BenchmarkCross(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// TestDecodeKeys: settings keys are case-sensitive, given once, known —
+// at every nesting level (encoding/json alone took "GROUP" for "group"
+// and kept the last of two "group"s).
+func TestDecodeKeys(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"case", `{"GROUP":"signflip","d":2,"box":[[-1],[1]],"kernel":"plus"}`, `unknown field "GROUP" (field names are case-sensitive: did you mean "group"?)`},
+		{"case of a promoted field", `{"group":"signflip","D":2,"box":[[-1],[1]],"kernel":"plus"}`, `did you mean "d"?`},
+		{"duplicate", `{"group":"signflip","group":"permutation","d":2,"box":[[-1],[1]],"kernel":"plus"}`, `duplicate field "group"`},
+		{"duplicate promoted", `{"group":"signflip","d":2,"d":3,"box":[[-1],[1]],"kernel":"plus"}`, `duplicate field "d"`},
+		{"unknown", `{"group":"signflip","d":2,"box":[[-1],[1]],"kernel":"plus","extra":{"a":[1,{"b":2}]}}`, `unknown field "extra"`},
+		{"malformed", `{"group":"signflip",`, `malformed JSON`},
+		{"trailing", `{"kernel":"plus"} {}`, `data after the JSON value`},
+		{"type", `{"group":"signflip","d":"2","kernel":"plus"}`, `cannot unmarshal string`},
+		{"too big for int", `{"group":"signflip","d":1e30,"kernel":"plus"}`, `cannot unmarshal number`},
+		{"not finite", `{"group":"scaling","d":1,"box":[[1e999],[2]],"kernel":"plus"}`, `cannot unmarshal number`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var s SuggestSettings
+			err := Decode([]byte(tc.in), &s)
+			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Decode(%s): %v, want ErrInvalid with %q", tc.in, err, tc.want)
+			}
+		})
+	}
+	// Nested records: a history's observations.
+	var h bo.History
+	for in, want := range map[string]string{
+		`{"version":2,"observations":[{"x":[1],"y":2},{"x":[1],"Y":2}]}`:           `unknown field "observations[1].Y" (field names are case-sensitive: did you mean "y"?)`,
+		`{"version":2,"observations":[{"x":[1],"y":2,"y":3}]}`:                     `duplicate field "observations[0].y"`,
+		`{"version":2,"observations":[{"x":[1],"y":2}],"pending":[[1]],"p":[[1]]}`: `unknown field "p"`,
+	} {
+		if err := Decode([]byte(in), &h); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), want) {
+			t.Errorf("Decode(%s): %v, want %q", in, err, want)
+		}
+	}
+	// What is valid still decodes: promoted fields, nested records, null.
+	var s SuggestSettings
+	if err := Decode([]byte(`{"group":"signflip","d":2,"box":[[-1],[1]],"kernel":"plus","seed":7}`), &s); err != nil ||
+		s.Group.Group != "signflip" || s.D != 2 || s.Seed != 7 || len(s.Box) != 2 {
+		t.Errorf("valid settings: %+v, %v", s, err)
+	}
+	h = bo.History{}
+	if err := Decode([]byte(`{"version":2,"seed":1,"kernel":"plus","dim":1,"minimize":true,"observations":[{"x":[0.5],"y":-1}],"failed":[[0.25]]}`), &h); err != nil ||
+		len(h.Observations) != 1 || h.Observations[0].Y != -1 || len(h.Failed) != 1 {
+		t.Errorf("valid history: %+v, %v", h, err)
+	}
+	if err := Decode([]byte(`null`), &s); err != nil {
+		t.Errorf("null: %v", err)
+	}
+}
+
+// TestAbsurdSizes: the issue's repros. A dimension outside
+// [1, orbit.MaxDim] is ErrInvalid before anything is sized by it (before,
+// Group.box ran make([]float64, d) first: d = 2^31 and 2^40 died of "fatal
+// error: out of memory", d = -5 panicked in makeslice).
+func TestAbsurdSizes(t *testing.T) {
+	for _, d := range []string{"2147483648", "1099511627776", "-5", "65537", "9223372036854775807", "0"} {
+		for _, tc := range []struct{ what, spec string }{
+			{"cross scaling", `{"group":"scaling","d":` + d + `,"box":[[0.1],[10]],"base":"rbf","lengthscale":1,"kernel":"max"}`},
+			{"cross permutation", `{"group":"permutation","d":` + d + `,"base":"rbf","lengthscale":1,"kernel":"max"}`},
+		} {
+			if d == "0" && tc.what == "cross permutation" {
+				continue // d = 0 is left to the group there (rotation2d's default); permutation refuses it itself
+			}
+			var ks KernelSpec
+			if err := Decode([]byte(tc.spec), &ks); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Cross(ks, mat.NewDense(1, 1, []float64{1}), nil, nil, nil)
+			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "d = "+d) || !IsInput(err) {
+				t.Errorf("%s d = %s: %v, want ErrInvalid naming d", tc.what, d, err)
+			}
+		}
+		for _, g := range []string{"permutation", "scaling", "signflip", "blockperm"} {
+			var st SuggestSettings
+			if err := Decode([]byte(`{"group":"`+g+`","d":`+d+`,"box":[[-2],[2]],"kernel":"plus","block":1}`), &st); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := st.Optimizer(nil); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "d = "+d) {
+				t.Errorf("suggest %s d = %s: %v, want ErrInvalid naming d", g, d, err)
+			}
+		}
+	}
+	// The largest dimension is still accepted.
+	st := SuggestSettings{Group: Group{Group: "permutation", D: orbit.MaxDim, Box: [][]float64{{-2}, {2}}}, Kernel: "plus"}
+	if opt, err := st.Optimizer(nil); err != nil || opt.Dim() != orbit.MaxDim {
+		t.Errorf("d = MaxDim: %v", err)
+	}
+}
+
+// TestVariance: an absent variance is 1; a given one must be positive
+// ("variance": 0 was taken for 1).
+func TestVariance(t *testing.T) {
+	x := mat.NewDense(2, 2, []float64{0, 0, 1, 0.5})
+	cross := func(spec string) (*mat.Dense, error) {
+		var ks KernelSpec
+		if err := Decode([]byte(spec), &ks); err != nil {
+			return nil, err
+		}
+		return Cross(ks, x, nil, nil, nil)
+	}
+	absent, err := cross(`{"group":"signflip","d":2,"base":"rbf","lengthscale":1,"kernel":"max"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := cross(`{"group":"signflip","d":2,"base":"rbf","lengthscale":1,"variance":1,"kernel":"max"}`)
+	if err != nil || !mat.Equal(absent, one) {
+		t.Errorf("absent variance is not 1: %v", err)
+	}
+	for _, v := range []string{"0", "-1", "0.0"} {
+		_, err := cross(`{"group":"signflip","d":2,"base":"rbf","lengthscale":1,"variance":` + v + `,"kernel":"max"}`)
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "variance") {
+			t.Errorf("variance %s: %v", v, err)
+		}
+	}
+}
+
+// TestSuggestFailed: failed rows are recorded with Fail after the history
+// and the pending points: the suggestion is the optimizer's after the same
+// calls, off the failed point's orbit; a failed row outside the box is a
+// RowError naming it.
+func TestSuggestFailed(t *testing.T) {
+	s := SuggestSettings{Group: Group{Group: "hyperoctahedral", D: 2, Box: [][]float64{{-2}, {2}}}, Kernel: "plus", Seed: 5, Init: 3}
+	hx := mat.NewDense(4, 2, []float64{1, 0.5, -1.5, 0.25, 0.1, -1.9, 1.2, 1.3})
+	hy := []float64{1, 2, 0.5, 3}
+	pend := mat.NewDense(1, 2, []float64{-0.3, 0.7})
+	failed := mat.NewDense(2, 2, []float64{1.9, 1.9, 0.4, -0.2})
+	opt, _ := s.Optimizer(nil)
+	got, err := Suggest(opt, hx, hy, pend, failed, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := s.Optimizer(nil)
+	for i := range 4 {
+		_ = ref.Tell(hx.RawRowView(i), hy[i])
+	}
+	_ = ref.AddPending(pend.RawRowView(0))
+	_ = ref.Fail(failed.RawRowView(0))
+	_ = ref.Fail(failed.RawRowView(1))
+	want, err := ref.AskBatch(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if !slices.Equal(got.RawRowView(i), want[i]) {
+			t.Errorf("point %d: %v, want %v", i, got.RawRowView(i), want[i])
+		}
+	}
+	if f := opt.Failed(); len(f) != 2 || len(opt.Pending()) != 3 {
+		t.Errorf("failed %v, pending %v", f, opt.Pending())
+	}
+	opt, _ = s.Optimizer(nil)
+	_, err = Suggest(opt, hx, hy, nil, mat.NewDense(2, 2, []float64{0, 0, 5, 0}), 1)
+	var re *RowError
+	if !errors.As(err, &re) || re.Input != "failed" || re.Row != 1 || !IsInput(err) {
+		t.Errorf("failed row outside the box: %v", err)
+	}
+	if _, err := Suggest(opt, nil, []float64{1}, nil, nil, 1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("values without points: %v", err)
+	}
+}
+
+// TestTrimPrefixes: front ends show messages without symbo's package
+// prefixes, however many lead.
+func TestTrimPrefixes(t *testing.T) {
+	for in, want := range map[string]string{
+		"frontend: invalid settings: d = -5":                    "invalid settings: d = -5",
+		"bo: invalid configuration: kernel plus: orbit: bad":    "invalid configuration: kernel plus: orbit: bad",
+		"suggest: bo: orbit: x":                                 "x",
+		"bo: ":                                                  "bo: ",
+		"history row 1: bo: invalid point: x[0] = 5 is outside": "history row 1: bo: invalid point: x[0] = 5 is outside",
+	} {
+		if got := TrimPrefixes(in, "suggest"); got != want {
+			t.Errorf("TrimPrefixes(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestErrorClasses: every sentinel error the library packages declare is
+// classified — input (IsInput), over budget (IsSize) or, for the few
+// listed here, internal — so that a new sentinel cannot silently become
+// SYMBO_EINTERNAL (capi's hand list lacked bo.ErrHistory, gp.ErrNilArgument,
+// problem.ErrLength, … and linalg.ErrNotFinite). The sources are read for
+// `ErrX = errors.New("…")`.
+func TestErrorClasses(t *testing.T) {
+	internal := map[string]bool{
+		"linalg: matrix not positive definite":          true, // a Gram the GP's jitter could not fix: the fit's failure
+		"gp: correlation has no lengthscale derivative": true, // a caller's family without a derivative: a programming error
+	}
+	classified := map[string]bool{}
+	for _, s := range inputSentinels {
+		classified[s.Error()] = true
+	}
+	if !IsSize(orbit.ErrOverBudget) || IsInput(orbit.ErrOverBudget) {
+		t.Error("ErrOverBudget is not a size error")
+	}
+	classified[orbit.ErrOverBudget.Error()] = true
+	re := regexp.MustCompile(`(?m)^\s*(?:var\s+)?(Err\w+)\s*=\s*errors\.New\("([^"]+)"\)`)
+	n := 0
+	for _, dir := range []string{"orbit", "kernel", "gp", "bo", "bo/problem", "linalg"} {
+		files, err := filepath.Glob(filepath.Join("..", "..", dir, "*.go"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range re.FindAllStringSubmatch(string(src), -1) {
+				n++
+				if !classified[m[2]] && !internal[m[2]] {
+					t.Errorf("%s: %s (%q) is not classified: add it to frontend's inputSentinels, or to this test's internal list", f, m[1], m[2])
+				}
+				if classified[m[2]] && internal[m[2]] {
+					t.Errorf("%s: %s is both input and internal", f, m[1])
+				}
+			}
+		}
+	}
+	if n < 20 {
+		t.Errorf("found %d sentinels: the pattern no longer matches the sources", n)
+	}
+	if IsInput(errors.New("bo: invalid point")) || IsInput(nil) {
+		t.Error("IsInput matches by text or nil")
+	}
+	if !IsInput(fmt.Errorf("x: %w", &RowError{Input: "history", Err: errors.New("?")})) {
+		t.Error("a RowError is input")
 	}
 }

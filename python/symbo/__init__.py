@@ -2,26 +2,30 @@
 
 A thin ctypes layer over symbo's C ABI (``libsymbo``, built into this
 package by ``make python``): kernel matrices of the invariant kernels
-(:func:`gram`) and an ask/tell optimizer (:class:`Optimizer`) whose next
-points are a function of its settings, seed, history and pending points.
-:mod:`symbo.optuna` adds an Optuna sampler.
+(:func:`gram`) and an ask/tell optimizer (:class:`Optimizer`, a handle on
+Go's ``bo.Optimizer``) whose next points are a function of its settings,
+seed, history, pending and failed points. :mod:`symbo.optuna` adds an
+Optuna sampler.
 
-Errors raise :class:`SymboError` subclasses carrying the Go message:
+Errors raise :class:`SymboError` subclasses carrying the library's message:
 :class:`InvalidInput` (a ``ValueError``) for bad settings or data,
 :class:`SizeError` (a ``MemoryError``) for requests over the memory budget,
-and ``RuntimeError`` otherwise.
+and :class:`InternalError` (a ``RuntimeError``) otherwise.
 """
 
 import ctypes
 import json
+import math
+import operator
 import os
+import threading
 
 import numpy as np
 
 __all__ = ["gram", "Optimizer", "SymboError", "InvalidInput", "SizeError", "InternalError", "version", "ABI_VERSION"]
 
 #: The C ABI version these bindings speak (SYMBO_ABI_VERSION of symbo.h).
-ABI_VERSION = 1
+ABI_VERSION = 2
 
 
 class SymboError(Exception):
@@ -58,12 +62,34 @@ def _load():
     lib.symbo_cross.argtypes = [ctypes.c_char_p, dp, i64, dp, i64, i64, dp, i64, dp, i64]
     lib.symbo_suggest.restype = ctypes.c_int
     lib.symbo_suggest.argtypes = [ctypes.c_char_p, dp, dp, i64, dp, i64, i64, i64, dp, i64]
+    ip, i64p, szp = ctypes.POINTER(ctypes.c_int), ctypes.POINTER(i64), ctypes.POINTER(ctypes.c_size_t)
+    for name, args in (
+            ("new", [ctypes.c_char_p, i64p]),
+            ("free", [i64]),
+            ("dim", [i64, i64p]),
+            ("ask_batch", [i64, i64, dp, i64]),
+            ("suggest", [i64, i64, dp, i64]),
+            ("tell", [i64, dp, i64, ctypes.c_double]),
+            ("fail", [i64, dp, i64]),
+            ("add_pending", [i64, dp, i64]),
+            ("cancel", [i64, dp, i64, ip]),
+            ("counts", [i64, i64p, i64p, i64p]),
+            ("pending", [i64, dp, i64, i64p]),
+            ("failed", [i64, dp, i64, i64p]),
+            ("best", [i64, dp, i64, dp, ip]),
+            ("history", [i64, ctypes.c_char_p, ctypes.c_size_t, szp]),
+            ("restore", [i64, ctypes.c_char_p])):
+        f = getattr(lib, "symbo_optimizer_" + name)
+        f.restype, f.argtypes = ctypes.c_int, args
     if lib.symbo_abi_version() != ABI_VERSION:
         raise ImportError("symbo: %s speaks ABI %d, these bindings %d" % (path, lib.symbo_abi_version(), ABI_VERSION))
     return lib
 
 
 _lib = _load()
+
+# The largest batch the library asks at once (SYMBO_MAX_BATCH of symbo.h).
+_MAX_BATCH = 1024
 
 
 def version():
@@ -97,6 +123,38 @@ def _ptr(a):
     if a is None or a.size == 0:
         return None
     return a.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+
+
+def _json(settings):
+    """The settings as JSON; a float that JSON cannot carry (NaN, ±inf) is
+    InvalidInput naming its field (json.dumps would write NaN, which no
+    JSON parser reads)."""
+    def check(v, name):
+        if isinstance(v, float) and not math.isfinite(v):
+            raise InvalidInput("%s = %r is not a finite number" % (name, v))
+        if isinstance(v, dict):
+            for k, w in v.items():
+                check(w, k)
+        elif isinstance(v, (list, tuple)):
+            for w in v:
+                check(w, name)
+    check(settings, "settings")
+    return json.dumps(settings, allow_nan=False).encode()
+
+
+def _index(v, name):
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise InvalidInput("%s must be an integer, got %r" % (name, v)) from None
+
+
+def _int64(v, name):
+    """v as a Python int within int64 (ctypes would wrap a larger one)."""
+    v = _index(v, name)
+    if not -2**63 <= v < 2**63:
+        raise InvalidInput("%s = %d is out of range" % (name, v))
+    return v
 
 
 def _group(group, d, block=None, matrices=None, box=None):
@@ -154,22 +212,28 @@ def gram(X, Y=None, *, group, base, lengthscale, variance=1.0, kernel, design=No
     spec = _group(group, d, block, matrices, box)
     spec.update(base=base, lengthscale=float(lengthscale), variance=float(variance), kernel=kernel, method=method)
     out = np.empty((n, m), dtype=np.float64)
-    _check(_lib.symbo_cross(json.dumps(spec).encode(), _ptr(X), n, _ptr(Yc), m, d,
+    _check(_lib.symbo_cross(_json(spec), _ptr(X), n, _ptr(Yc), m, d,
                             _ptr(D), 0 if D is None else D.shape[0], _ptr(out), out.size))
     return out
-
-
-def _same(a, b):
-    return a.shape == b.shape and bool(np.all(a.view(np.uint64) == b.view(np.uint64)))
 
 
 class Optimizer:
     """Ask/tell Bayesian optimizer over the box ``[lo, hi]``.
 
-    The next points are a function of the settings, the seed, the history
-    (told points, in order) and the pending points (asked, not yet told),
-    computed by libsymbo at every ``ask``: the same inputs give the same
-    bits as ``perf suggest`` and the Go ``bo.Optimizer``.
+    A handle on Go's ``bo.Optimizer`` kept by libsymbo: the history (told
+    points, in order), the pending points (asked, not yet told) and the
+    failed points live there, and every method is one library call. The
+    next points are a function of the settings, the seed, the history, the
+    pending and the failed points: the same bits as ``perf suggest`` and
+    the Go ``bo.Optimizer`` given the same study.
+
+    Thread safety: an Optimizer may be shared between threads. The library
+    runs the calls on one optimizer one at a time (a lock per handle, held
+    for the whole call, with the GIL released), so nothing told is lost and
+    points asked concurrently are all pending, on distinct orbits; a slow
+    ``ask`` makes the others wait. Use :meth:`close` (or ``with``) to free
+    the handle; it is also freed when the object is collected. A closed
+    optimizer raises :class:`InvalidInput`.
 
     Parameters
     ----------
@@ -195,89 +259,197 @@ class Optimizer:
         --landmarks``): every observation is in the design up to this many
         of them, that many landmarks above; 0 (default) means 256, -1
         never.
+
+    Raises
+    ------
+    InvalidInput
+        Bad settings (checked by the library when the handle is created).
     """
 
     def __init__(self, lo, hi, *, group, kernel="plus", base="rbf", seed=0, minimize=False, init=5,
                  acq=None, beta=None, fit=None, prior=None, block=None, matrices=None, landmarks=None):
+        self._h = None
+        self._close_lock = threading.Lock()
         lo = np.atleast_1d(np.asarray(lo, dtype=np.float64))
         hi = np.atleast_1d(np.asarray(hi, dtype=np.float64))
         if lo.ndim != 1 or lo.shape != hi.shape or lo.size == 0:
             raise InvalidInput("lo and hi must be 1-d arrays of one length")
-        if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi)) and np.all(lo < hi)):
-            raise InvalidInput("the box needs finite lo < hi in every coordinate")
-        self.d, self._lo, self._hi = lo.size, lo, hi
-        s = _group(group, self.d, block, matrices, (lo, hi))
-        s.update(kernel=kernel, base=base, seed=int(seed), minimize=bool(minimize), init=int(init))
+        s = _group(group, lo.size, block, matrices, (lo, hi))
+        s.update(kernel=kernel, base=base, seed=_index(seed, "seed"), minimize=bool(minimize),
+                 init=_int64(init, "init"))
         for k, v in (("acq", acq), ("beta", beta), ("fit", fit), ("prior", prior)):
             if v is not None:
                 s[k] = v
         if landmarks is not None:
-            s["landmarks"] = int(landmarks)
-        self._settings = json.dumps(s).encode()
-        self._x = np.empty((0, self.d))
-        self._y = np.empty(0)
-        self._pending = np.empty((0, self.d))
-        self.suggest(1)  # validate the settings now
+            s["landmarks"] = _int64(landmarks, "landmarks")
+        h = ctypes.c_int64()
+        _check(_lib.symbo_optimizer_new(_json(s), ctypes.byref(h)))
+        self._h = h.value
+        #: The dimension d.
+        self.d = lo.size
 
-    @property
-    def history(self):
-        """(X, y): copies of the told points and values."""
-        return self._x.copy(), self._y.copy()
+    # -- lifetime ---------------------------------------------------------
 
-    @property
-    def pending(self):
-        """Copy of the pending points (asked, not yet told)."""
-        return self._pending.copy()
+    def close(self):
+        """Free the library's optimizer; later calls raise InvalidInput.
+        Closing twice is harmless."""
+        with self._close_lock:
+            h, self._h = self._h, None
+        if h is not None:
+            _check(_lib.symbo_optimizer_free(h))
 
-    def suggest(self, q=1):
-        """The next ``q`` points (q × d) given the history and pending points, without recording them."""
-        q = int(q)
-        out = np.empty((q, self.d), dtype=np.float64)
-        _check(_lib.symbo_suggest(self._settings, _ptr(self._x), _ptr(self._y), len(self._y),
-                                  _ptr(self._pending), len(self._pending), self.d, q, _ptr(out), out.size))
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            h = self.__dict__.get("_h")
+            if h is not None and _lib is not None:
+                _lib.symbo_optimizer_free(h)
+        except Exception:  # interpreter shutdown: nothing left to free
+            pass
+
+    def _handle(self):
+        h = self._h
+        if h is None:
+            raise InvalidInput("the optimizer is closed")
+        return h
+
+    def _x(self, x):
+        x = np.ascontiguousarray(x, dtype=np.float64).ravel()
+        return x, _ptr(x), x.size
+
+    def _points(self, q, fn):
+        q = _int64(q, "q")
+        # No buffer for a q the library refuses (it says why): 2**40 rows
+        # are not allocated first.
+        ok = 1 <= q <= _MAX_BATCH
+        out = np.empty((q if ok else 0, self.d), dtype=np.float64)
+        _check(fn(self._handle(), q, _ptr(out) if ok else None, out.size))
         return out
+
+    def _matrix_of(self, fn):
+        while True:
+            rows = ctypes.c_int64()
+            _check(fn(self._handle(), None, 0, ctypes.byref(rows)))
+            out = np.empty((rows.value, self.d), dtype=np.float64)
+            if rows.value == 0:
+                return out
+            code = fn(self._handle(), _ptr(out), out.size, ctypes.byref(rows))
+            if code == -2:  # grew meanwhile (another thread): again
+                continue
+            _check(code)
+            return out[:rows.value]
+
+    # -- ask / tell -------------------------------------------------------
 
     def ask(self):
         """The next point (d,), recorded as pending."""
         return self.ask_batch(1)[0]
 
     def ask_batch(self, q):
-        """``q`` points (q × d) to evaluate in parallel, recorded as pending;
-        with an invariant kernel no two share an orbit."""
-        pts = self.suggest(q)
-        self._pending = np.vstack([self._pending, pts])
-        return pts.copy()
+        """``q`` points (q × d, 1 ≤ q ≤ 1024) to evaluate in parallel,
+        recorded as pending; with an invariant kernel no two share an
+        orbit. All or nothing: on an error none is recorded."""
+        return self._points(q, _lib.symbo_optimizer_ask_batch)
 
-    def add_pending(self, x):
-        """Record ``x`` as pending (asked elsewhere, not yet told)."""
-        x = _matrix(x, "x", self.d)
-        self._pending = np.vstack([self._pending, x])
-
-    def cancel(self, x):
-        """Forget the pending point ``x`` (its evaluation failed); True if it was pending."""
-        x = np.ascontiguousarray(x, dtype=np.float64).reshape(self.d)
-        for i, p in enumerate(self._pending):
-            if _same(p, x):
-                self._pending = np.delete(self._pending, i, axis=0)
-                return True
-        return False
+    def suggest(self, q=1):
+        """The next ``q`` points (q × d) — what :meth:`ask_batch` would
+        return now — without recording them."""
+        return self._points(q, _lib.symbo_optimizer_suggest)
 
     def tell(self, x, y):
-        """Record the value ``y`` at ``x`` (which stops being pending)."""
-        x = np.ascontiguousarray(x, dtype=np.float64).reshape(self.d)
-        y = float(y)
-        if not np.isfinite(y):
-            raise InvalidInput("y = %r is not finite" % y)
-        if not np.all(np.isfinite(x)) or np.any(x < self._lo) or np.any(x > self._hi):
-            raise InvalidInput("x = %s is not a finite point of the box" % (x,))
-        self._x = np.vstack([self._x, x])
-        self._y = np.append(self._y, y)
-        self.cancel(x)
+        """Record the value ``y`` (finite) at ``x`` (a point of the box),
+        which stops being pending or failed."""
+        try:
+            y = float(y)
+        except (TypeError, ValueError):
+            raise InvalidInput("y must be a number, got %r" % (y,)) from None
+        x, p, n = self._x(x)
+        _check(_lib.symbo_optimizer_tell(self._handle(), p, n, y))
+
+    def fail(self, x):
+        """Record that the evaluation of ``x`` failed (it raised, timed out
+        or gave no usable value): ``x`` stops being pending, and neither it
+        nor its orbit is proposed again."""
+        x, p, n = self._x(x)
+        _check(_lib.symbo_optimizer_fail(self._handle(), p, n))
+
+    def add_pending(self, x):
+        """Record ``x`` (a point of the box, or a k × d array of them, one
+        per row) as pending: asked elsewhere, not yet told. A point outside
+        the box raises InvalidInput and is not recorded (rows before it
+        are)."""
+        x = np.ascontiguousarray(x, dtype=np.float64)
+        if x.ndim == 2 and x.shape[1] != self.d:
+            raise InvalidInput("x has %d columns, want d = %d" % (x.shape[1], self.d))
+        for row in (x if x.ndim == 2 else [x]):
+            r, p, n = self._x(row)
+            _check(_lib.symbo_optimizer_add_pending(self._handle(), p, n))
+
+    def cancel(self, x):
+        """Forget the pending point ``x`` (bit for bit); True if it was
+        pending. Prefer :meth:`fail` when its evaluation failed: a
+        cancelled point may be proposed again."""
+        x, p, n = self._x(x)
+        was = ctypes.c_int()
+        _check(_lib.symbo_optimizer_cancel(self._handle(), p, n, ctypes.byref(was)))
+        return bool(was.value)
+
+    # -- state (from the library) -----------------------------------------
+
+    @property
+    def history(self):
+        """(X, y): copies of the told points (n × d) and values (n,), in
+        the order told."""
+        h = json.loads(self.history_json())
+        obs = h["observations"]
+        X = np.array([o["x"] for o in obs], dtype=np.float64).reshape(len(obs), self.d)
+        return X, np.array([o["y"] for o in obs], dtype=np.float64)
+
+    @property
+    def pending(self):
+        """The pending points (k × d), in asking order."""
+        return self._matrix_of(_lib.symbo_optimizer_pending)
+
+    @property
+    def failed(self):
+        """The failed points (k × d), in reporting order."""
+        return self._matrix_of(_lib.symbo_optimizer_failed)
 
     def best(self):
-        """(x, y) of the best told value, or None before the first tell."""
-        if not len(self._y):
-            return None
-        minimize = json.loads(self._settings).get("minimize", False)
-        i = int(np.argmin(self._y) if minimize else np.argmax(self._y))
-        return self._x[i].copy(), float(self._y[i])
+        """(x, y) of the best told value (the largest, or the smallest with
+        ``minimize``; the earliest on ties), or None before the first tell."""
+        x = np.empty(self.d, dtype=np.float64)
+        y, found = ctypes.c_double(), ctypes.c_int()
+        _check(_lib.symbo_optimizer_best(self._handle(), _ptr(x), self.d, ctypes.byref(y), ctypes.byref(found)))
+        return (x, y.value) if found.value else None
+
+    def history_json(self):
+        """The whole study as JSON (Go's ``bo.History``, version 2):
+        observations, pending and failed points, seed, kernel, dimension
+        and direction. :meth:`restore` reads it back."""
+        while True:
+            need = ctypes.c_size_t()
+            _check(_lib.symbo_optimizer_history(self._handle(), None, 0, ctypes.byref(need)))
+            buf = ctypes.create_string_buffer(need.value + 1)
+            code = _lib.symbo_optimizer_history(self._handle(), buf, len(buf), ctypes.byref(need))
+            if code == -2:  # grew meanwhile (another thread): again
+                continue
+            _check(code)
+            return buf.value.decode()
+
+    def restore(self, history):
+        """Restore a study written by :meth:`history_json` (a str or the
+        dict it decodes to) into this optimizer, which must have no
+        observations, pending or failed points; the seed, kernel, dimension
+        and direction must match. Afterwards it proposes what the optimizer
+        that wrote the history would."""
+        if not isinstance(history, (str, bytes)):
+            history = json.dumps(history)
+        if isinstance(history, str):
+            history = history.encode()
+        _check(_lib.symbo_optimizer_restore(self._handle(), history))

@@ -1,0 +1,407 @@
+//go:build cgo
+
+package main
+
+/*
+#include <stddef.h>
+#include <stdint.h>
+*/
+import "C"
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/internal/frontend"
+	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
+)
+
+// An optimizer handle is a bo.Optimizer owned by the library and named, on
+// the C side, by an integer id — never by a Go pointer (cgo's rules): ids
+// index a table here, start at 1 and are never reused, so a freed id stays
+// unknown (a call with it, a double free included, is SYMBO_EINVAL) and 0
+// is never an optimizer. Each handle has a mutex held for the whole of
+// every call on it, so calls on one handle from several threads run one at
+// a time, each seeing the optimizer as the last left it: an ask records
+// its points as pending before the next call starts, so concurrent asks
+// never share an orbit, and no tell is lost.
+type handle struct {
+	mu  sync.Mutex
+	opt *bo.Optimizer // nil once freed
+}
+
+var handles = struct {
+	sync.Mutex
+	m    map[int64]*handle
+	last int64
+}{m: map[int64]*handle{}}
+
+// onHandle runs f on the optimizer of handle id under the handle's lock,
+// inside guard.
+func onHandle(id C.int64_t, f func(o *bo.Optimizer) error) C.int {
+	return guard(func() error { return withOptimizer(int64(id), f) })
+}
+
+// The Go side of the handles, in Go types (the exports below convert):
+// newHandle, freeHandle and withOptimizer.
+
+// newHandle builds the optimizer of settings (JSON) and returns its id.
+func newHandle(settings string) (int64, error) {
+	var st frontend.SuggestSettings
+	if err := frontend.Decode([]byte(settings), &st); err != nil {
+		return 0, err
+	}
+	be, err := linalg.Default()
+	if err != nil {
+		return 0, err
+	}
+	opt, err := st.Optimizer(be)
+	if err != nil {
+		return 0, err
+	}
+	handles.Lock()
+	defer handles.Unlock()
+	handles.last++
+	handles.m[handles.last] = &handle{opt: opt}
+	return handles.last, nil
+}
+
+// freeHandle forgets handle id, after a call on it in progress.
+func freeHandle(id int64) error {
+	handles.Lock()
+	h := handles.m[id]
+	delete(handles.m, id)
+	handles.Unlock()
+	if h == nil {
+		return errNoHandle(id)
+	}
+	h.mu.Lock()
+	h.opt = nil
+	h.mu.Unlock()
+	return nil
+}
+
+// withOptimizer runs f on the optimizer of handle id under the handle's
+// lock.
+func withOptimizer(id int64, f func(o *bo.Optimizer) error) error {
+	handles.Lock()
+	h := handles.m[id]
+	handles.Unlock()
+	if h == nil {
+		return errNoHandle(id)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.opt == nil { // freed while this call waited for the lock
+		return errNoHandle(id)
+	}
+	return f(h.opt)
+}
+
+// checkQ refuses a batch size outside [1, bo.MaxBatch].
+func checkQ(q int64) error {
+	if q < 1 || q > bo.MaxBatch {
+		return fmt.Errorf("%w: q = %d outside [1, %d]", errInput, q, bo.MaxBatch)
+	}
+	return nil
+}
+
+// askPoints asks q points (checkQ first); on an error it cancels those
+// already asked, so that the optimizer is unchanged (bo's AskBatch leaves
+// them pending). With keep false it cancels them all the same: the points
+// the optimizer would hand out next, without recording them.
+func askPoints(o *bo.Optimizer, q int64, keep bool) ([][]float64, error) {
+	if err := checkQ(q); err != nil {
+		return nil, err
+	}
+	pts := make([][]float64, 0, q)
+	var err error
+	for range q {
+		var x []float64
+		if x, err = o.Ask(); err != nil {
+			break
+		}
+		pts = append(pts, x)
+	}
+	if err != nil || !keep {
+		for _, x := range pts {
+			o.Cancel(x)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return pts, nil
+}
+
+func errNoHandle(id int64) error {
+	return fmt.Errorf("%w: optimizer handle %d is not open (never created, or freed)", errInput, id)
+}
+
+// point copies the d-vector x of a call after checking its length against
+// the optimizer's dimension (before reading any of it).
+func point(o *bo.Optimizer, x *C.double, d C.int64_t, name string) ([]float64, error) {
+	if int64(d) != int64(o.Dim()) {
+		return nil, fmt.Errorf("%w: %s has %d coordinates, the optimizer's dimension is %d", errInput, name, int64(d), o.Dim())
+	}
+	if x == nil {
+		return nil, fmt.Errorf("%w: %s is NULL", errInput, name)
+	}
+	return append([]float64(nil), unsafe.Slice((*float64)(unsafe.Pointer(x)), int(d))...), nil
+}
+
+// outRows checks that out holds rows points of dimension d.
+func outRows(out *C.double, outLen C.int64_t, rows, d int) error {
+	if out == nil {
+		return fmt.Errorf("%w: out is NULL", errInput)
+	}
+	if int64(outLen) < int64(rows)*int64(d) {
+		return fmt.Errorf("%w: %d points of %d coordinates, out holds %d doubles", errSize, rows, d, int64(outLen))
+	}
+	return nil
+}
+
+func storePoints(out *C.double, pts [][]float64, d int) {
+	dst := unsafe.Slice((*float64)(unsafe.Pointer(out)), len(pts)*d)
+	for i, p := range pts {
+		copy(dst[i*d:(i+1)*d], p)
+	}
+}
+
+//export symbo_optimizer_new
+func symbo_optimizer_new(settings *C.char, out *C.int64_t) C.int {
+	return guard(func() error {
+		if out == nil {
+			return fmt.Errorf("%w: handle is NULL", errInput)
+		}
+		s, err := goString(settings, "settings")
+		if err != nil {
+			return err
+		}
+		id, err := newHandle(s)
+		if err != nil {
+			return err
+		}
+		*out = C.int64_t(id)
+		return nil
+	})
+}
+
+//export symbo_optimizer_free
+func symbo_optimizer_free(id C.int64_t) C.int {
+	return guard(func() error { return freeHandle(int64(id)) })
+}
+
+//export symbo_optimizer_dim
+func symbo_optimizer_dim(id C.int64_t, d *C.int64_t) C.int {
+	return onHandle(id, func(o *bo.Optimizer) error {
+		if d == nil {
+			return fmt.Errorf("%w: d is NULL", errInput)
+		}
+		*d = C.int64_t(o.Dim())
+		return nil
+	})
+}
+
+// askBatch asks q points into out (askPoints), after checking q and then
+// out: a refused call records nothing.
+func askBatch(o *bo.Optimizer, q C.int64_t, out *C.double, outLen C.int64_t, keep bool) error {
+	if err := checkQ(int64(q)); err != nil {
+		return err
+	}
+	if err := outRows(out, outLen, int(q), o.Dim()); err != nil {
+		return err
+	}
+	pts, err := askPoints(o, int64(q), keep)
+	if err != nil {
+		return err
+	}
+	storePoints(out, pts, o.Dim())
+	return nil
+}
+
+//export symbo_optimizer_ask
+func symbo_optimizer_ask(id C.int64_t, x *C.double, d C.int64_t) C.int {
+	return onHandle(id, func(o *bo.Optimizer) error {
+		if int64(d) != int64(o.Dim()) {
+			return fmt.Errorf("%w: x has %d coordinates, the optimizer's dimension is %d", errInput, int64(d), o.Dim())
+		}
+		return askBatch(o, 1, x, d, true)
+	})
+}
+
+//export symbo_optimizer_ask_batch
+func symbo_optimizer_ask_batch(id C.int64_t, q C.int64_t, out *C.double, outLen C.int64_t) C.int {
+	return onHandle(id, func(o *bo.Optimizer) error { return askBatch(o, q, out, outLen, true) })
+}
+
+//export symbo_optimizer_suggest
+func symbo_optimizer_suggest(id C.int64_t, q C.int64_t, out *C.double, outLen C.int64_t) C.int {
+	return onHandle(id, func(o *bo.Optimizer) error { return askBatch(o, q, out, outLen, false) })
+}
+
+//export symbo_optimizer_tell
+func symbo_optimizer_tell(id C.int64_t, x *C.double, d C.int64_t, y C.double) C.int {
+	return onHandle(id, func(o *bo.Optimizer) error {
+		p, err := point(o, x, d, "x")
+		if err != nil {
+			return err
+		}
+		return o.Tell(p, float64(y))
+	})
+}
+
+//export symbo_optimizer_fail
+func symbo_optimizer_fail(id C.int64_t, x *C.double, d C.int64_t) C.int {
+	return onHandle(id, func(o *bo.Optimizer) error {
+		p, err := point(o, x, d, "x")
+		if err != nil {
+			return err
+		}
+		return o.Fail(p)
+	})
+}
+
+//export symbo_optimizer_add_pending
+func symbo_optimizer_add_pending(id C.int64_t, x *C.double, d C.int64_t) C.int {
+	return onHandle(id, func(o *bo.Optimizer) error {
+		p, err := point(o, x, d, "x")
+		if err != nil {
+			return err
+		}
+		return o.AddPending(p)
+	})
+}
+
+//export symbo_optimizer_cancel
+func symbo_optimizer_cancel(id C.int64_t, x *C.double, d C.int64_t, wasPending *C.int) C.int {
+	return onHandle(id, func(o *bo.Optimizer) error {
+		p, err := point(o, x, d, "x")
+		if err != nil {
+			return err
+		}
+		ok := o.Cancel(p)
+		if wasPending != nil {
+			*wasPending = 0
+			if ok {
+				*wasPending = 1
+			}
+		}
+		return nil
+	})
+}
+
+//export symbo_optimizer_counts
+func symbo_optimizer_counts(id C.int64_t, observed, pending, failed *C.int64_t) C.int {
+	return onHandle(id, func(o *bo.Optimizer) error {
+		for _, c := range []struct {
+			p *C.int64_t
+			n int
+		}{{observed, o.N()}, {pending, len(o.Pending())}, {failed, len(o.Failed())}} {
+			if c.p != nil {
+				*c.p = C.int64_t(c.n)
+			}
+		}
+		return nil
+	})
+}
+
+// points writes pts (rows×d) into out, and rows into *rows: out NULL with
+// outLen 0 only asks for the count.
+func points(o *bo.Optimizer, pts [][]float64, out *C.double, outLen C.int64_t, rows *C.int64_t) error {
+	if rows == nil {
+		return fmt.Errorf("%w: rows is NULL", errInput)
+	}
+	*rows = C.int64_t(len(pts))
+	if out == nil && outLen == 0 {
+		return nil
+	}
+	if err := outRows(out, outLen, len(pts), o.Dim()); err != nil {
+		return err
+	}
+	storePoints(out, pts, o.Dim())
+	return nil
+}
+
+//export symbo_optimizer_pending
+func symbo_optimizer_pending(id C.int64_t, out *C.double, outLen C.int64_t, rows *C.int64_t) C.int {
+	return onHandle(id, func(o *bo.Optimizer) error { return points(o, o.Pending(), out, outLen, rows) })
+}
+
+//export symbo_optimizer_failed
+func symbo_optimizer_failed(id C.int64_t, out *C.double, outLen C.int64_t, rows *C.int64_t) C.int {
+	return onHandle(id, func(o *bo.Optimizer) error { return points(o, o.Failed(), out, outLen, rows) })
+}
+
+//export symbo_optimizer_best
+func symbo_optimizer_best(id C.int64_t, x *C.double, d C.int64_t, y *C.double, found *C.int) C.int {
+	return onHandle(id, func(o *bo.Optimizer) error {
+		if int64(d) != int64(o.Dim()) {
+			return fmt.Errorf("%w: x has %d coordinates, the optimizer's dimension is %d", errInput, int64(d), o.Dim())
+		}
+		if x == nil || y == nil || found == nil {
+			return fmt.Errorf("%w: x, y and found must not be NULL", errInput)
+		}
+		bx, by, ok := o.Best()
+		*found = 0
+		if ok {
+			storePoints(x, [][]float64{bx}, o.Dim())
+			*y = C.double(by)
+			*found = 1
+		}
+		return nil
+	})
+}
+
+//export symbo_optimizer_history
+func symbo_optimizer_history(id C.int64_t, buf *C.char, n C.size_t, needed *C.size_t) C.int {
+	return onHandle(id, func(o *bo.Optimizer) error {
+		if needed == nil {
+			return fmt.Errorf("%w: needed is NULL", errInput)
+		}
+		h := o.History()
+		// The JSON is a few dozen bytes per coordinate: sized before it
+		// is built.
+		size := 64 + 32*float64(h.Dim+1)*float64(len(h.Observations)+len(h.Pending)+len(h.Failed))
+		if err := orbit.CheckMemory("history JSON", size); err != nil {
+			return err
+		}
+		js, err := json.Marshal(h)
+		if err != nil {
+			return err
+		}
+		*needed = C.size_t(len(js))
+		if buf == nil && n == 0 {
+			return nil
+		}
+		if buf == nil || uint64(n) < uint64(len(js))+1 {
+			return fmt.Errorf("%w: the history is %d bytes and its NUL, buf holds %d", errSize, len(js), uint64(n))
+		}
+		dst := unsafe.Slice((*byte)(unsafe.Pointer(buf)), len(js)+1)
+		copy(dst, js)
+		dst[len(js)] = 0
+		return nil
+	})
+}
+
+//export symbo_optimizer_restore
+func symbo_optimizer_restore(id C.int64_t, history *C.char) C.int {
+	return onHandle(id, func(o *bo.Optimizer) error {
+		s, err := goString(history, "history")
+		if err != nil {
+			return err
+		}
+		var h bo.History
+		if err := frontend.Decode([]byte(s), &h); err != nil {
+			// Decode speaks of settings: "history JSON: unknown field …".
+			msg := strings.TrimPrefix(frontend.TrimPrefixes(err.Error()), "invalid settings: ")
+			return fmt.Errorf("%w: history JSON: %s", errInput, msg)
+		}
+		return o.Restore(h)
+	})
+}

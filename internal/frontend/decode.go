@@ -1,0 +1,182 @@
+package frontend
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+)
+
+// Decode parses JSON data into v, a pointer to a settings record (a struct,
+// possibly holding slices, maps and structs), strictly — every failure
+// wraps ErrInvalid:
+//
+//   - object keys must equal a field's JSON name exactly (encoding/json
+//     alone matches them case-insensitively: "GROUP" would set group);
+//   - a key given twice in one object is refused (encoding/json keeps the
+//     last);
+//   - unknown keys are refused, at every nesting level;
+//   - data after the JSON value is refused.
+//
+// The keys are checked by a first pass over the tokens against v's type,
+// before encoding/json decodes the value (which then reports type errors).
+func Decode(data []byte, v any) error {
+	t := reflect.TypeOf(v)
+	if t == nil || t.Kind() != reflect.Pointer {
+		panic("frontend: Decode needs a pointer")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // numbers are encoding/json's to judge, in the second pass
+	if err := checkKeys(dec, t.Elem(), ""); err != nil {
+		if errors.Is(err, ErrInvalid) {
+			return err
+		}
+		if err == io.EOF {
+			if len(bytes.TrimSpace(data)) == 0 {
+				return invalid("malformed JSON: no value")
+			}
+			return invalid("malformed JSON: unexpected end of input")
+		}
+		return invalid("malformed JSON: %v", err) // the tokenizer's errors
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return invalid("data after the JSON value")
+	}
+	dec = json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return invalid("%v", err)
+	}
+	return nil
+}
+
+// checkKeys reads one JSON value from dec and checks the keys of every
+// object in it against the type t it decodes into (see Decode). Values
+// of another shape than t's are skipped: encoding/json reports them.
+// The recursion follows t, whose nesting is fixed, never the data's.
+func checkKeys(dec *json.Decoder, t reflect.Type, path string) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch tok {
+	case json.Delim('{'):
+		var fields map[string]reflect.Type
+		switch t.Kind() {
+		case reflect.Struct:
+			fields = jsonFields(t)
+		case reflect.Map:
+		default:
+			return skipValue(dec, 1)
+		}
+		seen := map[string]bool{}
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			key := kt.(string)
+			at := key
+			if path != "" {
+				at = path + "." + key
+			}
+			if seen[key] {
+				return invalid("duplicate field %q", at)
+			}
+			seen[key] = true
+			var ft reflect.Type
+			if fields == nil {
+				ft = t.Elem() // a map's values
+			} else {
+				var ok bool
+				if ft, ok = fields[key]; !ok {
+					return unknownField(at, key, fields)
+				}
+			}
+			if err := checkKeys(dec, ft, at); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token() // '}'
+		return err
+	case json.Delim('['):
+		if t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
+			return skipValue(dec, 1)
+		}
+		for i := 0; dec.More(); i++ {
+			if err := checkKeys(dec, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token() // ']'
+		return err
+	}
+	return nil
+}
+
+// skipValue reads the rest of a value whose depth opening delimiters have
+// been read.
+func skipValue(dec *json.Decoder, depth int) error {
+	for depth > 0 {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+	}
+	return nil
+}
+
+func unknownField(at, key string, fields map[string]reflect.Type) error {
+	for name := range fields {
+		if strings.EqualFold(name, key) {
+			return invalid("unknown field %q (field names are case-sensitive: did you mean %q?)", at, name)
+		}
+	}
+	return invalid("unknown field %q", at)
+}
+
+// jsonFields returns the JSON names of struct t's fields and their types,
+// as encoding/json names them: the json tag's name, else the Go name;
+// "-" skipped; the fields of an embedded struct without a tag promoted.
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" && f.Tag.Get("json") == "-" {
+			continue
+		}
+		ft := f.Type
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
+			for k, v := range jsonFields(ft) {
+				if _, dup := out[k]; !dup {
+					out[k] = v
+				}
+			}
+			continue
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out[name] = f.Type
+	}
+	return out
+}

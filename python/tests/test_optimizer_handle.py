@@ -1,0 +1,294 @@
+"""symbo.Optimizer as a thin wrapper over the library's optimizer handle:
+thread safety (issue 15, defect 6), validation in Go (defect 7), failed
+evaluations, strict settings and sizes (defect 3 and "Also"), lifetime."""
+
+import ctypes
+import gc
+import json
+import math
+import os
+import re
+import threading
+
+import numpy as np
+import pytest
+
+import symbo
+
+LO, HI = [-2.0] * 3, [2.0] * 3
+DIAG = math.sqrt(3) * 4
+
+
+def f(x):
+    return float(np.sum((np.sort(np.abs(x)) - np.array([0.5, 1.0, 1.5])) ** 2))
+
+
+def canon(X):
+    """Hyperoctahedral canonical forms: sorted |x| per row."""
+    return np.sort(np.abs(np.atleast_2d(X)), axis=1)
+
+
+def min_orbit_distance(X):
+    c = canon(X)
+    d = np.sqrt(((c[:, None, :] - c[None, :, :]) ** 2).sum(-1))
+    d[np.diag_indices(len(c))] = np.inf
+    return d.min()
+
+
+def opt(**kw):
+    kw = {"group": "hyperoctahedral", "kernel": "plus", "seed": 1, "minimize": True, "init": 4, **kw}
+    return symbo.Optimizer(LO, HI, **kw)
+
+
+def run_threads(n, target):
+    start = threading.Barrier(n)
+    errors = []
+
+    def run(i):
+        try:
+            start.wait()
+            target(i)
+        except Exception as e:  # reported below, with its thread
+            errors.append((i, e))
+
+    ts = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not errors, errors
+
+
+def test_threads_tell_lose_nothing():
+    # The issue: 4 threads × 300 tell gave X 925 rows and y 801.
+    o = opt()
+    pts = np.random.default_rng(3).uniform(-2, 2, size=(4, 300, 3))
+
+    def tell(i):
+        for x in pts[i]:
+            o.tell(x, f(x))
+
+    run_threads(4, tell)
+    X, y = o.history
+    assert X.shape == (1200, 3) and y.shape == (1200,)
+    told = {tuple(x) for x in pts.reshape(-1, 3)}
+    assert {tuple(x) for x in X} == told
+    for x, v in zip(X, y):
+        assert v == f(x)
+    assert o.suggest(2).shape == (2, 3)
+
+
+@pytest.mark.parametrize("told", [0, 6])
+def test_concurrent_asks_distinct_orbits(told):
+    # The issue: 12 concurrent ask() returned 9 distinct points. Before any
+    # observation (the initial design) and after some (the acquisition).
+    o = opt()
+    rng = np.random.default_rng(5)
+    for x in rng.uniform(-2, 2, size=(told, 3)):
+        o.tell(x, f(x))
+    got = [None] * 12
+
+    def ask(i):
+        got[i] = o.ask()
+
+    run_threads(12, ask)
+    X = np.array(got)
+    assert len(o.pending) == 12
+    assert {tuple(x) for x in X} == {tuple(x) for x in o.pending}
+    assert min_orbit_distance(X) > 0.999e-3 * DIAG
+
+
+def test_mixed_threads():
+    # ask, tell, fail, add_pending, suggest and the state getters at once:
+    # the counts are exact afterwards.
+    o = opt(init=3)
+    counts = [[0, 0, 0] for _ in range(4)]
+
+    def work(i):
+        for r in range(5):
+            x = o.ask()
+            if (i + r) % 3 == 0:
+                o.tell(x, f(x))
+                counts[i][0] += 1
+            elif (i + r) % 3 == 1:
+                o.fail(x)
+                counts[i][1] += 1
+            else:
+                counts[i][2] += 1
+            o.add_pending([-1.9 + 0.1 * i, 0.013 * r, -0.5])
+            counts[i][2] += 1
+            o.history, o.pending, o.failed, o.best()
+            if r == 2:
+                o.suggest(1)
+
+    run_threads(4, work)
+    told, failed, pending = (sum(c[k] for c in counts) for k in range(3))
+    assert len(o.history[1]) == told and len(o.failed) == failed and len(o.pending) == pending
+    assert min_orbit_distance(o.pending) > 1e-9
+
+
+def test_add_pending_outside_box_keeps_optimizer_usable():
+    # The issue: add_pending accepted [5, 0, 0], and every ask failed after.
+    o = opt()
+    for x in np.random.default_rng(1).uniform(-2, 2, size=(5, 3)):
+        o.tell(x, f(x))
+    with pytest.raises(symbo.InvalidInput, match=r"outside \[-2, 2\]"):
+        o.add_pending([5.0, 0.0, 0.0])
+    with pytest.raises(symbo.InvalidInput, match="not finite"):
+        o.add_pending([np.nan, 0.0, 0.0])
+    with pytest.raises(symbo.InvalidInput, match="coordinates"):
+        o.add_pending([0.0, 0.0])
+    assert len(o.pending) == 0
+    x = o.ask()
+    assert np.all(np.abs(x) <= 2) and len(o.pending) == 1
+    assert o.suggest(2).shape == (2, 3)
+
+
+def test_fail_excludes_orbit_and_is_kept():
+    o = opt(init=3)
+    x0 = o.ask()
+    o.fail(x0)
+    assert len(o.pending) == 0 and np.array_equal(o.failed, x0[None, :])
+    for _ in range(6):
+        x = o.ask()
+        assert np.linalg.norm(canon(x) - canon(x0)) > 1e-3 * DIAG
+        o.tell(x, f(x))
+    # The history JSON keeps the failed point; a restored optimizer
+    # proposes the same points.
+    h = json.loads(o.history_json())
+    assert h["version"] == 2 and h["failed"] == [list(x0)] and len(h["observations"]) == 6
+    o2 = opt(init=3)
+    o2.restore(o.history_json())
+    assert np.array_equal(o.suggest(2), o2.suggest(2))
+    assert np.array_equal(o2.failed, o.failed)
+    with pytest.raises(symbo.InvalidInput, match="already has"):
+        o2.restore(h)
+    with pytest.raises(symbo.InvalidInput, match="seed 1"):
+        opt(seed=2).restore(h)
+
+
+def test_same_bits_as_stateless_suggest():
+    # The handle proposes what symbo_suggest (perf suggest's function)
+    # proposes for the same history and pending points.
+    o = opt(seed=4)
+    for _ in range(3):
+        for x in o.ask_batch(2):
+            o.tell(x, f(x))
+    o.ask()
+    X, y = o.history
+    P = o.pending
+    settings = {"group": "hyperoctahedral", "d": 3, "box": [LO, HI], "kernel": "plus", "base": "rbf", "seed": 4,
+                "minimize": True, "init": 4}
+    out = np.empty((2, 3))
+    symbo._check(symbo._lib.symbo_suggest(json.dumps(settings).encode(), symbo._ptr(X), symbo._ptr(y), len(y),
+                                          symbo._ptr(P), len(P), 3, 2, symbo._ptr(out), out.size))
+    assert np.array_equal(out, o.suggest(2))
+    assert np.array_equal(out, o.ask_batch(2))
+
+
+def test_batch_and_settings_errors():
+    o = opt()
+    for q in (-1, 0, 2**40, 1025):
+        with pytest.raises(symbo.InvalidInput, match=r"q = %d outside \[1, 1024\]" % q):
+            o.ask_batch(q)
+        with pytest.raises(symbo.InvalidInput, match="outside"):
+            o.suggest(q)
+    with pytest.raises(symbo.InvalidInput, match="out of range"):
+        o.ask_batch(2**70)
+    with pytest.raises(symbo.InvalidInput, match="integer"):
+        o.ask_batch(1.5)
+    assert len(o.pending) == 0
+    with pytest.raises(symbo.InvalidInput, match="not finite"):
+        o.tell([0, 0, 0], float("inf"))
+    with pytest.raises(symbo.InvalidInput, match="number"):
+        o.tell([0, 0, 0], "abc")
+    X = np.random.default_rng(2).uniform(-1, 1, size=(4, 2))
+    # lengthscale=nan: json.dumps wrote NaN and Go said "invalid character 'N'".
+    with pytest.raises(symbo.InvalidInput, match="lengthscale = nan is not a finite number"):
+        symbo.gram(X, group="signflip", base="rbf", lengthscale=float("nan"), kernel="max")
+    with pytest.raises(symbo.InvalidInput, match="variance = inf is not a finite number"):
+        symbo.gram(X, group="signflip", base="rbf", lengthscale=1, variance=float("inf"), kernel="max")
+    with pytest.raises(symbo.InvalidInput, match="variance must be positive"):
+        symbo.gram(X, group="signflip", base="rbf", lengthscale=1, variance=0, kernel="max")
+    with pytest.raises(symbo.InvalidInput, match="box = nan is not a finite number"):
+        symbo.Optimizer([0, np.nan], [1, 1], group="signflip")
+    with pytest.raises(symbo.InvalidInput, match=r"box \[1, 0\] in coordinate 0"):
+        symbo.Optimizer([1, 0], [0, 1], group="signflip")
+    with pytest.raises(symbo.InvalidInput, match="unknown group"):
+        symbo.Optimizer([0, 0], [1, 1], group="dihedral")
+
+
+PKG = re.compile(r"^(frontend|bo|orbit|kernel|gp|problem|linalg|symbo):")
+
+
+def raw_cross(spec):
+    x, out = np.ones(2), np.empty(16)
+    symbo._check(symbo._lib.symbo_cross(spec.encode(), symbo._ptr(x), 1, None, 0, 1, None, 0, symbo._ptr(out), 16))
+
+
+def raw_suggest(settings):
+    out = np.empty(16)
+    symbo._check(symbo._lib.symbo_suggest(settings.encode(), None, None, 0, None, 0, 2, 1, symbo._ptr(out), 16))
+
+
+@pytest.mark.parametrize("call,json_text,match", [
+    # Sizes: these aborted the Python process ("fatal error: out of memory")
+    # or gave InternalError (d = -5).
+    (raw_cross, '{"group":"scaling","d":2147483648,"box":[[0.1],[10]],"base":"rbf","lengthscale":1,"kernel":"max"}',
+     "d = 2147483648"),
+    (raw_suggest, '{"group":"permutation","d":1099511627776,"box":[[-2],[2]],"kernel":"plus"}', "d = 1099511627776"),
+    (raw_suggest, '{"group":"permutation","d":-5,"box":[[-2],[2]],"kernel":"plus"}', "d = -5"),
+    (raw_cross, '{"group":"scaling","d":-5,"base":"rbf","lengthscale":1,"kernel":"max"}', "d = -5"),
+    (raw_suggest, '{"group":"permutation","d":2147483648,"box":[[-2],[2]],"kernel":"plus"}', "d = 2147483648"),
+    # Strict settings: case-sensitive keys, no duplicates, no unknown keys.
+    (raw_suggest, '{"GROUP":"permutation","d":2,"box":[[-2],[2]],"kernel":"plus"}', 'did you mean "group"'),
+    (raw_suggest, '{"group":"permutation","group":"signflip","d":2,"box":[[-2],[2]],"kernel":"plus"}',
+     'duplicate field "group"'),
+    (raw_suggest, '{"group":"permutation","d":2,"box":[[-2],[2]],"kernel":"plus","kernal":"max"}',
+     'unknown field "kernal"'),
+    (raw_cross, '{"group":"signflip","d":1,"base":"rbf","lengthscale":1,"variance":0,"kernel":"max"}', "variance"),
+])
+def test_raw_settings_refused(call, json_text, match):
+    with pytest.raises(symbo.InvalidInput, match=match) as e:
+        call(json_text)
+    assert not PKG.match(str(e.value)), str(e.value)
+
+
+def test_lifetime():
+    with opt() as o:
+        o.ask()
+        h = o._h
+    with pytest.raises(symbo.InvalidInput, match="closed"):
+        o.ask()
+    o.close()  # harmless
+    # The library refuses the freed id: a double free, or a stale id, is
+    # EINVAL, never a crash.
+    assert symbo._lib.symbo_optimizer_free(h) == -1
+    x = ctypes.c_double()
+    assert symbo._lib.symbo_optimizer_ask_batch(h, 1, ctypes.byref(x), 1) == -1
+    for bad in (0, -1, 2**62):
+        with pytest.raises(symbo.InvalidInput, match="not open"):
+            symbo._check(symbo._lib.symbo_optimizer_free(bad))
+    # Collected: freed.
+    o = opt()
+    h = o._h
+    del o
+    gc.collect()
+    assert symbo._lib.symbo_optimizer_free(h) == -1
+    # best: None before a tell, then the minimum.
+    o = opt()
+    assert o.best() is None
+    o.tell([1, 1, 1], 3.0)
+    o.tell([0.5, 1, 1.5], 0.0)
+    x, y = o.best()
+    assert y == 0.0 and np.array_equal(x, [0.5, 1, 1.5])
+    o.close()
+
+
+def test_header_constants():
+    h = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "capi", "symbo.h")
+    if not os.path.exists(h):
+        pytest.skip("capi/symbo.h not beside the package")
+    text = open(h).read()
+    assert int(re.search(r"#define SYMBO_ABI_VERSION (\d+)", text).group(1)) == symbo.ABI_VERSION
+    assert int(re.search(r"#define SYMBO_MAX_BATCH (\d+)", text).group(1)) == symbo._MAX_BATCH
