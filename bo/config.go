@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/qmc"
 	"github.com/symbo/symbo/linalg"
 )
 
@@ -81,6 +82,9 @@ const (
 // and Init + Iters in Run) is far beyond what an exact GP can fit anyway.
 const (
 	MaxEvaluations = 1_000_000
+	// MaxDim caps the box dimension: the acquisition's quasi-random raw
+	// samples (a Halton sequence) are defined up to dimension 1000.
+	MaxDim = qmc.MaxDim
 	// MaxBatch caps AskBatch's q and RunOptions.Batch.
 	MaxBatch = 1 << 10
 )

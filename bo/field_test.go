@@ -2,6 +2,7 @@ package bo
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"testing"
@@ -230,5 +231,36 @@ func TestUnitsOfY(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// nanAcq is an acquisition that is never finite: every BO step fails.
+type nanAcq struct{}
+
+func (nanAcq) Name() string { return "nan" }
+func (nanAcq) Value(AcqContext, float64, float64) (float64, float64, float64) {
+	return math.NaN(), 0, 0
+}
+
+// TestAskBatchAllOrNothing: a batch whose k-th point fails leaves none of
+// its points pending (before, the first k stayed pending, and the caller
+// never saw them); and the box dimension is capped where the acquisition's
+// quasi-random samples end (d = 1001 failed at the first BO step as an
+// unclassified error).
+func TestAskBatchAllOrNothing(t *testing.T) {
+	lo, hi := box(2, 1)
+	o := must(New(lo, hi, Config{Acquisition: nanAcq{}, Init: 3}, 1))
+	for _, x := range must(o.AskBatch(2)) {
+		must(0, o.Tell(x, toy(x)))
+	}
+	if _, err := o.AskBatch(3); err == nil {
+		t.Fatal("a batch with a failing BO step succeeded")
+	}
+	if p := o.Pending(); len(p) != 0 {
+		t.Errorf("%d points of a failed batch stay pending", len(p))
+	}
+	lo, hi = box(MaxDim+1, 1)
+	if _, err := New(lo, hi, Config{}, 1); !errors.Is(err, ErrBadConfig) {
+		t.Errorf("d = %d: %v", MaxDim+1, err)
 	}
 }

@@ -116,8 +116,8 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 	if d == 0 || len(hi) != d {
 		return nil, fmt.Errorf("%w: box has %d lower and %d upper bounds", ErrBadConfig, len(lo), len(hi))
 	}
-	if d > orbit.MaxDim {
-		return nil, fmt.Errorf("%w: box dimension %d exceeds %d", ErrBadConfig, d, orbit.MaxDim)
+	if d > MaxDim {
+		return nil, fmt.Errorf("%w: box dimension %d exceeds %d (MaxDim)", ErrBadConfig, d, MaxDim)
 	}
 	for i := range lo {
 		if !(lo[i] < hi[i]) || math.IsInf(lo[i], 0) || math.IsInf(hi[i], 0) {
@@ -273,7 +273,8 @@ func (o *Optimizer) nextDesignPoint(i int) ([]float64, error) {
 
 // AskBatch returns q points to evaluate in parallel: the points q
 // successive Asks return (each pending for the next). With an invariant
-// kernel no two of them lie on one orbit.
+// kernel no two of them lie on one orbit. It is all or nothing: on an
+// error no point of the batch stays pending.
 func (o *Optimizer) AskBatch(q int) ([][]float64, error) {
 	if q < 1 || q > MaxBatch {
 		return nil, fmt.Errorf("%w: batch size %d outside [1, %d]", ErrBadConfig, q, MaxBatch)
@@ -282,6 +283,9 @@ func (o *Optimizer) AskBatch(q int) ([][]float64, error) {
 	for range q {
 		x, err := o.Ask()
 		if err != nil {
+			for _, p := range out {
+				o.Cancel(p)
+			}
 			return nil, err
 		}
 		out = append(out, x)

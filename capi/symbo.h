@@ -76,8 +76,12 @@ size_t symbo_last_error(char *buf, size_t len);
  * spec: {"group": G, "d": D, "base": B, "lengthscale": L, "variance": V,
  *        "kernel": "base"|"nystrom"|"avg"|"avgnorm"|"max"|"plus",
  *        "method": "auto"|"enumerate"|"closed",
- *        "block": b, "box": [[lo…], [hi…]], "matrices": "file.json"}
- *   group and its extra fields as in perf gram, d in [1, 65536];
+ *        "block": b, "box": [[lo…], [hi…]], "matrices": "file.json",
+ *        "coords": [i, …]}
+ *   group and its extra fields as in perf gram, d in [1, 65536]; coords
+ *   (optional, non-empty) makes the group act on those coordinates only,
+ *   as the identity on the others: the group is built for dimension
+ *   len(coords), its coordinate j being coords[j];
  *   variance (positive) defaults to 1 when absent, method to auto; box
  *   (scaling only) defaults to [0.1, 10] per coordinate.
  * x: n×d; y: m×d, or NULL for y = x (then m is ignored and the symmetric
@@ -100,8 +104,11 @@ int symbo_cross(const char *spec,
  *
  * settings: {"problem": P} (a benchmark: box, group, base, direction) or
  *           {"group": G, "d": D, "box": [[lo…], [hi…]], "block": b,
- *            "matrices": "file.json"} (your own black box; d in
- *            [1, 65536], box with 1 or d values per bound),
+ *            "matrices": "file.json", "coords": [i, …]} (your own
+ *            black box; d in [1, 1000] — the optimizer's quasi-random
+ *            samples end there —, box with 1 or d values per
+ *            bound, coords as in symbo_cross: a group on some of the
+ *            parameters),
  *           with "kernel": K (required), "base": B, "seed": S,
  *           "minimize": true|false, "init": 5, "acq": "ucb"|"ei",
  *           "beta": "paper"|"authors", "fit": "own"|"base",

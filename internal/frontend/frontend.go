@@ -57,6 +57,11 @@ type Group struct {
 	Block    int         `json:"block,omitempty"`
 	Box      [][]float64 `json:"box,omitempty"` // [[lo…], [hi…]] (scaling; suggest: the search box)
 	Matrices string      `json:"matrices,omitempty"`
+	// Coords, when present, makes the group act on these coordinates of
+	// the d-dimensional space only (identity on the others; orbit.OnCoords):
+	// the group is built for dimension len(coords), coordinate j of it
+	// being coords[j]. An empty list is an error.
+	Coords []int `json:"coords,omitempty"`
 }
 
 // checkD refuses a dimension outside [1, orbit.MaxDim] (0 too when
@@ -75,7 +80,7 @@ func (g Group) build() (orbit.Group, error) {
 	if err := g.checkD(false); err != nil {
 		return nil, err
 	}
-	spec := orbit.Spec{Name: g.Group, D: g.D, Block: g.Block, Matrices: g.Matrices}
+	spec := orbit.Spec{Name: g.Group, D: g.D, Block: g.Block, Matrices: g.Matrices, Coords: g.Coords}
 	if strings.EqualFold(strings.TrimSpace(g.Group), "scaling") {
 		spec.Lo, spec.Hi = []float64{0.1}, []float64{10}
 		if g.Box != nil {
@@ -84,6 +89,15 @@ func (g Group) build() (orbit.Group, error) {
 				return nil, err
 			}
 			spec.Lo, spec.Hi = lo, hi
+			if g.Coords != nil && len(g.Coords) <= len(lo) { // the box of the coordinates scaled (Parse refuses longer lists)
+				spec.Lo, spec.Hi = nil, nil
+				for _, c := range g.Coords {
+					if c < 0 || c >= len(lo) {
+						return nil, invalid("coords: %d outside [0, %d)", c, len(lo))
+					}
+					spec.Lo, spec.Hi = append(spec.Lo, lo[c]), append(spec.Hi, hi[c])
+				}
+			}
 		}
 	}
 	grp, err := orbit.Parse(spec)

@@ -354,3 +354,47 @@ func TestErrorClasses(t *testing.T) {
 		t.Error("a RowError is input")
 	}
 }
+
+// TestCoords: "coords" makes the group act on some coordinates only, in
+// the settings of suggest and in kernel specs (scaling takes the box of
+// its coordinates); an empty or bad list is invalid input.
+func TestCoords(t *testing.T) {
+	var s SuggestSettings
+	js := `{"group":"permutation","d":5,"coords":[3,0,1],"box":[[-1],[1]],"kernel":"avg","seed":2}`
+	if err := Decode([]byte(js), &s); err != nil {
+		t.Fatal(err)
+	}
+	opt, err := s.Optimizer(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := opt.Config().Kernel.Group()
+	if e, ok := g.(orbit.Embedded); !ok || g.Dim() != 5 {
+		t.Fatalf("group %v (%T)", g.Name(), g)
+	} else if in, c := e.Inner(); in.Dim() != 3 || !slices.Equal(c, []int{3, 0, 1}) {
+		t.Errorf("inner %s on %v", in.Name(), c)
+	}
+	var k KernelSpec
+	js = `{"group":"scaling","d":3,"coords":[0,2],"box":[[0.5,-1,0.1],[2,1,10]],"base":"rbf","lengthscale":1,"kernel":"max"}`
+	if err := Decode([]byte(js), &k); err != nil {
+		t.Fatal(err)
+	}
+	x := mat.NewDense(2, 3, []float64{1, 0.3, 1, 1.5, -0.2, 0.5})
+	K, err := Cross(k, x, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if K.At(0, 1) <= 0 || K.At(0, 1) > 1 {
+		t.Errorf("k_max = %v", K.At(0, 1))
+	}
+	for _, bad := range []string{`[]`, `[0,0]`, `[0,9]`, `[-1]`, `[0,1,2,3,4,5]`} {
+		var s SuggestSettings
+		js := `{"group":"signflip","d":5,"box":[[-1],[1]],"kernel":"plus","coords":` + bad + `}`
+		if err := Decode([]byte(js), &s); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Optimizer(nil); !IsInput(err) {
+			t.Errorf("coords %s: %v", bad, err)
+		}
+	}
+}

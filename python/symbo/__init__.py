@@ -157,8 +157,10 @@ def _int64(v, name):
     return v
 
 
-def _group(group, d, block=None, matrices=None, box=None):
+def _group(group, d, block=None, matrices=None, box=None, coords=None):
     g = {"group": group, "d": int(d)}
+    if coords is not None:
+        g["coords"] = [_index(c, "coords") for c in coords]
     if block is not None:
         g["block"] = int(block)
     if matrices is not None:
@@ -170,7 +172,7 @@ def _group(group, d, block=None, matrices=None, box=None):
 
 
 def gram(X, Y=None, *, group, base, lengthscale, variance=1.0, kernel, design=None, method="auto",
-         block=None, matrices=None, box=None):
+         block=None, matrices=None, box=None, coords=None):
     """Kernel matrix K(X, Y) of an invariant kernel.
 
     Parameters
@@ -185,6 +187,12 @@ def gram(X, Y=None, *, group, base, lengthscale, variance=1.0, kernel, design=No
         ``blockperm`` (with ``block``), ``pairedperm``, ``cyclic``,
         ``rotation2d``, ``scaling`` (with ``box``) or ``matrices`` (with
         ``matrices``, a JSON file).
+    coords : sequence of int, optional
+        Make the group act on these coordinates only (identity on the
+        others): the group is built for dimension ``len(coords)``, its
+        coordinate j being ``coords[j]`` of the d-dimensional points, e.g.
+        ``group="permutation", coords=[0, 1, 2, 3]`` for four identical
+        widths among six parameters.
     base : str
         ``rbf``, ``matern12``, ``matern32`` or ``matern52``.
     lengthscale, variance : float
@@ -209,7 +217,7 @@ def gram(X, Y=None, *, group, base, lengthscale, variance=1.0, kernel, design=No
     Yc = None if Y is None else _matrix(Y, "Y", d)
     m = n if Yc is None else Yc.shape[0]
     D = None if design is None else _matrix(design, "design", d)
-    spec = _group(group, d, block, matrices, box)
+    spec = _group(group, d, block, matrices, box, coords)
     spec.update(base=base, lengthscale=float(lengthscale), variance=float(variance), kernel=kernel, method=method)
     out = np.empty((n, m), dtype=np.float64)
     _check(_lib.symbo_cross(_json(spec), _ptr(X), n, _ptr(Yc), m, d,
@@ -241,7 +249,8 @@ class Optimizer:
         The box.
     group : str
         The group the objective is invariant under (see :func:`gram`);
-        ``block``/``matrices`` as there.
+        ``block``/``matrices``/``coords`` as there (``coords``: the group
+        acts on those coordinates only).
     kernel : str
         ``base``, ``nystrom``, ``avg``, ``avgnorm``, ``max`` or ``plus``
         (default).
@@ -267,14 +276,14 @@ class Optimizer:
     """
 
     def __init__(self, lo, hi, *, group, kernel="plus", base="rbf", seed=0, minimize=False, init=5,
-                 acq=None, beta=None, fit=None, prior=None, block=None, matrices=None, landmarks=None):
+                 acq=None, beta=None, fit=None, prior=None, block=None, matrices=None, landmarks=None, coords=None):
         self._h = None
         self._close_lock = threading.Lock()
         lo = np.atleast_1d(np.asarray(lo, dtype=np.float64))
         hi = np.atleast_1d(np.asarray(hi, dtype=np.float64))
         if lo.ndim != 1 or lo.shape != hi.shape or lo.size == 0:
             raise InvalidInput("lo and hi must be 1-d arrays of one length")
-        s = _group(group, lo.size, block, matrices, (lo, hi))
+        s = _group(group, lo.size, block, matrices, (lo, hi), coords)
         s.update(kernel=kernel, base=base, seed=_index(seed, "seed"), minimize=bool(minimize),
                  init=_int64(init, "init"))
         for k, v in (("acq", acq), ("beta", beta), ("fit", fit), ("prior", prior)):

@@ -292,3 +292,33 @@ def test_header_constants():
     text = open(h).read()
     assert int(re.search(r"#define SYMBO_ABI_VERSION (\d+)", text).group(1)) == symbo.ABI_VERSION
     assert int(re.search(r"#define SYMBO_MAX_BATCH (\d+)", text).group(1)) == symbo._MAX_BATCH
+
+
+def test_group_on_some_coordinates():
+    """coords: a permutation of three of five coordinates — the next point
+    stays on one orbit when the told points are permuted on those
+    coordinates (the acquisition is invariant; rounding picks the member),
+    and the kernel changes when a free coordinate is swapped in."""
+    rng = np.random.default_rng(4)
+    X = rng.uniform(-1, 1, size=(7, 5))
+    y = -np.sum((np.sort(X[:, :3], axis=1) - [-0.5, 0.0, 0.5]) ** 2, axis=1) - (X[:, 3] - 0.2) ** 2 - X[:, 4] ** 2
+
+    def next_point(X):
+        opt = symbo.Optimizer([-1] * 5, [1] * 5, group="permutation", coords=[0, 1, 2], kernel="plus", seed=1, init=5)
+        for x, v in zip(X, y):
+            opt.tell(x, v)
+        return opt.suggest(1)[0]
+
+    a = next_point(X)
+    b = next_point(X[:, [2, 0, 1, 3, 4]])
+    np.testing.assert_allclose(np.sort(a[:3]), np.sort(b[:3]), atol=1e-6)
+    np.testing.assert_allclose(a[3:], b[3:], atol=1e-6)
+    K = symbo.gram(X, group="permutation", coords=[0, 1, 2], base="rbf", lengthscale=0.7, kernel="avg")
+    K2 = symbo.gram(X[:, [1, 2, 0, 3, 4]], X, group="permutation", coords=[0, 1, 2], base="rbf", lengthscale=0.7, kernel="avg")
+    np.testing.assert_allclose(K2, K, rtol=1e-12)
+    K3 = symbo.gram(X[:, [0, 1, 3, 2, 4]], X, group="permutation", coords=[0, 1, 2], base="rbf", lengthscale=0.7, kernel="avg")
+    assert not np.allclose(K3, K)
+    with pytest.raises(symbo.InvalidInput):
+        symbo.Optimizer([-1] * 5, [1] * 5, group="permutation", coords=[0, 1, 7], seed=1)
+    with pytest.raises(symbo.InvalidInput):
+        symbo.Optimizer([-1] * 5, [1] * 5, group="permutation", coords=[], seed=1)
