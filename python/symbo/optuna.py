@@ -1,59 +1,201 @@
 """An Optuna sampler driven by symbo.
 
-:class:`SymboSampler` samples an Optuna study's float parameters jointly
-(relative sampling) with symbo's symmetry-aware Bayesian optimizer. Its
-history is the study's COMPLETE trials, its pending points the RUNNING
-ones, its direction the study's, so several processes sharing a study in
-an RDB storage (PostgreSQL, MySQL, SQLite) cooperate: each new point avoids
-the others' pending points and, with an invariant kernel, their whole
-orbits. Parameters of other types, and every parameter of the first
-trials (before one completes, the search space is unknown), are sampled
-independently by a fallback sampler: by default uniformly, from a stream of
-the seed, the trial number and the parameter name.
+:class:`SymboSampler` samples an Optuna study's numeric parameters jointly
+(Optuna's relative sampling) with symbo's symmetry-aware Bayesian
+optimizer. It implements Optuna's ``BaseSampler`` contract; this is what it
+does with each part of a study.
 
-Give every worker of a study the same seed. Each trial's point is then a
-function of the seed, the study's trials and the number of earlier trials
-whose points are not yet known, and workers that see the same study at
-once take distinct members of one pending-aware batch. A trial records its
-choice in a system attribute (``symbo:x``, through the study's storage, as
-Optuna's own samplers record theirs) and reads the study again; if another
-running trial sits on the same orbit, one of them (the one that reads
-second, or both) moves. With storages that commit each write (RDB, in
-memory), no two trials running at once end on one orbit.
+Search space
+    The relative search space is the intersection of the parameters of the
+    COMPLETE trials (Optuna's ``IntersectionSearchSpace``): until one trial
+    has completed it is empty, and every parameter is sampled by the
+    fallback (below). Each numeric parameter is then one coordinate of
+    symbo's box, its *model coordinate*:
 
-The group acts on the float parameters in the order given by ``params``
-(default: sorted by name), e.g. ``params=["x0", "x1", "x2"]`` for
-``group="hyperoctahedral"``.
+    * a float: its value, on ``[low, high]``;
+    * a log-scale float: its logarithm, on ``[log low, log high]``, mapped
+      back by ``exp``;
+    * an integer, or a float with a ``step``: a continuous relaxation on
+      ``[low - step/2, high + step/2]`` (each grid point owns the interval
+      of the values that round to it), mapped back to the nearest grid point
+      (``numpy.rint``, ties to even, so the rounding commutes with sign
+      flips of a grid symmetric about 0);
+    * a log-scale integer: ``log`` of the relaxation ``[low - 1/2, high +
+      1/2]``, mapped back by ``exp`` and rounding to the nearest integer.
+
+    The GP is told each trial at its parameters' model coordinates (for a
+    grid parameter, the grid point the trial evaluated), and the group acts
+    on model coordinates as on floats: a permutation of four integer layer
+    widths permutes their relaxations, a sign flip of a grid symmetric about
+    0 flips the grid. (symbo checks the box against the group in model
+    coordinates: ``scaling``, for one, needs ``0 < lo``, which a log
+    coordinate may not be.) Ints stay ints, floats floats; a distribution
+    holding one value (``low == high``) takes that value.
+
+    A categorical parameter is sampled by the fallback, with one
+    ``FallbackWarning`` (through :mod:`warnings`, so it can be filtered or
+    made an error) per parameter name and sampler. So is a numeric
+    parameter missing from the relative search space once it is known — a
+    conditional parameter, or one whose range changed between trials —
+    also with one warning per name.
+
+Fallback
+    ``independent_sampler`` if given, else uniform sampling from a stream of
+    ``(seed, trial number, parameter name)``, so that workers sharing a seed
+    still sample distinct trials.
+
+Parameter order and the group
+    ``params`` names the parameters the group acts on, in the order of the
+    group's coordinates (``x1..xm, y1..ym`` for ``pairedperm``, contiguous
+    blocks for ``blockperm``). A name that is not a numeric parameter of
+    the search space is an error (``ValueError`` naming it) at the first
+    sample after a trial has completed — never a silent fallback. The other
+    numeric parameters are modelled too, as extra coordinates the group
+    leaves alone, once libsymbo accepts a group on a subset of the
+    coordinates (settings key ``"coords"``); until then they are sampled by
+    the fallback, with one warning per name. Without ``params`` the group
+    acts on every numeric parameter, in natural order (``x2`` before
+    ``x10``: runs of digits compare as numbers). For a group whose meaning
+    depends on that order (``cyclic``, ``blockperm``, ``pairedperm``,
+    ``matrices``, and any group not known to ignore it) the natural order
+    is used only when it is unambiguous — one stem with distinct integer
+    suffixes (``w1``, ``w2``, …) — and ``params`` is required otherwise
+    (``x0, y0, x1, y1`` could be two points in the plane or four
+    coordinates of one): a ``ValueError`` says so.
+
+Choosing a point
+    A trial takes a member of symbo's pending-aware batch (see Workers),
+    and uses it only if its parameter values — rounded, for integer and
+    stepped parameters — lie off the orbit of every other trial's point
+    (farther than symbo's exclusion radius, 1e-3 of the box diagonal).
+    symbo never proposes a pending or failed orbit itself, but rounding can
+    land on one; and symbo's acquisition can return to an observed point
+    (in a study with failures it was seen proposing one observed point for
+    every later trial), where a second evaluation tells a deterministic
+    objective nothing. A skipped member is pending for the next one, so
+    workers that share a view skip the same members. After 8 skipped
+    members, points are drawn from the seed's stream; when every one drawn
+    is taken (a small grid, exhausted), an observed point is used rather
+    than a failed or pending one. The sampler thus never evaluates one
+    point twice while others are left; a noisy objective still gets nearby
+    points.
+
+Failures
+    A FAIL trial (the objective raised, or returned nan) is a *failed
+    point*: told to the optimizer as failed, so neither it nor its orbit is
+    proposed again (symbo's constant liar also lowers the acquisition
+    around it). A COMPLETE trial whose value is not finite (``inf``, which
+    Optuna records as a value) is a failed point too, not an observation.
+    A PRUNED trial is a failed point as well: its last intermediate value
+    is not the objective's value, and ignoring the trial would let the next
+    one propose the same point again (its view of the study would be the
+    one that proposed the pruned point). A failed trial's point is its
+    parameters, completed by the point its sampler recorded (below) when
+    the objective failed before suggesting them all. ``after_trial`` is not
+    overridden: every trial's outcome is read from the study at the next
+    sample.
+
+Workers and seeds
+    The history is the study's COMPLETE trials, the pending points the
+    RUNNING and WAITING ones (an enqueued trial's given parameters count),
+    the direction the study's, so several processes sharing a study in an
+    RDB storage (PostgreSQL, MySQL, SQLite) cooperate: each new point
+    avoids the others' pending points and, with an invariant kernel, their
+    whole orbits. Give every worker of a study the same ``seed``. Each
+    trial's point is then a function of the seed, the study's trials and
+    the number of earlier trials whose points are not yet known, and
+    workers that see the same study at once take distinct members of one
+    batch. A trial records its choice in a system attribute (``symbo:x``, a
+    dict of parameter values, through the study's storage, as Optuna's own
+    samplers record theirs) and reads the study again; if another running
+    trial sits on the same orbit, one of them (the one that reads second,
+    or both) moves. With storages that commit each write (RDB, in memory),
+    no two trials running at once end on one orbit. ``symbo:seen`` records
+    the COMPLETE trials of that last check (see :func:`seen_trials`).
+
+    ``seed=None`` (the default, as in Optuna's samplers) draws a seed at
+    random: runs are then not reproducible, and workers do not share
+    batches (they still avoid each other's pending orbits). symbo itself is
+    deterministic; the randomness is in the seed and the fallback.
+    ``reseed_rng`` — which Optuna calls as each trial of
+    ``study.optimize(n_jobs > 1)`` starts — draws a new fallback stream,
+    and a new symbo seed unless ``seed`` was given: a given seed is the
+    study's workers' shared key, and is kept.
+
+Threads
+    One sampler may serve several threads (``n_jobs > 1``): its shared
+    state (the search-space cache, the seed, the warnings given) is behind
+    a lock, and each sample builds its own optimizer from the study.
+
+A multi-objective study is refused with a ``ValueError`` naming the
+limitation, at the sampler's first use: symbo models one value per point.
 """
 
+import math
+import os
+import re
+import threading
+import warnings
 import zlib
 
 import numpy as np
 import optuna
-from optuna.distributions import FloatDistribution
-from optuna.samplers import BaseSampler, IntersectionSearchSpace
+from optuna.distributions import CategoricalDistribution, FloatDistribution, IntDistribution
+from optuna.samplers import BaseSampler
 from optuna.study import StudyDirection
 from optuna.trial import TrialState
 
+try:  # Optuna >= 3.2
+    from optuna.search_space import IntersectionSearchSpace
+except ImportError:  # Optuna 3.1
+    from optuna.samplers import IntersectionSearchSpace
+
 import symbo
 
-__all__ = ["SymboSampler", "seen_trials"]
+__all__ = ["SymboSampler", "FallbackWarning", "seen_trials"]
 
 # The largest batch a trial computes to step around other workers' trials
-# whose parameters are not yet known (see sample_relative): with more than
+# whose parameters are not yet known (see _choose): with more than
 # _MAX_RANK + 1 workers choosing at the same instant, two may share a
-# member (the check below still moves one of them).
+# member (the check that follows still moves one of them).
 _MAX_RANK = 15
 
 # The system attribute where a trial records the point its sampler chose
-# (before Optuna stores it as parameters), and the bound on the moves of
-# the check that follows.
+# (a dict {name: value}, before Optuna stores them as parameters), and the
+# bound on the moves of the check that follows.
 _ATTR = "symbo:x"
 _MAX_MOVES = 8
 
 # The system attribute where a trial records the numbers of the COMPLETE
 # trials its sampler's last check saw, as ranges "0-37,39".
 _SEEN = "symbo:seen"
+
+# Optuna's system attribute holding an enqueued trial's parameters.
+_FIXED = "fixed_params"
+
+# symbo's pending exclusion radius, a fraction of the box diagonal
+# (bo.pendingExclusion).
+_EXCLUSION = 1e-3
+
+# Proposals on taken orbits: the batch is extended by this many members,
+# then this many random points are drawn (see _settle).
+_RESNAP = 8
+_DRAWS = 64
+
+# The groups whose action does not depend on the order of the coordinates
+# (a relabelling of the coordinates maps the group onto itself; rotation2d:
+# swapping x and y conjugates a rotation into its inverse). Any other name
+# — cyclic, blockperm, pairedperm, matrices, and groups added later — needs
+# an order the user chose.
+_ORDER_FREE = frozenset({"none", "signflip", "permutation", "hyperoctahedral", "rotation2d", "scaling"})
+
+# symbo.Optimizer's options the sampler passes through.
+_OPTIONS = frozenset({"acq", "beta", "fit", "prior", "block", "matrices", "landmarks"})
+
+
+class FallbackWarning(UserWarning):
+    """A parameter is sampled by the fallback, not by symbo (given once per
+    parameter name and sampler)."""
 
 
 def _ranges(numbers):
@@ -81,9 +223,133 @@ def seen_trials(trial):
         out.update(range(int(a), int(b or a) + 1))
     return out
 
-# symbo's pending exclusion radius, a fraction of the box diagonal
-# (bo.PendingExclusion).
-_EXCLUSION = 1e-3
+
+def _natural_key(name):
+    """Sort key comparing runs of digits as numbers: x2 < x10."""
+    parts = re.split(r"([0-9]+)", name)
+    # Even positions hold text, odd ones digits: keys compare type by type.
+    return tuple((int(p), p) if i % 2 else p for i, p in enumerate(parts))
+
+
+def _one_family(names):
+    """Whether the names are one stem with distinct integer suffixes
+    (w1, w2, …, w10), whose natural order is then the only reading; one
+    name is one order."""
+    if len(names) <= 1:
+        return True
+    stems, suffixes = set(), set()
+    for n in names:
+        m = re.fullmatch(r"(.*?)([0-9]+)", n)
+        if m is None:
+            return False
+        stems.add(m.group(1))
+        suffixes.add(int(m.group(2)))
+    return len(stems) == 1 and len(suffixes) == len(names)
+
+
+def _single_value(dist):
+    return dist.choices[0] if isinstance(dist, CategoricalDistribution) else dist.low
+
+
+def _fresh_seed():
+    return int.from_bytes(os.urandom(8), "little") >> 1
+
+
+def _numeric(dist):
+    return isinstance(dist, (FloatDistribution, IntDistribution)) and not dist.single()
+
+
+class _Coord:
+    """One modelled parameter: the interval of its model coordinate in
+    symbo's box, and the maps between the coordinate and its values (see
+    the module documentation)."""
+
+    def __init__(self, name, dist):
+        self.name, self.dist = name, dist
+        self.integer = isinstance(dist, IntDistribution)
+        low, high = dist.low, dist.high
+        if not self.integer and dist.step is None:
+            self.kind = "log" if dist.log else "float"
+            self.lo, self.hi = (math.log(low), math.log(high)) if dist.log else (float(low), float(high))
+        elif self.integer and dist.log:
+            self.kind = "loggrid"
+            self.lo, self.hi = math.log(low - 0.5), math.log(high + 0.5)
+        else:
+            self.kind = "grid"
+            self.step = dist.step
+            self.n = int(round((high - low) / dist.step))  # Optuna puts high on the grid
+            self.lo, self.hi = low - dist.step / 2, high + dist.step / 2
+        self.discrete = self.kind in ("grid", "loggrid")
+
+    def encode(self, value):
+        """The model coordinate of a value."""
+        v = float(value)
+        return math.log(v) if self.kind in ("log", "loggrid") else v
+
+    def decode(self, u):
+        """The value of the distribution at model coordinate u: an int for
+        an IntDistribution, a float otherwise (never a numpy scalar)."""
+        d = self.dist
+        u = float(u)
+        if self.kind == "float":
+            return float(min(max(u, d.low), d.high))
+        if self.kind == "log":
+            return float(min(max(math.exp(u), d.low), d.high))
+        if self.kind == "loggrid":
+            return int(min(max(int(np.rint(math.exp(u))), d.low), d.high))
+        k = int(min(max(np.rint((u - d.low) / self.step), 0), self.n))
+        if self.integer:
+            return int(d.low + k * self.step)
+        return float(min(max(d.low + k * self.step, d.low), d.high))
+
+
+class _Layout:
+    """The modelled coordinates: the k the group acts on first (in the
+    group's order), then the others."""
+
+    def __init__(self, grouped, rest):
+        self.coords = grouped + rest
+        self.k, self.d = len(grouped), len(self.coords)
+        self.names = [c.name for c in self.coords]
+        self.lo = np.array([c.lo for c in self.coords], dtype=np.float64)
+        self.hi = np.array([c.hi for c in self.coords], dtype=np.float64)
+        self.diag2 = float(np.sum((self.hi - self.lo) ** 2))
+        self.discrete = any(c.discrete for c in self.coords)
+
+    def values(self, u):
+        return {c.name: c.decode(v) for c, v in zip(self.coords, u)}
+
+    def snap(self, x):
+        """The model coordinates of the parameter values x maps to."""
+        u = np.array([c.encode(c.decode(v)) for c, v in zip(self.coords, x)], dtype=np.float64)
+        return np.clip(u, self.lo, self.hi)
+
+
+class _View:
+    """An optimizer told the study's trials, the number of earlier trials
+    whose points are unknown, and the model coordinates of the observed
+    (told), pending and failed points."""
+
+    def __init__(self, opt, unknown, told, pending, failed, d):
+        self.opt, self.unknown = opt, unknown
+        self.told, self.pending, self.failed = (np.array(p, dtype=np.float64).reshape(-1, d)
+                                                for p in (told, pending, failed))
+
+
+def _close(opt):
+    """Free opt's library handle now, where symbo.Optimizer has one (else
+    the collector does)."""
+    close = getattr(opt, "close", None)
+    if close is not None:
+        close()
+
+
+def _report_failure(opt, u):
+    """Tell opt that the evaluation at u failed: neither u nor its orbit is
+    proposed again. symbo.Optimizer.fail is coming; until it is there, a
+    pending point does the same here, since every view is built afresh from
+    the study."""
+    (opt.fail if hasattr(opt, "fail") else opt.add_pending)(u)
 
 
 class SymboSampler(BaseSampler):
@@ -92,96 +358,146 @@ class SymboSampler(BaseSampler):
     Parameters
     ----------
     group : str
-        The group the objective is invariant under (see :func:`symbo.gram`).
+        The group the objective is invariant under (see :func:`symbo.gram`),
+        acting on the parameters ``params`` names.
     kernel : str
         ``plus`` (default), ``max``, ``avg``, ``avgnorm``, ``nystrom`` or
         ``base``.
     base : str
         Base kernel shape (default ``rbf``).
-    seed : int
-        The optimizer's seed. A trial's point is a function of the seed,
-        the history, the pending points and the number of earlier trials
-        still choosing theirs: give every worker of a study the same seed,
-        so that workers that see the same study never propose one point
-        twice.
-    init : int
-        Trials sampled from symbo's initial design (default 5).
+    seed : int, optional
+        The optimizer's seed and the fallback's. A trial's point is a
+        function of the seed, the history, the pending points and the number
+        of earlier trials still choosing theirs: give every worker of a
+        study the same seed, so that workers that see the same study never
+        propose one point twice. ``None`` (default): drawn at random, and
+        redrawn by :meth:`reseed_rng`.
+    n_startup_trials : int
+        Size of symbo's initial design (default 5): trials before the model
+        is fitted, spread over distinct orbits. (Trials before the first
+        COMPLETE one are the fallback's: the search space is unknown.)
     params : sequence of str, optional
-        Order of the float parameters (the coordinates the group acts on);
-        default: sorted names.
+        The parameters the group acts on, in the order of its coordinates;
+        default: every numeric parameter in natural order (see the module
+        documentation for when this is required).
     independent_sampler : optuna.samplers.BaseSampler, optional
-        For parameters outside the relative search space: those of other
-        types, and every parameter of the first trials, before one has
-        completed. Default: uniform sampling from a stream of
-        ``(seed, trial number, parameter name)``, so that workers with one
-        seed still sample distinct trials.
+        The fallback, for the parameters symbo does not model: categorical
+        ones, conditional ones, and every parameter of the trials before
+        one has completed. Default: uniform sampling from a stream of
+        ``(seed, trial number, parameter name)``.
+    init : int, optional
+        Deprecated alias of ``n_startup_trials``.
     **options
         ``acq``, ``beta``, ``fit``, ``prior``, ``block``, ``matrices``,
         ``landmarks`` as in :class:`symbo.Optimizer`.
     """
 
-    def __init__(self, *, group, kernel="plus", base="rbf", seed=0, init=5, params=None,
-                 independent_sampler=None, **options):
+    def __init__(self, *, group, kernel="plus", base="rbf", seed=None, n_startup_trials=None, params=None,
+                 independent_sampler=None, init=None, **options):
+        unknown = sorted(set(options) - _OPTIONS)
+        if unknown:
+            raise TypeError("SymboSampler got unexpected keyword argument(s) %s (options: %s)"
+                            % (", ".join(unknown), ", ".join(sorted(_OPTIONS))))
+        if init is not None:
+            warnings.warn("SymboSampler(init=...) is deprecated; use n_startup_trials=...", FutureWarning, stacklevel=2)
+            if n_startup_trials is not None and int(n_startup_trials) != int(init):
+                raise ValueError("SymboSampler: init=%r and n_startup_trials=%r disagree (init is its old name)"
+                                 % (init, n_startup_trials))
+            n_startup_trials = init
+        if params is not None:
+            if isinstance(params, str):
+                raise TypeError("SymboSampler: params must be a sequence of parameter names, not the string %r"
+                                % params)
+            params = list(params)
+            if not params or not all(isinstance(n, str) for n in params):
+                raise ValueError("SymboSampler: params must name at least one parameter, as strings; got %r"
+                                 % (params,))
+            dup = sorted({n for n in params if params.count(n) > 1})
+            if dup:
+                raise ValueError("SymboSampler: params names %s twice" % ", ".join(map(repr, dup)))
         self._group, self._kernel, self._base = group, kernel, base
-        self._seed, self._init, self._params, self._options = int(seed), int(init), params, options
+        self._n_startup = 5 if n_startup_trials is None else int(n_startup_trials)
+        self._params, self._options = params, options
         self._independent = independent_sampler
+        self._fixed_seed = seed is not None
+        self._seed = int(seed) if seed is not None else _fresh_seed()
+        self._salt = None  # the fallback stream's extra entropy, set by reseed_rng
         self._space = IntersectionSearchSpace()
+        self._warned = set()
+        self._coords_ok = None
+        self._lock = threading.Lock()
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------ the contract
 
     def reseed_rng(self):
+        """Draw a new fallback stream, and a new symbo seed unless ``seed``
+        was given (a given seed is the workers' shared key and is kept)."""
+        with self._lock:
+            if not self._fixed_seed:
+                self._seed = _fresh_seed()
+            self._salt = _fresh_seed()
         if self._independent is not None:
             self._independent.reseed_rng()
 
     def infer_relative_search_space(self, study, trial):
-        space = {}
-        for name, dist in self._space.calculate(study).items():
-            if isinstance(dist, FloatDistribution) and not dist.log and dist.step is None:
-                space[name] = dist
-        if self._params is not None:
-            if not set(self._params) <= set(space):
-                return {}  # not every declared parameter is known yet
-            return {name: space[name] for name in self._params}
-        return dict(sorted(space.items()))
+        self._check_single_objective(study)
+        space = self._intersection(study)
+        if not space:
+            return {}
+        layout, left = self._layout(space)
+        for n in left:
+            self._warn_ungrouped(n)
+        return {n: space[n] for n in layout.names}
 
     def sample_relative(self, study, trial, search_space):
+        self._check_single_objective(study)
         if not search_space:
             return {}
-        names = list(search_space)
-        lo = np.array([search_space[n].low for n in names])
-        hi = np.array([search_space[n].high for n in names])
+        out = {}
+        for n, dist in search_space.items():
+            if dist.single():
+                out[n] = _single_value(dist)
+            elif isinstance(dist, CategoricalDistribution):
+                self._warn_categorical(n)
+                out[n] = self._fallback(study, trial, n, dist)
+        layout, left = self._layout(search_space)
+        for n in left:
+            self._warn_ungrouped(n)
+            out[n] = self._fallback(study, trial, n, search_space[n])
+        fixed = trial.system_attrs.get(_FIXED)
+        if layout.d == 0 or (isinstance(fixed, dict) and all(n in fixed for n in layout.names)):
+            return out  # nothing to model, or an enqueued trial whose parameters are given
+        with self._lock:
+            seed, salt = self._seed, self._salt
+        out.update(layout.values(self._choose(study, trial, layout, seed, salt)))
+        return out
+
+    def sample_independent(self, study, trial, param_name, param_distribution):
+        self._check_single_objective(study)
+        if isinstance(param_distribution, CategoricalDistribution):
+            self._warn_categorical(param_name)
+        elif param_name not in self._warned:
+            space = self._intersection(study)
+            if space and space.get(param_name) != param_distribution:
+                self._warn_once(param_name, "parameter %r is sampled by the fallback, not by symbo: it is not "
+                                "suggested with this distribution by every completed trial (a conditional "
+                                "parameter, or one whose range changed)" % param_name)
+        return self._fallback(study, trial, param_name, param_distribution)
+
+    # ------------------------------------------------------------ choosing a point
+
+    def _choose(self, study, trial, layout, seed, salt):
+        """The model coordinates of trial's point."""
         minimize = study.direction == StudyDirection.MINIMIZE
-
-        def point(t):
-            """The trial's point: its parameters, else the point its
-            sampler chose and recorded (see below), else None."""
-            if all(n in t.params for n in names):
-                return [t.params[n] for n in names]
-            x = t.system_attrs.get(_ATTR)
-            if isinstance(x, list) and len(x) == len(names):
-                return x
-            return None
-
-        def view(trials):
-            """An optimizer told the COMPLETE trials, with the other
-            RUNNING and WAITING trials' known points pending, and the
-            number of earlier trials whose points are unknown."""
-            opt = symbo.Optimizer(lo, hi, group=self._group, kernel=self._kernel, base=self._base, seed=self._seed,
-                                  minimize=minimize, init=self._init, **self._options)
-            known = 0
-            for t in trials:
-                if t.number == trial.number:
-                    continue
-                x = point(t)
-                if t.state == TrialState.COMPLETE:
-                    if x is not None and t.value is not None and np.isfinite(t.value):
-                        opt.tell(np.clip(x, lo, hi), t.value)
-                elif t.state in (TrialState.RUNNING, TrialState.WAITING):
-                    if x is None:
-                        continue
-                    opt.add_pending(np.clip(x, lo, hi))
-                if t.number < trial.number:
-                    known += 1
-            return opt, trial.number - known
-
         # Trials are numbered 0, 1, … in the order they are created. An
         # earlier trial whose point this worker does not know — another
         # worker's trial still choosing it, or one not yet visible in the
@@ -190,9 +506,12 @@ class SymboSampler(BaseSampler):
         # pending-aware batch: the k-th, k the number of such unknown
         # trials numbered below its own (bounded, so that trials a dead
         # worker left RUNNING cannot grow the batch without end).
-        opt, rank = view(study.get_trials(deepcopy=False))  # one read: one view
-        rank = min(max(rank, 0), _MAX_RANK)
-        x = opt.suggest(rank + 1)[rank]
+        view = self._view(layout, study.get_trials(deepcopy=False), trial, minimize, seed)  # one read: one view
+        rank = min(max(view.unknown, 0), _MAX_RANK)
+        try:
+            u = self._settle(layout, view, rank, trial, seed, salt)
+        finally:
+            _close(view.opt)
         # Views taken at different moments can still agree on a point (a
         # corner of the box, say). So each trial records its choice, then
         # reads the study again: of two trials on one orbit, the one that
@@ -200,43 +519,245 @@ class SymboSampler(BaseSampler):
         # see it, to distinct members of a batch that holds the other's
         # point pending), and the check repeats.
         for _ in range(_MAX_MOVES):
-            study._storage.set_trial_system_attr(trial._trial_id, _ATTR, [float(v) for v in x])
+            study._storage.set_trial_system_attr(trial._trial_id, _ATTR, layout.values(u))
             trials = study.get_trials(deepcopy=False)
-            clash = [t for t in trials if t.number != trial.number
-                     and t.state in (TrialState.RUNNING, TrialState.WAITING)
-                     and point(t) is not None and self._same_orbit(point(t), x, lo, hi)]
+            others = [(t, self._point(layout, t)) for t in trials
+                      if t.number != trial.number and t.state in (TrialState.RUNNING, TrialState.WAITING)]
+            others = [(t, p) for t, p in others if p is not None]
+            near = self._near(layout, u, [p for _, p in others])
+            clash = [t for (t, _), c in zip(others, near) if c]
             if not clash:
                 break
-            opt, _ = view(trials)
+            view = self._view(layout, trials, trial, minimize, seed)
             k = min(sum(1 for t in clash if t.number < trial.number), _MAX_RANK)
-            x = opt.suggest(k + 1)[k]
-        # The COMPLETE trials of the last check: a point of one of them may
-        # be chosen again on purpose (BO re-evaluating where it believes the
-        # optimum is); no other trial's can.
+            try:
+                u = self._settle(layout, view, k, trial, seed, salt)
+            finally:
+                _close(view.opt)
+        # The COMPLETE trials of the last check: a point of one of them can
+        # be chosen again only when no other is left (see _settle); no other
+        # trial's can.
         seen = [t.number for t in trials if t.state == TrialState.COMPLETE]
         study._storage.set_trial_system_attr(trial._trial_id, _SEEN, _ranges(seen))
-        return {n: float(v) for n, v in zip(names, x)}
+        return u
 
-    def _same_orbit(self, a, b, lo, hi):
-        """Whether b lies within symbo's pending exclusion radius (1e-3 of
-        the box diagonal) of the orbit of a: under the group for the
-        invariant kernels, of a itself for base and nystrom."""
-        a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-        diag = float(np.sqrt(np.sum((hi - lo) ** 2)))
-        if np.array_equal(a, b):
-            return True
-        if self._kernel in ("base", "nystrom"):
-            return float(np.sqrt(np.sum((a - b) ** 2))) <= _EXCLUSION * diag
-        extra = {k: v for k, v in self._options.items() if k in ("block", "matrices")}
-        # k_max with an RBF of lengthscale diag: exp(−d_G²/(2·diag²)).
-        k = symbo.gram(a[None, :], b[None, :], group=self._group, base="rbf", lengthscale=diag, kernel="max",
-                       box=(lo, hi), **extra)[0, 0]
-        return k >= np.exp(-0.5 * _EXCLUSION ** 2)
+    def _view(self, layout, trials, trial, minimize, seed):
+        """The optimizer told the study's trials (see the module
+        documentation for failures) with the other RUNNING and WAITING
+        trials' known points pending."""
+        opt = self._optimizer(layout, minimize, seed)
+        told, pending, failed = [], [], []
+        known = 0
+        for t in trials:
+            if t.number == trial.number:
+                continue
+            u = self._point(layout, t)
+            if t.state == TrialState.COMPLETE:
+                if u is not None:
+                    if t.value is not None and math.isfinite(t.value):
+                        opt.tell(u, t.value)
+                        told.append(u)
+                    else:
+                        failed.append(u)
+            elif t.state in (TrialState.FAIL, TrialState.PRUNED):
+                if u is not None:
+                    failed.append(u)
+            elif t.state in (TrialState.RUNNING, TrialState.WAITING):
+                if u is None:
+                    continue
+                pending.append(u)
+            if t.number < trial.number:
+                known += 1
+        for u in failed:
+            _report_failure(opt, u)
+        for u in pending:
+            opt.add_pending(u)
+        return _View(opt, trial.number - known, told, pending, failed, layout.d)
 
-    def sample_independent(self, study, trial, param_name, param_distribution):
+    def _point(self, layout, t):
+        """The model coordinates of trial t's point — its parameters, else
+        those it was enqueued with, else the point its sampler recorded —
+        or None."""
+        sources = [t.params]
+        for key in (_FIXED, _ATTR):
+            s = t.system_attrs.get(key)
+            if isinstance(s, dict):
+                sources.append(s)
+        u = np.empty(layout.d)
+        for i, c in enumerate(layout.coords):
+            src = next((s for s in sources if c.name in s), None)
+            if src is None:
+                return None
+            try:
+                u[i] = c.encode(src[c.name])
+            except (TypeError, ValueError, OverflowError):
+                return None
+        if not np.all(np.isfinite(u)):
+            return None
+        return np.clip(u, layout.lo, layout.hi)
+
+    def _settle(self, layout, view, rank, trial, seed, salt):
+        """The model coordinates of the rank-th usable member of symbo's
+        pending-aware batch from view. A member is usable unless its
+        parameter values (rounded, for integer and stepped parameters) lie
+        on the orbit of an observed, pending or failed point, or of an
+        earlier usable member: symbo never proposes a pending or failed
+        orbit itself, but rounding can land on one, and symbo's
+        acquisition may return to an observed point (re-evaluating it adds
+        nothing to a deterministic objective, and a study can otherwise
+        spend every later trial there). Each member is computed with the
+        earlier ones pending, so a skipped member pushes the next away from
+        it, and workers that share a view skip the same members. With
+        fewer than rank + 1 usable members among rank + 1 + _RESNAP, points
+        are drawn at random; when every one of those is taken (a small
+        grid), an observed point is preferred to a failed or pending one."""
+        blocked = np.vstack([view.pending, view.failed])
+        taken = np.vstack([view.told, blocked])
+        usable = []
+        batch = view.opt.suggest(rank + 1)
+        for extra in range(_RESNAP + 1):
+            for x in batch:
+                u = layout.snap(x)
+                if not (self._near(layout, u, taken).any() or self._near(layout, u, usable).any()):
+                    usable.append(u)
+                    if len(usable) == rank + 1:
+                        return u
+            if extra == _RESNAP:
+                break
+            # The next member: suggest(q)[j] is suggest(1) with members
+            # 0..j-1 pending (one fit for the first rank + 1, then one each).
+            for x in batch:
+                view.opt.add_pending(x)
+            batch = view.opt.suggest(1)
+        fallback = None
+        rng = np.random.default_rng(self._entropy(seed, salt, trial.number, "settle"))
+        for _ in range(_DRAWS):
+            u = layout.snap(rng.uniform(layout.lo, layout.hi))
+            if not self._near(layout, u, taken).any():
+                return u
+            if fallback is None and not self._near(layout, u, blocked).any():
+                fallback = u
+        return fallback if fallback is not None else u
+
+    def _near(self, layout, u, points):
+        """For each row of points, whether u lies within symbo's pending
+        exclusion radius (1e-3 of the box diagonal) of its orbit: under the
+        group on the grouped coordinates for the invariant kernels, of the
+        point itself for base and nystrom."""
+        P = np.asarray(points, dtype=np.float64).reshape(-1, layout.d)
+        if not len(P):
+            return np.zeros(0, dtype=bool)
+        k = layout.k
+        d2 = np.sum((P[:, k:] - u[k:]) ** 2, axis=1)
+        if self._kernel in ("base", "nystrom") or self._group == "none" or k == 0:
+            d2 = d2 + np.sum((P[:, :k] - u[:k]) ** 2, axis=1)
+        else:
+            extra = {o: self._options[o] for o in ("block", "matrices") if o in self._options}
+            # k_max with an RBF of lengthscale diag: exp(−d_G²/(2·diag²)).
+            K = symbo.gram(u[None, :k], P[:, :k], group=self._group, base="rbf", lengthscale=math.sqrt(layout.diag2),
+                           kernel="max", box=(layout.lo[:k], layout.hi[:k]), **extra)[0]
+            with np.errstate(divide="ignore"):
+                d2 = d2 - 2.0 * layout.diag2 * np.log(np.clip(K, 0.0, 1.0))
+        return (d2 <= _EXCLUSION ** 2 * layout.diag2) | np.all(P == u, axis=1)
+
+    # ------------------------------------------------------------ the layout
+
+    def _layout(self, space):
+        """The modelled coordinates of a search space, and the numeric
+        parameters left to the fallback. Raises ValueError for a params
+        list or an order the sampler cannot honour."""
+        numeric = {n: d for n, d in space.items() if _numeric(d)}
+        if self._params is None:
+            grouped = sorted(numeric, key=_natural_key)
+            if self._group not in _ORDER_FREE and not _one_family(grouped):
+                raise ValueError(
+                    "SymboSampler: group %r acts on its coordinates in an order, and the parameter names %s do "
+                    "not fix one (they are not one stem with integer suffixes): pass params=[...] naming the "
+                    "parameters in the group's order" % (self._group, ", ".join(grouped)))
+            rest = []
+        else:
+            for n in self._params:
+                if n not in space:
+                    raise ValueError(
+                        "SymboSampler: params names %r, which is not a parameter of the study's search space "
+                        "(%s): a typo, or a parameter that not every completed trial suggests with one "
+                        "distribution" % (n, ", ".join(sorted(space, key=_natural_key)) or "empty"))
+                if n not in numeric:
+                    what = "holds one value" if space[n].single() else "is categorical"
+                    raise ValueError("SymboSampler: params names %r, which %s; the group acts on numeric "
+                                     "parameters with a range" % (n, what))
+            grouped = list(self._params)
+            rest = sorted((n for n in numeric if n not in grouped), key=_natural_key)
+        left = []
+        if rest and not self._coords_supported():
+            left, rest = rest, []
+        return _Layout([_Coord(n, numeric[n]) for n in grouped], [_Coord(n, numeric[n]) for n in rest]), left
+
+    # The group on a subset of the coordinates: the one place where it
+    # reaches symbo. The layout puts the grouped coordinates first; the
+    # optimizer is told which they are (settings key "coords", indices
+    # into the box) when the library accepts that key.
+
+    def _coords_supported(self):
+        """Whether this libsymbo models coordinates the group leaves alone
+        (symbo.Optimizer(..., coords=[indices])); probed once."""
+        with self._lock:
+            if self._coords_ok is None:
+                try:
+                    _close(symbo.Optimizer([0.0] * 3, [1.0] * 3, group="permutation", coords=[0, 1], seed=0, init=1))
+                    self._coords_ok = True
+                except (TypeError, symbo.InvalidInput):
+                    self._coords_ok = False
+            return self._coords_ok
+
+    def _optimizer(self, layout, minimize, seed):
+        kw = dict(group=self._group, kernel=self._kernel, base=self._base, seed=seed, minimize=minimize,
+                  init=self._n_startup, **self._options)
+        if layout.k < layout.d:
+            kw["coords"] = list(range(layout.k))
+        return symbo.Optimizer(layout.lo, layout.hi, **kw)
+
+    # ------------------------------------------------------------ helpers
+
+    def _check_single_objective(self, study):
+        if len(study.directions) > 1:
+            raise ValueError(
+                "SymboSampler optimizes a single objective, and this study has %d (directions %s): symbo models "
+                "one value per point. Use a multi-objective sampler (e.g. optuna.samplers.NSGAIISampler) for it."
+                % (len(study.directions), ", ".join(d.name.lower() for d in study.directions)))
+
+    def _intersection(self, study):
+        with self._lock:
+            return self._space.calculate(study)
+
+    @staticmethod
+    def _entropy(seed, salt, number, name):
+        e = [seed % (1 << 64), number, zlib.crc32(name.encode())]
+        return np.random.SeedSequence(e if salt is None else e + [salt])
+
+    def _fallback(self, study, trial, name, dist):
         sampler = self._independent
         if sampler is None:
-            key = zlib.crc32(param_name.encode())
-            seed = np.random.SeedSequence([self._seed % (1 << 64), trial.number, key]).generate_state(1)[0]
-            sampler = optuna.samplers.RandomSampler(seed=int(seed))
-        return sampler.sample_independent(study, trial, param_name, param_distribution)
+            with self._lock:
+                seed, salt = self._seed, self._salt
+            state = self._entropy(seed, salt, trial.number, name).generate_state(1)[0]
+            sampler = optuna.samplers.RandomSampler(seed=int(state))
+        return sampler.sample_independent(study, trial, name, dist)
+
+    def _warn_once(self, name, message):
+        with self._lock:
+            if name in self._warned:
+                return
+            self._warned.add(name)
+        warnings.warn("SymboSampler: " + message, FallbackWarning, stacklevel=3)
+
+    def _warn_categorical(self, name):
+        self._warn_once(name, "categorical parameter %r is sampled by the fallback (%s), not by symbo, which models "
+                        "numeric parameters" % (name, self._fallback_name()))
+
+    def _warn_ungrouped(self, name):
+        self._warn_once(name, "parameter %r is not in params and this libsymbo cannot model coordinates the group "
+                        "leaves alone yet: it is sampled by the fallback (%s)" % (name, self._fallback_name()))
+
+    def _fallback_name(self):
+        return "uniform" if self._independent is None else type(self._independent).__name__

@@ -1,0 +1,411 @@
+"""SymboSampler against Optuna's BaseSampler contract, checked the way
+Optuna checks its own samplers (its tests/samplers_tests/test_samplers.py:
+every distribution type through sample_independent and sample_relative,
+single-point distributions, whole studies over every pair of suggest
+methods, conditional and dynamic search spaces, nan objectives,
+PartialFixedSampler, reproducibility and reseed_rng, multi-objective
+refusal, after_trial with every trial state, pickling, threads). Each test
+runs over several sampler configurations; the studies are short so that the
+module stays fast."""
+
+import math
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+
+optuna = pytest.importorskip("optuna")
+from optuna.distributions import CategoricalDistribution, FloatDistribution, IntDistribution  # noqa: E402
+from optuna.trial import TrialState  # noqa: E402
+
+from symbo.optuna import FallbackWarning, SymboSampler  # noqa: E402
+
+optuna.logging.set_verbosity(optuna.logging.WARNING)
+
+# Sampler configurations: (id, factory(seed)). An invariant kernel with a
+# large group (the orbit checks and the group acting on relaxed integers and
+# log coordinates), a kernel without a group, and a non-default
+# acquisition and base kernel.
+SAMPLERS = [
+    ("hyperoctahedral-plus", lambda seed=1: SymboSampler(group="hyperoctahedral", seed=seed, n_startup_trials=2)),
+    ("none-base", lambda seed=1: SymboSampler(group="none", kernel="base", seed=seed, n_startup_trials=2)),
+    ("permutation-max-ucb", lambda seed=1: SymboSampler(group="permutation", kernel="max", base="matern52",
+                                                         acq="ucb", seed=seed, n_startup_trials=3)),
+]
+parametrize_sampler = pytest.mark.parametrize("make", [m for _, m in SAMPLERS], ids=[i for i, _ in SAMPLERS])
+
+FLOATS = [
+    FloatDistribution(-1.0, 1.0),
+    FloatDistribution(0.0, 1.0),
+    FloatDistribution(-1.0, 0.0),
+    FloatDistribution(1e-7, 1.0, log=True),
+    FloatDistribution(-10, 10, step=0.1),
+    FloatDistribution(-10.2, 10.2, step=0.1),
+]
+INTS = [
+    IntDistribution(-10, 10),
+    IntDistribution(0, 10),
+    IntDistribution(-10, 0),
+    IntDistribution(-10, 10, step=2),
+    IntDistribution(0, 10, step=2),
+    IntDistribution(-10, 0, step=2),
+    IntDistribution(1, 100, log=True),
+]
+RELATIVE = [
+    FloatDistribution(-1.0, 1.0),
+    FloatDistribution(1e-7, 1.0, log=True),
+    FloatDistribution(-10, 10, step=0.5),
+    IntDistribution(3, 10),
+    IntDistribution(1, 100, log=True),
+    IntDistribution(3, 9, step=2),
+]
+SUGGEST = [
+    lambda name: (lambda t: t.suggest_float(name, 0, 10)),
+    lambda name: (lambda t: t.suggest_int(name, 0, 10)),
+    lambda name: (lambda t: float(t.suggest_categorical(name, [0, 1, 2]))),
+    lambda name: (lambda t: t.suggest_float(name, 0, 10, step=0.5)),
+    lambda name: (lambda t: t.suggest_float(name, 1e-7, 10, log=True)),
+    lambda name: (lambda t: t.suggest_int(name, 1, 10, log=True)),
+]
+SUGGEST_IDS = ["float", "int", "categorical", "step", "logfloat", "logint"]
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    # The categorical fallback warns (tested on its own below).
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FallbackWarning)
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        yield
+
+
+def new_trial(study):
+    """A fresh RUNNING trial, as Optuna's sampler tests make them."""
+    return study._storage.get_trial(study._storage.create_new_trial(study._study_id))
+
+
+def check_value(value, dist):
+    """value is a plain int/float of dist (on its grid)."""
+    assert not isinstance(value, (np.floating, np.integer))
+    if isinstance(dist, CategoricalDistribution):
+        assert value in dist.choices
+        return
+    assert isinstance(value, int if isinstance(dist, IntDistribution) else float)
+    assert dist.low <= value <= dist.high
+    assert dist._contains(dist.to_internal_repr(value))
+
+
+# ---------------------------------------------------------------- sample_independent (the fallback)
+
+
+@parametrize_sampler
+@pytest.mark.parametrize("dist", FLOATS + INTS, ids=repr)
+def test_sample_independent_numeric(make, dist):
+    study = optuna.create_study(sampler=make())
+    for _ in range(20):
+        check_value(study.sampler.sample_independent(study, new_trial(study), "x", dist), dist)
+
+
+@parametrize_sampler
+@pytest.mark.parametrize("choices", [(1, 2, 3), ("a", "b", "c"), (1, "a")], ids=str)
+def test_sample_independent_categorical(make, choices):
+    dist = CategoricalDistribution(choices)
+    study = optuna.create_study(sampler=make())
+    for _ in range(20):
+        check_value(study.sampler.sample_independent(study, new_trial(study), "x", dist), dist)
+
+
+# ---------------------------------------------------------------- sample_relative, any search space
+
+
+def relative_study(make, space, n_told=3):
+    """A study with n_told trials of space told (values varying), so that
+    symbo fits its GP (n_startup_trials ≤ 3)."""
+    study = optuna.create_study(sampler=make())
+    for i in range(n_told):
+        t = study.ask(space)
+        study.tell(t, float(i) + sum(float(v) for v in t.params.values() if not isinstance(v, str)))
+    return study
+
+
+@parametrize_sampler
+@pytest.mark.parametrize("x", RELATIVE, ids=repr)
+@pytest.mark.parametrize("y", RELATIVE, ids=repr)
+def test_sample_relative_numerical(make, x, y):
+    """Every numeric pair is modelled by symbo (the trial records its point:
+    nothing went to the fallback); ints stay ints, steps and log ranges
+    hold."""
+    space = {"x": x, "y": y}
+    study = relative_study(make, space)
+    for _ in range(4):
+        trial = new_trial(study)
+        params = study.sampler.sample_relative(study, trial, space)
+        assert set(params) == {"x", "y"}
+        for n, d in space.items():
+            check_value(params[n], d)
+        recorded = study._storage.get_trial(trial._trial_id).system_attrs["symbo:x"]
+        assert recorded == params
+
+
+@parametrize_sampler
+def test_sample_relative_categorical(make):
+    space = {"x": CategoricalDistribution([1, 10, 100]), "y": CategoricalDistribution([-1, -10, -100])}
+    study = relative_study(make, space)
+    for _ in range(5):
+        params = study.sampler.sample_relative(study, new_trial(study), space)
+        for n, d in space.items():
+            check_value(params[n], d)
+            assert isinstance(params[n], int)
+
+
+@parametrize_sampler
+@pytest.mark.parametrize("x", RELATIVE, ids=repr)
+def test_sample_relative_mixed(make, x):
+    space = {"x": x, "y": CategoricalDistribution([-1, -10, -100])}
+    study = relative_study(make, space)
+    for _ in range(4):
+        params = study.sampler.sample_relative(study, new_trial(study), space)
+        check_value(params["x"], x)
+        check_value(params["y"], space["y"])
+
+
+SINGLES = {
+    "a": CategoricalDistribution([1]),
+    "b": IntDistribution(low=1, high=1),
+    "c": IntDistribution(low=1, high=1, log=True),
+    "d": FloatDistribution(low=1.0, high=1.0),
+    "e": FloatDistribution(low=1.0, high=1.0, log=True),
+    "f": FloatDistribution(low=1.0, high=1.0, step=1.0),
+}
+
+
+@parametrize_sampler
+def test_single_point_distributions(make):
+    """low == high: the value, through study.ask and through sample_relative
+    (alone, and beside a modelled parameter)."""
+    study = optuna.create_study(sampler=make())
+    for _ in range(3):
+        trial = study.ask(fixed_distributions=SINGLES)
+        study.tell(trial, 1.0)
+        assert all(trial.params[n] == 1 for n in SINGLES)
+    assert study.sampler.sample_relative(study, new_trial(study), SINGLES) == {n: 1 for n in SINGLES}
+    space = dict(SINGLES, x=FloatDistribution(0.0, 1.0))
+    params = study.sampler.sample_relative(study, new_trial(study), space)
+    assert {n: params[n] for n in SINGLES} == {n: 1 for n in SINGLES}
+    check_value(params["x"], space["x"])
+
+
+# ---------------------------------------------------------------- whole studies
+
+
+@parametrize_sampler
+@pytest.mark.parametrize("suggest", SUGGEST, ids=SUGGEST_IDS)
+def test_single_parameter_objective(make, suggest):
+    study = optuna.create_study(sampler=make())
+    study.optimize(suggest("x"), n_trials=8)
+    assert len(study.trials) == 8 and all(t.state == TrialState.COMPLETE for t in study.trials)
+
+
+@pytest.mark.parametrize("sx", SUGGEST, ids=SUGGEST_IDS)
+@pytest.mark.parametrize("sy", SUGGEST, ids=SUGGEST_IDS)
+def test_combination_of_different_distributions_objective(sx, sy):
+    make = SAMPLERS[0][1]
+    fx, fy = sx("x"), sy("y")
+    study = optuna.create_study(sampler=make())
+    study.optimize(lambda t: fx(t) + fy(t), n_trials=8)
+    assert len(study.trials) == 8 and all(t.state == TrialState.COMPLETE for t in study.trials)
+    for t in study.trials:
+        for n, d in t.distributions.items():
+            check_value(t.params[n], d)
+
+
+@parametrize_sampler
+def test_conditional_parameter_objective(make):
+    def objective(trial):
+        if trial.suggest_categorical("x", [True, False]):
+            return trial.suggest_float("y", 0, 1)
+        return trial.suggest_float("z", 0, 1)
+
+    study = optuna.create_study(sampler=make())
+    study.optimize(objective, n_trials=10)
+    assert len(study.trials) == 10 and all(t.state == TrialState.COMPLETE for t in study.trials)
+
+
+@parametrize_sampler
+@pytest.mark.parametrize("low,high", [(0, 5), (0, 20), (20, 30)])
+def test_dynamic_range_objective(make, low, high):
+    def objective(trial, lo, hi):
+        return trial.suggest_float("x", lo, hi) + trial.suggest_int("y", lo, hi)
+
+    study = optuna.create_study(sampler=make())
+    study.optimize(lambda t: objective(t, 0, 10), n_trials=6)
+    study.optimize(lambda t: objective(t, low, high), n_trials=6)
+    assert len(study.trials) == 12 and all(t.state == TrialState.COMPLETE for t in study.trials)
+    for t in study.trials:
+        for n, d in t.distributions.items():
+            check_value(t.params[n], d)
+
+
+@parametrize_sampler
+def test_nan_objective_value(make):
+    study = optuna.create_study(sampler=make())
+
+    def objective(trial, base):
+        return trial.suggest_float("x", 0.1, 0.2) + base
+
+    for i in range(10, 1, -1):
+        study.optimize(lambda t: objective(t, i), n_trials=1, catch=())
+    assert int(study.best_value) == 2
+    study.optimize(lambda t: objective(t, float("nan")), n_trials=1, catch=())
+    assert int(study.best_value) == 2
+    study.optimize(lambda t: objective(t, 1), n_trials=1, catch=())
+    assert int(study.best_value) == 1
+
+
+@parametrize_sampler
+def test_partial_fixed_sampling(make):
+    def objective(trial):
+        return trial.suggest_float("x", -1, 1) + trial.suggest_int("y", -1, 1) + trial.suggest_float("z", -1, 1)
+
+    study = optuna.create_study(sampler=make())
+    study.optimize(objective, n_trials=2)
+    study.sampler = optuna.samplers.PartialFixedSampler({"y": 0}, study.sampler)
+    study.optimize(objective, n_trials=2)
+    assert all(t.params["y"] == 0 for t in study.trials[2:])
+
+
+# ---------------------------------------------------------------- seeds
+
+
+def seven(trial):
+    a = trial.suggest_float("a", 1, 9)
+    b = trial.suggest_float("b", 1, 9, log=True)
+    c = trial.suggest_float("c", 1, 9, step=1)
+    d = trial.suggest_int("d", 1, 9)
+    e = trial.suggest_int("e", 1, 9, log=True)
+    f = trial.suggest_int("f", 1, 9, step=2)
+    g = trial.suggest_categorical("g", range(1, 10))
+    return a + b + c + d + e + f + g
+
+
+def params_of(sampler, n=10, objective=seven):
+    study = optuna.create_study(sampler=sampler)
+    study.optimize(objective, n_trials=n)
+    return [t.params for t in study.trials]
+
+
+@parametrize_sampler
+def test_reproducible(make):
+    assert params_of(make(1)) == params_of(make(1))
+    assert params_of(make(1)) != params_of(make(2))
+
+
+@parametrize_sampler
+def test_reseed_rng_changes_sampling(make):
+    """Optuna's check: a sampler built with a seed, then reseeded, samples
+    differently (here through the fallback: the first trial, the
+    categorical)."""
+    sampler = make(1)
+    sampler.reseed_rng()
+    assert params_of(make(1)) != params_of(sampler)
+
+
+def floats_only(trial):
+    return sum(trial.suggest_float("x%d" % i, -2, 2) ** 2 for i in range(3))
+
+
+def symbo_points(sampler):
+    """The points symbo chooses: the first trial (the fallback's, before any
+    has completed) is enqueued, so that only symbo samples."""
+    study = optuna.create_study(sampler=sampler)
+    study.enqueue_trial({"x0": 0.5, "x1": -1.0, "x2": 1.5})
+    study.optimize(floats_only, n_trials=6)
+    return [t.params for t in study.trials[1:]]
+
+
+def test_reseed_rng_keeps_a_given_seed():
+    """reseed_rng draws a new symbo seed only when none was given: a given
+    seed is what the study's workers share."""
+    sampler = SymboSampler(group="hyperoctahedral", seed=4, n_startup_trials=3)
+    sampler.reseed_rng()
+    assert symbo_points(sampler) == symbo_points(SymboSampler(group="hyperoctahedral", seed=4, n_startup_trials=3))
+    unseeded = SymboSampler(group="hyperoctahedral", n_startup_trials=3)
+    before = symbo_points(unseeded)
+    assert symbo_points(unseeded) == before  # deterministic between reseeds
+    unseeded.reseed_rng()
+    assert symbo_points(unseeded) != before
+    assert symbo_points(SymboSampler(group="hyperoctahedral", n_startup_trials=3)) != before
+
+
+# ---------------------------------------------------------------- refusals, trial states, pickling, threads
+
+
+@parametrize_sampler
+def test_multi_objective_is_refused(make):
+    study = optuna.create_study(directions=["minimize", "maximize"], sampler=make())
+    match = "single objective.*2 .*minimize, maximize"
+    with pytest.raises(ValueError, match=match):
+        study.sampler.sample_independent(study, new_trial(study), "x", FloatDistribution(0, 1))
+    with pytest.raises(ValueError, match=match):
+        study.sampler.infer_relative_search_space(study, new_trial(study))
+    with pytest.raises(ValueError, match=match):
+        study.sampler.sample_relative(study, new_trial(study), {"x": FloatDistribution(0, 1)})
+    with pytest.raises(ValueError, match=match):
+        study.optimize(lambda t: (t.suggest_float("x", 0, 1), 0.0), n_trials=1)
+
+
+@parametrize_sampler
+def test_every_trial_state(make):
+    """COMPLETE, PRUNED, FAIL (raised, nan) and inf trials, through
+    study.optimize and study.ask/tell: the study goes on, every trial gets
+    valid parameters."""
+    outcome = ["ok", "ok", "prune", "raise", "nan", "inf", "ok", "prune", "ok", "raise", "ok", "ok"]
+
+    def objective(trial):
+        x = trial.suggest_float("x", -2, 2)
+        k = trial.suggest_int("k", 0, 4)
+        what = outcome[trial.number % len(outcome)]
+        if what == "prune":
+            trial.report(x, 0)
+            raise optuna.TrialPruned()
+        if what == "raise":
+            raise RuntimeError("failed evaluation")
+        return {"nan": float("nan"), "inf": float("inf")}.get(what, x * x + k)
+
+    study = optuna.create_study(sampler=make())
+    study.optimize(objective, n_trials=len(outcome), catch=(RuntimeError,))
+    for _ in range(3):
+        t = study.ask()
+        study.tell(t, state=TrialState.FAIL)
+        study.tell(study.ask(), 1.0 + study.trials[-1].number)
+    states = [t.state for t in study.trials]
+    assert states.count(TrialState.PRUNED) == 2 and states.count(TrialState.FAIL) == 3 + 3
+    for t in study.trials:
+        for n, d in t.distributions.items():
+            check_value(t.params[n], d)
+
+
+def test_pickle():
+    sampler = SymboSampler(group="hyperoctahedral", seed=3, n_startup_trials=3)
+    again = pickle.loads(pickle.dumps(sampler))
+    assert params_of(sampler, 6, floats_only) == params_of(again, 6, floats_only)
+
+
+def test_threads():
+    """One sampler, study.optimize(n_jobs=3) (Optuna calls reseed_rng from
+    each thread): every trial completes, and no two share a point's orbit
+    (signed permutations) unless one saw the other complete."""
+    from symbo.optuna import seen_trials
+
+    study = optuna.create_study(sampler=SymboSampler(group="hyperoctahedral", seed=2, n_startup_trials=3))
+    study.optimize(floats_only, n_trials=12, n_jobs=3)
+    trials = study.trials
+    assert len(trials) == 12 and all(t.state == TrialState.COMPLETE for t in trials)
+    orbit = {t.number: tuple(sorted(abs(t.params["x%d" % i]) for i in range(3))) for t in trials}
+    for a in trials:
+        for b in trials:
+            if a.number < b.number and orbit[a.number] == orbit[b.number]:
+                sa, sb = seen_trials(a), seen_trials(b)
+                assert (sb and a.number in sb) or (sa and b.number in sa)
+    assert math.isfinite(study.best_value)

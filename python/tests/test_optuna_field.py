@@ -1,0 +1,307 @@
+"""SymboSampler on the studies of the field (issue 15, defect 10): log,
+integer and stepped parameters modelled (not sent to random search),
+categoricals with one warning each, params checked, natural ordering,
+failed, inf and pruned evaluations never proposed again, a group on some of
+the parameters."""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+optuna = pytest.importorskip("optuna")
+from optuna.trial import TrialState  # noqa: E402
+
+import symbo  # noqa: E402
+from symbo.optuna import FallbackWarning, SymboSampler  # noqa: E402
+
+optuna.logging.set_verbosity(optuna.logging.WARNING)
+
+
+def run(sampler, objective, n, catch=()):
+    study = optuna.create_study(direction="minimize", sampler=sampler)
+    study.optimize(objective, n_trials=n, catch=catch)
+    return study
+
+
+# ---------------------------------------------------------------- what symbo models
+
+
+def test_log_floats_are_modelled_in_log_space():
+    """Every trial after the first (the fallback's: nothing has completed)
+    is symbo's proposal in log coordinates: the box [log low, log high],
+    the GP told log x, the proposal mapped back by exp (the first member of
+    symbo's batch that is not an observed point again)."""
+    lo, hi = np.array([1e-5, 1e-2]), np.array([1e-1, 10.0])
+
+    def objective(trial):
+        lr = trial.suggest_float("lr", 1e-5, 1e-1, log=True)
+        c = trial.suggest_float("c", 1e-2, 10.0, log=True)
+        return (math.log10(lr) + 3) ** 2 + (math.log10(c) - 0.5) ** 2
+
+    study = run(SymboSampler(group="none", seed=2, n_startup_trials=3, params=["lr", "c"]), objective, 10)
+    trials = study.trials
+    for i in range(1, len(trials)):
+        opt = symbo.Optimizer(np.log(lo), np.log(hi), group="none", seed=2, minimize=True, init=3)
+        told = np.array([[math.log(t.params["lr"]), math.log(t.params["c"])] for t in trials[:i]])
+        for u, t in zip(told, trials[:i]):
+            opt.tell(u, t.value)
+        radius = 1e-3 * np.linalg.norm(np.log(hi) - np.log(lo))
+        x = next(x for x in opt.suggest(9) if np.min(np.linalg.norm(told - x, axis=1)) > radius)
+        want = np.clip(np.exp(x), lo, hi)
+        got = np.array([trials[i].params["lr"], trials[i].params["c"]])
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+    assert study.best_value < 0.5
+
+
+def test_integers_and_steps_are_modelled_by_a_rounded_relaxation():
+    """Integers, stepped floats and log integers are symbo's: each trial's
+    parameters are its proposal in the relaxed box [low - step/2, high +
+    step/2] (log of [low - 1/2, high + 1/2] for a log integer) rounded to the
+    grid, unless that grid point was taken (then symbo was asked again)."""
+    lo = np.array([-3.5, -1.25, np.log(0.5)])
+    hi = np.array([3.5, 1.25, np.log(64.5)])
+
+    def objective(trial):
+        k = trial.suggest_int("k", -3, 3)
+        s = trial.suggest_float("s", -1.0, 1.0, step=0.5)
+        w = trial.suggest_int("w", 1, 64, log=True)
+        return (abs(k) - 2) ** 2 + (abs(s) - 0.5) ** 2 + (math.log2(w) - 4) ** 2
+
+    study = run(SymboSampler(group="none", seed=3, n_startup_trials=3), objective, 14)
+    trials = study.trials
+    first = 0
+    for i in range(1, len(trials)):
+        t = trials[i]
+        assert isinstance(t.params["k"], int) and isinstance(t.params["w"], int) and isinstance(t.params["s"], float)
+        assert t.params["s"] in (-1.0, -0.5, 0.0, 0.5, 1.0)
+        assert t.system_attrs["symbo:x"] == t.params  # symbo's point, not the fallback's
+        opt = symbo.Optimizer(lo, hi, group="none", seed=3, minimize=True, init=3)
+        for p in trials[:i]:
+            opt.tell([p.params["k"], p.params["s"], math.log(p.params["w"])], p.value)
+        x = opt.suggest(1)[0]
+        want = {"k": int(np.rint(x[0])), "s": float(np.rint(x[1] / 0.5) * 0.5), "w": int(np.rint(np.exp(x[2])))}
+        earlier = [p.params for p in trials[:i]]
+        if want in earlier:
+            assert t.params not in earlier  # taken: asked again, to a new grid point
+        else:
+            assert t.params == want
+            first += 1
+    assert first >= 8  # most trials are symbo's first proposal
+    assert len({tuple(sorted(t.params.items())) for t in trials}) == len(trials)  # no grid point twice
+
+
+def test_categoricals_fall_back_with_one_warning_each():
+    def objective(trial):
+        x = trial.suggest_float("x", -1, 1)
+        opt = trial.suggest_categorical("opt", ["adam", "sgd"])
+        act = trial.suggest_categorical("act", ["relu", "tanh", "gelu"])
+        trial.suggest_categorical("fixed", ["only"])  # one choice: nothing to warn about
+        return x * x + (opt == "sgd") + 0.5 * (act == "tanh")
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        study = run(SymboSampler(group="signflip", seed=1, n_startup_trials=2), objective, 8)
+    fallback = [str(w.message) for w in caught if issubclass(w.category, FallbackWarning)]
+    assert len(fallback) == 2
+    assert any("'opt'" in m and "categorical" in m for m in fallback)
+    assert any("'act'" in m and "categorical" in m for m in fallback)
+    assert all("symbo:x" in t.system_attrs for t in study.trials[1:])  # x is still symbo's
+
+
+def test_conditional_parameters_fall_back_with_one_warning_each():
+    def objective(trial):
+        if trial.suggest_categorical("branch", ["y", "z"]) == "y":
+            return trial.suggest_float("y", -1, 1) ** 2
+        return trial.suggest_float("z", -1, 1) ** 2 + 0.1
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run(SymboSampler(group="none", seed=4, n_startup_trials=2), objective, 12)
+    fallback = sorted(str(w.message) for w in caught if issubclass(w.category, FallbackWarning))
+    names = [m.split("'")[1] for m in fallback]
+    assert sorted(names) == sorted(set(names)) and "branch" in names
+    assert any("conditional" in m for m in fallback)
+
+
+def test_unknown_name_in_params_is_an_error():
+    """A typo in params raises at the first sample that knows the search
+    space, naming it (before: the whole study ran as random search)."""
+    sampler = SymboSampler(group="hyperoctahedral", seed=0, params=["x0", "x1", "x3"])
+
+    def objective(trial):
+        return sum(trial.suggest_float("x%d" % i, -2, 2) ** 2 for i in range(3))
+
+    study = optuna.create_study(sampler=sampler)
+    study.optimize(objective, n_trials=1)  # the fallback: nothing completed, nothing known
+    with pytest.raises(ValueError, match=r"params names 'x3'.*x0, x1, x2"):
+        study.optimize(objective, n_trials=1)
+
+
+def test_params_naming_a_categorical_is_an_error():
+    def objective(trial):
+        return trial.suggest_float("x", -1, 1) ** 2 + (trial.suggest_categorical("c", ["a", "b"]) == "a")
+
+    study = optuna.create_study(sampler=SymboSampler(group="signflip", seed=0, params=["x", "c"]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FallbackWarning)
+        study.optimize(objective, n_trials=1)
+        with pytest.raises(ValueError, match=r"'c', which is categorical"):
+            study.optimize(objective, n_trials=1)
+
+
+def test_stepped_and_integer_params_are_modelled():
+    """params naming a stepped float and integers: symbo samples them all
+    (before: 0 of the trials used symbo)."""
+
+    def objective(trial):
+        a = trial.suggest_float("a", -2, 2, step=0.25)
+        b = trial.suggest_int("b", -2, 2)
+        c = trial.suggest_float("c", -2, 2)
+        return (abs(a) - 1) ** 2 + (abs(b) - 1) ** 2 + (abs(c) - 1) ** 2
+
+    study = run(SymboSampler(group="signflip", seed=5, n_startup_trials=3, params=["a", "b", "c"]), objective, 10)
+    assert all(t.system_attrs.get("symbo:x") == t.params for t in study.trials[1:])
+
+
+# ---------------------------------------------------------------- ordering
+
+
+def test_natural_order():
+    """Without params, names sort with their numbers as numbers: x2 before
+    x10 (before: a string sort, x10 before x2), and a group that depends on
+    the order (cyclic) takes the natural order of one indexed family."""
+    names = ["x%d" % i for i in range(1, 12)]
+
+    def objective(trial):
+        return sum(trial.suggest_float(n, -1, 1) ** 2 for n in reversed(names))
+
+    sampler = SymboSampler(group="cyclic", seed=0, n_startup_trials=2)
+    study = run(sampler, objective, 3)
+    trial = study.ask()
+    assert list(sampler.infer_relative_search_space(study, trial)) == names
+
+
+def pairs(trial):
+    # Two points in the plane, suggested point by point: (x0, y0), (x1, y1).
+    p = [(trial.suggest_float("x%d" % i, 0, 1), trial.suggest_float("y%d" % i, 0, 1)) for i in range(2)]
+    return float(np.hypot(p[0][0] - p[1][0], p[0][1] - p[1][1]))
+
+
+def test_order_dependent_group_needs_params():
+    """pairedperm pairs x_k with y_k by position: the names x0, y0, x1, y1
+    do not fix that order (before: sorted into x0, x1, y0, y1 silently), so
+    params is required; with it the study runs in the order given."""
+    study = optuna.create_study(sampler=SymboSampler(group="pairedperm", seed=0))
+    study.optimize(pairs, n_trials=1)
+    with pytest.raises(ValueError, match=r"'pairedperm'.*order.*params="):
+        study.optimize(pairs, n_trials=1)
+
+    sampler = SymboSampler(group="pairedperm", seed=0, n_startup_trials=2, params=["x0", "x1", "y0", "y1"])
+    study = run(sampler, pairs, 6)
+    assert len(study.trials) == 6
+    assert list(sampler.infer_relative_search_space(study, study.ask())) == ["x0", "x1", "y0", "y1"]
+
+
+# ---------------------------------------------------------------- failures
+
+
+def hyperoctahedral_orbit(t):
+    return np.sort(np.abs([t.params["x%d" % i] for i in range(3)]))
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+@pytest.mark.parametrize("how", ["raise", "inf", "prune"])
+def test_failed_points_are_never_proposed_again(how, seed):
+    """The livelock of issue 15: an objective that fails where max|x| > 1.8.
+    Before, 29 of 30 trials were the same failed point. A FAIL trial (the
+    objective raised), a COMPLETE one with value inf and a PRUNED one are
+    failed points: no later trial lies on the orbit of one, and the trials
+    spread over distinct orbits."""
+
+    def objective(trial):
+        x = np.array([trial.suggest_float("x%d" % i, -2, 2) for i in range(3)])
+        if np.max(np.abs(x)) > 1.8:
+            if how == "raise":
+                raise RuntimeError("evaluation failed")
+            if how == "prune":
+                trial.report(1.0, 0)
+                raise optuna.TrialPruned()
+            return float("inf")
+        return float(np.sum((np.sort(np.abs(x)) - np.array([0.5, 1.0, 1.5])) ** 2))
+
+    study = run(SymboSampler(group="hyperoctahedral", seed=seed), objective, 30, catch=(RuntimeError,))
+    trials = study.trials
+    assert len(trials) == 30
+    orbits = [hyperoctahedral_orbit(t) for t in trials]
+    assert len({tuple(o) for o in orbits}) >= 25
+    failed = [t for t in trials if t.state in (TrialState.FAIL, TrialState.PRUNED)
+              or (t.state == TrialState.COMPLETE and not math.isfinite(t.value))]
+    assert failed, "the test needs failures"
+    radius = 1e-3 * 4 * math.sqrt(3) * 0.999  # symbo's exclusion: 1e-3 of the box diagonal
+    for f in failed:
+        for t in trials[f.number + 1:]:
+            assert np.linalg.norm(orbits[t.number] - orbits[f.number]) > radius, \
+                "trial %d is on the orbit of failed trial %d" % (t.number, f.number)
+    assert any(t.state == TrialState.COMPLETE and math.isfinite(t.value) for t in trials[10:])
+
+
+def test_failed_grid_points_are_never_proposed_again():
+    """Integer parameters: a rounded proposal on the orbit of a failed (or
+    already evaluated) grid point is replaced, so no grid orbit is tried
+    twice while untried ones remain (10 orbits of {-3..3}² under signed
+    permutations, 4 of them failing)."""
+
+    def objective(trial):
+        k = [trial.suggest_int("k%d" % i, -3, 3) for i in range(2)]
+        if max(abs(v) for v in k) == 3:
+            raise RuntimeError("evaluation failed")
+        a, b = sorted(abs(v) for v in k)
+        return float((a - 1) ** 2 + (b - 2) ** 2)
+
+    study = run(SymboSampler(group="hyperoctahedral", seed=1, n_startup_trials=3), objective, 10, catch=(RuntimeError,))
+    orbits = [tuple(sorted(abs(v) for v in t.params.values())) for t in study.trials]
+    assert len(set(orbits)) == 10
+    assert study.best_value == 0.0
+
+
+# ---------------------------------------------------------------- a group on some of the parameters
+
+
+def test_group_on_some_parameters():
+    """params names the coordinates the group acts on; the others (a
+    learning rate here) are modelled as extra coordinates once libsymbo
+    takes a group on a subset ("coords"), and sampled by the fallback with
+    one warning until then."""
+
+    def objective(trial):
+        w = np.array([trial.suggest_float("w%d" % i, -2, 2) for i in range(3)])
+        lr = trial.suggest_float("lr", 1e-4, 1e-1, log=True)
+        return float(np.sum((np.sort(np.abs(w)) - [0.5, 1.0, 1.5]) ** 2) + (math.log10(lr) + 2) ** 2)
+
+    sampler = SymboSampler(group="hyperoctahedral", seed=0, n_startup_trials=3, params=["w0", "w1", "w2"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        study = run(sampler, objective, 8)
+    fallback = [str(w.message) for w in caught if issubclass(w.category, FallbackWarning)]
+    recorded = [set(t.system_attrs["symbo:x"]) for t in study.trials[1:]]
+    if sampler._coords_supported():
+        assert fallback == [] and all(r == {"w0", "w1", "w2", "lr"} for r in recorded)
+    else:
+        assert len(fallback) == 1 and "'lr'" in fallback[0]
+        assert all(r == {"w0", "w1", "w2"} for r in recorded)
+
+
+def test_n_startup_trials_and_the_init_alias():
+    def objective(trial):
+        return sum(trial.suggest_float("x%d" % i, -2, 2) ** 2 for i in range(2))
+
+    new = run(SymboSampler(group="signflip", seed=1, n_startup_trials=4), objective, 7)
+    with pytest.warns(FutureWarning, match="n_startup_trials"):
+        old = SymboSampler(group="signflip", seed=1, init=4)
+    assert [t.params for t in run(old, objective, 7).trials] == [t.params for t in new.trials]
+    with pytest.raises(ValueError, match="disagree"), pytest.warns(FutureWarning):
+        SymboSampler(group="signflip", init=4, n_startup_trials=5)
+    with pytest.raises(TypeError, match="nonsense"):
+        SymboSampler(group="signflip", nonsense=1)
