@@ -63,6 +63,41 @@ func ParseBeta(s string) (BetaRule, error) {
 	return 0, fmt.Errorf("%w: unknown beta rule %q (want paper or authors)", ErrBadConfig, s)
 }
 
+// Liar selects the value the constant liar tells pending and failed
+// points, for the acquisition only (see the package documentation,
+// Parallel evaluations).
+type Liar int
+
+const (
+	// LiarMean tells the mean of the observed values (CL-mean; the
+	// default).
+	LiarMean Liar = iota
+	// LiarWorst tells the worst observed value (CL-min, symbo's choice
+	// before; kept to reproduce it).
+	LiarWorst
+)
+
+func (l Liar) String() string {
+	switch l {
+	case LiarMean:
+		return "mean"
+	case LiarWorst:
+		return "worst"
+	}
+	return fmt.Sprintf("Liar(%d)", int(l))
+}
+
+// ParseLiar parses "mean" or "worst".
+func ParseLiar(s string) (Liar, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "mean":
+		return LiarMean, nil
+	case "worst":
+		return LiarWorst, nil
+	}
+	return 0, fmt.Errorf("%w: unknown liar %q (want mean or worst)", ErrBadConfig, s)
+}
+
 // Default protocol and acquisition-optimizer budgets.
 const (
 	DefaultInit       = 5
@@ -113,6 +148,9 @@ type Config struct {
 	Acquisition Acquisition
 	// Beta: BetaPaper (default) or BetaAuthors. Used by UCB only.
 	Beta BetaRule
+	// Liar is the value told pending and failed points for the
+	// acquisition: LiarMean (default) or LiarWorst.
+	Liar Liar
 	// FitMode: gp.ModeOwn (default, the paper) or gp.ModeBase (the
 	// authors' code: fit the base kernel, reuse its hyperparameters).
 	FitMode gp.Mode
@@ -167,6 +205,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Beta != BetaPaper && c.Beta != BetaAuthors {
 		return c, fmt.Errorf("%w: beta rule %v", ErrBadConfig, c.Beta)
+	}
+	if c.Liar != LiarMean && c.Liar != LiarWorst {
+		return c, fmt.Errorf("%w: liar %v", ErrBadConfig, c.Liar)
 	}
 	if c.FitMode != gp.ModeOwn && c.FitMode != gp.ModeBase {
 		return c, fmt.Errorf("%w: fit mode %v", ErrBadConfig, c.FitMode)

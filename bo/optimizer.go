@@ -222,9 +222,10 @@ func (o *Optimizer) Diagnostics() Diagnostics {
 // the exclusion radius of the orbit of an observed, pending or failed
 // point. Afterwards it fits the GP to the observations, conditions it on
 // the pending and failed points with the constant liar (each is told, for
-// the acquisition only, the worst value observed so far, so the
-// acquisition drops near it and — with an invariant kernel — near its
-// whole orbit), and maximizes the acquisition off their orbits. The point
+// the acquisition only, the mean of the values observed so far, so the
+// posterior variance — the acquisition's exploration bonus — vanishes
+// near it and, with an invariant kernel, near its whole orbit), and
+// maximizes the acquisition off their orbits. The point
 // is a function of the configuration, the seed, the observations, the
 // pending points and the failed points.
 func (o *Optimizer) Ask() ([]float64, error) {
@@ -332,9 +333,9 @@ func (o *Optimizer) AddPending(x []float64) error {
 // stops being pending. Neither x nor any point of its orbit (within the
 // exclusion radius, under the kernel's group) is proposed again, in the
 // initial design or afterwards; and, once something has been observed, a
-// failed point is told the worst value observed so far for the
+// failed point is told the mean of the observed values for the
 // acquisition only, like a pending point that never returns (the constant
-// liar), so the acquisition also drops around it. The GP's
+// liar), so the exploration bonus also vanishes around it. The GP's
 // hyperparameters are fitted to the real observations alone. A failed
 // point that is told later (Tell with the same bits) stops being failed.
 // x must be a point of the box; failed points count towards
@@ -521,16 +522,26 @@ func (o *Optimizer) condition() error {
 	}
 	o.predCanon = canon
 	if lies := o.lies(); len(lies) > 0 {
-		// Constant liar: the pending and failed points are told the worst
-		// value seen, with the hyperparameters fitted to the observations.
-		worst := ys[0]
-		for _, v := range ys {
-			worst = min(worst, v)
+		// Constant liar: the pending and failed points are told the mean
+		// of the observed values (CL-mean; or the worst, Config.Liar), with
+		// the hyperparameters fitted to the observations.
+		var lie float64
+		switch o.cfg.Liar {
+		case LiarWorst:
+			lie = ys[0]
+			for _, v := range ys {
+				lie = min(lie, v)
+			}
+		default:
+			for _, v := range ys {
+				lie += v
+			}
+			lie /= float64(len(ys))
 		}
 		xs = append(append([][]float64(nil), o.xs...), lies...)
 		ys = append(append([]float64(nil), ys...), make([]float64, len(lies))...)
 		for i := range lies {
-			ys[n+i] = worst
+			ys[n+i] = lie
 		}
 		if canon == nil {
 			xp := mat.NewDense(len(xs), o.d, nil)

@@ -93,7 +93,10 @@ type Trace struct {
 	Init      int  `json:"init"`
 	Iters     int  `json:"iters"`
 	// Batch is the number of points asked per round (1: sequential).
-	Batch      int    `json:"batch"`
+	Batch int `json:"batch"`
+	// Liar is the constant liar's value ("worst"); empty for the default
+	// ("mean").
+	Liar       string `json:"liar,omitempty"`
 	RawSamples int    `json:"raw_samples"`
 	Starts     int    `json:"starts"`
 	MaxIter    int    `json:"max_iter"`
@@ -384,6 +387,9 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 		return nil, fmt.Errorf("%w: %s: batch size %d outside [1, %d]", ErrBadConfig, p.Name(), q, MaxBatch)
 	}
 	r.tr.Batch = q
+	if c.Liar != LiarMean {
+		r.tr.Liar = c.Liar.String()
+	}
 	return r, nil
 }
 

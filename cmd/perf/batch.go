@@ -118,7 +118,7 @@ func runBatch(args []string, stdout, stderr io.Writer) error {
 		s, e := res.Settings, res.Environment
 		doc := fmt.Sprintf("# Parallel evaluations\n\nCommand: `perf batch %s`\n\n%s\n"+
 			"Mean ± standard error over %d seeds; lower is better. Points of a round are asked together with the "+
-			"constant liar (pending points told the worst value seen) and no two share an orbit.\n\n"+
+			"constant liar (pending points told the mean of the values seen, or the worst with --liar worst) and no two share an orbit.\n\n"+
 			"Settings: %d init + %d acquisition evaluations, %s, beta %s, fit %s%s, backend %s.\n\n"+
 			"Code: %s.\n\nWall time: %s for %d runs.\n\n"+
 			"![cumulative regret against evaluations](batch-evals.png)\n\n![cumulative regret against rounds](batch-rounds-cumulative.png)\n\n![simple regret against rounds](batch-rounds.png)\n",

@@ -344,8 +344,8 @@ func priorNote(name string) string {
 // protocol holds the flags that bo, table and robustness share: together
 // they make the bo.Config of every run.
 type protocol struct {
-	acq, beta, fit, prior, backend *string
-	iters, initN, batch, landmarks *int
+	acq, beta, fit, prior, backend, liar *string
+	iters, initN, batch, landmarks       *int
 }
 
 // Protocol is the protocol part of a run's settings, as the flags spell
@@ -361,6 +361,8 @@ type Protocol struct {
 	Backend string `json:"backend"`
 	// Landmarks is --landmarks (0, the default, omitted).
 	Landmarks int `json:"landmarks,omitempty"`
+	// Liar is --liar ("mean", the default, omitted).
+	Liar string `json:"liar,omitempty"`
 }
 
 // noiseFlag adds --noise, the observation noise rule of the runs.
@@ -395,12 +397,17 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		fit:       fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the base kernel's, the authors' code)"),
 		prior:     priorFlag(fs),
 		backend:   backendFlag(fs),
+		liar:      fs.String("liar", "mean", "the constant liar's value for pending and failed points: mean (of the observed values) or worst (the worst observed, symbo's choice before)"),
 		landmarks: fs.Int("landmarks", 0, fmt.Sprintf("design cap `M` of plus and nystrom: every observation is in the design up to M of them, M landmarks (greedy pivoted Cholesky of k_max) above; 0 means %d, −1 never (always every observation)", bo.DefaultLandmarks)),
 	}
 }
 
 func (p *protocol) values() Protocol {
-	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks}
+	liar := *p.liar
+	if strings.EqualFold(strings.TrimSpace(liar), "mean") {
+		liar = ""
+	}
+	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar}
 }
 
 // config parses the protocol flags into a bo.Config with the given
@@ -415,6 +422,11 @@ func (p Protocol) config(workers int) (bo.Config, error) {
 	}
 	if cfg.Beta, err = bo.ParseBeta(p.Beta); err != nil {
 		return cfg, badInput("--beta: %w", err)
+	}
+	if p.Liar != "" {
+		if cfg.Liar, err = bo.ParseLiar(p.Liar); err != nil {
+			return cfg, badInput("--liar: %w", err)
+		}
 	}
 	switch strings.ToLower(p.Fit) {
 	case "own":

@@ -150,6 +150,9 @@ type Settings struct {
 	// Landmarks is bo.Config.Landmarks as given (0, the default rule,
 	// omitted; negative: never).
 	Landmarks int `json:"landmarks,omitempty"`
+	// Liar is the constant liar's value ("worst"); empty for the default
+	// ("mean").
+	Liar string `json:"liar,omitempty"`
 }
 
 // TableResult is a finished Table: every trace in plan order, the cells,
@@ -181,10 +184,18 @@ func settingsOf(cfg bo.Config, iters, seeds, workers int) (Settings, error) {
 	if cfg.Prior != gp.PriorNone {
 		prior = cfg.Prior.String()
 	}
+	acq := bo.Acquisition(bo.UCB{}) // the zero Config's
+	if cfg.Acquisition != nil {
+		acq = cfg.Acquisition
+	}
+	liar := ""
+	if cfg.Liar != bo.LiarMean {
+		liar = cfg.Liar.String()
+	}
 	return Settings{
-		Prior: prior,
+		Prior: prior, Liar: liar,
 		Seeds: seeds, Iters: iters, Init: cfg.Init,
-		Acquisition: cfg.Acquisition.Name(), Beta: cfg.Beta.String(), FitMode: cfg.FitMode.String(),
+		Acquisition: acq.Name(), Beta: cfg.Beta.String(), FitMode: cfg.FitMode.String(),
 		Backend: b.Name(), Workers: workers, Landmarks: cfg.Landmarks,
 	}, nil
 }

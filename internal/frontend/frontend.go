@@ -250,6 +250,8 @@ type SuggestSettings struct {
 	Beta     string `json:"beta,omitempty"`
 	Fit      string `json:"fit,omitempty"`
 	Prior    string `json:"prior,omitempty"`
+	Liar     string `json:"liar,omitempty"` // "mean" (default) or "worst"
+
 	// Landmarks is bo.Config.Landmarks: the design cap of plus and
 	// nystrom (0: the default, negative: never).
 	Landmarks int `json:"landmarks,omitempty"`
@@ -324,6 +326,11 @@ func (s SuggestSettings) Optimizer(be linalg.Backend) (*bo.Optimizer, error) {
 	if s.Prior != "" {
 		if cfg.Prior, err = gp.ParsePrior(s.Prior); err != nil {
 			return nil, invalid("%v", err)
+		}
+	}
+	if s.Liar != "" {
+		if cfg.Liar, err = bo.ParseLiar(s.Liar); err != nil {
+			return nil, err
 		}
 	}
 	return bo.New(lo, hi, cfg, s.Seed)

@@ -204,10 +204,16 @@ func TestAbsurdSizes(t *testing.T) {
 			}
 		}
 	}
-	// The largest dimension is still accepted.
-	st := SuggestSettings{Group: Group{Group: "permutation", D: orbit.MaxDim, Box: [][]float64{{-2}, {2}}}, Kernel: "plus"}
-	if opt, err := st.Optimizer(nil); err != nil || opt.Dim() != orbit.MaxDim {
-		t.Errorf("d = MaxDim: %v", err)
+	// The largest dimension the optimizer takes is accepted (groups go to
+	// orbit.MaxDim, the optimizer's quasi-random samples to bo.MaxDim),
+	// one more is input.
+	st := SuggestSettings{Group: Group{Group: "permutation", D: bo.MaxDim, Box: [][]float64{{-2}, {2}}}, Kernel: "plus"}
+	if opt, err := st.Optimizer(nil); err != nil || opt.Dim() != bo.MaxDim {
+		t.Errorf("d = bo.MaxDim: %v", err)
+	}
+	st.D++
+	if _, err := st.Optimizer(nil); !IsInput(err) {
+		t.Errorf("d = bo.MaxDim + 1: %v", err)
 	}
 }
 

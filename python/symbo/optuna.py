@@ -51,9 +51,8 @@ Parameter order and the group
     the search space is an error (``ValueError`` naming it) at the first
     sample after a trial has completed — never a silent fallback. The other
     numeric parameters are modelled too, as extra coordinates the group
-    leaves alone, once libsymbo accepts a group on a subset of the
-    coordinates (settings key ``"coords"``); until then they are sampled by
-    the fallback, with one warning per name. Without ``params`` the group
+    leaves alone (settings key ``"coords"``: the group acts on the
+    ``params`` coordinates only). Without ``params`` the group
     acts on every numeric parameter, in natural order (``x2`` before
     ``x10``: runs of digits compare as numbers). For a group whose meaning
     depends on that order (``cyclic``, ``blockperm``, ``pairedperm``,
@@ -346,10 +345,8 @@ def _close(opt):
 
 def _report_failure(opt, u):
     """Tell opt that the evaluation at u failed: neither u nor its orbit is
-    proposed again. symbo.Optimizer.fail is coming; until it is there, a
-    pending point does the same here, since every view is built afresh from
-    the study."""
-    (opt.fail if hasattr(opt, "fail") else opt.add_pending)(u)
+    proposed again (symbo.Optimizer.fail)."""
+    opt.fail(u)
 
 
 class SymboSampler(BaseSampler):
@@ -424,7 +421,6 @@ class SymboSampler(BaseSampler):
         self._salt = None  # the fallback stream's extra entropy, set by reseed_rng
         self._space = IntersectionSearchSpace()
         self._warned = set()
-        self._coords_ok = None
         self._lock = threading.Lock()
 
     def __getstate__(self):
@@ -453,9 +449,7 @@ class SymboSampler(BaseSampler):
         space = self._intersection(study)
         if not space:
             return {}
-        layout, left = self._layout(space)
-        for n in left:
-            self._warn_ungrouped(n)
+        layout = self._layout(space)
         return {n: space[n] for n in layout.names}
 
     def sample_relative(self, study, trial, search_space):
@@ -469,10 +463,7 @@ class SymboSampler(BaseSampler):
             elif isinstance(dist, CategoricalDistribution):
                 self._warn_categorical(n)
                 out[n] = self._fallback(study, trial, n, dist)
-        layout, left = self._layout(search_space)
-        for n in left:
-            self._warn_ungrouped(n)
-            out[n] = self._fallback(study, trial, n, search_space[n])
+        layout = self._layout(search_space)
         fixed = trial.system_attrs.get(_FIXED)
         if layout.d == 0 or (isinstance(fixed, dict) and all(n in fixed for n in layout.names)):
             return out  # nothing to model, or an enqueued trial whose parameters are given
@@ -663,9 +654,10 @@ class SymboSampler(BaseSampler):
     # ------------------------------------------------------------ the layout
 
     def _layout(self, space):
-        """The modelled coordinates of a search space, and the numeric
-        parameters left to the fallback. Raises ValueError for a params
-        list or an order the sampler cannot honour."""
+        """The modelled coordinates of a search space: the params first (the
+        group's coordinates), then the other numeric parameters. Raises
+        ValueError for a params list or an order the sampler cannot
+        honour."""
         numeric = {n: d for n, d in space.items() if _numeric(d)}
         if self._params is None:
             grouped = sorted(numeric, key=_natural_key)
@@ -688,27 +680,12 @@ class SymboSampler(BaseSampler):
                                      "parameters with a range" % (n, what))
             grouped = list(self._params)
             rest = sorted((n for n in numeric if n not in grouped), key=_natural_key)
-        left = []
-        if rest and not self._coords_supported():
-            left, rest = rest, []
-        return _Layout([_Coord(n, numeric[n]) for n in grouped], [_Coord(n, numeric[n]) for n in rest]), left
+        return _Layout([_Coord(n, numeric[n]) for n in grouped], [_Coord(n, numeric[n]) for n in rest])
 
     # The group on a subset of the coordinates: the one place where it
     # reaches symbo. The layout puts the grouped coordinates first; the
     # optimizer is told which they are (settings key "coords", indices
-    # into the box) when the library accepts that key.
-
-    def _coords_supported(self):
-        """Whether this libsymbo models coordinates the group leaves alone
-        (symbo.Optimizer(..., coords=[indices])); probed once."""
-        with self._lock:
-            if self._coords_ok is None:
-                try:
-                    _close(symbo.Optimizer([0.0] * 3, [1.0] * 3, group="permutation", coords=[0, 1], seed=0, init=1))
-                    self._coords_ok = True
-                except (TypeError, symbo.InvalidInput):
-                    self._coords_ok = False
-            return self._coords_ok
+    # into the box): identity on the others.
 
     def _optimizer(self, layout, minimize, seed):
         kw = dict(group=self._group, kernel=self._kernel, base=self._base, seed=seed, minimize=minimize,
@@ -754,10 +731,6 @@ class SymboSampler(BaseSampler):
     def _warn_categorical(self, name):
         self._warn_once(name, "categorical parameter %r is sampled by the fallback (%s), not by symbo, which models "
                         "numeric parameters" % (name, self._fallback_name()))
-
-    def _warn_ungrouped(self, name):
-        self._warn_once(name, "parameter %r is not in params and this libsymbo cannot model coordinates the group "
-                        "leaves alone yet: it is sampled by the fallback (%s)" % (name, self._fallback_name()))
 
     def _fallback_name(self):
         return "uniform" if self._independent is None else type(self._independent).__name__

@@ -271,9 +271,8 @@ def test_failed_grid_points_are_never_proposed_again():
 
 def test_group_on_some_parameters():
     """params names the coordinates the group acts on; the others (a
-    learning rate here) are modelled as extra coordinates once libsymbo
-    takes a group on a subset ("coords"), and sampled by the fallback with
-    one warning until then."""
+    learning rate here) are modelled as extra coordinates the group leaves
+    alone ("coords"), with no fallback and no warning."""
 
     def objective(trial):
         w = np.array([trial.suggest_float("w%d" % i, -2, 2) for i in range(3)])
@@ -286,11 +285,7 @@ def test_group_on_some_parameters():
         study = run(sampler, objective, 8)
     fallback = [str(w.message) for w in caught if issubclass(w.category, FallbackWarning)]
     recorded = [set(t.system_attrs["symbo:x"]) for t in study.trials[1:]]
-    if sampler._coords_supported():
-        assert fallback == [] and all(r == {"w0", "w1", "w2", "lr"} for r in recorded)
-    else:
-        assert len(fallback) == 1 and "'lr'" in fallback[0]
-        assert all(r == {"w0", "w1", "w2"} for r in recorded)
+    assert fallback == [] and all(r == {"w0", "w1", "w2", "lr"} for r in recorded)
 
 
 def test_n_startup_trials_and_the_init_alias():
