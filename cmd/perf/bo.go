@@ -67,7 +67,12 @@ completes). If the run stops — Ctrl-C, SIGTERM, kill -9, a crash —
 kept evaluations are replayed, not re-evaluated, and the finished run's
 --json trace and stdout are those of an uninterrupted run, timings aside.
 On SIGINT/SIGTERM perf bo stops after the evaluation in progress and
-prints the command that resumes it (exit status 130).
+prints the command that resumes it (exit status 130). Every line of the
+journal carries the run's identity (a hash of its settings, seed
+included) under its checksum: a journal holding lines of another run
+(spliced from another journal, edited) is refused (exit 2), as is any
+damage but a torn last line, which is dropped. Journals written before
+this check (format version 1) are still resumed, with a warning.
 
 --json FILE writes the whole trace as JSON (refusing to overwrite an
 existing file unless --force; written atomically at the end, its directory
@@ -189,7 +194,7 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 		if c.Torn {
 			fmt.Fprintf(stderr, "perf bo: %s: dropped a torn last line (the run was killed while writing it)\n", *resume)
 		}
-		warnOtherBuild(stderr, "perf bo", *resume, c.Header.Code)
+		warnResumed(stderr, "perf bo", *resume, c)
 	} else {
 		if err := fs.require("problem", "kernel"); err != nil {
 			return err

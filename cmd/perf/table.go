@@ -90,7 +90,9 @@ journal; only --workers may be given again) and writes the same files as
 an uninterrupted table, timings aside. On SIGINT/SIGTERM perf table stops
 at once: the finished runs are kept, the runs in progress are dropped (a
 run is journaled whole, so they start over on --resume), and it prints the
-resume command (exit status 130). Every file is written atomically.
+resume command (exit status 130). A journal holding runs of another table
+(lines spliced from another journal, whose settings differ) is refused
+(exit 2), as in 'perf bo --resume'. Every file is written atomically.
 
 Example:
   perf table --out results/ --fit base
@@ -180,7 +182,7 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 		if c.Torn {
 			fmt.Fprintf(stderr, "perf table: %s: dropped a torn last line (the table was killed while writing it)\n", jpath)
 		}
-		warnOtherBuild(stderr, "perf table", jpath, c.Header.Code)
+		warnResumed(stderr, "perf table", jpath, c)
 	} else {
 		set = tableSettings{Seeds: *seeds, Noise: *noise, Regret: *regret, Ablation: *ablation, Protocol: proto.values(), Workers: *workers, Command: "perf table " + strings.Join(args, " ")}
 		var err error
@@ -260,12 +262,17 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// warnOtherBuild says on stderr when a journal was created by another
-// build than the running one: what is resumed and what runs now may come
-// from different code, so the result may differ from an uninterrupted
+// warnResumed says on stderr what a resumed journal cannot vouch for: a
+// version-1 journal's records are not bound to its run (a record spliced
+// from another run's journal would go unnoticed; version 2 refuses it),
+// and a journal created by another build than the running one mixes two
+// versions of the code, so the result may differ from an uninterrupted
 // run's.
-func warnOtherBuild(stderr io.Writer, cmd, path, code string) {
-	if now := journal.Code(); code != now {
+func warnResumed(stderr io.Writer, cmd, path string, c *journal.Contents) {
+	if c.Run == "" {
+		fmt.Fprintf(stderr, "%s: warning: %s is a version-%d journal, whose records are not bound to their run: records spliced from another run's journal would go unnoticed\n", cmd, path, c.Header.Version)
+	}
+	if now, code := journal.Code(), c.Header.Code; code != now {
 		if code == "" {
 			code = "an unrecorded build"
 		}
