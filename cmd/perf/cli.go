@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -451,17 +452,47 @@ func checkOutput(flagName, path string, force bool) error {
 	return nil
 }
 
-// writeOutput writes what fn writes to path atomically (never a partial
-// file, even on a full disk or a signal), refusing to replace an existing
-// file unless force.
+// checkOutputIn is checkOutput for the file name inside an --out
+// directory: a symbolic link there is not followed (see writeOutputIn).
+func checkOutputIn(dir, name string, force bool) error {
+	if err := atomicfile.CheckWritableIn(dir, name, force); err != nil {
+		path := filepath.Join(dir, name)
+		if errors.Is(err, fs.ErrExist) {
+			return badInput("--out: %s already exists; refusing to overwrite it (use --force)", path)
+		}
+		return badInput("--out: %w", err)
+	}
+	return nil
+}
+
+// writeOutput writes what fn writes to path, a file the user named,
+// atomically (never a partial file, even on a full disk or a signal),
+// refusing to replace an existing file unless force. A symbolic link at
+// path is followed: its target is replaced.
 func writeOutput(path string, force bool, fn func(io.Writer) error) error {
-	err := atomicfile.WriteFunc(path, 0o644, !force, func(w io.Writer) error {
+	return finishWrite(path, atomicfile.WriteFunc(path, 0o644, !force, buffered(fn)))
+}
+
+// writeOutputIn is writeOutput for the file name that perf writes inside
+// an --out directory: never through a symbolic link — a link planted at
+// dir/name is replaced by the file, and its target is left untouched.
+func writeOutputIn(dir, name string, force bool, fn func(io.Writer) error) error {
+	return finishWrite(filepath.Join(dir, name), atomicfile.WriteFuncIn(dir, name, 0o644, !force, buffered(fn)))
+}
+
+// buffered runs fn on a buffered writer and flushes it.
+func buffered(fn func(io.Writer) error) func(io.Writer) error {
+	return func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<16)
 		if err := fn(bw); err != nil {
 			return err
 		}
 		return bw.Flush()
-	})
+	}
+}
+
+// finishWrite maps the error of writing path.
+func finishWrite(path string, err error) error {
 	if errors.Is(err, fs.ErrExist) {
 		return badInput("%s already exists; refusing to overwrite it (use --force)", path)
 	}
@@ -478,10 +509,25 @@ func writeJSONOutput(path string, v any, force bool) error {
 	if err != nil {
 		return fmt.Errorf("encoding %s: %w", path, err)
 	}
-	return writeOutput(path, force, func(w io.Writer) error {
-		_, err := w.Write(append(data, '\n'))
+	return writeOutput(path, force, writeBytes(append(data, '\n')))
+}
+
+// writeJSONOutputIn is writeJSONOutput for the file name inside an --out
+// directory (see writeOutputIn).
+func writeJSONOutputIn(dir, name string, v any, force bool) error {
+	data, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", name, err)
+	}
+	return writeOutputIn(dir, name, force, writeBytes(append(data, '\n')))
+}
+
+// writeBytes is a writeOutput function writing b.
+func writeBytes(b []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := w.Write(b)
 		return err
-	})
+	}
 }
 
 // signalContext returns a context cancelled on SIGINT or SIGTERM (the

@@ -498,3 +498,100 @@ func TestResumeVersion1Journal(t *testing.T) {
 		t.Errorf("second resume: exit %d: %s", code, stderr)
 	}
 }
+
+// TestOutDirSymlinks (issue 15, defect 9): a file perf writes inside an
+// --out directory is never written through a symbolic link planted there:
+// the link is replaced by the file and its target, outside the directory,
+// keeps its bytes — for perf table --resume (the issue's case) and every
+// command with --out. A link in place of the journal is refused on
+// resume. Before, atomicfile followed the link: `ln -s ../victim.txt
+// DIR/table.md; perf table --out DIR --resume` overwrote victim.txt.
+func TestOutDirSymlinks(t *testing.T) {
+	root := t.TempDir()
+	// plant replaces every file of dir (as a first run wrote them) by a
+	// symbolic link to a victim outside dir, and returns the victims.
+	plant := func(dir string) map[string]string {
+		entries, err := os.ReadDir(dir)
+		if err != nil || len(entries) == 0 {
+			t.Fatalf("%s: %v %v", dir, entries, err)
+		}
+		victims := map[string]string{}
+		for _, e := range entries {
+			if e.Name() == tableJournalFile {
+				continue
+			}
+			v := filepath.Join(root, "victim-"+filepath.Base(dir)+"-"+e.Name())
+			if err := os.WriteFile(v, []byte("victim"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(dir, e.Name())
+			os.Remove(p)
+			if err := os.Symlink(v, p); err != nil {
+				t.Fatal(err)
+			}
+			victims[p] = v
+		}
+		return victims
+	}
+	check := func(victims map[string]string) {
+		t.Helper()
+		for p, v := range victims {
+			if b, _ := os.ReadFile(v); string(b) != "victim" {
+				t.Errorf("%s was written through the link %s", v, p)
+			}
+			if st, err := os.Lstat(p); err != nil || !st.Mode().IsRegular() || st.Size() == 0 {
+				t.Errorf("%s: %v, want a new regular file in place of the link", p, err)
+			}
+		}
+	}
+
+	t.Run("table resume", func(t *testing.T) {
+		out := filepath.Join(root, "table")
+		if code, _, stderr := runCLI(t, "table", "--seeds", "1", "--iters", "2", "--init", "3", "--problems", "Radial2d", "--kernels", "base", "--out", out); code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		victims := plant(out)
+		if code, _, stderr := runCLI(t, "table", "--out", out, "--resume"); code != exitOK {
+			t.Fatalf("resume: exit %d: %s", code, stderr)
+		}
+		check(victims)
+		// The journal itself: a link is refused, its target untouched.
+		other := filepath.Join(root, "other.journal")
+		j := filepath.Join(out, tableJournalFile)
+		if err := os.Rename(j, other); err != nil {
+			t.Fatal(err)
+		}
+		before, _ := os.ReadFile(other)
+		if err := os.Symlink(other, j); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := runCLI(t, "table", "--out", out, "--resume")
+		checkOneLineError(t, code, stdout, stderr, "perf table: ", "runs.journal is a symbolic link")
+		if after, _ := os.ReadFile(other); !bytes.Equal(before, after) {
+			t.Error("the journal's link target changed")
+		}
+	})
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"batch", []string{"batch", "--qs", "1,2", "--seeds", "1", "--iters", "2", "--init", "3", "--problems", "Ackley2d", "--kernels", "base", "--force"}},
+		{"robustness", []string{"robustness", "--seeds", "1", "--iters", "2", "--init", "3", "--problems", "rastrigin", "--dims", "1", "--kernels", "base", "--force"}},
+		{"spectrum", []string{"spectrum", "--n", "40", "--d", "1", "--bases", "matern52", "--fit-hi", "10", "--force"}},
+		{"figure", []string{"figure", "--name", "radial", "--grid", "5", "--seed", "2", "--force"}},
+		{"complexity", []string{"complexity", "--group", "signflip", "--d", "3", "--n", "6,12", "--sweep", "signflip:2-3", "--group-n", "6", "--m", "4", "--landmark-m", "4", "--landmark-n", "12,24", "--landmark-ms", "4,8", "--min-time", "1us", "--max-reps", "2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(root, tc.name)
+			args := append(tc.args, "--out", out)
+			if code, _, stderr := runCLI(t, args...); code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			victims := plant(out)
+			if code, _, stderr := runCLI(t, args...); code != exitOK {
+				t.Fatalf("second run: exit %d: %s", code, stderr)
+			}
+			check(victims)
+		})
+	}
+}

@@ -92,7 +92,10 @@ at once: the finished runs are kept, the runs in progress are dropped (a
 run is journaled whole, so they start over on --resume), and it prints the
 resume command (exit status 130). A journal holding runs of another table
 (lines spliced from another journal, whose settings differ) is refused
-(exit 2), as in 'perf bo --resume'. Every file is written atomically.
+(exit 2), as in 'perf bo --resume'. Every file is written atomically,
+and none through a symbolic link planted in DIR: a link at table.md (or
+any name perf writes there) is replaced by the file and its target is
+left untouched; a link in place of runs.journal is refused on --resume.
 
 Example:
   perf table --out results/ --fit base
@@ -160,7 +163,7 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 		if err := fs.onlyWith("resume", "out", "workers", "mem-budget"); err != nil {
 			return err
 		}
-		c, w, err := journal.Open(jpath, tableJournal)
+		c, w, err := journal.OpenIn(*out, tableJournalFile, tableJournal)
 		if err != nil {
 			return badInput("--resume: %w", err)
 		}
@@ -400,7 +403,7 @@ func prepareOutDir(dir string, force bool) error {
 // checkOutDir refuses (bad input) an output directory in which a file
 // cannot be created (read-only, a read-only file system).
 func checkOutDir(dir string) error {
-	if err := atomicfile.CheckWritable(filepath.Join(dir, ".perf-out"), true); err != nil {
+	if err := atomicfile.CheckWritableIn(dir, ".perf-out", true); err != nil {
 		return badInput("--out: %w", err)
 	}
 	return nil
@@ -411,7 +414,7 @@ func writeTableFiles(dir string, res *experiments.TableResult, md, command strin
 	if err != nil {
 		return fmt.Errorf("encoding results.json: %w", err)
 	}
-	if err := writeOutput(filepath.Join(dir, "results.json"), true, func(w io.Writer) error {
+	if err := writeOutputIn(dir, "results.json", true, func(w io.Writer) error {
 		_, err := w.Write(append(data, '\n'))
 		return err
 	}); err != nil {
@@ -477,7 +480,7 @@ func writeTableFiles(dir string, res *experiments.TableResult, md, command strin
 		b.WriteString("\n")
 	}
 	b.WriteString("\n![cumulative regret](regret.png)\n")
-	return writeOutput(filepath.Join(dir, "table.md"), true, func(w io.Writer) error {
+	return writeOutputIn(dir, "table.md", true, func(w io.Writer) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	})

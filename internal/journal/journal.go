@@ -61,6 +61,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 
 	"github.com/symbo/symbo/internal/atomicfile"
@@ -370,6 +371,22 @@ func Open(path, kind string) (*Contents, *Writer, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("journal: %w", err)
 	}
+	return open(f, path, kind)
+}
+
+// OpenIn is Open for the journal name inside an output directory dir that
+// the caller owns (perf table --out): a symbolic link there is refused,
+// never followed (atomicfile.OpenIn), so that resuming cannot append to a
+// file outside dir.
+func OpenIn(dir, name, kind string) (*Contents, *Writer, error) {
+	f, err := atomicfile.OpenIn(dir, name, os.O_RDWR)
+	if err != nil {
+		return nil, nil, fmt.Errorf("journal: %w", err)
+	}
+	return open(f, filepath.Join(dir, name), kind)
+}
+
+func open(f *os.File, path, kind string) (*Contents, *Writer, error) {
 	c, err := Read(f, path, kind)
 	if err != nil {
 		f.Close()
