@@ -285,6 +285,31 @@ func (s boSettings) build(workers int) (*problem.Problem, bo.Config, error) {
 	return p, cfg, nil
 }
 
+// landmarksSummary says how the design cap of a Nyström kernel's run
+// (tr.Landmarks ≠ 0) played out: never (−1); not reached, when no fit had
+// more observations than the cap (the GP then used every observation, the
+// paper's kernel); or reached, with the most landmarks a fit used. A fit
+// sees the observations of the rounds before its own.
+func landmarksSummary(tr *bo.Trace) string {
+	if tr.Landmarks < 0 {
+		return "none (every observation)"
+	}
+	most, fitted, start := 0, 0, 0
+	for i, e := range tr.Evaluations {
+		if i == 0 || e.Round != tr.Evaluations[i-1].Round {
+			start = i // the observations before this round
+		}
+		if e.Hyper != nil {
+			most = max(most, e.Hyper.Landmarks)
+			fitted = max(fitted, start)
+		}
+	}
+	if most == 0 {
+		return fmt.Sprintf("cap %d, not reached (at most %d observations in a fit, all used)", tr.Landmarks, fitted)
+	}
+	return fmt.Sprintf("cap %d, reached (at most %d landmarks used, for fits of up to %d observations)", tr.Landmarks, most, fitted)
+}
+
 // strictJSON decodes data into v, refusing unknown fields and trailing
 // data.
 func strictJSON(data []byte, v any) error {
@@ -463,17 +488,7 @@ func writeBOSummary(w io.Writer, tr *bo.Trace) error {
 	row("seed", tr.Seed)
 	row("protocol", fmt.Sprintf("%s, beta %s, fit %s%s, %d init + %d iterations", tr.Acquisition, tr.Beta, tr.FitMode, priorNote(tr.Prior), tr.Init, tr.Iters))
 	if tr.Landmarks != 0 {
-		most := 0
-		for _, e := range tr.Evaluations {
-			if e.Hyper != nil {
-				most = max(most, e.Hyper.Landmarks)
-			}
-		}
-		desc := "none (every observation)"
-		if tr.Landmarks > 0 {
-			desc = fmt.Sprintf("%d (at most %d used)", tr.Landmarks, most)
-		}
-		row("landmarks", desc)
+		row("landmarks", landmarksSummary(tr))
 	}
 	row("backend / simd / gomaxprocs", fmt.Sprintf("%s / %s / %d", tr.Backend, experiments.Env(nil).SIMD, runtime.GOMAXPROCS(0)))
 	if tr.Optimum != nil {
