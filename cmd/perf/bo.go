@@ -38,7 +38,8 @@ paper's minimization form; WLAN's throughput is maximized): --init uniform
 random points, then --iters acquisition steps. Observations carry Gaussian
 noise (2% of the variance of f over the box); regret is measured on the
 noiseless f. Prints a summary table on stdout; progress goes to stderr (one
-live line on a terminal, one line per evaluation otherwise).
+live line on a terminal; otherwise one line per evaluation, and the last
+one again, with the time since, whenever 30 s pass without one).
 
 Kernels K: base; nystrom (the base kernel Nyström-extended from the
 observations, as plus is from k_max; not invariant); avg (orbit average);

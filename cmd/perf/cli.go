@@ -16,7 +16,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -387,23 +389,61 @@ func (fs *flagSet) onlyWith(flag string, allowed ...string) error {
 }
 
 // lineProgress reports progress on stderr: one line redrawn in place on a
-// terminal, one line per update otherwise (a log, a pipe).
+// terminal, one line per update otherwise (a log, a pipe), and there a
+// heartbeat — the last update again, with the time since it — whenever
+// heartbeatEvery passed without a line (one long evaluation). finish
+// must be called.
 type lineProgress struct {
 	w     io.Writer
 	label string
 	live  bool
-	drawn bool
-	width int
+	now   func() time.Time
+
+	mu      sync.Mutex
+	drawn   bool
+	width   int
+	last    string    // the last update's text
+	at      time.Time // when it came
+	printed time.Time // when a plain line was last printed
+	stop    chan struct{}
+	done    chan struct{}
 }
 
 func newLineProgress(w io.Writer, label string) *lineProgress {
-	return &lineProgress{w: w, label: label, live: isTerminal(w)}
+	p := newLineProgressAt(w, label, isTerminal(w), time.Now)
+	if !p.live {
+		p.stop, p.done = make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(p.done)
+			t := time.NewTicker(time.Second)
+			defer t.Stop()
+			for {
+				select {
+				case <-p.stop:
+					return
+				case <-t.C:
+					p.tick()
+				}
+			}
+		}()
+	}
+	return p
+}
+
+// newLineProgressAt returns a lineProgress on the clock now, without its
+// ticker (tests call tick).
+func newLineProgressAt(w io.Writer, label string, live bool, now func() time.Time) *lineProgress {
+	return &lineProgress{w: w, label: label, live: live, now: now, printed: now()}
 }
 
 func (p *lineProgress) printf(format string, a ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	msg := p.label + ": " + fmt.Sprintf(format, a...)
+	p.last, p.at = msg, p.now()
 	if !p.live {
 		fmt.Fprintln(p.w, msg)
+		p.printed = p.at
 		return
 	}
 	pad := max(p.width-len(msg), 0)
@@ -411,8 +451,27 @@ func (p *lineProgress) printf(format string, a ...any) {
 	p.width, p.drawn = len(msg), true
 }
 
-// finish ends a live line.
+// tick prints the heartbeat of a plain display when it is due.
+func (p *lineProgress) tick() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := p.now()
+	if p.live || p.last == "" || now.Sub(p.printed) < heartbeatEvery {
+		return
+	}
+	fmt.Fprintf(p.w, "%s (still running, %s since)\n", p.last, fmtDuration(now.Sub(p.at)))
+	p.printed = now
+}
+
+// finish stops the heartbeat and ends a live line.
 func (p *lineProgress) finish() {
+	if p.stop != nil {
+		close(p.stop)
+		<-p.done
+		p.stop = nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.drawn {
 		fmt.Fprintln(p.w)
 		p.drawn = false

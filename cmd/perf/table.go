@@ -42,7 +42,10 @@ max where it is PSD; --kernels may add avgnorm, the normalized average,
 and nystrom, the base kernel Nyström-extended from the observations)
 × seed 0…seeds−1, each run the protocol of 'perf bo'.
 Runs execute in parallel (--workers of them, one goroutine each; results
-do not depend on the number), with a progress bar and ETA on stderr.
+do not depend on the number), with a progress bar and ETA on stderr (not
+a terminal: one line per finished run, and a line at least every 30 s).
+The ETA uses each cell's measured run times once one of its runs has
+finished, a cost model before, and how long the running runs have run.
 
 Prints the Markdown table on stdout: per benchmark and kernel the mean ±
 standard error over the seeds of the cumulative regret R_T (summed over
@@ -487,68 +490,106 @@ func writeTableFiles(dir string, res *experiments.TableResult, md, command strin
 }
 
 // progressBar shows a batch's progress on stderr. The bar counts finished
-// runs (not their cost); elapsed time and the ETA (experiments.Progress.ETA:
-// measured per-cell run times, a cost model until a cell has one) count
-// down every second on a terminal, from the start. Elsewhere (a log, a
-// pipe) it prints one plain line per finished run.
+// runs (not their cost); elapsed time and the ETA
+// (experiments.Progress.ETAAt: measured per-cell run times, a cost model
+// until a cell has one, the time the running runs have already had) are
+// recomputed every second. On a terminal the line is redrawn every
+// second, from the start. Elsewhere (a log, a pipe) it prints one plain
+// line per finished run, and a heartbeat line whenever heartbeatEvery
+// passed without one — while one long run is in progress too.
 type progressBar struct {
 	w     io.Writer
 	label string
 	live  bool
+	now   func() time.Time
 
-	mu    sync.Mutex
-	p     experiments.Progress
-	at    time.Time // when p arrived
-	start time.Time
-	drawn bool
-	stop  chan struct{}
-	done  chan struct{}
+	mu      sync.Mutex
+	p       experiments.Progress
+	at      time.Time // when p arrived
+	start   time.Time
+	printed time.Time // when a plain line was last printed
+	drawn   bool
+	stop    chan struct{}
+	done    chan struct{}
 }
 
+// heartbeatEvery is the longest a plain (not live) progress display stays
+// silent.
+const heartbeatEvery = 30 * time.Second
+
 func newProgressBar(w io.Writer, label string) *progressBar {
-	b := &progressBar{w: w, label: label, live: isTerminal(w), start: time.Now()}
-	if b.live {
-		b.stop, b.done = make(chan struct{}), make(chan struct{})
-		go func() {
-			defer close(b.done)
-			t := time.NewTicker(time.Second)
-			defer t.Stop()
-			for {
-				select {
-				case <-b.stop:
-					return
-				case <-t.C:
-					b.mu.Lock()
-					if b.p.Total > 0 {
-						b.draw()
-					}
-					b.mu.Unlock()
-				}
+	b := newProgressBarAt(w, label, isTerminal(w), time.Now)
+	b.stop, b.done = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(b.done)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-b.stop:
+				return
+			case <-t.C:
+				b.tick()
 			}
-		}()
-	}
+		}
+	}()
 	return b
+}
+
+// newProgressBarAt returns a bar on the clock now, without its ticker
+// (tests call tick).
+func newProgressBarAt(w io.Writer, label string, live bool, now func() time.Time) *progressBar {
+	t := now()
+	return &progressBar{w: w, label: label, live: live, now: now, start: t, printed: t}
+}
+
+// tick is the once-a-second refresh: a redraw on a terminal, a heartbeat
+// line elsewhere once heartbeatEvery passed since the last line.
+func (b *progressBar) tick() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.p.Total == 0 {
+		return
+	}
+	now := b.now()
+	switch {
+	case b.live:
+		b.draw(now)
+	case now.Sub(b.printed) >= heartbeatEvery && b.p.Done < b.p.Total:
+		b.println(now)
+	}
 }
 
 func (b *progressBar) update(p experiments.Progress) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	first := b.p.Total == 0
-	b.p, b.at = p, time.Now()
+	now := b.now()
+	b.p, b.at = p, now
 	if b.live {
-		b.draw()
+		b.draw(now)
 		return
 	}
 	if first || p.Done > p.Resumed {
-		fmt.Fprintln(b.w, b.line())
+		b.println(now)
 	}
 }
 
-// line is the progress text at this moment.
-func (b *progressBar) line() string {
+func (b *progressBar) println(now time.Time) {
+	fmt.Fprintln(b.w, b.line(now))
+	b.printed = now
+}
+
+// line is the progress text at now.
+func (b *progressBar) line(now time.Time) string {
 	p := b.p
-	since := time.Since(b.at)
-	eta := "ETA " + fmtDuration(max(p.ETA-since, 0))
+	var left time.Duration
+	if p.ETAAt != nil {
+		left = p.ETAAt(now)
+	} else {
+		left = max(p.ETA-now.Sub(b.at), 0)
+	}
+	eta := "ETA " + fmtDuration(left)
 	if p.Done == p.Total {
 		eta = "done"
 	}
@@ -556,21 +597,22 @@ func (b *progressBar) line() string {
 	if p.Resumed > 0 {
 		extra = fmt.Sprintf(" (%d resumed)", p.Resumed)
 	}
-	return fmt.Sprintf("%s: %d/%d runs%s  %s elapsed  %s", b.label, p.Done, p.Total, extra, fmtDuration(time.Since(b.start)), eta)
+	return fmt.Sprintf("%s: %d/%d runs%s  %s elapsed  %s", b.label, p.Done, p.Total, extra, fmtDuration(now.Sub(b.start)), eta)
 }
 
-func (b *progressBar) draw() {
+func (b *progressBar) draw(now time.Time) {
 	const width = 30
 	p := b.p
 	fill := width * p.Done / max(p.Total, 1)
-	fmt.Fprintf(b.w, "\r[%s%s] %s   ", strings.Repeat("#", fill), strings.Repeat("-", width-fill), b.line())
+	fmt.Fprintf(b.w, "\r[%s%s] %s   ", strings.Repeat("#", fill), strings.Repeat("-", width-fill), b.line(now))
 	b.drawn = true
 }
 
 func (b *progressBar) finish() {
-	if b.live {
+	if b.stop != nil {
 		close(b.stop)
 		<-b.done
+		b.stop = nil
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
