@@ -305,6 +305,7 @@ type endless struct {
 	pattern []byte
 	read    int
 	max     int
+	block   []byte // the pattern repeated, and once more
 }
 
 var errExhausted = errors.New("test stream exhausted: the reader did not stop")
@@ -313,12 +314,13 @@ func (e *endless) Read(p []byte) (int, error) {
 	if e.read >= e.max {
 		return 0, errExhausted
 	}
-	p = p[:min(len(p), e.max-e.read)]
-	for i := range p {
-		p[i] = e.pattern[(e.read+i)%len(e.pattern)]
+	if e.block == nil {
+		e.block = bytes.Repeat(e.pattern, (1<<16)/len(e.pattern)+1)
 	}
-	e.read += len(p)
-	return len(p), nil
+	off := e.read % len(e.pattern)
+	n := copy(p[:min(len(p), e.max-e.read)], e.block[off:off+(1<<16)/len(e.pattern)*len(e.pattern)])
+	e.read += n
+	return n, nil
 }
 
 // TestParseBoundedStream: a stream without a size — a pipe, a FIFO, a
