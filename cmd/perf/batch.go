@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -36,7 +35,8 @@ standard error over the seeds.
 With --out DIR it also writes batch.md, results.json and two figures:
 batch-evals.png/.svg (cumulative regret against evaluations) and
 batch-rounds.png/.svg (simple regret against rounds), one panel per
-benchmark and kernel, one curve per q.
+benchmark and kernel, one curve per q. A symbolic link at one of these
+names in DIR is replaced by the file, never written through.
 
 Example:
   perf batch --out docs/results/batch
@@ -101,7 +101,7 @@ func runBatch(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("encoding results.json: %w", err)
 		}
-		if err := writeOutput(filepath.Join(*out, "results.json"), true, func(w io.Writer) error {
+		if err := writeOutputIn(*out, "results.json", true, func(w io.Writer) error {
 			_, err := w.Write(append(data, '\n'))
 			return err
 		}); err != nil {
@@ -124,7 +124,7 @@ func runBatch(args []string, stdout, stderr io.Writer) error {
 			"![cumulative regret against evaluations](batch-evals.png)\n\n![cumulative regret against rounds](batch-rounds-cumulative.png)\n\n![simple regret against rounds](batch-rounds.png)\n",
 			strings.Join(args, " "), md, s.Seeds, s.Init, s.Iters, s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), s.Backend,
 			codeNote(e), fmtDuration(time.Duration(res.WallSeconds*float64(time.Second))), len(res.Runs))
-		if err := writeOutput(filepath.Join(*out, "batch.md"), true, func(w io.Writer) error {
+		if err := writeOutputIn(*out, "batch.md", true, func(w io.Writer) error {
 			_, err := io.WriteString(w, doc)
 			return err
 		}); err != nil {

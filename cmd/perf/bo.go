@@ -38,7 +38,8 @@ paper's minimization form; WLAN's throughput is maximized): --init uniform
 random points, then --iters acquisition steps. Observations carry Gaussian
 noise (2% of the variance of f over the box); regret is measured on the
 noiseless f. Prints a summary table on stdout; progress goes to stderr (one
-live line on a terminal, one line per evaluation otherwise).
+live line on a terminal; otherwise one line per evaluation, and the last
+one again, with the time since, whenever 30 s pass without one).
 
 Kernels K: base; nystrom (the base kernel Nyström-extended from the
 observations, as plus is from k_max; not invariant); avg (orbit average);
@@ -67,7 +68,12 @@ completes). If the run stops — Ctrl-C, SIGTERM, kill -9, a crash —
 kept evaluations are replayed, not re-evaluated, and the finished run's
 --json trace and stdout are those of an uninterrupted run, timings aside.
 On SIGINT/SIGTERM perf bo stops after the evaluation in progress and
-prints the command that resumes it (exit status 130).
+prints the command that resumes it (exit status 130). Every line of the
+journal carries the run's identity (a hash of its settings, seed
+included) under its checksum: a journal holding lines of another run
+(spliced from another journal, edited) is refused (exit 2), as is any
+damage but a torn last line, which is dropped. Journals written before
+this check (format version 1) are still resumed, with a warning.
 
 --json FILE writes the whole trace as JSON (refusing to overwrite an
 existing file unless --force; written atomically at the end, its directory
@@ -189,7 +195,7 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 		if c.Torn {
 			fmt.Fprintf(stderr, "perf bo: %s: dropped a torn last line (the run was killed while writing it)\n", *resume)
 		}
-		warnOtherBuild(stderr, "perf bo", *resume, c.Header.Code)
+		warnResumed(stderr, "perf bo", *resume, c)
 	} else {
 		if err := fs.require("problem", "kernel"); err != nil {
 			return err
@@ -278,6 +284,31 @@ func (s boSettings) build(workers int) (*problem.Problem, bo.Config, error) {
 		return nil, bo.Config{}, asInput(err)
 	}
 	return p, cfg, nil
+}
+
+// landmarksSummary says how the design cap of a Nyström kernel's run
+// (tr.Landmarks ≠ 0) played out: never (−1); not reached, when no fit had
+// more observations than the cap (the GP then used every observation, the
+// paper's kernel); or reached, with the most landmarks a fit used. A fit
+// sees the observations of the rounds before its own.
+func landmarksSummary(tr *bo.Trace) string {
+	if tr.Landmarks < 0 {
+		return "none (every observation)"
+	}
+	most, fitted, start := 0, 0, 0
+	for i, e := range tr.Evaluations {
+		if i == 0 || e.Round != tr.Evaluations[i-1].Round {
+			start = i // the observations before this round
+		}
+		if e.Hyper != nil {
+			most = max(most, e.Hyper.Landmarks)
+			fitted = max(fitted, start)
+		}
+	}
+	if most == 0 {
+		return fmt.Sprintf("cap %d, not reached (at most %d observations in a fit, all used)", tr.Landmarks, fitted)
+	}
+	return fmt.Sprintf("cap %d, reached (at most %d landmarks used, for fits of up to %d observations)", tr.Landmarks, most, fitted)
 }
 
 // strictJSON decodes data into v, refusing unknown fields and trailing
@@ -470,17 +501,7 @@ func writeBOSummary(w io.Writer, tr *bo.Trace) error {
 	row("seed", tr.Seed)
 	row("protocol", fmt.Sprintf("%s, beta %s, fit %s%s, %d init + %d iterations", tr.Acquisition, tr.Beta, tr.FitMode, priorNote(tr.Prior), tr.Init, tr.Iters))
 	if tr.Landmarks != 0 {
-		most := 0
-		for _, e := range tr.Evaluations {
-			if e.Hyper != nil {
-				most = max(most, e.Hyper.Landmarks)
-			}
-		}
-		desc := "none (every observation)"
-		if tr.Landmarks > 0 {
-			desc = fmt.Sprintf("%d (at most %d used)", tr.Landmarks, most)
-		}
-		row("landmarks", desc)
+		row("landmarks", landmarksSummary(tr))
 	}
 	row("backend / simd / gomaxprocs", fmt.Sprintf("%s / %s / %d", tr.Backend, experiments.Env(nil).SIMD, runtime.GOMAXPROCS(0)))
 	if tr.Optimum != nil {

@@ -172,7 +172,7 @@ func TestBOLandmarks(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	if !strings.Contains(stdout, "landmarks") || !strings.Contains(stdout, "4 (at most 4 used)") {
+	if !strings.Contains(stdout, "landmarks  ") || !strings.Contains(stdout, "cap 4, reached (at most 4 landmarks used, for fits of up to 5 observations)") {
 		t.Errorf("summary does not report the landmarks:\n%s", stdout)
 	}
 	data, err := os.ReadFile(path)
@@ -193,6 +193,36 @@ func TestBOLandmarks(t *testing.T) {
 	for i, e := range doc.Evaluations {
 		if i >= 5 && (e.Hyper == nil || e.Hyper.Landmarks != 4) {
 			t.Errorf("evaluation %d (5 or more observations): %+v, want 4 landmarks", i, e.Hyper)
+		}
+	}
+}
+
+// TestBOLandmarksNotReached (issue 15): when no fit had more observations
+// than the landmark cap — the default 256 for the paper's 5 + 50
+// evaluations — the summary says so plainly, with the largest fit; before,
+// it read "landmarks 256 (at most 0 used)". With --batch a fit sees the
+// rounds before its own.
+func TestBOLandmarksNotReached(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{tinyBO, "cap 256, not reached (at most 5 observations in a fit, all used)"},
+		{[]string{"--iters", "4", "--init", "3", "--batch", "2", "--workers", "1"}, "cap 256, not reached (at most 5 observations in a fit, all used)"},
+		{append([]string{"--landmarks", "-1"}, tinyBO...), "none (every observation)"},
+	} {
+		code, stdout, stderr := runCLI(t, append([]string{"bo", "--problem", "Ackley2d", "--kernel", "plus", "--seed", "1"}, tc.args...)...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d, stderr %q", tc.args, code, stderr)
+		}
+		line := ""
+		for _, l := range strings.Split(stdout, "\n") {
+			if strings.HasPrefix(l, "landmarks ") {
+				line = strings.Join(strings.Fields(l)[1:], " ")
+			}
+		}
+		if line != tc.want {
+			t.Errorf("%v: landmarks row %q, want %q\n%s", tc.args, line, tc.want, stdout)
 		}
 	}
 }

@@ -98,7 +98,7 @@ func writeRecord(dir, kind, command string, proto Protocol, noise, regret string
 	if err != nil {
 		return fmt.Errorf("encoding %s: %w", recordFile, err)
 	}
-	return writeOutput(filepath.Join(dir, recordFile), true, func(w io.Writer) error {
+	return writeOutputIn(dir, recordFile, true, func(w io.Writer) error {
 		_, err := w.Write(append(data, '\n'))
 		return err
 	})

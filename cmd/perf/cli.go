@@ -12,10 +12,13 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -356,23 +359,61 @@ func (fs *flagSet) onlyWith(flag string, allowed ...string) error {
 }
 
 // lineProgress reports progress on stderr: one line redrawn in place on a
-// terminal, one line per update otherwise (a log, a pipe).
+// terminal, one line per update otherwise (a log, a pipe), and there a
+// heartbeat — the last update again, with the time since it — whenever
+// heartbeatEvery passed without a line (one long evaluation). finish
+// must be called.
 type lineProgress struct {
 	w     io.Writer
 	label string
 	live  bool
-	drawn bool
-	width int
+	now   func() time.Time
+
+	mu      sync.Mutex
+	drawn   bool
+	width   int
+	last    string    // the last update's text
+	at      time.Time // when it came
+	printed time.Time // when a plain line was last printed
+	stop    chan struct{}
+	done    chan struct{}
 }
 
 func newLineProgress(w io.Writer, label string) *lineProgress {
-	return &lineProgress{w: w, label: label, live: isTerminal(w)}
+	p := newLineProgressAt(w, label, isTerminal(w), time.Now)
+	if !p.live {
+		p.stop, p.done = make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(p.done)
+			t := time.NewTicker(time.Second)
+			defer t.Stop()
+			for {
+				select {
+				case <-p.stop:
+					return
+				case <-t.C:
+					p.tick()
+				}
+			}
+		}()
+	}
+	return p
+}
+
+// newLineProgressAt returns a lineProgress on the clock now, without its
+// ticker (tests call tick).
+func newLineProgressAt(w io.Writer, label string, live bool, now func() time.Time) *lineProgress {
+	return &lineProgress{w: w, label: label, live: live, now: now, printed: now()}
 }
 
 func (p *lineProgress) printf(format string, a ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	msg := p.label + ": " + fmt.Sprintf(format, a...)
+	p.last, p.at = msg, p.now()
 	if !p.live {
 		fmt.Fprintln(p.w, msg)
+		p.printed = p.at
 		return
 	}
 	pad := max(p.width-len(msg), 0)
@@ -380,8 +421,27 @@ func (p *lineProgress) printf(format string, a ...any) {
 	p.width, p.drawn = len(msg), true
 }
 
-// finish ends a live line.
+// tick prints the heartbeat of a plain display when it is due.
+func (p *lineProgress) tick() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := p.now()
+	if p.live || p.last == "" || now.Sub(p.printed) < heartbeatEvery {
+		return
+	}
+	fmt.Fprintf(p.w, "%s (still running, %s since)\n", p.last, fmtDuration(now.Sub(p.at)))
+	p.printed = now
+}
+
+// finish stops the heartbeat and ends a live line.
 func (p *lineProgress) finish() {
+	if p.stop != nil {
+		close(p.stop)
+		<-p.done
+		p.stop = nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.drawn {
 		fmt.Fprintln(p.w)
 		p.drawn = false
@@ -421,17 +481,47 @@ func checkOutput(flagName, path string, force bool) error {
 	return nil
 }
 
-// writeOutput writes what fn writes to path atomically (never a partial
-// file, even on a full disk or a signal), refusing to replace an existing
-// file unless force.
+// checkOutputIn is checkOutput for the file name inside an --out
+// directory: a symbolic link there is not followed (see writeOutputIn).
+func checkOutputIn(dir, name string, force bool) error {
+	if err := atomicfile.CheckWritableIn(dir, name, force); err != nil {
+		path := filepath.Join(dir, name)
+		if errors.Is(err, fs.ErrExist) {
+			return badInput("--out: %s already exists; refusing to overwrite it (use --force)", path)
+		}
+		return badInput("--out: %w", err)
+	}
+	return nil
+}
+
+// writeOutput writes what fn writes to path, a file the user named,
+// atomically (never a partial file, even on a full disk or a signal),
+// refusing to replace an existing file unless force. A symbolic link at
+// path is followed: its target is replaced.
 func writeOutput(path string, force bool, fn func(io.Writer) error) error {
-	err := atomicfile.WriteFunc(path, 0o644, !force, func(w io.Writer) error {
+	return finishWrite(path, atomicfile.WriteFunc(path, 0o644, !force, buffered(fn)))
+}
+
+// writeOutputIn is writeOutput for the file name that perf writes inside
+// an --out directory: never through a symbolic link — a link planted at
+// dir/name is replaced by the file, and its target is left untouched.
+func writeOutputIn(dir, name string, force bool, fn func(io.Writer) error) error {
+	return finishWrite(filepath.Join(dir, name), atomicfile.WriteFuncIn(dir, name, 0o644, !force, buffered(fn)))
+}
+
+// buffered runs fn on a buffered writer and flushes it.
+func buffered(fn func(io.Writer) error) func(io.Writer) error {
+	return func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<16)
 		if err := fn(bw); err != nil {
 			return err
 		}
 		return bw.Flush()
-	})
+	}
+}
+
+// finishWrite maps the error of writing path.
+func finishWrite(path string, err error) error {
 	if errors.Is(err, fs.ErrExist) {
 		return badInput("%s already exists; refusing to overwrite it (use --force)", path)
 	}
@@ -448,10 +538,25 @@ func writeJSONOutput(path string, v any, force bool) error {
 	if err != nil {
 		return fmt.Errorf("encoding %s: %w", path, err)
 	}
-	return writeOutput(path, force, func(w io.Writer) error {
-		_, err := w.Write(append(data, '\n'))
+	return writeOutput(path, force, writeBytes(append(data, '\n')))
+}
+
+// writeJSONOutputIn is writeJSONOutput for the file name inside an --out
+// directory (see writeOutputIn).
+func writeJSONOutputIn(dir, name string, v any, force bool) error {
+	data, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", name, err)
+	}
+	return writeOutputIn(dir, name, force, writeBytes(append(data, '\n')))
+}
+
+// writeBytes is a writeOutput function writing b.
+func writeBytes(b []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := w.Write(b)
 		return err
-	})
+	}
 }
 
 // signalContext returns a context cancelled on SIGINT or SIGTERM (the

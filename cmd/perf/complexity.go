@@ -69,7 +69,8 @@ the larger ones; slopes use the measured points only ("points" column).
 
 Output: a Markdown table on stdout (or JSON with --json); with --out DIR
 also DIR/complexity-n.{png,svg}, DIR/complexity-group.{png,svg} and
-DIR/complexity-m.{png,svg} (log-log plots). Progress on stderr.
+DIR/complexity-m.{png,svg} (log-log plots; a symbolic link at one of
+these names is replaced, never written through). Progress on stderr.
 
 Example:
 

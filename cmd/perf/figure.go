@@ -47,7 +47,9 @@ figures' parameters (for the ones drawn):
 
 --grid is the number of points per axis of every heat map and curve. The
 figures are deterministic for a seed. An existing output file is refused
-before anything is computed unless --force. Progress on stderr.
+before anything is computed unless --force; a symbolic link in DIR at an
+output's name is replaced by the file, never written through. Progress
+on stderr.
 
 Example:
 
@@ -101,15 +103,17 @@ func runFigure(args []string, stdout, stderr io.Writer) error {
 	if err := prepareFigureDir(*out); err != nil {
 		return err
 	}
-	var paths []string
+	var files []string
 	for _, n := range want {
-		paths = append(paths, filepath.Join(*out, n+".png"), filepath.Join(*out, n+".svg"))
+		files = append(files, n+".png", n+".svg")
 	}
-	paths = append(paths, filepath.Join(*out, "figures.md"))
-	for _, p := range paths {
-		if err := checkOutput("out", p, *force); err != nil {
+	files = append(files, "figures.md")
+	var paths []string
+	for _, n := range files {
+		if err := checkOutputIn(*out, n, *force); err != nil {
 			return err
 		}
+		paths = append(paths, filepath.Join(*out, n))
 	}
 	ctx, stop := signalContext()
 	defer stop()
@@ -155,7 +159,7 @@ func runFigure(args []string, stdout, stderr io.Writer) error {
 			ext  string
 			data []byte
 		}{{".png", r.PNG}, {".svg", r.SVG}} {
-			if err := writeOutput(filepath.Join(*out, n+f.ext), *force, func(w io.Writer) error {
+			if err := writeOutputIn(*out, n+f.ext, *force, func(w io.Writer) error {
 				_, err := w.Write(f.data)
 				return err
 			}); err != nil {
@@ -164,7 +168,7 @@ func runFigure(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	md := experiments.FiguresMarkdown(figureCommand(args), rad, ack, wl)
-	if err := writeOutput(filepath.Join(*out, "figures.md"), *force, func(w io.Writer) error {
+	if err := writeOutputIn(*out, "figures.md", *force, func(w io.Writer) error {
 		_, err := io.WriteString(w, md)
 		return err
 	}); err != nil {

@@ -150,7 +150,9 @@ func runGram(args []string, stdout, _ io.Writer) error {
 	}
 
 	// The result and its JSON text (≤ 26 bytes a number) are sized from
-	// the files' row counts before they are parsed (constant memory).
+	// the files' row counts before they are parsed (constant memory). A
+	// pipe or a device is not counted (-1: counting would consume it); its
+	// reading is bounded by the budget, and the result is sized after.
 	nx, err := csvio.CountRows(*xPath)
 	if err != nil {
 		return badInput("--x: %w", err)
@@ -161,8 +163,10 @@ func runGram(args []string, stdout, _ io.Writer) error {
 			return badInput("--y: %w", err)
 		}
 	}
-	if err := orbit.CheckMemory(fmt.Sprintf("the %d×%d result and its JSON text", nx, ny), float64(nx)*float64(ny)*(8+26)); err != nil {
-		return err
+	if nx >= 0 && ny >= 0 {
+		if err := orbit.CheckMemory(fmt.Sprintf("the %d×%d result and its JSON text", nx, ny), float64(nx)*float64(ny)*(8+26)); err != nil {
+			return err
+		}
 	}
 	x, err := readPoints("x", *xPath, *d)
 	if err != nil {

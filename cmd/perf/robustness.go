@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -42,7 +41,8 @@ Matérn-5/2, for which k_avg has no closed form, so Ackley5d/avg enumerates
 With --out DIR (created; refused if it exists and is not empty, unless
 --force) it also writes robustness.md, results.json (every trace) and
 robustness.png / robustness.svg (R_T/T against d with standard-error bars,
-one panel per problem).
+one panel per problem); a symbolic link at one of these names in DIR is
+replaced by the file, never written through.
 
 Example:
   perf robustness --out results/robustness
@@ -118,7 +118,7 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("encoding results.json: %w", err)
 		}
-		if err := writeOutput(filepath.Join(*out, "results.json"), true, func(w io.Writer) error {
+		if err := writeOutputIn(*out, "results.json", true, func(w io.Writer) error {
 			_, err := w.Write(append(data, '\n'))
 			return err
 		}); err != nil {
@@ -138,7 +138,7 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 			strings.Join(args, " "), s.Iters, s.Init, s.Seeds, md,
 			s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), s.Backend,
 			codeNote(e), e.Module, e.GoVersion, e.SIMD, e.GOMAXPROCS, e.CPU, e.NumCPU, e.GOOS, e.GOARCH, wall, len(res.Runs))
-		if err := writeOutput(filepath.Join(*out, "robustness.md"), true, func(w io.Writer) error {
+		if err := writeOutputIn(*out, "robustness.md", true, func(w io.Writer) error {
 			_, err := io.WriteString(w, doc)
 			return err
 		}); err != nil {

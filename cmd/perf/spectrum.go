@@ -55,7 +55,8 @@ the ones its projection sets to zero) are neither drawn nor fitted.
 Output: the slopes as a Markdown table on stdout (or JSON with --json, the
 eigenvalues included). With --out DIR (created; refused if not empty
 unless --force): spectrum.md, spectrum.json and spectrum.png/.svg (one
-log-log panel per base kernel and group). Progress on stderr; at the
+log-log panel per base kernel and group; a symbolic link at one of these
+names is replaced, never written through). Progress on stderr; at the
 default n = 3000 each of the 4 spectra of a panel is one 3000×3000
 eigendecomposition (seconds each).
 
@@ -151,7 +152,7 @@ func runSpectrum(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stderr, "perf spectrum: %d spectra in %s\n", 4*len(res.Spectra), wall)
 	md := res.Markdown()
 	if *out != "" {
-		if err := writeJSONOutput(filepath.Join(*out, "spectrum.json"), res, true); err != nil {
+		if err := writeJSONOutputIn(*out, "spectrum.json", res, true); err != nil {
 			return err
 		}
 		paths, err := experiments.WriteFigure(*out, "spectrum", res.Panels(), res.Cols(), res.Caption()...)
@@ -165,7 +166,7 @@ func runSpectrum(args []string, stdout, stderr io.Writer) error {
 			"Wall time: %s for %d spectra (n = %d).\n\n![spectra](spectrum.png)\n",
 			strings.Join(args, " "), spectrumProtocol(res), md,
 			codeNote(e), e.Backend, e.GoVersion, e.SIMD, e.GOMAXPROCS, e.CPU, e.NumCPU, e.GOOS, e.GOARCH, wall, 4*len(res.Spectra), res.N)
-		if err := writeOutput(filepath.Join(*out, "spectrum.md"), true, func(w io.Writer) error {
+		if err := writeOutputIn(*out, "spectrum.md", true, func(w io.Writer) error {
 			_, err := io.WriteString(w, doc)
 			return err
 		}); err != nil {

@@ -41,6 +41,13 @@ are observed or pending it returns the next points of the initial design.
 --pending FILE  CSV rows x1,…,xd: points handed out and not yet evaluated
                 (each stands for its whole orbit under an invariant kernel:
                 the q new points avoid them and each other)
+                Either file may start with a header row, e.g. x1,x2,x3,y:
+                a first line none of whose fields looks like a number
+                (starts with a digit, a sign or a dot, or reads as one,
+                like nan or inf) is skipped; it must have as many fields
+                as the rows. Any other non-numeric field is an error
+                naming its file:line:column. Files may be pipes or devices
+                (/dev/stdin); what is read is bounded by --mem-budget.
 --problem P     a benchmark (box, group, base kernel and direction from P)
 --group G, --d D, --box LO:HI[,…]   your own black box: the group (as in
                 perf gram), and the box as one interval for every
@@ -163,10 +170,12 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	return nil
 }
 
-// readRows reads the CSV file of flag name; an empty file (a study that
-// has not started, nothing running) is nil: zero rows.
+// readRows reads the CSV file of flag name, which may start with a header
+// row (csvio.Options.Header: a first line none of whose fields looks like
+// a number); an empty file, or a header alone (a study that has not
+// started, nothing running), is nil: zero rows.
 func readRows(name, path string) (*mat.Dense, error) {
-	m, err := csvio.ReadPoints(path)
+	m, err := csvio.Options{Header: true}.Read(path)
 	switch {
 	case csvio.IsEmpty(err):
 		return nil, nil

@@ -91,3 +91,50 @@ func TestSuggestBatchAndErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestSuggestHeader (issue 15): --history and --pending may start with a
+// header row, as many schedulers write them: the suggestion is that of the
+// same file without it; a header alone is zero rows. A malformed row is
+// still an error naming file:line:column, and a first row with a number
+// in it is data, not a header. Before, every header was refused
+// ("h.csv:1:1: "x1" is not a number").
+func TestSuggestHeader(t *testing.T) {
+	rows := "1,2,1.8,0.5\n-1,0.5,2,1.5\n0,0,1,2\n2,-2,0.1,0.7\n1.5,1,-1,0.2\n"
+	pend := "0.3,-0.2,1.1\n"
+	base := []string{"suggest", "--group", "hyperoctahedral", "--d", "3", "--box", "-2:2", "--kernel", "plus", "--q", "2", "--minimize", "--seed", "9"}
+	run := func(hist, pending string) (int, string, string) {
+		return runCLI(t, append(base, "--history", writeFile(t, "h.csv", hist), "--pending", writeFile(t, "p.csv", pending))...)
+	}
+	code, want, stderr := run(rows, pend)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, tc := range []struct{ name, hist, pending string }{
+		{"history header", "x1,x2,x3,y\n" + rows, pend},
+		{"pending header", rows, "x1,x2,x3\n" + pend},
+		{"both, CRLF and quotes", "\"x1\",\"x2\",\"x3\",\"y\"\r\n" + strings.ReplaceAll(rows, "\n", "\r\n"), "a, b, c\n" + pend},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, got, stderr := run(tc.hist, tc.pending)
+			if code != exitOK || got != want {
+				t.Errorf("exit %d, %q (%s), want %q as without the header", code, got, stderr, want)
+			}
+		})
+	}
+	// A header alone is an empty history: the initial design's first point.
+	_, first, _ := runCLI(t, append(base, "--history", writeFile(t, "e.csv", ""))...)
+	if code, got, stderr := runCLI(t, append(base, "--history", writeFile(t, "h.csv", "x1,x2,x3,y\n"))...); code != exitOK || got != first {
+		t.Errorf("header alone: exit %d, %q (%s), want %q", code, got, stderr, first)
+	}
+	for _, tc := range []struct{ name, hist, want string }{
+		{"bad row after header", "x1,x2,x3,y\n1,2,1.8,0.5\n1,abc,1,2\n", `h.csv:3:2: "abc" is not a number`},
+		{"mixed first row", "x1,2,x3,y\n" + rows, `h.csv:1:1: "x1" is not a number`},
+		{"header narrower", "x1,x2,y\n" + rows, "h.csv:2: row has 4 fields, want 3 (as in the header, line 1)"},
+		{"second header", "x1,x2,x3,y\n" + rows + "x1,x2,x3,y\n", `h.csv:7:1: "x1" is not a number`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := run(tc.hist, pend)
+			checkOneLineError(t, code, stdout, stderr, "perf suggest: --history: ", tc.want)
+		})
+	}
+}

@@ -42,7 +42,10 @@ max where it is PSD; --kernels may add avgnorm, the normalized average,
 and nystrom, the base kernel Nyström-extended from the observations)
 × seed 0…seeds−1, each run the protocol of 'perf bo'.
 Runs execute in parallel (--workers of them, one goroutine each; results
-do not depend on the number), with a progress bar and ETA on stderr.
+do not depend on the number), with a progress bar and ETA on stderr (not
+a terminal: one line per finished run, and a line at least every 30 s).
+The ETA uses each cell's measured run times once one of its runs has
+finished, a cost model before, and how long the running runs have run.
 
 Prints the Markdown table on stdout: per benchmark and kernel the mean ±
 standard error over the seeds of the cumulative regret R_T (summed over
@@ -90,7 +93,12 @@ journal; only --workers may be given again) and writes the same files as
 an uninterrupted table, timings aside. On SIGINT/SIGTERM perf table stops
 at once: the finished runs are kept, the runs in progress are dropped (a
 run is journaled whole, so they start over on --resume), and it prints the
-resume command (exit status 130). Every file is written atomically.
+resume command (exit status 130). A journal holding runs of another table
+(lines spliced from another journal, whose settings differ) is refused
+(exit 2), as in 'perf bo --resume'. Every file is written atomically,
+and none through a symbolic link planted in DIR: a link at table.md (or
+any name perf writes there) is replaced by the file and its target is
+left untouched; a link in place of runs.journal is refused on --resume.
 
 Example:
   perf table --out results/ --fit base
@@ -158,7 +166,7 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 		if err := fs.onlyWith("resume", "out", "workers", "mem-budget"); err != nil {
 			return err
 		}
-		c, w, err := journal.Open(jpath, tableJournal)
+		c, w, err := journal.OpenIn(*out, tableJournalFile, tableJournal)
 		if err != nil {
 			return badInput("--resume: %w", err)
 		}
@@ -180,7 +188,7 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 		if c.Torn {
 			fmt.Fprintf(stderr, "perf table: %s: dropped a torn last line (the table was killed while writing it)\n", jpath)
 		}
-		warnOtherBuild(stderr, "perf table", jpath, c.Header.Code)
+		warnResumed(stderr, "perf table", jpath, c)
 	} else {
 		set = tableSettings{Seeds: *seeds, Noise: *noise, Regret: *regret, Ablation: *ablation, Protocol: proto.values(), Workers: *workers, Command: "perf table " + strings.Join(args, " ")}
 		var err error
@@ -260,12 +268,17 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// warnOtherBuild says on stderr when a journal was created by another
-// build than the running one: what is resumed and what runs now may come
-// from different code, so the result may differ from an uninterrupted
+// warnResumed says on stderr what a resumed journal cannot vouch for: a
+// version-1 journal's records are not bound to its run (a record spliced
+// from another run's journal would go unnoticed; version 2 refuses it),
+// and a journal created by another build than the running one mixes two
+// versions of the code, so the result may differ from an uninterrupted
 // run's.
-func warnOtherBuild(stderr io.Writer, cmd, path, code string) {
-	if now := journal.Code(); code != now {
+func warnResumed(stderr io.Writer, cmd, path string, c *journal.Contents) {
+	if c.Run == "" {
+		fmt.Fprintf(stderr, "%s: warning: %s is a version-%d journal, whose records are not bound to their run: records spliced from another run's journal would go unnoticed\n", cmd, path, c.Header.Version)
+	}
+	if now, code := journal.Code(), c.Header.Code; code != now {
 		if code == "" {
 			code = "an unrecorded build"
 		}
@@ -393,7 +406,7 @@ func prepareOutDir(dir string, force bool) error {
 // checkOutDir refuses (bad input) an output directory in which a file
 // cannot be created (read-only, a read-only file system).
 func checkOutDir(dir string) error {
-	if err := atomicfile.CheckWritable(filepath.Join(dir, ".perf-out"), true); err != nil {
+	if err := atomicfile.CheckWritableIn(dir, ".perf-out", true); err != nil {
 		return badInput("--out: %w", err)
 	}
 	return nil
@@ -404,7 +417,7 @@ func writeTableFiles(dir string, res *experiments.TableResult, md, command strin
 	if err != nil {
 		return fmt.Errorf("encoding results.json: %w", err)
 	}
-	if err := writeOutput(filepath.Join(dir, "results.json"), true, func(w io.Writer) error {
+	if err := writeOutputIn(dir, "results.json", true, func(w io.Writer) error {
 		_, err := w.Write(append(data, '\n'))
 		return err
 	}); err != nil {
@@ -470,75 +483,113 @@ func writeTableFiles(dir string, res *experiments.TableResult, md, command strin
 		b.WriteString("\n")
 	}
 	b.WriteString("\n![cumulative regret](regret.png)\n")
-	return writeOutput(filepath.Join(dir, "table.md"), true, func(w io.Writer) error {
+	return writeOutputIn(dir, "table.md", true, func(w io.Writer) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	})
 }
 
 // progressBar shows a batch's progress on stderr. The bar counts finished
-// runs (not their cost); elapsed time and the ETA (experiments.Progress.ETA:
-// measured per-cell run times, a cost model until a cell has one) count
-// down every second on a terminal, from the start. Elsewhere (a log, a
-// pipe) it prints one plain line per finished run.
+// runs (not their cost); elapsed time and the ETA
+// (experiments.Progress.ETAAt: measured per-cell run times, a cost model
+// until a cell has one, the time the running runs have already had) are
+// recomputed every second. On a terminal the line is redrawn every
+// second, from the start. Elsewhere (a log, a pipe) it prints one plain
+// line per finished run, and a heartbeat line whenever heartbeatEvery
+// passed without one — while one long run is in progress too.
 type progressBar struct {
 	w     io.Writer
 	label string
 	live  bool
+	now   func() time.Time
 
-	mu    sync.Mutex
-	p     experiments.Progress
-	at    time.Time // when p arrived
-	start time.Time
-	drawn bool
-	stop  chan struct{}
-	done  chan struct{}
+	mu      sync.Mutex
+	p       experiments.Progress
+	at      time.Time // when p arrived
+	start   time.Time
+	printed time.Time // when a plain line was last printed
+	drawn   bool
+	stop    chan struct{}
+	done    chan struct{}
 }
 
+// heartbeatEvery is the longest a plain (not live) progress display stays
+// silent.
+const heartbeatEvery = 30 * time.Second
+
 func newProgressBar(w io.Writer, label string) *progressBar {
-	b := &progressBar{w: w, label: label, live: isTerminal(w), start: time.Now()}
-	if b.live {
-		b.stop, b.done = make(chan struct{}), make(chan struct{})
-		go func() {
-			defer close(b.done)
-			t := time.NewTicker(time.Second)
-			defer t.Stop()
-			for {
-				select {
-				case <-b.stop:
-					return
-				case <-t.C:
-					b.mu.Lock()
-					if b.p.Total > 0 {
-						b.draw()
-					}
-					b.mu.Unlock()
-				}
+	b := newProgressBarAt(w, label, isTerminal(w), time.Now)
+	b.stop, b.done = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(b.done)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-b.stop:
+				return
+			case <-t.C:
+				b.tick()
 			}
-		}()
-	}
+		}
+	}()
 	return b
+}
+
+// newProgressBarAt returns a bar on the clock now, without its ticker
+// (tests call tick).
+func newProgressBarAt(w io.Writer, label string, live bool, now func() time.Time) *progressBar {
+	t := now()
+	return &progressBar{w: w, label: label, live: live, now: now, start: t, printed: t}
+}
+
+// tick is the once-a-second refresh: a redraw on a terminal, a heartbeat
+// line elsewhere once heartbeatEvery passed since the last line.
+func (b *progressBar) tick() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.p.Total == 0 {
+		return
+	}
+	now := b.now()
+	switch {
+	case b.live:
+		b.draw(now)
+	case now.Sub(b.printed) >= heartbeatEvery && b.p.Done < b.p.Total:
+		b.println(now)
+	}
 }
 
 func (b *progressBar) update(p experiments.Progress) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	first := b.p.Total == 0
-	b.p, b.at = p, time.Now()
+	now := b.now()
+	b.p, b.at = p, now
 	if b.live {
-		b.draw()
+		b.draw(now)
 		return
 	}
 	if first || p.Done > p.Resumed {
-		fmt.Fprintln(b.w, b.line())
+		b.println(now)
 	}
 }
 
-// line is the progress text at this moment.
-func (b *progressBar) line() string {
+func (b *progressBar) println(now time.Time) {
+	fmt.Fprintln(b.w, b.line(now))
+	b.printed = now
+}
+
+// line is the progress text at now.
+func (b *progressBar) line(now time.Time) string {
 	p := b.p
-	since := time.Since(b.at)
-	eta := "ETA " + fmtDuration(max(p.ETA-since, 0))
+	var left time.Duration
+	if p.ETAAt != nil {
+		left = p.ETAAt(now)
+	} else {
+		left = max(p.ETA-now.Sub(b.at), 0)
+	}
+	eta := "ETA " + fmtDuration(left)
 	if p.Done == p.Total {
 		eta = "done"
 	}
@@ -546,21 +597,22 @@ func (b *progressBar) line() string {
 	if p.Resumed > 0 {
 		extra = fmt.Sprintf(" (%d resumed)", p.Resumed)
 	}
-	return fmt.Sprintf("%s: %d/%d runs%s  %s elapsed  %s", b.label, p.Done, p.Total, extra, fmtDuration(time.Since(b.start)), eta)
+	return fmt.Sprintf("%s: %d/%d runs%s  %s elapsed  %s", b.label, p.Done, p.Total, extra, fmtDuration(now.Sub(b.start)), eta)
 }
 
-func (b *progressBar) draw() {
+func (b *progressBar) draw(now time.Time) {
 	const width = 30
 	p := b.p
 	fill := width * p.Done / max(p.Total, 1)
-	fmt.Fprintf(b.w, "\r[%s%s] %s   ", strings.Repeat("#", fill), strings.Repeat("-", width-fill), b.line())
+	fmt.Fprintf(b.w, "\r[%s%s] %s   ", strings.Repeat("#", fill), strings.Repeat("-", width-fill), b.line(now))
 	b.drawn = true
 }
 
 func (b *progressBar) finish() {
-	if b.live {
+	if b.stop != nil {
 		close(b.stop)
 		<-b.done
+		b.stop = nil
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -7,6 +7,20 @@
 // WriteFunc write a whole file at once; File takes a stream of writes (a
 // profile written while a program runs) and shows it on Commit.
 //
+// # Symbolic links
+//
+// A path the user named (Write, Create, WriteFunc, New, CheckWritable) is
+// followed if it is a symbolic link: the link stays and its target is
+// replaced, as the user asked. A file the caller names inside an output
+// directory it owns (the "In" functions: WriteIn, WriteFuncIn, NewIn,
+// CheckWritableIn, OpenIn — perf's --out DIR) is never written through a
+// symbolic link: a link at dir/name is replaced by the new regular file
+// and its target is left untouched, so a link planted in the directory
+// cannot make a write land outside it; OpenIn, which reads and appends in
+// place, refuses a link. name is one path element (no separator), so no
+// symbolic link inside dir is followed either; dir itself is the user's
+// and may be one.
+//
 // # Errors
 //
 // Errors wrap the os errors (errors.Is(err, fs.ErrExist) for Create on an
@@ -82,6 +96,69 @@ func New(path string, perm fs.FileMode, exclusive bool) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newFile(path, perm, exclusive)
+}
+
+// WriteIn is Write for the file name inside the output directory dir: a
+// symbolic link at dir/name is replaced, never written through (see the
+// package doc).
+func WriteIn(dir, name string, data []byte, perm fs.FileMode) error {
+	return WriteFuncIn(dir, name, perm, false, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteFuncIn is WriteFunc for the file name inside the output directory
+// dir: a symbolic link at dir/name is replaced by the new file (with
+// exclusive, it exists: fs.ErrExist), its target untouched.
+func WriteFuncIn(dir, name string, perm fs.FileMode, exclusive bool, fn func(io.Writer) error) error {
+	f, err := NewIn(dir, name, perm, exclusive)
+	if err != nil {
+		return err
+	}
+	if err := fn(f); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
+// NewIn is New for the file name inside the output directory dir: the
+// file shown on Commit replaces whatever entry dir/name is — a regular
+// file or a symbolic link, whose target is not touched — and a directory
+// or a special file there is refused.
+func NewIn(dir, name string, perm fs.FileMode, exclusive bool) (*File, error) {
+	path, err := inDir(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	return newFile(path, perm, exclusive)
+}
+
+// inDir returns dir/name after checking that name is one path element
+// and that the entry dir/name, if any, is a regular file or a symbolic
+// link (not followed).
+func inDir(dir, name string) (string, error) {
+	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, '/') || name != filepath.Base(name) {
+		return "", fmt.Errorf("atomicfile: %q is not a file name (one path element)", name)
+	}
+	path := filepath.Join(dir, name)
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return path, nil
+	case err != nil:
+		return "", err
+	case fi.Mode()&fs.ModeSymlink != 0, fi.Mode().IsRegular():
+		return path, nil
+	case fi.IsDir():
+		return "", fmt.Errorf("%s is a directory", path)
+	}
+	return "", fmt.Errorf("%s is %s, not a regular file: an atomic write replaces a file", path, kindOf(fi.Mode()))
+}
+
+func newFile(path string, perm fs.FileMode, exclusive bool) (*File, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+tmpInfix+"*")
 	if err != nil {
 		return nil, err
@@ -226,6 +303,43 @@ func SyncDir(dir string) error {
 	return nil
 }
 
+// CheckWritableIn is CheckWritable for the file name inside the output
+// directory dir (see NewIn): a symbolic link there is not followed (it
+// would be replaced), so the check is of dir itself.
+func CheckWritableIn(dir, name string, overwrite bool) error {
+	path, err := inDir(dir, name)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Lstat(path); err == nil && !overwrite {
+		return fmt.Errorf("%s: %w", path, fs.ErrExist)
+	}
+	return probe(dir, name)
+}
+
+// OpenIn opens the existing file name inside the output directory dir
+// with flag (os.O_RDWR, …) for reading or appending in place, refusing a
+// symbolic link at dir/name (an error wrapping ErrSymlink), so that
+// nothing outside dir is read or written as if it were dir's.
+func OpenIn(dir, name string, flag int) (*os.File, error) {
+	path, err := inDir(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	f, err := openNoFollow(path, flag)
+	if err != nil {
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, fmt.Errorf("%s %w; it must be a regular file of the directory (remove the link)", path, ErrSymlink)
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
+// ErrSymlink reports a symbolic link where OpenIn needs the directory's
+// own regular file.
+var ErrSymlink = errors.New("is a symbolic link")
+
 // CheckWritable reports, before any long computation, whether a file could
 // be written at path: its directory (a symbolic link's target's) must exist
 // and accept a new file (it creates and removes a temporary one there). It
@@ -240,12 +354,16 @@ func CheckWritable(path string, overwrite bool) error {
 	if _, err := os.Lstat(path); err == nil && !overwrite {
 		return fmt.Errorf("%s: %w", path, fs.ErrExist)
 	}
-	dir := filepath.Dir(target)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+probeInfix+"*")
+	return probe(filepath.Dir(target), filepath.Base(path))
+}
+
+// probe creates and removes a temporary file named after name in dir.
+func probe(dir, name string) error {
+	tmp, err := os.CreateTemp(dir, "."+name+probeInfix+"*")
 	if err != nil {
 		return fmt.Errorf("cannot write in %s: %w", dir, err)
 	}
-	name := tmp.Name()
+	p := tmp.Name()
 	tmp.Close()
-	return os.Remove(name)
+	return os.Remove(p)
 }

@@ -3,6 +3,9 @@
 package atomicfile
 
 import (
+	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -53,5 +56,88 @@ func TestSpecialFiles(t *testing.T) {
 	}
 	if err := Write(filepath.Join(dir, "dangling"), []byte("x"), 0o644); err == nil {
 		t.Error("Write through a dangling link")
+	}
+}
+
+// TestInDirNeverFollowsLinks (issue 15, defect 9): the In functions, for
+// files inside an output directory, replace a symbolic link planted at
+// dir/name by the new file and leave its target — outside dir — as it
+// was; a dangling link is replaced too (not created through); with
+// exclusive a link exists; CheckWritableIn checks dir, not the link's
+// target; OpenIn refuses a link; a directory, a FIFO and a name with a
+// separator are refused.
+func TestInDirNeverFollowsLinks(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "out")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(root, "victim.txt")
+	if err := os.WriteFile(victim, []byte("victim"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "table.md")
+	if err := os.Symlink("../victim.txt", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckWritableIn(dir, "table.md", true); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckWritableIn(dir, "table.md", false); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("CheckWritableIn over a link without overwrite: %v", err)
+	}
+	if err := WriteFuncIn(dir, "table.md", 0o644, true, func(io.Writer) error { return nil }); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("exclusive WriteFuncIn over a link: %v", err)
+	}
+	if err := WriteIn(dir, "table.md", []byte("table"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "victim" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+	if fi, err := os.Lstat(link); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("table.md is %v (%v), want a regular file", fi.Mode(), err)
+	}
+	if b, _ := os.ReadFile(link); string(b) != "table" {
+		t.Errorf("table.md holds %q", b)
+	}
+	dangling := filepath.Join(dir, "results.json")
+	if err := os.Symlink("../created-through-link", dangling); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteIn(dir, "results.json", []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(root, "created-through-link")); err == nil {
+		t.Error("a file was created through a dangling link")
+	}
+	// OpenIn: a link is refused with ErrSymlink, a regular file opened.
+	j := filepath.Join(dir, "runs.journal")
+	if err := os.Symlink("../victim.txt", j); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := OpenIn(dir, "runs.journal", os.O_RDWR); !errors.Is(err, ErrSymlink) {
+		if f != nil {
+			f.Close()
+		}
+		t.Errorf("OpenIn on a link: %v", err)
+	}
+	f, err := OpenIn(dir, "table.md", os.O_RDWR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err == nil {
+		if err := WriteIn(dir, "fifo", nil, 0o644); err == nil {
+			t.Error("WriteIn replaced a FIFO")
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"sub", "sub/x", "../x", "..", ".", ""} {
+		if err := WriteIn(dir, name, nil, 0o644); err == nil {
+			t.Errorf("WriteIn(%q) accepted", name)
+		}
 	}
 }

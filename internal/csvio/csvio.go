@@ -2,9 +2,9 @@ package csvio
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
-	"github.com/symbo/symbo/internal/budget"
 	"io"
 	"math"
 	"os"
@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/symbo/symbo/internal/budget"
 )
 
 // Error is a syntax or content error in a point file. Line and Col are
@@ -45,32 +47,76 @@ func (e *Error) Error() string {
 	}
 }
 
-// ReadPoints reads the point file at path; see ParsePoints. Errors name the
-// file as path.
-func ReadPoints(path string) (*mat.Dense, error) {
+// MaxLine caps the length in bytes of one line of a point file, whatever
+// the memory budget: 64 MiB, far above the longest honest row (orbit.MaxDim
+// = 65536 coordinates of at most 24 characters each), so that a stream
+// without line ends (/dev/zero, a binary file) is refused after reading a
+// bounded amount.
+const MaxLine = 64 << 20
+
+// Options select a variant of the dialect; the zero value is the strict
+// one (no header), which ReadPoints and ParsePoints read.
+type Options struct {
+	// Header accepts a header row, as schedulers and spreadsheets write
+	// one: the first non-blank line is skipped when none of its fields
+	// looks like a number (each is non-empty, does not parse as a number
+	// and does not start with a digit, a sign or a dot, e.g. "x1,x2,y"),
+	// and it must then have as many fields as the rows below it. A first
+	// line with any numeric field is a data row, read and checked as
+	// usual; a header-like row anywhere else is an error naming its line.
+	// Line numbers in errors stay those of the file.
+	Header bool
+}
+
+// ReadPoints reads the point file at path in the strict dialect; see
+// ParsePoints and Options.Read.
+func ReadPoints(path string) (*mat.Dense, error) { return Options{}.Read(path) }
+
+// ParsePoints reads a point file in the strict dialect from r; see
+// Options.Parse.
+func ParsePoints(r io.Reader, name string) (*mat.Dense, error) { return Options{}.Parse(r, name) }
+
+// Read reads the point file at path (a regular file, a pipe, a FIFO or a
+// device such as /dev/stdin); see Parse. Errors name the file as path.
+// A regular file is refused up front when its size alone exceeds what
+// Parse would read.
+func (o Options) Read(path string) (*mat.Dense, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err // *fs.PathError: "open x.csv: no such file or directory"
 	}
 	defer f.Close()
-	// Parsed, a file holds at most one float64 (8 bytes) per 2 bytes of
-	// text ("0,"): refuse up front a file whose values may not fit the
-	// memory budget.
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-		if need := 4 * float64(st.Size()); !budget.Fits(need) {
+		if need := valueBytesPerTextByte * float64(st.Size()); !budget.Fits(need) {
 			return nil, &Error{File: path, Msg: fmt.Sprintf("a file of %s may hold %s of values, over the memory budget of %s (raise it with %s or --mem-budget)",
 				budget.Format(float64(st.Size())), budget.Format(need), budget.Format(float64(budget.Limit())), budget.EnvVar)}
 		}
 	}
-	return ParsePoints(f, path)
+	return o.Parse(f, path)
 }
+
+// valueBytesPerTextByte bounds the memory a point file's text turns into:
+// parsed, it holds at most one float64 (8 bytes) per 2 bytes of text
+// ("0,"). Parse reads at most budget/4 bytes of any input, so a stream is
+// held to the rule a regular file's size is checked against up front.
+const valueBytesPerTextByte = 4
 
 // CountRows returns the number of non-blank lines of the file at path,
 // reading it in constant memory: an upper bound on the rows ReadPoints
 // returns, so that callers can size what they will build from the points
 // before parsing them. A file that cannot be read is an error; its
-// content is not checked (ReadPoints does that).
+// content is not checked (ReadPoints does that). For a file that is not a
+// regular one (a pipe, a FIFO, a device such as /dev/stdin) it returns
+// -1 without opening it: counting would consume the stream that ReadPoints
+// must read, or never end (/dev/zero); such input is bounded by
+// ReadPoints itself.
 func CountRows(path string) (int, error) {
+	// Stat, not open: opening a FIFO takes its writer's data away.
+	if st, err := os.Stat(path); err != nil {
+		return 0, err
+	} else if !st.Mode().IsRegular() {
+		return -1, nil
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, err
@@ -103,33 +149,80 @@ func CountRows(path string) (int, error) {
 	return rows, nil
 }
 
-// ParsePoints reads a point file from r and returns it as an n×d matrix, one
-// point per row. name is used in error messages only. It stops with an
-// error once the values read need more than the memory budget
-// (internal/budget; 16 bytes per value, counting the slice's growth).
-func ParsePoints(r io.Reader, name string) (*mat.Dense, error) {
-	br := bufio.NewReader(r)
+// Parse reads a point file from r and returns it as an n×d matrix, one
+// point per row. name is used in error messages only. Memory is bounded
+// by the memory budget (internal/budget) whatever r is — a regular file,
+// a pipe, a device that never ends: it reads at most budget/4 bytes (the
+// values of a text hold at most 4 bytes per byte of it), buffers at most
+// one line of at most MaxLine bytes, and stops with an error naming the
+// line as soon as the line being read and the values so far (16 bytes a
+// value, counting the slice's growth) would exceed the budget.
+func (o Options) Parse(r io.Reader, name string) (*mat.Dense, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
 	var (
 		data      []float64
 		cols      int
 		rows      int
 		lineNo    int
-		blankLine int // first blank line seen so far, 0 if none
+		blankLine int  // first blank line seen so far, 0 if none
+		header    int  // the header's line, 0 if none
+		seen      bool // a non-blank line was read
+		read      int64
+		buf       []byte // the line being read, reused
 	)
-	for {
-		line, readErr := br.ReadString('\n')
-		if readErr != nil && readErr != io.EOF {
-			return nil, fmt.Errorf("%s: %w", name, readErr)
+	limit := budget.Limit()
+	overBudget := func(line int, what string, need float64) error {
+		return &Error{File: name, Line: line, Msg: fmt.Sprintf("%s need %s, over the memory budget of %s (raise it with %s or --mem-budget)",
+			what, budget.Format(need), budget.Format(float64(limit)), budget.EnvVar)}
+	}
+	// next reads one line into buf (without its "\n"); eof reports the
+	// end of the input (buf may then hold a last line without "\n").
+	next := func() (eof bool, err error) {
+		buf = buf[:0]
+		for {
+			chunk, rerr := br.ReadSlice('\n')
+			read += int64(len(chunk))
+			if need := valueBytesPerTextByte * float64(read); need > float64(limit) {
+				return false, overBudget(lineNo+1, fmt.Sprintf("the %s of text read up to this line may hold values that", budget.Format(float64(read))), need)
+			}
+			if len(buf)+len(chunk) > MaxLine+1 {
+				return false, &Error{File: name, Line: lineNo + 1, Msg: fmt.Sprintf("line longer than %s (csvio.MaxLine; is this a point file?)", budget.Format(MaxLine))}
+			}
+			// The line buffer may double as it grows, and the line is
+			// copied once into a string: count both with the values held
+			// so far.
+			if need := 16*float64(len(data)) + 3*float64(len(buf)+len(chunk)); need > float64(limit) {
+				return false, overBudget(lineNo+1, "this line and the values before it", need)
+			}
+			buf = append(buf, chunk...)
+			switch {
+			case rerr == nil:
+				buf = buf[:len(buf)-1]
+				return false, nil
+			case rerr == bufio.ErrBufferFull:
+				continue
+			case rerr == io.EOF:
+				return true, nil
+			default:
+				return false, fmt.Errorf("%s: %w", name, rerr)
+			}
 		}
-		if line == "" && readErr == io.EOF {
+	}
+	for {
+		eof, err := next()
+		if err != nil {
+			return nil, err
+		}
+		if eof && len(buf) == 0 {
 			break
 		}
 		lineNo++
+		line := buf
 		if lineNo == 1 {
-			line = strings.TrimPrefix(line, "\ufeff")
+			line = bytes.TrimPrefix(line, []byte("\ufeff"))
 		}
-		line = strings.TrimRight(line, "\r\n")
-		if strings.TrimSpace(line) == "" {
+		line = bytes.TrimRight(line, "\r")
+		if len(bytes.TrimSpace(line)) == 0 {
 			if blankLine == 0 {
 				blankLine = lineNo
 			}
@@ -137,30 +230,42 @@ func ParsePoints(r io.Reader, name string) (*mat.Dense, error) {
 			if blankLine != 0 {
 				return nil, &Error{File: name, Line: blankLine, Msg: "blank line (allowed only at the end of the file)"}
 			}
-			// Blank lines may only trail, so the first data line is line 1.
-			fields := strings.Split(line, ",")
-			if rows == 0 {
-				cols = len(fields)
-			} else if len(fields) != cols {
-				return nil, &Error{File: name, Line: lineNo,
-					Msg: fmt.Sprintf("row has %d fields, want %d (as in line 1)", len(fields), cols)}
-			}
-			for j, f := range fields {
-				v, err := parseField(f)
-				if err != nil {
-					return nil, &Error{File: name, Line: lineNo, Col: j + 1, Msg: err.Error()}
+			// Blank lines may only trail, so the first data line is line 1
+			// (line 2 after a header).
+			nf := bytes.Count(line, []byte(",")) + 1
+			switch {
+			case !seen && o.Header && isHeader(line):
+				header, cols = lineNo, nf
+			case rows == 0 && header == 0:
+				cols = nf
+			case nf != cols:
+				as := "as in line 1"
+				if header != 0 {
+					as = fmt.Sprintf("as in the header, line %d", header)
 				}
-				data = append(data, v)
+				return nil, &Error{File: name, Line: lineNo, Msg: fmt.Sprintf("row has %d fields, want %d (%s)", nf, cols, as)}
 			}
-			rows++
+			seen = true
+			if header != lineNo {
+				rest := string(line) // one copy; the fields are slices of it
+				for j := range nf {
+					var f string
+					f, rest, _ = strings.Cut(rest, ",")
+					v, err := parseField(f)
+					if err != nil {
+						return nil, &Error{File: name, Line: lineNo, Col: j + 1, Msg: err.Error()}
+					}
+					data = append(data, v)
+				}
+				rows++
+			}
 			// A stream (a pipe, stdin) has no size to check up front:
 			// stop as soon as its values outgrow the memory budget.
-			if need := 16 * float64(len(data)); !budget.Fits(need) {
-				return nil, &Error{File: name, Line: lineNo, Msg: fmt.Sprintf("the values up to this line need %s (with room to grow), over the memory budget of %s (raise it with %s or --mem-budget)",
-					budget.Format(need), budget.Format(float64(budget.Limit())), budget.EnvVar)}
+			if need := 16 * float64(len(data)); need > float64(limit) {
+				return nil, overBudget(lineNo, "the values up to this line", need)
 			}
 		}
-		if readErr == io.EOF {
+		if eof {
 			break
 		}
 	}
@@ -168,6 +273,22 @@ func ParsePoints(r io.Reader, name string) (*mat.Dense, error) {
 		return nil, &Error{File: name, Msg: "empty file", empty: true}
 	}
 	return mat.NewDense(rows, cols, data), nil
+}
+
+// isHeader reports whether a line looks like a header row: every field is
+// non-empty, does not start like a number (a digit, a sign, a dot) and
+// does not parse as one ("nan" and "inf" do).
+func isHeader(line []byte) bool {
+	for f := range bytes.SplitSeq(line, []byte(",")) {
+		s := strings.TrimSpace(string(f))
+		if s == "" || strings.ContainsRune("0123456789+-.", rune(s[0])) {
+			return false
+		}
+		if _, err := strconv.ParseFloat(s, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+			return false
+		}
+	}
+	return true
 }
 
 var errEmptyField = errors.New("empty field")

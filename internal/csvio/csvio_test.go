@@ -9,6 +9,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -293,5 +295,156 @@ func TestCountRows(t *testing.T) {
 	}
 	if _, err := CountRows(filepath.Join(t.TempDir(), "missing")); err == nil {
 		t.Error("missing file: no error")
+	}
+}
+
+// endless is a stream that never ends (/dev/zero, `yes`): it repeats
+// pattern and counts the bytes read; past max it fails, so that a reader
+// that does not bound what it reads fails the test instead of hanging.
+type endless struct {
+	pattern []byte
+	read    int
+	max     int
+	block   []byte // the pattern repeated, and once more
+}
+
+var errExhausted = errors.New("test stream exhausted: the reader did not stop")
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.read >= e.max {
+		return 0, errExhausted
+	}
+	if e.block == nil {
+		e.block = bytes.Repeat(e.pattern, (1<<16)/len(e.pattern)+1)
+	}
+	off := e.read % len(e.pattern)
+	n := copy(p[:min(len(p), e.max-e.read)], e.block[off:off+(1<<16)/len(e.pattern)*len(e.pattern)])
+	e.read += n
+	return n, nil
+}
+
+// TestParseBoundedStream: a stream without a size — a pipe, a FIFO, a
+// device such as /dev/zero — is refused with a budget error naming the
+// line after reading at most budget/4 bytes (the rule a regular file's
+// size is held to), whatever its lines look like: one endless line of
+// NULs or of values, endless blank lines, endless short rows. With the
+// default budget a line without end stops at MaxLine. Memory stays
+// within the budget. Before, a line was buffered whole (ReadString):
+// `head -c 400000000 /dev/zero | perf suggest --history /dev/stdin
+// --mem-budget 50MiB` reached 3.6 GB.
+func TestParseBoundedStream(t *testing.T) {
+	const limit = 4 << 20
+	for _, tc := range []struct {
+		name    string
+		pattern string
+		want    string
+	}{
+		{"zeros", "\x00", "pipe:1: the 1.06 MiB of text read up to this line may hold values that need 4.25 MiB, over the memory budget of 4 MiB"},
+		{"one long row", "1,", ":1: "},
+		{"blank lines", "\n", "memory budget of 4 MiB"},
+		{"short rows", "1,2\n", "memory budget of 4 MiB"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer budget.SetLimit(limit)()
+			s := &endless{pattern: []byte(tc.pattern), max: 64 * limit}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := ParsePoints(s, "pipe")
+			runtime.ReadMemStats(&after)
+			var e *Error
+			if !errors.As(err, &e) || !strings.Contains(err.Error(), "memory budget") || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want a memory-budget error containing %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %q spans several lines", err)
+			}
+			if s.read > limit/4+1<<16 {
+				t.Errorf("read %d bytes, want at most budget/4 = %d (and one buffer)", s.read, limit/4)
+			}
+			// Garbage included (the values' slice grows by doubling).
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4*limit {
+				t.Errorf("allocated %d bytes in all, over 4 times the budget of %d", alloc, limit)
+			}
+		})
+	}
+	t.Run("MaxLine", func(t *testing.T) {
+		s := &endless{pattern: []byte("\x00"), max: 2 * MaxLine}
+		_, err := ParsePoints(s, "dev")
+		if err == nil || !strings.Contains(err.Error(), "dev:1: line longer than 64 MiB") {
+			t.Fatalf("error %v, want a MaxLine error", err)
+		}
+		if s.read > MaxLine+1<<17 {
+			t.Errorf("read %d bytes, want at most MaxLine = %d", s.read, MaxLine)
+		}
+	})
+}
+
+// TestReadPointsDevice: ReadPoints bounds what it reads from a device
+// that never ends, as from a stream, and CountRows does not read (nor
+// consume) a file that is not regular.
+func TestReadPointsDevice(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	defer budget.SetLimit(1 << 20)()
+	_, err := ReadPoints("/dev/zero")
+	if err == nil || !strings.Contains(err.Error(), "/dev/zero:1: ") || !strings.Contains(err.Error(), "memory budget") {
+		t.Fatalf("error %v, want a budget error naming /dev/zero:1", err)
+	}
+	if n, err := CountRows("/dev/zero"); n != -1 || err != nil {
+		t.Errorf("CountRows(/dev/zero) = %d, %v, want -1 (not counted)", n, err)
+	}
+}
+
+// TestParseHeader: with Options.Header a first row none of whose fields
+// looks like a number is skipped (line numbers stay the file's); a row
+// with any numeric field is data, and its errors name the row; a header
+// elsewhere, or one whose width differs from the rows', is an error; the
+// strict dialect refuses every header.
+func TestParseHeader(t *testing.T) {
+	h := Options{Header: true}
+	for _, tc := range []struct {
+		name string
+		in   string
+		want [][]float64
+		err  string
+	}{
+		{"header", "x1,x2,y\n1,2,3\n4,5,6\n", [][]float64{{1, 2, 3}, {4, 5, 6}}, ""},
+		{"header bom crlf spaces", "\ufeff x1 , x2 \r\n1,2\r\n", [][]float64{{1, 2}}, ""},
+		{"quoted names", "\"x\",\"y\"\n1,2\n", [][]float64{{1, 2}}, ""},
+		{"no header", "1,2\n3,4\n", [][]float64{{1, 2}, {3, 4}}, ""},
+		{"header only", "x,y\n", nil, "h.csv: empty file"},
+		{"header then blank", "x,y\n\n", nil, "h.csv: empty file"},
+		{"mixed first row is data", "x1,2,y\n1,2,3\n", nil, `h.csv:1:1: "x1" is not a number`},
+		{"nan first row is data", "nan,inf\n1,2\n", nil, `h.csv:1:1: "nan" is not a finite number`},
+		{"underscored numbers are data", "1_0,2_0\n", nil, `h.csv:1:1: "1_0" is not a number`},
+		{"signed names are data", "-x,+y\n1,2\n", nil, `h.csv:1:1: "-x" is not a number`},
+		{"empty name is data", "x,,y\n1,2,3\n", nil, `h.csv:1:1: "x" is not a number`},
+		{"second header", "x,y\n1,2\nx,y\n", nil, `h.csv:3:1: "x" is not a number`},
+		{"bad row after header", "x,y\n1,2\n3,abc\n", nil, `h.csv:3:2: "abc" is not a number`},
+		{"header wider", "x,y,z\n1,2\n", nil, "h.csv:2: row has 2 fields, want 3 (as in the header, line 1)"},
+		{"blank before header", "\nx,y\n1,2\n", nil, "h.csv:1: blank line (allowed only at the end of the file)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := h.Parse(strings.NewReader(tc.in), "h.csv")
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err {
+					t.Fatalf("error %v, want %q", err, tc.err)
+				}
+				if tc.err == "h.csv: empty file" && !IsEmpty(err) {
+					t.Errorf("IsEmpty(%v) = false", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !mat.Equal(got, mat.NewDense(len(tc.want), len(tc.want[0]), slices.Concat(tc.want...))) {
+				t.Errorf("got %v, want %v", mat.Formatted(got), tc.want)
+			}
+			if _, err := ParsePoints(strings.NewReader(tc.in), "h.csv"); tc.in[0] != '1' && err == nil {
+				t.Errorf("strict dialect accepted %q", tc.in)
+			}
+		})
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // FuzzParsePoints: any input is refused with a *Error naming the source,
@@ -18,8 +20,18 @@ func FuzzParsePoints(f *testing.F) {
 	} {
 		f.Add(s)
 	}
+	f.Add("x1,x2,y\n1,2,3\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		x, err := ParsePoints(strings.NewReader(in), "fuzz.csv")
+		// The header dialect reads what the strict one reads, the same
+		// bits; it may accept more (a header row), never less.
+		xh, errh := Options{Header: true}.Parse(strings.NewReader(in), "fuzz.csv")
+		if err == nil && (errh != nil || !mat.Equal(x, xh)) {
+			t.Fatalf("header dialect: %v, strict read %v", errh, x)
+		}
+		if errh == nil && err != nil {
+			x, err = xh, nil
+		}
 		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) || e.File != "fuzz.csv" || !strings.HasPrefix(err.Error(), "fuzz.csv") {

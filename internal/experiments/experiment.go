@@ -45,26 +45,40 @@ func (s RunSpec) batch(def int) int {
 }
 
 // Progress reports the state of a batch of runs: Done of Total finished,
-// and the same in estimated cost units (see EstimatedCost), which make a
-// better ETA than run counts because run times differ by 100×.
+// and an estimate of the remaining wall time (see ETA), which weighs the
+// runs by their measured or modelled cost because run times differ by
+// 100×.
 type Progress struct {
 	// Done of Total runs are finished; Resumed of them were done before
 	// this batch started (RunAllOptions.Done).
 	Done, Total, Resumed int
 	// Elapsed is the batch's wall time so far.
 	Elapsed time.Duration
-	// ETA estimates the remaining wall time: every pending run is
-	// predicted by the mean time of the finished runs of its cell (problem,
-	// kernel) once one has finished, else by its EstimatedCost times the
-	// seconds per unit of cost measured so far (secondsPerCost before any
-	// run finishes), and the sum is spread over the workers.
+	// ETA estimates the remaining wall time at the moment of the report
+	// (ETAAt(now)).
 	ETA time.Duration
+	// ETAAt, if not nil, estimates the remaining wall time at a later
+	// moment from what is known then (a run that has been going for a
+	// while needs only the rest of its predicted time), so that a display
+	// can refresh it between reports. Each pending run is predicted by the
+	// mean time of the finished runs of its cell (problem, kernel) once
+	// one has finished; otherwise by its EstimatedCost times a rate in
+	// seconds per unit of cost: the median over the measured cells of
+	// their own rates, with the prior (secondsPerCost) counted twice, so
+	// that one cell the cost model gets wrong — a slow cell measured, or
+	// in progress — does not inflate the estimate of every other cell. A
+	// running run counts the rest of its prediction (none once it is
+	// overdue). The remaining work is spread over the workers, and the
+	// estimate is never below the longest single run still to finish.
+	// Safe to call from any goroutine, also after RunAll returned.
+	ETAAt func(now time.Time) time.Duration `json:"-"`
 }
 
 // secondsPerCost is the prior wall time of one unit of EstimatedCost (a
-// base-kernel run of the paper's 5 + 50 evaluations on a small problem),
-// before any run has been measured; priorRate scales it to other lengths.
-const secondsPerCost = 0.25
+// base-kernel run of the paper's 5 + 50 evaluations on a small problem:
+// 0.19–0.28 s in docs/results, GOMAXPROCS 2), before any run has been
+// measured; priorRate scales it to other lengths.
+const secondsPerCost = 0.2
 
 // priorRate is secondsPerCost for runs of n evaluations: the GP's cost
 // per step grows with the observations, so about quadratically in n.
@@ -73,83 +87,144 @@ func priorRate(n int) float64 {
 	return secondsPerCost * r * r
 }
 
-// etaModel predicts the remaining wall time of a batch from the runs that
-// finished (see Progress.ETA).
+// etaModel predicts the remaining wall time of a batch of runs (see
+// Progress.ETAAt) from what is known at a moment: the measured times of
+// the finished runs of each cell, the cost model for cells without one,
+// and how long each running run has been going. Its methods take the
+// time explicitly (tests drive it with a fake clock) and lock mu (the
+// display may ask for an estimate while runs start and finish).
 type etaModel struct {
-	cost             []float64
-	cell             []string
-	cellSum          map[string]float64
-	cellN            map[string]int
-	measuredS, costS float64
-	prior            float64 // seconds per unit of cost before any run is measured
-	pending          map[int]bool
-	workers          int
+	mu      sync.Mutex
+	cost    []float64
+	cell    []string
+	sum     map[string]float64 // seconds of the finished runs of each cell
+	n       map[string]int
+	prior   float64           // seconds per unit of cost before any run is measured
+	pending map[int]bool      // not finished (queued or running)
+	running map[int]time.Time // started, not finished: when
+	workers int
 }
 
+func newETAModel(cost []float64, cell []string, prior float64, workers int) *etaModel {
+	return &etaModel{cost: cost, cell: cell, sum: map[string]float64{}, n: map[string]int{}, prior: prior,
+		pending: map[int]bool{}, running: map[int]time.Time{}, workers: workers}
+}
+
+// add marks run i as to be done.
+func (m *etaModel) add(i int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.pending[i] = true
+}
+
+// start records that run i started at t.
+func (m *etaModel) start(i int, t time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.running[i] = t
+}
+
+// finished records that run i took the given seconds.
 func (m *etaModel) finished(i int, seconds float64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	delete(m.pending, i)
-	m.cellSum[m.cell[i]] += seconds
-	m.cellN[m.cell[i]]++
-	m.measuredS += seconds
-	m.costS += m.cost[i]
+	delete(m.running, i)
+	m.sum[m.cell[i]] += seconds
+	m.n[m.cell[i]]++
 }
 
-func (m *etaModel) eta() time.Duration {
-	rate := m.prior
-	if m.costS > 0 {
-		rate = m.measuredS / m.costS
+// rate is the seconds per unit of cost of a cell not measured yet: the
+// median of the measured cells' rates (mean time / cost) and the prior,
+// which counts twice: one measured cell cannot move it, two move it half
+// way (the geometric mean of the middle pair), three or more outvote the
+// prior. m.mu is held.
+func (m *etaModel) rate() float64 {
+	rates := []float64{m.prior, m.prior}
+	costOf := map[string]float64{}
+	for i, c := range m.cell {
+		costOf[c] = m.cost[i]
 	}
-	var sum float64
-	for i := range m.pending {
-		if n := m.cellN[m.cell[i]]; n > 0 {
-			sum += m.cellSum[m.cell[i]] / float64(n)
-		} else {
-			sum += m.cost[i] * rate
+	for c, n := range m.n {
+		if k := costOf[c]; k > 0 && n > 0 {
+			rates = append(rates, m.sum[c]/float64(n)/k)
 		}
 	}
-	par := min(m.workers, len(m.pending))
-	if par == 0 {
+	slices.Sort(rates)
+	h := len(rates) / 2
+	if len(rates)%2 == 1 {
+		return rates[h]
+	}
+	return math.Sqrt(rates[h-1] * rates[h])
+}
+
+// eta is the estimate at now (see Progress.ETAAt).
+func (m *etaModel) eta(now time.Time) time.Duration {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.pending) == 0 {
 		return 0
 	}
-	return time.Duration(sum / float64(par) * float64(time.Second))
+	rate := m.rate()
+	var sum, longest float64
+	for i := range m.pending {
+		pred := m.cost[i] * rate
+		if n := m.n[m.cell[i]]; n > 0 {
+			pred = m.sum[m.cell[i]] / float64(n)
+		}
+		if t, ok := m.running[i]; ok {
+			pred = max(pred-now.Sub(t).Seconds(), 0)
+		}
+		sum += pred
+		longest = max(longest, pred)
+	}
+	par := min(m.workers, len(m.pending))
+	return time.Duration(max(sum/float64(par), longest) * float64(time.Second))
 }
 
 // EstimatedCost is a rough relative cost of one run of kernel k on p (base
-// on a small problem ≈ 1), set by hand from early measurements (the
-// current mean seconds per run are in the tables under docs/results):
-// k_avg's fit enumerates the group, k_plus eigendecomposes at every
-// likelihood evaluation. It only orders the runs (the most
-// expensive start first, which shortens the tail of a parallel batch) and
-// weighs the progress ETA; results do not depend on it.
+// on a small problem ≈ 1), set by hand from the mean seconds per run of
+// the tables under docs/results (GOMAXPROCS 2, 5 + 50 evaluations; the
+// figures below are those, divided by secondsPerCost): k_avg's fit
+// enumerates the group unless a closed form applies, k_plus
+// eigendecomposes at every likelihood evaluation. It only orders the runs
+// (the most expensive start first, which shortens the tail of a parallel
+// batch) and gives the progress ETA its prior; results do not depend on
+// it.
 func EstimatedCost(p *problem.Problem, k string) float64 {
 	order := math.Inf(1)
 	if o := p.Group().Order(); o != nil {
 		order, _ = new(big.Float).SetInt(o).Float64()
 	}
 	d := float64(p.Dim())
+	base := 1 + 0.1*d // base: 0.19–0.28 s for d = 1…8
 	switch k {
-	case bo.NameAvg:
+	case bo.NameAvg, bo.NameAvgNorm: // avgnorm: the same orbit averages, normalized
 		if math.IsInf(order, 1) {
 			if strings.HasPrefix(p.Group().Name(), "rotation") {
-				return 3 // closed form (Bessel I₀)
+				return 1.5 // closed form (Bessel I₀): 0.29–0.30 s
 			}
 			// No closed form (scaling): a double average over
 			// kernel.DefaultQuadratureGauss = 32 Gauss–Legendre nodes
-			// per orbit, 32×32 base-kernel evaluations per pair.
-			return 150
+			// per orbit, 32×32 base-kernel evaluations per pair:
+			// 14.6–45.7 s on Scaling2d.
+			return 120
 		}
 		if p.BaseShape() != kernel.RBF {
 			// No closed form: |G| base-kernel evaluations per pair
-			// (Ackley5d: 3840, minutes per run).
-			return 10 + 0.5*order
+			// (Ackley1d…5d, |G| = 2…3840: 0.28, 0.29, 0.60, 3.5, 41 s;
+			// WLAN8d, |G| = 24: 0.8–1.0 s).
+			return base * (1 + 0.05*order)
 		}
-		return 10 + 5*math.Log2(order) // closed forms (permanents)
+		// Closed forms (products, permanents): Rastrigin1d…5d 0.22–0.49 s,
+		// Griewank6d 0.31–0.38 s.
+		return 1.5 * base
 	case bo.NamePlus:
-		return 6 + 0.2*d
+		return 1.3 * base // 0.20–0.53 s; WLAN8d 0.9–1.2 s
 	case bo.NameMax:
-		return 1.3 + 0.1*d
+		return 1.2 * base // 0.19–0.42 s
 	default:
-		return 1 + 0.1*d
+		return base
 	}
 }
 
@@ -212,8 +287,8 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 	traces := make([]*bo.Trace, len(specs))
 	var order []int
 	var done int
-	model := &etaModel{cost: costs, cell: make([]string, len(specs)), cellSum: map[string]float64{}, cellN: map[string]int{}, pending: map[int]bool{}, workers: workers,
-		prior: priorRate(cmp.Or(cfg.Init, bo.DefaultInit) + iters)}
+	cells := make([]string, len(specs))
+	model := newETAModel(costs, cells, priorRate(cmp.Or(cfg.Init, bo.DefaultInit)+iters), workers)
 	for i := range o.Done {
 		if i < 0 || i >= len(specs) {
 			return nil, fmt.Errorf("%w: a finished run has index %d, the plan has %d runs", ErrBadOptions, i, len(specs))
@@ -224,14 +299,14 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 		}
 	}
 	for i, s := range specs {
-		model.cell[i] = s.Problem + "/" + s.Kernel
+		cells[i] = s.Problem + "/" + s.Kernel
 		if tr := o.Done[i]; tr != nil {
 			traces[i] = tr
 			done++
 			continue
 		}
 		order = append(order, i)
-		model.pending[i] = true
+		model.add(i)
 	}
 	sort.SliceStable(order, func(a, b int) bool { return costs[order[a]] > costs[order[b]] })
 
@@ -244,7 +319,7 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 	)
 	start := time.Now()
 	if o.Progress != nil {
-		o.Progress(Progress{Done: done, Total: len(specs), Resumed: done, ETA: model.eta()})
+		o.Progress(Progress{Done: done, Total: len(specs), Resumed: done, ETA: model.eta(start), ETAAt: model.eta})
 	}
 	resumed := done
 	for range min(workers, len(order)) {
@@ -268,6 +343,7 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 				}
 				c.Kernel, c.Minimize, c.Workers = k, !p.Maximize(), 1
 				t0 := time.Now()
+				model.start(i, t0)
 				tr, err := bo.Run(ctx, p, c, s.Seed, bo.RunOptions{Iters: iters, Batch: s.batch(o.Batch), Noise: o.Noise})
 				took := time.Since(t0).Seconds()
 				if err != nil {
@@ -290,7 +366,8 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 				done++
 				model.finished(i, took)
 				if o.Progress != nil {
-					o.Progress(Progress{Done: done, Total: len(specs), Elapsed: time.Since(start), Resumed: resumed, ETA: model.eta()})
+					now := time.Now()
+					o.Progress(Progress{Done: done, Total: len(specs), Elapsed: now.Sub(start), Resumed: resumed, ETA: model.eta(now), ETAAt: model.eta})
 				}
 				mu.Unlock()
 			}

@@ -230,7 +230,8 @@ type errPoints struct {
 func (e errPoints) YError(i int) (float64, float64) { return e.err[i], e.err[i] }
 
 // WriteFigure draws the panels on a grid of cols columns and writes
-// base.png and base.svg into dir, returning their paths. Each panel is
+// base.png and base.svg into dir, returning their paths; a symbolic link
+// at either path is replaced, never written through (atomicfile.WriteIn). Each panel is
 // 3.2 × 2.6 inches. Caption lines, if any, are printed above the grid
 // (what the curves and bands are, how many seeds, which way is better).
 func WriteFigure(dir, base string, panels []Panel, cols int, caption ...string) ([]string, error) {
@@ -286,7 +287,7 @@ func WriteFigure(dir, base string, panels []Panel, cols int, caption ...string) 
 			return nil, fmt.Errorf("experiments: plot %s: %w", base+out.ext, err)
 		}
 		path := filepath.Join(dir, base+out.ext)
-		if err := atomicfile.Write(path, buf.Bytes(), 0o644); err != nil {
+		if err := atomicfile.WriteIn(dir, base+out.ext, buf.Bytes(), 0o644); err != nil {
 			return nil, fmt.Errorf("experiments: %w", err)
 		}
 		paths = append(paths, path)

@@ -3,16 +3,31 @@
 // flushed to disk (fsync) as it is written, so that an interrupted run —
 // Ctrl-C, kill -9, a crash, a full disk — can resume from what it kept.
 //
-// # Format (version 1)
+// # Format (version 2)
 //
 // Line 1 is the header, every later line a record; each line is
 //
-//	{"seq":N,"crc32":C,"data":D}
+//	{"seq":N,"run":R,"crc32":C,"data":D}
 //
 // where N is 0 for the header and 1, 2, … for the records in order, D is
-// any JSON value (the header's is {"format":"symbo-journal","version":1,
+// any JSON value (the header's is {"format":"symbo-journal","version":2,
 // "kind":K,"settings":S,"code":B}, B the build that created it, see Code),
-// and C is the IEEE CRC-32 of the bytes of D as written. Lines end in "\n".
+// R is the run's identity, RunID(K, S): 16 hex digits of the SHA-256 of
+// the kind and the settings as written, the same on every line, and C is
+// the IEEE CRC-32 of the line without its checksum, the bytes
+// {"seq":N,"run":R,"data":D}. Lines end in "\n".
+//
+// So every record is bound to its run: a record spliced from another
+// journal — another kernel, seed, acquisition, any other setting — carries
+// another R, and is refused even though its own checksum holds; editing R
+// to match breaks the checksum. The build (B) is not part of the identity:
+// a run resumed by another build keeps it (perf warns).
+//
+// Version 1 (before records were bound) had no "run" field and C covered
+// D only. Such journals are still read and appended to in their own
+// format (a file never mixes versions); Contents.Run is empty for them,
+// and callers should say that their records are not checked against the
+// run (perf prints a warning on resume).
 //
 // # Invariants
 //
@@ -21,13 +36,13 @@
 //     so a crash at any moment leaves no journal or one with its header.
 //   - A line is appended with one write and then fsync'd.
 //   - Reading accepts only a well-formed file: every line parses with
-//     exactly these fields, its checksum matches and its sequence number is
-//     the next one. A final line without its "\n" is a torn write (the
-//     process died while appending): Read drops it and reports it, and Open
-//     truncates it away before appending again. Anything else — a
-//     corrupted, reordered, duplicated or missing line anywhere, a torn
-//     line followed by others — is an error naming file:line. Nothing is
-//     skipped silently.
+//     exactly these fields, its checksum matches, its run is the header's
+//     and its sequence number is the next one. A final line without its
+//     "\n" is a torn write (the process died while appending): Read drops
+//     it and reports it, and Open truncates it away before appending again.
+//     Anything else — a corrupted, reordered, duplicated, missing or
+//     foreign line anywhere, a torn line followed by others — is an error
+//     naming file:line. Nothing is skipped silently.
 //
 // # Concurrency
 //
@@ -38,29 +53,44 @@ package journal
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 
 	"github.com/symbo/symbo/internal/atomicfile"
 )
 
-// Format and Version identify the file format.
+// Format and Version identify the file format; Create writes Version,
+// Read reads it and version 1.
 const (
 	Format  = "symbo-journal"
-	Version = 1
+	Version = 2
 )
+
+// RunID is the identity of a run that every line of its journal carries:
+// the first 16 hex digits of the SHA-256 of kind, a NUL byte and settings
+// (the compact JSON the header holds).
+func RunID(kind string, settings []byte) string {
+	h := sha256.New()
+	h.Write([]byte(kind))
+	h.Write([]byte{0})
+	h.Write(settings)
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
 
 // MaxLine caps the length of one line (a record), so that reading a damaged
 // file cannot exhaust memory.
 const MaxLine = 64 << 20
 
-// ErrCorrupt reports a journal that is not a well-formed version-1 journal
-// of the expected kind.
+// ErrCorrupt reports a journal that is not a well-formed journal of the
+// expected kind: damaged, edited, or holding lines of another run.
 var ErrCorrupt = errors.New("journal: corrupt")
 
 // Header is the first line's data.
@@ -103,6 +133,7 @@ func Code() string {
 
 type line struct {
 	Seq   int             `json:"seq"`
+	Run   *string         `json:"run"`
 	CRC32 uint32          `json:"crc32"`
 	Data  json.RawMessage `json:"data"`
 }
@@ -111,6 +142,10 @@ type line struct {
 type Contents struct {
 	Header  Header
 	Records []json.RawMessage
+	// Run is the run's identity that every line carries (RunID of the
+	// header's kind and settings); empty for a version-1 journal, whose
+	// records are not bound to their run.
+	Run string
 	// Torn reports a final line cut short by an interrupted write, which
 	// was dropped; Valid is the length in bytes of the well-formed prefix.
 	Torn  bool
@@ -118,10 +153,12 @@ type Contents struct {
 }
 
 // Read parses a journal; name labels errors. It fails (ErrCorrupt) unless
-// the header's format, version and kind match (kind "" accepts any).
+// the header's format, version and kind match (kind "" accepts any) and
+// every record belongs to the header's run.
 func Read(r io.Reader, name, kind string) (*Contents, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	c := &Contents{}
+	version := 0
 	for n := 1; ; n++ {
 		raw, err := readLine(br)
 		if err == io.EOF && len(raw) == 0 {
@@ -141,29 +178,22 @@ func Read(r io.Reader, name, kind string) (*Contents, error) {
 			c.Torn = true
 			break
 		}
-		data, perr := parseLine(raw[:len(raw)-1], n-1)
+		b := raw[:len(raw)-1]
+		l, perr := decodeLine(b)
+		if perr == nil && n == 1 {
+			version, perr = c.readHeader(l.Data, kind, name)
+			if perr != nil {
+				return nil, perr
+			}
+		}
+		if perr == nil {
+			perr = checkLine(b, l, n-1, version, c.Run)
+		}
 		if perr != nil {
 			return nil, fmt.Errorf("%w: %s:%d: %v", ErrCorrupt, name, n, perr)
 		}
-		if n == 1 {
-			dec := json.NewDecoder(bytes.NewReader(data))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&c.Header); err != nil {
-				return nil, fmt.Errorf("%w: %s:1: header: %v", ErrCorrupt, name, err)
-			}
-			if canon, err := json.Marshal(c.Header); err != nil || !bytes.Equal(canon, data) {
-				return nil, fmt.Errorf("%w: %s:1: header not in the canonical form this package writes", ErrCorrupt, name)
-			}
-			switch h := c.Header; {
-			case h.Format != Format:
-				return nil, fmt.Errorf("%w: %s: not a symbo journal (format %q)", ErrCorrupt, name, h.Format)
-			case h.Version != Version:
-				return nil, fmt.Errorf("%w: %s: journal version %d, this build reads %d", ErrCorrupt, name, h.Version, Version)
-			case kind != "" && h.Kind != kind:
-				return nil, fmt.Errorf("%w: %s: a journal of %q, not %q", ErrCorrupt, name, h.Kind, kind)
-			}
-		} else {
-			c.Records = append(c.Records, data)
+		if n > 1 {
+			c.Records = append(c.Records, l.Data)
 		}
 		c.Valid += int64(len(raw))
 	}
@@ -171,6 +201,31 @@ func Read(r io.Reader, name, kind string) (*Contents, error) {
 		return nil, fmt.Errorf("%w: %s: empty file", ErrCorrupt, name)
 	}
 	return c, nil
+}
+
+// readHeader decodes and checks the header's data, sets c.Header and c.Run,
+// and returns the journal's version. Errors are complete (ErrCorrupt).
+func (c *Contents) readHeader(data []byte, kind, name string) (int, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c.Header); err != nil {
+		return 0, fmt.Errorf("%w: %s:1: header: %v", ErrCorrupt, name, err)
+	}
+	if canon, err := json.Marshal(c.Header); err != nil || !bytes.Equal(canon, data) {
+		return 0, fmt.Errorf("%w: %s:1: header not in the canonical form this package writes", ErrCorrupt, name)
+	}
+	switch h := c.Header; {
+	case h.Format != Format:
+		return 0, fmt.Errorf("%w: %s: not a symbo journal (format %q)", ErrCorrupt, name, h.Format)
+	case h.Version != 1 && h.Version != Version:
+		return 0, fmt.Errorf("%w: %s: journal version %d, this build reads 1 and %d", ErrCorrupt, name, h.Version, Version)
+	case kind != "" && h.Kind != kind:
+		return 0, fmt.Errorf("%w: %s: a journal of %q, not %q", ErrCorrupt, name, h.Kind, kind)
+	}
+	if c.Header.Version >= 2 {
+		c.Run = RunID(c.Header.Kind, c.Header.Settings)
+	}
+	return c.Header.Version, nil
 }
 
 var errLong = errors.New("line too long")
@@ -192,65 +247,109 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 	}
 }
 
-// parseLine checks one line (without its "\n") and returns its data.
-func parseLine(b []byte, seq int) (json.RawMessage, error) {
+// decodeLine parses one line (without its "\n") into its fields.
+func decodeLine(b []byte) (line, error) {
 	var l line
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&l); err != nil {
-		return nil, fmt.Errorf("not a journal line: %v", err)
+		return l, fmt.Errorf("not a journal line: %v", err)
 	}
 	if dec.More() {
-		return nil, fmt.Errorf("data after the line's JSON object")
+		return l, fmt.Errorf("data after the line's JSON object")
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("data after the line's JSON object")
+		return l, fmt.Errorf("data after the line's JSON object")
 	}
 	if l.Data == nil {
-		return nil, fmt.Errorf("no data")
+		return l, fmt.Errorf("no data")
 	}
-	if l.Seq != seq {
-		return nil, fmt.Errorf("sequence number %d, want %d (a line is missing, repeated or out of order)", l.Seq, seq)
-	}
-	if got := crc32.ChecksumIEEE(l.Data); got != l.CRC32 {
-		return nil, fmt.Errorf("checksum %08x, the data's is %08x", l.CRC32, got)
-	}
-	if !bytes.Equal(b, frame(seq, l.Data)) {
-		return nil, fmt.Errorf("not in the canonical form this package writes")
-	}
-	return l.Data, nil
+	return l, nil
 }
 
-// frame is the line (without "\n") holding data as record seq.
-func frame(seq int, data []byte) []byte {
-	b := fmt.Appendf(nil, `{"seq":%d,"crc32":%d,"data":`, seq, crc32.ChecksumIEEE(data))
+// checkLine checks a decoded line b as line seq of a journal of the given
+// version whose run is run ("" for version 1).
+func checkLine(b []byte, l line, seq, version int, run string) error {
+	if version == 1 {
+		if l.Run != nil {
+			return fmt.Errorf("a line with a run id in a version-1 journal (a line of a newer journal spliced in?)")
+		}
+	} else {
+		if l.Run == nil {
+			return fmt.Errorf("a line without a run id in a version-%d journal (a line of an older journal spliced in?)", version)
+		}
+	}
+	if got := checksum(version, l.Seq, l.Run, l.Data); got != l.CRC32 {
+		return fmt.Errorf("checksum %08x, the line's is %08x", l.CRC32, got)
+	}
+	if l.Run != nil && *l.Run != run {
+		if seq == 0 {
+			return fmt.Errorf("the header's run id %q is not that of its kind and settings (%s)", *l.Run, run)
+		}
+		return fmt.Errorf("a record of another run (run %s; this journal's header is run %s): records spliced from another journal are refused", *l.Run, run)
+	}
+	if l.Seq != seq {
+		return fmt.Errorf("sequence number %d, want %d (a line is missing, repeated or out of order)", l.Seq, seq)
+	}
+	if !bytes.Equal(b, frame(version, seq, run, l.Data)) {
+		return fmt.Errorf("not in the canonical form this package writes")
+	}
+	return nil
+}
+
+// checksum is a line's CRC-32: of the data alone in version 1, of the line
+// without its crc32 field in version 2.
+func checksum(version, seq int, run *string, data []byte) uint32 {
+	if version == 1 || run == nil {
+		return crc32.ChecksumIEEE(data)
+	}
+	c := crc32.ChecksumIEEE(fmt.Appendf(nil, `{"seq":%d,"run":%q,"data":`, seq, *run))
+	c = crc32.Update(c, crc32.IEEETable, data)
+	return crc32.Update(c, crc32.IEEETable, []byte{'}'})
+}
+
+// frame is the line (without "\n") holding data as line seq of a journal
+// of the given version and run.
+func frame(version, seq int, run string, data []byte) []byte {
+	if version == 1 {
+		b := fmt.Appendf(nil, `{"seq":%d,"crc32":%d,"data":`, seq, crc32.ChecksumIEEE(data))
+		return append(append(b, data...), '}')
+	}
+	b := fmt.Appendf(nil, `{"seq":%d,"run":%q,"crc32":%d,"data":`, seq, run, checksum(version, seq, &run, data))
 	return append(append(b, data...), '}')
 }
 
 // Writer appends records to a journal.
 type Writer struct {
-	f    *os.File
-	seq  int
-	path string
+	f       *os.File
+	seq     int
+	version int
+	run     string
+	path    string
 }
 
 // Create starts a new journal at path (which must not exist) with the
 // given kind and settings (any JSON-encodable value); its header records
-// the running build (Code).
+// the running build (Code), and every line the run's identity
+// (RunID(kind, settings)).
 func Create(path, kind string, settings any) (*Writer, error) {
-	return create(path, kind, settings, Code())
+	return create(path, Version, kind, settings, Code())
 }
 
-func create(path, kind string, settings any, code string) (*Writer, error) {
+func create(path string, version int, kind string, settings any, code string) (*Writer, error) {
 	s, err := json.Marshal(settings)
 	if err != nil {
 		return nil, fmt.Errorf("journal: settings: %w", err)
 	}
-	h, err := json.Marshal(Header{Format: Format, Version: Version, Kind: kind, Settings: s, Code: code})
+	h, err := json.Marshal(Header{Format: Format, Version: version, Kind: kind, Settings: s, Code: code})
 	if err != nil {
 		return nil, fmt.Errorf("journal: header: %w", err)
 	}
-	line := append(frame(0, h), '\n')
+	run := ""
+	if version >= 2 {
+		run = RunID(kind, s)
+	}
+	line := append(frame(version, 0, run, h), '\n')
 	if len(line) > MaxLine {
 		return nil, fmt.Errorf("journal: header of %d bytes exceeds %d", len(line), MaxLine)
 	}
@@ -261,16 +360,33 @@ func create(path, kind string, settings any, code string) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
-	return &Writer{f: f, seq: 1, path: path}, nil
+	return &Writer{f: f, seq: 1, version: version, run: run, path: path}, nil
 }
 
 // Open reads the journal at path (of the given kind), truncates a torn
-// final line, and returns its contents and a Writer appending after them.
+// final line, and returns its contents and a Writer appending after them
+// in the journal's own version.
 func Open(path, kind string) (*Contents, *Writer, error) {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return nil, nil, fmt.Errorf("journal: %w", err)
 	}
+	return open(f, path, kind)
+}
+
+// OpenIn is Open for the journal name inside an output directory dir that
+// the caller owns (perf table --out): a symbolic link there is refused,
+// never followed (atomicfile.OpenIn), so that resuming cannot append to a
+// file outside dir.
+func OpenIn(dir, name, kind string) (*Contents, *Writer, error) {
+	f, err := atomicfile.OpenIn(dir, name, os.O_RDWR)
+	if err != nil {
+		return nil, nil, fmt.Errorf("journal: %w", err)
+	}
+	return open(f, filepath.Join(dir, name), kind)
+}
+
+func open(f *os.File, path, kind string) (*Contents, *Writer, error) {
 	c, err := Read(f, path, kind)
 	if err != nil {
 		f.Close()
@@ -286,7 +402,7 @@ func Open(path, kind string) (*Contents, *Writer, error) {
 		f.Close()
 		return nil, nil, fmt.Errorf("journal: %w", err)
 	}
-	return c, &Writer{f: f, seq: len(c.Records) + 1, path: path}, nil
+	return c, &Writer{f: f, seq: len(c.Records) + 1, version: c.Header.Version, run: c.Run, path: path}, nil
 }
 
 // Append writes v (JSON-encodable) as the next record and flushes it to
@@ -305,7 +421,7 @@ func (w *Writer) write(data []byte) error {
 	}
 	// The line is assembled by hand so that its data are exactly the bytes
 	// the checksum covers (json.Marshal would re-compact a RawMessage).
-	b := frame(w.seq, data)
+	b := frame(w.version, w.seq, w.run, data)
 	if len(b)+1 > MaxLine {
 		return fmt.Errorf("journal: record of %d bytes exceeds %d", len(b), MaxLine)
 	}

@@ -2,8 +2,12 @@ package journal
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"strings"
@@ -181,7 +185,7 @@ func FuzzRead(f *testing.F) {
 		}
 		// Rewrite what was read: the same bytes as the valid prefix.
 		q := filepath.Join(t.TempDir(), "r.jsonl")
-		w, err := create(q, c.Header.Kind, c.Header.Settings, c.Header.Code)
+		w, err := create(q, c.Header.Version, c.Header.Kind, c.Header.Settings, c.Header.Code)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -243,5 +247,145 @@ func TestHeaderCode(t *testing.T) {
 	w2.Close()
 	if c.Header.Code != Code() || !strings.Contains(c.Header.Code, "github.com/symbo/symbo") && c.Header.Code != "unknown" {
 		t.Errorf("header code %q, running build %q", c.Header.Code, Code())
+	}
+}
+
+// journalOf writes a journal of kind "test" with the given settings and
+// records 0…n−1 and returns its lines (each with its "\n").
+func journalOf(t *testing.T, settings any, n int) [][]byte {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "j")
+	w, err := Create(p, "test", settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if err := w.Append(rec{I: i, X: []float64{float64(i)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	b, _ := os.ReadFile(p)
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	return lines[:len(lines)-1]
+}
+
+// TestSplicedRecords (issue 15, defect 8): every line carries its run's
+// identity (the hash of the header's kind and settings) under its
+// checksum, so records spliced from another run's journal — the same
+// records at the same positions, each with a valid checksum of its own —
+// are refused, naming the line and both runs; editing a line's run id to
+// match breaks its checksum. Before, each line's CRC covered that line
+// only, and a header of one run over another's records was read as one
+// run. A torn last line is still dropped, not refused.
+func TestSplicedRecords(t *testing.T) {
+	plus := journalOf(t, map[string]any{"kernel": "plus", "seed": 1}, 4)
+	avg := journalOf(t, map[string]any{"kernel": "avg", "seed": 1}, 4)
+	seed2 := journalOf(t, map[string]any{"kernel": "plus", "seed": 2}, 4)
+	join := func(ls ...[]byte) []byte { return bytes.Join(ls, nil) }
+	runOf := func(l []byte) string {
+		var v struct{ Run string }
+		json.Unmarshal(l, &v)
+		return v.Run
+	}
+	if runOf(plus[0]) == "" || runOf(plus[0]) == runOf(avg[0]) || runOf(plus[0]) == runOf(seed2[0]) || runOf(plus[1]) != runOf(plus[0]) {
+		t.Fatalf("run ids %q %q %q %q", runOf(plus[0]), runOf(plus[1]), runOf(avg[0]), runOf(seed2[0]))
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+		line string
+	}{
+		{"all records of another kernel", join(plus[0], avg[1], avg[2], avg[3], avg[4]), "s.journal:2: "},
+		{"one record of another kernel", join(plus[0], plus[1], avg[2], plus[3]), "s.journal:3: "},
+		{"the last record of another seed", join(plus[0], plus[1], plus[2], seed2[3]), "s.journal:4: "},
+		{"another header", join(avg[0], plus[1], plus[2]), "s.journal:2: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Read(bytes.NewReader(tc.data), "s.journal", "test")
+			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), tc.line+"a record of another run") || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error %v, want a one-line ErrCorrupt naming %s as a record of another run", err, tc.line)
+			}
+		})
+	}
+	// A record whose run id was edited to the header's: its checksum fails.
+	forged := bytes.Replace(avg[2], []byte(runOf(avg[0])), []byte(runOf(plus[0])), 1)
+	if _, err := Read(bytes.NewReader(join(plus[0], plus[1], forged)), "s.journal", "test"); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "s.journal:3: checksum") {
+		t.Errorf("forged run id: %v", err)
+	}
+	// A header whose settings were edited: its checksum fails; with the
+	// checksum redone, its run id is not its settings' any more.
+	edited := bytes.Replace(plus[0], []byte(`"seed":1`), []byte(`"seed":2`), 1)
+	if _, err := Read(bytes.NewReader(join(edited, plus[1])), "s.journal", "test"); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "s.journal:1: checksum") {
+		t.Errorf("edited header: %v", err)
+	}
+	var hl line
+	if err := json.Unmarshal(edited, &hl); err != nil {
+		t.Fatal(err)
+	}
+	resummed := fmt.Appendf(nil, `{"seq":0,"run":%q,"crc32":%d,"data":%s}`+"\n", *hl.Run, checksum(2, 0, hl.Run, hl.Data), hl.Data)
+	if _, err := Read(bytes.NewReader(join(resummed, plus[1])), "s.journal", "test"); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "s.journal:1: the header's run id") {
+		t.Errorf("edited header, checksum redone: %v", err)
+	}
+	// The torn tail of one's own run is still dropped, not refused.
+	c, err := Read(bytes.NewReader(join(plus[0], plus[1], plus[2][:9])), "s.journal", "test")
+	if err != nil || !c.Torn || len(c.Records) != 1 || c.Run != runOf(plus[0]) {
+		t.Errorf("torn tail: %+v, %v", c, err)
+	}
+}
+
+// TestVersion1 (issue 15, defect 8): a journal written before records
+// were bound to their run (testdata/v1.journal, by commit ff13601) is
+// still read, its Run empty, and appended to in its own format, so a file
+// never mixes versions; a version-2 line in it, or a version-1 line in a
+// version-2 journal, is refused.
+func TestVersion1(t *testing.T) {
+	old, err := os.ReadFile(filepath.Join("testdata", "v1.journal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "v1.journal")
+	if err := os.WriteFile(p, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, w, err := Open(p, "test")
+	if err != nil || c.Header.Version != 1 || c.Run != "" || len(c.Records) != 3 || c.Torn {
+		t.Fatalf("Open: %+v, %v", c, err)
+	}
+	if err := w.Append(rec{I: 3, X: []float64{1.5, -2}, S: "r"}); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	b, _ := os.ReadFile(p)
+	want := string(old) + `{"seq":4,"crc32":` + fmt.Sprint(crc32.ChecksumIEEE([]byte(`{"i":3,"x":[1.5,-2],"s":"r"}`))) + `,"data":{"i":3,"x":[1.5,-2],"s":"r"}}` + "\n"
+	if string(b) != want {
+		t.Fatalf("appended to a version-1 journal:\n%s\nwant\n%s", b, want)
+	}
+	if c, err := Read(bytes.NewReader(b), p, "test"); err != nil || len(c.Records) != 4 {
+		t.Fatalf("re-read: %+v %v", c, err)
+	}
+	v1 := bytes.SplitAfter(old, []byte("\n"))
+	v2 := journalOf(t, map[string]any{"kernel": "plus", "seed": 3}, 2)
+	if _, err := Read(bytes.NewReader(bytes.Join([][]byte{v1[0], v2[1]}, nil)), "m", "test"); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "m:2: a line with a run id in a version-1 journal") {
+		t.Errorf("version-2 line in a version-1 journal: %v", err)
+	}
+	if _, err := Read(bytes.NewReader(bytes.Join([][]byte{v2[0], v1[1]}, nil)), "m", "test"); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "m:2: a line without a run id") {
+		t.Errorf("version-1 line in a version-2 journal: %v", err)
+	}
+}
+
+// TestFormatV2: the documented line format, byte for byte: the run id is
+// RunID(kind, settings), the checksum covers the line without itself.
+func TestFormatV2(t *testing.T) {
+	lines := journalOf(t, map[string]int{"seed": 1}, 1)
+	run := RunID("test", []byte(`{"seed":1}`))
+	sum := sha256.Sum256([]byte("test\x00{\"seed\":1}"))
+	if run != hex.EncodeToString(sum[:8]) {
+		t.Fatalf("RunID %s", run)
+	}
+	data := `{"i":0,"x":[0],"s":""}`
+	crc := crc32.ChecksumIEEE([]byte(`{"seq":1,"run":"` + run + `","data":` + data + `}`))
+	if want := fmt.Sprintf(`{"seq":1,"run":"%s","crc32":%d,"data":%s}`+"\n", run, crc, data); string(lines[1]) != want {
+		t.Errorf("record line\n%s\nwant\n%s", lines[1], want)
 	}
 }
