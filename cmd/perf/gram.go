@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -89,6 +90,7 @@ func runGram(args []string, stdout, _ io.Writer) error {
 	block := fs.Int("block", 0, "block size b for --group blockperm (D must be a multiple of b)")
 	box := fs.String("box", "", "search box `LO:HI[,LO:HI…]` for --group scaling: one interval for every coordinate, or one per coordinate (default 0.1:10)")
 	matrices := fs.String("matrices", "", "JSON group `file` for --group matrices")
+	coords := coordsFlag(fs)
 	base := fs.String("base", "", "base kernel: rbf, matern12, matern32, matern52")
 	lengthscale := fs.Float64("lengthscale", 0, "lengthscale L > 0")
 	variance := fs.Float64("variance", 1, "signal variance V > 0")
@@ -134,6 +136,9 @@ func runGram(args []string, stdout, _ io.Writer) error {
 	}
 	spec, err := groupSpec(*group, *d, set, *block, *box, *matrices)
 	if err != nil {
+		return err
+	}
+	if spec, err = onCoords(spec, *coords); err != nil {
 		return err
 	}
 	// Resolve the backend even when unused so that a bad --backend is
@@ -280,6 +285,35 @@ func groupSpec(name string, d int, set map[string]bool, block int, box, matrices
 		}
 		spec.Matrices = matrices
 	}
+	return spec, nil
+}
+
+// coordsFlag adds --coords, the coordinates a group acts on.
+func coordsFlag(fs *flagSet) *string {
+	return fs.String("coords", "", "make the group act on these coordinates only (`i,j,…`, 0-based; identity on the others): the group is built for dimension len(coords), its coordinate j being coords[j]")
+}
+
+// onCoords embeds spec's group on the coordinates of --coords (none:
+// spec unchanged); a scaling group takes the box of those coordinates.
+func onCoords(spec orbit.Spec, list string) (orbit.Spec, error) {
+	coords, err := splitList("coords", list, func(s string) (int, error) {
+		v, err := strconv.Atoi(s)
+		if err != nil || v < 0 || v >= spec.D {
+			return 0, fmt.Errorf("%q is not a coordinate in [0, %d)", s, spec.D)
+		}
+		return v, nil
+	})
+	if err != nil || coords == nil {
+		return spec, err
+	}
+	if spec.Lo != nil { // scaling: the box of the coordinates scaled
+		lo, hi := spec.Lo, spec.Hi
+		spec.Lo, spec.Hi = make([]float64, len(coords)), make([]float64, len(coords))
+		for j, c := range coords {
+			spec.Lo[j], spec.Hi[j] = lo[min(c, len(lo)-1)], hi[min(c, len(hi)-1)]
+		}
+	}
+	spec.Coords = coords
 	return spec, nil
 }
 

@@ -591,3 +591,37 @@ func TestGramNystrom(t *testing.T) {
 		}
 	}
 }
+
+// TestGramCoords: --coords makes the group act on those coordinates only:
+// the kernel ignores a swap of the two grouped coordinates of y and sees a
+// swap involving a free one; scaling takes the box of its coordinates.
+func TestGramCoords(t *testing.T) {
+	dir := t.TempDir()
+	x, y, y2 := filepath.Join(dir, "x.csv"), filepath.Join(dir, "y.csv"), filepath.Join(dir, "y2.csv")
+	os.WriteFile(x, []byte("0.3,-0.5,1.2,0.4\n"), 0o644)
+	os.WriteFile(y, []byte("1.1,0.2,-0.4,0.9\n"), 0o644)
+	os.WriteFile(y2, []byte("0.2,1.1,-0.4,0.9\n"), 0o644)
+	gram := func(yf string, extra ...string) string {
+		args := append([]string{"gram", "--group", "permutation", "--d", "4", "--coords", "0,1", "--base", "rbf",
+			"--lengthscale", "0.8", "--kernel", "avg", "--x", x, "--y", yf}, extra...)
+		code, out, stderr := runCLI(t, args...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		return out
+	}
+	if a, b := gram(y), gram(y2); a != b {
+		t.Errorf("swapping the grouped coordinates changed k: %s vs %s", a, b)
+	}
+	os.WriteFile(y2, []byte("-0.4,0.2,1.1,0.9\n"), 0o644)
+	if a, b := gram(y), gram(y2); a == b {
+		t.Error("swapping a free coordinate left k unchanged")
+	}
+	os.WriteFile(x, []byte("0.3,5,1.2,0.4\n"), 0o644)
+	os.WriteFile(y, []byte("1.1,2,2.4,0.9\n"), 0o644)
+	code, _, stderr := runCLI(t, "gram", "--group", "scaling", "--d", "4", "--coords", "1,2", "--box", "0.1:10", "--base", "rbf",
+		"--lengthscale", "1", "--kernel", "max", "--x", x, "--y", y)
+	if code != exitOK {
+		t.Errorf("scaling on coordinates: exit %d: %s", code, stderr)
+	}
+}

@@ -27,9 +27,10 @@ func init() {
 const suggestUsage = `
 Usage: perf suggest (--problem P [--d D] | --group G --d D --box LO:HI[,LO:HI…])
                     --kernel K [--base B] [--history FILE] [--pending FILE]
-                    [--q 1] [--seed S] [--minimize] [--init 5] [--acq ucb|ei]
-                    [--beta paper|authors] [--fit own|base] [--prior none|botorch]
-                    [--landmarks M] [--block b] [--matrices FILE] [--backend B]
+                    [--failed FILE] [--q 1] [--seed S] [--minimize] [--init 5]
+                    [--acq ucb|ei] [--beta paper|authors] [--fit own|base]
+                    [--prior none|botorch] [--liar mean|worst] [--landmarks M]
+                    [--block b] [--matrices FILE] [--coords i,j,…] [--backend B]
 
 Prints the next q points to evaluate as CSV rows (x1,…,xd) on stdout: a
 function of the settings, the seed, the history and the pending points
@@ -41,7 +42,12 @@ are observed or pending it returns the next points of the initial design.
 --pending FILE  CSV rows x1,…,xd: points handed out and not yet evaluated
                 (each stands for its whole orbit under an invariant kernel:
                 the q new points avoid them and each other)
-                Either file may start with a header row, e.g. x1,x2,x3,y:
+--failed FILE   CSV rows x1,…,xd: points whose evaluation failed (crashed,
+                timed out, no value): neither they nor their orbits are
+                proposed again (see 'Failed evaluations' in the bo package
+                documentation). A scheduler that drops failed rows instead
+                gets the same point again: list them here.
+                Any of the files may start with a header row, e.g. x1,x2,x3,y:
                 a first line none of whose fields looks like a number
                 (starts with a digit, a sign or a dot, or reads as one,
                 like nan or inf) is skipped; it must have as many fields
@@ -52,6 +58,9 @@ are observed or pending it returns the next points of the initial design.
 --group G, --d D, --box LO:HI[,…]   your own black box: the group (as in
                 perf gram), and the box as one interval for every
                 coordinate or one per coordinate; --base defaults to rbf
+--coords i,j,…  the group acts on these coordinates only (0-based), as the
+                identity on the others: e.g. --group permutation --coords
+                0,1,2,3 for four identical widths among six parameters
 --minimize      minimize y (default: maximize; with --problem, P's direction)
 --landmarks M   design cap of plus and nystrom: all observations up to M,
                 M landmarks above (0: 256; −1: never; see 'perf bo -h')
@@ -69,10 +78,12 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	boxFlag := fs.String("box", "", "search box `LO:HI[,LO:HI…]` (one interval, or one per coordinate)")
 	block := fs.Int("block", 0, "block size for --group blockperm")
 	matrices := fs.String("matrices", "", "JSON group `file` for --group matrices")
+	coords := coordsFlag(fs)
 	base := fs.String("base", "", "base kernel: rbf, matern12, matern32, matern52 (default: the problem's, else rbf)")
 	kern := fs.String("kernel", "", "GP kernel: base, nystrom, avg, avgnorm, max or plus")
 	history := fs.String("history", "", "CSV `file` of x1,…,xd,y rows")
 	pending := fs.String("pending", "", "CSV `file` of x1,…,xd rows")
+	failed := fs.String("failed", "", "CSV `file` of x1,…,xd rows whose evaluation failed")
 	q := fs.Int("q", 1, "number of points to suggest")
 	seed := fs.Uint64("seed", 0, "random seed")
 	minimize := fs.Bool("minimize", false, "minimize y (default: maximize)")
@@ -91,7 +102,7 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	st := frontend.SuggestSettings{
 		Problem: *name, Group: frontend.Group{Group: *group, D: *d, Block: *block, Matrices: *matrices},
 		Kernel: *kern, Base: *base, Seed: *seed, Minimize: *minimize, Init: p.Init,
-		Acq: p.Acq, Beta: p.Beta, Fit: p.Fit, Prior: p.Prior, Landmarks: p.Landmarks,
+		Acq: p.Acq, Beta: p.Beta, Fit: p.Fit, Prior: p.Prior, Landmarks: p.Landmarks, Liar: p.Liar,
 	}
 	switch {
 	case *name != "" && *group != "":
@@ -99,7 +110,7 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	case *name == "" && *group == "":
 		return badInput("missing --problem or --group (run 'perf suggest -h' for usage)")
 	case *name != "":
-		for _, f := range []string{"box", "block", "matrices"} {
+		for _, f := range []string{"box", "block", "matrices", "coords"} {
 			if set[f] {
 				return badInput("--%s is not used with --problem", f)
 			}
@@ -116,6 +127,13 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 			return err
 		}
 		st.Box = [][]float64{lo, hi}
+		if set["coords"] {
+			spec, err := onCoords(orbit.Spec{D: *d}, *coords)
+			if err != nil {
+				return err
+			}
+			st.Coords = spec.Coords
+		}
 	}
 	if p.Init < 1 || p.Init > bo.MaxEvaluations {
 		return badInput("--init must lie in [1, %d], got %d", bo.MaxEvaluations, p.Init)
@@ -145,21 +163,18 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 			hy = mat.Col(nil, dim, h)
 		}
 	}
-	if *pending != "" {
-		if px, err = readRows("pending", *pending); err != nil {
-			return err
-		}
-		if px != nil {
-			if _, c := px.Dims(); c != dim {
-				return badInput("--pending %s has %d columns, want d = %d", *pending, c, dim)
-			}
-		}
+	if px, err = readPointRows("pending", *pending, dim); err != nil {
+		return err
 	}
-	out, err := frontend.Suggest(opt, hx, hy, px, nil, *q)
+	fx, err := readPointRows("failed", *failed, dim)
+	if err != nil {
+		return err
+	}
+	out, err := frontend.Suggest(opt, hx, hy, px, fx, *q)
 	var re *frontend.RowError
 	switch {
 	case errors.As(err, &re):
-		file := map[string]string{"history": *history, "pending": *pending}[re.Input]
+		file := map[string]string{"history": *history, "pending": *pending, "failed": *failed}[re.Input]
 		return badInput("--%s %s:%d: %w", re.Input, file, re.Row+1, re.Err)
 	case err != nil:
 		return asInput(err)
@@ -181,6 +196,22 @@ func readRows(name, path string) (*mat.Dense, error) {
 		return nil, nil
 	case err != nil:
 		return nil, badInput("--%s: %w", name, err)
+	}
+	return m, nil
+}
+
+// readPointRows reads the CSV file of x1,…,xd rows of flag name (none
+// for an empty path): readRows, with d columns.
+func readPointRows(name, path string, d int) (*mat.Dense, error) {
+	if path == "" {
+		return nil, nil
+	}
+	m, err := readRows(name, path)
+	if err != nil || m == nil {
+		return nil, err
+	}
+	if _, c := m.Dims(); c != d {
+		return nil, badInput("--%s %s has %d columns, want d = %d", name, path, c, d)
 	}
 	return m, nil
 }

@@ -138,3 +138,76 @@ func TestSuggestHeader(t *testing.T) {
 		})
 	}
 }
+
+// TestSuggestFailedScheduler: a scheduler loop that evaluates each
+// suggested point and lists the failures in --failed never gets a failed
+// point (or its orbit) again — before, a scheduler that dropped failed
+// rows got the same point forever — and a group on some coordinates
+// (--coords) reaches the optimizer; five pending points and no history
+// (a parallel study's start, which crashed) give design points.
+func TestSuggestFailedScheduler(t *testing.T) {
+	dir := t.TempDir()
+	hist, failed := filepath.Join(dir, "h.csv"), filepath.Join(dir, "f.csv")
+	os.WriteFile(hist, []byte("x1,x2,x3,y\n"), 0o644)
+	os.WriteFile(failed, nil, 0o644)
+	var h, f strings.Builder
+	h.WriteString("x1,x2,x3,y\n")
+	var fails [][3]float64
+	for i := range 14 {
+		code, out, stderr := runCLI(t, "suggest", "--group", "hyperoctahedral", "--d", "3", "--box", "-2:2", "--kernel", "plus",
+			"--init", "3", "--seed", "4", "--history", hist, "--failed", failed, "--minimize")
+		if code != exitOK {
+			t.Fatalf("step %d: exit %d: %s", i, code, stderr)
+		}
+		var x [3]float64
+		if _, err := fmt.Sscanf(strings.TrimSpace(out), "%g,%g,%g", &x[0], &x[1], &x[2]); err != nil {
+			t.Fatalf("step %d: %q: %v", i, out, err)
+		}
+		for _, p := range fails {
+			if sortedAbs(p) == sortedAbs(x) {
+				t.Fatalf("step %d: %v is on the orbit of the failed point %v", i, x, p)
+			}
+		}
+		if max(abs(x[0]), abs(x[1]), abs(x[2])) > 1.2 { // the black box fails there
+			fails = append(fails, x)
+			fmt.Fprintf(&f, "%s,%s,%s\n", fmtF(x[0]), fmtF(x[1]), fmtF(x[2]))
+			os.WriteFile(failed, []byte(f.String()), 0o644)
+			continue
+		}
+		y := x[0]*x[0] + x[1]*x[1] + x[2]*x[2]
+		fmt.Fprintf(&h, "%s,%s,%s,%s\n", fmtF(x[0]), fmtF(x[1]), fmtF(x[2]), fmtF(y))
+		os.WriteFile(hist, []byte(h.String()), 0o644)
+	}
+	if len(fails) == 0 {
+		t.Fatal("the failure region was never hit")
+	}
+	pend := filepath.Join(dir, "p.csv")
+	os.WriteFile(pend, []byte("0.1,0.2,0.3,-1,1\n0.5,0.5,0.5,0,0\n-1,-1,1,1,1\n1,1,1,1,1\n0,0,0,0,0\n"), 0o644)
+	code, out, stderr := runCLI(t, "suggest", "--group", "permutation", "--d", "5", "--coords", "0,1,2", "--box", "-2:2",
+		"--kernel", "plus", "--pending", pend, "--q", "3")
+	if code != exitOK || strings.Count(out, "\n") != 3 {
+		t.Fatalf("pending beyond init with --coords: exit %d, %q, %s", code, out, stderr)
+	}
+	for _, bad := range [][]string{{"--coords", "0,0"}, {"--coords", "5"}, {"--coords", "x"}} {
+		args := append([]string{"suggest", "--group", "permutation", "--d", "5", "--box", "-2:2", "--kernel", "plus"}, bad...)
+		if code, _, stderr := runCLI(t, args...); code != exitUsage || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q", bad, code, stderr)
+		}
+	}
+}
+
+func abs(v float64) float64 { return max(v, -v) }
+
+// sortedAbs is the orbit of x under signed permutations, rounded to 1e-9.
+func sortedAbs(x [3]float64) [3]float64 {
+	a := [3]float64{abs(x[0]), abs(x[1]), abs(x[2])}
+	for i := range a {
+		for j := i + 1; j < len(a); j++ {
+			if a[j] < a[i] {
+				a[i], a[j] = a[j], a[i]
+			}
+		}
+		a[i] = float64(int64(a[i]*1e9)) / 1e9
+	}
+	return a
+}
