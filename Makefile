@@ -6,12 +6,12 @@ PKGS    ?= ./...
 # (CI sets it, after installing them).
 HAVE_LAPACKE := $(shell test -f /usr/include/lapacke.h -o -f /usr/include/x86_64-linux-gnu/lapacke.h && echo 1)
 
-.PHONY: results results-check all build test test-gonum test-race test-noasm test-openblas test-capi test-python python test-long check-generated vet bench bench-compare bench-gate golden fuzz help
+.PHONY: results results-check all build test test-gonum test-race test-noasm test-openblas test-capi test-python python field test-long check-generated vet bench bench-compare bench-gate golden fuzz help
 
 all: build
 
 help:
-	@echo "make build | test | test-long | check-generated | fuzz | bench | bench-compare BASE=<rev> | bench-gate | golden"
+	@echo "make build | test | field | test-long | check-generated | fuzz | bench | bench-compare BASE=<rev> | bench-gate | golden"
 
 build:
 	CGO_ENABLED=0 $(GO) build $(PKGS)
@@ -56,6 +56,14 @@ test-python: python
 	else \
 		echo "WARNING: skipping the Python tests ($(PYTHON) lacks numpy, pytest or optuna)" >&2; \
 	fi
+
+## field: the field test (python/field/field_study.py) — an Optuna study on
+## PostgreSQL with 8 workers started at once, failing evaluations, log/int
+## parameters, a group on some of them and one worker SIGKILLed; about
+## 25 s. Needs SYMBO_TEST_POSTGRES: run it as scripts/with-postgres.sh make field.
+field: python
+	@test -n "$$SYMBO_TEST_POSTGRES" || { echo "field: SYMBO_TEST_POSTGRES is unset (run: scripts/with-postgres.sh make field)" >&2; exit 2; }
+	$(PYTHON) python/field/field_study.py
 
 ## test-long: every test without -short (full sizes: MaxDot over |G| = 3840,
 ## the long linalg conformance sizes, …), pure Go and with openblas when
