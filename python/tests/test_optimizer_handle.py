@@ -322,3 +322,20 @@ def test_group_on_some_coordinates():
         symbo.Optimizer([-1] * 5, [1] * 5, group="permutation", coords=[0, 1, 7], seed=1)
     with pytest.raises(symbo.InvalidInput):
         symbo.Optimizer([-1] * 5, [1] * 5, group="permutation", coords=[], seed=1)
+
+
+def test_liar():
+    # liar= reaches the library: with a pending point the worst value and
+    # the mean give different proposals; an unknown liar is an error.
+    props = {}
+    for liar in ("mean", "worst", None):
+        o = opt(seed=3, init=4, liar=liar)
+        for _ in range(6):
+            x = o.ask()
+            o.tell(x, f(x))
+        o.ask()  # pending: the liar tells it
+        props[liar] = o.suggest(1)
+    assert not np.array_equal(props["mean"], props["worst"])
+    assert np.array_equal(props[None], props["mean"])  # the default
+    with pytest.raises(symbo.InvalidInput, match="liar"):
+        opt(liar="median")
