@@ -376,6 +376,12 @@ int main(int argc, char **argv) {
 	bits("suggest", pts, 6);
 	expect(symbo_suggest(set, NULL, NULL, 0, NULL, 0, 2, 1, pts, 2) == SYMBO_OK, "suggest empty history");
 	bits("suggest0", pts, 2);
+	/* No history, three pending points, three more asked (init is 3): the
+	 * initial design continues (issue 15, defect 1; was SYMBO_EINTERNAL). */
+	double pend3[3 * 2] = {1, 2, -3, 0.5, 4, -4};
+	expect(symbo_suggest(set, NULL, NULL, 0, pend3, 3, 2, 3, pts, 6) == SYMBO_OK, "suggest pending beyond init");
+	for (int i = 0; i < 6; i++)
+		expect(pts[i] == pts[i] && pts[i] >= -32.768 && pts[i] <= 32.768, "suggest pending beyond init: in the box");
 
 	/* Errors: codes and messages. */
 	char msg[512];
