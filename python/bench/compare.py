@@ -175,7 +175,7 @@ def main():
         md.append("| %s | %s |" % (p, " | ".join(cells)))
     md += ["", "SymboSampler never proposes a point on the orbit of an observed one (re-evaluating a deterministic "
            "objective adds nothing), so once it has found the optimum it keeps exploring: its cumulative regret "
-           "counts that exploration, where symbo.Optimizer (and the sampler before 905781c, 81.4 on Ackley2d) "
+           "counts that exploration, where symbo.Optimizer (and the sampler before a94c9a0, 81.4 on Ackley2d) "
            "re-evaluates the incumbent at no regret.\n"]
     md += ["", "Seconds per suggestion (the sampler's own time per trial: its relative and independent sampling), mean:\n",
            "| Benchmark | " + " | ".join(kinds) + " |", "|---|" + "---|" * len(kinds)]
