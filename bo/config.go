@@ -3,10 +3,10 @@ package bo
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 
 	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/internal/qmc"
 	"github.com/symbo/symbo/linalg"
 )
@@ -200,7 +200,7 @@ func (c Config) withDefaults() (Config, error) {
 	c.Kernel = c.Kernel.orDefault()
 	if c.Acquisition == nil {
 		c.Acquisition = acquisitions[0]
-	} else if isNilValue(c.Acquisition) {
+	} else if check.IsNil(c.Acquisition) {
 		return c, fmt.Errorf("%w: a nil %T acquisition", ErrBadConfig, c.Acquisition)
 	}
 	if c.Beta != BetaPaper && c.Beta != BetaAuthors {
@@ -260,13 +260,4 @@ func checkCount(name string, v, max int) error {
 		return fmt.Errorf("%w: %s = %d outside [0, %d]", ErrBadConfig, name, v, max)
 	}
 	return nil
-}
-
-// isNilValue reports a nil interface or a typed nil pointer in one.
-func isNilValue(v any) bool {
-	if v == nil {
-		return true
-	}
-	r := reflect.ValueOf(v)
-	return r.Kind() == reflect.Pointer && r.IsNil()
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/internal/parallel"
 	"github.com/symbo/symbo/internal/qmc"
 	"github.com/symbo/symbo/orbit"
@@ -371,7 +372,7 @@ func (o *Optimizer) Cancel(x []float64) bool {
 		return false
 	}
 	for i, p := range o.pend {
-		if sameBits(p, x) {
+		if check.SameBits(p, x) {
 			o.pend = append(o.pend[:i:i], o.pend[i+1:]...)
 			return true
 		}
@@ -410,7 +411,7 @@ func (o *Optimizer) Tell(x []float64, y float64) error {
 	o.ys = append(o.ys, y)
 	o.Cancel(x) // x, if pending, is now observed
 	for i, p := range o.failed {
-		if sameBits(p, x) { // and, if it had failed, no longer is
+		if check.SameBits(p, x) { // and, if it had failed, no longer is
 			o.failed = append(o.failed[:i:i], o.failed[i+1:]...)
 			break
 		}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"gonum.org/v1/gonum/mat"
@@ -114,7 +115,7 @@ type fitStart struct {
 // returns the GP posterior at the best optimum. The result is deterministic
 // given the options.
 func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
-	if isNilValue(fam) {
+	if check.IsNil(fam) {
 		return nil, fmt.Errorf("%w: Fit needs a family", ErrNilArgument)
 	}
 	xc, err := checkData(x, y, fam.Dim(), func(n int) float64 { return familyMemory(fam, n) })

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"reflect"
 	"sync"
 	"sync/atomic"
 
+	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -180,15 +180,6 @@ func checkData(x *mat.Dense, y []float64, d int, mem func(int) float64) (*mat.De
 	return mat.DenseCopyOf(x), nil
 }
 
-// isNilValue reports a nil interface or a typed nil pointer in one.
-func isNilValue(v any) bool {
-	if v == nil {
-		return true
-	}
-	r := reflect.ValueOf(v)
-	return r.Kind() == reflect.Pointer && r.IsNil()
-}
-
 // standardize returns (y − mean)/scale with the population standard
 // deviation as scale, or scale 1 when y is constant. It is safe at every
 // magnitude of y: when max|y| exceeds 2⁵⁰⁰ (~3e150), where the sums and
@@ -242,7 +233,7 @@ func standardizeUnscaled(y []float64) (ys []float64, mean, scale float64) {
 // New returns the GP posterior of the family fam with hyperparameters h
 // (standardized scale) given training inputs x (n×d) and outputs y.
 func New(fam Family, x *mat.Dense, y []float64, h Hyper, opts Options) (*GP, error) {
-	if isNilValue(fam) {
+	if check.IsNil(fam) {
 		return nil, fmt.Errorf("%w: New needs a family", ErrNilArgument)
 	}
 	if err := h.check(); err != nil {
@@ -287,7 +278,7 @@ func build(b Bound, xc *mat.Dense, ys []float64, mean, scale float64, h Hyper, o
 // x (n×d) and y: New without a family (tests). Hyper then reports NaN
 // variance and lengthscale.
 func newKernelGP(k kernel.Kernel, x *mat.Dense, y []float64, noise float64, opts Options) (*GP, error) {
-	if isNilValue(k) {
+	if check.IsNil(k) {
 		return nil, fmt.Errorf("%w: newKernelGP needs a kernel", ErrNilArgument)
 	}
 	if !(noise >= 0) || math.IsInf(noise, 0) {
@@ -503,7 +494,7 @@ func (g *GP) predict(ws *Workspace, x []float64) (mean, variance float64, err er
 		cols = g.lm.k
 	}
 	ws.size(cols, g.d)
-	if ws.cacheID == g.id && sameBits(ws.xbuf, x) {
+	if ws.cacheID == g.id && check.SameBits(ws.xbuf, x) {
 		return ws.cacheM, ws.cacheVar, nil
 	}
 	ws.cacheID = 0
@@ -516,15 +507,6 @@ func (g *GP) predict(ws *Workspace, x []float64) (mean, variance float64, err er
 }
 
 func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-
-func sameBits(a, b []float64) bool {
-	for i, v := range a {
-		if math.Float64bits(v) != math.Float64bits(b[i]) {
-			return false
-		}
-	}
-	return true
-}
 
 // predictAt is predict at ws.xbuf without the cache.
 func (g *GP) predictAt(ws *Workspace) (mean, variance float64, err error) {

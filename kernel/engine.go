@@ -237,18 +237,42 @@ type crossJob struct {
 	yl, n   int
 	y       *mat.Dense
 	out     []float64
-	stride  int
+	// Task j writes out[j·step + i·stride], i < n.
+	step, stride int
 }
 
 func (c *crossJob) column(k, j int) {
 	py := c.scr[k*c.yl : (k+1)*c.yl]
 	c.ev.prepY(py, row(c.y, j))
-	c.ev.column(c.out[j:], c.stride, c.px, c.n, py)
+	c.ev.column(c.out[j*c.step:], c.stride, c.px, c.n, py)
 }
 
 // crossPar runs c on w workers. c is passed by value so that only this
 // copy escapes to the heap (the serial path allocates nothing).
 func crossPar(c crossJob, m, w int) { parallel.For(m, w, c.column) }
+
+// crossPrepared writes k(x_i, y_j) to out[j·step + i·stride] for i < n,
+// j < m: the n rows of x prepared once, one task per row of y (prepared
+// in the task's scratch). crossTo calls it with step 1 and the stride of
+// dst (a task per column of dst); crossToT with the roles of x and y
+// swapped (a task per row of dst), which an enumeration's symmetry allows.
+func crossPrepared(ev evaluator, workers int, out []float64, step, stride int, x, y *mat.Dense, n, m int) {
+	yl := ev.yLen()
+	w := assemblyWorkers(workers, m, float64(n)*float64(m)*float64(yl))
+	hp, px := getScratch(n * ev.xLen())
+	hs, scr := getScratch(w * yl)
+	prepAll(px, ev, x, n)
+	c := crossJob{ev: ev, px: px, scr: scr, yl: yl, n: n, y: y, out: out, step: step, stride: stride}
+	if w == 1 {
+		for j := range m {
+			c.column(0, j)
+		}
+	} else {
+		crossPar(c, m, w)
+	}
+	putScratch(hs)
+	putScratch(hp)
+}
 
 // crossTo fills dst (n×m) with k(x_i, y_j): one task per column of dst.
 // An enumeration with fewer rows than columns enumerates the orbits of
@@ -265,22 +289,8 @@ func crossTo(ev evaluator, workers int, dst *mat.Dense, x, y *mat.Dense, n, m in
 		crossRows(re, w, dst, x, y, n, m)
 		return
 	}
-	yl := ev.yLen()
-	w := assemblyWorkers(workers, m, float64(n)*float64(m)*float64(yl))
-	hp, px := getScratch(n * ev.xLen())
-	hs, scr := getScratch(w * yl)
-	prepAll(px, ev, x, n)
 	raw := dst.RawMatrix()
-	c := crossJob{ev: ev, px: px, scr: scr, yl: yl, n: n, y: y, out: raw.Data, stride: raw.Stride}
-	if w == 1 {
-		for j := range m {
-			c.column(0, j)
-		}
-	} else {
-		crossPar(c, m, w)
-	}
-	putScratch(hs)
-	putScratch(hp)
+	crossPrepared(ev, workers, raw.Data, 1, raw.Stride, x, y, n, m)
 }
 
 // gramJob fills column j of the upper triangle and the diagonal entry
