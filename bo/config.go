@@ -1,12 +1,12 @@
 package bo
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/symbo/symbo/gp"
 	"github.com/symbo/symbo/internal/check"
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/internal/qmc"
 	"github.com/symbo/symbo/linalg"
 )
@@ -14,17 +14,17 @@ import (
 // Sentinel errors; returned errors wrap one of them (test with errors.Is).
 var (
 	// ErrUnknownKernel reports a kernel name ParseKernel does not know.
-	ErrUnknownKernel = errors.New("bo: unknown kernel")
+	ErrUnknownKernel = errclass.New(errclass.Input, "bo: unknown kernel")
 	// ErrMaxNotPSD reports k_max requested for a group without a canonical
 	// map (Proposition 1), where k_max need not be PSD.
-	ErrMaxNotPSD = errors.New("bo: k_max is not provably PSD for this group")
+	ErrMaxNotPSD = errclass.New(errclass.Input, "bo: k_max is not provably PSD for this group")
 	// ErrBadConfig reports an invalid Config field.
-	ErrBadConfig = errors.New("bo: invalid configuration")
+	ErrBadConfig = errclass.New(errclass.Input, "bo: invalid configuration")
 	// ErrBadPoint reports a point of the wrong length, with a NaN or
 	// infinite coordinate, or outside the box.
-	ErrBadPoint = errors.New("bo: invalid point")
+	ErrBadPoint = errclass.New(errclass.Input, "bo: invalid point")
 	// ErrBadValue reports a NaN or infinite observation.
-	ErrBadValue = errors.New("bo: invalid observation")
+	ErrBadValue = errclass.New(errclass.Input, "bo: invalid observation")
 )
 
 // BetaRule selects the UCB exploration weight β.

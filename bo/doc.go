@@ -186,7 +186,8 @@
 // Errors start with "bo: " and wrap ErrUnknownKernel, ErrMaxNotPSD,
 // ErrBadConfig (bad settings, caps exceeded, nil or typed-nil groups and
 // problems, a zero Optimizer), ErrBadPoint, ErrBadValue or ErrHistory where
-// they apply (test with errors.Is), or the gp error of a failed fit. A
+// they apply (test with errors.Is; all six are input errors,
+// internal/errclass), or the gp error of a failed fit. A
 // rejected Tell or Restore leaves the optimizer unchanged. Duplicate points
 // and constant y are accepted (the GP handles them with noise and jitter).
 //

@@ -14,10 +14,11 @@
 // by C, no C pointer by Go), and records failures per calling thread for
 // symbo_last_error, so it may be called from several C threads at once.
 //
-// Errors are classified in one place, frontend.IsInput and
-// frontend.IsSize (shared with perf's exit status): SYMBO_EINVAL,
-// SYMBO_ESIZE, else SYMBO_EINTERNAL; messages lose symbo's package
-// prefixes (frontend.TrimPrefixes) in fail. Settings and history JSON are
+// Errors carry their class (internal/errclass), which codeOf maps to a
+// status in one place: errclass.Input to SYMBO_EINVAL, Size to
+// SYMBO_ESIZE, Internal (anything unclassified, and a recovered panic) to
+// SYMBO_EINTERNAL; messages lose symbo's package prefixes
+// (frontend.TrimPrefixes) in fail. Settings and history JSON are
 // read by frontend.Decode: strict keys, sizes checked before allocation.
 package main
 
@@ -56,7 +57,6 @@ static size_t symbo_get_err(char *buf, size_t n) {
 import "C"
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -64,6 +64,7 @@ import (
 	"unsafe"
 
 	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -99,22 +100,25 @@ func fail(code C.int, err error) C.int {
 // hook (SYMBO_CAPI_TEST_PANIC=1) that proves no panic crosses the boundary.
 var testPanic = os.Getenv("SYMBO_CAPI_TEST_PANIC") == "1"
 
-// codeOf classifies an error by frontend's classes (one mapping shared
-// with perf's exit status): the input's, over the memory budget (or an
-// output buffer too small), or an internal failure.
+// codeOf maps err's class (errclass.Of) to its status code, the one place
+// the C ABI does (perf's exit status is the same classes' other mapping).
 func codeOf(err error) C.int {
-	switch {
-	case frontend.IsInput(err) || errors.Is(err, errInput):
+	switch errclass.Of(err) {
+	case errclass.Input:
 		return codeInval
-	case frontend.IsSize(err) || errors.Is(err, errSize):
+	case errclass.Size:
 		return codeSize
+	case errclass.Internal:
+		return codeInternal
 	}
-	return codeInternal
+	return codeInternal // a class codeOf does not know: TestCodeOf fails
 }
 
+// The C ABI's own sentinels: a bad argument (a NULL pointer, a negative
+// size), and an output buffer smaller than the result.
 var (
-	errInput = errors.New("invalid argument")
-	errSize  = errors.New("output buffer too small")
+	errInput = errclass.New(errclass.Input, "invalid argument")
+	errSize  = errclass.New(errclass.Size, "output buffer too small")
 )
 
 // guard runs f, turning a panic into SYMBO_EINTERNAL and an error into its

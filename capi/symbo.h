@@ -30,6 +30,11 @@
  *   - Settings are JSON strings (UTF-8, NUL-terminated), parsed strictly:
  *     field names as documented below, case-sensitive; an unknown field or
  *     a field given twice is an error, at every nesting level.
+ *   - Every failure has one class, decided where the library defines the
+ *     error (not per function): bad input, SYMBO_EINVAL; too large for
+ *     the memory budget or the output buffer, SYMBO_ESIZE; anything else —
+ *     a numerical failure such as a covariance that stays non-positive-
+ *     definite, or a bug — SYMBO_EINTERNAL.
  *   - No Go panic crosses the boundary: an internal failure is
  *     SYMBO_EINTERNAL with its message.
  *   - The memory budget (default 8 GiB; environment variable
@@ -54,7 +59,7 @@ enum {
 	SYMBO_OK = 0,
 	SYMBO_EINVAL = -1,    /* bad input: settings, sizes, values */
 	SYMBO_ESIZE = -2,     /* an output buffer too small, or over the memory budget */
-	SYMBO_EINTERNAL = -3  /* a failure that is not the input's (a bug) */
+	SYMBO_EINTERNAL = -3  /* a failure that is not the input's (numerical, or a bug) */
 };
 
 /* The ABI version of the library (compare with SYMBO_ABI_VERSION). */

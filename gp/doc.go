@@ -237,6 +237,8 @@
 // error wrapping linalg.ErrNotPositiveDefinite that states the jitter
 // tried; during Fit such a point counts as −∞ likelihood, and Fit fails
 // only if every start fails. ErrNoDerivative marks families without a
-// lengthscale derivative. Wrong-length gradient buffers passed to
+// lengthscale derivative. ErrOverflow and ErrNilArgument are input errors,
+// ErrNoDerivative and linalg.ErrNotPositiveDefinite internal ones
+// (internal/errclass). Wrong-length gradient buffers passed to
 // PredictGrad are programmer errors and panic.
 package gp

@@ -1,13 +1,13 @@
 package gp
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"sync"
 	"sync/atomic"
 
 	"github.com/symbo/symbo/internal/check"
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -123,10 +123,10 @@ var gpIDs atomic.Uint64
 // ErrOverflow reports a prediction that does not fit in a float64 in the
 // units of y (outputs of magnitude ≳ 1e154, whose variance overflows); the
 // standardized predictions are still available.
-var ErrOverflow = errors.New("gp: overflow")
+var ErrOverflow = errclass.New(errclass.Input, "gp: overflow")
 
 // ErrNilArgument reports a nil family, kernel or training data.
-var ErrNilArgument = errors.New("gp: nil argument")
+var ErrNilArgument = errclass.New(errclass.Input, "gp: nil argument")
 
 // denseMemory is the memory, in bytes, of an exact GP on n points:
 // fitting and prediction hold about five n×n matrices (Gram, Cholesky

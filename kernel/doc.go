@@ -269,5 +269,6 @@
 // coordinates too large for ℓ; the normalized
 // k_avg also fails if some k_avg(x, x) underflows to 0 (not reachable for
 // the groups here, where k_avg(x, x) ≥ v/|G| or the quadrature analogue).
-// Errors are prefixed "kernel: ".
+// Errors are prefixed "kernel: ". The sentinels are input errors
+// (internal/errclass: each has ErrClass).
 package kernel

@@ -1,12 +1,12 @@
 package kernel
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/bits"
 	"sync"
 
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/internal/parallel"
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
@@ -50,7 +50,7 @@ type gradFunc func(dst, x, y, scratch []float64)
 // ErrBadPoints reports points a kernel cannot evaluate: empty, of the
 // wrong dimension, with a NaN or infinite coordinate, or a coordinate so
 // large that x/ℓ overflows.
-var ErrBadPoints = errors.New("kernel: invalid points")
+var ErrBadPoints = errclass.New(errclass.Input, "kernel: invalid points")
 
 // coordLimit is the largest |x_k| whose x_k/ℓ is finite.
 func coordLimit(l float64) float64 { return math.MaxFloat64 * min(l, 1) }

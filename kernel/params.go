@@ -1,10 +1,11 @@
 package kernel
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/symbo/symbo/internal/errclass"
 )
 
 // Params are the hyperparameters of a base kernel.
@@ -131,7 +132,7 @@ const (
 
 // ErrBadOptions reports invalid Options (a negative Workers or Budget, a
 // Quadrature outside its range, an unknown Method).
-var ErrBadOptions = errors.New("kernel: invalid options")
+var ErrBadOptions = errclass.New(errclass.Input, "kernel: invalid options")
 
 // DefaultQuadrature is the default number of quadrature nodes for
 // continuous groups (see the package documentation for measured errors).
@@ -146,4 +147,4 @@ const DefaultQuadratureDouble = 64
 
 // ErrNoClosedForm is returned when Method Closed is requested for a group
 // and base kernel without a closed form.
-var ErrNoClosedForm = errors.New("kernel: no closed form")
+var ErrNoClosedForm = errclass.New(errclass.Input, "kernel: no closed form")

@@ -114,6 +114,8 @@
 // whose closure exceeds MaxMatrixOrder elements), ErrInfinite (Size of a
 // continuous group) and ErrOverBudget (Orbits beyond the memory budget,
 // naming the group and the bytes it would need). Messages start with
-// "orbit: ". Wrong slice lengths, element indices out of range and m < 1
+// "orbit: ". The sentinels carry their class (an ErrClass method,
+// internal/errclass): ErrOverBudget is a size error, the others input
+// errors. Wrong slice lengths, element indices out of range and m < 1
 // for OrbitTo are programmer errors and panic.
 package orbit

@@ -45,5 +45,10 @@
 // Exit status 0 on success; 2 on bad input (flags, names, values, point
 // files, requests the library refuses such as an orbit buffer over its
 // memory budget), with exactly one line on stderr prefixed "perf <sub>: ";
-// 1 on any other failure (e.g. stdout cannot be written).
+// 1 on any other failure (e.g. stdout cannot be written); 130 when
+// interrupted. Errors carry their class (internal/errclass: Input and
+// Size are bad input, Internal anything else), which exitStatus maps, the
+// one place perf does; an error a subcommand knows to be the user's but
+// that the library does not classify so (a file that cannot be opened, a
+// constructor refusing a flag's value) it wraps with badInput or asInput.
 package main

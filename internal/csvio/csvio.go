@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/symbo/symbo/internal/budget"
+	"github.com/symbo/symbo/internal/errclass"
 )
 
 // Error is a syntax or content error in a point file. Line and Col are
@@ -26,6 +27,12 @@ type Error struct {
 	Msg   string
 	empty bool
 }
+
+// ErrClass classifies every *Error as bad input (errclass.Input): a point
+// file that cannot be read as one is the user's to fix.
+func (e *Error) ErrClass() errclass.Class { return errclass.Input }
+
+var _ errclass.Classifier = (*Error)(nil)
 
 // IsEmpty reports whether err says a point file holds no rows (nothing but
 // blank lines): an error where points are needed, zero rows for callers
@@ -291,7 +298,7 @@ func isHeader(line []byte) bool {
 	return true
 }
 
-var errEmptyField = errors.New("empty field")
+var errEmptyField = errclass.New(errclass.Input, "empty field")
 
 func parseField(f string) (float64, error) {
 	s := strings.TrimSpace(f)

@@ -44,5 +44,6 @@
 //
 // This form is meant to be printed to a user as is, so the message does not
 // carry the usual "csvio: " package prefix. Failures to open or read the
-// file are returned wrapped (errors.Is(err, fs.ErrNotExist) works).
+// file are returned wrapped (errors.Is(err, fs.ErrNotExist) works). An
+// *Error is an input error (its ErrClass; internal/errclass).
 package csvio

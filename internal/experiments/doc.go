@@ -45,5 +45,6 @@
 //
 // Errors are prefixed "experiments: ", wrap ErrBadOptions for invalid
 // options, and wrap the problem and bo errors of a failed run (the first
-// failing run by plan index stops a batch).
+// failing run by plan index stops a batch). ErrBadOptions and ErrNoCDsyevd
+// are input errors (internal/errclass).
 package experiments

@@ -16,6 +16,7 @@ import (
 
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -156,7 +157,7 @@ type ProfileResult struct {
 }
 
 // ErrNoCDsyevd reports EigenVsC in a build without cgo and -tags openblas.
-var ErrNoCDsyevd = errors.New("experiments: profile: the C dsyevd comparison needs a build with cgo and -tags openblas")
+var ErrNoCDsyevd = errclass.New(errclass.Input, "experiments: profile: the C dsyevd comparison needs a build with cgo and -tags openblas")
 
 // defaultProfileN are the point counts Profile uses by default.
 var defaultProfileN = []int{55, 200, 1000}
@@ -336,7 +337,9 @@ type profPhase struct {
 	pairs, flops func(n int) float64
 }
 
-var errSkip = errors.New("skipped")
+// errSkip marks a row skipped (skipf); the runners catch it, so it is an
+// internal error should it ever escape.
+var errSkip = errclass.New(errclass.Internal, "skipped")
 
 type skipError struct{ msg string }
 

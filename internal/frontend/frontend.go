@@ -16,10 +16,11 @@
 // # Errors
 //
 // Bad settings wrap ErrInvalid; the library's own errors (orbit, kernel,
-// bo, problem sentinels) are passed through, wrapped. The front ends
-// classify them in one place: IsInput (bad input: perf's exit status 2,
-// SYMBO_EINVAL, Python's InvalidInput) and IsSize (over the memory
-// budget); TrimPrefixes removes symbo's package prefixes from a message
+// bo, problem sentinels) are passed through, wrapped; a row Record refuses
+// is a RowError. Every one carries its class (internal/errclass: ErrInvalid
+// and RowError are input errors), which the front ends map, each in one
+// place, to perf's exit status, a C status and through it a Python
+// exception; TrimPrefixes removes symbo's package prefixes from a message
 // for the user.
 //
 // # Concurrency
@@ -36,6 +37,7 @@ import (
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -43,7 +45,7 @@ import (
 )
 
 // ErrInvalid reports bad settings.
-var ErrInvalid = errors.New("frontend: invalid settings")
+var ErrInvalid = errclass.New(errclass.Input, "frontend: invalid settings")
 
 func invalid(format string, a ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, a...)...)
@@ -346,6 +348,12 @@ type RowError struct {
 
 func (e *RowError) Error() string { return fmt.Sprintf("%s row %d: %v", e.Input, e.Row, e.Err) }
 func (e *RowError) Unwrap() error { return e.Err }
+
+// ErrClass classifies a RowError as bad input (errclass.Input), whatever
+// the row ran into: the row is the caller's.
+func (e *RowError) ErrClass() errclass.Class { return errclass.Input }
+
+var _ errclass.Classifier = (*RowError)(nil)
 
 // Record tells opt the history (hx n×d with values hy; hx nil for none),
 // then records the pending points and then the failed points (nil for

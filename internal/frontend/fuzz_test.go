@@ -8,6 +8,7 @@ import (
 
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/internal/budget"
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
@@ -19,8 +20,8 @@ import (
 // init or landmarks must be refused by the code under test, before it
 // allocates, within a memory budget of fuzzBudget (orbit buffers,
 // matrices and GP work are sized against it first). Settings refused are
-// input errors (IsInput or IsSize: SYMBO_EINVAL or SYMBO_ESIZE), never
-// internal ones; a panic or a crash fails the target.
+// input or size errors (errclass.Input or Size: SYMBO_EINVAL or
+// SYMBO_ESIZE), never internal ones; a panic or a crash fails the target.
 //
 // Two exclusions, neither a refusal the code under test owes: the
 // "matrices" group, which opens the file its settings name (a fuzzer could
@@ -109,7 +110,7 @@ var fuzzSpecs = []string{
 // size error.
 func checkClass(t *testing.T, stage string, err error) {
 	t.Helper()
-	if !IsInput(err) && !IsSize(err) {
+	if errclass.Of(err) == errclass.Internal {
 		t.Fatalf("%s: %v is neither an input nor a size error (SYMBO_EINTERNAL)", stage, err)
 	}
 }
