@@ -88,7 +88,7 @@ func canonModel(cfg Config, cm *canonMap, xs [][]float64, ys []float64, h gp.Hyp
 	if err != nil {
 		return nil, wrapf(err, "canonical model")
 	}
-	m, err := gp.New(fam, cm.points(xs), ys, h, gp.Options{Backend: cfg.Backend})
+	m, err := gp.New(fam, cm.points(xs), ys, h, gp.Options{Backend: cfg.Backend, Mean: cfg.Mean})
 	if err != nil {
 		return nil, wrapf(err, "canonical model")
 	}

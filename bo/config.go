@@ -159,6 +159,14 @@ type Config struct {
 	// lengthscale prior is on ℓ divided by the box's largest side, i.e. on
 	// the unit-cube scale of BoTorch's input normalization).
 	Prior gp.Prior
+	// Mean is the GP's prior mean: gp.MeanSample (default, the paper's
+	// protocol: the sample mean of the observations) or gp.MeanConstant (a
+	// constant fitted by maximum likelihood with the other
+	// hyperparameters, as BoTorch's SingleTaskGP does; see gp.Mean). The
+	// models conditioned on pending points (constant liar) and the
+	// canonical-coordinate models use it too, each with its own GLS
+	// estimate of the constant.
+	Mean gp.Mean
 	// Restarts is the number of random hyperparameter starts per fit
 	// besides the default one (gp.FitOptions): 0 means gp's default (2),
 	// negative none.
@@ -214,6 +222,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Prior != gp.PriorNone && c.Prior != gp.PriorBoTorch {
 		return c, fmt.Errorf("%w: prior %v", ErrBadConfig, c.Prior)
+	}
+	if c.Mean != gp.MeanSample && c.Mean != gp.MeanConstant {
+		return c, fmt.Errorf("%w: mean %v", ErrBadConfig, c.Mean)
 	}
 	for _, f := range []struct {
 		name     string

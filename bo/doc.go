@@ -35,7 +35,10 @@
 // fitted by gp.Fit to all observations (Config.FitMode: each kernel on its
 // own likelihood, the paper's default, or the base kernel's reused, as the
 // authors' code does; Config.Prior: the plain likelihood or BoTorch's
-// classic priors). For Max and Plus over a group with a canonical map, the
+// classic priors; Config.Mean: the sample mean of the observations as the
+// prior mean, the default and the paper's protocol, or a constant fitted
+// by maximum likelihood as BoTorch's SingleTaskGP fits its ConstantMean,
+// gp.MeanConstant). For Max and Plus over a group with a canonical map, the
 // fitted posterior is rebuilt on φ(X) (the base kernel for Max, k_plus
 // over the trivial group for Plus): the same posterior, predicted with one
 // base-kernel evaluation per observation instead of an orbit enumeration,

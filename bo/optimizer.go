@@ -480,6 +480,7 @@ func (o *Optimizer) fitModel() error {
 		Seed:     mix(o.seed, tagFit, uint64(n)),
 		FixNoise: o.cfg.FixNoise,
 		Noise:    o.cfg.Noise,
+		Mean:     o.cfg.Mean,
 	}
 	if o.cfg.Prior != gp.PriorNone {
 		opts.Prior = o.cfg.Prior
@@ -549,7 +550,7 @@ func (o *Optimizer) condition() error {
 			for i, p := range xs {
 				xp.SetRow(i, p)
 			}
-			if o.pred, err = gp.New(o.fam, xp, ys, m.Hyper(), gp.Options{Backend: o.cfg.Backend}); err != nil {
+			if o.pred, err = gp.New(o.fam, xp, ys, m.Hyper(), gp.Options{Backend: o.cfg.Backend, Mean: o.cfg.Mean}); err != nil {
 				return wrapf(err, "pending points")
 			}
 		}

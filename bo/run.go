@@ -86,6 +86,9 @@ type Trace struct {
 	FitMode string `json:"fit_mode"`
 	// Prior is the hyperparameter prior ("botorch"); empty for none.
 	Prior string `json:"prior,omitempty"`
+	// Mean is the GP's prior mean ("constant"); empty for the default
+	// ("sample").
+	Mean string `json:"mean,omitempty"`
 	// Landmarks is the design cap of a Nyström kernel (plus, nystrom):
 	// Config.Landmarks with its default, −1 for none; 0 (omitted) for the
 	// other kernels.
@@ -388,6 +391,9 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 		return nil, fmt.Errorf("%w: %s: batch size %d outside [1, %d]", ErrBadConfig, p.Name(), q, MaxBatch)
 	}
 	r.tr.Batch = q
+	if c.Mean != gp.MeanSample {
+		r.tr.Mean = c.Mean.String()
+	}
 	if c.Liar != LiarMean {
 		r.tr.Liar = c.Liar.String()
 	}

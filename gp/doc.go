@@ -14,6 +14,24 @@
 // variance is that of the latent function (no noise; add NoiseVariance for
 // a predictive variance of y), clamped at 0.
 //
+// The prior mean of y_s is 0 by default (MeanSample: the sample mean of y,
+// the paper's protocol). With MeanConstant (FitOptions.Mean, Options.Mean)
+// it is a constant m fitted by maximum likelihood, as BoTorch's
+// SingleTaskGP fits its ConstantMean. For any covariance K the maximizer
+// is the generalized least squares estimate m̂ = 1ᵀK⁻¹y_s / 1ᵀK⁻¹1, so m is
+// profiled out in closed form: every likelihood is that of the residual
+// y_s − m̂·1, maximized over (v, ℓ, σ²) as before. ML rather than REML:
+// BoTorch maximizes its constant jointly with the other hyperparameters
+// (no prior on it), which is ML in m; REML would integrate m out, adding
+// −½·log 1ᵀK⁻¹1 to the objective and counting n − 1 degrees of freedom in
+// v, and match no reference implementation. The posterior mean is
+// m̂ + k(x, X)·K⁻¹(y_s − m̂·1); the posterior variance leaves out the GLS
+// term (1 − 1ᵀK⁻¹k(X, x))²/1ᵀK⁻¹1 of m̂'s own uncertainty, as BoTorch does
+// (m is a point estimate there too), so far from the data the mean tends
+// to m̂ and the variance to the prior's. GP.PriorMean reports m̂
+// (standardized scale). A GP built by New with MeanConstant estimates m̂
+// for its own data and hyperparameters (one more solve, K⁻¹1).
+//
 // Families:
 //
 //   - NewBaseFamily: v·κ(‖x−y‖/ℓ). NewMaxFamily: k_max = v·κ(d_G(x,y)/ℓ)
@@ -64,7 +82,11 @@
 //     optimal v = (1/n)·Σ ỹ_i²/(λ_i + r) (ỹ = Qᵀy; the likelihood is
 //     concave in log v, so clamping into the bounds is exact), leaving a
 //     1-D search over log r: a 24-point grid plus Brent's method, O(n) per
-//     step (log v alone with FixNoise). Jitter is mimicked on the eigenvalues as factorJitter
+//     step (log v alone with FixNoise). With MeanConstant the
+//     projections ỹ = Qᵀy and õ = Qᵀ1 give, at each step, m̂ = Σ ỹ_iõ_i/d_i /
+//     Σ õ_i²/d_i and the residual's Σ (ỹ_i − m̂·õ_i)²/d_i (d_i = λ_i + r,
+//     summed term by term), still O(n); m̂ does not depend on v at fixed
+//     r, so the closed-form v stands. Jitter is mimicked on the eigenvalues as factorJitter
 //     would add it. The outer search over log ℓ evaluates the starts —
 //     FitOptions.Init's ℓ, s/4, Restarts (default 2) random ℓ ∈ [s/20, s] from
 //     rand.NewPCG(Seed, i) — and the grid s·2^k, k ∈ {−10, −6, …, 1, 3},
@@ -84,13 +106,18 @@
 //     factorizations and inverses per start (measured figures in
 //     docs/performance.md).
 //     TestProfileVsBFGS holds it to at least the BFGS optimum (to 1e-3)
-//     on 144 fits (base, max, plus, avg; n = 8…40; free and fixed noise).
+//     on 144 fits (base, max, plus, avg; n = 8…40; free and fixed noise);
+//     TestFitMeanVsBFGS does so with MeanConstant.
 //   - The BFGS reference: BFGS (gonum/optimize) over θ = (log v, log ℓ, log σ²), box
 //     bounds by the smooth bijection θ = lo + (hi−lo)·logistic(z), from the
 //     starts Init, the default (v = 1, ℓ = s/4, σ² = 1e-2) and Restarts
 //     random ones (log v ∈ [log 0.2, log 5], ℓ ∈ [s/20, s], σ² ∈
 //     [1e-4, 1e-1] log-uniformly); Nelder–Mead for families without a
 //     lengthscale derivative. The best optimum wins (ties: the earliest).
+//     With MeanConstant its objective is the profiled likelihood (α =
+//     K⁻¹y − m̂·K⁻¹1) and its gradient the fixed-m gradient at m̂: ∂lml/∂m
+//     is 0 there, so m̂'s own derivative drops out (tested against finite
+//     differences of the profiled likelihood).
 //
 // # Priors (MAP fitting)
 //
@@ -111,6 +138,8 @@
 // invariant to reparametrization, exactly as in BoTorch). With FixNoise
 // the noise prior is dropped. The objective is lml + log prior (normalized
 // Gamma densities); GP.LogMarginal still reports the likelihood alone.
+// The constant mean of MeanConstant has no prior (nor has BoTorch's
+// ConstantMean): it is the same GLS estimate.
 //
 // The profile fit handles the prior without losing its O(n) inner solve: at
 // fixed ℓ and ρ = log(σ²/v) the objective is concave in t = log v (the
@@ -165,7 +194,11 @@
 // smallest, zero in exact arithmetic, are set to 0) and the projections of
 // Q₁ᵀy on their eigenvectors; the remaining n − k eigenvalues are 0 and y's
 // squared norm on them is that of the trailing n − k entries of Qᵀy (no
-// difference of large numbers). So an evaluation costs the selection,
+// difference of large numbers). With MeanConstant the vector of ones rides
+// along as one more column (Qᵀ1), and the zero block is rotated so that
+// 1's part in it lies along one unit vector: y's projection on it and the
+// squared norm of the rest make the GLS sums O(k) per step. So an
+// evaluation costs the selection,
 // O(n·k²) for the QR and two k×k eigendecompositions (k_max(D, D) and
 // T·Tᵀ): O(n·m² + m³) instead of O(n³), and the jitter rule is the
 // profile's, applied to this spectrum. Tested: the likelihood equals the

@@ -87,6 +87,10 @@ type FitOptions struct {
 	// bounding box of the training inputs; bo passes the search box's
 	// largest side. Ignored without a prior.
 	PriorScale float64
+	// Mean is the prior mean: MeanSample (default, the sample mean of y)
+	// or MeanConstant (a constant fitted by maximum likelihood, profiled
+	// out in closed form; see Mean). The GP returned uses the same.
+	Mean Mean
 }
 
 // fitInfo describes a fit. With a Prior, LogMarginal is the maximized
@@ -117,6 +121,9 @@ type fitStart struct {
 func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 	if check.IsNil(fam) {
 		return nil, fmt.Errorf("%w: Fit needs a family", ErrNilArgument)
+	}
+	if err := opts.Mean.check(); err != nil {
+		return nil, err
 	}
 	xc, err := checkData(x, y, fam.Dim(), func(n int) float64 { return familyMemory(fam, n) })
 	if err != nil {
@@ -150,7 +157,7 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 		return nil, err
 	}
 	info.Mode = opts.Mode
-	g, err := build(b, xc, ys, mean, scale, h, Options{Backend: be})
+	g, err := build(b, xc, ys, mean, scale, h, Options{Backend: be, Mean: opts.Mean})
 	if err != nil {
 		return nil, err
 	}
@@ -361,6 +368,7 @@ func fitBFGSStarts(b Bound, be linalg.Backend, ys []float64, sp *fitSpace, opts 
 	}
 	nvar, pr := sp.nvar, sp.pr
 	obj := newObjective(b, be, ys)
+	obj.mean = opts.Mean == MeanConstant
 	var g3 [3]float64
 	prob := optimize.Problem{
 		Func: func(z []float64) float64 {

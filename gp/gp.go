@@ -42,6 +42,10 @@ func (h Hyper) check() error {
 type Options struct {
 	// Backend does the Cholesky factorization; nil means linalg.Default().
 	Backend linalg.Backend
+	// Mean is the prior mean: MeanSample (default, 0 on the standardized
+	// scale) or MeanConstant (the GLS estimate m̂ for the covariance of
+	// the given hyperparameters; see Mean).
+	Mean Mean
 }
 
 func backendOr(b linalg.Backend) (linalg.Backend, error) {
@@ -68,7 +72,9 @@ type GP struct {
 	hyper     Hyper // NaN fields for newKernelGP, except Noise
 	jitter    float64
 	l         blas64.Triangular // lower Cholesky factor of K + noise·I + jitter·I
-	alpha     []float64         // K⁻¹·y_standardized
+	alpha     []float64         // K⁻¹·(y_standardized − m0)
+	m0        float64           // constant prior mean (standardized; MeanConstant), else 0
+	meanOn    bool              // Mean is MeanConstant
 	lml       float64
 	fit       *fitInfo
 	// Feature form of a k_plus posterior (plusBound only), built on first
@@ -85,8 +91,8 @@ type GP struct {
 
 // buildLandmark is build for a landmark bound: the low-rank posterior,
 // never an n×n matrix.
-func buildLandmark(b *landmarkBound, xc *mat.Dense, ys []float64, mean, scale float64, h Hyper) (*GP, error) {
-	post, err := newLandmarkPost(b, ys, h)
+func buildLandmark(b *landmarkBound, xc *mat.Dense, ys []float64, mean, scale float64, h Hyper, pm Mean) (*GP, error) {
+	post, err := newLandmarkPost(b, ys, h, pm == MeanConstant)
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +108,7 @@ func buildLandmark(b *landmarkBound, xc *mat.Dense, ys []float64, mean, scale fl
 	return &GP{
 		id: gpIDs.Add(1), k: k, constDiag: false, x: xc, n: n, d: d,
 		yMean: mean, yScale: scale, hyper: h, jitter: post.jit, lml: post.lml, lm: post,
+		m0: post.m0, meanOn: pm == MeanConstant,
 	}, nil
 }
 
@@ -239,6 +246,9 @@ func New(fam Family, x *mat.Dense, y []float64, h Hyper, opts Options) (*GP, err
 	if err := h.check(); err != nil {
 		return nil, err
 	}
+	if err := opts.Mean.check(); err != nil {
+		return nil, err
+	}
 	xc, err := checkData(x, y, fam.Dim(), func(n int) float64 { return familyMemory(fam, n) })
 	if err != nil {
 		return nil, err
@@ -253,7 +263,7 @@ func New(fam Family, x *mat.Dense, y []float64, h Hyper, opts Options) (*GP, err
 
 func build(b Bound, xc *mat.Dense, ys []float64, mean, scale float64, h Hyper, opts Options) (*GP, error) {
 	if lb, ok := b.(*landmarkBound); ok {
-		return buildLandmark(lb, xc, ys, mean, scale, h)
+		return buildLandmark(lb, xc, ys, mean, scale, h, opts.Mean)
 	}
 	k, err := b.Kernel(h.Variance, h.Lengthscale)
 	if err != nil {
@@ -323,8 +333,34 @@ func newGP(k kernel.Kernel, xc *mat.Dense, ys []float64, mean, scale, noise floa
 		return nil, fmt.Errorf("gp: %w", err)
 	}
 	var quad float64
-	for i, a := range g.alpha {
-		quad += a * ys[i]
+	if opts.Mean == MeanConstant {
+		// m̂ = 1ᵀK⁻¹y / 1ᵀK⁻¹1; α = K⁻¹(y − m̂·1) = K⁻¹y − m̂·K⁻¹1.
+		g.meanOn = true
+		ones := make([]float64, n)
+		for i := range ones {
+			ones[i] = 1
+		}
+		kio := make([]float64, n)
+		if err := chol.SolveVecTo(kio, ones); err != nil {
+			return nil, fmt.Errorf("gp: %w", err)
+		}
+		var yo, oo float64
+		for i, a := range g.alpha {
+			yo += a
+			oo += kio[i]
+		}
+		if oo > 0 && !math.IsInf(oo, 0) {
+			g.m0 = yo / oo
+		}
+		for i, a := range g.alpha {
+			a -= g.m0 * kio[i]
+			g.alpha[i] = a
+			quad += a * (ys[i] - g.m0)
+		}
+	} else {
+		for i, a := range g.alpha {
+			quad += a * ys[i]
+		}
 	}
 	g.lml = -0.5*quad - 0.5*chol.LogDet() - 0.5*float64(n)*math.Log(2*math.Pi)
 	return g, nil
@@ -366,8 +402,14 @@ func (g *GP) Kernel() kernel.Kernel { return g.k }
 func (g *GP) Jitter() float64 { return g.jitter }
 
 // LogMarginal returns the log marginal likelihood of the standardized
-// outputs (jitter included).
+// outputs (jitter included); with MeanConstant, at the fitted mean m̂.
 func (g *GP) LogMarginal() float64 { return g.lml }
+
+// PriorMean returns the prior mean of the standardized outputs: 0 with
+// MeanSample, the GLS estimate m̂ with MeanConstant. In the units of y it
+// is mean + scale·m̂ with the mean and scale of the training outputs
+// (Standardize's).
+func (g *GP) PriorMean() float64 { return g.m0 }
 
 // Standardize returns y on the standardized output scale, (y − mean)/scale
 // with the mean and scale of the training outputs (scale 1 when they are
@@ -500,6 +542,9 @@ func (g *GP) predict(ws *Workspace, x []float64) (mean, variance float64, err er
 	ws.cacheID = 0
 	copy(ws.xbuf, x)
 	mean, variance, err = g.predictAt(ws)
+	if g.meanOn {
+		mean += g.m0
+	}
 	if err == nil {
 		ws.cacheID, ws.cacheM, ws.cacheVar = g.id, mean, variance
 	}

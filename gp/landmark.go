@@ -134,8 +134,9 @@ func (b *landmarkBound) dist2(j int, scratch []float64) ([]float64, error) {
 // Matrices are column-major: column j is the n entries at j·n.
 type lmWork struct {
 	n, m int
-	// c holds m+1 columns: column j = κ(d_G(X, x_piv[j])/ℓ); the QR puts
-	// y in the column after the last landmark's.
+	// c holds m+2 columns: column j = κ(d_G(X, x_piv[j])/ℓ); the QR puts
+	// y in the column after the last landmark's (and the ones after it,
+	// for a constant mean).
 	c    []float64
 	l    []float64 // m columns: the pivoted Cholesky factor
 	res  []float64 // n: residual variances
@@ -144,7 +145,7 @@ type lmWork struct {
 }
 
 func newLMWork(n, m int) *lmWork {
-	return &lmWork{n: n, m: m, c: make([]float64, n*(m+1)), l: make([]float64, n*m),
+	return &lmWork{n: n, m: m, c: make([]float64, n*(m+2)), l: make([]float64, n*m),
 		res: make([]float64, n), dcol: make([]float64, n), piv: make([]int, 0, m)}
 }
 
@@ -217,11 +218,13 @@ type lmFactors struct {
 	w    []float64 // k×r
 	t    []float64 // k×r
 	qty  []float64 // n: Qᵀy (Q the full orthogonal factor of the QR)
+	qto  []float64 // n: Qᵀ1 (constant mean only, else nil)
 }
 
 // factor computes the landmark model at l for the outputs y (nil: no
-// projections) into w and returns its factors.
-func (b *landmarkBound) factor(w *lmWork, l float64, y []float64) (*lmFactors, error) {
+// projections) into w and returns its factors; ones adds the projections
+// of the vector of ones (a constant mean; only with y).
+func (b *landmarkBound) factor(w *lmWork, l float64, y []float64, ones bool) (*lmFactors, error) {
 	if err := b.selectTo(w, l); err != nil {
 		return nil, err
 	}
@@ -260,10 +263,20 @@ func (b *landmarkBound) factor(w *lmWork, l float64, y []float64) (*lmFactors, e
 	if y != nil {
 		cols = k + 1
 		copy(w.c[k*n:k*n+n], y)
+		if ones {
+			cols = k + 2
+			o := w.c[(k+1)*n : (k+1)*n+n]
+			for i := range o {
+				o[i] = 1
+			}
+		}
 	}
 	householderQR(be, w.c, n, k, cols, n, make([]float64, k))
 	if y != nil {
 		fc.qty = append([]float64(nil), w.c[k*n:k*n+n]...)
+		if ones {
+			fc.qto = append([]float64(nil), w.c[(k+1)*n:(k+1)*n+n]...)
+		}
 	}
 	// T = R·W, R the upper triangle of the factored C_XD.
 	for a := range k {
@@ -281,16 +294,27 @@ func (b *landmarkBound) factor(w *lmWork, l float64, y []float64) (*lmFactors, e
 // profile likelihood needs it: k eigenvalues lam with the squared
 // projections yt2 of y on their eigenvectors, and zeros = n − k further
 // zero eigenvalues on whose eigenvectors y has squared norm rest.
+//
+// With a constant mean (mean true) yt and ot hold the projections of y and
+// of the ones on the k eigenvectors instead, and the zero block is rotated
+// so that the ones' part in it, of norm tailO, lies along one unit vector
+// e: y projects on e to tailY and rest is the squared norm of y's part of
+// the block orthogonal to e.
 type lowRankSpec struct {
 	lam, yt2 []float64
 	zeros    int
 	rest     float64
+
+	mean         bool
+	yt, ot       []float64
+	tailY, tailO float64
 }
 
 // lowRankSpectrumer is implemented by Bounds whose correlation has low
-// rank, so that the profile likelihood never forms the n×n matrix.
+// rank, so that the profile likelihood never forms the n×n matrix. mean
+// asks for the projections of the ones as well (lowRankSpec).
 type lowRankSpectrumer interface {
-	lowRankSpectrumTo(dst *lowRankSpec, y []float64, l float64) error
+	lowRankSpectrumTo(dst *lowRankSpec, y []float64, l float64, mean bool) error
 }
 
 // lowRankSpectrumTo writes the spectrum of C_l = Φ·Φᵀ: with Φ = Q₁·T, the
@@ -298,8 +322,8 @@ type lowRankSpectrumer interface {
 // exact arithmetic and set to 0), the projections of y those of Q₁ᵀy on
 // its eigenvectors, and rest the squared norm of the trailing n − k
 // entries of Qᵀy — no cancellation, as in the dense profile.
-func (b *landmarkBound) lowRankSpectrumTo(dst *lowRankSpec, y []float64, l float64) error {
-	fc, err := b.factor(newLMWork(b.n, b.f.m), l, y)
+func (b *landmarkBound) lowRankSpectrumTo(dst *lowRankSpec, y []float64, l float64, mean bool) error {
+	fc, err := b.factor(newLMWork(b.n, b.f.m), l, y, mean)
 	if err != nil {
 		return err
 	}
@@ -324,8 +348,39 @@ func (b *landmarkBound) spectrumOf(dst *lowRankSpec, fc *lmFactors) error {
 	for i := k - r; i < k; i++ {
 		dst.lam[i] = max(dst.lam[i], 0)
 	}
-	dst.yt2 = dst.yt2[:0]
 	v := eig.Vectors.RawMatrix()
+	dst.zeros = b.n - k
+	if fc.qto != nil {
+		dst.mean = true
+		dst.yt, dst.ot = dst.yt[:0], dst.ot[:0]
+		for c := range k {
+			var p, o float64
+			for a := range k {
+				p += v.Data[a*v.Stride+c] * fc.qty[a]
+				o += v.Data[a*v.Stride+c] * fc.qto[a]
+			}
+			dst.yt = append(dst.yt, p)
+			dst.ot = append(dst.ot, o)
+		}
+		// The zero block: e = (Qᵀ1)[k:]/tailO.
+		ty, to := fc.qty[k:], fc.qto[k:]
+		dst.tailO = math.Sqrt(f64.Inner(to, to))
+		dst.tailY, dst.rest = 0, 0
+		if dst.tailO > 0 {
+			dst.tailY = f64.Inner(ty, to) / dst.tailO
+		}
+		c := 0.0
+		if dst.tailO > 0 {
+			c = dst.tailY / dst.tailO
+		}
+		for i, q := range ty {
+			r := q - c*to[i]
+			dst.rest += r * r
+		}
+		return nil
+	}
+	dst.mean = false
+	dst.yt2 = dst.yt2[:0]
 	for c := range k {
 		var p float64
 		for a := range k {
@@ -333,7 +388,6 @@ func (b *landmarkBound) spectrumOf(dst *lowRankSpec, fc *lmFactors) error {
 		}
 		dst.yt2 = append(dst.yt2, p*p)
 	}
-	dst.zeros = b.n - k
 	dst.rest = 0
 	for _, q := range fc.qty[k:] {
 		dst.rest += q * q
@@ -344,7 +398,7 @@ func (b *landmarkBound) spectrumOf(dst *lowRankSpec, fc *lmFactors) error {
 // CorrTo writes C_l = Φ·Φᵀ (O(n²·r); the profile fit does not need it) and
 // has no derivative (ErrNoDerivative when dLog is not nil).
 func (b *landmarkBound) CorrTo(dst, dLog *mat.SymDense, l float64) error {
-	fc, err := b.factor(newLMWork(b.n, b.f.m), l, nil)
+	fc, err := b.factor(newLMWork(b.n, b.f.m), l, nil, false)
 	if err != nil {
 		return err
 	}
@@ -414,11 +468,12 @@ func (b *landmarkBound) Kernel(v, l float64) (kernel.Kernel, error) {
 	return kernel.NewPlus(km, b.design(w.piv), b.f.plus.opts)
 }
 
-// lowRankSums is profiler.sums for the spectrum s: A = Σ ỹ²_i/d_i and
-// B = Σ log d_i over all n eigenvalues, d_i = α·λ_i + β (+ jitter), with
-// the zero block counted once per multiplicity; jit is the jitter
-// factorJitter would add (the rule of profiler.sums), ok false when even
-// the largest does not make every d_i safely positive.
+// lowRankSums is profiler.sums for the spectrum s: A = Σ ỹ²_i/d_i (with a
+// constant mean, the GLS residual's: glsSpectral) and B = Σ log d_i over
+// all n eigenvalues, d_i = α·λ_i + β (+ jitter), with the zero block
+// counted once per multiplicity; jit is the jitter factorJitter would add
+// (the rule of profiler.sums), ok false when even the largest does not
+// make every d_i safely positive.
 func lowRankSums(s *lowRankSpec, alpha, beta float64) (a, b, jit float64, ok bool) {
 	n := len(s.lam) + s.zeros
 	dmin, dmax, sum := math.Inf(1), math.Inf(-1), 0.0
@@ -433,6 +488,16 @@ func lowRankSums(s *lowRankSpec, alpha, beta float64) (a, b, jit float64, ok boo
 	}
 	if jit, ok = spectralJitter(n, dmin, dmax, sum); !ok {
 		return 0, 0, 0, false
+	}
+	if s.mean {
+		for _, l := range s.lam {
+			b += math.Log(alpha*l + beta + jit)
+		}
+		if s.zeros > 0 {
+			b += float64(s.zeros) * math.Log(beta+jit)
+		}
+		_, a = glsSpectral(s.lam, s.yt, s.ot, alpha, beta, jit, s.tailY, s.tailO, s.rest)
+		return a, b, jit, true
 	}
 	for i, l := range s.lam {
 		d := alpha*l + beta + jit
@@ -470,13 +535,15 @@ type landmarkPost struct {
 	m    []float64 // r×r, symmetric
 	jit  float64
 	lml  float64
+	m0   float64 // the constant prior mean (standardized), 0 for MeanSample
 }
 
 // newLandmarkPost builds the posterior of the bound b for standardized
-// outputs ys under h.
-func newLandmarkPost(b *landmarkBound, ys []float64, h Hyper) (*landmarkPost, error) {
+// outputs ys under h, with a constant prior mean fitted by GLS when mean
+// is set (the posterior is then that of ys − m̂ plus m̂).
+func newLandmarkPost(b *landmarkBound, ys []float64, h Hyper, mean bool) (*landmarkPost, error) {
 	l := h.Lengthscale
-	fc, err := b.factor(newLMWork(b.n, b.f.m), l, ys)
+	fc, err := b.factor(newLMWork(b.n, b.f.m), l, ys, mean)
 	if err != nil {
 		return nil, err
 	}
@@ -492,6 +559,13 @@ func newLandmarkPost(b *landmarkBound, ys []float64, h Hyper) (*landmarkPost, er
 	n := float64(b.n)
 	post := &landmarkPost{d: b.design(fc.piv), piv: fc.piv, k: fc.k, r: fc.r, w: fc.w, jit: jit,
 		lml: -0.5*a - 0.5*lb - 0.5*n*math.Log(2*math.Pi)}
+	if mean {
+		// Qᵀ(y − m̂·1) replaces Qᵀy below.
+		post.m0, _ = glsSpectral(spec.lam, spec.yt, spec.ot, h.Variance, h.Noise, jit, spec.tailY, spec.tailO, spec.rest)
+		for i, o := range fc.qto {
+			fc.qty[i] -= post.m0 * o
+		}
+	}
 	_, km, err := b.f.plus.max.kernel(1, l)
 	if err != nil {
 		return nil, fmt.Errorf("gp: kernel: %w", err)

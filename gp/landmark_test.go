@@ -156,7 +156,7 @@ func TestLandmarkProfileSums(t *testing.T) {
 			b := lmBind(t, lmFamily(t, c, m), x)
 			for _, l := range []float64{0.3, 1.1} {
 				var s lowRankSpec
-				if err := b.lowRankSpectrumTo(&s, ys, l); err != nil {
+				if err := b.lowRankSpectrumTo(&s, ys, l, false); err != nil {
 					t.Fatal(err)
 				}
 				// The dense spectrum of CorrTo with the same projections.
@@ -272,7 +272,7 @@ func TestLandmarkAllPoints(t *testing.T) {
 			lb.od = od
 			ys, mean, scale := standardize(y)
 			h := g2.Hyper()
-			g3, err := buildLandmark(lb, x, ys, mean, scale, h)
+			g3, err := buildLandmark(lb, x, ys, mean, scale, h, MeanSample)
 			if err != nil {
 				t.Fatal(err)
 			}

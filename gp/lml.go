@@ -23,6 +23,13 @@ type objective struct {
 	kinv    *mat.Dense
 	eye     *mat.Dense
 	alpha   []float64
+	// mean: the likelihood is that of the GLS residual y − m̂·1 (a
+	// constant mean profiled out, MeanConstant); kio = K⁻¹1 (ones the
+	// vector of ones) and m is m̂ at the last evaluation.
+	mean    bool
+	kio     []float64
+	ones    []float64
+	m       float64
 	evals   int
 	lastErr error // the last evaluation error, for fit diagnostics
 }
@@ -76,8 +83,20 @@ func (o *objective) eval(theta [3]float64, grad []float64) (float64, error) {
 		return math.NaN(), fmt.Errorf("gp: %w", err)
 	}
 	var quad float64
-	for i, a := range o.alpha {
-		quad += a * o.y[i]
+	if o.mean {
+		// α = K⁻¹(y − m̂·1). The gradient below is that of the likelihood
+		// at fixed m, evaluated at m̂: ∂lml/∂m = 0 there, so it is also
+		// the gradient of the profiled likelihood (envelope theorem).
+		if err := o.glsResidual(); err != nil {
+			return math.NaN(), err
+		}
+		for i, a := range o.alpha {
+			quad += a * (o.y[i] - o.m)
+		}
+	} else {
+		for i, a := range o.alpha {
+			quad += a * o.y[i]
+		}
 	}
 	lml := -0.5*quad - 0.5*o.chol.LogDet() - 0.5*float64(n)*math.Log(2*math.Pi)
 	if grad == nil {
@@ -119,4 +138,31 @@ func (o *objective) eval(theta [3]float64, grad []float64) (float64, error) {
 		return lml, cerr
 	}
 	return lml, nil
+}
+
+// glsResidual turns o.alpha = K⁻¹y into K⁻¹(y − m̂·1) with the GLS mean
+// m̂ = 1ᵀK⁻¹y / 1ᵀK⁻¹1, which it leaves in o.m (o.chol holds K).
+func (o *objective) glsResidual() error {
+	if o.kio == nil {
+		o.kio, o.ones = make([]float64, o.n), make([]float64, o.n)
+		for i := range o.ones {
+			o.ones[i] = 1
+		}
+	}
+	if err := o.chol.SolveVecTo(o.kio, o.ones); err != nil {
+		return fmt.Errorf("gp: %w", err)
+	}
+	var yo, oo float64
+	for i, a := range o.alpha {
+		yo += a
+		oo += o.kio[i]
+	}
+	o.m = 0
+	if oo > 0 && !math.IsInf(oo, 0) {
+		o.m = yo / oo
+	}
+	for i, k := range o.kio {
+		o.alpha[i] -= o.m * k
+	}
+	return nil
 }

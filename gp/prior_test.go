@@ -121,7 +121,7 @@ func TestPriorProfileInner(t *testing.T) {
 		fam := mustG(NewBaseFamily(kernel.Matern52, 3))
 		b := mustG(fam.Bind(x))
 		pr := mustG(newPriorSpec(PriorBoTorch, 4))
-		p := newProfiler(b, linalg.Gonum(), ys)
+		p := newProfiler(b, linalg.Gonum(), ys, false)
 		p.pr = pr
 		p.a0, p.a1 = math.Log(1e-3), math.Log(1e3)
 		p.b0, p.b1 = math.Log(1e-4), 0

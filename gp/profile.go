@@ -76,19 +76,24 @@ type profiler struct {
 	fixed bool    // σ² fixed at s2
 	s2    float64 // fixed noise (standardized), may be 0
 	pr    *priorSpec
+	// mean: a constant prior mean is profiled out (MeanConstant), each
+	// likelihood then that of the GLS residual y − m̂·1 (glsSpectral).
+	mean  bool
 	evals int
 	// lastErr is the last evaluation error (diagnostics).
 	lastErr error
 }
 
 // profScratch is the spectrum of one profile evaluation and its scratch:
-// the eigenvalues lam and squared projections yt2 of y, or for a
+// the eigenvalues lam and squared projections yt2 of y (with a constant
+// mean, the projections yt of y and ot of the ones instead), or for a
 // lowRankSpectrumer Bound the low-rank spectrum low (lam and yt2 then
 // alias its own, and sums counts its zero block).
 type profScratch struct {
 	c        *mat.SymDense
 	eig      linalg.Eigen
 	lam, yt2 []float64
+	yt, ot   []float64
 	low      *lowRankSpec
 }
 
@@ -98,8 +103,8 @@ type profPoint struct {
 	lml               float64 // −Inf if infeasible
 }
 
-func newProfiler(b Bound, be linalg.Backend, y []float64) *profiler {
-	p := &profiler{b: b, be: be, y: y, n: len(y)}
+func newProfiler(b Bound, be linalg.Backend, y []float64, mean bool) *profiler {
+	p := &profiler{b: b, be: be, y: y, n: len(y), mean: mean}
 	p.s = p.newScratch()
 	return p
 }
@@ -107,6 +112,9 @@ func newProfiler(b Bound, be linalg.Backend, y []float64) *profiler {
 func (p *profiler) newScratch() *profScratch {
 	if _, ok := p.b.(lowRankSpectrumer); ok {
 		return &profScratch{low: &lowRankSpec{}}
+	}
+	if p.mean {
+		return &profScratch{c: mat.NewSymDense(p.n, nil), yt: make([]float64, p.n), ot: make([]float64, p.n)}
 	}
 	return &profScratch{c: mat.NewSymDense(p.n, nil), yt2: make([]float64, p.n)}
 }
@@ -191,7 +199,7 @@ func (p *profiler) eval(s *profScratch, logl float64) (profPoint, error) {
 	l := math.Exp(logl)
 	var err error
 	if lr, ok := p.b.(lowRankSpectrumer); ok {
-		if err = lr.lowRankSpectrumTo(s.low, p.y, l); err != nil {
+		if err = lr.lowRankSpectrumTo(s.low, p.y, l, p.mean); err != nil {
 			return pt, fmt.Errorf("gp: lengthscale %g: %w", l, err)
 		}
 		s.lam, s.yt2 = s.low.lam, s.low.yt2
@@ -206,10 +214,24 @@ func (p *profiler) eval(s *profScratch, logl float64) (profPoint, error) {
 		return pt, fmt.Errorf("gp: lengthscale %g: %w", l, err)
 	}
 	s.lam = s.eig.Values
-	// ỹ = Qᵀy, squared.
 	n := p.n
-	clear(s.yt2)
 	q := s.eig.Vectors.RawMatrix()
+	if p.mean {
+		// ỹ = Qᵀy and õ = Qᵀ1.
+		clear(s.yt)
+		clear(s.ot)
+		for i := range n {
+			row := q.Data[i*q.Stride : i*q.Stride+n]
+			yi := p.y[i]
+			for j, v := range row {
+				s.yt[j] += v * yi
+				s.ot[j] += v
+			}
+		}
+		return p.inner(s, pt, logl), nil
+	}
+	// ỹ = Qᵀy, squared.
+	clear(s.yt2)
 	for i := range n {
 		row := q.Data[i*q.Stride : i*q.Stride+n]
 		yi := p.y[i]
@@ -245,7 +267,8 @@ func (p *profiler) inner(s *profScratch, pt profPoint, logl float64) profPoint {
 	return pt
 }
 
-// sums returns A = Σ ỹ²_i/d_i and B = Σ log d_i for d_i = α·λ_i + β, with
+// sums returns A = Σ ỹ²_i/d_i and B = Σ log d_i for d_i = α·λ_i + β (with
+// a constant mean, A is the GLS residual's, glsSpectral), with
 // the jitter that factorJitter would add (a multiple of the mean diagonal
 // α·mean(λ) + β) when min d_i is not safely positive; ok is false if even
 // the largest jitter does not help.
@@ -263,6 +286,13 @@ func (p *profiler) sums(s *profScratch, alpha, beta float64) (a, b float64, ok b
 	jit, ok := spectralJitter(p.n, dmin, dmax, sum)
 	if !ok {
 		return 0, 0, false
+	}
+	if p.mean {
+		for _, l := range s.lam {
+			b += math.Log(alpha*l + beta + jit)
+		}
+		_, a = glsSpectral(s.lam, s.yt, s.ot, alpha, beta, jit, 0, 0, 0)
+		return a, b, true
 	}
 	for i, l := range s.lam {
 		d := alpha*l + beta + jit
@@ -458,7 +488,7 @@ func brentMax(f func(float64) float64, a, b, x0, f0, tol float64) (float64, floa
 // brackets the best and refines it with Brent's method.
 func fitProfileLikelihood(b Bound, be linalg.Backend, ys []float64, s float64, bx box, fixedLogNoise float64, pr *priorSpec, opts FitOptions) (Hyper, fitInfo, error) {
 	var info fitInfo
-	p := newProfiler(b, be, ys)
+	p := newProfiler(b, be, ys, opts.Mean == MeanConstant)
 	p.pr = pr
 	p.a0, p.a1 = bx.lo[0], bx.hi[0]
 	p.b0, p.b1 = bx.lo[2], bx.hi[2]

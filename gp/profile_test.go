@@ -71,7 +71,7 @@ func TestProfileInnerGlobal(t *testing.T) {
 			mustG(NewPlusFamily(kernel.RBF, mustG(orbit.Cyclic(3)), kernel.Options{}, kernel.PlusOptions{Backend: linalg.Gonum()})),
 		} {
 			b := mustG(fam.Bind(x))
-			p := newProfiler(b, linalg.Gonum(), ys)
+			p := newProfiler(b, linalg.Gonum(), ys, false)
 			p.a0, p.a1 = math.Log(1e-3), math.Log(1e3)
 			p.b0, p.b1 = math.Log(1e-6), 0
 			obj := newObjective(b, linalg.Gonum(), ys)

@@ -122,7 +122,7 @@ func runBatch(args []string, stdout, stderr io.Writer) error {
 			"Settings: %d init + %d acquisition evaluations, %s, beta %s, fit %s%s, backend %s.\n\n"+
 			"Code: %s.\n\nWall time: %s for %d runs.\n\n"+
 			"![cumulative regret against evaluations](batch-evals.png)\n\n![cumulative regret against rounds](batch-rounds-cumulative.png)\n\n![simple regret against rounds](batch-rounds.png)\n",
-			strings.Join(args, " "), md, s.Seeds, s.Init, s.Iters, s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), s.Backend,
+			strings.Join(args, " "), md, s.Seeds, s.Init, s.Iters, s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior)+meanNote(s.Mean), s.Backend,
 			codeNote(e), fmtDuration(time.Duration(res.WallSeconds*float64(time.Second))), len(res.Runs))
 		if err := writeOutputIn(*out, "batch.md", true, func(w io.Writer) error {
 			_, err := io.WriteString(w, doc)

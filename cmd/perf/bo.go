@@ -28,7 +28,7 @@ func init() {
 const boUsage = `
 Usage: perf bo --problem P [--d D] --kernel K [--seed S] [--iters 50] [--init 5]
                [--json FILE [--force]] [--checkpoint FILE] [--acq ucb|ei]
-               [--beta paper|authors] [--fit own|base] [--prior none|botorch]
+               [--beta paper|authors] [--fit own|base] [--prior none|botorch] [--mean sample|constant]
                [--noise box|observed|VARIANCE] [--landmarks M] [--backend B]
                [--workers N] [--mem-budget SIZE]
        perf bo --resume FILE [--workers N]
@@ -350,6 +350,21 @@ func parsePriorFlag(s string) (gp.Prior, error) {
 	return p, nil
 }
 
+// meanFlag defines --mean (a protocol flag: bo, table, batch, robustness
+// and suggest).
+func meanFlag(fs *flagSet) *string {
+	return fs.String("mean", "sample", "GP prior mean: sample (the sample mean of the observations, the paper's protocol) or constant (a constant fitted by maximum likelihood, profiled in closed form by generalized least squares, as BoTorch's SingleTaskGP fits its ConstantMean)")
+}
+
+// meanNote is ", mean NAME" for a recorded mean other than the default,
+// "" for it.
+func meanNote(name string) string {
+	if name == "" || name == "sample" {
+		return ""
+	}
+	return ", mean " + name
+}
+
 // landmarksNote is ", landmarks M" for a --landmarks other than the
 // default, ", no landmarks" for a negative one.
 func landmarksNote(m int) string {
@@ -376,6 +391,7 @@ func priorNote(name string) string {
 // they make the bo.Config of every run.
 type protocol struct {
 	acq, beta, fit, prior, backend, liar *string
+	mean                                 *string
 	iters, initN, batch, landmarks       *int
 }
 
@@ -394,6 +410,8 @@ type Protocol struct {
 	Landmarks int `json:"landmarks,omitempty"`
 	// Liar is --liar ("mean", the default, omitted).
 	Liar string `json:"liar,omitempty"`
+	// Mean is --mean ("sample", the default, omitted).
+	Mean string `json:"mean,omitempty"`
 }
 
 // noiseFlag adds --noise, the observation noise rule of the runs.
@@ -427,6 +445,7 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		beta:      fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n, their code)"),
 		fit:       fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the base kernel's, the authors' code)"),
 		prior:     priorFlag(fs),
+		mean:      meanFlag(fs),
 		backend:   backendFlag(fs),
 		liar:      fs.String("liar", "mean", "the constant liar's value for pending and failed points: mean (of the observed values) or worst (the worst observed, symbo's choice before)"),
 		landmarks: fs.Int("landmarks", 0, fmt.Sprintf("design cap `M` of plus and nystrom: every observation is in the design up to M of them, M landmarks (greedy pivoted Cholesky of k_max) above; 0 means %d, −1 never (always every observation)", bo.DefaultLandmarks)),
@@ -438,7 +457,11 @@ func (p *protocol) values() Protocol {
 	if strings.EqualFold(strings.TrimSpace(liar), "mean") {
 		liar = ""
 	}
-	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar}
+	mean := *p.mean
+	if strings.EqualFold(strings.TrimSpace(mean), "sample") {
+		mean = ""
+	}
+	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean}
 }
 
 // config parses the protocol flags into a bo.Config with the given
@@ -486,6 +509,9 @@ func (p Protocol) config(workers int) (bo.Config, error) {
 	if cfg.Prior, err = parsePriorFlag(p.Prior); err != nil {
 		return cfg, err
 	}
+	if cfg.Mean, err = gp.ParseMean(p.Mean); err != nil {
+		return cfg, badInput("--mean: %w", err)
+	}
 	if cfg.Backend, err = backendByName(p.Backend); err != nil {
 		return cfg, err
 	}
@@ -499,7 +525,7 @@ func writeBOSummary(w io.Writer, tr *bo.Trace) error {
 	row("problem", fmt.Sprintf("%s (group %s)", tr.Problem, tr.Group))
 	row("kernel", fmt.Sprintf("%s (base %s)", tr.Kernel, tr.Shape))
 	row("seed", tr.Seed)
-	row("protocol", fmt.Sprintf("%s, beta %s, fit %s%s, %d init + %d iterations", tr.Acquisition, tr.Beta, tr.FitMode, priorNote(tr.Prior), tr.Init, tr.Iters))
+	row("protocol", fmt.Sprintf("%s, beta %s, fit %s%s, %d init + %d iterations", tr.Acquisition, tr.Beta, tr.FitMode, priorNote(tr.Prior)+meanNote(tr.Mean), tr.Init, tr.Iters))
 	if tr.Landmarks != 0 {
 		row("landmarks", landmarksSummary(tr))
 	}

@@ -23,7 +23,7 @@ func init() {
 const robustnessUsage = `
 Usage: perf robustness [--seeds 10] [--iters 50] [--init 5] [--out DIR [--force]]
                        [--problems ackley,rastrigin] [--dims 1,2,3,4,5] [--kernels LIST]
-                       [--fit own|base] [--prior none|botorch] [--beta paper|authors] [--acq ucb|ei]
+                       [--fit own|base] [--prior none|botorch] [--mean sample|constant] [--beta paper|authors] [--acq ucb|ei]
                        [--backend B] [--workers N] [--skip PROBLEM/KERNEL,…]
 
 Runs the paper's robustness-to-group-size study: Ackley and Rastrigin in
@@ -136,7 +136,7 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 			"Environment: %s, %s, SIMD %s, GOMAXPROCS %d, %s (%d CPUs), %s/%s.\n\n"+
 			"Wall time: %s for %d runs.\n\n![average regret](robustness.png)\n",
 			strings.Join(args, " "), s.Iters, s.Init, s.Seeds, md,
-			s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), s.Backend,
+			s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior)+meanNote(s.Mean), s.Backend,
 			codeNote(e), e.Module, e.GoVersion, e.SIMD, e.GOMAXPROCS, e.CPU, e.NumCPU, e.GOOS, e.GOARCH, wall, len(res.Runs))
 		if err := writeOutputIn(*out, "robustness.md", true, func(w io.Writer) error {
 			_, err := io.WriteString(w, doc)

@@ -29,7 +29,7 @@ Usage: perf suggest (--problem P [--d D] | --group G --d D --box LO:HI[,LO:HI…
                     --kernel K [--base B] [--history FILE] [--pending FILE]
                     [--failed FILE] [--q 1] [--seed S] [--minimize] [--init 5]
                     [--acq ucb|ei] [--beta paper|authors] [--fit own|base]
-                    [--prior none|botorch] [--liar mean|worst] [--landmarks M]
+                    [--prior none|botorch] [--mean sample|constant] [--liar mean|worst] [--landmarks M]
                     [--block b] [--matrices FILE] [--coords i,j,…] [--backend B]
 
 Prints the next q points to evaluate as CSV rows (x1,…,xd) on stdout: a
@@ -102,7 +102,7 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	st := frontend.SuggestSettings{
 		Problem: *name, Group: frontend.Group{Group: *group, D: *d, Block: *block, Matrices: *matrices},
 		Kernel: *kern, Base: *base, Seed: *seed, Minimize: *minimize, Init: p.Init,
-		Acq: p.Acq, Beta: p.Beta, Fit: p.Fit, Prior: p.Prior, Landmarks: p.Landmarks, Liar: p.Liar,
+		Acq: p.Acq, Beta: p.Beta, Fit: p.Fit, Prior: p.Prior, Mean: p.Mean, Landmarks: p.Landmarks, Liar: p.Liar,
 	}
 	switch {
 	case *name != "" && *group != "":

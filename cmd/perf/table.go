@@ -30,7 +30,7 @@ func init() {
 
 const tableUsage = `
 Usage: perf table [--seeds 10] [--iters 50] [--init 5] [--out DIR [--force]]
-                  [--problems LIST] [--kernels LIST] [--fit own|base] [--prior none|botorch]
+                  [--problems LIST] [--kernels LIST] [--fit own|base] [--prior none|botorch] [--mean sample|constant]
                   [--beta paper|authors] [--acq ucb|ei] [--landmarks M] [--backend B] [--workers N]
                   [--noise box|observed|VARIANCE] [--regret acq|all] [--ablation]
                   [--skip PROBLEM/KERNEL,…] [--mem-budget SIZE]
@@ -461,7 +461,7 @@ func writeTableFiles(dir string, res *experiments.TableResult, md, command strin
 		noise = "fixed at " + s.Noise
 	}
 	fmt.Fprintf(&b, "Settings: %d seeds, %d init + %d iterations%s, %s, beta %s, fit %s%s%s, backend %s; noise variance %s.\n\n",
-		s.Seeds, s.Init, s.Iters, batch, s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), landmarksNote(s.Landmarks), s.Backend, noise)
+		s.Seeds, s.Init, s.Iters, batch, s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior)+meanNote(s.Mean), landmarksNote(s.Landmarks), s.Backend, noise)
 	fmt.Fprintf(&b, "Code: %s.\n\n", codeNote(e))
 	fmt.Fprintf(&b, "Environment: %s, %s, SIMD %s, GOMAXPROCS %d, %s (%d CPUs), %s/%s.\n\n",
 		e.Module, e.GoVersion, e.SIMD, e.GOMAXPROCS, e.CPU, e.NumCPU, e.GOOS, e.GOARCH)

@@ -153,6 +153,9 @@ type Settings struct {
 	// Liar is the constant liar's value ("worst"); empty for the default
 	// ("mean").
 	Liar string `json:"liar,omitempty"`
+	// Mean is the GP's prior mean ("constant"); empty for the default
+	// ("sample").
+	Mean string `json:"mean,omitempty"`
 }
 
 // TableResult is a finished Table: every trace in plan order, the cells,
@@ -192,8 +195,12 @@ func settingsOf(cfg bo.Config, iters, seeds, workers int) (Settings, error) {
 	if cfg.Liar != bo.LiarMean {
 		liar = cfg.Liar.String()
 	}
+	mean := ""
+	if cfg.Mean != gp.MeanSample {
+		mean = cfg.Mean.String()
+	}
 	return Settings{
-		Prior: prior, Liar: liar,
+		Prior: prior, Liar: liar, Mean: mean,
 		Seeds: seeds, Iters: iters, Init: cfg.Init,
 		Acquisition: acq.Name(), Beta: cfg.Beta.String(), FitMode: cfg.FitMode.String(),
 		Backend: b.Name(), Workers: workers, Landmarks: cfg.Landmarks,

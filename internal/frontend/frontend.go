@@ -253,6 +253,7 @@ type SuggestSettings struct {
 	Fit      string `json:"fit,omitempty"`
 	Prior    string `json:"prior,omitempty"`
 	Liar     string `json:"liar,omitempty"` // "mean" (default) or "worst"
+	Mean     string `json:"mean,omitempty"` // "sample" (default) or "constant"
 
 	// Landmarks is bo.Config.Landmarks: the design cap of plus and
 	// nystrom (0: the default, negative: never).
@@ -334,6 +335,9 @@ func (s SuggestSettings) Optimizer(be linalg.Backend) (*bo.Optimizer, error) {
 		if cfg.Liar, err = bo.ParseLiar(s.Liar); err != nil {
 			return nil, err
 		}
+	}
+	if cfg.Mean, err = gp.ParseMean(s.Mean); err != nil {
+		return nil, invalid("%v", err)
 	}
 	return bo.New(lo, hi, cfg, s.Seed)
 }
