@@ -39,6 +39,10 @@ func TestMeanRun(t *testing.T) {
 					if tr.Mean != "constant" {
 						t.Errorf("%s: trace mean %q, want constant", k, tr.Mean)
 					}
+					last := tr.Evaluations[len(tr.Evaluations)-1].Hyper
+					if last == nil || last.PriorMean == 0 {
+						t.Errorf("%s: no fitted prior mean in the trace (%+v)", k, last)
+					}
 					continue
 				}
 				if s != ref {
@@ -47,7 +51,7 @@ func TestMeanRun(t *testing.T) {
 			}
 			cfg.Mean, cfg.Workers = gp.MeanSample, 0
 			sm := must(runP(p, k, cfg, 4, 5))
-			if sm.Mean != "" || strings.Contains(traceJSON(t, sm), `"mean"`) {
+			if sm.Mean != "" || strings.Contains(traceJSON(t, sm), `"mean"`) || strings.Contains(traceJSON(t, sm), `"prior_mean"`) {
 				t.Errorf("%s: sample-mean run records mean %q", k, sm.Mean)
 			}
 			if traceJSON(t, sm) == ref {

@@ -495,7 +495,7 @@ func (o *Optimizer) fitModel() error {
 	h := m.Hyper()
 	o.model = m
 	o.fitted = Diagnostics{
-		Hyper:       Hyper{Variance: h.Variance, Lengthscale: h.Lengthscale, Noise: h.Noise, Jitter: m.Jitter(), Landmarks: m.Landmarks()},
+		Hyper:       Hyper{Variance: h.Variance, Lengthscale: h.Lengthscale, Noise: h.Noise, Jitter: m.Jitter(), Landmarks: m.Landmarks(), PriorMean: m.PriorMean()},
 		LogMarginal: m.LogMarginal(),
 	}
 	return nil

@@ -24,6 +24,11 @@ type Hyper struct {
 	// GP when its observations outnumbered Config.Landmarks (0: the design
 	// is every observation).
 	Landmarks int `json:"landmarks,omitempty"`
+	// PriorMean is the fitted constant prior mean m̂ (standardized scale:
+	// m̂ sample standard deviations from the sample mean of the values
+	// the GP models, maximized) with Config.Mean = gp.MeanConstant; 0,
+	// omitted, otherwise.
+	PriorMean float64 `json:"prior_mean,omitempty"`
 }
 
 // Timings are the wall times of one evaluation: hyperparameter fitting,
