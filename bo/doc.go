@@ -38,7 +38,7 @@
 // classic priors; Config.Mean: the sample mean of the observations as the
 // prior mean, the default and the paper's protocol, or a constant fitted
 // by maximum likelihood as BoTorch's SingleTaskGP fits its ConstantMean,
-// gp.MeanConstant). For Max and Plus over a group with a canonical map, the
+// gp.MeanConstant; docs/results/baseline.md measures both). For Max and Plus over a group with a canonical map, the
 // fitted posterior is rebuilt on φ(X) (the base kernel for Max, k_plus
 // over the trivial group for Plus): the same posterior, predicted with one
 // base-kernel evaluation per observation instead of an orbit enumeration,

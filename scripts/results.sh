@@ -9,8 +9,9 @@
 # Usage: scripts/results.sh [NAME…]   (default: all; NAME is a directory
 # under docs/results, e.g. table-own)
 #
-# Wall time on the 2-core development machine: about 55 minutes for all
-# (the landmark study's 500-evaluation runs take about 20).
+# Wall time on the 2-core development machine: about 65 minutes for all
+# (the landmark study's 500-evaluation runs take about 20, the baseline
+# tables about 10).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -n "$(git status --porcelain --untracked-files=no -- . ":(exclude)docs" ":(exclude)*.md")" ] && [ "${RESULTS_ALLOW_DIRTY:-}" != 1 ]; then
@@ -50,6 +51,14 @@ long="--problems Rastrigin5d,Griewank6d --kernels plus --seeds 5 --iters 495"
 run landmarks $perf table $long --landmarks -1 --out $out/landmarks/long-full --force
 run landmarks $perf table $long --out $out/landmarks/long-default --force
 run landmarks $perf table $long --landmarks 64 --out $out/landmarks/long-m64 --force
+# The baseline against BoTorch's SingleTaskGP (docs/results/baseline.md):
+# base, plus and nystrom with the sample and the constant prior mean,
+# without and with BoTorch's priors, 30 seeds.
+bl="--problems Ackley2d,Griewank6d,Rastrigin5d --kernels base,plus,nystrom --seeds 30"
+run baseline $perf table $bl --out $out/baseline/sample --force
+run baseline $perf table $bl --mean constant --out $out/baseline/constant --force
+run baseline $perf table $bl --prior botorch --out $out/baseline/sample-prior --force
+run baseline $perf table $bl --prior botorch --mean constant --out $out/baseline/constant-prior --force
 # Figure 4 (left) and the parallel-evaluation study.
 run robustness $perf robustness --out $out/robustness --force
 run batch      $perf batch --out $out/batch --force

@@ -1,0 +1,86 @@
+//go:build ignore
+
+// Shape runs the base kernel with a chosen shape on the protocol of perf
+// table (5 uniform initial points, 50 UCB steps, β = 0.5·d·log t, noise
+// 2% of Var f over the box) with the constant mean, for seeds 0…29, and
+// prints the cumulative regret's mean ± standard error: the kernel-shape
+// check of docs/results/baseline.md (perf table uses each problem's shape).
+//
+//	go run docs/results/baseline/shape.go -problems Rastrigin5d,Griewank6d,Ackley2d -shapes rbf,matern52 -prior botorch
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"math"
+	"strings"
+	"sync"
+
+	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/kernel"
+)
+
+func main() {
+	probs := flag.String("problems", "Rastrigin5d,Griewank6d,Ackley2d", "benchmarks")
+	shapes := flag.String("shapes", "rbf,matern52", "base kernel shapes")
+	priorName := flag.String("prior", "none", "none or botorch")
+	meanName := flag.String("mean", "constant", "sample or constant")
+	seeds := flag.Int("seeds", 30, "seeds 0…seeds−1")
+	flag.Parse()
+	prior, err := gp.ParsePrior(*priorName)
+	if err != nil {
+		log.Fatal(err)
+	}
+	mean, err := gp.ParseMean(*meanName)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, pn := range strings.Split(*probs, ",") {
+		p, err := problem.New(pn, 0)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, sn := range strings.Split(*shapes, ",") {
+			sh, err := kernel.ParseShape(sn)
+			if err != nil {
+				log.Fatal(err)
+			}
+			regs := make([]float64, *seeds)
+			var wg sync.WaitGroup
+			next := make(chan int)
+			for range 2 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for s := range next {
+						cfg := bo.Config{Kernel: bo.Base(sh), Minimize: !p.Maximize(), Workers: 1, Prior: prior, Mean: mean}
+						tr, err := bo.Run(context.Background(), p, cfg, uint64(s), bo.RunOptions{Iters: bo.DefaultIters})
+						if err != nil {
+							log.Fatal(err)
+						}
+						regs[s] = tr.CumulativeRegret[len(tr.CumulativeRegret)-1]
+					}
+				}()
+			}
+			for s := range *seeds {
+				next <- s
+			}
+			close(next)
+			wg.Wait()
+			var m, v float64
+			for _, r := range regs {
+				m += r
+			}
+			m /= float64(len(regs))
+			for _, r := range regs {
+				v += (r - m) * (r - m)
+			}
+			se := math.Sqrt(v/float64(len(regs)-1)) / math.Sqrt(float64(len(regs)))
+			fmt.Printf("%s base %s (perf table: %s), prior %s, mean %s: %.1f ± %.1f\n", pn, sn, p.BaseShape(), prior, mean, m, se)
+		}
+	}
+}
