@@ -438,3 +438,66 @@ func TestMeanOption(t *testing.T) {
 		t.Error("New with Mean(-1): no error")
 	}
 }
+
+// TestMeanPriorFit: with BoTorch's priors and the constant mean (no prior
+// on m), the profile's reported MAP objective is the profiled likelihood
+// (objective with the mean) plus the log prior at its optimum, at least
+// the BFGS reference's; in ModeBase the family's GP gets its own m̂.
+func TestMeanPriorFit(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		fam  Family
+		fix  bool
+	}{
+		{"base", mustG(NewBaseFamily(kernel.Matern52, 3)), false},
+		{"base-fixed", mustG(NewBaseFamily(kernel.RBF, 3)), true},
+		{"plus", mustG(NewPlusFamily(kernel.RBF, mustG(orbit.Cyclic(3)), kernel.Options{}, kernel.PlusOptions{Backend: linalg.Gonum()})), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			x, y := fitQualityData(3, 20, 3, true)
+			w := 10.0
+			opts := FitOptions{Backend: linalg.Gonum(), Prior: PriorBoTorch, PriorScale: w, Seed: 9, FixNoise: tc.fix, Noise: 0.05, Mean: MeanConstant}
+			gp1 := mustG(Fit(tc.fam, x, y, opts))
+			ob := opts
+			ob.method = fitBFGS
+			gb := mustG(Fit(tc.fam, x, y, ob))
+			ys, _, scale := standardize(y)
+			obj := newObjective(mustG(tc.fam.Bind(x)), linalg.Gonum(), ys)
+			obj.mean = true
+			post := func(h Hyper) float64 {
+				if tc.fix {
+					h.Noise = 0.05 / (scale * scale)
+				}
+				l, err := obj.eval([3]float64{math.Log(h.Variance), math.Log(h.Lengthscale), math.Log(h.Noise)}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return l + priorLogDensity(PriorBoTorch, h, w, tc.fix)
+			}
+			pb := post(gb.Hyper())
+			pp := post(gp1.Hyper()) // last: obj.m is then gp1's m̂
+			fi := gp1.fit
+			if got := fi.Starts[fi.Best].LogMarginal; math.Abs(got-pp) > 1e-6*max(1, math.Abs(pp)) {
+				t.Errorf("reported objective %v, recomputed %v", got, pp)
+			}
+			if pp < pb-1e-3 {
+				t.Errorf("profile MAP %v (%+v) < BFGS MAP %v (%+v)", pp, gp1.Hyper(), pb, gb.Hyper())
+			}
+			if gp1.PriorMean() == 0 || math.Abs(gp1.PriorMean()-obj.m) > 1e-6 {
+				t.Errorf("GP m̂ %v, objective's %v", gp1.PriorMean(), obj.m)
+			}
+		})
+	}
+	// ModeBase: the base family's hyperparameters, the family's own m̂.
+	x, y := fitQualityData(4, 20, 3, false)
+	fam := mustG(NewPlusFamily(kernel.RBF, mustG(orbit.SignFlip(3)), kernel.Options{}, kernel.PlusOptions{Backend: linalg.Gonum()}))
+	g := mustG(Fit(fam, x, y, FitOptions{Backend: linalg.Gonum(), Mode: ModeBase, Mean: MeanConstant}))
+	gb := mustG(Fit(mustG(NewBaseFamily(kernel.RBF, 3)), x, y, FitOptions{Backend: linalg.Gonum(), Mean: MeanConstant}))
+	if g.Hyper() != gb.Hyper() {
+		t.Errorf("ModeBase hyperparameters %+v, base fit's %+v", g.Hyper(), gb.Hyper())
+	}
+	ref := mustG(New(fam, x, y, g.Hyper(), Options{Backend: linalg.Gonum(), Mean: MeanConstant}))
+	if g.PriorMean() != ref.PriorMean() || g.PriorMean() == gb.PriorMean() {
+		t.Errorf("ModeBase m̂ %v, New's %v, base's %v", g.PriorMean(), ref.PriorMean(), gb.PriorMean())
+	}
+}
