@@ -104,6 +104,53 @@ func writeRecord(dir, kind, command string, proto Protocol, noise, regret string
 	})
 }
 
+// figure is one figure of an experiment: name.png and name.svg, panels
+// in cols columns under caption.
+type figure struct {
+	name    string
+	panels  []experiments.Panel
+	cols    int
+	caption []string
+}
+
+// results are the files of an experiment's --out directory: results.json
+// (all of it), its figures, kind.md (page) and record.json (what perf
+// check reruns: command, protocol, noise, regret, the runs).
+type results struct {
+	kind    string // "table", "batch", "robustness"
+	all     any
+	figures []figure
+	page    string
+
+	command       string
+	proto         Protocol
+	noise, regret string
+	env           experiments.Environment
+	specs         []experiments.RunSpec
+	runs          []*bo.Trace
+}
+
+// writeResults writes r's files into dir, each atomically and never
+// through a symbolic link planted there.
+func writeResults(dir string, r results) error {
+	data, err := json.Marshal(r.all)
+	if err != nil {
+		return fmt.Errorf("encoding results.json: %w", err)
+	}
+	if err := writeOutputIn(dir, "results.json", true, writeBytes(append(data, '\n'))); err != nil {
+		return err
+	}
+	for _, f := range r.figures {
+		if _, err := experiments.WriteFigure(dir, f.name, f.panels, f.cols, f.caption...); err != nil {
+			return err
+		}
+	}
+	if err := writeOutputIn(dir, r.kind+".md", true, writeBytes([]byte(r.page))); err != nil {
+		return err
+	}
+	return writeRecord(dir, r.kind, r.command, r.proto, r.noise, r.regret, r.env, r.specs, r.runs)
+}
+
 type cellKey struct {
 	problem, kernel string
 	batch           int
@@ -208,7 +255,11 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		start := time.Now()
-		traces, err := experiments.RunAll(specs, cfg, rec.Protocol.Iters, experiments.RunAllOptions{Workers: *workers, Noise: rule})
+		runs, err := experiments.BORuns(specs, cfg, rec.Protocol.Iters, 0, rule)
+		if err != nil {
+			return fmt.Errorf("%s: %w", dir, err)
+		}
+		traces, err := experiments.Execute(runs, experiments.ExecOptions[*bo.Trace]{Workers: *workers})
 		if err != nil {
 			return fmt.Errorf("%s: %w", dir, err)
 		}

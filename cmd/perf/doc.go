@@ -21,6 +21,12 @@
 // --backend flag, the JSON matrix writer); each subcommand is one file
 // (gram.go, …) that registers itself from init with register. A subcommand
 // parses flags, calls the library, prints: it holds no numerics.
+// runner.go runs the long experiments (table, bo, batch, robustness): the
+// journal that makes them resumable, the signal context, the interrupted
+// messages and the progress displays (progress.go); an experiment
+// supplies its settings and an experiments.Plan (runs as data and their
+// report), or, as perf bo, one sequential computation that journals its
+// units. flags.go holds the flag validation subcommands share.
 //
 // # Invariants
 //

@@ -7,12 +7,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"runtime"
 	"slices"
-	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/symbo/symbo/bo"
@@ -33,7 +29,7 @@ type RunSpec struct {
 	Problem string `json:"problem"`
 	Kernel  string `json:"kernel"`
 	Seed    uint64 `json:"seed"`
-	// Batch is the run's batch size (0: RunAllOptions.Batch).
+	// Batch is the run's batch size (0: the experiment's, BORuns' batch).
 	Batch int `json:"batch,omitempty"`
 }
 
@@ -42,36 +38,6 @@ func (s RunSpec) batch(def int) int {
 		return s.Batch
 	}
 	return def
-}
-
-// Progress reports the state of a batch of runs: Done of Total finished,
-// and an estimate of the remaining wall time (see ETA), which weighs the
-// runs by their measured or modelled cost because run times differ by
-// 100×.
-type Progress struct {
-	// Done of Total runs are finished; Resumed of them were done before
-	// this batch started (RunAllOptions.Done).
-	Done, Total, Resumed int
-	// Elapsed is the batch's wall time so far.
-	Elapsed time.Duration
-	// ETA estimates the remaining wall time at the moment of the report
-	// (ETAAt(now)).
-	ETA time.Duration
-	// ETAAt, if not nil, estimates the remaining wall time at a later
-	// moment from what is known then (a run that has been going for a
-	// while needs only the rest of its predicted time), so that a display
-	// can refresh it between reports. Each pending run is predicted by the
-	// mean time of the finished runs of its cell (problem, kernel) once
-	// one has finished; otherwise by its EstimatedCost times a rate in
-	// seconds per unit of cost: the median over the measured cells of
-	// their own rates, with the prior (secondsPerCost) counted twice, so
-	// that one cell the cost model gets wrong — a slow cell measured, or
-	// in progress — does not inflate the estimate of every other cell. A
-	// running run counts the rest of its prediction (none once it is
-	// overdue). The remaining work is spread over the workers, and the
-	// estimate is never below the longest single run still to finish.
-	// Safe to call from any goroutine, also after RunAll returned.
-	ETAAt func(now time.Time) time.Duration `json:"-"`
 }
 
 // secondsPerCost is the prior wall time of one unit of EstimatedCost (a
@@ -85,101 +51,6 @@ const secondsPerCost = 0.2
 func priorRate(n int) float64 {
 	r := float64(n) / 55
 	return secondsPerCost * r * r
-}
-
-// etaModel predicts the remaining wall time of a batch of runs (see
-// Progress.ETAAt) from what is known at a moment: the measured times of
-// the finished runs of each cell, the cost model for cells without one,
-// and how long each running run has been going. Its methods take the
-// time explicitly (tests drive it with a fake clock) and lock mu (the
-// display may ask for an estimate while runs start and finish).
-type etaModel struct {
-	mu      sync.Mutex
-	cost    []float64
-	cell    []string
-	sum     map[string]float64 // seconds of the finished runs of each cell
-	n       map[string]int
-	prior   float64           // seconds per unit of cost before any run is measured
-	pending map[int]bool      // not finished (queued or running)
-	running map[int]time.Time // started, not finished: when
-	workers int
-}
-
-func newETAModel(cost []float64, cell []string, prior float64, workers int) *etaModel {
-	return &etaModel{cost: cost, cell: cell, sum: map[string]float64{}, n: map[string]int{}, prior: prior,
-		pending: map[int]bool{}, running: map[int]time.Time{}, workers: workers}
-}
-
-// add marks run i as to be done.
-func (m *etaModel) add(i int) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.pending[i] = true
-}
-
-// start records that run i started at t.
-func (m *etaModel) start(i int, t time.Time) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.running[i] = t
-}
-
-// finished records that run i took the given seconds.
-func (m *etaModel) finished(i int, seconds float64) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	delete(m.pending, i)
-	delete(m.running, i)
-	m.sum[m.cell[i]] += seconds
-	m.n[m.cell[i]]++
-}
-
-// rate is the seconds per unit of cost of a cell not measured yet: the
-// median of the measured cells' rates (mean time / cost) and the prior,
-// which counts twice: one measured cell cannot move it, two move it half
-// way (the geometric mean of the middle pair), three or more outvote the
-// prior. m.mu is held.
-func (m *etaModel) rate() float64 {
-	rates := []float64{m.prior, m.prior}
-	costOf := map[string]float64{}
-	for i, c := range m.cell {
-		costOf[c] = m.cost[i]
-	}
-	for c, n := range m.n {
-		if k := costOf[c]; k > 0 && n > 0 {
-			rates = append(rates, m.sum[c]/float64(n)/k)
-		}
-	}
-	slices.Sort(rates)
-	h := len(rates) / 2
-	if len(rates)%2 == 1 {
-		return rates[h]
-	}
-	return math.Sqrt(rates[h-1] * rates[h])
-}
-
-// eta is the estimate at now (see Progress.ETAAt).
-func (m *etaModel) eta(now time.Time) time.Duration {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if len(m.pending) == 0 {
-		return 0
-	}
-	rate := m.rate()
-	var sum, longest float64
-	for i := range m.pending {
-		pred := m.cost[i] * rate
-		if n := m.n[m.cell[i]]; n > 0 {
-			pred = m.sum[m.cell[i]] / float64(n)
-		}
-		if t, ok := m.running[i]; ok {
-			pred = max(pred-now.Sub(t).Seconds(), 0)
-		}
-		sum += pred
-		longest = max(longest, pred)
-	}
-	par := min(m.workers, len(m.pending))
-	return time.Duration(max(sum/float64(par), longest) * float64(time.Second))
 }
 
 // EstimatedCost is a rough relative cost of one run of kernel k on p (base
@@ -228,51 +99,18 @@ func EstimatedCost(p *problem.Problem, k string) float64 {
 	}
 }
 
-// RunAllOptions configure RunAll. The zero value runs everything on
-// GOMAXPROCS goroutines without callbacks.
-type RunAllOptions struct {
-	// Workers is the number of runs in parallel (0 means GOMAXPROCS).
-	Workers int
-	// Progress, if not nil, is called after each run finishes (and once
-	// at the start), from one goroutine at a time.
-	Progress func(Progress)
-	// Context cancels the batch: no run starts after it is done, and
-	// RunAll returns its error once the running ones finish.
-	Context context.Context
-	// Done holds the traces of runs already finished, by spec index (e.g.
-	// read back from a journal): they are not run again.
-	Done map[int]*bo.Trace
-	// OnRun, if not nil, is called with each run's index and trace as it
-	// finishes, from one goroutine at a time (e.g. to journal it); an
-	// error stops the batch.
-	OnRun func(i int, tr *bo.Trace) error
-	// Batch is the number of points each run asks per round
-	// (bo.RunOptions.Batch; 0 means 1).
-	Batch int
-	// Noise is the observation noise rule of every run
-	// (bo.RunOptions.Noise; the zero value: the problem's).
-	Noise bo.NoiseRule
-}
-
-// RunAll runs every spec with the protocol cfg (cfg.Kernel and
-// cfg.Minimize are set from the spec's kernel and problem, cfg.Workers to
-// 1: parallelism is across runs) for iters acquisition steps, and returns
-// the traces in spec order. Runs start most expensive first
-// (EstimatedCost). The first error (lowest index) stops the batch.
-func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.Trace, error) {
-	workers := o.Workers
-	if workers < 0 {
-		return nil, fmt.Errorf("%w: workers = %d < 0", ErrBadOptions, workers)
-	}
-	if workers == 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	ctx := o.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
+// BORuns makes the runs of specs, each a bo.Run of its problem with the
+// protocol cfg (cfg.Kernel and cfg.Minimize set from the spec's kernel
+// and problem, cfg.Workers to 1: parallelism is across runs) for iters
+// acquisition steps in rounds of the spec's batch size (batch for a spec
+// without one; 0 means 1), observations noised by rule noise. A run's
+// cost is EstimatedCost at the prior rate of its length; a kept trace
+// passes its Check when it has the spec's problem, kernel, seed, length,
+// batch size and noise rule.
+func BORuns(specs []RunSpec, cfg bo.Config, iters, batch int, noise bo.NoiseRule) ([]Run[*bo.Trace], error) {
 	probs := map[string]*problem.Problem{}
-	costs := make([]float64, len(specs))
+	rate := priorRate(cmp.Or(cfg.Init, bo.DefaultInit) + iters)
+	runs := make([]Run[*bo.Trace], len(specs))
 	for i, s := range specs {
 		p, ok := probs[s.Problem]
 		if !ok {
@@ -282,107 +120,76 @@ func RunAll(specs []RunSpec, cfg bo.Config, iters int, o RunAllOptions) ([]*bo.T
 			}
 			probs[s.Problem] = p
 		}
-		costs[i] = EstimatedCost(p, s.Kernel)
-	}
-	traces := make([]*bo.Trace, len(specs))
-	var order []int
-	var done int
-	cells := make([]string, len(specs))
-	model := newETAModel(costs, cells, priorRate(cmp.Or(cfg.Init, bo.DefaultInit)+iters), workers)
-	for i := range o.Done {
-		if i < 0 || i >= len(specs) {
-			return nil, fmt.Errorf("%w: a finished run has index %d, the plan has %d runs", ErrBadOptions, i, len(specs))
-		}
-		s, tr := specs[i], o.Done[i]
-		if tr == nil || tr.Problem != s.Problem || tr.Kernel != s.Kernel || tr.Seed != s.Seed || tr.Iters != iters || tr.Batch != max(s.batch(o.Batch), 1) || tr.NoiseRule != noiseName(o.Noise) {
-			return nil, fmt.Errorf("%w: finished run %d does not match the plan (%s, %s, seed %d)", ErrBadOptions, i, s.Problem, s.Kernel, s.Seed)
-		}
-	}
-	for i, s := range specs {
-		cells[i] = s.Problem + "/" + s.Kernel
-		if tr := o.Done[i]; tr != nil {
-			traces[i] = tr
-			done++
-			continue
-		}
-		order = append(order, i)
-		model.add(i)
-	}
-	sort.SliceStable(order, func(a, b int) bool { return costs[order[a]] > costs[order[b]] })
-
-	errs := make([]error, len(specs))
-	var (
-		next   atomic.Int64
-		failed atomic.Bool
-		mu     sync.Mutex
-		wg     sync.WaitGroup
-	)
-	start := time.Now()
-	if o.Progress != nil {
-		o.Progress(Progress{Done: done, Total: len(specs), Resumed: done, ETA: model.eta(start), ETAAt: model.eta})
-	}
-	resumed := done
-	for range min(workers, len(order)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				j := int(next.Add(1)) - 1
-				if j >= len(order) || failed.Load() || ctx.Err() != nil {
-					return
-				}
-				i := order[j]
-				s := specs[i]
-				p := probs[s.Problem]
-				c := cfg
+		q := s.batch(batch)
+		runs[i] = Run[*bo.Trace]{
+			Label: fmt.Sprintf("%s, %s, seed %d", s.Problem, s.Kernel, s.Seed),
+			Cell:  s.Problem + "/" + s.Kernel,
+			Cost:  EstimatedCost(p, s.Kernel) * rate,
+			Do: func(ctx context.Context) (*bo.Trace, error) {
 				k, err := bo.ParseKernel(s.Kernel, p.Group(), p.BaseShape())
 				if err != nil {
-					errs[i] = fmt.Errorf("experiments: run %d: %w", i, err)
-					failed.Store(true)
-					return
+					return nil, err
 				}
+				c := cfg
 				c.Kernel, c.Minimize, c.Workers = k, !p.Maximize(), 1
-				t0 := time.Now()
-				model.start(i, t0)
-				tr, err := bo.Run(ctx, p, c, s.Seed, bo.RunOptions{Iters: iters, Batch: s.batch(o.Batch), Noise: o.Noise})
-				took := time.Since(t0).Seconds()
-				if err != nil {
-					if ctx.Err() == nil {
-						errs[i] = fmt.Errorf("experiments: run %d (%s, %s, seed %d): %w", i, s.Problem, s.Kernel, s.Seed, err)
-						failed.Store(true)
-					}
-					return
-				}
-				mu.Lock()
-				traces[i] = tr
-				if o.OnRun != nil {
-					if err := o.OnRun(i, tr); err != nil {
-						errs[i] = fmt.Errorf("experiments: run %d: %w", i, err)
-						failed.Store(true)
-						mu.Unlock()
-						return
-					}
-				}
-				done++
-				model.finished(i, took)
-				if o.Progress != nil {
-					now := time.Now()
-					o.Progress(Progress{Done: done, Total: len(specs), Elapsed: now.Sub(start), Resumed: resumed, ETA: model.eta(now), ETAAt: model.eta})
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
+				return bo.Run(ctx, p, c, s.Seed, bo.RunOptions{Iters: iters, Batch: q, Noise: noise})
+			},
+			Check: func(tr *bo.Trace) bool {
+				return tr != nil && tr.Problem == s.Problem && tr.Kernel == s.Kernel && tr.Seed == s.Seed && tr.Iters == iters &&
+					tr.Batch == max(q, 1) && tr.NoiseRule == noiseName(noise)
+			},
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("experiments: stopped with %d of %d runs done: %w", done, len(specs), err)
+	return runs, nil
+}
+
+// boPlan is the plan of the BO runs of specs (see BORuns) with the given
+// report.
+func boPlan[Res any](specs []RunSpec, cfg bo.Config, iters, batch int, noise bo.NoiseRule, report func([]*bo.Trace, time.Duration) Res) (Plan[*bo.Trace, Res], error) {
+	runs, err := BORuns(specs, cfg, iters, batch, noise)
+	return Plan[*bo.Trace, Res]{Runs: runs, Report: report}, err
+}
+
+// appendSeeds appends to specs the runs of kernel k on problem p for seeds
+// 0…seeds−1, indexed in order, with batch size batch (0: the experiment's).
+func appendSeeds(specs []RunSpec, p, k string, seeds, batch int) []RunSpec {
+	for s := range seeds {
+		specs = append(specs, RunSpec{Index: len(specs), Problem: p, Kernel: k, Seed: uint64(s), Batch: batch})
 	}
-	return traces, nil
+	return specs
+}
+
+// kernelsOn splits kernels into those to run on p — the ones bo accepts
+// there (k_max only where it is PSD) and skip does not name — and those
+// skip names (among the accepted ones).
+func kernelsOn(p *problem.Problem, kernels []string, skip map[CellKey]bool) (run, skipped []string, err error) {
+	for _, k := range kernels {
+		ok, err := supportsKernel(p, k)
+		if err != nil {
+			return nil, nil, fmt.Errorf("experiments: %s: %w", p.Name(), err)
+		}
+		switch {
+		case !ok:
+		case skip[CellKey{p.Name(), k}]:
+			skipped = append(skipped, k)
+		default:
+			run = append(run, k)
+		}
+	}
+	return run, skipped, nil
+}
+
+// regretProblem is problem.New(name, d) for an experiment of regrets,
+// which needs the problem's optimum.
+func regretProblem(name string, d int) (*problem.Problem, error) {
+	p, err := problem.New(name, d)
+	if err != nil {
+		return nil, fmt.Errorf("experiments: %w", err)
+	}
+	if _, ok := p.Optimum(); !ok {
+		return nil, fmt.Errorf("%w: %s has no known optimum, so no regret", ErrBadOptions, p.Name())
+	}
+	return p, nil
 }
 
 // supportsKernel reports whether bo accepts kernel k on p (k_max only

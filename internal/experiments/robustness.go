@@ -1,7 +1,6 @@
 package experiments
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -9,7 +8,6 @@ import (
 	"time"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/bo/problem"
 )
 
 // RobustnessOptions configure Robustness, the paper's group-size study
@@ -30,12 +28,8 @@ type RobustnessOptions struct {
 	Config bo.Config
 	Iters  int
 	Batch  int
-	// Workers is the number of runs in parallel (0 means GOMAXPROCS).
+	// Workers is recorded in the settings (see TableOptions.Workers).
 	Workers int
-	// Progress, if not nil, is called after every run.
-	Progress func(Progress)
-	// Context cancels the batch.
-	Context context.Context
 	// Skip leaves these (problem with dimension, kernel) points out,
 	// shown as "not run" (see TableOptions.Skip).
 	Skip []CellKey
@@ -69,9 +63,11 @@ type RobustnessResult struct {
 	Runs        []*bo.Trace        `json:"runs"`
 }
 
-// Robustness runs the group-size study: for every problem family, d and
-// kernel, Seeds runs, summarized as the average regret R_T/T.
-func Robustness(opts RobustnessOptions) (*RobustnessResult, error) {
+// Robustness is the group-size study: for every problem family, d and
+// kernel, Seeds runs, summarized as the average regret R_T/T. Its report
+// is to be made once.
+func Robustness(opts RobustnessOptions) (Plan[*bo.Trace, *RobustnessResult], error) {
+	var plan Plan[*bo.Trace, *RobustnessResult]
 	fams := opts.Problems
 	if fams == nil {
 		fams = []string{"ackley", "rastrigin"}
@@ -89,11 +85,11 @@ func Robustness(opts RobustnessOptions) (*RobustnessResult, error) {
 		seeds = 10
 	}
 	if seeds < 0 || len(fams) == 0 || len(dims) == 0 || len(kernels) == 0 {
-		return nil, fmt.Errorf("%w: need problems, dimensions, kernels and seeds ≥ 1", ErrBadOptions)
+		return plan, fmt.Errorf("%w: need problems, dimensions, kernels and seeds ≥ 1", ErrBadOptions)
 	}
 	cfg, iters, set, skip, err := setup(opts.Config, opts.Iters, seeds, opts.Workers, opts.Skip)
 	if err != nil {
-		return nil, err
+		return plan, err
 	}
 	if opts.Batch > 1 {
 		set.Batch = opts.Batch
@@ -104,53 +100,43 @@ func Robustness(opts RobustnessOptions) (*RobustnessResult, error) {
 		fam = strings.ToLower(fam)
 		res.Families = append(res.Families, fam)
 		for _, d := range dims {
-			p, err := problem.New(fam, d)
+			p, err := regretProblem(fam, d)
 			if err != nil {
-				return nil, fmt.Errorf("experiments: %w", err)
+				return plan, err
 			}
-			if _, known := p.Optimum(); !known {
-				return nil, fmt.Errorf("%w: %s has no known optimum, so no regret", ErrBadOptions, p.Name())
+			run, skipped, err := kernelsOn(p, kernels, skip)
+			if err != nil {
+				return plan, err
 			}
-			for _, k := range kernels {
-				ok, err := supportsKernel(p, k)
-				if err != nil {
-					return nil, fmt.Errorf("experiments: %s: %w", p.Name(), err)
-				}
-				if !ok {
-					continue
-				}
-				if skip[CellKey{p.Name(), k}] {
-					res.Skipped = append(res.Skipped, CellKey{p.Name(), k})
-					continue
-				}
+			for _, k := range skipped {
+				res.Skipped = append(res.Skipped, CellKey{p.Name(), k})
+			}
+			for _, k := range run {
 				pt := &RobustnessPoint{Problem: p.Name(), Family: fam, D: d, Order: groupOrder(p), Kernel: k}
 				res.Points = append(res.Points, pt)
-				for s := range seeds {
-					res.Specs = append(res.Specs, RunSpec{Index: len(res.Specs), Problem: p.Name(), Kernel: k, Seed: uint64(s)})
+				res.Specs = appendSeeds(res.Specs, p.Name(), k, seeds, 0)
+				for range seeds {
 					pointOf = append(pointOf, pt)
 				}
 			}
 		}
 	}
-	start := time.Now()
-	res.Runs, err = RunAll(res.Specs, cfg, iters, RunAllOptions{Workers: opts.Workers, Progress: opts.Progress, Context: opts.Context, Batch: opts.Batch})
-	if err != nil {
-		return nil, err
-	}
-	res.WallSeconds = time.Since(start).Seconds()
-	vals := map[*RobustnessPoint][]float64{}
-	for i, tr := range res.Runs {
-		pt := pointOf[i]
-		vals[pt] = append(vals[pt], AverageRegret(tr))
-		pt.ExactOptimumHits += tr.ExactOptimumHits
-		if tr.ExactOptimumHits > 0 {
-			pt.RunsWithHits++
+	return boPlan(res.Specs, cfg, iters, opts.Batch, bo.NoiseRule{}, func(runs []*bo.Trace, wall time.Duration) *RobustnessResult {
+		res.Runs, res.WallSeconds = runs, wall.Seconds()
+		vals := map[*RobustnessPoint][]float64{}
+		for i, tr := range runs {
+			pt := pointOf[i]
+			vals[pt] = append(vals[pt], AverageRegret(tr))
+			pt.ExactOptimumHits += tr.ExactOptimumHits
+			if tr.ExactOptimumHits > 0 {
+				pt.RunsWithHits++
+			}
 		}
-	}
-	for _, pt := range res.Points {
-		pt.Summary = Summarize(vals[pt])
-	}
-	return res, nil
+		for _, pt := range res.Points {
+			pt.Summary = Summarize(vals[pt])
+		}
+		return res
+	})
 }
 
 // AverageRegret is R_T/T over the T acquisition steps of a run (NaN when

@@ -1,7 +1,6 @@
 package experiments
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -74,16 +73,9 @@ type TableOptions struct {
 	// Iters is the number of acquisition steps per run (0 means 50);
 	// Batch the points asked per round (0 means 1, sequential).
 	Iters, Batch int
-	// Workers is the number of runs in parallel (0 means GOMAXPROCS).
+	// Workers is recorded in the settings: the number of runs in
+	// parallel that the plan is executed with (0 means GOMAXPROCS).
 	Workers int
-	// Progress, if not nil, is called after every run.
-	Progress func(Progress)
-	// Context, Done and OnRun are passed to RunAll: cancellation, runs
-	// already finished (by spec index: Table's plan is deterministic), and
-	// a per-run callback (journaling).
-	Context context.Context
-	Done    map[int]*bo.Trace
-	OnRun   func(i int, tr *bo.Trace) error
 	// Skip leaves these cells out (shown as "not run"): a way to keep a
 	// cell too expensive for the time at hand out of a table, explicitly.
 	Skip []CellKey
@@ -236,10 +228,11 @@ func setup(c bo.Config, iters, seeds, workers int, skipList []CellKey) (bo.Confi
 // MaxSeeds caps the seeds of Table and Robustness.
 const MaxSeeds = 10_000
 
-// Table runs the paper's Table 1 experiment: every problem × kernel × seed
-// (k_max only where bo accepts it), in parallel, and summarizes Metric per
-// cell.
-func Table(opts TableOptions) (*TableResult, error) {
+// Table is the paper's Table 1 experiment: every problem × kernel × seed
+// (k_max only where bo accepts it), Metric summarized per cell. Its
+// report is to be made once.
+func Table(opts TableOptions) (Plan[*bo.Trace, *TableResult], error) {
+	var plan Plan[*bo.Trace, *TableResult]
 	names := opts.Problems
 	if names == nil {
 		names = tableProblems
@@ -253,11 +246,11 @@ func Table(opts TableOptions) (*TableResult, error) {
 		seeds = 10
 	}
 	if seeds < 0 || len(names) == 0 || len(kernels) == 0 {
-		return nil, fmt.Errorf("%w: need problems, kernels and seeds ≥ 1", ErrBadOptions)
+		return plan, fmt.Errorf("%w: need problems, kernels and seeds ≥ 1", ErrBadOptions)
 	}
 	cfg, iters, set, skip, err := setup(opts.Config, opts.Iters, seeds, opts.Workers, opts.Skip)
 	if err != nil {
-		return nil, err
+		return plan, err
 	}
 	if opts.Batch > 1 {
 		set.Batch = opts.Batch
@@ -270,43 +263,32 @@ func Table(opts TableOptions) (*TableResult, error) {
 	for _, name := range names {
 		p, err := problem.New(name, 0)
 		if err != nil {
-			return nil, fmt.Errorf("experiments: %w", err)
+			return plan, fmt.Errorf("experiments: %w", err)
 		}
 		if slices.ContainsFunc(res.Rows, func(r Row) bool { return r.Problem == p.Name() }) {
-			return nil, fmt.Errorf("%w: problem %s listed twice", ErrBadOptions, p.Name())
+			return plan, fmt.Errorf("%w: problem %s listed twice", ErrBadOptions, p.Name())
 		}
 		row := Row{Problem: p.Name(), Group: p.Group().Name(), Order: groupOrder(p),
 			Cells: map[string]*Cell{}, Paper: paperRow(p.Name())}
 		_, row.known = p.Optimum()
-		for _, k := range kernels {
-			ok, err := supportsKernel(p, k)
-			if err != nil {
-				return nil, fmt.Errorf("experiments: %s: %w", p.Name(), err)
-			}
-			if !ok {
-				continue
-			}
-			if skip[CellKey{p.Name(), k}] {
-				row.Skipped = append(row.Skipped, k)
-				continue
-			}
+		run, skipped, err := kernelsOn(p, kernels, skip)
+		if err != nil {
+			return plan, err
+		}
+		row.Skipped = skipped
+		for _, k := range run {
 			c := &Cell{Problem: p.Name(), Kernel: k}
 			row.Cells[k] = c
 			res.CellList = append(res.CellList, c)
-			for s := range seeds {
-				res.Specs = append(res.Specs, RunSpec{Index: len(res.Specs), Problem: p.Name(), Kernel: k, Seed: uint64(s)})
-			}
+			res.Specs = appendSeeds(res.Specs, p.Name(), k, seeds, 0)
 		}
 		res.Rows = append(res.Rows, row)
 	}
-	start := time.Now()
-	res.Runs, err = RunAll(res.Specs, cfg, iters, RunAllOptions{Workers: opts.Workers, Progress: opts.Progress, Context: opts.Context, Batch: opts.Batch, Done: opts.Done, OnRun: opts.OnRun, Noise: opts.Noise})
-	if err != nil {
-		return nil, err
-	}
-	res.WallSeconds = time.Since(start).Seconds()
-	res.summarize()
-	return res, nil
+	return boPlan(res.Specs, cfg, iters, opts.Batch, opts.Noise, func(runs []*bo.Trace, wall time.Duration) *TableResult {
+		res.Runs, res.WallSeconds = runs, wall.Seconds()
+		res.summarize()
+		return res
+	})
 }
 
 // summarize fills the cells from the runs.
