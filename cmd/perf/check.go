@@ -79,17 +79,17 @@ type runRecord struct {
 }
 
 // writeRecord writes dir/record.json for the runs of an experiment.
-func writeRecord(dir, kind, command string, proto Protocol, noise, regret string, env experiments.Environment, specs []experiments.RunSpec, runs []*bo.Trace) error {
-	rec := resultsRecord{Version: recordVersion, Kind: kind, Command: command, Protocol: proto, Noise: noise, Regret: regret,
-		Revision: env.Revision, Modified: env.Modified}
+func writeRecord(dir string, r results) error {
+	rec := resultsRecord{Version: recordVersion, Kind: r.kind, Command: r.command, Protocol: r.proto, Noise: r.noise, Regret: r.regret,
+		Revision: r.env.Revision, Modified: r.env.Modified}
 	if rec.Noise == "box" {
 		rec.Noise = ""
 	}
 	if rec.Regret == "acq" {
 		rec.Regret = ""
 	}
-	for i, s := range specs {
-		tr := runs[i]
+	for i, s := range r.specs {
+		tr := r.runs[i]
 		rec.Runs = append(rec.Runs, runRecord{Problem: s.Problem, Kernel: s.Kernel, Seed: s.Seed, Batch: tr.Batch,
 			Metric: experiments.MetricOf(tr, rec.Regret == "all"), BestF: tr.BestF,
 			Seconds: math.Round((tr.Timings.Fit+tr.Timings.Acq+tr.Timings.Other).Seconds()*1000) / 1000})
@@ -98,10 +98,7 @@ func writeRecord(dir, kind, command string, proto Protocol, noise, regret string
 	if err != nil {
 		return fmt.Errorf("encoding %s: %w", recordFile, err)
 	}
-	return writeOutputIn(dir, recordFile, true, func(w io.Writer) error {
-		_, err := w.Write(append(data, '\n'))
-		return err
-	})
+	return writeOutputIn(dir, recordFile, true, writeBytes(append(data, '\n')))
 }
 
 // figure is one figure of an experiment: name.png and name.svg, panels
@@ -148,7 +145,7 @@ func writeResults(dir string, r results) error {
 	if err := writeOutputIn(dir, r.kind+".md", true, writeBytes([]byte(r.page))); err != nil {
 		return err
 	}
-	return writeRecord(dir, r.kind, r.command, r.proto, r.noise, r.regret, r.env, r.specs, r.runs)
+	return writeRecord(dir, r)
 }
 
 type cellKey struct {

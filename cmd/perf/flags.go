@@ -80,14 +80,14 @@ func ascendingInts(flagName, s string, lo int) ([]int, error) {
 
 // timing holds the flags of the timed measurements of profile and
 // complexity: how long and how often to time one item (a phase, a point),
-// and the predicted time above which an item is not run.
+// the predicted time above which an item is not run, and the base kernel
+// timed.
 type timing struct {
-	maxReps  *int
-	minTime  *time.Duration
-	maxName  string
-	maxItem  *float64
-	shape    *string
-	baseName string
+	maxReps *int
+	minTime *time.Duration
+	maxName string
+	maxItem *float64
+	shape   *string
 }
 
 // timingFlags adds --max-reps, --min-time, --max-ITEM-seconds (default

@@ -37,8 +37,7 @@ type progressBar struct {
 	start   time.Time
 	printed time.Time // when a plain line was last printed
 	drawn   bool
-	stop    chan struct{}
-	done    chan struct{}
+	stop    func() // stops the ticker
 }
 
 // heartbeatEvery is the longest a plain (not live) progress display stays
@@ -47,20 +46,7 @@ const heartbeatEvery = 30 * time.Second
 
 func newProgressBar(w io.Writer, label string) *progressBar {
 	b := newProgressBarAt(w, label, isTerminal(w), time.Now)
-	b.stop, b.done = make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(b.done)
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-b.stop:
-				return
-			case <-t.C:
-				b.tick()
-			}
-		}
-	}()
+	b.stop = everySecond(b.tick)
 	return b
 }
 
@@ -138,8 +124,7 @@ func (b *progressBar) draw(now time.Time) {
 
 func (b *progressBar) finish() {
 	if b.stop != nil {
-		close(b.stop)
-		<-b.done
+		b.stop()
 		b.stop = nil
 	}
 	b.mu.Lock()
@@ -174,27 +159,13 @@ type lineProgress struct {
 	last    string    // the last update's text
 	at      time.Time // when it came
 	printed time.Time // when a plain line was last printed
-	stop    chan struct{}
-	done    chan struct{}
+	stop    func()    // stops the ticker
 }
 
 func newLineProgress(w io.Writer, label string) *lineProgress {
 	p := newLineProgressAt(w, label, isTerminal(w), time.Now)
 	if !p.live {
-		p.stop, p.done = make(chan struct{}), make(chan struct{})
-		go func() {
-			defer close(p.done)
-			t := time.NewTicker(time.Second)
-			defer t.Stop()
-			for {
-				select {
-				case <-p.stop:
-					return
-				case <-t.C:
-					p.tick()
-				}
-			}
-		}()
+		p.stop = everySecond(p.tick)
 	}
 	return p
 }
@@ -235,8 +206,7 @@ func (p *lineProgress) tick() {
 // finish stops the heartbeat and ends a live line.
 func (p *lineProgress) finish() {
 	if p.stop != nil {
-		close(p.stop)
-		<-p.done
+		p.stop()
 		p.stop = nil
 	}
 	p.mu.Lock()
@@ -244,6 +214,30 @@ func (p *lineProgress) finish() {
 	if p.drawn {
 		fmt.Fprintln(p.w)
 		p.drawn = false
+	}
+}
+
+// everySecond calls tick once a second, from a goroutine of its own,
+// until the returned function is called; it returns once tick is no
+// longer running.
+func everySecond(tick func()) (stop func()) {
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+				tick()
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		<-done
 	}
 }
 
