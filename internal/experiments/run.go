@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -65,21 +66,53 @@ type ExecOptions[R any] struct {
 // stops the execution; a cancelled context stops it with the context's
 // error once the running runs return.
 func Execute[R any](runs []Run[R], o ExecOptions[R]) ([]R, error) {
-	workers := o.Workers
-	if workers < 0 {
-		return nil, fmt.Errorf("%w: workers = %d < 0", ErrBadOptions, workers)
+	e, err := newExecution(runs, o)
+	if err != nil {
+		return nil, err
 	}
-	if workers == 0 {
-		workers = runtime.GOMAXPROCS(0)
+	e.report()
+	var wg sync.WaitGroup
+	for range min(e.workers, len(e.order)) {
+		wg.Go(e.work)
 	}
-	ctx := o.Context
-	if ctx == nil {
-		ctx = context.Background()
+	wg.Wait()
+	for _, err := range e.errs {
+		if err != nil {
+			return nil, err
+		}
 	}
-	costs := make([]float64, len(runs))
-	cells := make([]string, len(runs))
-	for i, r := range runs {
-		costs[i], cells[i] = r.Cost, r.Cell
+	if err := e.ctx.Err(); err != nil {
+		return nil, fmt.Errorf("experiments: stopped with %d of %d runs done: %w", e.done, len(runs), err)
+	}
+	return e.results, nil
+}
+
+// execution is the state of one Execute. Its workers take the next run of
+// order; mu serializes what follows a finished run (its result, OnRun,
+// the progress report).
+type execution[R any] struct {
+	runs    []Run[R]
+	o       ExecOptions[R]
+	ctx     context.Context
+	workers int
+	order   []int // the runs to do, most expensive first
+	model   *etaModel
+	start   time.Time
+	resumed int // runs of o.Done
+
+	next    atomic.Int64
+	failed  atomic.Bool
+	mu      sync.Mutex
+	done    int
+	results []R
+	errs    []error // by run index
+}
+
+// newExecution checks the options and the kept results and orders the
+// runs to do.
+func newExecution[R any](runs []Run[R], o ExecOptions[R]) (*execution[R], error) {
+	if o.Workers < 0 {
+		return nil, fmt.Errorf("%w: workers = %d < 0", ErrBadOptions, o.Workers)
 	}
 	for i, res := range o.Done {
 		if i < 0 || i >= len(runs) {
@@ -89,84 +122,84 @@ func Execute[R any](runs []Run[R], o ExecOptions[R]) ([]R, error) {
 			return nil, fmt.Errorf("%w: finished run %d does not match the plan (%s)", ErrBadOptions, i, r.Label)
 		}
 	}
-	results := make([]R, len(runs))
-	model := newETAModel(costs, cells, 1, workers)
-	var order []int
-	done := 0
+	e := &execution[R]{runs: runs, o: o, ctx: cmp.Or(o.Context, context.Background()), workers: cmp.Or(o.Workers, runtime.GOMAXPROCS(0)),
+		results: make([]R, len(runs)), errs: make([]error, len(runs)), start: time.Now()}
+	costs := make([]float64, len(runs))
+	cells := make([]string, len(runs))
+	for i, r := range runs {
+		costs[i], cells[i] = r.Cost, r.Cell
+	}
+	e.model = newETAModel(costs, cells, 1, e.workers)
 	for i := range runs {
 		if res, ok := o.Done[i]; ok {
-			results[i] = res
-			done++
+			e.results[i] = res
+			e.done++
 			continue
 		}
-		order = append(order, i)
-		model.add(i)
+		e.order = append(e.order, i)
+		e.model.add(i)
 	}
-	sort.SliceStable(order, func(a, b int) bool { return costs[order[a]] > costs[order[b]] })
+	e.resumed = e.done
+	sort.SliceStable(e.order, func(a, b int) bool { return costs[e.order[a]] > costs[e.order[b]] })
+	return e, nil
+}
 
-	errs := make([]error, len(runs))
-	var (
-		next   atomic.Int64
-		failed atomic.Bool
-		mu     sync.Mutex
-		wg     sync.WaitGroup
-	)
-	start := time.Now()
-	if o.Progress != nil {
-		o.Progress(Progress{Done: done, Total: len(runs), Resumed: done, ETA: model.eta(start), ETAAt: model.eta})
-	}
-	resumed := done
-	for range min(workers, len(order)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				j := int(next.Add(1)) - 1
-				if j >= len(order) || failed.Load() || ctx.Err() != nil {
-					return
-				}
-				i := order[j]
-				t0 := time.Now()
-				model.start(i, t0)
-				res, err := runs[i].Do(ctx)
-				took := time.Since(t0).Seconds()
-				if err != nil {
-					if ctx.Err() == nil {
-						errs[i] = fmt.Errorf("experiments: run %d (%s): %w", i, runs[i].Label, err)
-						failed.Store(true)
-					}
-					return
-				}
-				mu.Lock()
-				results[i] = res
-				if o.OnRun != nil {
-					if err := o.OnRun(i, res); err != nil {
-						errs[i] = fmt.Errorf("experiments: run %d: %w", i, err)
-						failed.Store(true)
-						mu.Unlock()
-						return
-					}
-				}
-				done++
-				model.finished(i, took)
-				if o.Progress != nil {
-					now := time.Now()
-					o.Progress(Progress{Done: done, Total: len(runs), Elapsed: now.Sub(start), Resumed: resumed, ETA: model.eta(now), ETAAt: model.eta})
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
+// work runs the next run of the order until none is left, one has
+// failed or the context is done.
+func (e *execution[R]) work() {
+	for {
+		j := int(e.next.Add(1)) - 1
+		if j >= len(e.order) || e.failed.Load() || e.ctx.Err() != nil {
+			return
+		}
+		i := e.order[j]
+		t0 := time.Now()
+		e.model.start(i, t0)
+		res, err := e.runs[i].Do(e.ctx)
 		if err != nil {
-			return nil, err
+			if e.ctx.Err() == nil {
+				e.fail(i, fmt.Errorf("experiments: run %d (%s): %w", i, e.runs[i].Label, err))
+			}
+			return
+		}
+		if !e.finished(i, res, time.Since(t0).Seconds()) {
+			return
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("experiments: stopped with %d of %d runs done: %w", done, len(runs), err)
+}
+
+// finished keeps run i's result (which took the given seconds), passes it
+// to OnRun and reports the progress; it reports whether to go on.
+func (e *execution[R]) finished(i int, res R, seconds float64) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.results[i] = res
+	if e.o.OnRun != nil {
+		if err := e.o.OnRun(i, res); err != nil {
+			e.fail(i, fmt.Errorf("experiments: run %d: %w", i, err))
+			return false
+		}
 	}
-	return results, nil
+	e.done++
+	e.model.finished(i, seconds)
+	e.report()
+	return true
+}
+
+// fail records run i's error and stops the other workers.
+func (e *execution[R]) fail(i int, err error) {
+	e.errs[i] = err
+	e.failed.Store(true)
+}
+
+// report calls o.Progress, at the start (before the workers) and then
+// with mu held.
+func (e *execution[R]) report() {
+	if e.o.Progress == nil {
+		return
+	}
+	now := time.Now()
+	e.o.Progress(Progress{Done: e.done, Total: len(e.runs), Resumed: e.resumed, Elapsed: now.Sub(e.start), ETA: e.model.eta(now), ETAAt: e.model.eta})
 }
 
 // Plan is an experiment as data: its runs, and its report of their
