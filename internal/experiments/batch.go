@@ -70,23 +70,19 @@ func Batch(o BatchOptions) (Plan[*bo.Trace, *BatchResult], error) {
 	if qs == nil {
 		qs = []int{1, 2, 4, 8}
 	}
-	seeds := o.Seeds
-	if seeds == 0 {
-		seeds = 10
-	}
-	if seeds < 0 || len(problems) == 0 || len(kernels) == 0 || len(qs) == 0 {
-		return plan, fmt.Errorf("%w: need problems, kernels, batch sizes and seeds ≥ 1", ErrBadOptions)
+	if len(problems) == 0 || len(kernels) == 0 || len(qs) == 0 {
+		return plan, fmt.Errorf("%w: need problems, kernels and batch sizes", ErrBadOptions)
 	}
 	for _, q := range qs {
 		if q < 1 || q > bo.MaxBatch {
 			return plan, fmt.Errorf("%w: batch size %d outside [1, %d]", ErrBadOptions, q, bo.MaxBatch)
 		}
 	}
-	cfg, iters, set, _, err := setup(o.Config, o.Iters, seeds, o.Workers, nil)
+	rs, err := setup(o.Config, o.Iters, o.Seeds, 0, o.Workers, nil)
 	if err != nil {
 		return plan, err
 	}
-	res := &BatchResult{Environment: Env(nil), Settings: set, Qs: qs}
+	res := &BatchResult{Environment: Env(nil), Settings: rs.set, Qs: qs}
 	for _, name := range problems {
 		p, err := regretProblem(name, 0)
 		if err != nil {
@@ -99,13 +95,13 @@ func Batch(o BatchOptions) (Plan[*bo.Trace, *BatchResult], error) {
 		for _, k := range run {
 			for _, q := range qs {
 				res.Cells = append(res.Cells, &BatchCell{Problem: p.Name(), Kernel: k, Q: q})
-				res.Specs = appendSeeds(res.Specs, p.Name(), k, seeds, q)
+				res.Specs = appendSeeds(res.Specs, p.Name(), k, rs.seeds, q)
 			}
 		}
 	}
-	return boPlan(res.Specs, cfg, iters, 0, bo.NoiseRule{}, func(runs []*bo.Trace, wall time.Duration) *BatchResult {
+	return boPlan(res.Specs, rs.cfg, rs.iters, 0, bo.NoiseRule{}, func(runs []*bo.Trace, wall time.Duration) *BatchResult {
 		res.Runs, res.WallSeconds = runs, wall.Seconds()
-		res.summarize(iters)
+		res.summarize(rs.iters)
 		return res
 	})
 }

@@ -80,21 +80,14 @@ func Robustness(opts RobustnessOptions) (Plan[*bo.Trace, *RobustnessResult], err
 	if kernels == nil {
 		kernels = tableKernels
 	}
-	seeds := opts.Seeds
-	if seeds == 0 {
-		seeds = 10
+	if len(fams) == 0 || len(dims) == 0 || len(kernels) == 0 {
+		return plan, fmt.Errorf("%w: need problems, dimensions and kernels", ErrBadOptions)
 	}
-	if seeds < 0 || len(fams) == 0 || len(dims) == 0 || len(kernels) == 0 {
-		return plan, fmt.Errorf("%w: need problems, dimensions, kernels and seeds ≥ 1", ErrBadOptions)
-	}
-	cfg, iters, set, skip, err := setup(opts.Config, opts.Iters, seeds, opts.Workers, opts.Skip)
+	rs, err := setup(opts.Config, opts.Iters, opts.Seeds, opts.Batch, opts.Workers, opts.Skip)
 	if err != nil {
 		return plan, err
 	}
-	if opts.Batch > 1 {
-		set.Batch = opts.Batch
-	}
-	res := &RobustnessResult{Environment: Env(nil), Settings: set, Dims: dims, Kernels: kernels}
+	res := &RobustnessResult{Environment: Env(nil), Settings: rs.set, Dims: dims, Kernels: kernels}
 	var pointOf []*RobustnessPoint // per spec
 	for _, fam := range fams {
 		fam = strings.ToLower(fam)
@@ -104,7 +97,7 @@ func Robustness(opts RobustnessOptions) (Plan[*bo.Trace, *RobustnessResult], err
 			if err != nil {
 				return plan, err
 			}
-			run, skipped, err := kernelsOn(p, kernels, skip)
+			run, skipped, err := kernelsOn(p, kernels, rs.skip)
 			if err != nil {
 				return plan, err
 			}
@@ -114,14 +107,14 @@ func Robustness(opts RobustnessOptions) (Plan[*bo.Trace, *RobustnessResult], err
 			for _, k := range run {
 				pt := &RobustnessPoint{Problem: p.Name(), Family: fam, D: d, Order: groupOrder(p), Kernel: k}
 				res.Points = append(res.Points, pt)
-				res.Specs = appendSeeds(res.Specs, p.Name(), k, seeds, 0)
-				for range seeds {
+				res.Specs = appendSeeds(res.Specs, p.Name(), k, rs.seeds, 0)
+				for range rs.seeds {
 					pointOf = append(pointOf, pt)
 				}
 			}
 		}
 	}
-	return boPlan(res.Specs, cfg, iters, opts.Batch, bo.NoiseRule{}, func(runs []*bo.Trace, wall time.Duration) *RobustnessResult {
+	return boPlan(res.Specs, rs.cfg, rs.iters, opts.Batch, bo.NoiseRule{}, func(runs []*bo.Trace, wall time.Duration) *RobustnessResult {
 		res.Runs, res.WallSeconds = runs, wall.Seconds()
 		vals := map[*RobustnessPoint][]float64{}
 		for i, tr := range runs {

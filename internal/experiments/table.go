@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -192,37 +193,44 @@ func settingsOf(cfg bo.Config, iters, seeds, workers int) (Settings, error) {
 	}, nil
 }
 
-// setup validates the options Table and Robustness share and returns the
-// run configuration with its defaults, the settings recorded with the
-// results, and the cells (problem name as canonicalized by problem.New,
-// kernel) to leave out.
-func setup(c bo.Config, iters, seeds, workers int, skipList []CellKey) (bo.Config, int, Settings, map[CellKey]bool, error) {
-	cfg := c
-	if iters == 0 {
-		iters = bo.DefaultIters
+// runSetup is what setup makes of the options the BO experiments share.
+type runSetup struct {
+	cfg   bo.Config // the protocol with its defaults
+	iters int       // acquisition steps per run
+	seeds int
+	set   Settings // recorded with the results
+	// skip holds the cells to leave out, problems as problem.New
+	// canonicalizes them.
+	skip map[CellKey]bool
+}
+
+// setup validates the options Table, Robustness and Batch share (seeds 0
+// means 10, iters 0 means bo.DefaultIters, cfg.Init 0 bo.DefaultInit;
+// batch > 1 is recorded) and returns what they make.
+func setup(cfg bo.Config, iters, seeds, batch, workers int, skipList []CellKey) (runSetup, error) {
+	c := runSetup{cfg: cfg, iters: cmp.Or(iters, bo.DefaultIters), seeds: cmp.Or(seeds, 10), skip: map[CellKey]bool{}}
+	c.cfg.Init = cmp.Or(c.cfg.Init, bo.DefaultInit)
+	if c.iters < 1 || c.cfg.Init < 1 || c.iters > bo.MaxEvaluations-c.cfg.Init {
+		return c, fmt.Errorf("%w: iters and init must be ≥ 1 and sum to at most %d", ErrBadOptions, bo.MaxEvaluations)
 	}
-	if cfg.Init == 0 {
-		cfg.Init = bo.DefaultInit
+	if c.seeds < 1 || c.seeds > MaxSeeds {
+		return c, fmt.Errorf("%w: seeds %d outside [1, %d]", ErrBadOptions, c.seeds, MaxSeeds)
 	}
-	if iters < 1 || cfg.Init < 1 || iters > bo.MaxEvaluations-cfg.Init {
-		return cfg, 0, Settings{}, nil, fmt.Errorf("%w: iters and init must be ≥ 1 and sum to at most %d", ErrBadOptions, bo.MaxEvaluations)
+	var err error
+	if c.set, err = settingsOf(c.cfg, c.iters, c.seeds, workers); err != nil {
+		return c, err
 	}
-	if seeds > MaxSeeds {
-		return cfg, 0, Settings{}, nil, fmt.Errorf("%w: %d seeds exceed %d", ErrBadOptions, seeds, MaxSeeds)
+	if batch > 1 {
+		c.set.Batch = batch
 	}
-	set, err := settingsOf(cfg, iters, seeds, workers)
-	if err != nil {
-		return cfg, 0, Settings{}, nil, err
-	}
-	skip := map[CellKey]bool{}
 	for _, k := range skipList {
 		p, err := problem.New(k.Problem, 0)
 		if err != nil {
-			return cfg, 0, Settings{}, nil, fmt.Errorf("experiments: skip: %w", err)
+			return c, fmt.Errorf("experiments: skip: %w", err)
 		}
-		skip[CellKey{p.Name(), k.Kernel}] = true
+		c.skip[CellKey{p.Name(), k.Kernel}] = true
 	}
-	return cfg, iters, set, skip, nil
+	return c, nil
 }
 
 // MaxSeeds caps the seeds of Table and Robustness.
@@ -241,20 +249,14 @@ func Table(opts TableOptions) (Plan[*bo.Trace, *TableResult], error) {
 	if kernels == nil {
 		kernels = tableKernels
 	}
-	seeds := opts.Seeds
-	if seeds == 0 {
-		seeds = 10
+	if len(names) == 0 || len(kernels) == 0 {
+		return plan, fmt.Errorf("%w: need problems and kernels", ErrBadOptions)
 	}
-	if seeds < 0 || len(names) == 0 || len(kernels) == 0 {
-		return plan, fmt.Errorf("%w: need problems, kernels and seeds ≥ 1", ErrBadOptions)
-	}
-	cfg, iters, set, skip, err := setup(opts.Config, opts.Iters, seeds, opts.Workers, opts.Skip)
+	rs, err := setup(opts.Config, opts.Iters, opts.Seeds, opts.Batch, opts.Workers, opts.Skip)
 	if err != nil {
 		return plan, err
 	}
-	if opts.Batch > 1 {
-		set.Batch = opts.Batch
-	}
+	set := rs.set
 	set.Noise = noiseName(opts.Noise)
 	if opts.CountInit {
 		set.Regret = "all"
@@ -271,7 +273,7 @@ func Table(opts TableOptions) (Plan[*bo.Trace, *TableResult], error) {
 		row := Row{Problem: p.Name(), Group: p.Group().Name(), Order: groupOrder(p),
 			Cells: map[string]*Cell{}, Paper: paperRow(p.Name())}
 		_, row.known = p.Optimum()
-		run, skipped, err := kernelsOn(p, kernels, skip)
+		run, skipped, err := kernelsOn(p, kernels, rs.skip)
 		if err != nil {
 			return plan, err
 		}
@@ -280,11 +282,11 @@ func Table(opts TableOptions) (Plan[*bo.Trace, *TableResult], error) {
 			c := &Cell{Problem: p.Name(), Kernel: k}
 			row.Cells[k] = c
 			res.CellList = append(res.CellList, c)
-			res.Specs = appendSeeds(res.Specs, p.Name(), k, seeds, 0)
+			res.Specs = appendSeeds(res.Specs, p.Name(), k, rs.seeds, 0)
 		}
 		res.Rows = append(res.Rows, row)
 	}
-	return boPlan(res.Specs, cfg, iters, opts.Batch, opts.Noise, func(runs []*bo.Trace, wall time.Duration) *TableResult {
+	return boPlan(res.Specs, rs.cfg, rs.iters, opts.Batch, opts.Noise, func(runs []*bo.Trace, wall time.Duration) *TableResult {
 		res.Runs, res.WallSeconds = runs, wall.Seconds()
 		res.summarize()
 		return res
