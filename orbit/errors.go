@@ -3,6 +3,8 @@ package orbit
 import (
 	"errors"
 	"fmt"
+
+	"github.com/symbo/symbo/internal/budget"
 	"math"
 	"math/big"
 )
@@ -22,9 +24,11 @@ var (
 	ErrTooLarge = errors.New("orbit: group too large")
 	// ErrInfinite reports a continuous group where a finite one is needed.
 	ErrInfinite = errors.New("orbit: group is continuous")
-	// ErrOverBudget reports an orbit buffer that would exceed the
-	// Enumerator's memory budget.
-	ErrOverBudget = errors.New("orbit: over memory budget")
+	// ErrOverBudget reports a request over a memory budget: an orbit
+	// buffer over the Enumerator's, and from kernel, gp and bo any
+	// request over the Budget of their options (see DefaultBudget). It is
+	// the one over-budget sentinel of symbo (internal/budget's value).
+	ErrOverBudget = budget.ErrOverBudget
 )
 
 func invalid(format string, args ...any) error {
