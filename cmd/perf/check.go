@@ -186,7 +186,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 			return fmt.Sprint(ka) < fmt.Sprint(kb)
 		})
 		keys = keys[:min(*cells, len(keys))]
-		cfg, err := rec.Protocol.config(0)
+		cfg, err := rec.Protocol.config(0, fs.budget)
 		if err != nil {
 			return fmt.Errorf("%s: %w", dir, err)
 		}

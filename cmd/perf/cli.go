@@ -97,7 +97,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	name, rest := args[0], args[1:]
-	defer budget.SetLimit(budget.Limit())() // --mem-budget lasts one subcommand
 	switch name {
 	case "help", "-h", "-help", "--help":
 		if name == "help" && len(rest) > 0 {
@@ -199,12 +198,16 @@ var errHelp = errors.New("help requested")
 // flagSet is a subcommand's flag.FlagSet that reports errors instead of
 // printing them, prints its usage text and flags on -h/--help, refuses a
 // flag given twice, and carries the --mem-budget flag every subcommand
-// takes.
+// takes: after parse, budget is the subcommand's memory budget, the value
+// it passes to the library (no process-wide state).
 type flagSet struct {
 	*flag.FlagSet
 	usage     string
 	stdout    io.Writer
 	memBudget *string
+	// budget is --mem-budget, else $SYMBO_MEMORY_BUDGET, else 0 (the
+	// library's default, 8 GiB), in bytes; set by parse.
+	budget int64
 }
 
 // newFlagSet returns the flag set of subcommand name. usage (the synopsis,
@@ -289,15 +292,20 @@ func (fs *flagSet) parse(args []string) error {
 	if fs.NArg() > 0 {
 		return badInput("unexpected argument %q (flags take the form --name value; run '%s -h' for usage)", fs.Arg(0), fs.Name())
 	}
-	if err := budget.EnvError(); err != nil {
+	// The environment is read here, at the edge, for this subcommand
+	// only: a malformed $SYMBO_MEMORY_BUDGET is bad input even beside
+	// --mem-budget, as it always was.
+	env, err := budget.FromEnv()
+	if err != nil {
 		return badInput("%w", err)
 	}
+	fs.budget = int64(env)
 	if *fs.memBudget != "" {
 		b, err := budget.Parse(*fs.memBudget)
 		if err != nil {
 			return badInput("--mem-budget: %w", err)
 		}
-		budget.SetLimit(b) // process-wide: perf runs one subcommand
+		fs.budget = b
 	}
 	return nil
 }

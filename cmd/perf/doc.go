@@ -38,7 +38,11 @@
 //
 // run (the program behind main) keeps no global state besides the
 // subcommand table filled at init, so tests call it directly and may do so
-// in parallel.
+// in parallel. The memory budget is a value: each subcommand reads
+// --mem-budget (default $SYMBO_MEMORY_BUDGET, else 8 GiB) into its flag
+// set and passes it down in the library's options (TestParallelBudgets).
+// One exception: perf profile and perf complexity in a build with OpenBLAS
+// set SYMBO_OPENBLAS_THREADS when it is unset (profilerSetup).
 //
 // # Errors
 //

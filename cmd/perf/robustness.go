@@ -69,7 +69,7 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 	if *workers < 0 {
 		return badInput("--workers must be ≥ 0, got %d", *workers)
 	}
-	cfg, err := proto.config(0)
+	cfg, err := proto.config(0, fs.budget)
 	if err != nil {
 		return err
 	}

@@ -213,7 +213,7 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 	if fs.given()["workers"] {
 		set.Workers = *workers
 	}
-	opts, err := set.options(set.Workers)
+	opts, err := set.options(set.Workers, fs.budget)
 	if err != nil {
 		return err
 	}
@@ -295,12 +295,13 @@ func ablationIntro(res *experiments.TableResult) string {
 		res.Settings.Seeds, experiments.BootstrapResamples)
 }
 
-// options validates the settings and returns the table's options.
-func (s tableSettings) options(workers int) (experiments.TableOptions, error) {
+// options validates the settings and returns the table's options, with
+// the memory budget b (not a setting: a table may resume with another).
+func (s tableSettings) options(workers int, b int64) (experiments.TableOptions, error) {
 	if s.Seeds < 1 || s.Seeds > experiments.MaxSeeds {
 		return experiments.TableOptions{}, badInput("--seeds must lie in [1, %d], got %d", experiments.MaxSeeds, s.Seeds)
 	}
-	cfg, err := s.Protocol.config(0)
+	cfg, err := s.Protocol.config(0, b)
 	if err != nil {
 		return experiments.TableOptions{}, err
 	}

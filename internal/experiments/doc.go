@@ -35,6 +35,12 @@
 // an Environment (module version and VCS revision, Go version, SIMD path,
 // GOMAXPROCS, CPU, backend).
 //
+// The memory budget is a value the caller passes: Table, Batch and
+// Robustness take it in their bo.Config (Config.Budget), Spectrum,
+// Profile, Complexity and the figures in their options' Budget; 0 means
+// 8 GiB, never the environment. Ratios, a fixed-size probe, uses the
+// default.
+//
 // # Concurrency
 //
 // Profile, Complexity and Ratios time code: they must not run concurrently
