@@ -17,8 +17,15 @@ build:
 	CGO_ENABLED=0 $(GO) build $(PKGS)
 	$(GO) build -o bin/perf ./cmd/perf
 
+## vet: go vet, gofmt, and staticcheck (default checks; a go tool in
+## go.mod) over both builds — the default and -tags openblas when lapacke is
+## installed, since each sees files the other does not.
 vet:
 	$(GO) vet $(PKGS)
+	$(GO) tool staticcheck $(PKGS)
+ifeq ($(HAVE_LAPACKE),1)
+	$(GO) tool staticcheck -tags openblas $(PKGS)
+endif
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 
 ## test: vet, pure-Go tests (CGO_ENABLED=0, GOMAXPROCS 1 and 4), -race on the

@@ -13,6 +13,7 @@ import (
 
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -710,7 +711,7 @@ func TestHugeValues(t *testing.T) {
 			}
 		}
 		for i := range pts[0] {
-			if !sameBits(pts[0][i], pts[1][i]) {
+			if !check.SameBits(pts[0][i], pts[1][i]) {
 				t.Errorf("%s: point %d differs: %v vs %v", k, i, pts[0][i], pts[1][i])
 			}
 		}
@@ -754,7 +755,7 @@ func TestRebuildFromHistory(t *testing.T) {
 				if err := r.Restore(back); err != nil {
 					t.Fatalf("%s %s: restore %d: %v", pn, k, i, err)
 				}
-				if x := must(r.Ask()); !sameBits(x, next[i]) {
+				if x := must(r.Ask()); !check.SameBits(x, next[i]) {
 					t.Errorf("%s %s: rebuilt after %d observations proposes %v, uninterrupted %v", pn, k, i, x, next[i])
 				}
 			}
@@ -863,7 +864,7 @@ func TestCustomKernel(t *testing.T) {
 	b := must(New(lo, hi, Config{Kernel: Avg(g, kernel.Matern52), Init: 3, RawSamples: 32, Starts: 2}, 8))
 	for range 6 {
 		xa, xb := must(a.Ask()), must(b.Ask())
-		if !sameBits(xa, xb) {
+		if !check.SameBits(xa, xb) {
 			t.Fatalf("custom %v, built-in %v", xa, xb)
 		}
 		must(0, a.Tell(xa, toy(xa)))
@@ -950,7 +951,7 @@ func checkRestoreWithPending(t *testing.T, lo, hi []float64, cfg Config, seed ui
 	must(0, json.Unmarshal(raw, &h))
 	r := must(New(lo, hi, cfg, seed))
 	must(0, r.Restore(h))
-	if x := must(r.Ask()); !sameBits(x, want) {
+	if x := must(r.Ask()); !check.SameBits(x, want) {
 		t.Fatalf("restored with pending: %v, want %v", x, want)
 	}
 }
@@ -975,7 +976,7 @@ func TestBatchDeterminism(t *testing.T) {
 	batch := must(a.AskBatch(3))
 	b := build()
 	for i := range 3 {
-		if x := must(b.Ask()); !sameBits(x, batch[i]) {
+		if x := must(b.Ask()); !check.SameBits(x, batch[i]) {
 			t.Fatalf("Ask %d = %v, batch %v", i, x, batch[i])
 		}
 	}
@@ -985,7 +986,7 @@ func TestBatchDeterminism(t *testing.T) {
 	one := must(d.AskBatch(3))
 	runtime.GOMAXPROCS(old)
 	for i := range one {
-		if !sameBits(one[i], batch[i]) {
+		if !check.SameBits(one[i], batch[i]) {
 			t.Fatalf("GOMAXPROCS 1: %v, want %v", one[i], batch[i])
 		}
 	}
@@ -997,7 +998,7 @@ func TestBatchDeterminism(t *testing.T) {
 		e := build()
 		got := must(e.AskBatch(3))
 		for i := range got {
-			if !sameBits(got[i], batch[i]) {
+			if !check.SameBits(got[i], batch[i]) {
 				t.Fatalf("Workers %d: %v, want %v", w, got[i], batch[i])
 			}
 		}
@@ -1050,7 +1051,7 @@ func TestNystromIsBaseOnTheData(t *testing.T) {
 		d.SetRow(i, p)
 		y[i] = toy(p)
 	}
-	fam := must(Nystrom(kernel.RBF).family(2, 1, linalg.Gonum(), -1))
+	fam := must(Nystrom(kernel.RBF).family(famEnv{d: 2, workers: 1, be: linalg.Gonum(), landmarks: -1}))
 	h := gp.Hyper{Variance: 1.7, Lengthscale: 0.9, Noise: 1e-4}
 	model := must(gp.New(fam, d, y, h, gp.Options{}))
 	base := func(x, y []float64) float64 {
@@ -1141,7 +1142,7 @@ func TestNoiseRules(t *testing.T) {
 	// draws, scaled by each rule's σ.
 	for i := range 6 {
 		a, b, c := box.Evaluations[i], fixed.Evaluations[i], obs.Evaluations[i]
-		if !sameBits(a.X, b.X) || !sameBits(a.X, c.X) || a.F != c.F {
+		if !check.SameBits(a.X, b.X) || !check.SameBits(a.X, c.X) || a.F != c.F {
 			t.Fatalf("initial point %d differs between rules", i)
 		}
 		za := (a.Y - a.F) / math.Sqrt(box.NoiseVariance)

@@ -1,12 +1,12 @@
 package bo
 
 import (
-	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 
 	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/check"
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/internal/qmc"
 	"github.com/symbo/symbo/linalg"
 )
@@ -14,17 +14,17 @@ import (
 // Sentinel errors; returned errors wrap one of them (test with errors.Is).
 var (
 	// ErrUnknownKernel reports a kernel name ParseKernel does not know.
-	ErrUnknownKernel = errors.New("bo: unknown kernel")
+	ErrUnknownKernel = errclass.New(errclass.Input, "bo: unknown kernel")
 	// ErrMaxNotPSD reports k_max requested for a group without a canonical
 	// map (Proposition 1), where k_max need not be PSD.
-	ErrMaxNotPSD = errors.New("bo: k_max is not provably PSD for this group")
+	ErrMaxNotPSD = errclass.New(errclass.Input, "bo: k_max is not provably PSD for this group")
 	// ErrBadConfig reports an invalid Config field.
-	ErrBadConfig = errors.New("bo: invalid configuration")
+	ErrBadConfig = errclass.New(errclass.Input, "bo: invalid configuration")
 	// ErrBadPoint reports a point of the wrong length, with a NaN or
 	// infinite coordinate, or outside the box.
-	ErrBadPoint = errors.New("bo: invalid point")
+	ErrBadPoint = errclass.New(errclass.Input, "bo: invalid point")
 	// ErrBadValue reports a NaN or infinite observation.
-	ErrBadValue = errors.New("bo: invalid observation")
+	ErrBadValue = errclass.New(errclass.Input, "bo: invalid observation")
 )
 
 // BetaRule selects the UCB exploration weight β.
@@ -192,6 +192,14 @@ type Config struct {
 	Workers int
 	// Backend does the GP's linear algebra; nil means linalg.Default().
 	Backend linalg.Backend
+	// Budget is the memory budget in bytes of every request the optimizer
+	// makes — its GPs' work matrices (gp.FitOptions.Budget), its kernels'
+	// enumerated orbits and matrices (kernel.Options.Budget) — each sized
+	// before it is allocated and refused above it (orbit.ErrOverBudget).
+	// 0 means orbit.DefaultBudget (8 GiB), never the environment;
+	// negative is an error. A Custom family keeps the budget it was
+	// built with. Results do not depend on it (when nothing is refused).
+	Budget int64
 }
 
 // withDefaults returns c with zero fields replaced by their defaults, or an
@@ -200,7 +208,7 @@ func (c Config) withDefaults() (Config, error) {
 	c.Kernel = c.Kernel.orDefault()
 	if c.Acquisition == nil {
 		c.Acquisition = acquisitions[0]
-	} else if isNilValue(c.Acquisition) {
+	} else if check.IsNil(c.Acquisition) {
 		return c, fmt.Errorf("%w: a nil %T acquisition", ErrBadConfig, c.Acquisition)
 	}
 	if c.Beta != BetaPaper && c.Beta != BetaAuthors {
@@ -235,6 +243,9 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Workers < 0 {
 		return c, fmt.Errorf("%w: Workers = %d is negative", ErrBadConfig, c.Workers)
 	}
+	if c.Budget < 0 {
+		return c, fmt.Errorf("%w: Budget = %d is negative", ErrBadConfig, c.Budget)
+	}
 	if c.Landmarks > MaxEvaluations {
 		return c, fmt.Errorf("%w: Landmarks = %d exceeds %d", ErrBadConfig, c.Landmarks, MaxEvaluations)
 	}
@@ -260,13 +271,4 @@ func checkCount(name string, v, max int) error {
 		return fmt.Errorf("%w: %s = %d outside [0, %d]", ErrBadConfig, name, v, max)
 	}
 	return nil
-}
-
-// isNilValue reports a nil interface or a typed nil pointer in one.
-func isNilValue(v any) bool {
-	if v == nil {
-		return true
-	}
-	r := reflect.ValueOf(v)
-	return r.Kind() == reflect.Pointer && r.IsNil()
 }

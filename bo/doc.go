@@ -102,15 +102,13 @@
 // pending point, is deterministic, and — told through an invariant kernel
 // — removes the exploration bonus on the whole orbit of a pending point.
 // The lie is the mean rather than the worst value ("CL-min", symbo's first
-// choice): measured with perf batch (20 seeds, q = 2, 4, 8 on Ackley2d,
-// Rastrigin5d and Griewank6d with base and plus), the mean gave a lower
-// cumulative regret in 11 of the 12 cells (Griewank6d plus at q = 8: 4330
-// against 5907), and on a six-parameter study with failures near the
-// optimum (python/field) a best value 2–5× lower at q = 8; the worst
-// value pulls the model down around every pending point, the optimum's
-// neighbourhood included (docs/results/batch).
-// orbit of a pending point. An exclusion radius makes that a guarantee:
-// no point within 10⁻³ of the box diagonal of a pending point's orbit
+// choice, kept as Config.Liar = LiarWorst): the worst value pulls the
+// model down around every pending point, the optimum's neighbourhood
+// included; docs/results/liar.md compares the two on batches and on a
+// study with failures, each on two disjoint seed sets.
+//
+// The lie only lowers the acquisition near a pending point; an exclusion
+// radius makes avoiding it a guarantee: no point within 10⁻³ of the box diagonal of a pending point's orbit
 // (under the kernel's group; Custom's declared group included) is
 // proposed, so a batch never holds two points of one orbit.
 //
@@ -129,14 +127,11 @@
 // the observed values for the acquisition only (the constant liar), so the
 // exploration bonus vanishes around it and the optimizer does not return
 // to explore a region that fails. It is deliberately not told the worst
-// value (SMAC's "crash cost"): measured on a six-parameter study whose
-// optimum lies 0.6 from a region failing on 20% of the box, the worst
-// value made the model shun the optimum's neighbourhood (best value after
-// 120 evaluations 0.05–0.54 over six seeds, against 0.00–0.16 with the
-// mean; the mean spends more evaluations on failures near the boundary,
-// 13–41 of 120 against 7–19). The hyperparameters stay fitted to the real
-// observations alone: a failure says nothing about f's
-// scale or smoothness. We chose this over modelling feasibility with a
+// value (SMAC's "crash cost"): when failures lie near the optimum, the
+// worst value makes the model shun the optimum's neighbourhood
+// (docs/results/liar.md measures it). The hyperparameters stay fitted to
+// the real observations alone: a failure says nothing about f's scale or
+// smoothness. We chose this over modelling feasibility with a
 // second (classification) GP because it is deterministic, costs one
 // conditioning per failed point, and needs no assumption on how failures
 // are spread; a region that fails everywhere is still probed at a few
@@ -191,7 +186,11 @@
 // Errors start with "bo: " and wrap ErrUnknownKernel, ErrMaxNotPSD,
 // ErrBadConfig (bad settings, caps exceeded, nil or typed-nil groups and
 // problems, a zero Optimizer), ErrBadPoint, ErrBadValue or ErrHistory where
-// they apply (test with errors.Is), or the gp error of a failed fit. A
+// they apply (test with errors.Is; all six are input errors,
+// internal/errclass), or the gp error of a failed fit (a GP or kernel
+// request over Config.Budget wraps orbit.ErrOverBudget; the budget is the
+// caller's value, 0 meaning orbit.DefaultBudget, never read from the
+// environment). A
 // rejected Tell or Restore leaves the optimizer unchanged. Duplicate points
 // and constant y are accepted (the GP handles them with noise and jitter).
 //

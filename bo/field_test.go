@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 )
@@ -38,7 +39,7 @@ func TestPendingBeyondInit(t *testing.T) {
 		checkOffOrbits(t, k+" asked before any value", g, lo, hi, asked)
 		// The first five are the design Run would use.
 		for i := range 5 {
-			if !sameBits(asked[i], o.designPoint(i)) {
+			if !check.SameBits(asked[i], o.designPoint(i)) {
 				t.Errorf("%s: point %d is not design point %d", k, i, i)
 			}
 		}
@@ -164,7 +165,7 @@ func TestFailHistory(t *testing.T) {
 	must(0, json.Unmarshal(raw, &back))
 	r := must(New(lo, hi, cfg, 5))
 	must(0, r.Restore(back))
-	if a, b := must(o.Ask()), must(r.Ask()); !sameBits(a, b) {
+	if a, b := must(o.Ask()), must(r.Ask()); !check.SameBits(a, b) {
 		t.Errorf("restored with failed points proposes %v, the original %v", b, a)
 	}
 	// Telling a failed point clears it.
@@ -211,7 +212,7 @@ func TestUnitsOfY(t *testing.T) {
 		for _, scale := range []float64{0x1p-700, 0x1p-1000, 0x1p+700} {
 			pts, _ := run(scale)
 			for i := range pts {
-				if !sameBits(pts[i], ref[i]) {
+				if !check.SameBits(pts[i], ref[i]) {
 					t.Errorf("%s: y × %g: point %d is %v, with y × 1 %v", k, scale, i, pts[i], ref[i])
 				}
 			}

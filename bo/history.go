@@ -1,8 +1,9 @@
 package bo
 
 import (
-	"errors"
 	"fmt"
+
+	"github.com/symbo/symbo/internal/errclass"
 )
 
 // HistoryVersion is the version of the History format this package
@@ -13,7 +14,7 @@ const HistoryVersion = 2
 // ErrHistory reports a History that cannot be restored: another format
 // version, another seed, kernel or dimension than the optimizer's, or an
 // observation Tell refuses.
-var ErrHistory = errors.New("bo: history does not match")
+var ErrHistory = errclass.New(errclass.Input, "bo: history does not match")
 
 // History is everything an Optimizer's next point depends on besides its
 // configuration: the observations in the order they were told, the

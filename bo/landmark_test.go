@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/orbit"
 )
 
@@ -35,7 +36,7 @@ func TestLandmarksDefaultKeepsBits(t *testing.T) {
 			continue
 		}
 		for i, e := range tr.Evaluations {
-			if !sameBits(e.X, ref.Evaluations[i].X) || math.Float64bits(e.F) != math.Float64bits(ref.Evaluations[i].F) {
+			if !check.SameBits(e.X, ref.Evaluations[i].X) || math.Float64bits(e.F) != math.Float64bits(ref.Evaluations[i].F) {
 				t.Fatalf("Landmarks %d: evaluation %d differs: %v, default %v", lm, i, e.X, ref.Evaluations[i].X)
 			}
 		}

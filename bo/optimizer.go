@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/internal/parallel"
 	"github.com/symbo/symbo/internal/qmc"
 	"github.com/symbo/symbo/orbit"
@@ -135,7 +136,7 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 	} else if k.needsGroup {
 		return nil, fmt.Errorf("%w: kernel %s needs a group", ErrBadConfig, k.Name())
 	}
-	fam, err := k.family(d, cfg.Workers, cfg.Backend, cfg.Landmarks)
+	fam, err := k.family(famEnv{d: d, workers: cfg.Workers, be: cfg.Backend, budget: cfg.Budget, landmarks: cfg.Landmarks})
 	if err != nil {
 		return nil, wrapf(err, "kernel %s", k.Name())
 	}
@@ -371,7 +372,7 @@ func (o *Optimizer) Cancel(x []float64) bool {
 		return false
 	}
 	for i, p := range o.pend {
-		if sameBits(p, x) {
+		if check.SameBits(p, x) {
 			o.pend = append(o.pend[:i:i], o.pend[i+1:]...)
 			return true
 		}
@@ -410,7 +411,7 @@ func (o *Optimizer) Tell(x []float64, y float64) error {
 	o.ys = append(o.ys, y)
 	o.Cancel(x) // x, if pending, is now observed
 	for i, p := range o.failed {
-		if sameBits(p, x) { // and, if it had failed, no longer is
+		if check.SameBits(p, x) { // and, if it had failed, no longer is
 			o.failed = append(o.failed[:i:i], o.failed[i+1:]...)
 			break
 		}
@@ -479,6 +480,7 @@ func (o *Optimizer) fitModel() error {
 		Seed:     mix(o.seed, tagFit, uint64(n)),
 		FixNoise: o.cfg.FixNoise,
 		Noise:    o.cfg.Noise,
+		Budget:   o.cfg.Budget,
 	}
 	if o.cfg.Prior != gp.PriorNone {
 		opts.Prior = o.cfg.Prior
@@ -548,7 +550,7 @@ func (o *Optimizer) condition() error {
 			for i, p := range xs {
 				xp.SetRow(i, p)
 			}
-			if o.pred, err = gp.New(o.fam, xp, ys, m.Hyper(), gp.Options{Backend: o.cfg.Backend}); err != nil {
+			if o.pred, err = gp.New(o.fam, xp, ys, m.Hyper(), gp.Options{Backend: o.cfg.Backend, Budget: o.cfg.Budget}); err != nil {
 				return wrapf(err, "pending points")
 			}
 		}

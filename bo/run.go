@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/check"
 )
 
 // Hyper are the fitted GP hyperparameters of one acquisition step, on the
@@ -236,7 +237,7 @@ func ParseNoiseRule(s string) (NoiseRule, error) {
 // before the next evaluation and returns the trace so far with an error
 // wrapping ctx.Err().
 func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions) (*Trace, error) {
-	if p == nil || isNilValue(p) {
+	if p == nil || check.IsNil(p) {
 		return nil, fmt.Errorf("%w: Run needs a problem", ErrBadConfig)
 	}
 	if ctx == nil {
@@ -427,7 +428,7 @@ func (r *runner) evalRound(i, m, round, resumed int) error {
 	asked := time.Since(t0)
 	for j := range resumed {
 		e := r.ro.Resume[i+j]
-		if !sameBits(xs[j], e.X) || e.Phase != infos[j].Phase {
+		if !check.SameBits(xs[j], e.X) || e.Phase != infos[j].Phase {
 			return fmt.Errorf("%w: %s: resumed evaluation %d is not the point these settings ask", ErrHistory, p.Name(), i+j)
 		}
 	}
@@ -529,18 +530,6 @@ func sumAskTimes(infos []Diagnostics) time.Duration {
 		t += in.Timings.Fit + in.Timings.Acq
 	}
 	return t
-}
-
-func sameBits(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i, v := range a {
-		if math.Float64bits(v) != math.Float64bits(b[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // landmarksOf is the Trace's Landmarks of c.

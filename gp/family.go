@@ -1,16 +1,16 @@
 package gp
 
 import (
-	"errors"
-
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/kernel"
 	"gonum.org/v1/gonum/mat"
 )
 
 // ErrNoDerivative is returned (wrapped) by Bound.CorrTo when asked for
 // ∂C/∂log ℓ by a family that cannot provide it. fitBFGS then falls back to a
-// derivative-free search (Nelder–Mead in log space).
-var ErrNoDerivative = errors.New("gp: correlation has no lengthscale derivative")
+// derivative-free search (Nelder–Mead in log space). It is an internal
+// error: a marker Fit catches, returned only by a caller's own Family.
+var ErrNoDerivative = errclass.New(errclass.Internal, "gp: correlation has no lengthscale derivative")
 
 // Family is a one-parameter family of unit-variance correlation functions
 // C_ℓ on R^d: the GP covariance is v·C_ℓ(x, x') with signal variance v and

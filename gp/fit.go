@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"gonum.org/v1/gonum/mat"
@@ -86,6 +87,12 @@ type FitOptions struct {
 	// bounding box of the training inputs; bo passes the search box's
 	// largest side. Ignored without a prior.
 	PriorScale float64
+	// Budget is the memory budget in bytes, as Options.Budget: for the
+	// GP's work matrices and for the profile's concurrent scratch (fewer
+	// workers when their scratch would exceed it; the result does not
+	// depend on it). 0 means orbit.DefaultBudget (8 GiB), never the
+	// environment; negative is an error.
+	Budget int64
 }
 
 // fitInfo describes a fit. With a Prior, LogMarginal is the maximized
@@ -114,10 +121,14 @@ type fitStart struct {
 // returns the GP posterior at the best optimum. The result is deterministic
 // given the options.
 func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
-	if isNilValue(fam) {
+	if check.IsNil(fam) {
 		return nil, fmt.Errorf("%w: Fit needs a family", ErrNilArgument)
 	}
-	xc, err := checkData(x, y, fam.Dim(), func(n int) float64 { return familyMemory(fam, n) })
+	lim, err := limitOf(opts.Budget)
+	if err != nil {
+		return nil, err
+	}
+	xc, err := checkData(x, y, fam.Dim(), func(n int) float64 { return familyMemory(fam, n) }, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +160,7 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 		return nil, err
 	}
 	info.Mode = opts.Mode
-	g, err := build(b, xc, ys, mean, scale, h, Options{Backend: be})
+	g, err := build(b, xc, ys, mean, scale, h, Options{Backend: be, Budget: opts.Budget})
 	if err != nil {
 		return nil, err
 	}

@@ -1,16 +1,16 @@
 package gp
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"reflect"
 	"sync"
 	"sync/atomic"
 
+	"github.com/symbo/symbo/internal/budget"
+	"github.com/symbo/symbo/internal/check"
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
-	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -42,6 +42,20 @@ func (h Hyper) check() error {
 type Options struct {
 	// Backend does the Cholesky factorization; nil means linalg.Default().
 	Backend linalg.Backend
+	// Budget is the memory budget in bytes for the GP's work matrices
+	// (checked before anything is allocated: about five n×n float64
+	// matrices for an exact GP, O(n·m) for a landmark one); 0 means
+	// orbit.DefaultBudget (8 GiB), never the environment; negative is an
+	// error. The family's kernels have their own, kernel.Options.Budget.
+	Budget int64
+}
+
+// limitOf validates a Budget option (0: the default, negative: an error).
+func limitOf(b int64) (budget.Limit, error) {
+	if b < 0 {
+		return 0, fmt.Errorf("gp: negative Budget %d", b)
+	}
+	return budget.Limit(b), nil
 }
 
 func backendOr(b linalg.Backend) (linalg.Backend, error) {
@@ -123,10 +137,10 @@ var gpIDs atomic.Uint64
 // ErrOverflow reports a prediction that does not fit in a float64 in the
 // units of y (outputs of magnitude ≳ 1e154, whose variance overflows); the
 // standardized predictions are still available.
-var ErrOverflow = errors.New("gp: overflow")
+var ErrOverflow = errclass.New(errclass.Input, "gp: overflow")
 
 // ErrNilArgument reports a nil family, kernel or training data.
-var ErrNilArgument = errors.New("gp: nil argument")
+var ErrNilArgument = errclass.New(errclass.Input, "gp: nil argument")
 
 // denseMemory is the memory, in bytes, of an exact GP on n points:
 // fitting and prediction hold about five n×n matrices (Gram, Cholesky
@@ -148,9 +162,9 @@ func familyMemory(fam Family, n int) float64 {
 }
 
 // checkData validates x (n×d) and y (length n) and returns a copy of x.
-// mem(n) is the memory of the GP to check against the budget (nil:
+// mem(n) is the memory of the GP to check against the budget l (nil:
 // denseMemory).
-func checkData(x *mat.Dense, y []float64, d int, mem func(int) float64) (*mat.Dense, error) {
+func checkData(x *mat.Dense, y []float64, d int, mem func(int) float64, l budget.Limit) (*mat.Dense, error) {
 	if x == nil || x.IsEmpty() {
 		return nil, fmt.Errorf("gp: no training inputs")
 	}
@@ -164,7 +178,7 @@ func checkData(x *mat.Dense, y []float64, d int, mem func(int) float64) (*mat.De
 	if mem == nil {
 		mem = denseMemory
 	}
-	if err := orbit.CheckMemory(fmt.Sprintf("a GP on %d observations", n), mem(n)); err != nil {
+	if err := l.Check(fmt.Sprintf("a GP on %d observations", n), mem(n)); err != nil {
 		return nil, fmt.Errorf("gp: %w", err)
 	}
 	for i := range n {
@@ -178,15 +192,6 @@ func checkData(x *mat.Dense, y []float64, d int, mem func(int) float64) (*mat.De
 		}
 	}
 	return mat.DenseCopyOf(x), nil
-}
-
-// isNilValue reports a nil interface or a typed nil pointer in one.
-func isNilValue(v any) bool {
-	if v == nil {
-		return true
-	}
-	r := reflect.ValueOf(v)
-	return r.Kind() == reflect.Pointer && r.IsNil()
 }
 
 // standardize returns (y − mean)/scale with the population standard
@@ -242,13 +247,17 @@ func standardizeUnscaled(y []float64) (ys []float64, mean, scale float64) {
 // New returns the GP posterior of the family fam with hyperparameters h
 // (standardized scale) given training inputs x (n×d) and outputs y.
 func New(fam Family, x *mat.Dense, y []float64, h Hyper, opts Options) (*GP, error) {
-	if isNilValue(fam) {
+	if check.IsNil(fam) {
 		return nil, fmt.Errorf("%w: New needs a family", ErrNilArgument)
 	}
 	if err := h.check(); err != nil {
 		return nil, err
 	}
-	xc, err := checkData(x, y, fam.Dim(), func(n int) float64 { return familyMemory(fam, n) })
+	lim, err := limitOf(opts.Budget)
+	if err != nil {
+		return nil, err
+	}
+	xc, err := checkData(x, y, fam.Dim(), func(n int) float64 { return familyMemory(fam, n) }, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -287,13 +296,17 @@ func build(b Bound, xc *mat.Dense, ys []float64, mean, scale float64, h Hyper, o
 // x (n×d) and y: New without a family (tests). Hyper then reports NaN
 // variance and lengthscale.
 func newKernelGP(k kernel.Kernel, x *mat.Dense, y []float64, noise float64, opts Options) (*GP, error) {
-	if isNilValue(k) {
+	if check.IsNil(k) {
 		return nil, fmt.Errorf("%w: newKernelGP needs a kernel", ErrNilArgument)
 	}
 	if !(noise >= 0) || math.IsInf(noise, 0) {
 		return nil, fmt.Errorf("gp: noise %v must be non-negative and finite", noise)
 	}
-	xc, err := checkData(x, y, k.Dim(), nil)
+	lim, err := limitOf(opts.Budget)
+	if err != nil {
+		return nil, err
+	}
+	xc, err := checkData(x, y, k.Dim(), nil, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -503,7 +516,7 @@ func (g *GP) predict(ws *Workspace, x []float64) (mean, variance float64, err er
 		cols = g.lm.k
 	}
 	ws.size(cols, g.d)
-	if ws.cacheID == g.id && sameBits(ws.xbuf, x) {
+	if ws.cacheID == g.id && check.SameBits(ws.xbuf, x) {
 		return ws.cacheM, ws.cacheVar, nil
 	}
 	ws.cacheID = 0
@@ -516,15 +529,6 @@ func (g *GP) predict(ws *Workspace, x []float64) (mean, variance float64, err er
 }
 
 func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-
-func sameBits(a, b []float64) bool {
-	for i, v := range a {
-		if math.Float64bits(v) != math.Float64bits(b[i]) {
-			return false
-		}
-	}
-	return true
-}
 
 // predictAt is predict at ws.xbuf without the cache.
 func (g *GP) predictAt(ws *Workspace) (mean, variance float64, err error) {

@@ -5,9 +5,9 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/internal/parallel"
 	"github.com/symbo/symbo/linalg"
-	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -76,7 +76,9 @@ type profiler struct {
 	fixed bool    // σ² fixed at s2
 	s2    float64 // fixed noise (standardized), may be 0
 	pr    *priorSpec
-	evals int
+	// budget bounds the scratch of concurrent evaluations (atAll).
+	budget budget.Limit
+	evals  int
 	// lastErr is the last evaluation error (diagnostics).
 	lastErr error
 }
@@ -156,7 +158,7 @@ func (p *profiler) atAll(ls []float64) ([]profPoint, []error) {
 	w := 1
 	if p.n >= parallelProfileN {
 		w = parallel.Workers(0, len(ls))
-		for w > 1 && orbit.CheckMemory("profile scratch", float64(w)*p.scratchBytes()) != nil {
+		for w > 1 && !p.budget.Fits(float64(w)*p.scratchBytes()) {
 			w--
 		}
 	}
@@ -459,6 +461,7 @@ func brentMax(f func(float64) float64, a, b, x0, f0, tol float64) (float64, floa
 func fitProfileLikelihood(b Bound, be linalg.Backend, ys []float64, s float64, bx box, fixedLogNoise float64, pr *priorSpec, opts FitOptions) (Hyper, fitInfo, error) {
 	var info fitInfo
 	p := newProfiler(b, be, ys)
+	p.budget = budget.Limit(opts.Budget)
 	p.pr = pr
 	p.a0, p.a1 = bx.lo[0], bx.hi[0]
 	p.b0, p.b1 = bx.lo[2], bx.hi[2]

@@ -266,8 +266,12 @@
 // positive and finite (ErrSpectrum: e.g. a variance near the float64
 // maximum), and Options.Normalize for NewMax. Methods fail (ErrBadPoints)
 // on empty inputs, a dimension mismatch, NaN or infinite coordinates and
-// coordinates too large for ℓ; the normalized
+// coordinates too large for ℓ, and (wrapping orbit.ErrOverBudget) on an
+// empty dst whose output would exceed the kernel's memory budget
+// (Options.Budget; orbit.DefaultBudget for Base and when 0: a value the
+// caller passes, never read from the environment); the normalized
 // k_avg also fails if some k_avg(x, x) underflows to 0 (not reachable for
 // the groups here, where k_avg(x, x) ≥ v/|G| or the quadrature analogue).
-// Errors are prefixed "kernel: ".
+// Errors are prefixed "kernel: ". The sentinels are input errors
+// (internal/errclass: each has ErrClass).
 package kernel

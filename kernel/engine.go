@@ -1,14 +1,14 @@
 package kernel
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/bits"
 	"sync"
 
+	"github.com/symbo/symbo/internal/budget"
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/internal/parallel"
-	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -50,7 +50,7 @@ type gradFunc func(dst, x, y, scratch []float64)
 // ErrBadPoints reports points a kernel cannot evaluate: empty, of the
 // wrong dimension, with a NaN or infinite coordinate, or a coordinate so
 // large that x/ℓ overflows.
-var ErrBadPoints = errors.New("kernel: invalid points")
+var ErrBadPoints = errclass.New(errclass.Input, "kernel: invalid points")
 
 // coordLimit is the largest |x_k| whose x_k/ℓ is finite.
 func coordLimit(l float64) float64 { return math.MaxFloat64 * min(l, 1) }
@@ -101,12 +101,12 @@ func row(x *mat.Dense, i int) []float64 {
 }
 
 // checkOut refuses, before anything is allocated, an empty dst that would
-// be resized to rows×cols beyond the memory budget (orbit.MemoryBudget).
-func checkOut(empty bool, rows, cols int) error {
+// be resized to rows×cols beyond the kernel's memory budget l.
+func checkOut(l budget.Limit, empty bool, rows, cols int) error {
 	if !empty {
 		return nil
 	}
-	return orbit.CheckMemory(fmt.Sprintf("a %d×%d kernel matrix", rows, cols), 8*float64(rows)*float64(cols))
+	return l.Check(fmt.Sprintf("a %d×%d kernel matrix", rows, cols), 8*float64(rows)*float64(cols))
 }
 
 func resizeDense(dst *mat.Dense, r, c int) {
@@ -237,18 +237,42 @@ type crossJob struct {
 	yl, n   int
 	y       *mat.Dense
 	out     []float64
-	stride  int
+	// Task j writes out[j·step + i·stride], i < n.
+	step, stride int
 }
 
 func (c *crossJob) column(k, j int) {
 	py := c.scr[k*c.yl : (k+1)*c.yl]
 	c.ev.prepY(py, row(c.y, j))
-	c.ev.column(c.out[j:], c.stride, c.px, c.n, py)
+	c.ev.column(c.out[j*c.step:], c.stride, c.px, c.n, py)
 }
 
 // crossPar runs c on w workers. c is passed by value so that only this
 // copy escapes to the heap (the serial path allocates nothing).
 func crossPar(c crossJob, m, w int) { parallel.For(m, w, c.column) }
+
+// crossPrepared writes k(x_i, y_j) to out[j·step + i·stride] for i < n,
+// j < m: the n rows of x prepared once, one task per row of y (prepared
+// in the task's scratch). crossTo calls it with step 1 and the stride of
+// dst (a task per column of dst); crossToT with the roles of x and y
+// swapped (a task per row of dst), which an enumeration's symmetry allows.
+func crossPrepared(ev evaluator, workers int, out []float64, step, stride int, x, y *mat.Dense, n, m int) {
+	yl := ev.yLen()
+	w := assemblyWorkers(workers, m, float64(n)*float64(m)*float64(yl))
+	hp, px := getScratch(n * ev.xLen())
+	hs, scr := getScratch(w * yl)
+	prepAll(px, ev, x, n)
+	c := crossJob{ev: ev, px: px, scr: scr, yl: yl, n: n, y: y, out: out, step: step, stride: stride}
+	if w == 1 {
+		for j := range m {
+			c.column(0, j)
+		}
+	} else {
+		crossPar(c, m, w)
+	}
+	putScratch(hs)
+	putScratch(hp)
+}
 
 // crossTo fills dst (n×m) with k(x_i, y_j): one task per column of dst.
 // An enumeration with fewer rows than columns enumerates the orbits of
@@ -265,22 +289,8 @@ func crossTo(ev evaluator, workers int, dst *mat.Dense, x, y *mat.Dense, n, m in
 		crossRows(re, w, dst, x, y, n, m)
 		return
 	}
-	yl := ev.yLen()
-	w := assemblyWorkers(workers, m, float64(n)*float64(m)*float64(yl))
-	hp, px := getScratch(n * ev.xLen())
-	hs, scr := getScratch(w * yl)
-	prepAll(px, ev, x, n)
 	raw := dst.RawMatrix()
-	c := crossJob{ev: ev, px: px, scr: scr, yl: yl, n: n, y: y, out: raw.Data, stride: raw.Stride}
-	if w == 1 {
-		for j := range m {
-			c.column(0, j)
-		}
-	} else {
-		crossPar(c, m, w)
-	}
-	putScratch(hs)
-	putScratch(hp)
+	crossPrepared(ev, workers, raw.Data, 1, raw.Stride, x, y, n, m)
 }
 
 // gramJob fills column j of the upper triangle and the diagonal entry

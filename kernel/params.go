@@ -1,10 +1,11 @@
 package kernel
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/symbo/symbo/internal/errclass"
 )
 
 // Params are the hyperparameters of a base kernel.
@@ -103,8 +104,12 @@ type Options struct {
 	// Workers is the number of goroutines for assembly; 0 = GOMAXPROCS.
 	// Results are bit-identical for every value.
 	Workers int
-	// Budget bounds the bytes of one enumerated orbit (|G|·d·8); each
-	// worker holds one at a time. 0 = orbit.MemoryBudget().
+	// Budget is the kernel's memory budget in bytes, the largest request
+	// it makes: one enumerated orbit (|G|·d·8; each worker holds one at a
+	// time), an output matrix CrossTo or GramTo sizes for an empty dst
+	// (so also k_plus's, built on this k_max, and OrbitDist2To's), the
+	// prepared points of NewOrbitDist. 0 = orbit.DefaultBudget (8 GiB),
+	// whatever the environment says; negative is an error.
 	Budget int64
 	// Quadrature is the number of nodes for continuous groups without a
 	// closed form; 0 = DefaultQuadrature for isometric groups (a single
@@ -131,7 +136,7 @@ const (
 
 // ErrBadOptions reports invalid Options (a negative Workers or Budget, a
 // Quadrature outside its range, an unknown Method).
-var ErrBadOptions = errors.New("kernel: invalid options")
+var ErrBadOptions = errclass.New(errclass.Input, "kernel: invalid options")
 
 // DefaultQuadrature is the default number of quadrature nodes for
 // continuous groups (see the package documentation for measured errors).
@@ -146,4 +151,4 @@ const DefaultQuadratureDouble = 64
 
 // ErrNoClosedForm is returned when Method Closed is requested for a group
 // and base kernel without a closed form.
-var ErrNoClosedForm = errors.New("kernel: no closed form")
+var ErrNoClosedForm = errclass.New(errclass.Input, "kernel: no closed form")

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/symbo/symbo/internal/f64"
-	"github.com/symbo/symbo/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -30,37 +29,9 @@ import (
 // the column of k(·, x_i) over the prepared rows of y. One task per row.
 func crossToT(ev *enumEval, workers int, dst *mat.Dense, x, y *mat.Dense, n, m int) {
 	resizeDense(dst, n, m)
-	yl := ev.yLen()
-	w := assemblyWorkers(workers, n, float64(n)*float64(m)*float64(yl))
-	hp, py := getScratch(m * ev.xLen())
-	hs, scr := getScratch(w * yl)
-	prepAll(py, ev, y, m)
-	t := crossTJob{ev: ev, py: py, scr: scr, yl: yl, m: m, x: x, dst: dst}
-	if w == 1 {
-		for i := range n {
-			t.row(0, i)
-		}
-	} else {
-		crossTPar(t, n, w)
-	}
-	putScratch(hs)
-	putScratch(hp)
+	raw := dst.RawMatrix()
+	crossPrepared(ev, workers, raw.Data, raw.Stride, 1, y, x, m, n)
 }
-
-type crossTJob struct {
-	ev      *enumEval
-	py, scr []float64
-	yl, m   int
-	x, dst  *mat.Dense
-}
-
-func (t *crossTJob) row(k, i int) {
-	orb := t.scr[k*t.yl : (k+1)*t.yl]
-	t.ev.prepY(orb, row(t.x, i))
-	t.ev.column(row(t.dst, i), 1, t.py, t.m, orb)
-}
-
-func crossTPar(t crossTJob, n, w int) { parallel.For(n, w, t.row) }
 
 // gradMaxT writes ∇ₓk_max(x, y_j) into row j of dst (m×d) from one
 // enumeration of the orbit of x: per y_j, h* = the first h maximizing

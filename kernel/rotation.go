@@ -103,15 +103,6 @@ func (e *rotAvgEval) grad(dst, x, y, _ []float64) {
 	dst[0], dst[1] = c*x[0], c*x[1]
 }
 
-// rotNodes writes the m rotations R(2πj/m)·y, j = 0 … m−1.
-func rotNodes(dst, y []float64, m int) {
-	for j := range m {
-		sn, cs := math.Sincos(2 * math.Pi * float64(j) / float64(m))
-		dst[2*j] = cs*y[0] - sn*y[1]
-		dst[2*j+1] = sn*y[0] + cs*y[1]
-	}
-}
-
 // discEval evaluates an orbit kernel of a continuous group on m
 // equal-weight orbit nodes (orbit.Discretizer): for isometric groups the
 // single reduction over the nodes of y (1/m·Σ_b or max_b of

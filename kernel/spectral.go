@@ -1,9 +1,9 @@
 package kernel
 
 import (
-	"errors"
 	"fmt"
 
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/linalg"
 	"gonum.org/v1/gonum/mat"
 )
@@ -11,7 +11,7 @@ import (
 // ErrSpectrum reports an eigendecomposition that cannot be truncated: no
 // eigenvalues, or a largest eigenvalue that is not positive and finite
 // (e.g. a Gram of variance 1e308 whose eigenvalues overflow).
-var ErrSpectrum = errors.New("kernel: no positive finite largest eigenvalue")
+var ErrSpectrum = errclass.New(errclass.Input, "kernel: no positive finite largest eigenvalue")
 
 // Truncate is k_plus's spectral cut-off, the one rule every PSD projection
 // in symbo applies (NewPlus, gp's plus family and its prediction, and the

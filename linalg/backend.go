@@ -1,10 +1,11 @@
 package linalg
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/symbo/symbo/internal/errclass"
 )
 
 // Environment variables read by this package.
@@ -20,7 +21,7 @@ const (
 
 // ErrNotFinite is returned (wrapped) by EigenSym and Cholesky when the input
 // matrix has a NaN or infinite entry.
-var ErrNotFinite = errors.New("linalg: matrix has a non-finite entry")
+var ErrNotFinite = errclass.New(errclass.Input, "linalg: matrix has a non-finite entry")
 
 // backendNames lists every backend name ByName knows, in a fixed order.
 var backendNames = []string{"gonum", "openblas"}

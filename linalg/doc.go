@@ -93,7 +93,10 @@
 // Default return an error listing the valid names for an unknown name, and
 // one wrapping ErrUnavailable, with rebuild instructions, for "openblas" in a
 // build without it (or without cgo); an invalid SYMBO_OPENBLAS_THREADS is an
-// error from ByName("openblas").
+// error from ByName("openblas"). ErrNotFinite and ErrUnavailable are
+// input errors (internal/errclass), ErrNotPositiveDefinite an internal one:
+// the matrices factored are the library's own (a GP's covariance after its
+// jitter), so one that is not positive definite is a numerical failure.
 //
 // Programmer errors panic with the same "linalg: …" message in every
 // backend: a dst of the wrong shape, Gemm with mismatched shapes, an empty c

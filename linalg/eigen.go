@@ -58,14 +58,6 @@ func copyLower(dst []float64, ld int, a *mat.SymDense) {
 	}
 }
 
-// prepareEigen resizes dst for an n×n problem and copies the upper triangle
-// of a into dst.Vectors.
-func prepareEigen(dst *Eigen, a *mat.SymDense, n int) {
-	resizeEigen(dst, n)
-	raw := dst.Vectors.RawMatrix()
-	copyUpper(raw.Data, raw.Stride, a)
-}
-
 // resizeEigen resizes dst for an n×n problem.
 func resizeEigen(dst *Eigen, n int) {
 	if cap(dst.Values) >= n {
@@ -106,10 +98,7 @@ func normalizeSigns(v []float64, n, ld int) {
 }
 
 // Workspace for the LAPACK calls, which never reaches callers.
-var (
-	f64Pool sync.Pool // *[]float64
-	i32Pool sync.Pool // *[]int32
-)
+var f64Pool sync.Pool // *[]float64
 
 func getF64(n int) *[]float64 {
 	if p, ok := f64Pool.Get().(*[]float64); ok && cap(*p) >= n {
@@ -117,14 +106,5 @@ func getF64(n int) *[]float64 {
 		return p
 	}
 	s := make([]float64, n)
-	return &s
-}
-
-func getI32(n int) *[]int32 {
-	if p, ok := i32Pool.Get().(*[]int32); ok && cap(*p) >= n {
-		*p = (*p)[:n]
-		return p
-	}
-	s := make([]int32, n)
 	return &s
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"unsafe"
 
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -50,11 +49,4 @@ func overlap(x, y []float64) bool {
 	x0 := uintptr(unsafe.Pointer(unsafe.SliceData(x)))
 	y0 := uintptr(unsafe.Pointer(unsafe.SliceData(y)))
 	return x0 < y0+uintptr(len(y))*size && y0 < x0+uintptr(len(x))*size
-}
-
-func blasTrans(t bool) blas.Transpose {
-	if t {
-		return blas.Trans
-	}
-	return blas.NoTrans
 }

@@ -1,18 +1,20 @@
 package linalg
 
 import (
-	"errors"
-
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/symbo/symbo/internal/errclass"
 )
 
 // ErrNotPositiveDefinite is returned by Cholesky when the matrix is not
-// (numerically) positive definite.
-var ErrNotPositiveDefinite = errors.New("linalg: matrix not positive definite")
+// (numerically) positive definite. It is an internal error: the matrices
+// symbo factors are its own (a covariance after the GP's jitter), so one
+// that is not positive definite is a numerical failure, not bad input.
+var ErrNotPositiveDefinite = errclass.New(errclass.Internal, "linalg: matrix not positive definite")
 
 // ErrUnavailable is returned by ByName for a backend that this build does not
 // contain.
-var ErrUnavailable = errors.New("linalg: backend not available in this build")
+var ErrUnavailable = errclass.New(errclass.Input, "linalg: backend not available in this build")
 
 // Backend is a dense linear-algebra implementation. All methods are safe for
 // concurrent use. Inputs are never modified.

@@ -118,3 +118,30 @@ func (openBLASSolver) trsm(trans blas.Transpose, n, nrhs int, l, b []float64, ld
 func (openBLASSolver) trsv(trans blas.Transpose, n int, l, x []float64) {
 	netlib.Implementation{}.Dtrsv(blas.Lower, trans, blas.NonUnit, n, l, n, x, 1)
 }
+
+// prepareEigen resizes dst for an n×n problem and copies the upper triangle
+// of a into dst.Vectors.
+func prepareEigen(dst *Eigen, a *mat.SymDense, n int) {
+	resizeEigen(dst, n)
+	raw := dst.Vectors.RawMatrix()
+	copyUpper(raw.Data, raw.Stride, a)
+}
+
+// i32Pool holds the integer workspace of the LAPACK calls.
+var i32Pool sync.Pool // *[]int32
+
+func getI32(n int) *[]int32 {
+	if p, ok := i32Pool.Get().(*[]int32); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	s := make([]int32, n)
+	return &s
+}
+
+func blasTrans(t bool) blas.Transpose {
+	if t {
+		return blas.Trans
+	}
+	return blas.NoTrans
+}

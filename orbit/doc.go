@@ -66,8 +66,9 @@
 // midpoints of m equal cells in log c over C(x) (the measure dc/c).
 //
 // Enumerator.Orbits writes the orbits of n points into one contiguous
-// n·|G|×d buffer, refusing groups whose buffer would exceed a memory budget
-// (1 GiB by default; hyperoctahedral(10) has 3.7·10⁹ elements).
+// n·|G|×d buffer, refusing groups whose buffer would exceed its memory
+// budget (Enumerator.Budget; 0 means DefaultBudget, 8 GiB, whatever the
+// environment says; hyperoctahedral(10) has 3.7·10⁹ elements).
 //
 // # Invariants
 //
@@ -114,6 +115,8 @@
 // whose closure exceeds MaxMatrixOrder elements), ErrInfinite (Size of a
 // continuous group) and ErrOverBudget (Orbits beyond the memory budget,
 // naming the group and the bytes it would need). Messages start with
-// "orbit: ". Wrong slice lengths, element indices out of range and m < 1
+// "orbit: ". The sentinels carry their class (an ErrClass method,
+// internal/errclass): ErrOverBudget is a size error, the others input
+// errors. Wrong slice lengths, element indices out of range and m < 1
 // for OrbitTo are programmer errors and panic.
 package orbit

@@ -1,10 +1,12 @@
 package orbit
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
+
+	"github.com/symbo/symbo/internal/budget"
+	"github.com/symbo/symbo/internal/errclass"
 )
 
 // Sentinel errors; returned errors wrap one of them (test with errors.Is)
@@ -14,17 +16,20 @@ var (
 	// ErrInvalid reports bad group parameters (d < 1, odd d for
 	// pairedperm, d not a multiple of the block size, a bad box, a
 	// non-orthogonal matrix, …).
-	ErrInvalid = errors.New("orbit: invalid group")
+	ErrInvalid = errclass.New(errclass.Input, "orbit: invalid group")
 	// ErrUnknown reports an unknown group name.
-	ErrUnknown = errors.New("orbit: unknown group")
+	ErrUnknown = errclass.New(errclass.Input, "orbit: unknown group")
 	// ErrTooLarge reports a finite group whose order does not fit in an
 	// int, or a matrix group whose closure exceeds MaxMatrixOrder.
-	ErrTooLarge = errors.New("orbit: group too large")
+	ErrTooLarge = errclass.New(errclass.Input, "orbit: group too large")
 	// ErrInfinite reports a continuous group where a finite one is needed.
-	ErrInfinite = errors.New("orbit: group is continuous")
-	// ErrOverBudget reports an orbit buffer that would exceed the
-	// Enumerator's memory budget.
-	ErrOverBudget = errors.New("orbit: over memory budget")
+	ErrInfinite = errclass.New(errclass.Input, "orbit: group is continuous")
+	// ErrOverBudget reports a request over a memory budget: an orbit
+	// buffer over the Enumerator's, and from kernel, gp and bo any
+	// request over the Budget of their options (see DefaultBudget). It is
+	// the one over-budget sentinel of symbo (internal/budget's value), a
+	// size error (internal/errclass).
+	ErrOverBudget = budget.ErrOverBudget
 )
 
 func invalid(format string, args ...any) error {

@@ -156,6 +156,9 @@ func is[T any](g orbit.Group) bool {
 // TestOnCoordsAllocs: acting, distances, canonical forms, alignment and
 // discretization allocate nothing after warm-up.
 func TestOnCoordsAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items under the race detector")
+	}
 	for _, g := range embeddedGroups(t) {
 		d := g.Dim()
 		x, y, dst := make([]float64, d), make([]float64, d), make([]float64, d)

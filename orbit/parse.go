@@ -6,13 +6,16 @@ import (
 	"strings"
 )
 
-// Names lists the group names Parse accepts.
-var Names = []string{"none", "signflip", "permutation", "hyperoctahedral", "blockperm",
+// names lists the group names Parse accepts.
+var names = []string{"none", "signflip", "permutation", "hyperoctahedral", "blockperm",
 	"pairedperm", "cyclic", "rotation2d", "scaling", "matrices"}
+
+// Names returns the group names Parse accepts (a new slice each call).
+func Names() []string { return append([]string(nil), names...) }
 
 // Spec names a group as the command line spells it.
 type Spec struct {
-	Name  string // one of Names (case-insensitive)
+	Name  string // one of Names() (case-insensitive)
 	D     int    // dimension d
 	Block int    // block size b for blockperm (d = m·b)
 	// Lo and Hi are the box for scaling: length 1 (broadcast to D) or D.
@@ -137,7 +140,7 @@ func parse(s Spec) (Group, error) {
 		}
 		return g, nil
 	}
-	return nil, fmt.Errorf("%w %q (want one of %s)", ErrUnknown, s.Name, strings.Join(Names, ", "))
+	return nil, fmt.Errorf("%w %q (want one of %s)", ErrUnknown, s.Name, strings.Join(names, ", "))
 }
 
 func broadcast(what string, v []float64, d int) ([]float64, error) {

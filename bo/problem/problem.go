@@ -1,7 +1,6 @@
 package problem
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -9,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 )
@@ -18,17 +18,17 @@ import (
 // "problem: point outside the box: Ackley2d: x[1] = 17 is outside [-16, 16]".
 var (
 	// ErrUnknown reports an unknown problem name.
-	ErrUnknown = errors.New("problem: unknown problem")
+	ErrUnknown = errclass.New(errclass.Input, "problem: unknown problem")
 	// ErrDim reports a dimension the problem does not support.
-	ErrDim = errors.New("problem: unsupported dimension")
+	ErrDim = errclass.New(errclass.Input, "problem: unsupported dimension")
 	// ErrLength reports a point whose length is not Dim.
-	ErrLength = errors.New("problem: wrong point length")
+	ErrLength = errclass.New(errclass.Input, "problem: wrong point length")
 	// ErrNotFinite reports a NaN or ±Inf coordinate.
-	ErrNotFinite = errors.New("problem: coordinate not finite")
+	ErrNotFinite = errclass.New(errclass.Input, "problem: coordinate not finite")
 	// ErrOutOfBounds reports a point outside the box.
-	ErrOutOfBounds = errors.New("problem: point outside the box")
+	ErrOutOfBounds = errclass.New(errclass.Input, "problem: point outside the box")
 	// ErrUsers reports an invalid WLAN user layout.
-	ErrUsers = errors.New("problem: invalid WLAN users")
+	ErrUsers = errclass.New(errclass.Input, "problem: invalid WLAN users")
 )
 
 // MaxDim is the largest d accepted for Ackley, Griewank and Rastrigin:

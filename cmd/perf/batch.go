@@ -53,7 +53,7 @@ func runBatch(args []string, stdout, stderr io.Writer) error {
 	if fs.given()["batch"] {
 		return badInput("--batch is set per run by --qs")
 	}
-	cfg, kernels, err := pf.check()
+	cfg, kernels, err := pf.check(fs.budget)
 	if err != nil {
 		return err
 	}

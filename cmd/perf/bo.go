@@ -181,7 +181,7 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 		}
 		set = boSettings{Problem: *name, D: *d, Kernel: *kern, Seed: *seed, Noise: *noise, Protocol: proto.values(), JSON: *jsonPath, Force: *force}
 	}
-	p, cfg, err := set.build(*workers)
+	p, cfg, err := set.build(*workers, fs.budget)
 	if err != nil {
 		return err
 	}
@@ -222,8 +222,10 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 	return writeBOSummary(stdout, tr)
 }
 
-// build validates the settings and returns the problem and configuration.
-func (s boSettings) build(workers int) (*problem.Problem, bo.Config, error) {
+// build validates the settings and returns the problem and configuration
+// (with the given Workers and memory budget, which are not settings: a run
+// may resume with others).
+func (s boSettings) build(workers int, budget int64) (*problem.Problem, bo.Config, error) {
 	if s.D < 0 {
 		return nil, bo.Config{}, badInput("--d must be 0 (the paper's dimension) or positive, got %d", s.D)
 	}
@@ -231,7 +233,7 @@ func (s boSettings) build(workers int) (*problem.Problem, bo.Config, error) {
 	if err != nil {
 		return nil, bo.Config{}, asInput(err)
 	}
-	cfg, err := s.Protocol.config(workers)
+	cfg, err := s.Protocol.config(workers, budget)
 	if err != nil {
 		return nil, bo.Config{}, err
 	}
@@ -377,11 +379,14 @@ func (p *protocol) values() Protocol {
 }
 
 // config parses the protocol flags into a bo.Config with the given
-// Workers; every bad value is bad input.
-func (p *protocol) config(workers int) (bo.Config, error) { return p.values().config(workers) }
+// Workers and memory budget (Config.Budget: the subcommand's
+// --mem-budget); every bad value is bad input.
+func (p *protocol) config(workers int, budget int64) (bo.Config, error) {
+	return p.values().config(workers, budget)
+}
 
-func (p Protocol) config(workers int) (bo.Config, error) {
-	var cfg bo.Config
+func (p Protocol) config(workers int, budget int64) (bo.Config, error) {
+	cfg := bo.Config{Budget: budget}
 	var err error
 	if cfg.Acquisition, err = bo.ParseAcquisition(p.Acq); err != nil {
 		return cfg, badInput("--acq: %w", err)

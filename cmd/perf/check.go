@@ -174,7 +174,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	}
 	var failures []string
 	for i, dir := range dirs {
-		f, err := recheck(dir, recs[i], *cells, *seeds, *workers, stdout)
+		f, err := recheck(dir, recs[i], *cells, *seeds, *workers, fs.budget, stdout)
 		if err != nil {
 			return err
 		}
@@ -234,10 +234,10 @@ func readRecords(list string) ([]string, []resultsRecord, error) {
 }
 
 // recheck reruns the first seeds seeds (0: all) of the cells cheapest
-// cells of the record rec of dir on workers goroutines, prints a line
-// saying how it went, and returns one failure per rerun that differs
-// (and one for a record of uncommitted code).
-func recheck(dir string, rec resultsRecord, cells, seeds, workers int, stdout io.Writer) ([]string, error) {
+// cells of the record rec of dir on workers goroutines within the memory
+// budget b, prints a line saying how it went, and returns one failure per
+// rerun that differs (and one for a record of uncommitted code).
+func recheck(dir string, rec resultsRecord, cells, seeds, workers int, b int64, stdout io.Writer) ([]string, error) {
 	var failures []string
 	if rec.Modified {
 		failures = append(failures, fmt.Sprintf("%s: recorded from commit %s with uncommitted changes", dir, rec.Revision))
@@ -261,7 +261,7 @@ func recheck(dir string, rec resultsRecord, cells, seeds, workers int, stdout io
 		return fmt.Sprint(ka) < fmt.Sprint(kb)
 	})
 	keys = keys[:min(cells, len(keys))]
-	cfg, err := rec.Protocol.config(0)
+	cfg, err := rec.Protocol.config(0, b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}

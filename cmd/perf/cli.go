@@ -18,10 +18,8 @@ import (
 
 	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/internal/budget"
-	"github.com/symbo/symbo/internal/csvio"
-	"github.com/symbo/symbo/internal/experiments"
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/internal/frontend"
-	"github.com/symbo/symbo/internal/journal"
 	"github.com/symbo/symbo/linalg"
 )
 
@@ -93,7 +91,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	name, rest := args[0], args[1:]
-	defer budget.SetLimit(budget.Limit())() // --mem-budget lasts one subcommand
 	switch name {
 	case "help", "-h", "-help", "--help":
 		if name == "help" && len(rest) > 0 {
@@ -129,36 +126,25 @@ func finish(name string, err error, stderr io.Writer) int {
 	if errors.As(err, &ie) {
 		return exitInterrupted
 	}
-	if isInput(err) {
-		return exitUsage
-	}
-	return exitFailure
+	return exitStatus(errclass.Of(err))
 }
 
-// inputSentinels are the errors of perf's own packages that only the
-// input can cause; the library's are frontend.IsInput's (one list for
-// every front end), and over-budget requests (frontend.IsSize) are input
-// here too: exit status 2 wherever they surface, in one place.
-var inputSentinels = []error{experiments.ErrBadOptions, experiments.ErrNoCDsyevd, journal.ErrCorrupt, errNotFinite}
-
-// isInput reports an error caused by the user's input.
-func isInput(err error) bool {
-	var ie *inputError
-	var ce *csvio.Error
-	if errors.As(err, &ie) || errors.As(err, &ce) || frontend.IsInput(err) || frontend.IsSize(err) {
-		return true
+// exitStatus maps an error's class to perf's exit status, the one place
+// perf does: bad input — flags, names, values, point files, journals,
+// requests over the memory budget — is exit status 2, anything else 1.
+func exitStatus(c errclass.Class) int {
+	switch c {
+	case errclass.Input, errclass.Size:
+		return exitUsage
+	case errclass.Internal:
+		return exitFailure
 	}
-	for _, s := range inputSentinels {
-		if errors.Is(err, s) {
-			return true
-		}
-	}
-	return false
+	return exitFailure // a class exitStatus does not know: TestExitStatus fails
 }
 
 // errNotFinite reports a result that is NaN or infinite, which JSON cannot
 // carry; with the library's guards it is caused by the input's magnitudes.
-var errNotFinite = errors.New("result is not finite")
+var errNotFinite = errclass.New(errclass.Input, "result is not finite")
 
 // oneLine keeps a message on one line whatever the error text holds.
 func oneLine(s string) string {
@@ -176,11 +162,15 @@ func printUsage(w io.Writer) {
 		"stderr), 1 other failure.\n")
 }
 
-// inputError marks an error caused by the user's input: exit status 2.
+// inputError marks an error caused by the user's input (errclass.Input:
+// exit status 2), whatever it wraps.
 type inputError struct{ err error }
 
-func (e *inputError) Error() string { return e.err.Error() }
-func (e *inputError) Unwrap() error { return e.err }
+func (e *inputError) Error() string            { return e.err.Error() }
+func (e *inputError) Unwrap() error            { return e.err }
+func (e *inputError) ErrClass() errclass.Class { return errclass.Input }
+
+var _ errclass.Classifier = (*inputError)(nil)
 
 // badInput returns an exit-2 error with a formatted message (%w allowed).
 func badInput(format string, a ...any) error {
@@ -202,12 +192,16 @@ var errHelp = errors.New("help requested")
 // flagSet is a subcommand's flag.FlagSet that reports errors instead of
 // printing them, prints its usage text and flags on -h/--help, refuses a
 // flag given twice, and carries the --mem-budget flag every subcommand
-// takes.
+// takes: after parse, budget is the subcommand's memory budget, the value
+// it passes to the library (no process-wide state).
 type flagSet struct {
 	*flag.FlagSet
 	usage     string
 	stdout    io.Writer
 	memBudget *string
+	// budget is --mem-budget, else $SYMBO_MEMORY_BUDGET, else 0 (the
+	// library's default, 8 GiB), in bytes; set by parse.
+	budget int64
 }
 
 // newFlagSet returns the flag set of subcommand name. usage (the synopsis,
@@ -292,15 +286,20 @@ func (fs *flagSet) parse(args []string) error {
 	if fs.NArg() > 0 {
 		return badInput("unexpected argument %q (flags take the form --name value; run '%s -h' for usage)", fs.Arg(0), fs.Name())
 	}
-	if err := budget.EnvError(); err != nil {
+	// The environment is read here, at the edge, for this subcommand
+	// only: a malformed $SYMBO_MEMORY_BUDGET is bad input even beside
+	// --mem-budget, as it always was.
+	env, err := budget.FromEnv()
+	if err != nil {
 		return badInput("%w", err)
 	}
+	fs.budget = int64(env)
 	if *fs.memBudget != "" {
 		b, err := budget.Parse(*fs.memBudget)
 		if err != nil {
 			return badInput("--mem-budget: %w", err)
 		}
-		budget.SetLimit(b) // process-wide: perf runs one subcommand
+		fs.budget = b
 	}
 	return nil
 }

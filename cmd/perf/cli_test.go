@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -11,6 +12,17 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/csvio"
+	"github.com/symbo/symbo/internal/errclass"
+	"github.com/symbo/symbo/internal/experiments"
+	"github.com/symbo/symbo/internal/frontend"
+	"github.com/symbo/symbo/internal/journal"
+	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
 )
 
 // runCLI runs perf with args and returns the exit status, stdout and stderr.
@@ -94,6 +106,52 @@ func TestFinishExitStatus(t *testing.T) {
 	stderr.Reset()
 	if got := finish("x", badInput("bad %d", 7), &stderr); got != exitUsage || stderr.String() != "perf x: bad 7\n" {
 		t.Errorf("input error: %d %q", got, stderr.String())
+	}
+}
+
+// TestExitStatus: exitStatus maps every error class (errclass.Classes),
+// and finish gives each error its class's status however it is wrapped —
+// the sentinels the old hand lists missed included (bo.ErrHistory,
+// gp.ErrNilArgument, problem.ErrLength, …, linalg.ErrNotFinite), and
+// perf's own errors (csvio.Error, journals, the exit-2 inputError).
+func TestExitStatus(t *testing.T) {
+	want := map[errclass.Class]int{errclass.Internal: exitFailure, errclass.Input: exitUsage, errclass.Size: exitUsage}
+	for _, c := range errclass.Classes() {
+		if w, ok := want[c]; !ok || exitStatus(c) != w {
+			t.Errorf("class %v: exit status %d, want %d (mapped: %t)", c, exitStatus(c), w, ok)
+		}
+	}
+	for _, tc := range []struct {
+		err  error
+		want int
+	}{
+		{bo.ErrHistory, exitUsage},
+		{gp.ErrNilArgument, exitUsage},
+		{problem.ErrLength, exitUsage},
+		{problem.ErrNotFinite, exitUsage},
+		{problem.ErrOutOfBounds, exitUsage},
+		{problem.ErrUsers, exitUsage},
+		{linalg.ErrNotFinite, exitUsage},
+		{linalg.ErrUnavailable, exitUsage},
+		{orbit.ErrOverBudget, exitUsage},
+		{frontend.ErrInvalid, exitUsage},
+		{&frontend.RowError{Input: "history", Row: 2, Err: linalg.ErrNotPositiveDefinite}, exitUsage},
+		{&csvio.Error{File: "x.csv", Line: 3, Msg: "bad"}, exitUsage},
+		{journal.ErrCorrupt, exitUsage},
+		{experiments.ErrBadOptions, exitUsage},
+		{errNotFinite, exitUsage},
+		{asInput(errors.New("disk full")), exitUsage},
+		{linalg.ErrNotPositiveDefinite, exitFailure},
+		{gp.ErrNoDerivative, exitFailure},
+		{errors.New("bo: invalid point"), exitFailure}, // a text, not the sentinel
+		{interrupted("kept 3 runs"), exitInterrupted},
+	} {
+		for _, err := range []error{tc.err, fmt.Errorf("ctx: %w", tc.err), fmt.Errorf("a: %w", fmt.Errorf("b: %w", tc.err))} {
+			var stderr bytes.Buffer
+			if got := finish("x", err, &stderr); got != tc.want {
+				t.Errorf("%v: exit status %d, want %d", err, got, tc.want)
+			}
+		}
 	}
 }
 

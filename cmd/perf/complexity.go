@@ -147,7 +147,7 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 	}
 	res, err := experiments.Complexity(experiments.ComplexityOptions{
 		Group: g, N: ns, GroupSweep: fams, GroupN: *groupN, M: *m, Shape: shape, Backend: be, LandmarkM: *lmM, LandmarkN: lns, LandmarkMs: lms,
-		MinTime: *timing.minTime, MaxReps: *timing.maxReps, MaxPointSeconds: *timing.maxItem, Seed: *seed, Progress: stderr,
+		MinTime: *timing.minTime, MaxReps: *timing.maxReps, MaxPointSeconds: *timing.maxItem, Seed: *seed, Progress: stderr, Budget: fs.budget,
 	})
 	if err != nil {
 		return err

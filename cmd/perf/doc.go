@@ -44,12 +44,21 @@
 //
 // run (the program behind main) keeps no global state besides the
 // subcommand table filled at init, so tests call it directly and may do so
-// in parallel.
+// in parallel. The memory budget is a value: each subcommand reads
+// --mem-budget (default $SYMBO_MEMORY_BUDGET, else 8 GiB) into its flag
+// set and passes it down in the library's options (TestParallelBudgets).
+// One exception: perf profile and perf complexity in a build with OpenBLAS
+// set SYMBO_OPENBLAS_THREADS when it is unset (profilerSetup).
 //
 // # Errors
 //
 // Exit status 0 on success; 2 on bad input (flags, names, values, point
 // files, requests the library refuses such as an orbit buffer over its
 // memory budget), with exactly one line on stderr prefixed "perf <sub>: ";
-// 1 on any other failure (e.g. stdout cannot be written).
+// 1 on any other failure (e.g. stdout cannot be written); 130 when
+// interrupted. Errors carry their class (internal/errclass: Input and
+// Size are bad input, Internal anything else), which exitStatus maps, the
+// one place perf does; an error a subcommand knows to be the user's but
+// that the library does not classify so (a file that cannot be opened, a
+// constructor refusing a flag's value) it wraps with badInput or asInput.
 package main

@@ -117,7 +117,7 @@ func runFigure(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	opts := experiments.FigureOptions{Seed: *seed, Grid: *grid, RadiusMax: *radiusMax, Init: *initN, Iters: *iters, Backend: be, Context: ctx}
+	opts := experiments.FigureOptions{Seed: *seed, Grid: *grid, RadiusMax: *radiusMax, Init: *initN, Iters: *iters, Backend: be, Context: ctx, Budget: fs.budget}
 	var (
 		rad *experiments.RadialFigure
 		ack *experiments.AckleyFigure

@@ -143,15 +143,16 @@ func newPlanFlags(fs *flagSet, seedsUsage, kernelsUsage, outUsage, forceUsage st
 }
 
 // check validates the plan flags and returns the protocol's
-// configuration and the kernels (nil: the experiment's default).
-func (f *planFlags) check() (bo.Config, []string, error) {
+// configuration (with the memory budget b) and the kernels (nil: the
+// experiment's default).
+func (f *planFlags) check(b int64) (bo.Config, []string, error) {
 	if err := checkSeeds(*f.seeds); err != nil {
 		return bo.Config{}, nil, err
 	}
 	if err := checkWorkers(*f.workers); err != nil {
 		return bo.Config{}, nil, err
 	}
-	cfg, err := f.proto.config(0)
+	cfg, err := f.proto.config(0, b)
 	if err != nil {
 		return cfg, nil, err
 	}

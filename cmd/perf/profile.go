@@ -15,6 +15,7 @@ import (
 
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/internal/atomicfile"
+	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/internal/experiments"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -168,11 +169,11 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	// The largest phase holds a GP on n points (about five n×n matrices)
 	// and the points themselves: refuse up front what cannot fit.
 	top := float64(ns[len(ns)-1])
-	if err := orbit.CheckMemory(fmt.Sprintf("profiling at n = %d", ns[len(ns)-1]), 8*(5*top*top+top*float64(*d)+float64(*m)*top)); err != nil {
+	if err := budget.Limit(fs.budget).Check(fmt.Sprintf("profiling at n = %d", ns[len(ns)-1]), 8*(5*top*top+top*float64(*d)+float64(*m)*top)); err != nil {
 		return err
 	}
 	if gn := float64(*gemmN); gn > top {
-		if err := orbit.CheckMemory(fmt.Sprintf("a DGEMM of order %d", *gemmN), 3*8*gn*gn); err != nil {
+		if err := budget.Limit(fs.budget).Check(fmt.Sprintf("a DGEMM of order %d", *gemmN), 3*8*gn*gn); err != nil {
 			return err
 		}
 	}
@@ -187,7 +188,7 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	res, err := experiments.Profile(experiments.ProfileOptions{
 		Group: g, N: ns, Shape: shape, Backend: be, M: *m, BOKernels: bks, Landmarks: *landmarks, GemmN: *gemmN,
 		MinTime: *timing.minTime, MaxReps: *timing.maxReps, MaxPhaseSeconds: *timing.maxItem,
-		EigenVsC: evc, Seed: *seed, Progress: stderr,
+		EigenVsC: evc, Seed: *seed, Progress: stderr, Budget: fs.budget,
 	})
 	if perr := stop(); err == nil {
 		err = perr

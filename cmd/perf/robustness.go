@@ -56,7 +56,7 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	cfg, kernels, err := pf.check()
+	cfg, kernels, err := pf.check(fs.budget)
 	if err != nil {
 		return err
 	}

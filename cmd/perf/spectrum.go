@@ -128,7 +128,7 @@ func runSpectrum(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// Sized before anything is allocated or created.
-	if err := experiments.CheckSpectrumMemory(*n); err != nil {
+	if err := experiments.CheckSpectrumMemory(*n, fs.budget); err != nil {
 		return asInput(err)
 	}
 	if *out != "" {
@@ -140,7 +140,7 @@ func runSpectrum(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	res, err := experiments.Spectrum(experiments.SpectrumOptions{
 		Groups: groups, Shapes: shapes, N: *n, Lengthscale: *lengthscale, FitLo: *fitLo, FitHi: hi,
-		Seed: *seed, Backend: be, Context: ctx, Progress: stderr,
+		Seed: *seed, Backend: be, Context: ctx, Progress: stderr, Budget: fs.budget,
 	})
 	if err != nil {
 		if ctx.Err() != nil {

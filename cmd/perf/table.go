@@ -169,7 +169,7 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 	if fs.given()["workers"] {
 		set.Workers = *workers
 	}
-	opts, err := set.options()
+	opts, err := set.options(fs.budget)
 	if err != nil {
 		return err
 	}
@@ -256,12 +256,13 @@ func ablationIntro(res *experiments.TableResult) string {
 		res.Settings.Seeds, experiments.BootstrapResamples)
 }
 
-// options validates the settings and returns the table's options.
-func (s tableSettings) options() (experiments.TableOptions, error) {
+// options validates the settings and returns the table's options, with
+// the memory budget b (not a setting: a table may resume with another).
+func (s tableSettings) options(b int64) (experiments.TableOptions, error) {
 	if err := checkSeeds(s.Seeds); err != nil {
 		return experiments.TableOptions{}, err
 	}
-	cfg, err := s.Protocol.config(0)
+	cfg, err := s.Protocol.config(0, b)
 	if err != nil {
 		return experiments.TableOptions{}, err
 	}

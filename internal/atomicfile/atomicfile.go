@@ -40,6 +40,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/symbo/symbo/internal/errclass"
 )
 
 // Write replaces path by data atomically (creating it if needed) with
@@ -337,8 +339,8 @@ func OpenIn(dir, name string, flag int) (*os.File, error) {
 }
 
 // ErrSymlink reports a symbolic link where OpenIn needs the directory's
-// own regular file.
-var ErrSymlink = errors.New("is a symbolic link")
+// own regular file: an input error (the user removes the link).
+var ErrSymlink = errclass.New(errclass.Input, "is a symbolic link")
 
 // CheckWritable reports, before any long computation, whether a file could
 // be written at path: its directory (a symbolic link's target's) must exist

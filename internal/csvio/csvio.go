@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/symbo/symbo/internal/budget"
+	"github.com/symbo/symbo/internal/errclass"
 )
 
 // Error is a syntax or content error in a point file. Line and Col are
@@ -26,6 +27,12 @@ type Error struct {
 	Msg   string
 	empty bool
 }
+
+// ErrClass classifies every *Error as bad input (errclass.Input): a point
+// file that cannot be read as one is the user's to fix.
+func (e *Error) ErrClass() errclass.Class { return errclass.Input }
+
+var _ errclass.Classifier = (*Error)(nil)
 
 // IsEmpty reports whether err says a point file holds no rows (nothing but
 // blank lines): an error where points are needed, zero rows for callers
@@ -66,10 +73,14 @@ type Options struct {
 	// usual; a header-like row anywhere else is an error naming its line.
 	// Line numbers in errors stay those of the file.
 	Header bool
+	// Budget is the memory budget in bytes that bounds reading (see
+	// Parse); 0 means budget.Default (8 GiB), never the environment: perf
+	// passes its --mem-budget.
+	Budget int64
 }
 
-// ReadPoints reads the point file at path in the strict dialect; see
-// ParsePoints and Options.Read.
+// ReadPoints reads the point file at path in the strict dialect under the
+// default budget; see ParsePoints and Options.Read.
 func ReadPoints(path string) (*mat.Dense, error) { return Options{}.Read(path) }
 
 // ParsePoints reads a point file in the strict dialect from r; see
@@ -87,9 +98,10 @@ func (o Options) Read(path string) (*mat.Dense, error) {
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-		if need := valueBytesPerTextByte * float64(st.Size()); !budget.Fits(need) {
+		if l := budget.Limit(o.Budget); !l.Fits(valueBytesPerTextByte * float64(st.Size())) {
+			need := valueBytesPerTextByte * float64(st.Size())
 			return nil, &Error{File: path, Msg: fmt.Sprintf("a file of %s may hold %s of values, over the memory budget of %s (raise it with %s or --mem-budget)",
-				budget.Format(float64(st.Size())), budget.Format(need), budget.Format(float64(budget.Limit())), budget.EnvVar)}
+				budget.Format(float64(st.Size())), budget.Format(need), budget.Format(float64(l.Bytes())), budget.EnvVar)}
 		}
 	}
 	return o.Parse(f, path)
@@ -151,7 +163,7 @@ func CountRows(path string) (int, error) {
 
 // Parse reads a point file from r and returns it as an n×d matrix, one
 // point per row. name is used in error messages only. Memory is bounded
-// by the memory budget (internal/budget) whatever r is — a regular file,
+// by the memory budget (o.Budget) whatever r is — a regular file,
 // a pipe, a device that never ends: it reads at most budget/4 bytes (the
 // values of a text hold at most 4 bytes per byte of it), buffers at most
 // one line of at most MaxLine bytes, and stops with an error naming the
@@ -170,7 +182,7 @@ func (o Options) Parse(r io.Reader, name string) (*mat.Dense, error) {
 		read      int64
 		buf       []byte // the line being read, reused
 	)
-	limit := budget.Limit()
+	limit := budget.Limit(o.Budget).Bytes()
 	overBudget := func(line int, what string, need float64) error {
 		return &Error{File: name, Line: line, Msg: fmt.Sprintf("%s need %s, over the memory budget of %s (raise it with %s or --mem-budget)",
 			what, budget.Format(need), budget.Format(float64(limit)), budget.EnvVar)}
@@ -291,7 +303,7 @@ func isHeader(line []byte) bool {
 	return true
 }
 
-var errEmptyField = errors.New("empty field")
+var errEmptyField = errclass.New(errclass.Input, "empty field")
 
 func parseField(f string) (float64, error) {
 	s := strings.TrimSpace(f)

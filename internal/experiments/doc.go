@@ -39,6 +39,12 @@
 // (module version and VCS revision, Go version, SIMD path, GOMAXPROCS,
 // CPU, backend).
 //
+// The memory budget is a value the caller passes: Table, Batch and
+// Robustness take it in their bo.Config (Config.Budget), Spectrum,
+// Profile, Complexity and the figures in their options' Budget; 0 means
+// 8 GiB, never the environment. Ratios, a fixed-size probe, uses the
+// default.
+//
 // # Concurrency
 //
 // Run.Do is called from Execute's goroutines; OnRun and Progress one at
@@ -51,5 +57,6 @@
 //
 // Errors are prefixed "experiments: ", wrap ErrBadOptions for invalid
 // options, and wrap the problem and bo errors of a failed run (the first
-// failing run by plan index stops a batch).
+// failing run by plan index stops a batch). ErrBadOptions and ErrNoCDsyevd
+// are input errors (internal/errclass).
 package experiments

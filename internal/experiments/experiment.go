@@ -13,12 +13,13 @@ import (
 
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/kernel"
 )
 
 // Errors returned by the experiment functions wrap ErrBadOptions for
 // invalid options (test with errors.Is).
-var ErrBadOptions = errors.New("experiments: invalid experiment options")
+var ErrBadOptions = errclass.New(errclass.Input, "experiments: invalid experiment options")
 
 // RunSpec is one Bayesian-optimization run of an experiment: a problem
 // (the paper's name with its dimension, e.g. "Rastrigin5d"), a kernel and a

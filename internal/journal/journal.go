@@ -65,6 +65,7 @@ import (
 	"runtime/debug"
 
 	"github.com/symbo/symbo/internal/atomicfile"
+	"github.com/symbo/symbo/internal/errclass"
 )
 
 // Format and Version identify the file format; Create writes Version,
@@ -90,8 +91,9 @@ func RunID(kind string, settings []byte) string {
 const MaxLine = 64 << 20
 
 // ErrCorrupt reports a journal that is not a well-formed journal of the
-// expected kind: damaged, edited, or holding lines of another run.
-var ErrCorrupt = errors.New("journal: corrupt")
+// expected kind: damaged, edited, or holding lines of another run — the
+// user's file, so an input error.
+var ErrCorrupt = errclass.New(errclass.Input, "journal: corrupt")
 
 // Header is the first line's data.
 type Header struct {
@@ -228,7 +230,7 @@ func (c *Contents) readHeader(data []byte, kind, name string) (int, error) {
 	return c.Header.Version, nil
 }
 
-var errLong = errors.New("line too long")
+var errLong = errclass.New(errclass.Input, "line too long")
 
 // readLine returns one line with its "\n", or the final bytes without one
 // and io.EOF.

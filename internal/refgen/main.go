@@ -38,15 +38,14 @@ const (
 )
 
 type groupCase struct {
-	name       string
-	d, m, b    int        // m blocks of size b (blockperm, pairedperm)
-	coords     []int      // the group acts on these coordinates of R^d (nil: on all, in order)
-	lo, hi     []float64  // scaling box
-	ell        [4]float64 // lengthscale per base kernel (rbf, m12, m32, m52)
-	wantIndef  [4]bool    // per base kernel: search designs with an indefinite k_max(D, D)
-	sample     func(r *rand.Rand) []float64
-	design     func(r *rand.Rand, n int) [][]float64 // nil: n samples
-	searchFrom uint64
+	name      string
+	d, m, b   int        // m blocks of size b (blockperm, pairedperm)
+	coords    []int      // the group acts on these coordinates of R^d (nil: on all, in order)
+	lo, hi    []float64  // scaling box
+	ell       [4]float64 // lengthscale per base kernel (rbf, m12, m32, m52)
+	wantIndef [4]bool    // per base kernel: search designs with an indefinite k_max(D, D)
+	sample    func(r *rand.Rand) []float64
+	design    func(r *rand.Rand, n int) [][]float64 // nil: n samples
 }
 
 func uniform(d int, a, b float64) func(r *rand.Rand) []float64 {

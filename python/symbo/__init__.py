@@ -263,6 +263,9 @@ class Optimizer:
         Initial design size (default 5).
     acq, beta, fit, prior : str, optional
         As in ``perf suggest``.
+    liar : str, optional
+        What the constant liar tells for pending and failed points:
+        ``mean`` of the observed values (default) or ``worst``.
     landmarks : int, optional
         Design cap of ``plus`` and ``nystrom`` (``perf suggest
         --landmarks``): every observation is in the design up to this many
@@ -276,7 +279,8 @@ class Optimizer:
     """
 
     def __init__(self, lo, hi, *, group, kernel="plus", base="rbf", seed=0, minimize=False, init=5,
-                 acq=None, beta=None, fit=None, prior=None, block=None, matrices=None, landmarks=None, coords=None):
+                 acq=None, beta=None, fit=None, prior=None, block=None, matrices=None, landmarks=None, coords=None,
+                 liar=None):
         self._h = None
         self._close_lock = threading.Lock()
         lo = np.atleast_1d(np.asarray(lo, dtype=np.float64))
@@ -286,7 +290,7 @@ class Optimizer:
         s = _group(group, lo.size, block, matrices, (lo, hi), coords)
         s.update(kernel=kernel, base=base, seed=_index(seed, "seed"), minimize=bool(minimize),
                  init=_int64(init, "init"))
-        for k, v in (("acq", acq), ("beta", beta), ("fit", fit), ("prior", prior)):
+        for k, v in (("acq", acq), ("beta", beta), ("fit", fit), ("prior", prior), ("liar", liar)):
             if v is not None:
                 s[k] = v
         if landmarks is not None:

@@ -322,3 +322,52 @@ def test_group_on_some_coordinates():
         symbo.Optimizer([-1] * 5, [1] * 5, group="permutation", coords=[0, 1, 7], seed=1)
     with pytest.raises(symbo.InvalidInput):
         symbo.Optimizer([-1] * 5, [1] * 5, group="permutation", coords=[], seed=1)
+
+
+def test_liar():
+    # liar= reaches the library: with a pending point the worst value and
+    # the mean give different proposals; an unknown liar is an error.
+    props = {}
+    for liar in ("mean", "worst", None):
+        o = opt(seed=3, init=4, liar=liar)
+        for _ in range(6):
+            x = o.ask()
+            o.tell(x, f(x))
+        o.ask()  # pending: the liar tells it
+        props[liar] = o.suggest(1)
+    assert not np.array_equal(props["mean"], props["worst"])
+    assert np.array_equal(props[None], props["mean"])  # the default
+    with pytest.raises(symbo.InvalidInput, match="liar"):
+        opt(liar="median")
+
+
+def test_many_asks_before_any_result():
+    # Issue 15, defect 1: eight workers asking before any result (init 5)
+    # crashed the sixth ask; now the initial design continues, each point on
+    # its own orbit, and a failed point counts as handed out too.
+    o = opt(init=5)
+    xs = [o.ask() for _ in range(12)]
+    o.fail(xs[0])
+    xs += list(o.ask_batch(4))
+    assert min_orbit_distance(np.array(xs)) > 1e-3 * DIAG
+    assert len(o.pending) == 15 and len(o.failed) == 1
+
+
+def test_optuna_first_trial_inf_then_seven_workers():
+    # Issue 15, defect 1 through Optuna: the first trial returns inf, then
+    # seven trials are asked before any is told.
+    optuna = pytest.importorskip("optuna")
+    from symbo.optuna import SymboSampler
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(direction="minimize",
+                                sampler=SymboSampler(group="hyperoctahedral", seed=1, n_startup_trials=5))
+    t0 = study.ask()
+    [t0.suggest_float("x%d" % i, -2, 2) for i in range(3)]
+    study.tell(t0, float("inf"))
+    pts = []
+    for _ in range(7):
+        t = study.ask()
+        pts.append([t.suggest_float("x%d" % i, -2, 2) for i in range(3)])
+        assert "symbo:x" in study._storage.get_trial(t._trial_id).system_attrs  # symbo's, not the fallback's
+    assert min_orbit_distance(np.array(pts)) > 1e-3 * DIAG

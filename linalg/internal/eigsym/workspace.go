@@ -5,7 +5,7 @@ package eigsym
 type workspace struct {
 	d, e, tau               []float64
 	vw, t1, v, y, symv, dcf []float64 // sytrd, stedc
-	ov, ovt, ot, ow, ovtt   []float64 // ormtr
+	ovt, ot                 []float64 // ormtr
 	order, dci, ooff        []int     // stedc, ormtr
 }
 

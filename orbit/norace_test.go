@@ -1,0 +1,5 @@
+//go:build !race
+
+package orbit_test
+
+const raceEnabled = false
