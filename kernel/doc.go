@@ -136,7 +136,7 @@
 // the factored form measured slower), and for Matérn bases, which are not
 // products over coordinates. The factored and the enumerated k_avg agree
 // within 1e−12·v for finite groups and rotation2d
-// (TestEmbeddedProductMatchesEnumeration), and both match internal/refgen's
+// (TestEmbeddedProductMatchesEnumeration), and both match internal/app/refgen's
 // brute-force references (TestGolden, the -oncoords cases).
 //
 // # Normalized k_avg

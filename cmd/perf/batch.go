@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/symbo/symbo/internal/experiments"
+	"github.com/symbo/symbo/internal/app/experiments"
 )
 
 func init() {

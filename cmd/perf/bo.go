@@ -12,7 +12,7 @@ import (
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/gp"
-	"github.com/symbo/symbo/internal/experiments"
+	"github.com/symbo/symbo/internal/app/experiments"
 )
 
 func init() {
@@ -148,7 +148,7 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bo", boUsage, stdout)
 	name := fs.String("problem", "", "benchmark problem, e.g. ackley or Ackley2d")
 	d := fs.Int("d", 0, "dimension; 0 selects the paper's")
-	kern := fs.String("kernel", "", "GP kernel: base, nystrom, avg, avgnorm, max or plus")
+	kern := fs.String("kernel", "", "GP kernel: "+orList(bo.KernelNames()))
 	seed := fs.Uint64("seed", 0, "random seed (initial design, noise, acquisition starts)")
 	jsonPath := fs.String("json", "", "write the whole trace as JSON to `file`")
 	force := fs.Bool("force", false, "overwrite an existing --json file")
@@ -360,7 +360,7 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		iters:     iters,
 		initN:     fs.Int("init", bo.DefaultInit, "uniform random initial points"),
 		batch:     batch,
-		acq:       fs.String("acq", "ucb", "acquisition function: ucb or ei"),
+		acq:       fs.String("acq", "ucb", "acquisition function: "+orList(bo.AcquisitionNames())),
 		beta:      fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n, their code)"),
 		fit:       fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the base kernel's, the authors' code)"),
 		prior:     priorFlag(fs),

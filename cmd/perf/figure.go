@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/internal/experiments"
+	"github.com/symbo/symbo/internal/app/experiments"
 )
 
 func init() {

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/internal/experiments"
+	"github.com/symbo/symbo/internal/app/experiments"
 	"github.com/symbo/symbo/kernel"
 )
 
@@ -94,7 +94,7 @@ type timing struct {
 // maxDefault, described by maxUsage) and --base to fs.
 func timingFlags(fs *flagSet, item string, maxDefault float64, maxUsage string) *timing {
 	t := &timing{maxName: "max-" + item + "-seconds"}
-	t.shape = fs.String("base", "rbf", "base kernel: rbf, matern12, matern32, matern52 (k_avg has a closed form with rbf only)")
+	t.shape = fs.String("base", "rbf", "base kernel: "+orList(kernel.ShapeNames())+" (k_avg has a closed form with rbf only)")
 	t.maxItem = fs.Float64(t.maxName, maxDefault, maxUsage)
 	t.maxReps = fs.Int("max-reps", experiments.DefaultMaxReps, "cap on the timed runs of a "+item)
 	t.minTime = fs.Duration("min-time", experiments.DefaultMinTime, "time each "+item+" for at least this long (with ≥ 3 runs)")
@@ -171,4 +171,33 @@ func executePlan[Res any](f *planFlags, cmd string, plan experiments.Plan[*bo.Tr
 		}
 	}
 	return runPlan(&runner{cmd: cmd, stderr: stderr}, plan, *f.workers, nil)
+}
+
+// orList spells names as "a, b or c" for flag help: the lists of shapes,
+// kernels and acquisitions come from the library's tables, so a new entry
+// appears in every help text without an edit here.
+func orList(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	out := names[0]
+	for _, n := range names[1 : len(names)-1] {
+		out += ", " + n
+	}
+	return out + " or " + names[len(names)-1]
+}
+
+// commaList spells names as "a, b, c".
+func commaList(names []string) string {
+	out := ""
+	for i, n := range names {
+		if i > 0 {
+			out += ", "
+		}
+		out += n
+	}
+	return out
 }

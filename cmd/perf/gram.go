@@ -10,8 +10,8 @@ import (
 	"github.com/symbo/symbo/internal/budget"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/symbo/symbo/internal/app/frontend"
 	"github.com/symbo/symbo/internal/csvio"
-	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -92,7 +92,7 @@ func runGram(args []string, stdout, _ io.Writer) error {
 	box := fs.String("box", "", "search box `LO:HI[,LO:HI…]` for --group scaling: one interval for every coordinate, or one per coordinate (default 0.1:10)")
 	matrices := fs.String("matrices", "", "JSON group `file` for --group matrices")
 	coords := coordsFlag(fs)
-	base := fs.String("base", "", "base kernel: rbf, matern12, matern32, matern52")
+	base := fs.String("base", "", "base kernel: "+orList(kernel.ShapeNames()))
 	lengthscale := fs.Float64("lengthscale", 0, "lengthscale L > 0")
 	variance := fs.Float64("variance", 1, "signal variance V > 0")
 	kern := fs.String("kernel", "", "kernel: base, avg, max, plus")

@@ -14,9 +14,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/internal/app/experiments"
 	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/internal/budget"
-	"github.com/symbo/symbo/internal/experiments"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
 )
@@ -103,7 +103,7 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	matrices := fs.String("matrices", "", "JSON group `file` for --group matrices")
 	nList := fs.String("n", "55,200,1000", "comma-separated numbers of points, ascending, each ≥ 2")
 	m := fs.Int("m", 1000, "candidates of the k_plus cross-covariance")
-	boKernel := fs.String("bo-kernel", "plus,base,avg", "comma-separated GP kernels of the BO phases: base, nystrom, avg, avgnorm, max, plus")
+	boKernel := fs.String("bo-kernel", "plus,base,avg", "comma-separated GP kernels of the BO phases: "+commaList(bo.KernelNames()))
 	landmarks := fs.Int("landmarks", 0, fmt.Sprintf("design cap `M` of plus and nystrom in the BO phases: 0 means %d, −1 never", bo.DefaultLandmarks))
 	gemmN := fs.Int("gemm-n", 1000, "order of the DGEMMs the BO steps are compared with")
 	eigenVsC := fs.String("eigen-vs-c", "", "comma-separated orders n at which the --backend EigenSym is timed against C LAPACKE_dsyevd (needs -tags openblas)")

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/symbo/symbo/internal/experiments"
+	"github.com/symbo/symbo/internal/app/experiments"
 	"github.com/symbo/symbo/internal/journal"
 )
 

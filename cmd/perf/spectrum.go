@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/symbo/symbo/internal/experiments"
+	"github.com/symbo/symbo/internal/app/experiments"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 )
@@ -71,7 +71,7 @@ func runSpectrum(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("spectrum", spectrumUsage, stdout)
 	group := fs.String("group", "hyperoctahedral", "group of every panel: hyperoctahedral, signflip, permutation or none")
 	dims := fs.String("d", "1,2,3", "comma-separated dimensions d, one row of panels each")
-	bases := fs.String("bases", "rbf,matern52", "comma-separated base kernels (rbf, matern12, matern32, matern52), one column each")
+	bases := fs.String("bases", "rbf,matern52", "comma-separated base kernels ("+commaList(kernel.ShapeNames())+"), one column each")
 	n := fs.Int("n", experiments.DefaultSpectrumN, fmt.Sprintf("number of points, in [2, %d]", experiments.MaxSpectrumN))
 	lengthscale := fs.Float64("lengthscale", experiments.DefaultSpectrumLengthscale, "lengthscale of the base kernels (variance 1), in the units of S = [−1, 1]^d")
 	seed := fs.Uint64("seed", 0, "seed of the points")

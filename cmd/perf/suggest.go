@@ -11,8 +11,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/internal/app/frontend"
 	"github.com/symbo/symbo/internal/csvio"
-	"github.com/symbo/symbo/internal/frontend"
+	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 )
 
@@ -79,8 +80,8 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	block := fs.Int("block", 0, "block size for --group blockperm")
 	matrices := fs.String("matrices", "", "JSON group `file` for --group matrices")
 	coords := coordsFlag(fs)
-	base := fs.String("base", "", "base kernel: rbf, matern12, matern32, matern52 (default: the problem's, else rbf)")
-	kern := fs.String("kernel", "", "GP kernel: base, nystrom, avg, avgnorm, max or plus")
+	base := fs.String("base", "", "base kernel: "+orList(kernel.ShapeNames())+" (default: the problem's, else rbf)")
+	kern := fs.String("kernel", "", "GP kernel: "+orList(bo.KernelNames()))
 	history := fs.String("history", "", "CSV `file` of x1,…,xd,y rows")
 	pending := fs.String("pending", "", "CSV `file` of x1,…,xd rows")
 	failed := fs.String("failed", "", "CSV `file` of x1,…,xd rows whose evaluation failed")

@@ -13,8 +13,8 @@ import (
 
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/internal/app/experiments"
 	"github.com/symbo/symbo/internal/atomicfile"
-	"github.com/symbo/symbo/internal/experiments"
 )
 
 func init() {

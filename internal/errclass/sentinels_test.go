@@ -41,8 +41,8 @@ var aliases = map[string]string{
 var internalOnPurpose = map[string]string{
 	"linalg.ErrNotPositiveDefinite": "a covariance the library built itself that stays non-positive-definite after the GP's jitter " +
 		"is a numerical failure (a fit start that meets one counts it as −∞ likelihood)",
-	"gp.ErrNoDerivative":           "a marker Fit catches (it falls back to a derivative-free search); only a caller's own Family returns it",
-	"internal/experiments.errSkip": "a marker the profile and complexity runners catch: the row is skipped with its message as the note",
+	"gp.ErrNoDerivative":               "a marker Fit catches (it falls back to a derivative-free search); only a caller's own Family returns it",
+	"internal/app/experiments.errSkip": "a marker the profile and complexity runners catch: the row is skipped with its message as the note",
 }
 
 // TestSentinelsClassified parses every non-test Go file of the module and
@@ -104,7 +104,7 @@ func TestSentinelsClassified(t *testing.T) {
 	// The walk sees the sources: some sentinels every front end meets.
 	for key, want := range map[string]errclass.Class{
 		"orbit.ErrInvalid": errclass.Input, "orbit.ErrOverBudget": errclass.Size, "bo.ErrHistory": errclass.Input,
-		"bo/problem.ErrOutOfBounds": errclass.Input, "internal/frontend.ErrInvalid": errclass.Input,
+		"bo/problem.ErrOutOfBounds": errclass.Input, "internal/app/frontend.ErrInvalid": errclass.Input,
 		"linalg.ErrNotFinite": errclass.Input, "capi.errSize": errclass.Size,
 	} {
 		if got, ok := found[key]; !ok || got != want {

@@ -544,17 +544,11 @@ func spectrumLabel(kind string) string {
 	return kind
 }
 
-// shapeTitle is a base kernel's name in a panel title.
+// shapeTitle is a base kernel's name in a panel title (the spelling
+// itself for a name that is not a shape).
 func shapeTitle(base string) string {
-	switch base {
-	case "rbf":
-		return "RBF"
-	case "matern12":
-		return "Matérn-1/2"
-	case "matern32":
-		return "Matérn-3/2"
-	case "matern52":
-		return "Matérn-5/2"
+	if sh, err := kernel.ParseShape(base); err == nil {
+		return sh.Title()
 	}
 	return base
 }
