@@ -18,7 +18,7 @@ func init() {
 }
 
 const batchUsage = `
-Usage: perf batch [--qs 1,2,4,8] [--seeds 10] [--iters 50] [--init 5]
+Usage: perf batch [--qs 1,2,4,8] [--seeds N|A:B] [--iters 50] [--init 5]
                   [--problems Ackley2d,Rastrigin5d,Griewank6d] [--kernels base,plus]
                   [--out DIR [--force]] [--workers N] [protocol flags as perf table]
 
@@ -45,7 +45,7 @@ func runBatch(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("batch", batchUsage, stdout)
 	qs := fs.String("qs", "1,2,4,8", "comma-separated batch sizes")
 	problems := fs.String("problems", "", "comma-separated benchmarks (default: Ackley2d,Rastrigin5d,Griewank6d)")
-	pf := newPlanFlags(fs, "seeds 0…seeds−1", "comma-separated kernels (default: base,plus)",
+	pf := newPlanFlags(fs, "the seeds", "comma-separated kernels (default: base,plus)",
 		"write batch.md, results.json and the figures into `dir`", "write into a non-empty --out directory")
 	if err := fs.parse(args); err != nil {
 		return err
@@ -57,7 +57,7 @@ func runBatch(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := experiments.BatchOptions{Seeds: *pf.seeds, Config: cfg, Iters: *pf.proto.iters, Workers: *pf.workers, Kernels: kernels}
+	opts := experiments.BatchOptions{FirstSeed: pf.seeds.first, Seeds: pf.seeds.n, Config: cfg, Iters: *pf.proto.iters, Workers: *pf.workers, Kernels: kernels}
 	if opts.Qs, err = parseIntsFlag("qs", *qs, 1); err != nil {
 		return err
 	}
@@ -104,11 +104,11 @@ func batchFigures(res *experiments.BatchResult) []figure {
 func batchPage(res *experiments.BatchResult, command, md string) string {
 	s, e := res.Settings, res.Environment
 	return fmt.Sprintf("# Parallel evaluations\n\nCommand: `%s`\n\n%s\n"+
-		"Mean ± standard error over %d seeds; lower is better. Points of a round are asked together with the "+
+		"Mean ± standard error over %s; lower is better. Points of a round are asked together with the "+
 		"constant liar (pending points told the mean of the values seen, or the worst with --liar worst) and no two share an orbit.\n\n"+
 		"Settings: %d init + %d acquisition evaluations, %s, beta %s, fit %s%s, backend %s.\n\n"+
 		"Code: %s.\n\nWall time: %s for %d runs.\n\n"+
 		"![cumulative regret against evaluations](batch-evals.png)\n\n![cumulative regret against rounds](batch-rounds-cumulative.png)\n\n![simple regret against rounds](batch-rounds.png)\n",
-		command, md, s.Seeds, s.Init, s.Iters, s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), s.Backend,
+		command, md, s.SeedsPhrase(), s.Init, s.Iters, s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), s.Backend,
 		codeNote(e), fmtDuration(time.Duration(res.WallSeconds*float64(time.Second))), len(res.Runs))
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/symbo/symbo/bo"
@@ -21,6 +22,51 @@ func checkSeeds(n int) error {
 		return badInput("--seeds must lie in [1, %d], got %d", experiments.MaxSeeds, n)
 	}
 	return nil
+}
+
+// seedRange is the value of --seeds: "N" for the seeds 0…N−1, or "A:B"
+// for A…B−1 (a replication on a disjoint set, e.g. --seeds 100:130).
+// Set refuses counts outside [1, experiments.MaxSeeds] and first seeds
+// outside [0, experiments.MaxFirstSeed].
+type seedRange struct{ first, n int }
+
+// seedsFlag defines --seeds on fs with default 0…n−1.
+func seedsFlag(fs *flagSet, n int, usage string) *seedRange {
+	r := &seedRange{n: n}
+	fs.Var(r, "seeds", usage+": `N` for the seeds 0…N−1, A:B for A…B−1")
+	return r
+}
+
+func (r *seedRange) String() string {
+	if r == nil || r.first == 0 {
+		if r == nil {
+			return "0"
+		}
+		return strconv.Itoa(r.n)
+	}
+	return fmt.Sprintf("%d:%d", r.first, r.first+r.n)
+}
+
+func (r *seedRange) Set(s string) error {
+	a, b, isRange := strings.Cut(s, ":")
+	if !isRange {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return fmt.Errorf("want N or A:B, got %q", s)
+		}
+		*r = seedRange{0, n}
+		return checkSeeds(n)
+	}
+	first, err1 := strconv.Atoi(a)
+	end, err2 := strconv.Atoi(b)
+	if err1 != nil || err2 != nil {
+		return fmt.Errorf("want N or A:B with integers A < B, got %q", s)
+	}
+	if first < 0 || first > experiments.MaxFirstSeed {
+		return fmt.Errorf("the first seed must lie in [0, %d], got %d", experiments.MaxFirstSeed, first)
+	}
+	*r = seedRange{first, end - first}
+	return checkSeeds(end - first)
 }
 
 // checkWorkers refuses a negative --workers (0 means GOMAXPROCS).
@@ -124,16 +170,17 @@ func (t *timing) check() (kernel.Shape, error) {
 // --workers, --kernels, the protocol's, --out and --force (their usages
 // say what each command counts and writes).
 type planFlags struct {
-	seeds, workers *int
-	kernels, out   *string
-	force          *bool
-	proto          *protocol
+	seeds        *seedRange
+	workers      *int
+	kernels, out *string
+	force        *bool
+	proto        *protocol
 }
 
 // newPlanFlags adds the plan flags to fs with the given usages.
 func newPlanFlags(fs *flagSet, seedsUsage, kernelsUsage, outUsage, forceUsage string) *planFlags {
 	return &planFlags{
-		seeds:   fs.Int("seeds", 10, seedsUsage),
+		seeds:   seedsFlag(fs, 10, seedsUsage),
 		kernels: fs.String("kernels", "", kernelsUsage),
 		out:     fs.String("out", "", outUsage),
 		force:   fs.Bool("force", false, forceUsage),
@@ -146,9 +193,6 @@ func newPlanFlags(fs *flagSet, seedsUsage, kernelsUsage, outUsage, forceUsage st
 // configuration (with the memory budget b) and the kernels (nil: the
 // experiment's default).
 func (f *planFlags) check(b int64) (bo.Config, []string, error) {
-	if err := checkSeeds(*f.seeds); err != nil {
-		return bo.Config{}, nil, err
-	}
 	if err := checkWorkers(*f.workers); err != nil {
 		return bo.Config{}, nil, err
 	}

@@ -18,7 +18,7 @@ func init() {
 }
 
 const robustnessUsage = `
-Usage: perf robustness [--seeds 10] [--iters 50] [--init 5] [--out DIR [--force]]
+Usage: perf robustness [--seeds N|A:B] [--iters 50] [--init 5] [--out DIR [--force]]
                        [--problems ackley,rastrigin] [--dims 1,2,3,4,5] [--kernels LIST]
                        [--fit own|base] [--prior none|botorch] [--beta paper|authors] [--acq ucb|ei]
                        [--backend B] [--workers N] [--skip PROBLEM/KERNEL,…]
@@ -51,7 +51,7 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 	problems := fs.String("problems", "ackley,rastrigin", "comma-separated problem families (any with a known optimum and a d parameter)")
 	dims := fs.String("dims", "1,2,3,4,5", "comma-separated dimensions")
 	skip := fs.String("skip", "", "comma-separated `points` problem/kernel to leave out, e.g. Ackley5d/avg (shown as \"not run\")")
-	pf := newPlanFlags(fs, "seeds 0…seeds−1 per point", "comma-separated subset of base,nystrom,avg,avgnorm,plus,max (default: base,avg,plus,max)",
+	pf := newPlanFlags(fs, "the seeds of each point", "comma-separated subset of base,nystrom,avg,avgnorm,plus,max (default: base,avg,plus,max)",
 		"write robustness.md, results.json and the plots into `dir`", "write into a non-empty --out directory, overwriting its files")
 	if err := fs.parse(args); err != nil {
 		return err
@@ -60,7 +60,7 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := experiments.RobustnessOptions{Seeds: *pf.seeds, Config: cfg, Iters: *pf.proto.iters, Batch: *pf.proto.batch, Workers: *pf.workers, Kernels: kernels}
+	opts := experiments.RobustnessOptions{FirstSeed: pf.seeds.first, Seeds: pf.seeds.n, Config: cfg, Iters: *pf.proto.iters, Batch: *pf.proto.batch, Workers: *pf.workers, Kernels: kernels}
 	if opts.Problems, err = splitList("problems", *problems, func(p string) (string, error) { return p, nil }); err != nil {
 		return err
 	}
@@ -102,13 +102,13 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 func robustnessPage(res *experiments.RobustnessResult, command, md, wall string) string {
 	s, e := res.Settings, res.Environment
 	return fmt.Sprintf("# Robustness to the group size (Figure 4, left)\n\nCommand: `%s`\n\n"+
-		"Average regret R_T/T, T = %d BO iterations after %d initial points; mean ± standard error over %d seeds. "+
+		"Average regret R_T/T, T = %d BO iterations after %d initial points; mean ± standard error over %s. "+
 		"Lower is better; bold: best mean of the row; underlined: 95%% interval overlaps the best's.\n\n%s\n"+
 		"Settings: %s, beta %s, fit %s%s, backend %s.\n\n"+
 		"Code: %s.\n\n"+
 		"Environment: %s, %s, SIMD %s, GOMAXPROCS %d, %s (%d CPUs), %s/%s.\n\n"+
 		"Wall time: %s for %d runs.\n\n![average regret](robustness.png)\n",
-		command, s.Iters, s.Init, s.Seeds, md,
+		command, s.Iters, s.Init, s.SeedsPhrase(), md,
 		s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), s.Backend,
 		codeNote(e), e.Module, e.GoVersion, e.SIMD, e.GOMAXPROCS, e.CPU, e.NumCPU, e.GOOS, e.GOARCH, wall, len(res.Runs))
 }

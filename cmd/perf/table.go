@@ -26,7 +26,7 @@ func init() {
 }
 
 const tableUsage = `
-Usage: perf table [--seeds 10] [--iters 50] [--init 5] [--out DIR [--force]]
+Usage: perf table [--seeds N|A:B] [--iters 50] [--init 5] [--out DIR [--force]]
                   [--problems LIST] [--kernels LIST] [--fit own|base] [--prior none|botorch]
                   [--beta paper|authors] [--acq ucb|ei] [--landmarks M] [--backend B] [--workers N]
                   [--noise box|observed|VARIANCE] [--regret acq|all] [--ablation]
@@ -37,7 +37,7 @@ Runs the paper's Table 1: every benchmark (Ackley2d, Griewank6d,
 Rastrigin5d, Radial2d, Scaling2d, WLAN8d) × kernel (base, avg, plus, and
 max where it is PSD; --kernels may add avgnorm, the normalized average,
 and nystrom, the base kernel Nyström-extended from the observations)
-× seed 0…seeds−1, each run the protocol of 'perf bo'.
+× seed (0…N−1, or A…B−1 with --seeds A:B), each run the protocol of 'perf bo'.
 Runs execute in parallel (--workers of them, one goroutine each; results
 do not depend on the number), with a progress bar and ETA on stderr (not
 a terminal: one line per finished run, and a line at least every 30 s).
@@ -106,13 +106,15 @@ Example:
 // tableSettings is everything that determines a table and its files: the
 // header of its journal.
 type tableSettings struct {
-	Seeds    int      `json:"seeds"`
-	Problems []string `json:"problems,omitempty"`
-	Kernels  []string `json:"kernels,omitempty"`
-	Skip     []string `json:"skip,omitempty"`
-	Noise    string   `json:"noise,omitempty"`
-	Regret   string   `json:"regret,omitempty"`
-	Ablation bool     `json:"ablation,omitempty"`
+	Seeds int `json:"seeds"`
+	// FirstSeed: the seeds are FirstSeed…FirstSeed+Seeds−1 (--seeds A:B).
+	FirstSeed int      `json:"first_seed,omitempty"`
+	Problems  []string `json:"problems,omitempty"`
+	Kernels   []string `json:"kernels,omitempty"`
+	Skip      []string `json:"skip,omitempty"`
+	Noise     string   `json:"noise,omitempty"`
+	Regret    string   `json:"regret,omitempty"`
+	Ablation  bool     `json:"ablation,omitempty"`
 	Protocol
 	// Workers is recorded with the results; --resume uses it unless
 	// --workers is given again (results do not depend on it).
@@ -126,7 +128,7 @@ const tableJournalFile = "runs.journal"
 
 func runTable(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("table", tableUsage, stdout)
-	seeds := fs.Int("seeds", 10, "seeds 0…seeds−1 per benchmark and kernel")
+	seeds := seedsFlag(fs, 10, "the seeds of each benchmark and kernel")
 	out := fs.String("out", "", "journal the runs and write table.md, results.json and the plots into `dir`")
 	force := fs.Bool("force", false, "write into a non-empty --out directory, overwriting its files")
 	resumeFlag := fs.Bool("resume", false, "continue the table journaled in --out")
@@ -161,7 +163,7 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	} else {
-		set = tableSettings{Seeds: *seeds, Noise: *noise, Regret: *regret, Ablation: *ablation, Protocol: proto.values(), Workers: *workers, Command: "perf table " + strings.Join(args, " ")}
+		set = tableSettings{Seeds: seeds.n, FirstSeed: seeds.first, Noise: *noise, Regret: *regret, Ablation: *ablation, Protocol: proto.values(), Workers: *workers, Command: "perf table " + strings.Join(args, " ")}
 		if err := set.lists(*problems, *kernels, *skip); err != nil {
 			return err
 		}
@@ -250,10 +252,10 @@ func reportTable(res *experiments.TableResult, set tableSettings, out string, st
 // ablationIntro explains the decomposition table that follows it.
 func ablationIntro(res *experiments.TableResult) string {
 	return fmt.Sprintf("Each entry is the mean paired (same-seed) difference of the "+
-		"table's metric over %d seeds, with a 95%% paired-bootstrap interval (%d resamples); bold intervals exclude 0. "+
+		"table's metric over %s, with a 95%% paired-bootstrap interval (%d resamples); bold intervals exclude 0. "+
 		"Nyström alone is base − nystrom (the base kernel Nyström-extended from the data, not invariant); "+
 		"invariance on top is nystrom − plus; the two add up to the gain, and the shares are their ratios to it.\n",
-		res.Settings.Seeds, experiments.BootstrapResamples)
+		res.Settings.SeedsPhrase(), experiments.BootstrapResamples)
 }
 
 // options validates the settings and returns the table's options, with
@@ -266,7 +268,7 @@ func (s tableSettings) options(b int64) (experiments.TableOptions, error) {
 	if err != nil {
 		return experiments.TableOptions{}, err
 	}
-	opts := experiments.TableOptions{Seeds: s.Seeds, Config: cfg, Iters: s.Iters, Batch: s.Batch, Workers: s.Workers, Problems: s.Problems, Kernels: s.Kernels}
+	opts := experiments.TableOptions{FirstSeed: s.FirstSeed, Seeds: s.Seeds, Config: cfg, Iters: s.Iters, Batch: s.Batch, Workers: s.Workers, Problems: s.Problems, Kernels: s.Kernels}
 	if opts.Noise, err = parseNoiseFlag(s.Noise); err != nil {
 		return opts, err
 	}
@@ -405,8 +407,8 @@ func tableNotes(res *experiments.TableResult) string {
 	default:
 		noise = "fixed at " + s.Noise
 	}
-	fmt.Fprintf(&b, "Settings: %d seeds, %d init + %d iterations%s, %s, beta %s, fit %s%s%s, backend %s; noise variance %s.\n\n",
-		s.Seeds, s.Init, s.Iters, batch, s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), landmarksNote(s.Landmarks), s.Backend, noise)
+	fmt.Fprintf(&b, "Settings: %s, %d init + %d iterations%s, %s, beta %s, fit %s%s%s, backend %s; noise variance %s.\n\n",
+		s.SeedsPhrase(), s.Init, s.Iters, batch, s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior), landmarksNote(s.Landmarks), s.Backend, noise)
 	fmt.Fprintf(&b, "Code: %s.\n\n", codeNote(e))
 	fmt.Fprintf(&b, "Environment: %s, %s, SIMD %s, GOMAXPROCS %d, %s (%d CPUs), %s/%s.\n\n",
 		e.Module, e.GoVersion, e.SIMD, e.GOMAXPROCS, e.CPU, e.NumCPU, e.GOOS, e.GOARCH)

@@ -18,9 +18,11 @@ type BatchOptions struct {
 	Problems []string
 	Kernels  []string
 	Qs       []int
-	Seeds    int
-	Config   bo.Config
-	Iters    int
+	// Seeds FirstSeed…FirstSeed+Seeds−1 (Seeds 0 means 10).
+	FirstSeed int
+	Seeds     int
+	Config    bo.Config
+	Iters     int
 	// Workers is recorded in the settings (see TableOptions.Workers).
 	Workers int
 }
@@ -78,7 +80,7 @@ func Batch(o BatchOptions) (Plan[*bo.Trace, *BatchResult], error) {
 			return plan, fmt.Errorf("%w: batch size %d outside [1, %d]", ErrBadOptions, q, bo.MaxBatch)
 		}
 	}
-	rs, err := setup(o.Config, o.Iters, o.Seeds, 0, o.Workers, nil)
+	rs, err := setup(o.Config, o.Iters, o.FirstSeed, o.Seeds, 0, o.Workers, nil)
 	if err != nil {
 		return plan, err
 	}
@@ -95,7 +97,7 @@ func Batch(o BatchOptions) (Plan[*bo.Trace, *BatchResult], error) {
 		for _, k := range run {
 			for _, q := range qs {
 				res.Cells = append(res.Cells, &BatchCell{Problem: p.Name(), Kernel: k, Q: q})
-				res.Specs = appendSeeds(res.Specs, p.Name(), k, rs.seeds, q)
+				res.Specs = appendSeeds(res.Specs, p.Name(), k, rs.first, rs.seeds, q)
 			}
 		}
 	}
@@ -224,7 +226,7 @@ func (r *BatchResult) Caption(view int) []string {
 	case CumulativeByRound:
 		what = "Cumulative regret against rounds of q parallel evaluations"
 	}
-	return []string{fmt.Sprintf("%s: mean ± s.e. (bands) over %d seeds; lower is better.", what, r.Settings.Seeds)}
+	return []string{fmt.Sprintf("%s: mean ± s.e. (bands) over %s; lower is better.", what, r.Settings.SeedsPhrase())}
 }
 
 // Panels are the study's figures: per (problem, kernel), the mean regret

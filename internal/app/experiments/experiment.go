@@ -152,10 +152,11 @@ func boPlan[Res any](specs []RunSpec, cfg bo.Config, iters, batch int, noise bo.
 }
 
 // appendSeeds appends to specs the runs of kernel k on problem p for seeds
-// 0…seeds−1, indexed in order, with batch size batch (0: the experiment's).
-func appendSeeds(specs []RunSpec, p, k string, seeds, batch int) []RunSpec {
+// first…first+seeds−1, indexed in order, with batch size batch (0: the
+// experiment's).
+func appendSeeds(specs []RunSpec, p, k string, first, seeds, batch int) []RunSpec {
 	for s := range seeds {
-		specs = append(specs, RunSpec{Index: len(specs), Problem: p, Kernel: k, Seed: uint64(s), Batch: batch})
+		specs = append(specs, RunSpec{Index: len(specs), Problem: p, Kernel: k, Seed: uint64(first + s), Batch: batch})
 	}
 	return specs
 }

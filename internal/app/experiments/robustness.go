@@ -21,8 +21,10 @@ type RobustnessOptions struct {
 	Dims     []int
 	// Kernels (nil means base, avg, plus, max; max only where PSD).
 	Kernels []string
-	// Seeds 0…Seeds−1 (0 means 10).
-	Seeds int
+	// Seeds FirstSeed…FirstSeed+Seeds−1 (Seeds 0 means 10): a
+	// replication takes a disjoint range, e.g. FirstSeed 100.
+	FirstSeed int
+	Seeds     int
 	// Config is the protocol of every run (see TableOptions.Config);
 	// Iters the acquisition steps (0 means 50).
 	Config bo.Config
@@ -83,7 +85,7 @@ func Robustness(opts RobustnessOptions) (Plan[*bo.Trace, *RobustnessResult], err
 	if len(fams) == 0 || len(dims) == 0 || len(kernels) == 0 {
 		return plan, fmt.Errorf("%w: need problems, dimensions and kernels", ErrBadOptions)
 	}
-	rs, err := setup(opts.Config, opts.Iters, opts.Seeds, opts.Batch, opts.Workers, opts.Skip)
+	rs, err := setup(opts.Config, opts.Iters, opts.FirstSeed, opts.Seeds, opts.Batch, opts.Workers, opts.Skip)
 	if err != nil {
 		return plan, err
 	}
@@ -107,7 +109,7 @@ func Robustness(opts RobustnessOptions) (Plan[*bo.Trace, *RobustnessResult], err
 			for _, k := range run {
 				pt := &RobustnessPoint{Problem: p.Name(), Family: fam, D: d, Order: groupOrder(p), Kernel: k}
 				res.Points = append(res.Points, pt)
-				res.Specs = appendSeeds(res.Specs, p.Name(), k, rs.seeds, 0)
+				res.Specs = appendSeeds(res.Specs, p.Name(), k, rs.first, rs.seeds, 0)
 				for range rs.seeds {
 					pointOf = append(pointOf, pt)
 				}
@@ -209,7 +211,7 @@ func (r *RobustnessResult) Markdown() string {
 
 // Caption states what the robustness figure shows.
 func (r *RobustnessResult) Caption() []string {
-	return []string{fmt.Sprintf("Average regret R_T/T after T = %d iterations: mean ± s.e. (error bars) over %d seeds; lower is better.", r.Settings.Iters, r.Settings.Seeds)}
+	return []string{fmt.Sprintf("Average regret R_T/T after T = %d iterations: mean ± s.e. (error bars) over %s; lower is better.", r.Settings.Iters, r.Settings.SeedsPhrase())}
 }
 
 // Panels returns the paper's Figure 4 (left): one panel per problem family,

@@ -66,8 +66,10 @@ type TableOptions struct {
 	// Kernels (nil means tableKernels; max is skipped where not PSD).
 	Problems []string
 	Kernels  []string
-	// Seeds 0…Seeds−1 (0 means 10).
-	Seeds int
+	// Seeds FirstSeed…FirstSeed+Seeds−1 (Seeds 0 means 10): a
+	// replication takes a disjoint range, e.g. FirstSeed 100.
+	FirstSeed int
+	Seeds     int
 	// Config is the protocol of every run (Init 0 means 5); its Kernel,
 	// Minimize and Workers are set per run.
 	Config bo.Config
@@ -123,7 +125,10 @@ type Row struct {
 
 // Settings record the protocol of an experiment.
 type Settings struct {
-	Seeds       int    `json:"seeds"`
+	Seeds int `json:"seeds"`
+	// FirstSeed is the first seed (the runs' seeds are FirstSeed…
+	// FirstSeed+Seeds−1); omitted when 0.
+	FirstSeed   int    `json:"first_seed,omitempty"`
 	Iters       int    `json:"iters"`
 	Batch       int    `json:"batch,omitempty"`
 	Init        int    `json:"init"`
@@ -165,7 +170,7 @@ type TableResult struct {
 	countInit      bool
 }
 
-func settingsOf(cfg bo.Config, iters, seeds, workers int) (Settings, error) {
+func settingsOf(cfg bo.Config, iters, first, seeds, workers int) (Settings, error) {
 	b := cfg.Backend
 	if b == nil {
 		var err error
@@ -187,7 +192,7 @@ func settingsOf(cfg bo.Config, iters, seeds, workers int) (Settings, error) {
 	}
 	return Settings{
 		Prior: prior, Liar: liar,
-		Seeds: seeds, Iters: iters, Init: cfg.Init,
+		Seeds: seeds, FirstSeed: first, Iters: iters, Init: cfg.Init,
 		Acquisition: acq.Name(), Beta: cfg.Beta.String(), FitMode: cfg.FitMode.String(),
 		Backend: b.Name(), Workers: workers, Landmarks: cfg.Landmarks,
 	}, nil
@@ -197,6 +202,7 @@ func settingsOf(cfg bo.Config, iters, seeds, workers int) (Settings, error) {
 type runSetup struct {
 	cfg   bo.Config // the protocol with its defaults
 	iters int       // acquisition steps per run
+	first int       // seeds first…first+seeds−1
 	seeds int
 	set   Settings // recorded with the results
 	// skip holds the cells to leave out, problems as problem.New
@@ -207,8 +213,8 @@ type runSetup struct {
 // setup validates the options Table, Robustness and Batch share (seeds 0
 // means 10, iters 0 means bo.DefaultIters, cfg.Init 0 bo.DefaultInit;
 // batch > 1 is recorded) and returns what they make.
-func setup(cfg bo.Config, iters, seeds, batch, workers int, skipList []CellKey) (runSetup, error) {
-	c := runSetup{cfg: cfg, iters: cmp.Or(iters, bo.DefaultIters), seeds: cmp.Or(seeds, 10), skip: map[CellKey]bool{}}
+func setup(cfg bo.Config, iters, first, seeds, batch, workers int, skipList []CellKey) (runSetup, error) {
+	c := runSetup{cfg: cfg, iters: cmp.Or(iters, bo.DefaultIters), first: first, seeds: cmp.Or(seeds, 10), skip: map[CellKey]bool{}}
 	c.cfg.Init = cmp.Or(c.cfg.Init, bo.DefaultInit)
 	if c.iters < 1 || c.cfg.Init < 1 || c.iters > bo.MaxEvaluations-c.cfg.Init {
 		return c, fmt.Errorf("%w: iters and init must be ≥ 1 and sum to at most %d", ErrBadOptions, bo.MaxEvaluations)
@@ -216,8 +222,11 @@ func setup(cfg bo.Config, iters, seeds, batch, workers int, skipList []CellKey) 
 	if c.seeds < 1 || c.seeds > MaxSeeds {
 		return c, fmt.Errorf("%w: seeds %d outside [1, %d]", ErrBadOptions, c.seeds, MaxSeeds)
 	}
+	if c.first < 0 || c.first > MaxFirstSeed {
+		return c, fmt.Errorf("%w: first seed %d outside [0, %d]", ErrBadOptions, c.first, MaxFirstSeed)
+	}
 	var err error
-	if c.set, err = settingsOf(c.cfg, c.iters, c.seeds, workers); err != nil {
+	if c.set, err = settingsOf(c.cfg, c.iters, c.first, c.seeds, workers); err != nil {
 		return c, err
 	}
 	if batch > 1 {
@@ -233,8 +242,20 @@ func setup(cfg bo.Config, iters, seeds, batch, workers int, skipList []CellKey) 
 	return c, nil
 }
 
+// SeedsPhrase says which seeds the settings ran: "10 seeds", or "30 seeds
+// (100–129)" for a range that does not start at 0.
+func (s Settings) SeedsPhrase() string {
+	if s.FirstSeed == 0 {
+		return fmt.Sprintf("%d seeds", s.Seeds)
+	}
+	return fmt.Sprintf("%d seeds (%d–%d)", s.Seeds, s.FirstSeed, s.FirstSeed+s.Seeds-1)
+}
+
 // MaxSeeds caps the seeds of Table and Robustness.
 const MaxSeeds = 10_000
+
+// MaxFirstSeed caps the first seed of a range.
+const MaxFirstSeed = 1 << 40
 
 // Table is the paper's Table 1 experiment: every problem × kernel × seed
 // (k_max only where bo accepts it), Metric summarized per cell. Its
@@ -252,7 +273,7 @@ func Table(opts TableOptions) (Plan[*bo.Trace, *TableResult], error) {
 	if len(names) == 0 || len(kernels) == 0 {
 		return plan, fmt.Errorf("%w: need problems and kernels", ErrBadOptions)
 	}
-	rs, err := setup(opts.Config, opts.Iters, opts.Seeds, opts.Batch, opts.Workers, opts.Skip)
+	rs, err := setup(opts.Config, opts.Iters, opts.FirstSeed, opts.Seeds, opts.Batch, opts.Workers, opts.Skip)
 	if err != nil {
 		return plan, err
 	}
@@ -282,7 +303,7 @@ func Table(opts TableOptions) (Plan[*bo.Trace, *TableResult], error) {
 			c := &Cell{Problem: p.Name(), Kernel: k}
 			row.Cells[k] = c
 			res.CellList = append(res.CellList, c)
-			res.Specs = appendSeeds(res.Specs, p.Name(), k, rs.seeds, 0)
+			res.Specs = appendSeeds(res.Specs, p.Name(), k, rs.first, rs.seeds, 0)
 		}
 		res.Rows = append(res.Rows, row)
 	}
