@@ -83,11 +83,11 @@ endif
 
 ## check-generated: generated files (go generate: the AVX-512 permanent
 ## kernels, the unrolled permanents, the WLAN users) and the golden values
-## of internal/refgen are current: regenerate them and require no diff.
+## of internal/app/refgen are current: regenerate them and require no diff.
 check-generated:
 	$(GO) generate ./...
 	@git diff --exit-code -- . || { echo "check-generated: go generate changed files; commit them" >&2; exit 1; }
-	@tmp=$$(mktemp -d); $(GO) run ./internal/refgen -out $$tmp >/dev/null && diff -r $$tmp testdata/golden >/dev/null || { echo "check-generated: testdata/golden is stale; run make golden" >&2; rm -rf $$tmp; exit 1; }; rm -rf $$tmp
+	@tmp=$$(mktemp -d); $(GO) run ./internal/app/refgen -out $$tmp >/dev/null && diff -r $$tmp testdata/golden >/dev/null || { echo "check-generated: testdata/golden is stale; run make golden" >&2; rm -rf $$tmp; exit 1; }; rm -rf $$tmp
 
 ## fuzz: every native fuzz target (found automatically) for about FUZZTIME
 ## each (default 30s), in execution-count bursts (scripts/fuzz.sh says why);
@@ -156,4 +156,4 @@ results-check:
 
 ## golden: regenerate testdata/golden with the independent reference.
 golden:
-	$(GO) run ./internal/refgen -out testdata/golden
+	$(GO) run ./internal/app/refgen -out testdata/golden

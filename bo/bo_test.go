@@ -1051,7 +1051,7 @@ func TestNystromIsBaseOnTheData(t *testing.T) {
 		d.SetRow(i, p)
 		y[i] = toy(p)
 	}
-	fam := must(Nystrom(kernel.RBF).family(2, 1, linalg.Gonum(), -1))
+	fam := must(Nystrom(kernel.RBF).family(famEnv{d: 2, workers: 1, be: linalg.Gonum(), landmarks: -1}))
 	h := gp.Hyper{Variance: 1.7, Lengthscale: 0.9, Noise: 1e-4}
 	model := must(gp.New(fam, d, y, h, gp.Options{}))
 	base := func(x, y []float64) float64 {

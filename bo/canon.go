@@ -80,7 +80,7 @@ func canonModel(cfg Config, cm *canonMap, xs [][]float64, ys []float64, h gp.Hyp
 		var tg orbit.Group
 		tg, err = orbit.Trivial(cm.cd)
 		if err == nil {
-			fam, err = gp.NewPlusFamily(shape, tg, kernel.Options{Workers: cfg.Workers}, kernel.PlusOptions{Backend: cfg.Backend})
+			fam, err = gp.NewPlusFamily(shape, tg, kernel.Options{Workers: cfg.Workers, Budget: cfg.Budget}, kernel.PlusOptions{Backend: cfg.Backend})
 		}
 	default:
 		return nil, fmt.Errorf("bo: no canonical model for kernel %s", cfg.Kernel.Name())
@@ -88,7 +88,7 @@ func canonModel(cfg Config, cm *canonMap, xs [][]float64, ys []float64, h gp.Hyp
 	if err != nil {
 		return nil, wrapf(err, "canonical model")
 	}
-	m, err := gp.New(fam, cm.points(xs), ys, h, gp.Options{Backend: cfg.Backend, Mean: cfg.Mean})
+	m, err := gp.New(fam, cm.points(xs), ys, h, gp.Options{Backend: cfg.Backend, Budget: cfg.Budget, Mean: cfg.Mean})
 	if err != nil {
 		return nil, wrapf(err, "canonical model")
 	}

@@ -200,6 +200,14 @@ type Config struct {
 	Workers int
 	// Backend does the GP's linear algebra; nil means linalg.Default().
 	Backend linalg.Backend
+	// Budget is the memory budget in bytes of every request the optimizer
+	// makes — its GPs' work matrices (gp.FitOptions.Budget), its kernels'
+	// enumerated orbits and matrices (kernel.Options.Budget) — each sized
+	// before it is allocated and refused above it (orbit.ErrOverBudget).
+	// 0 means orbit.DefaultBudget (8 GiB), never the environment;
+	// negative is an error. A Custom family keeps the budget it was
+	// built with. Results do not depend on it (when nothing is refused).
+	Budget int64
 }
 
 // withDefaults returns c with zero fields replaced by their defaults, or an
@@ -245,6 +253,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Workers < 0 {
 		return c, fmt.Errorf("%w: Workers = %d is negative", ErrBadConfig, c.Workers)
+	}
+	if c.Budget < 0 {
+		return c, fmt.Errorf("%w: Budget = %d is negative", ErrBadConfig, c.Budget)
 	}
 	if c.Landmarks > MaxEvaluations {
 		return c, fmt.Errorf("%w: Landmarks = %d exceeds %d", ErrBadConfig, c.Landmarks, MaxEvaluations)

@@ -190,7 +190,10 @@
 // ErrBadConfig (bad settings, caps exceeded, nil or typed-nil groups and
 // problems, a zero Optimizer), ErrBadPoint, ErrBadValue or ErrHistory where
 // they apply (test with errors.Is; all six are input errors,
-// internal/errclass), or the gp error of a failed fit. A
+// internal/errclass), or the gp error of a failed fit (a GP or kernel
+// request over Config.Budget wraps orbit.ErrOverBudget; the budget is the
+// caller's value, 0 meaning orbit.DefaultBudget, never read from the
+// environment). A
 // rejected Tell or Restore leaves the optimizer unchanged. Duplicate points
 // and constant y are accepted (the GP handles them with noise and jitter).
 //

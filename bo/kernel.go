@@ -19,11 +19,9 @@ type Kernel struct {
 	name  string
 	shape kernel.Shape
 	group orbit.Group // nil for base and custom kernels without a group
-	// family builds the gp.Family for dimension d (checked against the
-	// group's) with the optimizer's workers, backend and design cap of the
-	// Nyström kernels (Config.Landmarks with its default applied: m ≥ 1,
-	// or negative for none).
-	family func(d, workers int, be linalg.Backend, landmarks int) (gp.Family, error)
+	// family builds the gp.Family for dimension e.d (checked against the
+	// group's) with the optimizer's settings in e.
+	family func(e famEnv) (gp.Family, error)
 	// nystrom: a Nyström kernel (plus, nystrom), to which Landmarks
 	// applies.
 	nystrom bool
@@ -35,6 +33,22 @@ type Kernel struct {
 	needsGroup bool
 	// custom: built by Custom, whose family has no symbo shape.
 	custom bool
+}
+
+// famEnv is what a Kernel's family is built with: the dimension d and
+// the optimizer's workers, backend, memory budget and design cap of the
+// Nyström kernels (Config.Landmarks with its default applied: m ≥ 1, or
+// negative for none).
+type famEnv struct {
+	d, workers int
+	be         linalg.Backend
+	budget     int64
+	landmarks  int
+}
+
+// opts are the kernel options of the optimizer's settings.
+func (e famEnv) opts() kernel.Options {
+	return kernel.Options{Workers: e.workers, Budget: e.budget}
 }
 
 // shapeName is the base shape traces report: the shape's name, or
@@ -63,8 +77,8 @@ func KernelNames() []string {
 
 // Base is the base kernel k_b(x, y) = v·κ(‖x − y‖/ℓ) of the given shape.
 func Base(shape kernel.Shape) Kernel {
-	return Kernel{name: NameBase, shape: shape, family: func(d, _ int, _ linalg.Backend, _ int) (gp.Family, error) {
-		return gp.NewBaseFamily(shape, d)
+	return Kernel{name: NameBase, shape: shape, family: func(e famEnv) (gp.Family, error) {
+		return gp.NewBaseFamily(shape, e.d)
 	}}
 }
 
@@ -75,20 +89,20 @@ func Base(shape kernel.Shape) Kernel {
 // k_plus's behaviour that does not come from the group. Beside Base, Max
 // and Plus it makes the 2×2 invariance × Nyström ablation.
 func Nystrom(shape kernel.Shape) Kernel {
-	return Kernel{name: NameNystrom, shape: shape, nystrom: true, family: func(d, w int, be linalg.Backend, lm int) (gp.Family, error) {
-		g, err := orbit.Trivial(d)
+	return Kernel{name: NameNystrom, shape: shape, nystrom: true, family: func(e famEnv) (gp.Family, error) {
+		g, err := orbit.Trivial(e.d)
 		if err != nil {
 			return nil, fmt.Errorf("%w: nystrom: %v", ErrBadConfig, err)
 		}
-		return plusFamily(shape, g, w, be, lm)
+		return plusFamily(shape, g, e)
 	}}
 }
 
 // Avg is the orbit average k_avg over g of the base kernel of the given
 // shape.
 func Avg(g orbit.Group, shape kernel.Shape) Kernel {
-	return Kernel{name: NameAvg, shape: shape, group: g, needsGroup: true, family: func(_, w int, _ linalg.Backend, _ int) (gp.Family, error) {
-		return gp.NewAvgFamily(shape, g, kernel.Options{Workers: w})
+	return Kernel{name: NameAvg, shape: shape, group: g, needsGroup: true, family: func(e famEnv) (gp.Family, error) {
+		return gp.NewAvgFamily(shape, g, e.opts())
 	}}
 }
 
@@ -96,8 +110,10 @@ func Avg(g orbit.Group, shape kernel.Shape) Kernel {
 // (kernel.Options.Normalize; not in the paper: k_avg's prior variance
 // peaks at the group's fixed points, which biases GP-UCB toward them).
 func AvgNorm(g orbit.Group, shape kernel.Shape) Kernel {
-	return Kernel{name: NameAvgNorm, shape: shape, group: g, needsGroup: true, family: func(_, w int, _ linalg.Backend, _ int) (gp.Family, error) {
-		return gp.NewAvgFamily(shape, g, kernel.Options{Workers: w, Normalize: true})
+	return Kernel{name: NameAvgNorm, shape: shape, group: g, needsGroup: true, family: func(e famEnv) (gp.Family, error) {
+		o := e.opts()
+		o.Normalize = true
+		return gp.NewAvgFamily(shape, g, o)
 	}}
 }
 
@@ -109,11 +125,11 @@ func AvgNorm(g orbit.Group, shape kernel.Shape) Kernel {
 // fails with ErrMaxNotPSD and suggests Plus.
 func Max(g orbit.Group, shape kernel.Shape) Kernel {
 	_, canon := g.(orbit.Canonicalizer)
-	return Kernel{name: NameMax, shape: shape, group: g, needsGroup: true, canon: canon, family: func(_, w int, _ linalg.Backend, _ int) (gp.Family, error) {
+	return Kernel{name: NameMax, shape: shape, group: g, needsGroup: true, canon: canon, family: func(e famEnv) (gp.Family, error) {
 		if !canon {
 			return nil, fmt.Errorf("%w: %s has no canonical map (the paper's Proposition 1 covers sign flips, permutations, signed permutations and rotations); use kernel plus, its PSD projection", ErrMaxNotPSD, g.Name())
 		}
-		return gp.NewMaxFamily(shape, g, kernel.Options{Workers: w})
+		return gp.NewMaxFamily(shape, g, e.opts())
 	}}
 }
 
@@ -122,19 +138,20 @@ func Max(g orbit.Group, shape kernel.Shape) Kernel {
 // them once they outnumber Config.Landmarks.
 func Plus(g orbit.Group, shape kernel.Shape) Kernel {
 	_, canon := g.(orbit.Canonicalizer)
-	return Kernel{name: NamePlus, shape: shape, group: g, needsGroup: true, canon: canon, nystrom: true, family: func(_, w int, be linalg.Backend, lm int) (gp.Family, error) {
-		return plusFamily(shape, g, w, be, lm)
+	return Kernel{name: NamePlus, shape: shape, group: g, needsGroup: true, canon: canon, nystrom: true, family: func(e famEnv) (gp.Family, error) {
+		return plusFamily(shape, g, e)
 	}}
 }
 
 // plusFamily is k_plus over g with the observed points as the design
-// (landmarks < 0), or at most landmarks of them (gp's landmark family).
-func plusFamily(shape kernel.Shape, g orbit.Group, workers int, be linalg.Backend, landmarks int) (gp.Family, error) {
-	o, po := kernel.Options{Workers: workers}, kernel.PlusOptions{Backend: be}
-	if landmarks < 0 {
+// (e.landmarks < 0), or at most e.landmarks of them (gp's landmark
+// family).
+func plusFamily(shape kernel.Shape, g orbit.Group, e famEnv) (gp.Family, error) {
+	o, po := e.opts(), kernel.PlusOptions{Backend: e.be}
+	if e.landmarks < 0 {
 		return gp.NewPlusFamily(shape, g, o, po)
 	}
-	return gp.NewLandmarkPlusFamily(shape, g, o, po, landmarks)
+	return gp.NewLandmarkPlusFamily(shape, g, o, po, e.landmarks)
 }
 
 // Custom is a covariance of your own: fam is a family of unit-variance
@@ -148,7 +165,8 @@ func plusFamily(shape kernel.Shape, g orbit.Group, workers int, be linalg.Backen
 // of one orbit under g; with nil, of one point). Declare only a group the
 // family is invariant under. name labels the kernel in traces.
 func Custom(name string, fam gp.Family, g orbit.Group) Kernel {
-	return Kernel{name: name, group: g, custom: true, family: func(d, _ int, _ linalg.Backend, _ int) (gp.Family, error) {
+	return Kernel{name: name, group: g, custom: true, family: func(e famEnv) (gp.Family, error) {
+		d := e.d
 		if fam == nil {
 			return nil, fmt.Errorf("%w: custom kernel %q has a nil family", ErrBadConfig, name)
 		}

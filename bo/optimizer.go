@@ -136,7 +136,7 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 	} else if k.needsGroup {
 		return nil, fmt.Errorf("%w: kernel %s needs a group", ErrBadConfig, k.Name())
 	}
-	fam, err := k.family(d, cfg.Workers, cfg.Backend, cfg.Landmarks)
+	fam, err := k.family(famEnv{d: d, workers: cfg.Workers, be: cfg.Backend, budget: cfg.Budget, landmarks: cfg.Landmarks})
 	if err != nil {
 		return nil, wrapf(err, "kernel %s", k.Name())
 	}
@@ -480,6 +480,7 @@ func (o *Optimizer) fitModel() error {
 		Seed:     mix(o.seed, tagFit, uint64(n)),
 		FixNoise: o.cfg.FixNoise,
 		Noise:    o.cfg.Noise,
+		Budget:   o.cfg.Budget,
 		Mean:     o.cfg.Mean,
 	}
 	if o.cfg.Prior != gp.PriorNone {
@@ -550,7 +551,7 @@ func (o *Optimizer) condition() error {
 			for i, p := range xs {
 				xp.SetRow(i, p)
 			}
-			if o.pred, err = gp.New(o.fam, xp, ys, m.Hyper(), gp.Options{Backend: o.cfg.Backend, Mean: o.cfg.Mean}); err != nil {
+			if o.pred, err = gp.New(o.fam, xp, ys, m.Hyper(), gp.Options{Backend: o.cfg.Backend, Budget: o.cfg.Budget, Mean: o.cfg.Mean}); err != nil {
 				return wrapf(err, "pending points")
 			}
 		}

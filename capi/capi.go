@@ -20,6 +20,12 @@
 // SYMBO_EINTERNAL; messages lose symbo's package prefixes
 // (frontend.TrimPrefixes) in fail. Settings and history JSON are
 // read by frontend.Decode: strict keys, sizes checked before allocation.
+//
+// The memory budget of a call is a value: the settings' "mem_budget" key
+// when given, else SYMBO_MEMORY_BUDGET as read once at load (envBudget),
+// else 8 GiB. It bounds the call's input copies and is handed to the
+// library (bo.Config.Budget, kernel.Options.Budget); an optimizer handle
+// keeps the one it was created with. Nothing here changes it afterwards.
 package main
 
 /*
@@ -64,10 +70,10 @@ import (
 	"unsafe"
 
 	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/internal/app/frontend"
+	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/internal/errclass"
-	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/linalg"
-	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -94,6 +100,21 @@ func fail(code C.int, err error) C.int {
 	C.symbo_set_err(cs, C.size_t(len(msg)))
 	C.free(unsafe.Pointer(cs))
 	return code
+}
+
+// envBudget is SYMBO_MEMORY_BUDGET read once, at load: the default memory
+// budget of every call (0: 8 GiB), or envBudgetErr when the variable is
+// malformed. Immutable after init, so threads share it without a race.
+var envBudget, envBudgetErr = budget.FromEnv()
+
+// callBudget returns the memory budget of a call whose settings hold m:
+// their mem_budget, else envBudget. A malformed mem_budget, or a
+// malformed SYMBO_MEMORY_BUDGET when the settings give none, is bad input.
+func callBudget(m frontend.Memory) (int64, error) {
+	if m.MemBudget == nil && envBudgetErr != nil {
+		return 0, fmt.Errorf("%w: %v", errInput, envBudgetErr)
+	}
+	return m.Budget(int64(envBudget))
 }
 
 // testPanic makes every exported function panic inside its guard: a test
@@ -140,8 +161,9 @@ func guard(f func() error) (code C.int) {
 }
 
 // matrix copies a rows×cols row-major C array into a Go matrix (nil for a
-// NULL pointer with rows = 0 allowed by the caller).
-func matrix(p *C.double, rows, cols C.int64_t, name string) (*mat.Dense, error) {
+// NULL pointer with rows = 0 allowed by the caller), within the call's
+// memory budget b.
+func matrix(p *C.double, rows, cols C.int64_t, name string, b int64) (*mat.Dense, error) {
 	if rows < 0 || cols < 1 || rows > 1<<40 || cols > 1<<20 {
 		return nil, fmt.Errorf("%w: %s is %d×%d", errInput, name, rows, cols)
 	}
@@ -152,7 +174,7 @@ func matrix(p *C.double, rows, cols C.int64_t, name string) (*mat.Dense, error) 
 		return nil, fmt.Errorf("%w: %s is NULL with %d rows", errInput, name, rows)
 	}
 	n := int(rows) * int(cols)
-	if err := orbit.CheckMemory(name, 8*float64(n)); err != nil {
+	if err := budget.Limit(b).Check(name, 8*float64(n)); err != nil {
 		return nil, err
 	}
 	src := unsafe.Slice((*float64)(unsafe.Pointer(p)), n)
@@ -211,10 +233,14 @@ func symbo_cross(spec *C.char, x *C.double, n C.int64_t, y *C.double, m C.int64_
 		if err := frontend.Decode([]byte(s), &ks); err != nil {
 			return err
 		}
+		lim, err := callBudget(ks.Memory)
+		if err != nil {
+			return err
+		}
 		if n < 1 {
 			return fmt.Errorf("%w: x has %d rows", errInput, n)
 		}
-		xm, err := matrix(x, n, d, "x")
+		xm, err := matrix(x, n, d, "x", lim)
 		if err != nil {
 			return err
 		}
@@ -223,7 +249,7 @@ func symbo_cross(spec *C.char, x *C.double, n C.int64_t, y *C.double, m C.int64_
 			if m < 1 {
 				return fmt.Errorf("%w: y has %d rows", errInput, m)
 			}
-			if ym, err = matrix(y, m, d, "y"); err != nil {
+			if ym, err = matrix(y, m, d, "y", lim); err != nil {
 				return err
 			}
 		} else {
@@ -236,7 +262,7 @@ func symbo_cross(spec *C.char, x *C.double, n C.int64_t, y *C.double, m C.int64_
 			if nd < 1 || design == nil {
 				return fmt.Errorf("%w: design is %p with %d rows", errInput, design, nd)
 			}
-			if dm, err = matrix(design, nd, d, "design"); err != nil {
+			if dm, err = matrix(design, nd, d, "design", lim); err != nil {
 				return err
 			}
 		}
@@ -250,7 +276,7 @@ func symbo_cross(spec *C.char, x *C.double, n C.int64_t, y *C.double, m C.int64_
 		if err != nil {
 			return err
 		}
-		k, err := frontend.Cross(ks, xm, ym, dm, be)
+		k, err := frontend.Cross(ks, xm, ym, dm, be, lim)
 		if err != nil {
 			return err
 		}
@@ -270,6 +296,10 @@ func symbo_suggest(settings *C.char, histX *C.double, histY *C.double, n C.int64
 		if err := frontend.Decode([]byte(s), &st); err != nil {
 			return err
 		}
+		lim, err := callBudget(st.Memory)
+		if err != nil {
+			return err
+		}
 		if q < 1 || q > bo.MaxBatch {
 			return fmt.Errorf("%w: q = %d outside [1, %d]", errInput, q, bo.MaxBatch)
 		}
@@ -277,14 +307,14 @@ func symbo_suggest(settings *C.char, histX *C.double, histY *C.double, n C.int64
 		if err != nil {
 			return err
 		}
-		opt, err := st.Optimizer(be)
+		opt, err := st.Optimizer(be, lim)
 		if err != nil {
 			return err
 		}
 		if int(d) != opt.Dim() {
 			return fmt.Errorf("%w: d = %d, the settings' box has %d dimensions", errInput, d, opt.Dim())
 		}
-		hx, err := matrix(histX, n, d, "hist_x")
+		hx, err := matrix(histX, n, d, "hist_x", lim)
 		if err != nil {
 			return err
 		}
@@ -295,7 +325,7 @@ func symbo_suggest(settings *C.char, histX *C.double, histY *C.double, n C.int64
 			}
 			hy = append([]float64(nil), unsafe.Slice((*float64)(unsafe.Pointer(histY)), int(n))...)
 		}
-		pm, err := matrix(pending, np, d, "pending")
+		pm, err := matrix(pending, np, d, "pending", lim)
 		if err != nil {
 			return err
 		}

@@ -16,16 +16,14 @@ import (
 	"testing"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/internal/frontend"
+	"github.com/symbo/symbo/internal/app/frontend"
 	"github.com/symbo/symbo/linalg"
 	"gonum.org/v1/gonum/mat"
 )
 
-// TestCABI builds libsymbo with -buildmode=c-shared, compiles
-// testdata/check.c against symbo.h with gcc, runs it (GODEBUG=cgocheck=1)
-// and compares every double it prints, bit for bit, with the Go API's
-// result for the same inputs.
-func TestCABI(t *testing.T) {
+// checkBin compiles testdata/check.c against symbo.h and libsymbo.
+func checkBin(t *testing.T) string {
+	t.Helper()
 	dir := buildLib(t)
 	bin := filepath.Join(t.TempDir(), "check")
 	cc := exec.Command("gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-I.", "testdata/check.c", "-o", bin,
@@ -33,8 +31,28 @@ func TestCABI(t *testing.T) {
 	if out, err := cc.CombinedOutput(); err != nil {
 		t.Fatalf("gcc: %v\n%s", err, out)
 	}
+	return bin
+}
+
+// environ is the environment without SYMBO_MEMORY_BUDGET, plus extra.
+func environ(extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "SYMBO_MEMORY_BUDGET=") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, extra...)
+}
+
+// TestCABI builds libsymbo with -buildmode=c-shared, compiles
+// testdata/check.c against symbo.h with gcc, runs it (GODEBUG=cgocheck=1)
+// and compares every double it prints, bit for bit, with the Go API's
+// result for the same inputs.
+func TestCABI(t *testing.T) {
+	bin := checkBin(t)
 	run := exec.Command(bin)
-	run.Env = append(os.Environ(), "GODEBUG=cgocheck=1")
+	run.Env = environ("GODEBUG=cgocheck=1")
 	out, err := run.CombinedOutput()
 	if err != nil {
 		t.Fatalf("check: %v\n%s", err, out)
@@ -89,7 +107,7 @@ func TestCABI(t *testing.T) {
 			key string
 			y   *mat.Dense
 		}{{"gram " + k, nil}, {"cross " + k, y}} {
-			want, err := frontend.Cross(spec, x, c.y, nil, be)
+			want, err := frontend.Cross(spec, x, c.y, nil, be, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,7 +115,7 @@ func TestCABI(t *testing.T) {
 		}
 	}
 	st := frontend.SuggestSettings{Problem: "Ackley2d", Kernel: "plus", Seed: 3, Init: 3}
-	opt, err := st.Optimizer(be)
+	opt, err := st.Optimizer(be, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +124,7 @@ func TestCABI(t *testing.T) {
 		t.Fatal(err)
 	}
 	compareBits(t, "suggest", got["suggest"], want)
-	opt, _ = st.Optimizer(be)
+	opt, _ = st.Optimizer(be, 0)
 	want, _ = frontend.Suggest(opt, nil, nil, nil, nil, 1)
 	compareBits(t, "suggest0", got["suggest0"], want)
 	handleSequence(t, got, history)
@@ -118,7 +136,7 @@ func handleSequence(t *testing.T, got map[string][]uint64, history string) {
 	t.Helper()
 	be, _ := linalg.Default()
 	st := frontend.SuggestSettings{Problem: "Ackley2d", Kernel: "plus", Seed: 3, Init: 3}
-	opt, err := st.Optimizer(be)
+	opt, err := st.Optimizer(be, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,6 +211,21 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(lib.dir)
 	}
 	os.Exit(code)
+}
+
+// TestCABIBudget runs check.c's budget checks: SYMBO_MEMORY_BUDGET is the
+// default budget of every call, read once at load; the settings key
+// mem_budget overrides it for its call (an optimizer handle keeps its
+// own); a malformed variable is SYMBO_EINVAL for the calls that need it.
+func TestCABIBudget(t *testing.T) {
+	bin := checkBin(t)
+	for mode, env := range map[string]string{"budget": "2KiB", "badenv": "lots"} {
+		run := exec.Command(bin, mode)
+		run.Env = environ("GODEBUG=cgocheck=1", "SYMBO_MEMORY_BUDGET="+env)
+		if out, err := run.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "ok" {
+			t.Errorf("check %s (SYMBO_MEMORY_BUDGET=%s): %v\n%s", mode, env, err, out)
+		}
+	}
 }
 
 // TestReadmeC compiles README.md's C example with the build line the

@@ -16,9 +16,9 @@ import (
 	"unsafe"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/internal/frontend"
+	"github.com/symbo/symbo/internal/app/frontend"
+	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/linalg"
-	"github.com/symbo/symbo/orbit"
 )
 
 // An optimizer handle is a bo.Optimizer owned by the library and named, on
@@ -56,11 +56,16 @@ func newHandle(settings string) (int64, error) {
 	if err := frontend.Decode([]byte(settings), &st); err != nil {
 		return 0, err
 	}
+	lim, err := callBudget(st.Memory)
+	if err != nil {
+		return 0, err
+	}
 	be, err := linalg.Default()
 	if err != nil {
 		return 0, err
 	}
-	opt, err := st.Optimizer(be)
+	// The handle's budget for good: in its optimizer's Config.Budget.
+	opt, err := st.Optimizer(be, lim)
 	if err != nil {
 		return 0, err
 	}
@@ -368,7 +373,7 @@ func symbo_optimizer_history(id C.int64_t, buf *C.char, n C.size_t, needed *C.si
 		// The JSON is a few dozen bytes per coordinate: sized before it
 		// is built.
 		size := 64 + 32*float64(h.Dim+1)*float64(len(h.Observations)+len(h.Pending)+len(h.Failed))
-		if err := orbit.CheckMemory("history JSON", size); err != nil {
+		if err := budget.Limit(o.Config().Budget).Check("history JSON", size); err != nil {
 			return err
 		}
 		js, err := json.Marshal(h)

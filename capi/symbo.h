@@ -37,10 +37,18 @@
  *     definite, or a bug — SYMBO_EINTERNAL.
  *   - No Go panic crosses the boundary: an internal failure is
  *     SYMBO_EINTERNAL with its message.
- *   - The memory budget (default 8 GiB; environment variable
- *     SYMBO_MEMORY_BUDGET, e.g. "512MiB", read at load) caps the large
- *     allocations of a call (input copies, matrices, orbit buffers),
- *     each sized before it is made; a request over it is SYMBO_ESIZE.
+ *   - The memory budget caps the large allocations of a call (input
+ *     copies, matrices, orbit buffers, a GP's work matrices), each sized
+ *     before it is made; a request over it is SYMBO_ESIZE. It is the
+ *     settings' "mem_budget" when given (every settings record below
+ *     takes it: a JSON string as "512MiB", "16GiB" or "2e9" bytes — binary
+ *     units B, KiB, MiB, GiB, TiB —, positive; anything else, a JSON
+ *     number included, is SYMBO_EINVAL), else the environment variable
+ *     SYMBO_MEMORY_BUDGET (same syntax), read once at load, else 8 GiB.
+ *     A malformed SYMBO_MEMORY_BUDGET makes every call that would use it
+ *     (settings without "mem_budget") SYMBO_EINVAL, naming the variable.
+ *     An optimizer handle keeps the budget it was created with. Budgets
+ *     are per call: nothing a call does changes another's.
  */
 #ifndef SYMBO_H
 #define SYMBO_H
@@ -88,7 +96,8 @@ size_t symbo_last_error(char *buf, size_t len);
  *   as the identity on the others: the group is built for dimension
  *   len(coords), its coordinate j being coords[j];
  *   variance (positive) defaults to 1 when absent, method to auto; box
- *   (scaling only) defaults to [0.1, 10] per coordinate.
+ *   (scaling only) defaults to [0.1, 10] per coordinate; "mem_budget":
+ *   "512MiB" (optional) is the call's memory budget (see Conventions).
  * x: n×d; y: m×d, or NULL for y = x (then m is ignored and the symmetric
  * assembly runs: an exactly symmetric Gram); design: nd×d for plus and
  * nystrom, or NULL (with nd = 0) for design = x; a design for another
@@ -118,7 +127,10 @@ int symbo_cross(const char *spec,
  *           "minimize": true|false, "init": 5, "acq": "ucb"|"ei",
  *           "beta": "paper"|"authors", "fit": "own"|"base",
  *           "prior": "none"|"botorch", "landmarks": M (the design cap
- *           of plus and nystrom: 0 or absent 256, negative none).
+ *           of plus and nystrom: 0 or absent 256, negative none),
+ *           "mem_budget": "512MiB" (optional: the memory budget of the
+ *           call, or of every call on a handle made from it; see
+ *           Conventions).
  * hist_x: n×d observed points, hist_y: their n values (n may be 0);
  * pending: np×d points handed out and not yet evaluated (np may be 0).
  */

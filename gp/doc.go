@@ -264,9 +264,12 @@
 //
 // Errors start with "gp: ". NaN or infinite inputs, outputs or prediction
 // points, mismatched shapes and invalid hyperparameters or bounds are
-// errors, and so is a GP whose memory exceeds the budget
-// (orbit.CheckMemory: about five n×n matrices for an exact GP, O(n·m)
-// for a landmark one), refused before anything is allocated. A covariance that stays non-PD after the largest jitter gives an
+// errors, and so is a GP whose memory exceeds its budget (wrapping
+// orbit.ErrOverBudget: about five n×n matrices for an exact GP, O(n·m)
+// for a landmark one), refused before anything is allocated. The budget
+// is a value the caller passes, Options.Budget or FitOptions.Budget (0:
+// orbit.DefaultBudget, never the environment); a negative one is an
+// error. A covariance that stays non-PD after the largest jitter gives an
 // error wrapping linalg.ErrNotPositiveDefinite that states the jitter
 // tried; during Fit such a point counts as −∞ likelihood, and Fit fails
 // only if every start fails. ErrNoDerivative marks families without a

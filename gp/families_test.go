@@ -533,17 +533,50 @@ func TestFamiliesDecideUpFront(t *testing.T) {
 }
 
 // TestDataBudget: a GP whose n×n work matrices would outgrow the memory
-// budget is refused (orbit.ErrOverBudget) before any of them is allocated.
+// budget (Options.Budget, FitOptions.Budget) is refused
+// (orbit.ErrOverBudget) before any of them is allocated; the default
+// budget (0: 8 GiB, whatever SYMBO_MEMORY_BUDGET says) takes it, and a
+// negative one is an error.
 func TestDataBudget(t *testing.T) {
+	t.Setenv(budget.EnvVar, "1KiB")
 	rng := rand.New(rand.NewPCG(4, 0))
 	x, y := sample(rng, 400, 2) // 5 matrices of 400×400 float64 = 6.4 MB
 	fam := mustG(NewBaseFamily(kernel.RBF, 2))
-	defer budget.SetLimit(1 << 20)()
-	if _, err := Fit(fam, x, y, FitOptions{}); !errors.Is(err, orbit.ErrOverBudget) {
+	const small = 1 << 20
+	if _, err := Fit(fam, x, y, FitOptions{Budget: small}); !errors.Is(err, orbit.ErrOverBudget) {
 		t.Errorf("Fit: error %v, want ErrOverBudget", err)
 	}
-	if _, err := New(fam, x, y, Hyper{1, 1, 1e-3}, Options{}); !errors.Is(err, orbit.ErrOverBudget) {
+	if _, err := New(fam, x, y, Hyper{1, 1, 1e-3}, Options{Budget: small}); !errors.Is(err, orbit.ErrOverBudget) {
 		t.Errorf("New: error %v, want ErrOverBudget", err)
+	}
+	if _, err := New(fam, x, y, Hyper{1, 1, 1e-3}, Options{}); err != nil {
+		t.Errorf("New with the default budget: %v", err)
+	}
+	if _, err := New(fam, x, y, Hyper{1, 1, 1e-3}, Options{Budget: -1}); err == nil || errors.Is(err, orbit.ErrOverBudget) {
+		t.Errorf("New with a negative budget: %v", err)
+	}
+	if _, err := Fit(fam, x, y, FitOptions{Budget: -1}); err == nil || errors.Is(err, orbit.ErrOverBudget) {
+		t.Errorf("Fit with a negative budget: %v", err)
+	}
+}
+
+// TestProfileBudget: a budget that holds the GP but not two profile
+// scratches makes the profile evaluate serially, with the same bits.
+func TestProfileBudget(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 0))
+	x, y := sample(rng, parallelProfileN, 2)
+	fam := mustG(NewBaseFamily(kernel.RBF, 2))
+	ref, err := Fit(fam, x, y, FitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tight := int64(denseMemory(parallelProfileN)) // < 2 scratches of 3 n² float64s
+	got, err := Fit(fam, x, y, FitOptions{Budget: tight})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref.Hyper() != got.Hyper() || ref.LogMarginal() != got.LogMarginal() {
+		t.Errorf("budget %d: %+v %v, default: %+v %v", tight, got.Hyper(), got.LogMarginal(), ref.Hyper(), ref.LogMarginal())
 	}
 }
 

@@ -91,6 +91,12 @@ type FitOptions struct {
 	// or MeanConstant (a constant fitted by maximum likelihood, profiled
 	// out in closed form; see Mean). The GP returned uses the same.
 	Mean Mean
+	// Budget is the memory budget in bytes, as Options.Budget: for the
+	// GP's work matrices and for the profile's concurrent scratch (fewer
+	// workers when their scratch would exceed it; the result does not
+	// depend on it). 0 means orbit.DefaultBudget (8 GiB), never the
+	// environment; negative is an error.
+	Budget int64
 }
 
 // fitInfo describes a fit. With a Prior, LogMarginal is the maximized
@@ -125,7 +131,11 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 	if err := opts.Mean.check(); err != nil {
 		return nil, err
 	}
-	xc, err := checkData(x, y, fam.Dim(), func(n int) float64 { return familyMemory(fam, n) })
+	lim, err := limitOf(opts.Budget)
+	if err != nil {
+		return nil, err
+	}
+	xc, err := checkData(x, y, fam.Dim(), func(n int) float64 { return familyMemory(fam, n) }, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +167,7 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 		return nil, err
 	}
 	info.Mode = opts.Mode
-	g, err := build(b, xc, ys, mean, scale, h, Options{Backend: be, Mean: opts.Mean})
+	g, err := build(b, xc, ys, mean, scale, h, Options{Backend: be, Budget: opts.Budget, Mean: opts.Mean})
 	if err != nil {
 		return nil, err
 	}

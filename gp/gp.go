@@ -6,11 +6,11 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
-	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -46,6 +46,20 @@ type Options struct {
 	// scale) or MeanConstant (the GLS estimate m̂ for the covariance of
 	// the given hyperparameters; see Mean).
 	Mean Mean
+	// Budget is the memory budget in bytes for the GP's work matrices
+	// (checked before anything is allocated: about five n×n float64
+	// matrices for an exact GP, O(n·m) for a landmark one); 0 means
+	// orbit.DefaultBudget (8 GiB), never the environment; negative is an
+	// error. The family's kernels have their own, kernel.Options.Budget.
+	Budget int64
+}
+
+// limitOf validates a Budget option (0: the default, negative: an error).
+func limitOf(b int64) (budget.Limit, error) {
+	if b < 0 {
+		return 0, fmt.Errorf("gp: negative Budget %d", b)
+	}
+	return budget.Limit(b), nil
 }
 
 func backendOr(b linalg.Backend) (linalg.Backend, error) {
@@ -155,9 +169,9 @@ func familyMemory(fam Family, n int) float64 {
 }
 
 // checkData validates x (n×d) and y (length n) and returns a copy of x.
-// mem(n) is the memory of the GP to check against the budget (nil:
+// mem(n) is the memory of the GP to check against the budget l (nil:
 // denseMemory).
-func checkData(x *mat.Dense, y []float64, d int, mem func(int) float64) (*mat.Dense, error) {
+func checkData(x *mat.Dense, y []float64, d int, mem func(int) float64, l budget.Limit) (*mat.Dense, error) {
 	if x == nil || x.IsEmpty() {
 		return nil, fmt.Errorf("gp: no training inputs")
 	}
@@ -171,7 +185,7 @@ func checkData(x *mat.Dense, y []float64, d int, mem func(int) float64) (*mat.De
 	if mem == nil {
 		mem = denseMemory
 	}
-	if err := orbit.CheckMemory(fmt.Sprintf("a GP on %d observations", n), mem(n)); err != nil {
+	if err := l.Check(fmt.Sprintf("a GP on %d observations", n), mem(n)); err != nil {
 		return nil, fmt.Errorf("gp: %w", err)
 	}
 	for i := range n {
@@ -249,7 +263,11 @@ func New(fam Family, x *mat.Dense, y []float64, h Hyper, opts Options) (*GP, err
 	if err := opts.Mean.check(); err != nil {
 		return nil, err
 	}
-	xc, err := checkData(x, y, fam.Dim(), func(n int) float64 { return familyMemory(fam, n) })
+	lim, err := limitOf(opts.Budget)
+	if err != nil {
+		return nil, err
+	}
+	xc, err := checkData(x, y, fam.Dim(), func(n int) float64 { return familyMemory(fam, n) }, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -294,7 +312,11 @@ func newKernelGP(k kernel.Kernel, x *mat.Dense, y []float64, noise float64, opts
 	if !(noise >= 0) || math.IsInf(noise, 0) {
 		return nil, fmt.Errorf("gp: noise %v must be non-negative and finite", noise)
 	}
-	xc, err := checkData(x, y, k.Dim(), nil)
+	lim, err := limitOf(opts.Budget)
+	if err != nil {
+		return nil, err
+	}
+	xc, err := checkData(x, y, k.Dim(), nil, lim)
 	if err != nil {
 		return nil, err
 	}

@@ -5,9 +5,9 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/internal/parallel"
 	"github.com/symbo/symbo/linalg"
-	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -76,6 +76,8 @@ type profiler struct {
 	fixed bool    // σ² fixed at s2
 	s2    float64 // fixed noise (standardized), may be 0
 	pr    *priorSpec
+	// budget bounds the scratch of concurrent evaluations (atAll).
+	budget budget.Limit
 	// mean: a constant prior mean is profiled out (MeanConstant), each
 	// likelihood then that of the GLS residual y − m̂·1 (glsSpectral).
 	mean  bool
@@ -164,7 +166,7 @@ func (p *profiler) atAll(ls []float64) ([]profPoint, []error) {
 	w := 1
 	if p.n >= parallelProfileN {
 		w = parallel.Workers(0, len(ls))
-		for w > 1 && orbit.CheckMemory("profile scratch", float64(w)*p.scratchBytes()) != nil {
+		for w > 1 && !p.budget.Fits(float64(w)*p.scratchBytes()) {
 			w--
 		}
 	}
@@ -489,6 +491,7 @@ func brentMax(f func(float64) float64, a, b, x0, f0, tol float64) (float64, floa
 func fitProfileLikelihood(b Bound, be linalg.Backend, ys []float64, s float64, bx box, fixedLogNoise float64, pr *priorSpec, opts FitOptions) (Hyper, fitInfo, error) {
 	var info fitInfo
 	p := newProfiler(b, be, ys, opts.Mean == MeanConstant)
+	p.budget = budget.Limit(opts.Budget)
 	p.pr = pr
 	p.a0, p.a1 = bx.lo[0], bx.hi[0]
 	p.b0, p.b1 = bx.lo[2], bx.hi[2]

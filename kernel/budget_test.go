@@ -2,11 +2,11 @@ package kernel_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 )
@@ -14,14 +14,16 @@ import (
 // TestOutputBudget: an output matrix that would outgrow the memory budget
 // is refused (orbit.ErrOverBudget) before it is allocated, by every kernel
 // and every entry point (issue: a 4.4M-row point file made perf gram die
-// of "out of memory" sizing its n×n output).
+// of "out of memory" sizing its n×n output). The budget is the kernel's
+// Options.Budget (k_plus: its k_max's), a value: two kernels with
+// different budgets side by side each keep their own.
 func TestOutputBudget(t *testing.T) {
 	g, _ := orbit.Hyperoctahedral(2)
 	p := kernel.Params{Shape: kernel.Matern52, Variance: 1, Lengthscale: 1}
-	base, _ := kernel.NewBase(p, 2)
-	avg, _ := kernel.NewAvg(p, g, kernel.Options{})
-	norm, _ := kernel.NewAvg(p, g, kernel.Options{Normalize: true})
-	mx, _ := kernel.NewMax(p, g, kernel.Options{})
+	small := kernel.Options{Budget: 1 << 20}
+	avg, _ := kernel.NewAvg(p, g, small)
+	norm, _ := kernel.NewAvg(p, g, kernel.Options{Normalize: true, Budget: small.Budget})
+	mx, _ := kernel.NewMax(p, g, small)
 	plus, err := kernel.NewPlus(mx, mat.NewDense(2, 2, []float64{1, 0, 0, 1}), kernel.PlusOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -31,8 +33,7 @@ func TestOutputBudget(t *testing.T) {
 	for i := range n {
 		x.Set(i, 0, float64(i))
 	}
-	defer budget.SetLimit(1 << 20)()
-	for _, k := range []kernel.Kernel{base, avg, norm, mx, plus} {
+	for _, k := range []kernel.Kernel{avg, norm, mx, plus} {
 		var c mat.Dense
 		if err := k.CrossTo(&c, x, x); !errors.Is(err, orbit.ErrOverBudget) || !c.IsEmpty() {
 			t.Errorf("%T CrossTo: error %v, dst empty %v", k, err, c.IsEmpty())
@@ -43,13 +44,63 @@ func TestOutputBudget(t *testing.T) {
 		}
 	}
 	var d mat.SymDense
-	if err := kernel.OrbitDist2To(&d, g, x, kernel.Options{}); !errors.Is(err, orbit.ErrOverBudget) || !d.IsEmpty() {
+	if err := kernel.OrbitDist2To(&d, g, x, small); !errors.Is(err, orbit.ErrOverBudget) || !d.IsEmpty() {
 		t.Errorf("OrbitDist2To: error %v", err)
 	}
-	// Within the budget it works.
-	small := x.Slice(0, 100, 0, 2).(*mat.Dense)
+	if err := kernel.OrbitDist2To(&d, nil, x, small); !errors.Is(err, orbit.ErrOverBudget) || !d.IsEmpty() {
+		t.Errorf("OrbitDist2To (Euclidean): error %v", err)
+	}
+	if _, err := kernel.NewOrbitDist(g, x, kernel.Options{Budget: 1 << 10}); !errors.Is(err, orbit.ErrOverBudget) {
+		t.Errorf("NewOrbitDist: error %v", err)
+	}
+	// Within the budget it works, and the same kernel with the default
+	// budget (0: 8 GiB, whatever SYMBO_MEMORY_BUDGET says) takes the
+	// 600×600 output.
+	t.Setenv("SYMBO_MEMORY_BUDGET", "1KiB")
+	sub := x.Slice(0, 100, 0, 2).(*mat.Dense)
 	var c mat.Dense
-	if err := avg.CrossTo(&c, small, small); err != nil {
+	if err := avg.CrossTo(&c, sub, sub); err != nil {
 		t.Errorf("100×100: %v", err)
+	}
+	wide, _ := kernel.NewAvg(p, g, kernel.Options{})
+	var w mat.Dense
+	if err := wide.CrossTo(&w, x, x); err != nil {
+		t.Errorf("600×600 with the default budget: %v", err)
+	}
+	if err := kernel.OrbitDist2To(&d, g, x, kernel.Options{}); err != nil {
+		t.Errorf("OrbitDist2To with the default budget: %v", err)
+	}
+	// Base takes no Options: its budget is orbit.DefaultBudget. An output
+	// over 8 GiB (40000² float64s) is refused before anything is computed.
+	base, _ := kernel.NewBase(p, 2)
+	huge := mat.NewDense(40000, 2, nil)
+	var hc mat.Dense
+	if err := base.CrossTo(&hc, huge, huge); !errors.Is(err, orbit.ErrOverBudget) || !hc.IsEmpty() || !strings.Contains(err.Error(), "40000×40000") {
+		t.Errorf("Base CrossTo 40000×40000: %v", err)
+	}
+	var hs mat.SymDense
+	if err := kernel.Gram(base, &hs, huge); !errors.Is(err, orbit.ErrOverBudget) || !hs.IsEmpty() {
+		t.Errorf("Base Gram 40000×40000: %v", err)
+	}
+	if _, err := kernel.NewAvg(p, g, kernel.Options{Budget: -1}); !errors.Is(err, kernel.ErrBadOptions) {
+		t.Errorf("negative Budget: %v", err)
+	}
+	if err := kernel.OrbitDist2To(&d, nil, x, kernel.Options{Budget: -1}); !errors.Is(err, kernel.ErrBadOptions) {
+		t.Errorf("negative Budget (Euclidean): %v", err)
+	}
+}
+
+// TestEnumerationBudget: Options.Budget bounds one enumerated orbit; a
+// group whose orbit exceeds it has no enumeration (an error under
+// Method Enumerate), and another kernel with a larger budget enumerates it.
+func TestEnumerationBudget(t *testing.T) {
+	g, _ := orbit.Hyperoctahedral(4) // 384 elements: 384·4·8 = 12 KiB per orbit
+	p := kernel.Params{Shape: kernel.RBF, Variance: 1, Lengthscale: 1}
+	if _, err := kernel.NewMax(p, g, kernel.Options{Method: kernel.Enumerate, Budget: 1 << 10}); !errors.Is(err, orbit.ErrOverBudget) {
+		t.Errorf("1 KiB budget: %v", err)
+	}
+	k, err := kernel.NewMax(p, g, kernel.Options{Method: kernel.Enumerate, Budget: 1 << 20})
+	if err != nil || k.Method() != kernel.Enumerate {
+		t.Errorf("1 MiB budget: %v", err)
 	}
 }

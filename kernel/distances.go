@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
@@ -27,7 +28,7 @@ func OrbitDist2To(dst *mat.SymDense, g orbit.Group, x *mat.Dense, o Options) err
 	if err != nil {
 		return err
 	}
-	if err := checkOut(dst.IsEmpty(), n, n); err != nil {
+	if err := checkOut(k.budget, dst.IsEmpty(), n, n); err != nil {
 		return err
 	}
 	gramTo(k.ev, k.workers, dst, x, n, 0, true)
@@ -62,11 +63,15 @@ func rawDistKernel(g orbit.Group, x *mat.Dense, o Options) (*orbitKernel, error)
 	var k *orbitKernel
 	if g == nil {
 		_, d := x.Dims()
+		if o.Budget < 0 {
+			return nil, fmt.Errorf("%w: negative Budget %d", ErrBadOptions, o.Budget)
+		}
 		b, err := NewBase(p, max(d, 1))
 		if err != nil {
 			return nil, err
 		}
 		k = &b.orbitKernel
+		k.budget = budget.Limit(o.Budget)
 	} else {
 		var err error
 		if k, err = newOrbitKernel(p, g, o, true); err != nil {

@@ -136,7 +136,7 @@
 // the factored form measured slower), and for Matérn bases, which are not
 // products over coordinates. The factored and the enumerated k_avg agree
 // within 1e−12·v for finite groups and rotation2d
-// (TestEmbeddedProductMatchesEnumeration), and both match internal/refgen's
+// (TestEmbeddedProductMatchesEnumeration), and both match internal/app/refgen's
 // brute-force references (TestGolden, the -oncoords cases).
 //
 // # Normalized k_avg
@@ -266,7 +266,10 @@
 // positive and finite (ErrSpectrum: e.g. a variance near the float64
 // maximum), and Options.Normalize for NewMax. Methods fail (ErrBadPoints)
 // on empty inputs, a dimension mismatch, NaN or infinite coordinates and
-// coordinates too large for ℓ; the normalized
+// coordinates too large for ℓ, and (wrapping orbit.ErrOverBudget) on an
+// empty dst whose output would exceed the kernel's memory budget
+// (Options.Budget; orbit.DefaultBudget for Base and when 0: a value the
+// caller passes, never read from the environment); the normalized
 // k_avg also fails if some k_avg(x, x) underflows to 0 (not reachable for
 // the groups here, where k_avg(x, x) ≥ v/|G| or the quadrature analogue).
 // Errors are prefixed "kernel: ". The sentinels are input errors

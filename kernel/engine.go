@@ -6,9 +6,9 @@ import (
 	"math/bits"
 	"sync"
 
+	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/internal/parallel"
-	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -101,12 +101,12 @@ func row(x *mat.Dense, i int) []float64 {
 }
 
 // checkOut refuses, before anything is allocated, an empty dst that would
-// be resized to rows×cols beyond the memory budget (orbit.MemoryBudget).
-func checkOut(empty bool, rows, cols int) error {
+// be resized to rows×cols beyond the kernel's memory budget l.
+func checkOut(l budget.Limit, empty bool, rows, cols int) error {
 	if !empty {
 		return nil
 	}
-	return orbit.CheckMemory(fmt.Sprintf("a %d×%d kernel matrix", rows, cols), 8*float64(rows)*float64(cols))
+	return l.Check(fmt.Sprintf("a %d×%d kernel matrix", rows, cols), 8*float64(rows)*float64(cols))
 }
 
 func resizeDense(dst *mat.Dense, r, c int) {

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
@@ -36,10 +37,11 @@ type orbitKernel struct {
 	ev      evaluator
 	grad    gradFunc
 	gradLen int
-	method  Method      // Closed, Enumerate or Quadrature
-	diagIsV bool        // k(x, x) = v exactly (base and max)
-	enumMax *enumEval   // non-nil: gradients of enumerated k_max by gradMaxT
-	group   orbit.Group // nil for Base
+	method  Method       // Closed, Enumerate or Quadrature
+	diagIsV bool         // k(x, x) = v exactly (base and max)
+	enumMax *enumEval    // non-nil: gradients of enumerated k_max by gradMaxT
+	group   orbit.Group  // nil for Base
+	budget  budget.Limit // Options.Budget (0: orbit.DefaultBudget)
 }
 
 // Dim is d.
@@ -63,7 +65,7 @@ func (k *orbitKernel) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOut(dst.IsEmpty(), n, m); err != nil {
+	if err := checkOut(k.budget, dst.IsEmpty(), n, m); err != nil {
 		return err
 	}
 	crossTo(k.ev, k.workers, dst, x, y, n, m)
@@ -77,7 +79,7 @@ func (k *orbitKernel) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOut(dst.IsEmpty(), n, n); err != nil {
+	if err := checkOut(k.budget, dst.IsEmpty(), n, n); err != nil {
 		return err
 	}
 	gramTo(k.ev, k.workers, dst, x, n, k.p.Variance, k.diagIsV)
@@ -133,7 +135,10 @@ func (k *orbitKernel) gradAll(dst *mat.Dense, x []float64, y *mat.Dense, m int) 
 // Base is the base kernel k(x, y) = v·κ(‖x − y‖/ℓ) on R^d.
 type Base struct{ orbitKernel }
 
-// NewBase returns the base kernel with parameters p on R^d.
+// NewBase returns the base kernel with parameters p on R^d. It takes no
+// Options: its memory budget (the output matrices CrossTo and GramTo
+// size) is orbit.DefaultBudget; a caller with a smaller one checks its
+// outputs itself or passes a sized dst.
 func NewBase(p Params, d int) (*Base, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -219,7 +224,7 @@ func newOrbitKernel(p Params, g orbit.Group, o Options, isMax bool) (*orbitKerne
 		return nil, fmt.Errorf("%w: Quadrature must be 0 (default) or in [2, %d], got %d", ErrBadOptions, MaxQuadrature, o.Quadrature)
 	}
 	b := &builder{p: p, g: g, o: o, isMax: isMax, d: d, inv2: 1 / (p.Lengthscale * p.Lengthscale),
-		k: &orbitKernel{p: p, d: d, workers: o.Workers, diagIsV: isMax, group: g}}
+		k: &orbitKernel{p: p, d: d, workers: o.Workers, diagIsV: isMax, group: g, budget: budget.Limit(o.Budget)}}
 	b.kind = "avg"
 	if isMax {
 		b.kind = "max"
@@ -293,14 +298,10 @@ func (b *builder) newFinite(fg orbit.Finite) error {
 			closedEv, closedGrad, closedGradLen = avgClosed(p, g)
 		}
 	}
-	budget := b.o.Budget
-	if budget == 0 {
-		budget = orbit.MemoryBudget()
-	}
 	G, enumErr := orbit.Size(g)
 	var enum *enumEval
 	if enumErr == nil {
-		if enumErr = checkBudget(g, G, d, budget); enumErr == nil {
+		if enumErr = checkBudget(g, G, d, k.budget.Bytes()); enumErr == nil {
 			enum = &enumEval{p: p, inv2: b.inv2, d: d, G: G, g: fg, isMax: b.isMax}
 			enum.ra, _ = g.(orbit.RangeActor)
 		}

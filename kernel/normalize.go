@@ -45,7 +45,7 @@ func (a *Avg) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOut(dst.IsEmpty(), n, m); err != nil {
+	if err := checkOut(a.budget, dst.IsEmpty(), n, m); err != nil {
 		return err
 	}
 	crossTo(a.ev, a.workers, dst, x, y, n, m)
@@ -84,7 +84,7 @@ func (a *Avg) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOut(dst.IsEmpty(), n, n); err != nil {
+	if err := checkOut(a.budget, dst.IsEmpty(), n, n); err != nil {
 		return err
 	}
 	v := a.p.Variance

@@ -104,8 +104,12 @@ type Options struct {
 	// Workers is the number of goroutines for assembly; 0 = GOMAXPROCS.
 	// Results are bit-identical for every value.
 	Workers int
-	// Budget bounds the bytes of one enumerated orbit (|G|·d·8); each
-	// worker holds one at a time. 0 = orbit.MemoryBudget().
+	// Budget is the kernel's memory budget in bytes, the largest request
+	// it makes: one enumerated orbit (|G|·d·8; each worker holds one at a
+	// time), an output matrix CrossTo or GramTo sizes for an empty dst
+	// (so also k_plus's, built on this k_max, and OrbitDist2To's), the
+	// prepared points of NewOrbitDist. 0 = orbit.DefaultBudget (8 GiB),
+	// whatever the environment says; negative is an error.
 	Budget int64
 	// Quadrature is the number of nodes for continuous groups without a
 	// closed form; 0 = DefaultQuadrature for isometric groups (a single

@@ -239,7 +239,7 @@ func (p *Plus) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOut(dst.IsEmpty(), n, m); err != nil {
+	if err := checkOut(p.max.budget, dst.IsEmpty(), n, m); err != nil {
 		return err
 	}
 	resizeDense(dst, n, m)
@@ -266,7 +266,7 @@ func (p *Plus) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOut(dst.IsEmpty(), n, n); err != nil {
+	if err := checkOut(p.max.budget, dst.IsEmpty(), n, n); err != nil {
 		return err
 	}
 	resizeSym(dst, n)

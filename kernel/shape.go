@@ -34,7 +34,8 @@ const (
 // and its tests and golden values); the rest of the package reads the
 // table.
 type shapeSpec struct {
-	name string // the command-line spelling
+	name  string // the command-line spelling
+	title string // the name in a figure or a table: "Matérn-5/2"
 	// kappa is κ(u), u ≥ 0 (0 where the exponential underflows).
 	kappa func(u float64) float64
 	// dlog is −u·κ'(u) = ∂κ(r/ℓ)/∂log ℓ.
@@ -59,6 +60,7 @@ type shapeSpec struct {
 var shapes = [...]shapeSpec{
 	RBF: {
 		name:   "rbf",
+		title:  "RBF",
 		kappa:  func(u float64) float64 { return math.Exp(-0.5 * u * u) },
 		dlog:   func(u float64) float64 { return expTimes(0.5*u*u, u*u) },
 		dOverU: func(u float64) float64 { return -math.Exp(-0.5 * u * u) },
@@ -70,6 +72,7 @@ var shapes = [...]shapeSpec{
 	},
 	Matern12: {
 		name:  "matern12",
+		title: "Matérn-1/2",
 		kappa: func(u float64) float64 { return math.Exp(-u) },
 		dlog:  func(u float64) float64 { return expTimes(u, u) },
 		dOverU: func(u float64) float64 {
@@ -93,7 +96,8 @@ var shapes = [...]shapeSpec{
 		simd: f64.Matern12,
 	},
 	Matern32: {
-		name: "matern32",
+		name:  "matern32",
+		title: "Matérn-3/2",
 		kappa: func(u float64) float64 {
 			a := sqrt3 * u
 			return expPoly(a, 1+a)
@@ -107,7 +111,8 @@ var shapes = [...]shapeSpec{
 		simd: f64.Matern32,
 	},
 	Matern52: {
-		name: "matern52",
+		name:  "matern52",
+		title: "Matérn-5/2",
 		kappa: func(u float64) float64 {
 			a := sqrt5 * u
 			return expPoly(a, 1+a+a*a/3)
@@ -154,6 +159,24 @@ func (s Shape) String() string {
 		return fmt.Sprintf("Shape(%d)", int(s))
 	}
 	return shapes[s].name
+}
+
+// Title returns the shape's name for figures and tables: "RBF",
+// "Matérn-5/2", ….
+func (s Shape) Title() string {
+	if !s.valid() {
+		return s.String()
+	}
+	return shapes[s].title
+}
+
+// ShapeNames lists the spellings ParseShape accepts, in table order.
+func ShapeNames() []string {
+	out := make([]string, len(shapes))
+	for i, sp := range shapes {
+		out[i] = sp.name
+	}
+	return out
 }
 
 // ParseShape parses a shape's spelling (see Shapes; case insensitive).

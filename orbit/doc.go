@@ -66,8 +66,9 @@
 // midpoints of m equal cells in log c over C(x) (the measure dc/c).
 //
 // Enumerator.Orbits writes the orbits of n points into one contiguous
-// n·|G|×d buffer, refusing groups whose buffer would exceed a memory budget
-// (1 GiB by default; hyperoctahedral(10) has 3.7·10⁹ elements).
+// n·|G|×d buffer, refusing groups whose buffer would exceed its memory
+// budget (Enumerator.Budget; 0 means DefaultBudget, 8 GiB, whatever the
+// environment says; hyperoctahedral(10) has 3.7·10⁹ elements).
 //
 // # Invariants
 //

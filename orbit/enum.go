@@ -9,24 +9,15 @@ import (
 	"sync/atomic"
 )
 
-// MemoryBudget is symbo's memory budget in bytes: the largest request
-// (an orbit buffer, a kernel matrix, a GP's work matrices, an output) any
-// package allocates. It is 8 GiB unless the environment variable
-// SYMBO_MEMORY_BUDGET says otherwise ("16GiB", "512MiB", a number of
-// bytes); perf's --mem-budget sets it too. Requests are sized before
-// allocation and refused above it with ErrOverBudget.
-func MemoryBudget() int64 { return budget.Limit() }
-
-// CheckMemory returns nil if a request of the given bytes fits
-// MemoryBudget, and otherwise an error wrapping ErrOverBudget that names
-// what, the bytes and how to raise the budget.
-func CheckMemory(what string, bytes float64) error {
-	if budget.Fits(bytes) {
-		return nil
-	}
-	return fmt.Errorf("%w: %s needs %s, over the budget of %s (raise it with %s, e.g. %s=64GiB, or perf --mem-budget)",
-		ErrOverBudget, what, budget.Format(bytes), budget.Format(float64(budget.Limit())), budget.EnvVar, budget.EnvVar)
-}
+// DefaultBudget is the memory budget a zero Budget means, here
+// (Enumerator) and in every package that takes one (kernel.Options,
+// gp.Options, gp.FitOptions, bo.Config): 8 GiB, the largest request (an
+// orbit buffer, a kernel matrix, a GP's work matrices, an output) one call
+// allocates. Budgets are values the caller passes; no package reads the
+// environment for one (perf's --mem-budget and the C ABI read
+// SYMBO_MEMORY_BUDGET and pass it down). Requests are sized before
+// allocation and refused above the budget with ErrOverBudget.
+const DefaultBudget = budget.Default
 
 // enumTask is the number of float64s written per parallel task (a constant,
 // so the split does not depend on the worker count); serial below it.
@@ -35,7 +26,8 @@ const enumTask = 1 << 15
 // Enumerator writes whole orbits of point sets. Its zero value is ready to
 // use.
 type Enumerator struct {
-	// Budget is the largest orbit buffer in bytes; 0 means MemoryBudget().
+	// Budget is the largest orbit buffer in bytes; 0 (or negative) means
+	// DefaultBudget.
 	Budget int64
 	// Workers is the number of goroutines; 0 means GOMAXPROCS.
 	Workers int
@@ -56,14 +48,11 @@ func (e Enumerator) Orbits(dst []float64, g Finite, x []float64, n int) ([]float
 	if n < 0 || len(x) != n*d {
 		return nil, invalid("orbits of %d points in R^%d need %d values, got %d", n, d, n*d, len(x))
 	}
-	budget := e.Budget
-	if budget <= 0 {
-		budget = MemoryBudget()
-	}
+	limit := budget.Limit(e.Budget).Bytes()
 	need := new(big.Int).Mul(g.Order(), big.NewInt(int64(n)*int64(d)*8))
-	if need.Cmp(big.NewInt(budget)) > 0 {
+	if need.Cmp(big.NewInt(limit)) > 0 {
 		return nil, fmt.Errorf("%w: the orbits of %d points under %s (%s elements, d = %d) need %s, budget %s",
-			ErrOverBudget, n, g.Name(), orderString(g), d, bytesString(need), bytesString(big.NewInt(budget)))
+			ErrOverBudget, n, g.Name(), orderString(g), d, bytesString(need), bytesString(big.NewInt(limit)))
 	}
 	G, err := Size(g)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 
+	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/internal/errclass"
 )
 
@@ -23,9 +24,12 @@ var (
 	ErrTooLarge = errclass.New(errclass.Input, "orbit: group too large")
 	// ErrInfinite reports a continuous group where a finite one is needed.
 	ErrInfinite = errclass.New(errclass.Input, "orbit: group is continuous")
-	// ErrOverBudget reports an orbit buffer that would exceed the
-	// Enumerator's memory budget.
-	ErrOverBudget = errclass.New(errclass.Size, "orbit: over memory budget")
+	// ErrOverBudget reports a request over a memory budget: an orbit
+	// buffer over the Enumerator's, and from kernel, gp and bo any
+	// request over the Budget of their options (see DefaultBudget). It is
+	// the one over-budget sentinel of symbo (internal/budget's value), a
+	// size error (internal/errclass).
+	ErrOverBudget = budget.ErrOverBudget
 )
 
 func invalid(format string, args ...any) error {

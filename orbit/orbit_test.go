@@ -357,6 +357,9 @@ func bitsEqual(a, b []float64) bool {
 }
 
 func TestOrbitsBudget(t *testing.T) {
+	// A zero Budget is DefaultBudget, never the environment's (perf and
+	// the C ABI read SYMBO_MEMORY_BUDGET and pass a Budget down).
+	t.Setenv("SYMBO_MEMORY_BUDGET", "1TiB")
 	g := must(orbit.Hyperoctahedral(8)) // 10321920 elements
 	x := make([]float64, 100*8)
 	_, err := orbit.Enumerator{}.Orbits(nil, g, x, 100)

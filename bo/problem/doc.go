@@ -121,7 +121,8 @@
 // unsupported d. Evaluate and Check fail with ErrLength for a
 // point of the wrong length, ErrNotFinite for a NaN or ±Inf coordinate
 // and ErrOutOfBounds for a point outside the (closed) box. NewWLAN and
-// ReadUsers fail with ErrUsers for a bad layout and ErrDim for a bad m.
+// ReadUsers (ReadUsersBudget) fail with ErrUsers for a bad layout, a file
+// over the memory budget included, and ErrDim for a bad m.
 // Errors wrap these sentinels and name the problem and the coordinate;
 // all are input errors (internal/errclass).
 package problem

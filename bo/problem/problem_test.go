@@ -479,6 +479,19 @@ func TestUsers(t *testing.T) {
 			t.Errorf("ReadUsers(%q): err = %v, want ErrUsers", bad, err)
 		}
 	}
+	// Reading is bounded by the caller's budget (ReadUsersBudget), the
+	// default's by 8 GiB whatever SYMBO_MEMORY_BUDGET says.
+	t.Setenv("SYMBO_MEMORY_BUDGET", "1KiB")
+	many := strings.Repeat("1,2\n", 1<<12) // 16 KiB of text
+	if _, err := problem.ReadUsersBudget(strings.NewReader(many), "many", 16<<10); !errors.Is(err, problem.ErrUsers) || !strings.Contains(err.Error(), "memory budget of 16 KiB") {
+		t.Errorf("ReadUsersBudget 16 KiB: err = %v, want ErrUsers naming the budget", err)
+	}
+	if v, err := problem.ReadUsersBudget(strings.NewReader(many), "many", 1<<20); err != nil || len(v) != 1<<12 {
+		t.Errorf("ReadUsersBudget 1 MiB: %d users, %v", len(v), err)
+	}
+	if v, err := problem.ReadUsers(strings.NewReader(many), "many"); err != nil || len(v) != 1<<12 {
+		t.Errorf("ReadUsers: %d users, %v", len(v), err)
+	}
 	for _, c := range []struct {
 		users [][2]float64
 		m     int

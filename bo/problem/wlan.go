@@ -61,9 +61,20 @@ func DefaultUsers() [][2]float64 { return slices.Clone(defaultUsers()) }
 // point-file dialect of every symbo CSV (internal/csvio: no header, spaces
 // around fields ignored, CRLF and a BOM accepted, errors naming
 // name:line:column). It checks the syntax, finiteness and MaxUsers;
-// NewWLAN checks the values.
+// NewWLAN checks the values. Reading is bounded by the default memory
+// budget (8 GiB: at most 2 GiB of text, lines of at most 64 MiB); see
+// ReadUsersBudget.
 func ReadUsers(r io.Reader, name string) ([][2]float64, error) {
-	x, err := csvio.ParsePoints(r, name)
+	return ReadUsersBudget(r, name, 0)
+}
+
+// ReadUsersBudget is ReadUsers with reading bounded by a memory budget of
+// budget bytes, as every symbo CSV input is (at most budget/4 bytes of
+// text are read, and the values held are counted against it: an endless
+// stream is refused, naming the budget); 0 means the default,
+// orbit.DefaultBudget. perf eval --users passes its --mem-budget.
+func ReadUsersBudget(r io.Reader, name string, budget int64) ([][2]float64, error) {
+	x, err := csvio.Options{Budget: budget}.Parse(r, name)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUsers, err)
 	}

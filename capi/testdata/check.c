@@ -336,6 +336,65 @@ static void handle_threads(void) {
 	expect(symbo_optimizer_free(hammered) == SYMBO_OK, "free hammered");
 }
 
+/* The memory budget: run as "check budget" with SYMBO_MEMORY_BUDGET=2KiB
+ * (read at load: the default of every call) and as "check badenv" with a
+ * malformed SYMBO_MEMORY_BUDGET. A settings key "mem_budget" sets the
+ * budget of its call, over the environment's; calls with different
+ * budgets, one after the other, each keep their own. */
+#define BN 20
+static int budgets(int badenv) {
+	double xb[BN * D], out[BN * BN], pts[2];
+	for (int i = 0; i < BN * D; i++) xb[i] = ((i * 37) % 23 - 11) / 8.0;
+	const char *plain = "{\"group\":\"signflip\",\"d\":3,\"base\":\"rbf\",\"lengthscale\":1,\"kernel\":\"%s\"%s}";
+	char spec[256];
+	for (size_t k = 0; k < sizeof kernels / sizeof *kernels; k++) {
+		/* BN×BN doubles: 3.1 KiB. */
+		snprintf(spec, sizeof spec, plain, kernels[k], "");
+		if (badenv) {
+			code(symbo_cross(spec, xb, BN, NULL, 0, D, NULL, 0, out, BN * BN), SYMBO_EINVAL, "SYMBO_MEMORY_BUDGET", "malformed environment, no key");
+		} else {
+			code(symbo_cross(spec, xb, BN, NULL, 0, D, NULL, 0, out, BN * BN), SYMBO_ESIZE, "over the budget of 2 KiB", "environment's budget");
+		}
+		snprintf(spec, sizeof spec, plain, kernels[k], ",\"mem_budget\":\"1MiB\"");
+		expect(symbo_cross(spec, xb, BN, NULL, 0, D, NULL, 0, out, BN * BN) == SYMBO_OK, "mem_budget over the environment's");
+		snprintf(spec, sizeof spec, plain, kernels[k], ",\"mem_budget\":\"3000\"");
+		code(symbo_cross(spec, xb, BN, NULL, 0, D, NULL, 0, out, BN * BN), SYMBO_ESIZE, "mem_budget", "mem_budget 3000 B");
+		snprintf(spec, sizeof spec, plain, kernels[k], ",\"mem_budget\":\"lots\"");
+		code(symbo_cross(spec, xb, BN, NULL, 0, D, NULL, 0, out, BN * BN), SYMBO_EINVAL, "mem_budget", "malformed mem_budget");
+		snprintf(spec, sizeof spec, plain, kernels[k], ",\"mem_budget\":4096");
+		code(symbo_cross(spec, xb, BN, NULL, 0, D, NULL, 0, out, BN * BN), SYMBO_EINVAL, "mem_budget", "mem_budget as a number");
+	}
+	/* The input copies are sized against it too (x: 480 bytes). */
+	code(symbo_cross("{\"group\":\"signflip\",\"d\":3,\"base\":\"rbf\",\"lengthscale\":1,\"kernel\":\"base\",\"mem_budget\":\"256B\"}",
+	                 xb, BN, NULL, 0, D, NULL, 0, out, BN * BN), SYMBO_ESIZE, "x needs", "input copy over mem_budget");
+	double hx[4 * 2] = {1, 2, -3, 0.5, 4, -4, 0.25, 7}, hy[4] = {5, 4, 3, 6};
+	const char *small = "{\"problem\":\"Ackley2d\",\"kernel\":\"plus\",\"seed\":3,\"init\":3,\"mem_budget\":\"256B\"}";
+	const char *large = "{\"problem\":\"Ackley2d\",\"kernel\":\"plus\",\"seed\":3,\"init\":3,\"mem_budget\":\"1MiB\"}";
+	/* A GP on 4 points: 640 bytes of work matrices. */
+	code(symbo_suggest(small, hx, hy, 4, NULL, 0, 2, 1, pts, 2), SYMBO_ESIZE, "a GP on 4 observations", "suggest over mem_budget");
+	expect(symbo_suggest(large, hx, hy, 4, NULL, 0, 2, 1, pts, 2) == SYMBO_OK, "suggest within mem_budget");
+	if (badenv) {
+		code(symbo_suggest("{\"problem\":\"Ackley2d\",\"kernel\":\"plus\"}", hx, hy, 4, NULL, 0, 2, 1, pts, 2), SYMBO_EINVAL, "SYMBO_MEMORY_BUDGET", "suggest, malformed environment");
+		int64_t h = 0;
+		code(symbo_optimizer_new("{\"problem\":\"Ackley2d\",\"kernel\":\"plus\"}", &h), SYMBO_EINVAL, "SYMBO_MEMORY_BUDGET", "optimizer_new, malformed environment");
+	}
+	/* A handle keeps the budget it was created with. */
+	int64_t hs = 0, hl = 0;
+	expect(symbo_optimizer_new(small, &hs) == SYMBO_OK && symbo_optimizer_new(large, &hl) == SYMBO_OK, "handles with mem_budget");
+	for (int i = 0; i < 4; i++) {
+		expect(symbo_optimizer_tell(hs, hx + 2 * i, 2, hy[i]) == SYMBO_OK, "tell small");
+		expect(symbo_optimizer_tell(hl, hx + 2 * i, 2, hy[i]) == SYMBO_OK, "tell large");
+	}
+	code(symbo_optimizer_ask(hs, pts, 2), SYMBO_ESIZE, "a GP on 4 observations", "handle ask over its mem_budget");
+	expect(symbo_optimizer_ask(hl, pts, 2) == SYMBO_OK, "handle ask within its mem_budget");
+	size_t needed = 0;
+	code(symbo_optimizer_history(hs, NULL, 0, &needed), SYMBO_ESIZE, "history JSON", "history over the handle's mem_budget");
+	expect(symbo_optimizer_history(hl, NULL, 0, &needed) == SYMBO_OK && needed > 0, "history within the handle's mem_budget");
+	expect(symbo_optimizer_free(hs) == SYMBO_OK && symbo_optimizer_free(hl) == SYMBO_OK, "free budget handles");
+	if (failures == 0) printf("ok\n");
+	return failures != 0;
+}
+
 /* With SYMBO_CAPI_TEST_PANIC=1 every call panics inside the library: it
  * must come back as SYMBO_EINTERNAL with a message, on every thread. */
 static int panics(void) {
@@ -355,6 +414,8 @@ static int panics(void) {
 int main(int argc, char **argv) {
 	points();
 	if (argc > 1 && strcmp(argv[1], "panic") == 0) return panics();
+	if (argc > 1 && strcmp(argv[1], "budget") == 0) return budgets(0);
+	if (argc > 1 && strcmp(argv[1], "badenv") == 0) return budgets(1);
 	expect(symbo_abi_version() == SYMBO_ABI_VERSION, "abi version");
 	printf("version %s\n", symbo_version());
 

@@ -1,9 +1,8 @@
 package main
 
 import (
-	"bytes"
+	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -13,8 +12,7 @@ import (
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/gp"
-	"github.com/symbo/symbo/internal/experiments"
-	"github.com/symbo/symbo/internal/journal"
+	"github.com/symbo/symbo/internal/app/experiments"
 )
 
 func init() {
@@ -146,63 +144,44 @@ type boSettings struct {
 	Force bool   `json:"force,omitempty"`
 }
 
-// boJournal is the journal kind of perf bo checkpoints.
-const boJournal = "perf bo"
-
 func runBO(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bo", boUsage, stdout)
 	name := fs.String("problem", "", "benchmark problem, e.g. ackley or Ackley2d")
 	d := fs.Int("d", 0, "dimension; 0 selects the paper's")
-	kern := fs.String("kernel", "", "GP kernel: base, nystrom, avg, avgnorm, max or plus")
+	kern := fs.String("kernel", "", "GP kernel: "+orList(bo.KernelNames()))
 	seed := fs.Uint64("seed", 0, "random seed (initial design, noise, acquisition starts)")
 	jsonPath := fs.String("json", "", "write the whole trace as JSON to `file`")
 	force := fs.Bool("force", false, "overwrite an existing --json file")
 	checkpoint := fs.String("checkpoint", "", "journal the settings and every finished evaluation to `file` (new)")
-	resume := fs.String("resume", "", "continue the run journaled in `file` (its settings are in it)")
+	resumePath := fs.String("resume", "", "continue the run journaled in `file` (its settings are in it)")
 	proto := protocolFlags(fs)
 	noise := noiseFlag(fs)
 	workers := fs.Int("workers", 0, "goroutines for the acquisition optimizer; 0 means GOMAXPROCS (results do not depend on it)")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if *workers < 0 {
-		return badInput("--workers must be ≥ 0, got %d", *workers)
+	if err := checkWorkers(*workers); err != nil {
+		return err
 	}
+	r := &runner{cmd: "perf bo", stderr: stderr, unit: "evaluation", whole: "run", enable: "--checkpoint FILE"}
+	defer r.close()
 	var set boSettings
 	var done []bo.Evaluation
-	var jw *journal.Writer
-	journalPath := *checkpoint
-	if *resume != "" {
+	if *resumePath != "" {
 		if err := fs.onlyWith("resume", "workers", "mem-budget"); err != nil {
 			return err
 		}
-		c, w, err := journal.Open(*resume, boJournal)
-		if err != nil {
-			return badInput("--resume: %w", err)
+		var err error
+		if done, err = resume[bo.Evaluation](r, "", *resumePath, "perf bo --resume "+shellQuote(*resumePath), &set); err != nil {
+			return err
 		}
-		jw, journalPath = w, *resume
-		defer jw.Close()
-		if err := strictJSON(c.Header.Settings, &set); err != nil {
-			return badInput("--resume %s: settings: %w", *resume, err)
-		}
-		for i, r := range c.Records {
-			var e bo.Evaluation
-			if err := strictJSON(r, &e); err != nil {
-				return badInput("--resume %s: evaluation %d: %w", *resume, i, err)
-			}
-			done = append(done, e)
-		}
-		if c.Torn {
-			fmt.Fprintf(stderr, "perf bo: %s: dropped a torn last line (the run was killed while writing it)\n", *resume)
-		}
-		warnResumed(stderr, "perf bo", *resume, c)
 	} else {
 		if err := fs.require("problem", "kernel"); err != nil {
 			return err
 		}
 		set = boSettings{Problem: *name, D: *d, Kernel: *kern, Seed: *seed, Noise: *noise, Protocol: proto.values(), JSON: *jsonPath, Force: *force}
 	}
-	p, cfg, err := set.build(*workers)
+	p, cfg, err := set.build(*workers, fs.budget)
 	if err != nil {
 		return err
 	}
@@ -221,37 +200,18 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 		if err := checkOutput("checkpoint", *checkpoint, false); err != nil {
 			return err
 		}
-		if jw, err = journal.Create(*checkpoint, boJournal, set); err != nil {
-			return badInput("--checkpoint: %w", err)
+		if err := r.create("--checkpoint", *checkpoint, "perf bo --resume "+shellQuote(*checkpoint), set); err != nil {
+			return err
 		}
-		defer jw.Close()
 	}
-	ctx, stop := signalContext()
-	defer stop()
-	total := cfg.Init + set.Iters
-	prog := newLineProgress(stderr, fmt.Sprintf("perf bo: %s %s seed %d", p.Name(), cfg.Kernel.Name(), set.Seed))
-	if len(done) > 0 {
-		prog.printf("resuming after %d of %d evaluations from %s", len(done), total, journalPath)
-	}
-	n := len(done)
-	tr, err := bo.Run(ctx, p, cfg, set.Seed, bo.RunOptions{Iters: set.Iters, Batch: set.Batch, Noise: rule, Resume: done, OnEvaluation: func(e bo.Evaluation) error {
-		if jw != nil {
-			if err := jw.Append(e); err != nil {
-				return err
-			}
-		}
-		n++
-		prog.printf("evaluation %d/%d", n, total)
-		return nil
-	}})
-	prog.finish()
-	if err != nil {
-		if ctx.Err() != nil {
-			if jw != nil {
-				return interrupted(fmt.Sprintf("stopped after %d of %d evaluations, all kept in %s; resume with: perf bo --resume %s", n, total, journalPath, shellQuote(journalPath)))
-			}
-			return interrupted(fmt.Sprintf("stopped after %d of %d evaluations; nothing was kept (run with --checkpoint FILE to make a run resumable)", n, total))
-		}
+	var tr *bo.Trace
+	label := fmt.Sprintf("perf bo: %s %s seed %d", p.Name(), cfg.Kernel.Name(), set.Seed)
+	if err := r.stream(label, cfg.Init+set.Iters, len(done), func(ctx context.Context, keep func(any) error) error {
+		var err error
+		tr, err = bo.Run(ctx, p, cfg, set.Seed, bo.RunOptions{Iters: set.Iters, Batch: set.Batch, Noise: rule, Resume: done,
+			OnEvaluation: func(e bo.Evaluation) error { return keep(e) }})
+		return err
+	}); err != nil {
 		return err
 	}
 	if set.JSON != "" {
@@ -262,8 +222,10 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 	return writeBOSummary(stdout, tr)
 }
 
-// build validates the settings and returns the problem and configuration.
-func (s boSettings) build(workers int) (*problem.Problem, bo.Config, error) {
+// build validates the settings and returns the problem and configuration
+// (with the given Workers and memory budget, which are not settings: a run
+// may resume with others).
+func (s boSettings) build(workers int, budget int64) (*problem.Problem, bo.Config, error) {
 	if s.D < 0 {
 		return nil, bo.Config{}, badInput("--d must be 0 (the paper's dimension) or positive, got %d", s.D)
 	}
@@ -271,7 +233,7 @@ func (s boSettings) build(workers int) (*problem.Problem, bo.Config, error) {
 	if err != nil {
 		return nil, bo.Config{}, asInput(err)
 	}
-	cfg, err := s.Protocol.config(workers)
+	cfg, err := s.Protocol.config(workers, budget)
 	if err != nil {
 		return nil, bo.Config{}, err
 	}
@@ -309,31 +271,6 @@ func landmarksSummary(tr *bo.Trace) string {
 		return fmt.Sprintf("cap %d, not reached (at most %d observations in a fit, all used)", tr.Landmarks, fitted)
 	}
 	return fmt.Sprintf("cap %d, reached (at most %d landmarks used, for fits of up to %d observations)", tr.Landmarks, most, fitted)
-}
-
-// strictJSON decodes data into v, refusing unknown fields and trailing
-// data.
-func strictJSON(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errors.New("data after the JSON value")
-	}
-	return nil
-}
-
-// shellQuote quotes a path for a shell command line when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '+' || r == ',' || r == ':' || r == '=' ||
-			(r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9'))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // priorFlag defines --prior (shared by bo, table and robustness).
@@ -441,7 +378,7 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		iters:     iters,
 		initN:     fs.Int("init", bo.DefaultInit, "uniform random initial points"),
 		batch:     batch,
-		acq:       fs.String("acq", "ucb", "acquisition function: ucb or ei"),
+		acq:       fs.String("acq", "ucb", "acquisition function: "+orList(bo.AcquisitionNames())),
 		beta:      fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n, their code)"),
 		fit:       fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the base kernel's, the authors' code)"),
 		prior:     priorFlag(fs),
@@ -465,11 +402,14 @@ func (p *protocol) values() Protocol {
 }
 
 // config parses the protocol flags into a bo.Config with the given
-// Workers; every bad value is bad input.
-func (p *protocol) config(workers int) (bo.Config, error) { return p.values().config(workers) }
+// Workers and memory budget (Config.Budget: the subcommand's
+// --mem-budget); every bad value is bad input.
+func (p *protocol) config(workers int, budget int64) (bo.Config, error) {
+	return p.values().config(workers, budget)
+}
 
-func (p Protocol) config(workers int) (bo.Config, error) {
-	var cfg bo.Config
+func (p Protocol) config(workers int, budget int64) (bo.Config, error) {
+	cfg := bo.Config{Budget: budget}
 	var err error
 	if cfg.Acquisition, err = bo.ParseAcquisition(p.Acq); err != nil {
 		return cfg, badInput("--acq: %w", err)
@@ -499,11 +439,11 @@ func (p Protocol) config(workers int) (bo.Config, error) {
 	if p.Batch < 1 || p.Batch > bo.MaxBatch {
 		return cfg, badInput("--batch must lie in [1, %d], got %d", bo.MaxBatch, p.Batch)
 	}
-	if workers < 0 {
-		return cfg, badInput("--workers must be ≥ 0, got %d", workers)
+	if err := checkWorkers(workers); err != nil {
+		return cfg, err
 	}
-	if p.Landmarks < -1 || p.Landmarks > bo.MaxEvaluations {
-		return cfg, badInput("--landmarks must be −1 (never), 0 (the default, %d) or a count in [1, %d], got %d", bo.DefaultLandmarks, bo.MaxEvaluations, p.Landmarks)
+	if err := checkLandmarks(p.Landmarks); err != nil {
+		return cfg, err
 	}
 	cfg.Init, cfg.Workers, cfg.Landmarks = p.Init, workers, p.Landmarks
 	if cfg.Prior, err = parsePriorFlag(p.Prior); err != nil {

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/internal/experiments"
+	"github.com/symbo/symbo/internal/app/experiments"
 )
 
 func init() {
@@ -79,17 +79,17 @@ type runRecord struct {
 }
 
 // writeRecord writes dir/record.json for the runs of an experiment.
-func writeRecord(dir, kind, command string, proto Protocol, noise, regret string, env experiments.Environment, specs []experiments.RunSpec, runs []*bo.Trace) error {
-	rec := resultsRecord{Version: recordVersion, Kind: kind, Command: command, Protocol: proto, Noise: noise, Regret: regret,
-		Revision: env.Revision, Modified: env.Modified}
+func writeRecord(dir string, r results) error {
+	rec := resultsRecord{Version: recordVersion, Kind: r.kind, Command: r.command, Protocol: r.proto, Noise: r.noise, Regret: r.regret,
+		Revision: r.env.Revision, Modified: r.env.Modified}
 	if rec.Noise == "box" {
 		rec.Noise = ""
 	}
 	if rec.Regret == "acq" {
 		rec.Regret = ""
 	}
-	for i, s := range specs {
-		tr := runs[i]
+	for i, s := range r.specs {
+		tr := r.runs[i]
 		rec.Runs = append(rec.Runs, runRecord{Problem: s.Problem, Kernel: s.Kernel, Seed: s.Seed, Batch: tr.Batch,
 			Metric: experiments.MetricOf(tr, rec.Regret == "all"), BestF: tr.BestF,
 			Seconds: math.Round((tr.Timings.Fit+tr.Timings.Acq+tr.Timings.Other).Seconds()*1000) / 1000})
@@ -98,10 +98,54 @@ func writeRecord(dir, kind, command string, proto Protocol, noise, regret string
 	if err != nil {
 		return fmt.Errorf("encoding %s: %w", recordFile, err)
 	}
-	return writeOutputIn(dir, recordFile, true, func(w io.Writer) error {
-		_, err := w.Write(append(data, '\n'))
+	return writeOutputIn(dir, recordFile, true, writeBytes(append(data, '\n')))
+}
+
+// figure is one figure of an experiment: name.png and name.svg, panels
+// in cols columns under caption.
+type figure struct {
+	name    string
+	panels  []experiments.Panel
+	cols    int
+	caption []string
+}
+
+// results are the files of an experiment's --out directory: results.json
+// (all of it), its figures, kind.md (page) and record.json (what perf
+// check reruns: command, protocol, noise, regret, the runs).
+type results struct {
+	kind    string // "table", "batch", "robustness"
+	all     any
+	figures []figure
+	page    string
+
+	command       string
+	proto         Protocol
+	noise, regret string
+	env           experiments.Environment
+	specs         []experiments.RunSpec
+	runs          []*bo.Trace
+}
+
+// writeResults writes r's files into dir, each atomically and never
+// through a symbolic link planted there.
+func writeResults(dir string, r results) error {
+	data, err := json.Marshal(r.all)
+	if err != nil {
+		return fmt.Errorf("encoding results.json: %w", err)
+	}
+	if err := writeOutputIn(dir, "results.json", true, writeBytes(append(data, '\n'))); err != nil {
 		return err
-	})
+	}
+	for _, f := range r.figures {
+		if _, err := experiments.WriteFigure(dir, f.name, f.panels, f.cols, f.caption...); err != nil {
+			return err
+		}
+	}
+	if err := writeOutputIn(dir, r.kind+".md", true, writeBytes([]byte(r.page))); err != nil {
+		return err
+	}
+	return writeRecord(dir, r)
 }
 
 type cellKey struct {
@@ -124,8 +168,33 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	if err := fs.require("dir"); err != nil {
 		return err
 	}
+	dirs, recs, err := readRecords(*dirList)
+	if err != nil {
+		return err
+	}
+	var failures []string
+	for i, dir := range dirs {
+		f, err := recheck(dir, recs[i], *cells, *seeds, *workers, fs.budget, stdout)
+		if err != nil {
+			return err
+		}
+		failures = append(failures, f...)
+	}
+	for _, f := range failures[:max(len(failures)-1, 0)] {
+		fmt.Fprintln(stderr, "perf check: "+f)
+	}
+	if len(failures) > 0 {
+		return fmt.Errorf("%s", failures[len(failures)-1])
+	}
+	return nil
+}
+
+// readRecords finds the directories of --dir's list (each with a
+// record.json, or every directory below it that has one) and reads their
+// records.
+func readRecords(list string) ([]string, []resultsRecord, error) {
 	var dirs []string
-	for _, d := range strings.Split(*dirList, ",") {
+	for _, d := range strings.Split(list, ",") {
 		d = strings.TrimSpace(d)
 		if _, err := os.Stat(filepath.Join(d, recordFile)); err == nil {
 			dirs = append(dirs, d)
@@ -142,107 +211,108 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 			return nil
 		})
 		if err != nil {
-			return badInput("--dir: %w", err)
+			return nil, nil, badInput("--dir: %w", err)
 		}
 		if len(dirs) == n {
-			return badInput("--dir %s: no %s in it or below it", d, recordFile)
+			return nil, nil, badInput("--dir %s: no %s in it or below it", d, recordFile)
 		}
 	}
 	recs := make([]resultsRecord, len(dirs))
 	for i, dir := range dirs {
 		data, err := os.ReadFile(filepath.Join(dir, recordFile))
 		if err != nil {
-			return badInput("%w", err)
+			return nil, nil, badInput("%w", err)
 		}
 		if err := strictJSON(data, &recs[i]); err != nil {
-			return badInput("%s: %w", filepath.Join(dir, recordFile), err)
+			return nil, nil, badInput("%s: %w", filepath.Join(dir, recordFile), err)
 		}
 		if recs[i].Version != recordVersion {
-			return badInput("%s: version %d, this perf reads %d", filepath.Join(dir, recordFile), recs[i].Version, recordVersion)
+			return nil, nil, badInput("%s: version %d, this perf reads %d", filepath.Join(dir, recordFile), recs[i].Version, recordVersion)
 		}
 	}
+	return dirs, recs, nil
+}
+
+// recheck reruns the first seeds seeds (0: all) of the cells cheapest
+// cells of the record rec of dir on workers goroutines within the memory
+// budget b, prints a line saying how it went, and returns one failure per
+// rerun that differs (and one for a record of uncommitted code).
+func recheck(dir string, rec resultsRecord, cells, seeds, workers int, b int64, stdout io.Writer) ([]string, error) {
 	var failures []string
-	for i, dir := range dirs {
-		rec := recs[i]
-		if rec.Modified {
-			failures = append(failures, fmt.Sprintf("%s: recorded from commit %s with uncommitted changes", dir, rec.Revision))
-		}
-		byCell := map[cellKey][]runRecord{}
-		cost := map[cellKey]float64{}
-		for _, r := range rec.Runs {
-			k := cellKey{r.Problem, r.Kernel, r.Batch}
-			byCell[k] = append(byCell[k], r)
-			cost[k] += r.Seconds
-		}
-		keys := make([]cellKey, 0, len(byCell))
-		for k := range byCell {
-			keys = append(keys, k)
-		}
-		sort.Slice(keys, func(a, b int) bool {
-			if cost[keys[a]] != cost[keys[b]] {
-				return cost[keys[a]] < cost[keys[b]]
-			}
-			ka, kb := keys[a], keys[b]
-			return fmt.Sprint(ka) < fmt.Sprint(kb)
-		})
-		keys = keys[:min(*cells, len(keys))]
-		cfg, err := rec.Protocol.config(0)
-		if err != nil {
-			return fmt.Errorf("%s: %w", dir, err)
-		}
-		rule, err := parseNoiseFlag(rec.Noise)
-		if err != nil {
-			return fmt.Errorf("%s: %w", dir, err)
-		}
-		var specs []experiments.RunSpec
-		var want []runRecord
-		for _, k := range keys {
-			runs := byCell[k]
-			slices.SortFunc(runs, func(a, b runRecord) int { return int(a.Seed) - int(b.Seed) })
-			if *seeds > 0 {
-				runs = runs[:min(*seeds, len(runs))]
-			}
-			for _, r := range runs {
-				specs = append(specs, experiments.RunSpec{Index: len(specs), Problem: r.Problem, Kernel: r.Kernel, Seed: r.Seed, Batch: r.Batch})
-				want = append(want, r)
-			}
-		}
-		start := time.Now()
-		traces, err := experiments.RunAll(specs, cfg, rec.Protocol.Iters, experiments.RunAllOptions{Workers: *workers, Noise: rule})
-		if err != nil {
-			return fmt.Errorf("%s: %w", dir, err)
-		}
-		bad := 0
-		for j, tr := range traces {
-			w := want[j]
-			got := experiments.MetricOf(tr, rec.Regret == "all")
-			if math.Float64bits(got) != math.Float64bits(w.Metric) || math.Float64bits(tr.BestF) != math.Float64bits(w.BestF) {
-				bad++
-				failures = append(failures, fmt.Sprintf("%s: %s %s seed %d batch %d: metric %v (recorded %v), best f %v (recorded %v)",
-					dir, w.Problem, w.Kernel, w.Seed, w.Batch, got, w.Metric, tr.BestF, w.BestF))
-			}
-		}
-		names := make([]string, len(keys))
-		for j, k := range keys {
-			names[j] = fmt.Sprintf("%s/%s", k.problem, k.kernel)
-			if k.batch > 1 {
-				names[j] += fmt.Sprintf("/q=%d", k.batch)
-			}
-		}
-		status := "identical"
-		if bad > 0 {
-			status = fmt.Sprintf("%d differ", bad)
-		}
-		fmt.Fprintf(stdout, "%s (commit %s): %d runs of %s rerun in %s: %s\n", dir, shortRev(rec.Revision), len(specs),
-			strings.Join(names, ", "), fmtDuration(time.Since(start)), status)
+	if rec.Modified {
+		failures = append(failures, fmt.Sprintf("%s: recorded from commit %s with uncommitted changes", dir, rec.Revision))
 	}
-	for _, f := range failures[:max(len(failures)-1, 0)] {
-		fmt.Fprintln(stderr, "perf check: "+f)
+	byCell := map[cellKey][]runRecord{}
+	cost := map[cellKey]float64{}
+	for _, r := range rec.Runs {
+		k := cellKey{r.Problem, r.Kernel, r.Batch}
+		byCell[k] = append(byCell[k], r)
+		cost[k] += r.Seconds
 	}
-	if len(failures) > 0 {
-		return fmt.Errorf("%s", failures[len(failures)-1])
+	keys := make([]cellKey, 0, len(byCell))
+	for k := range byCell {
+		keys = append(keys, k)
 	}
-	return nil
+	sort.Slice(keys, func(a, b int) bool {
+		if cost[keys[a]] != cost[keys[b]] {
+			return cost[keys[a]] < cost[keys[b]]
+		}
+		ka, kb := keys[a], keys[b]
+		return fmt.Sprint(ka) < fmt.Sprint(kb)
+	})
+	keys = keys[:min(cells, len(keys))]
+	cfg, err := rec.Protocol.config(0, b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	rule, err := parseNoiseFlag(rec.Noise)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	var specs []experiments.RunSpec
+	var want []runRecord
+	names := make([]string, len(keys))
+	for j, k := range keys {
+		runs := byCell[k]
+		slices.SortFunc(runs, func(a, b runRecord) int { return int(a.Seed) - int(b.Seed) })
+		if seeds > 0 {
+			runs = runs[:min(seeds, len(runs))]
+		}
+		for _, r := range runs {
+			specs = append(specs, experiments.RunSpec{Index: len(specs), Problem: r.Problem, Kernel: r.Kernel, Seed: r.Seed, Batch: r.Batch})
+			want = append(want, r)
+		}
+		names[j] = fmt.Sprintf("%s/%s", k.problem, k.kernel)
+		if k.batch > 1 {
+			names[j] += fmt.Sprintf("/q=%d", k.batch)
+		}
+	}
+	start := time.Now()
+	runs, err := experiments.BORuns(specs, cfg, rec.Protocol.Iters, 0, rule)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	traces, err := experiments.Execute(runs, experiments.ExecOptions[*bo.Trace]{Workers: workers})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	bad := 0
+	for j, tr := range traces {
+		w := want[j]
+		got := experiments.MetricOf(tr, rec.Regret == "all")
+		if math.Float64bits(got) != math.Float64bits(w.Metric) || math.Float64bits(tr.BestF) != math.Float64bits(w.BestF) {
+			bad++
+			failures = append(failures, fmt.Sprintf("%s: %s %s seed %d batch %d: metric %v (recorded %v), best f %v (recorded %v)",
+				dir, w.Problem, w.Kernel, w.Seed, w.Batch, got, w.Metric, tr.BestF, w.BestF))
+		}
+	}
+	status := "identical"
+	if bad > 0 {
+		status = fmt.Sprintf("%d differ", bad)
+	}
+	fmt.Fprintf(stdout, "%s (commit %s): %d runs of %s rerun in %s: %s\n", dir, shortRev(rec.Revision), len(specs),
+		strings.Join(names, ", "), fmtDuration(time.Since(start)), status)
+	return failures, nil
 }
 
 func shortRev(r string) string {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -10,22 +9,17 @@ import (
 	"io"
 	"io/fs"
 	"math"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/symbo/symbo/internal/app/frontend"
 	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/internal/errclass"
-	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/linalg"
 )
 
@@ -97,7 +91,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	name, rest := args[0], args[1:]
-	defer budget.SetLimit(budget.Limit())() // --mem-budget lasts one subcommand
 	switch name {
 	case "help", "-h", "-help", "--help":
 		if name == "help" && len(rest) > 0 {
@@ -199,12 +192,16 @@ var errHelp = errors.New("help requested")
 // flagSet is a subcommand's flag.FlagSet that reports errors instead of
 // printing them, prints its usage text and flags on -h/--help, refuses a
 // flag given twice, and carries the --mem-budget flag every subcommand
-// takes.
+// takes: after parse, budget is the subcommand's memory budget, the value
+// it passes to the library (no process-wide state).
 type flagSet struct {
 	*flag.FlagSet
 	usage     string
 	stdout    io.Writer
 	memBudget *string
+	// budget is --mem-budget, else $SYMBO_MEMORY_BUDGET, else 0 (the
+	// library's default, 8 GiB), in bytes; set by parse.
+	budget int64
 }
 
 // newFlagSet returns the flag set of subcommand name. usage (the synopsis,
@@ -289,15 +286,20 @@ func (fs *flagSet) parse(args []string) error {
 	if fs.NArg() > 0 {
 		return badInput("unexpected argument %q (flags take the form --name value; run '%s -h' for usage)", fs.Arg(0), fs.Name())
 	}
-	if err := budget.EnvError(); err != nil {
+	// The environment is read here, at the edge, for this subcommand
+	// only: a malformed $SYMBO_MEMORY_BUDGET is bad input even beside
+	// --mem-budget, as it always was.
+	env, err := budget.FromEnv()
+	if err != nil {
 		return badInput("%w", err)
 	}
+	fs.budget = int64(env)
 	if *fs.memBudget != "" {
 		b, err := budget.Parse(*fs.memBudget)
 		if err != nil {
 			return badInput("--mem-budget: %w", err)
 		}
-		budget.SetLimit(b) // process-wide: perf runs one subcommand
+		fs.budget = b
 	}
 	return nil
 }
@@ -347,96 +349,6 @@ func (fs *flagSet) onlyWith(flag string, allowed ...string) error {
 		return badInput("--%s takes its settings from the journal; remove %s", flag, strings.Join(extra, ", "))
 	}
 	return nil
-}
-
-// lineProgress reports progress on stderr: one line redrawn in place on a
-// terminal, one line per update otherwise (a log, a pipe), and there a
-// heartbeat — the last update again, with the time since it — whenever
-// heartbeatEvery passed without a line (one long evaluation). finish
-// must be called.
-type lineProgress struct {
-	w     io.Writer
-	label string
-	live  bool
-	now   func() time.Time
-
-	mu      sync.Mutex
-	drawn   bool
-	width   int
-	last    string    // the last update's text
-	at      time.Time // when it came
-	printed time.Time // when a plain line was last printed
-	stop    chan struct{}
-	done    chan struct{}
-}
-
-func newLineProgress(w io.Writer, label string) *lineProgress {
-	p := newLineProgressAt(w, label, isTerminal(w), time.Now)
-	if !p.live {
-		p.stop, p.done = make(chan struct{}), make(chan struct{})
-		go func() {
-			defer close(p.done)
-			t := time.NewTicker(time.Second)
-			defer t.Stop()
-			for {
-				select {
-				case <-p.stop:
-					return
-				case <-t.C:
-					p.tick()
-				}
-			}
-		}()
-	}
-	return p
-}
-
-// newLineProgressAt returns a lineProgress on the clock now, without its
-// ticker (tests call tick).
-func newLineProgressAt(w io.Writer, label string, live bool, now func() time.Time) *lineProgress {
-	return &lineProgress{w: w, label: label, live: live, now: now, printed: now()}
-}
-
-func (p *lineProgress) printf(format string, a ...any) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	msg := p.label + ": " + fmt.Sprintf(format, a...)
-	p.last, p.at = msg, p.now()
-	if !p.live {
-		fmt.Fprintln(p.w, msg)
-		p.printed = p.at
-		return
-	}
-	pad := max(p.width-len(msg), 0)
-	fmt.Fprint(p.w, "\r"+msg+strings.Repeat(" ", pad))
-	p.width, p.drawn = len(msg), true
-}
-
-// tick prints the heartbeat of a plain display when it is due.
-func (p *lineProgress) tick() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	now := p.now()
-	if p.live || p.last == "" || now.Sub(p.printed) < heartbeatEvery {
-		return
-	}
-	fmt.Fprintf(p.w, "%s (still running, %s since)\n", p.last, fmtDuration(now.Sub(p.at)))
-	p.printed = now
-}
-
-// finish stops the heartbeat and ends a live line.
-func (p *lineProgress) finish() {
-	if p.stop != nil {
-		close(p.stop)
-		<-p.done
-		p.stop = nil
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.drawn {
-		fmt.Fprintln(p.w)
-		p.drawn = false
-	}
 }
 
 // backendFlag adds the shared --backend flag to fs.
@@ -548,28 +460,6 @@ func writeBytes(b []byte) func(io.Writer) error {
 		_, err := w.Write(b)
 		return err
 	}
-}
-
-// signalContext returns a context cancelled on SIGINT or SIGTERM (the
-// first one; a second kills the process as usual) and its stop function.
-func signalContext() (context.Context, context.CancelFunc) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	go func() {
-		<-ctx.Done()
-		stop() // restore the default: a second signal terminates
-	}()
-	return ctx, stop
-}
-
-// isTerminal reports whether w is a character device (a terminal), where
-// progress redraws one line; elsewhere it prints plain lines.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // splitList parses a comma-separated flag value with parse (empty: nil),

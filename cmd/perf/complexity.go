@@ -7,8 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/symbo/symbo/internal/experiments"
-	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/internal/app/experiments"
 	"github.com/symbo/symbo/orbit"
 )
 
@@ -92,10 +91,7 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 	lmM := fs.Int("landmark-m", 32, "landmarks of the landmark GP's sweep in n")
 	lmNs := fs.String("landmark-n", "256,512,1024,2048,4096,8192,16384", "comma-separated sizes of the landmark GP's sweep in n, ascending, each > 2·--landmark-m")
 	lmMs := fs.String("landmark-ms", "32,64,128,256,512,1024", "comma-separated landmark counts of the sweep in m (n = 4m), ascending")
-	base := fs.String("base", "rbf", "base kernel: rbf, matern12, matern32, matern52 (k_avg has a closed form with rbf only)")
-	maxPoint := fs.Float64("max-point-seconds", 5, "do not run points predicted to take longer than this")
-	maxReps := fs.Int("max-reps", experiments.DefaultMaxReps, "cap on the timed runs of a point")
-	minTime := fs.Duration("min-time", experiments.DefaultMinTime, "time each point for at least this long (with ≥ 3 runs)")
+	timing := timingFlags(fs, "point", 5, "do not run points predicted to take longer than this")
 	seed := fs.Uint64("seed", 0, "seed of the points")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	out := fs.String("out", "", "write the plots (PNG and SVG) into `DIR`")
@@ -103,64 +99,39 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if *d < 1 {
-		return badInput("--d must be at least 1, got %d", *d)
+	if err := checkAtLeast("d", *d, 1); err != nil {
+		return err
 	}
-	ns, err := parseIntsFlag("n", *nList, 2)
+	ns, err := ascendingInts("n", *nList, 2)
 	if err != nil {
 		return err
 	}
 	if len(ns) < 2 {
 		return badInput("--n %q: need at least two sizes to fit a slope", *nList)
 	}
-	for i := 1; i < len(ns); i++ {
-		if ns[i] <= ns[i-1] {
-			return badInput("--n %q: values must be strictly ascending", *nList)
-		}
-	}
 	fams, err := parseSweep(*sweep)
 	if err != nil {
 		return err
 	}
-	if *groupN < 2 {
-		return badInput("--group-n must be at least 2, got %d", *groupN)
-	}
-	if *m < 1 {
-		return badInput("--m must be at least 1, got %d", *m)
-	}
-	if *lmM < 1 {
-		return badInput("--landmark-m must be at least 1, got %d", *lmM)
-	}
-	lms, err := parseIntsFlag("landmark-ms", *lmMs, 1)
-	if err != nil {
-		return err
-	}
-	lns, err := parseIntsFlag("landmark-n", *lmNs, 2*(*lmM)+1)
-	if err != nil {
-		return err
-	}
-	for i := 1; i < len(lns); i++ {
-		if lns[i] <= lns[i-1] {
-			return badInput("--landmark-n %q: values must be strictly ascending", *lmNs)
+	for _, c := range []struct {
+		name  string
+		v, lo int
+	}{{"group-n", *groupN, 2}, {"m", *m, 1}, {"landmark-m", *lmM, 1}} {
+		if err := checkAtLeast(c.name, c.v, c.lo); err != nil {
+			return err
 		}
 	}
-	for i := 1; i < len(lms); i++ {
-		if lms[i] <= lms[i-1] {
-			return badInput("--landmark-ms %q: values must be strictly ascending", *lmMs)
-		}
-	}
-	if *maxReps < 1 {
-		return badInput("--max-reps must be at least 1, got %d", *maxReps)
-	}
-	if *minTime < 0 {
-		return badInput("--min-time must not be negative, got %v", *minTime)
-	}
-	if err := positiveFinite("max-point-seconds", *maxPoint); err != nil {
+	lms, err := ascendingInts("landmark-ms", *lmMs, 1)
+	if err != nil {
 		return err
 	}
-	shape, err := kernel.ParseShape(*base)
+	lns, err := ascendingInts("landmark-n", *lmNs, 2*(*lmM)+1)
 	if err != nil {
-		return badInput("--base: %w", err)
+		return err
+	}
+	shape, err := timing.check()
+	if err != nil {
+		return err
 	}
 	g, be, err := profilerSetup(fs, *group, *d, *block, *box, *matrices, *backend)
 	if err != nil {
@@ -176,7 +147,7 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 	}
 	res, err := experiments.Complexity(experiments.ComplexityOptions{
 		Group: g, N: ns, GroupSweep: fams, GroupN: *groupN, M: *m, Shape: shape, Backend: be, LandmarkM: *lmM, LandmarkN: lns, LandmarkMs: lms,
-		MinTime: *minTime, MaxReps: *maxReps, MaxPointSeconds: *maxPoint, Seed: *seed, Progress: stderr,
+		MinTime: *timing.minTime, MaxReps: *timing.maxReps, MaxPointSeconds: *timing.maxItem, Seed: *seed, Progress: stderr, Budget: fs.budget,
 	})
 	if err != nil {
 		return err

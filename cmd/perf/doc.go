@@ -21,6 +21,12 @@
 // --backend flag, the JSON matrix writer); each subcommand is one file
 // (gram.go, …) that registers itself from init with register. A subcommand
 // parses flags, calls the library, prints: it holds no numerics.
+// runner.go runs the long experiments (table, bo, batch, robustness): the
+// journal that makes them resumable, the signal context, the interrupted
+// messages and the progress displays (progress.go); an experiment
+// supplies its settings and an experiments.Plan (runs as data and their
+// report), or, as perf bo, one sequential computation that journals its
+// units. flags.go holds the flag validation subcommands share.
 //
 // # Invariants
 //
@@ -38,7 +44,11 @@
 //
 // run (the program behind main) keeps no global state besides the
 // subcommand table filled at init, so tests call it directly and may do so
-// in parallel.
+// in parallel. The memory budget is a value: each subcommand reads
+// --mem-budget (default $SYMBO_MEMORY_BUDGET, else 8 GiB) into its flag
+// set and passes it down in the library's options (TestParallelBudgets).
+// One exception: perf profile and perf complexity in a build with OpenBLAS
+// set SYMBO_OPENBLAS_THREADS when it is unset (profilerSetup).
 //
 // # Errors
 //

@@ -80,7 +80,7 @@ func runEval(args []string, stdout, _ io.Writer) error {
 		if !strings.HasPrefix(strings.ToLower(p.Name()), "wlan") {
 			return badInput("--users applies only to --problem wlan, not %s", p.Name())
 		}
-		users, err := readUsers(*usersPath)
+		users, err := readUsers(*usersPath, fs.budget)
 		if err != nil {
 			return err
 		}
@@ -88,7 +88,7 @@ func runEval(args []string, stdout, _ io.Writer) error {
 			return badInput("--users %s: %w", *usersPath, err)
 		}
 	}
-	x, err := readPoints("x", *xPath, p.Dim())
+	x, err := readPoints("x", *xPath, p.Dim(), fs.budget)
 	if err != nil {
 		return err
 	}
@@ -104,13 +104,13 @@ func runEval(args []string, stdout, _ io.Writer) error {
 	return writeValuesJSON(stdout, values)
 }
 
-func readUsers(path string) ([][2]float64, error) {
+func readUsers(path string, budget int64) ([][2]float64, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, badInput("--users: %w", err)
 	}
 	defer f.Close()
-	users, err := problem.ReadUsers(f, path)
+	users, err := problem.ReadUsersBudget(f, path, budget)
 	if err != nil {
 		return nil, badInput("--users: %w", err)
 	}

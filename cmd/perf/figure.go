@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/internal/experiments"
+	"github.com/symbo/symbo/internal/app/experiments"
 )
 
 func init() {
@@ -117,7 +117,7 @@ func runFigure(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	opts := experiments.FigureOptions{Seed: *seed, Grid: *grid, RadiusMax: *radiusMax, Init: *initN, Iters: *iters, Backend: be, Context: ctx}
+	opts := experiments.FigureOptions{Seed: *seed, Grid: *grid, RadiusMax: *radiusMax, Init: *initN, Iters: *iters, Backend: be, Context: ctx, Budget: fs.budget}
 	var (
 		rad *experiments.RadialFigure
 		ack *experiments.AckleyFigure

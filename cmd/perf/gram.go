@@ -7,10 +7,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/symbo/symbo/internal/budget"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/symbo/symbo/internal/app/frontend"
 	"github.com/symbo/symbo/internal/csvio"
-	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -91,7 +92,7 @@ func runGram(args []string, stdout, _ io.Writer) error {
 	box := fs.String("box", "", "search box `LO:HI[,LO:HI…]` for --group scaling: one interval for every coordinate, or one per coordinate (default 0.1:10)")
 	matrices := fs.String("matrices", "", "JSON group `file` for --group matrices")
 	coords := coordsFlag(fs)
-	base := fs.String("base", "", "base kernel: rbf, matern12, matern32, matern52")
+	base := fs.String("base", "", "base kernel: "+orList(kernel.ShapeNames()))
 	lengthscale := fs.Float64("lengthscale", 0, "lengthscale L > 0")
 	variance := fs.Float64("variance", 1, "signal variance V > 0")
 	kern := fs.String("kernel", "", "kernel: base, avg, max, plus")
@@ -169,17 +170,17 @@ func runGram(args []string, stdout, _ io.Writer) error {
 		}
 	}
 	if nx >= 0 && ny >= 0 {
-		if err := orbit.CheckMemory(fmt.Sprintf("the %d×%d result and its JSON text", nx, ny), float64(nx)*float64(ny)*(8+26)); err != nil {
+		if err := budget.Limit(fs.budget).Check(fmt.Sprintf("the %d×%d result and its JSON text", nx, ny), float64(nx)*float64(ny)*(8+26)); err != nil {
 			return err
 		}
 	}
-	x, err := readPoints("x", *xPath, *d)
+	x, err := readPoints("x", *xPath, *d, fs.budget)
 	if err != nil {
 		return err
 	}
 	y := x
 	if set["y"] {
-		if y, err = readPoints("y", *yPath, *d); err != nil {
+		if y, err = readPoints("y", *yPath, *d, fs.budget); err != nil {
 			return err
 		}
 	}
@@ -188,7 +189,7 @@ func runGram(args []string, stdout, _ io.Writer) error {
 	// anything is computed.
 	n, _ := x.Dims()
 	m, _ := y.Dims()
-	if err := orbit.CheckMemory(fmt.Sprintf("the %d×%d result and its JSON text", n, m), float64(n)*float64(m)*(8+26)); err != nil {
+	if err := budget.Limit(fs.budget).Check(fmt.Sprintf("the %d×%d result and its JSON text", n, m), float64(n)*float64(m)*(8+26)); err != nil {
 		return err
 	}
 	p := kernel.Params{Shape: shape, Variance: *variance, Lengthscale: *lengthscale}
@@ -196,12 +197,12 @@ func runGram(args []string, stdout, _ io.Writer) error {
 	if frontend.NeedsDesign(*kern) {
 		design = x
 		if set["design"] {
-			if design, err = readPoints("design", *designPath, *d); err != nil {
+			if design, err = readPoints("design", *designPath, *d, fs.budget); err != nil {
 				return err
 			}
 		}
 	}
-	k, err := frontend.NewKernel(*kern, p, g, meth, design, be)
+	k, err := frontend.NewKernel(*kern, p, g, meth, design, be, fs.budget)
 	if err != nil {
 		return asInput(err)
 	}
@@ -238,9 +239,10 @@ func cross(k crosser, x, y *mat.Dense, same bool) (mat.Matrix, error) {
 	return &dst, nil
 }
 
-// readPoints reads the point file of flag name and checks it has d columns.
-func readPoints(flagName, path string, d int) (*mat.Dense, error) {
-	x, err := csvio.ReadPoints(path)
+// readPoints reads the point file of flag name, within the memory budget
+// b, and checks it has d columns.
+func readPoints(flagName, path string, d int, b int64) (*mat.Dense, error) {
+	x, err := csvio.Options{Budget: b}.Read(path)
 	if err != nil {
 		return nil, badInput("--%s: %w", flagName, err)
 	}

@@ -14,9 +14,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/internal/app/experiments"
 	"github.com/symbo/symbo/internal/atomicfile"
-	"github.com/symbo/symbo/internal/experiments"
-	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
 )
@@ -102,15 +102,12 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	box := fs.String("box", "", "search box `LO:HI[,LO:HI…]` for --group scaling (default 0.1:10)")
 	matrices := fs.String("matrices", "", "JSON group `file` for --group matrices")
 	nList := fs.String("n", "55,200,1000", "comma-separated numbers of points, ascending, each ≥ 2")
-	base := fs.String("base", "rbf", "base kernel: rbf, matern12, matern32, matern52 (k_avg has a closed form with rbf only)")
 	m := fs.Int("m", 1000, "candidates of the k_plus cross-covariance")
-	boKernel := fs.String("bo-kernel", "plus,base,avg", "comma-separated GP kernels of the BO phases: base, nystrom, avg, avgnorm, max, plus")
+	boKernel := fs.String("bo-kernel", "plus,base,avg", "comma-separated GP kernels of the BO phases: "+commaList(bo.KernelNames()))
 	landmarks := fs.Int("landmarks", 0, fmt.Sprintf("design cap `M` of plus and nystrom in the BO phases: 0 means %d, −1 never", bo.DefaultLandmarks))
 	gemmN := fs.Int("gemm-n", 1000, "order of the DGEMMs the BO steps are compared with")
 	eigenVsC := fs.String("eigen-vs-c", "", "comma-separated orders n at which the --backend EigenSym is timed against C LAPACKE_dsyevd (needs -tags openblas)")
-	maxPhase := fs.Float64("max-phase-seconds", 10, "estimate instead of run a phase predicted to take longer than this")
-	maxReps := fs.Int("max-reps", experiments.DefaultMaxReps, "cap on the timed runs of a phase")
-	minTime := fs.Duration("min-time", experiments.DefaultMinTime, "time each phase for at least this long (with ≥ 3 runs)")
+	timing := timingFlags(fs, "phase", 10, "estimate instead of run a phase predicted to take longer than this")
 	seed := fs.Uint64("seed", 0, "seed of the points")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	cpuProfile := fs.String("cpuprofile", "", "write a pprof CPU profile to `file`")
@@ -122,17 +119,12 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	if err := fs.require("group", "d"); err != nil {
 		return err
 	}
-	if *d < 1 {
-		return badInput("--d must be at least 1, got %d", *d)
-	}
-	ns, err := parseIntsFlag("n", *nList, 2)
-	if err != nil {
+	if err := checkAtLeast("d", *d, 1); err != nil {
 		return err
 	}
-	for i := 1; i < len(ns); i++ {
-		if ns[i] <= ns[i-1] {
-			return badInput("--n %q: values must be strictly ascending", *nList)
-		}
+	ns, err := ascendingInts("n", *nList, 2)
+	if err != nil {
+		return err
 	}
 	var evc []int
 	if *eigenVsC != "" {
@@ -143,21 +135,12 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 			return badInput("--eigen-vs-c needs a build with -tags openblas (and cgo)")
 		}
 	}
-	if *m < 1 {
-		return badInput("--m must be at least 1, got %d", *m)
-	}
-	if *maxReps < 1 {
-		return badInput("--max-reps must be at least 1, got %d", *maxReps)
-	}
-	if *minTime < 0 {
-		return badInput("--min-time must not be negative, got %v", *minTime)
-	}
-	if err := positiveFinite("max-phase-seconds", *maxPhase); err != nil {
+	if err := checkAtLeast("m", *m, 1); err != nil {
 		return err
 	}
-	shape, err := kernel.ParseShape(*base)
+	shape, err := timing.check()
 	if err != nil {
-		return badInput("--base: %w", err)
+		return err
 	}
 	var bks []string
 	for _, k := range strings.Split(*boKernel, ",") {
@@ -167,8 +150,8 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 		}
 		bks = append(bks, k)
 	}
-	if *landmarks < -1 || *landmarks > bo.MaxEvaluations {
-		return badInput("--landmarks must be −1 (never), 0 (the default, %d) or a count in [1, %d], got %d", bo.DefaultLandmarks, bo.MaxEvaluations, *landmarks)
+	if err := checkLandmarks(*landmarks); err != nil {
+		return err
 	}
 	if *gemmN < 1 || *gemmN > 100_000 {
 		return badInput("--gemm-n must lie in [1, 100000], got %d", *gemmN)
@@ -186,11 +169,11 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	// The largest phase holds a GP on n points (about five n×n matrices)
 	// and the points themselves: refuse up front what cannot fit.
 	top := float64(ns[len(ns)-1])
-	if err := orbit.CheckMemory(fmt.Sprintf("profiling at n = %d", ns[len(ns)-1]), 8*(5*top*top+top*float64(*d)+float64(*m)*top)); err != nil {
+	if err := budget.Limit(fs.budget).Check(fmt.Sprintf("profiling at n = %d", ns[len(ns)-1]), 8*(5*top*top+top*float64(*d)+float64(*m)*top)); err != nil {
 		return err
 	}
 	if gn := float64(*gemmN); gn > top {
-		if err := orbit.CheckMemory(fmt.Sprintf("a DGEMM of order %d", *gemmN), 3*8*gn*gn); err != nil {
+		if err := budget.Limit(fs.budget).Check(fmt.Sprintf("a DGEMM of order %d", *gemmN), 3*8*gn*gn); err != nil {
 			return err
 		}
 	}
@@ -204,8 +187,8 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	}
 	res, err := experiments.Profile(experiments.ProfileOptions{
 		Group: g, N: ns, Shape: shape, Backend: be, M: *m, BOKernels: bks, Landmarks: *landmarks, GemmN: *gemmN,
-		MinTime: *minTime, MaxReps: *maxReps, MaxPhaseSeconds: *maxPhase,
-		EigenVsC: evc, Seed: *seed, Progress: stderr,
+		MinTime: *timing.minTime, MaxReps: *timing.maxReps, MaxPhaseSeconds: *timing.maxItem,
+		EigenVsC: evc, Seed: *seed, Progress: stderr, Budget: fs.budget,
 	})
 	if perr := stop(); err == nil {
 		err = perr
@@ -217,21 +200,6 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 		return writeIndentedJSON(stdout, res)
 	}
 	return writeProfileTable(stdout, res)
-}
-
-// parseIntsFlag parses a comma-separated list of integers in [lo, 1e8].
-func parseIntsFlag(flagName, s string, lo int) ([]int, error) {
-	out, err := splitList(flagName, s, func(f string) (int, error) {
-		v, err := strconv.Atoi(f)
-		if err != nil || v < lo || v > 1e8 {
-			return 0, fmt.Errorf("%q is not an integer in [%d, 1e8]", f, lo)
-		}
-		return v, nil
-	})
-	if err == nil && len(out) == 0 {
-		return nil, badInput("--%s is empty", flagName)
-	}
-	return out, err
 }
 
 // checkProfileOutputs checks the profile files can be written before the

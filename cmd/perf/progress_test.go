@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/symbo/symbo/internal/experiments"
+	"github.com/symbo/symbo/internal/app/experiments"
 )
 
 // TestProgressHeartbeat (issue 15): when stderr is not a terminal the

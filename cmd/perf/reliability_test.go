@@ -149,10 +149,16 @@ var timeLine = regexp.MustCompile(`(?m)^time .*$`)
 
 // TestBOKillResume: perf bo killed with SIGKILL at several moments resumes
 // from its checkpoint to the same --json trace and stdout (timings aside)
-// as an uninterrupted run.
+// as an uninterrupted run. Each kill lands after the progress line of a
+// given evaluation, and counts only if it left a partial journal (at
+// least one evaluation kept, not all): a kill that came too late (the run
+// had finished) is tried again, and a moment with no partial journal in
+// three tries fails — a resume that replays nothing, or has nothing left
+// to compute, tests nothing.
 func TestBOKillResume(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"bo", "--problem", "Ackley2d", "--kernel", "plus", "--seed", "4", "--init", "3", "--iters", "6"}
+	const total = 3 + 12
+	args := []string{"bo", "--problem", "Ackley2d", "--kernel", "plus", "--seed", "4", "--init", "3", "--iters", "12"}
 	ref := perfCmd(dir, append(args, "--json", "ref.json")...)
 	refOut, err := ref.Output()
 	if err != nil {
@@ -160,35 +166,63 @@ func TestBOKillResume(t *testing.T) {
 	}
 	refJSON, _ := os.ReadFile(filepath.Join(dir, "ref.json"))
 	want := stripTimingsJSON(t, refJSON)
-	for i, delay := range []time.Duration{5 * time.Millisecond, 40 * time.Millisecond, 120 * time.Millisecond, 400 * time.Millisecond} {
-		jp := fmt.Sprintf("run%d.journal", i)
-		out := fmt.Sprintf("run%d.json", i)
-		c := perfCmd(dir, append(args, "--json", out, "--checkpoint", jp)...)
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(delay)
-		c.Process.Kill()
-		c.Wait()
-		if _, err := os.Stat(filepath.Join(dir, jp)); err != nil {
-			continue // killed before the journal existed: nothing to resume
-		}
-		r := perfCmd(dir, "bo", "--resume", jp)
-		var stderr bytes.Buffer
-		r.Stderr = &stderr
-		got, err := r.Output()
+	// kept counts the whole records of a journal (a torn last line, the
+	// kill landing while it was written, is not one).
+	kept := func(p string) int {
+		b, err := os.ReadFile(filepath.Join(dir, p))
 		if err != nil {
-			t.Fatalf("kill after %v: resume: %v: %s", delay, err, stderr.String())
+			return -1
 		}
-		if timeLine.ReplaceAllString(string(got), "") != timeLine.ReplaceAllString(string(refOut), "") {
-			t.Errorf("kill after %v: stdout differs:\n%s\nwant\n%s", delay, got, refOut)
+		return strings.Count(string(b), "\n") - 1
+	}
+	for _, after := range []int{1, 4, 8, 11} {
+		resumed := false
+		for try := 0; try < 3 && !resumed; try++ {
+			jp := fmt.Sprintf("run%d-%d.journal", after, try)
+			out := fmt.Sprintf("run%d-%d.json", after, try)
+			c := perfCmd(dir, append(args, "--json", out, "--checkpoint", jp)...)
+			var progress lockedBuffer
+			c.Stderr = &progress
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			line := fmt.Sprintf(": evaluation %d/%d", after, total)
+			deadline := time.Now().Add(30 * time.Second)
+			for time.Now().Before(deadline) && !strings.Contains(progress.String(), line) {
+				time.Sleep(time.Millisecond)
+			}
+			c.Process.Kill()
+			c.Wait()
+			n := kept(jp)
+			if n < 1 || n >= total {
+				t.Logf("kill after evaluation %d, try %d: %d of %d evaluations journaled, not a partial run", after, try, n, total)
+				continue
+			}
+			resumed = true
+			t.Logf("kill after evaluation %d, try %d: resuming after %d of %d evaluations", after, try, n, total)
+			r := perfCmd(dir, "bo", "--resume", jp)
+			var stderr bytes.Buffer
+			r.Stderr = &stderr
+			got, err := r.Output()
+			if err != nil {
+				t.Fatalf("kill after evaluation %d: resume: %v: %s", after, err, stderr.String())
+			}
+			if note := fmt.Sprintf("resuming after %d of %d evaluations", n, total); !strings.Contains(stderr.String(), note) {
+				t.Errorf("kill after evaluation %d: resume's stderr lacks %q:\n%s", after, note, stderr.String())
+			}
+			if timeLine.ReplaceAllString(string(got), "") != timeLine.ReplaceAllString(string(refOut), "") {
+				t.Errorf("kill after evaluation %d: stdout differs:\n%s\nwant\n%s", after, got, refOut)
+			}
+			data, err := os.ReadFile(filepath.Join(dir, out))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if stripTimingsJSON(t, data) != want {
+				t.Errorf("kill after evaluation %d: trace differs from the uninterrupted run", after)
+			}
 		}
-		data, err := os.ReadFile(filepath.Join(dir, out))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if stripTimingsJSON(t, data) != want {
-			t.Errorf("kill after %v: trace differs from the uninterrupted run", delay)
+		if !resumed {
+			t.Errorf("kill after evaluation %d: no try left a partial journal to resume", after)
 		}
 	}
 }

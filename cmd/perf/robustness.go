@@ -1,15 +1,12 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
-	"github.com/symbo/symbo/bo/problem"
-	"github.com/symbo/symbo/internal/experiments"
+	"github.com/symbo/symbo/internal/app/experiments"
 )
 
 func init() {
@@ -21,7 +18,7 @@ func init() {
 }
 
 const robustnessUsage = `
-Usage: perf robustness [--seeds 10] [--iters 50] [--init 5] [--out DIR [--force]]
+Usage: perf robustness [--seeds N|A:B] [--iters 50] [--init 5] [--out DIR [--force]]
                        [--problems ackley,rastrigin] [--dims 1,2,3,4,5] [--kernels LIST]
                        [--fit own|base] [--prior none|botorch] [--mean sample|constant] [--beta paper|authors] [--acq ucb|ei]
                        [--backend B] [--workers N] [--skip PROBLEM/KERNEL,…]
@@ -51,100 +48,46 @@ Example:
 
 func runRobustness(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("robustness", robustnessUsage, stdout)
-	seeds := fs.Int("seeds", 10, "seeds 0…seeds−1 per point")
-	out := fs.String("out", "", "write robustness.md, results.json and the plots into `dir`")
-	force := fs.Bool("force", false, "write into a non-empty --out directory, overwriting its files")
 	problems := fs.String("problems", "ackley,rastrigin", "comma-separated problem families (any with a known optimum and a d parameter)")
 	dims := fs.String("dims", "1,2,3,4,5", "comma-separated dimensions")
-	kernels := fs.String("kernels", "", "comma-separated subset of base,nystrom,avg,avgnorm,plus,max (default: base,avg,plus,max)")
-	proto := protocolFlags(fs)
-	workers := fs.Int("workers", 0, "runs in parallel; 0 means GOMAXPROCS")
 	skip := fs.String("skip", "", "comma-separated `points` problem/kernel to leave out, e.g. Ackley5d/avg (shown as \"not run\")")
+	pf := newPlanFlags(fs, "the seeds of each point", "comma-separated subset of base,nystrom,avg,avgnorm,plus,max (default: base,avg,plus,max)",
+		"write robustness.md, results.json and the plots into `dir`", "write into a non-empty --out directory, overwriting its files")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if *seeds < 1 {
-		return badInput("--seeds must be ≥ 1, got %d", *seeds)
-	}
-	if *workers < 0 {
-		return badInput("--workers must be ≥ 0, got %d", *workers)
-	}
-	cfg, err := proto.config(0)
+	cfg, kernels, err := pf.check(fs.budget)
 	if err != nil {
 		return err
 	}
-	if *seeds > experiments.MaxSeeds {
-		return badInput("--seeds must be at most %d, got %d", experiments.MaxSeeds, *seeds)
-	}
-	opts := experiments.RobustnessOptions{Seeds: *seeds, Config: cfg, Iters: *proto.iters, Batch: *proto.batch, Workers: *workers}
+	opts := experiments.RobustnessOptions{FirstSeed: pf.seeds.first, Seeds: pf.seeds.n, Config: cfg, Iters: *pf.proto.iters, Batch: *pf.proto.batch, Workers: *pf.workers, Kernels: kernels}
 	if opts.Problems, err = splitList("problems", *problems, func(p string) (string, error) { return p, nil }); err != nil {
 		return err
 	}
 	if opts.Dims, err = parseIntsFlag("dims", *dims, 1); err != nil {
 		return err
 	}
-	if opts.Kernels, err = kernelList(*kernels); err != nil {
-		return err
-	}
 	if opts.Skip, err = skipList(*skip); err != nil {
 		return err
 	}
-	if *out != "" {
-		if err := prepareOutDir(*out, *force); err != nil {
-			return err
-		}
-	}
-	bar := newProgressBar(stderr, "perf robustness")
-	opts.Progress = bar.update
-	ctx, stop := signalContext()
-	defer stop()
-	opts.Context = ctx
-	res, err := experiments.Robustness(opts)
-	bar.finish()
+	plan, err := experiments.Robustness(opts)
 	if err != nil {
-		if ctx.Err() != nil {
-			return interrupted("perf robustness keeps no journal; rerun it")
-		}
-		if errors.Is(err, experiments.ErrBadOptions) || errors.Is(err, problem.ErrUnknown) || errors.Is(err, problem.ErrDim) {
-			return asInput(err)
-		}
+		return err
+	}
+	res, err := executePlan(pf, "perf robustness", plan, stderr)
+	if err != nil {
 		return err
 	}
 	wall := fmtDuration(time.Duration(res.WallSeconds * float64(time.Second)))
 	fmt.Fprintf(stderr, "perf robustness: %d runs in %s\n", len(res.Runs), wall)
 	md := res.Markdown()
-	if *out != "" {
-		data, err := json.Marshal(res)
-		if err != nil {
-			return fmt.Errorf("encoding results.json: %w", err)
-		}
-		if err := writeOutputIn(*out, "results.json", true, func(w io.Writer) error {
-			_, err := w.Write(append(data, '\n'))
-			return err
+	if *pf.out != "" {
+		command := "perf robustness " + strings.Join(args, " ")
+		if err := writeResults(*pf.out, results{
+			kind: "robustness", all: res, figures: []figure{{"robustness", res.Panels(), 2, res.Caption()}},
+			page:    robustnessPage(res, command, md, wall),
+			command: command, proto: pf.proto.values(), env: res.Environment, specs: res.Specs, runs: res.Runs,
 		}); err != nil {
-			return err
-		}
-		if _, err := experiments.WriteFigure(*out, "robustness", res.Panels(), 2, res.Caption()...); err != nil {
-			return err
-		}
-		s, e := res.Settings, res.Environment
-		doc := fmt.Sprintf("# Robustness to the group size (Figure 4, left)\n\nCommand: `perf robustness %s`\n\n"+
-			"Average regret R_T/T, T = %d BO iterations after %d initial points; mean ± standard error over %d seeds. "+
-			"Lower is better; bold: best mean of the row; underlined: 95%% interval overlaps the best's.\n\n%s\n"+
-			"Settings: %s, beta %s, fit %s%s, backend %s.\n\n"+
-			"Code: %s.\n\n"+
-			"Environment: %s, %s, SIMD %s, GOMAXPROCS %d, %s (%d CPUs), %s/%s.\n\n"+
-			"Wall time: %s for %d runs.\n\n![average regret](robustness.png)\n",
-			strings.Join(args, " "), s.Iters, s.Init, s.Seeds, md,
-			s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior)+meanNote(s.Mean), s.Backend,
-			codeNote(e), e.Module, e.GoVersion, e.SIMD, e.GOMAXPROCS, e.CPU, e.NumCPU, e.GOOS, e.GOARCH, wall, len(res.Runs))
-		if err := writeOutputIn(*out, "robustness.md", true, func(w io.Writer) error {
-			_, err := io.WriteString(w, doc)
-			return err
-		}); err != nil {
-			return err
-		}
-		if err := writeRecord(*out, "robustness", "perf robustness "+strings.Join(args, " "), proto.values(), "", "", e, res.Specs, res.Runs); err != nil {
 			return err
 		}
 	}
@@ -152,4 +95,20 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	return nil
+}
+
+// robustnessPage is robustness.md: the command, the table md and how to
+// read it, the settings, the code, the environment and the wall time.
+func robustnessPage(res *experiments.RobustnessResult, command, md, wall string) string {
+	s, e := res.Settings, res.Environment
+	return fmt.Sprintf("# Robustness to the group size (Figure 4, left)\n\nCommand: `%s`\n\n"+
+		"Average regret R_T/T, T = %d BO iterations after %d initial points; mean ± standard error over %s. "+
+		"Lower is better; bold: best mean of the row; underlined: 95%% interval overlaps the best's.\n\n%s\n"+
+		"Settings: %s, beta %s, fit %s%s, backend %s.\n\n"+
+		"Code: %s.\n\n"+
+		"Environment: %s, %s, SIMD %s, GOMAXPROCS %d, %s (%d CPUs), %s/%s.\n\n"+
+		"Wall time: %s for %d runs.\n\n![average regret](robustness.png)\n",
+		command, s.Iters, s.Init, s.SeedsPhrase(), md,
+		s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior)+meanNote(s.Mean), s.Backend,
+		codeNote(e), e.Module, e.GoVersion, e.SIMD, e.GOMAXPROCS, e.CPU, e.NumCPU, e.GOOS, e.GOARCH, wall, len(res.Runs))
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/symbo/symbo/internal/experiments"
+	"github.com/symbo/symbo/internal/app/experiments"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 )
@@ -71,7 +71,7 @@ func runSpectrum(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("spectrum", spectrumUsage, stdout)
 	group := fs.String("group", "hyperoctahedral", "group of every panel: hyperoctahedral, signflip, permutation or none")
 	dims := fs.String("d", "1,2,3", "comma-separated dimensions d, one row of panels each")
-	bases := fs.String("bases", "rbf,matern52", "comma-separated base kernels (rbf, matern12, matern32, matern52), one column each")
+	bases := fs.String("bases", "rbf,matern52", "comma-separated base kernels ("+commaList(kernel.ShapeNames())+"), one column each")
 	n := fs.Int("n", experiments.DefaultSpectrumN, fmt.Sprintf("number of points, in [2, %d]", experiments.MaxSpectrumN))
 	lengthscale := fs.Float64("lengthscale", experiments.DefaultSpectrumLengthscale, "lengthscale of the base kernels (variance 1), in the units of S = [−1, 1]^d")
 	seed := fs.Uint64("seed", 0, "seed of the points")
@@ -128,7 +128,7 @@ func runSpectrum(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// Sized before anything is allocated or created.
-	if err := experiments.CheckSpectrumMemory(*n); err != nil {
+	if err := experiments.CheckSpectrumMemory(*n, fs.budget); err != nil {
 		return asInput(err)
 	}
 	if *out != "" {
@@ -140,7 +140,7 @@ func runSpectrum(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	res, err := experiments.Spectrum(experiments.SpectrumOptions{
 		Groups: groups, Shapes: shapes, N: *n, Lengthscale: *lengthscale, FitLo: *fitLo, FitHi: hi,
-		Seed: *seed, Backend: be, Context: ctx, Progress: stderr,
+		Seed: *seed, Backend: be, Context: ctx, Progress: stderr, Budget: fs.budget,
 	})
 	if err != nil {
 		if ctx.Err() != nil {

@@ -11,8 +11,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/internal/app/frontend"
 	"github.com/symbo/symbo/internal/csvio"
-	"github.com/symbo/symbo/internal/frontend"
+	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 )
 
@@ -79,8 +80,8 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	block := fs.Int("block", 0, "block size for --group blockperm")
 	matrices := fs.String("matrices", "", "JSON group `file` for --group matrices")
 	coords := coordsFlag(fs)
-	base := fs.String("base", "", "base kernel: rbf, matern12, matern32, matern52 (default: the problem's, else rbf)")
-	kern := fs.String("kernel", "", "GP kernel: base, nystrom, avg, avgnorm, max or plus")
+	base := fs.String("base", "", "base kernel: "+orList(kernel.ShapeNames())+" (default: the problem's, else rbf)")
+	kern := fs.String("kernel", "", "GP kernel: "+orList(bo.KernelNames()))
 	history := fs.String("history", "", "CSV `file` of x1,…,xd,y rows")
 	pending := fs.String("pending", "", "CSV `file` of x1,…,xd rows")
 	failed := fs.String("failed", "", "CSV `file` of x1,…,xd rows whose evaluation failed")
@@ -142,7 +143,7 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opt, err := st.Optimizer(be)
+	opt, err := st.Optimizer(be, fs.budget)
 	if err != nil {
 		return asInput(err)
 	}
@@ -150,7 +151,7 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	var hx, px *mat.Dense
 	var hy []float64
 	if *history != "" {
-		h, err := readRows("history", *history)
+		h, err := readRows("history", *history, fs.budget)
 		if err != nil {
 			return err
 		}
@@ -163,10 +164,10 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 			hy = mat.Col(nil, dim, h)
 		}
 	}
-	if px, err = readPointRows("pending", *pending, dim); err != nil {
+	if px, err = readPointRows("pending", *pending, dim, fs.budget); err != nil {
 		return err
 	}
-	fx, err := readPointRows("failed", *failed, dim)
+	fx, err := readPointRows("failed", *failed, dim, fs.budget)
 	if err != nil {
 		return err
 	}
@@ -188,9 +189,10 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 // readRows reads the CSV file of flag name, which may start with a header
 // row (csvio.Options.Header: a first line none of whose fields looks like
 // a number); an empty file, or a header alone (a study that has not
-// started, nothing running), is nil: zero rows.
-func readRows(name, path string) (*mat.Dense, error) {
-	m, err := csvio.Options{Header: true}.Read(path)
+// started, nothing running), is nil: zero rows. Reading is bounded by
+// the memory budget b.
+func readRows(name, path string, b int64) (*mat.Dense, error) {
+	m, err := csvio.Options{Header: true, Budget: b}.Read(path)
 	switch {
 	case csvio.IsEmpty(err):
 		return nil, nil
@@ -202,11 +204,11 @@ func readRows(name, path string) (*mat.Dense, error) {
 
 // readPointRows reads the CSV file of x1,…,xd rows of flag name (none
 // for an empty path): readRows, with d columns.
-func readPointRows(name, path string, d int) (*mat.Dense, error) {
+func readPointRows(name, path string, d int, b int64) (*mat.Dense, error) {
 	if path == "" {
 		return nil, nil
 	}
-	m, err := readRows(name, path)
+	m, err := readRows(name, path, b)
 	if err != nil || m == nil {
 		return nil, err
 	}

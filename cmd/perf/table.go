@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,14 +9,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/internal/app/experiments"
 	"github.com/symbo/symbo/internal/atomicfile"
-	"github.com/symbo/symbo/internal/experiments"
-	"github.com/symbo/symbo/internal/journal"
 )
 
 func init() {
@@ -29,7 +26,7 @@ func init() {
 }
 
 const tableUsage = `
-Usage: perf table [--seeds 10] [--iters 50] [--init 5] [--out DIR [--force]]
+Usage: perf table [--seeds N|A:B] [--iters 50] [--init 5] [--out DIR [--force]]
                   [--problems LIST] [--kernels LIST] [--fit own|base] [--prior none|botorch] [--mean sample|constant]
                   [--beta paper|authors] [--acq ucb|ei] [--landmarks M] [--backend B] [--workers N]
                   [--noise box|observed|VARIANCE] [--regret acq|all] [--ablation]
@@ -40,7 +37,7 @@ Runs the paper's Table 1: every benchmark (Ackley2d, Griewank6d,
 Rastrigin5d, Radial2d, Scaling2d, WLAN8d) × kernel (base, avg, plus, and
 max where it is PSD; --kernels may add avgnorm, the normalized average,
 and nystrom, the base kernel Nyström-extended from the observations)
-× seed 0…seeds−1, each run the protocol of 'perf bo'.
+× seed (0…N−1, or A…B−1 with --seeds A:B), each run the protocol of 'perf bo'.
 Runs execute in parallel (--workers of them, one goroutine each; results
 do not depend on the number), with a progress bar and ETA on stderr (not
 a terminal: one line per finished run, and a line at least every 30 s).
@@ -109,13 +106,15 @@ Example:
 // tableSettings is everything that determines a table and its files: the
 // header of its journal.
 type tableSettings struct {
-	Seeds    int      `json:"seeds"`
-	Problems []string `json:"problems,omitempty"`
-	Kernels  []string `json:"kernels,omitempty"`
-	Skip     []string `json:"skip,omitempty"`
-	Noise    string   `json:"noise,omitempty"`
-	Regret   string   `json:"regret,omitempty"`
-	Ablation bool     `json:"ablation,omitempty"`
+	Seeds int `json:"seeds"`
+	// FirstSeed: the seeds are FirstSeed…FirstSeed+Seeds−1 (--seeds A:B).
+	FirstSeed int      `json:"first_seed,omitempty"`
+	Problems  []string `json:"problems,omitempty"`
+	Kernels   []string `json:"kernels,omitempty"`
+	Skip      []string `json:"skip,omitempty"`
+	Noise     string   `json:"noise,omitempty"`
+	Regret    string   `json:"regret,omitempty"`
+	Ablation  bool     `json:"ablation,omitempty"`
 	Protocol
 	// Workers is recorded with the results; --resume uses it unless
 	// --workers is given again (results do not depend on it).
@@ -123,24 +122,16 @@ type tableSettings struct {
 	Command string `json:"command"`
 }
 
-// tableRun is one journal record: a finished run and its index in the
-// table's plan.
-type tableRun struct {
-	Index int       `json:"index"`
-	Trace *bo.Trace `json:"trace"`
-}
-
-const (
-	tableJournal     = "perf table"
-	tableJournalFile = "runs.journal"
-)
+// tableJournalFile is the journal of a table, in its --out directory
+// (journal kind "perf table", records planRecord[*bo.Trace]).
+const tableJournalFile = "runs.journal"
 
 func runTable(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("table", tableUsage, stdout)
-	seeds := fs.Int("seeds", 10, "seeds 0…seeds−1 per benchmark and kernel")
+	seeds := seedsFlag(fs, 10, "the seeds of each benchmark and kernel")
 	out := fs.String("out", "", "journal the runs and write table.md, results.json and the plots into `dir`")
 	force := fs.Bool("force", false, "write into a non-empty --out directory, overwriting its files")
-	resume := fs.Bool("resume", false, "continue the table journaled in --out")
+	resumeFlag := fs.Bool("resume", false, "continue the table journaled in --out")
 	problems := fs.String("problems", "", "comma-separated subset of the benchmarks (default: all six)")
 	kernels := fs.String("kernels", "", "comma-separated subset of base,nystrom,avg,avgnorm,plus,max (default: base,avg,plus,max)")
 	proto := protocolFlags(fs)
@@ -152,113 +143,103 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if *workers < 0 {
-		return badInput("--workers must be ≥ 0, got %d", *workers)
+	if err := checkWorkers(*workers); err != nil {
+		return err
 	}
+	r := &runner{cmd: "perf table", stderr: stderr, unit: "run record", whole: "table", enable: "--out DIR"}
+	defer r.close()
+	resumeCmd := "perf table --out " + shellQuote(*out) + " --resume"
 	var set tableSettings
-	var jw *journal.Writer
-	done := map[int]*bo.Trace{}
-	jpath := filepath.Join(*out, tableJournalFile)
-	if *resume {
+	var kept []planRecord[*bo.Trace]
+	var err error
+	if *resumeFlag {
 		if err := fs.require("out"); err != nil {
 			return err
 		}
 		if err := fs.onlyWith("resume", "out", "workers", "mem-budget"); err != nil {
 			return err
 		}
-		c, w, err := journal.OpenIn(*out, tableJournalFile, tableJournal)
-		if err != nil {
-			return badInput("--resume: %w", err)
+		if kept, err = resume[planRecord[*bo.Trace]](r, *out, tableJournalFile, resumeCmd, &set); err != nil {
+			return err
 		}
-		jw = w
-		defer jw.Close()
-		if err := strictJSON(c.Header.Settings, &set); err != nil {
-			return badInput("--resume %s: settings: %w", jpath, err)
-		}
-		for i, r := range c.Records {
-			var tr tableRun
-			if err := strictJSON(r, &tr); err != nil || tr.Trace == nil {
-				return badInput("--resume %s: run record %d: %v", jpath, i, err)
-			}
-			if done[tr.Index] != nil {
-				return badInput("--resume %s: run %d journaled twice", jpath, tr.Index)
-			}
-			done[tr.Index] = tr.Trace
-		}
-		if c.Torn {
-			fmt.Fprintf(stderr, "perf table: %s: dropped a torn last line (the table was killed while writing it)\n", jpath)
-		}
-		warnResumed(stderr, "perf table", jpath, c)
 	} else {
-		set = tableSettings{Seeds: *seeds, Noise: *noise, Regret: *regret, Ablation: *ablation, Protocol: proto.values(), Workers: *workers, Command: "perf table " + strings.Join(args, " ")}
-		var err error
-		if set.Problems, err = problemList(*problems); err != nil {
-			return err
-		}
-		if set.Kernels, err = kernelList(*kernels); err != nil {
-			return err
-		}
-		if set.Ablation {
-			if set.Problems == nil {
-				set.Problems = experiments.AblationProblems
-			}
-			if set.Kernels == nil {
-				set.Kernels = experiments.AblationKernels
-			}
-		}
-		if set.Skip, err = splitList("skip", *skip, func(c string) (string, error) { return c, nil }); err != nil {
+		set = tableSettings{Seeds: seeds.n, FirstSeed: seeds.first, Noise: *noise, Regret: *regret, Ablation: *ablation, Protocol: proto.values(), Workers: *workers, Command: "perf table " + strings.Join(args, " ")}
+		if err := set.lists(*problems, *kernels, *skip); err != nil {
 			return err
 		}
 	}
 	if fs.given()["workers"] {
 		set.Workers = *workers
 	}
-	opts, err := set.options(set.Workers)
+	opts, err := set.options(fs.budget)
 	if err != nil {
 		return err
 	}
-	if *out != "" && !*resume {
+	plan, err := experiments.Table(opts)
+	if err != nil {
+		return err
+	}
+	if *out != "" && !*resumeFlag {
 		if err := prepareOutDir(*out, *force); err != nil {
 			return err
 		}
+		jpath := filepath.Join(*out, tableJournalFile)
 		if *force {
 			os.Remove(jpath)
 		}
-		if jw, err = journal.Create(jpath, tableJournal, set); err != nil {
-			return badInput("--out: %w", err)
+		if err := r.create("--out", jpath, resumeCmd, set); err != nil {
+			return err
 		}
-		defer jw.Close()
 	}
-	ctx, stop := signalContext()
-	defer stop()
-	bar := newProgressBar(stderr, "perf table")
-	opts.Progress = bar.update
-	opts.Context, opts.Done = ctx, done
-	if jw != nil {
-		opts.OnRun = func(i int, tr *bo.Trace) error { return jw.Append(tableRun{Index: i, Trace: tr}) }
-	}
-	res, err := experiments.Table(opts)
-	bar.finish()
+	res, err := runPlan(r, plan, set.Workers, kept)
 	if err != nil {
-		if ctx.Err() != nil {
-			if jw != nil {
-				return interrupted(fmt.Sprintf("finished runs are kept in %s; resume with: perf table --out %s --resume", jpath, shellQuote(*out)))
-			}
-			return interrupted("nothing was kept (run with --out DIR to make a table resumable)")
-		}
 		return err
 	}
+	return reportTable(res, set, *out, stdout, stderr)
+}
+
+// lists sets the settings' problems, kernels (the ablation's by default
+// with --ablation) and skipped cells from their flags.
+func (s *tableSettings) lists(problems, kernels, skip string) error {
+	var err error
+	if s.Problems, err = problemList(problems); err != nil {
+		return err
+	}
+	if s.Kernels, err = kernelList(kernels); err != nil {
+		return err
+	}
+	if s.Ablation {
+		if s.Problems == nil {
+			s.Problems = experiments.AblationProblems
+		}
+		if s.Kernels == nil {
+			s.Kernels = experiments.AblationKernels
+		}
+	}
+	s.Skip, err = splitList("skip", skip, func(c string) (string, error) { return c, nil })
+	return err
+}
+
+// reportTable prints a finished table (and with an --out directory,
+// writes its files).
+func reportTable(res *experiments.TableResult, set tableSettings, out string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stderr, "perf table: %d runs in %s\n", len(res.Runs), fmtDuration(time.Duration(res.WallSeconds*float64(time.Second))))
 	md := res.Markdown()
 	if set.Ablation {
 		res.Decompositions = res.Ablation()
 		md += "\n### Where plus's gain over base comes from\n\n" + ablationIntro(res) + "\n" + experiments.AblationMarkdown(res.Decompositions)
 	}
-	if *out != "" {
-		if err := writeTableFiles(*out, res, md, set.Command); err != nil {
-			return err
+	if out != "" {
+		title := "Table 1"
+		if res.Decompositions != nil {
+			title = "The invariance × Nyström ablation"
 		}
-		if err := writeRecord(*out, "table", set.Command, set.Protocol, set.Noise, set.Regret, res.Environment, res.Specs, res.Runs); err != nil {
+		if err := writeResults(out, results{
+			kind: "table", all: res, figures: []figure{{"regret", res.Panels(), 3, res.Caption()}},
+			page:    fmt.Sprintf("# %s\n\nCommand: `%s`\n\n%s", title, set.Command, md) + tableNotes(res),
+			command: set.Command, proto: set.Protocol, noise: set.Noise, regret: set.Regret,
+			env: res.Environment, specs: res.Specs, runs: res.Runs,
+		}); err != nil {
 			return err
 		}
 	}
@@ -268,43 +249,26 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// warnResumed says on stderr what a resumed journal cannot vouch for: a
-// version-1 journal's records are not bound to its run (a record spliced
-// from another run's journal would go unnoticed; version 2 refuses it),
-// and a journal created by another build than the running one mixes two
-// versions of the code, so the result may differ from an uninterrupted
-// run's.
-func warnResumed(stderr io.Writer, cmd, path string, c *journal.Contents) {
-	if c.Run == "" {
-		fmt.Fprintf(stderr, "%s: warning: %s is a version-%d journal, whose records are not bound to their run: records spliced from another run's journal would go unnoticed\n", cmd, path, c.Header.Version)
-	}
-	if now, code := journal.Code(), c.Header.Code; code != now {
-		if code == "" {
-			code = "an unrecorded build"
-		}
-		fmt.Fprintf(stderr, "%s: warning: %s was started by %s, this is %s: the resumed result may differ from an uninterrupted run's\n", cmd, path, code, now)
-	}
-}
-
 // ablationIntro explains the decomposition table that follows it.
 func ablationIntro(res *experiments.TableResult) string {
 	return fmt.Sprintf("Each entry is the mean paired (same-seed) difference of the "+
-		"table's metric over %d seeds, with a 95%% paired-bootstrap interval (%d resamples); bold intervals exclude 0. "+
+		"table's metric over %s, with a 95%% paired-bootstrap interval (%d resamples); bold intervals exclude 0. "+
 		"Nyström alone is base − nystrom (the base kernel Nyström-extended from the data, not invariant); "+
 		"invariance on top is nystrom − plus; the two add up to the gain, and the shares are their ratios to it.\n",
-		res.Settings.Seeds, experiments.BootstrapResamples)
+		res.Settings.SeedsPhrase(), experiments.BootstrapResamples)
 }
 
-// options validates the settings and returns the table's options.
-func (s tableSettings) options(workers int) (experiments.TableOptions, error) {
-	if s.Seeds < 1 || s.Seeds > experiments.MaxSeeds {
-		return experiments.TableOptions{}, badInput("--seeds must lie in [1, %d], got %d", experiments.MaxSeeds, s.Seeds)
+// options validates the settings and returns the table's options, with
+// the memory budget b (not a setting: a table may resume with another).
+func (s tableSettings) options(b int64) (experiments.TableOptions, error) {
+	if err := checkSeeds(s.Seeds); err != nil {
+		return experiments.TableOptions{}, err
 	}
-	cfg, err := s.Protocol.config(0)
+	cfg, err := s.Protocol.config(0, b)
 	if err != nil {
 		return experiments.TableOptions{}, err
 	}
-	opts := experiments.TableOptions{Seeds: s.Seeds, Config: cfg, Iters: s.Iters, Batch: s.Batch, Workers: workers, Problems: s.Problems, Kernels: s.Kernels}
+	opts := experiments.TableOptions{FirstSeed: s.FirstSeed, Seeds: s.Seeds, Config: cfg, Iters: s.Iters, Batch: s.Batch, Workers: s.Workers, Problems: s.Problems, Kernels: s.Kernels}
 	if opts.Noise, err = parseNoiseFlag(s.Noise); err != nil {
 		return opts, err
 	}
@@ -412,27 +376,10 @@ func checkOutDir(dir string) error {
 	return nil
 }
 
-func writeTableFiles(dir string, res *experiments.TableResult, md, command string) error {
-	data, err := json.Marshal(res)
-	if err != nil {
-		return fmt.Errorf("encoding results.json: %w", err)
-	}
-	if err := writeOutputIn(dir, "results.json", true, func(w io.Writer) error {
-		_, err := w.Write(append(data, '\n'))
-		return err
-	}); err != nil {
-		return err
-	}
-	if _, err := experiments.WriteFigure(dir, "regret", res.Panels(), 3, res.Caption()...); err != nil {
-		return err
-	}
+// tableNotes is what table.md says after the table: how to read it, the
+// settings, the code, the environment and the timings.
+func tableNotes(res *experiments.TableResult) string {
 	var b strings.Builder
-	title := "Table 1"
-	if res.Decompositions != nil {
-		title = "The invariance × Nyström ablation"
-	}
-	fmt.Fprintf(&b, "# %s\n\nCommand: `%s`\n\n", title, command)
-	b.WriteString(md)
 	over := "over the BO iterations (after the initial design)"
 	if res.Settings.Regret == "all" {
 		over = "over every evaluation, initial design included"
@@ -460,8 +407,8 @@ func writeTableFiles(dir string, res *experiments.TableResult, md, command strin
 	default:
 		noise = "fixed at " + s.Noise
 	}
-	fmt.Fprintf(&b, "Settings: %d seeds, %d init + %d iterations%s, %s, beta %s, fit %s%s%s, backend %s; noise variance %s.\n\n",
-		s.Seeds, s.Init, s.Iters, batch, s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior)+meanNote(s.Mean), landmarksNote(s.Landmarks), s.Backend, noise)
+	fmt.Fprintf(&b, "Settings: %s, %d init + %d iterations%s, %s, beta %s, fit %s%s%s, backend %s; noise variance %s.\n\n",
+		s.SeedsPhrase(), s.Init, s.Iters, batch, s.Acquisition, s.Beta, s.FitMode, priorNote(s.Prior)+meanNote(s.Mean), landmarksNote(s.Landmarks), s.Backend, noise)
 	fmt.Fprintf(&b, "Code: %s.\n\n", codeNote(e))
 	fmt.Fprintf(&b, "Environment: %s, %s, SIMD %s, GOMAXPROCS %d, %s (%d CPUs), %s/%s.\n\n",
 		e.Module, e.GoVersion, e.SIMD, e.GOMAXPROCS, e.CPU, e.NumCPU, e.GOOS, e.GOARCH)
@@ -483,150 +430,7 @@ func writeTableFiles(dir string, res *experiments.TableResult, md, command strin
 		b.WriteString("\n")
 	}
 	b.WriteString("\n![cumulative regret](regret.png)\n")
-	return writeOutputIn(dir, "table.md", true, func(w io.Writer) error {
-		_, err := io.WriteString(w, b.String())
-		return err
-	})
-}
-
-// progressBar shows a batch's progress on stderr. The bar counts finished
-// runs (not their cost); elapsed time and the ETA
-// (experiments.Progress.ETAAt: measured per-cell run times, a cost model
-// until a cell has one, the time the running runs have already had) are
-// recomputed every second. On a terminal the line is redrawn every
-// second, from the start. Elsewhere (a log, a pipe) it prints one plain
-// line per finished run, and a heartbeat line whenever heartbeatEvery
-// passed without one — while one long run is in progress too.
-type progressBar struct {
-	w     io.Writer
-	label string
-	live  bool
-	now   func() time.Time
-
-	mu      sync.Mutex
-	p       experiments.Progress
-	at      time.Time // when p arrived
-	start   time.Time
-	printed time.Time // when a plain line was last printed
-	drawn   bool
-	stop    chan struct{}
-	done    chan struct{}
-}
-
-// heartbeatEvery is the longest a plain (not live) progress display stays
-// silent.
-const heartbeatEvery = 30 * time.Second
-
-func newProgressBar(w io.Writer, label string) *progressBar {
-	b := newProgressBarAt(w, label, isTerminal(w), time.Now)
-	b.stop, b.done = make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(b.done)
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-b.stop:
-				return
-			case <-t.C:
-				b.tick()
-			}
-		}
-	}()
-	return b
-}
-
-// newProgressBarAt returns a bar on the clock now, without its ticker
-// (tests call tick).
-func newProgressBarAt(w io.Writer, label string, live bool, now func() time.Time) *progressBar {
-	t := now()
-	return &progressBar{w: w, label: label, live: live, now: now, start: t, printed: t}
-}
-
-// tick is the once-a-second refresh: a redraw on a terminal, a heartbeat
-// line elsewhere once heartbeatEvery passed since the last line.
-func (b *progressBar) tick() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.p.Total == 0 {
-		return
-	}
-	now := b.now()
-	switch {
-	case b.live:
-		b.draw(now)
-	case now.Sub(b.printed) >= heartbeatEvery && b.p.Done < b.p.Total:
-		b.println(now)
-	}
-}
-
-func (b *progressBar) update(p experiments.Progress) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	first := b.p.Total == 0
-	now := b.now()
-	b.p, b.at = p, now
-	if b.live {
-		b.draw(now)
-		return
-	}
-	if first || p.Done > p.Resumed {
-		b.println(now)
-	}
-}
-
-func (b *progressBar) println(now time.Time) {
-	fmt.Fprintln(b.w, b.line(now))
-	b.printed = now
-}
-
-// line is the progress text at now.
-func (b *progressBar) line(now time.Time) string {
-	p := b.p
-	var left time.Duration
-	if p.ETAAt != nil {
-		left = p.ETAAt(now)
-	} else {
-		left = max(p.ETA-now.Sub(b.at), 0)
-	}
-	eta := "ETA " + fmtDuration(left)
-	if p.Done == p.Total {
-		eta = "done"
-	}
-	extra := ""
-	if p.Resumed > 0 {
-		extra = fmt.Sprintf(" (%d resumed)", p.Resumed)
-	}
-	return fmt.Sprintf("%s: %d/%d runs%s  %s elapsed  %s", b.label, p.Done, p.Total, extra, fmtDuration(now.Sub(b.start)), eta)
-}
-
-func (b *progressBar) draw(now time.Time) {
-	const width = 30
-	p := b.p
-	fill := width * p.Done / max(p.Total, 1)
-	fmt.Fprintf(b.w, "\r[%s%s] %s   ", strings.Repeat("#", fill), strings.Repeat("-", width-fill), b.line(now))
-	b.drawn = true
-}
-
-func (b *progressBar) finish() {
-	if b.stop != nil {
-		close(b.stop)
-		<-b.done
-		b.stop = nil
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.drawn {
-		fmt.Fprint(b.w, "\n")
-	}
-}
-
-func fmtDuration(d time.Duration) string {
-	d = d.Round(time.Second)
-	if d < time.Minute {
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	}
-	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	return b.String()
 }
 
 // codeNote names the commit a record came from.

@@ -203,3 +203,66 @@ func TestRobustnessTiny(t *testing.T) {
 		}
 	}
 }
+
+// TestSeedRange (issue 17): --seeds A:B runs the seeds A…B−1 in table,
+// batch and robustness, records the first seed (table.md says which
+// seeds, results.json holds them, the journal's header keeps them for
+// --resume; record.json holds each run's seed for perf check), and its seed-k run is the run of seed k under --seeds N (the
+// same trace bits): a replication on a disjoint set is one flag away.
+// Malformed ranges are exit 2.
+func TestSeedRange(t *testing.T) {
+	dir := t.TempDir()
+	seedsOf := func(out string) (seeds []uint64, metric map[uint64]string) {
+		var res struct {
+			Runs []struct {
+				Seed   uint64          `json:"seed"`
+				Regret json.RawMessage `json:"cumulative_regret"`
+			} `json:"runs"`
+		}
+		data, _ := os.ReadFile(filepath.Join(out, "results.json"))
+		if err := json.Unmarshal(data, &res); err != nil {
+			t.Fatal(err)
+		}
+		metric = map[uint64]string{}
+		for _, r := range res.Runs {
+			seeds = append(seeds, r.Seed)
+			metric[r.Seed] = string(r.Regret)
+		}
+		return seeds, metric
+	}
+	base := []string{"table", "--iters", "2", "--init", "3", "--problems", "Ackley2d", "--kernels", "base"}
+	rng, all := filepath.Join(dir, "range"), filepath.Join(dir, "all")
+	if code, _, stderr := runCLI(t, append(base, "--seeds", "3:5", "--out", rng)...); code != exitOK {
+		t.Fatalf("--seeds 3:5: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, append(base, "--seeds", "5", "--out", all)...); code != exitOK {
+		t.Fatalf("--seeds 5: exit %d: %s", code, stderr)
+	}
+	got, m := seedsOf(rng)
+	_, want := seedsOf(all)
+	if len(got) != 2 || got[0] != 3 || got[1] != 4 || m[3] != want[3] || m[4] != want[4] {
+		t.Errorf("--seeds 3:5 ran seeds %v with metrics %v, want 3, 4 with %v, %v", got, m, want[3], want[4])
+	}
+	md, _ := os.ReadFile(filepath.Join(rng, "table.md"))
+	if !strings.Contains(string(md), "2 seeds (3–4)") {
+		t.Errorf("table.md does not say which seeds:\n%s", md)
+	}
+	rec, _ := os.ReadFile(filepath.Join(rng, "record.json"))
+	if !strings.Contains(string(rec), "--seeds 3:5") || !strings.Contains(string(rec), `"seed": 3,`) {
+		t.Errorf("record.json lacks the seed range's command or runs: %s", rec)
+	}
+	for _, cmd := range [][]string{{"batch", "--qs", "2", "--problems", "Ackley2d", "--kernels", "base"}, {"robustness", "--dims", "1", "--kernels", "base"}} {
+		out := filepath.Join(dir, cmd[0])
+		args := append(cmd, "--seeds", "7:8", "--iters", "2", "--init", "3", "--out", out)
+		if code, _, stderr := runCLI(t, args...); code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		if s, _ := seedsOf(out); len(s) == 0 || s[0] != 7 {
+			t.Errorf("%s --seeds 7:8 ran seeds %v", cmd[0], s)
+		}
+	}
+	for _, bad := range []string{"5:5", "5:3", "-1:3", "a:b", "3:", "x", "0", "1:100000"} {
+		code, stdout, stderr := runCLI(t, append(base, "--seeds", bad)...)
+		checkOneLineError(t, code, stdout, stderr, "perf table: ", "seeds")
+	}
+}

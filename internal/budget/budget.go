@@ -1,15 +1,29 @@
-// Package budget holds symbo's process-wide memory budget: the largest
+// Package budget holds symbo's memory budget as a value: the largest
 // number of bytes one request (a matrix, an orbit buffer, a set of GP work
-// matrices, an output) may allocate. Requests are sized before anything is
-// allocated and refused above it, so that hostile or mistyped input gives
-// a clear error instead of an out-of-memory crash.
+// matrices, an input copy, an output) may allocate. Requests are sized
+// before anything is allocated and refused above it, so that hostile or
+// mistyped input gives a clear error instead of an out-of-memory crash.
 //
-// The budget is Default unless the environment variable
-// SYMBO_MEMORY_BUDGET holds a size ("16GiB", "512MiB", "2e9", "1024KiB";
-// binary units B, KiB, MiB, GiB, TiB or a plain number of bytes), read once
-// at start-up; SetLimit overrides it (the command line's --mem-budget).
-// Public packages expose it as orbit.MemoryBudget and report refusals with
-// orbit.ErrOverBudget.
+// # Invariants
+//
+// The package keeps no state. A budget is a Limit the caller passes down
+// (the public packages take it as an int64 Budget field of their options:
+// orbit.Enumerator, kernel.Options, gp.Options and gp.FitOptions,
+// bo.Config); its zero value means Default, 8 GiB, fixed and documented —
+// never the environment. Only the edges read the environment variable
+// SYMBO_MEMORY_BUDGET, through FromEnv: perf (the default of its
+// --mem-budget flag) and the C ABI (once, at its first call), and through
+// the C ABI the Python package.
+//
+// # Errors
+//
+// Check's refusals wrap ErrOverBudget, which orbit exports as
+// orbit.ErrOverBudget, and say how to raise the budget. Parse and FromEnv
+// reject malformed sizes.
+//
+// # Concurrency
+//
+// Everything is safe for concurrent use: there is nothing to share.
 package budget
 
 import (
@@ -18,53 +32,69 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync/atomic"
+
+	"github.com/symbo/symbo/internal/errclass"
 )
 
-// Default is the budget without SYMBO_MEMORY_BUDGET: 8 GiB.
+// Default is the budget a zero Limit (a zero Budget field) means: 8 GiB.
 const Default int64 = 8 << 30
 
-// EnvVar names the environment variable that sets the budget.
+// EnvVar names the environment variable the edges (perf, the C ABI) read
+// the budget from.
 const EnvVar = "SYMBO_MEMORY_BUDGET"
 
-var limit atomic.Int64
+// ErrOverBudget reports a request over the memory budget. orbit exports it
+// as orbit.ErrOverBudget (the same value): public callers test with that.
+var ErrOverBudget = errclass.New(errclass.Size, "orbit: over memory budget")
 
-// envErr records a malformed SYMBO_MEMORY_BUDGET (the default is used).
-var envErr error
+// Limit is a memory budget in bytes; 0 (or anything below 1) means
+// Default. Public options validate their Budget field (negative values are
+// their error) before converting it.
+type Limit int64
 
-func init() {
-	limit.Store(Default)
-	if s, ok := os.LookupEnv(EnvVar); ok && strings.TrimSpace(s) != "" {
-		b, err := Parse(s)
-		if err != nil {
-			envErr = fmt.Errorf("%s: %w", EnvVar, err)
-			return
-		}
-		limit.Store(b)
+// Bytes returns the budget in bytes: l, or Default for l < 1.
+func (l Limit) Bytes() int64 {
+	if l < 1 {
+		return Default
 	}
-}
-
-// EnvError reports a malformed SYMBO_MEMORY_BUDGET, or nil.
-func EnvError() error { return envErr }
-
-// Limit returns the budget in bytes.
-func Limit() int64 { return limit.Load() }
-
-// SetLimit sets the budget (b ≥ 1) and returns a function restoring the
-// previous one.
-func SetLimit(b int64) (restore func()) {
-	if b < 1 {
-		panic("budget: SetLimit needs a positive budget")
-	}
-	old := limit.Swap(b)
-	return func() { limit.Store(old) }
+	return int64(l)
 }
 
 // Fits reports whether a request of the given bytes (a float64, so that
 // products of sizes cannot overflow) fits the budget.
-func Fits(bytes float64) bool { return bytes <= float64(Limit()) }
+func (l Limit) Fits(bytes float64) bool { return bytes <= float64(l.Bytes()) }
 
-// Parse reads a size: a non-negative number with an optional binary unit
+// Check returns nil if a request of the given bytes fits the budget, and
+// otherwise an error wrapping ErrOverBudget that names what, the bytes,
+// the budget and how to raise it.
+func (l Limit) Check(what string, bytes float64) error {
+	if l.Fits(bytes) {
+		return nil
+	}
+	return fmt.Errorf("%w: %s needs %s, over the budget of %s (%s)",
+		ErrOverBudget, what, Format(bytes), Format(float64(l.Bytes())), HowToRaise)
+}
+
+// HowToRaise is the advice every over-budget message ends with.
+const HowToRaise = "raise it with " + EnvVar + ", e.g. " + EnvVar + "=64GiB, perf --mem-budget, the settings key mem_budget, or in Go a Budget option"
+
+// FromEnv returns the budget SYMBO_MEMORY_BUDGET sets: 0 (Default) when it
+// is unset or blank, an error naming the variable when it is malformed.
+// The edges call it (perf per subcommand, the C ABI once); library code
+// never does.
+func FromEnv() (Limit, error) {
+	s, ok := os.LookupEnv(EnvVar)
+	if !ok || strings.TrimSpace(s) == "" {
+		return 0, nil
+	}
+	b, err := Parse(s)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", EnvVar, err)
+	}
+	return Limit(b), nil
+}
+
+// Parse reads a size: a positive number with an optional binary unit
 // (B, KiB, MiB, GiB, TiB; case-insensitive; K, M, G, T and KB, MB, GB, TB
 // are read as the binary units too).
 func Parse(s string) (int64, error) {

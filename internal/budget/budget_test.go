@@ -1,6 +1,10 @@
 package budget
 
-import "testing"
+import (
+	"errors"
+	"strings"
+	"testing"
+)
 
 func TestParse(t *testing.T) {
 	for s, want := range map[string]int64{"16GiB": 16 << 30, "512 MiB": 512 << 20, "2e9": 2e9, "1024kib": 1 << 20, "3G": 3 << 30, "7": 7, "1.5KiB": 1536, "10B": 10} {
@@ -15,13 +19,44 @@ func TestParse(t *testing.T) {
 	}
 }
 
-func TestSetLimit(t *testing.T) {
-	restore := SetLimit(1000)
-	if Limit() != 1000 || !Fits(1000) || Fits(1001) {
+// TestLimit: a Limit is a value — two of them side by side each refuse by
+// their own bytes — and 0 means Default whatever the environment says.
+func TestLimit(t *testing.T) {
+	t.Setenv(EnvVar, "1KiB")
+	small, zero := Limit(1000), Limit(0)
+	if small.Bytes() != 1000 || !small.Fits(1000) || small.Fits(1001) {
 		t.Fatal("limit not applied")
 	}
-	restore()
-	if Limit() != Default && EnvError() == nil {
-		t.Logf("limit %d (from %s)", Limit(), EnvVar)
+	if zero.Bytes() != Default || !zero.Fits(float64(Default)) || zero.Fits(float64(Default)+1) || Limit(-5).Bytes() != Default {
+		t.Fatalf("zero limit is %d, want Default %d", zero.Bytes(), Default)
+	}
+	if err := small.Check("a test request", 500); err != nil {
+		t.Fatal(err)
+	}
+	err := small.Check("a test request", 2048)
+	if !errors.Is(err, ErrOverBudget) {
+		t.Fatalf("Check over the limit: %v", err)
+	}
+	for _, want := range []string{"a test request needs 2 KiB", "over the budget of 1000 B", EnvVar, "--mem-budget", "mem_budget", "Budget option"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q lacks %q", err, want)
+		}
+	}
+}
+
+func TestFromEnv(t *testing.T) {
+	for _, tc := range []struct {
+		env  string
+		want Limit
+		bad  bool
+	}{{"", 0, false}, {"  ", 0, false}, {"512MiB", 512 << 20, false}, {"lots", 0, true}, {"0", 0, true}} {
+		t.Setenv(EnvVar, tc.env)
+		got, err := FromEnv()
+		if got != tc.want || (err != nil) != tc.bad {
+			t.Errorf("%s=%q: %d, %v", EnvVar, tc.env, got, err)
+		}
+		if err != nil && !strings.Contains(err.Error(), EnvVar) {
+			t.Errorf("%q does not name %s", err, EnvVar)
+		}
 	}
 }

@@ -73,10 +73,14 @@ type Options struct {
 	// usual; a header-like row anywhere else is an error naming its line.
 	// Line numbers in errors stay those of the file.
 	Header bool
+	// Budget is the memory budget in bytes that bounds reading (see
+	// Parse); 0 means budget.Default (8 GiB), never the environment: perf
+	// passes its --mem-budget.
+	Budget int64
 }
 
-// ReadPoints reads the point file at path in the strict dialect; see
-// ParsePoints and Options.Read.
+// ReadPoints reads the point file at path in the strict dialect under the
+// default budget; see ParsePoints and Options.Read.
 func ReadPoints(path string) (*mat.Dense, error) { return Options{}.Read(path) }
 
 // ParsePoints reads a point file in the strict dialect from r; see
@@ -94,9 +98,10 @@ func (o Options) Read(path string) (*mat.Dense, error) {
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-		if need := valueBytesPerTextByte * float64(st.Size()); !budget.Fits(need) {
+		if l := budget.Limit(o.Budget); !l.Fits(valueBytesPerTextByte * float64(st.Size())) {
+			need := valueBytesPerTextByte * float64(st.Size())
 			return nil, &Error{File: path, Msg: fmt.Sprintf("a file of %s may hold %s of values, over the memory budget of %s (raise it with %s or --mem-budget)",
-				budget.Format(float64(st.Size())), budget.Format(need), budget.Format(float64(budget.Limit())), budget.EnvVar)}
+				budget.Format(float64(st.Size())), budget.Format(need), budget.Format(float64(l.Bytes())), budget.EnvVar)}
 		}
 	}
 	return o.Parse(f, path)
@@ -158,7 +163,7 @@ func CountRows(path string) (int, error) {
 
 // Parse reads a point file from r and returns it as an n×d matrix, one
 // point per row. name is used in error messages only. Memory is bounded
-// by the memory budget (internal/budget) whatever r is — a regular file,
+// by the memory budget (o.Budget) whatever r is — a regular file,
 // a pipe, a device that never ends: it reads at most budget/4 bytes (the
 // values of a text hold at most 4 bytes per byte of it), buffers at most
 // one line of at most MaxLine bytes, and stops with an error naming the
@@ -177,7 +182,7 @@ func (o Options) Parse(r io.Reader, name string) (*mat.Dense, error) {
 		read      int64
 		buf       []byte // the line being read, reused
 	)
-	limit := budget.Limit()
+	limit := budget.Limit(o.Budget).Bytes()
 	overBudget := func(line int, what string, need float64) error {
 		return &Error{File: name, Line: line, Msg: fmt.Sprintf("%s need %s, over the memory budget of %s (raise it with %s or --mem-budget)",
 			what, budget.Format(need), budget.Format(float64(limit)), budget.EnvVar)}

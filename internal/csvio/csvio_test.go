@@ -263,18 +263,35 @@ func TestWritePointsWriteError(t *testing.T) {
 }
 
 // TestParsePointsBudget: a stream (no file size to check up front) is
-// refused once its values outgrow the memory budget, instead of being read
-// to the end.
+// refused once its values outgrow the memory budget (Options.Budget),
+// instead of being read to the end; a regular file whose size alone
+// exceeds it is refused before reading. The default budget (0) reads both,
+// whatever SYMBO_MEMORY_BUDGET says.
 func TestParsePointsBudget(t *testing.T) {
-	defer budget.SetLimit(1 << 16)()
-	r := io.MultiReader(strings.NewReader(strings.Repeat("1,2,3,4\n", 1<<12)), strings.NewReader("oops\n"))
-	_, err := ParsePoints(r, "pipe")
+	t.Setenv(budget.EnvVar, "1KiB")
+	small := Options{Budget: 1 << 16}
+	text := strings.Repeat("1,2,3,4\n", 1<<12)
+	r := io.MultiReader(strings.NewReader(text), strings.NewReader("oops\n"))
+	_, err := small.Parse(r, "pipe")
 	var e *Error
 	if !errors.As(err, &e) || !strings.Contains(err.Error(), "memory budget") || e.Line >= 1<<12 {
 		t.Fatalf("error %v, want a memory-budget error before the end", err)
 	}
-	if _, err := ParsePoints(strings.NewReader(strings.Repeat("1,2,3,4\n", 100)), "small"); err != nil {
+	if _, err := small.Parse(strings.NewReader(strings.Repeat("1,2,3,4\n", 100)), "small"); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := ParsePoints(strings.NewReader(text), "default"); err != nil {
+		t.Errorf("default budget: %v", err)
+	}
+	p := filepath.Join(t.TempDir(), "big.csv") // 32 KiB of text, 128 KiB of values at most
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := small.Read(p); !errors.As(err, &e) || e.Line != 0 || !strings.Contains(err.Error(), "a file of 32 KiB may hold 128 KiB of values, over the memory budget of 64 KiB") {
+		t.Errorf("regular file over the budget: %v", err)
+	}
+	if _, err := ReadPoints(p); err != nil {
+		t.Errorf("regular file, default budget: %v", err)
 	}
 }
 
@@ -345,11 +362,10 @@ func TestParseBoundedStream(t *testing.T) {
 		{"short rows", "1,2\n", "memory budget of 4 MiB"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			defer budget.SetLimit(limit)()
 			s := &endless{pattern: []byte(tc.pattern), max: 64 * limit}
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			_, err := ParsePoints(s, "pipe")
+			_, err := Options{Budget: limit}.Parse(s, "pipe")
 			runtime.ReadMemStats(&after)
 			var e *Error
 			if !errors.As(err, &e) || !strings.Contains(err.Error(), "memory budget") || !strings.Contains(err.Error(), tc.want) {
@@ -386,8 +402,7 @@ func TestReadPointsDevice(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
 	}
-	defer budget.SetLimit(1 << 20)()
-	_, err := ReadPoints("/dev/zero")
+	_, err := Options{Budget: 1 << 20}.Read("/dev/zero")
 	if err == nil || !strings.Contains(err.Error(), "/dev/zero:1: ") || !strings.Contains(err.Error(), "memory budget") {
 		t.Fatalf("error %v, want a budget error naming /dev/zero:1", err)
 	}

@@ -13,8 +13,8 @@
 // Options{Header: true} also accepts one header row (e.g. "x1,x2,y") as the
 // first line; the strict dialect, ReadPoints and ParsePoints, refuses it.
 //
-// Reading is bounded by the memory budget (internal/budget) whatever the
-// input is — a regular file, a pipe, a FIFO, a device that never ends:
+// Reading is bounded by the memory budget (Options.Budget, a value the
+// caller passes; 0 means internal/budget's Default) whatever the input is — a regular file, a pipe, a FIFO, a device that never ends:
 // at most budget/4 bytes are read (a regular file larger than that is
 // refused before reading), one line of at most MaxLine bytes is buffered,
 // and the values parsed so far are counted against the budget as they

@@ -1,6 +1,6 @@
 """Measured comparisons for the Python package (docs/results/optuna).
 
-1. symbo.gram from Python against the same call in Go (internal/frontend's
+1. symbo.gram from Python against the same call in Go (internal/app/frontend's
    BenchmarkCross, run by `go test` in this process's run), n = 55 and 1000.
 2. SymboSampler (plus and base) against Optuna's TPESampler and
    RandomSampler on Ackley2d, Rastrigin5d and Griewank6d (symbo's boxes and
@@ -112,7 +112,7 @@ def gram_overhead(reps, rounds=5):
     compared."""
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
     binary = os.path.join(root, "bin", "frontend.test")
-    subprocess.run(["go", "test", "-c", "-o", binary, "./internal/frontend"], cwd=root, check=True)
+    subprocess.run(["go", "test", "-c", "-o", binary, "./internal/app/frontend"], cwd=root, check=True)
     rng = np.random.default_rng(1)
     go, py = {}, {}
     for _ in range(rounds):

@@ -29,7 +29,7 @@ func TestDecodeStrict(t *testing.T) {
 
 func TestSuggestRowErrors(t *testing.T) {
 	s := SuggestSettings{Group: Group{Group: "signflip", D: 2, Box: [][]float64{{-1}, {1}}}, Kernel: "plus"}
-	opt, err := s.Optimizer(nil)
+	opt, err := s.Optimizer(nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestSuggestRowErrors(t *testing.T) {
 		{Group: Group{Group: "signflip", D: 2}, Kernel: "plus"},
 		{Problem: "WLAN4d", Kernel: "plus", Minimize: true},
 	} {
-		if _, err := bad.Optimizer(nil); err == nil {
+		if _, err := bad.Optimizer(nil, 0); err == nil {
 			t.Errorf("%+v accepted", bad)
 		}
 	}
@@ -70,7 +70,7 @@ func TestSuggestLandmarks(t *testing.T) {
 	suggest := func(lm int) []float64 {
 		st := s
 		st.Landmarks = lm
-		opt, err := st.Optimizer(nil)
+		opt, err := st.Optimizer(nil, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +88,7 @@ func TestSuggestLandmarks(t *testing.T) {
 		t.Errorf("3 landmarks and the full design of 9 points suggest the same %v", a)
 	}
 	s.Landmarks = 2_000_000
-	if _, err := s.Optimizer(nil); err == nil {
+	if _, err := s.Optimizer(nil, 0); err == nil {
 		t.Error("landmarks beyond MaxEvaluations accepted")
 	}
 }
@@ -110,7 +110,7 @@ func BenchmarkCross(b *testing.B) {
 			spec := KernelSpec{Group: Group{Group: "hyperoctahedral", D: 5}, Base: "rbf", Lengthscale: 1, Kernel: kern}
 			b.Run(fmt.Sprintf("kernel=%s/n=%d", kern, n), func(b *testing.B) {
 				for b.Loop() {
-					if _, err := Cross(spec, x, nil, nil, be); err != nil {
+					if _, err := Cross(spec, x, nil, nil, be, 0); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -187,7 +187,7 @@ func TestAbsurdSizes(t *testing.T) {
 			if err := Decode([]byte(tc.spec), &ks); err != nil {
 				t.Fatal(err)
 			}
-			_, err := Cross(ks, mat.NewDense(1, 1, []float64{1}), nil, nil, nil)
+			_, err := Cross(ks, mat.NewDense(1, 1, []float64{1}), nil, nil, nil, 0)
 			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "d = "+d) || errclass.Of(err) != errclass.Input {
 				t.Errorf("%s d = %s: %v, want ErrInvalid naming d", tc.what, d, err)
 			}
@@ -197,7 +197,7 @@ func TestAbsurdSizes(t *testing.T) {
 			if err := Decode([]byte(`{"group":"`+g+`","d":`+d+`,"box":[[-2],[2]],"kernel":"plus","block":1}`), &st); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := st.Optimizer(nil); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "d = "+d) {
+			if _, err := st.Optimizer(nil, 0); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "d = "+d) {
 				t.Errorf("suggest %s d = %s: %v, want ErrInvalid naming d", g, d, err)
 			}
 		}
@@ -206,11 +206,11 @@ func TestAbsurdSizes(t *testing.T) {
 	// orbit.MaxDim, the optimizer's quasi-random samples to bo.MaxDim),
 	// one more is input.
 	st := SuggestSettings{Group: Group{Group: "permutation", D: bo.MaxDim, Box: [][]float64{{-2}, {2}}}, Kernel: "plus"}
-	if opt, err := st.Optimizer(nil); err != nil || opt.Dim() != bo.MaxDim {
+	if opt, err := st.Optimizer(nil, 0); err != nil || opt.Dim() != bo.MaxDim {
 		t.Errorf("d = bo.MaxDim: %v", err)
 	}
 	st.D++
-	if _, err := st.Optimizer(nil); errclass.Of(err) != errclass.Input {
+	if _, err := st.Optimizer(nil, 0); errclass.Of(err) != errclass.Input {
 		t.Errorf("d = bo.MaxDim + 1: %v", err)
 	}
 }
@@ -224,7 +224,7 @@ func TestVariance(t *testing.T) {
 		if err := Decode([]byte(spec), &ks); err != nil {
 			return nil, err
 		}
-		return Cross(ks, x, nil, nil, nil)
+		return Cross(ks, x, nil, nil, nil, 0)
 	}
 	absent, err := cross(`{"group":"signflip","d":2,"base":"rbf","lengthscale":1,"kernel":"max"}`)
 	if err != nil {
@@ -252,12 +252,12 @@ func TestSuggestFailed(t *testing.T) {
 	hy := []float64{1, 2, 0.5, 3}
 	pend := mat.NewDense(1, 2, []float64{-0.3, 0.7})
 	failed := mat.NewDense(2, 2, []float64{1.9, 1.9, 0.4, -0.2})
-	opt, _ := s.Optimizer(nil)
+	opt, _ := s.Optimizer(nil, 0)
 	got, err := Suggest(opt, hx, hy, pend, failed, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, _ := s.Optimizer(nil)
+	ref, _ := s.Optimizer(nil, 0)
 	for i := range 4 {
 		_ = ref.Tell(hx.RawRowView(i), hy[i])
 	}
@@ -276,7 +276,7 @@ func TestSuggestFailed(t *testing.T) {
 	if f := opt.Failed(); len(f) != 2 || len(opt.Pending()) != 3 {
 		t.Errorf("failed %v, pending %v", f, opt.Pending())
 	}
-	opt, _ = s.Optimizer(nil)
+	opt, _ = s.Optimizer(nil, 0)
 	_, err = Suggest(opt, hx, hy, nil, mat.NewDense(2, 2, []float64{0, 0, 5, 0}), 1)
 	var re *RowError
 	if !errors.As(err, &re) || re.Input != "failed" || re.Row != 1 || errclass.Of(err) != errclass.Input {
@@ -332,7 +332,7 @@ func TestCoords(t *testing.T) {
 	if err := Decode([]byte(js), &s); err != nil {
 		t.Fatal(err)
 	}
-	opt, err := s.Optimizer(nil)
+	opt, err := s.Optimizer(nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +348,7 @@ func TestCoords(t *testing.T) {
 		t.Fatal(err)
 	}
 	x := mat.NewDense(2, 3, []float64{1, 0.3, 1, 1.5, -0.2, 0.5})
-	K, err := Cross(k, x, nil, nil, nil)
+	K, err := Cross(k, x, nil, nil, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,7 +361,7 @@ func TestCoords(t *testing.T) {
 		if err := Decode([]byte(js), &s); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Optimizer(nil); errclass.Of(err) != errclass.Input {
+		if _, err := s.Optimizer(nil, 0); errclass.Of(err) != errclass.Input {
 			t.Errorf("coords %s: %v", bad, err)
 		}
 	}

@@ -13,6 +13,12 @@
 // hold the paths from JSON to Suggest and Cross to it, under a small
 // memory budget.
 //
+// The memory budget of a call is a value: the settings' optional
+// "mem_budget" key (Memory), else the default the front end passes (def:
+// perf's --mem-budget, the C ABI's SYMBO_MEMORY_BUDGET read once; 0 means
+// 8 GiB). This package never reads the environment for it; it hands the
+// budget to the library as kernel.Options.Budget and bo.Config.Budget.
+//
 // # Errors
 //
 // Bad settings wrap ErrInvalid; the library's own errors (orbit, kernel,
@@ -37,6 +43,7 @@ import (
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
@@ -126,9 +133,36 @@ func (g Group) box() (lo, hi []float64, err error) {
 	return lo, hi, nil
 }
 
+// Memory is the optional settings key "mem_budget" of KernelSpec and
+// SuggestSettings: the memory budget of the call.
+type Memory struct {
+	// MemBudget is the largest memory one request of the call (an input
+	// copy, a kernel matrix, an orbit buffer, a GP's work matrices) may
+	// allocate, as SYMBO_MEMORY_BUDGET spells it: a JSON string, "512MiB",
+	// "16GiB", "2e9" (bytes). Absent (or null) leaves the front end's
+	// default (perf's --mem-budget, the C ABI's SYMBO_MEMORY_BUDGET, else
+	// 8 GiB); anything else that is not a positive size — "", "0",
+	// "lots", a number — is ErrInvalid.
+	MemBudget *string `json:"mem_budget,omitempty"`
+}
+
+// Budget returns the budget in bytes the settings ask for: MemBudget's,
+// else def, the front end's default (0 means budget.Default).
+func (m Memory) Budget(def int64) (int64, error) {
+	if m.MemBudget == nil {
+		return def, nil
+	}
+	b, err := budget.Parse(*m.MemBudget)
+	if err != nil {
+		return 0, invalid("mem_budget: %v", err)
+	}
+	return b, nil
+}
+
 // KernelSpec is a kernel as perf gram spells it.
 type KernelSpec struct {
 	Group
+	Memory
 	Base        string  `json:"base"`
 	Lengthscale float64 `json:"lengthscale"`
 	// Variance is the base kernel's signal variance: nil (absent) means
@@ -140,8 +174,14 @@ type KernelSpec struct {
 }
 
 // Cross returns K(x, y) (n×m) for the kernel of spec; y nil means x (the
-// symmetric assembly). design is the design set of plus (nil: x).
-func Cross(spec KernelSpec, x, y, design *mat.Dense, be linalg.Backend) (*mat.Dense, error) {
+// symmetric assembly). design is the design set of plus (nil: x). Its
+// memory budget is spec's mem_budget, else def (0: budget.Default); an
+// output over it is refused before it is computed.
+func Cross(spec KernelSpec, x, y, design *mat.Dense, be linalg.Backend, def int64) (*mat.Dense, error) {
+	limit, err := spec.Budget(def)
+	if err != nil {
+		return nil, err
+	}
 	shape, err := kernel.ParseShape(spec.Base)
 	if err != nil {
 		return nil, invalid("%v", err)
@@ -170,8 +210,18 @@ func Cross(spec KernelSpec, x, y, design *mat.Dense, be linalg.Backend) (*mat.De
 	if design == nil {
 		design = x
 	}
-	k, err := NewKernel(spec.Kernel, p, g, meth, design, be)
+	k, err := NewKernel(spec.Kernel, p, g, meth, design, be, limit)
 	if err != nil {
+		return nil, err
+	}
+	n, _ := x.Dims()
+	m := n
+	if y != nil {
+		m, _ = y.Dims()
+	}
+	// The kernels check their outputs too, base's against the default
+	// budget only (kernel.NewBase takes no options).
+	if err := budget.Limit(limit).Check(fmt.Sprintf("a %d×%d kernel matrix", n, m), 8*float64(n)*float64(m)); err != nil {
 		return nil, err
 	}
 	if y == nil {
@@ -207,7 +257,9 @@ func NeedsDesign(name string) bool {
 // design (k_plus over the trivial group); avg, avgnorm and max the orbit
 // kernels; plus k_max's PSD projection on design, Nyström-extended. design
 // is used by plus and nystrom only, be by their eigendecompositions.
-func NewKernel(name string, p kernel.Params, g orbit.Group, meth kernel.Method, design *mat.Dense, be linalg.Backend) (kernel.Kernel, error) {
+// limit is the kernel's memory budget (kernel.Options.Budget; base has
+// none of its own: orbit.DefaultBudget).
+func NewKernel(name string, p kernel.Params, g orbit.Group, meth kernel.Method, design *mat.Dense, be linalg.Backend, limit int64) (kernel.Kernel, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
 	if NeedsDesign(n) && design == nil {
 		return nil, invalid("kernel %s needs a design set", n)
@@ -216,11 +268,11 @@ func NewKernel(name string, p kernel.Params, g orbit.Group, meth kernel.Method, 
 	case "base":
 		return kernel.NewBase(p, g.Dim())
 	case "avg":
-		return kernel.NewAvg(p, g, kernel.Options{Method: meth})
+		return kernel.NewAvg(p, g, kernel.Options{Method: meth, Budget: limit})
 	case "avgnorm":
-		return kernel.NewAvg(p, g, kernel.Options{Method: meth, Normalize: true})
+		return kernel.NewAvg(p, g, kernel.Options{Method: meth, Normalize: true, Budget: limit})
 	case "max":
-		return kernel.NewMax(p, g, kernel.Options{Method: meth})
+		return kernel.NewMax(p, g, kernel.Options{Method: meth, Budget: limit})
 	case "plus", "nystrom":
 		if n == "nystrom" {
 			t, err := orbit.Trivial(g.Dim())
@@ -229,7 +281,7 @@ func NewKernel(name string, p kernel.Params, g orbit.Group, meth kernel.Method, 
 			}
 			g = t
 		}
-		mx, err := kernel.NewMax(p, g, kernel.Options{Method: meth})
+		mx, err := kernel.NewMax(p, g, kernel.Options{Method: meth, Budget: limit})
 		if err != nil {
 			return nil, err
 		}
@@ -243,6 +295,7 @@ func NewKernel(name string, p kernel.Params, g orbit.Group, meth kernel.Method, 
 type SuggestSettings struct {
 	Problem string `json:"problem,omitempty"`
 	Group
+	Memory
 	Kernel   string `json:"kernel"`
 	Base     string `json:"base,omitempty"` // default: the problem's, else rbf
 	Seed     uint64 `json:"seed,omitempty"`
@@ -261,8 +314,13 @@ type SuggestSettings struct {
 }
 
 // Optimizer returns the optimizer of the settings (backend be, nil for the
-// default) and its dimension.
-func (s SuggestSettings) Optimizer(be linalg.Backend) (*bo.Optimizer, error) {
+// default). Its memory budget (bo.Config.Budget) is the settings'
+// mem_budget, else def (0: budget.Default).
+func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer, error) {
+	limit, err := s.Budget(def)
+	if err != nil {
+		return nil, err
+	}
 	var lo, hi []float64
 	var g orbit.Group
 	shape := kernel.RBF
@@ -304,8 +362,7 @@ func (s SuggestSettings) Optimizer(be linalg.Backend) (*bo.Optimizer, error) {
 			return nil, invalid("%v", err)
 		}
 	}
-	cfg := bo.Config{Minimize: minimize, Init: s.Init, Backend: be, Landmarks: s.Landmarks}
-	var err error
+	cfg := bo.Config{Minimize: minimize, Init: s.Init, Backend: be, Landmarks: s.Landmarks, Budget: limit}
 	if cfg.Kernel, err = bo.ParseKernel(s.Kernel, g, shape); err != nil {
 		return nil, err
 	}

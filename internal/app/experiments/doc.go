@@ -26,17 +26,29 @@
 // atomically, under a caption stating the statistic, the seeds and the
 // direction, with each legend placed where it covers no data.
 //
-// RunAll distributes runs over goroutines, one run per goroutine at a
-// time with bo.Config.Workers = 1, most expensive first (EstimatedCost),
-// and stores each trace at its plan index: results are the same for any
+// Table, Robustness and Batch return a Plan: runs as data (Run: a label,
+// a cell, a predicted cost, a work function and a check of a kept
+// result) and the report of their results. Execute distributes runs over
+// goroutines, one run per goroutine at a time, most expensive first, and
+// stores each result at its plan index: results are the same for any
 // worker count and GOMAXPROCS (timings aside). It skips runs already done
-// (RunAllOptions.Done, e.g. from a journal), reports each finished run
-// (OnRun) and stops on its context. Every result carries its settings and
-// an Environment (module version and VCS revision, Go version, SIMD path,
-// GOMAXPROCS, CPU, backend).
+// (ExecOptions.Done, e.g. from a journal), reports each finished run
+// (OnRun) and its progress with an ETA, and stops on its context. BORuns
+// makes the runs of BO RunSpecs (bo.Config.Workers = 1 per run,
+// EstimatedCost). Every result carries its settings and an Environment
+// (module version and VCS revision, Go version, SIMD path, GOMAXPROCS,
+// CPU, backend).
+//
+// The memory budget is a value the caller passes: Table, Batch and
+// Robustness take it in their bo.Config (Config.Budget), Spectrum,
+// Profile, Complexity and the figures in their options' Budget; 0 means
+// 8 GiB, never the environment. Ratios, a fixed-size probe, uses the
+// default.
 //
 // # Concurrency
 //
+// Run.Do is called from Execute's goroutines; OnRun and Progress one at
+// a time. A Plan's report is made once (it fills the result it built).
 // Profile, Complexity and Ratios time code: they must not run concurrently
 // with anything else timing-sensitive in the process; Ratios sets
 // GOMAXPROCS for its duration and restores it.

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
@@ -23,9 +22,11 @@ import (
 // input or size errors (errclass.Input or Size: SYMBO_EINVAL or
 // SYMBO_ESIZE), never internal ones; a panic or a crash fails the target.
 //
-// Two exclusions, neither a refusal the code under test owes: the
+// Three exclusions, none a refusal the code under test owes: the
 // "matrices" group, which opens the file its settings name (a fuzzer could
-// name a device that blocks, such as /dev/stdin); and, for time, the work
+// name a device that blocks, such as /dev/stdin); a "mem_budget" above
+// fuzzBudget (raising the budget is the caller's right: one below it, or a
+// malformed one, is fuzzed); and, for time, the work
 // of valid settings whose one execution would take seconds to minutes.
 // FuzzSuggest tells a history of a few points and asks two: the initial
 // design runs for every accepted d, the acquisition — 512 raw samples and
@@ -41,6 +42,13 @@ const (
 	fuzzAcqDim   = 8
 	fuzzAcqOrder = 5040
 )
+
+// raisesBudget reports settings whose mem_budget raises the budget above
+// fuzzBudget.
+func raisesBudget(m Memory) bool {
+	b, err := m.Budget(fuzzBudget)
+	return err == nil && b > fuzzBudget
+}
 
 // fuzzSlow reports calls that took long: the fuzzer's executions must stay
 // fast, and a slow one is worth a look (it is not a failure: the machine
@@ -61,6 +69,7 @@ var fuzzSettings = []string{
 	`{"problem":"Ackley2d","kernel":"plus","seed":3,"init":3}`,
 	`{"problem":"WLAN4d","kernel":"plus","init":2}`,
 	`{"problem":"shiftedrastrigin","d":3,"kernel":"max","init":2}`,
+	`{"group":"hyperoctahedral","d":3,"box":[[-2],[2]],"kernel":"plus","init":2,"mem_budget":"4KiB"}`,
 	// Hostile: the issue's repros and their kin.
 	`{"group":"permutation","d":1099511627776,"box":[[-2],[2]],"kernel":"plus"}`,
 	`{"group":"permutation","d":2147483648,"box":[[-2],[2]],"kernel":"plus"}`,
@@ -79,6 +88,10 @@ var fuzzSettings = []string{
 	`{"group":"signflip","d":2,"box":[[-2]],"kernel":"plus"}`,
 	`{"group":"signflip","d":2,"box":[[-1e999],[2]],"kernel":"plus"}`,
 	`{"group":"signflip","d":2,"box":[[-2],[2]],"kernel":"plus","seed":-1}`,
+	`{"group":"signflip","d":2,"box":[[-2],[2]],"kernel":"plus","mem_budget":"lots"}`,
+	`{"group":"signflip","d":2,"box":[[-2],[2]],"kernel":"plus","mem_budget":""}`,
+	`{"group":"signflip","d":2,"box":[[-2],[2]],"kernel":"plus","mem_budget":1024}`,
+	`{"group":"signflip","d":2,"box":[[-2],[2]],"kernel":"plus","mem_budget":"1e30TiB"}`,
 	`{"group":"matrices","matrices":"/dev/stdin","d":2,"box":[[-2],[2]],"kernel":"plus"}`,
 	`{"group":"signflip","d":2,"box":[[-2],[2]],"kernel":"plus"}{}`,
 	`[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]`,
@@ -89,6 +102,8 @@ var fuzzSettings = []string{
 var fuzzSpecs = []string{
 	`{"group":"hyperoctahedral","d":3,"base":"matern52","lengthscale":1.3,"variance":2,"kernel":"plus"}`,
 	`{"group":"permutation","d":3,"base":"rbf","lengthscale":1,"kernel":"avg","method":"closed"}`,
+	`{"group":"permutation","d":3,"base":"rbf","lengthscale":1,"kernel":"avg","mem_budget":"64B"}`,
+	`{"group":"permutation","d":3,"base":"rbf","lengthscale":1,"kernel":"base","mem_budget":"-1"}`,
 	`{"group":"signflip","d":2,"base":"matern12","lengthscale":0.5,"kernel":"max","method":"enumerate"}`,
 	`{"group":"scaling","d":2,"box":[[0.1],[10]],"base":"rbf","lengthscale":1,"kernel":"avg"}`,
 	`{"group":"rotation2d","base":"matern32","lengthscale":1,"kernel":"avgnorm"}`,
@@ -145,7 +160,6 @@ func FuzzSuggest(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer budget.SetLimit(fuzzBudget)()
 		defer timed(t, "suggest")()
 		var st SuggestSettings
 		if err := Decode(data, &st); err != nil {
@@ -155,7 +169,10 @@ func FuzzSuggest(f *testing.F) {
 		if st.Matrices != "" || strings.EqualFold(strings.TrimSpace(st.Group.Group), "matrices") {
 			return // opens a file: see the note above
 		}
-		opt, err := st.Optimizer(nil)
+		if raisesBudget(st.Memory) {
+			return // the caller's to allow: see the note above
+		}
+		opt, err := st.Optimizer(nil, fuzzBudget)
 		if err != nil {
 			checkClass(t, "settings", err)
 			return
@@ -176,7 +193,7 @@ func FuzzSuggest(f *testing.F) {
 		hx.SetRow(1, pts[1])
 		pend := mat.NewDense(1, d, pts[2])
 		failed := mat.NewDense(1, d, pts[3])
-		fresh, err := st.Optimizer(nil)
+		fresh, err := st.Optimizer(nil, fuzzBudget)
 		if err != nil {
 			t.Fatalf("settings accepted once, then refused: %v", err)
 		}
@@ -189,7 +206,7 @@ func FuzzSuggest(f *testing.F) {
 		if fresh.Config().Init <= 5 && !fuzzCheap(fresh) {
 			return // the acquisition's cost: see the note above
 		}
-		fresh, _ = st.Optimizer(nil)
+		fresh, _ = st.Optimizer(nil, fuzzBudget)
 		out, err := Suggest(fresh, hx, hy, pend, failed, 2)
 		if err != nil {
 			return // a fit may fail on hostile magnitudes; it must not panic
@@ -207,7 +224,6 @@ func FuzzCross(f *testing.F) {
 		f.Add([]byte(s), uint8(3+i%5), uint8(1+i%4), i%2 == 0)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, n, cols uint8, withY bool) {
-		defer budget.SetLimit(fuzzBudget)()
 		defer timed(t, "cross")()
 		var ks KernelSpec
 		if err := Decode(data, &ks); err != nil {
@@ -216,6 +232,9 @@ func FuzzCross(f *testing.F) {
 		}
 		if ks.Matrices != "" || strings.EqualFold(strings.TrimSpace(ks.Group.Group), "matrices") {
 			return // opens a file: see the note above
+		}
+		if raisesBudget(ks.Memory) {
+			return // the caller's to allow: see the note above
 		}
 		rows, c := 1+int(n%8), 1+int(cols%8)
 		x := mat.NewDense(rows, c, nil)
@@ -227,7 +246,7 @@ func FuzzCross(f *testing.F) {
 			y = mat.NewDense(2, c, nil)
 			y.Set(1, 0, 0.75)
 		}
-		k, err := Cross(ks, x, y, nil, nil)
+		k, err := Cross(ks, x, y, nil, nil, fuzzBudget)
 		if err != nil {
 			checkClass(t, "cross", err) // a dimension mismatch, a group without the kernel's method, …
 			return

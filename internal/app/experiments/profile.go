@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/symbo/symbo/internal/budget"
 	"gonum.org/v1/gonum/blas"
 	gonumblas "gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/mat"
@@ -64,6 +65,12 @@ type ProfileOptions struct {
 	Seed uint64
 	// Progress receives one line per phase; nil means none.
 	Progress io.Writer
+	// Budget is the memory budget in bytes of every request the study
+	// makes (kernel.Options.Budget, gp's and bo's Budget,
+	// orbit.Enumerator.Budget and its own matrices); 0 means 8 GiB
+	// (orbit.DefaultBudget), never the environment: perf passes its
+	// --mem-budget.
+	Budget int64
 }
 
 // Row statuses.
@@ -441,7 +448,7 @@ func methodName(m kernel.Method) string {
 
 // orbitKernel builds k_avg or k_max with method m.
 func (p *profiler) orbitKernel(kind string, m kernel.Method) (kernel.Gramer, error) {
-	opts := kernel.Options{Method: m}
+	opts := kernel.Options{Method: m, Budget: p.o.Budget}
 	if kind == "avg" {
 		return kernel.NewAvg(p.params(), p.g, opts)
 	}
@@ -470,7 +477,7 @@ func (p *profiler) atN(n int) error {
 				raw := pts(n).RawMatrix().Data
 				return func() error {
 					var err error
-					buf, err = orbit.Enumerator{}.Orbits(buf[:0], p.fin, raw, n)
+					buf, err = orbit.Enumerator{Budget: p.o.Budget}.Orbits(buf[:0], p.fin, raw, n)
 					return err
 				}, nil
 			},
@@ -517,7 +524,7 @@ func (p *profiler) atN(n int) error {
 	}
 
 	// Linear algebra on the k_max Gram (closed form when there is one).
-	mx, err := kernel.NewMax(p.params(), p.g, kernel.Options{})
+	mx, err := kernel.NewMax(p.params(), p.g, kernel.Options{Budget: p.o.Budget})
 	if err != nil {
 		return fmt.Errorf("experiments: profile: %w", err)
 	}
@@ -543,7 +550,7 @@ func (p *profiler) atN(n int) error {
 		row: ProfileRow{Phase: "plus-spectrum", Label: "k_plus spectrum (one ℓ of the fit)", Kernel: "plus", Backend: be},
 		exp: 3,
 		setup: func(n int) (func() error, error) {
-			dist, err := orbitDistances(p.g, pts(n))
+			dist, err := orbitDistances(p.g, pts(n), p.o.Budget)
 			if err != nil {
 				return nil, err
 			}
@@ -567,7 +574,7 @@ func (p *profiler) atN(n int) error {
 			row: ProfileRow{Phase: "plus-cross", Label: fmt.Sprintf("k_plus cross m=%d, %s k_max", p.o.M, methodName(m)), Kernel: "plus", Method: methodName(m), Backend: be, M: p.o.M},
 			exp: 1, // m·n pairs, m fixed
 			setup: func(n int) (func() error, error) {
-				k, err := kernel.NewMax(p.params(), p.g, kernel.Options{Method: m})
+				k, err := kernel.NewMax(p.params(), p.g, kernel.Options{Method: m, Budget: p.o.Budget})
 				if err != nil {
 					return nil, err
 				}
@@ -598,11 +605,12 @@ func (p *profiler) atN(n int) error {
 }
 
 // orbitDistances returns the orbit-distance matrix d_G(x_i, x_j) of the
-// rows of x, as gp's plus family binds it (kernel.OrbitDistTo).
-func orbitDistances(g orbit.Group, x *mat.Dense) (*mat.SymDense, error) {
+// rows of x, as gp's plus family binds it (kernel.OrbitDistTo with the
+// memory budget b).
+func orbitDistances(g orbit.Group, x *mat.Dense, b int64) (*mat.SymDense, error) {
 	n, _ := x.Dims()
 	dm := mat.NewSymDense(n, nil)
-	if err := kernel.OrbitDistTo(dm, g, x, kernel.Options{}); err != nil {
+	if err := kernel.OrbitDistTo(dm, g, x, kernel.Options{Budget: b}); err != nil {
 		return nil, err
 	}
 	return dm, nil
@@ -753,7 +761,7 @@ func (p *profiler) boPhase(n int, kind string) error {
 				if err != nil {
 					return err
 				}
-				opt, err := bo.New(obj.lo, obj.hi, bo.Config{Kernel: kern, Init: min(bo.DefaultInit, n), Backend: p.be, Landmarks: p.o.Landmarks}, p.o.Seed)
+				opt, err := bo.New(obj.lo, obj.hi, bo.Config{Kernel: kern, Init: min(bo.DefaultInit, n), Backend: p.be, Landmarks: p.o.Landmarks, Budget: p.o.Budget}, p.o.Seed)
 				if err != nil {
 					return err
 				}
@@ -857,7 +865,7 @@ func (p *profiler) gemm(n int) error {
 			exp:    3,
 			always: true,
 			setup: func(n int) (func() error, error) {
-				if err := orbit.CheckMemory(fmt.Sprintf("a DGEMM of order %d", n), 3*8*float64(n)*float64(n)); err != nil {
+				if err := budget.Limit(p.o.Budget).Check(fmt.Sprintf("a DGEMM of order %d", n), 3*8*float64(n)*float64(n)); err != nil {
 					return nil, err
 				}
 				a, b := Dense(n, 3, 0), Dense(n, 3, 1)

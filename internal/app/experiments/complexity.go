@@ -58,6 +58,13 @@ type ComplexityOptions struct {
 	// the larger ones); 0 means 5.
 	MaxPointSeconds float64
 	Seed            uint64
+	// Budget is the memory budget in bytes of every request the study
+	// makes (kernel.Options.Budget, gp's and bo's Budget,
+	// orbit.Enumerator.Budget and its own matrices); 0 means 8 GiB
+	// (orbit.DefaultBudget), never the environment: perf passes its
+	// --mem-budget.
+	Budget int64
+
 	// Progress receives one line per measured point; nil means none.
 	Progress io.Writer
 }
@@ -398,7 +405,7 @@ func (c *complexity) nSeries() []pending {
 		add("gram", kind, "closed", "O(n²|G|*)", 2, gram(kind, kernel.Closed))
 	}
 	maxGram := func(n int) (*mat.SymDense, error) {
-		k, err := kernel.NewMax(c.params(), g, kernel.Options{})
+		k, err := kernel.NewMax(c.params(), g, kernel.Options{Budget: c.o.Budget})
 		if err != nil {
 			return nil, err
 		}
@@ -512,7 +519,7 @@ func (c *complexity) nSeries() []pending {
 			h := gp.Hyper{Variance: p.Variance, Lengthscale: p.Lengthscale, Noise: 1e-2}
 			var ws gp.Workspace
 			return func() error {
-				post, err := gp.New(fam, x, y, h, gp.Options{Backend: be})
+				post, err := gp.New(fam, x, y, h, gp.Options{Backend: be, Budget: c.o.Budget})
 				if err != nil {
 					return err
 				}
@@ -543,7 +550,7 @@ const LandmarkNPerM = 4
 func (c *complexity) landmarkSeries() []pending {
 	g, d := c.o.Group, c.o.Group.Dim()
 	build := func(n, m int) (func() error, error) {
-		fam, err := gp.NewLandmarkPlusFamily(c.o.Shape, g, kernel.Options{}, kernel.PlusOptions{Backend: c.o.Backend}, m)
+		fam, err := gp.NewLandmarkPlusFamily(c.o.Shape, g, kernel.Options{Budget: c.o.Budget}, kernel.PlusOptions{Backend: c.o.Backend}, m)
 		if err != nil {
 			return nil, err
 		}
@@ -555,7 +562,7 @@ func (c *complexity) landmarkSeries() []pending {
 		}
 		h := gp.Hyper{Variance: 1, Lengthscale: 1, Noise: 1e-2}
 		return func() error {
-			post, err := gp.New(fam, x, y, h, gp.Options{Backend: c.o.Backend})
+			post, err := gp.New(fam, x, y, h, gp.Options{Backend: c.o.Backend, Budget: c.o.Budget})
 			if err == nil && post.Landmarks() == 0 {
 				err = fmt.Errorf("experiments: complexity: n = %d, m = %d: no landmarks", n, m)
 			}
@@ -610,7 +617,7 @@ func (c *complexity) groupSeries(fam GroupFamily) []pending {
 		var buf []float64
 		return func() error {
 			var err error
-			buf, err = orbit.Enumerator{}.Orbits(buf[:0], f, raw, n)
+			buf, err = orbit.Enumerator{Budget: c.o.Budget}.Orbits(buf[:0], f, raw, n)
 			return err
 		}, nil
 	})
@@ -671,16 +678,16 @@ func (c *complexity) kernel(kind string, g orbit.Group, m kernel.Method) (kernel
 	case "base":
 		return kernel.NewBase(c.params(), g.Dim())
 	case "avg":
-		return kernel.NewAvg(c.params(), g, kernel.Options{Method: m})
+		return kernel.NewAvg(c.params(), g, kernel.Options{Method: m, Budget: c.o.Budget})
 	case "plus":
-		return kernel.NewMax(c.params(), g, kernel.Options{Method: m})
+		return kernel.NewMax(c.params(), g, kernel.Options{Method: m, Budget: c.o.Budget})
 	}
-	return kernel.NewMax(c.params(), g, kernel.Options{Method: m})
+	return kernel.NewMax(c.params(), g, kernel.Options{Method: m, Budget: c.o.Budget})
 }
 
 // plus builds k_plus over k_max (method m) with design x.
 func (c *complexity) plus(g orbit.Group, m kernel.Method, x *mat.Dense) (*kernel.Plus, error) {
-	mx, err := kernel.NewMax(c.params(), g, kernel.Options{Method: m})
+	mx, err := kernel.NewMax(c.params(), g, kernel.Options{Method: m, Budget: c.o.Budget})
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,7 @@
 package experiments
 
 import (
-	"context"
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -66,24 +66,19 @@ type TableOptions struct {
 	// Kernels (nil means tableKernels; max is skipped where not PSD).
 	Problems []string
 	Kernels  []string
-	// Seeds 0…Seeds−1 (0 means 10).
-	Seeds int
+	// Seeds FirstSeed…FirstSeed+Seeds−1 (Seeds 0 means 10): a
+	// replication takes a disjoint range, e.g. FirstSeed 100.
+	FirstSeed int
+	Seeds     int
 	// Config is the protocol of every run (Init 0 means 5); its Kernel,
 	// Minimize and Workers are set per run.
 	Config bo.Config
 	// Iters is the number of acquisition steps per run (0 means 50);
 	// Batch the points asked per round (0 means 1, sequential).
 	Iters, Batch int
-	// Workers is the number of runs in parallel (0 means GOMAXPROCS).
+	// Workers is recorded in the settings: the number of runs in
+	// parallel that the plan is executed with (0 means GOMAXPROCS).
 	Workers int
-	// Progress, if not nil, is called after every run.
-	Progress func(Progress)
-	// Context, Done and OnRun are passed to RunAll: cancellation, runs
-	// already finished (by spec index: Table's plan is deterministic), and
-	// a per-run callback (journaling).
-	Context context.Context
-	Done    map[int]*bo.Trace
-	OnRun   func(i int, tr *bo.Trace) error
 	// Skip leaves these cells out (shown as "not run"): a way to keep a
 	// cell too expensive for the time at hand out of a table, explicitly.
 	Skip []CellKey
@@ -130,7 +125,10 @@ type Row struct {
 
 // Settings record the protocol of an experiment.
 type Settings struct {
-	Seeds       int    `json:"seeds"`
+	Seeds int `json:"seeds"`
+	// FirstSeed is the first seed (the runs' seeds are FirstSeed…
+	// FirstSeed+Seeds−1); omitted when 0.
+	FirstSeed   int    `json:"first_seed,omitempty"`
 	Iters       int    `json:"iters"`
 	Batch       int    `json:"batch,omitempty"`
 	Init        int    `json:"init"`
@@ -175,7 +173,7 @@ type TableResult struct {
 	countInit      bool
 }
 
-func settingsOf(cfg bo.Config, iters, seeds, workers int) (Settings, error) {
+func settingsOf(cfg bo.Config, iters, first, seeds, workers int) (Settings, error) {
 	b := cfg.Backend
 	if b == nil {
 		var err error
@@ -201,52 +199,76 @@ func settingsOf(cfg bo.Config, iters, seeds, workers int) (Settings, error) {
 	}
 	return Settings{
 		Prior: prior, Liar: liar, Mean: mean,
-		Seeds: seeds, Iters: iters, Init: cfg.Init,
+		Seeds: seeds, FirstSeed: first, Iters: iters, Init: cfg.Init,
 		Acquisition: acq.Name(), Beta: cfg.Beta.String(), FitMode: cfg.FitMode.String(),
 		Backend: b.Name(), Workers: workers, Landmarks: cfg.Landmarks,
 	}, nil
 }
 
-// setup validates the options Table and Robustness share and returns the
-// run configuration with its defaults, the settings recorded with the
-// results, and the cells (problem name as canonicalized by problem.New,
-// kernel) to leave out.
-func setup(c bo.Config, iters, seeds, workers int, skipList []CellKey) (bo.Config, int, Settings, map[CellKey]bool, error) {
-	cfg := c
-	if iters == 0 {
-		iters = bo.DefaultIters
+// runSetup is what setup makes of the options the BO experiments share.
+type runSetup struct {
+	cfg   bo.Config // the protocol with its defaults
+	iters int       // acquisition steps per run
+	first int       // seeds first…first+seeds−1
+	seeds int
+	set   Settings // recorded with the results
+	// skip holds the cells to leave out, problems as problem.New
+	// canonicalizes them.
+	skip map[CellKey]bool
+}
+
+// setup validates the options Table, Robustness and Batch share (seeds 0
+// means 10, iters 0 means bo.DefaultIters, cfg.Init 0 bo.DefaultInit;
+// batch > 1 is recorded) and returns what they make.
+func setup(cfg bo.Config, iters, first, seeds, batch, workers int, skipList []CellKey) (runSetup, error) {
+	c := runSetup{cfg: cfg, iters: cmp.Or(iters, bo.DefaultIters), first: first, seeds: cmp.Or(seeds, 10), skip: map[CellKey]bool{}}
+	c.cfg.Init = cmp.Or(c.cfg.Init, bo.DefaultInit)
+	if c.iters < 1 || c.cfg.Init < 1 || c.iters > bo.MaxEvaluations-c.cfg.Init {
+		return c, fmt.Errorf("%w: iters and init must be ≥ 1 and sum to at most %d", ErrBadOptions, bo.MaxEvaluations)
 	}
-	if cfg.Init == 0 {
-		cfg.Init = bo.DefaultInit
+	if c.seeds < 1 || c.seeds > MaxSeeds {
+		return c, fmt.Errorf("%w: seeds %d outside [1, %d]", ErrBadOptions, c.seeds, MaxSeeds)
 	}
-	if iters < 1 || cfg.Init < 1 || iters > bo.MaxEvaluations-cfg.Init {
-		return cfg, 0, Settings{}, nil, fmt.Errorf("%w: iters and init must be ≥ 1 and sum to at most %d", ErrBadOptions, bo.MaxEvaluations)
+	if c.first < 0 || c.first > MaxFirstSeed {
+		return c, fmt.Errorf("%w: first seed %d outside [0, %d]", ErrBadOptions, c.first, MaxFirstSeed)
 	}
-	if seeds > MaxSeeds {
-		return cfg, 0, Settings{}, nil, fmt.Errorf("%w: %d seeds exceed %d", ErrBadOptions, seeds, MaxSeeds)
+	var err error
+	if c.set, err = settingsOf(c.cfg, c.iters, c.first, c.seeds, workers); err != nil {
+		return c, err
 	}
-	set, err := settingsOf(cfg, iters, seeds, workers)
-	if err != nil {
-		return cfg, 0, Settings{}, nil, err
+	if batch > 1 {
+		c.set.Batch = batch
 	}
-	skip := map[CellKey]bool{}
 	for _, k := range skipList {
 		p, err := problem.New(k.Problem, 0)
 		if err != nil {
-			return cfg, 0, Settings{}, nil, fmt.Errorf("experiments: skip: %w", err)
+			return c, fmt.Errorf("experiments: skip: %w", err)
 		}
-		skip[CellKey{p.Name(), k.Kernel}] = true
+		c.skip[CellKey{p.Name(), k.Kernel}] = true
 	}
-	return cfg, iters, set, skip, nil
+	return c, nil
+}
+
+// SeedsPhrase says which seeds the settings ran: "10 seeds", or "30 seeds
+// (100–129)" for a range that does not start at 0.
+func (s Settings) SeedsPhrase() string {
+	if s.FirstSeed == 0 {
+		return fmt.Sprintf("%d seeds", s.Seeds)
+	}
+	return fmt.Sprintf("%d seeds (%d–%d)", s.Seeds, s.FirstSeed, s.FirstSeed+s.Seeds-1)
 }
 
 // MaxSeeds caps the seeds of Table and Robustness.
 const MaxSeeds = 10_000
 
-// Table runs the paper's Table 1 experiment: every problem × kernel × seed
-// (k_max only where bo accepts it), in parallel, and summarizes Metric per
-// cell.
-func Table(opts TableOptions) (*TableResult, error) {
+// MaxFirstSeed caps the first seed of a range.
+const MaxFirstSeed = 1 << 40
+
+// Table is the paper's Table 1 experiment: every problem × kernel × seed
+// (k_max only where bo accepts it), Metric summarized per cell. Its
+// report is to be made once.
+func Table(opts TableOptions) (Plan[*bo.Trace, *TableResult], error) {
+	var plan Plan[*bo.Trace, *TableResult]
 	names := opts.Problems
 	if names == nil {
 		names = tableProblems
@@ -255,20 +277,14 @@ func Table(opts TableOptions) (*TableResult, error) {
 	if kernels == nil {
 		kernels = tableKernels
 	}
-	seeds := opts.Seeds
-	if seeds == 0 {
-		seeds = 10
+	if len(names) == 0 || len(kernels) == 0 {
+		return plan, fmt.Errorf("%w: need problems and kernels", ErrBadOptions)
 	}
-	if seeds < 0 || len(names) == 0 || len(kernels) == 0 {
-		return nil, fmt.Errorf("%w: need problems, kernels and seeds ≥ 1", ErrBadOptions)
-	}
-	cfg, iters, set, skip, err := setup(opts.Config, opts.Iters, seeds, opts.Workers, opts.Skip)
+	rs, err := setup(opts.Config, opts.Iters, opts.FirstSeed, opts.Seeds, opts.Batch, opts.Workers, opts.Skip)
 	if err != nil {
-		return nil, err
+		return plan, err
 	}
-	if opts.Batch > 1 {
-		set.Batch = opts.Batch
-	}
+	set := rs.set
 	set.Noise = noiseName(opts.Noise)
 	if opts.CountInit {
 		set.Regret = "all"
@@ -277,43 +293,32 @@ func Table(opts TableOptions) (*TableResult, error) {
 	for _, name := range names {
 		p, err := problem.New(name, 0)
 		if err != nil {
-			return nil, fmt.Errorf("experiments: %w", err)
+			return plan, fmt.Errorf("experiments: %w", err)
 		}
 		if slices.ContainsFunc(res.Rows, func(r Row) bool { return r.Problem == p.Name() }) {
-			return nil, fmt.Errorf("%w: problem %s listed twice", ErrBadOptions, p.Name())
+			return plan, fmt.Errorf("%w: problem %s listed twice", ErrBadOptions, p.Name())
 		}
 		row := Row{Problem: p.Name(), Group: p.Group().Name(), Order: groupOrder(p),
 			Cells: map[string]*Cell{}, Paper: paperRow(p.Name())}
 		_, row.known = p.Optimum()
-		for _, k := range kernels {
-			ok, err := supportsKernel(p, k)
-			if err != nil {
-				return nil, fmt.Errorf("experiments: %s: %w", p.Name(), err)
-			}
-			if !ok {
-				continue
-			}
-			if skip[CellKey{p.Name(), k}] {
-				row.Skipped = append(row.Skipped, k)
-				continue
-			}
+		run, skipped, err := kernelsOn(p, kernels, rs.skip)
+		if err != nil {
+			return plan, err
+		}
+		row.Skipped = skipped
+		for _, k := range run {
 			c := &Cell{Problem: p.Name(), Kernel: k}
 			row.Cells[k] = c
 			res.CellList = append(res.CellList, c)
-			for s := range seeds {
-				res.Specs = append(res.Specs, RunSpec{Index: len(res.Specs), Problem: p.Name(), Kernel: k, Seed: uint64(s)})
-			}
+			res.Specs = appendSeeds(res.Specs, p.Name(), k, rs.first, rs.seeds, 0)
 		}
 		res.Rows = append(res.Rows, row)
 	}
-	start := time.Now()
-	res.Runs, err = RunAll(res.Specs, cfg, iters, RunAllOptions{Workers: opts.Workers, Progress: opts.Progress, Context: opts.Context, Batch: opts.Batch, Done: opts.Done, OnRun: opts.OnRun, Noise: opts.Noise})
-	if err != nil {
-		return nil, err
-	}
-	res.WallSeconds = time.Since(start).Seconds()
-	res.summarize()
-	return res, nil
+	return boPlan(res.Specs, rs.cfg, rs.iters, opts.Batch, opts.Noise, func(runs []*bo.Trace, wall time.Duration) *TableResult {
+		res.Runs, res.WallSeconds = runs, wall.Seconds()
+		res.summarize()
+		return res
+	})
 }
 
 // summarize fills the cells from the runs.

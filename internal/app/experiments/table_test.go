@@ -170,14 +170,14 @@ func TestTableEndToEnd(t *testing.T) {
 		Iters: 3, Config: bo.Config{Init: 3, RawSamples: 32, Starts: 2, MaxIter: 10, Restarts: -1},
 	}
 	var calls int
-	opts.Progress = func(p Progress) {
+	progress := func(p Progress) {
 		calls++ // one call at the start, then one per run
 		if p.Done != calls-1 || p.Total != 4 || p.ETA < 0 {
 			t.Errorf("progress %+v at call %d", p, calls)
 		}
 	}
 	opts.Workers = 1
-	r1, err := Table(opts)
+	r1, err := execute(Table(opts))(ExecOptions[*bo.Trace]{Workers: 1, Progress: progress})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,8 +205,8 @@ func TestTableEndToEnd(t *testing.T) {
 	if c.Summary != want {
 		t.Errorf("max cell %+v, want %+v", c.Summary, want)
 	}
-	opts.Workers, opts.Progress = 3, nil
-	r2, err := Table(opts)
+	opts.Workers = 3
+	r2, err := execute(Table(opts))(ExecOptions[*bo.Trace]{Workers: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,10 +264,10 @@ func TestTableBadOptions(t *testing.T) {
 }
 
 func TestRobustnessEndToEnd(t *testing.T) {
-	r, err := Robustness(RobustnessOptions{
+	r, err := execute(Robustness(RobustnessOptions{
 		Problems: []string{"ackley"}, Dims: []int{1, 2}, Kernels: []string{bo.NameBase, bo.NamePlus}, Seeds: 1,
 		Iters: 2, Config: bo.Config{Init: 3, RawSamples: 32, Starts: 2, MaxIter: 10, Restarts: -1},
-	})
+	}))(ExecOptions[*bo.Trace]{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,5 +291,16 @@ func TestRobustnessEndToEnd(t *testing.T) {
 	}
 	if _, err := WriteFigure(t.TempDir(), "robustness", r.Panels(), 2); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// execute returns a function executing plan, or failing with err.
+func execute[R, Res any](plan Plan[R, Res], err error) func(ExecOptions[R]) (Res, error) {
+	return func(o ExecOptions[R]) (Res, error) {
+		if err != nil {
+			var zero Res
+			return zero, err
+		}
+		return plan.Execute(o)
 	}
 }

@@ -1,14 +1,13 @@
 package experiments
 
 import (
-	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/bo/problem"
 )
 
 // BatchOptions configure Batch. The zero value is the study of parallel
@@ -19,12 +18,13 @@ type BatchOptions struct {
 	Problems []string
 	Kernels  []string
 	Qs       []int
-	Seeds    int
-	Config   bo.Config
-	Iters    int
-	Workers  int
-	Progress func(Progress)
-	Context  context.Context
+	// Seeds FirstSeed…FirstSeed+Seeds−1 (Seeds 0 means 10).
+	FirstSeed int
+	Seeds     int
+	Config    bo.Config
+	Iters     int
+	// Workers is recorded in the settings (see TableOptions.Workers).
+	Workers int
 }
 
 // BatchCell is one (problem, kernel, q): the cumulative regret after all
@@ -56,8 +56,10 @@ type BatchResult struct {
 	Runs        []*bo.Trace  `json:"runs"`
 }
 
-// Batch runs the study of parallel evaluations.
-func Batch(o BatchOptions) (*BatchResult, error) {
+// Batch is the study of parallel evaluations. Its report is to be made
+// once.
+func Batch(o BatchOptions) (Plan[*bo.Trace, *BatchResult], error) {
+	var plan Plan[*bo.Trace, *BatchResult]
 	problems := o.Problems
 	if problems == nil {
 		problems = []string{"Ackley2d", "Rastrigin5d", "Griewank6d"}
@@ -70,85 +72,68 @@ func Batch(o BatchOptions) (*BatchResult, error) {
 	if qs == nil {
 		qs = []int{1, 2, 4, 8}
 	}
-	seeds := o.Seeds
-	if seeds == 0 {
-		seeds = 10
-	}
-	if seeds < 0 || len(problems) == 0 || len(kernels) == 0 || len(qs) == 0 {
-		return nil, fmt.Errorf("%w: need problems, kernels, batch sizes and seeds ≥ 1", ErrBadOptions)
+	if len(problems) == 0 || len(kernels) == 0 || len(qs) == 0 {
+		return plan, fmt.Errorf("%w: need problems, kernels and batch sizes", ErrBadOptions)
 	}
 	for _, q := range qs {
 		if q < 1 || q > bo.MaxBatch {
-			return nil, fmt.Errorf("%w: batch size %d outside [1, %d]", ErrBadOptions, q, bo.MaxBatch)
+			return plan, fmt.Errorf("%w: batch size %d outside [1, %d]", ErrBadOptions, q, bo.MaxBatch)
 		}
 	}
-	cfg, iters, set, _, err := setup(o.Config, o.Iters, seeds, o.Workers, nil)
+	rs, err := setup(o.Config, o.Iters, o.FirstSeed, o.Seeds, 0, o.Workers, nil)
 	if err != nil {
-		return nil, err
+		return plan, err
 	}
-	res := &BatchResult{Environment: Env(nil), Settings: set, Qs: qs}
+	res := &BatchResult{Environment: Env(nil), Settings: rs.set, Qs: qs}
+	for _, name := range problems {
+		p, err := regretProblem(name, 0)
+		if err != nil {
+			return plan, err
+		}
+		run, _, err := kernelsOn(p, kernels, nil)
+		if err != nil {
+			return plan, err
+		}
+		for _, k := range run {
+			for _, q := range qs {
+				res.Cells = append(res.Cells, &BatchCell{Problem: p.Name(), Kernel: k, Q: q})
+				res.Specs = appendSeeds(res.Specs, p.Name(), k, rs.first, rs.seeds, q)
+			}
+		}
+	}
+	return boPlan(res.Specs, rs.cfg, rs.iters, 0, bo.NoiseRule{}, func(runs []*bo.Trace, wall time.Duration) *BatchResult {
+		res.Runs, res.WallSeconds = runs, wall.Seconds()
+		res.summarize(rs.iters)
+		return res
+	})
+}
+
+// summarize fills the cells from the runs of a study of iters
+// acquisition evaluations.
+func (r *BatchResult) summarize(iters int) {
+	qmax := slices.Max(r.Qs)
+	rounds := (iters + qmax - 1) / qmax
 	type key struct {
 		p, k string
 		q    int
 	}
-	cells := map[key]*BatchCell{}
-	var order []key
-	for _, name := range problems {
-		p, err := problem.New(name, 0)
-		if err != nil {
-			return nil, fmt.Errorf("experiments: %w", err)
-		}
-		if _, ok := p.Optimum(); !ok {
-			return nil, fmt.Errorf("%w: %s has no known optimum (regret undefined)", ErrBadOptions, p.Name())
-		}
-		for _, k := range kernels {
-			ok, err := supportsKernel(p, k)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				continue
-			}
-			for _, q := range qs {
-				kk := key{p.Name(), k, q}
-				cells[kk] = &BatchCell{Problem: p.Name(), Kernel: k, Q: q}
-				order = append(order, kk)
-				for s := range seeds {
-					res.Specs = append(res.Specs, RunSpec{Index: len(res.Specs), Problem: p.Name(), Kernel: k, Seed: uint64(s), Batch: q})
-				}
-			}
-		}
-	}
-	start := time.Now()
-	res.Runs, err = RunAll(res.Specs, cfg, iters, RunAllOptions{Workers: o.Workers, Progress: o.Progress, Context: o.Context})
-	if err != nil {
-		return nil, err
-	}
-	res.WallSeconds = time.Since(start).Seconds()
-	qmax := 0
-	for _, q := range qs {
-		qmax = max(qmax, q)
-	}
-	rounds := (iters + qmax - 1) / qmax
 	final := map[key][]float64{}
 	simple := map[key][]float64{}
 	cumAt := map[key][]float64{}
 	secs := map[key]float64{}
-	for i, s := range res.Specs {
-		tr := res.Runs[i]
+	for i, s := range r.Specs {
+		tr := r.Runs[i]
 		kk := key{s.Problem, s.Kernel, s.Batch}
 		final[kk] = append(final[kk], tr.CumulativeRegret[len(tr.CumulativeRegret)-1])
 		simple[kk] = append(simple[kk], simpleAtRound(tr, rounds))
 		cumAt[kk] = append(cumAt[kk], cumulativeAtRound(tr, rounds))
 		secs[kk] += (tr.Timings.Fit + tr.Timings.Acq + tr.Timings.Other).Seconds()
 	}
-	for _, kk := range order {
-		c := cells[kk]
+	for _, c := range r.Cells {
+		kk := key{c.Problem, c.Kernel, c.Q}
 		c.Regret, c.Simple, c.CumAt, c.Rounds = Summarize(final[kk]), Summarize(simple[kk]), Summarize(cumAt[kk]), rounds
 		c.Seconds = secs[kk] / float64(len(final[kk]))
-		res.Cells = append(res.Cells, c)
 	}
-	return res, nil
 }
 
 // simpleAtRound is the simple regret after the given number of acquisition
@@ -241,7 +226,7 @@ func (r *BatchResult) Caption(view int) []string {
 	case CumulativeByRound:
 		what = "Cumulative regret against rounds of q parallel evaluations"
 	}
-	return []string{fmt.Sprintf("%s: mean ± s.e. (bands) over %d seeds; lower is better.", what, r.Settings.Seeds)}
+	return []string{fmt.Sprintf("%s: mean ± s.e. (bands) over %s; lower is better.", what, r.Settings.SeedsPhrase())}
 }
 
 // Panels are the study's figures: per (problem, kernel), the mean regret

@@ -11,7 +11,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -120,7 +119,7 @@ func TestSpectrumTraceAndPSD(t *testing.T) {
 		var gram mat.SymDense
 		var eig linalg.Eigen
 		for _, kind := range []string{SpectrumBase, SpectrumAvg, SpectrumPlus} {
-			s, err := spectrumOf(be, &gram, &eig, kind, p, g, x)
+			s, err := spectrumOf(be, &gram, &eig, kind, p, g, x, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -348,8 +347,10 @@ func TestSpectrumBadOptions(t *testing.T) {
 			t.Errorf("%s: err %v, want ErrBadOptions", name, err)
 		}
 	}
-	defer budget.SetLimit(1 << 20)()
-	if _, err := Spectrum(SpectrumOptions{Groups: []orbit.Group{g}, N: 300}); !errors.Is(err, orbit.ErrOverBudget) {
+	if _, err := Spectrum(SpectrumOptions{Groups: []orbit.Group{g}, N: 300, Budget: 1 << 20}); !errors.Is(err, orbit.ErrOverBudget) {
 		t.Errorf("300×300 in 1 MiB: err %v, want ErrOverBudget", err)
+	}
+	if err := CheckSpectrumMemory(300, 0); err != nil {
+		t.Errorf("300×300 with the default budget: %v", err)
 	}
 }

@@ -25,7 +25,7 @@ import (
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/gp"
-	"github.com/symbo/symbo/internal/frontend"
+	"github.com/symbo/symbo/internal/app/frontend"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -93,6 +93,12 @@ type FigureOptions struct {
 	// Progress, if not nil, receives Figure 5's progress (evaluations
 	// done, total).
 	Progress func(done, total int)
+	// Budget is the memory budget in bytes of every request the figure
+	// makes (kernel.Options.Budget, gp's and bo's Budget,
+	// orbit.Enumerator.Budget and its own matrices); 0 means 8 GiB
+	// (orbit.DefaultBudget), never the environment: perf passes its
+	// --mem-budget.
+	Budget int64
 }
 
 func (o FigureOptions) withDefaults() (FigureOptions, error) {
@@ -217,7 +223,7 @@ func Radial(opts FigureOptions) (*RadialFigure, error) {
 		name string
 		dst  *HeatGrid
 	}{{"max", &fig.KMax}, {"avg", &fig.KAvg}} {
-		k, err := frontend.NewKernel(kc.name, par, p.Group(), kernel.Auto, nil, o.Backend)
+		k, err := frontend.NewKernel(kc.name, par, p.Group(), kernel.Auto, nil, o.Backend, o.Budget)
 		if err != nil {
 			return nil, fmt.Errorf("experiments: radial figure: k_%s: %w", kc.name, err)
 		}
@@ -290,7 +296,7 @@ func Ackley(opts FigureOptions) (*AckleyFigure, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := newAckleySetup(o.Backend)
+	a, err := newAckleySetup(o.Backend, o.Budget)
 	if err != nil {
 		return nil, err
 	}
@@ -364,9 +370,11 @@ type ackleySetup struct {
 	fams  [2]gp.Family // plus, avg
 	names [2]string
 	be    linalg.Backend
+	// budget is the posteriors' memory budget (FigureOptions.Budget).
+	budget int64
 }
 
-func newAckleySetup(be linalg.Backend) (*ackleySetup, error) {
+func newAckleySetup(be linalg.Backend, b int64) (*ackleySetup, error) {
 	p, err := problem.New("ackley", 1)
 	if err != nil {
 		return nil, fmt.Errorf("experiments: ackley figure: %w", err)
@@ -375,12 +383,12 @@ func newAckleySetup(be linalg.Backend) (*ackleySetup, error) {
 	if err != nil {
 		return nil, fmt.Errorf("experiments: ackley figure: %w", err)
 	}
-	a := &ackleySetup{p: p, g: g, shape: p.BaseShape(), be: be, names: [2]string{"plus", "avg"},
+	a := &ackleySetup{p: p, g: g, shape: p.BaseShape(), be: be, budget: b, names: [2]string{"plus", "avg"},
 		hyper: gp.Hyper{Variance: 1, Lengthscale: AckleyLengthscale, Noise: AckleyNoise}}
-	if a.fams[0], err = gp.NewPlusFamily(a.shape, g, kernel.Options{}, kernel.PlusOptions{Backend: be}); err != nil {
+	if a.fams[0], err = gp.NewPlusFamily(a.shape, g, kernel.Options{Budget: b}, kernel.PlusOptions{Backend: be}); err != nil {
 		return nil, fmt.Errorf("experiments: ackley figure: %w", err)
 	}
-	if a.fams[1], err = gp.NewAvgFamily(a.shape, g, kernel.Options{}); err != nil {
+	if a.fams[1], err = gp.NewAvgFamily(a.shape, g, kernel.Options{Budget: b}); err != nil {
 		return nil, fmt.Errorf("experiments: ackley figure: %w", err)
 	}
 	return a, nil
@@ -405,7 +413,7 @@ func (a *ackleySetup) posteriors(d, y []float64) ([2]*gp.GP, error) {
 	var out [2]*gp.GP
 	x := mat.NewDense(len(d), 1, slices.Clone(d))
 	for i, fam := range a.fams {
-		post, err := gp.New(fam, x, y, a.hyper, gp.Options{Backend: a.be})
+		post, err := gp.New(fam, x, y, a.hyper, gp.Options{Backend: a.be, Budget: a.budget})
 		if err != nil {
 			return out, fmt.Errorf("experiments: ackley figure: k_%s posterior: %w", a.names[i], err)
 		}
@@ -467,7 +475,7 @@ func WLAN(opts FigureOptions) (*WLANFigure, error) {
 	if err != nil {
 		return nil, fmt.Errorf("experiments: wlan figure: %w", err)
 	}
-	cfg := bo.Config{Kernel: bo.Plus(p.Group(), p.BaseShape()), Minimize: !p.Maximize(), Init: o.Init, Backend: o.Backend}
+	cfg := bo.Config{Kernel: bo.Plus(p.Group(), p.BaseShape()), Minimize: !p.Maximize(), Init: o.Init, Backend: o.Backend, Budget: o.Budget}
 	total, done := o.Init+o.Iters, 0
 	tr, err := bo.Run(o.Context, p, cfg, o.Seed, bo.RunOptions{Iters: o.Iters, OnEvaluation: func(bo.Evaluation) error {
 		done++

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/symbo/symbo/internal/budget"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/symbo/symbo/kernel"
@@ -66,6 +67,12 @@ type SpectrumOptions struct {
 	Context context.Context
 	// Progress receives one line per spectrum; nil means none.
 	Progress io.Writer
+	// Budget is the memory budget in bytes of every request the study
+	// makes (kernel.Options.Budget, gp's and bo's Budget,
+	// orbit.Enumerator.Budget and its own matrices); 0 means 8 GiB
+	// (orbit.DefaultBudget), never the environment: perf passes its
+	// --mem-budget.
+	Budget int64
 }
 
 // SpectrumSeries is the spectrum of one kernel's normalized Gram K/n.
@@ -276,7 +283,7 @@ func Spectrum(o SpectrumOptions) (*SpectrumResult, error) {
 		o.Progress = io.Discard
 	}
 	n := o.N
-	if err := CheckSpectrumMemory(n); err != nil {
+	if err := CheckSpectrumMemory(n, o.Budget); err != nil {
 		return nil, err
 	}
 	// Every orbit kernel is built and tried on two points first, so that a
@@ -286,11 +293,11 @@ func Spectrum(o SpectrumOptions) (*SpectrumResult, error) {
 		two := SpectrumPoints(2, g.Dim(), o.Seed, nil)
 		for _, shape := range o.Shapes {
 			p := kernel.Params{Shape: shape, Variance: 1, Lengthscale: o.Lengthscale}
-			avg, err := kernel.NewAvg(p, g, kernel.Options{})
+			avg, err := kernel.NewAvg(p, g, kernel.Options{Budget: o.Budget})
 			if err != nil {
 				return nil, fmt.Errorf("experiments: spectrum: %s %s avg: %w", shape, g.Name(), err)
 			}
-			mx, err := kernel.NewMax(p, g, kernel.Options{})
+			mx, err := kernel.NewMax(p, g, kernel.Options{Budget: o.Budget})
 			if err != nil {
 				return nil, fmt.Errorf("experiments: spectrum: %s %s max: %w", shape, g.Name(), err)
 			}
@@ -324,7 +331,7 @@ func Spectrum(o SpectrumOptions) (*SpectrumResult, error) {
 				if kind == SpectrumReduced {
 					pts = xr
 				}
-				s, err := spectrumOf(o.Backend, &gram, &eig, kind, p, g, pts)
+				s, err := spectrumOf(o.Backend, &gram, &eig, kind, p, g, pts, o.Budget)
 				if err != nil {
 					return nil, fmt.Errorf("experiments: spectrum: %s %s %s: %w", shape, g.Name(), kind, err)
 				}
@@ -347,10 +354,10 @@ func Spectrum(o SpectrumOptions) (*SpectrumResult, error) {
 func SpectrumBytes(n int) float64 { return 24 * float64(n) * float64(n) }
 
 // CheckSpectrumMemory refuses (orbit.ErrOverBudget) a number of points
-// whose matrices do not fit the memory budget, before anything is
-// allocated.
-func CheckSpectrumMemory(n int) error {
-	return orbit.CheckMemory(fmt.Sprintf("spectrum: the %d×%d Gram, its eigenvectors and the eigensolver's copy", n, n), SpectrumBytes(n))
+// whose matrices do not fit the memory budget b (0: 8 GiB), before
+// anything is allocated.
+func CheckSpectrumMemory(n int, b int64) error {
+	return budget.Limit(b).Check(fmt.Sprintf("spectrum: the %d×%d Gram, its eigenvectors and the eigensolver's copy", n, n), SpectrumBytes(n))
 }
 
 // SpectrumPoints returns n points drawn uniformly from S = [−1, 1]^d, from
@@ -380,8 +387,9 @@ func SpectrumPoints(n, d int, seed uint64, canon orbit.Canonicalizer) *mat.Dense
 
 // spectrumOf computes one series: the Gram of kind on x into gram, its
 // eigendecomposition into eig (both reused across calls), the projection
-// for plus, and the eigenvalues of K/n above the floor.
-func spectrumOf(be linalg.Backend, gram *mat.SymDense, eig *linalg.Eigen, kind string, p kernel.Params, g orbit.Group, x *mat.Dense) (SpectrumSeries, error) {
+// for plus, and the eigenvalues of K/n above the floor. b is the kernels'
+// memory budget.
+func spectrumOf(be linalg.Backend, gram *mat.SymDense, eig *linalg.Eigen, kind string, p kernel.Params, g orbit.Group, x *mat.Dense, b int64) (SpectrumSeries, error) {
 	s := SpectrumSeries{Kernel: kind, Domain: "S"}
 	var k kernel.Kernel
 	var err error
@@ -392,9 +400,9 @@ func spectrumOf(be linalg.Backend, gram *mat.SymDense, eig *linalg.Eigen, kind s
 			s.Domain = "S'"
 		}
 	case SpectrumAvg:
-		k, err = kernel.NewAvg(p, g, kernel.Options{})
+		k, err = kernel.NewAvg(p, g, kernel.Options{Budget: b})
 	case SpectrumPlus:
-		k, err = kernel.NewMax(p, g, kernel.Options{})
+		k, err = kernel.NewMax(p, g, kernel.Options{Budget: b})
 	}
 	if err != nil {
 		return s, err
@@ -536,17 +544,11 @@ func spectrumLabel(kind string) string {
 	return kind
 }
 
-// shapeTitle is a base kernel's name in a panel title.
+// shapeTitle is a base kernel's name in a panel title (the spelling
+// itself for a name that is not a shape).
 func shapeTitle(base string) string {
-	switch base {
-	case "rbf":
-		return "RBF"
-	case "matern12":
-		return "Matérn-1/2"
-	case "matern32":
-		return "Matérn-3/2"
-	case "matern52":
-		return "Matérn-5/2"
+	if sh, err := kernel.ParseShape(base); err == nil {
+		return sh.Title()
 	}
 	return base
 }

@@ -298,7 +298,7 @@ func WriteFigure(dir, base string, panels []Panel, cols int, caption ...string) 
 // Caption states what the table's figure shows: the curves, the bands,
 // the seeds and the direction.
 func (r *TableResult) Caption() []string {
-	return []string{fmt.Sprintf("Cumulative regret of GP-UCB over the BO iterations (negated best reward where f* is unknown): mean ± s.e. (bands) over %d seeds; lower is better.", r.Settings.Seeds)}
+	return []string{fmt.Sprintf("Cumulative regret of GP-UCB over the BO iterations (negated best reward where f* is unknown): mean ± s.e. (bands) over %s; lower is better.", r.Settings.SeedsPhrase())}
 }
 
 // Panels returns Figure 3 of the paper from a table: one panel per

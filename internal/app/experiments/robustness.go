@@ -1,7 +1,6 @@
 package experiments
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -9,7 +8,6 @@ import (
 	"time"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/bo/problem"
 )
 
 // RobustnessOptions configure Robustness, the paper's group-size study
@@ -23,19 +21,17 @@ type RobustnessOptions struct {
 	Dims     []int
 	// Kernels (nil means base, avg, plus, max; max only where PSD).
 	Kernels []string
-	// Seeds 0…Seeds−1 (0 means 10).
-	Seeds int
+	// Seeds FirstSeed…FirstSeed+Seeds−1 (Seeds 0 means 10): a
+	// replication takes a disjoint range, e.g. FirstSeed 100.
+	FirstSeed int
+	Seeds     int
 	// Config is the protocol of every run (see TableOptions.Config);
 	// Iters the acquisition steps (0 means 50).
 	Config bo.Config
 	Iters  int
 	Batch  int
-	// Workers is the number of runs in parallel (0 means GOMAXPROCS).
+	// Workers is recorded in the settings (see TableOptions.Workers).
 	Workers int
-	// Progress, if not nil, is called after every run.
-	Progress func(Progress)
-	// Context cancels the batch.
-	Context context.Context
 	// Skip leaves these (problem with dimension, kernel) points out,
 	// shown as "not run" (see TableOptions.Skip).
 	Skip []CellKey
@@ -69,9 +65,11 @@ type RobustnessResult struct {
 	Runs        []*bo.Trace        `json:"runs"`
 }
 
-// Robustness runs the group-size study: for every problem family, d and
-// kernel, Seeds runs, summarized as the average regret R_T/T.
-func Robustness(opts RobustnessOptions) (*RobustnessResult, error) {
+// Robustness is the group-size study: for every problem family, d and
+// kernel, Seeds runs, summarized as the average regret R_T/T. Its report
+// is to be made once.
+func Robustness(opts RobustnessOptions) (Plan[*bo.Trace, *RobustnessResult], error) {
+	var plan Plan[*bo.Trace, *RobustnessResult]
 	fams := opts.Problems
 	if fams == nil {
 		fams = []string{"ackley", "rastrigin"}
@@ -84,73 +82,56 @@ func Robustness(opts RobustnessOptions) (*RobustnessResult, error) {
 	if kernels == nil {
 		kernels = tableKernels
 	}
-	seeds := opts.Seeds
-	if seeds == 0 {
-		seeds = 10
+	if len(fams) == 0 || len(dims) == 0 || len(kernels) == 0 {
+		return plan, fmt.Errorf("%w: need problems, dimensions and kernels", ErrBadOptions)
 	}
-	if seeds < 0 || len(fams) == 0 || len(dims) == 0 || len(kernels) == 0 {
-		return nil, fmt.Errorf("%w: need problems, dimensions, kernels and seeds ≥ 1", ErrBadOptions)
-	}
-	cfg, iters, set, skip, err := setup(opts.Config, opts.Iters, seeds, opts.Workers, opts.Skip)
+	rs, err := setup(opts.Config, opts.Iters, opts.FirstSeed, opts.Seeds, opts.Batch, opts.Workers, opts.Skip)
 	if err != nil {
-		return nil, err
+		return plan, err
 	}
-	if opts.Batch > 1 {
-		set.Batch = opts.Batch
-	}
-	res := &RobustnessResult{Environment: Env(nil), Settings: set, Dims: dims, Kernels: kernels}
+	res := &RobustnessResult{Environment: Env(nil), Settings: rs.set, Dims: dims, Kernels: kernels}
 	var pointOf []*RobustnessPoint // per spec
 	for _, fam := range fams {
 		fam = strings.ToLower(fam)
 		res.Families = append(res.Families, fam)
 		for _, d := range dims {
-			p, err := problem.New(fam, d)
+			p, err := regretProblem(fam, d)
 			if err != nil {
-				return nil, fmt.Errorf("experiments: %w", err)
+				return plan, err
 			}
-			if _, known := p.Optimum(); !known {
-				return nil, fmt.Errorf("%w: %s has no known optimum, so no regret", ErrBadOptions, p.Name())
+			run, skipped, err := kernelsOn(p, kernels, rs.skip)
+			if err != nil {
+				return plan, err
 			}
-			for _, k := range kernels {
-				ok, err := supportsKernel(p, k)
-				if err != nil {
-					return nil, fmt.Errorf("experiments: %s: %w", p.Name(), err)
-				}
-				if !ok {
-					continue
-				}
-				if skip[CellKey{p.Name(), k}] {
-					res.Skipped = append(res.Skipped, CellKey{p.Name(), k})
-					continue
-				}
+			for _, k := range skipped {
+				res.Skipped = append(res.Skipped, CellKey{p.Name(), k})
+			}
+			for _, k := range run {
 				pt := &RobustnessPoint{Problem: p.Name(), Family: fam, D: d, Order: groupOrder(p), Kernel: k}
 				res.Points = append(res.Points, pt)
-				for s := range seeds {
-					res.Specs = append(res.Specs, RunSpec{Index: len(res.Specs), Problem: p.Name(), Kernel: k, Seed: uint64(s)})
+				res.Specs = appendSeeds(res.Specs, p.Name(), k, rs.first, rs.seeds, 0)
+				for range rs.seeds {
 					pointOf = append(pointOf, pt)
 				}
 			}
 		}
 	}
-	start := time.Now()
-	res.Runs, err = RunAll(res.Specs, cfg, iters, RunAllOptions{Workers: opts.Workers, Progress: opts.Progress, Context: opts.Context, Batch: opts.Batch})
-	if err != nil {
-		return nil, err
-	}
-	res.WallSeconds = time.Since(start).Seconds()
-	vals := map[*RobustnessPoint][]float64{}
-	for i, tr := range res.Runs {
-		pt := pointOf[i]
-		vals[pt] = append(vals[pt], AverageRegret(tr))
-		pt.ExactOptimumHits += tr.ExactOptimumHits
-		if tr.ExactOptimumHits > 0 {
-			pt.RunsWithHits++
+	return boPlan(res.Specs, rs.cfg, rs.iters, opts.Batch, bo.NoiseRule{}, func(runs []*bo.Trace, wall time.Duration) *RobustnessResult {
+		res.Runs, res.WallSeconds = runs, wall.Seconds()
+		vals := map[*RobustnessPoint][]float64{}
+		for i, tr := range runs {
+			pt := pointOf[i]
+			vals[pt] = append(vals[pt], AverageRegret(tr))
+			pt.ExactOptimumHits += tr.ExactOptimumHits
+			if tr.ExactOptimumHits > 0 {
+				pt.RunsWithHits++
+			}
 		}
-	}
-	for _, pt := range res.Points {
-		pt.Summary = Summarize(vals[pt])
-	}
-	return res, nil
+		for _, pt := range res.Points {
+			pt.Summary = Summarize(vals[pt])
+		}
+		return res
+	})
 }
 
 // AverageRegret is R_T/T over the T acquisition steps of a run (NaN when
@@ -230,7 +211,7 @@ func (r *RobustnessResult) Markdown() string {
 
 // Caption states what the robustness figure shows.
 func (r *RobustnessResult) Caption() []string {
-	return []string{fmt.Sprintf("Average regret R_T/T after T = %d iterations: mean ± s.e. (error bars) over %d seeds; lower is better.", r.Settings.Iters, r.Settings.Seeds)}
+	return []string{fmt.Sprintf("Average regret R_T/T after T = %d iterations: mean ± s.e. (error bars) over %s; lower is better.", r.Settings.Iters, r.Settings.SeedsPhrase())}
 }
 
 // Panels returns the paper's Figure 4 (left): one panel per problem family,

@@ -20,7 +20,7 @@ func TestPlusSpectrum(t *testing.T) {
 	}
 	p := kernel.Params{Shape: kernel.Matern52, Variance: 1, Lengthscale: 0.7}
 	x := Points(12, 3, 4)
-	dist, err := orbitDistances(g, x)
+	dist, err := orbitDistances(g, x, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,248 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/symbo/symbo/internal/app/experiments"
+	"github.com/symbo/symbo/internal/journal"
+)
+
+// runner runs an experiment for a subcommand. It owns what a long run
+// needs besides its computation:
+//
+//   - the journal that makes it resumable (internal/journal): created for
+//     a new run; on --resume opened (a symbolic link in an --out directory
+//     refused), verified (every line carries the run's identity, so a
+//     line of another run is refused; a torn last line is dropped, with a
+//     note), its settings and records read back strictly, and a warning
+//     where it cannot vouch for them (warnResumed);
+//   - the signal context: SIGINT or SIGTERM stops the run, and the error
+//     (exit status 130) says what was kept and the command that resumes
+//     it;
+//   - the progress display on stderr (progress.go): a bar with an ETA for
+//     the runs of a plan, a line per unit of one sequential run, each with
+//     a heartbeat when stderr is not a terminal.
+//
+// An experiment supplies its settings (the journal's header), the names
+// of its messages, and then either a plan of runs (runPlan: the runs of
+// experiments.Plan in parallel, each finished run's result one journal
+// record) or one sequential computation that journals its units as it
+// goes (stream: perf bo's evaluations). The zero journal fields mean no
+// journal: the run is not resumable.
+type runner struct {
+	cmd    string    // "perf table": the prefix of messages, the progress label and the journal's kind
+	stderr io.Writer // progress, notes and warnings
+	unit   string    // what one journal record is, in messages: "run record", "evaluation"
+	whole  string    // what a journal makes resumable: "table", "run"
+	// enable is the flag that makes a journal, e.g. "--out DIR"; "" for a
+	// command that keeps none.
+	enable string
+
+	path      string // the journal ("" without one)
+	resumeCmd string // the command that resumes it
+	w         *journal.Writer
+}
+
+// planRecord is the journal record of a run of a plan: its index in the
+// plan and its result. The result's field is named trace because the
+// first runs journaled this way (perf table's) were bo traces: the journal
+// format keeps the name.
+type planRecord[T any] struct {
+	Index int `json:"index"`
+	Trace T   `json:"trace"`
+}
+
+// create starts a new journal at path (refused as bad input of flag if it
+// cannot be created) holding settings, which cmdline resumes.
+func (r *runner) create(flag, path, cmdline string, settings any) error {
+	w, err := journal.Create(path, r.cmd, settings)
+	if err != nil {
+		return badInput("%s: %w", flag, err)
+	}
+	r.w, r.path, r.resumeCmd = w, path, cmdline
+	return nil
+}
+
+// resume opens the journal name inside the --out directory dir (dir "":
+// the file name), which cmdline resumes, and appends after it from then
+// on. It decodes the journal's settings into settings and returns its
+// records; every problem with the journal is bad input.
+func resume[R any](r *runner, dir, name, cmdline string, settings any) ([]R, error) {
+	path := name
+	var (
+		c   *journal.Contents
+		err error
+	)
+	if dir != "" {
+		path = filepath.Join(dir, name)
+		c, r.w, err = journal.OpenIn(dir, name, r.cmd)
+	} else {
+		c, r.w, err = journal.Open(name, r.cmd)
+	}
+	if err != nil {
+		return nil, badInput("--resume: %w", err)
+	}
+	r.path, r.resumeCmd = path, cmdline
+	if err := strictJSON(c.Header.Settings, settings); err != nil {
+		return nil, badInput("--resume %s: settings: %w", path, err)
+	}
+	recs := make([]R, len(c.Records))
+	for i, raw := range c.Records {
+		if err := strictJSON(raw, &recs[i]); err != nil {
+			return nil, badInput("--resume %s: %s %d: %w", path, r.unit, i, err)
+		}
+	}
+	if c.Torn {
+		fmt.Fprintf(r.stderr, "%s: %s: dropped a torn last line (the %s was killed while writing it)\n", r.cmd, path, r.whole)
+	}
+	warnResumed(r.stderr, r.cmd, path, c)
+	return recs, nil
+}
+
+// close closes the journal, if any.
+func (r *runner) close() {
+	if r.w != nil {
+		r.w.Close()
+	}
+}
+
+// runPlan executes plan on workers goroutines (0: GOMAXPROCS) with a
+// progress bar until it finishes or a signal stops it. With a journal,
+// each finished run's result is appended to it, and the runs of kept (its
+// records, see resume) are not run again.
+func runPlan[T, Res any](r *runner, plan experiments.Plan[T, Res], workers int, kept []planRecord[T]) (Res, error) {
+	var zero Res
+	done := make(map[int]T, len(kept))
+	for _, k := range kept {
+		if _, dup := done[k.Index]; dup {
+			return zero, badInput("--resume %s: run %d journaled twice", r.path, k.Index)
+		}
+		done[k.Index] = k.Trace
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	bar := newProgressBar(r.stderr, r.cmd)
+	o := experiments.ExecOptions[T]{Workers: workers, Context: ctx, Progress: bar.update, Done: done}
+	if r.w != nil {
+		o.OnRun = func(i int, v T) error { return r.w.Append(planRecord[T]{Index: i, Trace: v}) }
+	}
+	res, err := plan.Execute(o)
+	bar.finish()
+	if err != nil && ctx.Err() != nil {
+		return zero, r.interrupted("")
+	}
+	return res, err
+}
+
+// stream runs work, one sequential computation of total units of which
+// the first kept were journaled before (and are replayed by work, not
+// passed to keep again), until it finishes or a signal stops it. work
+// passes each new unit to keep, which journals it and reports it on a
+// progress line headed label.
+func (r *runner) stream(label string, total, kept int, work func(ctx context.Context, keep func(unit any) error) error) error {
+	ctx, stop := signalContext()
+	defer stop()
+	prog := newLineProgress(r.stderr, label)
+	if kept > 0 {
+		prog.printf("resuming after %d of %d %ss from %s", kept, total, r.unit, r.path)
+	}
+	n := kept
+	err := work(ctx, func(unit any) error {
+		if r.w != nil {
+			if err := r.w.Append(unit); err != nil {
+				return err
+			}
+		}
+		n++
+		prog.printf("%s %d/%d", r.unit, n, total)
+		return nil
+	})
+	prog.finish()
+	if err != nil && ctx.Err() != nil {
+		return r.interrupted(fmt.Sprintf("stopped after %d of %d %ss", n, total, r.unit))
+	}
+	return err
+}
+
+// interrupted is the error of a run stopped by a signal: what was kept
+// and how to resume. stopped, for a sequential run (all it finished is
+// kept), says how far it got; a plan's runs in progress are dropped.
+func (r *runner) interrupted(stopped string) error {
+	switch {
+	case r.enable == "":
+		return interrupted(r.cmd + " keeps no journal; rerun it")
+	case r.w == nil:
+		msg := fmt.Sprintf("nothing was kept (run with %s to make a %s resumable)", r.enable, r.whole)
+		if stopped != "" {
+			msg = stopped + "; " + msg
+		}
+		return interrupted(msg)
+	case stopped != "":
+		return interrupted(fmt.Sprintf("%s, all kept in %s; resume with: %s", stopped, r.path, r.resumeCmd))
+	}
+	return interrupted(fmt.Sprintf("finished runs are kept in %s; resume with: %s", r.path, r.resumeCmd))
+}
+
+// signalContext returns a context cancelled on SIGINT or SIGTERM (the
+// first one; a second kills the process as usual) and its stop function.
+func signalContext() (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop() // restore the default: a second signal terminates
+	}()
+	return ctx, stop
+}
+
+// warnResumed says on stderr what a resumed journal cannot vouch for: a
+// version-1 journal's records are not bound to its run (a record spliced
+// from another run's journal would go unnoticed; version 2 refuses it),
+// and a journal created by another build than the running one mixes two
+// versions of the code, so the result may differ from an uninterrupted
+// run's.
+func warnResumed(stderr io.Writer, cmd, path string, c *journal.Contents) {
+	if c.Run == "" {
+		fmt.Fprintf(stderr, "%s: warning: %s is a version-%d journal, whose records are not bound to their run: records spliced from another run's journal would go unnoticed\n", cmd, path, c.Header.Version)
+	}
+	if now, code := journal.Code(), c.Header.Code; code != now {
+		if code == "" {
+			code = "an unrecorded build"
+		}
+		fmt.Fprintf(stderr, "%s: warning: %s was started by %s, this is %s: the resumed result may differ from an uninterrupted run's\n", cmd, path, code, now)
+	}
+}
+
+// strictJSON decodes data into v, refusing unknown fields and trailing
+// data.
+func strictJSON(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("data after the JSON value")
+	}
+	return nil
+}
+
+// shellQuote quotes a path for a shell command line when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '+' || r == ',' || r == ':' || r == '=' ||
+			(r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9'))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/symbo/symbo/internal/app/experiments"
+	"github.com/symbo/symbo/internal/journal"
+)
+
+// cubes is an experiment as the runner sees it: n runs, run i computing
+// i³ (calling ran), reported as their sum.
+func cubes(n int, ran func(i int)) experiments.Plan[int, int] {
+	runs := make([]experiments.Run[int], n)
+	for i := range runs {
+		runs[i] = experiments.Run[int]{Cell: "cubes", Cost: 1, Check: func(r int) bool { return r == i*i*i },
+			Do: func(context.Context) (int, error) { ran(i); return i * i * i, nil }}
+	}
+	return experiments.Plan[int, int]{Runs: runs, Report: func(rs []int, _ time.Duration) int {
+		sum := 0
+		for _, r := range rs {
+			sum += r
+		}
+		return sum
+	}}
+}
+
+// TestRunnerResumesPlan: a plan's runs are journaled as they finish; a
+// resumed runner reads the settings and runs back and runs none of them
+// again; a run journaled twice is refused.
+func TestRunnerResumesPlan(t *testing.T) {
+	type settings struct {
+		N int `json:"n"`
+	}
+	dir := t.TempDir()
+	var stderr bytes.Buffer
+	r := &runner{cmd: "perf cubes", stderr: &stderr, unit: "run record", whole: "study", enable: "--out DIR"}
+	if err := r.create("--out", filepath.Join(dir, "runs.journal"), "perf cubes --resume", settings{6}); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := runPlan(r, cubes(6, func(int) {}), 2, nil)
+	r.close()
+	if err != nil || sum != 225 || !strings.Contains(stderr.String(), "perf cubes: 6/6 runs") {
+		t.Fatalf("sum %d, %v; stderr %q", sum, err, stderr.String())
+	}
+
+	r = &runner{cmd: "perf cubes", stderr: &stderr, unit: "run record", whole: "study", enable: "--out DIR"}
+	var set settings
+	kept, err := resume[planRecord[int]](r, dir, "runs.journal", "perf cubes --resume", &set)
+	if err != nil || set.N != 6 || len(kept) != 6 {
+		t.Fatalf("resume: %v, settings %+v, %d records", err, set, len(kept))
+	}
+	var again []int
+	if sum, err = runPlan(r, cubes(6, func(i int) { again = append(again, i) }), 1, kept); err != nil || sum != 225 || len(again) != 0 {
+		t.Errorf("resumed: sum %d, %v, ran %v again", sum, err, again)
+	}
+	r.close()
+
+	dup := append(slices.Clone(kept[:2]), kept[1])
+	_, err = runPlan(&runner{cmd: "perf cubes", stderr: &stderr, path: "runs.journal"}, cubes(6, func(int) {}), 1, dup)
+	var ie *inputError
+	if !errors.As(err, &ie) || err.Error() != fmt.Sprintf("--resume runs.journal: run %d journaled twice", kept[1].Index) {
+		t.Errorf("a run journaled twice: %v", err)
+	}
+}
+
+// TestRunnerInterrupted: what an interrupted run says it kept and how to
+// resume it, for a plan and for a sequential run, with and without a
+// journal, and for a command that keeps none.
+func TestRunnerInterrupted(t *testing.T) {
+	table := runner{cmd: "perf table", unit: "run record", whole: "table", enable: "--out DIR"}
+	bo := runner{cmd: "perf bo", unit: "evaluation", whole: "run", enable: "--checkpoint FILE"}
+	journaled := func(r runner, path, resume string) *runner {
+		r.path, r.resumeCmd, r.w = path, resume, &journal.Writer{} // only tested for nil
+		return &r
+	}
+	stopped := fmt.Sprintf("stopped after %d of %d evaluations", 3, 9)
+	for _, tc := range []struct {
+		r       *runner
+		stopped string
+		want    string
+	}{
+		{&runner{cmd: "perf batch"}, "", "interrupted: perf batch keeps no journal; rerun it"},
+		{&table, "", "interrupted: nothing was kept (run with --out DIR to make a table resumable)"},
+		{journaled(table, "res/runs.journal", "perf table --out res --resume"), "", "interrupted: finished runs are kept in res/runs.journal; resume with: perf table --out res --resume"},
+		{&bo, stopped, "interrupted: stopped after 3 of 9 evaluations; nothing was kept (run with --checkpoint FILE to make a run resumable)"},
+		{journaled(bo, "r.journal", "perf bo --resume r.journal"), stopped, "interrupted: stopped after 3 of 9 evaluations, all kept in r.journal; resume with: perf bo --resume r.journal"},
+	} {
+		err := tc.r.interrupted(tc.stopped)
+		var ie *interruptedError
+		if !errors.As(err, &ie) || err.Error() != tc.want {
+			t.Errorf("%s: %v, want %q", tc.r.cmd, err, tc.want)
+		}
+	}
+}
