@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Statistics of docs/results/baseline.md from the four tables' traces.
 
-Reads docs/results/baseline/{sample,constant,sample-prior,constant-prior}/results.json
-(written by the perf table commands in baseline.md; not committed) and prints:
-per cell the cumulative regret mean ± s.e. over the seeds, and the same on
-seeds 0–14 and 15–29 apart; the paired difference constant − sample per seed
+Reads DIR/{sample,constant,sample-prior,constant-prior}/results.json (DIR: the
+first argument, default docs/results/baseline; written by the perf table
+commands in baseline.md, not committed) and prints: per cell the cumulative
+regret mean ± s.e. over the seeds, and the same on the first and the second
+half of the seeds apart; the paired difference constant − sample per seed
 (same initial design and noise); and diagnostics of the fitted GP on the BO
 steps: the fitted m̂ (standardized), the share of fits with the noise at its
 lower bound, the median lengthscale relative to the box side and the share
@@ -23,8 +24,8 @@ CONFIGS = ["sample", "constant", "sample-prior", "constant-prior"]
 BOX = {"Ackley2d": 16.0, "Griewank6d": 600.0, "Rastrigin5d": 5.12}
 
 
-def load(name):
-    with open(os.path.join(HERE, name, "results.json")) as f:
+def load(root, name):
+    with open(os.path.join(root, name, "results.json")) as f:
         return json.load(f)["runs"]
 
 
@@ -38,25 +39,28 @@ def fmt(v):
 
 
 def main():
-    runs = {c: load(c) for c in CONFIGS}
+    root = sys.argv[1] if len(sys.argv) > 1 else HERE
+    runs = {c: load(root, c) for c in CONFIGS}
     cells = {}
     for c, rs in runs.items():
         for r in rs:
             cells.setdefault((r["problem"], r["kernel"]), {}).setdefault(c, {})[r["seed"]] = r
-    print("Cumulative regret, mean ± s.e. (all seeds | seeds 0-14 | seeds 15-29)")
+    seeds = sorted({r["seed"] for rs in runs.values() for r in rs})
+    h1, h2 = seeds[: len(seeds) // 2], seeds[len(seeds) // 2:]
+    print(f"Cumulative regret, mean ± s.e. (seeds {seeds[0]}-{seeds[-1]} | {h1[0]}-{h1[-1]} | {h2[0]}-{h2[-1]})")
     for (p, k), by in sorted(cells.items()):
         for c in CONFIGS:
             rs = by[c]
-            reg = lambda seeds: [rs[s]["cumulative_regret"][-1] for s in seeds if s in rs]
-            print(f"{p:12s} {k:7s} {c:15s} {fmt(reg(sorted(rs)))} | {fmt(reg(range(15)))} | {fmt(reg(range(15, 30)))}")
+            reg = lambda ss: [rs[s]["cumulative_regret"][-1] for s in ss if s in rs]
+            print(f"{p:12s} {k:7s} {c:15s} {fmt(reg(seeds))} | {fmt(reg(h1))} | {fmt(reg(h2))}")
     print()
-    print("Paired difference constant - sample, mean ± s.e. over seeds (all | 0-14 | 15-29), and seeds where constant is lower")
+    print("Paired difference constant - sample, mean ± s.e. over seeds (all | first half | second half), and seeds where constant is lower")
     for (p, k), by in sorted(cells.items()):
         for a, b in [("constant", "sample"), ("constant-prior", "sample-prior")]:
             d = {s: by[a][s]["cumulative_regret"][-1] - by[b][s]["cumulative_regret"][-1] for s in by[a]}
             part = lambda seeds: [d[s] for s in seeds if s in d]
             wins = sum(1 for v in d.values() if v < 0)
-            print(f"{p:12s} {k:5s} {a:15s} {fmt(part(sorted(d)))} | {fmt(part(range(15)))} | {fmt(part(range(15, 30)))}  lower on {wins}/{len(d)}")
+            print(f"{p:12s} {k:7s} {a:15s} {fmt(part(seeds))} | {fmt(part(h1))} | {fmt(part(h2))}  lower on {wins}/{len(d)}")
     print()
     print("Fitted GP on the BO steps: m̂ median [10%, 90%], noise at its lower bound, median ℓ / box side, share of ℓ / side < 0.05, evaluations in a corner")
     for (p, k), by in sorted(cells.items()):
