@@ -126,7 +126,10 @@ int symbo_cross(const char *spec,
  *           with "kernel": K (required), "base": B, "seed": S,
  *           "minimize": true|false, "init": 5, "acq": "ucb"|"ei",
  *           "beta": "paper"|"authors", "fit": "own"|"base",
- *           "prior": "none"|"botorch", "landmarks": M (the design cap
+ *           "prior": "none"|"botorch", "mean": "sample"|"constant" (the
+ *           GP's prior mean: the sample mean, or a constant fitted by
+ *           maximum likelihood), "liar": "mean"|"worst" (what pending and
+ *           failed points are told), "landmarks": M (the design cap
  *           of plus and nystrom: 0 or absent 256, negative none),
  *           "mem_budget": "512MiB" (optional: the memory budget of the
  *           call, or of every call on a handle made from it; see

@@ -266,6 +266,11 @@ class Optimizer:
     liar : str, optional
         What the constant liar tells for pending and failed points:
         ``mean`` of the observed values (default) or ``worst``.
+    mean : str, optional
+        The GP's prior mean: ``sample`` (the sample mean, default) or
+        ``constant`` (a constant fitted by maximum likelihood; with
+        ``prior="botorch"`` the base kernel matches BoTorch's
+        SingleTaskGP, docs/results/baseline.md).
     landmarks : int, optional
         Design cap of ``plus`` and ``nystrom`` (``perf suggest
         --landmarks``): every observation is in the design up to this many
@@ -280,7 +285,7 @@ class Optimizer:
 
     def __init__(self, lo, hi, *, group, kernel="plus", base="rbf", seed=0, minimize=False, init=5,
                  acq=None, beta=None, fit=None, prior=None, block=None, matrices=None, landmarks=None, coords=None,
-                 liar=None):
+                 liar=None, mean=None):
         self._h = None
         self._close_lock = threading.Lock()
         lo = np.atleast_1d(np.asarray(lo, dtype=np.float64))
@@ -290,7 +295,7 @@ class Optimizer:
         s = _group(group, lo.size, block, matrices, (lo, hi), coords)
         s.update(kernel=kernel, base=base, seed=_index(seed, "seed"), minimize=bool(minimize),
                  init=_int64(init, "init"))
-        for k, v in (("acq", acq), ("beta", beta), ("fit", fit), ("prior", prior), ("liar", liar)):
+        for k, v in (("acq", acq), ("beta", beta), ("fit", fit), ("prior", prior), ("liar", liar), ("mean", mean)):
             if v is not None:
                 s[k] = v
         if landmarks is not None:

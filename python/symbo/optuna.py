@@ -189,7 +189,7 @@ _DRAWS = 64
 _ORDER_FREE = frozenset({"none", "signflip", "permutation", "hyperoctahedral", "rotation2d", "scaling"})
 
 # symbo.Optimizer's options the sampler passes through.
-_OPTIONS = frozenset({"acq", "beta", "fit", "prior", "block", "matrices", "landmarks"})
+_OPTIONS = frozenset({"acq", "beta", "fit", "prior", "mean", "liar", "block", "matrices", "landmarks"})
 
 
 class FallbackWarning(UserWarning):
@@ -385,7 +385,7 @@ class SymboSampler(BaseSampler):
     init : int, optional
         Deprecated alias of ``n_startup_trials``.
     **options
-        ``acq``, ``beta``, ``fit``, ``prior``, ``block``, ``matrices``,
+        ``acq``, ``beta``, ``fit``, ``prior``, ``mean``, ``liar``, ``block``, ``matrices``,
         ``landmarks`` as in :class:`symbo.Optimizer`.
     """
 

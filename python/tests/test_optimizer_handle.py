@@ -371,3 +371,19 @@ def test_optuna_first_trial_inf_then_seven_workers():
         pts.append([t.suggest_float("x%d" % i, -2, 2) for i in range(3)])
         assert "symbo:x" in study._storage.get_trial(t._trial_id).system_attrs  # symbo's, not the fallback's
     assert min_orbit_distance(np.array(pts)) > 1e-3 * DIAG
+
+
+def test_mean():
+    # mean= reaches the library: the constant mean changes the proposal;
+    # an unknown value is an error; the default is the sample mean.
+    props = {}
+    for mean in ("sample", "constant", None):
+        o = opt(seed=3, init=4, mean=mean)
+        for _ in range(6):
+            x = o.ask()
+            o.tell(x, f(x))
+        props[mean] = o.suggest(1)
+    assert not np.array_equal(props["sample"], props["constant"])
+    assert np.array_equal(props[None], props["sample"])
+    with pytest.raises(symbo.InvalidInput, match="mean"):
+        opt(mean="median")
