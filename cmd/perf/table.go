@@ -48,10 +48,14 @@ Prints the Markdown table on stdout: per benchmark and kernel the mean ±
 standard error over the seeds of the cumulative regret R_T (summed over
 the --iters BO iterations after the initial design) on the synthetic
 benchmarks, and of the negated best reward −max f (initial design
-included) on WLAN; lower is better. Our best mean per row is bold, means
-whose 95% interval (m ± 1.96·s.e.) overlaps the best's are underlined,
-and the paper's numbers sit in the adjacent columns (marked by the same
-rule among themselves). The last column counts runs/evaluations that hit
+included) on WLAN; lower is better; the median beside the mean where it
+lies outside mean ± 1.96·s.e. (a skewed or bimodal cell). Our best mean
+per row is bold; a kernel not significantly worse than it is underlined:
+the paired (same-seed) t test of their difference does not reject 0 at
+5% after Holm's correction over every such comparison in the table. The
+paper's numbers sit in the adjacent columns, marked by its own rule
+(95% intervals m ± 1.96·s.e. that overlap the best's; it has no per-seed
+values). The last column counts runs/evaluations that hit
 the optimum f* exactly (the box-centre diagnostic).
 --skip leaves named cells out, shown as "not run" (e.g. Scaling2d/avg,
 whose 32×32-node Gauss–Legendre orbit average costs the most per run).
@@ -64,7 +68,9 @@ family (ShiftedAckley2d, ShiftedRastrigin4d, ShiftedGriewank6d) × base,
 nystrom, max, plus, avg and avgnorm; after the table it reports, per
 problem, plus's gain over base split into the part the Nyström extension
 alone achieves (base − nystrom) and the part invariance adds (nystrom −
-plus), with paired-bootstrap 95% intervals over the seeds.
+plus), each a paired t interval over the seeds, corrected by Holm over
+every difference of the ablation (bold where it excludes 0), and the
+shares of the gain with BCa bootstrap intervals.
 
 --landmarks M: the design cap of plus and nystrom (see 'perf bo -h'): at
 most M observations in the design, M landmarks beyond; 0 means 256, −1
@@ -252,9 +258,13 @@ func reportTable(res *experiments.TableResult, set tableSettings, out string, st
 // ablationIntro explains the decomposition table that follows it.
 func ablationIntro(res *experiments.TableResult) string {
 	return fmt.Sprintf("Each entry is the mean paired (same-seed) difference of the "+
-		"table's metric over %s, with a 95%% paired-bootstrap interval (%d resamples); bold intervals exclude 0. "+
+		"table's metric over %s, with its Student t interval corrected by Holm's step-down procedure over every difference "+
+		"in the two tables below (one family, family-wise error 5%%): each interval is at the level Holm tested it at, "+
+		"so it is at least a 95%% interval and it excludes 0 — bold — exactly when Holm rejects a zero difference. "+
 		"Nyström alone is base − nystrom (the base kernel Nyström-extended from the data, not invariant); "+
-		"invariance on top is nystrom − plus; the two add up to the gain, and the shares are their ratios to it.\n",
+		"invariance on top is nystrom − plus; the two add up to the gain, and the shares are their ratios to it, "+
+		"given where the gain is significant, with BCa bootstrap intervals (%d paired resamples) at the Bonferroni level "+
+		"over those problems.\n",
 		res.Settings.SeedsPhrase(), experiments.BootstrapResamples)
 }
 
@@ -386,7 +396,9 @@ func tableNotes(res *experiments.TableResult) string {
 	}
 	b.WriteString("\nLower is better. Cumulative regret R_T " + over + " on the\n" +
 		"synthetic benchmarks, negated best reward −max f on WLAN8d; mean ± standard error over the seeds.\n" +
-		"Bold: best mean of the row; underlined: 95% interval (m ± 1.96·s.e.) overlaps the best's.\n")
+		"Bold: best mean of the row; underlined: not significantly worse than the best (paired t test over the seeds, "+
+		"Holm-corrected over the table's comparisons, family-wise error 5%); a median is shown where it lies outside "+
+		"mean ± 1.96·s.e. The paper's columns are marked by its rule: 95% interval (m ± 1.96·s.e.) overlaps the best's.\n")
 	s, e := res.Settings, res.Environment
 	batch := ""
 	if s.Batch > 1 {

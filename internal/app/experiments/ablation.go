@@ -3,7 +3,6 @@ package experiments
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -20,13 +19,13 @@ var AblationProblems = []string{"Ackley2d", "Griewank6d", "Rastrigin5d", "Radial
 var AblationKernels = []string{bo.NameBase, bo.NameNystrom, bo.NameMax, bo.NamePlus, bo.NameAvg, bo.NameAvgNorm}
 
 // BootstrapResamples is the number of paired bootstrap resamples behind
-// every interval of an Ablation; BootstrapSeed seeds them.
+// the BCa interval of every share of an Ablation; BootstrapSeed seeds them.
 const (
 	BootstrapResamples = 10_000
 	BootstrapSeed      = 2026
 )
 
-// Interval is an estimate with a 95% paired-bootstrap percentile interval.
+// Interval is an estimate with an interval (a share's BCa interval).
 type Interval struct {
 	Est float64 `json:"est"`
 	Lo  float64 `json:"lo"`
@@ -44,20 +43,28 @@ func (iv Interval) Excludes0() bool { return iv.Lo > 0 || iv.Hi < 0 }
 //	Invariance = nystrom − plus   (invariance on top of it)
 //
 // so Gain = Nystrom + Invariance, and the shares are Nystrom/Gain and
-// Invariance/Gain (ratios of means; each resample recomputes both). Where
-// max ran (it is PSD), the other path of the square: InvarianceAlone =
-// base − max and NystromOnMax = max − plus. Differences are of the table
-// metric (lower is better), so a positive difference is a gain.
+// Invariance/Gain (ratios of means). Where max ran (it is PSD), the other
+// path of the square: InvarianceAlone = base − max and NystromOnMax =
+// max − plus. Differences are of the table metric (lower is better), so a
+// positive difference is a gain.
+//
+// The differences are paired t comparisons (Effect), corrected by Holm
+// over every difference of the ablation (one family: every interval the
+// ablation's tables bold); the shares are reported where the gain is
+// significant, each with a BCa interval at the Bonferroni level over
+// those problems (1 − Alpha/m for m problems with a significant gain),
+// and NaN bounds elsewhere.
 type Decomposition struct {
-	Problem         string    `json:"problem"`
-	Seeds           int       `json:"seeds"`
-	Gain            Interval  `json:"gain"`
-	Nystrom         Interval  `json:"nystrom"`
-	Invariance      Interval  `json:"invariance"`
-	NystromShare    Interval  `json:"nystrom_share"`
-	InvarianceShare Interval  `json:"invariance_share"`
-	InvarianceAlone *Interval `json:"invariance_alone,omitempty"`
-	NystromOnMax    *Interval `json:"nystrom_on_max,omitempty"`
+	Problem         string   `json:"problem"`
+	Seeds           int      `json:"seeds"`
+	Gain            Effect   `json:"gain"`
+	Nystrom         Effect   `json:"nystrom"`
+	Invariance      Effect   `json:"invariance"`
+	NystromShare    Interval `json:"nystrom_share"`
+	InvarianceShare Interval `json:"invariance_share"`
+	ShareLevel      float64  `json:"share_level,omitempty"`
+	InvarianceAlone *Effect  `json:"invariance_alone,omitempty"`
+	NystromOnMax    *Effect  `json:"nystrom_on_max,omitempty"`
 }
 
 // Ablation returns the decomposition of every problem of r that has base,
@@ -65,17 +72,9 @@ type Decomposition struct {
 // same seed gives the same initial design and noise to every kernel).
 // The metric is r's (MetricOf with its CountInit).
 func (r *TableResult) Ablation() []Decomposition {
-	per := map[string]map[string]map[uint64]float64{} // problem → kernel → seed → metric
-	for i, s := range r.Specs {
-		if per[s.Problem] == nil {
-			per[s.Problem] = map[string]map[uint64]float64{}
-		}
-		if per[s.Problem][s.Kernel] == nil {
-			per[s.Problem][s.Kernel] = map[uint64]float64{}
-		}
-		per[s.Problem][s.Kernel][s.Seed] = MetricOf(r.Runs[i], r.countInit)
-	}
+	per := r.perSeed()
 	var out []Decomposition
+	var cols [][3][]float64 // base, nystrom, plus per decomposition
 	for _, row := range r.Rows {
 		m := per[row.Problem]
 		base, nys, plus, mx := m[bo.NameBase], m[bo.NameNystrom], m[bo.NamePlus], m[bo.NameMax]
@@ -104,36 +103,62 @@ func (r *TableResult) Ablation() []Decomposition {
 		}
 		b, n, p := col(base), col(nys), col(plus)
 		d := Decomposition{Problem: row.Problem, Seeds: len(seeds)}
-		stats := []func(idx []int) float64{
-			func(idx []int) float64 { return meanDiff(b, p, idx) },
-			func(idx []int) float64 { return meanDiff(b, n, idx) },
-			func(idx []int) float64 { return meanDiff(n, p, idx) },
-			func(idx []int) float64 { return meanDiff(b, n, idx) / meanDiff(b, p, idx) },
-			func(idx []int) float64 { return meanDiff(n, p, idx) / meanDiff(b, p, idx) },
-		}
-		hasMax := mx != nil && len(mx) >= len(seeds)
-		var x []float64
-		if hasMax {
-			for _, s := range seeds {
-				if _, ok := mx[s]; !ok {
-					hasMax = false
-				}
-			}
-		}
-		if hasMax {
-			x = col(mx)
-			stats = append(stats,
-				func(idx []int) float64 { return meanDiff(b, x, idx) },
-				func(idx []int) float64 { return meanDiff(x, p, idx) })
-		}
-		iv := pairedBootstrap(len(seeds), stats, BootstrapResamples, BootstrapSeed)
-		d.Gain, d.Nystrom, d.Invariance, d.NystromShare, d.InvarianceShare = iv[0], iv[1], iv[2], iv[3], iv[4]
-		if hasMax {
-			d.InvarianceAlone, d.NystromOnMax = &iv[5], &iv[6]
+		d.Gain, d.Nystrom, d.Invariance = pairedEffect(diff(b, p)), pairedEffect(diff(b, n)), pairedEffect(diff(n, p))
+		if mx != nil && allIn(mx, seeds) {
+			x := col(mx)
+			alone, onMax := pairedEffect(diff(b, x)), pairedEffect(diff(x, p))
+			d.InvarianceAlone, d.NystromOnMax = &alone, &onMax
 		}
 		out = append(out, d)
+		cols = append(cols, [3][]float64{b, n, p})
+	}
+	var family []*Effect
+	for i := range out {
+		d := &out[i]
+		family = append(family, &d.Gain, &d.Nystrom, &d.Invariance)
+		if d.InvarianceAlone != nil {
+			family = append(family, d.InvarianceAlone, d.NystromOnMax)
+		}
+	}
+	Holm(family)
+	m := 0
+	for _, d := range out {
+		if d.Gain.Significant {
+			m++
+		}
+	}
+	for i := range out {
+		d := &out[i]
+		d.NystromShare = Interval{Est: d.Nystrom.Est / d.Gain.Est, Lo: math.NaN(), Hi: math.NaN()}
+		d.InvarianceShare = Interval{Est: d.Invariance.Est / d.Gain.Est, Lo: math.NaN(), Hi: math.NaN()}
+		if !d.Gain.Significant {
+			continue
+		}
+		d.ShareLevel = 1 - Alpha/float64(m)
+		b, n, p := cols[i][0], cols[i][1], cols[i][2]
+		d.NystromShare = bca(len(b), func(idx []int) float64 { return meanDiff(b, n, idx) / meanDiff(b, p, idx) }, d.ShareLevel, BootstrapResamples, BootstrapSeed)
+		d.InvarianceShare = bca(len(b), func(idx []int) float64 { return meanDiff(n, p, idx) / meanDiff(b, p, idx) }, d.ShareLevel, BootstrapResamples, BootstrapSeed)
 	}
 	return out
+}
+
+// diff is a − b elementwise.
+func diff(a, b []float64) []float64 {
+	d := make([]float64, len(a))
+	for i := range a {
+		d[i] = a[i] - b[i]
+	}
+	return d
+}
+
+// allIn reports whether m has every seed.
+func allIn(m map[uint64]float64, seeds []uint64) bool {
+	for _, s := range seeds {
+		if _, ok := m[s]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // meanDiff is the mean of a[i] − b[i] over the indices idx.
@@ -143,45 +168,6 @@ func meanDiff(a, b []float64, idx []int) float64 {
 		s += a[i] - b[i]
 	}
 	return s / float64(len(idx))
-}
-
-// pairedBootstrap estimates each statistic on the n seeds and its 95%
-// percentile interval over B resamples of the seeds with replacement
-// (the same resample for every statistic: paired). A resample whose
-// statistic is not finite (a ratio over a zero gain) is left out of that
-// statistic's interval; NaN bounds if fewer than half remain.
-func pairedBootstrap(n int, stats []func(idx []int) float64, B int, seed uint64) []Interval {
-	all := make([]int, n)
-	for i := range all {
-		all[i] = i
-	}
-	out := make([]Interval, len(stats))
-	samples := make([][]float64, len(stats))
-	for k, f := range stats {
-		out[k].Est = f(all)
-		samples[k] = make([]float64, 0, B)
-	}
-	rng := rand.New(rand.NewPCG(seed, 0))
-	idx := make([]int, n)
-	for range B {
-		for i := range idx {
-			idx[i] = rng.IntN(n)
-		}
-		for k, f := range stats {
-			if v := f(idx); !math.IsNaN(v) && !math.IsInf(v, 0) {
-				samples[k] = append(samples[k], v)
-			}
-		}
-	}
-	for k, s := range samples {
-		if len(s) < B/2 {
-			out[k].Lo, out[k].Hi = math.NaN(), math.NaN()
-			continue
-		}
-		slices.Sort(s)
-		out[k].Lo, out[k].Hi = quantile(s, 0.025), quantile(s, 0.975)
-	}
-	return out
 }
 
 // quantile is the linear-interpolation quantile q of the sorted s.
@@ -196,21 +182,21 @@ func quantile(s []float64, q float64) float64 {
 
 // AblationMarkdown formats the decompositions: per problem, plus's gain
 // over base and its split into the Nyström extension alone and the
-// invariance on top, each with its 95% paired-bootstrap interval, and the
-// shares of the gain; then the other path of the square where k_max is
-// PSD.
+// invariance on top, each with its Holm-corrected t interval (bold where
+// Holm rejects a zero difference), and the shares of the gain with their
+// BCa intervals; then the other path of the square where k_max is PSD.
 func AblationMarkdown(ds []Decomposition) string {
 	var b strings.Builder
-	b.WriteString("| Benchmark | gain of plus over base | Nyström alone (base − nystrom) | invariance on top (nystrom − plus) | Nyström share | invariance share |\n")
-	b.WriteString("|---|---|---|---|---|---|\n")
+	b.WriteString("| Benchmark | seeds | gain of plus over base | Nyström alone (base − nystrom) | invariance on top (nystrom − plus) | Nyström share | invariance share |\n")
+	b.WriteString("|---|---|---|---|---|---|---|\n")
 	for _, d := range ds {
 		share := func(iv Interval) string {
-			if !d.Gain.Excludes0() {
+			if !d.Gain.Significant {
 				return "— (gain not significant)"
 			}
 			return fmtPct(iv)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", d.Problem, fmtIv(d.Gain), fmtIv(d.Nystrom), fmtIv(d.Invariance), share(d.NystromShare), share(d.InvarianceShare))
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s |\n", d.Problem, d.Seeds, fmtEffect(d.Gain), fmtEffect(d.Nystrom), fmtEffect(d.Invariance), share(d.NystromShare), share(d.InvarianceShare))
 	}
 	b.WriteString("\nThe other path of the square, where k_max is PSD (invariance first, then the Nyström extension):\n\n")
 	b.WriteString("| Benchmark | invariance alone (base − max) | Nyström on top (max − plus) |\n|---|---|---|\n")
@@ -219,16 +205,17 @@ func AblationMarkdown(ds []Decomposition) string {
 			fmt.Fprintf(&b, "| %s | — (k_max not PSD for this group) | — |\n", d.Problem)
 			continue
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", d.Problem, fmtIv(*d.InvarianceAlone), fmtIv(*d.NystromOnMax))
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", d.Problem, fmtEffect(*d.InvarianceAlone), fmtEffect(*d.NystromOnMax))
 	}
 	return b.String()
 }
 
-// fmtIv formats an interval as "est [lo, hi]", bold when it excludes 0.
-func fmtIv(iv Interval) string {
-	s := fmt.Sprintf("%.1f [%.1f, %.1f]", iv.Est, iv.Lo, iv.Hi)
+// fmtEffect formats an effect as "est [lo, hi]", bold when significant
+// (its corrected interval then excludes 0).
+func fmtEffect(e Effect) string {
+	s := fmt.Sprintf("%.1f [%.1f, %.1f]", e.Est, e.Lo, e.Hi)
 	s = strings.ReplaceAll(s, "-", "−")
-	if iv.Excludes0() {
+	if e.Significant {
 		return "**" + s + "**"
 	}
 	return s

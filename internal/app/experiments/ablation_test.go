@@ -50,15 +50,25 @@ func TestAblationEstimates(t *testing.T) {
 			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
 		}
 	}
-	for _, iv := range []Interval{d.Gain, d.Nystrom, d.Invariance, d.NystromShare, d.InvarianceShare, *d.InvarianceAlone, *d.NystromOnMax} {
-		if !(iv.Lo <= iv.Est && iv.Est <= iv.Hi) {
-			t.Errorf("interval %+v does not contain its estimate", iv)
+	for _, e := range []Effect{d.Gain, d.Nystrom, d.Invariance, *d.InvarianceAlone, *d.NystromOnMax} {
+		if !(e.Lo <= e.Est && e.Est <= e.Hi) || e.Level < 0.95 {
+			t.Errorf("interval %+v does not contain its estimate or is below 95%%", e)
+		}
+		if e.Significant != (e.Lo > 0 || e.Hi < 0) {
+			t.Errorf("significance %v disagrees with the interval %+v", e.Significant, e)
 		}
 	}
-	// The smallest and largest possible resample means bound the gain's
-	// interval: 40 and 60.
-	if d.Gain.Lo < 40 || d.Gain.Hi > 60 {
-		t.Errorf("gain interval %+v outside [40, 60]", d.Gain)
+	for _, iv := range []Interval{d.NystromShare, d.InvarianceShare} {
+		if d.Gain.Significant && !(iv.Lo <= iv.Est && iv.Est <= iv.Hi) {
+			t.Errorf("share interval %+v does not contain its estimate", iv)
+		}
+	}
+	// Five differences in the family: the gain (60, 60, 40, 60: mean 55,
+	// s.d. 10, s.e. 5, t = 11 on 3 degrees of freedom, p = 0.0016) is the
+	// smallest p-value, so Holm tests it at 0.05/5: its interval is the
+	// t interval at level 0.99 (t quantile 0.995 on 3 df = 5.8409).
+	if math.Abs(d.Gain.Level-0.99) > 1e-12 || math.Abs(d.Gain.Lo-(55-5.840909*5)) > 1e-4 || !d.Gain.Significant {
+		t.Errorf("gain %+v, want the 99%% t interval 55 ± 29.20 and significant", d.Gain)
 	}
 	// Deterministic.
 	again := fakeTable("P", map[string][]float64{bo.NameBase: base, bo.NameNystrom: nys, bo.NamePlus: plus, bo.NameMax: mx}).Ablation()
@@ -75,8 +85,13 @@ func TestAblationConstant(t *testing.T) {
 		bo.NameBase: {10, 20, 30}, bo.NameNystrom: {7, 17, 27}, bo.NamePlus: {5, 15, 25},
 	}).Ablation()
 	d := ds[0]
-	if d.Gain != (Interval{5, 5, 5}) || d.Nystrom != (Interval{3, 3, 3}) || d.Invariance != (Interval{2, 2, 2}) {
-		t.Errorf("got %+v", d)
+	for _, c := range []struct {
+		e    Effect
+		want float64
+	}{{d.Gain, 5}, {d.Nystrom, 3}, {d.Invariance, 2}} {
+		if c.e.Est != c.want || c.e.Lo != c.want || c.e.Hi != c.want || !c.e.Significant {
+			t.Errorf("constant difference %v: got %+v", c.want, c.e)
+		}
 	}
 	if d.InvarianceAlone != nil {
 		t.Errorf("no max cells, yet an invariance-alone interval %+v", d.InvarianceAlone)
@@ -84,7 +99,7 @@ func TestAblationConstant(t *testing.T) {
 	ds = fakeTable("Q", map[string][]float64{
 		bo.NameBase: {10, 20}, bo.NameNystrom: {12, 18}, bo.NamePlus: {10, 20},
 	}).Ablation()
-	if !math.IsNaN(ds[0].NystromShare.Lo) || ds[0].Gain.Excludes0() {
+	if !math.IsNaN(ds[0].NystromShare.Lo) || ds[0].Gain.Significant {
 		t.Errorf("zero gain: %+v", ds[0])
 	}
 	if md := AblationMarkdown(ds); !strings.Contains(md, "gain not significant") {

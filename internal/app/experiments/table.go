@@ -108,6 +108,17 @@ type Cell struct {
 	RunsWithHits     int `json:"runs_with_hits"`
 	// Seconds is the mean wall time of a run.
 	Seconds float64 `json:"seconds"`
+	// Median is the median of the runs' metric.
+	Median float64 `json:"median"`
+}
+
+// medianNote is " (median m)" where the mean misrepresents the cell: its
+// median lies outside mean ± 1.96·s.e. (a skewed or bimodal cell), else "".
+func (c *Cell) medianNote() string {
+	if c.N < 2 || math.IsNaN(c.Median) || math.Abs(c.Median-c.Mean) <= z95*c.SE {
+		return ""
+	}
+	return strings.ReplaceAll(fmt.Sprintf(" (median %.1f)", c.Median), "-", "−")
 }
 
 // Row is one benchmark of a table: its group order and a cell per kernel
@@ -344,6 +355,10 @@ func (r *TableResult) summarize() {
 	}
 	for _, c := range r.CellList {
 		c.Summary = Summarize(vals[c])
+		c.Median = math.NaN()
+		if len(vals[c]) > 0 {
+			c.Median = median(vals[c])
+		}
 		if c.N > 0 {
 			c.Seconds /= float64(c.N)
 		}
@@ -380,6 +395,82 @@ func meanCurve(curves [][]float64) (mean, se []float64) {
 		mean[t], se[t] = s.Mean, s.SE
 	}
 	return mean, se
+}
+
+// perSeed returns the metric of every run: problem → kernel → seed.
+func (r *TableResult) perSeed() map[string]map[string]map[uint64]float64 {
+	per := map[string]map[string]map[uint64]float64{}
+	for i, s := range r.Specs {
+		if per[s.Problem] == nil {
+			per[s.Problem] = map[string]map[uint64]float64{}
+		}
+		if per[s.Problem][s.Kernel] == nil {
+			per[s.Problem][s.Kernel] = map[uint64]float64{}
+		}
+		per[s.Problem][s.Kernel][s.Seed] = MetricOf(r.Runs[i], r.countInit)
+	}
+	return per
+}
+
+// pairedCols returns the values of a and b on the seeds they share, in
+// seed order.
+func pairedCols(a, b map[uint64]float64) (x, y []float64) {
+	var seeds []uint64
+	for s := range a {
+		if _, ok := b[s]; ok {
+			seeds = append(seeds, s)
+		}
+	}
+	slices.Sort(seeds)
+	for _, s := range seeds {
+		x, y = append(x, a[s]), append(y, b[s])
+	}
+	return x, y
+}
+
+// OurMarks marks our entries of every row of the table (lower is better):
+// the lowest mean is Best; another kernel is Overlapped (underlined) when
+// it is not significantly worse than the best — the paired t test of
+// their per-seed differences (on the seeds both ran) does not reject a
+// zero mean after Holm's correction over every such comparison of the
+// table (one family: all that the table underlines or leaves plain). The
+// paper's rule (intervals m ± 1.96·s.e. overlap, no correction: Marks)
+// still marks the paper's entries, which have no per-seed values. The
+// comparisons are returned too, per row and kernel (nil for the best).
+func (r *TableResult) OurMarks() (marks []map[string]Mark, vsBest []map[string]*Effect) {
+	per := r.perSeed()
+	var family []*Effect
+	for _, row := range r.Rows {
+		m, cmp := map[string]Mark{}, map[string]*Effect{}
+		best := ""
+		for _, k := range r.Kernels {
+			if c := row.Cells[k]; c != nil && !math.IsNaN(c.Mean) && (best == "" || c.Mean < row.Cells[best].Mean) {
+				best = k
+			}
+		}
+		if best != "" {
+			m[best] = Best
+			for _, k := range r.Kernels {
+				if c := row.Cells[k]; k == best || c == nil || math.IsNaN(c.Mean) {
+					continue
+				}
+				x, y := pairedCols(per[row.Problem][k], per[row.Problem][best])
+				e := pairedEffect(diff(x, y))
+				cmp[k] = &e
+				family = append(family, &e)
+			}
+		}
+		marks, vsBest = append(marks, m), append(vsBest, cmp)
+	}
+	Holm(family)
+	for i, cmp := range vsBest {
+		for k, e := range cmp {
+			if !math.IsNaN(e.P) && !e.Significant {
+				marks[i][k] = Overlapped
+			}
+		}
+	}
+	return marks, vsBest
 }
 
 // Mark is how a table entry is emphasized.
@@ -473,7 +564,8 @@ func (r *TableResult) Markdown() string {
 		b.WriteString("---|")
 	}
 	b.WriteString("\n")
-	for _, row := range r.Rows {
+	ourMarks, _ := r.OurMarks()
+	for ri, row := range r.Rows {
 		ours := make([]Summary, len(kernels))
 		paper := make([]Summary, len(kernels))
 		for i, k := range kernels {
@@ -486,12 +578,15 @@ func (r *TableResult) Markdown() string {
 				paper[i] = Summary{Mean: pc.Mean, SE: pc.SE, N: 10}
 			}
 		}
-		om, pm := Marks(ours), Marks(paper)
+		om, pm := make([]Mark, len(kernels)), Marks(paper)
+		for i, k := range kernels {
+			om[i] = ourMarks[ri][k]
+		}
 		cols := []string{row.Problem, row.Order}
 		var hits []string
 		for i, k := range kernels {
 			if c := row.Cells[k]; c != nil {
-				cols = append(cols, FormatEntry(ours[i], om[i]))
+				cols = append(cols, FormatEntry(ours[i], om[i])+c.medianNote())
 				if c.ExactOptimumHits > 0 {
 					hits = append(hits, fmt.Sprintf("%s %d/%d", k, c.RunsWithHits, c.ExactOptimumHits))
 				}

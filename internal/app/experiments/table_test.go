@@ -80,43 +80,70 @@ func TestFormatEntry(t *testing.T) {
 	}
 }
 
-// TestMarkdown formats a hand-made table: the paper's Ackley2d row beside
-// made-up results of ours, at the paper's budget; at any other budget the
-// paper's columns are left out.
-func TestMarkdown(t *testing.T) {
-	r := &TableResult{
-		Settings: Settings{Init: 5, Iters: 50},
-		Kernels:  []string{bo.NameBase, bo.NameAvg, bo.NamePlus, bo.NameMax},
-		Rows: []Row{{
-			Problem: "Ackley2d", Order: "8", known: true, Paper: paperTable1["Ackley2d"],
-			Cells: map[string]*Cell{
-				bo.NameBase: {Summary: Summary{Mean: 300, SE: 10, N: 10}},
-				bo.NameAvg:  {Summary: Summary{Mean: 100, SE: 5, N: 10}, ExactOptimumHits: 3, RunsWithHits: 2},
-				bo.NamePlus: {Summary: Summary{Mean: 90, SE: 2, N: 10}},
-				bo.NameMax:  {Summary: Summary{Mean: 120, SE: 1, N: 10}},
-			},
-		}, {
-			Problem: "WLAN8d", Order: "24", Paper: paperTable1["WLAN8d"],
-			Cells: map[string]*Cell{
-				bo.NameBase: {Summary: Summary{Mean: -20, SE: 1, N: 10}},
-				bo.NameAvg:  {Summary: Summary{Mean: -21, SE: 1, N: 10}},
-				bo.NamePlus: {Summary: Summary{Mean: -25, SE: 0.5, N: 10}},
-			},
-		}},
+// seededTable builds a table from per-seed metrics: vals[problem][kernel]
+// is the metric of seeds 0, 1, …; problems whose name starts with "WLAN"
+// have an unknown optimum (the metric is the negated best reward).
+func seededTable(set Settings, kernels []string, problems []string, vals map[string]map[string][]float64) *TableResult {
+	r := &TableResult{Settings: set, Kernels: kernels}
+	for _, p := range problems {
+		known := !strings.HasPrefix(p, "WLAN")
+		row := Row{Problem: p, Order: map[bool]string{true: "8", false: "24"}[known], known: known, Paper: paperTable1[p], Cells: map[string]*Cell{}}
+		for _, k := range kernels {
+			v, ok := vals[p][k]
+			if !ok {
+				continue
+			}
+			c := &Cell{Problem: p, Kernel: k}
+			row.Cells[k] = c
+			r.CellList = append(r.CellList, c)
+			for s, x := range v {
+				tr := &bo.Trace{BestF: -x}
+				if known {
+					opt := 0.0
+					tr.Optimum, tr.CumulativeRegret = &opt, []float64{x}
+				}
+				r.Specs = append(r.Specs, RunSpec{Index: len(r.Specs), Problem: p, Kernel: k, Seed: uint64(s)})
+				r.Runs = append(r.Runs, tr)
+			}
+		}
+		r.Rows = append(r.Rows, row)
 	}
+	r.summarize()
+	return r
+}
+
+// TestMarkdown formats a made-up table beside the paper's Ackley2d and
+// WLAN8d rows, at the paper's budget; at any other budget the paper's
+// columns are left out. Our entries are marked by paired t tests against
+// the row's best with Holm's correction over the table (five
+// comparisons), the paper's by its interval-overlap rule.
+func TestMarkdown(t *testing.T) {
+	kernels := []string{bo.NameBase, bo.NameAvg, bo.NamePlus, bo.NameMax}
+	vals := map[string]map[string][]float64{
+		"Ackley2d": {
+			bo.NamePlus: {90, 92, 88, 91, 89},
+			bo.NameAvg:  {91, 89, 93, 89, 93},      // − plus: 1, −3, 5, −2, 4: mean 1, p ≈ 0.66 → underlined
+			bo.NameMax:  {120, 123, 117, 121, 119}, // − plus: 30, 31, 29, 30, 30: p < 1e-6 → plain
+			bo.NameBase: {300, 290, 310, 295, 305}, // − plus: 210, 198, 222, 204, 216 → plain
+		},
+		"WLAN8d": {
+			bo.NamePlus: {-25, -24, -26, -25, -25},
+			bo.NameAvg:  {-21, -20, -22, -21, -21}, // − plus: 4 every seed → plain
+			bo.NameBase: {-20, -20, -20, -20, -20}, // − plus: 5, 4, 6, 5, 5 → plain
+		},
+	}
+	r := seededTable(Settings{Init: 5, Iters: 50}, kernels, []string{"Ackley2d", "WLAN8d"}, vals)
 	want := "| Benchmark | \\|G\\| | base | base (paper) | avg | avg (paper) | plus | plus (paper) | max | exact-optimum hits (runs/evals) |\n" +
 		"|---|---|---|---|---|---|---|---|---|---|\n" +
-		// best plus 90 ± 2 → hi 93.92; avg lo 90.2 overlaps; max lo 118.04 and base do not.
-		"| Ackley2d | 8 | 300.0 ± 10.0 | 382.7 ± 5.7 | <u>100.0 ± 5.0</u> | <u>128.2 ± 10.4</u> | **90.0 ± 2.0** | **126.4 ± 3.6** | 120.0 ± 1.0 | avg 2/3 |\n" +
-		// best plus −25 ± 0.5 → hi −24.02; avg lo −22.96: no overlap.
-		"| WLAN8d | 24 | −20.0 ± 1.0 | −65.0 ± 3.2 | −21.0 ± 1.0 | −51.8 ± 1.7 | **−25.0 ± 0.5** | **−74.4 ± 0.7** | — | n/a (f* unknown) |\n"
+		"| Ackley2d | 8 | 300.0 ± 3.5 | 382.7 ± 5.7 | <u>91.0 ± 0.9</u> | <u>128.2 ± 10.4</u> | **90.0 ± 0.7** | **126.4 ± 3.6** | 120.0 ± 1.0 | none |\n" +
+		"| WLAN8d | 24 | −20.0 ± 0.0 | −65.0 ± 3.2 | −21.0 ± 0.3 | −51.8 ± 1.7 | **−25.0 ± 0.3** | **−74.4 ± 0.7** | — | n/a (f* unknown) |\n"
 	if got := r.Markdown(); got != want {
 		t.Errorf("Markdown:\n%s\nwant:\n%s", got, want)
 	}
 	want = "| Benchmark | \\|G\\| | base | avg | plus | max | exact-optimum hits (runs/evals) |\n" +
 		"|---|---|---|---|---|---|---|\n" +
-		"| Ackley2d | 8 | 300.0 ± 10.0 | <u>100.0 ± 5.0</u> | **90.0 ± 2.0** | 120.0 ± 1.0 | avg 2/3 |\n" +
-		"| WLAN8d | 24 | −20.0 ± 1.0 | −21.0 ± 1.0 | **−25.0 ± 0.5** | — | n/a (f* unknown) |\n"
+		"| Ackley2d | 8 | 300.0 ± 3.5 | <u>91.0 ± 0.9</u> | **90.0 ± 0.7** | 120.0 ± 1.0 | none |\n" +
+		"| WLAN8d | 24 | −20.0 ± 0.0 | −21.0 ± 0.3 | **−25.0 ± 0.3** | — | n/a (f* unknown) |\n"
 	for _, set := range []Settings{{Init: 5, Iters: 495}, {Init: 10, Iters: 50}, {Init: 5, Iters: 50, Batch: 4}} {
 		r.Settings = set
 		if r.PaperComparable() {
@@ -125,6 +152,13 @@ func TestMarkdown(t *testing.T) {
 		if got := r.Markdown(); got != want {
 			t.Errorf("%+v: Markdown:\n%s\nwant:\n%s", set, got, want)
 		}
+	}
+	// A bimodal cell: its median (−30) lies outside mean ± 1.96·s.e.
+	// (−20 ± 9.8), so the entry shows it.
+	r = seededTable(Settings{Init: 5, Iters: 50}, []string{bo.NamePlus}, []string{"Ackley2d"},
+		map[string]map[string][]float64{"Ackley2d": {bo.NamePlus: {-30, -30, -30, -30, -30, -30, 0, 0, 0}}})
+	if got := r.Markdown(); !strings.Contains(got, "**−20.0 ± 5.0** (median −30.0)") {
+		t.Errorf("bimodal cell without its median:\n%s", got)
 	}
 }
 
