@@ -88,6 +88,8 @@ completes (flushed to disk), and at the end it writes:
   table.md      the table with the settings and environment
   results.json  every trace (the 'perf bo --json' fields), the cells,
                 the settings, the environment and the wall time
+  strips.png, strips.svg   every run's final metric, one dot per seed, per
+                benchmark and kernel, with the median and the mean
   regret.png, regret.svg   the paper's Figure 3: the mean curve per kernel
                 with a standard-error band, one panel per benchmark
 If the table stops — Ctrl-C, SIGTERM, kill -9 — 'perf table --out DIR
@@ -241,7 +243,7 @@ func reportTable(res *experiments.TableResult, set tableSettings, out string, st
 			title = "The invariance × Nyström ablation"
 		}
 		if err := writeResults(out, results{
-			kind: "table", all: res, figures: []figure{{"regret", res.Panels(), 3, res.Caption()}},
+			kind: "table", all: res, figures: []figure{{"regret", res.Panels(), 3, res.Caption()}, {"strips", res.StripPanels(), 3, res.StripCaption()}},
 			page:    fmt.Sprintf("# %s\n\nCommand: `%s`\n\n%s", title, set.Command, md) + tableNotes(res),
 			command: set.Command, proto: set.Protocol, noise: set.Noise, regret: set.Regret,
 			env: res.Environment, specs: res.Specs, runs: res.Runs,
@@ -442,6 +444,7 @@ func tableNotes(res *experiments.TableResult) string {
 		b.WriteString("\n")
 	}
 	b.WriteString("\n![cumulative regret](regret.png)\n")
+	b.WriteString("\nEvery run, one dot per seed (black bar: median; ring: mean):\n\n![every run](strips.png)\n")
 	return b.String()
 }
 

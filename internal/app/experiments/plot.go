@@ -8,9 +8,13 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -32,11 +36,21 @@ type Series struct {
 	Label  string // legend entry; "" means the kernel name
 }
 
-// Panel is one plot of a figure.
+// Panel is one plot of a figure: curves (Series) or, when Strips is set,
+// a strip plot of per-seed values.
 type Panel struct {
 	Title, XLabel, YLabel string
 	Series                []Series
 	LogY, LogX            bool
+	Strips                []Strip
+}
+
+// Strip is one column of a strip plot: every seed's value of one kernel
+// as a dot (spread sideways by a fixed pattern so that equal values stay
+// visible), its median as a black bar and its mean as a hollow diamond.
+type Strip struct {
+	Kernel string
+	Values []float64
 }
 
 // kernelStyle follows the paper's figures: base blue crosses, avg orange
@@ -74,6 +88,9 @@ func paletteStyle(i int) (color.Color, draw.GlyphDrawer) {
 }
 
 func (p Panel) build() (*plot.Plot, error) {
+	if p.Strips != nil {
+		return p.buildStrips()
+	}
 	pl := plot.New()
 	pl.Title.Text = p.Title
 	pl.X.Label.Text = p.XLabel
@@ -153,6 +170,83 @@ func (p Panel) build() (*plot.Plot, error) {
 	}
 	p.placeLegend(pl)
 	return pl, nil
+}
+
+// buildStrips draws a strip plot: one column per kernel, named on the x
+// axis, on a log y axis when every value is positive and they span more
+// than two decades.
+func (p Panel) buildStrips() (*plot.Plot, error) {
+	pl := plot.New()
+	pl.Title.Text = p.Title
+	pl.Y.Label.Text = p.YLabel
+	pl.Add(plotter.NewGrid())
+	names := make([]string, len(p.Strips))
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, st := range p.Strips {
+		for _, v := range st.Values {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	logY := lo > 0 && hi/lo > 100
+	for i, st := range p.Strips {
+		names[i] = st.Kernel
+		if len(st.Values) == 0 {
+			continue
+		}
+		col, glyph := kernelStyle(st.Kernel)
+		xy := make(plotter.XYs, len(st.Values))
+		for j, v := range st.Values {
+			// A fixed sideways pattern (golden-ratio sequence in ±0.3).
+			off := math.Mod(float64(j)*0.6180339887498949, 1)*0.6 - 0.3
+			xy[j] = plotter.XY{X: float64(i) + off, Y: v}
+		}
+		sc, err := plotter.NewScatter(xy)
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(2), Shape: glyph}
+		med := median(st.Values)
+		bar, err := plotter.NewLine(plotter.XYs{{X: float64(i) - 0.4, Y: med}, {X: float64(i) + 0.4, Y: med}})
+		if err != nil {
+			return nil, err
+		}
+		bar.Width, bar.Color = vg.Points(1.6), color.Black
+		var mean float64
+		for _, v := range st.Values {
+			mean += v
+		}
+		mean /= float64(len(st.Values))
+		mk, err := plotter.NewScatter(plotter.XYs{{X: float64(i), Y: mean}})
+		if err != nil {
+			return nil, err
+		}
+		mk.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(3.5), Shape: draw.RingGlyph{}}
+		pl.Add(sc, bar, mk)
+	}
+	pl.NominalX(names...)
+	pl.X.Min, pl.X.Max = -0.6, float64(len(names))-0.4
+	if logY {
+		pl.Y.Scale = plot.LogScale{}
+		pl.Y.Tick.Marker = sparseLogTicks{}
+	}
+	return pl, nil
+}
+
+// sparseLogTicks labels at most about six powers of ten, evenly spaced in
+// decades, on a log axis of any span.
+type sparseLogTicks struct{}
+
+func (sparseLogTicks) Ticks(lo, hi float64) []plot.Tick {
+	a, b := math.Floor(math.Log10(lo)), math.Ceil(math.Log10(hi))
+	step := math.Max(1, math.Ceil((b-a)/6))
+	var out []plot.Tick
+	for e := math.Ceil(a/step) * step; e <= b; e += step {
+		v := math.Pow(10, e)
+		if v >= lo*(1-1e-9) && v <= hi*(1+1e-9) {
+			out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)})
+		}
+	}
+	return out
 }
 
 // placeLegend puts the legend in the top corner (left or right) whose
@@ -255,8 +349,10 @@ func WriteFigure(dir, base string, panels []Panel, cols int, caption ...string) 
 	capStyle.Font.Size = vg.Points(9)
 	capStyle.XAlign, capStyle.YAlign = draw.XCenter, draw.YTop
 	line := capStyle.FontExtents().Height * 1.25
+	w := vg.Length(cols) * 3.2 * vg.Inch
+	caption = wrapCaption(caption, capStyle, w-4*vg.Millimeter)
 	capH := vg.Length(len(caption)) * line
-	w, h := vg.Length(cols)*3.2*vg.Inch, vg.Length(rows)*2.6*vg.Inch+capH
+	h := vg.Length(rows)*2.6*vg.Inch + capH
 	drawOn := func(c vg.CanvasSizer) {
 		dc := draw.New(c)
 		for i, txt := range caption {
@@ -295,6 +391,32 @@ func WriteFigure(dir, base string, panels []Panel, cols int, caption ...string) 
 	return paths, nil
 }
 
+// wrapCaption breaks each caption line between words so that no line is
+// wider than width in style (a single word wider than width keeps its
+// own line).
+func wrapCaption(lines []string, style text.Style, width vg.Length) []string {
+	var out []string
+	for _, l := range lines {
+		words := strings.Fields(l)
+		cur := ""
+		for _, w := range words {
+			next := w
+			if cur != "" {
+				next = cur + " " + w
+			}
+			if cur != "" && style.Width(next) > width {
+				out = append(out, cur)
+				next = w
+			}
+			cur = next
+		}
+		if cur != "" {
+			out = append(out, cur)
+		}
+	}
+	return out
+}
+
 // Caption states what the table's figure shows: the curves, the bands,
 // the seeds and the direction.
 func (r *TableResult) Caption() []string {
@@ -321,6 +443,42 @@ func (r *TableResult) Panels() []Panel {
 				x[i] = float64(i + 1)
 			}
 			p.Series = append(p.Series, Series{Kernel: k, X: x, Y: mean, Err: se})
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// StripCaption states what the strip figure shows.
+func (r *TableResult) StripCaption() []string {
+	return []string{fmt.Sprintf("Final cumulative regret of every run (negated best reward where f* is unknown), one dot per seed over %s; black bar: median, ring: mean; lower is better.", r.Settings.SeedsPhrase())}
+}
+
+// StripPanels returns one strip plot per benchmark: every seed's metric
+// per kernel, so that a skewed or bimodal cell shows what its mean hides.
+func (r *TableResult) StripPanels() []Panel {
+	per := r.perSeed()
+	var out []Panel
+	for _, row := range r.Rows {
+		p := Panel{Title: row.Problem, YLabel: "cumulative regret", Strips: []Strip{}}
+		if !row.known {
+			p.YLabel = "negated best reward"
+		}
+		for _, k := range r.Kernels {
+			vals := per[row.Problem][k]
+			if len(vals) == 0 {
+				continue
+			}
+			seeds := make([]uint64, 0, len(vals))
+			for s := range vals {
+				seeds = append(seeds, s)
+			}
+			slices.Sort(seeds)
+			st := Strip{Kernel: k}
+			for _, s := range seeds {
+				st.Values = append(st.Values, vals[s])
+			}
+			p.Strips = append(p.Strips, st)
 		}
 		out = append(out, p)
 	}

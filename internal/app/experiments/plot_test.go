@@ -4,8 +4,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/symbo/symbo/bo"
 )
 
 // TestLegendClearsData: the legend goes to the corner where the data are
@@ -93,5 +99,44 @@ func TestKernelStylesDistinct(t *testing.T) {
 			t.Errorf("%s and %s share a colour", k, other)
 		}
 		seen[key] = k
+	}
+}
+
+// TestWrapCaption: a caption wider than a one-panel figure is broken
+// between words into lines that fit, keeping every word in order.
+func TestWrapCaption(t *testing.T) {
+	st := plot.New().Title.TextStyle
+	st.Font.Size = vg.Points(9)
+	long := "Cumulative regret of GP-UCB over the BO iterations (negated best reward where f* is unknown): mean ± s.e. (bands) over 30 seeds (0…29); lower is better."
+	w := 3.2*vg.Inch - 4*vg.Millimeter
+	lines := wrapCaption([]string{long, "short"}, st, w)
+	if len(lines) < 3 || lines[len(lines)-1] != "short" {
+		t.Fatalf("lines %q", lines)
+	}
+	for _, l := range lines {
+		if st.Width(l) > w {
+			t.Errorf("line %q is %v wide, more than %v", l, st.Width(l), w)
+		}
+	}
+	if got := strings.Join(lines[:len(lines)-1], " "); got != long {
+		t.Errorf("words changed: %q", got)
+	}
+}
+
+// TestStripFigure: the strip panels hold every seed's metric per kernel
+// in seed order, and the figure renders (a log axis over twelve decades
+// labels at most about six of them).
+func TestStripFigure(t *testing.T) {
+	r := seededTable(Settings{Init: 5, Iters: 50, Seeds: 4}, []string{bo.NameBase, bo.NamePlus}, []string{"Ackley2d"},
+		map[string]map[string][]float64{"Ackley2d": {bo.NameBase: {300, 200, 250, 400}, bo.NamePlus: {1e-12, 90, 5, 120}}})
+	ps := r.StripPanels()
+	if len(ps) != 1 || len(ps[0].Strips) != 2 || !slices.Equal(ps[0].Strips[1].Values, []float64{1e-12, 90, 5, 120}) {
+		t.Fatalf("panels %+v", ps)
+	}
+	if ticks := (sparseLogTicks{}).Ticks(1e-12, 400); len(ticks) > 7 || len(ticks) < 3 {
+		t.Errorf("%d ticks over 1e-12…400", len(ticks))
+	}
+	if _, err := WriteFigure(t.TempDir(), "strips", ps, 3, r.StripCaption()...); err != nil {
+		t.Fatal(err)
 	}
 }
