@@ -398,8 +398,8 @@ func tableNotes(res *experiments.TableResult) string {
 	}
 	b.WriteString("\nLower is better. Cumulative regret R_T " + over + " on the\n" +
 		"synthetic benchmarks, negated best reward −max f on WLAN8d; mean ± standard error over the seeds.\n" +
-		"Bold: best mean of the row; underlined: not significantly worse than the best (paired t test over the seeds, "+
-		"Holm-corrected over the table's comparisons, family-wise error 5%); a median is shown where it lies outside "+
+		"Bold: best mean of the row; underlined: not significantly worse than the best (paired t test over the seeds, " +
+		"Holm-corrected over the table's comparisons, family-wise error 5%); a median is shown where it lies outside " +
 		"mean ± 1.96·s.e. The paper's columns are marked by its rule: 95% interval (m ± 1.96·s.e.) overlaps the best's.\n")
 	s, e := res.Settings, res.Environment
 	batch := ""

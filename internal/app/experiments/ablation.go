@@ -72,11 +72,24 @@ type Decomposition struct {
 // same seed gives the same initial design and noise to every kernel).
 // The metric is r's (MetricOf with its CountInit).
 func (r *TableResult) Ablation() []Decomposition {
-	per := r.perSeed()
+	problems := make([]string, len(r.Rows))
+	for i, row := range r.Rows {
+		problems[i] = row.Problem
+	}
+	return AblationOf(problems, r.perSeed())
+}
+
+// PerSeed is the metric of every run of a table: problem → kernel →
+// seed → metric.
+type PerSeed = map[string]map[string]map[uint64]float64
+
+// AblationOf is Ablation over per-seed metrics, for the problems in
+// order.
+func AblationOf(problems []string, per PerSeed) []Decomposition {
 	var out []Decomposition
 	var cols [][3][]float64 // base, nystrom, plus per decomposition
-	for _, row := range r.Rows {
-		m := per[row.Problem]
+	for _, problem := range problems {
+		m := per[problem]
 		base, nys, plus, mx := m[bo.NameBase], m[bo.NameNystrom], m[bo.NamePlus], m[bo.NameMax]
 		if base == nil || nys == nil || plus == nil {
 			continue
@@ -102,7 +115,7 @@ func (r *TableResult) Ablation() []Decomposition {
 			return v
 		}
 		b, n, p := col(base), col(nys), col(plus)
-		d := Decomposition{Problem: row.Problem, Seeds: len(seeds)}
+		d := Decomposition{Problem: problem, Seeds: len(seeds)}
 		d.Gain, d.Nystrom, d.Invariance = pairedEffect(diff(b, p)), pairedEffect(diff(b, n)), pairedEffect(diff(n, p))
 		if mx != nil && allIn(mx, seeds) {
 			x := col(mx)

@@ -155,3 +155,48 @@ func TestBCa(t *testing.T) {
 		t.Errorf("infinite statistic: %+v", nan)
 	}
 }
+
+// TestReplicate: pairs are oriented by the main set's means, each set is
+// its own Holm family, and the verdicts classify the two sets' results.
+func TestReplicate(t *testing.T) {
+	seeds := func(first int, v ...float64) map[uint64]float64 {
+		m := map[uint64]float64{}
+		for i, x := range v {
+			m[uint64(first+i)] = x
+		}
+		return m
+	}
+	main := PerSeed{"P": {
+		"a": seeds(0, 10, 11, 12, 10, 11, 12),
+		"b": seeds(0, 20, 21, 22, 20, 21, 23), // b − a ≈ 10: a better
+		"c": seeds(0, 10, 12, 11, 11, 10, 12), // c ≈ a
+	}}
+	rep := PerSeed{"P": {
+		"a": seeds(10, 10, 11, 12, 10, 11),
+		"b": seeds(10, 20, 22, 21, 20, 22),
+		"c": seeds(10, 30, 31, 32, 30, 31), // c now worse than both
+	}}
+	cs := Replicate([]string{"P"}, []string{"a", "b", "c"}, main, rep)
+	got := map[string]string{}
+	for _, c := range cs {
+		got[c.A+c.B] = c.Verdict
+		if c.Main.Est > 0 {
+			t.Errorf("%s vs %s not oriented by the main set: %+v", c.A, c.B, c.Main)
+		}
+	}
+	want := map[string]string{"ab": VerdictHolds, "ac": VerdictRepOnly, "cb": VerdictReversed} // a − c is 0 on main: a stays first
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("pair %s: verdict %q, want %q (all: %v)", k, got[k], v, got)
+		}
+	}
+	if v := Verdict(Effect{P: math.NaN()}, Effect{P: 0.01, Significant: true}); v != VerdictUnavailable {
+		t.Errorf("missing set: %q", v)
+	}
+	if v := Verdict(Effect{Est: 1, P: 0.01, Significant: true}, Effect{Est: 1, P: 0.5}); v != VerdictMainOnly {
+		t.Errorf("main only: %q", v)
+	}
+	if v := Verdict(Effect{Est: 1, P: 0.5}, Effect{Est: 1, P: 0.5}); v != VerdictNeither {
+		t.Errorf("neither: %q", v)
+	}
+}

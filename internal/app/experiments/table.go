@@ -398,7 +398,7 @@ func meanCurve(curves [][]float64) (mean, se []float64) {
 }
 
 // perSeed returns the metric of every run: problem → kernel → seed.
-func (r *TableResult) perSeed() map[string]map[string]map[uint64]float64 {
+func (r *TableResult) perSeed() PerSeed {
 	per := map[string]map[string]map[uint64]float64{}
 	for i, s := range r.Specs {
 		if per[s.Problem] == nil {

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/symbo/symbo/internal/app/experiments"
+)
+
+func init() {
+	register(command{
+		name:    "stats",
+		summary: "replicate a table's claims on a disjoint seed set; coverage of its intervals",
+		run:     runStats,
+	})
+}
+
+const statsUsage = `
+Usage: perf stats --main DIR --replication DIR [--ablation-only]
+       perf stats --coverage DIR[,DIR…] [--n 10,20,30] [--reps 1000] [--resamples 999]
+
+Reads the record.json of committed tables (perf table --out) — no run is
+repeated — and prints Markdown on stdout.
+
+With --main and --replication (the same table on two disjoint seed sets,
+e.g. --seeds 0:30 and --seeds 30:50): every pair of kernels on every
+benchmark, oriented so that A has the lower mean on the main set, with
+the mean paired (same-seed) difference A − B on each set and its Student
+t interval corrected by Holm over every pair of its set (bold where it
+excludes 0), and a verdict — holds (significant on both, same direction),
+main only, replication only, reversed, neither; then, where the tables
+have base, nystrom and plus, the ablation's decomposition on both sets
+side by side. A claim is a finding only where it holds.
+--ablation-only prints the decomposition alone.
+
+With --coverage: how often each interval rule (Student t, percentile
+bootstrap, BCa bootstrap) covers the true mean of a paired difference at
+each sample size --n, the population being the per-seed differences of
+the ablation's comparisons (base − plus, base − nystrom, nystrom − plus)
+pooled over the DIRs' seeds (they must not share seeds): --reps simulated
+samples per (comparison, n), --resamples bootstrap resamples each.
+Deterministic. It tells whether an interval is calibrated at the sample
+size a table uses, for the distributions its runs actually have.
+
+Exit status 0 on success, 2 on bad input (no record, mismatched seeds).
+
+Example:
+  perf stats --main docs/results/ablation-own --replication docs/results/replication/ablation-own
+  perf stats --coverage docs/results/ablation-own,docs/results/replication/ablation-own
+`
+
+func runStats(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("stats", statsUsage, stdout)
+	mainDir := fs.String("main", "", "the table on the main seed set (a `directory` with record.json)")
+	repDir := fs.String("replication", "", "the same table on a disjoint seed set (a `directory` with record.json)")
+	ablationOnly := fs.Bool("ablation-only", false, "print only the ablation's decomposition on both sets")
+	covDirs := fs.String("coverage", "", "comma-separated table `directories` whose seeds are pooled for the coverage study")
+	nList := fs.String("n", "10,20,30", "comma-separated sample sizes of the coverage study")
+	reps := fs.Int("reps", 1000, "simulated samples per comparison and n")
+	resamples := fs.Int("resamples", 999, "bootstrap resamples per simulated sample")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	switch {
+	case *covDirs != "":
+		if *mainDir != "" || *repDir != "" {
+			return badInput("--coverage takes no --main or --replication")
+		}
+		ns, err := intList("n", *nList)
+		if err != nil {
+			return err
+		}
+		if *reps < 10 || *reps > 1_000_000 || *resamples < 99 || *resamples > 100_000 {
+			return badInput("--reps must be in [10, 1e6] and --resamples in [99, 1e5]")
+		}
+		for _, n := range ns {
+			if n < 3 || n > 10_000 {
+				return badInput("--n: each sample size must be in [3, 10000], got %d", n)
+			}
+		}
+		problems, per, err := pooledRecords(*covDirs)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "perf stats: coverage over %d problems × 3 differences × %d sample sizes, %d samples each\n", len(problems), len(ns), *reps)
+		rows := experiments.CoverageStudy(problems, per, ns, *reps, *resamples)
+		_, err = io.WriteString(stdout, experiments.CoverageMarkdown(rows, ns))
+		return err
+	case *mainDir == "" || *repDir == "":
+		return badInput("give --main and --replication, or --coverage (see perf stats -h)")
+	}
+	pm, km, main, err := pooledRecordsOrdered(*mainDir)
+	if err != nil {
+		return err
+	}
+	_, _, rep, err := pooledRecordsOrdered(*repDir)
+	if err != nil {
+		return err
+	}
+	if shared := sharedSeeds(main, rep); shared > 0 {
+		return badInput("--main and --replication share %d seeds: a replication needs disjoint seeds", shared)
+	}
+	var b strings.Builder
+	if !*ablationOnly {
+		b.WriteString(experiments.ReplicationMarkdown(experiments.Replicate(pm, km, main, rep)))
+		b.WriteString("\n")
+	}
+	if slices.Contains(km, "nystrom") && slices.Contains(km, "plus") && slices.Contains(km, "base") {
+		b.WriteString(experiments.ReplicatedAblationMarkdown(experiments.ReplicateAblation(pm, main, rep)))
+	}
+	_, err = io.WriteString(stdout, b.String())
+	return err
+}
+
+// pooledRecords reads every record of the comma-separated dirs (each a
+// directory with record.json or above some) into one per-seed map; two
+// records with a run of the same (problem, kernel, seed) are bad input.
+func pooledRecords(list string) ([]string, experiments.PerSeed, error) {
+	var problems []string
+	per := experiments.PerSeed{}
+	for _, d := range strings.Split(list, ",") {
+		p, _, one, err := pooledRecordsOrdered(d)
+		if err != nil {
+			return nil, nil, err
+		}
+		if n := sharedSeeds(per, one); n > 0 {
+			return nil, nil, badInput("--coverage: %s repeats %d runs of another directory", d, n)
+		}
+		for _, x := range p {
+			if !slices.Contains(problems, x) {
+				problems = append(problems, x)
+			}
+		}
+		for prob, ks := range one {
+			if per[prob] == nil {
+				per[prob] = map[string]map[uint64]float64{}
+			}
+			for k, seeds := range ks {
+				if per[prob][k] == nil {
+					per[prob][k] = map[uint64]float64{}
+				}
+				for s, v := range seeds {
+					per[prob][k][s] = v
+				}
+			}
+		}
+	}
+	return problems, per, nil
+}
+
+// pooledRecordsOrdered reads the records of one --dir entry: the problems
+// and kernels in the order of their first runs, and every run's metric.
+// Only table records are read (batch and robustness records have other
+// cells).
+func pooledRecordsOrdered(dir string) (problems, kernels []string, per experiments.PerSeed, err error) {
+	dirs, recs, err := readRecords(dir)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	per = experiments.PerSeed{}
+	for i, rec := range recs {
+		if rec.Kind != "table" {
+			return nil, nil, nil, badInput("%s: a %s record; perf stats reads tables", dirs[i], rec.Kind)
+		}
+		for _, r := range rec.Runs {
+			if !slices.Contains(problems, r.Problem) {
+				problems = append(problems, r.Problem)
+			}
+			if !slices.Contains(kernels, r.Kernel) {
+				kernels = append(kernels, r.Kernel)
+			}
+			if per[r.Problem] == nil {
+				per[r.Problem] = map[string]map[uint64]float64{}
+			}
+			if per[r.Problem][r.Kernel] == nil {
+				per[r.Problem][r.Kernel] = map[uint64]float64{}
+			}
+			if _, dup := per[r.Problem][r.Kernel][r.Seed]; dup {
+				return nil, nil, nil, badInput("%s: two runs of %s/%s seed %d", dirs[i], r.Problem, r.Kernel, r.Seed)
+			}
+			per[r.Problem][r.Kernel][r.Seed] = r.Metric
+		}
+	}
+	return problems, kernels, per, nil
+}
+
+// sharedSeeds counts the (problem, kernel, seed) runs present in both.
+func sharedSeeds(a, b experiments.PerSeed) int {
+	n := 0
+	for p, ks := range a {
+		for k, seeds := range ks {
+			for s := range seeds {
+				if _, ok := b[p][k][s]; ok {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
+// intList parses a comma-separated list of integers for flag name.
+func intList(name, s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, badInput("--%s: %q is not an integer", name, f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
