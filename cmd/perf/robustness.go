@@ -28,7 +28,7 @@ d = 1…5, invariant under the hyperoctahedral group (|G| = 2^d·d!: 2, 8,
 48, 384, 3840), every kernel (base, avg, plus, max) and seed, each run the
 protocol of 'perf bo'. Prints a Markdown table of the average regret
 R_T/T (T = --iters BO iterations after the initial design; mean ±
-standard error over the seeds; bold best, underlined overlapping, as in
+standard error over the seeds; bold best, underlined not significantly worse, as in
 'perf table'). Progress and ETA on stderr.
 
 --skip leaves points out, shown as "not run": Ackley's base kernel is
@@ -103,7 +103,8 @@ func robustnessPage(res *experiments.RobustnessResult, command, md, wall string)
 	s, e := res.Settings, res.Environment
 	return fmt.Sprintf("# Robustness to the group size (Figure 4, left)\n\nCommand: `%s`\n\n"+
 		"Average regret R_T/T, T = %d BO iterations after %d initial points; mean ± standard error over %s. "+
-		"Lower is better; bold: best mean of the row; underlined: 95%% interval overlaps the best's.\n\n%s\n"+
+		"Lower is better; bold: best mean of the row; underlined: not significantly worse than the best "+
+		"(paired t test over the seeds, Holm-corrected over the study's comparisons, family-wise error 5%%).\n\n%s\n"+
 		"Settings: %s, beta %s, fit %s%s, backend %s.\n\n"+
 		"Code: %s.\n\n"+
 		"Environment: %s, %s, SIMD %s, GOMAXPROCS %d, %s (%d CPUs), %s/%s.\n\n"+

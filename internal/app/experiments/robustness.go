@@ -154,9 +154,31 @@ func (r *RobustnessResult) point(fam string, d int, k string) *RobustnessPoint {
 
 // Markdown formats the study: one row per (problem, d) with |G| and the
 // mean ± s.e. of R_T/T per kernel (two decimals), bold and underlined as
-// in Table 1, and the exact-optimum hits.
+// in Table 1 (PairedMarks over the whole study), and the exact-optimum
+// hits.
 func (r *RobustnessResult) Markdown() string {
 	var b strings.Builder
+	per := PerSeed{}
+	var problems []string
+	for i, sp := range r.Specs {
+		if per[sp.Problem] == nil {
+			per[sp.Problem] = map[string]map[uint64]float64{}
+			problems = append(problems, sp.Problem)
+		}
+		if per[sp.Problem][sp.Kernel] == nil {
+			per[sp.Problem][sp.Kernel] = map[uint64]float64{}
+		}
+		per[sp.Problem][sp.Kernel][sp.Seed] = AverageRegret(r.Runs[i])
+	}
+	allMarks, _ := PairedMarks(problems, r.Kernels, per)
+	marksOf := func(name string) map[string]Mark {
+		for i, p := range problems {
+			if p == name {
+				return allMarks[i]
+			}
+		}
+		return nil
+	}
 	b.WriteString("| Problem | d | \\|G\\| |")
 	for _, k := range r.Kernels {
 		b.WriteString(" " + string(k) + " |")
@@ -183,7 +205,7 @@ func (r *RobustnessResult) Markdown() string {
 			if len(hits) == 0 {
 				hits = []string{"none"}
 			}
-			marks := Marks(s)
+			marks := marksOf(name)
 			fmt.Fprintf(&b, "| %s | %d | %s |", name, d, order)
 			for i := range r.Kernels {
 				if math.IsNaN(s[i].Mean) {
@@ -195,7 +217,7 @@ func (r *RobustnessResult) Markdown() string {
 					continue
 				}
 				e := fmt.Sprintf("%.2f ± %.2f", s[i].Mean, s[i].SE)
-				switch marks[i] {
+				switch marks[r.Kernels[i]] {
 				case Best:
 					e = "**" + e + "**"
 				case Overlapped:

@@ -438,23 +438,39 @@ func pairedCols(a, b map[uint64]float64) (x, y []float64) {
 // still marks the paper's entries, which have no per-seed values. The
 // comparisons are returned too, per row and kernel (nil for the best).
 func (r *TableResult) OurMarks() (marks []map[string]Mark, vsBest []map[string]*Effect) {
-	per := r.perSeed()
+	problems := make([]string, len(r.Rows))
+	for i, row := range r.Rows {
+		problems[i] = row.Problem
+	}
+	return PairedMarks(problems, r.Kernels, r.perSeed())
+}
+
+// PairedMarks marks the rows problems of a table whose per-seed metrics
+// are per (lower is better): per row the kernel with the lowest mean is
+// Best, and another is Overlapped when the paired t test of its
+// difference from the best (on the seeds both ran) does not reject 0
+// after Holm's correction over every such comparison of the table.
+// Comparisons without two shared seeds are left Plain. The comparisons
+// are returned too, per row and kernel (none for the best).
+func PairedMarks(problems, kernels []string, per PerSeed) (marks []map[string]Mark, vsBest []map[string]*Effect) {
 	var family []*Effect
-	for _, row := range r.Rows {
+	for _, p := range problems {
 		m, cmp := map[string]Mark{}, map[string]*Effect{}
-		best := ""
-		for _, k := range r.Kernels {
-			if c := row.Cells[k]; c != nil && !math.IsNaN(c.Mean) && (best == "" || c.Mean < row.Cells[best].Mean) {
-				best = k
+		best, bestMean := "", math.Inf(1)
+		for _, k := range kernels {
+			if v := per[p][k]; len(v) > 0 {
+				if mean := cellMean(v); mean < bestMean {
+					best, bestMean = k, mean
+				}
 			}
 		}
 		if best != "" {
 			m[best] = Best
-			for _, k := range r.Kernels {
-				if c := row.Cells[k]; k == best || c == nil || math.IsNaN(c.Mean) {
+			for _, k := range kernels {
+				if k == best || len(per[p][k]) == 0 {
 					continue
 				}
-				x, y := pairedCols(per[row.Problem][k], per[row.Problem][best])
+				x, y := pairedCols(per[p][k], per[p][best])
 				e := pairedEffect(diff(x, y))
 				cmp[k] = &e
 				family = append(family, &e)
@@ -471,6 +487,21 @@ func (r *TableResult) OurMarks() (marks []map[string]Mark, vsBest []map[string]*
 		}
 	}
 	return marks, vsBest
+}
+
+// cellMean is the mean of a cell's per-seed values (NaN values make it
+// NaN, and a NaN mean is never the best).
+func cellMean(v map[uint64]float64) float64 {
+	seeds := make([]uint64, 0, len(v))
+	for s := range v {
+		seeds = append(seeds, s)
+	}
+	slices.Sort(seeds) // a fixed order of summation: the same bits every time
+	var s float64
+	for _, k := range seeds {
+		s += v[k]
+	}
+	return s / float64(len(v))
 }
 
 // Mark is how a table entry is emphasized.
