@@ -200,13 +200,15 @@ var defaultProfileN = []int{55, 200, 1000}
 // Timing: each phase runs once as a warm-up; if that took 1 s or more it
 // is the measurement, otherwise the phase is repeated until MinTime has
 // been timed and at least 3 runs made (at most MaxReps), and the median is
-// reported. Estimation: before running a phase at n, Profile predicts its
-// time from the same phase at the largest smaller n measured (or from a
-// probe at n = 32 when n > 64 is the first), scaled by (n/n')^p with p the
-// phase's exponent in n (2 for Grams and crosses, 1 for enumeration, 3 for
-// the rest); when the prediction exceeds MaxPhaseSeconds the phase is not
-// run and the row is marked estimated with the prediction. The BO phases
-// and DGEMMs are always run.
+// reported. Estimation: before running a phase at n, Profile measures it
+// at sizes climbing toward n (32, then ×4, ×2 from n/8, up to n/2) while
+// each is predicted to take at most MaxPhaseSeconds, and predicts the time at n
+// from the largest measured size with the slope measured between the two
+// largest (the phase's nominal exponent in n — 2 for Grams and crosses,
+// 1 for enumeration, 3 for the rest — when only one size is measured);
+// when the prediction exceeds MaxPhaseSeconds the phase is not run and
+// the row is marked estimated with the prediction and how it was made.
+// The BO phases and DGEMMs are always run.
 //
 // Profile sets nothing process-wide; OpenBLAS's thread count is whatever
 // linalg pinned it to (the perf CLI sets SYMBO_OPENBLAS_THREADS to
@@ -275,7 +277,7 @@ func Profile(o ProfileOptions) (ProfileResult, error) {
 	if _, err := kernel.NewBase(kernel.Params{Shape: o.Shape, Variance: 1, Lengthscale: 1}, o.Group.Dim()); err != nil {
 		return ProfileResult{}, fmt.Errorf("experiments: profile: %w", err)
 	}
-	p := &profiler{o: o, g: o.Group, d: o.Group.Dim(), be: o.Backend, last: map[string]measured{}}
+	p := &profiler{o: o, g: o.Group, d: o.Group.Dim(), be: o.Backend, last: map[string][]measured{}}
 	if f, ok := o.Group.(orbit.Finite); ok {
 		if sz, err := orbit.Size(o.Group); err == nil {
 			p.fin, p.order = f, sz
@@ -327,7 +329,7 @@ type profiler struct {
 	d     int
 	be    linalg.Backend
 	rows  []ProfileRow
-	last  map[string]measured // key → largest measurement so far
+	last  map[string][]measured // key → its measurements, ascending in n
 }
 
 // profPhase describes one row to time at n.
@@ -364,25 +366,17 @@ func (p *profiler) run(ph profPhase, n int) error {
 	r := ph.row
 	r.N = n
 	key := ph.key()
-	prev, ok := p.last[key]
-	if ph.always {
-		ok = false
-	} else if !ok && n > 64 {
-		// Probe at a small n to predict the first size.
-		if f, err := ph.setup(32); err == nil {
-			if s, _, err := timeMedian(0, 1, f); err == nil {
-				prev, ok = measured{32, s}, true
+	if !ph.always {
+		h := p.probe(ph, n)
+		if len(h) > 0 {
+			pred, how := extrapolate(h, n, ph.exp)
+			if pred > p.o.MaxPhaseSeconds {
+				r.Status, r.Seconds = StatusEstimated, pred
+				r.Note = fmt.Sprintf("estimated: %s > %gs", how, p.o.MaxPhaseSeconds)
+				p.fill(&r, ph, n)
+				p.add(r)
+				return nil
 			}
-		}
-	}
-	if ok {
-		pred := prev.seconds * math.Pow(float64(n)/float64(prev.n), ph.exp)
-		if pred > p.o.MaxPhaseSeconds {
-			r.Status, r.Seconds = StatusEstimated, pred
-			r.Note = fmt.Sprintf("estimated: t(n=%d)·(n/%d)^%g > %gs", prev.n, prev.n, ph.exp, p.o.MaxPhaseSeconds)
-			p.fill(&r, ph, n)
-			p.add(r)
-			return nil
 		}
 	}
 	f, err := ph.setup(n)
@@ -399,10 +393,76 @@ func (p *profiler) run(ph profPhase, n int) error {
 		return nil
 	}
 	r.Status = StatusMeasured
-	p.last[key] = measured{n, r.Seconds}
+	p.last[key] = append(p.last[key], measured{n, r.Seconds})
 	p.fill(&r, ph, n)
 	p.add(r)
 	return nil
+}
+
+// probe returns the measurements of ph to predict its time at n from,
+// after measuring it at sizes that climb toward n while they are cheap:
+// from n = 32 when nothing is measured yet and n > 64, then ×4 at a time
+// (×2 from n/8) up to n/2, each the median of up to 5 timed runs
+// (MinTime) and only while its own predicted time (at the nominal
+// exponent) is at most MaxPhaseSeconds. So an estimate
+// extrapolates from a size within a factor 2 of n wherever that size is
+// affordable, with the slope measured there (extrapolate), not from a
+// small n with the nominal exponent. Probe failures end the climb.
+func (p *profiler) probe(ph profPhase, n int) []measured {
+	key := ph.key()
+	h := p.last[key]
+	if len(h) == 0 && n > 64 {
+		if f, err := ph.setup(32); err == nil {
+			if s, _, err := timeMedian(p.o.MinTime, 5, f); err == nil {
+				h = append(h, measured{32, s})
+			}
+		}
+	}
+	for len(h) > 0 {
+		top := h[len(h)-1]
+		if 2*top.n >= n {
+			break
+		}
+		c := min(n/2, 4*top.n)
+		if 8*top.n >= n {
+			c = min(n/2, 2*top.n)
+		}
+		// The probe's cost at the nominal exponent: a slope inflated by
+		// cache effects between small sizes must not stop the climb.
+		if pred := top.seconds * math.Pow(float64(c)/float64(top.n), ph.exp); pred > p.o.MaxPhaseSeconds {
+			break
+		}
+		f, err := ph.setup(c)
+		if err != nil {
+			break
+		}
+		s, _, err := timeMedian(p.o.MinTime, 5, f)
+		if err != nil {
+			break
+		}
+		h = append(h, measured{c, s})
+	}
+	p.last[key] = h
+	return h
+}
+
+// extrapolate predicts the time at n from the measurements h (ascending
+// in n): t(n') · (n/n')^s from the largest n', with s the slope measured
+// in log–log between the two largest sizes (kept within [0.5, nominal],
+// so that timing noise and cache effects cannot run away), or the
+// phase's nominal exponent when only one size is measured. It says how.
+func extrapolate(h []measured, n int, nominal float64) (float64, string) {
+	top := h[len(h)-1]
+	s, how := nominal, fmt.Sprintf("t(n=%d)·(n/%d)^%g, the nominal exponent", top.n, top.n, nominal)
+	if len(h) >= 2 {
+		a := h[len(h)-2]
+		if a.seconds > 0 && top.seconds > 0 && top.n > a.n {
+			s = math.Log(top.seconds/a.seconds) / math.Log(float64(top.n)/float64(a.n))
+			s = min(max(s, 0.5), nominal)
+			how = fmt.Sprintf("t(n=%d)·(n/%d)^%.2f, the slope measured between n = %d and %d", top.n, top.n, s, a.n, top.n)
+		}
+	}
+	return top.seconds * math.Pow(float64(n)/float64(top.n), s), how
 }
 
 func (p *profiler) fill(r *ProfileRow, ph profPhase, n int) {

@@ -2,12 +2,15 @@ package experiments
 
 import (
 	"errors"
+	"io"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -347,4 +350,75 @@ func TestComplexityTiny(t *testing.T) {
 			t.Errorf("series %s %s %s vs %s: x %v, not run %v", s.Quantity, s.Kernel, s.Method, s.Against, s.X, s.NotRun)
 		}
 	}
+}
+
+// TestEstimateNearMeasured: an estimate extrapolates from sizes measured
+// near the target with their measured slope, and lands within 2× of the
+// time measured at the target (a dense symmetric eigendecomposition,
+// cheap enough to measure at n = 384). The phase budget is set from the
+// measured time (a third of it) so that the probes up to n = 192 run and
+// n = 384 does not.
+func TestEstimateNearMeasured(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times eigendecompositions up to n = 384")
+	}
+	eig := func(n int) (func() error, error) {
+		rng := rand.New(rand.NewPCG(uint64(n), 1))
+		a := mat.NewSymDense(n, nil)
+		for i := range n {
+			for j := i; j < n; j++ {
+				a.SetSym(i, j, rng.NormFloat64())
+			}
+		}
+		return func() error {
+			var e mat.EigenSym
+			if !e.Factorize(a, true) {
+				return errors.New("no convergence")
+			}
+			return nil
+		}, nil
+	}
+	// The machine may be shared: an attempt whose estimate misses by more
+	// than 2× is retried (up to three), as noise misses at random and a
+	// wrong rule every time.
+	const target = 384
+	var r ProfileRow
+	var truth float64
+	for attempt := range 3 {
+		f, _ := eig(target)
+		var err error
+		if truth, _, err = timeMedian(200*time.Millisecond, 7, f); err != nil {
+			t.Fatal(err)
+		}
+		p := &profiler{o: ProfileOptions{MaxPhaseSeconds: truth / 3, MinTime: 50 * time.Millisecond, MaxReps: 5, Progress: io.Discard}, last: map[string][]measured{}}
+		ph := profPhase{row: ProfileRow{Phase: "eigen", Label: "eigendecomposition"}, exp: 3, setup: eig}
+		if err := p.run(ph, target); err != nil {
+			t.Fatal(err)
+		}
+		r = p.rows[len(p.rows)-1]
+		if r.Status != StatusEstimated {
+			// Predicted under the budget, so measured: an estimate below
+			// truth/3, a miss.
+			t.Logf("attempt %d: measured %.3g s (budget %.3g s): the estimate was under a third of the time", attempt, r.Seconds, truth/3)
+			if attempt == 2 {
+				t.Errorf("no estimate in three attempts")
+			}
+			continue
+		}
+		if !strings.Contains(r.Note, "slope measured between") {
+			t.Errorf("note %q: not from a measured slope", r.Note)
+		}
+		ratio := r.Seconds / truth
+		t.Logf("attempt %d: estimate %.3g s against %.3g s measured (×%.2f): %s", attempt, r.Seconds, truth, ratio, r.Note)
+		if ratio <= 2 && ratio >= 0.5 {
+			break
+		}
+		if attempt == 2 {
+			t.Errorf("estimate off by more than 2× in three attempts")
+		}
+	}
+	// The old rule — t(32)·(n/32)^3 — for comparison in the log.
+	f32, _ := eig(32)
+	t32, _, _ := timeMedian(50*time.Millisecond, 50, f32)
+	t.Logf("n = %d: measured %.3g s; estimate %.3g s (%s); nominal from n = 32: %.3g s", target, truth, r.Seconds, r.Note, t32*math.Pow(target/32.0, 3))
 }
