@@ -1174,3 +1174,37 @@ func (*nilAcq) Name() string { return "nil" }
 func (*nilAcq) Value(c AcqContext, mu, sd float64) (a, dmu, dsd float64) {
 	return 0, 0, 0
 }
+
+// TestNoiseObservedSkippedDesign: under NoiseObserved every evaluation's f
+// is f at its own point, and the noise variance is 2% of the variance of
+// f over the points the run asks — also when the initial design skips a
+// point within the exclusion radius of an earlier point's orbit (Scaling's
+// orbits are segments of rays, so seed 100 skips its third design point).
+// The observed-noise values were once taken from design points 0…Init−1
+// by index, so after a skip each was told f of another point.
+func TestNoiseObservedSkippedDesign(t *testing.T) {
+	p := must(problem.New("Scaling2d", 0))
+	cfg := Config{RawSamples: 32, Starts: 2, Init: 5}
+	for _, seed := range []uint64{100, 5} {
+		box := must(runPOpts(p, NamePlus, cfg, 1, seed, RunOptions{}))
+		obs := must(runPOpts(p, NamePlus, cfg, 1, seed, RunOptions{Noise: NoiseRule{Kind: NoiseObserved}}))
+		var m, ss float64
+		for i, e := range obs.Evaluations {
+			if f := must(p.Evaluate(e.X)); e.F != f {
+				t.Errorf("seed %d: evaluation %d at %v has f = %v, want f(x) = %v", seed, i, e.X, e.F, f)
+			}
+			if i < 5 {
+				if !check.SameBits(e.X, box.Evaluations[i].X) {
+					t.Errorf("seed %d: initial point %d differs from the box rule's", seed, i)
+				}
+				m += e.F / 5
+			}
+		}
+		for _, e := range obs.Evaluations[:5] {
+			ss += (e.F - m) * (e.F - m)
+		}
+		if want := 0.02 * ss / 4; math.Abs(obs.NoiseVariance-want) > 1e-12*want {
+			t.Errorf("seed %d: noise %v, want 2%% of the asked design's variance %v", seed, obs.NoiseVariance, want)
+		}
+	}
+}

@@ -348,7 +348,7 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 	// NoiseObserved: the noiseless f over the initial design, which the
 	// seed fixes, evaluated now (and reused below) to set the variance.
 	if ro.Noise.Kind == NoiseObserved {
-		if r.initF, noise, err = observedNoise(p, o); err != nil {
+		if r.initF, noise, err = observedNoise(p, lo, hi, cfg, seed); err != nil {
 			return nil, err
 		}
 		if fixNoise {
@@ -483,14 +483,24 @@ func (r *runner) evalRound(i, m, round, resumed int) error {
 	return nil
 }
 
-// observedNoise evaluates p at the initial design of o (a fresh
-// optimizer; asked on a copy, so o is unchanged) and returns the values
-// and NoiseFraction times their sample variance.
-func observedNoise(p Problem, o *Optimizer) ([]float64, float64, error) {
+// observedNoise evaluates p at the initial design a run with these
+// settings asks (on a fresh optimizer, asked the run's Init design points:
+// the design points that are not skipped for falling within the exclusion
+// radius of an earlier one's orbit, the same whether those are pending or
+// observed) and returns the values, in the order asked, and NoiseFraction
+// times their sample variance.
+func observedNoise(p Problem, lo, hi []float64, cfg Config, seed uint64) ([]float64, float64, error) {
+	o, err := New(lo, hi, cfg, seed)
+	if err != nil {
+		return nil, 0, wrapf(err, "%s", p.Name())
+	}
 	n := o.Config().Init
 	f := make([]float64, n)
 	for i := range n {
-		x := o.designPoint(i)
+		x, err := o.Ask()
+		if err != nil {
+			return nil, 0, wrapf(err, "%s: initial point %d", p.Name(), i)
+		}
 		v, err := p.Evaluate(x)
 		if err != nil {
 			return nil, 0, wrapf(err, "%s: initial point %d", p.Name(), i)

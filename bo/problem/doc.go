@@ -2,7 +2,8 @@
 // (Appendix C): Ackley, Griewank, Rastrigin, Radial, Scaling and WLAN;
 // a paper-fidelity variant of Radial; and a family of off-fixed-point
 // benchmarks (ShiftedAckley, ShiftedRastrigin, ShiftedGriewank) whose
-// optima are not fixed points of their groups.
+// optima are not fixed points of their groups, with their fixed-point
+// twins (CentredAckley, CentredRastrigin, CentredGriewank).
 //
 // A Problem declares its box, the group it is invariant under, a default
 // base kernel shape, its known optimum and maximizers (WLAN: unknown) and
@@ -26,13 +27,17 @@
 //	Scaling    2             [0.1, 10]²       scaling (in the box)  ∞              RBF (paper)
 //	WLAN       2m, m≤20 (8)  [−50, 50]^(2m)   pairedperm(m)         m! (24)        Matérn-3/2 (paper)
 //
-// Beyond the paper (BaseChosen is true for the shifted family):
+// Beyond the paper (BaseChosen is true for the shifted family and the
+// twins):
 //
 //	problem           d          box              group               |G|         base kernel
 //	RadialScaled      2          [−10, 10]²       rotation2d          ∞           RBF
 //	ShiftedAckley     2…16 (2)   [−16, 16]^d      hyperoctahedral(d)  2^d·d! (8)  Matérn-5/2
 //	ShiftedRastrigin  2…16 (4)   [−5.12, 5.12]^d  permutation(d)      d! (24)     RBF
 //	ShiftedGriewank   2…16 (6)   [−600, 600]^d    signflip(d)         2^d (64)    RBF
+//	CentredAckley     2…16 (2)   [−16, 16]^d      hyperoctahedral(d)  2^d·d! (8)  Matérn-5/2
+//	CentredRastrigin  2…16 (4)   [−5.12, 5.12]^d  permutation(d)      d! (24)     RBF
+//	CentredGriewank   2…16 (6)   [−600, 600]^d    signflip(d)         2^d (64)    RBF
 //
 // RadialScaled is Radial with its Rastrigin argument multiplied by 5.12,
 // Rastrigin₁(5.12·(‖x‖/a − b)): a paper-fidelity variant (the authors'
@@ -49,6 +54,13 @@
 // has distinct, non-zero coordinates): unlike the origin optimum of
 // Ackley, Griewank and Rastrigin, no minimizer is fixed by any group
 // element, so k_avg's prior-variance peak at fixed points gives no hint.
+// Their fixed-point twins (class ClassTwin) are the same construction with
+// c = 0, f(x) = F(φ(x)): the same F, group, box, dimension and base kernel,
+// minimum 0 at the origin, a fixed point of every element — a control that
+// differs from its shifted twin only in where the optimum lies
+// (docs/results/fixedpoint.md). As F is invariant under its group,
+// CentredAckley and CentredGriewank equal Ackley and Griewank, and
+// CentredRastrigin is Rastrigin under permutations only.
 //
 // Griewank is invariant under independent sign flips of its coordinates
 // but not under permutations (its product weights coordinate i by 1/√i).

@@ -38,6 +38,8 @@ func TestConformance(t *testing.T) {
 		{"radialscaled", 0},
 		{"shiftedackley", 0}, {"shiftedackley", 3}, {"shiftedrastrigin", 0}, {"shiftedrastrigin", 2},
 		{"shiftedgriewank", 0}, {"shiftedgriewank", 2},
+		{"centredackley", 0}, {"centredackley", 3}, {"centredrastrigin", 0}, {"centredrastrigin", 2},
+		{"centredgriewank", 0}, {"centredgriewank", 2},
 	}
 	if !testing.Short() {
 		cases = append(cases, struct {
@@ -85,6 +87,9 @@ func TestDeclarations(t *testing.T) {
 		{"shiftedackley", "ShiftedAckley2d", 2, -16, 16, "hyperoctahedral", 8, kernel.Matern52, true, false, true},
 		{"shiftedrastrigin", "ShiftedRastrigin4d", 4, -5.12, 5.12, "permutation", 24, kernel.RBF, true, false, true},
 		{"shiftedgriewank", "ShiftedGriewank6d", 6, -600, 600, "signflip", 64, kernel.RBF, true, false, true},
+		{"centredackley", "CentredAckley2d", 2, -16, 16, "hyperoctahedral", 8, kernel.Matern52, true, false, true},
+		{"centredrastrigin", "CentredRastrigin4d", 4, -5.12, 5.12, "permutation", 24, kernel.RBF, true, false, true},
+		{"centredgriewank", "CentredGriewank6d", 6, -600, 600, "signflip", 64, kernel.RBF, true, false, true},
 	}
 	for _, c := range cases {
 		t.Run(c.want, func(t *testing.T) {
@@ -175,6 +180,20 @@ func TestValues(t *testing.T) {
 		// ShiftedGriewank6d: c = (40, 120, …, 440); z = (0, …, 0, 2π√6).
 		{"shiftedgriewank", []float64{-40, 120, -200, 280, 360, -440}, 0},
 		{"shiftedgriewank", []float64{-40, 120, 200, 280, 360, 440 + 2*math.Pi*math.Sqrt(6)}, 24 * math.Pi * math.Pi / 4000},
+		// The fixed-point twins (c = 0): minimum 0 at the origin. At x = c
+		// CentredAckley2d's z = (3.2, 9.6), the value ShiftedAckley2d takes
+		// at the origin (z = −c).
+		{"centredackley", []float64{0, 0}, 0},
+		{"centredackley", []float64{1, -1}, 20 * (1 - math.Exp(-0.2))},
+		{"centredackley", []float64{-9.6, 3.2}, 20*(1-math.Exp(-0.2*math.Sqrt(51.2))) + e - math.Exp(-0.25)},
+		{"centredackley", []float64{0, 0.5}, 20*(1-math.Exp(-0.2*math.Sqrt(0.125))) + e - 1},
+		{"centredrastrigin", []float64{0, 0, 0, 0}, 0},
+		{"centredrastrigin", []float64{3, 0, -2, 1}, 14},
+		{"centredrastrigin", []float64{0, 0.5, 0, 0}, 20.25},
+		{"centredgriewank", []float64{0, 0, 0, 0, 0, 0}, 0},
+		{"centredgriewank", []float64{-math.Pi, 0, 0, 0, 0, 0}, 2 + math.Pi*math.Pi/4000},
+		{"centredgriewank", []float64{0, -math.Pi * math.Sqrt2, 0, 0, 0, 0}, 2 + 2*math.Pi*math.Pi/4000},
+		{"centredgriewank", []float64{0, 0, 0, 0, 0, -2 * math.Pi * math.Sqrt(6)}, 24 * math.Pi * math.Pi / 4000},
 	}
 	for _, c := range cases {
 		p := mustNew(t, c.name, 0)
@@ -192,7 +211,8 @@ func TestValues(t *testing.T) {
 // TestOptimaBeatGrid checks on a fine grid that no point beats the declared
 // optimum and that the grid's best point is near a declared optimizer.
 func TestOptimaBeatGrid(t *testing.T) {
-	for _, name := range []string{"ackley", "radial", "scaling", "rastrigin2d", "griewank2d", "radialscaled", "shiftedackley", "shiftedrastrigin2d", "shiftedgriewank2d"} {
+	for _, name := range []string{"ackley", "radial", "scaling", "rastrigin2d", "griewank2d", "radialscaled", "shiftedackley", "shiftedrastrigin2d", "shiftedgriewank2d",
+		"centredackley", "centredrastrigin2d", "centredgriewank2d"} {
 		p := mustNew(t, name, 0)
 		lo, hi := p.Bounds()
 		fstar, _ := p.Optimum()
@@ -675,7 +695,8 @@ func BenchmarkEvaluate(b *testing.B) {
 // Griewank, for contrast, have their optimum at the origin, fixed by
 // every element.
 func TestShiftedOptimaOffFixedPoints(t *testing.T) {
-	for _, name := range []string{"shiftedackley", "shiftedrastrigin", "shiftedgriewank", "ackley"} {
+	for _, name := range []string{"shiftedackley", "shiftedrastrigin", "shiftedgriewank", "ackley",
+		"centredackley", "centredrastrigin", "centredgriewank"} {
 		p := mustNew(t, name, 0)
 		g, ok := p.Group().(orbit.Finite)
 		if !ok {
@@ -698,12 +719,47 @@ func TestShiftedOptimaOffFixedPoints(t *testing.T) {
 				}
 			}
 			want := 0
-			if name == "ackley" {
+			if name == "ackley" || strings.HasPrefix(name, "centred") {
 				want = n - 1
 			}
 			if fixed != want {
 				t.Errorf("%s: %d non-identity elements fix the optimizer %v, want %d", p.Name(), fixed, x, want)
 			}
+		}
+	}
+}
+
+// TestTwins: each fixed-point twin differs from its shifted problem only
+// in where the optimum lies — the same dimension, box, group, base kernel
+// and class of function — and its one optimizer is the origin, at f* = 0.
+// (That the shifted optima are off the fixed points and the twins' on
+// them is TestShiftedOptimaOffFixedPoints.)
+func TestTwins(t *testing.T) {
+	for _, pair := range [][2]string{
+		{"centredackley", "shiftedackley"}, {"centredrastrigin", "shiftedrastrigin"}, {"centredgriewank", "shiftedgriewank"},
+	} {
+		for _, d := range []int{0, 3} {
+			c, s := mustNew(t, pair[0], d), mustNew(t, pair[1], d)
+			if c.Dim() != s.Dim() || c.Group().Name() != s.Group().Name() || c.BaseShape() != s.BaseShape() || c.BaseChosen() != s.BaseChosen() {
+				t.Errorf("%s vs %s: d %d/%d, group %s/%s, base %v/%v, chosen %v/%v", c.Name(), s.Name(), c.Dim(), s.Dim(),
+					c.Group().Name(), s.Group().Name(), c.BaseShape(), s.BaseShape(), c.BaseChosen(), s.BaseChosen())
+			}
+			clo, chi := c.Bounds()
+			slo, shi := s.Bounds()
+			if !slices.Equal(clo, slo) || !slices.Equal(chi, shi) {
+				t.Errorf("%s box [%v, %v], %s box [%v, %v]", c.Name(), clo, chi, s.Name(), slo, shi)
+			}
+			if f, ok := c.Optimum(); !ok || f != 0 {
+				t.Errorf("%s: Optimum %v, %v", c.Name(), f, ok)
+			}
+			if opt := c.Optimizers(); len(opt) != 1 || !slices.Equal(opt[0], make([]float64, c.Dim())) {
+				t.Errorf("%s: Optimizers %v, want the origin", c.Name(), opt)
+			}
+		}
+	}
+	for _, f := range problem.Families() {
+		if want := strings.HasPrefix(f.Name, "centred"); (f.Class == problem.ClassTwin) != want {
+			t.Errorf("%s: class %q", f.Name, f.Class)
 		}
 	}
 }

@@ -15,7 +15,7 @@ import (
 // function (and its tests: problemtest.Run and golden values).
 type family struct {
 	key      string // the lower-case name New accepts
-	class    string // ClassPaper, ClassVariant or ClassOffFixedPoint
+	class    string // ClassPaper, ClassVariant, ClassOffFixedPoint or ClassTwin
 	about    string // one line: what it is
 	defaultD int    // the dimension d = 0 selects
 	dims     string // the supported dimensions, in words
@@ -31,11 +31,12 @@ const (
 	ClassPaper         = "paper"           // the paper's benchmarks
 	ClassVariant       = "variant"         // a paper-fidelity variant
 	ClassOffFixedPoint = "off-fixed-point" // optima on free orbits
+	ClassTwin          = "twin"            // an off-fixed-point problem with its optimum moved to the origin
 )
 
 // registry lists every problem family, in the order Names gives: the
 // paper's six in its order, the paper-fidelity variant, then the
-// off-fixed-point family.
+// off-fixed-point family, then its fixed-point twins.
 var registry = []family{
 	synthetic("Ackley", ClassPaper, "Ackley, hyperoctahedral, optimum at the origin", 2, -16, 16, kernel.Matern52, false, ackley,
 		func(d int) [][]float64 { return [][]float64{make([]float64, d)} },
@@ -63,6 +64,7 @@ var registry = []family{
 	},
 	planar("RadialScaled", ClassVariant, "Radial with its Rastrigin argument ×5.12", -10, 10, radialScaled, radialOptima, rotation),
 	shifted(shiftedAckley), shifted(shiftedRastrigin), shifted(shiftedGriewank),
+	shifted(centredAckley), shifted(centredRastrigin), shifted(centredGriewank),
 }
 
 // synthetic registers a function on the cube [lo, hi]^d, d in 1…MaxDim,
@@ -135,7 +137,7 @@ func lookup(key string) (*family, bool) {
 // Info describes a registered problem family (see Families).
 type Info struct {
 	Name       string // the lower-case name New accepts
-	Class      string // ClassPaper, ClassVariant or ClassOffFixedPoint
+	Class      string // ClassPaper, ClassVariant, ClassOffFixedPoint or ClassTwin
 	About      string // one line: what it is
 	DefaultDim int    // the dimension New selects for d = 0
 	Dims       string // the supported dimensions, in words
@@ -153,7 +155,8 @@ func Families() []Info {
 // Names returns the problem names New accepts: the paper's six in its
 // order, the paper-fidelity variant radialscaled, then the
 // off-fixed-point family (shiftedackley, shiftedrastrigin,
-// shiftedgriewank).
+// shiftedgriewank) and its fixed-point twins (centredackley,
+// centredrastrigin, centredgriewank).
 func Names() []string {
 	out := make([]string, len(registry))
 	for i, f := range registry {
@@ -165,7 +168,7 @@ func Names() []string {
 // DefaultDim returns the dimension the paper uses for the named problem
 // (Ackley 2, Griewank 6, Rastrigin 5, Radial 2, Scaling 2, WLAN 8), and
 // ours for the others (RadialScaled 2, ShiftedAckley 2, ShiftedRastrigin
-// 4, ShiftedGriewank 6).
+// 4, ShiftedGriewank 6, and their twins alike).
 func DefaultDim(name string) (int, error) {
 	if f, ok := lookup(strings.ToLower(name)); ok {
 		return f.defaultD, nil

@@ -2,6 +2,7 @@ package problem
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/symbo/symbo/kernel"
@@ -17,6 +18,13 @@ import (
 // element. They test whether conclusions drawn on origin-optimum
 // benchmarks generalize.
 //
+// The fixed-point twins (class ClassTwin) are the same construction with
+// c = 0: f(x) = F(φ(x)), the same F, group, dimension, box and base
+// kernel as their shifted twin, with the minimum at the origin, a fixed
+// point of every element. A shifted problem and its twin differ only in
+// where the optimum lies (and in φ's kinks, which F(φ(x) − c) inherits
+// on the fixed-point set and F(φ(x)) does not: F is itself invariant).
+//
 // Shift: c_i = L·(lo_c + (hi_c − lo_c)·(i − ½)/d), i = 1…d, equally spaced
 // inside the fundamental domain, where the box is [−L, L]^d:
 //
@@ -25,8 +33,9 @@ import (
 //	ShiftedGriewank   signflip         φ = |x|        c spans (0, 0.8L)    L = 600
 type shiftedKind struct {
 	name      string
+	class     string  // ClassOffFixedPoint, or ClassTwin (c = 0)
 	half      float64 // L: the box is [−L, L]^d
-	cLo, cHi  float64 // c spans L·(cLo, cHi)
+	cLo, cHi  float64 // c spans L·(cLo, cHi); both 0 for a twin
 	shape     kernel.Shape
 	chosen    bool
 	defaultD  int
@@ -39,27 +48,44 @@ type shiftedKind struct {
 
 var (
 	shiftedAckley = shiftedKind{
-		name: "ShiftedAckley", half: 16, cLo: 0, cHi: 0.8, shape: kernel.Matern52, chosen: true, defaultD: 2, minD: 2,
+		name: "ShiftedAckley", class: ClassOffFixedPoint, half: 16, cLo: 0, cHi: 0.8, shape: kernel.Matern52, chosen: true, defaultD: 2, minD: 2,
 		f: fnAckley, canonical: canonSortAbs, group: func(d int) (orbit.Group, error) { return orbit.Hyperoctahedral(d) },
 		about: "Ackley(sort(|x|) − c), hyperoctahedral",
 	}
 	shiftedRastrigin = shiftedKind{
-		name: "ShiftedRastrigin", half: 5.12, cLo: -0.8, cHi: 0.8, shape: kernel.RBF, chosen: true, defaultD: 4, minD: 2,
+		name: "ShiftedRastrigin", class: ClassOffFixedPoint, half: 5.12, cLo: -0.8, cHi: 0.8, shape: kernel.RBF, chosen: true, defaultD: 4, minD: 2,
 		f: fnRastrigin, canonical: canonSort, group: func(d int) (orbit.Group, error) { return orbit.Permutation(d) },
 		about: "Rastrigin(sort(x) − c), permutations",
 	}
 	shiftedGriewank = shiftedKind{
-		name: "ShiftedGriewank", half: 600, cLo: 0, cHi: 0.8, shape: kernel.RBF, chosen: true, defaultD: 6, minD: 2,
+		name: "ShiftedGriewank", class: ClassOffFixedPoint, half: 600, cLo: 0, cHi: 0.8, shape: kernel.RBF, chosen: true, defaultD: 6, minD: 2,
 		f: fnGriewank, canonical: canonAbs, group: func(d int) (orbit.Group, error) { return orbit.SignFlip(d) },
 		about: "Griewank(|x| − c), sign flips",
 	}
+
+	// The fixed-point twins: c = 0, everything else as above.
+	centredAckley = shiftedKind{
+		name: "CentredAckley", class: ClassTwin, half: 16, shape: kernel.Matern52, chosen: true, defaultD: 2, minD: 2,
+		f: fnAckley, canonical: canonSortAbs, group: shiftedAckley.group,
+		about: "Ackley(sort(|x|)), hyperoctahedral: ShiftedAckley with c = 0",
+	}
+	centredRastrigin = shiftedKind{
+		name: "CentredRastrigin", class: ClassTwin, half: 5.12, shape: kernel.RBF, chosen: true, defaultD: 4, minD: 2,
+		f: fnRastrigin, canonical: canonSort, group: shiftedRastrigin.group,
+		about: "Rastrigin(sort(x)), permutations: ShiftedRastrigin with c = 0",
+	}
+	centredGriewank = shiftedKind{
+		name: "CentredGriewank", class: ClassTwin, half: 600, shape: kernel.RBF, chosen: true, defaultD: 6, minD: 2,
+		f: fnGriewank, canonical: canonAbs, group: shiftedGriewank.group,
+		about: "Griewank(|x|), sign flips: ShiftedGriewank with c = 0",
+	}
 )
 
-// shifted registers an off-fixed-point kind.
+// shifted registers an off-fixed-point kind or a fixed-point twin.
 func shifted(k shiftedKind) family {
 	key := strings.ToLower(k.name)
 	return family{
-		key: key, class: ClassOffFixedPoint, about: k.about, defaultD: k.defaultD, dims: fmt.Sprintf("d in %d…%d", k.minD, MaxDim),
+		key: key, class: k.class, about: k.about, defaultD: k.defaultD, dims: fmt.Sprintf("d in %d…%d", k.minD, MaxDim),
 		check: func(d int) error {
 			if d < k.minD || d > MaxDim {
 				return fmt.Errorf("%w: %s: d = %d, want %d ≤ d ≤ %d", ErrDim, key, d, k.minD, MaxDim)
@@ -102,17 +128,18 @@ func newShifted(k shiftedKind, d int) (*Problem, error) {
 	}
 	p.lo, p.hi = box(d, -k.half, k.half)
 	// Optimizers: c and another point of its orbit (reversed where the
-	// group permutes, the first coordinate negated where it flips signs).
+	// group permutes, the first coordinate negated where it flips signs);
+	// for a twin (c = 0) the origin alone.
 	other := append([]float64(nil), c...)
-	if kind == "shiftedgriewank" {
+	if k.canonical != canonAbs {
+		slices.Reverse(other)
+	}
+	if k.canonical != canonSort {
 		other[0] = -other[0]
-	} else {
-		for i := range other {
-			other[i] = c[d-1-i]
-		}
-		if kind == "shiftedackley" {
-			other[0] = -other[0]
-		}
+	}
+	if slices.Equal(other, c) {
+		p.opt = [][]float64{c}
+		return p, nil
 	}
 	p.opt = [][]float64{c, other}
 	return p, nil

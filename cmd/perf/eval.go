@@ -50,6 +50,7 @@ func problemsHelp() string {
 			fmt.Fprintf(&b, "  %s:\n", map[string]string{
 				problem.ClassPaper: "the paper's", problem.ClassVariant: "a paper-fidelity variant",
 				problem.ClassOffFixedPoint: "off-fixed-point (optima on free orbits, not at the origin)",
+				problem.ClassTwin:          "their fixed-point twins (the same F, group, d and box; optimum at the origin)",
 			}[class])
 		}
 		fmt.Fprintf(&b, "    %-22s %s; %s\n", fmt.Sprintf("%s (%d)", f.Name, f.DefaultDim), f.About, f.Dims)
