@@ -203,7 +203,7 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return reportTable(res, set, *out, stdout, stderr)
+	return reportTable(res, set, *out, stdout, stderr, len(kept))
 }
 
 // lists sets the settings' problems, kernels (the ablation's by default
@@ -230,7 +230,7 @@ func (s *tableSettings) lists(problems, kernels, skip string) error {
 
 // reportTable prints a finished table (and with an --out directory,
 // writes its files).
-func reportTable(res *experiments.TableResult, set tableSettings, out string, stdout, stderr io.Writer) error {
+func reportTable(res *experiments.TableResult, set tableSettings, out string, stdout, stderr io.Writer, resumed int) error {
 	fmt.Fprintf(stderr, "perf table: %d runs in %s\n", len(res.Runs), fmtDuration(time.Duration(res.WallSeconds*float64(time.Second))))
 	md := res.Markdown()
 	if set.Ablation {
@@ -244,7 +244,7 @@ func reportTable(res *experiments.TableResult, set tableSettings, out string, st
 		}
 		if err := writeResults(out, results{
 			kind: "table", all: res, figures: []figure{{"regret", res.Panels(), 3, res.Caption()}, {"strips", res.StripPanels(), 3, res.StripCaption()}},
-			page:    fmt.Sprintf("# %s\n\nCommand: `%s`\n\n%s", title, set.Command, md) + tableNotes(res),
+			page:    fmt.Sprintf("# %s\n\nCommand: `%s`\n\n%s", title, set.Command, md) + tableNotes(res, resumed),
 			command: set.Command, proto: set.Protocol, noise: set.Noise, regret: set.Regret,
 			env: res.Environment, specs: res.Specs, runs: res.Runs,
 		}); err != nil {
@@ -390,7 +390,7 @@ func checkOutDir(dir string) error {
 
 // tableNotes is what table.md says after the table: how to read it, the
 // settings, the code, the environment and the timings.
-func tableNotes(res *experiments.TableResult) string {
+func tableNotes(res *experiments.TableResult, resumed int) string {
 	var b strings.Builder
 	over := "over the BO iterations (after the initial design)"
 	if res.Settings.Regret == "all" {
@@ -407,7 +407,7 @@ func tableNotes(res *experiments.TableResult) string {
 		batch = fmt.Sprintf(" in rounds of %d parallel evaluations", s.Batch)
 	}
 	if res.PaperComparable() {
-		b.WriteString("The paper's columns are marked by the same rule among base, avg and plus.\n\n")
+		b.WriteString("\n")
 	} else {
 		fmt.Fprintf(&b, "The paper's columns are left out: its Table 1 is for 5 + 50 evaluations, one at a time,\n"+
 			"and regret summed over another budget (here %d + %d%s) is not comparable.\n\n",
@@ -426,7 +426,17 @@ func tableNotes(res *experiments.TableResult) string {
 	fmt.Fprintf(&b, "Code: %s.\n\n", codeNote(e))
 	fmt.Fprintf(&b, "Environment: %s, %s, SIMD %s, GOMAXPROCS %d, %s (%d CPUs), %s/%s.\n\n",
 		e.Module, e.GoVersion, e.SIMD, e.GOMAXPROCS, e.CPU, e.NumCPU, e.GOOS, e.GOARCH)
-	fmt.Fprintf(&b, "Wall time: %s for %d runs.\n\n", fmtDuration(time.Duration(res.WallSeconds*float64(time.Second))), len(res.Runs))
+	var own float64
+	for _, tr := range res.Runs {
+		own += (tr.Timings.Fit + tr.Timings.Acq + tr.Timings.Other).Seconds()
+	}
+	wall := fmtDuration(time.Duration(res.WallSeconds * float64(time.Second)))
+	if resumed > 0 {
+		fmt.Fprintf(&b, "Wall time: %s for the %d runs of the last invocation (%d runs resumed from the journal); the runs' own times sum to %s.\n\n",
+			wall, len(res.Runs)-resumed, resumed, fmtDuration(time.Duration(own*float64(time.Second))))
+	} else {
+		fmt.Fprintf(&b, "Wall time: %s for %d runs; the runs' own times sum to %s.\n\n", wall, len(res.Runs), fmtDuration(time.Duration(own*float64(time.Second))))
+	}
 	b.WriteString("Mean seconds per run:\n\n| Benchmark |")
 	for _, k := range res.Kernels {
 		b.WriteString(" " + string(k) + " |")
