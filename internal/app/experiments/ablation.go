@@ -51,8 +51,8 @@ func (iv Interval) Excludes0() bool { return iv.Lo > 0 || iv.Hi < 0 }
 // The differences are paired t comparisons (Effect), corrected by Holm
 // over every difference of the ablation (one family: every interval the
 // ablation's tables bold); the shares are reported where the gain is
-// significant, each with a BCa interval at the Bonferroni level over
-// those problems (1 − Alpha/m for m problems with a significant gain),
+// significantly positive (HasGain), each with a BCa interval at the
+// Bonferroni level over those problems (1 − Alpha/m for m such problems),
 // and NaN bounds elsewhere.
 type Decomposition struct {
 	Problem         string   `json:"problem"`
@@ -66,6 +66,10 @@ type Decomposition struct {
 	InvarianceAlone *Effect  `json:"invariance_alone,omitempty"`
 	NystromOnMax    *Effect  `json:"nystrom_on_max,omitempty"`
 }
+
+// HasGain reports whether plus is significantly better than base (the
+// shares of a gain are defined only then).
+func (d Decomposition) HasGain() bool { return d.Gain.Significant && d.Gain.Est > 0 }
 
 // Ablation returns the decomposition of every problem of r that has base,
 // nystrom and plus cells, from the seeds the three share (paired: the
@@ -136,7 +140,7 @@ func AblationOf(problems []string, per PerSeed) []Decomposition {
 	Holm(family)
 	m := 0
 	for _, d := range out {
-		if d.Gain.Significant {
+		if d.HasGain() {
 			m++
 		}
 	}
@@ -144,7 +148,7 @@ func AblationOf(problems []string, per PerSeed) []Decomposition {
 		d := &out[i]
 		d.NystromShare = Interval{Est: d.Nystrom.Est / d.Gain.Est, Lo: math.NaN(), Hi: math.NaN()}
 		d.InvarianceShare = Interval{Est: d.Invariance.Est / d.Gain.Est, Lo: math.NaN(), Hi: math.NaN()}
-		if !d.Gain.Significant {
+		if !d.HasGain() {
 			continue
 		}
 		d.ShareLevel = 1 - Alpha/float64(m)
@@ -204,8 +208,8 @@ func AblationMarkdown(ds []Decomposition) string {
 	b.WriteString("|---|---|---|---|---|---|---|\n")
 	for _, d := range ds {
 		share := func(iv Interval) string {
-			if !d.Gain.Significant {
-				return "— (gain not significant)"
+			if !d.HasGain() {
+				return "— (no significant gain)"
 			}
 			return fmtPct(iv)
 		}

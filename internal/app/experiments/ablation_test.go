@@ -102,7 +102,22 @@ func TestAblationConstant(t *testing.T) {
 	if !math.IsNaN(ds[0].NystromShare.Lo) || ds[0].Gain.Significant {
 		t.Errorf("zero gain: %+v", ds[0])
 	}
-	if md := AblationMarkdown(ds); !strings.Contains(md, "gain not significant") {
+	if md := AblationMarkdown(ds); !strings.Contains(md, "no significant gain") {
 		t.Errorf("markdown does not flag the zero gain:\n%s", md)
+	}
+}
+
+// TestAblationNegativeGain: where plus is significantly worse than base
+// the shares are not given (a share of a loss means nothing).
+func TestAblationNegativeGain(t *testing.T) {
+	ds := fakeTable("P", map[string][]float64{
+		bo.NameBase: {10, 11, 12, 10}, bo.NameNystrom: {9, 10, 10, 9}, bo.NamePlus: {30, 32, 31, 33},
+	}).Ablation()
+	d := ds[0]
+	if !d.Gain.Significant || d.Gain.Est >= 0 || d.HasGain() || !math.IsNaN(d.NystromShare.Lo) {
+		t.Errorf("negative gain: %+v", d)
+	}
+	if md := AblationMarkdown(ds); !strings.Contains(md, "no significant gain") {
+		t.Errorf("markdown gives shares of a loss:\n%s", md)
 	}
 }

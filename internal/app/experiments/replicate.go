@@ -202,19 +202,19 @@ func ReplicatedAblationMarkdown(ps []DecompositionPair) string {
 		}
 		share := func(iv Interval, sig bool) string {
 			if !sig {
-				return "— (gain not significant)"
+				return "— (no significant gain)"
 			}
 			return fmtPct(iv)
 		}
-		both := m.Gain.Significant && r.Gain.Significant
-		v := "— (gain not significant on both)"
+		both := m.HasGain() && r.HasGain()
+		v := "— (no significant gain on both)"
 		if both {
 			v = "intervals overlap"
 			if m.NystromShare.Hi < r.NystromShare.Lo || r.NystromShare.Hi < m.NystromShare.Lo {
 				v = "intervals disjoint"
 			}
 		}
-		fmt.Fprintf(&b, "| %s | Nyström share | %s | %s | %s |\n", p.Problem, share(m.NystromShare, m.Gain.Significant), share(r.NystromShare, r.Gain.Significant), v)
+		fmt.Fprintf(&b, "| %s | Nyström share | %s | %s | %s |\n", p.Problem, share(m.NystromShare, m.HasGain()), share(r.NystromShare, r.HasGain()), v)
 	}
 	return b.String()
 }
