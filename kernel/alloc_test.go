@@ -3,6 +3,7 @@ package kernel_test
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/symbo/symbo/kernel"
@@ -51,6 +52,12 @@ func allocCases(t testing.TB) []allocCase {
 	add("avg/quadrature/rotation2d", rot, a, err)
 	a, err = kernel.NewAvg(m52, sc, kernel.Options{Quadrature: 16})
 	add("avg/quadrature/scaling", sc, a, err)
+	a, err = kernel.NewAvg(rbf, sc, kernel.Options{})
+	add("avg/exact-series/scaling", sc, a, err)
+	a, err = kernel.NewAvg(m52, sc, kernel.Options{})
+	add("avg/exact-quadrature/scaling", sc, a, err)
+	a, err = kernel.NewAvg(kernel.Params{Shape: kernel.RBF, Variance: 1, Lengthscale: 0.05}, sc, kernel.Options{Normalize: true})
+	add("avg/exact-quadrature+normalized/scaling/heavy", sc, a, err)
 	a, err = kernel.NewAvg(m52, ho, kernel.Options{Normalize: true})
 	add("avg/enumerate+normalized/"+ho.Name(), ho, a, err)
 	a, err = kernel.NewAvg(rbf, ho, kernel.Options{Normalize: true})
@@ -152,6 +159,11 @@ func TestAllocsMultiCore(t *testing.T) {
 	must(t, err)
 	cs = append(cs, allocCase{"plus/n=1000", ho, p})
 	for _, c := range cs {
+		if strings.HasSuffix(c.name, "/heavy") {
+			// Its pairs cost ~15 µs each (the quadrature at ℓ = 0.05):
+			// 55 of them are worth workers, whose start allocates.
+			continue
+		}
 		y := kerneltest.Points(c.g, 55, 1)
 		if c.name == "plus/n=1000" {
 			y = big

@@ -66,7 +66,8 @@
 // Cost: GramTo makes n(n−1)/2 pair evaluations (plus n diagonal ones),
 // each O(|G|·d) when enumerating, O(d) or O(d log d) when closed (avg:
 // O(d) for signflip, O(d² + 2^d·d) for the permanents; a group on k of
-// the d coordinates: its own closed form's cost on R^k plus O(d)).
+// the d coordinates: its own closed form's cost on R^k plus O(d); avg over
+// scaling: see below).
 //
 // # Allocation
 //
@@ -95,18 +96,49 @@
 // (matern32), 3.4e−8·v (matern52).
 //
 // Other continuous groups use their closed-form orbit distance for Max
-// (scaling: exact). Avg over scaling is the double average
-// Σ_{a,b} w_a w_b k_b(c_a·x, c'_b·y) over m = DefaultQuadratureGauss = 32
-// Gauss–Legendre nodes per orbit in log c (composite with 32-node panels
-// above 32; Options.Quadrature is still the number of nodes per orbit;
-// scaling is not an isometry, so the single sum would be wrong). It is PSD
-// for any m (positive weights), and its gradient is analytic, including
-// the motion of the nodes with the box faces that end the orbit. Where the
-// integrand is resolved (ℓ ≳ 1 on [0.1, 10]²) its error is small (RBF,
-// ℓ = 1: 1.2e−8·v against the golden reference); for small ℓ on long orbits (narrow ridges) no fixed rule of this size
-// converges (golden worst case 2.6e−2·v at ℓ = 0.03). Other non-isometric
-// groups use orbit.Discretizer nodes, DefaultQuadratureDouble = 64 per
-// orbit. Method Enumerate on a continuous group means this discretized
+// (scaling: exact). Avg over scaling (any group declaring orbit.Segmenter)
+// is by default the exact double average over the orbits in log c,
+// v/(L_x·L_y)·∫∫ κ(‖e^s·x − e^t·y‖/ℓ) ds dt (Method Closed;
+// scalingexact.go), computed by one of two routes:
+//   - RBF pairs whose orbits stay within seriesAlphaMax = 80 lengthscales
+//     of the origin: expanding e^{αβ·cos∠(x,y)} (α = c‖x‖/ℓ, β = c'‖y‖/ℓ)
+//     gives Σ_n cos^n∠(x,y)·ν_n(x)·ν_n(y) with per-point moments ν_n ∈
+//     [0, 1] (by recursions from E1 and erf, scalingseries.go) and a
+//     rigorous tail bound: relative truncation error ≤ seriesTol = 1e−16,
+//     plus ~1e−13 relative from the moments' rounding where the orbits
+//     lie beyond ~30ℓ. A point costs O(N) to prepare, a pair O(d + T),
+//     N, T ≲ λ + 9√λ + 40 with λ = (max ‖c·x‖/ℓ)², fewer terms for pairs
+//     at an angle (the γ^n bound).
+//   - Every other pair (Matérn bases, smaller ℓ): with p = s + t,
+//     q = s − t the integral over p has the closed form
+//     F(u_lo) − F(u_hi), F(u) = ∫_u^∞ κ(ρ)/ρ dρ = c·E1(a) + e^{−a}·P(a)
+//     (E1 the exponential integral, expint.go), and the remaining
+//     integral over q is adaptive Gauss–Kronrod (31 points per panel,
+//     gk.go) to the relative tolerance quadTol = 1e−13, with break points
+//     where the integrand kinks or peaks and panels graded toward the
+//     orbits' closest approach (scalingquad.go): about 100–300 integrand
+//     evaluations (each a few exponentials and two E1) per pair; pairs
+//     whose orbits are farther apart than where κ underflows are 0.
+//
+// The results agree with an independent nested quadrature to 1e−12
+// relative (or u²·2e−15 where ill-conditioned, u the orbit distance in
+// lengthscales; TestScalingExactValues, all shapes, ℓ from 0.01 to 1e4,
+// collinear, touching and degenerate orbits). The value is symmetric bit
+// for bit, PSD to rounding, and its gradient analytic (the derivative of
+// the exact average, including the motion of the orbit's ends with x,
+// computed by the same route; relative accuracy ~ε/L for orbits of
+// log-length L). Options.Quadrature > 0 instead selects the former rule,
+// Σ_{a,b} w_a w_b k_b(c_a·x, c'_b·y) over that many Gauss–Legendre nodes
+// per orbit in log c (composite with 32-node panels above 32; Method
+// Enumerate: DefaultQuadratureGauss = 32 unless Options.Quadrature says
+// otherwise; scaling is not an isometry, so the single sum would be
+// wrong): m² base-kernel evaluations per pair, PSD for any m (positive
+// weights), its gradient analytic including the motion of the nodes with
+// the orbit's ends. Where its integrand is resolved (ℓ ≳ 1 on [0.1, 10]²)
+// its error is small; for small ℓ on long orbits (narrow ridges) no fixed
+// rule of this size converges. Measured errors and speeds of both are in
+// docs/performance.md. Other non-isometric groups use orbit.Discretizer
+// nodes, DefaultQuadratureDouble = 64 per orbit. Method Enumerate on a continuous group means this discretized
 // orbit (single reduction over the nodes of y for isometric groups).
 // Method() reports the path taken: Closed, Enumerate (finite groups) or
 // Quadrature (nodes of a continuous orbit), never Auto.
@@ -125,9 +157,9 @@
 //
 // (v counted once, in k_avg^G) when G alone has a closed form — the
 // signflip product, the permanents of permutation and hyperoctahedral,
-// the Bessel form of rotation2d (Method Closed) — or a quadrature — the
-// Gauss–Legendre segment average of scaling, or G's discretization
-// (Quadrature); the gradient is analytic (G's in x_S, the factor's in
+// the Bessel form of rotation2d, the exact average of scaling (Method
+// Closed) — or a quadrature — scaling's Gauss–Legendre rule when
+// Options.Quadrature asks for it, or G's discretization (Quadrature); the gradient is analytic (G's in x_S, the factor's in
 // x_R) and a pair costs G's closed form on R^k plus O(d). Method() reports
 // G's path; Closed fails exactly when G has no closed form. Otherwise the
 // whole group is enumerated (finite) or discretized (continuous) like any
@@ -194,9 +226,9 @@
 // (Max: the base gradient at the first maximizing element g*, valid
 // wherever g* is unique; Avg: the mean of the element gradients), for
 // rotation2d (closed forms, trapezoid), for discretized isometric
-// groups and for Avg over scaling (Gauss nodes moving with the orbit's
-// ends). Where no analytic form exists — Max of a finite group too large
-// to enumerate under the budget, Max over scaling, and other non-isometric
+// groups and for Avg over scaling (the exact average's derivative; with
+// Options.Quadrature, Gauss nodes moving with the orbit's ends). Where no
+// analytic form exists — Max of a finite group too large to enumerate under the budget, Max over scaling, and other non-isometric
 // continuous groups — it uses central differences with step ε^{1/3}·max(|x_k|, ℓ)
 // (relative error ~1e−10). Plus: (∇ₓk_max(x, D))ᵀ·K₊^†·k_max(D, y_j).
 // Matérn-1/2 is not differentiable at zero (orbit) distance; the gradient

@@ -499,9 +499,9 @@ func (g *gradJob) row(k, j int) {
 func gradPar(g gradJob, m, w int) { parallel.For(m, w, g.row) }
 
 // gradTo fills row j of dst (m×d) with ∇ₓk(x, y_j): one task per row.
-func gradTo(f gradFunc, scratchLen, workers int, dst *mat.Dense, x []float64, y *mat.Dense, m, d int) {
+func gradTo(f gradFunc, scratchLen, work, workers int, dst *mat.Dense, x []float64, y *mat.Dense, m, d int) {
 	resizeDense(dst, m, d)
-	w := assemblyWorkers(workers, m, float64(m)*float64(max(scratchLen, 4*d)))
+	w := assemblyWorkers(workers, m, float64(m)*float64(max(work, 4*d)))
 	hs, scr := getScratch(w * scratchLen)
 	g := gradJob{f: f, sl: scratchLen, scr: scr, x: x, dst: dst, y: y}
 	if w == 1 {

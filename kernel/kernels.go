@@ -37,11 +37,14 @@ type orbitKernel struct {
 	ev      evaluator
 	grad    gradFunc
 	gradLen int
-	method  Method       // Closed, Enumerate or Quadrature
-	diagIsV bool         // k(x, x) = v exactly (base and max)
-	enumMax *enumEval    // non-nil: gradients of enumerated k_max by gradMaxT
-	group   orbit.Group  // nil for Base
-	budget  budget.Limit // Options.Budget (0: orbit.DefaultBudget)
+	// gradWork is the per-pair work estimate that decides whether GradTo
+	// starts workers (as serialWork's units); 0 means gradLen.
+	gradWork int
+	method   Method       // Closed, Enumerate or Quadrature
+	diagIsV  bool         // k(x, x) = v exactly (base and max)
+	enumMax  *enumEval    // non-nil: gradients of enumerated k_max by gradMaxT
+	group    orbit.Group  // nil for Base
+	budget   budget.Limit // Options.Budget (0: orbit.DefaultBudget)
 }
 
 // Dim is d.
@@ -129,7 +132,15 @@ func (k *orbitKernel) gradAll(dst *mat.Dense, x []float64, y *mat.Dense, m int) 
 		gradMaxT(k.enumMax, dst, x, y, m)
 		return
 	}
-	gradTo(k.grad, k.gradLen, k.workers, dst, x, y, m, k.d)
+	gradTo(k.grad, k.gradLen, k.gradCost(), k.workers, dst, x, y, m, k.d)
+}
+
+// gradCost is gradWork, or gradLen when unset.
+func (k *orbitKernel) gradCost() int {
+	if k.gradWork > 0 {
+		return k.gradWork
+	}
+	return k.gradLen
 }
 
 // Base is the base kernel k(x, y) = v·κ(‖x − y‖/ℓ) on R^d.
@@ -398,6 +409,19 @@ var continuousStrategies = []strategy{
 		}
 		e := newRotAvgEval(b.p, false, b.nodes(DefaultQuadrature))
 		b.k.ev, b.k.method, b.k.grad = e, Quadrature, e.grad
+		return true, nil
+	},
+	// Avg over segment orbits (scaling): the exact average
+	// (scalingexact.go), unless Options.Quadrature asks for the
+	// Gauss–Legendre rule (Method Enumerate took the first strategy).
+	func(b *builder) (bool, error) {
+		sg, ok := b.g.(orbit.Segmenter)
+		if b.isMax || !ok || (b.o.Method == Auto && b.o.Quadrature != 0) {
+			return false, nil
+		}
+		e := newScalingExactEval(b.p, sg)
+		b.k.ev, b.k.method = e, Closed
+		b.k.grad, b.k.gradLen, b.k.gradWork = e.grad, e.gradLen(), e.gradWork()
 		return true, nil
 	},
 	// Everything else has no closed form.

@@ -168,7 +168,7 @@ func (a *Avg) GradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
 		return err
 	}
 	a.rowCross(kv, x, y, m)
-	w := assemblyWorkers(a.workers, m, float64(m)*float64(max(a.gradLen, 4*d)))
+	w := assemblyWorkers(a.workers, m, float64(m)*float64(max(a.gradCost(), 4*d)))
 	hs, scr := getScratch(w * a.gradLen)
 	defer putScratch(hs)
 	j := normGradJob{f: a.grad, gl: a.gradLen, scr: scr, x: x, c: g1, kv: kv, ry: ry, rx: rx, dst: dst, y: y}

@@ -114,8 +114,11 @@ type Options struct {
 	// Quadrature is the number of nodes for continuous groups without a
 	// closed form; 0 = DefaultQuadrature for isometric groups (a single
 	// sum or max over the nodes of y), DefaultQuadratureDouble for the
-	// others (a double one over the nodes of x and of y), except k_avg
-	// over scaling: DefaultQuadratureGauss Gauss–Legendre nodes per orbit.
+	// others (a double one over the nodes of x and of y). k_avg over
+	// scaling (orbit.Segmenter) is exact with 0 (Method Closed; also under
+	// Method Closed whatever Quadrature says); Quadrature > 0 asks for
+	// that many Gauss–Legendre nodes per orbit instead, and Method
+	// Enumerate for DefaultQuadratureGauss of them when it is 0.
 	Quadrature int
 	// Normalize (NewAvg only) makes k_avg unit-diagonal: the normalized
 	// orbit average k̃(x, y) = v·a(x, y)/√(a(x, x)·a(y, y)), a = k_avg
@@ -145,8 +148,8 @@ const DefaultQuadrature = 256
 // DefaultQuadratureDouble is the default number of nodes per orbit for
 // non-isometric continuous groups (scaling), whose double reduction costs
 // m² base-kernel evaluations per pair (midpoint nodes, orbit.Discretizer).
-// k_avg over scaling uses DefaultQuadratureGauss Gauss–Legendre nodes
-// instead.
+// k_avg over scaling is exact by default, or uses Gauss–Legendre nodes
+// (DefaultQuadratureGauss; see Options.Quadrature).
 const DefaultQuadratureDouble = 64
 
 // ErrNoClosedForm is returned when Method Closed is requested for a group

@@ -7,12 +7,17 @@ import (
 	"gonum.org/v1/gonum/integrate/quad"
 )
 
-// DefaultQuadratureGauss is the default number of Gauss–Legendre nodes per
-// orbit for k_avg over the scaling group (Options.Quadrature = 0).
+// DefaultQuadratureGauss is the number of Gauss–Legendre nodes per orbit
+// for k_avg over the scaling group under Method Enumerate with
+// Options.Quadrature = 0 (the default, Method Auto, is the exact average
+// of scalingexact.go; Options.Quadrature > 0 sets the number of nodes).
+// It was the default before the exact average.
 const DefaultQuadratureGauss = 32
 
 // scalingAvgEval is k_avg over orbit.ScalingGroup (x ↦ c·x, orbits
-// restricted to the box): the double average
+// restricted to the box) by a Gauss–Legendre rule (Options.Quadrature > 0
+// or Method Enumerate; the default is scalingExactEval): the double
+// average
 //
 //	k(x, y) = v·Σ_a Σ_b w_a w_b κ(‖c_a(x)·x − c'_b(y)·y‖/ℓ)
 //

@@ -54,6 +54,28 @@ type shapeSpec struct {
 	// product: κ(‖t‖) = Π_k κ(|t_k|), so orbit averages over groups acting
 	// on separate coordinates factor (embedded.go).
 	product bool
+	// radial is κ in the form the exact scaling average integrates
+	// (scalingexact.go).
+	radial radialSpec
+}
+
+// radialSpec writes κ as κ(u) = e^{−a}·K(a) in an argument a = a(u²) with
+// a log-derivative at most a/c, and gives the closed form of
+//
+//	F(u) = ∫_u^∞ κ(ρ)/ρ dρ = c·E1(a) + e^{−a}·P(a)
+//	     = −ln u + c·Ein(a) + e^{−a}·P(a) + const,
+//
+// so that ∫_{u₀}^{u₁} κ(ρ)/ρ dρ = F(u₀) − F(u₁) and, with ln(u₁/u₀) =
+// c·ln(a₁/a₀), also ln(u₁/u₀) + J(a₀) − J(a₁) with the entire function
+// J(a) = c·Ein(a) + e^{−a}·P(a) (no logarithm left to cancel near u = 0).
+type radialSpec struct {
+	c float64
+	// arg is a(u²): u²/2 (rbf) or √(2ν)·u (Matérn ν); u2 its inverse.
+	arg, u2 func(a float64) float64
+	// poly is P(a); kpoly is K(a), kdiff its divided difference
+	// (K(b) − K(a))/(b − a).
+	poly, kpoly func(a float64) float64
+	kdiff       func(a, b float64) float64
 }
 
 // shapes is the shape table, indexed by Shape.
@@ -69,6 +91,9 @@ var shapes = [...]shapeSpec{
 			return 0.5 * math.Exp(-0.5*lo) * b
 		},
 		simd: f64.RBF, product: true,
+		radial: radialSpec{c: 0.5, arg: func(u2 float64) float64 { return 0.5 * u2 },
+			u2:   func(a float64) float64 { return 2 * a },
+			poly: zeroPoly, kpoly: onePoly, kdiff: zeroDiff},
 	},
 	Matern12: {
 		name:  "matern12",
@@ -93,7 +118,8 @@ var shapes = [...]shapeSpec{
 			ul := math.Sqrt(lo)
 			return math.Exp(-ul) * min(math.Sqrt(b), b/(ul+math.Sqrt(u2)))
 		},
-		simd: f64.Matern12,
+		simd:   f64.Matern12,
+		radial: radialSpec{c: 1, arg: math.Sqrt, u2: func(a float64) float64 { return a * a }, poly: zeroPoly, kpoly: onePoly, kdiff: zeroDiff},
 	},
 	Matern32: {
 		name:  "matern32",
@@ -109,6 +135,11 @@ var shapes = [...]shapeSpec{
 			return 1.5 * math.Exp(-sqrt3*math.Sqrt(lo)) * b
 		},
 		simd: f64.Matern32,
+		// ∫_a^∞ (1 + t)e^{−t}/t dt = E1(a) + e^{−a}.
+		radial: radialSpec{c: 1, arg: func(u2 float64) float64 { return sqrt3 * math.Sqrt(u2) },
+			u2:   func(a float64) float64 { return a * a / 3 },
+			poly: onePoly, kpoly: func(a float64) float64 { return 1 + a },
+			kdiff: func(_, _ float64) float64 { return 1 }},
 	},
 	Matern52: {
 		name:  "matern52",
@@ -128,8 +159,18 @@ var shapes = [...]shapeSpec{
 			return 5.0 / 6 * (1 + a) * math.Exp(-a) * b
 		},
 		simd: f64.Matern52,
+		// ∫_a^∞ (1 + t + t²/3)e^{−t}/t dt = E1(a) + e^{−a}·(4/3 + a/3).
+		radial: radialSpec{c: 1, arg: func(u2 float64) float64 { return sqrt5 * math.Sqrt(u2) },
+			u2:    func(a float64) float64 { return a * a / 5 },
+			poly:  func(a float64) float64 { return 4.0/3 + a/3 },
+			kpoly: func(a float64) float64 { return 1 + a + a*a/3 },
+			kdiff: func(a, b float64) float64 { return 1 + (a+b)/3 }},
 	},
 }
+
+func zeroPoly(float64) float64          { return 0 }
+func onePoly(float64) float64           { return 1 }
+func zeroDiff(float64, float64) float64 { return 0 }
 
 // spec returns the table row of s; an s outside the table is a
 // programmer error (Params.Validate and ParseShape refuse it at the

@@ -86,7 +86,8 @@ type Circular interface {
 // {c·x : c ∈ [a, b]} of scalings, with the Haar measure dc/c (the scaling
 // group inside its box). IntervalFaces returns [a, b] and the box faces
 // that set its ends (−1 where an end is not set by a face), which the
-// kernel's Gauss–Legendre average in log c and its gradient use.
+// kernel's averages in log c (exact, or by Gauss–Legendre nodes) and their
+// gradients use.
 type Segmenter interface {
 	Group
 	IntervalFaces(x []float64) (a, b float64, ka, kb int)
