@@ -121,9 +121,10 @@
 //     whose orbits are farther apart than where κ underflows are 0.
 //
 // The results agree with an independent nested quadrature to 1e−12
-// relative (or u²·2e−15 where ill-conditioned, u the orbit distance in
-// lengthscales; TestScalingExactValues, all shapes, ℓ from 0.01 to 1e4,
-// collinear, touching and degenerate orbits). The value is symmetric bit
+// relative, plus where the value itself is ill-conditioned u²·2e−15 (u
+// the orbit distance in lengthscales) and 1e−15/L for orbits of
+// log-length L (TestScalingExactValues: all shapes, ℓ from 0.01 to 1e4,
+// collinear, touching, short and degenerate orbits). The value is symmetric bit
 // for bit, PSD to rounding, and its gradient analytic (the derivative of
 // the exact average, including the motion of the orbit's ends with x,
 // computed by the same route; relative accuracy ~ε/L for orbits of

@@ -31,8 +31,9 @@ const (
 
 // shapeSpec is one base-kernel shape: everything the package knows of it.
 // Adding a shape is one row here (plus its SIMD profile in internal/f64
-// and its tests and golden values); the rest of the package reads the
-// table.
+// and its tests and golden values; its radialSpec needs the closed form of
+// ∫_u^∞ κ(ρ)/ρ dρ, which TestScalingExactValues checks against an
+// independent quadrature); the rest of the package reads the table.
 type shapeSpec struct {
 	name  string // the command-line spelling
 	title string // the name in a figure or a table: "Matérn-5/2"
