@@ -13,10 +13,10 @@ import (
 // BenchmarkScaling times k_avg over scaling(2, 0.1, 10) (Scaling2d's box)
 // with the old default, 32 Gauss–Legendre nodes per orbit (rule=gauss32,
 // Options.Quadrature = 32), and the exact average (rule=exact, the
-// default): a Gram of n = 55 log-uniform points (op=gram), one point
-// against them (op=cross, what the acquisition evaluates) and its
-// gradient (op=grad), at lengthscales from small to the ~6 Scaling2d's fits
-// settle on.
+// default): a Gram of n = 55 log-uniform points (op=gram; op=gram-cold
+// builds the kernel anew each time), one point against them (op=cross,
+// what the acquisition evaluates) and its gradient (op=grad), at
+// lengthscales from small to the ~6 Scaling2d's fits settle on.
 func BenchmarkScaling(b *testing.B) {
 	lo, hi := []float64{0.1, 0.1}, []float64{10, 10}
 	g, err := orbit.Scaling(lo, hi)
@@ -41,6 +41,22 @@ func BenchmarkScaling(b *testing.B) {
 					b.ReportAllocs()
 					var dst mat.SymDense
 					for b.Loop() {
+						if err := k.GramTo(&dst, x); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+				// A new kernel per Gram: the exact average's per-kernel cache
+				// of prepared points starts empty (what a GP fit, building a
+				// kernel per lengthscale it tries, sees).
+				b.Run(name+"/op=gram-cold", func(b *testing.B) {
+					b.ReportAllocs()
+					var dst mat.SymDense
+					for b.Loop() {
+						k, err := kernel.NewAvg(kernel.Params{Shape: s, Variance: 1, Lengthscale: ell}, g, o)
+						if err != nil {
+							b.Fatal(err)
+						}
 						if err := k.GramTo(&dst, x); err != nil {
 							b.Fatal(err)
 						}

@@ -208,9 +208,11 @@ const windowMargin = 50
 // points q₀ ± ln(1/cos θ) where the lower chord ends pass closest to the
 // other orbit (θ the angle between x and y), and points graded
 // geometrically toward q₀ = ln(‖y‖/‖x‖) (gradedBreaks) where f has
-// structure there much finer than the window: a Matérn κ's branch points
-// at q₀ ± iθ, or for the RBF (f entire) a peak of width max(θ, 1/r_t),
-// r_t the top of the orbits in lengthscales.
+// structure there much finer than the window (σ below 1/100 of it, where
+// the Gauss–Kronrod error estimate of a panel across it can be fooled;
+// coarser structure the bisection finds): a Matérn κ's branch points at
+// q₀ ± iθ (σ = θ), or for the RBF (f entire) a peak of width
+// σ = max(θ, 1/r_t), r_t the top of the orbits in lengthscales.
 func (sq *scalingQuad) breaks(bp []float64) (out []float64, wlo, whi, fU float64) {
 	lo, hi := sq.a1-sq.b2, sq.b1-sq.a2
 	var X, Y, P float64
@@ -253,7 +255,7 @@ func (sq *scalingQuad) breaks(bp []float64) (out []float64, wlo, whi, fU float64
 		rt := math.Sqrt(sq.B1 * nx * sq.B2 * ny * sq.inv2)
 		sig = max(th, 1/rt)
 	}
-	if !(sig < 0.25*(whi-wlo)) {
+	if !(sig < 0.01*(whi-wlo)) {
 		sig = -1
 	}
 	return gradedBreaks(bp, wlo, whi, q0, sig), wlo, whi, fU
