@@ -18,6 +18,9 @@ import "math"
 // eulerGamma is Euler's constant γ = 0.57721 56649 01532 86060 65120 90082….
 const eulerGamma = 0.57721566490153286060651209008240243104215933593992
 
+// einLogMin: from here on Ein(x) = ln x + γ to within a quarter ulp.
+const einLogMin = 36
+
 // einK is the number of series terms ein keeps on [0, 1]: the first
 // term left out, x^k/(k·k!) at k = 19, is below 4.2e−19 (Ein(1) = 0.797).
 const einK = 18
@@ -41,8 +44,12 @@ var einCoef = func() [einK]float64 {
 
 // ein returns Ein(x) for x ≥ 0 within a few ulps: the power series by
 // Horner's rule on [0, 1] (alternating terms, decreasing from the first),
-// else E1(x) + ln x + γ, three positive terms.
+// else E1(x) + ln x + γ, three positive terms, of which E1 is below a
+// quarter ulp of the sum from einLogMin on (E1(36) = 6e−18, Ein(36) = 4.2).
 func ein(x float64) float64 {
+	if x >= einLogMin {
+		return math.Log(x) + eulerGamma
+	}
 	if x <= 1 {
 		s := einCoef[einK-1]
 		for k := einK - 2; k >= 0; k-- {
@@ -59,7 +66,7 @@ func ein(x float64) float64 {
 //     subtraction loses about two bits);
 //   - 1 < x < e1TableMax: e^{−x}·Σ_k a_k·(x − c)^k, the Taylor expansion of
 //     e^x·E1(x) about the centre c of x's half-binade (e1Table, computed in
-//     512-bit arithmetic by gen_expint.go; every term is below 2^−64 of the
+//     512-bit arithmetic by gen_expint.go; every term is below 2^−57 of the
 //     sum beyond the degree kept);
 //   - x ≥ e1TableMax: e^{−x} times the continued fraction
 //     e^x·E1(x) = 1/(x+1 − 1²/(x+3 − 2²/(x+5 − …))) to depth 6, evaluated

@@ -13,7 +13,7 @@
 // f(c) = e^c·(Ein(c) − γ − ln c), with Ein and e^c by their power series,
 // ln by atanh series and γ from its first 100 decimals (the largest
 // cancellation, e^c·(Ein(c) − ln c − γ) at c = 56, costs about 26 of them). The degree of each
-// interval is the smallest K with |a_k|·h^k < 2^−64·f(c) for every k > K
+// interval is the smallest K with |a_k|·h^k < 2^−57·f(c) for every k > K
 // up to 120 (the terms decrease geometrically, by h/c = 0.2 or 1/7).
 package main
 
@@ -142,7 +142,7 @@ func main() {
 		for k := 1; k < len(a); k++ {
 			hk *= h
 			ak, _ := a[k].Float64()
-			if math.Abs(ak)*hk >= math.Ldexp(f0, -64) {
+			if math.Abs(ak)*hk >= math.Ldexp(f0, -57) {
 				K = k
 			}
 		}
