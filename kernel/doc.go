@@ -120,12 +120,32 @@
 //     evaluations (each a few exponentials and two E1) per pair; pairs
 //     whose orbits are farther apart than where κ underflows are 0.
 //
-// The results agree with an independent nested quadrature to 1e−12
-// relative, plus where the value itself is ill-conditioned u²·2e−15 (u
-// the orbit distance in lengthscales) and 1e−15/L for orbits of
-// log-length L (TestScalingExactValues: all shapes, ℓ from 0.01 to 1e4,
-// collinear, touching, short and degenerate orbits). The value is symmetric bit
-// for bit, PSD to rounding, and its gradient analytic (the derivative of
+// Error bound: the series' truncation is bounded rigorously (above); the
+// quadrature route's tolerance is against the Gauss–Kronrod error
+// estimate, which is not a proven bound. What the package guarantees, by
+// test, is agreement with two independent references — nested adaptive
+// Gauss–Legendre in (c, c') and a tanh-sinh product rule in (s, t) —
+// within 1e−12 relative, plus where the value itself is ill-conditioned
+// u²·2e−15 (u the orbit distance in lengthscales) and 1e−15/L for orbits
+// of log-length L (TestScalingExactValues: all shapes, ℓ from 0.01 to
+// 1e4, collinear, touching, short and degenerate orbits;
+// TestScalingExactTanhSinh; measured worst 1.9e−14 against the tanh-sinh
+// rule), and with the Gauss–Legendre rule at 1024 nodes where that
+// converges (TestScalingExactMatchesGauss1024). Values below ~1e−300·v
+// are held in absolute terms only. The value is smooth in ℓ to ~1e−9
+// relative (the tolerances' footprint), below what gp's central
+// difference in ln ℓ (step 1e−4) resolves.
+//
+// Cost of the exact average: GramTo prepares n points (O(N) each, the
+// RBF moments, cached per kernel for up to 256 points) and makes
+// n(n+1)/2 pair evaluations, each O(d + T) on the series route or
+// ~(100–300)·O(d) on the quadrature route; GradTo costs the same per
+// pair, the quadrature route integrating d + 1 functions at once plus
+// two edge integrals. No errors beyond NewAvg's usual ones
+// (ErrBadOptions for Options.Quadrature above MaxQuadratureDouble).
+//
+// The value is symmetric bit for bit, PSD to rounding, and its gradient
+// analytic (the derivative of
 // the exact average, including the motion of the orbit's ends with x,
 // computed by the same route; relative accuracy ~ε/L for orbits of
 // log-length L). Options.Quadrature > 0 instead selects the former rule,
@@ -139,8 +159,8 @@
 // its error is small; for small ℓ on long orbits (narrow ridges) no fixed
 // rule of this size converges. Measured errors and speeds of both are in
 // docs/performance.md. Other non-isometric groups use orbit.Discretizer
-// nodes, DefaultQuadratureDouble = 64 per orbit. Method Enumerate on a continuous group means this discretized
-// orbit (single reduction over the nodes of y for isometric groups).
+// nodes, DefaultQuadratureDouble = 64 per orbit. Method Enumerate on a
+// continuous group means this discretized orbit (single reduction over the nodes of y for isometric groups).
 // Method() reports the path taken: Closed, Enumerate (finite groups) or
 // Quadrature (nodes of a continuous orbit), never Auto.
 //

@@ -150,8 +150,9 @@ func (e *scalingExactEval) xLen() int              { return e.d + spHeader + e.n
 func (e *scalingExactEval) yLen() int              { return e.xLen() }
 func (e *scalingExactEval) prepX(dst, x []float64) { e.prep(dst, x, true) }
 
-// prepY defers the moments to column, which knows how many rows would
-// share them (deferMoments).
+// prepY defers the moments to column, which computes them once per
+// column (copying the row's for a diagonal entry k(x, x)) and offers them
+// to the cache.
 func (e *scalingExactEval) prepY(dst, y []float64) { e.prep(dst, y, false) }
 
 // prep writes x, its orbit's header and, for the series and when moments
@@ -204,15 +205,6 @@ func (e *scalingExactEval) moments(p, phi []float64) {
 	radialMomentsTo(p[d+spHeader:d+spHeader+cnt], phi[:cnt], phi[cnt:2*cnt], n0, h[spA]*r, h[spB]*r, h[spL])
 	h[spN] = h[spCnt]
 }
-
-// deferMoments: a column computes its point's window when that costs
-// less than what the series saves on its rows, about deferRowTerms moments
-// per row against the quadrature (measured: a quadrature pair costs as
-// much as ~4000 moments), or when the window is short.
-const (
-	deferRowTerms = 2000
-	deferShort    = 512
-)
 
 // positive reports whether every coordinate is > 0 (cos∠(x, y) > 0 for
 // two such points: the series has no negative terms).

@@ -237,7 +237,11 @@ func valueTol(g *orbit.ScalingGroup, p kernel.Params, x, y []float64) float64 {
 
 // TestScalingExactMatchesGauss1024: where the old Gauss–Legendre rule
 // converges (ℓ ≳ 1 on Scaling2d's box, pairs off the collinear ridge) its
-// 1024-node composite version agrees with the exact average.
+// 1024-node composite version (Options.Quadrature = 1024, the paper's
+// protocol at high order) agrees with the exact average within 1e−12
+// relative (measured: ≤ 6e−14 for RBF at ℓ ≥ 0.5, the series route;
+// Matérn-5/2, the quadrature route, ≤ 1.5e−13 at ℓ = 2 including the
+// diagonal, where the rule itself converges only algebraically).
 func TestScalingExactMatchesGauss1024(t *testing.T) {
 	lo, hi := []float64{0.1, 0.1}, []float64{10, 10}
 	g, _ := orbit.Scaling(lo, hi)
@@ -245,7 +249,10 @@ func TestScalingExactMatchesGauss1024(t *testing.T) {
 	x := scalingPoints(rng, lo, hi, 6)
 	y := scalingPoints(rng, lo, hi, 5)
 	for _, s := range []kernel.Shape{kernel.RBF, kernel.Matern52} {
-		for _, ell := range []float64{2, 6} {
+		for _, ell := range []float64{1, 2, 6} {
+			if s != kernel.RBF && ell < 2 {
+				continue // the 1024-node rule has not converged to 1e−12 there
+			}
 			p := kernel.Params{Shape: s, Variance: 1, Lengthscale: ell}
 			ke, _ := kernel.NewAvg(p, g, kernel.Options{})
 			kq, _ := kernel.NewAvg(p, g, kernel.Options{Quadrature: 1024})
@@ -254,7 +261,7 @@ func TestScalingExactMatchesGauss1024(t *testing.T) {
 			must(t, kq.CrossTo(&b, x, y))
 			for i := range 6 {
 				for j := range 5 {
-					if e := math.Abs(a.At(i, j)-b.At(i, j)) / a.At(i, j); e > 1e-11 {
+					if e := math.Abs(a.At(i, j)-b.At(i, j)) / a.At(i, j); e > 1e-12 {
 						t.Errorf("%s ℓ=%g [%d,%d]: exact %.17g, 1024 nodes %.17g (rel %.2g)", s, ell, i, j, a.At(i, j), b.At(i, j), e)
 					}
 				}

@@ -58,7 +58,7 @@ paper's numbers sit in the adjacent columns, marked by its own rule
 values). The last column counts runs/evaluations that hit
 the optimum f* exactly (the box-centre diagnostic).
 --skip leaves named cells out, shown as "not run" (e.g. Scaling2d/avg,
-whose 32×32-node Gauss–Legendre orbit average costs the most per run).
+whose orbit average still costs the most per run).
 --problems may name any problem of 'perf eval -h' (e.g. the
 off-fixed-point ShiftedAckley2d, or RadialScaled2d).
 
