@@ -76,3 +76,37 @@ func runGoBlock(t *testing.T, src string) string {
 	}
 	return string(out)
 }
+
+// TestReadmeResultsTable: the README's Results table is the one its
+// command printed — the table of docs/results/table-own/table.md, which
+// that command (with --out) wrote, and whose record perf check reruns.
+func TestReadmeResultsTable(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile("docs/results/table-own/table.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := func(s string) string {
+		i := strings.Index(s, "| Benchmark |")
+		if i < 0 {
+			return ""
+		}
+		j := strings.Index(s[i:], "\n\n")
+		if j < 0 {
+			j = len(s) - i
+		}
+		return s[i : i+j]
+	}
+	r := string(readme)
+	r = r[strings.Index(r, "## Results"):]
+	got, want := table(r), table(string(page))
+	if got == "" || got != want {
+		t.Errorf("README's Results table:\n%s\ndocs/results/table-own/table.md's:\n%s", got, want)
+	}
+	if !strings.Contains(string(page), "--kernels base,avg,avgnorm,plus,max --seeds 0:30") || !strings.Contains(r, "perf table --kernels base,avg,avgnorm,plus,max --seeds 0:30") {
+		t.Error("the README's Results command and table-own's command differ")
+	}
+}
