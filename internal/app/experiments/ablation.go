@@ -32,9 +32,6 @@ type Interval struct {
 	Hi  float64 `json:"hi"`
 }
 
-// Excludes0 reports whether the interval lies strictly on one side of 0.
-func (iv Interval) Excludes0() bool { return iv.Lo > 0 || iv.Hi < 0 }
-
 // Decomposition splits plus's gain over base on one problem into the part
 // the Nyström extension alone achieves and the part invariance adds:
 //

@@ -89,7 +89,7 @@ func sortedKeys(m map[[3]string]*Effect) [][3]string {
 // that A is the kernel with the lower mean on the main set.
 func Replicate(problems, kernels []string, main, rep PerSeed) []PairComparison {
 	fm, fr := pairFamily(problems, kernels, main), pairFamily(problems, kernels, rep)
-	nan := Effect{Est: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), P: math.NaN(), PAdj: math.NaN()}
+	nan := Effect{Est: math.NaN(), SE: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), P: math.NaN(), PAdj: math.NaN()}
 	var out []PairComparison
 	for _, p := range problems {
 		for i, a := range kernels {

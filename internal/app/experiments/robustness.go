@@ -158,18 +158,7 @@ func (r *RobustnessResult) point(fam string, d int, k string) *RobustnessPoint {
 // hits.
 func (r *RobustnessResult) Markdown() string {
 	var b strings.Builder
-	per := PerSeed{}
-	var problems []string
-	for i, sp := range r.Specs {
-		if per[sp.Problem] == nil {
-			per[sp.Problem] = map[string]map[uint64]float64{}
-			problems = append(problems, sp.Problem)
-		}
-		if per[sp.Problem][sp.Kernel] == nil {
-			per[sp.Problem][sp.Kernel] = map[uint64]float64{}
-		}
-		per[sp.Problem][sp.Kernel][sp.Seed] = AverageRegret(r.Runs[i])
-	}
+	per, problems := perSeedOf(r.Specs, r.Runs, AverageRegret)
 	allMarks, _ := PairedMarks(problems, r.Kernels, per)
 	marksOf := func(name string) map[string]Mark {
 		for i, p := range problems {

@@ -27,8 +27,8 @@ import (
 // Alpha is the family-wise error rate of every corrected family.
 const Alpha = 0.05
 
-// Effect is a paired comparison: the mean difference Est over the seeds,
-// its interval [Lo, Hi] at confidence Level, the two-sided p-value P of
+// Effect is a paired comparison: the mean difference Est over the seeds
+// with its standard error SE, its interval [Lo, Hi] at confidence Level, the two-sided p-value P of
 // the paired t test of a zero mean, and PAdj, P adjusted by Holm within
 // the family the comparison was marked in. Significant is PAdj < Alpha,
 // which holds exactly when [Lo, Hi] excludes 0 (see Holm).
@@ -37,6 +37,7 @@ type Effect struct {
 	Lo          float64 `json:"lo"`
 	Hi          float64 `json:"hi"`
 	Level       float64 `json:"level"`
+	SE          float64 `json:"se"`
 	P           float64 `json:"p"`
 	PAdj        float64 `json:"p_adj"`
 	N           int     `json:"n"`
@@ -71,7 +72,7 @@ func tQuantile(q float64, nu int) float64 {
 // uncorrected 95% t interval (Holm widens it within a family).
 func pairedEffect(d []float64) Effect {
 	m, se, p := pairedT(d)
-	e := Effect{Est: m, P: p, PAdj: p, N: len(d), Level: 1 - Alpha}
+	e := Effect{Est: m, SE: se, P: p, PAdj: p, N: len(d), Level: 1 - Alpha}
 	e.Lo, e.Hi = tBounds(m, se, len(d), e.Level)
 	e.Significant = p < Alpha
 	return e
@@ -87,8 +88,8 @@ func tBounds(m, se float64, n int, level float64) (lo, hi float64) {
 	return m - h, m + h
 }
 
-// Holm corrects a family of effects in place (each with its P and N set
-// and its Est, Lo, Hi from pairedEffect's standard error): PAdj becomes
+// Holm corrects a family of effects in place (each with its Est, SE, P
+// and N set, as pairedEffect sets them): PAdj becomes
 // Holm's adjusted p-value, Significant PAdj < Alpha, and each interval is
 // recomputed at the level Holm tested that comparison at — 1 − α/(m−j+1)
 // for the j-th smallest p-value while every smaller one was rejected,
@@ -128,19 +129,9 @@ func Holm(es []*Effect) {
 		if frozen != 0 {
 			a = frozen
 		}
-		se := seOf(*e)
 		e.Level = 1 - a
-		e.Lo, e.Hi = tBounds(e.Est, se, e.N, e.Level)
+		e.Lo, e.Hi = tBounds(e.Est, e.SE, e.N, e.Level)
 	}
-}
-
-// seOf recovers an effect's standard error from its uncorrected interval
-// (pairedEffect's) or, after a correction, from its own level.
-func seOf(e Effect) float64 {
-	if e.N < 2 || math.IsNaN(e.Lo) {
-		return math.NaN()
-	}
-	return (e.Hi - e.Lo) / 2 / tQuantile(1-(1-e.Level)/2, e.N-1)
 }
 
 // bca returns the BCa bootstrap interval of level for stat, a statistic
@@ -301,14 +292,6 @@ func (f jsonFloat) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-func (f *jsonFloat) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*f = jsonFloat(math.NaN())
-		return nil
-	}
-	return json.Unmarshal(b, (*float64)(f))
-}
-
 // MarshalJSON writes an effect with NaN bounds or p-values as null.
 func (e Effect) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
@@ -316,11 +299,12 @@ func (e Effect) MarshalJSON() ([]byte, error) {
 		Lo          jsonFloat `json:"lo"`
 		Hi          jsonFloat `json:"hi"`
 		Level       jsonFloat `json:"level"`
+		SE          jsonFloat `json:"se"`
 		P           jsonFloat `json:"p"`
 		PAdj        jsonFloat `json:"p_adj"`
 		N           int       `json:"n"`
 		Significant bool      `json:"significant"`
-	}{jsonFloat(e.Est), jsonFloat(e.Lo), jsonFloat(e.Hi), jsonFloat(e.Level), jsonFloat(e.P), jsonFloat(e.PAdj), e.N, e.Significant})
+	}{jsonFloat(e.Est), jsonFloat(e.Lo), jsonFloat(e.Hi), jsonFloat(e.Level), jsonFloat(e.SE), jsonFloat(e.P), jsonFloat(e.PAdj), e.N, e.Significant})
 }
 
 // MarshalJSON writes an interval with NaN bounds as null.

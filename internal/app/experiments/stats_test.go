@@ -58,7 +58,7 @@ func TestPairedT(t *testing.T) {
 func TestHolm(t *testing.T) {
 	es := []*Effect{{P: 0.01}, {P: 0.04}, {P: 0.03}, {P: 0.005}, {P: math.NaN()}}
 	for _, e := range es {
-		e.N, e.Level, e.Lo, e.Hi = 10, 0.95, math.NaN(), math.NaN()
+		e.N, e.Level, e.SE, e.Lo, e.Hi = 10, 0.95, math.NaN(), math.NaN(), math.NaN()
 	}
 	Holm(es)
 	// Sorted: 0.005·4 = 0.02, 0.01·3 = 0.03, 0.03·2 = 0.06, 0.04·1 → 0.06.

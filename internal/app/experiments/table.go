@@ -399,17 +399,26 @@ func meanCurve(curves [][]float64) (mean, se []float64) {
 
 // perSeed returns the metric of every run: problem → kernel → seed.
 func (r *TableResult) perSeed() PerSeed {
-	per := map[string]map[string]map[uint64]float64{}
-	for i, s := range r.Specs {
+	per, _ := perSeedOf(r.Specs, r.Runs, func(tr *bo.Trace) float64 { return MetricOf(tr, r.countInit) })
+	return per
+}
+
+// perSeedOf maps every run to metric(run) by problem, kernel and seed, and
+// returns the problems in the order of their first run.
+func perSeedOf(specs []RunSpec, runs []*bo.Trace, metric func(*bo.Trace) float64) (PerSeed, []string) {
+	per := PerSeed{}
+	var problems []string
+	for i, s := range specs {
 		if per[s.Problem] == nil {
 			per[s.Problem] = map[string]map[uint64]float64{}
+			problems = append(problems, s.Problem)
 		}
 		if per[s.Problem][s.Kernel] == nil {
 			per[s.Problem][s.Kernel] = map[uint64]float64{}
 		}
-		per[s.Problem][s.Kernel][s.Seed] = MetricOf(r.Runs[i], r.countInit)
+		per[s.Problem][s.Kernel][s.Seed] = metric(runs[i])
 	}
-	return per
+	return per, problems
 }
 
 // pairedCols returns the values of a and b on the seeds they share, in
