@@ -236,9 +236,11 @@ def main():
             if overlap and same_orbit(a.params, b.params):
                 shared += 1
                 failures.append("trials %d and %d ran at the same time on one orbit (distance %.3g of the "
-                                "diagonal; %s; %s)" % (b.number, a.number,
-                                                        float(np.linalg.norm(modelled(a.params) - modelled(b.params))) / DIAG,
-                                                        b.params, a.params))
+                                "diagonal; %s; %s; started %s and %s; sampler's last checks: %s; %s)" % (
+                                    b.number, a.number,
+                                    float(np.linalg.norm(modelled(a.params) - modelled(b.params))) / DIAG,
+                                    b.params, a.params, b.datetime_start, a.datetime_start,
+                                    b.system_attrs.get("symbo:checked"), a.system_attrs.get("symbo:checked")))
     best = min((t.value for t in complete), default=float("inf"))
     rand = random_best(len(finished), seed=0)
     if not best < rand:
@@ -252,6 +254,15 @@ def main():
     print(json.dumps(figures))
     for f in failures[:20]:
         print("field: FAIL: " + f, file=sys.stderr)
+    if failures:
+        # The study as the checks saw it, for the diagnosis.
+        dump = os.path.join(tmp, "trials.json")
+        with open(dump, "w") as f:
+            json.dump([{"number": t.number, "state": t.state.name, "value": t.value, "params": t.params,
+                        "start": str(t.datetime_start), "complete": str(t.datetime_complete),
+                        "system_attrs": {k: v for k, v in t.system_attrs.items() if k.startswith("symbo:")}}
+                       for t in trials], f, indent=1)
+        print("field: the study's trials are in " + dump, file=sys.stderr)
     return 0 if not failures else 1
 
 

@@ -169,6 +169,12 @@ _MAX_MOVES = 8
 # trials its sampler's last check saw, as ranges "0-37,39".
 _SEEN = "symbo:seen"
 
+# The system attribute where a trial records its sampler's last check: the
+# numbers of the RUNNING and WAITING trials whose points it compared with
+# (ranges, as _SEEN) and how many times the check moved the point,
+# "moves=N;running=…". A diagnosis for two trials on one orbit.
+_CHECKED = "symbo:checked"
+
 # Optuna's system attribute holding an enqueued trial's parameters.
 _FIXED = "fixed_params"
 
@@ -358,8 +364,8 @@ class SymboSampler(BaseSampler):
         The group the objective is invariant under (see :func:`symbo.gram`),
         acting on the parameters ``params`` names.
     kernel : str
-        ``plus`` (default), ``max``, ``avg``, ``avgnorm``, ``nystrom`` or
-        ``base``.
+        ``plus`` (default), ``max``, ``avg``, ``avgnorm``, ``nystrom``,
+        ``base`` or ``auto`` (see :class:`symbo.Optimizer`).
     base : str
         Base kernel shape (default ``rbf``).
     seed : int, optional
@@ -509,7 +515,8 @@ class SymboSampler(BaseSampler):
         # reads second sees the other's choice and moves (both move if both
         # see it, to distinct members of a batch that holds the other's
         # point pending), and the check repeats.
-        for _ in range(_MAX_MOVES):
+        moves = 0
+        while True:
             study._storage.set_trial_system_attr(trial._trial_id, _ATTR, layout.values(u))
             trials = study.get_trials(deepcopy=False)
             others = [(t, self._point(layout, t)) for t in trials
@@ -517,8 +524,9 @@ class SymboSampler(BaseSampler):
             others = [(t, p) for t, p in others if p is not None]
             near = self._near(layout, u, [p for _, p in others])
             clash = [t for (t, _), c in zip(others, near) if c]
-            if not clash:
+            if not clash or moves == _MAX_MOVES:
                 break
+            moves += 1
             view = self._view(layout, trials, trial, minimize, seed)
             k = min(sum(1 for t in clash if t.number < trial.number), _MAX_RANK)
             try:
@@ -530,6 +538,8 @@ class SymboSampler(BaseSampler):
         # trial's can.
         seen = [t.number for t in trials if t.state == TrialState.COMPLETE]
         study._storage.set_trial_system_attr(trial._trial_id, _SEEN, _ranges(seen))
+        study._storage.set_trial_system_attr(trial._trial_id, _CHECKED, "moves=%d;running=%s;clash=%s" % (
+            moves, _ranges(t.number for t, _ in others), _ranges(t.number for t in clash)))
         return u
 
     def _view(self, layout, trials, trial, minimize, seed):
