@@ -69,11 +69,11 @@ func (m *canonMap) chainTo(dst, x, gz []float64, s *acqScratch) {
 // canonModel returns the GP of the fitted model (hyperparameters h) in
 // canonical coordinates: base kernel for max, plus over the trivial group
 // for plus.
-func canonModel(cfg Config, cm *canonMap, xs [][]float64, ys []float64, h gp.Hyper) (gp.Posterior, error) {
+func canonModel(cfg Config, k Kernel, cm *canonMap, xs [][]float64, ys []float64, h gp.Hyper) (gp.Posterior, error) {
 	var fam gp.Family
 	var err error
-	shape := cfg.Kernel.shape
-	switch cfg.Kernel.name {
+	shape := k.shape
+	switch k.name {
 	case NameMax:
 		fam, err = gp.NewBaseFamily(shape, cm.cd)
 	case NamePlus:
@@ -83,7 +83,7 @@ func canonModel(cfg Config, cm *canonMap, xs [][]float64, ys []float64, h gp.Hyp
 			fam, err = gp.NewPlusFamily(shape, tg, kernel.Options{Workers: cfg.Workers, Budget: cfg.Budget}, kernel.PlusOptions{Backend: cfg.Backend})
 		}
 	default:
-		return nil, fmt.Errorf("bo: no canonical model for kernel %s", cfg.Kernel.Name())
+		return nil, fmt.Errorf("bo: no canonical model for kernel %s", k.Name())
 	}
 	if err != nil {
 		return nil, wrapf(err, "canonical model")

@@ -2,6 +2,7 @@ package bo
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/symbo/symbo/gp"
@@ -33,6 +34,10 @@ type Kernel struct {
 	needsGroup bool
 	// custom: built by Custom, whose family has no symbo shape.
 	custom bool
+	// arms: auto's candidates, in the order ties are broken (see Auto);
+	// odds: the log prior odds of the last (AutoOdds).
+	arms []Kernel
+	odds float64
 }
 
 // famEnv is what a Kernel's family is built with: the dimension d and
@@ -68,11 +73,12 @@ const (
 	NameMax     = "max"
 	NamePlus    = "plus"
 	NameNystrom = "nystrom"
+	NameAuto    = "auto"
 )
 
 // KernelNames lists the names ParseKernel accepts.
 func KernelNames() []string {
-	return []string{NameBase, NameNystrom, NameAvg, NameAvgNorm, NameMax, NamePlus}
+	return []string{NameBase, NameNystrom, NameAvg, NameAvgNorm, NameMax, NamePlus, NameAuto}
 }
 
 // Base is the base kernel k_b(x, y) = v·κ(‖x − y‖/ℓ) of the given shape.
@@ -143,6 +149,65 @@ func Plus(g orbit.Group, shape kernel.Shape) Kernel {
 	}}
 }
 
+// Auto decides at every fit how to use the group g: it fits each of its
+// candidates — AutoCandidates: the group ignored (nystrom), the orbit
+// average (avg) and the projected max kernel (plus) — to the
+// observations, each by the optimizer's own fit, and predicts with the
+// one whose fitted log marginal likelihood is highest (type-II maximum
+// likelihood over the kernel as over its hyperparameters; ties go to
+// the earlier candidate). A declared group the data contradict loses to
+// nystrom, which does not assume it. The choice is a function of the
+// observations like everything else a step does; traces record it
+// (Evaluation.Kernel) with every candidate's evidence
+// (Evaluation.Evidence, in Trace.Candidates' order).
+//
+// Pending and failed points exclude their orbits under g whichever
+// candidate predicts. Cost: the fits of all candidates (about the sum of
+// their fit times) and one acquisition, of the chosen kernel.
+func Auto(g orbit.Group, shape kernel.Shape) Kernel {
+	k, _ := AutoOf(g, shape, AutoCandidates()...)
+	return k
+}
+
+// AutoOf is Auto choosing among the named kernels (at least two of
+// KernelNames but auto, distinct; ties go to the earlier), named
+// "auto:a+b+…" in traces and by ParseKernel.
+func AutoOf(g orbit.Group, shape kernel.Shape, names ...string) (Kernel, error) {
+	if len(names) < 2 {
+		return Kernel{}, fmt.Errorf("%w: auto needs at least two candidates, got %q", ErrBadConfig, names)
+	}
+	k := Kernel{name: NameAuto, shape: shape, group: g, needsGroup: true, odds: AutoOdds}
+	if !slices.Equal(names, AutoCandidates()) {
+		k.name = NameAuto + ":" + strings.Join(names, "+")
+	}
+	for i, n := range names {
+		if n == NameAuto || strings.HasPrefix(n, NameAuto+":") || slices.Contains(names[:i], n) {
+			return Kernel{}, fmt.Errorf("%w: auto candidate %q (repeated, or auto)", ErrBadConfig, n)
+		}
+		a, err := ParseKernel(n, g, shape)
+		if err != nil {
+			return Kernel{}, err
+		}
+		k.arms = append(k.arms, a)
+	}
+	return k, nil
+}
+
+// AutoOdds is the log prior odds with which auto favours its last
+// candidate (plus: the group as declared, used as the paper does): another
+// candidate predicts only when its fitted log marginal likelihood exceeds
+// the last one's by more than ln 20 (a Bayes factor above 20, "strong"
+// evidence on Kass and Raftery's scale). Without them (odds 1) the
+// evidence picks avg on the off-fixed-point problems, where avg's
+// proposals sit on the fixed-point set and explain the data they gathered
+// there best, and nystrom on invariant problems where plus optimizes
+// better (docs/results/auto.md).
+const AutoOdds = 2.995732273553991 // ln 20
+
+// AutoCandidates are the names of the kernels Auto chooses among, in its
+// order.
+func AutoCandidates() []string { return []string{NameNystrom, NameAvg, NamePlus} }
+
 // plusFamily is k_plus over g with the observed points as the design
 // (e.landmarks < 0), or at most e.landmarks of them (gp's landmark
 // family).
@@ -182,6 +247,12 @@ func Custom(name string, fam gp.Family, g orbit.Group) Kernel {
 // nystrom; required by the others) with the given base shape.
 func ParseKernel(name string, g orbit.Group, shape kernel.Shape) (Kernel, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
+	if rest, ok := strings.CutPrefix(n, NameAuto+":"); ok {
+		if orbit.IsNil(g) {
+			return Kernel{}, fmt.Errorf("%w: kernel %s needs a group", ErrBadConfig, n)
+		}
+		return AutoOf(g, shape, strings.Split(rest, "+")...)
+	}
 	switch n {
 	case NameBase:
 		return Base(shape), nil
@@ -198,6 +269,8 @@ func ParseKernel(name string, g orbit.Group, shape kernel.Shape) (Kernel, error)
 		mk = Max
 	case NamePlus:
 		mk = Plus
+	case NameAuto:
+		mk = Auto
 	default:
 		return Kernel{}, fmt.Errorf("%w %q (want %s)", ErrUnknownKernel, name, strings.Join(KernelNames(), ", "))
 	}

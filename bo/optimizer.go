@@ -67,6 +67,11 @@ type Diagnostics struct {
 	// Timings: wall times of the hyperparameter fit and the acquisition
 	// optimization (Other is zero).
 	Timings Timings
+	// Kernel (auto only) is the candidate the step predicted with, and
+	// Evidence every candidate's fitted log marginal likelihood, in
+	// AutoCandidates' order (NaN: its fit failed).
+	Kernel   string
+	Evidence []float64
 }
 
 // Optimizer is an ask/tell Bayesian optimizer of a black box on the box
@@ -80,9 +85,14 @@ type Optimizer struct {
 	lo, hi []float64
 	d      int
 	seed   uint64
-	fam    gp.Family
-	canon  *canonMap // non-nil: predict in canonical coordinates (max, plus)
-	sign   float64   // +1 maximizing, −1 minimizing: the GP sees sign·y
+	// arms are the kernels the optimizer can predict with (one, or
+	// auto's candidates); cur the one fitted last, whose family and
+	// canonical map fam and canon are.
+	arms  []arm
+	cur   int
+	fam   gp.Family
+	canon *canonMap // non-nil: predict in canonical coordinates (max, plus)
+	sign  float64   // +1 maximizing, −1 minimizing: the GP sees sign·y
 
 	xs [][]float64
 	ys []float64 // as told
@@ -136,21 +146,57 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 	} else if k.needsGroup {
 		return nil, fmt.Errorf("%w: kernel %s needs a group", ErrBadConfig, k.Name())
 	}
-	fam, err := k.family(famEnv{d: d, workers: cfg.Workers, be: cfg.Backend, budget: cfg.Budget, landmarks: cfg.Landmarks})
-	if err != nil {
-		return nil, wrapf(err, "kernel %s", k.Name())
+	env := famEnv{d: d, workers: cfg.Workers, be: cfg.Backend, budget: cfg.Budget, landmarks: cfg.Landmarks}
+	ks := k.arms
+	if ks == nil {
+		ks = []Kernel{k}
+	}
+	arms := make([]arm, len(ks))
+	for i, ak := range ks {
+		fam, err := ak.family(env)
+		if err != nil {
+			return nil, wrapf(err, "kernel %s", ak.Name())
+		}
+		arms[i] = arm{k: ak, fam: fam}
+		if ak.canon {
+			arms[i].canon, _ = newCanonMap(ak.group)
+		}
 	}
 	o := &Optimizer{
 		cfg: cfg, lo: append([]float64(nil), lo...), hi: append([]float64(nil), hi...),
-		d: d, seed: seed, fam: fam, sign: 1,
+		d: d, seed: seed, sign: 1, arms: arms,
 	}
+	o.use(0)
 	if cfg.Minimize {
 		o.sign = -1
 	}
-	if k.canon {
-		o.canon, _ = newCanonMap(k.group)
-	}
 	return o, nil
+}
+
+// arm is a kernel an Optimizer can predict with: its own, or one of
+// auto's candidates.
+type arm struct {
+	k     Kernel
+	fam   gp.Family
+	canon *canonMap // non-nil: predict in canonical coordinates (max, plus)
+}
+
+// use makes arm i the one the optimizer predicts with.
+func (o *Optimizer) use(i int) {
+	o.cur = i
+	o.fam, o.canon = o.arms[i].fam, o.arms[i].canon
+}
+
+// scratchDim is the coordinate dimension acquisition scratch must hold:
+// d, or the largest canonical dimension of an arm.
+func (o *Optimizer) scratchDim() int {
+	pd := o.d
+	for _, a := range o.arms {
+		if a.canon != nil {
+			pd = max(pd, a.canon.cd)
+		}
+	}
+	return pd
 }
 
 // Config returns the configuration with defaults filled in.
@@ -489,15 +535,51 @@ func (o *Optimizer) fitModel() error {
 			opts.PriorScale = max(opts.PriorScale, width(o.lo[i], o.hi[i]))
 		}
 	}
-	m, err := gp.Fit(o.fam, x, o.signed(), opts)
-	if err != nil {
-		return wrapf(err, "fit at n = %d", n)
+	// Auto: every candidate is fitted with the same options; the highest
+	// log marginal likelihood predicts (ties: the earlier candidate). A
+	// candidate whose fit fails drops out of this step; the step fails
+	// only when all do.
+	var m *gp.GP
+	var evidence []float64
+	best, bestLML := -1, math.Inf(-1)
+	var firstErr error
+	for i, a := range o.arms {
+		mi, err := gp.Fit(a.fam, x, o.signed(), opts)
+		if err != nil {
+			if len(o.arms) == 1 {
+				return wrapf(err, "fit at n = %d", n)
+			}
+			if firstErr == nil {
+				firstErr = wrapf(err, "fit of %s at n = %d", a.k.Name(), n)
+			}
+			evidence = append(evidence, math.NaN())
+			continue
+		}
+		lml := mi.LogMarginal()
+		if len(o.arms) > 1 {
+			evidence = append(evidence, lml)
+		}
+		score := lml
+		if i == len(o.arms)-1 {
+			score += o.cfg.Kernel.odds
+		}
+		if best < 0 || score > bestLML {
+			best, bestLML, m = i, score, mi
+		}
 	}
+	if best < 0 {
+		return firstErr
+	}
+	o.use(best)
 	h := m.Hyper()
 	o.model = m
 	o.fitted = Diagnostics{
 		Hyper:       Hyper{Variance: h.Variance, Lengthscale: h.Lengthscale, Noise: h.Noise, Jitter: m.Jitter(), Landmarks: m.Landmarks(), PriorMean: m.PriorMean()},
 		LogMarginal: m.LogMarginal(),
+	}
+	if len(o.arms) > 1 {
+		o.fitted.Kernel = o.arms[best].k.Name()
+		o.fitted.Evidence = evidence
 	}
 	return nil
 }
@@ -505,7 +587,7 @@ func (o *Optimizer) fitModel() error {
 // landmarked reports whether a GP of the kernel on count points uses
 // landmarks (a Nyström kernel with more points than Config.Landmarks).
 func (o *Optimizer) landmarked(count int) bool {
-	return o.cfg.Kernel.nystrom && o.cfg.Landmarks > 0 && count > o.cfg.Landmarks
+	return o.arms[o.cur].k.nystrom && o.cfg.Landmarks > 0 && count > o.cfg.Landmarks
 }
 
 // condition sets the predicting model: the fitted one conditioned on the
@@ -557,7 +639,7 @@ func (o *Optimizer) condition() error {
 		}
 	}
 	if canon != nil {
-		o.pred, err = canonModel(o.cfg, canon, xs, ys, m.Hyper())
+		o.pred, err = canonModel(o.cfg, o.arms[o.cur].k, canon, xs, ys, m.Hyper())
 		if err != nil {
 			return err
 		}
@@ -628,6 +710,12 @@ func newAcqScratch(d int, cm *canonMap) *acqScratch {
 		// Room for either: a landmark GP predicts at x itself.
 		pd = max(d, cm.cd)
 	}
+	return newAcqScratchDim(d, pd)
+}
+
+// newAcqScratchDim is newAcqScratch for predicting coordinates of
+// dimension at most pd ≥ d.
+func newAcqScratchDim(d, pd int) *acqScratch {
 	return &acqScratch{
 		z: make([]float64, pd), dmean: make([]float64, pd), dvar: make([]float64, pd),
 		gz: make([]float64, pd), xp: make([]float64, d), fp: make([]float64, pd), fm: make([]float64, pd),
@@ -841,7 +929,7 @@ func (o *Optimizer) onExcludedOrbit(x []float64, observed bool) bool {
 func (o *Optimizer) ensureWorkers() {
 	w := parallel.Workers(o.cfg.Workers, max(o.cfg.Starts, (o.cfg.RawSamples+rawChunk)/rawChunk))
 	for len(o.ws) < w {
-		o.ws = append(o.ws, newAcqScratch(o.d, o.canon))
+		o.ws = append(o.ws, newAcqScratchDim(o.d, o.scratchDim()))
 		o.qn = append(o.qn, newBoxQN(o.lo, o.hi, o.cfg.MaxIter))
 	}
 }

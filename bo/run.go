@@ -2,8 +2,10 @@ package bo
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -62,6 +64,11 @@ type Evaluation struct {
 	// FromBest: the winning ascent started at the best observed point
 	// (otherwise at a quasi-random raw sample).
 	FromBest bool `json:"from_best_start,omitempty"`
+	// Kernel (auto only, PhaseBO) is the candidate the step predicted
+	// with; Evidence each candidate's fitted log marginal likelihood, in
+	// Trace.Candidates' order (null: its fit failed).
+	Kernel   string      `json:"kernel,omitempty"`
+	Evidence []jsonFloat `json:"evidence,omitempty"`
 	// Round is the index of the round of parallel evaluations the point
 	// was asked in (RunOptions.Batch; with Batch 1, the evaluation's
 	// index).
@@ -77,7 +84,9 @@ type Trace struct {
 	Problem string `json:"problem"`
 	D       int    `json:"d"`
 	Kernel  string `json:"kernel"`
-	Seed    uint64 `json:"seed"`
+	// Candidates are auto's candidate kernels (nil for the others).
+	Candidates []string `json:"candidates,omitempty"`
+	Seed       uint64   `json:"seed"`
 	// Minimize: f was minimized (otherwise maximized).
 	Minimize bool   `json:"minimize"`
 	Group    string `json:"group"`
@@ -372,7 +381,7 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 		group = g.Name()
 	}
 	r.tr = &Trace{
-		Problem: p.Name(), D: len(lo), Kernel: c.Kernel.Name(), Seed: seed, Minimize: c.Minimize,
+		Problem: p.Name(), D: len(lo), Kernel: c.Kernel.Name(), Candidates: candidatesOf(c.Kernel), Seed: seed, Minimize: c.Minimize,
 		Group: group, Shape: c.Kernel.shapeName(), Acquisition: c.Acquisition.Name(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
 		Prior: priorName(c), Landmarks: landmarksOf(c),
@@ -541,8 +550,37 @@ func newEvaluation(info Diagnostics, x []float64, y, f float64, round int) Evalu
 		e.Acq = &a
 		e.FromBest = info.FromBest
 		e.Timings.Fit, e.Timings.Acq = info.Timings.Fit, info.Timings.Acq
+		e.Kernel = info.Kernel
+		for _, v := range info.Evidence {
+			e.Evidence = append(e.Evidence, jsonFloat(v))
+		}
 	}
 	return e
+}
+
+// jsonFloat is a float64 that marshals NaN and ±Inf as null.
+type jsonFloat float64
+
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
+	v := float64(f)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(v)
+}
+
+// UnmarshalJSON reads a number or null (NaN).
+func (f *jsonFloat) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*f = jsonFloat(math.NaN())
+		return nil
+	}
+	var v float64
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*f = jsonFloat(v)
+	return nil
 }
 
 func sumAskTimes(infos []Diagnostics) time.Duration {
@@ -553,9 +591,18 @@ func sumAskTimes(infos []Diagnostics) time.Duration {
 	return t
 }
 
+// candidatesOf is the Trace's Candidates of k.
+func candidatesOf(k Kernel) []string {
+	var out []string
+	for _, a := range k.arms {
+		out = append(out, a.Name())
+	}
+	return out
+}
+
 // landmarksOf is the Trace's Landmarks of c.
 func landmarksOf(c Config) int {
-	if !c.Kernel.nystrom {
+	if !c.Kernel.nystrom && !slices.ContainsFunc(c.Kernel.arms, func(a Kernel) bool { return a.nystrom }) {
 		return 0
 	}
 	return max(c.Landmarks, -1)

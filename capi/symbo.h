@@ -123,7 +123,9 @@ int symbo_cross(const char *spec,
  *            samples end there —, box with 1 or d values per
  *            bound, coords as in symbo_cross: a group on some of the
  *            parameters),
- *           with "kernel": K (required), "base": B, "seed": S,
+ *           with "kernel": K (required: a kernel of symbo_cross, or "auto",
+ *           at every fit the one of nystrom, avg and plus with the
+ *           highest fitted log marginal likelihood), "base": B, "seed": S,
  *           "minimize": true|false, "init": 5, "acq": "ucb"|"ei",
  *           "beta": "paper"|"authors", "fit": "own"|"base",
  *           "prior": "none"|"botorch", "mean": "sample"|"constant" (the

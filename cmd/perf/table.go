@@ -15,6 +15,8 @@ import (
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/internal/app/experiments"
 	"github.com/symbo/symbo/internal/atomicfile"
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/orbit"
 )
 
 func init() {
@@ -313,7 +315,14 @@ func problemList(s string) ([]string, error) {
 func kernelName(n string) (string, error) {
 	n = strings.ToLower(strings.TrimSpace(n))
 	if !slices.Contains(bo.KernelNames(), n) {
-		return "", fmt.Errorf("%w %q (want %s)", bo.ErrUnknownKernel, n, strings.Join(bo.KernelNames(), ", "))
+		// auto:a+b+… over any group that every candidate accepts.
+		g, err := orbit.Hyperoctahedral(2)
+		if strings.HasPrefix(n, bo.NameAuto+":") && err == nil {
+			if _, err := bo.ParseKernel(n, g, kernel.RBF); err == nil {
+				return n, nil
+			}
+		}
+		return "", fmt.Errorf("%w %q (want %s, or auto:a+b+… naming its candidates)", bo.ErrUnknownKernel, n, strings.Join(bo.KernelNames(), ", "))
 	}
 	return n, nil
 }

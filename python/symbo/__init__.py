@@ -252,8 +252,11 @@ class Optimizer:
         ``block``/``matrices``/``coords`` as there (``coords``: the group
         acts on those coordinates only).
     kernel : str
-        ``base``, ``nystrom``, ``avg``, ``avgnorm``, ``max`` or ``plus``
-        (default).
+        ``base``, ``nystrom``, ``avg``, ``avgnorm``, ``max``, ``plus``
+        (default) or ``auto`` (at every fit, the one of ``nystrom``,
+        ``avg`` and ``plus`` whose fitted log marginal likelihood is
+        highest: it decides how to use the group and drops it when the
+        data contradict it).
     base : str
         Base kernel shape (default ``rbf``).
     seed : int

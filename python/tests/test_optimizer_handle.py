@@ -387,3 +387,23 @@ def test_mean():
     assert np.array_equal(props[None], props["sample"])
     with pytest.raises(symbo.InvalidInput, match="mean"):
         opt(mean="median")
+
+
+def test_auto_kernel():
+    # kernel="auto" reaches the library: its proposal is the one of the
+    # candidate it chose (the candidate's own optimizer, same seed and
+    # history, proposes the same point), and a resumed auto optimizer
+    # proposes the same point as the uninterrupted one.
+    def run(kernel):
+        o = opt(seed=5, init=4, kernel=kernel)
+        for _ in range(8):
+            x = o.ask()
+            o.tell(x, f(x))
+        return o
+    a = run("auto")
+    nxt = a.suggest(1)
+    singles = {k: run(k).suggest(1) for k in ("nystrom", "avg", "plus")}
+    assert any(np.array_equal(nxt, s) for s in singles.values()), (nxt, singles)
+    b = opt(seed=5, init=4, kernel="auto")
+    b.restore(a.history_json())
+    assert np.array_equal(b.suggest(1), nxt)

@@ -1,0 +1,151 @@
+package bo
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/orbit"
+)
+
+// autoData tells o n points drawn from seed with values f(x).
+func autoData(t *testing.T, os []*Optimizer, d, n int, seed uint64, f func([]float64) float64) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 7))
+	for range n {
+		x := make([]float64, d)
+		for i := range x {
+			x[i] = 4*r.Float64() - 2
+		}
+		for _, o := range os {
+			if err := o.Tell(x, f(x)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestAutoIsItsBestCandidate: auto's evidence per candidate equals the
+// log marginal likelihood an optimizer of that kernel alone fits to the
+// same observations (bit for bit), the candidate it names is the argmax
+// of the evidence plus the log prior odds AutoOdds on the last,
+// and its proposal is that optimizer's, bit for bit — for both priors and
+// both means, an invariant and a non-invariant objective.
+func TestAutoIsItsBestCandidate(t *testing.T) {
+	g := must(orbit.Hyperoctahedral(2))
+	lo, hi := box(2, 2)
+	invariant := func(x []float64) float64 { return -(x[0]*x[0] + x[1]*x[1]) + math.Cos(3*x[0])*math.Cos(3*x[1]) }
+	shifted := func(x []float64) float64 { return -((x[0]-0.7)*(x[0]-0.7) + (x[1]+0.3)*(x[1]+0.3)) }
+	chosen := map[string]bool{}
+	for _, f := range []func([]float64) float64{invariant, shifted} {
+		for _, prior := range []gp.Prior{gp.PriorNone, gp.PriorBoTorch} {
+			for _, mean := range []gp.Mean{gp.MeanSample, gp.MeanConstant} {
+				base := Config{Init: 3, RawSamples: 64, Starts: 2, Prior: prior, Mean: mean}
+				cfg := base
+				cfg.Kernel = Auto(g, kernel.RBF)
+				auto := must(New(lo, hi, cfg, 5))
+				var singles []*Optimizer
+				for _, name := range AutoCandidates() {
+					c := base
+					c.Kernel = kernelOf(name, g, kernel.RBF)
+					singles = append(singles, must(New(lo, hi, c, 5)))
+				}
+				autoData(t, append([]*Optimizer{auto}, singles...), 2, 14, 3, f)
+				x := must(auto.Ask())
+				info := auto.Diagnostics()
+				if len(info.Evidence) != len(singles) {
+					t.Fatalf("evidence %v for %d candidates", info.Evidence, len(singles))
+				}
+				best := 0
+				score := func(i int) float64 {
+					if i == len(singles)-1 {
+						return info.Evidence[i] + AutoOdds
+					}
+					return info.Evidence[i]
+				}
+				var xs [][]float64
+				for i, s := range singles {
+					xs = append(xs, must(s.Ask()))
+					if lml := s.Diagnostics().LogMarginal; lml != info.Evidence[i] {
+						t.Errorf("prior %v mean %v: %s's evidence %v, alone %v", prior, mean, AutoCandidates()[i], info.Evidence[i], lml)
+					}
+					if score(i) > score(best) {
+						best = i
+					}
+				}
+				if info.Kernel != AutoCandidates()[best] {
+					t.Errorf("prior %v mean %v: auto chose %s, evidence %v", prior, mean, info.Kernel, info.Evidence)
+				}
+				if !slices.Equal(x, xs[best]) {
+					t.Errorf("prior %v mean %v: auto proposed %v, %s alone %v", prior, mean, x, info.Kernel, xs[best])
+				}
+				if info.LogMarginal != info.Evidence[best] {
+					t.Errorf("LogMarginal %v, chosen evidence %v", info.LogMarginal, info.Evidence[best])
+				}
+				chosen[info.Kernel] = true
+			}
+		}
+	}
+	if len(chosen) < 2 {
+		t.Errorf("auto chose only %v over invariant and non-invariant data: the test does not exercise a choice", chosen)
+	}
+}
+
+// TestAutoDropsAContradictedGroup: on an objective that is not invariant
+// under the declared group (a shifted quadratic under sign flips) auto
+// predicts with nystrom, which does not assume the group; on one that is
+// (an even function), with an invariant candidate.
+func TestAutoDropsAContradictedGroup(t *testing.T) {
+	lo, hi := box(3, 2)
+	g := must(orbit.SignFlip(3))
+	cases := []struct {
+		name      string
+		f         func([]float64) float64
+		invariant bool
+	}{
+		{"shifted", func(x []float64) float64 { return -((x[0]-1)*(x[0]-1) + (x[1]+1)*(x[1]+1) + (x[2]-0.5)*(x[2]-0.5)) }, false},
+		{"even", func(x []float64) float64 { return -(x[0]*x[0] + 2*x[1]*x[1] + 3*x[2]*x[2]) }, true},
+	}
+	for _, c := range cases {
+		for seed := range uint64(3) {
+			o := must(New(lo, hi, Config{Kernel: Auto(g, kernel.RBF), Init: 3, RawSamples: 64, Starts: 2}, seed))
+			autoData(t, []*Optimizer{o}, 3, 25, seed, c.f)
+			if _, err := o.Ask(); err != nil {
+				t.Fatal(err)
+			}
+			info := o.Diagnostics()
+			if got := info.Kernel != NameNystrom; got != c.invariant {
+				t.Errorf("%s seed %d: auto chose %s (evidence %v)", c.name, seed, info.Kernel, info.Evidence)
+			}
+		}
+	}
+}
+
+// TestParseAuto: auto and auto:a+b+… parse (the latter names itself),
+// and a candidate list with fewer than two, repeated, nested or unknown
+// kernels is an error.
+func TestParseAuto(t *testing.T) {
+	g := must(orbit.SignFlip(2))
+	k := must(ParseKernel("AUTO", g, kernel.RBF))
+	if k.Name() != NameAuto || len(k.arms) != len(AutoCandidates()) || k.odds != AutoOdds {
+		t.Errorf("auto: %q with %d candidates, odds %v", k.Name(), len(k.arms), k.odds)
+	}
+	k = must(ParseKernel("auto:base+plus", g, kernel.RBF))
+	if k.Name() != "auto:base+plus" || len(k.arms) != 2 || k.arms[1].Name() != NamePlus {
+		t.Errorf("auto:base+plus: %q, %d candidates", k.Name(), len(k.arms))
+	}
+	if k := must(ParseKernel("auto:nystrom+avg+plus", g, kernel.RBF)); k.Name() != NameAuto {
+		t.Errorf("auto's own candidates name themselves %q", k.Name())
+	}
+	for _, bad := range []string{"auto:plus", "auto:plus+plus", "auto:auto+plus", "auto:foo+plus", "auto:"} {
+		if _, err := ParseKernel(bad, g, kernel.RBF); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+	if _, err := ParseKernel("auto", nil, kernel.RBF); err == nil {
+		t.Error("auto without a group parsed")
+	}
+}
