@@ -30,6 +30,11 @@
 // covariance of its own without changing symbo; its kernels need no
 // gradient (the ascent then differentiates them numerically), and the
 // group declared with it defines the orbits pending points exclude.
+// Auto fits each of its candidates (nystrom, avg, plus, or those AutoOf
+// names) at every step and predicts with the one of highest log marginal
+// likelihood, the last favoured by the log prior odds AutoOdds; a step
+// costs the sum of the candidates' fits plus one acquisition, and the
+// choice is a function of the observations like the rest of the step.
 //
 // At every acquisition step the signal variance, lengthscale and noise are
 // fitted by gp.Fit to all observations (Config.FitMode: each kernel on its
