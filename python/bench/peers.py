@@ -504,17 +504,18 @@ def run_all(args):
     cache = args.cache
     os.makedirs(cache, exist_ok=True)
     rng = np.random.default_rng(12345)
+    probs, fns, sys_objs = {}, {}, {}
     for name in problems:
-        p = problem(name)
+        p = probs[name] = problem(name)
         err = check_agreement(args.perf, p, rng)
         log(f"peers: {name}: numpy f agrees with perf eval at 50 random points (max relative error {err:.2g})"
             if p["f"] is not None else f"peers: {name}: f evaluated by perf eval")
-        if p["f"] is None:
-            f = lambda x, n=name: perf_eval(args.perf, n, [x])[0]  # noqa: E731
-        else:
-            f = p["f"]
-        sys_objs = {}
-        for seed in range(a, b):
+        fns[name] = p["f"] if p["f"] is not None else (lambda x, n=name: perf_eval(args.perf, n, [x])[0])
+    # Seeds outermost, then problems, then systems: the systems alternate run by run (machine load hits all
+    # alike), and a run stopped early leaves every problem with the same seeds.
+    for seed in range(a, b):
+        for name in problems:
+            p, f = probs[name], fns[name]
             dz = None
             for s in systems:
                 if s == "botorch-orbit" and (p["order"] is None or p["order"] > ORBIT_MAX or p["matrices"] is None):
@@ -524,11 +525,11 @@ def run_all(args):
                     continue
                 if dz is None:
                     dz = design(args.perf, p, seed, args.init, args.iters, cache)
-                if s not in sys_objs:
-                    sys_objs[s] = BoTorchSystem(p, s == "botorch-orbit") if s.startswith("botorch") else OptunaSystem(p, s)
+                if (name, s) not in sys_objs:
+                    sys_objs[name, s] = BoTorchSystem(p, s == "botorch-orbit") if s.startswith("botorch") else OptunaSystem(p, s)
                 sign = -1 if dz["minimize"] else 1
                 t0 = time.perf_counter()
-                xs, ys, fs, secs = sys_objs[s].run(dz, sign, f, args.iters, seed)
+                xs, ys, fs, secs = sys_objs[name, s].run(dz, sign, f, args.iters, seed)
                 wall = time.perf_counter() - t0
                 metric, curve = metric_of(dz, fs)
                 rec = dict(problem=name, system=s, seed=seed, metric=metric, cumulative_regret=curve,
