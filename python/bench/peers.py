@@ -101,6 +101,7 @@ import numpy as np
 
 SYSTEMS = ["botorch", "botorch-orbit", "optuna-gp", "optuna-tpe", "random"]
 PYRO_STANDIN = False
+VERSIONS = None
 
 
 def log(*a):
@@ -468,6 +469,12 @@ def versions():
         except Exception as e:  # noqa: BLE001
             v[mod] = f"unavailable: {e}"
     v["pyro"] = "stand-in module (pyro absent)" if PYRO_STANDIN else _pyro_version()
+    try:  # the Debian packages, where they are installed that way
+        out = subprocess.run(["dpkg-query", "-W", "-f", "${Package} ${Version}\\n", "python3-torch", "python3-scipy",
+                              "python3-numpy", "python3-matplotlib"], capture_output=True, text=True).stdout
+        v["debian"] = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+    except OSError:
+        pass
     return v
 
 
@@ -539,7 +546,7 @@ def run_all(args):
                            iters=args.iters, beta="0.5*d*log(t), t = 1..iters" if s.startswith("botorch") else None,
                            group=p["group"] if s == "botorch-orbit" else None,
                            group_order=p["order"] if s == "botorch-orbit" else None,
-                           perf_revision=dz["perf_revision"], pyro_standin=PYRO_STANDIN)
+                           perf_revision=dz["perf_revision"], pyro_standin=PYRO_STANDIN, env=VERSIONS)
                 write_atomic(path, json.dumps(rec))
                 log(f"peers: {name} {s} seed {seed}: metric {metric:.6g}, median {np.median(secs):.3f} s/step, {wall:.1f} s")
 
@@ -630,6 +637,26 @@ def report(args):
             else:
                 out.append("—")
         lines.append(f"| {label} | " + " | ".join(out) + " |")
+    # Paired differences against BoTorch: the same seeds see the same initial design and noise.
+    ref = {prob: {r["seed"]: r["metric"] for r in by.get((prob, "botorch"), [])} for prob in problems}
+    lines += ["", "Paired difference from BoTorch's SingleTaskGP (row − botorch, same seeds: the same initial design "
+              "and noise), mean ± s.e. over the seeds both have; negative: lower regret than BoTorch. "
+              "t-based, uncorrected; bold where |mean| > 2 s.e.", "",
+              head.replace("| system |", "| system − botorch |"), "|---" * (len(problems) + 1) + "|"]
+    others = [(s, {prob: {r["seed"]: r["metric"] for r in by.get((prob, s), [])} for prob in problems})
+              for s in sysnames if s != "botorch"]
+    others += [(label, {prob: dict(zip(seeds, cells[prob][0])) for prob in cells}) for label, cells, _, _ in srows]
+    for label, per in others:
+        out = []
+        for prob in problems:
+            common = sorted(set(per.get(prob, {})) & set(ref[prob]))
+            if len(common) < 2:
+                out.append("—")
+                continue
+            m, se = mse([per[prob][k] - ref[prob][k] for k in common])
+            cell = fmt(m, se) + ("" if len(common) == len(seeds) else f" (n={len(common)})")
+            out.append(f"**{cell}**" if abs(m) > 2 * se else cell)
+        lines.append(f"| {label} | " + " | ".join(out) + " |")
     lines += ["", "symbo's rows come from:", ""]
     seen = set()
     for label, _, cmd, rev in srows:
@@ -638,9 +665,11 @@ def report(args):
         seen.add(label.split("(")[-1])
         lines.append(f"- ({label.split('(')[-1]} `{cmd}` at {rev}")
     # Versions from one record's run environment
-    v = versions()
-    lines += ["", "Environment of this report: " + ", ".join(f"{k} {v[k]}" for k in
-                                                            ["python", "torch", "gpytorch", "linear_operator", "botorch", "optuna", "scipy", "numpy", "pyro", "cpu"]), ""]
+    v = VERSIONS
+    keys = ["python", "torch", "gpytorch", "linear_operator", "botorch", "optuna", "scipy", "numpy", "pyro", "cpu", "nproc"]
+    envs = sorted({json.dumps({k: r["env"].get(k) for k in keys}) for r in recs if r.get("env")})
+    lines += ["", "Versions the runs recorded: " + "; ".join(", ".join(f"{k} {val}" for k, val in json.loads(e).items())
+                                                       for e in envs) + f". Debian packages: {v.get('debian')}.", ""]
     write_atomic(os.path.join(args.out, "table.md"), "\n".join(lines) + "\n")
     summary = dict(seeds=[a, b], problems=problems, versions=v, command=" ".join(sys.argv),
                    cells={f"{p}/{s}": dict(n=len(rs), mean=mse([r["metric"] for r in rs])[0],
@@ -651,8 +680,11 @@ def report(args):
                    symbo={f"{p}/{label}": dict(per_seed=dict(zip(seeds, cells[p][0])), step_seconds=cells[p][1])
                           for label, cells, _, _ in srows for p in cells})
     write_atomic(os.path.join(args.out, "summary.json"), json.dumps(summary, indent=1))
+    strips = {(p, s): [r["metric"] for r in by.get((p, s), [])] for p in problems for s in sysnames}
+    strips.update({(p, label): cells[p][0] for label, cells, _, _ in srows for p in cells})
     try:
         plot(args.out, problems, curves)
+        plot_strips(args.out, problems, strips)
     except ImportError as e:
         log(f"peers: no figure ({e})")
     print("\n".join(lines))
@@ -688,6 +720,40 @@ def plot(out, problems, curves):
         os.replace(tmp, os.path.join(out, "regret." + ext))
 
 
+def plot_strips(out, problems, strips):
+    """Every run's metric, one dot per seed, per problem and system, with the mean (bar) and median (diamond)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    labels = []
+    for (_, s) in strips:
+        if s not in labels:
+            labels.append(s)
+    ps = [p for p in problems if any(strips.get((p, s)) for s in labels)]
+    fig, axes = plt.subplots(1, len(ps), figsize=(4.6 * len(ps), 0.35 * len(labels) + 1.6), squeeze=False)
+    rng = np.random.default_rng(0)
+    for ax, prob in zip(axes[0], ps):
+        for i, s in enumerate(labels):
+            v = np.asarray(strips.get((prob, s)) or [])
+            if not len(v):
+                continue
+            ax.plot(v, i + 0.15 * rng.uniform(-1, 1, len(v)), ".", ms=3, alpha=0.6)
+            ax.plot([v.mean()] * 2, [i - 0.3, i + 0.3], "k-", lw=1.2)
+            ax.plot([np.median(v)], [i], "kD", ms=3)
+        ax.set_yticks(range(len(labels)))
+        ax.set_yticklabels(labels if ax is axes[0][0] else [""] * len(labels), fontsize=7)
+        ax.set_title(prob)
+        ax.set_xlabel("cumulative regret")
+        if prob != "WLAN8d" and all(min(strips.get((prob, s)) or [1]) > 0 for s in labels):
+            ax.set_xscale("log")
+    fig.tight_layout()
+    for ext in ["png", "svg"]:
+        fd, tmp = tempfile.mkstemp(dir=out, prefix=".tmp-", suffix="." + ext)
+        os.close(fd)
+        fig.savefig(tmp, dpi=110)
+        os.replace(tmp, os.path.join(out, "strips." + ext))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--perf", default="/tmp/peers-perf", help="a built perf binary (go build ./cmd/perf)")
@@ -702,9 +768,11 @@ def main():
     ap.add_argument("--report", action="store_true", help="only write table.md, summary.json and the figures")
     ap.add_argument("--symbo", action="append", help="LABEL=record.json[:kernels] rows for the table (repeatable)")
     args = ap.parse_args()
+    install_pyro_standin()
+    global VERSIONS
+    VERSIONS = versions()
     if not args.report:
-        install_pyro_standin() if any(s.startswith("botorch") for s in args.systems.split(",")) else None
-        log("peers: versions " + json.dumps(versions()))
+        log("peers: versions " + json.dumps(VERSIONS))
         run_all(args)
     report(args)
 
