@@ -264,6 +264,10 @@ def install_pyro_standin():
         return
     except ImportError:
         pass
+    try:
+        import gpytorch  # noqa: F401
+    except ImportError:
+        return  # nothing to stand in for (e.g. --report without the packages)
     PYRO_STANDIN = True
     # gpytorch probes pyro at import (try/except) and uses pyro-aware classes when it finds it: import it
     # first, so that it sees no pyro, then register the stand-in that botorch's module-level imports need.
