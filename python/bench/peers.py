@@ -664,9 +664,9 @@ def report(args):
     lines += ["", "symbo's rows come from:", ""]
     seen = set()
     for label, _, cmd, rev in srows:
-        if label.split("(")[-1] in seen:
+        if cmd in seen:
             continue
-        seen.add(label.split("(")[-1])
+        seen.add(cmd)
         lines.append(f"- ({label.split('(')[-1]} `{cmd}` at {rev}")
     # Versions from one record's run environment
     v = VERSIONS
