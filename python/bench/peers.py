@@ -703,15 +703,15 @@ def plot(out, problems, curves):
         return
     fig, axes = plt.subplots(1, len(ps), figsize=(4.2 * len(ps), 3.4), squeeze=False)
     for ax, prob in zip(axes[0], ps):
-        for s in SYSTEMS:
+        for i, s in enumerate(SYSTEMS):
             c = curves.get((prob, s))
             if c is None:
                 continue
             t = np.arange(1, c.shape[1] + 1)
             m = c.mean(0)
             se = c.std(0, ddof=1) / math.sqrt(c.shape[0]) if c.shape[0] > 1 else 0 * m
-            ax.plot(t, m, label=s)
-            ax.fill_between(t, m - se, m + se, alpha=0.2)
+            ax.plot(t, m, label=s, color=f"C{i}")
+            ax.fill_between(t, m - se, m + se, alpha=0.2, color=f"C{i}")
         ax.set_title(prob)
         ax.set_xlabel("BO step t")
         ax.set_ylabel("cumulative regret")
@@ -741,7 +741,7 @@ def plot_strips(out, problems, strips):
             v = np.asarray(strips.get((prob, s)) or [])
             if not len(v):
                 continue
-            ax.plot(v, i + 0.15 * rng.uniform(-1, 1, len(v)), ".", ms=3, alpha=0.6)
+            ax.plot(v, i + 0.15 * rng.uniform(-1, 1, len(v)), ".", ms=3, alpha=0.6, color=f"C{i % 10}")
             ax.plot([v.mean()] * 2, [i - 0.3, i + 0.3], "k-", lw=1.2)
             ax.plot([np.median(v)], [i], "kD", ms=3)
         ax.set_yticks(range(len(labels)))
