@@ -14,7 +14,8 @@ would), until
   - no trial was proposed on the orbit of a trial that had failed before
     it started (failed points are never proposed again);
   - no two trials that ran at the same time share an orbit;
-  - the best value beats RandomSampler's on the same budget and objective.
+  - the best value beats RandomSampler's on the same budget and objective
+    (a statistical check: a study failing it alone is run once more).
 
 It prints one JSON line of figures on stdout (progress on stderr) and exits
 1 if a check fails. Run it with `make field` (scripts/with-postgres.sh
@@ -151,6 +152,22 @@ def main():
     if not args.url:
         print("field_study: no storage URL (set SYMBO_TEST_POSTGRES, e.g. via scripts/with-postgres.sh, or --url)", file=sys.stderr)
         return 2
+    # The last check (beating RandomSampler) is statistical: a study whose
+    # workers interleave differently is another sample, and about one in
+    # ten here falls short (best 0.86 against 0.73 in one of nine local
+    # runs under load). A study failing that check alone is run once more;
+    # a failed correctness check (a crash, a re-proposed failed orbit, two
+    # concurrent trials on one orbit) never is.
+    rc, only_quality = run(args)
+    if rc != 0 and only_quality:
+        print("field: the quality check alone failed; running the study once more", file=sys.stderr)
+        rc, _ = run(args)
+    return rc
+
+
+def run(args):
+    """One field study: (exit status, whether the quality check was the only
+    failure)."""
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     storage = optuna.storages.RDBStorage(args.url)
     try:
@@ -263,7 +280,7 @@ def main():
                         "system_attrs": {k: v for k, v in t.system_attrs.items() if k.startswith("symbo:")}}
                        for t in trials], f, indent=1)
         print("field: the study's trials are in " + dump, file=sys.stderr)
-    return 0 if not failures else 1
+    return (0 if not failures else 1), len(failures) == 1 and not (best < rand)
 
 
 if __name__ == "__main__":

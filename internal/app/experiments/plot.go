@@ -99,10 +99,13 @@ func (p Panel) build() (*plot.Plot, error) {
 	pl.Legend.Left = false
 	pl.Legend.TextStyle.Font.Size = vg.Points(8)
 	pl.Add(plotter.NewGrid())
+	drawn := 0
 	for _, s := range p.Series {
+		s = p.plottable(s)
 		if len(s.X) == 0 {
 			continue
 		}
+		drawn++
 		col, glyph := kernelStyle(s.Kernel)
 		if s.Kernel == "" {
 			col, glyph = paletteStyle(s.Color)
@@ -160,16 +163,46 @@ func (p Panel) build() (*plot.Plot, error) {
 		}
 		pl.Legend.Add(label, line, sc)
 	}
-	if p.LogY {
+	// A log axis needs positive data (gonum/plot panics otherwise): with
+	// nothing left to draw the axes stay linear.
+	if p.LogY && drawn > 0 {
 		pl.Y.Scale = plot.LogScale{}
 		pl.Y.Tick.Marker = plot.LogTicks{Prec: 1}
 	}
-	if p.LogX {
+	if p.LogX && drawn > 0 {
 		pl.X.Scale = plot.LogScale{}
 		pl.X.Tick.Marker = plot.LogTicks{Prec: 1}
 	}
 	p.placeLegend(pl)
 	return pl, nil
+}
+
+// plottable returns s without the points a panel cannot draw: non-finite
+// coordinates, and non-positive ones on a log axis (a timing measured as
+// 0 s, a regret of exactly 0); on a log y axis an error band or bar that
+// would reach 0 or below is shortened to 0.9 of the value, on both sides.
+func (p Panel) plottable(s Series) Series {
+	ok := func(v float64, log bool) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) && (!log || v > 0) }
+	out := s
+	out.X, out.Y, out.Err = nil, nil, nil
+	withErr := len(s.Err) == len(s.Y)
+	for i := range s.X {
+		if i >= len(s.Y) || !ok(s.X[i], p.LogX) || !ok(s.Y[i], p.LogY) {
+			continue
+		}
+		out.X, out.Y = append(out.X, s.X[i]), append(out.Y, s.Y[i])
+		if withErr {
+			e := s.Err[i]
+			if math.IsNaN(e) || math.IsInf(e, 0) {
+				e = 0
+			}
+			if p.LogY && s.Y[i]-e <= 0 {
+				e = 0.9 * s.Y[i]
+			}
+			out.Err = append(out.Err, e)
+		}
+	}
+	return out
 }
 
 // buildStrips draws a strip plot: one column per kernel, named on the x

@@ -140,3 +140,29 @@ func TestStripFigure(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestLogAxisNonPositive: a log axis with zero, negative and non-finite
+// values (a timing measured as 0 s under load panicked gonum/plot in perf
+// complexity) draws the positive points, and a panel left with none
+// falls back to linear axes — no panic, both files written.
+func TestLogAxisNonPositive(t *testing.T) {
+	dir := t.TempDir()
+	panels := []Panel{
+		{Title: "mixed", LogX: true, LogY: true, Series: []Series{
+			{X: []float64{0, 1, 2, 4}, Y: []float64{1e-3, 0, 2e-3, math.NaN()}, Err: []float64{1e-4, 0, 5e-3, 0}, Label: "a"},
+			{X: []float64{1, 2}, Y: []float64{-1, 3e-3}, Label: "b"},
+		}},
+		{Title: "nothing positive", LogY: true, Series: []Series{{X: []float64{1, 2}, Y: []float64{0, -2}, Label: "c"}}},
+	}
+	files, err := WriteFigure(dir, "logaxis", panels, 2, "caption")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 2 {
+		t.Fatalf("files %v", files)
+	}
+	s := Panel{LogY: true}.plottable(panels[0].Series[0])
+	if len(s.X) != 2 || s.X[0] != 0 || s.Y[1] != 2e-3 || math.Abs(s.Err[1]-1.8e-3) > 1e-15 {
+		t.Errorf("log-y plottable: %+v", s)
+	}
+}
