@@ -162,7 +162,12 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 	default:
 		return nil, fmt.Errorf("gp: unknown fit mode %d", int(opts.Mode))
 	}
-	h, info, err := fitHyper(fb, be, xc, ys, scale, opts)
+	fy := ys
+	if lb, ok := fb.(*landmarkBound); ok && lb.fit != nil {
+		// NewLandmarkFamily: the exact likelihood of the fitting subset.
+		fb, fy = lb.fit.b, lb.fit.gather(ys)
+	}
+	h, info, err := fitHyper(fb, be, xc, fy, scale, opts)
 	if err != nil {
 		return nil, err
 	}

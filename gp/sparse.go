@@ -1,0 +1,215 @@
+package gp
+
+import (
+	"fmt"
+
+	"github.com/symbo/symbo/internal/check"
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/linalg"
+	"gonum.org/v1/gonum/mat"
+)
+
+var (
+	_ Family   = (*sparseFamily)(nil)
+	_ baser    = (*sparseFamily)(nil)
+	_ memoryer = (*sparseFamily)(nil)
+)
+
+// LandmarkOptions are the settings of NewLandmarkFamily. The zero value
+// is the default.
+type LandmarkOptions struct {
+	// Backend computes the eigendecompositions and the QR of the landmark
+	// model; nil means linalg.Default().
+	Backend linalg.Backend
+}
+
+// sparseFamily is any family whose kernels do not depend on the training
+// inputs, capped at m points: exact on n ≤ m inputs, a landmark (DTC)
+// model above (see NewLandmarkFamily).
+type sparseFamily struct {
+	inner Family
+	m     int
+	be    linalg.Backend
+}
+
+// NewLandmarkFamily caps the exact GP of fam at m training inputs. On
+// n ≤ m inputs it is fam itself (the same bits). On more, the GP is the
+// deterministic training conditional (DTC, Quiñonero-Candela & Rasmussen
+// 2005) of fam's kernel on m landmarks chosen among the inputs:
+//
+//   - Hyperparameters are fitted by Fit on a subset of m of the inputs
+//     (subset of data; Chalupka, Williams & Murray 2013 found it the
+//     cost-effective way to set the hyperparameters of the sparse
+//     approximations), the exact profile likelihood of fam there: O(m³)
+//     per lengthscale, independent of n. The subset is the inputs of
+//     indices ⌊t·n/m⌋, t = 0…m−1: every ⌈n/m⌉-th observation in the order
+//     given, so in BO the early space-filling points and the late ones near
+//     the incumbent in proportion; no seed.
+//   - At the fitted lengthscale the landmarks D are chosen among all n
+//     inputs by greedy pivoted Cholesky of the unit-variance Gram C_ℓ (the
+//     input of largest residual prior variance C_ii − Σ_t L_it² next, ties
+//     to the smallest index, at most m, stopping when every residual is
+//     below n·ε·max C_ii), as NewLandmarkPlusFamily chooses k_plus's design.
+//   - The posterior is that of the low-rank-plus-noise model
+//     v·C_XD·C_DD⁺·C_DX + σ²·I (C_DD⁺ the pseudo-inverse truncated as
+//     kernel.Plus truncates) for the mean; the variance adds to the
+//     subset-of-regressors variance the prior variance the landmarks do not
+//     explain, v·(c(x, x) − c(x, D)·C_DD⁺·c(D, x)), so far from every
+//     landmark it returns to the prior's (the SoR variance would vanish
+//     there, starving UCB of exploration). GP.LogMarginal is this model's
+//     likelihood on all n inputs; GP.Kernel is fam's own kernel v·C_ℓ.
+//
+// With every input a landmark (C_DD well conditioned) the mean and
+// variance are the exact GP's. Cost above m: the fit O(m³) per
+// lengthscale (an exact fit on m points), then m columns of n kernel
+// evaluations, O(n·m²) for the selection and the QR and two m×m
+// eigendecompositions; a prediction m kernel evaluations against the
+// landmarks (and their gradient) plus O(m·r + r²), r ≤ m.
+//
+// fam's kernels must not depend on the training inputs (Bound.Kernel
+// gives the same kernel whatever x was bound): true of NewBaseFamily,
+// NewMaxFamily, NewAvgFamily and FamilyOf; k_plus's design is its inputs,
+// so NewPlusFamily and NewLandmarkPlusFamily are refused (use
+// NewLandmarkPlusFamily). m must be at least 1.
+func NewLandmarkFamily(fam Family, m int, o LandmarkOptions) (Family, error) {
+	if check.IsNil(fam) {
+		return nil, fmt.Errorf("%w: NewLandmarkFamily needs a family", ErrNilArgument)
+	}
+	if m < 1 {
+		return nil, fmt.Errorf("gp: landmark count %d < 1", m)
+	}
+	switch fam.(type) {
+	case *plusFamily, *landmarkFamily, *sparseFamily:
+		return nil, fmt.Errorf("gp: NewLandmarkFamily: %T's kernel depends on its inputs (use NewLandmarkPlusFamily for k_plus)", fam)
+	}
+	be := o.Backend
+	if be == nil {
+		var err error
+		if be, err = linalg.Default(); err != nil {
+			return nil, fmt.Errorf("gp: %w", err)
+		}
+	}
+	return &sparseFamily{inner: fam, m: m, be: be}, nil
+}
+
+// Dim is d.
+func (f *sparseFamily) Dim() int { return f.inner.Dim() }
+
+// Base is the inner family's base family with the same cap, so that
+// ModeBase fits on a subset too (an exact base fit on n points costs
+// O(n³)).
+func (f *sparseFamily) Base() Family {
+	bf, ok := f.inner.(baser)
+	if !ok {
+		return errFamily{d: f.Dim(), err: fmt.Errorf("gp: ModeBase: family %T has no base family", f.inner)}
+	}
+	return &sparseFamily{inner: bf.Base(), m: f.m, be: f.be}
+}
+
+// memory is the inner family's on n ≤ m points; above, its memory on the
+// m-point subset plus the landmark model's n×(2m+2) columns, scratch and
+// the inputs.
+func (f *sparseFamily) memory(n int) float64 {
+	if n <= f.m {
+		return familyMemory(f.inner, n)
+	}
+	nf, mf := float64(n), float64(f.m)
+	return familyMemory(f.inner, f.m) + 8*nf*(2*mf+float64(f.Dim())+8)
+}
+
+// subsetIndices returns ⌊t·n/m⌋ for t = 0…m−1 (strictly increasing for
+// n > m).
+func subsetIndices(n, m int) []int {
+	idx := make([]int, m)
+	for t := range idx {
+		idx[t] = t * n / m
+	}
+	return idx
+}
+
+// subsetFit is the fitting subset of a landmark bound: fam bound to the
+// inputs idx.
+type subsetFit struct {
+	b   Bound
+	idx []int
+}
+
+// gather returns y at the subset's indices.
+func (s *subsetFit) gather(y []float64) []float64 {
+	out := make([]float64, len(s.idx))
+	for t, i := range s.idx {
+		out[t] = y[i]
+	}
+	return out
+}
+
+// Bind is the inner family's on n ≤ m inputs; above, it binds the inner
+// family to the fitting subset and keeps x for the landmark model.
+func (f *sparseFamily) Bind(x *mat.Dense) (Bound, error) {
+	n, d := x.Dims()
+	if n <= f.m {
+		return f.inner.Bind(x)
+	}
+	if d != f.Dim() {
+		return nil, fmt.Errorf("gp: inputs have %d columns, family dimension is %d", d, f.Dim())
+	}
+	idx := subsetIndices(n, f.m)
+	xs := mat.NewDense(len(idx), d, nil)
+	for t, i := range idx {
+		xs.SetRow(t, x.RawRowView(i))
+	}
+	sub, err := f.inner.Bind(xs)
+	if err != nil {
+		return nil, err
+	}
+	xc := mat.DenseCopyOf(x)
+	unit := false
+	if c, ok := sub.(constDiag); ok && c.constantDiag() {
+		unit = true
+	}
+	src := &kernSource{x: xc, n: n, d: d, kernel: sub.Kernel, unit: unit}
+	return &landmarkBound{src: src, m: f.m, be: f.be, x: xc, n: n, constDiag: unit,
+		mem: f.memory(n), fit: &subsetFit{b: sub, idx: idx}}, nil
+}
+
+// kernSource is the landmark source of a family whose kernel does not
+// depend on the inputs: C_ℓ's columns by CrossTo of its unit-variance
+// kernel, n evaluations each, recomputed at every lengthscale.
+type kernSource struct {
+	x      *mat.Dense
+	n, d   int
+	kernel func(v, l float64) (kernel.Kernel, error)
+	unit   bool // C_ℓ(x, x) = 1
+}
+
+func (s *kernSource) unitKernel(l float64) (kernel.Kernel, error) { return s.kernel(1, l) }
+
+func (s *kernSource) level(l float64) (lmLevel, error) {
+	k, err := s.kernel(1, l)
+	if err != nil {
+		return lmLevel{}, err
+	}
+	var lv lmLevel
+	if !s.unit {
+		if lv.diag, err = k.DiagTo(nil, s.x); err != nil {
+			return lmLevel{}, fmt.Errorf("prior variance: %w", err)
+		}
+	}
+	lv.colTo = func(dst []float64, j int, _ []float64) error {
+		xj := mat.NewDense(1, s.d, s.x.RawRowView(j))
+		if err := k.CrossTo(mat.NewDense(s.n, 1, dst), s.x, xj); err != nil {
+			return fmt.Errorf("gp: landmarks: cross-covariance: %w", err)
+		}
+		return nil
+	}
+	return lv, nil
+}
+
+// errFamily is a family whose Bind fails with err.
+type errFamily struct {
+	d   int
+	err error
+}
+
+func (f errFamily) Dim() int                       { return f.d }
+func (f errFamily) Bind(*mat.Dense) (Bound, error) { return nil, f.err }
