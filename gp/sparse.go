@@ -153,7 +153,14 @@ func (f *sparseFamily) Bind(x *mat.Dense) (Bound, error) {
 	if d != f.Dim() {
 		return nil, fmt.Errorf("gp: inputs have %d columns, family dimension is %d", d, f.Dim())
 	}
-	idx := subsetIndices(n, f.m)
+	return f.bindLandmarks(x)
+}
+
+// bindLandmarks binds the landmark model to x (n×d) whatever n (with
+// n ≤ m the subset is every input).
+func (f *sparseFamily) bindLandmarks(x *mat.Dense) (*landmarkBound, error) {
+	n, d := x.Dims()
+	idx := subsetIndices(n, min(f.m, n))
 	xs := mat.NewDense(len(idx), d, nil)
 	for t, i := range idx {
 		xs.SetRow(t, x.RawRowView(i))
