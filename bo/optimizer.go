@@ -503,9 +503,9 @@ func (o *Optimizer) fitModel() error {
 }
 
 // landmarked reports whether a GP of the kernel on count points uses
-// landmarks (a Nyström kernel with more points than Config.Landmarks).
+// landmarks (a built-in kernel with more points than Config.Landmarks).
 func (o *Optimizer) landmarked(count int) bool {
-	return o.cfg.Kernel.nystrom && o.cfg.Landmarks > 0 && count > o.cfg.Landmarks
+	return o.cfg.Kernel.capped && o.cfg.Landmarks > 0 && count > o.cfg.Landmarks
 }
 
 // condition sets the predicting model: the fitted one conditioned on the

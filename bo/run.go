@@ -555,7 +555,7 @@ func sumAskTimes(infos []Diagnostics) time.Duration {
 
 // landmarksOf is the Trace's Landmarks of c.
 func landmarksOf(c Config) int {
-	if !c.Kernel.nystrom {
+	if !c.Kernel.capped {
 		return 0
 	}
 	return max(c.Landmarks, -1)
