@@ -77,7 +77,8 @@ func (f *landmarkFamily) memory(n int) float64 {
 		return denseMemory(n)
 	}
 	nf, mf := float64(n), float64(f.m)
-	return 8 * nf * (3*mf + float64(lmCacheCols(n, f.m)) + float64(f.Dim()) + 4)
+	// (+ an exact GP on m points, for LandmarkFitSubset)
+	return 8*nf*(3*mf+float64(lmCacheCols(n, f.m))+float64(f.Dim())+4) + denseMemory(f.m)
 }
 
 // Bind keeps x; above m points it prepares the orbit distances to the
@@ -102,8 +103,17 @@ func (f *landmarkFamily) bindLandmarks(x *mat.Dense) (*landmarkBound, error) {
 	}
 	xc := mat.DenseCopyOf(x)
 	src := &distSource{x: xc, od: od, n: n, m: f.m, shape: f.plus.max.shape, max: f.plus.max, cols: make([][]float64, n)}
-	return &landmarkBound{src: src, m: f.m, be: f.plus.opts.Backend, relTol: f.plus.opts.RelTol, x: xc, n: n,
-		nystrom: true, plusOpts: f.plus.opts, mem: f.memory(n)}, nil
+	lb := &landmarkBound{src: src, m: f.m, be: f.plus.opts.Backend, relTol: f.plus.opts.RelTol, x: xc, n: n,
+		nystrom: true, plusOpts: f.plus.opts, mem: f.memory(n), defaultFit: LandmarkFitLikelihood}
+	lb.sub.mk = func() (*subsetFit, error) {
+		idx, xs := subsetOf(xc, f.m)
+		sb, err := f.plus.Bind(xs)
+		if err != nil {
+			return nil, err
+		}
+		return &subsetFit{b: sb, idx: idx}, nil
+	}
+	return lb, nil
 }
 
 // landmarkBound is a landmark family bound to n > m inputs: the columns
@@ -128,9 +138,10 @@ type landmarkBound struct {
 	// no kernel diagonal or its gradient).
 	constDiag bool
 	mem       float64 // the family's memory bound at n
-	// fit, when not nil, is the subset the hyperparameters are fitted on
-	// (sparseFamily): its Bound and indices into x.
-	fit *subsetFit
+	// sub is the subset LandmarkFitSubset fits on; defaultFit the
+	// family's rule for LandmarkFitDefault.
+	sub        subsetBound
+	defaultFit LandmarkFit
 }
 
 // lmSource supplies the columns of the unit-variance correlation C_ℓ on

@@ -2,6 +2,10 @@ package gp
 
 import (
 	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/symbo/symbo/internal/errclass"
 
 	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/kernel"
@@ -134,6 +138,43 @@ type subsetFit struct {
 	idx []int
 }
 
+// subsetBound is a landmark bound's fitting subset, made on first use
+// (mk binds the exact family to the subset's inputs).
+type subsetBound struct {
+	once sync.Once
+	mk   func() (*subsetFit, error)
+	done bool
+	fit  *subsetFit
+	err  error
+}
+
+// subset returns the fitting subset of b.
+func (b *landmarkBound) subset() (*subsetFit, error) {
+	s := &b.sub
+	if s.done {
+		return s.fit, nil
+	}
+	s.once.Do(func() {
+		if s.mk == nil {
+			s.err = fmt.Errorf("gp: landmarks: no fitting subset")
+			return
+		}
+		s.fit, s.err = s.mk()
+	})
+	return s.fit, s.err
+}
+
+// subsetOf returns the inputs of x (n×d) at the m indices ⌊t·n/m⌋.
+func subsetOf(x *mat.Dense, m int) ([]int, *mat.Dense) {
+	n, d := x.Dims()
+	idx := subsetIndices(n, min(m, n))
+	xs := mat.NewDense(len(idx), d, nil)
+	for t, i := range idx {
+		xs.SetRow(t, x.RawRowView(i))
+	}
+	return idx, xs
+}
+
 // gather returns y at the subset's indices.
 func (s *subsetFit) gather(y []float64) []float64 {
 	out := make([]float64, len(s.idx))
@@ -160,11 +201,7 @@ func (f *sparseFamily) Bind(x *mat.Dense) (Bound, error) {
 // n ≤ m the subset is every input).
 func (f *sparseFamily) bindLandmarks(x *mat.Dense) (*landmarkBound, error) {
 	n, d := x.Dims()
-	idx := subsetIndices(n, min(f.m, n))
-	xs := mat.NewDense(len(idx), d, nil)
-	for t, i := range idx {
-		xs.SetRow(t, x.RawRowView(i))
-	}
+	idx, xs := subsetOf(x, f.m)
 	sub, err := f.inner.Bind(xs)
 	if err != nil {
 		return nil, err
@@ -175,8 +212,10 @@ func (f *sparseFamily) bindLandmarks(x *mat.Dense) (*landmarkBound, error) {
 		unit = true
 	}
 	src := &kernSource{x: xc, n: n, d: d, kernel: sub.Kernel, unit: unit}
-	return &landmarkBound{src: src, m: f.m, be: f.be, x: xc, n: n, constDiag: unit,
-		mem: f.memory(n), fit: &subsetFit{b: sub, idx: idx}}, nil
+	lb := &landmarkBound{src: src, m: f.m, be: f.be, x: xc, n: n, constDiag: unit,
+		mem: f.memory(n), defaultFit: LandmarkFitSubset}
+	lb.sub.fit, lb.sub.done = &subsetFit{b: sub, idx: idx}, true
+	return lb, nil
 }
 
 // kernSource is the landmark source of a family whose kernel does not
@@ -220,3 +259,80 @@ type errFamily struct {
 
 func (f errFamily) Dim() int                       { return f.d }
 func (f errFamily) Bind(*mat.Dense) (Bound, error) { return nil, f.err }
+
+// LandmarkFit says how Fit sets the hyperparameters of a GP whose family
+// uses landmarks on the inputs given (NewLandmarkFamily,
+// NewLandmarkPlusFamily above their cap m); other GPs ignore it.
+type LandmarkFit int
+
+const (
+	// LandmarkFitDefault is the family's own rule: LandmarkFitSubset for
+	// NewLandmarkFamily, LandmarkFitLikelihood for NewLandmarkPlusFamily
+	// (its rule since it was introduced, which the committed landmark
+	// study used).
+	LandmarkFitDefault LandmarkFit = iota
+	// LandmarkFitSubset maximizes the exact likelihood of the family
+	// itself on m of the n inputs, those of indices ⌊t·n/m⌋, t = 0…m−1
+	// (for k_plus: NewPlusFamily with that subset as design): O(m³) per
+	// lengthscale whatever n.
+	LandmarkFitSubset
+	// LandmarkFitLikelihood maximizes the landmark model's own likelihood
+	// on all n inputs, the landmarks chosen anew for every lengthscale
+	// tried: O(n·m² + m³) per lengthscale.
+	LandmarkFitLikelihood
+)
+
+func (f LandmarkFit) String() string {
+	switch f {
+	case LandmarkFitDefault:
+		return "default"
+	case LandmarkFitSubset:
+		return "subset"
+	case LandmarkFitLikelihood:
+		return "likelihood"
+	}
+	return fmt.Sprintf("LandmarkFit(%d)", int(f))
+}
+
+// ParseLandmarkFit parses "default", "subset" or "likelihood"
+// (case-insensitive; "" is "default").
+func ParseLandmarkFit(s string) (LandmarkFit, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "default", "":
+		return LandmarkFitDefault, nil
+	case "subset":
+		return LandmarkFitSubset, nil
+	case "likelihood":
+		return LandmarkFitLikelihood, nil
+	}
+	return 0, fmt.Errorf("%w: unknown landmark fit %q (want default, subset or likelihood)", errBadLandmarkFit, s)
+}
+
+var errBadLandmarkFit = errclass.New(errclass.Input, "gp: bad setting")
+
+func (f LandmarkFit) check() error {
+	if f < LandmarkFitDefault || f > LandmarkFitLikelihood {
+		return fmt.Errorf("%w: unknown landmark fit %d", errBadLandmarkFit, int(f))
+	}
+	return nil
+}
+
+// fitTarget returns the bound and outputs Fit maximizes the likelihood of
+// for the bound b (all n inputs, outputs ys) under the rule f.
+func fitTarget(b Bound, ys []float64, f LandmarkFit) (Bound, []float64, error) {
+	lb, ok := b.(*landmarkBound)
+	if !ok {
+		return b, ys, nil
+	}
+	if f == LandmarkFitDefault {
+		f = lb.defaultFit
+	}
+	if f == LandmarkFitLikelihood {
+		return b, ys, nil
+	}
+	sf, err := lb.subset()
+	if err != nil {
+		return nil, nil, err
+	}
+	return sf.b, sf.gather(ys), nil
+}

@@ -271,3 +271,60 @@ func TestSparseErrors(t *testing.T) {
 		t.Errorf("nil family: %v", err)
 	}
 }
+
+// TestLandmarkFitRules: LandmarkFitSubset fits k_plus on its subset (the
+// hyperparameters of NewPlusFamily's exact fit there), LandmarkFitDefault
+// keeps k_plus on its landmark likelihood (= LandmarkFitLikelihood, the
+// same bits) and NewLandmarkFamily on its subset; LandmarkFitLikelihood
+// fits a DTC GP on its landmark likelihood, deterministically; an unknown
+// rule is an input error.
+func TestLandmarkFitRules(t *testing.T) {
+	d, n, m := 3, 90, 20
+	rng := rand.New(rand.NewPCG(66, 0))
+	x, y := sample(rng, n, d)
+	c := lmCases(d)[1]
+	plus := lmFamily(t, c, m)
+	fit := func(fam Family, f LandmarkFit) *GP {
+		g, err := Fit(fam, x, y, FitOptions{Seed: 3, Backend: linalg.Gonum(), LandmarkFit: f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	gd, gl, gs := fit(plus, LandmarkFitDefault), fit(plus, LandmarkFitLikelihood), fit(plus, LandmarkFitSubset)
+	if gd.Hyper() != gl.Hyper() || math.Float64bits(gd.LogMarginal()) != math.Float64bits(gl.LogMarginal()) {
+		t.Errorf("plus: default %+v, likelihood %+v", gd.Hyper(), gl.Hyper())
+	}
+	idx, xs := subsetOf(x, m)
+	ys, _, _ := standardize(y)
+	sb, err := plus.plus.Bind(xs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _, err := fitHyper(sb, linalg.Gonum(), x, (&subsetFit{idx: idx}).gather(ys), 1, FitOptions{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gs.Hyper() != h || gs.Landmarks() == 0 {
+		t.Errorf("plus subset: %+v (%d landmarks), exact plus on the subset %+v", gs.Hyper(), gs.Landmarks(), h)
+	}
+	base := sparseOf(t, mustG(NewBaseFamily(kernel.Matern32, d)), m)
+	bd, bs, bl := fit(base, LandmarkFitDefault), fit(base, LandmarkFitSubset), fit(base, LandmarkFitLikelihood)
+	if bd.Hyper() != bs.Hyper() {
+		t.Errorf("base: default %+v, subset %+v", bd.Hyper(), bs.Hyper())
+	}
+	if bl2 := fit(base, LandmarkFitLikelihood); bl.Hyper() != bl2.Hyper() || bl.Landmarks() == 0 {
+		t.Errorf("base likelihood: %+v then %+v (%d landmarks)", bl.Hyper(), bl2.Hyper(), bl.Landmarks())
+	}
+	if _, err := Fit(base, x, y, FitOptions{LandmarkFit: LandmarkFit(7)}); errclass.Of(err) != errclass.Input {
+		t.Errorf("unknown rule: %v", err)
+	}
+	for _, s := range []string{"", "default", "Subset", " likelihood"} {
+		if _, err := ParseLandmarkFit(s); err != nil {
+			t.Errorf("ParseLandmarkFit(%q): %v", s, err)
+		}
+	}
+	if _, err := ParseLandmarkFit("sod"); errclass.Of(err) != errclass.Input {
+		t.Errorf("ParseLandmarkFit(sod): %v", err)
+	}
+}

@@ -51,7 +51,7 @@ of G (standard normal points, lengthscale 1):
                          enumerated k_max
   GP fit, acquisition,   one real bo.Optimizer Ask after n observations
   BO step                for each kernel of --bo-kernel (cold fit, as Ask
-                         does; plus and nystrom with --landmarks, so by
+                         does; every kernel with --landmarks, so by
                          default landmarks above 256 observations), on
                          Rastrigin for hyperoctahedral groups, else a
                          synthetic invariant objective; never estimated.
@@ -106,7 +106,7 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	nList := fs.String("n", "55,200,1000", "comma-separated numbers of points, ascending, each ≥ 2")
 	m := fs.Int("m", 1000, "candidates of the k_plus cross-covariance")
 	boKernel := fs.String("bo-kernel", "plus,base,avg", "comma-separated GP kernels of the BO phases: "+commaList(bo.KernelNames()))
-	landmarks := fs.Int("landmarks", 0, fmt.Sprintf("design cap `M` of plus and nystrom in the BO phases: 0 means %d, −1 never", bo.DefaultLandmarks))
+	landmarks := fs.Int("landmarks", 0, fmt.Sprintf("landmark cap `M` of every kernel in the BO phases (the design cap of plus and nystrom): 0 means %d, −1 never", bo.DefaultLandmarks))
 	gemmN := fs.Int("gemm-n", 1000, "order of the DGEMMs the BO steps are compared with")
 	eigenVsC := fs.String("eigen-vs-c", "", "comma-separated orders n at which the --backend EigenSym is timed against C LAPACKE_dsyevd (needs -tags openblas)")
 	timing := timingFlags(fs, "phase", 10, "estimate instead of run a phase predicted to take longer than this")

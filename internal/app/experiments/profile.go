@@ -43,7 +43,8 @@ type ProfileOptions struct {
 	// every n); nil means plus, base, avg.
 	BOKernels []string
 	// Landmarks is bo.Config.Landmarks for the BO phases (the design cap
-	// of plus and nystrom): 0 means bo.DefaultLandmarks, negative never.
+	// of plus and nystrom, the landmark cap of the others): 0 means
+	// bo.DefaultLandmarks, negative never.
 	Landmarks int
 	// GemmN is the order of the reference DGEMMs the BO steps are compared
 	// with (gonum's Dgemm and every backend's Gemm); 0 means 1000.
@@ -137,7 +138,7 @@ type ProfileRow struct {
 	// RatioBackendGemm (BO steps): the time over the profiled backend's
 	// Gemm of order GemmN.
 	RatioBackendGemm float64 `json:"ratio_backend_gemm,omitempty"`
-	// Landmarks (BO steps of plus and nystrom): the landmarks of the
+	// Landmarks (BO steps): the landmarks of the
 	// step's fit, 0 when its design was every observation.
 	Landmarks int    `json:"landmarks,omitempty"`
 	Note      string `json:"note,omitempty"`
@@ -191,7 +192,7 @@ var defaultProfileN = []int{55, 200, 1000}
 //   - gp-fit, acquisition, bo-iteration: one real bo.Optimizer Ask after
 //     n observations for each kernel of o.BOKernels (cold hyperparameter
 //     fit, then the acquisition optimizer; the iteration is the whole Ask;
-//     plus and nystrom with o.Landmarks), never estimated, the iteration
+//     every kernel with o.Landmarks), never estimated, the iteration
 //     row with its time over the GemmN DGEMMs' of the same run. The
 //     objective is the Rastrigin problem of the same d for the
 //     hyperoctahedral group, else a synthetic invariant objective (see
@@ -781,12 +782,9 @@ func (p *profiler) boPhases(n int) error {
 	return nil
 }
 
-// boLabel names a BO kernel in the rows: plus and nystrom with their
-// design cap.
+// boLabel names a BO kernel in the rows with its landmark cap (every
+// built-in kernel has one; plus and nystrom call it their design's).
 func (p *profiler) boLabel(kind string) string {
-	if kind != bo.NamePlus && kind != bo.NameNystrom {
-		return kind
-	}
 	switch {
 	case p.o.Landmarks < 0:
 		return kind + ", full design"
