@@ -482,6 +482,8 @@ func (o *Optimizer) fitModel() error {
 		Noise:    o.cfg.Noise,
 		Budget:   o.cfg.Budget,
 		Mean:     o.cfg.Mean,
+
+		LandmarkFit: o.cfg.LandmarkFit,
 	}
 	if o.cfg.Prior != gp.PriorNone {
 		opts.Prior = o.cfg.Prior

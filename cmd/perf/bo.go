@@ -328,7 +328,7 @@ func priorNote(name string) string {
 // they make the bo.Config of every run.
 type protocol struct {
 	acq, beta, fit, prior, backend, liar *string
-	mean                                 *string
+	mean, landmarkFit                    *string
 	iters, initN, batch, landmarks       *int
 }
 
@@ -349,6 +349,8 @@ type Protocol struct {
 	Liar string `json:"liar,omitempty"`
 	// Mean is --mean ("sample", the default, omitted).
 	Mean string `json:"mean,omitempty"`
+	// LandmarkFit is --landmark-fit ("default" omitted).
+	LandmarkFit string `json:"landmark_fit,omitempty"`
 }
 
 // noiseFlag adds --noise, the observation noise rule of the runs.
@@ -375,17 +377,18 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		batch = fs.Int("batch", 1, "points asked per round and evaluated in parallel (constant liar; 1: sequential)")
 	}
 	return &protocol{
-		iters:     iters,
-		initN:     fs.Int("init", bo.DefaultInit, "uniform random initial points"),
-		batch:     batch,
-		acq:       fs.String("acq", "ucb", "acquisition function: "+orList(bo.AcquisitionNames())),
-		beta:      fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n, their code)"),
-		fit:       fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the base kernel's, the authors' code)"),
-		prior:     priorFlag(fs),
-		mean:      meanFlag(fs),
-		backend:   backendFlag(fs),
-		liar:      fs.String("liar", "mean", "the constant liar's value for pending and failed points: mean (of the observed values) or worst (the worst observed, symbo's choice before)"),
-		landmarks: fs.Int("landmarks", 0, fmt.Sprintf("design cap `M` of plus and nystrom: every observation is in the design up to M of them, M landmarks (greedy pivoted Cholesky of k_max) above; 0 means %d, −1 never (always every observation)", bo.DefaultLandmarks)),
+		iters:       iters,
+		initN:       fs.Int("init", bo.DefaultInit, "uniform random initial points"),
+		batch:       batch,
+		acq:         fs.String("acq", "ucb", "acquisition function: "+orList(bo.AcquisitionNames())),
+		beta:        fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n, their code)"),
+		fit:         fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the base kernel's, the authors' code)"),
+		prior:       priorFlag(fs),
+		mean:        meanFlag(fs),
+		backend:     backendFlag(fs),
+		liar:        fs.String("liar", "mean", "the constant liar's value for pending and failed points: mean (of the observed values) or worst (the worst observed, symbo's choice before)"),
+		landmarks:   fs.Int("landmarks", 0, fmt.Sprintf("landmark cap `M` of every kernel: the GP is exact up to M observations (for plus and nystrom every observation is in the design), a GP on M landmarks (greedy pivoted Cholesky of the kernel's Gram; k_max's for plus and nystrom) above; 0 means %d, −1 never (always exact)", bo.DefaultLandmarks)),
+		landmarkFit: landmarkFitFlag(fs),
 	}
 }
 
@@ -398,7 +401,16 @@ func (p *protocol) values() Protocol {
 	if strings.EqualFold(strings.TrimSpace(mean), "sample") {
 		mean = ""
 	}
-	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean}
+	lf := *p.landmarkFit
+	if strings.EqualFold(strings.TrimSpace(lf), "default") {
+		lf = ""
+	}
+	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf}
+}
+
+// landmarkFitFlag adds --landmark-fit, how a GP with landmarks is fitted.
+func landmarkFitFlag(fs *flagSet) *string {
+	return fs.String("landmark-fit", "default", "hyperparameters of a GP with landmarks: default (plus and nystrom: likelihood; the others: subset), subset (the exact likelihood on M of the observations) or likelihood (the landmark model's on all of them)")
 }
 
 // config parses the protocol flags into a bo.Config with the given
@@ -451,6 +463,9 @@ func (p Protocol) config(workers int, budget int64) (bo.Config, error) {
 	}
 	if cfg.Mean, err = gp.ParseMean(p.Mean); err != nil {
 		return cfg, badInput("--mean: %w", err)
+	}
+	if cfg.LandmarkFit, err = gp.ParseLandmarkFit(p.LandmarkFit); err != nil {
+		return cfg, badInput("--landmark-fit: %w", err)
 	}
 	if cfg.Backend, err = backendByName(p.Backend); err != nil {
 		return cfg, err
