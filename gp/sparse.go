@@ -220,7 +220,8 @@ func (f *sparseFamily) bindLandmarks(x *mat.Dense) (*landmarkBound, error) {
 
 // kernSource is the landmark source of a family whose kernel does not
 // depend on the inputs: C_ℓ's columns by CrossTo of its unit-variance
-// kernel, n evaluations each, recomputed at every lengthscale.
+// kernel (the row c(x_j, X), a symmetric kernel's column), n evaluations
+// each, recomputed at every lengthscale.
 type kernSource struct {
 	x      *mat.Dense
 	n, d   int
@@ -242,8 +243,10 @@ func (s *kernSource) level(l float64) (lmLevel, error) {
 		}
 	}
 	lv.colTo = func(dst []float64, j int, _ []float64) error {
+		// One row c(x_j, X), contiguous, rather than n rows of one entry:
+		// the kernels vectorize along their second argument.
 		xj := mat.NewDense(1, s.d, s.x.RawRowView(j))
-		if err := k.CrossTo(mat.NewDense(s.n, 1, dst), s.x, xj); err != nil {
+		if err := k.CrossTo(mat.NewDense(1, s.n, dst), xj, s.x); err != nil {
 			return fmt.Errorf("gp: landmarks: cross-covariance: %w", err)
 		}
 		return nil

@@ -50,13 +50,18 @@ PSD: sign flips, permutations, hyperoctahedral, rotation2d). Problems: see 'perf
 of the variance of f over the box), observed (2% of the variance of f
 over the run's initial design) or a fixed variance, e.g. --noise 0.01.
 
---landmarks M caps the design set of plus and nystrom: while there are at
-most M observations the design is all of them (the paper's kernel); above,
-it is M landmarks chosen among them by a greedy pivoted Cholesky of k_max
-at each lengthscale the fit tries, and the GP has rank ≤ M: O(n·M²) per
-likelihood evaluation instead of an n×n eigendecomposition. 0 (default)
-means M = 256, so the paper's protocol (55 evaluations) is unchanged; −1
-never uses landmarks.
+--landmarks M caps the exact GP of every kernel: while there are at most M
+observations the GP is exact (for plus and nystrom the design is all of
+them, the paper's kernel); above, it is a GP on M landmarks chosen among
+them by a greedy pivoted Cholesky of the kernel's Gram (k_max's for plus
+and nystrom, whose design they are; for the other kernels the DTC
+approximation of their own GP) and has rank ≤ M. --landmark-fit says how
+it is fitted: subset (the exact likelihood on M of the observations,
+O(M³) per likelihood evaluation whatever n; the default of base, max, avg
+and avgnorm) or likelihood (the landmark model's on all of them, the
+landmarks re-chosen at each lengthscale, O(n·M²) each; the default of
+plus and nystrom). 0 (default) means M = 256, so the paper's protocol (55
+evaluations) is unchanged; −1 never uses landmarks.
 
 --checkpoint FILE journals the settings and each finished evaluation to
 FILE (a new file; one JSON line per evaluation, flushed to disk as it
