@@ -184,17 +184,26 @@ type Config struct {
 	// bounded quasi-Newton ascent of at most MaxIter iterations (0 means
 	// 100). At most 2²², 2¹² and 2¹⁶ respectively.
 	RawSamples, Starts, MaxIter int
-	// Landmarks caps the design set of the Nyström kernels (Plus and
-	// Nystrom): while the observations (and pending points) number at most
-	// Landmarks, the design is all of them — the paper's k_plus, fitted
-	// with an n×n eigendecomposition per likelihood evaluation; above, it
-	// is Landmarks landmarks chosen among them for each lengthscale by a
-	// greedy pivoted Cholesky of k_max (gp.NewLandmarkPlusFamily), and the
-	// GP is rank ≤ Landmarks plus noise: O(n·m²) per likelihood
-	// evaluation, O(m) kernel evaluations per prediction. 0 means
-	// DefaultLandmarks (256), negative never (the design is always every
-	// observation). At most MaxEvaluations. Other kernels ignore it.
+	// Landmarks caps the exact GP of every built-in kernel: while the
+	// observations (and pending points) number at most Landmarks the GP is
+	// exact (for Plus and Nystrom the design is all of them — the paper's
+	// k_plus); above, it is a GP on Landmarks landmarks chosen among them
+	// by a greedy pivoted Cholesky of the kernel's Gram and is rank ≤
+	// Landmarks plus noise: O(m) kernel evaluations per prediction. For
+	// Plus and Nystrom the landmarks are k_plus's design
+	// (gp.NewLandmarkPlusFamily); for Base, Max, Avg and AvgNorm the GP is
+	// the DTC approximation of the kernel's own (gp.NewLandmarkFamily).
+	// LandmarkFit says how the hyperparameters are then fitted. 0 means
+	// DefaultLandmarks (256), negative never (always exact). At most
+	// MaxEvaluations. Custom kernels ignore it.
 	Landmarks int
+	// LandmarkFit is how a GP with landmarks is fitted
+	// (gp.FitOptions.LandmarkFit): gp.LandmarkFitDefault (the kernel's
+	// rule: Plus and Nystrom on the landmark model's likelihood,
+	// re-choosing the landmarks for every lengthscale, O(n·m²) each; the
+	// others on the exact likelihood of m of the observations, O(m³) each),
+	// gp.LandmarkFitSubset or gp.LandmarkFitLikelihood for every kernel.
+	LandmarkFit gp.LandmarkFit
 	// Workers is the number of goroutines for the acquisition optimizer and
 	// kernel assembly; 0 means GOMAXPROCS. Results do not depend on it.
 	Workers int
@@ -233,6 +242,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Mean != gp.MeanSample && c.Mean != gp.MeanConstant {
 		return c, fmt.Errorf("%w: mean %v", ErrBadConfig, c.Mean)
+	}
+	if _, err := gp.ParseLandmarkFit(c.LandmarkFit.String()); err != nil {
+		return c, fmt.Errorf("%w: landmark fit %v", ErrBadConfig, c.LandmarkFit)
 	}
 	for _, f := range []struct {
 		name     string

@@ -18,8 +18,9 @@
 // Base is k_b; Nystrom is k_b Nyström-extended from the observed points
 // (k_plus over the trivial group: the Nyström half of k_plus without its
 // invariance); Avg is k_avg; AvgNorm the normalized average; Plus is k_plus
-// with the observed points as its design set (landmarks among them beyond
-// Config.Landmarks, below); Max is k_max used directly as
+// with the observed points as its design set; every built-in kernel is
+// exact up to Config.Landmarks observations and uses landmarks beyond
+// (below); Max is k_max used directly as
 // the covariance, accepted only where it is provably PSD: groups with a
 // canonical map φ (orbit.Canonicalizer: sign flips |x|, permutations
 // sort(x), signed permutations sort(|x|), planar rotations ‖x‖, the trivial
@@ -53,21 +54,32 @@
 //
 // # Landmarks
 //
-// Config.Landmarks (default DefaultLandmarks = 256) caps the design set of
-// the Nyström kernels, Plus and Nystrom. While the observations and
-// pending points number at most the cap, the design is all of them: the
-// paper's k_plus, bit for bit, so its protocol (55 evaluations) is
-// unchanged. Beyond it the GP is gp.NewLandmarkPlusFamily's: the cap's
-// number of landmarks chosen among the points, for every lengthscale the
-// fit tries, by a greedy pivoted Cholesky of k_max (the point the
-// landmarks so far explain worst, ties to the earliest observation), and a
-// GP of rank at most the cap plus noise. A fit then costs O(n·m²) per
-// likelihood evaluation instead of an n×n eigendecomposition, a
-// prediction O(m) kernel evaluations instead of O(n). The landmarks are a
-// function of the points alone, so the next point is still a function of
-// (configuration, seed, observations, pending points). Negative Landmarks
-// keeps every point in the design. Why 256, and how the regret compares
-// with the full design's: docs/performance.md and docs/results/landmarks.
+// Config.Landmarks (default DefaultLandmarks = 256) caps the exact GP of
+// every built-in kernel. While the observations and pending points number
+// at most the cap, the GP is exact: for Plus and Nystrom the design is all
+// of them, the paper's k_plus bit for bit, so its protocol (55
+// evaluations) is unchanged. Beyond it the GP is a GP on the cap's number
+// of landmarks chosen among the points by a greedy pivoted Cholesky of the
+// kernel's Gram (the point the landmarks so far explain worst, ties to the
+// earliest observation), of rank at most the cap plus noise: for Plus and
+// Nystrom gp.NewLandmarkPlusFamily's (the landmarks are k_plus's design),
+// for Base, Max, Avg and AvgNorm gp.NewLandmarkFamily's DTC approximation
+// of the kernel's own GP (the mean of the low-rank model, its variance plus
+// the prior variance the landmarks miss, so exploration far from the data
+// is the exact GP's). Config.LandmarkFit says how the hyperparameters are
+// then fitted: by default Plus and Nystrom on the landmark model's
+// likelihood (the landmarks chosen anew for every lengthscale tried,
+// O(n·m²) each), the others on the exact likelihood of m of the
+// observations (every ⌈n/m⌉-th, O(m³) each whatever n); either rule for
+// every kernel. A prediction costs O(m) kernel evaluations instead of
+// O(n). The landmarks and the subset are functions of the points alone, so
+// the next point is still a function of (configuration, seed,
+// observations, pending points). A new built-in kernel gets the same path
+// by building its family through famEnv.landmarked, as long as its kernel
+// does not depend on the observations. Negative Landmarks keeps every GP
+// exact. Custom kernels are never capped (their family's kernel may depend
+// on the observations). Why 256, step times and how the regret compares
+// with the exact GP's: docs/performance.md and docs/results/landmarks.
 //
 // # Acquisition
 //
@@ -206,8 +218,10 @@
 //
 // One acquisition step with n observations costs a fit — about 20 profile
 // likelihood evaluations, each an n×n correlation matrix and its
-// eigendecomposition (O(n³), plus the Gram for avg; with landmarks the
-// selection, a thin QR and two m×m eigendecompositions, O(n·m² + m³)) —
+// eigendecomposition (O(n³), plus the Gram for avg; with landmarks either
+// that of an exact GP on m points, O(m³), then once the selection, a thin
+// QR and two m×m eigendecompositions, O(n·m² + m³) — or, fitting on the
+// landmark likelihood, the latter at every lengthscale) —
 // and the acquisition: RawSamples + Starts·(ascent evaluations)
 // predictions of O(n) kernel evaluations and O(n²) triangular solves each
 // (k_plus: O(n·r) with the feature form, r ≤ n; with landmarks O(m)

@@ -23,9 +23,13 @@ type Kernel struct {
 	// family builds the gp.Family for dimension e.d (checked against the
 	// group's) with the optimizer's settings in e.
 	family func(e famEnv) (gp.Family, error)
-	// nystrom: a Nyström kernel (plus, nystrom), to which Landmarks
-	// applies.
+	// nystrom: a Nyström kernel (plus, nystrom), whose design
+	// Config.Landmarks caps (gp.NewLandmarkPlusFamily).
 	nystrom bool
+	// capped: Config.Landmarks applies (every built-in kernel): the
+	// Nyström kernels cap their design, the others are wrapped by
+	// landmarked, gp.NewLandmarkFamily.
+	capped bool
 	// canon: predict in canonical coordinates (max and plus over a group
 	// with a canonical map; see canon.go).
 	canon bool
@@ -41,14 +45,25 @@ type Kernel struct {
 }
 
 // famEnv is what a Kernel's family is built with: the dimension d and
-// the optimizer's workers, backend, memory budget and design cap of the
-// Nyström kernels (Config.Landmarks with its default applied: m ≥ 1, or
-// negative for none).
+// the optimizer's workers, backend, memory budget and landmark cap
+// (Config.Landmarks with its default applied: m ≥ 1, or negative for
+// none).
 type famEnv struct {
 	d, workers int
 	be         linalg.Backend
 	budget     int64
 	landmarks  int
+}
+
+// landmarked caps an exact family at e.landmarks training points: above
+// them its GP is gp.NewLandmarkFamily's (DTC on that many landmarks,
+// hyperparameters fitted on as many of the points); with a negative cap
+// it is fam itself.
+func (e famEnv) landmarked(fam gp.Family, err error) (gp.Family, error) {
+	if err != nil || e.landmarks < 0 {
+		return fam, err
+	}
+	return gp.NewLandmarkFamily(fam, e.landmarks, gp.LandmarkOptions{Backend: e.be})
 }
 
 // opts are the kernel options of the optimizer's settings.
@@ -83,8 +98,8 @@ func KernelNames() []string {
 
 // Base is the base kernel k_b(x, y) = v·κ(‖x − y‖/ℓ) of the given shape.
 func Base(shape kernel.Shape) Kernel {
-	return Kernel{name: NameBase, shape: shape, family: func(e famEnv) (gp.Family, error) {
-		return gp.NewBaseFamily(shape, e.d)
+	return Kernel{name: NameBase, shape: shape, capped: true, family: func(e famEnv) (gp.Family, error) {
+		return e.landmarked(gp.NewBaseFamily(shape, e.d))
 	}}
 }
 
@@ -95,7 +110,7 @@ func Base(shape kernel.Shape) Kernel {
 // k_plus's behaviour that does not come from the group. Beside Base, Max
 // and Plus it makes the 2×2 invariance × Nyström ablation.
 func Nystrom(shape kernel.Shape) Kernel {
-	return Kernel{name: NameNystrom, shape: shape, nystrom: true, family: func(e famEnv) (gp.Family, error) {
+	return Kernel{name: NameNystrom, shape: shape, nystrom: true, capped: true, family: func(e famEnv) (gp.Family, error) {
 		g, err := orbit.Trivial(e.d)
 		if err != nil {
 			return nil, fmt.Errorf("%w: nystrom: %v", ErrBadConfig, err)
@@ -107,8 +122,8 @@ func Nystrom(shape kernel.Shape) Kernel {
 // Avg is the orbit average k_avg over g of the base kernel of the given
 // shape.
 func Avg(g orbit.Group, shape kernel.Shape) Kernel {
-	return Kernel{name: NameAvg, shape: shape, group: g, needsGroup: true, family: func(e famEnv) (gp.Family, error) {
-		return gp.NewAvgFamily(shape, g, e.opts())
+	return Kernel{name: NameAvg, shape: shape, group: g, needsGroup: true, capped: true, family: func(e famEnv) (gp.Family, error) {
+		return e.landmarked(gp.NewAvgFamily(shape, g, e.opts()))
 	}}
 }
 
@@ -116,10 +131,10 @@ func Avg(g orbit.Group, shape kernel.Shape) Kernel {
 // (kernel.Options.Normalize; not in the paper: k_avg's prior variance
 // peaks at the group's fixed points, which biases GP-UCB toward them).
 func AvgNorm(g orbit.Group, shape kernel.Shape) Kernel {
-	return Kernel{name: NameAvgNorm, shape: shape, group: g, needsGroup: true, family: func(e famEnv) (gp.Family, error) {
+	return Kernel{name: NameAvgNorm, shape: shape, group: g, needsGroup: true, capped: true, family: func(e famEnv) (gp.Family, error) {
 		o := e.opts()
 		o.Normalize = true
-		return gp.NewAvgFamily(shape, g, o)
+		return e.landmarked(gp.NewAvgFamily(shape, g, o))
 	}}
 }
 
@@ -131,11 +146,11 @@ func AvgNorm(g orbit.Group, shape kernel.Shape) Kernel {
 // fails with ErrMaxNotPSD and suggests Plus.
 func Max(g orbit.Group, shape kernel.Shape) Kernel {
 	_, canon := g.(orbit.Canonicalizer)
-	return Kernel{name: NameMax, shape: shape, group: g, needsGroup: true, canon: canon, family: func(e famEnv) (gp.Family, error) {
+	return Kernel{name: NameMax, shape: shape, group: g, needsGroup: true, canon: canon, capped: true, family: func(e famEnv) (gp.Family, error) {
 		if !canon {
 			return nil, fmt.Errorf("%w: %s has no canonical map (the paper's Proposition 1 covers sign flips, permutations, signed permutations and rotations); use kernel plus, its PSD projection", ErrMaxNotPSD, g.Name())
 		}
-		return gp.NewMaxFamily(shape, g, e.opts())
+		return e.landmarked(gp.NewMaxFamily(shape, g, e.opts()))
 	}}
 }
 
@@ -144,7 +159,7 @@ func Max(g orbit.Group, shape kernel.Shape) Kernel {
 // them once they outnumber Config.Landmarks.
 func Plus(g orbit.Group, shape kernel.Shape) Kernel {
 	_, canon := g.(orbit.Canonicalizer)
-	return Kernel{name: NamePlus, shape: shape, group: g, needsGroup: true, canon: canon, nystrom: true, family: func(e famEnv) (gp.Family, error) {
+	return Kernel{name: NamePlus, shape: shape, group: g, needsGroup: true, canon: canon, nystrom: true, capped: true, family: func(e famEnv) (gp.Family, error) {
 		return plusFamily(shape, g, e)
 	}}
 }

@@ -15,10 +15,16 @@ import (
 // default, "never" (−1) and any cap at least the run's length give the
 // paper's k_plus run bit for bit (the design is every observation).
 func TestLandmarksDefaultKeepsBits(t *testing.T) {
+	for _, k := range []string{NamePlus, NameBase, NameAvg} {
+		t.Run(k, func(t *testing.T) { landmarksKeepBits(t, k) })
+	}
+}
+
+func landmarksKeepBits(t *testing.T, k string) {
 	p := must(problem.New("Rastrigin3d", 0))
 	var ref *Trace
 	for _, lm := range []int{0, -1, 9, 1000} {
-		tr := must(runP(p, NamePlus, Config{Landmarks: lm, RawSamples: 64, Starts: 3}, 4, 5))
+		tr := must(runP(p, k, Config{Landmarks: lm, RawSamples: 64, Starts: 3}, 4, 5))
 		for i, e := range tr.Evaluations {
 			if e.Hyper != nil && e.Hyper.Landmarks != 0 {
 				t.Fatalf("Landmarks %d: evaluation %d used %d landmarks", lm, i, e.Hyper.Landmarks)
@@ -44,10 +50,11 @@ func TestLandmarksDefaultKeepsBits(t *testing.T) {
 }
 
 // TestLandmarkRunDeterministic: with landmarks in use (a cap below the
-// observations) a run is the same bits for any GOMAXPROCS and Workers,
-// records the landmarks of every fit beyond the cap, and stays in the box.
+// observations) a run of every kernel is the same bits for any GOMAXPROCS
+// and Workers, records the landmarks of every fit beyond the cap, and
+// stays in the box.
 func TestLandmarkRunDeterministic(t *testing.T) {
-	for _, k := range []string{NamePlus, NameNystrom} {
+	for _, k := range KernelNames() {
 		p := must(problem.New("Rastrigin3d", 0))
 		var ref string
 		for _, c := range []struct{ procs, workers int }{{1, 0}, {4, 0}, {4, 1}, {2, 7}} {
@@ -105,14 +112,21 @@ func TestLandmarkBatchAndRestore(t *testing.T) {
 	checkRestoreWithPending(t, lo, hi, cfg, 7, build, batch[2])
 }
 
-// TestLandmarkInvariance: the acquisition of a landmark k_plus GP is
-// invariant under the group, with and without pending points.
+// TestLandmarkInvariance: the acquisition of a landmark GP of every
+// invariant kernel is invariant under the group, with and without pending
+// points.
 func TestLandmarkInvariance(t *testing.T) {
+	for _, k := range []string{NamePlus, NameAvg, NameAvgNorm, NameMax} {
+		t.Run(k, func(t *testing.T) { landmarkInvariance(t, k) })
+	}
+}
+
+func landmarkInvariance(t *testing.T, k string) {
 	p := must(problem.New("Ackley2d", 0))
 	lo, hi := p.Bounds()
 	g := p.Group().(orbit.Finite)
 	ng := must(orbit.Size(g))
-	o := must(New(lo, hi, Config{Kernel: kernelOf(NamePlus, g, p.BaseShape()), Init: 6, RawSamples: 32, Starts: 2, Landmarks: 5}, 4))
+	o := must(New(lo, hi, Config{Kernel: kernelOf(k, g, p.BaseShape()), Init: 6, RawSamples: 32, Starts: 2, Landmarks: 5}, 4))
 	for range 9 {
 		x := must(o.Ask())
 		must(0, o.Tell(x, must(objectiveOf(p, x))))

@@ -528,6 +528,8 @@ func (o *Optimizer) fitModel() error {
 		Noise:    o.cfg.Noise,
 		Budget:   o.cfg.Budget,
 		Mean:     o.cfg.Mean,
+
+		LandmarkFit: o.cfg.LandmarkFit,
 	}
 	if o.cfg.Prior != gp.PriorNone {
 		opts.Prior = o.cfg.Prior
@@ -585,9 +587,9 @@ func (o *Optimizer) fitModel() error {
 }
 
 // landmarked reports whether a GP of the kernel on count points uses
-// landmarks (a Nyström kernel with more points than Config.Landmarks).
+// landmarks (a built-in kernel with more points than Config.Landmarks).
 func (o *Optimizer) landmarked(count int) bool {
-	return o.arms[o.cur].k.nystrom && o.cfg.Landmarks > 0 && count > o.cfg.Landmarks
+	return o.arms[o.cur].k.capped && o.cfg.Landmarks > 0 && count > o.cfg.Landmarks
 }
 
 // condition sets the predicting model: the fitted one conditioned on the

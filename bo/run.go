@@ -103,13 +103,16 @@ type Trace struct {
 	// Mean is the GP's prior mean ("constant"); empty for the default
 	// ("sample").
 	Mean string `json:"mean,omitempty"`
-	// Landmarks is the design cap of a Nyström kernel (plus, nystrom):
-	// Config.Landmarks with its default, −1 for none; 0 (omitted) for the
-	// other kernels.
-	Landmarks int  `json:"landmarks,omitempty"`
-	FixNoise  bool `json:"fix_noise"`
-	Init      int  `json:"init"`
-	Iters     int  `json:"iters"`
+	// Landmarks is the landmark cap (the design cap of plus and nystrom):
+	// Config.Landmarks with its default, −1 for none; 0 (omitted) for a
+	// custom kernel.
+	Landmarks int `json:"landmarks,omitempty"`
+	// LandmarkFit is Config.LandmarkFit ("subset", "likelihood"); empty
+	// for the default rule.
+	LandmarkFit string `json:"landmark_fit,omitempty"`
+	FixNoise    bool   `json:"fix_noise"`
+	Init        int    `json:"init"`
+	Iters       int    `json:"iters"`
 	// Batch is the number of points asked per round (1: sequential).
 	Batch int `json:"batch"`
 	// Liar is the constant liar's value ("worst"); empty for the default
@@ -384,7 +387,7 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 		Problem: p.Name(), D: len(lo), Kernel: c.Kernel.Name(), Candidates: candidatesOf(c.Kernel), Seed: seed, Minimize: c.Minimize,
 		Group: group, Shape: c.Kernel.shapeName(), Acquisition: c.Acquisition.Name(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
-		Prior: priorName(c), Landmarks: landmarksOf(c),
+		Prior: priorName(c), Landmarks: landmarksOf(c), LandmarkFit: landmarkFitName(c),
 		Init: c.Init, Iters: iters, RawSamples: c.RawSamples, Starts: c.Starts,
 		MaxIter: c.MaxIter, Backend: c.Backend.Name(), NoiseVariance: noise,
 	}
@@ -602,10 +605,17 @@ func candidatesOf(k Kernel) []string {
 
 // landmarksOf is the Trace's Landmarks of c.
 func landmarksOf(c Config) int {
-	if !c.Kernel.nystrom && !slices.ContainsFunc(c.Kernel.arms, func(a Kernel) bool { return a.nystrom }) {
+	if !c.Kernel.capped && !slices.ContainsFunc(c.Kernel.arms, func(a Kernel) bool { return a.capped }) {
 		return 0
 	}
 	return max(c.Landmarks, -1)
+}
+
+func landmarkFitName(c Config) string {
+	if c.LandmarkFit == gp.LandmarkFitDefault {
+		return ""
+	}
+	return c.LandmarkFit.String()
 }
 
 func priorName(c Config) string {

@@ -131,8 +131,11 @@ int symbo_cross(const char *spec,
  *           "prior": "none"|"botorch", "mean": "sample"|"constant" (the
  *           GP's prior mean: the sample mean, or a constant fitted by
  *           maximum likelihood), "liar": "mean"|"worst" (what pending and
- *           failed points are told), "landmarks": M (the design cap
- *           of plus and nystrom: 0 or absent 256, negative none),
+ *           failed points are told), "landmarks": M (the landmark cap
+ *           of every kernel, the design cap of plus and nystrom: 0 or
+ *           absent 256, negative none), "landmark_fit":
+ *           "default"|"subset"|"likelihood" (how a GP with landmarks is
+ *           fitted; see perf bo -h),
  *           "mem_budget": "512MiB" (optional: the memory budget of the
  *           call, or of every call on a handle made from it; see
  *           Conventions).

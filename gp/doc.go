@@ -56,6 +56,11 @@
 //     the design D is m landmarks chosen among the inputs for each
 //     lengthscale, and the GP is low-rank plus noise (see Landmarks
 //     below).
+//   - NewLandmarkFamily(fam, m): any family whose kernel does not depend
+//     on the inputs (base, max, avg, FamilyOf) capped at m points: fam
+//     itself on n ≤ m inputs (the same bits); above, the DTC
+//     approximation of fam's GP on m landmarks (see Landmarks for any
+//     kernel below).
 //   - NewAvgFamily and FamilyOf (any kernel constructor): rebuild the
 //     kernel and its Gram for each ℓ; ∂C/∂log ℓ by central difference
 //     (step 1e-4 in log ℓ, two more Grams; the profile fit below needs
@@ -219,6 +224,51 @@
 // GP's predictions and gradients, and against finite differences).
 // GP.Landmarks reports k; GP.Kernel is kernel.NewPlus(k_max, D).
 //
+// # Landmarks for any kernel (NewLandmarkFamily)
+//
+// Above m inputs the landmarks are chosen as for k_plus (greedy pivoted
+// Cholesky, now of fam's unit-variance Gram C_ℓ at the fitted ℓ, whose
+// diagonal need not be 1: the first pivot is the input of largest prior
+// variance, and the selection stops once every residual is below
+// n·ε·max C_ii); the columns come from the kernel's CrossTo against one
+// input (n evaluations, recomputed per lengthscale: no cache). The
+// training covariance is the subset-of-regressors one, v·Φ·Φᵀ + σ²·I with
+// Φ = C_ℓ(X, D)·W (W as for k_plus, from C_ℓ(D, D), truncated by
+// kernel.Truncate), so the likelihood, the mean and the spectrum are the
+// k_plus code's; the variance is DTC's (Quiñonero-Candela & Rasmussen
+// 2005): the SoR variance φᵀMφ plus the prior variance the landmarks do
+// not explain, v·(c(x, x) − ‖φ(x)‖²) clamped at 0, with its gradient
+// v·(∇c(x, x) − 2·∇c(x, D)ᵀ·W·φ) (∇c(x, x) only for kernels whose
+// diagonal varies, avg). Far from every landmark the variance returns to
+// the prior's, where SoR's would vanish. With every input a landmark the
+// mean and variance are the exact GP's (tested to 1e-10 with their
+// gradients, for base, max, avg and normalized avg, both prior means).
+//
+// Hyperparameters (FitOptions.LandmarkFit, for both landmark families):
+//
+//   - LandmarkFitSubset (NewLandmarkFamily's default): the exact profile
+//     likelihood of the family itself on the m inputs of indices ⌊t·n/m⌋,
+//     t = 0…m−1 (for k_plus, NewPlusFamily with that subset as its
+//     design). Subset-of-data hyperparameters (Chalupka, Williams & Murray,
+//     JMLR 2013) cost O(m³) per lengthscale whatever n — the only rule here
+//     whose fit does not grow with n — and are the exact fit whenever
+//     n ≤ m. The subset is every ⌈n/m⌉-th observation in the order given:
+//     no seed, and in BO the early space-filling points and the late ones
+//     near the incumbent in proportion.
+//   - LandmarkFitLikelihood (NewLandmarkPlusFamily's default): the
+//     landmark model's own likelihood on all n inputs, the landmarks
+//     chosen anew for each lengthscale: O(n·m² + m³) per lengthscale,
+//     about 20 of them per fit.
+//
+// Cost above m of a Fit with the subset rule: O(m³) per lengthscale, then
+// once at the fitted ℓ m kernel columns (n·m evaluations), O(n·m²) for the
+// selection and the QR, two m×m eigendecompositions; memory O(n·m). A
+// prediction: m kernel evaluations (and their gradients), O(m·r + r²),
+// plus one diagonal evaluation for a kernel with a varying diagonal.
+// Errors: m < 1, a nil family, or a family whose kernel depends on its
+// inputs (NewPlusFamily, the landmark families themselves); an unknown
+// LandmarkFit is an input error of Fit.
+//
 // # Prediction
 //
 // Predict and PredictGrad work in the units of y (ErrOverflow when those
@@ -266,7 +316,8 @@
 // points, mismatched shapes and invalid hyperparameters or bounds are
 // errors, and so is a GP whose memory exceeds its budget (wrapping
 // orbit.ErrOverBudget: about five n×n matrices for an exact GP, O(n·m)
-// for a landmark one), refused before anything is allocated. The budget
+// plus the subset's exact GP for a landmark one), refused before anything
+// is allocated. The budget
 // is a value the caller passes, Options.Budget or FitOptions.Budget (0:
 // orbit.DefaultBudget, never the environment); a negative one is an
 // error. A covariance that stays non-PD after the largest jitter gives an

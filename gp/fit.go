@@ -97,6 +97,11 @@ type FitOptions struct {
 	// depend on it). 0 means orbit.DefaultBudget (8 GiB), never the
 	// environment; negative is an error.
 	Budget int64
+	// LandmarkFit is how the hyperparameters of a landmark GP are fitted
+	// (a family with a landmark cap, on more inputs than the cap):
+	// LandmarkFitDefault (the family's rule), LandmarkFitSubset or
+	// LandmarkFitLikelihood. Other GPs ignore it.
+	LandmarkFit LandmarkFit
 }
 
 // fitInfo describes a fit. With a Prior, LogMarginal is the maximized
@@ -131,6 +136,9 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 	if err := opts.Mean.check(); err != nil {
 		return nil, err
 	}
+	if err := opts.LandmarkFit.check(); err != nil {
+		return nil, err
+	}
 	lim, err := limitOf(opts.Budget)
 	if err != nil {
 		return nil, err
@@ -162,7 +170,11 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 	default:
 		return nil, fmt.Errorf("gp: unknown fit mode %d", int(opts.Mode))
 	}
-	h, info, err := fitHyper(fb, be, xc, ys, scale, opts)
+	fb, fy, err := fitTarget(fb, ys, opts.LandmarkFit)
+	if err != nil {
+		return nil, fmt.Errorf("gp: bind: %w", err)
+	}
+	h, info, err := fitHyper(fb, be, xc, fy, scale, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -110,11 +110,12 @@ func buildLandmark(b *landmarkBound, xc *mat.Dense, ys []float64, mean, scale fl
 	if err != nil {
 		return nil, err
 	}
-	_, km, err := b.f.plus.max.kernel(h.Variance, h.Lengthscale)
-	if err != nil {
-		return nil, fmt.Errorf("gp: kernel: %w", err)
+	var k kernel.Kernel
+	if b.nystrom {
+		k, err = b.plusKernel(h.Variance, h.Lengthscale, post.d)
+	} else {
+		k, err = b.Kernel(h.Variance, h.Lengthscale)
 	}
-	k, err := kernel.NewPlus(km, post.d, b.f.plus.opts)
 	if err != nil {
 		return nil, fmt.Errorf("gp: kernel: %w", err)
 	}

@@ -57,8 +57,12 @@ func NewLandmarkPlusFamily(shape kernel.Shape, g orbit.Group, o kernel.Options, 
 // Dim is d.
 func (f *landmarkFamily) Dim() int { return f.plus.Dim() }
 
-// Base returns the base family.
-func (f *landmarkFamily) Base() Family { return f.plus.Base() }
+// Base returns the base family capped at the same m (NewLandmarkFamily),
+// so that ModeBase above m points fits on a subset too rather than
+// exactly in O(n³).
+func (f *landmarkFamily) Base() Family {
+	return &sparseFamily{inner: f.plus.Base(), m: f.m, be: f.plus.opts.Backend}
+}
 
 // lmCacheCols caps the distance columns a landmarkBound keeps (beyond
 // them, columns are recomputed when needed): the pivots of the about 20
@@ -73,7 +77,8 @@ func (f *landmarkFamily) memory(n int) float64 {
 		return denseMemory(n)
 	}
 	nf, mf := float64(n), float64(f.m)
-	return 8 * nf * (3*mf + float64(lmCacheCols(n, f.m)) + float64(f.Dim()) + 4)
+	// (+ an exact GP on m points, for LandmarkFitSubset)
+	return 8*nf*(3*mf+float64(lmCacheCols(n, f.m))+float64(f.Dim())+4) + denseMemory(f.m)
 }
 
 // Bind keeps x; above m points it prepares the orbit distances to the
@@ -86,46 +91,131 @@ func (f *landmarkFamily) Bind(x *mat.Dense) (Bound, error) {
 	if d != f.Dim() {
 		return nil, fmt.Errorf("gp: inputs have %d columns, family dimension is %d", d, f.Dim())
 	}
+	return f.bindLandmarks(x)
+}
+
+// bindLandmarks binds the landmark model to x whatever its size.
+func (f *landmarkFamily) bindLandmarks(x *mat.Dense) (*landmarkBound, error) {
+	n, _ := x.Dims()
 	od, err := kernel.NewOrbitDist(f.plus.max.group, x, f.plus.max.opts)
 	if err != nil {
 		return nil, fmt.Errorf("gp: landmarks: %w", err)
 	}
-	return &landmarkBound{f: f, x: mat.DenseCopyOf(x), od: od, n: n, cols: make([][]float64, n)}, nil
+	xc := mat.DenseCopyOf(x)
+	src := &distSource{x: xc, od: od, n: n, m: f.m, shape: f.plus.max.shape, max: f.plus.max, cols: make([][]float64, n)}
+	lb := &landmarkBound{src: src, m: f.m, be: f.plus.opts.Backend, relTol: f.plus.opts.RelTol, x: xc, n: n,
+		nystrom: true, plusOpts: f.plus.opts, mem: f.memory(n), defaultFit: LandmarkFitLikelihood}
+	lb.sub.mk = func() (*subsetFit, error) {
+		idx, xs := subsetOf(xc, f.m)
+		sb, err := f.plus.Bind(xs)
+		if err != nil {
+			return nil, err
+		}
+		return &subsetFit{b: sb, idx: idx}, nil
+	}
+	return lb, nil
 }
 
-// landmarkBound is a landmarkFamily bound to n > m inputs. Its methods are
-// safe for concurrent use: the distance cache is locked, scratch is per
-// call.
+// landmarkBound is a landmark family bound to n > m inputs: the columns
+// of the unit-variance correlation come from src, the rest (selection,
+// factors, spectrum, posterior) is the same for every kernel. Its methods
+// are safe for concurrent use: scratch is per call.
 type landmarkBound struct {
-	f  *landmarkFamily
-	x  *mat.Dense
-	od *kernel.OrbitDist
-	n  int
+	src    lmSource
+	m      int
+	be     linalg.Backend
+	relTol float64
+	x      *mat.Dense
+	n      int
+	// nystrom: the covariance is the Nyström extension from the landmarks
+	// itself (k_plus: kernel.NewPlus(unit kernel, D)), so the posterior is
+	// subset of regressors; otherwise the landmark model approximates the
+	// kernel's own GP and the prediction adds the prior variance the
+	// landmarks miss (DTC: v·(c(x, x) − q(x, x))).
+	nystrom  bool
+	plusOpts kernel.PlusOptions
+	// constDiag: c(x, x) does not depend on x (DTC's correction then needs
+	// no kernel diagonal or its gradient).
+	constDiag bool
+	mem       float64 // the family's memory bound at n
+	// sub is the subset LandmarkFitSubset fits on; defaultFit the
+	// family's rule for LandmarkFitDefault.
+	sub        subsetBound
+	defaultFit LandmarkFit
+}
+
+// lmSource supplies the columns of the unit-variance correlation C_ℓ on
+// the bound inputs X (n×d) and the kernel the posterior evaluates against
+// the landmarks.
+type lmSource interface {
+	// level returns C_ℓ's columns and diagonal at the lengthscale l.
+	level(l float64) (lmLevel, error)
+	// unitKernel returns the unit-variance kernel c at l whose row c(x, D)
+	// a prediction needs: k_max for k_plus, C_ℓ itself otherwise.
+	unitKernel(l float64) (kernel.Kernel, error)
+}
+
+// lmLevel is C_ℓ at one lengthscale: colTo writes C_ℓ(X, x_j) into dst
+// (length n; scratch has length n and may be overwritten); diag is
+// C_ℓ(x_i, x_i), nil when every entry is 1.
+type lmLevel struct {
+	colTo func(dst []float64, j int, scratch []float64) error
+	diag  []float64
+}
+
+// distSource is the source of k_plus's landmarks: κ(d_G(X, x_j)/ℓ) from
+// the orbit distances, whose columns are cached across lengthscales up
+// to lmCacheCols of them.
+type distSource struct {
+	x     *mat.Dense
+	od    *kernel.OrbitDist
+	n, m  int
+	shape kernel.Shape
+	max   *distanceFamily
 
 	mu     sync.Mutex
 	cols   [][]float64 // squared orbit distances to x_j, nil until computed
 	cached int
 }
 
+func (s *distSource) level(l float64) (lmLevel, error) {
+	return lmLevel{colTo: func(dst []float64, j int, scratch []float64) error {
+		d2, err := s.dist2(j, scratch)
+		if err != nil {
+			return err
+		}
+		kappaTo(dst, d2, l, s.shape)
+		return nil
+	}}, nil
+}
+
+func (s *distSource) unitKernel(l float64) (kernel.Kernel, error) {
+	_, km, err := s.max.kernel(1, l)
+	if err != nil {
+		return nil, err
+	}
+	return km, nil
+}
+
 // dist2 returns the squared orbit distances from every input to x_j: the
 // cached column, or one computed into scratch (length n) and cached while
 // the cache has room. Columns are a function of j alone, so the cache
 // changes no result.
-func (b *landmarkBound) dist2(j int, scratch []float64) ([]float64, error) {
-	b.mu.Lock()
-	c := b.cols[j]
-	b.mu.Unlock()
+func (s *distSource) dist2(j int, scratch []float64) ([]float64, error) {
+	s.mu.Lock()
+	c := s.cols[j]
+	s.mu.Unlock()
 	if c != nil {
 		return c, nil
 	}
-	if err := b.od.ColumnTo(scratch, b.x.RawRowView(j)); err != nil {
+	if err := s.od.ColumnTo(scratch, s.x.RawRowView(j)); err != nil {
 		return nil, fmt.Errorf("gp: landmarks: %w", err)
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.cols[j] == nil && b.cached < lmCacheCols(b.n, b.f.m) {
-		b.cols[j] = append([]float64(nil), scratch...)
-		b.cached++
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cols[j] == nil && s.cached < lmCacheCols(s.n, s.m) {
+		s.cols[j] = append([]float64(nil), scratch...)
+		s.cached++
 	}
 	return scratch, nil
 }
@@ -160,20 +250,35 @@ func kappaTo(dst, d2 []float64, l float64, shape kernel.Shape) {
 }
 
 // selectTo chooses the landmarks at lengthscale l by greedy pivoted
-// Cholesky of C = κ(d_G(X, X)/l) (unit diagonal): the next landmark is the
-// input of largest residual variance res_i = C_ii − Σ_t L_it² (ties: the
-// smallest index), until m are chosen or every residual is at most n·ε.
-// It leaves the landmark indices in w.piv (in the order chosen) and the
-// columns κ(d_G(X, x_piv[j])/l) in w.c. O(n·m²) flops (vector kernels on
-// the factor's contiguous columns) and, for columns not cached, n orbit
-// distances per landmark.
+// Cholesky of C = C_ℓ(X, X): the next landmark is the input of largest
+// residual variance res_i = C_ii − Σ_t L_it² (ties: the smallest index),
+// until m are chosen or every residual is at most n·ε·max_i C_ii. It
+// leaves the landmark indices in w.piv (in the order chosen) and the
+// columns C_ℓ(X, x_piv[j]) in w.c. O(n·m²) flops (vector kernels on the
+// factor's contiguous columns) and one column of the source per landmark.
 func (b *landmarkBound) selectTo(w *lmWork, l float64) error {
-	n, m := b.n, b.f.m
-	for i := range w.res {
-		w.res[i] = 1
+	lv, err := b.src.level(l)
+	if err != nil {
+		return fmt.Errorf("gp: landmarks: %w", err)
+	}
+	n, m := b.n, b.m
+	top := 1.0
+	if lv.diag != nil {
+		top = 0
+		for i, v := range lv.diag {
+			if !(v >= 0) || math.IsInf(v, 0) {
+				return fmt.Errorf("gp: landmarks: prior variance %v at input %d", v, i)
+			}
+			w.res[i] = v
+			top = max(top, v)
+		}
+	} else {
+		for i := range w.res {
+			w.res[i] = 1
+		}
 	}
 	w.piv = w.piv[:0]
-	tol := float64(n) * 0x1p-52
+	tol := float64(n) * 0x1p-52 * top
 	for j := range m {
 		q := 0
 		for i, r := range w.res {
@@ -184,12 +289,10 @@ func (b *landmarkBound) selectTo(w *lmWork, l float64) error {
 		if !(w.res[q] > tol) {
 			break
 		}
-		d2, err := b.dist2(q, w.dcol)
-		if err != nil {
+		cj, lj := w.c[j*n:j*n+n], w.l[j*n:j*n+n]
+		if err := lv.colTo(cj, q, w.dcol); err != nil {
 			return err
 		}
-		cj, lj := w.c[j*n:j*n+n], w.l[j*n:j*n+n]
-		kappaTo(cj, d2, l, b.f.plus.max.shape)
 		// L[:, j] = (C[:, j] − L[:, :j]·L[q, :j]ᵀ)/√res_q.
 		copy(lj, cj)
 		for t := range j {
@@ -232,7 +335,7 @@ func (b *landmarkBound) factor(w *lmWork, l float64, y []float64, ones bool) (*l
 	if k == 0 {
 		return nil, fmt.Errorf("gp: landmarks: no input has positive prior variance")
 	}
-	be := b.f.plus.opts.Backend
+	be := b.be
 	// C_DD from the columns: entry (a, c), a ≤ c, is row piv[a] of column c.
 	cdd := mat.NewSymDense(k, nil)
 	for a := range k {
@@ -244,7 +347,7 @@ func (b *landmarkBound) factor(w *lmWork, l float64, y []float64, ones bool) (*l
 	if err := be.EigenSym(&eig, cdd); err != nil {
 		return nil, fmt.Errorf("gp: landmarks: %w", err)
 	}
-	first, _, err := kernel.Truncate(eig.Values, b.f.plus.opts.RelTol)
+	first, _, err := kernel.Truncate(eig.Values, b.relTol)
 	if err != nil {
 		return nil, fmt.Errorf("gp: landmarks: %w", err)
 	}
@@ -323,7 +426,7 @@ type lowRankSpectrumer interface {
 // its eigenvectors, and rest the squared norm of the trailing n − k
 // entries of Qᵀy — no cancellation, as in the dense profile.
 func (b *landmarkBound) lowRankSpectrumTo(dst *lowRankSpec, y []float64, l float64, mean bool) error {
-	fc, err := b.factor(newLMWork(b.n, b.f.m), l, y, mean)
+	fc, err := b.factor(newLMWork(b.n, b.m), l, y, mean)
 	if err != nil {
 		return err
 	}
@@ -332,7 +435,7 @@ func (b *landmarkBound) lowRankSpectrumTo(dst *lowRankSpec, y []float64, l float
 
 func (b *landmarkBound) spectrumOf(dst *lowRankSpec, fc *lmFactors) error {
 	k, r := fc.k, fc.r
-	be := b.f.plus.opts.Backend
+	be := b.be
 	tm := mat.NewDense(k, r, fc.t)
 	tt := mat.NewDense(k, k, nil)
 	be.Gemm(false, true, 1, tm, tm, 0, tt)
@@ -398,7 +501,7 @@ func (b *landmarkBound) spectrumOf(dst *lowRankSpec, fc *lmFactors) error {
 // CorrTo writes C_l = Φ·Φᵀ (O(n²·r); the profile fit does not need it) and
 // has no derivative (ErrNoDerivative when dLog is not nil).
 func (b *landmarkBound) CorrTo(dst, dLog *mat.SymDense, l float64) error {
-	fc, err := b.factor(newLMWork(b.n, b.f.m), l, nil, false)
+	fc, err := b.factor(newLMWork(b.n, b.m), l, nil, false)
 	if err != nil {
 		return err
 	}
@@ -422,17 +525,19 @@ func (b *landmarkBound) CorrTo(dst, dLog *mat.SymDense, l float64) error {
 	return nil
 }
 
-// features returns Φ = κ(d_G(X, D)/l)·W (n×r row-major).
+// features returns Φ = C_ℓ(X, D)·W (n×r row-major).
 func (b *landmarkBound) features(fc *lmFactors, l float64) ([]float64, error) {
+	lv, err := b.src.level(l)
+	if err != nil {
+		return nil, fmt.Errorf("gp: landmarks: %w", err)
+	}
 	n, r := b.n, fc.r
 	phi := make([]float64, n*r)
 	scratch, kap := make([]float64, n), make([]float64, n)
 	for a, j := range fc.piv {
-		d2, err := b.dist2(j, scratch)
-		if err != nil {
+		if err := lv.colTo(kap, j, scratch); err != nil {
 			return nil, err
 		}
-		kappaTo(kap, d2, l, b.f.plus.max.shape)
 		wa := fc.w[a*r : a*r+r]
 		for i, c := range kap {
 			f64.AddScaled(phi[i*r:i*r+r], c, wa)
@@ -451,21 +556,30 @@ func (b *landmarkBound) design(piv []int) *mat.Dense {
 	return dm
 }
 
-// Kernel returns kernel.NewPlus(k_max, D) with the landmarks D chosen at
-// lengthscale l.
+// Kernel returns, for k_plus, kernel.NewPlus(k_max, D) with the landmarks
+// D chosen at lengthscale l; otherwise the family's own kernel v·C_ℓ (the
+// covariance the landmark posterior approximates).
 func (b *landmarkBound) Kernel(v, l float64) (kernel.Kernel, error) {
-	w := newLMWork(b.n, b.f.m)
+	if !b.nystrom {
+		return b.src.(*kernSource).kernel(v, l)
+	}
+	w := newLMWork(b.n, b.m)
 	if err := b.selectTo(w, l); err != nil {
 		return nil, err
 	}
 	if len(w.piv) == 0 {
 		return nil, fmt.Errorf("gp: landmarks: no input has positive prior variance")
 	}
-	_, km, err := b.f.plus.max.kernel(v, l)
+	return b.plusKernel(v, l, b.design(w.piv))
+}
+
+// plusKernel is kernel.NewPlus(v·k_max, d) (k_plus only).
+func (b *landmarkBound) plusKernel(v, l float64, d *mat.Dense) (kernel.Kernel, error) {
+	_, km, err := b.src.(*distSource).max.kernel(v, l)
 	if err != nil {
 		return nil, err
 	}
-	return kernel.NewPlus(km, b.design(w.piv), b.f.plus.opts)
+	return kernel.NewPlus(km, d, b.plusOpts)
 }
 
 // lowRankSums is profiler.sums for the spectrum s: A = Σ ỹ²_i/d_i (with a
@@ -536,6 +650,11 @@ type landmarkPost struct {
 	jit  float64
 	lml  float64
 	m0   float64 // the constant prior mean (standardized), 0 for MeanSample
+	// dtc: add the prior variance the landmarks miss, v·(c(x, x) −
+	// ‖φ(x)‖²) (clamped at 0), with c(x, x) = 1 when constDiag.
+	dtc       bool
+	constDiag bool
+	v         float64
 }
 
 // newLandmarkPost builds the posterior of the bound b for standardized
@@ -543,7 +662,7 @@ type landmarkPost struct {
 // is set (the posterior is then that of ys − m̂ plus m̂).
 func newLandmarkPost(b *landmarkBound, ys []float64, h Hyper, mean bool) (*landmarkPost, error) {
 	l := h.Lengthscale
-	fc, err := b.factor(newLMWork(b.n, b.f.m), l, ys, mean)
+	fc, err := b.factor(newLMWork(b.n, b.m), l, ys, mean)
 	if err != nil {
 		return nil, err
 	}
@@ -558,6 +677,7 @@ func newLandmarkPost(b *landmarkBound, ys []float64, h Hyper, mean bool) (*landm
 	}
 	n := float64(b.n)
 	post := &landmarkPost{d: b.design(fc.piv), piv: fc.piv, k: fc.k, r: fc.r, w: fc.w, jit: jit,
+		dtc: !b.nystrom, constDiag: b.constDiag, v: h.Variance,
 		lml: -0.5*a - 0.5*lb - 0.5*n*math.Log(2*math.Pi)}
 	if mean {
 		// Qᵀ(y − m̂·1) replaces Qᵀy below.
@@ -566,7 +686,7 @@ func newLandmarkPost(b *landmarkBound, ys []float64, h Hyper, mean bool) (*landm
 			fc.qty[i] -= post.m0 * o
 		}
 	}
-	_, km, err := b.f.plus.max.kernel(1, l)
+	km, err := b.src.unitKernel(l)
 	if err != nil {
 		return nil, fmt.Errorf("gp: kernel: %w", err)
 	}
@@ -578,7 +698,7 @@ func newLandmarkPost(b *landmarkBound, ys []float64, h Hyper, mean bool) (*landm
 	s2 := h.Noise + jit
 	gam := s2 / h.Variance
 	// TᵀT (r×r) and Tᵀ·Q₁ᵀy.
-	be := b.f.plus.opts.Backend
+	be := b.be
 	tm := mat.NewDense(k, r, fc.t)
 	ttd := mat.NewDense(r, r, nil)
 	be.Gemm(true, false, 1, tm, tm, 0, ttd)
@@ -627,7 +747,9 @@ func newLandmarkPost(b *landmarkBound, ys []float64, h Hyper, mean bool) (*landm
 }
 
 // predict returns the standardized mean and variance at ws.xbuf, leaving
-// c(x, D) in ws.ks, φ(x) in ws.phi and M·φ(x) in ws.mphi.
+// c(x, D) in ws.ks, φ(x) in ws.phi and M·φ(x) in ws.mphi (with DTC,
+// M·φ(x) − v·φ(x) when the prior-variance gap is not clamped, and the
+// gap's sign in ws.diag[0]: 1 kept, 0 clamped).
 func (p *landmarkPost) predict(ws *Workspace) (mean, variance float64, err error) {
 	if err := p.km.CrossTo(ws.ks, ws.xr, p.d); err != nil {
 		return 0, 0, fmt.Errorf("gp: cross-covariance: %w", err)
@@ -640,10 +762,30 @@ func (p *landmarkPost) predict(ws *Workspace) (mean, variance float64, err error
 		mean += c * p.u[a]
 		f64.AddScaled(phi, c, p.w[a*r:a*r+r])
 	}
+	var q float64
 	for i := range r {
 		s := f64.Inner(p.m[i*r:i*r+r], phi)
 		mphi[i] = s
 		variance += phi[i] * s
+		q += phi[i] * phi[i]
+	}
+	if !p.dtc {
+		return mean, variance, nil
+	}
+	cxx := 1.0
+	if !p.constDiag {
+		if _, err := p.km.DiagTo(ws.diag, ws.xr); err != nil {
+			return 0, 0, fmt.Errorf("gp: prior variance: %w", err)
+		}
+		cxx = ws.diag[0]
+	}
+	ws.diag[0] = 0
+	if gap := cxx - q; gap > 0 {
+		variance += p.v * gap
+		ws.diag[0] = 1
+		for i, f := range phi {
+			mphi[i] -= p.v * f
+		}
 	}
 	return mean, variance, nil
 }
@@ -672,10 +814,24 @@ func (p *landmarkPost) grad(ws *Workspace, x, dmean, dvar []float64, vs float64,
 	if dvar != nil {
 		clear(dvar)
 		if vs > 0 {
+			// ∇(φᵀMφ) = 2·∇cᵀ·W·Mφ; with DTC's gap also
+			// v·(∇c(x, x) − 2·∇cᵀ·W·φ), folded into mphi by predict.
 			mphi := ws.mphi[:r]
 			for a := range k {
 				z := 2 * f64.Inner(p.w[a*r:a*r+r], mphi)
 				f64.AddScaled(dvar, z, gr.Data[a*gr.Stride:a*gr.Stride+d])
+			}
+			if p.dtc && !p.constDiag && ws.diag[0] == 1 {
+				// c symmetric: ∇c(x, x) = 2·∂₁c(x, y)|_{y=x}.
+				if p.kg != nil {
+					err = p.kg.GradTo(ws.gd, x, ws.xr)
+				} else {
+					err = kernel.Grad(p.km, ws.gd, x, ws.xr, scale)
+				}
+				if err != nil {
+					return fmt.Errorf("gp: kernel gradient: %w", err)
+				}
+				f64.AddScaled(dvar, 2*p.v, ws.gd.RawMatrix().Data[:d])
 			}
 		}
 	}

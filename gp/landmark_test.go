@@ -264,12 +264,10 @@ func TestLandmarkAllPoints(t *testing.T) {
 				t.Fatalf("m = n: %+v %v, plus %+v %v", g1.Hyper(), g1.LogMarginal(), g2.Hyper(), g2.LogMarginal())
 			}
 			// Forced: every point a landmark.
-			lb := &landmarkBound{f: &landmarkFamily{plus: fam.plus, m: n}, x: x, n: n, cols: make([][]float64, n)}
-			od, err := kernel.NewOrbitDist(c.g, x, kernel.Options{})
+			lb, err := (&landmarkFamily{plus: fam.plus, m: n}).bindLandmarks(x)
 			if err != nil {
 				t.Fatal(err)
 			}
-			lb.od = od
 			ys, mean, scale := standardize(y)
 			h := g2.Hyper()
 			g3, err := buildLandmark(lb, x, ys, mean, scale, h, MeanSample)
@@ -340,7 +338,7 @@ func TestLandmarkSelection(t *testing.T) {
 	x := randMat(rng, 30, d, -1, 1)
 	c := lmCase{"trivial", kernel.RBF, mustG(orbit.Trivial(d))}
 	b := lmBind(t, lmFamily(t, c, 10), x)
-	w := newLMWork(b.n, b.f.m)
+	w := newLMWork(b.n, b.m)
 	if err := b.selectTo(w, 0.5); err != nil {
 		t.Fatal(err)
 	}
@@ -374,7 +372,7 @@ func TestLandmarkSelection(t *testing.T) {
 		dup.SetRow(i, x.RawRowView(i%3))
 	}
 	b = lmBind(t, lmFamily(t, c, 8), dup)
-	w = newLMWork(b.n, b.f.m)
+	w = newLMWork(b.n, b.m)
 	if err := b.selectTo(w, 0.5); err != nil {
 		t.Fatal(err)
 	}

@@ -125,7 +125,7 @@ func (p *profiler) newScratch() *profScratch {
 // it (about three n×n matrices for an eigendecomposition).
 func (p *profiler) scratchBytes() float64 {
 	if lb, ok := p.b.(*landmarkBound); ok {
-		return lb.f.memory(p.n)
+		return lb.mem
 	}
 	return 3 * 8 * float64(p.n) * float64(p.n)
 }

@@ -54,13 +54,18 @@ candidate's evidence). Problems: see 'perf eval -h'.
 of the variance of f over the box), observed (2% of the variance of f
 over the run's initial design) or a fixed variance, e.g. --noise 0.01.
 
---landmarks M caps the design set of plus and nystrom: while there are at
-most M observations the design is all of them (the paper's kernel); above,
-it is M landmarks chosen among them by a greedy pivoted Cholesky of k_max
-at each lengthscale the fit tries, and the GP has rank ≤ M: O(n·M²) per
-likelihood evaluation instead of an n×n eigendecomposition. 0 (default)
-means M = 256, so the paper's protocol (55 evaluations) is unchanged; −1
-never uses landmarks.
+--landmarks M caps the exact GP of every kernel: while there are at most M
+observations the GP is exact (for plus and nystrom the design is all of
+them, the paper's kernel); above, it is a GP on M landmarks chosen among
+them by a greedy pivoted Cholesky of the kernel's Gram (k_max's for plus
+and nystrom, whose design they are; for the other kernels the DTC
+approximation of their own GP) and has rank ≤ M. --landmark-fit says how
+it is fitted: subset (the exact likelihood on M of the observations,
+O(M³) per likelihood evaluation whatever n; the default of base, max, avg
+and avgnorm) or likelihood (the landmark model's on all of them, the
+landmarks re-chosen at each lengthscale, O(n·M²) each; the default of
+plus and nystrom). 0 (default) means M = 256, so the paper's protocol (55
+evaluations) is unchanged; −1 never uses landmarks.
 
 --checkpoint FILE journals the settings and each finished evaluation to
 FILE (a new file; one JSON line per evaluation, flushed to disk as it
@@ -332,7 +337,7 @@ func priorNote(name string) string {
 // they make the bo.Config of every run.
 type protocol struct {
 	acq, beta, fit, prior, backend, liar *string
-	mean                                 *string
+	mean, landmarkFit                    *string
 	iters, initN, batch, landmarks       *int
 }
 
@@ -353,6 +358,8 @@ type Protocol struct {
 	Liar string `json:"liar,omitempty"`
 	// Mean is --mean ("sample", the default, omitted).
 	Mean string `json:"mean,omitempty"`
+	// LandmarkFit is --landmark-fit ("default" omitted).
+	LandmarkFit string `json:"landmark_fit,omitempty"`
 }
 
 // noiseFlag adds --noise, the observation noise rule of the runs.
@@ -379,17 +386,18 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		batch = fs.Int("batch", 1, "points asked per round and evaluated in parallel (constant liar; 1: sequential)")
 	}
 	return &protocol{
-		iters:     iters,
-		initN:     fs.Int("init", bo.DefaultInit, "uniform random initial points"),
-		batch:     batch,
-		acq:       fs.String("acq", "ucb", "acquisition function: "+orList(bo.AcquisitionNames())),
-		beta:      fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n, their code)"),
-		fit:       fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the base kernel's, the authors' code)"),
-		prior:     priorFlag(fs),
-		mean:      meanFlag(fs),
-		backend:   backendFlag(fs),
-		liar:      fs.String("liar", "mean", "the constant liar's value for pending and failed points: mean (of the observed values) or worst (the worst observed, symbo's choice before)"),
-		landmarks: fs.Int("landmarks", 0, fmt.Sprintf("design cap `M` of plus and nystrom: every observation is in the design up to M of them, M landmarks (greedy pivoted Cholesky of k_max) above; 0 means %d, −1 never (always every observation)", bo.DefaultLandmarks)),
+		iters:       iters,
+		initN:       fs.Int("init", bo.DefaultInit, "uniform random initial points"),
+		batch:       batch,
+		acq:         fs.String("acq", "ucb", "acquisition function: "+orList(bo.AcquisitionNames())),
+		beta:        fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n, their code)"),
+		fit:         fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the base kernel's, the authors' code)"),
+		prior:       priorFlag(fs),
+		mean:        meanFlag(fs),
+		backend:     backendFlag(fs),
+		liar:        fs.String("liar", "mean", "the constant liar's value for pending and failed points: mean (of the observed values) or worst (the worst observed, symbo's choice before)"),
+		landmarks:   fs.Int("landmarks", 0, fmt.Sprintf("landmark cap `M` of every kernel: the GP is exact up to M observations (for plus and nystrom every observation is in the design), a GP on M landmarks (greedy pivoted Cholesky of the kernel's Gram; k_max's for plus and nystrom) above; 0 means %d, −1 never (always exact)", bo.DefaultLandmarks)),
+		landmarkFit: landmarkFitFlag(fs),
 	}
 }
 
@@ -402,7 +410,16 @@ func (p *protocol) values() Protocol {
 	if strings.EqualFold(strings.TrimSpace(mean), "sample") {
 		mean = ""
 	}
-	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean}
+	lf := *p.landmarkFit
+	if strings.EqualFold(strings.TrimSpace(lf), "default") {
+		lf = ""
+	}
+	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf}
+}
+
+// landmarkFitFlag adds --landmark-fit, how a GP with landmarks is fitted.
+func landmarkFitFlag(fs *flagSet) *string {
+	return fs.String("landmark-fit", "default", "hyperparameters of a GP with landmarks: default (plus and nystrom: likelihood; the others: subset), subset (the exact likelihood on M of the observations) or likelihood (the landmark model's on all of them)")
 }
 
 // config parses the protocol flags into a bo.Config with the given
@@ -455,6 +472,9 @@ func (p Protocol) config(workers int, budget int64) (bo.Config, error) {
 	}
 	if cfg.Mean, err = gp.ParseMean(p.Mean); err != nil {
 		return cfg, badInput("--mean: %w", err)
+	}
+	if cfg.LandmarkFit, err = gp.ParseLandmarkFit(p.LandmarkFit); err != nil {
+		return cfg, badInput("--landmark-fit: %w", err)
 	}
 	if cfg.Backend, err = backendByName(p.Backend); err != nil {
 		return cfg, err

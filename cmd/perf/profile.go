@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/gp"
 	"github.com/symbo/symbo/internal/app/experiments"
 	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/internal/budget"
@@ -32,7 +33,8 @@ func init() {
 const profileUsage = `
 Usage: perf profile --group G --d D [--n 55,200,1000] [--base rbf]
                     [--backend gonum|openblas] [--m 1000]
-                    [--bo-kernel plus,base,avg] [--landmarks M] [--gemm-n 1000]
+                    [--bo-kernel plus,base,avg] [--landmarks M]
+                    [--landmark-fit default|subset|likelihood] [--gemm-n 1000]
                     [--eigen-vs-c 1000,3000] [--max-phase-seconds 10]
                     [--json] [--cpuprofile FILE] [--memprofile FILE]
 
@@ -51,7 +53,7 @@ of G (standard normal points, lengthscale 1):
                          enumerated k_max
   GP fit, acquisition,   one real bo.Optimizer Ask after n observations
   BO step                for each kernel of --bo-kernel (cold fit, as Ask
-                         does; plus and nystrom with --landmarks, so by
+                         does; every kernel with --landmarks, so by
                          default landmarks above 256 observations), on
                          Rastrigin for hyperoctahedral groups, else a
                          synthetic invariant objective; never estimated.
@@ -106,7 +108,8 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	nList := fs.String("n", "55,200,1000", "comma-separated numbers of points, ascending, each ≥ 2")
 	m := fs.Int("m", 1000, "candidates of the k_plus cross-covariance")
 	boKernel := fs.String("bo-kernel", "plus,base,avg", "comma-separated GP kernels of the BO phases: "+commaList(bo.KernelNames()))
-	landmarks := fs.Int("landmarks", 0, fmt.Sprintf("design cap `M` of plus and nystrom in the BO phases: 0 means %d, −1 never", bo.DefaultLandmarks))
+	landmarks := fs.Int("landmarks", 0, fmt.Sprintf("landmark cap `M` of every kernel in the BO phases (the design cap of plus and nystrom): 0 means %d, −1 never", bo.DefaultLandmarks))
+	landmarkFit := landmarkFitFlag(fs)
 	gemmN := fs.Int("gemm-n", 1000, "order of the DGEMMs the BO steps are compared with")
 	eigenVsC := fs.String("eigen-vs-c", "", "comma-separated orders n at which the --backend EigenSym is timed against C LAPACKE_dsyevd (needs -tags openblas)")
 	timing := timingFlags(fs, "phase", 10, "estimate instead of run a phase predicted to take longer than this")
@@ -155,6 +158,10 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	if err := checkLandmarks(*landmarks); err != nil {
 		return err
 	}
+	lf, err := gp.ParseLandmarkFit(*landmarkFit)
+	if err != nil {
+		return badInput("--landmark-fit: %w", err)
+	}
 	if *gemmN < 1 || *gemmN > 100_000 {
 		return badInput("--gemm-n must lie in [1, 100000], got %d", *gemmN)
 	}
@@ -188,7 +195,7 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	res, err := experiments.Profile(experiments.ProfileOptions{
-		Group: g, N: ns, Shape: shape, Backend: be, M: *m, BOKernels: bks, Landmarks: *landmarks, GemmN: *gemmN,
+		Group: g, N: ns, Shape: shape, Backend: be, M: *m, BOKernels: bks, Landmarks: *landmarks, LandmarkFit: lf, GemmN: *gemmN,
 		MinTime: *timing.minTime, MaxReps: *timing.maxReps, MaxPhaseSeconds: *timing.maxItem,
 		EigenVsC: evc, Seed: *seed, Progress: stderr, Budget: fs.budget,
 	})
@@ -305,7 +312,7 @@ func writeEnvironment(w io.Writer, e experiments.Environment) {
 
 func writeProfileTable(w io.Writer, r experiments.ProfileResult) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# perf profile: %s, |G| = %s, base %s, m = %d, BO kernels %s%s (%s)\n\n", r.Group, r.Order, r.Base, r.M, strings.Join(r.BOKernels, ", "), landmarksNote(r.Landmarks), r.BOObjective)
+	fmt.Fprintf(&b, "# perf profile: %s, |G| = %s, base %s, m = %d, BO kernels %s%s (%s)\n\n", r.Group, r.Order, r.Base, r.M, strings.Join(r.BOKernels, ", "), landmarksNote(r.Landmarks)+landmarkFitNote(r.LandmarkFit), r.BOObjective)
 	writeEnvironment(&b, r.Environment)
 	fmt.Fprintf(&b, "median of timed runs (≥ %gs and ≥ 3 runs, ≤ %d; one run when it takes ≥ 1 s); ~ = estimated, not run (> %gs)\n", r.MinTimeSeconds, r.MaxReps, r.MaxPhaseSeconds)
 	fmt.Fprintf(&b, "%% BO iter: the phase's time over one BO step (one Ask) at the same n — a fit's or acquisition's over its\n"+
@@ -512,4 +519,16 @@ func profilerSetup(fs *flagSet, group string, d, block int, box, matrices, backe
 		return nil, nil, err
 	}
 	return g, be, nil
+}
+
+// landmarkFitNote is ", landmarks fitted on the …" for a non-default
+// --landmark-fit, else "".
+func landmarkFitNote(f string) string {
+	switch f {
+	case "":
+		return ""
+	case "subset":
+		return ", landmark GPs fitted on a subset"
+	}
+	return ", landmark GPs fitted on their likelihood"
 }

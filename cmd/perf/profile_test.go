@@ -185,9 +185,9 @@ func TestComplexityCLI(t *testing.T) {
 		t.Fatalf("table header %q, want %q\n%s", rows[0], wantHeader, out)
 	}
 	// 17 series against n (one more eigen series per other compiled-in
-	// backend), the landmark GP against n and against m, 7 against |G|
-	// for the one family.
-	want := 17 + len(linalg.Available()) - 1 + 2 + 7
+	// backend), the landmark GP of the six capped kernels against n and
+	// against m, 7 against |G| for the one family.
+	want := 17 + len(linalg.Available()) - 1 + 2*6 + 7
 	if got := len(rows) - 2; got != want {
 		t.Errorf("%d series rows, want %d", got, want)
 	}

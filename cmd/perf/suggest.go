@@ -31,6 +31,7 @@ Usage: perf suggest (--problem P [--d D] | --group G --d D --box LO:HI[,LO:HI…
                     [--failed FILE] [--q 1] [--seed S] [--minimize] [--init 5]
                     [--acq ucb|ei] [--beta paper|authors] [--fit own|base]
                     [--prior none|botorch] [--mean sample|constant] [--liar mean|worst] [--landmarks M]
+                    [--landmark-fit default|subset|likelihood]
                     [--block b] [--matrices FILE] [--coords i,j,…] [--backend B]
 
 Prints the next q points to evaluate as CSV rows (x1,…,xd) on stdout: a
@@ -63,8 +64,9 @@ are observed or pending it returns the next points of the initial design.
                 identity on the others: e.g. --group permutation --coords
                 0,1,2,3 for four identical widths among six parameters
 --minimize      minimize y (default: maximize; with --problem, P's direction)
---landmarks M   design cap of plus and nystrom: all observations up to M,
+--landmarks M   landmark cap of every kernel: exact up to M observations,
                 M landmarks above (0: 256; −1: never; see 'perf bo -h')
+--landmark-fit  default, subset or likelihood (see 'perf bo -h')
 
 Example:
   perf suggest --group hyperoctahedral --d 3 --box -2:2 --kernel plus \
@@ -103,7 +105,7 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	st := frontend.SuggestSettings{
 		Problem: *name, Group: frontend.Group{Group: *group, D: *d, Block: *block, Matrices: *matrices},
 		Kernel: *kern, Base: *base, Seed: *seed, Minimize: *minimize, Init: p.Init,
-		Acq: p.Acq, Beta: p.Beta, Fit: p.Fit, Prior: p.Prior, Mean: p.Mean, Landmarks: p.Landmarks, Liar: p.Liar,
+		Acq: p.Acq, Beta: p.Beta, Fit: p.Fit, Prior: p.Prior, Mean: p.Mean, Landmarks: p.Landmarks, LandmarkFit: p.LandmarkFit, Liar: p.Liar,
 	}
 	switch {
 	case *name != "" && *group != "":

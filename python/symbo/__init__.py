@@ -275,10 +275,10 @@ class Optimizer:
         ``prior="botorch"`` the base kernel matches BoTorch's
         SingleTaskGP, docs/results/baseline.md).
     landmarks : int, optional
-        Design cap of ``plus`` and ``nystrom`` (``perf suggest
-        --landmarks``): every observation is in the design up to this many
-        of them, that many landmarks above; 0 (default) means 256, -1
-        never.
+        Landmark cap of every kernel (``perf suggest --landmarks``): the
+        GP is exact up to this many observations (for ``plus`` and
+        ``nystrom`` every observation is in the design), a GP on that many
+        landmarks above; 0 (default) means 256, -1 never.
 
     Raises
     ------

@@ -168,14 +168,16 @@ func DefaultGroupSweep() []GroupFamily {
 //   - eigen, for every compiled-in backend: gonum's is
 //     linalg/internal/eigsym (dsyevd's algorithm in Go), openblas's
 //     LAPACKE dsyevd (O(n³));
-//   - landmark-gp: gp.New of k_plus with a design capped at m landmarks
-//     at fixed hyperparameters — the greedy pivoted Cholesky selection, the
-//     thin QR of the n×m kernel columns, the eigendecompositions of
-//     k_max(D, D) and of the m×m core, the posterior: what one likelihood
-//     evaluation of the landmark fit costs, plus the posterior's r×r
-//     eigendecomposition. O(n·m² + m³): against n (LandmarkN, to 16384)
-//     at m = LandmarkM (slope 1), and against m at n = LandmarkNPerM·m
-//     (slope 3);
+//   - landmark-gp, for every kernel bo caps (plus and nystrom: k_plus with
+//     a design capped at m landmarks; base, max, avg, avgnorm:
+//     gp.NewLandmarkFamily's DTC model): gp.New at fixed hyperparameters —
+//     the greedy pivoted Cholesky selection with its n×m kernel columns,
+//     the thin QR of those columns, the eigendecompositions of C(D, D) and
+//     of the m×m core, the posterior: what one likelihood evaluation of a
+//     landmark fit costs, plus the posterior's r×r eigendecomposition.
+//     O(n·m·c + n·m² + m³), c the cost of one kernel evaluation: against n
+//     (LandmarkN, to 16384) at m = LandmarkM (slope 1), and against m at
+//     n = LandmarkNPerM·m (slope 3);
 //   - enumerate-orbits: orbit.Enumerator.Orbits of GroupN points (O(n|G|)).
 //
 // |G|* is |G| for enumeration; for closed forms the growth in |G|
@@ -545,51 +547,94 @@ func (c *complexity) nSeries() []pending {
 // LandmarkNPerM is n/m in the landmark GP's sweep in m.
 const LandmarkNPerM = 4
 
-// landmarkSeries are the landmark GP's sweeps: against n (LandmarkN) at
-// m = LandmarkM, and against m at n = 4m.
-func (c *complexity) landmarkSeries() []pending {
-	g, d := c.o.Group, c.o.Group.Dim()
-	build := func(n, m int) (func() error, error) {
-		fam, err := gp.NewLandmarkPlusFamily(c.o.Shape, g, kernel.Options{Budget: c.o.Budget}, kernel.PlusOptions{Backend: c.o.Backend}, m)
+// landmarkKernels are the kernels of the landmark GP's sweeps, each with
+// the capped family bo builds for it (plus and nystrom: k_plus with a
+// capped design; the others: gp.NewLandmarkFamily's DTC model).
+var landmarkKernels = []struct {
+	name string
+	fam  func(c *complexity, m int) (gp.Family, error)
+}{
+	{"plus", func(c *complexity, m int) (gp.Family, error) {
+		return gp.NewLandmarkPlusFamily(c.o.Shape, c.o.Group, kernel.Options{Budget: c.o.Budget}, kernel.PlusOptions{Backend: c.o.Backend}, m)
+	}},
+	{"nystrom", func(c *complexity, m int) (gp.Family, error) {
+		g, err := orbit.Trivial(c.o.Group.Dim())
 		if err != nil {
 			return nil, err
 		}
-		x := c.points(n, d)
-		y := make([]float64, n)
-		for r := range y {
-			row := x.RawRowView(r)
-			y[r] = -vecDot(row, row)
+		return gp.NewLandmarkPlusFamily(c.o.Shape, g, kernel.Options{Budget: c.o.Budget}, kernel.PlusOptions{Backend: c.o.Backend}, m)
+	}},
+	{"base", func(c *complexity, m int) (gp.Family, error) {
+		return c.capped(gp.NewBaseFamily(c.o.Shape, c.o.Group.Dim()))(m)
+	}},
+	{"max", func(c *complexity, m int) (gp.Family, error) {
+		return c.capped(gp.NewMaxFamily(c.o.Shape, c.o.Group, kernel.Options{Budget: c.o.Budget}))(m)
+	}},
+	{"avg", func(c *complexity, m int) (gp.Family, error) {
+		return c.capped(gp.NewAvgFamily(c.o.Shape, c.o.Group, kernel.Options{Budget: c.o.Budget}))(m)
+	}},
+	{"avgnorm", func(c *complexity, m int) (gp.Family, error) {
+		return c.capped(gp.NewAvgFamily(c.o.Shape, c.o.Group, kernel.Options{Budget: c.o.Budget, Normalize: true}))(m)
+	}},
+}
+
+// capped returns the constructor of fam capped at m (gp.NewLandmarkFamily).
+func (c *complexity) capped(fam gp.Family, err error) func(m int) (gp.Family, error) {
+	return func(m int) (gp.Family, error) {
+		if err != nil {
+			return nil, err
 		}
-		h := gp.Hyper{Variance: 1, Lengthscale: 1, Noise: 1e-2}
-		return func() error {
-			post, err := gp.New(fam, x, y, h, gp.Options{Backend: c.o.Backend, Budget: c.o.Budget})
-			if err == nil && post.Landmarks() == 0 {
-				err = fmt.Errorf("experiments: complexity: n = %d, m = %d: no landmarks", n, m)
-			}
-			return err
-		}, nil
+		return gp.NewLandmarkFamily(fam, m, gp.LandmarkOptions{Backend: c.o.Backend})
 	}
-	ns := make([]float64, len(c.o.LandmarkN))
-	for i, n := range c.o.LandmarkN {
-		ns[i] = float64(n)
-	}
-	ms := make([]float64, len(c.o.LandmarkMs))
-	for i, m := range c.o.LandmarkMs {
-		ms[i] = float64(m)
-	}
+}
+
+// landmarkSeries are the landmark GP's sweeps of every kernel: against n
+// (LandmarkN) at m = LandmarkM, and against m at n = 4m.
+func (c *complexity) landmarkSeries() []pending {
+	d := c.o.Group.Dim()
 	var out []pending
-	if len(ns) > 0 {
+	for _, lk := range landmarkKernels {
+		build := func(n, m int) (func() error, error) {
+			fam, err := lk.fam(c, m)
+			if err != nil {
+				return nil, err
+			}
+			x := c.points(n, d)
+			y := make([]float64, n)
+			for r := range y {
+				row := x.RawRowView(r)
+				y[r] = -vecDot(row, row)
+			}
+			h := gp.Hyper{Variance: 1, Lengthscale: 1, Noise: 1e-2}
+			return func() error {
+				post, err := gp.New(fam, x, y, h, gp.Options{Backend: c.o.Backend, Budget: c.o.Budget})
+				if err == nil && post.Landmarks() == 0 {
+					err = fmt.Errorf("experiments: complexity: %s, n = %d, m = %d: no landmarks", lk.name, n, m)
+				}
+				return err
+			}, nil
+		}
+		ns := make([]float64, len(c.o.LandmarkN))
+		for i, n := range c.o.LandmarkN {
+			ns[i] = float64(n)
+		}
+		ms := make([]float64, len(c.o.LandmarkMs))
+		for i, m := range c.o.LandmarkMs {
+			ms[i] = float64(m)
+		}
+		if len(ns) > 0 {
+			out = append(out, pending{
+				series: ComplexitySeries{Quantity: "landmark-gp", Kernel: lk.name, Method: fmt.Sprintf("m=%d", c.o.LandmarkM), Against: "n", Cost: "O(n·m·c + n·m² + m³), m fixed", Predicted: 1},
+				xs:     ns,
+				run:    func(i int) (func() error, error) { return build(int(ns[i]), c.o.LandmarkM) },
+			})
+		}
 		out = append(out, pending{
-			series: ComplexitySeries{Quantity: "landmark-gp", Kernel: "plus", Method: fmt.Sprintf("m=%d", c.o.LandmarkM), Against: "n", Cost: "O(n·m² + m³), m fixed", Predicted: 1},
-			xs:     ns,
-			run:    func(i int) (func() error, error) { return build(int(ns[i]), c.o.LandmarkM) },
+			series: ComplexitySeries{Quantity: "landmark-gp", Kernel: lk.name, Method: fmt.Sprintf("n=%d·m", LandmarkNPerM), Against: "m", Cost: "O(n·m·c + n·m² + m³), n ∝ m", Predicted: 3},
+			xs:     ms,
+			run:    func(i int) (func() error, error) { m := int(ms[i]); return build(LandmarkNPerM*m, m) },
 		})
 	}
-	out = append(out, pending{
-		series: ComplexitySeries{Quantity: "landmark-gp", Kernel: "plus", Method: fmt.Sprintf("n=%d·m", LandmarkNPerM), Against: "m", Cost: "O(n·m² + m³), n ∝ m", Predicted: 3},
-		xs:     ms,
-		run:    func(i int) (func() error, error) { m := int(ms[i]); return build(LandmarkNPerM*m, m) },
-	})
 	return out
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/gp"
 	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
@@ -43,8 +44,11 @@ type ProfileOptions struct {
 	// every n); nil means plus, base, avg.
 	BOKernels []string
 	// Landmarks is bo.Config.Landmarks for the BO phases (the design cap
-	// of plus and nystrom): 0 means bo.DefaultLandmarks, negative never.
+	// of plus and nystrom, the landmark cap of the others): 0 means
+	// bo.DefaultLandmarks, negative never.
 	Landmarks int
+	// LandmarkFit is bo.Config.LandmarkFit for the BO phases.
+	LandmarkFit gp.LandmarkFit
 	// GemmN is the order of the reference DGEMMs the BO steps are compared
 	// with (gonum's Dgemm and every backend's Gemm); 0 means 1000.
 	GemmN int
@@ -137,7 +141,7 @@ type ProfileRow struct {
 	// RatioBackendGemm (BO steps): the time over the profiled backend's
 	// Gemm of order GemmN.
 	RatioBackendGemm float64 `json:"ratio_backend_gemm,omitempty"`
-	// Landmarks (BO steps of plus and nystrom): the landmarks of the
+	// Landmarks (BO steps): the landmarks of the
 	// step's fit, 0 when its design was every observation.
 	Landmarks int    `json:"landmarks,omitempty"`
 	Note      string `json:"note,omitempty"`
@@ -154,6 +158,7 @@ type ProfileResult struct {
 	M               int          `json:"m"`
 	BOKernels       []string     `json:"bo_kernels"`
 	Landmarks       int          `json:"landmarks,omitempty"`
+	LandmarkFit     string       `json:"landmark_fit,omitempty"`
 	GemmN           int          `json:"gemm_n"`
 	BOObjective     string       `json:"bo_objective"`
 	Seed            uint64       `json:"seed"`
@@ -191,7 +196,7 @@ var defaultProfileN = []int{55, 200, 1000}
 //   - gp-fit, acquisition, bo-iteration: one real bo.Optimizer Ask after
 //     n observations for each kernel of o.BOKernels (cold hyperparameter
 //     fit, then the acquisition optimizer; the iteration is the whole Ask;
-//     plus and nystrom with o.Landmarks), never estimated, the iteration
+//     every kernel with o.Landmarks), never estimated, the iteration
 //     row with its time over the GemmN DGEMMs' of the same run. The
 //     objective is the Rastrigin problem of the same d for the
 //     hyperoctahedral group, else a synthetic invariant objective (see
@@ -286,7 +291,7 @@ func Profile(o ProfileOptions) (ProfileResult, error) {
 	res := ProfileResult{
 		Environment: environment(o.Backend, os.Getenv),
 		Group:       o.Group.Name(), D: p.d, Order: "inf", Base: o.Shape.String(),
-		N: slices.Clone(o.N), M: o.M, BOKernels: slices.Clone(o.BOKernels), Landmarks: o.Landmarks, GemmN: o.GemmN, Seed: o.Seed,
+		N: slices.Clone(o.N), M: o.M, BOKernels: slices.Clone(o.BOKernels), Landmarks: o.Landmarks, LandmarkFit: fitName(o.LandmarkFit), GemmN: o.GemmN, Seed: o.Seed,
 		MinTimeSeconds: o.MinTime.Seconds(), MaxReps: o.MaxReps, MaxPhaseSeconds: o.MaxPhaseSeconds,
 	}
 	if ord := o.Group.Order(); ord != nil {
@@ -772,6 +777,14 @@ func vecDot(a, b []float64) float64 {
 // boPhases times one Ask of a fresh optimizer told n points for each BO
 // kernel: fit, acquisition and the whole iteration come from the same
 // Asks (medians taken separately).
+// fitName is a LandmarkFit as records spell it ("" for the default).
+func fitName(f gp.LandmarkFit) string {
+	if f == gp.LandmarkFitDefault {
+		return ""
+	}
+	return f.String()
+}
+
 func (p *profiler) boPhases(n int) error {
 	for _, kind := range p.o.BOKernels {
 		if err := p.boPhase(n, kind); err != nil {
@@ -781,12 +794,9 @@ func (p *profiler) boPhases(n int) error {
 	return nil
 }
 
-// boLabel names a BO kernel in the rows: plus and nystrom with their
-// design cap.
+// boLabel names a BO kernel in the rows with its landmark cap (every
+// built-in kernel has one; plus and nystrom call it their design's).
 func (p *profiler) boLabel(kind string) string {
-	if kind != bo.NamePlus && kind != bo.NameNystrom {
-		return kind
-	}
 	switch {
 	case p.o.Landmarks < 0:
 		return kind + ", full design"
@@ -821,7 +831,7 @@ func (p *profiler) boPhase(n int, kind string) error {
 				if err != nil {
 					return err
 				}
-				opt, err := bo.New(obj.lo, obj.hi, bo.Config{Kernel: kern, Init: min(bo.DefaultInit, n), Backend: p.be, Landmarks: p.o.Landmarks, Budget: p.o.Budget}, p.o.Seed)
+				opt, err := bo.New(obj.lo, obj.hi, bo.Config{Kernel: kern, Init: min(bo.DefaultInit, n), Backend: p.be, Landmarks: p.o.Landmarks, LandmarkFit: p.o.LandmarkFit, Budget: p.o.Budget}, p.o.Seed)
 				if err != nil {
 					return err
 				}

@@ -323,8 +323,9 @@ func TestComplexityTiny(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 17 against n (and an eigen series per other backend), the landmark
-	// GP against n (n = 12, 24 > 2m) and against m, 7 against |G|.
-	if want := 17 + len(linalg.Available()) - 1 + 2 + 7; len(res.Series) != want {
+	// GP of every capped kernel against n (n = 12, 24 > 2m) and against m,
+	// 7 against |G|.
+	if want := 17 + len(linalg.Available()) - 1 + 2*len(landmarkKernels) + 7; len(res.Series) != want {
 		t.Fatalf("%d series, want %d", len(res.Series), want)
 	}
 	for _, s := range res.Series {

@@ -165,6 +165,9 @@ type Settings struct {
 	// Mean is the GP's prior mean ("constant"); empty for the default
 	// ("sample").
 	Mean string `json:"mean,omitempty"`
+	// LandmarkFit is bo.Config.LandmarkFit ("subset", "likelihood");
+	// empty for the default rule.
+	LandmarkFit string `json:"landmark_fit,omitempty"`
 }
 
 // TableResult is a finished Table: every trace in plan order, the cells,
@@ -208,8 +211,12 @@ func settingsOf(cfg bo.Config, iters, first, seeds, workers int) (Settings, erro
 	if cfg.Mean != gp.MeanSample {
 		mean = cfg.Mean.String()
 	}
+	lf := ""
+	if cfg.LandmarkFit != gp.LandmarkFitDefault {
+		lf = cfg.LandmarkFit.String()
+	}
 	return Settings{
-		Prior: prior, Liar: liar, Mean: mean,
+		Prior: prior, Liar: liar, Mean: mean, LandmarkFit: lf,
 		Seeds: seeds, FirstSeed: first, Iters: iters, Init: cfg.Init,
 		Acquisition: acq.Name(), Beta: cfg.Beta.String(), FitMode: cfg.FitMode.String(),
 		Backend: b.Name(), Workers: workers, Landmarks: cfg.Landmarks,

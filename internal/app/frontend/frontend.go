@@ -308,9 +308,12 @@ type SuggestSettings struct {
 	Liar     string `json:"liar,omitempty"` // "mean" (default) or "worst"
 	Mean     string `json:"mean,omitempty"` // "sample" (default) or "constant"
 
-	// Landmarks is bo.Config.Landmarks: the design cap of plus and
-	// nystrom (0: the default, negative: never).
+	// Landmarks is bo.Config.Landmarks: the landmark cap of every kernel
+	// (0: the default, negative: never).
 	Landmarks int `json:"landmarks,omitempty"`
+	// LandmarkFit is bo.Config.LandmarkFit: "default" (or empty), "subset"
+	// or "likelihood".
+	LandmarkFit string `json:"landmark_fit,omitempty"`
 }
 
 // Optimizer returns the optimizer of the settings (backend be, nil for the
@@ -394,6 +397,9 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 		}
 	}
 	if cfg.Mean, err = gp.ParseMean(s.Mean); err != nil {
+		return nil, invalid("%v", err)
+	}
+	if cfg.LandmarkFit, err = gp.ParseLandmarkFit(s.LandmarkFit); err != nil {
 		return nil, invalid("%v", err)
 	}
 	return bo.New(lo, hi, cfg, s.Seed)

@@ -1,0 +1,341 @@
+package gp
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/symbo/symbo/internal/errclass"
+
+	"github.com/symbo/symbo/internal/check"
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/linalg"
+	"gonum.org/v1/gonum/mat"
+)
+
+var (
+	_ Family   = (*sparseFamily)(nil)
+	_ baser    = (*sparseFamily)(nil)
+	_ memoryer = (*sparseFamily)(nil)
+)
+
+// LandmarkOptions are the settings of NewLandmarkFamily. The zero value
+// is the default.
+type LandmarkOptions struct {
+	// Backend computes the eigendecompositions and the QR of the landmark
+	// model; nil means linalg.Default().
+	Backend linalg.Backend
+}
+
+// sparseFamily is any family whose kernels do not depend on the training
+// inputs, capped at m points: exact on n ≤ m inputs, a landmark (DTC)
+// model above (see NewLandmarkFamily).
+type sparseFamily struct {
+	inner Family
+	m     int
+	be    linalg.Backend
+}
+
+// NewLandmarkFamily caps the exact GP of fam at m training inputs. On
+// n ≤ m inputs it is fam itself (the same bits). On more, the GP is the
+// deterministic training conditional (DTC, Quiñonero-Candela & Rasmussen
+// 2005) of fam's kernel on m landmarks chosen among the inputs:
+//
+//   - Hyperparameters are fitted by Fit on a subset of m of the inputs
+//     (subset of data; Chalupka, Williams & Murray 2013 found it the
+//     cost-effective way to set the hyperparameters of the sparse
+//     approximations), the exact profile likelihood of fam there: O(m³)
+//     per lengthscale, independent of n. The subset is the inputs of
+//     indices ⌊t·n/m⌋, t = 0…m−1: every ⌈n/m⌉-th observation in the order
+//     given, so in BO the early space-filling points and the late ones near
+//     the incumbent in proportion; no seed.
+//   - At the fitted lengthscale the landmarks D are chosen among all n
+//     inputs by greedy pivoted Cholesky of the unit-variance Gram C_ℓ (the
+//     input of largest residual prior variance C_ii − Σ_t L_it² next, ties
+//     to the smallest index, at most m, stopping when every residual is
+//     below n·ε·max C_ii), as NewLandmarkPlusFamily chooses k_plus's design.
+//   - The posterior is that of the low-rank-plus-noise model
+//     v·C_XD·C_DD⁺·C_DX + σ²·I (C_DD⁺ the pseudo-inverse truncated as
+//     kernel.Plus truncates) for the mean; the variance adds to the
+//     subset-of-regressors variance the prior variance the landmarks do not
+//     explain, v·(c(x, x) − c(x, D)·C_DD⁺·c(D, x)), so far from every
+//     landmark it returns to the prior's (the SoR variance would vanish
+//     there, starving UCB of exploration). GP.LogMarginal is this model's
+//     likelihood on all n inputs; GP.Kernel is fam's own kernel v·C_ℓ.
+//
+// With every input a landmark (C_DD well conditioned) the mean and
+// variance are the exact GP's. Cost above m: the fit O(m³) per
+// lengthscale (an exact fit on m points), then m columns of n kernel
+// evaluations, O(n·m²) for the selection and the QR and two m×m
+// eigendecompositions; a prediction m kernel evaluations against the
+// landmarks (and their gradient) plus O(m·r + r²), r ≤ m.
+//
+// fam's kernels must not depend on the training inputs (Bound.Kernel
+// gives the same kernel whatever x was bound): true of NewBaseFamily,
+// NewMaxFamily, NewAvgFamily and FamilyOf; k_plus's design is its inputs,
+// so NewPlusFamily and NewLandmarkPlusFamily are refused (use
+// NewLandmarkPlusFamily). m must be at least 1.
+func NewLandmarkFamily(fam Family, m int, o LandmarkOptions) (Family, error) {
+	if check.IsNil(fam) {
+		return nil, fmt.Errorf("%w: NewLandmarkFamily needs a family", ErrNilArgument)
+	}
+	if m < 1 {
+		return nil, fmt.Errorf("gp: landmark count %d < 1", m)
+	}
+	switch fam.(type) {
+	case *plusFamily, *landmarkFamily, *sparseFamily:
+		return nil, fmt.Errorf("gp: NewLandmarkFamily: %T's kernel depends on its inputs (use NewLandmarkPlusFamily for k_plus)", fam)
+	}
+	be := o.Backend
+	if be == nil {
+		var err error
+		if be, err = linalg.Default(); err != nil {
+			return nil, fmt.Errorf("gp: %w", err)
+		}
+	}
+	return &sparseFamily{inner: fam, m: m, be: be}, nil
+}
+
+// Dim is d.
+func (f *sparseFamily) Dim() int { return f.inner.Dim() }
+
+// Base is the inner family's base family with the same cap, so that
+// ModeBase fits on a subset too (an exact base fit on n points costs
+// O(n³)).
+func (f *sparseFamily) Base() Family {
+	bf, ok := f.inner.(baser)
+	if !ok {
+		return errFamily{d: f.Dim(), err: fmt.Errorf("gp: ModeBase: family %T has no base family", f.inner)}
+	}
+	return &sparseFamily{inner: bf.Base(), m: f.m, be: f.be}
+}
+
+// memory is the inner family's on n ≤ m points; above, its memory on the
+// m-point subset plus the landmark model's n×(2m+2) columns, scratch and
+// the inputs.
+func (f *sparseFamily) memory(n int) float64 {
+	if n <= f.m {
+		return familyMemory(f.inner, n)
+	}
+	nf, mf := float64(n), float64(f.m)
+	return familyMemory(f.inner, f.m) + 8*nf*(2*mf+float64(f.Dim())+8)
+}
+
+// subsetIndices returns ⌊t·n/m⌋ for t = 0…m−1 (strictly increasing for
+// n > m).
+func subsetIndices(n, m int) []int {
+	idx := make([]int, m)
+	for t := range idx {
+		idx[t] = t * n / m
+	}
+	return idx
+}
+
+// subsetFit is the fitting subset of a landmark bound: fam bound to the
+// inputs idx.
+type subsetFit struct {
+	b   Bound
+	idx []int
+}
+
+// subsetBound is a landmark bound's fitting subset, made on first use
+// (mk binds the exact family to the subset's inputs).
+type subsetBound struct {
+	once sync.Once
+	mk   func() (*subsetFit, error)
+	done bool
+	fit  *subsetFit
+	err  error
+}
+
+// subset returns the fitting subset of b.
+func (b *landmarkBound) subset() (*subsetFit, error) {
+	s := &b.sub
+	if s.done {
+		return s.fit, nil
+	}
+	s.once.Do(func() {
+		if s.mk == nil {
+			s.err = fmt.Errorf("gp: landmarks: no fitting subset")
+			return
+		}
+		s.fit, s.err = s.mk()
+	})
+	return s.fit, s.err
+}
+
+// subsetOf returns the inputs of x (n×d) at the m indices ⌊t·n/m⌋.
+func subsetOf(x *mat.Dense, m int) ([]int, *mat.Dense) {
+	n, d := x.Dims()
+	idx := subsetIndices(n, min(m, n))
+	xs := mat.NewDense(len(idx), d, nil)
+	for t, i := range idx {
+		xs.SetRow(t, x.RawRowView(i))
+	}
+	return idx, xs
+}
+
+// gather returns y at the subset's indices.
+func (s *subsetFit) gather(y []float64) []float64 {
+	out := make([]float64, len(s.idx))
+	for t, i := range s.idx {
+		out[t] = y[i]
+	}
+	return out
+}
+
+// Bind is the inner family's on n ≤ m inputs; above, it binds the inner
+// family to the fitting subset and keeps x for the landmark model.
+func (f *sparseFamily) Bind(x *mat.Dense) (Bound, error) {
+	n, d := x.Dims()
+	if n <= f.m {
+		return f.inner.Bind(x)
+	}
+	if d != f.Dim() {
+		return nil, fmt.Errorf("gp: inputs have %d columns, family dimension is %d", d, f.Dim())
+	}
+	return f.bindLandmarks(x)
+}
+
+// bindLandmarks binds the landmark model to x (n×d) whatever n (with
+// n ≤ m the subset is every input).
+func (f *sparseFamily) bindLandmarks(x *mat.Dense) (*landmarkBound, error) {
+	n, d := x.Dims()
+	idx, xs := subsetOf(x, f.m)
+	sub, err := f.inner.Bind(xs)
+	if err != nil {
+		return nil, err
+	}
+	xc := mat.DenseCopyOf(x)
+	unit := false
+	if c, ok := sub.(constDiag); ok && c.constantDiag() {
+		unit = true
+	}
+	src := &kernSource{x: xc, n: n, d: d, kernel: sub.Kernel, unit: unit}
+	lb := &landmarkBound{src: src, m: f.m, be: f.be, x: xc, n: n, constDiag: unit,
+		mem: f.memory(n), defaultFit: LandmarkFitSubset}
+	lb.sub.fit, lb.sub.done = &subsetFit{b: sub, idx: idx}, true
+	return lb, nil
+}
+
+// kernSource is the landmark source of a family whose kernel does not
+// depend on the inputs: C_ℓ's columns by CrossTo of its unit-variance
+// kernel (the row c(x_j, X), a symmetric kernel's column), n evaluations
+// each, recomputed at every lengthscale.
+type kernSource struct {
+	x      *mat.Dense
+	n, d   int
+	kernel func(v, l float64) (kernel.Kernel, error)
+	unit   bool // C_ℓ(x, x) = 1
+}
+
+func (s *kernSource) unitKernel(l float64) (kernel.Kernel, error) { return s.kernel(1, l) }
+
+func (s *kernSource) level(l float64) (lmLevel, error) {
+	k, err := s.kernel(1, l)
+	if err != nil {
+		return lmLevel{}, err
+	}
+	var lv lmLevel
+	if !s.unit {
+		if lv.diag, err = k.DiagTo(nil, s.x); err != nil {
+			return lmLevel{}, fmt.Errorf("prior variance: %w", err)
+		}
+	}
+	lv.colTo = func(dst []float64, j int, _ []float64) error {
+		// One row c(x_j, X), contiguous, rather than n rows of one entry:
+		// the kernels vectorize along their second argument.
+		xj := mat.NewDense(1, s.d, s.x.RawRowView(j))
+		if err := k.CrossTo(mat.NewDense(1, s.n, dst), xj, s.x); err != nil {
+			return fmt.Errorf("gp: landmarks: cross-covariance: %w", err)
+		}
+		return nil
+	}
+	return lv, nil
+}
+
+// errFamily is a family whose Bind fails with err.
+type errFamily struct {
+	d   int
+	err error
+}
+
+func (f errFamily) Dim() int                       { return f.d }
+func (f errFamily) Bind(*mat.Dense) (Bound, error) { return nil, f.err }
+
+// LandmarkFit says how Fit sets the hyperparameters of a GP whose family
+// uses landmarks on the inputs given (NewLandmarkFamily,
+// NewLandmarkPlusFamily above their cap m); other GPs ignore it.
+type LandmarkFit int
+
+const (
+	// LandmarkFitDefault is the family's own rule: LandmarkFitSubset for
+	// NewLandmarkFamily, LandmarkFitLikelihood for NewLandmarkPlusFamily
+	// (its rule since it was introduced, which the committed landmark
+	// study used).
+	LandmarkFitDefault LandmarkFit = iota
+	// LandmarkFitSubset maximizes the exact likelihood of the family
+	// itself on m of the n inputs, those of indices ⌊t·n/m⌋, t = 0…m−1
+	// (for k_plus: NewPlusFamily with that subset as design): O(m³) per
+	// lengthscale whatever n.
+	LandmarkFitSubset
+	// LandmarkFitLikelihood maximizes the landmark model's own likelihood
+	// on all n inputs, the landmarks chosen anew for every lengthscale
+	// tried: O(n·m² + m³) per lengthscale.
+	LandmarkFitLikelihood
+)
+
+func (f LandmarkFit) String() string {
+	switch f {
+	case LandmarkFitDefault:
+		return "default"
+	case LandmarkFitSubset:
+		return "subset"
+	case LandmarkFitLikelihood:
+		return "likelihood"
+	}
+	return fmt.Sprintf("LandmarkFit(%d)", int(f))
+}
+
+// ParseLandmarkFit parses "default", "subset" or "likelihood"
+// (case-insensitive; "" is "default").
+func ParseLandmarkFit(s string) (LandmarkFit, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "default", "":
+		return LandmarkFitDefault, nil
+	case "subset":
+		return LandmarkFitSubset, nil
+	case "likelihood":
+		return LandmarkFitLikelihood, nil
+	}
+	return 0, fmt.Errorf("%w: unknown landmark fit %q (want default, subset or likelihood)", errBadLandmarkFit, s)
+}
+
+var errBadLandmarkFit = errclass.New(errclass.Input, "gp: bad setting")
+
+func (f LandmarkFit) check() error {
+	if f < LandmarkFitDefault || f > LandmarkFitLikelihood {
+		return fmt.Errorf("%w: unknown landmark fit %d", errBadLandmarkFit, int(f))
+	}
+	return nil
+}
+
+// fitTarget returns the bound and outputs Fit maximizes the likelihood of
+// for the bound b (all n inputs, outputs ys) under the rule f.
+func fitTarget(b Bound, ys []float64, f LandmarkFit) (Bound, []float64, error) {
+	lb, ok := b.(*landmarkBound)
+	if !ok {
+		return b, ys, nil
+	}
+	if f == LandmarkFitDefault {
+		f = lb.defaultFit
+	}
+	if f == LandmarkFitLikelihood {
+		return b, ys, nil
+	}
+	sf, err := lb.subset()
+	if err != nil {
+		return nil, nil, err
+	}
+	return sf.b, sf.gather(ys), nil
+}
