@@ -128,9 +128,11 @@ int symbo_cross(const char *spec,
  *           highest fitted log marginal likelihood), "base": B, "seed": S,
  *           "minimize": true|false, "init": 5, "acq": "ucb"|"ei",
  *           "beta": "paper"|"authors", "fit": "own"|"base",
- *           "prior": "none"|"botorch", "mean": "sample"|"constant" (the
- *           GP's prior mean: the sample mean, or a constant fitted by
- *           maximum likelihood), "liar": "mean"|"worst" (what pending and
+ *           "prior": "botorch"|"none" (default botorch: BoTorch's
+ *           classic priors; none is the paper's protocol),
+ *           "mean": "constant"|"sample" (the GP's prior mean, default a
+ *           constant fitted by maximum likelihood; sample is the paper's
+ *           sample mean), "liar": "mean"|"worst" (what pending and
  *           failed points are told), "landmarks": M (the landmark cap
  *           of every kernel, the design cap of plus and nystrom: 0 or
  *           absent 256, negative none), "landmark_fit":

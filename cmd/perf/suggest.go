@@ -67,6 +67,11 @@ are observed or pending it returns the next points of the initial design.
 --landmarks M   landmark cap of every kernel: exact up to M observations,
                 M landmarks above (0: 256; −1: never; see 'perf bo -h')
 --landmark-fit  default, subset or likelihood (see 'perf bo -h')
+--prior, --mean default botorch and constant here (the C and Python
+                front ends' defaults, chosen by measurement:
+                docs/results/defaults.md), not perf bo's paper protocol
+                (none, sample): give --prior none --mean sample to
+                reproduce a perf bo run with its defaults
 
 Example:
   perf suggest --group hyperoctahedral --d 3 --box -2:2 --kernel plus \
@@ -102,6 +107,14 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 		return badInput("--q must lie in [1, %d], got %d", bo.MaxBatch, *q)
 	}
 	p := proto.values()
+	// --prior and --mean not given: the front ends' defaults.
+	p.Prior, p.Mean = "", ""
+	if set["prior"] {
+		p.Prior = *proto.prior
+	}
+	if set["mean"] {
+		p.Mean = *proto.mean
+	}
 	st := frontend.SuggestSettings{
 		Problem: *name, Group: frontend.Group{Group: *group, D: *d, Block: *block, Matrices: *matrices},
 		Kernel: *kern, Base: *base, Seed: *seed, Minimize: *minimize, Init: p.Init,

@@ -14,11 +14,22 @@ import (
 // TestSuggestReplaysBO: perf suggest, given the first k evaluations of a
 // perf bo run as its history, prints exactly the point that run evaluated
 // next (initial design and acquisition steps alike): the same function of
-// (settings, seed, history).
+// (settings, seed, history) — for perf bo's default protocol given to
+// suggest explicitly (--prior none --mean sample), and for suggest's own
+// defaults given to perf bo (--prior botorch --mean constant).
 func TestSuggestReplaysBO(t *testing.T) {
+	for _, c := range []struct{ bo, suggest []string }{
+		{nil, []string{"--prior", "none", "--mean", "sample"}},
+		{[]string{"--prior", "botorch", "--mean", "constant"}, nil},
+	} {
+		suggestReplaysBO(t, c.bo, c.suggest)
+	}
+}
+
+func suggestReplaysBO(t *testing.T, boArgs, suggestArgs []string) {
 	dir := t.TempDir()
 	js := filepath.Join(dir, "run.json")
-	args := []string{"bo", "--problem", "Ackley2d", "--kernel", "plus", "--seed", "3", "--init", "3", "--iters", "4", "--json", js}
+	args := append([]string{"bo", "--problem", "Ackley2d", "--kernel", "plus", "--seed", "3", "--init", "3", "--iters", "4", "--json", js}, boArgs...)
 	if code, _, stderr := runCLI(t, args...); code != exitOK {
 		t.Fatalf("perf bo: %d %s", code, stderr)
 	}
@@ -36,7 +47,7 @@ func TestSuggestReplaysBO(t *testing.T) {
 		os.WriteFile(hist, []byte(h.String()), 0o644)
 		// k = 0: an empty history file is zero observations (a
 		// scheduler's first call), as no file is.
-		sargs := []string{"suggest", "--problem", "Ackley2d", "--kernel", "plus", "--seed", "3", "--init", "3", "--history", hist}
+		sargs := append([]string{"suggest", "--problem", "Ackley2d", "--kernel", "plus", "--seed", "3", "--init", "3", "--history", hist}, suggestArgs...)
 		if k == 0 {
 			empty := filepath.Join(dir, "empty.csv")
 			os.WriteFile(empty, nil, 0o644)
@@ -48,7 +59,7 @@ func TestSuggestReplaysBO(t *testing.T) {
 		}
 		want := fmtF(tr.Evaluations[k].X[0]) + "," + fmtF(tr.Evaluations[k].X[1]) + "\n"
 		if out != want {
-			t.Errorf("k = %d: suggest %q, perf bo evaluated %q", k, out, want)
+			t.Errorf("bo %v, suggest %v, k = %d: suggest %q, perf bo evaluated %q", boArgs, suggestArgs, k, out, want)
 		}
 	}
 }

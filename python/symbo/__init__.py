@@ -265,15 +265,18 @@ class Optimizer:
     init : int
         Initial design size (default 5).
     acq, beta, fit, prior : str, optional
-        As in ``perf suggest``.
+        As in ``perf suggest``; ``prior`` defaults to ``botorch``
+        (BoTorch's classic priors; ``none`` is the paper's protocol).
     liar : str, optional
         What the constant liar tells for pending and failed points:
         ``mean`` of the observed values (default) or ``worst``.
     mean : str, optional
-        The GP's prior mean: ``sample`` (the sample mean, default) or
-        ``constant`` (a constant fitted by maximum likelihood; with
-        ``prior="botorch"`` the base kernel matches BoTorch's
-        SingleTaskGP, docs/results/baseline.md).
+        The GP's prior mean: ``constant`` (default: a constant fitted by
+        maximum likelihood; with ``prior="botorch"`` the base kernel
+        matches BoTorch's SingleTaskGP, docs/results/baseline.md) or
+        ``sample`` (the sample mean, the paper's protocol). The defaults
+        of ``prior`` and ``mean`` were chosen by measurement
+        (docs/results/defaults.md).
     landmarks : int, optional
         Landmark cap of every kernel (``perf suggest --landmarks``): the
         GP is exact up to this many observations (for ``plus`` and

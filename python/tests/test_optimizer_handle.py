@@ -375,7 +375,7 @@ def test_optuna_first_trial_inf_then_seven_workers():
 
 def test_mean():
     # mean= reaches the library: the constant mean changes the proposal;
-    # an unknown value is an error; the default is the sample mean.
+    # an unknown value is an error; the default is the constant mean.
     props = {}
     for mean in ("sample", "constant", None):
         o = opt(seed=3, init=4, mean=mean)
@@ -384,9 +384,23 @@ def test_mean():
             o.tell(x, f(x))
         props[mean] = o.suggest(1)
     assert not np.array_equal(props["sample"], props["constant"])
-    assert np.array_equal(props[None], props["sample"])
+    assert np.array_equal(props[None], props["constant"])
     with pytest.raises(symbo.InvalidInput, match="mean"):
         opt(mean="median")
+
+
+def test_defaults_prior_and_mean():
+    # Naming neither prior nor mean is BoTorch's priors and the constant
+    # mean (docs/results/defaults.md), not the paper's protocol.
+    def prop(**kw):
+        o = opt(seed=4, init=4, **kw)
+        for _ in range(6):
+            x = o.ask()
+            o.tell(x, f(x))
+        return o.suggest(1)
+    d = prop()
+    assert np.array_equal(d, prop(prior="botorch", mean="constant"))
+    assert not np.array_equal(d, prop(prior="none", mean="sample"))
 
 
 def test_auto_kernel():
