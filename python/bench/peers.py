@@ -204,7 +204,7 @@ def perf_eval(perf, name, xs):
 
 
 def check_agreement(perf, p, rng):
-    """numpy's f against perf eval at 50 random points of the box (and the box's corners' neighbourhood)."""
+    """numpy's f against perf eval at 50 uniform random points of the box (stops above 1e-12 relative)."""
     if p["f"] is None:
         return 0.0
     xs = p["lo"] + (p["hi"] - p["lo"]) * rng.random((50, p["d"]))
