@@ -1,0 +1,69 @@
+"""Paired differences between symbo's configurations and BoTorch's
+SingleTaskGP on the peers' two seed sets (docs/results/peers/README.md,
+"Replication"): reads the peers' per-seed records (peers.py --out DIR) and
+symbo's committed records of the same seeds, pairs by seed, and prints
+Markdown with Student t intervals at the Bonferroni level over the three
+problems.
+
+    /usr/bin/python3 scripts/peers_replication.py docs/results/peers main              # seeds 0-29
+    /usr/bin/python3 scripts/peers_replication.py docs/results/peers/replication       # seeds 30-49
+"""
+import glob
+import json
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from defaults import interval, g  # noqa: E402
+
+R = os.path.join(HERE, "..", "docs", "results")
+PROBLEMS = ["Ackley2d", "Griewank6d", "Rastrigin5d"]
+SYMBO = {
+    "symbo plus, BoTorch priors + constant mean (the front ends' default)": ("plus", "defaults/replication/record.json"),
+    "symbo auto, BoTorch priors + constant mean": ("auto", "defaults/replication/record.json"),
+    "symbo plus, the paper's protocol": ("plus", "replication/ablation-own/record.json"),
+    "symbo base, the paper's protocol": ("base", "replication/ablation-own/record.json"),
+}
+
+
+MAIN = {
+    "symbo plus, BoTorch priors + constant mean (the front ends' default)": ("plus", "defaults/main/record.json"),
+    "symbo auto, BoTorch priors + constant mean": ("auto", "defaults/main/record.json"),
+    "symbo plus, the paper's protocol": ("plus", "ablation-own/record.json"),
+    "symbo base, the paper's protocol": ("base", "ablation-own/record.json"),
+}
+
+
+def main(peers_dir, rows=SYMBO):
+    bt = {}
+    for f in glob.glob(os.path.join(peers_dir, "records", "*", "botorch", "*.json")):
+        r = json.load(open(f))
+        bt[(r["problem"], r["seed"])] = r["metric"]
+    level = 1 - 0.05 / len(PROBLEMS)
+    print("| row − BoTorch SingleTaskGP | " + " | ".join(PROBLEMS) + " |")
+    print("|---|" + "---|" * len(PROBLEMS))
+    means = {p: [v for (pp, _), v in bt.items() if pp == p] for p in PROBLEMS}
+    print("| BoTorch SingleTaskGP (mean, n) | " + " | ".join(
+        "%s (n=%d)" % (g(float(np.mean(means[p]))), len(means[p])) if means[p] else "—" for p in PROBLEMS) + " |")
+    for label, (kernel, path) in rows.items():
+        rec = json.load(open(os.path.join(R, path)))
+        sv = {(x["problem"], x["seed"]): x["metric"] for x in rec["runs"] if x["kernel"] == kernel}
+        cells = []
+        for p in PROBLEMS:
+            seeds = sorted(s for (pp, s) in bt if pp == p and (p, s) in sv)
+            if len(seeds) < 3:
+                cells.append("—")
+                continue
+            m, lo, hi, n = interval([sv[(p, s)] - bt[(p, s)] for s in seeds], level)
+            mark = "**" if hi < 0 or lo > 0 else ""
+            cells.append("%s%s [%s, %s]%s (n=%d)" % (mark, g(m), g(lo), g(hi), mark, n))
+        print("| %s | %s |" % (label, " | ".join(cells)))
+    print("\nIntervals: paired Student t at %.4f (Bonferroni over the three problems); bold: excludes 0." % level)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else os.path.join(R, "peers", "replication"),
+         MAIN if sys.argv[2:] == ["main"] else SYMBO)
