@@ -716,12 +716,17 @@ def plot(out, problems, curves):
         ax.set_xlabel("BO step t")
         ax.set_ylabel("cumulative regret")
     axes[0][0].legend(fontsize=8)
+    save_figure(fig, out, "regret")
+
+
+def save_figure(fig, out, name):
+    """Writes fig as out/name.png and .svg, each atomically."""
     fig.tight_layout()
     for ext in ["png", "svg"]:
         fd, tmp = tempfile.mkstemp(dir=out, prefix=".tmp-", suffix="." + ext)
         os.close(fd)
         fig.savefig(tmp, dpi=110)
-        os.replace(tmp, os.path.join(out, "regret." + ext))
+        os.replace(tmp, os.path.join(out, name + "." + ext))
 
 
 def plot_strips(out, problems, strips):
@@ -750,12 +755,7 @@ def plot_strips(out, problems, strips):
         ax.set_xlabel("cumulative regret")
         if prob != "WLAN8d" and all(min(strips.get((prob, s)) or [1]) > 0 for s in labels):
             ax.set_xscale("log")
-    fig.tight_layout()
-    for ext in ["png", "svg"]:
-        fd, tmp = tempfile.mkstemp(dir=out, prefix=".tmp-", suffix="." + ext)
-        os.close(fd)
-        fig.savefig(tmp, dpi=110)
-        os.replace(tmp, os.path.join(out, "strips." + ext))
+    save_figure(fig, out, "strips")
 
 
 def main():
