@@ -30,7 +30,7 @@ func init() {
 const tableUsage = `
 Usage: perf table [--seeds N|A:B] [--iters 50] [--init 5] [--out DIR [--force]]
                   [--problems LIST] [--kernels LIST] [--fit own|base] [--prior none|botorch] [--mean sample|constant]
-                  [--beta paper|authors] [--acq ucb|ei] [--landmarks M] [--backend B] [--workers N]
+                  [--beta paper|authors] [--acq ucb|ei] [--landmarks M] [--landmark-fit F] [--backend B] [--workers N]
                   [--noise box|observed|VARIANCE] [--regret acq|all] [--ablation]
                   [--skip PROBLEM/KERNEL,…] [--mem-budget SIZE]
        perf table --out DIR --resume [--workers N]
@@ -74,9 +74,11 @@ plus), each a paired t interval over the seeds, corrected by Holm over
 every difference of the ablation (bold where it excludes 0), and the
 shares of the gain with BCa bootstrap intervals.
 
---landmarks M: the design cap of plus and nystrom (see 'perf bo -h'): at
-most M observations in the design, M landmarks beyond; 0 means 256, −1
-never.
+--landmarks M: the landmark cap of every kernel (see 'perf bo -h'): an
+exact GP on at most M observations (for plus and nystrom, their design),
+a GP on M landmarks beyond; 0 means 256, −1 never. --landmark-fit
+subset|likelihood: how the landmark GP is fitted (by default likelihood
+for plus and nystrom, subset for the others).
 
 Paper-fidelity switches: --noise sets the variance of the observation
 noise (box: 2% of the variance of f over the box, the default; observed:
