@@ -1,9 +1,10 @@
-"""Paired differences between symbo's configurations and BoTorch's
-SingleTaskGP on the peers' two seed sets (docs/results/peers/README.md,
-"Replication"): reads the peers' per-seed records (peers.py --out DIR) and
-symbo's committed records of the same seeds, pairs by seed, and prints
-Markdown with Student t intervals at the Bonferroni level over the three
-problems.
+"""Paired differences between symbo's configurations and each peer
+(BoTorch's SingleTaskGP, Optuna's GPSampler and TPE, random search) on the
+peers' two seed sets (docs/results/peers/README.md, "Replication"): reads
+the peers' per-seed records (peers.py --out DIR) and symbo's committed
+records of the same seeds, pairs by seed, and prints one Markdown table
+per peer with records there, with Student t intervals at the Bonferroni
+level over the three problems (each table its own family).
 
     /usr/bin/python3 scripts/peers_replication.py docs/results/peers main              # seeds 0-29
     /usr/bin/python3 scripts/peers_replication.py docs/results/peers/replication       # seeds 30-49
@@ -37,16 +38,36 @@ MAIN = {
 }
 
 
+PEERS = {
+    "botorch": "BoTorch SingleTaskGP",
+    "optuna-gp": "Optuna GPSampler",
+    "optuna-tpe": "Optuna TPE",
+    "random": "random search",
+}
+
+
 def main(peers_dir, rows=SYMBO):
+    first = True
+    for system, name in PEERS.items():
+        files = glob.glob(os.path.join(peers_dir, "records", "*", system, "*.json"))
+        if not files:
+            continue
+        if not first:
+            print()
+        first = False
+        table(files, name, rows)
+
+
+def table(files, name, rows):
     bt = {}
-    for f in glob.glob(os.path.join(peers_dir, "records", "*", "botorch", "*.json")):
+    for f in files:
         r = json.load(open(f))
         bt[(r["problem"], r["seed"])] = r["metric"]
     level = 1 - 0.05 / len(PROBLEMS)
-    print("| row − BoTorch SingleTaskGP | " + " | ".join(PROBLEMS) + " |")
+    print("| row − %s | " % name + " | ".join(PROBLEMS) + " |")
     print("|---|" + "---|" * len(PROBLEMS))
     means = {p: [v for (pp, _), v in bt.items() if pp == p] for p in PROBLEMS}
-    print("| BoTorch SingleTaskGP (mean, n) | " + " | ".join(
+    print("| %s (mean, n) | " % name + " | ".join(
         "%s (n=%d)" % (g(float(np.mean(means[p]))), len(means[p])) if means[p] else "—" for p in PROBLEMS) + " |")
     for label, (kernel, path) in rows.items():
         rec = json.load(open(os.path.join(R, path)))
