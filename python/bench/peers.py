@@ -183,6 +183,9 @@ def problem(name):
         "ShiftedAckley2d": (lambda x: _ackley(np.sort(np.abs(x)) - sa), 2, -16, 16, "hyperoctahedral", 8, lambda: _signed_perms(2), True),
         "ShiftedRastrigin4d": (lambda x: _rastrigin(np.sort(x) - sr), 4, -5.12, 5.12, "permutations", 24, lambda: _signed_perms(4, signs=False), True),
         "ShiftedGriewank6d": (lambda x: _griewank(np.abs(x) - sg), 6, -600, 600, "sign flips", 64, lambda: _signed_perms(6, perms=False), False),
+        "CentredAckley2d": (lambda x: _ackley(np.sort(np.abs(x))), 2, -16, 16, "hyperoctahedral", 8, lambda: _signed_perms(2), True),
+        "CentredRastrigin4d": (lambda x: _rastrigin(np.sort(x)), 4, -5.12, 5.12, "permutations", 24, lambda: _signed_perms(4, signs=False), True),
+        "CentredGriewank6d": (lambda x: _griewank(np.abs(x)), 6, -600, 600, "sign flips", 64, lambda: _signed_perms(6, perms=False), False),
     }
     if name not in table:
         sys.exit(f"peers: unknown problem {name} (want one of {', '.join(table)})")

@@ -11,7 +11,11 @@ into the given PNG/SVG base path.
 
 Only the standard library is needed for the table (matplotlib for --curves).
 
-    python3 docs/results/landmarks/compare.py FULL_DIR LANDMARK_DIR [--curves OUT_BASE]
+    python3 docs/results/landmarks/compare.py FULL_DIR LANDMARK_DIR [--curves OUT_BASE] [--family K]
+
+A directory argument may join several with "+" (the same protocol on
+disjoint seeds, pooled). --family K widens the intervals to Bonferroni's
+1 − 0.05/K (K comparisons drawn on).
 """
 
 import argparse
@@ -27,12 +31,48 @@ T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
 
 
 def load(d):
-    with open(os.path.join(d, "record.json")) as f:
-        rec = json.load(f)
-    runs = {}
-    for r in rec["runs"]:
-        runs[(r["problem"], r["seed"])] = r
+    """The record of directory d, or of several joined by "+" (the same
+    protocol on disjoint seeds, pooled: their commands joined by " ; ")."""
+    recs, runs = [], {}
+    for part in d.split("+"):
+        with open(os.path.join(part, "record.json")) as f:
+            rec = json.load(f)
+        recs.append(rec)
+        for r in rec["runs"]:
+            key = (r["problem"], r["seed"])
+            if key in runs:
+                sys.exit(f"compare.py: {part}: {key} is in an earlier directory too")
+            runs[key] = r
+    rec = dict(recs[0])
+    rec["command"] = " ; ".join(r["command"] for r in recs)
+    rec["revision"] = ",".join(sorted({r["revision"][:12] for r in recs}))
     return rec, runs
+
+
+def t_quantile(p, df):
+    """The p-quantile (p > 0.5) of Student's t with df degrees of freedom,
+    by bisection on its distribution function (Simpson's rule on the
+    density): the standard library only."""
+    c = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
+
+    def cdf(x):
+        n = 2000
+        h = x / n
+        s = 0.0
+        for i in range(n + 1):
+            t = i * h
+            w = 1 if i in (0, n) else (4 if i % 2 else 2)
+            s += w * c * (1 + t * t / df) ** (-(df + 1) / 2)
+        return 0.5 + s * h / 3
+
+    lo, hi = 0.0, 100.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if cdf(mid) < p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
 
 
 def mean_se(v):
@@ -48,14 +88,14 @@ def fmt(x):
     return f"{x:.1f}" if abs(x) < 1e5 else f"{x:.4g}"
 
 
-def table(full_dir, lm_dir):
+def table(full_dir, lm_dir, family=1):
     rf, full = load(full_dir)
     rl, lm = load(lm_dir)
     problems = []
     for (p, _s) in full:
         if p not in problems:
             problems.append(p)
-    out = ["| Benchmark | full design | landmarks | landmarks − full (paired) | 95% interval of the difference | seconds per run (full / landmarks) |",
+    out = ["| Benchmark | full design | landmarks | landmarks − full (paired) | %s interval of the difference | seconds per run (full / landmarks) |" % ("95%" if family == 1 else "Bonferroni (%d) 95%%" % family),
            "|---|---|---|---|---|---|"]
     for p in problems:
         seeds = sorted(s for (q, s) in full if q == p and (q, s) in lm)
@@ -65,7 +105,10 @@ def table(full_dir, lm_dir):
         ma, sa = mean_se(a)
         mb, sb = mean_se(b)
         md, sd = mean_se(d)
-        t = T95[len(d) - 2] if 2 <= len(d) <= 31 else 1.96
+        if family == 1:
+            t = T95[len(d) - 2] if 2 <= len(d) <= 31 else 1.96
+        else:
+            t = t_quantile(1 - 0.025 / family, len(d) - 1)
         lo, hi = md - t * sd, md + t * sd
         flag = "contains 0" if lo <= 0 <= hi else "excludes 0"
         ta, _ = mean_se([full[(p, s)]["seconds"] for s in seeds])
@@ -122,10 +165,12 @@ def main():
     ap.add_argument("landmarks", nargs="+")
     ap.add_argument("--curves", metavar="OUT_BASE")
     ap.add_argument("--labels", help="comma-separated curve labels (full first)")
+    ap.add_argument("--family", type=int, default=1,
+                    help="Bonferroni: intervals at 1 − 0.05/FAMILY (the number of comparisons drawn on)")
     args = ap.parse_args()
     for lm in args.landmarks:
-        rf, rl, t = table(args.full, lm)
-        print(f"`{rf['command']}` against `{rl['command']}` (commits {rf['revision'][:12]}, {rl['revision'][:12]}):\n")
+        rf, rl, t = table(args.full, lm, args.family)
+        print(f"`{rf['command']}` against `{rl['command']}` (commits {rf['revision'][:40]}, {rl['revision'][:40]}):\n")
         print(t)
         print()
     if args.curves:
