@@ -3,11 +3,14 @@
 peers' two seed sets (docs/results/peers/README.md, "Replication"): reads
 the peers' per-seed records (peers.py --out DIR) and symbo's committed
 records of the same seeds, pairs by seed, and prints one Markdown table
-per peer with records there, with Student t intervals at the Bonferroni
-level over the three problems (each table its own family).
+per peer and problem set with records there (the three problems BoTorch
+ran; the seven more the Optuna samplers ran), with Student t intervals at
+the Bonferroni level over that table's problems (each table its own
+family; --family K widens every table to 1 − 0.05/K instead).
 
     /usr/bin/python3 scripts/peers_replication.py docs/results/peers main              # seeds 0-29
     /usr/bin/python3 scripts/peers_replication.py docs/results/peers/replication       # seeds 30-49
+    /usr/bin/python3 scripts/peers_replication.py docs/results/peers main --family 30  # every peer × problem
 """
 import glob
 import json
@@ -50,7 +53,7 @@ PEERS = {
 }
 
 
-def main(peers_dir, rows=SYMBO):
+def main(peers_dir, rows=SYMBO, family=0):
     first = True
     for system, name in PEERS.items():
         files = glob.glob(os.path.join(peers_dir, "records", "*", system, "*.json"))
@@ -63,15 +66,16 @@ def main(peers_dir, rows=SYMBO):
             if not first:
                 print()
             first = False
-            table(files, name, rows, [p for p in probs if p in present])
+            table(files, name, rows, [p for p in probs if p in present], family)
 
 
-def table(files, name, rows, problems):
+def table(files, name, rows, problems, family=0):
     bt = {}
     for f in files:
         r = json.load(open(f))
         bt[(r["problem"], r["seed"])] = r["metric"]
-    level = 1 - 0.05 / len(problems)
+    k = family or len(problems)
+    level = 1 - 0.05 / k
     print("| row − %s | " % name + " | ".join(problems) + " |")
     print("|---|" + "---|" * len(problems))
     means = {p: [v for (pp, _), v in bt.items() if pp == p] for p in problems}
@@ -90,9 +94,16 @@ def table(files, name, rows, problems):
             mark = "**" if hi < 0 or lo > 0 else ""
             cells.append("%s%s [%s, %s]%s (n=%d)" % (mark, g(m), g(lo), g(hi), mark, n))
         print("| %s | %s |" % (label, " | ".join(cells)))
-    print("\nIntervals: paired Student t at %.4f (Bonferroni over the %d problems); bold: excludes 0." % (level, len(problems)))
+    over = "%d comparisons" % k if family else "the %d problems" % k
+    print("\nIntervals: paired Student t at %.4f (Bonferroni over %s); bold: excludes 0." % (level, over))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else os.path.join(R, "peers", "replication"),
-         MAIN if sys.argv[2:] == ["main"] else SYMBO)
+    args = sys.argv[1:]
+    fam = 0
+    if "--family" in args:
+        i = args.index("--family")
+        fam = int(args[i + 1])
+        del args[i:i + 2]
+    main(args[0] if args else os.path.join(R, "peers", "replication"),
+         MAIN if args[1:] == ["main"] else SYMBO, fam)

@@ -9,7 +9,8 @@ results.json (the full traces, written beside record.json) and draws the
 mean cumulative regret against the evaluation, with standard-error bands,
 into the given PNG/SVG base path.
 
-Only the standard library is needed for the table (matplotlib for --curves).
+Only the standard library is needed for the table (numpy too with
+--family, matplotlib for --curves).
 
     python3 docs/results/landmarks/compare.py FULL_DIR LANDMARK_DIR [--curves OUT_BASE] [--family K]
 
@@ -50,29 +51,11 @@ def load(d):
 
 
 def t_quantile(p, df):
-    """The p-quantile (p > 0.5) of Student's t with df degrees of freedom,
-    by bisection on its distribution function (Simpson's rule on the
-    density): the standard library only."""
-    c = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
-
-    def cdf(x):
-        n = 2000
-        h = x / n
-        s = 0.0
-        for i in range(n + 1):
-            t = i * h
-            w = 1 if i in (0, n) else (4 if i % 2 else 2)
-            s += w * c * (1 + t * t / df) ** (-(df + 1) / 2)
-        return 0.5 + s * h / 3
-
-    lo, hi = 0.0, 100.0
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        if cdf(mid) < p:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
+    """The p-quantile of Student's t: scripts/fixedpoint.py's (which needs
+    numpy), imported only for --family > 1."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
+    from fixedpoint import t_quantile as q
+    return q(p, df)
 
 
 def mean_se(v):
