@@ -140,8 +140,8 @@ func AvgNorm(g orbit.Group, shape kernel.Shape) Kernel {
 
 // Max is the max kernel k_max used directly as the covariance. New accepts
 // it only for groups with a canonical map (orbit.Canonicalizer: sign
-// flips, permutations, signed permutations, planar rotations, the trivial
-// group), where k_max(x, y) = k_b(φ(x), φ(y)) is PSD for every isotropic
+// flips, permutations, signed permutations, planar rotations, scalingdir,
+// the trivial group), where k_max(x, y) = k_b(φ(x), φ(y)) is PSD for every isotropic
 // non-increasing base kernel (the paper's Proposition 1); elsewhere New
 // fails with ErrMaxNotPSD and suggests Plus.
 func Max(g orbit.Group, shape kernel.Shape) Kernel {

@@ -96,8 +96,9 @@ size_t symbo_last_error(char *buf, size_t len);
  *   as the identity on the others: the group is built for dimension
  *   len(coords), its coordinate j being coords[j];
  *   variance (positive) defaults to 1 when absent, method to auto; box
- *   (scaling only) defaults to [0.1, 10] per coordinate; "mem_budget":
- *   "512MiB" (optional) is the call's memory budget (see Conventions).
+ *   (scaling and scalingdir only) defaults to [0.1, 10] per coordinate;
+ *   "mem_budget": "512MiB" (optional) is the call's memory budget (see
+ *   Conventions).
  * x: n×d; y: m×d, or NULL for y = x (then m is ignored and the symmetric
  * assembly runs: an exactly symmetric Gram); design: nd×d for plus and
  * nystrom, or NULL (with nd = 0) for design = x; a design for another

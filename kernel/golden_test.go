@@ -110,8 +110,8 @@ func loadGolden(t *testing.T) map[string]*goldenCase {
 		t.Fatal(err)
 	}
 	// (9 groups + 6 groups on some coordinates) × 4 base kernels.
-	if len(files) < 60 {
-		t.Fatalf("found %d golden files in testdata/golden, want ≥ 60 (run go run ./internal/app/refgen -out testdata/golden)", len(files))
+	if len(files) < 64 {
+		t.Fatalf("found %d golden files in testdata/golden, want ≥ 64 (run go run ./internal/app/refgen -out testdata/golden)", len(files))
 	}
 	out := make(map[string]*goldenCase, len(files))
 	for _, f := range files {
@@ -225,7 +225,7 @@ func TestGolden(t *testing.T) {
 				runs = append(runs, run{name: fmt.Sprintf("quadrature=%d", rotationAvgFineNodes),
 					opt:    kernel.Options{Quadrature: rotationAvgFineNodes},
 					avgTol: math.Max(tolAvg, rotationAvgFineTol*c.Variance), skipMax: true})
-			case c.Group == "scaling":
+			case c.Group == "scaling" || c.Group == "scalingdir":
 				if len(c.Coords) > 0 && c.Base != "rbf" {
 					runs[0].avgTol = math.Max(tolAvg, scalingAvgTol*c.Variance)
 				}

@@ -359,10 +359,16 @@ func (b *builder) closedMax() evaluator {
 // continuousStrategies are tried in order for continuous groups; the
 // first that applies wins.
 var continuousStrategies = []strategy{
-	// Method Enumerate: the group's discretized orbits.
+	// Method Enumerate: the group's discretized orbits. A non-isometric
+	// group with a canonical map (scalingdir) defines its orbit distance
+	// by that map, not by its orbits' points: its max kernel has no
+	// discretization.
 	func(b *builder) (bool, error) {
 		if b.o.Method != Enumerate {
 			return false, nil
+		}
+		if _, canon := b.g.(orbit.Canonicalizer); canon && b.isMax && !orbit.IsIsometric(b.g) {
+			return true, fmt.Errorf("%w: max over %s: its orbit distance is its canonical map's, which its orbits' points do not discretize (use Method Auto or Closed)", ErrBadOptions, b.g.Name())
 		}
 		return true, b.discretized()
 	},

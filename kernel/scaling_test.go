@@ -206,3 +206,75 @@ func TestScalingAvgPSD(t *testing.T) {
 		}
 	}
 }
+
+// The max kernel over scalingdir is PSD (a base kernel on the canonical
+// map), where the paper's scaling max kernel is not; both share k_avg.
+func TestScalingDirMaxPSD(t *testing.T) {
+	lo, hi := []float64{0.1, 0.1}, []float64{10, 10}
+	sg, _ := orbit.Scaling(lo, hi)
+	dg, _ := orbit.ScalingDir(lo, hi)
+	rng := rand.New(rand.NewPCG(5, 8))
+	const n = 80
+	x := mat.NewDense(n, 2, nil)
+	for i := range n {
+		for k := range 2 {
+			x.Set(i, k, 0.1*math.Pow(100, rng.Float64()))
+		}
+	}
+	minEig := func(k kernel.Kernel) (float64, float64) {
+		var g mat.SymDense
+		if err := kernel.Gram(k, &g, x); err != nil {
+			t.Fatal(err)
+		}
+		var es mat.EigenSym
+		if !es.Factorize(&g, false) {
+			t.Fatal("EigenSym failed")
+		}
+		v := es.Values(nil)
+		return v[0], v[len(v)-1]
+	}
+	indefinite := 0
+	for _, s := range shapes {
+		for _, ell := range []float64{0.03, 0.3, 1, 3} {
+			p := kernel.Params{Shape: s, Variance: 1, Lengthscale: ell}
+			kd, err := kernel.NewMax(p, dg, kernel.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lmin, lmax := minEig(kd); lmin < -1e-12*lmax {
+				t.Errorf("%s ℓ = %g: scalingdir k_max Gram has λ_min = %g (λ_max %g)", s, ell, lmin, lmax)
+			}
+			ks, err := kernel.NewMax(p, sg, kernel.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lmin, lmax := minEig(ks); lmin < -1e-6*lmax {
+				indefinite++
+			}
+			// The same k_avg on both.
+			ad, err := kernel.NewAvg(p, dg, kernel.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			as, err := kernel.NewAvg(p, sg, kernel.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var gd, gs mat.SymDense
+			x10 := x.Slice(0, 10, 0, 2).(*mat.Dense)
+			if err := kernel.Gram(ad, &gd, x10); err != nil {
+				t.Fatal(err)
+			}
+			if err := kernel.Gram(as, &gs, x10); err != nil {
+				t.Fatal(err)
+			}
+			if !mat.Equal(&gd, &gs) {
+				t.Errorf("%s ℓ = %g: k_avg over scalingdir differs from scaling's", s, ell)
+			}
+		}
+	}
+	if indefinite == 0 {
+		t.Errorf("the paper's scaling k_max Gram was PSD at every shape and ℓ: the witness of the difference is gone")
+	}
+	t.Logf("the paper's scaling k_max Gram is indefinite at %d of %d (shape, ℓ)", indefinite, 4*len(shapes))
+}

@@ -38,7 +38,7 @@ type scalingExactEval struct {
 	il     float64 // 1/ℓ
 	d      int
 	g      orbit.Segmenter
-	dist   orbit.Distancer // the group's orbit distance, if any (far pairs)
+	dist   segmentDistancer // the segments' distance, if the group has it (far pairs)
 	rs     *radialSpec
 	series bool    // RBF: the series route is available
 	rmax   float64 // max over the box of ‖z‖/ℓ (+Inf when unknown)
@@ -117,6 +117,14 @@ const (
 	spHeader        // header length
 )
 
+// segmentDistancer matches orbit.ScalingGroup's SegmentDist2: the
+// smallest distance between two points of the segments, a lower bound of
+// every ‖c·x − c′·y‖ the average integrates (scalingdir's OrbitDist2, the
+// chord between directions, is not, and is not used here).
+type segmentDistancer interface {
+	SegmentDist2(x, y []float64) float64
+}
+
 // boxed matches the scaling group's Box: a known box bounds the orbits'
 // reach, ‖c·x‖ ≤ ‖hi‖, and so the moments a point needs.
 type boxed interface {
@@ -127,7 +135,7 @@ func newScalingExactEval(p Params, g orbit.Segmenter) *scalingExactEval {
 	e := &scalingExactEval{p: p, inv2: 1 / (p.Lengthscale * p.Lengthscale), il: 1 / p.Lengthscale,
 		d: g.Dim(), g: g, rs: &p.Shape.spec().radial, series: p.Shape == RBF, rmax: math.Inf(1),
 		cache: &momentCache{}}
-	e.dist, _ = g.(orbit.Distancer)
+	e.dist, _ = g.(segmentDistancer)
 	if b, ok := g.(boxed); ok {
 		_, hi := b.Box()
 		var s float64
@@ -329,7 +337,7 @@ func (e *scalingExactEval) quadValue(x, y []float64, A1, B1, A2, B2 float64, ws 
 		x, y, A1, B1, A2, B2 = y, x, A2, B2, A1, B1
 	}
 	if e.dist != nil {
-		if kappaU2(e.p.Shape, e.dist.OrbitDist2(x, y)*e.inv2) == 0 {
+		if kappaU2(e.p.Shape, e.dist.SegmentDist2(x, y)*e.inv2) == 0 {
 			return 0 // k ≤ v·κ(d_G/ℓ), which underflows
 		}
 	}
@@ -566,7 +574,7 @@ func (e *scalingExactEval) quadGrad(dst, x, y, scratch []float64) {
 	sq.vec = rest[d+1 : 2*d+1]
 	var bpb [maxBreaks]float64
 	clear(dst)
-	if e.dist != nil && kappaU2(e.p.Shape, e.dist.OrbitDist2(x, y)*e.inv2) == 0 {
+	if e.dist != nil && kappaU2(e.p.Shape, e.dist.SegmentDist2(x, y)*e.inv2) == 0 {
 		return
 	}
 	vi := v * e.inv2

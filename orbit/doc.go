@@ -14,6 +14,7 @@
 //	matrices         ReadMatrices(r)        d       ≤ 2^16    –                         –
 //	rotation2d       Rotation2D()           2       ∞         (‖x‖ − ‖y‖)²              ‖x‖
 //	scaling          Scaling(lo, hi)        d       ∞         closed form, O(d)         –
+//	scalingdir       ScalingDir(lo, hi)     d       ∞         chord, O(d)               ‖hi‖·x/‖x‖
 //	G@[c…]/d         OnCoords(g, d, coords) d       |G|       d_G(x_S,y_S)²+‖x_R−y_R‖²  (φ_G(x_S), x_R)
 //
 // Parse builds a group from its command-line Spec; Size returns |G| as an
@@ -44,6 +45,13 @@
 // [max_k lo_k/x_k, min_k hi_k/x_k] (see ScalingGroup for points outside the
 // box). It is not a group of isometries, so its orbit distance is the
 // distance between two segments, min over both scalings.
+//
+// scalingdir is the same group, orbits and measure with another orbit
+// distance: the chord between the orbits' directions on the sphere of
+// radius ‖hi‖ (ScalingDirGroup). It has a canonical map, so its max kernel
+// is PSD; the segment distance that scaling uses is attained at the
+// segments' ends nearest the origin and stretches the directions near the
+// axes (see ScalingDirGroup). scaling is the paper's.
 //
 // A group on some coordinates. OnCoords(g, d, coords) embeds a group g on
 // R^k into R^d: g acts on x_S = (x_coords[0], …, x_coords[k−1]) (k

@@ -8,7 +8,7 @@ import (
 
 // names lists the group names Parse accepts.
 var names = []string{"none", "signflip", "permutation", "hyperoctahedral", "blockperm",
-	"pairedperm", "cyclic", "rotation2d", "scaling", "matrices"}
+	"pairedperm", "cyclic", "rotation2d", "scaling", "scalingdir", "matrices"}
 
 // Names returns the group names Parse accepts (a new slice each call).
 func Names() []string { return append([]string(nil), names...) }
@@ -37,6 +37,7 @@ type Spec struct {
 //	pairedperm     D = 2m coordinates x1..xm, y1..ym
 //	rotation2d     D = 2 (0 is taken as 2)
 //	scaling        box [Lo, Hi]; D = 0 takes the length of Lo
+//	scalingdir     as scaling, with the chord orbit distance (ScalingDir)
 //	matrices       read from the file s.Matrices; D = 0 takes its dimension
 //
 // With s.Coords the group above is built for dimension len(s.Coords)
@@ -105,7 +106,7 @@ func parse(s Spec) (Group, error) {
 			return nil, invalid("rotation2d acts on d = 2, got %d", s.D)
 		}
 		return Rotation2D()
-	case "scaling":
+	case "scaling", "scalingdir":
 		d := s.D
 		if d == 0 {
 			d = len(s.Lo)
@@ -120,6 +121,9 @@ func parse(s Spec) (Group, error) {
 		hi, err := broadcast("hi", s.Hi, d)
 		if err != nil {
 			return nil, err
+		}
+		if name == "scalingdir" {
+			return ScalingDir(lo, hi)
 		}
 		return Scaling(lo, hi)
 	case "matrices":

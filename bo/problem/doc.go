@@ -1,6 +1,7 @@
 // Package problem implements the paper's six benchmark problems
 // (Appendix C): Ackley, Griewank, Rastrigin, Radial, Scaling and WLAN;
-// a paper-fidelity variant of Radial; and a family of off-fixed-point
+// a paper-fidelity variant of Radial; Scaling with another orbit
+// geometry (ScalingDir); and a family of off-fixed-point
 // benchmarks (ShiftedAckley, ShiftedRastrigin, ShiftedGriewank) whose
 // optima are not fixed points of their groups, with their fixed-point
 // twins (CentredAckley, CentredRastrigin, CentredGriewank).
@@ -32,6 +33,7 @@
 //
 //	problem           d          box              group               |G|         base kernel
 //	RadialScaled      2          [−10, 10]²       rotation2d          ∞           RBF
+//	ScalingDir        2          [0.1, 10]²       scalingdir          ∞           RBF
 //	ShiftedAckley     2…16 (2)   [−16, 16]^d      hyperoctahedral(d)  2^d·d! (8)  Matérn-5/2
 //	ShiftedRastrigin  2…16 (4)   [−5.12, 5.12]^d  permutation(d)      d! (24)     RBF
 //	ShiftedGriewank   2…16 (6)   [−600, 600]^d    signflip(d)         2^d (64)    RBF
@@ -43,6 +45,12 @@
 // Rastrigin₁(5.12·(‖x‖/a − b)): a paper-fidelity variant (the authors'
 // code normalizes inputs to the unit cube and scales Rastrigin's argument
 // by 5.12), with the same minimizers.
+//
+// ScalingDir is Scaling — the same function, box, minimizers and noise —
+// declaring the group scalingdir: the same orbits, compared by the chord
+// between their directions instead of the distance between their
+// segments' nearest points (orbit.ScalingDirGroup says why). Only the
+// kernels built on the orbit distance (max, plus) differ from Scaling's.
 //
 // The off-fixed-point family composes a classic function F with the
 // group's canonical map φ and shifts it, f(x) = F(φ(x) − c), with c inside

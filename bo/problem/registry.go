@@ -29,13 +29,13 @@ type family struct {
 // Classes of problems (Info.Class).
 const (
 	ClassPaper         = "paper"           // the paper's benchmarks
-	ClassVariant       = "variant"         // a paper-fidelity variant
+	ClassVariant       = "variant"         // a variant of a paper's problem: its function (paper fidelity) or its group's geometry
 	ClassOffFixedPoint = "off-fixed-point" // optima on free orbits
 	ClassTwin          = "twin"            // an off-fixed-point problem with its optimum moved to the origin
 )
 
 // registry lists every problem family, in the order Names gives: the
-// paper's six in its order, the paper-fidelity variant, then the
+// paper's six in its order, the variants, then the
 // off-fixed-point family, then its fixed-point twins.
 var registry = []family{
 	synthetic("Ackley", ClassPaper, "Ackley, hyperoctahedral, optimum at the origin", 2, -16, 16, kernel.Matern52, false, ackley,
@@ -48,8 +48,7 @@ var registry = []family{
 		func(d int) [][]float64 { return [][]float64{make([]float64, d)} },
 		func(lo, hi []float64) (orbit.Group, error) { return orbit.Hyperoctahedral(len(lo)) }),
 	planar("Radial", ClassPaper, "Rastrigin of the radius, planar rotations", -10, 10, radial, radialOptima, rotation),
-	planar("Scaling", ClassPaper, "(x₁/x₂ − 1)², scalings inside the box", 0.1, 10, scaling,
-		func() [][]float64 { return [][]float64{{1, 1}, {0.1, 0.1}, {10, 10}, {math.Pi, math.Pi}} },
+	planar("Scaling", ClassPaper, "(x₁/x₂ − 1)², scalings inside the box", 0.1, 10, scaling, scalingOptima,
 		func(lo, hi []float64) (orbit.Group, error) { return orbit.Scaling(lo, hi) }),
 	{
 		key: "wlan", class: ClassPaper, about: "access-point placement (throughput, to maximize), permutations of the APs",
@@ -63,6 +62,8 @@ var registry = []family{
 		build: func(d int) (*Problem, error) { return NewWLAN(DefaultUsers(), d/2) },
 	},
 	planar("RadialScaled", ClassVariant, "Radial with its Rastrigin argument ×5.12", -10, 10, radialScaled, radialOptima, rotation),
+	planar("ScalingDir", ClassVariant, "Scaling with the chord between directions as its orbit distance (group scalingdir)", 0.1, 10, scaling, scalingOptima,
+		func(lo, hi []float64) (orbit.Group, error) { return orbit.ScalingDir(lo, hi) }),
 	shifted(shiftedAckley), shifted(shiftedRastrigin), shifted(shiftedGriewank),
 	shifted(centredAckley), shifted(centredRastrigin), shifted(centredGriewank),
 }
@@ -100,6 +101,12 @@ func planar(display, class, about string, lo, hi float64, f func([]float64) floa
 		return nil
 	}
 	return fam
+}
+
+// scalingOptima are representatives of Scaling's minimizers, the
+// diagonal x₁ = x₂.
+func scalingOptima() [][]float64 {
+	return [][]float64{{1, 1}, {0.1, 0.1}, {10, 10}, {math.Pi, math.Pi}}
 }
 
 // rotation is the group of Radial and RadialScaled.
@@ -153,7 +160,7 @@ func Families() []Info {
 }
 
 // Names returns the problem names New accepts: the paper's six in its
-// order, the paper-fidelity variant radialscaled, then the
+// order, the variants radialscaled and scalingdir, then the
 // off-fixed-point family (shiftedackley, shiftedrastrigin,
 // shiftedgriewank) and its fixed-point twins (centredackley,
 // centredrastrigin, centredgriewank).

@@ -44,7 +44,7 @@ observations, as plus is from k_max; not invariant); avg (orbit average);
 avgnorm (normalized orbit average, k_avg(x,y)/√(k_avg(x,x)·k_avg(y,y)): not
 in the paper; it removes k_avg's prior-variance peak at the group's fixed
 points); plus (PSD projection of k_max); max (only for groups where k_max is
-PSD: sign flips, permutations, hyperoctahedral, rotation2d); auto (at
+PSD: sign flips, permutations, hyperoctahedral, rotation2d, scalingdir); auto (at
 every fit, the one of nystrom, avg and plus with the highest fitted log
 marginal likelihood: it decides how to use the group, and drops it when
 the data contradict it; the trace names each step's choice and every

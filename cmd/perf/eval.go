@@ -48,7 +48,7 @@ func problemsHelp() string {
 		if f.Class != class {
 			class = f.Class
 			fmt.Fprintf(&b, "  %s:\n", map[string]string{
-				problem.ClassPaper: "the paper's", problem.ClassVariant: "a paper-fidelity variant",
+				problem.ClassPaper: "the paper's", problem.ClassVariant: "variants of the paper's (the function or the group's geometry)",
 				problem.ClassOffFixedPoint: "off-fixed-point (optima on free orbits, not at the origin)",
 				problem.ClassTwin:          "their fixed-point twins (the same F, group, d and box; optimum at the origin)",
 			}[class])

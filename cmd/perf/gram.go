@@ -66,6 +66,9 @@ Groups G (acting on R^D):
   scaling          the paper's scaling group, orbits taken inside the box
                    --box LO:HI (default 0.1:10), one interval for every
                    coordinate or one per coordinate (LO,HI is also read)
+  scalingdir       scaling with the chord between directions as its orbit
+                   distance (on the sphere of radius ‖hi‖; PSD max kernel);
+                   --box as scaling
   matrices         the finite group of matrices listed in --matrices FILE (JSON)
 
 --method: auto (closed form when the group has one, else enumeration),
@@ -258,8 +261,8 @@ func groupSpec(name string, d int, set map[string]bool, block int, box, matrices
 	if set["block"] && name != "blockperm" {
 		return spec, badInput("--block is used only by --group blockperm, not %s", name)
 	}
-	if set["box"] && name != "scaling" {
-		return spec, badInput("--box is used only by --group scaling, not %s", name)
+	if set["box"] && name != "scaling" && name != "scalingdir" {
+		return spec, badInput("--box is used only by --group scaling and scalingdir, not %s", name)
 	}
 	if set["matrices"] && name != "matrices" {
 		return spec, badInput("--matrices is used only by --group matrices, not %s", name)
@@ -270,7 +273,7 @@ func groupSpec(name string, d int, set map[string]bool, block int, box, matrices
 			return spec, badInput("--group blockperm needs --block b (the block size)")
 		}
 		spec.Block = block // orbit.Parse checks that it divides d
-	case "scaling":
+	case "scaling", "scalingdir":
 		spec.Lo, spec.Hi = []float64{defaultBoxLo}, []float64{defaultBoxHi} // broadcast by orbit.Parse after it checks d
 		if set["box"] {
 			if d < 1 || d > orbit.MaxDim {

@@ -185,8 +185,8 @@ def gram(X, Y=None, *, group, base, lengthscale, variance=1.0, kernel, design=No
     group : str
         ``none``, ``signflip``, ``permutation``, ``hyperoctahedral``,
         ``blockperm`` (with ``block``), ``pairedperm``, ``cyclic``,
-        ``rotation2d``, ``scaling`` (with ``box``) or ``matrices`` (with
-        ``matrices``, a JSON file).
+        ``rotation2d``, ``scaling`` or ``scalingdir`` (with ``box``) or
+        ``matrices`` (with ``matrices``, a JSON file).
     coords : sequence of int, optional
         Make the group act on these coordinates only (identity on the
         others): the group is built for dimension ``len(coords)``, its

@@ -192,7 +192,7 @@ _DRAWS = 64
 # swapping x and y conjugates a rotation into its inverse). Any other name
 # — cyclic, blockperm, pairedperm, matrices, and groups added later — needs
 # an order the user chose.
-_ORDER_FREE = frozenset({"none", "signflip", "permutation", "hyperoctahedral", "rotation2d", "scaling"})
+_ORDER_FREE = frozenset({"none", "signflip", "permutation", "hyperoctahedral", "rotation2d", "scaling", "scalingdir"})
 
 # symbo.Optimizer's options the sampler passes through.
 _OPTIONS = frozenset({"acq", "beta", "fit", "prior", "mean", "liar", "block", "matrices", "landmarks"})

@@ -45,6 +45,31 @@ def test_gram_against_definition():
     np.testing.assert_allclose(A, want, rtol=1e-12)
 
 
+def test_scalingdir_through_the_c_abi():
+    # scalingdir's k_max is the base kernel on the points' directions on the
+    # sphere of radius ‖hi‖: exp(−(2R·sin(θ/2))²/2ℓ²), θ from polar angles.
+    rng = np.random.default_rng(11)
+    X, Y = 0.1 * 100 ** rng.uniform(size=(6, 2)), 0.1 * 100 ** rng.uniform(size=(4, 2))
+    box = [[0.1, 0.1], [10, 10]]
+    K = symbo.gram(X, Y, group="scalingdir", box=box, base="rbf", lengthscale=2.0, kernel="max")
+    R = np.hypot(10, 10)
+    theta = np.arctan2(X[:, 1], X[:, 0])[:, None] - np.arctan2(Y[:, 1], Y[:, 0])[None, :]
+    np.testing.assert_allclose(K, np.exp(-((2 * R * np.sin(theta / 2)) ** 2) / (2 * 2.0**2)), rtol=1e-12)
+    # Its k_avg is the paper's scaling group's.
+    A1 = symbo.gram(X, Y, group="scalingdir", box=box, base="rbf", lengthscale=2.0, kernel="avg")
+    A2 = symbo.gram(X, Y, group="scaling", box=box, base="rbf", lengthscale=2.0, kernel="avg")
+    np.testing.assert_array_equal(A1, A2)
+    # An optimizer over it proposes inside the box, deterministically.
+    props = []
+    for _ in range(2):
+        opt = symbo.Optimizer([0.1, 0.1], [10, 10], group="scalingdir", kernel="max", seed=3, minimize=True)
+        for x in 0.1 * 100 ** np.random.default_rng(2).uniform(size=(5, 2)):
+            opt.tell(x, (x[0] / x[1] - 1) ** 2)
+        props.append(np.asarray(opt.ask()))
+    assert np.all(props[0] >= 0.1) and np.all(props[0] <= 10)
+    np.testing.assert_array_equal(props[0], props[1])
+
+
 def test_nystrom_is_base_on_its_design():
     # The base kernel Nyström-extended from D: on D it is the base kernel
     # (a PSD Gram), elsewhere k(x, D) K⁻¹ k(D, y), solved here with numpy.

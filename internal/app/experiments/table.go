@@ -51,10 +51,14 @@ func (r *TableResult) PaperComparable() bool {
 }
 
 // paperRow is the paper's Table 1 row for a problem: its own, or for
-// RadialScaled2d, the paper-fidelity variant of Radial2d, Radial2d's.
+// RadialScaled2d, the paper-fidelity variant of Radial2d, Radial2d's;
+// for ScalingDir2d (Scaling2d under another orbit geometry), Scaling2d's.
 func paperRow(name string) map[string]PaperCell {
-	if name == "RadialScaled2d" {
+	switch name {
+	case "RadialScaled2d":
 		name = "Radial2d"
+	case "ScalingDir2d":
+		name = "Scaling2d"
 	}
 	return paperTable1[name]
 }

@@ -64,7 +64,7 @@ type Group struct {
 	Group    string      `json:"group"`
 	D        int         `json:"d"`
 	Block    int         `json:"block,omitempty"`
-	Box      [][]float64 `json:"box,omitempty"` // [[lo…], [hi…]] (scaling; suggest: the search box)
+	Box      [][]float64 `json:"box,omitempty"` // [[lo…], [hi…]] (scaling, scalingdir; suggest: the search box)
 	Matrices string      `json:"matrices,omitempty"`
 	// Coords, when present, makes the group act on these coordinates of
 	// the d-dimensional space only (identity on the others; orbit.OnCoords):
@@ -83,14 +83,14 @@ func (g Group) checkD(required bool) error {
 	return nil
 }
 
-// build returns the group (scaling takes its box from Box, default
-// [0.1, 10]).
+// build returns the group (scaling and scalingdir take their box from
+// Box, default [0.1, 10]).
 func (g Group) build() (orbit.Group, error) {
 	if err := g.checkD(false); err != nil {
 		return nil, err
 	}
 	spec := orbit.Spec{Name: g.Group, D: g.D, Block: g.Block, Matrices: g.Matrices, Coords: g.Coords}
-	if strings.EqualFold(strings.TrimSpace(g.Group), "scaling") {
+	if name := strings.ToLower(strings.TrimSpace(g.Group)); name == "scaling" || name == "scalingdir" {
 		spec.Lo, spec.Hi = []float64{0.1}, []float64{10}
 		if g.Box != nil {
 			lo, hi, err := g.box()

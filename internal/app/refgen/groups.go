@@ -364,3 +364,17 @@ func scaleMax(kb base, x, y []float64, off float64, lo, hi []float64, n int) (fl
 	}
 	return math.Max(grid, math.Max(st, ts)), math.Abs(st - ts)
 }
+
+// chordMax is k_max of the scaling group with the chord orbit distance
+// (scalingdir): k_b at 2R·sin(θ/2), R = ‖hi‖, θ the angle between x and y
+// in the plane taken from their polar angles (d = 2 only), with off added
+// to the squared distance.
+func chordMax(kb base, x, y []float64, off float64, hi []float64) float64 {
+	if len(x) != 2 {
+		panic("refgen: scalingdir: d = 2 only")
+	}
+	R := math.Sqrt(hi[0]*hi[0] + hi[1]*hi[1])
+	theta := math.Atan2(x[1], x[0]) - math.Atan2(y[1], y[0])
+	c := 2 * R * math.Sin(theta/2)
+	return kb.k2(c*c + off)
+}

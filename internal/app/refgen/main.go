@@ -223,6 +223,7 @@ func cases() []groupCase {
 		{name: "cyclic", d: 4, ell: [4]float64{0.8, 0.8, 2, 1.2}, wantIndef: [4]bool{true, false, true, true}, sample: uniform(4, -1, 1)},
 		{name: "rotation2d", d: 2, ell: [4]float64{0.12, 0.3, 0.15, 0.13}, sample: uniform(2, -1, 1), design: stratifiedRadii(1.3)},
 		{name: "scaling", d: 2, lo: []float64{0.1, 0.1}, hi: []float64{10, 10}, ell: [4]float64{0.03, 3, 0.1, 0.1}, wantIndef: [4]bool{true, true, true, true}, sample: logUniform(2, 0.1, 10), design: stratifiedRays(0.1, 10)},
+		{name: "scalingdir", d: 2, lo: []float64{0.1, 0.1}, hi: []float64{10, 10}, ell: [4]float64{1.5, 6, 2, 2}, sample: logUniform(2, 0.1, 10), design: stratifiedRays(0.1, 10)},
 		// Groups on some of the coordinates, listed out of order
 		// (orbit.OnCoords); the identity on the others.
 		{name: "signflip", d: 4, coords: []int{3, 1}, ell: [4]float64{0.6, 0.6, 0.6, 0.6}, sample: uniform(4, -1, 1)},
@@ -261,6 +262,9 @@ func (r *ref) max(x, y []float64) float64 {
 		b := rotMax(r.kb, xs, ys, off, n2)
 		r.accMax = math.Max(r.accMax, math.Abs(a-b))
 		return math.Max(a, b)
+	case "scalingdir":
+		xs, ys, off := r.gc.split(x, y)
+		return chordMax(r.kb, xs, ys, off, r.gc.hi)
 	case "scaling":
 		n := 200
 		if r.search {
@@ -282,7 +286,7 @@ func (r *ref) avg(x, y []float64) float64 {
 		b := rotAvg(r.kb, xs, ys, off, 312)
 		r.accAvg = math.Max(r.accAvg, math.Abs(a-b))
 		return a
-	case "scaling":
+	case "scaling", "scalingdir":
 		xs, ys, off := r.gc.split(x, y)
 		a := scaleAvg(r.kb, xs, ys, off, r.gc.lo, r.gc.hi, 1e-10*variance)
 		b := scaleAvg(r.kb, xs, ys, off, r.gc.lo, r.gc.hi, 1e-8*variance)
@@ -357,7 +361,7 @@ func ties(gc groupCase, G []elem, X, Y [][]float64) {
 		Y[0] = clone(X[2])
 		set(Y[0], rot(in(X[2]), 1.234))
 		set(Y[4], []float64{0, 0})
-	case "scaling":
+	case "scaling", "scalingdir":
 		set(X[0], []float64{0.6, 0.6})
 		set(X[1], []float64{0.1, in(X[1])[1]}) // on the box boundary
 		set(X[5], []float64{10, 10})           // box corner
@@ -403,7 +407,7 @@ type result struct {
 func run(gc groupCase, bi int) (*result, error) {
 	kb := base{name: baseNames[bi], v: variance, l: gc.ell[bi]}
 	var G []elem
-	if gc.name != "rotation2d" && gc.name != "scaling" {
+	if gc.name != "rotation2d" && gc.name != "scaling" && gc.name != "scalingdir" {
 		G = gc.group()
 	}
 	const seedXY = 1
@@ -568,6 +572,8 @@ func (res *result) note() string {
 		how = "avg: (1/2π)∫k_b(x,R_φ y)dφ by composite Gauss–Legendre, 20000 nodes, split at the aligning angle and its antipode; accuracy.avg = |20000 − 9984 nodes|. max: 20000-node grid in φ + golden section; accuracy.max = |grid 20000 − grid 20011|"
 	case "scaling":
 		how = "orbit {c·x : c·x in the box}, Haar measure dc/c; avg: uniform double average over (log c, log c') by nested adaptive Gauss–Legendre to 1e-10·v, split on the ridge of collinear pairs; accuracy.avg = |result − result to 1e-8·v|. max: 200×200 grid in (log c, log c') + nested golden-section searches over the whole ranges in both orders (minimizing ‖c·x − c'·y‖, valid by joint convexity in (c, c')); accuracy.max = spread of the two searches, floored"
+	case "scalingdir":
+		how = "the scaling orbits of the case scaling (same avg), with the orbit distance the chord between directions on the sphere of radius R = ‖hi‖; max: k_b(2R·sin(θ/2)) with θ the difference of the polar angles atan2(x₂, x₁) − atan2(y₂, y₁) (no normalized vectors); accuracy.max = 0, floored"
 	default:
 		how = fmt.Sprintf("|G| = %d enumerated; literal double sum/max over (g, g')", len(res.gc.group()))
 	}
