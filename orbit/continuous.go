@@ -89,15 +89,20 @@ type ScalingGroup struct {
 // d = len(lo) = len(hi). The box must satisfy 0 < lo_k < hi_k < ∞ (the
 // paper's box is [0.1, 10]²); lo and hi are copied.
 func Scaling(lo, hi []float64) (*ScalingGroup, error) {
+	return newScaling("scaling", lo, hi)
+}
+
+// newScaling checks the box for the group named name and copies it.
+func newScaling(name string, lo, hi []float64) (*ScalingGroup, error) {
 	if len(lo) < 1 || len(lo) != len(hi) {
-		return nil, invalid("scaling needs box bounds of equal length d ≥ 1, got %d and %d", len(lo), len(hi))
+		return nil, invalid("%s needs box bounds of equal length d ≥ 1, got %d and %d", name, len(lo), len(hi))
 	}
-	if err := checkDim("scaling", len(lo)); err != nil {
+	if err := checkDim(name, len(lo)); err != nil {
 		return nil, err
 	}
 	for k := range lo {
 		if !(lo[k] > 0 && lo[k] < hi[k] && !math.IsInf(hi[k], 1)) {
-			return nil, invalid("scaling needs a box with 0 < lo < hi < ∞, got [%g, %g] in coordinate %d", lo[k], hi[k], k)
+			return nil, invalid("%s needs a box with 0 < lo < hi < ∞, got [%g, %g] in coordinate %d", name, lo[k], hi[k], k)
 		}
 	}
 	return &ScalingGroup{lo: append([]float64(nil), lo...), hi: append([]float64(nil), hi...)}, nil
@@ -285,9 +290,9 @@ type ScalingDirGroup struct {
 // ScalingDir returns the scaling group on the box [lo, hi] with the chord
 // orbit distance (see ScalingDirGroup); the box is checked as by Scaling.
 func ScalingDir(lo, hi []float64) (*ScalingDirGroup, error) {
-	g, err := Scaling(lo, hi)
+	g, err := newScaling("scalingdir", lo, hi)
 	if err != nil {
-		return nil, fmt.Errorf("%w (scalingdir)", err)
+		return nil, err
 	}
 	var r float64
 	for _, v := range hi {

@@ -111,14 +111,14 @@ func parse(s Spec) (Group, error) {
 		if d == 0 {
 			d = len(s.Lo)
 		}
-		if err := checkDim("scaling", d); err != nil {
+		if err := checkDim(name, d); err != nil {
 			return nil, err
 		}
-		lo, err := broadcast("lo", s.Lo, d)
+		lo, err := broadcast(name, "lo", s.Lo, d)
 		if err != nil {
 			return nil, err
 		}
-		hi, err := broadcast("hi", s.Hi, d)
+		hi, err := broadcast(name, "hi", s.Hi, d)
 		if err != nil {
 			return nil, err
 		}
@@ -147,7 +147,7 @@ func parse(s Spec) (Group, error) {
 	return nil, fmt.Errorf("%w %q (want one of %s)", ErrUnknown, s.Name, strings.Join(names, ", "))
 }
 
-func broadcast(what string, v []float64, d int) ([]float64, error) {
+func broadcast(name, what string, v []float64, d int) ([]float64, error) {
 	switch len(v) {
 	case 1:
 		out := make([]float64, d)
@@ -158,5 +158,5 @@ func broadcast(what string, v []float64, d int) ([]float64, error) {
 	case d:
 		return append([]float64(nil), v...), nil
 	}
-	return nil, invalid("scaling needs %s of length 1 or d = %d, got %d", what, d, len(v))
+	return nil, invalid("%s needs %s of length 1 or d = %d, got %d", name, what, d, len(v))
 }

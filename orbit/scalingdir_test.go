@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/symbo/symbo/orbit"
@@ -174,8 +175,8 @@ func TestScalingDirEdges(t *testing.T) {
 		{Name: "scalingdir", D: 2, Lo: []float64{1}, Hi: []float64{math.Inf(1)}},
 		{Name: "scalingdir", D: 2, Lo: []float64{1, 2, 3}, Hi: []float64{10}},
 	} {
-		if _, err := orbit.Parse(s); !errors.Is(err, orbit.ErrInvalid) {
-			t.Errorf("Parse(%+v): err = %v, want ErrInvalid", s, err)
+		if _, err := orbit.Parse(s); !errors.Is(err, orbit.ErrInvalid) || !strings.Contains(err.Error(), "scalingdir") {
+			t.Errorf("Parse(%+v): err = %v, want ErrInvalid naming scalingdir", s, err)
 		}
 	}
 	p, err := orbit.Parse(orbit.Spec{Name: "ScalingDir", D: 2, Lo: []float64{0.1}, Hi: []float64{10}})
