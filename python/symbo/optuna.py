@@ -28,8 +28,8 @@ Search space
     on model coordinates as on floats: a permutation of four integer layer
     widths permutes their relaxations, a sign flip of a grid symmetric about
     0 flips the grid. (symbo checks the box against the group in model
-    coordinates: ``scaling``, for one, needs ``0 < lo``, which a log
-    coordinate may not be.) Ints stay ints, floats floats; a distribution
+    coordinates: ``scaling`` and ``scalingdir`` need ``0 < lo``, which a
+    log coordinate may not be.) Ints stay ints, floats floats; a distribution
     holding one value (``low == high``) takes that value.
 
     A categorical parameter is sampled by the fallback, with one
@@ -362,7 +362,10 @@ class SymboSampler(BaseSampler):
     ----------
     group : str
         The group the objective is invariant under (see :func:`symbo.gram`),
-        acting on the parameters ``params`` names.
+        acting on the parameters ``params`` names. For x ↦ c·x prefer
+        ``scalingdir`` to ``scaling`` (the paper's orbit geometry): it beat
+        random search and TPE where ``scaling`` lost to both
+        (docs/results/scalingdir/README.md).
     kernel : str
         ``plus`` (default), ``max``, ``avg``, ``avgnorm``, ``nystrom``,
         ``base`` or ``auto`` (see :class:`symbo.Optimizer`).
