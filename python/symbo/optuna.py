@@ -365,9 +365,9 @@ class SymboSampler(BaseSampler):
         acting on the parameters ``params`` names. For x ↦ c·x prefer
         ``scalingdir`` to ``scaling`` (the paper's orbit geometry): on
         the paper's scaling benchmark, with ``prior="none", mean="sample"``,
-        it beat random search and TPE where ``scaling`` lost to both; with
-        the default BoTorch priors it is level with random search there
-        (docs/results/scalingdir/README.md).
+        it beat random search and TPE, which ``scaling`` did not; with the
+        default BoTorch priors it is level with random search there, where
+        ``scaling`` is worse (docs/results/scalingdir/README.md).
     kernel : str
         ``plus`` (default), ``max``, ``avg``, ``avgnorm``, ``nystrom``,
         ``base`` or ``auto`` (see :class:`symbo.Optimizer`).
