@@ -13,6 +13,17 @@ var names = []string{"none", "signflip", "permutation", "hyperoctahedral", "bloc
 // Names returns the group names Parse accepts (a new slice each call).
 func Names() []string { return append([]string(nil), names...) }
 
+// TakesBox reports whether the group named name (case-insensitive, as
+// Parse reads it) is built on a box, Spec.Lo and Spec.Hi: scaling and
+// scalingdir.
+func TakesBox(name string) bool {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "scaling", "scalingdir":
+		return true
+	}
+	return false
+}
+
 // Spec names a group as the command line spells it.
 type Spec struct {
 	Name  string // one of Names() (case-insensitive)

@@ -193,3 +193,24 @@ func TestScalingDirEdges(t *testing.T) {
 		t.Errorf("scalingdir declared isometric")
 	}
 }
+
+// TakesBox names exactly the groups Parse cannot build without a box.
+func TestTakesBox(t *testing.T) {
+	for _, n := range orbit.Names() {
+		if n == "matrices" || n == "blockperm" {
+			continue // they need other fields (a file, a block size)
+		}
+		_, err := orbit.Parse(orbit.Spec{Name: n, D: 2})
+		if got, want := orbit.TakesBox(n), err != nil; got != want {
+			t.Errorf("TakesBox(%q) = %v, but Parse without a box: err = %v", n, got, err)
+		}
+		if orbit.TakesBox(n) {
+			if _, err := orbit.Parse(orbit.Spec{Name: n, D: 2, Lo: []float64{1}, Hi: []float64{2}}); err != nil {
+				t.Errorf("Parse(%q) with a box: %v", n, err)
+			}
+		}
+	}
+	if !orbit.TakesBox(" ScalingDir ") || orbit.TakesBox("rotation2d") {
+		t.Errorf("TakesBox: case or spaces not as Parse reads names")
+	}
+}

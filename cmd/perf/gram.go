@@ -261,7 +261,7 @@ func groupSpec(name string, d int, set map[string]bool, block int, box, matrices
 	if set["block"] && name != "blockperm" {
 		return spec, badInput("--block is used only by --group blockperm, not %s", name)
 	}
-	if set["box"] && name != "scaling" && name != "scalingdir" {
+	if set["box"] && !orbit.TakesBox(name) {
 		return spec, badInput("--box is used only by --group scaling and scalingdir, not %s", name)
 	}
 	if set["matrices"] && name != "matrices" {

@@ -90,7 +90,7 @@ func (g Group) build() (orbit.Group, error) {
 		return nil, err
 	}
 	spec := orbit.Spec{Name: g.Group, D: g.D, Block: g.Block, Matrices: g.Matrices, Coords: g.Coords}
-	if name := strings.ToLower(strings.TrimSpace(g.Group)); name == "scaling" || name == "scalingdir" {
+	if orbit.TakesBox(g.Group) {
 		spec.Lo, spec.Hi = []float64{0.1}, []float64{10}
 		if g.Box != nil {
 			lo, hi, err := g.box()
