@@ -200,9 +200,12 @@ type Config struct {
 	// LandmarkFit is how a GP with landmarks is fitted
 	// (gp.FitOptions.LandmarkFit): gp.LandmarkFitDefault (the kernel's
 	// rule: Plus and Nystrom on the landmark model's likelihood,
-	// re-choosing the landmarks for every lengthscale, O(n·m²) each; the
+	// re-choosing the landmarks for every lengthscale, on at most
+	// max(4·m, 1024) of the observations, O(min(n, 4m)·m²) each; the
 	// others on the exact likelihood of m of the observations, O(m³) each),
-	// gp.LandmarkFitSubset or gp.LandmarkFitLikelihood for every kernel.
+	// gp.LandmarkFitSubset, gp.LandmarkFitLikelihood or gp.LandmarkFitFull
+	// (the landmark likelihood on every observation, O(n·m²) each) for
+	// every kernel.
 	LandmarkFit gp.LandmarkFit
 	// Workers is the number of goroutines for the acquisition optimizer and
 	// kernel assembly; 0 means GOMAXPROCS. Results do not depend on it.

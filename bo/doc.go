@@ -68,10 +68,11 @@
 // the prior variance the landmarks miss, so exploration far from the data
 // is the exact GP's). Config.LandmarkFit says how the hyperparameters are
 // then fitted: by default Plus and Nystrom on the landmark model's
-// likelihood (the landmarks chosen anew for every lengthscale tried,
-// O(n·m²) each), the others on the exact likelihood of m of the
-// observations (every ⌈n/m⌉-th, O(m³) each whatever n); either rule for
-// every kernel. A prediction costs O(m) kernel evaluations instead of
+// likelihood (the landmarks chosen anew for every lengthscale tried, on
+// at most max(4·m, 1024) of the observations, O(min(n, 4m)·m²) each), the
+// others on the exact likelihood of m of the observations (every ⌈n/m⌉-th,
+// O(m³) each whatever n); either rule, or the landmark likelihood on
+// every observation (gp.LandmarkFitFull, O(n·m²) each), for every kernel. A prediction costs O(m) kernel evaluations instead of
 // O(n). The landmarks and the subset are functions of the points alone, so
 // the next point is still a function of (configuration, seed,
 // observations, pending points). A new built-in kernel gets the same path

@@ -541,12 +541,21 @@ func (o *Optimizer) fitModel() error {
 	// log marginal likelihood predicts (ties: the earlier candidate). A
 	// candidate whose fit fails drops out of this step; the step fails
 	// only when all do.
+	// With several candidates and workers they are fitted concurrently
+	// (each fit is a function of the observations and opts alone, so the
+	// bits are the same; each is its own request within the budget).
+	ys := o.signed()
+	fits := make([]*gp.GP, len(o.arms))
+	errs := make([]error, len(o.arms))
+	parallel.For(len(o.arms), o.cfg.Workers, func(_, i int) {
+		fits[i], errs[i] = gp.Fit(o.arms[i].fam, x, ys, opts)
+	})
 	var m *gp.GP
 	var evidence []float64
 	best, bestLML := -1, math.Inf(-1)
 	var firstErr error
 	for i, a := range o.arms {
-		mi, err := gp.Fit(a.fam, x, o.signed(), opts)
+		mi, err := fits[i], errs[i]
 		if err != nil {
 			if len(o.arms) == 1 {
 				return wrapf(err, "fit at n = %d", n)

@@ -137,7 +137,7 @@ int symbo_cross(const char *spec,
  *           failed points are told), "landmarks": M (the landmark cap
  *           of every kernel, the design cap of plus and nystrom: 0 or
  *           absent 256, negative none), "landmark_fit":
- *           "default"|"subset"|"likelihood" (how a GP with landmarks is
+ *           "default"|"subset"|"likelihood"|"full" (how a GP with landmarks is
  *           fitted; see perf bo -h),
  *           "mem_budget": "512MiB" (optional: the memory budget of the
  *           call, or of every call on a handle made from it; see

@@ -256,9 +256,16 @@
 //     no seed, and in BO the early space-filling points and the late ones
 //     near the incumbent in proportion.
 //   - LandmarkFitLikelihood (NewLandmarkPlusFamily's default): the
-//     landmark model's own likelihood on all n inputs, the landmarks
-//     chosen anew for each lengthscale: O(n·m² + m³) per lengthscale,
-//     about 20 of them per fit.
+//     landmark model's own likelihood, the landmarks chosen anew for each
+//     lengthscale, on all n inputs up to s = max(4·m, 1024) and above on
+//     the s inputs of indices ⌊t·n/s⌋, Brent's refinement then stopping at
+//     10⁻² in log ℓ instead of 10⁻⁴: O(min(n, s)·m² + m³) per
+//     lengthscale, about 20 of them per fit. Above s it is an
+//     approximation of the full rule's fit, not that fit: where measured
+//     (docs/performance.md) its ℓ lies between the subset rule's and the
+//     full rule's.
+//   - LandmarkFitFull: the landmark likelihood on all n inputs whatever n:
+//     O(n·m² + m³) per lengthscale (LandmarkFitLikelihood up to s).
 //
 // Cost above m of a Fit with the subset rule: O(m³) per lengthscale, then
 // once at the fitted ℓ m kernel columns (n·m evaluations), O(n·m²) for the

@@ -99,8 +99,8 @@ type FitOptions struct {
 	Budget int64
 	// LandmarkFit is how the hyperparameters of a landmark GP are fitted
 	// (a family with a landmark cap, on more inputs than the cap):
-	// LandmarkFitDefault (the family's rule), LandmarkFitSubset or
-	// LandmarkFitLikelihood. Other GPs ignore it.
+	// LandmarkFitDefault (the family's rule), LandmarkFitSubset,
+	// LandmarkFitLikelihood or LandmarkFitFull. Other GPs ignore it.
 	LandmarkFit LandmarkFit
 }
 

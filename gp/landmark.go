@@ -113,6 +113,7 @@ func (f *landmarkFamily) bindLandmarks(x *mat.Dense) (*landmarkBound, error) {
 		}
 		return &subsetFit{b: sb, idx: idx}, nil
 	}
+	lb.lik.mk = func() (*subsetFit, error) { return likelihoodSubset(xc, f.m, f.bindLandmarks) }
 	return lb, nil
 }
 
@@ -142,6 +143,12 @@ type landmarkBound struct {
 	// family's rule for LandmarkFitDefault.
 	sub        subsetBound
 	defaultFit LandmarkFit
+	// lik is the landmark model on likelihoodCap(m) of the inputs, which
+	// LandmarkFitLikelihood fits on when n exceeds them.
+	lik subsetBound
+	// tol, when positive, is the tolerance in log ℓ of a fit's Brent
+	// refinement on this bound (capTol on the likelihood subset).
+	tol float64
 }
 
 // lmSource supplies the columns of the unit-variance correlation C_ℓ on

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/symbo/symbo/internal/parallel"
@@ -391,5 +392,90 @@ func TestLandmarkFitMemory(t *testing.T) {
 	}
 	if n := 100_000; f.memory(n) >= denseMemory(n)/100 {
 		t.Errorf("memory at n = %d: %g bytes, dense %g", n, f.memory(n), denseMemory(n))
+	}
+}
+
+// TestLandmarkLikelihoodCap: above likelihoodCap(m) inputs the likelihood
+// rule fits on the cap's subset (rows ⌊t·n/s⌋ with their outputs, Brent
+// to capTol) for both landmark families; at the cap, and under the full
+// rule at any n, it fits on every input. Above the cap the fit is a fit:
+// on the subset its profile likelihood is at least that at the full
+// rule's lengthscale.
+func TestLandmarkLikelihoodCap(t *testing.T) {
+	const d, m = 3, 8
+	s := likelihoodCap(m)
+	if s != 1024 || likelihoodCap(300) != 1200 {
+		t.Fatalf("likelihoodCap(%d) = %d, likelihoodCap(300) = %d", m, s, likelihoodCap(300))
+	}
+	rng := rand.New(rand.NewPCG(45, 0))
+	n := s + 476
+	x := randMat(rng, n, d, -3, 3)
+	y := make([]float64, n)
+	for i := range y {
+		r := x.RawRowView(i)
+		y[i] = math.Cos(r[0]) + math.Cos(r[1]) + math.Cos(r[2]) + 0.05*rng.NormFloat64()
+	}
+	sparse, err := NewLandmarkFamily(mustG(NewBaseFamily(kernel.RBF, d)), m, LandmarkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fams := map[string]Family{"plus": lmFamily(t, lmCases(d)[0], m), "base": sparse}
+	for name, fam := range fams {
+		t.Run(name, func(t *testing.T) {
+			b, err := fam.Bind(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ys, _, scale := standardize(y) // as Fit does
+			fb, fy, err := fitTarget(b, ys, LandmarkFitLikelihood)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lb := fb.(*landmarkBound)
+			if lb.n != s || lb.tol != capTol || len(fy) != s {
+				t.Fatalf("likelihood target: n = %d, tol = %v, %d outputs; want %d, %v", lb.n, lb.tol, len(fy), s, capTol)
+			}
+			for k, i := range subsetIndices(n, s) {
+				if !slices.Equal(lb.x.RawRowView(k), x.RawRowView(i)) || fy[k] != ys[i] {
+					t.Fatalf("subset row %d is not input %d", k, i)
+				}
+			}
+			if ff, _, err := fitTarget(b, y, LandmarkFitFull); err != nil || ff != b {
+				t.Fatalf("the full rule's target is not the bound itself (err %v)", err)
+			}
+			bc, err := fam.Bind(x.Slice(0, s, 0, d).(*mat.Dense))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fc, _, err := fitTarget(bc, y[:s], LandmarkFitLikelihood); err != nil || fc != bc {
+				t.Fatalf("at n = %d the likelihood target is not the bound itself (err %v)", s, err)
+			}
+			// The two rules' fits, each scored by the subset's profile.
+			fit := func(f LandmarkFit) Hyper {
+				g, err := Fit(fam, x, y, FitOptions{Seed: 3, LandmarkFit: f})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return g.Hyper()
+			}
+			hc, hf := fit(LandmarkFitLikelihood), fit(LandmarkFitFull)
+			if hc == hf {
+				t.Fatalf("the capped and full rules gave the same fit %+v", hc)
+			}
+			be, err := linalg.Default()
+			if err != nil {
+				t.Fatal(err)
+			}
+			sp, err := newFitSpace(x, scale, FitOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := newProfiler(fb, be, fy, false)
+			p.a0, p.a1, p.b0, p.b1 = sp.bx.lo[0], sp.bx.hi[0], sp.bx.lo[2], sp.bx.hi[2]
+			qc, qf := p.at(math.Log(hc.Lengthscale)), p.at(math.Log(hf.Lengthscale))
+			if !(qc.lml >= qf.lml) {
+				t.Errorf("subset profile at the capped fit's ℓ = %v: %v, at the full fit's ℓ = %v: %v", hc.Lengthscale, qc.lml, hf.Lengthscale, qf.lml)
+			}
+		})
 	}
 }

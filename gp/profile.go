@@ -603,8 +603,12 @@ func fitProfileLikelihood(b Bound, be linalg.Backend, ys []float64, s float64, b
 		}
 		return q.lml
 	}
+	tol := outerTol
+	if lb, ok := b.(*landmarkBound); ok && lb.tol > 0 {
+		tol = lb.tol
+	}
 	if hi > lo {
-		brentMax(f, lo, hi, bp.logl, bp.lml, outerTol)
+		brentMax(f, lo, hi, bp.logl, bp.lml, tol)
 	}
 	info.Starts = append(info.Starts, fitStart{
 		From:        hyperOf([3]float64{from.logv, from.logl, from.logs2}),

@@ -149,8 +149,10 @@ type subsetBound struct {
 }
 
 // subset returns the fitting subset of b.
-func (b *landmarkBound) subset() (*subsetFit, error) {
-	s := &b.sub
+func (b *landmarkBound) subset() (*subsetFit, error) { return b.sub.get() }
+
+// get returns the subset, made on first use.
+func (s *subsetBound) get() (*subsetFit, error) {
 	if s.done {
 		return s.fit, nil
 	}
@@ -162,6 +164,32 @@ func (b *landmarkBound) subset() (*subsetFit, error) {
 		s.fit, s.err = s.mk()
 	})
 	return s.fit, s.err
+}
+
+// likelihoodCap is the number of inputs LandmarkFitLikelihood evaluates
+// the landmark likelihood on at m landmarks: all n up to
+// max(4·m, 1024), above that the max(4·m, 1024) inputs of indices
+// ⌊t·n/s⌋ (subsetIndices), and Brent's refinement of log ℓ stops at
+// capTol instead of 10⁻⁴. Every committed study has n ≤ 1024, so none
+// changes; above the cap a likelihood evaluation costs O(s·m²) instead
+// of O(n·m²), independent of n, and a fit needs about a third fewer.
+func likelihoodCap(m int) int { return max(4*m, 1024) }
+
+// capTol is the tolerance in log ℓ of a likelihood fit above the cap:
+// ℓ to about 1%, the likelihood a few hundredths below its maximum.
+const capTol = 1e-2
+
+// likelihoodSubset binds the landmark model (bind: its family's
+// bindLandmarks) to the likelihoodCap(m) inputs of x that
+// LandmarkFitLikelihood fits on.
+func likelihoodSubset(x *mat.Dense, m int, bind func(*mat.Dense) (*landmarkBound, error)) (*subsetFit, error) {
+	idx, xs := subsetOf(x, likelihoodCap(m))
+	b, err := bind(xs)
+	if err != nil {
+		return nil, err
+	}
+	b.tol = capTol
+	return &subsetFit{b: b, idx: idx}, nil
 }
 
 // subsetOf returns the inputs of x (n×d) at the m indices ⌊t·n/m⌋.
@@ -215,6 +243,7 @@ func (f *sparseFamily) bindLandmarks(x *mat.Dense) (*landmarkBound, error) {
 	lb := &landmarkBound{src: src, m: f.m, be: f.be, x: xc, n: n, constDiag: unit,
 		mem: f.memory(n), defaultFit: LandmarkFitSubset}
 	lb.sub.fit, lb.sub.done = &subsetFit{b: sub, idx: idx}, true
+	lb.lik.mk = func() (*subsetFit, error) { return likelihoodSubset(xc, f.m, f.bindLandmarks) }
 	return lb, nil
 }
 
@@ -279,10 +308,14 @@ const (
 	// (for k_plus: NewPlusFamily with that subset as design): O(m³) per
 	// lengthscale whatever n.
 	LandmarkFitSubset
-	// LandmarkFitLikelihood maximizes the landmark model's own likelihood
-	// on all n inputs, the landmarks chosen anew for every lengthscale
-	// tried: O(n·m² + m³) per lengthscale.
+	// LandmarkFitLikelihood maximizes the landmark model's own likelihood,
+	// the landmarks chosen anew for every lengthscale tried, on the n
+	// inputs up to likelihoodCap(m) = max(4·m, 1024) of them and on that
+	// many (indices ⌊t·n/s⌋) above: O(min(n, s)·m² + m³) per lengthscale.
 	LandmarkFitLikelihood
+	// LandmarkFitFull is LandmarkFitLikelihood on all n inputs whatever
+	// n: O(n·m² + m³) per lengthscale (the same fit up to the cap).
+	LandmarkFitFull
 )
 
 func (f LandmarkFit) String() string {
@@ -293,11 +326,13 @@ func (f LandmarkFit) String() string {
 		return "subset"
 	case LandmarkFitLikelihood:
 		return "likelihood"
+	case LandmarkFitFull:
+		return "full"
 	}
 	return fmt.Sprintf("LandmarkFit(%d)", int(f))
 }
 
-// ParseLandmarkFit parses "default", "subset" or "likelihood"
+// ParseLandmarkFit parses "default", "subset", "likelihood" or "full"
 // (case-insensitive; "" is "default").
 func ParseLandmarkFit(s string) (LandmarkFit, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
@@ -307,14 +342,16 @@ func ParseLandmarkFit(s string) (LandmarkFit, error) {
 		return LandmarkFitSubset, nil
 	case "likelihood":
 		return LandmarkFitLikelihood, nil
+	case "full":
+		return LandmarkFitFull, nil
 	}
-	return 0, fmt.Errorf("%w: unknown landmark fit %q (want default, subset or likelihood)", errBadLandmarkFit, s)
+	return 0, fmt.Errorf("%w: unknown landmark fit %q (want default, subset, likelihood or full)", errBadLandmarkFit, s)
 }
 
 var errBadLandmarkFit = errclass.New(errclass.Input, "gp: bad setting")
 
 func (f LandmarkFit) check() error {
-	if f < LandmarkFitDefault || f > LandmarkFitLikelihood {
+	if f < LandmarkFitDefault || f > LandmarkFitFull {
 		return fmt.Errorf("%w: unknown landmark fit %d", errBadLandmarkFit, int(f))
 	}
 	return nil
@@ -330,8 +367,20 @@ func fitTarget(b Bound, ys []float64, f LandmarkFit) (Bound, []float64, error) {
 	if f == LandmarkFitDefault {
 		f = lb.defaultFit
 	}
-	if f == LandmarkFitLikelihood {
+	if f == LandmarkFitFull {
 		return b, ys, nil
+	}
+	if f == LandmarkFitLikelihood {
+		if lb.n <= likelihoodCap(lb.m) {
+			return b, ys, nil
+		}
+		// The landmark model's likelihood on likelihoodCap(m) of the
+		// inputs (lb.lik: the same family bound to them).
+		sf, err := lb.lik.get()
+		if err != nil {
+			return nil, nil, err
+		}
+		return sf.b, sf.gather(ys), nil
 	}
 	sf, err := lb.subset()
 	if err != nil {

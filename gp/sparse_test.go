@@ -319,7 +319,7 @@ func TestLandmarkFitRules(t *testing.T) {
 	if _, err := Fit(base, x, y, FitOptions{LandmarkFit: LandmarkFit(7)}); errclass.Of(err) != errclass.Input {
 		t.Errorf("unknown rule: %v", err)
 	}
-	for _, s := range []string{"", "default", "Subset", " likelihood"} {
+	for _, s := range []string{"", "default", "Subset", " likelihood", "FULL"} {
 		if _, err := ParseLandmarkFit(s); err != nil {
 			t.Errorf("ParseLandmarkFit(%q): %v", s, err)
 		}

@@ -62,9 +62,11 @@ and nystrom, whose design they are; for the other kernels the DTC
 approximation of their own GP) and has rank ≤ M. --landmark-fit says how
 it is fitted: subset (the exact likelihood on M of the observations,
 O(M³) per likelihood evaluation whatever n; the default of base, max, avg
-and avgnorm) or likelihood (the landmark model's on all of them, the
-landmarks re-chosen at each lengthscale, O(n·M²) each; the default of
-plus and nystrom). 0 (default) means M = 256, so the paper's protocol (55
+and avgnorm), likelihood (the landmark model's, the landmarks re-chosen
+at each lengthscale, on all the observations up to max(4M, 1024) and on
+that many of them above, O(min(n, 4M)·M²) each; the default of plus and
+nystrom) or full (likelihood on all n observations at every n, O(n·M²)
+each). 0 (default) means M = 256, so the paper's protocol (55
 evaluations) is unchanged; −1 never uses landmarks.
 
 --checkpoint FILE journals the settings and each finished evaluation to
@@ -419,7 +421,7 @@ func (p *protocol) values() Protocol {
 
 // landmarkFitFlag adds --landmark-fit, how a GP with landmarks is fitted.
 func landmarkFitFlag(fs *flagSet) *string {
-	return fs.String("landmark-fit", "default", "hyperparameters of a GP with landmarks: default (plus and nystrom: likelihood; the others: subset), subset (the exact likelihood on M of the observations) or likelihood (the landmark model's on all of them)")
+	return fs.String("landmark-fit", "default", "hyperparameters of a GP with landmarks: default (plus and nystrom: likelihood; the others: subset), subset (the exact likelihood on M of the observations), likelihood (the landmark model's on at most max(4M, 1024) of them) or full (the landmark model's on all of them)")
 }
 
 // config parses the protocol flags into a bo.Config with the given

@@ -34,7 +34,7 @@ const profileUsage = `
 Usage: perf profile --group G --d D [--n 55,200,1000] [--base rbf]
                     [--backend gonum|openblas] [--m 1000]
                     [--bo-kernel plus,base,avg] [--landmarks M]
-                    [--landmark-fit default|subset|likelihood] [--gemm-n 1000]
+                    [--landmark-fit default|subset|likelihood|full] [--gemm-n 1000]
                     [--eigen-vs-c 1000,3000] [--max-phase-seconds 10]
                     [--json] [--cpuprofile FILE] [--memprofile FILE]
 
@@ -529,6 +529,8 @@ func landmarkFitNote(f string) string {
 		return ""
 	case "subset":
 		return ", landmark GPs fitted on a subset"
+	case "full":
+		return ", landmark GPs fitted on their likelihood on every point"
 	}
 	return ", landmark GPs fitted on their likelihood"
 }

@@ -31,7 +31,7 @@ Usage: perf suggest (--problem P [--d D] | --group G --d D --box LO:HI[,LO:HI…
                     [--failed FILE] [--q 1] [--seed S] [--minimize] [--init 5]
                     [--acq ucb|ei] [--beta paper|authors] [--fit own|base]
                     [--prior none|botorch] [--mean sample|constant] [--liar mean|worst] [--landmarks M]
-                    [--landmark-fit default|subset|likelihood]
+                    [--landmark-fit default|subset|likelihood|full]
                     [--block b] [--matrices FILE] [--coords i,j,…] [--backend B]
 
 Prints the next q points to evaluate as CSV rows (x1,…,xd) on stdout: a
@@ -66,7 +66,7 @@ are observed or pending it returns the next points of the initial design.
 --minimize      minimize y (default: maximize; with --problem, P's direction)
 --landmarks M   landmark cap of every kernel: exact up to M observations,
                 M landmarks above (0: 256; −1: never; see 'perf bo -h')
---landmark-fit  default, subset or likelihood (see 'perf bo -h')
+--landmark-fit  default, subset, likelihood or full (see 'perf bo -h')
 --prior, --mean default botorch and constant here (the C and Python
                 front ends' defaults, chosen by measurement:
                 docs/results/defaults.md), not perf bo's paper protocol

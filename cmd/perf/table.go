@@ -77,8 +77,8 @@ shares of the gain with BCa bootstrap intervals.
 --landmarks M: the landmark cap of every kernel (see 'perf bo -h'): an
 exact GP on at most M observations (for plus and nystrom, their design),
 a GP on M landmarks beyond; 0 means 256, −1 never. --landmark-fit
-subset|likelihood: how the landmark GP is fitted (by default likelihood
-for plus and nystrom, subset for the others).
+subset|likelihood|full: how the landmark GP is fitted (by default
+likelihood for plus and nystrom, subset for the others).
 
 Paper-fidelity switches: --noise sets the variance of the observation
 noise (box: 2% of the variance of f over the box, the default; observed:
