@@ -479,3 +479,51 @@ func TestLandmarkLikelihoodCap(t *testing.T) {
 		})
 	}
 }
+
+// TestLandmarkCapAgainstFull (long): the three landmark rules on noisy
+// Rastrigin data under the hyperoctahedral group (d = 5, m = 256, the
+// default cap) at n = 1500 and 3000, each scored by the landmark
+// likelihood on all n points at its fitted hyperparameters (LogMarginal).
+// The full rule maximizes that score, so no other rule's is higher (up to
+// the Brent tolerance); the log gives the figures docs/performance.md
+// quotes (go test ./gp -run TestLandmarkCapAgainstFull -v).
+func TestLandmarkCapAgainstFull(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: about 10 s")
+	}
+	const d, m = 5, 256
+	g := mustG(orbit.Hyperoctahedral(d))
+	fam, err := NewLandmarkPlusFamily(kernel.RBF, g, kernel.Options{}, kernel.PlusOptions{}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{1500, 3000} {
+		for _, seed := range []uint64{1, 2} {
+			rng := rand.New(rand.NewPCG(seed, 0))
+			x := randMat(rng, n, d, -5.12, 5.12)
+			y := make([]float64, n)
+			for i := range y {
+				v := 10.0 * d
+				for _, z := range x.RawRowView(i) {
+					v += z*z - 10*math.Cos(2*math.Pi*z)
+				}
+				y[i] = -v + 2.9*rng.NormFloat64()
+			}
+			fit := map[LandmarkFit]*GP{}
+			for _, f := range []LandmarkFit{LandmarkFitSubset, LandmarkFitLikelihood, LandmarkFitFull} {
+				if fit[f], err = Fit(fam, x, y, FitOptions{Seed: 3, LandmarkFit: f}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			full := fit[LandmarkFitFull].LogMarginal()
+			msg := fmt.Sprintf("n = %d, seed %d:", n, seed)
+			for _, f := range []LandmarkFit{LandmarkFitSubset, LandmarkFitLikelihood, LandmarkFitFull} {
+				msg += fmt.Sprintf(" %s ℓ %.3g log likelihood %.2f;", f, fit[f].Hyper().Lengthscale, fit[f].LogMarginal())
+				if lml := fit[f].LogMarginal(); lml > full+1e-3*math.Abs(full) {
+					t.Errorf("n = %d seed %d: %s's full-data log likelihood %v above the full rule's %v", n, seed, f, lml, full)
+				}
+			}
+			t.Log(msg)
+		}
+	}
+}
