@@ -42,6 +42,8 @@ type Kernel struct {
 	// odds: the log prior odds of the last (AutoOdds).
 	arms []Kernel
 	odds float64
+	// portfolio: every arm proposes, the evidence's model picks (Portfolio).
+	portfolio bool
 }
 
 // famEnv is what a Kernel's family is built with: the dimension d and
@@ -82,18 +84,19 @@ func (k Kernel) shapeName() string {
 
 // Kernel names as ParseKernel and the command line spell them.
 const (
-	NameBase    = "base"
-	NameAvg     = "avg"
-	NameAvgNorm = "avgnorm"
-	NameMax     = "max"
-	NamePlus    = "plus"
-	NameNystrom = "nystrom"
-	NameAuto    = "auto"
+	NameBase      = "base"
+	NameAvg       = "avg"
+	NameAvgNorm   = "avgnorm"
+	NameMax       = "max"
+	NamePlus      = "plus"
+	NameNystrom   = "nystrom"
+	NameAuto      = "auto"
+	NamePortfolio = "portfolio"
 )
 
 // KernelNames lists the names ParseKernel accepts.
 func KernelNames() []string {
-	return []string{NameBase, NameNystrom, NameAvg, NameAvgNorm, NameMax, NamePlus, NameAuto}
+	return []string{NameBase, NameNystrom, NameAvg, NameAvgNorm, NameMax, NamePlus, NameAuto, NamePortfolio}
 }
 
 // Base is the base kernel k_b(x, y) = v·κ(‖x − y‖/ℓ) of the given shape.
@@ -208,6 +211,26 @@ func AutoOf(g orbit.Group, shape kernel.Shape, names ...string) (Kernel, error) 
 	return k, nil
 }
 
+// Portfolio is Auto's candidates as a portfolio of proposals: each is
+// fitted as under Auto, each proposes the maximizer of its own
+// acquisition, and the step returns the proposal with the highest
+// posterior mean under the candidate Auto would predict with (its
+// evidence with AutoOdds; ties to that candidate's own proposal, then to
+// the earlier candidate). It is GP-Hedge's choice (Hoffman, Brochu and de
+// Freitas, UAI 2011: reward a proposal by the posterior mean there) made
+// at every step from the current fit alone, so the next point stays a
+// function of the observations: no gains are carried between steps.
+// Traces record the winner (Evaluation.Kernel), every candidate's
+// evidence and the referee's mean at every proposal (Diagnostics.Means).
+//
+// Cost: Auto's fits and one acquisition per candidate, then one
+// prediction per candidate.
+func Portfolio(g orbit.Group, shape kernel.Shape) Kernel {
+	k := Auto(g, shape)
+	k.name, k.portfolio = NamePortfolio, true
+	return k
+}
+
 // AutoOdds is the log prior odds with which auto favours its last
 // candidate (plus: the group as declared, used as the paper does): another
 // candidate predicts only when its fitted log marginal likelihood exceeds
@@ -286,6 +309,8 @@ func ParseKernel(name string, g orbit.Group, shape kernel.Shape) (Kernel, error)
 		mk = Plus
 	case NameAuto:
 		mk = Auto
+	case NamePortfolio:
+		mk = Portfolio
 	default:
 		return Kernel{}, fmt.Errorf("%w %q (want %s)", ErrUnknownKernel, name, strings.Join(KernelNames(), ", "))
 	}

@@ -72,6 +72,9 @@ type Diagnostics struct {
 	// AutoCandidates' order (NaN: its fit failed).
 	Kernel   string
 	Evidence []float64
+	// Means (portfolio only) is the referee's standardized posterior mean
+	// at every candidate's proposal, in the same order (NaN: no proposal).
+	Means []float64
 }
 
 // Optimizer is an ask/tell Bayesian optimizer of a black box on the box
@@ -99,8 +102,12 @@ type Optimizer struct {
 
 	model  gp.Posterior // fitted on X
 	fitted Diagnostics  // the fit of model: Hyper (with jitter), LogMarginal
-	fitN   int          // len(xs) when model was fitted
-	pred   gp.Posterior // predicts: model with the pending lies, or its twin on φ
+	// armFits are every candidate's fit (auto, portfolio; nil: failed),
+	// refArm the one the evidence chose.
+	armFits []*gp.GP
+	refArm  int
+	fitN    int          // len(xs) when model was fitted
+	pred    gp.Posterior // predicts: model with the pending lies, or its twin on φ
 	// predCanon is canon when pred is the twin on φ, nil when it predicts
 	// at x itself (no canonical map, or a landmark GP).
 	predCanon *canonMap
@@ -581,18 +588,27 @@ func (o *Optimizer) fitModel() error {
 	if best < 0 {
 		return firstErr
 	}
-	o.use(best)
-	h := m.Hyper()
-	o.model = m
-	o.fitted = Diagnostics{
-		Hyper:       Hyper{Variance: h.Variance, Lengthscale: h.Lengthscale, Noise: h.Noise, Jitter: m.Jitter(), Landmarks: m.Landmarks(), PriorMean: m.PriorMean()},
-		LogMarginal: m.LogMarginal(),
-	}
+	o.armFits, o.refArm = fits, best
+	o.fitted = Diagnostics{}
+	o.setModel(best, m)
 	if len(o.arms) > 1 {
-		o.fitted.Kernel = o.arms[best].k.Name()
 		o.fitted.Evidence = evidence
 	}
 	return nil
+}
+
+// setModel makes arm i, fitted as m, the model the optimizer predicts
+// with, and records its fit.
+func (o *Optimizer) setModel(i int, m *gp.GP) {
+	o.use(i)
+	h := m.Hyper()
+	o.model = m
+	o.fitted.Hyper = Hyper{Variance: h.Variance, Lengthscale: h.Lengthscale, Noise: h.Noise, Jitter: m.Jitter(), Landmarks: m.Landmarks(), PriorMean: m.PriorMean()}
+	o.fitted.LogMarginal = m.LogMarginal()
+	o.fitted.Kernel = ""
+	if len(o.arms) > 1 {
+		o.fitted.Kernel = o.arms[i].k.Name()
+	}
 }
 
 // landmarked reports whether a GP of the kernel on count points uses
@@ -801,13 +817,88 @@ func (o *Optimizer) acquire() ([]float64, error) {
 	if _, ok := a.acq.(BetaUser); !ok {
 		info.Beta = math.NaN()
 	}
-	x, err := o.maximizeAcq(a, n+k, o.xs[o.bestIndex()], &info)
+	var x []float64
+	var err error
+	if o.cfg.Kernel.portfolio {
+		x, err = o.portfolio(n+k, &info)
+	} else {
+		x, err = o.maximizeAcq(a, n+k, o.xs[o.bestIndex()], &info)
+	}
 	if err != nil {
 		return nil, err
 	}
 	info.Timings.Acq = time.Since(t1)
 	o.last = info
 	return x, nil
+}
+
+// portfolio is Portfolio's acquisition: every candidate whose fit
+// succeeded proposes its own acquisition maximizer; the proposal with the
+// highest posterior mean under the evidence's choice (refArm, with the
+// pending points' lies) is returned, ties to the evidence's own proposal,
+// then to the earlier candidate. info gets the winner's kernel, fit and
+// acquisition value.
+func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
+	bestObs := o.xs[o.bestIndex()]
+	ref := o.refArm
+	props := make([][]float64, len(o.arms))
+	infos := make([]Diagnostics, len(o.arms))
+	for i, m := range o.armFits {
+		if m == nil {
+			continue
+		}
+		o.setModel(i, m)
+		if err := o.condition(); err != nil {
+			return nil, err
+		}
+		infos[i] = *info
+		x, err := o.maximizeAcq(o.newAcq(), n, bestObs, &infos[i])
+		if err != nil {
+			return nil, err
+		}
+		props[i] = x
+	}
+	// The referee: the evidence's model, conditioned as the others were.
+	o.setModel(ref, o.armFits[ref])
+	if err := o.condition(); err != nil {
+		return nil, err
+	}
+	a := o.newAcq()
+	o.ensureWorkers()
+	s := o.ws[0]
+	means := make([]float64, len(o.arms))
+	for i, x := range props {
+		means[i] = math.NaN()
+		if x == nil {
+			continue
+		}
+		z := x
+		if a.canon != nil {
+			z = s.z[:a.canon.cd]
+			a.canon.c.CanonicalTo(z, x)
+		}
+		mu, _, err := a.m.PredictStandardized(&s.ws, z, nil, nil)
+		if err != nil {
+			return nil, wrapf(err, "portfolio: mean at %s's proposal", o.arms[i].k.Name())
+		}
+		means[i] = mu
+	}
+	win := ref
+	for i, mu := range means {
+		if mu > means[win] {
+			win = i
+		}
+	}
+	// Predict (and condition further asks of a batch) with the winner.
+	o.setModel(win, o.armFits[win])
+	if err := o.condition(); err != nil {
+		return nil, err
+	}
+	evidence := info.Evidence
+	*info = infos[win]
+	info.Hyper, info.LogMarginal, info.Kernel = o.fitted.Hyper, o.fitted.LogMarginal, o.fitted.Kernel
+	info.Evidence, info.Means = evidence, means
+	return props[win], nil
 }
 
 const rawChunk = 32

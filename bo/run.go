@@ -64,11 +64,14 @@ type Evaluation struct {
 	// FromBest: the winning ascent started at the best observed point
 	// (otherwise at a quasi-random raw sample).
 	FromBest bool `json:"from_best_start,omitempty"`
-	// Kernel (auto only, PhaseBO) is the candidate the step predicted
+	// Kernel (auto and portfolio, PhaseBO) is the candidate the step predicted
 	// with; Evidence each candidate's fitted log marginal likelihood, in
 	// Trace.Candidates' order (null: its fit failed).
 	Kernel   string      `json:"kernel,omitempty"`
 	Evidence []jsonFloat `json:"evidence,omitempty"`
+	// Means (portfolio only) is the referee's standardized posterior mean
+	// at each candidate's proposal, in Trace.Candidates' order.
+	Means []jsonFloat `json:"means,omitempty"`
 	// Round is the index of the round of parallel evaluations the point
 	// was asked in (RunOptions.Batch; with Batch 1, the evaluation's
 	// index).
@@ -556,6 +559,9 @@ func newEvaluation(info Diagnostics, x []float64, y, f float64, round int) Evalu
 		e.Kernel = info.Kernel
 		for _, v := range info.Evidence {
 			e.Evidence = append(e.Evidence, jsonFloat(v))
+		}
+		for _, v := range info.Means {
+			e.Means = append(e.Means, jsonFloat(v))
 		}
 	}
 	return e
