@@ -149,3 +149,99 @@ func TestParseAuto(t *testing.T) {
 		t.Error("auto without a group parsed")
 	}
 }
+
+// TestPortfolioPicksHighestMean: each of portfolio's candidates proposes
+// what an optimizer of that kernel alone proposes (bit for bit); the
+// means it records are the posterior means at those proposals of the
+// candidate auto would predict with (evidence plus AutoOdds on the last),
+// computed here from that candidate's own optimizer; it returns the
+// proposal with the highest mean (ties to auto's choice) and names its
+// kernel; and over both priors, both means, an invariant and a
+// non-invariant objective (d = 4) and three data sets each the winner is
+// not always auto's choice.
+func TestPortfolioPicksHighestMean(t *testing.T) {
+	const d = 4
+	g := must(orbit.Hyperoctahedral(d))
+	lo, hi := box(d, 2)
+	invariant := func(x []float64) float64 {
+		v := 0.0
+		for _, z := range x {
+			v += math.Cos(3*z) - z*z
+		}
+		return v
+	}
+	shifted := func(x []float64) float64 {
+		v := 0.0
+		for i, z := range x {
+			v -= (z - 0.3*float64(i)) * (z - 0.3*float64(i))
+		}
+		return v
+	}
+	differs := 0
+	for c := range 6 {
+		f := []func([]float64) float64{invariant, shifted}[c%2]
+		for _, prior := range []gp.Prior{gp.PriorNone, gp.PriorBoTorch} {
+			for _, mean := range []gp.Mean{gp.MeanSample, gp.MeanConstant} {
+				base := Config{Init: 3, RawSamples: 64, Starts: 2, Prior: prior, Mean: mean}
+				cfg := base
+				cfg.Kernel = Portfolio(g, kernel.RBF)
+				pf := must(New(lo, hi, cfg, 5))
+				var singles []*Optimizer
+				for _, name := range AutoCandidates() {
+					c := base
+					c.Kernel = kernelOf(name, g, kernel.RBF)
+					singles = append(singles, must(New(lo, hi, c, 5)))
+				}
+				autoData(t, append([]*Optimizer{pf}, singles...), d, 8+2*c, uint64(3+c), f)
+				x := must(pf.Ask())
+				info := pf.Diagnostics()
+				ref := 0
+				score := func(i int) float64 {
+					if i == len(singles)-1 {
+						return info.Evidence[i] + AutoOdds
+					}
+					return info.Evidence[i]
+				}
+				for i := range singles {
+					if score(i) > score(ref) {
+						ref = i
+					}
+				}
+				var props [][]float64
+				for _, s := range singles {
+					props = append(props, must(s.Ask()))
+				}
+				// The referee's means, from its own optimizer's posterior.
+				r := singles[ref]
+				var ws gp.Workspace
+				win := ref
+				for i, p := range props {
+					z := p
+					if r.predCanon != nil {
+						z = make([]float64, r.predCanon.cd)
+						r.predCanon.c.CanonicalTo(z, p)
+					}
+					mu, _, err := r.pred.PredictStandardized(&ws, z, nil, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(info.Means) != len(singles) || info.Means[i] != mu {
+						t.Fatalf("prior %v mean %v: means %v; the referee %s's mean at %s's proposal is %v", prior, mean, info.Means, AutoCandidates()[ref], AutoCandidates()[i], mu)
+					}
+					if mu > info.Means[win] {
+						win = i
+					}
+				}
+				if info.Kernel != AutoCandidates()[win] || !slices.Equal(x, props[win]) {
+					t.Errorf("prior %v mean %v: portfolio chose %s at %v; highest mean %s at %v (means %v)", prior, mean, info.Kernel, x, AutoCandidates()[win], props[win], info.Means)
+				}
+				if win != ref {
+					differs++
+				}
+			}
+		}
+	}
+	if differs == 0 {
+		t.Error("the portfolio always returned auto's choice: the test does not exercise it")
+	}
+}

@@ -334,7 +334,7 @@ func TestRunDeterministic(t *testing.T) {
 	p := must(problem.New("Ackley2d", 0))
 	kernels := KernelNames()
 	if testing.Short() {
-		kernels = []string{NameAvg, NameAvgNorm, NamePlus, NameNystrom, NameAuto}
+		kernels = []string{NameAvg, NameAvgNorm, NamePlus, NameNystrom, NameAuto, NamePortfolio}
 	}
 	for _, k := range kernels {
 		var ref string

@@ -36,6 +36,11 @@
 // likelihood, the last favoured by the log prior odds AutoOdds; a step
 // costs the sum of the candidates' fits plus one acquisition, and the
 // choice is a function of the observations like the rest of the step.
+// Portfolio fits the same candidates, lets each propose its acquisition
+// maximizer and returns the proposal with the highest posterior mean
+// under Auto's choice: Auto's fits plus one acquisition per candidate.
+// With more than one worker the candidates' fits run concurrently (the
+// same bits).
 //
 // At every acquisition step the signal variance, lengthscale and noise are
 // fitted by gp.Fit to all observations (Config.FitMode: each kernel on its

@@ -126,7 +126,10 @@ int symbo_cross(const char *spec,
  *            parameters),
  *           with "kernel": K (required: a kernel of symbo_cross, or "auto",
  *           at every fit the one of nystrom, avg and plus with the
- *           highest fitted log marginal likelihood), "base": B, "seed": S,
+ *           highest fitted log marginal likelihood, or "portfolio":
+ *           each of them proposes, the proposal with the highest
+ *           posterior mean under auto's choice is returned), "base": B,
+ *           "seed": S,
  *           "minimize": true|false, "init": 5, "acq": "ucb"|"ei",
  *           "beta": "paper"|"authors", "fit": "own"|"base",
  *           "prior": "botorch"|"none" (default botorch: BoTorch's

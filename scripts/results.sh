@@ -84,6 +84,14 @@ run baseline $perf table $rp --out $out/baseline/seeds30-59/sample --force
 run baseline $perf table $rp --mean constant --out $out/baseline/seeds30-59/constant --force
 run baseline $perf table $rp --prior botorch --out $out/baseline/seeds30-59/sample-prior --force
 run baseline $perf table $rp --prior botorch --mean constant --out $out/baseline/seeds30-59/constant-prior --force
+# The deciding kernels against every single kernel on the defaults suite,
+# front ends' protocol (docs/results/portfolio/README.md; plus and auto
+# are docs/results/defaults').
+ds="--problems Ackley2d,Griewank6d,Rastrigin5d,Radial2d,Scaling2d,WLAN8d,ShiftedAckley2d,ShiftedRastrigin4d,ShiftedGriewank6d,CentredRastrigin4d --prior botorch --mean constant"
+run portfolio $perf table $ds --kernels portfolio $main --out $out/portfolio/main --force
+run portfolio $perf table $ds --kernels portfolio $rep --out $out/portfolio/replication --force
+run portfolio $perf table $ds --kernels base,nystrom,avg $main --out $out/portfolio/singles-main --force
+run portfolio $perf table $ds --kernels base,nystrom,avg $rep --out $out/portfolio/singles-replication --force
 # Figure 4 (left) and the parallel-evaluation study.
 run robustness $perf robustness --out $out/robustness --force
 run batch      $perf batch --out $out/batch --force

@@ -48,7 +48,10 @@ PSD: sign flips, permutations, hyperoctahedral, rotation2d, scalingdir); auto (a
 every fit, the one of nystrom, avg and plus with the highest fitted log
 marginal likelihood: it decides how to use the group, and drops it when
 the data contradict it; the trace names each step's choice and every
-candidate's evidence). Problems: see 'perf eval -h'.
+candidate's evidence); portfolio (auto's candidates each propose their
+own acquisition maximizer, and the proposal with the highest posterior
+mean under auto's choice is evaluated; the trace names the winner and the
+means). Problems: see 'perf eval -h'.
 
 --noise sets the variance of the observation noise: box (the default, 2%
 of the variance of f over the box), observed (2% of the variance of f

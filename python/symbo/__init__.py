@@ -256,7 +256,11 @@ class Optimizer:
         (default) or ``auto`` (at every fit, the one of ``nystrom``,
         ``avg`` and ``plus`` whose fitted log marginal likelihood is
         highest: it decides how to use the group and drops it when the
-        data contradict it).
+        data contradict it) or ``portfolio`` (each of those three
+        proposes its own acquisition maximizer; the proposal with the
+        highest posterior mean under auto's choice is returned: the
+        lowest geometric-mean regret ratio of any symbo kernel on ten
+        problems, docs/results/portfolio/README.md).
     base : str
         Base kernel shape (default ``rbf``).
     seed : int

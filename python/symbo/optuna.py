@@ -370,7 +370,7 @@ class SymboSampler(BaseSampler):
         ``scaling`` is worse (docs/results/scalingdir/README.md).
     kernel : str
         ``plus`` (default), ``max``, ``avg``, ``avgnorm``, ``nystrom``,
-        ``base`` or ``auto`` (see :class:`symbo.Optimizer`).
+        ``base``, ``auto`` or ``portfolio`` (see :class:`symbo.Optimizer`).
     base : str
         Base kernel shape (default ``rbf``).
     seed : int, optional

@@ -421,3 +421,23 @@ def test_auto_kernel():
     b = opt(seed=5, init=4, kernel="auto")
     b.restore(a.history_json())
     assert np.array_equal(b.suggest(1), nxt)
+
+
+def test_portfolio_kernel():
+    # kernel="portfolio" reaches the library: its proposal is one of its
+    # candidates' own proposals (each candidate's optimizer, same seed and
+    # history, proposes the same point), and a resumed portfolio optimizer
+    # proposes the same point as the uninterrupted one.
+    def run(kernel):
+        o = opt(seed=5, init=4, kernel=kernel)
+        for _ in range(8):
+            x = o.ask()
+            o.tell(x, f(x))
+        return o
+    a = run("portfolio")
+    nxt = a.suggest(1)
+    singles = {k: run(k).suggest(1) for k in ("nystrom", "avg", "plus")}
+    assert any(np.array_equal(nxt, s) for s in singles.values()), (nxt, singles)
+    b = opt(seed=5, init=4, kernel="portfolio")
+    b.restore(a.history_json())
+    assert np.array_equal(b.suggest(1), nxt)

@@ -1,0 +1,155 @@
+"""The portfolio study of docs/results/portfolio/README.md: issue 18's
+targets for a kernel that decides how to use the group (auto, portfolio)
+against every single symbo kernel, on the front ends' default protocol
+(BoTorch's priors, learned constant mean), main seeds 0–29 and a disjoint
+replication 30–49.
+
+Reads perf table's record.json files (per-run metric: cumulative regret,
+or −max f on WLAN8d; lower is better) and prints Markdown:
+
+    /usr/bin/python3 scripts/portfolio.py > /tmp/portfolio.md
+
+Per seed set and problem: each kernel's mean; its ratio to the best single
+kernel's (base, nystrom, avg, plus) mean — on WLAN8d, whose metric is a
+negative reward, the best single kernel's reward over the kernel's — and
+the geometric mean of the ratios over the problems. The issue's targets for
+a deciding kernel K: per problem, K's ratio ≤ 1.25 or K − best not
+significantly above 0 (paired t interval at the Bonferroni level over the
+problems); K's geometric mean below every single kernel's. Then the
+paired differences portfolio − auto and portfolio − plus, with verdicts as
+in scripts/defaults.py (a difference holds when both seed sets' corrected
+intervals exclude 0 on the same side). --self-test checks the ratio rule.
+"""
+import json
+import math
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from defaults import interval, g  # noqa: E402  (paired t interval, number format)
+
+R = os.path.join(HERE, "..", "docs", "results")
+
+PROBLEMS = ["Ackley2d", "Griewank6d", "Rastrigin5d", "Radial2d", "Scaling2d", "WLAN8d",
+            "ShiftedAckley2d", "ShiftedRastrigin4d", "ShiftedGriewank6d", "CentredRastrigin4d"]
+SINGLES = ["base", "nystrom", "avg", "plus"]
+DECIDERS = ["auto", "portfolio"]
+REWARD = {"WLAN8d"}  # metric = −reward
+
+# kernel: [main records, replication records]
+SETS = [
+    ["portfolio/singles-main/record.json", "defaults/main/record.json", "portfolio/main/record.json"],
+    ["portfolio/singles-replication/record.json", "defaults/replication/record.json", "portfolio/replication/record.json"],
+]
+SET_NAMES = ["main (0–29)", "replication (30–49)"]
+
+
+def load(paths):
+    out = {}
+    for p in paths:
+        r = json.load(open(os.path.join(R, p)))
+        for run in r["runs"]:
+            if run["problem"] in PROBLEMS:
+                out.setdefault(run["kernel"], {})[(run["problem"], run["seed"])] = run["metric"]
+    return out
+
+
+def ratio(problem, mean, best):
+    """Kernel mean over the best mean (lower metric is better); for a
+    reward problem (metric = −reward < 0) the best reward over the
+    kernel's."""
+    if problem in REWARD:
+        return best / mean  # (−b)/(−m) = b/m: best reward over the kernel's
+    return mean / best
+
+
+def means(data, kernel, problem):
+    v = [x for (p, _), x in data.get(kernel, {}).items() if p == problem]
+    return float(np.mean(v)) if v else float("nan")
+
+
+def main():
+    sets = [load(ps) for ps in SETS]
+    kernels = SINGLES + DECIDERS
+    level = 1 - 0.05 / len(PROBLEMS)
+    summary = {}
+    for name, data in zip(SET_NAMES, sets):
+        print("## %s: mean metric, and ratio to the best single kernel\n" % name)
+        print("| kernel | geo. mean | " + " | ".join(PROBLEMS) + " |")
+        print("|---|---|" + "---|" * len(PROBLEMS))
+        best = {}
+        for p in PROBLEMS:
+            ms = {k: means(data, k, p) for k in SINGLES}
+            best[p] = min(ms, key=lambda k: ms[k])
+        geo = {}
+        for k in kernels:
+            rs = [ratio(p, means(data, k, p), means(data, best[p], p)) for p in PROBLEMS]
+            geo[k] = math.exp(sum(math.log(r) for r in rs) / len(rs))
+            cells = ["%s (%.2f)" % (g(means(data, k, p)), r) for p, r in zip(PROBLEMS, rs)]
+            print("| %s | %.2f | %s |" % (k, geo[k], " | ".join(cells)))
+        print("\nBest single kernel per problem: " + ", ".join("%s %s" % (p, best[p]) for p in PROBLEMS) + ".\n")
+        for k in DECIDERS:
+            rows, met = [], 0
+            for p in PROBLEMS:
+                r = ratio(p, means(data, k, p), means(data, best[p], p))
+                seeds = sorted(s for (pp, s) in data[k] if pp == p and (pp, s) in data[best[p]])
+                d = [data[k][(p, s)] - data[best[p]][(p, s)] for s in seeds]
+                m, lo, hi, n = interval(d, level)
+                ok = r <= 1.25 or lo <= 0
+                met += ok
+                rows.append("| %s | %s | %.2f | %s [%s, %s] (n=%d) | %s |" % (
+                    p, best[p], r, g(m), g(lo), g(hi), n, "yes" if ok else "no"))
+            below = all(geo[k] < geo[s] for s in SINGLES)
+            summary[(name, k)] = (met, geo[k], below)
+            print("### %s against the best single kernel (%s)\n" % (k, name))
+            print("| problem | best single | ratio | %s − best, paired [interval at %.4f] | target met |" % (k, level))
+            print("|---|---|---|---|---|")
+            print("\n".join(rows))
+            print("\n%s: per-problem target met on %d of %d; geometric mean %.2f, %s every single kernel's (%s).\n" % (
+                k, met, len(PROBLEMS), geo[k], "below" if below else "not below",
+                ", ".join("%s %.2f" % (s, geo[s]) for s in SINGLES)))
+    for a, b in [("portfolio", "auto"), ("portfolio", "plus")]:
+        print("## %s − %s, paired by seed\n" % (a, b))
+        print("Intervals at the Bonferroni level %.4f over the problems, per seed set; negative: %s is lower (better).\n"
+              % (level, a))
+        print("| problem | %s | %s | verdict |" % tuple(SET_NAMES))
+        print("|---|---|---|---|")
+        tally = {}
+        for p in PROBLEMS:
+            res = []
+            for data in sets:
+                seeds = sorted(s for (pp, s) in data[a] if pp == p and (pp, s) in data[b])
+                res.append(interval([data[a][(p, s)] - data[b][(p, s)] for s in seeds], level))
+            signs = [(-1 if hi < 0 else 1 if lo > 0 else 0) for _, lo, hi, _ in res]
+            if signs[0] == signs[1] != 0:
+                verdict = "holds: %s" % ("lower" if signs[0] < 0 else "higher")
+            elif signs[0] != 0 and signs[1] == 0:
+                verdict = "main only"
+            elif signs[0] == 0 and signs[1] != 0:
+                verdict = "replication only"
+            elif signs[0] != 0 and signs[1] == -signs[0]:
+                verdict = "reversed"
+            else:
+                verdict = "neither"
+            tally[verdict] = tally.get(verdict, 0) + 1
+            print("| %s | %s | %s | %s |" % (p, *("%s [%s, %s] (n=%d)" % (g(m), g(lo), g(hi), n)
+                                                  for m, lo, hi, n in res), verdict))
+        print("\nVerdicts: " + ", ".join("%s %d" % kv for kv in sorted(tally.items())) + ".\n")
+
+
+def self_test():
+    # Regret: 12 against a best of 10 is 1.2; reward: −40 (reward 40)
+    # against a best of −50 (reward 50) is 1.25.
+    assert abs(ratio("Ackley2d", 12.0, 10.0) - 1.2) < 1e-12
+    assert abs(ratio("WLAN8d", -40.0, -50.0) - 1.25) < 1e-12
+    print("self-test: ok")
+
+
+if __name__ == "__main__":
+    if "--self-test" in sys.argv:
+        self_test()
+    else:
+        main()
