@@ -245,3 +245,54 @@ func TestPortfolioPicksHighestMean(t *testing.T) {
 		t.Error("the portfolio always returned auto's choice: the test does not exercise it")
 	}
 }
+
+// TestAutoLeavesOutEnumeratedAvg: over a finite group above
+// AutoEnumerateLimit on which k_avg has no closed form for the shape
+// (Matérn-3/2 under the permutations of 8 coordinates: 40320 elements),
+// auto and portfolio fit nystrom and plus only, still named auto and
+// portfolio, and a trace lists those candidates; with the closed form
+// (RBF, permanents), within the limit (Matérn-3/2 under the
+// hyperoctahedral group of 5 coordinates, 3840) or over a continuous
+// group, avg stays.
+func TestAutoLeavesOutEnumeratedAvg(t *testing.T) {
+	p8 := must(orbit.Permutation(8))
+	if _, err := kernel.NewAvg(kernel.Params{Shape: kernel.Matern32, Variance: 1, Lengthscale: 1}, p8, kernel.Options{Method: kernel.Closed}); err == nil {
+		t.Fatal("Matérn-3/2 k_avg over permutation(8) has a closed form: pick another case")
+	}
+	cases := []struct {
+		g     orbit.Group
+		shape kernel.Shape
+		want  []string
+	}{
+		{p8, kernel.Matern32, []string{NameNystrom, NamePlus}},
+		{p8, kernel.RBF, AutoCandidates()},
+		{must(orbit.Hyperoctahedral(5)), kernel.Matern32, AutoCandidates()},
+		{must(orbit.Rotation2D()), kernel.Matern32, AutoCandidates()},
+	}
+	for _, c := range cases {
+		for _, k := range []Kernel{Auto(c.g, c.shape), Portfolio(c.g, c.shape)} {
+			if got := candidatesOf(k); !slices.Equal(got, c.want) {
+				t.Errorf("%s over %s with %v: candidates %v, want %v", k.Name(), c.g.Name(), c.shape, got, c.want)
+			}
+			if k.Name() != NameAuto && k.Name() != NamePortfolio {
+				t.Errorf("name %q", k.Name())
+			}
+		}
+	}
+	// A run reports the candidates it fitted.
+	d := 8
+	lo, hi := box(d, 1)
+	o := must(New(lo, hi, Config{Kernel: Auto(p8, kernel.Matern32), Init: 3, RawSamples: 16, Starts: 1}, 1))
+	for i := range 4 {
+		x := must(o.Ask())
+		if err := o.Tell(x, -float64(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := o.Ask(); err != nil {
+		t.Fatal(err)
+	}
+	if ev := o.Diagnostics().Evidence; len(ev) != 2 {
+		t.Errorf("evidence %v for candidates nystrom and plus", ev)
+	}
+}

@@ -181,10 +181,39 @@ func Plus(g orbit.Group, shape kernel.Shape) Kernel {
 //
 // Pending and failed points exclude their orbits under g whichever
 // candidate predicts. Cost: the fits of all candidates (about the sum of
-// their fit times) and one acquisition, of the chosen kernel.
+// their fit times) and one acquisition, of the chosen kernel. Over a
+// finite group of more than AutoEnumerateLimit elements on which k_avg
+// with this shape has no closed form (it would be enumerated, O(|G|·d)
+// per kernel pair) avg is left out: the candidates are nystrom and plus,
+// as Trace.Candidates records.
 func Auto(g orbit.Group, shape kernel.Shape) Kernel {
-	k, _ := AutoOf(g, shape, AutoCandidates()...)
+	k, _ := AutoOf(g, shape, autoCandidates(g, shape)...)
+	k.name = NameAuto
 	return k
+}
+
+// AutoEnumerateLimit is the largest finite group over which Auto and
+// Portfolio include avg when k_avg has no closed form for the base shape.
+// At 4096 elements an enumerated k_avg costs a few times plus's orbit
+// distance per kernel pair (every group of the committed studies is
+// within it or has the closed form); the permutations of 8 coordinates
+// (40320) are ten times that, of 10 (3.6 million) a thousand.
+const AutoEnumerateLimit = 4096
+
+// autoCandidates is AutoCandidates without avg where k_avg over g with
+// shape would be enumerated over more than AutoEnumerateLimit elements.
+func autoCandidates(g orbit.Group, shape kernel.Shape) []string {
+	names := AutoCandidates()
+	if _, finite := g.(orbit.Finite); orbit.IsNil(g) || !finite {
+		return names
+	}
+	if n, err := orbit.Size(g); err == nil && n <= AutoEnumerateLimit {
+		return names
+	}
+	if _, err := kernel.NewAvg(kernel.Params{Shape: shape, Variance: 1, Lengthscale: 1}, g, kernel.Options{Method: kernel.Closed}); err == nil {
+		return names
+	}
+	return slices.DeleteFunc(names, func(n string) bool { return n == NameAvg })
 }
 
 // AutoOf is Auto choosing among the named kernels (at least two of
@@ -224,7 +253,8 @@ func AutoOf(g orbit.Group, shape kernel.Shape, names ...string) (Kernel, error) 
 // evidence and the referee's mean at every proposal (Diagnostics.Means).
 //
 // Cost: Auto's fits and one acquisition per candidate, then one
-// prediction per candidate.
+// prediction per candidate. Its candidates are Auto's (without avg over a
+// large group where k_avg would be enumerated).
 func Portfolio(g orbit.Group, shape kernel.Shape) Kernel {
 	k := Auto(g, shape)
 	k.name, k.portfolio = NamePortfolio, true

@@ -51,7 +51,9 @@ the data contradict it; the trace names each step's choice and every
 candidate's evidence); portfolio (auto's candidates each propose their
 own acquisition maximizer, and the proposal with the highest posterior
 mean under auto's choice is evaluated; the trace names the winner and the
-means). Problems: see 'perf eval -h'.
+means). Both leave avg out over a finite group of more than 4096 elements
+on which k_avg has no closed form for the base kernel (it would be
+enumerated); the trace lists the candidates. Problems: see 'perf eval -h'.
 
 --noise sets the variance of the observation noise: box (the default, 2%
 of the variance of f over the box), observed (2% of the variance of f
