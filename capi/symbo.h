@@ -128,7 +128,9 @@ int symbo_cross(const char *spec,
  *           at every fit the one of nystrom, avg and plus with the
  *           highest fitted log marginal likelihood, or "portfolio":
  *           each of them proposes, the proposal with the highest
- *           posterior mean under auto's choice is returned), "base": B,
+ *           posterior mean under auto's choice is returned; both
+ *           leave avg out over a finite group above 4096 elements
+ *           without k_avg's closed form for the base), "base": B,
  *           "seed": S,
  *           "minimize": true|false, "init": 5, "acq": "ucb"|"ei",
  *           "beta": "paper"|"authors", "fit": "own"|"base",

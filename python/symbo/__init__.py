@@ -260,7 +260,9 @@ class Optimizer:
         proposes its own acquisition maximizer; the proposal with the
         highest posterior mean under auto's choice is returned: the
         lowest geometric-mean regret ratio of any symbo kernel on ten
-        problems, docs/results/portfolio/README.md).
+        problems, docs/results/portfolio/README.md). Both leave ``avg``
+        out over a finite group of more than 4096 elements on which its
+        orbit average has no closed form for ``base``.
     base : str
         Base kernel shape (default ``rbf``).
     seed : int
