@@ -138,6 +138,57 @@ def main():
             print("| %s | %s | %s | %s |" % (p, *("%s [%s, %s] (n=%d)" % (g(m), g(lo), g(hi), n)
                                                   for m, lo, hi, n in res), verdict))
         print("\nVerdicts: " + ", ".join("%s %d" % kv for kv in sorted(tally.items())) + ".\n")
+    peers(sets)
+
+
+PEERS = [("botorch", "BoTorch SingleTaskGP"), ("optuna-gp", "Optuna GPSampler"),
+         ("optuna-tpe", "TPE"), ("random", "random search")]
+PEER_DIRS = [os.path.join(R, "peers", "records"), os.path.join(R, "peers", "replication", "records")]
+
+
+def load_peer(root, system):
+    """{(problem, seed): metric} of one peer's records under root."""
+    out = {}
+    for p in PROBLEMS:
+        d = os.path.join(root, p, system)
+        if not os.path.isdir(d):
+            continue
+        for f in os.listdir(d):
+            if f.endswith(".json"):
+                r = json.load(open(os.path.join(d, f)))
+                out[(p, r["seed"])] = r["metric"]
+    return out
+
+
+def peers(sets):
+    """portfolio − each peer, paired by seed, Bonferroni over the problems
+    the peer ran on in both seed sets."""
+    print("## portfolio − the peers, paired by seed\n")
+    print("The peers' records of [../peers/](../peers/README.md) (same initial designs, noise, β and "
+          "metric). Intervals at the Bonferroni level over the problems the peer ran on, per seed set; "
+          "negative: portfolio is lower (better).\n")
+    for system, label in PEERS:
+        pd = [load_peer(root, system) for root in PEER_DIRS]
+        probs = [p for p in PROBLEMS if all(any(pp == p for pp, _ in d) for d in pd)]
+        if not probs:
+            continue
+        level = 1 - 0.05 / len(probs)
+        print("### %s (intervals at %.4f)\n" % (label, level))
+        print("| problem | %s | %s | verdict |" % tuple(SET_NAMES))
+        print("|---|---|---|---|")
+        for p in probs:
+            res = []
+            for data, peer in zip(sets, pd):
+                seeds = sorted(s for (pp, s) in data["portfolio"] if pp == p and (pp, s) in peer)
+                res.append(interval([data["portfolio"][(p, s)] - peer[(p, s)] for s in seeds], level))
+            signs = [(-1 if hi < 0 else 1 if lo > 0 else 0) for _, lo, hi, _ in res]
+            verdict = ("holds: %s" % ("lower" if signs[0] < 0 else "higher")) if signs[0] == signs[1] != 0 else \
+                "main only" if signs[0] != 0 and signs[1] == 0 else \
+                "replication only" if signs[0] == 0 and signs[1] != 0 else \
+                "reversed" if signs[0] != 0 and signs[1] == -signs[0] else "neither"
+            print("| %s | %s | %s | %s |" % (p, *("%s [%s, %s] (n=%d)" % (g(m), g(lo), g(hi), n)
+                                                  for m, lo, hi, n in res), verdict))
+        print()
 
 
 def self_test():
