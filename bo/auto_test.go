@@ -28,6 +28,18 @@ func autoData(t *testing.T, os []*Optimizer, d, n int, seed uint64, f func([]flo
 	}
 }
 
+// singlesOf returns one optimizer per auto candidate, each of that kernel
+// alone with the settings of base and the same seed.
+func singlesOf(lo, hi []float64, base Config, g orbit.Group) []*Optimizer {
+	var out []*Optimizer
+	for _, name := range AutoCandidates() {
+		c := base
+		c.Kernel = kernelOf(name, g, kernel.RBF)
+		out = append(out, must(New(lo, hi, c, 5)))
+	}
+	return out
+}
+
 // TestAutoIsItsBestCandidate: auto's evidence per candidate equals the
 // log marginal likelihood an optimizer of that kernel alone fits to the
 // same observations (bit for bit), the candidate it names is the argmax
@@ -47,12 +59,7 @@ func TestAutoIsItsBestCandidate(t *testing.T) {
 				cfg := base
 				cfg.Kernel = Auto(g, kernel.RBF)
 				auto := must(New(lo, hi, cfg, 5))
-				var singles []*Optimizer
-				for _, name := range AutoCandidates() {
-					c := base
-					c.Kernel = kernelOf(name, g, kernel.RBF)
-					singles = append(singles, must(New(lo, hi, c, 5)))
-				}
+				singles := singlesOf(lo, hi, base, g)
 				autoData(t, append([]*Optimizer{auto}, singles...), 2, 14, 3, f)
 				x := must(auto.Ask())
 				info := auto.Diagnostics()
@@ -186,12 +193,7 @@ func TestPortfolioPicksHighestMean(t *testing.T) {
 				cfg := base
 				cfg.Kernel = Portfolio(g, kernel.RBF)
 				pf := must(New(lo, hi, cfg, 5))
-				var singles []*Optimizer
-				for _, name := range AutoCandidates() {
-					c := base
-					c.Kernel = kernelOf(name, g, kernel.RBF)
-					singles = append(singles, must(New(lo, hi, c, 5)))
-				}
+				singles := singlesOf(lo, hi, base, g)
 				autoData(t, append([]*Optimizer{pf}, singles...), d, 8+2*c, uint64(3+c), f)
 				x := must(pf.Ask())
 				info := pf.Diagnostics()

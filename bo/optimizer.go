@@ -889,10 +889,13 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 			win = i
 		}
 	}
-	// Predict (and condition further asks of a batch) with the winner.
-	o.setModel(win, o.armFits[win])
-	if err := o.condition(); err != nil {
-		return nil, err
+	// Predict (and condition further asks of a batch) with the winner;
+	// the referee is conditioned already.
+	if win != ref {
+		o.setModel(win, o.armFits[win])
+		if err := o.condition(); err != nil {
+			return nil, err
+		}
 	}
 	evidence := info.Evidence
 	*info = infos[win]

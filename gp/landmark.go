@@ -77,8 +77,13 @@ func (f *landmarkFamily) memory(n int) float64 {
 		return denseMemory(n)
 	}
 	nf, mf := float64(n), float64(f.m)
-	// (+ an exact GP on m points, for LandmarkFitSubset)
-	return 8*nf*(3*mf+float64(lmCacheCols(n, f.m))+float64(f.Dim())+4) + denseMemory(f.m)
+	// (+ an exact GP on m points, for LandmarkFitSubset, and the landmark
+	// model on the likelihood subset above its cap)
+	mem := 8*nf*(3*mf+float64(lmCacheCols(n, f.m))+float64(f.Dim())+4) + denseMemory(f.m)
+	if s := likelihoodCap(f.m); n > s {
+		mem += f.memory(s)
+	}
+	return mem
 }
 
 // Bind keeps x; above m points it prepares the orbit distances to the

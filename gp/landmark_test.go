@@ -393,6 +393,18 @@ func TestLandmarkFitMemory(t *testing.T) {
 	if n := 100_000; f.memory(n) >= denseMemory(n)/100 {
 		t.Errorf("memory at n = %d: %g bytes, dense %g", n, f.memory(n), denseMemory(n))
 	}
+	// Above the likelihood cap the bound adds the model on the cap's
+	// inputs: one more input nearly doubles it (both families).
+	sp, err := NewLandmarkFamily(mustG(NewBaseFamily(kernel.RBF, 3)), 64, LandmarkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := likelihoodCap(64)
+	for name, mem := range map[string]func(int) float64{"plus": f.memory, "base": sp.(*sparseFamily).memory} {
+		if r := mem(s+1) / mem(s); r < 1.9 || r > 2.1 {
+			t.Errorf("%s: memory at n = %d over n = %d: %.3f, want about 2 (the likelihood subset counted)", name, s+1, s, r)
+		}
+	}
 }
 
 // TestLandmarkLikelihoodCap: above likelihoodCap(m) inputs the likelihood

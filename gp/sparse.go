@@ -112,13 +112,18 @@ func (f *sparseFamily) Base() Family {
 
 // memory is the inner family's on n ≤ m points; above, its memory on the
 // m-point subset plus the landmark model's n×(2m+2) columns, scratch and
-// the inputs.
+// the inputs, and above likelihoodCap(m) inputs the landmark model on
+// that many (LandmarkFitLikelihood's subset).
 func (f *sparseFamily) memory(n int) float64 {
 	if n <= f.m {
 		return familyMemory(f.inner, n)
 	}
 	nf, mf := float64(n), float64(f.m)
-	return familyMemory(f.inner, f.m) + 8*nf*(2*mf+float64(f.Dim())+8)
+	mem := familyMemory(f.inner, f.m) + 8*nf*(2*mf+float64(f.Dim())+8)
+	if s := likelihoodCap(f.m); n > s {
+		mem += f.memory(s) // the landmark model on the likelihood subset
+	}
+	return mem
 }
 
 // subsetIndices returns ⌊t·n/m⌋ for t = 0…m−1 (strictly increasing for

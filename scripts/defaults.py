@@ -67,6 +67,22 @@ def interval(diffs, level):
     return m, m - q * se, m + q * se, n
 
 
+def verdict(res):
+    """The verdict of a paired difference from its intervals on the main
+    and the replication seed set: "holds: lower/higher" when both exclude
+    0 on the same side, else which set's does, "reversed" or "neither"."""
+    signs = [(-1 if hi < 0 else 1 if lo > 0 else 0) for _, lo, hi, _ in res]
+    if signs[0] == signs[1] != 0:
+        return "holds: %s" % ("lower" if signs[0] < 0 else "higher")
+    if signs[0] != 0 and signs[1] == 0:
+        return "main only"
+    if signs[0] == 0 and signs[1] != 0:
+        return "replication only"
+    if signs[0] != 0 and signs[1] == -signs[0]:
+        return "reversed"
+    return "neither"
+
+
 def g(v):
     return "%.3g" % v if abs(v) < 1000 else "%.0f" % v
 
@@ -106,20 +122,10 @@ def main():
                 print("| %s | — | — | not run in both |" % p)
                 continue
             res = [interval(iv, level) for iv in ivs]
-            signs = [(-1 if hi < 0 else 1 if lo > 0 else 0) for _, lo, hi, _ in res]
-            if signs[0] == signs[1] != 0:
-                verdict = "holds: %s" % ("lower" if signs[0] < 0 else "higher")
-            elif signs[0] != 0 and signs[1] == 0:
-                verdict = "main only"
-            elif signs[0] == 0 and signs[1] != 0:
-                verdict = "replication only"
-            elif signs[0] != 0 and signs[1] == -signs[0]:
-                verdict = "reversed"
-            else:
-                verdict = "neither"
-            tally[verdict] = tally.get(verdict, 0) + 1
+            v = verdict(res)
+            tally[v] = tally.get(v, 0) + 1
             print("| %s | %s | %s | %s |" % (p, *("%s [%s, %s] (n=%d)" % (g(mm), g(lo), g(hi), n)
-                                                  for mm, lo, hi, n in res), verdict))
+                                                  for mm, lo, hi, n in res), v))
         print("\nVerdicts: " + ", ".join("%s %d" % kv for kv in sorted(tally.items())) +
               " (intervals at %.4f)." % level)
 
@@ -131,6 +137,11 @@ def self_test():
     assert n == 10 and abs(m - 5.5) < 1e-12 and abs((hi - lo) / 2 - 2.262157 * 0.957427) < 1e-4, (m, lo, hi)
     # Bonferroni over 10 problems: level 0.995, t_{0.9975, 29} = 3.038.
     assert abs(t_quantile(0.9975, 29) - 3.0380) < 1e-3, t_quantile(0.9975, 29)
+    # Verdicts from (mean, lo, hi, n) on the main and replication sets.
+    below, above, spans = (-2, -3, -1, 30), (2, 1, 3, 20), (0, -1, 1, 20)
+    assert verdict([below, below]) == "holds: lower" and verdict([above, above]) == "holds: higher"
+    assert verdict([below, spans]) == "main only" and verdict([spans, above]) == "replication only"
+    assert verdict([below, above]) == "reversed" and verdict([spans, spans]) == "neither"
     print("self-test: ok")
 
 

@@ -17,7 +17,7 @@ a deciding kernel K: per problem, K's ratio ≤ 1.25 or K − best not
 significantly above 0 (paired t interval at the Bonferroni level over the
 problems); K's geometric mean below every single kernel's. Then the
 paired differences portfolio − auto and portfolio − plus, with verdicts as
-in scripts/defaults.py (a difference holds when both seed sets' corrected
+in scripts/defaults.py (defaults.verdict: a difference holds when both seed sets' corrected
 intervals exclude 0 on the same side). --self-test checks the ratio rule.
 """
 import json
@@ -29,7 +29,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from defaults import interval, g  # noqa: E402  (paired t interval, number format)
+from defaults import interval, g, verdict  # noqa: E402  (paired t interval, number format, verdicts)
 
 R = os.path.join(HERE, "..", "docs", "results")
 
@@ -123,20 +123,10 @@ def main():
             for data in sets:
                 seeds = sorted(s for (pp, s) in data[a] if pp == p and (pp, s) in data[b])
                 res.append(interval([data[a][(p, s)] - data[b][(p, s)] for s in seeds], level))
-            signs = [(-1 if hi < 0 else 1 if lo > 0 else 0) for _, lo, hi, _ in res]
-            if signs[0] == signs[1] != 0:
-                verdict = "holds: %s" % ("lower" if signs[0] < 0 else "higher")
-            elif signs[0] != 0 and signs[1] == 0:
-                verdict = "main only"
-            elif signs[0] == 0 and signs[1] != 0:
-                verdict = "replication only"
-            elif signs[0] != 0 and signs[1] == -signs[0]:
-                verdict = "reversed"
-            else:
-                verdict = "neither"
-            tally[verdict] = tally.get(verdict, 0) + 1
+            v = verdict(res)
+            tally[v] = tally.get(v, 0) + 1
             print("| %s | %s | %s | %s |" % (p, *("%s [%s, %s] (n=%d)" % (g(m), g(lo), g(hi), n)
-                                                  for m, lo, hi, n in res), verdict))
+                                                  for m, lo, hi, n in res), v))
         print("\nVerdicts: " + ", ".join("%s %d" % kv for kv in sorted(tally.items())) + ".\n")
     peers(sets)
 
@@ -181,13 +171,8 @@ def peers(sets):
             for data, peer in zip(sets, pd):
                 seeds = sorted(s for (pp, s) in data["portfolio"] if pp == p and (pp, s) in peer)
                 res.append(interval([data["portfolio"][(p, s)] - peer[(p, s)] for s in seeds], level))
-            signs = [(-1 if hi < 0 else 1 if lo > 0 else 0) for _, lo, hi, _ in res]
-            verdict = ("holds: %s" % ("lower" if signs[0] < 0 else "higher")) if signs[0] == signs[1] != 0 else \
-                "main only" if signs[0] != 0 and signs[1] == 0 else \
-                "replication only" if signs[0] == 0 and signs[1] != 0 else \
-                "reversed" if signs[0] != 0 and signs[1] == -signs[0] else "neither"
             print("| %s | %s | %s | %s |" % (p, *("%s [%s, %s] (n=%d)" % (g(m), g(lo), g(hi), n)
-                                                  for m, lo, hi, n in res), verdict))
+                                                  for m, lo, hi, n in res), verdict(res)))
         print()
 
 

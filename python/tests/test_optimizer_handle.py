@@ -403,41 +403,22 @@ def test_defaults_prior_and_mean():
     assert not np.array_equal(d, prop(prior="none", mean="sample"))
 
 
-def test_auto_kernel():
-    # kernel="auto" reaches the library: its proposal is the one of the
-    # candidate it chose (the candidate's own optimizer, same seed and
-    # history, proposes the same point), and a resumed auto optimizer
-    # proposes the same point as the uninterrupted one.
-    def run(kernel):
-        o = opt(seed=5, init=4, kernel=kernel)
+@pytest.mark.parametrize("kernel", ["auto", "portfolio"])
+def test_deciding_kernel(kernel):
+    # kernel="auto" / "portfolio" reaches the library: its proposal is one
+    # of its candidates' own (each candidate's optimizer, same seed and
+    # history, proposes the same point; auto's is the one it chose), and a
+    # resumed optimizer proposes the same point as the uninterrupted one.
+    def run(k):
+        o = opt(seed=5, init=4, kernel=k)
         for _ in range(8):
             x = o.ask()
             o.tell(x, f(x))
         return o
-    a = run("auto")
+    a = run(kernel)
     nxt = a.suggest(1)
     singles = {k: run(k).suggest(1) for k in ("nystrom", "avg", "plus")}
     assert any(np.array_equal(nxt, s) for s in singles.values()), (nxt, singles)
-    b = opt(seed=5, init=4, kernel="auto")
-    b.restore(a.history_json())
-    assert np.array_equal(b.suggest(1), nxt)
-
-
-def test_portfolio_kernel():
-    # kernel="portfolio" reaches the library: its proposal is one of its
-    # candidates' own proposals (each candidate's optimizer, same seed and
-    # history, proposes the same point), and a resumed portfolio optimizer
-    # proposes the same point as the uninterrupted one.
-    def run(kernel):
-        o = opt(seed=5, init=4, kernel=kernel)
-        for _ in range(8):
-            x = o.ask()
-            o.tell(x, f(x))
-        return o
-    a = run("portfolio")
-    nxt = a.suggest(1)
-    singles = {k: run(k).suggest(1) for k in ("nystrom", "avg", "plus")}
-    assert any(np.array_equal(nxt, s) for s in singles.values()), (nxt, singles)
-    b = opt(seed=5, init=4, kernel="portfolio")
+    b = opt(seed=5, init=4, kernel=kernel)
     b.restore(a.history_json())
     assert np.array_equal(b.suggest(1), nxt)
