@@ -48,6 +48,10 @@ const (
 	NoiseSeed = 2024
 )
 
+// NoGroupSuffix, appended to a problem's name, declares the trivial group
+// in place of the problem's own (see New).
+const NoGroupSuffix = ":none"
+
 // Problem is a benchmark objective on a box, invariant under a group.
 // Construct it with New or NewWLAN; its methods are safe for concurrent
 // use. A Problem must not be copied after first use.
@@ -77,7 +81,28 @@ type Problem struct {
 // error. Supported d: Ackley, Griewank, Rastrigin 1…MaxDim; Radial and
 // Scaling 2; WLAN an even d = 2m with 1 ≤ m ≤ MaxAPs access points and
 // the 16 default users (DefaultUsers).
+//
+// A name ending in ":none" ("Ackley2d:none") is the same objective with
+// the trivial group declared in place of its own (Group returns
+// orbit.Trivial(d), Name keeps the suffix): the case of a user who
+// declares no symmetry, for studies of what each kernel does then.
 func New(name string, d int) (*Problem, error) {
+	if n, ok := strings.CutSuffix(strings.ToLower(strings.TrimSpace(name)), NoGroupSuffix); ok {
+		if strings.HasSuffix(n, NoGroupSuffix) {
+			return nil, fmt.Errorf("%w: %q: %s given twice", ErrUnknown, name, NoGroupSuffix)
+		}
+		p, err := New(n, d)
+		if err != nil {
+			return nil, err
+		}
+		g, err := orbit.Trivial(p.d)
+		if err != nil {
+			return nil, fmt.Errorf("problem: %s%s: %w", p.name, NoGroupSuffix, err)
+		}
+		p.name += NoGroupSuffix
+		p.group = g
+		return p, nil
+	}
 	base, suffix, err := splitName(name)
 	if err != nil {
 		return nil, err

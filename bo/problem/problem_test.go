@@ -255,6 +255,10 @@ func TestNewErrors(t *testing.T) {
 		{"scaling3d", 0, problem.ErrDim},
 		{"wlan", 7, problem.ErrDim},
 		{"wlan", 2*problem.MaxAPs + 2, problem.ErrDim},
+		{"ackley2d:none", 3, problem.ErrDim},
+		{"sphere:none", 0, problem.ErrUnknown},
+		{":none", 0, problem.ErrUnknown},
+		{"ackley2d:none:none", 0, problem.ErrUnknown},
 	}
 	for _, c := range cases {
 		p, err := problem.New(c.name, c.d)
@@ -274,6 +278,40 @@ func TestNewErrors(t *testing.T) {
 	}
 	if p := mustNew(t, "ackley7d", 7); p.Dim() != 7 {
 		t.Errorf("ackley7d has Dim %d", p.Dim())
+	}
+}
+
+// TestNoGroup: "<name>:none" is the named objective, bit for bit, with the
+// trivial group declared in place of its own.
+func TestNoGroup(t *testing.T) {
+	for _, name := range []string{"Ackley2d", "Rastrigin5d", "Scaling2d", "WLAN8d", "ShiftedRastrigin4d"} {
+		p, q := mustNew(t, name, 0), mustNew(t, strings.ToUpper(name)+":None", 0)
+		if q.Name() != p.Name()+":none" || q.Dim() != p.Dim() || q.Maximize() != p.Maximize() || q.BaseShape() != p.BaseShape() {
+			t.Errorf("%s:none: name %q, d %d, maximize %v, shape %v; want %q, %d, %v, %v",
+				name, q.Name(), q.Dim(), q.Maximize(), q.BaseShape(), p.Name()+":none", p.Dim(), p.Maximize(), p.BaseShape())
+		}
+		if g := q.Group(); !strings.HasPrefix(g.Name(), "none(") || g.Dim() != p.Dim() || g.Order() == nil || g.Order().Int64() != 1 {
+			t.Errorf("%s:none: group %s (d %d, order %v), want the trivial group on R^%d", name, g.Name(), g.Dim(), g.Order(), p.Dim())
+		}
+		if strings.HasPrefix(p.Group().Name(), "none(") {
+			t.Errorf("%s declares the trivial group itself", name)
+		}
+		lo, hi := p.Bounds()
+		r := rand.New(rand.NewPCG(7, uint64(len(name))))
+		for range 20 {
+			x := make([]float64, len(lo))
+			for i := range x {
+				x[i] = lo[i] + (hi[i]-lo[i])*r.Float64()
+			}
+			a, errA := p.Evaluate(x)
+			b, errB := q.Evaluate(x)
+			if errA != nil || errB != nil || math.Float64bits(a) != math.Float64bits(b) {
+				t.Fatalf("%s at %v: %v, %v against %v, %v", name, x, b, errB, a, errA)
+			}
+		}
+		if p.NoiseVariance() != q.NoiseVariance() {
+			t.Errorf("%s:none: noise variance %v, want %v", name, q.NoiseVariance(), p.NoiseVariance())
+		}
 	}
 }
 

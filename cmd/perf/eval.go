@@ -28,7 +28,9 @@ every float in shortest round-trip form. Every problem but WLAN is in its
 usual minimization form; WLAN is the total throughput in Mbps, to maximize.
 
 Problems P (default dimension in parentheses; --d 0 or absent selects it):
-%sNames are case-insensitive and may carry the dimension, e.g. Rastrigin5d.
+%sNames are case-insensitive and may carry the dimension, e.g. Rastrigin5d;
+a trailing ":none" (Rastrigin5d:none) declares the trivial group instead of
+the problem's own, for studies of a user who declares no symmetry.
 
 Point files: CSV, no header, one point per row. Every point must lie in
 the problem's box. For WLAN a point is laid out x1..xm, y1..ym, and
