@@ -254,8 +254,9 @@ func TestPortfolioPicksHighestMean(t *testing.T) {
 // auto and portfolio fit nystrom and plus only, still named auto and
 // portfolio, and a trace lists those candidates; with the closed form
 // (RBF, permanents), within the limit (Matérn-3/2 under the
-// hyperoctahedral group of 5 coordinates, 3840) or over a continuous
-// group, avg stays.
+// hyperoctahedral group of 3 coordinates, 48 elements) or over a
+// continuous group, avg stays; above it without the closed form
+// (Matérn-3/2 under the hyperoctahedral group of 4, 384) it goes.
 func TestAutoLeavesOutEnumeratedAvg(t *testing.T) {
 	p8 := must(orbit.Permutation(8))
 	if _, err := kernel.NewAvg(kernel.Params{Shape: kernel.Matern32, Variance: 1, Lengthscale: 1}, p8, kernel.Options{Method: kernel.Closed}); err == nil {
@@ -268,7 +269,9 @@ func TestAutoLeavesOutEnumeratedAvg(t *testing.T) {
 	}{
 		{p8, kernel.Matern32, []string{NameNystrom, NamePlus}},
 		{p8, kernel.RBF, AutoCandidates()},
-		{must(orbit.Hyperoctahedral(5)), kernel.Matern32, AutoCandidates()},
+		{must(orbit.Hyperoctahedral(3)), kernel.Matern32, AutoCandidates()},
+		{must(orbit.Hyperoctahedral(4)), kernel.Matern32, []string{NameNystrom, NamePlus}},
+		{must(orbit.Hyperoctahedral(5)), kernel.RBF, AutoCandidates()},
 		{must(orbit.Rotation2D()), kernel.Matern32, AutoCandidates()},
 	}
 	for _, c := range cases {

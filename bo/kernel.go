@@ -194,11 +194,15 @@ func Auto(g orbit.Group, shape kernel.Shape) Kernel {
 
 // AutoEnumerateLimit is the largest finite group over which Auto and
 // Portfolio include avg when k_avg has no closed form for the base shape.
-// At 4096 elements an enumerated k_avg costs a few times plus's orbit
-// distance per kernel pair (every group of the committed studies is
-// within it or has the closed form); the permutations of 8 coordinates
-// (40320) are ten times that, of 10 (3.6 million) a thousand.
-const AutoEnumerateLimit = 4096
+// An enumerated k_avg costs O(|G|·d) per kernel pair against plus's
+// closed-form orbit distance, and Portfolio also maximizes avg's
+// acquisition: with Matérn-5/2 at n = 55 a Portfolio step costs 2.2×
+// plus's over the hyperoctahedral group of 3 coordinates (48 elements),
+// 5.3× over that of 4 (384) and 37× over that of 5 (3840)
+// (docs/results/defaults.md, "The kernel"). 256 keeps a step within
+// about 4× plus's, the bound the deciding kernels are held to; every
+// group of the committed studies is within it or has the closed form.
+const AutoEnumerateLimit = 256
 
 // autoCandidates is AutoCandidates without avg where k_avg over g with
 // shape would be enumerated over more than AutoEnumerateLimit elements.

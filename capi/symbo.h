@@ -124,13 +124,14 @@ int symbo_cross(const char *spec,
  *            samples end there —, box with 1 or d values per
  *            bound, coords as in symbo_cross: a group on some of the
  *            parameters),
- *           with "kernel": K (required: a kernel of symbo_cross, or "auto",
+ *           with "kernel": K (a kernel of symbo_cross, or "auto",
  *           at every fit the one of nystrom, avg and plus with the
- *           highest fitted log marginal likelihood, or "portfolio":
- *           each of them proposes, the proposal with the highest
- *           posterior mean under auto's choice is returned; both
- *           leave avg out over a finite group above 4096 elements
- *           without k_avg's closed form for the base), "base": B,
+ *           highest fitted log marginal likelihood, or "portfolio",
+ *           the default when absent: each of them proposes, the
+ *           proposal with the highest posterior mean under auto's
+ *           choice is returned; both leave avg out over a finite group
+ *           above 256 elements without k_avg's closed form for the
+ *           base), "base": B,
  *           "seed": S,
  *           "minimize": true|false, "init": 5, "acq": "ucb"|"ei",
  *           "beta": "paper"|"authors", "fit": "own"|"base",

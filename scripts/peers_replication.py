@@ -30,7 +30,7 @@ PROBLEMS = ["Ackley2d", "Griewank6d", "Rastrigin5d"]
 MORE = ["Radial2d", "Scaling2d", "WLAN8d", "ShiftedAckley2d", "ShiftedRastrigin4d", "ShiftedGriewank6d",
         "CentredRastrigin4d"]
 SYMBO = {
-    "symbo plus, BoTorch priors + constant mean (the front ends' default)": ("plus", "defaults/replication/record.json"),
+    "symbo plus, BoTorch priors + constant mean (the front ends' default until portfolio)": ("plus", "defaults/replication/record.json"),
     "symbo auto, BoTorch priors + constant mean": ("auto", "defaults/replication/record.json"),
     "symbo plus, the paper's protocol": ("plus", "replication/ablation-own/record.json"),
     "symbo base, the paper's protocol": ("base", "replication/ablation-own/record.json"),
@@ -38,7 +38,7 @@ SYMBO = {
 
 
 MAIN = {
-    "symbo plus, BoTorch priors + constant mean (the front ends' default)": ("plus", "defaults/main/record.json"),
+    "symbo plus, BoTorch priors + constant mean (the front ends' default until portfolio)": ("plus", "defaults/main/record.json"),
     "symbo auto, BoTorch priors + constant mean": ("auto", "defaults/main/record.json"),
     "symbo plus, the paper's protocol": ("plus", "ablation-own/record.json"),
     "symbo base, the paper's protocol": ("base", "ablation-own/record.json"),

@@ -129,6 +129,49 @@ def main():
                                                   for m, lo, hi, n in res), v))
         print("\nVerdicts: " + ", ".join("%s %d" % kv for kv in sorted(tally.items())) + ".\n")
     peers(sets)
+    trivial()
+
+
+# The same ten problems with the trivial group declared ("<name>:none"):
+# what a user who declares no symmetry gets from each kernel.
+NONE_SETS = ["portfolio/none-main/record.json", "portfolio/none-replication/record.json"]
+
+
+def trivial():
+    """portfolio − plus and portfolio − base with the trivial group
+    declared, paired by seed, Bonferroni over the problems."""
+    sets = []
+    for path in NONE_SETS:
+        r = json.load(open(os.path.join(R, path)))
+        data = {}
+        for run in r["runs"]:
+            data.setdefault(run["kernel"], {})[(run["problem"].removesuffix(":none"), run["seed"])] = run["metric"]
+        sets.append(data)
+    level = 1 - 0.05 / len(PROBLEMS)
+    print("## The trivial group declared (`<problem>:none`)\n")
+    print("Mean metric per kernel (plus over the trivial group is nystrom; portfolio's candidates are then "
+          "nystrom, base and nystrom):\n")
+    print("| problem | " + " | ".join("%s %s" % (k, n.split(" ")[0]) for n in SET_NAMES for k in ("base", "plus", "portfolio"))
+          + " |")
+    print("|---|" + "---|" * 6)
+    for p in PROBLEMS:
+        print("| %s | %s |" % (p, " | ".join(g(means(d, k, p)) for d in sets for k in ("base", "plus", "portfolio"))))
+    print()
+    for b in ("plus", "base"):
+        print("### portfolio − %s, trivial group (intervals at %.4f)\n" % (b, level))
+        print("| problem | %s | %s | verdict |" % tuple(SET_NAMES))
+        print("|---|---|---|---|")
+        tally = {}
+        for p in PROBLEMS:
+            res = []
+            for data in sets:
+                seeds = sorted(s for (pp, s) in data["portfolio"] if pp == p and (pp, s) in data[b])
+                res.append(interval([data["portfolio"][(p, s)] - data[b][(p, s)] for s in seeds], level))
+            v = verdict(res)
+            tally[v] = tally.get(v, 0) + 1
+            print("| %s | %s | %s | %s |" % (p, *("%s [%s, %s] (n=%d)" % (g(m), g(lo), g(hi), n)
+                                                  for m, lo, hi, n in res), v))
+        print("\nVerdicts: " + ", ".join("%s %d" % kv for kv in sorted(tally.items())) + ".\n")
 
 
 PEERS = [("botorch", "BoTorch SingleTaskGP"), ("optuna-gp", "Optuna GPSampler"),

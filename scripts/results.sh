@@ -92,6 +92,11 @@ run portfolio $perf table $ds --kernels portfolio $main --out $out/portfolio/mai
 run portfolio $perf table $ds --kernels portfolio $rep --out $out/portfolio/replication --force
 run portfolio $perf table $ds --kernels base,nystrom,avg $main --out $out/portfolio/singles-main --force
 run portfolio $perf table $ds --kernels base,nystrom,avg $rep --out $out/portfolio/singles-replication --force
+# The same problems with the trivial group declared (a user who declares
+# no symmetry: plus is then nystrom; the default kernel's case for it).
+dn="--problems Ackley2d:none,Griewank6d:none,Rastrigin5d:none,Radial2d:none,Scaling2d:none,WLAN8d:none,ShiftedAckley2d:none,ShiftedRastrigin4d:none,ShiftedGriewank6d:none,CentredRastrigin4d:none --prior botorch --mean constant --kernels base,plus,portfolio"
+run portfolio $perf table $dn $main --out $out/portfolio/none-main --force
+run portfolio $perf table $dn $rep --out $out/portfolio/none-replication --force
 # Figure 4 (left) and the parallel-evaluation study.
 run robustness $perf robustness --out $out/robustness --force
 run batch      $perf batch --out $out/batch --force

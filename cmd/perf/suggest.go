@@ -27,7 +27,7 @@ func init() {
 
 const suggestUsage = `
 Usage: perf suggest (--problem P [--d D] | --group G --d D --box LO:HI[,LO:HI…])
-                    --kernel K [--base B] [--history FILE] [--pending FILE]
+                    [--kernel K] [--base B] [--history FILE] [--pending FILE]
                     [--failed FILE] [--q 1] [--seed S] [--minimize] [--init 5]
                     [--acq ucb|ei] [--beta paper|authors] [--fit own|base]
                     [--prior none|botorch] [--mean sample|constant] [--liar mean|worst] [--landmarks M]
@@ -67,6 +67,9 @@ are observed or pending it returns the next points of the initial design.
 --landmarks M   landmark cap of every kernel: exact up to M observations,
                 M landmarks above (0: 256; −1: never; see 'perf bo -h')
 --landmark-fit  default, subset, likelihood or full (see 'perf bo -h')
+--kernel K      default portfolio here (nystrom, avg and plus each propose;
+                the proposal with the highest posterior mean is
+                evaluated: docs/results/defaults.md, "The kernel")
 --prior, --mean default botorch and constant here (the C and Python
                 front ends' defaults, chosen by measurement:
                 docs/results/defaults.md), not perf bo's paper protocol
@@ -88,7 +91,7 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	matrices := fs.String("matrices", "", "JSON group `file` for --group matrices")
 	coords := coordsFlag(fs)
 	base := fs.String("base", "", "base kernel: "+orList(kernel.ShapeNames())+" (default: the problem's, else rbf)")
-	kern := fs.String("kernel", "", "GP kernel: "+orList(bo.KernelNames()))
+	kern := fs.String("kernel", "", "GP kernel: "+orList(bo.KernelNames())+" (default: "+frontend.DefaultKernel+")")
 	history := fs.String("history", "", "CSV `file` of x1,…,xd,y rows")
 	pending := fs.String("pending", "", "CSV `file` of x1,…,xd rows")
 	failed := fs.String("failed", "", "CSV `file` of x1,…,xd rows whose evaluation failed")
@@ -100,9 +103,6 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 		return err
 	}
 	set := fs.given()
-	if err := fs.require("kernel"); err != nil {
-		return err
-	}
 	if *q < 1 || *q > bo.MaxBatch {
 		return badInput("--q must lie in [1, %d], got %d", bo.MaxBatch, *q)
 	}

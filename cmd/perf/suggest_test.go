@@ -16,11 +16,13 @@ import (
 // next (initial design and acquisition steps alike): the same function of
 // (settings, seed, history) — for perf bo's default protocol given to
 // suggest explicitly (--prior none --mean sample), and for suggest's own
-// defaults given to perf bo (--prior botorch --mean constant).
+// defaults given to perf bo (--prior botorch --mean constant; with no
+// --kernel, suggest's default kernel is portfolio).
 func TestSuggestReplaysBO(t *testing.T) {
 	for _, c := range []struct{ bo, suggest []string }{
-		{nil, []string{"--prior", "none", "--mean", "sample"}},
-		{[]string{"--prior", "botorch", "--mean", "constant"}, nil},
+		{[]string{"--kernel", "plus"}, []string{"--kernel", "plus", "--prior", "none", "--mean", "sample"}},
+		{[]string{"--kernel", "plus", "--prior", "botorch", "--mean", "constant"}, []string{"--kernel", "plus"}},
+		{[]string{"--kernel", "portfolio", "--prior", "botorch", "--mean", "constant"}, nil},
 	} {
 		suggestReplaysBO(t, c.bo, c.suggest)
 	}
@@ -29,7 +31,7 @@ func TestSuggestReplaysBO(t *testing.T) {
 func suggestReplaysBO(t *testing.T, boArgs, suggestArgs []string) {
 	dir := t.TempDir()
 	js := filepath.Join(dir, "run.json")
-	args := append([]string{"bo", "--problem", "Ackley2d", "--kernel", "plus", "--seed", "3", "--init", "3", "--iters", "4", "--json", js}, boArgs...)
+	args := append([]string{"bo", "--problem", "Ackley2d", "--seed", "3", "--init", "3", "--iters", "4", "--json", js}, boArgs...)
 	if code, _, stderr := runCLI(t, args...); code != exitOK {
 		t.Fatalf("perf bo: %d %s", code, stderr)
 	}
@@ -47,7 +49,7 @@ func suggestReplaysBO(t *testing.T, boArgs, suggestArgs []string) {
 		os.WriteFile(hist, []byte(h.String()), 0o644)
 		// k = 0: an empty history file is zero observations (a
 		// scheduler's first call), as no file is.
-		sargs := append([]string{"suggest", "--problem", "Ackley2d", "--kernel", "plus", "--seed", "3", "--init", "3", "--history", hist}, suggestArgs...)
+		sargs := append([]string{"suggest", "--problem", "Ackley2d", "--seed", "3", "--init", "3", "--history", hist}, suggestArgs...)
 		if k == 0 {
 			empty := filepath.Join(dir, "empty.csv")
 			os.WriteFile(empty, nil, 0o644)
@@ -88,7 +90,7 @@ func TestSuggestBatchAndErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no kernel", []string{"suggest", "--problem", "Ackley2d"}, "--kernel"},
+		{"bad kernel", []string{"suggest", "--problem", "Ackley2d", "--kernel", "plsu"}, "plsu"},
 		{"both", []string{"suggest", "--problem", "Ackley2d", "--group", "signflip", "--kernel", "base"}, "not both"},
 		{"history columns", []string{"suggest", "--group", "signflip", "--d", "2", "--box", "-1:1", "--kernel", "base", "--history", hist}, "columns"},
 		{"history outside box", []string{"suggest", "--group", "signflip", "--d", "3", "--box", "-1:1", "--kernel", "base", "--history", hist}, "h.csv:1"},

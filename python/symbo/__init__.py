@@ -252,17 +252,19 @@ class Optimizer:
         ``block``/``matrices``/``coords`` as there (``coords``: the group
         acts on those coordinates only).
     kernel : str
-        ``base``, ``nystrom``, ``avg``, ``avgnorm``, ``max``, ``plus``
-        (default) or ``auto`` (at every fit, the one of ``nystrom``,
-        ``avg`` and ``plus`` whose fitted log marginal likelihood is
-        highest: it decides how to use the group and drops it when the
-        data contradict it) or ``portfolio`` (each of those three
-        proposes its own acquisition maximizer; the proposal with the
-        highest posterior mean under auto's choice is returned: the
-        lowest geometric-mean regret ratio of any symbo kernel on ten
-        problems, docs/results/portfolio/README.md). Both leave ``avg``
-        out over a finite group of more than 4096 elements on which its
-        orbit average has no closed form for ``base``.
+        ``portfolio`` (default: each of ``nystrom``, ``avg`` and
+        ``plus`` proposes its own acquisition maximizer; the proposal
+        with the highest posterior mean under auto's choice is returned:
+        the lowest geometric-mean regret ratio of any symbo kernel on ten
+        problems, and level with ``plus`` when the group is ``none``,
+        docs/results/defaults.md), ``base``, ``nystrom``, ``avg``,
+        ``avgnorm``, ``max``, ``plus`` or ``auto`` (at every fit, the one
+        of ``nystrom``, ``avg`` and ``plus`` whose fitted log marginal
+        likelihood is highest: it decides how to use the group and drops
+        it when the data contradict it). Both deciding kernels leave
+        ``avg`` out over a finite group of more than 256 elements on
+        which its orbit average has no closed form for ``base``; a
+        ``portfolio`` step costs about 2.2× a ``plus`` step.
     base : str
         Base kernel shape (default ``rbf``).
     seed : int
@@ -295,7 +297,7 @@ class Optimizer:
         Bad settings (checked by the library when the handle is created).
     """
 
-    def __init__(self, lo, hi, *, group, kernel="plus", base="rbf", seed=0, minimize=False, init=5,
+    def __init__(self, lo, hi, *, group, kernel="portfolio", base="rbf", seed=0, minimize=False, init=5,
                  acq=None, beta=None, fit=None, prior=None, block=None, matrices=None, landmarks=None, coords=None,
                  liar=None, mean=None):
         self._h = None

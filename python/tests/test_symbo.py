@@ -2,6 +2,8 @@
 
 import itertools
 
+import json
+
 import numpy as np
 import pytest
 
@@ -102,6 +104,23 @@ def test_non_contiguous_and_errors():
 def f(x):
     a = np.abs(x)
     return float(np.sum((np.sort(a) - np.array([0.5, 1.0, 1.5])) ** 2))
+
+
+def test_optimizer_default_kernel_is_portfolio():
+    """An Optimizer that names no kernel proposes what kernel="portfolio"
+    proposes (and the default prior and mean are the library's)."""
+    outs = []
+    for kw in ({}, {"kernel": "portfolio", "prior": "botorch", "mean": "constant"}):
+        o = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", seed=4, minimize=True, init=3, **kw)
+        xs = []
+        for _ in range(5):
+            x = o.ask()
+            o.tell(x, f(x))
+            xs.append(x)
+        outs.append(np.array(xs))
+    assert np.array_equal(outs[0], outs[1])
+    o = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", seed=4, minimize=True, init=3)
+    assert json.loads(o.history_json())["kernel"] == "portfolio"
 
 
 def test_optimizer_deterministic_and_pending():

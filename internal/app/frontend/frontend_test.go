@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/gp"
 	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -364,5 +365,34 @@ func TestCoords(t *testing.T) {
 		if _, err := s.Optimizer(nil, 0); errclass.Of(err) != errclass.Input {
 			t.Errorf("coords %s: %v", bad, err)
 		}
+	}
+}
+
+// TestDefaults: settings that name no kernel, prior or mean get
+// DefaultKernel, DefaultPrior and DefaultMean — the same optimizer as
+// settings that name them.
+func TestDefaults(t *testing.T) {
+	var bare, named SuggestSettings
+	if err := Decode([]byte(`{"group":"signflip","d":2,"box":[[-1],[1]],"seed":3}`), &bare); err != nil {
+		t.Fatal(err)
+	}
+	spec := fmt.Sprintf(`{"group":"signflip","d":2,"box":[[-1],[1]],"seed":3,"kernel":%q,"prior":%q,"mean":%q}`,
+		DefaultKernel, DefaultPrior, DefaultMean)
+	if err := Decode([]byte(spec), &named); err != nil {
+		t.Fatal(err)
+	}
+	a, err := bare.Optimizer(nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := named.Optimizer(nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca, cb := a.Config(), b.Config()
+	if ca.Kernel.Name() != "portfolio" || ca.Kernel.Name() != cb.Kernel.Name() || ca.Prior != cb.Prior || ca.Mean != cb.Mean ||
+		ca.Prior != gp.PriorBoTorch || ca.Mean != gp.MeanConstant {
+		t.Errorf("defaults: kernel %s, prior %v, mean %v; named: %s, %v, %v",
+			ca.Kernel.Name(), ca.Prior, ca.Mean, cb.Kernel.Name(), cb.Prior, cb.Mean)
 	}
 }
