@@ -6,8 +6,9 @@
 # directory (--force: the directory is rewritten). Each writes record.json,
 # which 'make results-check' (perf check) reruns cell by cell.
 #
-# Usage: scripts/results.sh [NAME…]   (default: all; NAME is a directory
-# under docs/results, e.g. table-own)
+# Usage: scripts/results.sh [NAME…]   (default: all but landmarks-every,
+# whose exact arms take about ten CPU hours; NAME is a directory under
+# docs/results, e.g. table-own)
 #
 # Wall time on the 2-core development machine: about 2 hours for all
 # (the powered tables and their replications about 80 minutes, the
@@ -23,9 +24,11 @@ go build -o bin/perf ./cmd/perf
 perf=bin/perf
 out=docs/results
 want=("$@")
+byname=" landmarks-every " # studies of many CPU hours: run only when named
 run() { # name, command…
   local name=$1; shift
   if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then return; fi
+  if [ ${#want[@]} -eq 0 ] && [[ $byname =~ " $name " ]]; then return; fi
   echo "results: $name: $*" >&2
   "$@" >/dev/null
 }
@@ -88,6 +91,11 @@ run baseline $perf table $rp --prior botorch --mean constant --out $out/baseline
 # front ends' protocol (docs/results/portfolio/README.md; plus and auto
 # are docs/results/defaults').
 ds="--problems Ackley2d,Griewank6d,Rastrigin5d,Radial2d,Scaling2d,WLAN8d,ShiftedAckley2d,ShiftedRastrigin4d,ShiftedGriewank6d,CentredRastrigin4d --prior botorch --mean constant"
+# The deciding kernels' pilot (docs/results/auto.md) and the front ends'
+# protocol for plus and auto (docs/results/defaults.md).
+run auto      $perf table $ds --kernels base,nystrom,avg,plus,auto --seeds 0:10 --out $out/auto --force
+run defaults  $perf table $ds --kernels plus,auto $main --out $out/defaults/main --force
+run defaults  $perf table $ds --kernels plus,auto $rep --out $out/defaults/replication --force
 run portfolio $perf table $ds --kernels portfolio $main --out $out/portfolio/main --force
 run portfolio $perf table $ds --kernels portfolio $rep --out $out/portfolio/replication --force
 run portfolio $perf table $ds --kernels base,nystrom,avg $main --out $out/portfolio/singles-main --force
@@ -97,6 +105,25 @@ run portfolio $perf table $ds --kernels base,nystrom,avg $rep --out $out/portfol
 dn="--problems Ackley2d:none,Griewank6d:none,Rastrigin5d:none,Radial2d:none,Scaling2d:none,WLAN8d:none,ShiftedAckley2d:none,ShiftedRastrigin4d:none,ShiftedGriewank6d:none,CentredRastrigin4d:none --prior botorch --mean constant --kernels base,plus,portfolio"
 run portfolio $perf table $dn $main --out $out/portfolio/none-main --force
 run portfolio $perf table $dn $rep --out $out/portfolio/none-replication --force
+# Scaling2d with the chord between directions as its orbit geometry
+# (docs/results/scalingdir/README.md).
+run scalingdir $perf table --problems Scaling2d,ScalingDir2d --kernels base,plus,max,auto $main --out $out/scalingdir/main --force
+run scalingdir $perf table --problems Scaling2d,ScalingDir2d --kernels base,plus,max,auto $rep --out $out/scalingdir/replication --force
+run scalingdir $perf table --problems ScalingDir2d --kernels plus,auto --prior botorch --mean constant $main --out $out/scalingdir/defaults-main --force
+run scalingdir $perf table --problems ScalingDir2d --kernels plus,auto --prior botorch --mean constant $rep --out $out/scalingdir/defaults-replication --force
+# Landmark GPs of base and avg against the exact GP, 500 evaluations
+# (docs/results/landmarks-every/landmarks-every.md): seeds 0–4, then 5–29
+# and the replication 30–49. The exact arms are hours of CPU: run this
+# one by name (scripts/results.sh landmarks-every).
+le="--problems Rastrigin5d --iters 495"
+for k in base avg; do
+  run landmarks-every $perf table $le --kernels $k --seeds 5 --out $out/landmarks-every/$k-default --force
+  run landmarks-every $perf table $le --kernels $k --seeds 5 --landmarks -1 --out $out/landmarks-every/$k-full --force
+  for s in main:5:30 replication:30:50; do
+    run landmarks-every $perf table $le --kernels $k --seeds ${s#*:} --landmarks 0 --out $out/landmarks-every/${s%%:*}/$k-default --force
+    run landmarks-every $perf table $le --kernels $k --seeds ${s#*:} --landmarks -1 --out $out/landmarks-every/${s%%:*}/$k-full --force
+  done
+done
 # Figure 4 (left) and the parallel-evaluation study.
 run robustness $perf robustness --out $out/robustness --force
 run batch      $perf batch --out $out/batch --force
