@@ -108,7 +108,8 @@ Workers and seeds
     dict of parameter values, through the study's storage, as Optuna's own
     samplers record theirs) and reads the study again; if another running
     trial sits on the same orbit, one of them (the one that reads second,
-    or both) moves. With storages that commit each write (RDB, in memory),
+    or both) moves, and so does a trial whose point lies on the orbit of a
+    trial that failed (or was pruned) in the meantime. With storages that commit each write (RDB, in memory),
     no two trials running at once end on one orbit. ``symbo:seen`` records
     the COMPLETE trials of that last check (see :func:`seen_trials`).
 
@@ -520,6 +521,9 @@ class SymboSampler(BaseSampler):
         # reads second sees the other's choice and moves (both move if both
         # see it, to distinct members of a batch that holds the other's
         # point pending), and the check repeats.
+        # A trial that failed (or was pruned) since the view counts too: its
+        # orbit is never proposed again, and a trial whose point was not
+        # known at the view can have failed on ours before this check.
         moves = 0
         while True:
             study._storage.set_trial_system_attr(trial._trial_id, _ATTR, layout.values(u))
@@ -527,13 +531,17 @@ class SymboSampler(BaseSampler):
             others = [(t, self._point(layout, t)) for t in trials
                       if t.number != trial.number and t.state in (TrialState.RUNNING, TrialState.WAITING)]
             others = [(t, p) for t, p in others if p is not None]
-            near = self._near(layout, u, [p for _, p in others])
-            clash = [t for (t, _), c in zip(others, near) if c]
+            dead = [(t, self._point(layout, t)) for t in trials
+                    if t.number != trial.number and t.state in (TrialState.FAIL, TrialState.PRUNED)]
+            dead = [(t, p) for t, p in dead if p is not None]
+            near = self._near(layout, u, [p for _, p in others + dead])
+            clash = [t for (t, _), c in zip(others + dead, near) if c]
             if not clash or moves == _MAX_MOVES:
                 break
             moves += 1
             view = self._view(layout, trials, trial, minimize, seed)
-            k = min(sum(1 for t in clash if t.number < trial.number), _MAX_RANK)
+            k = min(sum(1 for t in clash if t.number < trial.number and
+                        t.state in (TrialState.RUNNING, TrialState.WAITING)), _MAX_RANK)
             try:
                 u = self._settle(layout, view, k, trial, seed, salt)
             finally:

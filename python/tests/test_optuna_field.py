@@ -266,6 +266,45 @@ def test_failed_grid_points_are_never_proposed_again():
     assert study.best_value == 0.0
 
 
+def test_a_trial_that_fails_on_our_point_before_our_check_moves_us():
+    """The race the field study found (two workers, the default kernel):
+    trial A's point is unknown when B takes its view (A still choosing),
+    B's view leads it to A's point, and A fails before B's check. The
+    check compares B's point with the failed trials' too, so B moves off
+    A's (failed) orbit; before, it compared with running trials only and B
+    ran on a failed orbit."""
+
+    def f(x):
+        return float(np.sum((np.sort(np.abs(x)) - np.array([0.5, 1.0, 1.5])) ** 2))
+
+    sampler = SymboSampler(group="hyperoctahedral", seed=3, n_startup_trials=4)
+    study = optuna.create_study(direction="minimize", sampler=sampler)
+    study.optimize(lambda t: f(np.array([t.suggest_float("x%d" % i, -2, 2) for i in range(3)])), n_trials=6)
+    a = study.ask()
+    xa = np.array([a.suggest_float("x%d" % i, -2, 2) for i in range(3)])
+    settle = sampler._settle
+    calls = []
+
+    def racing_settle(layout, view, rank, trial, seed, salt):
+        if not calls:
+            # B's first view did not know A's point: it lands on it, and A
+            # fails before B's check.
+            calls.append("raced")
+            study.tell(a, state=TrialState.FAIL)
+            return layout.snap(xa)
+        calls.append("moved")
+        return settle(layout, view, rank, trial, seed, salt)
+
+    sampler._settle = racing_settle
+    b = study.ask()
+    xb = np.array([b.suggest_float("x%d" % i, -2, 2) for i in range(3)])
+    sampler._settle = settle
+    assert calls == ["raced", "moved"]
+    checked = study._storage.get_trial_system_attrs(b._trial_id)["symbo:checked"]
+    assert checked.startswith("moves=1;"), checked  # the last check's clash is none
+    assert np.linalg.norm(np.sort(np.abs(xb)) - np.sort(np.abs(xa))) > 1e-3 * 4 * math.sqrt(3)
+
+
 # ---------------------------------------------------------------- a group on some of the parameters
 
 
