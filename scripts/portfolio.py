@@ -115,19 +115,7 @@ def main():
         print("## %s − %s, paired by seed\n" % (a, b))
         print("Intervals at the Bonferroni level %.4f over the problems, per seed set; negative: %s is lower (better).\n"
               % (level, a))
-        print("| problem | %s | %s | verdict |" % tuple(SET_NAMES))
-        print("|---|---|---|---|")
-        tally = {}
-        for p in PROBLEMS:
-            res = []
-            for data in sets:
-                seeds = sorted(s for (pp, s) in data[a] if pp == p and (pp, s) in data[b])
-                res.append(interval([data[a][(p, s)] - data[b][(p, s)] for s in seeds], level))
-            v = verdict(res)
-            tally[v] = tally.get(v, 0) + 1
-            print("| %s | %s | %s | %s |" % (p, *("%s [%s, %s] (n=%d)" % (g(m), g(lo), g(hi), n)
-                                                  for m, lo, hi, n in res), v))
-        print("\nVerdicts: " + ", ".join("%s %d" % kv for kv in sorted(tally.items())) + ".\n")
+        paired_table(sets, a, b, level)
     peers(sets)
     trivial()
 
@@ -159,19 +147,25 @@ def trivial():
     print()
     for b in ("plus", "base"):
         print("### portfolio − %s, trivial group (intervals at %.4f)\n" % (b, level))
-        print("| problem | %s | %s | verdict |" % tuple(SET_NAMES))
-        print("|---|---|---|---|")
-        tally = {}
-        for p in PROBLEMS:
-            res = []
-            for data in sets:
-                seeds = sorted(s for (pp, s) in data["portfolio"] if pp == p and (pp, s) in data[b])
-                res.append(interval([data["portfolio"][(p, s)] - data[b][(p, s)] for s in seeds], level))
-            v = verdict(res)
-            tally[v] = tally.get(v, 0) + 1
-            print("| %s | %s | %s | %s |" % (p, *("%s [%s, %s] (n=%d)" % (g(m), g(lo), g(hi), n)
-                                                  for m, lo, hi, n in res), v))
-        print("\nVerdicts: " + ", ".join("%s %d" % kv for kv in sorted(tally.items())) + ".\n")
+        paired_table(sets, "portfolio", b, level)
+
+
+def paired_table(sets, a, b, level):
+    """The Markdown table of a − b paired by seed per problem, one interval
+    per seed set at level, with verdicts and their tally."""
+    print("| problem | %s | %s | verdict |" % tuple(SET_NAMES))
+    print("|---|---|---|---|")
+    tally = {}
+    for p in PROBLEMS:
+        res = []
+        for data in sets:
+            seeds = sorted(s for (pp, s) in data[a] if pp == p and (pp, s) in data[b])
+            res.append(interval([data[a][(p, s)] - data[b][(p, s)] for s in seeds], level))
+        v = verdict(res)
+        tally[v] = tally.get(v, 0) + 1
+        print("| %s | %s | %s | %s |" % (p, *("%s [%s, %s] (n=%d)" % (g(m), g(lo), g(hi), n)
+                                              for m, lo, hi, n in res), v))
+    print("\nVerdicts: " + ", ".join("%s %d" % kv for kv in sorted(tally.items())) + ".\n")
 
 
 PEERS = [("botorch", "BoTorch SingleTaskGP"), ("optuna-gp", "Optuna GPSampler"),

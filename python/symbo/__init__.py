@@ -264,7 +264,7 @@ class Optimizer:
         it when the data contradict it). Both deciding kernels leave
         ``avg`` out over a finite group of more than 256 elements on
         which its orbit average has no closed form for ``base``; a
-        ``portfolio`` step costs about 2.2× a ``plus`` step.
+        ``portfolio`` step costs 2–3× a ``plus`` step.
     base : str
         Base kernel shape (default ``rbf``).
     seed : int

@@ -534,8 +534,8 @@ class SymboSampler(BaseSampler):
             dead = [(t, self._point(layout, t)) for t in trials
                     if t.number != trial.number and t.state in (TrialState.FAIL, TrialState.PRUNED)]
             dead = [(t, p) for t, p in dead if p is not None]
-            near = self._near(layout, u, [p for _, p in others + dead])
-            clash = [t for (t, _), c in zip(others + dead, near) if c]
+            near = others + dead
+            clash = [t for (t, _), c in zip(near, self._near(layout, u, [p for _, p in near])) if c]
             if not clash or moves == _MAX_MOVES:
                 break
             moves += 1
