@@ -154,6 +154,10 @@ type landmarkBound struct {
 	// tol, when positive, is the tolerance in log ℓ of a fit's Brent
 	// refinement on this bound (capTol on the likelihood subset).
 	tol float64
+	// work recycles the scratch of factor and spectrumOf (*lmScratch,
+	// about 8·n·(2m+4) + 48·m² bytes) across the about 20 evaluations of
+	// a fit: every entry read is written first, so reuse changes no bit.
+	work sync.Pool
 }
 
 // lmSource supplies the columns of the unit-variance correlation C_ℓ on
@@ -251,6 +255,23 @@ func newLMWork(n, m int) *lmWork {
 		res: make([]float64, n), dcol: make([]float64, n), piv: make([]int, 0, m)}
 }
 
+// lmScratch is the scratch of one likelihood evaluation: the selection's
+// and QR's work, the two eigendecompositions and their m×m inputs.
+type lmScratch struct {
+	w         *lmWork
+	eig, eig2 linalg.Eigen
+	sym, sq   []float64 // m·m each: C_DD's upper triangle, T·Tᵀ
+}
+
+// scratch returns a scratch for b's n and m from b's pool (put it back
+// with b.work.Put when done; nothing of it may escape).
+func (b *landmarkBound) scratch() *lmScratch {
+	if s, ok := b.work.Get().(*lmScratch); ok {
+		return s
+	}
+	return &lmScratch{w: newLMWork(b.n, b.m), sym: make([]float64, b.m*b.m), sq: make([]float64, b.m*b.m)}
+}
+
 // kappaTo writes κ(√d2_i/l) into dst, by kernel.KappaU2To (vectorized
 // exponentials, the same bits on every SIMD path).
 func kappaTo(dst, d2 []float64, l float64, shape kernel.Shape) {
@@ -339,7 +360,8 @@ type lmFactors struct {
 // factor computes the landmark model at l for the outputs y (nil: no
 // projections) into w and returns its factors; ones adds the projections
 // of the vector of ones (a constant mean; only with y).
-func (b *landmarkBound) factor(w *lmWork, l float64, y []float64, ones bool) (*lmFactors, error) {
+func (b *landmarkBound) factor(sc *lmScratch, l float64, y []float64, ones bool) (*lmFactors, error) {
+	w := sc.w
 	if err := b.selectTo(w, l); err != nil {
 		return nil, err
 	}
@@ -349,14 +371,14 @@ func (b *landmarkBound) factor(w *lmWork, l float64, y []float64, ones bool) (*l
 	}
 	be := b.be
 	// C_DD from the columns: entry (a, c), a ≤ c, is row piv[a] of column c.
-	cdd := mat.NewSymDense(k, nil)
+	cdd := mat.NewSymDense(k, sc.sym[:k*k])
 	for a := range k {
 		for c := a; c < k; c++ {
 			cdd.SetSym(a, c, w.c[c*n+w.piv[a]])
 		}
 	}
-	var eig linalg.Eigen
-	if err := be.EigenSym(&eig, cdd); err != nil {
+	eig := &sc.eig
+	if err := be.EigenSym(eig, cdd); err != nil {
 		return nil, fmt.Errorf("gp: landmarks: %w", err)
 	}
 	first, _, err := kernel.Truncate(eig.Values, b.relTol)
@@ -438,22 +460,24 @@ type lowRankSpectrumer interface {
 // its eigenvectors, and rest the squared norm of the trailing n − k
 // entries of Qᵀy — no cancellation, as in the dense profile.
 func (b *landmarkBound) lowRankSpectrumTo(dst *lowRankSpec, y []float64, l float64, mean bool) error {
-	fc, err := b.factor(newLMWork(b.n, b.m), l, y, mean)
+	sc := b.scratch()
+	defer b.work.Put(sc)
+	fc, err := b.factor(sc, l, y, mean)
 	if err != nil {
 		return err
 	}
-	return b.spectrumOf(dst, fc)
+	return b.spectrumOf(sc, dst, fc)
 }
 
-func (b *landmarkBound) spectrumOf(dst *lowRankSpec, fc *lmFactors) error {
+func (b *landmarkBound) spectrumOf(sc *lmScratch, dst *lowRankSpec, fc *lmFactors) error {
 	k, r := fc.k, fc.r
 	be := b.be
 	tm := mat.NewDense(k, r, fc.t)
-	tt := mat.NewDense(k, k, nil)
+	tt := mat.NewDense(k, k, sc.sq[:k*k])
 	be.Gemm(false, true, 1, tm, tm, 0, tt)
 	s := mat.NewSymDense(k, tt.RawMatrix().Data) // the upper triangle of T·Tᵀ
-	var eig linalg.Eigen
-	if err := be.EigenSym(&eig, s); err != nil {
+	eig := &sc.eig2
+	if err := be.EigenSym(eig, s); err != nil {
 		return fmt.Errorf("gp: landmarks: %w", err)
 	}
 	dst.lam = append(dst.lam[:0], eig.Values...)
@@ -513,7 +537,9 @@ func (b *landmarkBound) spectrumOf(dst *lowRankSpec, fc *lmFactors) error {
 // CorrTo writes C_l = Φ·Φᵀ (O(n²·r); the profile fit does not need it) and
 // has no derivative (ErrNoDerivative when dLog is not nil).
 func (b *landmarkBound) CorrTo(dst, dLog *mat.SymDense, l float64) error {
-	fc, err := b.factor(newLMWork(b.n, b.m), l, nil, false)
+	sc := b.scratch()
+	defer b.work.Put(sc)
+	fc, err := b.factor(sc, l, nil, false)
 	if err != nil {
 		return err
 	}
@@ -674,12 +700,14 @@ type landmarkPost struct {
 // is set (the posterior is then that of ys − m̂ plus m̂).
 func newLandmarkPost(b *landmarkBound, ys []float64, h Hyper, mean bool) (*landmarkPost, error) {
 	l := h.Lengthscale
-	fc, err := b.factor(newLMWork(b.n, b.m), l, ys, mean)
+	sc := b.scratch()
+	defer b.work.Put(sc)
+	fc, err := b.factor(sc, l, ys, mean)
 	if err != nil {
 		return nil, err
 	}
 	var spec lowRankSpec
-	if err := b.spectrumOf(&spec, fc); err != nil {
+	if err := b.spectrumOf(sc, &spec, fc); err != nil {
 		return nil, err
 	}
 	a, lb, jit, ok := lowRankSums(&spec, h.Variance, h.Noise)
