@@ -148,11 +148,16 @@ results:
 ## cheapest cells (CHECK_CELLS, default 2) of every record.json under
 ## docs/results with the recorded settings, CHECK_SEEDS seeds of each
 ## (0: all; CI uses 1, which keeps the 500-evaluation landmark runs to
-## about 4 minutes), and compares the metrics bit for bit.
+## about 4 minutes), plus CHECK_SPOT runs per record drawn among the
+## others of at most 5 s (CI: 2; the draw's seed is HEAD's commit time,
+## so a commit always checks the same runs and successive commits
+## different ones), and compares the metrics bit for bit.
 CHECK_CELLS ?= 2
 CHECK_SEEDS ?= 0
+CHECK_SPOT ?= 0
+CHECK_SPOT_SEED ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 results-check:
-	$(GO) run ./cmd/perf check --dir docs/results --cells $(CHECK_CELLS) --seeds $(CHECK_SEEDS)
+	$(GO) run ./cmd/perf check --dir docs/results --cells $(CHECK_CELLS) --seeds $(CHECK_SEEDS) --spot $(CHECK_SPOT) --spot-seed $(CHECK_SPOT_SEED)
 
 ## golden: regenerate testdata/golden with the independent reference.
 golden:

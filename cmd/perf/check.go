@@ -3,9 +3,11 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"io"
 	iofs "io/fs"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,6 +29,7 @@ func init() {
 
 const checkUsage = `
 Usage: perf check --dir DIR[,DIR…] [--cells 2] [--seeds 0] [--workers N]
+                  [--spot 0 [--spot-seed S] [--spot-max 5]]
 
 Reruns cells of the results in each DIR (or, for a DIR without one, in
 every directory below it that has one) — written by perf table, perf
@@ -34,9 +37,14 @@ robustness or perf batch with --out, which leave record.json there: the
 settings, the commit, and every run's metric — and compares the rerun's
 metrics with the recorded ones bit for bit. A cell is (problem, kernel,
 batch size); the --cells cheapest (by recorded run time) are rerun, with
-their first --seeds seeds (0: all). Results are a function of the code,
-the settings and the seeds, so a committed table that its command no
-longer reproduces fails here.
+their first --seeds seeds (0: all). --spot N adds, in each DIR, N more
+runs drawn at random among the others whose recorded time is at most
+--spot-max seconds (a draw is a function of --spot-seed and DIR, printed
+so that a failure reruns exactly): a drift confined to later seeds or
+costlier cells, which the cheapest cells' first seeds miss, is then
+caught over repeated checks. Results are a function of the code, the
+settings and the seeds, so a committed table that its command no longer
+reproduces fails here.
 
 Exit status 0 when every rerun matches; 1 with one line per mismatch, or
 when a record says its code had uncommitted changes; 2 on bad input.
@@ -44,6 +52,7 @@ when a record says its code had uncommitted changes; 2 on bad input.
 Example:
   perf check --dir docs/results                       # every committed result
   perf check --dir docs/results/table-own --cells 100 # every cell of one table
+  perf check --dir docs/results --seeds 1 --spot 2 --spot-seed 20261126
 `
 
 // recordFile is the name of the compact results record in an --out
@@ -159,12 +168,19 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	cells := fs.Int("cells", 2, "cells to rerun per directory, the cheapest first")
 	seeds := fs.Int("seeds", 0, "seeds per cell to rerun (0: all recorded)")
 	workers := fs.Int("workers", 0, "runs in parallel; 0 means GOMAXPROCS")
+	spot := fs.Int("spot", 0, "extra runs per directory drawn at random among the others")
+	spotSeed := fs.Uint64("spot-seed", 0, "seed of the --spot draw")
+	spotMax := fs.Float64("spot-max", 5, "largest recorded run time, in seconds, a --spot draw may pick")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if *cells < 1 || *seeds < 0 || *workers < 0 {
-		return badInput("--cells must be ≥ 1, --seeds and --workers ≥ 0")
+	if *cells < 1 || *seeds < 0 || *workers < 0 || *spot < 0 {
+		return badInput("--cells must be ≥ 1, --seeds, --workers and --spot ≥ 0")
 	}
+	if !(*spotMax >= 0) || math.IsInf(*spotMax, 0) {
+		return badInput("--spot-max must be a finite number of seconds ≥ 0")
+	}
+	sp := spotDraw{n: *spot, seed: *spotSeed, max: *spotMax}
 	if err := fs.require("dir"); err != nil {
 		return err
 	}
@@ -174,7 +190,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	}
 	var failures []string
 	for i, dir := range dirs {
-		f, err := recheck(dir, recs[i], *cells, *seeds, *workers, fs.budget, stdout)
+		f, err := recheck(dir, recs[i], *cells, *seeds, sp, *workers, fs.budget, stdout)
 		if err != nil {
 			return err
 		}
@@ -233,11 +249,38 @@ func readRecords(list string) ([]string, []resultsRecord, error) {
 	return dirs, recs, nil
 }
 
+// spotDraw is --spot: n extra runs per directory, drawn with seed among
+// the runs not otherwise rerun whose recorded time is at most max seconds.
+type spotDraw struct {
+	n    int
+	seed uint64
+	max  float64
+}
+
+// pick returns up to n of the candidates (in the record's order), drawn
+// without replacement by a generator seeded with seed and dir alone.
+func (s spotDraw) pick(dir string, cand []runRecord) []runRecord {
+	if s.n == 0 || len(cand) == 0 {
+		return nil
+	}
+	h := fnv.New64a()
+	h.Write([]byte(filepath.ToSlash(filepath.Clean(dir))))
+	rng := rand.New(rand.NewPCG(s.seed, h.Sum64()))
+	idx := rng.Perm(len(cand))[:min(s.n, len(cand))]
+	slices.Sort(idx)
+	out := make([]runRecord, len(idx))
+	for i, j := range idx {
+		out[i] = cand[j]
+	}
+	return out
+}
+
 // recheck reruns the first seeds seeds (0: all) of the cells cheapest
-// cells of the record rec of dir on workers goroutines within the memory
-// budget b, prints a line saying how it went, and returns one failure per
-// rerun that differs (and one for a record of uncommitted code).
-func recheck(dir string, rec resultsRecord, cells, seeds, workers int, b int64, stdout io.Writer) ([]string, error) {
+// cells of the record rec of dir, and sp's draw of the other runs, on
+// workers goroutines within the memory budget b, prints a line saying how
+// it went, and returns one failure per rerun that differs (and one for a
+// record of uncommitted code).
+func recheck(dir string, rec resultsRecord, cells, seeds int, sp spotDraw, workers int, b int64, stdout io.Writer) ([]string, error) {
 	var failures []string
 	if rec.Modified {
 		failures = append(failures, fmt.Sprintf("%s: recorded from commit %s with uncommitted changes", dir, rec.Revision))
@@ -285,6 +328,31 @@ func recheck(dir string, rec resultsRecord, cells, seeds, workers int, b int64, 
 		names[j] = fmt.Sprintf("%s/%s", k.problem, k.kernel)
 		if k.batch > 1 {
 			names[j] += fmt.Sprintf("/q=%d", k.batch)
+		}
+	}
+	if sp.n > 0 {
+		type runKey struct {
+			cell cellKey
+			seed uint64
+		}
+		chosen := map[runKey]bool{}
+		for _, r := range want {
+			chosen[runKey{cellKey{r.Problem, r.Kernel, r.Batch}, r.Seed}] = true
+		}
+		var cand []runRecord
+		for _, r := range rec.Runs {
+			if !chosen[runKey{cellKey{r.Problem, r.Kernel, r.Batch}, r.Seed}] && r.Seconds <= sp.max {
+				cand = append(cand, r)
+			}
+		}
+		for _, r := range sp.pick(dir, cand) {
+			specs = append(specs, experiments.RunSpec{Index: len(specs), Problem: r.Problem, Kernel: r.Kernel, Seed: r.Seed, Batch: r.Batch})
+			want = append(want, r)
+			name := fmt.Sprintf("%s/%s seed %d", r.Problem, r.Kernel, r.Seed)
+			if r.Batch > 1 {
+				name += fmt.Sprintf(" q=%d", r.Batch)
+			}
+			names = append(names, name+fmt.Sprintf(" (spot, --spot-seed %d)", sp.seed))
 		}
 	}
 	start := time.Now()

@@ -47,6 +47,30 @@ func TestCheck(t *testing.T) {
 	if code != exitFailure || !strings.Contains(stdout, "1 differ") || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, fmt.Sprintf("%s %s seed %d", rec.Runs[3].Problem, rec.Runs[3].Kernel, rec.Runs[3].Seed)) {
 		t.Errorf("tampered: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
+	// --spot: the tampered run lies outside the one cheapest cell's first
+	// seed, so only a draw can find it; drawing every other run does, and
+	// the draw is a function of --spot-seed and the directory.
+	code, stdout, _ = runCLI(t, "check", "--dir", out, "--cells", "1", "--seeds", "1")
+	if code != exitOK || !strings.Contains(stdout, "1 runs") {
+		t.Errorf("no spot: exit %d, stdout %q", code, stdout)
+	}
+	code, stdout, stderr = runCLI(t, "check", "--dir", out, "--cells", "1", "--seeds", "1", "--spot", "11", "--spot-max", "1e9")
+	if code != exitFailure || !strings.Contains(stdout, "12 runs") || !strings.Contains(stdout, "1 differ") || !strings.Contains(stdout, "(spot, --spot-seed 0)") {
+		t.Errorf("spot 11: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	_, a, _ := runCLI(t, "check", "--dir", out, "--cells", "1", "--seeds", "1", "--spot", "3", "--spot-seed", "5", "--spot-max", "1e9")
+	_, b, _ := runCLI(t, "check", "--dir", out, "--cells", "1", "--seeds", "1", "--spot", "3", "--spot-seed", "5", "--spot-max", "1e9")
+	if cut := func(s string) string { return s[:strings.Index(s, " rerun in")] }; cut(a) != cut(b) || !strings.Contains(a, "4 runs") {
+		t.Errorf("spot draw not reproducible: %q, %q", a, b)
+	}
+	code, stdout, _ = runCLI(t, "check", "--dir", out, "--cells", "1", "--seeds", "1", "--spot", "11", "--spot-max", "0")
+	if code != exitOK || !strings.Contains(stdout, "1 runs") {
+		t.Errorf("spot-max 0 drew a run: exit %d, stdout %q", code, stdout)
+	}
+	for _, args := range [][]string{{"--spot", "-1"}, {"--spot-max", "-1"}, {"--spot-max", "NaN"}} {
+		code, stdout, stderr = runCLI(t, append([]string{"check", "--dir", out}, args...)...)
+		checkOneLineError(t, code, stdout, stderr, "perf check: ", "--")
+	}
 	rec.Modified = true
 	write(rec)
 	code, _, stderr = runCLI(t, "check", "--dir", out, "--cells", "1")
