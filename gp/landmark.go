@@ -155,7 +155,7 @@ type landmarkBound struct {
 	// refinement on this bound (capTol on the likelihood subset).
 	tol float64
 	// work recycles the scratch of factor and spectrumOf (*lmScratch,
-	// about 8·n·(2m+4) + 48·m² bytes) across the about 20 evaluations of
+	// about 8·n·(2m+4) + 32·m² bytes) across the about 20 evaluations of
 	// a fit: every entry read is written first, so reuse changes no bit.
 	work sync.Pool
 }
