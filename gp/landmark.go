@@ -259,8 +259,10 @@ func newLMWork(n, m int) *lmWork {
 // and QR's work, the two eigendecompositions and their m×m inputs.
 type lmScratch struct {
 	w         *lmWork
-	eig, eig2 linalg.Eigen
-	sym, sq   []float64 // m·m each: C_DD's upper triangle, T·Tᵀ
+	eig, eig2 linalg.Eigen     // C_DD's; T·Tᵀ's for the posterior
+	proj      linalg.EigenProj // T·Tᵀ's spectrum and projections
+	sym, sq   []float64        // m·m each: C_DD's upper triangle, T·Tᵀ
+	pv        []float64        // 2m: Q₁ᵀy and Q₁ᵀ1 as the columns to project
 }
 
 // scratch returns a scratch for b's n and m from b's pool (put it back
@@ -269,7 +271,7 @@ func (b *landmarkBound) scratch() *lmScratch {
 	if s, ok := b.work.Get().(*lmScratch); ok {
 		return s
 	}
-	return &lmScratch{w: newLMWork(b.n, b.m), sym: make([]float64, b.m*b.m), sq: make([]float64, b.m*b.m)}
+	return &lmScratch{w: newLMWork(b.n, b.m), sym: make([]float64, b.m*b.m), sq: make([]float64, b.m*b.m), pv: make([]float64, 2*b.m)}
 }
 
 // kappaTo writes κ(√d2_i/l) into dst, by kernel.KappaU2To (vectorized
@@ -327,11 +329,24 @@ func (b *landmarkBound) selectTo(w *lmWork, l float64) error {
 			return err
 		}
 		// L[:, j] = (C[:, j] − L[:, :j]·L[q, :j]ᵀ)/√res_q.
+		// Four columns at a time (f64.AddScaled4: the same fused
+		// multiply-adds in the same order as one AddScaled per column, a
+		// quarter of the passes over L[:, j]); zero coefficients skipped.
 		copy(lj, cj)
+		var a [4]float64
+		var xs [4][]float64
+		cnt := 0
 		for t := range j {
 			if lqt := w.l[t*n+q]; lqt != 0 {
-				f64.AddScaled(lj, -lqt, w.l[t*n:t*n+n])
+				a[cnt], xs[cnt] = -lqt, w.l[t*n:t*n+n]
+				if cnt++; cnt == 4 {
+					f64.AddScaled4(lj, &a, xs[0], xs[1], xs[2], xs[3])
+					cnt = 0
+				}
 			}
+		}
+		for k := range cnt {
+			f64.AddScaled(lj, a[k], xs[k])
 		}
 		inv := 1 / math.Sqrt(w.res[q])
 		for i, v := range lj {
@@ -466,40 +481,81 @@ func (b *landmarkBound) lowRankSpectrumTo(dst *lowRankSpec, y []float64, l float
 	if err != nil {
 		return err
 	}
-	return b.spectrumOf(sc, dst, fc)
+	return b.spectrumOf(sc, dst, fc, false)
 }
 
-func (b *landmarkBound) spectrumOf(sc *lmScratch, dst *lowRankSpec, fc *lmFactors) error {
+// spectrumOf writes the spectrum of the factors fc into dst. The
+// likelihood (lowRankSpectrumTo, about 20 times a fit) takes T·Tᵀ's
+// eigenvalues and the projections without forming its eigenvectors
+// (linalg.EigenSymProject: a third of EigenSym's flops); the posterior
+// (vectors true, once a fit) projects on EigenSym's eigenvectors, as
+// before EigenSymProject existed: the same quantities to rounding, kept
+// so that the committed studies fitted on a subset (docs/results/
+// landmarks-every: base and avg, 50 seeds) still reproduce bit for bit.
+func (b *landmarkBound) spectrumOf(sc *lmScratch, dst *lowRankSpec, fc *lmFactors, vectors bool) error {
 	k, r := fc.k, fc.r
 	be := b.be
 	tm := mat.NewDense(k, r, fc.t)
 	tt := mat.NewDense(k, k, sc.sq[:k*k])
 	be.Gemm(false, true, 1, tm, tm, 0, tt)
 	s := mat.NewSymDense(k, tt.RawMatrix().Data) // the upper triangle of T·Tᵀ
-	eig := &sc.eig2
-	if err := be.EigenSym(eig, s); err != nil {
-		return fmt.Errorf("gp: landmarks: %w", err)
+	p := 1
+	if fc.qto != nil {
+		p = 2
 	}
-	dst.lam = append(dst.lam[:0], eig.Values...)
+	ep := &sc.proj
+	sc.pv = sc.pv[:k*p] // cap 2m
+	if vectors {
+		eig := &sc.eig2
+		if err := be.EigenSym(eig, s); err != nil {
+			return fmt.Errorf("gp: landmarks: %w", err)
+		}
+		ep.Values = append(ep.Values[:0], eig.Values...)
+		v := eig.Vectors.RawMatrix()
+		for c := range k {
+			var py, po float64
+			for a := range k {
+				py += v.Data[a*v.Stride+c] * fc.qty[a]
+				if p == 2 {
+					po += v.Data[a*v.Stride+c] * fc.qto[a]
+				}
+			}
+			sc.pv[c*p] = py
+			if p == 2 {
+				sc.pv[c*p+1] = po
+			}
+		}
+	} else {
+		pv := mat.NewDense(k, p, sc.pv)
+		for a := range k {
+			pv.Set(a, 0, fc.qty[a])
+			if p == 2 {
+				pv.Set(a, 1, fc.qto[a])
+			}
+		}
+		if err := linalg.EigenSymProject(be, ep, s, pv); err != nil {
+			return fmt.Errorf("gp: landmarks: %w", err)
+		}
+		raw := ep.Proj.RawMatrix()
+		for c := range k {
+			copy(sc.pv[c*p:c*p+p], raw.Data[c*raw.Stride:c*raw.Stride+p])
+		}
+	}
+	dst.lam = append(dst.lam[:0], ep.Values...)
 	for i := range k - r {
 		dst.lam[i] = 0
 	}
 	for i := k - r; i < k; i++ {
 		dst.lam[i] = max(dst.lam[i], 0)
 	}
-	v := eig.Vectors.RawMatrix()
+	proj := sc.pv // row c: the projections of Q₁ᵀy (and Q₁ᵀ1) on eigenvector c
 	dst.zeros = b.n - k
 	if fc.qto != nil {
 		dst.mean = true
 		dst.yt, dst.ot = dst.yt[:0], dst.ot[:0]
 		for c := range k {
-			var p, o float64
-			for a := range k {
-				p += v.Data[a*v.Stride+c] * fc.qty[a]
-				o += v.Data[a*v.Stride+c] * fc.qto[a]
-			}
-			dst.yt = append(dst.yt, p)
-			dst.ot = append(dst.ot, o)
+			dst.yt = append(dst.yt, proj[c*p])
+			dst.ot = append(dst.ot, proj[c*p+1])
 		}
 		// The zero block: e = (Qᵀ1)[k:]/tailO.
 		ty, to := fc.qty[k:], fc.qto[k:]
@@ -521,11 +577,8 @@ func (b *landmarkBound) spectrumOf(sc *lmScratch, dst *lowRankSpec, fc *lmFactor
 	dst.mean = false
 	dst.yt2 = dst.yt2[:0]
 	for c := range k {
-		var p float64
-		for a := range k {
-			p += v.Data[a*v.Stride+c] * fc.qty[a]
-		}
-		dst.yt2 = append(dst.yt2, p*p)
+		py := proj[c*p]
+		dst.yt2 = append(dst.yt2, py*py)
 	}
 	dst.rest = 0
 	for _, q := range fc.qty[k:] {
@@ -707,7 +760,7 @@ func newLandmarkPost(b *landmarkBound, ys []float64, h Hyper, mean bool) (*landm
 		return nil, err
 	}
 	var spec lowRankSpec
-	if err := b.spectrumOf(sc, &spec, fc); err != nil {
+	if err := b.spectrumOf(sc, &spec, fc, true); err != nil {
 		return nil, err
 	}
 	a, lb, jit, ok := lowRankSums(&spec, h.Variance, h.Noise)

@@ -198,6 +198,58 @@ func TestLandmarkProfileSums(t *testing.T) {
 	}
 }
 
+// TestLandmarkSpectrumPaths: the likelihood's spectrum (eigenvalues and
+// projections without eigenvectors, linalg.EigenSymProject) and the
+// posterior's (EigenSym's eigenvectors) give the same profile sums and
+// GLS mean, with and without a constant mean, on every backend.
+func TestLandmarkSpectrumPaths(t *testing.T) {
+	d, n, m := 3, 60, 12
+	rng := rand.New(rand.NewPCG(43, 0))
+	x, y := sample(rng, n, d)
+	ys, _, _ := standardize(y)
+	for _, c := range lmCases(d) {
+		t.Run(c.name, func(t *testing.T) {
+			b := lmBind(t, lmFamily(t, c, m), x)
+			for _, mean := range []bool{false, true} {
+				for _, l := range []float64{0.3, 1.1, 4} {
+					var spec [2]lowRankSpec
+					for i, vectors := range []bool{false, true} {
+						sc := b.scratch()
+						fc, err := b.factor(sc, l, ys, mean)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if err := b.spectrumOf(sc, &spec[i], fc, vectors); err != nil {
+							t.Fatal(err)
+						}
+						b.work.Put(sc)
+					}
+					for _, v := range []float64{0.5, 3} {
+						for _, s2 := range []float64{1e-3, 0.2} {
+							var a, lb [2]float64
+							for i := range spec {
+								if spec[i].mean {
+									m0, _ := glsSpectral(spec[i].lam, spec[i].yt, spec[i].ot, v, s2, 0, spec[i].tailY, spec[i].tailO, spec[i].rest)
+									a[i], lb[i] = m0, 0
+								} else {
+									var ok bool
+									a[i], lb[i], _, ok = lowRankSums(&spec[i], v, s2)
+									if !ok {
+										t.Fatal("sums not ok")
+									}
+								}
+							}
+							if relDiff(a[0], a[1]) > 1e-10 || relDiff(lb[0], lb[1]) > 1e-10 {
+								t.Errorf("mean %v ℓ=%g v=%g σ²=%g: projected %.15g %.15g, eigenvectors %.15g %.15g", mean, l, v, s2, a[0], lb[0], a[1], lb[1])
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
 // TestLandmarkGradFD: the landmark posterior's gradients against central
 // differences of its own predictions.
 func TestLandmarkGradFD(t *testing.T) {

@@ -18,6 +18,14 @@
 //     Cholesky solves are the two triangular BLAS solves dpotrs would make,
 //     called directly so that L is not transposed on every solve.
 //
+// Beside the interface, EigenSymProject(be, …) computes the eigenvalues
+// and the projections Qᵀ·B of a few vectors without forming Q: the
+// reduction, the reflectors applied to B, then implicit QL on the
+// tridiagonal with its rotations applied to the projections (about
+// 4n³/3 flops against EigenSym's 4.7n³); on openblas the reduction is
+// LAPACK's dsytrd and dormtr. It is what a likelihood needs when only
+// Σ f(λ_j)·(q_jᵀb)² matters.
+//
 // Choose a backend with ByName("gonum"|"openblas") (the perf CLI's
 // --backend flag), or Default, which reads the environment variable
 // SYMBO_BACKEND (unset or empty: gonum). Available lists the backends

@@ -20,6 +20,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/netlib/blas/netlib"
 	"gonum.org/v1/netlib/lapack/lapacke"
+
+	"github.com/symbo/symbo/linalg/internal/eigsym"
 )
 
 const openBLASCompiled = true
@@ -144,4 +146,47 @@ func blasTrans(t bool) blas.Transpose {
 		return blas.Trans
 	}
 	return blas.NoTrans
+}
+
+// eigenSymProject reduces a copy of a's upper triangle with LAPACK's
+// dsytrd, applies Qᵀ to dst.Proj (holding b) with dormtr, and finishes
+// with eigsym's tridiagonal iteration on the projections.
+func (openBLASBackend) eigenSymProject(dst *EigenProj, a *mat.SymDense, n int) error {
+	work := getF64(n*n + 3*n)
+	defer f64Pool.Put(work)
+	aw, d, e, tau := (*work)[:n*n], (*work)[n*n:n*n+n], (*work)[n*n+n:n*n+2*n], (*work)[n*n+2*n:]
+	copyUpper(aw, n, a)
+	raw := dst.Proj.RawMatrix()
+	_, p := dst.Proj.Dims()
+	sigma := eigsym.ScaleUpper(n, aw, n) // as dsyevd: no overflow in the reduction
+	if sigma == 0 {                      // a = 0: every eigenvalue 0, Q = I
+		clear(dst.Values)
+		return nil
+	}
+	var q [1]float64
+	if !lapacke.Dsytrd('U', n, aw, n, d, e, tau, q[:], -1) {
+		panic("linalg: EigenSymProject: dsytrd workspace query failed")
+	}
+	var q2 [1]float64
+	if !lapacke.Dormtr('L', 'U', 'T', n, p, aw, n, tau, raw.Data, raw.Stride, q2[:], -1) {
+		panic("linalg: EigenSymProject: dormtr workspace query failed")
+	}
+	lw := max(int(q[0]), int(q2[0]), 1)
+	w := getF64(lw)
+	defer f64Pool.Put(w)
+	if !lapacke.Dsytrd('U', n, aw, n, d, e, tau, *w, lw) {
+		return fmt.Errorf("linalg: EigenSymProject: OpenBLAS dsytrd failed (n = %d)", n)
+	}
+	if !lapacke.Dormtr('L', 'U', 'T', n, p, aw, n, tau, raw.Data, raw.Stride, *w, lw) {
+		return fmt.Errorf("linalg: EigenSymProject: OpenBLAS dormtr failed (n = %d)", n)
+	}
+	if err := eigsym.SolveTridiagProject(n, d, e, dst.Values, raw.Data, raw.Stride, p); err != nil {
+		return fmt.Errorf("linalg: EigenSymProject: %w", err)
+	}
+	if sigma != 1 {
+		for j := range dst.Values {
+			dst.Values[j] /= sigma
+		}
+	}
+	return nil
 }

@@ -36,6 +36,22 @@ func AddScaled(y []float64, alpha float64, x []float64) {
 	addScaled(y, alpha, x)
 }
 
+// AddScaled4 does AddScaled(y, a[0], x0), then with a[1] and x1, a[2] and
+// x2, a[3] and x3 — the same bits (each element one chain of four fused
+// multiply-adds in that order) in one pass over y: the update of a column
+// by four others, with a quarter of the loads and stores of y. The slices
+// have equal lengths; y must not overlap the others.
+func AddScaled4(y []float64, a *[4]float64, x0, x1, x2, x3 []float64) {
+	n := len(y)
+	if len(x0) != n || len(x1) != n || len(x2) != n || len(x3) != n {
+		panic(fmt.Sprintf("f64: AddScaled4: len(y) = %d, len(x) = %d, %d, %d, %d", n, len(x0), len(x1), len(x2), len(x3)))
+	}
+	if n == 0 {
+		return
+	}
+	addScaled4(y, a, x0, x1, x2, x3)
+}
+
 // InnerAddScaled does AddScaled(y, alpha, a) and returns Inner(a, x), with
 // the same bits, in one pass over a: the row kernel of a symmetric
 // matrix-vector product stored by triangle. The slices have equal lengths;
@@ -108,6 +124,17 @@ func addScaledGeneric(y []float64, alpha float64, x []float64) {
 	x = x[:len(y)]
 	for j, v := range x {
 		y[j] = math.FMA(alpha, v, y[j])
+	}
+}
+
+// addScaled4Generic is the specification of AddScaled4.
+func addScaled4Generic(y []float64, a *[4]float64, x0, x1, x2, x3 []float64) {
+	x0, x1, x2, x3 = x0[:len(y)], x1[:len(y)], x2[:len(y)], x3[:len(y)]
+	for j, v := range y {
+		v = math.FMA(a[0], x0[j], v)
+		v = math.FMA(a[1], x1[j], v)
+		v = math.FMA(a[2], x2[j], v)
+		y[j] = math.FMA(a[3], x3[j], v)
 	}
 }
 

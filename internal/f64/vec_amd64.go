@@ -41,6 +41,22 @@ func addScaled(y []float64, alpha float64, x []float64) {
 	addScaledGeneric(y, alpha, x)
 }
 
+func addScaled4(y []float64, a *[4]float64, x0, x1, x2, x3 []float64) {
+	switch {
+	case feat.avx512:
+		addScaled4AVX512(&y[0], a, &x0[0], &x1[0], &x2[0], &x3[0], len(y))
+		return
+	case feat.avx2:
+		n := len(y) &^ 3
+		if n > 0 {
+			addScaled4AVX2(&y[0], a, &x0[0], &x1[0], &x2[0], &x3[0], n)
+		}
+		addScaled4Generic(y[n:], a, x0[n:], x1[n:], x2[n:], x3[n:])
+		return
+	}
+	addScaled4Generic(y, a, x0, x1, x2, x3)
+}
+
 func innerAddScaled(y []float64, alpha float64, a, x []float64) float64 {
 	switch {
 	case feat.avx512:
@@ -100,6 +116,16 @@ func addScaledAVX512(y *float64, alpha float64, x *float64, n int)
 //
 //go:noescape
 func addScaledAVX2(y *float64, alpha float64, x *float64, n int)
+
+// addScaled4AVX512 is addScaled4Generic for n ≥ 1 elements.
+//
+//go:noescape
+func addScaled4AVX512(y *float64, a *[4]float64, x0, x1, x2, x3 *float64, n int)
+
+// addScaled4AVX2 is addScaled4Generic for n (a multiple of 4) elements.
+//
+//go:noescape
+func addScaled4AVX2(y *float64, a *[4]float64, x0, x1, x2, x3 *float64, n int)
 
 // innerAddScaledAVX512 is innerAddScaledGeneric for n ≥ 1 elements.
 //

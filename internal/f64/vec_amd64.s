@@ -394,3 +394,139 @@ iasn2loop:
 	VMOVUPD     Y3, 96(DX)
 	VZEROUPPER
 	RET
+
+// func addScaled4AVX512(y *float64, a *[4]float64, x0, x1, x2, x3 *float64, n int)
+// y = fma(a3, x3, fma(a2, x2, fma(a1, x1, fma(a0, x0, y)))), per element.
+TEXT ·addScaled4AVX512(SB), NOSPLIT, $0-56
+	MOVQ         y+0(FP), DI
+	MOVQ         a+8(FP), AX
+	VBROADCASTSD 0(AX), Z28
+	VBROADCASTSD 8(AX), Z29
+	VBROADCASTSD 16(AX), Z30
+	VBROADCASTSD 24(AX), Z31
+	MOVQ         x0+16(FP), SI
+	MOVQ         x1+24(FP), R8
+	MOVQ         x2+32(FP), R9
+	MOVQ         x3+40(FP), R10
+	MOVQ         n+48(FP), CX
+
+axpy4x512loop16:
+	CMPQ        CX, $16
+	JLT         axpy4x512loop8
+	VMOVUPD     (DI), Z0
+	VMOVUPD     64(DI), Z1
+	VFMADD231PD (SI), Z28, Z0
+	VFMADD231PD 64(SI), Z28, Z1
+	VFMADD231PD (R8), Z29, Z0
+	VFMADD231PD 64(R8), Z29, Z1
+	VFMADD231PD (R9), Z30, Z0
+	VFMADD231PD 64(R9), Z30, Z1
+	VFMADD231PD (R10), Z31, Z0
+	VFMADD231PD 64(R10), Z31, Z1
+	VMOVUPD     Z0, (DI)
+	VMOVUPD     Z1, 64(DI)
+	ADDQ        $128, SI
+	ADDQ        $128, R8
+	ADDQ        $128, R9
+	ADDQ        $128, R10
+	ADDQ        $128, DI
+	SUBQ        $16, CX
+	JMP         axpy4x512loop16
+
+axpy4x512loop8:
+	CMPQ        CX, $8
+	JLT         axpy4x512tail
+	VMOVUPD     (DI), Z0
+	VFMADD231PD (SI), Z28, Z0
+	VFMADD231PD (R8), Z29, Z0
+	VFMADD231PD (R9), Z30, Z0
+	VFMADD231PD (R10), Z31, Z0
+	VMOVUPD     Z0, (DI)
+	ADDQ        $64, SI
+	ADDQ        $64, R8
+	ADDQ        $64, R9
+	ADDQ        $64, R10
+	ADDQ        $64, DI
+	SUBQ        $8, CX
+	JMP         axpy4x512loop8
+
+axpy4x512tail:
+	TESTQ       CX, CX
+	JZ          axpy4x512done
+	MOVQ        $1, AX
+	SHLQ        CX, AX
+	DECQ        AX
+	KMOVW       AX, K1
+	VMOVUPD.Z   (DI), K1, Z0
+	VMOVUPD.Z   (SI), K1, Z1
+	VFMADD231PD Z1, Z28, Z0
+	VMOVUPD.Z   (R8), K1, Z1
+	VFMADD231PD Z1, Z29, Z0
+	VMOVUPD.Z   (R9), K1, Z1
+	VFMADD231PD Z1, Z30, Z0
+	VMOVUPD.Z   (R10), K1, Z1
+	VFMADD231PD Z1, Z31, Z0
+	VMOVUPD     Z0, K1, (DI)
+
+axpy4x512done:
+	VZEROUPPER
+	RET
+
+// func addScaled4AVX2(y *float64, a *[4]float64, x0, x1, x2, x3 *float64, n int)
+// addScaled4AVX512 for n a multiple of 4.
+TEXT ·addScaled4AVX2(SB), NOSPLIT, $0-56
+	MOVQ         y+0(FP), DI
+	MOVQ         a+8(FP), AX
+	VBROADCASTSD 0(AX), Y12
+	VBROADCASTSD 8(AX), Y13
+	VBROADCASTSD 16(AX), Y14
+	VBROADCASTSD 24(AX), Y15
+	MOVQ         x0+16(FP), SI
+	MOVQ         x1+24(FP), R8
+	MOVQ         x2+32(FP), R9
+	MOVQ         x3+40(FP), R10
+	MOVQ         n+48(FP), CX
+
+axpy4x2loop8:
+	CMPQ        CX, $8
+	JLT         axpy4x2loop4
+	VMOVUPD     (DI), Y0
+	VMOVUPD     32(DI), Y1
+	VFMADD231PD (SI), Y12, Y0
+	VFMADD231PD 32(SI), Y12, Y1
+	VFMADD231PD (R8), Y13, Y0
+	VFMADD231PD 32(R8), Y13, Y1
+	VFMADD231PD (R9), Y14, Y0
+	VFMADD231PD 32(R9), Y14, Y1
+	VFMADD231PD (R10), Y15, Y0
+	VFMADD231PD 32(R10), Y15, Y1
+	VMOVUPD     Y0, (DI)
+	VMOVUPD     Y1, 32(DI)
+	ADDQ        $64, SI
+	ADDQ        $64, R8
+	ADDQ        $64, R9
+	ADDQ        $64, R10
+	ADDQ        $64, DI
+	SUBQ        $8, CX
+	JMP         axpy4x2loop8
+
+axpy4x2loop4:
+	TESTQ       CX, CX
+	JZ          axpy4x2done
+	VMOVUPD     (DI), Y0
+	VFMADD231PD (SI), Y12, Y0
+	VFMADD231PD (R8), Y13, Y0
+	VFMADD231PD (R9), Y14, Y0
+	VFMADD231PD (R10), Y15, Y0
+	VMOVUPD     Y0, (DI)
+	ADDQ        $32, SI
+	ADDQ        $32, R8
+	ADDQ        $32, R9
+	ADDQ        $32, R10
+	ADDQ        $32, DI
+	SUBQ        $4, CX
+	JMP         axpy4x2loop4
+
+axpy4x2done:
+	VZEROUPPER
+	RET

@@ -89,6 +89,45 @@ func TestVecPaths(t *testing.T) {
 	}
 }
 
+// TestAddScaled4 checks AddScaled4 on every path against four AddScaled
+// calls written out with math.FMA (bit for bit), with guards around y.
+func TestAddScaled4(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, guard := range []float64{math.NaN(), 1e300} {
+		for _, n := range vecSizes() {
+			var xs [4][]float64
+			var a [4]float64
+			for k := range xs {
+				_, xs[k] = guarded(n, r.IntN(4), guard)
+				randVec(r, xs[k])
+				a[k] = r.NormFloat64()
+			}
+			if n%5 == 1 {
+				a[2] = 0 // a zero coefficient still rounds (−0 + 0)
+			}
+			y0 := make([]float64, n)
+			randVec(r, y0)
+			want := make([]float64, n)
+			for j := range n {
+				v := y0[j]
+				for k := range xs {
+					v = math.FMA(a[k], xs[k][j], v)
+				}
+				want[j] = v
+			}
+			for _, p := range paths() {
+				restore := setFeatures(p.f)
+				off := r.IntN(4)
+				ybuf, y := guarded(n, off, guard)
+				copy(y, y0)
+				AddScaled4(y, &a, xs[0], xs[1], xs[2], xs[3])
+				checkVec(t, p.name+" AddScaled4", n, y, want, ybuf, off, guard)
+				restore()
+			}
+		}
+	}
+}
+
 func checkVec(t *testing.T, name string, n int, got, want, buf []float64, off int, guard float64) {
 	t.Helper()
 	for j := range n {
@@ -105,8 +144,12 @@ func checkVec(t *testing.T, name string, n int, got, want, buf []float64, off in
 
 func TestVecPanics(t *testing.T) {
 	for name, f := range map[string]func(){
-		"Inner":          func() { Inner(make([]float64, 3), make([]float64, 4)) },
-		"AddScaled":      func() { AddScaled(make([]float64, 3), 1, make([]float64, 4)) },
+		"Inner":     func() { Inner(make([]float64, 3), make([]float64, 4)) },
+		"AddScaled": func() { AddScaled(make([]float64, 3), 1, make([]float64, 4)) },
+		"AddScaled4": func() {
+			x := make([]float64, 3)
+			AddScaled4(x, &[4]float64{}, x, x, make([]float64, 2), x)
+		},
 		"InnerAddScaled": func() { InnerAddScaled(make([]float64, 3), 1, make([]float64, 3), make([]float64, 4)) },
 	} {
 		func() {

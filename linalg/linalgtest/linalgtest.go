@@ -38,6 +38,7 @@ func Run(t *testing.T, b linalg.Backend) {
 	t.Run("EigenSymSpectrum", func(t *testing.T) { testEigenSpectrum(t, b) })
 	t.Run("EigenSymSpecial", func(t *testing.T) { testEigenSpecial(t, b) })
 	t.Run("EigenSymReuse", func(t *testing.T) { testEigenReuse(t, b) })
+	t.Run("EigenSymProject", func(t *testing.T) { testEigenProject(t, b) })
 	t.Run("Cholesky", func(t *testing.T) { testCholesky(t, b) })
 	t.Run("CholeskyNotPD", func(t *testing.T) { testCholeskyNotPD(t, b) })
 	t.Run("BadInput", func(t *testing.T) { testBadInput(t, b) })
@@ -677,4 +678,116 @@ func testDeterministic(t *testing.T, b linalg.Backend) {
 			t.Errorf("concurrent call %d differs from the serial result", w)
 		}
 	}
+}
+
+// testEigenProject checks linalg.EigenSymProject against the backend's
+// own EigenSym (itself checked against a's definition by CheckEigen):
+// the eigenvalues to Tol·‖A‖, and, since a row's sign and a cluster's
+// basis are free, the determined sums Σ_j f(λ_j)·P_jc·P_jc′ for f = 1, λ
+// and 1/(λ + c) (c keeping the denominators ≥ ‖A‖) to Tol relative —
+// on random indefinite, positive definite, clustered and graded
+// matrices; then its errors (NaN in b, rows not n) and dst reuse.
+func testEigenProject(t *testing.T, b linalg.Backend) {
+	for _, n := range Sizes() {
+		r := rng(uint64(n) + 500)
+		vals := make([]float64, n)
+		for i := range vals {
+			vals[i] = float64(i%3) - 1 // exact repeats
+		}
+		clustered, _ := WithSpectrum(r, vals)
+		for i := range vals {
+			vals[i] = math.Pow(10, -8*float64(i)/float64(max(n-1, 1)))
+		}
+		graded, _ := WithSpectrum(r, vals)
+		huge := RandomSymmetric(r, n) // scaled into range before the reduction
+		huge.ScaleSym(0x1p+1000, huge)
+		for kind, a := range map[string]*mat.SymDense{
+			"indefinite": RandomSymmetric(r, n), "pd": RandomPD(r, n),
+			"clustered": clustered, "graded": graded, "huge": huge,
+		} {
+			t.Run(fmt.Sprintf("kind=%s/n=%d", kind, n), func(t *testing.T) {
+				p := 1 + n%3
+				bm := mat.NewDense(n, p, nil)
+				for i := range n {
+					for c := range p {
+						bm.Set(i, c, r.NormFloat64())
+					}
+				}
+				var dst linalg.EigenProj
+				if err := linalg.EigenSymProject(b, &dst, a, bm); err != nil {
+					t.Fatal(err)
+				}
+				var e linalg.Eigen
+				if err := b.EigenSym(&e, a); err != nil {
+					t.Fatal(err)
+				}
+				var want mat.Dense
+				want.Mul(e.Vectors.T(), bm)
+				norm := max(math.Abs(e.Values[0]), math.Abs(e.Values[n-1]))
+				for i := range n {
+					if d := math.Abs(dst.Values[i] - e.Values[i]); !(d <= Tol*norm) {
+						t.Errorf("Values[%d] = %.17g, EigenSym %.17g", i, dst.Values[i], e.Values[i])
+					}
+				}
+				fs := map[string]func(float64) float64{
+					"1":     func(float64) float64 { return 1 },
+					"λ":     func(l float64) float64 { return l / norm },
+					"1/λ+c": func(l float64) float64 { return norm / (l + 2*norm) },
+				}
+				for name, f := range fs {
+					for c := range p {
+						for c2 := range p {
+							var got, ref, scale float64
+							for j := range n {
+								got += f(dst.Values[j]) * dst.Proj.At(j, c) * dst.Proj.At(j, c2)
+								ref += f(e.Values[j]) * want.At(j, c) * want.At(j, c2)
+								scale += want.At(j, c)*want.At(j, c) + want.At(j, c2)*want.At(j, c2)
+							}
+							if d := math.Abs(got - ref); !(d <= Tol*scale) {
+								t.Errorf("f = %s, columns %d, %d: Σ f·P·P = %.17g, from EigenSym %.17g", name, c, c2, got, ref)
+							}
+						}
+					}
+				}
+			})
+		}
+	}
+	t.Run("errors", func(t *testing.T) {
+		a := RandomSymmetric(rng(3), 4)
+		var dst linalg.EigenProj
+		if err := linalg.EigenSymProject(b, &dst, a, mat.NewDense(3, 1, nil)); err == nil {
+			t.Error("b with 3 rows for a 4×4 a: no error")
+		}
+		bad := mat.NewDense(4, 2, nil)
+		bad.Set(2, 1, math.NaN())
+		if err := linalg.EigenSymProject(b, &dst, a, bad); !errors.Is(err, linalg.ErrNotFinite) {
+			t.Errorf("NaN in b: err = %v, want ErrNotFinite", err)
+		}
+		a.SetSym(1, 2, math.Inf(1))
+		if err := linalg.EigenSymProject(b, &dst, a, mat.NewDense(4, 1, nil)); !errors.Is(err, linalg.ErrNotFinite) {
+			t.Errorf("Inf in a: err = %v, want ErrNotFinite", err)
+		}
+	})
+	t.Run("reuse", func(t *testing.T) {
+		var dst linalg.EigenProj
+		for _, n := range []int{7, 3, 7} {
+			a := RandomSymmetric(rng(uint64(n)), n)
+			bm := mat.NewDense(n, 2, nil)
+			bm.Set(0, 0, 1)
+			bm.Set(n-1, 1, 1)
+			if err := linalg.EigenSymProject(b, &dst, a, bm); err != nil {
+				t.Fatal(err)
+			}
+			if r, c := dst.Proj.Dims(); len(dst.Values) != n || r != n || c != 2 {
+				t.Fatalf("n = %d: %d values, Proj %d×%d", n, len(dst.Values), r, c)
+			}
+			var s float64
+			for j := range n {
+				s += dst.Proj.At(j, 0) * dst.Proj.At(j, 0)
+			}
+			if math.Abs(s-1) > 1e-14 {
+				t.Errorf("n = %d: ‖Qᵀe_0‖² = %v", n, s)
+			}
+		}
+	})
 }

@@ -2,7 +2,6 @@ package eigsym
 
 import (
 	"fmt"
-	"math"
 	"sync"
 )
 
@@ -29,13 +28,8 @@ func Eigen(n int, a []float64, lda int, vals, z []float64, ldz int, workers int)
 	defer wsPool.Put(ws)
 
 	// Scale into [rmin, rmax] by a power of two (exact), as dsyevd.
-	var anrm float64
-	for i := range n {
-		for _, v := range a[i*lda+i : i*lda+n] {
-			anrm = max(anrm, math.Abs(v))
-		}
-	}
-	if anrm == 0 {
+	sigma := ScaleUpper(n, a, lda)
+	if sigma == 0 {
 		for i := range n {
 			vals[i] = 0
 			row := z[i*ldz : i*ldz+n]
@@ -43,22 +37,6 @@ func Eigen(n int, a []float64, lda int, vals, z []float64, ldz int, workers int)
 			row[i] = 1
 		}
 		return nil
-	}
-	sigma := 1.0
-	switch {
-	case anrm < rmin:
-		_, e := math.Frexp(rmin / anrm)
-		sigma = math.Ldexp(1, e-1)
-	case anrm > rmax:
-		_, e := math.Frexp(anrm / rmax)
-		sigma = math.Ldexp(1, -e)
-	}
-	if sigma != 1 {
-		for i := range n {
-			for j := i; j < n; j++ {
-				a[i*lda+j] *= sigma
-			}
-		}
 	}
 
 	d := ws.floats(&ws.d, n)

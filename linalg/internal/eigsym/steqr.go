@@ -20,6 +20,19 @@ func steqr(m int, d, e []float64, z []float64, ldz int) bool {
 		clear(row)
 		row[i] = 1
 	}
+	return ql(m, d, e, z, ldz, m, 0)
+}
+
+// ql is steqr's iteration on the rows×m block z as given: each plane
+// rotation of the iteration, G acting on columns i and i+1, is applied as
+// z ← z·G. With z = I (steqr) the columns end as the eigenvectors; with
+// the rows of z holding vectors bᵀ (TridiagProject) they end as bᵀ·V,
+// the projections of b on the eigenvectors, in O(rows) per rotation.
+// An off-diagonal is also negligible when |e_i| ≤ absTol (0: only the
+// relative test): the absolute test, of a block scaled to norm about 1,
+// that lets a cluster of eigenvalues at 0 converge (the relative test
+// asks such off-diagonals to fall below ε·|d|, itself near 0).
+func ql(m int, d, e []float64, z []float64, ldz, rows int, absTol float64) bool {
 	if m == 1 {
 		return true
 	}
@@ -43,7 +56,7 @@ func steqr(m int, d, e []float64, z []float64, ldz int) bool {
 			// progress.
 			mm := l
 			for ; mm < m-1; mm++ {
-				if ee[mm]*ee[mm] <= eps*eps*math.Abs(d[mm])*math.Abs(d[mm+1])+safmin {
+				if ee[mm]*ee[mm] <= eps*eps*math.Abs(d[mm])*math.Abs(d[mm+1])+safmin || math.Abs(ee[mm]) <= absTol {
 					ee[mm] = 0
 					break
 				}
@@ -79,7 +92,7 @@ func steqr(m int, d, e []float64, z []float64, ldz int) bool {
 				d[i+1] = g + p
 				g = c*r - b
 				// Columns i and i+1 of z: adjacent entries of every row.
-				for k := range m {
+				for k := range rows {
 					zk := z[k*ldz+i : k*ldz+i+2]
 					f := zk[1]
 					zk[1] = s*zk[0] + c*f

@@ -6,6 +6,7 @@ type workspace struct {
 	d, e, tau               []float64
 	vw, t1, v, y, symv, dcf []float64 // sytrd, stedc
 	ovt, ot                 []float64 // ormtr
+	proj                    []float64 // ValuesProject
 	order, dci, ooff        []int     // stedc, ormtr
 }
 
