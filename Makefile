@@ -147,11 +147,12 @@ results:
 ## results-check: the committed results regenerate — perf check reruns the
 ## cheapest cells (CHECK_CELLS, default 2) of every record.json under
 ## docs/results with the recorded settings, CHECK_SEEDS seeds of each
-## (0: all; CI uses 1, which keeps the 500-evaluation landmark runs to
-## about 4 minutes), plus CHECK_SPOT runs per record drawn among the
-## others of at most 5 s (CI: 2; the draw's seed is HEAD's commit time,
-## so a commit always checks the same runs and successive commits
-## different ones), and compares the metrics bit for bit.
+## (0: all; CI uses 1: one or two 500-evaluation runs per landmark
+## record, 1-5 minutes each), plus CHECK_SPOT runs per record drawn among
+## the others of at most 5 s (CI: 2; the draw's seed is HEAD's commit
+## time, so a commit always checks the same runs and successive commits
+## different ones), and compares the metrics bit for bit. The runs of
+## all records share one pool of GOMAXPROCS workers, longest first.
 CHECK_CELLS ?= 2
 CHECK_SEEDS ?= 0
 CHECK_SPOT ?= 0

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -45,6 +46,11 @@ costlier cells, which the cheapest cells' first seeds miss, is then
 caught over repeated checks. Results are a function of the code, the
 settings and the seeds, so a committed table that its command no longer
 reproduces fails here.
+
+The runs of every record share one pool of --workers goroutines, the
+longest recorded first; each record's line comes on stdout, in --dir's
+order, once its runs and those of the records before it are done, with
+the run time they took. Progress goes to stderr.
 
 Exit status 0 when every rerun matches; 1 with one line per mismatch, or
 when a record says its code had uncommitted changes; 2 on bad input.
@@ -188,13 +194,15 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var failures []string
+	plans := make([]checkPlan, len(dirs))
 	for i, dir := range dirs {
-		f, err := recheck(dir, recs[i], *cells, *seeds, sp, *workers, fs.budget, stdout)
-		if err != nil {
+		if plans[i], err = planCheck(dir, recs[i], *cells, *seeds, sp, fs.budget); err != nil {
 			return err
 		}
-		failures = append(failures, f...)
+	}
+	failures, err := runChecks(plans, *workers, stdout, stderr)
+	if err != nil {
+		return err
 	}
 	for _, f := range failures[:max(len(failures)-1, 0)] {
 		fmt.Fprintln(stderr, "perf check: "+f)
@@ -275,15 +283,26 @@ func (s spotDraw) pick(dir string, cand []runRecord) []runRecord {
 	return out
 }
 
-// recheck reruns the first seeds seeds (0: all) of the cells cheapest
-// cells of the record rec of dir, and sp's draw of the other runs, on
-// workers goroutines within the memory budget b, prints a line saying how
-// it went, and returns one failure per rerun that differs (and one for a
-// record of uncommitted code).
-func recheck(dir string, rec resultsRecord, cells, seeds int, sp spotDraw, workers int, b int64, stdout io.Writer) ([]string, error) {
-	var failures []string
+// checkPlan is what perf check reruns of one record: the runs, the
+// metrics recorded for them (want, in the same order), the names of the
+// cells and spot draws for its report line, and the failures known before
+// any run (a record of uncommitted code).
+type checkPlan struct {
+	dir      string
+	rec      resultsRecord
+	runs     []experiments.Run[*bo.Trace]
+	want     []runRecord
+	names    []string
+	failures []string
+}
+
+// planCheck plans the rerun of the first seeds seeds (0: all) of the
+// cells cheapest cells of the record rec of dir, and sp's draw of its
+// other runs, within the memory budget b.
+func planCheck(dir string, rec resultsRecord, cells, seeds int, sp spotDraw, b int64) (checkPlan, error) {
+	p := checkPlan{dir: dir, rec: rec}
 	if rec.Modified {
-		failures = append(failures, fmt.Sprintf("%s: recorded from commit %s with uncommitted changes", dir, rec.Revision))
+		p.failures = append(p.failures, fmt.Sprintf("%s: recorded from commit %s with uncommitted changes", dir, rec.Revision))
 	}
 	byCell := map[cellKey][]runRecord{}
 	cost := map[cellKey]float64{}
@@ -306,16 +325,14 @@ func recheck(dir string, rec resultsRecord, cells, seeds int, sp spotDraw, worke
 	keys = keys[:min(cells, len(keys))]
 	cfg, err := rec.Protocol.config(0, b)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
+		return p, fmt.Errorf("%s: %w", dir, err)
 	}
 	rule, err := parseNoiseFlag(rec.Noise)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
+		return p, fmt.Errorf("%s: %w", dir, err)
 	}
 	var specs []experiments.RunSpec
-	var want []runRecord
-	names := make([]string, len(keys))
-	for j, k := range keys {
+	for _, k := range keys {
 		runs := byCell[k]
 		slices.SortFunc(runs, func(a, b runRecord) int { return int(a.Seed) - int(b.Seed) })
 		if seeds > 0 {
@@ -323,12 +340,13 @@ func recheck(dir string, rec resultsRecord, cells, seeds int, sp spotDraw, worke
 		}
 		for _, r := range runs {
 			specs = append(specs, experiments.RunSpec{Index: len(specs), Problem: r.Problem, Kernel: r.Kernel, Seed: r.Seed, Batch: r.Batch})
-			want = append(want, r)
+			p.want = append(p.want, r)
 		}
-		names[j] = fmt.Sprintf("%s/%s", k.problem, k.kernel)
+		name := fmt.Sprintf("%s/%s", k.problem, k.kernel)
 		if k.batch > 1 {
-			names[j] += fmt.Sprintf("/q=%d", k.batch)
+			name += fmt.Sprintf("/q=%d", k.batch)
 		}
+		p.names = append(p.names, name)
 	}
 	if sp.n > 0 {
 		type runKey struct {
@@ -336,7 +354,7 @@ func recheck(dir string, rec resultsRecord, cells, seeds int, sp spotDraw, worke
 			seed uint64
 		}
 		chosen := map[runKey]bool{}
-		for _, r := range want {
+		for _, r := range p.want {
 			chosen[runKey{cellKey{r.Problem, r.Kernel, r.Batch}, r.Seed}] = true
 		}
 		var cand []runRecord
@@ -347,39 +365,103 @@ func recheck(dir string, rec resultsRecord, cells, seeds int, sp spotDraw, worke
 		}
 		for _, r := range sp.pick(dir, cand) {
 			specs = append(specs, experiments.RunSpec{Index: len(specs), Problem: r.Problem, Kernel: r.Kernel, Seed: r.Seed, Batch: r.Batch})
-			want = append(want, r)
+			p.want = append(p.want, r)
 			name := fmt.Sprintf("%s/%s seed %d", r.Problem, r.Kernel, r.Seed)
 			if r.Batch > 1 {
 				name += fmt.Sprintf(" q=%d", r.Batch)
 			}
-			names = append(names, name+fmt.Sprintf(" (spot, --spot-seed %d)", sp.seed))
+			p.names = append(p.names, name+fmt.Sprintf(" (spot, --spot-seed %d)", sp.seed))
 		}
 	}
-	start := time.Now()
-	runs, err := experiments.BORuns(specs, cfg, rec.Protocol.Iters, 0, rule)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
+	if p.runs, err = experiments.BORuns(specs, cfg, rec.Protocol.Iters, 0, rule); err != nil {
+		return p, fmt.Errorf("%s: %w", dir, err)
 	}
-	traces, err := experiments.Execute(runs, experiments.ExecOptions[*bo.Trace]{Workers: workers})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
-	}
-	bad := 0
-	for j, tr := range traces {
-		w := want[j]
-		got := experiments.MetricOf(tr, rec.Regret == "all")
-		if math.Float64bits(got) != math.Float64bits(w.Metric) || math.Float64bits(tr.BestF) != math.Float64bits(w.BestF) {
-			bad++
-			failures = append(failures, fmt.Sprintf("%s: %s %s seed %d batch %d: metric %v (recorded %v), best f %v (recorded %v)",
-				dir, w.Problem, w.Kernel, w.Seed, w.Batch, got, w.Metric, tr.BestF, w.BestF))
+	for i := range p.runs {
+		r := &p.runs[i]
+		r.Label = dir + ": " + r.Label
+		r.Cell = dir + ": " + r.Cell // the ETA model: cells of different protocols differ in cost
+		if s := p.want[i].Seconds; s > 0 {
+			r.Cost = s // the recorded time predicts the rerun better than the cost model
 		}
 	}
-	status := "identical"
-	if bad > 0 {
-		status = fmt.Sprintf("%d differ", bad)
+	return p, nil
+}
+
+// runChecks reruns the runs of every plan on workers goroutines (0:
+// GOMAXPROCS) as one pool, the longest recorded first, so that a record
+// of one costly run does not leave the other workers idle while it
+// reruns. A progress bar goes to stderr. When every run of a plan and of
+// the plans before it has finished, it prints the plan's line on stdout
+// (so the lines come in the order of the plans, as the runs finish): its
+// runs, the run time they took (summed over the runs; they ran
+// alongside other plans' runs) and how they compare. It returns one
+// failure per rerun that differs, after each plan's own failures.
+func runChecks(plans []checkPlan, workers int, stdout, stderr io.Writer) ([]string, error) {
+	var runs []experiments.Run[*bo.Trace]
+	owner := []int{} // plan of each pooled run
+	left := make([]int, len(plans))
+	for j, p := range plans {
+		for _, r := range p.runs {
+			runs = append(runs, r)
+			owner = append(owner, j)
+		}
+		left[j] = len(p.runs)
 	}
-	fmt.Fprintf(stdout, "%s (commit %s): %d runs of %s rerun in %s: %s\n", dir, shortRev(rec.Revision), len(specs),
-		strings.Join(names, ", "), fmtDuration(time.Since(start)), status)
+	first := make([]int, len(plans)) // index of each plan's first run in the pool
+	for j := 1; j < len(plans); j++ {
+		first[j] = first[j-1] + len(plans[j-1].runs)
+	}
+	seconds := make([]float64, len(runs))
+	for i := range runs {
+		do := runs[i].Do
+		runs[i].Do = func(ctx context.Context) (*bo.Trace, error) {
+			t0 := time.Now()
+			tr, err := do(ctx)
+			seconds[i] = time.Since(t0).Seconds() // written before Execute hands the result on
+			return tr, err
+		}
+	}
+	results := make([]*bo.Trace, len(runs))
+	var failures []string
+	next := 0 // the first plan whose line is not printed yet
+	report := func() {
+		for ; next < len(plans) && left[next] == 0; next++ {
+			p := plans[next]
+			failures = append(failures, p.failures...)
+			bad, took := 0, 0.0
+			for k, w := range p.want {
+				tr := results[first[next]+k]
+				took += seconds[first[next]+k]
+				got := experiments.MetricOf(tr, p.rec.Regret == "all")
+				if math.Float64bits(got) != math.Float64bits(w.Metric) || math.Float64bits(tr.BestF) != math.Float64bits(w.BestF) {
+					bad++
+					failures = append(failures, fmt.Sprintf("%s: %s %s seed %d batch %d: metric %v (recorded %v), best f %v (recorded %v)",
+						p.dir, w.Problem, w.Kernel, w.Seed, w.Batch, got, w.Metric, tr.BestF, w.BestF))
+				}
+			}
+			status := "identical"
+			if bad > 0 {
+				status = fmt.Sprintf("%d differ", bad)
+			}
+			fmt.Fprintf(stdout, "%s (commit %s): %d runs of %s rerun (%s of run time): %s\n", p.dir, shortRev(p.rec.Revision), len(p.want),
+				strings.Join(p.names, ", "), fmtDuration(time.Duration(took*float64(time.Second))), status)
+		}
+	}
+	report() // plans with no runs
+	ctx, stop := signalContext()
+	defer stop()
+	bar := newProgressBar(stderr, "perf check")
+	_, err := experiments.Execute(runs, experiments.ExecOptions[*bo.Trace]{Workers: workers, Context: ctx, Progress: bar.update,
+		OnRun: func(i int, tr *bo.Trace) error {
+			results[i] = tr
+			left[owner[i]]--
+			report()
+			return nil
+		}})
+	bar.finish()
+	if err != nil {
+		return nil, err
+	}
 	return failures, nil
 }
 

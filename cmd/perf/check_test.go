@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -44,7 +45,7 @@ func TestCheck(t *testing.T) {
 	bad.Runs[3].Metric = bad.Runs[3].Metric * (1 + 1e-15)
 	write(bad)
 	code, stdout, stderr = runCLI(t, "check", "--dir", out, "--cells", "6")
-	if code != exitFailure || !strings.Contains(stdout, "1 differ") || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, fmt.Sprintf("%s %s seed %d", rec.Runs[3].Problem, rec.Runs[3].Kernel, rec.Runs[3].Seed)) {
+	if code != exitFailure || !strings.Contains(stdout, "1 differ") || len(failureLines(stderr)) != 1 || !strings.Contains(stderr, fmt.Sprintf("%s %s seed %d", rec.Runs[3].Problem, rec.Runs[3].Kernel, rec.Runs[3].Seed)) {
 		t.Errorf("tampered: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	// --spot: the tampered run lies outside the one cheapest cell's first
@@ -60,7 +61,7 @@ func TestCheck(t *testing.T) {
 	}
 	_, a, _ := runCLI(t, "check", "--dir", out, "--cells", "1", "--seeds", "1", "--spot", "3", "--spot-seed", "5", "--spot-max", "1e9")
 	_, b, _ := runCLI(t, "check", "--dir", out, "--cells", "1", "--seeds", "1", "--spot", "3", "--spot-seed", "5", "--spot-max", "1e9")
-	if cut := func(s string) string { return s[:strings.Index(s, " rerun in")] }; cut(a) != cut(b) || !strings.Contains(a, "4 runs") {
+	if cut := func(s string) string { return s[:strings.Index(s, " rerun (")] }; cut(a) != cut(b) || !strings.Contains(a, "4 runs") {
 		t.Errorf("spot draw not reproducible: %q, %q", a, b)
 	}
 	code, stdout, _ = runCLI(t, "check", "--dir", out, "--cells", "1", "--seeds", "1", "--spot", "11", "--spot-max", "0")
@@ -71,6 +72,23 @@ func TestCheck(t *testing.T) {
 		code, stdout, stderr = runCLI(t, append([]string{"check", "--dir", out}, args...)...)
 		checkOneLineError(t, code, stdout, stderr, "perf check: ", "--")
 	}
+	// Several records rerun as one pool (their runs interleave on the
+	// workers); each record's line comes in --dir's order, and a failure
+	// is charged to its own record.
+	other := filepath.Join(root, "other")
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, _ = json.Marshal(bad)
+	os.WriteFile(filepath.Join(other, recordFile), data, 0o644)
+	write(rec)
+	code, stdout, stderr = runCLI(t, "check", "--dir", other+","+out, "--cells", "6", "--workers", "3")
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if code != exitFailure || len(lines) != 2 || !strings.HasPrefix(lines[0], other+" ") || !strings.HasSuffix(lines[0], ": 1 differ") ||
+		!strings.HasPrefix(lines[1], out+" ") || !strings.HasSuffix(lines[1], ": identical") || len(failureLines(stderr)) != 1 ||
+		!strings.Contains(stderr, other+": ") {
+		t.Errorf("two records: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
 	rec.Modified = true
 	write(rec)
 	code, _, stderr = runCLI(t, "check", "--dir", out, "--cells", "1")
@@ -80,6 +98,20 @@ func TestCheck(t *testing.T) {
 	code, stdout, stderr = runCLI(t, "check", "--dir", filepath.Join(root, "nothing"))
 	checkOneLineError(t, code, stdout, stderr, "perf check: ", "--dir")
 }
+
+// failureLines are the lines of perf check's stderr other than its
+// progress bar's ("perf check: 3/12 runs …").
+func failureLines(stderr string) []string {
+	var out []string
+	for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		if !progressLine.MatchString(l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+var progressLine = regexp.MustCompile(`^perf check: \d+/\d+ runs`)
 
 // TestCheckLandmarks: a table run with --landmarks records it, and perf
 // check reruns it with the same landmarks (the same bits).
