@@ -126,36 +126,13 @@ func SolveTridiagProject(n int, d, e, vals, b []float64, ldb, p int) error {
 // returns an error if a block's iteration does not converge.
 func TridiagProject(n int, d, e []float64, t []float64, ldt, p int) error {
 	for s := 0; s < n; {
-		f := s
-		for f < n-1 && math.Abs(e[f]) > eps*math.Sqrt(math.Abs(d[f]))*math.Sqrt(math.Abs(d[f+1])) {
-			f++
-		}
-		if f < n-1 {
-			e[f] = 0
-		}
-		m := f - s + 1
-		if m > 1 {
-			var nrm float64
-			for _, v := range d[s : f+1] {
-				nrm = max(nrm, math.Abs(v))
-			}
-			for _, v := range e[s:f] {
-				nrm = max(nrm, math.Abs(v))
-			}
-			if nrm > 0 {
-				s1, s2 := pow2Scale(nrm)
-				for i := s; i <= f; i++ {
-					d[i] = d[i] * s1 * s2
-				}
-				for i := s; i < f; i++ {
-					e[i] = e[i] * s1 * s2
-				}
+		f := blockEnd(n, s, d, e)
+		if m := f - s + 1; m > 1 {
+			if s1, s2 := scaleBlock(d[s:f+1], e[s:f]); s1 != 0 {
 				if !ql(m, d[s:f+1], e[s:f], t[s:], ldt, p, eps) {
 					return errNoConvergence
 				}
-				for i := s; i <= f; i++ {
-					d[i] = d[i] / s1 / s2
-				}
+				unscaleBlock(d[s:f+1], s1, s2)
 			}
 		}
 		s = f + 1

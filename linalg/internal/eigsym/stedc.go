@@ -33,13 +33,7 @@ func stedc(n int, d, e []float64, z []float64, ldz int, ws *workspace, w int) er
 	}
 	order := ws.ints(&ws.order, n)
 	for s := 0; s < n; {
-		f := s
-		for f < n-1 && math.Abs(e[f]) > eps*math.Sqrt(math.Abs(d[f]))*math.Sqrt(math.Abs(d[f+1])) {
-			f++
-		}
-		if f < n-1 {
-			e[f] = 0
-		}
+		f := blockEnd(n, s, d, e)
 		m := f - s + 1
 		if err := solveBlock(m, d[s:f+1], e[s:f], z[s*ldz+s:], ldz, order[s:f+1], ws, w); err != nil {
 			return err
@@ -93,38 +87,69 @@ func solveBlock(m int, d, e []float64, z []float64, ldz int, order []int, ws *wo
 		order[0] = 0
 		return nil
 	}
-	var orgnrm float64
-	for _, v := range d[:m] {
-		orgnrm = max(orgnrm, math.Abs(v))
-	}
-	for _, v := range e[:m-1] {
-		orgnrm = max(orgnrm, math.Abs(v))
-	}
-	if orgnrm == 0 {
+	s1, s2 := scaleBlock(d[:m], e[:m-1])
+	if s1 == 0 {
 		for i := range m {
 			z[i*ldz+i] = 1
 			order[i] = i
 		}
 		return nil
 	}
-	// Scale to norm in [½, 1) by powers of two, in two factors so that a
-	// block of subnormal norm scales too.
-	s1, s2 := pow2Scale(orgnrm)
-	for i := range d[:m] {
-		d[i] = d[i] * s1 * s2
-	}
-	for i := range e[:m-1] {
-		e[i] = e[i] * s1 * s2
-	}
 	fbuf := ws.floats(&ws.dcf, dcFloats(m))
 	ibuf := ws.ints(&ws.dci, dcInts(m))
 	if err := dc(m, d, e, z, ldz, order, fbuf, ibuf, w); err != nil {
 		return err
 	}
-	for i := range d[:m] {
+	unscaleBlock(d[:m], s1, s2)
+	return nil
+}
+
+// blockEnd returns the last index of the unreduced block of the
+// tridiagonal n×n (d, e) that starts at s: the first f ≥ s whose
+// off-diagonal is negligible, |e_f| ≤ ε·√|d_f|·√|d_{f+1}| (set to 0
+// there), or n−1. stedc and TridiagProject split T at the same places.
+func blockEnd(n, s int, d, e []float64) int {
+	f := s
+	for f < n-1 && math.Abs(e[f]) > eps*math.Sqrt(math.Abs(d[f]))*math.Sqrt(math.Abs(d[f+1])) {
+		f++
+	}
+	if f < n-1 {
+		e[f] = 0
+	}
+	return f
+}
+
+// scaleBlock scales the unreduced block with diagonal d and off-diagonal
+// e to norm (largest |entry|) in [½, 1) by a power of two, in two factors
+// so that a block of subnormal norm scales too, and returns them; a zero
+// block is left as it is, with s1 = s2 = 0. unscaleBlock(d, s1, s2) takes
+// the eigenvalues back.
+func scaleBlock(d, e []float64) (s1, s2 float64) {
+	var nrm float64
+	for _, v := range d {
+		nrm = max(nrm, math.Abs(v))
+	}
+	for _, v := range e {
+		nrm = max(nrm, math.Abs(v))
+	}
+	if nrm == 0 {
+		return 0, 0
+	}
+	s1, s2 = pow2Scale(nrm)
+	for i := range d {
+		d[i] = d[i] * s1 * s2
+	}
+	for i := range e {
+		e[i] = e[i] * s1 * s2
+	}
+	return s1, s2
+}
+
+// unscaleBlock undoes scaleBlock's factors on the eigenvalues d.
+func unscaleBlock(d []float64, s1, s2 float64) {
+	for i := range d {
 		d[i] = d[i] / s1 / s2
 	}
-	return nil
 }
 
 // dcFloats and dcInts are the scratch of dc for order m: the merge's
