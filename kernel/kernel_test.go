@@ -276,6 +276,7 @@ func TestRotationClosedForms(t *testing.T) {
 // Matérn k_avg over SO(2) against a 2¹⁶-node rule; the bounds are the
 // ones documented in doc.go.
 func TestRotationQuadrature(t *testing.T) {
+	skipSerialUnderRace(t)
 	g, _ := orbit.Rotation2D()
 	bound := map[kernel.Shape]float64{kernel.Matern12: 2e-4, kernel.Matern32: 2e-6, kernel.Matern52: 5e-8}
 	for _, s := range []kernel.Shape{kernel.Matern12, kernel.Matern32, kernel.Matern52} {

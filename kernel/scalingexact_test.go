@@ -168,6 +168,7 @@ func scalingExactCases(rng *rand.Rand, lo, hi []float64, n int) [][2][]float64 {
 // the independent reference within 1e−12 relative, for every shape, from
 // tiny to huge lengthscales (valueTol).
 func TestScalingExactValues(t *testing.T) {
+	skipSerialUnderRace(t)
 	boxes := []struct{ lo, hi []float64 }{
 		{[]float64{0.1, 0.1}, []float64{10, 10}},
 		{[]float64{0.1, 0.2, 0.3}, []float64{10, 5, 9}},
@@ -243,6 +244,7 @@ func valueTol(g *orbit.ScalingGroup, p kernel.Params, x, y []float64) float64 {
 // Matérn-5/2, the quadrature route, ≤ 1.5e−13 at ℓ = 2 including the
 // diagonal, where the rule itself converges only algebraically).
 func TestScalingExactMatchesGauss1024(t *testing.T) {
+	skipSerialUnderRace(t)
 	lo, hi := []float64{0.1, 0.1}, []float64{10, 10}
 	g, _ := orbit.Scaling(lo, hi)
 	rng := rand.New(rand.NewPCG(12, 1))
