@@ -57,9 +57,11 @@ of G (standard normal points, lengthscale 1):
                          default landmarks above 256 observations), on
                          Rastrigin for hyperoctahedral groups, else a
                          synthetic invariant objective; never estimated.
-                         The step's ratio is its time over gonum's Dgemm
-                         of order --gemm-n in the same run (and, in the
-                         summary, over the --backend Gemm's)
+                         The step's ratio is the median, over its timed
+                         Asks, of its time over that of gonum's Dgemm of
+                         order --gemm-n run right after it (interleaved,
+                         so the machine's drift cancels; in the summary,
+                         also over the --backend Gemm row's)
   DGEMM                  n×n, every compiled-in backend's Gemm and gonum's
                          own Dgemm, at the largest n (ratio = enumerated
                          k_max Gram GFLOP/s / DGEMM's) and at --gemm-n
@@ -317,7 +319,8 @@ func writeProfileTable(w io.Writer, r experiments.ProfileResult) error {
 	fmt.Fprintf(&b, "median of timed runs (≥ %gs and ≥ 3 runs, ≤ %d; one run when it takes ≥ 1 s); ~ = estimated, not run (> %gs)\n", r.MinTimeSeconds, r.MaxReps, r.MaxPhaseSeconds)
 	fmt.Fprintf(&b, "%% BO iter: the phase's time over one BO step (one Ask) at the same n — a fit's or acquisition's over its\n"+
 		"own kernel's step, the rest over the first BO kernel's; phases BO does not run (enumerated paths, the\n"+
-		"m-candidate cross-covariance) can exceed 100%%. A BO step's ratio is its time over gonum's Dgemm of order %d\n\n", r.GemmN)
+		"m-candidate cross-covariance) can exceed 100%%. A BO step's ratio is the median over its Asks of its time over gonum's Dgemm of\n"+
+		"order %d timed right after each Ask\n\n", r.GemmN)
 
 	header := []string{"phase", "n", "time", "runs", "pairs/s", "GFLOP/s", "% BO iter", "ratio", "note"}
 	right := []bool{false, true, true, true, true, true, true, false, false}
@@ -441,7 +444,7 @@ func profileSummary(r experiments.ProfileResult) string {
 		}
 		fmt.Fprintf(&b, "BO step %s at n = %d%s: %s (fit %s, acquisition %s)", row.Kernel, row.N, design, fmtSeconds(row.Seconds), fmtSeconds(fit), fmtSeconds(acq))
 		if row.RatioKind == experiments.RatioStepOverDgemm {
-			fmt.Fprintf(&b, " = %.2f× gonum's Dgemm and %.2f× the %s backend's Gemm of order %d", row.Ratio, row.RatioBackendGemm, r.Backend, r.GemmN)
+			fmt.Fprintf(&b, " = %.2f× gonum's Dgemm of order %d (interleaved: %s) and %.2f× the %s backend's Gemm", row.Ratio, r.GemmN, fmtSeconds(row.DgemmSeconds), row.RatioBackendGemm, r.Backend)
 		}
 		b.WriteString("\n")
 	}

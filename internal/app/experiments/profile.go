@@ -96,8 +96,13 @@ const (
 	// LAPACKE_dsyevd's called from C.
 	RatioGoOverC = "go/c time"
 	// RatioStepOverDgemm is a BO step's time over that of gonum's Dgemm
-	// (gonum.org/v1/gonum/blas/gonum) of order GemmN in the same run; the
-	// row's RatioBackendGemm is the same over the profiled backend's Gemm.
+	// (gonum.org/v1/gonum/blas/gonum) of order GemmN, interleaved with the
+	// steps: one Dgemm right after each timed Ask, the ratio the median of
+	// the pairs' (so the machine's drift between the phases of a long
+	// profile, which moved the Dgemm 181-333 ms on a shared machine, does
+	// not enter it); the row's DgemmSeconds is the median of those
+	// Dgemms. RatioBackendGemm is the step over the profiled backend's
+	// Gemm row of the same run (not interleaved).
 	RatioStepOverDgemm = "step/dgemm time"
 )
 
@@ -141,6 +146,9 @@ type ProfileRow struct {
 	// RatioBackendGemm (BO steps): the time over the profiled backend's
 	// Gemm of order GemmN.
 	RatioBackendGemm float64 `json:"ratio_backend_gemm,omitempty"`
+	// DgemmSeconds (BO steps): the median time of the gonum Dgemms of
+	// order GemmN interleaved with the step's Asks (RatioStepOverDgemm).
+	DgemmSeconds float64 `json:"dgemm_seconds,omitempty"`
 	// Landmarks (BO steps): the landmarks of the
 	// step's fit, 0 when its design was every observation.
 	Landmarks int    `json:"landmarks,omitempty"`
@@ -814,8 +822,13 @@ func (p *profiler) boPhase(n int, kind string) error {
 		{Phase: "acquisition", Label: "acquisition optimization (" + lab + ")", Kernel: kind, Backend: p.be.Name()},
 		{Phase: "bo-iteration", Label: "BO step (" + lab + ", one Ask)", Kernel: kind, Backend: p.be.Name()},
 	}
-	var fit, acq, ask []float64
+	var fit, acq, ask, ref []float64
 	landmarks := 0
+	gn := p.o.GemmN
+	if err := budget.Limit(p.o.Budget).Check(fmt.Sprintf("a DGEMM of order %d", gn), 3*8*float64(gn)*float64(gn)); err != nil {
+		return fmt.Errorf("experiments: profile: %w", err)
+	}
+	ga, gb, gc := Dense(gn, 3, 0), Dense(gn, 3, 1), mat.NewDense(gn, gn, nil)
 	iter := profPhase{
 		row:    rows[2],
 		exp:    3,
@@ -825,7 +838,7 @@ func (p *profiler) boPhase(n int, kind string) error {
 			if err != nil {
 				return nil, err
 			}
-			fit, acq, ask = fit[:0], acq[:0], ask[:0]
+			fit, acq, ask, ref = fit[:0], acq[:0], ask[:0], ref[:0]
 			return func() error {
 				kern, err := bo.ParseKernel(kind, p.g, p.o.Shape)
 				if err != nil {
@@ -845,6 +858,9 @@ func (p *profiler) boPhase(n int, kind string) error {
 					return err
 				}
 				ask = append(ask, time.Since(t).Seconds())
+				t = time.Now()
+				gonumDgemm(ga, gb, gc)
+				ref = append(ref, time.Since(t).Seconds())
 				d := opt.Diagnostics()
 				fit = append(fit, d.Timings.Fit.Seconds())
 				acq = append(acq, d.Timings.Acq.Seconds())
@@ -871,6 +887,12 @@ func (p *profiler) boPhase(n int, kind string) error {
 	if it.Status == StatusMeasured {
 		it.Seconds = median(lastReps(ask))
 		it.Landmarks = landmarks
+		a, g := lastReps(ask), lastReps(ref)
+		pairs := make([]float64, len(a))
+		for i := range a {
+			pairs[i] = a[i] / g[i]
+		}
+		it.Ratio, it.RatioKind, it.DgemmSeconds = median(pairs), RatioStepOverDgemm, median(g)
 	}
 	for i, r := range rows[:2] {
 		r.N, r.Status, r.Note, r.Landmarks = n, it.Status, it.Note, it.Landmarks
@@ -921,10 +943,7 @@ func (p *profiler) gemm(n int) error {
 		}
 		impls = append(impls, impl{name, func(a, b, c *mat.Dense) { be.Gemm(false, false, 1, a, b, 0, c) }})
 	}
-	impls = append(impls, impl{GonumDgemm, func(a, b, c *mat.Dense) {
-		ar, br, cr := a.RawMatrix(), b.RawMatrix(), c.RawMatrix()
-		gonumblas.Implementation{}.Dgemm(blas.NoTrans, blas.NoTrans, ar.Rows, br.Cols, ar.Cols, 1, ar.Data, ar.Stride, br.Data, br.Stride, 0, cr.Data, cr.Stride)
-	}})
+	impls = append(impls, impl{GonumDgemm, gonumDgemm})
 	for _, im := range impls {
 		label := "DGEMM n×n"
 		if im.name == GonumDgemm {
@@ -949,6 +968,12 @@ func (p *profiler) gemm(n int) error {
 		}
 	}
 	return nil
+}
+
+// gonumDgemm is c = a·b by gonum's own Dgemm, the BO steps' reference.
+func gonumDgemm(a, b, c *mat.Dense) {
+	ar, br, cr := a.RawMatrix(), b.RawMatrix(), c.RawMatrix()
+	gonumblas.Implementation{}.Dgemm(blas.NoTrans, blas.NoTrans, ar.Rows, br.Cols, ar.Cols, 1, ar.Data, ar.Stride, br.Data, br.Stride, 0, cr.Data, cr.Stride)
 }
 
 // derive fills the ratio and share columns.
@@ -993,9 +1018,7 @@ func (p *profiler) derive() {
 				r.Ratio, r.RatioKind = e.GFLOPS/r.GFLOPS, RatioEnumOverGemm
 			}
 		case r.Phase == "bo-iteration" && r.Status == StatusMeasured:
-			if g := p.dgemmAt(GonumDgemm, p.o.GemmN); g != nil {
-				r.Ratio, r.RatioKind = r.Seconds/g.Seconds, RatioStepOverDgemm
-			}
+			// Ratio: interleaved with the Asks (boPhase).
 			if g := p.dgemmAt(p.be.Name(), p.o.GemmN); g != nil {
 				r.RatioBackendGemm = r.Seconds / g.Seconds
 			}

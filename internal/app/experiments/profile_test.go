@@ -203,8 +203,14 @@ func TestProfileRows(t *testing.T) {
 				}
 				// Its time over gonum's Dgemm and the backend's Gemm of
 				// order GemmN (16).
-				if r.RatioKind != RatioStepOverDgemm || !(r.Ratio > 0) || !(r.RatioBackendGemm > 0) {
-					t.Errorf("%s: ratios %g (%q), %g", r.Label, r.Ratio, r.RatioKind, r.RatioBackendGemm)
+				// The Dgemm is interleaved with the Asks: one after each,
+				// the ratio the median of the pairs' (with one Ask, the
+				// one pair's).
+				if r.RatioKind != RatioStepOverDgemm || !(r.Ratio > 0) || !(r.RatioBackendGemm > 0) || !(r.DgemmSeconds > 0) {
+					t.Errorf("%s: ratios %g (%q), %g, interleaved Dgemm %g s", r.Label, r.Ratio, r.RatioKind, r.RatioBackendGemm, r.DgemmSeconds)
+				}
+				if r.Reps == 1 && r.Ratio != r.Seconds/r.DgemmSeconds {
+					t.Errorf("%s: one Ask, ratio %g, want %g / %g", r.Label, r.Ratio, r.Seconds, r.DgemmSeconds)
 				}
 			case "gp-fit":
 				fit = r.Seconds
