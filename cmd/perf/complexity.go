@@ -47,13 +47,17 @@ to the predicted exponents:
                   kernel and GP, score --m candidates with the posterior):
                   base O(m+n²+n³), avg O((m+n²)|G|*+n³),
                   plus O((mn+n²)|G|*+n³); predicted = asymptotic exponent
-  landmark-gp     gp.New of k_plus with at most m landmarks (selection,
-                  thin QR of the n×m kernel columns, m×m eigendecompositions,
-                  posterior) at fixed hyperparameters: one likelihood
-                  evaluation of the landmark fit, O(n·m² + m³); against n
-                  (--landmark-n, further than the exact kernels: the cost is
-                  linear) at m = --landmark-m (slope 1) and against m at
-                  n = 4m (--landmark-ms; slope 3)
+  landmark-gp     gp.New with at most m landmarks, for every kernel bo
+                  caps: plus and nystrom (k_plus on a capped design), base,
+                  max, avg and avgnorm (gp.NewLandmarkFamily's DTC model);
+                  auto fits nystrom, avg and plus. Selection, thin QR of
+                  the n×m kernel columns, m×m eigendecompositions,
+                  posterior, at fixed hyperparameters: one likelihood
+                  evaluation of the landmark fit, O(n·m·c + n·m² + m³), c
+                  one kernel evaluation; against n (--landmark-n, further
+                  than the exact kernels: the cost is linear) at
+                  m = --landmark-m (slope 1) and against m at n = 4m
+                  (--landmark-ms; slope 3)
   enumerate-orbits  the n·|G| orbit points O(n|G|)
 
 |G|* = |G| when enumerating; with closed forms the growth in |G| goes
