@@ -74,10 +74,13 @@ Timing: each phase runs once as a warm-up; when that takes ≥ 1 s it is the
 measurement, otherwise the phase repeats until 0.2 s have been timed and 3
 runs made (at most --max-reps) and the median is shown. Before a phase
 runs at n it is timed (median of up to 5 runs) at sizes climbing toward n
-(32, then ×4, ×2 from n/8, up to n/2, each while predicted under
---max-phase-seconds), and its time at n is predicted from the largest of them with the slope measured
-between the two largest; a phase predicted above --max-phase-seconds is
-not run: its row shows the estimate (~) and how it was made.
+(32, then at most ×4 a step through n/4 to n/2, each while predicted
+under --max-phase-seconds), and its time at n is predicted from the
+largest of them with an exponent midway between the slope measured from
+the one before and the phase's nominal exponent (the slope of a sum of
+powers of n grows toward its leading exponent); a phase predicted above
+--max-phase-seconds is not run: its row shows the estimate (~) and how
+it was made.
 
 The header names the backend, the SIMD path, GOMAXPROCS and the module
 version; with OpenBLAS also the core type it picked and a warning when that

@@ -214,11 +214,13 @@ var defaultProfileN = []int{55, 200, 1000}
 // is the measurement, otherwise the phase is repeated until MinTime has
 // been timed and at least 3 runs made (at most MaxReps), and the median is
 // reported. Estimation: before running a phase at n, Profile measures it
-// at sizes climbing toward n (32, then ×4, ×2 from n/8, up to n/2) while
-// each is predicted to take at most MaxPhaseSeconds, and predicts the time at n
-// from the largest measured size with the slope measured between the two
-// largest (the phase's nominal exponent in n — 2 for Grams and crosses,
-// 1 for enumeration, 3 for the rest — when only one size is measured);
+// at sizes climbing toward n (32, then at most ×4 a step through n/4 to
+// n/2) while each is predicted to take at most MaxPhaseSeconds, and
+// predicts the time at n from the largest measured size with an exponent
+// midway between the slope measured between the two largest and the
+// phase's nominal exponent in n — 2 for Grams and crosses, 1 for
+// enumeration, 3 for the rest — which alone is used when only one size is
+// measured (see extrapolate);
 // when the prediction exceeds MaxPhaseSeconds the phase is not run and
 // the row is marked estimated with the prediction and how it was made.
 // The BO phases and DGEMMs are always run.
@@ -414,13 +416,13 @@ func (p *profiler) run(ph profPhase, n int) error {
 
 // probe returns the measurements of ph to predict its time at n from,
 // after measuring it at sizes that climb toward n while they are cheap:
-// from n = 32 when nothing is measured yet and n > 64, then ×4 at a time
-// (×2 from n/8) up to n/2, each the median of up to 5 timed runs
-// (MinTime) and only while its own predicted time (at the nominal
-// exponent) is at most MaxPhaseSeconds. So an estimate
-// extrapolates from a size within a factor 2 of n wherever that size is
-// affordable, with the slope measured there (extrapolate), not from a
-// small n with the nominal exponent. Probe failures end the climb.
+// from n = 32 when nothing is measured yet and n > 64, then at most ×4 at
+// a time through sizes ⌊n/2^k⌋, always by n/4 to n/2, each the median of
+// up to 5 timed runs (MinTime) and only while its own predicted time (at
+// the nominal exponent) is at most MaxPhaseSeconds. So an estimate
+// extrapolates from n/2 wherever that size is affordable, with the slope
+// measured between n/4 and n/2 (extrapolate), not from a small n with the
+// nominal exponent. Probe failures end the climb.
 func (p *profiler) probe(ph profPhase, n int) []measured {
 	key := ph.key()
 	h := p.last[key]
@@ -433,13 +435,10 @@ func (p *profiler) probe(ph profPhase, n int) []measured {
 	}
 	for len(h) > 0 {
 		top := h[len(h)-1]
-		if 2*top.n >= n {
+		if top.n >= n/2 {
 			break
 		}
-		c := min(n/2, 4*top.n)
-		if 8*top.n >= n {
-			c = min(n/2, 2*top.n)
-		}
+		c := nextProbe(top.n, n)
 		// The probe's cost at the nominal exponent: a slope inflated by
 		// cache effects between small sizes must not stop the climb.
 		if pred := top.seconds * math.Pow(float64(c)/float64(top.n), ph.exp); pred > p.o.MaxPhaseSeconds {
@@ -459,23 +458,43 @@ func (p *profiler) probe(ph profPhase, n int) []measured {
 	return h
 }
 
+// nextProbe is the size probe measures after top (< ⌊n/2⌋) on its way to
+// n: n/2 once top ≥ n/4, else the largest ⌊n/2^k⌋ (k ≥ 2) in
+// (top, min(4·top, n/4)], or n/4 when none is.
+func nextProbe(top, n int) int {
+	if 4*top >= n {
+		return n / 2
+	}
+	c := n / 4
+	for c/2 > top && c > 4*top {
+		c /= 2
+	}
+	return max(c, top+1)
+}
+
 // extrapolate predicts the time at n from the measurements h (ascending
-// in n): t(n') · (n/n')^s from the largest n', with s the slope measured
-// in log–log between the two largest sizes (kept within [0.5, nominal],
-// so that timing noise and cache effects cannot run away), or the
-// phase's nominal exponent when only one size is measured. It says how.
+// in n): t(n') · (n/n')^e from the largest n', with e the midpoint of the
+// slope s measured in log–log between the two largest sizes and the
+// phase's nominal exponent p (s kept within [0.5, p], so that timing noise
+// and cache effects cannot run away), or p when only one size is
+// measured. Why the midpoint: a cost that is a sum of powers of n with
+// nonnegative coefficients has a log–log slope that grows with n toward
+// its leading exponent, so the slope beyond n' lies between the slope
+// measured below n' and p; the midpoint halves the worst error of either
+// end, to a factor 2^((p−s)/2) per doubling. It says how.
 func extrapolate(h []measured, n int, nominal float64) (float64, string) {
 	top := h[len(h)-1]
-	s, how := nominal, fmt.Sprintf("t(n=%d)·(n/%d)^%g, the nominal exponent", top.n, top.n, nominal)
+	e, how := nominal, fmt.Sprintf("t(n=%d)·(n/%d)^%g, the nominal exponent", top.n, top.n, nominal)
 	if len(h) >= 2 {
 		a := h[len(h)-2]
 		if a.seconds > 0 && top.seconds > 0 && top.n > a.n {
-			s = math.Log(top.seconds/a.seconds) / math.Log(float64(top.n)/float64(a.n))
+			s := math.Log(top.seconds/a.seconds) / math.Log(float64(top.n)/float64(a.n))
 			s = min(max(s, 0.5), nominal)
-			how = fmt.Sprintf("t(n=%d)·(n/%d)^%.2f, the slope measured between n = %d and %d", top.n, top.n, s, a.n, top.n)
+			e = (s + nominal) / 2
+			how = fmt.Sprintf("t(n=%d)·(n/%d)^%.2f, the midpoint of the slope measured between n = %d and %d (%.2f) and the nominal exponent %g", top.n, top.n, e, a.n, top.n, s, nominal)
 		}
 	}
-	return top.seconds * math.Pow(float64(n)/float64(top.n), s), how
+	return top.seconds * math.Pow(float64(n)/float64(top.n), e), how
 }
 
 func (p *profiler) fill(r *ProfileRow, ph profPhase, n int) {

@@ -360,7 +360,8 @@ func TestComplexityTiny(t *testing.T) {
 }
 
 // TestEstimateNearMeasured: an estimate extrapolates from sizes measured
-// near the target with their measured slope, and lands within 2× of the
+// near the target (n/4 and n/2) with the midpoint of their measured slope
+// and the nominal exponent, and lands within 2× of the
 // time measured at the target (a dense symmetric eigendecomposition,
 // cheap enough to measure at n = 384). The phase budget is set from the
 // measured time (a third of it) so that the probes up to n = 192 run and
@@ -428,4 +429,50 @@ func TestEstimateNearMeasured(t *testing.T) {
 	f32, _ := eig(32)
 	t32, _, _ := timeMedian(50*time.Millisecond, 50, f32)
 	t.Logf("n = %d: measured %.3g s; estimate %.3g s (%s); nominal from n = 32: %.3g s", target, truth, r.Seconds, r.Note, t32*math.Pow(target/32.0, 3))
+}
+
+// TestNextProbe: the climb toward n goes up at most ×4 a step, through
+// n/4 to n/2, from any start below n/4.
+func TestNextProbe(t *testing.T) {
+	for _, n := range []int{65, 100, 384, 1000, 3000, 10000, 1 << 20} {
+		seq := []int{32}
+		for seq[len(seq)-1] < n/2 {
+			top := seq[len(seq)-1]
+			c := nextProbe(top, n)
+			if c <= top || c > 4*top || c > n/2 {
+				t.Fatalf("n = %d: %v then %d", n, seq, c)
+			}
+			seq = append(seq, c)
+		}
+		if k := len(seq); seq[k-1] != n/2 || (n/4 > 32 && seq[k-2] != n/4) {
+			t.Errorf("n = %d: probes %v, want …, %d, %d", n, seq, n/4, n/2)
+		}
+	}
+}
+
+// TestExtrapolateMidpoint: for costs that are sums of powers of n, the
+// estimate from n/4 and n/2 is within 2^((p−s)/2) of the truth at n (p the
+// nominal exponent, s the slope measured below), where the measured slope
+// alone or the nominal exponent alone can miss by up to 2^(p−s).
+func TestExtrapolateMidpoint(t *testing.T) {
+	costs := []func(float64) float64{
+		func(n float64) float64 { return 1e-9 * n * n * n },
+		func(n float64) float64 { return 1e-7*n*n + 1e-10*n*n*n },
+		func(n float64) float64 { return 1e-5*n + 1e-7*n*n + 1e-12*n*n*n },
+		func(n float64) float64 { return 1e-4 + 1e-8*n*n*n },
+	}
+	for i, f := range costs {
+		for _, n := range []int{128, 384, 1000, 4096, 30000} {
+			h := []measured{{n / 4, f(float64(n / 4))}, {n / 2, f(float64(n / 2))}}
+			est, how := extrapolate(h, n, 3)
+			s := math.Log(h[1].seconds/h[0].seconds) / math.Log(float64(h[1].n)/float64(h[0].n))
+			bound := math.Pow(2, (3-s)/2) * (1 + 1e-12)
+			if r := f(float64(n)) / est; r > bound || r < 1/bound {
+				t.Errorf("cost %d, n = %d: truth/estimate %.3g, bound %.3g (%s)", i, n, r, bound, how)
+			}
+		}
+	}
+	if est, how := extrapolate([]measured{{100, 2}}, 200, 3); est != 16 || !strings.Contains(how, "nominal") {
+		t.Errorf("one size: %g (%s), want 16 from the nominal exponent", est, how)
+	}
 }
