@@ -57,11 +57,14 @@ of G (standard normal points, lengthscale 1):
                          default landmarks above 256 observations), on
                          Rastrigin for hyperoctahedral groups, else a
                          synthetic invariant objective; never estimated.
-                         The step's ratio is the median, over its timed
-                         Asks, of its time over that of gonum's Dgemm of
-                         order --gemm-n run right after it (interleaved,
-                         so the machine's drift cancels; in the summary,
-                         also over the --backend Gemm row's)
+                         Timed over at least 3 Asks after a warm-up,
+                         however long one takes. The step's ratio is the
+                         median, over its Asks, of its time over that of
+                         gonum's Dgemm of order --gemm-n run right after
+                         it (the faster of two, after a garbage
+                         collection: interleaved, so the machine's drift
+                         cancels; in the summary, also over the --backend
+                         Gemm row's)
   DGEMM                  n×n, every compiled-in backend's Gemm and gonum's
                          own Dgemm, at the largest n (ratio = enumerated
                          k_max Gram GFLOP/s / DGEMM's) and at --gemm-n
@@ -319,7 +322,7 @@ func writeProfileTable(w io.Writer, r experiments.ProfileResult) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# perf profile: %s, |G| = %s, base %s, m = %d, BO kernels %s%s (%s)\n\n", r.Group, r.Order, r.Base, r.M, strings.Join(r.BOKernels, ", "), landmarksNote(r.Landmarks)+landmarkFitNote(r.LandmarkFit), r.BOObjective)
 	writeEnvironment(&b, r.Environment)
-	fmt.Fprintf(&b, "median of timed runs (≥ %gs and ≥ 3 runs, ≤ %d; one run when it takes ≥ 1 s); ~ = estimated, not run (> %gs)\n", r.MinTimeSeconds, r.MaxReps, r.MaxPhaseSeconds)
+	fmt.Fprintf(&b, "median of timed runs (≥ %gs and ≥ 3 runs, ≤ %d; one run when it takes ≥ 1 s, but ≥ 3 for a BO step); ~ = estimated, not run (> %gs)\n", r.MinTimeSeconds, r.MaxReps, r.MaxPhaseSeconds)
 	fmt.Fprintf(&b, "%% BO iter: the phase's time over one BO step (one Ask) at the same n — a fit's or acquisition's over its\n"+
 		"own kernel's step, the rest over the first BO kernel's; phases BO does not run (enumerated paths, the\n"+
 		"m-candidate cross-covariance) can exceed 100%%. A BO step's ratio is the median over its Asks of its time over gonum's Dgemm of\n"+

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"time"
 
@@ -97,8 +98,9 @@ const (
 	RatioGoOverC = "go/c time"
 	// RatioStepOverDgemm is a BO step's time over that of gonum's Dgemm
 	// (gonum.org/v1/gonum/blas/gonum) of order GemmN, interleaved with the
-	// steps: one Dgemm right after each timed Ask, the ratio the median of
-	// the pairs' (so the machine's drift between the phases of a long
+	// steps: after each timed Ask (at least 3), a garbage collection and
+	// two Dgemms, the faster the Ask's reference; the ratio is the median
+	// of the pairs' (so the machine's drift between the phases of a long
 	// profile, which moved the Dgemm 181-333 ms on a shared machine, does
 	// not enter it); the row's DgemmSeconds is the median of those
 	// Dgemms. RatioBackendGemm is the step over the profiled backend's
@@ -357,6 +359,9 @@ type profPhase struct {
 	// always: run the phase whatever its predicted time (BO steps,
 	// DGEMMs).
 	always bool
+	// repeat: time at least minReps runs after the warm-up even when one
+	// takes a second or more (BO steps: one Ask is a noisy sample).
+	repeat bool
 	// pairs and flops at n (0: not reported).
 	pairs, flops func(n int) float64
 }
@@ -396,7 +401,14 @@ func (p *profiler) run(ph profPhase, n int) error {
 	}
 	f, err := ph.setup(n)
 	if err == nil {
-		r.Seconds, r.Reps, err = timeMedian(p.o.MinTime, p.o.MaxReps, f)
+		rule := timing{minTime: p.o.MinTime, minReps: minReps, maxReps: p.o.MaxReps, slow: slowRep}
+		if ph.repeat {
+			rule.slow = 0
+		}
+		var med []float64
+		if med, r.Reps, err = timeRounds(rule, f); err == nil {
+			r.Seconds = med[0]
+		}
 	}
 	if err != nil {
 		var se skipError
@@ -852,6 +864,7 @@ func (p *profiler) boPhase(n int, kind string) error {
 		row:    rows[2],
 		exp:    3,
 		always: true,
+		repeat: true,
 		setup: func(n int) (func() error, error) {
 			xs, ys, err := boData(obj, n, p.o.Seed)
 			if err != nil {
@@ -877,9 +890,17 @@ func (p *profiler) boPhase(n int, kind string) error {
 					return err
 				}
 				ask = append(ask, time.Since(t).Seconds())
-				t = time.Now()
-				gonumDgemm(ga, gb, gc)
-				ref = append(ref, time.Since(t).Seconds())
+				// The reference: the faster of two Dgemms after a
+				// collection (the Ask's garbage would otherwise be
+				// collected during them).
+				runtime.GC()
+				g := math.Inf(1)
+				for range 2 {
+					t = time.Now()
+					gonumDgemm(ga, gb, gc)
+					g = min(g, time.Since(t).Seconds())
+				}
+				ref = append(ref, g)
 				d := opt.Diagnostics()
 				fit = append(fit, d.Timings.Fit.Seconds())
 				acq = append(acq, d.Timings.Acq.Seconds())
