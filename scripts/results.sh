@@ -124,6 +124,13 @@ for k in base avg; do
     run landmarks-every $perf table $le --kernels $k --seeds ${s#*:} --landmarks -1 --out $out/landmarks-every/${s%%:*}/$k-full --force
   done
 done
+# The 5-seed pilots of the other landmark paths (same file): avgnorm and
+# max (gp.NewLandmarkFamily), nystrom (k_plus's capped design over the
+# trivial group).
+for k in avgnorm max nystrom; do
+  run landmarks-every $perf table $le --kernels $k --seeds 5 --out $out/landmarks-every/$k-default --force
+  run landmarks-every $perf table $le --kernels $k --seeds 5 --landmarks -1 --out $out/landmarks-every/$k-full --force
+done
 # Figure 4 (left) and the parallel-evaluation study.
 run robustness $perf robustness --out $out/robustness --force
 run batch      $perf batch --out $out/batch --force
