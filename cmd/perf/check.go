@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -398,27 +397,14 @@ func planCheck(dir string, rec resultsRecord, cells, seeds int, sp spotDraw, b i
 // failure per rerun that differs, after each plan's own failures.
 func runChecks(plans []checkPlan, workers int, stdout, stderr io.Writer) ([]string, error) {
 	var runs []experiments.Run[*bo.Trace]
-	owner := []int{} // plan of each pooled run
+	var owner []int                  // plan of each pooled run
+	first := make([]int, len(plans)) // index of each plan's first run in the pool
 	left := make([]int, len(plans))
 	for j, p := range plans {
-		for _, r := range p.runs {
-			runs = append(runs, r)
+		first[j], left[j] = len(runs), len(p.runs)
+		runs = append(runs, p.runs...)
+		for range p.runs {
 			owner = append(owner, j)
-		}
-		left[j] = len(p.runs)
-	}
-	first := make([]int, len(plans)) // index of each plan's first run in the pool
-	for j := 1; j < len(plans); j++ {
-		first[j] = first[j-1] + len(plans[j-1].runs)
-	}
-	seconds := make([]float64, len(runs))
-	for i := range runs {
-		do := runs[i].Do
-		runs[i].Do = func(ctx context.Context) (*bo.Trace, error) {
-			t0 := time.Now()
-			tr, err := do(ctx)
-			seconds[i] = time.Since(t0).Seconds() // written before Execute hands the result on
-			return tr, err
 		}
 	}
 	results := make([]*bo.Trace, len(runs))
@@ -431,7 +417,7 @@ func runChecks(plans []checkPlan, workers int, stdout, stderr io.Writer) ([]stri
 			bad, took := 0, 0.0
 			for k, w := range p.want {
 				tr := results[first[next]+k]
-				took += seconds[first[next]+k]
+				took += (tr.Timings.Fit + tr.Timings.Acq + tr.Timings.Other).Seconds() // as record.json's seconds
 				got := experiments.MetricOf(tr, p.rec.Regret == "all")
 				if math.Float64bits(got) != math.Float64bits(w.Metric) || math.Float64bits(tr.BestF) != math.Float64bits(w.BestF) {
 					bad++

@@ -347,6 +347,7 @@ type profiler struct {
 	be    linalg.Backend
 	rows  []ProfileRow
 	last  map[string][]measured // key → its measurements, ascending in n
+	ref   [3]*mat.Dense         // the BO steps' reference Dgemm operands (stepReference)
 }
 
 // profPhase describes one row to time at n.
@@ -855,11 +856,10 @@ func (p *profiler) boPhase(n int, kind string) error {
 	}
 	var fit, acq, ask, ref []float64
 	landmarks := 0
-	gn := p.o.GemmN
-	if err := budget.Limit(p.o.Budget).Check(fmt.Sprintf("a DGEMM of order %d", gn), 3*8*float64(gn)*float64(gn)); err != nil {
-		return fmt.Errorf("experiments: profile: %w", err)
+	ga, gb, gc, err := p.stepReference()
+	if err != nil {
+		return err
 	}
-	ga, gb, gc := Dense(gn, 3, 0), Dense(gn, 3, 1), mat.NewDense(gn, gn, nil)
 	iter := profPhase{
 		row:    rows[2],
 		exp:    3,
@@ -1008,6 +1008,19 @@ func (p *profiler) gemm(n int) error {
 		}
 	}
 	return nil
+}
+
+// stepReference returns the operands of the BO steps' reference Dgemm of
+// order GemmN, made on first use and shared by every step of the profile.
+func (p *profiler) stepReference() (a, b, c *mat.Dense, err error) {
+	if p.ref[0] == nil {
+		gn := p.o.GemmN
+		if err := budget.Limit(p.o.Budget).Check(fmt.Sprintf("a DGEMM of order %d", gn), 3*8*float64(gn)*float64(gn)); err != nil {
+			return nil, nil, nil, fmt.Errorf("experiments: profile: %w", err)
+		}
+		p.ref = [3]*mat.Dense{Dense(gn, 3, 0), Dense(gn, 3, 1), mat.NewDense(gn, gn, nil)}
+	}
+	return p.ref[0], p.ref[1], p.ref[2], nil
 }
 
 // gonumDgemm is c = a·b by gonum's own Dgemm, the BO steps' reference.
