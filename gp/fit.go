@@ -77,6 +77,12 @@ type FitOptions struct {
 	VarianceBounds, LengthscaleBounds, NoiseBounds [2]float64
 	// Method: fitProfile (default) or fitBFGS.
 	method fitMethod
+	// search restricts fitProfile's outer search (capSeed): searchFull
+	// (the default), searchGrid (the starts and the grid, no refinement)
+	// or searchAround (starts at around and a factor 2 either side of
+	// it, no grid, then the refinement).
+	search fitSearch
+	around float64 // log ℓ, with searchAround
 	// MaxIterations per start (fitBFGS only); 0 means 200.
 	MaxIterations int
 	// Prior: PriorNone (default: the plain likelihood) or PriorBoTorch
@@ -170,14 +176,29 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 	default:
 		return nil, fmt.Errorf("gp: unknown fit mode %d", int(opts.Mode))
 	}
-	fb, fy, err := fitTarget(fb, ys, opts.LandmarkFit)
+	target, fy, err := fitTarget(fb, ys, opts.LandmarkFit)
 	if err != nil {
 		return nil, fmt.Errorf("gp: bind: %w", err)
 	}
-	h, info, err := fitHyper(fb, be, xc, fy, scale, opts)
+	seedEvals := 0
+	if sb, sy, ok, err := capSeed(fb, ys, opts); err != nil {
+		return nil, fmt.Errorf("gp: bind: %w", err)
+	} else if ok {
+		// Above the likelihood cap: the exact likelihood on the m-point
+		// subset locates ℓ (its starts and grid, O(m³) each), and the
+		// landmark likelihood refines around it.
+		so := opts
+		so.search = searchGrid
+		if hs, sinfo, err := fitHyper(sb, be, xc, sy, scale, so); err == nil {
+			opts.search, opts.around = searchAround, math.Log(hs.Lengthscale)
+			seedEvals = sinfo.Evaluations
+		}
+	}
+	h, info, err := fitHyper(target, be, xc, fy, scale, opts)
 	if err != nil {
 		return nil, err
 	}
+	info.Evaluations += seedEvals
 	info.Mode = opts.Mode
 	g, err := build(b, xc, ys, mean, scale, h, Options{Backend: be, Budget: opts.Budget, Mean: opts.Mean})
 	if err != nil {

@@ -77,11 +77,12 @@ func (f *landmarkFamily) memory(n int) float64 {
 		return denseMemory(n)
 	}
 	nf, mf := float64(n), float64(f.m)
-	// (+ an exact GP on m points, for LandmarkFitSubset, and the landmark
-	// model on the likelihood subset above its cap)
+	// (+ an exact GP on m points, for LandmarkFitSubset, and above the
+	// likelihood cap the landmark model on its subset and the exact GP on
+	// the seed's)
 	mem := 8*nf*(3*mf+float64(lmCacheCols(n, f.m))+float64(f.Dim())+4) + denseMemory(f.m)
 	if s := likelihoodCap(f.m); n > s {
-		mem += f.memory(s)
+		mem += f.memory(s) + denseMemory(seedSize(f.m))
 	}
 	return mem
 }
@@ -119,6 +120,14 @@ func (f *landmarkFamily) bindLandmarks(x *mat.Dense) (*landmarkBound, error) {
 		return &subsetFit{b: sb, idx: idx}, nil
 	}
 	lb.lik.mk = func() (*subsetFit, error) { return likelihoodSubset(xc, f.m, f.bindLandmarks) }
+	lb.seed.mk = func() (*subsetFit, error) {
+		idx, xs := subsetOf(xc, seedSize(f.m))
+		sb, err := f.plus.Bind(xs)
+		if err != nil {
+			return nil, err
+		}
+		return &subsetFit{b: sb, idx: idx}, nil
+	}
 	return lb, nil
 }
 
@@ -151,6 +160,10 @@ type landmarkBound struct {
 	// lik is the landmark model on likelihoodCap(m) of the inputs, which
 	// LandmarkFitLikelihood fits on when n exceeds them.
 	lik subsetBound
+	// seed is the exact family on seedSize(m) of the inputs, whose
+	// likelihood locates ℓ for LandmarkFitLikelihood above the cap
+	// (capSeed).
+	seed subsetBound
 	// tol, when positive, is the tolerance in log ℓ of a fit's Brent
 	// refinement on this bound (capTol on the likelihood subset).
 	tol float64

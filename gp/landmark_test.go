@@ -446,15 +446,16 @@ func TestLandmarkFitMemory(t *testing.T) {
 		t.Errorf("memory at n = %d: %g bytes, dense %g", n, f.memory(n), denseMemory(n))
 	}
 	// Above the likelihood cap the bound adds the model on the cap's
-	// inputs: one more input nearly doubles it (both families).
+	// inputs and the exact one on the seed's: one more input doubles it
+	// and a little more (both families).
 	sp, err := NewLandmarkFamily(mustG(NewBaseFamily(kernel.RBF, 3)), 64, LandmarkOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := likelihoodCap(64)
 	for name, mem := range map[string]func(int) float64{"plus": f.memory, "base": sp.(*sparseFamily).memory} {
-		if r := mem(s+1) / mem(s); r < 1.9 || r > 2.1 {
-			t.Errorf("%s: memory at n = %d over n = %d: %.3f, want about 2 (the likelihood subset counted)", name, s+1, s, r)
+		if r := mem(s+1) / mem(s); r <= 2 || r > 2.2 {
+			t.Errorf("%s: memory at n = %d over n = %d: %.3f, want just above 2 (the likelihood subset and the seed counted)", name, s+1, s, r)
 		}
 	}
 }
@@ -541,6 +542,126 @@ func TestLandmarkLikelihoodCap(t *testing.T) {
 				t.Errorf("subset profile at the capped fit's ℓ = %v: %v, at the full fit's ℓ = %v: %v", hc.Lengthscale, qc.lml, hf.Lengthscale, qf.lml)
 			}
 		})
+	}
+}
+
+// TestLandmarkCapSeed: above the cap the likelihood rule locates ℓ on the
+// exact likelihood of seedSize(m) inputs and refines on the landmark
+// likelihood only around it (capSeed). On smooth, rugged and pure-noise
+// data, for both landmark families, the located fit's subset profile is
+// within 1 of the global search's (the same grid and Brent on the
+// landmark likelihood, the rule before capSeed): a Bayes factor below e,
+// "not worth more than a bare mention" (Kass and Raftery), where two
+// modes of structured data differ by tens to hundreds. Measured: 0.00 to
+// 0.06 on the structured data (Brent's tolerance), 0.7 on pure noise,
+// whose located fit (the exact seed's white noise, ℓ → 0) and global one
+// (ℓ ≈ 0.2) are both noise models. With far fewer landmark starts, and
+// the same bits for any GOMAXPROCS.
+func TestLandmarkCapSeed(t *testing.T) {
+	if raceEnabled {
+		t.Skip("value checks, about 30 s under -race; make test runs them without (TestLandmarkFitDeterministic races the concurrent starts)")
+	}
+	const d, m = 3, 160
+	if k := seedSize(m); k != 80 || seedSize(8) != 8 || seedSize(100) != 64 {
+		t.Fatalf("seedSize(%d) = %d, seedSize(8) = %d, seedSize(100) = %d", m, k, seedSize(8), seedSize(100))
+	}
+	n := likelihoodCap(m) + 76
+	sparse, err := NewLandmarkFamily(mustG(NewBaseFamily(kernel.RBF, d)), m, LandmarkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fams := map[string]Family{"plus": lmFamily(t, lmCases(d)[0], m), "base": sparse}
+	data := map[string]func(r []float64, rng *rand.Rand) float64{
+		"smooth": func(r []float64, rng *rand.Rand) float64 {
+			return math.Cos(r[0]) + math.Cos(r[1]) + math.Cos(r[2]) + 0.05*rng.NormFloat64()
+		},
+		"rastrigin": func(r []float64, rng *rand.Rand) float64 {
+			v := 0.0
+			for _, z := range r {
+				v += z*z - 10*math.Cos(2*math.Pi*z)
+			}
+			return v + 2*rng.NormFloat64()
+		},
+		"noise": func(_ []float64, rng *rand.Rand) float64 { return rng.NormFloat64() },
+	}
+	be, err := linalg.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dname, fy := range data {
+		rng := rand.New(rand.NewPCG(46, 0))
+		x := randMat(rng, n, d, -3, 3)
+		y := make([]float64, n)
+		for i := range y {
+			y[i] = fy(x.RawRowView(i), rng)
+		}
+		for fname, fam := range fams {
+			t.Run(dname+"/"+fname, func(t *testing.T) {
+				b, err := fam.Bind(x)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ys, _, scale := standardize(y)
+				sb, sy, ok, err := capSeed(b, ys, FitOptions{LandmarkFit: LandmarkFitLikelihood})
+				if err != nil || !ok {
+					t.Fatalf("no seed above the cap (err %v)", err)
+				}
+				if len(sy) != seedSize(m) {
+					t.Fatalf("seed on %d inputs, want %d", len(sy), seedSize(m))
+				}
+				if _, _, ok, _ := capSeed(b, ys, FitOptions{LandmarkFit: LandmarkFitFull}); ok {
+					t.Fatal("the full rule is seeded")
+				}
+				if _, ok := sb.(*landmarkBound); ok {
+					t.Fatal("the seed is a landmark model, not the exact family")
+				}
+				fb, fys, err := fitTarget(b, ys, LandmarkFitLikelihood)
+				if err != nil {
+					t.Fatal(err)
+				}
+				hg, ig, err := fitHyper(fb, be, x, fys, scale, FitOptions{Seed: 3})
+				if err != nil {
+					t.Fatal(err)
+				}
+				g, err := Fit(fam, x, y, FitOptions{Seed: 3, LandmarkFit: LandmarkFitLikelihood})
+				if err != nil {
+					t.Fatal(err)
+				}
+				hc, ic := g.Hyper(), g.fit
+				sp, err := newFitSpace(x, scale, FitOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				p := newProfiler(fb, be, fys, false)
+				p.a0, p.a1, p.b0, p.b1 = sp.bx.lo[0], sp.bx.hi[0], sp.bx.lo[2], sp.bx.hi[2]
+				qc, qg := p.at(math.Log(hc.Lengthscale)), p.at(math.Log(hg.Lengthscale))
+				t.Logf("located ℓ %.4g (profile %.3f, %d landmark starts), global ℓ %.4g (%.3f, %d starts)",
+					hc.Lengthscale, qc.lml, len(ic.Starts), hg.Lengthscale, qg.lml, len(ig.Starts))
+				if !(qc.lml >= qg.lml-1) {
+					t.Errorf("located fit's subset profile %v below the global search's %v", qc.lml, qg.lml)
+				}
+				if len(ic.Starts) > 4 || len(ig.Starts) < 10 {
+					t.Errorf("located fit tried %d starts (want at most 4: the seed, a factor 2 either side, the refinement), global %d", len(ic.Starts), len(ig.Starts))
+				}
+				if dname != "rastrigin" {
+					return
+				}
+				// The same bits for GOMAXPROCS 1 and 4, parallel paths forced.
+				restore := parallel.SetSerialThreshold(1)
+				defer restore()
+				for _, p := range []int{1, 4} {
+					prev := runtime.GOMAXPROCS(p)
+					gp, err := Fit(fam, x, y, FitOptions{Seed: 3, LandmarkFit: LandmarkFitLikelihood})
+					runtime.GOMAXPROCS(prev)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if gp.Hyper() != hc || math.Float64bits(gp.LogMarginal()) != math.Float64bits(g.LogMarginal()) {
+						t.Fatalf("GOMAXPROCS %d: %+v %v; default: %+v %v", p, gp.Hyper(), gp.LogMarginal(), hc, g.LogMarginal())
+					}
+				}
+			})
+		}
 	}
 }
 

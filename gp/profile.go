@@ -14,6 +14,15 @@ import (
 // fitMethod selects how Fit maximizes the log marginal likelihood.
 type fitMethod int
 
+// fitSearch is how much of fitProfile's outer search runs (FitOptions).
+type fitSearch int
+
+const (
+	searchFull fitSearch = iota
+	searchGrid
+	searchAround
+)
+
 const (
 	// fitProfile (the default) maximizes the profile likelihood over
 	// log ℓ: for each ℓ, one eigendecomposition C_ℓ = QΛQᵀ makes the
@@ -520,9 +529,15 @@ func fitProfileLikelihood(b Bound, be linalg.Backend, ys []float64, s float64, b
 		u(math.Log(0.2), math.Log(5))
 		seeds = append(seeds, clampL(u(math.Log(0.05*s), math.Log(s))))
 	}
-	ls := math.Log(s)
-	for _, k := range lengthGrid {
-		seeds = append(seeds, clampL(ls+k*math.Ln2))
+	if opts.search == searchAround {
+		// Only around the located ℓ (and Init).
+		seeds = append(seeds[:len(seeds)-1-max(nr, 0)],
+			clampL(opts.around), clampL(opts.around-math.Ln2), clampL(opts.around+math.Ln2))
+	} else {
+		ls := math.Log(s)
+		for _, k := range lengthGrid {
+			seeds = append(seeds, clampL(ls+k*math.Ln2))
+		}
 	}
 	// Evaluate the distinct seeds (concurrently when they are costly: the
 	// same points, recorded in order).
@@ -560,6 +575,10 @@ func fitProfileLikelihood(b Bound, be linalg.Backend, ys []float64, s float64, b
 		info.Evaluations = p.evals
 		err := p.lastErr
 		return Hyper{}, info, fmt.Errorf("gp: fit: all %d starts failed: %w", len(info.Starts), err)
+	}
+	if opts.search == searchGrid {
+		info.Best, info.Evaluations = best, p.evals
+		return info.Starts[best].To, info, nil
 	}
 	// Bracket: the nearest evaluated points on each side, extended towards
 	// the bounds while the profile still increases.

@@ -121,7 +121,9 @@ func (f *sparseFamily) memory(n int) float64 {
 	nf, mf := float64(n), float64(f.m)
 	mem := familyMemory(f.inner, f.m) + 8*nf*(2*mf+float64(f.Dim())+8)
 	if s := likelihoodCap(f.m); n > s {
-		mem += f.memory(s) // the landmark model on the likelihood subset
+		// the landmark model on the likelihood subset, the exact one on
+		// the seed's
+		mem += f.memory(s) + familyMemory(f.inner, seedSize(f.m))
 	}
 	return mem
 }
@@ -174,15 +176,27 @@ func (s *subsetBound) get() (*subsetFit, error) {
 // likelihoodCap is the number of inputs LandmarkFitLikelihood evaluates
 // the landmark likelihood on at m landmarks: all n up to
 // max(4·m, 1024), above that the max(4·m, 1024) inputs of indices
-// ⌊t·n/s⌋ (subsetIndices), and Brent's refinement of log ℓ stops at
-// capTol instead of 10⁻⁴. Every committed study has n ≤ 1024, so none
-// changes; above the cap a likelihood evaluation costs O(s·m²) instead
-// of O(n·m²), independent of n, and a fit needs about a third fewer.
+// ⌊t·n/s⌋ (subsetIndices). Above it the search is also shorter: the
+// starts and grid run on the exact likelihood of seedSize(m) inputs
+// (capSeed), the landmark likelihood only at the best of them and a
+// factor 2 either side, then Brent's refinement of log ℓ to capTol
+// instead of 10⁻⁴. Every committed study has n ≤ 1024, so none
+// changes; above the cap a landmark evaluation costs O(s·m²) instead of
+// O(n·m²), independent of n, and a fit needs about 9 of them instead
+// of about 20.
 func likelihoodCap(m int) int { return max(4*m, 1024) }
 
+// seedSize is the number of inputs (of indices ⌊t·n/k⌋) whose exact
+// likelihood locates ℓ before a LandmarkFitLikelihood fit above the cap
+// refines it (capSeed): m/2, at least min(m, 64). Its evaluations cost
+// O(k³), an eighth of the m-point subset's.
+func seedSize(m int) int { return max(m/2, min(m, 64)) }
+
 // capTol is the tolerance in log ℓ of a likelihood fit above the cap:
-// ℓ to about 1%, the likelihood a few hundredths below its maximum.
-const capTol = 1e-2
+// ℓ to about 5%, the likelihood within a few hundredths of its maximum
+// (0.06 at most in TestLandmarkCapSeed, on data whose profile is
+// sharpest).
+const capTol = 5e-2
 
 // likelihoodSubset binds the landmark model (bind: its family's
 // bindLandmarks) to the likelihoodCap(m) inputs of x that
@@ -249,6 +263,14 @@ func (f *sparseFamily) bindLandmarks(x *mat.Dense) (*landmarkBound, error) {
 		mem: f.memory(n), defaultFit: LandmarkFitSubset}
 	lb.sub.fit, lb.sub.done = &subsetFit{b: sub, idx: idx}, true
 	lb.lik.mk = func() (*subsetFit, error) { return likelihoodSubset(xc, f.m, f.bindLandmarks) }
+	lb.seed.mk = func() (*subsetFit, error) {
+		idx, xs := subsetOf(xc, seedSize(f.m))
+		sb, err := f.inner.Bind(xs)
+		if err != nil {
+			return nil, err
+		}
+		return &subsetFit{b: sb, idx: idx}, nil
+	}
 	return lb, nil
 }
 
@@ -317,6 +339,9 @@ const (
 	// the landmarks chosen anew for every lengthscale tried, on the n
 	// inputs up to likelihoodCap(m) = max(4·m, 1024) of them and on that
 	// many (indices ⌊t·n/s⌋) above: O(min(n, s)·m² + m³) per lengthscale.
+	// Above s, ℓ is first located by the exact likelihood of
+	// max(m/2, min(m, 64)) inputs and the landmark likelihood refines it
+	// locally.
 	LandmarkFitLikelihood
 	// LandmarkFitFull is LandmarkFitLikelihood on all n inputs whatever
 	// n: O(n·m² + m³) per lengthscale (the same fit up to the cap).
@@ -360,6 +385,30 @@ func (f LandmarkFit) check() error {
 		return fmt.Errorf("%w: unknown landmark fit %d", errBadLandmarkFit, int(f))
 	}
 	return nil
+}
+
+// capSeed returns the bound and outputs whose exact likelihood locates ℓ
+// before the landmark likelihood refines it: the m-point subset of
+// LandmarkFitSubset, when b is a landmark bound fitted by
+// LandmarkFitLikelihood above likelihoodCap(m) with fitProfile (ok false
+// otherwise: no seed, the full search).
+func capSeed(b Bound, ys []float64, opts FitOptions) (Bound, []float64, bool, error) {
+	lb, ok := b.(*landmarkBound)
+	if !ok || opts.method != fitProfile {
+		return nil, nil, false, nil
+	}
+	f := opts.LandmarkFit
+	if f == LandmarkFitDefault {
+		f = lb.defaultFit
+	}
+	if f != LandmarkFitLikelihood || lb.n <= likelihoodCap(lb.m) {
+		return nil, nil, false, nil
+	}
+	sf, err := lb.seed.get()
+	if err != nil {
+		return nil, nil, false, err
+	}
+	return sf.b, sf.gather(ys), true, nil
 }
 
 // fitTarget returns the bound and outputs Fit maximizes the likelihood of
