@@ -153,12 +153,17 @@ results:
 ## time, so a commit always checks the same runs and successive commits
 ## different ones), and compares the metrics bit for bit. The runs of
 ## all records share one pool of GOMAXPROCS workers, longest first.
+## CHECK_ROTATE=1 (CI) reruns the cells of one member per family of
+## records with the same settings and cells (a pilot, its main set and
+## its replication), drawn by the same seed: the others rerun their spot
+## draw only.
 CHECK_CELLS ?= 2
 CHECK_SEEDS ?= 0
 CHECK_SPOT ?= 0
+CHECK_ROTATE ?= 0
 CHECK_SPOT_SEED ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 results-check:
-	$(GO) run ./cmd/perf check --dir docs/results --cells $(CHECK_CELLS) --seeds $(CHECK_SEEDS) --spot $(CHECK_SPOT) --spot-seed $(CHECK_SPOT_SEED)
+	$(GO) run ./cmd/perf check --dir docs/results --cells $(CHECK_CELLS) --seeds $(CHECK_SEEDS) --spot $(CHECK_SPOT) --spot-seed $(CHECK_SPOT_SEED) $(if $(filter 1,$(CHECK_ROTATE)),--rotate)
 
 ## golden: regenerate testdata/golden with the independent reference.
 golden:

@@ -29,7 +29,7 @@ func init() {
 
 const checkUsage = `
 Usage: perf check --dir DIR[,DIR…] [--cells 2] [--seeds 0] [--workers N]
-                  [--spot 0 [--spot-seed S] [--spot-max 5]]
+                  [--spot 0 [--spot-seed S] [--spot-max 5]] [--rotate]
 
 Reruns cells of the results in each DIR (or, for a DIR without one, in
 every directory below it that has one) — written by perf table, perf
@@ -45,6 +45,14 @@ costlier cells, which the cheapest cells' first seeds miss, is then
 caught over repeated checks. Results are a function of the code, the
 settings and the seeds, so a committed table that its command no longer
 reproduces fails here.
+
+--rotate: records whose settings and cells are the same (one experiment
+on disjoint seed sets: a pilot, its main set, its replication) form a
+family, and only one member of each family, drawn by --spot-seed and
+the family's settings, reruns its cheapest cells; the others rerun only
+their --spot draw, and their line names the member that stood in. The
+same code paths and settings are checked at a fraction of the cost, and
+successive --spot-seeds rotate through the members.
 
 The runs of every record share one pool of --workers goroutines, the
 longest recorded first; each record's line comes on stdout, in --dir's
@@ -176,6 +184,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	spot := fs.Int("spot", 0, "extra runs per directory drawn at random among the others")
 	spotSeed := fs.Uint64("spot-seed", 0, "seed of the --spot draw")
 	spotMax := fs.Float64("spot-max", 5, "largest recorded run time, in seconds, a --spot draw may pick")
+	rotate := fs.Bool("rotate", false, "rerun the cells of one member per family of records with the same settings and cells, drawn by --spot-seed")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -193,11 +202,20 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	stand := make([]string, len(dirs)) // --rotate: the member that reruns i's cells ("": i itself)
+	if *rotate {
+		stand = rotation(dirs, recs, *spotSeed)
+	}
 	plans := make([]checkPlan, len(dirs))
 	for i, dir := range dirs {
-		if plans[i], err = planCheck(dir, recs[i], *cells, *seeds, sp, fs.budget); err != nil {
+		c := *cells
+		if stand[i] != "" {
+			c = 0
+		}
+		if plans[i], err = planCheck(dir, recs[i], c, *seeds, sp, fs.budget); err != nil {
 			return err
 		}
+		plans[i].standIn = stand[i]
 	}
 	failures, err := runChecks(plans, *workers, stdout, stderr)
 	if err != nil {
@@ -256,6 +274,60 @@ func readRecords(list string) ([]string, []resultsRecord, error) {
 	return dirs, recs, nil
 }
 
+// familyKey is what makes two records one experiment on different seeds
+// (--rotate): the kind, the protocol, the noise and regret rules, and the
+// set of cells.
+func familyKey(rec resultsRecord) string {
+	cells := map[cellKey]bool{}
+	for _, r := range rec.Runs {
+		cells[cellKey{r.Problem, r.Kernel, r.Batch}] = true
+	}
+	var names []string
+	for k := range cells {
+		names = append(names, fmt.Sprintf("%q/%q/%d", k.problem, k.kernel, k.batch))
+	}
+	slices.Sort(names)
+	proto, _ := json.Marshal(rec.Protocol)
+	return strings.Join([]string{rec.Kind, string(proto), rec.Noise, rec.Regret, strings.Join(names, ",")}, "\n")
+}
+
+// rotation returns, for each record, the directory of the member of its
+// family that reruns the family's cells under --rotate ("" for that
+// member itself and for a record alone in its family): drawn by a
+// generator seeded with seed and the family's key alone, so that a
+// --spot-seed picks the same member whatever else --dir holds.
+func rotation(dirs []string, recs []resultsRecord, seed uint64) []string {
+	members := map[string][]int{}
+	var keys []string
+	for i, rec := range recs {
+		k := familyKey(rec)
+		if _, ok := members[k]; !ok {
+			keys = append(keys, k)
+		}
+		members[k] = append(members[k], i)
+	}
+	stand := make([]string, len(dirs))
+	for _, k := range keys {
+		m := members[k]
+		if len(m) < 2 {
+			continue
+		}
+		// Members in the order of their directories, not of --dir's list.
+		slices.SortFunc(m, func(a, b int) int {
+			return strings.Compare(filepath.ToSlash(filepath.Clean(dirs[a])), filepath.ToSlash(filepath.Clean(dirs[b])))
+		})
+		h := fnv.New64a()
+		h.Write([]byte(k))
+		chosen := m[rand.New(rand.NewPCG(seed, h.Sum64())).IntN(len(m))]
+		for _, i := range m {
+			if i != chosen {
+				stand[i] = dirs[chosen]
+			}
+		}
+	}
+	return stand
+}
+
 // spotDraw is --spot: n extra runs per directory, drawn with seed among
 // the runs not otherwise rerun whose recorded time is at most max seconds.
 type spotDraw struct {
@@ -293,11 +365,12 @@ type checkPlan struct {
 	want     []runRecord
 	names    []string
 	failures []string
+	standIn  string // --rotate: the member of the record's family that reruns its cells
 }
 
 // planCheck plans the rerun of the first seeds seeds (0: all) of the
-// cells cheapest cells of the record rec of dir, and sp's draw of its
-// other runs, within the memory budget b.
+// cells cheapest cells (0: none) of the record rec of dir, and sp's draw
+// of its other runs, within the memory budget b.
 func planCheck(dir string, rec resultsRecord, cells, seeds int, sp spotDraw, b int64) (checkPlan, error) {
 	p := checkPlan{dir: dir, rec: rec}
 	if rec.Modified {
@@ -429,8 +502,16 @@ func runChecks(plans []checkPlan, workers int, stdout, stderr io.Writer) ([]stri
 			if bad > 0 {
 				status = fmt.Sprintf("%d differ", bad)
 			}
-			fmt.Fprintf(stdout, "%s (commit %s): %d runs of %s rerun (%s of run time): %s\n", p.dir, shortRev(p.rec.Revision), len(p.want),
-				strings.Join(p.names, ", "), fmtDuration(time.Duration(took*float64(time.Second))), status)
+			stood := ""
+			if p.standIn != "" {
+				stood = fmt.Sprintf("; its cells: %s reruns its family's (--rotate)", p.standIn)
+			}
+			if len(p.want) == 0 && p.standIn != "" {
+				fmt.Fprintf(stdout, "%s (commit %s): no runs rerun%s\n", p.dir, shortRev(p.rec.Revision), stood)
+				continue
+			}
+			fmt.Fprintf(stdout, "%s (commit %s): %d runs of %s rerun (%s of run time): %s%s\n", p.dir, shortRev(p.rec.Revision), len(p.want),
+				strings.Join(p.names, ", "), fmtDuration(time.Duration(took*float64(time.Second))), status, stood)
 		}
 	}
 	report() // plans with no runs

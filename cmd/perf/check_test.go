@@ -99,6 +99,97 @@ func TestCheck(t *testing.T) {
 	checkOneLineError(t, code, stdout, stderr, "perf check: ", "--dir")
 }
 
+// TestCheckRotate: under --rotate, records of the same settings and cells
+// (one experiment on other seeds) are one family, and one member, drawn
+// by --spot-seed, reruns their cells: the others print which member stood
+// in, a record of other settings reruns as usual, every member is drawn
+// for some seed, a tampered member fails exactly when it is drawn, and
+// the draw does not depend on --dir's order.
+func TestCheckRotate(t *testing.T) {
+	root := t.TempDir()
+	run := func(dir string, kernels string) resultsRecord {
+		out := filepath.Join(root, dir)
+		code, _, stderr := runCLI(t, "table", "--seeds", "1", "--iters", "2", "--init", "3", "--problems", "Ackley2d",
+			"--kernels", kernels, "--out", out)
+		if code != exitOK {
+			t.Fatalf("perf table: exit %d, stderr %q", code, stderr)
+		}
+		var rec resultsRecord
+		data, _ := os.ReadFile(filepath.Join(out, recordFile))
+		if err := json.Unmarshal(data, &rec); err != nil {
+			t.Fatal(err)
+		}
+		rec.Modified = false
+		data, _ = json.Marshal(rec)
+		os.WriteFile(filepath.Join(out, recordFile), data, 0o644)
+		return rec
+	}
+	rec := run("a", "base,plus")
+	run("z", "base") // other cells: its own family
+	for _, d := range []string{"b", "c"} {
+		// b and c: the same experiment (here the same runs).
+		data, _ := json.Marshal(rec)
+		os.MkdirAll(filepath.Join(root, d), 0o755)
+		os.WriteFile(filepath.Join(root, d, recordFile), data, 0o644)
+	}
+	dirs := func(names ...string) string {
+		var ds []string
+		for _, n := range names {
+			ds = append(ds, filepath.Join(root, n))
+		}
+		return strings.Join(ds, ",")
+	}
+	drawn := map[string]int{}
+	for seed := range 12 {
+		code, stdout, stderr := runCLI(t, "check", "--dir", dirs("a", "b", "c", "z"), "--rotate", "--spot-seed", fmt.Sprint(seed))
+		lines := strings.Split(strings.TrimSpace(stdout), "\n")
+		if code != exitOK || len(lines) != 4 {
+			t.Fatalf("seed %d: exit %d, stdout %q, stderr %q", seed, code, stdout, stderr)
+		}
+		var chosen string
+		for i, n := range []string{"a", "b", "c"} {
+			switch {
+			case strings.Contains(lines[i], "2 runs of Ackley2d/base, Ackley2d/plus rerun") && strings.HasSuffix(lines[i], ": identical"):
+				if chosen != "" {
+					t.Fatalf("seed %d: two members rerun: %q", seed, stdout)
+				}
+				chosen = n
+			case !strings.Contains(lines[i], "no runs rerun; its cells: "):
+				t.Fatalf("seed %d: line %q", seed, lines[i])
+			}
+		}
+		if chosen == "" || !strings.Contains(lines[3], "1 runs of Ackley2d/base rerun") {
+			t.Fatalf("seed %d: stdout %q", seed, stdout)
+		}
+		for i := range 3 {
+			if l := lines[i]; !strings.HasPrefix(l, filepath.Join(root, chosen)+" ") && !strings.Contains(l, "its cells: "+filepath.Join(root, chosen)+" reruns") {
+				t.Errorf("seed %d: %q does not name %s", seed, l, chosen)
+			}
+		}
+		drawn[chosen]++
+		// The draw does not depend on --dir's order.
+		_, other, _ := runCLI(t, "check", "--dir", dirs("z", "c", "b", "a"), "--rotate", "--spot-seed", fmt.Sprint(seed))
+		if !strings.Contains(other, filepath.Join(root, chosen)+" (commit") || !strings.Contains(other, "its cells: "+filepath.Join(root, chosen)+" reruns") {
+			t.Errorf("seed %d: another --dir order drew otherwise: %q", seed, other)
+		}
+		// A tampered b fails exactly when b is drawn.
+		bad := rec
+		bad.Runs = append([]runRecord(nil), rec.Runs...)
+		bad.Runs[0].Metric *= 1 + 1e-15
+		data, _ := json.Marshal(bad)
+		os.WriteFile(filepath.Join(root, "b", recordFile), data, 0o644)
+		code, _, _ = runCLI(t, "check", "--dir", dirs("a", "b", "c", "z"), "--rotate", "--spot-seed", fmt.Sprint(seed))
+		if (code == exitFailure) != (chosen == "b") {
+			t.Errorf("seed %d: tampered b, %s drawn: exit %d", seed, chosen, code)
+		}
+		data, _ = json.Marshal(rec)
+		os.WriteFile(filepath.Join(root, "b", recordFile), data, 0o644)
+	}
+	if len(drawn) != 3 {
+		t.Errorf("over 12 seeds the draws were %v, want every member", drawn)
+	}
+}
+
 // failureLines are the lines of perf check's stderr other than its
 // progress bar's ("perf check: 3/12 runs …").
 func failureLines(stderr string) []string {
