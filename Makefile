@@ -148,7 +148,7 @@ results:
 ## cheapest cells (CHECK_CELLS, default 2) of every record.json under
 ## docs/results with the recorded settings, CHECK_SEEDS seeds of each
 ## (0: all; CI uses 1: one or two 500-evaluation runs per landmark
-## record, 1-5 minutes each), plus CHECK_SPOT runs per record drawn among
+## record, 1-9 minutes each), plus CHECK_SPOT runs per record drawn among
 ## the others of at most 5 s (CI: 2; the draw's seed is HEAD's commit
 ## time, so a commit always checks the same runs and successive commits
 ## different ones), and compares the metrics bit for bit. The runs of
@@ -156,14 +156,16 @@ results:
 ## CHECK_ROTATE=1 (CI) reruns the cells of one member per family of
 ## records with the same settings and cells (a pilot, its main set and
 ## its replication), drawn by the same seed: the others rerun their spot
-## draw only.
+## draw only. CHECK_SEED_ORDER=cheapest (CI) reruns a cell's CHECK_SEEDS
+## runs of least recorded time instead of its first seeds.
 CHECK_CELLS ?= 2
 CHECK_SEEDS ?= 0
 CHECK_SPOT ?= 0
 CHECK_ROTATE ?= 0
+CHECK_SEED_ORDER ?= first
 CHECK_SPOT_SEED ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 results-check:
-	$(GO) run ./cmd/perf check --dir docs/results --cells $(CHECK_CELLS) --seeds $(CHECK_SEEDS) --spot $(CHECK_SPOT) --spot-seed $(CHECK_SPOT_SEED) $(if $(filter 1,$(CHECK_ROTATE)),--rotate)
+	$(GO) run ./cmd/perf check --dir docs/results --cells $(CHECK_CELLS) --seeds $(CHECK_SEEDS) --spot $(CHECK_SPOT) --spot-seed $(CHECK_SPOT_SEED) --seed-order $(CHECK_SEED_ORDER) $(if $(filter 1,$(CHECK_ROTATE)),--rotate)
 
 ## golden: regenerate testdata/golden with the independent reference.
 golden:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -30,6 +31,7 @@ func init() {
 const checkUsage = `
 Usage: perf check --dir DIR[,DIR…] [--cells 2] [--seeds 0] [--workers N]
                   [--spot 0 [--spot-seed S] [--spot-max 5]] [--rotate]
+                  [--seed-order first|cheapest]
 
 Reruns cells of the results in each DIR (or, for a DIR without one, in
 every directory below it that has one) — written by perf table, perf
@@ -37,7 +39,9 @@ robustness or perf batch with --out, which leave record.json there: the
 settings, the commit, and every run's metric — and compares the rerun's
 metrics with the recorded ones bit for bit. A cell is (problem, kernel,
 batch size); the --cells cheapest (by recorded run time) are rerun, with
-their first --seeds seeds (0: all). --spot N adds, in each DIR, N more
+their first --seeds seeds (0: all) — or, with --seed-order cheapest, the
+--seeds of least recorded run time (ties to the smaller seed): a
+500-evaluation record then reruns its quickest run, not seed 0. --spot N adds, in each DIR, N more
 runs drawn at random among the others whose recorded time is at most
 --spot-max seconds (a draw is a function of --spot-seed and DIR, printed
 so that a failure reruns exactly): a drift confined to later seeds or
@@ -185,6 +189,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	spotSeed := fs.Uint64("spot-seed", 0, "seed of the --spot draw")
 	spotMax := fs.Float64("spot-max", 5, "largest recorded run time, in seconds, a --spot draw may pick")
 	rotate := fs.Bool("rotate", false, "rerun the cells of one member per family of records with the same settings and cells, drawn by --spot-seed")
+	seedOrder := fs.String("seed-order", "first", "which --seeds of a cell rerun: first (the smallest seeds) or cheapest (the least recorded run time)")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -193,6 +198,9 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	}
 	if !(*spotMax >= 0) || math.IsInf(*spotMax, 0) {
 		return badInput("--spot-max must be a finite number of seconds ≥ 0")
+	}
+	if *seedOrder != "first" && *seedOrder != "cheapest" {
+		return badInput("--seed-order must be first or cheapest, got %q", *seedOrder)
 	}
 	sp := spotDraw{n: *spot, seed: *spotSeed, max: *spotMax}
 	if err := fs.require("dir"); err != nil {
@@ -212,7 +220,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		if stand[i] != "" {
 			c = 0
 		}
-		if plans[i], err = planCheck(dir, recs[i], c, *seeds, sp, fs.budget); err != nil {
+		if plans[i], err = planCheck(dir, recs[i], c, *seeds, *seedOrder == "cheapest", sp, fs.budget); err != nil {
 			return err
 		}
 		plans[i].standIn = stand[i]
@@ -368,10 +376,11 @@ type checkPlan struct {
 	standIn  string // --rotate: the member of the record's family that reruns its cells
 }
 
-// planCheck plans the rerun of the first seeds seeds (0: all) of the
-// cells cheapest cells (0: none) of the record rec of dir, and sp's draw
-// of its other runs, within the memory budget b.
-func planCheck(dir string, rec resultsRecord, cells, seeds int, sp spotDraw, b int64) (checkPlan, error) {
+// planCheck plans the rerun of the first seeds seeds (0: all; with
+// cheap, the seeds of least recorded time) of the cells cheapest cells
+// (0: none) of the record rec of dir, and sp's draw of its other runs,
+// within the memory budget b.
+func planCheck(dir string, rec resultsRecord, cells, seeds int, cheap bool, sp spotDraw, b int64) (checkPlan, error) {
 	p := checkPlan{dir: dir, rec: rec}
 	if rec.Modified {
 		p.failures = append(p.failures, fmt.Sprintf("%s: recorded from commit %s with uncommitted changes", dir, rec.Revision))
@@ -406,9 +415,13 @@ func planCheck(dir string, rec resultsRecord, cells, seeds int, sp spotDraw, b i
 	var specs []experiments.RunSpec
 	for _, k := range keys {
 		runs := byCell[k]
-		slices.SortFunc(runs, func(a, b runRecord) int { return int(a.Seed) - int(b.Seed) })
+		slices.SortFunc(runs, func(a, b runRecord) int { return cmp.Compare(a.Seed, b.Seed) })
 		if seeds > 0 {
+			if cheap {
+				slices.SortStableFunc(runs, func(a, b runRecord) int { return cmp.Compare(a.Seconds, b.Seconds) })
+			}
 			runs = runs[:min(seeds, len(runs))]
+			slices.SortFunc(runs, func(a, b runRecord) int { return cmp.Compare(a.Seed, b.Seed) })
 		}
 		for _, r := range runs {
 			specs = append(specs, experiments.RunSpec{Index: len(specs), Problem: r.Problem, Kernel: r.Kernel, Seed: r.Seed, Batch: r.Batch})

@@ -68,7 +68,42 @@ func TestCheck(t *testing.T) {
 	if code != exitOK || !strings.Contains(stdout, "1 runs") {
 		t.Errorf("spot-max 0 drew a run: exit %d, stdout %q", code, stdout)
 	}
-	for _, args := range [][]string{{"--spot", "-1"}, {"--spot-max", "-1"}, {"--spot-max", "NaN"}} {
+	// --seed-order cheapest: the cheapest cell's run of least recorded
+	// time reruns, not its first seed. One cell made the cheapest, its
+	// seed 1 the quicker; a tampered seed 1 is found by cheapest, not by
+	// first, and a tampered seed 0 the other way round.
+	timed := rec
+	timed.Runs = append([]runRecord(nil), rec.Runs...)
+	c := timed.Runs[3]
+	var s0, s1 int
+	for i := range timed.Runs {
+		r := &timed.Runs[i]
+		r.Seconds = 10
+		if r.Problem == c.Problem && r.Kernel == c.Kernel && r.Batch == c.Batch {
+			if r.Seed == 0 {
+				r.Seconds, s0 = 5, i
+			} else {
+				r.Seconds, s1 = 1, i
+			}
+		}
+	}
+	for _, tc := range []struct {
+		tamper int
+		order  string
+		fails  bool
+	}{{s1, "cheapest", true}, {s1, "first", false}, {s0, "cheapest", false}, {s0, "first", true}} {
+		bad := timed
+		bad.Runs = append([]runRecord(nil), timed.Runs...)
+		bad.Runs[tc.tamper].Metric *= 1 + 1e-15
+		write(bad)
+		code, stdout, stderr = runCLI(t, "check", "--dir", out, "--cells", "1", "--seeds", "1", "--seed-order", tc.order)
+		want := fmt.Sprintf("%s %s seed %d", c.Problem, c.Kernel, bad.Runs[tc.tamper].Seed)
+		if (code == exitFailure) != tc.fails || (tc.fails && !strings.Contains(stderr, want)) || !strings.Contains(stdout, "1 runs of "+c.Problem+"/"+c.Kernel+" rerun") {
+			t.Errorf("seed order %s, seed %d tampered: exit %d, stdout %q, stderr %q", tc.order, bad.Runs[tc.tamper].Seed, code, stdout, stderr)
+		}
+	}
+	write(rec)
+	for _, args := range [][]string{{"--spot", "-1"}, {"--spot-max", "-1"}, {"--spot-max", "NaN"}, {"--seed-order", "last"}} {
 		code, stdout, stderr = runCLI(t, append([]string{"check", "--dir", out}, args...)...)
 		checkOneLineError(t, code, stdout, stderr, "perf check: ", "--")
 	}
