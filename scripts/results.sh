@@ -126,8 +126,8 @@ for k in base avg; do
 done
 # The 5-seed pilots of the other landmark paths (same file): avgnorm and
 # max (gp.NewLandmarkFamily), nystrom (k_plus's capped design over the
-# trivial group).
-for k in avgnorm max nystrom; do
+# trivial group), auto (its three candidates').
+for k in avgnorm max nystrom auto; do
   run landmarks-every $perf table $le --kernels $k --seeds 5 --out $out/landmarks-every/$k-default --force
   run landmarks-every $perf table $le --kernels $k --seeds 5 --landmarks -1 --out $out/landmarks-every/$k-full --force
 done
