@@ -111,23 +111,9 @@ func (f *landmarkFamily) bindLandmarks(x *mat.Dense) (*landmarkBound, error) {
 	src := &distSource{x: xc, od: od, n: n, m: f.m, shape: f.plus.max.shape, max: f.plus.max, cols: make([][]float64, n)}
 	lb := &landmarkBound{src: src, m: f.m, be: f.plus.opts.Backend, relTol: f.plus.opts.RelTol, x: xc, n: n,
 		nystrom: true, plusOpts: f.plus.opts, mem: f.memory(n), defaultFit: LandmarkFitLikelihood}
-	lb.sub.mk = func() (*subsetFit, error) {
-		idx, xs := subsetOf(xc, f.m)
-		sb, err := f.plus.Bind(xs)
-		if err != nil {
-			return nil, err
-		}
-		return &subsetFit{b: sb, idx: idx}, nil
-	}
+	lb.sub.mk = exactOn(xc, f.m, f.plus.Bind)
 	lb.lik.mk = func() (*subsetFit, error) { return likelihoodSubset(xc, f.m, f.bindLandmarks) }
-	lb.seed.mk = func() (*subsetFit, error) {
-		idx, xs := subsetOf(xc, seedSize(f.m))
-		sb, err := f.plus.Bind(xs)
-		if err != nil {
-			return nil, err
-		}
-		return &subsetFit{b: sb, idx: idx}, nil
-	}
+	lb.seed.mk = exactOn(xc, seedSize(f.m), f.plus.Bind)
 	return lb, nil
 }
 

@@ -527,22 +527,32 @@ func TestLandmarkLikelihoodCap(t *testing.T) {
 			if hc == hf {
 				t.Fatalf("the capped and full rules gave the same fit %+v", hc)
 			}
-			be, err := linalg.Default()
-			if err != nil {
-				t.Fatal(err)
-			}
-			sp, err := newFitSpace(x, scale, FitOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := newProfiler(fb, be, fy, false)
-			p.a0, p.a1, p.b0, p.b1 = sp.bx.lo[0], sp.bx.hi[0], sp.bx.lo[2], sp.bx.hi[2]
+			p := subsetProfiler(t, fb, fy, x, scale)
 			qc, qf := p.at(math.Log(hc.Lengthscale)), p.at(math.Log(hf.Lengthscale))
 			if !(qc.lml >= qf.lml) {
 				t.Errorf("subset profile at the capped fit's ℓ = %v: %v, at the full fit's ℓ = %v: %v", hc.Lengthscale, qc.lml, hf.Lengthscale, qf.lml)
 			}
 		})
 	}
+}
+
+// subsetProfiler is the profile likelihood (sample mean) of the outputs
+// y on the bound b, in the variance and noise bounds a default Fit on the
+// inputs x (outputs standardized by scale) searches: how the rules' fits
+// are scored on the likelihood subset.
+func subsetProfiler(t *testing.T, b Bound, y []float64, x *mat.Dense, scale float64) *profiler {
+	t.Helper()
+	be, err := linalg.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := newFitSpace(x, scale, FitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newProfiler(b, be, y, false)
+	p.a0, p.a1, p.b0, p.b1 = sp.bx.lo[0], sp.bx.hi[0], sp.bx.lo[2], sp.bx.hi[2]
+	return p
 }
 
 // TestLandmarkCapSeed: above the cap the likelihood rule locates ℓ on the
@@ -628,12 +638,7 @@ func TestLandmarkCapSeed(t *testing.T) {
 					t.Fatal(err)
 				}
 				hc, ic := g.Hyper(), g.fit
-				sp, err := newFitSpace(x, scale, FitOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				p := newProfiler(fb, be, fys, false)
-				p.a0, p.a1, p.b0, p.b1 = sp.bx.lo[0], sp.bx.hi[0], sp.bx.lo[2], sp.bx.hi[2]
+				p := subsetProfiler(t, fb, fys, x, scale)
 				qc, qg := p.at(math.Log(hc.Lengthscale)), p.at(math.Log(hg.Lengthscale))
 				t.Logf("located ℓ %.4g (profile %.3f, %d landmark starts), global ℓ %.4g (%.3f, %d starts)",
 					hc.Lengthscale, qc.lml, len(ic.Starts), hg.Lengthscale, qg.lml, len(ig.Starts))

@@ -211,6 +211,19 @@ func likelihoodSubset(x *mat.Dense, m int, bind func(*mat.Dense) (*landmarkBound
 	return &subsetFit{b: b, idx: idx}, nil
 }
 
+// exactOn returns a maker of the family bound (bind) to the k inputs of
+// x of indices ⌊t·n/k⌋: a landmark bound's subset or seed.
+func exactOn(x *mat.Dense, k int, bind func(*mat.Dense) (Bound, error)) func() (*subsetFit, error) {
+	return func() (*subsetFit, error) {
+		idx, xs := subsetOf(x, k)
+		b, err := bind(xs)
+		if err != nil {
+			return nil, err
+		}
+		return &subsetFit{b: b, idx: idx}, nil
+	}
+}
+
 // subsetOf returns the inputs of x (n×d) at the m indices ⌊t·n/m⌋.
 func subsetOf(x *mat.Dense, m int) ([]int, *mat.Dense) {
 	n, d := x.Dims()
@@ -263,14 +276,7 @@ func (f *sparseFamily) bindLandmarks(x *mat.Dense) (*landmarkBound, error) {
 		mem: f.memory(n), defaultFit: LandmarkFitSubset}
 	lb.sub.fit, lb.sub.done = &subsetFit{b: sub, idx: idx}, true
 	lb.lik.mk = func() (*subsetFit, error) { return likelihoodSubset(xc, f.m, f.bindLandmarks) }
-	lb.seed.mk = func() (*subsetFit, error) {
-		idx, xs := subsetOf(xc, seedSize(f.m))
-		sb, err := f.inner.Bind(xs)
-		if err != nil {
-			return nil, err
-		}
-		return &subsetFit{b: sb, idx: idx}, nil
-	}
+	lb.seed.mk = exactOn(xc, seedSize(f.m), f.inner.Bind)
 	return lb, nil
 }
 
