@@ -41,12 +41,12 @@ metrics with the recorded ones bit for bit. A cell is (problem, kernel,
 batch size); the --cells cheapest (by recorded run time) are rerun, with
 their first --seeds seeds (0: all) — or, with --seed-order cheapest, the
 --seeds of least recorded run time (ties to the smaller seed): a
-500-evaluation record then reruns its quickest run, not seed 0. --spot N adds, in each DIR, N more
-runs drawn at random among the others whose recorded time is at most
---spot-max seconds (a draw is a function of --spot-seed and DIR, printed
-so that a failure reruns exactly): a drift confined to later seeds or
-costlier cells, which the cheapest cells' first seeds miss, is then
-caught over repeated checks. Results are a function of the code, the
+500-evaluation record then reruns its quickest run, not seed 0. --spot
+N adds, in each DIR, N more runs drawn at random among the others whose
+recorded time is at most --spot-max seconds (a draw is a function of
+--spot-seed and DIR, printed so that a failure reruns exactly): a drift
+confined to later seeds or costlier cells, which the cheapest cells'
+first seeds miss, is then caught over repeated checks. Results are a function of the code, the
 settings and the seeds, so a committed table that its command no longer
 reproduces fails here.
 
