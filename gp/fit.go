@@ -184,8 +184,8 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 	if sb, sy, ok, err := capSeed(fb, ys, opts); err != nil {
 		return nil, fmt.Errorf("gp: bind: %w", err)
 	} else if ok {
-		// Above the likelihood cap: the exact likelihood on the m-point
-		// subset locates ℓ (its starts and grid, O(m³) each), and the
+		// Above the likelihood cap: the exact likelihood on seedSize(m)
+		// inputs locates ℓ (its starts and grid, O(k³) each), and the
 		// landmark likelihood refines around it.
 		so := opts
 		so.search = searchGrid

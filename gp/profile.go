@@ -517,23 +517,23 @@ func fitProfileLikelihood(b Bound, be linalg.Backend, ys []float64, s float64, b
 		}
 		seeds = append(seeds, clampL(math.Log(h.Lengthscale)))
 	}
-	seeds = append(seeds, clampL(math.Log(0.25*s)))
-	nr := opts.Restarts
-	if nr == 0 {
-		nr = 2
-	}
-	for i := range max(nr, 0) {
-		rng := rand.New(rand.NewPCG(opts.Seed, uint64(i)))
-		u := func(lo, hi float64) float64 { return lo + (hi-lo)*rng.Float64() }
-		// Same draws as fitBFGS's random starts; only ℓ is used.
-		u(math.Log(0.2), math.Log(5))
-		seeds = append(seeds, clampL(u(math.Log(0.05*s), math.Log(s))))
-	}
 	if opts.search == searchAround {
-		// Only around the located ℓ (and Init).
-		seeds = append(seeds[:len(seeds)-1-max(nr, 0)],
-			clampL(opts.around), clampL(opts.around-math.Ln2), clampL(opts.around+math.Ln2))
+		// Only around the located ℓ (and Init): no default, random or
+		// grid starts.
+		seeds = append(seeds, clampL(opts.around), clampL(opts.around-math.Ln2), clampL(opts.around+math.Ln2))
 	} else {
+		seeds = append(seeds, clampL(math.Log(0.25*s)))
+		nr := opts.Restarts
+		if nr == 0 {
+			nr = 2
+		}
+		for i := range max(nr, 0) {
+			rng := rand.New(rand.NewPCG(opts.Seed, uint64(i)))
+			u := func(lo, hi float64) float64 { return lo + (hi-lo)*rng.Float64() }
+			// Same draws as fitBFGS's random starts; only ℓ is used.
+			u(math.Log(0.2), math.Log(5))
+			seeds = append(seeds, clampL(u(math.Log(0.05*s), math.Log(s))))
+		}
 		ls := math.Log(s)
 		for _, k := range lengthGrid {
 			seeds = append(seeds, clampL(ls+k*math.Ln2))

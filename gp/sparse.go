@@ -394,8 +394,8 @@ func (f LandmarkFit) check() error {
 }
 
 // capSeed returns the bound and outputs whose exact likelihood locates ℓ
-// before the landmark likelihood refines it: the m-point subset of
-// LandmarkFitSubset, when b is a landmark bound fitted by
+// before the landmark likelihood refines it: the family on seedSize(m)
+// of the inputs (lb.seed), when b is a landmark bound fitted by
 // LandmarkFitLikelihood above likelihoodCap(m) with fitProfile (ok false
 // otherwise: no seed, the full search).
 func capSeed(b Bound, ys []float64, opts FitOptions) (Bound, []float64, bool, error) {

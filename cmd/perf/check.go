@@ -46,9 +46,9 @@ N adds, in each DIR, N more runs drawn at random among the others whose
 recorded time is at most --spot-max seconds (a draw is a function of
 --spot-seed and DIR, printed so that a failure reruns exactly): a drift
 confined to later seeds or costlier cells, which the cheapest cells'
-first seeds miss, is then caught over repeated checks. Results are a function of the code, the
-settings and the seeds, so a committed table that its command no longer
-reproduces fails here.
+first seeds miss, is then caught over repeated checks. Results are a
+function of the code, the settings and the seeds, so a committed table
+that its command no longer reproduces fails here.
 
 --rotate: records whose settings and cells are the same (one experiment
 on disjoint seed sets: a pilot, its main set, its replication) form a
