@@ -131,9 +131,10 @@ func TestAutoDropsAContradictedGroup(t *testing.T) {
 	}
 }
 
-// TestParseAuto: auto and auto:a+b+… parse (the latter names itself),
-// and a candidate list with fewer than two, repeated, nested or unknown
-// kernels is an error.
+// TestParseAuto: auto, auto:a+b+…, portfolio and portfolio:a+b+… parse
+// (the lists name themselves unless they are the default candidates),
+// and a candidate list with fewer than two, repeated, nested (auto or
+// portfolio) or unknown kernels is an error.
 func TestParseAuto(t *testing.T) {
 	g := must(orbit.SignFlip(2))
 	k := must(ParseKernel("AUTO", g, kernel.RBF))
@@ -155,6 +156,21 @@ func TestParseAuto(t *testing.T) {
 	if _, err := ParseKernel("auto", nil, kernel.RBF); err == nil {
 		t.Error("auto without a group parsed")
 	}
+	p := must(ParseKernel("portfolio:base+plus", g, kernel.RBF))
+	if p.Name() != "portfolio:base+plus" || !p.portfolio || len(p.arms) != 2 || p.arms[1].Name() != NamePlus || p.odds != AutoOdds {
+		t.Errorf("portfolio:base+plus: %q, %d candidates, portfolio %v", p.Name(), len(p.arms), p.portfolio)
+	}
+	if p := must(ParseKernel("Portfolio:nystrom+avg+plus", g, kernel.RBF)); p.Name() != NamePortfolio || !p.portfolio {
+		t.Errorf("portfolio's own candidates name themselves %q", p.Name())
+	}
+	for _, bad := range []string{"portfolio:plus", "portfolio:plus+plus", "portfolio:portfolio+plus", "portfolio:auto+plus", "auto:portfolio+plus", "portfolio:foo+plus", "portfolio:"} {
+		if _, err := ParseKernel(bad, g, kernel.RBF); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+	if _, err := ParseKernel("portfolio:base+plus", nil, kernel.RBF); err == nil {
+		t.Error("portfolio:base+plus without a group parsed")
+	}
 }
 
 // TestPortfolioPicksHighestMean: each of portfolio's candidates proposes
@@ -165,7 +181,9 @@ func TestParseAuto(t *testing.T) {
 // proposal with the highest mean (ties to auto's choice) and names its
 // kernel; and over both priors, both means, an invariant and a
 // non-invariant objective (d = 4) and three data sets each the winner is
-// not always auto's choice.
+// not always auto's choice. Where no point on Fix(G) is observed (the
+// first two data sets) avg's proposal at the origin wins as the
+// fixed-point probe; with the origin observed the means decide.
 func TestPortfolioPicksHighestMean(t *testing.T) {
 	const d = 4
 	g := must(orbit.Hyperoctahedral(d))
@@ -184,7 +202,7 @@ func TestPortfolioPicksHighestMean(t *testing.T) {
 		}
 		return v
 	}
-	differs := 0
+	differs, probes := 0, 0
 	for c := range 6 {
 		f := []func([]float64) float64{invariant, shifted}[c%2]
 		for _, prior := range []gp.Prior{gp.PriorNone, gp.PriorBoTorch} {
@@ -194,6 +212,14 @@ func TestPortfolioPicksHighestMean(t *testing.T) {
 				cfg.Kernel = Portfolio(g, kernel.RBF)
 				pf := must(New(lo, hi, cfg, 5))
 				singles := singlesOf(lo, hi, base, g)
+				if c >= 2 {
+					// A point on Fix(G) observed: no probe, the means decide.
+					for _, o := range append([]*Optimizer{pf}, singles...) {
+						if err := o.Tell(make([]float64, d), f(make([]float64, d))); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
 				autoData(t, append([]*Optimizer{pf}, singles...), d, 8+2*c, uint64(3+c), f)
 				x := must(pf.Ask())
 				info := pf.Diagnostics()
@@ -234,17 +260,130 @@ func TestPortfolioPicksHighestMean(t *testing.T) {
 						win = i
 					}
 				}
+				if info.Probe {
+					// The fixed-point probe overrides the means
+					// (TestPortfolioProbe checks when it fires).
+					win = slices.Index(AutoCandidates(), NameAvg)
+					probes++
+				}
 				if info.Kernel != AutoCandidates()[win] || !slices.Equal(x, props[win]) {
 					t.Errorf("prior %v mean %v: portfolio chose %s at %v; highest mean %s at %v (means %v)", prior, mean, info.Kernel, x, AutoCandidates()[win], props[win], info.Means)
 				}
-				if win != ref {
+				if win != ref && !info.Probe {
 					differs++
 				}
 			}
 		}
 	}
-	if differs == 0 {
-		t.Error("the portfolio always returned auto's choice: the test does not exercise it")
+	if differs == 0 || probes == 0 {
+		t.Errorf("the winner differs from auto's choice by the means in %d cases, by the probe in %d: the test does not exercise both", differs, probes)
+	}
+}
+
+// TestFixedShares: the fixed-point share of the probe equals an
+// independent closed form, over signflip(d) with RBF at ℓ₀ =
+// ProbeScale × the box diagonal: s(x) = (1/2^d) Σ_s exp(−|x − s⊙x|²/2ℓ₀²)
+// = Π_i (1 + exp(−2x_i²/ℓ₀²))/2; 1 at the origin (Fix(G)), about ½^j
+// with j coordinates a few ℓ₀ off 0.
+func TestFixedShares(t *testing.T) {
+	const d = 3
+	g := must(orbit.SignFlip(d))
+	lo, hi := box(d, 5)
+	o := must(New(lo, hi, Config{Kernel: Portfolio(g, kernel.RBF), Init: 2}, 1))
+	a := slices.IndexFunc(o.arms, func(ar arm) bool { return ar.k.Name() == NameAvg })
+	if a < 0 {
+		t.Fatal("no avg candidate")
+	}
+	l0 := ProbeScale * math.Sqrt(float64(d)*100)
+	pts := [][]float64{{0, 0, 0}, {l0 / 10, 0, -l0 / 20}, {3 * l0, 0, 0}, {3 * l0, -4 * l0, 1e-9}, {1, 2, -3}, {0.5 * l0, 0.3 * l0, 0}}
+	got := must(o.fixedShares(a, pts))
+	for i, x := range pts {
+		want := 1.0
+		for _, z := range x {
+			want *= (1 + math.Exp(-2*z*z/(l0*l0))) / 2
+		}
+		if math.Abs(got[i]-want) > 1e-12 {
+			t.Errorf("share at %v = %v, want %v", x, got[i], want)
+		}
+		if on := got[i] >= ProbeShare; on != (i < 2) {
+			t.Errorf("share at %v = %v: on the fixed-point set %v, want %v", x, got[i], on, i < 2)
+		}
+	}
+}
+
+// TestPortfolioProbe: over an invariant objective whose optimum is the
+// origin (Fix(G) of the hyperoctahedral group), a portfolio run probes
+// exactly once, at avg's proposal, at a point on Fix(G) (every
+// coordinate within ℓ₀/10 of 0), and no other step probes; an optimizer
+// whose history already holds a point on Fix(G) never probes, nor one
+// without the avg candidate, nor one under the trivial group (every
+// point is on its Fix(G)); and the probe is a function of the
+// observations (rebuilt from its history, the optimizer asks the same
+// bits).
+func TestPortfolioProbe(t *testing.T) {
+	const d = 2
+	g := must(orbit.Hyperoctahedral(d))
+	lo, hi := box(d, 4)
+	f := func(x []float64) float64 {
+		v := 0.0
+		for _, z := range x {
+			v -= z*z + 0.5*(1-math.Cos(2*math.Pi*z))
+		}
+		return v
+	}
+	l0 := ProbeScale * math.Sqrt(float64(d)*64)
+	run := func(k Kernel, first []float64, steps int) (probes []int, xs [][]float64, o *Optimizer) {
+		o = must(New(lo, hi, Config{Kernel: k, Init: 4, RawSamples: 128, Starts: 3, Prior: gp.PriorBoTorch, Mean: gp.MeanConstant}, 11))
+		if first != nil {
+			if err := o.Tell(first, f(first)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i := range steps {
+			x := must(o.Ask())
+			if o.Diagnostics().Probe {
+				probes = append(probes, i)
+				if o.Diagnostics().Kernel != NameAvg {
+					t.Errorf("%s: probe at step %d predicted with %s", k.Name(), i, o.Diagnostics().Kernel)
+				}
+			}
+			xs = append(xs, x)
+			if err := o.Tell(x, f(x)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return probes, xs, o
+	}
+	probes, xs, o := run(Portfolio(g, kernel.RBF), nil, 12)
+	if len(probes) != 1 {
+		t.Fatalf("portfolio probed at steps %v, want once", probes)
+	}
+	for _, z := range xs[probes[0]] {
+		if math.Abs(z) > l0/10 {
+			t.Errorf("the probe %v is not on the fixed-point set (ℓ₀ = %v)", xs[probes[0]], l0)
+		}
+	}
+	for _, x := range xs[:probes[0]] {
+		if math.Abs(x[0]) < l0 && math.Abs(x[1]) < l0 {
+			t.Errorf("%v, evaluated before the probe, is on the fixed-point set", x)
+		}
+	}
+	// Rebuilt from its history, the optimizer asks the same bits.
+	r := must(New(lo, hi, o.Config(), 11))
+	if err := r.Restore(o.History()); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := must(o.Ask()), must(r.Ask()); !slices.Equal(a, b) {
+		t.Errorf("rebuilt optimizer asks %v, the original %v", b, a)
+	}
+	if p, _, _ := run(Portfolio(g, kernel.RBF), []float64{0, 0}, 8); len(p) != 0 {
+		t.Errorf("with the origin observed, portfolio probed at steps %v", p)
+	}
+	if p, _, _ := run(must(PortfolioOf(g, kernel.RBF, NameNystrom, NamePlus)), nil, 8); len(p) != 0 {
+		t.Errorf("without avg, portfolio probed at steps %v", p)
+	}
+	if p, _, _ := run(Portfolio(must(orbit.Trivial(d)), kernel.RBF), nil, 8); len(p) != 0 {
+		t.Errorf("under the trivial group, portfolio probed at steps %v", p)
 	}
 }
 

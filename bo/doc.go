@@ -38,7 +38,9 @@
 // choice is a function of the observations like the rest of the step.
 // Portfolio fits the same candidates, lets each propose its acquisition
 // maximizer and returns the proposal with the highest posterior mean
-// under Auto's choice: Auto's fits plus one acquisition per candidate.
+// under Auto's choice, except for one fixed-point probe (avg's proposal
+// on the group's fixed-point set, evaluated once while no point there is
+// observed): Auto's fits plus one acquisition per candidate.
 // With more than one worker the candidates' fits run concurrently (the
 // same bits).
 //

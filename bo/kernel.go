@@ -221,7 +221,7 @@ func autoCandidates(g orbit.Group, shape kernel.Shape) []string {
 }
 
 // AutoOf is Auto choosing among the named kernels (at least two of
-// KernelNames but auto, distinct; ties go to the earlier), named
+// KernelNames but auto and portfolio, distinct; ties go to the earlier), named
 // "auto:a+b+…" in traces and by ParseKernel.
 func AutoOf(g orbit.Group, shape kernel.Shape, names ...string) (Kernel, error) {
 	if len(names) < 2 {
@@ -232,8 +232,8 @@ func AutoOf(g orbit.Group, shape kernel.Shape, names ...string) (Kernel, error) 
 		k.name = NameAuto + ":" + strings.Join(names, "+")
 	}
 	for i, n := range names {
-		if n == NameAuto || strings.HasPrefix(n, NameAuto+":") || slices.Contains(names[:i], n) {
-			return Kernel{}, fmt.Errorf("%w: auto candidate %q (repeated, or auto)", ErrBadConfig, n)
+		if n == NameAuto || strings.HasPrefix(n, NameAuto+":") || n == NamePortfolio || strings.HasPrefix(n, NamePortfolio+":") || slices.Contains(names[:i], n) {
+			return Kernel{}, fmt.Errorf("%w: auto candidate %q (repeated, auto or portfolio)", ErrBadConfig, n)
 		}
 		a, err := ParseKernel(n, g, shape)
 		if err != nil {
@@ -253,16 +253,48 @@ func AutoOf(g orbit.Group, shape kernel.Shape, names ...string) (Kernel, error) 
 // Freitas, UAI 2011: reward a proposal by the posterior mean there) made
 // at every step from the current fit alone, so the next point stays a
 // function of the observations: no gains are carried between steps.
+//
+// One exception, the fixed-point probe: while no observed, pending or
+// failed point lies on the fixed-point set Fix(G) = {x : gx = x for all
+// g}, a step whose avg proposal lies on it evaluates that proposal,
+// whatever the means (at most once per run in sequential use; then the
+// means decide again). avg's prior variance peaks on Fix(G), where
+// invariant functions often have their optimum, and no posterior mean
+// rates an unvisited point there before one is evaluated: without the
+// probe the portfolio missed avg's advantage on Ackley2d and Griewank6d
+// (docs/results/portfolio). A point is on Fix(G) when its share
+// k_avg(x, x)/σ² at the lengthscale ProbeScale × the box diagonal is at
+// least ProbeShare, whatever the fit. Without avg among the candidates,
+// or under the trivial group (every point is fixed), there is no probe.
+//
 // Traces record the winner (Evaluation.Kernel), every candidate's
-// evidence and the referee's mean at every proposal (Diagnostics.Means).
+// evidence, the referee's mean at every proposal (Diagnostics.Means) and
+// the probe (Diagnostics.Probe).
 //
 // Cost: Auto's fits and one acquisition per candidate, then one
-// prediction per candidate. Its candidates are Auto's (without avg over a
+// prediction per candidate and one k_avg diagonal over the n points at
+// ℓ₀ (the probe's test). Its candidates are Auto's (without avg over a
 // large group where k_avg would be enumerated).
 func Portfolio(g orbit.Group, shape kernel.Shape) Kernel {
 	k := Auto(g, shape)
 	k.name, k.portfolio = NamePortfolio, true
 	return k
+}
+
+// PortfolioOf is Portfolio among the named kernels (as AutoOf: at least
+// two of KernelNames but auto and portfolio, distinct; the last is the
+// one favoured by AutoOdds), named "portfolio:a+b+…" in traces and by
+// ParseKernel.
+func PortfolioOf(g orbit.Group, shape kernel.Shape, names ...string) (Kernel, error) {
+	k, err := AutoOf(g, shape, names...)
+	if err != nil {
+		return Kernel{}, err
+	}
+	k.name, k.portfolio = NamePortfolio, true
+	if !slices.Equal(names, AutoCandidates()) {
+		k.name = NamePortfolio + ":" + strings.Join(names, "+")
+	}
+	return k, nil
 }
 
 // AutoOdds is the log prior odds with which auto favours its last
@@ -324,6 +356,12 @@ func ParseKernel(name string, g orbit.Group, shape kernel.Shape) (Kernel, error)
 			return Kernel{}, fmt.Errorf("%w: kernel %s needs a group", ErrBadConfig, n)
 		}
 		return AutoOf(g, shape, strings.Split(rest, "+")...)
+	}
+	if rest, ok := strings.CutPrefix(n, NamePortfolio+":"); ok {
+		if orbit.IsNil(g) {
+			return Kernel{}, fmt.Errorf("%w: kernel %s needs a group", ErrBadConfig, n)
+		}
+		return PortfolioOf(g, shape, strings.Split(rest, "+")...)
 	}
 	switch n {
 	case NameBase:

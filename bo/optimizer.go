@@ -11,6 +11,7 @@ import (
 	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/internal/parallel"
 	"github.com/symbo/symbo/internal/qmc"
+	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
@@ -75,6 +76,9 @@ type Diagnostics struct {
 	// Means (portfolio only) is the referee's standardized posterior mean
 	// at every candidate's proposal, in the same order (NaN: no proposal).
 	Means []float64
+	// Probe (portfolio only): the step evaluated avg's proposal as the
+	// fixed-point probe, whatever the means.
+	Probe bool
 }
 
 // Optimizer is an ask/tell Bayesian optimizer of a black box on the box
@@ -889,6 +893,13 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 			win = i
 		}
 	}
+	probe, err := o.fixedPointProbe(props)
+	if err != nil {
+		return nil, err
+	}
+	if probe >= 0 {
+		win = probe
+	}
 	// Predict (and condition further asks of a batch) with the winner;
 	// the referee is conditioned already.
 	if win != ref {
@@ -900,8 +911,89 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 	evidence := info.Evidence
 	*info = infos[win]
 	info.Hyper, info.LogMarginal, info.Kernel = o.fitted.Hyper, o.fitted.LogMarginal, o.fitted.Kernel
-	info.Evidence, info.Means = evidence, means
+	info.Evidence, info.Means, info.Probe = evidence, means, probe >= 0
 	return props[win], nil
+}
+
+// ProbeShare is the fixed-point share above which Portfolio's probe
+// counts a point as on the fixed-point set of the group, and
+// ProbeScale the lengthscale of the share as a fraction of the box
+// diagonal (see fixedPointProbe).
+const (
+	ProbeShare = 0.9
+	ProbeScale = 1e-2
+)
+
+// fixedPointProbe is Portfolio's fixed-point probe: it returns the index
+// of the avg candidate when its proposal is on the fixed-point set
+// Fix(G) = {x : gx = x for every g} of the group and no observed, pending
+// or failed point is, and −1 otherwise (also when avg is not a candidate
+// or its fit or proposal failed).
+//
+// On Fix(G) avg's prior variance k_avg(x, x) peaks, so avg's acquisition
+// proposes there first; an invariant function's optimum often lies there
+// (Ackley, Griewank, Rastrigin at the origin), and no posterior mean
+// under another candidate rates an unvisited point there before one is
+// evaluated (docs/results/portfolio). The probe evaluates that bet once;
+// afterwards the referee's means decide as before. "On Fix(G)" is the
+// share s(x) = k_avg(x, x)/σ² ≥ ProbeShare of avg's base shape at the
+// lengthscale ℓ₀ = ProbeScale × the box diagonal: s is the group average
+// of k(|x − gx|/ℓ₀), 1 exactly on Fix(G), at most the stabilizer's share
+// |G_x|/|G| (≤ ½) at points a lengthscale off it, so the test does not
+// depend on the fit. Cost: one kernel diagonal over the n + pending +
+// failed points (O(|G|·d) each when k_avg is enumerated).
+func (o *Optimizer) fixedPointProbe(props [][]float64) (int, error) {
+	a := -1
+	for i, ar := range o.arms {
+		if ar.k.Name() == NameAvg && o.armFits[i] != nil && props[i] != nil {
+			a = i
+		}
+	}
+	if a < 0 {
+		return -1, nil
+	}
+	pts := append(append(append([][]float64{}, o.xs...), o.pend...), o.failed...)
+	share, err := o.fixedShares(a, append(pts, props[a]))
+	if err != nil {
+		return -1, err
+	}
+	n := len(share)
+	if share[n-1] < ProbeShare {
+		return -1, nil
+	}
+	for _, v := range share[:n-1] {
+		if v >= ProbeShare {
+			return -1, nil
+		}
+	}
+	return a, nil
+}
+
+// fixedShares returns the fixed-point share s(x) = k_avg(x, x)/σ² of
+// each point at the lengthscale ProbeScale × the box diagonal, with the
+// base shape and group of arm a (avg; the exact k_avg, also when the arm
+// is landmarked).
+func (o *Optimizer) fixedShares(a int, pts [][]float64) ([]float64, error) {
+	diag := 0.0
+	for i := range o.lo {
+		w := width(o.lo[i], o.hi[i])
+		diag += w * w
+	}
+	ak := o.arms[a].k
+	k, err := kernel.NewAvg(kernel.Params{Shape: ak.shape, Variance: 1, Lengthscale: ProbeScale * math.Sqrt(diag)}, ak.group,
+		kernel.Options{Workers: o.cfg.Workers, Budget: o.cfg.Budget})
+	if err != nil {
+		return nil, wrapf(err, "portfolio: fixed-point probe")
+	}
+	x := mat.NewDense(len(pts), o.d, nil)
+	for i, p := range pts {
+		x.SetRow(i, p)
+	}
+	share, err := k.DiagTo(nil, x)
+	if err != nil {
+		return nil, wrapf(err, "portfolio: fixed-point probe")
+	}
+	return share, nil
 }
 
 const rawChunk = 32

@@ -72,6 +72,9 @@ type Evaluation struct {
 	// Means (portfolio only) is the referee's standardized posterior mean
 	// at each candidate's proposal, in Trace.Candidates' order.
 	Means []jsonFloat `json:"means,omitempty"`
+	// Probe (portfolio only): the step evaluated avg's proposal as
+	// Portfolio's fixed-point probe, whatever the means.
+	Probe bool `json:"probe,omitempty"`
 	// Round is the index of the round of parallel evaluations the point
 	// was asked in (RunOptions.Batch; with Batch 1, the evaluation's
 	// index).
@@ -563,6 +566,7 @@ func newEvaluation(info Diagnostics, x []float64, y, f float64, round int) Evalu
 		for _, v := range info.Means {
 			e.Means = append(e.Means, jsonFloat(v))
 		}
+		e.Probe = info.Probe
 	}
 	return e
 }

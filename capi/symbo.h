@@ -129,7 +129,8 @@ int symbo_cross(const char *spec,
  *           highest fitted log marginal likelihood, or "portfolio",
  *           the default when absent: each of them proposes, the
  *           proposal with the highest posterior mean under auto's
- *           choice is returned; both leave avg out over a finite group
+ *           choice is returned, but for one fixed-point probe of
+ *           avg's proposal (docs/results/portfolio); both leave avg out over a finite group
  *           above 256 elements without k_avg's closed form for the
  *           base), "base": B,
  *           "seed": S,

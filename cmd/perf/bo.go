@@ -50,8 +50,9 @@ marginal likelihood: it decides how to use the group, and drops it when
 the data contradict it; the trace names each step's choice and every
 candidate's evidence); portfolio (auto's candidates each propose their
 own acquisition maximizer, and the proposal with the highest posterior
-mean under auto's choice is evaluated; the trace names the winner and the
-means). Both leave avg out over a finite group of more than 256 elements
+mean under auto's choice is evaluated, except once: while no evaluated
+point lies on the group's fixed-point set, avg's proposal there is; the
+trace names the winner, the means and the probe). Both leave avg out over a finite group of more than 256 elements
 on which k_avg has no closed form for the base kernel (it would be
 enumerated); the trace lists the candidates. Problems: see 'perf eval -h'.
 

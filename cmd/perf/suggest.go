@@ -69,7 +69,8 @@ are observed or pending it returns the next points of the initial design.
 --landmark-fit  default, subset, likelihood or full (see 'perf bo -h')
 --kernel K      default portfolio here (nystrom, avg and plus each propose;
                 the proposal with the highest posterior mean is
-                evaluated: docs/results/defaults.md, "The kernel")
+                evaluated, but for one fixed-point probe:
+                docs/results/portfolio)
 --prior, --mean default botorch and constant here (the C and Python
                 front ends' defaults, chosen by measurement:
                 docs/results/defaults.md), not perf bo's paper protocol

@@ -317,14 +317,15 @@ func problemList(s string) ([]string, error) {
 func kernelName(n string) (string, error) {
 	n = strings.ToLower(strings.TrimSpace(n))
 	if !slices.Contains(bo.KernelNames(), n) {
-		// auto:a+b+… over any group that every candidate accepts.
+		// auto:a+b+… and portfolio:a+b+… over any group that every
+		// candidate accepts.
 		g, err := orbit.Hyperoctahedral(2)
-		if strings.HasPrefix(n, bo.NameAuto+":") && err == nil {
+		if (strings.HasPrefix(n, bo.NameAuto+":") || strings.HasPrefix(n, bo.NamePortfolio+":")) && err == nil {
 			if _, err := bo.ParseKernel(n, g, kernel.RBF); err == nil {
 				return n, nil
 			}
 		}
-		return "", fmt.Errorf("%w %q (want %s, or auto:a+b+… naming its candidates)", bo.ErrUnknownKernel, n, strings.Join(bo.KernelNames(), ", "))
+		return "", fmt.Errorf("%w %q (want %s, or auto:a+b+… or portfolio:a+b+… naming the candidates)", bo.ErrUnknownKernel, n, strings.Join(bo.KernelNames(), ", "))
 	}
 	return n, nil
 }

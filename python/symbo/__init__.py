@@ -254,8 +254,8 @@ class Optimizer:
     kernel : str
         ``portfolio`` (default: each of ``nystrom``, ``avg`` and
         ``plus`` proposes its own acquisition maximizer; the proposal
-        with the highest posterior mean under auto's choice is returned:
-        the lowest geometric-mean regret ratio of any symbo kernel on ten
+        with the highest posterior mean under auto's choice is returned,
+        but for one fixed-point probe of avg's proposal: the lowest geometric-mean regret ratio of any symbo kernel on ten
         problems, and level with ``plus`` when the group is ``none``,
         docs/results/defaults.md), ``base``, ``nystrom``, ``avg``,
         ``avgnorm``, ``max``, ``plus`` or ``auto`` (at every fit, the one
