@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"time"
 
@@ -974,13 +975,24 @@ func (o *Optimizer) fixedPointProbe(props [][]float64) (int, error) {
 // base shape and group of arm a (avg; the exact k_avg, also when the arm
 // is landmarked).
 func (o *Optimizer) fixedShares(a int, pts [][]float64) ([]float64, error) {
-	diag := 0.0
+	// The diagonal without overflow: the widest side times the norm of
+	// the sides over it.
+	top, sum := 0.0, 0.0
 	for i := range o.lo {
-		w := width(o.lo[i], o.hi[i])
-		diag += w * w
+		top = max(top, width(o.lo[i], o.hi[i]))
+	}
+	for i := range o.lo {
+		r := width(o.lo[i], o.hi[i]) / top
+		sum += r * r
+	}
+	l0 := ProbeScale * top * math.Sqrt(sum)
+	if !(l0 > 0) || math.IsInf(l0, 0) {
+		// A box too wide for float64 (or empty): every point counts as on
+		// Fix(G), so there is no probe.
+		return slices.Repeat([]float64{1}, len(pts)), nil
 	}
 	ak := o.arms[a].k
-	k, err := kernel.NewAvg(kernel.Params{Shape: ak.shape, Variance: 1, Lengthscale: ProbeScale * math.Sqrt(diag)}, ak.group,
+	k, err := kernel.NewAvg(kernel.Params{Shape: ak.shape, Variance: 1, Lengthscale: l0}, ak.group,
 		kernel.Options{Workers: o.cfg.Workers, Budget: o.cfg.Budget})
 	if err != nil {
 		return nil, wrapf(err, "portfolio: fixed-point probe")

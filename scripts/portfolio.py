@@ -15,14 +15,18 @@ negative reward, the best single kernel's reward over the kernel's — and
 the geometric mean of the ratios over the problems. The issue's targets for
 a deciding kernel K: per problem, K's ratio ≤ 1.25 or K − best not
 significantly above 0 (paired t interval at the Bonferroni level over the
-problems); K's geometric mean below every single kernel's. Then the
-paired differences portfolio − auto and portfolio − plus, with verdicts as
+problems); K's geometric mean below every single kernel's. The
+deciding kernels are auto, portfolio before its fixed-point probe
+(portfolio-noprobe: the records committed at NOPROBE_REV, read with git)
+and portfolio. Then the paired differences portfolio − portfolio-noprobe,
+− auto, − plus and − avg, with verdicts as
 in scripts/defaults.py (defaults.verdict: a difference holds when both seed sets' corrected
 intervals exclude 0 on the same side). --self-test checks the ratio rule.
 """
 import json
 import math
 import os
+import subprocess
 import sys
 
 import numpy as np
@@ -36,7 +40,13 @@ R = os.path.join(HERE, "..", "docs", "results")
 PROBLEMS = ["Ackley2d", "Griewank6d", "Rastrigin5d", "Radial2d", "Scaling2d", "WLAN8d",
             "ShiftedAckley2d", "ShiftedRastrigin4d", "ShiftedGriewank6d", "CentredRastrigin4d"]
 SINGLES = ["base", "nystrom", "avg", "plus"]
-DECIDERS = ["auto", "portfolio"]
+DECIDERS = ["auto", "portfolio-noprobe", "portfolio"]
+
+# portfolio before its fixed-point probe: the records committed at
+# NOPROBE_REV (made at 1c48975), read from git; the records in the tree
+# are portfolio with the probe.
+NOPROBE_REV = "67a136b"
+NOPROBE = ["docs/results/portfolio/main/record.json", "docs/results/portfolio/replication/record.json"]
 REWARD = {"WLAN8d"}  # metric = −reward
 
 # kernel: [main records, replication records]
@@ -71,8 +81,18 @@ def means(data, kernel, problem):
     return float(np.mean(v)) if v else float("nan")
 
 
+def load_noprobe(path):
+    """{(problem, seed): metric} of portfolio before the probe, from git."""
+    text = subprocess.run(["git", "-C", os.path.join(HERE, ".."), "show", "%s:%s" % (NOPROBE_REV, path)],
+                          check=True, capture_output=True, text=True).stdout
+    return {(run["problem"], run["seed"]): run["metric"] for run in json.loads(text)["runs"]
+            if run["problem"] in PROBLEMS and run["kernel"] == "portfolio"}
+
+
 def main():
     sets = [load(ps) for ps in SETS]
+    for data, path in zip(sets, NOPROBE):
+        data["portfolio-noprobe"] = load_noprobe(path)
     kernels = SINGLES + DECIDERS
     level = 1 - 0.05 / len(PROBLEMS)
     summary = {}
@@ -111,7 +131,7 @@ def main():
             print("\n%s: per-problem target met on %d of %d; geometric mean %.2f, %s every single kernel's (%s).\n" % (
                 k, met, len(PROBLEMS), geo[k], "below" if below else "not below",
                 ", ".join("%s %.2f" % (s, geo[s]) for s in SINGLES)))
-    for a, b in [("portfolio", "auto"), ("portfolio", "plus")]:
+    for a, b in [("portfolio", "portfolio-noprobe"), ("portfolio", "auto"), ("portfolio", "plus"), ("portfolio", "avg")]:
         print("## %s − %s, paired by seed\n" % (a, b))
         print("Intervals at the Bonferroni level %.4f over the problems, per seed set; negative: %s is lower (better).\n"
               % (level, a))
