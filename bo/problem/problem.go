@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -52,6 +53,13 @@ const (
 // in place of the problem's own (see New).
 const NoGroupSuffix = ":none"
 
+// DeclarableGroups are the groups a ":G" suffix of a problem's name may
+// declare in place of the problem's own (see New): those orbit.Parse
+// builds from the dimension alone.
+func DeclarableGroups() []string {
+	return []string{"none", "signflip", "permutation", "hyperoctahedral", "cyclic", "pairedperm", "rotation2d"}
+}
+
 // Problem is a benchmark objective on a box, invariant under a group.
 // Construct it with New or NewWLAN; its methods are safe for concurrent
 // use. A Problem must not be copied after first use.
@@ -82,24 +90,31 @@ type Problem struct {
 // Scaling 2; WLAN an even d = 2m with 1 ≤ m ≤ MaxAPs access points and
 // the 16 default users (DefaultUsers).
 //
-// A name ending in ":none" ("Ackley2d:none") is the same objective with
-// the trivial group declared in place of its own (Group returns
-// orbit.Trivial(d), Name keeps the suffix): the case of a user who
-// declares no symmetry, for studies of what each kernel does then.
+// A name ending in ":G" declares the group G of DeclarableGroups in
+// place of the problem's own: the same objective, bit for bit, whose
+// Group is G on R^d and whose Name keeps the suffix. "Ackley2d:none"
+// (the trivial group) is the case of a user who declares no symmetry;
+// a group the objective is not invariant under ("Griewank6d:
+// hyperoctahedral": Griewank's product term is not permutation
+// invariant) the case of a user who declares a wrong or only
+// approximately right one, for studies of what each kernel does then.
 func New(name string, d int) (*Problem, error) {
-	if n, ok := strings.CutSuffix(strings.ToLower(strings.TrimSpace(name)), NoGroupSuffix); ok {
-		if strings.HasSuffix(n, NoGroupSuffix) {
-			return nil, fmt.Errorf("%w: %q: %s given twice", ErrUnknown, name, NoGroupSuffix)
+	if n, gname, ok := strings.Cut(strings.ToLower(strings.TrimSpace(name)), ":"); ok {
+		if strings.Contains(gname, ":") {
+			return nil, fmt.Errorf("%w: %q: more than one group suffix", ErrUnknown, name)
+		}
+		if !slices.Contains(DeclarableGroups(), gname) {
+			return nil, fmt.Errorf("%w: %q: the suffix %q is not a declarable group (want one of %s)", ErrUnknown, name, gname, strings.Join(DeclarableGroups(), ", "))
 		}
 		p, err := New(n, d)
 		if err != nil {
 			return nil, err
 		}
-		g, err := orbit.Trivial(p.d)
+		g, err := orbit.Parse(orbit.Spec{Name: gname, D: p.d})
 		if err != nil {
-			return nil, fmt.Errorf("problem: %s%s: %w", p.name, NoGroupSuffix, err)
+			return nil, fmt.Errorf("problem: %s:%s: %w", p.name, gname, err)
 		}
-		p.name += NoGroupSuffix
+		p.name += ":" + gname
 		p.group = g
 		return p, nil
 	}

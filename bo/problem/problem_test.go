@@ -16,6 +16,13 @@ import (
 	"github.com/symbo/symbo/orbit"
 )
 
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
 func mustNew(t testing.TB, name string, d int) *problem.Problem {
 	t.Helper()
 	p, err := problem.New(name, d)
@@ -311,6 +318,57 @@ func TestNoGroup(t *testing.T) {
 		}
 		if p.NoiseVariance() != q.NoiseVariance() {
 			t.Errorf("%s:none: noise variance %v, want %v", name, q.NoiseVariance(), p.NoiseVariance())
+		}
+	}
+}
+
+// TestDeclaredGroup: "<name>:G" is the named objective, bit for bit, with
+// the group G on R^d declared in place of its own (its name keeps the
+// suffix); Griewank6d is not invariant under the hyperoctahedral group it
+// can then declare (a signed permutation changes its value: the product
+// term weighs coordinate i by 1/√i), ShiftedRastrigin4d not under sign
+// flips; a suffix that is not a declarable group, given twice, or that
+// does not fit d is an error.
+func TestDeclaredGroup(t *testing.T) {
+	for _, c := range []struct{ name, group string }{
+		{"Griewank6d", "hyperoctahedral"}, {"ShiftedRastrigin4d", "HyperOctahedral"},
+		{"WLAN8d", "permutation"}, {"Ackley2d", "rotation2d"}, {"Rastrigin5d", "cyclic"},
+	} {
+		p, q := mustNew(t, c.name, 0), mustNew(t, c.name+":"+c.group, 0)
+		want := must(orbit.Parse(orbit.Spec{Name: c.group, D: p.Dim()}))
+		if q.Name() != p.Name()+":"+strings.ToLower(c.group) || q.Group().Name() != want.Name() || q.Dim() != p.Dim() || q.BaseShape() != p.BaseShape() {
+			t.Errorf("%s:%s: name %q, group %s, shape %v", c.name, c.group, q.Name(), q.Group().Name(), q.BaseShape())
+		}
+		lo, hi := p.Bounds()
+		r := rand.New(rand.NewPCG(9, uint64(len(c.name))))
+		for range 10 {
+			x := make([]float64, len(lo))
+			for i := range x {
+				x[i] = lo[i] + (hi[i]-lo[i])*r.Float64()
+			}
+			a, errA := p.Evaluate(x)
+			b, errB := q.Evaluate(x)
+			if errA != nil || errB != nil || math.Float64bits(a) != math.Float64bits(b) {
+				t.Fatalf("%s:%s at %v: %v, %v against %v, %v", c.name, c.group, x, b, errB, a, errA)
+			}
+		}
+	}
+	// Wrong groups: the objective changes under an element of the group.
+	grie := mustNew(t, "Griewank6d:hyperoctahedral", 0)
+	x := []float64{100, -250, 30, 410, -5, 77}
+	y := []float64{-250, 100, 30, 410, -5, 77} // a permutation of x
+	if a, b := must(grie.Evaluate(x)), must(grie.Evaluate(y)); a == b {
+		t.Errorf("Griewank6d at %v and at its permutation %v: both %v", x, y, a)
+	}
+	sr := mustNew(t, "ShiftedRastrigin4d:hyperoctahedral", 0)
+	u := []float64{1.2, -0.7, 2.5, 0.3}
+	v := []float64{-1.2, -0.7, 2.5, 0.3} // a sign flip of u
+	if a, b := must(sr.Evaluate(u)), must(sr.Evaluate(v)); a == b {
+		t.Errorf("ShiftedRastrigin4d at %v and at its sign flip %v: both %v", u, v, a)
+	}
+	for _, bad := range []string{"ackley2d:foo", "ackley2d:scaling", "ackley2d:none:signflip", "ackley3d:rotation2d", "wlan8d:", ":signflip"} {
+		if _, err := problem.New(bad, 0); err == nil {
+			t.Errorf("%q: no error", bad)
 		}
 	}
 }

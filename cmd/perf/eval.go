@@ -29,8 +29,11 @@ usual minimization form; WLAN is the total throughput in Mbps, to maximize.
 
 Problems P (default dimension in parentheses; --d 0 or absent selects it):
 %sNames are case-insensitive and may carry the dimension, e.g. Rastrigin5d;
-a trailing ":none" (Rastrigin5d:none) declares the trivial group instead of
-the problem's own, for studies of a user who declares no symmetry.
+a trailing ":G" declares the group G instead of the problem's own (G one of
+none, signflip, permutation, hyperoctahedral, cyclic, pairedperm,
+rotation2d, on R^d): Rastrigin5d:none for a user who declares no symmetry,
+Griewank6d:hyperoctahedral for one who declares a group the objective is
+not invariant under (Griewank's product term weighs coordinate i by 1/√i).
 
 Point files: CSV, no header, one point per row. Every point must lie in
 the problem's box. For WLAN a point is laid out x1..xm, y1..ym, and
