@@ -288,6 +288,25 @@ func TestNewErrors(t *testing.T) {
 	}
 }
 
+// sameBits checks that q evaluates to p's bits at n uniform points of
+// p's box (stream seed).
+func sameBits(t *testing.T, p, q *problem.Problem, n int, seed uint64) {
+	t.Helper()
+	lo, hi := p.Bounds()
+	r := rand.New(rand.NewPCG(seed, uint64(len(p.Name()))))
+	for range n {
+		x := make([]float64, len(lo))
+		for i := range x {
+			x[i] = lo[i] + (hi[i]-lo[i])*r.Float64()
+		}
+		a, errA := p.Evaluate(x)
+		b, errB := q.Evaluate(x)
+		if errA != nil || errB != nil || math.Float64bits(a) != math.Float64bits(b) {
+			t.Fatalf("%s at %v: %v, %v against %s's %v, %v", q.Name(), x, b, errB, p.Name(), a, errA)
+		}
+	}
+}
+
 // TestNoGroup: "<name>:none" is the named objective, bit for bit, with the
 // trivial group declared in place of its own.
 func TestNoGroup(t *testing.T) {
@@ -303,19 +322,7 @@ func TestNoGroup(t *testing.T) {
 		if strings.HasPrefix(p.Group().Name(), "none(") {
 			t.Errorf("%s declares the trivial group itself", name)
 		}
-		lo, hi := p.Bounds()
-		r := rand.New(rand.NewPCG(7, uint64(len(name))))
-		for range 20 {
-			x := make([]float64, len(lo))
-			for i := range x {
-				x[i] = lo[i] + (hi[i]-lo[i])*r.Float64()
-			}
-			a, errA := p.Evaluate(x)
-			b, errB := q.Evaluate(x)
-			if errA != nil || errB != nil || math.Float64bits(a) != math.Float64bits(b) {
-				t.Fatalf("%s at %v: %v, %v against %v, %v", name, x, b, errB, a, errA)
-			}
-		}
+		sameBits(t, p, q, 20, 7)
 		if p.NoiseVariance() != q.NoiseVariance() {
 			t.Errorf("%s:none: noise variance %v, want %v", name, q.NoiseVariance(), p.NoiseVariance())
 		}
@@ -339,19 +346,7 @@ func TestDeclaredGroup(t *testing.T) {
 		if q.Name() != p.Name()+":"+strings.ToLower(c.group) || q.Group().Name() != want.Name() || q.Dim() != p.Dim() || q.BaseShape() != p.BaseShape() {
 			t.Errorf("%s:%s: name %q, group %s, shape %v", c.name, c.group, q.Name(), q.Group().Name(), q.BaseShape())
 		}
-		lo, hi := p.Bounds()
-		r := rand.New(rand.NewPCG(9, uint64(len(c.name))))
-		for range 10 {
-			x := make([]float64, len(lo))
-			for i := range x {
-				x[i] = lo[i] + (hi[i]-lo[i])*r.Float64()
-			}
-			a, errA := p.Evaluate(x)
-			b, errB := q.Evaluate(x)
-			if errA != nil || errB != nil || math.Float64bits(a) != math.Float64bits(b) {
-				t.Fatalf("%s:%s at %v: %v, %v against %v, %v", c.name, c.group, x, b, errB, a, errA)
-			}
-		}
+		sameBits(t, p, q, 10, 9)
 	}
 	// Wrong groups: the objective changes under an element of the group.
 	grie := mustNew(t, "Griewank6d:hyperoctahedral", 0)
