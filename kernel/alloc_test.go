@@ -2,6 +2,7 @@ package kernel_test
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -183,16 +184,27 @@ func TestAllocsMultiCore(t *testing.T) {
 			}
 		}
 		f()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		before := ms.Mallocs
-		const runs = 20
-		for range runs {
-			f()
+		// The fewest allocations over a few rounds: a pooled scratch
+		// buffer is per P, so a goroutine moved to another P mid-round
+		// (a loaded machine) misses it and allocates once; an allocation
+		// in the code allocates in every round.
+		const runs, rounds = 20, 5
+		least := math.Inf(1)
+		for range rounds {
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			before := ms.Mallocs
+			for range runs {
+				f()
+			}
+			runtime.ReadMemStats(&ms)
+			least = min(least, float64(ms.Mallocs-before)/runs)
+			if least < 1 {
+				break
+			}
 		}
-		runtime.ReadMemStats(&ms)
-		if a := float64(ms.Mallocs-before) / runs; a >= 1 {
-			t.Errorf("%s: %.1f allocations per single-point cross+diag+grad at GOMAXPROCS 4", c.name, a)
+		if least >= 1 {
+			t.Errorf("%s: %.1f allocations per single-point cross+diag+grad at GOMAXPROCS 4 (the fewest of %d rounds)", c.name, least, rounds)
 		}
 	}
 }
