@@ -317,9 +317,9 @@ func TestFixedShares(t *testing.T) {
 // coordinate within ℓ₀/10 of 0), and no other step probes; an optimizer
 // whose history already holds a point on Fix(G) never probes, nor one
 // without the avg candidate, nor one under the trivial group (every
-// point is on its Fix(G)); and the probe is a function of the
-// observations (rebuilt from its history, the optimizer asks the same
-// bits).
+// point is on its Fix(G)); a batch of four asked before any probe holds
+// one point on Fix(G) (the diagonal, under the permutations); and the probe is a function of the observations
+// (rebuilt from its history, the optimizer asks the same bits).
 func TestPortfolioProbe(t *testing.T) {
 	const d = 2
 	g := must(orbit.Hyperoctahedral(d))
@@ -375,6 +375,25 @@ func TestPortfolioProbe(t *testing.T) {
 	}
 	if a, b := must(o.Ask()), must(r.Ask()); !slices.Equal(a, b) {
 		t.Errorf("rebuilt optimizer asks %v, the original %v", b, a)
+	}
+	// A batch probes once: the probe, pending, is on Fix(G) for the
+	// asks after it. Under the permutations Fix(G) is the diagonal, a
+	// line: avg's variance still peaks on it away from a pending point.
+	pg := must(orbit.Permutation(d))
+	b := must(New(lo, hi, Config{Kernel: Portfolio(pg, kernel.RBF), Init: 4, RawSamples: 128, Starts: 3, Prior: gp.PriorBoTorch, Mean: gp.MeanConstant}, 11))
+	for _, x := range xs[:4] {
+		if err := b.Tell(x, f(x)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	onFix := 0
+	for _, x := range must(b.AskBatch(4)) {
+		if math.Abs(x[0]-x[1]) < l0/10 {
+			onFix++
+		}
+	}
+	if onFix != 1 {
+		t.Errorf("a batch of 4 has %d points on the diagonal, want the one probe", onFix)
 	}
 	if p, _, _ := run(Portfolio(g, kernel.RBF), []float64{0, 0}, 8); len(p) != 0 {
 		t.Errorf("with the origin observed, portfolio probed at steps %v", p)
