@@ -130,9 +130,10 @@ int symbo_cross(const char *spec,
  *           the default when absent: each of them proposes, the
  *           proposal with the highest posterior mean under auto's
  *           choice is returned, but for one fixed-point probe of
- *           avg's proposal (docs/results/portfolio); both leave avg out over a finite group
- *           above 256 elements without k_avg's closed form for the
- *           base), "base": B,
+ *           avg's proposal (docs/results/portfolio); both leave avg
+ *           out over a finite group above 256 elements without
+ *           k_avg's closed form for the base; "auto:a+b+…" and
+ *           "portfolio:a+b+…" name other candidates), "base": B,
  *           "seed": S,
  *           "minimize": true|false, "init": 5, "acq": "ucb"|"ei",
  *           "beta": "paper"|"authors", "fit": "own"|"base",

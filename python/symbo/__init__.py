@@ -255,13 +255,17 @@ class Optimizer:
         ``portfolio`` (default: each of ``nystrom``, ``avg`` and
         ``plus`` proposes its own acquisition maximizer; the proposal
         with the highest posterior mean under auto's choice is returned,
-        but for one fixed-point probe of avg's proposal: the lowest geometric-mean regret ratio of any symbo kernel on ten
-        problems, and level with ``plus`` when the group is ``none``,
+        but for one fixed-point probe of avg's proposal: the lowest
+        geometric-mean regret ratio of any symbo kernel on ten problems,
+        and level with ``plus`` when the group is ``none``,
         docs/results/defaults.md), ``base``, ``nystrom``, ``avg``,
         ``avgnorm``, ``max``, ``plus`` or ``auto`` (at every fit, the one
         of ``nystrom``, ``avg`` and ``plus`` whose fitted log marginal
         likelihood is highest: it decides how to use the group and drops
-        it when the data contradict it). Both deciding kernels leave
+        it when the data contradict it). ``auto:a+b+…`` and
+        ``portfolio:a+b+…`` name other candidates, e.g.
+        ``portfolio:nystrom+plus`` (no avg, so no probe) when the optimum
+        is known to lie off the group's fixed points. Both deciding kernels leave
         ``avg`` out over a finite group of more than 256 elements on
         which its orbit average has no closed form for ``base``; a
         ``portfolio`` step costs 2–3× a ``plus`` step.
