@@ -383,10 +383,19 @@ func (sp *fitSpace) bfgsStarts(opts FitOptions) ([][3]float64, error) {
 	}
 	s := sp.s
 	starts = append(starts, [3]float64{0, math.Log(0.25 * s), math.Log(1e-2)})
+	return append(starts, randomStarts(opts, s)...), nil
+}
+
+// randomStarts are the random starts (log variance, log ℓ, log noise) of
+// a fit with opts on inputs of scale s: opts.Restarts of them (0: 2),
+// start i drawn from the stream (opts.Seed, i). fitBFGS starts from them
+// and the profile fit from their ℓ, so both see the same draws.
+func randomStarts(opts FitOptions, s float64) [][3]float64 {
 	nr := opts.Restarts
 	if nr == 0 {
 		nr = 2
 	}
+	var starts [][3]float64
 	for i := range max(nr, 0) {
 		rng := rand.New(rand.NewPCG(opts.Seed, uint64(i)))
 		u := func(lo, hi float64) float64 { return lo + (hi-lo)*rng.Float64() }
@@ -396,7 +405,7 @@ func (sp *fitSpace) bfgsStarts(opts FitOptions) ([][3]float64, error) {
 			u(math.Log(1e-4), math.Log(1e-1)),
 		})
 	}
-	return starts, nil
+	return starts
 }
 
 // fitBFGSStarts is fitHyper for fitBFGS: multi-start quasi-Newton (BFGS

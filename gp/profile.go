@@ -3,7 +3,6 @@ package gp
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/internal/parallel"
@@ -523,16 +522,9 @@ func fitProfileLikelihood(b Bound, be linalg.Backend, ys []float64, s float64, b
 		seeds = append(seeds, clampL(opts.around), clampL(opts.around-math.Ln2), clampL(opts.around+math.Ln2))
 	} else {
 		seeds = append(seeds, clampL(math.Log(0.25*s)))
-		nr := opts.Restarts
-		if nr == 0 {
-			nr = 2
-		}
-		for i := range max(nr, 0) {
-			rng := rand.New(rand.NewPCG(opts.Seed, uint64(i)))
-			u := func(lo, hi float64) float64 { return lo + (hi-lo)*rng.Float64() }
-			// Same draws as fitBFGS's random starts; only ℓ is used.
-			u(math.Log(0.2), math.Log(5))
-			seeds = append(seeds, clampL(u(math.Log(0.05*s), math.Log(s))))
+		// fitBFGS's random starts; only ℓ is used.
+		for _, st := range randomStarts(opts, s) {
+			seeds = append(seeds, clampL(st[1]))
 		}
 		ls := math.Log(s)
 		for _, k := range lengthGrid {
