@@ -15,7 +15,9 @@ negative reward, the best single kernel's reward over the kernel's — and
 the geometric mean of the ratios over the problems. The issue's targets for
 a deciding kernel K: per problem, K's ratio ≤ 1.25 or K − best not
 significantly above 0 (paired t interval at the Bonferroni level over the
-problems); K's geometric mean below every single kernel's. The
+problems; the issue words it "its interval overlapping the best's", and a
+last column reports that looser reading: each kernel's own t interval at
+the same level); K's geometric mean below every single kernel's. The
 deciding kernels are auto, portfolio before its fixed-point probe
 (portfolio-noprobe: the records committed at NOPROBE_REV, read with git)
 and portfolio. Then the paired differences portfolio − portfolio-noprobe,
@@ -112,7 +114,7 @@ def main():
             print("| %s | %.2f | %s |" % (k, geo[k], " | ".join(cells)))
         print("\nBest single kernel per problem: " + ", ".join("%s %s" % (p, best[p]) for p in PROBLEMS) + ".\n")
         for k in DECIDERS:
-            rows, met = [], 0
+            rows, met, overlap = [], 0, 0
             for p in PROBLEMS:
                 r = ratio(p, means(data, k, p), means(data, best[p], p))
                 seeds = sorted(s for (pp, s) in data[k] if pp == p and (pp, s) in data[best[p]])
@@ -120,16 +122,24 @@ def main():
                 m, lo, hi, n = interval(d, level)
                 ok = r <= 1.25 or lo <= 0
                 met += ok
-                rows.append("| %s | %s | %.2f | %s [%s, %s] (n=%d) | %s |" % (
-                    p, best[p], r, g(m), g(lo), g(hi), n, "yes" if ok else "no"))
+                # The issue's own wording, "its interval overlapping the
+                # best's": each kernel's t interval of its mean at the
+                # same level. Looser than the paired test (the verdict).
+                _, klo, khi, _ = interval([data[k][(p, s)] for s in seeds], level)
+                _, blo, bhi, _ = interval([data[best[p]][(p, s)] for s in seeds], level)
+                over = r <= 1.25 or (klo <= bhi and blo <= khi)
+                overlap += over
+                rows.append("| %s | %s | %.2f | %s [%s, %s] (n=%d) | %s | [%s, %s] against [%s, %s]: %s |" % (
+                    p, best[p], r, g(m), g(lo), g(hi), n, "yes" if ok else "no",
+                    g(klo), g(khi), g(blo), g(bhi), "yes" if over else "no"))
             below = all(geo[k] < geo[s] for s in SINGLES)
             summary[(name, k)] = (met, geo[k], below)
             print("### %s against the best single kernel (%s)\n" % (k, name))
-            print("| problem | best single | ratio | %s − best, paired [interval at %.4f] | target met |" % (k, level))
-            print("|---|---|---|---|---|")
+            print("| problem | best single | ratio | %s − best, paired [interval at %.4f] | target met | %s's interval against the best's: ratio ≤ 1.25 or overlapping |" % (k, level, k))
+            print("|---|---|---|---|---|---|")
             print("\n".join(rows))
-            print("\n%s: per-problem target met on %d of %d; geometric mean %.2f, %s every single kernel's (%s).\n" % (
-                k, met, len(PROBLEMS), geo[k], "below" if below else "not below",
+            print("\n%s: per-problem target met on %d of %d (by the looser overlap of the two intervals: %d); geometric mean %.2f, %s every single kernel's (%s).\n" % (
+                k, met, len(PROBLEMS), overlap, geo[k], "below" if below else "not below",
                 ", ".join("%s %.2f" % (s, geo[s]) for s in SINGLES)))
     for a, b in [("portfolio", "portfolio-noprobe"), ("portfolio", "auto"), ("portfolio", "plus"), ("portfolio", "avg")]:
         print("## %s − %s, paired by seed\n" % (a, b))
@@ -138,6 +148,7 @@ def main():
         paired_table(sets, a, b, level)
     peers(sets)
     trivial()
+    sample_mean()
 
 
 # The same ten problems with the trivial group declared ("<name>:none"):
@@ -168,6 +179,29 @@ def trivial():
     for b in ("plus", "base"):
         print("### portfolio − %s, trivial group (intervals at %.4f)\n" % (b, level))
         paired_table(sets, "portfolio", b, level)
+
+
+# WLAN8d under the paper's sample mean (the same priors): where base's
+# lead over the portfolio comes from (README, "WLAN8d").
+SAMPLE_SETS = ["portfolio/wlan-sample-main/record.json", "portfolio/wlan-sample-replication/record.json"]
+
+
+def sample_mean():
+    """WLAN8d with the sample mean: each kernel's mean, and portfolio −
+    base paired by seed at the Bonferroni level over the ten problems."""
+    level = 1 - 0.05 / len(PROBLEMS)
+    print("## WLAN8d under the sample mean (BoTorch's priors)\n")
+    print("| seed set | base | nystrom | plus | portfolio | portfolio / base | portfolio − base [interval at %.4f] |" % level)
+    print("|---|---|---|---|---|---|---|")
+    for name, path in zip(SET_NAMES, SAMPLE_SETS):
+        data = load([path])
+        ks = ["base", "nystrom", "plus", "portfolio"]
+        seeds = sorted(s for (p, s) in data["base"] if p == "WLAN8d")
+        m, lo, hi, n = interval([data["portfolio"][("WLAN8d", s)] - data["base"][("WLAN8d", s)] for s in seeds], level)
+        print("| %s | %s | %.2f | %s [%s, %s] (n=%d) |" % (
+            name, " | ".join(g(means(data, k, "WLAN8d")) for k in ks),
+            ratio("WLAN8d", means(data, "portfolio", "WLAN8d"), means(data, "base", "WLAN8d")), g(m), g(lo), g(hi), n))
+    print()
 
 
 def paired_table(sets, a, b, level):

@@ -54,6 +54,11 @@ def paired(data, a, b, p):
     return [data[a][(p, s)] - data[b][(p, s)] for s in seeds]
 
 
+def own(data, k, p):
+    """k's metrics on problem p, in seed order."""
+    return [v for (pp, _), v in sorted(data[k].items()) if pp == p]
+
+
 def main():
     sets = [(name,) + load(path) for name, path in SETS]
     problems = sets[0][2]
@@ -71,20 +76,28 @@ def main():
                 "%s (%.2f)" % (g(means(data, k, p)), r) for p, r in zip(problems, rs))))
         print("\nBest single kernel per problem: " + ", ".join("%s %s" % (p, best[p]) for p in problems) + ".\n")
         for k in DECIDERS:
-            met = 0
+            met, overlap = 0, 0
             print("### %s against the best single kernel (%s)\n" % (k, name))
-            print("| problem | best single | ratio | %s − best [interval at %.4f] | target met |" % (k, level))
-            print("|---|---|---|---|---|")
+            print("| problem | best single | ratio | %s − best [interval at %.4f] | target met "
+                  "| %s's interval against the best's: ratio ≤ 1.25 or overlapping |" % (k, level, k))
+            print("|---|---|---|---|---|---|")
             for p in problems:
                 r = means(data, k, p) / means(data, best[p], p)
                 m, lo, hi, n = interval(paired(data, k, best[p], p), level)
                 ok = r <= 1.25 or lo <= 0
                 met += ok
-                print("| %s | %s | %.2f | %s [%s, %s] (n=%d) | %s |" % (p, best[p], r, g(m), g(lo), g(hi), n,
-                                                                      "yes" if ok else "no"))
+                # The issue's looser wording (scripts/portfolio.py).
+                _, klo, khi, _ = interval(own(data, k, p), level)
+                _, blo, bhi, _ = interval(own(data, best[p], p), level)
+                over = r <= 1.25 or (klo <= bhi and blo <= khi)
+                overlap += over
+                print("| %s | %s | %.2f | %s [%s, %s] (n=%d) | %s | [%s, %s] against [%s, %s]: %s |" % (
+                    p, best[p], r, g(m), g(lo), g(hi), n, "yes" if ok else "no",
+                    g(klo), g(khi), g(blo), g(bhi), "yes" if over else "no"))
             below = all(geo[k] < geo[s] for s in SINGLES)
-            print("\n%s: per-problem target met on %d of %d; geometric mean %.2f, %s every single kernel's.\n"
-                  % (k, met, len(problems), geo[k], "below" if below else "not below"))
+            print("\n%s: per-problem target met on %d of %d (by the looser overlap of the two intervals: %d); "
+                  "geometric mean %.2f, %s every single kernel's.\n"
+                  % (k, met, len(problems), overlap, geo[k], "below" if below else "not below"))
     for b in SINGLES + ["auto"]:
         print("## portfolio − %s, paired by seed (intervals at %.4f)\n" % (b, level))
         print("| problem | %s | %s | verdict |" % tuple(n for n, _, _ in sets))
