@@ -318,8 +318,9 @@ func TestFixedShares(t *testing.T) {
 // whose history already holds a point on Fix(G) never probes, nor one
 // without the avg candidate, nor one under the trivial group (every
 // point is on its Fix(G)); a batch of four asked before any probe holds
-// one point on Fix(G) (the diagonal, under the permutations); and the probe is a function of the observations
-// (rebuilt from its history, the optimizer asks the same bits).
+// one point on Fix(G) (the diagonal, under the permutations); and the
+// probe is a function of the observations (rebuilt from its history, the
+// optimizer asks the same bits).
 func TestPortfolioProbe(t *testing.T) {
 	const d = 2
 	g := must(orbit.Hyperoctahedral(d))

@@ -67,6 +67,17 @@ def interval(diffs, level):
     return m, m - q * se, m + q * se, n
 
 
+def overlap_cell(ratio, a, b, level):
+    """The issue's looser reading of the per-problem fallback for samples
+    a (the deciding kernel) and b (the best single kernel): ratio ≤ 1.25
+    or the two t intervals of the means at level overlap. Returns (met,
+    the Markdown cell)."""
+    _, alo, ahi, _ = interval(a, level)
+    _, blo, bhi, _ = interval(b, level)
+    met = ratio <= 1.25 or (alo <= bhi and blo <= ahi)
+    return met, "[%s, %s] against [%s, %s]: %s" % (g(alo), g(ahi), g(blo), g(bhi), "yes" if met else "no")
+
+
 def verdict(res):
     """The verdict of a paired difference from its intervals on the main
     and the replication seed set: "holds: lower/higher" when both exclude

@@ -265,8 +265,8 @@ class Optimizer:
         it when the data contradict it). ``auto:a+b+…`` and
         ``portfolio:a+b+…`` name other candidates, e.g.
         ``portfolio:nystrom+plus`` (no avg, so no probe) when the optimum
-        is known to lie off the group's fixed points. Both deciding kernels leave
-        ``avg`` out over a finite group of more than 256 elements on
+        is known to lie off the group's fixed points. Both deciding
+        kernels leave ``avg`` out over a finite group of more than 256 elements on
         which its orbit average has no closed form for ``base``; a
         ``portfolio`` step costs 2–3× a ``plus`` step.
     base : str
