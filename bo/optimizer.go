@@ -10,6 +10,7 @@ import (
 
 	"github.com/symbo/symbo/gp"
 	"github.com/symbo/symbo/internal/check"
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/internal/parallel"
 	"github.com/symbo/symbo/internal/qmc"
 	"github.com/symbo/symbo/kernel"
@@ -560,6 +561,10 @@ func (o *Optimizer) fitModel() error {
 	fits := make([]*gp.GP, len(o.arms))
 	errs := make([]error, len(o.arms))
 	parallel.For(len(o.arms), o.cfg.Workers, func(_, i int) {
+		if len(o.arms) > 1 && o.skipArm(i, n) {
+			errs[i] = errArmSkipped
+			return
+		}
 		fits[i], errs[i] = gp.Fit(o.arms[i].fam, x, ys, opts)
 	})
 	var m *gp.GP
@@ -571,6 +576,10 @@ func (o *Optimizer) fitModel() error {
 		if err != nil {
 			if len(o.arms) == 1 {
 				return wrapf(err, "fit at n = %d", n)
+			}
+			if err == errArmSkipped {
+				evidence = append(evidence, math.NaN())
+				continue
 			}
 			if firstErr == nil {
 				firstErr = wrapf(err, "fit of %s at n = %d", a.k.Name(), n)
@@ -614,6 +623,17 @@ func (o *Optimizer) setModel(i int, m *gp.GP) {
 	if len(o.arms) > 1 {
 		o.fitted.Kernel = o.arms[i].k.Name()
 	}
+}
+
+// errArmSkipped marks a candidate left out of a step by skipArm.
+var errArmSkipped = errclass.New(errclass.Internal, "bo: candidate left out above the landmark cap")
+
+// skipArm reports whether candidate i of auto or portfolio sits out a
+// step on n observations: an uncapped built-in candidate (soft) above
+// Config.Landmarks, whose exact fit would cost O(n³) where the others'
+// cost O(n·m²).
+func (o *Optimizer) skipArm(i, n int) bool {
+	return !o.arms[i].k.capped && o.cfg.Landmarks > 0 && n > o.cfg.Landmarks
 }
 
 // landmarked reports whether a GP of the kernel on count points uses

@@ -124,7 +124,9 @@ int symbo_cross(const char *spec,
  *            samples end there —, box with 1 or d values per
  *            bound, coords as in symbo_cross: a group on some of the
  *            parameters),
- *           with "kernel": K (a kernel of symbo_cross, or "auto",
+ *           with "kernel": K (a kernel of symbo_cross, or "soft",
+ *           0.8·plus + 0.2·nystrom: the group as a soft constraint,
+ *           or "auto",
  *           at every fit the one of nystrom, avg and plus with the
  *           highest fitted log marginal likelihood, or "portfolio",
  *           the default when absent: each of them proposes, the

@@ -91,9 +91,10 @@ type GP struct {
 	meanOn    bool              // Mean is MeanConstant
 	lml       float64
 	fit       *fitInfo
-	// Feature form of a k_plus posterior (plusBound only), built on first
-	// prediction: plusOnce guards plus and plusErr.
-	plusBound *plusBound
+	// Feature form of a k_plus posterior (a plusBound, or a mix of two:
+	// plusParts), built on first prediction: plusOnce guards plus and
+	// plusErr.
+	plusParts []plusPart
 	plusOnce  sync.Once
 	plus      *plusPost
 	plusErr   error
@@ -296,9 +297,7 @@ func build(b Bound, xc *mat.Dense, ys []float64, mean, scale float64, h Hyper, o
 	if c, ok := b.(constDiag); ok && c.constantDiag() {
 		g.constDiag = true
 	}
-	if pb, ok := b.(*plusBound); ok {
-		g.plusBound = pb
-	}
+	g.plusParts = plusParts(b, h.Variance)
 	return g, nil
 }
 
@@ -584,8 +583,8 @@ func (g *GP) predictAt(ws *Workspace) (mean, variance float64, err error) {
 		}
 		return g.lm.predict(ws)
 	}
-	if g.plusBound != nil {
-		g.plusOnce.Do(func() { g.plus, g.plusErr = newPlusPost(g.plusBound, g, g.hyper) })
+	if g.plusParts != nil {
+		g.plusOnce.Do(func() { g.plus, g.plusErr = newPlusPost(g.plusParts, g) })
 		if g.plusErr != nil {
 			return 0, 0, g.plusErr
 		}

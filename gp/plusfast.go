@@ -25,72 +25,107 @@ import (
 // kernel.Plus.GradTo for every training point. The variance is formed as
 // ‖φ‖² − φᵀMφ, the same difference as the generic k(x,x) − ‖L⁻¹k‖².
 type plusPost struct {
-	km kernel.Kernel
-	kg kernel.Gradienter
-	r  int
-	w  []float64 // n×r row-major
-	u  []float64 // n
-	m  []float64 // r×r row-major, symmetric
+	parts []plusBlock
+	r     int       // Σ r_p
+	m     []float64 // r×r row-major, symmetric, over the parts' features stacked
+}
+
+// plusBlock is one Nyström extension of the feature form: its kernel k_max
+// at the part's variance, the r kept features' weights W (n×r) and u.
+type plusBlock struct {
+	km  kernel.Kernel
+	kg  kernel.Gradienter
+	off int // first of its features in φ
+	r   int
+	w   []float64 // n×r row-major
+	u   []float64 // n
+}
+
+// plusPart is a plus bound at the variance of its share of the kernel: the
+// whole of a k_plus GP, or one of the two parts of a mix of two (NewMixFamily),
+// whose feature form stacks the parts' features: with k = Σ_p φ_p(x)ᵀφ_p(y),
+// mean(x) = Σ_p k_max,p(x, D)·u_p and var(x) = ‖φ(x)‖² − φ(x)ᵀ·M·φ(x) for the
+// stacked φ = (φ_p) and M = Φᵀ·K⁻¹·Φ over the stacked Φ = (Φ_p).
+type plusPart struct {
+	b *plusBound
+	v float64
 }
 
 // newPlusPost builds the feature form for the fitted GP g of the plus
-// bound b with hyperparameters h.
-func newPlusPost(b *plusBound, g *GP, h Hyper) (*plusPost, error) {
-	_, km, err := b.f.max.kernel(h.Variance, h.Lengthscale)
-	if err != nil {
-		return nil, fmt.Errorf("gp: kernel: %w", err)
-	}
-	kg, ok := kernel.Kernel(km).(kernel.Gradienter)
-	if !ok {
-		return nil, nil
-	}
+// bounds in parts, or nil (no error) if a part's kernel has no gradient.
+func newPlusPost(parts []plusPart, g *GP) (*plusPost, error) {
 	n := g.n
-	var kmm mat.SymDense
-	kmm.ReuseAsSym(n)
-	if err := gramTo(km, &kmm, g.x); err != nil {
-		return nil, fmt.Errorf("gp: Gram: %w", err)
+	p := &plusPost{}
+	type kept struct {
+		q    []float64 // n×n row-major eigenvectors
+		qs   int
+		lam  []float64
+		keep []int
 	}
-	var eig linalg.Eigen
-	if err := b.f.opts.Backend.EigenSym(&eig, &kmm); err != nil {
-		return nil, fmt.Errorf("gp: plus: %w", err)
+	ks := make([]kept, len(parts))
+	for pi, part := range parts {
+		_, km, err := part.b.f.max.kernel(part.v, g.hyper.Lengthscale)
+		if err != nil {
+			return nil, fmt.Errorf("gp: kernel: %w", err)
+		}
+		kg, ok := kernel.Kernel(km).(kernel.Gradienter)
+		if !ok {
+			return nil, nil
+		}
+		var kmm mat.SymDense
+		kmm.ReuseAsSym(n)
+		if err := gramTo(km, &kmm, g.x); err != nil {
+			return nil, fmt.Errorf("gp: Gram: %w", err)
+		}
+		var eig linalg.Eigen
+		if err := part.b.f.opts.Backend.EigenSym(&eig, &kmm); err != nil {
+			return nil, fmt.Errorf("gp: plus: %w", err)
+		}
+		lam := eig.Values
+		first, _, err := kernel.Truncate(lam, part.b.f.opts.RelTol)
+		if err != nil {
+			return nil, fmt.Errorf("gp: plus: %w", err)
+		}
+		keep := make([]int, 0, n-first)
+		for i := first; i < n; i++ {
+			keep = append(keep, i)
+		}
+		q := eig.Vectors.RawMatrix()
+		ks[pi] = kept{q: q.Data, qs: q.Stride, lam: lam, keep: keep}
+		r := len(keep)
+		p.parts = append(p.parts, plusBlock{km: km, kg: kg, off: p.r, r: r, w: make([]float64, n*r), u: make([]float64, n)})
+		p.r += r
 	}
-	lam := eig.Values
-	first, _, err := kernel.Truncate(lam, b.f.opts.RelTol)
-	if err != nil {
-		return nil, fmt.Errorf("gp: plus: %w", err)
-	}
-	keep := make([]int, 0, n-first)
-	for i := first; i < n; i++ {
-		keep = append(keep, i)
-	}
-	r := len(keep)
-	p := &plusPost{km: km, kg: kg, r: r, w: make([]float64, n*r), u: make([]float64, n), m: make([]float64, r*r)}
-	q := eig.Vectors.RawMatrix()
-	phi := mat.NewDense(n, max(r, 1), nil) // Φ = Q_r·Λ_r^{1/2}
+	r := p.r
+	p.m = make([]float64, r*r)
+	phi := mat.NewDense(n, max(r, 1), nil) // Φ = (Q_r·Λ_r^{1/2})_p
 	praw := phi.RawMatrix()
-	for i := range n {
-		qi := q.Data[i*q.Stride : i*q.Stride+n]
-		for c, k := range keep {
-			s := math.Sqrt(lam[k])
-			p.w[i*r+c] = qi[k] / s
-			praw.Data[i*praw.Stride+c] = qi[k] * s
+	for pi := range p.parts {
+		b, k := &p.parts[pi], ks[pi]
+		for i := range n {
+			qi := k.q[i*k.qs : i*k.qs+n]
+			for c, j := range k.keep {
+				s := math.Sqrt(k.lam[j])
+				b.w[i*b.r+c] = qi[j] / s
+				praw.Data[i*praw.Stride+b.off+c] = qi[j] * s
+			}
 		}
-	}
-	// u = Q_r·(Q_rᵀ·α).
-	qa := make([]float64, r)
-	for i := range n {
-		qi := q.Data[i*q.Stride : i*q.Stride+n]
-		for c, k := range keep {
-			qa[c] += qi[k] * g.alpha[i]
+		// u = Q_r·(Q_rᵀ·α).
+		qa := make([]float64, b.r)
+		for i := range n {
+			qi := k.q[i*k.qs : i*k.qs+n]
+			for c, j := range k.keep {
+				qa[c] += qi[j] * g.alpha[i]
+			}
 		}
-	}
-	for i := range n {
-		qi := q.Data[i*q.Stride : i*q.Stride+n]
-		var s float64
-		for c, k := range keep {
-			s += qi[k] * qa[c]
+		for i := range n {
+			qi := k.q[i*k.qs : i*k.qs+n]
+			var s float64
+			for c, j := range k.keep {
+				s += qi[j] * qa[c]
+			}
+			b.u[i] = s
 		}
-		p.u[i] = s
 	}
 	if r > 0 {
 		// M = (L⁻¹Φ)ᵀ(L⁻¹Φ).
@@ -111,18 +146,25 @@ func newPlusPost(b *plusBound, g *GP, h Hyper) (*plusPost, error) {
 // predict returns the standardized mean and unclamped variance and leaves
 // k_max(x, D) in ws.ks, φ(x) in ws.phi and M·φ(x) in ws.mphi.
 func (p *plusPost) predict(g *GP, ws *Workspace) (mean, variance float64, err error) {
-	if err := p.km.CrossTo(ws.ks, ws.xr, g.x); err != nil {
-		return 0, 0, fmt.Errorf("gp: cross-covariance: %w", err)
+	if len(p.parts) > 1 {
+		return p.predictParts(g, ws)
 	}
 	n, r := g.n, p.r
-	ks := ws.ks.RawMatrix().Data[:n]
 	phi, mphi := ws.phi[:r], ws.mphi[:r]
 	clear(phi)
-	for i, k := range ks {
-		mean += k * p.u[i]
-		wi := p.w[i*r : i*r+r]
-		for c, w := range wi {
-			phi[c] += w * k
+	for bi := range p.parts {
+		b := &p.parts[bi]
+		if err := b.km.CrossTo(ws.ks, ws.xr, g.x); err != nil {
+			return 0, 0, fmt.Errorf("gp: cross-covariance: %w", err)
+		}
+		ks := ws.ks.RawMatrix().Data[:n]
+		phib := phi[b.off : b.off+b.r]
+		for i, k := range ks {
+			mean += k * b.u[i]
+			wi := b.w[i*b.r : i*b.r+b.r]
+			for c, w := range wi {
+				phib[c] += w * k
+			}
 		}
 	}
 	var q float64
@@ -141,26 +183,30 @@ func (p *plusPost) predict(g *GP, ws *Workspace) (mean, variance float64, err er
 // grad writes the standardized gradients of the mean and variance after
 // predict (vs the standardized variance).
 func (p *plusPost) grad(g *GP, ws *Workspace, x, dmean, dvar []float64, vs float64) error {
-	if err := p.kg.GradTo(ws.gr, x, g.x); err != nil {
-		return fmt.Errorf("gp: kernel gradient: %w", err)
+	if len(p.parts) > 1 {
+		return p.gradParts(g, ws, x, dmean, dvar, vs)
 	}
-	gr := ws.gr.RawMatrix()
-	n, d, r := g.n, g.d, p.r
-	if dmean != nil {
-		clear(dmean)
-		for i, u := range p.u[:n] {
-			row := gr.Data[i*gr.Stride : i*gr.Stride+d]
-			for j, v := range row {
-				dmean[j] += u * v
+	n, d := g.n, g.d
+	clear(dmean)
+	clear(dvar)
+	for bi := range p.parts {
+		b := &p.parts[bi]
+		if err := b.kg.GradTo(ws.gr, x, g.x); err != nil {
+			return fmt.Errorf("gp: kernel gradient: %w", err)
+		}
+		gr := ws.gr.RawMatrix()
+		if dmean != nil {
+			for i, u := range b.u[:n] {
+				row := gr.Data[i*gr.Stride : i*gr.Stride+d]
+				for j, v := range row {
+					dmean[j] += u * v
+				}
 			}
 		}
-	}
-	if dvar != nil {
-		clear(dvar)
-		if vs > 0 {
-			phi, mphi := ws.phi[:r], ws.mphi[:r]
+		if dvar != nil && vs > 0 {
+			phi, mphi := ws.phi[b.off:b.off+b.r], ws.mphi[b.off:b.off+b.r]
 			for i := range n {
-				wi := p.w[i*r : i*r+r]
+				wi := b.w[i*b.r : i*b.r+b.r]
 				var z float64
 				for c, w := range wi {
 					z += w * (phi[c] - mphi[c])
@@ -170,6 +216,73 @@ func (p *plusPost) grad(g *GP, ws *Workspace, x, dmean, dvar []float64, vs float
 					dvar[j] += 2 * z * v
 				}
 			}
+		}
+	}
+	return nil
+}
+
+// predictParts is predict for several parts (a mix), by BLAS level 2:
+// φ_p = W_pᵀ·k_p(D, x) and M·φ as matrix–vector products (O(n·R + R²)
+// for R stacked features, about twice plus's R).
+func (p *plusPost) predictParts(g *GP, ws *Workspace) (mean, variance float64, err error) {
+	n, r := g.n, p.r
+	phi, mphi := ws.phi[:r], ws.mphi[:r]
+	for bi := range p.parts {
+		b := &p.parts[bi]
+		if err := b.km.CrossTo(ws.ks, ws.xr, g.x); err != nil {
+			return 0, 0, fmt.Errorf("gp: cross-covariance: %w", err)
+		}
+		ks := ws.ks.RawMatrix().Data[:n]
+		kv := blas64.Vector{N: n, Data: ks, Inc: 1}
+		mean += blas64.Dot(kv, blas64.Vector{N: n, Data: b.u, Inc: 1})
+		if b.r > 0 {
+			w := blas64.General{Rows: n, Cols: b.r, Stride: b.r, Data: b.w}
+			blas64.Gemv(blas.Trans, 1, w, kv, 0, blas64.Vector{N: b.r, Data: phi[b.off : b.off+b.r], Inc: 1})
+		}
+	}
+	if r == 0 {
+		return mean, 0, nil
+	}
+	m := blas64.General{Rows: r, Cols: r, Stride: r, Data: p.m}
+	pv := blas64.Vector{N: r, Data: phi, Inc: 1}
+	blas64.Gemv(blas.NoTrans, 1, m, pv, 0, blas64.Vector{N: r, Data: mphi, Inc: 1})
+	var q float64
+	for a, f := range phi {
+		q += f * (f - mphi[a])
+	}
+	return mean, q, nil
+}
+
+// gradParts is grad for several parts, by BLAS level 2: per part,
+// ∇mean += ∇k_pᵀ·u_p and ∇var += 2·∇k_pᵀ·W_p·(φ_p − M·φ|_p).
+func (p *plusPost) gradParts(g *GP, ws *Workspace, x, dmean, dvar []float64, vs float64) error {
+	n, d := g.n, g.d
+	clear(dmean)
+	clear(dvar)
+	if len(ws.v) < n {
+		ws.v = make([]float64, n)
+	}
+	z := ws.v[:n]
+	for bi := range p.parts {
+		b := &p.parts[bi]
+		if err := b.kg.GradTo(ws.gr, x, g.x); err != nil {
+			return fmt.Errorf("gp: kernel gradient: %w", err)
+		}
+		raw := ws.gr.RawMatrix()
+		gr := blas64.General{Rows: n, Cols: d, Stride: raw.Stride, Data: raw.Data}
+		if dmean != nil {
+			blas64.Gemv(blas.Trans, 1, gr, blas64.Vector{N: n, Data: b.u, Inc: 1}, 1, blas64.Vector{N: d, Data: dmean, Inc: 1})
+		}
+		if dvar != nil && vs > 0 && b.r > 0 {
+			phi, mphi := ws.phi[b.off:b.off+b.r], ws.mphi[b.off:b.off+b.r]
+			// mphi becomes φ − M·φ: predictGrad has invalidated the
+			// prediction cache that would read it.
+			for c := range b.r {
+				mphi[c] = phi[c] - mphi[c]
+			}
+			w := blas64.General{Rows: n, Cols: b.r, Stride: b.r, Data: b.w}
+			blas64.Gemv(blas.NoTrans, 2, w, blas64.Vector{N: b.r, Data: mphi, Inc: 1}, 0, blas64.Vector{N: n, Data: z, Inc: 1})
+			blas64.Gemv(blas.Trans, 1, gr, blas64.Vector{N: n, Data: z, Inc: 1}, 1, blas64.Vector{N: d, Data: dvar, Inc: 1})
 		}
 	}
 	return nil

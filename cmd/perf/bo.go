@@ -43,7 +43,10 @@ Kernels K: base; nystrom (the base kernel Nyström-extended from the
 observations, as plus is from k_max; not invariant); avg (orbit average);
 avgnorm (normalized orbit average, k_avg(x,y)/√(k_avg(x,x)·k_avg(y,y)): not
 in the paper; it removes k_avg's prior-variance peak at the group's fixed
-points); plus (PSD projection of k_max); max (only for groups where k_max is
+points); plus (PSD projection of k_max); soft (0.8·plus + 0.2·nystrom on
+the same data: an invariant function plus a smaller non-invariant one, so
+the data can overrule a wrong group; not in the paper; exact at every n,
+--landmarks does not apply); max (only for groups where k_max is
 PSD: sign flips, permutations, hyperoctahedral, rotation2d, scalingdir); auto (at
 every fit, the one of nystrom, avg and plus with the highest fitted log
 marginal likelihood: it decides how to use the group, and drops it when

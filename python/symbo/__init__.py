@@ -259,7 +259,9 @@ class Optimizer:
         geometric-mean regret ratio of any symbo kernel on ten problems,
         and level with ``plus`` when the group is ``none``,
         docs/results/defaults.md), ``base``, ``nystrom``, ``avg``,
-        ``avgnorm``, ``max``, ``plus`` or ``auto`` (at every fit, the one
+        ``avgnorm``, ``max``, ``plus``, ``soft`` (0.8·``plus`` +
+        0.2·``nystrom``: the group as a soft constraint the data can
+        overrule) or ``auto`` (at every fit, the one
         of ``nystrom``, ``avg`` and ``plus`` whose fitted log marginal
         likelihood is highest: it decides how to use the group and drops
         it when the data contradict it). ``auto:a+b+…`` and

@@ -370,8 +370,9 @@ class SymboSampler(BaseSampler):
         default BoTorch priors it is level with random search there, where
         ``scaling`` is worse (docs/results/scalingdir/README.md).
     kernel : str
-        ``portfolio`` (default), ``plus``, ``max``, ``avg``, ``avgnorm``,
-        ``nystrom``, ``base`` or ``auto`` (see :class:`symbo.Optimizer`).
+        ``portfolio`` (default), ``plus``, ``soft``, ``max``, ``avg``,
+        ``avgnorm``, ``nystrom``, ``base`` or ``auto`` (see
+        :class:`symbo.Optimizer`).
     base : str
         Base kernel shape (default ``rbf``).
     seed : int, optional

@@ -57,7 +57,7 @@ type Strip struct {
 // diamonds (squares here: gonum/plot has no diamond glyph), plus green
 // circles; the kernels the paper does not plot take the palette's other
 // colours: max red triangles, avgnorm purple rings, nystrom brown plus
-// signs.
+// signs, soft cyan pyramids.
 func kernelStyle(k string) (color.Color, draw.GlyphDrawer) {
 	switch k {
 	case bo.NameAvg:
@@ -70,6 +70,8 @@ func kernelStyle(k string) (color.Color, draw.GlyphDrawer) {
 		return color.RGBA{148, 103, 189, 255}, draw.RingGlyph{}
 	case bo.NameNystrom:
 		return color.RGBA{140, 86, 75, 255}, draw.PlusGlyph{}
+	case bo.NameSoft:
+		return color.RGBA{23, 190, 207, 255}, draw.PyramidGlyph{}
 	default:
 		return color.RGBA{31, 119, 180, 255}, draw.CrossGlyph{}
 	}
