@@ -128,14 +128,17 @@ int symbo_cross(const char *spec,
  *           0.8·plus + 0.2·nystrom: the group as a soft constraint,
  *           or "auto",
  *           at every fit the one of nystrom, avg and plus with the
- *           highest fitted log marginal likelihood, or "portfolio",
- *           the default when absent: each of them proposes, the
+ *           highest fitted log marginal likelihood, or "portfolio":
+ *           each of them proposes, the
  *           proposal with the highest posterior mean under auto's
  *           choice is returned, but for one fixed-point probe of
  *           avg's proposal (docs/results/portfolio); both leave avg
  *           out over a finite group above 256 elements without
  *           k_avg's closed form for the base; "auto:a+b+…" and
- *           "portfolio:a+b+…" name other candidates), "base": B,
+ *           "portfolio:a+b+…" name other candidates; the default when
+ *           absent is "portfolio:nystrom+avg+soft+plus", the
+ *           portfolio with soft as a fourth candidate,
+ *           docs/results/soft), "base": B,
  *           "seed": S,
  *           "minimize": true|false, "init": 5, "acq": "ucb"|"ei",
  *           "beta": "paper"|"authors", "fit": "own"|"base",

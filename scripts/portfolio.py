@@ -116,19 +116,10 @@ def main():
         for k in DECIDERS:
             rows, met, overlap = [], 0, 0
             for p in PROBLEMS:
-                r = ratio(p, means(data, k, p), means(data, best[p], p))
-                seeds = sorted(s for (pp, s) in data[k] if pp == p and (pp, s) in data[best[p]])
-                d = [data[k][(p, s)] - data[best[p]][(p, s)] for s in seeds]
-                m, lo, hi, n = interval(d, level)
-                ok = r <= 1.25 or lo <= 0
+                ok, over, row = target_row(data, k, best[p], p, means(data, k, p), means(data, best[p], p), level)
                 met += ok
-                # The issue's own wording, "its interval overlapping the
-                # best's": looser than the paired test (the verdict).
-                over, cell = overlap_cell(r, [data[k][(p, s)] for s in seeds],
-                                          [data[best[p]][(p, s)] for s in seeds], level)
                 overlap += over
-                rows.append("| %s | %s | %.2f | %s [%s, %s] (n=%d) | %s | %s |" % (
-                    p, best[p], r, g(m), g(lo), g(hi), n, "yes" if ok else "no", cell))
+                rows.append(row)
             below = all(geo[k] < geo[s] for s in SINGLES)
             summary[(name, k)] = (met, geo[k], below)
             print("### %s against the best single kernel (%s)\n" % (k, name))
@@ -146,6 +137,22 @@ def main():
     peers(sets)
     trivial()
     sample_mean()
+
+
+def target_row(data, k, b, p, mean_k, mean_b, level):
+    """The issue's per-problem target for deciding kernel k on problem p
+    against the best single kernel b (data: {kernel: {(problem, seed):
+    metric}}): (met, met by the overlap reading, the Markdown table row).
+    Met: ratio ≤ 1.25 or the paired t interval of k − b at level reaching
+    0; the overlap reading is the issue's own wording, "its interval
+    overlapping the best's", looser than the paired test (the verdict)."""
+    r = ratio(p, mean_k, mean_b)
+    seeds = sorted(s for (pp, s) in data[k] if pp == p and (pp, s) in data[b])
+    m, lo, hi, n = interval([data[k][(p, s)] - data[b][(p, s)] for s in seeds], level)
+    ok = r <= 1.25 or lo <= 0
+    over, cell = overlap_cell(r, [data[k][(p, s)] for s in seeds], [data[b][(p, s)] for s in seeds], level)
+    return ok, over, "| %s | %s | %.2f | %s [%s, %s] (n=%d) | %s | %s |" % (
+        p, b, r, g(m), g(lo), g(hi), n, "yes" if ok else "no", cell)
 
 
 # The same ten problems with the trivial group declared ("<name>:none"):
@@ -238,29 +245,35 @@ def load_peer(root, system):
     return out
 
 
-def peers(sets):
-    """portfolio − each peer, paired by seed, Bonferroni over the problems
-    the peer ran on in both seed sets."""
-    print("## portfolio − the peers, paired by seed\n")
+def peers(sets, k="portfolio", problems=PROBLEMS, name="portfolio", tally=False):
+    """k − each peer, paired by seed, Bonferroni over the problems the peer
+    ran on in both seed sets (name labels k; tally adds the verdicts'
+    count under each table)."""
+    print("## %s − the peers, paired by seed\n" % name)
     print("The peers' records of [../peers/](../peers/README.md) (same initial designs, noise, β and "
           "metric). Intervals at the Bonferroni level over the problems the peer ran on, per seed set; "
-          "negative: portfolio is lower (better).\n")
+          "negative: %s is lower (better).\n" % name)
     for system, label in PEERS:
         pd = [load_peer(root, system) for root in PEER_DIRS]
-        probs = [p for p in PROBLEMS if all(any(pp == p for pp, _ in d) for d in pd)]
+        probs = [p for p in problems if all(any(pp == p for pp, _ in d) for d in pd)]
         if not probs:
             continue
         level = 1 - 0.05 / len(probs)
         print("### %s (intervals at %.4f)\n" % (label, level))
         print("| problem | %s | %s | verdict |" % tuple(SET_NAMES))
         print("|---|---|---|---|")
+        count = {}
         for p in probs:
             res = []
             for data, peer in zip(sets, pd):
-                seeds = sorted(s for (pp, s) in data["portfolio"] if pp == p and (pp, s) in peer)
-                res.append(interval([data["portfolio"][(p, s)] - peer[(p, s)] for s in seeds], level))
+                seeds = sorted(s for (pp, s) in data[k] if pp == p and (pp, s) in peer)
+                res.append(interval([data[k][(p, s)] - peer[(p, s)] for s in seeds], level))
+            v = verdict(res)
+            count[v] = count.get(v, 0) + 1
             print("| %s | %s | %s | %s |" % (p, *("%s [%s, %s] (n=%d)" % (g(m), g(lo), g(hi), n)
-                                                  for m, lo, hi, n in res), verdict(res)))
+                                                  for m, lo, hi, n in res), v))
+        if tally:
+            print("\nVerdicts: " + ", ".join("%s %d" % kv for kv in sorted(count.items())) + ".")
         print()
 
 

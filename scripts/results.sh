@@ -116,6 +116,12 @@ run portfolio $perf table $dn $rep --out $out/portfolio/none-replication --force
 dw="--problems Griewank6d:hyperoctahedral,ShiftedRastrigin4d:hyperoctahedral,ShiftedGriewank6d:hyperoctahedral,ShiftedAckley2d:rotation2d --prior botorch --mean constant --kernels base,nystrom,avg,plus,auto,portfolio"
 run wronggroup $perf table $dw $main --out $out/wronggroup/main --force
 run wronggroup $perf table $dw $rep --out $out/wronggroup/replication --force
+# soft (0.8·plus + 0.2·nystrom) alone and as a fourth candidate of the
+# portfolio, on the fourteen problems of the two studies above
+# (docs/results/soft/README.md).
+dsoft="--problems Ackley2d,Griewank6d,Rastrigin5d,Radial2d,Scaling2d,WLAN8d,ShiftedAckley2d,ShiftedRastrigin4d,ShiftedGriewank6d,CentredRastrigin4d,Griewank6d:hyperoctahedral,ShiftedRastrigin4d:hyperoctahedral,ShiftedGriewank6d:hyperoctahedral,ShiftedAckley2d:rotation2d --prior botorch --mean constant --kernels soft,portfolio:nystrom+avg+soft+plus"
+run soft $perf table $dsoft $main --out $out/soft/main --force
+run soft $perf table $dsoft $rep --out $out/soft/replication --force
 # Scaling2d with the chord between directions as its orbit geometry
 # (docs/results/scalingdir/README.md).
 run scalingdir $perf table --problems Scaling2d,ScalingDir2d --kernels base,plus,max,auto $main --out $out/scalingdir/main --force

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/internal/app/frontend"
 )
 
 // TestSuggestReplaysBO: perf suggest, given the first k evaluations of a
@@ -17,12 +18,13 @@ import (
 // (settings, seed, history) — for perf bo's default protocol given to
 // suggest explicitly (--prior none --mean sample), and for suggest's own
 // defaults given to perf bo (--prior botorch --mean constant; with no
-// --kernel, suggest's default kernel is portfolio).
+// --kernel, suggest's default kernel is frontend.DefaultKernel, the
+// portfolio with soft).
 func TestSuggestReplaysBO(t *testing.T) {
 	for _, c := range []struct{ bo, suggest []string }{
 		{[]string{"--kernel", "plus"}, []string{"--kernel", "plus", "--prior", "none", "--mean", "sample"}},
 		{[]string{"--kernel", "plus", "--prior", "botorch", "--mean", "constant"}, []string{"--kernel", "plus"}},
-		{[]string{"--kernel", "portfolio", "--prior", "botorch", "--mean", "constant"}, nil},
+		{[]string{"--kernel", frontend.DefaultKernel, "--prior", "botorch", "--mean", "constant"}, nil},
 	} {
 		suggestReplaysBO(t, c.bo, c.suggest)
 	}

@@ -22,7 +22,13 @@ import threading
 
 import numpy as np
 
-__all__ = ["gram", "Optimizer", "SymboError", "InvalidInput", "SizeError", "InternalError", "version", "ABI_VERSION"]
+__all__ = ["gram", "Optimizer", "SymboError", "InvalidInput", "SizeError", "InternalError", "version", "ABI_VERSION",
+           "DEFAULT_KERNEL"]
+
+#: The kernel an Optimizer or SymboSampler uses when given none: the
+#: portfolio over nystrom, avg, soft and plus (the library's default,
+#: docs/results/defaults.md, "The kernel").
+DEFAULT_KERNEL = "portfolio:nystrom+avg+soft+plus"
 
 #: The C ABI version these bindings speak (SYMBO_ABI_VERSION of symbo.h).
 ABI_VERSION = 2
@@ -252,13 +258,15 @@ class Optimizer:
         ``block``/``matrices``/``coords`` as there (``coords``: the group
         acts on those coordinates only).
     kernel : str
-        ``portfolio`` (default: each of ``nystrom``, ``avg`` and
+        ``portfolio:nystrom+avg+soft+plus`` (default,
+        ``DEFAULT_KERNEL``: each of ``nystrom``, ``avg``, ``soft`` and
         ``plus`` proposes its own acquisition maximizer; the proposal
-        with the highest posterior mean under auto's choice is returned,
-        but for one fixed-point probe of avg's proposal: the lowest
-        geometric-mean regret ratio of any symbo kernel on ten problems,
-        and level with ``plus`` when the group is ``none``,
-        docs/results/defaults.md), ``base``, ``nystrom``, ``avg``,
+        with the highest posterior mean under the candidate the evidence
+        picks, plus favoured, is returned, but for one fixed-point probe
+        of avg's proposal: the lowest geometric-mean regret ratio of any
+        symbo kernel on ten problems and on four with a wrong group,
+        docs/results/defaults.md), ``portfolio`` (the same without
+        ``soft``), ``base``, ``nystrom``, ``avg``,
         ``avgnorm``, ``max``, ``plus``, ``soft`` (0.8·``plus`` +
         0.2·``nystrom``: the group as a soft constraint the data can
         overrule) or ``auto`` (at every fit, the one
@@ -270,7 +278,8 @@ class Optimizer:
         is known to lie off the group's fixed points. Both deciding
         kernels leave ``avg`` out over a finite group of more than 256 elements on
         which its orbit average has no closed form for ``base``; a
-        ``portfolio`` step costs 2–3× a ``plus`` step.
+        ``portfolio`` step costs 2–3× a ``plus`` step, the default's
+        2.5–3.5×.
     base : str
         Base kernel shape (default ``rbf``).
     seed : int
@@ -303,7 +312,7 @@ class Optimizer:
         Bad settings (checked by the library when the handle is created).
     """
 
-    def __init__(self, lo, hi, *, group, kernel="portfolio", base="rbf", seed=0, minimize=False, init=5,
+    def __init__(self, lo, hi, *, group, kernel=DEFAULT_KERNEL, base="rbf", seed=0, minimize=False, init=5,
                  acq=None, beta=None, fit=None, prior=None, block=None, matrices=None, landmarks=None, coords=None,
                  liar=None, mean=None):
         self._h = None

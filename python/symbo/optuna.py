@@ -370,9 +370,10 @@ class SymboSampler(BaseSampler):
         default BoTorch priors it is level with random search there, where
         ``scaling`` is worse (docs/results/scalingdir/README.md).
     kernel : str
-        ``portfolio`` (default), ``plus``, ``soft``, ``max``, ``avg``,
-        ``avgnorm``, ``nystrom``, ``base`` or ``auto`` (see
-        :class:`symbo.Optimizer`).
+        ``portfolio:nystrom+avg+soft+plus`` (default,
+        ``symbo.DEFAULT_KERNEL``), ``portfolio``, ``plus``, ``soft``,
+        ``max``, ``avg``, ``avgnorm``, ``nystrom``, ``base`` or ``auto``
+        (see :class:`symbo.Optimizer`).
     base : str
         Base kernel shape (default ``rbf``).
     seed : int, optional
@@ -402,7 +403,7 @@ class SymboSampler(BaseSampler):
         ``landmarks`` as in :class:`symbo.Optimizer`.
     """
 
-    def __init__(self, *, group, kernel="portfolio", base="rbf", seed=None, n_startup_trials=None, params=None,
+    def __init__(self, *, group, kernel=symbo.DEFAULT_KERNEL, base="rbf", seed=None, n_startup_trials=None, params=None,
                  independent_sampler=None, init=None, **options):
         unknown = sorted(set(options) - _OPTIONS)
         if unknown:

@@ -390,7 +390,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	ca, cb := a.Config(), b.Config()
-	if ca.Kernel.Name() != "portfolio" || ca.Kernel.Name() != cb.Kernel.Name() || ca.Prior != cb.Prior || ca.Mean != cb.Mean ||
+	if ca.Kernel.Name() != DefaultKernel || ca.Kernel.Name() != cb.Kernel.Name() || ca.Prior != cb.Prior || ca.Mean != cb.Mean ||
 		ca.Prior != gp.PriorBoTorch || ca.Mean != gp.MeanConstant {
 		t.Errorf("defaults: kernel %s, prior %v, mean %v; named: %s, %v, %v",
 			ca.Kernel.Name(), ca.Prior, ca.Mean, cb.Kernel.Name(), cb.Prior, cb.Mean)

@@ -1,0 +1,161 @@
+"""The soft study of docs/results/soft/README.md: the soft kernel
+(0.8·k_plus + 0.2·k_nystrom, bo.Soft) alone and as a fourth candidate of
+the portfolio (portfolio:nystrom+avg+soft+plus), against every single
+symbo kernel and the portfolio, on the ten problems of the defaults suite
+and the four wrong-group problems, under the front ends' default protocol
+(BoTorch's priors, learned constant mean), main seeds 0–29 and a disjoint
+replication 30–49.
+
+Reads perf table's record.json files (per-run metric: cumulative regret,
+or −max f on WLAN8d; lower is better) and prints Markdown:
+
+    /usr/bin/python3 scripts/soft.py > docs/results/soft/analysis.md
+
+The single kernels are base, nystrom, avg, plus and soft: soft is a
+single kernel too, so it can be the best one a deciding kernel is held
+to. Per seed set and problem: each kernel's mean, its ratio to the best
+single kernel's (scripts/portfolio.py's ratio rule) and the geometric
+means over the ten problems and over the four wrong-group problems. The
+issue's targets for a deciding kernel K, as in scripts/portfolio.py and
+scripts/wronggroup.py: per problem, ratio ≤ 1.25 or the paired t interval
+of K − best (Bonferroni over the ten, or over the four) reaching 0, and
+the looser reading (each kernel's own interval overlapping the best's);
+K's geometric mean below every single kernel's. Then the new portfolio −
+the portfolio, − soft and − plus paired by seed, and − each peer (BoTorch's
+SingleTaskGP, Optuna's GPSampler, TPE, random search) where it ran, with verdicts as in scripts/defaults.py.
+"""
+import json
+import math
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from defaults import interval, g, verdict  # noqa: E402
+from portfolio import ratio, peers, target_row  # noqa: E402
+
+R = os.path.join(HERE, "..", "docs", "results")
+
+TEN = ["Ackley2d", "Griewank6d", "Rastrigin5d", "Radial2d", "Scaling2d", "WLAN8d",
+       "ShiftedAckley2d", "ShiftedRastrigin4d", "ShiftedGriewank6d", "CentredRastrigin4d"]
+FOUR = ["Griewank6d:hyperoctahedral", "ShiftedRastrigin4d:hyperoctahedral",
+        "ShiftedGriewank6d:hyperoctahedral", "ShiftedAckley2d:rotation2d"]
+SINGLES = ["base", "nystrom", "avg", "plus", "soft"]
+NEW = "portfolio:nystrom+avg+soft+plus"
+DECIDERS = ["auto", "portfolio", NEW]
+SHORT = {NEW: "portfolio+soft"}
+
+SETS = [
+    ["portfolio/singles-main", "defaults/main", "portfolio/main", "wronggroup/main", "soft/main"],
+    ["portfolio/singles-replication", "defaults/replication", "portfolio/replication",
+     "wronggroup/replication", "soft/replication"],
+]
+SET_NAMES = ["main (0–29)", "replication (30–49)"]
+
+
+def load(dirs):
+    """{kernel: {(problem, seed): metric}} of the records in dirs (the first
+    record to hold a (kernel, problem, seed) wins)."""
+    out = {}
+    for d in dirs:
+        r = json.load(open(os.path.join(R, d, "record.json")))
+        for run in r["runs"]:
+            if run["problem"] in TEN + FOUR:
+                out.setdefault(run["kernel"], {}).setdefault((run["problem"], run["seed"]), run["metric"])
+    return out
+
+
+def means(data, k, p):
+    v = [x for (pp, _), x in data.get(k, {}).items() if pp == p]
+    return float(np.mean(v)) if v else float("nan")
+
+
+def pairs(data, a, b, p):
+    seeds = sorted(s for (pp, s) in data[a] if pp == p and (pp, s) in data[b])
+    return seeds, [data[a][(p, s)] - data[b][(p, s)] for s in seeds]
+
+
+def study(name, data, problems, label):
+    level = 1 - 0.05 / len(problems)
+    print("## %s, %s: mean metric, and ratio to the best single kernel\n" % (label, name))
+    print("| kernel | geo. mean | " + " | ".join(problems) + " |")
+    print("|---|---|" + "---|" * len(problems))
+    best = {}
+    for p in problems:
+        ms = {k: means(data, k, p) for k in SINGLES}
+        best[p] = min(ms, key=lambda k: ms[k])
+    geo = {}
+    for k in SINGLES + DECIDERS:
+        rs = [ratio(p, means(data, k, p), means(data, best[p], p)) for p in problems]
+        geo[k] = math.exp(sum(math.log(r) for r in rs) / len(rs))
+        cells = ["%s (%.2f)" % (g(means(data, k, p)), r) for p, r in zip(problems, rs)]
+        print("| %s | %.2f | %s |" % (SHORT.get(k, k), geo[k], " | ".join(cells)))
+    print("\nBest single kernel per problem: " + ", ".join("%s %s" % (p, best[p]) for p in problems) + ".\n")
+    summary = {}
+    for k in ["portfolio", NEW]:
+        rows, met, overlap = [], 0, 0
+        for p in problems:
+            ok, over, row = target_row(data, k, best[p], p, means(data, k, p), means(data, best[p], p), level)
+            met += ok
+            overlap += over
+            rows.append(row)
+        below = all(geo[k] < geo[s] for s in SINGLES)
+        summary[k] = (met, overlap, geo[k], below)
+        kk = SHORT.get(k, k)
+        print("### %s against the best single kernel (%s, %s)\n" % (kk, label, name))
+        print("| problem | best single | ratio | %s − best, paired [interval at %.4f] | target met | "
+              "the two intervals: ratio ≤ 1.25 or overlapping |" % (kk, level))
+        print("|---|---|---|---|---|---|")
+        print("\n".join(rows))
+        print("\n%s: per-problem target met on %d of %d (overlap reading: %d); geometric mean %.2f, %s every "
+              "single kernel's (%s).\n" % (kk, met, len(problems), overlap, geo[k],
+                                           "below" if below else "not below",
+                                           ", ".join("%s %.2f" % (s, geo[s]) for s in SINGLES)))
+    return summary
+
+
+def paired_table(sets, a, b, problems):
+    level = 1 - 0.05 / len(problems)
+    print("| problem | %s | %s | verdict |" % tuple(SET_NAMES))
+    print("|---|---|---|---|")
+    tally = {}
+    for p in problems:
+        res = [interval(pairs(d, a, b, p)[1], level) for d in sets]
+        v = verdict(res)
+        tally[v] = tally.get(v, 0) + 1
+        print("| %s | %s | %s | %s |" % (p, *("%s [%s, %s] (n=%d)" % (g(m), g(lo), g(hi), n)
+                                              for m, lo, hi, n in res), v))
+    print("\nVerdicts: " + ", ".join("%s %d" % kv for kv in sorted(tally.items())) +
+          " (intervals at %.4f).\n" % level)
+
+
+def main():
+    sets = [load(ds) for ds in SETS]
+    summary = {}
+    for name, data in zip(SET_NAMES, sets):
+        summary[(name, "ten")] = study(name, data, TEN, "the ten problems")
+        summary[(name, "four")] = study(name, data, FOUR, "the four wrong-group problems")
+    print("## Summary\n")
+    print("| deciding kernel | ten: target met, main / replication (overlap reading) | ten: geo. mean | "
+          "four: target met (overlap reading) | four: geo. mean |")
+    print("|---|---|---|---|---|")
+    for k in ["portfolio", NEW]:
+        cells = []
+        for part in ("ten", "four"):
+            s = [summary[(n, part)][k] for n in SET_NAMES]
+            cells.append("%d / %d (%d / %d)" % (s[0][0], s[1][0], s[0][1], s[1][1]))
+            cells.append("%.2f / %.2f" % (s[0][2], s[1][2]))
+        print("| %s | %s |" % (SHORT.get(k, k), " | ".join(cells)))
+    print()
+    for b in ["portfolio", "soft", "plus"]:
+        for label, problems in [("the ten problems", TEN), ("the four wrong-group problems", FOUR)]:
+            print("## %s − %s, %s, paired by seed\n" % (SHORT[NEW], b, label))
+            print("Intervals at the Bonferroni level over the problems, per seed set; negative: %s is lower "
+                  "(better).\n" % SHORT[NEW])
+            paired_table(sets, NEW, b, problems)
+    peers(sets, NEW, TEN, SHORT[NEW], tally=True)
+
+if __name__ == "__main__":
+    main()
