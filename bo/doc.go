@@ -31,7 +31,11 @@
 // covariance of its own without changing symbo; its kernels need no
 // gradient (the ascent then differentiates them numerically), and the
 // group declared with it defines the orbits pending points exclude.
-// Auto fits each of its candidates (nystrom, avg, plus, or those AutoOf
+// Soft is (1 − SoftShare)·k_plus + SoftShare·k_nystrom (SoftShare = 0.2)
+// on the observed points at one lengthscale, an invariant function plus a
+// smaller non-invariant one, so the data can overrule a wrong group; it
+// is not invariant, and it is exact at every n (Config.Landmarks does not
+// apply). Auto fits each of its candidates (nystrom, avg, plus, or those AutoOf
 // names) at every step and predicts with the one of highest log marginal
 // likelihood, the last favoured by the log prior odds AutoOdds; a step
 // costs the sum of the candidates' fits plus one acquisition, and the
@@ -40,7 +44,9 @@
 // maximizer and returns the proposal with the highest posterior mean
 // under Auto's choice, except for one fixed-point probe (avg's proposal
 // on the group's fixed-point set, evaluated once while no point there is
-// observed): Auto's fits plus one acquisition per candidate.
+// observed): Auto's fits plus one acquisition per candidate. The front
+// ends' default is PortfolioOf(g, shape, nystrom, avg, soft, plus); Soft,
+// as a candidate, sits out the steps above Config.Landmarks observations.
 // With more than one worker the candidates' fits run concurrently (the
 // same bits).
 //
@@ -86,7 +92,7 @@
 // by building its family through famEnv.landmarked, as long as its kernel
 // does not depend on the observations. Negative Landmarks keeps every GP
 // exact. Custom kernels are never capped (their family's kernel may depend
-// on the observations). Why 256, step times and how the regret compares
+// on the observations), nor is Soft (no landmark form yet). Why 256, step times and how the regret compares
 // with the exact GP's: docs/performance.md and docs/results/landmarks.
 //
 // # Acquisition
