@@ -181,9 +181,11 @@ func Plus(g orbit.Group, shape kernel.Shape) Kernel {
 //
 // Its GP is exact: Config.Landmarks does not cap it (there is no landmark
 // form of the mix yet), so a likelihood evaluation costs O(n³) at every n
-// — one n×n eigendecomposition for k_plus's projection and one for the
-// profile, against plus's one — and a prediction both extensions' kernel
-// rows plus O(n·r) (the feature form). As a candidate of Auto or
+// — one n×n eigendecomposition for the profile, as plus's, over a group
+// with a canonical map (whose k_max Gram is PSD and enters unprojected;
+// one more for the projection over other groups) — and a prediction both
+// extensions' kernel rows plus O(n·R) for their R ≤ 2n stacked features
+// (the feature form). As a candidate of Auto or
 // Portfolio it drops out of the steps with more than Config.Landmarks
 // observations (its evidence is then NaN in the trace), so that their
 // cost stays that of the capped candidates.

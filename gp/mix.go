@@ -32,7 +32,9 @@ type mixFamily struct {
 // Nyström extensions (O(n·(r_a + r_b)) per prediction after the two
 // kernel rows). ∂C/∂log ℓ is the mix of the parts' (ErrNoDerivative if
 // either has none). ModeBase fits a's base family. Cost of one
-// correlation matrix: that of a plus that of b, plus O(n²).
+// correlation matrix: that of a plus that of b, plus O(n²); a part that
+// is k_plus over a group with a canonical map enters as its PSD Gram
+// κ(d_G/ℓ), without the projection's eigendecomposition (psdPlus).
 func NewMixFamily(a, b Family, w float64) (Family, error) {
 	if check.IsNil(a) || check.IsNil(b) {
 		return nil, fmt.Errorf("%w: NewMixFamily needs two families", ErrNilArgument)
