@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/canon"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
@@ -39,31 +40,10 @@ func (m *canonMap) points(xs [][]float64) *mat.Dense {
 	return z
 }
 
-// chainTo writes Jφ(x)ᵀ·gz into dst (length d). φ is piecewise linear
-// (|x|, sorting: locally a signed permutation) or smooth (‖x‖), so the
-// Jacobian is taken by central differences with a power-of-two step
-// h = 2⁻²⁰·max(1, ‖x‖∞): exact up to rounding (relative ~2⁻³²) wherever
-// no kink lies within h, an average of the one-sided Jacobians otherwise.
+// chainTo writes Jφ(x)ᵀ·gz into dst (length d), by central differences
+// (internal/canon).
 func (m *canonMap) chainTo(dst, x, gz []float64, s *acqScratch) {
-	scale := 1.0
-	for _, v := range x {
-		scale = math.Max(scale, math.Abs(v))
-	}
-	h := math.Ldexp(1, math.Ilogb(scale)-20)
-	fp, fm := s.fp[:m.cd], s.fm[:m.cd]
-	copy(s.xp, x)
-	for i := range x {
-		s.xp[i] = x[i] + h
-		m.c.CanonicalTo(fp, s.xp)
-		s.xp[i] = x[i] - h
-		m.c.CanonicalTo(fm, s.xp)
-		s.xp[i] = x[i]
-		g := 0.0
-		for k := range gz {
-			g += gz[k] * (fp[k] - fm[k])
-		}
-		dst[i] = g / (2 * h)
-	}
+	canon.ChainTo(m.c, [][]float64{dst}, [][]float64{gz}, x, s.cs)
 }
 
 // canonModel returns the GP of the fitted model (hyperparameters h) in

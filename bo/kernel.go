@@ -185,7 +185,8 @@ func Plus(g orbit.Group, shape kernel.Shape) Kernel {
 // with a canonical map (whose k_max Gram is PSD and enters unprojected;
 // one more for the projection over other groups) — and a prediction both
 // extensions' kernel rows plus O(n·R) for their R ≤ 2n stacked features
-// (the feature form). As a candidate of Auto or
+// (the feature form); over a group with a canonical map both rows are
+// base-kernel rows in canonical coordinates (gp.NewMixFamily). As a candidate of Auto or
 // Portfolio it drops out of the steps with more than Config.Landmarks
 // observations (its evidence is then NaN in the trace), so that their
 // cost stays that of the capped candidates.

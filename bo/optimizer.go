@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/canon"
 	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/internal/parallel"
@@ -750,10 +751,10 @@ type acqFunc struct {
 // acqScratch is one goroutine's scratch for acqFunc.eval.
 type acqScratch struct {
 	ws          gp.Workspace
-	z           []float64 // φ(x), or x
-	dmean, dvar []float64 // gradients at z
-	gz          []float64 // ∇_z α
-	xp, fp, fm  []float64 // Jacobian of φ
+	z           []float64      // φ(x), or x
+	dmean, dvar []float64      // gradients at z
+	gz          []float64      // ∇_z α
+	cs          *canon.Scratch // Jacobian of φ
 }
 
 func newAcqScratch(d int, cm *canonMap) *acqScratch {
@@ -770,7 +771,7 @@ func newAcqScratch(d int, cm *canonMap) *acqScratch {
 func newAcqScratchDim(d, pd int) *acqScratch {
 	return &acqScratch{
 		z: make([]float64, pd), dmean: make([]float64, pd), dvar: make([]float64, pd),
-		gz: make([]float64, pd), xp: make([]float64, d), fp: make([]float64, pd), fm: make([]float64, pd),
+		gz: make([]float64, pd), cs: canon.NewScratch(d, pd),
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/symbo/symbo/internal/budget"
+	"github.com/symbo/symbo/internal/canon"
 	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/kernel"
@@ -462,6 +463,7 @@ type Workspace struct {
 	gd    *mat.Dense // 1×d
 	phi   []float64  // r: plus features (feature-form posterior)
 	mphi  []float64  // r
+	canon *canonScratch
 	ready bool
 	// Prediction cache: the standardized mean and variance of GP cacheID
 	// at xbuf, with ks, v (and phi, mphi) as predict left them; cacheID 0
@@ -473,6 +475,32 @@ type Workspace struct {
 
 // Reset releases the workspace's storage.
 func (w *Workspace) Reset() { *w = Workspace{} }
+
+// canonScratch is a Workspace's storage for a feature-form part in
+// canonical coordinates (plusBlock.canon).
+type canonScratch struct {
+	n, d, cd int
+	z        []float64  // φ(x), cd
+	zr       *mat.Dense // 1×cd view of z
+	gr       *mat.Dense // n×cd
+	gm, gv   []float64  // cd: ∇_z mean, ∇_z var
+	dm, dv   []float64  // d: chained to x
+	cs       *canon.Scratch
+}
+
+// canonical returns the scratch for n points in R^d with canonical
+// dimension cd, allocating it when the sizes change.
+func (w *Workspace) canonical(n, d, cd int) *canonScratch {
+	if c := w.canon; c != nil && c.n == n && c.d == d && c.cd == cd {
+		return c
+	}
+	c := &canonScratch{n: n, d: d, cd: cd, z: make([]float64, cd), gr: mat.NewDense(n, cd, nil),
+		gm: make([]float64, cd), gv: make([]float64, cd), dm: make([]float64, d), dv: make([]float64, d),
+		cs: canon.NewScratch(d, cd)}
+	c.zr = mat.NewDense(1, cd, c.z)
+	w.canon = c
+	return c
+}
 
 func (w *Workspace) size(n, d int) {
 	if w.ready && w.n == n && w.d == d {

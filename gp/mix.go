@@ -30,7 +30,12 @@ type mixFamily struct {
 // Its GPs are exact (n×n) whatever a and b are; when both are
 // NewPlusFamily's, Predict and PredictGrad use the feature form of the two
 // Nyström extensions (O(n·(r_a + r_b)) per prediction after the two
-// kernel rows). ∂C/∂log ℓ is the mix of the parts' (ErrNoDerivative if
+// kernel rows). A part over a group with a canonical map φ
+// (orbit.Canonicalizer, the trivial group included) takes its row as the
+// base kernel of φ(x) against φ(X), k_max(x, y) = k_b(φ(x), φ(y)): O(n·cd)
+// after one φ(x), where k_max in x aligns x with each of the n points, and
+// its gradient chains through φ's Jacobian by central differences (2·d
+// evaluations of φ; exact up to rounding off φ's kinks). ∂C/∂log ℓ is the mix of the parts' (ErrNoDerivative if
 // either has none). ModeBase fits a's base family. Cost of one
 // correlation matrix: that of a plus that of b, plus O(n²); a part that
 // is k_plus over a group with a canonical map enters as its PSD Gram

@@ -180,9 +180,12 @@ func TestMixFeaturePosterior(t *testing.T) {
 		name  string
 		shape kernel.Shape
 		g     orbit.Group
+		canon bool // the invariant part predicts in canonical coordinates
 	}{
-		{"hyperoct3/rbf", kernel.RBF, mustG(orbit.Hyperoctahedral(3))},
-		{"cyclic4/matern52", kernel.Matern52, mustG(orbit.Cyclic(4))},
+		{"hyperoct3/rbf", kernel.RBF, mustG(orbit.Hyperoctahedral(3)), true},
+		{"perm3/matern32", kernel.Matern32, mustG(orbit.Permutation(3)), true},
+		{"rotation2d/matern52", kernel.Matern52, mustG(orbit.Rotation2D()), true},
+		{"cyclic4/matern52", kernel.Matern52, mustG(orbit.Cyclic(4)), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := tc.g.Dim()
@@ -207,6 +210,11 @@ func TestMixFeaturePosterior(t *testing.T) {
 				m1, v1, err1 := fast.PredictGrad(&w1, p, dm1, dv1)
 				if fast.plus == nil || len(fast.plus.parts) != 2 {
 					t.Fatal("no two-part feature form")
+				}
+				// The invariant part's row in canonical coordinates where the
+				// group has a canonical map, and the free part's base row.
+				if inv, free := fast.plus.parts[0], fast.plus.parts[1]; (inv.canon != nil) != tc.canon || free.zd == nil || free.canon != nil {
+					t.Fatalf("parts: invariant canonical %v, want %v; free design %v, canonical %v", inv.canon != nil, tc.canon, free.zd != nil, free.canon != nil)
 				}
 				m2, v2, err2 := gen.PredictGrad(&w2, p, dm2, dv2)
 				if err1 != nil || err2 != nil {

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/symbo/symbo/internal/canon"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -39,6 +41,44 @@ type plusBlock struct {
 	r   int
 	w   []float64 // n×r row-major
 	u   []float64 // n
+	// Canonical coordinates (the parts of a mix over a group with a
+	// canonical map, canonBlock): km is the base kernel on φ(x) and zd is
+	// φ(D), n×cd; canon is nil when φ is the identity (the trivial group:
+	// km on x, zd = D). zd is nil for the k_max row in x.
+	canon orbit.Canonicalizer
+	zd    *mat.Dense
+}
+
+// canonBlock sets the kernel of a mix's part over a group with a canonical
+// map (orbit.Canonicalizer), at variance v and lengthscale l, to the base
+// kernel in canonical coordinates: k_max(x, y) = k_b(φ(x), φ(y)) (the
+// paper's Proposition 1), so a row costs O(n·cd) after one φ(x), instead
+// of n alignments of x, and its gradient chains through the Jacobian of φ
+// (internal/canon). It reports false, leaving b unchanged, for other
+// groups. A single part (plus itself) keeps k_max in x, so that plus's
+// posterior is bit-for-bit what it was; bo predicts plus on φ(X) anyway.
+func canonBlock(b *plusBlock, f *plusFamily, x *mat.Dense, v, l float64) (bool, error) {
+	c, ok := f.max.group.(orbit.Canonicalizer)
+	if !ok {
+		return false, nil
+	}
+	cd := c.CanonicalDim()
+	kb, err := kernel.NewBase(kernel.Params{Shape: f.max.shape, Variance: v, Lengthscale: l}, cd)
+	if err != nil {
+		return false, fmt.Errorf("gp: kernel: %w", err)
+	}
+	b.km, b.kg = kb, kb
+	if _, trivial := c.(*orbit.TrivialGroup); trivial {
+		b.zd = x
+		return true, nil
+	}
+	n, _ := x.Dims()
+	b.canon = c
+	b.zd = mat.NewDense(n, cd, nil)
+	for i := range n {
+		c.CanonicalTo(b.zd.RawRowView(i), x.RawRowView(i))
+	}
+	return true, nil
 }
 
 // plusPart is a plus bound at the variance of its share of the kernel: the
@@ -64,17 +104,32 @@ func newPlusPost(parts []plusPart, g *GP) (*plusPost, error) {
 	}
 	ks := make([]kept, len(parts))
 	for pi, part := range parts {
-		_, km, err := part.b.f.max.kernel(part.v, g.hyper.Lengthscale)
-		if err != nil {
-			return nil, fmt.Errorf("gp: kernel: %w", err)
+		blk := plusBlock{off: p.r}
+		design := g.x
+		ok := false
+		if len(parts) > 1 {
+			var err error
+			if ok, err = canonBlock(&blk, part.b.f, g.x, part.v, g.hyper.Lengthscale); err != nil {
+				return nil, err
+			}
+			if ok {
+				design = blk.zd
+			}
 		}
-		kg, ok := kernel.Kernel(km).(kernel.Gradienter)
 		if !ok {
-			return nil, nil
+			_, km, err := part.b.f.max.kernel(part.v, g.hyper.Lengthscale)
+			if err != nil {
+				return nil, fmt.Errorf("gp: kernel: %w", err)
+			}
+			kg, ok := kernel.Kernel(km).(kernel.Gradienter)
+			if !ok {
+				return nil, nil
+			}
+			blk.km, blk.kg = km, kg
 		}
 		var kmm mat.SymDense
 		kmm.ReuseAsSym(n)
-		if err := gramTo(km, &kmm, g.x); err != nil {
+		if err := gramTo(blk.km, &kmm, design); err != nil {
 			return nil, fmt.Errorf("gp: Gram: %w", err)
 		}
 		var eig linalg.Eigen
@@ -93,7 +148,8 @@ func newPlusPost(parts []plusPart, g *GP) (*plusPost, error) {
 		q := eig.Vectors.RawMatrix()
 		ks[pi] = kept{q: q.Data, qs: q.Stride, lam: lam, keep: keep}
 		r := len(keep)
-		p.parts = append(p.parts, plusBlock{km: km, kg: kg, off: p.r, r: r, w: make([]float64, n*r), u: make([]float64, n)})
+		blk.r, blk.w, blk.u = r, make([]float64, n*r), make([]float64, n)
+		p.parts = append(p.parts, blk)
 		p.r += r
 	}
 	r := p.r
@@ -229,7 +285,16 @@ func (p *plusPost) predictParts(g *GP, ws *Workspace) (mean, variance float64, e
 	phi, mphi := ws.phi[:r], ws.mphi[:r]
 	for bi := range p.parts {
 		b := &p.parts[bi]
-		if err := b.km.CrossTo(ws.ks, ws.xr, g.x); err != nil {
+		xr, design := ws.xr, g.x
+		if b.zd != nil {
+			design = b.zd
+		}
+		if b.canon != nil {
+			c := ws.canonical(n, g.d, b.canon.CanonicalDim())
+			b.canon.CanonicalTo(c.z, ws.xbuf)
+			xr = c.zr
+		}
+		if err := b.km.CrossTo(ws.ks, xr, design); err != nil {
 			return 0, 0, fmt.Errorf("gp: cross-covariance: %w", err)
 		}
 		ks := ws.ks.RawMatrix().Data[:n]
@@ -265,7 +330,17 @@ func (p *plusPost) gradParts(g *GP, ws *Workspace, x, dmean, dvar []float64, vs 
 	z := ws.v[:n]
 	for bi := range p.parts {
 		b := &p.parts[bi]
-		if err := b.kg.GradTo(ws.gr, x, g.x); err != nil {
+		if b.canon != nil {
+			if err := p.gradCanonical(b, g, ws, x, dmean, dvar, vs); err != nil {
+				return err
+			}
+			continue
+		}
+		design := g.x
+		if b.zd != nil {
+			design = b.zd
+		}
+		if err := b.kg.GradTo(ws.gr, x, design); err != nil {
 			return fmt.Errorf("gp: kernel gradient: %w", err)
 		}
 		raw := ws.gr.RawMatrix()
@@ -283,6 +358,52 @@ func (p *plusPost) gradParts(g *GP, ws *Workspace, x, dmean, dvar []float64, vs 
 			w := blas64.General{Rows: n, Cols: b.r, Stride: b.r, Data: b.w}
 			blas64.Gemv(blas.NoTrans, 2, w, blas64.Vector{N: b.r, Data: mphi, Inc: 1}, 0, blas64.Vector{N: n, Data: z, Inc: 1})
 			blas64.Gemv(blas.Trans, 1, gr, blas64.Vector{N: n, Data: z, Inc: 1}, 1, blas64.Vector{N: d, Data: dvar, Inc: 1})
+		}
+	}
+	return nil
+}
+
+// gradCanonical adds a canonical part's gradients to dmean and dvar: the
+// base kernel's gradient in z = φ(x), G (n×cd), gives ∇_z mean = Gᵀ·u and
+// ∇_z var = Gᵀ·2·W·(φ − M·φ), chained to x through Jφ(x)ᵀ.
+func (p *plusPost) gradCanonical(b *plusBlock, g *GP, ws *Workspace, x, dmean, dvar []float64, vs float64) error {
+	n := g.n
+	cd := b.canon.CanonicalDim()
+	c := ws.canonical(n, g.d, cd)
+	b.canon.CanonicalTo(c.z, x)
+	if err := b.kg.GradTo(c.gr, c.z, b.zd); err != nil {
+		return fmt.Errorf("gp: kernel gradient: %w", err)
+	}
+	raw := c.gr.RawMatrix()
+	gr := blas64.General{Rows: n, Cols: cd, Stride: raw.Stride, Data: raw.Data}
+	var gm, gv []float64
+	if dmean != nil {
+		gm = c.gm
+		blas64.Gemv(blas.Trans, 1, gr, blas64.Vector{N: n, Data: b.u, Inc: 1}, 0, blas64.Vector{N: cd, Data: gm, Inc: 1})
+	}
+	if dvar != nil && vs > 0 && b.r > 0 {
+		gv = c.gv
+		phi, mphi := ws.phi[b.off:b.off+b.r], ws.mphi[b.off:b.off+b.r]
+		for i := range b.r {
+			mphi[i] = phi[i] - mphi[i]
+		}
+		z := ws.v[:n]
+		w := blas64.General{Rows: n, Cols: b.r, Stride: b.r, Data: b.w}
+		blas64.Gemv(blas.NoTrans, 2, w, blas64.Vector{N: b.r, Data: mphi, Inc: 1}, 0, blas64.Vector{N: n, Data: z, Inc: 1})
+		blas64.Gemv(blas.Trans, 1, gr, blas64.Vector{N: n, Data: z, Inc: 1}, 0, blas64.Vector{N: cd, Data: gv, Inc: 1})
+	}
+	if gm == nil && gv == nil {
+		return nil
+	}
+	canon.ChainTo(b.canon, [][]float64{c.dm, c.dv}, [][]float64{gm, gv}, x, c.cs)
+	if gm != nil {
+		for i, v := range c.dm {
+			dmean[i] += v
+		}
+	}
+	if gv != nil {
+		for i, v := range c.dv {
+			dvar[i] += v
 		}
 	}
 	return nil

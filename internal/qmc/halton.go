@@ -16,6 +16,12 @@ type Halton struct {
 	base   []uint64
 	digits []int       // K_j, the number of scrambled digit positions
 	perm   [][]float64 // perm[j][k·b_j + a] = π_{j,k}(a), as a float
+	// tail[j][m] is the radical inverse's accumulator after positions
+	// K_j−1 down to m, all of whose digits are 0: v = (v + π_{j,q}(0))/b_j
+	// for q = K_j−1, …, m, from v = 0 (tail[j][K_j] = 0). An index with m
+	// nonzero-or-lower digits starts from tail[j][m], the same operations
+	// in the same order as the full loop, so the same bits.
+	tail [][]float64
 }
 
 // NewHalton returns the d-dimensional Halton sequence scrambled with random
@@ -24,7 +30,7 @@ func NewHalton(d int, seed uint64) (*Halton, error) {
 	if d < 1 || d > MaxDim {
 		return nil, fmt.Errorf("qmc: dimension %d outside [1, %d]", d, MaxDim)
 	}
-	h := &Halton{d: d, base: primes(d), digits: make([]int, d), perm: make([][]float64, d)}
+	h := &Halton{d: d, base: primes(d), digits: make([]int, d), perm: make([][]float64, d), tail: make([][]float64, d)}
 	for j, b := range h.base {
 		lb := math.Log2(float64(b))
 		// Digits of a uint64 index, and enough for 53 bits after them.
@@ -43,6 +49,12 @@ func NewHalton(d int, seed uint64) (*Halton, error) {
 			}
 		}
 		h.perm[j] = p
+		t := make([]float64, k+1)
+		fb := float64(b)
+		for q := k - 1; q >= 0; q-- {
+			t[q] = (t[q+1] + p[q*int(b)]) / fb
+		}
+		h.tail[j] = t
 	}
 	return h, nil
 }
@@ -57,16 +69,17 @@ func (h *Halton) PointTo(dst []float64, i uint64) {
 	}
 	var dig [128]uint64
 	for j, b := range h.base {
-		k := h.digits[j]
-		n := i
-		for q := range k {
-			dig[q] = n % b
-			n /= b
+		// The m low digits of i; the K_j − m above them are 0 and their
+		// positions' share is tail[j][m].
+		m := 0
+		for n := i; n > 0; n /= b {
+			dig[m] = n % b
+			m++
 		}
 		p := h.perm[j]
 		fb := float64(b)
-		v := 0.0
-		for q := k - 1; q >= 0; q-- {
+		v := h.tail[j][m]
+		for q := m - 1; q >= 0; q-- {
 			v = (v + p[q*int(b)+int(dig[q])]) / fb
 		}
 		if v >= 1 {

@@ -195,3 +195,47 @@ func BenchmarkPointTo(b *testing.B) {
 		i++
 	}
 }
+
+// TestPointBits: PointTo, which starts from the precomputed share of an
+// index's high zero digits, gives the bits of the radical inverse computed
+// over every digit position (the direct definition, written out here), at
+// small indices (few digits), large ones (all of them) and zero.
+func TestPointBits(t *testing.T) {
+	h, err := NewHalton(12, 99)
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct := func(dst []float64, i uint64) {
+		for j, b := range h.base {
+			k := h.digits[j]
+			dig := make([]uint64, k)
+			n := i
+			for q := range k {
+				dig[q] = n % b
+				n /= b
+			}
+			v := 0.0
+			for q := k - 1; q >= 0; q-- {
+				v = (v + h.perm[j][q*int(b)+int(dig[q])]) / float64(b)
+			}
+			if v >= 1 {
+				v = math.Nextafter(1, 0)
+			}
+			dst[j] = v
+		}
+	}
+	got, want := make([]float64, 12), make([]float64, 12)
+	idx := []uint64{0, 1, 2, 3, 511, 512, 1 << 20, 1<<63 + 12345, math.MaxUint64}
+	for i := range uint64(3000) {
+		idx = append(idx, i*7919+i*i)
+	}
+	for _, i := range idx {
+		h.PointTo(got, i)
+		direct(want, i)
+		for j := range got {
+			if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+				t.Fatalf("index %d coordinate %d: %v, direct %v", i, j, got[j], want[j])
+			}
+		}
+	}
+}
