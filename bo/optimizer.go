@@ -869,12 +869,30 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 	ref := o.refArm
 	props := make([][]float64, len(o.arms))
 	infos := make([]Diagnostics, len(o.arms))
+	// Each candidate's conditioned model, kept for the referee and the
+	// winner: condition is a function of the arm and the points only.
+	type conditioned struct {
+		pred  gp.Posterior
+		canon *canonMap
+	}
+	preds := make([]conditioned, len(o.arms))
+	use := func(i int) error {
+		o.setModel(i, o.armFits[i])
+		if c := preds[i]; c.pred != nil {
+			o.pred, o.predCanon = c.pred, c.canon
+			return nil
+		}
+		if err := o.condition(); err != nil {
+			return err
+		}
+		preds[i] = conditioned{o.pred, o.predCanon}
+		return nil
+	}
 	for i, m := range o.armFits {
 		if m == nil {
 			continue
 		}
-		o.setModel(i, m)
-		if err := o.condition(); err != nil {
+		if err := use(i); err != nil {
 			return nil, err
 		}
 		infos[i] = *info
@@ -885,8 +903,7 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 		props[i] = x
 	}
 	// The referee: the evidence's model, conditioned as the others were.
-	o.setModel(ref, o.armFits[ref])
-	if err := o.condition(); err != nil {
+	if err := use(ref); err != nil {
 		return nil, err
 	}
 	a := o.newAcq()
@@ -925,8 +942,7 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 	// Predict (and condition further asks of a batch) with the winner;
 	// the referee is conditioned already.
 	if win != ref {
-		o.setModel(win, o.armFits[win])
-		if err := o.condition(); err != nil {
+		if err := use(win); err != nil {
 			return nil, err
 		}
 	}

@@ -102,7 +102,11 @@ type GP struct {
 	// lm is the posterior of a landmark k_plus GP (landmarkBound): then
 	// l and alpha are unused.
 	lm *landmarkPost
-	id uint64 // unique per GP, keys Workspace's prediction cache
+	// kx is k's preparation of x (kernel.Preparer; nil without one),
+	// built on first prediction under kxOnce.
+	kxOnce sync.Once
+	kx     *kernel.Prepared
+	id     uint64 // unique per GP, keys Workspace's prediction cache
 }
 
 // buildLandmark is build for a landmark bound: the low-rank posterior,
@@ -603,6 +607,31 @@ func (g *GP) predict(ws *Workspace, x []float64) (mean, variance float64, err er
 
 func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
+// prepare returns k's preparation of the fixed points y when k has one
+// (kernel.Preparer), else nil; also nil if y is refused, which crossWith's
+// CrossTo then reports.
+func prepare(k kernel.Kernel, y *mat.Dense) *kernel.Prepared {
+	pk, ok := k.(kernel.Preparer)
+	if !ok {
+		return nil
+	}
+	p, err := pk.Prepare(y)
+	if err != nil {
+		return nil
+	}
+	return p
+}
+
+// crossWith is k.CrossTo(dst, x, y), through p, y's preparation by k,
+// when it is not nil: the same bits without y's O(m·d) validation and
+// preparation per call.
+func crossWith(k kernel.Kernel, p *kernel.Prepared, dst, x, y *mat.Dense) error {
+	if p != nil {
+		return k.(kernel.Preparer).CrossPreparedTo(dst, x, p)
+	}
+	return k.CrossTo(dst, x, y)
+}
+
 // predictAt is predict at ws.xbuf without the cache.
 func (g *GP) predictAt(ws *Workspace) (mean, variance float64, err error) {
 	if g.lm != nil {
@@ -623,7 +652,8 @@ func (g *GP) predictAt(ws *Workspace) (mean, variance float64, err error) {
 		}
 		return g.plus.predict(g, ws)
 	}
-	if err := g.k.CrossTo(ws.ks, ws.xr, g.x); err != nil {
+	g.kxOnce.Do(func() { g.kx = prepare(g.k, g.x) })
+	if err := crossWith(g.k, g.kx, ws.ks, ws.xr, g.x); err != nil {
 		return 0, 0, fmt.Errorf("gp: cross-covariance: %w", err)
 	}
 	if _, err := g.k.DiagTo(ws.diag, ws.xr); err != nil {

@@ -729,7 +729,8 @@ func lowRankSums(s *lowRankSpec, alpha, beta float64) (a, b, jit float64, ok boo
 // ∇var = 2·∇cᵀ·W·M·φ. A prediction with gradient costs one k_max row
 // against the k landmarks and its gradient plus O(k·r + r²).
 type landmarkPost struct {
-	km   kernel.Kernel // unit-variance k_max
+	km   kernel.Kernel    // unit-variance k_max
+	kmd  *kernel.Prepared // km's preparation of d (crossWith)
 	kg   kernel.Gradienter
 	d    *mat.Dense // k×d landmarks
 	piv  []int
@@ -783,6 +784,7 @@ func newLandmarkPost(b *landmarkBound, ys []float64, h Hyper, mean bool) (*landm
 		return nil, fmt.Errorf("gp: kernel: %w", err)
 	}
 	post.km = km
+	post.kmd = prepare(km, post.d)
 	if kg, ok := kernel.Kernel(km).(kernel.Gradienter); ok {
 		post.kg = kg
 	}
@@ -843,7 +845,7 @@ func newLandmarkPost(b *landmarkBound, ys []float64, h Hyper, mean bool) (*landm
 // M·φ(x) − v·φ(x) when the prior-variance gap is not clamped, and the
 // gap's sign in ws.diag[0]: 1 kept, 0 clamped).
 func (p *landmarkPost) predict(ws *Workspace) (mean, variance float64, err error) {
-	if err := p.km.CrossTo(ws.ks, ws.xr, p.d); err != nil {
+	if err := crossWith(p.km, p.kmd, ws.ks, ws.xr, p.d); err != nil {
 		return 0, 0, fmt.Errorf("gp: cross-covariance: %w", err)
 	}
 	k, r := p.k, p.r

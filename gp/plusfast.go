@@ -47,6 +47,7 @@ type plusBlock struct {
 	// km on x, zd = D). zd is nil for the k_max row in x.
 	canon orbit.Canonicalizer
 	zd    *mat.Dense
+	prep  *kernel.Prepared // km's preparation of its design (crossWith)
 }
 
 // canonBlock sets the kernel of a mix's part over a group with a canonical
@@ -127,6 +128,7 @@ func newPlusPost(parts []plusPart, g *GP) (*plusPost, error) {
 			}
 			blk.km, blk.kg = km, kg
 		}
+		blk.prep = prepare(blk.km, design)
 		var kmm mat.SymDense
 		kmm.ReuseAsSym(n)
 		if err := gramTo(blk.km, &kmm, design); err != nil {
@@ -210,7 +212,7 @@ func (p *plusPost) predict(g *GP, ws *Workspace) (mean, variance float64, err er
 	clear(phi)
 	for bi := range p.parts {
 		b := &p.parts[bi]
-		if err := b.km.CrossTo(ws.ks, ws.xr, g.x); err != nil {
+		if err := crossWith(b.km, b.prep, ws.ks, ws.xr, g.x); err != nil {
 			return 0, 0, fmt.Errorf("gp: cross-covariance: %w", err)
 		}
 		ks := ws.ks.RawMatrix().Data[:n]
@@ -294,7 +296,7 @@ func (p *plusPost) predictParts(g *GP, ws *Workspace) (mean, variance float64, e
 			b.canon.CanonicalTo(c.z, ws.xbuf)
 			xr = c.zr
 		}
-		if err := b.km.CrossTo(ws.ks, xr, design); err != nil {
+		if err := crossWith(b.km, b.prep, ws.ks, xr, design); err != nil {
 			return 0, 0, fmt.Errorf("gp: cross-covariance: %w", err)
 		}
 		ks := ws.ks.RawMatrix().Data[:n]

@@ -261,6 +261,13 @@
 // it, so a caller's kernel without gradients still drives bo's gradient
 // ascent.
 //
+// Preparer (Base, Avg, Max): Prepare validates and prepares fixed points
+// y once (O(m·d), or m feature rows of a closed form) and
+// CrossPreparedTo(dst, x, p) is CrossTo(dst, x, y) bit for bit without
+// that work per call — a GP's prediction against its training inputs.
+// Where CrossTo does not prepare y as a whole (enumerated k_avg, the
+// normalized average) it is CrossTo's own path.
+//
 // # Invariants
 //
 //   - k(g·x, y) = k(x, y) = k(x, g·y) for every g in the group (for

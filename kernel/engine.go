@@ -210,13 +210,19 @@ func crossRowPar(c crossRowJob, tasks, w int) { parallel.For(tasks, w, c.tile) }
 // crossRows is crossTo for a row evaluator on w workers: x and y are
 // prepared once, and each task writes one contiguous tile of a row of dst.
 func crossRows(ev rowEvaluator, w int, dst *mat.Dense, x, y *mat.Dense, n, m int) {
+	hp, py := getScratch(m * ev.xLen())
+	prepAll(py, ev, y, m)
+	crossRowsPrepared(ev, w, dst, x, py, n, m)
+	putScratch(hp)
+}
+
+// crossRowsPrepared is crossRows with y's m points prepared already (py).
+func crossRowsPrepared(ev rowEvaluator, w int, dst *mat.Dense, x *mat.Dense, py []float64, n, m int) {
 	xl, sl := ev.xLen(), ev.rowLen()
 	nb := (m + crossTile - 1) / crossTile
-	hp, px := getScratch((n + m) * xl)
+	hp, px := getScratch(n * xl)
 	hs, scr := getScratch(w * sl)
 	prepAll(px[:n*xl], ev, x, n)
-	py := px[n*xl:]
-	prepAll(py, ev, y, m)
 	raw := dst.RawMatrix()
 	c := crossRowJob{ev: ev, px: px, py: py, scr: scr, xl: xl, sl: sl, nb: nb, m: m, out: raw.Data, stride: raw.Stride}
 	if w == 1 {

@@ -1,0 +1,101 @@
+package kernel
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Preparer is implemented by kernels (Base, Avg, Max) whose CrossTo
+// against fixed points y can skip their validation and preparation: a GP
+// predicting at many x against its n training points prepares them once,
+// and saves O(n·d) per prediction — for k_max over a finite group with a
+// canonical map, n canonical forms; for k_avg's closed forms, n feature
+// rows.
+type Preparer interface {
+	// Prepare validates y (m×d) as CrossTo does and prepares it. y must
+	// not change while the result is used.
+	Prepare(y *mat.Dense) (*Prepared, error)
+	// CrossPreparedTo is CrossTo(dst, x, y) for the prepared y, with the
+	// same bits. It fails with ErrBadPoints for a Prepared of another
+	// kernel.
+	CrossPreparedTo(dst, x *mat.Dense, p *Prepared) error
+}
+
+// Prepared is points y prepared by a Preparer. It is immutable, so safe
+// for concurrent use; its storage is m times the kernel's prepared row
+// (d floats for the base kernel; more for some closed forms).
+type Prepared struct {
+	owner any
+	y     *mat.Dense
+	m     int
+	py    []float64 // every row by prepX; nil: CrossTo's own path on y
+}
+
+// prepare is Prepare for the kernel owner whose evaluation is k's.
+func (k *orbitKernel) prepare(owner any, y *mat.Dense, rows bool) (*Prepared, error) {
+	m, err := checkPoints("y", y, k.d, k.p.Lengthscale)
+	if err != nil {
+		return nil, err
+	}
+	p := &Prepared{owner: owner, y: y, m: m}
+	// crossTo's paths: the enumerated kernel crosses a few x against many
+	// y transposed (crossToT), which prepares x instead; other
+	// non-row evaluators prepare y column by column.
+	re, ok := k.ev.(rowEvaluator)
+	if _, enum := k.ev.(*enumEval); ok && !enum && rows {
+		xl := re.xLen()
+		p.py = make([]float64, m*xl)
+		prepAll(p.py, re, y, m)
+	}
+	return p, nil
+}
+
+// crossPrepared is CrossTo against p for the kernel owner (cross: its
+// CrossTo, the fallback).
+func (k *orbitKernel) crossPrepared(owner any, dst, x *mat.Dense, p *Prepared, cross func(dst, x, y *mat.Dense) error) error {
+	if p == nil || p.owner != owner {
+		return fmt.Errorf("%w: points prepared by another kernel (or nil)", ErrBadPoints)
+	}
+	if p.py == nil {
+		return cross(dst, x, p.y)
+	}
+	n, err := checkPoints("x", x, k.d, k.p.Lengthscale)
+	if err != nil {
+		return err
+	}
+	if err := checkOut(k.budget, dst.IsEmpty(), n, p.m); err != nil {
+		return err
+	}
+	re := k.ev.(rowEvaluator)
+	resizeDense(dst, n, p.m)
+	nb := (p.m + crossTile - 1) / crossTile
+	w := assemblyWorkers(k.workers, n*nb, float64(n)*float64(p.m)*float64(k.ev.yLen()))
+	crossRowsPrepared(re, w, dst, x, p.py, n, p.m)
+	return nil
+}
+
+// Prepare prepares y for CrossPreparedTo (Preparer).
+func (k *Base) Prepare(y *mat.Dense) (*Prepared, error) { return k.prepare(k, y, true) }
+
+// CrossPreparedTo is CrossTo against prepared points (Preparer).
+func (k *Base) CrossPreparedTo(dst, x *mat.Dense, p *Prepared) error {
+	return k.crossPrepared(k, dst, x, p, k.CrossTo)
+}
+
+// Prepare prepares y for CrossPreparedTo (Preparer).
+func (k *Max) Prepare(y *mat.Dense) (*Prepared, error) { return k.prepare(k, y, true) }
+
+// CrossPreparedTo is CrossTo against prepared points (Preparer).
+func (k *Max) CrossPreparedTo(dst, x *mat.Dense, p *Prepared) error {
+	return k.crossPrepared(k, dst, x, p, k.CrossTo)
+}
+
+// Prepare prepares y for CrossPreparedTo (Preparer). The normalized
+// average keeps CrossTo's own path (its diagonal cache).
+func (a *Avg) Prepare(y *mat.Dense) (*Prepared, error) { return a.prepare(a, y, !a.norm) }
+
+// CrossPreparedTo is CrossTo against prepared points (Preparer).
+func (a *Avg) CrossPreparedTo(dst, x *mat.Dense, p *Prepared) error {
+	return a.crossPrepared(a, dst, x, p, a.CrossTo)
+}
