@@ -35,7 +35,8 @@
 // on the observed points at one lengthscale, an invariant function plus a
 // smaller non-invariant one, so the data can overrule a wrong group; it
 // is not invariant, and it is exact at every n (Config.Landmarks does not
-// apply). Auto fits each of its candidates (nystrom, avg, plus, or those AutoOf
+// apply); over a group with a canonical map both parts predict in
+// canonical coordinates, as Max and Plus do. Auto fits each of its candidates (nystrom, avg, plus, or those AutoOf
 // names) at every step and predicts with the one of highest log marginal
 // likelihood, the last favoured by the log prior odds AutoOdds; a step
 // costs the sum of the candidates' fits plus one acquisition, and the
