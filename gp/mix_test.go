@@ -213,8 +213,9 @@ func TestMixFeaturePosterior(t *testing.T) {
 				}
 				// The invariant part's row in canonical coordinates where the
 				// group has a canonical map, and the free part's base row.
-				if inv, free := fast.plus.parts[0], fast.plus.parts[1]; (inv.canon != nil) != tc.canon || free.zd == nil || free.canon != nil {
-					t.Fatalf("parts: invariant canonical %v, want %v; free design %v, canonical %v", inv.canon != nil, tc.canon, free.zd != nil, free.canon != nil)
+				inv, free := fast.plus.parts[0], fast.plus.parts[1]
+				if _, base := free.km.(*kernel.Base); (inv.canon != nil) != tc.canon || !base || free.canon != nil {
+					t.Fatalf("parts: invariant canonical %v, want %v; free part's row %T, canonical %v", inv.canon != nil, tc.canon, free.km, free.canon != nil)
 				}
 				m2, v2, err2 := gen.PredictGrad(&w2, p, dm2, dv2)
 				if err1 != nil || err2 != nil {

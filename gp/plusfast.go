@@ -41,13 +41,14 @@ type plusBlock struct {
 	r   int
 	w   []float64 // n×r row-major
 	u   []float64 // n
-	// Canonical coordinates (the parts of a mix over a group with a
-	// canonical map, canonBlock): km is the base kernel on φ(x) and zd is
-	// φ(D), n×cd; canon is nil when φ is the identity (the trivial group:
-	// km on x, zd = D). zd is nil for the k_max row in x.
-	canon orbit.Canonicalizer
-	zd    *mat.Dense
-	prep  *kernel.Prepared // km's preparation of its design (crossWith)
+	// design is the points km's row is taken against: the training
+	// inputs D, or φ(D) (n×cd) in canonical coordinates, where km is the
+	// base kernel on φ(x) (the parts of a mix over a group with a
+	// canonical map, canonBlock); canon is nil when the row is taken at x
+	// itself (k_max, or the trivial group's identity φ).
+	design *mat.Dense
+	canon  orbit.Canonicalizer
+	prep   *kernel.Prepared // km's preparation of design (crossWith)
 }
 
 // canonBlock sets the kernel of a mix's part over a group with a canonical
@@ -70,14 +71,14 @@ func canonBlock(b *plusBlock, f *plusFamily, x *mat.Dense, v, l float64) (bool, 
 	}
 	b.km, b.kg = kb, kb
 	if _, trivial := c.(*orbit.TrivialGroup); trivial {
-		b.zd = x
+		b.design = x
 		return true, nil
 	}
 	n, _ := x.Dims()
 	b.canon = c
-	b.zd = mat.NewDense(n, cd, nil)
+	b.design = mat.NewDense(n, cd, nil)
 	for i := range n {
-		c.CanonicalTo(b.zd.RawRowView(i), x.RawRowView(i))
+		c.CanonicalTo(b.design.RawRowView(i), x.RawRowView(i))
 	}
 	return true, nil
 }
@@ -105,16 +106,12 @@ func newPlusPost(parts []plusPart, g *GP) (*plusPost, error) {
 	}
 	ks := make([]kept, len(parts))
 	for pi, part := range parts {
-		blk := plusBlock{off: p.r}
-		design := g.x
+		blk := plusBlock{off: p.r, design: g.x}
 		ok := false
 		if len(parts) > 1 {
 			var err error
 			if ok, err = canonBlock(&blk, part.b.f, g.x, part.v, g.hyper.Lengthscale); err != nil {
 				return nil, err
-			}
-			if ok {
-				design = blk.zd
 			}
 		}
 		if !ok {
@@ -128,10 +125,10 @@ func newPlusPost(parts []plusPart, g *GP) (*plusPost, error) {
 			}
 			blk.km, blk.kg = km, kg
 		}
-		blk.prep = prepare(blk.km, design)
+		blk.prep = prepare(blk.km, blk.design)
 		var kmm mat.SymDense
 		kmm.ReuseAsSym(n)
-		if err := gramTo(blk.km, &kmm, design); err != nil {
+		if err := gramTo(blk.km, &kmm, blk.design); err != nil {
 			return nil, fmt.Errorf("gp: Gram: %w", err)
 		}
 		var eig linalg.Eigen
@@ -287,16 +284,13 @@ func (p *plusPost) predictParts(g *GP, ws *Workspace) (mean, variance float64, e
 	phi, mphi := ws.phi[:r], ws.mphi[:r]
 	for bi := range p.parts {
 		b := &p.parts[bi]
-		xr, design := ws.xr, g.x
-		if b.zd != nil {
-			design = b.zd
-		}
+		xr := ws.xr
 		if b.canon != nil {
 			c := ws.canonical(n, g.d, b.canon.CanonicalDim())
 			b.canon.CanonicalTo(c.z, ws.xbuf)
 			xr = c.zr
 		}
-		if err := crossWith(b.km, b.prep, ws.ks, xr, design); err != nil {
+		if err := crossWith(b.km, b.prep, ws.ks, xr, b.design); err != nil {
 			return 0, 0, fmt.Errorf("gp: cross-covariance: %w", err)
 		}
 		ks := ws.ks.RawMatrix().Data[:n]
@@ -320,8 +314,10 @@ func (p *plusPost) predictParts(g *GP, ws *Workspace) (mean, variance float64, e
 	return mean, q, nil
 }
 
-// gradParts is grad for several parts, by BLAS level 2: per part,
-// ∇mean += ∇k_pᵀ·u_p and ∇var += 2·∇k_pᵀ·W_p·(φ_p − M·φ|_p).
+// gradParts is grad for several parts, by BLAS level 2: per part, with G
+// the kernel's gradient (n×k) at its coordinates (x, or z = φ(x)),
+// ∇mean += Gᵀ·u_p and ∇var += Gᵀ·2·W_p·(φ_p − M·φ|_p); in canonical
+// coordinates both are formed in z and chained to x through Jφ(x)ᵀ.
 func (p *plusPost) gradParts(g *GP, ws *Workspace, x, dmean, dvar []float64, vs float64) error {
 	n, d := g.n, g.d
 	clear(dmean)
@@ -332,80 +328,58 @@ func (p *plusPost) gradParts(g *GP, ws *Workspace, x, dmean, dvar []float64, vs 
 	z := ws.v[:n]
 	for bi := range p.parts {
 		b := &p.parts[bi]
+		// Where the gradients go: added into dmean and dvar at x, or
+		// written into the scratch at z and chained.
+		at, grd, k, beta, tm, tv := x, ws.gr, d, 1.0, dmean, dvar
+		var c *canonScratch
 		if b.canon != nil {
-			if err := p.gradCanonical(b, g, ws, x, dmean, dvar, vs); err != nil {
-				return err
+			k = b.canon.CanonicalDim()
+			c = ws.canonical(n, d, k)
+			b.canon.CanonicalTo(c.z, x)
+			at, grd, beta = c.z, c.gr, 0
+			tm, tv = nil, nil
+			if dmean != nil {
+				tm = c.gm
 			}
-			continue
+			if dvar != nil {
+				tv = c.gv
+			}
 		}
-		design := g.x
-		if b.zd != nil {
-			design = b.zd
-		}
-		if err := b.kg.GradTo(ws.gr, x, design); err != nil {
+		if err := b.kg.GradTo(grd, at, b.design); err != nil {
 			return fmt.Errorf("gp: kernel gradient: %w", err)
 		}
-		raw := ws.gr.RawMatrix()
-		gr := blas64.General{Rows: n, Cols: d, Stride: raw.Stride, Data: raw.Data}
-		if dmean != nil {
-			blas64.Gemv(blas.Trans, 1, gr, blas64.Vector{N: n, Data: b.u, Inc: 1}, 1, blas64.Vector{N: d, Data: dmean, Inc: 1})
+		raw := grd.RawMatrix()
+		gr := blas64.General{Rows: n, Cols: k, Stride: raw.Stride, Data: raw.Data}
+		if tm != nil {
+			blas64.Gemv(blas.Trans, 1, gr, blas64.Vector{N: n, Data: b.u, Inc: 1}, beta, blas64.Vector{N: k, Data: tm, Inc: 1})
 		}
-		if dvar != nil && vs > 0 && b.r > 0 {
+		if tv != nil && !(vs > 0 && b.r > 0) {
+			tv = nil
+		}
+		if tv != nil {
 			phi, mphi := ws.phi[b.off:b.off+b.r], ws.mphi[b.off:b.off+b.r]
 			// mphi becomes φ − M·φ: predictGrad has invalidated the
 			// prediction cache that would read it.
-			for c := range b.r {
-				mphi[c] = phi[c] - mphi[c]
+			for i := range b.r {
+				mphi[i] = phi[i] - mphi[i]
 			}
 			w := blas64.General{Rows: n, Cols: b.r, Stride: b.r, Data: b.w}
 			blas64.Gemv(blas.NoTrans, 2, w, blas64.Vector{N: b.r, Data: mphi, Inc: 1}, 0, blas64.Vector{N: n, Data: z, Inc: 1})
-			blas64.Gemv(blas.Trans, 1, gr, blas64.Vector{N: n, Data: z, Inc: 1}, 1, blas64.Vector{N: d, Data: dvar, Inc: 1})
+			blas64.Gemv(blas.Trans, 1, gr, blas64.Vector{N: n, Data: z, Inc: 1}, beta, blas64.Vector{N: k, Data: tv, Inc: 1})
 		}
-	}
-	return nil
-}
-
-// gradCanonical adds a canonical part's gradients to dmean and dvar: the
-// base kernel's gradient in z = φ(x), G (n×cd), gives ∇_z mean = Gᵀ·u and
-// ∇_z var = Gᵀ·2·W·(φ − M·φ), chained to x through Jφ(x)ᵀ.
-func (p *plusPost) gradCanonical(b *plusBlock, g *GP, ws *Workspace, x, dmean, dvar []float64, vs float64) error {
-	n := g.n
-	cd := b.canon.CanonicalDim()
-	c := ws.canonical(n, g.d, cd)
-	b.canon.CanonicalTo(c.z, x)
-	if err := b.kg.GradTo(c.gr, c.z, b.zd); err != nil {
-		return fmt.Errorf("gp: kernel gradient: %w", err)
-	}
-	raw := c.gr.RawMatrix()
-	gr := blas64.General{Rows: n, Cols: cd, Stride: raw.Stride, Data: raw.Data}
-	var gm, gv []float64
-	if dmean != nil {
-		gm = c.gm
-		blas64.Gemv(blas.Trans, 1, gr, blas64.Vector{N: n, Data: b.u, Inc: 1}, 0, blas64.Vector{N: cd, Data: gm, Inc: 1})
-	}
-	if dvar != nil && vs > 0 && b.r > 0 {
-		gv = c.gv
-		phi, mphi := ws.phi[b.off:b.off+b.r], ws.mphi[b.off:b.off+b.r]
-		for i := range b.r {
-			mphi[i] = phi[i] - mphi[i]
+		if c == nil || (tm == nil && tv == nil) {
+			continue
 		}
-		z := ws.v[:n]
-		w := blas64.General{Rows: n, Cols: b.r, Stride: b.r, Data: b.w}
-		blas64.Gemv(blas.NoTrans, 2, w, blas64.Vector{N: b.r, Data: mphi, Inc: 1}, 0, blas64.Vector{N: n, Data: z, Inc: 1})
-		blas64.Gemv(blas.Trans, 1, gr, blas64.Vector{N: n, Data: z, Inc: 1}, 0, blas64.Vector{N: cd, Data: gv, Inc: 1})
-	}
-	if gm == nil && gv == nil {
-		return nil
-	}
-	canon.ChainTo(b.canon, [][]float64{c.dm, c.dv}, [][]float64{gm, gv}, x, c.cs)
-	if gm != nil {
-		for i, v := range c.dm {
-			dmean[i] += v
+		canon.ChainTo(b.canon, [][]float64{c.dm, c.dv}, [][]float64{tm, tv}, x, c.cs)
+		if tm != nil {
+			for i, v := range c.dm {
+				dmean[i] += v
+			}
 		}
-	}
-	if gv != nil {
-		for i, v := range c.dv {
-			dvar[i] += v
+		if tv != nil {
+			for i, v := range c.dv {
+				dvar[i] += v
+			}
 		}
 	}
 	return nil
