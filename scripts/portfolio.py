@@ -95,24 +95,11 @@ def main():
     sets = [load(ps) for ps in SETS]
     for data, path in zip(sets, NOPROBE):
         data["portfolio-noprobe"] = load_noprobe(path)
-    kernels = SINGLES + DECIDERS
     level = 1 - 0.05 / len(PROBLEMS)
     summary = {}
     for name, data in zip(SET_NAMES, sets):
         print("## %s: mean metric, and ratio to the best single kernel\n" % name)
-        print("| kernel | geo. mean | " + " | ".join(PROBLEMS) + " |")
-        print("|---|---|" + "---|" * len(PROBLEMS))
-        best = {}
-        for p in PROBLEMS:
-            ms = {k: means(data, k, p) for k in SINGLES}
-            best[p] = min(ms, key=lambda k: ms[k])
-        geo = {}
-        for k in kernels:
-            rs = [ratio(p, means(data, k, p), means(data, best[p], p)) for p in PROBLEMS]
-            geo[k] = math.exp(sum(math.log(r) for r in rs) / len(rs))
-            cells = ["%s (%.2f)" % (g(means(data, k, p)), r) for p, r in zip(PROBLEMS, rs)]
-            print("| %s | %.2f | %s |" % (k, geo[k], " | ".join(cells)))
-        print("\nBest single kernel per problem: " + ", ".join("%s %s" % (p, best[p]) for p in PROBLEMS) + ".\n")
+        best, geo = ratio_table(data, PROBLEMS, SINGLES, SINGLES + DECIDERS)
         for k in DECIDERS:
             rows, met, overlap = [], 0, 0
             for p in PROBLEMS:
@@ -137,6 +124,28 @@ def main():
     peers(sets)
     trivial()
     sample_mean()
+
+
+def ratio_table(data, problems, singles, kernels, short=None):
+    """Prints the Markdown table of each kernel's mean per problem with its
+    ratio to the best single kernel's, and the geometric mean of the
+    ratios, then the best single kernel per problem; returns
+    ({problem: best single kernel}, {kernel: geometric mean})."""
+    short = short or {}
+    print("| kernel | geo. mean | " + " | ".join(problems) + " |")
+    print("|---|---|" + "---|" * len(problems))
+    best = {}
+    for p in problems:
+        ms = {k: means(data, k, p) for k in singles}
+        best[p] = min(ms, key=lambda k: ms[k])
+    geo = {}
+    for k in kernels:
+        rs = [ratio(p, means(data, k, p), means(data, best[p], p)) for p in problems]
+        geo[k] = math.exp(sum(math.log(r) for r in rs) / len(rs))
+        cells = ["%s (%.2f)" % (g(means(data, k, p)), r) for p, r in zip(problems, rs)]
+        print("| %s | %.2f | %s |" % (short.get(k, k), geo[k], " | ".join(cells)))
+    print("\nBest single kernel per problem: " + ", ".join("%s %s" % (p, best[p]) for p in problems) + ".\n")
+    return best, geo
 
 
 def target_row(data, k, b, p, mean_k, mean_b, level):
@@ -208,13 +217,14 @@ def sample_mean():
     print()
 
 
-def paired_table(sets, a, b, level):
+def paired_table(sets, a, b, level, problems=PROBLEMS, set_names=SET_NAMES, show_level=False):
     """The Markdown table of a − b paired by seed per problem, one interval
-    per seed set at level, with verdicts and their tally."""
-    print("| problem | %s | %s | verdict |" % tuple(SET_NAMES))
+    per seed set at level, with verdicts and their tally (and the level
+    after it when show_level)."""
+    print("| problem | %s | %s | verdict |" % tuple(set_names))
     print("|---|---|---|---|")
     tally = {}
-    for p in PROBLEMS:
+    for p in problems:
         res = []
         for data in sets:
             seeds = sorted(s for (pp, s) in data[a] if pp == p and (pp, s) in data[b])
@@ -223,7 +233,8 @@ def paired_table(sets, a, b, level):
         tally[v] = tally.get(v, 0) + 1
         print("| %s | %s | %s | %s |" % (p, *("%s [%s, %s] (n=%d)" % (g(m), g(lo), g(hi), n)
                                               for m, lo, hi, n in res), v))
-    print("\nVerdicts: " + ", ".join("%s %d" % kv for kv in sorted(tally.items())) + ".\n")
+    print("\nVerdicts: " + ", ".join("%s %d" % kv for kv in sorted(tally.items())) +
+          (" (intervals at %.4f)" % level if show_level else "") + ".\n")
 
 
 PEERS = [("botorch", "BoTorch SingleTaskGP"), ("optuna-gp", "Optuna GPSampler"),

@@ -25,16 +25,12 @@ the portfolio, − soft and − plus paired by seed, and − each peer (BoTorch'
 SingleTaskGP, Optuna's GPSampler, TPE, random search) where it ran, with verdicts as in scripts/defaults.py.
 """
 import json
-import math
 import os
 import sys
 
-import numpy as np
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from defaults import interval, g, verdict  # noqa: E402
-from portfolio import ratio, peers, target_row  # noqa: E402
+from portfolio import means, paired_table, peers, ratio_table, target_row  # noqa: E402
 
 R = os.path.join(HERE, "..", "docs", "results")
 
@@ -67,32 +63,10 @@ def load(dirs):
     return out
 
 
-def means(data, k, p):
-    v = [x for (pp, _), x in data.get(k, {}).items() if pp == p]
-    return float(np.mean(v)) if v else float("nan")
-
-
-def pairs(data, a, b, p):
-    seeds = sorted(s for (pp, s) in data[a] if pp == p and (pp, s) in data[b])
-    return seeds, [data[a][(p, s)] - data[b][(p, s)] for s in seeds]
-
-
 def study(name, data, problems, label):
     level = 1 - 0.05 / len(problems)
     print("## %s, %s: mean metric, and ratio to the best single kernel\n" % (label, name))
-    print("| kernel | geo. mean | " + " | ".join(problems) + " |")
-    print("|---|---|" + "---|" * len(problems))
-    best = {}
-    for p in problems:
-        ms = {k: means(data, k, p) for k in SINGLES}
-        best[p] = min(ms, key=lambda k: ms[k])
-    geo = {}
-    for k in SINGLES + DECIDERS:
-        rs = [ratio(p, means(data, k, p), means(data, best[p], p)) for p in problems]
-        geo[k] = math.exp(sum(math.log(r) for r in rs) / len(rs))
-        cells = ["%s (%.2f)" % (g(means(data, k, p)), r) for p, r in zip(problems, rs)]
-        print("| %s | %.2f | %s |" % (SHORT.get(k, k), geo[k], " | ".join(cells)))
-    print("\nBest single kernel per problem: " + ", ".join("%s %s" % (p, best[p]) for p in problems) + ".\n")
+    best, geo = ratio_table(data, problems, SINGLES, SINGLES + DECIDERS, SHORT)
     summary = {}
     for k in ["portfolio", NEW]:
         rows, met, overlap = [], 0, 0
@@ -114,21 +88,6 @@ def study(name, data, problems, label):
                                            "below" if below else "not below",
                                            ", ".join("%s %.2f" % (s, geo[s]) for s in SINGLES)))
     return summary
-
-
-def paired_table(sets, a, b, problems):
-    level = 1 - 0.05 / len(problems)
-    print("| problem | %s | %s | verdict |" % tuple(SET_NAMES))
-    print("|---|---|---|---|")
-    tally = {}
-    for p in problems:
-        res = [interval(pairs(d, a, b, p)[1], level) for d in sets]
-        v = verdict(res)
-        tally[v] = tally.get(v, 0) + 1
-        print("| %s | %s | %s | %s |" % (p, *("%s [%s, %s] (n=%d)" % (g(m), g(lo), g(hi), n)
-                                              for m, lo, hi, n in res), v))
-    print("\nVerdicts: " + ", ".join("%s %d" % kv for kv in sorted(tally.items())) +
-          " (intervals at %.4f).\n" % level)
 
 
 def main():
@@ -154,7 +113,7 @@ def main():
             print("## %s − %s, %s, paired by seed\n" % (SHORT[NEW], b, label))
             print("Intervals at the Bonferroni level over the problems, per seed set; negative: %s is lower "
                   "(better).\n" % SHORT[NEW])
-            paired_table(sets, NEW, b, problems)
+            paired_table(sets, NEW, b, 1 - 0.05 / len(problems), problems, SET_NAMES, show_level=True)
     peers(sets, NEW, TEN, SHORT[NEW], tally=True)
 
 if __name__ == "__main__":
