@@ -101,12 +101,7 @@ def main():
         print("## %s: mean metric, and ratio to the best single kernel\n" % name)
         best, geo = ratio_table(data, PROBLEMS, SINGLES, SINGLES + DECIDERS)
         for k in DECIDERS:
-            rows, met, overlap = [], 0, 0
-            for p in PROBLEMS:
-                ok, over, row = target_row(data, k, best[p], p, means(data, k, p), means(data, best[p], p), level)
-                met += ok
-                overlap += over
-                rows.append(row)
+            rows, met, overlap = targets(data, k, best, PROBLEMS, level)
             below = all(geo[k] < geo[s] for s in SINGLES)
             summary[(name, k)] = (met, geo[k], below)
             print("### %s against the best single kernel (%s)\n" % (k, name))
@@ -146,6 +141,18 @@ def ratio_table(data, problems, singles, kernels, short=None):
         print("| %s | %.2f | %s |" % (short.get(k, k), geo[k], " | ".join(cells)))
     print("\nBest single kernel per problem: " + ", ".join("%s %s" % (p, best[p]) for p in problems) + ".\n")
     return best, geo
+
+
+def targets(data, k, best, problems, level):
+    """target_row over the problems: (the rows, how many met the target,
+    how many met it by the overlap reading)."""
+    rows, met, overlap = [], 0, 0
+    for p in problems:
+        ok, over, row = target_row(data, k, best[p], p, means(data, k, p), means(data, best[p], p), level)
+        met += ok
+        overlap += over
+        rows.append(row)
+    return rows, met, overlap
 
 
 def target_row(data, k, b, p, mean_k, mean_b, level):

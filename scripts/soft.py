@@ -30,7 +30,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from portfolio import means, paired_table, peers, ratio_table, target_row  # noqa: E402
+from portfolio import paired_table, peers, ratio_table, targets  # noqa: E402
 
 R = os.path.join(HERE, "..", "docs", "results")
 
@@ -69,12 +69,7 @@ def study(name, data, problems, label):
     best, geo = ratio_table(data, problems, SINGLES, SINGLES + DECIDERS, SHORT)
     summary = {}
     for k in ["portfolio", NEW]:
-        rows, met, overlap = [], 0, 0
-        for p in problems:
-            ok, over, row = target_row(data, k, best[p], p, means(data, k, p), means(data, best[p], p), level)
-            met += ok
-            overlap += over
-            rows.append(row)
+        rows, met, overlap = targets(data, k, best, problems, level)
         below = all(geo[k] < geo[s] for s in SINGLES)
         summary[k] = (met, overlap, geo[k], below)
         kk = SHORT.get(k, k)
