@@ -279,7 +279,7 @@ class Optimizer:
         kernels leave ``avg`` out over a finite group of more than 256 elements on
         which its orbit average has no closed form for ``base``; a
         ``portfolio`` step costs 2–3× a ``plus`` step, the default's
-        2.5–3.5×.
+        2.4–4.6× (docs/results/soft/README.md, "Cost").
     base : str
         Base kernel shape (default ``rbf``).
     seed : int
