@@ -171,6 +171,39 @@ func TestParseAuto(t *testing.T) {
 	if _, err := ParseKernel("portfolio:base+plus", nil, kernel.RBF); err == nil {
 		t.Error("portfolio:base+plus without a group parsed")
 	}
+	// The favoured candidates after a colon: each has the odds; one
+	// favoured spells itself as the last-favoured list.
+	for _, c := range []struct {
+		in, name string
+		arms     []string
+		favoured int
+		portf    bool
+	}{
+		{"portfolio:nystrom+avg:soft+plus", "portfolio:nystrom+avg:soft+plus", []string{NameNystrom, NameAvg, NameSoft, NamePlus}, 2, true},
+		{"auto:base:soft+plus", "auto:base:soft+plus", []string{NameBase, NameSoft, NamePlus}, 2, false},
+		{"portfolio:nystrom+avg:plus", NamePortfolio, AutoCandidates(), 1, true},
+		{"auto:base+soft:plus", "auto:base+soft+plus", []string{NameBase, NameSoft, NamePlus}, 1, false},
+	} {
+		k := must(ParseKernel(c.in, g, kernel.RBF))
+		var arms []string
+		for _, a := range k.arms {
+			arms = append(arms, a.Name())
+		}
+		if k.Name() != c.name || !slices.Equal(arms, c.arms) || k.favoured != c.favoured || k.portfolio != c.portf || k.odds != AutoOdds {
+			t.Errorf("%q: %q over %v, %d favoured, portfolio %v, odds %v", c.in, k.Name(), arms, k.favoured, k.portfolio, k.odds)
+		}
+		if r := must(ParseKernel(k.Name(), g, kernel.RBF)); r.Name() != k.Name() || r.favoured != k.favoured {
+			t.Errorf("%q does not parse back to itself: %q, %d favoured", k.Name(), r.Name(), r.favoured)
+		}
+	}
+	for _, bad := range []string{"portfolio::plus", "portfolio:plus:", "portfolio:base:avg:plus", "auto:plus:plus", "portfolio:base:plus+auto", "auto:base:foo"} {
+		if _, err := ParseKernel(bad, g, kernel.RBF); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+	if _, err := AutoFavouring(g, kernel.RBF, nil, []string{NameSoft, NamePlus}); err == nil {
+		t.Error("AutoFavouring without unfavoured candidates accepted")
+	}
 }
 
 // TestPortfolioPicksHighestMean: each of portfolio's candidates proposes

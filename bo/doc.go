@@ -38,7 +38,8 @@
 // apply); over a group with a canonical map both parts predict in
 // canonical coordinates, as Max and Plus do. Auto fits each of its candidates (nystrom, avg, plus, or those AutoOf
 // names) at every step and predicts with the one of highest log marginal
-// likelihood, the last favoured by the log prior odds AutoOdds; a step
+// likelihood, the last favoured by the log prior odds AutoOdds (or each
+// candidate AutoFavouring names after the others); a step
 // costs the sum of the candidates' fits plus one acquisition, and the
 // choice is a function of the observations like the rest of the step.
 // Portfolio fits the same candidates, lets each propose its acquisition

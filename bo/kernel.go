@@ -39,9 +39,11 @@ type Kernel struct {
 	// custom: built by Custom, whose family has no symbo shape.
 	custom bool
 	// arms: auto's candidates, in the order ties are broken (see Auto);
-	// odds: the log prior odds of the last (AutoOdds).
-	arms []Kernel
-	odds float64
+	// odds: the log prior odds (AutoOdds) of each of the last favoured
+	// arms (1, or AutoFavouring's).
+	arms     []Kernel
+	odds     float64
+	favoured int
 	// portfolio: every arm proposes, the evidence's model picks (Portfolio).
 	portfolio bool
 }
@@ -275,9 +277,29 @@ func AutoOf(g orbit.Group, shape kernel.Shape, names ...string) (Kernel, error) 
 	if len(names) < 2 {
 		return Kernel{}, fmt.Errorf("%w: auto needs at least two candidates, got %q", ErrBadConfig, names)
 	}
-	k := Kernel{name: NameAuto, shape: shape, group: g, needsGroup: true, odds: AutoOdds}
+	return autoOf(g, shape, names[:len(names)-1], names[len(names)-1:])
+}
+
+// AutoFavouring is AutoOf over the candidates others then favoured (in
+// that order for ties), with AutoOdds added to the evidence of each of
+// favoured rather than of the last alone: among the favoured the evidence
+// decides, and one of others predicts only when its evidence exceeds
+// every favoured one's by more than the odds. Both lists are non-empty;
+// it is named "auto:o+…:f+…" in traces and by ParseKernel ("auto:o+…+f",
+// AutoOf's name, when favoured is one candidate).
+func AutoFavouring(g orbit.Group, shape kernel.Shape, others, favoured []string) (Kernel, error) {
+	if len(others) == 0 || len(favoured) == 0 {
+		return Kernel{}, fmt.Errorf("%w: auto needs candidates both before and after the favoured ones' colon, got %q and %q", ErrBadConfig, others, favoured)
+	}
+	return autoOf(g, shape, others, favoured)
+}
+
+// autoOf is AutoFavouring without its checks of the lists' lengths.
+func autoOf(g orbit.Group, shape kernel.Shape, others, favoured []string) (Kernel, error) {
+	names := slices.Concat(others, favoured)
+	k := Kernel{name: NameAuto, shape: shape, group: g, needsGroup: true, odds: AutoOdds, favoured: len(favoured)}
 	if !slices.Equal(names, AutoCandidates()) {
-		k.name = NameAuto + ":" + strings.Join(names, "+")
+		k.name = NameAuto + ":" + candidateList(others, favoured)
 	}
 	for i, n := range names {
 		if n == NameAuto || strings.HasPrefix(n, NameAuto+":") || n == NamePortfolio || strings.HasPrefix(n, NamePortfolio+":") || slices.Contains(names[:i], n) {
@@ -291,6 +313,19 @@ func AutoOf(g orbit.Group, shape kernel.Shape, names ...string) (Kernel, error) 
 	}
 	return k, nil
 }
+
+// candidateList spells the candidates as ParseKernel reads them: "a+b+c"
+// when only the last is favoured, "a+b:c+d" when c and d are.
+func candidateList(others, favoured []string) string {
+	if len(favoured) == 1 {
+		return strings.Join(slices.Concat(others, favoured), "+")
+	}
+	return strings.Join(others, "+") + ":" + strings.Join(favoured, "+")
+}
+
+// isFavoured reports whether candidate i of auto or portfolio has the
+// prior odds.
+func (k Kernel) isFavoured(i int) bool { return i >= len(k.arms)-k.favoured }
 
 // Portfolio is Auto's candidates as a portfolio of proposals: each is
 // fitted as under Auto, each proposes the maximizer of its own
@@ -334,14 +369,25 @@ func Portfolio(g orbit.Group, shape kernel.Shape) Kernel {
 // one favoured by AutoOdds), named "portfolio:a+b+…" in traces and by
 // ParseKernel.
 func PortfolioOf(g orbit.Group, shape kernel.Shape, names ...string) (Kernel, error) {
-	k, err := AutoOf(g, shape, names...)
+	return asPortfolio(AutoOf(g, shape, names...))
+}
+
+// PortfolioFavouring is Portfolio over the candidates of AutoFavouring:
+// others then favoured, each of favoured with the odds; its referee is
+// the candidate AutoFavouring would predict with. It is named
+// "portfolio:o+…:f+…" in traces and by ParseKernel (PortfolioOf's name
+// when favoured is one candidate).
+func PortfolioFavouring(g orbit.Group, shape kernel.Shape, others, favoured []string) (Kernel, error) {
+	return asPortfolio(AutoFavouring(g, shape, others, favoured))
+}
+
+// asPortfolio makes the auto kernel k a portfolio over the same
+// candidates ("auto:…" becomes "portfolio:…").
+func asPortfolio(k Kernel, err error) (Kernel, error) {
 	if err != nil {
 		return Kernel{}, err
 	}
-	k.name, k.portfolio = NamePortfolio, true
-	if !slices.Equal(names, AutoCandidates()) {
-		k.name = NamePortfolio + ":" + strings.Join(names, "+")
-	}
+	k.name, k.portfolio = NamePortfolio+strings.TrimPrefix(k.name, NameAuto), true
 	return k, nil
 }
 
@@ -396,21 +442,35 @@ func Custom(name string, fam gp.Family, g orbit.Group) Kernel {
 
 // ParseKernel returns the kernel named name (base, nystrom, avg, avgnorm,
 // max, plus, soft, auto, portfolio, or auto:a+b+… and portfolio:a+b+…
-// naming the candidates; case-insensitive) over the group g (ignored by base and
+// naming the candidates, the last favoured by the odds, or auto:a+b:c+d
+// and portfolio:a+b:c+d favouring each candidate after the colon, as
+// AutoFavouring; case-insensitive) over the group g (ignored by base and
 // nystrom; required by the others) with the given base shape.
 func ParseKernel(name string, g orbit.Group, shape kernel.Shape) (Kernel, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
-	if rest, ok := strings.CutPrefix(n, NameAuto+":"); ok {
+	for _, kind := range []string{NameAuto, NamePortfolio} {
+		rest, ok := strings.CutPrefix(n, kind+":")
+		if !ok {
+			continue
+		}
 		if orbit.IsNil(g) {
 			return Kernel{}, fmt.Errorf("%w: kernel %s needs a group", ErrBadConfig, n)
 		}
-		return AutoOf(g, shape, strings.Split(rest, "+")...)
-	}
-	if rest, ok := strings.CutPrefix(n, NamePortfolio+":"); ok {
-		if orbit.IsNil(g) {
-			return Kernel{}, fmt.Errorf("%w: kernel %s needs a group", ErrBadConfig, n)
+		parts := strings.Split(rest, ":")
+		if len(parts) > 2 {
+			return Kernel{}, fmt.Errorf("%w: kernel %s: at most one colon between the candidates (others:favoured)", ErrBadConfig, n)
 		}
-		return PortfolioOf(g, shape, strings.Split(rest, "+")...)
+		var k Kernel
+		var err error
+		if len(parts) == 1 {
+			k, err = AutoOf(g, shape, strings.Split(rest, "+")...)
+		} else {
+			k, err = AutoFavouring(g, shape, strings.Split(parts[0], "+"), strings.Split(parts[1], "+"))
+		}
+		if kind == NamePortfolio {
+			return asPortfolio(k, err)
+		}
+		return k, err
 	}
 	switch n {
 	case NameBase:

@@ -593,7 +593,7 @@ func (o *Optimizer) fitModel() error {
 			evidence = append(evidence, lml)
 		}
 		score := lml
-		if i == len(o.arms)-1 {
+		if o.cfg.Kernel.isFavoured(i) {
 			score += o.cfg.Kernel.odds
 		}
 		if best < 0 || score > bestLML {

@@ -73,3 +73,49 @@ func TestSoftLeavesAboveTheCap(t *testing.T) {
 		t.Errorf("soft on 8 points, cap 4: %d landmarks", h.Landmarks)
 	}
 }
+
+// TestFavouring: auto:o+…:f+… adds the odds AutoOdds to the evidence of
+// each candidate after the colon, so the one predicting is the argmax of
+// that score (ties to the earlier), and its evidence per candidate is the
+// last-favoured auto's over the same candidates (the odds do not enter a
+// fit). Over shifted and even objectives under sign flips, soft and plus
+// favoured, the choice differs from the last-favoured rule's in at least
+// one case (soft ahead of plus by less than the odds).
+func TestFavouring(t *testing.T) {
+	lo, hi := box(3, 2)
+	g := must(orbit.SignFlip(3))
+	shifted := func(x []float64) float64 { return -((x[0]-1)*(x[0]-1) + (x[1]+1)*(x[1]+1) + (x[2]-0.5)*(x[2]-0.5)) }
+	even := func(x []float64) float64 { return -(x[0]*x[0] + 2*x[1]*x[1] + 3*x[2]*x[2]) }
+	names := []string{NameNystrom, NameSoft, NamePlus}
+	fav := must(AutoFavouring(g, kernel.RBF, names[:1], names[1:]))
+	last := must(AutoOf(g, kernel.RBF, names...))
+	differs := 0
+	for _, f := range []func([]float64) float64{shifted, even} {
+		for seed := range uint64(4) {
+			of := must(New(lo, hi, Config{Kernel: fav, Init: 3, RawSamples: 64, Starts: 2}, 5))
+			ol := must(New(lo, hi, Config{Kernel: last, Init: 3, RawSamples: 64, Starts: 2}, 5))
+			autoData(t, []*Optimizer{of, ol}, 3, 6+4*int(seed), seed, f)
+			must(of.Ask())
+			must(ol.Ask())
+			ev, evl := of.Diagnostics().Evidence, ol.Diagnostics().Evidence
+			if !slices.Equal(ev, evl) {
+				t.Fatalf("seed %d: evidence %v favouring soft and plus, %v favouring plus", seed, ev, evl)
+			}
+			best := 0
+			for i := range ev {
+				if ev[i]+AutoOdds*float64(min(i, 1)) > ev[best]+AutoOdds*float64(min(best, 1)) {
+					best = i
+				}
+			}
+			if got := of.Diagnostics().Kernel; got != names[best] {
+				t.Errorf("seed %d: favouring soft and plus chose %s, evidence %v", seed, got, ev)
+			}
+			if of.Diagnostics().Kernel != ol.Diagnostics().Kernel {
+				differs++
+			}
+		}
+	}
+	if differs == 0 {
+		t.Error("favouring soft too never changed the choice: the test does not exercise the rule")
+	}
+}

@@ -135,7 +135,9 @@ int symbo_cross(const char *spec,
  *           avg's proposal (docs/results/portfolio); both leave avg
  *           out over a finite group above 256 elements without
  *           k_avg's closed form for the base; "auto:a+b+…" and
- *           "portfolio:a+b+…" name other candidates; the default when
+ *           "portfolio:a+b+…" name other candidates (the last
+ *           favoured by the prior odds; "portfolio:a+b:c+d"
+ *           favours c and d); the default when
  *           absent is "portfolio:nystrom+avg+soft+plus", the
  *           portfolio with soft as a fourth candidate,
  *           docs/results/soft), "base": B,

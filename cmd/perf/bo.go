@@ -57,7 +57,9 @@ mean under auto's choice is evaluated, except once: while no evaluated
 point lies on the group's fixed-point set, avg's proposal there is; the
 trace names the winner, the means and the probe). Both leave avg out over a finite group of more than 256 elements
 on which k_avg has no closed form for the base kernel (it would be
-enumerated); the trace lists the candidates. Problems: see 'perf eval -h'.
+enumerated); the trace lists the candidates. auto:a+b+… and portfolio:a+b+…
+name other candidates, the last favoured by the prior odds; a+b:c+d favours
+each of c and d. Problems: see 'perf eval -h'.
 
 --noise sets the variance of the observation noise: box (the default, 2%
 of the variance of f over the box), observed (2% of the variance of f

@@ -115,7 +115,7 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	matrices := fs.String("matrices", "", "JSON group `file` for --group matrices")
 	nList := fs.String("n", "55,200,1000", "comma-separated numbers of points, ascending, each ≥ 2")
 	m := fs.Int("m", 1000, "candidates of the k_plus cross-covariance")
-	boKernel := fs.String("bo-kernel", "plus,base,avg", "comma-separated GP kernels of the BO phases: "+commaList(bo.KernelNames())+", or auto:a+b+… or portfolio:a+b+… naming the candidates")
+	boKernel := fs.String("bo-kernel", "plus,base,avg", "comma-separated GP kernels of the BO phases: "+commaList(bo.KernelNames())+", or auto:a+b+… or portfolio:a+b+… naming the candidates (a+b:c+d favouring c and d)")
 	landmarks := fs.Int("landmarks", 0, fmt.Sprintf("landmark cap `M` of every kernel in the BO phases (the design cap of plus and nystrom): 0 means %d, −1 never", bo.DefaultLandmarks))
 	landmarkFit := landmarkFitFlag(fs)
 	gemmN := fs.Int("gemm-n", 1000, "order of the DGEMMs the BO steps are compared with")

@@ -325,7 +325,7 @@ func kernelName(n string) (string, error) {
 				return n, nil
 			}
 		}
-		return "", fmt.Errorf("%w %q (want %s, or auto:a+b+… or portfolio:a+b+… naming the candidates)", bo.ErrUnknownKernel, n, strings.Join(bo.KernelNames(), ", "))
+		return "", fmt.Errorf("%w %q (want %s, or auto:a+b+… or portfolio:a+b+… naming the candidates, a+b:c+d favouring c and d)", bo.ErrUnknownKernel, n, strings.Join(bo.KernelNames(), ", "))
 	}
 	return n, nil
 }

@@ -273,7 +273,8 @@ class Optimizer:
         of ``nystrom``, ``avg`` and ``plus`` whose fitted log marginal
         likelihood is highest: it decides how to use the group and drops
         it when the data contradict it). ``auto:a+b+…`` and
-        ``portfolio:a+b+…`` name other candidates, e.g.
+        ``portfolio:a+b+…`` name other candidates (the last favoured
+        by the prior odds; ``portfolio:a+b:c+d`` favours c and d), e.g.
         ``portfolio:nystrom+plus`` (no avg, so no probe) when the optimum
         is known to lie off the group's fixed points. Both deciding
         kernels leave ``avg`` out over a finite group of more than 256 elements on
