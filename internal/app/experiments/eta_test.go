@@ -6,6 +6,8 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/symbo/symbo/bo/problem"
 )
 
 // etaScenario is a batch replayed on a fake clock: run i belongs to
@@ -177,5 +179,30 @@ func TestETARate(t *testing.T) {
 	}
 	if got := m.eta(time.Unix(0, 0)).Seconds(); math.Abs(got-1) > 1e-9 {
 		t.Errorf("the unmeasured run of cost 2: ETA %g s, want 1", got)
+	}
+}
+
+// TestEstimatedCostDeciding: a deciding kernel's prior cost is the sum of
+// its candidates' (auto and portfolio alike, whichever are favoured), so
+// the portfolio with soft costs more than the one without and more than
+// any candidate; soft costs more than plus, plus more than base.
+func TestEstimatedCostDeciding(t *testing.T) {
+	p, err := problem.New("Griewank6d", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := func(k string) float64 { return EstimatedCost(p, k) }
+	three := c("nystrom") + c("avg") + c("plus")
+	for _, k := range []string{"auto", "portfolio", "portfolio:nystrom+avg+plus", "auto:nystrom+avg:plus"} {
+		if got := c(k); math.Abs(got-three) > 1e-12*three {
+			t.Errorf("%s: cost %v, its candidates' sum %v", k, got, three)
+		}
+	}
+	four := c("portfolio:nystrom+avg:soft+plus")
+	if four != c("portfolio:nystrom+avg+soft+plus") || math.Abs(four-three-c("soft")) > 1e-12*four {
+		t.Errorf("the soft portfolio's cost %v, without soft %v, soft %v", four, three, c("soft"))
+	}
+	if !(c("soft") > c("plus") && c("plus") > c("base")) {
+		t.Errorf("soft %v, plus %v, base %v", c("soft"), c("plus"), c("base"))
 	}
 }
