@@ -33,7 +33,8 @@ func ExpPermScratch(d int) int { return 8 * (d*d + 1<<d) }
 //
 // k = |S|, the first term a plain product and the others fused
 // multiply-adds, perm(C_p) = f([d]). Every path performs the same IEEE
-// operations in the same order (the AVX-512 one lane per pair), so the
+// operations in the same order (the AVX-512 one lane per pair, the AVX2
+// one on each half of the lanes), so the
 // result has the same bits on every path. scratch has at least
 // ExpPermScratch(d) elements; its contents are overwritten.
 func ExpPermanent8(dst *[8]float64, u, w []float64, cosh bool, scratch []float64) {
@@ -160,8 +161,11 @@ func expPermExp(x float64) float64 {
 
 // permConst is the constant table of the assembly, 8 float64s (one zmm)
 // per entry: permCoef (offsets 0 … 512), lo, hi, magic, 8·log₂e,
-// −ln2hi/8, −ln2lo/8 (576 … 896), permTab (960), 1/8 (1024), 1 (1088).
-var permConst = func() (t [18 * 8]float64) {
+// −ln2hi/8, −ln2lo/8 (576 … 896), permTab (960), 1/8 (1024), 1 (1088),
+// and for AVX2 the table index mask 7 as integer bits (1152) and
+// 1023 + magic (1216), whose sum with an integer m ∈ [−1022, 1023] has
+// m + 1023 in its low bits: shifted left by 52, the bits of 2^m.
+var permConst = func() (t [20 * 8]float64) {
 	set := func(i int, v float64) {
 		for l := range 8 {
 			t[i*8+l] = v
@@ -179,5 +183,7 @@ var permConst = func() (t [18 * 8]float64) {
 	copy(t[15*8:16*8], permTab[:])
 	set(16, 0.125)
 	set(17, 1)
+	set(18, math.Float64frombits(7))
+	set(19, 1023+expMagic)
 	return t
 }()

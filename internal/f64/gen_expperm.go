@@ -2,8 +2,8 @@
 
 // gen_expperm writes expperm_amd64.s: ExpPermanent8 and
 // ExpPermanent8Pairs for d = 1 … MaxExpPermDim in AVX-512, one pair per
-// lane, the same operations as the generic expPermGeneric. Run with go
-// generate.
+// lane, and in AVX2, the eight lanes as two halves of four, each the same
+// operations as the generic expPermGeneric. Run with go generate.
 package main
 
 import (
@@ -131,7 +131,125 @@ func main() {
 			p("\tRET")
 		}
 	}
+	genAVX2(p)
 	if err := os.WriteFile("expperm_amd64.s", b.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
+	}
+}
+
+// genAVX2 writes the AVX2 functions: the AVX-512 code on 16 ymm registers,
+// once per half of the lanes (byte offset 32·h in w, u of the pairs, f and
+// dst), the constants as memory operands. AVX2 has neither VPERMPD with a
+// table nor VSCALEFPD, so EXPP2 looks 2^(j/8) up with a gather and forms
+// 2^⌊N/8⌋ exactly from its exponent bits; both give the bits of the
+// AVX-512 code and of expPermExp (the product by a power of two of a
+// normal result is exact).
+func genAVX2(p func(string, ...any)) {
+	p("")
+	p("// EXPP2 computes A = expPermExp(A) in AVX2 with temporaries N, V, P and")
+	p("// M (the gather's mask); constants at R15 (permConst), the table")
+	p("// 2^(j/8) at R14.")
+	p("#define EXPP2(A, N, V, P, M) \\")
+	for _, ins := range []string{
+		"VMOVUPD     576(R15), N", "VMAXPD      A, N, A", "VMOVUPD     640(R15), N", "VMINPD      A, N, A",
+		"VMOVUPD     704(R15), V", "VFMADD231PD 768(R15), A, V", "VSUBPD      704(R15), V, N",
+		"VFMADD231PD 832(R15), N, A", "VFMADD231PD 896(R15), N, A", "VMOVUPD     0(R15), P",
+		"VFMADD213PD 64(R15), A, P", "VFMADD213PD 128(R15), A, P", "VFMADD213PD 192(R15), A, P",
+		"VFMADD213PD 256(R15), A, P", "VFMADD213PD 320(R15), A, P", "VFMADD213PD 384(R15), A, P",
+		"VFMADD213PD 448(R15), A, P", "VFMADD213PD 512(R15), A, P",
+		"VPAND       1152(R15), V, V", "VPCMPEQQ    M, M, M", "VGATHERQPD  M, (R14)(V*8), A",
+		"VMULPD      A, P, P", "VMULPD      1024(R15), N, N", "VROUNDPD    $1, N, N",
+		"VADDPD      1216(R15), N, N", "VPSLLQ      $52, N, N",
+	} {
+		p("\t%s \\", ins)
+	}
+	p("\tVMULPD      N, P, A")
+	p("")
+	p("// Registers: DI dst, SI u, DX w, BX f (scratch, 64 bytes per subset, a")
+	p("// half's 32 at 32·h), R15 constants, R14 the table, AX cosh flag; Y0+j")
+	p("// row entry j, Y6… prefix products q_2…q_d, Y11 inv (and the gather's")
+	p("// mask), Y12 inv·q_k, Y12–14 EXP temporaries, Y15 u_i, then the")
+	p("// accumulator.")
+	for _, pairs := range []bool{false, true} {
+		for d := 1; d <= maxDim; d++ {
+			full := 1<<d - 1
+			name := fmt.Sprintf("expPerm%d", d)
+			if pairs {
+				name = fmt.Sprintf("expPermPairs%d", d)
+			}
+			p("")
+			p("// func %sAVX2(dst *[8]float64, u, w, f *float64, cosh int, consts *float64)", name)
+			p("TEXT ·%sAVX2(SB), NOSPLIT, $0-48", name)
+			p("\tMOVQ dst+0(FP), DI")
+			p("\tMOVQ u+8(FP), SI")
+			p("\tMOVQ w+16(FP), DX")
+			p("\tMOVQ f+24(FP), BX")
+			p("\tMOVQ cosh+32(FP), AX")
+			p("\tMOVQ consts+40(FP), R15")
+			p("\tLEAQ 960(R15), R14")
+			q := func(k int) string {
+				if k == 1 {
+					return "Y0"
+				}
+				return fmt.Sprintf("Y%d", 6+k-2)
+			}
+			for h := range 2 {
+				o := 32 * h
+				for i := range d {
+					if pairs {
+						p("\tVMOVUPD %d(SI), Y15", 64*i+o)
+					} else {
+						p("\tVBROADCASTSD %d(SI), Y15", 8*i)
+					}
+					for j := range d {
+						p("\tVMULPD %d(DX), Y15, Y%d", 64*j+o, j)
+						p("\tEXPP2(Y%d, Y12, Y13, Y14, Y11)", j)
+					}
+					label := fmt.Sprintf("%sh%dnocosh%d", name, h, i)
+					p("\tTESTQ AX, AX")
+					p("\tJZ %s", label)
+					for k := 2; k <= d; k++ {
+						p("\tVMULPD Y%d, %s, %s", k-1, q(k-1), q(k))
+					}
+					p("\tVMOVUPD 1088(R15), Y11")
+					p("\tVDIVPD %s, Y11, Y11", q(d))
+					for k := d - 1; k >= 1; k-- {
+						p("\tVMULPD %s, Y11, Y12", q(k))
+						p("\tVMULPD Y%d, Y11, Y11", k)
+						p("\tVADDPD Y12, Y%d, Y%d", k, k)
+					}
+					p("\tVADDPD Y11, Y0, Y0")
+					p("%s:", label)
+					lev := i + 1
+					for s := 1; s <= full; s++ {
+						if bits.OnesCount(uint(s)) != lev {
+							continue
+						}
+						dst := fmt.Sprintf("%d(BX)", 64*s+o)
+						if s == full {
+							dst = fmt.Sprintf("%d(DI)", o)
+						}
+						if lev == 1 {
+							p("\tVMOVUPD Y%d, %s", bits.TrailingZeros(uint(s)), dst)
+							continue
+						}
+						first := true
+						for t := uint(s); t != 0; t &= t - 1 {
+							j := bits.TrailingZeros(t)
+							r := s &^ (1 << j)
+							if first {
+								p("\tVMULPD %d(BX), Y%d, Y15", 64*r+o, j)
+								first = false
+							} else {
+								p("\tVFMADD231PD %d(BX), Y%d, Y15", 64*r+o, j)
+							}
+						}
+						p("\tVMOVUPD Y15, %s", dst)
+					}
+				}
+			}
+			p("\tVZEROUPPER")
+			p("\tRET")
+		}
 	}
 }
