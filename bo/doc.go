@@ -47,7 +47,8 @@
 // under Auto's choice, except for one fixed-point probe (avg's proposal
 // on the group's fixed-point set, evaluated once while no point there is
 // observed): Auto's fits plus one acquisition per candidate. The front
-// ends' default is PortfolioOf(g, shape, nystrom, avg, soft, plus); Soft,
+// ends' default is PortfolioFavouring(g, shape, [nystrom, avg], [soft,
+// plus]); Soft,
 // as a candidate, sits out the steps above Config.Landmarks observations.
 // With more than one worker the candidates' fits run concurrently (the
 // same bits).

@@ -138,8 +138,9 @@ int symbo_cross(const char *spec,
  *           "portfolio:a+b+…" name other candidates (the last
  *           favoured by the prior odds; "portfolio:a+b:c+d"
  *           favours c and d); the default when
- *           absent is "portfolio:nystrom+avg+soft+plus", the
- *           portfolio with soft as a fourth candidate,
+ *           absent is "portfolio:nystrom+avg:soft+plus", the
+ *           portfolio with soft as a fourth candidate, soft and
+ *           plus favoured,
  *           docs/results/soft), "base": B,
  *           "seed": S,
  *           "minimize": true|false, "init": 5, "acq": "ucb"|"ei",

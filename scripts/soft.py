@@ -23,14 +23,22 @@ the looser reading (each kernel's own interval overlapping the best's);
 K's geometric mean below every single kernel's. Then the new portfolio −
 the portfolio, − soft and − plus paired by seed, and − each peer (BoTorch's
 SingleTaskGP, Optuna's GPSampler, TPE, random search) where it ran, with verdicts as in scripts/defaults.py.
+
+The same for the portfolio favouring soft as well as plus
+(portfolio:nystrom+avg:soft+plus, "both favoured"): its targets, both
+favoured − portfolio+soft and − plus paired by seed, − each peer; and the
+ten fresh problems (five with a wrong group declared, five with their
+own; records soft/fresh-main and soft/fresh-replication) with every
+single kernel and both rules.
 """
 import json
+import math
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from portfolio import paired_table, peers, ratio_table, targets  # noqa: E402
+from portfolio import means, paired_table, peers, ratio, ratio_table, targets  # noqa: E402
 
 R = os.path.join(HERE, "..", "docs", "results")
 
@@ -40,25 +48,35 @@ FOUR = ["Griewank6d:hyperoctahedral", "ShiftedRastrigin4d:hyperoctahedral",
         "ShiftedGriewank6d:hyperoctahedral", "ShiftedAckley2d:rotation2d"]
 SINGLES = ["base", "nystrom", "avg", "plus", "soft"]
 NEW = "portfolio:nystrom+avg+soft+plus"
-DECIDERS = ["auto", "portfolio", NEW]
-SHORT = {NEW: "portfolio+soft"}
+FAV = "portfolio:nystrom+avg:soft+plus"
+DECIDERS = ["auto", "portfolio", NEW, FAV]
+SHORT = {NEW: "portfolio+soft", FAV: "both favoured"}
+RULES = ["portfolio", NEW, FAV]
 
 SETS = [
-    ["portfolio/singles-main", "defaults/main", "portfolio/main", "wronggroup/main", "soft/main"],
+    ["portfolio/singles-main", "defaults/main", "portfolio/main", "wronggroup/main", "soft/main",
+     "soft/favoured-main"],
     ["portfolio/singles-replication", "defaults/replication", "portfolio/replication",
-     "wronggroup/replication", "soft/replication"],
+     "wronggroup/replication", "soft/replication", "soft/favoured-replication"],
 ]
 SET_NAMES = ["main (0–29)", "replication (30–49)"]
 
+# Ten fresh problems none of the rules was chosen on: five with a wrong
+# group declared, five with their own.
+FRESH_WRONG = ["ShiftedRastrigin3d:hyperoctahedral", "ShiftedGriewank4d:hyperoctahedral",
+               "ShiftedGriewank6d:permutation", "ShiftedRastrigin4d:signflip", "Griewank4d:permutation"]
+FRESH_RIGHT = ["ShiftedAckley3d", "ShiftedGriewank4d", "CentredRastrigin3d", "Ackley3d", "Rastrigin3d"]
+FRESH_SETS = [["soft/fresh-main"], ["soft/fresh-replication"]]
 
-def load(dirs):
+
+def load(dirs, problems=TEN + FOUR):
     """{kernel: {(problem, seed): metric}} of the records in dirs (the first
     record to hold a (kernel, problem, seed) wins)."""
     out = {}
     for d in dirs:
         r = json.load(open(os.path.join(R, d, "record.json")))
         for run in r["runs"]:
-            if run["problem"] in TEN + FOUR:
+            if run["problem"] in problems:
                 out.setdefault(run["kernel"], {}).setdefault((run["problem"], run["seed"]), run["metric"])
     return out
 
@@ -68,7 +86,7 @@ def study(name, data, problems, label):
     print("## %s, %s: mean metric, and ratio to the best single kernel\n" % (label, name))
     best, geo = ratio_table(data, problems, SINGLES, SINGLES + DECIDERS, SHORT)
     summary = {}
-    for k in ["portfolio", NEW]:
+    for k in RULES:
         rows, met, overlap = targets(data, k, best, problems, level)
         below = all(geo[k] < geo[s] for s in SINGLES)
         summary[k] = (met, overlap, geo[k], below)
@@ -95,7 +113,7 @@ def main():
     print("| deciding kernel | ten: target met, main / replication (overlap reading) | ten: geo. mean | "
           "four: target met (overlap reading) | four: geo. mean |")
     print("|---|---|---|---|---|")
-    for k in ["portfolio", NEW]:
+    for k in RULES:
         cells = []
         for part in ("ten", "four"):
             s = [summary[(n, part)][k] for n in SET_NAMES]
@@ -110,6 +128,58 @@ def main():
                   "(better).\n" % SHORT[NEW])
             paired_table(sets, NEW, b, 1 - 0.05 / len(problems), problems, SET_NAMES, show_level=True)
     peers(sets, NEW, TEN, SHORT[NEW], tally=True)
+    for b in [NEW, "plus"]:
+        for label, problems in [("the ten problems", TEN), ("the four wrong-group problems", FOUR)]:
+            print("## %s − %s, %s, paired by seed\n" % (SHORT[FAV], SHORT.get(b, b), label))
+            print("Intervals at the Bonferroni level over the problems, per seed set; negative: %s is lower "
+                  "(better).\n" % SHORT[FAV])
+            paired_table(sets, FAV, b, 1 - 0.05 / len(problems), problems, SET_NAMES, show_level=True)
+    peers(sets, FAV, TEN, SHORT[FAV], tally=True)
+    fresh()
+
+
+def fresh():
+    """The ten fresh problems: each kernel's mean and ratio to the best
+    single kernel, the targets of both rules, their geometric means over
+    the wrong and the right groups, and both favoured − portfolio+soft
+    paired by seed (Bonferroni over the ten)."""
+    problems = FRESH_WRONG + FRESH_RIGHT
+    level = 1 - 0.05 / len(problems)
+    sets = [load(ds, problems) for ds in FRESH_SETS]
+    print("# The ten fresh problems\n")
+    print("Five with a wrong group declared (%s) and five with their own (%s); none of the rules was chosen "
+          "on them.\n" % (", ".join(FRESH_WRONG), ", ".join(FRESH_RIGHT)))
+    geos = {}
+    for name, data in zip(SET_NAMES, sets):
+        print("## The fresh problems, %s: mean metric, and ratio to the best single kernel\n" % name)
+        best, geo = ratio_table(data, problems, SINGLES, SINGLES + [NEW, FAV], SHORT)
+        for k in [NEW, FAV]:
+            rows, met, overlap = targets(data, k, best, problems, level)
+            part = {}
+            for pname, ps in [("wrong", FRESH_WRONG), ("right", FRESH_RIGHT)]:
+                rs = [ratio(p, means(data, k, p), means(data, best[p], p)) for p in ps]
+                part[pname] = math.exp(sum(math.log(r) for r in rs) / len(rs))
+            geos[(name, k)] = (met, overlap, part["wrong"], part["right"], geo[k])
+            kk = SHORT[k]
+            print("### %s against the best single kernel (the fresh problems, %s)\n" % (kk, name))
+            print("| problem | best single | ratio | %s − best, paired [interval at %.4f] | target met | "
+                  "the two intervals: ratio ≤ 1.25 or overlapping |" % (kk, level))
+            print("|---|---|---|---|---|---|")
+            print("\n".join(rows))
+            print("\n%s: per-problem target met on %d of %d (overlap reading: %d).\n" % (kk, met, len(problems), overlap))
+    print("## The fresh problems: summary\n")
+    print("| deciding kernel | target met, main / replication (overlap reading) | geo. mean, wrong groups | "
+          "geo. mean, right groups | geo. mean, all ten |")
+    print("|---|---|---|---|---|")
+    for k in [NEW, FAV]:
+        s = [geos[(n, k)] for n in SET_NAMES]
+        print("| %s | %d / %d (%d / %d) | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f |" % (
+            SHORT[k], s[0][0], s[1][0], s[0][1], s[1][1], s[0][2], s[1][2], s[0][3], s[1][3], s[0][4], s[1][4]))
+    print()
+    print("## %s − %s, the fresh problems, paired by seed\n" % (SHORT[FAV], SHORT[NEW]))
+    print("Intervals at the Bonferroni level over the ten, per seed set; negative: %s is lower (better).\n"
+          % SHORT[FAV])
+    paired_table(sets, FAV, NEW, level, problems, SET_NAMES, show_level=True)
 
 if __name__ == "__main__":
     main()

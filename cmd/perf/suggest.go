@@ -67,10 +67,11 @@ are observed or pending it returns the next points of the initial design.
 --landmarks M   landmark cap of every kernel: exact up to M observations,
                 M landmarks above (0: 256; −1: never; see 'perf bo -h')
 --landmark-fit  default, subset, likelihood or full (see 'perf bo -h')
---kernel K      default portfolio:nystrom+avg+soft+plus here (nystrom,
+--kernel K      default portfolio:nystrom+avg:soft+plus here (nystrom,
                 avg, soft and plus each propose; the proposal with the
-                highest posterior mean is evaluated, but for one
-                fixed-point probe: docs/results/soft)
+                highest posterior mean under the model the evidence
+                picks, soft and plus favoured, is evaluated, but for
+                one fixed-point probe: docs/results/soft)
 --prior, --mean default botorch and constant here (the C and Python
                 front ends' defaults, chosen by measurement:
                 docs/results/defaults.md), not perf bo's paper protocol

@@ -28,7 +28,7 @@ __all__ = ["gram", "Optimizer", "SymboError", "InvalidInput", "SizeError", "Inte
 #: The kernel an Optimizer or SymboSampler uses when given none: the
 #: portfolio over nystrom, avg, soft and plus (the library's default,
 #: docs/results/defaults.md, "The kernel").
-DEFAULT_KERNEL = "portfolio:nystrom+avg+soft+plus"
+DEFAULT_KERNEL = "portfolio:nystrom+avg:soft+plus"
 
 #: The C ABI version these bindings speak (SYMBO_ABI_VERSION of symbo.h).
 ABI_VERSION = 2
@@ -258,11 +258,11 @@ class Optimizer:
         ``block``/``matrices``/``coords`` as there (``coords``: the group
         acts on those coordinates only).
     kernel : str
-        ``portfolio:nystrom+avg+soft+plus`` (default,
+        ``portfolio:nystrom+avg:soft+plus`` (default,
         ``DEFAULT_KERNEL``: each of ``nystrom``, ``avg``, ``soft`` and
         ``plus`` proposes its own acquisition maximizer; the proposal
         with the highest posterior mean under the candidate the evidence
-        picks, plus favoured, is returned, but for one fixed-point probe
+        picks, soft and plus favoured, is returned, but for one fixed-point probe
         of avg's proposal: the lowest geometric-mean regret ratio of any
         symbo kernel on ten problems and on four with a wrong group,
         docs/results/defaults.md), ``portfolio`` (the same without
@@ -280,7 +280,7 @@ class Optimizer:
         kernels leave ``avg`` out over a finite group of more than 256 elements on
         which its orbit average has no closed form for ``base``; a
         ``portfolio`` step costs 2–3× a ``plus`` step, the default's
-        2.4–4.6× (docs/results/soft/README.md, "Cost").
+        2.4–5.5× (docs/results/soft/README.md, "Cost").
     base : str
         Base kernel shape (default ``rbf``).
     seed : int

@@ -370,7 +370,7 @@ class SymboSampler(BaseSampler):
         default BoTorch priors it is level with random search there, where
         ``scaling`` is worse (docs/results/scalingdir/README.md).
     kernel : str
-        ``portfolio:nystrom+avg+soft+plus`` (default,
+        ``portfolio:nystrom+avg:soft+plus`` (default,
         ``symbo.DEFAULT_KERNEL``), ``portfolio``, ``plus``, ``soft``,
         ``max``, ``avg``, ``avgnorm``, ``nystrom``, ``base`` or ``auto``
         (see :class:`symbo.Optimizer`).

@@ -106,13 +106,13 @@ def f(x):
     return float(np.sum((np.sort(a) - np.array([0.5, 1.0, 1.5])) ** 2))
 
 
-def test_optimizer_default_kernel_is_the_soft_portfolio():
+def test_optimizer_default_kernel_is_the_soft_portfolio_both_favoured():
     """An Optimizer that names no kernel proposes what
-    kernel="portfolio:nystrom+avg+soft+plus" proposes (and the default
+    kernel="portfolio:nystrom+avg:soft+plus" proposes (and the default
     prior and mean are the library's)."""
-    assert symbo.DEFAULT_KERNEL == "portfolio:nystrom+avg+soft+plus"
+    assert symbo.DEFAULT_KERNEL == "portfolio:nystrom+avg:soft+plus"
     outs = []
-    for kw in ({}, {"kernel": "portfolio:nystrom+avg+soft+plus", "prior": "botorch", "mean": "constant"}):
+    for kw in ({}, {"kernel": "portfolio:nystrom+avg:soft+plus", "prior": "botorch", "mean": "constant"}):
         o = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", seed=4, minimize=True, init=3, **kw)
         xs = []
         for _ in range(5):
@@ -122,7 +122,7 @@ def test_optimizer_default_kernel_is_the_soft_portfolio():
         outs.append(np.array(xs))
     assert np.array_equal(outs[0], outs[1])
     o = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", seed=4, minimize=True, init=3)
-    assert json.loads(o.history_json())["kernel"] == "portfolio:nystrom+avg+soft+plus"
+    assert json.loads(o.history_json())["kernel"] == "portfolio:nystrom+avg:soft+plus"
 
 
 def test_optimizer_deterministic_and_pending():
