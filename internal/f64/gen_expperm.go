@@ -49,20 +49,7 @@ func main() {
 	for _, pairs := range []bool{false, true} {
 		for d := 1; d <= maxDim; d++ {
 			full := 1<<d - 1
-			name := fmt.Sprintf("expPerm%d", d)
-			if pairs {
-				// u lane-interleaved like w: one u per lane.
-				name = fmt.Sprintf("expPermPairs%d", d)
-			}
-			p("")
-			p("// func %sAVX512(dst *[8]float64, u, w, f *float64, cosh int, consts *float64)", name)
-			p("TEXT ·%sAVX512(SB), NOSPLIT, $0-48", name)
-			p("\tMOVQ dst+0(FP), DI")
-			p("\tMOVQ u+8(FP), SI")
-			p("\tMOVQ w+16(FP), DX")
-			p("\tMOVQ f+24(FP), BX")
-			p("\tMOVQ cosh+32(FP), AX")
-			p("\tMOVQ consts+40(FP), R15")
+			name := header(p, pairs, d, "AVX512")
 			for j := range d {
 				p("\tVMOVUPD %d(DX), Z%d", 64*j, 16+j)
 			}
@@ -173,19 +160,7 @@ func genAVX2(p func(string, ...any)) {
 	for _, pairs := range []bool{false, true} {
 		for d := 1; d <= maxDim; d++ {
 			full := 1<<d - 1
-			name := fmt.Sprintf("expPerm%d", d)
-			if pairs {
-				name = fmt.Sprintf("expPermPairs%d", d)
-			}
-			p("")
-			p("// func %sAVX2(dst *[8]float64, u, w, f *float64, cosh int, consts *float64)", name)
-			p("TEXT ·%sAVX2(SB), NOSPLIT, $0-48", name)
-			p("\tMOVQ dst+0(FP), DI")
-			p("\tMOVQ u+8(FP), SI")
-			p("\tMOVQ w+16(FP), DX")
-			p("\tMOVQ f+24(FP), BX")
-			p("\tMOVQ cosh+32(FP), AX")
-			p("\tMOVQ consts+40(FP), R15")
+			name := header(p, pairs, d, "AVX2")
 			p("\tLEAQ 960(R15), R14")
 			q := func(k int) string {
 				if k == 1 {
@@ -252,4 +227,21 @@ func genAVX2(p func(string, ...any)) {
 			p("\tRET")
 		}
 	}
+}
+
+// header writes the declaration comment, TEXT line and argument loads of
+// the function for d (pairs: u lane-interleaved like w, one u per lane)
+// with the given suffix, and returns its name without the suffix.
+func header(p func(string, ...any), pairs bool, d int, suffix string) string {
+	name := fmt.Sprintf("expPerm%d", d)
+	if pairs {
+		name = fmt.Sprintf("expPermPairs%d", d)
+	}
+	p("")
+	p("// func %s%s(dst *[8]float64, u, w, f *float64, cosh int, consts *float64)", name, suffix)
+	p("TEXT ·%s%s(SB), NOSPLIT, $0-48", name, suffix)
+	for _, a := range []string{"dst+0(FP), DI", "u+8(FP), SI", "w+16(FP), DX", "f+24(FP), BX", "cosh+32(FP), AX", "consts+40(FP), R15"} {
+		p("\tMOVQ %s", a)
+	}
+	return name
 }
