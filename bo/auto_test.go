@@ -468,7 +468,7 @@ func TestAutoLeavesOutEnumeratedAvg(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, k := range []Kernel{Auto(c.g, c.shape), Portfolio(c.g, c.shape)} {
-			if got := candidatesOf(k); !slices.Equal(got, c.want) {
+			if got := k.Candidates(); !slices.Equal(got, c.want) {
 				t.Errorf("%s over %s with %v: candidates %v, want %v", k.Name(), c.g.Name(), c.shape, got, c.want)
 			}
 			if k.Name() != NameAuto && k.Name() != NamePortfolio {

@@ -512,6 +512,16 @@ func (k Kernel) Name() string {
 	return k.name
 }
 
+// Candidates are the names of the kernels auto or portfolio k chooses
+// among, in its order (Trace.Candidates); nil for any other kernel.
+func (k Kernel) Candidates() []string {
+	var out []string
+	for _, a := range k.arms {
+		out = append(out, a.Name())
+	}
+	return out
+}
+
 // Group is the group the kernel is invariant under (nil for base and
 // nystrom).
 func (k Kernel) Group() orbit.Group { return k.group }

@@ -390,7 +390,7 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 		group = g.Name()
 	}
 	r.tr = &Trace{
-		Problem: p.Name(), D: len(lo), Kernel: c.Kernel.Name(), Candidates: candidatesOf(c.Kernel), Seed: seed, Minimize: c.Minimize,
+		Problem: p.Name(), D: len(lo), Kernel: c.Kernel.Name(), Candidates: c.Kernel.Candidates(), Seed: seed, Minimize: c.Minimize,
 		Group: group, Shape: c.Kernel.shapeName(), Acquisition: c.Acquisition.Name(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
 		Prior: priorName(c), Landmarks: landmarksOf(c), LandmarkFit: landmarkFitName(c),
@@ -602,15 +602,6 @@ func sumAskTimes(infos []Diagnostics) time.Duration {
 		t += in.Timings.Fit + in.Timings.Acq
 	}
 	return t
-}
-
-// candidatesOf is the Trace's Candidates of k.
-func candidatesOf(k Kernel) []string {
-	var out []string
-	for _, a := range k.arms {
-		out = append(out, a.Name())
-	}
-	return out
 }
 
 // landmarksOf is the Trace's Landmarks of c.

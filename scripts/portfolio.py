@@ -136,11 +136,18 @@ def ratio_table(data, problems, singles, kernels, short=None):
     geo = {}
     for k in kernels:
         rs = [ratio(p, means(data, k, p), means(data, best[p], p)) for p in problems]
-        geo[k] = math.exp(sum(math.log(r) for r in rs) / len(rs))
+        geo[k] = geo_ratio(data, k, best, problems)
         cells = ["%s (%.2f)" % (g(means(data, k, p)), r) for p, r in zip(problems, rs)]
         print("| %s | %.2f | %s |" % (short.get(k, k), geo[k], " | ".join(cells)))
     print("\nBest single kernel per problem: " + ", ".join("%s %s" % (p, best[p]) for p in problems) + ".\n")
     return best, geo
+
+
+def geo_ratio(data, k, best, problems):
+    """The geometric mean over problems of kernel k's ratio to the best
+    single kernel best[p]."""
+    rs = [ratio(p, means(data, k, p), means(data, best[p], p)) for p in problems]
+    return math.exp(sum(math.log(r) for r in rs) / len(rs))
 
 
 def targets(data, k, best, problems, level):

@@ -32,13 +32,12 @@ own; records soft/fresh-main and soft/fresh-replication) with every
 single kernel and both rules.
 """
 import json
-import math
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from portfolio import means, paired_table, peers, ratio, ratio_table, targets  # noqa: E402
+from portfolio import geo_ratio, paired_table, peers, ratio_table, targets  # noqa: E402
 
 R = os.path.join(HERE, "..", "docs", "results")
 
@@ -90,17 +89,23 @@ def study(name, data, problems, label):
         rows, met, overlap = targets(data, k, best, problems, level)
         below = all(geo[k] < geo[s] for s in SINGLES)
         summary[k] = (met, overlap, geo[k], below)
-        kk = SHORT.get(k, k)
-        print("### %s against the best single kernel (%s, %s)\n" % (kk, label, name))
-        print("| problem | best single | ratio | %s − best, paired [interval at %.4f] | target met | "
-              "the two intervals: ratio ≤ 1.25 or overlapping |" % (kk, level))
-        print("|---|---|---|---|---|---|")
-        print("\n".join(rows))
-        print("\n%s: per-problem target met on %d of %d (overlap reading: %d); geometric mean %.2f, %s every "
-              "single kernel's (%s).\n" % (kk, met, len(problems), overlap, geo[k],
-                                           "below" if below else "not below",
-                                           ", ".join("%s %.2f" % (s, geo[s]) for s in SINGLES)))
+        target_section(k, "%s, %s" % (label, name), level, rows, met, len(problems), overlap,
+                       "; geometric mean %.2f, %s every single kernel's (%s)" % (
+                           geo[k], "below" if below else "not below",
+                           ", ".join("%s %.2f" % (s, geo[s]) for s in SINGLES)))
     return summary
+
+
+def target_section(k, where, level, rows, met, n, overlap, extra=""):
+    """Prints deciding kernel k's per-problem target table (rows from
+    portfolio.targets) and its tally."""
+    kk = SHORT.get(k, k)
+    print("### %s against the best single kernel (%s)\n" % (kk, where))
+    print("| problem | best single | ratio | %s − best, paired [interval at %.4f] | target met | "
+          "the two intervals: ratio ≤ 1.25 or overlapping |" % (kk, level))
+    print("|---|---|---|---|---|---|")
+    print("\n".join(rows))
+    print("\n%s: per-problem target met on %d of %d (overlap reading: %d)%s.\n" % (kk, met, n, overlap, extra))
 
 
 def main():
@@ -121,20 +126,14 @@ def main():
             cells.append("%.2f / %.2f" % (s[0][2], s[1][2]))
         print("| %s | %s |" % (SHORT.get(k, k), " | ".join(cells)))
     print()
-    for b in ["portfolio", "soft", "plus"]:
-        for label, problems in [("the ten problems", TEN), ("the four wrong-group problems", FOUR)]:
-            print("## %s − %s, %s, paired by seed\n" % (SHORT[NEW], b, label))
-            print("Intervals at the Bonferroni level over the problems, per seed set; negative: %s is lower "
-                  "(better).\n" % SHORT[NEW])
-            paired_table(sets, NEW, b, 1 - 0.05 / len(problems), problems, SET_NAMES, show_level=True)
-    peers(sets, NEW, TEN, SHORT[NEW], tally=True)
-    for b in [NEW, "plus"]:
-        for label, problems in [("the ten problems", TEN), ("the four wrong-group problems", FOUR)]:
-            print("## %s − %s, %s, paired by seed\n" % (SHORT[FAV], SHORT.get(b, b), label))
-            print("Intervals at the Bonferroni level over the problems, per seed set; negative: %s is lower "
-                  "(better).\n" % SHORT[FAV])
-            paired_table(sets, FAV, b, 1 - 0.05 / len(problems), problems, SET_NAMES, show_level=True)
-    peers(sets, FAV, TEN, SHORT[FAV], tally=True)
+    for a, bs in [(NEW, ["portfolio", "soft", "plus"]), (FAV, [NEW, "plus"])]:
+        for b in bs:
+            for label, problems in [("the ten problems", TEN), ("the four wrong-group problems", FOUR)]:
+                print("## %s − %s, %s, paired by seed\n" % (SHORT[a], SHORT.get(b, b), label))
+                print("Intervals at the Bonferroni level over the problems, per seed set; negative: %s is lower "
+                      "(better).\n" % SHORT[a])
+                paired_table(sets, a, b, 1 - 0.05 / len(problems), problems, SET_NAMES, show_level=True)
+        peers(sets, a, TEN, SHORT[a], tally=True)
     fresh()
 
 
@@ -155,18 +154,9 @@ def fresh():
         best, geo = ratio_table(data, problems, SINGLES, SINGLES + [NEW, FAV], SHORT)
         for k in [NEW, FAV]:
             rows, met, overlap = targets(data, k, best, problems, level)
-            part = {}
-            for pname, ps in [("wrong", FRESH_WRONG), ("right", FRESH_RIGHT)]:
-                rs = [ratio(p, means(data, k, p), means(data, best[p], p)) for p in ps]
-                part[pname] = math.exp(sum(math.log(r) for r in rs) / len(rs))
-            geos[(name, k)] = (met, overlap, part["wrong"], part["right"], geo[k])
-            kk = SHORT[k]
-            print("### %s against the best single kernel (the fresh problems, %s)\n" % (kk, name))
-            print("| problem | best single | ratio | %s − best, paired [interval at %.4f] | target met | "
-                  "the two intervals: ratio ≤ 1.25 or overlapping |" % (kk, level))
-            print("|---|---|---|---|---|---|")
-            print("\n".join(rows))
-            print("\n%s: per-problem target met on %d of %d (overlap reading: %d).\n" % (kk, met, len(problems), overlap))
+            geos[(name, k)] = (met, overlap, geo_ratio(data, k, best, FRESH_WRONG),
+                               geo_ratio(data, k, best, FRESH_RIGHT), geo[k])
+            target_section(k, "the fresh problems, %s" % name, level, rows, met, len(problems), overlap)
     print("## The fresh problems: summary\n")
     print("| deciding kernel | target met, main / replication (overlap reading) | geo. mean, wrong groups | "
           "geo. mean, right groups | geo. mean, all ten |")

@@ -100,37 +100,22 @@ func EstimatedCost(p *problem.Problem, k string) float64 {
 	case bo.NameNystrom:
 		return 1.2 * base // 0.21–0.51 s (docs/results/portfolio, singles)
 	case bo.NameSoft:
-		// Two Grams, stacked features: 1.9–6× base, median about 3
+		// Two Grams, stacked features: 1.9–6.2× base, median about 3
 		// (docs/results/soft).
 		return 3 * base
 	}
-	if cands, ok := candidates(k); ok {
+	if kk, err := bo.ParseKernel(k, p.Group(), p.BaseShape()); err == nil && len(kk.Candidates()) > 0 {
 		// Every candidate is fitted, and under portfolio each proposes:
-		// about the sum of the candidates' runs (portfolio 1.07–1.6 s on
+		// about the sum of the candidates' runs (portfolio 1.07–1.44 s on
 		// Ackley2d and Griewank6d against its three candidates' 1.35–1.96;
-		// the portfolio with soft 1.6–8.4 s).
+		// the portfolio with soft 1.5–8.4 s).
 		var sum float64
-		for _, c := range cands {
+		for _, c := range kk.Candidates() {
 			sum += EstimatedCost(p, c)
 		}
 		return sum
 	}
 	return base
-}
-
-// candidates returns the candidates of the deciding kernel k (auto,
-// portfolio, auto:a+b+…, portfolio:a+b:c+d…), and false for any other
-// kernel.
-func candidates(k string) ([]string, bool) {
-	if k == bo.NameAuto || k == bo.NamePortfolio {
-		return bo.AutoCandidates(), true
-	}
-	for _, pre := range []string{bo.NameAuto + ":", bo.NamePortfolio + ":"} {
-		if rest, ok := strings.CutPrefix(k, pre); ok {
-			return strings.FieldsFunc(rest, func(r rune) bool { return r == '+' || r == ':' }), true
-		}
-	}
-	return nil, false
 }
 
 // BORuns makes the runs of specs, each a bo.Run of its problem with the
