@@ -48,7 +48,6 @@ func main() {
 	p("// accumulator, Z23 u_i.")
 	for _, pairs := range []bool{false, true} {
 		for d := 1; d <= maxDim; d++ {
-			full := 1<<d - 1
 			name := header(p, pairs, d, "AVX512")
 			for j := range d {
 				p("\tVMOVUPD %d(DX), Z%d", 64*j, 16+j)
@@ -56,64 +55,13 @@ func main() {
 			for k, z := range []int{25, 26, 27, 28, 29, 30, 31, 11} {
 				p("\tVMOVUPD %d(R15), Z%d", 576+64*k, z)
 			}
-			q := func(k int) string { // prefix product q_k, k ≥ 1
-				if k == 1 {
-					return "Z0"
-				}
-				return fmt.Sprintf("Z%d", 6+k-2)
-			}
-			for i := range d {
-				if pairs {
-					p("\tVMOVUPD %d(SI), Z23", 64*i)
-				} else {
-					p("\tVBROADCASTSD %d(SI), Z23", 8*i)
-				}
-				for j := range d {
-					p("\tVMULPD Z%d, Z23, Z%d", 16+j, j)
-					p("\tEXPP(Z%d, Z13, Z14, Z15)", j)
-				}
-				p("\tTESTQ AX, AX")
-				p("\tJZ %snocosh%d", name, i)
-				for k := 2; k <= d; k++ {
-					p("\tVMULPD Z%d, %s, %s", k-1, q(k-1), q(k))
-				}
-				p("\tVMOVUPD 1088(R15), Z12")
-				p("\tVDIVPD %s, Z12, Z12", q(d))
-				for k := d - 1; k >= 1; k-- {
-					p("\tVMULPD %s, Z12, Z24", q(k))
-					p("\tVMULPD Z%d, Z12, Z12", k)
-					p("\tVADDPD Z24, Z%d, Z%d", k, k)
-				}
-				p("\tVADDPD Z12, Z0, Z0")
-				p("%snocosh%d:", name, i)
-				// Level i+1 of the subset recursion from row i.
-				lev := i + 1
-				for s := 1; s <= full; s++ {
-					if bits.OnesCount(uint(s)) != lev {
-						continue
-					}
-					dst := fmt.Sprintf("%d(BX)", 64*s)
-					if s == full {
-						dst = "(DI)"
-					}
-					if lev == 1 {
-						p("\tVMOVUPD Z%d, %s", bits.TrailingZeros(uint(s)), dst)
-						continue
-					}
-					first := true
-					for t := uint(s); t != 0; t &= t - 1 {
-						j := bits.TrailingZeros(t)
-						r := s &^ (1 << j)
-						if first {
-							p("\tVMULPD %d(BX), Z%d, Z22", 64*r, j)
-							first = false
-						} else {
-							p("\tVFMADD231PD %d(BX), Z%d, Z22", 64*r, j)
-						}
-					}
-					p("\tVMOVUPD Z22, %s", dst)
-				}
-			}
+			rows(p, variant{
+				reg: "Z", u: 23, inv: 12, tmp: 24, acc: 22,
+				mulW:   func(j, _ int) string { return fmt.Sprintf("Z%d", 16+j) },
+				exp:    func(j int) string { return fmt.Sprintf("EXPP(Z%d, Z13, Z14, Z15)", j) },
+				label:  func(i, _ int) string { return fmt.Sprintf("%snocosh%d", name, i) },
+				result: func(int) string { return "(DI)" },
+			}, d, pairs, 0)
 			p("\tVZEROUPPER")
 			p("\tRET")
 		}
@@ -159,69 +107,17 @@ func genAVX2(p func(string, ...any)) {
 	p("// accumulator.")
 	for _, pairs := range []bool{false, true} {
 		for d := 1; d <= maxDim; d++ {
-			full := 1<<d - 1
 			name := header(p, pairs, d, "AVX2")
 			p("\tLEAQ 960(R15), R14")
-			q := func(k int) string {
-				if k == 1 {
-					return "Y0"
-				}
-				return fmt.Sprintf("Y%d", 6+k-2)
+			v := variant{
+				reg: "Y", u: 15, inv: 11, tmp: 12, acc: 15,
+				mulW:   func(j, o int) string { return fmt.Sprintf("%d(DX)", 64*j+o) },
+				exp:    func(j int) string { return fmt.Sprintf("EXPP2(Y%d, Y12, Y13, Y14, Y11)", j) },
+				label:  func(i, h int) string { return fmt.Sprintf("%sh%dnocosh%d", name, h, i) },
+				result: func(o int) string { return fmt.Sprintf("%d(DI)", o) },
 			}
 			for h := range 2 {
-				o := 32 * h
-				for i := range d {
-					if pairs {
-						p("\tVMOVUPD %d(SI), Y15", 64*i+o)
-					} else {
-						p("\tVBROADCASTSD %d(SI), Y15", 8*i)
-					}
-					for j := range d {
-						p("\tVMULPD %d(DX), Y15, Y%d", 64*j+o, j)
-						p("\tEXPP2(Y%d, Y12, Y13, Y14, Y11)", j)
-					}
-					label := fmt.Sprintf("%sh%dnocosh%d", name, h, i)
-					p("\tTESTQ AX, AX")
-					p("\tJZ %s", label)
-					for k := 2; k <= d; k++ {
-						p("\tVMULPD Y%d, %s, %s", k-1, q(k-1), q(k))
-					}
-					p("\tVMOVUPD 1088(R15), Y11")
-					p("\tVDIVPD %s, Y11, Y11", q(d))
-					for k := d - 1; k >= 1; k-- {
-						p("\tVMULPD %s, Y11, Y12", q(k))
-						p("\tVMULPD Y%d, Y11, Y11", k)
-						p("\tVADDPD Y12, Y%d, Y%d", k, k)
-					}
-					p("\tVADDPD Y11, Y0, Y0")
-					p("%s:", label)
-					lev := i + 1
-					for s := 1; s <= full; s++ {
-						if bits.OnesCount(uint(s)) != lev {
-							continue
-						}
-						dst := fmt.Sprintf("%d(BX)", 64*s+o)
-						if s == full {
-							dst = fmt.Sprintf("%d(DI)", o)
-						}
-						if lev == 1 {
-							p("\tVMOVUPD Y%d, %s", bits.TrailingZeros(uint(s)), dst)
-							continue
-						}
-						first := true
-						for t := uint(s); t != 0; t &= t - 1 {
-							j := bits.TrailingZeros(t)
-							r := s &^ (1 << j)
-							if first {
-								p("\tVMULPD %d(BX), Y%d, Y15", 64*r+o, j)
-								first = false
-							} else {
-								p("\tVFMADD231PD %d(BX), Y%d, Y15", 64*r+o, j)
-							}
-						}
-						p("\tVMOVUPD Y15, %s", dst)
-					}
-				}
+				rows(p, v, d, pairs, h)
 			}
 			p("\tVZEROUPPER")
 			p("\tRET")
@@ -244,4 +140,87 @@ func header(p func(string, ...any), pairs bool, d int, suffix string) string {
 		p("\tMOVQ %s", a)
 	}
 	return name
+}
+
+// variant is what the AVX-512 and AVX2 functions spell differently: the
+// register prefix and the registers of u_i, inv, inv·q_k and the
+// accumulator; the operand holding w_j (byte offset o of the half), the
+// EXP macro on row entry j, the cosh label of row i in half h, and the
+// result's address.
+type variant struct {
+	reg              string
+	u, inv, tmp, acc int
+	mulW             func(j, o int) string
+	exp              func(j int) string
+	label            func(i, h int) string
+	result           func(o int) string
+}
+
+// rows writes the rows of the function for d on half h of the lanes
+// (byte offset 32·h in the lane-interleaved arrays; the AVX-512 functions
+// have one half): per row i, u_i, the exponentials of the row, its cosh
+// reciprocals (Montgomery's trick) when AX is set, and level i+1 of the
+// subset recursion, the same operations as expPermGeneric.
+func rows(p func(string, ...any), v variant, d int, pairs bool, h int) {
+	o := 32 * h
+	r := func(i int) string { return fmt.Sprintf("%s%d", v.reg, i) }
+	q := func(k int) string { // prefix product q_k, k ≥ 1
+		if k == 1 {
+			return r(0)
+		}
+		return r(6 + k - 2)
+	}
+	full := 1<<d - 1
+	for i := range d {
+		if pairs {
+			p("\tVMOVUPD %d(SI), %s", 64*i+o, r(v.u))
+		} else {
+			p("\tVBROADCASTSD %d(SI), %s", 8*i, r(v.u))
+		}
+		for j := range d {
+			p("\tVMULPD %s, %s, %s", v.mulW(j, o), r(v.u), r(j))
+			p("\t%s", v.exp(j))
+		}
+		p("\tTESTQ AX, AX")
+		p("\tJZ %s", v.label(i, h))
+		for k := 2; k <= d; k++ {
+			p("\tVMULPD %s, %s, %s", r(k-1), q(k-1), q(k))
+		}
+		p("\tVMOVUPD 1088(R15), %s", r(v.inv))
+		p("\tVDIVPD %s, %s, %s", q(d), r(v.inv), r(v.inv))
+		for k := d - 1; k >= 1; k-- {
+			p("\tVMULPD %s, %s, %s", q(k), r(v.inv), r(v.tmp))
+			p("\tVMULPD %s, %s, %s", r(k), r(v.inv), r(v.inv))
+			p("\tVADDPD %s, %s, %s", r(v.tmp), r(k), r(k))
+		}
+		p("\tVADDPD %s, %s, %s", r(v.inv), r(0), r(0))
+		p("%s:", v.label(i, h))
+		// Level i+1 of the subset recursion from row i.
+		lev := i + 1
+		for s := 1; s <= full; s++ {
+			if bits.OnesCount(uint(s)) != lev {
+				continue
+			}
+			dst := fmt.Sprintf("%d(BX)", 64*s+o)
+			if s == full {
+				dst = v.result(o)
+			}
+			if lev == 1 {
+				p("\tVMOVUPD %s, %s", r(bits.TrailingZeros(uint(s))), dst)
+				continue
+			}
+			first := true
+			for t := uint(s); t != 0; t &= t - 1 {
+				j := bits.TrailingZeros(t)
+				from := s &^ (1 << j)
+				if first {
+					p("\tVMULPD %d(BX), %s, %s", 64*from+o, r(j), r(v.acc))
+					first = false
+				} else {
+					p("\tVFMADD231PD %d(BX), %s, %s", 64*from+o, r(j), r(v.acc))
+				}
+			}
+			p("\tVMOVUPD %s, %s", r(v.acc), dst)
+		}
+	}
 }
