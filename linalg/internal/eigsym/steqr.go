@@ -37,12 +37,14 @@ func ql(m int, d, e []float64, z []float64, ldz, rows int, absTol float64) bool 
 		return true
 	}
 	// ee[i] couples i and i+1; ee[m−1] = 0 ends the matrix.
-	var buf [64]float64
-	var ee []float64
-	if m <= len(buf) {
-		ee = buf[:m]
+	// cs and sn hold a sweep's rotations until they are applied to z.
+	var buf [3 * 64]float64
+	var ee, cs, sn []float64
+	if m <= 64 {
+		ee, cs, sn = buf[:m], buf[64:64+m], buf[128:128+m]
 	} else {
-		ee = make([]float64, m)
+		w := make([]float64, 3*m)
+		ee, cs, sn = w[:m], w[m:2*m], w[2*m:]
 	}
 	copy(ee, e[:m-1])
 	ee[m-1] = 0
@@ -91,14 +93,9 @@ func ql(m int, d, e []float64, z []float64, ldz, rows int, absTol float64) bool 
 				p = s * r
 				d[i+1] = g + p
 				g = c*r - b
-				// Columns i and i+1 of z: adjacent entries of every row.
-				for k := range rows {
-					zk := z[k*ldz+i : k*ldz+i+2]
-					f := zk[1]
-					zk[1] = s*zk[0] + c*f
-					zk[0] = c*zk[0] - s*f
-				}
+				cs[i], sn[i] = c, s
 			}
+			rotateRows(z, ldz, rows, i+1, mm, cs, sn)
 			if r == 0 && i >= l {
 				continue
 			}
@@ -108,6 +105,55 @@ func ql(m int, d, e []float64, z []float64, ldz, rows int, absTol float64) bool 
 		}
 	}
 	return true
+}
+
+// rotateRows applies a sweep's rotations G_{hi−1}, …, G_lo — G_i acting
+// on columns i and i+1 as z ← z·G_i with cosine cs[i] and sine sn[i], in
+// that order — to the rows×m block z. Each row takes the whole sequence
+// in turn (LAPACK's dlasr, for row-major storage): the row stays in
+// cache and column i+1's value after G_{i+1} is carried in a register.
+// Every entry sees the same operations in the same order as one rotation
+// at a time over all rows, so the bits are those of that order.
+func rotateRows(z []float64, ldz, rows, lo, hi int, cs, sn []float64) {
+	if hi <= lo {
+		return
+	}
+	cs, sn = cs[lo:hi], sn[lo:hi]
+	k := 0
+	// Four rows at a time: four independent carries hide the latency of
+	// each row's chain.
+	for ; k+4 <= rows; k += 4 {
+		z0 := z[k*ldz+lo : k*ldz+hi+1]
+		z1 := z[(k+1)*ldz+lo : (k+1)*ldz+hi+1]
+		z2 := z[(k+2)*ldz+lo : (k+2)*ldz+hi+1]
+		z3 := z[(k+3)*ldz+lo : (k+3)*ldz+hi+1]
+		n := len(cs)
+		z0, z1, z2, z3 = z0[:n+1], z1[:n+1], z2[:n+1], z3[:n+1]
+		c0, c1, c2, c3 := z0[n], z1[n], z2[n], z3[n]
+		for j := n - 1; j >= 0; j-- {
+			c, s := cs[j], sn[j]
+			a0, a1, a2, a3 := z0[j], z1[j], z2[j], z3[j]
+			z0[j+1] = s*a0 + c*c0
+			z1[j+1] = s*a1 + c*c1
+			z2[j+1] = s*a2 + c*c2
+			z3[j+1] = s*a3 + c*c3
+			c0 = c*a0 - s*c0
+			c1 = c*a1 - s*c1
+			c2 = c*a2 - s*c2
+			c3 = c*a3 - s*c3
+		}
+		z0[0], z1[0], z2[0], z3[0] = c0, c1, c2, c3
+	}
+	for ; k < rows; k++ {
+		zr := z[k*ldz+lo : k*ldz+hi+1]
+		carry := zr[len(zr)-1]
+		for j := len(cs) - 1; j >= 0; j-- {
+			c, s, zj := cs[j], sn[j], zr[j]
+			zr[j+1] = s*zj + c*carry
+			carry = c*zj - s*carry
+		}
+		zr[0] = carry
+	}
 }
 
 // hypot is √(x² + y²): the plain formula when the sum of squares is safely
