@@ -33,6 +33,15 @@ func steqr(m int, d, e []float64, z []float64, ldz int) bool {
 // that lets a cluster of eigenvalues at 0 converge (the relative test
 // asks such off-diagonals to fall below ε·|d|, itself near 0).
 func ql(m int, d, e []float64, z []float64, ldz, rows int, absTol float64) bool {
+	return qlWith(m, d, e, z, ldz, rows, absTol, rotateRows)
+}
+
+// rotator applies a sweep's rotations G_{hi−1}, …, G_lo to z (rotateRows;
+// the tests compare it with one rotation at a time).
+type rotator func(z []float64, ldz, rows, lo, hi int, cs, sn []float64)
+
+// qlWith is ql with the sweeps' rotations applied by rotate.
+func qlWith(m int, d, e []float64, z []float64, ldz, rows int, absTol float64, rotate rotator) bool {
 	if m == 1 {
 		return true
 	}
@@ -95,7 +104,7 @@ func ql(m int, d, e []float64, z []float64, ldz, rows int, absTol float64) bool 
 				g = c*r - b
 				cs[i], sn[i] = c, s
 			}
-			rotateRows(z, ldz, rows, i+1, mm, cs, sn)
+			rotate(z, ldz, rows, i+1, mm, cs, sn)
 			if r == 0 && i >= l {
 				continue
 			}

@@ -6,85 +6,24 @@ import (
 	"testing"
 )
 
-// qlColumns is ql as it applied each rotation to every row before
-// computing the next (the order of EISPACK's tql2): the reference for
-// rotateRows, which must leave the same bits.
-func qlColumns(m int, d, e []float64, z []float64, ldz, rows int, absTol float64) bool {
-	if m == 1 {
-		return true
-	}
-	// ee[i] couples i and i+1; ee[m−1] = 0 ends the matrix.
-	var buf [64]float64
-	var ee []float64
-	if m <= len(buf) {
-		ee = buf[:m]
-	} else {
-		ee = make([]float64, m)
-	}
-	copy(ee, e[:m-1])
-	ee[m-1] = 0
-	for l := 0; l < m; l++ {
-		for sweep := 0; ; sweep++ {
-			// Find the first negligible off-diagonal from l, by dsteqr's
-			// test e² ≤ ε²·|d_i·d_{i+1}| + safmin: relative to the
-			// neighbours' geometric mean (graded matrices keep their small
-			// eigenvalues), with an absolute floor at √safmin (the callers
-			// scale blocks to norm ~1), below which a sweep could not make
-			// progress.
-			mm := l
-			for ; mm < m-1; mm++ {
-				if ee[mm]*ee[mm] <= eps*eps*math.Abs(d[mm])*math.Abs(d[mm+1])+safmin || math.Abs(ee[mm]) <= absTol {
-					ee[mm] = 0
-					break
-				}
-			}
-			if mm == l {
-				break
-			}
-			if sweep == qlMaxSweeps {
-				return false
-			}
-			// Wilkinson shift from the leading 2×2 of the block l…mm.
-			g := (d[l+1] - d[l]) / (2 * ee[l])
-			r := hypot(g, 1)
-			g = d[mm] - d[l] + ee[l]/(g+math.Copysign(r, g))
-			s, c, p := 1.0, 1.0, 0.0
-			i := mm - 1
-			for ; i >= l; i-- {
-				f := s * ee[i]
-				b := c * ee[i]
-				r = hypot(f, g)
-				ee[i+1] = r
-				if r == 0 {
-					// Underflow: deflate and restart the sweep.
-					d[i+1] -= p
-					ee[mm] = 0
-					break
-				}
-				s = f / r
-				c = g / r
-				g = d[i+1] - p
-				r = (d[i]-g)*s + 2*c*b
-				p = s * r
-				d[i+1] = g + p
-				g = c*r - b
-				// Columns i and i+1 of z: adjacent entries of every row.
-				for k := range rows {
-					zk := z[k*ldz+i : k*ldz+i+2]
-					f := zk[1]
-					zk[1] = s*zk[0] + c*f
-					zk[0] = c*zk[0] - s*f
-				}
-			}
-			if r == 0 && i >= l {
-				continue
-			}
-			d[l] -= p
-			ee[l] = g
-			ee[mm] = 0
+// rotateColumns applies a sweep's rotations one at a time, each to every
+// row before the next (G_{hi−1} first, the order of EISPACK's tql2 and of
+// ql before rotateRows): the reference whose bits rotateRows must keep.
+func rotateColumns(z []float64, ldz, rows, lo, hi int, cs, sn []float64) {
+	for i := hi - 1; i >= lo; i-- {
+		c, s := cs[i], sn[i]
+		for k := range rows {
+			zk := z[k*ldz+i : k*ldz+i+2]
+			f := zk[1]
+			zk[1] = s*zk[0] + c*f
+			zk[0] = c*zk[0] - s*f
 		}
 	}
-	return true
+}
+
+// qlColumns is ql with rotateColumns.
+func qlColumns(m int, d, e []float64, z []float64, ldz, rows int, absTol float64) bool {
+	return qlWith(m, d, e, z, ldz, rows, absTol, rotateColumns)
 }
 
 // TestQLRowOrderBits: ql's row-at-a-time application of a sweep's
