@@ -98,6 +98,45 @@ func ParseLiar(s string) (Liar, error) {
 	return 0, fmt.Errorf("%w: unknown liar %q (want mean or worst)", ErrBadConfig, s)
 }
 
+// CandidateFit is how Auto's and Portfolio's candidates fit their
+// hyperparameters (Config.CandidateFit).
+type CandidateFit int
+
+const (
+	// CandidateFitOwn: every candidate runs its own full search (the
+	// default): the profile likelihood's default, random and grid starts,
+	// then the refinement.
+	CandidateFitOwn CandidateFit = iota
+	// CandidateFitAnchored: the last candidate (plus, in every built-in
+	// spelling) is fitted first by the full search, and every other
+	// candidate searches only around its fitted lengthscale
+	// (gp.FitOptions.Around): about half of their likelihood evaluations.
+	// Where the last candidate is left out of a step or its fit fails,
+	// the others run their own search.
+	CandidateFitAnchored
+)
+
+func (f CandidateFit) String() string {
+	switch f {
+	case CandidateFitOwn:
+		return "own"
+	case CandidateFitAnchored:
+		return "anchored"
+	}
+	return fmt.Sprintf("CandidateFit(%d)", int(f))
+}
+
+// ParseCandidateFit parses "own" or "anchored".
+func ParseCandidateFit(s string) (CandidateFit, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "own":
+		return CandidateFitOwn, nil
+	case "anchored":
+		return CandidateFitAnchored, nil
+	}
+	return 0, fmt.Errorf("%w: unknown candidate fit %q (want own or anchored)", ErrBadConfig, s)
+}
+
 // Default protocol and acquisition-optimizer budgets.
 const (
 	DefaultInit       = 5
@@ -207,6 +246,11 @@ type Config struct {
 	// (the landmark likelihood on every observation, O(n·m²) each) for
 	// every kernel.
 	LandmarkFit gp.LandmarkFit
+	// CandidateFit is how the candidates of Auto and Portfolio fit their
+	// hyperparameters: CandidateFitOwn (0, each its own search) or
+	// CandidateFitAnchored (the others around the last one's lengthscale).
+	// Kernels with one candidate ignore it.
+	CandidateFit CandidateFit
 	// Workers is the number of goroutines for the acquisition optimizer and
 	// kernel assembly; 0 means GOMAXPROCS. Results do not depend on it.
 	Workers int
@@ -248,6 +292,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if _, err := gp.ParseLandmarkFit(c.LandmarkFit.String()); err != nil {
 		return c, fmt.Errorf("%w: landmark fit %v", ErrBadConfig, c.LandmarkFit)
+	}
+	if c.CandidateFit != CandidateFitOwn && c.CandidateFit != CandidateFitAnchored {
+		return c, fmt.Errorf("%w: candidate fit %v", ErrBadConfig, c.CandidateFit)
 	}
 	for _, f := range []struct {
 		name     string

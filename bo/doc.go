@@ -51,7 +51,11 @@
 // plus]); Soft,
 // as a candidate, sits out the steps above Config.Landmarks observations.
 // With more than one worker the candidates' fits run concurrently (the
-// same bits).
+// same bits). Config.CandidateFit = CandidateFitAnchored fits the last
+// candidate (plus) first and the others only around its lengthscale
+// (gp.FitOptions.Around): about half of their likelihood evaluations
+// (measured in docs/results/soft/README.md, "Cost"); CandidateFitOwn,
+// each its own search, is the default.
 //
 // At every acquisition step the signal variance, lengthscale and noise are
 // fitted by gp.Fit to all observations (Config.FitMode: each kernel on its

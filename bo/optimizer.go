@@ -558,15 +558,30 @@ func (o *Optimizer) fitModel() error {
 	// With several candidates and workers they are fitted concurrently
 	// (each fit is a function of the observations and opts alone, so the
 	// bits are the same; each is its own request within the budget).
+	// Anchored (Config.CandidateFit): the last candidate first, then the
+	// others around its lengthscale — still a function of the
+	// observations alone.
 	ys := o.signed()
 	fits := make([]*gp.GP, len(o.arms))
 	errs := make([]error, len(o.arms))
+	anchor := -1
+	if last := len(o.arms) - 1; last > 0 && o.cfg.CandidateFit == CandidateFitAnchored && !o.skipArm(last, n) {
+		anchor = last
+		fits[anchor], errs[anchor] = gp.Fit(o.arms[anchor].fam, x, ys, opts)
+	}
 	parallel.For(len(o.arms), o.cfg.Workers, func(_, i int) {
+		if i == anchor {
+			return
+		}
 		if len(o.arms) > 1 && o.skipArm(i, n) {
 			errs[i] = errArmSkipped
 			return
 		}
-		fits[i], errs[i] = gp.Fit(o.arms[i].fam, x, ys, opts)
+		oi := opts
+		if anchor >= 0 && errs[anchor] == nil {
+			oi.Around = fits[anchor].Hyper().Lengthscale
+		}
+		fits[i], errs[i] = gp.Fit(o.arms[i].fam, x, ys, oi)
 	})
 	var m *gp.GP
 	var evidence []float64

@@ -116,9 +116,12 @@ type Trace struct {
 	// LandmarkFit is Config.LandmarkFit ("subset", "likelihood"); empty
 	// for the default rule.
 	LandmarkFit string `json:"landmark_fit,omitempty"`
-	FixNoise    bool   `json:"fix_noise"`
-	Init        int    `json:"init"`
-	Iters       int    `json:"iters"`
+	// CandidateFit is Config.CandidateFit ("anchored"); empty for the
+	// default ("own").
+	CandidateFit string `json:"candidate_fit,omitempty"`
+	FixNoise     bool   `json:"fix_noise"`
+	Init         int    `json:"init"`
+	Iters        int    `json:"iters"`
 	// Batch is the number of points asked per round (1: sequential).
 	Batch int `json:"batch"`
 	// Liar is the constant liar's value ("worst"); empty for the default
@@ -394,7 +397,8 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 		Group: group, Shape: c.Kernel.shapeName(), Acquisition: c.Acquisition.Name(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
 		Prior: priorName(c), Landmarks: landmarksOf(c), LandmarkFit: landmarkFitName(c),
-		Init: c.Init, Iters: iters, RawSamples: c.RawSamples, Starts: c.Starts,
+		CandidateFit: candidateFitName(c),
+		Init:         c.Init, Iters: iters, RawSamples: c.RawSamples, Starts: c.Starts,
 		MaxIter: c.MaxIter, Backend: c.Backend.Name(), NoiseVariance: noise,
 	}
 	if ro.Noise.Kind != NoiseBox {
@@ -617,6 +621,13 @@ func landmarkFitName(c Config) string {
 		return ""
 	}
 	return c.LandmarkFit.String()
+}
+
+func candidateFitName(c Config) string {
+	if c.CandidateFit == CandidateFitOwn {
+		return ""
+	}
+	return c.CandidateFit.String()
 }
 
 func priorName(c Config) string {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -296,6 +297,70 @@ func TestWorkspaceCache(t *testing.T) {
 			if _, _, err := g.PredictGrad(&shared, p, dm, dv); err != nil || dm[0] != gm[0] || dv[0] != gv[0] {
 				t.Fatalf("step %d: repeated PredictGrad differs", k)
 			}
+		}
+	}
+}
+
+// TestFitAround: FitOptions.Around searches only around the given
+// lengthscale. Started at the full search's own optimum it reaches the
+// same log marginal likelihood (to 1e-6) with fewer evaluations, and its
+// lengthscale stays within the refinement's reach of the start; started a
+// factor 64 away it walks its bracket to a maximum no better than the full
+// search's (to the refinement's tolerance); a negative, NaN or infinite Around is bad input, and 0 is the
+// full search, bit for bit.
+func TestFitAround(t *testing.T) {
+	fams := map[string]Family{
+		"base": mustG(NewBaseFamily(kernel.Matern52, 2)),
+		"plus": mustG(NewPlusFamily(kernel.Matern52, mustG(orbit.Hyperoctahedral(2)), kernel.Options{}, kernel.PlusOptions{Backend: linalg.Gonum()})),
+		"avg":  mustG(NewAvgFamily(kernel.Matern52, mustG(orbit.Hyperoctahedral(2)), kernel.Options{})),
+	}
+	for _, name := range []string{"base", "plus", "avg"} {
+		fam := fams[name]
+		for seed := range uint64(3) {
+			x, y := fitQualityData(seed, 25, 2, true)
+			opts := FitOptions{Backend: linalg.Gonum(), Seed: seed, Prior: PriorBoTorch, Mean: MeanConstant}
+			full, err := Fit(fam, x, y, opts)
+			if err != nil {
+				t.Fatalf("%s seed %d: full: %v", name, seed, err)
+			}
+			zero := opts
+			zero.Around = 0
+			if g, err := Fit(fam, x, y, zero); err != nil || g.LogMarginal() != full.LogMarginal() || g.Hyper() != full.Hyper() {
+				t.Errorf("%s seed %d: Around 0 differs from the full search", name, seed)
+			}
+			at := opts
+			at.Around = full.Hyper().Lengthscale
+			g, err := Fit(fam, x, y, at)
+			if err != nil {
+				t.Fatalf("%s seed %d: around: %v", name, seed, err)
+			}
+			if d := g.LogMarginal() - full.LogMarginal(); math.Abs(d) > 1e-6 {
+				t.Errorf("%s seed %d: around the optimum: lml %v, full %v", name, seed, g.LogMarginal(), full.LogMarginal())
+			}
+			if g.fit.Evaluations >= full.fit.Evaluations {
+				t.Errorf("%s seed %d: around: %d evaluations, full %d", name, seed, g.fit.Evaluations, full.fit.Evaluations)
+			}
+			if r := g.Hyper().Lengthscale / full.Hyper().Lengthscale; r < 0.5 || r > 2 {
+				t.Errorf("%s seed %d: around the optimum moved ℓ by %v", name, seed, r)
+			}
+			far := opts
+			far.Around = 64 * full.Hyper().Lengthscale
+			g, err = Fit(fam, x, y, far)
+			if err != nil {
+				t.Fatalf("%s seed %d: far: %v", name, seed, err)
+			}
+			// Both refine to Brent's tolerance (1e-4 in log ℓ), so the
+			// far start may end a hair above the full search.
+			if g.LogMarginal() > full.LogMarginal()+1e-4 {
+				t.Errorf("%s seed %d: around a far start: lml %v above the full search's %v", name, seed, g.LogMarginal(), full.LogMarginal())
+			}
+		}
+	}
+	x, y := fitQualityData(0, 10, 2, true)
+	for _, a := range []float64{-1, math.NaN(), math.Inf(1), math.Inf(-1)} {
+		_, err := Fit(fams["base"], x, y, FitOptions{Around: a})
+		if err == nil || errclass.Of(err) != errclass.Input {
+			t.Errorf("Around %v: err %v, want bad input", a, err)
 		}
 	}
 }

@@ -381,14 +381,16 @@ func ParseLandmarkFit(s string) (LandmarkFit, error) {
 	case "full":
 		return LandmarkFitFull, nil
 	}
-	return 0, fmt.Errorf("%w: unknown landmark fit %q (want default, subset, likelihood or full)", errBadLandmarkFit, s)
+	return 0, fmt.Errorf("%w: unknown landmark fit %q (want default, subset, likelihood or full)", errBadSetting, s)
 }
 
-var errBadLandmarkFit = errclass.New(errclass.Input, "gp: bad setting")
+// errBadSetting classifies a bad FitOptions setting (LandmarkFit,
+// Around) as bad input.
+var errBadSetting = errclass.New(errclass.Input, "gp: bad setting")
 
 func (f LandmarkFit) check() error {
 	if f < LandmarkFitDefault || f > LandmarkFitFull {
-		return fmt.Errorf("%w: unknown landmark fit %d", errBadLandmarkFit, int(f))
+		return fmt.Errorf("%w: unknown landmark fit %d", errBadSetting, int(f))
 	}
 	return nil
 }

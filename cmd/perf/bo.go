@@ -27,8 +27,8 @@ const boUsage = `
 Usage: perf bo --problem P [--d D] --kernel K [--seed S] [--iters 50] [--init 5]
                [--json FILE [--force]] [--checkpoint FILE] [--acq ucb|ei]
                [--beta paper|authors] [--fit own|base] [--prior none|botorch] [--mean sample|constant]
-               [--noise box|observed|VARIANCE] [--landmarks M] [--backend B]
-               [--workers N] [--mem-budget SIZE]
+               [--noise box|observed|VARIANCE] [--landmarks M] [--candidate-fit own|anchored]
+               [--backend B] [--workers N] [--mem-budget SIZE]
        perf bo --resume FILE [--workers N]
 
 Optimizes benchmark P with a GP using kernel K, in P's direction (the
@@ -64,6 +64,14 @@ each of c and d. Problems: see 'perf eval -h'.
 --noise sets the variance of the observation noise: box (the default, 2%
 of the variance of f over the box), observed (2% of the variance of f
 over the run's initial design) or a fixed variance, e.g. --noise 0.01.
+
+--candidate-fit anchored (for auto and portfolio kernels): the last
+candidate (plus, in every built-in spelling) is fitted first, and the
+others search their lengthscale only around its (itself and a factor 2
+either side, then the bracket and Brent refinement) instead of from
+their own default, random and grid starts: about half their likelihood
+evaluations (bo.CandidateFitAnchored; own, the default, is each its own
+full search).
 
 --landmarks M caps the exact GP of every kernel: while there are at most M
 observations the GP is exact (for plus and nystrom the design is all of
@@ -337,6 +345,15 @@ func landmarksNote(m int) string {
 }
 
 // priorNote is ", prior NAME" for a recorded prior name, "" for none.
+// candidateFitNote is ", candidates anchored" for a non-default
+// Config.CandidateFit, else "".
+func candidateFitNote(name string) string {
+	if name == "" {
+		return ""
+	}
+	return ", candidates " + name
+}
+
 func priorNote(name string) string {
 	if name == "" || name == "none" {
 		return ""
@@ -350,7 +367,7 @@ func priorNote(name string) string {
 // they make the bo.Config of every run.
 type protocol struct {
 	acq, beta, fit, prior, backend, liar *string
-	mean, landmarkFit                    *string
+	mean, landmarkFit, candidateFit      *string
 	iters, initN, batch, landmarks       *int
 }
 
@@ -373,6 +390,8 @@ type Protocol struct {
 	Mean string `json:"mean,omitempty"`
 	// LandmarkFit is --landmark-fit ("default" omitted).
 	LandmarkFit string `json:"landmark_fit,omitempty"`
+	// CandidateFit is --candidate-fit ("own", the default, omitted).
+	CandidateFit string `json:"candidate_fit,omitempty"`
 }
 
 // noiseFlag adds --noise, the observation noise rule of the runs.
@@ -399,18 +418,19 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		batch = fs.Int("batch", 1, "points asked per round and evaluated in parallel (constant liar; 1: sequential)")
 	}
 	return &protocol{
-		iters:       iters,
-		initN:       fs.Int("init", bo.DefaultInit, "uniform random initial points"),
-		batch:       batch,
-		acq:         fs.String("acq", "ucb", "acquisition function: "+orList(bo.AcquisitionNames())),
-		beta:        fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n, their code)"),
-		fit:         fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the base kernel's, the authors' code)"),
-		prior:       priorFlag(fs),
-		mean:        meanFlag(fs),
-		backend:     backendFlag(fs),
-		liar:        fs.String("liar", "mean", "the constant liar's value for pending and failed points: mean (of the observed values) or worst (the worst observed, symbo's choice before)"),
-		landmarks:   fs.Int("landmarks", 0, fmt.Sprintf("landmark cap `M` of every kernel: the GP is exact up to M observations (for plus and nystrom every observation is in the design), a GP on M landmarks (greedy pivoted Cholesky of the kernel's Gram; k_max's for plus and nystrom) above; 0 means %d, −1 never (always exact)", bo.DefaultLandmarks)),
-		landmarkFit: landmarkFitFlag(fs),
+		iters:        iters,
+		initN:        fs.Int("init", bo.DefaultInit, "uniform random initial points"),
+		batch:        batch,
+		acq:          fs.String("acq", "ucb", "acquisition function: "+orList(bo.AcquisitionNames())),
+		beta:         fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n, their code)"),
+		fit:          fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the base kernel's, the authors' code)"),
+		prior:        priorFlag(fs),
+		mean:         meanFlag(fs),
+		backend:      backendFlag(fs),
+		liar:         fs.String("liar", "mean", "the constant liar's value for pending and failed points: mean (of the observed values) or worst (the worst observed, symbo's choice before)"),
+		landmarks:    fs.Int("landmarks", 0, fmt.Sprintf("landmark cap `M` of every kernel: the GP is exact up to M observations (for plus and nystrom every observation is in the design), a GP on M landmarks (greedy pivoted Cholesky of the kernel's Gram; k_max's for plus and nystrom) above; 0 means %d, −1 never (always exact)", bo.DefaultLandmarks)),
+		landmarkFit:  landmarkFitFlag(fs),
+		candidateFit: fs.String("candidate-fit", "own", "how auto's and portfolio's candidates fit their hyperparameters: own (each its own full search) or anchored (the last candidate, plus, first; the others search only around its lengthscale: about half their likelihood evaluations)"),
 	}
 }
 
@@ -427,7 +447,11 @@ func (p *protocol) values() Protocol {
 	if strings.EqualFold(strings.TrimSpace(lf), "default") {
 		lf = ""
 	}
-	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf}
+	cf := *p.candidateFit
+	if strings.EqualFold(strings.TrimSpace(cf), "own") {
+		cf = ""
+	}
+	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf}
 }
 
 // landmarkFitFlag adds --landmark-fit, how a GP with landmarks is fitted.
@@ -489,6 +513,11 @@ func (p Protocol) config(workers int, budget int64) (bo.Config, error) {
 	if cfg.LandmarkFit, err = gp.ParseLandmarkFit(p.LandmarkFit); err != nil {
 		return cfg, badInput("--landmark-fit: %w", err)
 	}
+	if p.CandidateFit != "" {
+		if cfg.CandidateFit, err = bo.ParseCandidateFit(p.CandidateFit); err != nil {
+			return cfg, badInput("--candidate-fit: %w", err)
+		}
+	}
 	if cfg.Backend, err = backendByName(p.Backend); err != nil {
 		return cfg, err
 	}
@@ -502,7 +531,7 @@ func writeBOSummary(w io.Writer, tr *bo.Trace) error {
 	row("problem", fmt.Sprintf("%s (group %s)", tr.Problem, tr.Group))
 	row("kernel", fmt.Sprintf("%s (base %s)", tr.Kernel, tr.Shape))
 	row("seed", tr.Seed)
-	row("protocol", fmt.Sprintf("%s, beta %s, fit %s%s, %d init + %d iterations", tr.Acquisition, tr.Beta, tr.FitMode, priorNote(tr.Prior)+meanNote(tr.Mean), tr.Init, tr.Iters))
+	row("protocol", fmt.Sprintf("%s, beta %s, fit %s%s, %d init + %d iterations", tr.Acquisition, tr.Beta, tr.FitMode, priorNote(tr.Prior)+meanNote(tr.Mean)+candidateFitNote(tr.CandidateFit), tr.Init, tr.Iters))
 	if tr.Landmarks != 0 {
 		row("landmarks", landmarksSummary(tr))
 	}

@@ -31,7 +31,7 @@ Usage: perf suggest (--problem P [--d D] | --group G --d D --box LO:HI[,LO:HI…
                     [--failed FILE] [--q 1] [--seed S] [--minimize] [--init 5]
                     [--acq ucb|ei] [--beta paper|authors] [--fit own|base]
                     [--prior none|botorch] [--mean sample|constant] [--liar mean|worst] [--landmarks M]
-                    [--landmark-fit default|subset|likelihood|full]
+                    [--landmark-fit default|subset|likelihood|full] [--candidate-fit own|anchored]
                     [--block b] [--matrices FILE] [--coords i,j,…] [--backend B]
 
 Prints the next q points to evaluate as CSV rows (x1,…,xd) on stdout: a
@@ -67,6 +67,8 @@ are observed or pending it returns the next points of the initial design.
 --landmarks M   landmark cap of every kernel: exact up to M observations,
                 M landmarks above (0: 256; −1: never; see 'perf bo -h')
 --landmark-fit  default, subset, likelihood or full (see 'perf bo -h')
+--candidate-fit own (default) or anchored: how auto's and portfolio's
+                candidates fit (see 'perf bo -h')
 --kernel K      default portfolio:nystrom+avg:soft+plus here (nystrom,
                 avg, soft and plus each propose; the proposal with the
                 highest posterior mean under the model the evidence
@@ -120,7 +122,7 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	st := frontend.SuggestSettings{
 		Problem: *name, Group: frontend.Group{Group: *group, D: *d, Block: *block, Matrices: *matrices},
 		Kernel: *kern, Base: *base, Seed: *seed, Minimize: *minimize, Init: p.Init,
-		Acq: p.Acq, Beta: p.Beta, Fit: p.Fit, Prior: p.Prior, Mean: p.Mean, Landmarks: p.Landmarks, LandmarkFit: p.LandmarkFit, Liar: p.Liar,
+		Acq: p.Acq, Beta: p.Beta, Fit: p.Fit, Prior: p.Prior, Mean: p.Mean, Landmarks: p.Landmarks, LandmarkFit: p.LandmarkFit, CandidateFit: p.CandidateFit, Liar: p.Liar,
 	}
 	switch {
 	case *name != "" && *group != "":

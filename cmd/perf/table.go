@@ -30,7 +30,8 @@ func init() {
 const tableUsage = `
 Usage: perf table [--seeds N|A:B] [--iters 50] [--init 5] [--out DIR [--force]]
                   [--problems LIST] [--kernels LIST] [--fit own|base] [--prior none|botorch] [--mean sample|constant]
-                  [--beta paper|authors] [--acq ucb|ei] [--landmarks M] [--landmark-fit F] [--backend B] [--workers N]
+                  [--beta paper|authors] [--acq ucb|ei] [--landmarks M] [--landmark-fit F]
+                  [--candidate-fit own|anchored] [--backend B] [--workers N]
                   [--noise box|observed|VARIANCE] [--regret acq|all] [--ablation]
                   [--skip PROBLEM/KERNEL,…] [--mem-budget SIZE]
        perf table --out DIR --resume [--workers N]
@@ -79,6 +80,9 @@ exact GP on at most M observations (for plus and nystrom, their design),
 a GP on M landmarks beyond; 0 means 256, −1 never. --landmark-fit
 subset|likelihood|full: how the landmark GP is fitted (by default
 likelihood for plus and nystrom, subset for the others).
+--candidate-fit anchored: auto's and portfolio's candidates other than
+the last search their lengthscale around the last one's (see 'perf bo
+-h'); own (the default) is each its own search.
 
 Paper-fidelity switches: --noise sets the variance of the observation
 noise (box: 2% of the variance of f over the box, the default; observed:

@@ -306,6 +306,12 @@ class Optimizer:
         GP is exact up to this many observations (for ``plus`` and
         ``nystrom`` every observation is in the design), a GP on that many
         landmarks above; 0 (default) means 256, -1 never.
+    candidate_fit : str, optional
+        How an ``auto`` or ``portfolio`` kernel's candidates fit their
+        hyperparameters (``perf suggest --candidate-fit``): ``own``
+        (default: each its own full search) or ``anchored`` (the last
+        candidate, plus, first; the others search only around its
+        lengthscale: about half their likelihood evaluations).
 
     Raises
     ------
@@ -315,7 +321,7 @@ class Optimizer:
 
     def __init__(self, lo, hi, *, group, kernel=DEFAULT_KERNEL, base="rbf", seed=0, minimize=False, init=5,
                  acq=None, beta=None, fit=None, prior=None, block=None, matrices=None, landmarks=None, coords=None,
-                 liar=None, mean=None):
+                 liar=None, mean=None, candidate_fit=None):
         self._h = None
         self._close_lock = threading.Lock()
         lo = np.atleast_1d(np.asarray(lo, dtype=np.float64))
@@ -325,7 +331,8 @@ class Optimizer:
         s = _group(group, lo.size, block, matrices, (lo, hi), coords)
         s.update(kernel=kernel, base=base, seed=_index(seed, "seed"), minimize=bool(minimize),
                  init=_int64(init, "init"))
-        for k, v in (("acq", acq), ("beta", beta), ("fit", fit), ("prior", prior), ("liar", liar), ("mean", mean)):
+        for k, v in (("acq", acq), ("beta", beta), ("fit", fit), ("prior", prior), ("liar", liar), ("mean", mean),
+                     ("candidate_fit", candidate_fit)):
             if v is not None:
                 s[k] = v
         if landmarks is not None:

@@ -125,6 +125,27 @@ def test_optimizer_default_kernel_is_the_soft_portfolio_both_favoured():
     assert json.loads(o.history_json())["kernel"] == "portfolio:nystrom+avg:soft+plus"
 
 
+def test_optimizer_candidate_fit():
+    """candidate_fit="anchored" reaches the library (the portfolio's points
+    change, deterministically); "own" is the default; a bad value is
+    InvalidInput."""
+    def points(**kw):
+        o = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", seed=4, minimize=True, init=3, **kw)
+        xs = []
+        for _ in range(6):
+            x = o.ask()
+            o.tell(x, f(x))
+            xs.append(x)
+        return np.array(xs)
+
+    own, default, anchored = points(candidate_fit="own"), points(), points(candidate_fit="anchored")
+    assert np.array_equal(own, default)
+    assert np.array_equal(anchored, points(candidate_fit="anchored"))
+    assert not np.array_equal(anchored, own)
+    with pytest.raises(symbo.InvalidInput, match="anchored"):
+        symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", candidate_fit="shared")
+
+
 def test_optimizer_deterministic_and_pending():
     runs = []
     for _ in range(2):

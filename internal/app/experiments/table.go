@@ -172,6 +172,9 @@ type Settings struct {
 	// LandmarkFit is bo.Config.LandmarkFit ("subset", "likelihood");
 	// empty for the default rule.
 	LandmarkFit string `json:"landmark_fit,omitempty"`
+	// CandidateFit is bo.Config.CandidateFit ("anchored"); empty for the
+	// default ("own").
+	CandidateFit string `json:"candidate_fit,omitempty"`
 }
 
 // TableResult is a finished Table: every trace in plan order, the cells,
@@ -219,8 +222,12 @@ func settingsOf(cfg bo.Config, iters, first, seeds, workers int) (Settings, erro
 	if cfg.LandmarkFit != gp.LandmarkFitDefault {
 		lf = cfg.LandmarkFit.String()
 	}
+	cf := ""
+	if cfg.CandidateFit != bo.CandidateFitOwn {
+		cf = cfg.CandidateFit.String()
+	}
 	return Settings{
-		Prior: prior, Liar: liar, Mean: mean, LandmarkFit: lf,
+		Prior: prior, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf,
 		Seeds: seeds, FirstSeed: first, Iters: iters, Init: cfg.Init,
 		Acquisition: acq.Name(), Beta: cfg.Beta.String(), FitMode: cfg.FitMode.String(),
 		Backend: b.Name(), Workers: workers, Landmarks: cfg.Landmarks,

@@ -339,6 +339,9 @@ type SuggestSettings struct {
 	// LandmarkFit is bo.Config.LandmarkFit: "default" (or empty), "subset"
 	// or "likelihood".
 	LandmarkFit string `json:"landmark_fit,omitempty"`
+	// CandidateFit is bo.Config.CandidateFit: "own" (or empty, the
+	// default) or "anchored".
+	CandidateFit string `json:"candidate_fit,omitempty"`
 }
 
 // Optimizer returns the optimizer of the settings (backend be, nil for the
@@ -439,6 +442,11 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 	}
 	if cfg.LandmarkFit, err = gp.ParseLandmarkFit(s.LandmarkFit); err != nil {
 		return nil, invalid("%v", err)
+	}
+	if strings.TrimSpace(s.CandidateFit) != "" {
+		if cfg.CandidateFit, err = bo.ParseCandidateFit(s.CandidateFit); err != nil {
+			return nil, err
+		}
 	}
 	return bo.New(lo, hi, cfg, s.Seed)
 }

@@ -396,3 +396,30 @@ func TestDefaults(t *testing.T) {
 			ca.Kernel.Name(), ca.Prior, ca.Mean, cb.Kernel.Name(), cb.Prior, cb.Mean)
 	}
 }
+
+// TestSuggestCandidateFit: "candidate_fit" sets bo.Config.CandidateFit
+// (absent or "own": each candidate's own search), and an unknown value is
+// bad input.
+func TestSuggestCandidateFit(t *testing.T) {
+	for in, want := range map[string]bo.CandidateFit{"": bo.CandidateFitOwn, "own": bo.CandidateFitOwn, "anchored": bo.CandidateFitAnchored, " Anchored ": bo.CandidateFitAnchored} {
+		var st SuggestSettings
+		data := `{"problem": "Ackley2d"}`
+		if in != "" {
+			data = fmt.Sprintf(`{"problem": "Ackley2d", "candidate_fit": %q}`, in)
+		}
+		if err := Decode([]byte(data), &st); err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		opt, err := st.Optimizer(nil, 0)
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		if got := opt.Config().CandidateFit; got != want {
+			t.Errorf("%q: CandidateFit %v, want %v", in, got, want)
+		}
+	}
+	st := SuggestSettings{Problem: "Ackley2d", CandidateFit: "shared"}
+	if _, err := st.Optimizer(nil, 0); err == nil || errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), "anchored") {
+		t.Errorf("candidate_fit shared: %v", err)
+	}
+}
