@@ -29,7 +29,10 @@ The same for the portfolio favouring soft as well as plus
 favoured − portfolio+soft and − plus paired by seed, − each peer; and the
 ten fresh problems (five with a wrong group declared, five with their
 own; records soft/fresh-main and soft/fresh-replication) with every
-single kernel and both rules.
+single kernel and both rules; and the same for the default with its
+candidates' fits anchored on plus's lengthscale (--candidate-fit anchored,
+"anchored"; records soft/anchored-*): its targets, anchored − both
+favoured paired by seed, − each peer.
 """
 import json
 import os
@@ -48,15 +51,18 @@ FOUR = ["Griewank6d:hyperoctahedral", "ShiftedRastrigin4d:hyperoctahedral",
 SINGLES = ["base", "nystrom", "avg", "plus", "soft"]
 NEW = "portfolio:nystrom+avg+soft+plus"
 FAV = "portfolio:nystrom+avg:soft+plus"
-DECIDERS = ["auto", "portfolio", NEW, FAV]
-SHORT = {NEW: "portfolio+soft", FAV: "both favoured"}
-RULES = ["portfolio", NEW, FAV]
+# The same kernel with --candidate-fit anchored: its runs are told apart by
+# their record's protocol (load).
+ANCH = FAV + " (anchored)"
+DECIDERS = ["auto", "portfolio", NEW, FAV, ANCH]
+SHORT = {NEW: "portfolio+soft", FAV: "both favoured", ANCH: "anchored"}
+RULES = ["portfolio", NEW, FAV, ANCH]
 
 SETS = [
     ["portfolio/singles-main", "defaults/main", "portfolio/main", "wronggroup/main", "soft/main",
-     "soft/favoured-main"],
+     "soft/favoured-main", "soft/anchored-main"],
     ["portfolio/singles-replication", "defaults/replication", "portfolio/replication",
-     "wronggroup/replication", "soft/replication", "soft/favoured-replication"],
+     "wronggroup/replication", "soft/replication", "soft/favoured-replication", "soft/anchored-replication"],
 ]
 SET_NAMES = ["main (0–29)", "replication (30–49)"]
 
@@ -65,18 +71,21 @@ SET_NAMES = ["main (0–29)", "replication (30–49)"]
 FRESH_WRONG = ["ShiftedRastrigin3d:hyperoctahedral", "ShiftedGriewank4d:hyperoctahedral",
                "ShiftedGriewank6d:permutation", "ShiftedRastrigin4d:signflip", "Griewank4d:permutation"]
 FRESH_RIGHT = ["ShiftedAckley3d", "ShiftedGriewank4d", "CentredRastrigin3d", "Ackley3d", "Rastrigin3d"]
-FRESH_SETS = [["soft/fresh-main"], ["soft/fresh-replication"]]
+FRESH_SETS = [["soft/fresh-main", "soft/anchored-fresh-main"],
+              ["soft/fresh-replication", "soft/anchored-fresh-replication"]]
 
 
 def load(dirs, problems=TEN + FOUR):
     """{kernel: {(problem, seed): metric}} of the records in dirs (the first
-    record to hold a (kernel, problem, seed) wins)."""
+    record to hold a (kernel, problem, seed) wins); the runs of a record made
+    with --candidate-fit anchored count as kernel + " (anchored)"."""
     out = {}
     for d in dirs:
         r = json.load(open(os.path.join(R, d, "record.json")))
+        tag = " (anchored)" if r["protocol"].get("candidate_fit") == "anchored" else ""
         for run in r["runs"]:
             if run["problem"] in problems:
-                out.setdefault(run["kernel"], {}).setdefault((run["problem"], run["seed"]), run["metric"])
+                out.setdefault(run["kernel"] + tag, {}).setdefault((run["problem"], run["seed"]), run["metric"])
     return out
 
 
@@ -126,7 +135,7 @@ def main():
             cells.append("%.2f / %.2f" % (s[0][2], s[1][2]))
         print("| %s | %s |" % (SHORT.get(k, k), " | ".join(cells)))
     print()
-    for a, bs in [(NEW, ["portfolio", "soft", "plus"]), (FAV, [NEW, "plus"])]:
+    for a, bs in [(NEW, ["portfolio", "soft", "plus"]), (FAV, [NEW, "plus"]), (ANCH, [FAV])]:
         for b in bs:
             for label, problems in [("the ten problems", TEN), ("the four wrong-group problems", FOUR)]:
                 print("## %s − %s, %s, paired by seed\n" % (SHORT[a], SHORT.get(b, b), label))
@@ -151,8 +160,8 @@ def fresh():
     geos = {}
     for name, data in zip(SET_NAMES, sets):
         print("## The fresh problems, %s: mean metric, and ratio to the best single kernel\n" % name)
-        best, geo = ratio_table(data, problems, SINGLES, SINGLES + [NEW, FAV], SHORT)
-        for k in [NEW, FAV]:
+        best, geo = ratio_table(data, problems, SINGLES, SINGLES + [NEW, FAV, ANCH], SHORT)
+        for k in [NEW, FAV, ANCH]:
             rows, met, overlap = targets(data, k, best, problems, level)
             geos[(name, k)] = (met, overlap, geo_ratio(data, k, best, FRESH_WRONG),
                                geo_ratio(data, k, best, FRESH_RIGHT), geo[k])
@@ -161,7 +170,7 @@ def fresh():
     print("| deciding kernel | target met, main / replication (overlap reading) | geo. mean, wrong groups | "
           "geo. mean, right groups | geo. mean, all ten |")
     print("|---|---|---|---|---|")
-    for k in [NEW, FAV]:
+    for k in [NEW, FAV, ANCH]:
         s = [geos[(n, k)] for n in SET_NAMES]
         print("| %s | %d / %d (%d / %d) | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f |" % (
             SHORT[k], s[0][0], s[1][0], s[0][1], s[1][1], s[0][2], s[1][2], s[0][3], s[1][3], s[0][4], s[1][4]))
@@ -170,6 +179,10 @@ def fresh():
     print("Intervals at the Bonferroni level over the ten, per seed set; negative: %s is lower (better).\n"
           % SHORT[FAV])
     paired_table(sets, FAV, NEW, level, problems, SET_NAMES, show_level=True)
+    print("## %s − %s, the fresh problems, paired by seed\n" % (SHORT[ANCH], SHORT[FAV]))
+    print("Intervals at the Bonferroni level over the ten, per seed set; negative: %s is lower (better).\n"
+          % SHORT[ANCH])
+    paired_table(sets, ANCH, FAV, level, problems, SET_NAMES, show_level=True)
 
 if __name__ == "__main__":
     main()
