@@ -48,7 +48,7 @@
 // on the group's fixed-point set, evaluated once while no point there is
 // observed): Auto's fits plus one acquisition per candidate. The front
 // ends' default is PortfolioFavouring(g, shape, [nystrom, avg], [soft,
-// plus]); Soft,
+// plus]) with CandidateFitAnchored; Soft,
 // as a candidate, sits out the steps above Config.Landmarks observations.
 // With more than one worker the candidates' fits run concurrently (the
 // same bits). Config.CandidateFit = CandidateFitAnchored fits the last

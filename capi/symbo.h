@@ -154,10 +154,10 @@ int symbo_cross(const char *spec,
  *           of every kernel, the design cap of plus and nystrom: 0 or
  *           absent 256, negative none), "landmark_fit":
  *           "default"|"subset"|"likelihood"|"full" (how a GP with landmarks is
- *           fitted; see perf bo -h), "candidate_fit": "own"|"anchored"
- *           (how an auto or portfolio kernel's candidates fit: own, the
- *           default, each its own search; anchored, the others around
- *           the last candidate's lengthscale; see perf bo -h),
+ *           fitted; see perf bo -h), "candidate_fit": "anchored"|"own"
+ *           (how an auto or portfolio kernel's candidates fit: anchored,
+ *           the default, the others around the last candidate's (plus's)
+ *           lengthscale; own, each its own search; see perf bo -h),
  *           "mem_budget": "512MiB" (optional: the memory budget of the
  *           call, or of every call on a handle made from it; see
  *           Conventions).

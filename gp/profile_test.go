@@ -364,3 +364,62 @@ func TestFitAround(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFitAround times a fit by the full profile search and one
+// around plus's fitted lengthscale (bo's anchored candidate fits), with
+// the likelihood evaluations each made, for a nystrom-like (plus over the
+// trivial group), an avg and a plus family at n = 15, 30 and 50 (five
+// fitQualityData sets each, d = 2, BoTorch's priors, constant mean):
+//
+//	go test -run XXX -bench FitAround ./gp
+func BenchmarkFitAround(b *testing.B) {
+	fams := []struct {
+		name string
+		fam  Family
+	}{
+		{"nystrom", mustG(NewPlusFamily(kernel.Matern52, mustG(orbit.Trivial(2)), kernel.Options{}, kernel.PlusOptions{Backend: linalg.Gonum()}))},
+		{"avg", mustG(NewAvgFamily(kernel.Matern52, mustG(orbit.Hyperoctahedral(2)), kernel.Options{}))},
+		{"plus", mustG(NewPlusFamily(kernel.Matern52, mustG(orbit.Hyperoctahedral(2)), kernel.Options{}, kernel.PlusOptions{Backend: linalg.Gonum()}))},
+	}
+	anchor := fams[2].fam
+	for _, n := range []int{15, 30, 50} {
+		for _, f := range fams {
+			for _, around := range []bool{false, true} {
+				mode := "full"
+				if around {
+					mode = "around"
+				}
+				b.Run(fmt.Sprintf("n=%d/%s/%s", n, f.name, mode), func(b *testing.B) {
+					type set struct {
+						x    *mat.Dense
+						y    []float64
+						opts FitOptions
+					}
+					var sets []set
+					for seed := range uint64(5) {
+						x, y := fitQualityData(seed, n, 2, true)
+						opts := FitOptions{Backend: linalg.Gonum(), Seed: seed, Prior: PriorBoTorch, Mean: MeanConstant}
+						if around {
+							a, err := Fit(anchor, x, y, opts)
+							if err != nil {
+								b.Fatal(err)
+							}
+							opts.Around = a.Hyper().Lengthscale
+						}
+						sets = append(sets, set{x, y, opts})
+					}
+					evals := 0
+					for i := 0; b.Loop(); i++ {
+						s := sets[i%len(sets)]
+						g, err := Fit(f.fam, s.x, s.y, s.opts)
+						if err != nil {
+							b.Fatal(err)
+						}
+						evals += g.fit.Evaluations
+					}
+					b.ReportMetric(float64(evals)/float64(b.N), "evals/op")
+				})
+			}
+		}
+	}
+}

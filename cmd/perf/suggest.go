@@ -67,8 +67,10 @@ are observed or pending it returns the next points of the initial design.
 --landmarks M   landmark cap of every kernel: exact up to M observations,
                 M landmarks above (0: 256; −1: never; see 'perf bo -h')
 --landmark-fit  default, subset, likelihood or full (see 'perf bo -h')
---candidate-fit own (default) or anchored: how auto's and portfolio's
-                candidates fit (see 'perf bo -h')
+--candidate-fit anchored (default here, measured level with own:
+                docs/results/soft) or own: how auto's and portfolio's
+                candidates fit (see 'perf bo -h'); give own to
+                reproduce a perf bo run of a deciding kernel
 --kernel K      default portfolio:nystrom+avg:soft+plus here (nystrom,
                 avg, soft and plus each propose; the proposal with the
                 highest posterior mean under the model the evidence
@@ -118,6 +120,11 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	}
 	if set["mean"] {
 		p.Mean = *proto.mean
+	}
+	// --candidate-fit not given: the front ends' default (anchored).
+	p.CandidateFit = ""
+	if set["candidate-fit"] {
+		p.CandidateFit = *proto.candidateFit
 	}
 	st := frontend.SuggestSettings{
 		Problem: *name, Group: frontend.Group{Group: *group, D: *d, Block: *block, Matrices: *matrices},

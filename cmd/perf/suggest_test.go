@@ -19,12 +19,14 @@ import (
 // suggest explicitly (--prior none --mean sample), and for suggest's own
 // defaults given to perf bo (--prior botorch --mean constant; with no
 // --kernel, suggest's default kernel is frontend.DefaultKernel, the
-// portfolio with soft).
+// portfolio with soft, its candidates' fits anchored unless
+// --candidate-fit own says otherwise).
 func TestSuggestReplaysBO(t *testing.T) {
 	for _, c := range []struct{ bo, suggest []string }{
 		{[]string{"--kernel", "plus"}, []string{"--kernel", "plus", "--prior", "none", "--mean", "sample"}},
 		{[]string{"--kernel", "plus", "--prior", "botorch", "--mean", "constant"}, []string{"--kernel", "plus"}},
-		{[]string{"--kernel", frontend.DefaultKernel, "--prior", "botorch", "--mean", "constant"}, nil},
+		{[]string{"--kernel", frontend.DefaultKernel, "--prior", "botorch", "--mean", "constant", "--candidate-fit", "anchored"}, nil},
+		{[]string{"--kernel", frontend.DefaultKernel, "--prior", "botorch", "--mean", "constant"}, []string{"--candidate-fit", "own"}},
 	} {
 		suggestReplaysBO(t, c.bo, c.suggest)
 	}

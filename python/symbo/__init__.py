@@ -308,10 +308,11 @@ class Optimizer:
         landmarks above; 0 (default) means 256, -1 never.
     candidate_fit : str, optional
         How an ``auto`` or ``portfolio`` kernel's candidates fit their
-        hyperparameters (``perf suggest --candidate-fit``): ``own``
-        (default: each its own full search) or ``anchored`` (the last
-        candidate, plus, first; the others search only around its
-        lengthscale: about half their likelihood evaluations).
+        hyperparameters (``perf suggest --candidate-fit``): ``anchored``
+        (default: the last candidate, plus, first; the others search only
+        around its lengthscale, about half their likelihood evaluations,
+        measured level with ``own`` in docs/results/soft) or ``own`` (each
+        its own full search).
 
     Raises
     ------

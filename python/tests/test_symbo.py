@@ -109,10 +109,11 @@ def f(x):
 def test_optimizer_default_kernel_is_the_soft_portfolio_both_favoured():
     """An Optimizer that names no kernel proposes what
     kernel="portfolio:nystrom+avg:soft+plus" proposes (and the default
-    prior and mean are the library's)."""
+    prior, mean and candidate fit are the library's)."""
     assert symbo.DEFAULT_KERNEL == "portfolio:nystrom+avg:soft+plus"
     outs = []
-    for kw in ({}, {"kernel": "portfolio:nystrom+avg:soft+plus", "prior": "botorch", "mean": "constant"}):
+    for kw in ({}, {"kernel": "portfolio:nystrom+avg:soft+plus", "prior": "botorch", "mean": "constant",
+                    "candidate_fit": "anchored"}):
         o = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", seed=4, minimize=True, init=3, **kw)
         xs = []
         for _ in range(5):
@@ -126,9 +127,9 @@ def test_optimizer_default_kernel_is_the_soft_portfolio_both_favoured():
 
 
 def test_optimizer_candidate_fit():
-    """candidate_fit="anchored" reaches the library (the portfolio's points
-    change, deterministically); "own" is the default; a bad value is
-    InvalidInput."""
+    """candidate_fit reaches the library: "anchored" is the default, and
+    "own" changes the portfolio's points (deterministically); a bad value
+    is InvalidInput."""
     def points(**kw):
         o = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", seed=4, minimize=True, init=3, **kw)
         xs = []
@@ -139,8 +140,8 @@ def test_optimizer_candidate_fit():
         return np.array(xs)
 
     own, default, anchored = points(candidate_fit="own"), points(), points(candidate_fit="anchored")
-    assert np.array_equal(own, default)
-    assert np.array_equal(anchored, points(candidate_fit="anchored"))
+    assert np.array_equal(anchored, default)
+    assert np.array_equal(own, points(candidate_fit="own"))
     assert not np.array_equal(anchored, own)
     with pytest.raises(symbo.InvalidInput, match="anchored"):
         symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", candidate_fit="shared")

@@ -376,8 +376,8 @@ func TestDefaults(t *testing.T) {
 	if err := Decode([]byte(`{"group":"signflip","d":2,"box":[[-1],[1]],"seed":3}`), &bare); err != nil {
 		t.Fatal(err)
 	}
-	spec := fmt.Sprintf(`{"group":"signflip","d":2,"box":[[-1],[1]],"seed":3,"kernel":%q,"prior":%q,"mean":%q}`,
-		DefaultKernel, DefaultPrior, DefaultMean)
+	spec := fmt.Sprintf(`{"group":"signflip","d":2,"box":[[-1],[1]],"seed":3,"kernel":%q,"prior":%q,"mean":%q,"candidate_fit":%q}`,
+		DefaultKernel, DefaultPrior, DefaultMean, DefaultCandidateFit)
 	if err := Decode([]byte(spec), &named); err != nil {
 		t.Fatal(err)
 	}
@@ -391,17 +391,18 @@ func TestDefaults(t *testing.T) {
 	}
 	ca, cb := a.Config(), b.Config()
 	if ca.Kernel.Name() != DefaultKernel || ca.Kernel.Name() != cb.Kernel.Name() || ca.Prior != cb.Prior || ca.Mean != cb.Mean ||
-		ca.Prior != gp.PriorBoTorch || ca.Mean != gp.MeanConstant {
-		t.Errorf("defaults: kernel %s, prior %v, mean %v; named: %s, %v, %v",
-			ca.Kernel.Name(), ca.Prior, ca.Mean, cb.Kernel.Name(), cb.Prior, cb.Mean)
+		ca.Prior != gp.PriorBoTorch || ca.Mean != gp.MeanConstant ||
+		ca.CandidateFit != bo.CandidateFitAnchored || cb.CandidateFit != ca.CandidateFit {
+		t.Errorf("defaults: kernel %s, prior %v, mean %v, candidate fit %v; named: %s, %v, %v, %v",
+			ca.Kernel.Name(), ca.Prior, ca.Mean, ca.CandidateFit, cb.Kernel.Name(), cb.Prior, cb.Mean, cb.CandidateFit)
 	}
 }
 
 // TestSuggestCandidateFit: "candidate_fit" sets bo.Config.CandidateFit
-// (absent or "own": each candidate's own search), and an unknown value is
-// bad input.
+// (absent: DefaultCandidateFit, anchored), and an unknown value is bad
+// input.
 func TestSuggestCandidateFit(t *testing.T) {
-	for in, want := range map[string]bo.CandidateFit{"": bo.CandidateFitOwn, "own": bo.CandidateFitOwn, "anchored": bo.CandidateFitAnchored, " Anchored ": bo.CandidateFitAnchored} {
+	for in, want := range map[string]bo.CandidateFit{"": bo.CandidateFitAnchored, "own": bo.CandidateFitOwn, "anchored": bo.CandidateFitAnchored, " Anchored ": bo.CandidateFitAnchored} {
 		var st SuggestSettings
 		data := `{"problem": "Ackley2d"}`
 		if in != "" {
