@@ -11,15 +11,16 @@ import (
 )
 
 // stepKernels are what BenchmarkDefaultStep times, by metric label:
-// plus, the default's other candidates alone, the default, and the
-// default with its candidates' fits anchored on plus's.
+// plus, the default's other candidates alone, the default (its
+// candidates' fits anchored on plus's, DefaultCandidateFit), and the
+// default kernel with each candidate's own search.
 var stepKernels = []struct{ label, kernel, candidateFit string }{
 	{"plus", "plus", ""},
 	{"nystrom", "nystrom", ""},
 	{"avg", "avg", ""},
 	{"soft", "soft", ""},
 	{"default", DefaultKernel, ""},
-	{"anchored", DefaultKernel, "anchored"},
+	{"own", DefaultKernel, "own"},
 }
 
 // stepHistory returns n observations of a run of the front ends' default
@@ -57,11 +58,12 @@ func stepHistory(b *testing.B, name string, n int) ([][]float64, []float64) {
 }
 
 // BenchmarkDefaultStep times one BO step (Ask: the fit and the
-// acquisition) of the front ends' default kernel, of the same with
-// "candidate_fit": "anchored", and of plus, nystrom, avg and soft alone,
+// acquisition) of the front ends' default, of its kernel with
+// "candidate_fit": "own", and of plus, nystrom, avg and soft alone,
 // under the front ends' protocol (BoTorch's priors, a
-// learned constant mean), at the state after 30 observations of the
-// default's own run on Ackley2d, Griewank6d and Rastrigin5d. Each
+// learned constant mean), at the states after 10, 30 and 50 observations
+// of the default's own run on Ackley2d, Griewank6d and Rastrigin5d (a
+// run of the protocol asks at n = 5 to 54). Each
 // iteration rebuilds every kernel's optimizer from those observations
 // (untimed) and times one Ask of each in turn, so the kernels share the
 // machine's load at the finest grain; the metrics are each kernel's
@@ -70,37 +72,48 @@ func stepHistory(b *testing.B, name string, n int) ([][]float64, []float64) {
 //
 //	go test -run XXX -bench DefaultStep -cpu 1 -count 5 ./internal/app/frontend
 func BenchmarkDefaultStep(b *testing.B) {
-	const n = 30
 	for _, name := range []string{"Ackley2d", "Griewank6d", "Rastrigin5d"} {
-		b.Run("problem="+name, func(b *testing.B) {
-			xs, ys := stepHistory(b, name, n)
-			spent := make([]time.Duration, len(stepKernels))
-			for b.Loop() {
-				for i, k := range stepKernels {
-					b.StopTimer()
-					o, err := SuggestSettings{Problem: name, Kernel: k.kernel, CandidateFit: k.candidateFit}.Optimizer(nil, 0)
-					if err != nil {
-						b.Fatal(err)
-					}
-					for j, x := range xs {
-						if err := o.Tell(x, ys[j]); err != nil {
-							b.Fatal(err)
-						}
-					}
-					b.StartTimer()
-					t0 := time.Now()
-					if _, err := o.Ask(); err != nil {
-						b.Fatal(fmt.Errorf("%s: %w", k.label, err))
-					}
-					spent[i] += time.Since(t0)
+		var hx [][]float64
+		var hy []float64
+		for _, n := range []int{10, 30, 50} {
+			b.Run(fmt.Sprintf("problem=%s/n=%d", name, n), func(b *testing.B) {
+				if hx == nil {
+					hx, hy = stepHistory(b, name, 50)
+				}
+				stepRatios(b, name, hx[:n], hy[:n])
+			})
+		}
+	}
+}
+
+// stepRatios is one sub-benchmark of BenchmarkDefaultStep: the state
+// after the observations xs, ys.
+func stepRatios(b *testing.B, name string, xs [][]float64, ys []float64) {
+	spent := make([]time.Duration, len(stepKernels))
+	for b.Loop() {
+		for i, k := range stepKernels {
+			b.StopTimer()
+			o, err := SuggestSettings{Problem: name, Kernel: k.kernel, CandidateFit: k.candidateFit}.Optimizer(nil, 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for j, x := range xs {
+				if err := o.Tell(x, ys[j]); err != nil {
+					b.Fatal(err)
 				}
 			}
-			for i, k := range stepKernels {
-				b.ReportMetric(spent[i].Seconds()*1e3/float64(b.N), k.label+"-ms")
-				if i > 0 {
-					b.ReportMetric(float64(spent[i])/float64(spent[0]), k.label+"/plus")
-				}
+			b.StartTimer()
+			t0 := time.Now()
+			if _, err := o.Ask(); err != nil {
+				b.Fatal(fmt.Errorf("%s: %w", k.label, err))
 			}
-		})
+			spent[i] += time.Since(t0)
+		}
+	}
+	for i, k := range stepKernels {
+		b.ReportMetric(spent[i].Seconds()*1e3/float64(b.N), k.label+"-ms")
+		if i > 0 {
+			b.ReportMetric(float64(spent[i])/float64(spent[0]), k.label+"/plus")
+		}
 	}
 }
