@@ -8,20 +8,22 @@ import (
 	"testing"
 )
 
-// TestBOCandidateFit: --candidate-fit anchored is recorded in the --json
-// trace and the summary, own (the default) records nothing, and a bad
-// value is bad input.
-func TestBOCandidateFit(t *testing.T) {
+// checkTraceFlag runs perf bo (tinyBO, the given kernel) with --flag set
+// and --flag unset: set must appear in the summary as summary and in the
+// --json trace under key as the string set, unset (the default) in
+// neither; --flag bad must be bad input naming the flag.
+func checkTraceFlag(t *testing.T, kernel, flag, set, unset, key, summary, bad string) {
+	t.Helper()
 	dir := t.TempDir()
-	for _, cf := range []string{"anchored", "own"} {
-		path := filepath.Join(dir, cf+".json")
-		args := append([]string{"bo", "--problem", "Ackley2d", "--kernel", "portfolio", "--seed", "1", "--candidate-fit", cf, "--json", path}, tinyBO...)
+	for _, v := range []string{set, unset} {
+		path := filepath.Join(dir, v+".json")
+		args := append([]string{"bo", "--problem", "Ackley2d", "--kernel", kernel, "--seed", "1", "--" + flag, v, "--json", path}, tinyBO...)
 		code, stdout, stderr := runCLI(t, args...)
 		if code != exitOK {
-			t.Fatalf("exit %d, stderr %q", code, stderr)
+			t.Fatalf("--%s %s: exit %d, stderr %q", flag, v, code, stderr)
 		}
-		if got := strings.Contains(stdout, "candidates anchored"); got != (cf == "anchored") {
-			t.Errorf("--candidate-fit %s: summary mentions it: %v\n%s", cf, got, stdout)
+		if got := strings.Contains(stdout, summary); got != (v == set) {
+			t.Errorf("--%s %s: summary mentions %q: %v\n%s", flag, v, summary, got, stdout)
 		}
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -31,14 +33,21 @@ func TestBOCandidateFit(t *testing.T) {
 		if err := json.Unmarshal(data, &doc); err != nil {
 			t.Fatal(err)
 		}
-		raw, ok := doc["candidate_fit"]
-		if cf == "own" && ok {
-			t.Errorf("--candidate-fit own: trace records %s", raw)
+		raw, ok := doc[key]
+		if v == unset && ok {
+			t.Errorf("--%s %s: trace records %s", flag, v, raw)
 		}
-		if cf == "anchored" && string(raw) != `"anchored"` {
-			t.Errorf("--candidate-fit anchored: trace records %s", raw)
+		if v == set && string(raw) != `"`+set+`"` {
+			t.Errorf("--%s %s: trace records %s", flag, v, raw)
 		}
 	}
-	code, stdout, stderr := runCLI(t, append([]string{"bo", "--problem", "Ackley2d", "--kernel", "portfolio", "--candidate-fit", "shared"}, tinyBO...)...)
-	checkOneLineError(t, code, stdout, stderr, "perf bo: ", "--candidate-fit", "anchored")
+	code, stdout, stderr := runCLI(t, append([]string{"bo", "--problem", "Ackley2d", "--kernel", kernel, "--" + flag, bad}, tinyBO...)...)
+	checkOneLineError(t, code, stdout, stderr, "perf bo: ", "--"+flag)
+}
+
+// TestBOCandidateFit: --candidate-fit anchored is recorded in the --json
+// trace and the summary, own (the default) records nothing, and a bad
+// value is bad input.
+func TestBOCandidateFit(t *testing.T) {
+	checkTraceFlag(t, "portfolio", "candidate-fit", "anchored", "own", "candidate_fit", "candidates anchored", "shared")
 }

@@ -12,35 +12,7 @@ import (
 // summary, the default records nothing (the traces of before the flag),
 // and a bad value is bad input.
 func TestBOMean(t *testing.T) {
-	dir := t.TempDir()
-	for _, mean := range []string{"constant", "sample"} {
-		path := filepath.Join(dir, mean+".json")
-		args := append([]string{"bo", "--problem", "Ackley2d", "--kernel", "plus", "--seed", "1", "--mean", mean, "--json", path}, tinyBO...)
-		code, stdout, stderr := runCLI(t, args...)
-		if code != exitOK {
-			t.Fatalf("exit %d, stderr %q", code, stderr)
-		}
-		if got := strings.Contains(stdout, "mean constant"); got != (mean == "constant") {
-			t.Errorf("--mean %s: summary mentions the mean: %v\n%s", mean, got, stdout)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var doc map[string]json.RawMessage
-		if err := json.Unmarshal(data, &doc); err != nil {
-			t.Fatal(err)
-		}
-		raw, ok := doc["mean"]
-		if mean == "sample" && ok {
-			t.Errorf("--mean sample: trace records mean %s", raw)
-		}
-		if mean == "constant" && string(raw) != `"constant"` {
-			t.Errorf("--mean constant: trace mean %s", raw)
-		}
-	}
-	code, stdout, stderr := runCLI(t, append([]string{"bo", "--problem", "ackley", "--kernel", "base", "--mean", "zero"}, tinyBO...)...)
-	checkOneLineError(t, code, stdout, stderr, "perf bo: ", "--mean")
+	checkTraceFlag(t, "plus", "mean", "constant", "sample", "mean", "mean constant", "zero")
 }
 
 // TestTableMean: perf table --mean constant records the mean in its
