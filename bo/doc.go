@@ -238,7 +238,8 @@
 // # Cost
 //
 // One acquisition step with n observations costs a fit — about 20 profile
-// likelihood evaluations, each an n×n correlation matrix and its
+// likelihood evaluations (about 10 for a candidate fitted around the
+// anchor's lengthscale, CandidateFitAnchored), each an n×n correlation matrix and its
 // eigendecomposition (O(n³), plus the Gram for avg; with landmarks either
 // that of an exact GP on m points, O(m³), then once the selection, a thin
 // QR and two m×m eigendecompositions, O(n·m² + m³) — or, fitting on the
