@@ -2,6 +2,7 @@ package bo
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/symbo/symbo/bo/problem"
@@ -80,9 +81,9 @@ func TestCandidateFitAnchored(t *testing.T) {
 		}
 	}
 
-	for _, s := range []string{"own", "Anchored", " anchored "} {
-		if f, err := ParseCandidateFit(s); err != nil || f.String() != map[string]string{"own": "own", "Anchored": "anchored", " anchored ": "anchored"}[s] {
-			t.Errorf("ParseCandidateFit(%q) = %v, %v", s, f, err)
+	for s, want := range map[string]CandidateFit{"own": CandidateFitOwn, "Anchored": CandidateFitAnchored, " anchored ": CandidateFitAnchored} {
+		if f, err := ParseCandidateFit(s); err != nil || f != want || f.String() != strings.ToLower(strings.TrimSpace(s)) {
+			t.Errorf("ParseCandidateFit(%q) = %v, %v; want %v", s, f, err, want)
 		}
 	}
 	if _, err := ParseCandidateFit("shared"); !errors.Is(err, ErrBadConfig) {

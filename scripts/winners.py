@@ -1,6 +1,6 @@
 """Which candidate's proposal a portfolio evaluates, and how far its
-evidence trailed the referee's: the measurement behind the cost section of
-docs/results/portfolio/README.md ("Why a step costs its candidates' sum").
+evidence trailed the referee's: the measurement behind "No candidate can
+be left out of a step" in docs/results/soft/README.md, "Cost".
 
 Reads perf table's results.json (the full traces, which --out writes and
 the repository does not commit) of runs of a portfolio kernel and prints

@@ -344,7 +344,6 @@ func landmarksNote(m int) string {
 	return ""
 }
 
-// priorNote is ", prior NAME" for a recorded prior name, "" for none.
 // candidateFitNote is ", candidates anchored" for a non-default
 // Config.CandidateFit, else "".
 func candidateFitNote(name string) string {
@@ -354,6 +353,7 @@ func candidateFitNote(name string) string {
 	return ", candidates " + name
 }
 
+// priorNote is ", prior NAME" for a recorded prior name, "" for none.
 func priorNote(name string) string {
 	if name == "" || name == "none" {
 		return ""

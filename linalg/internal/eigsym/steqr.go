@@ -128,6 +128,7 @@ func rotateRows(z []float64, ldz, rows, lo, hi int, cs, sn []float64) {
 		return
 	}
 	cs, sn = cs[lo:hi], sn[lo:hi]
+	n := hi - lo // each row's slice has n + 1 entries
 	k := 0
 	// Four rows at a time: four independent carries hide the latency of
 	// each row's chain.
@@ -136,8 +137,6 @@ func rotateRows(z []float64, ldz, rows, lo, hi int, cs, sn []float64) {
 		z1 := z[(k+1)*ldz+lo : (k+1)*ldz+hi+1]
 		z2 := z[(k+2)*ldz+lo : (k+2)*ldz+hi+1]
 		z3 := z[(k+3)*ldz+lo : (k+3)*ldz+hi+1]
-		n := len(cs)
-		z0, z1, z2, z3 = z0[:n+1], z1[:n+1], z2[:n+1], z3[:n+1]
 		c0, c1, c2, c3 := z0[n], z1[n], z2[n], z3[n]
 		for j := n - 1; j >= 0; j-- {
 			c, s := cs[j], sn[j]
@@ -155,8 +154,8 @@ func rotateRows(z []float64, ldz, rows, lo, hi int, cs, sn []float64) {
 	}
 	for ; k < rows; k++ {
 		zr := z[k*ldz+lo : k*ldz+hi+1]
-		carry := zr[len(zr)-1]
-		for j := len(cs) - 1; j >= 0; j-- {
+		carry := zr[n]
+		for j := n - 1; j >= 0; j-- {
 			c, s, zj := cs[j], sn[j], zr[j]
 			zr[j+1] = s*zj + c*carry
 			carry = c*zj - s*carry
