@@ -98,6 +98,16 @@ func ParseLiar(s string) (Liar, error) {
 	return 0, fmt.Errorf("%w: unknown liar %q (want mean or worst)", ErrBadConfig, s)
 }
 
+// DefaultProbeWindow is the fixed-point probe's window (Config.ProbeWindow)
+// of the front ends (perf suggest, the C and Python settings, Optuna's
+// SymboSampler): the probe may fire in the first five BO steps only. Its
+// bet is the prior's (avg's prior variance peaks on Fix(G), so avg
+// proposes there first): in the records where it paid, the probe fired at
+// the first, second or third step, and later firings mostly paid for an
+// optimum off Fix(G) (docs/results/soft/README.md, "The probe window").
+// Five is the default initial design's size.
+const DefaultProbeWindow = 5
+
 // CandidateFit is how Auto's and Portfolio's candidates fit their
 // hyperparameters (Config.CandidateFit).
 type CandidateFit int
@@ -251,6 +261,15 @@ type Config struct {
 	// CandidateFitAnchored (the others around the last one's lengthscale).
 	// Kernels with one candidate ignore it.
 	CandidateFit CandidateFit
+	// ProbeWindow limits Portfolio's fixed-point probe to its first
+	// ProbeWindow BO steps (step t = n − Init + 1 for n observations and
+	// pending points, as β's): at a later step a proposal of avg's on
+	// Fix(G) competes on the referee's mean like every other. 0 means no
+	// limit (the probe may fire at any step, as before the window);
+	// negative is an error. The front ends use DefaultProbeWindow
+	// (docs/results/soft/README.md, "The probe window"). Other kernels
+	// ignore it.
+	ProbeWindow int
 	// Workers is the number of goroutines for the acquisition optimizer and
 	// kernel assembly; 0 means GOMAXPROCS. Results do not depend on it.
 	Workers int
@@ -295,6 +314,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.CandidateFit != CandidateFitOwn && c.CandidateFit != CandidateFitAnchored {
 		return c, fmt.Errorf("%w: candidate fit %v", ErrBadConfig, c.CandidateFit)
+	}
+	if c.ProbeWindow < 0 || c.ProbeWindow > MaxEvaluations {
+		return c, fmt.Errorf("%w: probe window %d, want 0 (no limit) to %d", ErrBadConfig, c.ProbeWindow, MaxEvaluations)
 	}
 	for _, f := range []struct {
 		name     string

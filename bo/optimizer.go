@@ -947,7 +947,7 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 			win = i
 		}
 	}
-	probe, err := o.fixedPointProbe(props)
+	probe, err := o.fixedPointProbe(props, n)
 	if err != nil {
 		return nil, err
 	}
@@ -981,7 +981,8 @@ const (
 // of the avg candidate when its proposal is on the fixed-point set
 // Fix(G) = {x : gx = x for every g} of the group and no observed, pending
 // or failed point is, and −1 otherwise (also when avg is not a candidate
-// or its fit or proposal failed).
+// or its fit or proposal failed, and at BO steps after
+// Config.ProbeWindow for n observations and pending points).
 //
 // On Fix(G) avg's prior variance k_avg(x, x) peaks, so avg's acquisition
 // proposes there first; an invariant function's optimum often lies there
@@ -995,7 +996,12 @@ const (
 // |G_x|/|G| (≤ ½) at points a lengthscale off it, so the test does not
 // depend on the fit. Cost: one kernel diagonal over the n + pending +
 // failed points (O(|G|·d) each when k_avg is enumerated).
-func (o *Optimizer) fixedPointProbe(props [][]float64) (int, error) {
+func (o *Optimizer) fixedPointProbe(props [][]float64, n int) (int, error) {
+	if w := o.cfg.ProbeWindow; w > 0 {
+		if t, _ := o.beta(n); t > w {
+			return -1, nil
+		}
+	}
 	a := -1
 	for i, ar := range o.arms {
 		if ar.k.Name() == NameAvg && o.armFits[i] != nil && props[i] != nil {
@@ -1010,11 +1016,11 @@ func (o *Optimizer) fixedPointProbe(props [][]float64) (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	n := len(share)
-	if share[n-1] < ProbeShare {
+	last := len(share) - 1
+	if share[last] < ProbeShare {
 		return -1, nil
 	}
-	for _, v := range share[:n-1] {
+	for _, v := range share[:last] {
 		if v >= ProbeShare {
 			return -1, nil
 		}

@@ -119,9 +119,11 @@ type Trace struct {
 	// CandidateFit is Config.CandidateFit ("anchored"); empty for the
 	// default ("own").
 	CandidateFit string `json:"candidate_fit,omitempty"`
-	FixNoise     bool   `json:"fix_noise"`
-	Init         int    `json:"init"`
-	Iters        int    `json:"iters"`
+	// ProbeWindow is Config.ProbeWindow; 0 (omitted) for no limit.
+	ProbeWindow int  `json:"probe_window,omitempty"`
+	FixNoise    bool `json:"fix_noise"`
+	Init        int  `json:"init"`
+	Iters       int  `json:"iters"`
 	// Batch is the number of points asked per round (1: sequential).
 	Batch int `json:"batch"`
 	// Liar is the constant liar's value ("worst"); empty for the default
@@ -397,8 +399,8 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 		Group: group, Shape: c.Kernel.shapeName(), Acquisition: c.Acquisition.Name(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
 		Prior: priorName(c), Landmarks: landmarksOf(c), LandmarkFit: landmarkFitName(c),
-		CandidateFit: candidateFitName(c),
-		Init:         c.Init, Iters: iters, RawSamples: c.RawSamples, Starts: c.Starts,
+		CandidateFit: candidateFitName(c), ProbeWindow: c.ProbeWindow,
+		Init: c.Init, Iters: iters, RawSamples: c.RawSamples, Starts: c.Starts,
 		MaxIter: c.MaxIter, Backend: c.Backend.Name(), NoiseVariance: noise,
 	}
 	if ro.Noise.Kind != NoiseBox {

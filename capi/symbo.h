@@ -158,6 +158,9 @@ int symbo_cross(const char *spec,
  *           (how an auto or portfolio kernel's candidates fit: anchored,
  *           the default, the others around the last candidate's (plus's)
  *           lengthscale; own, each its own search; see perf bo -h),
+ *           "probe_window": W (the BO steps in which a portfolio
+ *           kernel's fixed-point probe may fire: 0 or absent 5,
+ *           negative no limit; see perf bo -h),
  *           "mem_budget": "512MiB" (optional: the memory budget of the
  *           call, or of every call on a handle made from it; see
  *           Conventions).

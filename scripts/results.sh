@@ -87,6 +87,10 @@ run baseline $perf table $rp --out $out/baseline/seeds30-59/sample --force
 run baseline $perf table $rp --mean constant --out $out/baseline/seeds30-59/constant --force
 run baseline $perf table $rp --prior botorch --out $out/baseline/seeds30-59/sample-prior --force
 run baseline $perf table $rp --prior botorch --mean constant --out $out/baseline/seeds30-59/constant-prior --force
+# The base kernel in SingleTaskGP's Matérn-5/2 on both seed sets, paired
+# with its records by docs/results/baseline/pairs.py.
+run baseline go run docs/results/baseline/shape.go -problems Rastrigin5d,Griewank6d,Ackley2d -shapes matern52 -prior botorch -json $out/baseline/matern52-main.json
+run baseline go run docs/results/baseline/shape.go -problems Rastrigin5d,Griewank6d,Ackley2d -shapes matern52 -prior botorch -from 30 -seeds 20 -json $out/baseline/matern52-replication.json
 # The deciding kernels against every single kernel on the defaults suite,
 # front ends' protocol (docs/results/portfolio/README.md; plus and auto
 # are docs/results/defaults').
@@ -141,6 +145,18 @@ run soft-anchored $perf table $fourteen $anch $main --out $out/soft/anchored-mai
 run soft-anchored $perf table $fourteen $anch $rep --out $out/soft/anchored-replication --force
 run soft-anchored $perf table $freshp $anch $main --out $out/soft/anchored-fresh-main --force
 run soft-anchored $perf table $freshp $anch $rep --out $out/soft/anchored-fresh-replication --force
+# The default with its fixed-point probe limited to the first five BO
+# steps (--probe-window 5) on the same problems
+# (docs/results/soft/README.md, "The probe window").
+win="$anch --probe-window 5"
+run soft-window $perf table $fourteen $win $main --out $out/soft/window-main --force
+run soft-window $perf table $fourteen $win $rep --out $out/soft/window-replication --force
+run soft-window $perf table $freshp $win $main --out $out/soft/window-fresh-main --force
+run soft-window $perf table $freshp $win $rep --out $out/soft/window-fresh-replication --force
+# … and, the window having been chosen on seeds 0–49's traces, both
+# rules on the fourteen problems at the held-out seeds 50–69.
+run soft-window $perf table $fourteen $anch --seeds 50:70 --out $out/soft/anchored-heldout --force
+run soft-window $perf table $fourteen $win --seeds 50:70 --out $out/soft/window-heldout --force
 # Scaling2d with the chord between directions as its orbit geometry
 # (docs/results/scalingdir/README.md).
 run scalingdir $perf table --problems Scaling2d,ScalingDir2d --kernels base,plus,max,auto $main --out $out/scalingdir/main --force

@@ -28,7 +28,7 @@ Usage: perf bo --problem P [--d D] --kernel K [--seed S] [--iters 50] [--init 5]
                [--json FILE [--force]] [--checkpoint FILE] [--acq ucb|ei]
                [--beta paper|authors] [--fit own|base] [--prior none|botorch] [--mean sample|constant]
                [--noise box|observed|VARIANCE] [--landmarks M] [--candidate-fit own|anchored]
-               [--backend B] [--workers N] [--mem-budget SIZE]
+               [--probe-window W] [--backend B] [--workers N] [--mem-budget SIZE]
        perf bo --resume FILE [--workers N]
 
 Optimizes benchmark P with a GP using kernel K, in P's direction (the
@@ -54,8 +54,8 @@ the data contradict it; the trace names each step's choice and every
 candidate's evidence); portfolio (auto's candidates each propose their
 own acquisition maximizer, and the proposal with the highest posterior
 mean under auto's choice is evaluated, except once: while no evaluated
-point lies on the group's fixed-point set, avg's proposal there is; the
-trace names the winner, the means and the probe). Both leave avg out over a finite group of more than 256 elements
+point lies on the group's fixed-point set, avg's proposal there is, within
+--probe-window; the trace names the winner, the means and the probe). Both leave avg out over a finite group of more than 256 elements
 on which k_avg has no closed form for the base kernel (it would be
 enumerated); the trace lists the candidates. auto:a+b+… and portfolio:a+b+…
 name other candidates, the last favoured by the prior odds; a+b:c+d favours
@@ -72,6 +72,12 @@ either side, then the bracket and Brent refinement) instead of from
 their own default, random and grid starts: about half their likelihood
 evaluations (bo.CandidateFitAnchored; own, the default, is each its own
 full search).
+
+--probe-window W (for portfolio kernels): the fixed-point probe may fire
+in the first W BO steps only; later, avg's proposal on the fixed-point
+set competes on the referee's mean like every other (bo.Config.ProbeWindow;
+0, the default here, is no limit; perf suggest and the C and Python
+front ends use 5).
 
 --landmarks M caps the exact GP of every kernel: while there are at most M
 observations the GP is exact (for plus and nystrom the design is all of
@@ -353,6 +359,15 @@ func candidateFitNote(name string) string {
 	return ", candidates " + name
 }
 
+// probeWindowNote is ", probe window W" for a Config.ProbeWindow W > 0,
+// else "".
+func probeWindowNote(w int) string {
+	if w <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(", probe window %d", w)
+}
+
 // priorNote is ", prior NAME" for a recorded prior name, "" for none.
 func priorNote(name string) string {
 	if name == "" || name == "none" {
@@ -369,6 +384,7 @@ type protocol struct {
 	acq, beta, fit, prior, backend, liar *string
 	mean, landmarkFit, candidateFit      *string
 	iters, initN, batch, landmarks       *int
+	probeWindow                          *int
 }
 
 // Protocol is the protocol part of a run's settings, as the flags spell
@@ -392,6 +408,8 @@ type Protocol struct {
 	LandmarkFit string `json:"landmark_fit,omitempty"`
 	// CandidateFit is --candidate-fit ("own", the default, omitted).
 	CandidateFit string `json:"candidate_fit,omitempty"`
+	// ProbeWindow is --probe-window (0, no limit, omitted).
+	ProbeWindow int `json:"probe_window,omitempty"`
 }
 
 // noiseFlag adds --noise, the observation noise rule of the runs.
@@ -431,6 +449,7 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		landmarks:    fs.Int("landmarks", 0, fmt.Sprintf("landmark cap `M` of every kernel: the GP is exact up to M observations (for plus and nystrom every observation is in the design), a GP on M landmarks (greedy pivoted Cholesky of the kernel's Gram; k_max's for plus and nystrom) above; 0 means %d, −1 never (always exact)", bo.DefaultLandmarks)),
 		landmarkFit:  landmarkFitFlag(fs),
 		candidateFit: fs.String("candidate-fit", "own", "how auto's and portfolio's candidates fit their hyperparameters: own (each its own full search) or anchored (the last candidate, plus, first; the others search only around its lengthscale: about half their likelihood evaluations)"),
+		probeWindow:  fs.Int("probe-window", 0, "portfolio's fixed-point probe may fire in the first `W` BO steps only; 0 means no limit"),
 	}
 }
 
@@ -451,7 +470,7 @@ func (p *protocol) values() Protocol {
 	if strings.EqualFold(strings.TrimSpace(cf), "own") {
 		cf = ""
 	}
-	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf}
+	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, ProbeWindow: *p.probeWindow}
 }
 
 // landmarkFitFlag adds --landmark-fit, how a GP with landmarks is fitted.
@@ -518,6 +537,10 @@ func (p Protocol) config(workers int, budget int64) (bo.Config, error) {
 			return cfg, badInput("--candidate-fit: %w", err)
 		}
 	}
+	if p.ProbeWindow < 0 || p.ProbeWindow > bo.MaxEvaluations {
+		return cfg, badInput("--probe-window must lie in [0, %d] (0: no limit), got %d", bo.MaxEvaluations, p.ProbeWindow)
+	}
+	cfg.ProbeWindow = p.ProbeWindow
 	if cfg.Backend, err = backendByName(p.Backend); err != nil {
 		return cfg, err
 	}
@@ -531,7 +554,7 @@ func writeBOSummary(w io.Writer, tr *bo.Trace) error {
 	row("problem", fmt.Sprintf("%s (group %s)", tr.Problem, tr.Group))
 	row("kernel", fmt.Sprintf("%s (base %s)", tr.Kernel, tr.Shape))
 	row("seed", tr.Seed)
-	row("protocol", fmt.Sprintf("%s, beta %s, fit %s%s, %d init + %d iterations", tr.Acquisition, tr.Beta, tr.FitMode, priorNote(tr.Prior)+meanNote(tr.Mean)+candidateFitNote(tr.CandidateFit), tr.Init, tr.Iters))
+	row("protocol", fmt.Sprintf("%s, beta %s, fit %s%s, %d init + %d iterations", tr.Acquisition, tr.Beta, tr.FitMode, priorNote(tr.Prior)+meanNote(tr.Mean)+candidateFitNote(tr.CandidateFit)+probeWindowNote(tr.ProbeWindow), tr.Init, tr.Iters))
 	if tr.Landmarks != 0 {
 		row("landmarks", landmarksSummary(tr))
 	}

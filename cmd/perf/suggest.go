@@ -32,6 +32,7 @@ Usage: perf suggest (--problem P [--d D] | --group G --d D --box LO:HI[,LO:HI…
                     [--acq ucb|ei] [--beta paper|authors] [--fit own|base]
                     [--prior none|botorch] [--mean sample|constant] [--liar mean|worst] [--landmarks M]
                     [--landmark-fit default|subset|likelihood|full] [--candidate-fit own|anchored]
+                    [--probe-window W]
                     [--block b] [--matrices FILE] [--coords i,j,…] [--backend B]
 
 Prints the next q points to evaluate as CSV rows (x1,…,xd) on stdout: a
@@ -71,6 +72,10 @@ are observed or pending it returns the next points of the initial design.
                 docs/results/soft) or own: how auto's and portfolio's
                 candidates fit (see 'perf bo -h'); give own to
                 reproduce a perf bo run of a deciding kernel
+--probe-window  W: the default kernel's fixed-point probe may fire in the
+                first W BO steps only: 5 here (docs/results/soft), no
+                limit with 0 (perf bo's default: give 0 to reproduce a
+                perf bo run of a portfolio kernel)
 --kernel K      default portfolio:nystrom+avg:soft+plus here (nystrom,
                 avg, soft and plus each propose; the proposal with the
                 highest posterior mean under the model the evidence
@@ -126,10 +131,19 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	if set["candidate-fit"] {
 		p.CandidateFit = *proto.candidateFit
 	}
+	// --probe-window not given: the front ends' default (5); 0 is no
+	// limit, as in perf bo.
+	probeWindow := 0
+	if set["probe-window"] {
+		if probeWindow = p.ProbeWindow; probeWindow == 0 {
+			probeWindow = -1
+		}
+	}
 	st := frontend.SuggestSettings{
 		Problem: *name, Group: frontend.Group{Group: *group, D: *d, Block: *block, Matrices: *matrices},
 		Kernel: *kern, Base: *base, Seed: *seed, Minimize: *minimize, Init: p.Init,
 		Acq: p.Acq, Beta: p.Beta, Fit: p.Fit, Prior: p.Prior, Mean: p.Mean, Landmarks: p.Landmarks, LandmarkFit: p.LandmarkFit, CandidateFit: p.CandidateFit, Liar: p.Liar,
+		ProbeWindow: probeWindow,
 	}
 	switch {
 	case *name != "" && *group != "":

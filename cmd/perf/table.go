@@ -31,7 +31,7 @@ const tableUsage = `
 Usage: perf table [--seeds N|A:B] [--iters 50] [--init 5] [--out DIR [--force]]
                   [--problems LIST] [--kernels LIST] [--fit own|base] [--prior none|botorch] [--mean sample|constant]
                   [--beta paper|authors] [--acq ucb|ei] [--landmarks M] [--landmark-fit F]
-                  [--candidate-fit own|anchored] [--backend B] [--workers N]
+                  [--candidate-fit own|anchored] [--probe-window W] [--backend B] [--workers N]
                   [--noise box|observed|VARIANCE] [--regret acq|all] [--ablation]
                   [--skip PROBLEM/KERNEL,…] [--mem-budget SIZE]
        perf table --out DIR --resume [--workers N]
@@ -82,7 +82,9 @@ subset|likelihood|full: how the landmark GP is fitted (by default
 likelihood for plus and nystrom, subset for the others).
 --candidate-fit anchored: auto's and portfolio's candidates other than
 the last search their lengthscale around the last one's (see 'perf bo
--h'); own (the default) is each its own search.
+-h'); own (the default) is each its own search. --probe-window W:
+portfolio's fixed-point probe may fire in the first W BO steps only (see
+'perf bo -h'); 0, the default here, is no limit.
 
 Paper-fidelity switches: --noise sets the variance of the observation
 noise (box: 2% of the variance of f over the box, the default; observed:

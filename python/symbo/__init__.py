@@ -313,6 +313,11 @@ class Optimizer:
         around its lengthscale, about half their likelihood evaluations,
         measured level with ``own`` in docs/results/soft) or ``own`` (each
         its own full search).
+    probe_window : int, optional
+        The BO steps in which a ``portfolio`` kernel's fixed-point probe
+        may fire (``perf suggest --probe-window``): 0 or None (default)
+        means 5 (measured in docs/results/soft, "The probe window"), a
+        negative value no limit.
 
     Raises
     ------
@@ -322,7 +327,7 @@ class Optimizer:
 
     def __init__(self, lo, hi, *, group, kernel=DEFAULT_KERNEL, base="rbf", seed=0, minimize=False, init=5,
                  acq=None, beta=None, fit=None, prior=None, block=None, matrices=None, landmarks=None, coords=None,
-                 liar=None, mean=None, candidate_fit=None):
+                 liar=None, mean=None, candidate_fit=None, probe_window=None):
         self._h = None
         self._close_lock = threading.Lock()
         lo = np.atleast_1d(np.asarray(lo, dtype=np.float64))
@@ -338,6 +343,8 @@ class Optimizer:
                 s[k] = v
         if landmarks is not None:
             s["landmarks"] = _int64(landmarks, "landmarks")
+        if probe_window is not None:
+            s["probe_window"] = _int64(probe_window, "probe_window")
         h = ctypes.c_int64()
         _check(_lib.symbo_optimizer_new(_json(s), ctypes.byref(h)))
         self._h = h.value

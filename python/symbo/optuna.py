@@ -196,7 +196,8 @@ _DRAWS = 64
 _ORDER_FREE = frozenset({"none", "signflip", "permutation", "hyperoctahedral", "rotation2d", "scaling", "scalingdir"})
 
 # symbo.Optimizer's options the sampler passes through.
-_OPTIONS = frozenset({"acq", "beta", "fit", "prior", "mean", "liar", "block", "matrices", "landmarks", "candidate_fit"})
+_OPTIONS = frozenset({"acq", "beta", "fit", "prior", "mean", "liar", "block", "matrices", "landmarks", "candidate_fit",
+                      "probe_window"})
 
 
 class FallbackWarning(UserWarning):
@@ -400,7 +401,7 @@ class SymboSampler(BaseSampler):
         Deprecated alias of ``n_startup_trials``.
     **options
         ``acq``, ``beta``, ``fit``, ``prior``, ``mean``, ``liar``, ``block``, ``matrices``,
-        ``landmarks``, ``candidate_fit`` as in :class:`symbo.Optimizer`.
+        ``landmarks``, ``candidate_fit``, ``probe_window`` as in :class:`symbo.Optimizer`.
     """
 
     def __init__(self, *, group, kernel=symbo.DEFAULT_KERNEL, base="rbf", seed=None, n_startup_trials=None, params=None,

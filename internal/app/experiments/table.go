@@ -175,6 +175,8 @@ type Settings struct {
 	// CandidateFit is bo.Config.CandidateFit ("anchored"); empty for the
 	// default ("own").
 	CandidateFit string `json:"candidate_fit,omitempty"`
+	// ProbeWindow is bo.Config.ProbeWindow; 0 (omitted) for no limit.
+	ProbeWindow int `json:"probe_window,omitempty"`
 }
 
 // TableResult is a finished Table: every trace in plan order, the cells,
@@ -227,7 +229,7 @@ func settingsOf(cfg bo.Config, iters, first, seeds, workers int) (Settings, erro
 		cf = cfg.CandidateFit.String()
 	}
 	return Settings{
-		Prior: prior, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf,
+		Prior: prior, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, ProbeWindow: cfg.ProbeWindow,
 		Seeds: seeds, FirstSeed: first, Iters: iters, Init: cfg.Init,
 		Acquisition: acq.Name(), Beta: cfg.Beta.String(), FitMode: cfg.FitMode.String(),
 		Backend: b.Name(), Workers: workers, Landmarks: cfg.Landmarks,

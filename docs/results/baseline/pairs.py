@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""symbo's base kernel against BoTorch's SingleTaskGP, paired by seed, on
+both seed sets (docs/results/baseline.md, "Paired against SingleTaskGP").
+
+Reads the base kernel's committed records with the constant mean and
+BoTorch's priors in the problem's own shape (constant-prior/ and
+seeds30-59/constant-prior/, record.json), the same in Matérn-5/2
+(matern52-main.json and matern52-replication.json, written by
+shape.go -json), and SingleTaskGP's per-seed records of the peers study
+(docs/results/peers/records and peers/replication/records). Every pair
+shares its initial design and noise. Prints, per problem and seed set, the
+means and the paired difference base − SingleTaskGP with its Student t
+interval at the Bonferroni level over a seed set's five comparisons
+(0.05 / 5 two-sided). Standard library only (the t quantile of
+scripts/fixedpoint.py's method, by bisection on the regularized incomplete
+beta function).
+
+    /usr/bin/python3 docs/results/baseline/pairs.py
+    /usr/bin/python3 docs/results/baseline/pairs.py --self-test
+"""
+import glob
+import json
+import math
+import os
+import statistics as st
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+R = os.path.join(HERE, "..")
+PROBLEMS = ["Ackley2d", "Griewank6d", "Rastrigin5d"]
+SETS = [
+    ("main (0–29)", "constant-prior", "matern52-main.json", os.path.join(R, "peers", "records")),
+    ("replication (30–49)", os.path.join("seeds30-59", "constant-prior"), "matern52-replication.json",
+     os.path.join(R, "peers", "replication", "records")),
+]
+OWN_SHAPE = {"Ackley2d": "Matérn-5/2", "Griewank6d": "RBF", "Rastrigin5d": "RBF"}
+LEVEL = 1 - 0.05 / 5
+
+
+def betacf(a, b, x):
+    """Continued fraction of the incomplete beta function (Lentz)."""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1 + num * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + num / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+    return h
+
+
+def betainc(a, b, x):
+    """Regularized incomplete beta I_x(a, b)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    lb = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x)
+    if x < (a + 1) / (a + b + 2):
+        return math.exp(lb) * betacf(a, b, x) / a
+    return 1 - math.exp(lb) * betacf(b, a, 1 - x) / b
+
+
+def t_quantile(p, df):
+    """The p-quantile of Student t with df degrees of freedom (p > 0.5)."""
+    lo, hi = 0.0, 100.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        upper = betainc(df / 2, 0.5, df / (df + mid * mid)) / 2  # P(T > mid)
+        if 1 - upper < p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def paired(a, b, level=LEVEL):
+    """(mean a, mean b, mean of a − b, interval) over the seeds both hold."""
+    seeds = sorted(set(a) & set(b))
+    d = [a[s] - b[s] for s in seeds]
+    m = st.mean(d)
+    h = t_quantile(1 - (1 - level) / 2, len(d) - 1) * st.stdev(d) / math.sqrt(len(d))
+    return st.mean(a[s] for s in seeds), st.mean(b[s] for s in seeds), m, (m - h, m + h), len(d)
+
+
+def stgp(root, problem):
+    out = {}
+    for f in glob.glob(os.path.join(root, problem, "botorch", "*.json")):
+        with open(f) as fh:
+            r = json.load(fh)
+        out[r["seed"]] = r["metric"]
+    return out
+
+
+def base_record(d, problem):
+    with open(os.path.join(HERE, d, "record.json")) as fh:
+        r = json.load(fh)
+    return {x["seed"]: x["metric"] for x in r["runs"] if x["problem"] == problem and x["kernel"] == "base"}
+
+
+def base_matern(name, problem):
+    with open(os.path.join(HERE, name)) as fh:
+        return {x["seed"]: x["metric"] for x in json.load(fh) if x["problem"] == problem}
+
+
+def main():
+    print("| seed set | problem | base's shape | base | SingleTaskGP | base − SingleTaskGP [interval at %.4f] |" % LEVEL)
+    print("|---|---|---|---|---|---|")
+    for name, rec, mat, peers in SETS:
+        for p in PROBLEMS:
+            ref = stgp(peers, p)
+            rows = [(OWN_SHAPE[p] + " (the problem's)", base_record(rec, p))]
+            if OWN_SHAPE[p] != "Matérn-5/2":
+                rows.append(("Matérn-5/2 (SingleTaskGP's)", base_matern(mat, p)))
+            for shape, runs in rows:
+                ma, mb, m, (lo, hi), n = paired(runs, ref)
+                bold = "**" if lo > 0 or hi < 0 else ""
+                print("| %s | %s | %s | %.0f | %.0f | %s%+.0f [%.0f, %.0f]%s (n=%d) |" % (
+                    name, p, shape, ma, mb, bold, m, lo, hi, bold, n))
+
+
+def self_test():
+    # Known quantiles of Student t.
+    for p, df, want in [(0.975, 29, 2.045230), (0.975, 19, 2.093024), (0.99583, 29, 2.830)]:
+        got = t_quantile(p, df)
+        assert abs(got - want) < 2e-3, (p, df, got, want)
+    # A constant shift of 1 with a little spread: the mean difference is 1
+    # and its interval holds it but not 0.
+    a = {s: 10.0 + s + 1 + 0.01 * (-1) ** s for s in range(20)}
+    b = {s: 10.0 + s for s in range(20)}
+    ma, mb, m, (lo, hi), n = paired(a, b)
+    assert n == 20 and abs(m - 1) < 1e-12 and lo < 1 < hi and lo > 0, (m, lo, hi)
+    # Only the seeds both hold are paired.
+    _, _, m, _, n = paired({0: 1.0, 1: 2.0, 2: 5.0}, {1: 1.0, 2: 3.0, 3: 9.0})
+    assert n == 2 and m == 1.5, (n, m)
+    print("self-test: ok")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--self-test"]:
+        self_test()
+    else:
+        main()
