@@ -1,12 +1,15 @@
 package bo
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 )
@@ -491,5 +494,91 @@ func TestAutoLeavesOutEnumeratedAvg(t *testing.T) {
 	}
 	if ev := o.Diagnostics().Evidence; len(ev) != 2 {
 		t.Errorf("evidence %v for candidates nystrom and plus", ev)
+	}
+}
+
+// TestProbeWindow: Config.ProbeWindow limits the fixed-point probe to the
+// first W BO steps (t = n − Init + 1): on TestPortfolioProbe's objective
+// shifted off Fix(G) (its optimum at (2.5, 2.5)), a window reaching the step at which the probe fires without one leaves
+// the run bit for bit as it was, a window one step shorter removes the
+// probe (the steps before it unchanged, and the step itself then won by
+// the means); the trace records the window; a rebuilt optimizer asks the
+// same bits; a negative window or one above MaxEvaluations is
+// ErrBadConfig.
+func TestProbeWindow(t *testing.T) {
+	const d, init, steps, seed = 2, 4, 14, 15
+	g := must(orbit.Hyperoctahedral(d))
+	lo, hi := box(d, 4)
+	f := func(x []float64) float64 {
+		v := 0.0
+		for _, z := range x {
+			z -= 2.5
+			v -= z*z + 0.5*(1-math.Cos(2*math.Pi*z))
+		}
+		return v
+	}
+	run := func(w int) (probes []int, xs [][]float64, o *Optimizer) {
+		o = must(New(lo, hi, Config{Kernel: Portfolio(g, kernel.RBF), Init: init, RawSamples: 128, Starts: 3, Prior: gp.PriorBoTorch, Mean: gp.MeanConstant, ProbeWindow: w}, seed))
+		for i := range steps {
+			x := must(o.Ask())
+			if o.Diagnostics().Probe {
+				probes = append(probes, i)
+			}
+			xs = append(xs, x)
+			if err := o.Tell(x, f(x)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return probes, xs, o
+	}
+	free, xs0, _ := run(0)
+	if len(free) != 1 {
+		t.Fatalf("without a window the probe fired at steps %v, want once", free)
+	}
+	t0 := free[0] - init + 1 // the BO step of the probe
+	if t0 != 5 {
+		// At seed 15 avg proposes Fix(G) at the fifth BO step, the
+		// front ends' window (DefaultProbeWindow).
+		t.Fatalf("the probe fired at BO step %d, want 5", t0)
+	}
+	at, xsAt, _ := run(t0)
+	if !slices.Equal(at, free) {
+		t.Errorf("window %d: probes at %v, want %v", t0, at, free)
+	}
+	for i := range xs0 {
+		if !check.SameBits(xsAt[i], xs0[i]) {
+			t.Fatalf("window %d: step %d asks %v, without a window %v", t0, i, xsAt[i], xs0[i])
+		}
+	}
+	before, xsB, o := run(t0 - 1)
+	if len(before) != 0 {
+		t.Errorf("window %d: probes at %v, want none", t0-1, before)
+	}
+	for i := range free[0] {
+		if !check.SameBits(xsB[i], xs0[i]) {
+			t.Fatalf("window %d: step %d before the probe's asks %v, without a window %v", t0-1, i, xsB[i], xs0[i])
+		}
+	}
+	if check.SameBits(xsB[free[0]], xs0[free[0]]) {
+		t.Errorf("window %d: the probe's step still asks the probe %v", t0-1, xs0[free[0]])
+	}
+	if got := o.Config().ProbeWindow; got != t0-1 {
+		t.Errorf("Config().ProbeWindow = %d, want %d", got, t0-1)
+	}
+	r := must(New(lo, hi, o.Config(), seed))
+	if err := r.Restore(o.History()); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := must(o.Ask()), must(r.Ask()); !slices.Equal(a, b) {
+		t.Errorf("rebuilt optimizer asks %v, the original %v", b, a)
+	}
+	tr := must(runP(must(problem.New("Ackley2d", 0)), "portfolio", Config{ProbeWindow: 3}, 2, 1))
+	if tr.ProbeWindow != 3 {
+		t.Errorf("trace probe_window %d, want 3", tr.ProbeWindow)
+	}
+	for _, w := range []int{-1, MaxEvaluations + 1} {
+		if _, err := New(lo, hi, Config{Kernel: Portfolio(g, kernel.RBF), ProbeWindow: w}, 1); !errors.Is(err, ErrBadConfig) {
+			t.Errorf("ProbeWindow %d: err %v, want ErrBadConfig", w, err)
+		}
 	}
 }

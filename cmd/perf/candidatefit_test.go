@@ -4,14 +4,16 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
 
 // checkTraceFlag runs perf bo (tinyBO, the given kernel) with --flag set
 // and --flag unset: set must appear in the summary as summary and in the
-// --json trace under key as the string set, unset (the default) in
-// neither; --flag bad must be bad input naming the flag.
+// --json trace under key as the string set (the number, when set is an
+// integer), unset (the default) in neither; --flag bad must be bad input
+// naming the flag.
 func checkTraceFlag(t *testing.T, kernel, flag, set, unset, key, summary, bad string) {
 	t.Helper()
 	dir := t.TempDir()
@@ -37,7 +39,11 @@ func checkTraceFlag(t *testing.T, kernel, flag, set, unset, key, summary, bad st
 		if v == unset && ok {
 			t.Errorf("--%s %s: trace records %s", flag, v, raw)
 		}
-		if v == set && string(raw) != `"`+set+`"` {
+		want := strconv.Quote(set)
+		if _, err := strconv.Atoi(set); err == nil {
+			want = set
+		}
+		if v == set && string(raw) != want {
 			t.Errorf("--%s %s: trace records %s", flag, v, raw)
 		}
 	}
@@ -50,4 +56,11 @@ func checkTraceFlag(t *testing.T, kernel, flag, set, unset, key, summary, bad st
 // value is bad input.
 func TestBOCandidateFit(t *testing.T) {
 	checkTraceFlag(t, "portfolio", "candidate-fit", "anchored", "own", "candidate_fit", "candidates anchored", "shared")
+}
+
+// TestBOProbeWindow: --probe-window 3 is recorded in the --json trace and
+// the summary, 0 (the default, no limit) records nothing, and a negative
+// window is bad input.
+func TestBOProbeWindow(t *testing.T) {
+	checkTraceFlag(t, "portfolio", "probe-window", "3", "0", "probe_window", "probe window 3", "-1")
 }

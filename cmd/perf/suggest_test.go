@@ -20,13 +20,15 @@ import (
 // defaults given to perf bo (--prior botorch --mean constant; with no
 // --kernel, suggest's default kernel is frontend.DefaultKernel, the
 // portfolio with soft, its candidates' fits anchored unless
-// --candidate-fit own says otherwise).
+// --candidate-fit own says otherwise, its probe window 5 unless
+// --probe-window says otherwise).
 func TestSuggestReplaysBO(t *testing.T) {
 	for _, c := range []struct{ bo, suggest []string }{
 		{[]string{"--kernel", "plus"}, []string{"--kernel", "plus", "--prior", "none", "--mean", "sample"}},
 		{[]string{"--kernel", "plus", "--prior", "botorch", "--mean", "constant"}, []string{"--kernel", "plus"}},
-		{[]string{"--kernel", frontend.DefaultKernel, "--prior", "botorch", "--mean", "constant", "--candidate-fit", "anchored"}, nil},
-		{[]string{"--kernel", frontend.DefaultKernel, "--prior", "botorch", "--mean", "constant"}, []string{"--candidate-fit", "own"}},
+		{[]string{"--kernel", frontend.DefaultKernel, "--prior", "botorch", "--mean", "constant", "--candidate-fit", "anchored", "--probe-window", "5"}, nil},
+		{[]string{"--kernel", frontend.DefaultKernel, "--prior", "botorch", "--mean", "constant"}, []string{"--candidate-fit", "own", "--probe-window", "0"}},
+		{[]string{"--kernel", frontend.DefaultKernel, "--prior", "botorch", "--mean", "constant", "--candidate-fit", "anchored", "--probe-window", "1"}, []string{"--probe-window", "1"}},
 	} {
 		suggestReplaysBO(t, c.bo, c.suggest)
 	}

@@ -339,3 +339,17 @@ def test_n_startup_trials_and_the_init_alias():
         SymboSampler(group="signflip", init=4, n_startup_trials=5)
     with pytest.raises(TypeError, match="nonsense"):
         SymboSampler(group="signflip", nonsense=1)
+
+
+def test_probe_window_passes_through():
+    """probe_window is one of the options the sampler passes to
+    symbo.Optimizer: 5, the library's default, samples what no option
+    does."""
+    def objective(trial):
+        return sum(trial.suggest_float("x%d" % i, -2, 2) ** 2 for i in range(2))
+
+    default = run(SymboSampler(group="signflip", seed=1, n_startup_trials=4), objective, 7)
+    five = run(SymboSampler(group="signflip", seed=1, n_startup_trials=4, probe_window=5), objective, 7)
+    assert [t.params for t in five.trials] == [t.params for t in default.trials]
+    unlimited = run(SymboSampler(group="signflip", seed=1, n_startup_trials=4, probe_window=-1), objective, 7)
+    assert len(unlimited.trials) == 7

@@ -109,11 +109,11 @@ def f(x):
 def test_optimizer_default_kernel_is_the_soft_portfolio_both_favoured():
     """An Optimizer that names no kernel proposes what
     kernel="portfolio:nystrom+avg:soft+plus" proposes (and the default
-    prior, mean and candidate fit are the library's)."""
+    prior, mean, candidate fit and probe window are the library's)."""
     assert symbo.DEFAULT_KERNEL == "portfolio:nystrom+avg:soft+plus"
     outs = []
     for kw in ({}, {"kernel": "portfolio:nystrom+avg:soft+plus", "prior": "botorch", "mean": "constant",
-                    "candidate_fit": "anchored"}):
+                    "candidate_fit": "anchored", "probe_window": 5}):
         o = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", seed=4, minimize=True, init=3, **kw)
         xs = []
         for _ in range(5):
@@ -145,6 +145,30 @@ def test_optimizer_candidate_fit():
     assert not np.array_equal(anchored, own)
     with pytest.raises(symbo.InvalidInput, match="anchored"):
         symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", candidate_fit="shared")
+
+
+def test_optimizer_probe_window():
+    """probe_window reaches the library: 5 is the default (as 0 is); at
+    seed 4 the portfolio's fixed-point probe (the origin) comes at the
+    seventh BO step without a limit (a negative window), so the default
+    window leaves it out; a window above the library's cap is
+    InvalidInput."""
+    def points(**kw):
+        o = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", seed=4, minimize=True, init=3, **kw)
+        xs = []
+        for _ in range(12):
+            x = o.ask()
+            o.tell(x, f(x))
+            xs.append(x)
+        return np.array(xs)
+
+    default, free = points(), points(probe_window=-1)
+    assert np.array_equal(default, points(probe_window=5))
+    assert np.array_equal(default, points(probe_window=0))
+    assert np.abs(free[9]).max() < 1e-9 and np.abs(default[9]).max() > 1e-3
+    assert np.array_equal(free[:9], default[:9])
+    with pytest.raises(symbo.InvalidInput, match="probe window"):
+        symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", probe_window=1 << 40)
 
 
 def test_optimizer_deterministic_and_pending():

@@ -376,8 +376,8 @@ func TestDefaults(t *testing.T) {
 	if err := Decode([]byte(`{"group":"signflip","d":2,"box":[[-1],[1]],"seed":3}`), &bare); err != nil {
 		t.Fatal(err)
 	}
-	spec := fmt.Sprintf(`{"group":"signflip","d":2,"box":[[-1],[1]],"seed":3,"kernel":%q,"prior":%q,"mean":%q,"candidate_fit":%q}`,
-		DefaultKernel, DefaultPrior, DefaultMean, DefaultCandidateFit)
+	spec := fmt.Sprintf(`{"group":"signflip","d":2,"box":[[-1],[1]],"seed":3,"kernel":%q,"prior":%q,"mean":%q,"candidate_fit":%q,"probe_window":%d}`,
+		DefaultKernel, DefaultPrior, DefaultMean, DefaultCandidateFit, DefaultProbeWindow)
 	if err := Decode([]byte(spec), &named); err != nil {
 		t.Fatal(err)
 	}
@@ -392,9 +392,38 @@ func TestDefaults(t *testing.T) {
 	ca, cb := a.Config(), b.Config()
 	if ca.Kernel.Name() != DefaultKernel || ca.Kernel.Name() != cb.Kernel.Name() || ca.Prior != cb.Prior || ca.Mean != cb.Mean ||
 		ca.Prior != gp.PriorBoTorch || ca.Mean != gp.MeanConstant ||
-		ca.CandidateFit != bo.CandidateFitAnchored || cb.CandidateFit != ca.CandidateFit {
-		t.Errorf("defaults: kernel %s, prior %v, mean %v, candidate fit %v; named: %s, %v, %v, %v",
-			ca.Kernel.Name(), ca.Prior, ca.Mean, ca.CandidateFit, cb.Kernel.Name(), cb.Prior, cb.Mean, cb.CandidateFit)
+		ca.CandidateFit != bo.CandidateFitAnchored || cb.CandidateFit != ca.CandidateFit ||
+		ca.ProbeWindow != 5 || cb.ProbeWindow != ca.ProbeWindow {
+		t.Errorf("defaults: kernel %s, prior %v, mean %v, candidate fit %v, probe window %d; named: %s, %v, %v, %v, %d",
+			ca.Kernel.Name(), ca.Prior, ca.Mean, ca.CandidateFit, ca.ProbeWindow, cb.Kernel.Name(), cb.Prior, cb.Mean, cb.CandidateFit, cb.ProbeWindow)
+	}
+}
+
+// TestSuggestProbeWindow: "probe_window" sets bo.Config.ProbeWindow —
+// absent or 0 DefaultProbeWindow (5), a positive value itself, a
+// negative one no limit (0) — and one above bo.MaxEvaluations is bad
+// input.
+func TestSuggestProbeWindow(t *testing.T) {
+	for in, want := range map[string]int{"": 5, "0": 5, "3": 3, "-1": 0} {
+		var st SuggestSettings
+		data := `{"problem": "Ackley2d"}`
+		if in != "" {
+			data = fmt.Sprintf(`{"problem": "Ackley2d", "probe_window": %s}`, in)
+		}
+		if err := Decode([]byte(data), &st); err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		opt, err := st.Optimizer(nil, 0)
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		if got := opt.Config().ProbeWindow; got != want {
+			t.Errorf("%q: ProbeWindow %d, want %d", in, got, want)
+		}
+	}
+	st := SuggestSettings{Problem: "Ackley2d", ProbeWindow: bo.MaxEvaluations + 1}
+	if _, err := st.Optimizer(nil, 0); err == nil || errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), "probe window") {
+		t.Errorf("probe_window above MaxEvaluations: %v", err)
 	}
 }
 
