@@ -126,18 +126,24 @@ def test_optimizer_default_kernel_is_the_soft_portfolio_both_favoured():
     assert json.loads(o.history_json())["kernel"] == "portfolio:nystrom+avg:soft+plus"
 
 
+def portfolio_points(n, **kw):
+    """The first n points of the default kernel (seed 4, f, init 3) under
+    the settings kw."""
+    o = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", seed=4, minimize=True, init=3, **kw)
+    xs = []
+    for _ in range(n):
+        x = o.ask()
+        o.tell(x, f(x))
+        xs.append(x)
+    return np.array(xs)
+
+
 def test_optimizer_candidate_fit():
     """candidate_fit reaches the library: "anchored" is the default, and
     "own" changes the portfolio's points (deterministically); a bad value
     is InvalidInput."""
     def points(**kw):
-        o = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", seed=4, minimize=True, init=3, **kw)
-        xs = []
-        for _ in range(6):
-            x = o.ask()
-            o.tell(x, f(x))
-            xs.append(x)
-        return np.array(xs)
+        return portfolio_points(6, **kw)
 
     own, default, anchored = points(candidate_fit="own"), points(), points(candidate_fit="anchored")
     assert np.array_equal(anchored, default)
@@ -154,13 +160,7 @@ def test_optimizer_probe_window():
     window leaves it out; a window above the library's cap is
     InvalidInput."""
     def points(**kw):
-        o = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", seed=4, minimize=True, init=3, **kw)
-        xs = []
-        for _ in range(12):
-            x = o.ask()
-            o.tell(x, f(x))
-            xs.append(x)
-        return np.array(xs)
+        return portfolio_points(12, **kw)
 
     default, free = points(), points(probe_window=-1)
     assert np.array_equal(default, points(probe_window=5))

@@ -11,9 +11,7 @@ shape.go -json), and SingleTaskGP's per-seed records of the peers study
 shares its initial design and noise. Prints, per problem and seed set, the
 means and the paired difference base − SingleTaskGP with its Student t
 interval at the Bonferroni level over a seed set's five comparisons
-(0.05 / 5 two-sided). Standard library only (the t quantile of
-scripts/fixedpoint.py's method, by bisection on the regularized incomplete
-beta function).
+(0.05 / 5 two-sided), with scripts/fixedpoint.py's Student t quantile.
 
     /usr/bin/python3 docs/results/baseline/pairs.py
     /usr/bin/python3 docs/results/baseline/pairs.py --self-test
@@ -27,6 +25,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 R = os.path.join(HERE, "..")
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "scripts"))
+from fixedpoint import t_quantile  # noqa: E402
 PROBLEMS = ["Ackley2d", "Griewank6d", "Rastrigin5d"]
 SETS = [
     ("main (0–29)", "constant-prior", "matern52-main.json", os.path.join(R, "peers", "records")),
@@ -35,48 +35,6 @@ SETS = [
 ]
 OWN_SHAPE = {"Ackley2d": "Matérn-5/2", "Griewank6d": "RBF", "Rastrigin5d": "RBF"}
 LEVEL = 1 - 0.05 / 5
-
-
-def betacf(a, b, x):
-    """Continued fraction of the incomplete beta function (Lentz)."""
-    tiny = 1e-300
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
-    d = 1 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 300):
-        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
-            d = 1 + num * d
-            d = 1 / (d if abs(d) > tiny else tiny)
-            c = 1 + num / c
-            c = c if abs(c) > tiny else tiny
-            h *= d * c
-    return h
-
-
-def betainc(a, b, x):
-    """Regularized incomplete beta I_x(a, b)."""
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    lb = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x)
-    if x < (a + 1) / (a + b + 2):
-        return math.exp(lb) * betacf(a, b, x) / a
-    return 1 - math.exp(lb) * betacf(b, a, 1 - x) / b
-
-
-def t_quantile(p, df):
-    """The p-quantile of Student t with df degrees of freedom (p > 0.5)."""
-    lo, hi = 0.0, 100.0
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        upper = betainc(df / 2, 0.5, df / (df + mid * mid)) / 2  # P(T > mid)
-        if 1 - upper < p:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
 
 
 def paired(a, b, level=LEVEL):
