@@ -101,11 +101,11 @@ func ParseLiar(s string) (Liar, error) {
 // DefaultProbeWindow is the fixed-point probe's window (Config.ProbeWindow)
 // of the front ends (perf suggest, the C and Python settings, Optuna's
 // SymboSampler): the probe may fire in the first five BO steps only. Its
-// bet is the prior's (avg's prior variance peaks on Fix(G), so avg
-// proposes there first): in the records where it paid, the probe fired at
-// the first, second or third step, and later firings mostly paid for an
-// optimum off Fix(G) (docs/results/soft/README.md, "The probe window").
-// Five is the default initial design's size.
+// bet is the prior's — avg's prior variance peaks on Fix(G), so avg
+// proposes there first — and a proposal of avg's on Fix(G) that comes
+// later is avg's posterior, not that bet. Where probes fired and what
+// they cost is measured in docs/results/soft/README.md ("The probe
+// window"). Five is the default initial design's size.
 const DefaultProbeWindow = 5
 
 // CandidateFit is how Auto's and Portfolio's candidates fit their
