@@ -494,12 +494,15 @@ func (o *Optimizer) checkPoint(x []float64) error {
 	return nil
 }
 
+// step returns the BO step t = n − Init + 1 (at least 1) of an ask with
+// n observations (and pending points): β's t and the probe window's.
+func (o *Optimizer) step(n int) int {
+	return max(n-o.cfg.Init+1, 1)
+}
+
 // beta returns t and β for n observations.
 func (o *Optimizer) beta(n int) (int, float64) {
-	t := n - o.cfg.Init + 1
-	if t < 1 {
-		t = 1
-	}
+	t := o.step(n)
 	var b float64
 	switch o.cfg.Beta {
 	case BetaAuthors:
@@ -997,10 +1000,8 @@ const (
 // depend on the fit. Cost: one kernel diagonal over the n + pending +
 // failed points (O(|G|·d) each when k_avg is enumerated).
 func (o *Optimizer) fixedPointProbe(props [][]float64, n int) (int, error) {
-	if w := o.cfg.ProbeWindow; w > 0 {
-		if t, _ := o.beta(n); t > w {
-			return -1, nil
-		}
+	if w := o.cfg.ProbeWindow; w > 0 && o.step(n) > w {
+		return -1, nil
 	}
 	a := -1
 	for i, ar := range o.arms {

@@ -45,6 +45,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+from defaults import g, interval  # noqa: E402
 from portfolio import geo_ratio, paired_table, peers, ratio_table, targets  # noqa: E402
 
 R = os.path.join(HERE, "..", "docs", "results")
@@ -164,9 +165,10 @@ def main():
 
 def fresh():
     """The ten fresh problems: each kernel's mean and ratio to the best
-    single kernel, the targets of both rules, their geometric means over
-    the wrong and the right groups, and both favoured − portfolio+soft
-    paired by seed (Bonferroni over the ten)."""
+    single kernel, the targets of the rules, their geometric means over
+    the wrong and the right groups, and each rule against the one before
+    (both favoured − portfolio+soft, anchored − both favoured, window −
+    anchored) paired by seed (Bonferroni over the ten)."""
     problems = FRESH_WRONG + FRESH_RIGHT
     level = 1 - 0.05 / len(problems)
     sets = [load(ds, problems) for ds in FRESH_SETS]
@@ -191,24 +193,16 @@ def fresh():
         print("| %s | %d / %d (%d / %d) | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f |" % (
             SHORT[k], s[0][0], s[1][0], s[0][1], s[1][1], s[0][2], s[1][2], s[0][3], s[1][3], s[0][4], s[1][4]))
     print()
-    print("## %s − %s, the fresh problems, paired by seed\n" % (SHORT[FAV], SHORT[NEW]))
-    print("Intervals at the Bonferroni level over the ten, per seed set; negative: %s is lower (better).\n"
-          % SHORT[FAV])
-    paired_table(sets, FAV, NEW, level, problems, SET_NAMES, show_level=True)
-    print("## %s − %s, the fresh problems, paired by seed\n" % (SHORT[ANCH], SHORT[FAV]))
-    print("Intervals at the Bonferroni level over the ten, per seed set; negative: %s is lower (better).\n"
-          % SHORT[ANCH])
-    paired_table(sets, ANCH, FAV, level, problems, SET_NAMES, show_level=True)
-    print("## %s − %s, the fresh problems, paired by seed\n" % (SHORT[WIN], SHORT[ANCH]))
-    print("Intervals at the Bonferroni level over the ten, per seed set; negative: %s is lower (better).\n"
-          % SHORT[WIN])
-    paired_table(sets, WIN, ANCH, level, problems, SET_NAMES, show_level=True)
+    for a, b in [(FAV, NEW), (ANCH, FAV), (WIN, ANCH)]:
+        print("## %s − %s, the fresh problems, paired by seed\n" % (SHORT[a], SHORT[b]))
+        print("Intervals at the Bonferroni level over the ten, per seed set; negative: %s is lower (better).\n"
+              % SHORT[a])
+        paired_table(sets, a, b, level, problems, SET_NAMES, show_level=True)
 
 
 def heldout():
     """window − anchored paired by seed on the held-out seeds 50–69 of the
     fourteen problems (Bonferroni over the fourteen)."""
-    from defaults import g, interval
     problems = TEN + FOUR
     level = 1 - 0.05 / len(problems)
     data = load(HELDOUT, problems)
