@@ -29,20 +29,33 @@ endif
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 
 ## test: vet, pure-Go tests (CGO_ENABLED=0, GOMAXPROCS 1 and 4), -race on the
-## parallel packages, and the openblas backend's tests.
-test: vet test-gonum test-race test-noasm test-openblas test-capi test-python
+## parallel packages, the generic SIMD paths, the openblas backend, the C
+## ABI and the Python package. A leg that fails does not stop the others
+## (make -k): make test fails at the end, after running every leg.
+##
+## The expensive suites (kernel's conformance tables) run at full depth in
+## the GOMAXPROCS 1 leg and on a quarter each in the four other
+## configurations, which together cover every case once more
+## (SYMBO_TEST_SAMPLE, internal/testdepth). Every go test has a -timeout
+## sized for a loaded 2-core machine (TEST_TIMEOUT, RACE_TIMEOUT).
+TEST_LEGS    := vet test-gonum test-race test-noasm test-openblas test-capi test-python
+TEST_TIMEOUT ?= 15m
+RACE_TIMEOUT ?= 25m
+test:
+	@$(MAKE) --no-print-directory -k $(TEST_LEGS) || { echo "make test: FAILED — a leg above failed (the others ran)" >&2; exit 1; }
 
 test-gonum:
-	CGO_ENABLED=0 $(GO) test -short -count=1 -cpu 1,4 $(PKGS)
+	CGO_ENABLED=0 $(GO) test -short -count=1 -timeout $(TEST_TIMEOUT) -cpu 1 $(PKGS)
+	CGO_ENABLED=0 SYMBO_TEST_SAMPLE=0/4 $(GO) test -short -count=1 -timeout $(TEST_TIMEOUT) -cpu 4 $(PKGS)
 
 test-race:
-	$(GO) test -short -count=1 -race ./kernel/... ./orbit/... ./linalg/... ./internal/... ./gp/... ./bo/... ./bench/... ./cmd/... ./capi/...
+	SYMBO_TEST_SAMPLE=1/4 $(GO) test -short -count=1 -timeout $(RACE_TIMEOUT) -race ./kernel/... ./orbit/... ./linalg/... ./internal/... ./gp/... ./bo/... ./bench/... ./cmd/... ./capi/...
 
 ## test-capi: the C ABI — builds libsymbo (-buildmode=c-shared), compiles a
 ## C program against capi/symbo.h with gcc and checks its results against
 ## the Go API to the bit, from several threads.
 test-capi:
-	$(GO) test -count=1 ./capi/
+	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./capi/
 
 ## python: builds libsymbo into the Python package (python/symbo).
 python:
@@ -78,7 +91,7 @@ field: python
 test-long:
 	CGO_ENABLED=0 $(GO) test -count=1 -timeout 30m $(PKGS)
 ifeq ($(HAVE_LAPACKE),1)
-	$(GO) test -count=1 -timeout 30m -tags openblas ./linalg/... ./kernel/...
+	SYMBO_TEST_SAMPLE=3/4 $(GO) test -count=1 -timeout 30m -tags openblas ./linalg/... ./kernel/...
 endif
 
 ## check-generated: generated files (go generate: the AVX-512 permanent
@@ -97,11 +110,11 @@ fuzz:
 
 ## test-noasm: the generic (non-SIMD) paths of every package that has them.
 test-noasm:
-	$(GO) test -short -count=1 -tags noasm ./internal/f64/... ./kernel/... ./linalg/...
+	SYMBO_TEST_SAMPLE=2/4 $(GO) test -short -count=1 -timeout $(TEST_TIMEOUT) -tags noasm ./internal/f64/... ./kernel/... ./linalg/...
 
 test-openblas:
 ifeq ($(HAVE_LAPACKE),1)
-	$(GO) test -short -count=1 -tags openblas ./linalg/... ./kernel/... ./cmd/...
+	SYMBO_TEST_SAMPLE=3/4 $(GO) test -short -count=1 -timeout $(TEST_TIMEOUT) -tags openblas ./linalg/... ./kernel/... ./cmd/...
 else
 ifeq ($(REQUIRE_OPENBLAS),1)
 	@echo "lapacke.h not found: install libopenblas-dev liblapacke-dev" >&2; exit 1
@@ -158,14 +171,18 @@ results:
 ## its replication), drawn by the same seed: the others rerun their spot
 ## draw only. CHECK_SEED_ORDER=cheapest (CI) reruns a cell's CHECK_SEEDS
 ## runs of least recorded time instead of its first seeds.
+## CHECK_MAX_SECONDS=S (CI: 240) reruns only a sample of all that, drawn
+## by the same seed, whose recorded run time fits in S seconds of the
+## workers' time: successive commits rotate through the planned runs.
 CHECK_CELLS ?= 2
 CHECK_SEEDS ?= 0
 CHECK_SPOT ?= 0
 CHECK_ROTATE ?= 0
 CHECK_SEED_ORDER ?= first
+CHECK_MAX_SECONDS ?= 0
 CHECK_SPOT_SEED ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 results-check:
-	$(GO) run ./cmd/perf check --dir docs/results --cells $(CHECK_CELLS) --seeds $(CHECK_SEEDS) --spot $(CHECK_SPOT) --spot-seed $(CHECK_SPOT_SEED) --seed-order $(CHECK_SEED_ORDER) $(if $(filter 1,$(CHECK_ROTATE)),--rotate)
+	$(GO) run ./cmd/perf check --dir docs/results --cells $(CHECK_CELLS) --seeds $(CHECK_SEEDS) --spot $(CHECK_SPOT) --spot-seed $(CHECK_SPOT_SEED) --seed-order $(CHECK_SEED_ORDER) --max-seconds $(CHECK_MAX_SECONDS) $(if $(filter 1,$(CHECK_ROTATE)),--rotate)
 
 ## golden: regenerate testdata/golden with the independent reference.
 golden:

@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/symbo/symbo/internal/testdepth"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/kernel/kerneltest"
 	"github.com/symbo/symbo/orbit"
@@ -39,6 +40,7 @@ func testGroups(t testing.TB) []orbit.Group {
 var shapes = []kernel.Shape{kernel.RBF, kernel.Matern12, kernel.Matern32, kernel.Matern52}
 
 func TestConformance(t *testing.T) {
+	i := -1 // the case's index, for testdepth's sample
 	for _, g := range testGroups(t) {
 		for _, s := range shapes {
 			p := kernel.Params{Shape: s, Variance: 1.7, Lengthscale: 0.9}
@@ -46,6 +48,9 @@ func TestConformance(t *testing.T) {
 				p.Lengthscale = 3
 			}
 			for _, method := range []kernel.Method{kernel.Auto, kernel.Enumerate} {
+				if i++; !testdepth.Keep(t, i) {
+					continue
+				}
 				name := fmt.Sprintf("group=%s/base=%s/method=%s", g.Name(), s, method)
 				o := kernel.Options{Method: method}
 				_, dir := g.(*orbit.ScalingDirGroup)

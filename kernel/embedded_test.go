@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/symbo/symbo/internal/testdepth"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/kernel/kerneltest"
 	"github.com/symbo/symbo/orbit"
@@ -49,6 +50,7 @@ func embeddedTestGroups(t testing.TB) []orbit.Group {
 // the default path (for RBF avg: the product over the inner group's own
 // path) and by enumerating (discretizing) the whole group.
 func TestConformanceEmbedded(t *testing.T) {
+	i := -1 // the case's index, for testdepth's sample
 	for _, g := range embeddedTestGroups(t) {
 		inner, _ := g.(orbit.Embedded).Inner()
 		for _, s := range shapes {
@@ -57,6 +59,9 @@ func TestConformanceEmbedded(t *testing.T) {
 				p.Lengthscale = 3
 			}
 			for _, method := range []kernel.Method{kernel.Auto, kernel.Enumerate} {
+				if i++; !testdepth.Keep(t, i) {
+					continue
+				}
 				name := fmt.Sprintf("group=%s/base=%s/method=%s", g.Name(), s, method)
 				o := kernel.Options{Method: method}
 				t.Run(name+"/kernel=avg", func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/symbo/symbo/internal/testdepth"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
@@ -83,6 +84,7 @@ func gram(t *testing.T, k kernel.Kernel, rows [][]float64) *mat.SymDense {
 // 1 instead of 0.535 for 1e8-scale rows; Matérn k_avg(x, x) = 0.1667
 // instead of 0.0739); the guard recomputes such pairs exactly.
 func TestEnumeratedCancellation(t *testing.T) {
+	testdepth.Once(t)
 	g3, _ := orbit.Hyperoctahedral(3)
 	g5, _ := orbit.Hyperoctahedral(5)
 	pts := map[orbit.Finite][][]float64{
@@ -187,6 +189,7 @@ func TestExtremeLengthscaleAndDistance(t *testing.T) {
 // TestClosedAvgHugeVariance: closed k_avg (RBF, hyperoctahedral) with
 // variance 1e308 gave +Inf where enumeration gives 7.19e307; avgnorm NaN.
 func TestClosedAvgHugeVariance(t *testing.T) {
+	testdepth.Once(t)
 	for _, d := range []int{2, 3, 5, 7} {
 		g, _ := orbit.Hyperoctahedral(d)
 		rows := [][]float64{make([]float64, d), make([]float64, d), make([]float64, d)}

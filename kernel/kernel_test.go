@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/symbo/symbo/internal/testdepth"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/kernel/kerneltest"
 	"github.com/symbo/symbo/orbit"
@@ -276,6 +277,7 @@ func TestRotationClosedForms(t *testing.T) {
 // Matérn k_avg over SO(2) against a 2¹⁶-node rule; the bounds are the
 // ones documented in doc.go.
 func TestRotationQuadrature(t *testing.T) {
+	testdepth.Once(t)
 	skipSerialUnderRace(t)
 	g, _ := orbit.Rotation2D()
 	bound := map[kernel.Shape]float64{kernel.Matern12: 2e-4, kernel.Matern32: 2e-6, kernel.Matern52: 5e-8}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/symbo/symbo/internal/testdepth"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/integrate/quad"
@@ -168,6 +169,7 @@ func scalingExactCases(rng *rand.Rand, lo, hi []float64, n int) [][2][]float64 {
 // the independent reference within 1e−12 relative, for every shape, from
 // tiny to huge lengthscales (valueTol).
 func TestScalingExactValues(t *testing.T) {
+	testdepth.Once(t)
 	skipSerialUnderRace(t)
 	boxes := []struct{ lo, hi []float64 }{
 		{[]float64{0.1, 0.1}, []float64{10, 10}},
@@ -244,6 +246,7 @@ func valueTol(g *orbit.ScalingGroup, p kernel.Params, x, y []float64) float64 {
 // Matérn-5/2, the quadrature route, ≤ 1.5e−13 at ℓ = 2 including the
 // diagonal, where the rule itself converges only algebraically).
 func TestScalingExactMatchesGauss1024(t *testing.T) {
+	testdepth.Once(t)
 	skipSerialUnderRace(t)
 	lo, hi := []float64{0.1, 0.1}, []float64{10, 10}
 	g, _ := orbit.Scaling(lo, hi)

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/symbo/symbo/internal/testdepth"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
@@ -85,6 +86,7 @@ func tsScalingAvg(shape kernel.Shape, ell float64, lo, hi, x, y []float64) (v fl
 // default) to the tanh-sinh reference within 1e−12 relative on random
 // pairs of Scaling2d's box and a 3-d box, every shape, ℓ from 0.3 to 20.
 func TestScalingExactTanhSinh(t *testing.T) {
+	testdepth.Once(t)
 	boxes := []struct{ lo, hi []float64 }{
 		{[]float64{0.1, 0.1}, []float64{10, 10}},
 		{[]float64{0.1, 0.2, 0.3}, []float64{10, 5, 9}},

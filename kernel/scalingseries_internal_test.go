@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/symbo/symbo/internal/testdepth"
 	"gonum.org/v1/gonum/integrate/quad"
 )
 
@@ -24,6 +25,7 @@ func refMoment(n int, a1, a2 float64) float64 {
 // TestRadialMoments holds radialMomentsTo to refMoment over orbits long
 // and short, near the origin and far from it, for every n kept.
 func TestRadialMoments(t *testing.T) {
+	testdepth.Once(t)
 	rng := rand.New(rand.NewPCG(3, 1))
 	type orb struct{ a1, a2 float64 }
 	cases := []orb{{0.01, 1}, {0.1, 10}, {1, 2}, {5, 30}, {20, 37}, {0.5, 0.6}, {3, 3.3}, {30, 30.5}, {36, 37}, {1e-3, 1e-1}, {2, 2.0001},

@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -31,7 +32,7 @@ func init() {
 const checkUsage = `
 Usage: perf check --dir DIR[,DIR…] [--cells 2] [--seeds 0] [--workers N]
                   [--spot 0 [--spot-seed S] [--spot-max 5]] [--rotate]
-                  [--seed-order first|cheapest]
+                  [--seed-order first|cheapest] [--max-seconds 0]
 
 Reruns cells of the results in each DIR (or, for a DIR without one, in
 every directory below it that has one) — written by perf table, perf
@@ -57,6 +58,15 @@ the family's settings, reruns its cheapest cells; the others rerun only
 their --spot draw, and their line names the member that stood in. The
 same code paths and settings are checked at a fraction of the cost, and
 successive --spot-seeds rotate through the members.
+
+--max-seconds S: when the runs planned above would take more than S
+seconds of --workers' time by their recorded times, only a sample of
+them reruns: the records in an order drawn by --spot-seed, a run of each
+in turn (its runs in a drawn order too), as long as the sum of the
+chosen runs' recorded times stays within S × workers. Each record's line
+says how many of its planned runs were left for another --spot-seed, so
+successive seeds rotate through all of them; 0 (the default) means no
+limit.
 
 The runs of every record share one pool of --workers goroutines, the
 longest recorded first; each record's line comes on stdout, in --dir's
@@ -190,8 +200,12 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	spotMax := fs.Float64("spot-max", 5, "largest recorded run time, in seconds, a --spot draw may pick")
 	rotate := fs.Bool("rotate", false, "rerun the cells of one member per family of records with the same settings and cells, drawn by --spot-seed")
 	seedOrder := fs.String("seed-order", "first", "which --seeds of a cell rerun: first (the smallest seeds) or cheapest (the least recorded run time)")
+	maxSeconds := fs.Float64("max-seconds", 0, "rerun a sample of the planned runs whose recorded time fits in this many seconds of the workers' time (0: no limit)")
 	if err := fs.parse(args); err != nil {
 		return err
+	}
+	if !(*maxSeconds >= 0) || math.IsInf(*maxSeconds, 0) {
+		return badInput("--max-seconds must be a finite number of seconds ≥ 0")
 	}
 	if *cells < 1 || *seeds < 0 || *workers < 0 || *spot < 0 {
 		return badInput("--cells must be ≥ 1, --seeds, --workers and --spot ≥ 0")
@@ -224,6 +238,13 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		plans[i].standIn = stand[i]
+	}
+	if *maxSeconds > 0 {
+		w := *workers
+		if w == 0 {
+			w = runtime.GOMAXPROCS(0)
+		}
+		sampleWithin(plans, *maxSeconds*float64(w), *spotSeed)
 	}
 	failures, err := runChecks(plans, *workers, stdout, stderr)
 	if err != nil {
@@ -374,6 +395,63 @@ type checkPlan struct {
 	names    []string
 	failures []string
 	standIn  string // --rotate: the member of the record's family that reruns its cells
+	left     int    // --max-seconds: planned runs left for another --spot-seed
+}
+
+// sampleWithin keeps, of the plans' runs, a sample whose recorded times
+// sum to at most budget seconds: the plans in an order drawn by seed, a
+// run of each in turn (each plan's runs in a drawn order), a run kept
+// when it still fits, until no plan has a run left to try. Each plan
+// keeps its kept runs in their planned order and counts the others in
+// left. When every run fits, nothing changes.
+func sampleWithin(plans []checkPlan, budget float64, seed uint64) {
+	total := 0.0
+	for _, p := range plans {
+		for _, w := range p.want {
+			total += w.Seconds
+		}
+	}
+	if total <= budget {
+		return
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x6d61782d73656373)) // "max-secs"
+	order := rng.Perm(len(plans))
+	queue := make([][]int, len(plans)) // each plan's runs in drawn order
+	keep := make([][]bool, len(plans))
+	for j, p := range plans {
+		queue[j] = rng.Perm(len(p.want))
+		keep[j] = make([]bool, len(p.want))
+	}
+	used := 0.0
+	for more := true; more; {
+		more = false
+		for _, j := range order {
+			if len(queue[j]) == 0 {
+				continue
+			}
+			more = true
+			k := queue[j][0]
+			queue[j] = queue[j][1:]
+			if s := plans[j].want[k].Seconds; used+s <= budget {
+				used += s
+				keep[j][k] = true
+			}
+		}
+	}
+	for j := range plans {
+		p := &plans[j]
+		var runs []experiments.Run[*bo.Trace]
+		var want []runRecord
+		for k, ok := range keep[j] {
+			if ok {
+				runs = append(runs, p.runs[k])
+				want = append(want, p.want[k])
+			} else {
+				p.left++
+			}
+		}
+		p.runs, p.want = runs, want
+	}
 }
 
 // planCheck plans the rerun of the first seeds seeds (0: all; with
@@ -519,7 +597,10 @@ func runChecks(plans []checkPlan, workers int, stdout, stderr io.Writer) ([]stri
 			if p.standIn != "" {
 				stood = fmt.Sprintf("; its cells: %s reruns its family's (--rotate)", p.standIn)
 			}
-			if len(p.want) == 0 && p.standIn != "" {
+			if p.left > 0 {
+				stood += fmt.Sprintf("; %d planned runs left for another --spot-seed (--max-seconds)", p.left)
+			}
+			if len(p.want) == 0 {
 				fmt.Fprintf(stdout, "%s (commit %s): no runs rerun%s\n", p.dir, shortRev(p.rec.Revision), stood)
 				continue
 			}

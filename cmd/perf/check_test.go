@@ -8,6 +8,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/internal/app/experiments"
 )
 
 // TestCheck: perf check reruns the cheapest cells of a table written by
@@ -274,4 +277,66 @@ func TestCheckLandmarks(t *testing.T) {
 	if code, _, _ := runCLI(t, "check", "--dir", out); code != exitFailure {
 		t.Errorf("check without the landmarks: exit %d, want %d", code, exitFailure)
 	}
+}
+
+// TestCheckMaxSeconds: --max-seconds keeps a sample of the planned runs
+// whose recorded times fit in the budget, drawn by the seed (the same
+// seed, the same sample; other seeds, other samples, which together
+// reach every run), counts the others in each plan's line, and changes
+// nothing when everything fits.
+func TestCheckMaxSeconds(t *testing.T) {
+	secs := [][]float64{{1, 2, 3, 4}, {10}, {0.5, 0.5, 0.5}, {7, 1}}
+	plans := func() []checkPlan {
+		ps := make([]checkPlan, len(secs))
+		for j, ss := range secs {
+			for k, s := range ss {
+				ps[j].want = append(ps[j].want, runRecord{Seed: uint64(10*j + k), Seconds: s})
+				ps[j].runs = append(ps[j].runs, experiments.Run[*bo.Trace]{Label: fmt.Sprint(10*j + k)})
+			}
+		}
+		return ps
+	}
+	kept := func(ps []checkPlan) (seeds []uint64, used float64, left int) {
+		for _, p := range ps {
+			if len(p.runs) != len(p.want) {
+				t.Fatalf("runs %d, want %d", len(p.runs), len(p.want))
+			}
+			for k, w := range p.want {
+				if p.runs[k].Label != fmt.Sprint(w.Seed) {
+					t.Fatalf("run %q paired with recorded seed %d", p.runs[k].Label, w.Seed)
+				}
+				seeds = append(seeds, w.Seed)
+				used += w.Seconds
+			}
+			left += p.left
+		}
+		return seeds, used, left
+	}
+	all := plans()
+	sampleWithin(all, 100, 1)
+	if s, _, left := kept(all); len(s) != 10 || left != 0 {
+		t.Fatalf("within the budget: kept %v, left %d", s, left)
+	}
+	seen := map[uint64]bool{}
+	for seed := range uint64(40) {
+		a, b := plans(), plans()
+		sampleWithin(a, 8, seed)
+		sampleWithin(b, 8, seed)
+		sa, used, left := kept(a)
+		sb, _, _ := kept(b)
+		if fmt.Sprint(sa) != fmt.Sprint(sb) {
+			t.Fatalf("seed %d: %v then %v", seed, sa, sb)
+		}
+		if used > 8 || len(sa) == 0 || len(sa)+left != 10 {
+			t.Fatalf("seed %d: kept %v (%.1f s of 8), left %d", seed, sa, used, left)
+		}
+		for _, s := range sa {
+			seen[s] = true
+		}
+	}
+	if len(seen) != 9 || seen[10] { // the 10 s run never fits in 8 s
+		t.Errorf("forty seeds reached %v, want every run but the 10 s one", seen)
+	}
+	code, stdout, stderr := runCLI(t, "check", "--dir", t.TempDir(), "--max-seconds", "-1")
+	checkOneLineError(t, code, stdout, stderr, "perf check: ", "--max-seconds")
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/symbo/symbo/internal/testdepth"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -58,6 +59,7 @@ func TestFigureBadInput(t *testing.T) {
 }
 
 func TestFigureWrites(t *testing.T) {
+	testdepth.Once(t)
 	dir := filepath.Join(t.TempDir(), "new", "figs")
 	args := []string{"figure", "--name", "ackley,radial", "--grid", "7", "--seed", "2", "--out", dir}
 	code, stdout, stderr := runCLI(t, args...)

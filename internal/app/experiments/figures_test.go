@@ -13,6 +13,7 @@ import (
 
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/internal/testdepth"
 )
 
 // The tests below recompute the figures' values by hand (closed forms,
@@ -304,6 +305,7 @@ func TestWLANFigure(t *testing.T) {
 }
 
 func TestFigureRender(t *testing.T) {
+	testdepth.Once(t)
 	r, err := Radial(FigureOptions{Grid: 9})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/symbo/symbo/internal/testdepth"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -238,6 +239,7 @@ func TestSpectrumDeterministic(t *testing.T) {
 // k_plus on S and k_b on S' have close slopes, and k_avg's decays at
 // least as fast as k_plus's — and every panel has four fitted slopes.
 func TestSpectrumClaims(t *testing.T) {
+	testdepth.Once(t)
 	res, err := Spectrum(SpectrumOptions{Groups: []orbit.Group{hyperoctahedral(t, 2)}, N: 400, Backend: linalg.Gonum()})
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,98 @@
+// Package testdepth decides how much of an expensive test suite one test
+// process runs. `make test` runs each configuration of the same tests
+// (GOMAXPROCS 1 and 4, -race, -tags noasm, -tags openblas); an expensive
+// suite — a conformance table over every group, shape and method — runs
+// at full depth in one of them and on a sample in the others, the samples
+// of the other configurations together covering every case once more.
+//
+// The sample is named by the environment variable SYMBO_TEST_SAMPLE,
+// "k/m" with 0 ≤ k < m: a process keeps the cases whose index i (their
+// order in the suite's table) has i mod m = k. Unset or empty, every case
+// runs (full depth: what `go test` does by default and what `make
+// test-long` runs). A malformed value fails the test that asks, so a typo
+// in the Makefile cannot silently skip a suite.
+//
+// Once does the same for a single expensive test, by its name.
+//
+// Only tests read it; it is read once per process.
+package testdepth
+
+import (
+	"fmt"
+	"hash/fnv"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Var is the environment variable that names the sample.
+const Var = "SYMBO_TEST_SAMPLE"
+
+// part is the sample k/m: the cases i with i mod m = k.
+type part struct{ k, m int }
+
+func (p part) keep(i int) bool { return i%p.m == p.k }
+
+var sample = sync.OnceValues(func() (part, error) { return parse(os.Getenv(Var)) })
+
+func parse(s string) (part, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return part{0, 1}, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	k, errK := strconv.Atoi(a)
+	m, errM := strconv.Atoi(b)
+	if !ok || errK != nil || errM != nil || m < 1 || k < 0 || k >= m {
+		return part{}, fmt.Errorf("testdepth: %s=%q, want k/m with 0 ≤ k < m", Var, s)
+	}
+	return part{k, m}, nil
+}
+
+// Keep reports whether the case of index i runs in this process: always
+// at full depth, one case in m in a sample. It fails t on a malformed
+// SYMBO_TEST_SAMPLE.
+func Keep(t testing.TB, i int) bool {
+	t.Helper()
+	p, err := sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.keep(i)
+}
+
+// Once skips t unless this process runs at full depth or t's name falls
+// in its sample (the name's FNV-1a hash mod m = k): an expensive test
+// that is not a table then runs in exactly one of the sampled
+// configurations besides the full one. Call it first in the test.
+func Once(t testing.TB) {
+	t.Helper()
+	p, err := sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.keepName(t.Name()) {
+		t.Skipf("expensive: runs at full depth and in sample %d/%d (%s=%d/%d here)", nameHash(t.Name())%uint64(p.m), p.m, Var, p.k, p.m)
+	}
+}
+
+func nameHash(name string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return h.Sum64()
+}
+
+func (p part) keepName(name string) bool { return nameHash(name)%uint64(p.m) == uint64(p.k) }
+
+// Full reports whether this process runs at full depth (no sample). It
+// fails t on a malformed SYMBO_TEST_SAMPLE.
+func Full(t testing.TB) bool {
+	t.Helper()
+	p, err := sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.m == 1
+}
