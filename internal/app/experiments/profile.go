@@ -348,6 +348,16 @@ type profiler struct {
 	rows  []ProfileRow
 	last  map[string][]measured // key → its measurements, ascending in n
 	ref   [3]*mat.Dense         // the BO steps' reference Dgemm operands (stepReference)
+	now   func() time.Duration  // the clock of every timing (nil: the real one; timing.now)
+}
+
+// timeMedian is the package's timeMedian on p's clock.
+func (p *profiler) timeMedian(maxReps int, f func() error) (float64, error) {
+	med, _, err := timeRounds(timing{minTime: p.o.MinTime, minReps: minReps, maxReps: maxReps, slow: slowRep, now: p.now}, f)
+	if err != nil {
+		return 0, err
+	}
+	return med[0], nil
 }
 
 // profPhase describes one row to time at n.
@@ -402,7 +412,7 @@ func (p *profiler) run(ph profPhase, n int) error {
 	}
 	f, err := ph.setup(n)
 	if err == nil {
-		rule := timing{minTime: p.o.MinTime, minReps: minReps, maxReps: p.o.MaxReps, slow: slowRep}
+		rule := timing{minTime: p.o.MinTime, minReps: minReps, maxReps: p.o.MaxReps, slow: slowRep, now: p.now}
 		if ph.repeat {
 			rule.slow = 0
 		}
@@ -441,7 +451,7 @@ func (p *profiler) probe(ph profPhase, n int) []measured {
 	h := p.last[key]
 	if len(h) == 0 && n > 64 {
 		if f, err := ph.setup(32); err == nil {
-			if s, _, err := timeMedian(p.o.MinTime, 5, f); err == nil {
+			if s, err := p.timeMedian(5, f); err == nil {
 				h = append(h, measured{32, s})
 			}
 		}
@@ -461,7 +471,7 @@ func (p *profiler) probe(ph profPhase, n int) []measured {
 		if err != nil {
 			break
 		}
-		s, _, err := timeMedian(p.o.MinTime, 5, f)
+		s, err := p.timeMedian(5, f)
 		if err != nil {
 			break
 		}

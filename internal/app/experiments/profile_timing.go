@@ -55,6 +55,11 @@ type timing struct {
 	// slow > 0: a warm-up round that took slow or longer is the only
 	// measurement.
 	slow time.Duration
+	// now, if not nil, is the clock (time elapsed since any fixed
+	// instant); nil is the real monotonic clock. Tests pass a clock that
+	// the timed functions advance, to test what is done with the times
+	// without timing anything.
+	now func() time.Duration
 }
 
 // timeRounds is the package's one timing loop. A round runs fs in order,
@@ -63,15 +68,20 @@ type timing struct {
 // caches) comes first; then rounds are repeated by the rule r. It returns
 // the median time of each f in seconds and the number of timed rounds.
 func timeRounds(r timing, fs ...func() error) ([]float64, int, error) {
+	now := r.now
+	if now == nil {
+		start := time.Now()
+		now = func() time.Duration { return time.Since(start) }
+	}
 	times := make([][]float64, len(fs))
 	round := func() (time.Duration, error) {
 		var total time.Duration
 		for i, f := range fs {
-			t := time.Now()
+			t := now()
 			if err := f(); err != nil {
 				return 0, err
 			}
-			d := time.Since(t)
+			d := now() - t
 			total += d
 			times[i] = append(times[i], d.Seconds())
 		}
