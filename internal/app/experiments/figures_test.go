@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/internal/testdepth"
+	"gonum.org/v1/plot"
 )
 
 // The tests below recompute the figures' values by hand (closed forms,
@@ -346,5 +348,40 @@ func TestFigureOptions(t *testing.T) {
 		if _, err := Radial(o); !errors.Is(err, ErrBadOptions) {
 			t.Errorf("%+v: error %v, want ErrBadOptions", o, err)
 		}
+	}
+}
+
+// TestPlainTicks: linear axes label their major ticks at gonum's default
+// values in the shortest decimal form of each ("12500", "0.25"), where
+// gonum's default printed a fixed precision ("12500.00"; it does on
+// some of these ranges, so the test tells the two apart).
+func TestPlainTicks(t *testing.T) {
+	padded := 0
+	for _, r := range [][2]float64{{0, 13000}, {300, 12600}, {0, 1}, {0.1, 0.9}, {-23.2, -22.5}, {1e-6, 9e-6}, {2e7, 9e7}, {-1, 1}} {
+		def := plot.DefaultTicks{}.Ticks(r[0], r[1])
+		got := plainTicks{}.Ticks(r[0], r[1])
+		if len(got) != len(def) {
+			t.Fatalf("%v: %d ticks, default %d", r, len(got), len(def))
+		}
+		for i, tk := range got {
+			if tk.Value != def[i].Value || (tk.Label == "") != (def[i].Label == "") {
+				t.Errorf("%v: tick %d is %+v, default %+v", r, i, tk, def[i])
+			}
+			if tk.Label == "" {
+				continue
+			}
+			if v, err := strconv.ParseFloat(tk.Label, 64); err != nil || math.Abs(v-tk.Value) > 1e-9*math.Abs(tk.Value) {
+				t.Errorf("%v: label %q for %v", r, tk.Label, tk.Value)
+			}
+			if m, _, _ := strings.Cut(tk.Label, "e"); strings.Contains(m, ".") && strings.HasSuffix(m, "0") {
+				t.Errorf("%v: label %q has trailing zeros", r, tk.Label)
+			}
+			if strings.Contains(def[i].Label, ".") && strings.HasSuffix(def[i].Label, "0") {
+				padded++
+			}
+		}
+	}
+	if padded == 0 {
+		t.Error("gonum's default padded no label on these ranges: the test cannot tell the markers apart")
 	}
 }

@@ -175,6 +175,12 @@ func (p Panel) build() (*plot.Plot, error) {
 		pl.X.Scale = plot.LogScale{}
 		pl.X.Tick.Marker = plot.LogTicks{Prec: 1}
 	}
+	if !p.LogY || drawn == 0 {
+		pl.Y.Tick.Marker = plainTicks{}
+	}
+	if !p.LogX || drawn == 0 {
+		pl.X.Tick.Marker = plainTicks{}
+	}
 	p.placeLegend(pl)
 	return pl, nil
 }
@@ -263,8 +269,29 @@ func (p Panel) buildStrips() (*plot.Plot, error) {
 	if logY {
 		pl.Y.Scale = plot.LogScale{}
 		pl.Y.Tick.Marker = sparseLogTicks{}
+	} else {
+		pl.Y.Tick.Marker = plainTicks{}
 	}
 	return pl, nil
+}
+
+// plainTicks are gonum/plot's default ticks on a linear axis labelled in
+// the shortest decimal form of the value at ten significant digits:
+// "12500", "0.25", not the default's fixed "12500.00".
+type plainTicks struct{}
+
+func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i, t := range ts {
+		if t.Label != "" {
+			v, _ := strconv.ParseFloat(strconv.FormatFloat(t.Value, 'g', 10, 64), 64)
+			ts[i].Label = strconv.FormatFloat(v, 'f', -1, 64)
+			if a := math.Abs(v); a >= 1e7 || (a > 0 && a < 1e-4) {
+				ts[i].Label = strconv.FormatFloat(v, 'g', -1, 64)
+			}
+		}
+	}
+	return ts
 }
 
 // sparseLogTicks labels at most about six powers of ten, evenly spaced in
@@ -343,6 +370,11 @@ func (p Panel) placeLegend(pl *plot.Plot) {
 		side = 0
 	}
 	pl.Legend.Left = side == 0
+	if !pl.Legend.Left {
+		// gonum/plot puts the right legend's glyphs on the data area's
+		// edge, half of them over the frame.
+		pl.Legend.XOffs = -vg.Points(4)
+	}
 	frac := min(0.6, 0.07*float64(n)+0.05)
 	lo, hi := ty(pl.Y.Min), ty(pl.Y.Max)
 	if need := (top[side] - frac*lo) / (1 - frac); need > hi {
@@ -378,8 +410,16 @@ func WriteFigure(dir, base string, panels []Panel, cols int, caption ...string) 
 		if err != nil {
 			return nil, fmt.Errorf("experiments: plot %q: %w", p.Title, err)
 		}
+		// The titles are drawn just above their data areas below:
+		// gonum's own title sits at the top of the canvas plot.Align
+		// gives the plot, which varies with the axes, so titles of one
+		// row floated at different heights. A blank title keeps its room
+		// in every panel alike.
+		pl.Title.Text = " "
 		plots[i/cols][i%cols] = pl
 	}
+	titleStyle := plot.New().Title.TextStyle
+	titleStyle.XAlign, titleStyle.YAlign = draw.XCenter, draw.YBottom
 	capStyle := plot.New().Title.TextStyle
 	capStyle.Font.Size = vg.Points(9)
 	capStyle.XAlign, capStyle.YAlign = draw.XCenter, draw.YTop
@@ -400,6 +440,8 @@ func WriteFigure(dir, base string, panels []Panel, cols int, caption ...string) 
 			for j := range plots[i] {
 				if plots[i][j] != nil {
 					plots[i][j].Draw(cs[i][j])
+					da := plots[i][j].DataCanvas(cs[i][j])
+					dc.FillText(titleStyle, vg.Point{X: (da.Min.X + da.Max.X) / 2, Y: da.Max.Y + vg.Points(5)}, panels[i*cols+j].Title)
 				}
 			}
 		}
