@@ -87,32 +87,61 @@ func defaultCfg(t *testing.T, g orbit.Group) Config {
 
 // TestProbeExtremeBoxes: the fixed-point probe's lengthscale stays in the
 // kernel's range on boxes whose sides are far above 1e152 or below
-// 1e-148: the default's first BO steps succeed there as plus's do, and
-// the probe fires on such a box as it does on the same box scaled to
-// sides of order one.
+// 1e-148, and the exclusion radius does not underflow on the smallest:
+// the default's first BO steps succeed there as plus's do.
 func TestProbeExtremeBoxes(t *testing.T) {
 	g := must(orbit.SignFlip(2))
-	var probes [][]bool
 	for _, s := range []float64{1, 1e155, 1e300, 1e-152, 1e-300} {
 		lo, hi := []float64{-2 * s, -1 * s}, []float64{2 * s, 3 * s}
 		o := must(New(lo, hi, defaultCfg(t, g), 3))
-		var pr []bool
 		for i := range 7 {
 			x, err := o.Ask()
 			if err != nil {
 				t.Fatalf("scale %g, ask %d: %v (class %v)", s, i, err, errclass.Of(err))
 			}
-			pr = append(pr, o.Diagnostics().Probe)
 			u := []float64{x[0] / s, x[1] / s}
 			if err := o.Tell(x, -(u[0]*u[0]+u[1]*u[1]-1)*(u[0]*u[0]+u[1]*u[1]-1)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		probes = append(probes, pr)
 	}
-	for i := 1; i < len(probes); i++ {
-		if !slices.Contains(probes[i], true) && slices.Contains(probes[0], true) {
-			t.Errorf("box %d: no probe (%v), the unit box's %v", i, probes[i], probes[0])
+}
+
+// TestProbeSharesScale: the fixed-point shares on a box scaled by a power
+// of two are those on the unscaled box, bit for bit, wherever ℓ₀ would
+// leave the kernel's range; so is the exclusion test.
+func TestProbeSharesScale(t *testing.T) {
+	g := must(orbit.SignFlip(2))
+	unit := [][]float64{{0, 0}, {0.5, 0}, {1, -0.5}, {1e-3, 0}, {-1.5, 2.5}}
+	var ref []float64
+	var refEx []bool
+	for _, k := range []int{0, 520, 1000, -520, -1000} {
+		s := math.Ldexp(1, k)
+		lo, hi := []float64{-2 * s, -1 * s}, []float64{2 * s, 3 * s}
+		o := must(New(lo, hi, defaultCfg(t, g), 3))
+		pts := make([][]float64, len(unit))
+		for i, p := range unit {
+			pts[i] = []float64{p[0] * s, p[1] * s}
+		}
+		a := slices.IndexFunc(o.arms, func(ar arm) bool { return ar.k.Name() == NameAvg })
+		share, err := o.fixedShares(a, pts)
+		if err != nil {
+			t.Fatalf("2^%d: %v", k, err)
+		}
+		must(0, o.Fail(pts[2]))
+		var ex []bool
+		for _, p := range pts {
+			ex = append(ex, o.onExcludedOrbit(p, false), o.onExcludedOrbit([]float64{-p[0], p[1]}, false))
+		}
+		if k == 0 {
+			ref, refEx = share, ex
+			continue
+		}
+		if !check.SameBits(share, ref) {
+			t.Errorf("2^%d: shares %v, the unit box's %v", k, share, ref)
+		}
+		if !slices.Equal(ex, refEx) {
+			t.Errorf("2^%d: excluded %v, the unit box's %v", k, ex, refEx)
 		}
 	}
 }

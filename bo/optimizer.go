@@ -1083,6 +1083,17 @@ func (o *Optimizer) fixedPointProbe(props [][]float64, n int) (int, error) {
 // each point at the lengthscale ProbeScale × the box diagonal, with the
 // base shape and group of arm a (avg; the exact k_avg, also when the arm
 // is landmarked).
+//
+// Where ℓ₀ falls outside the kernel's range [kernel.MinLengthscale,
+// kernel.MaxLengthscale] (boxes with sides above about 1e152 or below
+// about 1e-148) the points and ℓ₀ are both scaled by 2^−e, e the binary
+// exponent of the widest side: for a group of linear isometries (finite
+// groups, rotations) s depends on them only through |x − gx|/ℓ₀, which
+// the scaling keeps (exactly, but for coordinates so small beside the
+// widest side that they round), and the scaled ℓ₀ lies in
+// [ProbeScale/2, ProbeScale·√d]. Over another group (scaling: its orbits
+// depend on its box) every point counts as on Fix(G) there, so there is
+// no probe. A box within the range is computed as before, bit for bit.
 func (o *Optimizer) fixedShares(a int, pts [][]float64) ([]float64, error) {
 	// The diagonal without overflow: the widest side times the norm of
 	// the sides over it.
@@ -1095,10 +1106,17 @@ func (o *Optimizer) fixedShares(a int, pts [][]float64) ([]float64, error) {
 		sum += r * r
 	}
 	l0 := ProbeScale * top * math.Sqrt(sum)
-	if !(l0 > 0) || math.IsInf(l0, 0) {
-		// A box too wide for float64 (or empty): every point counts as on
-		// Fix(G), so there is no probe.
-		return slices.Repeat([]float64{1}, len(pts)), nil
+	if !(l0 >= kernel.MinLengthscale && l0 <= kernel.MaxLengthscale) {
+		e, ok := o.boxExponent(o.arms[a].k.group)
+		if !ok {
+			return slices.Repeat([]float64{1}, len(pts)), nil
+		}
+		l0 = ProbeScale * math.Ldexp(top, -e) * math.Sqrt(sum)
+		scaled := make([][]float64, len(pts))
+		for i, p := range pts {
+			scaled[i] = scaledBy(nil, p, -e)
+		}
+		pts = scaled
 	}
 	ak := o.arms[a].k
 	k, err := kernel.NewAvg(kernel.Params{Shape: ak.shape, Variance: 1, Lengthscale: l0}, ak.group,
@@ -1235,26 +1253,78 @@ const pendingExclusion = 1e-3
 // box diagonal of the orbit of a pending or failed point (and, with
 // observed, of an observed point) under the kernel's group
 // (Config.Kernel's Group: a custom kernel's too).
+//
+// Where the squared radius is not a normal number (box sides below about
+// 1e-151, where it underflows and every point was within it; or above
+// about 1e151) and the group's elements are linear isometries, the test
+// runs on the points scaled by 2^−e, e the binary exponent of the widest
+// side (exact, and the same test); a box within the range is tested as
+// before, bit for bit.
 func (o *Optimizer) onExcludedOrbit(x []float64, observed bool) bool {
 	if len(o.pend)+len(o.failed) == 0 && (!observed || len(o.xs) == 0) {
 		return false
 	}
-	var diag float64
-	for i := range o.lo {
-		w := width(o.lo[i], o.hi[i]) * pendingExclusion
-		diag += w * w
+	radius2 := func(e int) float64 {
+		var diag float64
+		for i := range o.lo {
+			w := math.Ldexp(width(o.lo[i], o.hi[i]), e) * pendingExclusion
+			diag += w * w
+		}
+		return diag
 	}
+	g := o.cfg.Kernel.group
+	diag := radius2(0)
+	e, scale := 0, false
+	if !(diag >= 0x1p-1022) || math.IsInf(diag, 1) {
+		e, scale = o.boxExponent(g)
+		if scale {
+			diag = radius2(-e)
+			x = scaledBy(nil, x, -e)
+		}
+	}
+	var buf []float64
 	near := func(ps [][]float64) bool {
 		for _, p := range ps {
+			if scale {
+				buf = scaledBy(buf, p, -e)
+				p = buf
+			}
 			// A distance that overflows is far (the radius may overflow
 			// too, on a box near ±MaxFloat64).
-			if d2 := orbitDist2(o.cfg.Kernel.group, x, p); d2 <= diag && !math.IsInf(d2, 1) {
+			if d2 := orbitDist2(g, x, p); d2 <= diag && !math.IsInf(d2, 1) {
 				return true
 			}
 		}
 		return false
 	}
 	return near(o.pend) || near(o.failed) || (observed && near(o.xs))
+}
+
+// boxExponent returns e, the binary exponent of the box's widest side
+// (top = m·2^e, m in [½, 1)), and whether g acts by linear isometries
+// (nil, a finite group or a rotation), so that distances between points
+// scaled by 2^−e are those between the points, scaled.
+func (o *Optimizer) boxExponent(g orbit.Group) (int, bool) {
+	top := 0.0
+	for i := range o.lo {
+		top = max(top, width(o.lo[i], o.hi[i]))
+	}
+	_, finite := g.(orbit.Finite)
+	_, iso := g.(orbit.Isometric)
+	if !(top > 0) || !(g == nil || finite || iso) {
+		return 0, false
+	}
+	_, e := math.Frexp(top)
+	return e, true
+}
+
+// scaledBy returns x·2^e in dst (resized).
+func scaledBy(dst, x []float64, e int) []float64 {
+	dst = append(dst[:0], x...)
+	for i, v := range dst {
+		dst[i] = math.Ldexp(v, e)
+	}
+	return dst
 }
 
 func (o *Optimizer) ensureWorkers() {
