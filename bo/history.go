@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/symbo/symbo/internal/errclass"
 )
@@ -117,7 +118,7 @@ func (o *Optimizer) Restore(h History) error {
 			return fmt.Errorf("%w: %w", ErrHistory, &PointError{List: ListObservations, Index: i, Err: err})
 		}
 	}
-	if err := o.record(h.Pending, h.Failed); err != nil {
+	if err := o.record(h.Pending, h.Failed, true); err != nil {
 		o.reset()
 		return fmt.Errorf("%w: %w", ErrHistory, err)
 	}
@@ -149,10 +150,12 @@ func (e *PointError) Unwrap() error { return e.Err }
 
 // record appends pending and failed points as they are (no failed point
 // ends a pending copy of itself, unlike Fail one at a time), after
-// checking every one: a point of the box, no failed point observed, the
-// total within MaxEvaluations. O((n + P + F)·d) expected. On error (a
-// *PointError for a refused point) nothing is recorded.
-func (o *Optimizer) record(pending, failed [][]float64) error {
+// checking every one: a point of the box, the total within
+// MaxEvaluations. A failed point that is observed is refused when strict
+// (Restore), else left out (Record: the observation supersedes it, as
+// with Fail). O((n + P + F)·d) expected. On error (a *PointError for a
+// refused point) nothing is recorded.
+func (o *Optimizer) record(pending, failed [][]float64, strict bool) error {
 	if len(o.xs)+len(o.pend)+len(o.failed)+len(pending)+len(failed) > MaxEvaluations {
 		return fmt.Errorf("%w: %d points exceed MaxEvaluations = %d", ErrBadConfig, len(o.xs)+len(o.pend)+len(o.failed)+len(pending)+len(failed), MaxEvaluations)
 	}
@@ -172,12 +175,19 @@ func (o *Optimizer) record(pending, failed [][]float64) error {
 		if err := o.checkPoint(p); err != nil {
 			return &PointError{List: ListFailed, Index: i, Err: err}
 		}
-		if _, ok := observed[bitsKey(p)]; ok {
-			return &PointError{List: ListFailed, Index: i, Err: fmt.Errorf("%w: %v is observed (an observed point is never failed)", ErrBadPoint, p)}
+		if _, ok := observed[bitsKey(p)]; ok && strict {
+			return &PointError{List: ListFailed, Index: i, Err: fmt.Errorf("%w: it is observed (a History never holds an observed point as failed)", ErrBadPoint)}
 		}
 	}
+	keep := failed
+	if observed != nil {
+		keep = slices.DeleteFunc(slices.Clone(failed), func(p []float64) bool {
+			_, ok := observed[bitsKey(p)]
+			return ok
+		})
+	}
 	o.pend = append(o.pend, copyPoints(pending)...)
-	o.failed = append(o.failed, copyPoints(failed)...)
+	o.failed = append(o.failed, copyPoints(keep)...)
 	return nil
 }
 
@@ -188,12 +198,13 @@ func (o *Optimizer) record(pending, failed [][]float64) error {
 // ListFailed) nothing is recorded. Unlike AddPending and Fail called one
 // after the other, a failed point does not end a pending copy of itself:
 // a point retried after it failed is both. A failed point that is
-// observed is refused (ErrBadPoint). It costs O((n + P + F)·d) expected.
+// observed is left out, as Fail leaves it out (an observation supersedes
+// a failure). It costs O((n + P + F)·d) expected.
 func (o *Optimizer) Record(pending, failed [][]float64) error {
 	if o == nil || o.fam == nil {
 		return errNotNew
 	}
-	return o.record(pending, failed)
+	return o.record(pending, failed, false)
 }
 
 // bitsKey is a map key of x's bits: points are equal as keys when they

@@ -503,7 +503,8 @@ var _ errclass.Classifier = (*RowError)(nil)
 // (nil for none) as one state with bo.Optimizer.Record, as a restored
 // History holds them: a row both pending and failed stays both (a point
 // retried after it failed), and a failed row that is a history point is
-// refused. It costs O(rows·d) (expected): the study a front end hands
+// left out (the observation supersedes the failure, as with
+// bo.Optimizer.Fail). It costs O(rows·d) (expected): the study a front end hands
 // over, recorded the one way perf suggest and the C ABI share. Errors
 // name the offending row (0-based) in a RowError; opt then holds the
 // history rows before it (and no pending or failed row).

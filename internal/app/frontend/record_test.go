@@ -11,8 +11,7 @@ import (
 
 // TestRecordState: Record records the pending and failed rows as the
 // state a History holds — a row both pending and failed stays both — and
-// the suggestion is that of the optimizer restored from that History; a
-// failed row that is a history point is a RowError naming it.
+// the suggestion is that of the optimizer restored from that History.
 func TestRecordState(t *testing.T) {
 	s := SuggestSettings{Group: Group{Group: "hyperoctahedral", D: 2, Box: [][]float64{{-2}, {2}}}, Kernel: "plus", Seed: 5, Init: 3}
 	hx := mat.NewDense(4, 2, []float64{1, 0.5, -1.5, 0.25, 0.1, -1.9, 1.2, 1.3})
@@ -38,14 +37,24 @@ func TestRecordState(t *testing.T) {
 	if want, _ := ref.Ask(); !reflect.DeepEqual(got, want) {
 		t.Errorf("suggestion %v, the restored optimizer's %v", got, want)
 	}
+	// A failed row that is a history point is left out, as Fail leaves
+	// it out; a failed row outside the box is a RowError naming it, and
+	// nothing is recorded.
 	opt, _ = s.Optimizer(nil, 0)
-	err = Record(opt, hx, hy, nil, mat.NewDense(2, 2, []float64{0, 0, 0.1, -1.9}))
+	if err := Record(opt, hx, hy, nil, mat.NewDense(2, 2, []float64{0, 0, 0.1, -1.9})); err != nil {
+		t.Fatal(err)
+	}
+	if f := opt.Failed(); !reflect.DeepEqual(f, [][]float64{{0, 0}}) {
+		t.Errorf("failed %v, want [[0 0]]", f)
+	}
+	opt, _ = s.Optimizer(nil, 0)
+	err = Record(opt, hx, hy, pend, mat.NewDense(2, 2, []float64{0, 0, 5, 0}))
 	var re *RowError
 	if !errors.As(err, &re) || re.Input != "failed" || re.Row != 1 || !errors.Is(err, bo.ErrBadPoint) {
-		t.Errorf("failed row that is observed: %v", err)
+		t.Errorf("failed row outside the box: %v", err)
 	}
-	if len(opt.Failed()) != 0 {
-		t.Errorf("a refused record kept failed points %v", opt.Failed())
+	if len(opt.Failed()) != 0 || len(opt.Pending()) != 0 {
+		t.Errorf("a refused record kept pending %v, failed %v", opt.Pending(), opt.Failed())
 	}
 }
 
