@@ -1236,7 +1236,7 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *Diag
 	if excluded > 0 {
 		// Every candidate the acquisition rates lies on the orbit of a
 		// pending or failed point: they cover the box.
-		return nil, fmt.Errorf("%w: all %d raw samples and ascent ends of finite acquisition lie on the orbits of the %d pending and failed points", ErrSpaceExhausted, excluded, len(o.pend)+len(o.failed))
+		return nil, fmt.Errorf("%w: every candidate of finite acquisition (%d raw samples and ascent ends) lies on the orbit of one of the %d pending and failed points", ErrSpaceExhausted, excluded, len(o.pend)+len(o.failed))
 	}
 	return nil, fmt.Errorf("bo: acquisition is not finite at any start")
 }
