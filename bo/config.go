@@ -25,6 +25,16 @@ var (
 	ErrBadPoint = errclass.New(errclass.Input, "bo: invalid point")
 	// ErrBadValue reports a NaN or infinite observation.
 	ErrBadValue = errclass.New(errclass.Input, "bo: invalid observation")
+	// ErrSpaceExhausted reports an Ask with no candidate point left off
+	// the orbits of the pending and failed points (within the exclusion
+	// radius; and, in the initial design, of the observed ones): failures
+	// that cover the box, e.g. hundreds over a 1-d box under sign flips.
+	// The input (the points reported failed) caused it: an input error
+	// (errclass.Input; C: SYMBO_EINVAL, Python: InvalidInput), whose
+	// message starts "bo: search space exhausted" ("search space
+	// exhausted" once a front end trims the package prefix). A caller
+	// stops the study there or asks after cancelling pending points.
+	ErrSpaceExhausted = errclass.New(errclass.Input, "bo: search space exhausted")
 )
 
 // BetaRule selects the UCB exploration weight β.

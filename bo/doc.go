@@ -177,9 +177,16 @@
 // second (classification) GP because it is deterministic, costs one
 // conditioning per failed point, and needs no assumption on how failures
 // are spread; a region that fails everywhere is still probed at a few
-// points, each on a new orbit. Failed points count towards MaxEvaluations
-// and are kept in History (version 2; version 1 histories, which have
-// none, are still read).
+// points, each on a new orbit, until the failed orbits cover the box and
+// Ask returns ErrSpaceExhausted. Failed points count towards
+// MaxEvaluations and are kept in History (version 2; version 1 histories,
+// which have none, are still read).
+//
+// An observation supersedes a failure, in either order: Tell(x) ends every
+// pending and failed copy of x, and Fail(x) of an observed x records no
+// failure (it only ends a pending copy), so no point is both observed and
+// failed. A point may be both pending and failed (retried after it
+// failed), and Restore and Record keep it so.
 //
 // # Run protocol
 //
@@ -227,9 +234,11 @@
 //
 // Errors start with "bo: " and wrap ErrUnknownKernel, ErrMaxNotPSD,
 // ErrBadConfig (bad settings, caps exceeded, nil or typed-nil groups and
-// problems, a zero Optimizer), ErrBadPoint, ErrBadValue or ErrHistory where
-// they apply (test with errors.Is; all six are input errors,
-// internal/errclass), or the gp error of a failed fit (a GP or kernel
+// problems, a zero Optimizer), ErrBadPoint, ErrBadValue, ErrHistory (with
+// a *PointError naming a refused point of a History) or ErrSpaceExhausted
+// (an Ask with every candidate on the orbit of a pending or failed point:
+// failures that cover the box) where they apply (test with errors.Is; all
+// seven are input errors, internal/errclass), or the gp error of a failed fit (a GP or kernel
 // request over Config.Budget wraps orbit.ErrOverBudget; the budget is the
 // caller's value, 0 meaning orbit.DefaultBudget, never read from the
 // environment). A

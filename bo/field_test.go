@@ -147,9 +147,16 @@ func TestFailHistory(t *testing.T) {
 	lo, hi := p.Bounds()
 	cfg := Config{Kernel: kernelOf(NamePlus, p.Group(), p.BaseShape()), Minimize: true, Init: 3, RawSamples: 32, Starts: 2}
 	o := must(New(lo, hi, cfg, 5))
+	// A step may propose an observed point again (β_1 = 0 exploits the
+	// best one); its failure is not recorded (an observation supersedes a
+	// failure), so wantFailed counts the others.
+	wantFailed := 0
 	for i := range 8 {
 		x := must(o.Ask())
 		if i%3 == 1 {
+			if !o.observed(x) {
+				wantFailed++
+			}
 			must(0, o.Fail(x))
 			continue
 		}
@@ -157,7 +164,7 @@ func TestFailHistory(t *testing.T) {
 	}
 	must(o.Ask()) // one pending too
 	h := o.History()
-	if len(h.Failed) != 3 || len(h.Pending) != 1 || h.Version != HistoryVersion {
+	if len(h.Failed) != wantFailed || wantFailed < 1 || len(h.Pending) != 1 || h.Version != HistoryVersion {
 		t.Fatalf("history: %d failed, %d pending, version %d", len(h.Failed), len(h.Pending), h.Version)
 	}
 	raw := must(json.Marshal(h))
@@ -171,7 +178,7 @@ func TestFailHistory(t *testing.T) {
 	// Telling a failed point clears it.
 	f := h.Failed[0]
 	must(0, o.Tell(f, 1))
-	if len(o.Failed()) != 2 {
+	if len(o.Failed()) != wantFailed-1 {
 		t.Errorf("a told failed point stays failed: %d failed", len(o.Failed()))
 	}
 	if err := o.Fail([]float64{99, 0}); err == nil {

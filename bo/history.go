@@ -1,7 +1,10 @@
 package bo
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/symbo/symbo/internal/errclass"
 )
@@ -72,12 +75,18 @@ func (o *Optimizer) History() History {
 }
 
 // Restore tells the observations of h, in order, then records its pending
-// and failed points, in an optimizer that has none yet, after checking
-// that h was made under a version it reads and the same seed, kernel,
-// dimension and direction. The optimizer then proposes exactly the
-// points the optimizer that wrote h would have (Ask is a function of the
-// configuration, the seed and the observations). On error the optimizer is
-// unchanged.
+// and failed points as they are (a point both pending and failed stays
+// both, each copy kept), in an optimizer that has none yet, after
+// checking that h was made under a version it reads and the same seed,
+// kernel, dimension and direction. The optimizer then holds exactly the
+// state h records (its History equals h) and proposes exactly the points
+// the optimizer that wrote h would have (Ask is a function of the
+// configuration, the seed, the observations and the pending and failed
+// points). A failed point that is also observed is refused: History
+// never writes one (an observation supersedes a failure, see Fail).
+// Restore costs O(N·d) for N points (expected; the observed points are
+// looked up by their bits). On error the optimizer is unchanged, and a
+// point it refuses is named by a *PointError in the error's chain.
 func (o *Optimizer) Restore(h History) error {
 	if o == nil || o.fam == nil {
 		return errNotNew
@@ -102,25 +111,110 @@ func (o *Optimizer) Restore(h History) error {
 	case len(h.Observations) > MaxEvaluations:
 		return fmt.Errorf("%w: %d observations exceed MaxEvaluations = %d", ErrHistory, len(h.Observations), MaxEvaluations)
 	}
+	// Nothing is pending or failed yet: each Tell is O(d).
 	for i, ob := range h.Observations {
 		if err := o.Tell(ob.X, ob.Y); err != nil {
 			o.reset()
-			return fmt.Errorf("%w: observation %d: %w", ErrHistory, i, err)
+			return fmt.Errorf("%w: %w", ErrHistory, &PointError{List: ListObservations, Index: i, Err: err})
 		}
 	}
-	for i, p := range h.Pending {
-		if err := o.AddPending(p); err != nil {
-			o.reset()
-			return fmt.Errorf("%w: pending point %d: %w", ErrHistory, i, err)
-		}
-	}
-	for i, p := range h.Failed {
-		if err := o.Fail(p); err != nil {
-			o.reset()
-			return fmt.Errorf("%w: failed point %d: %w", ErrHistory, i, err)
-		}
+	if err := o.record(h.Pending, h.Failed, true); err != nil {
+		o.reset()
+		return fmt.Errorf("%w: %w", ErrHistory, err)
 	}
 	return nil
+}
+
+// The lists of a History a PointError names.
+const (
+	ListObservations = "observations"
+	ListPending      = "pending"
+	ListFailed       = "failed"
+)
+
+// PointError names the point of a History that Restore refused: its list
+// (ListObservations, ListPending or ListFailed) and its index there. Err
+// is the refusal (wrapping ErrBadPoint, ErrBadValue, …).
+type PointError struct {
+	List  string
+	Index int
+	Err   error
+}
+
+func (e *PointError) Error() string {
+	what := map[string]string{ListObservations: "observation", ListPending: "pending point", ListFailed: "failed point"}[e.List]
+	return fmt.Sprintf("%s %d: %v", what, e.Index, e.Err)
+}
+
+func (e *PointError) Unwrap() error { return e.Err }
+
+// record appends pending and failed points as they are (no failed point
+// ends a pending copy of itself, unlike Fail one at a time), after
+// checking every one: a point of the box, the total within
+// MaxEvaluations. A failed point that is observed is refused when strict
+// (Restore), else left out (Record: the observation supersedes it, as
+// with Fail). O((n + P + F)·d) expected. On error (a *PointError for a
+// refused point) nothing is recorded.
+func (o *Optimizer) record(pending, failed [][]float64, strict bool) error {
+	if len(o.xs)+len(o.pend)+len(o.failed)+len(pending)+len(failed) > MaxEvaluations {
+		return fmt.Errorf("%w: %d points exceed MaxEvaluations = %d", ErrBadConfig, len(o.xs)+len(o.pend)+len(o.failed)+len(pending)+len(failed), MaxEvaluations)
+	}
+	for i, p := range pending {
+		if err := o.checkPoint(p); err != nil {
+			return &PointError{List: ListPending, Index: i, Err: err}
+		}
+	}
+	var observed map[string]struct{}
+	if len(failed) > 0 && len(o.xs) > 0 {
+		observed = make(map[string]struct{}, len(o.xs))
+		for _, x := range o.xs {
+			observed[bitsKey(x)] = struct{}{}
+		}
+	}
+	for i, p := range failed {
+		if err := o.checkPoint(p); err != nil {
+			return &PointError{List: ListFailed, Index: i, Err: err}
+		}
+		if _, ok := observed[bitsKey(p)]; ok && strict {
+			return &PointError{List: ListFailed, Index: i, Err: fmt.Errorf("%w: it is observed (a History never holds an observed point as failed)", ErrBadPoint)}
+		}
+	}
+	keep := failed
+	if observed != nil {
+		keep = slices.DeleteFunc(slices.Clone(failed), func(p []float64) bool {
+			_, ok := observed[bitsKey(p)]
+			return ok
+		})
+	}
+	o.pend = append(o.pend, copyPoints(pending)...)
+	o.failed = append(o.failed, copyPoints(keep)...)
+	return nil
+}
+
+// Record records pending and failed points in an optimizer as one state,
+// as Restore records a History's (the state a front end hands over with
+// its observations, which it tells first): every point is checked first
+// and on error (a *PointError naming the point, its List ListPending or
+// ListFailed) nothing is recorded. Unlike AddPending and Fail called one
+// after the other, a failed point does not end a pending copy of itself:
+// a point retried after it failed is both. A failed point that is
+// observed is left out, as Fail leaves it out (an observation supersedes
+// a failure). It costs O((n + P + F)·d) expected.
+func (o *Optimizer) Record(pending, failed [][]float64) error {
+	if o == nil || o.fam == nil {
+		return errNotNew
+	}
+	return o.record(pending, failed, false)
+}
+
+// bitsKey is a map key of x's bits: points are equal as keys when they
+// are bit for bit (check.SameBits).
+func bitsKey(x []float64) string {
+	b := make([]byte, 8*len(x))
+	for i, v := range x {
+		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(v))
+	}
+	return string(b)
 }
 
 // reset forgets every observation, pending and failed point.

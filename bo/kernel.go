@@ -294,8 +294,12 @@ func AutoFavouring(g orbit.Group, shape kernel.Shape, others, favoured []string)
 	return autoOf(g, shape, others, favoured)
 }
 
-// autoOf is AutoFavouring without its checks of the lists' lengths.
+// autoOf is AutoFavouring without its checks of the lists' lengths. The
+// names are trimmed and lowered first, as ParseKernel reads a name, so
+// that the checks (a repeated candidate) see the kernels named and the
+// kernel is named in the canonical spelling.
 func autoOf(g orbit.Group, shape kernel.Shape, others, favoured []string) (Kernel, error) {
+	others, favoured = canonicalNames(others), canonicalNames(favoured)
 	names := slices.Concat(others, favoured)
 	k := Kernel{name: NameAuto, shape: shape, group: g, needsGroup: true, odds: AutoOdds, favoured: len(favoured)}
 	if !slices.Equal(names, AutoCandidates()) {
@@ -312,6 +316,15 @@ func autoOf(g orbit.Group, shape kernel.Shape, others, favoured []string) (Kerne
 		k.arms = append(k.arms, a)
 	}
 	return k, nil
+}
+
+// canonicalNames returns the names trimmed and lowered (a fresh slice).
+func canonicalNames(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = strings.ToLower(strings.TrimSpace(n))
+	}
+	return out
 }
 
 // candidateList spells the candidates as ParseKernel reads them: "a+b+c"

@@ -330,7 +330,7 @@ func (o *Optimizer) nextDesignPoint(i int) ([]float64, error) {
 			return x, nil
 		}
 	}
-	return nil, fmt.Errorf("bo: %d initial-design points in a row fall on the orbits of the %d observed, pending or failed points", maxDesignSkips, len(o.xs)+len(o.pend)+len(o.failed))
+	return nil, fmt.Errorf("%w: %d initial-design points in a row fall on the orbits of the %d observed, pending or failed points", ErrSpaceExhausted, maxDesignSkips, len(o.xs)+len(o.pend)+len(o.failed))
 }
 
 // AskBatch returns q points to evaluate in parallel: the points q
@@ -397,10 +397,15 @@ func (o *Optimizer) AddPending(x []float64) error {
 // failed point is told the mean of the observed values for the
 // acquisition only, like a pending point that never returns (the constant
 // liar), so the exploration bonus also vanishes around it. The GP's
-// hyperparameters are fitted to the real observations alone. A failed
-// point that is told later (Tell with the same bits) stops being failed.
-// x must be a point of the box; failed points count towards
-// MaxEvaluations and are kept in History.
+// hyperparameters are fitted to the real observations alone. An
+// observation supersedes a failure, in either order: a failed point that
+// is told later (Tell with the same bits) stops being failed, and Fail of
+// a point already observed (bit for bit: an evaluation repeated, which
+// failed) records no failure — it only ends a pending copy of x, if any,
+// and returns nil — so no point is ever both observed and failed, and the
+// liar never conditions on a copy of an observed point. x must be a point
+// of the box; failed points count towards MaxEvaluations and are kept in
+// History. Fail costs O(n·d) for n observations.
 func (o *Optimizer) Fail(x []float64) error {
 	if o == nil || o.fam == nil {
 		return errNotNew
@@ -408,7 +413,11 @@ func (o *Optimizer) Fail(x []float64) error {
 	if err := o.checkPoint(x); err != nil {
 		return err
 	}
-	if !o.Cancel(x) && len(o.xs)+len(o.pend)+len(o.failed) >= MaxEvaluations {
+	cancelled := o.Cancel(x)
+	if o.observed(x) {
+		return nil
+	}
+	if !cancelled && len(o.xs)+len(o.pend)+len(o.failed) >= MaxEvaluations {
 		return fmt.Errorf("%w: too many failed points", ErrBadConfig)
 	}
 	o.failed = append(o.failed, append([]float64(nil), x...))
@@ -425,8 +434,8 @@ func (o *Optimizer) Failed() [][]float64 {
 }
 
 // Cancel forgets the pending point x (bit for bit equal to one Ask
-// returned), e.g. when its evaluation failed. It reports whether x was
-// pending.
+// returned), e.g. when its evaluation failed: one copy of it, if x was
+// added as pending more than once. It reports whether x was pending.
 func (o *Optimizer) Cancel(x []float64) bool {
 	if o == nil {
 		return false
@@ -456,7 +465,9 @@ func (o *Optimizer) designPoint(i int) []float64 {
 // coordinates inside the box, and y must be finite; otherwise Tell returns
 // an error (wrapping ErrBadPoint or ErrBadValue) and the optimizer is
 // unchanged. x need not come from Ask; if it is pending or failed (bit for
-// bit), it stops being so. Duplicate points are allowed.
+// bit), it stops being so — every copy of it (AddPending twice, or Fail
+// twice): an observed point is never pending or failed right after its
+// Tell, and never failed at all (see Fail). Duplicate points are allowed.
 func (o *Optimizer) Tell(x []float64, y float64) error {
 	if o == nil || o.fam == nil {
 		return errNotNew
@@ -469,14 +480,30 @@ func (o *Optimizer) Tell(x []float64, y float64) error {
 	}
 	o.xs = append(o.xs, append([]float64(nil), x...))
 	o.ys = append(o.ys, y)
-	o.Cancel(x) // x, if pending, is now observed
-	for i, p := range o.failed {
-		if check.SameBits(p, x) { // and, if it had failed, no longer is
-			o.failed = append(o.failed[:i:i], o.failed[i+1:]...)
-			break
+	// x, if pending or failed (every copy), is now observed.
+	o.pend, o.failed = without(o.pend, x), without(o.failed, x)
+	return nil
+}
+
+// without returns ps without the points bit for bit equal to x: ps itself
+// when there is none, else a fresh slice (ps may be shared).
+func without(ps [][]float64, x []float64) [][]float64 {
+	i := slices.IndexFunc(ps, func(p []float64) bool { return check.SameBits(p, x) })
+	if i < 0 {
+		return ps
+	}
+	out := append(make([][]float64, 0, len(ps)-1), ps[:i]...)
+	for _, p := range ps[i+1:] {
+		if !check.SameBits(p, x) {
+			out = append(out, p)
 		}
 	}
-	return nil
+	return out
+}
+
+// observed reports whether x (bit for bit) has been told.
+func (o *Optimizer) observed(x []float64) bool {
+	return slices.ContainsFunc(o.xs, func(p []float64) bool { return check.SameBits(p, x) })
 }
 
 func (o *Optimizer) checkPoint(x []float64) error {
@@ -689,10 +716,7 @@ func (o *Optimizer) condition() error {
 				lie = min(lie, v)
 			}
 		default:
-			for _, v := range ys {
-				lie += v
-			}
-			lie /= float64(len(ys))
+			lie = liarMean(ys)
 		}
 		xs = append(append([][]float64(nil), o.xs...), lies...)
 		ys = append(append([]float64(nil), ys...), make([]float64, len(lies))...)
@@ -725,6 +749,32 @@ func (o *Optimizer) lies() [][]float64 {
 		return o.pend
 	}
 	return append(append([][]float64(nil), o.pend...), o.failed...)
+}
+
+// liarMean returns the mean of ys (not empty, finite): their sum over n,
+// bit for bit, when the sum is finite, and otherwise the mean of ys
+// scaled by the largest |y| (a power of two), which is finite for any
+// finite ys (1e308 and 1.5e308: the sum overflows, the mean does not).
+func liarMean(ys []float64) float64 {
+	var s float64
+	for _, v := range ys {
+		s += v
+	}
+	if !math.IsInf(s, 0) && !math.IsNaN(s) {
+		return s / float64(len(ys))
+	}
+	top := 0.0
+	for _, v := range ys {
+		top = max(top, math.Abs(v))
+	}
+	// Dividing by 2^e, e the exponent of top, is exact (the values are
+	// normal numbers this large) and leaves each |v|·2^-e below 1.
+	_, e := math.Frexp(top)
+	s = 0
+	for _, v := range ys {
+		s += math.Ldexp(v, -e)
+	}
+	return math.Ldexp(s/float64(len(ys)), e)
 }
 
 // signed returns sign·y: the values the GP models, maximized.
@@ -1033,6 +1083,17 @@ func (o *Optimizer) fixedPointProbe(props [][]float64, n int) (int, error) {
 // each point at the lengthscale ProbeScale × the box diagonal, with the
 // base shape and group of arm a (avg; the exact k_avg, also when the arm
 // is landmarked).
+//
+// Where ℓ₀ falls outside the kernel's range [kernel.MinLengthscale,
+// kernel.MaxLengthscale] (boxes with sides above about 1e152 or below
+// about 1e-148) the points and ℓ₀ are both scaled by 2^−e, e the binary
+// exponent of the widest side: for a group of linear isometries (finite
+// groups, rotations) s depends on them only through |x − gx|/ℓ₀, which
+// the scaling keeps (exactly, but for coordinates so small beside the
+// widest side that they round), and the scaled ℓ₀ lies in
+// [ProbeScale/2, ProbeScale·√d]. Over another group (scaling: its orbits
+// depend on its box) every point counts as on Fix(G) there, so there is
+// no probe. A box within the range is computed as before, bit for bit.
 func (o *Optimizer) fixedShares(a int, pts [][]float64) ([]float64, error) {
 	// The diagonal without overflow: the widest side times the norm of
 	// the sides over it.
@@ -1045,10 +1106,17 @@ func (o *Optimizer) fixedShares(a int, pts [][]float64) ([]float64, error) {
 		sum += r * r
 	}
 	l0 := ProbeScale * top * math.Sqrt(sum)
-	if !(l0 > 0) || math.IsInf(l0, 0) {
-		// A box too wide for float64 (or empty): every point counts as on
-		// Fix(G), so there is no probe.
-		return slices.Repeat([]float64{1}, len(pts)), nil
+	if !(l0 >= kernel.MinLengthscale && l0 <= kernel.MaxLengthscale) {
+		e, ok := o.boxExponent(o.arms[a].k.group)
+		if !ok {
+			return slices.Repeat([]float64{1}, len(pts)), nil
+		}
+		l0 = ProbeScale * math.Ldexp(top, -e) * math.Sqrt(sum)
+		scaled := make([][]float64, len(pts))
+		for i, p := range pts {
+			scaled[i] = scaledBy(nil, p, -e)
+		}
+		pts = scaled
 	}
 	ak := o.arms[a].k
 	k, err := kernel.NewAvg(kernel.Params{Shape: ak.shape, Variance: 1, Lengthscale: l0}, ak.group,
@@ -1139,12 +1207,16 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *Diag
 	// The best end point (ties: the better-ranked start) that is not on
 	// the orbit of a pending point; the raw samples if every end is.
 	sort.SliceStable(rank, func(i, j int) bool { return vals[rank[i]] > vals[rank[j]] })
+	// excluded counts the points of finite acquisition passed over for
+	// lying on an excluded orbit.
+	excluded := 0
 	for _, s := range rank {
 		x := ends[s*d : (s+1)*d]
 		if math.IsInf(vals[s], -1) {
 			break
 		}
 		if o.onExcludedOrbit(x, false) {
+			excluded++
 			continue
 		}
 		info.Acq, info.FromBest = vals[s], order[s] == R
@@ -1152,12 +1224,21 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *Diag
 	}
 	for _, i := range order {
 		x := cand[i*d : (i+1)*d]
-		if !math.IsInf(score[i], -1) && !o.onExcludedOrbit(x, false) {
+		if math.IsInf(score[i], -1) {
+			continue
+		}
+		if !o.onExcludedOrbit(x, false) {
 			info.Acq, info.FromBest = score[i], i == R
 			return append([]float64(nil), x...), nil
 		}
+		excluded++
 	}
-	return nil, fmt.Errorf("bo: acquisition is not finite at any start off the pending and failed points' orbits")
+	if excluded > 0 {
+		// Every candidate the acquisition rates lies on the orbit of a
+		// pending or failed point: they cover the box.
+		return nil, fmt.Errorf("%w: every candidate of finite acquisition (%d raw samples and ascent ends) lies on the orbit of one of the %d pending and failed points", ErrSpaceExhausted, excluded, len(o.pend)+len(o.failed))
+	}
+	return nil, fmt.Errorf("bo: acquisition is not finite at any start")
 }
 
 // pendingExclusion is the radius, as a fraction of the box diagonal, of
@@ -1172,26 +1253,78 @@ const pendingExclusion = 1e-3
 // box diagonal of the orbit of a pending or failed point (and, with
 // observed, of an observed point) under the kernel's group
 // (Config.Kernel's Group: a custom kernel's too).
+//
+// Where the squared radius is not a normal number (box sides below about
+// 1e-151, where it underflows and every point was within it; or above
+// about 1e151) and the group's elements are linear isometries, the test
+// runs on the points scaled by 2^−e, e the binary exponent of the widest
+// side (exact, and the same test); a box within the range is tested as
+// before, bit for bit.
 func (o *Optimizer) onExcludedOrbit(x []float64, observed bool) bool {
 	if len(o.pend)+len(o.failed) == 0 && (!observed || len(o.xs) == 0) {
 		return false
 	}
-	var diag float64
-	for i := range o.lo {
-		w := width(o.lo[i], o.hi[i]) * pendingExclusion
-		diag += w * w
+	radius2 := func(e int) float64 {
+		var diag float64
+		for i := range o.lo {
+			w := math.Ldexp(width(o.lo[i], o.hi[i]), e) * pendingExclusion
+			diag += w * w
+		}
+		return diag
 	}
+	g := o.cfg.Kernel.group
+	diag := radius2(0)
+	e, scale := 0, false
+	if !(diag >= 0x1p-1022) || math.IsInf(diag, 1) {
+		e, scale = o.boxExponent(g)
+		if scale {
+			diag = radius2(-e)
+			x = scaledBy(nil, x, -e)
+		}
+	}
+	var buf []float64
 	near := func(ps [][]float64) bool {
 		for _, p := range ps {
+			if scale {
+				buf = scaledBy(buf, p, -e)
+				p = buf
+			}
 			// A distance that overflows is far (the radius may overflow
 			// too, on a box near ±MaxFloat64).
-			if d2 := orbitDist2(o.cfg.Kernel.group, x, p); d2 <= diag && !math.IsInf(d2, 1) {
+			if d2 := orbitDist2(g, x, p); d2 <= diag && !math.IsInf(d2, 1) {
 				return true
 			}
 		}
 		return false
 	}
 	return near(o.pend) || near(o.failed) || (observed && near(o.xs))
+}
+
+// boxExponent returns e, the binary exponent of the box's widest side
+// (top = m·2^e, m in [½, 1)), and whether g acts by linear isometries
+// (nil, a finite group or a rotation), so that distances between points
+// scaled by 2^−e are those between the points, scaled.
+func (o *Optimizer) boxExponent(g orbit.Group) (int, bool) {
+	top := 0.0
+	for i := range o.lo {
+		top = max(top, width(o.lo[i], o.hi[i]))
+	}
+	_, finite := g.(orbit.Finite)
+	_, iso := g.(orbit.Isometric)
+	if !(top > 0) || !(g == nil || finite || iso) {
+		return 0, false
+	}
+	_, e := math.Frexp(top)
+	return e, true
+}
+
+// scaledBy returns x·2^e in dst (resized).
+func scaledBy(dst, x []float64, e int) []float64 {
+	dst = append(dst[:0], x...)
+	for i, v := range dst {
+		dst[i] = math.Ldexp(v, e)
+	}
+	return dst
 }
 
 func (o *Optimizer) ensureWorkers() {

@@ -499,10 +499,15 @@ func (e *RowError) ErrClass() errclass.Class { return errclass.Input }
 var _ errclass.Classifier = (*RowError)(nil)
 
 // Record tells opt the history (hx n×d with values hy; hx nil for none),
-// then records the pending points and then the failed points (nil for
-// none), in row order: the study a front end hands over, recorded the one
-// way perf suggest and the C ABI share. Errors name the offending row
-// (0-based) in a RowError; opt then holds the rows before it.
+// in row order, then records the pending points and the failed points
+// (nil for none) as one state with bo.Optimizer.Record, as a restored
+// History holds them: a row both pending and failed stays both (a point
+// retried after it failed), and a failed row that is a history point is
+// left out (the observation supersedes the failure, as with
+// bo.Optimizer.Fail). It costs O(rows·d) (expected): the study a front end hands
+// over, recorded the one way perf suggest and the C ABI share. Errors
+// name the offending row (0-based) in a RowError; opt then holds the
+// history rows before it (and no pending or failed row).
 func Record(opt *bo.Optimizer, hx *mat.Dense, hy []float64, pending, failed *mat.Dense) error {
 	if hx != nil {
 		n, _ := hx.Dims()
@@ -517,22 +522,25 @@ func Record(opt *bo.Optimizer, hx *mat.Dense, hy []float64, pending, failed *mat
 	} else if len(hy) != 0 {
 		return invalid("no history points but %d values", len(hy))
 	}
-	for _, r := range []struct {
-		input string
-		m     *mat.Dense
-		add   func([]float64) error
-	}{{"pending", pending, opt.AddPending}, {"failed", failed, opt.Fail}} {
-		if r.m == nil {
-			continue
-		}
-		n, _ := r.m.Dims()
-		for i := range n {
-			if err := r.add(r.m.RawRowView(i)); err != nil {
-				return &RowError{Input: r.input, Row: i, Err: err}
-			}
-		}
+	err := opt.Record(rowsOf(pending), rowsOf(failed))
+	var pe *bo.PointError
+	if errors.As(err, &pe) {
+		return &RowError{Input: pe.List, Row: pe.Index, Err: pe.Err}
 	}
-	return nil
+	return err
+}
+
+// rowsOf returns m's rows (views, not copies), nil for a nil m.
+func rowsOf(m *mat.Dense) [][]float64 {
+	if m == nil {
+		return nil
+	}
+	n, _ := m.Dims()
+	rows := make([][]float64, n)
+	for i := range rows {
+		rows[i] = m.RawRowView(i)
+	}
+	return rows
 }
 
 // Suggest records the study in opt (fresh, from SuggestSettings.Optimizer)

@@ -243,9 +243,10 @@ func TestVariance(t *testing.T) {
 	}
 }
 
-// TestSuggestFailed: failed rows are recorded with Fail after the history
-// and the pending points: the suggestion is the optimizer's after the same
-// calls, off the failed point's orbit; a failed row outside the box is a
+// TestSuggestFailed: failed rows are recorded after the history and the
+// pending points: with no row both pending and failed (TestRecordState
+// has one) the suggestion is the optimizer's after the same calls with
+// Fail, off the failed point's orbit; a failed row outside the box is a
 // RowError naming it.
 func TestSuggestFailed(t *testing.T) {
 	s := SuggestSettings{Group: Group{Group: "hyperoctahedral", D: 2, Box: [][]float64{{-2}, {2}}}, Kernel: "plus", Seed: 5, Init: 3}

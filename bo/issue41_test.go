@@ -1,0 +1,328 @@
+package bo
+
+import (
+	"errors"
+	"math"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/check"
+	"github.com/symbo/symbo/internal/errclass"
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/orbit"
+)
+
+// smallCfg is a cheap configuration for the bookkeeping tests.
+func smallCfg(k Kernel) Config {
+	return Config{Kernel: k, Init: 3, RawSamples: 32, Starts: 2}
+}
+
+// TestLiarMeanFinite: observations whose sum overflows (1e308 and
+// 1.5e308) still give a finite lie, so a step with a pending or a failed
+// point succeeds, as the docs promise for finite y of any magnitude.
+func TestLiarMeanFinite(t *testing.T) {
+	lo, hi := box(2, 2)
+	g := must(orbit.SignFlip(2))
+	for _, c := range []struct {
+		name string
+		ys   []float64
+	}{
+		{"positive", []float64{1e308, 1.5e308, 1.2e308}},
+		{"negative", []float64{-1e308, -1.5e308, -math.MaxFloat64}},
+	} {
+		for _, op := range []string{"pending", "failed"} {
+			o := must(New(lo, hi, smallCfg(Plus(g, kernel.Matern52)), 7))
+			for _, y := range c.ys {
+				x := must(o.Ask())
+				if err := o.Tell(x, y); err != nil {
+					t.Fatal(err)
+				}
+			}
+			p := []float64{0.3, -1.1}
+			if op == "pending" {
+				must(0, o.AddPending(p))
+			} else {
+				must(0, o.Fail(p))
+			}
+			if _, err := o.Ask(); err != nil {
+				t.Errorf("%s, %s point: %v", c.name, op, err)
+			}
+		}
+	}
+}
+
+// TestLiarMeanUnchanged: where the sum of the observations is finite the
+// lie is their sum divided by n, bit for bit (the committed runs).
+func TestLiarMeanUnchanged(t *testing.T) {
+	for _, ys := range [][]float64{{1, 2, 4}, {0.1, 0.7, -3.3, 1e-300}, {1e307, 1e307, -5}} {
+		var s float64
+		for _, v := range ys {
+			s += v
+		}
+		if got, want := liarMean(ys), s/float64(len(ys)); math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("%v: %v, want %v", ys, got, want)
+		}
+	}
+	for _, ys := range [][]float64{{1e308, 1.5e308}, {math.MaxFloat64, math.MaxFloat64, -1}, {-math.MaxFloat64, -math.MaxFloat64}} {
+		m := liarMean(ys)
+		if math.IsInf(m, 0) || math.IsNaN(m) || m < slices.Min(ys) || m > slices.Max(ys) {
+			t.Errorf("%v: mean %v", ys, m)
+		}
+	}
+}
+
+// defaultCfg is the front ends' default configuration
+// (internal/app/frontend: DefaultKernel, DefaultCandidateFit,
+// DefaultProbeWindow, DefaultPrior, DefaultMean) over g.
+func defaultCfg(t *testing.T, g orbit.Group) Config {
+	k, err := ParseKernel("portfolio:nystrom+avg:soft+plus", g, kernel.Matern52)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{Kernel: k, CandidateFit: CandidateFitAnchored, ProbeWindow: DefaultProbeWindow,
+		Prior: gp.PriorBoTorch, Mean: gp.MeanConstant, RawSamples: 64, Starts: 2}
+}
+
+// TestProbeExtremeBoxes: the fixed-point probe's lengthscale stays in the
+// kernel's range on boxes whose sides are far above 1e152 or below
+// 1e-148, and the exclusion radius does not underflow on the smallest:
+// the default's first BO steps succeed there as plus's do.
+func TestProbeExtremeBoxes(t *testing.T) {
+	g := must(orbit.SignFlip(2))
+	for _, s := range []float64{1, 1e155, 1e300, 1e-152, 1e-300} {
+		lo, hi := []float64{-2 * s, -1 * s}, []float64{2 * s, 3 * s}
+		o := must(New(lo, hi, defaultCfg(t, g), 3))
+		for i := range 7 {
+			x, err := o.Ask()
+			if err != nil {
+				t.Fatalf("scale %g, ask %d: %v (class %v)", s, i, err, errclass.Of(err))
+			}
+			u := []float64{x[0] / s, x[1] / s}
+			if err := o.Tell(x, -(u[0]*u[0]+u[1]*u[1]-1)*(u[0]*u[0]+u[1]*u[1]-1)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestProbeSharesScale: the fixed-point shares on a box scaled by a power
+// of two are those on the unscaled box, bit for bit, wherever ℓ₀ would
+// leave the kernel's range; so is the exclusion test.
+func TestProbeSharesScale(t *testing.T) {
+	g := must(orbit.SignFlip(2))
+	unit := [][]float64{{0, 0}, {0.5, 0}, {1, -0.5}, {1e-3, 0}, {-1.5, 2.5}}
+	var ref []float64
+	var refEx []bool
+	for _, k := range []int{0, 520, 1000, -520, -1000} {
+		s := math.Ldexp(1, k)
+		lo, hi := []float64{-2 * s, -1 * s}, []float64{2 * s, 3 * s}
+		o := must(New(lo, hi, defaultCfg(t, g), 3))
+		pts := make([][]float64, len(unit))
+		for i, p := range unit {
+			pts[i] = []float64{p[0] * s, p[1] * s}
+		}
+		a := slices.IndexFunc(o.arms, func(ar arm) bool { return ar.k.Name() == NameAvg })
+		share, err := o.fixedShares(a, pts)
+		if err != nil {
+			t.Fatalf("2^%d: %v", k, err)
+		}
+		must(0, o.Fail(pts[2]))
+		var ex []bool
+		for _, p := range pts {
+			ex = append(ex, o.onExcludedOrbit(p, false), o.onExcludedOrbit([]float64{-p[0], p[1]}, false))
+		}
+		if k == 0 {
+			ref, refEx = share, ex
+			continue
+		}
+		if !check.SameBits(share, ref) {
+			t.Errorf("2^%d: shares %v, the unit box's %v", k, share, ref)
+		}
+		if !slices.Equal(ex, refEx) {
+			t.Errorf("2^%d: excluded %v, the unit box's %v", k, ex, refEx)
+		}
+	}
+}
+
+// TestTellEndsEveryCopy: Tell ends every pending and failed copy of x;
+// Fail of an observed x records no failure (an observation supersedes a
+// failure in either order), so the next point is the one without it.
+func TestTellEndsEveryCopy(t *testing.T) {
+	lo, hi := box(2, 2)
+	g := must(orbit.SignFlip(2))
+	cfg := smallCfg(Plus(g, kernel.Matern52))
+	start := func() (*Optimizer, []float64) {
+		o := must(New(lo, hi, cfg, 11))
+		for range 3 {
+			x := must(o.Ask())
+			must(0, o.Tell(x, toy(x)))
+		}
+		return o, []float64{0.5, -0.25}
+	}
+	o, x := start()
+	must(0, o.Fail(x))
+	must(0, o.Fail(x))
+	must(0, o.Tell(x, 1))
+	if f := o.Failed(); len(f) != 0 {
+		t.Errorf("fail, fail, tell: failed %v", f)
+	}
+	o, x = start()
+	must(0, o.AddPending(x))
+	must(0, o.AddPending(x))
+	must(0, o.Tell(x, 1))
+	if p := o.Pending(); len(p) != 0 {
+		t.Errorf("add_pending twice, tell: pending %v", p)
+	}
+	o, x = start()
+	must(0, o.Tell(x, 1))
+	ref := must(o.Ask())
+	o, x = start()
+	must(0, o.Tell(x, 1))
+	if err := o.Fail(x); err != nil {
+		t.Fatalf("fail after tell: %v", err)
+	}
+	if f := o.Failed(); len(f) != 0 {
+		t.Errorf("tell, fail: failed %v", f)
+	}
+	if got := must(o.Ask()); !check.SameBits(got, ref) {
+		t.Errorf("tell, fail, ask: %v, tell, ask: %v", got, ref)
+	}
+	// A pending copy of an observed point (evaluated again) ends when
+	// that evaluation fails, still without a failure.
+	o, x = start()
+	must(0, o.Tell(x, 1))
+	must(0, o.AddPending(x))
+	must(0, o.Fail(x))
+	if len(o.Pending()) != 0 || len(o.Failed()) != 0 {
+		t.Errorf("tell, add_pending, fail: pending %v, failed %v", o.Pending(), o.Failed())
+	}
+	// A history with a failed point that is also observed is not one
+	// History writes: Restore refuses it.
+	h := o.History()
+	h.Failed = [][]float64{x}
+	r := must(New(lo, hi, cfg, 11))
+	if err := r.Restore(h); !errors.Is(err, ErrHistory) || r.N() != 0 {
+		t.Errorf("restore of an observed failed point: %v, N = %d", err, r.N())
+	}
+}
+
+// TestRestorePendingAndFailed: a point both pending and failed (it failed,
+// then was handed out again; or pending twice, one copy failed) restores
+// to the same state, and the restored optimizer proposes the same bits.
+func TestRestorePendingAndFailed(t *testing.T) {
+	lo, hi := box(2, 2)
+	g := must(orbit.SignFlip(2))
+	cfg := smallCfg(Plus(g, kernel.Matern52))
+	for _, order := range []string{"fail, add_pending", "add_pending twice, fail"} {
+		o := must(New(lo, hi, cfg, 13))
+		for range 3 {
+			x := must(o.Ask())
+			must(0, o.Tell(x, toy(x)))
+		}
+		x := []float64{0.7, -0.9}
+		if order == "fail, add_pending" {
+			must(0, o.Fail(x))
+		} else {
+			must(0, o.AddPending(x))
+		}
+		must(0, o.AddPending(x))
+		if order != "fail, add_pending" {
+			must(0, o.Fail(x))
+		}
+		h := o.History()
+		if len(h.Pending) == 0 || len(h.Failed) != 1 {
+			t.Fatalf("%s: history pending %v, failed %v", order, h.Pending, h.Failed)
+		}
+		r := must(New(lo, hi, cfg, 13))
+		if err := r.Restore(h); err != nil {
+			t.Fatal(err)
+		}
+		if got := r.History(); !reflect.DeepEqual(got, h) {
+			t.Errorf("%s: restored history %+v, want %+v", order, got, h)
+		}
+		want, got := must(o.Ask()), must(r.Ask())
+		if !check.SameBits(got, want) {
+			t.Errorf("%s: restored optimizer proposes %v, the original %v", order, got, want)
+		}
+	}
+}
+
+// TestRestoreLinear: a history of 250k pending and 250k failed points
+// restores to an equal History. Restore recorded each failed point with
+// Fail, which scanned every pending point: 6·10¹⁰ comparisons, over two
+// minutes at this size; now O(N·d). No clock is read here.
+func TestRestoreLinear(t *testing.T) {
+	const n = 250_000
+	lo, hi := box(1, 1)
+	g := must(orbit.SignFlip(1))
+	cfg := smallCfg(Plus(g, kernel.Matern52))
+	h := History{Version: HistoryVersion, Seed: 1, Kernel: NamePlus, Dim: 1,
+		Observations: []Observation{{X: []float64{0.123456789}, Y: 1}}}
+	for i := range n {
+		h.Pending = append(h.Pending, []float64{-1 + float64(i)/n})
+		h.Failed = append(h.Failed, []float64{float64(i) / n})
+	}
+	o := must(New(lo, hi, cfg, 1))
+	if err := o.Restore(h); err != nil {
+		t.Fatal(err)
+	}
+	if got := o.History(); !reflect.DeepEqual(got, h) {
+		t.Errorf("restored history differs: %d pending, %d failed", len(got.Pending), len(got.Failed))
+	}
+}
+
+// TestParseKernelTrims: candidate names are trimmed (and lowered) before
+// they are checked, so a repeated candidate spelled with spaces is
+// refused, and the canonical spelling names the kernel.
+func TestParseKernelTrims(t *testing.T) {
+	g := must(orbit.SignFlip(2))
+	for _, s := range []string{"portfolio:plus+ plus", "auto:avg+ avg+plus", "auto:avg+Avg", "portfolio:nystrom: NYSTROM+plus"} {
+		if k, err := ParseKernel(s, g, kernel.RBF); !errors.Is(err, ErrBadConfig) {
+			t.Errorf("%q: candidates %q, err = %v", s, k.Candidates(), err)
+		}
+	}
+	for s, want := range map[string]string{
+		" portfolio: nystrom + avg : soft + plus ": "portfolio:nystrom+avg:soft+plus",
+		"portfolio:nystrom+avg:soft+plus":          "portfolio:nystrom+avg:soft+plus",
+		"auto:Avg +plus":                           "auto:avg+plus",
+		"auto: nystrom+avg+plus":                   "auto",
+		"portfolio:nystrom+avg+plus":               "portfolio",
+		"PLUS ":                                    "plus",
+	} {
+		k, err := ParseKernel(s, g, kernel.RBF)
+		if err != nil {
+			t.Errorf("%q: %v", s, err)
+			continue
+		}
+		if k.Name() != want {
+			t.Errorf("%q: name %q, want %q", s, k.Name(), want)
+		}
+	}
+}
+
+// TestSpaceExhausted: failures whose orbits cover the box make Ask fail
+// with ErrSpaceExhausted, an input error — in the initial design (nothing
+// observed) and at an acquisition step (one success).
+func TestSpaceExhausted(t *testing.T) {
+	lo, hi := box(1, 1)
+	g := must(orbit.SignFlip(1))
+	for _, success := range []bool{false, true} {
+		o := must(New(lo, hi, smallCfg(Plus(g, kernel.Matern52)), 2))
+		if success {
+			x := must(o.Ask())
+			must(0, o.Tell(x, 1))
+		}
+		// The exclusion radius is 2e-3 (10⁻³ of the diagonal, 2): a
+		// failure every 3e-3 of |x| covers [−1, 1].
+		for v := 0.0; v <= 1; v += 3e-3 {
+			must(0, o.Fail([]float64{v}))
+		}
+		must(0, o.Fail([]float64{1}))
+		_, err := o.Ask()
+		if !errors.Is(err, ErrSpaceExhausted) || errclass.Of(err) != errclass.Input {
+			t.Errorf("success %v: %v (class %v), want ErrSpaceExhausted", success, err, errclass.Of(err))
+		}
+	}
+}
