@@ -54,12 +54,12 @@ func fuzzCfg() ([]float64, []float64, Config) {
 // bit for bit (errors included); an error never comes with a point, a
 // point never with NaN; nothing panics.
 func FuzzOptimizerOps(f *testing.F) {
-	// Issue 41, item 7: fail, fail, tell (and add_pending twice, tell)
+	// Sequences that broke Tell: fail, fail, tell (and add_pending twice, tell)
 	// left x failed (pending); tell then fail made it observed and failed.
 	f.Add([]byte{opAsk, opAsk, opTell, 5, 1, opTell, 6, 2, opFail, 0, opFail, 0, opTell, 0, 3, opHistory, opRestore})
 	f.Add([]byte{opAsk, opAsk, opTell, 5, 1, opTell, 6, 2, opAddPending, 0, opAddPending, 0, opTell, 0, 3, opRestore})
 	f.Add([]byte{opAsk, opAsk, opTell, 5, 1, opTell, 6, 2, opTell, 0, 3, opFail, 0, opRestore})
-	// Item 10: a point both failed and pending restored with one pending
+	// Sequences that broke Restore: a point both failed and pending restored with one pending
 	// point fewer and proposed another point.
 	f.Add([]byte{opAsk, opAsk, opTell, 5, 1, opTell, 6, 2, opFail, 1, opAddPending, 1, opHistory, opRestore})
 	f.Add([]byte{opAsk, opAsk, opTell, 5, 1, opTell, 6, 2, opAddPending, 1, opAddPending, 1, opFail, 1, opRestore})
