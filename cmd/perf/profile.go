@@ -33,7 +33,7 @@ func init() {
 const profileUsage = `
 Usage: perf profile --group G --d D [--n 55,200,1000] [--base rbf]
                     [--backend gonum|openblas] [--m 1000]
-                    [--bo-kernel plus,base,avg] [--landmarks M]
+                    [--bo-kernel plus,base,avg,default] [--landmarks M]
                     [--landmark-fit default|subset|likelihood|full] [--gemm-n 1000]
                     [--eigen-vs-c 1000,3000] [--max-phase-seconds 10]
                     [--json] [--cpuprofile FILE] [--memprofile FILE]
@@ -52,7 +52,9 @@ of G (standard normal points, lengthscale 1):
   k_plus cross           K(candidates, D), m candidates, closed and
                          enumerated k_max
   GP fit, acquisition,   one real bo.Optimizer Ask after n observations
-  BO step                for each kernel of --bo-kernel (cold fit, as Ask
+  BO step                for each kernel of --bo-kernel ("default" is
+                         bo.Recommended's configuration, what perf
+                         suggest, C and Python use; cold fit, as Ask
                          does; every kernel with --landmarks, so by
                          default landmarks above 256 observations), on
                          Rastrigin for hyperoctahedral groups, else a
@@ -71,7 +73,8 @@ of G (standard normal points, lengthscale 1):
 
 Columns: median time, timed runs, pairs/s (kernel evaluations), GFLOP/s
 (enumeration: 2·d·|G| flops per pair; eigen: 9n³; GEMM: 2n³), share of the
-BO iteration at the same n, ratio.
+BO step at the same n, ratio; notes come as numbered footnotes under the
+table, which fits in 100 columns.
 
 Timing: each phase runs once as a warm-up; when that takes ≥ 1 s it is the
 measurement, otherwise the phase repeats until 0.2 s have been timed and 3
@@ -96,8 +99,9 @@ EigenSym (gonum: the pure-Go solver; openblas: LAPACKE through cgo) against
 LAPACKE_dsyevd called directly from C on the same matrix, the two calls
 alternating (at least 3 of each, medians), and prints the Go/C ratio.
 
-Progress goes to stderr, one line per phase; results to stdout (a table, or
-JSON with --json).
+Progress goes to stderr, one line per phase (the same times as the table)
+and, after each n, the time it took and an estimate of the time left;
+results to stdout (a table, or JSON with --json).
 
 Example:
 
@@ -115,7 +119,7 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	matrices := fs.String("matrices", "", "JSON group `file` for --group matrices")
 	nList := fs.String("n", "55,200,1000", "comma-separated numbers of points, ascending, each ≥ 2")
 	m := fs.Int("m", 1000, "candidates of the k_plus cross-covariance")
-	boKernel := fs.String("bo-kernel", "plus,base,avg", "comma-separated GP kernels of the BO phases: "+commaList(bo.KernelNames())+", or auto:a+b+… or portfolio:a+b+… naming the candidates (a+b:c+d favouring c and d)")
+	boKernel := fs.String("bo-kernel", "plus,base,avg,"+experiments.DefaultBOKernel, "comma-separated GP kernels of the BO phases: "+commaList(bo.KernelNames())+", or auto:a+b+… or portfolio:a+b+… naming the candidates (a+b:c+d favouring c and d), under the paper's protocol; "+experiments.DefaultBOKernel+" is bo.Recommended's configuration (the front ends' default)")
 	landmarks := fs.Int("landmarks", 0, fmt.Sprintf("landmark cap `M` of every kernel in the BO phases (the design cap of plus and nystrom): 0 means %d, −1 never", bo.DefaultLandmarks))
 	landmarkFit := landmarkFitFlag(fs)
 	gemmN := fs.Int("gemm-n", 1000, "order of the DGEMMs the BO steps are compared with")
@@ -157,6 +161,10 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	}
 	var bks []string
 	for _, k := range strings.Split(*boKernel, ",") {
+		if strings.TrimSpace(k) == experiments.DefaultBOKernel {
+			bks = append(bks, experiments.DefaultBOKernel)
+			continue
+		}
 		k, err := kernelName(k)
 		if err != nil {
 			return badInput("--bo-kernel %q: want a comma-separated list of %s, or auto:a+b+… or portfolio:a+b+… naming the candidates", *boKernel, strings.Join(bo.KernelNames(), ", "))
@@ -320,17 +328,22 @@ func writeEnvironment(w io.Writer, e experiments.Environment) {
 
 func writeProfileTable(w io.Writer, r experiments.ProfileResult) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# perf profile: %s, |G| = %s, base %s, m = %d, BO kernels %s%s (%s)\n\n", r.Group, r.Order, r.Base, r.M, strings.Join(r.BOKernels, ", "), landmarksNote(r.Landmarks)+landmarkFitNote(r.LandmarkFit), r.BOObjective)
+	fmt.Fprintf(&b, "# perf profile: %s, |G| = %s, base %s\n\n", r.Group, r.Order, r.Base)
+	fmt.Fprintf(&b, "k_plus cross: m = %d candidates. BO steps: %s%s, on %s.\n",
+		r.M, strings.Join(r.BOKernels, ", "), landmarksNote(r.Landmarks)+landmarkFitNote(r.LandmarkFit), r.BOObjective)
 	writeEnvironment(&b, r.Environment)
-	fmt.Fprintf(&b, "median of timed runs (≥ %gs and ≥ 3 runs, ≤ %d; one run when it takes ≥ 1 s, but ≥ 3 for a BO step); ~ = estimated, not run (> %gs)\n", r.MinTimeSeconds, r.MaxReps, r.MaxPhaseSeconds)
-	fmt.Fprintf(&b, "%% BO iter: the phase's time over one BO step (one Ask) at the same n — a fit's or acquisition's over its\n"+
-		"own kernel's step, the rest over the first BO kernel's; phases BO does not run (enumerated paths, the\n"+
-		"m-candidate cross-covariance) can exceed 100%%. A BO step's ratio is the median over its Asks of its time over gonum's Dgemm of\n"+
-		"order %d timed right after each Ask\n\n", r.GemmN)
+	fmt.Fprintf(&b, "time: median of timed runs (≥ %gs and ≥ 3 runs, ≤ %d; one run when it takes ≥ 1 s, but\n"+
+		"≥ 3 for a BO step); ~ = estimated, not run (> %gs). %% step: the phase's time over one BO step\n"+
+		"(one Ask) at the same n, a fit's or acquisition's over its own kernel's step, the rest over\n"+
+		"%s's; phases BO does not run can exceed 100%%. ratio: enum N× = N times faster than enumeration;\n"+
+		"N dgemm = a BO step's time over that of gonum/blas's Dgemm of order %d timed right after each Ask\n"+
+		"(median over the Asks); on a DGEMM row, Gram N× = the enumerated k_max Gram's GFLOP/s over its.\n\n",
+		r.MinTimeSeconds, r.MaxReps, r.MaxPhaseSeconds, r.BOKernels[0], r.GemmN)
 
-	header := []string{"phase", "n", "time", "runs", "pairs/s", "GFLOP/s", "% BO iter", "ratio", "note"}
-	right := []bool{false, true, true, true, true, true, true, false, false}
+	header := []string{"phase", "n", "time", "runs", "pairs/s", "GFLOP/s", "% step", "ratio"}
+	right := []bool{false, true, true, true, true, true, true, false}
 	var cells [][]string
+	var notes []string
 	for _, row := range r.Rows {
 		t, runs := "–", "–"
 		switch row.Status {
@@ -339,17 +352,28 @@ func writeProfileTable(w io.Writer, r experiments.ProfileResult) error {
 		case experiments.StatusEstimated:
 			t = "~" + fmtSeconds(row.Seconds)
 		}
+		if row.Note != "" {
+			k := slices.Index(notes, row.Note)
+			if k < 0 {
+				k = len(notes)
+				notes = append(notes, row.Note)
+			}
+			t += fmt.Sprintf(" [%d]", k+1)
+		}
 		label := row.Label
-		if row.Backend != "" && row.Kernel == "" && row.Phase != "eigen-vs-c" && row.Backend != experiments.GonumDgemm {
+		if row.Phase == "eigen-vs-c" && row.Backend != "" && !strings.Contains(label, row.Backend) {
 			label += " [" + row.Backend + "]"
 		}
-		if row.Landmarks > 0 {
-			label += fmt.Sprintf(" [%d landmarks]", row.Landmarks)
-		}
 		cells = append(cells, []string{label, strconv.Itoa(row.N), t, runs,
-			fmtRate(row.PairsPerSecond), fmtGF(row.GFLOPS), fmtShare(row.Share), fmtRatio(row.Ratio, row.RatioKind), row.Note})
+			fmtRate(row.PairsPerSecond), fmtGF(row.GFLOPS), fmtShare(row.Share), fmtRatio(row.Ratio, row.RatioKind)})
 	}
 	writeMarkdownTable(&b, header, right, cells)
+	for i, n := range notes {
+		fmt.Fprintf(&b, "\n[%d] %s", i+1, n)
+	}
+	if len(notes) > 0 {
+		b.WriteString("\n")
+	}
 	b.WriteString(profileSummary(r))
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("writing output: %w", err)
@@ -423,7 +447,7 @@ func profileSummary(r experiments.ProfileResult) string {
 	}
 	for _, row := range r.Rows {
 		if row.Phase == "dgemm" && row.RatioKind == experiments.RatioEnumOverGemm {
-			fmt.Fprintf(&b, "enumerated k_max Gram at n = %d: %.0f%% of the GFLOP/s of %s DGEMM at the same n and threads\n", row.N, 100*row.Ratio, row.Backend)
+			fmt.Fprintf(&b, "enumerated k_max Gram at n = %d: %.0f%% of the GFLOP/s of the %s\n", row.N, 100*row.Ratio, strings.TrimPrefix(row.Label, "DGEMM, "))
 		}
 		if row.Phase == "eigen-vs-c" && row.RatioKind == experiments.RatioGoOverC {
 			fmt.Fprintf(&b, "%s EigenSym at n = %d: %.3f× the time of LAPACKE_dsyevd called from C\n", row.Backend, row.N, row.Ratio)
@@ -448,9 +472,9 @@ func profileSummary(r experiments.ProfileResult) string {
 		if row.Landmarks > 0 {
 			design = fmt.Sprintf(", %d landmarks", row.Landmarks)
 		}
-		fmt.Fprintf(&b, "BO step %s at n = %d%s: %s (fit %s, acquisition %s)", row.Kernel, row.N, design, fmtSeconds(row.Seconds), fmtSeconds(fit), fmtSeconds(acq))
+		fmt.Fprintf(&b, "BO step %s at n = %d%s: %s = fit %s + acquisition %s", row.Kernel, row.N, design, fmtSeconds(row.Seconds), fmtSeconds(fit), fmtSeconds(acq))
 		if row.RatioKind == experiments.RatioStepOverDgemm {
-			fmt.Fprintf(&b, " = %.2f× gonum's Dgemm of order %d (interleaved: %s) and %.2f× the %s backend's Gemm", row.Ratio, r.GemmN, fmtSeconds(row.DgemmSeconds), row.RatioBackendGemm, r.Backend)
+			fmt.Fprintf(&b, "\n  %.2f× gonum/blas's Dgemm of order %d (%s, interleaved), %.2f× the %s backend's Gemm", row.Ratio, r.GemmN, fmtSeconds(row.DgemmSeconds), row.RatioBackendGemm, r.Backend)
 		}
 		b.WriteString("\n")
 	}
@@ -496,13 +520,13 @@ func fmtRatio(v float64, kind string) string {
 	}
 	switch kind {
 	case experiments.RatioEnumOverClosed:
-		return fmt.Sprintf("enum/closed %.3g×", v)
+		return fmt.Sprintf("enum %.3g×", v)
 	case experiments.RatioEnumOverGemm:
-		return fmt.Sprintf("enum/dgemm %.2f", v)
+		return fmt.Sprintf("Gram %.2f×", v)
 	case experiments.RatioGoOverC:
 		return fmt.Sprintf("go/c %.3f", v)
 	case experiments.RatioStepOverDgemm:
-		return fmt.Sprintf("step/dgemm %.2f", v)
+		return fmt.Sprintf("%.2f dgemm", v)
 	}
 	return fmt.Sprintf("%.3g", v)
 }

@@ -5,8 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/symbo/symbo/linalg"
 )
@@ -40,13 +42,14 @@ func TestProfileTable(t *testing.T) {
 	if len(rows) < 3 {
 		t.Fatalf("no table in\n%s", out)
 	}
-	wantHeader := []string{"phase", "n", "time", "runs", "pairs/s", "GFLOP/s", "% BO iter", "ratio", "note"}
+	wantHeader := []string{"phase", "n", "time", "runs", "pairs/s", "GFLOP/s", "% step", "ratio"}
 	if !slices.Equal(rows[0], wantHeader) {
 		t.Errorf("header %q, want %q", rows[0], wantHeader)
 	}
-	// 20 phases at each of 2 sizes (11, and fit, acquisition and step for
-	// each of 3 BO kernels), plus one DGEMM row per backend and gonum's.
-	if got, want := len(rows)-2, 2*20+len(linalg.Available())+1; got != want {
+	// 23 phases at each of 2 sizes (11, and fit, acquisition and step for
+	// each of 4 BO kernels: plus, base, avg and the default), plus one
+	// DGEMM row per backend and gonum's.
+	if got, want := len(rows)-2, 2*23+len(linalg.Available())+1; got != want {
 		t.Errorf("%d table rows, want %d", got, want)
 	}
 	for _, r := range rows {
@@ -54,18 +57,48 @@ func TestProfileTable(t *testing.T) {
 			t.Errorf("row %q has %d cells", r, len(r))
 		}
 	}
-	for _, label := range []string{"Gram k_max closed", "Gram k_avg enumerate", "eigendecomposition", "BO step (plus", "BO step (base", "BO step (avg", "DGEMM", "DGEMM n×n (gonum's Dgemm)"} {
+	for _, label := range []string{"Gram k_max closed", "Gram k_avg enumerate", "eigen of the k_max Gram", "BO step, plus", "BO step, base",
+		"BO step, avg", "BO step, default", "DGEMM, backend gonum", "DGEMM, gonum/blas Dgemm"} {
 		if !strings.Contains(out, "| "+label) {
 			t.Errorf("no row %q", label)
 		}
 	}
-	if !strings.Contains(out, "enum/closed") || !strings.Contains(out, "enum/dgemm") || !strings.Contains(out, "step/dgemm") ||
-		!strings.Contains(out, "BO step plus at n = 12") || !strings.Contains(out, "× gonum's Dgemm") {
+	if !strings.Contains(out, "enum ") || !strings.Contains(out, "Gram ") || !strings.Contains(out, " dgemm") ||
+		!strings.Contains(out, "BO step plus at n = 12") || !strings.Contains(out, "BO step default at n = 12") || !strings.Contains(out, "× gonum/blas's Dgemm") {
 		t.Errorf("ratio columns missing:\n%s", out)
 	}
-	// Progress: one line per row on stderr.
-	if n := strings.Count(errOut, "profile: "); n != len(rows)-2 {
-		t.Errorf("%d progress lines for %d rows", n, len(rows)-2)
+	// Readable in 100 columns.
+	for _, l := range lines {
+		if n := utf8.RuneCountInString(l); n > 100 {
+			t.Errorf("%d columns: %q", n, l)
+		}
+	}
+	// Progress: one line per row on stderr, with the table's time, and
+	// one per size.
+	var progress []string
+	for _, l := range strings.Split(errOut, "\n") {
+		if strings.HasPrefix(l, "profile: ") && !strings.HasPrefix(l, "profile: n = ") {
+			progress = append(progress, l)
+		}
+	}
+	if len(progress) != len(rows)-2 || strings.Count(errOut, "profile: n = ") != 2 || !strings.Contains(errOut, "(2 of 2 sizes)") {
+		t.Errorf("%d progress lines for %d rows:\n%s", len(progress), len(rows)-2, errOut)
+	}
+	for _, r := range rows[2:] {
+		if !strings.HasPrefix(r[0], "BO step") {
+			continue
+		}
+		var line string
+		for _, l := range progress {
+			if strings.Contains(l, r[0]) && strings.Contains(l, "n="+r[1]+" ") {
+				line = l
+			}
+		}
+		fields := strings.Fields(strings.TrimSpace(line[strings.Index(line, "n="+r[1]):]))
+		sec, err := strconv.ParseFloat(fields[1], 64)
+		if err != nil || fmtSeconds(sec) != r[2] {
+			t.Errorf("%s n=%s: table %s, stderr %q", r[0], r[1], r[2], line)
+		}
 	}
 }
 

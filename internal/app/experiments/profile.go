@@ -9,6 +9,8 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/symbo/symbo/internal/budget"
@@ -42,7 +44,9 @@ type ProfileOptions struct {
 	// means 1000.
 	M int
 	// BOKernels are the GP kernels of the BO phases (one real Ask each at
-	// every n); nil means plus, base, avg.
+	// every n), as bo.ParseKernel names them under the paper's protocol,
+	// or DefaultBOKernel for bo.Recommended's configuration; nil means
+	// plus, base, avg and the default.
 	BOKernels []string
 	// Landmarks is bo.Config.Landmarks for the BO phases (the design cap
 	// of plus and nystrom, the landmark cap of the others): 0 means
@@ -250,7 +254,7 @@ func Profile(o ProfileOptions) (ProfileResult, error) {
 		o.M = 1000
 	}
 	if o.BOKernels == nil {
-		o.BOKernels = []string{bo.NamePlus, bo.NameBase, bo.NameAvg}
+		o.BOKernels = []string{bo.NamePlus, bo.NameBase, bo.NameAvg, DefaultBOKernel}
 	}
 	if len(o.BOKernels) == 0 {
 		return ProfileResult{}, errors.New("experiments: profile: no BO kernel")
@@ -310,10 +314,27 @@ func Profile(o ProfileOptions) (ProfileResult, error) {
 		res.Order = ord.String()
 	}
 	_, res.BOObjective = profileObjective(o.Group)
-	for _, n := range o.N {
+	start := time.Now()
+	took := make([]float64, len(o.N))
+	for i, n := range o.N {
+		t0, rows := time.Now(), len(p.rows)
 		if err := p.atN(n); err != nil {
 			return ProfileResult{}, err
 		}
+		took[i] = time.Since(t0).Seconds()
+		line := fmt.Sprintf("profile: n = %d done (%d of %d sizes) in %s, %s elapsed", n, i+1, len(o.N), fmtETA(took[i]), fmtETA(time.Since(start).Seconds()))
+		switch {
+		case i+1 == len(o.N):
+		case i == 0:
+			line += "; the time left is estimated after the next size"
+		default:
+			e := 1.0
+			if took[i-1] > 0 {
+				e = min(max(math.Log(took[i]/took[i-1])/math.Log(float64(n)/float64(o.N[i-1])), 1), 3)
+			}
+			line += "; " + etaNote(o.N[i+1:], n, took[i], e, len(p.rows)-rows, o.MaxPhaseSeconds)
+		}
+		fmt.Fprintln(o.Progress, line)
 	}
 	if err := p.gemm(o.N[len(o.N)-1]); err != nil {
 		return ProfileResult{}, err
@@ -349,6 +370,45 @@ type profiler struct {
 	last  map[string][]measured // key → its measurements, ascending in n
 	ref   [3]*mat.Dense         // the BO steps' reference Dgemm operands (stepReference)
 	now   func() time.Duration  // the clock of every timing (nil: the real one; timing.now)
+	quiet bool                  // add appends without a progress line
+}
+
+// etaNote predicts the time of the sizes left from the last one's, n
+// taking took seconds over rows rows: each size n' scales it by
+// (n'/n)^e — e the log–log slope of the last two sizes' times, in
+// [1, 3] — but its rows are each estimated
+// instead of run past maxPhase, so a size takes at most about rows ×
+// 3·maxPhase (a BO step runs three Asks). A guide, not a promise: it says
+// how it was made.
+func etaNote(left []int, n int, took, e float64, rows int, maxPhase float64) string {
+	total := 0.0
+	for _, m := range left {
+		t := took * math.Pow(float64(m)/float64(n), e)
+		if maxPhase > 0 {
+			t = min(t, float64(rows)*3*maxPhase)
+		}
+		total += t
+	}
+	return fmt.Sprintf("about %s left (this size's time × (n'/n)^%.1f for n' = %s)", fmtETA(total), e, joinInts(left))
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ", ")
+}
+
+// fmtETA formats seconds for a progress line: "12 s", "3.4 min", "1.2 h".
+func fmtETA(s float64) string {
+	switch {
+	case s < 90:
+		return fmt.Sprintf("%.0f s", s)
+	case s < 5400:
+		return fmt.Sprintf("%.1f min", s/60)
+	}
+	return fmt.Sprintf("%.1f h", s/3600)
 }
 
 // timeMedian is the package's timeMedian on p's clock.
@@ -536,7 +596,10 @@ func (p *profiler) fill(r *ProfileRow, ph profPhase, n int) {
 
 func (p *profiler) add(r ProfileRow) {
 	p.rows = append(p.rows, r)
-	line := fmt.Sprintf("profile: %-40s n=%-5d ", r.Label, r.N)
+	if p.quiet {
+		return
+	}
+	line := fmt.Sprintf("profile: %-28s n=%-5d ", r.Label, r.N)
 	switch r.Status {
 	case StatusMeasured:
 		line += fmt.Sprintf("%.4g s (%d reps)", r.Seconds, r.Reps)
@@ -650,7 +713,7 @@ func (p *profiler) atN(n int) error {
 	}
 	be := p.be.Name()
 	la := []profPhase{{
-		row: ProfileRow{Phase: "eigen", Label: "eigendecomposition (k_max Gram)", Backend: be},
+		row: ProfileRow{Phase: "eigen", Label: "eigen of the k_max Gram", Backend: be},
 		exp: 3,
 		setup: func(n int) (func() error, error) {
 			k, err := maxGram(n)
@@ -662,7 +725,7 @@ func (p *profiler) atN(n int) error {
 		},
 		flops: func(n int) float64 { return 9 * math.Pow(float64(n), 3) },
 	}, {
-		row: ProfileRow{Phase: "plus-spectrum", Label: "k_plus spectrum (one ℓ of the fit)", Kernel: "plus", Backend: be},
+		row: ProfileRow{Phase: "plus-spectrum", Label: "k_plus spectrum, one ℓ", Kernel: "plus", Backend: be},
 		exp: 3,
 		setup: func(n int) (func() error, error) {
 			dist, err := orbitDistances(p.g, pts(n), p.o.Budget)
@@ -674,7 +737,7 @@ func (p *profiler) atN(n int) error {
 			return func() error { return plusSpectrum(p.be, &e, &c, dist, p.params()) }, nil
 		},
 	}, {
-		row: ProfileRow{Phase: "plus-build", Label: "k_plus build (Gram+eigen+features)", Kernel: "plus", Method: mx.Method().String(), Backend: be},
+		row: ProfileRow{Phase: "plus-build", Label: "k_plus build", Kernel: "plus", Method: mx.Method().String(), Backend: be},
 		exp: 3,
 		setup: func(n int) (func() error, error) {
 			x := pts(n)
@@ -686,7 +749,7 @@ func (p *profiler) atN(n int) error {
 	}}
 	for _, m := range []kernel.Method{kernel.Closed, kernel.Enumerate} {
 		la = append(la, profPhase{
-			row: ProfileRow{Phase: "plus-cross", Label: fmt.Sprintf("k_plus cross m=%d, %s k_max", p.o.M, methodName(m)), Kernel: "plus", Method: methodName(m), Backend: be, M: p.o.M},
+			row: ProfileRow{Phase: "plus-cross", Label: fmt.Sprintf("k_plus cross, %s", methodName(m)), Kernel: "plus", Method: methodName(m), Backend: be, M: p.o.M},
 			exp: 1, // m·n pairs, m fixed
 			setup: func(n int) (func() error, error) {
 				k, err := kernel.NewMax(p.params(), p.g, kernel.Options{Method: m, Budget: p.o.Budget})
@@ -844,25 +907,27 @@ func (p *profiler) boPhases(n int) error {
 	return nil
 }
 
-// boLabel names a BO kernel in the rows with its landmark cap (every
-// built-in kernel has one; plus and nystrom call it their design's).
-func (p *profiler) boLabel(kind string) string {
-	switch {
-	case p.o.Landmarks < 0:
-		return kind + ", full design"
-	case p.o.Landmarks == 0:
-		return fmt.Sprintf("%s, landmarks ≤ %d", kind, bo.DefaultLandmarks)
+// DefaultBOKernel is the name of the BO kernel ProfileOptions.BOKernels
+// take for bo.Recommended's configuration (the front ends' default).
+const DefaultBOKernel = "default"
+
+// boConfig is the configuration of a BO phase's kernel: bo.Recommended's
+// for DefaultBOKernel, else the paper's protocol with the kernel named.
+func (p *profiler) boConfig(kind string) (bo.Config, error) {
+	if kind == DefaultBOKernel {
+		return bo.Recommended(p.g, p.o.Shape)
 	}
-	return fmt.Sprintf("%s, landmarks ≤ %d", kind, p.o.Landmarks)
+	kern, err := bo.ParseKernel(kind, p.g, p.o.Shape)
+	return bo.Config{Kernel: kern}, err
 }
 
 func (p *profiler) boPhase(n int, kind string) error {
 	obj, _ := profileObjective(p.g)
-	lab := p.boLabel(kind)
+	lab := kind
 	rows := []ProfileRow{
-		{Phase: "gp-fit", Label: "GP fit (" + lab + ", cold)", Kernel: kind, Backend: p.be.Name()},
-		{Phase: "acquisition", Label: "acquisition optimization (" + lab + ")", Kernel: kind, Backend: p.be.Name()},
-		{Phase: "bo-iteration", Label: "BO step (" + lab + ", one Ask)", Kernel: kind, Backend: p.be.Name()},
+		{Phase: "gp-fit", Label: "  GP fit, " + lab, Kernel: kind, Backend: p.be.Name()},
+		{Phase: "acquisition", Label: "  acquisition, " + lab, Kernel: kind, Backend: p.be.Name()},
+		{Phase: "bo-iteration", Label: "BO step, " + lab, Kernel: kind, Backend: p.be.Name()},
 	}
 	var fit, acq, ask, ref []float64
 	landmarks := 0
@@ -882,11 +947,12 @@ func (p *profiler) boPhase(n int, kind string) error {
 			}
 			fit, acq, ask, ref = fit[:0], acq[:0], ask[:0], ref[:0]
 			return func() error {
-				kern, err := bo.ParseKernel(kind, p.g, p.o.Shape)
+				cfg, err := p.boConfig(kind)
 				if err != nil {
 					return err
 				}
-				opt, err := bo.New(obj.lo, obj.hi, bo.Config{Kernel: kern, Init: min(bo.DefaultInit, n), Backend: p.be, Landmarks: p.o.Landmarks, LandmarkFit: p.o.LandmarkFit, Budget: p.o.Budget}, p.o.Seed)
+				cfg.Init, cfg.Backend, cfg.Landmarks, cfg.LandmarkFit, cfg.Budget = min(bo.DefaultInit, n), p.be, p.o.Landmarks, p.o.LandmarkFit, p.o.Budget
+				opt, err := bo.New(obj.lo, obj.hi, cfg, p.o.Seed)
 				if err != nil {
 					return err
 				}
@@ -922,8 +988,13 @@ func (p *profiler) boPhase(n int, kind string) error {
 	// timeMedian times bo.New and the Tells too; the rows report the Asks
 	// alone (the last Reps of them: the warm-up Ask is the measurement
 	// only when it was the single run).
+	// The row p.run adds times the whole setup; it is replaced (and only
+	// then printed) with the Asks' median, so stderr and the table agree.
 	before := len(p.rows)
-	if err := p.run(iter, n); err != nil {
+	p.quiet = true
+	err = p.run(iter, n)
+	p.quiet = false
+	if err != nil {
 		return err
 	}
 	it := p.rows[before]
@@ -955,7 +1026,7 @@ func (p *profiler) boPhase(n int, kind string) error {
 		}
 		p.add(r)
 	}
-	p.rows = append(p.rows, it)
+	p.add(it)
 	return nil
 }
 
@@ -995,9 +1066,9 @@ func (p *profiler) gemm(n int) error {
 	}
 	impls = append(impls, impl{GonumDgemm, gonumDgemm})
 	for _, im := range impls {
-		label := "DGEMM n×n"
+		label := "DGEMM, backend " + im.name
 		if im.name == GonumDgemm {
-			label = "DGEMM n×n (gonum's Dgemm)"
+			label = "DGEMM, gonum/blas Dgemm"
 		}
 		ph := profPhase{
 			row:    ProfileRow{Phase: "dgemm", Label: label, Backend: im.name},

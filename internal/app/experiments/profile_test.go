@@ -151,7 +151,7 @@ func TestProfileRows(t *testing.T) {
 	want := []string{"enumerate-orbits", "gram/base/", "gram/avg/closed", "gram/avg/enumerate", "gram/max/closed",
 		"gram/max/enumerate", "eigen", "plus-spectrum/plus/", "plus-build", "plus-cross/plus/closed", "plus-cross/plus/enumerate",
 		"gp-fit/plus", "acquisition/plus", "bo-iteration/plus", "gp-fit/base", "acquisition/base", "bo-iteration/base",
-		"gp-fit/avg", "acquisition/avg", "bo-iteration/avg"}
+		"gp-fit/avg", "acquisition/avg", "bo-iteration/avg", "gp-fit/default", "acquisition/default", "bo-iteration/default"}
 	for _, n := range []int{8, 16} {
 		var got []string
 		for _, r := range res.Rows {
