@@ -82,6 +82,9 @@ type Diagnostics struct {
 	// Probe (portfolio only): the step evaluated avg's proposal as the
 	// fixed-point probe, whatever the means.
 	Probe bool
+	// LeftOut (auto and portfolio, BO steps): the candidates left out as
+	// too costly over the group, with the reason (Kernel.LeftOut).
+	LeftOut []string
 }
 
 // Optimizer is an ask/tell Bayesian optimizer of a black box on the box
@@ -853,6 +856,7 @@ func (o *Optimizer) acquire() ([]float64, error) {
 	}
 	info := o.fitted
 	info.Phase = PhaseBO
+	info.LeftOut = o.cfg.Kernel.LeftOut()
 	info.Timings.Fit = time.Since(t0)
 	t1 := time.Now()
 	a := o.newAcq()
@@ -1144,7 +1148,7 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *Diag
 		if math.IsInf(vals[s], -1) {
 			break
 		}
-		if o.onExcludedOrbit(x, false) {
+		if o.onExcludedOrbit(x, o.cfg.ExcludeObserved) {
 			continue
 		}
 		info.Acq, info.FromBest = vals[s], order[s] == R
@@ -1152,12 +1156,12 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *Diag
 	}
 	for _, i := range order {
 		x := cand[i*d : (i+1)*d]
-		if !math.IsInf(score[i], -1) && !o.onExcludedOrbit(x, false) {
+		if !math.IsInf(score[i], -1) && !o.onExcludedOrbit(x, o.cfg.ExcludeObserved) {
 			info.Acq, info.FromBest = score[i], i == R
 			return append([]float64(nil), x...), nil
 		}
 	}
-	return nil, fmt.Errorf("bo: acquisition is not finite at any start off the pending and failed points' orbits")
+	return nil, o.errExhausted()
 }
 
 // pendingExclusion is the radius, as a fraction of the box diagonal, of
