@@ -22,18 +22,20 @@ import (
 //     group on some coordinates whose own k_avg has one — costs about one
 //     base-kernel evaluation;
 //   - the permanent closed form over permutation(m) and
-//     hyperoctahedral(m) with RBF (m ≤ kernel.MaxPermanentDim), m·2^(m−1)
-//     multiply-adds, counts as 2^(m−1);
+//     hyperoctahedral(m) with RBF (m ≤ kernel.MaxPermanentDim), about
+//     m·2^m multiply-adds with its gradient where a base-kernel
+//     evaluation is about m, counts as 2^m;
 //   - otherwise k_avg is enumerated: |G| evaluations (+Inf when |G| is too
 //     large to count).
 //
 // Over a continuous group k_avg has a closed form or a quadrature and is
-// never left out. With the limit of 256 every group of the committed
-// studies keeps its candidates (hyperoctahedral(6) with RBF, the
-// permanent, counts 32; WLAN8d's 24 elements, enumerated, 24), while
-// permutation(m) and hyperoctahedral(m) with RBF leave avg out from
-// m = 10 and with Matérn from hyperoctahedral(4) (384 elements) and
-// permutation(6) (720). The left-out candidates and the reason are
+// never left out. With the limit of 64 (measured: AutoEnumerateLimit)
+// every group of the committed studies keeps its candidates
+// (hyperoctahedral(6) with RBF, the permanent, counts 64;
+// hyperoctahedral(3) with Matérn-5/2, enumerated, 48; WLAN8d's 24),
+// while permutation(m) and hyperoctahedral(m) with RBF leave avg out
+// from m = 7, and with Matérn or another shape without the closed form
+// from permutation(5) (120 elements) and hyperoctahedral(4) (384). The left-out candidates and the reason are
 // Kernel.LeftOut, Trace.LeftOut and Diagnostics.LeftOut; the kernel's
 // name stays the one asked for. A favoured candidate that is left out
 // takes its odds with it; when no candidate is left, building the kernel
@@ -70,7 +72,7 @@ func avgPairCost(g orbit.Group, shape kernel.Shape) (float64, string) {
 	if cg, ok := inner.(orbit.CoordinateGroup); ok {
 		if permutes, _ := cg.CoordinateGroup(); permutes {
 			m := inner.Dim()
-			return math.Ldexp(1, m-1), fmt.Sprintf("is a permanent of order %d: 2^%d evaluations' worth per pair", m, m-1)
+			return math.Ldexp(1, m), fmt.Sprintf("is a permanent of order %d: 2^%d evaluations' worth per pair", m, m)
 		}
 	}
 	return 1, "has a closed form"

@@ -105,8 +105,8 @@ func TestDecidingKernelsAnyGroupSize(t *testing.T) {
 // the deciding kernels over the groups and shapes of the committed
 // studies (docs/results: hyperoctahedral(2…6), permutation(3…6),
 // signflip, rotation2d, scaling, pairedperm(4) under Matérn-3/2, the
-// trivial group), so those runs keep their bits; permanents up to order 9
-// and enumerations up to 256 elements stay, as before for enumerations.
+// trivial group), so those runs keep their bits; permanents up to order 6
+// and enumerations up to 64 elements stay (AutoEnumerateLimit).
 func TestAffordableKeepsCommittedGroups(t *testing.T) {
 	cases := []struct {
 		g     orbit.Group
@@ -123,11 +123,12 @@ func TestAffordableKeepsCommittedGroups(t *testing.T) {
 		{must(orbit.Trivial(8)), kernel.Matern32, true},
 		{must(orbit.Parse(orbit.Spec{Name: "pairedperm", D: 8})), kernel.Matern32, true},
 		{must(orbit.Parse(orbit.Spec{Name: "scaling", D: 2, Lo: []float64{0.1}, Hi: []float64{10}})), kernel.RBF, true},
-		{must(orbit.Permutation(9)), kernel.RBF, true},   // a permanent of order 9: 2^8 = 256
-		{must(orbit.Permutation(10)), kernel.RBF, false}, // 2^9
+		{must(orbit.Permutation(6)), kernel.RBF, true},      // a permanent of order 6: 2^6 = 64
+		{must(orbit.Permutation(7)), kernel.RBF, false},     // 2^7
+		{must(orbit.Hyperoctahedral(7)), kernel.RBF, false}, // 2^7
 		{must(orbit.Hyperoctahedral(4)), kernel.Matern52, false},
-		{must(orbit.Permutation(5)), kernel.Matern52, true},  // 120 elements
-		{must(orbit.Permutation(6)), kernel.Matern52, false}, // 720
+		{must(orbit.Permutation(4)), kernel.Matern52, true},  // 24 elements
+		{must(orbit.Permutation(5)), kernel.Matern52, false}, // 120
 		{must(orbit.OnCoords(must(orbit.Permutation(12)), 14, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11})), kernel.RBF, false},
 		{must(orbit.OnCoords(must(orbit.Permutation(4)), 6, []int{1, 2, 3, 4})), kernel.RBF, true},
 	}

@@ -236,8 +236,8 @@ const SoftShare = 0.2
 // candidate predicts. Cost: the fits of all candidates (about the sum of
 // their fit times) and one acquisition, of the chosen kernel. Where k_avg
 // over g with this shape costs more than AutoEnumerateLimit base-kernel
-// evaluations per pair (enumerated over more than 256 elements, or a
-// permanent of order 10 or more; see affordable) avg is left out, under
+// evaluations per pair (enumerated over more than 64 elements, or a
+// permanent of order 7 or more; see affordable) avg is left out, under
 // this and every candidate list: the candidates are nystrom and plus, as
 // Trace.Candidates records, and Trace.LeftOut says why.
 func Auto(g orbit.Group, shape kernel.Shape) Kernel {
@@ -249,15 +249,27 @@ func Auto(g orbit.Group, shape kernel.Shape) Kernel {
 // AutoEnumerateLimit is the largest cost per pair of points, in
 // base-kernel evaluations, of a candidate Auto and Portfolio keep (see
 // affordable): the largest finite group over which they include avg when
-// k_avg has no closed form for the base shape. An enumerated k_avg costs O(|G|·d) per kernel pair against plus's
-// closed-form orbit distance, and Portfolio also maximizes avg's
-// acquisition: with Matérn-5/2 at n = 55 a Portfolio step costs 2.2×
-// plus's over the hyperoctahedral group of 3 coordinates (48 elements),
-// 5.3× over that of 4 (384) and 37× over that of 5 (3840)
-// (docs/results/defaults.md, "The kernel"). 256 keeps a step within
-// about 4× plus's, the bound the deciding kernels are held to; every
-// group of the committed studies is within it or has the closed form.
-const AutoEnumerateLimit = 256
+// k_avg has no closed form for the base shape, and 2^m for RBF's
+// permanent of order m. An enumerated k_avg costs O(|G|·d) per kernel
+// pair against plus's closed-form orbit distance, and Portfolio also
+// maximizes avg's acquisition. One step of the front ends' default
+// against plus's, at n = 30 observations of a quadratic at uniform points
+// on [−1, 1]^d (BenchmarkLargeGroupStep's set-up, one thread, two counts):
+// 3.1–3.3× over permutation(4) with Matérn-5/2 (24 elements), 3.8–4.2×
+// over hyperoctahedral(3) (48), 5.4–5.5× over permutation(5) (120);
+// with RBF's permanent 3.5× over hyperoctahedral(6) (2^6), 6.1–6.3× over
+// hyperoctahedral(7), 7.1–9.0× over (8), 11–13× over (9) and
+// permutation(9). At n = 55 the fit weighs more and the ratios fall
+// (2.4–2.6× over permutation(5) with Matérn-5/2, 2.0–2.4× over
+// hyperoctahedral(7) with RBF, 3.9–4.4× over hyperoctahedral(3) with
+// Matérn-5/2): the small n, where avg's acquisition dominates, sets the
+// limit. 64 keeps a step within about 4× plus's, the bound the deciding
+// kernels are held to, and every group of the committed studies within
+// it (hyperoctahedral(3) with Matérn-5/2 and hyperoctahedral(6) with RBF
+// the largest, whose steps are what they were); it was 256, for
+// enumeration only, measured at n = 55 with three candidates (2.2× over
+// 48 elements, 5.3× over 384; docs/results/defaults.md, "The kernel").
+const AutoEnumerateLimit = 64
 
 // AutoOf is Auto choosing among the named kernels (at least two of
 // KernelNames but auto and portfolio, distinct; ties go to the earlier), named
