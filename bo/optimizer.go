@@ -289,7 +289,9 @@ func (o *Optimizer) Diagnostics() Diagnostics {
 // the acquisition only, the mean of the values observed so far, so the
 // posterior variance — the acquisition's exploration bonus — vanishes
 // near it and, with an invariant kernel, near its whole orbit), and
-// maximizes the acquisition off their orbits. The point
+// maximizes the acquisition off their orbits (and off the observed
+// points' with Config.ExcludeObserved; ErrExhausted when no point is left:
+// see "The exclusion radius" in the package documentation). The point
 // is a function of the configuration, the seed, the observations, the
 // pending points and the failed points.
 func (o *Optimizer) Ask() ([]float64, error) {
@@ -1141,7 +1143,8 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *Diag
 		clampInto(ends[s*d:(s+1)*d], o.lo, o.hi)
 	}
 	// The best end point (ties: the better-ranked start) that is not on
-	// the orbit of a pending point; the raw samples if every end is.
+	// an excluded orbit (pending, failed, and with ExcludeObserved
+	// observed points); the raw samples if every end is.
 	sort.SliceStable(rank, func(i, j int) bool { return vals[rank[i]] > vals[rank[j]] })
 	for _, s := range rank {
 		x := ends[s*d : (s+1)*d]
