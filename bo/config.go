@@ -26,9 +26,10 @@ var (
 	// ErrBadValue reports a NaN or infinite observation.
 	ErrBadValue = errclass.New(errclass.Input, "bo: invalid observation")
 	// ErrSpaceExhausted reports an Ask with no candidate point left off
-	// the orbits of the pending and failed points (within the exclusion
-	// radius; and, in the initial design, of the observed ones): failures
-	// that cover the box, e.g. hundreds over a 1-d box under sign flips.
+	// the excluded orbits (within the exclusion radius: the pending and
+	// failed points', the observed ones' with Config.ExcludeObserved and
+	// in the initial design): points that cover the box, e.g. hundreds of
+	// failures over a 1-d box under sign flips.
 	// The input (the points reported failed) caused it: an input error
 	// (errclass.Input; C: SYMBO_EINVAL, Python: InvalidInput), whose
 	// message starts "bo: search space exhausted" ("search space
@@ -117,6 +118,15 @@ func ParseLiar(s string) (Liar, error) {
 // they cost is measured in docs/results/soft/README.md ("The probe
 // window"). Five is the default initial design's size.
 const DefaultProbeWindow = 5
+
+// DefaultExcludeObserved is Config.ExcludeObserved of the front ends
+// (perf suggest, the C and Python settings, Optuna's SymboSampler): no
+// proposal within the exclusion radius of an observed point's orbit.
+// Without it the acquisition's maximizer can sit on an observed point
+// (its ascent starts there, among others): on the box [−1, 1] × [−100,
+// 100] with sign flips, plus returned to an observed point, bit for bit,
+// on most asks of some seeds.
+const DefaultExcludeObserved = true
 
 // CandidateFit is how Auto's and Portfolio's candidates fit their
 // hyperparameters (Config.CandidateFit).
@@ -280,6 +290,18 @@ type Config struct {
 	// (docs/results/soft/README.md, "The probe window"). Other kernels
 	// ignore it.
 	ProbeWindow int
+	// ExcludeObserved extends the exclusion radius of the pending and
+	// failed points to the observed ones: no BO step proposes a point
+	// within the exclusion radius of an observed point's orbit (package
+	// documentation, "The exclusion radius"); where the acquisition's
+	// maximizer lands there, the next best ascent end is taken, then the
+	// best raw sample off every excluded orbit. false (the zero value,
+	// perf bo and perf table) lets a step return to an observed point, as
+	// the paper's protocol does; the front ends set it
+	// (DefaultExcludeObserved): re-evaluating a point tells a
+	// deterministic objective nothing. The initial design excludes
+	// observed points either way.
+	ExcludeObserved bool
 	// Workers is the number of goroutines for the acquisition optimizer and
 	// kernel assembly; 0 means GOMAXPROCS. Results do not depend on it.
 	Workers int

@@ -150,9 +150,35 @@
 // study with failures, each on two disjoint seed sets.
 //
 // The lie only lowers the acquisition near a pending point; an exclusion
-// radius makes avoiding it a guarantee: no point within 10⁻³ of the box diagonal of a pending point's orbit
-// (under the kernel's group; Custom's declared group included) is
-// proposed, so a batch never holds two points of one orbit.
+// radius makes avoiding it a guarantee (below): no point within it of a
+// pending point's orbit is proposed, so a batch never holds two points of
+// one orbit.
+//
+// # The exclusion radius
+//
+// A point x is within the exclusion radius of the orbit of a point p when
+//
+//	d_G(x, p) = min over g in G of ‖x − g·p‖₂ ≤ r,   r = 10⁻³·‖hi − lo‖₂,
+//
+// distances taken in the coordinates the kernel sees — the box's own
+// coordinates, [lo, hi] — and r a thousandth of the box diagonal. G is
+// the kernel's group (Custom's declared group included; the trivial group,
+// so d_G(x, p) = ‖x − p‖₂, for Base and Nystrom and kernels without one);
+// d_G is computed through the group's closed-form distance or canonical
+// map, by enumeration for other finite groups of at most 2¹⁶ elements,
+// and as ‖x − p‖₂ for larger groups without either. A distance or radius
+// that overflows float64 (a box near ±MaxFloat64) counts as far.
+//
+// Excluded orbits: those of the pending and failed points always, and of
+// the observed points with Config.ExcludeObserved (the front ends'
+// default; without it a BO step may return to an observed point, as the
+// paper's protocol and perf bo/table do). The initial design skips any
+// point within r of an observed, pending or failed orbit. A BO step takes
+// the best ascent end off the excluded orbits, else the best-scored raw
+// sample off them (the acquisition's maximizer may sit on an observed
+// point: one of the ascents starts there); when every ascent end and raw
+// sample is excluded or has a non-finite acquisition, Ask returns
+// ErrSpaceExhausted (an input error: the study covers the box at radius r).
 //
 // While nothing has been observed — the start of a parallel study, where
 // many workers ask before any result, or a study whose first evaluations

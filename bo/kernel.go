@@ -46,6 +46,9 @@ type Kernel struct {
 	favoured int
 	// portfolio: every arm proposes, the evidence's model picks (Portfolio).
 	portfolio bool
+	// leftOut: the candidates named but left out as too costly over the
+	// group, each with its reason (afford.go).
+	leftOut []string
 }
 
 // famEnv is what a Kernel's family is built with: the dimension d and
@@ -231,44 +234,42 @@ const SoftShare = 0.2
 //
 // Pending and failed points exclude their orbits under g whichever
 // candidate predicts. Cost: the fits of all candidates (about the sum of
-// their fit times) and one acquisition, of the chosen kernel. Over a
-// finite group of more than AutoEnumerateLimit elements on which k_avg
-// with this shape has no closed form (it would be enumerated, O(|G|·d)
-// per kernel pair) avg is left out: the candidates are nystrom and plus,
-// as Trace.Candidates records.
+// their fit times) and one acquisition, of the chosen kernel. Where k_avg
+// over g with this shape costs more than AutoEnumerateLimit base-kernel
+// evaluations per pair (enumerated over more than 64 elements, or a
+// permanent of order 7 or more; see affordable) avg is left out, under
+// this and every candidate list: the candidates are nystrom and plus, as
+// Trace.Candidates records, and Trace.LeftOut says why.
 func Auto(g orbit.Group, shape kernel.Shape) Kernel {
-	k, _ := AutoOf(g, shape, autoCandidates(g, shape)...)
+	k, _ := AutoOf(g, shape, AutoCandidates()...)
 	k.name = NameAuto
 	return k
 }
 
-// AutoEnumerateLimit is the largest finite group over which Auto and
-// Portfolio include avg when k_avg has no closed form for the base shape.
-// An enumerated k_avg costs O(|G|·d) per kernel pair against plus's
-// closed-form orbit distance, and Portfolio also maximizes avg's
-// acquisition: with Matérn-5/2 at n = 55 a Portfolio step costs 2.2×
-// plus's over the hyperoctahedral group of 3 coordinates (48 elements),
-// 5.3× over that of 4 (384) and 37× over that of 5 (3840)
-// (docs/results/defaults.md, "The kernel"). 256 keeps a step within
-// about 4× plus's, the bound the deciding kernels are held to; every
-// group of the committed studies is within it or has the closed form.
-const AutoEnumerateLimit = 256
-
-// autoCandidates is AutoCandidates without avg where k_avg over g with
-// shape would be enumerated over more than AutoEnumerateLimit elements.
-func autoCandidates(g orbit.Group, shape kernel.Shape) []string {
-	names := AutoCandidates()
-	if _, finite := g.(orbit.Finite); orbit.IsNil(g) || !finite {
-		return names
-	}
-	if n, err := orbit.Size(g); err == nil && n <= AutoEnumerateLimit {
-		return names
-	}
-	if _, err := kernel.NewAvg(kernel.Params{Shape: shape, Variance: 1, Lengthscale: 1}, g, kernel.Options{Method: kernel.Closed}); err == nil {
-		return names
-	}
-	return slices.DeleteFunc(names, func(n string) bool { return n == NameAvg })
-}
+// AutoEnumerateLimit is the largest cost per pair of points, in
+// base-kernel evaluations, of a candidate Auto and Portfolio keep (see
+// affordable): the largest finite group over which they include avg when
+// k_avg has no closed form for the base shape, and 2^m for RBF's
+// permanent of order m. An enumerated k_avg costs O(|G|·d) per kernel
+// pair against plus's closed-form orbit distance, and Portfolio also
+// maximizes avg's acquisition. One step of the front ends' default
+// against plus's, at n = 30 observations of a quadratic at uniform points
+// on [−1, 1]^d (BenchmarkLargeGroupStep's set-up, one thread, two counts):
+// 3.1–3.3× over permutation(4) with Matérn-5/2 (24 elements), 3.8–4.2×
+// over hyperoctahedral(3) (48), 5.4–5.5× over permutation(5) (120);
+// with RBF's permanent 3.5× over hyperoctahedral(6) (2^6), 6.1–6.3× over
+// hyperoctahedral(7), 7.1–9.0× over (8), 11–13× over (9) and
+// permutation(9). At n = 55 the fit weighs more and the ratios fall
+// (2.4–2.6× over permutation(5) with Matérn-5/2, 2.0–2.4× over
+// hyperoctahedral(7) with RBF, 3.9–4.4× over hyperoctahedral(3) with
+// Matérn-5/2): the small n, where avg's acquisition dominates, sets the
+// limit. 64 keeps a step within about 4× plus's, the bound the deciding
+// kernels are held to, and every group of the committed studies within
+// it (hyperoctahedral(3) with Matérn-5/2 and hyperoctahedral(6) with RBF
+// the largest, whose steps are what they were); it was 256, for
+// enumeration only, measured at n = 55 with three candidates (2.2× over
+// 48 elements, 5.3× over 384; docs/results/defaults.md, "The kernel").
+const AutoEnumerateLimit = 64
 
 // AutoOf is Auto choosing among the named kernels (at least two of
 // KernelNames but auto and portfolio, distinct; ties go to the earlier), named
@@ -315,7 +316,7 @@ func autoOf(g orbit.Group, shape kernel.Shape, others, favoured []string) (Kerne
 		}
 		k.arms = append(k.arms, a)
 	}
-	return k, nil
+	return k.leaveOut()
 }
 
 // canonicalNames returns the names trimmed and lowered (a fresh slice).

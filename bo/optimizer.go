@@ -82,6 +82,9 @@ type Diagnostics struct {
 	// Probe (portfolio only): the step evaluated avg's proposal as the
 	// fixed-point probe, whatever the means.
 	Probe bool
+	// LeftOut (auto and portfolio, BO steps): the candidates left out as
+	// too costly over the group, with the reason (Kernel.LeftOut).
+	LeftOut []string
 }
 
 // Optimizer is an ask/tell Bayesian optimizer of a black box on the box
@@ -286,7 +289,9 @@ func (o *Optimizer) Diagnostics() Diagnostics {
 // the acquisition only, the mean of the values observed so far, so the
 // posterior variance — the acquisition's exploration bonus — vanishes
 // near it and, with an invariant kernel, near its whole orbit), and
-// maximizes the acquisition off their orbits. The point
+// maximizes the acquisition off their orbits (and off the observed
+// points' with Config.ExcludeObserved; ErrSpaceExhausted when no point is left:
+// see "The exclusion radius" in the package documentation). The point
 // is a function of the configuration, the seed, the observations, the
 // pending points and the failed points.
 func (o *Optimizer) Ask() ([]float64, error) {
@@ -903,6 +908,7 @@ func (o *Optimizer) acquire() ([]float64, error) {
 	}
 	info := o.fitted
 	info.Phase = PhaseBO
+	info.LeftOut = o.cfg.Kernel.LeftOut()
 	info.Timings.Fit = time.Since(t0)
 	t1 := time.Now()
 	a := o.newAcq()
@@ -1205,7 +1211,8 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *Diag
 		clampInto(ends[s*d:(s+1)*d], o.lo, o.hi)
 	}
 	// The best end point (ties: the better-ranked start) that is not on
-	// the orbit of a pending point; the raw samples if every end is.
+	// an excluded orbit (pending, failed, and with ExcludeObserved
+	// observed points); the raw samples if every end is.
 	sort.SliceStable(rank, func(i, j int) bool { return vals[rank[i]] > vals[rank[j]] })
 	// excluded counts the points of finite acquisition passed over for
 	// lying on an excluded orbit.
@@ -1215,7 +1222,7 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *Diag
 		if math.IsInf(vals[s], -1) {
 			break
 		}
-		if o.onExcludedOrbit(x, false) {
+		if o.onExcludedOrbit(x, o.cfg.ExcludeObserved) {
 			excluded++
 			continue
 		}
@@ -1227,16 +1234,16 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *Diag
 		if math.IsInf(score[i], -1) {
 			continue
 		}
-		if !o.onExcludedOrbit(x, false) {
+		if !o.onExcludedOrbit(x, o.cfg.ExcludeObserved) {
 			info.Acq, info.FromBest = score[i], i == R
 			return append([]float64(nil), x...), nil
 		}
 		excluded++
 	}
 	if excluded > 0 {
-		// Every candidate the acquisition rates lies on the orbit of a
-		// pending or failed point: they cover the box.
-		return nil, fmt.Errorf("%w: every candidate of finite acquisition (%d raw samples and ascent ends) lies on the orbit of one of the %d pending and failed points", ErrSpaceExhausted, excluded, len(o.pend)+len(o.failed))
+		// Every candidate the acquisition rates lies on an excluded
+		// orbit: the study covers the box.
+		return nil, o.errExhausted(excluded)
 	}
 	return nil, fmt.Errorf("bo: acquisition is not finite at any start")
 }

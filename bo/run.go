@@ -92,7 +92,10 @@ type Trace struct {
 	Kernel  string `json:"kernel"`
 	// Candidates are auto's candidate kernels (nil for the others).
 	Candidates []string `json:"candidates,omitempty"`
-	Seed       uint64   `json:"seed"`
+	// LeftOut are the candidates auto or portfolio left out as too costly
+	// over the group, each with its reason (Kernel.LeftOut; nil when none).
+	LeftOut []string `json:"left_out,omitempty"`
+	Seed    uint64   `json:"seed"`
 	// Minimize: f was minimized (otherwise maximized).
 	Minimize bool   `json:"minimize"`
 	Group    string `json:"group"`
@@ -395,7 +398,7 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 		group = g.Name()
 	}
 	r.tr = &Trace{
-		Problem: p.Name(), D: len(lo), Kernel: c.Kernel.Name(), Candidates: c.Kernel.Candidates(), Seed: seed, Minimize: c.Minimize,
+		Problem: p.Name(), D: len(lo), Kernel: c.Kernel.Name(), Candidates: c.Kernel.Candidates(), LeftOut: c.Kernel.LeftOut(), Seed: seed, Minimize: c.Minimize,
 		Group: group, Shape: c.Kernel.shapeName(), Acquisition: c.Acquisition.Name(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
 		Prior: priorName(c), Landmarks: landmarksOf(c), LandmarkFit: landmarkFitName(c),

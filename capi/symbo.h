@@ -161,6 +161,10 @@ int symbo_cross(const char *spec,
  *           "probe_window": W (the BO steps in which a portfolio
  *           kernel's fixed-point probe may fire: 0 or absent 5,
  *           negative no limit; see perf bo -h),
+ *           "allow_repeats": true (let a BO step propose a point within
+ *           the exclusion radius, 1e-3 of the box diagonal, of an
+ *           observed point's orbit, as perf bo does; absent or false,
+ *           the default, never),
  *           "mem_budget": "512MiB" (optional: the memory budget of the
  *           call, or of every call on a handle made from it; see
  *           Conventions).

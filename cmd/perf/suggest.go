@@ -32,7 +32,7 @@ Usage: perf suggest (--problem P [--d D] | --group G --d D --box LO:HI[,LO:HI…
                     [--acq ucb|ei] [--beta paper|authors] [--fit own|base]
                     [--prior none|botorch] [--mean sample|constant] [--liar mean|worst] [--landmarks M]
                     [--landmark-fit default|subset|likelihood|full] [--candidate-fit own|anchored]
-                    [--probe-window W]
+                    [--probe-window W] [--allow-repeats]
                     [--block b] [--matrices FILE] [--coords i,j,…] [--backend B]
 
 Prints the next q points to evaluate as CSV rows (x1,…,xd) on stdout: a
@@ -76,6 +76,12 @@ are observed or pending it returns the next points of the initial design.
                 first W BO steps only: 5 here (docs/results/soft), no
                 limit with 0 (perf bo's default: give 0 to reproduce a
                 perf bo run of a portfolio kernel)
+--allow-repeats let a point within the exclusion radius (10⁻³ of the box
+                diagonal) of an observed point's orbit be proposed, as
+                perf bo does (give it to reproduce a perf bo run, or for
+                a noisy objective that wants repeats); by default here
+                no point is (bo.Config.ExcludeObserved; see 'The
+                exclusion radius' in the bo package documentation)
 --kernel K      default portfolio:nystrom+avg:soft+plus here (nystrom,
                 avg, soft and plus each propose; the proposal with the
                 highest posterior mean under the model the evidence
@@ -109,6 +115,7 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	q := fs.Int("q", 1, "number of points to suggest")
 	seed := fs.Uint64("seed", 0, "random seed")
 	minimize := fs.Bool("minimize", false, "minimize y (default: maximize)")
+	allowRepeats := fs.Bool("allow-repeats", false, "let a proposal return to an observed point's orbit (default: never)")
 	proto := protocolFlags(fs, true)
 	if err := fs.parse(args); err != nil {
 		return err
@@ -143,7 +150,7 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 		Problem: *name, Group: frontend.Group{Group: *group, D: *d, Block: *block, Matrices: *matrices},
 		Kernel: *kern, Base: *base, Seed: *seed, Minimize: *minimize, Init: p.Init,
 		Acq: p.Acq, Beta: p.Beta, Fit: p.Fit, Prior: p.Prior, Mean: p.Mean, Landmarks: p.Landmarks, LandmarkFit: p.LandmarkFit, CandidateFit: p.CandidateFit, Liar: p.Liar,
-		ProbeWindow: probeWindow,
+		ProbeWindow: probeWindow, AllowRepeats: *allowRepeats,
 	}
 	switch {
 	case *name != "" && *group != "":

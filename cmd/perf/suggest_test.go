@@ -21,7 +21,8 @@ import (
 // --kernel, suggest's default kernel is frontend.DefaultKernel, the
 // portfolio with soft, its candidates' fits anchored unless
 // --candidate-fit own says otherwise, its probe window 5 unless
-// --probe-window says otherwise).
+// --probe-window says otherwise; --allow-repeats, since perf bo may
+// return to an observed point where suggest's default does not).
 func TestSuggestReplaysBO(t *testing.T) {
 	for _, c := range []struct{ bo, suggest []string }{
 		{[]string{"--kernel", "plus"}, []string{"--kernel", "plus", "--prior", "none", "--mean", "sample"}},
@@ -55,7 +56,7 @@ func suggestReplaysBO(t *testing.T, boArgs, suggestArgs []string) {
 		os.WriteFile(hist, []byte(h.String()), 0o644)
 		// k = 0: an empty history file is zero observations (a
 		// scheduler's first call), as no file is.
-		sargs := append([]string{"suggest", "--problem", "Ackley2d", "--seed", "3", "--init", "3", "--history", hist}, suggestArgs...)
+		sargs := append([]string{"suggest", "--problem", "Ackley2d", "--seed", "3", "--init", "3", "--history", hist, "--allow-repeats"}, suggestArgs...)
 		if k == 0 {
 			empty := filepath.Join(dir, "empty.csv")
 			os.WriteFile(empty, nil, 0o644)

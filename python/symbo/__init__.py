@@ -318,6 +318,13 @@ class Optimizer:
         may fire (``perf suggest --probe-window``): 0 or None (default)
         means 5 (measured in docs/results/soft, "The probe window"), a
         negative value no limit.
+    allow_repeats : bool, optional
+        ``False`` (default): no BO step proposes a point within the
+        exclusion radius — 1e-3 of the box diagonal — of an observed
+        point's orbit (nor of a pending or failed one's, always); the next
+        best point is taken. ``True`` lets a step return to an observed
+        point, as ``perf bo`` does (``perf suggest --allow-repeats``), for
+        a noisy objective that wants repeats.
 
     Raises
     ------
@@ -327,7 +334,7 @@ class Optimizer:
 
     def __init__(self, lo, hi, *, group, kernel=DEFAULT_KERNEL, base="rbf", seed=0, minimize=False, init=5,
                  acq=None, beta=None, fit=None, prior=None, block=None, matrices=None, landmarks=None, coords=None,
-                 liar=None, mean=None, candidate_fit=None, probe_window=None):
+                 liar=None, mean=None, candidate_fit=None, probe_window=None, allow_repeats=False):
         self._h = None
         self._close_lock = threading.Lock()
         lo = np.atleast_1d(np.asarray(lo, dtype=np.float64))
@@ -345,6 +352,8 @@ class Optimizer:
             s["landmarks"] = _int64(landmarks, "landmarks")
         if probe_window is not None:
             s["probe_window"] = _int64(probe_window, "probe_window")
+        if allow_repeats:
+            s["allow_repeats"] = True
         h = ctypes.c_int64()
         _check(_lib.symbo_optimizer_new(_json(s), ctypes.byref(h)))
         self._h = h.value

@@ -171,6 +171,27 @@ def test_optimizer_probe_window():
         symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", probe_window=1 << 40)
 
 
+def test_optimizer_no_repeats():
+    """No ask lands within the exclusion radius (1e-3 of the box diagonal)
+    of an observed point's orbit: on [-1, 1] x [-100, 100] with sign flips
+    plus returned to observed points on 7 of 25 asks at seed 10 before
+    (issue 40); allow_repeats=True lets it, as perf bo does."""
+    r2 = 1e-6 * (2 ** 2 + 200 ** 2)
+
+    def near(**kw):
+        o = symbo.Optimizer([-1, -100], [1, 100], group="signflip", kernel="plus", seed=10, minimize=True, **kw)
+        xs, count = [], 0
+        for _ in range(25):
+            x = o.ask()
+            count += any(np.sum((np.abs(x) - np.abs(p)) ** 2) <= r2 for p in xs)
+            xs.append(x)
+            o.tell(x, abs(abs(x[0]) - 0.3) + abs(abs(x[1]) - 30) / 100)
+        return count
+
+    assert near() == 0
+    assert near(allow_repeats=True) > 0
+
+
 def test_optimizer_deterministic_and_pending():
     runs = []
     for _ in range(2):

@@ -323,6 +323,14 @@ const DefaultCandidateFit = "anchored"
 // (docs/results/soft, "The probe window").
 const DefaultProbeWindow = bo.DefaultProbeWindow
 
+// DefaultExcludeObserved is bo.Config.ExcludeObserved of SuggestSettings
+// that do not set allow_repeats (bo.DefaultExcludeObserved): no BO step
+// proposes a point within the exclusion radius of an observed point's
+// orbit (a thousandth of the box diagonal; the bo package documentation,
+// "The exclusion radius"), so a deterministic objective is never
+// evaluated twice at one point of an orbit; the next best point is taken.
+const DefaultExcludeObserved = bo.DefaultExcludeObserved
+
 // The prior and mean of SuggestSettings that name none: measured on ten
 // problems at 30 + 20 seeds (docs/results/defaults.md), plus with them
 // has a lower regret than with the paper's protocol on Griewank6d,
@@ -364,6 +372,12 @@ type SuggestSettings struct {
 	// default kernel's fixed-point probe may fire: 0 means
 	// DefaultProbeWindow, negative no limit.
 	ProbeWindow int `json:"probe_window,omitempty"`
+	// AllowRepeats turns off bo.Config.ExcludeObserved, which the front
+	// ends set (DefaultExcludeObserved): false (absent) means no BO step
+	// proposes a point within the exclusion radius of an observed point's
+	// orbit; true lets one return to an observed point, as perf bo does
+	// (for a noisy objective that wants repeats).
+	AllowRepeats bool `json:"allow_repeats,omitempty"`
 }
 
 // Optimizer returns the optimizer of the settings (backend be, nil for the
@@ -478,6 +492,7 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 	case w > 0:
 		cfg.ProbeWindow = w
 	}
+	cfg.ExcludeObserved = DefaultExcludeObserved && !s.AllowRepeats
 	return bo.New(lo, hi, cfg, s.Seed)
 }
 

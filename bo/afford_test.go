@@ -1,0 +1,169 @@
+package bo
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/orbit"
+)
+
+// defaultKernelName is the front ends' default kernel
+// (frontend.DefaultKernel), spelled here to keep bo's tests free of the
+// front ends.
+const defaultKernelName = "portfolio:nystrom+avg:soft+plus"
+
+// sphereProblem is −‖x‖² on [−1, 1]^d: invariant under every
+// coordinate group.
+type sphereProblem struct{ d int }
+
+func (p sphereProblem) Name() string { return "sphere" }
+func (p sphereProblem) Bounds() (lo, hi []float64) {
+	return box(p.d, 1)
+}
+func (p sphereProblem) Evaluate(x []float64) (float64, error) {
+	var s float64
+	for _, v := range x {
+		s += v * v
+	}
+	return -s, nil
+}
+
+// TestDecidingKernelsAnyGroupSize: the front ends' default kernel and
+// auto, portfolio and explicit candidate lists build and take a BO step
+// over groups whose k_avg cannot be afforded — permutation(18) and
+// hyperoctahedral(20) with RBF (no permanent closed form above
+// kernel.MaxPermanentDim, too large to enumerate: the default could not be
+// built), hyperoctahedral(6) and (8) with Matérn-5/2 (enumerated over
+// 46080 and 10321920 elements: tens of seconds a step, and no step in
+// minutes) — leaving avg out, which Kernel.LeftOut, the step's
+// Diagnostics and a Run's Trace name.
+func TestDecidingKernelsAnyGroupSize(t *testing.T) {
+	cases := []struct {
+		g     orbit.Group
+		shape kernel.Shape
+	}{
+		{must(orbit.Permutation(18)), kernel.RBF},
+		{must(orbit.Hyperoctahedral(20)), kernel.RBF},
+		{must(orbit.Hyperoctahedral(6)), kernel.Matern52},
+		{must(orbit.Hyperoctahedral(8)), kernel.Matern52},
+	}
+	for _, c := range cases {
+		for _, name := range []string{defaultKernelName, "auto", "portfolio", "auto:avg+plus", "portfolio:avg+avgnorm+plus"} {
+			k, err := ParseKernel(name, c.g, c.shape)
+			if err != nil {
+				t.Errorf("%s over %s with %v: %v", name, c.g.Name(), c.shape, err)
+				continue
+			}
+			for _, cand := range k.Candidates() {
+				if cand == NameAvg || cand == NameAvgNorm {
+					t.Errorf("%s over %s with %v: candidates %v keep %s", name, c.g.Name(), c.shape, k.Candidates(), cand)
+				}
+			}
+			lo := k.LeftOut()
+			if len(lo) == 0 || !strings.HasPrefix(lo[0], NameAvg+":") || !strings.Contains(lo[0], c.g.Name()) {
+				t.Errorf("%s over %s with %v: left out %q, want avg and why", name, c.g.Name(), c.shape, lo)
+			}
+			if k.Name() != name {
+				t.Errorf("name %q, want %q", k.Name(), name)
+			}
+		}
+		// The default takes a step (few observations, small raw samples).
+		k := must(ParseKernel(defaultKernelName, c.g, c.shape))
+		d := c.g.Dim()
+		lo, hi := box(d, 1)
+		cfg := Config{Kernel: k, Init: 3, RawSamples: 16, Starts: 1, MaxIter: 10, CandidateFit: CandidateFitAnchored, ProbeWindow: DefaultProbeWindow}
+		tr, err := Run(context.Background(), sphereProblem{d}, cfg, 1, RunOptions{Iters: 1})
+		if err != nil {
+			t.Errorf("default over %s with %v: %v", c.g.Name(), c.shape, err)
+			continue
+		}
+		if !slices.Equal(tr.Candidates, []string{NameNystrom, NameSoft, NamePlus}) || len(tr.LeftOut) != 1 || !strings.HasPrefix(tr.LeftOut[0], "avg:") {
+			t.Errorf("default over %s with %v: trace candidates %v, left out %q", c.g.Name(), c.shape, tr.Candidates, tr.LeftOut)
+		}
+		o := must(New(lo, hi, cfg, 1))
+		for i := range 3 {
+			x := must(o.Ask())
+			if err := o.Tell(x, float64(i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := o.Ask(); err != nil {
+			t.Fatal(err)
+		}
+		if dg := o.Diagnostics(); dg.Phase != PhaseBO || len(dg.LeftOut) != 1 || len(dg.Evidence) != 3 {
+			t.Errorf("default over %s with %v: step %s, left out %q, evidence %v", c.g.Name(), c.shape, dg.Phase, dg.LeftOut, dg.Evidence)
+		}
+	}
+}
+
+// TestAffordableKeepsCommittedGroups: the rule leaves every candidate of
+// the deciding kernels over the groups and shapes of the committed
+// studies (docs/results: hyperoctahedral(2…6), permutation(3…6),
+// signflip, rotation2d, scaling, pairedperm(4) under Matérn-3/2, the
+// trivial group), so those runs keep their bits; permanents up to order 6
+// and enumerations up to 64 elements stay (AutoEnumerateLimit).
+func TestAffordableKeepsCommittedGroups(t *testing.T) {
+	cases := []struct {
+		g     orbit.Group
+		shape kernel.Shape
+		keep  bool
+	}{
+		{must(orbit.Hyperoctahedral(2)), kernel.Matern52, true},
+		{must(orbit.Hyperoctahedral(3)), kernel.Matern52, true},
+		{must(orbit.Hyperoctahedral(6)), kernel.RBF, true},
+		{must(orbit.Hyperoctahedral(5)), kernel.RBF, true},
+		{must(orbit.Permutation(6)), kernel.RBF, true},
+		{must(orbit.SignFlip(6)), kernel.RBF, true},
+		{must(orbit.Rotation2D()), kernel.Matern52, true},
+		{must(orbit.Trivial(8)), kernel.Matern32, true},
+		{must(orbit.Parse(orbit.Spec{Name: "pairedperm", D: 8})), kernel.Matern32, true},
+		{must(orbit.Parse(orbit.Spec{Name: "scaling", D: 2, Lo: []float64{0.1}, Hi: []float64{10}})), kernel.RBF, true},
+		{must(orbit.Permutation(6)), kernel.RBF, true},      // a permanent of order 6: 2^6 = 64
+		{must(orbit.Permutation(7)), kernel.RBF, false},     // 2^7
+		{must(orbit.Hyperoctahedral(7)), kernel.RBF, false}, // 2^7
+		{must(orbit.Hyperoctahedral(4)), kernel.Matern52, false},
+		{must(orbit.Permutation(4)), kernel.Matern52, true},  // 24 elements
+		{must(orbit.Permutation(5)), kernel.Matern52, false}, // 120
+		{must(orbit.OnCoords(must(orbit.Permutation(12)), 14, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11})), kernel.RBF, false},
+		{must(orbit.OnCoords(must(orbit.Permutation(4)), 6, []int{1, 2, 3, 4})), kernel.RBF, true},
+	}
+	for _, c := range cases {
+		for _, name := range []string{NameAvg, NameAvgNorm} {
+			ok, why := affordable(name, c.g, c.shape)
+			if ok != c.keep || (ok != (why == "")) {
+				t.Errorf("%s over %s with %v: affordable %v (%q), want %v", name, c.g.Name(), c.shape, ok, why, c.keep)
+			}
+		}
+		for _, k := range []Kernel{Auto(c.g, c.shape), Portfolio(c.g, c.shape), must(ParseKernel(defaultKernelName, c.g, c.shape))} {
+			if got := slices.Contains(k.Candidates(), NameAvg); got != c.keep || (len(k.LeftOut()) == 0) != c.keep {
+				t.Errorf("%s over %s with %v: candidates %v, left out %q", k.Name(), c.g.Name(), c.shape, k.Candidates(), k.LeftOut())
+			}
+		}
+	}
+	if c, _ := avgPairCost(must(orbit.Hyperoctahedral(20)), kernel.RBF); !math.IsInf(c, 1) {
+		t.Errorf("hyperoctahedral(20): cost %v, want +Inf (too large to count)", c)
+	}
+}
+
+// TestLeaveOutOdds: a favoured candidate left out takes its odds with it
+// (the others keep theirs), and a list of unaffordable candidates only is
+// refused with ErrBadConfig.
+func TestLeaveOutOdds(t *testing.T) {
+	g := must(orbit.Hyperoctahedral(6))
+	k := must(ParseKernel("auto:nystrom:avg+plus", g, kernel.Matern52))
+	if !slices.Equal(k.Candidates(), []string{NameNystrom, NamePlus}) || k.isFavoured(0) || !k.isFavoured(1) {
+		t.Errorf("candidates %v, favoured %d", k.Candidates(), k.favoured)
+	}
+	k = must(ParseKernel("portfolio:avg:nystrom+plus", g, kernel.Matern52))
+	if !slices.Equal(k.Candidates(), []string{NameNystrom, NamePlus}) || !k.isFavoured(0) || !k.isFavoured(1) {
+		t.Errorf("candidates %v, favoured %d", k.Candidates(), k.favoured)
+	}
+	if _, err := ParseKernel("auto:avg+avgnorm", g, kernel.Matern52); !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), "afforded") {
+		t.Errorf("auto:avg+avgnorm over %s: %v, want ErrBadConfig", g.Name(), err)
+	}
+}
