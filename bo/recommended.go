@@ -33,6 +33,8 @@ const RecommendedKernel = "portfolio:nystrom+avg:soft+plus"
 //   - CandidateFit CandidateFitAnchored: the candidates other than plus
 //     search their lengthscale around plus's (half the fitting cost).
 //   - ProbeWindow DefaultProbeWindow.
+//   - ExcludeObserved (DefaultExcludeObserved): no step proposes a point
+//     on an observed point's orbit, so no evaluation is spent twice.
 //
 // The evidence for each choice is in docs/results/defaults.md. Errors: a
 // nil g, or a g ParseKernel refuses for the shape (ErrBadConfig and
@@ -46,10 +48,11 @@ func Recommended(g orbit.Group, shape kernel.Shape) (Config, error) {
 		return Config{}, err
 	}
 	return Config{
-		Kernel:       k,
-		Prior:        gp.PriorBoTorch,
-		Mean:         gp.MeanConstant,
-		CandidateFit: CandidateFitAnchored,
-		ProbeWindow:  DefaultProbeWindow,
+		Kernel:          k,
+		Prior:           gp.PriorBoTorch,
+		Mean:            gp.MeanConstant,
+		CandidateFit:    CandidateFitAnchored,
+		ProbeWindow:     DefaultProbeWindow,
+		ExcludeObserved: DefaultExcludeObserved,
 	}, nil
 }

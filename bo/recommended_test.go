@@ -24,7 +24,7 @@ func TestRecommended(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Kernel.Name() != bo.RecommendedKernel || c.Kernel.Group() != g || c.Prior != gp.PriorBoTorch || c.Mean != gp.MeanConstant ||
-		c.CandidateFit != bo.CandidateFitAnchored || c.ProbeWindow != bo.DefaultProbeWindow {
+		c.CandidateFit != bo.CandidateFitAnchored || c.ProbeWindow != bo.DefaultProbeWindow || !c.ExcludeObserved {
 		t.Errorf("Recommended: kernel %s over %v, prior %v, mean %v, candidate fit %v, probe window %d",
 			c.Kernel.Name(), c.Kernel.Group(), c.Prior, c.Mean, c.CandidateFit, c.ProbeWindow)
 	}

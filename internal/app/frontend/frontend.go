@@ -290,56 +290,11 @@ func NewKernel(name string, p kernel.Params, g orbit.Group, meth kernel.Method, 
 	return nil, invalid("unknown kernel %q (want %s)", name, strings.Join(KernelNames(), ", "))
 }
 
-// DefaultKernel is the kernel of SuggestSettings that name none (perf
-// suggest without --kernel, the C settings without "kernel", Python's
-// Optimizer and SymboSampler): the portfolio over nystrom, avg, soft and
-// plus with soft and plus both favoured by the odds
-// (bo.PortfolioFavouring). At 30 + 20 seeds its geometric-mean regret
-// ratio to the best single kernel is below every single kernel's on the
-// ten problems of the defaults suite, on the four with a wrong group
-// declared and on ten fresh problems; paired against the same portfolio
-// with plus alone favoured (the default before) it is higher on none of
-// those twenty-four problems and lower on ShiftedAckley2d:rotation2d and
-// ShiftedGriewank4d:hyperoctahedral on both seed sets
-// (docs/results/soft, "Both favoured"; docs/results/defaults.md, "The
-// kernel").
-const DefaultKernel = "portfolio:nystrom+avg:soft+plus"
-
-// DefaultCandidateFit is the candidate fit of SuggestSettings that name
-// none: the default kernel's candidates other than plus search their
-// lengthscale only around plus's (bo.CandidateFitAnchored), about half
-// of their likelihood evaluations. At 30 + 20 seeds on the twenty-four
-// problems of docs/results/soft its regret is level with each
-// candidate's own search on every problem (no paired difference on
-// either seed set), with the same targets met and the same verdicts
-// against the peers (docs/results/soft, "Anchored candidate fits").
-const DefaultCandidateFit = "anchored"
-
-// DefaultProbeWindow is the fixed-point probe window of SuggestSettings
-// that name none (bo.DefaultProbeWindow, five BO steps). At 30 + 20 seeds
-// on the twenty-four problems of docs/results/soft it lowers the regret
-// where the optimum is off the fixed-point set and the probe fired late,
-// and is higher on no problem on either seed set beyond noise
-// (docs/results/soft, "The probe window").
-const DefaultProbeWindow = bo.DefaultProbeWindow
-
-// DefaultExcludeObserved is bo.Config.ExcludeObserved of SuggestSettings
-// that do not set allow_repeats (bo.DefaultExcludeObserved): no BO step
-// proposes a point within the exclusion radius of an observed point's
-// orbit (a thousandth of the box diagonal; the bo package documentation,
-// "The exclusion radius"), so a deterministic objective is never
-// evaluated twice at one point of an orbit; the next best point is taken.
-const DefaultExcludeObserved = bo.DefaultExcludeObserved
-
-// The prior and mean of SuggestSettings that name none: measured on ten
-// problems at 30 + 20 seeds (docs/results/defaults.md), plus with them
-// has a lower regret than with the paper's protocol on Griewank6d,
-// Rastrigin5d and ShiftedGriewank6d on both seed sets, and a higher one
-// on no problem on both.
-const (
-	DefaultPrior = "botorch"
-	DefaultMean  = "constant"
-)
+// DefaultKernel is the kernel of SuggestSettings that name none
+// (bo.RecommendedKernel). Every other default of the front ends is
+// bo.Recommended's too: SuggestSettings.Optimizer starts from it and
+// applies the settings on top.
+const DefaultKernel = bo.RecommendedKernel
 
 // SuggestSettings are an optimizer's settings as perf suggest spells them:
 // a benchmark (Problem) or a group and box of one's own, and the protocol.
@@ -356,8 +311,8 @@ type SuggestSettings struct {
 	Beta     string `json:"beta,omitempty"`
 	Fit      string `json:"fit,omitempty"`
 	Liar     string `json:"liar,omitempty"`  // "mean" (default) or "worst"
-	Prior    string `json:"prior,omitempty"` // "botorch" (default, DefaultPrior) or "none"
-	Mean     string `json:"mean,omitempty"`  // "constant" (default, DefaultMean) or "sample"
+	Prior    string `json:"prior,omitempty"` // "botorch" or "none"; default bo.Recommended's (botorch)
+	Mean     string `json:"mean,omitempty"`  // "constant" or "sample"; default bo.Recommended's (constant)
 
 	// Landmarks is bo.Config.Landmarks: the landmark cap of every kernel
 	// (0: the default, negative: never).
@@ -366,14 +321,14 @@ type SuggestSettings struct {
 	// or "likelihood".
 	LandmarkFit string `json:"landmark_fit,omitempty"`
 	// CandidateFit is bo.Config.CandidateFit: "anchored" (or empty,
-	// DefaultCandidateFit) or "own".
+	// bo.Recommended's) or "own".
 	CandidateFit string `json:"candidate_fit,omitempty"`
 	// ProbeWindow is bo.Config.ProbeWindow, the BO steps in which the
 	// default kernel's fixed-point probe may fire: 0 means
-	// DefaultProbeWindow, negative no limit.
+	// bo.Recommended's (bo.DefaultProbeWindow), negative no limit.
 	ProbeWindow int `json:"probe_window,omitempty"`
 	// AllowRepeats turns off bo.Config.ExcludeObserved, which the front
-	// ends set (DefaultExcludeObserved): false (absent) means no BO step
+	// ends set (bo.Recommended's): false (absent) means no BO step
 	// proposes a point within the exclusion radius of an observed point's
 	// orbit; true lets one return to an observed point, as perf bo does
 	// (for a noisy objective that wants repeats).
@@ -429,13 +384,17 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 			return nil, invalid("%v", err)
 		}
 	}
-	cfg := bo.Config{Minimize: minimize, Init: s.Init, Backend: be, Landmarks: s.Landmarks, Budget: limit}
-	kern := s.Kernel
-	if strings.TrimSpace(kern) == "" {
-		kern = DefaultKernel
-	}
-	if cfg.Kernel, err = bo.ParseKernel(kern, g, shape); err != nil {
+	// The front ends' configuration is bo.Recommended's, with the
+	// settings on top: what is unset keeps its recommended value.
+	cfg, err := bo.Recommended(g, shape)
+	if err != nil {
 		return nil, err
+	}
+	cfg.Minimize, cfg.Init, cfg.Backend, cfg.Landmarks, cfg.Budget = minimize, s.Init, be, s.Landmarks, limit
+	if strings.TrimSpace(s.Kernel) != "" {
+		if cfg.Kernel, err = bo.ParseKernel(s.Kernel, g, shape); err != nil {
+			return nil, err
+		}
 	}
 	if s.Acq != "" {
 		if cfg.Acquisition, err = bo.ParseAcquisition(s.Acq); err != nil {
@@ -454,45 +413,38 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 	default:
 		return nil, invalid("fit must be own or base, got %q", s.Fit)
 	}
-	// The front ends' defaults (docs/results/defaults.md): BoTorch's
-	// priors and a learned constant mean, not the paper's protocol
-	// (prior "none", mean "sample"), which bo.Config's zero value and perf
-	// bo/table keep.
-	prior, mean := s.Prior, s.Mean
-	if strings.TrimSpace(prior) == "" {
-		prior = DefaultPrior
-	}
-	if strings.TrimSpace(mean) == "" {
-		mean = DefaultMean
-	}
-	if cfg.Prior, err = gp.ParsePrior(prior); err != nil {
-		return nil, invalid("%v", err)
+	if strings.TrimSpace(s.Prior) != "" {
+		if cfg.Prior, err = gp.ParsePrior(s.Prior); err != nil {
+			return nil, invalid("%v", err)
+		}
 	}
 	if s.Liar != "" {
 		if cfg.Liar, err = bo.ParseLiar(s.Liar); err != nil {
 			return nil, err
 		}
 	}
-	if cfg.Mean, err = gp.ParseMean(mean); err != nil {
-		return nil, invalid("%v", err)
+	if strings.TrimSpace(s.Mean) != "" {
+		if cfg.Mean, err = gp.ParseMean(s.Mean); err != nil {
+			return nil, invalid("%v", err)
+		}
 	}
 	if cfg.LandmarkFit, err = gp.ParseLandmarkFit(s.LandmarkFit); err != nil {
 		return nil, invalid("%v", err)
 	}
-	cf := s.CandidateFit
-	if strings.TrimSpace(cf) == "" {
-		cf = DefaultCandidateFit
-	}
-	if cfg.CandidateFit, err = bo.ParseCandidateFit(cf); err != nil {
-		return nil, err
+	if strings.TrimSpace(s.CandidateFit) != "" {
+		if cfg.CandidateFit, err = bo.ParseCandidateFit(s.CandidateFit); err != nil {
+			return nil, err
+		}
 	}
 	switch w := s.ProbeWindow; {
-	case w == 0:
-		cfg.ProbeWindow = DefaultProbeWindow
 	case w > 0:
 		cfg.ProbeWindow = w
+	case w < 0:
+		cfg.ProbeWindow = 0 // no limit
 	}
-	cfg.ExcludeObserved = DefaultExcludeObserved && !s.AllowRepeats
+	if s.AllowRepeats {
+		cfg.ExcludeObserved = false
+	}
 	return bo.New(lo, hi, cfg, s.Seed)
 }
 

@@ -3,14 +3,16 @@ package frontend
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/internal/errclass"
+	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
@@ -369,16 +371,18 @@ func TestCoords(t *testing.T) {
 	}
 }
 
-// TestDefaults: settings that name no kernel, prior or mean get
-// DefaultKernel, DefaultPrior and DefaultMean — the same optimizer as
-// settings that name them.
+// TestDefaults: settings that name nothing get bo.Recommended's
+// configuration, field for field, and propose bit for bit what a Go
+// program with bo.Recommended proposes for the same seed and history;
+// settings that spell the recommended values out build the same
+// optimizer.
 func TestDefaults(t *testing.T) {
 	var bare, named SuggestSettings
 	if err := Decode([]byte(`{"group":"signflip","d":2,"box":[[-1],[1]],"seed":3}`), &bare); err != nil {
 		t.Fatal(err)
 	}
-	spec := fmt.Sprintf(`{"group":"signflip","d":2,"box":[[-1],[1]],"seed":3,"kernel":%q,"prior":%q,"mean":%q,"candidate_fit":%q,"probe_window":%d}`,
-		DefaultKernel, DefaultPrior, DefaultMean, DefaultCandidateFit, DefaultProbeWindow)
+	spec := fmt.Sprintf(`{"group":"signflip","d":2,"box":[[-1],[1]],"seed":3,"kernel":%q,"prior":"botorch","mean":"constant","candidate_fit":"anchored","probe_window":%d}`,
+		bo.RecommendedKernel, bo.DefaultProbeWindow)
 	if err := Decode([]byte(spec), &named); err != nil {
 		t.Fatal(err)
 	}
@@ -390,13 +394,43 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ca, cb := a.Config(), b.Config()
-	if ca.Kernel.Name() != DefaultKernel || ca.Kernel.Name() != cb.Kernel.Name() || ca.Prior != cb.Prior || ca.Mean != cb.Mean ||
-		ca.Prior != gp.PriorBoTorch || ca.Mean != gp.MeanConstant ||
-		ca.CandidateFit != bo.CandidateFitAnchored || cb.CandidateFit != ca.CandidateFit ||
-		ca.ProbeWindow != 5 || cb.ProbeWindow != ca.ProbeWindow {
-		t.Errorf("defaults: kernel %s, prior %v, mean %v, candidate fit %v, probe window %d; named: %s, %v, %v, %v, %d",
-			ca.Kernel.Name(), ca.Prior, ca.Mean, ca.CandidateFit, ca.ProbeWindow, cb.Kernel.Name(), cb.Prior, cb.Mean, cb.CandidateFit, cb.ProbeWindow)
+	g, _ := orbit.SignFlip(2)
+	rec, err := bo.Recommended(g, kernel.RBF)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []bo.Config{a.Config(), b.Config()} {
+		if c.Kernel.Name() != rec.Kernel.Name() || c.Prior != rec.Prior || c.Mean != rec.Mean || c.CandidateFit != rec.CandidateFit ||
+			c.ProbeWindow != rec.ProbeWindow || c.ExcludeObserved != rec.ExcludeObserved || c.Liar != rec.Liar || c.Beta != rec.Beta {
+			t.Errorf("front end: kernel %s, prior %v, mean %v, candidate fit %v, probe window %d, exclude observed %v; bo.Recommended: %s, %v, %v, %v, %d, %v",
+				c.Kernel.Name(), c.Prior, c.Mean, c.CandidateFit, c.ProbeWindow, c.ExcludeObserved,
+				rec.Kernel.Name(), rec.Prior, rec.Mean, rec.CandidateFit, rec.ProbeWindow, rec.ExcludeObserved)
+		}
+	}
+	// The same proposals, bit for bit: the initial design and BO steps.
+	goOpt, err := bo.New([]float64{-1, -1}, []float64{1, 1}, rec, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := func(x []float64) float64 { return math.Cos(3*x[0]) + x[1]*x[1] }
+	for i := range 8 {
+		x, err := goOpt.Ask()
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := a.Ask()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !check.SameBits(x, y) {
+			t.Fatalf("ask %d: bo.Recommended proposes %v, the front end's defaults %v", i, x, y)
+		}
+		if err := goOpt.Tell(x, f(x)); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Tell(y, f(y)); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

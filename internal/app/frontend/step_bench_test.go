@@ -12,7 +12,7 @@ import (
 
 // stepKernels are what BenchmarkDefaultStep times, by metric label:
 // plus, the default's other candidates alone, the default (its
-// candidates' fits anchored on plus's, DefaultCandidateFit), and the
+// candidates' fits anchored on plus's, bo.Recommended's), and the
 // default kernel with each candidate's own search.
 var stepKernels = []struct{ label, kernel, candidateFit string }{
 	{"plus", "plus", ""},
