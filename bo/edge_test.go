@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/symbo/symbo/gp"
@@ -324,5 +325,33 @@ func TestSpaceExhausted(t *testing.T) {
 		if !errors.Is(err, ErrSpaceExhausted) || errclass.Of(err) != errclass.Input {
 			t.Errorf("success %v: %v (class %v), want ErrSpaceExhausted", success, err, errclass.Of(err))
 		}
+	}
+}
+
+// TestBadBoxSaysWhatToDo: a box with lo > hi, lo = hi or a non-finite
+// bound, and a NaN told, are refused with one sentence that names the
+// coordinate and says what to do (a newcomer met "box [2, -2] in
+// coordinate 0", and a NaN that never mentioned Fail).
+func TestBadBoxSaysWhatToDo(t *testing.T) {
+	for _, tc := range []struct {
+		lo, hi []float64
+		want   string
+	}{
+		{[]float64{0, 2}, []float64{1, -2}, "coordinate 1's lower bound 2 is above its upper bound -2; swap them"},
+		{[]float64{3}, []float64{3}, "coordinate 0's bounds are both 3; a fixed parameter is not searched"},
+		{[]float64{0, math.Inf(-1)}, []float64{1, 1}, "coordinate 1's bounds [-Inf, 1] are not finite"},
+		{[]float64{math.NaN()}, []float64{1}, "coordinate 0's bounds [NaN, 1] are not finite"},
+	} {
+		_, err := New(tc.lo, tc.hi, Config{}, 1)
+		if !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), tc.want) || strings.Count(err.Error(), "\n") > 0 {
+			t.Errorf("box %v, %v: %v, want %q", tc.lo, tc.hi, err, tc.want)
+		}
+	}
+	o, err := New([]float64{0}, []float64{1}, Config{}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Tell([]float64{0.5}, math.NaN()); !errors.Is(err, ErrBadValue) || !strings.Contains(err.Error(), "Fail") {
+		t.Errorf("NaN told: %v, want ErrBadValue pointing to Fail", err)
 	}
 }

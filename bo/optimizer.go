@@ -148,8 +148,13 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 		return nil, fmt.Errorf("%w: box dimension %d exceeds %d (MaxDim)", ErrBadConfig, d, MaxDim)
 	}
 	for i := range lo {
-		if !(lo[i] < hi[i]) || math.IsInf(lo[i], 0) || math.IsInf(hi[i], 0) {
-			return nil, fmt.Errorf("%w: box [%v, %v] in coordinate %d", ErrBadConfig, lo[i], hi[i], i)
+		switch {
+		case math.IsNaN(lo[i]) || math.IsNaN(hi[i]) || math.IsInf(lo[i], 0) || math.IsInf(hi[i], 0):
+			return nil, fmt.Errorf("%w: coordinate %d's bounds [%v, %v] are not finite; give every coordinate finite bounds lo < hi", ErrBadConfig, i, lo[i], hi[i])
+		case lo[i] > hi[i]:
+			return nil, fmt.Errorf("%w: coordinate %d's lower bound %v is above its upper bound %v; swap them (lo first, then hi)", ErrBadConfig, i, lo[i], hi[i])
+		case lo[i] == hi[i]:
+			return nil, fmt.Errorf("%w: coordinate %d's bounds are both %v; a fixed parameter is not searched: leave it out of the box, or give it a range lo < hi", ErrBadConfig, i, lo[i])
 		}
 	}
 	k := cfg.Kernel
@@ -481,7 +486,7 @@ func (o *Optimizer) Tell(x []float64, y float64) error {
 		return err
 	}
 	if math.IsNaN(y) || math.IsInf(y, 0) {
-		return fmt.Errorf("%w: y = %v is not finite", ErrBadValue, y)
+		return fmt.Errorf("%w: y = %v is not finite; report an evaluation that failed with Fail (perf suggest: --failed), not as a value", ErrBadValue, y)
 	}
 	o.xs = append(o.xs, append([]float64(nil), x...))
 	o.ys = append(o.ys, y)

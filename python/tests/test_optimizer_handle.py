@@ -212,7 +212,7 @@ def test_batch_and_settings_errors():
         symbo.gram(X, group="signflip", base="rbf", lengthscale=1, variance=0, kernel="max")
     with pytest.raises(symbo.InvalidInput, match="box = nan is not a finite number"):
         symbo.Optimizer([0, np.nan], [1, 1], group="signflip")
-    with pytest.raises(symbo.InvalidInput, match=r"box \[1, 0\] in coordinate 0"):
+    with pytest.raises(symbo.InvalidInput, match=r"coordinate 0's lower bound 1 is above its upper bound 0; swap them"):
         symbo.Optimizer([1, 0], [0, 1], group="signflip")
     with pytest.raises(symbo.InvalidInput, match="unknown group"):
         symbo.Optimizer([0, 0], [1, 1], group="dihedral")
