@@ -81,7 +81,7 @@ func (meanOnly) Value(c AcqContext, mu, sd float64) (a, dmu, dsd float64) {
 func TestCustomAcquisition(t *testing.T) {
 	g := must(orbit.SignFlip(2))
 	lo, hi := box(2, 1)
-	o := must(New(lo, hi, Config{Kernel: Plus(g, kernel.RBF), Acquisition: meanOnly{}, Init: 3, RawSamples: 32, Starts: 2}, 1))
+	o := must(New(lo, hi, Config{Kernel: Plus(g, kernel.RBF), Acquisition: meanOnly{}, Init: 3, Protocol: Protocol{RawSamples: 32, Starts: 2}}, 1))
 	for range 5 {
 		x := must(o.Ask())
 		must(0, o.Tell(x, toy(x)))

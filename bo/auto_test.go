@@ -58,7 +58,7 @@ func TestAutoIsItsBestCandidate(t *testing.T) {
 	for _, f := range []func([]float64) float64{invariant, shifted} {
 		for _, prior := range []gp.Prior{gp.PriorNone, gp.PriorBoTorch} {
 			for _, mean := range []gp.Mean{gp.MeanSample, gp.MeanConstant} {
-				base := Config{Init: 3, RawSamples: 64, Starts: 2, Prior: prior, Mean: mean}
+				base := Config{Init: 3, Protocol: Protocol{RawSamples: 64, Starts: 2, Prior: prior, Mean: mean}}
 				cfg := base
 				cfg.Kernel = Auto(g, kernel.RBF)
 				auto := must(New(lo, hi, cfg, 5))
@@ -121,7 +121,7 @@ func TestAutoDropsAContradictedGroup(t *testing.T) {
 	}
 	for _, c := range cases {
 		for seed := range uint64(3) {
-			o := must(New(lo, hi, Config{Kernel: Auto(g, kernel.RBF), Init: 3, RawSamples: 64, Starts: 2}, seed))
+			o := must(New(lo, hi, Config{Kernel: Auto(g, kernel.RBF), Init: 3, Protocol: Protocol{RawSamples: 64, Starts: 2}}, seed))
 			autoData(t, []*Optimizer{o}, 3, 25, seed, c.f)
 			if _, err := o.Ask(); err != nil {
 				t.Fatal(err)
@@ -243,7 +243,7 @@ func TestPortfolioPicksHighestMean(t *testing.T) {
 		f := []func([]float64) float64{invariant, shifted}[c%2]
 		for _, prior := range []gp.Prior{gp.PriorNone, gp.PriorBoTorch} {
 			for _, mean := range []gp.Mean{gp.MeanSample, gp.MeanConstant} {
-				base := Config{Init: 3, RawSamples: 64, Starts: 2, Prior: prior, Mean: mean}
+				base := Config{Init: 3, Protocol: Protocol{RawSamples: 64, Starts: 2, Prior: prior, Mean: mean}}
 				cfg := base
 				cfg.Kernel = Portfolio(g, kernel.RBF)
 				pf := must(New(lo, hi, cfg, 5))
@@ -370,7 +370,7 @@ func TestPortfolioProbe(t *testing.T) {
 	}
 	l0 := ProbeScale * math.Sqrt(float64(d)*64)
 	run := func(k Kernel, first []float64, steps int) (probes []int, xs [][]float64, o *Optimizer) {
-		o = must(New(lo, hi, Config{Kernel: k, Init: 4, RawSamples: 128, Starts: 3, Prior: gp.PriorBoTorch, Mean: gp.MeanConstant}, 11))
+		o = must(New(lo, hi, Config{Kernel: k, Init: 4, Protocol: Protocol{RawSamples: 128, Starts: 3, Prior: gp.PriorBoTorch, Mean: gp.MeanConstant}}, 11))
 		if first != nil {
 			if err := o.Tell(first, f(first)); err != nil {
 				t.Fatal(err)
@@ -417,7 +417,7 @@ func TestPortfolioProbe(t *testing.T) {
 	// asks after it. Under the permutations Fix(G) is the diagonal, a
 	// line: avg's variance still peaks on it away from a pending point.
 	pg := must(orbit.Permutation(d))
-	b := must(New(lo, hi, Config{Kernel: Portfolio(pg, kernel.RBF), Init: 4, RawSamples: 128, Starts: 3, Prior: gp.PriorBoTorch, Mean: gp.MeanConstant}, 11))
+	b := must(New(lo, hi, Config{Kernel: Portfolio(pg, kernel.RBF), Init: 4, Protocol: Protocol{RawSamples: 128, Starts: 3, Prior: gp.PriorBoTorch, Mean: gp.MeanConstant}}, 11))
 	for _, x := range xs[:4] {
 		if err := b.Tell(x, f(x)); err != nil {
 			t.Fatal(err)
@@ -485,7 +485,7 @@ func TestAutoLeavesOutEnumeratedAvg(t *testing.T) {
 	// A run reports the candidates it fitted.
 	d := 8
 	lo, hi := box(d, 1)
-	o := must(New(lo, hi, Config{Kernel: Auto(p8, kernel.Matern32), Init: 3, RawSamples: 16, Starts: 1}, 1))
+	o := must(New(lo, hi, Config{Kernel: Auto(p8, kernel.Matern32), Init: 3, Protocol: Protocol{RawSamples: 16, Starts: 1}}, 1))
 	for i := range 4 {
 		x := must(o.Ask())
 		if err := o.Tell(x, -float64(i)); err != nil {
@@ -521,7 +521,7 @@ func TestProbeWindow(t *testing.T) {
 		return v
 	}
 	run := func(w int) (probes []int, xs [][]float64, o *Optimizer) {
-		o = must(New(lo, hi, Config{Kernel: Portfolio(g, kernel.RBF), Init: init, RawSamples: 128, Starts: 3, Prior: gp.PriorBoTorch, Mean: gp.MeanConstant, ProbeWindow: w}, seed))
+		o = must(New(lo, hi, Config{Kernel: Portfolio(g, kernel.RBF), Init: init, Protocol: Protocol{RawSamples: 128, Starts: 3, Prior: gp.PriorBoTorch, Mean: gp.MeanConstant, ProbeWindow: w}}, seed))
 		for i := range steps {
 			x := must(o.Ask())
 			if o.Diagnostics().Probe {
@@ -575,12 +575,12 @@ func TestProbeWindow(t *testing.T) {
 	if a, b := must(o.Ask()), must(r.Ask()); !slices.Equal(a, b) {
 		t.Errorf("rebuilt optimizer asks %v, the original %v", b, a)
 	}
-	tr := must(runP(must(problem.New("Ackley2d", 0)), "portfolio", Config{ProbeWindow: 3}, 2, 1))
+	tr := must(runP(must(problem.New("Ackley2d", 0)), "portfolio", Config{Protocol: Protocol{ProbeWindow: 3}}, 2, 1))
 	if tr.ProbeWindow != 3 {
 		t.Errorf("trace probe_window %d, want 3", tr.ProbeWindow)
 	}
 	for _, w := range []int{-1, MaxEvaluations + 1} {
-		if _, err := New(lo, hi, Config{Kernel: Portfolio(g, kernel.RBF), ProbeWindow: w}, 1); !errors.Is(err, ErrBadConfig) {
+		if _, err := New(lo, hi, Config{Kernel: Portfolio(g, kernel.RBF), Protocol: Protocol{ProbeWindow: w}}, 1); !errors.Is(err, ErrBadConfig) {
 			t.Errorf("ProbeWindow %d: err %v, want ErrBadConfig", w, err)
 		}
 	}

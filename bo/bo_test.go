@@ -91,14 +91,14 @@ func TestBadConfig(t *testing.T) {
 	for name, c := range map[string]Config{
 		"negative init": {Init: -1},
 		"huge init":     {Init: MaxEvaluations + 1},
-		"raw samples":   {RawSamples: maxRawSamples + 1},
-		"starts":        {Starts: -3},
-		"max iter":      {MaxIter: maxAscentIter + 1},
+		"raw samples":   {Protocol: Protocol{RawSamples: maxRawSamples + 1}},
+		"starts":        {Protocol: Protocol{Starts: -3}},
+		"max iter":      {Protocol: Protocol{MaxIter: maxAscentIter + 1}},
 		"acquisition":   {Acquisition: (*nilAcq)(nil)},
-		"beta":          {Beta: 3},
+		"beta":          {Protocol: Protocol{Beta: 3}},
 		"workers":       {Workers: -1},
 		"noise":         {FixNoise: true, Noise: math.NaN()},
-		"prior":         {Prior: 9},
+		"prior":         {Protocol: Protocol{Prior: 9}},
 	} {
 		c.Kernel = Plus(g, kernel.RBF)
 		if _, err := New(lo, hi, c, 1); !errors.Is(err, ErrBadConfig) {
@@ -141,7 +141,7 @@ func toy(x []float64) float64 {
 func TestTellBadInput(t *testing.T) {
 	lo, hi := box(2, 2)
 	g := must(orbit.Hyperoctahedral(2))
-	o := must(New(lo, hi, Config{Kernel: kernelOf(NamePlus, g, kernel.RBF), Init: 3, RawSamples: 64, Starts: 3}, 1))
+	o := must(New(lo, hi, Config{Kernel: kernelOf(NamePlus, g, kernel.RBF), Init: 3, Protocol: Protocol{RawSamples: 64, Starts: 3}}, 1))
 	for range 4 {
 		x := must(o.Ask())
 		if err := o.Tell(x, toy(x)); err != nil {
@@ -194,7 +194,7 @@ func TestDegenerateData(t *testing.T) {
 	g := must(orbit.Hyperoctahedral(2))
 	for _, k := range KernelNames() {
 		for _, acq := range []Acquisition{UCB{}, EI{}} {
-			cfg := Config{Kernel: kernelOf(k, g, kernel.Matern52), Acquisition: acq, Init: 1, RawSamples: 32, Starts: 2}
+			cfg := Config{Kernel: kernelOf(k, g, kernel.Matern52), Acquisition: acq, Init: 1, Protocol: Protocol{RawSamples: 32, Starts: 2}}
 			// Duplicates (and orbit duplicates: (1,−1) is g·(1,1)).
 			o := must(New(lo, hi, cfg, 2))
 			for _, x := range [][]float64{{1, 1}, {1, 1}, {1, 1}, {1, -1}, {-1, 1}, {0.5, 0.2}, {0.5, 0.2}} {
@@ -235,7 +235,7 @@ func TestAskInBox(t *testing.T) {
 			g = must(orbit.Permutation(3))
 		}
 		for _, acq := range []Acquisition{UCB{}, EI{}} {
-			o := must(New(lo, hi, Config{Kernel: kernelOf(k, g, kernel.Matern52), Acquisition: acq, Init: 2, RawSamples: 64, Starts: 4}, 9))
+			o := must(New(lo, hi, Config{Kernel: kernelOf(k, g, kernel.Matern52), Acquisition: acq, Init: 2, Protocol: Protocol{RawSamples: 64, Starts: 4}}, 9))
 			corner := []float64{hi[0], lo[1], hi[2]}
 			for i := range 12 {
 				x := make([]float64, 3)
@@ -340,7 +340,7 @@ func TestRunDeterministic(t *testing.T) {
 		var ref string
 		for _, c := range []struct{ procs, workers int }{{1, 0}, {4, 0}, {4, 1}, {2, 7}} {
 			old := runtime.GOMAXPROCS(c.procs)
-			tr, err := runP(p, k, Config{RawSamples: 64, Workers: c.workers}, 4, 11)
+			tr, err := runP(p, k, Config{Workers: c.workers, Protocol: Protocol{RawSamples: 64}}, 4, 11)
 			runtime.GOMAXPROCS(old)
 			if err != nil {
 				t.Fatal(err)
@@ -375,7 +375,7 @@ func TestRunDeterministic(t *testing.T) {
 // BoTorch's floor and the lengthscale prior is on the box-side scale.
 func TestPriorRun(t *testing.T) {
 	p := must(problem.New("Ackley2d", 0))
-	cfg := Config{RawSamples: 64, Prior: gp.PriorBoTorch}
+	cfg := Config{Protocol: Protocol{RawSamples: 64, Prior: gp.PriorBoTorch}}
 	a := must(runP(p, NamePlus, cfg, 4, 7))
 	b := must(runP(p, NamePlus, cfg, 4, 7))
 	if traceJSON(t, a) != traceJSON(t, b) {
@@ -406,8 +406,8 @@ func TestPriorRun(t *testing.T) {
 // TestSeedsDiffer guards the determinism test against a constant trace.
 func TestSeedsDiffer(t *testing.T) {
 	p := must(problem.New("Ackley2d", 0))
-	a := must(runP(p, NameBase, Config{RawSamples: 16}, 1, 1))
-	b := must(runP(p, NameBase, Config{RawSamples: 16}, 1, 2))
+	a := must(runP(p, NameBase, Config{Protocol: Protocol{RawSamples: 16}}, 1, 1))
+	b := must(runP(p, NameBase, Config{Protocol: Protocol{RawSamples: 16}}, 1, 2))
 	if traceJSON(t, a) == traceJSON(t, b) {
 		t.Error("seeds 1 and 2 gave the same trace")
 	}
@@ -417,7 +417,7 @@ func TestSeedsDiffer(t *testing.T) {
 func TestBeta(t *testing.T) {
 	lo, hi := box(3, 1)
 	for _, rule := range []BetaRule{BetaPaper, BetaAuthors} {
-		o := must(New(lo, hi, Config{Beta: rule}, 1))
+		o := must(New(lo, hi, Config{Protocol: Protocol{Beta: rule}}, 1))
 		for _, n := range []int{5, 6, 20, 54} {
 			tt, b := o.beta(n)
 			want := 0.5 * 3 * math.Log(float64(n-5+1))
@@ -447,7 +447,7 @@ func TestInvariance(t *testing.T) {
 			g := p.Group().(orbit.Finite)
 			ng := must(orbit.Size(g))
 			for _, acq := range []Acquisition{UCB{}, EI{}} {
-				o := must(New(lo, hi, Config{Kernel: kernelOf(c.k, g, p.BaseShape()), Acquisition: acq, Init: 6, RawSamples: 32, Starts: 2}, 4))
+				o := must(New(lo, hi, Config{Kernel: kernelOf(c.k, g, p.BaseShape()), Acquisition: acq, Init: 6, Protocol: Protocol{RawSamples: 32, Starts: 2}}, 4))
 				for range 8 {
 					x := must(o.Ask())
 					if err := o.Tell(x, must(objectiveOf(p, x))); err != nil {
@@ -489,7 +489,7 @@ func TestCanonicalTwin(t *testing.T) {
 	}{{"Rastrigin3d", NameMax}, {"Rastrigin3d", NamePlus}, {"Radial2d", NamePlus}, {"Griewank3d", NameMax}} {
 		p := must(problem.New(pc.p, 0))
 		lo, hi := p.Bounds()
-		o := must(New(lo, hi, Config{Kernel: kernelOf(pc.k, p.Group(), p.BaseShape()), Init: 10, RawSamples: 32, Starts: 2}, 3))
+		o := must(New(lo, hi, Config{Kernel: kernelOf(pc.k, p.Group(), p.BaseShape()), Init: 10, Protocol: Protocol{RawSamples: 32, Starts: 2}}, 3))
 		for range 11 {
 			x := must(o.Ask())
 			if err := o.Tell(x, must(objectiveOf(p, x))); err != nil {
@@ -568,7 +568,7 @@ func TestPlusBeatsBase(t *testing.T) {
 // regrets, only best_f; also exercises EI, the authors' β and fit mode.
 func TestRunUnknownOptimum(t *testing.T) {
 	p := must(problem.New("WLAN6d", 0))
-	tr, err := runP(p, NamePlus, Config{Acquisition: EI{}, Beta: BetaAuthors, FitMode: gp.ModeBase, Init: 3, RawSamples: 16, Starts: 2}, 2, 5)
+	tr, err := runP(p, NamePlus, Config{Acquisition: EI{}, Init: 3, Protocol: Protocol{Beta: BetaAuthors, FitMode: gp.ModeBase, RawSamples: 16, Starts: 2}}, 2, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -664,7 +664,7 @@ func TestRunCaps(t *testing.T) {
 // initial points and raw samples spread inside it.
 func TestHugeBox(t *testing.T) {
 	lo, hi := []float64{-1e308, -1}, []float64{1e308, 1}
-	o := must(New(lo, hi, Config{Init: 8, RawSamples: 16, Starts: 2}, 3))
+	o := must(New(lo, hi, Config{Init: 8, Protocol: Protocol{RawSamples: 16, Starts: 2}}, 3))
 	var first []float64
 	for i := range 10 {
 		x, err := o.Ask()
@@ -698,7 +698,7 @@ func TestHugeValues(t *testing.T) {
 	for _, k := range []string{NameBase, NamePlus, NameAvg} {
 		var pts [2][][]float64
 		for v, scale := range []float64{1, 0x1p-900} {
-			o := must(New(lo, hi, Config{Kernel: kernelOf(k, g, kernel.Matern52), Init: 3, RawSamples: 32, Starts: 2}, 5))
+			o := must(New(lo, hi, Config{Kernel: kernelOf(k, g, kernel.Matern52), Init: 3, Protocol: Protocol{RawSamples: 32, Starts: 2}}, 5))
 			for range 6 {
 				x, err := o.Ask()
 				if err != nil {
@@ -730,7 +730,7 @@ func TestRebuildFromHistory(t *testing.T) {
 			if k == NameMax && pn == "WLAN6d" {
 				continue
 			}
-			cfg := Config{Kernel: kernelOf(k, p.Group(), p.BaseShape()), Minimize: !p.Maximize(), Init: 3, RawSamples: 32, Starts: 2}
+			cfg := Config{Kernel: kernelOf(k, p.Group(), p.BaseShape()), Minimize: !p.Maximize(), Init: 3, Protocol: Protocol{RawSamples: 32, Starts: 2}}
 			o := must(New(lo, hi, cfg, 9))
 			var next [][]float64
 			var hist []History
@@ -801,7 +801,7 @@ func TestRestoreRefuses(t *testing.T) {
 func TestRunResume(t *testing.T) {
 	p := must(problem.New("Ackley2d", 0))
 	for _, k := range []string{NameBase, NamePlus} {
-		cfg := Config{Kernel: kernelOf(k, p.Group(), p.BaseShape()), Minimize: true, Init: 3, RawSamples: 32, Starts: 2}
+		cfg := Config{Kernel: kernelOf(k, p.Group(), p.BaseShape()), Minimize: true, Init: 3, Protocol: Protocol{RawSamples: 32, Starts: 2}}
 		var seen []Evaluation
 		full, err := Run(context.Background(), p, cfg, 2, RunOptions{Iters: 4, OnEvaluation: func(e Evaluation) error {
 			seen = append(seen, e)
@@ -860,8 +860,8 @@ func TestCustomKernel(t *testing.T) {
 	fam := must(gp.FamilyOf(2, kernel.Matern52, func(p kernel.Params) (kernel.Kernel, error) {
 		return kernel.NewAvg(p, g, kernel.Options{})
 	}))
-	a := must(New(lo, hi, Config{Kernel: Custom("mine", fam, g), Init: 3, RawSamples: 32, Starts: 2}, 8))
-	b := must(New(lo, hi, Config{Kernel: Avg(g, kernel.Matern52), Init: 3, RawSamples: 32, Starts: 2}, 8))
+	a := must(New(lo, hi, Config{Kernel: Custom("mine", fam, g), Init: 3, Protocol: Protocol{RawSamples: 32, Starts: 2}}, 8))
+	b := must(New(lo, hi, Config{Kernel: Avg(g, kernel.Matern52), Init: 3, Protocol: Protocol{RawSamples: 32, Starts: 2}}, 8))
 	for range 6 {
 		xa, xb := must(a.Ask()), must(b.Ask())
 		if !check.SameBits(xa, xb) {
@@ -876,7 +876,7 @@ func TestCustomKernel(t *testing.T) {
 	// A run's trace names the custom kernel and no built-in shape (it
 	// said "rbf", the zero Shape, whatever the caller's kernel was).
 	p := must(problem.New("Ackley2d", 0))
-	tr := must(Run(context.Background(), p, Config{Kernel: Custom("mine", fam, g), Minimize: true, Init: 3, RawSamples: 32, Starts: 2}, 1, RunOptions{Iters: 1}))
+	tr := must(Run(context.Background(), p, Config{Kernel: Custom("mine", fam, g), Minimize: true, Init: 3, Protocol: Protocol{RawSamples: 32, Starts: 2}}, 1, RunOptions{Iters: 1}))
 	if tr.Kernel != "mine" || tr.Shape != "custom" || tr.Group != g.Name() {
 		t.Errorf("trace kernel %q, shape %q, group %q", tr.Kernel, tr.Shape, tr.Group)
 	}
@@ -892,7 +892,7 @@ func TestBatchOrbits(t *testing.T) {
 		lo, hi := p.Bounds()
 		for _, k := range []string{NamePlus, NameMax, NameAvg} {
 			g := p.Group()
-			cfg := Config{Kernel: kernelOf(k, g, p.BaseShape()), Minimize: true, Init: 4, RawSamples: 64, Starts: 4}
+			cfg := Config{Kernel: kernelOf(k, g, p.BaseShape()), Minimize: true, Init: 4, Protocol: Protocol{RawSamples: 64, Starts: 4}}
 			o := must(New(lo, hi, cfg, 3))
 			for _, x := range must(o.AskBatch(4)) { // the initial design
 				must(0, o.Tell(x, must(p.Evaluate(x))))
@@ -963,7 +963,7 @@ func checkRestoreWithPending(t *testing.T, lo, hi []float64, cfg Config, seed ui
 func TestBatchDeterminism(t *testing.T) {
 	p := must(problem.New("Ackley2d", 0))
 	lo, hi := p.Bounds()
-	cfg := Config{Kernel: kernelOf(NamePlus, p.Group(), p.BaseShape()), Minimize: true, Init: 3, RawSamples: 32, Starts: 2}
+	cfg := Config{Kernel: kernelOf(NamePlus, p.Group(), p.BaseShape()), Minimize: true, Init: 3, Protocol: Protocol{RawSamples: 32, Starts: 2}}
 	build := func() *Optimizer {
 		o := must(New(lo, hi, cfg, 12))
 		for range 5 {
@@ -1010,7 +1010,7 @@ func TestBatchDeterminism(t *testing.T) {
 // uninterrupted trace, timings aside; rounds are recorded.
 func TestRunBatchResume(t *testing.T) {
 	p := must(problem.New("Rastrigin3d", 0))
-	cfg := Config{Kernel: kernelOf(NamePlus, p.Group(), p.BaseShape()), Minimize: true, Init: 4, RawSamples: 32, Starts: 2}
+	cfg := Config{Kernel: kernelOf(NamePlus, p.Group(), p.BaseShape()), Minimize: true, Init: 4, Protocol: Protocol{RawSamples: 32, Starts: 2}}
 	var seen []Evaluation
 	full := must(Run(context.Background(), p, cfg, 5, RunOptions{Iters: 7, Batch: 3, OnEvaluation: func(e Evaluation) error {
 		seen = append(seen, e)
@@ -1114,7 +1114,7 @@ func TestNystromIsBaseOnTheData(t *testing.T) {
 // from the trace itself; the noise draws are the same standard normals.
 func TestNoiseRules(t *testing.T) {
 	p := must(problem.New("Scaling2d", 0))
-	cfg := Config{RawSamples: 32, Starts: 2, Init: 6}
+	cfg := Config{Init: 6, Protocol: Protocol{RawSamples: 32, Starts: 2}}
 	box := must(runPOpts(p, NamePlus, cfg, 3, 5, RunOptions{}))
 	if box.NoiseVariance != p.NoiseVariance() || box.NoiseRule != "" {
 		t.Errorf("box rule: noise %v (%q), want %v", box.NoiseVariance, box.NoiseRule, p.NoiseVariance())
@@ -1184,7 +1184,7 @@ func (*nilAcq) Value(c AcqContext, mu, sd float64) (a, dmu, dsd float64) {
 // by index, so after a skip each was told f of another point.
 func TestNoiseObservedSkippedDesign(t *testing.T) {
 	p := must(problem.New("Scaling2d", 0))
-	cfg := Config{RawSamples: 32, Starts: 2, Init: 5}
+	cfg := Config{Init: 5, Protocol: Protocol{RawSamples: 32, Starts: 2}}
 	for _, seed := range []uint64{100, 5} {
 		box := must(runPOpts(p, NamePlus, cfg, 1, seed, RunOptions{}))
 		obs := must(runPOpts(p, NamePlus, cfg, 1, seed, RunOptions{Noise: NoiseRule{Kind: NoiseObserved}}))

@@ -20,7 +20,7 @@ func TestConfigBudget(t *testing.T) {
 	lo, hi := box(2, 1)
 	for _, k := range []Kernel{Base(kernel.RBF), Plus(g, kernel.RBF), Avg(g, kernel.RBF)} {
 		ask := func(b int64) ([]float64, error) {
-			o, err := New(lo, hi, Config{Kernel: k, Init: 3, Budget: b, Workers: 1, RawSamples: 16, Starts: 2}, 1)
+			o, err := New(lo, hi, Config{Kernel: k, Init: 3, Budget: b, Workers: 1, Protocol: Protocol{RawSamples: 16, Starts: 2}}, 1)
 			if err != nil {
 				return nil, err
 			}

@@ -202,10 +202,14 @@ const (
 	maxAscentIter = 1 << 16
 )
 
-// Config configures an Optimizer. The zero value is the paper's protocol
-// with the base RBF kernel, maximizing: GP-UCB with β_t = 0.5·d·log t,
-// every kernel fitted on its own likelihood, 5 uniform initial points,
-// 512 quasi-random raw samples and 10 quasi-Newton starts.
+// Config configures an Optimizer: what a user sets — the kernel, the
+// direction, the acquisition, the initial design, the noise, the scale
+// and the resources — and, embedded, the Protocol (the reproduction and
+// research knobs). The zero value is the paper's protocol with the base
+// RBF kernel, maximizing: GP-UCB with β_t = 0.5·d·log t, every kernel
+// fitted on its own likelihood, 5 uniform initial points, 512
+// quasi-random raw samples and 10 quasi-Newton starts. Recommended
+// returns the configuration symbo recommends for a group.
 type Config struct {
 	// Kernel is the GP covariance (Base, Avg, AvgNorm, Max, Plus or
 	// Custom); the zero value is Base(kernel.RBF).
@@ -215,6 +219,53 @@ type Config struct {
 	// Acquisition is the acquisition function: UCB{} (the default, also
 	// for nil), EI{} or one of the caller's.
 	Acquisition Acquisition
+	// FixNoise holds the GP noise variance at Noise (units of y) instead
+	// of fitting it. Run sets Noise to the problem's noise variance when
+	// Noise is 0.
+	FixNoise bool
+	Noise    float64
+	// Init is the number of uniform random initial points (0 means 5, at
+	// most MaxEvaluations).
+	Init int
+	// Landmarks caps the exact GP of every built-in kernel: while the
+	// observations (and pending points) number at most Landmarks the GP is
+	// exact (for Plus and Nystrom the design is all of them — the paper's
+	// k_plus); above, it is a GP on Landmarks landmarks chosen among them
+	// by a greedy pivoted Cholesky of the kernel's Gram and is rank ≤
+	// Landmarks plus noise: O(m) kernel evaluations per prediction. For
+	// Plus and Nystrom the landmarks are k_plus's design
+	// (gp.NewLandmarkPlusFamily); for Base, Max, Avg and AvgNorm the GP is
+	// the DTC approximation of the kernel's own (gp.NewLandmarkFamily).
+	// LandmarkFit says how the hyperparameters are then fitted. 0 means
+	// DefaultLandmarks (256), negative never (always exact). At most
+	// MaxEvaluations. Custom kernels ignore it.
+	Landmarks int
+	// Workers is the number of goroutines for the acquisition optimizer and
+	// kernel assembly; 0 means GOMAXPROCS. Results do not depend on it.
+	Workers int
+	// Backend does the GP's linear algebra; nil means linalg.Default().
+	Backend linalg.Backend
+	// Budget is the memory budget in bytes of every request the optimizer
+	// makes — its GPs' work matrices (gp.FitOptions.Budget), its kernels'
+	// enumerated orbits and matrices (kernel.Options.Budget) — each sized
+	// before it is allocated and refused above it (orbit.ErrOverBudget).
+	// 0 means orbit.DefaultBudget (8 GiB), never the environment;
+	// negative is an error. A Custom family keeps the budget it was
+	// built with. Results do not depend on it (when nothing is refused).
+	Budget int64
+	// Protocol holds the reproduction and research knobs: its zero value
+	// (PaperProtocol) is the paper's protocol; Recommended sets
+	// RecommendedProtocol. Its fields are promoted (cfg.Prior).
+	Protocol
+}
+
+// Protocol is how an Optimizer models and searches beyond what a user
+// sets in Config: the exploration rule, the constant liar, the fitting
+// rules, the prior and mean, the acquisition optimizer's budgets, the
+// portfolio's options and the exclusion of observed points. The
+// experiments reproduce the paper with PaperProtocol (the zero value) and
+// study the others; a user takes Recommended's.
+type Protocol struct {
 	// Beta: BetaPaper (default) or BetaAuthors. Used by UCB only.
 	Beta BetaRule
 	// Liar is the value told pending and failed points for the
@@ -240,32 +291,11 @@ type Config struct {
 	// besides the default one (gp.FitOptions): 0 means gp's default (2),
 	// negative none.
 	Restarts int
-	// FixNoise holds the GP noise variance at Noise (units of y) instead
-	// of fitting it. Run sets Noise to the problem's noise variance when
-	// Noise is 0.
-	FixNoise bool
-	Noise    float64
-	// Init is the number of uniform random initial points (0 means 5, at
-	// most MaxEvaluations).
-	Init int
 	// RawSamples quasi-random points (0 means 512) are scored; the best
 	// Starts of them (0 means 10), with the best observed point, start a
 	// bounded quasi-Newton ascent of at most MaxIter iterations (0 means
 	// 100). At most 2²², 2¹² and 2¹⁶ respectively.
 	RawSamples, Starts, MaxIter int
-	// Landmarks caps the exact GP of every built-in kernel: while the
-	// observations (and pending points) number at most Landmarks the GP is
-	// exact (for Plus and Nystrom the design is all of them — the paper's
-	// k_plus); above, it is a GP on Landmarks landmarks chosen among them
-	// by a greedy pivoted Cholesky of the kernel's Gram and is rank ≤
-	// Landmarks plus noise: O(m) kernel evaluations per prediction. For
-	// Plus and Nystrom the landmarks are k_plus's design
-	// (gp.NewLandmarkPlusFamily); for Base, Max, Avg and AvgNorm the GP is
-	// the DTC approximation of the kernel's own (gp.NewLandmarkFamily).
-	// LandmarkFit says how the hyperparameters are then fitted. 0 means
-	// DefaultLandmarks (256), negative never (always exact). At most
-	// MaxEvaluations. Custom kernels ignore it.
-	Landmarks int
 	// LandmarkFit is how a GP with landmarks is fitted
 	// (gp.FitOptions.LandmarkFit): gp.LandmarkFitDefault (the kernel's
 	// rule: Plus and Nystrom on the landmark model's likelihood,
@@ -302,19 +332,24 @@ type Config struct {
 	// deterministic objective nothing. The initial design excludes
 	// observed points either way.
 	ExcludeObserved bool
-	// Workers is the number of goroutines for the acquisition optimizer and
-	// kernel assembly; 0 means GOMAXPROCS. Results do not depend on it.
-	Workers int
-	// Backend does the GP's linear algebra; nil means linalg.Default().
-	Backend linalg.Backend
-	// Budget is the memory budget in bytes of every request the optimizer
-	// makes — its GPs' work matrices (gp.FitOptions.Budget), its kernels'
-	// enumerated orbits and matrices (kernel.Options.Budget) — each sized
-	// before it is allocated and refused above it (orbit.ErrOverBudget).
-	// 0 means orbit.DefaultBudget (8 GiB), never the environment;
-	// negative is an error. A Custom family keeps the budget it was
-	// built with. Results do not depend on it (when nothing is refused).
-	Budget int64
+}
+
+// PaperProtocol is the paper's protocol (the zero Protocol), which perf bo
+// and perf table run, so that every committed record reproduces.
+var PaperProtocol = Protocol{}
+
+// RecommendedProtocol is the protocol of Recommended: BoTorch's priors, a
+// learned constant mean, the portfolio's candidates fitted around plus's
+// lengthscale, its fixed-point probe within the first DefaultProbeWindow
+// steps, and no step on an observed point's orbit.
+func RecommendedProtocol() Protocol {
+	return Protocol{
+		Prior:           gp.PriorBoTorch,
+		Mean:            gp.MeanConstant,
+		CandidateFit:    CandidateFitAnchored,
+		ProbeWindow:     DefaultProbeWindow,
+		ExcludeObserved: DefaultExcludeObserved,
+	}
 }
 
 // withDefaults returns c with zero fields replaced by their defaults, or an

@@ -76,7 +76,7 @@ func TestCustomKernelWithoutGradient(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(k bo.Kernel, workers int) [][]float64 {
-		o, err := bo.New(lo, hi, bo.Config{Kernel: k, Init: 4, RawSamples: 64, Starts: 3, Workers: workers}, 5)
+		o, err := bo.New(lo, hi, bo.Config{Kernel: k, Init: 4, Workers: workers, Protocol: bo.Protocol{RawSamples: 64, Starts: 3}}, 5)
 		if err != nil {
 			t.Fatal(err)
 		}

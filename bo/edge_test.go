@@ -17,7 +17,7 @@ import (
 
 // smallCfg is a cheap configuration for the bookkeeping tests.
 func smallCfg(k Kernel) Config {
-	return Config{Kernel: k, Init: 3, RawSamples: 32, Starts: 2}
+	return Config{Kernel: k, Init: 3, Protocol: Protocol{RawSamples: 32, Starts: 2}}
 }
 
 // TestLiarMeanFinite: observations whose sum overflows (1e308 and
@@ -82,8 +82,10 @@ func defaultCfg(t *testing.T, g orbit.Group) Config {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Config{Kernel: k, CandidateFit: CandidateFitAnchored, ProbeWindow: DefaultProbeWindow,
-		Prior: gp.PriorBoTorch, Mean: gp.MeanConstant, RawSamples: 64, Starts: 2}
+	return Config{
+		Kernel:   k,
+		Protocol: Protocol{CandidateFit: CandidateFitAnchored, ProbeWindow: DefaultProbeWindow, Prior: gp.PriorBoTorch, Mean: gp.MeanConstant, RawSamples: 64, Starts: 2},
+	}
 }
 
 // TestProbeExtremeBoxes: the fixed-point probe's lengthscale stays in the

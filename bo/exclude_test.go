@@ -19,7 +19,7 @@ func TestExcludeObserved(t *testing.T) {
 	f := func(x []float64) float64 { return -(abs(abs(x[0])-0.3) + abs(abs(x[1])-30)/100) }
 	r2 := 1e-6 * (2*2 + 200*200)
 	repeats := func(exclude bool) (near int) {
-		o := must(New(lo, hi, Config{Kernel: Plus(g, kernel.RBF), ExcludeObserved: exclude, RawSamples: 64, Starts: 4}, 10))
+		o := must(New(lo, hi, Config{Kernel: Plus(g, kernel.RBF), Protocol: Protocol{ExcludeObserved: exclude, RawSamples: 64, Starts: 4}}, 10))
 		var xs [][]float64
 		for range 20 {
 			x := must(o.Ask())
@@ -55,7 +55,7 @@ func TestExcludeObservedExhausted(t *testing.T) {
 	g := must(orbit.SignFlip(1))
 	lo, hi := []float64{-1}, []float64{1}
 	for _, exclude := range []bool{false, true} {
-		o := must(New(lo, hi, Config{Kernel: Plus(g, kernel.RBF), ExcludeObserved: exclude, RawSamples: 64, Starts: 2, Init: 2}, 1))
+		o := must(New(lo, hi, Config{Kernel: Plus(g, kernel.RBF), Init: 2, Protocol: Protocol{ExcludeObserved: exclude, RawSamples: 64, Starts: 2}}, 1))
 		for i := range 251 {
 			x := []float64{min(0.004*float64(i), 1)}
 			var err error

@@ -23,7 +23,7 @@ func TestPendingBeyondInit(t *testing.T) {
 	g := must(orbit.Hyperoctahedral(3))
 	lo, hi := box(3, 2)
 	for _, k := range []string{NamePlus, NameAvg, NameBase, NameMax, NameNystrom} {
-		cfg := Config{Kernel: kernelOf(k, g, kernel.RBF), Init: 5, RawSamples: 32, Starts: 2}
+		cfg := Config{Kernel: kernelOf(k, g, kernel.RBF), Init: 5, Protocol: Protocol{RawSamples: 32, Starts: 2}}
 		o := must(New(lo, hi, cfg, 1))
 		var asked [][]float64
 		for i := range 12 {
@@ -91,7 +91,7 @@ func TestFailNeverReproposed(t *testing.T) {
 	g := must(orbit.Hyperoctahedral(3))
 	lo, hi := box(3, 2)
 	for _, k := range []string{NamePlus, NameAvg, NameBase} {
-		o := must(New(lo, hi, Config{Kernel: kernelOf(k, g, kernel.RBF), Init: 4, RawSamples: 64, Starts: 3}, 2))
+		o := must(New(lo, hi, Config{Kernel: kernelOf(k, g, kernel.RBF), Init: 4, Protocol: Protocol{RawSamples: 64, Starts: 3}}, 2))
 		var failed [][]float64
 		fails, oks := 0, 0
 		for i := range 30 {
@@ -145,7 +145,7 @@ func TestFailBeforeAnyValue(t *testing.T) {
 func TestFailHistory(t *testing.T) {
 	p := must(problem.New("Ackley2d", 0))
 	lo, hi := p.Bounds()
-	cfg := Config{Kernel: kernelOf(NamePlus, p.Group(), p.BaseShape()), Minimize: true, Init: 3, RawSamples: 32, Starts: 2}
+	cfg := Config{Kernel: kernelOf(NamePlus, p.Group(), p.BaseShape()), Minimize: true, Init: 3, Protocol: Protocol{RawSamples: 32, Starts: 2}}
 	o := must(New(lo, hi, cfg, 5))
 	// A step may propose an observed point again (β_1 = 0 exploits the
 	// best one); its failure is not recorded (an observation supersedes a
@@ -204,7 +204,7 @@ func TestUnitsOfY(t *testing.T) {
 	lo, hi := box(2, 2)
 	for _, k := range []string{NameBase, NameNystrom, NameAvg, NameAvgNorm, NameMax, NamePlus} {
 		run := func(scale float64) ([][]float64, []Hyper) {
-			o := must(New(lo, hi, Config{Kernel: kernelOf(k, g, kernel.Matern52), Init: 8, RawSamples: 64, Starts: 3}, 6))
+			o := must(New(lo, hi, Config{Kernel: kernelOf(k, g, kernel.Matern52), Init: 8, Protocol: Protocol{RawSamples: 64, Starts: 3}}, 6))
 			var pts [][]float64
 			var hs []Hyper
 			for range 11 {

@@ -42,7 +42,7 @@ func fuzzCfg() ([]float64, []float64, Config) {
 		panic(err)
 	}
 	return []float64{-1, -1}, []float64{1, 1},
-		Config{Kernel: Plus(g, kernel.Matern52), Init: 2, RawSamples: 8, Starts: 1, MaxIter: 5, Restarts: 1, Workers: 1}
+		Config{Kernel: Plus(g, kernel.Matern52), Init: 2, Workers: 1, Protocol: Protocol{RawSamples: 8, Starts: 1, MaxIter: 5, Restarts: 1}}
 }
 
 // FuzzOptimizerOps runs sequences of optimizer operations (Ask, AskBatch,

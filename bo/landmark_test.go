@@ -24,7 +24,7 @@ func landmarksKeepBits(t *testing.T, k string) {
 	p := must(problem.New("Rastrigin3d", 0))
 	var ref *Trace
 	for _, lm := range []int{0, -1, 9, 1000} {
-		tr := must(runP(p, k, Config{Landmarks: lm, RawSamples: 64, Starts: 3}, 4, 5))
+		tr := must(runP(p, k, Config{Landmarks: lm, Protocol: Protocol{RawSamples: 64, Starts: 3}}, 4, 5))
 		for i, e := range tr.Evaluations {
 			if e.Hyper != nil && e.Hyper.Landmarks != 0 {
 				t.Fatalf("Landmarks %d: evaluation %d used %d landmarks", lm, i, e.Hyper.Landmarks)
@@ -60,7 +60,7 @@ func TestLandmarkRunDeterministic(t *testing.T) {
 		var ref string
 		for _, c := range []struct{ procs, workers int }{{1, 0}, {4, 0}, {4, 1}, {2, 7}} {
 			old := runtime.GOMAXPROCS(c.procs)
-			tr, err := runP(p, k, Config{Landmarks: 6, RawSamples: 64, Starts: 3, Workers: c.workers}, 6, 2)
+			tr, err := runP(p, k, Config{Landmarks: 6, Workers: c.workers, Protocol: Protocol{RawSamples: 64, Starts: 3}}, 6, 2)
 			runtime.GOMAXPROCS(old)
 			if err != nil {
 				t.Fatal(err)
@@ -102,7 +102,7 @@ func TestLandmarkBatchAndRestore(t *testing.T) {
 	p := must(problem.New("Rastrigin3d", 0))
 	lo, hi := p.Bounds()
 	g := p.Group()
-	cfg := Config{Kernel: kernelOf(NamePlus, g, p.BaseShape()), Minimize: true, Init: 5, RawSamples: 64, Starts: 3, Landmarks: 4}
+	cfg := Config{Kernel: kernelOf(NamePlus, g, p.BaseShape()), Minimize: true, Init: 5, Landmarks: 4, Protocol: Protocol{RawSamples: 64, Starts: 3}}
 	build := func() *Optimizer {
 		o := must(New(lo, hi, cfg, 7))
 		for range 8 {
@@ -131,7 +131,7 @@ func landmarkInvariance(t *testing.T, k string) {
 	lo, hi := p.Bounds()
 	g := p.Group().(orbit.Finite)
 	ng := must(orbit.Size(g))
-	o := must(New(lo, hi, Config{Kernel: kernelOf(k, g, p.BaseShape()), Init: 6, RawSamples: 32, Starts: 2, Landmarks: 5}, 4))
+	o := must(New(lo, hi, Config{Kernel: kernelOf(k, g, p.BaseShape()), Init: 6, Landmarks: 5, Protocol: Protocol{RawSamples: 32, Starts: 2}}, 4))
 	for range 9 {
 		x := must(o.Ask())
 		must(0, o.Tell(x, must(objectiveOf(p, x))))

@@ -23,7 +23,7 @@ func TestMeanRun(t *testing.T) {
 			if lm > 0 && k != NamePlus {
 				continue
 			}
-			cfg := Config{RawSamples: 64, Mean: gp.MeanConstant, Landmarks: lm}
+			cfg := Config{Landmarks: lm, Protocol: Protocol{RawSamples: 64, Mean: gp.MeanConstant}}
 			var ref string
 			for _, c := range []struct{ procs, workers int }{{1, 0}, {4, 1}, {2, 7}} {
 				old := runtime.GOMAXPROCS(c.procs)
@@ -69,7 +69,7 @@ func TestMeanModels(t *testing.T) {
 	for _, pc := range []struct{ p, k string }{{"Rastrigin3d", NamePlus}, {"Griewank3d", NameMax}} {
 		p := must(problem.New(pc.p, 0))
 		lo, hi := p.Bounds()
-		cfg := Config{Kernel: kernelOf(pc.k, p.Group(), p.BaseShape()), Init: 6, RawSamples: 32, Starts: 2, Mean: gp.MeanConstant}
+		cfg := Config{Kernel: kernelOf(pc.k, p.Group(), p.BaseShape()), Init: 6, Protocol: Protocol{RawSamples: 32, Starts: 2, Mean: gp.MeanConstant}}
 		build := func() *Optimizer {
 			o := must(New(lo, hi, cfg, 3))
 			for range 8 {

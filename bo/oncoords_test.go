@@ -31,7 +31,7 @@ func TestGroupOnCoords(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			o, err := New(lo, hi, Config{Kernel: k, Init: 4, RawSamples: 64, Starts: 3}, 7)
+			o, err := New(lo, hi, Config{Kernel: k, Init: 4, Protocol: Protocol{RawSamples: 64, Starts: 3}}, 7)
 			if err != nil {
 				t.Fatal(err)
 			}

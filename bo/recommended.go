@@ -3,7 +3,6 @@ package bo
 import (
 	"fmt"
 
-	"github.com/symbo/symbo/gp"
 	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
@@ -47,12 +46,5 @@ func Recommended(g orbit.Group, shape kernel.Shape) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	return Config{
-		Kernel:          k,
-		Prior:           gp.PriorBoTorch,
-		Mean:            gp.MeanConstant,
-		CandidateFit:    CandidateFitAnchored,
-		ProbeWindow:     DefaultProbeWindow,
-		ExcludeObserved: DefaultExcludeObserved,
-	}, nil
+	return Config{Kernel: k, Protocol: RecommendedProtocol()}, nil
 }

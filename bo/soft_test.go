@@ -22,7 +22,7 @@ func TestSoftEvidence(t *testing.T) {
 	even := func(x []float64) float64 { return -(x[0]*x[0] + 2*x[1]*x[1] + 3*x[2]*x[2]) }
 	for seed := range uint64(3) {
 		lml := func(name string, f func([]float64) float64) float64 {
-			o := must(New(lo, hi, Config{Kernel: kernelOf(name, g, kernel.RBF), Init: 3, RawSamples: 64, Starts: 2}, 5))
+			o := must(New(lo, hi, Config{Kernel: kernelOf(name, g, kernel.RBF), Init: 3, Protocol: Protocol{RawSamples: 64, Starts: 2}}, 5))
 			autoData(t, []*Optimizer{o}, 3, 20, seed, f)
 			must(o.Ask())
 			return o.Diagnostics().LogMarginal
@@ -45,7 +45,7 @@ func TestSoftLeavesAboveTheCap(t *testing.T) {
 	g := must(orbit.Hyperoctahedral(2))
 	f := func(x []float64) float64 { return -((x[0]-0.5)*(x[0]-0.5) + x[1]*x[1]) }
 	k := must(PortfolioOf(g, kernel.RBF, NameNystrom, NameAvg, NameSoft, NamePlus))
-	o := must(New(lo, hi, Config{Kernel: k, Init: 3, RawSamples: 64, Starts: 2, Landmarks: 8}, 5))
+	o := must(New(lo, hi, Config{Kernel: k, Init: 3, Landmarks: 8, Protocol: Protocol{RawSamples: 64, Starts: 2}}, 5))
 	autoData(t, []*Optimizer{o}, 2, 6, 1, f)
 	for n := 6; n < 11; n++ {
 		x := must(o.Ask())
@@ -66,7 +66,7 @@ func TestSoftLeavesAboveTheCap(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s := must(New(lo, hi, Config{Kernel: Soft(g, kernel.RBF), Init: 3, RawSamples: 64, Starts: 2, Landmarks: 4}, 5))
+	s := must(New(lo, hi, Config{Kernel: Soft(g, kernel.RBF), Init: 3, Landmarks: 4, Protocol: Protocol{RawSamples: 64, Starts: 2}}, 5))
 	autoData(t, []*Optimizer{s}, 2, 8, 1, f)
 	must(s.Ask())
 	if h := s.Diagnostics().Hyper; h.Landmarks != 0 {
@@ -92,8 +92,8 @@ func TestFavouring(t *testing.T) {
 	differs := 0
 	for _, f := range []func([]float64) float64{shifted, even} {
 		for seed := range uint64(4) {
-			of := must(New(lo, hi, Config{Kernel: fav, Init: 3, RawSamples: 64, Starts: 2}, 5))
-			ol := must(New(lo, hi, Config{Kernel: last, Init: 3, RawSamples: 64, Starts: 2}, 5))
+			of := must(New(lo, hi, Config{Kernel: fav, Init: 3, Protocol: Protocol{RawSamples: 64, Starts: 2}}, 5))
+			ol := must(New(lo, hi, Config{Kernel: last, Init: 3, Protocol: Protocol{RawSamples: 64, Starts: 2}}, 5))
 			autoData(t, []*Optimizer{of, ol}, 3, 6+4*int(seed), seed, f)
 			must(of.Ask())
 			must(ol.Ask())

@@ -71,7 +71,7 @@ func main() {
 				go func() {
 					defer wg.Done()
 					for s := range next {
-						cfg := bo.Config{Kernel: bo.Base(sh), Minimize: !p.Maximize(), Workers: 1, Prior: prior, Mean: mean}
+						cfg := bo.Config{Kernel: bo.Base(sh), Minimize: !p.Maximize(), Workers: 1, Protocol: bo.Protocol{Prior: prior, Mean: mean}}
 						tr, err := bo.Run(context.Background(), p, cfg, uint64(*from+s), bo.RunOptions{Iters: bo.DefaultIters})
 						if err != nil {
 							log.Fatal(err)

@@ -201,7 +201,7 @@ func jsonKeys(t *testing.T, v any) []string {
 func TestTableEndToEnd(t *testing.T) {
 	opts := TableOptions{
 		Problems: []string{"radial"}, Kernels: []string{bo.NameBase, bo.NameMax}, Seeds: 2,
-		Iters: 3, Config: bo.Config{Init: 3, RawSamples: 32, Starts: 2, MaxIter: 10, Restarts: -1},
+		Iters: 3, Config: bo.Config{Init: 3, Protocol: bo.Protocol{RawSamples: 32, Starts: 2, MaxIter: 10, Restarts: -1}},
 	}
 	var calls int
 	progress := func(p Progress) {
@@ -300,7 +300,7 @@ func TestTableBadOptions(t *testing.T) {
 func TestRobustnessEndToEnd(t *testing.T) {
 	r, err := execute(Robustness(RobustnessOptions{
 		Problems: []string{"ackley"}, Dims: []int{1, 2}, Kernels: []string{bo.NameBase, bo.NamePlus}, Seeds: 1,
-		Iters: 2, Config: bo.Config{Init: 3, RawSamples: 32, Starts: 2, MaxIter: 10, Restarts: -1},
+		Iters: 2, Config: bo.Config{Init: 3, Protocol: bo.Protocol{RawSamples: 32, Starts: 2, MaxIter: 10, Restarts: -1}},
 	}))(ExecOptions[*bo.Trace]{})
 	if err != nil {
 		t.Fatal(err)
