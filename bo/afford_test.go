@@ -76,7 +76,7 @@ func TestDecidingKernelsAnyGroupSize(t *testing.T) {
 		k := must(ParseKernel(defaultKernelName, c.g, c.shape))
 		d := c.g.Dim()
 		lo, hi := box(d, 1)
-		cfg := Config{Kernel: k, Init: 3, Protocol: Protocol{RawSamples: 16, Starts: 1, MaxIter: 10, CandidateFit: CandidateFitAnchored, ProbeWindow: DefaultProbeWindow}}
+		cfg := Config{Kernel: k.With(DecideOptions{CandidateFit: CandidateFitAnchored, ProbeWindow: DefaultProbeWindow}), Init: 3, Protocol: Protocol{RawSamples: 16, Starts: 1, MaxIter: 10}}
 		tr, err := Run(context.Background(), sphereProblem{d}, cfg, 1, RunOptions{Iters: 1})
 		if err != nil {
 			t.Errorf("default over %s with %v: %v", c.g.Name(), c.shape, err)

@@ -500,7 +500,7 @@ func TestAutoLeavesOutEnumeratedAvg(t *testing.T) {
 	}
 }
 
-// TestProbeWindow: Config.ProbeWindow limits the fixed-point probe to the
+// TestProbeWindow: DecideOptions.ProbeWindow limits the fixed-point probe to the
 // first W BO steps (t = n − Init + 1): on TestPortfolioProbe's objective
 // shifted off Fix(G) (its optimum at (2.5, 2.5)), a window reaching the step at which the probe fires without one leaves
 // the run bit for bit as it was, a window one step shorter removes the
@@ -521,7 +521,7 @@ func TestProbeWindow(t *testing.T) {
 		return v
 	}
 	run := func(w int) (probes []int, xs [][]float64, o *Optimizer) {
-		o = must(New(lo, hi, Config{Kernel: Portfolio(g, kernel.RBF), Init: init, Protocol: Protocol{RawSamples: 128, Starts: 3, Prior: gp.PriorBoTorch, Mean: gp.MeanConstant, ProbeWindow: w}}, seed))
+		o = must(New(lo, hi, Config{Kernel: Portfolio(g, kernel.RBF).With(DecideOptions{ProbeWindow: w}), Init: init, Protocol: Protocol{RawSamples: 128, Starts: 3, Prior: gp.PriorBoTorch, Mean: gp.MeanConstant}}, seed))
 		for i := range steps {
 			x := must(o.Ask())
 			if o.Diagnostics().Probe {
@@ -565,8 +565,8 @@ func TestProbeWindow(t *testing.T) {
 	if check.SameBits(xsB[free[0]], xs0[free[0]]) {
 		t.Errorf("window %d: the probe's step still asks the probe %v", t0-1, xs0[free[0]])
 	}
-	if got := o.Config().ProbeWindow; got != t0-1 {
-		t.Errorf("Config().ProbeWindow = %d, want %d", got, t0-1)
+	if got := o.Config().Kernel.Options().ProbeWindow; got != t0-1 {
+		t.Errorf("Config().Kernel.Options().ProbeWindow = %d, want %d", got, t0-1)
 	}
 	r := must(New(lo, hi, o.Config(), seed))
 	if err := r.Restore(o.History()); err != nil {
@@ -575,12 +575,12 @@ func TestProbeWindow(t *testing.T) {
 	if a, b := must(o.Ask()), must(r.Ask()); !slices.Equal(a, b) {
 		t.Errorf("rebuilt optimizer asks %v, the original %v", b, a)
 	}
-	tr := must(runP(must(problem.New("Ackley2d", 0)), "portfolio", Config{Protocol: Protocol{ProbeWindow: 3}}, 2, 1))
+	tr := must(runP(must(problem.New("Ackley2d", 0)), "portfolio", Config{Kernel: Kernel{}.With(DecideOptions{ProbeWindow: 3})}, 2, 1))
 	if tr.ProbeWindow != 3 {
 		t.Errorf("trace probe_window %d, want 3", tr.ProbeWindow)
 	}
 	for _, w := range []int{-1, MaxEvaluations + 1} {
-		if _, err := New(lo, hi, Config{Kernel: Portfolio(g, kernel.RBF), Protocol: Protocol{ProbeWindow: w}}, 1); !errors.Is(err, ErrBadConfig) {
+		if _, err := New(lo, hi, Config{Kernel: Portfolio(g, kernel.RBF).With(DecideOptions{ProbeWindow: w})}, 1); !errors.Is(err, ErrBadConfig) {
 			t.Errorf("ProbeWindow %d: err %v, want ErrBadConfig", w, err)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/symbo/symbo/internal/check"
 )
 
-// TestCandidateFitAnchored: Config.CandidateFit = CandidateFitAnchored
+// TestCandidateFitAnchored: DecideOptions.CandidateFit = CandidateFitAnchored
 // changes a portfolio's fits — its candidates' evidence and so its points
 // differ from their own searches' — keeps every step a function of the
 // observations (the same bits for any Workers and for an optimizer
@@ -20,7 +20,7 @@ func TestCandidateFitAnchored(t *testing.T) {
 	p := must(problem.New("Ackley2d", 0))
 	const name, iters = "portfolio:nystrom+avg:soft+plus", 6
 	run := func(cf CandidateFit, workers int) *Trace {
-		return must(runP(p, name, Config{Workers: workers, Protocol: Protocol{CandidateFit: cf}}, iters, 3))
+		return must(runP(p, name, Config{Workers: workers, Kernel: Kernel{}.With(DecideOptions{CandidateFit: cf})}, iters, 3))
 	}
 	own, anch, anch1 := run(CandidateFitOwn, 2), run(CandidateFitAnchored, 2), run(CandidateFitAnchored, 1)
 	if anch.CandidateFit != "anchored" || own.CandidateFit != "" {
@@ -52,7 +52,7 @@ func TestCandidateFitAnchored(t *testing.T) {
 	}
 
 	// A rebuilt optimizer proposes the same next point.
-	cfg := Config{Kernel: kernelOf(name, p.Group(), p.BaseShape()), Minimize: true, Protocol: Protocol{CandidateFit: CandidateFitAnchored}}
+	cfg := Config{Kernel: kernelOf(name, p.Group(), p.BaseShape()).With(DecideOptions{CandidateFit: CandidateFitAnchored}), Minimize: true}
 	lo, hi := p.Bounds()
 	o := must(New(lo, hi, cfg, 3))
 	for _, e := range anch.Evaluations[:init0(anch)+3] {
@@ -73,7 +73,7 @@ func TestCandidateFitAnchored(t *testing.T) {
 	}
 
 	// One candidate: nothing to anchor.
-	a := must(runP(p, NamePlus, Config{Protocol: Protocol{CandidateFit: CandidateFitAnchored}}, 3, 3))
+	a := must(runP(p, NamePlus, Config{Kernel: Kernel{}.With(DecideOptions{CandidateFit: CandidateFitAnchored})}, 3, 3))
 	b := must(runP(p, NamePlus, Config{}, 3, 3))
 	for i := range a.Evaluations {
 		if !check.SameBits(a.Evaluations[i].X, b.Evaluations[i].X) {
@@ -89,7 +89,7 @@ func TestCandidateFitAnchored(t *testing.T) {
 	if _, err := ParseCandidateFit("shared"); !errors.Is(err, ErrBadConfig) {
 		t.Errorf("ParseCandidateFit(shared): %v", err)
 	}
-	if _, err := New(lo, hi, Config{Protocol: Protocol{CandidateFit: CandidateFit(7)}}, 0); !errors.Is(err, ErrBadConfig) {
+	if _, err := New(lo, hi, Config{Kernel: kernelOf(name, p.Group(), p.BaseShape()).With(DecideOptions{CandidateFit: CandidateFit(7)})}, 0); !errors.Is(err, ErrBadConfig) {
 		t.Errorf("CandidateFit(7): %v", err)
 	}
 }

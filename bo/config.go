@@ -109,7 +109,7 @@ func ParseLiar(s string) (Liar, error) {
 	return 0, fmt.Errorf("%w: unknown liar %q (want mean or worst)", ErrBadConfig, s)
 }
 
-// DefaultProbeWindow is the fixed-point probe's window (Config.ProbeWindow)
+// DefaultProbeWindow is the fixed-point probe's window (DecideOptions.ProbeWindow)
 // of the front ends (perf suggest, the C and Python settings, Optuna's
 // SymboSampler): the probe may fire in the first five BO steps only. Its
 // bet is the prior's — avg's prior variance peaks on Fix(G), so avg
@@ -129,7 +129,7 @@ const DefaultProbeWindow = 5
 const DefaultExcludeObserved = true
 
 // CandidateFit is how Auto's and Portfolio's candidates fit their
-// hyperparameters (Config.CandidateFit).
+// hyperparameters (DecideOptions.CandidateFit).
 type CandidateFit int
 
 const (
@@ -261,8 +261,9 @@ type Config struct {
 
 // Protocol is how an Optimizer models and searches beyond what a user
 // sets in Config: the exploration rule, the constant liar, the fitting
-// rules, the prior and mean, the acquisition optimizer's budgets, the
-// portfolio's options and the exclusion of observed points. The
+// rules, the prior and mean, the acquisition optimizer's budgets and the
+// exclusion of observed points (a deciding kernel's own options are the
+// kernel's: DecideOptions). The
 // experiments reproduce the paper with PaperProtocol (the zero value) and
 // study the others; a user takes Recommended's.
 type Protocol struct {
@@ -306,20 +307,6 @@ type Protocol struct {
 	// (the landmark likelihood on every observation, O(n·m²) each) for
 	// every kernel.
 	LandmarkFit gp.LandmarkFit
-	// CandidateFit is how the candidates of Auto and Portfolio fit their
-	// hyperparameters: CandidateFitOwn (0, each its own search) or
-	// CandidateFitAnchored (the others around the last one's lengthscale).
-	// Kernels with one candidate ignore it.
-	CandidateFit CandidateFit
-	// ProbeWindow limits Portfolio's fixed-point probe to its first
-	// ProbeWindow BO steps (step t = n − Init + 1 for n observations and
-	// pending points, as β's): at a later step a proposal of avg's on
-	// Fix(G) competes on the referee's mean like every other. 0 means no
-	// limit (the probe may fire at any step, as before the window);
-	// negative is an error. The front ends use DefaultProbeWindow
-	// (docs/results/soft/README.md, "The probe window"). Other kernels
-	// ignore it.
-	ProbeWindow int
 	// ExcludeObserved extends the exclusion radius of the pending and
 	// failed points to the observed ones: no BO step proposes a point
 	// within the exclusion radius of an observed point's orbit (package
@@ -339,17 +326,9 @@ type Protocol struct {
 var PaperProtocol = Protocol{}
 
 // RecommendedProtocol is the protocol of Recommended: BoTorch's priors, a
-// learned constant mean, the portfolio's candidates fitted around plus's
-// lengthscale, its fixed-point probe within the first DefaultProbeWindow
-// steps, and no step on an observed point's orbit.
+// learned constant mean, and no step on an observed point's orbit.
 func RecommendedProtocol() Protocol {
-	return Protocol{
-		Prior:           gp.PriorBoTorch,
-		Mean:            gp.MeanConstant,
-		CandidateFit:    CandidateFitAnchored,
-		ProbeWindow:     DefaultProbeWindow,
-		ExcludeObserved: DefaultExcludeObserved,
-	}
+	return Protocol{Prior: gp.PriorBoTorch, Mean: gp.MeanConstant, ExcludeObserved: DefaultExcludeObserved}
 }
 
 // withDefaults returns c with zero fields replaced by their defaults, or an
@@ -379,11 +358,8 @@ func (c Config) withDefaults() (Config, error) {
 	if _, err := gp.ParseLandmarkFit(c.LandmarkFit.String()); err != nil {
 		return c, fmt.Errorf("%w: landmark fit %v", ErrBadConfig, c.LandmarkFit)
 	}
-	if c.CandidateFit != CandidateFitOwn && c.CandidateFit != CandidateFitAnchored {
-		return c, fmt.Errorf("%w: candidate fit %v", ErrBadConfig, c.CandidateFit)
-	}
-	if c.ProbeWindow < 0 || c.ProbeWindow > MaxEvaluations {
-		return c, fmt.Errorf("%w: probe window %d, want 0 (no limit) to %d", ErrBadConfig, c.ProbeWindow, MaxEvaluations)
+	if err := c.Kernel.decide.check(); err != nil {
+		return c, err
 	}
 	for _, f := range []struct {
 		name     string

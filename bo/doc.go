@@ -46,13 +46,13 @@
 // maximizer and returns the proposal with the highest posterior mean
 // under Auto's choice, except for one fixed-point probe (avg's proposal
 // on the group's fixed-point set, evaluated once while no point there is
-// observed, and with Config.ProbeWindow only in the first BO steps):
+// observed, and with DecideOptions.ProbeWindow only in the first BO steps):
 // Auto's fits plus one acquisition per candidate. The front ends' default
 // is PortfolioFavouring(g, shape, [nystrom, avg], [soft, plus]) with
 // CandidateFitAnchored and ProbeWindow DefaultProbeWindow; Soft,
 // as a candidate, sits out the steps above Config.Landmarks observations.
 // With more than one worker the candidates' fits run concurrently (the
-// same bits). Config.CandidateFit = CandidateFitAnchored fits the last
+// same bits). DecideOptions.CandidateFit = CandidateFitAnchored fits the last
 // candidate (plus) first and the others only around its lengthscale
 // (gp.FitOptions.Around): about half of their likelihood evaluations
 // (measured in docs/results/soft/README.md, "Cost"); CandidateFitOwn,

@@ -84,7 +84,7 @@ func defaultCfg(t *testing.T, g orbit.Group) Config {
 	}
 	return Config{
 		Kernel:   k,
-		Protocol: Protocol{CandidateFit: CandidateFitAnchored, ProbeWindow: DefaultProbeWindow, Prior: gp.PriorBoTorch, Mean: gp.MeanConstant, RawSamples: 64, Starts: 2},
+		Protocol: Protocol{Prior: gp.PriorBoTorch, Mean: gp.MeanConstant, RawSamples: 64, Starts: 2},
 	}
 }
 

@@ -19,15 +19,16 @@ func kernelOf(name string, g orbit.Group, s kernel.Shape) Kernel {
 
 // runP runs the benchmark p with the kernel named name over p's group and
 // base shape, in p's direction, for iters acquisition steps.
+// The kernel keeps cfg.Kernel's deciding options.
 func runP(p *problem.Problem, name string, cfg Config, iters int, seed uint64) (*Trace, error) {
-	cfg.Kernel = kernelOf(name, p.Group(), p.BaseShape())
+	cfg.Kernel = kernelOf(name, p.Group(), p.BaseShape()).With(cfg.Kernel.Options())
 	cfg.Minimize = !p.Maximize()
 	return Run(context.Background(), p, cfg, seed, RunOptions{Iters: iters})
 }
 
 // runPOpts is runP with run options (their Iters is set to iters).
 func runPOpts(p *problem.Problem, name string, cfg Config, iters int, seed uint64, ro RunOptions) (*Trace, error) {
-	cfg.Kernel = kernelOf(name, p.Group(), p.BaseShape())
+	cfg.Kernel = kernelOf(name, p.Group(), p.BaseShape()).With(cfg.Kernel.Options())
 	cfg.Minimize = !p.Maximize()
 	ro.Iters = iters
 	return Run(context.Background(), p, cfg, seed, ro)

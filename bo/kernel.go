@@ -49,7 +49,50 @@ type Kernel struct {
 	// leftOut: the candidates named but left out as too costly over the
 	// group, each with its reason (afford.go).
 	leftOut []string
+	// decide: a deciding kernel's own options (With).
+	decide DecideOptions
 }
+
+// DecideOptions are a deciding kernel's own options — Auto, Portfolio,
+// their Of and Favouring forms, Recommended's kernel: how the candidates
+// fit their hyperparameters and when a portfolio's fixed-point probe may
+// fire. The zero value is the paper's protocol (each candidate its own
+// search, the probe at any step). Kernels with one candidate ignore them.
+type DecideOptions struct {
+	// CandidateFit: CandidateFitOwn (0, each candidate its own search) or
+	// CandidateFitAnchored (the others around the last one's
+	// lengthscale).
+	CandidateFit CandidateFit
+	// ProbeWindow limits Portfolio's fixed-point probe to its first
+	// ProbeWindow BO steps (step t = n − Init + 1 for n observations and
+	// pending points, as β's): at a later step a proposal of avg's on
+	// Fix(G) competes on the referee's mean like every other. 0 means no
+	// limit (the probe may fire at any step); negative is an error.
+	// Recommended uses DefaultProbeWindow (docs/results/soft/README.md,
+	// "The probe window").
+	ProbeWindow int
+}
+
+// check refuses options New cannot run (ErrBadConfig).
+func (o DecideOptions) check() error {
+	if o.CandidateFit != CandidateFitOwn && o.CandidateFit != CandidateFitAnchored {
+		return fmt.Errorf("%w: candidate fit %v", ErrBadConfig, o.CandidateFit)
+	}
+	if o.ProbeWindow < 0 || o.ProbeWindow > MaxEvaluations {
+		return fmt.Errorf("%w: probe window %d, want 0 (no limit) to %d", ErrBadConfig, o.ProbeWindow, MaxEvaluations)
+	}
+	return nil
+}
+
+// With returns k with the deciding options o; New refuses invalid ones
+// (ErrBadConfig).
+func (k Kernel) With(o DecideOptions) Kernel {
+	k.decide = o
+	return k
+}
+
+// Options returns the deciding options of k (With).
+func (k Kernel) Options() DecideOptions { return k.decide }
 
 // famEnv is what a Kernel's family is built with: the dimension d and
 // the optimizer's workers, backend, memory budget and landmark cap

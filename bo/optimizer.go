@@ -598,14 +598,14 @@ func (o *Optimizer) fitModel() error {
 	// With several candidates and workers they are fitted concurrently
 	// (each fit is a function of the observations and opts alone, so the
 	// bits are the same; each is its own request within the budget).
-	// Anchored (Config.CandidateFit): the last candidate first, then the
+	// Anchored (DecideOptions.CandidateFit): the last candidate first, then the
 	// others around its lengthscale — still a function of the
 	// observations alone.
 	ys := o.signed()
 	fits := make([]*gp.GP, len(o.arms))
 	errs := make([]error, len(o.arms))
 	anchor := -1
-	if last := len(o.arms) - 1; last > 0 && o.cfg.CandidateFit == CandidateFitAnchored && !o.skipArm(last, n) {
+	if last := len(o.arms) - 1; last > 0 && o.cfg.Kernel.decide.CandidateFit == CandidateFitAnchored && !o.skipArm(last, n) {
 		anchor = last
 		fits[anchor], errs[anchor] = gp.Fit(o.arms[anchor].fam, x, ys, opts)
 	}
@@ -1046,7 +1046,7 @@ const (
 // Fix(G) = {x : gx = x for every g} of the group and no observed, pending
 // or failed point is, and −1 otherwise (also when avg is not a candidate
 // or its fit or proposal failed, and at BO steps after
-// Config.ProbeWindow for n observations and pending points).
+// DecideOptions.ProbeWindow for n observations and pending points).
 //
 // On Fix(G) avg's prior variance k_avg(x, x) peaks, so avg's acquisition
 // proposes there first; an invariant function's optimum often lies there
@@ -1061,7 +1061,7 @@ const (
 // depend on the fit. Cost: one kernel diagonal over the n + pending +
 // failed points (O(|G|·d) each when k_avg is enumerated).
 func (o *Optimizer) fixedPointProbe(props [][]float64, n int) (int, error) {
-	if w := o.cfg.ProbeWindow; w > 0 && o.step(n) > w {
+	if w := o.cfg.Kernel.decide.ProbeWindow; w > 0 && o.step(n) > w {
 		return -1, nil
 	}
 	a := -1

@@ -46,5 +46,6 @@ func Recommended(g orbit.Group, shape kernel.Shape) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
+	k = k.With(DecideOptions{CandidateFit: CandidateFitAnchored, ProbeWindow: DefaultProbeWindow})
 	return Config{Kernel: k, Protocol: RecommendedProtocol()}, nil
 }

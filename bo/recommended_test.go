@@ -24,9 +24,9 @@ func TestRecommended(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Kernel.Name() != bo.RecommendedKernel || c.Kernel.Group() != g || c.Prior != gp.PriorBoTorch || c.Mean != gp.MeanConstant ||
-		c.CandidateFit != bo.CandidateFitAnchored || c.ProbeWindow != bo.DefaultProbeWindow || !c.ExcludeObserved {
+		c.Kernel.Options().CandidateFit != bo.CandidateFitAnchored || c.Kernel.Options().ProbeWindow != bo.DefaultProbeWindow || !c.ExcludeObserved {
 		t.Errorf("Recommended: kernel %s over %v, prior %v, mean %v, candidate fit %v, probe window %d",
-			c.Kernel.Name(), c.Kernel.Group(), c.Prior, c.Mean, c.CandidateFit, c.ProbeWindow)
+			c.Kernel.Name(), c.Kernel.Group(), c.Prior, c.Mean, c.Kernel.Options().CandidateFit, c.Kernel.Options().ProbeWindow)
 	}
 	want, _ := bo.ParseKernel(bo.RecommendedKernel, g, kernel.Matern52)
 	if got := c.Kernel.Candidates(); len(got) != 4 || len(got) != len(want.Candidates()) {

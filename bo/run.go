@@ -119,10 +119,10 @@ type Trace struct {
 	// LandmarkFit is Config.LandmarkFit ("subset", "likelihood"); empty
 	// for the default rule.
 	LandmarkFit string `json:"landmark_fit,omitempty"`
-	// CandidateFit is Config.CandidateFit ("anchored"); empty for the
+	// CandidateFit is the kernel's DecideOptions.CandidateFit ("anchored"); empty for the
 	// default ("own").
 	CandidateFit string `json:"candidate_fit,omitempty"`
-	// ProbeWindow is Config.ProbeWindow; 0 (omitted) for no limit.
+	// ProbeWindow is the kernel's DecideOptions.ProbeWindow; 0 (omitted) for no limit.
 	ProbeWindow int  `json:"probe_window,omitempty"`
 	FixNoise    bool `json:"fix_noise"`
 	Init        int  `json:"init"`
@@ -402,7 +402,7 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 		Group: group, Shape: c.Kernel.shapeName(), Acquisition: c.Acquisition.Name(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
 		Prior: priorName(c), Landmarks: landmarksOf(c), LandmarkFit: landmarkFitName(c),
-		CandidateFit: candidateFitName(c), ProbeWindow: c.ProbeWindow,
+		CandidateFit: candidateFitName(c), ProbeWindow: c.Kernel.decide.ProbeWindow,
 		Init: c.Init, Iters: iters, RawSamples: c.RawSamples, Starts: c.Starts,
 		MaxIter: c.MaxIter, Backend: c.Backend.Name(), NoiseVariance: noise,
 	}
@@ -629,10 +629,10 @@ func landmarkFitName(c Config) string {
 }
 
 func candidateFitName(c Config) string {
-	if c.CandidateFit == CandidateFitOwn {
+	if c.Kernel.decide.CandidateFit == CandidateFitOwn {
 		return ""
 	}
-	return c.CandidateFit.String()
+	return c.Kernel.decide.CandidateFit.String()
 }
 
 func priorName(c Config) string {

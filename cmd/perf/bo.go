@@ -75,7 +75,7 @@ full search).
 
 --probe-window W (for portfolio kernels): the fixed-point probe may fire
 in the first W BO steps only; later, avg's proposal on the fixed-point
-set competes on the referee's mean like every other (bo.Config.ProbeWindow;
+set competes on the referee's mean like every other (bo.DecideOptions.ProbeWindow;
 0, the default here, is no limit; perf suggest and the C and Python
 front ends use 5).
 
@@ -273,10 +273,11 @@ func (s boSettings) build(workers int, budget int64) (*problem.Problem, bo.Confi
 	if err != nil {
 		return nil, bo.Config{}, err
 	}
-	if cfg.Kernel, err = bo.ParseKernel(s.Kernel, p.Group(), p.BaseShape()); err != nil {
+	k, err := bo.ParseKernel(s.Kernel, p.Group(), p.BaseShape())
+	if err != nil {
 		return nil, bo.Config{}, asInput(err)
 	}
-	cfg.Minimize = !p.Maximize()
+	cfg.Kernel, cfg.Minimize = k.With(cfg.Kernel.Options()), !p.Maximize()
 	lo, hi := p.Bounds()
 	if _, err := bo.New(lo, hi, cfg, s.Seed); err != nil {
 		return nil, bo.Config{}, asInput(err)
@@ -351,7 +352,7 @@ func landmarksNote(m int) string {
 }
 
 // candidateFitNote is ", candidates anchored" for a non-default
-// Config.CandidateFit, else "".
+// DecideOptions.CandidateFit, else "".
 func candidateFitNote(name string) string {
 	if name == "" {
 		return ""
@@ -359,7 +360,7 @@ func candidateFitNote(name string) string {
 	return ", candidates " + name
 }
 
-// probeWindowNote is ", probe window W" for a Config.ProbeWindow W > 0,
+// probeWindowNote is ", probe window W" for a DecideOptions.ProbeWindow W > 0,
 // else "".
 func probeWindowNote(w int) string {
 	if w <= 0 {
@@ -480,7 +481,9 @@ func landmarkFitFlag(fs *flagSet) *string {
 
 // config parses the protocol flags into a bo.Config with the given
 // Workers and memory budget (Config.Budget: the subcommand's
-// --mem-budget); every bad value is bad input.
+// --mem-budget); every bad value is bad input. Its Kernel is unset but
+// for the deciding options (--candidate-fit, --probe-window), which the
+// caller carries over to the kernel it sets: k.With(cfg.Kernel.Options()).
 func (p *protocol) config(workers int, budget int64) (bo.Config, error) {
 	return p.values().config(workers, budget)
 }
@@ -532,15 +535,19 @@ func (p Protocol) config(workers int, budget int64) (bo.Config, error) {
 	if cfg.LandmarkFit, err = gp.ParseLandmarkFit(p.LandmarkFit); err != nil {
 		return cfg, badInput("--landmark-fit: %w", err)
 	}
+	var dec bo.DecideOptions
 	if p.CandidateFit != "" {
-		if cfg.CandidateFit, err = bo.ParseCandidateFit(p.CandidateFit); err != nil {
+		if dec.CandidateFit, err = bo.ParseCandidateFit(p.CandidateFit); err != nil {
 			return cfg, badInput("--candidate-fit: %w", err)
 		}
 	}
 	if p.ProbeWindow < 0 || p.ProbeWindow > bo.MaxEvaluations {
 		return cfg, badInput("--probe-window must lie in [0, %d] (0: no limit), got %d", bo.MaxEvaluations, p.ProbeWindow)
 	}
-	cfg.ProbeWindow = p.ProbeWindow
+	dec.ProbeWindow = p.ProbeWindow
+	// The kernel is the caller's to set; it carries these options over
+	// (k.With(cfg.Kernel.Options())).
+	cfg.Kernel = cfg.Kernel.With(dec)
 	if cfg.Backend, err = backendByName(p.Backend); err != nil {
 		return cfg, err
 	}

@@ -120,7 +120,7 @@ func EstimatedCost(p *problem.Problem, k string) float64 {
 
 // BORuns makes the runs of specs, each a bo.Run of its problem with the
 // protocol cfg (cfg.Kernel and cfg.Minimize set from the spec's kernel
-// and problem, cfg.Workers to 1: parallelism is across runs) for iters
+// and problem, the kernel with cfg.Kernel's deciding options, cfg.Workers to 1: parallelism is across runs) for iters
 // acquisition steps in rounds of the spec's batch size (batch for a spec
 // without one; 0 means 1), observations noised by rule noise. A run's
 // cost is EstimatedCost at the prior rate of its length; a kept trace
@@ -150,7 +150,7 @@ func BORuns(specs []RunSpec, cfg bo.Config, iters, batch int, noise bo.NoiseRule
 					return nil, err
 				}
 				c := cfg
-				c.Kernel, c.Minimize, c.Workers = k, !p.Maximize(), 1
+				c.Kernel, c.Minimize, c.Workers = k.With(cfg.Kernel.Options()), !p.Maximize(), 1
 				return bo.Run(ctx, p, c, s.Seed, bo.RunOptions{Iters: iters, Batch: q, Noise: noise})
 			},
 			Check: func(tr *bo.Trace) bool {

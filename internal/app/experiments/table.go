@@ -225,11 +225,12 @@ func settingsOf(cfg bo.Config, iters, first, seeds, workers int) (Settings, erro
 		lf = cfg.LandmarkFit.String()
 	}
 	cf := ""
-	if cfg.CandidateFit != bo.CandidateFitOwn {
-		cf = cfg.CandidateFit.String()
+	dec := cfg.Kernel.Options()
+	if dec.CandidateFit != bo.CandidateFitOwn {
+		cf = dec.CandidateFit.String()
 	}
 	return Settings{
-		Prior: prior, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, ProbeWindow: cfg.ProbeWindow,
+		Prior: prior, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, ProbeWindow: dec.ProbeWindow,
 		Seeds: seeds, FirstSeed: first, Iters: iters, Init: cfg.Init,
 		Acquisition: acq.Name(), Beta: cfg.Beta.String(), FitMode: cfg.FitMode.String(),
 		Backend: b.Name(), Workers: workers, Landmarks: cfg.Landmarks,

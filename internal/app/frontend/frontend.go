@@ -391,6 +391,7 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 		return nil, err
 	}
 	cfg.Minimize, cfg.Init, cfg.Backend, cfg.Landmarks, cfg.Budget = minimize, s.Init, be, s.Landmarks, limit
+	dec := cfg.Kernel.Options()
 	if strings.TrimSpace(s.Kernel) != "" {
 		if cfg.Kernel, err = bo.ParseKernel(s.Kernel, g, shape); err != nil {
 			return nil, err
@@ -432,16 +433,17 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 		return nil, invalid("%v", err)
 	}
 	if strings.TrimSpace(s.CandidateFit) != "" {
-		if cfg.CandidateFit, err = bo.ParseCandidateFit(s.CandidateFit); err != nil {
+		if dec.CandidateFit, err = bo.ParseCandidateFit(s.CandidateFit); err != nil {
 			return nil, err
 		}
 	}
 	switch w := s.ProbeWindow; {
 	case w > 0:
-		cfg.ProbeWindow = w
+		dec.ProbeWindow = w
 	case w < 0:
-		cfg.ProbeWindow = 0 // no limit
+		dec.ProbeWindow = 0 // no limit
 	}
+	cfg.Kernel = cfg.Kernel.With(dec)
 	if s.AllowRepeats {
 		cfg.ExcludeObserved = false
 	}

@@ -400,11 +400,11 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []bo.Config{a.Config(), b.Config()} {
-		if c.Kernel.Name() != rec.Kernel.Name() || c.Prior != rec.Prior || c.Mean != rec.Mean || c.CandidateFit != rec.CandidateFit ||
-			c.ProbeWindow != rec.ProbeWindow || c.ExcludeObserved != rec.ExcludeObserved || c.Liar != rec.Liar || c.Beta != rec.Beta {
+		if c.Kernel.Name() != rec.Kernel.Name() || c.Prior != rec.Prior || c.Mean != rec.Mean || c.Kernel.Options() != rec.Kernel.Options() ||
+			c.ExcludeObserved != rec.ExcludeObserved || c.Liar != rec.Liar || c.Beta != rec.Beta {
 			t.Errorf("front end: kernel %s, prior %v, mean %v, candidate fit %v, probe window %d, exclude observed %v; bo.Recommended: %s, %v, %v, %v, %d, %v",
-				c.Kernel.Name(), c.Prior, c.Mean, c.CandidateFit, c.ProbeWindow, c.ExcludeObserved,
-				rec.Kernel.Name(), rec.Prior, rec.Mean, rec.CandidateFit, rec.ProbeWindow, rec.ExcludeObserved)
+				c.Kernel.Name(), c.Prior, c.Mean, c.Kernel.Options().CandidateFit, c.Kernel.Options().ProbeWindow, c.ExcludeObserved,
+				rec.Kernel.Name(), rec.Prior, rec.Mean, rec.Kernel.Options().CandidateFit, rec.Kernel.Options().ProbeWindow, rec.ExcludeObserved)
 		}
 	}
 	// The same proposals, bit for bit: the initial design and BO steps.
@@ -434,7 +434,7 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
-// TestSuggestProbeWindow: "probe_window" sets bo.Config.ProbeWindow —
+// TestSuggestProbeWindow: "probe_window" sets bo.DecideOptions.ProbeWindow —
 // absent or 0 DefaultProbeWindow (5), a positive value itself, a
 // negative one no limit (0) — and one above bo.MaxEvaluations is bad
 // input.
@@ -452,7 +452,7 @@ func TestSuggestProbeWindow(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", in, err)
 		}
-		if got := opt.Config().ProbeWindow; got != want {
+		if got := opt.Config().Kernel.Options().ProbeWindow; got != want {
 			t.Errorf("%q: ProbeWindow %d, want %d", in, got, want)
 		}
 	}
@@ -462,7 +462,7 @@ func TestSuggestProbeWindow(t *testing.T) {
 	}
 }
 
-// TestSuggestCandidateFit: "candidate_fit" sets bo.Config.CandidateFit
+// TestSuggestCandidateFit: "candidate_fit" sets bo.DecideOptions.CandidateFit
 // (absent: DefaultCandidateFit, anchored), and an unknown value is bad
 // input.
 func TestSuggestCandidateFit(t *testing.T) {
@@ -479,7 +479,7 @@ func TestSuggestCandidateFit(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", in, err)
 		}
-		if got := opt.Config().CandidateFit; got != want {
+		if got := opt.Config().Kernel.Options().CandidateFit; got != want {
 			t.Errorf("%q: CandidateFit %v, want %v", in, got, want)
 		}
 	}
