@@ -453,3 +453,46 @@ func TestSuggestCandidateFit(t *testing.T) {
 		t.Errorf("candidate_fit shared: %v", err)
 	}
 }
+
+// TestDecodeNull: a null or missing number is bad input, named by its
+// place (issue 41, item 9). encoding/json reads null as 0, and a missing
+// field as its zero: a history's "y": null or no "y" became y = 0,
+// "x": [null, 0.2] became [0, 0.2], a failed [null, null] became [0, 0],
+// and the settings' "box": [[null], [2]] became [0, 2].
+func TestDecodeNull(t *testing.T) {
+	const obs = `{"version":2,"seed":1,"kernel":"plus","dim":2,"minimize":true,"observations":[`
+	for _, tc := range []struct{ name, in, want string }{
+		{"y null", obs + `{"x":[0.1,0.2],"y":null}]}`, `observations[0].y is null`},
+		{"y missing", obs + `{"x":[0.1,0.2],"y":1},{"x":[0.1,0.3]}]}`, `observations[1].y is missing`},
+		{"x missing", obs + `{"y":1}]}`, `observations[0].x is missing`},
+		{"x element null", obs + `{"x":[null,0.2],"y":1}]}`, `observations[0].x[0] is null`},
+		{"failed null", obs + `{"x":[0.1,0.2],"y":1}],"failed":[[null,null]]}`, `failed[0][0] is null`},
+		{"pending null", obs + `{"x":[0.1,0.2],"y":1}],"pending":[[0.5,null]]}`, `pending[0][1] is null`},
+		{"dim null", `{"version":2,"dim":null,"observations":[]}`, `dim is null`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var h bo.History
+			err := Decode([]byte(tc.in), &h)
+			if !errors.Is(err, ErrInvalid) || errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Decode(%s): %v (%+v), want an input error with %q", tc.in, err, h, tc.want)
+			}
+		})
+	}
+	for _, tc := range []struct{ name, in, want string }{
+		{"box null", `{"group":"scaling","d":1,"box":[[null],[2]],"kernel":"plus"}`, `box[0][0] is null`},
+		{"seed null", `{"group":"signflip","d":1,"box":[[-1],[1]],"kernel":"plus","seed":null}`, `seed is null`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var s SuggestSettings
+			err := Decode([]byte(tc.in), &s)
+			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Decode(%s): %v (%+v), want ErrInvalid with %q", tc.in, err, s, tc.want)
+			}
+		})
+	}
+	// null where it means absent still decodes: a pointer field, a list.
+	var k KernelSpec
+	if err := Decode([]byte(`{"group":"signflip","d":1,"base":"rbf","lengthscale":1,"kernel":"max","variance":null,"mem_budget":null,"coords":null}`), &k); err != nil || k.Variance != nil {
+		t.Errorf("null for absent: %+v, %v", k, err)
+	}
+}
