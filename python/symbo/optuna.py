@@ -320,7 +320,19 @@ class _Layout:
         self.names = [c.name for c in self.coords]
         self.lo = np.array([c.lo for c in self.coords], dtype=np.float64)
         self.hi = np.array([c.hi for c in self.coords], dtype=np.float64)
-        self.diag2 = float(np.sum((self.hi - self.lo) ** 2))
+        # The orbit check (SymboSampler._near) runs in the coordinates
+        # divided by scale, a power of two near the widest side: there the
+        # box's sides lie in (0, 4), so the squared diagonal (diag2, of the
+        # scaled box) and the kernel's lengthscale sqrt(diag2) are neither
+        # inf (a range wider than about 1e154) nor below the kernel's limit
+        # (narrower than about 1e-150). Dividing by a power of two is exact:
+        # on ordinary ranges the check computes the same bits as unscaled.
+        self.scale = 1.0
+        if self.d:
+            half = float(np.max(self.hi / 2 - self.lo / 2))  # no overflow
+            self.scale = math.ldexp(1.0, math.frexp(half)[1] - 1) if half > 0 else 1.0
+        self.slo, self.shi = self.lo / self.scale, self.hi / self.scale
+        self.diag2 = float(np.sum((self.shi - self.slo) ** 2))
         self.discrete = any(c.discrete for c in self.coords)
 
     def values(self, u):
@@ -664,6 +676,11 @@ class SymboSampler(BaseSampler):
         P = np.asarray(points, dtype=np.float64).reshape(-1, layout.d)
         if not len(P):
             return np.zeros(0, dtype=bool)
+        exact = np.all(P == u, axis=1)
+        # In the layout's scaled coordinates (see _Layout): the group
+        # commutes with scaling about 0, and layout.diag2 is the scaled
+        # box's.
+        P, u = P / layout.scale, np.asarray(u, dtype=np.float64) / layout.scale
         k = layout.k
         d2 = np.sum((P[:, k:] - u[k:]) ** 2, axis=1)
         if self._kernel in ("base", "nystrom") or self._group == "none" or k == 0:
@@ -672,10 +689,10 @@ class SymboSampler(BaseSampler):
             extra = {o: self._options[o] for o in ("block", "matrices") if o in self._options}
             # k_max with an RBF of lengthscale diag: exp(−d_G²/(2·diag²)).
             K = symbo.gram(u[None, :k], P[:, :k], group=self._group, base="rbf", lengthscale=math.sqrt(layout.diag2),
-                           kernel="max", box=(layout.lo[:k], layout.hi[:k]), **extra)[0]
+                           kernel="max", box=(layout.slo[:k], layout.shi[:k]), **extra)[0]
             with np.errstate(divide="ignore"):
                 d2 = d2 - 2.0 * layout.diag2 * np.log(np.clip(K, 0.0, 1.0))
-        return (d2 <= _EXCLUSION ** 2 * layout.diag2) | np.all(P == u, axis=1)
+        return (d2 <= _EXCLUSION ** 2 * layout.diag2) | exact
 
     # ------------------------------------------------------------ the layout
 
