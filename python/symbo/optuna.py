@@ -73,9 +73,10 @@ Choosing a point
     every later trial), where a second evaluation tells a deterministic
     objective nothing. A skipped member is pending for the next one, so
     workers that share a view skip the same members. After 8 skipped
-    members, points are drawn from the seed's stream; when every one drawn
-    is taken (a small grid, exhausted), an observed point is used rather
-    than a failed or pending one. The sampler thus never evaluates one
+    members — or at once when symbo has no point to propose, failed and
+    pending orbits covering the space — points are drawn from the seed's
+    stream; when every one drawn is taken (a small grid, exhausted), an
+    observed point is used rather than a failed or pending one. The sampler thus never evaluates one
     point twice while others are left; a noisy objective still gets nearby
     points.
 
@@ -198,6 +199,23 @@ _ORDER_FREE = frozenset({"none", "signflip", "permutation", "hyperoctahedral", "
 # symbo.Optimizer's options the sampler passes through.
 _OPTIONS = frozenset({"acq", "beta", "fit", "prior", "mean", "liar", "block", "matrices", "landmarks", "candidate_fit",
                       "probe_window"})
+
+
+# What symbo says when the failed and pending points' orbits leave it no
+# point to propose (an exhausted space): the acquisition's (a dedicated
+# error class where libsymbo has one, else these messages) and the initial
+# design's.
+_EXHAUSTED = ("not finite at any start off the pending and failed points",
+              "initial-design points in a row fall on the orbits")
+
+
+def _exhausted(err):
+    """Whether a symbo error says the space is exhausted (see _EXHAUSTED)."""
+    cls = getattr(symbo, "SpaceExhausted", None)
+    if cls is not None and isinstance(err, cls):
+        return True
+    msg = str(err)
+    return any(m in msg for m in _EXHAUSTED)
 
 
 class FallbackWarning(UserWarning):
@@ -643,21 +661,27 @@ class SymboSampler(BaseSampler):
         blocked = np.vstack([view.pending, view.failed])
         taken = np.vstack([view.told, blocked])
         usable = []
-        batch = view.opt.suggest(rank + 1)
-        for extra in range(_RESNAP + 1):
-            for x in batch:
-                u = layout.snap(x)
-                if not (self._near(layout, u, taken).any() or self._near(layout, u, usable).any()):
-                    usable.append(u)
-                    if len(usable) == rank + 1:
-                        return u
-            if extra == _RESNAP:
-                break
-            # The next member: suggest(q)[j] is suggest(1) with members
-            # 0..j-1 pending (one fit for the first rank + 1, then one each).
-            for x in batch:
-                view.opt.add_pending(x)
-            batch = view.opt.suggest(1)
+        try:
+            batch = view.opt.suggest(rank + 1)
+            for extra in range(_RESNAP + 1):
+                for x in batch:
+                    u = layout.snap(x)
+                    if not (self._near(layout, u, taken).any() or self._near(layout, u, usable).any()):
+                        usable.append(u)
+                        if len(usable) == rank + 1:
+                            return u
+                if extra == _RESNAP:
+                    break
+                # The next member: suggest(q)[j] is suggest(1) with members
+                # 0..j-1 pending (one fit for the first rank + 1, then one each).
+                for x in batch:
+                    view.opt.add_pending(x)
+                batch = view.opt.suggest(1)
+        except symbo.SymboError as e:
+            if not _exhausted(e):
+                raise
+            # Failed and pending orbits cover the space: symbo has no
+            # member to propose, and the draws below are the fallback.
         fallback = None
         rng = np.random.default_rng(self._entropy(seed, salt, trial.number, "settle"))
         for _ in range(_DRAWS):

@@ -376,3 +376,30 @@ def test_extreme_float_ranges(half):
     assert [t.state for t in study.trials] == [TrialState.COMPLETE] * 5
     points = {tuple(t.params.values()) for t in study.trials}
     assert len(points) == 5
+
+
+def test_failures_covering_every_orbit_fall_back(monkeypatch):
+    """Issue 41, item 12: in 1-d under sign flips, one success and then
+    only failures: after about 370 failed points their orbits cover the
+    space, symbo's ask raises (it has no point to propose), and the study
+    aborted. The sampler now takes its documented fallback (draws from the
+    seed's stream) and the study goes on."""
+    import symbo.optuna as so
+
+    exhausted = []
+    orig = getattr(so, "_exhausted", None)
+    if orig is not None:
+        monkeypatch.setattr(so, "_exhausted", lambda e: exhausted.append(orig(e)) or exhausted[-1])
+
+    def objective(trial):
+        x = trial.suggest_float("x", -1, 1)
+        if trial.number == 0:
+            return x * x
+        raise RuntimeError("evaluation failed")
+
+    n = 380
+    study = run(SymboSampler(group="signflip", kernel="plus", seed=1, n_startup_trials=1), objective, n,
+                catch=(RuntimeError,))
+    assert len(study.trials) == n
+    assert all(-1 <= t.params["x"] <= 1 for t in study.trials)
+    assert any(exhausted), "the study never exhausted the space: the test needs more trials"
