@@ -66,6 +66,9 @@ func (r *seedRange) Set(s string) error {
 	if first < 0 || first > experiments.MaxFirstSeed {
 		return fmt.Errorf("the first seed must lie in [0, %d], got %d", experiments.MaxFirstSeed, first)
 	}
+	if end <= first {
+		return fmt.Errorf("the range %d:%d is empty (A:B means the seeds A…B−1: want A < B)", first, end)
+	}
 	*r = seedRange{first, end - first}
 	return checkSeeds(end - first)
 }

@@ -423,8 +423,11 @@ func prepareOutDir(dir string, force bool) (*atomicfile.Lock, error) {
 // of interleaving its journal lines or replacing the other's files.
 func lockOutDir(dir string) (*atomicfile.Lock, error) {
 	lock, err := atomicfile.LockDir(dir)
-	if err != nil {
+	switch {
+	case errors.Is(err, atomicfile.ErrLocked):
 		return nil, badInput("--out: %w; wait for it to finish or choose another directory", err)
+	case err != nil:
+		return nil, badInput("--out: %w", err)
 	}
 	return lock, nil
 }
