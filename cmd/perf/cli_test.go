@@ -303,3 +303,19 @@ func TestFlagEdges(t *testing.T) {
 		t.Errorf("--mem-budget 1.5KiB: exit %d: %s", code, stderr)
 	}
 }
+
+// TestLongInputEchoBounded: a 20 MB kernel name was echoed whole into the
+// one line on stderr. Every message perf prints goes through
+// frontend.Message, which shortens a long quoted input (issue 41).
+func TestLongInputEchoBounded(t *testing.T) {
+	name := "plus+" + strings.Repeat("x", 20<<20)
+	code, stdout, stderr := runCLI(t, "suggest", "--group", "signflip", "--d", "1", "--box", "-1:1", "--kernel", name)
+	checkOneLineError(t, code, stdout, stderr[:min(len(stderr), 1000)], "perf suggest: ", "unknown kernel", fmt.Sprintf("(%d bytes)", len(name)))
+	if len(stderr) > 400 {
+		t.Errorf("stderr holds %d bytes: %.300s…", len(stderr), stderr)
+	}
+	code, _, stderr = runCLI(t, name)
+	if code != exitUsage || len(stderr) > 400 || !strings.Contains(stderr, "unknown subcommand") {
+		t.Errorf("unknown subcommand: exit %d, %d bytes on stderr: %.300s", code, len(stderr), stderr)
+	}
+}

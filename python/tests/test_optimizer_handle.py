@@ -443,3 +443,12 @@ def test_restore_refuses_null_numbers():
         mutate(bad)
         with pytest.raises(symbo.InvalidInput, match=where):
             opt().restore(bad)
+
+
+def test_long_input_is_not_echoed_whole():
+    # Issue 41: a 20 MB kernel name was echoed whole into the message. The
+    # C ABI's messages (symbo_last_error) bound each quoted input.
+    name = "plus+" + "x" * (20 << 20)
+    with pytest.raises(symbo.InvalidInput, match=r"unknown kernel .*\(%d bytes\)" % len(name)) as e:
+        symbo.Optimizer([-1.0], [1.0], group="signflip", kernel=name)
+    assert len(str(e.value)) < 400

@@ -496,3 +496,32 @@ func TestDecodeNull(t *testing.T) {
 		t.Errorf("null for absent: %+v, %v", k, err)
 	}
 }
+
+// TestMessage: what a front end shows of an error: prefixes trimmed, and
+// a long quoted input (a 20 MB kernel name was echoed whole, issue 41)
+// cut to MaxEcho characters with its length; short messages unchanged.
+func TestMessage(t *testing.T) {
+	long := strings.Repeat("é", 100) + "\x00" + strings.Repeat("x", 20<<20)
+	s := SuggestSettings{Group: Group{Group: "signflip", D: 1, Box: [][]float64{{-1}, {1}}}, Kernel: long}
+	_, err := s.Optimizer(nil, 0)
+	if err == nil {
+		t.Fatal("a 20 MB kernel name accepted")
+	}
+	got := Message(err.Error())
+	want := fmt.Sprintf("%q (%d bytes)", strings.Repeat("é", MaxEcho)+"…", len(long))
+	if len(got) > 400 || !strings.Contains(got, want) || strings.HasPrefix(got, "bo: ") {
+		t.Errorf("Message = %.400q, want it short, holding %q", got, want)
+	}
+	for _, msg := range []string{
+		`frontend: invalid settings: unknown field "GROUP"`,
+		`a lone " quote and "` + strings.Repeat("y", MaxEcho) + `" at the bound`,
+	} {
+		if got, want := Message(msg), TrimPrefixes(msg); got != want {
+			t.Errorf("Message(%q) = %q, want %q", msg, got, want)
+		}
+	}
+	// Unquoted input is bounded too, by cutting the middle of the message.
+	if got := Message("x: " + strings.Repeat("z", 1<<20) + " end"); len(got) > maxMessage+100 || !strings.HasSuffix(got, " end") {
+		t.Errorf("an unquoted megabyte: %d bytes, %.100q", len(got), got)
+	}
+}
