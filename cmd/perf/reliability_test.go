@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,6 +26,9 @@ import (
 func TestMain(m *testing.M) {
 	if os.Getenv("PERF_TEST_MAIN") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	if dir := os.Getenv("PERF_TEST_LOCK"); dir != "" {
+		holdLock(dir)
 	}
 	os.Exit(m.Run())
 }
@@ -700,5 +705,57 @@ func TestOneRunPerOut(t *testing.T) {
 	w.Close()
 	if code, _, stderr := runCLI(t, "bo", "--resume", cp); code != exitOK {
 		t.Fatalf("resume once the other run is gone: exit %d: %s", code, stderr)
+	}
+}
+
+// holdLock is the test binary as another process holding the output
+// directory dir (TestOneRunPerOutProcesses): it locks dir, says "locked"
+// on stdout, and waits for its stdin to close (or for its kill).
+func holdLock(dir string) {
+	lock, err := atomicfile.LockDir(dir)
+	if err != nil {
+		fmt.Println(err)
+		os.Exit(1)
+	}
+	fmt.Println("locked")
+	io.Copy(io.Discard, os.Stdin)
+	lock.Release()
+	os.Exit(0)
+}
+
+// TestOneRunPerOutProcesses: TestOneRunPerOut with the other run a real
+// process: its lock refuses perf table --resume here, and a kill -9 of it
+// releases the lock (the kernel's doing), after which the resume runs.
+func TestOneRunPerOutProcesses(t *testing.T) {
+	out := t.TempDir()
+	if code, _, stderr := runCLI(t, "table", "--seeds", "1", "--iters", "1", "--init", "2", "--problems", "Ackley2d", "--kernels", "base", "--workers", "1", "--out", out, "--force"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	c := exec.Command(os.Args[0])
+	c.Env = append(os.Environ(), "PERF_TEST_LOCK="+out)
+	stdin, err := c.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	stdout, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || line != "locked\n" {
+		c.Process.Kill()
+		c.Wait()
+		t.Fatalf("the other process: %q, %v", line, err)
+	}
+	code, so, se := runCLI(t, "table", "--out", out, "--resume")
+	checkOneLineError(t, code, so, se, "perf table: ", out, "locked by another process")
+	c.Process.Signal(syscall.SIGKILL)
+	c.Wait()
+	if code, _, stderr := runCLI(t, "table", "--out", out, "--resume"); code != exitOK {
+		t.Fatalf("resume after the other process was killed: exit %d: %s", code, stderr)
 	}
 }
