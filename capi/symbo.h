@@ -29,7 +29,9 @@
  *     the call only and keeps no pointer afterwards.
  *   - Settings are JSON strings (UTF-8, NUL-terminated), parsed strictly:
  *     field names as documented below, case-sensitive; an unknown field or
- *     a field given twice is an error, at every nesting level.
+ *     a field given twice is an error, at every nesting level, and so is
+ *     null where a number goes (it is not 0) and an observation of a
+ *     history without its "x" or "y".
  *   - Every failure has one class, decided where the library defines the
  *     error (not per function): bad input, SYMBO_EINVAL; too large for
  *     the memory budget or the output buffer, SYMBO_ESIZE; anything else —
