@@ -17,8 +17,8 @@
 // Errors carry their class (internal/errclass), which codeOf maps to a
 // status in one place: errclass.Input to SYMBO_EINVAL, Size to
 // SYMBO_ESIZE, Internal (anything unclassified, and a recovered panic) to
-// SYMBO_EINTERNAL; messages lose symbo's package prefixes
-// (frontend.TrimPrefixes) in fail. Settings and history JSON are
+// SYMBO_EINTERNAL; messages lose symbo's package prefixes, and echoed
+// input is bounded (frontend.Message), in fail. Settings and history JSON are
 // read by frontend.Decode: strict keys, sizes checked before allocation.
 //
 // The memory budget of a call is a value: the settings' "mem_budget" key
@@ -91,11 +91,12 @@ const (
 
 func main() {}
 
-// fail records err's message for the calling thread — with symbo's
-// package prefixes removed, the one place the C ABI and through it Python
-// shape messages — and returns its code.
+// fail records err's message for the calling thread — shaped by
+// frontend.Message (symbo's package prefixes removed, echoed input
+// bounded), the one place the C ABI and through it Python shape messages
+// — and returns its code.
 func fail(code C.int, err error) C.int {
-	msg := frontend.TrimPrefixes(err.Error())
+	msg := frontend.Message(err.Error())
 	cs := C.CString(msg)
 	C.symbo_set_err(cs, C.size_t(len(msg)))
 	C.free(unsafe.Pointer(cs))

@@ -29,7 +29,9 @@
  *     the call only and keeps no pointer afterwards.
  *   - Settings are JSON strings (UTF-8, NUL-terminated), parsed strictly:
  *     field names as documented below, case-sensitive; an unknown field or
- *     a field given twice is an error, at every nesting level.
+ *     a field given twice is an error, at every nesting level, and so is
+ *     null where a number goes (it is not 0) and an observation of a
+ *     history without its "x" or "y".
  *   - Every failure has one class, decided where the library defines the
  *     error (not per function): bad input, SYMBO_EINVAL; too large for
  *     the memory budget or the output buffer, SYMBO_ESIZE; anything else —
@@ -42,8 +44,9 @@
  *     before it is made; a request over it is SYMBO_ESIZE. It is the
  *     settings' "mem_budget" when given (every settings record below
  *     takes it: a JSON string as "512MiB", "16GiB" or "2e9" bytes — binary
- *     units B, KiB, MiB, GiB, TiB —, positive; anything else, a JSON
- *     number included, is SYMBO_EINVAL), else the environment variable
+ *     units B, KiB, MiB, GiB, TiB —, a positive whole number of bytes;
+ *     anything else, "1GB", "0.5" and a JSON number included, is
+ *     SYMBO_EINVAL), else the environment variable
  *     SYMBO_MEMORY_BUDGET (same syntax), read once at load, else 8 GiB.
  *     A malformed SYMBO_MEMORY_BUDGET makes every call that would use it
  *     (settings without "mem_budget") SYMBO_EINVAL, naming the variable.

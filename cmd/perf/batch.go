@@ -69,6 +69,7 @@ func runBatch(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	res, err := executePlan(pf, "perf batch", plan, stderr)
+	defer pf.release()
 	if err != nil {
 		return err
 	}

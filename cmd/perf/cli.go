@@ -96,7 +96,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if name == "help" && len(rest) > 0 {
 			c := lookup(rest[0])
 			if c == nil || len(rest) > 1 {
-				fmt.Fprintf(stderr, "perf help: unknown subcommand %q (one of: %s)\n", strings.Join(rest, " "), commandNames())
+				fmt.Fprintf(stderr, "%s\n", frontend.Message(fmt.Sprintf("perf help: unknown subcommand %q (one of: %s)", strings.Join(rest, " "), commandNames())))
 				return exitUsage
 			}
 			return finish(c.name, c.run([]string{"-h"}, stdout, stderr), stderr)
@@ -106,7 +106,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	c := lookup(name)
 	if c == nil {
-		fmt.Fprintf(stderr, "perf: unknown subcommand %q (one of: %s)\n", name, commandNames())
+		fmt.Fprintf(stderr, "%s\n", frontend.Message(fmt.Sprintf("perf: unknown subcommand %q (one of: %s)", name, commandNames())))
 		return exitUsage
 	}
 	return finish(c.name, c.run(rest, stdout, stderr), stderr)
@@ -120,8 +120,9 @@ func finish(name string, err error, stderr io.Writer) int {
 		return exitOK
 	}
 	// "perf bo: WLAN8d: …", not "perf bo: bo: WLAN8d: …": the library's
-	// package prefixes say where in symbo, which the user does not need.
-	fmt.Fprintf(stderr, "perf %s: %s\n", name, frontend.TrimPrefixes(oneLine(err.Error()), name))
+	// package prefixes say where in symbo, which the user does not need;
+	// echoed input is bounded (frontend.Message, shared with the C ABI).
+	fmt.Fprintf(stderr, "perf %s: %s\n", name, frontend.Message(oneLine(err.Error()), name))
 	var ie *interruptedError
 	if errors.As(err, &ie) {
 		return exitInterrupted

@@ -272,3 +272,50 @@ func TestHelpEveryCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagEdges: the flag values of issue 41's "Also" — each was accepted
+// or explained wrongly — are exit 2 with one line saying what is wrong.
+func TestFlagEdges(t *testing.T) {
+	gram := []string{"gram", "--group", "permutation", "--d", "3", "--base", "rbf", "--lengthscale", "1", "--kernel", "max", "--x", writeFile(t, "x.csv", "1,2,3\n")}
+	suggest := []string{"suggest", "--group", "permutation", "--d", "3", "--box", "-1:1", "--kernel", "plus"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		// --coords "" meant all coordinates, while "coords": [] is an error.
+		{"gram coords empty", append(gram, "--coords", ""), []string{"--coords is empty"}},
+		{"suggest coords empty", append(suggest, "--coords", " "), []string{"--coords is empty"}},
+		// "got -2".
+		{"seeds empty range", []string{"table", "--seeds", "5:3"}, []string{"range 5:3 is empty"}},
+		{"seeds equal range", []string{"table", "--seeds", "5:5"}, []string{"range 5:5 is empty"}},
+		// 0.5 was 1 byte while 0 was refused; 1GB was read as 1 GiB though
+		// only binary units are documented.
+		{"mem budget half a byte", append(gram, "--mem-budget", "0.5"), []string{"--mem-budget", "whole number of bytes"}},
+		{"mem budget decimal unit", append(gram, "--mem-budget", "1GB"), []string{"--mem-budget", `unknown unit "GB"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, tc.args...)
+			checkOneLineError(t, code, stdout, stderr, "perf "+tc.args[0]+": ", tc.want...)
+		})
+	}
+	if code, _, stderr := runCLI(t, append(gram, "--mem-budget", "1.5KiB")...); code != exitOK {
+		t.Errorf("--mem-budget 1.5KiB: exit %d: %s", code, stderr)
+	}
+}
+
+// TestLongInputEchoBounded: a 20 MB kernel name was echoed whole into the
+// one line on stderr. Every message perf prints goes through
+// frontend.Message, which shortens a long quoted input (issue 41).
+func TestLongInputEchoBounded(t *testing.T) {
+	name := "plus+" + strings.Repeat("x", 20<<20)
+	code, stdout, stderr := runCLI(t, "suggest", "--group", "signflip", "--d", "1", "--box", "-1:1", "--kernel", name)
+	checkOneLineError(t, code, stdout, stderr[:min(len(stderr), 1000)], "perf suggest: ", "unknown kernel", fmt.Sprintf("(%d bytes)", len(name)))
+	if len(stderr) > 400 {
+		t.Errorf("stderr holds %d bytes: %.300s…", len(stderr), stderr)
+	}
+	code, _, stderr = runCLI(t, name)
+	if code != exitUsage || len(stderr) > 400 || !strings.Contains(stderr, "unknown subcommand") {
+		t.Errorf("unknown subcommand: exit %d, %d bytes on stderr: %.300s", code, len(stderr), stderr)
+	}
+}

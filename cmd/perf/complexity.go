@@ -145,6 +145,11 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
 			return badInput("--out: %w", err)
 		}
+		lock, err := lockOutDir(*out)
+		if err != nil {
+			return err
+		}
+		defer lock.Release()
 		if err := checkOutDir(*out); err != nil {
 			return err
 		}

@@ -50,6 +50,13 @@
 // One exception: perf profile and perf complexity in a build with OpenBLAS
 // set SYMBO_OPENBLAS_THREADS when it is unset (profilerSetup).
 //
+// One run writes an output at a time: every command that writes an --out
+// directory locks it first (lockOutDir: a flock on DIR/.symbo.lock, held
+// until the command returns or the process dies), and a journal is locked
+// by the process appending to it (internal/journal), so a second run on
+// the same directory or checkpoint — a second --resume, a --force over a
+// table still running — exits 2 naming it (TestOneRunPerOut).
+//
 // # Errors
 //
 // Exit status 0 on success; 2 on bad input (flags, names, values, point

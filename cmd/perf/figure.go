@@ -10,6 +10,7 @@ import (
 
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/internal/app/experiments"
+	"github.com/symbo/symbo/internal/atomicfile"
 )
 
 func init() {
@@ -100,9 +101,11 @@ func runFigure(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := prepareFigureDir(*out); err != nil {
+	lock, err := prepareFigureDir(*out)
+	if err != nil {
 		return err
 	}
+	defer lock.Release()
 	var files []string
 	for _, n := range want {
 		files = append(files, n+".png", n+".svg")
@@ -209,16 +212,25 @@ func parseFigureNames(s string) ([]string, error) {
 	return names, nil
 }
 
-// prepareFigureDir creates dir if missing and checks that it is a
-// writable directory (existing files are checked one by one).
-func prepareFigureDir(dir string) error {
+// prepareFigureDir creates dir if missing, locks it (lockOutDir) and
+// checks that it is a writable directory (existing files are checked one
+// by one).
+func prepareFigureDir(dir string) (*atomicfile.Lock, error) {
 	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
-		return badInput("--out %s exists and is not a directory", dir)
+		return nil, badInput("--out %s exists and is not a directory", dir)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return badInput("--out: %w", err)
+		return nil, badInput("--out: %w", err)
 	}
-	return checkOutDir(dir)
+	lock, err := lockOutDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOutDir(dir); err != nil {
+		lock.Release()
+		return nil, err
+	}
+	return lock, nil
 }
 
 // figureCommand is the command line that reproduces a run: perf figure

@@ -9,6 +9,7 @@ import (
 
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/internal/app/experiments"
+	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/kernel"
 )
 
@@ -64,6 +65,9 @@ func (r *seedRange) Set(s string) error {
 	}
 	if first < 0 || first > experiments.MaxFirstSeed {
 		return fmt.Errorf("the first seed must lie in [0, %d], got %d", experiments.MaxFirstSeed, first)
+	}
+	if end <= first {
+		return fmt.Errorf("the range %d:%d is empty (A:B means the seeds A…B−1: want A < B)", first, end)
 	}
 	*r = seedRange{first, end - first}
 	return checkSeeds(end - first)
@@ -175,7 +179,13 @@ type planFlags struct {
 	kernels, out *string
 	force        *bool
 	proto        *protocol
+	// lock holds the --out directory from executePlan until the command
+	// has written its files (release).
+	lock *atomicfile.Lock
 }
+
+// release releases the --out directory's lock, if any.
+func (f *planFlags) release() { f.lock.Release() }
 
 // newPlanFlags adds the plan flags to fs with the given usages.
 func newPlanFlags(fs *flagSet, seedsUsage, kernelsUsage, outUsage, forceUsage string) *planFlags {
@@ -209,10 +219,12 @@ func (f *planFlags) check(b int64) (bo.Config, []string, error) {
 // goroutines; it keeps no journal.
 func executePlan[Res any](f *planFlags, cmd string, plan experiments.Plan[*bo.Trace, Res], stderr io.Writer) (Res, error) {
 	if *f.out != "" {
-		if err := prepareOutDir(*f.out, *f.force); err != nil {
+		lock, err := prepareOutDir(*f.out, *f.force)
+		if err != nil {
 			var zero Res
 			return zero, err
 		}
+		f.lock = lock
 	}
 	return runPlan(&runner{cmd: cmd, stderr: stderr}, plan, *f.workers, nil)
 }

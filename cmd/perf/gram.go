@@ -142,7 +142,7 @@ func runGram(args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if spec, err = onCoords(spec, *coords); err != nil {
+	if spec, err = onCoords(spec, *coords, set["coords"]); err != nil {
 		return err
 	}
 	// Resolve the backend even when unused so that a bad --backend is
@@ -298,9 +298,14 @@ func coordsFlag(fs *flagSet) *string {
 	return fs.String("coords", "", "make the group act on these coordinates only (`i,j,…`, 0-based; identity on the others): the group is built for dimension len(coords), its coordinate j being coords[j]")
 }
 
-// onCoords embeds spec's group on the coordinates of --coords (none:
-// spec unchanged); a scaling group takes the box of those coordinates.
-func onCoords(spec orbit.Spec, list string) (orbit.Spec, error) {
+// onCoords embeds spec's group on the coordinates of --coords (not
+// given: spec unchanged); a scaling group takes the box of those
+// coordinates. --coords given empty is an error, as "coords": [] is in
+// the JSON settings (it does not mean all coordinates: omit it for that).
+func onCoords(spec orbit.Spec, list string, given bool) (orbit.Spec, error) {
+	if given && strings.TrimSpace(list) == "" {
+		return spec, badInput("--coords is empty: name the coordinates the group acts on (omit --coords for all of them)")
+	}
 	coords, err := splitList("coords", list, func(s string) (int, error) {
 		v, err := strconv.Atoi(s)
 		if err != nil || v < 0 || v >= spec.D {

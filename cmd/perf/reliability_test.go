@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +16,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/symbo/symbo/internal/atomicfile"
+	"github.com/symbo/symbo/internal/journal"
 )
 
 // TestMain lets tests run perf as a real subprocess (to kill it): with
@@ -21,6 +26,9 @@ import (
 func TestMain(m *testing.M) {
 	if os.Getenv("PERF_TEST_MAIN") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	if dir := os.Getenv("PERF_TEST_LOCK"); dir != "" {
+		holdLock(dir)
 	}
 	os.Exit(m.Run())
 }
@@ -631,5 +639,123 @@ func TestOutDirSymlinks(t *testing.T) {
 			}
 			check(victims)
 		})
+	}
+}
+
+// TestOneRunPerOut: a directory another run is writing is refused — exit
+// 2 and one line naming it — by every command that writes an --out
+// directory, before it reads, removes or writes anything there (issue 41,
+// item 1). Two perf table --out X --resume at once both exited 0 with
+// their journal lines interleaved, and every later resume refused the
+// journal; --force replaced the journal of a table still running. The
+// other run is this test holding the directory's lock: flock locks belong
+// to an open file description, so it conflicts as another process does.
+// perf bo's --checkpoint journal, a file of the user's, is locked by the
+// journal itself.
+func TestOneRunPerOut(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	table := []string{"table", "--seeds", "1", "--iters", "1", "--init", "2", "--problems", "Ackley2d", "--kernels", "base", "--workers", "1"}
+	if code, _, stderr := runCLI(t, append(table, "--out", out)...); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	jpath := filepath.Join(out, tableJournalFile)
+	before, err := os.ReadFile(jpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(out, atomicfile.LockName)); !os.IsNotExist(err) {
+		t.Errorf("the lock file outlives the run: %v", err)
+	}
+	lock, err := atomicfile.LockDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"table", "--out", out, "--resume"},
+		append(table, "--out", out, "--force"),
+		{"batch", "--seeds", "1", "--iters", "1", "--init", "2", "--kernels", "base", "--out", out, "--force"},
+		{"robustness", "--seeds", "1", "--iters", "1", "--init", "2", "--kernels", "base", "--out", out, "--force"},
+		{"spectrum", "--n", "40", "--out", out, "--force"},
+		{"complexity", "--group", "signflip", "--d", "2", "--n", "6,12", "--sweep", "none", "--min-time", "1us", "--max-reps", "1", "--out", out},
+		{"figure", "--name", "radial", "--grid", "5", "--out", out},
+	} {
+		code, stdout, stderr := runCLI(t, args...)
+		checkOneLineError(t, code, stdout, stderr, "perf "+args[0]+": ", out, "locked by another process")
+	}
+	if after, _ := os.ReadFile(jpath); !bytes.Equal(before, after) {
+		t.Errorf("the journal of the run holding %s changed", out)
+	}
+	lock.Release()
+	if code, _, stderr := runCLI(t, "table", "--out", out, "--resume"); code != exitOK {
+		t.Fatalf("resume once the other run is gone: exit %d: %s", code, stderr)
+	}
+
+	// perf bo --resume of a checkpoint another run appends to.
+	cp := filepath.Join(dir, "cp.journal")
+	if code, _, stderr := runCLI(t, "bo", "--problem", "Ackley2d", "--kernel", "base", "--init", "2", "--iters", "1", "--checkpoint", cp); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	_, w, err := journal.Open(cp, "perf bo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "bo", "--resume", cp)
+	checkOneLineError(t, code, stdout, stderr, "perf bo: ", cp, "locked by another process")
+	w.Close()
+	if code, _, stderr := runCLI(t, "bo", "--resume", cp); code != exitOK {
+		t.Fatalf("resume once the other run is gone: exit %d: %s", code, stderr)
+	}
+}
+
+// holdLock is the test binary as another process holding the output
+// directory dir (TestOneRunPerOutProcesses): it locks dir, says "locked"
+// on stdout, and waits for its stdin to close (or for its kill).
+func holdLock(dir string) {
+	lock, err := atomicfile.LockDir(dir)
+	if err != nil {
+		fmt.Println(err)
+		os.Exit(1)
+	}
+	fmt.Println("locked")
+	io.Copy(io.Discard, os.Stdin)
+	lock.Release()
+	os.Exit(0)
+}
+
+// TestOneRunPerOutProcesses: TestOneRunPerOut with the other run a real
+// process: its lock refuses perf table --resume here, and a kill -9 of it
+// releases the lock (the kernel's doing), after which the resume runs.
+func TestOneRunPerOutProcesses(t *testing.T) {
+	out := t.TempDir()
+	if code, _, stderr := runCLI(t, "table", "--seeds", "1", "--iters", "1", "--init", "2", "--problems", "Ackley2d", "--kernels", "base", "--workers", "1", "--out", out, "--force"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	c := exec.Command(os.Args[0])
+	c.Env = append(os.Environ(), "PERF_TEST_LOCK="+out)
+	stdin, err := c.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	stdout, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || line != "locked\n" {
+		c.Process.Kill()
+		c.Wait()
+		t.Fatalf("the other process: %q, %v", line, err)
+	}
+	code, so, se := runCLI(t, "table", "--out", out, "--resume")
+	checkOneLineError(t, code, so, se, "perf table: ", out, "locked by another process")
+	c.Process.Signal(syscall.SIGKILL)
+	c.Wait()
+	if code, _, stderr := runCLI(t, "table", "--out", out, "--resume"); code != exitOK {
+		t.Fatalf("resume after the other process was killed: exit %d: %s", code, stderr)
 	}
 }

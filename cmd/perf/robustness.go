@@ -75,6 +75,7 @@ func runRobustness(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	res, err := executePlan(pf, "perf robustness", plan, stderr)
+	defer pf.release()
 	if err != nil {
 		return err
 	}

@@ -132,9 +132,11 @@ func runSpectrum(args []string, stdout, stderr io.Writer) error {
 		return asInput(err)
 	}
 	if *out != "" {
-		if err := prepareOutDir(*out, *force); err != nil {
+		lock, err := prepareOutDir(*out, *force)
+		if err != nil {
 			return err
 		}
+		defer lock.Release()
 	}
 	ctx, stop := signalContext()
 	defer stop()

@@ -176,7 +176,7 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 		}
 		st.Box = [][]float64{lo, hi}
 		if set["coords"] {
-			spec, err := onCoords(orbit.Spec{D: *d}, *coords)
+			spec, err := onCoords(orbit.Spec{D: *d}, *coords, true)
 			if err != nil {
 				return err
 			}

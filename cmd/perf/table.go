@@ -177,6 +177,11 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 		if err := fs.onlyWith("resume", "out", "workers", "mem-budget"); err != nil {
 			return err
 		}
+		lock, err := lockOutDir(*out)
+		if err != nil {
+			return err
+		}
+		defer lock.Release()
 		if kept, err = resume[planRecord[*bo.Trace]](r, *out, tableJournalFile, resumeCmd, &set); err != nil {
 			return err
 		}
@@ -198,9 +203,11 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *out != "" && !*resumeFlag {
-		if err := prepareOutDir(*out, *force); err != nil {
+		lock, err := prepareOutDir(*out, *force)
+		if err != nil {
 			return err
 		}
+		defer lock.Release()
 		jpath := filepath.Join(*out, tableJournalFile)
 		if *force {
 			os.Remove(jpath)
@@ -368,33 +375,61 @@ func skipCells(cells []string) ([]experiments.CellKey, error) {
 	return keys, nil
 }
 
-// prepareOutDir creates dir, refusing (as bad input) an existing non-empty
-// directory unless force, an existing non-directory, and a directory that
-// does not accept new files — all before the long run, not at its end.
-func prepareOutDir(dir string, force bool) error {
+// prepareOutDir creates dir, locks it (lockOutDir), and refuses (as bad
+// input) an existing non-empty directory unless force, an existing
+// non-directory, and a directory that does not accept new files — all
+// before the long run, not at its end. The caller releases the lock when
+// it has written its files (or exits).
+func prepareOutDir(dir string, force bool) (*atomicfile.Lock, error) {
 	st, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return badInput("--out: %w", err)
+			return nil, badInput("--out: %w", err)
 		}
-		return checkOutDir(dir)
 	case err != nil:
-		return badInput("--out: %w", err)
+		return nil, badInput("--out: %w", err)
 	case !st.IsDir():
-		return badInput("--out %s exists and is not a directory", dir)
+		return nil, badInput("--out %s exists and is not a directory", dir)
+	}
+	lock, err := lockOutDir(dir)
+	if err != nil {
+		return nil, err
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return badInput("--out: %w", err)
+		lock.Release()
+		return nil, badInput("--out: %w", err)
 	}
-	// A kill -9 while writing may leave atomicfile's hidden temporaries:
-	// they do not make the directory non-empty.
+	// A kill -9 while writing may leave atomicfile's hidden temporaries
+	// (and the lock file): they do not make the directory non-empty.
 	entries = slices.DeleteFunc(entries, func(e os.DirEntry) bool { return atomicfile.IsTemp(e.Name()) })
 	if len(entries) > 0 && !force {
-		return badInput("--out %s is not empty; refusing to overwrite its files (use --force)", dir)
+		lock.Release()
+		return nil, badInput("--out %s is not empty; refusing to overwrite its files (use --force)", dir)
 	}
-	return checkOutDir(dir)
+	if err := checkOutDir(dir); err != nil {
+		lock.Release()
+		return nil, err
+	}
+	return lock, nil
+}
+
+// lockOutDir locks the output directory dir (which exists) for this
+// process (atomicfile.LockDir): every command that writes an --out
+// directory takes it before it reads, removes or writes anything there,
+// so that a second run on one directory — a second perf table --resume,
+// a --force over a table still running — is refused (bad input) instead
+// of interleaving its journal lines or replacing the other's files.
+func lockOutDir(dir string) (*atomicfile.Lock, error) {
+	lock, err := atomicfile.LockDir(dir)
+	switch {
+	case errors.Is(err, atomicfile.ErrLocked):
+		return nil, badInput("--out: %w; wait for it to finish or choose another directory", err)
+	case err != nil:
+		return nil, badInput("--out: %w", err)
+	}
+	return lock, nil
 }
 
 // checkOutDir refuses (bad input) an output directory in which a file

@@ -178,8 +178,11 @@ const (
 // IsTemp reports whether a directory entry's name is one of this package's
 // temporary files, which a crash (kill -9, power loss) may leave behind: a
 // caller that wants an empty directory can ignore them, and they may be
-// removed once no writer runs.
+// removed once no writer runs. The lock file of LockDir counts as one.
 func IsTemp(name string) bool {
+	if name == LockName {
+		return true // a killed LockDir holder's
+	}
 	if !strings.HasPrefix(name, ".") {
 		return false
 	}

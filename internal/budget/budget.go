@@ -32,6 +32,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/symbo/symbo/internal/errclass"
 )
@@ -94,28 +95,46 @@ func FromEnv() (Limit, error) {
 	return Limit(b), nil
 }
 
-// Parse reads a size: a positive number with an optional binary unit
-// (B, KiB, MiB, GiB, TiB; case-insensitive; K, M, G, T and KB, MB, GB, TB
-// are read as the binary units too).
+// Units are the units a size may carry (Parse), binary only: a decimal
+// spelling such as "1GB" or "1G" is refused, not read as GiB.
+var units = []struct {
+	Name  string
+	Bytes int64
+}{{"B", 1}, {"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}}
+
+// Parse reads a size: a positive whole number of bytes, written as a
+// number (decimal or exponent form) with an optional unit of units (B,
+// KiB, MiB, GiB, TiB; case-insensitive), e.g. "16GiB", "1.5KiB", "2e9". A
+// size that is not a whole number of bytes ("0.5", "0.1GiB") is refused,
+// as is any other unit.
 func Parse(s string) (int64, error) {
-	t := strings.ToLower(strings.TrimSpace(s))
-	mult := 1.0
-	for _, u := range []struct {
-		suf string
-		m   float64
-	}{{"tib", 1 << 40}, {"gib", 1 << 30}, {"mib", 1 << 20}, {"kib", 1 << 10},
-		{"tb", 1 << 40}, {"gb", 1 << 30}, {"mb", 1 << 20}, {"kb", 1 << 10},
-		{"t", 1 << 40}, {"g", 1 << 30}, {"m", 1 << 20}, {"k", 1 << 10}, {"b", 1}} {
-		if strings.HasSuffix(t, u.suf) {
-			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suf)), u.m
-			break
-		}
+	t := strings.TrimSpace(s)
+	num := strings.TrimRightFunc(t, unicode.IsLetter)
+	unit := t[len(num):]
+	num = strings.TrimSpace(num)
+	mult := int64(0)
+	if unit == "" {
+		mult = 1
 	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || !(v > 0) || math.IsInf(v, 0) || v*mult >= math.MaxInt64 {
+	var names []string
+	for _, u := range units {
+		if strings.EqualFold(unit, u.Name) {
+			mult = u.Bytes
+		}
+		names = append(names, u.Name)
+	}
+	if mult == 0 {
+		return 0, fmt.Errorf("bad memory size %q: unknown unit %q (want one of %s, or none for bytes)", s, unit, strings.Join(names, ", "))
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || !(v > 0) || math.IsInf(v, 0) || v*float64(mult) >= math.MaxInt64 {
 		return 0, fmt.Errorf("bad memory size %q (want e.g. 16GiB, 512MiB or a number of bytes)", s)
 	}
-	return max(int64(v*mult), 1), nil
+	// mult is a power of two: the product is exact.
+	if b := v * float64(mult); b != math.Trunc(b) {
+		return 0, fmt.Errorf("bad memory size %q: %v bytes is not a whole number of bytes", s, b)
+	}
+	return int64(v * float64(mult)), nil
 }
 
 // Format writes a byte count with a binary unit, e.g. "6.2 GiB".

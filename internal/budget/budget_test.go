@@ -7,12 +7,16 @@ import (
 )
 
 func TestParse(t *testing.T) {
-	for s, want := range map[string]int64{"16GiB": 16 << 30, "512 MiB": 512 << 20, "2e9": 2e9, "1024kib": 1 << 20, "3G": 3 << 30, "7": 7, "1.5KiB": 1536, "10B": 10} {
+	for s, want := range map[string]int64{"16GiB": 16 << 30, "512 MiB": 512 << 20, "2e9": 2e9, "1024kib": 1 << 20, "3gib": 3 << 30, "7": 7, "1.5KiB": 1536, "10B": 10, "1TiB": 1 << 40, "0.5KiB": 512} {
 		if got, err := Parse(s); err != nil || got != want {
 			t.Errorf("Parse(%q) = %d, %v; want %d", s, got, err, want)
 		}
 	}
-	for _, s := range []string{"", "-1", "0", "abc", "1e30GiB", "NaN", "Inf", "12XB"} {
+	// Issue 41: "0.5" was 1 byte (while "0" was refused), and the decimal
+	// spellings were read as binary units though only those are
+	// documented.
+	for _, s := range []string{"", "-1", "0", "abc", "1e30GiB", "NaN", "Inf", "12XB",
+		"0.5", "1.5", "1e-9", "0.1GiB", "1.0000001KiB", "1GB", "1G", "3K", "2MB", "1TB", "GiB", "1 GiBs"} {
 		if _, err := Parse(s); err == nil {
 			t.Errorf("Parse(%q) accepted", s)
 		}

@@ -46,8 +46,13 @@
 //
 // # Concurrency
 //
-// A Writer is not safe for concurrent use; one process appends to a journal
-// at a time (callers serialize their appends).
+// A Writer is not safe for concurrent use (callers serialize their
+// appends). One Writer appends to a journal at a time: Create and Open take
+// an exclusive advisory lock on the file (atomicfile.LockFile, flock(2))
+// that lasts until Close or the process's end, and fail with an error
+// wrapping atomicfile.ErrLocked while another Writer — in this process or
+// another — holds it, so that two runs resumed at once cannot interleave
+// their appends.
 package journal
 
 import (
@@ -362,6 +367,10 @@ func create(path string, version int, kind string, settings any, code string) (*
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
+	if err := atomicfile.LockFile(f, path); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("journal: %w", err)
+	}
 	return &Writer{f: f, seq: 1, version: version, run: run, path: path}, nil
 }
 
@@ -389,6 +398,12 @@ func OpenIn(dir, name, kind string) (*Contents, *Writer, error) {
 }
 
 func open(f *os.File, path, kind string) (*Contents, *Writer, error) {
+	// Locked before it is read: another Writer's appends would race the
+	// read and the truncation of a torn line.
+	if err := atomicfile.LockFile(f, path); err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("journal: %w", err)
+	}
 	c, err := Read(f, path, kind)
 	if err != nil {
 		f.Close()
@@ -437,5 +452,5 @@ func (w *Writer) write(data []byte) error {
 	return nil
 }
 
-// Close closes the file.
+// Close closes the file, releasing its lock.
 func (w *Writer) Close() error { return w.f.Close() }

@@ -12,6 +12,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/symbo/symbo/internal/atomicfile"
+	"github.com/symbo/symbo/internal/errclass"
 )
 
 type rec struct {
@@ -387,5 +390,54 @@ func TestFormatV2(t *testing.T) {
 	crc := crc32.ChecksumIEEE([]byte(`{"seq":1,"run":"` + run + `","data":` + data + `}`))
 	if want := fmt.Sprintf(`{"seq":1,"run":"%s","crc32":%d,"data":%s}`+"\n", run, crc, data); string(lines[1]) != want {
 		t.Errorf("record line\n%s\nwant\n%s", lines[1], want)
+	}
+}
+
+// TestOneWriter: a journal has one Writer at a time (issue 41, item 1).
+// Two perf table --resume on one --out both appended, their lines
+// interleaved, and every later resume refused the journal. flock locks
+// belong to an open file description, so a second Open in this process
+// conflicts as another process's does.
+func TestOneWriter(t *testing.T) {
+	p, _ := write(t, 2)
+	dir, name := filepath.Split(p)
+	_, w, err := Open(p, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, open := range map[string]func() error{
+		"Open":   func() error { _, w, err := Open(p, "test"); closeIf(w); return err },
+		"OpenIn": func() error { _, w, err := OpenIn(dir, name, "test"); closeIf(w); return err },
+	} {
+		if err := open(); !errors.Is(err, atomicfile.ErrLocked) || errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), p) {
+			t.Errorf("%s while another Writer appends: %v, want an input error wrapping ErrLocked naming %s", what, err, p)
+		}
+	}
+	if err := w.Append(rec{I: 2}); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	// Released by Close: the next writer appends after the first's lines.
+	c, w, err := Open(p, "test")
+	if err != nil || len(c.Records) != 3 {
+		t.Fatalf("Open after Close: %v", err)
+	}
+	w.Close()
+	// A new journal is locked from its creation.
+	q := filepath.Join(t.TempDir(), "new.jsonl")
+	w, err = Create(q, "test", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, w2, err := Open(q, "test"); !errors.Is(err, atomicfile.ErrLocked) {
+		closeIf(w2)
+		t.Errorf("Open of a journal being created: %v, want ErrLocked", err)
+	}
+}
+
+func closeIf(w *Writer) {
+	if w != nil {
+		w.Close()
 	}
 }

@@ -73,9 +73,10 @@ Choosing a point
     every later trial), where a second evaluation tells a deterministic
     objective nothing. A skipped member is pending for the next one, so
     workers that share a view skip the same members. After 8 skipped
-    members, points are drawn from the seed's stream; when every one drawn
-    is taken (a small grid, exhausted), an observed point is used rather
-    than a failed or pending one. The sampler thus never evaluates one
+    members — or at once when symbo has no point to propose, failed and
+    pending orbits covering the space — points are drawn from the seed's
+    stream; when every one drawn is taken (a small grid, exhausted), an
+    observed point is used rather than a failed or pending one. The sampler thus never evaluates one
     point twice while others are left; a noisy objective still gets nearby
     points.
 
@@ -200,6 +201,23 @@ _OPTIONS = frozenset({"acq", "beta", "fit", "prior", "mean", "liar", "block", "m
                       "probe_window"})
 
 
+# What symbo says when the failed and pending points' orbits leave it no
+# point to propose (an exhausted space): the acquisition's (a dedicated
+# error class where libsymbo has one, else these messages) and the initial
+# design's.
+_EXHAUSTED = ("not finite at any start off the pending and failed points",
+              "initial-design points in a row fall on the orbits")
+
+
+def _exhausted(err):
+    """Whether a symbo error says the space is exhausted (see _EXHAUSTED)."""
+    cls = getattr(symbo, "SpaceExhausted", None)
+    if cls is not None and isinstance(err, cls):
+        return True
+    msg = str(err)
+    return any(m in msg for m in _EXHAUSTED)
+
+
 class FallbackWarning(UserWarning):
     """A parameter is sampled by the fallback, not by symbo (given once per
     parameter name and sampler)."""
@@ -320,7 +338,19 @@ class _Layout:
         self.names = [c.name for c in self.coords]
         self.lo = np.array([c.lo for c in self.coords], dtype=np.float64)
         self.hi = np.array([c.hi for c in self.coords], dtype=np.float64)
-        self.diag2 = float(np.sum((self.hi - self.lo) ** 2))
+        # The orbit check (SymboSampler._near) runs in the coordinates
+        # divided by scale, a power of two near the widest side: there the
+        # box's sides lie in (0, 4), so the squared diagonal (diag2, of the
+        # scaled box) and the kernel's lengthscale sqrt(diag2) are neither
+        # inf (a range wider than about 1e154) nor below the kernel's limit
+        # (narrower than about 1e-150). Dividing by a power of two is exact:
+        # on ordinary ranges the check computes the same bits as unscaled.
+        self.scale = 1.0
+        if self.d:
+            half = float(np.max(self.hi / 2 - self.lo / 2))  # no overflow
+            self.scale = math.ldexp(1.0, math.frexp(half)[1] - 1) if half > 0 else 1.0
+        self.slo, self.shi = self.lo / self.scale, self.hi / self.scale
+        self.diag2 = float(np.sum((self.shi - self.slo) ** 2))
         self.discrete = any(c.discrete for c in self.coords)
 
     def values(self, u):
@@ -631,21 +661,27 @@ class SymboSampler(BaseSampler):
         blocked = np.vstack([view.pending, view.failed])
         taken = np.vstack([view.told, blocked])
         usable = []
-        batch = view.opt.suggest(rank + 1)
-        for extra in range(_RESNAP + 1):
-            for x in batch:
-                u = layout.snap(x)
-                if not (self._near(layout, u, taken).any() or self._near(layout, u, usable).any()):
-                    usable.append(u)
-                    if len(usable) == rank + 1:
-                        return u
-            if extra == _RESNAP:
-                break
-            # The next member: suggest(q)[j] is suggest(1) with members
-            # 0..j-1 pending (one fit for the first rank + 1, then one each).
-            for x in batch:
-                view.opt.add_pending(x)
-            batch = view.opt.suggest(1)
+        try:
+            batch = view.opt.suggest(rank + 1)
+            for extra in range(_RESNAP + 1):
+                for x in batch:
+                    u = layout.snap(x)
+                    if not (self._near(layout, u, taken).any() or self._near(layout, u, usable).any()):
+                        usable.append(u)
+                        if len(usable) == rank + 1:
+                            return u
+                if extra == _RESNAP:
+                    break
+                # The next member: suggest(q)[j] is suggest(1) with members
+                # 0..j-1 pending (one fit for the first rank + 1, then one each).
+                for x in batch:
+                    view.opt.add_pending(x)
+                batch = view.opt.suggest(1)
+        except symbo.SymboError as e:
+            if not _exhausted(e):
+                raise
+            # Failed and pending orbits cover the space: symbo has no
+            # member to propose, and the draws below are the fallback.
         fallback = None
         rng = np.random.default_rng(self._entropy(seed, salt, trial.number, "settle"))
         for _ in range(_DRAWS):
@@ -664,6 +700,11 @@ class SymboSampler(BaseSampler):
         P = np.asarray(points, dtype=np.float64).reshape(-1, layout.d)
         if not len(P):
             return np.zeros(0, dtype=bool)
+        exact = np.all(P == u, axis=1)
+        # In the layout's scaled coordinates (see _Layout): the group
+        # commutes with scaling about 0, and layout.diag2 is the scaled
+        # box's.
+        P, u = P / layout.scale, np.asarray(u, dtype=np.float64) / layout.scale
         k = layout.k
         d2 = np.sum((P[:, k:] - u[k:]) ** 2, axis=1)
         if self._kernel in ("base", "nystrom") or self._group == "none" or k == 0:
@@ -672,10 +713,10 @@ class SymboSampler(BaseSampler):
             extra = {o: self._options[o] for o in ("block", "matrices") if o in self._options}
             # k_max with an RBF of lengthscale diag: exp(−d_G²/(2·diag²)).
             K = symbo.gram(u[None, :k], P[:, :k], group=self._group, base="rbf", lengthscale=math.sqrt(layout.diag2),
-                           kernel="max", box=(layout.lo[:k], layout.hi[:k]), **extra)[0]
+                           kernel="max", box=(layout.slo[:k], layout.shi[:k]), **extra)[0]
             with np.errstate(divide="ignore"):
                 d2 = d2 - 2.0 * layout.diag2 * np.log(np.clip(K, 0.0, 1.0))
-        return (d2 <= _EXCLUSION ** 2 * layout.diag2) | np.all(P == u, axis=1)
+        return (d2 <= _EXCLUSION ** 2 * layout.diag2) | exact
 
     # ------------------------------------------------------------ the layout
 

@@ -427,3 +427,28 @@ def test_deciding_kernel(kernel):
     b = opt(seed=5, init=4, kernel=kernel)
     b.restore(a.history_json())
     assert np.array_equal(b.suggest(1), nxt)
+
+
+def test_restore_refuses_null_numbers():
+    # Issue 41, item 9: a history's null or missing number was read as 0
+    # ("y": None restored y = 0). It is InvalidInput naming the place.
+    o = opt()
+    o.tell([0.5, 1.0, 1.5], 1.0)
+    h = json.loads(o.history_json())
+    for mutate, where in [(lambda h: h["observations"][0].update(y=None), r"observations\[0\]\.y is null"),
+                          (lambda h: h["observations"][0].pop("y"), r"observations\[0\]\.y is missing"),
+                          (lambda h: h["observations"][0]["x"].__setitem__(0, None), r"observations\[0\]\.x\[0\] is null"),
+                          (lambda h: h.update(failed=[[None, None, None]]), r"failed\[0\]\[0\] is null")]:
+        bad = json.loads(json.dumps(h))
+        mutate(bad)
+        with pytest.raises(symbo.InvalidInput, match=where):
+            opt().restore(bad)
+
+
+def test_long_input_is_not_echoed_whole():
+    # Issue 41: a 20 MB kernel name was echoed whole into the message. The
+    # C ABI's messages (symbo_last_error) bound each quoted input.
+    name = "plus+" + "x" * (20 << 20)
+    with pytest.raises(symbo.InvalidInput, match=r"unknown kernel .*\(%d bytes\)" % len(name)) as e:
+        symbo.Optimizer([-1.0], [1.0], group="signflip", kernel=name)
+    assert len(str(e.value)) < 400

@@ -353,3 +353,53 @@ def test_probe_window_passes_through():
     assert [t.params for t in five.trials] == [t.params for t in default.trials]
     unlimited = run(SymboSampler(group="signflip", seed=1, n_startup_trials=4, probe_window=-1), objective, 7)
     assert len(unlimited.trials) == 7
+
+
+# ---------------------------------------------------------------- extreme ranges
+
+
+@pytest.mark.parametrize("half", [1e200, 1e300, 1e-160])
+def test_extreme_float_ranges(half):
+    """Issue 41, item 6: the orbit check's lengthscale was the box
+    diagonal sqrt(sum((hi - lo)**2)), inf for a range wider than about
+    1e154 and below the kernel's limit for one narrower than about 1e-150:
+    InvalidInput escaped study.optimize after two trials, even with
+    kernel="plus". The check now runs in coordinates scaled by a power of
+    two (the same bits on ordinary ranges). (The default kernel's own
+    fixed-point probe had the same limits in the optimizer, item 4.)"""
+
+    def objective(trial):
+        x = np.array([trial.suggest_float("x%d" % i, -half, half) for i in range(2)]) / half
+        return float(np.sum((np.abs(x) - 0.5) ** 2))
+
+    study = run(SymboSampler(group="signflip", kernel="plus", seed=1, n_startup_trials=2), objective, 5)
+    assert [t.state for t in study.trials] == [TrialState.COMPLETE] * 5
+    points = {tuple(t.params.values()) for t in study.trials}
+    assert len(points) == 5
+
+
+def test_failures_covering_every_orbit_fall_back(monkeypatch):
+    """Issue 41, item 12: in 1-d under sign flips, one success and then
+    only failures: after about 370 failed points their orbits cover the
+    space, symbo's ask raises (it has no point to propose), and the study
+    aborted. The sampler now takes its documented fallback (draws from the
+    seed's stream) and the study goes on."""
+    import symbo.optuna as so
+
+    exhausted = []
+    orig = getattr(so, "_exhausted", None)
+    if orig is not None:
+        monkeypatch.setattr(so, "_exhausted", lambda e: exhausted.append(orig(e)) or exhausted[-1])
+
+    def objective(trial):
+        x = trial.suggest_float("x", -1, 1)
+        if trial.number == 0:
+            return x * x
+        raise RuntimeError("evaluation failed")
+
+    n = 380
+    study = run(SymboSampler(group="signflip", kernel="plus", seed=1, n_startup_trials=1), objective, n,
+                catch=(RuntimeError,))
+    assert len(study.trials) == n
+    assert all(-1 <= t.params["x"] <= 1 for t in study.trials)
+    assert any(exhausted), "the study never exhausted the space: the test needs more trials"

@@ -8,6 +8,8 @@ import (
 	"io"
 	"reflect"
 	"strings"
+
+	"github.com/symbo/symbo/bo"
 )
 
 // Decode parses JSON data into v, a pointer to a settings record (a struct,
@@ -19,7 +21,13 @@ import (
 //   - a key given twice in one object is refused (encoding/json keeps the
 //     last);
 //   - unknown keys are refused, at every nesting level;
-//   - data after the JSON value is refused.
+//   - data after the JSON value is refused;
+//   - null where a number goes (a field or an element of a non-pointer
+//     number type) is refused, naming the place: encoding/json would read
+//     it as 0 (a history's "y": null as y = 0). A pointer (*float64) is
+//     where null means absent;
+//   - a field of requiredFields missing from its object is refused (a
+//     history's observation without "y" would be y = 0).
 //
 // The keys are checked by a first pass over the tokens against v's type,
 // before encoding/json decodes the value (which then reports type errors).
@@ -62,6 +70,12 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string) error {
 	if err != nil {
 		return err
 	}
+	if tok == nil && isNumber(t) {
+		if path == "" {
+			return invalid("null where a number goes")
+		}
+		return invalid("%s is null: want a number (a missing number is not 0)", path)
+	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -103,6 +117,15 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string) error {
 				return err
 			}
 		}
+		for _, name := range requiredFields[t] {
+			if !seen[name] {
+				at := name
+				if path != "" {
+					at = path + "." + name
+				}
+				return invalid("%s is missing: want a number (a missing number is not 0)", at)
+			}
+		}
 		_, err = dec.Token() // '}'
 		return err
 	case json.Delim('['):
@@ -118,6 +141,24 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string) error {
 		return err
 	}
 	return nil
+}
+
+// requiredFields lists, for the records whose numbers have no default,
+// the fields that must be given (Decode): one row per record type.
+var requiredFields = map[reflect.Type][]string{
+	reflect.TypeFor[bo.Observation](): {"x", "y"},
+}
+
+// isNumber reports whether t is a number type (not a pointer to one, where
+// null means absent).
+func isNumber(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
 }
 
 // skipValue reads the rest of a value whose depth opening delimiters have

@@ -1,6 +1,11 @@
 package frontend
 
-import "strings"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
 
 // packagePrefixes are the prefixes symbo's packages put on their errors.
 var packagePrefixes = []string{"bo: ", "gp: ", "kernel: ", "orbit: ", "linalg: ", "problem: ", "frontend: ", "experiments: "}
@@ -25,4 +30,70 @@ func TrimPrefixes(msg string, extra ...string) string {
 		}
 		msg = t
 	}
+}
+
+// MaxEcho bounds what an error message shows of one quoted input: a
+// longer string (a 20 MB kernel name) is cut to its first MaxEcho
+// characters, "…" and its length (Message).
+const MaxEcho = 80
+
+// maxMessage bounds a whole message (Message): past it, the middle is cut.
+const maxMessage = 2048
+
+// Message is the text a front end shows for an error message msg — perf
+// on stderr, the C ABI's symbo_last_error and so Python's exceptions: its
+// package and extra prefixes trimmed (TrimPrefixes), each quoted string
+// (Go syntax, as %q writes the user's names and values) longer than
+// MaxEcho characters shortened, and what is still longer than maxMessage
+// bytes cut in the middle. It is the one place where echoed input is
+// bounded, so that no call site has to remember to.
+func Message(msg string, extra ...string) string {
+	msg = TrimPrefixes(msg, extra...)
+	if len(msg) <= MaxEcho+2 {
+		return msg
+	}
+	var b strings.Builder
+	for i := 0; i < len(msg); {
+		j := strings.IndexByte(msg[i:], '"')
+		if j < 0 {
+			b.WriteString(msg[i:])
+			break
+		}
+		b.WriteString(msg[i : i+j])
+		i += j
+		q, err := strconv.QuotedPrefix(msg[i:])
+		if err != nil { // a lone quote
+			b.WriteByte('"')
+			i++
+			continue
+		}
+		i += len(q)
+		s, _ := strconv.Unquote(q)
+		if utf8.RuneCountInString(s) <= MaxEcho {
+			b.WriteString(q)
+			continue
+		}
+		end, n := 0, 0
+		for k := range s { // k: the byte offset of rune n
+			if n == MaxEcho {
+				end = k
+				break
+			}
+			n++
+		}
+		q = strconv.Quote(s[:end])
+		fmt.Fprintf(&b, "%s…\" (%d bytes)", q[:len(q)-1], len(s))
+	}
+	msg = b.String()
+	if len(msg) > maxMessage {
+		head, tail := msg[:maxMessage*3/4], msg[len(msg)-maxMessage/4:]
+		for len(head) > 0 && !utf8.ValidString(head) {
+			head = head[:len(head)-1]
+		}
+		for len(tail) > 0 && !utf8.ValidString(tail) {
+			tail = tail[1:]
+		}
+		msg = fmt.Sprintf("%s … (%d bytes cut) … %s", head, len(msg)-len(head)-len(tail), tail)
+	}
+	return msg
 }

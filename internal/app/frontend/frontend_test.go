@@ -488,3 +488,75 @@ func TestSuggestCandidateFit(t *testing.T) {
 		t.Errorf("candidate_fit shared: %v", err)
 	}
 }
+
+// TestDecodeNull: a null or missing number is bad input, named by its
+// place (issue 41, item 9). encoding/json reads null as 0, and a missing
+// field as its zero: a history's "y": null or no "y" became y = 0,
+// "x": [null, 0.2] became [0, 0.2], a failed [null, null] became [0, 0],
+// and the settings' "box": [[null], [2]] became [0, 2].
+func TestDecodeNull(t *testing.T) {
+	const obs = `{"version":2,"seed":1,"kernel":"plus","dim":2,"minimize":true,"observations":[`
+	for _, tc := range []struct{ name, in, want string }{
+		{"y null", obs + `{"x":[0.1,0.2],"y":null}]}`, `observations[0].y is null`},
+		{"y missing", obs + `{"x":[0.1,0.2],"y":1},{"x":[0.1,0.3]}]}`, `observations[1].y is missing`},
+		{"x missing", obs + `{"y":1}]}`, `observations[0].x is missing`},
+		{"x element null", obs + `{"x":[null,0.2],"y":1}]}`, `observations[0].x[0] is null`},
+		{"failed null", obs + `{"x":[0.1,0.2],"y":1}],"failed":[[null,null]]}`, `failed[0][0] is null`},
+		{"pending null", obs + `{"x":[0.1,0.2],"y":1}],"pending":[[0.5,null]]}`, `pending[0][1] is null`},
+		{"dim null", `{"version":2,"dim":null,"observations":[]}`, `dim is null`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var h bo.History
+			err := Decode([]byte(tc.in), &h)
+			if !errors.Is(err, ErrInvalid) || errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Decode(%s): %v (%+v), want an input error with %q", tc.in, err, h, tc.want)
+			}
+		})
+	}
+	for _, tc := range []struct{ name, in, want string }{
+		{"box null", `{"group":"scaling","d":1,"box":[[null],[2]],"kernel":"plus"}`, `box[0][0] is null`},
+		{"seed null", `{"group":"signflip","d":1,"box":[[-1],[1]],"kernel":"plus","seed":null}`, `seed is null`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var s SuggestSettings
+			err := Decode([]byte(tc.in), &s)
+			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Decode(%s): %v (%+v), want ErrInvalid with %q", tc.in, err, s, tc.want)
+			}
+		})
+	}
+	// null where it means absent still decodes: a pointer field, a list.
+	var k KernelSpec
+	if err := Decode([]byte(`{"group":"signflip","d":1,"base":"rbf","lengthscale":1,"kernel":"max","variance":null,"mem_budget":null,"coords":null}`), &k); err != nil || k.Variance != nil {
+		t.Errorf("null for absent: %+v, %v", k, err)
+	}
+}
+
+// TestMessage: what a front end shows of an error: prefixes trimmed, and
+// a long quoted input (a 20 MB kernel name was echoed whole, issue 41)
+// cut to MaxEcho characters with its length; short messages unchanged.
+func TestMessage(t *testing.T) {
+	long := strings.Repeat("é", 100) + "\x00" + strings.Repeat("x", 20<<20)
+	s := SuggestSettings{Group: Group{Group: "signflip", D: 1, Box: [][]float64{{-1}, {1}}}, Kernel: long}
+	_, err := s.Optimizer(nil, 0)
+	if err == nil {
+		t.Fatal("a 20 MB kernel name accepted")
+	}
+	got := Message(err.Error())
+	want := fmt.Sprintf("%q (%d bytes)", strings.Repeat("é", MaxEcho)+"…", len(long))
+	if len(got) > 400 || !strings.Contains(got, want) || strings.HasPrefix(got, "bo: ") {
+		t.Errorf("Message = %.400q, want it short, holding %q", got, want)
+	}
+	for _, msg := range []string{
+		`frontend: invalid settings: unknown field "GROUP"`,
+		`a lone " quote and "` + strings.Repeat("y", MaxEcho) + `" at the bound`,
+	} {
+		if got, want := Message(msg), TrimPrefixes(msg); got != want {
+			t.Errorf("Message(%q) = %q, want %q", msg, got, want)
+		}
+	}
+	// Unquoted input is bounded too, by cutting the middle of the message.
+	if got := Message("x: " + strings.Repeat("z", 1<<20) + " end"); len(got) > maxMessage+100 || !strings.HasSuffix(got, " end") {
+		t.Errorf("an unquoted megabyte: %d bytes, %.100q", len(got), got)
+	}
+}

@@ -1,0 +1,21 @@
+//go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
+
+package atomicfile
+
+import (
+	"errors"
+	"os"
+)
+
+// errWouldBlock is never returned here: without flock(2) nothing is
+// locked (see LockDir).
+var errWouldBlock = errors.New("atomicfile: locked")
+
+func flock(*os.File) error { return nil }
+
+func openLockFile(path string) (*os.File, error) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return nil, &os.PathError{Op: "open", Path: path, Err: ErrSymlink}
+	}
+	return os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+}

@@ -1,0 +1,66 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package atomicfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/symbo/symbo/internal/errclass"
+)
+
+// TestLockDir: one holder of a directory at a time (issue 41, item 1).
+// flock locks belong to an open file description, so a second LockDir in
+// this process conflicts as another process's does; the lock file goes
+// with the lock, and a symbolic link in its place is refused.
+func TestLockDir(t *testing.T) {
+	dir := t.TempDir()
+	l, err := LockDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = LockDir(dir)
+	if !errors.Is(err, ErrLocked) || errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), dir) {
+		t.Fatalf("second LockDir: %v, want an input error wrapping ErrLocked naming %s", err, dir)
+	}
+	l.Release()
+	if _, err := os.Lstat(filepath.Join(dir, LockName)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("lock file after Release: %v", err)
+	}
+	l, err = LockDir(dir)
+	if err != nil {
+		t.Fatalf("LockDir after Release: %v", err)
+	}
+	l.Release()
+	l.Release() // idempotent
+
+	// A lock file a killed holder left is taken over.
+	if err := os.WriteFile(filepath.Join(dir, LockName), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !IsTemp(LockName) {
+		t.Errorf("IsTemp(%q) = false", LockName)
+	}
+	l, err = LockDir(dir)
+	if err != nil {
+		t.Fatalf("LockDir over a stale lock file: %v", err)
+	}
+	l.Release()
+
+	target := filepath.Join(t.TempDir(), "elsewhere")
+	if err := os.Symlink(target, filepath.Join(dir, LockName)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LockDir(dir); err == nil {
+		t.Error("LockDir through a symbolic link")
+	}
+	if _, err := os.Lstat(target); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the link's target was created: %v", err)
+	}
+	if _, err := LockDir(filepath.Join(dir, "missing")); err == nil {
+		t.Error("LockDir of a missing directory")
+	}
+}
