@@ -22,13 +22,7 @@ import threading
 
 import numpy as np
 
-__all__ = ["gram", "Optimizer", "SymboError", "InvalidInput", "SizeError", "InternalError", "version", "ABI_VERSION",
-           "DEFAULT_KERNEL"]
-
-#: The kernel an Optimizer or SymboSampler uses when given none: the
-#: portfolio over nystrom, avg, soft and plus (the library's default,
-#: docs/results/defaults.md, "The kernel").
-DEFAULT_KERNEL = "portfolio:nystrom+avg:soft+plus"
+__all__ = ["gram", "Optimizer", "SymboError", "InvalidInput", "SizeError", "InternalError", "version", "ABI_VERSION"]
 
 #: The C ABI version these bindings speak (SYMBO_ABI_VERSION of symbo.h).
 ABI_VERSION = 2
@@ -257,9 +251,10 @@ class Optimizer:
         The group the objective is invariant under (see :func:`gram`);
         ``block``/``matrices``/``coords`` as there (``coords``: the group
         acts on those coordinates only).
-    kernel : str
-        ``portfolio:nystrom+avg:soft+plus`` (default,
-        ``DEFAULT_KERNEL``: each of ``nystrom``, ``avg``, ``soft`` and
+    kernel : str, optional
+        None (the default): the library's recommended configuration
+        (Go's ``bo.Recommended``, whatever the library's version makes
+        it; today ``portfolio:nystrom+avg:soft+plus``: each of ``nystrom``, ``avg``, ``soft`` and
         ``plus`` proposes its own acquisition maximizer; the proposal
         with the highest posterior mean under the candidate the evidence
         picks, soft and plus favoured, is returned, but for one fixed-point probe
@@ -332,7 +327,7 @@ class Optimizer:
         Bad settings (checked by the library when the handle is created).
     """
 
-    def __init__(self, lo, hi, *, group, kernel=DEFAULT_KERNEL, base="rbf", seed=0, minimize=False, init=5,
+    def __init__(self, lo, hi, *, group, kernel=None, base="rbf", seed=0, minimize=False, init=5,
                  acq=None, beta=None, fit=None, prior=None, block=None, matrices=None, landmarks=None, coords=None,
                  liar=None, mean=None, candidate_fit=None, probe_window=None, allow_repeats=False):
         self._h = None
@@ -342,9 +337,8 @@ class Optimizer:
         if lo.ndim != 1 or lo.shape != hi.shape or lo.size == 0:
             raise InvalidInput("lo and hi must be 1-d arrays of one length")
         s = _group(group, lo.size, block, matrices, (lo, hi), coords)
-        s.update(kernel=kernel, base=base, seed=_index(seed, "seed"), minimize=bool(minimize),
-                 init=_int64(init, "init"))
-        for k, v in (("acq", acq), ("beta", beta), ("fit", fit), ("prior", prior), ("liar", liar), ("mean", mean),
+        s.update(base=base, seed=_index(seed, "seed"), minimize=bool(minimize), init=_int64(init, "init"))
+        for k, v in (("kernel", kernel), ("acq", acq), ("beta", beta), ("fit", fit), ("prior", prior), ("liar", liar), ("mean", mean),
                      ("candidate_fit", candidate_fit)):
             if v is not None:
                 s[k] = v

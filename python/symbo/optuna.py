@@ -201,21 +201,16 @@ _OPTIONS = frozenset({"acq", "beta", "fit", "prior", "mean", "liar", "block", "m
                       "probe_window"})
 
 
-# What symbo says when the failed and pending points' orbits leave it no
-# point to propose (an exhausted space): the acquisition's (a dedicated
-# error class where libsymbo has one, else these messages) and the initial
-# design's.
-_EXHAUSTED = ("not finite at any start off the pending and failed points",
-              "initial-design points in a row fall on the orbits")
+# What symbo says when the observed, pending and failed points' orbits
+# leave it no point to propose (an exhausted space): libsymbo's
+# ErrSpaceExhausted, an InvalidInput whose message starts with this (bo's
+# documented prefix, once the front end trims "bo: ").
+_EXHAUSTED = "search space exhausted"
 
 
 def _exhausted(err):
     """Whether a symbo error says the space is exhausted (see _EXHAUSTED)."""
-    cls = getattr(symbo, "SpaceExhausted", None)
-    if cls is not None and isinstance(err, cls):
-        return True
-    msg = str(err)
-    return any(m in msg for m in _EXHAUSTED)
+    return isinstance(err, symbo.InvalidInput) and str(err).startswith(_EXHAUSTED)
 
 
 class FallbackWarning(UserWarning):
@@ -400,9 +395,9 @@ class SymboSampler(BaseSampler):
         it beat random search and TPE, which ``scaling`` did not; with the
         default BoTorch priors it is level with random search there, where
         ``scaling`` is worse (docs/results/scalingdir/README.md).
-    kernel : str
-        ``portfolio:nystrom+avg:soft+plus`` (default,
-        ``symbo.DEFAULT_KERNEL``), ``portfolio``, ``plus``, ``soft``,
+    kernel : str, optional
+        None (the default): the library's recommended configuration, as
+        :class:`symbo.Optimizer`; or ``portfolio``, ``plus``, ``soft``,
         ``max``, ``avg``, ``avgnorm``, ``nystrom``, ``base`` or ``auto``
         (see :class:`symbo.Optimizer`).
     base : str
@@ -434,7 +429,7 @@ class SymboSampler(BaseSampler):
         ``landmarks``, ``candidate_fit``, ``probe_window`` as in :class:`symbo.Optimizer`.
     """
 
-    def __init__(self, *, group, kernel=symbo.DEFAULT_KERNEL, base="rbf", seed=None, n_startup_trials=None, params=None,
+    def __init__(self, *, group, kernel=None, base="rbf", seed=None, n_startup_trials=None, params=None,
                  independent_sampler=None, init=None, **options):
         unknown = sorted(set(options) - _OPTIONS)
         if unknown:

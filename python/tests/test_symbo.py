@@ -110,7 +110,7 @@ def test_optimizer_default_kernel_is_the_soft_portfolio_both_favoured():
     """An Optimizer that names no kernel proposes what
     kernel="portfolio:nystrom+avg:soft+plus" proposes (and the default
     prior, mean, candidate fit and probe window are the library's)."""
-    assert symbo.DEFAULT_KERNEL == "portfolio:nystrom+avg:soft+plus"
+    assert not hasattr(symbo, "DEFAULT_KERNEL")  # the library's default, not a copy
     outs = []
     for kw in ({}, {"kernel": "portfolio:nystrom+avg:soft+plus", "prior": "botorch", "mean": "constant",
                     "candidate_fit": "anchored", "probe_window": 5}):
