@@ -455,6 +455,7 @@ class SymboSampler(BaseSampler):
         self._group, self._kernel, self._base = group, kernel, base
         self._n_startup = 5 if n_startup_trials is None else int(n_startup_trials)
         self._params, self._options = params, options
+        self._check_names()
         self._independent = independent_sampler
         self._fixed_seed = seed is not None
         self._seed = int(seed) if seed is not None else _fresh_seed()
@@ -462,6 +463,22 @@ class SymboSampler(BaseSampler):
         self._space = IntersectionSearchSpace()
         self._warned = set()
         self._lock = threading.Lock()
+
+    def _check_names(self):
+        """Refuses, at construction, a group, kernel, base or option value
+        the library does not know (a misspelt "hyperoctahedal" or "plsu"),
+        so that no objective evaluation is spent before the error: the
+        settings are tried on a small box (2 coordinates, or two blocks),
+        and only an "unknown …" refusal is raised here — whatever depends
+        on the search space's dimension is checked when it is known."""
+        block = self._options.get("block")
+        d = 2 * int(block) if isinstance(block, int) and 0 < block <= 64 else 2
+        try:
+            symbo.Optimizer([-1.0] * d, [1.0] * d, group=self._group, kernel=self._kernel, base=self._base,
+                            init=self._n_startup, **self._options).close()
+        except symbo.InvalidInput as e:
+            if "unknown" in str(e):
+                raise symbo.InvalidInput("SymboSampler: %s" % e) from None
 
     def __getstate__(self):
         state = self.__dict__.copy()

@@ -150,3 +150,15 @@ def test_readme_example():
     env = {}
     exec(compile(block, "README.md", "exec"), env)
     assert len(env["study"].trials) == 30 and env["study"].best_value < 0.1
+
+
+@pytest.mark.parametrize("kw, word", [({"group": "hyperoctahedal"}, "unknown group"),
+                                      ({"group": "hyperoctahedral", "kernel": "plsu"}, "unknown kernel"),
+                                      ({"group": "signflip", "base": "rbff"}, "unknown base kernel"),
+                                      ({"group": "signflip", "prior": "botorhc"}, "unknown prior")])
+def test_sampler_refuses_unknown_names_at_construction(kw, word):
+    """A misspelt group, kernel, base or option fails when the sampler is
+    built, before any objective evaluation (it used to fail after the
+    first, which an expensive study pays for)."""
+    with pytest.raises(symbo.InvalidInput, match=word):
+        SymboSampler(**kw)
