@@ -78,8 +78,9 @@ import (
 )
 
 // abiVersion is SYMBO_ABI_VERSION of symbo.h. Version 2 added the
-// optimizer handle (handle.go).
-const abiVersion = 2
+// optimizer handle (handle.go); version 3 gave "probe_window" bo's
+// meaning (0 no limit, negative refused).
+const abiVersion = 3
 
 // Error codes of symbo.h.
 const (

@@ -64,7 +64,7 @@ extern "C" {
 #endif
 
 /* 2: the optimizer handle (symbo_optimizer_*); "variance": 0 refused. */
-#define SYMBO_ABI_VERSION 2
+#define SYMBO_ABI_VERSION 3
 
 enum {
 	SYMBO_OK = 0,
@@ -123,54 +123,46 @@ int symbo_cross(const char *spec,
  * settings: {"problem": P} (a benchmark: box, group, base, direction) or
  *           {"group": G, "d": D, "box": [[lo…], [hi…]], "block": b,
  *            "matrices": "file.json", "coords": [i, …]} (your own
- *            black box; d in [1, 1000] — the optimizer's quasi-random
- *            samples end there —, box with 1 or d values per
+ *            black box; d in [1, 1000], box with 1 or d values per
  *            bound, coords as in symbo_cross: a group on some of the
- *            parameters),
- *           with "kernel": K (a kernel of symbo_cross, or "soft",
- *           0.8·plus + 0.2·nystrom: the group as a soft constraint,
- *           or "auto",
- *           at every fit the one of nystrom, avg and plus with the
- *           highest fitted log marginal likelihood, or "portfolio":
- *           each of them proposes, the
- *           proposal with the highest posterior mean under auto's
- *           choice is returned, but for one fixed-point probe of
- *           avg's proposal (docs/results/portfolio); both leave avg
- *           out over a finite group above 256 elements without
- *           k_avg's closed form for the base; "auto:a+b+…" and
- *           "portfolio:a+b+…" name other candidates (the last
- *           favoured by the prior odds; "portfolio:a+b:c+d"
- *           favours c and d); the default when
- *           absent is "portfolio:nystrom+avg:soft+plus", the
- *           portfolio with soft as a fourth candidate, soft and
- *           plus favoured,
- *           docs/results/soft), "base": B,
- *           "seed": S,
- *           "minimize": true|false, "init": 5, "acq": "ucb"|"ei",
- *           "beta": "paper"|"authors", "fit": "own"|"base",
- *           "prior": "botorch"|"none" (default botorch: BoTorch's
- *           classic priors; none is the paper's protocol),
- *           "mean": "constant"|"sample" (the GP's prior mean, default a
- *           constant fitted by maximum likelihood; sample is the paper's
- *           sample mean), "liar": "mean"|"worst" (what pending and
- *           failed points are told), "landmarks": M (the landmark cap
- *           of every kernel, the design cap of plus and nystrom: 0 or
- *           absent 256, negative none), "landmark_fit":
- *           "default"|"subset"|"likelihood"|"full" (how a GP with landmarks is
- *           fitted; see perf bo -h), "candidate_fit": "anchored"|"own"
- *           (how an auto or portfolio kernel's candidates fit: anchored,
- *           the default, the others around the last candidate's (plus's)
- *           lengthscale; own, each its own search; see perf bo -h),
- *           "probe_window": W (the BO steps in which a portfolio
- *           kernel's fixed-point probe may fire: 0 or absent 5,
- *           negative no limit; see perf bo -h),
- *           "allow_repeats": true (let a BO step propose a point within
- *           the exclusion radius, 1e-3 of the box diagonal, of an
- *           observed point's orbit, as perf bo does; absent or false,
- *           the default, never),
- *           "mem_budget": "512MiB" (optional: the memory budget of the
- *           call, or of every call on a handle made from it; see
- *           Conventions).
+ *            parameters), and any of these, each left out for the
+ *            recommended value (Go's bo.Recommended) or the default named
+ *            (the same table defines perf suggest's flags and Python's
+ *            keywords; perf suggest -h prints it):
+ *   "kernel": K        a kernel of symbo_cross, "soft" (0.8·plus +
+ *                      0.2·nystrom), "auto" (at every fit the candidate
+ *                      of highest evidence), "portfolio" (every candidate
+ *                      proposes; the model the evidence picks chooses),
+ *                      or "auto:a+b+…" / "portfolio:a+b:c+d" naming the
+ *                      candidates (those after the colon favoured);
+ *                      absent: portfolio:nystrom+avg:soft+plus
+ *   "base": B          rbf, matern12, matern32, matern52 (absent: the
+ *                      problem's, else rbf)
+ *   "seed": S          absent 0
+ *   "minimize": b      absent false (a problem's own direction)
+ *   "init": n          the initial design's size, absent 5
+ *   "acq": A           ucb or ei, absent ucb
+ *   "beta": R          paper or authors, absent paper
+ *   "fit": F           own or base, absent own
+ *   "liar": L          mean or worst (what pending and failed points are
+ *                      told), absent mean
+ *   "prior": P         botorch or none (the paper's), absent botorch
+ *   "mean": M          constant or sample (the paper's), absent constant
+ *   "landmarks": M     the landmark cap of every kernel: absent or 0 256,
+ *                      negative none
+ *   "landmark_fit": F  default, subset, likelihood or full (perf bo -h)
+ *   "candidate_fit": F anchored or own: how a deciding kernel's
+ *                      candidates fit (perf bo -h), absent anchored
+ *   "probe_window": W  the BO steps in which a portfolio's fixed-point
+ *                      probe may fire: absent 5, 0 no limit (as in Go
+ *                      and perf; ABI 3 — ABI 2 read 0 as 5 and a
+ *                      negative W as no limit, now refused)
+ *   "allow_repeats": b true lets a BO step propose a point within the
+ *                      exclusion radius (1e-3 of the box diagonal) of an
+ *                      observed point's orbit, as perf bo does; absent
+ *                      false: never
+ *   "mem_budget": "512MiB" the memory budget of the call, or of every
+ *                      call on a handle made from it (see Conventions).
  * hist_x: n×d observed points, hist_y: their n values (n may be 0);
  * pending: np×d points handed out and not yet evaluated (np may be 0).
  */

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -117,6 +118,7 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	minimize := fs.Bool("minimize", false, "minimize y (default: maximize)")
 	allowRepeats := fs.Bool("allow-repeats", false, "let a proposal return to an observed point's orbit (default: never)")
 	proto := protocolFlags(fs, true)
+	settingsHelp(fs)
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -139,12 +141,10 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 		p.CandidateFit = *proto.candidateFit
 	}
 	// --probe-window not given: the front ends' default (5); 0 is no
-	// limit, as in perf bo.
-	probeWindow := 0
+	// limit, as in perf bo and the settings.
+	var probeWindow *int
 	if set["probe-window"] {
-		if probeWindow = p.ProbeWindow; probeWindow == 0 {
-			probeWindow = -1
-		}
+		probeWindow = &p.ProbeWindow
 	}
 	st := frontend.SuggestSettings{
 		Problem: *name, Group: frontend.Group{Group: *group, D: *d, Block: *block, Matrices: *matrices},
@@ -288,4 +288,32 @@ func parseIntervals(s string, d int) (lo, hi []float64, err error) {
 		lo, hi = append(lo, lo[0]), append(hi, hi[0])
 	}
 	return lo, hi, nil
+}
+
+// settingsHelp describes every flag of fs that is a setting of the front
+// ends from the one table, frontend.Settings: its doc, values and what
+// leaving it out means, so that perf suggest -h says what the settings
+// of C and Python say (perf bo's defaults — the paper's protocol — are
+// not suggest's).
+func settingsHelp(fs *flagSet) {
+	for _, s := range frontend.Settings {
+		if f := fs.Lookup(s.Flag); s.Flag != "" && f != nil {
+			f.Usage = fmt.Sprintf("%s: %s (absent: %s)", s.Doc, s.Values, s.Absent)
+			// The flag type's zero value, which -h does not print: the
+			// usage says what absence means.
+			switch _, err := strconv.ParseFloat(f.DefValue, 64); {
+			case isBoolFlag(f.Value):
+				f.DefValue = "false"
+			case err == nil:
+				f.DefValue = "0"
+			default:
+				f.DefValue = ""
+			}
+		}
+	}
+}
+
+func isBoolFlag(v flag.Value) bool {
+	b, ok := v.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }

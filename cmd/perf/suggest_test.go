@@ -231,3 +231,47 @@ func sortedAbs(x [3]float64) [3]float64 {
 	}
 	return a
 }
+
+// TestSuggestFlagsAreTheSettingsTable: perf suggest's flags are the
+// settings table's (frontend.Settings) and its own inputs (the history,
+// pending and failed files, q, the backend), and -h describes each
+// setting from the table: the same values and defaults as C and Python.
+func TestSuggestFlagsAreTheSettingsTable(t *testing.T) {
+	code, out, stderr := runCLI(t, "suggest", "-h")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	flags := map[string]string{}
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "  -") && i+1 < len(lines) {
+			name, _, _ := strings.Cut(strings.TrimPrefix(l, "  -"), " ")
+			flags[name] = strings.TrimSpace(lines[i+1])
+		}
+	}
+	if len(flags) < 20 {
+		t.Fatalf("-h lists %d flags: %v", len(flags), flags)
+	}
+	own := map[string]bool{"history": true, "pending": true, "failed": true, "q": true, "backend": true}
+	table := map[string]frontend.Setting{}
+	for _, s := range frontend.Settings {
+		if s.Flag != "" {
+			table[s.Flag] = s
+		}
+	}
+	for name, usage := range flags {
+		s, ok := table[name]
+		switch {
+		case own[name]:
+		case !ok:
+			t.Errorf("--%s is neither a setting of the table nor one of suggest's inputs", name)
+		case !strings.Contains(usage, s.Values) || !strings.Contains(usage, s.Absent):
+			t.Errorf("--%s: -h says %q, the table %q (absent: %q)", name, usage, s.Values, s.Absent)
+		}
+	}
+	for name := range table {
+		if _, ok := flags[name]; !ok {
+			t.Errorf("the table's --%s is not a flag of perf suggest", name)
+		}
+	}
+}

@@ -25,7 +25,7 @@ import numpy as np
 __all__ = ["gram", "Optimizer", "SymboError", "InvalidInput", "SizeError", "InternalError", "version", "ABI_VERSION"]
 
 #: The C ABI version these bindings speak (SYMBO_ABI_VERSION of symbo.h).
-ABI_VERSION = 2
+ABI_VERSION = 3
 
 
 class SymboError(Exception):
@@ -301,6 +301,10 @@ class Optimizer:
         GP is exact up to this many observations (for ``plus`` and
         ``nystrom`` every observation is in the design), a GP on that many
         landmarks above; 0 (default) means 256, -1 never.
+    landmark_fit : str, optional
+        How a GP with landmarks is fitted (``perf suggest
+        --landmark-fit``): ``default``, ``subset``, ``likelihood`` or
+        ``full`` (see ``perf bo -h``).
     candidate_fit : str, optional
         How an ``auto`` or ``portfolio`` kernel's candidates fit their
         hyperparameters (``perf suggest --candidate-fit``): ``anchored``
@@ -310,9 +314,10 @@ class Optimizer:
         its own full search).
     probe_window : int, optional
         The BO steps in which a ``portfolio`` kernel's fixed-point probe
-        may fire (``perf suggest --probe-window``): 0 or None (default)
-        means 5 (measured in docs/results/soft, "The probe window"), a
-        negative value no limit.
+        may fire (``perf suggest --probe-window``): None (default) means
+        the library's recommended window, 5 (docs/results/soft, "The
+        probe window"); 0 means no limit, as in Go and perf; a negative
+        value is InvalidInput.
     allow_repeats : bool, optional
         ``False`` (default): no BO step proposes a point within the
         exclusion radius — 1e-3 of the box diagonal — of an observed
@@ -329,7 +334,7 @@ class Optimizer:
 
     def __init__(self, lo, hi, *, group, kernel=None, base="rbf", seed=0, minimize=False, init=5,
                  acq=None, beta=None, fit=None, prior=None, block=None, matrices=None, landmarks=None, coords=None,
-                 liar=None, mean=None, candidate_fit=None, probe_window=None, allow_repeats=False):
+                 liar=None, mean=None, landmark_fit=None, candidate_fit=None, probe_window=None, allow_repeats=False):
         self._h = None
         self._close_lock = threading.Lock()
         lo = np.atleast_1d(np.asarray(lo, dtype=np.float64))
@@ -339,7 +344,7 @@ class Optimizer:
         s = _group(group, lo.size, block, matrices, (lo, hi), coords)
         s.update(base=base, seed=_index(seed, "seed"), minimize=bool(minimize), init=_int64(init, "init"))
         for k, v in (("kernel", kernel), ("acq", acq), ("beta", beta), ("fit", fit), ("prior", prior), ("liar", liar), ("mean", mean),
-                     ("candidate_fit", candidate_fit)):
+                     ("landmark_fit", landmark_fit), ("candidate_fit", candidate_fit)):
             if v is not None:
                 s[k] = v
         if landmarks is not None:

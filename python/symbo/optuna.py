@@ -197,8 +197,8 @@ _DRAWS = 64
 _ORDER_FREE = frozenset({"none", "signflip", "permutation", "hyperoctahedral", "rotation2d", "scaling", "scalingdir"})
 
 # symbo.Optimizer's options the sampler passes through.
-_OPTIONS = frozenset({"acq", "beta", "fit", "prior", "mean", "liar", "block", "matrices", "landmarks", "candidate_fit",
-                      "probe_window"})
+_OPTIONS = frozenset({"acq", "beta", "fit", "prior", "mean", "liar", "block", "matrices", "landmarks", "landmark_fit",
+                      "candidate_fit", "probe_window", "allow_repeats"})
 
 
 # What symbo says when the observed, pending and failed points' orbits
@@ -426,7 +426,8 @@ class SymboSampler(BaseSampler):
         Deprecated alias of ``n_startup_trials``.
     **options
         ``acq``, ``beta``, ``fit``, ``prior``, ``mean``, ``liar``, ``block``, ``matrices``,
-        ``landmarks``, ``candidate_fit``, ``probe_window`` as in :class:`symbo.Optimizer`.
+        ``landmarks``, ``landmark_fit``, ``candidate_fit``, ``probe_window``, ``allow_repeats`` as in
+        :class:`symbo.Optimizer`.
     """
 
     def __init__(self, *, group, kernel=None, base="rbf", seed=None, n_startup_trials=None, params=None,

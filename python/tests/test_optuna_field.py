@@ -351,7 +351,7 @@ def test_probe_window_passes_through():
     default = run(SymboSampler(group="signflip", seed=1, n_startup_trials=4), objective, 7)
     five = run(SymboSampler(group="signflip", seed=1, n_startup_trials=4, probe_window=5), objective, 7)
     assert [t.params for t in five.trials] == [t.params for t in default.trials]
-    unlimited = run(SymboSampler(group="signflip", seed=1, n_startup_trials=4, probe_window=-1), objective, 7)
+    unlimited = run(SymboSampler(group="signflip", seed=1, n_startup_trials=4, probe_window=0), objective, 7)
     assert len(unlimited.trials) == 7
 
 

@@ -154,21 +154,21 @@ def test_optimizer_candidate_fit():
 
 
 def test_optimizer_probe_window():
-    """probe_window reaches the library: 5 is the default (as 0 is); at
-    seed 4 the portfolio's fixed-point probe (the origin) comes at the
-    seventh BO step without a limit (a negative window), so the default
-    window leaves it out; a window above the library's cap is
-    InvalidInput."""
+    """probe_window reaches the library with Go's meaning: None (absent)
+    is the recommended 5, 0 no limit; at seed 4 the portfolio's
+    fixed-point probe (the origin) comes at the seventh BO step without a
+    limit, so the default window leaves it out; a negative window or one
+    above the library's cap is InvalidInput."""
     def points(**kw):
         return portfolio_points(12, **kw)
 
-    default, free = points(), points(probe_window=-1)
+    default, free = points(), points(probe_window=0)
     assert np.array_equal(default, points(probe_window=5))
-    assert np.array_equal(default, points(probe_window=0))
     assert np.abs(free[9]).max() < 1e-9 and np.abs(default[9]).max() > 1e-3
     assert np.array_equal(free[:9], default[:9])
-    with pytest.raises(symbo.InvalidInput, match="probe window"):
-        symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", probe_window=1 << 40)
+    for w in (-1, 1 << 40):
+        with pytest.raises(symbo.InvalidInput, match="probe_window"):
+            symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", probe_window=w)
 
 
 def test_optimizer_no_repeats():

@@ -323,10 +323,11 @@ type SuggestSettings struct {
 	// CandidateFit is bo.Config.CandidateFit: "anchored" (or empty,
 	// bo.Recommended's) or "own".
 	CandidateFit string `json:"candidate_fit,omitempty"`
-	// ProbeWindow is bo.Config.ProbeWindow, the BO steps in which the
-	// default kernel's fixed-point probe may fire: 0 means
-	// bo.Recommended's (bo.DefaultProbeWindow), negative no limit.
-	ProbeWindow int `json:"probe_window,omitempty"`
+	// ProbeWindow is bo.DecideOptions.ProbeWindow, the BO steps in which
+	// a portfolio's fixed-point probe may fire: absent (nil) means
+	// bo.Recommended's (bo.DefaultProbeWindow), 0 no limit (as in bo and
+	// perf), negative is ErrInvalid.
+	ProbeWindow *int `json:"probe_window,omitempty"`
 	// AllowRepeats turns off bo.Config.ExcludeObserved, which the front
 	// ends set (bo.Recommended's): false (absent) means no BO step
 	// proposes a point within the exclusion radius of an observed point's
@@ -437,11 +438,11 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 			return nil, err
 		}
 	}
-	switch w := s.ProbeWindow; {
-	case w > 0:
-		dec.ProbeWindow = w
-	case w < 0:
-		dec.ProbeWindow = 0 // no limit
+	if w := s.ProbeWindow; w != nil {
+		if *w < 0 || *w > bo.MaxEvaluations {
+			return nil, invalid("probe_window must lie in [0, %d] (0: no limit), got %d", bo.MaxEvaluations, *w)
+		}
+		dec.ProbeWindow = *w
 	}
 	cfg.Kernel = cfg.Kernel.With(dec)
 	if s.AllowRepeats {

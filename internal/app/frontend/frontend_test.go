@@ -434,12 +434,12 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
-// TestSuggestProbeWindow: "probe_window" sets bo.DecideOptions.ProbeWindow —
-// absent or 0 DefaultProbeWindow (5), a positive value itself, a
-// negative one no limit (0) — and one above bo.MaxEvaluations is bad
-// input.
+// TestSuggestProbeWindow: "probe_window" sets the kernel's
+// DecideOptions.ProbeWindow with bo's meaning — absent
+// bo.DefaultProbeWindow (5), 0 no limit, a positive value itself — and a
+// negative one or one above bo.MaxEvaluations is bad input.
 func TestSuggestProbeWindow(t *testing.T) {
-	for in, want := range map[string]int{"": 5, "0": 5, "3": 3, "-1": 0} {
+	for in, want := range map[string]int{"": 5, "0": 0, "3": 3} {
 		var st SuggestSettings
 		data := `{"problem": "Ackley2d"}`
 		if in != "" {
@@ -456,9 +456,11 @@ func TestSuggestProbeWindow(t *testing.T) {
 			t.Errorf("%q: ProbeWindow %d, want %d", in, got, want)
 		}
 	}
-	st := SuggestSettings{Problem: "Ackley2d", ProbeWindow: bo.MaxEvaluations + 1}
-	if _, err := st.Optimizer(nil, 0); err == nil || errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), "probe window") {
-		t.Errorf("probe_window above MaxEvaluations: %v", err)
+	for _, w := range []int{-1, bo.MaxEvaluations + 1} {
+		st := SuggestSettings{Problem: "Ackley2d", ProbeWindow: &w}
+		if _, err := st.Optimizer(nil, 0); err == nil || errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), "probe_window") {
+			t.Errorf("probe_window %d: %v", w, err)
+		}
 	}
 }
 
