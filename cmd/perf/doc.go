@@ -57,6 +57,11 @@
 // the same directory or checkpoint — a second --resume, a --force over a
 // table still running — exits 2 naming it (TestOneRunPerOut).
 //
+// A test hook, for tests only: with PERF_TEST_HOLD_AFTER=N a journaled
+// command stops after its N-th journal record, says "perf: holding after
+// N records" on stderr and waits for a signal, so that the interrupt and
+// kill tests act at a known point instead of racing a timer.
+//
 // # Errors
 //
 // Exit status 0 on success; 2 on bad input (flags, names, values, point

@@ -52,6 +52,55 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
+// heldCmd is a perf process started with the test hook holdEnv: it stops
+// after its n-th journal record and waits for a signal. startHeld returns
+// once it holds (the event its stderr announces), so a test interrupts or
+// kills it at a known point instead of racing a timer; the 5-minute
+// limit only fails a hung start.
+type heldCmd struct {
+	*exec.Cmd
+	stderr *lockedBuffer
+	done   chan error // the process's exit, once
+}
+
+func startHeld(t *testing.T, c *exec.Cmd, n int) *heldCmd {
+	t.Helper()
+	c.Env = append(c.Env, fmt.Sprintf("%s=%d", holdEnv, n))
+	h := &heldCmd{Cmd: c, stderr: &lockedBuffer{}, done: make(chan error, 1)}
+	pr, pw := io.Pipe()
+	c.Stderr = pw
+	held := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(pr)
+		once := false
+		for sc.Scan() {
+			h.stderr.Write(append(sc.Bytes(), '\n'))
+			if !once && strings.HasPrefix(sc.Text(), "perf: holding after ") {
+				once = true
+				close(held)
+			}
+		}
+		io.Copy(io.Discard, pr)
+	}()
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { err := c.Wait(); pw.Close(); h.done <- err }()
+	select {
+	case <-held:
+	case err := <-h.done:
+		h.done <- err
+		t.Fatalf("exited (%v) before holding after %d records: %s", err, n, h.stderr.String())
+	case <-time.After(5 * time.Minute):
+		c.Process.Kill()
+		t.Fatalf("no hold after %d records in 5 minutes: %s", n, h.stderr.String())
+	}
+	return h
+}
+
+// wait returns the process's exit error.
+func (h *heldCmd) wait() error { return <-h.done }
+
 func (l *lockedBuffer) Len() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -184,53 +233,35 @@ func TestBOKillResume(t *testing.T) {
 		return strings.Count(string(b), "\n") - 1
 	}
 	for _, after := range []int{1, 4, 8, 11} {
-		resumed := false
-		for try := 0; try < 3 && !resumed; try++ {
-			jp := fmt.Sprintf("run%d-%d.journal", after, try)
-			out := fmt.Sprintf("run%d-%d.json", after, try)
-			c := perfCmd(dir, append(args, "--json", out, "--checkpoint", jp)...)
-			var progress lockedBuffer
-			c.Stderr = &progress
-			if err := c.Start(); err != nil {
-				t.Fatal(err)
-			}
-			line := fmt.Sprintf(": evaluation %d/%d", after, total)
-			deadline := time.Now().Add(30 * time.Second)
-			for time.Now().Before(deadline) && !strings.Contains(progress.String(), line) {
-				time.Sleep(time.Millisecond)
-			}
-			c.Process.Kill()
-			c.Wait()
-			n := kept(jp)
-			if n < 1 || n >= total {
-				t.Logf("kill after evaluation %d, try %d: %d of %d evaluations journaled, not a partial run", after, try, n, total)
-				continue
-			}
-			resumed = true
-			t.Logf("kill after evaluation %d, try %d: resuming after %d of %d evaluations", after, try, n, total)
-			r := perfCmd(dir, "bo", "--resume", jp)
-			var stderr bytes.Buffer
-			r.Stderr = &stderr
-			got, err := r.Output()
-			if err != nil {
-				t.Fatalf("kill after evaluation %d: resume: %v: %s", after, err, stderr.String())
-			}
-			if note := fmt.Sprintf("resuming after %d of %d evaluations", n, total); !strings.Contains(stderr.String(), note) {
-				t.Errorf("kill after evaluation %d: resume's stderr lacks %q:\n%s", after, note, stderr.String())
-			}
-			if timeLine.ReplaceAllString(string(got), "") != timeLine.ReplaceAllString(string(refOut), "") {
-				t.Errorf("kill after evaluation %d: stdout differs:\n%s\nwant\n%s", after, got, refOut)
-			}
-			data, err := os.ReadFile(filepath.Join(dir, out))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if stripTimingsJSON(t, data) != want {
-				t.Errorf("kill after evaluation %d: trace differs from the uninterrupted run", after)
-			}
+		jp := fmt.Sprintf("run%d.journal", after)
+		out := fmt.Sprintf("run%d.json", after)
+		// The journal holds the header and the first after evaluations
+		// when the process is killed.
+		h := startHeld(t, perfCmd(dir, append(args, "--json", out, "--checkpoint", jp)...), after)
+		h.Process.Kill()
+		h.wait()
+		if n := kept(jp); n != after {
+			t.Fatalf("killed holding after evaluation %d: %d evaluations journaled", after, n)
 		}
-		if !resumed {
-			t.Errorf("kill after evaluation %d: no try left a partial journal to resume", after)
+		r := perfCmd(dir, "bo", "--resume", jp)
+		var stderr bytes.Buffer
+		r.Stderr = &stderr
+		got, err := r.Output()
+		if err != nil {
+			t.Fatalf("kill after evaluation %d: resume: %v: %s", after, err, stderr.String())
+		}
+		if note := fmt.Sprintf("resuming after %d of %d evaluations", after, total); !strings.Contains(stderr.String(), note) {
+			t.Errorf("kill after evaluation %d: resume's stderr lacks %q:\n%s", after, note, stderr.String())
+		}
+		if timeLine.ReplaceAllString(string(got), "") != timeLine.ReplaceAllString(string(refOut), "") {
+			t.Errorf("kill after evaluation %d: stdout differs:\n%s\nwant\n%s", after, got, refOut)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stripTimingsJSON(t, data) != want {
+			t.Errorf("kill after evaluation %d: trace differs from the uninterrupted run", after)
 		}
 	}
 }
@@ -312,26 +343,12 @@ func TestOutDirStaleTemporaries(t *testing.T) {
 // the resume command on stderr; resuming finishes the run.
 func TestInterruptPrintsResume(t *testing.T) {
 	dir := t.TempDir()
-	// The signal must land before the run ends: 80 iterations (about
-	// 1.6 s here) leave more than a second after "evaluation 7/" appears,
-	// where 40 (0.5 s in all) could let a loaded machine finish first.
-	// The race detector's tenfold slowdown gives 40 the same margin.
-	iters := "80"
-	if raceEnabled {
-		iters = "40"
-	}
-	c := perfCmd(dir, "bo", "--problem", "Rastrigin5d", "--kernel", "plus", "--iters", iters, "--checkpoint", "r.journal")
-	var stderr lockedBuffer
-	c.Stderr = &stderr
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) && !strings.Contains(stderr.String(), "evaluation 7/") {
-		time.Sleep(10 * time.Millisecond)
-	}
-	c.Process.Signal(syscall.SIGINT)
-	err := c.Wait()
+	// The run holds after its seventh evaluation (the test hook) until the
+	// signal lands.
+	h := startHeld(t, perfCmd(dir, "bo", "--problem", "Rastrigin5d", "--kernel", "plus", "--iters", "10", "--checkpoint", "r.journal"), 7)
+	h.Process.Signal(syscall.SIGINT)
+	err := h.wait()
+	stderr := h.stderr
 	ee, ok := err.(*exec.ExitError)
 	if !ok || ee.ExitCode() != exitInterrupted {
 		t.Fatalf("exit %v, stderr %s", err, stderr.String())
@@ -353,30 +370,15 @@ func TestInterruptPrintsResume(t *testing.T) {
 // to the same table.md and results.json (timings aside).
 func TestTableKillResume(t *testing.T) {
 	dir := t.TempDir()
-	// The kill must land before the table ends: with 40 iterations it
-	// takes about 2 s here, more than a second after "3/12 runs", where 3
-	// (0.1 s in all) could let a loaded machine finish first. Under the
-	// race detector 3 iterations take about as long as 40 without it.
-	iters := "40"
-	if raceEnabled {
-		iters = "3"
-	}
-	args := []string{"table", "--seeds", "3", "--iters", iters, "--init", "3", "--problems", "Ackley2d,Radial2d", "--kernels", "base,plus", "--workers", "1"}
+	// The table holds after its third journaled run (the test hook) until
+	// it is killed.
+	args := []string{"table", "--seeds", "3", "--iters", "5", "--init", "3", "--problems", "Ackley2d,Radial2d", "--kernels", "base,plus", "--workers", "1"}
 	if out, err := perfCmd(dir, append(args, "--out", "ref")...).CombinedOutput(); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	c := perfCmd(dir, append(args, "--out", "cut")...)
-	var stderr lockedBuffer
-	c.Stderr = &stderr
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) && !regexp.MustCompile(`: [3-9]/12 runs`).MatchString(stderr.String()) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	c.Process.Kill()
-	c.Wait()
+	h := startHeld(t, perfCmd(dir, append(args, "--out", "cut")...), 3)
+	h.Process.Kill()
+	h.wait()
 	if _, err := os.Stat(filepath.Join(dir, "cut", "table.md")); err == nil {
 		t.Fatal("the killed table finished before the kill")
 	}

@@ -10,7 +10,9 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/symbo/symbo/internal/app/experiments"
@@ -134,7 +136,13 @@ func runPlan[T, Res any](r *runner, plan experiments.Plan[T, Res], workers int, 
 	bar := newProgressBar(r.stderr, r.cmd)
 	o := experiments.ExecOptions[T]{Workers: workers, Context: ctx, Progress: bar.update, Done: done}
 	if r.w != nil {
-		o.OnRun = func(i int, v T) error { return r.w.Append(planRecord[T]{Index: i, Trace: v}) }
+		hold := newHold(r.stderr)
+		o.OnRun = func(i int, v T) error {
+			if err := r.w.Append(planRecord[T]{Index: i, Trace: v}); err != nil {
+				return err
+			}
+			return hold.after(ctx)
+		}
 	}
 	res, err := plan.Execute(o)
 	bar.finish()
@@ -157,6 +165,7 @@ func (r *runner) stream(label string, total, kept int, work func(ctx context.Con
 		prog.printf("resuming after %d of %d %ss from %s", kept, total, r.unit, r.path)
 	}
 	n := kept
+	hold := newHold(r.stderr)
 	err := work(ctx, func(unit any) error {
 		if r.w != nil {
 			if err := r.w.Append(unit); err != nil {
@@ -165,6 +174,9 @@ func (r *runner) stream(label string, total, kept int, work func(ctx context.Con
 		}
 		n++
 		prog.printf("%s %d/%d", r.unit, n, total)
+		if r.w != nil {
+			return hold.after(ctx)
+		}
 		return nil
 	})
 	prog.finish()
@@ -245,4 +257,45 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// holdEnv is a test hook: with PERF_TEST_HOLD_AFTER=N, a journaled
+// command stops after its N-th journal record of this process is
+// written, says so on stderr ("perf: holding after N records") and waits
+// for a signal, so that a test can interrupt or kill it at a known point
+// instead of racing a timer. Unset (always, outside tests), nothing
+// waits.
+const holdEnv = "PERF_TEST_HOLD_AFTER"
+
+// hold counts journal records and waits after the N-th (holdEnv).
+type hold struct {
+	n      int64 // 0: never
+	stderr io.Writer
+	mu     sync.Mutex
+	count  int64
+}
+
+func newHold(stderr io.Writer) *hold {
+	n, _ := strconv.ParseInt(os.Getenv(holdEnv), 10, 64)
+	return &hold{n: max(n, 0), stderr: stderr}
+}
+
+// after counts one record; at and after the N-th it waits for ctx (a
+// signal) and returns its error.
+func (h *hold) after(ctx context.Context) error {
+	if h.n == 0 {
+		return nil
+	}
+	h.mu.Lock()
+	h.count++
+	c := h.count
+	h.mu.Unlock()
+	if c < h.n {
+		return nil
+	}
+	if c == h.n {
+		fmt.Fprintf(h.stderr, "\nperf: holding after %d records (%s)\n", c, holdEnv)
+	}
+	<-ctx.Done()
+	return ctx.Err()
 }
