@@ -160,10 +160,10 @@ func TestParseAuto(t *testing.T) {
 		t.Error("auto without a group parsed")
 	}
 	p := must(ParseKernel("portfolio:base+plus", g, kernel.RBF))
-	if p.Name() != "portfolio:base+plus" || !p.portfolio || len(p.arms) != 2 || p.arms[1].Name() != NamePlus || p.odds != AutoOdds {
-		t.Errorf("portfolio:base+plus: %q, %d candidates, portfolio %v", p.Name(), len(p.arms), p.portfolio)
+	if p.Name() != "portfolio:base+plus" || !isPortfolio(p) || len(p.arms) != 2 || p.arms[1].Name() != NamePlus || p.odds != AutoOdds {
+		t.Errorf("portfolio:base+plus: %q, %d candidates, portfolio %v", p.Name(), len(p.arms), isPortfolio(p))
 	}
-	if p := must(ParseKernel("Portfolio:nystrom+avg+plus", g, kernel.RBF)); p.Name() != NamePortfolio || !p.portfolio {
+	if p := must(ParseKernel("Portfolio:nystrom+avg+plus", g, kernel.RBF)); p.Name() != NamePortfolio || !isPortfolio(p) {
 		t.Errorf("portfolio's own candidates name themselves %q", p.Name())
 	}
 	for _, bad := range []string{"portfolio:plus", "portfolio:plus+plus", "portfolio:portfolio+plus", "portfolio:auto+plus", "auto:portfolio+plus", "portfolio:foo+plus", "portfolio:"} {
@@ -192,8 +192,8 @@ func TestParseAuto(t *testing.T) {
 		for _, a := range k.arms {
 			arms = append(arms, a.Name())
 		}
-		if k.Name() != c.name || !slices.Equal(arms, c.arms) || k.favoured != c.favoured || k.portfolio != c.portf || k.odds != AutoOdds {
-			t.Errorf("%q: %q over %v, %d favoured, portfolio %v, odds %v", c.in, k.Name(), arms, k.favoured, k.portfolio, k.odds)
+		if k.Name() != c.name || !slices.Equal(arms, c.arms) || k.favoured != c.favoured || isPortfolio(k) != c.portf || k.odds != AutoOdds {
+			t.Errorf("%q: %q over %v, %d favoured, portfolio %v, odds %v", c.in, k.Name(), arms, k.favoured, isPortfolio(k), k.odds)
 		}
 		if r := must(ParseKernel(k.Name(), g, kernel.RBF)); r.Name() != k.Name() || r.favoured != k.favoured {
 			t.Errorf("%q does not parse back to itself: %q, %d favoured", k.Name(), r.Name(), r.favoured)

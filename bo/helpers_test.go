@@ -43,3 +43,9 @@ func objectiveOf(p *problem.Problem, x []float64) (float64, error) {
 	}
 	return -v, err
 }
+
+// isPortfolio reports whether k proposes as a portfolio.
+func isPortfolio(k Kernel) bool {
+	_, ok := k.proposer().(portfolioProposer)
+	return ok
+}

@@ -44,8 +44,9 @@ type Kernel struct {
 	arms     []Kernel
 	odds     float64
 	favoured int
-	// portfolio: every arm proposes, the evidence's model picks (Portfolio).
-	portfolio bool
+	// prop turns the fitted model(s) into the next point (nil: maximizer,
+	// one model's acquisition; Portfolio: portfolioProposer).
+	prop proposer
 	// leftOut: the candidates named but left out as too costly over the
 	// group, each with its reason (afford.go).
 	leftOut []string
@@ -417,7 +418,7 @@ func (k Kernel) isFavoured(i int) bool { return i >= len(k.arms)-k.favoured }
 // large group where k_avg would be enumerated).
 func Portfolio(g orbit.Group, shape kernel.Shape) Kernel {
 	k := Auto(g, shape)
-	k.name, k.portfolio = NamePortfolio, true
+	k.name, k.prop = NamePortfolio, portfolioProposer{}
 	return k
 }
 
@@ -444,7 +445,7 @@ func asPortfolio(k Kernel, err error) (Kernel, error) {
 	if err != nil {
 		return Kernel{}, err
 	}
-	k.name, k.portfolio = NamePortfolio+strings.TrimPrefix(k.name, NameAuto), true
+	k.name, k.prop = NamePortfolio+strings.TrimPrefix(k.name, NameAuto), portfolioProposer{}
 	return k, nil
 }
 
@@ -589,4 +590,39 @@ func (k Kernel) orDefault() Kernel {
 		return Base(kernel.RBF)
 	}
 	return k
+}
+
+// A proposer turns an Optimizer's fitted model(s) into the next point at
+// a BO step (n observations, pending and failed points), filling info
+// with the winner's diagnostics. Single kernels and auto (one model per
+// fit) are a maximizer; Portfolio (every candidate proposes, the model
+// the evidence picks chooses) is a portfolioProposer. A new way to
+// decide among candidates is a new proposer, not a flag other kernels
+// check.
+type proposer interface {
+	propose(o *Optimizer, a *acqFunc, n int, info *Diagnostics) ([]float64, error)
+}
+
+// maximizer proposes the maximizer of the current model's acquisition a
+// (maximizeAcq), starting also from the best observed point.
+type maximizer struct{}
+
+func (maximizer) propose(o *Optimizer, a *acqFunc, n int, info *Diagnostics) ([]float64, error) {
+	return o.maximizeAcq(a, n, o.xs[o.bestIndex()], info)
+}
+
+// portfolioProposer lets every candidate propose and the evidence's model
+// choose (Optimizer.portfolio); a is the current model's, unused.
+type portfolioProposer struct{}
+
+func (portfolioProposer) propose(o *Optimizer, _ *acqFunc, n int, info *Diagnostics) ([]float64, error) {
+	return o.portfolio(n, info)
+}
+
+// proposer returns k's proposer: maximizer unless k is a portfolio.
+func (k Kernel) proposer() proposer {
+	if k.prop == nil {
+		return maximizer{}
+	}
+	return k.prop
 }

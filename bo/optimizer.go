@@ -922,13 +922,7 @@ func (o *Optimizer) acquire() ([]float64, error) {
 	if _, ok := a.acq.(BetaUser); !ok {
 		info.Beta = math.NaN()
 	}
-	var x []float64
-	var err error
-	if o.cfg.Kernel.portfolio {
-		x, err = o.portfolio(n+k, &info)
-	} else {
-		x, err = o.maximizeAcq(a, n+k, o.xs[o.bestIndex()], &info)
-	}
+	x, err := o.cfg.Kernel.proposer().propose(o, a, n+k, &info)
 	if err != nil {
 		return nil, err
 	}
