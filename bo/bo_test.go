@@ -743,16 +743,8 @@ func TestRebuildFromHistory(t *testing.T) {
 				}
 			}
 			for i, h := range hist {
-				raw, err := json.Marshal(h)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var back History
-				if err := json.Unmarshal(raw, &back); err != nil {
-					t.Fatal(err)
-				}
 				r := must(New(lo, hi, cfg, 9))
-				if err := r.Restore(back); err != nil {
+				if err := r.Restore(jsonRoundTrip(t, h)); err != nil {
 					t.Fatalf("%s %s: restore %d: %v", pn, k, i, err)
 				}
 				if x := must(r.Ask()); !check.SameBits(x, next[i]) {

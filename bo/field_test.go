@@ -1,7 +1,6 @@
 package bo
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -167,11 +166,8 @@ func TestFailHistory(t *testing.T) {
 	if len(h.Failed) != wantFailed || wantFailed < 1 || len(h.Pending) != 1 || h.Version != HistoryVersion {
 		t.Fatalf("history: %d failed, %d pending, version %d", len(h.Failed), len(h.Pending), h.Version)
 	}
-	raw := must(json.Marshal(h))
-	var back History
-	must(0, json.Unmarshal(raw, &back))
 	r := must(New(lo, hi, cfg, 5))
-	must(0, r.Restore(back))
+	must(0, r.Restore(jsonRoundTrip(t, h)))
 	if a, b := must(o.Ask()), must(r.Ask()); !check.SameBits(a, b) {
 		t.Errorf("restored with failed points proposes %v, the original %v", b, a)
 	}

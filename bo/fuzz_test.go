@@ -1,7 +1,6 @@
 package bo
 
 import (
-	"encoding/json"
 	"math"
 	"reflect"
 	"slices"
@@ -131,14 +130,7 @@ func FuzzOptimizerOps(f *testing.F) {
 				o.Cancel(point(&i))
 			case opHistory:
 				h := o.History()
-				raw, err := json.Marshal(h)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var back History
-				if err := json.Unmarshal(raw, &back); err != nil {
-					t.Fatal(err)
-				}
+				back := jsonRoundTrip(t, h)
 				r, _ := New(lo, hi, cfg, 1)
 				if err := r.Restore(back); err != nil {
 					t.Fatalf("restore of its own history: %v", err)

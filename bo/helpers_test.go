@@ -2,6 +2,8 @@ package bo
 
 import (
 	"context"
+	"encoding/json"
+	"testing"
 
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/kernel"
@@ -48,4 +50,19 @@ func objectiveOf(p *problem.Problem, x []float64) (float64, error) {
 func isPortfolio(k Kernel) bool {
 	_, ok := k.proposer().(portfolioProposer)
 	return ok
+}
+
+// jsonRoundTrip returns h written as JSON and read back, as a History
+// saved to a file and restored is.
+func jsonRoundTrip(t testing.TB, h History) History {
+	t.Helper()
+	raw, err := json.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back History
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	return back
 }

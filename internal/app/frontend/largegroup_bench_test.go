@@ -42,23 +42,8 @@ func BenchmarkLargeGroupStep(b *testing.B) {
 				spent := make([]time.Duration, len(kernels))
 				for b.Loop() {
 					for i, k := range kernels {
-						b.StopTimer()
 						s := SuggestSettings{Group: Group{Group: c.group, D: c.d, Box: [][]float64{{-1}, {1}}}, Base: c.base, Kernel: k}
-						o, err := s.Optimizer(nil, 0)
-						if err != nil {
-							b.Fatal(err)
-						}
-						for j, x := range xs {
-							if err := o.Tell(x, ys[j]); err != nil {
-								b.Fatal(err)
-							}
-						}
-						b.StartTimer()
-						t0 := time.Now()
-						if _, err := o.Ask(); err != nil {
-							b.Fatal(fmt.Errorf("%s: %w", k, err))
-						}
-						spent[i] += time.Since(t0)
+						spent[i] += timedAsk(b, k, s, xs, ys)
 					}
 				}
 				b.ReportMetric(spent[0].Seconds()*1e3/float64(b.N), "plus-ms")

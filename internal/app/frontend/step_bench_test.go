@@ -92,22 +92,7 @@ func stepRatios(b *testing.B, name string, xs [][]float64, ys []float64) {
 	spent := make([]time.Duration, len(stepKernels))
 	for b.Loop() {
 		for i, k := range stepKernels {
-			b.StopTimer()
-			o, err := SuggestSettings{Problem: name, Kernel: k.kernel, CandidateFit: k.candidateFit}.Optimizer(nil, 0)
-			if err != nil {
-				b.Fatal(err)
-			}
-			for j, x := range xs {
-				if err := o.Tell(x, ys[j]); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.StartTimer()
-			t0 := time.Now()
-			if _, err := o.Ask(); err != nil {
-				b.Fatal(fmt.Errorf("%s: %w", k.label, err))
-			}
-			spent[i] += time.Since(t0)
+			spent[i] += timedAsk(b, k.label, SuggestSettings{Problem: name, Kernel: k.kernel, CandidateFit: k.candidateFit}, xs, ys)
 		}
 	}
 	for i, k := range stepKernels {
@@ -116,4 +101,26 @@ func stepRatios(b *testing.B, name string, xs [][]float64, ys []float64) {
 			b.ReportMetric(float64(spent[i])/float64(spent[0]), k.label+"/plus")
 		}
 	}
+}
+
+// timedAsk builds the optimizer of s and tells it xs, ys with b's timer
+// stopped, and returns the time of its next Ask (timed, within b's
+// timer): one step of a benchmark that compares kernels' steps in turn.
+func timedAsk(b *testing.B, label string, s SuggestSettings, xs [][]float64, ys []float64) time.Duration {
+	b.StopTimer()
+	o, err := s.Optimizer(nil, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for j, x := range xs {
+		if err := o.Tell(x, ys[j]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StartTimer()
+	t0 := time.Now()
+	if _, err := o.Ask(); err != nil {
+		b.Fatal(fmt.Errorf("%s: %w", label, err))
+	}
+	return time.Since(t0)
 }
