@@ -547,7 +547,7 @@ func (b *landmarkBound) lowRankSpectrumTo(dst *lowRankSpec, y []float64, l float
 // (vectors true, once a fit) projects on EigenSym's eigenvectors, as
 // before EigenSymProject existed: the same quantities to rounding, kept
 // so that the committed studies fitted on a subset (docs/results/
-// landmarks-every: base and avg, 50 seeds) still reproduce bit for bit.
+// landmarks-every) still reproduce bit for bit.
 func (b *landmarkBound) spectrumOf(sc *lmScratch, dst *lowRankSpec, fc *lmFactors, vectors bool) error {
 	k, r := fc.k, fc.r
 	be := b.be
