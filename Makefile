@@ -153,7 +153,7 @@ bench-gate:
 	scripts/bench-gate.sh
 
 ## results: regenerate every docs/results directory from the committed
-## code (scripts/results.sh; about 55 minutes on 2 cores).
+## code (scripts/results.sh; a few hours on 2 cores).
 results:
 	scripts/results.sh
 

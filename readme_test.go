@@ -141,6 +141,14 @@ func TestReadmeGo(t *testing.T) {
 func TestReadmeLinks(t *testing.T) { checkLinks(t, "README.md") }
 func TestGuideLinks(t *testing.T)  { checkLinks(t, "docs/guide.md") }
 
+// TestDocsLinks: the same for the other docs a reader reaches from the
+// README: the design, the performance record and the results summary.
+func TestDocsLinks(t *testing.T) {
+	for _, p := range []string{"docs/design.md", "docs/performance.md", "docs/results/README.md", "docs/results/paper.md"} {
+		checkLinks(t, p)
+	}
+}
+
 func checkLinks(t *testing.T, path string) {
 	s := readDoc(t, path)
 	if strings.Contains(s, "../shared") {

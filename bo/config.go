@@ -114,9 +114,9 @@ func ParseLiar(s string) (Liar, error) {
 // SymboSampler): the probe may fire in the first five BO steps only. Its
 // bet is the prior's — avg's prior variance peaks on Fix(G), so avg
 // proposes there first — and a proposal of avg's on Fix(G) that comes
-// later is avg's posterior, not that bet. Where probes fired and what
-// they cost is measured in docs/results/soft/README.md ("The probe
-// window"). Five is the default initial design's size.
+// later is avg's posterior, not that bet. Five is the default initial
+// design's size (measured: docs/results/soft/README.md, "The probe
+// window").
 const DefaultProbeWindow = 5
 
 // DefaultExcludeObserved is Config.ExcludeObserved of the front ends

@@ -6,7 +6,9 @@
 // live in the subpackage bo/problem.
 //
 //	g, _ := orbit.Hyperoctahedral(5)
-//	opt, err := bo.New(lo, hi, bo.Config{Kernel: bo.Plus(g, kernel.Matern52), Minimize: true}, seed)
+//	cfg, err := bo.Recommended(g, kernel.Matern52)
+//	cfg.Minimize = true
+//	opt, err := bo.New(lo, hi, cfg, seed)
 //	for range budget {
 //		x, err := opt.Ask()
 //		err = opt.Tell(x, blackBox(x))
@@ -15,48 +17,52 @@
 //
 // # Kernels
 //
-// Base is k_b; Nystrom is k_b Nyström-extended from the observed points
-// (k_plus over the trivial group: the Nyström half of k_plus without its
-// invariance); Avg is k_avg; AvgNorm the normalized average; Plus is k_plus
-// with the observed points as its design set; every built-in kernel is
-// exact up to Config.Landmarks observations and uses landmarks beyond
-// (below); Max is k_max used directly as
-// the covariance, accepted only where it is provably PSD: groups with a
-// canonical map φ (orbit.Canonicalizer: sign flips |x|, permutations
-// sort(x), signed permutations sort(|x|), planar rotations ‖x‖, the trivial
-// group), where k_max(x, y) = k_b(φ(x), φ(y)) for every isotropic
-// non-increasing base kernel (the paper's Proposition 1); elsewhere New
-// fails with ErrMaxNotPSD. Custom wraps any gp.Family (gp.FamilyOf turns
-// a kernel.Kernel constructor into one), so a caller can bring a
-// covariance of its own without changing symbo; its kernels need no
-// gradient (the ascent then differentiates them numerically), and the
-// group declared with it defines the orbits pending points exclude.
-// Soft is (1 − SoftShare)·k_plus + SoftShare·k_nystrom (SoftShare = 0.2)
-// on the observed points at one lengthscale, an invariant function plus a
-// smaller non-invariant one, so the data can overrule a wrong group; it
-// is not invariant, and it is exact at every n (Config.Landmarks does not
-// apply); over a group with a canonical map both parts predict in
-// canonical coordinates, as Max and Plus do. Auto fits each of its candidates (nystrom, avg, plus, or those AutoOf
-// names) at every step and predicts with the one of highest log marginal
-// likelihood, the last favoured by the log prior odds AutoOdds (or each
-// candidate AutoFavouring names after the others); a step
-// costs the sum of the candidates' fits plus one acquisition, and the
-// choice is a function of the observations like the rest of the step.
-// Portfolio fits the same candidates, lets each propose its acquisition
-// maximizer and returns the proposal with the highest posterior mean
-// under Auto's choice, except for one fixed-point probe (avg's proposal
-// on the group's fixed-point set, evaluated once while no point there is
-// observed, and with DecideOptions.ProbeWindow only in the first BO steps):
-// Auto's fits plus one acquisition per candidate. The front ends' default
-// is PortfolioFavouring(g, shape, [nystrom, avg], [soft, plus]) with
-// CandidateFitAnchored and ProbeWindow DefaultProbeWindow; Soft,
-// as a candidate, sits out the steps above Config.Landmarks observations.
-// With more than one worker the candidates' fits run concurrently (the
-// same bits). DecideOptions.CandidateFit = CandidateFitAnchored fits the last
-// candidate (plus) first and the others only around its lengthscale
-// (gp.FitOptions.Around): about half of their likelihood evaluations
-// (measured in docs/results/soft/README.md, "Cost"); CandidateFitOwn,
-// each its own search, is the default.
+//   - Base is k_b. Avg is k_avg; AvgNorm the normalized average.
+//   - Nystrom is k_b Nyström-extended from the observed points: k_plus
+//     over the trivial group, the Nyström half of k_plus without its
+//     invariance.
+//   - Plus is k_plus with the observed points as its design set.
+//   - Max is k_max used directly as the covariance. It is accepted only
+//     where it is provably PSD: groups with a canonical map φ
+//     (orbit.Canonicalizer: sign flips |x|, permutations sort(x), signed
+//     permutations sort(|x|), planar rotations ‖x‖, the trivial group),
+//     where k_max(x, y) = k_b(φ(x), φ(y)) for every isotropic
+//     non-increasing base kernel (the paper's Proposition 1). Elsewhere
+//     New fails with ErrMaxNotPSD.
+//   - Custom wraps any gp.Family (gp.FamilyOf turns a kernel.Kernel
+//     constructor into one): a covariance of the caller's own. Its kernels
+//     need no gradient (the ascent then differentiates them numerically),
+//     and the group declared with it defines the orbits excluded.
+//   - Soft is (1 − SoftShare)·k_plus + SoftShare·k_nystrom on the observed
+//     points at one lengthscale: an invariant function plus a smaller
+//     non-invariant one, so the data can overrule a wrong group. It is not
+//     invariant, and it is exact at every n (Config.Landmarks does not
+//     apply).
+//   - Auto fits each of its candidates (nystrom, avg, plus, or those
+//     AutoOf names) at every step and predicts with the one of highest log
+//     marginal likelihood, the last favoured by the log prior odds AutoOdds
+//     (or each candidate AutoFavouring names after the others). A step
+//     costs the sum of the candidates' fits plus one acquisition.
+//   - Portfolio fits the same candidates, lets each propose its
+//     acquisition maximizer and returns the proposal with the highest
+//     posterior mean under Auto's choice. The exception is one fixed-point
+//     probe: avg's proposal on the group's fixed-point set, evaluated once
+//     while no point there is observed (with DecideOptions.ProbeWindow,
+//     only in the first BO steps). A step costs Auto's fits plus one
+//     acquisition per candidate. DecideOptions.CandidateFit =
+//     CandidateFitAnchored fits the last candidate (plus) first and the
+//     others only around its lengthscale (gp.FitOptions.Around), with
+//     about half their likelihood evaluations; CandidateFitOwn, each its
+//     own search, is the zero value. Soft, as a candidate, sits out the
+//     steps above Config.Landmarks observations. With more than one worker
+//     the candidates' fits run concurrently (the same bits).
+//
+// Every built-in kernel but Soft is exact up to Config.Landmarks
+// observations and uses landmarks beyond (below). Over a group with a
+// canonical map, Max, Plus and Soft predict in canonical coordinates.
+// Recommended's kernel is RecommendedKernel: PortfolioFavouring(g, shape,
+// [nystrom, avg], [soft, plus]) with CandidateFitAnchored and
+// DefaultProbeWindow.
 //
 // At every acquisition step the signal variance, lengthscale and noise are
 // fitted by gp.Fit to all observations (Config.FitMode: each kernel on its
@@ -65,7 +71,7 @@
 // classic priors; Config.Mean: the sample mean of the observations as the
 // prior mean, the default and the paper's protocol, or a constant fitted
 // by maximum likelihood as BoTorch's SingleTaskGP fits its ConstantMean,
-// gp.MeanConstant; docs/results/baseline.md measures both). For Max and Plus over a group with a canonical map, the
+// gp.MeanConstant). For Max and Plus over a group with a canonical map, the
 // fitted posterior is rebuilt on φ(X) (the base kernel for Max, k_plus
 // over the trivial group for Plus): the same posterior, predicted with one
 // base-kernel evaluation per observation instead of an orbit enumeration,
@@ -100,8 +106,7 @@
 // by building its family through famEnv.landmarked, as long as its kernel
 // does not depend on the observations. Negative Landmarks keeps every GP
 // exact. Custom kernels are never capped (their family's kernel may depend
-// on the observations), nor is Soft (no landmark form yet). Why 256, step times and how the regret compares
-// with the exact GP's: docs/performance.md and docs/results/landmarks.
+// on the observations), nor is Soft (no landmark form yet).
 //
 // # Acquisition
 //
@@ -135,19 +140,12 @@
 // constant liar (Ginsbourger, Le Riche and Carraro, 2010): each is told,
 // for the acquisition only, the mean of the values observed so far
 // ("CL-mean"), and the GP's hyperparameters stay those fitted to the real
-// observations. We chose it over the kriging believer (which tells the
-// posterior mean, so a point whose mean is high keeps attracting the
-// batch), local penalization (which needs a Lipschitz constant of f,
-// awkward on the quotient space of an invariant kernel) and Thompson
-// sampling (random draws, not a function of the inputs alone, and a
-// costly sample path per point): it costs one extra conditioning per
-// pending point, is deterministic, and — told through an invariant kernel
-// — removes the exploration bonus on the whole orbit of a pending point.
-// The lie is the mean rather than the worst value ("CL-min", symbo's first
-// choice, kept as Config.Liar = LiarWorst): the worst value pulls the
-// model down around every pending point, the optimum's neighbourhood
-// included; docs/results/liar.md compares the two on batches and on a
-// study with failures, each on two disjoint seed sets.
+// observations. It costs one extra conditioning per pending point, is
+// deterministic, and, told through an invariant kernel, removes the
+// exploration bonus on the whole orbit of a pending point (why this rule:
+// docs/design.md). Config.Liar = LiarWorst tells the worst value instead
+// ("CL-min", symbo's first choice), which pulls the model down around
+// every pending point, the optimum's neighbourhood included.
 //
 // The lie only lowers the acquisition near a pending point; an exclusion
 // radius makes avoiding it a guarantee (below): no point within it of a
@@ -196,11 +194,11 @@
 // exploration bonus vanishes around it and the optimizer does not return
 // to explore a region that fails. It is deliberately not told the worst
 // value (SMAC's "crash cost"): when failures lie near the optimum, the
-// worst value makes the model shun the optimum's neighbourhood
-// (docs/results/liar.md measures it). The hyperparameters stay fitted to
-// the real observations alone: a failure says nothing about f's scale or
-// smoothness. We chose this over modelling feasibility with a
-// second (classification) GP because it is deterministic, costs one
+// worst value makes the model shun the optimum's neighbourhood. The
+// hyperparameters stay fitted to the real observations alone: a failure
+// says nothing about f's scale or smoothness. We chose this over
+// modelling feasibility with a second (classification) GP because it is
+// deterministic, costs one
 // conditioning per failed point, and needs no assumption on how failures
 // are spread; a region that fails everywhere is still probed at a few
 // points, each on a new orbit, until the failed orbits cover the box and
@@ -284,6 +282,8 @@
 // predictions of O(n) kernel evaluations and O(n²) triangular solves each
 // (k_plus: O(n·r) with the feature form, r ≤ n; with landmarks O(m)
 // kernel evaluations and O(m·r + r²)); a custom kernel without gradients
-// adds 2d kernel rows per gradient. Measured times per run are in
-// docs/results, a step at n = 1000 in docs/performance.md.
+// adds 2d kernel rows per gradient.
+//
+// Measured: docs/performance.md (the time of a step), docs/results/README.md
+// (regret, and why Recommended's settings).
 package bo

@@ -69,8 +69,7 @@ type DecideOptions struct {
 	// pending points, as β's): at a later step a proposal of avg's on
 	// Fix(G) competes on the referee's mean like every other. 0 means no
 	// limit (the probe may fire at any step); negative is an error.
-	// Recommended uses DefaultProbeWindow (docs/results/soft/README.md,
-	// "The probe window").
+	// Recommended uses DefaultProbeWindow.
 	ProbeWindow int
 }
 
@@ -259,9 +258,9 @@ func Soft(g orbit.Group, shape kernel.Shape) Kernel {
 }
 
 // SoftShare is the share of Soft's signal variance in its non-invariant
-// part. 0.2 and 0.5 measured alike as candidates of a portfolio (10 seeds,
-// docs/results/soft); it is small so that under a right group the
-// posterior stays near plus's.
+// part. 0.2 and 0.5 measured alike as candidates of a portfolio
+// (measured: docs/results/soft); it is small so that under a right group
+// the posterior stays near plus's.
 const SoftShare = 0.2
 
 // Auto decides at every fit how to use the group g: it fits each of its
@@ -296,23 +295,12 @@ func Auto(g orbit.Group, shape kernel.Shape) Kernel {
 // k_avg has no closed form for the base shape, and 2^m for RBF's
 // permanent of order m. An enumerated k_avg costs O(|G|·d) per kernel
 // pair against plus's closed-form orbit distance, and Portfolio also
-// maximizes avg's acquisition. One step of the front ends' default
-// against plus's, at n = 30 observations of a quadratic at uniform points
-// on [−1, 1]^d (BenchmarkLargeGroupStep's set-up, one thread, two counts):
-// 3.1–3.3× over permutation(4) with Matérn-5/2 (24 elements), 3.8–4.2×
-// over hyperoctahedral(3) (48), 5.4–5.5× over permutation(5) (120);
-// with RBF's permanent 3.5× over hyperoctahedral(6) (2^6), 6.1–6.3× over
-// hyperoctahedral(7), 7.1–9.0× over (8), 11–13× over (9) and
-// permutation(9). At n = 55 the fit weighs more and the ratios fall
-// (2.4–2.6× over permutation(5) with Matérn-5/2, 2.0–2.4× over
-// hyperoctahedral(7) with RBF, 3.9–4.4× over hyperoctahedral(3) with
-// Matérn-5/2): the small n, where avg's acquisition dominates, sets the
-// limit. 64 keeps a step within about 4× plus's, the bound the deciding
-// kernels are held to, and every group of the committed studies within
-// it (hyperoctahedral(3) with Matérn-5/2 and hyperoctahedral(6) with RBF
-// the largest, whose steps are what they were); it was 256, for
-// enumeration only, measured at n = 55 with three candidates (2.2× over
-// 48 elements, 5.3× over 384; docs/results/defaults.md, "The kernel").
+// maximizes avg's acquisition. 64 keeps a step of the front ends'
+// default within about 4× plus's, the bound the deciding kernels are
+// held to, and every group of the committed studies within it
+// (hyperoctahedral(3) with Matérn-5/2 and hyperoctahedral(6) with RBF
+// the largest; measured: docs/performance.md, "The default's step over
+// large groups").
 const AutoEnumerateLimit = 64
 
 // AutoOf is Auto choosing among the named kernels (at least two of

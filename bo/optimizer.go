@@ -1046,7 +1046,7 @@ const (
 // proposes there first; an invariant function's optimum often lies there
 // (Ackley, Griewank, Rastrigin at the origin), and no posterior mean
 // under another candidate rates an unvisited point there before one is
-// evaluated (docs/results/portfolio). The probe evaluates that bet once;
+// evaluated. The probe evaluates that bet once;
 // afterwards the referee's means decide as before. "On Fix(G)" is the
 // share s(x) = k_avg(x, x)/σ² ≥ ProbeShare of avg's base shape at the
 // lengthscale ℓ₀ = ProbeScale × the box diagonal: s is the group average

@@ -20,11 +20,9 @@
 // SingleTaskGP fits its ConstantMean. For any covariance K the maximizer
 // is the generalized least squares estimate m̂ = 1ᵀK⁻¹y_s / 1ᵀK⁻¹1, so m is
 // profiled out in closed form: every likelihood is that of the residual
-// y_s − m̂·1, maximized over (v, ℓ, σ²) as before. ML rather than REML:
-// BoTorch maximizes its constant jointly with the other hyperparameters
-// (no prior on it), which is ML in m; REML would integrate m out, adding
-// −½·log 1ᵀK⁻¹1 to the objective and counting n − 1 degrees of freedom in
-// v, and match no reference implementation. The posterior mean is
+// y_s − m̂·1, maximized over (v, ℓ, σ²) as before. It is ML, not REML, as
+// in BoTorch (which fits its constant jointly, with no prior). The
+// posterior mean is
 // m̂ + k(x, X)·K⁻¹(y_s − m̂·1); the posterior variance leaves out the GLS
 // term (1 − 1ᵀK⁻¹k(X, x))²/1ᵀK⁻¹1 of m̂'s own uncertainty, as BoTorch does
 // (m is a point estimate there too), so far from the data the mean tends
@@ -48,9 +46,8 @@
 //     eigendecomposition (Daleckii–Krein): with ∂K = ∂k_max and K = QΛQᵀ,
 //     ∂K₊ = Q(F∘(Qᵀ∂KQ))Qᵀ, F_ij = (f(λ_i)−f(λ_j))/(λ_i−λ_j), F_ii =
 //     f'(λ_i). It is exact while no eigenvalue crosses the clipping
-//     threshold (tested against finite differences on designs with clipped
-//     negative eigenvalues). One evaluation costs an n×n eigendecomposition
-//     and four n×n products.
+//     threshold. One evaluation costs an n×n eigendecomposition and four
+//     n×n products.
 //   - NewLandmarkPlusFamily: k_plus whose design set is capped at m
 //     points. On n ≤ m inputs it is NewPlusFamily (the same bits); above,
 //     the design D is m landmarks chosen among the inputs for each
@@ -98,21 +95,15 @@
 //     then brackets the best by its evaluated neighbours (extending
 //     towards a bound if it is extreme) and refines it with Brent's method
 //     (tolerance 1e-4 in log ℓ). No ℓ-derivative is needed, so avg needs
-//     one Gram per ℓ. Typically 17–25 eigendecompositions per fit. From
+//     one Gram per ℓ: 17–25 eigendecompositions per fit. From
 //     200 observations the distinct starting lengthscales (starts and
 //     grid) are evaluated concurrently, one scratch per goroutine (at most
 //     GOMAXPROCS of them, fewer if the memory budget says so), and
 //     recorded in order: the same bits as evaluating them in turn.
-//     The eigendecomposition is kept over a Cholesky-based search: a
-//     Cholesky is a few times cheaper than an eigendecomposition, but the
-//     profile's inner search over σ²/v needs one factorization per value
-//     it tries (about 30 per ℓ) where the eigendecomposition serves them
-//     all, and the gradient-based BFGS reference needs tens of
-//     factorizations and inverses per start (measured figures in
-//     docs/performance.md).
-//     TestProfileVsBFGS holds it to at least the BFGS optimum (to 1e-3)
-//     on 144 fits (base, max, plus, avg; n = 8…40; free and fixed noise);
-//     TestFitMeanVsBFGS does so with MeanConstant.
+//     One eigendecomposition serves every σ²/v the inner search tries
+//     (about 30 per ℓ), where a Cholesky-based search would factor once
+//     per value. The fit reaches at least the BFGS optimum (to 1e-3;
+//     TestProfileVsBFGS, TestFitMeanVsBFGS).
 //   - The BFGS reference: BFGS (gonum/optimize) over θ = (log v, log ℓ, log σ²), box
 //     bounds by the smooth bijection θ = lo + (hi−lo)·logistic(z), from the
 //     starts Init, the default (v = 1, ℓ = s/4, σ² = 1e-2) and Restarts
@@ -121,8 +112,7 @@
 //     lengthscale derivative. The best optimum wins (ties: the earliest).
 //     With MeanConstant its objective is the profiled likelihood (α =
 //     K⁻¹y − m̂·K⁻¹1) and its gradient the fixed-m gradient at m̂: ∂lml/∂m
-//     is 0 there, so m̂'s own derivative drops out (tested against finite
-//     differences of the profiled likelihood).
+//     is 0 there, so m̂'s own derivative drops out.
 //
 // # Priors (MAP fitting)
 //
@@ -152,11 +142,9 @@
 // (a−1)·t − b·e^t), and its maximizer is the positive root of
 // B·u² + c·u − A/2 = 0 in u = e^t (B = b_v + b_σ·e^ρ, c = n/2 − (a_v−1) −
 // (a_σ−1)), clamped to the bounds; the 1-D search over ρ and the outer
-// search over log ℓ (which adds log p(ℓ/w)) are unchanged. The BFGS reference adds
-// the prior and its gradient ((a−1) − b·x per parameter x = e^θ) to its
-// objective. Tested: log densities against the Gamma formula, the MAP
-// gradient against central differences, the inner optimum against a grid
-// plus Nelder–Mead, and profile vs BFGS MAP fits.
+// search over log ℓ (which adds log p(ℓ/w)) are unchanged. The BFGS
+// reference adds the prior and its gradient ((a−1) − b·x per parameter
+// x = e^θ) to its objective.
 //
 // # Prediction with k_plus
 //
@@ -165,89 +153,20 @@
 // φ(x) = Wᵀ·k_max(X, x), mean = k_max(x, X)·u and variance
 // ‖φ‖² − φᵀMφ with u (n) and M (r×r) precomputed, so a prediction with
 // gradient costs one k_max row and its gradient plus O(n·r + r² + n·d)
-// instead of O(n·r·d) (tested against the generic posterior of
-// kernel.Plus).
+// instead of O(n·r·d).
 //
-// # Landmarks (NewLandmarkPlusFamily)
+// # Landmarks
 //
-// With more than m inputs X (n×d), the design of k_plus is a set D of
-// k ≤ m landmarks chosen among them at the lengthscale ℓ in question:
-// greedy pivoted Cholesky of the unit-variance k_max Gram C = κ(d_G/ℓ) —
-// the next landmark is the input of largest residual prior variance
-// C_ii − Σ_t L_it² given the landmarks so far (ties: the smallest index;
-// the first is therefore input 0), until m are chosen or every residual is
-// at most n·ε. This is the greedy minimizer of the trace of the Nyström
-// error C − C_XD·C_DD⁻¹·C_DX, needs only the k columns κ(d_G(X, x_j)/ℓ)
-// of the chosen landmarks (n·k orbit distances, kernel.OrbitDist, cached
-// across lengthscales up to 4m columns) and O(n·k²) flops, and it is
-// deterministic and serial, so independent of GOMAXPROCS. The landmark
-// Gram is positive definite by construction (its pivots are positive), so
-// the PSD projection only drops rounding-level eigenvalues, even for a
-// k_max that is not PSD. Inputs closer than ≈ ℓ to a landmark have small
-// residuals: a cluster of late observations around the incumbent is
-// represented through the landmarks among and near it, at the resolution
-// of the fitted lengthscale, while the budget goes first to the inputs the
-// landmarks so far explain worst (farthest, in the kernel's metric).
-//
-// The kernel is exactly kernel.NewPlus(k_max, D): with
-// k_max(D, D) = QΛQᵀ truncated by kernel.Truncate, W = Q_r·Λ_r^{−1/2} and
-// the features Φ = κ(d_G(X, D)/ℓ)·W (n×r), C_ℓ = ΦΦᵀ has rank r ≤ k, and
-// K = v·ΦΦᵀ + σ²·I. The profile likelihood needs its spectrum and the
-// projections of y: a Householder QR κ(d_G(X, D)/ℓ) = Q₁R (with y carried
-// along as an extra column, giving Qᵀy), then the eigendecomposition of
-// T·Tᵀ (k×k, T = R·W) gives the nonzero eigenvalues of ΦΦᵀ (its k − r
-// smallest, zero in exact arithmetic, are set to 0) and the projections of
-// Q₁ᵀy on their eigenvectors; the remaining n − k eigenvalues are 0 and y's
-// squared norm on them is that of the trailing n − k entries of Qᵀy (no
-// difference of large numbers). With MeanConstant the vector of ones rides
-// along as one more column (Qᵀ1), and the zero block is rotated so that
-// 1's part in it lies along one unit vector: y's projection on it and the
-// squared norm of the rest make the GLS sums O(k) per step. So an
-// evaluation costs the selection,
-// O(n·k²) for the QR and two k×k eigenproblems: k_max(D, D)'s
-// eigendecomposition, and T·Tᵀ's eigenvalues with the projections on its
-// eigenvectors, which are never formed (linalg.EigenSymProject, about a
-// third of an eigendecomposition's flops; the posterior, built once per
-// fit, takes them from EigenSym's eigenvectors, the same to rounding):
-// O(n·m² + m³) instead of O(n³), and the jitter rule is the profile's,
-// applied to this spectrum. The selection updates each new column by four
-// earlier ones per pass (f64.AddScaled4, the same bits as one at a time). Tested: the likelihood equals the
-// dense GP's of kernel.NewPlus on the same landmarks (n×n Gram, Cholesky)
-// to 1e-9 relative, and with every input a landmark it reproduces
-// NewPlusFamily's to rounding (with m ≥ n the family is NewPlusFamily
-// itself: the same bits).
-//
-// The posterior is Bayesian linear regression on the r features,
-// φ(x) = Wᵀ·κ(d_G(D, x)/ℓ), weights w ~ N(0, v·I), noise s² = σ² + jitter:
-// with TᵀT = U·diag(τ)·Uᵀ and γ = s²/v (Woodbury),
-//
-//	mean(x) = κ(x, D)·u,    u = W·U·diag(1/(τ+γ))·Uᵀ·Tᵀ·Q₁ᵀy,
-//	var(x)  = φᵀ·M·φ,       M = U·diag(s²/(τ+γ))·Uᵀ,
-//
-// so a prediction with gradient costs one k_max row against the k
-// landmarks and its gradient plus O(k·r + r²) (tested against the dense
-// GP's predictions and gradients, and against finite differences).
-// GP.Landmarks reports k; GP.Kernel is kernel.NewPlus(k_max, D).
-//
-// # Landmarks for any kernel (NewLandmarkFamily)
-//
-// Above m inputs the landmarks are chosen as for k_plus (greedy pivoted
-// Cholesky, now of fam's unit-variance Gram C_ℓ at the fitted ℓ, whose
-// diagonal need not be 1: the first pivot is the input of largest prior
-// variance, and the selection stops once every residual is below
-// n·ε·max C_ii); the columns come from the kernel's CrossTo against one
-// input (n evaluations, recomputed per lengthscale: no cache). The
-// training covariance is the subset-of-regressors one, v·Φ·Φᵀ + σ²·I with
-// Φ = C_ℓ(X, D)·W (W as for k_plus, from C_ℓ(D, D), truncated by
-// kernel.Truncate), so the likelihood, the mean and the spectrum are the
-// k_plus code's; the variance is DTC's (Quiñonero-Candela & Rasmussen
-// 2005): the SoR variance φᵀMφ plus the prior variance the landmarks do
-// not explain, v·(c(x, x) − ‖φ(x)‖²) clamped at 0, with its gradient
-// v·(∇c(x, x) − 2·∇c(x, D)ᵀ·W·φ) (∇c(x, x) only for kernels whose
-// diagonal varies, avg). Far from every landmark the variance returns to
-// the prior's, where SoR's would vanish. With every input a landmark the
-// mean and variance are the exact GP's (tested to 1e-10 with their
-// gradients, for base, max, avg and normalized avg, both prior means).
+// NewLandmarkPlusFamily and NewLandmarkFamily(fam, m) cap the design at m
+// points. On n ≤ m inputs they are NewPlusFamily and fam themselves (the
+// same bits). Above, m landmarks are chosen among the inputs by a greedy
+// pivoted Cholesky of the unit-variance Gram at the lengthscale in
+// question: deterministic, serial, ties to the smallest index. k_plus is
+// then exactly kernel.NewPlus(k_max, D) on the landmarks D, a rank-r model
+// v·Φ·Φᵀ + σ²·I; any other kernel gets the DTC approximation of its GP
+// (the subset-of-regressors mean, a variance that returns to the prior's
+// far from every landmark). With every input a landmark both are the exact
+// GP. The methods are documented on landmarkFamily and sparseFamily.
 //
 // Hyperparameters (FitOptions.LandmarkFit, for both landmark families):
 //
@@ -271,12 +190,9 @@
 //     factor 2 either side (extended while it still increases), and
 //     Brent's refinement stops at 5·10⁻² in log ℓ instead of 10⁻⁴: about
 //     9 landmark evaluations. That is a local search around where the
-//     exact likelihood puts ℓ, not the global one (on pure noise it may
-//     settle on another noise model, 0.7 lower on 1024 points; on
-//     structured data the same optimum, TestLandmarkCapSeed). Above s it
-//     is an approximation of the full rule's fit, not that fit: where
-//     measured (docs/performance.md) its ℓ lies between the subset rule's
-//     and the full rule's.
+//     exact likelihood puts ℓ, not the global one: above s it approximates
+//     the full rule's fit (on pure noise it may settle on another noise
+//     model; TestLandmarkCapSeed).
 //   - LandmarkFitFull: the landmark likelihood on all n inputs whatever n:
 //     O(n·m² + m³) per lengthscale (LandmarkFitLikelihood up to s).
 //
@@ -300,6 +216,20 @@
 // kernel.Grad: its GradTo, or for a kernel without one (a caller's,
 // through FamilyOf) central differences of CrossTo with steps
 // ε^{1/3}·max(|x_k|, ℓ), 2d more kernel rows per gradient.
+//
+// # Cost
+//
+// With n observations and a kernel evaluation costing c (O(d) for a base
+// kernel, O(|G|·d) for avg by enumeration): Fit makes 17–25 lengthscale
+// evaluations, each an n×n Gram (n(n+1)/2 evaluations; distances cached
+// across ℓ for base, max and plus) and an O(n³) eigendecomposition, with
+// O(n) per step of the inner search; memory about five n×n matrices. A
+// landmark family on m landmarks costs O(n·m² + m³) per lengthscale and
+// O(n·m) memory. A prediction with its gradient costs n kernel
+// evaluations and their gradients plus O(n²) (O(n·r + r²) for plus,
+// O(m·r + r²) on landmarks).
+//
+// Measured: docs/performance.md.
 //
 // # Invariants
 //

@@ -26,6 +26,63 @@ var (
 // correlation is the rank-r Nyström form C_ℓ = Φ·Φᵀ, Φ = φ(X) =
 // κ(d_G(X, D)/ℓ)·Q_r·Λ_r^{−1/2} with k_max(D, D) = QΛQᵀ truncated as
 // kernel.Plus truncates it: exactly kernel.NewPlus(k_max, D).
+//
+// The method, in full:
+//
+// With more than m inputs X (n×d), the design of k_plus is a set D of
+// k ≤ m landmarks chosen among them at the lengthscale ℓ in question:
+// greedy pivoted Cholesky of the unit-variance k_max Gram C = κ(d_G/ℓ) —
+// the next landmark is the input of largest residual prior variance
+// C_ii − Σ_t L_it² given the landmarks so far (ties: the smallest index;
+// the first is therefore input 0), until m are chosen or every residual is
+// at most n·ε. This is the greedy minimizer of the trace of the Nyström
+// error C − C_XD·C_DD⁻¹·C_DX, needs only the k columns κ(d_G(X, x_j)/ℓ)
+// of the chosen landmarks (n·k orbit distances, kernel.OrbitDist, cached
+// across lengthscales up to 4m columns) and O(n·k²) flops, and it is
+// deterministic and serial, so independent of GOMAXPROCS. The landmark
+// Gram is positive definite by construction (its pivots are positive), so
+// the PSD projection only drops rounding-level eigenvalues, even for a
+// k_max that is not PSD. Inputs closer than ≈ ℓ to a landmark have small
+// residuals: a cluster of late observations around the incumbent is
+// represented through the landmarks among and near it, at the resolution
+// of the fitted lengthscale, while the budget goes first to the inputs the
+// landmarks so far explain worst (farthest, in the kernel's metric).
+//
+// The kernel is exactly kernel.NewPlus(k_max, D): with
+// k_max(D, D) = QΛQᵀ truncated by kernel.Truncate, W = Q_r·Λ_r^{−1/2} and
+// the features Φ = κ(d_G(X, D)/ℓ)·W (n×r), C_ℓ = ΦΦᵀ has rank r ≤ k, and
+// K = v·ΦΦᵀ + σ²·I. The profile likelihood needs its spectrum and the
+// projections of y: a Householder QR κ(d_G(X, D)/ℓ) = Q₁R (with y carried
+// along as an extra column, giving Qᵀy), then the eigendecomposition of
+// T·Tᵀ (k×k, T = R·W) gives the nonzero eigenvalues of ΦΦᵀ (its k − r
+// smallest, zero in exact arithmetic, are set to 0) and the projections of
+// Q₁ᵀy on their eigenvectors; the remaining n − k eigenvalues are 0 and y's
+// squared norm on them is that of the trailing n − k entries of Qᵀy (no
+// difference of large numbers). With MeanConstant the vector of ones rides
+// along as one more column (Qᵀ1), and the zero block is rotated so that
+// 1's part in it lies along one unit vector: y's projection on it and the
+// squared norm of the rest make the GLS sums O(k) per step. So an
+// evaluation costs the selection,
+// O(n·k²) for the QR and two k×k eigenproblems: k_max(D, D)'s
+// eigendecomposition, and T·Tᵀ's eigenvalues with the projections on its
+// eigenvectors, which are never formed (linalg.EigenSymProject, about a
+// third of an eigendecomposition's flops; the posterior, built once per
+// fit, takes them from EigenSym's eigenvectors, the same to rounding):
+// O(n·m² + m³) instead of O(n³), and the jitter rule is the profile's,
+// applied to this spectrum. The likelihood equals the dense GP's of
+// kernel.NewPlus on the same landmarks to 1e-9 relative; with m ≥ n the
+// family is NewPlusFamily itself (the same bits).
+//
+// The posterior is Bayesian linear regression on the r features,
+// φ(x) = Wᵀ·κ(d_G(D, x)/ℓ), weights w ~ N(0, v·I), noise s² = σ² + jitter:
+// with TᵀT = U·diag(τ)·Uᵀ and γ = s²/v (Woodbury),
+//
+//	mean(x) = κ(x, D)·u,    u = W·U·diag(1/(τ+γ))·Uᵀ·Tᵀ·Q₁ᵀy,
+//	var(x)  = φᵀ·M·φ,       M = U·diag(s²/(τ+γ))·Uᵀ,
+//
+// so a prediction with gradient costs one k_max row against the k
+// landmarks and its gradient plus O(k·r + r²).
+// GP.Landmarks reports k; GP.Kernel is kernel.NewPlus(k_max, D).
 type landmarkFamily struct {
 	plus *plusFamily
 	m    int
@@ -490,7 +547,7 @@ func (b *landmarkBound) lowRankSpectrumTo(dst *lowRankSpec, y []float64, l float
 // (vectors true, once a fit) projects on EigenSym's eigenvectors, as
 // before EigenSymProject existed: the same quantities to rounding, kept
 // so that the committed studies fitted on a subset (docs/results/
-// landmarks-every: base and avg, 50 seeds) still reproduce bit for bit.
+// landmarks-every) still reproduce bit for bit.
 func (b *landmarkBound) spectrumOf(sc *lmScratch, dst *lowRankSpec, fc *lmFactors, vectors bool) error {
 	k, r := fc.k, fc.r
 	be := b.be

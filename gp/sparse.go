@@ -30,6 +30,25 @@ type LandmarkOptions struct {
 // sparseFamily is any family whose kernels do not depend on the training
 // inputs, capped at m points: exact on n ≤ m inputs, a landmark (DTC)
 // model above (see NewLandmarkFamily).
+//
+// The method, in full:
+//
+// Above m inputs the landmarks are chosen as for k_plus (greedy pivoted
+// Cholesky, now of fam's unit-variance Gram C_ℓ at the fitted ℓ, whose
+// diagonal need not be 1: the first pivot is the input of largest prior
+// variance, and the selection stops once every residual is below
+// n·ε·max C_ii); the columns come from the kernel's CrossTo against one
+// input (n evaluations, recomputed per lengthscale: no cache). The
+// training covariance is the subset-of-regressors one, v·Φ·Φᵀ + σ²·I with
+// Φ = C_ℓ(X, D)·W (W as for k_plus, from C_ℓ(D, D), truncated by
+// kernel.Truncate), so the likelihood, the mean and the spectrum are the
+// k_plus code's; the variance is DTC's (Quiñonero-Candela & Rasmussen
+// 2005): the SoR variance φᵀMφ plus the prior variance the landmarks do
+// not explain, v·(c(x, x) − ‖φ(x)‖²) clamped at 0, with its gradient
+// v·(∇c(x, x) − 2·∇c(x, D)ᵀ·W·φ) (∇c(x, x) only for kernels whose
+// diagonal varies, avg). Far from every landmark the variance returns to
+// the prior's, where SoR's would vanish. With every input a landmark the
+// mean and variance are the exact GP's (to 1e-10, with their gradients).
 type sparseFamily struct {
 	inner Family
 	m     int

@@ -15,59 +15,61 @@
 //   - Max, closed (Auto): through the group's Canonicalizer,
 //     k = v·κ(‖φ(x) − φ(y)‖/ℓ), else its Distancer, k = v·κ(d_G/ℓ).
 //   - Max, enumerate: the orbit of y is enumerated (|G|·d floats per
-//     worker) and the inner products ⟨x, g·y⟩ are fused with the max in
-//     registers, four rows of x at a time, one κ per pair:
-//     d_G² = max(‖x‖² + ‖y‖² − 2·max_g ⟨x, g·y⟩, 0). Materializing the
-//     n × n·|G| product with GEMM and reducing afterwards does not fit in
-//     cache and loses to the fused loop (docs/design.md).
-//   - Avg, closed (Auto, rbf base only; avgclosed.go): the RBF kernel
-//     is a product over coordinates, so signflip(d) gives a product of d
-//     two-term averages (d + 1 exponentials instead of 2^d), and
-//     permutation(d) and hyperoctahedral(d), d ≤ MaxPermanentDim, give
-//     v/d!·perm(M) with M_ij = e^{−(x_i−y_j)²/2ℓ²} (resp. the two-sign
-//     average ½[e^{−(x_i−y_j)²/2ℓ²} + e^{−(x_i+y_j)²/2ℓ²}]). The
-//     permanent of these positive matrices is computed in O(2^d·d) by
-//     the subset recursion, a sum of non-negative terms with relative
-//     error < 2d·ε (unrolled for d ≤ 6, the exponentials of 8 pairs
-//     in one vectorized call), after scaling each row by its largest
-//     entry when some entry could underflow; Ryser's
-//     formula (same cost) was measured to lose all digits once points
-//     are ~10 lengthscales apart (alternating sum; TestRyserCancellation).
-//     The points are scaled by 1/ℓ before they are differenced, so the
-//     absolute error grows as ≈ 2ε·max(|x_k|, |y_k|)/ℓ·v (below 1e−12·v
-//     while the coordinates stay within ~4000 lengthscales of the origin;
-//     FuzzClosedVsEnumerate checks the bound against direct differences).
-//     Closed and enumerated values agree within 1e−12 relative
-//     (TestAvgClosedMatchesEnumeration, hard inputs, ℓ from 0.05 to 20).
-//     For d ≤ 6 and pairs within a proven accuracy guard, the factored
-//     form e^{−‖u‖²/2}·e^{−‖w‖²/2}·perm(cosh(u_i·w_j)) is evaluated for 8
-//     pairs at once in registers (f64.ExpPermanent8: d² exponentials per
-//     pair instead of 2d²+1); the Gram's upper triangle, diagonal
-//     included, streams through those batches across row boundaries
-//     (f64.ExpPermanent8Pairs, one u per lane). Gradients are analytic.
-//     Measured speed-ups over enumeration are in docs/performance.md.
-//   - Avg, enumerate: one κ per element, evaluated eight elements at a
-//     time by f64.SumKappa (vectorized exp within f64.ExpMaxUlp = 2 ulp of
-//     math.Exp, square roots, fixed-order lane sums; the same bits on
-//     every SIMD path). Other groups and Matérn bases
-//     have no closed form: Closed is an error (ErrNoClosedForm).
-//   - Enumeration prepares each orbit one packed block (32 or 8
-//     elements) at a time, through orbit.RangeActor where the group has
-//     it (the same values as ActTo).
+//     worker), and the inner products ⟨x, g·y⟩ are fused with the max,
+//     one κ per pair: d_G² = max(‖x‖² + ‖y‖² − 2·max_g ⟨x, g·y⟩, 0).
+//   - Avg, closed (Auto, rbf base only; avgclosed.go): signflip(d) is a
+//     product of d two-term averages; permutation(d) and
+//     hyperoctahedral(d), d ≤ MaxPermanentDim, are v/d!·perm(M) of a
+//     positive d×d matrix, computed in O(2^d·d) by a subset recursion of
+//     non-negative terms (relative error < 2d·ε). Points are scaled by 1/ℓ
+//     before they are differenced, so the absolute error grows as
+//     ≈ 2ε·max(|x_k|, |y_k|)/ℓ·v. Closed and enumerated values agree within
+//     1e−12 relative. Gradients are analytic.
+//   - Avg, enumerate: one κ per element, eight elements at a time
+//     (f64.SumKappa: the same bits on every SIMD path). Other groups and
+//     Matérn bases have no closed form: Closed is an error
+//     (ErrNoClosedForm).
 //
-// Closed forms write contiguous rows (an internal row evaluator): the
-// points are prepared once, the squared distances of a row go straight
-// into dst and κ is applied in place by f64.KappaTo (the tail of each row
-// through a zero-padded block of 8, so the exponential never runs
-// scalar); rows are contiguous in both mat.Dense and the upper triangle
-// of mat.SymDense. Enumeration keeps one orbit per column (it prepares
-// the orbit of the column point once for the whole column).
+// Planar rotations (rotation2d): Max is closed, v·κ(|‖x‖ − ‖y‖|/ℓ). Avg
+// with rbf is the paper's Example 1, v·exp(−(r−s)²/2ℓ²)·i0e(rs/ℓ²) with
+// r = ‖x‖, s = ‖y‖ (relative error < 1e−13, never overflows). Avg with a
+// Matérn base is the M-node trapezoidal rule in the relative angle,
+// M = DefaultQuadrature = 256 unless Options.Quadrature says otherwise:
+// the average over the cyclic subgroup C_M, so exactly invariant and PSD.
+// Its worst-case error at M = 256 over radii in [0, 10ℓ] is 1.6e−4·v
+// (matern12), 1.7e−6·v (matern32) and 3.4e−8·v (matern52)
+// (TestRotationQuadrature).
 //
-// Cost: GramTo makes n(n−1)/2 pair evaluations (plus n diagonal ones),
-// each O(|G|·d) when enumerating, O(d) or O(d log d) when closed (avg:
-// O(d) for signflip, O(d² + 2^d·d) for the permanents; a group on k of
-// the d coordinates: its own closed form's cost on R^k plus O(d); avg over
-// scaling: see below).
+// Other continuous groups use their closed-form orbit distance for Max
+// (scaling: exact). Avg over scaling (any orbit.Segmenter) is by default
+// the exact double average over the orbits in log c,
+// v/(L_x·L_y)·∫∫ κ(‖e^s·x − e^t·y‖/ℓ) ds dt (Method Closed): a series with
+// a rigorous tail bound for RBF pairs near the origin, else a closed-form
+// inner integral and adaptive Gauss–Kronrod to 1e−13 relative
+// (scalingexact.go). It agrees with two independent references within
+// 1e−12 relative, is symmetric bit for bit and PSD to rounding, and its
+// gradient is analytic. Options.Quadrature > 0 selects instead a
+// Gauss–Legendre rule with that many nodes per orbit (Method Enumerate;
+// DefaultQuadratureGauss = 32), m² base-kernel evaluations per pair, PSD
+// for any m; for small ℓ on long orbits it does not converge. Other
+// non-isometric groups use orbit.Discretizer nodes,
+// DefaultQuadratureDouble = 64 per orbit. Method() reports the path
+// taken: Closed, Enumerate (finite groups) or Quadrature (nodes of a
+// continuous orbit), never Auto.
+//
+// # Cost
+//
+// GramTo makes n(n−1)/2 pair evaluations plus n diagonal ones; CrossTo of
+// n×m makes n·m. A pair costs O(|G|·d) when enumerating, O(d) or
+// O(d log d) through a canonical map, O(d² + 2^d·d) for avg's permanents,
+// O(d + T) on the scaling series route (T ≲ λ + 9√λ + 40, λ = (max
+// ‖c·x‖/ℓ)²) and about 100–300 integrand evaluations of O(d) on its
+// quadrature route. A group on k of the d coordinates costs its own
+// closed form on R^k plus O(d). GradTo costs about as much as CrossTo
+// where it is analytic, 2d CrossTo rows where it is not. Peak scratch for
+// enumeration is Workers·|G|·d float64s.
+//
+// Measured: docs/performance.md.
 //
 // # Allocation
 //
@@ -75,94 +77,10 @@
 // they run serially, which they do below an estimated work of serialWork
 // (2^16 pair × prepared-length units; e.g. one point against 55 rows) or
 // with one worker: internal scratch comes from size-classed sync.Pools
-// and never reaches callers (TestAllocs). Above the threshold, starting
-// the workers allocates O(Workers) small objects per call. Plus keeps
-// its matrices in a per-kernel pool and multiplies single query rows
-// itself; products of several rows go to the backend's Gemm, which may
-// allocate (gonum parallelizes large ones).
-//
-// Planar rotations (rotation2d): Max is closed, v·κ(|‖x‖ − ‖y‖|/ℓ). Avg
-// with rbf is the closed form of the paper's Example 1,
-// v·exp(−(r−s)²/2ℓ²)·i0e(rs/ℓ²) with r = ‖x‖, s = ‖y‖ and the scaled Bessel
-// function i0e(z) = e^{−z}I₀(z) (power series for z ≤ 20, Hankel's
-// asymptotic series above; relative error < 1e−13, never overflows). Avg
-// with a Matérn base uses the M-node trapezoidal rule in the relative
-// angle, v/M·Σ_j κ(√((r−s)² + 4rs·sin²(πj/M))/ℓ), M = DefaultQuadrature
-// = 256 unless Options.Quadrature says otherwise. It equals the average
-// over the cyclic subgroup C_M, so it is exactly invariant and PSD. The
-// integrand has a kink when r = s (κ is not smooth at 0), so convergence
-// is algebraic there; measured worst-case errors at M = 256 over radii in
-// [0, 10ℓ] (TestRotationQuadrature): 1.6e−4·v (matern12), 1.7e−6·v
-// (matern32), 3.4e−8·v (matern52).
-//
-// Other continuous groups use their closed-form orbit distance for Max
-// (scaling: exact). Avg over scaling (any group declaring orbit.Segmenter)
-// is by default the exact double average over the orbits in log c,
-// v/(L_x·L_y)·∫∫ κ(‖e^s·x − e^t·y‖/ℓ) ds dt (Method Closed;
-// scalingexact.go), computed by one of two routes:
-//   - RBF pairs whose orbits stay within seriesAlphaMax = 80 lengthscales
-//     of the origin: expanding e^{αβ·cos∠(x,y)} (α = c‖x‖/ℓ, β = c'‖y‖/ℓ)
-//     gives Σ_n cos^n∠(x,y)·ν_n(x)·ν_n(y) with per-point moments ν_n ∈
-//     [0, 1] (by recursions from E1 and erf, scalingseries.go) and a
-//     rigorous tail bound: relative truncation error ≤ seriesTol = 1e−16,
-//     plus ~1e−13 relative from the moments' rounding where the orbits
-//     lie beyond ~30ℓ. A point costs O(N) to prepare, a pair O(d + T),
-//     N, T ≲ λ + 9√λ + 40 with λ = (max ‖c·x‖/ℓ)², fewer terms for pairs
-//     at an angle (the γ^n bound).
-//   - Every other pair (Matérn bases, smaller ℓ): with p = s + t,
-//     q = s − t the integral over p has the closed form
-//     F(u_lo) − F(u_hi), F(u) = ∫_u^∞ κ(ρ)/ρ dρ = c·E1(a) + e^{−a}·P(a)
-//     (E1 the exponential integral, expint.go), and the remaining
-//     integral over q is adaptive Gauss–Kronrod (31 points per panel,
-//     gk.go) to the relative tolerance quadTol = 1e−13, with break points
-//     where the integrand kinks or peaks and panels graded toward the
-//     orbits' closest approach (scalingquad.go): about 100–300 integrand
-//     evaluations (each a few exponentials and two E1) per pair; pairs
-//     whose orbits are farther apart than where κ underflows are 0.
-//
-// Error bound: the series' truncation is bounded rigorously (above); the
-// quadrature route's tolerance is against the Gauss–Kronrod error
-// estimate, which is not a proven bound. What the package guarantees, by
-// test, is agreement with two independent references — nested adaptive
-// Gauss–Legendre in (c, c') and a tanh-sinh product rule in (s, t) —
-// within 1e−12 relative, plus where the value itself is ill-conditioned
-// u²·2e−15 (u the orbit distance in lengthscales) and 1e−15/L for orbits
-// of log-length L (TestScalingExactValues: all shapes, ℓ from 0.01 to
-// 1e4, collinear, touching, short and degenerate orbits;
-// TestScalingExactTanhSinh; measured worst 1.9e−14 against the tanh-sinh
-// rule), and with the Gauss–Legendre rule at 1024 nodes where that
-// converges (TestScalingExactMatchesGauss1024). Values below ~1e−300·v
-// are held in absolute terms only. The value is smooth in ℓ to ~1e−9
-// relative (the tolerances' footprint), below what gp's central
-// difference in ln ℓ (step 1e−4) resolves.
-//
-// Cost of the exact average: GramTo prepares n points (O(N) each, the
-// RBF moments, cached per kernel for up to 256 points) and makes
-// n(n+1)/2 pair evaluations, each O(d + T) on the series route or
-// ~(100–300)·O(d) on the quadrature route; GradTo costs the same per
-// pair, the quadrature route integrating d + 1 functions at once plus
-// two edge integrals. No errors beyond NewAvg's usual ones
-// (ErrBadOptions for Options.Quadrature above MaxQuadratureDouble).
-//
-// The value is symmetric bit for bit, PSD to rounding, and its gradient
-// analytic (the derivative of
-// the exact average, including the motion of the orbit's ends with x,
-// computed by the same route; relative accuracy ~ε/L for orbits of
-// log-length L). Options.Quadrature > 0 instead selects the former rule,
-// Σ_{a,b} w_a w_b k_b(c_a·x, c'_b·y) over that many Gauss–Legendre nodes
-// per orbit in log c (composite with 32-node panels above 32; Method
-// Enumerate: DefaultQuadratureGauss = 32 unless Options.Quadrature says
-// otherwise; scaling is not an isometry, so the single sum would be
-// wrong): m² base-kernel evaluations per pair, PSD for any m (positive
-// weights), its gradient analytic including the motion of the nodes with
-// the orbit's ends. Where its integrand is resolved (ℓ ≳ 1 on [0.1, 10]²)
-// its error is small; for small ℓ on long orbits (narrow ridges) no fixed
-// rule of this size converges. Measured errors and speeds of both are in
-// docs/performance.md. Other non-isometric groups use orbit.Discretizer
-// nodes, DefaultQuadratureDouble = 64 per orbit. Method Enumerate on a
-// continuous group means this discretized orbit (single reduction over the nodes of y for isometric groups).
-// Method() reports the path taken: Closed, Enumerate (finite groups) or
-// Quadrature (nodes of a continuous orbit), never Auto.
+// and never reaches callers. Above the threshold, starting the workers
+// allocates O(Workers) small objects per call. Plus multiplies single
+// query rows itself; products of several rows go to the backend's Gemm,
+// which may allocate.
 //
 // # Groups on some coordinates
 //
@@ -186,11 +104,9 @@
 // whole group is enumerated (finite) or discretized (continuous) like any
 // group of order |G| on R^d: for Method Enumerate, for an inner group that
 // would itself be enumerated (one exponential per element either way, and
-// the factored form measured slower), and for Matérn bases, which are not
+// the factored form is slower), and for Matérn bases, which are not
 // products over coordinates. The factored and the enumerated k_avg agree
-// within 1e−12·v for finite groups and rotation2d
-// (TestEmbeddedProductMatchesEnumeration), and both match internal/app/refgen's
-// brute-force references (TestGolden, the -oncoords cases).
+// within 1e−12·v for finite groups and rotation2d.
 //
 // # Normalized k_avg
 //

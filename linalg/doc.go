@@ -31,7 +31,9 @@
 // SYMBO_BACKEND (unset or empty: gonum). Available lists the backends
 // compiled into the running binary.
 //
-// Cost: EigenSym and Cholesky of an n×n matrix take O(n³) time and O(n²)
+// # Cost
+//
+// EigenSym and Cholesky of an n×n matrix take O(n³) time and O(n²)
 // memory. EigenSym makes about 4.7n³ flops in both backends (dsyevd's
 // algorithm: 4n³/3 for the tridiagonal reduction, half of them in
 // memory-bound matrix-vector products, at most about 4n³/3 for divide and
@@ -39,11 +41,14 @@
 // back-transformation; perf profile's rates count a nominal 9n³, the cost
 // of QR iteration with vectors), the gonum backend with 2n² + O(n) floats
 // of pooled scratch besides a copy of the input. Cholesky costs n³/3; a
-// solve with r right-hand sides 2n²r; Gemm 2mnk. Measured figures are in
-// docs/performance.md (BenchmarkEigenSym, BenchmarkGemm, perf profile
-// --eigen-vs-c).
+// solve with r right-hand sides 2n²r; Gemm 2mnk.
 //
-// OpenBLAS threads: the first time the openblas backend is requested, this
+// Measured: docs/performance.md (BenchmarkEigenSym, BenchmarkGemm, perf
+// profile --eigen-vs-c).
+//
+// # OpenBLAS threads
+//
+// The first time the openblas backend is requested, this
 // package pins OpenBLAS's thread count to SYMBO_OPENBLAS_THREADS (a positive
 // integer; default 1) with openblas_set_num_threads, whatever GOMAXPROCS is.
 // OpenBLASThreads and OpenBLASCoreName report the setting and the CPU

@@ -78,6 +78,13 @@
 // budget (Enumerator.Budget; 0 means DefaultBudget, 8 GiB, whatever the
 // environment says; hyperoctahedral(10) has 3.7·10⁹ elements).
 //
+// # Cost
+//
+// ActTo costs O(d) for the permutation-like groups (O(d²) for matrices);
+// OrbitDist2 costs O(d log d) with sorting, O(m³ + m²·b) with the
+// Hungarian algorithm (the table above gives each group's). Orbits of n
+// points write n·|G|·d floats.
+//
 // # Invariants
 //
 //   - Points are []float64 of length Dim; point sets are row-major n×d.
@@ -91,9 +98,6 @@
 //     warm-up; their gather buffers are pooled); OrbitDist2 allocates nothing
 //     for d ≤ 64 (sorting) or m ≤ 16 blocks (Hungarian; pooled scratch
 //     beyond).
-//     ActTo costs O(d) for the permutation-like groups (O(d²) for
-//     matrices); OrbitDist2 costs O(d log d) with sorting, O(m³ + m²·b) with
-//     the Hungarian algorithm.
 //   - Inputs are never modified; dst arguments must not overlap inputs.
 //   - For groups whose order exceeds MaxInt (e.g. hyperoctahedral(25)),
 //     every non-negative int indexes an element; Inverse panics if the

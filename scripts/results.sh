@@ -10,10 +10,9 @@
 # whose exact arms take about ten CPU hours; NAME is a directory under
 # docs/results, e.g. table-own)
 #
-# Wall time on the 2-core development machine: about 2 hours for all
-# (the powered tables and their replications about 80 minutes, the
-# landmark study's 500-evaluation runs about 20, the baseline tables
-# about 13). Then scripts/replication.sh writes the replication verdicts.
+# Wall time on the 2-core development machine: a few hours for all (the
+# committed records' runs sum to about 12 CPU-hours; landmarks-every's to
+# about 17 more). Then scripts/replication.sh writes the replication verdicts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -n "$(git status --porcelain --untracked-files=no -- . ":(exclude)docs" ":(exclude)*.md")" ] && [ "${RESULTS_ALLOW_DIRTY:-}" != 1 ]; then

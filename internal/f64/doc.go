@@ -42,11 +42,16 @@
 // (generic, avx2 or avx512) caps the level; other values are ignored.
 // Level reports the path in use.
 //
-// Go assembly was chosen over simd/archsimd (GOEXPERIMENT=simd, which
-// builds with Go 1.26): the same 4-row × 32-point tile written with
-// archsimd.Float64x8 ran at 6 GFLOP/s against 52 for the assembly in the
-// same conditions (d = 5, |G| = 3840; its accumulator arrays spilled), and
-// assembly needs no experiment flag in CI.
+// Go assembly was chosen over simd/archsimd (GOEXPERIMENT=simd): it was
+// several times faster on the same tile, and needs no experiment flag.
+//
+// # Cost
+//
+// MaxDot and SumKappa over a packed orbit of G points cost G·d
+// multiply-adds (plus G exponentials for SumKappa); GemmKernel 2·m·n·k
+// flops for an m×n tile over k; Inner and AddScaled 2n.
+//
+// Measured: docs/performance.md.
 //
 // # Invariants
 //
@@ -55,8 +60,7 @@
 //     multiply and add roundings, s = x₀o₀, s = s + x_k·o_k (no FMA: the
 //     assembly uses VMULPD then VADDPD; the generic code converts each
 //     product with float64() so that no compiler may fuse it), and maxima
-//     are exact. No ulp bound is needed. (On AMD Zen 5, separate multiply
-//     and add pipes give the same peak as FMA; see BenchmarkMaxDot.)
+//     are exact. No ulp bound is needed.
 //   - Exp, ExpTo and SumKappa use fused multiply-adds (math.FMA in the
 //     generic code, VFMADD in assembly, which is why the AVX2 level
 //     requires FMA3) and are likewise bit-identical on every path; their
