@@ -96,11 +96,11 @@ endif
 
 ## check-generated: generated files (go generate: the AVX-512 permanent
 ## kernels, the unrolled permanents, the WLAN users) and the golden values
-## of internal/app/refgen are current: regenerate them and require no diff.
+## of internal/refgen are current: regenerate them and require no diff.
 check-generated:
 	$(GO) generate ./...
 	@git diff --exit-code -- . || { echo "check-generated: go generate changed files; commit them" >&2; exit 1; }
-	@tmp=$$(mktemp -d); $(GO) run ./internal/app/refgen -out $$tmp >/dev/null && diff -r $$tmp testdata/golden >/dev/null || { echo "check-generated: testdata/golden is stale; run make golden" >&2; rm -rf $$tmp; exit 1; }; rm -rf $$tmp
+	@tmp=$$(mktemp -d); $(GO) run ./internal/refgen -out $$tmp >/dev/null && diff -r $$tmp testdata/golden >/dev/null || { echo "check-generated: testdata/golden is stale; run make golden" >&2; rm -rf $$tmp; exit 1; }; rm -rf $$tmp
 
 ## fuzz: every native fuzz target (found automatically) for about FUZZTIME
 ## each (default 30s), in execution-count bursts (scripts/fuzz.sh says why);
@@ -152,14 +152,14 @@ bench-compare:
 bench-gate:
 	scripts/bench-gate.sh
 
-## results: regenerate every docs/results directory from the committed
-## code (scripts/results.sh; a few hours on 2 cores).
+## results: regenerate every lab/results directory from the committed
+## code (lab/scripts/results.sh; a few hours on 2 cores).
 results:
-	scripts/results.sh
+	lab/scripts/results.sh
 
 ## results-check: the committed results regenerate — perf check reruns the
 ## cheapest cells (CHECK_CELLS, default 2) of every record.json under
-## docs/results with the recorded settings, CHECK_SEEDS seeds of each
+## lab/results with the recorded settings, CHECK_SEEDS seeds of each
 ## (0: all; CI uses 1: one or two 500-evaluation runs per landmark
 ## record, 1-9 minutes each), plus CHECK_SPOT runs per record drawn among
 ## the others of at most 5 s (CI: 2; the draw's seed is HEAD's commit
@@ -182,8 +182,8 @@ CHECK_SEED_ORDER ?= first
 CHECK_MAX_SECONDS ?= 0
 CHECK_SPOT_SEED ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 results-check:
-	$(GO) run ./cmd/perf check --dir docs/results --cells $(CHECK_CELLS) --seeds $(CHECK_SEEDS) --spot $(CHECK_SPOT) --spot-seed $(CHECK_SPOT_SEED) --seed-order $(CHECK_SEED_ORDER) --max-seconds $(CHECK_MAX_SECONDS) $(if $(filter 1,$(CHECK_ROTATE)),--rotate)
+	$(GO) run ./cmd/perf check --dir lab/results --cells $(CHECK_CELLS) --seeds $(CHECK_SEEDS) --spot $(CHECK_SPOT) --spot-seed $(CHECK_SPOT_SEED) --seed-order $(CHECK_SEED_ORDER) --max-seconds $(CHECK_MAX_SECONDS) $(if $(filter 1,$(CHECK_ROTATE)),--rotate)
 
 ## golden: regenerate testdata/golden with the independent reference.
 golden:
-	$(GO) run ./internal/app/refgen -out testdata/golden
+	$(GO) run ./internal/refgen -out testdata/golden

@@ -144,7 +144,7 @@ func TestGuideLinks(t *testing.T)  { checkLinks(t, "docs/guide.md") }
 // TestDocsLinks: the same for the other docs a reader reaches from the
 // README: the design, the performance record and the results summary.
 func TestDocsLinks(t *testing.T) {
-	for _, p := range []string{"docs/design.md", "docs/performance.md", "docs/results/README.md", "docs/results/paper.md"} {
+	for _, p := range []string{"docs/design.md", "docs/performance.md", "lab/results/README.md", "lab/results/paper.md"} {
 		checkLinks(t, p)
 	}
 }

@@ -2,7 +2,7 @@ package bench
 
 import (
 	"fmt"
-	"github.com/symbo/symbo/internal/app/experiments"
+	"github.com/symbo/symbo/lab/experiments"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"

@@ -1,7 +1,7 @@
 // Package bench holds symbo's `go test -bench` suite of the numeric core
 // and the regression gate built on it. The experiments (the paper's tables
 // and figures, the profiler, the complexity study, Ratios) live in
-// internal/app/experiments, behind perf.
+// lab/experiments, behind perf.
 //
 // # Suites
 //

@@ -103,7 +103,7 @@ func TestDecidingKernelsAnyGroupSize(t *testing.T) {
 
 // TestAffordableKeepsCommittedGroups: the rule leaves every candidate of
 // the deciding kernels over the groups and shapes of the committed
-// studies (docs/results: hyperoctahedral(2…6), permutation(3…6),
+// studies (lab/results: hyperoctahedral(2…6), permutation(3…6),
 // signflip, rotation2d, scaling, pairedperm(4) under Matérn-3/2, the
 // trivial group), so those runs keep their bits; permanents up to order 6
 // and enumerations up to 64 elements stay (AutoEnumerateLimit).

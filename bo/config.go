@@ -115,7 +115,7 @@ func ParseLiar(s string) (Liar, error) {
 // bet is the prior's — avg's prior variance peaks on Fix(G), so avg
 // proposes there first — and a proposal of avg's on Fix(G) that comes
 // later is avg's posterior, not that bet. Five is the default initial
-// design's size (measured: docs/results/soft/README.md, "The probe
+// design's size (measured: lab/results/soft/README.md, "The probe
 // window").
 const DefaultProbeWindow = 5
 

@@ -284,6 +284,6 @@
 // kernel evaluations and O(m·r + r²)); a custom kernel without gradients
 // adds 2d kernel rows per gradient.
 //
-// Measured: docs/performance.md (the time of a step), docs/results/README.md
+// Measured: docs/performance.md (the time of a step), lab/results/README.md
 // (regret, and why Recommended's settings).
 package bo

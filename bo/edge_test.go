@@ -75,7 +75,7 @@ func TestLiarMeanUnchanged(t *testing.T) {
 }
 
 // defaultCfg is the front ends' default configuration
-// (internal/app/frontend: DefaultKernel, DefaultCandidateFit,
+// (internal/frontend: DefaultKernel, DefaultCandidateFit,
 // DefaultProbeWindow, DefaultPrior, DefaultMean) over g.
 func defaultCfg(t *testing.T, g orbit.Group) Config {
 	k, err := ParseKernel("portfolio:nystrom+avg:soft+plus", g, kernel.Matern52)

@@ -259,7 +259,7 @@ func Soft(g orbit.Group, shape kernel.Shape) Kernel {
 
 // SoftShare is the share of Soft's signal variance in its non-invariant
 // part. 0.2 and 0.5 measured alike as candidates of a portfolio
-// (measured: docs/results/soft); it is small so that under a right group
+// (measured: lab/results/soft); it is small so that under a right group
 // the posterior stays near plus's.
 const SoftShare = 0.2
 
@@ -391,7 +391,7 @@ func (k Kernel) isFavoured(i int) bool { return i >= len(k.arms)-k.favoured }
 // invariant functions often have their optimum, and no posterior mean
 // rates an unvisited point there before one is evaluated: without the
 // probe the portfolio missed avg's advantage on Ackley2d and Griewank6d
-// (docs/results/portfolio). A point is on Fix(G) when its share
+// (lab/results/portfolio). A point is on Fix(G) when its share
 // k_avg(x, x)/σ² at the lengthscale ProbeScale × the box diagonal is at
 // least ProbeShare, whatever the fit. Without avg among the candidates,
 // or under the trivial group (every point is fixed), there is no probe.
@@ -445,7 +445,7 @@ func asPortfolio(k Kernel, err error) (Kernel, error) {
 // evidence picks avg on the off-fixed-point problems, where avg's
 // proposals sit on the fixed-point set and explain the data they gathered
 // there best, and nystrom on invariant problems where plus optimizes
-// better (docs/results/auto.md).
+// better (lab/results/auto.md).
 const AutoOdds = 2.995732273553991 // ln 20
 
 // AutoCandidates are the names of the kernels Auto chooses among, in its

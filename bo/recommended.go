@@ -35,7 +35,7 @@ const RecommendedKernel = "portfolio:nystrom+avg:soft+plus"
 //   - ExcludeObserved (DefaultExcludeObserved): no step proposes a point
 //     on an observed point's orbit, so no evaluation is spent twice.
 //
-// The evidence for each choice is in docs/results/defaults.md. Errors: a
+// The evidence for each choice is in lab/results/defaults.md. Errors: a
 // nil g, or a g ParseKernel refuses for the shape (ErrBadConfig and
 // ErrUnknownKernel's class: bad input).
 func Recommended(g orbit.Group, shape kernel.Shape) (Config, error) {

@@ -70,7 +70,7 @@ import (
 	"unsafe"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/internal/app/frontend"
+	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/linalg"

@@ -16,7 +16,7 @@ import (
 	"testing"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/internal/app/frontend"
+	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/linalg"
 	"gonum.org/v1/gonum/mat"
 )

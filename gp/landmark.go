@@ -546,7 +546,7 @@ func (b *landmarkBound) lowRankSpectrumTo(dst *lowRankSpec, y []float64, l float
 // (linalg.EigenSymProject: a third of EigenSym's flops); the posterior
 // (vectors true, once a fit) projects on EigenSym's eigenvectors, as
 // before EigenSymProject existed: the same quantities to rounding, kept
-// so that the committed studies fitted on a subset (docs/results/
+// so that the committed studies fitted on a subset (lab/results/
 // landmarks-every) still reproduce bit for bit.
 func (b *landmarkBound) spectrumOf(sc *lmScratch, dst *lowRankSpec, fc *lmFactors, vectors bool) error {
 	k, r := fc.k, fc.r

@@ -16,13 +16,13 @@ import (
 	"github.com/symbo/symbo/orbit"
 )
 
-// The golden files in testdata/golden are written by internal/app/refgen, a
+// The golden files in testdata/golden are written by internal/refgen, a
 // standard-library-only brute-force reference that shares no code with
 // symbo (literal double sums and maxima over enumerated group elements,
 // fine quadrature and search for the continuous groups, its own Jacobi
 // eigensolver). Regenerate with
 //
-//	go run ./internal/app/refgen -out testdata/golden
+//	go run ./internal/refgen -out testdata/golden
 //
 // Each value is compared with tolerance max(goldenRelTol·v, accuracy),
 // v the variance (every kernel value here is at most about v) and
@@ -111,7 +111,7 @@ func loadGolden(t *testing.T) map[string]*goldenCase {
 	}
 	// (9 groups + 6 groups on some coordinates) × 4 base kernels.
 	if len(files) < 64 {
-		t.Fatalf("found %d golden files in testdata/golden, want ≥ 64 (run go run ./internal/app/refgen -out testdata/golden)", len(files))
+		t.Fatalf("found %d golden files in testdata/golden, want ≥ 64 (run go run ./internal/refgen -out testdata/golden)", len(files))
 	}
 	out := make(map[string]*goldenCase, len(files))
 	for _, f := range files {

@@ -277,7 +277,7 @@ func (g *ScalingGroup) OrbitTo(dst, x []float64, m int) {
 // factor of 4.6 and the thin wedge near an axis looks far from the
 // diagonal; k_max on it is indefinite and a k_plus GP keeps exploring the
 // wedge. The chord is a metric and weighs directions by angle (measured
-// on Scaling2d: docs/results/scalingdir).
+// on Scaling2d: lab/results/scalingdir).
 //
 // It is the group Parse calls "scalingdir". Interval, IntervalFaces,
 // OrbitTo and SegmentDist2 are ScalingGroup's (k_avg integrates over the

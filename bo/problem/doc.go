@@ -66,7 +66,7 @@
 // c = 0, f(x) = F(φ(x)): the same F, group, box, dimension and base kernel,
 // minimum 0 at the origin, a fixed point of every element — a control that
 // differs from its shifted twin only in where the optimum lies
-// (docs/results/fixedpoint.md). As F is invariant under its group,
+// (lab/results/fixedpoint.md). As F is invariant under its group,
 // CentredAckley and CentredGriewank equal Ackley and Griewank, and
 // CentredRastrigin is Rastrigin under permutations only.
 //

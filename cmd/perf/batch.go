@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/symbo/symbo/internal/app/experiments"
+	"github.com/symbo/symbo/lab/experiments"
 )
 
 func init() {
@@ -38,7 +38,7 @@ benchmark and kernel, one curve per q. A symbolic link at one of these
 names in DIR is replaced by the file, never written through.
 
 Example:
-  perf batch --out docs/results/batch
+  perf batch --out lab/results/batch
 `
 
 func runBatch(args []string, stdout, stderr io.Writer) error {

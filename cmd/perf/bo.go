@@ -12,7 +12,7 @@ import (
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/gp"
-	"github.com/symbo/symbo/internal/app/experiments"
+	"github.com/symbo/symbo/lab/experiments"
 )
 
 func init() {

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/internal/app/experiments"
+	"github.com/symbo/symbo/lab/experiments"
 )
 
 func init() {
@@ -77,9 +77,9 @@ Exit status 0 when every rerun matches; 1 with one line per mismatch, or
 when a record says its code had uncommitted changes; 2 on bad input.
 
 Example:
-  perf check --dir docs/results                       # every committed result
-  perf check --dir docs/results/table-own --cells 100 # every cell of one table
-  perf check --dir docs/results --seeds 1 --spot 2 --spot-seed 20261126
+  perf check --dir lab/results                       # every committed result
+  perf check --dir lab/results/table-own --cells 100 # every cell of one table
+  perf check --dir lab/results --seeds 1 --spot 2 --spot-seed 20261126
 `
 
 // recordFile is the name of the compact results record in an --out

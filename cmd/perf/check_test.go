@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/internal/app/experiments"
+	"github.com/symbo/symbo/lab/experiments"
 )
 
 // TestCheck: perf check reruns the cheapest cells of a table written by

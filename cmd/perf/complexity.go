@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/symbo/symbo/internal/app/experiments"
+	"github.com/symbo/symbo/lab/experiments"
 	"github.com/symbo/symbo/orbit"
 )
 

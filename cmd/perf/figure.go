@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/internal/app/experiments"
+	"github.com/symbo/symbo/lab/experiments"
 	"github.com/symbo/symbo/internal/atomicfile"
 )
 
@@ -54,7 +54,7 @@ on stderr.
 
 Example:
 
-  perf figure --out docs/results/figures
+  perf figure --out lab/results/figures
 
 `
 

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/symbo/symbo/internal/app/experiments"
+	"github.com/symbo/symbo/lab/experiments"
 )
 
 // The progress displays of the runner (runner.go) on stderr: a bar for

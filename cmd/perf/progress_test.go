@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/symbo/symbo/internal/app/experiments"
+	"github.com/symbo/symbo/lab/experiments"
 )
 
 // TestProgressHeartbeat (issue 15): when stderr is not a terminal the

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/symbo/symbo/internal/app/experiments"
+	"github.com/symbo/symbo/lab/experiments"
 )
 
 func init() {

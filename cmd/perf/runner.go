@@ -15,7 +15,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/symbo/symbo/internal/app/experiments"
+	"github.com/symbo/symbo/lab/experiments"
 	"github.com/symbo/symbo/internal/journal"
 )
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/symbo/symbo/internal/app/experiments"
+	"github.com/symbo/symbo/lab/experiments"
 	"github.com/symbo/symbo/internal/journal"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/symbo/symbo/internal/app/experiments"
+	"github.com/symbo/symbo/lab/experiments"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 )
@@ -62,7 +62,7 @@ eigendecomposition (seconds each).
 
 Example:
 
-  perf spectrum --out docs/results/spectrum
+  perf spectrum --out lab/results/spectrum
   perf spectrum --n 500 --d 2 --bases matern52
 
 `

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/symbo/symbo/internal/app/experiments"
+	"github.com/symbo/symbo/lab/experiments"
 )
 
 func init() {
@@ -48,8 +48,8 @@ size a table uses, for the distributions its runs actually have.
 Exit status 0 on success, 2 on bad input (no record, mismatched seeds).
 
 Example:
-  perf stats --main docs/results/ablation-own --replication docs/results/replication/ablation-own
-  perf stats --coverage docs/results/ablation-own,docs/results/replication/ablation-own
+  perf stats --main lab/results/ablation-own --replication lab/results/replication/ablation-own
+  perf stats --coverage lab/results/ablation-own,lab/results/replication/ablation-own
 `
 
 func runStats(args []string, stdout, stderr io.Writer) error {

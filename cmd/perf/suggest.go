@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/internal/app/frontend"
+	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/internal/csvio"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
@@ -70,11 +70,11 @@ are observed or pending it returns the next points of the initial design.
                 M landmarks above (0: 256; −1: never; see 'perf bo -h')
 --landmark-fit  default, subset, likelihood or full (see 'perf bo -h')
 --candidate-fit anchored (default here, measured level with own:
-                docs/results/soft) or own: how auto's and portfolio's
+                lab/results/soft) or own: how auto's and portfolio's
                 candidates fit (see 'perf bo -h'); give own to
                 reproduce a perf bo run of a deciding kernel
 --probe-window  W: the default kernel's fixed-point probe may fire in the
-                first W BO steps only: 5 here (docs/results/soft), no
+                first W BO steps only: 5 here (lab/results/soft), no
                 limit with 0 (perf bo's default: give 0 to reproduce a
                 perf bo run of a portfolio kernel)
 --allow-repeats let a point within the exclusion radius (10⁻³ of the box
@@ -87,10 +87,10 @@ are observed or pending it returns the next points of the initial design.
                 avg, soft and plus each propose; the proposal with the
                 highest posterior mean under the model the evidence
                 picks, soft and plus favoured, is evaluated, but for
-                one fixed-point probe: docs/results/soft)
+                one fixed-point probe: lab/results/soft)
 --prior, --mean default botorch and constant here (the C and Python
                 front ends' defaults, chosen by measurement:
-                docs/results/defaults.md), not perf bo's paper protocol
+                lab/results/defaults.md), not perf bo's paper protocol
                 (none, sample): give --prior none --mean sample to
                 reproduce a perf bo run with its defaults
 

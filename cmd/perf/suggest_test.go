@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/internal/app/frontend"
+	"github.com/symbo/symbo/internal/frontend"
 )
 
 // TestSuggestReplaysBO: perf suggest, given the first k evaluations of a

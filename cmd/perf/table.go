@@ -13,7 +13,7 @@ import (
 
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
-	"github.com/symbo/symbo/internal/app/experiments"
+	"github.com/symbo/symbo/lab/experiments"
 	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"

@@ -42,7 +42,7 @@ var internalOnPurpose = map[string]string{
 	"linalg.ErrNotPositiveDefinite": "a covariance the library built itself that stays non-positive-definite after the GP's jitter " +
 		"is a numerical failure (a fit start that meets one counts it as −∞ likelihood)",
 	"gp.ErrNoDerivative":               "a marker Fit catches (it falls back to a derivative-free search); only a caller's own Family returns it",
-	"internal/app/experiments.errSkip": "a marker the profile and complexity runners catch: the row is skipped with its message as the note",
+	"lab/experiments.errSkip": "a marker the profile and complexity runners catch: the row is skipped with its message as the note",
 	"bo.errArmSkipped":                 "a marker the auto and portfolio fit loop catches: the candidate sits out the step (NaN evidence); never returned",
 }
 
@@ -105,7 +105,7 @@ func TestSentinelsClassified(t *testing.T) {
 	// The walk sees the sources: some sentinels every front end meets.
 	for key, want := range map[string]errclass.Class{
 		"orbit.ErrInvalid": errclass.Input, "orbit.ErrOverBudget": errclass.Size, "bo.ErrHistory": errclass.Input,
-		"bo/problem.ErrOutOfBounds": errclass.Input, "internal/app/frontend.ErrInvalid": errclass.Input,
+		"bo/problem.ErrOutOfBounds": errclass.Input, "internal/frontend.ErrInvalid": errclass.Input,
 		"linalg.ErrNotFinite": errclass.Input, "capi.errSize": errclass.Size,
 	} {
 		if got, ok := found[key]; !ok || got != want {

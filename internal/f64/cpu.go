@@ -9,7 +9,7 @@ import (
 // CPU describes the processor, detected once: its brand name and the
 // widest x86 vector extension it supports ("avx512", "avx2", "avx", "sse";
 // "" on other architectures), whatever Level this build and SYMBO_SIMD
-// allow. Records of measurements carry it (internal/app/experiments).
+// allow. Records of measurements carry it (lab/experiments).
 func CPU() (brand, vector string) {
 	c := cpuid.CPU
 	brand = strings.TrimSpace(c.BrandName)

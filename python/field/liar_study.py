@@ -16,7 +16,7 @@ stdout (progress on stderr):
     make python
     /usr/bin/python3 python/field/liar_study.py [--seeds 10] [--evals 120] [--q 8]
 
-docs/results/liar.md holds its output and the command.
+lab/results/liar.md holds its output and the command.
 """
 
 import argparse

@@ -260,7 +260,7 @@ class Optimizer:
         picks, soft and plus favoured, is returned, but for one fixed-point probe
         of avg's proposal: the lowest geometric-mean regret ratio of any
         symbo kernel on ten problems and on four with a wrong group,
-        docs/results/defaults.md), ``portfolio`` (the same without
+        lab/results/defaults.md), ``portfolio`` (the same without
         ``soft``), ``base``, ``nystrom``, ``avg``,
         ``avgnorm``, ``max``, ``plus``, ``soft`` (0.8·``plus`` +
         0.2·``nystrom``: the group as a soft constraint the data can
@@ -275,7 +275,7 @@ class Optimizer:
         kernels leave ``avg`` out over a finite group of more than 256 elements on
         which its orbit average has no closed form for ``base``; a
         ``portfolio`` step costs 2–3× a ``plus`` step, the default's
-        2.4–5.5× (docs/results/soft/README.md, "Cost").
+        2.4–5.5× (lab/results/soft/README.md, "Cost").
     base : str
         Base kernel shape (default ``rbf``).
     seed : int
@@ -292,10 +292,10 @@ class Optimizer:
     mean : str, optional
         The GP's prior mean: ``constant`` (default: a constant fitted by
         maximum likelihood; with ``prior="botorch"`` the base kernel
-        matches BoTorch's SingleTaskGP, docs/results/baseline.md) or
+        matches BoTorch's SingleTaskGP, lab/results/baseline.md) or
         ``sample`` (the sample mean, the paper's protocol). The defaults
         of ``prior`` and ``mean`` were chosen by measurement
-        (docs/results/defaults.md).
+        (lab/results/defaults.md).
     landmarks : int, optional
         Landmark cap of every kernel (``perf suggest --landmarks``): the
         GP is exact up to this many observations (for ``plus`` and
@@ -310,12 +310,12 @@ class Optimizer:
         hyperparameters (``perf suggest --candidate-fit``): ``anchored``
         (default: the last candidate, plus, first; the others search only
         around its lengthscale, about half their likelihood evaluations,
-        measured level with ``own`` in docs/results/soft) or ``own`` (each
+        measured level with ``own`` in lab/results/soft) or ``own`` (each
         its own full search).
     probe_window : int, optional
         The BO steps in which a ``portfolio`` kernel's fixed-point probe
         may fire (``perf suggest --probe-window``): None (default) means
-        the library's recommended window, 5 (docs/results/soft, "The
+        the library's recommended window, 5 (lab/results/soft, "The
         probe window"); 0 means no limit, as in Go and perf; a negative
         value is InvalidInput.
     allow_repeats : bool, optional

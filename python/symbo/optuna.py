@@ -394,7 +394,7 @@ class SymboSampler(BaseSampler):
         the paper's scaling benchmark, with ``prior="none", mean="sample"``,
         it beat random search and TPE, which ``scaling`` did not; with the
         default BoTorch priors it is level with random search there, where
-        ``scaling`` is worse (docs/results/scalingdir/README.md).
+        ``scaling`` is worse (lab/results/scalingdir/README.md).
     kernel : str, optional
         None (the default): the library's recommended configuration, as
         :class:`symbo.Optimizer`; or ``portfolio``, ``plus``, ``soft``,

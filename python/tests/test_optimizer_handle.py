@@ -391,7 +391,7 @@ def test_mean():
 
 def test_defaults_prior_and_mean():
     # Naming neither prior nor mean is BoTorch's priors and the constant
-    # mean (docs/results/defaults.md), not the paper's protocol.
+    # mean (lab/results/defaults.md), not the paper's protocol.
     def prop(**kw):
         o = opt(seed=4, init=4, **kw)
         for _ in range(6):

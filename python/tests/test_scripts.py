@@ -1,6 +1,6 @@
-"""The analysis scripts under scripts/ and docs/results/ that check
+"""The analysis scripts under lab/scripts/ and lab/results/ that check
 themselves (--self-test: their statistics and scoring rules on made-up
-inputs) still pass: they write the committed analyses of docs/results, and
+inputs) still pass: they write the committed analyses of lab/results, and
 run nowhere else in CI."""
 import os
 import subprocess
@@ -13,7 +13,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 def _self_tested():
     out = []
-    for top in ("scripts", os.path.join("docs", "results")):
+    for top in (os.path.join("lab", "scripts"), os.path.join("lab", "results")):
         for d, _, files in os.walk(os.path.join(ROOT, top)):
             for f in files:
                 p = os.path.join(d, f)
@@ -26,8 +26,8 @@ SELF_TESTED = _self_tested()
 
 
 def test_self_tested_scripts_found():
-    names = {os.path.join("scripts", f) for f in ("defaults.py", "portfolio.py", "winners.py")}
-    names.add(os.path.join("docs", "results", "baseline", "pairs.py"))
+    names = {os.path.join("lab", "scripts", f) for f in ("defaults.py", "portfolio.py", "winners.py")}
+    names.add(os.path.join("lab", "results", "baseline", "pairs.py"))
     assert names <= set(SELF_TESTED)
 
 

@@ -20,7 +20,7 @@ import (
 	"runtime"
 	"strconv"
 
-	"github.com/symbo/symbo/internal/app/experiments"
+	"github.com/symbo/symbo/lab/experiments"
 	"github.com/symbo/symbo/linalg"
 )
 

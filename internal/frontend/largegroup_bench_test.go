@@ -1,0 +1,55 @@
+package frontend
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// BenchmarkLargeGroupStep times one BO step (Ask) of the front ends'
+// default and of plus over groups whose k_avg the default leaves out
+// (issue 40, item 4): hyperoctahedral(8) with Matérn-5/2 (10321920
+// elements, no closed form), permutation(18) and hyperoctahedral(20)
+// with RBF (no permanent closed form above 16 coordinates), on [−1, 1]^d
+// after n = 10 and 30 observations of −‖x − c‖² at uniform points, under
+// the front ends' settings. As BenchmarkDefaultStep, each iteration
+// rebuilds both optimizers (untimed) and times one Ask of each in turn;
+// the metrics are milliseconds per step and the default's ratio to
+// plus's (the bound: about 4).
+//
+//	go test -run XXX -bench LargeGroupStep -cpu 1 -count 3 ./internal/frontend
+func BenchmarkLargeGroupStep(b *testing.B) {
+	for _, c := range []struct {
+		group string
+		d     int
+		base  string
+	}{{"hyperoctahedral", 8, "matern52"}, {"permutation", 18, "rbf"}, {"hyperoctahedral", 20, "rbf"}} {
+		for _, n := range []int{10, 30} {
+			b.Run(fmt.Sprintf("group=%s%d-%s/n=%d", c.group, c.d, c.base, n), func(b *testing.B) {
+				rng := rand.New(rand.NewPCG(7, uint64(n)))
+				xs := make([][]float64, n)
+				ys := make([]float64, n)
+				for i := range xs {
+					xs[i] = make([]float64, c.d)
+					for j := range xs[i] {
+						xs[i][j] = 2*rng.Float64() - 1
+						t := xs[i][j] - 0.3
+						ys[i] -= t * t
+					}
+				}
+				kernels := []string{"plus", DefaultKernel}
+				spent := make([]time.Duration, len(kernels))
+				for b.Loop() {
+					for i, k := range kernels {
+						s := SuggestSettings{Group: Group{Group: c.group, D: c.d, Box: [][]float64{{-1}, {1}}}, Base: c.base, Kernel: k}
+						spent[i] += timedAsk(b, k, s, xs, ys)
+					}
+				}
+				b.ReportMetric(spent[0].Seconds()*1e3/float64(b.N), "plus-ms")
+				b.ReportMetric(spent[1].Seconds()*1e3/float64(b.N), "default-ms")
+				b.ReportMetric(float64(spent[1])/float64(spent[0]), "default/plus")
+			})
+		}
+	}
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Writes lab/results/replication/README.md's verdicts and the coverage
+# study of lab/results/statistics.md from the committed records (no run
+# is repeated): perf stats on every table that has a replication.
+#
+# Usage: lab/scripts/replication.sh > /tmp/replication.md
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+go build -o bin/perf ./cmd/perf
+for t in table-own table-prior table-base table-paper ablation-own ablation-prior; do
+  echo "## $t"
+  echo
+  echo "    perf stats --main lab/results/$t --replication lab/results/replication/$t"
+  echo
+  bin/perf stats --main lab/results/$t --replication lab/results/replication/$t
+  echo
+done
+echo "## Coverage"
+echo
+echo "    perf stats --coverage lab/results/ablation-own,lab/results/replication/ablation-own"
+echo
+bin/perf stats --coverage lab/results/ablation-own,lab/results/replication/ablation-own
