@@ -302,6 +302,25 @@ type Config struct {
 	// deterministic objective nothing. The initial design excludes
 	// observed points either way.
 	ExcludeObserved bool
+	// Normalize fits and searches in normalized coordinates, so that the
+	// user's units do not matter: every coordinate is mapped by
+	// u_k = (x_k − c_k)/s_k, with c and s chosen from the box and the
+	// kernel's group (orbit.CoordinateMaps) so that the group commutes
+	// with the map and acts on u as on x — coordinates the group mixes
+	// share one map; a class the group only permutes, or leaves alone,
+	// has its sides mapped into [−1, 1]; a class it flips or rotates is
+	// scaled about 0, its largest |bound| to 1; a scaling group's
+	// coordinates are not mapped. The kernel, the GP fit and its priors,
+	// the initial design, the acquisition search, the exclusion radius,
+	// the fixed-point probe, landmarks and canonical maps all work on u;
+	// Ask, AskBatch, Best, History and every point a caller sees or gives
+	// (Tell, AddPending, Fail, Record, Restore) are in the user's units
+	// (proposals mapped back and clamped into the box), and
+	// Diagnostics.Hyper's lengthscale is on u's scale. See "Units" in the
+	// package documentation. false (the zero value: perf bo, perf table,
+	// every committed record) computes on the user's coordinates, bit for
+	// bit as before the setting; Recommended sets it.
+	Normalize bool
 	// Workers is the number of goroutines for the acquisition optimizer and
 	// kernel assembly; 0 means GOMAXPROCS. Results do not depend on it.
 	Workers int

@@ -35,6 +35,9 @@ const RecommendedKernel = "portfolio:nystrom+avg:soft+plus"
 //   - ProbeWindow DefaultProbeWindow.
 //   - ExcludeObserved (DefaultExcludeObserved): no step proposes a point
 //     on an observed point's orbit, so no evaluation is spent twice.
+//   - Normalize: the model works in coordinates normalized by maps the
+//     group commutes with, so the user's units do not matter (a learning
+//     rate in [1e-5, 1e-1] beside a width in [16, 1024]).
 //
 // The evidence for each choice is in docs/results/defaults.md. Errors: a
 // nil g, or a g ParseKernel refuses for the shape (ErrBadConfig and
@@ -54,5 +57,6 @@ func Recommended(g orbit.Group, shape kernel.Shape) (Config, error) {
 		CandidateFit:    CandidateFitAnchored,
 		ProbeWindow:     DefaultProbeWindow,
 		ExcludeObserved: DefaultExcludeObserved,
+		Normalize:       true,
 	}, nil
 }
