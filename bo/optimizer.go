@@ -54,8 +54,9 @@ type Diagnostics struct {
 	// step).
 	Phase string
 	// Hyper holds the GP hyperparameters fitted to the observations
-	// (standardized scale) and the jitter their Cholesky factorization
-	// needed; LogMarginal is the log marginal likelihood of the
+	// (standardized scale; the lengthscale in the model's coordinates,
+	// normalized with Config.Normalize) and the jitter their Cholesky
+	// factorization needed; LogMarginal is the log marginal likelihood of the
 	// standardized observations under them (jitter included, prior not).
 	Hyper       Hyper
 	LogMarginal float64
@@ -1109,7 +1110,8 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 // ProbeShare is the fixed-point share above which Portfolio's probe
 // counts a point as on the fixed-point set of the group, and
 // ProbeScale the lengthscale of the share as a fraction of the box
-// diagonal (see fixedPointProbe).
+// diagonal (see fixedPointProbe; the box in the model's coordinates, the
+// normalized one with Config.Normalize).
 const (
 	ProbeShare = 0.9
 	ProbeScale = 1e-2
@@ -1327,7 +1329,8 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *Diag
 	return nil, fmt.Errorf("bo: acquisition is not finite at any start")
 }
 
-// pendingExclusion is the radius, as a fraction of the box diagonal, of
+// pendingExclusion is the radius, as a fraction of the box diagonal (the
+// box in the model's coordinates: normalized with Config.Normalize), of
 // the neighbourhood of a pending or failed point's orbit (its point alone
 // for a kernel without a group) that Ask never proposes in: the constant
 // liar lowers the acquisition there, and this makes it a guarantee, so a
