@@ -2,6 +2,7 @@ package bo_test
 
 import (
 	"math"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"testing"
@@ -37,7 +38,8 @@ func hetero(x []float64) float64 {
 // TestHeterogeneousMeasure measures Config.Normalize on hetero: 10 seeds,
 // 5 initial points and 40 BO steps, the cumulative regret of the BO
 // steps (Σ f(x_t) − f*), for the front ends' default (Recommended) and
-// plus (Recommended's settings), each without and with Normalize. It is
+// plus (Recommended's settings), each without and with Normalize, and
+// random search for scale. It is
 // a measurement, not a check: it runs only with SYMBO_MEASURE=1 (several
 // minutes) and logs mean ± standard error.
 func TestHeterogeneousMeasure(t *testing.T) {
@@ -53,6 +55,22 @@ func TestHeterogeneousMeasure(t *testing.T) {
 		t.Fatal(err)
 	}
 	const seeds, init, steps = 10, 5, 40
+	// Random search over the same steps, for scale.
+	var random []float64
+	for seed := range uint64(seeds) {
+		rng := rand.New(rand.NewPCG(seed, 99))
+		cum := 0.0
+		for range steps {
+			x := make([]float64, len(heteroLo))
+			for k := range x {
+				x[k] = heteroLo[k] + rng.Float64()*(heteroHi[k]-heteroLo[k])
+			}
+			cum += hetero(x)
+		}
+		random = append(random, cum)
+	}
+	mean, se := meanSE(random)
+	t.Logf("random search              cumulative regret %7.3f ± %.3f", mean, se)
 	for _, kn := range []string{"", bo.NamePlus} {
 		for _, norm := range []bool{false, true} {
 			cfg, err := bo.Recommended(g, kernel.Matern52)
