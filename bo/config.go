@@ -319,6 +319,25 @@ type Protocol struct {
 	// deterministic objective nothing. The initial design excludes
 	// observed points either way.
 	ExcludeObserved bool
+	// Normalize fits and searches in normalized coordinates, so that the
+	// user's units do not matter: every coordinate is mapped by
+	// u_k = (x_k − c_k)/s_k, with c and s chosen from the box and the
+	// kernel's group (orbit.CoordinateMaps) so that the group commutes
+	// with the map and acts on u as on x — coordinates the group mixes
+	// share one map; a class the group only permutes, or leaves alone,
+	// has its sides mapped into [−1, 1]; a class it flips or rotates is
+	// scaled about 0, its largest |bound| to 1; a scaling group's
+	// coordinates are not mapped. The kernel, the GP fit and its priors,
+	// the initial design, the acquisition search, the exclusion radius,
+	// the fixed-point probe, landmarks and canonical maps all work on u;
+	// Ask, AskBatch, Best, History and every point a caller sees or gives
+	// (Tell, AddPending, Fail, Record, Restore) are in the user's units
+	// (proposals mapped back and clamped into the box), and
+	// Diagnostics.Hyper's lengthscale is on u's scale. See "Units" in the
+	// package documentation. false (the zero value: perf bo, perf table,
+	// every committed record) computes on the user's coordinates, bit for
+	// bit as before the setting; Recommended sets it.
+	Normalize bool
 }
 
 // PaperProtocol is the paper's protocol (the zero Protocol), which perf bo
@@ -326,9 +345,10 @@ type Protocol struct {
 var PaperProtocol = Protocol{}
 
 // RecommendedProtocol is the protocol of Recommended: BoTorch's priors, a
-// learned constant mean, and no step on an observed point's orbit.
+// learned constant mean, no step on an observed point's orbit, and
+// normalized inputs (the user's units do not matter).
 func RecommendedProtocol() Protocol {
-	return Protocol{Prior: gp.PriorBoTorch, Mean: gp.MeanConstant, ExcludeObserved: DefaultExcludeObserved}
+	return Protocol{Prior: gp.PriorBoTorch, Mean: gp.MeanConstant, ExcludeObserved: DefaultExcludeObserved, Normalize: true}
 }
 
 // withDefaults returns c with zero fields replaced by their defaults, or an

@@ -132,6 +132,46 @@
 // box. Starts run on Workers goroutines writing owned slots; the best end
 // point wins, ties to the better-ranked start.
 //
+// # Units
+//
+// With Config.Normalize (set by Recommended, so by every front end) the
+// user's units do not matter: the model works in coordinates
+// u_k = (x_k − c_k)/s_k, one affine map per coordinate chosen from the box
+// and the kernel's group so that the group commutes with it and acts on u
+// exactly as on x (orbit.CoordinateMaps). Coordinates the group mixes
+// (permutes among themselves, or rotates together) share one map. A class
+// the group only permutes, or leaves alone (coordinates outside an
+// OnCoords group's coords, every coordinate of the trivial group or of a
+// kernel without a group), gets the centre and half-width of the union of
+// its sides: they map into [−1, 1]. A class the group flips or rotates
+// keeps centre 0, the group's fixed point, and is scaled by its largest
+// |bound|. A group that does not say (no orbit.CoordinateMapper) gets one
+// common scale about 0 if it is finite (orthogonal linear maps commute
+// with it), none otherwise; the scaling groups' coordinates are never
+// mapped (their orbits are taken in their own box); a class whose scale
+// would be subnormal keeps the identity.
+//
+// Normalized: the kernel and its group, the GP fit and its priors (the
+// lengthscale prior is on ℓ over the normalized box's largest side, about
+// 2), the initial design (uniform in the normalized box, the same
+// distribution), the raw samples and the ascents' box, the exclusion
+// radius, the fixed-point probe, landmarks and canonical maps, and
+// Diagnostics.Hyper's lengthscale. In the user's units: every point a
+// caller gives or gets — Tell, AddPending, Fail, Cancel, Record, Restore,
+// Ask, AskBatch, Pending, Failed, Best, History — and y. Ask maps its
+// point back, c + s·u, clamped into the box; a point told is mapped in
+// anew, so an optimizer rebuilt from its History proposes the same bits.
+// Contract: the same problem written in two unit systems x' = a·x + b (a
+// and b of the form the group allows, as above) proposes the same points
+// up to the change of units — to the last bit when the change is exact in
+// floating point, else up to the rounding of x' itself, which the fits' and
+// ascents' stopping rules can grow to about 1e-8 of a side after a few
+// steps (TestNormalizeUnits, TestNormalizeUnitsGeneral). Without
+// Normalize (the zero Config: perf bo, perf table) the model works on x
+// itself, bit for bit as before the setting. One isotropic lengthscale
+// remains: normalization makes the sides comparable, not the
+// coordinates' relevance.
+//
 // # Parallel evaluations
 //
 // Ask may be called while earlier points are pending (asked, not told; or
@@ -159,7 +199,9 @@
 //	d_G(x, p) = min over g in G of ‖x − g·p‖₂ ≤ r,   r = 10⁻³·‖hi − lo‖₂,
 //
 // distances taken in the coordinates the kernel sees — the box's own
-// coordinates, [lo, hi] — and r a thousandth of the box diagonal. G is
+// coordinates, [lo, hi], or with Config.Normalize the normalized ones
+// (see Units: the box's image, about [−1, 1]^d) — and r a thousandth of
+// that box's diagonal. G is
 // the kernel's group (Custom's declared group included; the trivial group,
 // so d_G(x, p) = ‖x − p‖₂, for Base and Nystrom and kernels without one);
 // d_G is computed through the group's closed-form distance or canonical

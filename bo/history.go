@@ -220,4 +220,5 @@ func bitsKey(x []float64) string {
 // reset forgets every observation, pending and failed point.
 func (o *Optimizer) reset() {
 	o.xs, o.ys, o.pend, o.failed = o.xs[:0], o.ys[:0], nil, nil
+	o.mxs, o.mpend, o.mfailed = nil, nil, nil
 }

@@ -596,7 +596,7 @@ type proposer interface {
 type maximizer struct{}
 
 func (maximizer) propose(o *Optimizer, a *acqFunc, n int, info *Diagnostics) ([]float64, error) {
-	return o.maximizeAcq(a, n, o.xs[o.bestIndex()], info)
+	return o.maximizeAcq(a, n, o.modelXs()[o.bestIndex()], info)
 }
 
 // portfolioProposer lets every candidate propose and the evidence's model

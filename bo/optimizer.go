@@ -54,8 +54,9 @@ type Diagnostics struct {
 	// step).
 	Phase string
 	// Hyper holds the GP hyperparameters fitted to the observations
-	// (standardized scale) and the jitter their Cholesky factorization
-	// needed; LogMarginal is the log marginal likelihood of the
+	// (standardized scale; the lengthscale in the model's coordinates,
+	// normalized with Config.Normalize) and the jitter their Cholesky
+	// factorization needed; LogMarginal is the log marginal likelihood of the
 	// standardized observations under them (jitter included, prior not).
 	Hyper       Hyper
 	LogMarginal float64
@@ -127,6 +128,18 @@ type Optimizer struct {
 	failed [][]float64
 	last   Diagnostics
 
+	// units maps the user's coordinates x to the model's u
+	// (Config.Normalize; nil: the model sees x itself). mlo and mhi are
+	// the box in the model's coordinates (lo and hi themselves without
+	// units); mxs, mpend and mfailed the images of the observed, pending
+	// and failed points (with units), brought up to date by Ask and fit
+	// (syncModel). Everything Ask calls works on the model's coordinates
+	// (modelXs, modelPend, modelFailed), and Ask maps its point back
+	// once (toUser).
+	units               *units
+	mlo, mhi            []float64
+	mxs, mpend, mfailed [][]float64
+
 	ws []*acqScratch
 	qn []*boxQN
 }
@@ -192,7 +205,68 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 	if cfg.Minimize {
 		o.sign = -1
 	}
+	o.mlo, o.mhi = o.lo, o.hi
+	if cfg.Normalize {
+		o.units = newUnits(o.lo, o.hi, k.group)
+		o.mlo, o.mhi = o.units.toModelTo(nil, o.lo), o.units.toModelTo(nil, o.hi)
+	}
 	return o, nil
+}
+
+// syncModel brings the images of the observed, pending and failed points
+// up to date (with units; nothing to do without): the observed ones are
+// mapped once each, as they are told, the pending and failed ones anew,
+// as they come and go.
+func (o *Optimizer) syncModel() {
+	if o.units == nil {
+		return
+	}
+	for len(o.mxs) < len(o.xs) {
+		o.mxs = append(o.mxs, o.units.toModelTo(nil, o.xs[len(o.mxs)]))
+	}
+	o.mpend, o.mfailed = o.toModelAll(o.pend), o.toModelAll(o.failed)
+}
+
+// modelXs, modelPend and modelFailed are the observed, pending and failed
+// points in the model's coordinates: the points themselves without units,
+// else their images as of the last syncModel.
+func (o *Optimizer) modelXs() [][]float64 {
+	if o.units == nil {
+		return o.xs
+	}
+	return o.mxs
+}
+
+func (o *Optimizer) modelPend() [][]float64 {
+	if o.units == nil {
+		return o.pend
+	}
+	return o.mpend
+}
+
+func (o *Optimizer) modelFailed() [][]float64 {
+	if o.units == nil {
+		return o.failed
+	}
+	return o.mfailed
+}
+
+// toModelAll returns the images of ps in the model's coordinates.
+func (o *Optimizer) toModelAll(ps [][]float64) [][]float64 {
+	out := make([][]float64, len(ps))
+	for i, p := range ps {
+		out[i] = o.units.toModelTo(nil, p)
+	}
+	return out
+}
+
+// toUser returns the model's point u in the user's coordinates, clamped
+// into the box (u itself without units).
+func (o *Optimizer) toUser(u []float64) []float64 {
+	if o.units == nil {
+		return u
+	}
+	return o.units.toUser(u, o.lo, o.hi)
 }
 
 // arm is a kernel an Optimizer can predict with: its own, or one of
@@ -307,20 +381,25 @@ func (o *Optimizer) Ask() ([]float64, error) {
 	if n+k >= MaxEvaluations {
 		return nil, fmt.Errorf("%w: %d observations and %d pending or failed points reach MaxEvaluations", ErrBadConfig, n, k)
 	}
-	var x []float64
+	// The one boundary between the user's coordinates and the model's:
+	// everything below sees the model's (Config.Normalize), and its point
+	// u comes back here.
+	o.syncModel()
+	var u []float64
 	if n+k < o.cfg.Init || n == 0 {
 		var err error
-		if x, err = o.nextDesignPoint(n + k); err != nil {
+		if u, err = o.nextDesignPoint(n + k); err != nil {
 			return nil, err
 		}
 		o.last = Diagnostics{Phase: PhaseInit, Beta: math.NaN(), Acq: math.NaN()}
 	} else {
 		var err error
-		x, err = o.acquire()
+		u, err = o.acquire()
 		if err != nil {
 			return nil, err
 		}
 	}
+	x := o.toUser(u)
 	o.pend = append(o.pend, x)
 	return append([]float64(nil), x...), nil
 }
@@ -460,14 +539,14 @@ func (o *Optimizer) Cancel(x []float64) bool {
 }
 
 // designPoint returns point i of the uniform initial design (stream
-// (seed, tagInit, i)).
+// (seed, tagInit, i)), in the model's box.
 func (o *Optimizer) designPoint(i int) []float64 {
 	rng := stream(o.seed, tagInit, uint64(i))
 	x := make([]float64, o.d)
 	for k := range x {
-		x[k] = lerp(o.lo[k], o.hi[k], rng.Float64())
+		x[k] = lerp(o.mlo[k], o.mhi[k], rng.Float64())
 	}
-	clampInto(x, o.lo, o.hi)
+	clampInto(x, o.mlo, o.mhi)
 	return x
 }
 
@@ -552,6 +631,7 @@ func (o *Optimizer) beta(n int) (int, float64) {
 
 // fit fits the GP to the observations.
 func (o *Optimizer) fit() error {
+	o.syncModel()
 	n := len(o.xs)
 	if o.model == nil || o.fitN != n {
 		if err := o.fitModel(); err != nil {
@@ -568,7 +648,7 @@ func (o *Optimizer) fit() error {
 func (o *Optimizer) fitModel() error {
 	n := len(o.xs)
 	x := mat.NewDense(n, o.d, nil)
-	for i, p := range o.xs {
+	for i, p := range o.modelXs() {
 		x.SetRow(i, p)
 	}
 	// No warm start from the previous fit: the fit, like every step, is a
@@ -587,8 +667,8 @@ func (o *Optimizer) fitModel() error {
 	}
 	if o.cfg.Prior != gp.PriorNone {
 		opts.Prior = o.cfg.Prior
-		for i := range o.lo {
-			opts.PriorScale = max(opts.PriorScale, width(o.lo[i], o.hi[i]))
+		for i := range o.mlo {
+			opts.PriorScale = max(opts.PriorScale, width(o.mlo[i], o.mhi[i]))
 		}
 	}
 	// Auto: every candidate is fitted with the same options; the highest
@@ -706,7 +786,7 @@ func (o *Optimizer) condition() error {
 	ys := o.signed()
 	o.pred = m
 	var err error
-	xs := o.xs
+	xs := o.modelXs()
 	// A landmark GP predicts in the original coordinates: its landmarks
 	// are chosen there (the canonical twin would choose its own).
 	canon := o.canon
@@ -728,7 +808,7 @@ func (o *Optimizer) condition() error {
 		default:
 			lie = liarMean(ys)
 		}
-		xs = append(append([][]float64(nil), o.xs...), lies...)
+		xs = append(append([][]float64(nil), o.modelXs()...), lies...)
 		ys = append(append([]float64(nil), ys...), make([]float64, len(lies))...)
 		for i := range lies {
 			ys[n+i] = lie
@@ -755,10 +835,10 @@ func (o *Optimizer) condition() error {
 // lies returns the points the constant liar conditions on: the pending
 // points, then the failed ones (a shared slice: do not modify).
 func (o *Optimizer) lies() [][]float64 {
-	if len(o.failed) == 0 {
-		return o.pend
+	if len(o.modelFailed()) == 0 {
+		return o.modelPend()
 	}
-	return append(append([][]float64(nil), o.pend...), o.failed...)
+	return append(append([][]float64(nil), o.modelPend()...), o.modelFailed()...)
 }
 
 // liarMean returns the mean of ys (not empty, finite): their sum over n,
@@ -938,7 +1018,7 @@ func (o *Optimizer) acquire() ([]float64, error) {
 // then to the earlier candidate. info gets the winner's kernel, fit and
 // acquisition value.
 func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
-	bestObs := o.xs[o.bestIndex()]
+	bestObs := o.modelXs()[o.bestIndex()]
 	ref := o.refArm
 	props := make([][]float64, len(o.arms))
 	infos := make([]Diagnostics, len(o.arms))
@@ -1029,7 +1109,8 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 // ProbeShare is the fixed-point share above which Portfolio's probe
 // counts a point as on the fixed-point set of the group, and
 // ProbeScale the lengthscale of the share as a fraction of the box
-// diagonal (see fixedPointProbe).
+// diagonal (see fixedPointProbe; the box in the model's coordinates, the
+// normalized one with Config.Normalize).
 const (
 	ProbeShare = 0.9
 	ProbeScale = 1e-2
@@ -1067,7 +1148,7 @@ func (o *Optimizer) fixedPointProbe(props [][]float64, n int) (int, error) {
 	if a < 0 {
 		return -1, nil
 	}
-	pts := append(append(append([][]float64{}, o.xs...), o.pend...), o.failed...)
+	pts := append(append(append([][]float64{}, o.modelXs()...), o.modelPend()...), o.modelFailed()...)
 	share, err := o.fixedShares(a, append(pts, props[a]))
 	if err != nil {
 		return -1, err
@@ -1103,11 +1184,11 @@ func (o *Optimizer) fixedShares(a int, pts [][]float64) ([]float64, error) {
 	// The diagonal without overflow: the widest side times the norm of
 	// the sides over it.
 	top, sum := 0.0, 0.0
-	for i := range o.lo {
-		top = max(top, width(o.lo[i], o.hi[i]))
+	for i := range o.mlo {
+		top = max(top, width(o.mlo[i], o.mhi[i]))
 	}
-	for i := range o.lo {
-		r := width(o.lo[i], o.hi[i]) / top
+	for i := range o.mlo {
+		r := width(o.mlo[i], o.mhi[i]) / top
 		sum += r * r
 	}
 	l0 := ProbeScale * top * math.Sqrt(sum)
@@ -1157,9 +1238,9 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *Diag
 		p := cand[i*d : (i+1)*d]
 		h.PointTo(p, uint64(i))
 		for k := range p {
-			p[k] = lerp(o.lo[k], o.hi[k], p[k])
+			p[k] = lerp(o.mlo[k], o.mhi[k], p[k])
 		}
-		clampInto(p, o.lo, o.hi)
+		clampInto(p, o.mlo, o.mhi)
 	}
 	copy(cand[R*d:], bestObs)
 	nc := R + 1
@@ -1207,7 +1288,7 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *Diag
 			return nil, wrapf(serrs[s], "acquisition ascent from start %d", s)
 		}
 		rank[s] = s
-		clampInto(ends[s*d:(s+1)*d], o.lo, o.hi)
+		clampInto(ends[s*d:(s+1)*d], o.mlo, o.mhi)
 	}
 	// The best end point (ties: the better-ranked start) that is not on
 	// an excluded orbit (pending, failed, and with ExcludeObserved
@@ -1247,7 +1328,8 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *Diag
 	return nil, fmt.Errorf("bo: acquisition is not finite at any start")
 }
 
-// pendingExclusion is the radius, as a fraction of the box diagonal, of
+// pendingExclusion is the radius, as a fraction of the box diagonal (the
+// box in the model's coordinates: normalized with Config.Normalize), of
 // the neighbourhood of a pending or failed point's orbit (its point alone
 // for a kernel without a group) that Ask never proposes in: the constant
 // liar lowers the acquisition there, and this makes it a guarantee, so a
@@ -1267,13 +1349,13 @@ const pendingExclusion = 1e-3
 // side (exact, and the same test); a box within the range is tested as
 // before, bit for bit.
 func (o *Optimizer) onExcludedOrbit(x []float64, observed bool) bool {
-	if len(o.pend)+len(o.failed) == 0 && (!observed || len(o.xs) == 0) {
+	if len(o.modelPend())+len(o.modelFailed()) == 0 && (!observed || len(o.modelXs()) == 0) {
 		return false
 	}
 	radius2 := func(e int) float64 {
 		var diag float64
-		for i := range o.lo {
-			w := math.Ldexp(width(o.lo[i], o.hi[i]), e) * pendingExclusion
+		for i := range o.mlo {
+			w := math.Ldexp(width(o.mlo[i], o.mhi[i]), e) * pendingExclusion
 			diag += w * w
 		}
 		return diag
@@ -1303,7 +1385,7 @@ func (o *Optimizer) onExcludedOrbit(x []float64, observed bool) bool {
 		}
 		return false
 	}
-	return near(o.pend) || near(o.failed) || (observed && near(o.xs))
+	return near(o.modelPend()) || near(o.modelFailed()) || (observed && near(o.modelXs()))
 }
 
 // boxExponent returns e, the binary exponent of the box's widest side
@@ -1312,8 +1394,8 @@ func (o *Optimizer) onExcludedOrbit(x []float64, observed bool) bool {
 // scaled by 2^−e are those between the points, scaled.
 func (o *Optimizer) boxExponent(g orbit.Group) (int, bool) {
 	top := 0.0
-	for i := range o.lo {
-		top = max(top, width(o.lo[i], o.hi[i]))
+	for i := range o.mlo {
+		top = max(top, width(o.mlo[i], o.mhi[i]))
 	}
 	_, finite := g.(orbit.Finite)
 	_, iso := g.(orbit.Isometric)
@@ -1337,6 +1419,6 @@ func (o *Optimizer) ensureWorkers() {
 	w := parallel.Workers(o.cfg.Workers, max(o.cfg.Starts, (o.cfg.RawSamples+rawChunk)/rawChunk))
 	for len(o.ws) < w {
 		o.ws = append(o.ws, newAcqScratchDim(o.d, o.scratchDim()))
-		o.qn = append(o.qn, newBoxQN(o.lo, o.hi, o.cfg.MaxIter))
+		o.qn = append(o.qn, newBoxQN(o.mlo, o.mhi, o.cfg.MaxIter))
 	}
 }

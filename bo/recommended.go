@@ -34,6 +34,9 @@ const RecommendedKernel = "portfolio:nystrom+avg:soft+plus"
 //   - ProbeWindow DefaultProbeWindow.
 //   - ExcludeObserved (DefaultExcludeObserved): no step proposes a point
 //     on an observed point's orbit, so no evaluation is spent twice.
+//   - Normalize: the model works in coordinates normalized by maps the
+//     group commutes with, so the user's units do not matter (a learning
+//     rate in [1e-5, 1e-1] beside a width in [16, 1024]).
 //
 // The evidence for each choice is in lab/results/defaults.md. Errors: a
 // nil g, or a g ParseKernel refuses for the shape (ErrBadConfig and

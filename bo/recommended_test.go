@@ -12,8 +12,8 @@ import (
 
 // TestRecommended: the recommended configuration is the portfolio over
 // the group with BoTorch's priors, a constant mean, anchored candidate
-// fits and the probe window — none of them the zero Config's — and a
-// nil group is bad input.
+// fits, the probe window and normalized inputs — none of them the zero
+// Config's — and a nil group is bad input.
 func TestRecommended(t *testing.T) {
 	g, err := orbit.Hyperoctahedral(3)
 	if err != nil {
@@ -24,7 +24,7 @@ func TestRecommended(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Kernel.Name() != bo.RecommendedKernel || c.Kernel.Group() != g || c.Prior != gp.PriorBoTorch || c.Mean != gp.MeanConstant ||
-		c.Kernel.Options().CandidateFit != bo.CandidateFitAnchored || c.Kernel.Options().ProbeWindow != bo.DefaultProbeWindow || !c.ExcludeObserved {
+		c.Kernel.Options().CandidateFit != bo.CandidateFitAnchored || c.Kernel.Options().ProbeWindow != bo.DefaultProbeWindow || !c.ExcludeObserved || !c.Normalize {
 		t.Errorf("Recommended: kernel %s over %v, prior %v, mean %v, candidate fit %v, probe window %d",
 			c.Kernel.Name(), c.Kernel.Group(), c.Prior, c.Mean, c.Kernel.Options().CandidateFit, c.Kernel.Options().ProbeWindow)
 	}

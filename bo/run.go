@@ -123,10 +123,12 @@ type Trace struct {
 	// default ("own").
 	CandidateFit string `json:"candidate_fit,omitempty"`
 	// ProbeWindow is the kernel's DecideOptions.ProbeWindow; 0 (omitted) for no limit.
-	ProbeWindow int  `json:"probe_window,omitempty"`
-	FixNoise    bool `json:"fix_noise"`
-	Init        int  `json:"init"`
-	Iters       int  `json:"iters"`
+	ProbeWindow int `json:"probe_window,omitempty"`
+	// Normalize is Config.Normalize (omitted when false: raw coordinates).
+	Normalize bool `json:"normalize,omitempty"`
+	FixNoise  bool `json:"fix_noise"`
+	Init      int  `json:"init"`
+	Iters     int  `json:"iters"`
 	// Batch is the number of points asked per round (1: sequential).
 	Batch int `json:"batch"`
 	// Liar is the constant liar's value ("worst"); empty for the default
@@ -402,7 +404,7 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 		Group: group, Shape: c.Kernel.shapeName(), Acquisition: c.Acquisition.Name(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
 		Prior: priorName(c), Landmarks: landmarksOf(c), LandmarkFit: landmarkFitName(c),
-		CandidateFit: candidateFitName(c), ProbeWindow: c.Kernel.decide.ProbeWindow,
+		CandidateFit: candidateFitName(c), ProbeWindow: c.Kernel.decide.ProbeWindow, Normalize: c.Normalize,
 		Init: c.Init, Iters: iters, RawSamples: c.RawSamples, Starts: c.Starts,
 		MaxIter: c.MaxIter, Backend: c.Backend.Name(), NoiseVariance: noise,
 	}

@@ -70,9 +70,9 @@ import (
 	"unsafe"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/internal/errclass"
+	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/linalg"
 	"gonum.org/v1/gonum/mat"
 )

@@ -16,8 +16,8 @@ import (
 	"unsafe"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/internal/budget"
+	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/linalg"
 )
 

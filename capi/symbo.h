@@ -157,6 +157,10 @@ int symbo_cross(const char *spec,
  *                      probe may fire: absent 5, 0 no limit (as in Go
  *                      and perf; ABI 3 — ABI 2 read 0 as 5 and a
  *                      negative W as no limit, now refused)
+ *   "normalize": b     false fits and searches in the box's raw
+ *                      coordinates (perf bo's default); absent true: in
+ *                      coordinates normalized by maps the group commutes
+ *                      with, so that units do not matter
  *   "allow_repeats": b true lets a BO step propose a point within the
  *                      exclusion radius (1e-3 of the box diagonal) of an
  *                      observed point's orbit, as perf bo does; absent

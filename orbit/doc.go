@@ -68,6 +68,19 @@
 // "G@[c0,c1,…]/d", e.g. "hyperoctahedral(3)@[0,2,3]/5"; nested
 // embeddings are flattened, and coords = 0, …, d−1 in order returns g.
 //
+// Coordinate maps. CoordinateMaps(g) says which coordinatewise affine maps
+// u_k = (x_k − c_k)/s_k commute with g, so that the same group acts on
+// normalized inputs (bo's Config.Normalize): coordinates g mixes share one
+// class (one map); a class may shift and scale (FreeAffine: coordinates g
+// only permutes, or leaves alone), only scale about the origin (FreeScale:
+// coordinates g flips or rotates), or stay as they are (FreeNone: the
+// scaling groups, whose orbits live in their own box). Groups declare it
+// by CoordinateMapper (every group of the table does; OnCoords gives its
+// other coordinates their own affine class); for another group the safe
+// rule applies: one common scale about the origin for a Finite group, no
+// map otherwise. matrices: coordinates linked by a nonzero entry of some
+// element share a class, a scale only.
+//
 // Discretizers give equal-weight quadrature nodes of the normalized Haar
 // measure: rotation2d the m equally spaced angles 2πj/m (the trapezoidal
 // rule, exact for trigonometric polynomials of degree < m), scaling the

@@ -30,6 +30,10 @@ import (
 //	Discretizer          g's nodes on x_S, x_R copied (continuous g)
 //	Isometric            if g declares it (continuous g)
 //
+// and CoordinateMapper always (the core implements it, so no capability
+// bit is needed): g's classes and freedoms (CoordinateMaps(g), the safe
+// rule if g has none) on the coordinates coords, every other coordinate
+// its own class with any affine map (the group is the identity there),
 // and never Circular, Segmenter or CoordinateGroup, whose closed forms
 // concern the whole space (the kernel package reaches g's through
 // Embedded instead). Every method costs g's on R^k plus O(d) and, like
@@ -127,7 +131,8 @@ var _ Embedded = (*onCoords)(nil)
 // type for every valid set (gen_oncoords.go). A new optional interface of
 // this package gets a bit here, a mixin below, a row in the generator's
 // caps and a case in onCoordsCaps — or a line in OnCoords's documentation
-// saying why an embedding must not declare it.
+// saying why an embedding must not declare it, or (CoordinateMapper) a
+// method on onCoords itself when every embedding declares it.
 const (
 	capFinite = 1 << iota // Finite and RangeActor
 	capDist               // Distancer

@@ -16,10 +16,10 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/internal/errclass"
+	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/linalg"
 )
 

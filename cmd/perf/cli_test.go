@@ -16,11 +16,11 @@ import (
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/gp"
-	"github.com/symbo/symbo/lab/experiments"
-	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/internal/csvio"
 	"github.com/symbo/symbo/internal/errclass"
+	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/internal/journal"
+	"github.com/symbo/symbo/lab/experiments"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
 )

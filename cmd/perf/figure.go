@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/lab/experiments"
 	"github.com/symbo/symbo/internal/atomicfile"
+	"github.com/symbo/symbo/lab/experiments"
 )
 
 func init() {

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/lab/experiments"
 	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/lab/experiments"
 )
 
 // Validation shared by the subcommands' flags: one rule, one message,

@@ -10,8 +10,8 @@ import (
 	"github.com/symbo/symbo/internal/budget"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/internal/csvio"
+	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"

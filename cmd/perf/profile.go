@@ -15,9 +15,9 @@ import (
 
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/gp"
-	"github.com/symbo/symbo/lab/experiments"
 	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/internal/budget"
+	"github.com/symbo/symbo/lab/experiments"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
 )

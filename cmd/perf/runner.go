@@ -15,8 +15,8 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/symbo/symbo/lab/experiments"
 	"github.com/symbo/symbo/internal/journal"
+	"github.com/symbo/symbo/lab/experiments"
 )
 
 // runner runs an experiment for a subcommand. It owns what a long run

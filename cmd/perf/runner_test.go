@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/symbo/symbo/lab/experiments"
 	"github.com/symbo/symbo/internal/journal"
+	"github.com/symbo/symbo/lab/experiments"
 )
 
 // cubes is an experiment as the runner sees it: n runs, run i computing

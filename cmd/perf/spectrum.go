@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/symbo/symbo/lab/experiments"
 	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/lab/experiments"
 	"github.com/symbo/symbo/orbit"
 )
 

@@ -12,8 +12,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/internal/csvio"
+	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 )
@@ -146,11 +146,15 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	if set["probe-window"] {
 		probeWindow = &p.ProbeWindow
 	}
+	var normalize *bool
+	if set["normalize"] {
+		normalize = &p.Normalize
+	}
 	st := frontend.SuggestSettings{
 		Problem: *name, Group: frontend.Group{Group: *group, D: *d, Block: *block, Matrices: *matrices},
 		Kernel: *kern, Base: *base, Seed: *seed, Minimize: *minimize, Init: p.Init,
 		Acq: p.Acq, Beta: p.Beta, Fit: p.Fit, Prior: p.Prior, Mean: p.Mean, Landmarks: p.Landmarks, LandmarkFit: p.LandmarkFit, CandidateFit: p.CandidateFit, Liar: p.Liar,
-		ProbeWindow: probeWindow, AllowRepeats: *allowRepeats,
+		ProbeWindow: probeWindow, AllowRepeats: *allowRepeats, Normalize: normalize,
 	}
 	switch {
 	case *name != "" && *group != "":

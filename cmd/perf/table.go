@@ -13,9 +13,9 @@ import (
 
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
-	"github.com/symbo/symbo/lab/experiments"
 	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/lab/experiments"
 	"github.com/symbo/symbo/orbit"
 )
 

@@ -41,9 +41,9 @@ var aliases = map[string]string{
 var internalOnPurpose = map[string]string{
 	"linalg.ErrNotPositiveDefinite": "a covariance the library built itself that stays non-positive-definite after the GP's jitter " +
 		"is a numerical failure (a fit start that meets one counts it as −∞ likelihood)",
-	"gp.ErrNoDerivative":               "a marker Fit catches (it falls back to a derivative-free search); only a caller's own Family returns it",
+	"gp.ErrNoDerivative":      "a marker Fit catches (it falls back to a derivative-free search); only a caller's own Family returns it",
 	"lab/experiments.errSkip": "a marker the profile and complexity runners catch: the row is skipped with its message as the note",
-	"bo.errArmSkipped":                 "a marker the auto and portfolio fit loop catches: the candidate sits out the step (NaN evidence); never returned",
+	"bo.errArmSkipped":        "a marker the auto and portfolio fit loop catches: the candidate sits out the step (NaN evidence); never returned",
 }
 
 // TestSentinelsClassified parses every non-test Go file of the module and

@@ -334,6 +334,9 @@ type SuggestSettings struct {
 	// orbit; true lets one return to an observed point, as perf bo does
 	// (for a noisy objective that wants repeats).
 	AllowRepeats bool `json:"allow_repeats,omitempty"`
+	// Normalize is bo.Protocol.Normalize: absent (nil) bo.Recommended's
+	// (true), false the raw coordinates (perf bo's default).
+	Normalize *bool `json:"normalize,omitempty"`
 }
 
 // Optimizer returns the optimizer of the settings (backend be, nil for the
@@ -447,6 +450,9 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 	cfg.Kernel = cfg.Kernel.With(dec)
 	if s.AllowRepeats {
 		cfg.ExcludeObserved = false
+	}
+	if s.Normalize != nil {
+		cfg.Normalize = *s.Normalize
 	}
 	return bo.New(lo, hi, cfg, s.Seed)
 }

@@ -35,12 +35,15 @@ type boxer interface {
 // groups too large, are bounded by every sampled ‖x − g·y‖²) on random
 // points with ties and zeros, and are invariant; for continuous groups,
 // that Order is nil, Size fails, and the Discretizer's nodes lie on the
-// orbit and converge to the orbit distance.
+// orbit and converge to the orbit distance; for every group, that the
+// coordinatewise affine maps orbit.CoordinateMaps allows commute with the
+// elements (Finite) or the Discretizer's nodes.
 func Run(t *testing.T, g orbit.Group) {
 	t.Helper()
 	if g.Name() == "" || g.Dim() < 1 {
 		t.Fatalf("bad group: name %q, dim %d", g.Name(), g.Dim())
 	}
+	t.Run("coordmaps", func(t *testing.T) { runCoordMaps(t, g) })
 	if f, ok := g.(orbit.Finite); ok {
 		t.Run("finite", func(t *testing.T) { runFinite(t, f) })
 		return
@@ -542,5 +545,98 @@ func runContinuous(t *testing.T, g orbit.Group) {
 				}
 			}
 		})
+	}
+}
+
+// runCoordMaps checks orbit.CoordinateMaps(g): Dim entries, classes
+// numbered in order of their first coordinate with one freedom each, and
+// random maps A(x)_k = (x_k − c_k)/s_k of the allowed kind commuting with
+// g: A(g·x) = g·A(x) for sampled elements of a Finite group, and for a
+// Discretizer the nodes of A(x) are A of the nodes of x.
+func runCoordMaps(t *testing.T, g orbit.Group) {
+	d := g.Dim()
+	m := orbit.CoordinateMaps(g)
+	if len(m) != d {
+		t.Fatalf("CoordinateMaps: %d entries, want %d", len(m), d)
+	}
+	next := 0
+	free := map[int]orbit.Freedom{}
+	for k, c := range m {
+		switch {
+		case c.Class == next:
+			next++
+			free[c.Class] = c.Free
+		case c.Class < 0 || c.Class > next:
+			t.Fatalf("coordinate %d: class %d, want at most %d (numbered in order of first coordinate)", k, c.Class, next)
+		case free[c.Class] != c.Free:
+			t.Fatalf("coordinate %d: class %d with freedom %v and %v", k, c.Class, c.Free, free[c.Class])
+		}
+		if c.Free < orbit.FreeNone || c.Free > orbit.FreeAffine {
+			t.Fatalf("coordinate %d: freedom %v", k, c.Free)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 7))
+	for trial := range 4 {
+		cs, ss := make([]float64, next), make([]float64, next)
+		for j := range next {
+			ss[j], cs[j] = 1, 0
+		}
+		for j, f := range free {
+			if f >= orbit.FreeScale {
+				ss[j] = 0.25 + 4*rng.Float64()
+			}
+			if f == orbit.FreeAffine {
+				cs[j] = 4*rng.Float64() - 2
+			}
+		}
+		apply := func(x []float64) []float64 {
+			u := make([]float64, d)
+			for k, v := range x {
+				u[k] = (v - cs[m[k].Class]) / ss[m[k].Class]
+			}
+			return u
+		}
+		pts := points(g, rng, 6)
+		if _, ok := g.(boxer); ok {
+			// The group's box is in its own coordinates: a scaling group
+			// allows no map, and its points must stay in its box.
+			if next > 0 && free[0] != orbit.FreeNone {
+				t.Errorf("a group with a box allows the map %v", free[0])
+			}
+		}
+		check := func(what string, got, want []float64) {
+			t.Helper()
+			for k := range got {
+				if !near(got[k], want[k], 1e-12, 1e-12) {
+					t.Fatalf("trial %d: %s: coordinate %d: %v, want %v (maps %v)", trial, what, k, got[k], want[k], m)
+				}
+			}
+		}
+		switch f := g.(type) {
+		case orbit.Finite:
+			G := -1
+			if n, err := orbit.Size(g); err == nil {
+				G = n
+			}
+			idx := elements(G, 256, rng)
+			for _, i := range idx[:min(16, len(idx))] {
+				for _, x := range pts {
+					gx, gu := make([]float64, d), make([]float64, d)
+					f.ActTo(gx, x, i)
+					f.ActTo(gu, apply(x), i)
+					check(fmt.Sprintf("A(g_%d·x) vs g_%d·A(x)", i, i), apply(gx), gu)
+				}
+			}
+		case orbit.Discretizer:
+			const nodes = 5
+			for _, x := range pts {
+				a, b := make([]float64, nodes*d), make([]float64, nodes*d)
+				f.OrbitTo(a, x, nodes)
+				f.OrbitTo(b, apply(x), nodes)
+				for j := range nodes {
+					check(fmt.Sprintf("node %d", j), apply(a[j*d:(j+1)*d]), b[j*d:(j+1)*d])
+				}
+			}
+		}
 	}
 }

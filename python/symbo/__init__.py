@@ -318,6 +318,11 @@ class Optimizer:
         the library's recommended window, 5 (lab/results/soft, "The
         probe window"); 0 means no limit, as in Go and perf; a negative
         value is InvalidInput.
+    normalize : bool, optional
+        None (default): the library's recommended, true — the model fits
+        and searches in coordinates normalized by maps the group commutes
+        with, so that the parameters' units do not matter; False: the
+        box's raw coordinates (``perf bo``'s default).
     allow_repeats : bool, optional
         ``False`` (default): no BO step proposes a point within the
         exclusion radius — 1e-3 of the box diagonal — of an observed
@@ -334,7 +339,8 @@ class Optimizer:
 
     def __init__(self, lo, hi, *, group, kernel=None, base="rbf", seed=0, minimize=False, init=5,
                  acq=None, beta=None, fit=None, prior=None, block=None, matrices=None, landmarks=None, coords=None,
-                 liar=None, mean=None, landmark_fit=None, candidate_fit=None, probe_window=None, allow_repeats=False):
+                 liar=None, mean=None, landmark_fit=None, candidate_fit=None, probe_window=None, allow_repeats=False,
+                 normalize=None):
         self._h = None
         self._close_lock = threading.Lock()
         lo = np.atleast_1d(np.asarray(lo, dtype=np.float64))
@@ -353,6 +359,8 @@ class Optimizer:
             s["probe_window"] = _int64(probe_window, "probe_window")
         if allow_repeats:
             s["allow_repeats"] = True
+        if normalize is not None:
+            s["normalize"] = bool(normalize)
         h = ctypes.c_int64()
         _check(_lib.symbo_optimizer_new(_json(s), ctypes.byref(h)))
         self._h = h.value

@@ -198,7 +198,7 @@ _ORDER_FREE = frozenset({"none", "signflip", "permutation", "hyperoctahedral", "
 
 # symbo.Optimizer's options the sampler passes through.
 _OPTIONS = frozenset({"acq", "beta", "fit", "prior", "mean", "liar", "block", "matrices", "landmarks", "landmark_fit",
-                      "candidate_fit", "probe_window", "allow_repeats"})
+                      "candidate_fit", "probe_window", "allow_repeats", "normalize"})
 
 
 # What symbo says when the observed, pending and failed points' orbits
@@ -327,24 +327,36 @@ class _Layout:
     """The modelled coordinates: the k the group acts on first (in the
     group's order), then the others."""
 
-    def __init__(self, grouped, rest):
+    def __init__(self, grouped, rest, normalize=True):
         self.coords = grouped + rest
         self.k, self.d = len(grouped), len(self.coords)
         self.names = [c.name for c in self.coords]
         self.lo = np.array([c.lo for c in self.coords], dtype=np.float64)
         self.hi = np.array([c.hi for c in self.coords], dtype=np.float64)
         # The orbit check (SymboSampler._near) runs in the coordinates
-        # divided by scale, a power of two near the widest side: there the
-        # box's sides lie in (0, 4), so the squared diagonal (diag2, of the
-        # scaled box) and the kernel's lengthscale sqrt(diag2) are neither
-        # inf (a range wider than about 1e154) nor below the kernel's limit
-        # (narrower than about 1e-150). Dividing by a power of two is exact:
-        # on ordinary ranges the check computes the same bits as unscaled.
-        self.scale = 1.0
-        if self.d:
-            half = float(np.max(self.hi / 2 - self.lo / 2))  # no overflow
-            self.scale = math.ldexp(1.0, math.frexp(half)[1] - 1) if half > 0 else 1.0
-        self.slo, self.shi = self.lo / self.scale, self.hi / self.scale
+        # (x − centre)/scale, where the model works: with normalize (the
+        # library's default) the grouped coordinates share one scale about
+        # 0 (the group commutes with it), each other coordinate its own
+        # centre and scale, so that a parameter's units do not set the
+        # exclusion radius; without, one scale for all (the raw
+        # coordinates). Each scale is a power of two near the half-side it
+        # stands for: the sides lie in (0, 4), so the squared diagonal
+        # (diag2) and the kernel's lengthscale sqrt(diag2) are neither inf
+        # (a range wider than about 1e154) nor below the kernel's limit
+        # (narrower than about 1e-150), and dividing is exact.
+        def pow2(half):
+            return math.ldexp(1.0, math.frexp(half)[1] - 1) if half > 0 else 1.0
+
+        half = self.hi / 2 - self.lo / 2  # no overflow
+        self.centre = np.zeros(self.d)
+        self.scale = np.full(self.d, pow2(float(np.max(half))) if self.d else 1.0)
+        if normalize and self.d:
+            k = self.k
+            if k:
+                self.scale[:k] = pow2(float(np.max(np.maximum(np.abs(self.lo[:k]), np.abs(self.hi[:k])))))
+            self.centre[k:] = self.lo[k:] / 2 + self.hi[k:] / 2
+            self.scale[k:] = [pow2(float(h)) for h in half[k:]]
+        self.slo, self.shi = (self.lo - self.centre) / self.scale, (self.hi - self.centre) / self.scale
         self.diag2 = float(np.sum((self.shi - self.slo) ** 2))
         self.discrete = any(c.discrete for c in self.coords)
 
@@ -717,7 +729,8 @@ class SymboSampler(BaseSampler):
         # In the layout's scaled coordinates (see _Layout): the group
         # commutes with scaling about 0, and layout.diag2 is the scaled
         # box's.
-        P, u = P / layout.scale, np.asarray(u, dtype=np.float64) / layout.scale
+        P = (P - layout.centre) / layout.scale
+        u = (np.asarray(u, dtype=np.float64) - layout.centre) / layout.scale
         k = layout.k
         d2 = np.sum((P[:, k:] - u[k:]) ** 2, axis=1)
         if self._kernel in ("base", "nystrom") or self._group == "none" or k == 0:
@@ -760,7 +773,8 @@ class SymboSampler(BaseSampler):
                                      "parameters with a range" % (n, what))
             grouped = list(self._params)
             rest = sorted((n for n in numeric if n not in grouped), key=_natural_key)
-        return _Layout([_Coord(n, numeric[n]) for n in grouped], [_Coord(n, numeric[n]) for n in rest])
+        return _Layout([_Coord(n, numeric[n]) for n in grouped], [_Coord(n, numeric[n]) for n in rest],
+                       normalize=self._options.get("normalize") is not False)
 
     # The group on a subset of the coordinates: the one place where it
     # reaches symbo. The layout puts the grouped coordinates first; the

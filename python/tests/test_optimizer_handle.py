@@ -411,7 +411,9 @@ def test_deciding_kernel(kernel):
     # the one it chose, portfolio's the best by the means or its
     # fixed-point probe), and a resumed optimizer proposes the same point
     # as the uninterrupted one.
-    a = opt(seed=5, init=4, kernel=kernel)
+    # Each candidate its own fit (candidate_fit="own"), as a single kernel
+    # fits: anchored, the others search around plus's lengthscale.
+    a = opt(seed=5, init=4, kernel=kernel, candidate_fit="own")
     for _ in range(8):
         x = a.ask()
         a.tell(x, f(x))
@@ -424,7 +426,7 @@ def test_deciding_kernel(kernel):
             o.tell(np.array(ob["x"]), ob["y"])
         singles[k] = o.suggest(1)
     assert any(np.array_equal(nxt, s) for s in singles.values()), (nxt, singles)
-    b = opt(seed=5, init=4, kernel=kernel)
+    b = opt(seed=5, init=4, kernel=kernel, candidate_fit="own")
     b.restore(a.history_json())
     assert np.array_equal(b.suggest(1), nxt)
 
