@@ -322,7 +322,7 @@ func writeEnvironment(w io.Writer, e experiments.Environment) {
 	}
 	fmt.Fprintln(w)
 	for _, warn := range e.Warnings {
-		fmt.Fprintf(w, "WARNING: %s\n", warn)
+		fmt.Fprintln(w, wrapWords("WARNING: "+warn, 100, "  "))
 	}
 }
 
@@ -474,7 +474,7 @@ func profileSummary(r experiments.ProfileResult) string {
 		}
 		fmt.Fprintf(&b, "BO step %s at n = %d%s: %s = fit %s + acquisition %s", row.Kernel, row.N, design, fmtSeconds(row.Seconds), fmtSeconds(fit), fmtSeconds(acq))
 		if row.RatioKind == experiments.RatioStepOverDgemm {
-			fmt.Fprintf(&b, "\n  %.2f× gonum/blas's Dgemm of order %d (%s, interleaved), %.2f× the %s backend's Gemm", row.Ratio, r.GemmN, fmtSeconds(row.DgemmSeconds), row.RatioBackendGemm, r.Backend)
+			fmt.Fprintf(&b, "\n  over a DGEMM of order %d: %.3g× gonum/blas's (%s), %.3g× backend %s's", r.GemmN, row.Ratio, fmtSeconds(row.DgemmSeconds), row.RatioBackendGemm, r.Backend)
 		}
 		b.WriteString("\n")
 	}
@@ -566,4 +566,26 @@ func landmarkFitNote(f string) string {
 		return ", landmark GPs fitted on their likelihood on every point"
 	}
 	return ", landmark GPs fitted on their likelihood"
+}
+
+// wrapWords breaks s between words into lines of at most width runes (a
+// longer word keeps its own line), the lines after the first indented.
+func wrapWords(s string, width int, indent string) string {
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(s) {
+		l := utf8.RuneCountInString(w)
+		switch {
+		case i == 0:
+		case n+1+l > width:
+			b.WriteString("\n" + indent)
+			n = utf8.RuneCountInString(indent)
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += l
+	}
+	return b.String()
 }

@@ -26,6 +26,8 @@ var notErrclass = map[string]string{
 	"linalg/internal/eigsym.errNoConvergence": "eigsym imports only the standard library and internal/f64 (it could move to gonum); " +
 		"an implicit QL that does not converge is linalg's failure, never observed, not the input's",
 	"cmd/perf.errHelp": "not a failure: finish returns exit status 0 for it before any class is read",
+	"internal/atomicfile.errWouldBlock": "never returned: it stands for flock's EWOULDBLOCK where a platform has no flock(2) " +
+		"and nothing is locked; LockDir turns EWOULDBLOCK into its own classified error",
 }
 
 // aliases are the package-level sentinels that re-export another
