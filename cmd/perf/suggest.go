@@ -247,6 +247,8 @@ func readRows(name, path string, b int64) (*mat.Dense, error) {
 	switch {
 	case csvio.IsEmpty(err):
 		return nil, nil
+	case name == "history" && errors.Is(err, csvio.ErrNotFinite):
+		return nil, badInput("--history: %w; an evaluation that failed goes in --failed (its x alone), not as a value", err)
 	case err != nil:
 		return nil, badInput("--%s: %w", name, err)
 	}

@@ -276,3 +276,11 @@ func TestSuggestFlagsAreTheSettingsTable(t *testing.T) {
 		}
 	}
 }
+
+// TestSuggestNaNHistorySaysFailed: a NaN value in --history is refused
+// with one line that points to --failed, where a failed evaluation goes.
+func TestSuggestNaNHistorySaysFailed(t *testing.T) {
+	h := writeFile(t, "h.csv", "0.1,0.2,1\n0.3,-0.4,nan\n")
+	code, stdout, stderr := runCLI(t, "suggest", "--group", "signflip", "--d", "2", "--box", "-1:1", "--history", h)
+	checkOneLineError(t, code, stdout, stderr, "perf suggest: ", "--failed")
+}

@@ -26,13 +26,21 @@ type Error struct {
 	Col   int
 	Msg   string
 	empty bool
+	err   error // what Msg says, when it is a sentinel (ErrNotFinite)
 }
+
+// Unwrap returns the sentinel the error stands for, if any.
+func (e *Error) Unwrap() error { return e.err }
 
 // ErrClass classifies every *Error as bad input (errclass.Input): a point
 // file that cannot be read as one is the user's to fix.
 func (e *Error) ErrClass() errclass.Class { return errclass.Input }
 
 var _ errclass.Classifier = (*Error)(nil)
+
+// ErrNotFinite is a field that parses as NaN or ±Inf: a point file holds
+// finite numbers only (a *Error wraps it, naming the place).
+var ErrNotFinite = errclass.New(errclass.Input, "not a finite number")
 
 // IsEmpty reports whether err says a point file holds no rows (nothing but
 // blank lines): an error where points are needed, zero rows for callers
@@ -265,7 +273,7 @@ func (o Options) Parse(r io.Reader, name string) (*mat.Dense, error) {
 					f, rest, _ = strings.Cut(rest, ",")
 					v, err := parseField(f)
 					if err != nil {
-						return nil, &Error{File: name, Line: lineNo, Col: j + 1, Msg: err.Error()}
+						return nil, &Error{File: name, Line: lineNo, Col: j + 1, Msg: err.Error(), err: errors.Unwrap(err)}
 					}
 					data = append(data, v)
 				}
@@ -321,7 +329,7 @@ func parseField(f string) (float64, error) {
 		return 0, fmt.Errorf("%q is not a number", s)
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%q is not a finite number", s)
+		return 0, fmt.Errorf("%q is %w", s, ErrNotFinite)
 	}
 	return v, nil
 }

@@ -56,9 +56,69 @@ func Decode(data []byte, v any) error {
 	dec = json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return invalid("%s", typeMismatch(te))
+		}
 		return invalid("%v", err)
 	}
 	return nil
+}
+
+// typeMismatch says in the user's words what encoding/json's type error
+// says in Go's ("cannot unmarshal number into Go struct field
+// SuggestSettings.Group.box of type []float64"): the key, what the JSON
+// holds there, and what it takes — a setting's values from the settings
+// table, else the shape of the Go type.
+func typeMismatch(te *json.UnmarshalTypeError) string {
+	key := te.Field
+	if i := strings.LastIndexByte(key, '.'); i >= 0 {
+		key = key[i+1:]
+	}
+	got := "a JSON " + te.Value
+	if num, ok := strings.CutPrefix(te.Value, "number "); ok {
+		got = "the number " + num
+		if k := te.Type.Kind(); k == reflect.Float64 || k == reflect.Float32 {
+			got += ", which is not a finite number"
+		}
+	}
+	want := ""
+	for _, s := range Settings {
+		if s.Key == key {
+			want = s.Values
+		}
+	}
+	if want == "" {
+		want = jsonShape(te.Type)
+	}
+	if key == "" {
+		return fmt.Sprintf("got %s where %s goes", got, want)
+	}
+	return fmt.Sprintf("%q: got %s; want %s", key, got, want)
+}
+
+// jsonShape names the JSON that decodes into t: "a number", "a list of
+// numbers", "a string", …
+func jsonShape(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return jsonShape(t.Elem())
+	case reflect.Slice, reflect.Array:
+		return "a list of " + strings.TrimPrefix(strings.TrimPrefix(jsonShape(t.Elem()), "a "), "an ") + "s"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "an integer"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer ≥ 0"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	}
+	return t.String()
 }
 
 // checkKeys reads one JSON value from dec and checks the keys of every

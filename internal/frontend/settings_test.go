@@ -142,3 +142,25 @@ func TestSettingsTableFiles(t *testing.T) {
 		t.Errorf("SymboSampler's keywords and options %v, the table's %v", g, w)
 	}
 }
+
+// TestDecodeTypeMismatchSaysWhatToWrite: a value of the wrong JSON type
+// is refused with one sentence naming the key, what the JSON holds there
+// and what it takes (the settings table's values), not encoding/json's
+// Go type names — a newcomer's flat "box": [-2, 2] answered "cannot
+// unmarshal number into Go struct field SuggestSettings.Group.box of
+// type []float64".
+func TestDecodeTypeMismatchSaysWhatToWrite(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"group":"signflip","d":2,"box":[-2,2]}`, `"box": got a JSON number; want [[lo…], [hi…]]`},
+		{`{"group":"signflip","d":"2"}`, `"d": got a JSON string; want 1 to 1000`},
+		{`{"group":"signflip","d":2,"box":[[-2],[2]],"seed":-1}`, `"seed": got the number -1; want an integer ≥ 0`},
+		{`{"group":"signflip","d":2,"box":[[-2],[1e999]]}`, `"box": got the number 1e999, which is not a finite number`},
+		{`{"group":"signflip","d":2,"box":[[-2],[2]],"allow_repeats":"yes"}`, `"allow_repeats": got a JSON string; want true or false`},
+	} {
+		var st SuggestSettings
+		err := Decode([]byte(tc.in), &st)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "Go struct") {
+			t.Errorf("%s: %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}
