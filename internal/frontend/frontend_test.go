@@ -134,9 +134,9 @@ func TestDecodeKeys(t *testing.T) {
 		{"unknown", `{"group":"signflip","d":2,"box":[[-1],[1]],"kernel":"plus","extra":{"a":[1,{"b":2}]}}`, `unknown field "extra"`},
 		{"malformed", `{"group":"signflip",`, `malformed JSON`},
 		{"trailing", `{"kernel":"plus"} {}`, `data after the JSON value`},
-		{"type", `{"group":"signflip","d":"2","kernel":"plus"}`, `cannot unmarshal string`},
-		{"too big for int", `{"group":"signflip","d":1e30,"kernel":"plus"}`, `cannot unmarshal number`},
-		{"not finite", `{"group":"scaling","d":1,"box":[[1e999],[2]],"kernel":"plus"}`, `cannot unmarshal number`},
+		{"type", `{"group":"signflip","d":"2","kernel":"plus"}`, `"d": got a JSON string`},
+		{"too big for int", `{"group":"signflip","d":1e30,"kernel":"plus"}`, `"d": got the number 1e30`},
+		{"not finite", `{"group":"scaling","d":1,"box":[[1e999],[2]],"kernel":"plus"}`, `"box": got the number 1e999, which is not a finite number`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var s SuggestSettings
