@@ -299,16 +299,20 @@ func TestProfileKillKeepsFiles(t *testing.T) {
 	}
 	c := perfCmd(dir, "profile", "--group", "hyperoctahedral", "--d", "5", "--n", "55,400", "--min-time", "2s",
 		"--cpuprofile", "cpu.pprof", "--memprofile", "mem.pprof")
-	var stderr lockedBuffer
-	c.Stderr = &stderr
+	// Killed once it reports its first phase (the event: a line on
+	// stderr), while it profiles: phases of at least 2 s lie ahead.
+	pr, err := c.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) && stderr.Len() == 0 {
-		time.Sleep(5 * time.Millisecond)
+	if _, err := bufio.NewReader(pr).ReadString('\n'); err != nil {
+		t.Fatalf("no progress line: %v", err)
 	}
 	c.Process.Kill()
+	io.Copy(io.Discard, pr)
 	c.Wait()
 	for _, f := range []string{"cpu.pprof", "mem.pprof"} {
 		if b, _ := os.ReadFile(filepath.Join(dir, f)); string(b) != "old" {
