@@ -12,7 +12,7 @@ import (
 	"github.com/symbo/symbo/orbit"
 )
 
-// hetero is a heterogeneous 6-d problem of the kind issue 40 describes
+// hetero is a heterogeneous 6-d problem with box sides of different scales
 // (to minimize, f* = 0): four identical components in [0, 1] that the
 // group permutes (coordinates 0–3: the sorted components against the
 // targets 0.1, 0.4, 0.6, 0.9), a learning rate in [1e-5, 1e-1] that

@@ -273,7 +273,7 @@ func TestHelpEveryCommand(t *testing.T) {
 	}
 }
 
-// TestFlagEdges: the flag values of issue 41's "Also" — each was accepted
+// TestFlagEdges: flag values a red team found — each was accepted
 // or explained wrongly — are exit 2 with one line saying what is wrong.
 func TestFlagEdges(t *testing.T) {
 	gram := []string{"gram", "--group", "permutation", "--d", "3", "--base", "rbf", "--lengthscale", "1", "--kernel", "max", "--x", writeFile(t, "x.csv", "1,2,3\n")}
@@ -306,7 +306,7 @@ func TestFlagEdges(t *testing.T) {
 
 // TestLongInputEchoBounded: a 20 MB kernel name was echoed whole into the
 // one line on stderr. Every message perf prints goes through
-// frontend.Message, which shortens a long quoted input (issue 41).
+// frontend.Message, which shortens a long quoted input.
 func TestLongInputEchoBounded(t *testing.T) {
 	name := "plus+" + strings.Repeat("x", 20<<20)
 	code, stdout, stderr := runCLI(t, "suggest", "--group", "signflip", "--d", "1", "--box", "-1:1", "--kernel", name)

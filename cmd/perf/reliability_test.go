@@ -650,8 +650,7 @@ func TestOutDirSymlinks(t *testing.T) {
 
 // TestOneRunPerOut: a directory another run is writing is refused — exit
 // 2 and one line naming it — by every command that writes an --out
-// directory, before it reads, removes or writes anything there (issue 41,
-// item 1). Two perf table --out X --resume at once both exited 0 with
+// directory, before it reads, removes or writes anything there. Two perf table --out X --resume at once both exited 0 with
 // their journal lines interleaved, and every later resume refused the
 // journal; --force replaced the journal of a table still running. The
 // other run is this test holding the directory's lock: flock locks belong

@@ -12,7 +12,7 @@ import (
 	"github.com/symbo/symbo/internal/errclass"
 )
 
-// TestLockDir: one holder of a directory at a time (issue 41, item 1).
+// TestLockDir: one holder of a directory at a time.
 // flock locks belong to an open file description, so a second LockDir in
 // this process conflicts as another process's does; the lock file goes
 // with the lock, and a symbolic link in its place is refused.

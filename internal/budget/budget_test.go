@@ -12,7 +12,7 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q) = %d, %v; want %d", s, got, err, want)
 		}
 	}
-	// Issue 41: "0.5" was 1 byte (while "0" was refused), and the decimal
+	// "0.5" was 1 byte (while "0" was refused), and the decimal
 	// spellings were read as binary units though only those are
 	// documented.
 	for _, s := range []string{"", "-1", "0", "abc", "1e30GiB", "NaN", "Inf", "12XB",

@@ -492,7 +492,7 @@ func TestSuggestCandidateFit(t *testing.T) {
 }
 
 // TestDecodeNull: a null or missing number is bad input, named by its
-// place (issue 41, item 9). encoding/json reads null as 0, and a missing
+// place. encoding/json reads null as 0, and a missing
 // field as its zero: a history's "y": null or no "y" became y = 0,
 // "x": [null, 0.2] became [0, 0.2], a failed [null, null] became [0, 0],
 // and the settings' "box": [[null], [2]] became [0, 2].
@@ -535,7 +535,7 @@ func TestDecodeNull(t *testing.T) {
 }
 
 // TestMessage: what a front end shows of an error: prefixes trimmed, and
-// a long quoted input (a 20 MB kernel name was echoed whole, issue 41)
+// a long quoted input (a 20 MB kernel name was echoed whole)
 // cut to MaxEcho characters with its length; short messages unchanged.
 func TestMessage(t *testing.T) {
 	long := strings.Repeat("é", 100) + "\x00" + strings.Repeat("x", 20<<20)

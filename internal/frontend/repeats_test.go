@@ -17,7 +17,7 @@ func signflipDist2(x, y, s []float64) float64 {
 	return d2
 }
 
-// TestSuggestNoRepeats (issue 40, item 3): on the box [−1, 1] × [−100,
+// TestSuggestNoRepeats: on the box [−1, 1] × [−100,
 // 100] with sign flips, plus and the default kernel returned to an
 // observed point's orbit (mostly to the point itself, bit for bit) on 7
 // and 14 of 25 asks at seed 10 (the acquisition's maximizer sits on the

@@ -393,7 +393,7 @@ func TestFormatV2(t *testing.T) {
 	}
 }
 
-// TestOneWriter: a journal has one Writer at a time (issue 41, item 1).
+// TestOneWriter: a journal has one Writer at a time.
 // Two perf table --resume on one --out both appended, their lines
 // interleaved, and every later resume refused the journal. flock locks
 // belong to an open file description, so a second Open in this process

@@ -432,7 +432,7 @@ def test_deciding_kernel(kernel):
 
 
 def test_restore_refuses_null_numbers():
-    # Issue 41, item 9: a history's null or missing number was read as 0
+    # a history's null or missing number was read as 0
     # ("y": None restored y = 0). It is InvalidInput naming the place.
     o = opt()
     o.tell([0.5, 1.0, 1.5], 1.0)
@@ -448,7 +448,7 @@ def test_restore_refuses_null_numbers():
 
 
 def test_long_input_is_not_echoed_whole():
-    # Issue 41: a 20 MB kernel name was echoed whole into the message. The
+    # a 20 MB kernel name was echoed whole into the message. The
     # C ABI's messages (symbo_last_error) bound each quoted input.
     name = "plus+" + "x" * (20 << 20)
     with pytest.raises(symbo.InvalidInput, match=r"unknown kernel .*\(%d bytes\)" % len(name)) as e:

@@ -363,7 +363,7 @@ def test_probe_window_passes_through():
 
 @pytest.mark.parametrize("half", [1e200, 1e300, 1e-160])
 def test_extreme_float_ranges(half):
-    """Issue 41, item 6: the orbit check's lengthscale was the box
+    """the orbit check's lengthscale was the box
     diagonal sqrt(sum((hi - lo)**2)), inf for a range wider than about
     1e154 and below the kernel's limit for one narrower than about 1e-150:
     InvalidInput escaped study.optimize after two trials, even with
@@ -382,7 +382,7 @@ def test_extreme_float_ranges(half):
 
 
 def test_failures_covering_every_orbit_fall_back(monkeypatch):
-    """Issue 41, item 12: in 1-d under sign flips, one success and then
+    """in 1-d under sign flips, one success and then
     only failures: after about 370 failed points their orbits cover the
     space, symbo's ask raises (it has no point to propose), and the study
     aborted. The sampler now takes its documented fallback (draws from the
