@@ -432,7 +432,7 @@ def test_deciding_kernel(kernel):
 
 
 def test_restore_refuses_null_numbers():
-    # a history's null or missing number was read as 0
+    # A history's null or missing number was read as 0
     # ("y": None restored y = 0). It is InvalidInput naming the place.
     o = opt()
     o.tell([0.5, 1.0, 1.5], 1.0)
