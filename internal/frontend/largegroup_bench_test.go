@@ -8,8 +8,8 @@ import (
 )
 
 // BenchmarkLargeGroupStep times one BO step (Ask) of the front ends'
-// default and of plus over groups whose k_avg the default leaves out
-// : hyperoctahedral(8) with Matérn-5/2 (10321920
+// default and of plus over groups whose k_avg the default leaves out:
+// hyperoctahedral(8) with Matérn-5/2 (10321920
 // elements, no closed form), permutation(18) and hyperoctahedral(20)
 // with RBF (no permanent closed form above 16 coordinates), on [−1, 1]^d
 // after n = 10 and 30 observations of −‖x − c‖² at uniform points, under
