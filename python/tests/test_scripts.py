@@ -13,7 +13,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 def _self_tested():
     out = []
-    for top in (os.path.join("lab", "scripts"), os.path.join("lab", "results")):
+    for top in (os.path.join("lab", "scripts"), os.path.join("lab", "results"), os.path.join("lab", "suite")):
         for d, _, files in os.walk(os.path.join(ROOT, top)):
             for f in files:
                 p = os.path.join(d, f)
@@ -28,6 +28,7 @@ SELF_TESTED = _self_tested()
 def test_self_tested_scripts_found():
     names = {os.path.join("lab", "scripts", f) for f in ("defaults.py", "portfolio.py", "winners.py")}
     names.add(os.path.join("lab", "results", "baseline", "pairs.py"))
+    names.add(os.path.join("lab", "suite", "split.py"))
     assert names <= set(SELF_TESTED)
 
 
