@@ -56,6 +56,7 @@ func problemsHelp() string {
 				problem.ClassPaper: "the paper's", problem.ClassVariant: "variants of the paper's (the function or the group's geometry)",
 				problem.ClassOffFixedPoint: "off-fixed-point (optima on free orbits, not at the origin)",
 				problem.ClassTwin:          "their fixed-point twins (the same F, group, d and box; optimum at the origin)",
+				problem.ClassSuite:         "the users' suite (lab/suite/README.md; its paper problems are above)",
 			}[class])
 		}
 		fmt.Fprintf(&b, "    %-22s %s; %s\n", fmt.Sprintf("%s (%d)", f.Name, f.DefaultDim), f.About, f.Dims)
