@@ -41,6 +41,25 @@
 //	CentredRastrigin  2…16 (4)   [−5.12, 5.12]^d  permutation(d)      d! (24)     RBF
 //	CentredGriewank   2…16 (6)   [−600, 600]^d    signflip(d)         2^d (64)    RBF
 //
+// The users' suite (class ClassSuite, lab/suite/README.md; suite.go) adds
+// twenty problems of fixed dimension under the README's names (New takes
+// them in any case, with d = 0 or their own d): ShiftedAckley4d,
+// BumpsPerm6d, ShiftedGriewank8d, Ring2d, Cluster3x2d, WLANOther8d,
+// PhaseRing6d, ShiftedRastrigin3dHeavy, BumpsPerm4dHeavy, Sphere6dCentred,
+// ApproxPerm5d, WrongSign4d, Anisotropic2d, Net6d, Reactor5d, Fleet8d,
+// Mixed7d, BumpsPerm10d, ShiftedGriewank12d, ShiftedAckley12dPerm (the
+// suite's other four are the paper's WLAN8d, Ackley2d, Rastrigin5d and
+// Griewank6d). Each declares its own noise fraction (NoiseFraction: 0,
+// 0.01, 0.05 or 0.2) and the RBF base kernel (WLANOther8d: WLAN's
+// Matérn-3/2). ApproxPerm5d, WrongSign4d and Anisotropic2d declare a group
+// they are not (exactly) invariant under, on purpose; "Anisotropic2d:
+// rotation2d", the README's spelling, is the same problem. A log
+// parameter's coordinate is its log10 and an integer parameter is relaxed
+// to its range (Net6d, Reactor5d, Mixed7d). The whole name is resolved
+// first, so ShiftedAckley4d, ShiftedGriewank8d and ShiftedGriewank12d are
+// the suite's; the off-fixed-point families at those dimensions are
+// New("shiftedackley", 4) etc., whose Name() is the same string.
+//
 // RadialScaled is Radial with its Rastrigin argument multiplied by 5.12,
 // Rastrigin₁(5.12·(‖x‖/a − b)): a paper-fidelity variant (the authors'
 // code normalizes inputs to the unit cube and scales Rastrigin's argument
@@ -109,7 +128,9 @@
 // # Noise protocol
 //
 // Observations are y = Evaluate(x) + ε with ε ~ N(0, NoiseVariance()),
-// where NoiseVariance = NoiseFraction (2%) × the unbiased sample variance
+// where NoiseVariance = NoiseFraction (2%; the users' suite's problems
+// declare their own, Problem.NoiseFraction, 0 meaning no noise and no
+// sampling) × the unbiased sample variance
 // of Evaluate over NoiseSamples = 2^14 points drawn uniformly in the box
 // from rand.New(rand.NewPCG(NoiseSeed = 2024, 0)), computed once per
 // Problem (on first use) and cached. The noise is never added by this

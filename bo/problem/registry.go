@@ -164,8 +164,10 @@ func Families() []Info {
 // Names returns the problem names New accepts: the paper's six in its
 // order, the variants radialscaled and scalingdir, then the
 // off-fixed-point family (shiftedackley, shiftedrastrigin,
-// shiftedgriewank) and its fixed-point twins (centredackley,
-// centredrastrigin, centredgriewank).
+// shiftedgriewank), its fixed-point twins (centredackley,
+// centredrastrigin, centredgriewank), then the users' suite's twenty
+// (shiftedackley4d … shiftedackley12dperm: whole names, dimension
+// included).
 func Names() []string {
 	out := make([]string, len(registry))
 	for i, f := range registry {

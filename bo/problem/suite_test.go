@@ -175,7 +175,7 @@ func rastriginRef(z []float64) float64 {
 func bumpsRef(x []float64) float64 {
 	var s float64
 	for i := range x {
-		s += 100 * math.Pow((x[i]-0.2)*(x[i]-0.8), 2)
+		s += 30 * math.Pow((x[i]-0.2)*(x[i]-0.8), 2)
 		for j := i + 1; j < len(x); j++ {
 			s += 0.5 * math.Exp(-math.Pow(x[i]-x[j], 2)/0.02)
 		}
