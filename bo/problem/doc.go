@@ -55,10 +55,10 @@
 // they are not (exactly) invariant under, on purpose; "Anisotropic2d:
 // rotation2d", the README's spelling, is the same problem. A log
 // parameter's coordinate is its log10 and an integer parameter is relaxed
-// to its range (Net6d, Reactor5d, Mixed7d). The whole name is resolved
-// first, so ShiftedAckley4d, ShiftedGriewank8d and ShiftedGriewank12d are
-// the suite's; the off-fixed-point families at those dimensions are
-// New("shiftedackley", 4) etc., whose Name() is the same string.
+// to its range (Net6d, Reactor5d, Mixed7d). ShiftedAckley4d,
+// ShiftedGriewank8d and ShiftedGriewank12d are the suite's problems: the
+// off-fixed-point families refuse those dimensions (ErrDim), whose
+// members would carry the same names.
 //
 // RadialScaled is Radial with its Rastrigin argument multiplied by 5.12,
 // Rastrigin₁(5.12·(‖x‖/a − b)): a paper-fidelity variant (the authors'

@@ -25,11 +25,25 @@ import (
 // parameter (Net6d's widths) is relaxed to its continuous range; a
 // sampler that rounds is the caller's (the Optuna harness).
 //
-// Where the README's name is also a dimension of an older family's
-// (ShiftedAckley4d, ShiftedGriewank8d, ShiftedGriewank12d: New
-// ("shiftedackley", 4) is the off-fixed-point family's), New resolves the
-// whole name first, so the spelled name is the suite's problem; the older
-// family stays reachable by its name and a separate d.
+// Where the README's name is also the name an off-fixed-point family
+// would give a member (ShiftedAckley4d, ShiftedGriewank8d,
+// ShiftedGriewank12d), the name is the suite's problem's, and the family
+// refuses that d (ErrDim): New(p.Name()) must rebuild p, and no committed
+// record used those members.
+
+// suiteTakes reports whether name (any case) is a suite problem's.
+func suiteTakes(name string) bool {
+	_, ok := suiteKeys()[strings.ToLower(name)]
+	return ok
+}
+
+var suiteKeys = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, f := range suiteRegistry() {
+		m[f.key] = true
+	}
+	return m
+})
 
 // Noise fractions of the suite (lab/suite/README.md).
 const (

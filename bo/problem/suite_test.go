@@ -416,24 +416,36 @@ func TestSuiteWrongSignOptimum(t *testing.T) {
 }
 
 // TestSuiteNameCollisions: the README's ShiftedAckley4d, ShiftedGriewank8d
-// and ShiftedGriewank12d are the suite's problems when spelled whole; the
-// off-fixed-point family of the same stem stays reachable by stem and d.
+// and ShiftedGriewank12d are the suite's problems, and the off-fixed-point
+// families refuse the dimensions whose members would carry those names
+// (New(p.Name()) must rebuild p); their other dimensions still build.
 func TestSuiteNameCollisions(t *testing.T) {
 	for _, c := range []struct {
 		name, stem string
 		d          int
-		suiteHi    float64
-		familyHi   float64
 	}{
-		{"ShiftedAckley4d", "shiftedackley", 4, 5, 16},
-		{"ShiftedGriewank8d", "shiftedgriewank", 8, 10, 600},
-		{"ShiftedGriewank12d", "shiftedgriewank", 12, 10, 600},
+		{"ShiftedAckley4d", "shiftedackley", 4},
+		{"ShiftedGriewank8d", "shiftedgriewank", 8},
+		{"ShiftedGriewank12d", "shiftedgriewank", 12},
 	} {
-		s, f := mustNew(t, c.name, 0), mustNew(t, c.stem, c.d)
-		_, sh := s.Bounds()
-		_, fh := f.Bounds()
-		if sh[0] != c.suiteHi || fh[0] != c.familyHi {
-			t.Errorf("%s: box half-width %v (want %v); %s at d = %d: %v (want %v)", c.name, sh[0], c.suiteHi, c.stem, c.d, fh[0], c.familyHi)
+		s := mustNew(t, c.name, 0)
+		if _, sh := s.Bounds(); sh[0] != 5 && sh[0] != 10 {
+			t.Errorf("%s: box half-width %v, want the suite's", c.name, sh[0])
+		}
+		if _, err := problem.New(c.stem, c.d); !errors.Is(err, problem.ErrDim) || !strings.Contains(err.Error(), c.name) {
+			t.Errorf("New(%q, %d): error %v; want ErrDim naming %s", c.stem, c.d, err, c.name)
+		}
+		for _, d := range []int{c.d - 1, c.d + 1} {
+			if _, err := problem.New(c.stem, d); err != nil {
+				t.Errorf("New(%q, %d): %v", c.stem, d, err)
+			}
+		}
+	}
+	// Every registered problem's name rebuilds it.
+	for _, n := range problem.Names() {
+		p := mustNew(t, n, 0)
+		if q := mustNew(t, p.Name(), 0); q.Name() != p.Name() || q.Dim() != p.Dim() {
+			t.Errorf("New(%q) = %s", p.Name(), q.Name())
 		}
 	}
 }
