@@ -94,7 +94,7 @@ func shifted(k shiftedKind) family {
 				// Its Name would be the suite's problem's, which New(Name)
 				// returns: refuse rather than let a record name another
 				// problem.
-				return fmt.Errorf("%w: %s at d = %d would be named %s, the users' suite's problem of that name (a different box and shift); use %s, or another d",
+				return fmt.Errorf("%w: %s at d = %d would be named %s, the name of a users' suite problem with another box and shift (New(%q) is that one); choose another d",
 					ErrDim, key, d, name, name)
 			}
 			return nil
