@@ -15,6 +15,7 @@ import (
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/bo/problem/problemtest"
 	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/orbit"
 )
 
 // suiteNames are the users' suite's problems implemented here, the
@@ -446,6 +447,62 @@ func TestSuiteNameCollisions(t *testing.T) {
 		p := mustNew(t, n, 0)
 		if q := mustNew(t, p.Name(), 0); q.Name() != p.Name() || q.Dim() != p.Dim() {
 			t.Errorf("New(%q) = %s", p.Name(), q.Name())
+		}
+	}
+}
+
+// TestSuiteOptimaOffFixedPoints: the suite's "off" problems with known
+// optimizers have them on free orbits (no non-identity element of the
+// declared group fixes them, and each element maps them to an optimum),
+// and Sphere6dCentred's (the "on" regime) is fixed by every element. For
+// the large groups the criterion is the canonical one: a free orbit of
+// the permutations has distinct coordinates, of the signed permutations
+// distinct non-zero absolute values.
+func TestSuiteOptimaOffFixedPoints(t *testing.T) {
+	for _, name := range []string{"ShiftedAckley4d", "ShiftedGriewank8d", "Cluster3x2d", "ShiftedRastrigin3dHeavy",
+		"Net6d", "Reactor5d", "Mixed7d", "Sphere6dCentred"} {
+		p := mustNew(t, name, 0)
+		g := p.Group().(orbit.Finite)
+		n := int(p.Group().Order().Int64())
+		fstar, _ := p.Optimum()
+		for _, x := range p.Optimizers() {
+			gx := make([]float64, len(x))
+			fixed := 0
+			for i := 1; i < n; i++ {
+				g.ActTo(gx, x, i)
+				if slices.Equal(gx, x) {
+					fixed++
+				}
+				if f, err := p.Evaluate(gx); err != nil || math.Abs(f-fstar) > 1e-9 {
+					t.Errorf("%s: f(g_%d·x*) = %v, %v; want %v", name, i, f, err, fstar)
+				}
+			}
+			want := 0
+			if name == "Sphere6dCentred" {
+				want = n - 1
+			}
+			if fixed != want {
+				t.Errorf("%s: %d non-identity elements fix the optimizer %v, want %d", name, fixed, x, want)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name string
+		abs  bool
+	}{{"ShiftedGriewank12d", true}, {"ShiftedAckley12dPerm", false}} {
+		for _, x := range mustNew(t, c.name, 0).Optimizers() {
+			z := slices.Clone(x)
+			for i := range z {
+				if c.abs {
+					z[i] = math.Abs(z[i])
+				}
+			}
+			sort.Float64s(z)
+			for i := range z {
+				if (i > 0 && z[i] == z[i-1]) || (c.abs && z[i] == 0) {
+					t.Errorf("%s: optimizer %v is not on a free orbit", c.name, x)
+				}
+			}
 		}
 	}
 }
