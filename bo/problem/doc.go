@@ -43,11 +43,11 @@
 //
 // The users' suite (class ClassSuite, lab/suite/README.md; suite.go) adds
 // twenty problems of fixed dimension under the README's names (New takes
-// them in any case, with d = 0 or their own d): ShiftedAckley4d,
-// BumpsPerm6d, ShiftedGriewank8d, Ring2d, Cluster3x2d, WLANOther8d,
+// them in any case, with d = 0 or their own d): OffAckley4d,
+// BumpsPerm6d, OffGriewank8d, Ring2d, Cluster3x2d, WLANOther8d,
 // PhaseRing6d, ShiftedRastrigin3dHeavy, BumpsPerm4dHeavy, Sphere6dCentred,
 // ApproxPerm5d, WrongSign4d, Anisotropic2d, Net6d, Reactor5d, Fleet8d,
-// Mixed7d, BumpsPerm10d, ShiftedGriewank12d, ShiftedAckley12dPerm (the
+// Mixed7d, BumpsPerm10d, OffGriewank12d, ShiftedAckley12dPerm (the
 // suite's other four are the paper's WLAN8d, Ackley2d, Rastrigin5d and
 // Griewank6d). Each declares its own noise fraction (NoiseFraction: 0,
 // 0.01, 0.05 or 0.2) and the RBF base kernel (WLANOther8d: WLAN's
@@ -55,10 +55,7 @@
 // they are not (exactly) invariant under, on purpose; "Anisotropic2d:
 // rotation2d", the README's spelling, is the same problem. A log
 // parameter's coordinate is its log10 and an integer parameter is relaxed
-// to its range (Net6d, Reactor5d, Mixed7d). ShiftedAckley4d,
-// ShiftedGriewank8d and ShiftedGriewank12d are the suite's problems: the
-// off-fixed-point families refuse those dimensions (ErrDim), whose
-// members would carry the same names.
+// to its range (Net6d, Reactor5d, Mixed7d).
 //
 // RadialScaled is Radial with its Rastrigin argument multiplied by 5.12,
 // Rastrigin₁(5.12·(‖x‖/a − b)): a paper-fidelity variant (the authors'

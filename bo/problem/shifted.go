@@ -90,13 +90,6 @@ func shifted(k shiftedKind) family {
 			if d < k.minD || d > MaxDim {
 				return fmt.Errorf("%w: %s: d = %d, want %d ≤ d ≤ %d", ErrDim, key, d, k.minD, MaxDim)
 			}
-			if name := fmt.Sprintf("%s%dd", k.name, d); suiteTakes(name) {
-				// Its Name would be the suite's problem's, which New(Name)
-				// returns: refuse rather than let a record name another
-				// problem.
-				return fmt.Errorf("%w: %s at d = %d would be named %s, the name of a users' suite problem with another box and shift (New(%q) is that one); choose another d",
-					ErrDim, key, d, name, name)
-			}
 			return nil
 		},
 		build: func(d int) (*Problem, error) { return newShifted(k, d) },

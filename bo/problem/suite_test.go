@@ -25,11 +25,11 @@ var suiteNames = []struct {
 	name  string
 	wrong bool
 }{
-	{"ShiftedAckley4d", false}, {"BumpsPerm6d", false}, {"ShiftedGriewank8d", false}, {"Ring2d", false},
+	{"OffAckley4d", false}, {"BumpsPerm6d", false}, {"OffGriewank8d", false}, {"Ring2d", false},
 	{"Cluster3x2d", false}, {"WLANOther8d", false}, {"PhaseRing6d", false}, {"ShiftedRastrigin3dHeavy", false},
 	{"BumpsPerm4dHeavy", false}, {"Sphere6dCentred", false}, {"ApproxPerm5d", true}, {"WrongSign4d", true},
 	{"Anisotropic2d", true}, {"Net6d", false}, {"Reactor5d", false}, {"Fleet8d", false}, {"Mixed7d", false},
-	{"BumpsPerm10d", false}, {"ShiftedGriewank12d", false}, {"ShiftedAckley12dPerm", false},
+	{"BumpsPerm10d", false}, {"OffGriewank12d", false}, {"ShiftedAckley12dPerm", false},
 }
 
 // TestSuiteConformance runs problemtest.Run on every suite problem. The
@@ -64,9 +64,9 @@ func TestSuiteDeclarations(t *testing.T) {
 		fstar  float64
 		noise  float64
 	}{
-		{"ShiftedAckley4d", 4, rep(4, -5), rep(4, 5), "hyperoctahedral", 384, kernel.RBF, false, true, 0, 0.01},
+		{"OffAckley4d", 4, rep(4, -5), rep(4, 5), "hyperoctahedral", 384, kernel.RBF, false, true, 0, 0.01},
 		{"BumpsPerm6d", 6, rep(6, 0), rep(6, 1), "permutation", 720, kernel.RBF, false, false, 0, 0},
-		{"ShiftedGriewank8d", 8, rep(8, -10), rep(8, 10), "signflip", 256, kernel.RBF, false, true, 0, 0.05},
+		{"OffGriewank8d", 8, rep(8, -10), rep(8, 10), "signflip", 256, kernel.RBF, false, true, 0, 0.05},
 		{"Ring2d", 2, rep(2, -3), rep(2, 3), "rotation2d", 0, kernel.RBF, false, true, 0, 0},
 		{"Cluster3x2d", 6, rep(6, -2), rep(6, 2), "blockperm", 6, kernel.RBF, false, true, -3, 0},
 		{"WLANOther8d", 8, rep(8, -50), rep(8, 50), "pairedperm", 24, kernel.Matern32, true, false, 0, 0},
@@ -82,7 +82,7 @@ func TestSuiteDeclarations(t *testing.T) {
 		{"Fleet8d", 8, []float64{0, 0, 0, 0, 0, 0, 1, 0}, []float64{1000, 1000, 1000, 1000, 1000, 1000, 10, 1}, "pairedperm(3)", 6, kernel.RBF, false, false, 0, 0},
 		{"Mixed7d", 7, []float64{-2, -2, -2, 0, 1, -4, 0}, []float64{2, 2, 2, 1, 100, -1, 1e4}, "hyperoctahedral(3)@[0,1,2]/7", 48, kernel.RBF, false, true, 0, 0.05},
 		{"BumpsPerm10d", 10, rep(10, 0), rep(10, 1), "permutation", 3628800, kernel.RBF, false, false, 0, 0.01},
-		{"ShiftedGriewank12d", 12, rep(12, -10), rep(12, 10), "hyperoctahedral", 4096 * 479001600, kernel.RBF, false, true, 0, 0.01},
+		{"OffGriewank12d", 12, rep(12, -10), rep(12, 10), "hyperoctahedral", 4096 * 479001600, kernel.RBF, false, true, 0, 0.01},
 		{"ShiftedAckley12dPerm", 12, rep(12, -5), rep(12, 5), "permutation", 479001600, kernel.RBF, false, true, 0, 0},
 	}
 	if len(cases) != len(suiteNames) {
@@ -216,10 +216,10 @@ func TestSuiteValues(t *testing.T) {
 		f    func(x []float64) float64
 		xs   [][]float64
 	}{
-		{"ShiftedAckley4d", func(x []float64) float64 { return ackleyRef(sortedMinus(x, []float64{0.5, 1, 1.5, 2}, true)) },
+		{"OffAckley4d", func(x []float64) float64 { return ackleyRef(sortedMinus(x, []float64{0.5, 1, 1.5, 2}, true)) },
 			[][]float64{{0, 0, 0, 0}, {-4.5, 1.2, 3, -0.1}, {5, -5, 2, 2}}},
 		{"BumpsPerm6d", bumpsRef, [][]float64{{0.2, 0.2, 0.8, 0.8, 0.5, 0}, {0.1, 0.3, 0.25, 0.75, 0.85, 0.9}}},
-		{"ShiftedGriewank8d", func(x []float64) float64 {
+		{"OffGriewank8d", func(x []float64) float64 {
 			z := make([]float64, 8)
 			for i := range z {
 				z[i] = math.Abs(x[i]) - g8c[i]
@@ -238,7 +238,7 @@ func TestSuiteValues(t *testing.T) {
 		{"PhaseRing6d", func(x []float64) float64 {
 			var s float64
 			for i := range 6 {
-				s += -math.Cos(x[(i+1)%6]-x[i]-0.7) + 0.2*(1-math.Cos(x[i]))
+				s += -math.Cos(x[(i+1)%6]-x[i]-1) + 0.1*(1-math.Cos(x[i]))
 			}
 			return s
 		}, [][]float64{rep(6, 0), {0.7, 1.4, 2.1, 2.8, -3, -1}}},
@@ -284,7 +284,7 @@ func TestSuiteValues(t *testing.T) {
 			return ackleyRef(z) + math.Pow(x[3]-0.6, 2) + math.Pow((x[4]-40)/30, 2) + math.Pow(math.Log10(v)+2.5, 2)
 		}, [][]float64{{-2, 1, 0, 0.3, 99, -4, 1e4}, {0.3, -0.9, 1.4, 0.6, 40, -2.5, 17}}},
 		{"BumpsPerm10d", bumpsRef, [][]float64{lin(0, 1, 10)}},
-		{"ShiftedGriewank12d", func(x []float64) float64 { return griewankRef(sortedMinus(x, g12c, true)) },
+		{"OffGriewank12d", func(x []float64) float64 { return griewankRef(sortedMinus(x, g12c, true)) },
 			[][]float64{rep(12, 0), lin(-10, 10, 12)}},
 		{"ShiftedAckley12dPerm", func(x []float64) float64 { return ackleyRef(sortedMinus(x, lin(-3, 3, 12), false)) },
 			[][]float64{rep(12, 0), lin(5, -5, 12)}},
@@ -416,30 +416,25 @@ func TestSuiteWrongSignOptimum(t *testing.T) {
 	}
 }
 
-// TestSuiteNameCollisions: the README's ShiftedAckley4d, ShiftedGriewank8d
-// and ShiftedGriewank12d are the suite's problems, and the off-fixed-point
-// families refuse the dimensions whose members would carry those names
-// (New(p.Name()) must rebuild p); their other dimensions still build.
+// TestSuiteNameCollisions: the suite's names are not names the
+// off-fixed-point families give their members (ShiftedAckley4d stays the
+// family's member), and every registered problem's name, at its default
+// dimension and at every dimension the suite's names could shadow,
+// rebuilds it (New(p.Name()) is p).
 func TestSuiteNameCollisions(t *testing.T) {
 	for _, c := range []struct {
-		name, stem string
-		d          int
-	}{
-		{"ShiftedAckley4d", "shiftedackley", 4},
-		{"ShiftedGriewank8d", "shiftedgriewank", 8},
-		{"ShiftedGriewank12d", "shiftedgriewank", 12},
-	} {
-		s := mustNew(t, c.name, 0)
-		if _, sh := s.Bounds(); sh[0] != 5 && sh[0] != 10 {
-			t.Errorf("%s: box half-width %v, want the suite's", c.name, sh[0])
+		stem string
+		d    int
+	}{{"shiftedackley", 4}, {"shiftedgriewank", 8}, {"shiftedgriewank", 12}} {
+		p, err := problem.New(c.stem, c.d)
+		if err != nil {
+			t.Fatalf("New(%q, %d): %v", c.stem, c.d, err)
 		}
-		if _, err := problem.New(c.stem, c.d); !errors.Is(err, problem.ErrDim) || !strings.Contains(err.Error(), c.name) {
-			t.Errorf("New(%q, %d): error %v; want ErrDim naming %s", c.stem, c.d, err, c.name)
-		}
-		for _, d := range []int{c.d - 1, c.d + 1} {
-			if _, err := problem.New(c.stem, d); err != nil {
-				t.Errorf("New(%q, %d): %v", c.stem, d, err)
-			}
+		q := mustNew(t, p.Name(), 0)
+		ql, qh := q.Bounds()
+		pl, ph := p.Bounds()
+		if q.Name() != p.Name() || q.Dim() != p.Dim() || ql[0] != pl[0] || qh[0] != ph[0] || q.Group().Name() != p.Group().Name() {
+			t.Errorf("New(%q) = %s on [%v, %v] under %s, want the %s family's member", p.Name(), q.Name(), ql[0], qh[0], q.Group().Name(), c.stem)
 		}
 	}
 	// Every registered problem's name rebuilds it.
@@ -459,7 +454,7 @@ func TestSuiteNameCollisions(t *testing.T) {
 // the permutations has distinct coordinates, of the signed permutations
 // distinct non-zero absolute values.
 func TestSuiteOptimaOffFixedPoints(t *testing.T) {
-	for _, name := range []string{"ShiftedAckley4d", "ShiftedGriewank8d", "Cluster3x2d", "ShiftedRastrigin3dHeavy",
+	for _, name := range []string{"OffAckley4d", "OffGriewank8d", "Cluster3x2d", "ShiftedRastrigin3dHeavy",
 		"Net6d", "Reactor5d", "Mixed7d", "Sphere6dCentred"} {
 		p := mustNew(t, name, 0)
 		g := p.Group().(orbit.Finite)
@@ -489,7 +484,7 @@ func TestSuiteOptimaOffFixedPoints(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		abs  bool
-	}{{"ShiftedGriewank12d", true}, {"ShiftedAckley12dPerm", false}} {
+	}{{"OffGriewank12d", true}, {"ShiftedAckley12dPerm", false}} {
 		for _, x := range mustNew(t, c.name, 0).Optimizers() {
 			z := slices.Clone(x)
 			for i := range z {
@@ -504,5 +499,32 @@ func TestSuiteOptimaOffFixedPoints(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSuitePhaseRingOffFixedPoints: PhaseRing6d's optimum is off the fixed
+// points of cyclic(6) (the points with equal coordinates): on them f =
+// −6·cos 1 + 0.6·(1 − cos c) ≥ −6·cos 1, while the travelling wave
+// x_i = i·π/3 (wrapped into [−π, π]) is lower, −6·cos(π/3 − 1) + 0.6.
+func TestSuitePhaseRingOffFixedPoints(t *testing.T) {
+	p := mustNew(t, "PhaseRing6d", 0)
+	onFix := math.Inf(1)
+	for c := -math.Pi; c <= math.Pi; c += 0.01 {
+		f, err := p.Evaluate(rep(6, c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		onFix = min(onFix, f)
+	}
+	wave := make([]float64, 6)
+	for i := range wave {
+		wave[i] = math.Remainder(float64(i)*math.Pi/3, 2*math.Pi)
+	}
+	f, err := p.Evaluate(wave)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := -6*math.Cos(math.Pi/3-1) + 0.6; math.Abs(f-want) > 1e-12 || !(f < onFix-1) {
+		t.Errorf("wave f = %v (want %v), lowest on the fixed points %v", f, want, onFix)
 	}
 }

@@ -19,9 +19,9 @@ SEED = 4343
 
 # (name, regime, from the paper): the suite of README.md, in its order.
 SUITE = [
-    ("ShiftedAckley4d", "off", False),
+    ("OffAckley4d", "off", False),
     ("BumpsPerm6d", "off", False),
-    ("ShiftedGriewank8d", "off", False),
+    ("OffGriewank8d", "off", False),
     ("Ring2d", "off", False),
     ("Cluster3x2d", "off", False),
     ("WLANOther8d", "off", False),
@@ -41,7 +41,7 @@ SUITE = [
     ("Fleet8d", "partial", False),
     ("Mixed7d", "partial", False),
     ("BumpsPerm10d", "large", False),
-    ("ShiftedGriewank12d", "large", False),
+    ("OffGriewank12d", "large", False),
     ("ShiftedAckley12dPerm", "large", False),
 ]
 
