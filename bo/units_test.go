@@ -25,6 +25,10 @@ type unitsCase struct {
 	ga, gb []float64 // general
 }
 
+// unitsKernels are the kernels of the property tests: "" for the front
+// ends' default (Recommended), then every built-in kernel by name.
+var unitsKernels = []string{"", bo.NameBase, bo.NameNystrom, bo.NameAvg, bo.NameAvgNorm, bo.NameMax, bo.NamePlus, bo.NameSoft, bo.NameAuto, bo.NamePortfolio}
+
 // unitsCases are the groups of the property tests: none, signflip,
 // permutation, hyperoctahedral, a permutation on some coordinates and
 // rotation2d, each with second unit systems whose sides differ from the
@@ -94,14 +98,13 @@ func unitsObjective(x []float64) float64 {
 // change common to every coordinate, as the other cases', is one the raw
 // optimizer already follows).
 func TestNormalizeUnits(t *testing.T) {
-	kernels := []string{"", bo.NameBase, bo.NameNystrom, bo.NameAvg, bo.NameAvgNorm, bo.NameMax, bo.NamePlus, bo.NameSoft, bo.NameAuto, bo.NamePortfolio}
 	steps := 4
 	if testing.Short() {
 		steps = 2
 	}
 	const init = 4
 	for _, uc := range unitsCases(t) {
-		for _, kn := range kernels {
+		for _, kn := range unitsKernels {
 			label := kn
 			if kn == "" {
 				label = "default"
@@ -135,10 +138,9 @@ func TestNormalizeUnits(t *testing.T) {
 // maxima come in orbits, and which of two equal maxima wins is decided
 // by rounding), for every kernel.
 func TestNormalizeUnitsGeneral(t *testing.T) {
-	kernels := []string{"", bo.NameBase, bo.NameNystrom, bo.NameAvg, bo.NameAvgNorm, bo.NameMax, bo.NamePlus, bo.NameSoft, bo.NameAuto, bo.NamePortfolio}
 	const init = 4
 	for _, uc := range unitsCases(t) {
-		for _, kn := range kernels {
+		for _, kn := range unitsKernels {
 			label := kn
 			if kn == "" {
 				label = "default"
