@@ -1,0 +1,430 @@
+package gp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/linalg"
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize"
+)
+
+// DefaultClassPoints is ClassFitOptions.MaxPoints's default.
+const DefaultClassPoints = 256
+
+// classCells caps C·m², the entries of the per-class distance matrices
+// FitClassLengthscales keeps (C classes, m points): 2²² (32 MiB).
+const classCells = 1 << 22
+
+// ClassFitOptions configure FitClassLengthscales. The zero value is the
+// default.
+type ClassFitOptions struct {
+	// Backend does the factorizations; nil means linalg.Default().
+	Backend linalg.Backend
+	// Prior: PriorNone (the plain likelihood) or PriorBoTorch (MAP with
+	// BoTorch's classic priors, the Gamma(3, 6) lengthscale prior on each
+	// class's ℓ_c/w).
+	Prior Prior
+	// PriorScale is w; 0 means the largest side of the bounding box of
+	// the inputs. Ignored without a prior.
+	PriorScale float64
+	// FixNoise holds the noise variance at Noise (units of y) instead of
+	// fitting it.
+	FixNoise bool
+	Noise    float64
+	// MaxPoints caps the points the fit uses: 0 means DefaultClassPoints.
+	// Above it (or above 2²² / C points squared, C the number of classes)
+	// the fit uses m evenly spaced points, rows ⌊i·n/m⌋ for i < m.
+	MaxPoints int
+}
+
+// FitClassLengthscales fits the base kernel of shape with one lengthscale
+// per class of coordinates — classes[k] ∈ {0, …, C−1} is coordinate k's,
+// every class used — to the outputs y at the inputs x (n×d, n ≥ 2), and
+// returns ℓ_0, …, ℓ_{C−1} in the units of x. The covariance is
+//
+//	v·κ(u(x, x′)) + σ²·δ,  u² = Σ_c Σ_{k: classes[k] = c} (x_k − x′_k)²/ℓ_c²,
+//
+// on the standardized outputs (sample mean 0, standard deviation 1), and
+// (log v, log ℓ_c, log σ²) maximize the log marginal likelihood (plus the
+// log prior with PriorBoTorch) within the bounds Fit uses — v ∈ [1e-3,
+// 1e3], ℓ_c ∈ [1e-3·s_c, 1e3·s_c] with s_c the diagonal of the bounding
+// box of class c's coordinates, σ² ∈ [1e-6, 1] ([1e-4, 1] with the
+// prior) — by BFGS with the analytic gradient from two starts, ℓ_c = ℓ₀_c
+// and ℓ₀_c/4 with ℓ₀_c = s_c/3 (with the prior, its mode w/3 times s_c
+// over the largest s_c), v = 1, σ² = 1e-2. With one class the bounds and
+// starts are Fit's; without a prior the fit follows each class's units
+// (scaling class c's coordinates scales ℓ_c alone, up to rounding).
+//
+// It is what bo's per-class lengthscales (Protocol.ARD) are fitted with:
+// a group that permutes or rotates coordinates together gives them one
+// class, so the kernel k(Sx, Sy) with S = diag(1/ℓ_{classes[k]}) commutes
+// with the group and every orbit kernel stays invariant.
+//
+// Errors: a classes slice that is not d long or not numbered 0, …, C−1;
+// fewer than two inputs; non-finite inputs or outputs; bad options
+// (input errors). Deterministic given its arguments; safe for concurrent
+// use. Cost: O(C·m²) to bind, then O(m³ + C·m²) per likelihood
+// evaluation (a Cholesky factorization and an inverse), with m =
+// min(n, MaxPoints, √(2²²/C)); a few hundred evaluations at most.
+func FitClassLengthscales(shape kernel.Shape, classes []int, x *mat.Dense, y []float64, opts ClassFitOptions) ([]float64, error) {
+	if err := checkShape(shape); err != nil {
+		return nil, fmt.Errorf("%w: %v", errBadSetting, err)
+	}
+	if x == nil || x.IsEmpty() {
+		return nil, fmt.Errorf("%w: FitClassLengthscales has no inputs", errBadSetting)
+	}
+	n, d := x.Dims()
+	nc, err := classCount(classes, d)
+	if err != nil {
+		return nil, err
+	}
+	if n < 2 {
+		return nil, fmt.Errorf("%w: FitClassLengthscales needs at least 2 inputs, got %d", errBadSetting, n)
+	}
+	if len(y) != n {
+		return nil, fmt.Errorf("%w: %d outputs for %d inputs", errBadSetting, len(y), n)
+	}
+	if opts.MaxPoints < 0 {
+		return nil, fmt.Errorf("%w: ClassFitOptions.MaxPoints = %d (want ≥ 0)", errBadSetting, opts.MaxPoints)
+	}
+	if opts.FixNoise && (!(opts.Noise >= 0) || math.IsInf(opts.Noise, 0)) {
+		return nil, fmt.Errorf("%w: ClassFitOptions.Noise = %v (want a finite variance ≥ 0)", errBadSetting, opts.Noise)
+	}
+	if w := opts.PriorScale; w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
+		return nil, fmt.Errorf("%w: ClassFitOptions.PriorScale = %v (want > 0, or 0 for the inputs' largest side)", errBadSetting, w)
+	}
+	be, err := backendOr(opts.Backend)
+	if err != nil {
+		return nil, err
+	}
+	m := n
+	if opts.MaxPoints > 0 {
+		m = min(m, opts.MaxPoints)
+	} else {
+		m = min(m, DefaultClassPoints)
+	}
+	m = max(min(m, int(math.Sqrt(float64(classCells)/float64(nc)))), 2)
+	xs := mat.NewDense(m, d, nil)
+	sy := make([]float64, m)
+	for i := range m {
+		r := i * n / m
+		xs.SetRow(i, x.RawRowView(r))
+		sy[i] = y[r]
+	}
+	if _, err := checkData(xs, sy, d, func(int) float64 { return 0 }, 0); err != nil {
+		return nil, fmt.Errorf("%w: %v", errBadSetting, err)
+	}
+	ys, _, scale := standardize(sy)
+	c := newClassObjective(shape, classes, nc, xs, ys, be)
+
+	// s_c: the diagonal of class c's bounding box (1 for a class of
+	// constant coordinates). Its bounds and start are s_c's multiples, so
+	// that without a prior the fit follows each class's units.
+	sc, top := classScales(classes, nc, xs)
+	w := opts.PriorScale
+	if w == 0 {
+		w = maxSide(xs)
+	}
+	var pr *priorSpec
+	noiseMin := defaultNoiseMin
+	if opts.Prior != PriorNone {
+		if pr, err = newPriorSpec(opts.Prior, w); err != nil {
+			return nil, fmt.Errorf("%w: %v", errBadSetting, err)
+		}
+		noiseMin = botorchNoiseMin
+	}
+	// θ = (log v, log ℓ_0, …, log ℓ_{C−1}[, log σ²]) in a box, searched in
+	// z through the logistic map as Fit's BFGS does.
+	nv := nc + 2
+	if opts.FixNoise {
+		nv = nc + 1
+		c.noise = opts.Noise / (scale * scale)
+	}
+	lo, hi := make([]float64, nv), make([]float64, nv)
+	lo[0], hi[0] = math.Log(defaultVarianceMin), math.Log(defaultVarianceMax)
+	for j := 1; j <= nc; j++ {
+		lo[j], hi[j] = math.Log(defaultLengthMin*sc[j-1]), math.Log(defaultLengthMax*sc[j-1])
+	}
+	if !opts.FixNoise {
+		lo[nv-1], hi[nv-1] = math.Log(noiseMin), math.Log(defaultNoiseMax)
+	}
+	theta := func(z []float64, th, dth []float64) {
+		for i := range z {
+			sg := 1 / (1 + math.Exp(-z[i]))
+			th[i] = lo[i] + (hi[i]-lo[i])*sg
+			dth[i] = (hi[i] - lo[i]) * sg * (1 - sg)
+		}
+	}
+	toZ := func(t float64, i int) float64 {
+		f := min(max((t-lo[i])/(hi[i]-lo[i]), 1e-6), 1-1e-6)
+		return math.Log(f / (1 - f))
+	}
+	logPrior := func(th, grad []float64) float64 {
+		if pr == nil {
+			return 0
+		}
+		lv, dv := pr.v.logPDF(th[0])
+		sum := lv
+		if grad != nil {
+			grad[0] += dv
+		}
+		for j := 1; j <= nc; j++ {
+			ll, dl := pr.lengthLog(th[j])
+			sum += ll
+			if grad != nil {
+				grad[j] += dl
+			}
+		}
+		if !opts.FixNoise {
+			ln, dn := pr.n.logPDF(th[nv-1])
+			sum += ln
+			if grad != nil {
+				grad[nv-1] += dn
+			}
+		}
+		return sum
+	}
+	th, dth, g := make([]float64, nv), make([]float64, nv), make([]float64, nv)
+	prob := optimize.Problem{
+		Func: func(z []float64) float64 {
+			theta(z, th, dth)
+			l, err := c.eval(th, nil)
+			if err != nil || math.IsNaN(l) {
+				return math.Inf(1)
+			}
+			return -(l + logPrior(th, nil))
+		},
+		Grad: func(grad, z []float64) {
+			theta(z, th, dth)
+			_, err := c.eval(th, g)
+			logPrior(th, g)
+			for i := range grad {
+				if err != nil || math.IsNaN(g[i]) {
+					grad[i] = 0
+					continue
+				}
+				grad[i] = -g[i] * dth[i]
+			}
+		},
+	}
+	// ℓ₀: s_c/3, or with the prior its mode w/3 times s_c over the
+	// largest s_c.
+	l0 := 1.0 / 3
+	if pr != nil {
+		l0 = w / 3 / top
+	}
+	var best []float64
+	bestF := math.Inf(1)
+	var lastErr error
+	for _, ls := range []float64{l0, l0 / 4} {
+		z := make([]float64, nv)
+		z[0] = toZ(0, 0)
+		for j := 1; j <= nc; j++ {
+			z[j] = toZ(math.Log(ls*sc[j-1]), j)
+		}
+		if !opts.FixNoise {
+			z[nv-1] = toZ(math.Log(1e-2), nv-1)
+		}
+		settings := &optimize.Settings{
+			GradientThreshold: 1e-6,
+			MajorIterations:   200,
+			FuncEvaluations:   4000,
+			Converger:         &optimize.FunctionConverge{Absolute: 1e-9, Relative: 1e-9, Iterations: 10},
+		}
+		res, err := optimize.Minimize(prob, z, settings, &optimize.BFGS{})
+		if res == nil || math.IsInf(res.F, 0) || math.IsNaN(res.F) {
+			if err == nil {
+				err = errors.New("no finite likelihood")
+			}
+			lastErr = err
+			continue
+		}
+		if res.F < bestF {
+			bestF = res.F
+			best = append(best[:0], res.X...)
+		}
+	}
+	if best == nil {
+		return nil, fmt.Errorf("gp: per-class lengthscales: %w", lastErr)
+	}
+	theta(best, th, dth)
+	out := make([]float64, nc)
+	for j := range out {
+		out[j] = math.Exp(th[1+j])
+	}
+	return out, nil
+}
+
+// classScales returns, per class, the diagonal of its coordinates'
+// bounding box among the rows of x (1 for a class whose coordinates are
+// constant), and the largest of them.
+func classScales(classes []int, nc int, x *mat.Dense) ([]float64, float64) {
+	n, d := x.Dims()
+	sc := make([]float64, nc)
+	for k := range d {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for i := range n {
+			lo, hi = min(lo, x.At(i, k)), max(hi, x.At(i, k))
+		}
+		w := hi - lo
+		sc[classes[k]] += w * w
+	}
+	top := 0.0
+	for c := range sc {
+		sc[c] = math.Sqrt(sc[c])
+		if !(sc[c] > 0) || math.IsInf(sc[c], 0) {
+			sc[c] = 1
+		}
+		top = max(top, sc[c])
+	}
+	return sc, top
+}
+
+// classCount checks that classes numbers d coordinates 0, …, C−1, every
+// class used, and returns C.
+func classCount(classes []int, d int) (int, error) {
+	if len(classes) != d {
+		return 0, fmt.Errorf("%w: %d classes for %d coordinates", errBadSetting, len(classes), d)
+	}
+	nc := 0
+	for k, c := range classes {
+		if c < 0 || c >= d {
+			return 0, fmt.Errorf("%w: classes[%d] = %d (want 0 ≤ class < %d)", errBadSetting, k, c, d)
+		}
+		nc = max(nc, c+1)
+	}
+	used := make([]bool, nc)
+	for _, c := range classes {
+		used[c] = true
+	}
+	for c, u := range used {
+		if !u {
+			return 0, fmt.Errorf("%w: class %d has no coordinate (want classes numbered 0, …, %d)", errBadSetting, c, nc-1)
+		}
+	}
+	return nc, nil
+}
+
+// classObjective is the log marginal likelihood of the per-class
+// lengthscale base kernel on bound inputs: r2[c] holds the squared
+// distances within class c.
+type classObjective struct {
+	p     kernel.Params
+	n, nc int
+	r2    [][]float64 // nc × n·n (upper triangles used)
+	y     []float64
+	noise float64 // the fixed noise (standardized), with FixNoise
+	be    linalg.Backend
+
+	k, work *mat.SymDense
+	ch      linalg.Cholesky
+	kappa   []float64 // κ(u_ij) and −u·κ'(u)/u² per pair
+	dl      []float64
+	alpha   []float64
+	inv     *mat.Dense
+	eye     *mat.Dense
+}
+
+func newClassObjective(shape kernel.Shape, classes []int, nc int, x *mat.Dense, y []float64, be linalg.Backend) *classObjective {
+	n, d := x.Dims()
+	o := &classObjective{
+		p: kernel.Params{Shape: shape, Variance: 1, Lengthscale: 1}, n: n, nc: nc, y: y, be: be,
+		r2: make([][]float64, nc), k: mat.NewSymDense(n, nil), work: mat.NewSymDense(n, nil),
+		kappa: make([]float64, n*n), dl: make([]float64, n*n), alpha: make([]float64, n),
+		inv: mat.NewDense(n, n, nil), eye: mat.NewDense(n, n, nil),
+	}
+	for c := range o.r2 {
+		o.r2[c] = make([]float64, n*n)
+	}
+	for i := range n {
+		o.eye.Set(i, i, 1)
+		xi := x.RawRowView(i)
+		for j := i + 1; j < n; j++ {
+			xj := x.RawRowView(j)
+			for k := range d {
+				t := xi[k] - xj[k]
+				o.r2[classes[k]][i*n+j] += t * t
+			}
+		}
+	}
+	return o
+}
+
+// eval returns the log marginal likelihood at θ = (log v, log ℓ_c…[,
+// log σ²]) and, when grad is not nil, writes its gradient in θ.
+func (o *classObjective) eval(th, grad []float64) (float64, error) {
+	n, nc := o.n, o.nc
+	v := math.Exp(th[0])
+	noise := o.noise
+	if len(th) == nc+2 {
+		noise = math.Exp(th[nc+1])
+	}
+	inv2 := make([]float64, nc)
+	for c := range nc {
+		inv2[c] = math.Exp(-2 * th[1+c])
+	}
+	for i := range n {
+		o.k.SetSym(i, i, v+noise)
+		o.kappa[i*n+i], o.dl[i*n+i] = 1, 0
+		for j := i + 1; j < n; j++ {
+			var u2 float64
+			for c := range nc {
+				u2 += o.r2[c][i*n+j] * inv2[c]
+			}
+			u := math.Sqrt(u2)
+			kv := o.p.Kappa(u)
+			o.kappa[i*n+j] = kv
+			// ∂κ/∂log ℓ_c = (−u·κ'(u))·w_c/u², w_c = r²_c/ℓ_c²: the
+			// factor before w_c, 0 at u = 0.
+			if u2 > 0 {
+				o.dl[i*n+j] = o.p.KappaDLog(u) / u2
+			} else {
+				o.dl[i*n+j] = 0
+			}
+			o.k.SetSym(i, j, v*kv)
+		}
+	}
+	if _, err := factorJitter(o.be, &o.ch, o.k, o.work); err != nil {
+		return math.NaN(), err
+	}
+	if err := o.ch.SolveVecTo(o.alpha, o.y); err != nil {
+		return math.NaN(), err
+	}
+	var quad float64
+	for i, a := range o.alpha {
+		quad += a * o.y[i]
+	}
+	lml := -0.5*quad - 0.5*o.ch.LogDet() - 0.5*float64(n)*math.Log(2*math.Pi)
+	if grad == nil {
+		return lml, nil
+	}
+	if err := o.ch.SolveTo(o.inv, o.eye); err != nil {
+		return math.NaN(), err
+	}
+	// ∂lml/∂θ_j = ½·tr(W·∂K/∂θ_j), W = ααᵀ − K⁻¹ (symmetric: the upper
+	// triangle twice plus the diagonal).
+	for j := range grad {
+		grad[j] = 0
+	}
+	var trW float64
+	for i := range n {
+		wii := o.alpha[i]*o.alpha[i] - o.inv.At(i, i)
+		trW += wii
+		grad[0] += 0.5 * wii * v
+		for j := i + 1; j < n; j++ {
+			wij := o.alpha[i]*o.alpha[j] - o.inv.At(i, j)
+			grad[0] += wij * v * o.kappa[i*n+j]
+			f := wij * v * o.dl[i*n+j]
+			for c := range nc {
+				grad[1+c] += f * o.r2[c][i*n+j] * inv2[c]
+			}
+		}
+	}
+	if len(th) == nc+2 {
+		grad[nc+1] = 0.5 * trW * noise
+	}
+	return lml, nil
+}
