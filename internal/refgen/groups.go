@@ -3,15 +3,22 @@ package main
 import "math"
 
 // base evaluates a base kernel from its formula at two points.
+//
+// With ls (the ARD cases) the kernel has a lengthscale per coordinate:
+// r² = Σ_i ((x_i − y_i)/ℓ_i)², evaluated by the formulas of k2 with l = 1.
 type base struct {
 	name string
 	v, l float64
+	ls   []float64 // per-coordinate lengthscales (nil: the isotropic l)
 }
 
 func (b base) k(x, y []float64) float64 {
 	var s float64
 	for i := range x {
 		d := x[i] - y[i]
+		if b.ls != nil {
+			d /= b.ls[i]
+		}
 		s += d * d
 	}
 	return b.k2(s)

@@ -18,6 +18,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -43,6 +44,7 @@ type groupCase struct {
 	coords    []int      // the group acts on these coordinates of R^d (nil: on all, in order)
 	lo, hi    []float64  // scaling box
 	ell       [4]float64 // lengthscale per base kernel (rbf, m12, m32, m52)
+	ard       []float64  // ARD cases: a lengthscale per coordinate of R^d (ell unused)
 	wantIndef [4]bool    // per base kernel: search designs with an indefinite k_max(D, D)
 	sample    func(r *rand.Rand) []float64
 	design    func(r *rand.Rand, n int) [][]float64 // nil: n samples
@@ -116,12 +118,48 @@ func (gc groupCase) k() int {
 }
 
 // file is the case's file name without the base kernel: the group's name,
-// with "-oncoords" for a group acting on some coordinates.
+// with "-oncoords" for a group acting on some coordinates, and "ard_"
+// before it for a base kernel with a lengthscale per coordinate.
 func (gc groupCase) file() string {
-	if gc.coords == nil {
-		return gc.name
+	f := gc.name
+	if gc.coords != nil {
+		f += "-oncoords"
 	}
-	return gc.name + "-oncoords"
+	if gc.ard != nil {
+		f = "ard_" + f
+	}
+	return f
+}
+
+// classes returns the classes of coordinates of an ARD case: the
+// coordinates a permutation group (permutation, hyperoctahedral) moves
+// among each other form one class; a coordinate it only flips (signflip),
+// or one it leaves alone, is a class of its own. Coordinates in ascending
+// order within a class, classes by their first coordinate.
+func (gc groupCase) classes() [][]int {
+	coords := gc.coords
+	if coords == nil {
+		coords = ident(gc.d)
+	}
+	var out [][]int
+	in := make([]bool, gc.d)
+	if gc.name == "permutation" || gc.name == "hyperoctahedral" {
+		c := append([]int(nil), coords...)
+		slices.Sort(c)
+		out = append(out, c)
+		for _, i := range c {
+			in[i] = true
+		}
+	} else if gc.name != "signflip" {
+		panic("refgen: no ARD classes for " + gc.name)
+	}
+	for i := 0; i < gc.d; i++ {
+		if !in[i] {
+			out = append(out, []int{i})
+		}
+	}
+	slices.SortFunc(out, func(a, b []int) int { return a[0] - b[0] })
+	return out
 }
 
 // inner returns the coordinates of p the group acts on, in its order.
@@ -232,6 +270,12 @@ func cases() []groupCase {
 		{name: "blockperm", d: 6, m: 2, b: 2, coords: []int{5, 0, 3, 1}, ell: [4]float64{0.8, 0.5, 2, 1.2}, wantIndef: [4]bool{true, false, true, true}, sample: uniform(6, 0, 1)},
 		{name: "rotation2d", d: 3, coords: []int{2, 0}, ell: [4]float64{0.3, 0.4, 0.3, 0.3}, sample: rotS, design: rotD},
 		{name: "scaling", d: 3, coords: []int{2, 1}, lo: []float64{0.1, 0.1}, hi: []float64{10, 10}, ell: [4]float64{0.1, 3, 0.2, 0.2}, wantIndef: [4]bool{true, true, true, true}, sample: scaS, design: scaD},
+		// ARD: a lengthscale per coordinate, equal within each class of
+		// coordinates the group moves together (a flipped or free
+		// coordinate is a class of its own); ≈10× between classes.
+		{name: "signflip", d: 3, ard: []float64{0.3, 1, 3}, sample: uniform(3, -1, 1)},
+		{name: "permutation", d: 4, coords: []int{3, 0, 2}, ard: []float64{0.4, 4, 0.4, 0.4}, sample: uniform(4, -1, 1)},
+		{name: "hyperoctahedral", d: 3, coords: []int{2, 0}, ard: []float64{2, 0.2, 2}, sample: uniform(3, -1, 1)},
 	}
 }
 
@@ -406,6 +450,16 @@ type result struct {
 
 func run(gc groupCase, bi int) (*result, error) {
 	kb := base{name: baseNames[bi], v: variance, l: gc.ell[bi]}
+	if gc.ard != nil {
+		kb.l, kb.ls = 1, gc.ard
+		for _, c := range gc.classes() {
+			for _, i := range c {
+				if gc.ard[i] != gc.ard[c[0]] {
+					return nil, fmt.Errorf("%s: lengthscales differ within the class %v", gc.file(), c)
+				}
+			}
+		}
+	}
 	var G []elem
 	if gc.name != "rotation2d" && gc.name != "scaling" && gc.name != "scalingdir" {
 		G = gc.group()
@@ -537,7 +591,20 @@ func (res *result) json() string {
 	}
 	kv("base", strconv.Quote(res.kb.name))
 	kv("variance", fmtF(res.kb.v))
-	kv("lengthscale", fmtF(res.kb.l))
+	if gc.ard != nil {
+		kv("lengthscales", fmtVec(gc.ard))
+		cl := make([]string, 0, gc.d)
+		for _, c := range gc.classes() {
+			s := make([]string, len(c))
+			for i, v := range c {
+				s[i] = strconv.Itoa(v)
+			}
+			cl = append(cl, "["+strings.Join(s, ", ")+"]")
+		}
+		kv("classes", "["+strings.Join(cl, ", ")+"]")
+	} else {
+		kv("lengthscale", fmtF(res.kb.l))
+	}
 	kv("x", fmtMat(res.X))
 	kv("y", fmtMat(res.Y))
 	kv("design", fmtMat(res.D))
@@ -580,6 +647,9 @@ func (res *result) note() string {
 	if gc.coords != nil {
 		how = fmt.Sprintf("group on coordinates %v of R^%d (x_S), identity on the others (x_R): %s; x_R adds ‖x_R − y_R‖² to every squared distance", gc.coords, gc.d, how)
 	}
+	if gc.ard != nil {
+		how = fmt.Sprintf("ARD base kernel, lengthscales %v per coordinate (equal within each class %v), r² = Σ_i ((x_i − y_i)/ℓ_i)² in the base formulas with ℓ = 1, every squared distance below being this r²: %s", gc.ard, gc.classes(), how)
+	}
 	psd := "PSD"
 	if res.w[0] < 0 {
 		psd = "indefinite"
@@ -593,12 +663,13 @@ func (res *result) note() string {
 func main() {
 	out := flag.String("out", "testdata/golden", "output directory")
 	only := flag.String("group", "", "only this group (for development)")
+	ardOnly := flag.Bool("ard", false, "only the ARD cases (ard_*.json)")
 	flag.Parse()
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		log.Fatal(err)
 	}
 	for _, gc := range cases() {
-		if *only != "" && gc.name != *only {
+		if *only != "" && gc.name != *only || *ardOnly && gc.ard == nil {
 			continue
 		}
 		for bi := range baseNames {
