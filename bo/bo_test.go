@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -391,7 +392,7 @@ func TestPriorRun(t *testing.T) {
 	}
 	same := true
 	for i, e := range a.Evaluations {
-		if e.Hyper != nil && c.Evaluations[i].Hyper != nil && *e.Hyper != *c.Evaluations[i].Hyper {
+		if e.Hyper != nil && c.Evaluations[i].Hyper != nil && !reflect.DeepEqual(*e.Hyper, *c.Evaluations[i].Hyper) {
 			same = false
 		}
 		if e.Hyper != nil && e.Hyper.Noise < 1e-4*(1-1e-12) {

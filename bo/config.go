@@ -338,6 +338,24 @@ type Protocol struct {
 	// every committed record) computes on the user's coordinates, bit for
 	// bit as before the setting; Recommended sets it.
 	Normalize bool
+	// ARD gives each class of coordinates its own lengthscale: the
+	// coordinates the group permutes or rotates together share one; a
+	// coordinate it only flips, or leaves alone (outside an OnCoords
+	// group's coordinates), has its own. Each step fits the base kernel
+	// with one lengthscale per class (gp.FitClassLengthscales, with the
+	// fit's prior per lengthscale), scales each class's coordinates by
+	// the shortest lengthscale over its own, and fits every kernel's one
+	// lengthscale on the scaled coordinates — a scaling the group
+	// commutes with, so that every kernel (max, plus, avg with its closed
+	// forms, soft, the landmark GPs) is the same kernel of the scaled
+	// inputs, as invariant as before. Diagnostics.Hyper.Lengthscales
+	// reports the lengthscale along each coordinate. Nothing changes with
+	// fewer than two classes (a group that mixes every coordinate), for a
+	// custom kernel, or over a scaling group. Cost: one more fit per step,
+	// O(C·m² + m³) per likelihood evaluation with C classes and m ≤ 256
+	// of the observations. false (the zero value: perf bo, perf table,
+	// every committed record) is one lengthscale; Recommended sets it.
+	ARD bool
 }
 
 // PaperProtocol is the paper's protocol (the zero Protocol), which perf bo
@@ -346,9 +364,10 @@ var PaperProtocol = Protocol{}
 
 // RecommendedProtocol is the protocol of Recommended: BoTorch's priors, a
 // learned constant mean, no step on an observed point's orbit, and
-// normalized inputs (the user's units do not matter).
+// normalized inputs (the user's units do not matter) with a lengthscale
+// per class of coordinates.
 func RecommendedProtocol() Protocol {
-	return Protocol{Prior: gp.PriorBoTorch, Mean: gp.MeanConstant, ExcludeObserved: DefaultExcludeObserved, Normalize: true}
+	return Protocol{Prior: gp.PriorBoTorch, Mean: gp.MeanConstant, ExcludeObserved: DefaultExcludeObserved, Normalize: true, ARD: true}
 }
 
 // withDefaults returns c with zero fields replaced by their defaults, or an

@@ -52,6 +52,11 @@ type Kernel struct {
 	leftOut []string
 	// decide: a deciding kernel's own options (With).
 	decide DecideOptions
+	// classGroup: the group whose classes of coordinates Protocol.ARD
+	// gives a lengthscale each when the kernel has no group of its own
+	// (ParseKernel's base and nystrom over a group; nil: every coordinate
+	// its own class).
+	classGroup orbit.Group
 }
 
 // DecideOptions are a deciding kernel's own options — Auto, Portfolio,
@@ -490,8 +495,9 @@ func Custom(name string, fam gp.Family, g orbit.Group) Kernel {
 // max, plus, soft, auto, portfolio, or auto:a+b+… and portfolio:a+b+…
 // naming the candidates, the last favoured by the odds, or auto:a+b:c+d
 // and portfolio:a+b:c+d favouring each candidate after the colon, as
-// AutoFavouring; case-insensitive) over the group g (ignored by base and
-// nystrom; required by the others) with the given base shape.
+// AutoFavouring; case-insensitive) over the group g (required but by base
+// and nystrom, which are not invariant and use g only for the classes of
+// coordinates of Protocol.ARD) with the given base shape.
 func ParseKernel(name string, g orbit.Group, shape kernel.Shape) (Kernel, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
 	for _, kind := range []string{NameAuto, NamePortfolio} {
@@ -519,10 +525,15 @@ func ParseKernel(name string, g orbit.Group, shape kernel.Shape) (Kernel, error)
 		return k, err
 	}
 	switch n {
-	case NameBase:
-		return Base(shape), nil
-	case NameNystrom:
-		return Nystrom(shape), nil
+	case NameBase, NameNystrom:
+		k := Base(shape)
+		if n == NameNystrom {
+			k = Nystrom(shape)
+		}
+		if !orbit.IsNil(g) {
+			k.classGroup = g
+		}
+		return k, nil
 	}
 	var mk func(orbit.Group, kernel.Shape) Kernel
 	switch n {

@@ -140,6 +140,16 @@ type Optimizer struct {
 	mlo, mhi            []float64
 	mxs, mpend, mfailed [][]float64
 
+	// classes numbers the coordinates' classes for Protocol.ARD (nil: one
+	// lengthscale), and ard is the current fit's scale of each coordinate
+	// (ard.go; nil: none), by which every GP sees the model's
+	// coordinates: the GPs are fitted, conditioned and evaluated at
+	// ard ⊙ u.
+	classes      []int
+	ard          []float64
+	ardCanon     orbit.Canonicalizer // non-nil: the class fit is on φ(u)
+	canonClasses []int               // the class of each of φ's coordinates
+
 	ws []*acqScratch
 	qn []*boxQN
 }
@@ -209,6 +219,12 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 	if cfg.Normalize {
 		o.units = newUnits(o.lo, o.hi, k.group)
 		o.mlo, o.mhi = o.units.toModelTo(nil, o.lo), o.units.toModelTo(nil, o.hi)
+	}
+	if cfg.ARD {
+		o.classes = ardClasses(k, d)
+		if o.classes != nil {
+			o.ardCanon, o.canonClasses = classCanon(k.ardGroup(), o.classes)
+		}
 	}
 	return o, nil
 }
@@ -671,6 +687,8 @@ func (o *Optimizer) fitModel() error {
 			opts.PriorScale = max(opts.PriorScale, width(o.mlo[i], o.mhi[i]))
 		}
 	}
+	o.ard = o.fitClasses(x, opts)
+	scaleRows(x, o.ard)
 	// Auto: every candidate is fitted with the same options; the highest
 	// log marginal likelihood predicts (ties: the earlier candidate). A
 	// candidate whose fit fails drops out of this step; the step fails
@@ -754,6 +772,12 @@ func (o *Optimizer) setModel(i int, m *gp.GP) {
 	h := m.Hyper()
 	o.model = m
 	o.fitted.Hyper = Hyper{Variance: h.Variance, Lengthscale: h.Lengthscale, Noise: h.Noise, Jitter: m.Jitter(), Landmarks: m.Landmarks(), PriorMean: m.PriorMean()}
+	if o.ard != nil {
+		o.fitted.Hyper.Lengthscales = make([]float64, o.d)
+		for k, s := range o.ard {
+			o.fitted.Hyper.Lengthscales[k] = h.Lengthscale / s
+		}
+	}
 	o.fitted.LogMarginal = m.LogMarginal()
 	o.fitted.Kernel = ""
 	if len(o.arms) > 1 {
@@ -786,7 +810,7 @@ func (o *Optimizer) condition() error {
 	ys := o.signed()
 	o.pred = m
 	var err error
-	xs := o.modelXs()
+	xs := o.ardPoints(o.modelXs())
 	// A landmark GP predicts in the original coordinates: its landmarks
 	// are chosen there (the canonical twin would choose its own).
 	canon := o.canon
@@ -808,7 +832,7 @@ func (o *Optimizer) condition() error {
 		default:
 			lie = liarMean(ys)
 		}
-		xs = append(append([][]float64(nil), o.modelXs()...), lies...)
+		xs = append(append([][]float64(nil), xs...), o.ardPoints(lies)...)
 		ys = append(append([]float64(nil), ys...), make([]float64, len(lies))...)
 		for i := range lies {
 			ys[n+i] = lie
@@ -902,6 +926,7 @@ func width(lo, hi float64) float64 { return min(hi-lo, math.MaxFloat64) }
 type acqFunc struct {
 	m     gp.Posterior // predicting model (on φ(X) when canon is set)
 	canon *canonMap    // nil: predict at x itself
+	scale []float64    // the fit's ard: m predicts at scale ⊙ x (nil: x)
 	acq   Acquisition
 	ctx   AcqContext
 }
@@ -909,6 +934,7 @@ type acqFunc struct {
 // acqScratch is one goroutine's scratch for acqFunc.eval.
 type acqScratch struct {
 	ws          gp.Workspace
+	xs          []float64      // scale ⊙ x (acqFunc.scale)
 	z           []float64      // φ(x), or x
 	dmean, dvar []float64      // gradients at z
 	gz          []float64      // ∇_z α
@@ -928,7 +954,8 @@ func newAcqScratch(d int, cm *canonMap) *acqScratch {
 // dimension at most pd ≥ d.
 func newAcqScratchDim(d, pd int) *acqScratch {
 	return &acqScratch{
-		z: make([]float64, pd), dmean: make([]float64, pd), dvar: make([]float64, pd),
+		xs: make([]float64, d),
+		z:  make([]float64, pd), dmean: make([]float64, pd), dvar: make([]float64, pd),
 		gz: make([]float64, pd), cs: canon.NewScratch(d, pd),
 	}
 }
@@ -938,6 +965,13 @@ func newAcqScratchDim(d, pd int) *acqScratch {
 // gradients (∂σ/∂z = ∂σ²/∂z / 2σ) and, in canonical coordinates, the
 // Jacobian of φ.
 func (a *acqFunc) eval(s *acqScratch, x, grad []float64) (float64, error) {
+	if a.scale != nil {
+		xs := s.xs[:len(x)]
+		for i, v := range x {
+			xs[i] = v * a.scale[i]
+		}
+		x = xs
+	}
 	z := x
 	pd := len(x)
 	if a.canon != nil {
@@ -973,15 +1007,36 @@ func (a *acqFunc) eval(s *acqScratch, x, grad []float64) (float64, error) {
 		} else {
 			copy(grad, gz)
 		}
+		for i, c := range a.scale {
+			grad[i] *= c
+		}
 	}
 	return val, nil
+}
+
+// mean returns the standardized posterior mean at x.
+func (a *acqFunc) mean(s *acqScratch, x []float64) (float64, error) {
+	if a.scale != nil {
+		xs := s.xs[:len(x)]
+		for i, v := range x {
+			xs[i] = v * a.scale[i]
+		}
+		x = xs
+	}
+	z := x
+	if a.canon != nil {
+		z = s.z[:a.canon.cd]
+		a.canon.c.CanonicalTo(z, x)
+	}
+	mu, _, err := a.m.PredictStandardized(&s.ws, z, nil, nil)
+	return mu, err
 }
 
 // newAcq returns the acquisition of the current model.
 func (o *Optimizer) newAcq() *acqFunc {
 	t, b := o.beta(len(o.xs) + len(o.pend) + len(o.failed))
 	ctx := AcqContext{T: t, Beta: b, Best: o.pred.Standardize(o.sign * o.ys[o.bestIndex()])}
-	return &acqFunc{m: o.pred, canon: o.predCanon, acq: o.cfg.Acquisition, ctx: ctx}
+	return &acqFunc{m: o.pred, canon: o.predCanon, scale: o.ard, acq: o.cfg.Acquisition, ctx: ctx}
 }
 
 // acquire fits the model and maximizes the acquisition.
@@ -1068,12 +1123,7 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 		if x == nil {
 			continue
 		}
-		z := x
-		if a.canon != nil {
-			z = s.z[:a.canon.cd]
-			a.canon.c.CanonicalTo(z, x)
-		}
-		mu, _, err := a.m.PredictStandardized(&s.ws, z, nil, nil)
+		mu, err := a.mean(s, x)
 		if err != nil {
 			return nil, wrapf(err, "portfolio: mean at %s's proposal", o.arms[i].k.Name())
 		}

@@ -31,6 +31,11 @@ type Hyper struct {
 	// the GP models, maximized) with Config.Mean = gp.MeanConstant; 0,
 	// omitted, otherwise.
 	PriorMean float64 `json:"prior_mean,omitempty"`
+	// Lengthscales (Protocol.ARD, with classes to tell apart) is the
+	// lengthscale along each coordinate, in the model's coordinates:
+	// Lengthscale over the coordinate's ARD scale, so that the shortest
+	// class's is Lengthscale; nil, omitted, with one lengthscale.
+	Lengthscales []float64 `json:"lengthscales,omitempty"`
 }
 
 // Timings are the wall times of one evaluation: hyperparameter fitting,
@@ -126,9 +131,11 @@ type Trace struct {
 	ProbeWindow int `json:"probe_window,omitempty"`
 	// Normalize is Config.Normalize (omitted when false: raw coordinates).
 	Normalize bool `json:"normalize,omitempty"`
-	FixNoise  bool `json:"fix_noise"`
-	Init      int  `json:"init"`
-	Iters     int  `json:"iters"`
+	// ARD is Config.ARD (omitted when false: one lengthscale).
+	ARD      bool `json:"ard,omitempty"`
+	FixNoise bool `json:"fix_noise"`
+	Init     int  `json:"init"`
+	Iters    int  `json:"iters"`
 	// Batch is the number of points asked per round (1: sequential).
 	Batch int `json:"batch"`
 	// Liar is the constant liar's value ("worst"); empty for the default
@@ -404,7 +411,7 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 		Group: group, Shape: c.Kernel.shapeName(), Acquisition: c.Acquisition.Name(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
 		Prior: priorName(c), Landmarks: landmarksOf(c), LandmarkFit: landmarkFitName(c),
-		CandidateFit: candidateFitName(c), ProbeWindow: c.Kernel.decide.ProbeWindow, Normalize: c.Normalize,
+		CandidateFit: candidateFitName(c), ProbeWindow: c.Kernel.decide.ProbeWindow, Normalize: c.Normalize, ARD: c.ARD,
 		Init: c.Init, Iters: iters, RawSamples: c.RawSamples, Starts: c.Starts,
 		MaxIter: c.MaxIter, Backend: c.Backend.Name(), NoiseVariance: noise,
 	}

@@ -38,7 +38,8 @@ func hetero(x []float64) float64 {
 // TestHeterogeneousMeasure measures Config.Normalize on hetero: 10 seeds,
 // 5 initial points and 40 BO steps, the cumulative regret of the BO
 // steps (Σ f(x_t) − f*), for the front ends' default (Recommended) and
-// plus (Recommended's settings), each without and with Normalize, and
+// plus (Recommended's settings), each on raw coordinates, with Normalize,
+// and with Normalize and ARD, and
 // random search for scale. It is
 // a measurement, not a check: it runs only with SYMBO_MEASURE=1 (several
 // minutes) and logs mean ± standard error.
@@ -71,8 +72,9 @@ func TestHeterogeneousMeasure(t *testing.T) {
 	}
 	mean, se := meanSE(random)
 	t.Logf("random search              cumulative regret %7.3f ± %.3f", mean, se)
-	for _, kn := range []string{"", bo.NamePlus} {
-		for _, norm := range []bool{false, true} {
+	for _, kn := range heteroKernels() {
+		for _, mode := range heteroModes() {
+			norm := mode.norm
 			cfg, err := bo.Recommended(g, kernel.Matern52)
 			if err != nil {
 				t.Fatal(err)
@@ -82,7 +84,7 @@ func TestHeterogeneousMeasure(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			cfg.Minimize, cfg.Normalize, cfg.Init = true, norm, init
+			cfg.Minimize, cfg.Normalize, cfg.ARD, cfg.Init = true, norm, mode.ard, init
 			var regrets []float64
 			repeats := 0
 			for seed := range uint64(seeds) {
@@ -116,7 +118,7 @@ func TestHeterogeneousMeasure(t *testing.T) {
 			if name == "" {
 				name = "default"
 			}
-			t.Logf("%-8s normalize=%-5v cumulative regret %7.3f ± %.3f (per seed %.2f; %d exact repeats)", name, norm, mean, se, regrets, repeats)
+			t.Logf("%-8s normalize=%-5v ard=%-5v cumulative regret %7.3f ± %.3f (per seed %.2f; %d exact repeats)", name, norm, mode.ard, mean, se, regrets, repeats)
 		}
 	}
 }
@@ -132,4 +134,22 @@ func meanSE(xs []float64) (mean, se float64) {
 		ss += (v - mean) * (v - mean)
 	}
 	return mean, math.Sqrt(ss / float64(len(xs)-1) / float64(len(xs)))
+}
+
+// heteroModes are TestHeterogeneousMeasure's settings: raw coordinates,
+// Normalize, Normalize and ARD (SYMBO_MEASURE_MODES=ard: the last only).
+func heteroModes() []struct{ norm, ard bool } {
+	if os.Getenv("SYMBO_MEASURE_MODES") == "ard" {
+		return []struct{ norm, ard bool }{{true, true}}
+	}
+	return []struct{ norm, ard bool }{{false, false}, {true, false}, {true, true}}
+}
+
+// heteroKernels: the default and plus (SYMBO_MEASURE_MODES=ard: the
+// default only).
+func heteroKernels() []string {
+	if os.Getenv("SYMBO_MEASURE_MODES") == "ard" {
+		return []string{""}
+	}
+	return []string{"", bo.NamePlus}
 }

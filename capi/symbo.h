@@ -161,6 +161,9 @@ int symbo_cross(const char *spec,
  *                      coordinates (perf bo's default); absent true: in
  *                      coordinates normalized by maps the group commutes
  *                      with, so that units do not matter
+ *   "ard": b           false fits one lengthscale (perf bo's default);
+ *                      absent true: one per class of coordinates the
+ *                      group allows (coordinates it mixes share one)
  *   "allow_repeats": b true lets a BO step propose a point within the
  *                      exclusion radius (1e-3 of the box diagonal) of an
  *                      observed point's orbit, as perf bo does; absent

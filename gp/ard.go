@@ -229,10 +229,10 @@ func FitClassLengthscales(shape kernel.Shape, classes []int, x *mat.Dense, y []f
 			z[nv-1] = toZ(math.Log(1e-2), nv-1)
 		}
 		settings := &optimize.Settings{
-			GradientThreshold: 1e-6,
+			GradientThreshold: 1e-9,
 			MajorIterations:   200,
 			FuncEvaluations:   4000,
-			Converger:         &optimize.FunctionConverge{Absolute: 1e-9, Relative: 1e-9, Iterations: 10},
+			Converger:         &optimize.FunctionConverge{Absolute: 1e-12, Relative: 1e-12, Iterations: 10},
 		}
 		res, err := optimize.Minimize(prob, z, settings, &optimize.BFGS{})
 		if res == nil || math.IsInf(res.F, 0) || math.IsNaN(res.F) {

@@ -386,7 +386,7 @@ type protocol struct {
 	mean, landmarkFit, candidateFit      *string
 	iters, initN, batch, landmarks       *int
 	probeWindow                          *int
-	normalize                            *bool
+	normalize, ard                       *bool
 }
 
 // Protocol is the protocol part of a run's settings, as the flags spell
@@ -414,6 +414,8 @@ type Protocol struct {
 	ProbeWindow int `json:"probe_window,omitempty"`
 	// Normalize is --normalize (false, the raw coordinates, omitted).
 	Normalize bool `json:"normalize,omitempty"`
+	// ARD is --ard (false, one lengthscale, omitted).
+	ARD bool `json:"ard,omitempty"`
 }
 
 // noiseFlag adds --noise, the observation noise rule of the runs.
@@ -455,6 +457,7 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		candidateFit: fs.String("candidate-fit", "own", "how auto's and portfolio's candidates fit their hyperparameters: own (each its own full search) or anchored (the last candidate, plus, first; the others search only around its lengthscale: about half their likelihood evaluations)"),
 		probeWindow:  fs.Int("probe-window", 0, "portfolio's fixed-point probe may fire in the first `W` BO steps only; 0 means no limit"),
 		normalize:    fs.Bool("normalize", false, "fit and search in coordinates normalized by maps the group commutes with (bo.Protocol.Normalize; the front ends' default), not the box's raw coordinates"),
+		ard:          fs.Bool("ard", false, "a lengthscale per class of coordinates the group allows (bo.Protocol.ARD; the front ends' default), not one"),
 	}
 }
 
@@ -475,7 +478,7 @@ func (p *protocol) values() Protocol {
 	if strings.EqualFold(strings.TrimSpace(cf), "own") {
 		cf = ""
 	}
-	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, ProbeWindow: *p.probeWindow, Normalize: *p.normalize}
+	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, ProbeWindow: *p.probeWindow, Normalize: *p.normalize, ARD: *p.ard}
 }
 
 // landmarkFitFlag adds --landmark-fit, how a GP with landmarks is fitted.
@@ -550,6 +553,7 @@ func (p Protocol) config(workers int, budget int64) (bo.Config, error) {
 	}
 	dec.ProbeWindow = p.ProbeWindow
 	cfg.Normalize = p.Normalize
+	cfg.ARD = p.ARD
 	// The kernel is the caller's to set; it carries these options over
 	// (k.With(cfg.Kernel.Options())).
 	cfg.Kernel = cfg.Kernel.With(dec)

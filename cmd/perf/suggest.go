@@ -146,15 +146,18 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	if set["probe-window"] {
 		probeWindow = &p.ProbeWindow
 	}
-	var normalize *bool
+	var normalize, ard *bool
 	if set["normalize"] {
 		normalize = &p.Normalize
+	}
+	if set["ard"] {
+		ard = &p.ARD
 	}
 	st := frontend.SuggestSettings{
 		Problem: *name, Group: frontend.Group{Group: *group, D: *d, Block: *block, Matrices: *matrices},
 		Kernel: *kern, Base: *base, Seed: *seed, Minimize: *minimize, Init: p.Init,
 		Acq: p.Acq, Beta: p.Beta, Fit: p.Fit, Prior: p.Prior, Mean: p.Mean, Landmarks: p.Landmarks, LandmarkFit: p.LandmarkFit, CandidateFit: p.CandidateFit, Liar: p.Liar,
-		ProbeWindow: probeWindow, AllowRepeats: *allowRepeats, Normalize: normalize,
+		ProbeWindow: probeWindow, AllowRepeats: *allowRepeats, Normalize: normalize, ARD: ard,
 	}
 	switch {
 	case *name != "" && *group != "":

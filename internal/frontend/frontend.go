@@ -337,6 +337,9 @@ type SuggestSettings struct {
 	// Normalize is bo.Protocol.Normalize: absent (nil) bo.Recommended's
 	// (true), false the raw coordinates (perf bo's default).
 	Normalize *bool `json:"normalize,omitempty"`
+	// ARD is bo.Protocol.ARD: absent (nil) bo.Recommended's (true), false
+	// one lengthscale (perf bo's default).
+	ARD *bool `json:"ard,omitempty"`
 }
 
 // Optimizer returns the optimizer of the settings (backend be, nil for the
@@ -453,6 +456,9 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 	}
 	if s.Normalize != nil {
 		cfg.Normalize = *s.Normalize
+	}
+	if s.ARD != nil {
+		cfg.ARD = *s.ARD
 	}
 	return bo.New(lo, hi, cfg, s.Seed)
 }

@@ -323,6 +323,11 @@ class Optimizer:
         and searches in coordinates normalized by maps the group commutes
         with, so that the parameters' units do not matter; False: the
         box's raw coordinates (``perf bo``'s default).
+    ard : bool, optional
+        None (default): the library's recommended, true — a lengthscale
+        per class of coordinates the group allows (coordinates it mixes
+        share one; each other coordinate has its own); False: one
+        lengthscale (``perf bo``'s default).
     allow_repeats : bool, optional
         ``False`` (default): no BO step proposes a point within the
         exclusion radius — 1e-3 of the box diagonal — of an observed
@@ -340,7 +345,7 @@ class Optimizer:
     def __init__(self, lo, hi, *, group, kernel=None, base="rbf", seed=0, minimize=False, init=5,
                  acq=None, beta=None, fit=None, prior=None, block=None, matrices=None, landmarks=None, coords=None,
                  liar=None, mean=None, landmark_fit=None, candidate_fit=None, probe_window=None, allow_repeats=False,
-                 normalize=None):
+                 normalize=None, ard=None):
         self._h = None
         self._close_lock = threading.Lock()
         lo = np.atleast_1d(np.asarray(lo, dtype=np.float64))
@@ -361,6 +366,8 @@ class Optimizer:
             s["allow_repeats"] = True
         if normalize is not None:
             s["normalize"] = bool(normalize)
+        if ard is not None:
+            s["ard"] = bool(ard)
         h = ctypes.c_int64()
         _check(_lib.symbo_optimizer_new(_json(s), ctypes.byref(h)))
         self._h = h.value

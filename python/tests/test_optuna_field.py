@@ -84,7 +84,10 @@ def test_integers_and_steps_are_modelled_by_a_rounded_relaxation():
         for p in trials[:i]:
             opt.tell([p.params["k"], p.params["s"], math.log(p.params["w"])], p.value)
         x = opt.suggest(1)[0]
-        want = {"k": int(np.rint(x[0])), "s": float(np.rint(x[1] / 0.5) * 0.5), "w": int(np.rint(np.exp(x[2])))}
+        # Rounded to the grid, which holds the relaxed box's edges too
+        # (x = -3.5 rounds half to even, to -4, and is k's lowest, -3).
+        want = {"k": int(np.clip(np.rint(x[0]), -3, 3)), "s": float(np.clip(np.rint(x[1] / 0.5) * 0.5, -1, 1)),
+                "w": int(np.clip(np.rint(np.exp(x[2])), 1, 64))}
         earlier = [p.params for p in trials[:i]]
         if want in earlier:
             assert t.params not in earlier  # taken: asked again, to a new grid point
