@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/orbit"
 )
 
 // BenchmarkIteration times one acquisition step (fit + acquisition
@@ -83,6 +86,97 @@ func BenchmarkRun(b *testing.B) {
 				b.ReportMetric(other.Seconds()/n, "other-s/op")
 				b.ReportMetric(cum/n, "cumregret/op")
 				b.ReportMetric(float64(hits)/n, "hits/op")
+			})
+		}
+	}
+}
+
+// BenchmarkARDStep times one step of the front ends' default
+// (Recommended) with Protocol.ARD against the same without it, at the
+// states after 10, 30 and 50 observations of the ARD default's own run
+// (seed 0) on two 6-d problems with several classes of coordinates: four
+// permuted components beside a learning rate and a width (3 classes) and
+// sign flips of six coordinates of two scales (6 classes, ARD's most).
+// Each iteration rebuilds both optimizers from the observations
+// (untimed) and times one Ask of each in turn; the metrics are each
+// one's milliseconds per step and their ratio ard/one (issue 40's bound
+// at n = 50: 1.5). Run it on one thread, several counts:
+//
+//	go test -run XXX -bench ARDStep -cpu 1 -count 5 ./bo
+func BenchmarkARDStep(b *testing.B) {
+	perm := must(orbit.Permutation(4))
+	sf := must(orbit.SignFlip(6))
+	cases := []struct {
+		name   string
+		g      orbit.Group
+		lo, hi []float64
+		f      func([]float64) float64
+	}{
+		{"perm4+2", must(orbit.OnCoords(perm, 6, []int{0, 1, 2, 3})), []float64{0, 0, 0, 0, 1e-5, 16}, []float64{1, 1, 1, 1, 1e-1, 1024},
+			func(x []float64) float64 {
+				s := slices.Clone(x[:4])
+				slices.Sort(s)
+				v := 0.0
+				for i, t := range []float64{0.1, 0.4, 0.6, 0.9} {
+					v += (s[i] - t) * (s[i] - t)
+				}
+				lr := (x[4] - 0.03) / 0.07
+				return v + lr*lr + 1e-3*(x[5]-500)/500
+			}},
+		{"signflip6", sf, []float64{-1, -1, -1, -100, -100, -100}, []float64{1, 1, 1, 100, 100, 100},
+			func(x []float64) float64 {
+				v := 0.0
+				for k, c := range x {
+					a := math.Abs(c)
+					if k >= 3 {
+						a /= 100
+					}
+					v += (a - 0.3 - 0.1*float64(k)) * (a - 0.3 - 0.1*float64(k))
+				}
+				return v
+			}},
+	}
+	for _, c := range cases {
+		cfg := must(Recommended(c.g, kernel.Matern52))
+		cfg.Minimize = true
+		var xs [][]float64
+		var ys []float64
+		for _, n := range []int{10, 30, 50} {
+			b.Run(fmt.Sprintf("problem=%s/n=%d", c.name, n), func(b *testing.B) {
+				if xs == nil {
+					o := must(New(c.lo, c.hi, cfg, 0))
+					for range 50 {
+						x := must(o.Ask())
+						y := c.f(x)
+						if err := o.Tell(x, y); err != nil {
+							b.Fatal(err)
+						}
+						xs, ys = append(xs, x), append(ys, y)
+					}
+				}
+				var spent [2]time.Duration
+				for b.Loop() {
+					for i, ard := range []bool{true, false} {
+						b.StopTimer()
+						ci := cfg
+						ci.ARD = ard
+						o := must(New(c.lo, c.hi, ci, 0))
+						for j := range n {
+							if err := o.Tell(xs[j], ys[j]); err != nil {
+								b.Fatal(err)
+							}
+						}
+						b.StartTimer()
+						t0 := time.Now()
+						if _, err := o.Ask(); err != nil {
+							b.Fatal(err)
+						}
+						spent[i] += time.Since(t0)
+					}
+				}
+				b.ReportMetric(spent[0].Seconds()*1e3/float64(b.N), "ard-ms")
+				b.ReportMetric(spent[1].Seconds()*1e3/float64(b.N), "one-ms")
+				b.ReportMetric(float64(spent[0])/float64(spent[1]), "ard/one")
 			})
 		}
 	}
