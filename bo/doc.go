@@ -168,9 +168,36 @@
 // ascents' stopping rules can grow to about 1e-8 of a side after a few
 // steps (TestNormalizeUnits, TestNormalizeUnitsGeneral). Without
 // Normalize (the zero Config: perf bo, perf table) the model works on x
-// itself, bit for bit as before the setting. One isotropic lengthscale
-// remains: normalization makes the sides comparable, not the
-// coordinates' relevance.
+// itself, bit for bit as before the setting. Normalization makes the
+// sides comparable, not the coordinates' relevance; that is ARD's.
+//
+// # Lengthscales per class
+//
+// With Protocol.ARD (set by Recommended) each class of coordinates the
+// group allows has its own lengthscale: the coordinates it permutes or
+// rotates together share one (they must, for the kernel to stay
+// invariant), and a coordinate it only flips, or leaves alone, has its
+// own; base and nystrom named over a group (ParseKernel) take that
+// group's classes. Every step first fits the base kernel with one
+// lengthscale per class to the observations (gp.FitClassLengthscales,
+// MAP with the fit's prior on each class's lengthscale; on canonical
+// coordinates φ(u) where the group's canonical map follows the classes,
+// so that the fit models the invariant objective, k_max with a
+// lengthscale per class). Class c's coordinates are then scaled by
+// ℓ_min/ℓ_c, ℓ_min the shortest, and every candidate fits its own one
+// lengthscale, as without ARD, on the scaled coordinates, where it is
+// conditioned and evaluated (the acquisition chains its gradient through
+// the scaling). The scaling is constant on each class, so the group
+// commutes with it and every kernel of the scaled coordinates — avg with
+// its closed forms and permanents, max, plus, soft, the landmark GPs — is
+// the kernel with a lengthscale per class, as invariant as before
+// (TestARDInvariantAndGradient; internal/refgen's ARD cases check avg,
+// max and plus against their definitions). The search, the exclusion
+// radius, the probe and the initial design stay in the model's
+// coordinates u. Diagnostics.Hyper.Lengthscales gives the lengthscale
+// along each coordinate. Nothing changes with one class (a group that
+// mixes every coordinate, as on the paper's problems), for a custom
+// kernel, or over a scaling group.
 //
 // # Parallel evaluations
 //
@@ -324,7 +351,12 @@
 // predictions of O(n) kernel evaluations and O(n²) triangular solves each
 // (k_plus: O(n·r) with the feature form, r ≤ n; with landmarks O(m)
 // kernel evaluations and O(m·r + r²)); a custom kernel without gradients
-// adds 2d kernel rows per gradient.
+// adds 2d kernel rows per gradient. With Protocol.ARD and C ≥ 2 classes
+// the step adds the class fit: O(d·m²) to bind (the classes' squared
+// distances over m = min(n, 256) of the observations) and O(m³ + C·m²)
+// for each of its likelihood evaluations (about 60 at m = 50, C = 3),
+// plus O(d) per prediction for the scaling — so in d the fit costs
+// O(d·m² + E·(m³ + C·m²)), C ≤ d, E its evaluations.
 //
 // Measured: docs/performance.md (the time of a step), lab/results/README.md
 // (regret, and why Recommended's settings).
