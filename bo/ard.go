@@ -43,9 +43,10 @@ func ardClasses(k Kernel, d int) []int {
 
 // fitClasses returns the ARD scale of each coordinate for the
 // observations at x (model coordinates, one per row), or nil for none
-// (no classes, fewer than two observations, or a class fit that failed:
-// the step then uses one lengthscale, as Diagnostics.Hyper.Lengthscales
-// being nil says). The scale of class c's coordinates is ℓ_min/ℓ_c, with
+// (no classes, fewer than two observations, a class fit that failed, or
+// one that does not earn its extra lengthscales over one (ardEarns): the
+// step then uses one lengthscale, as Diagnostics.Hyper.Lengthscales being
+// nil says). The scale of class c's coordinates is ℓ_min/ℓ_c, with
 // ℓ_c the base kernel's lengthscales fitted per class
 // (gp.FitClassLengthscales, with the fit's prior, prior scale and noise;
 // on canonical coordinates where the group allows, classCanon) and ℓ_min
@@ -70,19 +71,38 @@ func (o *Optimizer) fitClasses(x *mat.Dense, opts gp.FitOptions) []float64 {
 			o.ardCanon.CanonicalTo(fx.RawRowView(i), x.RawRowView(i))
 		}
 	}
-	ls, err := gp.FitClassLengthscales(o.arms[0].k.shape, classes, fx, o.signed(), gp.ClassFitOptions{
+	co := gp.ClassFitOptions{
 		Backend: o.cfg.Backend, Prior: opts.Prior, PriorScale: opts.PriorScale,
 		FixNoise: opts.FixNoise, Noise: opts.Noise,
-	})
+	}
+	shape := o.arms[0].k.shape
+	f, err := gp.FitClasses(shape, classes, fx, o.signed(), co)
 	if err != nil {
 		return nil
 	}
+	one, err := gp.FitClasses(shape, make([]int, len(classes)), fx, o.signed(), co)
+	if err != nil || !ardEarns(f, one, slices.Max(classes)+1) {
+		return nil
+	}
+	ls := f.Lengthscales
 	lmin := slices.Min(ls)
 	s := make([]float64, o.d)
 	for k, c := range o.classes {
 		s[k] = lmin / ls[c]
 	}
 	return s
+}
+
+// ardEarns reports whether the class fit f beats the one-lengthscale fit
+// one of the same data by more than its C − 1 extra lengthscales cost:
+// the log marginal likelihoods differ by more than (C − 1)/2 · log m (the
+// Bayesian information criterion, m the points fitted). On an objective
+// that varies alike along every class (the paper's Griewank and Rastrigin
+// under sign flips) the class lengthscales only add estimation noise, and
+// one lengthscale stays; where a class hardly matters, or matters on
+// another scale, the gain is large.
+func ardEarns(f, one gp.ClassFit, c int) bool {
+	return f.LogMarginal-one.LogMarginal > float64(c-1)/2*math.Log(float64(f.Points))
 }
 
 // classCanon returns g's canonical map φ and the class of each canonical

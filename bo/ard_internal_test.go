@@ -20,14 +20,15 @@ func ardGroup(t *testing.T) orbit.Group {
 }
 
 // ardObjective is invariant under ardGroup: a symmetric function of
-// coordinates 1, 3, 4 (in [0, 2]), a sine of coordinate 0 (in [-50, 50])
-// and coordinate 2 (in [1e-3, 1e-1]) nearly ignored.
+// coordinates 1, 3, 4 (in [0, 2]), a sine of coordinate 0 (in [-50, 50],
+// two periods) and coordinate 2 (in [1e-3, 1e-1]) nearly ignored: a
+// problem where a lengthscale per class earns its keep (ardEarns).
 func ardObjective(x []float64) float64 {
 	s := 0.0
 	for _, k := range []int{1, 3, 4} {
 		s += (x[k] - 0.7) * (x[k] - 0.7)
 	}
-	return math.Sin(x[0]/20) + s + 1e-3*x[2]/0.1 + 0.3*x[1]*x[3]*x[4]
+	return 2*math.Sin(x[0]/8) + s + 1e-4*x[2]/0.1 + 0.3*x[1]*x[3]*x[4]
 }
 
 var (
@@ -115,7 +116,7 @@ func TestClassCanon(t *testing.T) {
 	}
 }
 
-// ardOptimizer returns an optimizer with ARD over ardGroup after 12
+// ardOptimizer returns an optimizer with ARD over ardGroup after 16
 // evaluations of ardObjective, asked once more (fitted).
 func ardOptimizer(t *testing.T, kn string) *Optimizer {
 	t.Helper()
@@ -126,7 +127,7 @@ func ardOptimizer(t *testing.T, kn string) *Optimizer {
 	}
 	cfg.Minimize, cfg.Init, cfg.RawSamples, cfg.Starts, cfg.Workers = true, 8, 64, 2, 1
 	o := must(New(ardLo, ardHi, cfg, 5))
-	for range 12 {
+	for range 16 {
 		x := must(o.Ask())
 		if err := o.Tell(x, ardObjective(x)); err != nil {
 			t.Fatal(err)
@@ -147,9 +148,8 @@ var ardKernels = []string{"", NameBase, NameNystrom, NameAvg, NameAvgNorm, NameM
 // acquisition is invariant under the group, and every kernel's gradient
 // (chained through the scaling, and the canonical map for max and plus)
 // agrees with central differences; the reported lengthscales are equal
-// within a class of the group, and the nearly ignored coordinate's is
-// the longest (the kernels over the group: their classes are fitted on
-// canonical coordinates).
+// within a class of the group, and the fastest-varying coordinate's is
+// the shortest.
 func TestARDInvariantAndGradient(t *testing.T) {
 	g := ardGroup(t).(orbit.Finite)
 	ng := must(orbit.Size(g))
@@ -158,12 +158,11 @@ func TestARDInvariantAndGradient(t *testing.T) {
 		// Base and Nystrom are not invariant, but take the group's
 		// classes (ParseKernel); nor is soft (its residual part), nor the
 		// default, which may predict with soft or Nystrom.
-		grouped := true
 		ls := o.last.Hyper.Lengthscales
-		if len(ls) != 5 || grouped && (ls[1] != ls[3] || ls[1] != ls[4]) {
+		if len(ls) != 5 || ls[1] != ls[3] || ls[1] != ls[4] {
 			t.Errorf("%s: lengthscales %v: want one per coordinate, equal on 1, 3, 4", kn, ls)
-		} else if grouped && slices.Max(ls) != ls[2] {
-			t.Errorf("%s: lengthscales %v: want coordinate 2's (nearly ignored) the longest", kn, ls)
+		} else if slices.Min(ls) != ls[0] || !(ls[0] < ls[2]/2) {
+			t.Errorf("%s: lengthscales %v: want coordinate 0's (its sine the fastest) the shortest, below half coordinate 2's (nearly ignored)", kn, ls)
 		}
 		a := o.newAcq()
 		s := newAcqScratch(5, o.predCanon)
@@ -198,8 +197,9 @@ func TestARDInvariantAndGradient(t *testing.T) {
 	}
 }
 
-// TestARDOff: without ARD, or over a group that mixes every coordinate,
-// no scale is fitted and no lengthscales are reported.
+// TestARDOff: without ARD, where the class fit does not earn its
+// lengthscales, or over a group that mixes every coordinate, no scale is
+// used and no lengthscales are reported.
 func TestARDOff(t *testing.T) {
 	g := ardGroup(t)
 	cfg := must(Recommended(g, kernel.Matern52))
@@ -214,6 +214,25 @@ func TestARDOff(t *testing.T) {
 	}
 	if o.ard != nil || o.last.Hyper.Lengthscales != nil {
 		t.Errorf("ARD off: scales %v, lengthscales %v", o.ard, o.last.Hyper.Lengthscales)
+	}
+	// An objective alike along every class: the class fit does not earn
+	// its extra lengthscales (ardEarns), one stays.
+	sf := must(orbit.SignFlip(4))
+	cfg = must(Recommended(sf, kernel.Matern52))
+	cfg.Minimize, cfg.Init, cfg.RawSamples, cfg.Starts, cfg.Workers = true, 8, 64, 2, 1
+	o = must(New([]float64{-1, -1, -1, -1}, []float64{1, 1, 1, 1}, cfg, 2))
+	for range 17 {
+		x := must(o.Ask())
+		v := 0.0
+		for _, c := range x {
+			v += (math.Abs(c) - 0.5) * (math.Abs(c) - 0.5)
+		}
+		if err := o.Tell(x, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if o.classes == nil || o.ard != nil {
+		t.Errorf("signflip(4), alike along every coordinate: classes %v, scales %v: want classes and no scales", o.classes, o.ard)
 	}
 	perm := must(orbit.Permutation(3))
 	o = must(New([]float64{0, 0, 0}, []float64{1, 1, 1}, Config{Kernel: Plus(perm, kernel.RBF), Init: 4, Protocol: Protocol{ARD: true}}, 1))

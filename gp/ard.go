@@ -40,10 +40,11 @@ type ClassFitOptions struct {
 	MaxPoints int
 }
 
-// FitClassLengthscales fits the base kernel of shape with one lengthscale
+// FitClasses fits the base kernel of shape with one lengthscale
 // per class of coordinates — classes[k] ∈ {0, …, C−1} is coordinate k's,
 // every class used — to the outputs y at the inputs x (n×d, n ≥ 2), and
-// returns ℓ_0, …, ℓ_{C−1} in the units of x. The covariance is
+// returns ℓ_0, …, ℓ_{C−1} in the units of x with the fit's likelihood
+// (ClassFit). The covariance is
 //
 //	v·κ(u(x, x′)) + σ²·δ,  u² = Σ_c Σ_{k: classes[k] = c} (x_k − x′_k)²/ℓ_c²,
 //
@@ -71,36 +72,36 @@ type ClassFitOptions struct {
 // evaluation (a Cholesky factorization and an inverse), with m =
 // min(n, MaxPoints, √(2²²/C)); about 60 evaluations at n = 50, C = 3
 // (at most 4000).
-func FitClassLengthscales(shape kernel.Shape, classes []int, x *mat.Dense, y []float64, opts ClassFitOptions) ([]float64, error) {
+func FitClasses(shape kernel.Shape, classes []int, x *mat.Dense, y []float64, opts ClassFitOptions) (ClassFit, error) {
 	if err := checkShape(shape); err != nil {
-		return nil, fmt.Errorf("%w: %v", errBadSetting, err)
+		return ClassFit{}, fmt.Errorf("%w: %v", errBadSetting, err)
 	}
 	if x == nil || x.IsEmpty() {
-		return nil, fmt.Errorf("%w: FitClassLengthscales has no inputs", errBadSetting)
+		return ClassFit{}, fmt.Errorf("%w: FitClassLengthscales has no inputs", errBadSetting)
 	}
 	n, d := x.Dims()
 	nc, err := classCount(classes, d)
 	if err != nil {
-		return nil, err
+		return ClassFit{}, err
 	}
 	if n < 2 {
-		return nil, fmt.Errorf("%w: FitClassLengthscales needs at least 2 inputs, got %d", errBadSetting, n)
+		return ClassFit{}, fmt.Errorf("%w: FitClassLengthscales needs at least 2 inputs, got %d", errBadSetting, n)
 	}
 	if len(y) != n {
-		return nil, fmt.Errorf("%w: %d outputs for %d inputs", errBadSetting, len(y), n)
+		return ClassFit{}, fmt.Errorf("%w: %d outputs for %d inputs", errBadSetting, len(y), n)
 	}
 	if opts.MaxPoints < 0 {
-		return nil, fmt.Errorf("%w: ClassFitOptions.MaxPoints = %d (want ≥ 0)", errBadSetting, opts.MaxPoints)
+		return ClassFit{}, fmt.Errorf("%w: ClassFitOptions.MaxPoints = %d (want ≥ 0)", errBadSetting, opts.MaxPoints)
 	}
 	if opts.FixNoise && (!(opts.Noise >= 0) || math.IsInf(opts.Noise, 0)) {
-		return nil, fmt.Errorf("%w: ClassFitOptions.Noise = %v (want a finite variance ≥ 0)", errBadSetting, opts.Noise)
+		return ClassFit{}, fmt.Errorf("%w: ClassFitOptions.Noise = %v (want a finite variance ≥ 0)", errBadSetting, opts.Noise)
 	}
 	if w := opts.PriorScale; w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
-		return nil, fmt.Errorf("%w: ClassFitOptions.PriorScale = %v (want > 0, or 0 for the inputs' largest side)", errBadSetting, w)
+		return ClassFit{}, fmt.Errorf("%w: ClassFitOptions.PriorScale = %v (want > 0, or 0 for the inputs' largest side)", errBadSetting, w)
 	}
 	be, err := backendOr(opts.Backend)
 	if err != nil {
-		return nil, err
+		return ClassFit{}, err
 	}
 	m := n
 	if opts.MaxPoints > 0 {
@@ -117,7 +118,7 @@ func FitClassLengthscales(shape kernel.Shape, classes []int, x *mat.Dense, y []f
 		sy[i] = y[r]
 	}
 	if _, err := checkData(xs, sy, d, func(int) float64 { return 0 }, 0); err != nil {
-		return nil, fmt.Errorf("%w: %v", errBadSetting, err)
+		return ClassFit{}, fmt.Errorf("%w: %v", errBadSetting, err)
 	}
 	ys, _, scale := standardize(sy)
 	c := newClassObjective(shape, classes, nc, xs, ys, be)
@@ -134,7 +135,7 @@ func FitClassLengthscales(shape kernel.Shape, classes []int, x *mat.Dense, y []f
 	noiseMin := defaultNoiseMin
 	if opts.Prior != PriorNone {
 		if pr, err = newPriorSpec(opts.Prior, w); err != nil {
-			return nil, fmt.Errorf("%w: %v", errBadSetting, err)
+			return ClassFit{}, fmt.Errorf("%w: %v", errBadSetting, err)
 		}
 		noiseMin = botorchNoiseMin
 	}
@@ -250,14 +251,35 @@ func FitClassLengthscales(shape kernel.Shape, classes []int, x *mat.Dense, y []f
 		}
 	}
 	if best == nil {
-		return nil, fmt.Errorf("gp: per-class lengthscales: %w", lastErr)
+		return ClassFit{}, fmt.Errorf("gp: per-class lengthscales: %w", lastErr)
 	}
 	theta(best, th, dth)
-	out := make([]float64, nc)
-	for j := range out {
-		out[j] = math.Exp(th[1+j])
+	out := ClassFit{Lengthscales: make([]float64, nc), LogPosterior: -bestF, Points: m}
+	for j := range out.Lengthscales {
+		out.Lengthscales[j] = math.Exp(th[1+j])
+	}
+	if out.LogMarginal, err = c.eval(th, nil); err != nil {
+		return ClassFit{}, fmt.Errorf("gp: per-class lengthscales: %w", err)
 	}
 	return out, nil
+}
+
+// ClassFit is FitClasses's result.
+type ClassFit struct {
+	// Lengthscales are ℓ_0, …, ℓ_{C−1}, in the units of x.
+	Lengthscales []float64
+	// LogMarginal is the log marginal likelihood of the standardized
+	// outputs at the fit, LogPosterior the objective maximized (plus
+	// the log prior with a prior; LogMarginal without).
+	LogMarginal, LogPosterior float64
+	// Points is the number of observations the fit used (m).
+	Points int
+}
+
+// FitClassLengthscales is FitClasses's lengthscales.
+func FitClassLengthscales(shape kernel.Shape, classes []int, x *mat.Dense, y []float64, opts ClassFitOptions) ([]float64, error) {
+	f, err := FitClasses(shape, classes, x, y, opts)
+	return f.Lengthscales, err
 }
 
 // classScales returns, per class, the diagonal of its coordinates'
