@@ -156,6 +156,54 @@ func (f CandidateFit) String() string {
 	return fmt.Sprintf("CandidateFit(%d)", int(f))
 }
 
+// ProbeRule is when Portfolio's fixed-point probe fires
+// (DecideOptions.Probe).
+type ProbeRule int
+
+const (
+	// ProbeAlways (the zero value, every committed record): whenever
+	// avg's proposal is on the group's fixed-point set and no observed,
+	// pending or failed point is (within DecideOptions.ProbeWindow).
+	ProbeAlways ProbeRule = iota
+	// ProbeEarned: as ProbeAlways, and only where the referee — the
+	// candidate the evidence chose, whose posterior means pick the
+	// proposal — rates avg's proposal at least as high by its own
+	// acquisition (UCB, EI: mean and uncertainty) as the proposal its
+	// means picked. The bet on Fix(G) is then one the model the data
+	// favour would make; where its uncertainty there is no larger than
+	// elsewhere and its mean lower, the evaluation goes where it expects
+	// more.
+	ProbeEarned
+	// ProbeOff: never; avg's proposals compete on the referee's means
+	// like every other.
+	ProbeOff
+)
+
+func (r ProbeRule) String() string {
+	switch r {
+	case ProbeAlways:
+		return "always"
+	case ProbeEarned:
+		return "earned"
+	case ProbeOff:
+		return "off"
+	}
+	return fmt.Sprintf("ProbeRule(%d)", int(r))
+}
+
+// ParseProbeRule parses "always", "earned" or "off".
+func ParseProbeRule(s string) (ProbeRule, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "always":
+		return ProbeAlways, nil
+	case "earned":
+		return ProbeEarned, nil
+	case "off":
+		return ProbeOff, nil
+	}
+	return 0, fmt.Errorf("%w: unknown probe rule %q (want always, earned or off)", ErrBadConfig, s)
+}
+
 // ParseCandidateFit parses "own" or "anchored".
 func ParseCandidateFit(s string) (CandidateFit, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {

@@ -76,6 +76,9 @@ type DecideOptions struct {
 	// limit (the probe may fire at any step); negative is an error.
 	// Recommended uses DefaultProbeWindow.
 	ProbeWindow int
+	// Probe is when the probe fires: ProbeAlways (0), ProbeEarned or
+	// ProbeOff.
+	Probe ProbeRule
 }
 
 // check refuses options New cannot run (ErrBadConfig).
@@ -85,6 +88,9 @@ func (o DecideOptions) check() error {
 	}
 	if o.ProbeWindow < 0 || o.ProbeWindow > MaxEvaluations {
 		return fmt.Errorf("%w: probe window %d, want 0 (no limit) to %d", ErrBadConfig, o.ProbeWindow, MaxEvaluations)
+	}
+	if o.Probe < ProbeAlways || o.Probe > ProbeOff {
+		return fmt.Errorf("%w: probe rule %v", ErrBadConfig, o.Probe)
 	}
 	return nil
 }

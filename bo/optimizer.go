@@ -1139,6 +1139,21 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
+	if probe >= 0 && probe != win && o.cfg.Kernel.decide.Probe == ProbeEarned {
+		// The referee's own acquisition must rate the probe's point at
+		// least as high as the proposal its means picked.
+		ap, err := a.eval(s, props[probe], nil)
+		if err != nil {
+			return nil, wrapf(err, "portfolio: acquisition at the probe's point")
+		}
+		aw, err := a.eval(s, props[win], nil)
+		if err != nil {
+			return nil, wrapf(err, "portfolio: acquisition at %s's proposal", o.arms[win].k.Name())
+		}
+		if ap < aw {
+			probe = -1
+		}
+	}
 	if probe >= 0 {
 		win = probe
 	}
@@ -1186,7 +1201,7 @@ const (
 // depend on the fit. Cost: one kernel diagonal over the n + pending +
 // failed points (O(|G|·d) each when k_avg is enumerated).
 func (o *Optimizer) fixedPointProbe(props [][]float64, n int) (int, error) {
-	if w := o.cfg.Kernel.decide.ProbeWindow; w > 0 && o.step(n) > w {
+	if w := o.cfg.Kernel.decide.ProbeWindow; w > 0 && o.step(n) > w || o.cfg.Kernel.decide.Probe == ProbeOff {
 		return -1, nil
 	}
 	a := -1

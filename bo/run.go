@@ -129,6 +129,9 @@ type Trace struct {
 	CandidateFit string `json:"candidate_fit,omitempty"`
 	// ProbeWindow is the kernel's DecideOptions.ProbeWindow; 0 (omitted) for no limit.
 	ProbeWindow int `json:"probe_window,omitempty"`
+	// Probe is the kernel's DecideOptions.Probe ("earned", "off"); empty
+	// for "always".
+	Probe string `json:"probe,omitempty"`
 	// Normalize is Config.Normalize (omitted when false: raw coordinates).
 	Normalize bool `json:"normalize,omitempty"`
 	// ARD is Config.ARD (omitted when false: one lengthscale).
@@ -411,7 +414,7 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 		Group: group, Shape: c.Kernel.shapeName(), Acquisition: c.Acquisition.Name(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
 		Prior: priorName(c), Landmarks: landmarksOf(c), LandmarkFit: landmarkFitName(c),
-		CandidateFit: candidateFitName(c), ProbeWindow: c.Kernel.decide.ProbeWindow, Normalize: c.Normalize, ARD: c.ARD,
+		CandidateFit: candidateFitName(c), ProbeWindow: c.Kernel.decide.ProbeWindow, Probe: probeName(c), Normalize: c.Normalize, ARD: c.ARD,
 		Init: c.Init, Iters: iters, RawSamples: c.RawSamples, Starts: c.Starts,
 		MaxIter: c.MaxIter, Backend: c.Backend.Name(), NoiseVariance: noise,
 	}
@@ -635,6 +638,13 @@ func landmarkFitName(c Config) string {
 		return ""
 	}
 	return c.LandmarkFit.String()
+}
+
+func probeName(c Config) string {
+	if c.Kernel.decide.Probe == ProbeAlways {
+		return ""
+	}
+	return c.Kernel.decide.Probe.String()
 }
 
 func candidateFitName(c Config) string {

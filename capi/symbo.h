@@ -157,6 +157,9 @@ int symbo_cross(const char *spec,
  *                      probe may fire: absent 5, 0 no limit (as in Go
  *                      and perf; ABI 3 — ABI 2 read 0 as 5 and a
  *                      negative W as no limit, now refused)
+ *   "probe": P         always, earned or off: when a portfolio's
+ *                      fixed-point probe fires (perf bo -h), absent
+ *                      the library's recommended
  *   "normalize": b     false fits and searches in the box's raw
  *                      coordinates (perf bo's default); absent true: in
  *                      coordinates normalized by maps the group commutes

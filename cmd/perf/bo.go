@@ -384,6 +384,7 @@ func priorNote(name string) string {
 type protocol struct {
 	acq, beta, fit, prior, backend, liar *string
 	mean, landmarkFit, candidateFit      *string
+	probe                                *string
 	iters, initN, batch, landmarks       *int
 	probeWindow                          *int
 	normalize, ard                       *bool
@@ -410,6 +411,8 @@ type Protocol struct {
 	LandmarkFit string `json:"landmark_fit,omitempty"`
 	// CandidateFit is --candidate-fit ("own", the default, omitted).
 	CandidateFit string `json:"candidate_fit,omitempty"`
+	// Probe is --probe ("always", the default, omitted).
+	Probe string `json:"probe,omitempty"`
 	// ProbeWindow is --probe-window (0, no limit, omitted).
 	ProbeWindow int `json:"probe_window,omitempty"`
 	// Normalize is --normalize (false, the raw coordinates, omitted).
@@ -457,6 +460,7 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		candidateFit: fs.String("candidate-fit", "own", "how auto's and portfolio's candidates fit their hyperparameters: own (each its own full search) or anchored (the last candidate, plus, first; the others search only around its lengthscale: about half their likelihood evaluations)"),
 		probeWindow:  fs.Int("probe-window", 0, "portfolio's fixed-point probe may fire in the first `W` BO steps only; 0 means no limit"),
 		normalize:    fs.Bool("normalize", false, "fit and search in coordinates normalized by maps the group commutes with (bo.Protocol.Normalize; the front ends' default), not the box's raw coordinates"),
+		probe:        fs.String("probe", "always", "when a portfolio's fixed-point probe fires: always (avg's proposal on Fix(G) while no point there is observed), earned (and only where the referee's own acquisition rates it at least as high as the proposal its means picked) or off (bo.DecideOptions.Probe)"),
 		ard:          fs.Bool("ard", false, "a lengthscale per class of coordinates the group allows (bo.Protocol.ARD; the front ends' default), not one"),
 	}
 }
@@ -478,7 +482,11 @@ func (p *protocol) values() Protocol {
 	if strings.EqualFold(strings.TrimSpace(cf), "own") {
 		cf = ""
 	}
-	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, ProbeWindow: *p.probeWindow, Normalize: *p.normalize, ARD: *p.ard}
+	pr := *p.probe
+	if strings.EqualFold(strings.TrimSpace(pr), "always") {
+		pr = ""
+	}
+	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, Probe: pr, ProbeWindow: *p.probeWindow, Normalize: *p.normalize, ARD: *p.ard}
 }
 
 // landmarkFitFlag adds --landmark-fit, how a GP with landmarks is fitted.
@@ -552,6 +560,11 @@ func (p Protocol) config(workers int, budget int64) (bo.Config, error) {
 		return cfg, badInput("--probe-window must lie in [0, %d] (0: no limit), got %d", bo.MaxEvaluations, p.ProbeWindow)
 	}
 	dec.ProbeWindow = p.ProbeWindow
+	if p.Probe != "" {
+		if dec.Probe, err = bo.ParseProbeRule(p.Probe); err != nil {
+			return cfg, badInput("--probe: %w", err)
+		}
+	}
 	cfg.Normalize = p.Normalize
 	cfg.ARD = p.ARD
 	// The kernel is the caller's to set; it carries these options over

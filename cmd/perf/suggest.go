@@ -140,6 +140,11 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	if set["candidate-fit"] {
 		p.CandidateFit = *proto.candidateFit
 	}
+	// --probe not given: the front ends' default.
+	p.Probe = ""
+	if set["probe"] {
+		p.Probe = *proto.probe
+	}
 	// --probe-window not given: the front ends' default (5); 0 is no
 	// limit, as in perf bo and the settings.
 	var probeWindow *int
@@ -156,7 +161,7 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	st := frontend.SuggestSettings{
 		Problem: *name, Group: frontend.Group{Group: *group, D: *d, Block: *block, Matrices: *matrices},
 		Kernel: *kern, Base: *base, Seed: *seed, Minimize: *minimize, Init: p.Init,
-		Acq: p.Acq, Beta: p.Beta, Fit: p.Fit, Prior: p.Prior, Mean: p.Mean, Landmarks: p.Landmarks, LandmarkFit: p.LandmarkFit, CandidateFit: p.CandidateFit, Liar: p.Liar,
+		Acq: p.Acq, Beta: p.Beta, Fit: p.Fit, Prior: p.Prior, Mean: p.Mean, Landmarks: p.Landmarks, LandmarkFit: p.LandmarkFit, CandidateFit: p.CandidateFit, Probe: p.Probe, Liar: p.Liar,
 		ProbeWindow: probeWindow, AllowRepeats: *allowRepeats, Normalize: normalize, ARD: ard,
 	}
 	switch {

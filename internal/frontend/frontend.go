@@ -323,6 +323,9 @@ type SuggestSettings struct {
 	// CandidateFit is bo.Config.CandidateFit: "anchored" (or empty,
 	// bo.Recommended's) or "own".
 	CandidateFit string `json:"candidate_fit,omitempty"`
+	// Probe is bo.DecideOptions.Probe: "always", "earned" or "off";
+	// empty for bo.Recommended's.
+	Probe string `json:"probe,omitempty"`
 	// ProbeWindow is bo.DecideOptions.ProbeWindow, the BO steps in which
 	// a portfolio's fixed-point probe may fire: absent (nil) means
 	// bo.Recommended's (bo.DefaultProbeWindow), 0 no limit (as in bo and
@@ -441,6 +444,11 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 	}
 	if strings.TrimSpace(s.CandidateFit) != "" {
 		if dec.CandidateFit, err = bo.ParseCandidateFit(s.CandidateFit); err != nil {
+			return nil, err
+		}
+	}
+	if strings.TrimSpace(s.Probe) != "" {
+		if dec.Probe, err = bo.ParseProbeRule(s.Probe); err != nil {
 			return nil, err
 		}
 	}

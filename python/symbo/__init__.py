@@ -318,6 +318,12 @@ class Optimizer:
         the library's recommended window, 5 (lab/results/soft, "The
         probe window"); 0 means no limit, as in Go and perf; a negative
         value is InvalidInput.
+    probe : str, optional
+        When a ``portfolio`` kernel's fixed-point probe fires (``perf
+        suggest --probe``): ``always``, ``earned`` (only where the
+        referee's own acquisition rates the probe's point as high as the
+        proposal its means picked) or ``off``; None (default) the
+        library's recommended.
     normalize : bool, optional
         None (default): the library's recommended, true — the model fits
         and searches in coordinates normalized by maps the group commutes
@@ -344,7 +350,7 @@ class Optimizer:
 
     def __init__(self, lo, hi, *, group, kernel=None, base="rbf", seed=0, minimize=False, init=5,
                  acq=None, beta=None, fit=None, prior=None, block=None, matrices=None, landmarks=None, coords=None,
-                 liar=None, mean=None, landmark_fit=None, candidate_fit=None, probe_window=None, allow_repeats=False,
+                 liar=None, mean=None, landmark_fit=None, candidate_fit=None, probe_window=None, allow_repeats=False, probe=None,
                  normalize=None, ard=None):
         self._h = None
         self._close_lock = threading.Lock()
@@ -355,7 +361,7 @@ class Optimizer:
         s = _group(group, lo.size, block, matrices, (lo, hi), coords)
         s.update(base=base, seed=_index(seed, "seed"), minimize=bool(minimize), init=_int64(init, "init"))
         for k, v in (("kernel", kernel), ("acq", acq), ("beta", beta), ("fit", fit), ("prior", prior), ("liar", liar), ("mean", mean),
-                     ("landmark_fit", landmark_fit), ("candidate_fit", candidate_fit)):
+                     ("landmark_fit", landmark_fit), ("candidate_fit", candidate_fit), ("probe", probe)):
             if v is not None:
                 s[k] = v
         if landmarks is not None:
