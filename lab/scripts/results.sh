@@ -156,6 +156,12 @@ run soft-window $perf table $freshp $win $rep --out $out/soft/window-fresh-repli
 # rules on the fourteen problems at the held-out seeds 50–69.
 run soft-window $perf table $fourteen $anch --seeds 50:70 --out $out/soft/anchored-heldout --force
 run soft-window $perf table $fourteen $win --seeds 50:70 --out $out/soft/window-heldout --force
+# The default with a lengthscale per class of coordinates (--ard) on the
+# five problems of those suites whose group leaves several classes, paired
+# with the window records above (lab/results/ard/README.md).
+ardp="--problems Griewank6d,WLAN8d,ShiftedGriewank6d,ShiftedRastrigin4d:signflip,ShiftedGriewank4d"
+run ard $perf table $ardp $win --ard $main --out $out/ard/main --force
+run ard $perf table $ardp $win --ard $rep --out $out/ard/replication --force
 # Scaling2d with the chord between directions as its orbit geometry
 # (lab/results/scalingdir/README.md).
 run scalingdir $perf table --problems Scaling2d,ScalingDir2d --kernels base,plus,max,auto $main --out $out/scalingdir/main --force
