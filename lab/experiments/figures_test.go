@@ -385,3 +385,24 @@ func TestPlainTicks(t *testing.T) {
 		t.Error("gonum's default padded no label on these ranges: the test cannot tell the markers apart")
 	}
 }
+
+// TestPlainTicksEmptyRange: a panel whose values are all equal (a table
+// of one seed) gets labelled ticks around the value instead of gonum's
+// "illegal range" panic, and a non-finite range none.
+func TestPlainTicksEmptyRange(t *testing.T) {
+	for _, v := range []float64{0, 3, -250, 1e-9} {
+		ts := plainTicks{}.Ticks(v, v)
+		labelled := 0
+		for _, tk := range ts {
+			if tk.Label != "" {
+				labelled++
+			}
+		}
+		if labelled < 2 || ts[0].Value > v || ts[len(ts)-1].Value < v {
+			t.Errorf("range [%v, %v]: ticks %+v", v, v, ts)
+		}
+	}
+	if ts := (plainTicks{}).Ticks(math.NaN(), 1); ts != nil {
+		t.Errorf("NaN range: ticks %+v", ts)
+	}
+}

@@ -277,10 +277,21 @@ func (p Panel) buildStrips() (*plot.Plot, error) {
 
 // plainTicks are gonum/plot's default ticks on a linear axis labelled in
 // the shortest decimal form of the value at ten significant digits:
-// "12500", "0.25", not the default's fixed "12500.00".
+// "12500", "0.25", not the default's fixed "12500.00"; an empty range
+// (every value equal) gets ticks around its value, a non-finite one none.
 type plainTicks struct{}
 
 func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
+	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return nil
+	}
+	if !(hi > lo) {
+		// A panel whose values are all equal (one seed, one value):
+		// DefaultTicks panics on an empty range, so ticks span one unit
+		// of the value's magnitude either side of it.
+		w := max(math.Abs(lo), 1) / 2
+		lo, hi = lo-w, hi+w
+	}
 	ts := plot.DefaultTicks{}.Ticks(lo, hi)
 	for i, t := range ts {
 		if t.Label != "" {
