@@ -387,7 +387,7 @@ type protocol struct {
 	probe                                *string
 	iters, initN, batch, landmarks       *int
 	probeWindow                          *int
-	normalize, ard                       *bool
+	normalize, ard, excludeObserved      *bool
 }
 
 // Protocol is the protocol part of a run's settings, as the flags spell
@@ -419,6 +419,8 @@ type Protocol struct {
 	Normalize bool `json:"normalize,omitempty"`
 	// ARD is --ard (false, one lengthscale, omitted).
 	ARD bool `json:"ard,omitempty"`
+	// ExcludeObserved is --exclude-observed (false omitted).
+	ExcludeObserved bool `json:"exclude_observed,omitempty"`
 }
 
 // noiseFlag adds --noise, the observation noise rule of the runs.
@@ -438,30 +440,33 @@ func parseNoiseFlag(s string) (bo.NoiseRule, error) {
 // protocolFlags adds the shared protocol flags to fs: the optimizer's,
 // and those of a run (--iters, --batch) unless optimizerOnly.
 func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
-	iters, batch := new(int), new(int)
+	iters, batch, exclude := new(int), new(int), new(bool)
 	*iters, *batch = bo.DefaultIters, 1
 	if len(optimizerOnly) == 0 || !optimizerOnly[0] {
 		iters = fs.Int("iters", bo.DefaultIters, "acquisition steps after the initial design")
 		batch = fs.Int("batch", 1, "points asked per round and evaluated in parallel (constant liar; 1: sequential)")
+		// perf suggest has its own spelling, --allow-repeats.
+		exclude = fs.Bool("exclude-observed", false, "no BO step proposes a point within the exclusion radius of an observed point's orbit (bo.Protocol.ExcludeObserved; the front ends' default)")
 	}
 	return &protocol{
-		iters:        iters,
-		initN:        fs.Int("init", bo.DefaultInit, "uniform random initial points"),
-		batch:        batch,
-		acq:          fs.String("acq", "ucb", "acquisition function: "+orList(bo.AcquisitionNames())),
-		beta:         fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n, their code)"),
-		fit:          fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the base kernel's, the authors' code)"),
-		prior:        priorFlag(fs),
-		mean:         meanFlag(fs),
-		backend:      backendFlag(fs),
-		liar:         fs.String("liar", "mean", "the constant liar's value for pending and failed points: mean (of the observed values) or worst (the worst observed, symbo's choice before)"),
-		landmarks:    fs.Int("landmarks", 0, fmt.Sprintf("landmark cap `M` of every kernel: the GP is exact up to M observations (for plus and nystrom every observation is in the design), a GP on M landmarks (greedy pivoted Cholesky of the kernel's Gram; k_max's for plus and nystrom) above; 0 means %d, −1 never (always exact)", bo.DefaultLandmarks)),
-		landmarkFit:  landmarkFitFlag(fs),
-		candidateFit: fs.String("candidate-fit", "own", "how auto's and portfolio's candidates fit their hyperparameters: own (each its own full search) or anchored (the last candidate, plus, first; the others search only around its lengthscale: about half their likelihood evaluations)"),
-		probeWindow:  fs.Int("probe-window", 0, "portfolio's fixed-point probe may fire in the first `W` BO steps only; 0 means no limit"),
-		normalize:    fs.Bool("normalize", false, "fit and search in coordinates normalized by maps the group commutes with (bo.Protocol.Normalize; the front ends' default), not the box's raw coordinates"),
-		probe:        fs.String("probe", "always", "when a portfolio's fixed-point probe fires: always (avg's proposal on Fix(G) while no point there is observed), earned (and only where the referee's own acquisition rates it at least as high as the proposal its means picked) or off (bo.DecideOptions.Probe)"),
-		ard:          fs.Bool("ard", false, "a lengthscale per class of coordinates the group allows (bo.Protocol.ARD; the front ends' default), not one"),
+		iters:           iters,
+		initN:           fs.Int("init", bo.DefaultInit, "uniform random initial points"),
+		batch:           batch,
+		acq:             fs.String("acq", "ucb", "acquisition function: "+orList(bo.AcquisitionNames())),
+		beta:            fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n, their code)"),
+		fit:             fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the base kernel's, the authors' code)"),
+		prior:           priorFlag(fs),
+		mean:            meanFlag(fs),
+		backend:         backendFlag(fs),
+		liar:            fs.String("liar", "mean", "the constant liar's value for pending and failed points: mean (of the observed values) or worst (the worst observed, symbo's choice before)"),
+		landmarks:       fs.Int("landmarks", 0, fmt.Sprintf("landmark cap `M` of every kernel: the GP is exact up to M observations (for plus and nystrom every observation is in the design), a GP on M landmarks (greedy pivoted Cholesky of the kernel's Gram; k_max's for plus and nystrom) above; 0 means %d, −1 never (always exact)", bo.DefaultLandmarks)),
+		landmarkFit:     landmarkFitFlag(fs),
+		candidateFit:    fs.String("candidate-fit", "own", "how auto's and portfolio's candidates fit their hyperparameters: own (each its own full search) or anchored (the last candidate, plus, first; the others search only around its lengthscale: about half their likelihood evaluations)"),
+		probeWindow:     fs.Int("probe-window", 0, "portfolio's fixed-point probe may fire in the first `W` BO steps only; 0 means no limit"),
+		normalize:       fs.Bool("normalize", false, "fit and search in coordinates normalized by maps the group commutes with (bo.Protocol.Normalize; the front ends' default), not the box's raw coordinates"),
+		probe:           fs.String("probe", "always", "when a portfolio's fixed-point probe fires: always (avg's proposal on Fix(G) while no point there is observed), earned (and only where the referee's own acquisition rates it at least as high as the proposal its means picked) or off (bo.DecideOptions.Probe)"),
+		excludeObserved: exclude,
+		ard:             fs.Bool("ard", false, "a lengthscale per class of coordinates the group allows (bo.Protocol.ARD; the front ends' default), not one"),
 	}
 }
 
@@ -486,7 +491,7 @@ func (p *protocol) values() Protocol {
 	if strings.EqualFold(strings.TrimSpace(pr), "always") {
 		pr = ""
 	}
-	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, Probe: pr, ProbeWindow: *p.probeWindow, Normalize: *p.normalize, ARD: *p.ard}
+	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, Probe: pr, ProbeWindow: *p.probeWindow, Normalize: *p.normalize, ARD: *p.ard, ExcludeObserved: *p.excludeObserved}
 }
 
 // landmarkFitFlag adds --landmark-fit, how a GP with landmarks is fitted.
@@ -567,6 +572,7 @@ func (p Protocol) config(workers int, budget int64) (bo.Config, error) {
 	}
 	cfg.Normalize = p.Normalize
 	cfg.ARD = p.ARD
+	cfg.ExcludeObserved = p.ExcludeObserved
 	// The kernel is the caller's to set; it carries these options over
 	// (k.With(cfg.Kernel.Options())).
 	cfg.Kernel = cfg.Kernel.With(dec)
