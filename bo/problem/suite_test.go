@@ -457,7 +457,7 @@ func TestSuiteNameCollisions(t *testing.T) {
 // distinct non-zero absolute values.
 func TestSuiteOptimaOffFixedPoints(t *testing.T) {
 	for _, name := range []string{"OffAckley4d", "OffGriewank8d", "Cluster3x2d", "ShiftedRastrigin3dHeavy",
-		"Net6d", "Reactor5d", "Mixed7d", "Sphere6dCentred"} {
+		"Net6d", "Reactor5d", "Mixed7d", "Sphere6dCentred", "BumpsPerm4dHeavy", "BumpsPerm6d", "PhaseRing6d", "Fleet8d"} {
 		p := mustNew(t, name, 0)
 		g := p.Group().(orbit.Finite)
 		n := int(p.Group().Order().Int64())
@@ -486,7 +486,7 @@ func TestSuiteOptimaOffFixedPoints(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		abs  bool
-	}{{"OffGriewank12d", true}, {"ShiftedAckley12dPerm", false}} {
+	}{{"OffGriewank12d", true}, {"ShiftedAckley12dPerm", false}, {"BumpsPerm10d", false}} {
 		for _, x := range mustNew(t, c.name, 0).Optimizers() {
 			z := slices.Clone(x)
 			for i := range z {
