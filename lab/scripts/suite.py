@@ -8,7 +8,8 @@ the held-out half's run, which reports, is at the protocol's 30 + 20.
 Reads perf table's record.json under lab/results/suite/ (per-run metric:
 cumulative regret, or −max f on the WLAN problems; lower is better):
 
-  tuning-a-main        the default (portfolio:nystrom+avg:soft+plus, its
+  tuning-a-main        (and tuning2-a-main, the other six problems, run
+                       after their optima were registered) the default (portfolio:nystrom+avg:soft+plus, its
                        probe always) and the same without avg
                        (portfolio:nystrom:soft+plus: no avg, so no probe)
   tuning-earned-main   the default with --probe earned
@@ -43,10 +44,11 @@ SINGLES = ["base", "nystrom", "avg", "plus", "soft"]
 DEFAULT = "portfolio:nystrom+avg:soft+plus"
 # label: (record directory, kernel in it)
 CANDIDATES = {
-    "always": ("tuning-a-main", DEFAULT),
-    "earned": ("tuning-earned-main", DEFAULT),
-    "no-avg": ("tuning-a-main", "portfolio:nystrom:soft+plus"),
+    "always": (["tuning-a-main", "tuning2-a-main"], DEFAULT),
+    "earned": (["tuning-earned-main", "tuning2-earned-main"], DEFAULT),
+    "no-avg": (["tuning-a-main", "tuning2-a-main"], "portfolio:nystrom:soft+plus"),
 }
+SINGLE_DIRS = ["tuning-singles-main", "tuning2-singles-main"]
 
 
 def load():
@@ -56,17 +58,19 @@ def load():
     for label, (d, k) in CANDIDATES.items():
         data[label] = runs(d, k)
     for k in SINGLES:
-        data[k] = runs("tuning-singles-main", k)
+        data[k] = runs(SINGLE_DIRS, k)
     problems = [p for p in TUNING if all(any(pp == p for (pp, _) in v) for v in data.values())]
     return data, problems
 
 
-def runs(d, kernel):
-    path = os.path.join(R, d, "record.json")
-    if not os.path.exists(path):
-        return {}
-    r = json.load(open(path))
-    return {(x["problem"], x["seed"]): x["metric"] for x in r["runs"] if x["kernel"] == kernel}
+def runs(dirs, kernel):
+    out = {}
+    for d in dirs:
+        path = os.path.join(R, d, "record.json")
+        if os.path.exists(path):
+            r = json.load(open(path))
+            out.update({(x["problem"], x["seed"]): x["metric"] for x in r["runs"] if x["kernel"] == kernel})
+    return out
 
 
 def main():
