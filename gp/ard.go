@@ -219,40 +219,29 @@ func FitClasses(shape kernel.Shape, classes []int, x *mat.Dense, y []float64, op
 	if pr != nil {
 		l0 = w / 3 / top
 	}
-	var best []float64
-	bestF := math.Inf(1)
-	var lastErr error
-	for _, ls := range []float64{l0} { // one start (see above)
-		z := make([]float64, nv)
-		z[0] = toZ(0, 0)
-		for j := 1; j <= nc; j++ {
-			z[j] = toZ(math.Log(ls*sc[j-1]), j)
-		}
-		if !opts.FixNoise {
-			z[nv-1] = toZ(math.Log(1e-2), nv-1)
-		}
-		settings := &optimize.Settings{
-			GradientThreshold: 1e-6,
-			MajorIterations:   200,
-			FuncEvaluations:   4000,
-			Converger:         &optimize.FunctionConverge{Absolute: 1e-9, Relative: 1e-9, Iterations: 3},
-		}
-		res, err := optimize.Minimize(prob, z, settings, &optimize.BFGS{})
-		if res == nil || math.IsInf(res.F, 0) || math.IsNaN(res.F) {
-			if err == nil {
-				err = errors.New("no finite likelihood")
-			}
-			lastErr = err
-			continue
-		}
-		if res.F < bestF {
-			bestF = res.F
-			best = append(best[:0], res.X...)
-		}
+	// One start (see above).
+	z := make([]float64, nv)
+	z[0] = toZ(0, 0)
+	for j := 1; j <= nc; j++ {
+		z[j] = toZ(math.Log(l0*sc[j-1]), j)
 	}
-	if best == nil {
-		return ClassFit{}, fmt.Errorf("gp: per-class lengthscales: %w", lastErr)
+	if !opts.FixNoise {
+		z[nv-1] = toZ(math.Log(1e-2), nv-1)
 	}
+	settings := &optimize.Settings{
+		GradientThreshold: 1e-6,
+		MajorIterations:   200,
+		FuncEvaluations:   4000,
+		Converger:         &optimize.FunctionConverge{Absolute: 1e-9, Relative: 1e-9, Iterations: 3},
+	}
+	res, err := optimize.Minimize(prob, z, settings, &optimize.BFGS{})
+	if res == nil || math.IsInf(res.F, 0) || math.IsNaN(res.F) {
+		if err == nil {
+			err = errors.New("no finite likelihood")
+		}
+		return ClassFit{}, fmt.Errorf("gp: per-class lengthscales: %w", err)
+	}
+	best, bestF := res.X, res.F
 	theta(best, th, dth)
 	out := ClassFit{Lengthscales: make([]float64, nc), LogPosterior: -bestF, Points: m}
 	for j := range out.Lengthscales {
