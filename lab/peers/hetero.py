@@ -131,7 +131,6 @@ sets (lab/scripts/defaults.py's verdict).
 
 import argparse
 import hashlib
-import inspect
 import json
 import math
 import os
@@ -296,10 +295,23 @@ def point_key(pr, x):
 
 # ---------------------------------------------------------------- systems
 
+_HAS_ARD = None
+
+
 def symbo_has_ard():
-    import symbo
-    import symbo.optuna as so
-    return "ard" in inspect.signature(symbo.Optimizer).parameters and "ard" in getattr(so, "_OPTIONS", ())
+    """Whether symbo.Optimizer and SymboSampler take the keyword ard (a TypeError from either: not yet; any
+    other error is the library's and propagates)."""
+    global _HAS_ARD
+    if _HAS_ARD is None:
+        import symbo
+        import symbo.optuna as so
+        try:
+            so.SymboSampler(group="permutation", seed=0, ard=False)
+            symbo.Optimizer([0.0, 0.0], [1.0, 1.0], group="permutation", ard=False).close()
+            _HAS_ARD = True
+        except TypeError:
+            _HAS_ARD = False
+    return _HAS_ARD
 
 
 def system_settings(system, pr, seed, args):
