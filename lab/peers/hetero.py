@@ -487,7 +487,7 @@ def run_one(args, prob, system, seed, env):
                ard_passed=("ard" in kw) if system.startswith("symbo") else None,
                init_x=x0, init_f=[pr["f"](x) for x in x0], x=xs, f=fs, step_seconds=secs,
                median_step_seconds=float(np.median(secs)), wall_seconds=wall,
-               command=" ".join(sys.argv), revision=git_state(), env=env)
+               command=" ".join(sys.argv), revision=env["revision"], env=env)
     peers.write_atomic(rec_path(args.out, prob, system, seed), json.dumps(rec))
     log(f"hetero: {prob} {system} seed {seed}: regret {cum:.4g}, {repeats} re-proposals, "
         f"median {np.median(secs):.3f} s/step, {wall:.1f} s")
@@ -615,6 +615,26 @@ def holm_intervals(diffs, alpha=0.05):
     return out
 
 
+def targets(ref, problems, comp, cells):
+    """Issue 40's targets for the reference, per problem: regret at most half of TPE's, below GPSampler's and
+    SingleTaskGP's, zero re-proposals (the point estimates, with the intervals above)."""
+    L = [f"Issue 40's targets for `{ref}` (point estimates; the intervals are in the table above):", "",
+         "| problem | ratio to TPE ≤ 0.5 | below optuna-gp | below botorch | zero re-proposals |", "|---|---|---|---|---|"]
+    for p in problems:
+        row = []
+        c = comp.get(f"{p}/optuna-tpe")
+        row.append("—" if c is None else f"{g(c['ratio'])}, upper {g(c['ratio_hi'])}: "
+                   + ("yes" if c["ratio"] <= 0.5 else "no"))
+        for s in ("optuna-gp", "botorch"):
+            c = comp.get(f"{p}/{s}")
+            row.append("—" if c is None else f"{g(c['diff'])}: " + (
+                "yes, resolved" if c["diff"] < 0 and c["holm_p"] < 0.05 else "yes" if c["diff"] < 0 else "no"))
+        c = cells.get(f"{p}/{ref}")
+        row.append("—" if c is None else f"{c['reproposals']}: " + ("yes" if c["reproposals"] == 0 else "no"))
+        L.append(f"| {p} | " + " | ".join(row) + " |")
+    return L + [""]
+
+
 def report(args):
     recs = load_records(args.out)
     problems = [p for p in PROBLEMS if any(k[0] == p for k in recs)]
@@ -690,6 +710,7 @@ def report(args):
                 comparisons.setdefault((s, p), []).append((mean, dlo if adj < 0.05 else min(dlo, 0.0),
                                                            dhi if adj < 0.05 else max(dhi, 0.0), n))
             L.append("")
+            L += targets(ref, problems, comp, cells)
         else:
             L += [f"No paired comparison with `{ref}`: it has no runs in this set.", ""]
         summary["sets"][sname] = dict(seeds=[lo, hi], cells=cells, comparisons=comp)
@@ -706,7 +727,7 @@ def report(args):
         e = r.get("env") or {}
         key = json.dumps({k: e.get(k) for k in ["python", "torch", "gpytorch", "linear_operator", "botorch",
                                                  "optuna", "scipy", "numpy", "pyro", "symbo", "symbo_has_ard"]})
-        envs.setdefault(key, set()).add(r.get("revision"))
+        envs.setdefault(key, set()).add(e.get("revision"))  # the revision when the run's process started
         cmds.add(r.get("command"))
     L += ["## Versions and commands", "", "Versions the runs recorded (with the revisions they ran at):", ""]
     for k, revs in sorted(envs.items()):
