@@ -84,6 +84,9 @@ Systems (--systems, comma-separated; default all but symbo-optuna):
                record keeps them; a cut changes the system: say so where it
                is reported). BoTorch maximizes -y (WLAN: y).
                torch.manual_seed(S) before the run.
+               Its records and table column are "botorch" at the
+               default and "botorch[rNR,sRS]" under a cut, so the two never
+               mix (resuming with other settings starts the cut's own runs).
   optuna-gp    optuna.samplers.GPSampler(seed=S, n_startup_trials=5): its
                defaults (log EI, noise fitted).
   optuna-tpe   optuna.samplers.TPESampler(seed=S, n_startup_trials=5).
@@ -103,10 +106,23 @@ Seconds per step (step_seconds, one per BO step): the wall time of one
 suggestion (BoTorch: fit + acquisition optimization; Optuna: ask + tell),
 f's evaluation excluded.
 
-Packages: as lab/peers/peers.py ("Getting the packages"). Smoke-test
-timings (this machine, AMD EPYC, 2 cores shared, nice 5, one thread; seed
-0, tuning problems only): see the commit that wrote this docstring and
-the estimate below.
+Packages: as lab/peers/peers.py ("Getting the packages").
+
+Smoke test (seed 0, tuning problems only; AMD EPYC, 2 cores shared with
+other work, nice 5, one thread): metric, then seconds per run (wall, f's
+perf eval calls included) and the median seconds per step.
+
+  problem       botorch            optuna-gp         optuna-tpe       random           symbo-optuna
+  OffAckley4d   171.8  22.5 s 0.38  315.6  3.6 s 0.055  231.8  0.9 s 0.004  333.9  0.4 s  --
+  Reactor5d      15.1  18.7 s 0.36   47.6  5.1 s 0.063   29.2  1.8 s 0.020   64.0  0.4 s   14.1 2.0 s 0.027
+  Fleet8d        31.5  46.2 s 0.74   73.1 10.4 s 0.168
+  BumpsPerm10d   77.8  41.1 s 0.71  185.8 10.3 s 0.139
+  Fleet8d, --botorch-restarts 4 --botorch-raw-samples 128: 32.2, 11.7 s, 0.21 s/step (3.9x cheaper).
+
+BoTorch's step grows from about 0.34 s (first 5 steps) to 0.8 s (last 5)
+on OffAckley4d; its cost depends on the landscape as much as on d (a
+stand-in shifted Ackley with a numpy f, not a suite problem, took 15 s per
+run at d = 2 and 18 s at d = 12; GPSampler 1.2 s and 2.0 s).
 
 THE HELD-OUT RUN (once, untouched; from the repository root):
 
@@ -134,7 +150,18 @@ timings' comparability.)
 Estimated CPU time of the held-out run (12 problems x 50 seeds, one core,
 from the smoke test's per-step timings; BoTorch and GPSampler grow with d
 and n, the 12-d problems cost most):
-  ESTIMATE_PLACEHOLDER
+  botorch (10 restarts, 512 raw samples)   600 runs x 15-46 s, about 28 s
+                                           on average: ~4.5 h (3-7.5 h)
+  botorch[r4,s128] (if the lead cuts it)   ~1.2 h
+  optuna-gp                                600 runs x 1-10 s: ~1 h (0.5-1.7 h)
+  optuna-tpe                               600 runs x 1-2 s: ~15 min
+  random                                   600 runs x 0.4 s: ~5 min
+  symbo-optuna (Net6d, Mixed7d only)       100 runs x 2-5 s: ~5 min
+  symbo's traces (perf bo --iters 1 per problem and seed; a 50-step
+  Radial2d run per seed for the noise draws): a few minutes.
+  In all about 6 h of one core at the documented defaults (4-9.5 h), about
+  2.5 h with BoTorch cut; the two seed ranges in two processes halve the
+  wall time on the two cores.
 
 Seeds outermost, then problems, then systems. Records are
 OUT/records/PROBLEM/SYSTEM/SEED.json, written atomically; a (problem,
@@ -540,9 +567,11 @@ def run_all(args):
     log("suite: versions " + json.dumps(env))
     rng = np.random.default_rng(12345)
     evs = {}
+    label = {s: botorch_label(args.botorch_restarts, args.botorch_raw_samples) if s == "botorch" else s
+             for s in systems}
     todo = [(seed, p, s) for seed in range(a, b) for p in problems for s in systems
             if not (s == "symbo-optuna" and p not in SYMBO_GROUPS)]
-    left = [k for k in todo if not os.path.exists(rec_path(args.out, k[1], k[2], k[0]))]
+    left = [k for k in todo if not os.path.exists(rec_path(args.out, k[1], label[k[2]], k[0]))]
     log(f"suite: {len(todo)} runs, {len(todo) - len(left)} already recorded, {len(left)} to go")
     done, t_start = 0, time.perf_counter()
     designs = {}
@@ -567,7 +596,7 @@ def run_all(args):
             settings = dict(settings, distributions={n: [k, a_, b_] for n, k, a_, b_ in SPACES[name]})
         wall = time.perf_counter() - t0
         metric, curve = peers.metric_of(dz, fs)
-        rec = dict(problem=name, system=s, seed=seed, metric=metric, cumulative_regret=curve,
+        rec = dict(problem=name, system=label[s], seed=seed, metric=metric, cumulative_regret=curve,
                    median_step_seconds=float(np.median(secs)), wall_seconds=wall, step_seconds=secs,
                    settings=settings, init=INIT, iters=ITERS, hetero=hetero(name),
                    init_x=dz["x0"], init_y=dz["y0"], init_f=dz["f0"], symbo_init_x=dz["symbo_x0"],
@@ -575,12 +604,19 @@ def run_all(args):
                    optimum=dz["optimum"], minimize=dz["minimize"], noise_source=NOISE_SOURCE,
                    perf_revision=dz["perf_revision"], pyro_standin=peers.PYRO_STANDIN,
                    command=" ".join(sys.argv), env=env)
-        peers.write_atomic(rec_path(args.out, name, s, seed), json.dumps(rec))
+        peers.write_atomic(rec_path(args.out, name, label[s], seed), json.dumps(rec))
         done += 1
         el = time.perf_counter() - t_start
-        log(f"suite: [{done}/{len(left)}] {name} {s} seed {seed}: metric {metric:.6g}, median "
+        log(f"suite: [{done}/{len(left)}] {name} {label[s]} seed {seed}: metric {metric:.6g}, median "
             f"{np.median(secs):.3f} s/step, {wall:.1f} s (elapsed {el / 60:.1f} min, "
             f"about {el / done * (len(left) - done) / 60:.0f} min to go)")
+
+
+def botorch_label(restarts, raw):
+    """The system's name in records and tables: botorch at the documented default (10 restarts, 512 raw
+    samples), botorch[rNR,sRS] when --botorch-restarts/--botorch-raw-samples cut it (a different system:
+    its records never mix with the default's)."""
+    return "botorch" if (restarts, raw) == (10, 512) else f"botorch[r{restarts},s{raw}]"
 
 
 def botorch_coordinates(name):
@@ -596,7 +632,8 @@ def report(args):
     by = {}
     for r in recs:
         by.setdefault((r["problem"], r["system"]), {})[r["seed"]] = r
-    systems = [s for s in SYSTEMS if any((p, s) in by for p in problems)]
+    names = SYSTEMS + sorted({s for (_, s) in by if s.startswith("botorch[")})
+    systems = [s for s in names if any((p, s) in by for p in problems)]
     lines = ["# The peers on the users' suite", "",
              "Mean ± standard error over the seeds of perf table's metric (cumulative regret over the 50 BO "
              "steps on the noiseless f; −max f on the WLAN problems), lower is better; then the median seconds "
