@@ -6,7 +6,8 @@ import (
 	"github.com/symbo/symbo/bo/problem"
 )
 
-// probeCount runs the Recommended default with the probe rule r on the
+// probeCount runs Recommended's protocol, the portfolio with avg
+// (portfolio:nystrom+avg:soft+plus), with the probe rule r on the
 // problem for 5 + 6 evaluations at each seed and returns how many BO
 // steps its fixed-point probe decided.
 func probeCount(t *testing.T, name string, r ProbeRule, seeds int) int {
@@ -16,6 +17,8 @@ func probeCount(t *testing.T, name string, r ProbeRule, seeds int) int {
 	n := 0
 	for seed := range uint64(seeds) {
 		cfg := must(Recommended(p.Group(), p.BaseShape()))
+		// Recommended's kernel has no avg (no probe): the portfolio with avg.
+		cfg.Kernel = must(ParseKernel("portfolio:nystrom+avg:soft+plus", p.Group(), p.BaseShape())).With(cfg.Kernel.Options())
 		dec := cfg.Kernel.Options()
 		dec.Probe = r
 		cfg.Kernel = cfg.Kernel.With(dec)

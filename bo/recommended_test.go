@@ -24,12 +24,13 @@ func TestRecommended(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Kernel.Name() != bo.RecommendedKernel || c.Kernel.Group() != g || c.Prior != gp.PriorBoTorch || c.Mean != gp.MeanConstant ||
-		c.Kernel.Options().CandidateFit != bo.CandidateFitAnchored || c.Kernel.Options().ProbeWindow != bo.DefaultProbeWindow || !c.ExcludeObserved || !c.Normalize {
+		c.Kernel.Options().CandidateFit != bo.CandidateFitAnchored || c.Kernel.Options().ProbeWindow != bo.DefaultProbeWindow || c.Kernel.Options().Probe != bo.ProbeEarned ||
+		!c.ExcludeObserved || !c.Normalize || !c.ARD {
 		t.Errorf("Recommended: kernel %s over %v, prior %v, mean %v, candidate fit %v, probe window %d",
 			c.Kernel.Name(), c.Kernel.Group(), c.Prior, c.Mean, c.Kernel.Options().CandidateFit, c.Kernel.Options().ProbeWindow)
 	}
 	want, _ := bo.ParseKernel(bo.RecommendedKernel, g, kernel.Matern52)
-	if got := c.Kernel.Candidates(); len(got) != 4 || len(got) != len(want.Candidates()) {
+	if got := c.Kernel.Candidates(); len(got) != 3 || len(got) != len(want.Candidates()) {
 		t.Errorf("candidates %v, want %v", got, want.Candidates())
 	}
 	if _, err := bo.New([]float64{-1, -1, -1}, []float64{1, 1, 1}, c, 1); err != nil {

@@ -135,7 +135,7 @@ int symbo_cross(const char *spec,
  *                      proposes; the model the evidence picks chooses),
  *                      or "auto:a+b+…" / "portfolio:a+b:c+d" naming the
  *                      candidates (those after the colon favoured);
- *                      absent: portfolio:nystrom+avg:soft+plus
+ *                      absent: portfolio:nystrom:soft+plus
  *   "base": B          rbf, matern12, matern32, matern52 (absent: the
  *                      problem's, else rbf)
  *   "seed": S          absent 0

@@ -83,11 +83,10 @@ are observed or pending it returns the next points of the initial design.
                 a noisy objective that wants repeats); by default here
                 no point is (bo.Config.ExcludeObserved; see 'The
                 exclusion radius' in the bo package documentation)
---kernel K      default portfolio:nystrom+avg:soft+plus here (nystrom,
-                avg, soft and plus each propose; the proposal with the
-                highest posterior mean under the model the evidence
-                picks, soft and plus favoured, is evaluated, but for
-                one fixed-point probe: lab/results/soft)
+--kernel K      default portfolio:nystrom:soft+plus here (nystrom, soft
+                and plus each propose; the proposal with the highest
+                posterior mean under the model the evidence picks, soft
+                and plus favoured, is evaluated: lab/results/suite)
 --prior, --mean default botorch and constant here (the C and Python
                 front ends' defaults, chosen by measurement:
                 lab/results/defaults.md), not perf bo's paper protocol

@@ -17,7 +17,6 @@ import (
 var stepKernels = []struct{ label, kernel, candidateFit string }{
 	{"plus", "plus", ""},
 	{"nystrom", "nystrom", ""},
-	{"avg", "avg", ""},
 	{"soft", "soft", ""},
 	{"default", DefaultKernel, ""},
 	{"own", DefaultKernel, "own"},
@@ -59,7 +58,7 @@ func stepHistory(b *testing.B, name string, n int) ([][]float64, []float64) {
 
 // BenchmarkDefaultStep times one BO step (Ask: the fit and the
 // acquisition) of the front ends' default, of its kernel with
-// "candidate_fit": "own", and of plus, nystrom, avg and soft alone,
+// "candidate_fit": "own", and of plus, nystrom and soft alone,
 // under the front ends' protocol (BoTorch's priors, a
 // learned constant mean), at the states after 10, 30 and 50 observations
 // of the default's own run on Ackley2d, Griewank6d and Rastrigin5d (a
@@ -67,8 +66,8 @@ func stepHistory(b *testing.B, name string, n int) ([][]float64, []float64) {
 // iteration rebuilds every kernel's optimizer from those observations
 // (untimed) and times one Ask of each in turn, so the kernels share the
 // machine's load at the finest grain; the metrics are each kernel's
-// milliseconds per step and its ratio to plus's (issue 18's bound: the
-// default's at most 4). Run it on one thread, several counts:
+// milliseconds per step and its ratio to plus's (the bound: the
+// default's at most 3). Run it on one thread, several counts:
 //
 //	go test -run XXX -bench DefaultStep -cpu 1 -count 5 ./internal/frontend
 func BenchmarkDefaultStep(b *testing.B) {

@@ -254,14 +254,13 @@ class Optimizer:
     kernel : str, optional
         None (the default): the library's recommended configuration
         (Go's ``bo.Recommended``, whatever the library's version makes
-        it; today ``portfolio:nystrom+avg:soft+plus``: each of ``nystrom``, ``avg``, ``soft`` and
+        it; today ``portfolio:nystrom:soft+plus``: each of ``nystrom``, ``soft`` and
         ``plus`` proposes its own acquisition maximizer; the proposal
         with the highest posterior mean under the candidate the evidence
-        picks, soft and plus favoured, is returned, but for one fixed-point probe
-        of avg's proposal: the lowest geometric-mean regret ratio of any
-        symbo kernel on ten problems and on four with a wrong group,
-        lab/results/defaults.md), ``portfolio`` (the same without
-        ``soft``), ``base``, ``nystrom``, ``avg``,
+        picks, soft and plus favoured, is returned: the lowest
+        geometric-mean regret ratio on the users' suite's tuning half,
+        lab/results/suite/), ``portfolio`` (nystrom, avg and plus),
+        ``base``, ``nystrom``, ``avg``,
         ``avgnorm``, ``max``, ``plus``, ``soft`` (0.8·``plus`` +
         0.2·``nystrom``: the group as a soft constraint the data can
         overrule) or ``auto`` (at every fit, the one
@@ -270,8 +269,9 @@ class Optimizer:
         it when the data contradict it). ``auto:a+b+…`` and
         ``portfolio:a+b+…`` name other candidates (the last favoured
         by the prior odds; ``portfolio:a+b:c+d`` favours c and d), e.g.
-        ``portfolio:nystrom+plus`` (no avg, so no probe) when the optimum
-        is known to lie off the group's fixed points. Both deciding
+        ``portfolio:nystrom+avg:soft+plus`` (with avg and its fixed-point
+        probe) when the optimum is known to lie on the group's fixed
+        points. Both deciding
         kernels leave ``avg`` out over a finite group of more than 256 elements on
         which its orbit average has no closed form for ``base``; a
         ``portfolio`` step costs 2–3× a ``plus`` step, the default's

@@ -108,12 +108,12 @@ def f(x):
 
 def test_optimizer_default_kernel_is_the_soft_portfolio_both_favoured():
     """An Optimizer that names no kernel proposes what
-    kernel="portfolio:nystrom+avg:soft+plus" proposes (and the default
-    prior, mean, candidate fit and probe window are the library's)."""
+    kernel="portfolio:nystrom:soft+plus" proposes (and the default
+    prior, mean and candidate fit are the library's)."""
     assert not hasattr(symbo, "DEFAULT_KERNEL")  # the library's default, not a copy
     outs = []
-    for kw in ({}, {"kernel": "portfolio:nystrom+avg:soft+plus", "prior": "botorch", "mean": "constant",
-                    "candidate_fit": "anchored", "probe_window": 5}):
+    for kw in ({}, {"kernel": "portfolio:nystrom:soft+plus", "prior": "botorch", "mean": "constant",
+                    "candidate_fit": "anchored", "probe_window": 5, "probe": "earned"}):
         o = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", seed=4, minimize=True, init=3, **kw)
         xs = []
         for _ in range(5):
@@ -123,7 +123,7 @@ def test_optimizer_default_kernel_is_the_soft_portfolio_both_favoured():
         outs.append(np.array(xs))
     assert np.array_equal(outs[0], outs[1])
     o = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", seed=4, minimize=True, init=3)
-    assert json.loads(o.history_json())["kernel"] == "portfolio:nystrom+avg:soft+plus"
+    assert json.loads(o.history_json())["kernel"] == "portfolio:nystrom:soft+plus"
 
 
 def portfolio_points(n, **kw):
@@ -161,8 +161,9 @@ def test_optimizer_probe_window():
     above the library's cap is InvalidInput."""
     def points(**kw):
         # On the raw coordinates, where seed 4's probe comes late (the
-        # scenario; normalize is its own setting).
-        return portfolio_points(12, normalize=False, **kw)
+        # scenario; normalize is its own setting), with avg and its probe
+        # at every chance (the default has no avg).
+        return portfolio_points(12, normalize=False, kernel="portfolio:nystrom+avg:soft+plus", probe="always", **kw)
 
     default, free = points(), points(probe_window=0)
     assert np.array_equal(default, points(probe_window=5))
