@@ -45,10 +45,13 @@
 //     costs the sum of the candidates' fits plus one acquisition.
 //   - Portfolio fits the same candidates, lets each propose its
 //     acquisition maximizer and returns the proposal with the highest
-//     posterior mean under Auto's choice. The exception is one fixed-point
-//     probe: avg's proposal on the group's fixed-point set, evaluated once
-//     while no point there is observed (with DecideOptions.ProbeWindow,
-//     only in the first BO steps). A step costs Auto's fits plus one
+//     posterior mean under Auto's choice. The exception, with avg among
+//     the candidates, is one fixed-point probe: avg's proposal on the
+//     group's fixed-point set, evaluated once while no point there is
+//     observed (with DecideOptions.ProbeWindow, only in the first BO
+//     steps; DecideOptions.Probe: always, only where the referee's own
+//     acquisition rates it as high as the chosen proposal, or never). A
+//     step costs Auto's fits plus one
 //     acquisition per candidate. DecideOptions.CandidateFit =
 //     CandidateFitAnchored fits the last candidate (plus) first and the
 //     others only around its lengthscale (gp.FitOptions.Around), with
@@ -61,8 +64,8 @@
 // observations and uses landmarks beyond (below). Over a group with a
 // canonical map, Max, Plus and Soft predict in canonical coordinates.
 // Recommended's kernel is RecommendedKernel: PortfolioFavouring(g, shape,
-// [nystrom, avg], [soft, plus]) with CandidateFitAnchored and
-// DefaultProbeWindow.
+// [nystrom], [soft, plus]) with CandidateFitAnchored (and, for a kernel
+// with avg set on top, DefaultProbeWindow and ProbeEarned).
 //
 // At every acquisition step the signal variance, lengthscale and noise are
 // fitted by gp.Fit to all observations (Config.FitMode: each kernel on its
