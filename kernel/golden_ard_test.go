@@ -1,10 +1,8 @@
 package kernel_test
 
 import (
-	"encoding/json"
 	"errors"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -46,17 +44,9 @@ func loadGoldenARD(t *testing.T) map[string]*ardGoldenCase {
 	}
 	out := make(map[string]*ardGoldenCase, len(files))
 	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var c ardGoldenCase
-		if err := json.Unmarshal(b, &c); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		if len(c.X) == 0 || len(c.Y) == 0 || len(c.Design) == 0 || len(c.Avg) != len(c.X) ||
-			len(c.Max) != len(c.X) || len(c.Plus) != len(c.X) || len(c.PlusDD) != len(c.Design) ||
-			len(c.Lengthscales) != c.D || c.Lengthscale != 0 {
+		readGolden(t, f, &c)
+		if !c.wellFormed() || len(c.Lengthscales) != c.D || c.Lengthscale != 0 {
 			t.Fatalf("%s: malformed ARD golden case", f)
 		}
 		// The classes partition the coordinates, with one lengthscale each.
@@ -123,16 +113,7 @@ func TestGoldenARD(t *testing.T) {
 	for _, name := range names {
 		c := cases[name]
 		t.Run(name, func(t *testing.T) {
-			g, err := orbit.Parse(orbit.Spec{Name: c.Group, D: c.D, Block: c.Block, Coords: c.Coords})
-			if err != nil {
-				t.Fatal(err)
-			}
-			shape, err := kernel.ParseShape(c.Base)
-			if err != nil {
-				t.Fatal(err)
-			}
-			L, s := ardScales(c.Lengthscales)
-			p := kernel.Params{Shape: shape, Variance: c.Variance, Lengthscale: L}
+			g, p, s := ardSetup(t, c)
 			x, y, d := scaledDense(c.X, s), scaledDense(c.Y, s), scaledDense(c.Design, s)
 			scale := goldenRelTol * c.Variance
 			tolAvg := math.Max(scale, c.Accuracy.Avg)
@@ -146,7 +127,7 @@ func TestGoldenARD(t *testing.T) {
 				var got mat.Dense
 				avg, err := kernel.NewAvg(p, g, opt)
 				switch {
-				case m == kernel.Closed && shape != kernel.RBF && errors.Is(err, kernel.ErrNoClosedForm):
+				case m == kernel.Closed && p.Shape != kernel.RBF && errors.Is(err, kernel.ErrNoClosedForm):
 					// k_avg has a closed form for the RBF base only.
 				case err != nil:
 					t.Fatalf("%s: NewAvg: %v", m, err)
@@ -207,7 +188,7 @@ func TestGoldenARD(t *testing.T) {
 				if wAvg.where == "" {
 					avgMsg = "(no closed form)"
 				}
-				t.Logf("%s %s (L = %g, S = %v): worst |err| avg %s; max %s; plus %s; plus_dd %s", name, m, L, s, avgMsg, &wMax, &wPlus, &wPlusDD)
+				t.Logf("%s %s (L = %g, S = %v): worst |err| avg %s; max %s; plus %s; plus_dd %s", name, m, p.Lengthscale, s, avgMsg, &wMax, &wPlus, &wPlusDD)
 			}
 		})
 	}
@@ -238,17 +219,8 @@ func TestGoldenARDNegative(t *testing.T) {
 			continue // every diagonal S commutes with signflip
 		}
 		n++
-		g, err := orbit.Parse(orbit.Spec{Name: c.Group, D: c.D, Block: c.Block, Coords: c.Coords})
-		if err != nil {
-			t.Fatal(err)
-		}
-		shape, err := kernel.ParseShape(c.Base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		L, s := ardScales(c.Lengthscales)
+		g, p, s := ardSetup(t, c)
 		s[class[0]] *= 1.1
-		p := kernel.Params{Shape: shape, Variance: c.Variance, Lengthscale: L}
 		x, y := scaledDense(c.X, s), scaledDense(c.Y, s)
 		scale := goldenRelTol * c.Variance
 		avg, err := kernel.NewAvg(p, g, kernel.Options{})
@@ -279,4 +251,20 @@ func TestGoldenARDNegative(t *testing.T) {
 	if n < 8 {
 		t.Fatalf("%d ARD cases with a class of several coordinates, want ≥ 8", n)
 	}
+}
+
+// ardSetup returns the case's group, symbo's isotropic parameters at the
+// lengthscale L of ardScales, and the coordinates' scales L/ℓ_i.
+func ardSetup(t *testing.T, c *ardGoldenCase) (orbit.Group, kernel.Params, []float64) {
+	t.Helper()
+	g, err := orbit.Parse(orbit.Spec{Name: c.Group, D: c.D, Block: c.Block, Coords: c.Coords})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape, err := kernel.ParseShape(c.Base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	L, s := ardScales(c.Lengthscales)
+	return g, kernel.Params{Shape: shape, Variance: c.Variance, Lengthscale: L}, s
 }

@@ -122,21 +122,33 @@ func loadGolden(t *testing.T) map[string]*goldenCase {
 	}
 	out := make(map[string]*goldenCase, len(files))
 	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var c goldenCase
-		if err := json.Unmarshal(b, &c); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		if len(c.X) == 0 || len(c.Y) == 0 || len(c.Design) == 0 || len(c.Avg) != len(c.X) ||
-			len(c.Max) != len(c.X) || len(c.Plus) != len(c.X) || len(c.PlusDD) != len(c.Design) {
+		readGolden(t, f, &c)
+		if !c.wellFormed() {
 			t.Fatalf("%s: malformed golden case", f)
 		}
 		out[strings.TrimSuffix(filepath.Base(f), ".json")] = &c
 	}
 	return out
+}
+
+// readGolden decodes the golden file f into dst.
+func readGolden(t *testing.T, f string, dst any) {
+	t.Helper()
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, dst); err != nil {
+		t.Fatalf("%s: %v", f, err)
+	}
+}
+
+// wellFormed reports whether c has points and one reference value per
+// point for every kernel.
+func (c *goldenCase) wellFormed() bool {
+	return len(c.X) > 0 && len(c.Y) > 0 && len(c.Design) > 0 && len(c.Avg) == len(c.X) &&
+		len(c.Max) == len(c.X) && len(c.Plus) == len(c.X) && len(c.PlusDD) == len(c.Design)
 }
 
 func denseOf(rows [][]float64) *mat.Dense {
