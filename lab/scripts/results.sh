@@ -23,7 +23,7 @@ go build -o bin/perf ./cmd/perf
 perf=bin/perf
 out=lab/results
 want=("$@")
-byname=" landmarks-every " # studies of many CPU hours: run only when named
+byname=" landmarks-every suite " # studies of many CPU hours: run only when named
 run() { # name, command…
   local name=$1; shift
   if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then return; fi
@@ -168,6 +168,27 @@ run scalingdir $perf table --problems Scaling2d,ScalingDir2d --kernels base,plus
 run scalingdir $perf table --problems Scaling2d,ScalingDir2d --kernels base,plus,max,auto $rep --out $out/scalingdir/replication --force
 run scalingdir $perf table --problems ScalingDir2d --kernels plus,auto --prior botorch --mean constant $main --out $out/scalingdir/defaults-main --force
 run scalingdir $perf table --problems ScalingDir2d --kernels plus,auto --prior botorch --mean constant $rep --out $out/scalingdir/defaults-replication --force
+# The users' suite (lab/suite/README.md; lab/results/suite/README.md): the
+# candidate defaults and the single kernels on the tuning half (seeds
+# 0–19), then the chosen default and the single kernels on the held-out
+# half, once (30 + 20 seeds; avg's permanents on the two 12-d problems
+# take most of its hours). Run by name: lab/scripts/results.sh suite.
+# The peers' runs on the held-out half are lab/peers/suite.py's (its
+# docstring; not perf records).
+front="--prior botorch --mean constant --candidate-fit anchored --probe-window 5 --normalize --ard --exclude-observed"
+t1="--problems WLAN8d,Rastrigin5d,WLANOther8d,OffAckley4d,WrongSign4d,Reactor5d"
+t2="--problems PhaseRing6d,BumpsPerm6d,Cluster3x2d,ApproxPerm5d,Fleet8d,BumpsPerm10d"
+for half in "tuning:$t1" "tuning2:$t2"; do
+  tp=${half#*:}; tn=${half%%:*}
+  run suite $perf table $tp $front --kernels portfolio:nystrom+avg:soft+plus,portfolio:nystrom:soft+plus --seeds 0:20 --out $out/suite/$tn-a-main --force
+  run suite $perf table $tp $front --kernels portfolio:base+avg:soft+plus,portfolio:base:soft+plus --seeds 0:20 --out $out/suite/$tn-b-main --force
+  run suite $perf table $tp $front --probe earned --kernels portfolio:nystrom+avg:soft+plus --seeds 0:20 --out $out/suite/$tn-earned-main --force
+  run suite $perf table $tp $front --kernels nystrom,avg,plus,soft,base --seeds 0:20 --out $out/suite/$tn-singles-main --force
+done
+held="--problems Griewank6d,Ackley2d,BumpsPerm4dHeavy,OffGriewank8d,ShiftedRastrigin3dHeavy,Ring2d,Sphere6dCentred,Anisotropic2d:rotation2d,Mixed7d,Net6d,OffGriewank12d,ShiftedAckley12dPerm"
+hk="--kernels portfolio:nystrom:soft+plus,base,nystrom,avg,plus,soft"
+run suite $perf table $held $front --probe earned $hk $main --out $out/suite/heldout-main --force
+run suite $perf table $held $front --probe earned $hk $rep --out $out/suite/heldout-replication --force
 # Landmark GPs of base and avg against the exact GP, 500 evaluations
 # (lab/results/landmarks-every/landmarks-every.md): seeds 0–4, then 5–29
 # and the replication 30–49. The exact arms are hours of CPU: run this
