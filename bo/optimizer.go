@@ -960,25 +960,33 @@ func newAcqScratchDim(d, pd int) *acqScratch {
 	}
 }
 
+// input returns x in the model's input space (xs: x scaled by the class
+// lengthscales, when ARD is on) and the point the GP sees (z: xs's
+// canonical coordinates under a canonical map, else xs itself), both in
+// s's scratch where they differ from x.
+func (a *acqFunc) input(s *acqScratch, x []float64) (xs, z []float64) {
+	xs = x
+	if a.scale != nil {
+		xs = s.xs[:len(x)]
+		for i, v := range x {
+			xs[i] = v * a.scale[i]
+		}
+	}
+	z = xs
+	if a.canon != nil {
+		z = s.z[:a.canon.cd]
+		a.canon.c.CanonicalTo(z, xs)
+	}
+	return xs, z
+}
+
 // eval returns α(x) and, when grad is not nil, writes ∇α(x) into it: the
 // acquisition's ∂α/∂μ and ∂α/∂σ chained through the posterior's
 // gradients (∂σ/∂z = ∂σ²/∂z / 2σ) and, in canonical coordinates, the
 // Jacobian of φ.
 func (a *acqFunc) eval(s *acqScratch, x, grad []float64) (float64, error) {
-	if a.scale != nil {
-		xs := s.xs[:len(x)]
-		for i, v := range x {
-			xs[i] = v * a.scale[i]
-		}
-		x = xs
-	}
-	z := x
-	pd := len(x)
-	if a.canon != nil {
-		pd = a.canon.cd
-		z = s.z[:pd]
-		a.canon.c.CanonicalTo(z, x)
-	}
+	x, z := a.input(s, x)
+	pd := len(z)
 	sm, sv := s.dmean[:pd], s.dvar[:pd]
 	dmean, dvar := sm, sv
 	if grad == nil {
@@ -1016,18 +1024,7 @@ func (a *acqFunc) eval(s *acqScratch, x, grad []float64) (float64, error) {
 
 // mean returns the standardized posterior mean at x.
 func (a *acqFunc) mean(s *acqScratch, x []float64) (float64, error) {
-	if a.scale != nil {
-		xs := s.xs[:len(x)]
-		for i, v := range x {
-			xs[i] = v * a.scale[i]
-		}
-		x = xs
-	}
-	z := x
-	if a.canon != nil {
-		z = s.z[:a.canon.cd]
-		a.canon.c.CanonicalTo(z, x)
-	}
+	_, z := a.input(s, x)
 	mu, _, err := a.m.PredictStandardized(&s.ws, z, nil, nil)
 	return mu, err
 }
