@@ -142,6 +142,10 @@ THE HELD-OUT RUN (once, untouched; from the repository root):
   /usr/bin/python3 lab/peers/suite.py --report --problems heldout \
       --out lab/results/suite/peers
 
+(The run of record, at df168c1, cut BoTorch: --botorch-restarts 4
+--botorch-raw-samples 128 on both commands; seeds 0:30 and 30:50 ran in
+two processes side by side. lab/results/suite/README.md reports it.)
+
 (--symbo-options '{"...": ...}' passes the chosen default's settings to
 SymboSampler if they are not the library's defaults by then; two processes
 may run the two seed ranges side by side on two cores, at the cost of the
