@@ -66,8 +66,8 @@ def load_table(d):
 
 def load_peers(seeds):
     """{system: {(problem, seed): metric}} of the peers' records at seeds;
-    BoTorch under a cut ("botorch[r4,s128]") is filed under "botorch" and
-    its settings returned beside."""
+    BoTorch under a cut ("botorch[r4,s128]") is filed under "botorch",
+    and the directory names it ran under are returned beside."""
     root = os.path.join(R, "peers", "records")
     out, botorch = {}, set()
     for p in HELDOUT:
