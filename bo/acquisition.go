@@ -89,6 +89,17 @@ func (EI) Value(c AcqContext, mu, sd float64) (a, dmu, dsd float64) {
 // ParseAcquisition; the first is the default.
 var acquisitions = [...]Acquisition{UCB{}, EI{}}
 
+// HedgeAcquisition is the acquisition a hedging portfolio
+// (DecideOptions.Hedge) maximizes beside a: UCB when a is EI, EI
+// otherwise (UCB, nil — the default UCB — or an acquisition of the
+// caller's own).
+func HedgeAcquisition(a Acquisition) Acquisition {
+	if _, ok := a.(EI); ok {
+		return UCB{}
+	}
+	return EI{}
+}
+
 // AcquisitionNames lists the names ParseAcquisition accepts.
 func AcquisitionNames() []string {
 	out := make([]string, len(acquisitions))

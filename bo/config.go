@@ -119,6 +119,10 @@ func ParseLiar(s string) (Liar, error) {
 // window").
 const DefaultProbeWindow = 5
 
+// DefaultHedgeStarts is Recommended's DecideOptions.HedgeStarts: the
+// ascents of each candidate's hedging acquisition (EI beside UCB).
+const DefaultHedgeStarts = 1
+
 // DefaultExcludeObserved is Config.ExcludeObserved of the front ends
 // (perf suggest, the C and Python settings, Optuna's SymboSampler): no
 // proposal within the exclusion radius of an observed point's orbit.

@@ -52,7 +52,13 @@
 //     steps; DecideOptions.Probe: always, only where the referee's own
 //     acquisition rates it as high as the chosen proposal, or never). A
 //     step costs Auto's fits plus one
-//     acquisition per candidate. DecideOptions.CandidateFit =
+//     acquisition per candidate. With DecideOptions.Hedge every
+//     candidate proposes twice — the maximizers of Config.Acquisition
+//     and of HedgeAcquisition (EI beside UCB: a portfolio of
+//     acquisitions as well as of kernels), on the same raw samples, the
+//     second from DecideOptions.HedgeStarts ascents — and the referee's
+//     mean picks among all of them (Diagnostics.Hedged names the half).
+//     DecideOptions.CandidateFit =
 //     CandidateFitAnchored fits the last candidate (plus) first and the
 //     others only around its lengthscale (gp.FitOptions.Around), with
 //     about half their likelihood evaluations; CandidateFitOwn, each its
@@ -64,8 +70,9 @@
 // observations and uses landmarks beyond (below). Over a group with a
 // canonical map, Max, Plus and Soft predict in canonical coordinates.
 // Recommended's kernel is RecommendedKernel: PortfolioFavouring(g, shape,
-// [nystrom], [soft, plus]) with CandidateFitAnchored (and, for a kernel
-// with avg set on top, DefaultProbeWindow and ProbeEarned).
+// [nystrom], [soft, plus]) with CandidateFitAnchored, hedged with
+// DefaultHedgeStarts ascents (and, for a kernel with avg set on top,
+// DefaultProbeWindow and ProbeEarned).
 //
 // At every acquisition step the signal variance, lengthscale and noise are
 // fitted by gp.Fit to all observations (Config.FitMode: each kernel on its

@@ -61,8 +61,8 @@ type Kernel struct {
 
 // DecideOptions are a deciding kernel's own options — Auto, Portfolio,
 // their Of and Favouring forms, Recommended's kernel: how the candidates
-// fit their hyperparameters and when a portfolio's fixed-point probe may
-// fire. The zero value is the paper's protocol (each candidate its own
+// fit their hyperparameters, when a portfolio's fixed-point probe may
+// fire and whether a portfolio hedges its acquisition. The zero value is the paper's protocol (each candidate its own
 // search, the probe at any step). Kernels with one candidate ignore them.
 type DecideOptions struct {
 	// CandidateFit: CandidateFitOwn (0, each candidate its own search) or
@@ -79,6 +79,20 @@ type DecideOptions struct {
 	// Probe is when the probe fires: ProbeAlways (0), ProbeEarned or
 	// ProbeOff.
 	Probe ProbeRule
+	// Hedge (Portfolio only) makes every candidate propose two points:
+	// the maximizer of Config.Acquisition and that of the other built-in
+	// acquisition (HedgeAcquisition: EI beside UCB, UCB beside EI), on
+	// the same raw samples, its ascents from the best HedgeStarts of them
+	// under it. The referee's posterior mean then picks among all the
+	// proposals, as among the candidates' without it. false (the zero
+	// value) is one proposal per candidate. Cost: the raw samples are
+	// scored by both acquisitions from one prediction each; the ascents
+	// grow by HedgeStarts/Starts per candidate.
+	Hedge bool
+	// HedgeStarts is the number of ascents of the hedging acquisition
+	// per candidate: 0, or more than Config.Starts, means Config.Starts;
+	// negative is an error. Recommended uses DefaultHedgeStarts.
+	HedgeStarts int
 }
 
 // check refuses options New cannot run (ErrBadConfig).
@@ -91,6 +105,9 @@ func (o DecideOptions) check() error {
 	}
 	if o.Probe < ProbeAlways || o.Probe > ProbeOff {
 		return fmt.Errorf("%w: probe rule %v", ErrBadConfig, o.Probe)
+	}
+	if o.HedgeStarts < 0 || o.HedgeStarts > maxStarts {
+		return fmt.Errorf("%w: hedge starts %d, want 0 (Config.Starts) to %d", ErrBadConfig, o.HedgeStarts, maxStarts)
 	}
 	return nil
 }

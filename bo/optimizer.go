@@ -78,11 +78,17 @@ type Diagnostics struct {
 	Kernel   string
 	Evidence []float64
 	// Means (portfolio only) is the referee's standardized posterior mean
-	// at every candidate's proposal, in the same order (NaN: no proposal).
+	// at every candidate's proposal, in the same order (NaN: no proposal),
+	// then, with DecideOptions.Hedge, at every candidate's hedging
+	// proposal, in the same order again.
 	Means []float64
 	// Probe (portfolio only): the step evaluated avg's proposal as the
 	// fixed-point probe, whatever the means.
 	Probe bool
+	// Hedged (portfolio with DecideOptions.Hedge only): the point is a
+	// candidate's maximizer of the hedging acquisition
+	// (HedgeAcquisition), not of Config.Acquisition; Acq is its value.
+	Hedged bool
 	// LeftOut (auto and portfolio, BO steps): the candidates left out as
 	// too costly over the group, with the reason (Kernel.LeftOut).
 	LeftOut []string
@@ -1022,6 +1028,14 @@ func (a *acqFunc) eval(s *acqScratch, x, grad []float64) (float64, error) {
 	return val, nil
 }
 
+// predict returns the standardized posterior mean and standard
+// deviation at x (what eval's acquisition is a function of).
+func (a *acqFunc) predict(s *acqScratch, x []float64) (mu, sd float64, err error) {
+	_, z := a.input(s, x)
+	mu, v, err := a.m.PredictStandardized(&s.ws, z, nil, nil)
+	return mu, math.Sqrt(v), err
+}
+
 // mean returns the standardized posterior mean at x.
 func (a *acqFunc) mean(s *acqScratch, x []float64) (float64, error) {
 	_, z := a.input(s, x)
@@ -1072,8 +1086,21 @@ func (o *Optimizer) acquire() ([]float64, error) {
 func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 	bestObs := o.modelXs()[o.bestIndex()]
 	ref := o.refArm
-	props := make([][]float64, len(o.arms))
-	infos := make([]Diagnostics, len(o.arms))
+	// With Hedge, props and infos hold each candidate's proposal, then
+	// each candidate's hedging proposal (index len(o.arms) + i).
+	dec := o.cfg.Kernel.decide
+	np := len(o.arms)
+	var h Acquisition
+	hedgeStarts := o.cfg.Starts
+	if dec.Hedge {
+		np *= 2
+		h = HedgeAcquisition(o.cfg.Acquisition)
+		if dec.HedgeStarts > 0 {
+			hedgeStarts = min(dec.HedgeStarts, o.cfg.Starts)
+		}
+	}
+	props := make([][]float64, np)
+	infos := make([]Diagnostics, np)
 	// Each candidate's conditioned model, kept for the referee and the
 	// winner: condition is a function of the arm and the points only.
 	type conditioned struct {
@@ -1101,11 +1128,22 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 			return nil, err
 		}
 		infos[i] = *info
-		x, err := o.maximizeAcq(o.newAcq(), n, bestObs, &infos[i])
+		if !dec.Hedge {
+			x, err := o.maximizeAcq(o.newAcq(), n, bestObs, &infos[i])
+			if err != nil {
+				return nil, err
+			}
+			props[i] = x
+			continue
+		}
+		j := len(o.arms) + i
+		infos[j] = *info
+		x, xh, err := o.maximizeHedged(o.newAcq(), h, hedgeStarts, n, bestObs, &infos[i], &infos[j])
 		if err != nil {
 			return nil, err
 		}
-		props[i] = x
+		infos[j].Hedged = true
+		props[i], props[j] = x, xh
 	}
 	// The referee: the evidence's model, conditioned as the others were.
 	if err := use(ref); err != nil {
@@ -1114,7 +1152,7 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 	a := o.newAcq()
 	o.ensureWorkers()
 	s := o.ws[0]
-	means := make([]float64, len(o.arms))
+	means := make([]float64, np)
 	for i, x := range props {
 		means[i] = math.NaN()
 		if x == nil {
@@ -1122,7 +1160,7 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 		}
 		mu, err := a.mean(s, x)
 		if err != nil {
-			return nil, wrapf(err, "portfolio: mean at %s's proposal", o.arms[i].k.Name())
+			return nil, wrapf(err, "portfolio: mean at %s's proposal", o.arms[i%len(o.arms)].k.Name())
 		}
 		means[i] = mu
 	}
@@ -1145,7 +1183,7 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 		}
 		aw, err := a.eval(s, props[win], nil)
 		if err != nil {
-			return nil, wrapf(err, "portfolio: acquisition at %s's proposal", o.arms[win].k.Name())
+			return nil, wrapf(err, "portfolio: acquisition at %s's proposal", o.arms[win%len(o.arms)].k.Name())
 		}
 		if ap < aw {
 			probe = -1
@@ -1154,10 +1192,10 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 	if probe >= 0 {
 		win = probe
 	}
-	// Predict (and condition further asks of a batch) with the winner;
-	// the referee is conditioned already.
-	if win != ref {
-		if err := use(win); err != nil {
+	// Predict (and condition further asks of a batch) with the winner's
+	// candidate; the referee is conditioned already.
+	if arm := win % len(o.arms); arm != ref {
+		if err := use(arm); err != nil {
 			return nil, err
 		}
 	}
@@ -1290,15 +1328,48 @@ const rawChunk = 32
 // the best Starts of them, and returns the best end point (ties: the
 // better-ranked start).
 func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *Diagnostics) ([]float64, error) {
-	d, R := o.d, o.cfg.RawSamples
-	h, err := qmc.NewHalton(d, mix(o.seed, tagQMC, uint64(n)))
+	cand, scores, err := o.rawScores(a, nil, n, bestObs)
 	if err != nil {
-		return nil, fmt.Errorf("bo: %w", err)
+		return nil, err
+	}
+	return o.ascend(a, cand, scores[0], o.cfg.Starts, info)
+}
+
+// maximizeHedged is maximizeAcq for a and, on the same raw samples (one
+// posterior evaluation each, scored by both), for a with the acquisition
+// h, whose ascents start from the best hedgeStarts raw samples under h.
+// It returns a's maximizer and h's (each with its own Diagnostics'
+// Acq and FromBest); a's is maximizeAcq's, bit for bit.
+func (o *Optimizer) maximizeHedged(a *acqFunc, h Acquisition, hedgeStarts, n int, bestObs []float64, info, hinfo *Diagnostics) (x, xh []float64, err error) {
+	cand, scores, err := o.rawScores(a, h, n, bestObs)
+	if err != nil {
+		return nil, nil, err
+	}
+	if x, err = o.ascend(a, cand, scores[0], o.cfg.Starts, info); err != nil {
+		return nil, nil, err
+	}
+	ah := *a
+	ah.acq = h
+	if xh, err = o.ascend(&ah, cand, scores[1], hedgeStarts, hinfo); err != nil {
+		return nil, nil, err
+	}
+	return x, xh, nil
+}
+
+// rawScores returns the raw samples of the step (RawSamples scrambled
+// Halton points of stream (seed, n), then bestObs, d coordinates each,
+// concatenated) and their scores under a's acquisition and, when h is
+// not nil, under h (scores[1]): one posterior evaluation per point.
+func (o *Optimizer) rawScores(a *acqFunc, h Acquisition, n int, bestObs []float64) ([]float64, [][]float64, error) {
+	d, R := o.d, o.cfg.RawSamples
+	hq, err := qmc.NewHalton(d, mix(o.seed, tagQMC, uint64(n)))
+	if err != nil {
+		return nil, nil, fmt.Errorf("bo: %w", err)
 	}
 	cand := make([]float64, (R+1)*d)
 	for i := range R {
 		p := cand[i*d : (i+1)*d]
-		h.PointTo(p, uint64(i))
+		hq.PointTo(p, uint64(i))
 		for k := range p {
 			p[k] = lerp(o.mlo[k], o.mhi[k], p[k])
 		}
@@ -1306,27 +1377,54 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *Diag
 	}
 	copy(cand[R*d:], bestObs)
 	nc := R + 1
-	score := make([]float64, nc)
+	scores := [][]float64{make([]float64, nc)}
+	if h != nil {
+		scores = append(scores, make([]float64, nc))
+	}
 	errs := make([]error, nc)
 	o.ensureWorkers()
 	nchunks := (nc + rawChunk - 1) / rawChunk
 	parallel.For(nchunks, o.cfg.Workers, func(w, c int) {
 		for i := c * rawChunk; i < min(nc, (c+1)*rawChunk); i++ {
-			v, err := a.eval(o.ws[w], cand[i*d:(i+1)*d], nil)
-			score[i], errs[i] = finiteOr(v), err
+			x := cand[i*d : (i+1)*d]
+			if h == nil {
+				v, err := a.eval(o.ws[w], x, nil)
+				scores[0][i], errs[i] = finiteOr(v), err
+				continue
+			}
+			mu, sd, err := a.predict(o.ws[w], x)
+			errs[i] = err
+			if err != nil {
+				scores[0][i], scores[1][i] = math.Inf(-1), math.Inf(-1)
+				continue
+			}
+			v, _, _ := a.acq.Value(a.ctx, mu, sd)
+			vh, _, _ := h.Value(a.ctx, mu, sd)
+			scores[0][i], scores[1][i] = finiteOr(v), finiteOr(vh)
 		}
 	})
 	for i, err := range errs {
 		if err != nil {
-			return nil, wrapf(err, "acquisition at raw sample %d", i)
+			return nil, nil, wrapf(err, "acquisition at raw sample %d", i)
 		}
 	}
+	return cand, scores, nil
+}
+
+// ascend starts a bounded quasi-Newton ascent of a from the best starts
+// of the raw samples cand (scored score, the last one the best observed
+// point) and returns the best end point (ties: the better-ranked start)
+// off the excluded orbits, else the best raw sample off them.
+func (o *Optimizer) ascend(a *acqFunc, cand, score []float64, starts int, info *Diagnostics) ([]float64, error) {
+	d := o.d
+	nc := len(score)
+	R := nc - 1
 	order := make([]int, nc)
 	for i := range order {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(i, j int) bool { return score[order[i]] > score[order[j]] })
-	ns := min(o.cfg.Starts, nc)
+	ns := min(starts, nc)
 	ends := make([]float64, ns*d)
 	vals := make([]float64, ns)
 	serrs := make([]error, ns)

@@ -80,6 +80,11 @@ type Evaluation struct {
 	// Probe (portfolio only): the step evaluated avg's proposal as
 	// Portfolio's fixed-point probe, whatever the means.
 	Probe bool `json:"probe,omitempty"`
+	// Hedged (portfolio with DecideOptions.Hedge only): the point is a
+	// candidate's maximizer of the hedging acquisition; Means then holds
+	// the referee's mean at every candidate's proposal, then at every
+	// candidate's hedging proposal.
+	Hedged bool `json:"hedged,omitempty"`
 	// Round is the index of the round of parallel evaluations the point
 	// was asked in (RunOptions.Batch; with Batch 1, the evaluation's
 	// index).
@@ -132,6 +137,10 @@ type Trace struct {
 	// Probe is the kernel's DecideOptions.Probe ("earned", "off"); empty
 	// for "always".
 	Probe string `json:"probe,omitempty"`
+	// Hedge is the kernel's hedging ascents per candidate
+	// (DecideOptions.Hedge with HedgeStarts, Config.Starts for 0); 0
+	// (omitted) without hedging.
+	Hedge int `json:"hedge,omitempty"`
 	// Normalize is Config.Normalize (omitted when false: raw coordinates).
 	Normalize bool `json:"normalize,omitempty"`
 	// ARD is Config.ARD (omitted when false: one lengthscale).
@@ -414,7 +423,7 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 		Group: group, Shape: c.Kernel.shapeName(), Acquisition: c.Acquisition.Name(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
 		Prior: priorName(c), Landmarks: landmarksOf(c), LandmarkFit: landmarkFitName(c),
-		CandidateFit: candidateFitName(c), ProbeWindow: c.Kernel.decide.ProbeWindow, Probe: probeName(c), Normalize: c.Normalize, ARD: c.ARD,
+		CandidateFit: candidateFitName(c), ProbeWindow: c.Kernel.decide.ProbeWindow, Probe: probeName(c), Hedge: hedgeStarts(c), Normalize: c.Normalize, ARD: c.ARD,
 		Init: c.Init, Iters: iters, RawSamples: c.RawSamples, Starts: c.Starts,
 		MaxIter: c.MaxIter, Backend: c.Backend.Name(), NoiseVariance: noise,
 	}
@@ -588,6 +597,7 @@ func newEvaluation(info Diagnostics, x []float64, y, f float64, round int) Evalu
 			e.Means = append(e.Means, jsonFloat(v))
 		}
 		e.Probe = info.Probe
+		e.Hedged = info.Hedged
 	}
 	return e
 }
@@ -638,6 +648,19 @@ func landmarkFitName(c Config) string {
 		return ""
 	}
 	return c.LandmarkFit.String()
+}
+
+// hedgeStarts is Trace.Hedge: the hedging ascents per candidate of a
+// portfolio with DecideOptions.Hedge, 0 without.
+func hedgeStarts(c Config) int {
+	dec := c.Kernel.decide
+	if !dec.Hedge || c.Kernel.prop == nil {
+		return 0
+	}
+	if dec.HedgeStarts > 0 {
+		return min(dec.HedgeStarts, c.Starts)
+	}
+	return c.Starts
 }
 
 func probeName(c Config) string {

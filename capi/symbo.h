@@ -157,6 +157,11 @@ int symbo_cross(const char *spec,
  *                      probe may fire: absent 5, 0 no limit (as in Go
  *                      and perf; ABI 3 — ABI 2 read 0 as 5 and a
  *                      negative W as no limit, now refused)
+ *   "hedge": S         a portfolio's hedging ascents per candidate: each
+ *                      candidate also proposes EI's maximizer beside
+ *                      UCB's and the referee's mean picks among every
+ *                      proposal; absent the library's recommended (1),
+ *                      0 no hedging, at most 10
  *   "probe": P         always, earned or off: when a portfolio's
  *                      fixed-point probe fires (perf bo -h), absent
  *                      the library's recommended

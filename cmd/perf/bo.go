@@ -387,6 +387,7 @@ type protocol struct {
 	probe                                *string
 	iters, initN, batch, landmarks       *int
 	probeWindow                          *int
+	hedge                                *int
 	normalize, ard, excludeObserved      *bool
 }
 
@@ -415,6 +416,9 @@ type Protocol struct {
 	Probe string `json:"probe,omitempty"`
 	// ProbeWindow is --probe-window (0, no limit, omitted).
 	ProbeWindow int `json:"probe_window,omitempty"`
+	// Hedge is --hedge, the hedging ascents per candidate (0, no hedging,
+	// omitted).
+	Hedge int `json:"hedge,omitempty"`
 	// Normalize is --normalize (false, the raw coordinates, omitted).
 	Normalize bool `json:"normalize,omitempty"`
 	// ARD is --ard (false, one lengthscale, omitted).
@@ -463,6 +467,7 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		landmarkFit:     landmarkFitFlag(fs),
 		candidateFit:    fs.String("candidate-fit", "own", "how auto's and portfolio's candidates fit their hyperparameters: own (each its own full search) or anchored (the last candidate, plus, first; the others search only around its lengthscale: about half their likelihood evaluations)"),
 		probeWindow:     fs.Int("probe-window", 0, "portfolio's fixed-point probe may fire in the first `W` BO steps only; 0 means no limit"),
+		hedge:           fs.Int("hedge", 0, "portfolio only: each candidate also proposes the maximizer of the other acquisition (EI beside UCB), from `S` ascents; the referee's mean picks among every proposal (bo.DecideOptions.Hedge, HedgeStarts); 0 means no hedging"),
 		normalize:       fs.Bool("normalize", false, "fit and search in coordinates normalized by maps the group commutes with (bo.Protocol.Normalize; the front ends' default), not the box's raw coordinates"),
 		probe:           fs.String("probe", "always", "when a portfolio's fixed-point probe fires: always (avg's proposal on Fix(G) while no point there is observed), earned (and only where the referee's own acquisition rates it at least as high as the proposal its means picked) or off (bo.DecideOptions.Probe)"),
 		excludeObserved: exclude,
@@ -491,7 +496,7 @@ func (p *protocol) values() Protocol {
 	if strings.EqualFold(strings.TrimSpace(pr), "always") {
 		pr = ""
 	}
-	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, Probe: pr, ProbeWindow: *p.probeWindow, Normalize: *p.normalize, ARD: *p.ard, ExcludeObserved: *p.excludeObserved}
+	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, Probe: pr, ProbeWindow: *p.probeWindow, Hedge: *p.hedge, Normalize: *p.normalize, ARD: *p.ard, ExcludeObserved: *p.excludeObserved}
 }
 
 // landmarkFitFlag adds --landmark-fit, how a GP with landmarks is fitted.
@@ -565,6 +570,10 @@ func (p Protocol) config(workers int, budget int64) (bo.Config, error) {
 		return cfg, badInput("--probe-window must lie in [0, %d] (0: no limit), got %d", bo.MaxEvaluations, p.ProbeWindow)
 	}
 	dec.ProbeWindow = p.ProbeWindow
+	if p.Hedge < 0 || p.Hedge > bo.DefaultStarts {
+		return cfg, badInput("--hedge must lie in [0, %d] (0: no hedging), got %d", bo.DefaultStarts, p.Hedge)
+	}
+	dec.Hedge, dec.HedgeStarts = p.Hedge > 0, p.Hedge
 	if p.Probe != "" {
 		if dec.Probe, err = bo.ParseProbeRule(p.Probe); err != nil {
 			return cfg, badInput("--probe: %w", err)

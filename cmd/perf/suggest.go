@@ -33,7 +33,7 @@ Usage: perf suggest (--problem P [--d D] | --group G --d D --box LO:HI[,LO:HI…
                     [--acq ucb|ei] [--beta paper|authors] [--fit own|base]
                     [--prior none|botorch] [--mean sample|constant] [--liar mean|worst] [--landmarks M]
                     [--landmark-fit default|subset|likelihood|full] [--candidate-fit own|anchored]
-                    [--probe-window W] [--allow-repeats]
+                    [--probe-window W] [--hedge S] [--allow-repeats]
                     [--block b] [--matrices FILE] [--coords i,j,…] [--backend B]
 
 Prints the next q points to evaluate as CSV rows (x1,…,xd) on stdout: a
@@ -77,6 +77,11 @@ are observed or pending it returns the next points of the initial design.
                 first W BO steps only: 5 here (lab/results/soft), no
                 limit with 0 (perf bo's default: give 0 to reproduce a
                 perf bo run of a portfolio kernel)
+--hedge         S: each candidate of the default kernel also proposes the
+                maximizer of EI beside UCB's, from S ascents, and the
+                referee's mean picks among every proposal: 1 here
+                (lab/results/suite), no hedging with 0 (perf bo's
+                default: give 0 to reproduce a perf bo run)
 --allow-repeats let a point within the exclusion radius (10⁻³ of the box
                 diagonal) of an observed point's orbit be proposed, as
                 perf bo does (give it to reproduce a perf bo run, or for
@@ -150,6 +155,12 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	if set["probe-window"] {
 		probeWindow = &p.ProbeWindow
 	}
+	// --hedge not given: the front ends' default (bo.DefaultHedgeStarts);
+	// 0 is no hedging, as in perf bo.
+	var hedge *int
+	if set["hedge"] {
+		hedge = &p.Hedge
+	}
 	var normalize, ard *bool
 	if set["normalize"] {
 		normalize = &p.Normalize
@@ -161,7 +172,7 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 		Problem: *name, Group: frontend.Group{Group: *group, D: *d, Block: *block, Matrices: *matrices},
 		Kernel: *kern, Base: *base, Seed: *seed, Minimize: *minimize, Init: p.Init,
 		Acq: p.Acq, Beta: p.Beta, Fit: p.Fit, Prior: p.Prior, Mean: p.Mean, Landmarks: p.Landmarks, LandmarkFit: p.LandmarkFit, CandidateFit: p.CandidateFit, Probe: p.Probe, Liar: p.Liar,
-		ProbeWindow: probeWindow, AllowRepeats: *allowRepeats, Normalize: normalize, ARD: ard,
+		ProbeWindow: probeWindow, Hedge: hedge, AllowRepeats: *allowRepeats, Normalize: normalize, ARD: ard,
 	}
 	switch {
 	case *name != "" && *group != "":

@@ -331,6 +331,13 @@ type SuggestSettings struct {
 	// bo.Recommended's (bo.DefaultProbeWindow), 0 no limit (as in bo and
 	// perf), negative is ErrInvalid.
 	ProbeWindow *int `json:"probe_window,omitempty"`
+	// Hedge is bo.DecideOptions.Hedge with HedgeStarts, for a portfolio
+	// kernel: absent (nil) means bo.Recommended's (hedged, with
+	// bo.DefaultHedgeStarts ascents), 0 no hedging (one proposal per
+	// candidate, the portfolio before hedging and perf bo's default), S
+	// in [1, bo.DefaultStarts] hedged with S ascents; anything else is
+	// ErrInvalid.
+	Hedge *int `json:"hedge,omitempty"`
 	// AllowRepeats turns off bo.Config.ExcludeObserved, which the front
 	// ends set (bo.Recommended's): false (absent) means no BO step
 	// proposes a point within the exclusion radius of an observed point's
@@ -457,6 +464,12 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 			return nil, invalid("probe_window must lie in [0, %d] (0: no limit), got %d", bo.MaxEvaluations, *w)
 		}
 		dec.ProbeWindow = *w
+	}
+	if h := s.Hedge; h != nil {
+		if *h < 0 || *h > bo.DefaultStarts {
+			return nil, invalid("hedge must lie in [0, %d] (0: no hedging), got %d", bo.DefaultStarts, *h)
+		}
+		dec.Hedge, dec.HedgeStarts = *h > 0, *h
 	}
 	cfg.Kernel = cfg.Kernel.With(dec)
 	if s.AllowRepeats {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/kernel"
@@ -381,8 +382,8 @@ func TestDefaults(t *testing.T) {
 	if err := Decode([]byte(`{"group":"signflip","d":2,"box":[[-1],[1]],"seed":3}`), &bare); err != nil {
 		t.Fatal(err)
 	}
-	spec := fmt.Sprintf(`{"group":"signflip","d":2,"box":[[-1],[1]],"seed":3,"kernel":%q,"prior":"botorch","mean":"constant","candidate_fit":"anchored","probe_window":%d}`,
-		bo.RecommendedKernel, bo.DefaultProbeWindow)
+	spec := fmt.Sprintf(`{"group":"signflip","d":2,"box":[[-1],[1]],"seed":3,"kernel":%q,"prior":"botorch","mean":"constant","candidate_fit":"anchored","probe_window":%d,"hedge":%d}`,
+		bo.RecommendedKernel, bo.DefaultProbeWindow, bo.DefaultHedgeStarts)
 	if err := Decode([]byte(spec), &named); err != nil {
 		t.Fatal(err)
 	}
@@ -460,6 +461,66 @@ func TestSuggestProbeWindow(t *testing.T) {
 		st := SuggestSettings{Problem: "Ackley2d", ProbeWindow: &w}
 		if _, err := st.Optimizer(nil, 0); err == nil || errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), "probe_window") {
 			t.Errorf("probe_window %d: %v", w, err)
+		}
+	}
+}
+
+// TestSuggestHedge: "hedge" sets the kernel's DecideOptions.Hedge and
+// HedgeStarts — absent bo.Recommended's (hedged, bo.DefaultHedgeStarts),
+// 0 no hedging, S hedged with S ascents — and a value below 0 or above
+// bo.DefaultStarts is bad input. Without hedging a step's referee rates
+// one proposal per candidate, with it two.
+func TestSuggestHedge(t *testing.T) {
+	type want struct {
+		hedge  bool
+		starts int
+	}
+	for in, w := range map[string]want{"": {true, bo.DefaultHedgeStarts}, "0": {false, 0}, "4": {true, 4}} {
+		var st SuggestSettings
+		data := `{"problem": "Ackley2d", "seed": 2}`
+		if in != "" {
+			data = fmt.Sprintf(`{"problem": "Ackley2d", "seed": 2, "hedge": %s}`, in)
+		}
+		if err := Decode([]byte(data), &st); err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		opt, err := st.Optimizer(nil, 0)
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		dec := opt.Config().Kernel.Options()
+		if dec.Hedge != w.hedge || dec.Hedge && dec.HedgeStarts != w.starts {
+			t.Errorf("%q: Hedge %v, HedgeStarts %d; want %v, %d", in, dec.Hedge, dec.HedgeStarts, w.hedge, w.starts)
+		}
+		p, err := problem.New("Ackley2d", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 6 {
+			x, err := opt.Ask()
+			if err != nil {
+				t.Fatal(err)
+			}
+			y, err := p.Evaluate(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := opt.Tell(x, y); err != nil {
+				t.Fatal(err)
+			}
+		}
+		perArm := 1
+		if w.hedge {
+			perArm = 2
+		}
+		if got := len(opt.Diagnostics().Means); got != 3*perArm {
+			t.Errorf("%q: the referee rated %d proposals, want %d", in, got, 3*perArm)
+		}
+	}
+	for _, h := range []int{-1, bo.DefaultStarts + 1} {
+		st := SuggestSettings{Problem: "Ackley2d", Hedge: &h}
+		if _, err := st.Optimizer(nil, 0); err == nil || errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), "hedge") {
+			t.Errorf("hedge %d: %v", h, err)
 		}
 	}
 }

@@ -50,6 +50,7 @@ var Settings = []Setting{
 	{"candidate_fit", "candidate-fit", "candidate_fit", "candidate_fit", "anchored, own", "bo.Recommended's: anchored", "how a deciding kernel's candidates fit"},
 	{"probe_window", "probe-window", "probe_window", "probe_window", "an integer ≥ 0: 0 no limit", "bo.Recommended's: 5", "the BO steps in which a portfolio's fixed-point probe may fire"},
 	{"probe", "probe", "probe", "probe", "always, earned, off", "bo.Recommended's: earned", "when a portfolio's fixed-point probe fires: earned only where the referee's own acquisition rates its point as high as the proposal its means picked"},
+	{"hedge", "hedge", "hedge", "hedge", "an integer from 0 to 10: 0 no hedging", "bo.Recommended's: 1", "a portfolio's hedging: each candidate also proposes EI's maximizer beside UCB's, from this many ascents, and the referee's posterior mean picks among every proposal"},
 	{"normalize", "normalize", "normalize", "normalize", "true or false", "bo.Recommended's: true", "fit and search in coordinates normalized by maps the group commutes with, so that units do not matter; false is the paper's raw coordinates"},
 	{"ard", "ard", "ard", "ard", "true or false", "bo.Recommended's: true", "a lengthscale per class of coordinates the group allows (those it mixes share one); false is the paper's one lengthscale"},
 	{"allow_repeats", "allow-repeats", "allow_repeats", "allow_repeats", "true or false", "false: no step proposes an observed point's orbit", "let a step return to an observed point (a noisy objective)"},

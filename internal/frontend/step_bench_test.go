@@ -12,14 +12,19 @@ import (
 
 // stepKernels are what BenchmarkDefaultStep times, by metric label:
 // plus, the default's other candidates alone, the default (its
-// candidates' fits anchored on plus's, bo.Recommended's), and the
-// default kernel with each candidate's own search.
-var stepKernels = []struct{ label, kernel, candidateFit string }{
-	{"plus", "plus", ""},
-	{"nystrom", "nystrom", ""},
-	{"soft", "soft", ""},
-	{"default", DefaultKernel, ""},
-	{"own", DefaultKernel, "own"},
+// candidates' fits anchored on plus's, hedged: bo.Recommended's), the
+// default kernel with each candidate's own search, and the default
+// without hedging (one proposal per candidate).
+var stepKernels = []struct {
+	label, kernel, candidateFit string
+	hedge                       *int
+}{
+	{"plus", "plus", "", nil},
+	{"nystrom", "nystrom", "", nil},
+	{"soft", "soft", "", nil},
+	{"default", DefaultKernel, "", nil},
+	{"own", DefaultKernel, "own", nil},
+	{"unhedged", DefaultKernel, "", new(0)},
 }
 
 // stepHistory returns n observations of a run of the front ends' default
@@ -91,7 +96,7 @@ func stepRatios(b *testing.B, name string, xs [][]float64, ys []float64) {
 	spent := make([]time.Duration, len(stepKernels))
 	for b.Loop() {
 		for i, k := range stepKernels {
-			spent[i] += timedAsk(b, k.label, SuggestSettings{Problem: name, Kernel: k.kernel, CandidateFit: k.candidateFit}, xs, ys)
+			spent[i] += timedAsk(b, k.label, SuggestSettings{Problem: name, Kernel: k.kernel, CandidateFit: k.candidateFit, Hedge: k.hedge}, xs, ys)
 		}
 	}
 	for i, k := range stepKernels {

@@ -318,6 +318,13 @@ class Optimizer:
         the library's recommended window, 5 (lab/results/soft, "The
         probe window"); 0 means no limit, as in Go and perf; a negative
         value is InvalidInput.
+    hedge : int, optional
+        A ``portfolio`` kernel's hedging (``perf suggest --hedge``): each
+        candidate also proposes the maximizer of expected improvement
+        beside UCB's, from ``hedge`` ascents, and the referee's posterior
+        mean picks among every proposal. None (default) means the
+        library's recommended, 1 (lab/results/suite); 0 turns hedging
+        off (the portfolio before it); at most 10.
     probe : str, optional
         When a ``portfolio`` kernel's fixed-point probe fires (``perf
         suggest --probe``): ``always``, ``earned`` (only where the
@@ -350,7 +357,7 @@ class Optimizer:
 
     def __init__(self, lo, hi, *, group, kernel=None, base="rbf", seed=0, minimize=False, init=5,
                  acq=None, beta=None, fit=None, prior=None, block=None, matrices=None, landmarks=None, coords=None,
-                 liar=None, mean=None, landmark_fit=None, candidate_fit=None, probe_window=None, allow_repeats=False, probe=None,
+                 liar=None, mean=None, landmark_fit=None, candidate_fit=None, probe_window=None, allow_repeats=False, probe=None, hedge=None,
                  normalize=None, ard=None):
         self._h = None
         self._close_lock = threading.Lock()
@@ -368,6 +375,8 @@ class Optimizer:
             s["landmarks"] = _int64(landmarks, "landmarks")
         if probe_window is not None:
             s["probe_window"] = _int64(probe_window, "probe_window")
+        if hedge is not None:
+            s["hedge"] = _int64(hedge, "hedge")
         if allow_repeats:
             s["allow_repeats"] = True
         if normalize is not None:

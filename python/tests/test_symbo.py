@@ -113,7 +113,7 @@ def test_optimizer_default_kernel_is_the_soft_portfolio_both_favoured():
     assert not hasattr(symbo, "DEFAULT_KERNEL")  # the library's default, not a copy
     outs = []
     for kw in ({}, {"kernel": "portfolio:nystrom:soft+plus", "prior": "botorch", "mean": "constant",
-                    "candidate_fit": "anchored", "probe_window": 5, "probe": "earned"}):
+                    "candidate_fit": "anchored", "probe_window": 5, "probe": "earned", "hedge": 1}):
         o = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", seed=4, minimize=True, init=3, **kw)
         xs = []
         for _ in range(5):
@@ -124,6 +124,17 @@ def test_optimizer_default_kernel_is_the_soft_portfolio_both_favoured():
     assert np.array_equal(outs[0], outs[1])
     o = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", seed=4, minimize=True, init=3)
     assert json.loads(o.history_json())["kernel"] == "portfolio:nystrom:soft+plus"
+
+
+def test_optimizer_hedge_setting():
+    """hedge=0 is the portfolio without hedging, which proposes other
+    points than the default (hedged) one on this run; a bad value is
+    InvalidInput."""
+    hedged, plain = portfolio_points(8), portfolio_points(8, hedge=0)
+    assert np.array_equal(hedged[:3], plain[:3])  # the initial design
+    assert not np.array_equal(hedged, plain)
+    with pytest.raises(symbo.InvalidInput, match="hedge"):
+        symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", hedge=11)
 
 
 def portfolio_points(n, **kw):

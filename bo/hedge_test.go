@@ -1,0 +1,164 @@
+package bo
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/symbo/symbo/bo/problem"
+)
+
+// hedgedRun runs Recommended's protocol on the problem with the
+// deciding options dec for 5 + steps evaluations at the seed and returns
+// the points asked and every BO step's diagnostics.
+func hedgedRun(t *testing.T, name string, dec DecideOptions, seed uint64, steps, workers int) ([][]float64, []Diagnostics) {
+	t.Helper()
+	p := must(problem.New(name, 0))
+	lo, hi := p.Bounds()
+	cfg := must(Recommended(p.Group(), p.BaseShape()))
+	cfg.Kernel = cfg.Kernel.With(dec)
+	cfg.Minimize, cfg.RawSamples, cfg.Starts, cfg.Workers = !p.Maximize(), 128, 4, workers
+	o := must(New(lo, hi, cfg, seed))
+	var xs [][]float64
+	var infos []Diagnostics
+	for i := range 5 + steps {
+		x := must(o.Ask())
+		if i >= 5 {
+			infos = append(infos, o.Diagnostics())
+		}
+		if err := o.Tell(x, must(objectiveOf(p, x))); err != nil {
+			t.Fatal(err)
+		}
+		xs = append(xs, x)
+	}
+	return xs, infos
+}
+
+// TestHedgeReferee: with Hedge, the referee's means cover every
+// candidate's two proposals, the point asked is the one of highest mean
+// (ties to the earlier proposal), Hedged says which half it came from,
+// and over a run the hedging acquisition wins some steps and loses
+// others (so neither half of the test is vacuous).
+func TestHedgeReferee(t *testing.T) {
+	p := must(problem.New("ShiftedRastrigin4d", 0))
+	dec := must(Recommended(p.Group(), p.BaseShape())).Kernel.Options()
+	dec.Hedge = true
+	won, lost := 0, 0
+	for seed := range uint64(3) {
+		_, infos := hedgedRun(t, "ShiftedRastrigin4d", dec, seed, 6, 1)
+		for s, info := range infos {
+			c := 3 // nystrom, soft, plus
+			if len(info.Means) != 2*c {
+				t.Fatalf("seed %d step %d: %d means, want %d", seed, s, len(info.Means), 2*c)
+			}
+			for i, mu := range info.Means {
+				if math.IsNaN(mu) {
+					t.Fatalf("seed %d step %d: mean %d is NaN", seed, s, i)
+				}
+			}
+			// Ties go to the earlier proposal: compare values.
+			top := slices.Max(info.Means)
+			if info.Hedged && !slices.Contains(info.Means[c:], top) || !info.Hedged && !slices.Contains(info.Means[:c], top) {
+				t.Errorf("seed %d step %d: hedged %v, means %v", seed, s, info.Hedged, info.Means)
+			}
+			if info.Hedged {
+				won++
+			} else {
+				lost++
+			}
+		}
+	}
+	if won == 0 || lost == 0 {
+		t.Errorf("hedging proposals won %d steps, lost %d: one side untested", won, lost)
+	}
+	t.Logf("hedging proposals won %d of %d steps", won, won+lost)
+}
+
+// TestHedgeOffUnchanged: Hedge off is the portfolio of one proposal per
+// candidate whatever HedgeStarts says, and the hedged run's non-hedged
+// proposals are maximizeAcq's: a hedged step that the referee gives to a
+// first-half proposal asks the point the unhedged portfolio asks from
+// the same state.
+func TestHedgeOffUnchanged(t *testing.T) {
+	p := must(problem.New("ShiftedRastrigin4d", 0))
+	dec := must(Recommended(p.Group(), p.BaseShape())).Kernel.Options().withHedge(false)
+	plain, _ := hedgedRun(t, "ShiftedRastrigin4d", dec, 1, 4, 1)
+	dec.HedgeStarts = 2 // ignored without Hedge
+	same, infos := hedgedRun(t, "ShiftedRastrigin4d", dec, 1, 4, 1)
+	for i := range plain {
+		if !slices.Equal(plain[i], same[i]) {
+			t.Fatalf("evaluation %d: HedgeStarts without Hedge changed the point", i)
+		}
+	}
+	for _, info := range infos {
+		if info.Hedged || len(info.Means) != 3 {
+			t.Fatalf("unhedged step: hedged %v, %d means", info.Hedged, len(info.Means))
+		}
+	}
+	// The first hedged step starts from the same state as the plain run's
+	// first BO step: where a first-half proposal wins, it is that step's
+	// point.
+	dec.Hedge, dec.HedgeStarts = true, 0
+	checked := 0
+	for seed := range uint64(6) {
+		plain, _ := hedgedRun(t, "ShiftedRastrigin4d", dec.withHedge(false), seed, 1, 1)
+		hedged, infos := hedgedRun(t, "ShiftedRastrigin4d", dec, seed, 1, 1)
+		if infos[0].Hedged {
+			continue
+		}
+		checked++
+		if !slices.Equal(plain[5], hedged[5]) {
+			t.Errorf("seed %d: the hedged portfolio's first-half winner %v differs from the plain portfolio's point %v", seed, hedged[5], plain[5])
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no seed's first step went to a first-half proposal: nothing compared")
+	}
+}
+
+// withHedge returns o with Hedge set to h.
+func (o DecideOptions) withHedge(h bool) DecideOptions {
+	o.Hedge = h
+	return o
+}
+
+// TestHedgeWorkers: a hedged run proposes the same bits on one worker and
+// on four.
+func TestHedgeWorkers(t *testing.T) {
+	p := must(problem.New("Griewank6d", 0))
+	dec := must(Recommended(p.Group(), p.BaseShape())).Kernel.Options()
+	dec.Hedge, dec.HedgeStarts = true, 2
+	one, _ := hedgedRun(t, "Griewank6d", dec, 3, 4, 1)
+	four, _ := hedgedRun(t, "Griewank6d", dec, 3, 4, 4)
+	for i := range one {
+		if !slices.Equal(one[i], four[i]) {
+			t.Fatalf("evaluation %d: %v on one worker, %v on four", i, one[i], four[i])
+		}
+	}
+}
+
+// TestHedgeBadStarts: a negative or oversized HedgeStarts is refused.
+func TestHedgeBadStarts(t *testing.T) {
+	p := must(problem.New("Ackley2d", 0))
+	lo, hi := p.Bounds()
+	for _, s := range []int{-1, maxStarts + 1} {
+		cfg := must(Recommended(p.Group(), p.BaseShape()))
+		dec := cfg.Kernel.Options()
+		dec.Hedge, dec.HedgeStarts = true, s
+		cfg.Kernel = cfg.Kernel.With(dec)
+		if _, err := New(lo, hi, cfg, 0); !errors.Is(err, ErrBadConfig) {
+			t.Errorf("HedgeStarts %d: error %v, want ErrBadConfig", s, err)
+		}
+	}
+}
+
+// TestHedgeAcquisition: the hedging acquisition is the other built-in
+// one.
+func TestHedgeAcquisition(t *testing.T) {
+	for _, c := range []struct{ a, want Acquisition }{{UCB{}, EI{}}, {EI{}, UCB{}}, {nil, EI{}}} {
+		if got := HedgeAcquisition(c.a); got != c.want {
+			t.Errorf("HedgeAcquisition(%v) = %v, want %v", c.a, got, c.want)
+		}
+	}
+}
