@@ -1,6 +1,7 @@
 package bo
 
 import (
+	"context"
 	"errors"
 	"math"
 	"slices"
@@ -160,5 +161,43 @@ func TestHedgeAcquisition(t *testing.T) {
 		if got := HedgeAcquisition(c.a); got != c.want {
 			t.Errorf("HedgeAcquisition(%v) = %v, want %v", c.a, got, c.want)
 		}
+	}
+}
+
+// TestHedgeTrace: Run records the hedging ascents in the trace (0,
+// omitted, without hedging) and, per BO step, whether the point was a
+// hedging proposal, with the referee's means at all six proposals.
+func TestHedgeTrace(t *testing.T) {
+	p := must(problem.New("ShiftedRastrigin4d", 0))
+	for _, hedge := range []bool{false, true} {
+		cfg := must(Recommended(p.Group(), p.BaseShape()))
+		dec := cfg.Kernel.Options().withHedge(hedge)
+		dec.HedgeStarts = 2
+		cfg.Kernel = cfg.Kernel.With(dec)
+		cfg.RawSamples, cfg.Starts = 128, 4
+		tr := must(Run(context.Background(), p, cfg, 2, RunOptions{Iters: 6}))
+		want, means := 0, 3
+		if hedge {
+			want, means = 2, 6
+		}
+		if tr.Hedge != want {
+			t.Errorf("hedge %v: trace's hedge %d, want %d", hedge, tr.Hedge, want)
+		}
+		hedged := 0
+		for _, e := range tr.Evaluations {
+			if e.Phase != PhaseBO {
+				continue
+			}
+			if len(e.Means) != means {
+				t.Errorf("hedge %v: %d means, want %d", hedge, len(e.Means), means)
+			}
+			if e.Hedged {
+				hedged++
+			}
+		}
+		if !hedge && hedged > 0 {
+			t.Errorf("unhedged run: %d steps marked hedged", hedged)
+		}
+		t.Logf("hedge %v: %d of 6 steps hedged", hedge, hedged)
 	}
 }

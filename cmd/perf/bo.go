@@ -360,6 +360,18 @@ func candidateFitNote(name string) string {
 	return ", candidates " + name
 }
 
+// hedgeNote is ", hedged (S ascents)" (", hedged (1 ascent)") for a trace's Hedge S > 0, "" for
+// none.
+func hedgeNote(s int) string {
+	if s <= 0 {
+		return ""
+	}
+	if s == 1 {
+		return ", hedged (1 ascent)"
+	}
+	return fmt.Sprintf(", hedged (%d ascents)", s)
+}
+
 // probeWindowNote is ", probe window W" for a DecideOptions.ProbeWindow W > 0,
 // else "".
 func probeWindowNote(w int) string {
@@ -598,7 +610,7 @@ func writeBOSummary(w io.Writer, tr *bo.Trace) error {
 	row("problem", fmt.Sprintf("%s (group %s)", tr.Problem, tr.Group))
 	row("kernel", fmt.Sprintf("%s (base %s)", tr.Kernel, tr.Shape))
 	row("seed", tr.Seed)
-	row("protocol", fmt.Sprintf("%s, beta %s, fit %s%s, %d init + %d iterations", tr.Acquisition, tr.Beta, tr.FitMode, priorNote(tr.Prior)+meanNote(tr.Mean)+candidateFitNote(tr.CandidateFit)+probeWindowNote(tr.ProbeWindow), tr.Init, tr.Iters))
+	row("protocol", fmt.Sprintf("%s, beta %s, fit %s%s, %d init + %d iterations", tr.Acquisition, tr.Beta, tr.FitMode, priorNote(tr.Prior)+meanNote(tr.Mean)+candidateFitNote(tr.CandidateFit)+probeWindowNote(tr.ProbeWindow)+hedgeNote(tr.Hedge), tr.Init, tr.Iters))
 	if tr.Landmarks != 0 {
 		row("landmarks", landmarksSummary(tr))
 	}

@@ -64,3 +64,10 @@ func TestBOCandidateFit(t *testing.T) {
 func TestBOProbeWindow(t *testing.T) {
 	checkTraceFlag(t, "portfolio", "probe-window", "3", "0", "probe_window", "probe window 3", "-1")
 }
+
+// TestBOHedge: --hedge 2 is recorded in the --json trace and the
+// summary, 0 (the default, no hedging) records nothing, and a negative
+// value is bad input.
+func TestBOHedge(t *testing.T) {
+	checkTraceFlag(t, "portfolio", "hedge", "2", "0", "hedge", "hedged (2 ascents)", "-1")
+}

@@ -189,6 +189,17 @@ held="--problems Griewank6d,Ackley2d,BumpsPerm4dHeavy,OffGriewank8d,ShiftedRastr
 hk="--kernels portfolio:nystrom:soft+plus,base,nystrom,avg,plus,soft"
 run suite $perf table $held $front --probe earned $hk $main --out $out/suite/heldout-main --force
 run suite $perf table $held $front --probe earned $hk $rep --out $out/suite/heldout-replication --force
+# The second default, hedged (--hedge S), chosen on the tuning half alone
+# after the held-out half's first run; then its one held-out run (the
+# single kernels' runs above serve both). Its sampler's runs on Mixed7d
+# and Net6d are lab/peers/suite.py's (--systems symbo-optuna --out
+# lab/results/suite/peers-hedged).
+for S in 1 3 10; do
+  run suite $perf table $t1 $front --hedge $S --kernels portfolio:nystrom:soft+plus --seeds 0:20 --out $out/suite/tuning-hedge$S-main --force
+  run suite $perf table $t2 $front --hedge $S --kernels portfolio:nystrom:soft+plus --seeds 0:20 --out $out/suite/tuning2-hedge$S-main --force
+done
+run suite $perf table $held $front --probe earned --hedge 1 --kernels portfolio:nystrom:soft+plus $main --out $out/suite/heldout-hedged-main --force
+run suite $perf table $held $front --probe earned --hedge 1 --kernels portfolio:nystrom:soft+plus $rep --out $out/suite/heldout-hedged-replication --force
 # Landmark GPs of base and avg against the exact GP, 500 evaluations
 # (lab/results/landmarks-every/landmarks-every.md): seeds 0–4, then 5–29
 # and the replication 30–49. The exact arms are hours of CPU: run this
