@@ -204,6 +204,30 @@ def main(hedged=False):
         TARGET, len(both), len(problems),
         "" if len(both) == len(problems) else "; missed on " + ", ".join(p for p in problems if p not in both)))
     print("- Geometric mean: %s (target ≤ 0.9).\n" % " / ".join("%.2f" % gm[DEFAULT] for gm in geos))
+    if hedged:
+        first = [load_table(d).get(DEFAULT, {}) for _, d, _ in sets]
+        print("## The hedged default against the first default, paired by seed\n")
+        print("Hedged − first (heldout-main, heldout-replication: the same seeds, initial designs and noise), "
+              "t intervals at %.4f (Bonferroni over the problems); negative: hedging is better. "
+              "Ratio: the hedged default's mean over the first's.\n" % level)
+        print("| problem | ratio | main | replication | verdict |")
+        print("|---|---|---|---|---|")
+        logs, tally = [[] for _ in sets], {}
+        for p in problems:
+            res, rs = [], []
+            for i, (t, f) in enumerate(zip(tables, first)):
+                seeds = sorted(s for (pp, s) in t[DEFAULT] if pp == p and (pp, s) in f)
+                res.append(interval([t[DEFAULT][(p, s)] - f[(p, s)] for s in seeds], level))
+                r = portfolio.means(t, DEFAULT, p) / portfolio.means({"f": f}, "f", p)
+                rs.append(r)
+                logs[i].append(math.log(r))
+            v = verdict(res) if len(res) == 2 else "one set"
+            tally[v] = tally.get(v, 0) + 1
+            print("| %s | %s | %s | %s |" % (p, " / ".join("%.2f" % r for r in rs), " | ".join(
+                "%s [%s, %s] (n=%d)" % (g(m), g(lo), g(hi), n) for m, lo, hi, n in res), v))
+        print("\nGeometric mean of the ratios: %s. Verdicts: %s.\n" % (
+            " / ".join("%.3f" % math.exp(sum(lg) / len(lg)) for lg in logs),
+            ", ".join("%s %d" % kv for kv in sorted(tally.items()))))
     peer_sets = [load_peers(set(seeds), symbo_dir) for _, _, seeds in sets]
     cuts = sorted(set().union(*(c for _, c in peer_sets)))
     print("## The default against the peers, paired by seed\n")

@@ -23,7 +23,7 @@ go build -o bin/perf ./cmd/perf
 perf=bin/perf
 out=lab/results
 want=("$@")
-byname=" landmarks-every suite " # studies of many CPU hours: run only when named
+byname=" landmarks-every suite hedge " # studies of many CPU hours: run only when named
 run() { # name, command…
   local name=$1; shift
   if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then return; fi
@@ -200,6 +200,14 @@ for S in 1 3 10; do
 done
 run suite $perf table $held $front --probe earned --hedge 1 --kernels portfolio:nystrom:soft+plus $main --out $out/suite/heldout-hedged-main --force
 run suite $perf table $held $front --probe earned --hedge 1 --kernels portfolio:nystrom:soft+plus $rep --out $out/suite/heldout-hedged-replication --force
+# Hedging off the suite it was chosen on: the default hedged (--hedge 1)
+# and unhedged (--hedge 0) on lab/results/soft's 24 problems, 30 + 20
+# seeds (lab/results/hedge/README.md; lab/scripts/hedge.py).
+soft24="--problems Ackley2d,Griewank6d,Rastrigin5d,Radial2d,Scaling2d,WLAN8d,ShiftedAckley2d,ShiftedRastrigin4d,ShiftedGriewank6d,CentredRastrigin4d,Griewank6d:hyperoctahedral,ShiftedRastrigin4d:hyperoctahedral,ShiftedGriewank6d:hyperoctahedral,ShiftedAckley2d:rotation2d,ShiftedRastrigin3d:hyperoctahedral,ShiftedGriewank4d:hyperoctahedral,ShiftedGriewank6d:permutation,ShiftedRastrigin4d:signflip,Griewank4d:permutation,ShiftedAckley3d,ShiftedGriewank4d,CentredRastrigin3d,Ackley3d,Rastrigin3d"
+for h in 1 0; do
+  run hedge $perf table $soft24 $front --hedge $h --kernels portfolio:nystrom:soft+plus $main --out $out/hedge/soft-hedge$h-main --force
+  run hedge $perf table $soft24 $front --hedge $h --kernels portfolio:nystrom:soft+plus $rep --out $out/hedge/soft-hedge$h-replication --force
+done
 # Landmark GPs of base and avg against the exact GP, 500 evaluations
 # (lab/results/landmarks-every/landmarks-every.md): seeds 0–4, then 5–29
 # and the replication 30–49. The exact arms are hours of CPU: run this
