@@ -14,7 +14,8 @@ import (
 // plus, the default's other candidates alone, the default (its
 // candidates' fits anchored on plus's, hedged: bo.Recommended's), the
 // default kernel with each candidate's own search, and the default
-// without hedging (one proposal per candidate).
+// without hedging (one proposal per candidate) and hedged with three
+// ascents instead of bo.DefaultHedgeStarts.
 var stepKernels = []struct {
 	label, kernel, candidateFit string
 	hedge                       *int
@@ -25,6 +26,7 @@ var stepKernels = []struct {
 	{"default", DefaultKernel, "", nil},
 	{"own", DefaultKernel, "own", nil},
 	{"unhedged", DefaultKernel, "", new(0)},
+	{"hedge3", DefaultKernel, "", new(3)},
 }
 
 // stepHistory returns n observations of a run of the front ends' default
