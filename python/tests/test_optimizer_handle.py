@@ -412,8 +412,11 @@ def test_deciding_kernel(kernel):
     # fixed-point probe), and a resumed optimizer proposes the same point
     # as the uninterrupted one.
     # Each candidate its own fit (candidate_fit="own"), as a single kernel
-    # fits: anchored, the others search around plus's lengthscale.
-    a = opt(seed=5, init=4, kernel=kernel, candidate_fit="own")
+    # fits: anchored, the others search around plus's lengthscale; and one
+    # proposal per candidate (hedge=0): hedged, a portfolio may evaluate a
+    # candidate's expected-improvement maximizer, which no single kernel
+    # under UCB proposes.
+    a = opt(seed=5, init=4, kernel=kernel, candidate_fit="own", hedge=0)
     for _ in range(8):
         x = a.ask()
         a.tell(x, f(x))
@@ -426,7 +429,7 @@ def test_deciding_kernel(kernel):
             o.tell(np.array(ob["x"]), ob["y"])
         singles[k] = o.suggest(1)
     assert any(np.array_equal(nxt, s) for s in singles.values()), (nxt, singles)
-    b = opt(seed=5, init=4, kernel=kernel, candidate_fit="own")
+    b = opt(seed=5, init=4, kernel=kernel, candidate_fit="own", hedge=0)
     b.restore(a.history_json())
     assert np.array_equal(b.suggest(1), nxt)
 
