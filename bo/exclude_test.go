@@ -2,8 +2,10 @@ package bo
 
 import (
 	"errors"
+	"math"
 	"testing"
 
+	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
@@ -74,6 +76,64 @@ func TestExcludeObservedExhausted(t *testing.T) {
 			t.Errorf("ExcludeObserved: Ask = %v, %v; want ErrSpaceExhausted (input)", x, err)
 		case !exclude && err != nil:
 			t.Errorf("without ExcludeObserved: %v", err)
+		}
+	}
+}
+
+// TestExcludeScaling: under a scaling group the exclusion distance is
+// from x to p's orbit segment {c·p : c ∈ C(p)} — checked against a
+// dense scan of c — so a point on another ray near the box's lower
+// corner is not excluded though the two orbits nearly meet there; and
+// the recommended configuration runs the paper's Scaling2d (55
+// evaluations, every observed orbit excluded) without running out of
+// points, where the distance between orbits exhausted it by evaluation 49.
+func TestExcludeScaling(t *testing.T) {
+	lo, hi := []float64{0.1, 0.1}, []float64{10, 10}
+	g := must(orbit.Scaling(lo, hi))
+	for _, c := range []struct{ x, p []float64 }{
+		{[]float64{2, 2}, []float64{1, 1}},     // on the orbit
+		{[]float64{0.3, 0.2}, []float64{5, 4}}, // near the corner, another ray
+		{[]float64{9, 0.5}, []float64{1, 3}},   // far
+		{[]float64{0.05, 8}, []float64{0.2, 0.21}},
+	} {
+		a, b := g.Interval(c.p)
+		want := math.Inf(1)
+		for i := range 200001 {
+			s := a + (b-a)*float64(i)/200000
+			var d2 float64
+			for k := range c.p {
+				t := c.x[k] - s*c.p[k]
+				d2 += t * t
+			}
+			want = min(want, d2)
+		}
+		if got := excludeDist2(g, c.x, c.p); math.Abs(got-want) > 1e-6*(1+want) {
+			t.Errorf("excludeDist2(%v, %v) = %g, the scan %g", c.x, c.p, got, want)
+		}
+	}
+	// Another ray, whose orbit nearly meets p's at the lower corner: within
+	// the exclusion radius by the distance between orbits, outside it by
+	// the distance from x to p's orbit.
+	x, p := []float64{1.36, 1}, []float64{5, 4}
+	r2 := pendingExclusion * pendingExclusion * 2 * 9.9 * 9.9
+	if od, ed := orbitDist2(g, x, p), excludeDist2(g, x, p); !(od <= r2 && ed > r2) {
+		t.Errorf("radius² %g: orbit distance² %g, exclusion distance² %g: the corner case no longer separates them", r2, od, ed)
+	}
+	if excludeDist2(g, []float64{2, 2}, []float64{1, 1}) > 1e-24 {
+		t.Error("a point on the orbit is not at distance 0")
+	}
+	pr := must(problem.New("Scaling2d", 0))
+	plo, phi := pr.Bounds()
+	cfg := must(Recommended(pr.Group(), pr.BaseShape()))
+	cfg.Minimize, cfg.RawSamples, cfg.Starts = !pr.Maximize(), 256, 4
+	o := must(New(plo, phi, cfg, 0))
+	for i := range 55 {
+		x, err := o.Ask()
+		if err != nil {
+			t.Fatalf("evaluation %d: %v", i, err)
+		}
+		if err := o.Tell(x, must(objectiveOf(pr, x))); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

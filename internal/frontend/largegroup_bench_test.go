@@ -8,15 +8,15 @@ import (
 )
 
 // BenchmarkLargeGroupStep times one BO step (Ask) of the front ends'
-// default and of plus over groups whose k_avg the default leaves out:
+// default, of the same unhedged (hedge 0) and of plus over groups whose k_avg the default leaves out:
 // hyperoctahedral(8) with Matérn-5/2 (10321920
 // elements, no closed form), permutation(18) and hyperoctahedral(20)
 // with RBF (no permanent closed form above 16 coordinates), on [−1, 1]^d
 // after n = 10 and 30 observations of −‖x − c‖² at uniform points, under
 // the front ends' settings. As BenchmarkDefaultStep, each iteration
 // rebuilds both optimizers (untimed) and times one Ask of each in turn;
-// the metrics are milliseconds per step and the default's ratio to
-// plus's (the bound: about 4).
+// the metrics are milliseconds per step and the default's and the
+// unhedged default's ratios to plus's (the bound: about 4).
 //
 //	go test -run XXX -bench LargeGroupStep -cpu 1 -count 3 ./internal/frontend
 func BenchmarkLargeGroupStep(b *testing.B) {
@@ -38,17 +38,23 @@ func BenchmarkLargeGroupStep(b *testing.B) {
 						ys[i] -= t * t
 					}
 				}
-				kernels := []string{"plus", DefaultKernel}
+				kernels := []struct {
+					label, kernel string
+					hedge         *int
+				}{{"plus", "plus", nil}, {"default", DefaultKernel, nil}, {"unhedged", DefaultKernel, new(0)}}
 				spent := make([]time.Duration, len(kernels))
 				for b.Loop() {
 					for i, k := range kernels {
-						s := SuggestSettings{Group: Group{Group: c.group, D: c.d, Box: [][]float64{{-1}, {1}}}, Base: c.base, Kernel: k}
-						spent[i] += timedAsk(b, k, s, xs, ys)
+						s := SuggestSettings{Group: Group{Group: c.group, D: c.d, Box: [][]float64{{-1}, {1}}}, Base: c.base, Kernel: k.kernel, Hedge: k.hedge}
+						spent[i] += timedAsk(b, k.label, s, xs, ys)
 					}
 				}
-				b.ReportMetric(spent[0].Seconds()*1e3/float64(b.N), "plus-ms")
-				b.ReportMetric(spent[1].Seconds()*1e3/float64(b.N), "default-ms")
-				b.ReportMetric(float64(spent[1])/float64(spent[0]), "default/plus")
+				for i, k := range kernels {
+					b.ReportMetric(spent[i].Seconds()*1e3/float64(b.N), k.label+"-ms")
+					if i > 0 {
+						b.ReportMetric(float64(spent[i])/float64(spent[0]), k.label+"/plus")
+					}
+				}
 			})
 		}
 	}
