@@ -78,35 +78,16 @@ func canonModel(cfg Config, k Kernel, cm *canonMap, xs [][]float64, ys []float64
 // excludeDist2 is the squared distance from x to the orbit of p that the
 // exclusion radius is tested against (onExcludedOrbit): min over the
 // orbit's points q of ‖x − q‖². For a group of isometries it is
-// orbitDist2, the distance between the two orbits. A scaling group's
-// orbits are segments of rays that all run toward the box's lower
-// corner, where the distance between two orbits (their nearest points,
-// the low ends) is a small fraction of the angle between them; measured
-// that way, a few dozen observations put every point of a 2-d box
-// within the radius of some orbit. So for it the distance is from x
-// itself to p's segment {c·p : c ∈ C(p)}: zero on the orbit, the
-// distance to the ray off it.
+// orbitDist2, the distance between the two orbits. A group that says
+// otherwise (orbit.PointDistancer: the scaling group, whose orbits all
+// nearly meet at the box's lower corner, so that measured between orbits
+// a few dozen observations put every point of a 2-d box within the
+// radius of one) gives the distance from x itself.
 func excludeDist2(g orbit.Group, x, p []float64) float64 {
-	s, ok := g.(*orbit.ScalingGroup)
-	if !ok {
-		return orbitDist2(g, x, p)
+	if pd, ok := g.(orbit.PointDistancer); ok {
+		return pd.PointOrbitDist2(x, p)
 	}
-	a, b := s.Interval(p)
-	var xp, pp float64
-	for k := range p {
-		xp += x[k] * p[k]
-		pp += p[k] * p[k]
-	}
-	c := a
-	if pp > 0 {
-		c = min(max(xp/pp, a), b)
-	}
-	var d2 float64
-	for k := range p {
-		t := x[k] - c*p[k]
-		d2 += t * t
-	}
-	return d2
+	return orbitDist2(g, x, p)
 }
 
 // orbitDist2 returns d_G(x, y)² under g (Euclidean for a nil group):

@@ -1088,16 +1088,12 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 	ref := o.refArm
 	// With Hedge, props and infos hold each candidate's proposal, then
 	// each candidate's hedging proposal (index len(o.arms) + i).
-	dec := o.cfg.Kernel.decide
+	hs := hedgeStarts(o.cfg)
 	np := len(o.arms)
 	var h Acquisition
-	hedgeStarts := o.cfg.Starts
-	if dec.Hedge {
+	if hs > 0 {
 		np *= 2
 		h = HedgeAcquisition(o.cfg.Acquisition)
-		if dec.HedgeStarts > 0 {
-			hedgeStarts = min(dec.HedgeStarts, o.cfg.Starts)
-		}
 	}
 	props := make([][]float64, np)
 	infos := make([]Diagnostics, np)
@@ -1128,7 +1124,7 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 			return nil, err
 		}
 		infos[i] = *info
-		if !dec.Hedge {
+		if hs == 0 {
 			x, err := o.maximizeAcq(o.newAcq(), n, bestObs, &infos[i])
 			if err != nil {
 				return nil, err
@@ -1138,7 +1134,7 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 		}
 		j := len(o.arms) + i
 		infos[j] = *info
-		x, xh, err := o.maximizeHedged(o.newAcq(), h, hedgeStarts, n, bestObs, &infos[i], &infos[j])
+		x, xh, err := o.maximizeHedged(o.newAcq(), h, hs, n, bestObs, &infos[i], &infos[j])
 		if err != nil {
 			return nil, err
 		}
@@ -1386,21 +1382,16 @@ func (o *Optimizer) rawScores(a *acqFunc, h Acquisition, n int, bestObs []float6
 	nchunks := (nc + rawChunk - 1) / rawChunk
 	parallel.For(nchunks, o.cfg.Workers, func(w, c int) {
 		for i := c * rawChunk; i < min(nc, (c+1)*rawChunk); i++ {
-			x := cand[i*d : (i+1)*d]
-			if h == nil {
-				v, err := a.eval(o.ws[w], x, nil)
-				scores[0][i], errs[i] = finiteOr(v), err
-				continue
-			}
-			mu, sd, err := a.predict(o.ws[w], x)
-			errs[i] = err
-			if err != nil {
-				scores[0][i], scores[1][i] = math.Inf(-1), math.Inf(-1)
+			mu, sd, err := a.predict(o.ws[w], cand[i*d:(i+1)*d])
+			if errs[i] = err; err != nil {
 				continue
 			}
 			v, _, _ := a.acq.Value(a.ctx, mu, sd)
-			vh, _, _ := h.Value(a.ctx, mu, sd)
-			scores[0][i], scores[1][i] = finiteOr(v), finiteOr(vh)
+			scores[0][i] = finiteOr(v)
+			if h != nil {
+				vh, _, _ := h.Value(a.ctx, mu, sd)
+				scores[1][i] = finiteOr(vh)
+			}
 		}
 	})
 	for i, err := range errs {

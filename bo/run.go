@@ -650,8 +650,10 @@ func landmarkFitName(c Config) string {
 	return c.LandmarkFit.String()
 }
 
-// hedgeStarts is Trace.Hedge: the hedging ascents per candidate of a
-// portfolio with DecideOptions.Hedge, 0 without.
+// hedgeStarts is the hedging ascents per candidate of a portfolio with
+// DecideOptions.Hedge (HedgeStarts, 0 or above Config.Starts meaning
+// Config.Starts), 0 without hedging: Trace.Hedge, and what the
+// portfolio runs.
 func hedgeStarts(c Config) int {
 	dec := c.Kernel.decide
 	if !dec.Hedge || c.Kernel.prop == nil {

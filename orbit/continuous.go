@@ -182,6 +182,33 @@ func (g *ScalingGroup) IntervalFaces(x []float64) (a, b float64, ka, kb int) {
 // definition, min over both orbits' points.
 func (g *ScalingGroup) OrbitDist2(x, y []float64) float64 { return g.SegmentDist2(x, y) }
 
+var _ PointDistancer = (*ScalingGroup)(nil)
+
+// PointOrbitDist2 returns the squared distance from x to the orbit of p,
+// the segment {c·p : c ∈ C(p)}: the projection of x on p's ray clamped
+// to C(p), in O(d). Unlike SegmentDist2 it is not symmetric, and it does
+// not shrink toward the box's lower corner, where every orbit's low end
+// lies.
+func (g *ScalingGroup) PointOrbitDist2(x, p []float64) float64 {
+	checkLen2("scaling", x, p, len(g.lo))
+	a, b := g.Interval(p)
+	var xp, pp float64
+	for k := range p {
+		xp += x[k] * p[k]
+		pp += p[k] * p[k]
+	}
+	c := a
+	if pp > 0 {
+		c = min(max(xp/pp, a), b)
+	}
+	var d2 float64
+	for k := range p {
+		t := x[k] - c*p[k]
+		d2 += t * t
+	}
+	return d2
+}
+
 // SegmentDist2 returns min ‖c·x − c'·y‖² over c ∈ C(x) = [a1, b1],
 // c' ∈ C(y) = [a2, b2], exactly (up to rounding), in O(d). The objective f
 // is a convex quadratic with f(t·c, t·c') = t²·f(c, c'), so from any point

@@ -37,6 +37,15 @@ type Distancer interface {
 	OrbitDist2(x, y []float64) float64
 }
 
+// PointDistancer is implemented by groups whose action is not by
+// isometries, where the distance from a point to an orbit differs from
+// the distance between two orbits (Distancer's).
+type PointDistancer interface {
+	// PointOrbitDist2 returns min over q in the orbit of p of ‖x − q‖²,
+	// exactly (up to rounding): 0 for x on the orbit.
+	PointOrbitDist2(x, p []float64) float64
+}
+
 // Canonicalizer is implemented by groups with a canonical map φ such that
 // φ(g·x) = φ(x) and ‖φ(x) − φ(y)‖ = d_G(x, y) (the paper's Proposition 1):
 // |x| for sign flips, sort(x) for permutations, sort(|x|) for signed
