@@ -76,15 +76,19 @@ func canonModel(cfg Config, k Kernel, cm *canonMap, xs [][]float64, ys []float64
 }
 
 // excludeDist2 is the squared distance from x to the orbit of p that the
-// exclusion radius is tested against (onExcludedOrbit): min over the
-// orbit's points q of ‖x − q‖². For a group of isometries it is
-// orbitDist2, the distance between the two orbits. A group that says
-// otherwise (orbit.PointDistancer: the scaling group, whose orbits all
-// nearly meet at the box's lower corner, so that measured between orbits
-// a few dozen observations put every point of a 2-d box within the
-// radius of one) gives the distance from x itself.
-func excludeDist2(g orbit.Group, x, p []float64) float64 {
-	if pd, ok := g.(orbit.PointDistancer); ok {
+// exclusion radius is tested against (onExcludedOrbit). For a group of
+// isometries, and for every group when pointwise is false, it is
+// orbitDist2, the distance between the two orbits. With pointwise
+// (Config.ExcludeObserved, the no-repeat rule) a group that says otherwise
+// (orbit.PointDistancer: the scaling group, whose orbits all nearly meet at
+// the box's lower corner, so that measured between orbits a few dozen
+// observations put every point of a 2-d box within the radius of one)
+// gives min over the orbit's points q of ‖x − q‖², the distance from x
+// itself. Without the rule only the pending and failed points and the
+// initial design's spacing use the radius, and the distance between
+// orbits keeps the paper protocol's records as they were.
+func excludeDist2(g orbit.Group, x, p []float64, pointwise bool) float64 {
+	if pd, ok := g.(orbit.PointDistancer); ok && pointwise {
 		return pd.PointOrbitDist2(x, p)
 	}
 	return orbitDist2(g, x, p)

@@ -244,10 +244,13 @@
 // d_G is computed through the group's closed-form distance or canonical
 // map, by enumeration for other finite groups of at most 2¹⁶ elements,
 // and as ‖x − p‖₂ for larger groups without either. Under a scaling
-// group, whose orbit of p is the segment {c·p : c ∈ C(p)} of its ray in
-// the box, d_G(x, p) is the distance from x to that segment (clamped
-// projection, O(d)): not the distance between the two orbits, which all
-// nearly meet at the box's lower corner. A distance or radius
+// group with Config.ExcludeObserved, whose orbit of p is the segment
+// {c·p : c ∈ C(p)} of its ray in the box, d_G(x, p) is the distance from
+// x to that segment (clamped projection, O(d)): not the distance between
+// the two orbits, which all nearly meet at the box's lower corner, so that
+// a few dozen observations would exclude the whole box. Without
+// ExcludeObserved (the paper's protocol) it stays the distance between
+// the orbits, as the committed records were made. A distance or radius
 // that overflows float64 (a box near ±MaxFloat64) counts as far.
 //
 // Excluded orbits: those of the pending and failed points always, and of

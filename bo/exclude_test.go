@@ -107,7 +107,7 @@ func TestExcludeScaling(t *testing.T) {
 			}
 			want = min(want, d2)
 		}
-		if got := excludeDist2(g, c.x, c.p); math.Abs(got-want) > 1e-6*(1+want) {
+		if got := excludeDist2(g, c.x, c.p, true); math.Abs(got-want) > 1e-6*(1+want) {
 			t.Errorf("excludeDist2(%v, %v) = %g, the scan %g", c.x, c.p, got, want)
 		}
 	}
@@ -116,10 +116,13 @@ func TestExcludeScaling(t *testing.T) {
 	// the distance from x to p's orbit.
 	x, p := []float64{1.36, 1}, []float64{5, 4}
 	r2 := pendingExclusion * pendingExclusion * 2 * 9.9 * 9.9
-	if od, ed := orbitDist2(g, x, p), excludeDist2(g, x, p); !(od <= r2 && ed > r2) {
+	if od, ed := orbitDist2(g, x, p), excludeDist2(g, x, p, true); !(od <= r2 && ed > r2) {
 		t.Errorf("radius² %g: orbit distance² %g, exclusion distance² %g: the corner case no longer separates them", r2, od, ed)
 	}
-	if excludeDist2(g, []float64{2, 2}, []float64{1, 1}) > 1e-24 {
+	if od, ed := orbitDist2(g, x, p), excludeDist2(g, x, p, false); od != ed {
+		t.Errorf("without the no-repeat rule the exclusion distance² is %g, not the orbit distance² %g (the paper protocol's records)", ed, od)
+	}
+	if excludeDist2(g, []float64{2, 2}, []float64{1, 1}, true) > 1e-24 {
 		t.Error("a point on the orbit is not at distance 0")
 	}
 	pr := must(problem.New("Scaling2d", 0))

@@ -1530,7 +1530,7 @@ func (o *Optimizer) onExcludedOrbit(x []float64, observed bool) bool {
 			}
 			// A distance that overflows is far (the radius may overflow
 			// too, on a box near ±MaxFloat64).
-			if d2 := excludeDist2(g, x, p); d2 <= diag && !math.IsInf(d2, 1) {
+			if d2 := excludeDist2(g, x, p, o.cfg.ExcludeObserved); d2 <= diag && !math.IsInf(d2, 1) {
 				return true
 			}
 		}
