@@ -371,6 +371,20 @@ type Protocol struct {
 	// deterministic objective nothing. The initial design excludes
 	// observed points either way.
 	ExcludeObserved bool
+	// StepAside (with ExcludeObserved) changes what is taken where the
+	// acquisition's best ascent end lies on an observed point's excluded
+	// orbit: the best of the points just outside the exclusion radius
+	// beside it (2·d of them, one step along each coordinate each way)
+	// competes, by the acquisition's value, with the next ascent end off
+	// every excluded orbit — the acquisition's next best, rather than the
+	// next local maximum, which may lie anywhere. Where the model rates an
+	// observed point highest (the optimum found), a step then refines
+	// beside it instead of leaving for a region it rates lower. Pending
+	// and failed points' orbits are not stepped aside from (a batch keeps
+	// its spread). false (the zero value, every committed record before
+	// it) takes the next ascent end; the cost is at most 4·d exclusion
+	// tests and acquisition values per excluded end.
+	StepAside bool
 	// Normalize fits and searches in normalized coordinates, so that the
 	// user's units do not matter: every coordinate is mapped by
 	// u_k = (x_k − c_k)/s_k, with c and s chosen from the box and the

@@ -140,3 +140,47 @@ func TestExcludeScaling(t *testing.T) {
 		}
 	}
 }
+
+// TestStepAside: on the case of TestExcludeObserved, where the
+// acquisition's maximizer lands on observed points, Config.StepAside
+// takes points just outside the exclusion radius beside them: some
+// steps are marked Aside, each such point is off every observed orbit's
+// radius r and within r + 2ρ of one (ρ slightly above r), and without
+// StepAside no step is marked.
+func TestStepAside(t *testing.T) {
+	lo, hi := []float64{-1, -100}, []float64{1, 100}
+	g := must(orbit.SignFlip(2))
+	f := func(x []float64) float64 { return -(abs(abs(x[0])-0.3) + abs(abs(x[1])-30)/100) }
+	r2 := 1e-6 * (2*2 + 200*200)
+	for _, aside := range []bool{false, true} {
+		o := must(New(lo, hi, Config{Kernel: Plus(g, kernel.RBF), Protocol: Protocol{ExcludeObserved: true, StepAside: aside, RawSamples: 64, Starts: 4}}, 10))
+		var xs [][]float64
+		steps := 0
+		for range 20 {
+			x := must(o.Ask())
+			near := math.Inf(1)
+			for _, p := range xs {
+				near = min(near, orbitDist2(g, x, p))
+			}
+			if o.Diagnostics().Aside {
+				steps++
+				if !aside {
+					t.Fatal("a step marked Aside without StepAside")
+				}
+				if !(near > r2 && near <= 9.1*r2) {
+					t.Errorf("an aside point at squared orbit distance %g from the nearest observed point: want within (r², 9.1·r²], r² = %g", near, r2)
+				}
+			} else if near <= r2 {
+				t.Errorf("a step within the exclusion radius of an observed orbit (squared distance %g)", near)
+			}
+			xs = append(xs, x)
+			if err := o.Tell(x, f(x)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Logf("StepAside %v: %d aside steps", aside, steps)
+		if aside && steps == 0 {
+			t.Error("with StepAside no step was taken aside: the case no longer shows it")
+		}
+	}
+}

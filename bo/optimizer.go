@@ -69,6 +69,10 @@ type Diagnostics struct {
 	// best observed point.
 	Acq      float64
 	FromBest bool
+	// Aside (Config.StepAside): the acquisition's best ascent end lay on
+	// an observed point's excluded orbit, and the point is the best of
+	// those just outside its exclusion radius (Acq its value there).
+	Aside bool
 	// Timings: wall times of the hyperparameter fit and the acquisition
 	// optimization (Other is zero).
 	Timings Timings
@@ -1448,6 +1452,11 @@ func (o *Optimizer) ascend(a *acqFunc, cand, score []float64, starts int, info *
 	// excluded counts the points of finite acquisition passed over for
 	// lying on an excluded orbit.
 	excluded := 0
+	// With StepAside, aside is the best point found just outside the
+	// exclusion radius of the excluded ends ranked above the first end
+	// off every excluded orbit, and asideVal its acquisition value.
+	var aside []float64
+	asideVal := math.Inf(-1)
 	for _, s := range rank {
 		x := ends[s*d : (s+1)*d]
 		if math.IsInf(vals[s], -1) {
@@ -1455,10 +1464,26 @@ func (o *Optimizer) ascend(a *acqFunc, cand, score []float64, starts int, info *
 		}
 		if o.onExcludedOrbit(x, o.cfg.ExcludeObserved) {
 			excluded++
+			if o.cfg.StepAside {
+				y, v, err := o.stepAside(a, x)
+				if err != nil {
+					return nil, err
+				}
+				if y != nil && v > asideVal {
+					aside, asideVal = y, v
+				}
+			}
 			continue
+		}
+		if aside != nil && asideVal > vals[s] {
+			break
 		}
 		info.Acq, info.FromBest = vals[s], order[s] == R
 		return append([]float64(nil), x...), nil
+	}
+	if aside != nil {
+		info.Acq, info.FromBest, info.Aside = asideVal, false, true
+		return aside, nil
 	}
 	for _, i := range order {
 		x := cand[i*d : (i+1)*d]
@@ -1487,6 +1512,58 @@ func (o *Optimizer) ascend(a *acqFunc, cand, score []float64, starts int, info *
 // batch never holds two points of one orbit, nor near-duplicates, and a
 // failed point's orbit is never proposed again.
 const pendingExclusion = 1e-3
+
+// stepAside returns the best, by a's value, of the points x ± ρ·e_k
+// (k = 1…d, each clamped into the box, then at 2ρ where ρ still falls on
+// an excluded orbit), ρ = (1 + 2⁻²⁰)·r with r the exclusion radius: the
+// acquisition's best off the excluded orbits next to an ascent end x
+// that lies on an observed point's (Config.StepAside). It returns nil
+// when x lies on a pending or failed point's orbit (a batch keeps its
+// spread: the constant liar lowers the acquisition there anyway), when
+// the radius is not a normal number, or when every such point is
+// excluded too. Cost: 4·d exclusion tests and at most 4·d acquisition
+// values.
+func (o *Optimizer) stepAside(a *acqFunc, x []float64) ([]float64, float64, error) {
+	if o.onExcludedOrbit(x, false) {
+		return nil, 0, nil
+	}
+	var r2 float64
+	for i := range o.mlo {
+		w := width(o.mlo[i], o.mhi[i]) * pendingExclusion
+		r2 += w * w
+	}
+	if !(r2 >= 0x1p-1022) || math.IsInf(r2, 1) {
+		return nil, 0, nil
+	}
+	rho := math.Sqrt(r2) * (1 + 0x1p-20)
+	var best []float64
+	bestVal := math.Inf(-1)
+	y := make([]float64, len(x))
+	for k := range x {
+		for _, sign := range []float64{1, -1} {
+			for _, t := range []float64{rho, 2 * rho} {
+				copy(y, x)
+				y[k] += sign * t
+				clampInto(y, o.mlo, o.mhi)
+				if o.onExcludedOrbit(y, o.cfg.ExcludeObserved) {
+					continue
+				}
+				v, err := a.eval(o.ws[0], y, nil)
+				if err != nil {
+					return nil, 0, wrapf(err, "acquisition beside an excluded orbit")
+				}
+				if v > bestVal {
+					best, bestVal = append(best[:0], y...), v
+				}
+				break
+			}
+		}
+	}
+	if best == nil || math.IsInf(bestVal, -1) {
+		return nil, 0, nil
+	}
+	return best, bestVal, nil
+}
 
 // onExcludedOrbit reports whether x lies within pendingExclusion of the
 // box diagonal of the orbit of a pending or failed point (and, with

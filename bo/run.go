@@ -69,6 +69,9 @@ type Evaluation struct {
 	// FromBest: the winning ascent started at the best observed point
 	// (otherwise at a quasi-random raw sample).
 	FromBest bool `json:"from_best_start,omitempty"`
+	// Aside: the point is beside an observed point's excluded orbit, the
+	// acquisition's best ascent end being on it (Config.StepAside).
+	Aside bool `json:"aside,omitempty"`
 	// Kernel (auto and portfolio, PhaseBO) is the candidate the step predicted
 	// with; Evidence each candidate's fitted log marginal likelihood, in
 	// Trace.Candidates' order (null: its fit failed).
@@ -587,7 +590,7 @@ func newEvaluation(info Diagnostics, x []float64, y, f float64, round int) Evalu
 		}
 		a := info.Acq
 		e.Acq = &a
-		e.FromBest = info.FromBest
+		e.FromBest, e.Aside = info.FromBest, info.Aside
 		e.Timings.Fit, e.Timings.Acq = info.Timings.Fit, info.Timings.Acq
 		e.Kernel = info.Kernel
 		for _, v := range info.Evidence {

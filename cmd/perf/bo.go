@@ -401,6 +401,7 @@ type protocol struct {
 	probeWindow                          *int
 	hedge                                *int
 	normalize, ard, excludeObserved      *bool
+	stepAside                            *bool
 }
 
 // Protocol is the protocol part of a run's settings, as the flags spell
@@ -437,6 +438,8 @@ type Protocol struct {
 	ARD bool `json:"ard,omitempty"`
 	// ExcludeObserved is --exclude-observed (false omitted).
 	ExcludeObserved bool `json:"exclude_observed,omitempty"`
+	// StepAside is --step-aside (false omitted).
+	StepAside bool `json:"step_aside,omitempty"`
 }
 
 // noiseFlag adds --noise, the observation noise rule of the runs.
@@ -456,13 +459,14 @@ func parseNoiseFlag(s string) (bo.NoiseRule, error) {
 // protocolFlags adds the shared protocol flags to fs: the optimizer's,
 // and those of a run (--iters, --batch) unless optimizerOnly.
 func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
-	iters, batch, exclude := new(int), new(int), new(bool)
+	iters, batch, exclude, aside := new(int), new(int), new(bool), new(bool)
 	*iters, *batch = bo.DefaultIters, 1
 	if len(optimizerOnly) == 0 || !optimizerOnly[0] {
 		iters = fs.Int("iters", bo.DefaultIters, "acquisition steps after the initial design")
 		batch = fs.Int("batch", 1, "points asked per round and evaluated in parallel (constant liar; 1: sequential)")
 		// perf suggest has its own spelling, --allow-repeats.
 		exclude = fs.Bool("exclude-observed", false, "no BO step proposes a point within the exclusion radius of an observed point's orbit (bo.Protocol.ExcludeObserved; the front ends' default)")
+		aside = fs.Bool("step-aside", false, "with --exclude-observed: where the acquisition's best ascent end is on an observed point's orbit, the best point just outside its exclusion radius competes with the next ascent end (bo.Protocol.StepAside)")
 	}
 	return &protocol{
 		iters:           iters,
@@ -483,6 +487,7 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		normalize:       fs.Bool("normalize", false, "fit and search in coordinates normalized by maps the group commutes with (bo.Protocol.Normalize; the front ends' default), not the box's raw coordinates"),
 		probe:           fs.String("probe", "always", "when a portfolio's fixed-point probe fires: always (avg's proposal on Fix(G) while no point there is observed), earned (and only where the referee's own acquisition rates it at least as high as the proposal its means picked) or off (bo.DecideOptions.Probe)"),
 		excludeObserved: exclude,
+		stepAside:       aside,
 		ard:             fs.Bool("ard", false, "a lengthscale per class of coordinates the group allows (bo.Protocol.ARD; the front ends' default), not one"),
 	}
 }
@@ -508,7 +513,7 @@ func (p *protocol) values() Protocol {
 	if strings.EqualFold(strings.TrimSpace(pr), "always") {
 		pr = ""
 	}
-	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, Probe: pr, ProbeWindow: *p.probeWindow, Hedge: *p.hedge, Normalize: *p.normalize, ARD: *p.ard, ExcludeObserved: *p.excludeObserved}
+	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, Probe: pr, ProbeWindow: *p.probeWindow, Hedge: *p.hedge, Normalize: *p.normalize, ARD: *p.ard, ExcludeObserved: *p.excludeObserved, StepAside: *p.stepAside}
 }
 
 // landmarkFitFlag adds --landmark-fit, how a GP with landmarks is fitted.
@@ -594,6 +599,10 @@ func (p Protocol) config(workers int, budget int64) (bo.Config, error) {
 	cfg.Normalize = p.Normalize
 	cfg.ARD = p.ARD
 	cfg.ExcludeObserved = p.ExcludeObserved
+	if p.StepAside && !p.ExcludeObserved {
+		return cfg, badInput("--step-aside needs --exclude-observed")
+	}
+	cfg.StepAside = p.StepAside
 	// The kernel is the caller's to set; it carries these options over
 	// (k.With(cfg.Kernel.Options())).
 	cfg.Kernel = cfg.Kernel.With(dec)
