@@ -473,7 +473,7 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 	}
 	cfg.Kernel = cfg.Kernel.With(dec)
 	if s.AllowRepeats {
-		cfg.ExcludeObserved = false
+		cfg.ExcludeObserved, cfg.StepAside = false, false
 	}
 	if s.Normalize != nil {
 		cfg.Normalize = *s.Normalize
