@@ -264,6 +264,16 @@
 // sample is excluded or has a non-finite acquisition, Ask returns
 // ErrSpaceExhausted (an input error: the study covers the box at radius r).
 //
+// With Config.StepAside (Recommended sets it), where an ascent end ranked
+// above every end off the excluded orbits lies on an observed point's
+// excluded orbit (not a pending or failed point's), the best by the
+// acquisition's value of the 2·d points x ± ρ·e_k beside it (ρ just
+// above r, or 2ρ where ρ is still excluded; each clamped into the box and
+// off every excluded orbit) competes with that next end: where the model
+// rates an observed point highest — typically the optimum found — the
+// step refines beside it rather than jumping to the next local maximum
+// of the acquisition, which may lie anywhere (Diagnostics.Aside).
+//
 // While nothing has been observed — the start of a parallel study, where
 // many workers ask before any result, or a study whose first evaluations
 // all fail — Ask keeps drawing points of the uniform initial design, past

@@ -23,7 +23,7 @@ go build -o bin/perf ./cmd/perf
 perf=bin/perf
 out=lab/results
 want=("$@")
-byname=" landmarks-every suite hedge " # studies of many CPU hours: run only when named
+byname=" landmarks-every suite hedge aside " # studies of many CPU hours: run only when named
 run() { # name, command…
   local name=$1; shift
   if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then return; fi
@@ -208,6 +208,19 @@ for h in 1 0; do
   run hedge $perf table $soft24 $front --hedge $h --kernels portfolio:nystrom:soft+plus $main --out $out/hedge/soft-hedge$h-main --force
   run hedge $perf table $soft24 $front --hedge $h --kernels portfolio:nystrom:soft+plus $rep --out $out/hedge/soft-hedge$h-replication --force
 done
+# Stepping aside (--step-aside, bo.Protocol.StepAside): chosen on the
+# users' suite's tuning half, checked on the soft suite's 24 problems and
+# then on the held-out half a third time (lab/results/hedge/aside.md,
+# lab/scripts/aside.py; lab/results/suite/heldout-aside.md,
+# lab/scripts/heldout.py --aside). Its sampler's runs on Mixed7d and Net6d
+# are lab/peers/suite.py's (--systems symbo-optuna --out
+# lab/results/suite/peers-aside). Run by name: lab/scripts/results.sh aside.
+run aside $perf table $t1 $front --hedge 1 --step-aside --kernels portfolio:nystrom:soft+plus --seeds 0:20 --out $out/suite/tuning-aside-main --force
+run aside $perf table $t2 $front --hedge 1 --step-aside --kernels portfolio:nystrom:soft+plus --seeds 0:20 --out $out/suite/tuning2-aside-main --force
+run aside $perf table $soft24 $front --hedge 1 --step-aside --kernels portfolio:nystrom:soft+plus $main --out $out/hedge/soft-aside-main --force
+run aside $perf table $soft24 $front --hedge 1 --step-aside --kernels portfolio:nystrom:soft+plus $rep --out $out/hedge/soft-aside-replication --force
+run aside $perf table $held $front --probe earned --hedge 1 --step-aside --kernels portfolio:nystrom:soft+plus $main --out $out/suite/heldout-aside-main --force
+run aside $perf table $held $front --probe earned --hedge 1 --step-aside --kernels portfolio:nystrom:soft+plus $rep --out $out/suite/heldout-aside-replication --force
 # Landmark GPs of base and avg against the exact GP, 500 evaluations
 # (lab/results/landmarks-every/landmarks-every.md): seeds 0–4, then 5–29
 # and the replication 30–49. The exact arms are hours of CPU: run this
