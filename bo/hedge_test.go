@@ -201,3 +201,36 @@ func TestHedgeTrace(t *testing.T) {
 		t.Logf("hedge %v: %d of 6 steps hedged", hedge, hedged)
 	}
 }
+
+// TestCandidateStarts: CandidateStarts at or above Config.Starts (4 in
+// hedgedRun) is the same search as 0, bit for bit; one ascent for the
+// candidates other than the referee changes some proposal of a run (the
+// option acts); negative or oversized values are refused.
+func TestCandidateStarts(t *testing.T) {
+	dec := func(cs int) DecideOptions {
+		return DecideOptions{CandidateFit: CandidateFitAnchored, Hedge: true, HedgeStarts: 1, CandidateStarts: cs}
+	}
+	x0, _ := hedgedRun(t, "ShiftedRastrigin4d", dec(0), 3, 20, 1)
+	x4, _ := hedgedRun(t, "ShiftedRastrigin4d", dec(4), 3, 20, 1)
+	x1, _ := hedgedRun(t, "ShiftedRastrigin4d", dec(1), 3, 20, 1)
+	same := func(a, b [][]float64) bool {
+		return slices.EqualFunc(a, b, func(u, v []float64) bool { return slices.Equal(u, v) })
+	}
+	if !same(x0, x4) {
+		t.Error("CandidateStarts = Starts changed the proposals")
+	}
+	if same(x0, x1) {
+		t.Error("CandidateStarts 1 proposed the same points as Starts ascents for every candidate: the option does not act")
+	}
+	p := must(problem.New("Ackley2d", 0))
+	lo, hi := p.Bounds()
+	for _, s := range []int{-1, maxStarts + 1} {
+		cfg := must(Recommended(p.Group(), p.BaseShape()))
+		d := cfg.Kernel.Options()
+		d.CandidateStarts = s
+		cfg.Kernel = cfg.Kernel.With(d)
+		if _, err := New(lo, hi, cfg, 0); !errors.Is(err, ErrBadConfig) {
+			t.Errorf("CandidateStarts %d: error %v, want ErrBadConfig", s, err)
+		}
+	}
+}

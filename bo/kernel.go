@@ -93,6 +93,15 @@ type DecideOptions struct {
 	// per candidate: 0, or more than Config.Starts, means Config.Starts;
 	// negative is an error. Recommended uses DefaultHedgeStarts.
 	HedgeStarts int
+	// CandidateStarts (Portfolio only) is the number of ascents of
+	// Config.Acquisition for each candidate other than the referee (the
+	// candidate the evidence picks at the step, whose posterior mean
+	// chooses among the proposals; its search keeps Config.Starts): 0, or
+	// Config.Starts or more, means Config.Starts; negative is an error.
+	// Recommended uses DefaultCandidateStarts. Cost: the ascents, most of
+	// a step at small n, fall from C·Starts to Starts + (C−1)·
+	// CandidateStarts for C candidates.
+	CandidateStarts int
 }
 
 // check refuses options New cannot run (ErrBadConfig).
@@ -108,6 +117,9 @@ func (o DecideOptions) check() error {
 	}
 	if o.HedgeStarts < 0 || o.HedgeStarts > maxStarts {
 		return fmt.Errorf("%w: hedge starts %d, want 0 (Config.Starts) to %d", ErrBadConfig, o.HedgeStarts, maxStarts)
+	}
+	if o.CandidateStarts < 0 || o.CandidateStarts > maxStarts {
+		return fmt.Errorf("%w: candidate starts %d, want 0 (Config.Starts) to %d", ErrBadConfig, o.CandidateStarts, maxStarts)
 	}
 	return nil
 }
@@ -630,7 +642,7 @@ type proposer interface {
 type maximizer struct{}
 
 func (maximizer) propose(o *Optimizer, a *acqFunc, n int, info *Diagnostics) ([]float64, error) {
-	return o.maximizeAcq(a, n, o.modelXs()[o.bestIndex()], info)
+	return o.maximizeAcq(a, o.cfg.Starts, n, o.modelXs()[o.bestIndex()], info)
 }
 
 // portfolioProposer lets every candidate propose and the evidence's model

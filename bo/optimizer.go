@@ -1128,8 +1128,14 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 			return nil, err
 		}
 		infos[i] = *info
+		// The referee's search runs Config.Starts ascents; the other
+		// candidates' DecideOptions.CandidateStarts.
+		starts := o.cfg.Starts
+		if cs := candidateStarts(o.cfg); cs > 0 && i != ref {
+			starts = cs
+		}
 		if hs == 0 {
-			x, err := o.maximizeAcq(o.newAcq(), n, bestObs, &infos[i])
+			x, err := o.maximizeAcq(o.newAcq(), starts, n, bestObs, &infos[i])
 			if err != nil {
 				return nil, err
 			}
@@ -1138,7 +1144,7 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 		}
 		j := len(o.arms) + i
 		infos[j] = *info
-		x, xh, err := o.maximizeHedged(o.newAcq(), h, hs, n, bestObs, &infos[i], &infos[j])
+		x, xh, err := o.maximizeHedged(o.newAcq(), h, starts, hs, n, bestObs, &infos[i], &infos[j])
 		if err != nil {
 			return nil, err
 		}
@@ -1325,27 +1331,28 @@ const rawChunk = 32
 
 // maximizeAcq scores RawSamples scrambled Halton points (stream (seed, n))
 // and the best observed point, starts a bounded quasi-Newton ascent from
-// the best Starts of them, and returns the best end point (ties: the
+// the best starts of them (Config.Starts but for a portfolio's
+// candidates other than the referee: candidateStarts), and returns the best end point (ties: the
 // better-ranked start).
-func (o *Optimizer) maximizeAcq(a *acqFunc, n int, bestObs []float64, info *Diagnostics) ([]float64, error) {
+func (o *Optimizer) maximizeAcq(a *acqFunc, starts, n int, bestObs []float64, info *Diagnostics) ([]float64, error) {
 	cand, scores, err := o.rawScores(a, nil, n, bestObs)
 	if err != nil {
 		return nil, err
 	}
-	return o.ascend(a, cand, scores[0], o.cfg.Starts, info)
+	return o.ascend(a, cand, scores[0], starts, info)
 }
 
-// maximizeHedged is maximizeAcq for a and, on the same raw samples (one
+// maximizeHedged is maximizeAcq for a (from starts ascents) and, on the same raw samples (one
 // posterior evaluation each, scored by both), for a with the acquisition
 // h, whose ascents start from the best hedgeStarts raw samples under h.
 // It returns a's maximizer and h's (each with its own Diagnostics'
 // Acq and FromBest); a's is maximizeAcq's, bit for bit.
-func (o *Optimizer) maximizeHedged(a *acqFunc, h Acquisition, hedgeStarts, n int, bestObs []float64, info, hinfo *Diagnostics) (x, xh []float64, err error) {
+func (o *Optimizer) maximizeHedged(a *acqFunc, h Acquisition, starts, hedgeStarts, n int, bestObs []float64, info, hinfo *Diagnostics) (x, xh []float64, err error) {
 	cand, scores, err := o.rawScores(a, h, n, bestObs)
 	if err != nil {
 		return nil, nil, err
 	}
-	if x, err = o.ascend(a, cand, scores[0], o.cfg.Starts, info); err != nil {
+	if x, err = o.ascend(a, cand, scores[0], starts, info); err != nil {
 		return nil, nil, err
 	}
 	ah := *a

@@ -144,6 +144,10 @@ type Trace struct {
 	// (DecideOptions.Hedge with HedgeStarts, Config.Starts for 0); 0
 	// (omitted) without hedging.
 	Hedge int `json:"hedge,omitempty"`
+	// CandidateStarts is the ascents of a portfolio's candidates other
+	// than the referee (DecideOptions.CandidateStarts below Config.Starts);
+	// 0 (omitted) when every candidate runs Config.Starts.
+	CandidateStarts int `json:"candidate_starts,omitempty"`
 	// Normalize is Config.Normalize (omitted when false: raw coordinates).
 	Normalize bool `json:"normalize,omitempty"`
 	// ARD is Config.ARD (omitted when false: one lengthscale).
@@ -426,7 +430,7 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 		Group: group, Shape: c.Kernel.shapeName(), Acquisition: c.Acquisition.Name(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
 		Prior: priorName(c), Landmarks: landmarksOf(c), LandmarkFit: landmarkFitName(c),
-		CandidateFit: candidateFitName(c), ProbeWindow: c.Kernel.decide.ProbeWindow, Probe: probeName(c), Hedge: hedgeStarts(c), Normalize: c.Normalize, ARD: c.ARD,
+		CandidateFit: candidateFitName(c), ProbeWindow: c.Kernel.decide.ProbeWindow, Probe: probeName(c), Hedge: hedgeStarts(c), CandidateStarts: candidateStarts(c), Normalize: c.Normalize, ARD: c.ARD,
 		Init: c.Init, Iters: iters, RawSamples: c.RawSamples, Starts: c.Starts,
 		MaxIter: c.MaxIter, Backend: c.Backend.Name(), NoiseVariance: noise,
 	}
@@ -666,6 +670,18 @@ func hedgeStarts(c Config) int {
 		return min(dec.HedgeStarts, c.Starts)
 	}
 	return c.Starts
+}
+
+// candidateStarts is the ascents of a portfolio's candidates other than
+// the referee (DecideOptions.CandidateStarts), 0 where they run
+// Config.Starts like the referee: Trace.CandidateStarts, and what the
+// portfolio runs.
+func candidateStarts(c Config) int {
+	cs := c.Kernel.decide.CandidateStarts
+	if c.Kernel.prop == nil || cs <= 0 || cs >= c.Starts {
+		return 0
+	}
+	return cs
 }
 
 func probeName(c Config) string {

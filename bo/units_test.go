@@ -299,8 +299,8 @@ func offBitsHash(t *testing.T, lo, hi []float64, cfg bo.Config, steps int) uint6
 // proposes the bits it proposed before the setting existed — the hashes
 // below were recorded on the code before it (commit c2387d7's bo) — for
 // the zero Config, plus over sign flips on an unequal box, and the
-// front ends' default with Normalize, ARD and StepAside (which came later)
-// turned off, on boxes whose sides
+// front ends' default with Normalize, ARD, StepAside and CandidateStarts
+// (which came later) turned off, on boxes whose sides
 // differ by 10² to 10⁵.
 func TestNormalizeOffBits(t *testing.T) {
 	sf, err := orbit.SignFlip(3)
@@ -320,6 +320,9 @@ func TestNormalizeOffBits(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec.Normalize, rec.ARD, rec.StepAside = false, false, false
+	dec := rec.Kernel.Options()
+	dec.CandidateStarts = 0
+	rec.Kernel = rec.Kernel.With(dec)
 	rec.Init, rec.RawSamples, rec.Starts, rec.MaxIter, rec.Workers = 5, 128, 4, 50, 1
 	for _, tc := range []struct {
 		name   string

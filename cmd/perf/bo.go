@@ -402,6 +402,7 @@ type protocol struct {
 	hedge                                *int
 	normalize, ard, excludeObserved      *bool
 	stepAside                            *bool
+	candidateStarts                      *int
 }
 
 // Protocol is the protocol part of a run's settings, as the flags spell
@@ -432,6 +433,8 @@ type Protocol struct {
 	// Hedge is --hedge, the hedging ascents per candidate (0, no hedging,
 	// omitted).
 	Hedge int `json:"hedge,omitempty"`
+	// CandidateStarts is --candidate-starts (0, Config.Starts, omitted).
+	CandidateStarts int `json:"candidate_starts,omitempty"`
 	// Normalize is --normalize (false, the raw coordinates, omitted).
 	Normalize bool `json:"normalize,omitempty"`
 	// ARD is --ard (false, one lengthscale, omitted).
@@ -459,13 +462,15 @@ func parseNoiseFlag(s string) (bo.NoiseRule, error) {
 // protocolFlags adds the shared protocol flags to fs: the optimizer's,
 // and those of a run (--iters, --batch) unless optimizerOnly.
 func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
-	iters, batch, exclude, aside := new(int), new(int), new(bool), new(bool)
+	iters, batch, exclude, aside, candStarts := new(int), new(int), new(bool), new(bool), new(int)
 	*iters, *batch = bo.DefaultIters, 1
 	if len(optimizerOnly) == 0 || !optimizerOnly[0] {
 		iters = fs.Int("iters", bo.DefaultIters, "acquisition steps after the initial design")
 		batch = fs.Int("batch", 1, "points asked per round and evaluated in parallel (constant liar; 1: sequential)")
 		// perf suggest has its own spelling, --allow-repeats.
 		exclude = fs.Bool("exclude-observed", false, "no BO step proposes a point within the exclusion radius of an observed point's orbit (bo.Protocol.ExcludeObserved; the front ends' default)")
+		// perf suggest takes the front ends' default (bo.Recommended) here.
+		candStarts = fs.Int("candidate-starts", 0, "portfolio only: the UCB ascents of each candidate other than the referee, whose search keeps bo.DefaultStarts (bo.DecideOptions.CandidateStarts); 0 means the same as the referee's")
 		aside = fs.Bool("step-aside", false, "with --exclude-observed: where the acquisition's best ascent end is on an observed point's orbit, the best point just outside its exclusion radius competes with the next ascent end (bo.Protocol.StepAside)")
 	}
 	return &protocol{
@@ -483,6 +488,7 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		landmarkFit:     landmarkFitFlag(fs),
 		candidateFit:    fs.String("candidate-fit", "own", "how auto's and portfolio's candidates fit their hyperparameters: own (each its own full search) or anchored (the last candidate, plus, first; the others search only around its lengthscale: about half their likelihood evaluations)"),
 		probeWindow:     fs.Int("probe-window", 0, "portfolio's fixed-point probe may fire in the first `W` BO steps only; 0 means no limit"),
+		candidateStarts: candStarts,
 		hedge:           fs.Int("hedge", 0, "portfolio only: each candidate also proposes the maximizer of the other acquisition (EI beside UCB), from `S` ascents; the referee's mean picks among every proposal (bo.DecideOptions.Hedge, HedgeStarts); 0 means no hedging"),
 		normalize:       fs.Bool("normalize", false, "fit and search in coordinates normalized by maps the group commutes with (bo.Protocol.Normalize; the front ends' default), not the box's raw coordinates"),
 		probe:           fs.String("probe", "always", "when a portfolio's fixed-point probe fires: always (avg's proposal on Fix(G) while no point there is observed), earned (and only where the referee's own acquisition rates it at least as high as the proposal its means picked) or off (bo.DecideOptions.Probe)"),
@@ -513,7 +519,7 @@ func (p *protocol) values() Protocol {
 	if strings.EqualFold(strings.TrimSpace(pr), "always") {
 		pr = ""
 	}
-	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, Probe: pr, ProbeWindow: *p.probeWindow, Hedge: *p.hedge, Normalize: *p.normalize, ARD: *p.ard, ExcludeObserved: *p.excludeObserved, StepAside: *p.stepAside}
+	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, Probe: pr, ProbeWindow: *p.probeWindow, Hedge: *p.hedge, CandidateStarts: *p.candidateStarts, Normalize: *p.normalize, ARD: *p.ard, ExcludeObserved: *p.excludeObserved, StepAside: *p.stepAside}
 }
 
 // landmarkFitFlag adds --landmark-fit, how a GP with landmarks is fitted.
@@ -591,6 +597,10 @@ func (p Protocol) config(workers int, budget int64) (bo.Config, error) {
 		return cfg, badInput("--hedge must lie in [0, %d] (0: no hedging), got %d", bo.DefaultStarts, p.Hedge)
 	}
 	dec.Hedge, dec.HedgeStarts = p.Hedge > 0, p.Hedge
+	if p.CandidateStarts < 0 || p.CandidateStarts > bo.DefaultStarts {
+		return cfg, badInput("--candidate-starts must lie in [0, %d] (0: the referee's), got %d", bo.DefaultStarts, p.CandidateStarts)
+	}
+	dec.CandidateStarts = p.CandidateStarts
 	if p.Probe != "" {
 		if dec.Probe, err = bo.ParseProbeRule(p.Probe); err != nil {
 			return cfg, badInput("--probe: %w", err)
