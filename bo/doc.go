@@ -58,7 +58,9 @@
 //     acquisitions as well as of kernels), on the same raw samples, the
 //     second from DecideOptions.HedgeStarts ascents — and the referee's
 //     mean picks among all of them (Diagnostics.Hedged names the half).
-//     DecideOptions.CandidateFit =
+//     DecideOptions.CandidateStarts cuts the searches of the candidates
+//     other than the referee to that many ascents (the referee keeps
+//     Config.Starts). DecideOptions.CandidateFit =
 //     CandidateFitAnchored fits the last candidate (plus) first and the
 //     others only around its lengthscale (gp.FitOptions.Around), with
 //     about half their likelihood evaluations; CandidateFitOwn, each its
@@ -71,8 +73,9 @@
 // canonical map, Max, Plus and Soft predict in canonical coordinates.
 // Recommended's kernel is RecommendedKernel: PortfolioFavouring(g, shape,
 // [nystrom], [soft, plus]) with CandidateFitAnchored, hedged with
-// DefaultHedgeStarts ascents (and, for a kernel with avg set on top,
-// DefaultProbeWindow and ProbeEarned).
+// DefaultHedgeStarts ascents, DefaultCandidateStarts ascents for the
+// candidates other than the referee (and, for a kernel with avg set on
+// top, DefaultProbeWindow and ProbeEarned).
 //
 // At every acquisition step the signal variance, lengthscale and noise are
 // fitted by gp.Fit to all observations (Config.FitMode: each kernel on its

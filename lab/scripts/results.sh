@@ -23,7 +23,7 @@ go build -o bin/perf ./cmd/perf
 perf=bin/perf
 out=lab/results
 want=("$@")
-byname=" landmarks-every suite hedge aside " # studies of many CPU hours: run only when named
+byname=" landmarks-every suite hedge aside starts " # studies of many CPU hours: run only when named
 run() { # name, command…
   local name=$1; shift
   if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then return; fi
@@ -221,6 +221,16 @@ run aside $perf table $soft24 $front --hedge 1 --step-aside --kernels portfolio:
 run aside $perf table $soft24 $front --hedge 1 --step-aside --kernels portfolio:nystrom:soft+plus $rep --out $out/hedge/soft-aside-replication --force
 run aside $perf table $held $front --probe earned --hedge 1 --step-aside --kernels portfolio:nystrom:soft+plus $main --out $out/suite/heldout-aside-main --force
 run aside $perf table $held $front --probe earned --hedge 1 --step-aside --kernels portfolio:nystrom:soft+plus $rep --out $out/suite/heldout-aside-replication --force
+# Three UCB ascents for the candidates other than the referee
+# (--candidate-starts 3, bo.DecideOptions.CandidateStarts), with stepping
+# aside: chosen on the tuning half, checked on the soft suite
+# (lab/results/hedge/starts.md, lab/scripts/starts.py). Run by name:
+# lab/scripts/results.sh starts.
+k3="--hedge 1 --step-aside --candidate-starts 3 --kernels portfolio:nystrom:soft+plus"
+run starts $perf table $t1 $front $k3 --seeds 0:20 --out $out/suite/tuning-starts3-main --force
+run starts $perf table $t2 $front $k3 --seeds 0:20 --out $out/suite/tuning2-starts3-main --force
+run starts $perf table $soft24 $front $k3 $main --out $out/hedge/soft-starts3-main --force
+run starts $perf table $soft24 $front $k3 $rep --out $out/hedge/soft-starts3-replication --force
 # Landmark GPs of base and avg against the exact GP, 500 evaluations
 # (lab/results/landmarks-every/landmarks-every.md): seeds 0–4, then 5–29
 # and the replication 30–49. The exact arms are hours of CPU: run this
