@@ -93,11 +93,19 @@ def main():
             "Seeds 0–29 and 30–49; the same default with and without `--step-aside`.",
             [(["soft-aside-" + s], HEDGE, k, ["soft-hedge1-" + s], HEDGE, k) for s in ("main", "replication")],
             ["main (0–29)", "replication (30–49)"], "without", "aside")
-    section("The same 24: stepping aside against the default of issue 40's day",
+    versus_then("soft-aside-", "stepping aside", "aside")
+
+
+def versus_then(prefix, title, label):
+    """The soft suite's records prefix{main,replication} against the
+    default of issue 40's day (lab/results/soft/window-*), both seed
+    sets."""
+    section("The same 24: %s against the default of issue 40's day" % title,
             "Then: `%s`, probe window 5, raw coordinates, one lengthscale, repeats allowed "
-            "(lab/results/soft/window-*); ratio: aside over then." % hedge.THEN,
-            [(["soft-aside-" + s], HEDGE, k, hedge.THEN_DIRS[s], SOFT, hedge.THEN) for s in ("main", "replication")],
-            ["main (0–29)", "replication (30–49)"], "then", "aside")
+            "(lab/results/soft/window-*); ratio: %s over then." % (hedge.THEN, label),
+            [([prefix + s], HEDGE, hedge.KERNEL, hedge.THEN_DIRS[s], SOFT, hedge.THEN)
+             for s in ("main", "replication")],
+            ["main (0–29)", "replication (30–49)"], "then", label)
 
 
 if __name__ == "__main__":

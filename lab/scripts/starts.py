@@ -50,12 +50,7 @@ def main():
                   [(["soft-starts3-" + s], aside.HEDGE, k, ["soft-aside-" + s], aside.HEDGE, k)
                    for s in ("main", "replication")],
                   ["main (0–29)", "replication (30–49)"], "ten", "three")
-    aside.section("The same 24: the default now against the default of issue 40's day",
-                  "Then: `%s`, probe window 5, raw coordinates, one lengthscale, repeats allowed "
-                  "(lab/results/soft/window-*); ratio: now over then." % hedge.THEN,
-                  [(["soft-starts3-" + s], aside.HEDGE, k, hedge.THEN_DIRS[s], aside.SOFT, hedge.THEN)
-                   for s in ("main", "replication")],
-                  ["main (0–29)", "replication (30–49)"], "then", "now")
+    aside.versus_then("soft-starts3-", "the default now", "now")
 
 
 if __name__ == "__main__":
