@@ -167,7 +167,7 @@ def test_optimizer_candidate_fit():
 def test_optimizer_probe_window():
     """probe_window reaches the library with Go's meaning: None (absent)
     is the recommended 5, 0 no limit; at seed 4 the portfolio's
-    fixed-point probe (the origin) comes at the seventh BO step without a
+    fixed-point probe (the origin) comes at the ninth BO step without a
     limit, so the default window leaves it out; a negative window or one
     above the library's cap is InvalidInput."""
     def points(**kw):
@@ -178,8 +178,8 @@ def test_optimizer_probe_window():
 
     default, free = points(), points(probe_window=0)
     assert np.array_equal(default, points(probe_window=5))
-    assert np.abs(free[9]).max() < 1e-9 and np.abs(default[9]).max() > 1e-3
-    assert np.array_equal(free[:9], default[:9])
+    assert np.abs(free[11]).max() < 1e-9 and np.abs(default[11]).max() > 1e-3
+    assert np.array_equal(free[:11], default[:11])
     for w in (-1, 1 << 40):
         with pytest.raises(symbo.InvalidInput, match="probe_window"):
             symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", probe_window=w)
