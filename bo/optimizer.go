@@ -1332,8 +1332,8 @@ const rawChunk = 32
 // maximizeAcq scores RawSamples scrambled Halton points (stream (seed, n))
 // and the best observed point, starts a bounded quasi-Newton ascent from
 // the best starts of them (Config.Starts but for a portfolio's
-// candidates other than the referee: candidateStarts), and returns the best end point (ties: the
-// better-ranked start).
+// candidates other than the referee: candidateStarts), and returns the
+// best end point (ties: the better-ranked start).
 func (o *Optimizer) maximizeAcq(a *acqFunc, starts, n int, bestObs []float64, info *Diagnostics) ([]float64, error) {
 	cand, scores, err := o.rawScores(a, nil, n, bestObs)
 	if err != nil {
@@ -1342,11 +1342,11 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, starts, n int, bestObs []float64, in
 	return o.ascend(a, cand, scores[0], starts, info)
 }
 
-// maximizeHedged is maximizeAcq for a (from starts ascents) and, on the same raw samples (one
-// posterior evaluation each, scored by both), for a with the acquisition
-// h, whose ascents start from the best hedgeStarts raw samples under h.
-// It returns a's maximizer and h's (each with its own Diagnostics'
-// Acq and FromBest); a's is maximizeAcq's, bit for bit.
+// maximizeHedged is maximizeAcq for a (from starts ascents) and, on the
+// same raw samples (one posterior evaluation each, scored by both), for a
+// with the acquisition h, whose ascents start from the best hedgeStarts
+// raw samples under h. It returns a's maximizer and h's (each with its
+// own Diagnostics' Acq and FromBest); a's is maximizeAcq's, bit for bit.
 func (o *Optimizer) maximizeHedged(a *acqFunc, h Acquisition, starts, hedgeStarts, n int, bestObs []float64, info, hinfo *Diagnostics) (x, xh []float64, err error) {
 	cand, scores, err := o.rawScores(a, h, n, bestObs)
 	if err != nil {
@@ -1416,7 +1416,9 @@ func (o *Optimizer) rawScores(a *acqFunc, h Acquisition, n int, bestObs []float6
 // ascend starts a bounded quasi-Newton ascent of a from the best starts
 // of the raw samples cand (scored score, the last one the best observed
 // point) and returns the best end point (ties: the better-ranked start)
-// off the excluded orbits, else the best raw sample off them.
+// off the excluded orbits — with Config.StepAside, unless a point beside
+// a better-ranked end on an observed orbit (stepAside) rates higher —
+// else the best raw sample off them.
 func (o *Optimizer) ascend(a *acqFunc, cand, score []float64, starts int, info *Diagnostics) ([]float64, error) {
 	d := o.d
 	nc := len(score)
@@ -1534,11 +1536,7 @@ func (o *Optimizer) stepAside(a *acqFunc, x []float64) ([]float64, float64, erro
 	if o.onExcludedOrbit(x, false) {
 		return nil, 0, nil
 	}
-	var r2 float64
-	for i := range o.mlo {
-		w := width(o.mlo[i], o.mhi[i]) * pendingExclusion
-		r2 += w * w
-	}
+	r2 := o.radius2(0)
 	if !(r2 >= 0x1p-1022) || math.IsInf(r2, 1) {
 		return nil, 0, nil
 	}
@@ -1587,21 +1585,13 @@ func (o *Optimizer) onExcludedOrbit(x []float64, observed bool) bool {
 	if len(o.modelPend())+len(o.modelFailed()) == 0 && (!observed || len(o.modelXs()) == 0) {
 		return false
 	}
-	radius2 := func(e int) float64 {
-		var diag float64
-		for i := range o.mlo {
-			w := math.Ldexp(width(o.mlo[i], o.mhi[i]), e) * pendingExclusion
-			diag += w * w
-		}
-		return diag
-	}
 	g := o.cfg.Kernel.group
-	diag := radius2(0)
+	diag := o.radius2(0)
 	e, scale := 0, false
 	if !(diag >= 0x1p-1022) || math.IsInf(diag, 1) {
 		e, scale = o.boxExponent(g)
 		if scale {
-			diag = radius2(-e)
+			diag = o.radius2(-e)
 			x = scaledBy(nil, x, -e)
 		}
 	}
@@ -1621,6 +1611,17 @@ func (o *Optimizer) onExcludedOrbit(x []float64, observed bool) bool {
 		return false
 	}
 	return near(o.modelPend()) || near(o.modelFailed()) || (observed && near(o.modelXs()))
+}
+
+// radius2 is the squared exclusion radius, (pendingExclusion × the
+// diagonal of the box scaled by 2^e)², in the model's coordinates.
+func (o *Optimizer) radius2(e int) float64 {
+	var r2 float64
+	for i := range o.mlo {
+		w := math.Ldexp(width(o.mlo[i], o.mhi[i]), e) * pendingExclusion
+		r2 += w * w
+	}
+	return r2
 }
 
 // boxExponent returns e, the binary exponent of the box's widest side

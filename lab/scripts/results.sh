@@ -224,13 +224,18 @@ run aside $perf table $held $front --probe earned --hedge 1 --step-aside --kerne
 # Three UCB ascents for the candidates other than the referee
 # (--candidate-starts 3, bo.DecideOptions.CandidateStarts), with stepping
 # aside: chosen on the tuning half, checked on the soft suite
-# (lab/results/hedge/starts.md, lab/scripts/starts.py). Run by name:
-# lab/scripts/results.sh starts.
+# (lab/results/hedge/starts.md, lab/scripts/starts.py) and on the
+# held-out half a fourth time (lab/results/suite/heldout-starts.md,
+# lab/scripts/heldout.py --starts; the sampler's runs: lab/peers/suite.py
+# --systems symbo-optuna --out lab/results/suite/peers-starts3). Run by
+# name: lab/scripts/results.sh starts.
 k3="--hedge 1 --step-aside --candidate-starts 3 --kernels portfolio:nystrom:soft+plus"
 run starts $perf table $t1 $front $k3 --seeds 0:20 --out $out/suite/tuning-starts3-main --force
 run starts $perf table $t2 $front $k3 --seeds 0:20 --out $out/suite/tuning2-starts3-main --force
 run starts $perf table $soft24 $front $k3 $main --out $out/hedge/soft-starts3-main --force
 run starts $perf table $soft24 $front $k3 $rep --out $out/hedge/soft-starts3-replication --force
+run starts $perf table $held $front --probe earned $k3 $main --out $out/suite/heldout-starts3-main --force
+run starts $perf table $held $front --probe earned $k3 $rep --out $out/suite/heldout-starts3-replication --force
 # Landmark GPs of base and avg against the exact GP, 500 evaluations
 # (lab/results/landmarks-every/landmarks-every.md): seeds 0–4, then 5–29
 # and the replication 30–49. The exact arms are hours of CPU: run this
