@@ -42,7 +42,7 @@ const RecommendedKernel = "portfolio:nystrom:soft+plus"
 //   - CandidateStarts DefaultCandidateStarts: the candidates other than
 //     the referee search their UCB maximizer from three ascents, the
 //     referee from Config.Starts (on the tuning half no worse, and the
-//     step a third cheaper at ten observations).
+//     step about a fifth cheaper at ten observations on Ackley2d).
 //   - ProbeWindow DefaultProbeWindow and Probe ProbeEarned: for a
 //     kernel with avg set on top (a front end's kernel setting), its
 //     fixed-point probe fires within the first five steps and only where
