@@ -126,8 +126,9 @@ const DefaultHedgeStarts = 1
 // DefaultCandidateStarts is Recommended's DecideOptions.CandidateStarts:
 // the UCB ascents of each candidate other than the referee, whose search
 // keeps DefaultStarts. Chosen on the users' suite's tuning half, where
-// three ascents were no worse than ten (lab/results/hedge/starts.md) and
-// bring the default's step within three of plus's at ten observations.
+// three ascents were no worse than ten (lab/results/hedge/starts.md); they
+// bring the default's step within three times plus's at ten observations
+// (docs/performance.md).
 const DefaultCandidateStarts = 3
 
 // DefaultExcludeObserved is Config.ExcludeObserved of the front ends
@@ -442,7 +443,7 @@ var PaperProtocol = Protocol{}
 // inputs (the user's units do not matter) with a lengthscale per class of
 // coordinates.
 func RecommendedProtocol() Protocol {
-	return Protocol{Prior: gp.PriorBoTorch, Mean: gp.MeanConstant, ExcludeObserved: DefaultExcludeObserved, StepAside: DefaultExcludeObserved, Normalize: true, ARD: true}
+	return Protocol{Prior: gp.PriorBoTorch, Mean: gp.MeanConstant, ExcludeObserved: DefaultExcludeObserved, StepAside: true, Normalize: true, ARD: true}
 }
 
 // withDefaults returns c with zero fields replaced by their defaults, or an

@@ -183,6 +183,11 @@ func TestHedgeTrace(t *testing.T) {
 		if tr.Hedge != want {
 			t.Errorf("hedge %v: trace's hedge %d, want %d", hedge, tr.Hedge, want)
 		}
+		// Recommended's other search settings are in the trace too.
+		if tr.CandidateStarts != DefaultCandidateStarts || !tr.ExcludeObserved || !tr.StepAside {
+			t.Errorf("trace's candidate starts %d, exclude observed %v, step aside %v: want %d, true, true",
+				tr.CandidateStarts, tr.ExcludeObserved, tr.StepAside, DefaultCandidateStarts)
+		}
 		hedged := 0
 		for _, e := range tr.Evaluations {
 			if e.Phase != PhaseBO {

@@ -148,6 +148,10 @@ type Trace struct {
 	// than the referee (DecideOptions.CandidateStarts below Config.Starts);
 	// 0 (omitted) when every candidate runs Config.Starts.
 	CandidateStarts int `json:"candidate_starts,omitempty"`
+	// ExcludeObserved and StepAside are Config's (omitted when false:
+	// steps may return to observed points; no stepping aside).
+	ExcludeObserved bool `json:"exclude_observed,omitempty"`
+	StepAside       bool `json:"step_aside,omitempty"`
 	// Normalize is Config.Normalize (omitted when false: raw coordinates).
 	Normalize bool `json:"normalize,omitempty"`
 	// ARD is Config.ARD (omitted when false: one lengthscale).
@@ -430,7 +434,7 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 		Group: group, Shape: c.Kernel.shapeName(), Acquisition: c.Acquisition.Name(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
 		Prior: priorName(c), Landmarks: landmarksOf(c), LandmarkFit: landmarkFitName(c),
-		CandidateFit: candidateFitName(c), ProbeWindow: c.Kernel.decide.ProbeWindow, Probe: probeName(c), Hedge: hedgeStarts(c), CandidateStarts: candidateStarts(c), Normalize: c.Normalize, ARD: c.ARD,
+		CandidateFit: candidateFitName(c), ProbeWindow: c.Kernel.decide.ProbeWindow, Probe: probeName(c), Hedge: hedgeStarts(c), CandidateStarts: candidateStarts(c), ExcludeObserved: c.ExcludeObserved, StepAside: c.StepAside, Normalize: c.Normalize, ARD: c.ARD,
 		Init: c.Init, Iters: iters, RawSamples: c.RawSamples, Starts: c.Starts,
 		MaxIter: c.MaxIter, Backend: c.Backend.Name(), NoiseVariance: noise,
 	}
