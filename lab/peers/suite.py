@@ -171,7 +171,8 @@ Seeds outermost, then problems, then systems. Records are
 OUT/records/PROBLEM/SYSTEM/SEED.json, written atomically; a (problem,
 system, seed) whose record exists is skipped (resumable). Progress goes
 to stderr. --problems takes names, or "tuning" / "heldout" / "all" (the
-README's split, lab/suite/split.py's halves, in its order).
+README's split, lab/suite/split.py's halves, in its order), or "fresh"
+(the fresh held-out set, lab/suite/fresh.md).
 """
 
 import argparse
@@ -208,6 +209,9 @@ TUNING = ["WLAN8d", "Rastrigin5d", "WLANOther8d", "PhaseRing6d", "OffAckley4d", 
 HELDOUT = ["Griewank6d", "Ackley2d", "BumpsPerm4dHeavy", "OffGriewank8d", "ShiftedRastrigin3dHeavy", "Ring2d",
            "Sphere6dCentred", "Anisotropic2d:rotation2d", "Mixed7d", "Net6d", "OffGriewank12d",
            "ShiftedAckley12dPerm"]
+# The fresh held-out set (lab/suite/fresh.md), in its order.
+FRESH = ["StyblinskiAbs4d", "OffLevy6d", "OffRosen5d", "Targets4x2d", "Halo2d", "Salomon4d", "DiagRastrigin6d",
+         "TiltedRing2d", "WrongPerm4d", "Pumps6d", "Rig7d", "OffLevy10dPerm"]
 
 
 def log(*a):
@@ -254,6 +258,20 @@ SPACES = {
               ("lr", "log", 1e-5, 1e-1), ("dropout", "float", 0.0, 0.5)],
     "OffGriewank12d": _cube(12, -10, 10),
     "ShiftedAckley12dPerm": _cube(12, -5, 5),
+    "StyblinskiAbs4d": _cube(4, -5, 5),
+    "OffLevy6d": _cube(6, -5, 5),
+    "OffRosen5d": _cube(5, -3, 3),
+    "Targets4x2d": _cube(8, -2, 2),
+    "Halo2d": _cube(2, -2.5, 2.5),
+    "Salomon4d": _cube(4, -4, 4),
+    "DiagRastrigin6d": _cube(6, -3, 3),
+    "TiltedRing2d": _cube(2, -2.5, 2.5),
+    "WrongPerm4d": _cube(4, -2, 2),
+    "Pumps6d": _cube(3, 0, 500, "q") + [("T", "float", 250.0, 400.0), ("log10_pressure", "float", 0.0, 4.0),
+                                        ("valve", "float", 0.0, 1.0)],
+    "Rig7d": _cube(3, -90, 90, "a") + [("frequency", "float", 1e3, 1e6), ("gain", "float", 0.0, 0.01),
+                                       ("x6", "float", 0.0, 1e5), ("x7", "float", -1.0, 1.0)],
+    "OffLevy10dPerm": _cube(10, -5, 5),
 }
 # symbo's group through its Optuna sampler (symbo-optuna), on the problems with log/integer parameters.
 SYMBO_GROUPS = {
@@ -515,7 +533,7 @@ def rec_path(out, prob, system, seed):
 def parse_problems(spec):
     out = []
     for p in spec.split(","):
-        out += {"tuning": TUNING, "heldout": HELDOUT, "all": TUNING + HELDOUT}.get(p, [p])
+        out += {"tuning": TUNING, "heldout": HELDOUT, "all": TUNING + HELDOUT, "fresh": FRESH}.get(p, [p])
     for p in out:
         if p not in SPACES:
             sys.exit(f"suite: unknown problem {p} (want a suite problem, tuning, heldout or all)")
@@ -704,8 +722,8 @@ def self_test():
             for (n, k, _, _), v in zip(SPACES[name], u):
                 if k == "int" and v != round(v):
                     sys.exit(f"suite: self-test: {name}: BoTorch's {n} = {v} not rounded")
-    if sorted(TUNING + HELDOUT) != sorted(SPACES) or len(set(TUNING + HELDOUT)) != 24:
-        sys.exit("suite: self-test: the halves do not cover the 24 problems once each")
+    if sorted(TUNING + HELDOUT + FRESH) != sorted(SPACES) or len(set(TUNING + HELDOUT)) != 24 or len(set(FRESH)) != 12:
+        sys.exit("suite: self-test: the halves and the fresh set do not cover the 36 problems once each")
     if sorted(n for n in SPACES if hetero(n)) != sorted(SYMBO_GROUPS):
         sys.exit("suite: self-test: the log/integer problems are not symbo-optuna's")
     print("suite: self-test ok")
@@ -716,7 +734,7 @@ def main():
     ap.add_argument("--perf", default="/tmp/suite-perf", help="a built perf binary (go build ./cmd/perf)")
     ap.add_argument("--out", default="lab/results/suite/peers")
     ap.add_argument("--problems", required=True,
-                    help="names, or tuning / heldout / all (comma-separated); no default, so that nothing runs the "
+                    help="names, or tuning / heldout / all / fresh (comma-separated); no default, so that nothing runs the "
                          "held-out half by accident")
     ap.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS), help=", ".join(SYSTEMS))
     ap.add_argument("--seeds", default="0:30", help="N or A:B (seeds A..B-1)")
