@@ -106,10 +106,11 @@ def load_peers(seeds, symbo_dir=None):
     return out, botorch
 
 
-def load_records(root, seeds):
-    """load_peers' reading of one records directory."""
+def load_records(root, seeds, problems=None):
+    """load_peers' reading of one records directory (the problems: the
+    held-out half's by default)."""
     out, botorch = {}, set()
-    for p in HELDOUT:
+    for p in problems or HELDOUT:
         pd = os.path.join(root, p.replace(":", "_"))  # lab/peers/suite.py's directory name
         if not os.path.isdir(pd):
             continue
