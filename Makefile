@@ -38,11 +38,16 @@ endif
 ## configurations, which together cover every case once more
 ## (SYMBO_TEST_SAMPLE, internal/testdepth). Every go test has a -timeout
 ## sized for a loaded 2-core machine (TEST_TIMEOUT, RACE_TIMEOUT).
-TEST_LEGS    := vet test-gonum test-race test-noasm test-openblas test-capi test-python
+##
+## TEST_JOBS legs run at once (default 2; the longest first, so that they
+## end together), each leg's output printed whole when it ends
+## (--output-sync), so a failure reads as it would alone.
+TEST_LEGS    := test-race test-gonum test-python vet test-noasm test-openblas test-capi
 TEST_TIMEOUT ?= 15m
 RACE_TIMEOUT ?= 25m
+TEST_JOBS    ?= 2
 test:
-	@$(MAKE) --no-print-directory -k $(TEST_LEGS) || { echo "make test: FAILED — a leg above failed (the others ran)" >&2; exit 1; }
+	@$(MAKE) --no-print-directory -k -j$(TEST_JOBS) --output-sync=target $(TEST_LEGS) || { echo "make test: FAILED — a leg above failed (the others ran)" >&2; exit 1; }
 
 test-gonum:
 	CGO_ENABLED=0 $(GO) test -short -count=1 -timeout $(TEST_TIMEOUT) -cpu 1 $(PKGS)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/internal/errclass"
+	"github.com/symbo/symbo/internal/testdepth"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 )
@@ -88,6 +89,7 @@ func TestExcludeObservedExhausted(t *testing.T) {
 // evaluations, every observed orbit excluded) without running out of
 // points, where the distance between orbits exhausted it by evaluation 49.
 func TestExcludeScaling(t *testing.T) {
+	testdepth.Sequential(t)
 	lo, hi := []float64{0.1, 0.1}, []float64{10, 10}
 	g := must(orbit.Scaling(lo, hi))
 	for _, c := range []struct{ x, p []float64 }{

@@ -15,6 +15,7 @@ import (
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/bo/problem/internal/optima"
 	"github.com/symbo/symbo/bo/problem/problemtest"
+	"github.com/symbo/symbo/internal/testdepth"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 )
@@ -538,6 +539,7 @@ func TestSuitePhaseRingOffFixedPoints(t *testing.T) {
 // is below f* − 10⁻⁸, and no local minimum from 200 fresh starts
 // (optima.Local, uniform in the box, seed 99) is either.
 func TestSuiteOptimaRegistered(t *testing.T) {
+	testdepth.Sequential(t)
 	for _, c := range suiteNames {
 		p := mustNew(t, c.name, 0)
 		if _, ok := p.Optimum(); !ok && !p.Maximize() {

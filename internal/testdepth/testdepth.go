@@ -13,6 +13,9 @@
 // in the Makefile cannot silently skip a suite.
 //
 // Once does the same for a single expensive test, by its name.
+// Sequential skips an expensive test whose code under test starts no
+// goroutine in a sampled process built with -race, where the detector
+// can find nothing in it and only multiplies its cost.
 //
 // Only tests read it; it is read once per process.
 package testdepth
@@ -96,3 +99,26 @@ func Full(t testing.TB) bool {
 	}
 	return p.m == 1
 }
+
+// Sequential skips t when this process is sampled and built with -race
+// (`make test`'s race leg): call it first in an expensive test whose code
+// under test starts no goroutine, so that the race detector can find
+// nothing in it and only multiplies its cost (5–20×). It runs in every
+// other configuration, and under -race at full depth (a bare
+// `go test -race`). A test that reaches internal/parallel, a worker pool
+// or any other goroutine must not call it. It fails t on a malformed
+// SYMBO_TEST_SAMPLE.
+func Sequential(t testing.TB) {
+	t.Helper()
+	p, err := sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if skipSequential(raceDetector, p) {
+		t.Skipf("sequential code: the race detector finds nothing here (runs without -race, and under -race at full depth; %s=%s here)", Var, os.Getenv(Var))
+	}
+}
+
+// skipSequential is Sequential's rule: skipped only in a sampled process
+// built with -race.
+func skipSequential(race bool, p part) bool { return race && p.m > 1 }

@@ -64,3 +64,18 @@ func TestSamplesCover(t *testing.T) {
 		}
 	}
 }
+
+// TestSkipSequential: Sequential skips only a sampled process built with
+// -race; without -race, or at full depth, the test runs.
+func TestSkipSequential(t *testing.T) {
+	full, _ := parse("")
+	for k := range 4 {
+		p, _ := parse(fmt.Sprintf("%d/4", k))
+		if !skipSequential(true, p) || skipSequential(false, p) {
+			t.Errorf("sample %d/4: skipped with -race %v, without %v", k, skipSequential(true, p), skipSequential(false, p))
+		}
+	}
+	if skipSequential(true, full) || skipSequential(false, full) {
+		t.Error("a full-depth process skips a sequential test")
+	}
+}
