@@ -28,7 +28,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import heldout  # noqa: E402  (the target rule, peers' records)
+import heldout  # noqa: E402  (the target rule and its report, peers' records)
 import portfolio  # noqa: E402
 from defaults import g, interval, verdict  # noqa: E402
 
@@ -37,7 +37,7 @@ FRESH = ["StyblinskiAbs4d", "OffLevy6d", "OffRosen5d", "Targets4x2d", "Halo2d", 
          "TiltedRing2d", "WrongPerm4d", "Pumps6d", "Rig7d", "OffLevy10dPerm"]
 SETS = [("main", "fresh-main", range(0, 30)), ("replication", "fresh-replication", range(30, 50))]
 PEERS_DIR = "peers-fresh"
-SINGLES, DEFAULT, PEERS, TARGET = heldout.SINGLES, heldout.DEFAULT, heldout.PEERS, heldout.TARGET
+SINGLES, DEFAULT, PEERS = heldout.SINGLES, heldout.DEFAULT, heldout.PEERS
 
 
 def complete(tables, problems):
@@ -60,34 +60,7 @@ def main():
           "tuned on it. Problems with every record: %d of %d. The default: `%s` (hedged, stepping aside, "
           "three ascents for the other candidates); the single kernels under the same protocol. Lower is "
           "better (cumulative regret over the 50 BO steps on the noiseless f).\n" % (len(problems), len(FRESH), DEFAULT))
-    met_both, geos = {}, []
-    for (name, _, _), data in zip(sets, tables):
-        print("## Against the best single kernel, %s seeds\n" % name)
-        print("Cells: mean (ratio to the best single kernel's).\n")
-        best, geo = portfolio.ratio_table(data, problems, SINGLES, [DEFAULT] + SINGLES)
-        geos.append(geo)
-        print("Target per problem: ratio ≤ %.2f, or the paired interval of default − %.2f·best at %.4f "
-              "(Bonferroni over %d problems) reaching 0.\n" % (TARGET, TARGET, level, len(FRESH)))
-        print("| problem | best single | ratio | default − best [interval] | default − %.2f·best [interval] | met |"
-              % TARGET)
-        print("|---|---|---|---|---|---|")
-        for p in problems:
-            b = best[p]
-            seeds = sorted(s for (pp, s) in data[DEFAULT] if pp == p and (pp, s) in data[b])
-            r, ok, (m, lo, hi, n), (m2, lo2, hi2, _) = heldout.target(
-                [data[DEFAULT][(p, s)] for s in seeds], [data[b][(p, s)] for s in seeds], level)
-            met_both.setdefault(p, []).append(ok)
-            print("| %s | %s | %.2f | %s [%s, %s] (n=%d) | %s [%s, %s] | %s |" % (
-                p, b, r, g(m), g(lo), g(hi), n, g(m2), g(lo2), g(hi2), "yes" if ok else "**no**"))
-        print("\nMet on %d of %d; geometric mean %.2f (target ≤ 0.9); the single kernels': %s.\n" % (
-            sum(met_both[p][-1] for p in problems), len(problems), geo[DEFAULT],
-            ", ".join("%s %.2f" % (k, geo[k]) for k in SINGLES)))
-    print("## The targets, both seed sets\n")
-    both = [p for p in problems if all(met_both[p])]
-    print("- Within %.2f× of the best single kernel (or the interval reaching it) on every set: %d of %d%s." % (
-        TARGET, len(both), len(problems),
-        "" if len(both) == len(problems) else "; missed on " + ", ".join(p for p in problems if p not in both)))
-    print("- Geometric mean: %s (target ≤ 0.9).\n" % " / ".join("%.2f" % gm[DEFAULT] for gm in geos))
+    heldout.report_targets(sets, tables, problems, level)
     peer_sets = [heldout.load_records(os.path.join(R, PEERS_DIR, "records"), set(seeds), problems)
                  for _, _, seeds in sets]
     cuts = sorted(set().union(*(c for _, c in peer_sets)))

@@ -147,6 +147,41 @@ def target(d, b, level):
     return r, r <= TARGET or scaled[1] <= 0, diff, scaled
 
 
+def report_targets(sets, tables, problems, level):
+    """Prints, per seed set, each kernel's mean per problem with its ratio
+    to the best single kernel's and the per-problem target (target()),
+    then the targets over both sets. sets: (name, directory, seeds);
+    tables: load_table's per set, the default's runs under DEFAULT."""
+    met_both, geos = {}, []
+    for (name, _, _), data in zip(sets, tables):
+        print("## Against the best single kernel, %s seeds\n" % name)
+        print("Cells: mean (ratio to the best single kernel's).\n")
+        best, geo = portfolio.ratio_table(data, problems, SINGLES, [DEFAULT] + SINGLES)
+        geos.append(geo)
+        print("Target per problem: ratio ≤ %.2f, or the paired interval of default − %.2f·best at %.4f "
+              "(Bonferroni over %d problems) reaching 0.\n" % (TARGET, TARGET, level, len(problems)))
+        print("| problem | best single | ratio | default − best [interval] | default − %.2f·best [interval] | met |"
+              % TARGET)
+        print("|---|---|---|---|---|---|")
+        for p in problems:
+            b = best[p]
+            seeds = sorted(s for (pp, s) in data[DEFAULT] if pp == p and (pp, s) in data[b])
+            r, ok, (m, lo, hi, n), (m2, lo2, hi2, _) = target(
+                [data[DEFAULT][(p, s)] for s in seeds], [data[b][(p, s)] for s in seeds], level)
+            met_both.setdefault(p, []).append(ok)
+            print("| %s | %s | %.2f | %s [%s, %s] (n=%d) | %s [%s, %s] | %s |" % (
+                p, b, r, g(m), g(lo), g(hi), n, g(m2), g(lo2), g(hi2), "yes" if ok else "**no**"))
+        print("\nMet on %d of %d; geometric mean %.2f (target ≤ 0.9); the single kernels': %s.\n" % (
+            sum(met_both[p][-1] for p in problems), len(problems), geo[DEFAULT],
+            ", ".join("%s %.2f" % (k, geo[k]) for k in SINGLES)))
+    print("## The targets, both seed sets\n")
+    both = [p for p in problems if all(met_both[p])]
+    print("- Within %.2f× of the best single kernel (or the interval reaching it) on both sets: %d of %d%s." % (
+        TARGET, len(both), len(problems),
+        "" if len(both) == len(problems) else "; missed on " + ", ".join(p for p in problems if p not in both)))
+    print("- Geometric mean: %s (target ≤ 0.9).\n" % " / ".join("%.2f" % gm[DEFAULT] for gm in geos))
+
+
 def self_test():
     # Ratio 1.2: met by the ratio alone.
     r, ok, _, _ = target([12.0, 12.5, 11.5], [10.0, 10.5, 9.5], 0.95)
@@ -228,34 +263,7 @@ def main(variant=None):
               "heldout-replication (seeds 30–49) and the peers' records under lab/results/suite/peers. "
               "Problems with every record: %d of %d. The default: `%s`. Lower is better (cumulative regret "
               "over the 50 BO steps on the noiseless f).\n" % (len(problems), len(HELDOUT), DEFAULT))
-    met_both, geos = {}, []
-    for (name, _, _), data in zip(sets, tables):
-        print("## Against the best single kernel, %s seeds\n" % name)
-        print("Cells: mean (ratio to the best single kernel's).\n")
-        best, geo = portfolio.ratio_table(data, problems, SINGLES, [DEFAULT] + SINGLES)
-        geos.append(geo)
-        print("Target per problem: ratio ≤ %.2f, or the paired interval of default − %.2f·best at %.4f "
-              "(Bonferroni over %d problems) reaching 0.\n" % (TARGET, TARGET, level, len(problems)))
-        print("| problem | best single | ratio | default − best [interval] | default − %.2f·best [interval] | met |"
-              % TARGET)
-        print("|---|---|---|---|---|---|")
-        for p in problems:
-            b = best[p]
-            seeds = sorted(s for (pp, s) in data[DEFAULT] if pp == p and (pp, s) in data[b])
-            r, ok, (m, lo, hi, n), (m2, lo2, hi2, _) = target(
-                [data[DEFAULT][(p, s)] for s in seeds], [data[b][(p, s)] for s in seeds], level)
-            met_both.setdefault(p, []).append(ok)
-            print("| %s | %s | %.2f | %s [%s, %s] (n=%d) | %s [%s, %s] | %s |" % (
-                p, b, r, g(m), g(lo), g(hi), n, g(m2), g(lo2), g(hi2), "yes" if ok else "**no**"))
-        print("\nMet on %d of %d; geometric mean %.2f (target ≤ 0.9); the single kernels': %s.\n" % (
-            sum(met_both[p][-1] for p in problems), len(problems), geo[DEFAULT],
-            ", ".join("%s %.2f" % (k, geo[k]) for k in SINGLES)))
-    print("## The targets, both seed sets\n")
-    both = [p for p in problems if all(met_both[p])]
-    print("- Within %.2f× of the best single kernel (or the interval reaching it) on both sets: %d of %d%s." % (
-        TARGET, len(both), len(problems),
-        "" if len(both) == len(problems) else "; missed on " + ", ".join(p for p in problems if p not in both)))
-    print("- Geometric mean: %s (target ≤ 0.9).\n" % " / ".join("%.2f" % gm[DEFAULT] for gm in geos))
+    report_targets(sets, tables, problems, level)
     if hedged:
         before = VARIANTS[variant][2]
         first = [load_table(d.replace("heldout-", before)).get(DEFAULT, {}) for _, d, _ in sets]
