@@ -23,7 +23,7 @@ go build -o bin/perf ./cmd/perf
 perf=bin/perf
 out=lab/results
 want=("$@")
-byname=" landmarks-every suite hedge aside starts fresh avg3 " # studies of many CPU hours: run only when named
+byname=" landmarks-every suite hedge aside starts fresh pilots " # studies of many CPU hours: run only when named
 run() { # name, command…
   local name=$1; shift
   if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then return; fi
@@ -246,13 +246,17 @@ run starts $perf table $held $front --probe earned $k3 $rep --out $out/suite/hel
 freshset="--problems StyblinskiAbs4d,OffLevy6d,OffRosen5d,Targets4x2d,Halo2d,Salomon4d,DiagRastrigin6d,TiltedRing2d,WrongPerm4d,Pumps6d,Rig7d,OffLevy10dPerm"
 run fresh $perf table $freshset $front --probe earned --hedge 1 --step-aside --candidate-starts 3 --kernels portfolio:nystrom:soft+plus,base,nystrom,avg,plus,soft --workers 1 $main --out $out/suite/fresh-main --force
 run fresh $perf table $freshset $front --probe earned --hedge 1 --step-aside --candidate-starts 3 --kernels portfolio:nystrom:soft+plus,base,nystrom,avg,plus,soft --workers 1 $rep --out $out/suite/fresh-replication --force
-# avg back among the default's candidates under today's protocol, on the
-# tuning half: a pilot after the fresh set found avg best on OffRosen5d
-# (lab/results/suite/avg3.md, lab/scripts/avg3.py). Run by name:
-# lab/scripts/results.sh avg3.
+# Pilots on the tuning half under today's protocol, after the fresh set:
+# avg back among the candidates (its probe earned), and nystrom favoured
+# beside soft and plus with base an unfavoured candidate
+# (lab/results/suite/pilots.md, lab/scripts/pilots.py). Run by name:
+# lab/scripts/results.sh pilots.
 ka="--probe earned --hedge 1 --step-aside --candidate-starts 3 --kernels portfolio:nystrom+avg:soft+plus"
-run avg3 $perf table $t1 $front $ka --seeds 0:20 --out $out/suite/tuning-avg3-main --force
-run avg3 $perf table $t2 $front $ka --seeds 0:20 --out $out/suite/tuning2-avg3-main --force
+kn="--probe earned --hedge 1 --step-aside --candidate-starts 3 --kernels portfolio:base:nystrom+soft+plus"
+run pilots $perf table $t1 $front $ka --seeds 0:20 --out $out/suite/tuning-avg3-main --force
+run pilots $perf table $t2 $front $ka --seeds 0:20 --out $out/suite/tuning2-avg3-main --force
+run pilots $perf table $t1 $front $kn --seeds 0:20 --out $out/suite/tuning-favn-main --force
+run pilots $perf table $t2 $front $kn --seeds 0:20 --out $out/suite/tuning2-favn-main --force
 # Landmark GPs of base and avg against the exact GP, 500 evaluations
 # (lab/results/landmarks-every/landmarks-every.md): seeds 0–4, then 5–29
 # and the replication 30–49. The exact arms are hours of CPU: run this
