@@ -84,10 +84,8 @@ func TestExcludeObservedExhausted(t *testing.T) {
 // TestExcludeScaling: under a scaling group the exclusion distance is
 // from x to p's orbit segment {c·p : c ∈ C(p)} — checked against a
 // dense scan of c — so a point on another ray near the box's lower
-// corner is not excluded though the two orbits nearly meet there; and
-// the recommended configuration runs the paper's Scaling2d (55
-// evaluations, every observed orbit excluded) without running out of
-// points, where the distance between orbits exhausted it by evaluation 49.
+// corner is not excluded though the two orbits nearly meet there.
+// Sequential code (TestExcludeScalingRun runs the optimizer).
 func TestExcludeScaling(t *testing.T) {
 	testdepth.Sequential(t)
 	lo, hi := []float64{0.1, 0.1}, []float64{10, 10}
@@ -127,6 +125,13 @@ func TestExcludeScaling(t *testing.T) {
 	if excludeDist2(g, []float64{2, 2}, []float64{1, 1}, true) > 1e-24 {
 		t.Error("a point on the orbit is not at distance 0")
 	}
+}
+
+// TestExcludeScalingRun: the recommended configuration runs the paper's
+// Scaling2d (55 evaluations, every observed orbit excluded) without
+// running out of points, where the distance between orbits exhausted it
+// by evaluation 49.
+func TestExcludeScalingRun(t *testing.T) {
 	pr := must(problem.New("Scaling2d", 0))
 	plo, phi := pr.Bounds()
 	cfg := must(Recommended(pr.Group(), pr.BaseShape()))
