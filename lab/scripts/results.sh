@@ -23,7 +23,7 @@ go build -o bin/perf ./cmd/perf
 perf=bin/perf
 out=lab/results
 want=("$@")
-byname=" landmarks-every suite hedge aside starts fresh pilots " # studies of many CPU hours: run only when named
+byname=" landmarks-every suite hedge aside starts repeats fresh pilots " # studies of many CPU hours: run only when named
 run() { # name, command…
   local name=$1; shift
   if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then return; fi
@@ -236,6 +236,18 @@ run starts $perf table $soft24 $front $k3 $main --out $out/hedge/soft-starts3-ma
 run starts $perf table $soft24 $front $k3 $rep --out $out/hedge/soft-starts3-replication --force
 run starts $perf table $held $front --probe earned $k3 $main --out $out/suite/heldout-starts3-main --force
 run starts $perf table $held $front --probe earned $k3 $rep --out $out/suite/heldout-starts3-replication --force
+# Then to now on the soft suite's problems whose optimum a run finds
+# (lab/results/hedge/norepeat.md, lab/scripts/norepeat.py): the default
+# of issue 40's day (soft/window-*) and today's (hedge/soft-starts3-*)
+# with one change at a time between them — the old kernel under today's
+# protocol with repeats allowed, today's kernel with repeats allowed. Run
+# by name: lab/scripts/results.sh repeats.
+found="--problems Ackley2d,Griewank6d,Rastrigin5d,Radial2d,Griewank6d:hyperoctahedral,Ackley3d,Rastrigin3d"
+norule="--prior botorch --mean constant --candidate-fit anchored --probe-window 5 --normalize --ard --hedge 1 --candidate-starts 3"
+run repeats $perf table $found $norule --kernels portfolio:nystrom+avg:soft+plus $main --out $out/hedge/avg-repeats-main --force
+run repeats $perf table $found $norule --kernels portfolio:nystrom+avg:soft+plus $rep --out $out/hedge/avg-repeats-replication --force
+run repeats $perf table $found $norule --kernels portfolio:nystrom:soft+plus $main --out $out/hedge/repeats-main --force
+run repeats $perf table $found $norule --kernels portfolio:nystrom:soft+plus $rep --out $out/hedge/repeats-replication --force
 # The fresh held-out set (lab/suite/fresh.md): twelve problems no study
 # had run, designed before any run; the default of its day and every
 # single kernel under the same protocol, once
