@@ -265,7 +265,11 @@ def decomposition():
     names = [n for n, _ in STAGES]
     level = 1 - 0.05 / (len(PROBLEMS) * len(STEPS))
     print("\n## Then to now, one change at a time\n")
-    print("Mean cumulative regret, main / replication seeds; each step's cell: the ratio of the means "
+    print("Records: then `soft/window-*`; the old kernel (`portfolio:nystrom+avg:soft+plus`, its fixed-point "
+          "probe in the first five steps) under today's protocol with repeats allowed `hedge/avg-repeats-*`; "
+          "today's kernel with repeats allowed `hedge/repeats-*`; now `hedge/soft-starts3-*` "
+          "(lab/scripts/results.sh, blocks repeats and starts). "
+          "Mean cumulative regret, main / replication seeds; each step's cell: the ratio of the means "
           "(main / replication) and the verdict of the paired t intervals at %.4f (Bonferroni over %d problems "
           "× %d steps), a verdict only where both sets agree.\n" % (level, len(PROBLEMS), len(STEPS)))
     print("| problem | " + " | ".join(names) + " | " + " | ".join(STEPS) + " |")
