@@ -269,6 +269,10 @@ run pilots $perf table $t1 $front $ka --seeds 0:20 --out $out/suite/tuning-avg3-
 run pilots $perf table $t2 $front $ka --seeds 0:20 --out $out/suite/tuning2-avg3-main --force
 run pilots $perf table $t1 $front $kn --seeds 0:20 --out $out/suite/tuning-favn-main --force
 run pilots $perf table $t2 $front $kn --seeds 0:20 --out $out/suite/tuning2-favn-main --force
+# A third: base a fourth candidate, unfavoured beside nystrom.
+kb="--hedge 1 --step-aside --candidate-starts 3 --kernels portfolio:nystrom+base:soft+plus"
+run pilots $perf table $t1 $front $kb --seeds 0:20 --out $out/suite/tuning-base4-main --force
+run pilots $perf table $t2 $front $kb --seeds 0:20 --out $out/suite/tuning2-base4-main --force
 # Landmark GPs of base and avg against the exact GP, 500 evaluations
 # (lab/results/landmarks-every/landmarks-every.md): seeds 0–4, then 5–29
 # and the replication 30–49. The exact arms are hours of CPU: run this
