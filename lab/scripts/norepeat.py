@@ -171,7 +171,7 @@ def greedy(points, regret, canon, r, steps=T):
     return chosen
 
 
-def candidates(name, d, half, lattice, r, canon):
+def candidates(name, d, half, lattice, r):
     """Points about the optimum, inside the box: for a function invariant
     under the signed permutations (Ackley, Rastrigin), a grid of step r/4
     on its chamber 0 ≤ x_1 ≤ … ≤ x_d (one point per orbit); for Griewank
@@ -195,7 +195,7 @@ def candidates(name, d, half, lattice, r, canon):
 
 
 def upper_bound(name, d, half, f, canon, lattice, r):
-    pts = candidates(name, d, half, lattice, r, canon)
+    pts = candidates(name, d, half, lattice, r)
     reg = f(pts)
     chosen = greedy(pts, reg, canon, r)
     if len(chosen) < T:
@@ -203,11 +203,11 @@ def upper_bound(name, d, half, f, canon, lattice, r):
     return float(reg[chosen].sum()), pts[chosen]
 
 
-def record_metrics(paths, problem):
-    """The metrics of problem's runs in the first of paths that ran it."""
+def by_seed(paths, problem):
+    """{seed: metric} of problem's runs in the first of paths that ran it."""
     for path in paths:
         runs = json.load(open(os.path.join(ROOT, path, "record.json")))["runs"]
-        got = [r["metric"] for r in runs if r["problem"] == problem]
+        got = {r["seed"]: r["metric"] for r in runs if r["problem"] == problem}
         if got:
             return got
     raise KeyError("%s: in none of %s" % (problem, paths))
@@ -250,15 +250,6 @@ STAGES = [
 ]
 STEPS = ["the protocol (normalized, ARD, hedged, three ascents)", "the kernel (avg and its probe out)",
          "the rule (no repeats, stepping aside)"]
-
-
-def by_seed(paths, problem):
-    for path in paths:
-        runs = json.load(open(os.path.join(ROOT, path, "record.json")))["runs"]
-        got = {r["seed"]: r["metric"] for r in runs if r["problem"] == problem}
-        if got:
-            return got
-    raise KeyError("%s: in none of %s" % (problem, paths))
 
 
 def decomposition():
@@ -313,8 +304,8 @@ def report():
         r = radius(d, half)
         lb = lower_bound(m, d, pack, r)
         ub, _ = upper_bound(name, d, half, f, canon, lattice, r)
-        then = [record_metrics(p, name) for p in THEN]
-        now = [record_metrics(p, name) for p in NOW]
+        then = [list(by_seed(p, name).values()) for p in THEN]
+        now = [list(by_seed(p, name).values()) for p in NOW]
         ends = [interval(t, LEVEL)[2] for t in then]
         print("| %s | %s | %s | %s | %s / %s | %s / %s | %s / %s | %s |" % (
             name, fmt(r), fmt(lb), fmt(ub), fmt(statistics.mean(then[0])), fmt(statistics.mean(then[1])),
