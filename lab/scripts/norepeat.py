@@ -24,8 +24,9 @@ the T = 50 BO steps of one run:
   forbids more).
 - upper bound: the cost of one set of 50 points that obeys the rule under
   the problem's declared group (distances between orbits), chosen
-  greedily by exact regret among a grid of step r/2 about x* and the
-  problem's lattice of local minima; the optimum itself is the first.
+  greedily by exact regret among the points candidates() lists about
+  x* (grids, and Griewank's lattice of local minima); the optimum itself
+  is the first.
   A policy that knew x* could do this well, so a figure of that day
   above it was not out of reach for the rule.
 
