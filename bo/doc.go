@@ -20,7 +20,12 @@
 //   - Base is k_b. Avg is k_avg; AvgNorm the normalized average.
 //   - Nystrom is k_b Nyström-extended from the observed points: k_plus
 //     over the trivial group, the Nyström half of k_plus without its
-//     invariance.
+//     invariance. It reproduces k_b's Gram on the observations (up to the
+//     eigenvalues below numerical rank), so at the same hyperparameters
+//     its GP has Base's likelihood and posterior mean; its variance is
+//     Base's less the residual k_b(x, x) − k_ny(x, x), 0 at the
+//     observations and most of Base's far from them, so an acquisition on
+//     it explores less (gp's TestNystromIsBaseLessResidual).
 //   - Plus is k_plus with the observed points as its design set.
 //   - Max is k_max used directly as the covariance. It is accepted only
 //     where it is provably PSD: groups with a canonical map φ

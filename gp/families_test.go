@@ -440,6 +440,76 @@ func TestPredictFarAway(t *testing.T) {
 	}
 }
 
+// TestNystromIsBaseLessResidual: with the observed points as its design,
+// the Nyström kernel (k_plus over the trivial group) reproduces the base
+// Gram on them, so its GP has the base GP's likelihood and posterior mean
+// at every x, and a predictive variance smaller by the residual
+// k(x, x) − k_ny(x, x) ≥ 0: equal at the observations, smaller between
+// them, and less than half of it 0.9 per coordinate away. The base GP is the oracle; the design's
+// Gram has full numerical rank here (30 points in [−2, 2]^d, d ≥ 5, ℓ =
+// 1.5), so the projection drops no eigenvalue.
+func TestNystromIsBaseLessResidual(t *testing.T) {
+	trivialFor := func(d int) orbit.Group {
+		g, err := orbit.Trivial(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	for _, d := range []int{5, 8} {
+		rng := rand.New(rand.NewPCG(uint64(d), 43))
+		x, y := sample(rng, 30, d)
+		base, err := NewBaseFamily(kernel.RBF, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ny, err := NewPlusFamily(kernel.RBF, trivialFor(d), kernel.Options{}, kernel.PlusOptions{Backend: linalg.Gonum()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, opts := Hyper{Variance: 1.3, Lengthscale: 1.5, Noise: 1e-2}, Options{Backend: linalg.Gonum()}
+		gb, err := New(base, x, y, h, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gn, err := New(ny, x, y, h, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lb, ln := gb.LogMarginal(), gn.LogMarginal(); math.Abs(lb-ln) > 1e-8*math.Abs(lb) {
+			t.Errorf("d=%d: log marginal likelihood base %v, nystrom %v", d, lb, ln)
+		}
+		var wb, wn Workspace
+		for k := range 40 {
+			q := append([]float64(nil), x.RawRowView(k%30)...)
+			off := 0.1 * float64(k/10) * 3 // 0 at the observations, then 0.3, 0.6, 0.9 per coordinate
+			for j := range q {
+				q[j] += off * (2*rng.Float64() - 1)
+			}
+			mb, vb, err := gb.Predict(&wb, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mn, vn, err := gn.Predict(&wn, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(mb-mn) > 1e-10*max(1, math.Abs(mb)) {
+				t.Errorf("d=%d, offset %g: mean base %v, nystrom %v", d, off, mb, mn)
+			}
+			if vn > vb+1e-9 {
+				t.Errorf("d=%d, offset %g: variance nystrom %v above base %v", d, off, vn, vb)
+			}
+			if off == 0 && math.Abs(vb-vn) > 1e-7 {
+				t.Errorf("d=%d, at an observation: variance base %v, nystrom %v", d, vb, vn)
+			}
+			if off >= 0.9 && !(vn < 0.5*vb) {
+				t.Errorf("d=%d, offset %g: variance nystrom %v, base %v: the residual is not the larger half", d, off, vn, vb)
+			}
+		}
+	}
+}
+
 // TestHugeOutputs: outputs of any finite magnitude (issue: |y| ≳ 1.3e154
 // overflowed the standardization; the plus family's zero variance far from
 // the data came back as scale²·0 = Inf·0 = NaN with a nil error). Scaling
