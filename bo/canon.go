@@ -68,7 +68,7 @@ func canonModel(cfg Config, k Kernel, cm *canonMap, xs [][]float64, ys []float64
 	if err != nil {
 		return nil, wrapf(err, "canonical model")
 	}
-	m, err := gp.New(fam, cm.points(xs), ys, h, gp.Options{Backend: cfg.Backend, Budget: cfg.Budget, Mean: cfg.Mean})
+	m, err := gp.New(fam, cm.points(xs), ys, h, gp.Options{Backend: cfg.Backend, Budget: cfg.Budget, Mean: cfg.Mean, ResidualVariance: cfg.ResidualVariance})
 	if err != nil {
 		return nil, wrapf(err, "canonical model")
 	}

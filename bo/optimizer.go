@@ -689,7 +689,8 @@ func (o *Optimizer) fitModel() error {
 		Budget:   o.cfg.Budget,
 		Mean:     o.cfg.Mean,
 
-		LandmarkFit: o.cfg.LandmarkFit,
+		LandmarkFit:      o.cfg.LandmarkFit,
+		ResidualVariance: o.cfg.ResidualVariance,
 	}
 	if o.cfg.Prior != gp.PriorNone {
 		opts.Prior = o.cfg.Prior
@@ -852,7 +853,7 @@ func (o *Optimizer) condition() error {
 			for i, p := range xs {
 				xp.SetRow(i, p)
 			}
-			if o.pred, err = gp.New(o.fam, xp, ys, m.Hyper(), gp.Options{Backend: o.cfg.Backend, Budget: o.cfg.Budget, Mean: o.cfg.Mean}); err != nil {
+			if o.pred, err = gp.New(o.fam, xp, ys, m.Hyper(), gp.Options{Backend: o.cfg.Backend, Budget: o.cfg.Budget, Mean: o.cfg.Mean, ResidualVariance: o.cfg.ResidualVariance}); err != nil {
 				return wrapf(err, "pending points")
 			}
 		}

@@ -155,10 +155,13 @@ type Trace struct {
 	// Normalize is Config.Normalize (omitted when false: raw coordinates).
 	Normalize bool `json:"normalize,omitempty"`
 	// ARD is Config.ARD (omitted when false: one lengthscale).
-	ARD      bool `json:"ard,omitempty"`
-	FixNoise bool `json:"fix_noise"`
-	Init     int  `json:"init"`
-	Iters    int  `json:"iters"`
+	ARD bool `json:"ard,omitempty"`
+	// ResidualVariance is Config.ResidualVariance (omitted when false:
+	// the paper's k_plus posterior).
+	ResidualVariance bool `json:"residual_variance,omitempty"`
+	FixNoise         bool `json:"fix_noise"`
+	Init             int  `json:"init"`
+	Iters            int  `json:"iters"`
 	// Batch is the number of points asked per round (1: sequential).
 	Batch int `json:"batch"`
 	// Liar is the constant liar's value ("worst"); empty for the default
@@ -434,7 +437,7 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 		Group: group, Shape: c.Kernel.shapeName(), Acquisition: c.Acquisition.Name(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
 		Prior: priorName(c), Landmarks: landmarksOf(c), LandmarkFit: landmarkFitName(c),
-		CandidateFit: candidateFitName(c), ProbeWindow: c.Kernel.decide.ProbeWindow, Probe: probeName(c), Hedge: hedgeStarts(c), CandidateStarts: candidateStarts(c), ExcludeObserved: c.ExcludeObserved, StepAside: c.StepAside, Normalize: c.Normalize, ARD: c.ARD,
+		CandidateFit: candidateFitName(c), ProbeWindow: c.Kernel.decide.ProbeWindow, Probe: probeName(c), Hedge: hedgeStarts(c), CandidateStarts: candidateStarts(c), ExcludeObserved: c.ExcludeObserved, StepAside: c.StepAside, Normalize: c.Normalize, ARD: c.ARD, ResidualVariance: c.ResidualVariance,
 		Init: c.Init, Iters: iters, RawSamples: c.RawSamples, Starts: c.Starts,
 		MaxIter: c.MaxIter, Backend: c.Backend.Name(), NoiseVariance: noise,
 	}

@@ -119,6 +119,9 @@ type FitOptions struct {
 	// LandmarkFitDefault (the family's rule), LandmarkFitSubset,
 	// LandmarkFitLikelihood or LandmarkFitFull. Other GPs ignore it.
 	LandmarkFit LandmarkFit
+	// ResidualVariance is Options.ResidualVariance for the GP returned;
+	// the fit itself does not depend on it.
+	ResidualVariance bool
 }
 
 // fitInfo describes a fit. With a Prior, LogMarginal is the maximized
@@ -216,7 +219,7 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 	}
 	info.Evaluations += seedEvals
 	info.Mode = opts.Mode
-	g, err := build(b, xc, ys, mean, scale, h, Options{Backend: be, Budget: opts.Budget, Mean: opts.Mean})
+	g, err := build(b, xc, ys, mean, scale, h, Options{Backend: be, Budget: opts.Budget, Mean: opts.Mean, ResidualVariance: opts.ResidualVariance})
 	if err != nil {
 		return nil, err
 	}

@@ -53,6 +53,21 @@ type Options struct {
 	// orbit.DefaultBudget (8 GiB), never the environment; negative is an
 	// error. The family's kernels have their own, kernel.Options.Budget.
 	Budget int64
+	// ResidualVariance adds to the predictive variance of a Nyström GP —
+	// k_plus (NewPlusFamily, NewLandmarkPlusFamily, a mix of two of them
+	// such as bo's Soft) — the prior variance its design misses at x:
+	// per part, v_p − ‖φ_p(x)‖² = k_max,p(x, x) − k_plus,p(x, x), clamped
+	// at 0. The variance is then k_max's own prior variance less what the
+	// observations explain through the features, v − φᵀ·M·φ, instead of
+	// k_plus's, which falls towards 0 away from the design (for the base
+	// kernel's Nyström form, exactly the base GP's variance). The mean,
+	// the likelihood and the fit are unchanged; at the design the residual
+	// is 0 up to the eigenvalues dropped below the tolerance (the PSD
+	// projection only raises the diagonal). It is the test-point
+	// correction of the DTC approximation that the landmark GPs of the
+	// other kernels always apply. Other GPs ignore it. Cost: O(r) more per
+	// prediction. false (the zero value) is the paper's k_plus posterior.
+	ResidualVariance bool
 }
 
 // limitOf validates a Budget option (0: the default, negative: an error).
@@ -99,6 +114,7 @@ type GP struct {
 	plusOnce  sync.Once
 	plus      *plusPost
 	plusErr   error
+	resid     bool // Options.ResidualVariance
 	// lm is the posterior of a landmark k_plus GP (landmarkBound): then
 	// l and alpha are unused.
 	lm *landmarkPost
@@ -111,8 +127,8 @@ type GP struct {
 
 // buildLandmark is build for a landmark bound: the low-rank posterior,
 // never an n×n matrix.
-func buildLandmark(b *landmarkBound, xc *mat.Dense, ys []float64, mean, scale float64, h Hyper, pm Mean) (*GP, error) {
-	post, err := newLandmarkPost(b, ys, h, pm == MeanConstant)
+func buildLandmark(b *landmarkBound, xc *mat.Dense, ys []float64, mean, scale float64, h Hyper, opts Options) (*GP, error) {
+	post, err := newLandmarkPost(b, ys, h, opts.Mean == MeanConstant, opts.ResidualVariance)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +145,7 @@ func buildLandmark(b *landmarkBound, xc *mat.Dense, ys []float64, mean, scale fl
 	return &GP{
 		id: gpIDs.Add(1), k: k, constDiag: false, x: xc, n: n, d: d,
 		yMean: mean, yScale: scale, hyper: h, jitter: post.jit, lml: post.lml, lm: post,
-		m0: post.m0, meanOn: pm == MeanConstant,
+		m0: post.m0, meanOn: opts.Mean == MeanConstant,
 	}, nil
 }
 
@@ -288,7 +304,7 @@ func New(fam Family, x *mat.Dense, y []float64, h Hyper, opts Options) (*GP, err
 
 func build(b Bound, xc *mat.Dense, ys []float64, mean, scale float64, h Hyper, opts Options) (*GP, error) {
 	if lb, ok := b.(*landmarkBound); ok {
-		return buildLandmark(lb, xc, ys, mean, scale, h, opts.Mean)
+		return buildLandmark(lb, xc, ys, mean, scale, h, opts)
 	}
 	k, err := b.Kernel(h.Variance, h.Lengthscale)
 	if err != nil {
@@ -303,6 +319,7 @@ func build(b Bound, xc *mat.Dense, ys []float64, mean, scale float64, h Hyper, o
 		g.constDiag = true
 	}
 	g.plusParts = plusParts(b, h.Variance)
+	g.resid = opts.ResidualVariance
 	return g, nil
 }
 

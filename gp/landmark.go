@@ -807,8 +807,10 @@ type landmarkPost struct {
 
 // newLandmarkPost builds the posterior of the bound b for standardized
 // outputs ys under h, with a constant prior mean fitted by GLS when mean
-// is set (the posterior is then that of ys − m̂ plus m̂).
-func newLandmarkPost(b *landmarkBound, ys []float64, h Hyper, mean bool) (*landmarkPost, error) {
+// is set (the posterior is then that of ys − m̂ plus m̂); resid adds the
+// prior variance the landmarks miss to a Nyström bound's variance too
+// (Options.ResidualVariance: the other bounds always add it).
+func newLandmarkPost(b *landmarkBound, ys []float64, h Hyper, mean, resid bool) (*landmarkPost, error) {
 	l := h.Lengthscale
 	sc := b.scratch()
 	defer b.work.Put(sc)
@@ -827,7 +829,7 @@ func newLandmarkPost(b *landmarkBound, ys []float64, h Hyper, mean bool) (*landm
 	}
 	n := float64(b.n)
 	post := &landmarkPost{d: b.design(fc.piv), piv: fc.piv, k: fc.k, r: fc.r, w: fc.w, jit: jit,
-		dtc: !b.nystrom, constDiag: b.constDiag, v: h.Variance,
+		dtc: !b.nystrom || resid, constDiag: b.constDiag, v: h.Variance,
 		lml: -0.5*a - 0.5*lb - 0.5*n*math.Log(2*math.Pi)}
 	if mean {
 		// Qᵀ(y − m̂·1) replaces Qᵀy below.

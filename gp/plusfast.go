@@ -26,10 +26,17 @@ import (
 // row and its gradient plus O(n·r + r² + n·d), instead of the O(n·r·d) of
 // kernel.Plus.GradTo for every training point. The variance is formed as
 // ‖φ‖² − φᵀMφ, the same difference as the generic k(x,x) − ‖L⁻¹k‖².
+//
+// With the residual (Options.ResidualVariance), a part whose residual
+// v_p − ‖φ_p‖² is positive adds it: its term of the variance becomes
+// v_p − φ_pᵀ(Mφ)_p and its term of the gradient 2·∇k_maxᵀ·W_p·(−(Mφ)_p).
+// predict folds this into ws.mphi — (Mφ)_p + φ_p, so that grad's φ − mphi
+// is −(Mφ)_p — as the landmark posterior folds its DTC term.
 type plusPost struct {
 	parts []plusBlock
 	r     int       // Σ r_p
 	m     []float64 // r×r row-major, symmetric, over the parts' features stacked
+	resid bool      // add each part's residual prior variance (Options.ResidualVariance)
 }
 
 // plusBlock is one Nyström extension of the feature form: its kernel k_max
@@ -39,6 +46,7 @@ type plusBlock struct {
 	kg  kernel.Gradienter
 	off int // first of its features in φ
 	r   int
+	v   float64   // the part's prior variance k_max,p(x, x)
 	w   []float64 // n×r row-major
 	u   []float64 // n
 	// design is the points km's row is taken against: the training
@@ -97,7 +105,7 @@ type plusPart struct {
 // bounds in parts, or nil (no error) if a part's kernel has no gradient.
 func newPlusPost(parts []plusPart, g *GP) (*plusPost, error) {
 	n := g.n
-	p := &plusPost{}
+	p := &plusPost{resid: g.resid}
 	type kept struct {
 		q    []float64 // n×n row-major eigenvectors
 		qs   int
@@ -106,7 +114,7 @@ func newPlusPost(parts []plusPart, g *GP) (*plusPost, error) {
 	}
 	ks := make([]kept, len(parts))
 	for pi, part := range parts {
-		blk := plusBlock{off: p.r, design: g.x}
+		blk := plusBlock{off: p.r, design: g.x, v: part.v}
 		ok := false
 		if len(parts) > 1 {
 			var err error
@@ -232,7 +240,32 @@ func (p *plusPost) predict(g *GP, ws *Workspace) (mean, variance float64, err er
 		mphi[a] = s
 		q += phi[a] * (phi[a] - s)
 	}
-	return mean, q, nil
+	return mean, q + p.residual(ws), nil
+}
+
+// residual returns the residual prior variance Σ_p max(0, v_p − ‖φ_p‖²)
+// after φ and M·φ are in ws (0 without Options.ResidualVariance), and for
+// each part whose residual is positive adds φ_p into ws.mphi (plusPost).
+func (p *plusPost) residual(ws *Workspace) float64 {
+	if !p.resid {
+		return 0
+	}
+	var add float64
+	for bi := range p.parts {
+		b := &p.parts[bi]
+		phi, mphi := ws.phi[b.off:b.off+b.r], ws.mphi[b.off:b.off+b.r]
+		var q float64
+		for _, f := range phi {
+			q += f * f
+		}
+		if gap := b.v - q; gap > 0 {
+			add += gap
+			for i, f := range phi {
+				mphi[i] += f
+			}
+		}
+	}
+	return add
 }
 
 // grad writes the standardized gradients of the mean and variance after
@@ -302,7 +335,7 @@ func (p *plusPost) predictParts(g *GP, ws *Workspace) (mean, variance float64, e
 		}
 	}
 	if r == 0 {
-		return mean, 0, nil
+		return mean, p.residual(ws), nil
 	}
 	m := blas64.General{Rows: r, Cols: r, Stride: r, Data: p.m}
 	pv := blas64.Vector{N: r, Data: phi, Inc: 1}
@@ -311,7 +344,7 @@ func (p *plusPost) predictParts(g *GP, ws *Workspace) (mean, variance float64, e
 	for a, f := range phi {
 		q += f * (f - mphi[a])
 	}
-	return mean, q, nil
+	return mean, q + p.residual(ws), nil
 }
 
 // gradParts is grad for several parts, by BLAS level 2: per part, with G

@@ -401,7 +401,7 @@ type protocol struct {
 	probeWindow                          *int
 	hedge                                *int
 	normalize, ard, excludeObserved      *bool
-	stepAside                            *bool
+	stepAside, residualVariance          *bool
 	candidateStarts                      *int
 }
 
@@ -443,6 +443,8 @@ type Protocol struct {
 	ExcludeObserved bool `json:"exclude_observed,omitempty"`
 	// StepAside is --step-aside (false omitted).
 	StepAside bool `json:"step_aside,omitempty"`
+	// ResidualVariance is --residual-variance (false omitted).
+	ResidualVariance bool `json:"residual_variance,omitempty"`
 }
 
 // noiseFlag adds --noise, the observation noise rule of the runs.
@@ -474,27 +476,28 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		aside = fs.Bool("step-aside", false, "with --exclude-observed: where the acquisition's best ascent end is on an observed point's orbit, the best point just outside its exclusion radius competes with the next ascent end (bo.Protocol.StepAside)")
 	}
 	return &protocol{
-		iters:           iters,
-		initN:           fs.Int("init", bo.DefaultInit, "uniform random initial points"),
-		batch:           batch,
-		acq:             fs.String("acq", "ucb", "acquisition function: "+orList(bo.AcquisitionNames())),
-		beta:            fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n, their code)"),
-		fit:             fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the base kernel's, the authors' code)"),
-		prior:           priorFlag(fs),
-		mean:            meanFlag(fs),
-		backend:         backendFlag(fs),
-		liar:            fs.String("liar", "mean", "the constant liar's value for pending and failed points: mean (of the observed values) or worst (the worst observed, symbo's choice before)"),
-		landmarks:       fs.Int("landmarks", 0, fmt.Sprintf("landmark cap `M` of every kernel: the GP is exact up to M observations (for plus and nystrom every observation is in the design), a GP on M landmarks (greedy pivoted Cholesky of the kernel's Gram; k_max's for plus and nystrom) above; 0 means %d, −1 never (always exact)", bo.DefaultLandmarks)),
-		landmarkFit:     landmarkFitFlag(fs),
-		candidateFit:    fs.String("candidate-fit", "own", "how auto's and portfolio's candidates fit their hyperparameters: own (each its own full search) or anchored (the last candidate, plus, first; the others search only around its lengthscale: about half their likelihood evaluations)"),
-		probeWindow:     fs.Int("probe-window", 0, "portfolio's fixed-point probe may fire in the first `W` BO steps only; 0 means no limit"),
-		candidateStarts: candStarts,
-		hedge:           fs.Int("hedge", 0, "portfolio only: each candidate also proposes the maximizer of the other acquisition (EI beside UCB), from `S` ascents; the referee's mean picks among every proposal (bo.DecideOptions.Hedge, HedgeStarts); 0 means no hedging"),
-		normalize:       fs.Bool("normalize", false, "fit and search in coordinates normalized by maps the group commutes with (bo.Protocol.Normalize; the front ends' default), not the box's raw coordinates"),
-		probe:           fs.String("probe", "always", "when a portfolio's fixed-point probe fires: always (avg's proposal on Fix(G) while no point there is observed), earned (and only where the referee's own acquisition rates it at least as high as the proposal its means picked) or off (bo.DecideOptions.Probe)"),
-		excludeObserved: exclude,
-		stepAside:       aside,
-		ard:             fs.Bool("ard", false, "a lengthscale per class of coordinates the group allows (bo.Protocol.ARD; the front ends' default), not one"),
+		iters:            iters,
+		initN:            fs.Int("init", bo.DefaultInit, "uniform random initial points"),
+		batch:            batch,
+		acq:              fs.String("acq", "ucb", "acquisition function: "+orList(bo.AcquisitionNames())),
+		beta:             fs.String("beta", "paper", "UCB weight: paper (0.5·d·log t) or authors (0.5·d·log 2n, their code)"),
+		fit:              fs.String("fit", "own", "hyperparameters: own (each kernel's likelihood) or base (the base kernel's, the authors' code)"),
+		prior:            priorFlag(fs),
+		mean:             meanFlag(fs),
+		backend:          backendFlag(fs),
+		liar:             fs.String("liar", "mean", "the constant liar's value for pending and failed points: mean (of the observed values) or worst (the worst observed, symbo's choice before)"),
+		landmarks:        fs.Int("landmarks", 0, fmt.Sprintf("landmark cap `M` of every kernel: the GP is exact up to M observations (for plus and nystrom every observation is in the design), a GP on M landmarks (greedy pivoted Cholesky of the kernel's Gram; k_max's for plus and nystrom) above; 0 means %d, −1 never (always exact)", bo.DefaultLandmarks)),
+		landmarkFit:      landmarkFitFlag(fs),
+		candidateFit:     fs.String("candidate-fit", "own", "how auto's and portfolio's candidates fit their hyperparameters: own (each its own full search) or anchored (the last candidate, plus, first; the others search only around its lengthscale: about half their likelihood evaluations)"),
+		probeWindow:      fs.Int("probe-window", 0, "portfolio's fixed-point probe may fire in the first `W` BO steps only; 0 means no limit"),
+		candidateStarts:  candStarts,
+		hedge:            fs.Int("hedge", 0, "portfolio only: each candidate also proposes the maximizer of the other acquisition (EI beside UCB), from `S` ascents; the referee's mean picks among every proposal (bo.DecideOptions.Hedge, HedgeStarts); 0 means no hedging"),
+		normalize:        fs.Bool("normalize", false, "fit and search in coordinates normalized by maps the group commutes with (bo.Protocol.Normalize; the front ends' default), not the box's raw coordinates"),
+		probe:            fs.String("probe", "always", "when a portfolio's fixed-point probe fires: always (avg's proposal on Fix(G) while no point there is observed), earned (and only where the referee's own acquisition rates it at least as high as the proposal its means picked) or off (bo.DecideOptions.Probe)"),
+		excludeObserved:  exclude,
+		stepAside:        aside,
+		ard:              fs.Bool("ard", false, "a lengthscale per class of coordinates the group allows (bo.Protocol.ARD; the front ends' default), not one"),
+		residualVariance: fs.Bool("residual-variance", false, "the Nyström kernels' (plus, nystrom, soft) predictive variance adds the prior variance their design misses, so that far from the data it is the prior's, as the base GP's is (bo.Protocol.ResidualVariance); a study, off in the front ends"),
 	}
 }
 
@@ -519,7 +522,7 @@ func (p *protocol) values() Protocol {
 	if strings.EqualFold(strings.TrimSpace(pr), "always") {
 		pr = ""
 	}
-	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, Probe: pr, ProbeWindow: *p.probeWindow, Hedge: *p.hedge, CandidateStarts: *p.candidateStarts, Normalize: *p.normalize, ARD: *p.ard, ExcludeObserved: *p.excludeObserved, StepAside: *p.stepAside}
+	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, Probe: pr, ProbeWindow: *p.probeWindow, Hedge: *p.hedge, CandidateStarts: *p.candidateStarts, Normalize: *p.normalize, ARD: *p.ard, ExcludeObserved: *p.excludeObserved, StepAside: *p.stepAside, ResidualVariance: *p.residualVariance}
 }
 
 // landmarkFitFlag adds --landmark-fit, how a GP with landmarks is fitted.
@@ -613,6 +616,7 @@ func (p Protocol) config(workers int, budget int64) (bo.Config, error) {
 		return cfg, badInput("--step-aside needs --exclude-observed")
 	}
 	cfg.StepAside = p.StepAside
+	cfg.ResidualVariance = p.ResidualVariance
 	// The kernel is the caller's to set; it carries these options over
 	// (k.With(cfg.Kernel.Options())).
 	cfg.Kernel = cfg.Kernel.With(dec)
