@@ -25,7 +25,10 @@
 //     its GP has Base's likelihood and posterior mean; its variance is
 //     Base's less the residual k_b(x, x) − k_ny(x, x), 0 at the
 //     observations and most of Base's far from them, so an acquisition on
-//     it explores less (gp's TestNystromIsBaseLessResidual).
+//     it explores less (gp's TestNystromIsBaseLessResidual). With
+//     Protocol.ResidualVariance the residual is added back: Nystrom is
+//     then Base's GP, and Plus and Soft have k_max's prior variance far
+//     from the data.
 //   - Plus is k_plus with the observed points as its design set.
 //   - Max is k_max used directly as the covariance. It is accepted only
 //     where it is provably PSD: groups with a canonical map φ
