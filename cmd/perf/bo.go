@@ -465,6 +465,7 @@ func parseNoiseFlag(s string) (bo.NoiseRule, error) {
 // and those of a run (--iters, --batch) unless optimizerOnly.
 func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 	iters, batch, exclude, aside, candStarts := new(int), new(int), new(bool), new(bool), new(int)
+	resid := new(bool)
 	*iters, *batch = bo.DefaultIters, 1
 	if len(optimizerOnly) == 0 || !optimizerOnly[0] {
 		iters = fs.Int("iters", bo.DefaultIters, "acquisition steps after the initial design")
@@ -474,6 +475,8 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		// perf suggest takes the front ends' default (bo.Recommended) here.
 		candStarts = fs.Int("candidate-starts", 0, "portfolio only: the UCB ascents of each candidate other than the referee, whose search keeps bo.DefaultStarts (bo.DecideOptions.CandidateStarts); 0 means the same as the referee's")
 		aside = fs.Bool("step-aside", false, "with --exclude-observed: where the acquisition's best ascent end is on an observed point's orbit, the best point just outside its exclusion radius competes with the next ascent end (bo.Protocol.StepAside)")
+		// A study's setting, not a front end's (off in perf suggest).
+		resid = fs.Bool("residual-variance", false, "the Nyström kernels' (plus, nystrom, soft) predictive variance adds the prior variance their design misses, so that far from the data it is the prior's, as the base GP's is (bo.Protocol.ResidualVariance); off in the front ends")
 	}
 	return &protocol{
 		iters:            iters,
@@ -497,7 +500,7 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		excludeObserved:  exclude,
 		stepAside:        aside,
 		ard:              fs.Bool("ard", false, "a lengthscale per class of coordinates the group allows (bo.Protocol.ARD; the front ends' default), not one"),
-		residualVariance: fs.Bool("residual-variance", false, "the Nyström kernels' (plus, nystrom, soft) predictive variance adds the prior variance their design misses, so that far from the data it is the prior's, as the base GP's is (bo.Protocol.ResidualVariance); a study, off in the front ends"),
+		residualVariance: resid,
 	}
 }
 
