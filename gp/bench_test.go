@@ -90,3 +90,39 @@ func BenchmarkCholeskyVsEigen(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPredictGradResidual times a prediction with both gradients, the
+// acquisition ascent's unit of work, of k_plus and of a mix of two k_plus
+// (bo's Soft) over hyperoctahedral(6) at n = 50, without and with
+// Options.ResidualVariance (O(r) more per prediction). Run with
+// go test -run '^$' -bench PredictGradResidual ./gp/
+func BenchmarkPredictGradResidual(b *testing.B) {
+	const n, d = 50, 6
+	rng := rand.New(rand.NewPCG(3, 11))
+	x, y := sample(rng, n, d)
+	g := mustG(orbit.Hyperoctahedral(d))
+	po := kernel.PlusOptions{Backend: linalg.Gonum()}
+	plus := mustG(NewPlusFamily(kernel.Matern52, g, kernel.Options{}, po))
+	soft := mustG(NewMixFamily(plus, mustG(NewPlusFamily(kernel.Matern52, mustG(orbit.Trivial(d)), kernel.Options{}, po)), 0.2))
+	qs := randMat(rng, 64, d, -2, 2)
+	h := Hyper{Variance: 1.2, Lengthscale: 1.5, Noise: 1e-3}
+	for _, c := range []struct {
+		name string
+		fam  Family
+	}{{"plus", plus}, {"soft", soft}} {
+		for _, resid := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/residual=%v", c.name, resid), func(b *testing.B) {
+				gp := mustG(New(c.fam, x, y, h, Options{Backend: linalg.Gonum(), ResidualVariance: resid}))
+				var ws Workspace
+				dm, dv := make([]float64, d), make([]float64, d)
+				i := 0
+				for b.Loop() {
+					if _, _, err := gp.PredictGrad(&ws, qs.RawRowView(i%64), dm, dv); err != nil {
+						b.Fatal(err)
+					}
+					i++
+				}
+			})
+		}
+	}
+}
