@@ -434,15 +434,16 @@ type Protocol struct {
 	// ResidualVariance adds to the predictive variance of the Nyström
 	// kernels — Plus, Nystrom, Soft, their landmark GPs, the canonical
 	// models — the prior variance their design misses at x
-	// (gp.Options.ResidualVariance): k_plus's variance falls towards 0
-	// away from the observations (in d = 5–8, 0.2–7% of the base GP's
-	// 0.9 per coordinate away), so a Nyström kernel hardly explores there;
-	// with it, the variance far from the data is the prior's, as the base
-	// GP's is (Nystrom becomes the base GP exactly). The means, the
-	// likelihoods, the fits and the evidence between candidates are
-	// unchanged. Cost: O(r) per prediction. false (the zero value: perf
-	// bo, perf table, every committed record, Recommended) is the paper's
-	// k_plus posterior; a study, not a default (lab/results/suite/pilots.md).
+	// (gp.Options.ResidualVariance). Without it k_plus's variance falls
+	// towards 0 away from the observations (less than half of the base
+	// GP's there: gp's TestNystromIsBaseLessResidual), so a Nyström kernel
+	// hardly explores there; with it, the variance far from the data is
+	// the prior's, as the base GP's is (Nystrom becomes the base GP
+	// exactly). The means, the likelihoods, the fits and the evidence
+	// between candidates are unchanged. Cost: O(r) per prediction. false
+	// (the zero value: perf bo, perf table, every committed record,
+	// Recommended) is the paper's k_plus posterior; a study, not a default
+	// (lab/results/suite/pilots.md).
 	ResidualVariance bool
 }
 
