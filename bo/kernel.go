@@ -102,6 +102,49 @@ type DecideOptions struct {
 	// a step at small n, fall from C·Starts to Starts + (C−1)·
 	// CandidateStarts for C candidates.
 	CandidateStarts int
+	// Referee is the score that picks the referee among the fitted
+	// candidates (the model Auto predicts with, whose means pick
+	// Portfolio's proposal), the favoured ones' raised by the log prior
+	// odds: RefereeEvidence (0, the log marginal likelihood) or
+	// RefereeLOO (the leave-one-out log predictive density,
+	// gp.GP.LOOLogPredictive; in a step where a candidate has no exact
+	// GP, above Config.Landmarks, every candidate is scored by its
+	// evidence). Cost of RefereeLOO: O(n³/3) per candidate and step,
+	// about one more Cholesky factor.
+	Referee RefereeRule
+}
+
+// RefereeRule is how a deciding kernel scores its candidates
+// (DecideOptions.Referee).
+type RefereeRule int
+
+const (
+	// RefereeEvidence (the zero value, every committed record and
+	// Recommended): the log marginal likelihood.
+	RefereeEvidence RefereeRule = iota
+	// RefereeLOO: the leave-one-out log predictive density.
+	RefereeLOO
+)
+
+func (r RefereeRule) String() string {
+	switch r {
+	case RefereeEvidence:
+		return "evidence"
+	case RefereeLOO:
+		return "loo"
+	}
+	return fmt.Sprintf("RefereeRule(%d)", int(r))
+}
+
+// ParseRefereeRule parses "evidence" or "loo".
+func ParseRefereeRule(s string) (RefereeRule, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "evidence":
+		return RefereeEvidence, nil
+	case "loo":
+		return RefereeLOO, nil
+	}
+	return 0, fmt.Errorf("%w: unknown referee rule %q (want evidence or loo)", ErrBadConfig, s)
 }
 
 // check refuses options New cannot run (ErrBadConfig).
@@ -120,6 +163,9 @@ func (o DecideOptions) check() error {
 	}
 	if o.CandidateStarts < 0 || o.CandidateStarts > maxStarts {
 		return fmt.Errorf("%w: candidate starts %d, want 0 (Config.Starts) to %d", ErrBadConfig, o.CandidateStarts, maxStarts)
+	}
+	if o.Referee != RefereeEvidence && o.Referee != RefereeLOO {
+		return fmt.Errorf("%w: referee rule %v", ErrBadConfig, o.Referee)
 	}
 	return nil
 }

@@ -736,6 +736,7 @@ func (o *Optimizer) fitModel() error {
 	var evidence []float64
 	best, bestLML := -1, math.Inf(-1)
 	var firstErr error
+	loo := o.looScores(fits, errs)
 	for i, a := range o.arms {
 		mi, err := fits[i], errs[i]
 		if err != nil {
@@ -757,6 +758,9 @@ func (o *Optimizer) fitModel() error {
 			evidence = append(evidence, lml)
 		}
 		score := lml
+		if loo != nil {
+			score = loo[i]
+		}
 		if o.cfg.Kernel.isFavoured(i) {
 			score += o.cfg.Kernel.odds
 		}
@@ -774,6 +778,28 @@ func (o *Optimizer) fitModel() error {
 		o.fitted.Evidence = evidence
 	}
 	return nil
+}
+
+// looScores returns the candidates' leave-one-out log predictive
+// densities (DecideOptions.Referee = RefereeLOO), or nil: with the
+// evidence rule, with one candidate, or when a fitted candidate has none
+// (a landmark GP), so that every candidate is scored alike.
+func (o *Optimizer) looScores(fits []*gp.GP, errs []error) []float64 {
+	if o.cfg.Kernel.decide.Referee != RefereeLOO || len(o.arms) < 2 {
+		return nil
+	}
+	s := make([]float64, len(fits))
+	for i, m := range fits {
+		if errs[i] != nil {
+			continue
+		}
+		v, err := m.LOOLogPredictive()
+		if err != nil || math.IsNaN(v) {
+			return nil
+		}
+		s[i] = v
+	}
+	return s
 }
 
 // setModel makes arm i, fitted as m, the model the optimizer predicts

@@ -148,6 +148,9 @@ type Trace struct {
 	// than the referee (DecideOptions.CandidateStarts below Config.Starts);
 	// 0 (omitted) when every candidate runs Config.Starts.
 	CandidateStarts int `json:"candidate_starts,omitempty"`
+	// Referee is the kernel's DecideOptions.Referee ("loo"); empty for
+	// "evidence".
+	Referee string `json:"referee,omitempty"`
 	// ExcludeObserved and StepAside are Config's (omitted when false:
 	// steps may return to observed points; no stepping aside).
 	ExcludeObserved bool `json:"exclude_observed,omitempty"`
@@ -437,7 +440,7 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 		Group: group, Shape: c.Kernel.shapeName(), Acquisition: c.Acquisition.Name(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
 		Prior: priorName(c), Landmarks: landmarksOf(c), LandmarkFit: landmarkFitName(c),
-		CandidateFit: candidateFitName(c), ProbeWindow: c.Kernel.decide.ProbeWindow, Probe: probeName(c), Hedge: hedgeStarts(c), CandidateStarts: candidateStarts(c), ExcludeObserved: c.ExcludeObserved, StepAside: c.StepAside, Normalize: c.Normalize, ARD: c.ARD, ResidualVariance: c.ResidualVariance,
+		CandidateFit: candidateFitName(c), ProbeWindow: c.Kernel.decide.ProbeWindow, Probe: probeName(c), Hedge: hedgeStarts(c), CandidateStarts: candidateStarts(c), Referee: refereeName(c), ExcludeObserved: c.ExcludeObserved, StepAside: c.StepAside, Normalize: c.Normalize, ARD: c.ARD, ResidualVariance: c.ResidualVariance,
 		Init: c.Init, Iters: iters, RawSamples: c.RawSamples, Starts: c.Starts,
 		MaxIter: c.MaxIter, Backend: c.Backend.Name(), NoiseVariance: noise,
 	}
@@ -696,6 +699,13 @@ func probeName(c Config) string {
 		return ""
 	}
 	return c.Kernel.decide.Probe.String()
+}
+
+func refereeName(c Config) string {
+	if c.Kernel.decide.Referee == RefereeEvidence {
+		return ""
+	}
+	return c.Kernel.decide.Referee.String()
 }
 
 func candidateFitName(c Config) string {

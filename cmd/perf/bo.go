@@ -402,6 +402,7 @@ type protocol struct {
 	hedge                                *int
 	normalize, ard, excludeObserved      *bool
 	stepAside, residualVariance          *bool
+	referee                              *string
 	candidateStarts                      *int
 }
 
@@ -445,6 +446,8 @@ type Protocol struct {
 	StepAside bool `json:"step_aside,omitempty"`
 	// ResidualVariance is --residual-variance (false omitted).
 	ResidualVariance bool `json:"residual_variance,omitempty"`
+	// Referee is --referee ("evidence", the default, omitted).
+	Referee string `json:"referee,omitempty"`
 }
 
 // noiseFlag adds --noise, the observation noise rule of the runs.
@@ -465,7 +468,8 @@ func parseNoiseFlag(s string) (bo.NoiseRule, error) {
 // and those of a run (--iters, --batch) unless optimizerOnly.
 func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 	iters, batch, exclude, aside, candStarts := new(int), new(int), new(bool), new(bool), new(int)
-	resid := new(bool)
+	resid, referee := new(bool), new(string)
+	*referee = "evidence"
 	*iters, *batch = bo.DefaultIters, 1
 	if len(optimizerOnly) == 0 || !optimizerOnly[0] {
 		iters = fs.Int("iters", bo.DefaultIters, "acquisition steps after the initial design")
@@ -476,6 +480,7 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		candStarts = fs.Int("candidate-starts", 0, "portfolio only: the UCB ascents of each candidate other than the referee, whose search keeps bo.DefaultStarts (bo.DecideOptions.CandidateStarts); 0 means the same as the referee's")
 		aside = fs.Bool("step-aside", false, "with --exclude-observed: where the acquisition's best ascent end is on an observed point's orbit, the best point just outside its exclusion radius competes with the next ascent end (bo.Protocol.StepAside)")
 		// A study's setting, not a front end's (off in perf suggest).
+		referee = fs.String("referee", "evidence", "auto and portfolio only: the score that picks the referee among the candidates, evidence (the log marginal likelihood) or loo (the leave-one-out log predictive density) (bo.DecideOptions.Referee); off in the front ends")
 		resid = fs.Bool("residual-variance", false, "the Nyström kernels' (plus, nystrom, soft) predictive variance adds the prior variance their design misses, so that far from the data it is the prior's, as the base GP's is (bo.Protocol.ResidualVariance); off in the front ends")
 	}
 	return &protocol{
@@ -500,32 +505,25 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		excludeObserved:  exclude,
 		stepAside:        aside,
 		ard:              fs.Bool("ard", false, "a lengthscale per class of coordinates the group allows (bo.Protocol.ARD; the front ends' default), not one"),
+		referee:          referee,
 		residualVariance: resid,
 	}
 }
 
 func (p *protocol) values() Protocol {
-	liar := *p.liar
-	if strings.EqualFold(strings.TrimSpace(liar), "mean") {
-		liar = ""
+	liar := omitDefault(*p.liar, "mean")
+	mean, lf := omitDefault(*p.mean, "sample"), omitDefault(*p.landmarkFit, "default")
+	cf, pr := omitDefault(*p.candidateFit, "own"), omitDefault(*p.probe, "always")
+	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, Probe: pr, ProbeWindow: *p.probeWindow, Hedge: *p.hedge, CandidateStarts: *p.candidateStarts, Normalize: *p.normalize, ARD: *p.ard, ExcludeObserved: *p.excludeObserved, StepAside: *p.stepAside, ResidualVariance: *p.residualVariance, Referee: omitDefault(*p.referee, "evidence")}
+}
+
+// omitDefault returns v, or "" where it spells the default def (any case,
+// surrounding space): the journaled protocol omits defaults.
+func omitDefault(v, def string) string {
+	if strings.EqualFold(strings.TrimSpace(v), def) {
+		return ""
 	}
-	mean := *p.mean
-	if strings.EqualFold(strings.TrimSpace(mean), "sample") {
-		mean = ""
-	}
-	lf := *p.landmarkFit
-	if strings.EqualFold(strings.TrimSpace(lf), "default") {
-		lf = ""
-	}
-	cf := *p.candidateFit
-	if strings.EqualFold(strings.TrimSpace(cf), "own") {
-		cf = ""
-	}
-	pr := *p.probe
-	if strings.EqualFold(strings.TrimSpace(pr), "always") {
-		pr = ""
-	}
-	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, Probe: pr, ProbeWindow: *p.probeWindow, Hedge: *p.hedge, CandidateStarts: *p.candidateStarts, Normalize: *p.normalize, ARD: *p.ard, ExcludeObserved: *p.excludeObserved, StepAside: *p.stepAside, ResidualVariance: *p.residualVariance}
+	return v
 }
 
 // landmarkFitFlag adds --landmark-fit, how a GP with landmarks is fitted.
@@ -620,6 +618,11 @@ func (p Protocol) config(workers int, budget int64) (bo.Config, error) {
 	}
 	cfg.StepAside = p.StepAside
 	cfg.ResidualVariance = p.ResidualVariance
+	if p.Referee != "" {
+		if dec.Referee, err = bo.ParseRefereeRule(p.Referee); err != nil {
+			return cfg, badInput("--referee: %w", err)
+		}
+	}
 	// The kernel is the caller's to set; it carries these options over
 	// (k.With(cfg.Kernel.Options())).
 	cfg.Kernel = cfg.Kernel.With(dec)

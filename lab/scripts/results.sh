@@ -23,7 +23,7 @@ go build -o bin/perf ./cmd/perf
 perf=bin/perf
 out=lab/results
 want=("$@")
-byname=" landmarks-every suite hedge aside starts repeats fresh pilots residual " # studies of many CPU hours: run only when named
+byname=" landmarks-every suite hedge aside starts repeats fresh pilots residual referee " # studies of many CPU hours: run only when named
 run() { # name, command…
   local name=$1; shift
   if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then return; fi
@@ -280,6 +280,12 @@ run pilots $perf table $t2 $front $kb --seeds 0:20 --out $out/suite/tuning2-base
 kr="$k3 --residual-variance"
 run residual $perf table $t1 $front $kr --seeds 0:20 --out $out/suite/tuning-resid-main --force
 run residual $perf table $t2 $front $kr --seeds 0:20 --out $out/suite/tuning2-resid-main --force
+# A fifth: the referee picked by the leave-one-out log predictive density
+# instead of the evidence (--referee loo), the default's candidates and
+# odds unchanged. Run by name: lab/scripts/results.sh referee.
+kl="$k3 --referee loo"
+run referee $perf table $t1 $front $kl --seeds 0:20 --out $out/suite/tuning-loo-main --force
+run referee $perf table $t2 $front $kl --seeds 0:20 --out $out/suite/tuning2-loo-main --force
 # Landmark GPs of base and avg against the exact GP, 500 evaluations
 # (lab/results/landmarks-every/landmarks-every.md): seeds 0–4, then 5–29
 # and the replication 30–49. The exact arms are hours of CPU: run this

@@ -1,0 +1,127 @@
+package bo
+
+import (
+	"math"
+	"testing"
+
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/orbit"
+)
+
+// TestResidualVariance: Protocol.ResidualVariance reaches the models. With
+// it, Nystrom's GP is the base GP (gp's TestResidualVarianceNystromIsBase):
+// the same likelihood, so the same fit, and the same posterior, so an
+// optimizer on Nystrom proposes Base's points (to the ascent's rounding);
+// without it, Nystrom explores less and leaves Base's path. Plus's
+// proposals change with it.
+func TestResidualVariance(t *testing.T) {
+	lo, hi := []float64{-2, -2, -2}, []float64{2, 2, 2}
+	f := func(x []float64) float64 {
+		return -math.Pow(x[0]-0.7, 2) - math.Pow(x[1]+0.4, 2) - 0.5*math.Pow(x[2]-1.2, 2) + 0.3*math.Cos(3*x[0])
+	}
+	proto := Protocol{RawSamples: 128, Starts: 4}
+	path := func(k Kernel, resid bool) [][]float64 {
+		p := proto
+		p.ResidualVariance = resid
+		o := must(New(lo, hi, Config{Kernel: k, Protocol: p}, 7))
+		var xs [][]float64
+		for range 15 {
+			x := must(o.Ask())
+			xs = append(xs, x)
+			if err := o.Tell(x, f(x)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return xs
+	}
+	gap := func(a, b [][]float64) float64 {
+		var m float64
+		for i := range a {
+			for j := range a[i] {
+				m = max(m, math.Abs(a[i][j]-b[i][j]))
+			}
+		}
+		return m
+	}
+	base := path(Base(kernel.RBF), false)
+	if g := gap(base, path(Nystrom(kernel.RBF), true)); g > 1e-5 {
+		t.Errorf("Nystrom with the residual: proposals up to %g from Base's", g)
+	}
+	if g := gap(base, path(Nystrom(kernel.RBF), false)); g < 1e-3 {
+		t.Errorf("Nystrom without the residual: proposals within %g of Base's; the case does not tell the setting apart", g)
+	}
+	sf := must(orbit.SignFlip(3))
+	if g := gap(path(Plus(sf, kernel.RBF), false), path(Plus(sf, kernel.RBF), true)); g == 0 {
+		t.Error("Plus: the same proposals with and without the residual")
+	}
+}
+
+// TestRefereeLOO: with DecideOptions.Referee = RefereeLOO the referee is
+// the candidate of highest leave-one-out log predictive density, the
+// favoured one's raised by the odds (recomputed here from the step's
+// fits); with the evidence rule, or where a candidate's GP is a landmark
+// GP, the highest log marginal likelihood is. A wrong group (sign flips
+// of an objective that is not even) makes the scores differ.
+func TestRefereeLOO(t *testing.T) {
+	lo, hi := []float64{-2, -2}, []float64{2, 2}
+	f := func(x []float64) float64 {
+		return -math.Pow(x[0]-1.1, 2) - math.Pow(x[1]+0.6, 2) + 0.3*math.Sin(3*x[0]*x[1])
+	}
+	g := must(orbit.SignFlip(2))
+	differ := false
+	for _, c := range []struct {
+		rule      RefereeRule
+		landmarks int
+		loo       bool // the referee is LOO's
+	}{{RefereeEvidence, 0, false}, {RefereeLOO, 0, true}, {RefereeLOO, 4, false}} {
+		k := must(PortfolioFavouring(g, kernel.RBF, []string{NameBase}, []string{NameNystrom, NameSoft, NamePlus})).With(DecideOptions{Referee: c.rule})
+		for seed := range uint64(4) {
+			o := must(New(lo, hi, Config{Kernel: k, Landmarks: c.landmarks, Init: 5, Protocol: Protocol{RawSamples: 64, Starts: 2}}, seed))
+			for range 25 {
+				x := must(o.Ask())
+				if err := o.Tell(x, f(x)); err != nil {
+					t.Fatal(err)
+				}
+				if o.armFits == nil {
+					continue // the initial design
+				}
+				best, bestS, bestL, bestLS := -1, math.Inf(-1), -1, math.Inf(-1)
+				for i, m := range o.armFits {
+					if m == nil {
+						continue
+					}
+					odds := 0.0
+					if o.cfg.Kernel.isFavoured(i) {
+						odds = o.cfg.Kernel.odds
+					}
+					if s := m.LogMarginal() + odds; s > bestLS {
+						bestL, bestLS = i, s
+					}
+					v, err := m.LOOLogPredictive()
+					if err != nil {
+						if c.loo {
+							t.Fatal(err)
+						}
+						continue
+					}
+					if s := v + odds; s > bestS {
+						best, bestS = i, s
+					}
+				}
+				want := bestL
+				if c.loo {
+					want = best
+				}
+				if best != bestL && best >= 0 {
+					differ = true
+				}
+				if o.refArm != want {
+					t.Errorf("%v, landmarks %d: referee %d, want %d (LOO's %d, evidence's %d)", c.rule, c.landmarks, o.refArm, want, best, bestL)
+				}
+			}
+		}
+	}
+	if !differ {
+		t.Error("LOO and the evidence picked the same referee at every step: the case does not tell them apart")
+	}
+}

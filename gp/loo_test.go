@@ -1,0 +1,98 @@
+package gp
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestLOOLogPredictive: the closed form against the definition — for
+// each i, the GP's covariance without row and column i (the kernel's Gram,
+// noise and jitter), solved by gonum's Cholesky, predicts y_i with mean
+// m̂ + k_iᵀK_−i⁻¹(y_−i − m̂) and variance K_ii − k_iᵀK_−i⁻¹k_i — for base,
+// k_plus, a mix and both prior means; a landmark GP is refused.
+func TestLOOLogPredictive(t *testing.T) {
+	d := 3
+	po := kernel.PlusOptions{Backend: linalg.Gonum()}
+	plus := mustG(NewPlusFamily(kernel.Matern52, mustG(orbit.Hyperoctahedral(d)), kernel.Options{}, po))
+	fams := []struct {
+		name string
+		fam  Family
+	}{
+		{"base", mustG(NewBaseFamily(kernel.RBF, d))},
+		{"plus", plus},
+		{"soft", mustG(NewMixFamily(plus, mustG(NewPlusFamily(kernel.Matern52, mustG(orbit.Trivial(d)), kernel.Options{}, po)), 0.2))},
+	}
+	for fi, tc := range fams {
+		for _, pm := range []Mean{MeanSample, MeanConstant} {
+			rng := rand.New(rand.NewPCG(uint64(fi), 59))
+			x, y := sample(rng, 15, d)
+			h := Hyper{Variance: 1.1, Lengthscale: 0.8, Noise: 1e-2}
+			g := mustG(New(tc.fam, x, y, h, Options{Backend: linalg.Gonum(), Mean: pm}))
+			got, err := g.LOOLogPredictive()
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := g.n
+			kk := mat.NewSymDense(n, nil)
+			if err := gramTo(g.k, kk, g.x); err != nil {
+				t.Fatal(err)
+			}
+			ys, _, _ := standardize(y)
+			var want float64
+			for i := range n {
+				var keep []int
+				for j := range n {
+					if j != i {
+						keep = append(keep, j)
+					}
+				}
+				m := len(keep)
+				km := mat.NewSymDense(m, nil)
+				ki := mat.NewVecDense(m, nil)
+				r := mat.NewVecDense(m, nil)
+				for a, ja := range keep {
+					for b, jb := range keep {
+						v := kk.At(ja, jb)
+						if a == b {
+							v += h.Noise + g.jitter
+						}
+						km.SetSym(a, b, v)
+					}
+					ki.SetVec(a, kk.At(ja, i))
+					r.SetVec(a, ys[ja]-g.m0)
+				}
+				var ch mat.Cholesky
+				if !ch.Factorize(km) {
+					t.Fatal("K_−i not positive definite")
+				}
+				var s, u mat.VecDense
+				if err := ch.SolveVecTo(&s, r); err != nil {
+					t.Fatal(err)
+				}
+				if err := ch.SolveVecTo(&u, ki); err != nil {
+					t.Fatal(err)
+				}
+				mu := g.m0 + mat.Dot(ki, &s)
+				v := kk.At(i, i) + h.Noise + g.jitter - mat.Dot(ki, &u)
+				e := ys[i] - mu
+				want += -0.5*math.Log(v) - e*e/(2*v) - 0.5*math.Log(2*math.Pi)
+			}
+			if math.Abs(got-want) > 1e-8*max(1, math.Abs(want)) {
+				t.Errorf("%s, mean %v: LOO log predictive %v, by definition %v", tc.name, pm, got, want)
+			}
+		}
+	}
+	lm := mustG(NewLandmarkPlusFamily(kernel.Matern52, mustG(orbit.SignFlip(d)), kernel.Options{}, po, 4))
+	x, y := sample(rand.New(rand.NewPCG(9, 59)), 12, d)
+	g := mustG(New(lm, x, y, Hyper{Variance: 1, Lengthscale: 1, Noise: 1e-2}, Options{}))
+	if _, err := g.LOOLogPredictive(); !errors.Is(err, ErrNoLOO) {
+		t.Errorf("a landmark GP: %v, want ErrNoLOO", err)
+	}
+}
