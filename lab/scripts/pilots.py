@@ -22,7 +22,11 @@ reads the tuning half:
   residual today's kernel with --residual-variance (tuning{,2}-resid-main):
           the Nyström kernels' variance far from the data is the prior's,
           as the base GP's is (nystrom's is 0.2–7% of base's 0.9 per
-          coordinate away in d = 5, 8: they hardly explore there).
+          coordinate away in d = 5, 8: they hardly explore there);
+  loo     today's kernel with --referee loo (tuning{,2}-loo-main): the
+          referee, whose means pick the proposal, is the candidate of
+          highest leave-one-out log predictive density (odds unchanged),
+          a score less forgiving of a covariance the data contradict.
 
 The tuning half is where a default is chosen; nothing here is held-out
 evidence. Prints Markdown:
@@ -57,6 +61,9 @@ PILOTS = {
                        "today's candidates with the Nyström kernels' residual prior variance "
                        "(`--residual-variance`, bo.Protocol.ResidualVariance): far from the data the "
                        "variance is the prior's, as the base GP's is, and nystrom is the base GP"),
+    "pilot loo": (["tuning-loo-main", "tuning2-loo-main"], hedge.KERNEL,
+                  "today's candidates and odds with the referee picked by the leave-one-out log predictive "
+                  "density instead of the evidence (`--referee loo`, bo.DecideOptions.Referee)"),
 }
 assert not set(PILOTS) & set(suite.SINGLES) and "today" not in PILOTS
 
