@@ -2,8 +2,11 @@ package bo
 
 import (
 	"math"
+	"runtime"
+	"strings"
 	"testing"
 
+	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 )
@@ -123,5 +126,33 @@ func TestRefereeLOO(t *testing.T) {
 	}
 	if !differ {
 		t.Error("LOO and the evidence picked the same referee at every step: the case does not tell them apart")
+	}
+}
+
+// TestStudySettingsDeterministic: the portfolio with both study settings
+// (Referee = RefereeLOO, ResidualVariance) gives the same trace bits for
+// GOMAXPROCS 1 and 4 and any Workers, and the trace names them.
+func TestStudySettingsDeterministic(t *testing.T) {
+	p := must(problem.New("Ackley2d", 0))
+	var ref string
+	for _, c := range []struct{ procs, workers int }{{1, 0}, {4, 0}, {2, 7}} {
+		old := runtime.GOMAXPROCS(c.procs)
+		cfg := Config{Kernel: Kernel{}.With(DecideOptions{Referee: RefereeLOO}), Workers: c.workers, Protocol: Protocol{RawSamples: 64, ResidualVariance: true}}
+		tr, err := runP(p, NamePortfolio, cfg, 4, 11)
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := traceJSON(t, tr)
+		if ref == "" {
+			ref = s
+			if !strings.Contains(s, `"referee":"loo"`) || !strings.Contains(s, `"residual_variance":true`) {
+				t.Errorf("the trace does not name the settings: %.300s", s)
+			}
+			continue
+		}
+		if s != ref {
+			t.Errorf("trace differs with GOMAXPROCS=%d Workers=%d", c.procs, c.workers)
+		}
 	}
 }
