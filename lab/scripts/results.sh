@@ -41,6 +41,10 @@ r=$out/replication
 k5="--kernels base,avg,avgnorm,plus,max"
 run table-own   $perf table $k5 $main --out $out/table-own --force
 run table-own   $perf table $k5 $rep --out $r/table-own --force
+# Table 1's plus with the residual prior variance (--residual-variance),
+# against table-own's plus, paired by seed (lab/results/residual).
+run residual-paper $perf table --kernels plus --residual-variance $main --out $out/residual/main --force
+run residual-paper $perf table --kernels plus --residual-variance $rep --out $out/residual/replication --force
 run table-prior $perf table $k5 --prior botorch $main --out $out/table-prior --force
 run table-prior $perf table $k5 --prior botorch $rep --out $r/table-prior --force
 run table-base  $perf table --fit base $main --out $out/table-base --force
