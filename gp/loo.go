@@ -1,16 +1,17 @@
 package gp
 
 import (
-	"errors"
 	"math"
 
+	"github.com/symbo/symbo/internal/errclass"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 )
 
 // ErrNoLOO: the GP has no exact factor of its covariance (a landmark GP),
-// so LOOLogPredictive does not apply.
-var ErrNoLOO = errors.New("gp: leave-one-out needs an exact GP")
+// so LOOLogPredictive does not apply; the caller asked of a GP what it
+// does not have (class Input).
+var ErrNoLOO = errclass.New(errclass.Input, "gp: leave-one-out needs an exact GP")
 
 // LOOLogPredictive returns the leave-one-out log predictive density of the
 // standardized outputs, Σ_i log N(y_i; μ_−i, σ²_−i), where μ_−i and σ²_−i

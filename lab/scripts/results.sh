@@ -42,7 +42,8 @@ k5="--kernels base,avg,avgnorm,plus,max"
 run table-own   $perf table $k5 $main --out $out/table-own --force
 run table-own   $perf table $k5 $rep --out $r/table-own --force
 # Table 1's plus with the residual prior variance (--residual-variance),
-# against table-own's plus, paired by seed (lab/results/residual).
+# against ablation-own's plus (Table 1's protocol), paired by seed
+# (lab/results/residual, lab/scripts/residual.py).
 run residual-paper $perf table --kernels plus --residual-variance $main --out $out/residual/main --force
 run residual-paper $perf table --kernels plus --residual-variance $rep --out $out/residual/replication --force
 run table-prior $perf table $k5 --prior botorch $main --out $out/table-prior --force
