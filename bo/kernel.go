@@ -2,6 +2,7 @@ package bo
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -112,6 +113,19 @@ type DecideOptions struct {
 	// evidence). Cost of RefereeLOO: O(n³/3) per candidate and step,
 	// about one more Cholesky factor.
 	Referee RefereeRule
+	// Odds, when positive, replaces AutoOdds as the log prior odds added
+	// to each favoured candidate's score; 0 means AutoOdds (ln 20);
+	// negative, NaN or ±Inf is an error.
+	Odds float64
+}
+
+// logOdds is the log prior odds of each favoured candidate:
+// DecideOptions.Odds when set, else the kernel's own (AutoOdds).
+func (k Kernel) logOdds() float64 {
+	if k.decide.Odds > 0 {
+		return k.decide.Odds
+	}
+	return k.odds
 }
 
 // RefereeRule is how a deciding kernel scores its candidates
@@ -166,6 +180,9 @@ func (o DecideOptions) check() error {
 	}
 	if o.Referee != RefereeEvidence && o.Referee != RefereeLOO {
 		return fmt.Errorf("%w: referee rule %v", ErrBadConfig, o.Referee)
+	}
+	if !(o.Odds >= 0) || math.IsInf(o.Odds, 0) {
+		return fmt.Errorf("%w: odds %v, want 0 (AutoOdds) or a finite log prior odds > 0", ErrBadConfig, o.Odds)
 	}
 	return nil
 }

@@ -762,7 +762,7 @@ func (o *Optimizer) fitModel() error {
 			score = loo[i]
 		}
 		if o.cfg.Kernel.isFavoured(i) {
-			score += o.cfg.Kernel.odds
+			score += o.cfg.Kernel.logOdds()
 		}
 		if best < 0 || score > bestLML {
 			best, bestLML, m = i, score, mi

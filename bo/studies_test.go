@@ -1,6 +1,7 @@
 package bo
 
 import (
+	"errors"
 	"math"
 	"runtime"
 	"strings"
@@ -95,7 +96,7 @@ func TestRefereeLOO(t *testing.T) {
 					}
 					odds := 0.0
 					if o.cfg.Kernel.isFavoured(i) {
-						odds = o.cfg.Kernel.odds
+						odds = o.cfg.Kernel.logOdds()
 					}
 					if s := m.LogMarginal() + odds; s > bestLS {
 						bestL, bestLS = i, s
@@ -153,6 +154,42 @@ func TestStudySettingsDeterministic(t *testing.T) {
 		}
 		if s != ref {
 			t.Errorf("trace differs with GOMAXPROCS=%d Workers=%d", c.procs, c.workers)
+		}
+	}
+}
+
+// TestDecideStudyOptions: the deciding kernel's study options are
+// validated when the optimizer is built (ErrBadConfig), and Odds replaces
+// AutoOdds: with odds far above any difference in evidence the referee is
+// always a favoured candidate, with AutoOdds here it is not.
+func TestDecideStudyOptions(t *testing.T) {
+	lo, hi := []float64{-2, -2}, []float64{2, 2}
+	g := must(orbit.SignFlip(2))
+	k := must(PortfolioFavouring(g, kernel.RBF, []string{NameBase}, []string{NamePlus}))
+	for _, o := range []DecideOptions{{Referee: 7}, {Odds: -1}, {Odds: math.NaN()}, {Odds: math.Inf(1)}} {
+		if _, err := New(lo, hi, Config{Kernel: k.With(o)}, 1); !errors.Is(err, ErrBadConfig) {
+			t.Errorf("%+v: %v, want ErrBadConfig", o, err)
+		}
+	}
+	// Not invariant under sign flips: base's evidence beats plus's.
+	f := func(x []float64) float64 { return -math.Pow(x[0]-1.1, 2) - math.Pow(x[1]+0.6, 2) }
+	for _, c := range []struct {
+		odds        float64
+		wantUnfavor bool // base (not favoured) is the referee at some step
+	}{{0, true}, {1000, false}} {
+		o := must(New(lo, hi, Config{Kernel: k.With(DecideOptions{Odds: c.odds}), Protocol: Protocol{RawSamples: 64, Starts: 2}}, 5))
+		unfavoured := false
+		for range 20 {
+			x := must(o.Ask())
+			if err := o.Tell(x, f(x)); err != nil {
+				t.Fatal(err)
+			}
+			if o.armFits != nil && !o.cfg.Kernel.isFavoured(o.refArm) {
+				unfavoured = true
+			}
+		}
+		if unfavoured != c.wantUnfavor {
+			t.Errorf("odds %v: base the referee at some step %v, want %v", c.odds, unfavoured, c.wantUnfavor)
 		}
 	}
 }

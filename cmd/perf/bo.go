@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"strings"
 	"text/tabwriter"
@@ -403,6 +404,7 @@ type protocol struct {
 	normalize, ard, excludeObserved      *bool
 	stepAside, residualVariance          *bool
 	referee                              *string
+	odds                                 *float64
 	candidateStarts                      *int
 }
 
@@ -448,6 +450,8 @@ type Protocol struct {
 	ResidualVariance bool `json:"residual_variance,omitempty"`
 	// Referee is --referee ("evidence", the default, omitted).
 	Referee string `json:"referee,omitempty"`
+	// Odds is --odds (0, bo.AutoOdds, omitted).
+	Odds float64 `json:"odds,omitempty"`
 }
 
 // noiseFlag adds --noise, the observation noise rule of the runs.
@@ -468,7 +472,7 @@ func parseNoiseFlag(s string) (bo.NoiseRule, error) {
 // and those of a run (--iters, --batch) unless optimizerOnly.
 func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 	iters, batch, exclude, aside, candStarts := new(int), new(int), new(bool), new(bool), new(int)
-	resid, referee := new(bool), new(string)
+	resid, referee, odds := new(bool), new(string), new(float64)
 	*referee = "evidence"
 	*iters, *batch = bo.DefaultIters, 1
 	if len(optimizerOnly) == 0 || !optimizerOnly[0] {
@@ -480,6 +484,7 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		candStarts = fs.Int("candidate-starts", 0, "portfolio only: the UCB ascents of each candidate other than the referee, whose search keeps bo.DefaultStarts (bo.DecideOptions.CandidateStarts); 0 means the same as the referee's")
 		aside = fs.Bool("step-aside", false, "with --exclude-observed: where the acquisition's best ascent end is on an observed point's orbit, the best point just outside its exclusion radius competes with the next ascent end (bo.Protocol.StepAside)")
 		// A study's setting, not a front end's (off in perf suggest).
+		odds = fs.Float64("odds", 0, "auto and portfolio only: the log prior odds added to each favoured candidate's score; 0 means bo.AutoOdds (ln 20) (bo.DecideOptions.Odds); off in the front ends")
 		referee = fs.String("referee", "evidence", "auto and portfolio only: the score that picks the referee among the candidates, evidence (the log marginal likelihood) or loo (the leave-one-out log predictive density) (bo.DecideOptions.Referee); off in the front ends")
 		resid = fs.Bool("residual-variance", false, "the Nyström kernels' (plus, nystrom, soft) predictive variance adds the prior variance their design misses, so that far from the data it is the prior's, as the base GP's is (bo.Protocol.ResidualVariance); off in the front ends")
 	}
@@ -505,6 +510,7 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		excludeObserved:  exclude,
 		stepAside:        aside,
 		ard:              fs.Bool("ard", false, "a lengthscale per class of coordinates the group allows (bo.Protocol.ARD; the front ends' default), not one"),
+		odds:             odds,
 		referee:          referee,
 		residualVariance: resid,
 	}
@@ -514,7 +520,7 @@ func (p *protocol) values() Protocol {
 	liar := omitDefault(*p.liar, "mean")
 	mean, lf := omitDefault(*p.mean, "sample"), omitDefault(*p.landmarkFit, "default")
 	cf, pr := omitDefault(*p.candidateFit, "own"), omitDefault(*p.probe, "always")
-	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, Probe: pr, ProbeWindow: *p.probeWindow, Hedge: *p.hedge, CandidateStarts: *p.candidateStarts, Normalize: *p.normalize, ARD: *p.ard, ExcludeObserved: *p.excludeObserved, StepAside: *p.stepAside, ResidualVariance: *p.residualVariance, Referee: omitDefault(*p.referee, "evidence")}
+	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, Probe: pr, ProbeWindow: *p.probeWindow, Hedge: *p.hedge, CandidateStarts: *p.candidateStarts, Normalize: *p.normalize, ARD: *p.ard, ExcludeObserved: *p.excludeObserved, StepAside: *p.stepAside, ResidualVariance: *p.residualVariance, Referee: omitDefault(*p.referee, "evidence"), Odds: *p.odds}
 }
 
 // omitDefault returns v, or "" where it spells the default def (any case,
@@ -618,6 +624,10 @@ func (p Protocol) config(workers int, budget int64) (bo.Config, error) {
 	}
 	cfg.StepAside = p.StepAside
 	cfg.ResidualVariance = p.ResidualVariance
+	if !(p.Odds >= 0) || math.IsInf(p.Odds, 0) {
+		return cfg, badInput("--odds must be 0 (bo.AutoOdds) or a finite log prior odds > 0, got %v", p.Odds)
+	}
+	dec.Odds = p.Odds
 	if p.Referee != "" {
 		if dec.Referee, err = bo.ParseRefereeRule(p.Referee); err != nil {
 			return cfg, badInput("--referee: %w", err)

@@ -23,7 +23,7 @@ go build -o bin/perf ./cmd/perf
 perf=bin/perf
 out=lab/results
 want=("$@")
-byname=" landmarks-every suite hedge aside starts repeats fresh pilots residual referee " # studies of many CPU hours: run only when named
+byname=" landmarks-every suite hedge aside starts repeats fresh pilots residual referee odds " # studies of many CPU hours: run only when named
 run() { # name, command…
   local name=$1; shift
   if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then return; fi
@@ -291,6 +291,13 @@ run residual $perf table $t2 $front $kr --seeds 0:20 --out $out/suite/tuning2-re
 kl="$k3 --referee loo"
 run referee $perf table $t1 $front $kl --seeds 0:20 --out $out/suite/tuning-loo-main --force
 run referee $perf table $t2 $front $kl --seeds 0:20 --out $out/suite/tuning2-loo-main --force
+# A sixth and seventh: the favoured candidates' log prior odds (--odds),
+# ln 4 and ln 100 either side of the default's ln 20. Run by name:
+# lab/scripts/results.sh odds.
+run odds $perf table $t1 $front $k3 --odds 1.3862943611198906 --seeds 0:20 --out $out/suite/tuning-odds4-main --force
+run odds $perf table $t2 $front $k3 --odds 1.3862943611198906 --seeds 0:20 --out $out/suite/tuning2-odds4-main --force
+run odds $perf table $t1 $front $k3 --odds 4.605170185988092 --seeds 0:20 --out $out/suite/tuning-odds100-main --force
+run odds $perf table $t2 $front $k3 --odds 4.605170185988092 --seeds 0:20 --out $out/suite/tuning2-odds100-main --force
 # Landmark GPs of base and avg against the exact GP, 500 evaluations
 # (lab/results/landmarks-every/landmarks-every.md): seeds 0–4, then 5–29
 # and the replication 30–49. The exact arms are hours of CPU: run this
