@@ -26,7 +26,10 @@ reads the tuning half:
   loo     today's kernel with --referee loo (tuning{,2}-loo-main): the
           referee, whose means pick the proposal, is the candidate of
           highest leave-one-out log predictive density (odds unchanged),
-          a score less forgiving of a covariance the data contradict.
+          a score less forgiving of a covariance the data contradict;
+  odds    today's kernel with --odds ln 4 and ln 100 (tuning{,2}-odds4-main,
+          tuning{,2}-odds100-main): soft and plus favoured less and more
+          than the default's ln 20.
 
 The tuning half is where a default is chosen; nothing here is held-out
 evidence. Prints Markdown:
@@ -64,6 +67,11 @@ PILOTS = {
     "pilot loo": (["tuning-loo-main", "tuning2-loo-main"], hedge.KERNEL,
                   "today's candidates and odds with the referee picked by the leave-one-out log predictive "
                   "density instead of the evidence (`--referee loo`, bo.DecideOptions.Referee)"),
+    "pilot odds 4": (["tuning-odds4-main", "tuning2-odds4-main"], hedge.KERNEL,
+                     "soft and plus favoured by the log prior odds ln 4 instead of ln 20 (`--odds`, "
+                     "bo.DecideOptions.Odds): nystrom the referee more often"),
+    "pilot odds 100": (["tuning-odds100-main", "tuning2-odds100-main"], hedge.KERNEL,
+                       "soft and plus favoured by ln 100 instead of ln 20: nystrom the referee less often"),
 }
 assert not set(PILOTS) & set(suite.SINGLES) and "today" not in PILOTS
 
