@@ -2,6 +2,7 @@ package bo
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/symbo/symbo/gp"
@@ -329,6 +330,11 @@ type Config struct {
 type Protocol struct {
 	// Beta: BetaPaper (default) or BetaAuthors. Used by UCB only.
 	Beta BetaRule
+	// BetaScale, when positive, multiplies the rule's β (UCB's weight on
+	// the standard deviation is then √(BetaScale·β)); 0 means 1, the
+	// rule's own; negative, NaN or ±Inf is an error. A study of
+	// exploration (lab/results/suite/pilots.md), not a default.
+	BetaScale float64
 	// Liar is the value told pending and failed points for the
 	// acquisition: LiarMean (default) or LiarWorst.
 	Liar Liar
@@ -471,6 +477,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Beta != BetaPaper && c.Beta != BetaAuthors {
 		return c, fmt.Errorf("%w: beta rule %v", ErrBadConfig, c.Beta)
+	}
+	if !(c.BetaScale >= 0) || math.IsInf(c.BetaScale, 0) {
+		return c, fmt.Errorf("%w: BetaScale = %v, want 0 (the rule's β) or a finite factor > 0", ErrBadConfig, c.BetaScale)
 	}
 	if c.Liar != LiarMean && c.Liar != LiarWorst {
 		return c, fmt.Errorf("%w: liar %v", ErrBadConfig, c.Liar)

@@ -652,6 +652,9 @@ func (o *Optimizer) beta(n int) (int, float64) {
 	default:
 		b = 0.5 * float64(o.d) * math.Log(float64(t))
 	}
+	if s := o.cfg.BetaScale; s > 0 {
+		b *= s
+	}
 	return t, max(b, 0)
 }
 

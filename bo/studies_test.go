@@ -193,3 +193,31 @@ func TestDecideStudyOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestBetaScale: Protocol.BetaScale multiplies both rules' β at every n,
+// 0 leaves it, and bad factors are ErrBadConfig.
+func TestBetaScale(t *testing.T) {
+	lo, hi := []float64{-1, -1, -1}, []float64{1, 1, 1}
+	for _, s := range []float64{-1, math.NaN(), math.Inf(1)} {
+		if _, err := New(lo, hi, Config{Protocol: Protocol{BetaScale: s}}, 1); !errors.Is(err, ErrBadConfig) {
+			t.Errorf("BetaScale %v: %v, want ErrBadConfig", s, err)
+		}
+	}
+	for _, rule := range []BetaRule{BetaPaper, BetaAuthors} {
+		ref := must(New(lo, hi, Config{Protocol: Protocol{Beta: rule}}, 1))
+		one := must(New(lo, hi, Config{Protocol: Protocol{Beta: rule, BetaScale: 1}}, 1))
+		quarter := must(New(lo, hi, Config{Protocol: Protocol{Beta: rule, BetaScale: 0.25}}, 1))
+		for _, n := range []int{5, 6, 20, 55} {
+			_, b := ref.beta(n)
+			_, b1 := one.beta(n)
+			_, bq := quarter.beta(n)
+			want := 0.5 * 3 * math.Log(float64(n-4))
+			if rule == BetaAuthors {
+				want = 0.5 * 3 * math.Log(2*float64(n))
+			}
+			if math.Abs(b-want) > 1e-12 || b1 != b || math.Abs(bq-0.25*want) > 1e-12 {
+				t.Errorf("%v, n = %d: β %v, with factor 1 %v, with 0.25 %v; want %v and %v", rule, n, b, b1, bq, want, 0.25*want)
+			}
+		}
+	}
+}

@@ -23,7 +23,7 @@ go build -o bin/perf ./cmd/perf
 perf=bin/perf
 out=lab/results
 want=("$@")
-byname=" landmarks-every suite hedge aside starts repeats fresh pilots residual referee odds " # studies of many CPU hours: run only when named
+byname=" landmarks-every suite hedge aside starts repeats fresh pilots residual referee odds beta " # studies of many CPU hours: run only when named
 run() { # name, command…
   local name=$1; shift
   if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then return; fi
@@ -298,6 +298,13 @@ run odds $perf table $t1 $front $k3 --odds 1.3862943611198906 --seeds 0:20 --out
 run odds $perf table $t2 $front $k3 --odds 1.3862943611198906 --seeds 0:20 --out $out/suite/tuning2-odds4-main --force
 run odds $perf table $t1 $front $k3 --odds 4.605170185988092 --seeds 0:20 --out $out/suite/tuning-odds100-main --force
 run odds $perf table $t2 $front $k3 --odds 4.605170185988092 --seeds 0:20 --out $out/suite/tuning2-odds100-main --force
+# Two more: UCB's β scaled by 1/4 and by 4 (--beta-scale), the weight on
+# the standard deviation halved and doubled. Run by name:
+# lab/scripts/results.sh beta.
+run beta $perf table $t1 $front $k3 --beta-scale 0.25 --seeds 0:20 --out $out/suite/tuning-beta025-main --force
+run beta $perf table $t2 $front $k3 --beta-scale 0.25 --seeds 0:20 --out $out/suite/tuning2-beta025-main --force
+run beta $perf table $t1 $front $k3 --beta-scale 4 --seeds 0:20 --out $out/suite/tuning-beta4-main --force
+run beta $perf table $t2 $front $k3 --beta-scale 4 --seeds 0:20 --out $out/suite/tuning2-beta4-main --force
 # Landmark GPs of base and avg against the exact GP, 500 evaluations
 # (lab/results/landmarks-every/landmarks-every.md): seeds 0–4, then 5–29
 # and the replication 30–49. The exact arms are hours of CPU: run this
