@@ -29,7 +29,10 @@ reads the tuning half:
           a score less forgiving of a covariance the data contradict;
   odds    today's kernel with --odds ln 4 and ln 100 (tuning{,2}-odds4-main,
           tuning{,2}-odds100-main): soft and plus favoured less and more
-          than the default's ln 20.
+          than the default's ln 20;
+  beta    today's kernel with --beta-scale 0.25 and 4
+          (tuning{,2}-beta025-main, tuning{,2}-beta4-main): UCB's weight
+          on the standard deviation halved and doubled.
 
 The tuning half is where a default is chosen; nothing here is held-out
 evidence. Prints Markdown:
@@ -72,6 +75,11 @@ PILOTS = {
                      "bo.DecideOptions.Odds): nystrom the referee more often"),
     "pilot odds 100": (["tuning-odds100-main", "tuning2-odds100-main"], hedge.KERNEL,
                        "soft and plus favoured by ln 100 instead of ln 20: nystrom the referee less often"),
+    "pilot beta/4": (["tuning-beta025-main", "tuning2-beta025-main"], hedge.KERNEL,
+                     "UCB's β scaled by 1/4 (`--beta-scale 0.25`, bo.Protocol.BetaScale): the weight on "
+                     "the standard deviation halved"),
+    "pilot beta×4": (["tuning-beta4-main", "tuning2-beta4-main"], hedge.KERNEL,
+                     "UCB's β scaled by 4 (`--beta-scale 4`): the weight on the standard deviation doubled"),
 }
 assert not set(PILOTS) & set(suite.SINGLES) and "today" not in PILOTS
 

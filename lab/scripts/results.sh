@@ -23,7 +23,7 @@ go build -o bin/perf ./cmd/perf
 perf=bin/perf
 out=lab/results
 want=("$@")
-byname=" landmarks-every suite hedge aside starts repeats fresh pilots residual referee odds beta " # studies of many CPU hours: run only when named
+byname=" landmarks-every suite hedge aside starts repeats fresh pilots residual referee odds beta beta-soft " # studies of many CPU hours: run only when named
 run() { # name, command…
   local name=$1; shift
   if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then return; fi
@@ -305,6 +305,11 @@ run beta $perf table $t1 $front $k3 --beta-scale 0.25 --seeds 0:20 --out $out/su
 run beta $perf table $t2 $front $k3 --beta-scale 0.25 --seeds 0:20 --out $out/suite/tuning2-beta025-main --force
 run beta $perf table $t1 $front $k3 --beta-scale 4 --seeds 0:20 --out $out/suite/tuning-beta4-main --force
 run beta $perf table $t2 $front $k3 --beta-scale 4 --seeds 0:20 --out $out/suite/tuning2-beta4-main --force
+# β/4, the one pilot that moved the tuning half, checked on the soft
+# suite's 24 problems, which played no part in any choice (against
+# hedge/soft-starts3-*). Run by name: lab/scripts/results.sh beta-soft.
+run beta-soft $perf table $soft24 $front $k3 --beta-scale 0.25 $main --out $out/hedge/soft-beta025-main --force
+run beta-soft $perf table $soft24 $front $k3 --beta-scale 0.25 $rep --out $out/hedge/soft-beta025-replication --force
 # Landmark GPs of base and avg against the exact GP, 500 evaluations
 # (lab/results/landmarks-every/landmarks-every.md): seeds 0–4, then 5–29
 # and the replication 30–49. The exact arms are hours of CPU: run this
