@@ -23,7 +23,7 @@ go build -o bin/perf ./cmd/perf
 perf=bin/perf
 out=lab/results
 want=("$@")
-byname=" landmarks-every suite hedge aside starts repeats fresh pilots residual referee odds beta beta-soft fresh-beta " # studies of many CPU hours: run only when named
+byname=" landmarks-every suite hedge aside starts repeats fresh pilots residual referee odds beta beta-soft fresh-beta heldout-beta " # studies of many CPU hours: run only when named
 run() { # name, command…
   local name=$1; shift
   if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then return; fi
@@ -271,6 +271,11 @@ run fresh $perf table $freshset $front --probe earned --hedge 1 --step-aside --c
 # name: lab/scripts/results.sh fresh-beta.
 run fresh-beta $perf table $freshset $front --probe earned $k3 --beta-scale 0.25 --workers 1 $main --out $out/suite/fresh-beta025-main --force
 run fresh-beta $perf table $freshset $front --probe earned $k3 --beta-scale 0.25 --workers 1 $rep --out $out/suite/fresh-beta025-replication --force
+# β/4 on the held-out half: its fifth look, a description (perf table's
+# runs; the sampler's on Mixed7d and Net6d would need the front ends'
+# setting). Run by name: lab/scripts/results.sh heldout-beta.
+run heldout-beta $perf table $held $front --probe earned $k3 --beta-scale 0.25 $main --out $out/suite/heldout-beta025-main --force
+run heldout-beta $perf table $held $front --probe earned $k3 --beta-scale 0.25 $rep --out $out/suite/heldout-beta025-replication --force
 # Pilots on the tuning half under today's protocol, after the fresh set:
 # avg back among the candidates (its probe earned), and nystrom favoured
 # beside soft and plus with base an unfavoured candidate
