@@ -87,28 +87,10 @@ def main(beta=False):
 def versus_before(tables, before, problems, level):
     """β/4's default against the first look's, paired by seed."""
     print("## β/4 against the first look's default, paired by seed\n")
-    print("Ratio of the means: β/4 over the first look's (below 1: β/4 better); intervals of the paired "
-          "differences at %.4f (Bonferroni over the problems); a verdict only where both seed sets agree.\n" % level)
-    print("| problem | first look | β/4 | ratio | main | replication | verdict |")
-    print("|---|---|---|---|---|---|---|")
-    logs = [[] for _ in tables]
-    for p in problems:
-        res, ratios = [], []
-        for i, (t, b) in enumerate(zip(tables, before)):
-            e = t.get(DEFAULT, {})
-            seeds = sorted(s for (pp, s) in e if pp == p and (pp, s) in b)
-            res.append(interval([e[(p, s)] - b[(p, s)] for s in seeds], level))
-            m1 = sum(e[(p, s)] for s in seeds) / len(seeds)
-            m0 = sum(b[(p, s)] for s in seeds) / len(seeds)
-            ratios.append(m1 / m0)
-            logs[i].append(math.log(m1 / m0))
-        m0 = portfolio.means({"s": before[0]}, "s", p)
-        m1 = portfolio.means({"s": tables[0].get(DEFAULT, {})}, "s", p)
-        cells = ["%s [%s, %s] (n=%d)" % (g(m), g(lo), g(hi), n) for m, lo, hi, n in res]
-        print("| %s | %s | %s | %s | %s | %s |" % (p, g(m0), g(m1), " / ".join("%.2f" % r for r in ratios),
-                                                   " | ".join(cells), verdict(res) if len(res) == 2 else "one set"))
-    print("\nGeometric mean of the ratios: %s (main / replication). Means: the main set's.\n"
-          % " / ".join("%.3f" % math.exp(sum(lg) / len(lg)) for lg in logs))
+    print("β/4 − the first look's default (fresh-main, fresh-replication: the same seeds, initial designs "
+          "and noise), t intervals at %.4f (Bonferroni over the problems); negative: β/4 is better. Ratio: "
+          "β/4's mean over the first look's.\n" % level)
+    heldout.paired_table(tables, before, problems, level)
 
 
 def print_first(problems):

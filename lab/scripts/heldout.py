@@ -217,6 +217,31 @@ VARIANTS = {"hedged": ("heldout-hedged-", "peers-hedged", "heldout-"),
             "beta": ("heldout-beta025-", None, "heldout-starts3-")}
 
 
+def paired_table(tables, first, problems, level):
+    """Prints the default of tables against the runs first (one dict per
+    seed set), paired by seed: the ratio of the means, the t intervals of
+    the differences at level, the verdict of the two sets, and the
+    geometric mean of the ratios per set."""
+    print("| problem | ratio | main | replication | verdict |")
+    print("|---|---|---|---|---|")
+    logs, tally = [[] for _ in tables], {}
+    for p in problems:
+        res, rs = [], []
+        for i, (t, f) in enumerate(zip(tables, first)):
+            seeds = sorted(s for (pp, s) in t[DEFAULT] if pp == p and (pp, s) in f)
+            res.append(interval([t[DEFAULT][(p, s)] - f[(p, s)] for s in seeds], level))
+            r = portfolio.means(t, DEFAULT, p) / portfolio.means({"f": f}, "f", p)
+            rs.append(r)
+            logs[i].append(math.log(r))
+        v = verdict(res) if len(res) == 2 else "one set"
+        tally[v] = tally.get(v, 0) + 1
+        print("| %s | %s | %s | %s |" % (p, " / ".join("%.2f" % r for r in rs), " | ".join(
+            "%s [%s, %s] (n=%d)" % (g(m), g(lo), g(hi), n) for m, lo, hi, n in res), v))
+    print("\nGeometric mean of the ratios: %s. Verdicts: %s.\n" % (
+        " / ".join("%.3f" % math.exp(sum(lg) / len(lg)) for lg in logs),
+        ", ".join("%s %d" % kv for kv in sorted(tally.items()))))
+
+
 def main(variant=None):
     hedged = variant is not None
     level = 1 - 0.05 / len(HELDOUT)
@@ -296,24 +321,7 @@ def main(variant=None):
               "t intervals at %.4f (Bonferroni over the problems); negative: %s is better. "
               "Ratio: the %s default's mean over the %s's.\n" % (
                   name[:1].upper() + name[1:] if name[:1].isascii() else name, prev, before, before, level, what, name, prev))
-        print("| problem | ratio | main | replication | verdict |")
-        print("|---|---|---|---|---|")
-        logs, tally = [[] for _ in sets], {}
-        for p in problems:
-            res, rs = [], []
-            for i, (t, f) in enumerate(zip(tables, first)):
-                seeds = sorted(s for (pp, s) in t[DEFAULT] if pp == p and (pp, s) in f)
-                res.append(interval([t[DEFAULT][(p, s)] - f[(p, s)] for s in seeds], level))
-                r = portfolio.means(t, DEFAULT, p) / portfolio.means({"f": f}, "f", p)
-                rs.append(r)
-                logs[i].append(math.log(r))
-            v = verdict(res) if len(res) == 2 else "one set"
-            tally[v] = tally.get(v, 0) + 1
-            print("| %s | %s | %s | %s |" % (p, " / ".join("%.2f" % r for r in rs), " | ".join(
-                "%s [%s, %s] (n=%d)" % (g(m), g(lo), g(hi), n) for m, lo, hi, n in res), v))
-        print("\nGeometric mean of the ratios: %s. Verdicts: %s.\n" % (
-            " / ".join("%.3f" % math.exp(sum(lg) / len(lg)) for lg in logs),
-            ", ".join("%s %d" % kv for kv in sorted(tally.items()))))
+        paired_table(tables, first, problems, level)
     if variant == "beta":
         return
     peer_sets = [load_peers(set(seeds), symbo_dir) for _, _, seeds in sets]
