@@ -485,12 +485,12 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		// perf suggest takes the front ends' default (bo.Recommended) here.
 		candStarts = fs.Int("candidate-starts", 0, "portfolio only: the UCB ascents of each candidate other than the referee, whose search keeps bo.DefaultStarts (bo.DecideOptions.CandidateStarts); 0 means the same as the referee's")
 		aside = fs.Bool("step-aside", false, "with --exclude-observed: where the acquisition's best ascent end is on an observed point's orbit, the best point just outside its exclusion radius competes with the next ascent end (bo.Protocol.StepAside)")
-		// A study's setting, not a front end's (off in perf suggest).
-		betaScale = fs.Float64("beta-scale", 0, "multiplies UCB's β (bo.Protocol.BetaScale); 0 means 1; off in the front ends")
 		odds = fs.Float64("odds", 0, "auto and portfolio only: the log prior odds added to each favoured candidate's score; 0 means bo.AutoOdds (ln 20) (bo.DecideOptions.Odds); off in the front ends")
 		referee = fs.String("referee", "evidence", "auto and portfolio only: the score that picks the referee among the candidates, evidence (the log marginal likelihood) or loo (the leave-one-out log predictive density) (bo.DecideOptions.Referee); off in the front ends")
 		resid = fs.Bool("residual-variance", false, "the Nyström kernels' (plus, nystrom, soft) predictive variance adds the prior variance their design misses, so that far from the data it is the prior's, as the base GP's is (bo.Protocol.ResidualVariance); off in the front ends")
 	}
+	// perf suggest's default is the front ends' (bo.DefaultBetaScale).
+	betaScale = fs.Float64("beta-scale", 0, "multiplies UCB's β (bo.Protocol.BetaScale): 1, or 0, the rule's own (perf bo's default); the front ends' default is 0.25")
 	return &protocol{
 		iters:            iters,
 		initN:            fs.Int("init", bo.DefaultInit, "uniform random initial points"),

@@ -30,7 +30,7 @@ const suggestUsage = `
 Usage: perf suggest (--problem P [--d D] | --group G --d D --box LO:HI[,LO:HI…])
                     [--kernel K] [--base B] [--history FILE] [--pending FILE]
                     [--failed FILE] [--q 1] [--seed S] [--minimize] [--init 5]
-                    [--acq ucb|ei] [--beta paper|authors] [--fit own|base]
+                    [--acq ucb|ei] [--beta paper|authors] [--beta-scale X] [--fit own|base]
                     [--prior none|botorch] [--mean sample|constant] [--liar mean|worst] [--landmarks M]
                     [--landmark-fit default|subset|likelihood|full] [--candidate-fit own|anchored]
                     [--probe-window W] [--hedge S] [--allow-repeats]
@@ -82,6 +82,10 @@ are observed or pending it returns the next points of the initial design.
                 referee's mean picks among every proposal: 1 here
                 (lab/results/suite), no hedging with 0 (perf bo's
                 default: give 0 to reproduce a perf bo run)
+--beta-scale    X > 0 multiplies UCB's β: 0.25 here (the front ends'
+                default, lab/results/suite/pilots.md), the rule's own
+                with 1 (perf bo's default: give 1 to reproduce a perf bo
+                run)
 --allow-repeats let a point within the exclusion radius (10⁻³ of the box
                 diagonal) of an observed point's orbit be proposed, as
                 perf bo does (give it to reproduce a perf bo run, or for
@@ -161,6 +165,12 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	if set["hedge"] {
 		hedge = &p.Hedge
 	}
+	// --beta-scale not given: the front ends' default
+	// (bo.DefaultBetaScale).
+	var betaScale *float64
+	if set["beta-scale"] {
+		betaScale = &p.BetaScale
+	}
 	var normalize, ard *bool
 	if set["normalize"] {
 		normalize = &p.Normalize
@@ -172,7 +182,7 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 		Problem: *name, Group: frontend.Group{Group: *group, D: *d, Block: *block, Matrices: *matrices},
 		Kernel: *kern, Base: *base, Seed: *seed, Minimize: *minimize, Init: p.Init,
 		Acq: p.Acq, Beta: p.Beta, Fit: p.Fit, Prior: p.Prior, Mean: p.Mean, Landmarks: p.Landmarks, LandmarkFit: p.LandmarkFit, CandidateFit: p.CandidateFit, Probe: p.Probe, Liar: p.Liar,
-		ProbeWindow: probeWindow, Hedge: hedge, AllowRepeats: *allowRepeats, Normalize: normalize, ARD: ard,
+		ProbeWindow: probeWindow, Hedge: hedge, AllowRepeats: *allowRepeats, Normalize: normalize, ARD: ard, BetaScale: betaScale,
 	}
 	switch {
 	case *name != "" && *group != "":

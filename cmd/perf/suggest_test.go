@@ -22,15 +22,16 @@ import (
 // portfolio with soft, its candidates' fits anchored unless
 // --candidate-fit own says otherwise, its probe window 5 unless
 // --probe-window says otherwise, in normalized coordinates unless
-// --normalize=false; --allow-repeats, since perf bo may return to an
+// --normalize=false, UCB's β scaled by 0.25 unless --beta-scale says
+// otherwise; --allow-repeats, since perf bo may return to an
 // observed point where suggest's default does not).
 func TestSuggestReplaysBO(t *testing.T) {
 	for _, c := range []struct{ bo, suggest []string }{
-		{[]string{"--kernel", "plus"}, []string{"--kernel", "plus", "--prior", "none", "--mean", "sample", "--normalize=false"}},
-		{[]string{"--kernel", "plus", "--prior", "botorch", "--mean", "constant", "--normalize"}, []string{"--kernel", "plus"}},
-		{[]string{"--kernel", frontend.DefaultKernel, "--prior", "botorch", "--mean", "constant", "--candidate-fit", "anchored", "--probe-window", "5", "--normalize"}, nil},
-		{[]string{"--kernel", frontend.DefaultKernel, "--prior", "botorch", "--mean", "constant", "--normalize"}, []string{"--candidate-fit", "own", "--probe-window", "0"}},
-		{[]string{"--kernel", frontend.DefaultKernel, "--prior", "botorch", "--mean", "constant", "--candidate-fit", "anchored", "--probe-window", "1"}, []string{"--probe-window", "1", "--normalize=false"}},
+		{[]string{"--kernel", "plus"}, []string{"--kernel", "plus", "--prior", "none", "--mean", "sample", "--normalize=false", "--beta-scale", "1"}},
+		{[]string{"--kernel", "plus", "--prior", "botorch", "--mean", "constant", "--normalize", "--beta-scale", "0.25"}, []string{"--kernel", "plus"}},
+		{[]string{"--kernel", frontend.DefaultKernel, "--prior", "botorch", "--mean", "constant", "--candidate-fit", "anchored", "--probe-window", "5", "--normalize", "--beta-scale", "0.25"}, nil},
+		{[]string{"--kernel", frontend.DefaultKernel, "--prior", "botorch", "--mean", "constant", "--normalize", "--beta-scale", "0.25"}, []string{"--candidate-fit", "own", "--probe-window", "0"}},
+		{[]string{"--kernel", frontend.DefaultKernel, "--prior", "botorch", "--mean", "constant", "--candidate-fit", "anchored", "--probe-window", "1"}, []string{"--probe-window", "1", "--normalize=false", "--beta-scale", "1"}},
 	} {
 		suggestReplaysBO(t, c.bo, c.suggest)
 	}

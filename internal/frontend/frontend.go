@@ -38,6 +38,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"strings"
 
 	"github.com/symbo/symbo/bo"
@@ -309,10 +310,15 @@ type SuggestSettings struct {
 	Init     int    `json:"init,omitempty"`     // 0 means 5
 	Acq      string `json:"acq,omitempty"`
 	Beta     string `json:"beta,omitempty"`
-	Fit      string `json:"fit,omitempty"`
-	Liar     string `json:"liar,omitempty"`  // "mean" (default) or "worst"
-	Prior    string `json:"prior,omitempty"` // "botorch" or "none"; default bo.Recommended's (botorch)
-	Mean     string `json:"mean,omitempty"`  // "constant" or "sample"; default bo.Recommended's (constant)
+	// BetaScale is bo.Protocol.BetaScale, which multiplies UCB's β:
+	// absent (nil) means bo.Recommended's (bo.DefaultBetaScale), 1 the
+	// rule's own β (perf bo's default); anything not finite and > 0 is
+	// ErrInvalid.
+	BetaScale *float64 `json:"beta_scale,omitempty"`
+	Fit       string   `json:"fit,omitempty"`
+	Liar      string   `json:"liar,omitempty"`  // "mean" (default) or "worst"
+	Prior     string   `json:"prior,omitempty"` // "botorch" or "none"; default bo.Recommended's (botorch)
+	Mean      string   `json:"mean,omitempty"`  // "constant" or "sample"; default bo.Recommended's (constant)
 
 	// Landmarks is bo.Config.Landmarks: the landmark cap of every kernel
 	// (0: the default, negative: never).
@@ -423,6 +429,12 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 		if cfg.Beta, err = bo.ParseBeta(s.Beta); err != nil {
 			return nil, err
 		}
+	}
+	if b := s.BetaScale; b != nil {
+		if !(*b > 0) || math.IsInf(*b, 0) {
+			return nil, invalid("beta_scale must be a finite number > 0 (1: the rule's own β), got %v", *b)
+		}
+		cfg.BetaScale = *b
 	}
 	switch strings.ToLower(s.Fit) {
 	case "", "own":

@@ -382,8 +382,8 @@ func TestDefaults(t *testing.T) {
 	if err := Decode([]byte(`{"group":"signflip","d":2,"box":[[-1],[1]],"seed":3}`), &bare); err != nil {
 		t.Fatal(err)
 	}
-	spec := fmt.Sprintf(`{"group":"signflip","d":2,"box":[[-1],[1]],"seed":3,"kernel":%q,"prior":"botorch","mean":"constant","candidate_fit":"anchored","probe_window":%d,"hedge":%d}`,
-		bo.RecommendedKernel, bo.DefaultProbeWindow, bo.DefaultHedgeStarts)
+	spec := fmt.Sprintf(`{"group":"signflip","d":2,"box":[[-1],[1]],"seed":3,"kernel":%q,"prior":"botorch","mean":"constant","candidate_fit":"anchored","probe_window":%d,"hedge":%d,"beta_scale":%v}`,
+		bo.RecommendedKernel, bo.DefaultProbeWindow, bo.DefaultHedgeStarts, bo.DefaultBetaScale)
 	if err := Decode([]byte(spec), &named); err != nil {
 		t.Fatal(err)
 	}
@@ -402,10 +402,10 @@ func TestDefaults(t *testing.T) {
 	}
 	for _, c := range []bo.Config{a.Config(), b.Config()} {
 		if c.Kernel.Name() != rec.Kernel.Name() || c.Prior != rec.Prior || c.Mean != rec.Mean || c.Kernel.Options() != rec.Kernel.Options() ||
-			c.ExcludeObserved != rec.ExcludeObserved || c.Liar != rec.Liar || c.Beta != rec.Beta {
-			t.Errorf("front end: kernel %s, prior %v, mean %v, candidate fit %v, probe window %d, exclude observed %v; bo.Recommended: %s, %v, %v, %v, %d, %v",
-				c.Kernel.Name(), c.Prior, c.Mean, c.Kernel.Options().CandidateFit, c.Kernel.Options().ProbeWindow, c.ExcludeObserved,
-				rec.Kernel.Name(), rec.Prior, rec.Mean, rec.Kernel.Options().CandidateFit, rec.Kernel.Options().ProbeWindow, rec.ExcludeObserved)
+			c.ExcludeObserved != rec.ExcludeObserved || c.Liar != rec.Liar || c.Beta != rec.Beta || c.BetaScale != rec.BetaScale {
+			t.Errorf("front end: kernel %s, prior %v, mean %v, candidate fit %v, probe window %d, exclude observed %v, beta scale %v; bo.Recommended: %s, %v, %v, %v, %d, %v, %v",
+				c.Kernel.Name(), c.Prior, c.Mean, c.Kernel.Options().CandidateFit, c.Kernel.Options().ProbeWindow, c.ExcludeObserved, c.BetaScale,
+				rec.Kernel.Name(), rec.Prior, rec.Mean, rec.Kernel.Options().CandidateFit, rec.Kernel.Options().ProbeWindow, rec.ExcludeObserved, rec.BetaScale)
 		}
 	}
 	// The same proposals, bit for bit: the initial design and BO steps.
@@ -521,6 +521,68 @@ func TestSuggestHedge(t *testing.T) {
 		st := SuggestSettings{Problem: "Ackley2d", Hedge: &h}
 		if _, err := st.Optimizer(nil, 0); err == nil || errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), "hedge") {
 			t.Errorf("hedge %d: %v", h, err)
+		}
+	}
+}
+
+// TestSuggestBetaScale: "beta_scale" sets bo.Protocol.BetaScale — absent
+// bo.DefaultBetaScale, a value itself — and UCB's β after the same
+// history is that factor times the rule's own (the run with 1); 0, a
+// negative value or ±Inf is bad input.
+func TestSuggestBetaScale(t *testing.T) {
+	p, err := problem.New("Ackley2d", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	betas := map[string]float64{}
+	for in, want := range map[string]float64{"": bo.DefaultBetaScale, "1": 1, "0.5": 0.5} {
+		var st SuggestSettings
+		data := `{"problem": "Ackley2d", "seed": 4, "kernel": "plus", "init": 3}`
+		if in != "" {
+			data = fmt.Sprintf(`{"problem": "Ackley2d", "seed": 4, "kernel": "plus", "init": 3, "beta_scale": %s}`, in)
+		}
+		if err := Decode([]byte(data), &st); err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		opt, err := st.Optimizer(nil, 0)
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		if got := opt.Config().BetaScale; got != want {
+			t.Errorf("%q: BetaScale %v, want %v", in, got, want)
+		}
+		// Every factor's run: the initial design's three points (which β
+		// does not change), two BO steps, then the third BO step's β
+		// (t = 3; the first step's t = 1 gives β = 0 for any factor).
+		for range 5 {
+			x, err := opt.Ask()
+			if err != nil {
+				t.Fatal(err)
+			}
+			y, _ := p.Evaluate(x)
+			if err := opt.Tell(x, y); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := opt.Ask(); err != nil {
+			t.Fatal(err)
+		}
+		betas[in] = opt.Diagnostics().Beta
+	}
+	// The rule's β_t depends on n, d and Init only, the same for every
+	// run: 0.5·2·log 3.
+	if d := math.Abs(betas["1"] - math.Log(3)); d > 1e-15 {
+		t.Fatalf("β with factor 1 = %v, want log 3", betas["1"])
+	}
+	for in, f := range map[string]float64{"": bo.DefaultBetaScale, "0.5": 0.5} {
+		if d := math.Abs(betas[in] - f*betas["1"]); d > 1e-15*betas["1"] {
+			t.Errorf("%q: β %v, want %v × %v", in, betas[in], f, betas["1"])
+		}
+	}
+	for _, b := range []float64{0, -1, math.Inf(1), math.NaN()} {
+		st := SuggestSettings{Problem: "Ackley2d", BetaScale: &b}
+		if _, err := st.Optimizer(nil, 0); err == nil || errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), "beta_scale") {
+			t.Errorf("beta_scale %v: %v", b, err)
 		}
 	}
 }

@@ -16,6 +16,7 @@ and :class:`InternalError` (a ``RuntimeError``) otherwise.
 import ctypes
 import json
 import math
+import numbers
 import operator
 import os
 import threading
@@ -157,6 +158,14 @@ def _int64(v, name):
     return v
 
 
+def _real(v, name):
+    """v as a float (a bool or a non-number is InvalidInput; the library
+    checks the range)."""
+    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        raise InvalidInput("%s must be a number, got %r" % (name, v))
+    return float(v)
+
+
 def _group(group, d, block=None, matrices=None, box=None, coords=None):
     g = {"group": group, "d": int(d)}
     if coords is not None:
@@ -286,6 +295,12 @@ class Optimizer:
     acq, beta, fit, prior : str, optional
         As in ``perf suggest``; ``prior`` defaults to ``botorch``
         (BoTorch's classic priors; ``none`` is the paper's protocol).
+    beta_scale : float, optional
+        Multiplies UCB's β (``perf suggest --beta-scale``): None (default)
+        means the library's recommended, 0.25 — each step explores less
+        than the paper's β_t = 0.5·d·log t (lab/results/suite/pilots.md);
+        1 is the paper's β; anything not a finite number > 0 is
+        InvalidInput.
     liar : str, optional
         What the constant liar tells for pending and failed points:
         ``mean`` of the observed values (default) or ``worst``.
@@ -358,7 +373,7 @@ class Optimizer:
     def __init__(self, lo, hi, *, group, kernel=None, base="rbf", seed=0, minimize=False, init=5,
                  acq=None, beta=None, fit=None, prior=None, block=None, matrices=None, landmarks=None, coords=None,
                  liar=None, mean=None, landmark_fit=None, candidate_fit=None, probe_window=None, allow_repeats=False, probe=None, hedge=None,
-                 normalize=None, ard=None):
+                 normalize=None, ard=None, beta_scale=None):
         self._h = None
         self._close_lock = threading.Lock()
         lo = np.atleast_1d(np.asarray(lo, dtype=np.float64))
@@ -377,6 +392,8 @@ class Optimizer:
             s["probe_window"] = _int64(probe_window, "probe_window")
         if hedge is not None:
             s["hedge"] = _int64(hedge, "hedge")
+        if beta_scale is not None:
+            s["beta_scale"] = _real(beta_scale, "beta_scale")
         if allow_repeats:
             s["allow_repeats"] = True
         if normalize is not None:

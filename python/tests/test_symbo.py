@@ -113,7 +113,7 @@ def test_optimizer_default_kernel_is_the_soft_portfolio_both_favoured():
     assert not hasattr(symbo, "DEFAULT_KERNEL")  # the library's default, not a copy
     outs = []
     for kw in ({}, {"kernel": "portfolio:nystrom:soft+plus", "prior": "botorch", "mean": "constant",
-                    "candidate_fit": "anchored", "probe_window": 5, "probe": "earned", "hedge": 1}):
+                    "candidate_fit": "anchored", "probe_window": 5, "probe": "earned", "hedge": 1, "beta_scale": 0.25}):
         o = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", seed=4, minimize=True, init=3, **kw)
         xs = []
         for _ in range(5):
@@ -135,6 +135,19 @@ def test_optimizer_hedge_setting():
     assert not np.array_equal(hedged, plain)
     with pytest.raises(symbo.InvalidInput, match="hedge"):
         symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", hedge=11)
+
+
+def test_optimizer_beta_scale_setting():
+    """beta_scale=1 is the paper's β, which proposes other points than the
+    default (a quarter of it) on this run; a value that is not a finite
+    number > 0 is InvalidInput before the library builds anything."""
+    default, paper = portfolio_points(8), portfolio_points(8, beta_scale=1)
+    assert np.array_equal(default[:3], paper[:3])  # the initial design
+    assert not np.array_equal(default, paper)
+    assert np.array_equal(default, portfolio_points(8, beta_scale=0.25))
+    for bad in (0, -1.0, float("inf"), float("nan"), "1", True):
+        with pytest.raises(symbo.InvalidInput, match="beta_scale"):
+            symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", beta_scale=bad)
 
 
 def portfolio_points(n, **kw):
@@ -171,10 +184,11 @@ def test_optimizer_probe_window():
     limit, so the default window leaves it out; a negative window or one
     above the library's cap is InvalidInput."""
     def points(**kw):
-        # On the raw coordinates, where seed 4's probe comes late (the
-        # scenario; normalize is its own setting), with avg and its probe
-        # at every chance (the default has no avg).
-        return portfolio_points(12, normalize=False, kernel="portfolio:nystrom+avg:soft+plus", probe="always", **kw)
+        # On the raw coordinates with the paper's β, where seed 4's probe
+        # comes late (the scenario; normalize and beta_scale are their own
+        # settings), with avg and its probe at every chance (the default
+        # has no avg).
+        return portfolio_points(12, normalize=False, beta_scale=1, kernel="portfolio:nystrom+avg:soft+plus", probe="always", **kw)
 
     default, free = points(), points(probe_window=0)
     assert np.array_equal(default, points(probe_window=5))
