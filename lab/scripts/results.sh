@@ -23,7 +23,7 @@ go build -o bin/perf ./cmd/perf
 perf=bin/perf
 out=lab/results
 want=("$@")
-byname=" landmarks-every suite hedge aside starts repeats fresh pilots residual referee odds beta beta-soft fresh-beta heldout-beta fresh-singles-beta " # studies of many CPU hours: run only when named
+byname=" landmarks-every suite hedge aside starts repeats fresh pilots residual referee odds beta beta-soft fresh-beta heldout-beta fresh-singles-beta tuning-singles-beta " # studies of many CPU hours: run only when named
 run() { # name, command…
   local name=$1; shift
   if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then return; fi
@@ -279,6 +279,13 @@ run fresh-beta $perf table $freshset $front --probe earned $k3 --beta-scale 0.25
 # lab/scripts/results.sh fresh-singles-beta.
 run fresh-singles-beta $perf table $freshset $front --probe earned --hedge 1 --step-aside --candidate-starts 3 --beta-scale 0.25 --kernels base,nystrom,plus,soft --workers 1 $main --out $out/suite/fresh-singles-beta025-main --force
 run fresh-singles-beta $perf table $freshset $front --probe earned --hedge 1 --step-aside --candidate-starts 3 --beta-scale 0.25 --kernels base,nystrom,plus,soft --workers 1 $rep --out $out/suite/fresh-singles-beta025-replication --force
+# The single kernels with β/4 on the tuning half (avg aside, as above):
+# whether the default's kernel is still the choice once every kernel has
+# the default's β. Run by name: lab/scripts/results.sh tuning-singles-beta.
+for half in "tuning:$t1" "tuning2:$t2"; do
+  tp=${half#*:}; tn=${half%%:*}
+  run tuning-singles-beta $perf table $tp $front --hedge 1 --step-aside --candidate-starts 3 --beta-scale 0.25 --kernels base,nystrom,plus,soft --workers 1 --seeds 0:20 --out $out/suite/$tn-singles-beta025-main --force
+done
 # β/4 on the held-out half: its fifth look, a description (perf table's
 # runs; the sampler's on Mixed7d and Net6d would need the front ends'
 # setting). Run by name: lab/scripts/results.sh heldout-beta.
