@@ -23,7 +23,7 @@ go build -o bin/perf ./cmd/perf
 perf=bin/perf
 out=lab/results
 want=("$@")
-byname=" landmarks-every suite hedge aside starts repeats fresh pilots residual referee odds beta beta-soft fresh-beta heldout-beta fresh-singles-beta tuning-singles-beta " # studies of many CPU hours: run only when named
+byname=" landmarks-every suite hedge aside starts repeats fresh pilots residual referee odds beta beta-soft fresh-beta heldout-beta fresh-singles-beta tuning-singles-beta beta16 " # studies of many CPU hours: run only when named
 run() { # name, command…
   local name=$1; shift
   if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then return; fi
@@ -333,6 +333,11 @@ run beta $perf table $t1 $front $k3 --beta-scale 0.25 --seeds 0:20 --out $out/su
 run beta $perf table $t2 $front $k3 --beta-scale 0.25 --seeds 0:20 --out $out/suite/tuning2-beta025-main --force
 run beta $perf table $t1 $front $k3 --beta-scale 4 --seeds 0:20 --out $out/suite/tuning-beta4-main --force
 run beta $perf table $t2 $front $k3 --beta-scale 4 --seeds 0:20 --out $out/suite/tuning2-beta4-main --force
+# After β/4 became the default, and the single kernels with it
+# (tuning-singles-beta) showed every kernel gains from less exploration:
+# a pilot one step further, β/16. Run by name: lab/scripts/results.sh beta16.
+run beta16 $perf table $t1 $front $k3 --beta-scale 0.0625 --seeds 0:20 --out $out/suite/tuning-beta0625-main --force
+run beta16 $perf table $t2 $front $k3 --beta-scale 0.0625 --seeds 0:20 --out $out/suite/tuning2-beta0625-main --force
 # β/4, the one pilot that moved the tuning half, checked on the soft
 # suite's 24 problems, which played no part in any choice (against
 # hedge/soft-starts3-*). Run by name: lab/scripts/results.sh beta-soft.
