@@ -338,34 +338,18 @@ func TestRunDeterministic(t *testing.T) {
 		kernels = []string{NameAvg, NameAvgNorm, NamePlus, NameNystrom, NameAuto, NamePortfolio}
 	}
 	for _, k := range kernels {
-		var ref string
-		for _, c := range []struct{ procs, workers int }{{1, 0}, {4, 0}, {4, 1}, {2, 7}} {
-			old := runtime.GOMAXPROCS(c.procs)
-			tr, err := runP(p, k, Config{Workers: c.workers, Protocol: Protocol{RawSamples: 64}}, 4, 11)
-			runtime.GOMAXPROCS(old)
-			if err != nil {
-				t.Fatal(err)
+		tr := sameTraceEverywhere(t, k, p, k, Config{Protocol: Protocol{RawSamples: 64}}, 4, 11)
+		for i, e := range tr.Evaluations {
+			f := must(p.Evaluate(e.X))
+			if f != e.F || *e.Regret != f || e.X == nil {
+				t.Errorf("%s: evaluation %d: f = %v, want %v", k, i, e.F, f)
 			}
-			s := traceJSON(t, tr)
-			if ref == "" {
-				ref = s
-				for i, e := range tr.Evaluations {
-					f := must(p.Evaluate(e.X))
-					if f != e.F || *e.Regret != f || e.X == nil {
-						t.Errorf("%s: evaluation %d: f = %v, want %v", k, i, e.F, f)
-					}
-					if e.Y == e.F {
-						t.Errorf("%s: evaluation %d: no noise added", k, i)
-					}
-				}
-				if len(tr.Evaluations) != 9 || len(tr.CumulativeRegret) != 4 {
-					t.Errorf("%s: %d evaluations, %d cumulative regrets", k, len(tr.Evaluations), len(tr.CumulativeRegret))
-				}
-				continue
+			if e.Y == e.F {
+				t.Errorf("%s: evaluation %d: no noise added", k, i)
 			}
-			if s != ref {
-				t.Errorf("%s: trace differs with GOMAXPROCS=%d Workers=%d", k, c.procs, c.workers)
-			}
+		}
+		if len(tr.Evaluations) != 9 || len(tr.CumulativeRegret) != 4 {
+			t.Errorf("%s: %d evaluations, %d cumulative regrets", k, len(tr.Evaluations), len(tr.CumulativeRegret))
 		}
 	}
 }

@@ -3,6 +3,7 @@ package bo
 import (
 	"context"
 	"encoding/json"
+	"runtime"
 	"testing"
 
 	"github.com/symbo/symbo/bo/problem"
@@ -26,6 +27,34 @@ func runP(p *problem.Problem, name string, cfg Config, iters int, seed uint64) (
 	cfg.Kernel = kernelOf(name, p.Group(), p.BaseShape()).With(cfg.Kernel.Options())
 	cfg.Minimize = !p.Maximize()
 	return Run(context.Background(), p, cfg, seed, RunOptions{Iters: iters})
+}
+
+// sameTraceEverywhere runs runP(p, k, cfg, iters, seed) under GOMAXPROCS
+// 1, 4 and 2 with Workers 0, 1 and 7 (cfg.Workers is overridden), fails
+// the test on a run's error, reports (named by label) every run whose
+// trace differs in its bits from the first's, and returns the first trace
+// for the caller's own checks.
+func sameTraceEverywhere(t *testing.T, label string, p *problem.Problem, k string, cfg Config, iters int, seed uint64) *Trace {
+	t.Helper()
+	var ref *Trace
+	var refJSON string
+	for _, c := range []struct{ procs, workers int }{{1, 0}, {4, 0}, {4, 1}, {2, 7}} {
+		old := runtime.GOMAXPROCS(c.procs)
+		cfg.Workers = c.workers
+		tr, err := runP(p, k, cfg, iters, seed)
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatalf("%s: %v", label, err)
+		}
+		if ref == nil {
+			ref, refJSON = tr, traceJSON(t, tr)
+			continue
+		}
+		if traceJSON(t, tr) != refJSON {
+			t.Errorf("%s: trace differs with GOMAXPROCS=%d Workers=%d", label, c.procs, c.workers)
+		}
+	}
+	return ref
 }
 
 // runPOpts is runP with run options (their Iters is set to iters).

@@ -3,7 +3,6 @@ package bo
 import (
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"testing"
 
 	"github.com/symbo/symbo/bo/problem"
@@ -57,38 +56,22 @@ func landmarksKeepBits(t *testing.T, k string) {
 func TestLandmarkRunDeterministic(t *testing.T) {
 	for _, k := range KernelNames() {
 		p := must(problem.New("Rastrigin3d", 0))
-		var ref string
-		for _, c := range []struct{ procs, workers int }{{1, 0}, {4, 0}, {4, 1}, {2, 7}} {
-			old := runtime.GOMAXPROCS(c.procs)
-			tr, err := runP(p, k, Config{Landmarks: 6, Workers: c.workers, Protocol: Protocol{RawSamples: 64, Starts: 3}}, 6, 2)
-			runtime.GOMAXPROCS(old)
-			if err != nil {
-				t.Fatal(err)
+		tr := sameTraceEverywhere(t, k, p, k, Config{Landmarks: 6, Protocol: Protocol{RawSamples: 64, Starts: 3}}, 6, 2)
+		lo, hi := p.Bounds()
+		for i, e := range tr.Evaluations {
+			if !inBox(e.X, lo, hi) {
+				t.Fatalf("%s: evaluation %d outside the box", k, i)
 			}
-			s := traceJSON(t, tr)
-			if ref == "" {
-				ref = s
-				lo, hi := p.Bounds()
-				for i, e := range tr.Evaluations {
-					if !inBox(e.X, lo, hi) {
-						t.Fatalf("%s: evaluation %d outside the box", k, i)
-					}
-					if e.Phase != PhaseBO {
-						continue
-					}
-					n := i // observations when it was asked
-					capped := k != NameSoft
-					if capped != (tr.Landmarks == 6) {
-						t.Errorf("%s: trace records Landmarks %d", k, tr.Landmarks)
-					}
-					if lmk := e.Hyper.Landmarks; (capped && n > 6) != (lmk > 0) || lmk > 6 {
-						t.Errorf("%s: evaluation %d (n = %d): %d landmarks", k, i, n, lmk)
-					}
-				}
+			if e.Phase != PhaseBO {
 				continue
 			}
-			if s != ref {
-				t.Errorf("%s: trace differs with GOMAXPROCS=%d Workers=%d", k, c.procs, c.workers)
+			n := i // observations when it was asked
+			capped := k != NameSoft
+			if capped != (tr.Landmarks == 6) {
+				t.Errorf("%s: trace records Landmarks %d", k, tr.Landmarks)
+			}
+			if lmk := e.Hyper.Landmarks; (capped && n > 6) != (lmk > 0) || lmk > 6 {
+				t.Errorf("%s: evaluation %d (n = %d): %d landmarks", k, i, n, lmk)
 			}
 		}
 	}

@@ -1,8 +1,8 @@
 package bo
 
 import (
+	"fmt"
 	"math"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -24,37 +24,19 @@ func TestMeanRun(t *testing.T) {
 				continue
 			}
 			cfg := Config{Landmarks: lm, Protocol: Protocol{RawSamples: 64, Mean: gp.MeanConstant}}
-			var ref string
-			for _, c := range []struct{ procs, workers int }{{1, 0}, {4, 1}, {2, 7}} {
-				old := runtime.GOMAXPROCS(c.procs)
-				cfg.Workers = c.workers
-				tr, err := runP(p, k, cfg, 4, 5)
-				runtime.GOMAXPROCS(old)
-				if err != nil {
-					t.Fatalf("%s: %v", k, err)
-				}
-				s := traceJSON(t, tr)
-				if ref == "" {
-					ref = s
-					if tr.Mean != "constant" {
-						t.Errorf("%s: trace mean %q, want constant", k, tr.Mean)
-					}
-					last := tr.Evaluations[len(tr.Evaluations)-1].Hyper
-					if last == nil || last.PriorMean == 0 {
-						t.Errorf("%s: no fitted prior mean in the trace (%+v)", k, last)
-					}
-					continue
-				}
-				if s != ref {
-					t.Errorf("%s (landmarks %d): trace differs with GOMAXPROCS=%d Workers=%d", k, lm, c.procs, c.workers)
-				}
+			tr := sameTraceEverywhere(t, fmt.Sprintf("%s (landmarks %d)", k, lm), p, k, cfg, 4, 5)
+			if tr.Mean != "constant" {
+				t.Errorf("%s: trace mean %q, want constant", k, tr.Mean)
 			}
-			cfg.Mean, cfg.Workers = gp.MeanSample, 0
+			if last := tr.Evaluations[len(tr.Evaluations)-1].Hyper; last == nil || last.PriorMean == 0 {
+				t.Errorf("%s: no fitted prior mean in the trace (%+v)", k, last)
+			}
+			cfg.Mean = gp.MeanSample
 			sm := must(runP(p, k, cfg, 4, 5))
 			if sm.Mean != "" || strings.Contains(traceJSON(t, sm), `"mean"`) || strings.Contains(traceJSON(t, sm), `"prior_mean"`) {
 				t.Errorf("%s: sample-mean run records mean %q", k, sm.Mean)
 			}
-			if traceJSON(t, sm) == ref {
+			if traceJSON(t, sm) == traceJSON(t, tr) {
 				t.Errorf("%s (landmarks %d): the constant mean changed nothing", k, lm)
 			}
 		}
