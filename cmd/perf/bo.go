@@ -490,7 +490,7 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		resid = fs.Bool("residual-variance", false, "the Nyström kernels' (plus, nystrom, soft) predictive variance adds the prior variance their design misses, so that far from the data it is the prior's, as the base GP's is (bo.Protocol.ResidualVariance); off in the front ends")
 	}
 	// perf suggest's default is the front ends' (bo.DefaultBetaScale).
-	betaScale = fs.Float64("beta-scale", 0, "multiplies UCB's β (bo.Protocol.BetaScale): 1, or 0, the rule's own (perf bo's default); the front ends' default is 0.25")
+	betaScale = fs.Float64("beta-scale", 0, "multiplies UCB's β (bo.Protocol.BetaScale): 1 is the rule's own, perf bo's default (where 0 means 1 too); perf suggest's default is the front ends' 0.25, and it takes only a factor > 0")
 	return &protocol{
 		iters:            iters,
 		initN:            fs.Int("init", bo.DefaultInit, "uniform random initial points"),
