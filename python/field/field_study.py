@@ -82,18 +82,25 @@ def modelled(params):
     return np.array(w + [math.log(params["lr"]), float(params["k"])])
 
 
-# Box diagonal of the modelled coordinates: widths [0, 8], ln lr in
-# [ln 1e-5, ln 1e-1], k in [0.5, 8.5].
-DIAG = math.sqrt(4 * 8.0 ** 2 + math.log(1e4) ** 2 + 8.0 ** 2)
+# The sampler measures its exclusion radius in its normalized
+# coordinates (symbo.optuna's _Layout, the library's default normalize):
+# each modelled coordinate divided by a power of two near the half-side it
+# stands for — the four widths share one, 8 (their largest |bound|); ln lr
+# (half-side ln(1e4)/2 ≈ 4.6) and k (half-side 4 on [0.5, 8.5]) have 4
+# each. Distances and the diagonal are taken after that division.
+SCALE = np.array([8.0] * 4 + [4.0, 4.0])
+SIDES = np.array([8.0] * 4 + [math.log(1e4), 8.0])
+DIAG = float(np.linalg.norm(SIDES / SCALE))
 
 
 def same_orbit(a, b):
     """Whether b lies within the sampler's exclusion radius (1e-3 of the
-    modelled box's diagonal) of a's orbit: what symbo guarantees for
-    pending and failed points. (A log10 lr and k's integer range, as
-    this test first measured, make the radius 2.3× wider along lr than
-    the one symbo promises, and flagged pairs symbo keeps apart.)"""
-    return float(np.linalg.norm(modelled(a) - modelled(b))) < EXCLUSION * DIAG
+    normalized modelled box's diagonal) of a's orbit: what symbo
+    guarantees for pending and failed points. (Measured in the modelled
+    coordinates unscaled, a width's units would count 8 times an lr
+    unit's half: that flagged pairs symbo keeps apart, 1.005 of its
+    radius away in its own coordinates.)"""
+    return float(np.linalg.norm((modelled(a) - modelled(b)) / SCALE)) < EXCLUSION * DIAG
 
 
 WORKER = r"""
@@ -265,7 +272,7 @@ def run(args):
                 failures.append("trials %d and %d ran at the same time on one orbit (distance %.3g of the "
                                 "diagonal; %s; %s; started %s and %s; sampler's last checks: %s; %s)" % (
                                     b.number, a.number,
-                                    float(np.linalg.norm(modelled(a.params) - modelled(b.params))) / DIAG,
+                                    float(np.linalg.norm((modelled(a.params) - modelled(b.params)) / SCALE)) / DIAG,
                                     b.params, a.params, b.datetime_start, a.datetime_start,
                                     b.system_attrs.get("symbo:checked"), a.system_attrs.get("symbo:checked")))
     best = min((t.value for t in complete), default=float("inf"))
