@@ -98,7 +98,7 @@ def same_orbit(a, b):
     normalized modelled box's diagonal) of a's orbit: what symbo
     guarantees for pending and failed points. (Measured in the modelled
     coordinates unscaled, a width's units would count 8 times an lr
-    unit's half: that flagged pairs symbo keeps apart, 1.005 of its
+    unit's half: that flagged pairs symbo keeps apart, 1.007 of its
     radius away in its own coordinates.)"""
     return float(np.linalg.norm((modelled(a) - modelled(b)) / SCALE)) < EXCLUSION * DIAG
 
