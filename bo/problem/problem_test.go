@@ -875,8 +875,8 @@ func TestRegistry(t *testing.T) {
 			t.Fatalf("%s: %v", f.Name, err)
 		}
 		want := fmt.Sprintf("%s%dd", f.Name, f.DefaultDim)
-		if f.Class == problem.ClassSuite || f.Class == problem.ClassFresh {
-			want = f.Name // the suite's and the fresh set's names carry their dimension
+		if f.Class == problem.ClassSuite || f.Class == problem.ClassFresh || f.Class == problem.ClassThird {
+			want = f.Name // the suite's and the held-out sets' names carry their dimension
 		}
 		if p.Dim() != f.DefaultDim || !strings.EqualFold(p.Name(), want) {
 			t.Errorf("%s: built %s (d = %d)", f.Name, p.Name(), p.Dim())

@@ -15,7 +15,7 @@ import (
 // function (and its tests: problemtest.Run and golden values).
 type family struct {
 	key      string // the lower-case name New accepts
-	class    string // ClassPaper, ClassVariant, ClassOffFixedPoint, ClassTwin, ClassSuite or ClassFresh
+	class    string // ClassPaper, ClassVariant, ClassOffFixedPoint, ClassTwin, ClassSuite, ClassFresh or ClassThird
 	about    string // one line: what it is
 	defaultD int    // the dimension d = 0 selects
 	dims     string // the supported dimensions, in words
@@ -34,13 +34,14 @@ const (
 	ClassTwin          = "twin"            // an off-fixed-point problem with its optimum moved to the origin
 	ClassSuite         = "suite"           // the users' suite (lab/suite/README.md), but its four paper problems
 	ClassFresh         = "fresh"           // the fresh held-out set (lab/suite/fresh.md)
+	ClassThird         = "third"           // the third held-out set (lab/suite/third.md)
 )
 
 // registry lists every problem family, in the order Names gives: the
 // paper's six in its order, the variants, then the
 // off-fixed-point family, then its fixed-point twins, then the users'
 // suite (suite.go) in its README's order, then the fresh held-out set
-// (fresh.go) in its page's order.
+// (fresh.go) and the third (third.go), each in its page's order.
 var registry = append([]family{
 	synthetic("Ackley", ClassPaper, "Ackley, hyperoctahedral, optimum at the origin", 2, -16, 16, kernel.Matern52, false, ackley,
 		func(d int) [][]float64 { return [][]float64{make([]float64, d)} },
@@ -70,7 +71,7 @@ var registry = append([]family{
 		func(lo, hi []float64) (orbit.Group, error) { return orbit.ScalingDir(lo, hi) }),
 	shifted(shiftedAckley), shifted(shiftedRastrigin), shifted(shiftedGriewank),
 	shifted(centredAckley), shifted(centredRastrigin), shifted(centredGriewank),
-}, append(suiteRegistry(), freshRegistry()...)...)
+}, append(append(suiteRegistry(), freshRegistry()...), thirdRegistry()...)...)
 
 // synthetic registers a function on the cube [lo, hi]^d, d in 1…MaxDim,
 // named display ("Ackley"; New takes it in any case).
@@ -148,7 +149,7 @@ func lookup(key string) (*family, bool) {
 // Info describes a registered problem family (see Families).
 type Info struct {
 	Name       string // the lower-case name New accepts
-	Class      string // ClassPaper, ClassVariant, ClassOffFixedPoint, ClassTwin, ClassSuite or ClassFresh
+	Class      string // ClassPaper, ClassVariant, ClassOffFixedPoint, ClassTwin, ClassSuite, ClassFresh or ClassThird
 	About      string // one line: what it is
 	DefaultDim int    // the dimension New selects for d = 0
 	Dims       string // the supported dimensions, in words

@@ -58,6 +58,7 @@ func problemsHelp() string {
 				problem.ClassTwin:          "their fixed-point twins (the same F, group, d and box; optimum at the origin)",
 				problem.ClassSuite:         "the users' suite (lab/suite/README.md; its paper problems are above)",
 				problem.ClassFresh:         "the fresh held-out set (lab/suite/fresh.md)",
+				problem.ClassThird:         "the third held-out set (lab/suite/third.md)",
 			}[class])
 		}
 		fmt.Fprintf(&b, "    %-22s %s; %s\n", fmt.Sprintf("%s (%d)", f.Name, f.DefaultDim), f.About, f.Dims)

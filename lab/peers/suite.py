@@ -171,8 +171,9 @@ Seeds outermost, then problems, then systems. Records are
 OUT/records/PROBLEM/SYSTEM/SEED.json, written atomically; a (problem,
 system, seed) whose record exists is skipped (resumable). Progress goes
 to stderr. --problems takes names, or "tuning" / "heldout" / "all" (the
-README's split, lab/suite/split.py's halves, in its order), or "fresh"
-(the fresh held-out set, lab/suite/fresh.md).
+README's split, lab/suite/split.py's halves, in its order), "fresh"
+(the fresh held-out set, lab/suite/fresh.md) or "third" (the third,
+lab/suite/third.md).
 """
 
 import argparse
@@ -212,6 +213,9 @@ HELDOUT = ["Griewank6d", "Ackley2d", "BumpsPerm4dHeavy", "OffGriewank8d", "Shift
 # The fresh held-out set (lab/suite/fresh.md), in its order.
 FRESH = ["StyblinskiAbs4d", "OffLevy6d", "OffRosen5d", "Targets4x2d", "Halo2d", "Salomon4d", "DiagRastrigin6d",
          "TiltedRing2d", "WrongPerm4d", "Pumps6d", "Rig7d", "OffLevy10dPerm"]
+# The third held-out set (lab/suite/third.md), in its order.
+THIRD = ["QingAbs5d", "AlpineShell4d", "ZakharovSorted6d", "Blocks2x3d", "CosineShell2d", "AlpineAbs5d",
+         "CentreZakharov4d", "TiltedSign3d", "WrongRot2d", "Mixer6d", "Antenna5d", "OffZakharov8dHyper"]
 
 
 def log(*a):
@@ -272,6 +276,20 @@ SPACES = {
     "Rig7d": _cube(3, -90, 90, "a") + [("frequency", "float", 1e3, 1e6), ("gain", "float", 0.0, 0.01),
                                        ("x6", "float", 0.0, 1e5), ("x7", "float", -1.0, 1.0)],
     "OffLevy10dPerm": _cube(10, -5, 5),
+    "QingAbs5d": _cube(5, -3, 3),
+    "AlpineShell4d": _cube(4, -6, 6),
+    "ZakharovSorted6d": _cube(6, -4, 4),
+    "Blocks2x3d": _cube(6, -2, 2),
+    "CosineShell2d": _cube(2, -3, 3),
+    "AlpineAbs5d": _cube(5, -3, 3),
+    "CentreZakharov4d": _cube(4, -2, 3),
+    "TiltedSign3d": _cube(3, -3, 3),
+    "WrongRot2d": _cube(2, -2.5, 2.5),
+    "Mixer6d": _cube(3, 100, 3000, "s") + [("T", "float", 273.0, 373.0), ("log10_time", "float", 0.0, 5.0),
+                                           ("x6", "float", 0.0, 1e5)],
+    "Antenna5d": _cube(2, -180, 180, "a") + [("spacing", "float", 0.001, 0.1), ("power", "float", 0.0, 1000.0),
+                                             ("gain", "float", -1.0, 1.0)],
+    "OffZakharov8dHyper": _cube(8, -2, 2),
 }
 # symbo's group through its Optuna sampler (symbo-optuna), on the problems with log/integer parameters.
 SYMBO_GROUPS = {
@@ -533,10 +551,11 @@ def rec_path(out, prob, system, seed):
 def parse_problems(spec):
     out = []
     for p in spec.split(","):
-        out += {"tuning": TUNING, "heldout": HELDOUT, "all": TUNING + HELDOUT, "fresh": FRESH}.get(p, [p])
+        out += {"tuning": TUNING, "heldout": HELDOUT, "all": TUNING + HELDOUT, "fresh": FRESH,
+                "third": THIRD}.get(p, [p])
     for p in out:
         if p not in SPACES:
-            sys.exit(f"suite: unknown problem {p} (want a suite problem, tuning, heldout or all)")
+            sys.exit(f"suite: unknown problem {p} (want a suite problem, tuning, heldout, all, fresh or third)")
     return out
 
 
@@ -722,8 +741,9 @@ def self_test():
             for (n, k, _, _), v in zip(SPACES[name], u):
                 if k == "int" and v != round(v):
                     sys.exit(f"suite: self-test: {name}: BoTorch's {n} = {v} not rounded")
-    if sorted(TUNING + HELDOUT + FRESH) != sorted(SPACES) or len(set(TUNING + HELDOUT)) != 24 or len(set(FRESH)) != 12:
-        sys.exit("suite: self-test: the halves and the fresh set do not cover the 36 problems once each")
+    if sorted(TUNING + HELDOUT + FRESH + THIRD) != sorted(SPACES) or len(set(TUNING + HELDOUT)) != 24 \
+            or len(set(FRESH)) != 12 or len(set(THIRD)) != 12:
+        sys.exit("suite: self-test: the halves and the two held-out sets do not cover the 48 problems once each")
     if sorted(n for n in SPACES if hetero(n)) != sorted(SYMBO_GROUPS):
         sys.exit("suite: self-test: the log/integer problems are not symbo-optuna's")
     print("suite: self-test ok")
@@ -734,7 +754,7 @@ def main():
     ap.add_argument("--perf", default="/tmp/suite-perf", help="a built perf binary (go build ./cmd/perf)")
     ap.add_argument("--out", default="lab/results/suite/peers")
     ap.add_argument("--problems", required=True,
-                    help="names, or tuning / heldout / all / fresh (comma-separated); no default, so that nothing runs the "
+                    help="names, or tuning / heldout / all / fresh / third (comma-separated); no default, so that nothing runs the "
                          "held-out half by accident")
     ap.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS), help=", ".join(SYSTEMS))
     ap.add_argument("--seeds", default="0:30", help="N or A:B (seeds A..B-1)")

@@ -23,7 +23,7 @@ go build -o bin/perf ./cmd/perf
 perf=bin/perf
 out=lab/results
 want=("$@")
-byname=" landmarks-every suite hedge aside starts repeats fresh pilots residual referee odds beta beta-soft fresh-beta heldout-beta fresh-singles-beta tuning-singles-beta beta16 table-beta " # studies of many CPU hours: run only when named
+byname=" landmarks-every suite hedge aside starts repeats fresh pilots residual referee odds beta beta-soft fresh-beta heldout-beta fresh-singles-beta tuning-singles-beta beta16 table-beta third " # studies of many CPU hours: run only when named
 run() { # name, command…
   local name=$1; shift
   if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then return; fi
@@ -289,6 +289,17 @@ run fresh-beta $perf table $freshset $front --probe earned $k3 --beta-scale 0.25
 # lab/scripts/results.sh fresh-singles-beta.
 run fresh-singles-beta $perf table $freshset $front --probe earned --hedge 1 --step-aside --candidate-starts 3 --beta-scale 0.25 --kernels base,nystrom,plus,soft --workers 1 $main --out $out/suite/fresh-singles-beta025-main --force
 run fresh-singles-beta $perf table $freshset $front --probe earned --hedge 1 --step-aside --candidate-starts 3 --beta-scale 0.25 --kernels base,nystrom,plus,soft --workers 1 $rep --out $out/suite/fresh-singles-beta025-replication --force
+# The third held-out set (lab/suite/third.md): twelve problems no study
+# had run, designed and committed before they existed in code; one
+# untouched look at the default of the commit that first runs it (UCB's
+# β/4), with every single kernel under the same protocol, its β included
+# (lab/results/suite/third.md, lab/scripts/third.py; the peers:
+# lab/peers/suite.py --problems third --botorch-restarts 4
+# --botorch-raw-samples 128 --out lab/results/suite/peers-third). Run by
+# name: lab/scripts/results.sh third.
+thirdset="--problems QingAbs5d,AlpineShell4d,ZakharovSorted6d,Blocks2x3d,CosineShell2d,AlpineAbs5d,CentreZakharov4d,TiltedSign3d,WrongRot2d,Mixer6d,Antenna5d,OffZakharov8dHyper"
+run third $perf table $thirdset $front --probe earned --hedge 1 --step-aside --candidate-starts 3 --beta-scale 0.25 --kernels portfolio:nystrom:soft+plus,base,nystrom,avg,plus,soft --workers 1 $main --out $out/suite/third-main --force
+run third $perf table $thirdset $front --probe earned --hedge 1 --step-aside --candidate-starts 3 --beta-scale 0.25 --kernels portfolio:nystrom:soft+plus,base,nystrom,avg,plus,soft --workers 1 $rep --out $out/suite/third-replication --force
 # The single kernels with β/4 on the tuning half (avg aside, as above):
 # whether the default's kernel is still the choice once every kernel has
 # the default's β. Run by name: lab/scripts/results.sh tuning-singles-beta.
