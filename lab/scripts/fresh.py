@@ -172,9 +172,12 @@ def print_first(problems):
           "better (cumulative regret over the 50 BO steps on the noiseless f).\n" % (len(problems), len(FRESH), DEFAULT))
 
 
-def report_peers(sets, tables, problems, level):
-    """The default against each peer, paired by seed, both seed sets."""
-    peer_sets = [heldout.load_records(os.path.join(R, PEERS_DIR, "records"), set(seeds), problems)
+def report_peers(sets, tables, problems, level, peers_dir=PEERS_DIR):
+    """The default against each peer, paired by seed, both seed sets;
+    the peers' records under R/peers_dir/records. Returns, per peer
+    label, (mean lower on both sets, resolvably lower on both, problems
+    with both sets)."""
+    peer_sets = [heldout.load_records(os.path.join(R, peers_dir, "records"), set(seeds), problems)
                  for _, _, seeds in sets]
     cuts = sorted(set().union(*(c for _, c in peer_sets)))
     print("## The default against the peers, paired by seed\n")
@@ -218,6 +221,7 @@ def report_peers(sets, tables, problems, level):
     for label, (lower, below, seen) in tally.items():
         pct = (lambda k: 100.0 * k / seen) if seen else (lambda k: math.nan)
         print("| %s | %d | %d (%.0f%%) | %d (%.0f%%) |" % (label, seen, lower, pct(lower), below, pct(below)))
+    return tally
 
 
 def self_test():
