@@ -42,14 +42,7 @@ func TestFreshConformance(t *testing.T) {
 // TestFreshDeclarations checks the declarations against the page's table
 // (written out here).
 func TestFreshDeclarations(t *testing.T) {
-	cases := []struct {
-		name   string
-		lo, hi []float64
-		group  string
-		order  int64 // 0: continuous
-		fstar  float64
-		noise  float64
-	}{
+	cases := []heldOutDecl{
 		{"StyblinskiAbs4d", rep(4, -5), rep(4, 5), "signflip", 16, -100.11778662113576, 0.01},
 		{"OffLevy6d", rep(6, -5), rep(6, 5), "permutation", 720, 0, 0},
 		{"OffRosen5d", rep(5, -3), rep(5, 3), "hyperoctahedral", 3840, 0, 0.05},
@@ -63,10 +56,37 @@ func TestFreshDeclarations(t *testing.T) {
 		{"Rig7d", []float64{-90, -90, -90, 1e3, 0, 0, -1}, []float64{90, 90, 90, 1e6, 0.01, 1e5, 1}, "hyperoctahedral(3)@[0,1,2]/7", 48, 0, 0.01},
 		{"OffLevy10dPerm", rep(10, -5), rep(10, 5), "permutation", 3628800, 0, 0.01},
 	}
-	if len(cases) != len(freshNames) {
-		t.Fatalf("%d cases for %d problems", len(cases), len(freshNames))
+	names := make([]string, len(freshNames))
+	for i, c := range freshNames {
+		names[i] = c.name
 	}
-	for _, c := range cases {
+	checkHeldOutDecls(t, problem.ClassFresh, names, cases)
+}
+
+// heldOutDecl is one row of a held-out set's page, written out: the name,
+// the box, the group's name (a prefix of it) and order (0: continuous),
+// f* and the noise fraction.
+type heldOutDecl struct {
+	name   string
+	lo, hi []float64
+	group  string
+	order  int64
+	fstar  float64
+	noise  float64
+}
+
+// checkHeldOutDecls checks that the problems names, in that order, are
+// declared as cases says, with the RBF base kernel, minimized, and
+// registered in class.
+func checkHeldOutDecls(t *testing.T, class string, names []string, cases []heldOutDecl) {
+	t.Helper()
+	if len(cases) != len(names) {
+		t.Fatalf("%d cases for %d problems", len(cases), len(names))
+	}
+	for i, c := range cases {
+		if names[i] != c.name {
+			t.Fatalf("case %d is %s, the set has %s", i, c.name, names[i])
+		}
 		p := mustNew(t, strings.ToUpper(c.name), 0)
 		lo, hi := p.Bounds()
 		if p.Name() != c.name || p.Dim() != len(c.lo) || !slices.Equal(lo, c.lo) || !slices.Equal(hi, c.hi) {
@@ -83,11 +103,11 @@ func TestFreshDeclarations(t *testing.T) {
 			t.Errorf("%s: Optimum %v, %v, want %v", c.name, f, ok, c.fstar)
 		}
 		if p.NoiseFraction() != c.noise || p.BaseShape() != kernel.RBF || p.Maximize() {
-			t.Errorf("%s: noise %v, shape %v, maximize %v", c.name, p.NoiseFraction(), p.BaseShape(), p.Maximize())
+			t.Errorf("%s: noise %v (want %v), shape %v, maximize %v", c.name, p.NoiseFraction(), c.noise, p.BaseShape(), p.Maximize())
 		}
-		i := slices.IndexFunc(problem.Families(), func(f problem.Info) bool { return strings.EqualFold(f.Name, c.name) })
-		if i < 0 || problem.Families()[i].Class != problem.ClassFresh {
-			t.Errorf("%s: not registered in class %q", c.name, problem.ClassFresh)
+		j := slices.IndexFunc(problem.Families(), func(f problem.Info) bool { return strings.EqualFold(f.Name, c.name) })
+		if j < 0 || problem.Families()[j].Class != class {
+			t.Errorf("%s: not registered in class %q", c.name, class)
 		}
 	}
 }

@@ -5,12 +5,10 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
-	"strings"
 	"testing"
 
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/bo/problem/problemtest"
-	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 )
 
@@ -46,56 +44,25 @@ func TestThirdConformance(t *testing.T) {
 // TestThirdDeclarations checks the declarations against the page's table
 // (written out here).
 func TestThirdDeclarations(t *testing.T) {
-	cases := []struct {
-		name   string
-		lo, hi []float64
-		group  string
-		order  int64 // 0: continuous
-		noise  float64
-	}{
-		{"QingAbs5d", rep(5, -3), rep(5, 3), "hyperoctahedral", 3840, 0},
-		{"AlpineShell4d", rep(4, -6), rep(4, 6), "signflip", 16, 0.01},
-		{"ZakharovSorted6d", rep(6, -4), rep(6, 4), "permutation", 720, 0.05},
-		{"Blocks2x3d", rep(6, -2), rep(6, 2), "blockperm(2,3)", 2, 0.2},
-		{"CosineShell2d", rep(2, -3), rep(2, 3), "rotation2d", 0, 0.01},
-		{"AlpineAbs5d", rep(5, -3), rep(5, 3), "hyperoctahedral", 3840, 0.05},
-		{"CentreZakharov4d", rep(4, -2), rep(4, 3), "permutation", 24, 0},
-		{"TiltedSign3d", rep(3, -3), rep(3, 3), "signflip", 8, 0.01},
-		{"WrongRot2d", rep(2, -2.5), rep(2, 2.5), "rotation2d", 0, 0},
-		{"Mixer6d", []float64{100, 100, 100, 273, 0, 0}, []float64{3000, 3000, 3000, 373, 5, 1e5}, "permutation(3)@[0,1,2]/6", 6, 0.01},
-		{"Antenna5d", []float64{-180, -180, 0.001, 0, -1}, []float64{180, 180, 0.1, 1000, 1}, "signflip(2)@[0,1]/5", 4, 0.05},
-		{"OffZakharov8dHyper", rep(8, -2), rep(8, 2), "hyperoctahedral", 256 * 40320, 0.01},
+	cases := []heldOutDecl{
+		{"QingAbs5d", rep(5, -3), rep(5, 3), "hyperoctahedral", 3840, 0, 0},
+		{"AlpineShell4d", rep(4, -6), rep(4, 6), "signflip", 16, 0, 0.01},
+		{"ZakharovSorted6d", rep(6, -4), rep(6, 4), "permutation", 720, 0, 0.05},
+		{"Blocks2x3d", rep(6, -2), rep(6, 2), "blockperm(2,3)", 2, 0, 0.2},
+		{"CosineShell2d", rep(2, -3), rep(2, 3), "rotation2d", 0, 0, 0.01},
+		{"AlpineAbs5d", rep(5, -3), rep(5, 3), "hyperoctahedral", 3840, 0, 0.05},
+		{"CentreZakharov4d", rep(4, -2), rep(4, 3), "permutation", 24, 0, 0},
+		{"TiltedSign3d", rep(3, -3), rep(3, 3), "signflip", 8, 0, 0.01},
+		{"WrongRot2d", rep(2, -2.5), rep(2, 2.5), "rotation2d", 0, 0, 0},
+		{"Mixer6d", []float64{100, 100, 100, 273, 0, 0}, []float64{3000, 3000, 3000, 373, 5, 1e5}, "permutation(3)@[0,1,2]/6", 6, 0, 0.01},
+		{"Antenna5d", []float64{-180, -180, 0.001, 0, -1}, []float64{180, 180, 0.1, 1000, 1}, "signflip(2)@[0,1]/5", 4, 0, 0.05},
+		{"OffZakharov8dHyper", rep(8, -2), rep(8, 2), "hyperoctahedral", 256 * 40320, 0, 0.01},
 	}
-	if len(cases) != len(thirdNames) {
-		t.Fatalf("%d cases for %d problems", len(cases), len(thirdNames))
+	names := make([]string, len(thirdNames))
+	for i, c := range thirdNames {
+		names[i] = c.name
 	}
-	for i, c := range cases {
-		if thirdNames[i].name != c.name {
-			t.Fatalf("case %d is %s, thirdNames has %s", i, c.name, thirdNames[i].name)
-		}
-		p := mustNew(t, strings.ToUpper(c.name), 0)
-		lo, hi := p.Bounds()
-		if p.Name() != c.name || p.Dim() != len(c.lo) || !slices.Equal(lo, c.lo) || !slices.Equal(hi, c.hi) {
-			t.Errorf("%s: built %s, d = %d, box %v, %v", c.name, p.Name(), p.Dim(), lo, hi)
-		}
-		g := p.Group()
-		if !strings.HasPrefix(g.Name(), c.group) {
-			t.Errorf("%s: group %s, want %s", c.name, g.Name(), c.group)
-		}
-		if o := g.Order(); (c.order == 0) != (o == nil) || (o != nil && o.Int64() != c.order) {
-			t.Errorf("%s: |G| = %v, want %d", c.name, o, c.order)
-		}
-		if f, ok := p.Optimum(); !ok || f != 0 {
-			t.Errorf("%s: Optimum %v, %v, want 0", c.name, f, ok)
-		}
-		if p.NoiseFraction() != c.noise || p.BaseShape() != kernel.RBF || p.Maximize() {
-			t.Errorf("%s: noise %v (want %v), shape %v, maximize %v", c.name, p.NoiseFraction(), c.noise, p.BaseShape(), p.Maximize())
-		}
-		j := slices.IndexFunc(problem.Families(), func(f problem.Info) bool { return strings.EqualFold(f.Name, c.name) })
-		if j < 0 || problem.Families()[j].Class != problem.ClassThird {
-			t.Errorf("%s: not registered in class %q", c.name, problem.ClassThird)
-		}
-	}
+	checkHeldOutDecls(t, problem.ClassThird, names, cases)
 }
 
 // thirdZakharov is the page's Z(z) = Σ z_i² + (Σ ½·i·z_i)² + (Σ ½·i·z_i)⁴,
