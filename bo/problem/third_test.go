@@ -321,22 +321,8 @@ func TestThirdOptima(t *testing.T) {
 			}
 			continue
 		}
-		on := c.regime == "on"
 		for _, x := range opt {
-			fixed := 0
-			for i := 1; i < n; i++ {
-				g.ActTo(gx, x, i)
-				if slices.Equal(gx, x) {
-					fixed++
-				}
-				if v := must(p.Evaluate(gx)); math.Abs(v-fstar) > 1e-9 {
-					t.Errorf("%s: f(g_%d·x*) = %v, want %v", c.name, i, v, fstar)
-					break
-				}
-			}
-			if want := map[bool]int{true: n - 1, false: 0}[on]; fixed != want {
-				t.Errorf("%s: %d non-identity elements fix %v, want %d", c.name, fixed, x, want)
-			}
+			checkOrbitOptimal(t, c.name, p, g, n, fstar, x, c.regime == "on")
 		}
 	}
 }
