@@ -189,6 +189,9 @@ func store(m *mat.Dense, out *C.double, outLen C.int64_t) error {
 	if out == nil {
 		return fmt.Errorf("%w: out is NULL", errInput)
 	}
+	if outLen < 0 {
+		return fmt.Errorf("%w: out_len is %d", errInput, int64(outLen))
+	}
 	if outLen < C.int64_t(r*c) {
 		return fmt.Errorf("%w: the result has %d×%d = %d values, out holds %d", errSize, r, c, r*c, outLen)
 	}
@@ -271,6 +274,9 @@ func symbo_cross(spec *C.char, x *C.double, n C.int64_t, y *C.double, m C.int64_
 		if out == nil {
 			return fmt.Errorf("%w: out is NULL", errInput)
 		}
+		if outLen < 0 {
+			return fmt.Errorf("%w: out_len is %d", errInput, int64(outLen))
+		}
 		if outLen < n*m {
 			return fmt.Errorf("%w: the result has %d×%d = %d values, out holds %d", errSize, n, m, n*m, outLen)
 		}
@@ -330,6 +336,12 @@ func symbo_suggest(settings *C.char, histX *C.double, histY *C.double, n C.int64
 		pm, err := matrix(pending, np, d, "pending", lim)
 		if err != nil {
 			return err
+		}
+		if out == nil {
+			return fmt.Errorf("%w: out is NULL", errInput)
+		}
+		if outLen < 0 {
+			return fmt.Errorf("%w: out_len is %d", errInput, int64(outLen))
 		}
 		if outLen < q*d {
 			return fmt.Errorf("%w: %d points of %d coordinates, out holds %d", errSize, q, d, outLen)

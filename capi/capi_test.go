@@ -114,7 +114,7 @@ func TestCABI(t *testing.T) {
 			compareBits(t, c.key, got[c.key], want)
 		}
 	}
-	st := frontend.SuggestSettings{Problem: "Ackley2d", Kernel: "plus", Seed: 3, Init: 3}
+	st := frontend.SuggestSettings{Problem: "Ackley2d", Kernel: "plus", Seed: 3, Init: new(3)}
 	opt, err := st.Optimizer(be, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +135,7 @@ func TestCABI(t *testing.T) {
 func handleSequence(t *testing.T, got map[string][]uint64, history string) {
 	t.Helper()
 	be, _ := linalg.Default()
-	st := frontend.SuggestSettings{Problem: "Ackley2d", Kernel: "plus", Seed: 3, Init: 3}
+	st := frontend.SuggestSettings{Problem: "Ackley2d", Kernel: "plus", Seed: 3, Init: new(3)}
 	opt, err := st.Optimizer(be, 0)
 	if err != nil {
 		t.Fatal(err)

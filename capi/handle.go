@@ -165,6 +165,9 @@ func outRows(out *C.double, outLen C.int64_t, rows, d int) error {
 	if out == nil {
 		return fmt.Errorf("%w: out is NULL", errInput)
 	}
+	if outLen < 0 {
+		return fmt.Errorf("%w: out_len is %d", errInput, int64(outLen))
+	}
 	if int64(outLen) < int64(rows)*int64(d) {
 		return fmt.Errorf("%w: %d points of %d coordinates, out holds %d doubles", errSize, rows, d, int64(outLen))
 	}
@@ -326,6 +329,9 @@ func points(o *bo.Optimizer, pts [][]float64, out *C.double, outLen C.int64_t, r
 	if out == nil && outLen == 0 {
 		return nil
 	}
+	if out == nil {
+		return fmt.Errorf("%w: out is NULL with out_len %d", errInput, int64(outLen))
+	}
 	if err := outRows(out, outLen, len(pts), o.Dim()); err != nil {
 		return err
 	}
@@ -384,7 +390,10 @@ func symbo_optimizer_history(id C.int64_t, buf *C.char, n C.size_t, needed *C.si
 		if buf == nil && n == 0 {
 			return nil
 		}
-		if buf == nil || uint64(n) < uint64(len(js))+1 {
+		if buf == nil {
+			return fmt.Errorf("%w: buf is NULL with len %d", errInput, uint64(n))
+		}
+		if uint64(n) < uint64(len(js))+1 {
 			return fmt.Errorf("%w: the history is %d bytes and its NUL, buf holds %d", errSize, len(js), uint64(n))
 		}
 		dst := unsafe.Slice((*byte)(unsafe.Pointer(buf)), len(js)+1)

@@ -140,7 +140,7 @@ int symbo_cross(const char *spec,
  *                      problem's, else rbf)
  *   "seed": S          absent 0
  *   "minimize": b      absent false (a problem's own direction)
- *   "init": n          the initial design's size, absent 5
+ *   "init": n          the initial design's size (≥ 1), absent 5
  *   "acq": A           ucb or ei, absent ucb
  *   "beta": R          paper or authors, absent paper
  *   "beta_scale": x    a number > 0 that multiplies UCB's β, absent the

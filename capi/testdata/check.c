@@ -99,8 +99,10 @@ static void code(int got, int want, const char *has, const char *what) {
 	}
 	static const char *pkgs[] = {"frontend:", "bo:", "orbit:", "kernel:", "gp:", "problem:", "linalg:", "symbo:"};
 	for (size_t i = 0; i < sizeof pkgs / sizeof *pkgs; i++) {
-		if (strncmp(msg, pkgs[i], strlen(pkgs[i])) == 0) {
-			fprintf(stderr, "check.c: FAILED: %s: message starts with a package name: %s\n", what, msg);
+		char inner[32];
+		snprintf(inner, sizeof inner, ": %s ", pkgs[i]);
+		if (strncmp(msg, pkgs[i], strlen(pkgs[i])) == 0 || strstr(msg, inner) != NULL) {
+			fprintf(stderr, "check.c: FAILED: %s: message names a package: %s\n", what, msg);
 			failures++;
 		}
 	}
@@ -130,7 +132,7 @@ static void sizes(void) {
 	code(symbo_cross("{\"group\":\"signflip\",\"d\":2,\"base\":\"rbf\",\"lengthscale\":1,\"variance\":0,\"kernel\":\"max\"}",
 	                 x1, 1, NULL, 0, 2, NULL, 0, out, 16), SYMBO_EINVAL, "variance", "variance 0");
 	code(symbo_suggest("{\"group\":\"permutation\",\"d\":2,\"box\":[[-2],[2]],\"kernel\":\"plus\",\"init\":-3}",
-	                   NULL, NULL, 0, NULL, 0, 2, 1, out, 16), SYMBO_EINVAL, "Init", "negative init");
+	                   NULL, NULL, 0, NULL, 0, 2, 1, out, 16), SYMBO_EINVAL, "init = -3", "negative init");
 }
 
 static const char *ackley = "{\"problem\":\"Ackley2d\",\"kernel\":\"plus\",\"seed\":3,\"init\":3}";
@@ -220,6 +222,23 @@ static void handle_errors(void) {
 	code(symbo_optimizer_best(h, x, 2, NULL, &found), SYMBO_EINVAL, "NULL", "best NULL y");
 	code(symbo_optimizer_history(h, (char *)out, 4, &need), SYMBO_ESIZE, "buf holds 4", "history short buf");
 	code(symbo_optimizer_history(h, NULL, 0, NULL), SYMBO_EINVAL, "needed is NULL", "history NULL needed");
+	/* Errors wrapped deep inside the library name no package either. */
+	int64_t h2 = 0;
+	code(symbo_optimizer_new("{\"group\":\"hyperoctahedral\",\"d\":20,\"box\":[[-1],[1]],\"kernel\":\"avg\"}", &h2),
+	     SYMBO_EINVAL, "too large", "new avg over hyperoctahedral(20)");
+	double hx[4] = {0.1, 0.2, 0.3, 0.4}, hy[2] = {1, NAN};
+	code(symbo_suggest("{\"problem\":\"Ackley2d\",\"kernel\":\"plus\"}", hx, hy, 2, NULL, 0, 2, 1, out, 8),
+	     SYMBO_EINVAL, "history row 1", "suggest NaN in the history");
+	code(symbo_optimizer_history(h, NULL, 1000, &need), SYMBO_EINVAL, "buf is NULL", "history NULL buf with len > 0");
+	code(symbo_optimizer_ask_batch(h, 1, out, -1), SYMBO_EINVAL, "out_len is -1", "ask_batch negative out_len");
+	code(symbo_optimizer_pending(h, out, -5, &rows), SYMBO_EINVAL, "out_len is -5", "pending negative out_len");
+	code(symbo_optimizer_pending(h, NULL, 100, &rows), SYMBO_EINVAL, "out is NULL", "pending NULL out with out_len > 0");
+	code(symbo_suggest("{\"problem\":\"Ackley2d\",\"kernel\":\"plus\"}", NULL, NULL, 0, NULL, 0, 2, 1, out, -3),
+	     SYMBO_EINVAL, "out_len is -3", "suggest negative out_len");
+	code(symbo_suggest("{\"problem\":\"Ackley2d\",\"kernel\":\"plus\"}", NULL, NULL, 0, NULL, 0, 2, 1, NULL, 2),
+	     SYMBO_EINVAL, "out is NULL", "suggest NULL out");
+	code(symbo_cross("{\"group\":\"signflip\",\"d\":2,\"base\":\"rbf\",\"lengthscale\":1,\"kernel\":\"avg\"}",
+	                 in, 1, NULL, 0, 2, NULL, 0, out, -1), SYMBO_EINVAL, "out_len is -1", "cross negative out_len");
 	code(symbo_optimizer_pending(h, out, 8, NULL), SYMBO_EINVAL, "rows is NULL", "pending NULL rows");
 	code(symbo_optimizer_restore(h, "{\"version\":2,\"seed\":3,\"kernel\":\"plus\",\"dim\":2,\"minimize\":true,\"observations\":[{\"X\":[0,0],\"y\":1}]}"),
 	     SYMBO_EINVAL, "\"observations[0].X\"", "restore with X");

@@ -180,7 +180,7 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	}
 	st := frontend.SuggestSettings{
 		Problem: *name, Group: frontend.Group{Group: *group, D: *d, Block: *block, Matrices: *matrices},
-		Kernel: *kern, Base: *base, Seed: *seed, Minimize: *minimize, Init: p.Init,
+		Kernel: *kern, Base: *base, Seed: *seed, Minimize: *minimize, Init: &p.Init,
 		Acq: p.Acq, Beta: p.Beta, Fit: p.Fit, Prior: p.Prior, Mean: p.Mean, Landmarks: p.Landmarks, LandmarkFit: p.LandmarkFit, CandidateFit: p.CandidateFit, Probe: p.Probe, Liar: p.Liar,
 		ProbeWindow: probeWindow, Hedge: hedge, AllowRepeats: *allowRepeats, Normalize: normalize, ARD: ard, BetaScale: betaScale,
 	}

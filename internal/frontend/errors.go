@@ -12,10 +12,13 @@ var packagePrefixes = []string{"bo: ", "gp: ", "kernel: ", "orbit: ", "linalg: "
 
 // TrimPrefixes removes symbo's package prefixes ("bo: ", "frontend: ", …)
 // and the given extra prefixes (each without its ": ") from the start of
-// msg, as often as they occur there: they say where in symbo an error
-// arose, which a user of a front end does not need ("invalid settings:
-// …", not "frontend: invalid settings: …"). A message that is nothing
-// but prefixes is returned whole.
+// msg, as often as they occur there, and the package prefixes that follow
+// a ": " inside it, outside quoted strings (wrapped errors: "kernel avg:
+// gp: avg family: …" becomes "kernel avg: avg family: …"): they say
+// where in symbo an error arose, which a user of a front end does not
+// need ("invalid settings: …", not "frontend: invalid settings: …"). A
+// message that is nothing but prefixes is returned whole, and so is a
+// prefix that ends the message.
 func TrimPrefixes(msg string, extra ...string) string {
 	for {
 		t := msg
@@ -26,10 +29,49 @@ func TrimPrefixes(msg string, extra ...string) string {
 			t = strings.TrimPrefix(t, p)
 		}
 		if t == msg || t == "" {
-			return msg
+			break
 		}
 		msg = t
 	}
+	return trimInner(msg)
+}
+
+// trimInner drops each package prefix that follows ": " in msg outside a
+// quoted string (Go syntax, as %q writes the user's input), unless
+// nothing would follow it.
+func trimInner(msg string) string {
+	if !strings.Contains(msg, ": ") {
+		return msg
+	}
+	var b strings.Builder
+	for i := 0; i < len(msg); {
+		switch {
+		case msg[i] == '"':
+			if q, err := strconv.QuotedPrefix(msg[i:]); err == nil {
+				b.WriteString(q)
+				i += len(q)
+				continue
+			}
+			b.WriteByte('"')
+			i++
+		case strings.HasPrefix(msg[i:], ": "):
+			b.WriteString(": ")
+			i += 2
+			for dropped := true; dropped; {
+				dropped = false
+				for _, p := range packagePrefixes {
+					if strings.HasPrefix(msg[i:], p) && len(msg) > i+len(p) {
+						i += len(p)
+						dropped = true
+					}
+				}
+			}
+		default:
+			b.WriteByte(msg[i])
+			i++
+		}
+	}
+	return b.String()
 }
 
 // MaxEcho bounds what an error message shows of one quoted input: a

@@ -307,9 +307,11 @@ type SuggestSettings struct {
 	Base     string `json:"base,omitempty"`   // default: the problem's, else rbf
 	Seed     uint64 `json:"seed,omitempty"`
 	Minimize bool   `json:"minimize,omitempty"` // with Problem: must agree with it (default: its direction)
-	Init     int    `json:"init,omitempty"`     // 0 means 5
-	Acq      string `json:"acq,omitempty"`
-	Beta     string `json:"beta,omitempty"`
+	// Init is the number of uniform random initial points: absent (nil)
+	// means bo.DefaultInit, else at least 1 (0 is ErrInvalid, not 5).
+	Init *int   `json:"init,omitempty"`
+	Acq  string `json:"acq,omitempty"`
+	Beta string `json:"beta,omitempty"`
 	// BetaScale is bo.Protocol.BetaScale, which multiplies UCB's β:
 	// absent (nil) means bo.Recommended's (bo.DefaultBetaScale), 1 the
 	// rule's own β (perf bo's default); anything not finite and > 0 is
@@ -366,6 +368,9 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 	if err != nil {
 		return nil, err
 	}
+	if s.Init != nil && (*s.Init < 1 || *s.Init > bo.MaxEvaluations) {
+		return nil, invalid("init = %d outside [1, %d]", *s.Init, bo.MaxEvaluations)
+	}
 	var lo, hi []float64
 	var g orbit.Group
 	shape := kernel.RBF
@@ -413,7 +418,10 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 	if err != nil {
 		return nil, err
 	}
-	cfg.Minimize, cfg.Init, cfg.Backend, cfg.Landmarks, cfg.Budget = minimize, s.Init, be, s.Landmarks, limit
+	cfg.Minimize, cfg.Backend, cfg.Landmarks, cfg.Budget = minimize, be, s.Landmarks, limit
+	if s.Init != nil {
+		cfg.Init = *s.Init
+	}
 	dec := cfg.Kernel.Options()
 	if strings.TrimSpace(s.Kernel) != "" {
 		if cfg.Kernel, err = bo.ParseKernel(s.Kernel, g, shape); err != nil {

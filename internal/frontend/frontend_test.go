@@ -252,7 +252,7 @@ func TestVariance(t *testing.T) {
 // Fail, off the failed point's orbit; a failed row outside the box is a
 // RowError naming it.
 func TestSuggestFailed(t *testing.T) {
-	s := SuggestSettings{Group: Group{Group: "hyperoctahedral", D: 2, Box: [][]float64{{-2}, {2}}}, Kernel: "plus", Seed: 5, Init: 3}
+	s := SuggestSettings{Group: Group{Group: "hyperoctahedral", D: 2, Box: [][]float64{{-2}, {2}}}, Kernel: "plus", Seed: 5, Init: new(3)}
 	hx := mat.NewDense(4, 2, []float64{1, 0.5, -1.5, 0.25, 0.1, -1.9, 1.2, 1.3})
 	hy := []float64{1, 2, 0.5, 3}
 	pend := mat.NewDense(1, 2, []float64{-0.3, 0.7})
@@ -293,14 +293,20 @@ func TestSuggestFailed(t *testing.T) {
 }
 
 // TestTrimPrefixes: front ends show messages without symbo's package
-// prefixes, however many lead.
+// prefixes, however many lead and wherever a wrapped error puts them,
+// but a user's quoted input is shown as it was.
 func TestTrimPrefixes(t *testing.T) {
 	for in, want := range map[string]string{
 		"frontend: invalid settings: d = -5":                    "invalid settings: d = -5",
-		"bo: invalid configuration: kernel plus: orbit: bad":    "invalid configuration: kernel plus: orbit: bad",
+		"bo: invalid configuration: kernel plus: orbit: bad":    "invalid configuration: kernel plus: bad",
 		"suggest: bo: orbit: x":                                 "x",
 		"bo: ":                                                  "bo: ",
-		"history row 1: bo: invalid point: x[0] = 5 is outside": "history row 1: bo: invalid point: x[0] = 5 is outside",
+		"history row 1: bo: invalid point: x[0] = 5 is outside": "history row 1: invalid point: x[0] = 5 is outside",
+		"kernel avg: gp: avg family: kernel: avg over G: orbit: group too large": "kernel avg: avg family: avg over G: group too large",
+		`unknown kernel "x: bo: y": gp: no`:                                      `unknown kernel "x: bo: y": no`,
+		"ends with: bo: ":                                                        "ends with: bo: ",
+		"a lone \" quote: kernel: z":                                             "a lone \" quote: z",
+		"robot: arm: x":                                                          "robot: arm: x",
 	} {
 		if got := TrimPrefixes(in, "suggest"); got != want {
 			t.Errorf("TrimPrefixes(%q) = %q, want %q", in, got, want)
@@ -683,5 +689,36 @@ func TestMessage(t *testing.T) {
 	// Unquoted input is bounded too, by cutting the middle of the message.
 	if got := Message("x: " + strings.Repeat("z", 1<<20) + " end"); len(got) > maxMessage+100 || !strings.HasSuffix(got, " end") {
 		t.Errorf("an unquoted megabyte: %d bytes, %.100q", len(got), got)
+	}
+}
+
+// TestInitExplicit: "init" absent means bo.DefaultInit, an explicit value
+// is used as given, and an explicit 0 or a negative value is refused, not
+// read as the default (the settings table: an integer ≥ 1).
+func TestInitExplicit(t *testing.T) {
+	base := `{"group":"signflip","d":2,"box":[[-2],[2]],"kernel":"plus"`
+	for _, tc := range []struct {
+		extra string
+		want  int // 0: refused
+	}{
+		{``, bo.DefaultInit},
+		{`,"init":1`, 1},
+		{`,"init":7`, 7},
+		{`,"init":0`, 0},
+		{`,"init":-3`, 0},
+	} {
+		var st SuggestSettings
+		if err := Decode([]byte(base+tc.extra+"}"), &st); err != nil {
+			t.Fatalf("%s: %v", tc.extra, err)
+		}
+		o, err := st.Optimizer(nil, 0)
+		switch {
+		case tc.want == 0 && (err == nil || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "init = ")):
+			t.Errorf("%s: %v, want ErrInvalid naming init", tc.extra, err)
+		case tc.want != 0 && err != nil:
+			t.Errorf("%s: %v", tc.extra, err)
+		case tc.want != 0 && o.Config().Init != tc.want:
+			t.Errorf("%s: Init %d, want %d", tc.extra, o.Config().Init, tc.want)
+		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 // state a History holds — a row both pending and failed stays both — and
 // the suggestion is that of the optimizer restored from that History.
 func TestRecordState(t *testing.T) {
-	s := SuggestSettings{Group: Group{Group: "hyperoctahedral", D: 2, Box: [][]float64{{-2}, {2}}}, Kernel: "plus", Seed: 5, Init: 3}
+	s := SuggestSettings{Group: Group{Group: "hyperoctahedral", D: 2, Box: [][]float64{{-2}, {2}}}, Kernel: "plus", Seed: 5, Init: new(3)}
 	hx := mat.NewDense(4, 2, []float64{1, 0.5, -1.5, 0.25, 0.1, -1.9, 1.2, 1.3})
 	hy := []float64{1, 2, 0.5, 3}
 	pend := mat.NewDense(2, 2, []float64{-0.3, 0.7, 0.4, -0.2})

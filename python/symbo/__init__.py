@@ -108,15 +108,26 @@ def _check(code):
     raise {-1: InvalidInput, -2: SizeError}.get(code, InternalError)(msg)
 
 
+def _floats(a, name):
+    """a as a C-contiguous float64 array (copied only when needed); what
+    NumPy cannot read as numbers (strings, ragged lists) is InvalidInput."""
+    try:
+        return np.ascontiguousarray(a, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise InvalidInput("%s must be an array of numbers: %s" % (name, e)) from None
+
+
 def _matrix(a, name, cols=None):
     """A C-contiguous float64 2-d array (copied only when needed)."""
-    a = np.ascontiguousarray(a, dtype=np.float64)
+    a = _floats(a, name)
     if a.ndim == 1 and cols is not None:
         a = a.reshape(-1, cols) if a.size else a.reshape(0, cols)
     if a.ndim != 2:
         raise InvalidInput("%s must be a 2-d array (one point per row), got shape %s" % (name, a.shape))
-    if cols is not None and a.shape[0] and a.shape[1] != cols:
+    if cols is not None and a.shape[1] != cols:
         raise InvalidInput("%s has %d columns, want %d" % (name, a.shape[1], cols))
+    if a.shape[0] == 0:
+        raise InvalidInput("%s has no rows" % name)
     return a
 
 
@@ -158,6 +169,14 @@ def _int64(v, name):
     return v
 
 
+def _bool(v, name):
+    """v as a bool: True, False or a NumPy bool; anything else ("false",
+    1, None) is InvalidInput rather than Python's truth value."""
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    raise InvalidInput("%s must be True or False, got %r" % (name, v))
+
+
 def _real(v, name):
     """v as a float (a bool or a non-number is InvalidInput; the library
     checks the range)."""
@@ -167,16 +186,16 @@ def _real(v, name):
 
 
 def _group(group, d, block=None, matrices=None, box=None, coords=None):
-    g = {"group": group, "d": int(d)}
+    g = {"group": group, "d": _index(d, "d")}
     if coords is not None:
         g["coords"] = [_index(c, "coords") for c in coords]
     if block is not None:
-        g["block"] = int(block)
+        g["block"] = _index(block, "block")
     if matrices is not None:
         g["matrices"] = os.fspath(matrices)
     if box is not None:
         lo, hi = box
-        g["box"] = [np.atleast_1d(np.asarray(lo, dtype=float)).tolist(), np.atleast_1d(np.asarray(hi, dtype=float)).tolist()]
+        g["box"] = [np.atleast_1d(_floats(lo, "lo")).tolist(), np.atleast_1d(_floats(hi, "hi")).tolist()]
     return g
 
 
@@ -221,13 +240,12 @@ def gram(X, Y=None, *, group, base, lengthscale, variance=1.0, kernel, design=No
     """
     X = _matrix(X, "X")
     n, d = X.shape
-    if n == 0:
-        raise InvalidInput("X has no rows")
     Yc = None if Y is None else _matrix(Y, "Y", d)
     m = n if Yc is None else Yc.shape[0]
     D = None if design is None else _matrix(design, "design", d)
     spec = _group(group, d, block, matrices, box, coords)
-    spec.update(base=base, lengthscale=float(lengthscale), variance=float(variance), kernel=kernel, method=method)
+    spec.update(base=base, lengthscale=_real(lengthscale, "lengthscale"), variance=_real(variance, "variance"),
+                kernel=kernel, method=method)
     out = np.empty((n, m), dtype=np.float64)
     _check(_lib.symbo_cross(_json(spec), _ptr(X), n, _ptr(Yc), m, d,
                             _ptr(D), 0 if D is None else D.shape[0], _ptr(out), out.size))
@@ -250,7 +268,10 @@ class Optimizer:
     points asked concurrently are all pending, on distinct orbits; a slow
     ``ask`` makes the others wait. Use :meth:`close` (or ``with``) to free
     the handle; it is also freed when the object is collected. A closed
-    optimizer raises :class:`InvalidInput`.
+    optimizer raises :class:`InvalidInput`. A copy (``copy.copy``,
+    ``copy.deepcopy``) or a pickle holds a handle of its own, restored from
+    :meth:`history_json` with the same settings: it proposes what the
+    original would, and closing one leaves the other open.
 
     Parameters
     ----------
@@ -283,8 +304,8 @@ class Optimizer:
         points. Both deciding
         kernels leave ``avg`` out over a finite group of more than 256 elements on
         which its orbit average has no closed form for ``base``; a
-        ``portfolio`` step costs 2–3× a ``plus`` step, the default's
-        2.4–5.5× (lab/results/soft/README.md, "Cost").
+        ``portfolio`` step costs a few ``plus`` steps (the measured
+        ratios are in docs/performance.md).
     base : str
         Base kernel shape (default ``rbf``).
     seed : int
@@ -376,12 +397,12 @@ class Optimizer:
                  normalize=None, ard=None, beta_scale=None):
         self._h = None
         self._close_lock = threading.Lock()
-        lo = np.atleast_1d(np.asarray(lo, dtype=np.float64))
-        hi = np.atleast_1d(np.asarray(hi, dtype=np.float64))
+        lo = np.atleast_1d(_floats(lo, "lo"))
+        hi = np.atleast_1d(_floats(hi, "hi"))
         if lo.ndim != 1 or lo.shape != hi.shape or lo.size == 0:
             raise InvalidInput("lo and hi must be 1-d arrays of one length")
         s = _group(group, lo.size, block, matrices, (lo, hi), coords)
-        s.update(base=base, seed=_index(seed, "seed"), minimize=bool(minimize), init=_int64(init, "init"))
+        s.update(base=base, seed=_index(seed, "seed"), minimize=_bool(minimize, "minimize"), init=_int64(init, "init"))
         for k, v in (("kernel", kernel), ("acq", acq), ("beta", beta), ("fit", fit), ("prior", prior), ("liar", liar), ("mean", mean),
                      ("landmark_fit", landmark_fit), ("candidate_fit", candidate_fit), ("probe", probe)):
             if v is not None:
@@ -394,17 +415,28 @@ class Optimizer:
             s["hedge"] = _int64(hedge, "hedge")
         if beta_scale is not None:
             s["beta_scale"] = _real(beta_scale, "beta_scale")
-        if allow_repeats:
+        if _bool(allow_repeats, "allow_repeats"):
             s["allow_repeats"] = True
         if normalize is not None:
-            s["normalize"] = bool(normalize)
+            s["normalize"] = _bool(normalize, "normalize")
         if ard is not None:
-            s["ard"] = bool(ard)
+            s["ard"] = _bool(ard, "ard")
+        self._open(_json(s), lo.size)
+
+    def _open(self, settings, d):
         h = ctypes.c_int64()
-        _check(_lib.symbo_optimizer_new(_json(s), ctypes.byref(h)))
+        _check(_lib.symbo_optimizer_new(settings, ctypes.byref(h)))
         self._h = h.value
+        self._settings = settings
         #: The dimension d.
-        self.d = lo.size
+        self.d = d
+
+    # -- copies -----------------------------------------------------------
+
+    def __reduce__(self):
+        # A copy (copy.copy, copy.deepcopy) or a pickle holds a handle of
+        # its own: the same settings, restored from history_json().
+        return (_restored, (self._settings, self.d, self.history_json()))
 
     # -- lifetime ---------------------------------------------------------
 
@@ -437,7 +469,7 @@ class Optimizer:
         return h
 
     def _x(self, x):
-        x = np.ascontiguousarray(x, dtype=np.float64).ravel()
+        x = _floats(x, "x").ravel()
         return x, _ptr(x), x.size
 
     def _points(self, q, fn):
@@ -501,7 +533,7 @@ class Optimizer:
         per row) as pending: asked elsewhere, not yet told. A point outside
         the box raises InvalidInput and is not recorded (rows before it
         are)."""
-        x = np.ascontiguousarray(x, dtype=np.float64)
+        x = _floats(x, "x")
         if x.ndim == 2 and x.shape[1] != self.d:
             raise InvalidInput("x has %d columns, want d = %d" % (x.shape[1], self.d))
         for row in (x if x.ndim == 2 else [x]):
@@ -571,3 +603,19 @@ class Optimizer:
         if isinstance(history, str):
             history = history.encode()
         _check(_lib.symbo_optimizer_restore(self._handle(), history))
+
+
+def _restored(settings, d, history):
+    """An Optimizer with the settings (JSON bytes) and dimension d of one
+    that wrote history (its history_json()), restored from it: what
+    Optimizer.__reduce__ rebuilds a copy or a pickle with."""
+    o = Optimizer.__new__(Optimizer)
+    o._h = None
+    o._close_lock = threading.Lock()
+    o._open(settings, d)
+    try:
+        o.restore(history)
+    except BaseException:
+        o.close()
+        raise
+    return o

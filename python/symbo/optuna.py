@@ -451,7 +451,7 @@ class SymboSampler(BaseSampler):
                             % (", ".join(unknown), ", ".join(sorted(_OPTIONS))))
         if init is not None:
             warnings.warn("SymboSampler(init=...) is deprecated; use n_startup_trials=...", FutureWarning, stacklevel=2)
-            if n_startup_trials is not None and int(n_startup_trials) != int(init):
+            if n_startup_trials is not None and symbo._index(n_startup_trials, "n_startup_trials") != symbo._index(init, "init"):
                 raise ValueError("SymboSampler: init=%r and n_startup_trials=%r disagree (init is its old name)"
                                  % (init, n_startup_trials))
             n_startup_trials = init
@@ -467,12 +467,15 @@ class SymboSampler(BaseSampler):
             if dup:
                 raise ValueError("SymboSampler: params names %s twice" % ", ".join(map(repr, dup)))
         self._group, self._kernel, self._base = group, kernel, base
-        self._n_startup = 5 if n_startup_trials is None else int(n_startup_trials)
+        self._n_startup = 5 if n_startup_trials is None else symbo._int64(n_startup_trials, "n_startup_trials")
+        if self._n_startup < 1:
+            raise symbo.InvalidInput("SymboSampler: n_startup_trials = %d; want at least 1 (symbo's model needs "
+                                     "an initial design)" % self._n_startup)
         self._params, self._options = params, options
         self._check_names()
         self._independent = independent_sampler
         self._fixed_seed = seed is not None
-        self._seed = int(seed) if seed is not None else _fresh_seed()
+        self._seed = symbo._index(seed, "seed") if seed is not None else _fresh_seed()
         self._salt = None  # the fallback stream's extra entropy, set by reseed_rng
         self._space = IntersectionSearchSpace()
         self._warned = set()

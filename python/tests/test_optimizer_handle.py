@@ -457,3 +457,73 @@ def test_long_input_is_not_echoed_whole():
     with pytest.raises(symbo.InvalidInput, match=r"unknown kernel .*\(%d bytes\)" % len(name)) as e:
         symbo.Optimizer([-1.0], [1.0], group="signflip", kernel=name)
     assert len(str(e.value)) < 400
+
+
+def test_copy_and_pickle_hold_their_own_handle():
+    """A copy, deep copy or pickle is a second optimizer restored from the
+    first's history: it proposes the same point, and closing or collecting
+    one leaves the other working (they once shared one handle, so the
+    copy's collection freed the original)."""
+    import copy
+    import pickle
+    o = symbo.Optimizer([-1, -1], [1, 1], group="signflip", kernel="plus", seed=4, minimize=True)
+    for _ in range(3):
+        x = o.ask()
+        o.tell(x, float(np.sum(x ** 2)))
+    o.add_pending(o.ask())
+    for c in (copy.copy(o), copy.deepcopy(o), pickle.loads(pickle.dumps(o))):
+        assert c._h != o._h
+        assert c.history_json() == o.history_json()
+        np.testing.assert_array_equal(c.suggest(), o.suggest())
+        c.close()
+        del c
+        gc.collect()
+        o.suggest()  # still open
+    o.close()
+    with pytest.raises(symbo.InvalidInput, match="closed"):
+        copy.copy(o)
+
+
+@pytest.mark.parametrize("kw, match", [
+    ({"minimize": "false"}, "minimize must be True or False"),
+    ({"normalize": "false"}, "normalize must be True or False"),
+    ({"ard": 1}, "ard must be True or False"),
+    ({"allow_repeats": "no"}, "allow_repeats must be True or False"),
+    ({"block": 1.9, "group": "blockperm"}, "block must be an integer"),
+    ({"seed": 1.5}, "seed must be an integer"),
+    ({"init": 0}, "init = 0"),
+])
+def test_optimizer_arguments_of_the_wrong_kind(kw, match):
+    """A keyword of the wrong kind is InvalidInput, never its truth value
+    or its integer part: minimize="false" once minimized."""
+    kw = {"group": "signflip", "kernel": "plus", **kw}
+    with pytest.raises(symbo.InvalidInput, match=match):
+        symbo.Optimizer([-1, -1, -1, -1], [1, 1, 1, 1], **kw)
+
+
+def test_arrays_that_are_not_numbers():
+    with pytest.raises(symbo.InvalidInput, match="lo must be an array of numbers"):
+        symbo.Optimizer(["a"], [1], group="signflip")
+    with symbo.Optimizer([-1], [1], group="signflip", kernel="plus") as o:
+        with pytest.raises(symbo.InvalidInput, match="x must be an array of numbers"):
+            o.tell("ab", 1)
+    X = np.array([[0.1, 0.2], [0.3, -0.4]])
+    spec = dict(group="signflip", base="rbf", kernel="plus")
+    with pytest.raises(symbo.InvalidInput, match="lengthscale must be a number"):
+        symbo.gram(X, lengthscale="x", **spec)
+    with pytest.raises(symbo.InvalidInput, match="block must be an integer"):
+        symbo.gram(X, lengthscale=1.0, group="blockperm", block="x", base="rbf", kernel="avg")
+
+
+def test_gram_empty_y_or_design_is_refused():
+    """An explicitly empty Y or design is refused by name; it once reached
+    the library as NULL, that is "Y = X" ("out is NULL" for Y, and an empty
+    design silently became X)."""
+    X = np.array([[0.1, 0.2, 0.3], [0.3, -0.4, 0.5]])
+    spec = dict(group="signflip", base="rbf", lengthscale=1.0)
+    with pytest.raises(symbo.InvalidInput, match="Y has no rows"):
+        symbo.gram(X, np.empty((0, 3)), kernel="avg", **spec)
+    with pytest.raises(symbo.InvalidInput, match="Y has 7 columns"):
+        symbo.gram(X, np.empty((0, 7)), kernel="avg", **spec)
+    with pytest.raises(symbo.InvalidInput, match="design has no rows"):
+        symbo.gram(X, kernel="plus", design=np.empty((0, 3)), **spec)

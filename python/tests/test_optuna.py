@@ -162,3 +162,15 @@ def test_sampler_refuses_unknown_names_at_construction(kw, word):
     first, which an expensive study pays for)."""
     with pytest.raises(symbo.InvalidInput, match=word):
         SymboSampler(**kw)
+
+
+@pytest.mark.parametrize("kw, match", [
+    ({"n_startup_trials": 0}, "n_startup_trials = 0"),
+    ({"n_startup_trials": 2.7}, "n_startup_trials must be an integer"),
+    ({"seed": 1.5}, "seed must be an integer"),
+])
+def test_sampler_refuses_counts_of_the_wrong_kind(kw, match):
+    """n_startup_trials=0 once meant 5 random trials and 2.7 meant 2; a
+    seed of 1.5 meant 1: each is refused at construction now."""
+    with pytest.raises(symbo.InvalidInput, match=match):
+        SymboSampler(group="signflip", **kw)
