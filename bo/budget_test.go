@@ -1,6 +1,7 @@
 package bo
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -46,5 +47,31 @@ func TestConfigBudget(t *testing.T) {
 	}
 	if _, err := New(lo, hi, Config{Budget: -1}, 1); !errors.Is(err, ErrBadConfig) {
 		t.Errorf("negative Budget: %v, want ErrBadConfig", err)
+	}
+}
+
+// countingProblem counts its evaluations.
+type countingProblem struct{ n int }
+
+func (p *countingProblem) Name() string                          { return "counting" }
+func (p *countingProblem) Bounds() (lo, hi []float64)            { return []float64{-1, -1}, []float64{1, 1} }
+func (p *countingProblem) Evaluate(x []float64) (float64, error) { p.n++; return x[0] * x[1], nil }
+
+// TestRunRefusesOverBudgetUpFront: a run whose last fit would exceed the
+// memory budget is refused before its first evaluation (perf bo once ran
+// 88 evaluations, then stopped at the fit over the budget), and the same
+// run under a budget that holds it starts.
+func TestRunRefusesOverBudgetUpFront(t *testing.T) {
+	for _, k := range []Kernel{Base(kernel.RBF), Plus(must(orbit.SignFlip(2)), kernel.RBF)} {
+		p := &countingProblem{}
+		cfg := Config{Kernel: k, Budget: 300 << 10, Workers: 1}
+		_, err := Run(context.Background(), p, cfg, 1, RunOptions{Iters: 200})
+		if !errors.Is(err, orbit.ErrOverBudget) || p.n != 0 {
+			t.Errorf("%s: %v after %d evaluations, want orbit.ErrOverBudget before any", k.Name(), err, p.n)
+		}
+		cfg.Budget = 1 << 20
+		if _, err := Run(context.Background(), p, cfg, 1, RunOptions{Iters: 1}); err != nil {
+			t.Errorf("%s, 1 MiB: %v", k.Name(), err)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/internal/canon"
 	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/internal/errclass"
@@ -237,6 +238,20 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 		}
 	}
 	return o, nil
+}
+
+// checkFitMemory fails (wrapping orbit.ErrOverBudget) when a GP of some
+// kernel of the optimizer on n observations would exceed the memory
+// budget (gp.Memory, which each fit checks again): what a run of n
+// evaluations checks before its first.
+func (o *Optimizer) checkFitMemory(n int) error {
+	lim := budget.Limit(o.cfg.Budget)
+	for _, a := range o.arms {
+		if err := lim.Check(fmt.Sprintf("a GP of kernel %s on %d observations", a.k.Name(), n), gp.Memory(a.fam, n)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // syncModel brings the images of the observed, pending and failed points

@@ -435,6 +435,11 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 	if len(ro.Resume) > r.total {
 		return nil, fmt.Errorf("%w: %d evaluations to resume, the run has %d", ErrHistory, len(ro.Resume), r.total)
 	}
+	// The last fit's GP is the largest: over the budget, the run is
+	// refused now, not at that fit (a journal of hours behind it).
+	if err := o.checkFitMemory(r.total); err != nil {
+		return nil, wrapf(err, "%s", p.Name())
+	}
 	group := "none"
 	if g := c.Kernel.Group(); g != nil {
 		group = g.Name()

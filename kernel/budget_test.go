@@ -2,6 +2,7 @@ package kernel_test
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -102,5 +103,45 @@ func TestEnumerationBudget(t *testing.T) {
 	k, err := kernel.NewMax(p, g, kernel.Options{Method: kernel.Enumerate, Budget: 1 << 20})
 	if err != nil || k.Method() != kernel.Enumerate {
 		t.Errorf("1 MiB budget: %v", err)
+	}
+}
+
+// TestEnumerationWorkersFitBudget: an enumerated kernel holds one orbit
+// per assembly worker, so it starts no more workers than the budget has
+// orbits for (results do not depend on the workers), and a large orbit
+// buffer is not rounded up to a power of two: a CrossTo allocates within
+// the budget whatever GOMAXPROCS is. perf gram with a 300 MiB budget
+// once took 579 MB on two cores.
+func TestEnumerationWorkersFitBudget(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	g, err := orbit.Permutation(8) // 40320 elements: an orbit is 2.6 MB
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := kernel.Params{Shape: kernel.RBF, Variance: 1, Lengthscale: 1}
+	const budget = 5 << 20 // one orbit and its padding, not two
+	k, err := kernel.NewAvg(p, g, kernel.Options{Method: kernel.Enumerate, Budget: budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, y := mat.NewDense(3, 8, nil), mat.NewDense(64, 8, nil)
+	for i := range 8 {
+		for r := range 3 {
+			x.Set(r, i, float64(r+i)/10)
+		}
+		for r := range 64 {
+			y.Set(r, i, float64(r*i%7)/10)
+		}
+	}
+	var dst mat.Dense
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	if err := k.CrossTo(&dst, x, y); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > budget {
+		t.Errorf("CrossTo allocated %d bytes, over the budget of %d", got, budget)
 	}
 }

@@ -31,7 +31,7 @@ func OrbitDist2To(dst *mat.SymDense, g orbit.Group, x *mat.Dense, o Options) err
 	if err := checkOut(k.budget, dst.IsEmpty(), n, n); err != nil {
 		return err
 	}
-	gramTo(k.ev, k.workers, dst, x, n, 0, true)
+	gramTo(k.ev, k.nw(), dst, x, n, 0, true)
 	return nil
 }
 

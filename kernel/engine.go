@@ -145,18 +145,31 @@ func resizeVec(dst []float64, n int) []float64 {
 var scratchPools [64]sync.Pool
 
 // getScratch returns a buffer of length n (contents arbitrary) and the
-// handle to give back to putScratch.
+// handle to give back to putScratch. A new buffer has 2^c floats, the
+// next power of two, up to exactScratch floats, and exactly n above (a
+// large orbit buffer is not doubled past the memory budget it was
+// checked against).
 func getScratch(n int) (*[]float64, []float64) {
 	c := bits.Len(uint(max(n, 1) - 1))
 	b, ok := scratchPools[c].Get().(*[]float64)
 	if !ok {
-		s := make([]float64, 1<<c)
+		size := 1 << c
+		if n > exactScratch {
+			size = n
+		}
+		s := make([]float64, size)
 		b = &s
 	}
 	return b, (*b)[:n]
 }
 
-func putScratch(b *[]float64) { scratchPools[bits.Len(uint(cap(*b)-1))].Put(b) }
+// exactScratch is the length (floats) above which getScratch allocates
+// exactly what is asked: 8 MiB.
+const exactScratch = 1 << 20
+
+// putScratch gives b back to the pool of class ⌊log₂ cap⌋, which serves
+// requests of at most 2^class ≤ cap floats.
+func putScratch(b *[]float64) { scratchPools[bits.Len(uint(cap(*b)))-1].Put(b) }
 
 // serialWork is the estimated work (pairs × prepared-y length, roughly
 // flops) below which assembly runs on the calling goroutine: starting and

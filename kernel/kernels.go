@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/symbo/symbo/internal/budget"
+	"github.com/symbo/symbo/internal/parallel"
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
@@ -34,9 +35,13 @@ type orbitKernel struct {
 	p       Params
 	d       int
 	workers int
-	ev      evaluator
-	grad    gradFunc
-	gradLen int
+	// maxWorkers, when positive, caps the workers of an assembly: an
+	// enumeration holds one orbit per worker, and that many fit the
+	// memory budget (newFinite).
+	maxWorkers int
+	ev         evaluator
+	grad       gradFunc
+	gradLen    int
 	// gradWork is the per-pair work estimate that decides whether GradTo
 	// starts workers (as serialWork's units); 0 means gradLen.
 	gradWork int
@@ -49,6 +54,16 @@ type orbitKernel struct {
 
 // Dim is d.
 func (k *orbitKernel) Dim() int { return k.d }
+
+// nw is the workers an assembly may use: Options.Workers (GOMAXPROCS
+// when 0), at most maxWorkers when it is set. Results do not depend on
+// the workers, only the peak memory does.
+func (k *orbitKernel) nw() int {
+	if k.maxWorkers <= 0 {
+		return k.workers
+	}
+	return parallel.Workers(k.workers, k.maxWorkers)
+}
 
 // Params returns the base kernel's hyperparameters.
 func (k *orbitKernel) Params() Params { return k.p }
@@ -71,7 +86,7 @@ func (k *orbitKernel) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 	if err := checkOut(k.budget, dst.IsEmpty(), n, m); err != nil {
 		return err
 	}
-	crossTo(k.ev, k.workers, dst, x, y, n, m)
+	crossTo(k.ev, k.nw(), dst, x, y, n, m)
 	return nil
 }
 
@@ -85,7 +100,7 @@ func (k *orbitKernel) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 	if err := checkOut(k.budget, dst.IsEmpty(), n, n); err != nil {
 		return err
 	}
-	gramTo(k.ev, k.workers, dst, x, n, k.p.Variance, k.diagIsV)
+	gramTo(k.ev, k.nw(), dst, x, n, k.p.Variance, k.diagIsV)
 	return nil
 }
 
@@ -132,7 +147,7 @@ func (k *orbitKernel) gradAll(dst *mat.Dense, x []float64, y *mat.Dense, m int) 
 		gradMaxT(k.enumMax, dst, x, y, m)
 		return
 	}
-	gradTo(k.grad, k.gradLen, k.gradCost(), k.workers, dst, x, y, m, k.d)
+	gradTo(k.grad, k.gradLen, k.gradCost(), k.nw(), dst, x, y, m, k.d)
 }
 
 // gradCost is gradWork, or gradLen when unset.
@@ -315,6 +330,10 @@ func (b *builder) newFinite(fg orbit.Finite) error {
 		if enumErr = checkBudget(g, G, d, k.budget.Bytes()); enumErr == nil {
 			enum = &enumEval{p: p, inv2: b.inv2, d: d, G: G, g: fg, isMax: b.isMax}
 			enum.ra, _ = g.(orbit.RangeActor)
+			// Each worker holds one orbit (packed, padded) and a few
+			// vectors: as many workers as fit the budget, at least one.
+			perWorker := 8 * (float64(G) + 8) * (float64(d) + 1)
+			k.maxWorkers = max(1, int(min(float64(k.budget.Bytes())/perWorker, 1<<20)))
 		}
 	}
 	switch {

@@ -48,7 +48,7 @@ func (a *Avg) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 	if err := checkOut(a.budget, dst.IsEmpty(), n, m); err != nil {
 		return err
 	}
-	crossTo(a.ev, a.workers, dst, x, y, n, m)
+	crossTo(a.ev, a.nw(), dst, x, y, n, m)
 	h, r := getScratch(n + m)
 	defer putScratch(h)
 	rx, ry := r[:n], r[n:]
@@ -88,7 +88,7 @@ func (a *Avg) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 		return err
 	}
 	v := a.p.Variance
-	gramTo(a.ev, a.workers, dst, x, n, v, false)
+	gramTo(a.ev, a.nw(), dst, x, n, v, false)
 	raw := dst.RawSymmetric()
 	h, r := getScratch(n)
 	defer putScratch(h)
@@ -168,7 +168,7 @@ func (a *Avg) GradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
 		return err
 	}
 	a.rowCross(kv, x, y, m)
-	w := assemblyWorkers(a.workers, m, float64(m)*float64(max(a.gradCost(), 4*d)))
+	w := assemblyWorkers(a.nw(), m, float64(m)*float64(max(a.gradCost(), 4*d)))
 	hs, scr := getScratch(w * a.gradLen)
 	defer putScratch(hs)
 	j := normGradJob{f: a.grad, gl: a.gradLen, scr: scr, x: x, c: g1, kv: kv, ry: ry, rx: rx, dst: dst, y: y}
@@ -194,7 +194,7 @@ func (a *Avg) rowCross(dst, x []float64, y *mat.Dense, m int) {
 	p := pairPool.Get().(*pairDense)
 	p.x.SetRawMatrix(blas64.General{Rows: 1, Cols: a.d, Stride: a.d, Data: x})
 	p.out.SetRawMatrix(blas64.General{Rows: 1, Cols: m, Stride: m, Data: dst})
-	crossTo(a.ev, a.workers, &p.out, &p.x, y, 1, m)
+	crossTo(a.ev, a.nw(), &p.out, &p.x, y, 1, m)
 	p.x, p.out = mat.Dense{}, mat.Dense{} // keep no caller memory
 	pairPool.Put(p)
 }
@@ -291,7 +291,7 @@ func sameRows(c *diagCache, x *mat.Dense, n, d int) bool {
 // validated x: one task per row.
 func (a *Avg) invSqrtDiag(dst []float64, x *mat.Dense, n int) error {
 	pl := pairLen(a.ev)
-	w := assemblyWorkers(a.workers, n, float64(n)*float64(pl))
+	w := assemblyWorkers(a.nw(), n, float64(n)*float64(pl))
 	hs, scr := getScratch(w * pl)
 	j := diagJob{ev: a.ev, x: x, out: dst, scr: scr, sl: pl}
 	if w == 1 {

@@ -44,7 +44,7 @@ func NewOrbitDist(g orbit.Group, x *mat.Dense, o Options) (*OrbitDist, error) {
 	if err := k.budget.Check(fmt.Sprintf("%d prepared points", n), 8*float64(n)*float64(ev.xLen())); err != nil {
 		return nil, err
 	}
-	od := &OrbitDist{ev: ev, px: make([]float64, n*ev.xLen()), n: n, d: k.d, workers: k.workers}
+	od := &OrbitDist{ev: ev, px: make([]float64, n*ev.xLen()), n: n, d: k.d, workers: k.nw()}
 	prepAll(od.px, ev, x, n)
 	return od, nil
 }

@@ -193,7 +193,7 @@ func (p *Plus) features(x *mat.Dense, kx, fx *mat.Dense) *mat.Dense {
 	n, _ := x.Dims()
 	resizeDense(kx, n, p.design.RawMatrix().Rows)
 	m, _ := p.design.Dims()
-	crossTo(p.max.ev, p.max.workers, kx, x, p.design, n, m)
+	crossTo(p.max.ev, p.max.nw(), kx, x, p.design, n, m)
 	p.mul(false, kx, p.w, fx)
 	return fx
 }

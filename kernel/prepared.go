@@ -70,7 +70,7 @@ func (k *orbitKernel) crossPrepared(owner any, dst, x *mat.Dense, p *Prepared, c
 	re := k.ev.(rowEvaluator)
 	resizeDense(dst, n, p.m)
 	nb := (p.m + crossTile - 1) / crossTile
-	w := assemblyWorkers(k.workers, n*nb, float64(n)*float64(p.m)*float64(k.ev.yLen()))
+	w := assemblyWorkers(k.nw(), n*nb, float64(n)*float64(p.m)*float64(k.ev.yLen()))
 	crossRowsPrepared(re, w, dst, x, p.py, n, p.m)
 	return nil
 }

@@ -279,6 +279,9 @@ func TestComplexityBadInput(t *testing.T) {
 		{"complexity", "--sweep", "rotation2d:2-3"},
 		{"complexity", "--group-n", "1"},
 		{"complexity", "--backend", "fortran"},
+		// m candidates over the memory budget: refused before the first
+		// point, not an out-of-memory crash there.
+		{"complexity", "--group", "signflip", "--d", "2", "--n", "8,16", "--m", "1000000000000"},
 	} {
 		code, out, errOut := runCLI(t, args...)
 		checkOneLineError(t, code, out, errOut, "perf complexity: ")

@@ -269,9 +269,9 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 // row (csvio.Options.Header: a first line none of whose fields looks like
 // a number); an empty file, or a header alone (a study that has not
 // started, nothing running), is nil: zero rows. Reading is bounded by
-// the memory budget b.
+// the memory budget b and by bo.MaxEvaluations rows.
 func readRows(name, path string, b int64) (*mat.Dense, error) {
-	m, err := csvio.Options{Header: true, Budget: b}.Read(path)
+	m, err := csvio.Options{Header: true, Budget: b, MaxRows: bo.MaxEvaluations}.Read(path)
 	switch {
 	case csvio.IsEmpty(err):
 		return nil, nil

@@ -85,6 +85,11 @@ type Options struct {
 	// Parse); 0 means budget.Default (8 GiB), never the environment: perf
 	// passes its --mem-budget.
 	Budget int64
+	// MaxRows, when positive, is the most data rows the file may hold:
+	// the row after it is an error naming its line, before it is parsed,
+	// so a file far longer than its reader can use is refused after
+	// MaxRows rows, not read whole first.
+	MaxRows int
 }
 
 // ReadPoints reads the point file at path in the strict dialect under the
@@ -266,6 +271,9 @@ func (o Options) Parse(r io.Reader, name string) (*mat.Dense, error) {
 				return nil, &Error{File: name, Line: lineNo, Msg: fmt.Sprintf("row has %d fields, want %d (%s)", nf, cols, as)}
 			}
 			seen = true
+			if header != lineNo && o.MaxRows > 0 && rows >= o.MaxRows {
+				return nil, &Error{File: name, Line: lineNo, Msg: fmt.Sprintf("more than %d rows", o.MaxRows)}
+			}
 			if header != lineNo {
 				rest := string(line) // one copy; the fields are slices of it
 				for j := range nf {

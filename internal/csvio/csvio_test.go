@@ -463,3 +463,19 @@ func TestParseHeader(t *testing.T) {
 		})
 	}
 }
+
+// TestMaxRows: a file with more data rows than MaxRows is refused at the
+// first row past it (a header does not count), and one with exactly
+// MaxRows is read whole.
+func TestMaxRows(t *testing.T) {
+	o := Options{Header: true, MaxRows: 2}
+	m, err := o.Parse(strings.NewReader("x,y\n1,2\n3,4\n"), "ok.csv")
+	if err != nil || m.RawMatrix().Rows != 2 {
+		t.Fatalf("two rows: %v", err)
+	}
+	_, err = o.Parse(strings.NewReader("x,y\n1,2\n3,4\n5,6\n7,8\n"), "long.csv")
+	var e *Error
+	if !errors.As(err, &e) || e.Line != 4 || !strings.Contains(e.Msg, "more than 2 rows") {
+		t.Fatalf("three rows: %v, want line 4: more than 2 rows", err)
+	}
+}

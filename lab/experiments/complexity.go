@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -260,6 +261,17 @@ func Complexity(o ComplexityOptions) (ComplexityResult, error) {
 	}
 	if o.Progress == nil {
 		o.Progress = io.Discard
+	}
+	// The m candidates of the largest dimension are allocated whole: a
+	// budget refusal now, not an out-of-memory crash at the first point.
+	maxD := o.Group.Dim()
+	for _, f := range o.GroupSweep {
+		for _, g := range f.Groups {
+			maxD = max(maxD, g.Dim())
+		}
+	}
+	if err := budget.Limit(o.Budget).Check(fmt.Sprintf("%d candidates of %d coordinates", o.M, maxD), 8*float64(o.M)*float64(maxD)); err != nil {
+		return ComplexityResult{}, fmt.Errorf("experiments: complexity: %w", err)
 	}
 	c := &complexity{o: o}
 	res := ComplexityResult{

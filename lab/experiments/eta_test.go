@@ -120,10 +120,12 @@ func TestETASlowCell(t *testing.T) {
 }
 
 // TestETAInProgress: a long run in progress counts only the rest of its
-// predicted time, and the estimate is never below the longest single run
-// still to finish. One measured cell of 100-s runs, one left on two
-// workers with nothing else: the ETA counts down with the clock instead of
-// staying at 100 s; a run past its prediction counts nothing more.
+// predicted time, or half the time it has run if that is more, and the
+// estimate is never below the longest single run still to finish. One
+// measured cell of 100-s runs, one left on two workers with nothing else:
+// the ETA counts down with the clock instead of staying at 100 s; a run
+// past its prediction still counts (the ETA once read 0 s for half a
+// minute of a run that was going on).
 func TestETAInProgress(t *testing.T) {
 	m := newETAModel([]float64{1, 1, 1}, []string{"c", "c", "c"}, secondsPerCost, 2)
 	t0 := time.Unix(1e9, 0)
@@ -137,10 +139,11 @@ func TestETAInProgress(t *testing.T) {
 	for _, tc := range []struct {
 		at, want float64
 	}{
-		{100, 100}, // run 1 nearly due (0 s left), run 2 just started (100 s): the longest
-		{130, 70},
-		{199, 1},
-		{250, 0},
+		{100, 100}, // run 1 due (50 s: half its 100 s), run 2 just started (100 s): the longest
+		{130, 70},  // run 1 65 s, run 2 70 s
+		{160, 80},  // run 1 80 s, run 2 40 s (its 60 s run is past 2/3 of 100)
+		{250, 125}, // run 1 overdue by 150 s: half its 250 s
+		{299, 149.5},
 	} {
 		if got := m.eta(t0.Add(time.Duration(tc.at * float64(time.Second)))).Seconds(); math.Abs(got-tc.want) > 1e-6 {
 			t.Errorf("at %.0f s: ETA %.3g s, want %.3g s", tc.at, got, tc.want)

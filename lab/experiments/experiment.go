@@ -128,6 +128,7 @@ func EstimatedCost(p *problem.Problem, k string) float64 {
 // batch size and noise rule.
 func BORuns(specs []RunSpec, cfg bo.Config, iters, batch int, noise bo.NoiseRule) ([]Run[*bo.Trace], error) {
 	probs := map[string]*problem.Problem{}
+	parsed := map[[2]string]bool{}
 	rate := priorRate(cmp.Or(cfg.Init, bo.DefaultInit) + iters)
 	runs := make([]Run[*bo.Trace], len(specs))
 	for i, s := range specs {
@@ -138,6 +139,14 @@ func BORuns(specs []RunSpec, cfg bo.Config, iters, batch int, noise bo.NoiseRule
 				return nil, fmt.Errorf("experiments: run %d: %w", i, err)
 			}
 			probs[s.Problem] = p
+		}
+		// An unknown kernel is refused now, before any run, not when its
+		// run starts (each run parses its own kernel again).
+		if _, ok := parsed[[2]string{s.Problem, s.Kernel}]; !ok {
+			if _, err := bo.ParseKernel(s.Kernel, p.Group(), p.BaseShape()); err != nil {
+				return nil, fmt.Errorf("experiments: run %d: %w", i, err)
+			}
+			parsed[[2]string{s.Problem, s.Kernel}] = true
 		}
 		q := s.batch(batch)
 		runs[i] = Run[*bo.Trace]{

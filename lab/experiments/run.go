@@ -247,8 +247,8 @@ type Progress struct {
 	// predicted second), with the prior rate 1 counted twice, so
 	// that one cell the cost model gets wrong — a slow cell measured, or
 	// in progress — does not inflate the estimate of every other cell. A
-	// running run counts the rest of its prediction (none once it is
-	// overdue). The remaining work is spread over the workers, and the
+	// running run counts the rest of its prediction, and at least half the
+	// time it has run so far (a run past its prediction still counts). The remaining work is spread over the workers, and the
 	// estimate is never below the longest single run still to finish.
 	// Safe to call from any goroutine, also after Execute returned.
 	ETAAt func(now time.Time) time.Duration `json:"-"`
@@ -340,7 +340,13 @@ func (m *etaModel) eta(now time.Time) time.Duration {
 			pred = m.sum[m.cell[i]] / float64(n)
 		}
 		if t, ok := m.running[i]; ok {
-			pred = max(pred-now.Sub(t).Seconds(), 0)
+			// The rest of its prediction, and at least half as long
+			// again as it has run: a run past its prediction is not
+			// about to end for that (the estimate never reads 0 while
+			// a run goes on), and the two meet at 2/3 of the
+			// prediction, so the estimate does not jump.
+			e := now.Sub(t).Seconds()
+			pred = max(pred-e, e/2)
 		}
 		sum += pred
 		longest = max(longest, pred)

@@ -338,3 +338,21 @@ func execute[R, Res any](plan Plan[R, Res], err error) func(ExecOptions[R]) (Res
 		return plan.Execute(o)
 	}
 }
+
+// TestBORunsRefuseUnknownKernelUpFront: a plan naming a kernel no
+// problem has is refused when it is built, before any run (perf check of
+// an edited record.json once reran seven runs before the eighth's kernel
+// was found unknown).
+func TestBORunsRefuseUnknownKernelUpFront(t *testing.T) {
+	specs := []RunSpec{
+		{Index: 0, Problem: "Ackley2d", Kernel: "plus", Seed: 0},
+		{Index: 1, Problem: "Ackley2d", Kernel: "nosuch", Seed: 0},
+	}
+	runs, err := BORuns(specs, bo.Config{}, 2, 0, bo.NoiseRule{})
+	if err == nil || !strings.Contains(err.Error(), `"nosuch"`) || !strings.Contains(err.Error(), "run 1") {
+		t.Fatalf("BORuns: %d runs, error %v; want run 1's unknown kernel", len(runs), err)
+	}
+	if _, err := BORuns(specs[:1], bo.Config{}, 2, 0, bo.NoiseRule{}); err != nil {
+		t.Fatalf("a known kernel: %v", err)
+	}
+}
