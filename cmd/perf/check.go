@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -220,7 +221,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	if err := fs.require("dir"); err != nil {
 		return err
 	}
-	dirs, recs, err := readRecords(*dirList)
+	dirs, recs, err := readRecords("dir", *dirList)
 	if err != nil {
 		return err
 	}
@@ -262,7 +263,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 // readRecords finds the directories of --dir's list (each with a
 // record.json, or every directory below it that has one) and reads their
 // records.
-func readRecords(list string) ([]string, []resultsRecord, error) {
+func readRecords(flag, list string) ([]string, []resultsRecord, error) {
 	var dirs []string
 	for _, d := range strings.Split(list, ",") {
 		d = strings.TrimSpace(d)
@@ -281,10 +282,10 @@ func readRecords(list string) ([]string, []resultsRecord, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, nil, badInput("--dir: %w", err)
+			return nil, nil, badInput("--%s: %w", flag, err)
 		}
 		if len(dirs) == n {
-			return nil, nil, badInput("--dir %s: no %s in it or below it", d, recordFile)
+			return nil, nil, badInput("--%s %s: no %s in it or below it", flag, d, recordFile)
 		}
 	}
 	recs := make([]resultsRecord, len(dirs))
@@ -299,8 +300,31 @@ func readRecords(list string) ([]string, []resultsRecord, error) {
 		if recs[i].Version != recordVersion {
 			return nil, nil, badInput("%s: version %d, this perf reads %d", filepath.Join(dir, recordFile), recs[i].Version, recordVersion)
 		}
+		if err := recs[i].check(); err != nil {
+			return nil, nil, badInput("%s: %w", filepath.Join(dir, recordFile), err)
+		}
 	}
 	return dirs, recs, nil
+}
+
+// check refuses a record whose values no perf writes: an unknown kind,
+// no runs, or a run with a batch size outside [1, bo.MaxBatch] — before
+// anything reruns.
+func (r resultsRecord) check() error {
+	switch r.Kind {
+	case "table", "robustness", "batch":
+	default:
+		return fmt.Errorf("kind %q is none of table, robustness and batch", r.Kind)
+	}
+	if len(r.Runs) == 0 {
+		return errors.New("no runs")
+	}
+	for i, run := range r.Runs {
+		if run.Batch < 1 || run.Batch > bo.MaxBatch {
+			return fmt.Errorf("run %d: batch %d outside [1, %d]", i, run.Batch, bo.MaxBatch)
+		}
+	}
+	return nil
 }
 
 // familyKey is what makes two records one experiment on different seeds

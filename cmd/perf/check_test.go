@@ -105,6 +105,21 @@ func TestCheck(t *testing.T) {
 			t.Errorf("seed order %s, seed %d tampered: exit %d, stdout %q, stderr %q", tc.order, bad.Runs[tc.tamper].Seed, code, stdout, stderr)
 		}
 	}
+	// Values no perf writes are refused before anything reruns: an
+	// unknown kind, a batch of 0, an unknown kernel (the last run's, so
+	// that a late check would have rerun the others first).
+	for name, edit := range map[string]func(r *resultsRecord){
+		"kind":   func(r *resultsRecord) { r.Kind = "nope" },
+		"batch":  func(r *resultsRecord) { r.Runs[2].Batch = 0 },
+		"kernel": func(r *resultsRecord) { r.Runs[len(r.Runs)-1].Kernel = "nosuch" },
+	} {
+		bad := rec
+		bad.Runs = append([]runRecord(nil), rec.Runs...)
+		edit(&bad)
+		write(bad)
+		code, stdout, stderr = runCLI(t, "check", "--dir", out, "--cells", "6")
+		checkOneLineError(t, code, stdout, stderr, "perf check: ", name)
+	}
 	write(rec)
 	for _, args := range [][]string{{"--spot", "-1"}, {"--spot-max", "-1"}, {"--spot-max", "NaN"}, {"--seed-order", "last"}} {
 		code, stdout, stderr = runCLI(t, append([]string{"check", "--dir", out}, args...)...)

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -25,7 +24,7 @@ Usage: perf complexity [--group G --d D] [--n 32,64,128,256,512,1024]
                        [--m 100] [--landmark-m 32] [--landmark-n 256,…,16384]
                        [--landmark-ms 32,64,…,1024]
                        [--base rbf] [--backend gonum|openblas]
-                       [--max-point-seconds 5] [--json] [--out DIR]
+                       [--max-point-seconds 5] [--json] [--out DIR [--force]]
 
 The paper's Table 2 (cost per BO iteration) with measured exponents: the
 time of each quantity against n (group --group/--d, default
@@ -71,6 +70,7 @@ local slope) to take longer than --max-point-seconds is not run, nor are
 the larger ones; slopes use the measured points only ("points" column).
 
 Output: a Markdown table on stdout (or JSON with --json); with --out DIR
+(new or empty, checked before anything runs, unless --force)
 also DIR/complexity-n.{png,svg}, DIR/complexity-group.{png,svg} and
 DIR/complexity-m.{png,svg} (log-log plots; a symbolic link at one of
 these names is replaced, never written through). Progress on stderr.
@@ -98,7 +98,8 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 	timing := timingFlags(fs, "point", 5, "do not run points predicted to take longer than this")
 	seed := fs.Uint64("seed", 0, "seed of the points")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
-	out := fs.String("out", "", "write the plots (PNG and SVG) into `DIR`")
+	out := fs.String("out", "", "write the plots (PNG and SVG) into `DIR`, new or empty unless --force")
+	force := fs.Bool("force", false, "write into a non-empty --out directory, overwriting its files")
 	backend := backendFlag(fs)
 	if err := fs.parse(args); err != nil {
 		return err
@@ -142,17 +143,11 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *out != "" {
-		if err := os.MkdirAll(*out, 0o755); err != nil {
-			return badInput("--out: %w", err)
-		}
-		lock, err := lockOutDir(*out)
+		lock, err := prepareOutDir(*out, *force)
 		if err != nil {
 			return err
 		}
 		defer lock.Release()
-		if err := checkOutDir(*out); err != nil {
-			return err
-		}
 	}
 	res, err := experiments.Complexity(experiments.ComplexityOptions{
 		Group: g, N: ns, GroupSweep: fams, GroupN: *groupN, M: *m, Shape: shape, Backend: be, LandmarkM: *lmM, LandmarkN: lns, LandmarkMs: lms,

@@ -98,7 +98,7 @@ func runGram(args []string, stdout, _ io.Writer) error {
 	base := fs.String("base", "", "base kernel: "+orList(kernel.ShapeNames()))
 	lengthscale := fs.Float64("lengthscale", 0, "lengthscale L > 0")
 	variance := fs.Float64("variance", 1, "signal variance V > 0")
-	kern := fs.String("kernel", "", "kernel: base, avg, max, plus")
+	kern := fs.String("kernel", "", "kernel: "+strings.Join(frontend.KernelNames(), ", "))
 	xPath := fs.String("x", "", "point `file` X (rows of the output)")
 	yPath := fs.String("y", "", "point `file` Y (columns of the output; default: --x)")
 	designPath := fs.String("design", "", "design point `file` D for --kernel plus (default: --x)")

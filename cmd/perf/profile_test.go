@@ -269,7 +269,12 @@ func TestComplexityCLI(t *testing.T) {
 }
 
 func TestComplexityBadInput(t *testing.T) {
+	full := t.TempDir() // a file there: refused without --force, before anything runs
+	if err := os.WriteFile(filepath.Join(full, "complexity-n.png"), []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, args := range [][]string{
+		{"complexity", "--n", "8,16", "--sweep", "none", "--out", full},
 		{"complexity", "--group", "nosuchgroup"},
 		{"complexity", "--n", "64"},
 		{"complexity", "--n", "64,32"},

@@ -81,7 +81,7 @@ func runStats(args []string, stdout, stderr io.Writer) error {
 				return badInput("--n: each sample size must be in [3, 10000], got %d", n)
 			}
 		}
-		problems, per, err := pooledRecords(*covDirs)
+		problems, per, err := pooledRecords("coverage", *covDirs)
 		if err != nil {
 			return err
 		}
@@ -92,11 +92,11 @@ func runStats(args []string, stdout, stderr io.Writer) error {
 	case *mainDir == "" || *repDir == "":
 		return badInput("give --main and --replication, or --coverage (see perf stats -h)")
 	}
-	pm, km, main, err := pooledRecordsOrdered(*mainDir)
+	pm, km, main, err := pooledRecordsOrdered("main", *mainDir)
 	if err != nil {
 		return err
 	}
-	_, _, rep, err := pooledRecordsOrdered(*repDir)
+	_, _, rep, err := pooledRecordsOrdered("replication", *repDir)
 	if err != nil {
 		return err
 	}
@@ -118,11 +118,11 @@ func runStats(args []string, stdout, stderr io.Writer) error {
 // pooledRecords reads every record of the comma-separated dirs (each a
 // directory with record.json or above some) into one per-seed map; two
 // records with a run of the same (problem, kernel, seed) are bad input.
-func pooledRecords(list string) ([]string, experiments.PerSeed, error) {
+func pooledRecords(flag, list string) ([]string, experiments.PerSeed, error) {
 	var problems []string
 	per := experiments.PerSeed{}
 	for _, d := range strings.Split(list, ",") {
-		p, _, one, err := pooledRecordsOrdered(d)
+		p, _, one, err := pooledRecordsOrdered(flag, d)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -155,8 +155,8 @@ func pooledRecords(list string) ([]string, experiments.PerSeed, error) {
 // and kernels in the order of their first runs, and every run's metric.
 // Only table records are read (batch and robustness records have other
 // cells).
-func pooledRecordsOrdered(dir string) (problems, kernels []string, per experiments.PerSeed, err error) {
-	dirs, recs, err := readRecords(dir)
+func pooledRecordsOrdered(flag, dir string) (problems, kernels []string, per experiments.PerSeed, err error) {
+	dirs, recs, err := readRecords(flag, dir)
 	if err != nil {
 		return nil, nil, nil, err
 	}

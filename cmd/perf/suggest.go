@@ -199,8 +199,8 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 		if err := fs.require("d", "box"); err != nil {
 			return err
 		}
-		if *d < 1 || *d > orbit.MaxDim {
-			return badInput("--d must lie in [1, %d], got %d", orbit.MaxDim, *d)
+		if *d < 1 || *d > bo.MaxDim {
+			return badInput("--d must lie in [1, %d], got %d", bo.MaxDim, *d)
 		}
 		lo, hi, err := parseIntervals(*boxFlag, *d)
 		if err != nil {

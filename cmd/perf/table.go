@@ -102,6 +102,8 @@ completes (flushed to disk), and at the end it writes:
                 benchmark and kernel, with the median and the mean
   regret.png, regret.svg   the paper's Figure 3: the mean curve per kernel
                 with a standard-error band, one panel per benchmark
+  record.json   the settings, the commit and every run's metric, which
+                'perf check' reruns and compares bit for bit
 If the table stops — Ctrl-C, SIGTERM, kill -9 — 'perf table --out DIR
 --resume' reruns only the missing runs (the settings come from the
 journal; only --workers may be given again) and writes the same files as
@@ -187,6 +189,11 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 		}
 	} else {
 		set = tableSettings{Seeds: seeds.n, FirstSeed: seeds.first, Noise: *noise, Regret: *regret, Ablation: *ablation, Protocol: proto.values(), Workers: *workers, Command: "perf table " + strings.Join(args, " ")}
+		for _, f := range []struct{ name, v string }{{"problems", *problems}, {"kernels", *kernels}} {
+			if fs.given()[f.name] && strings.TrimSpace(f.v) == "" {
+				return badInput("--%s is empty; leave it out for the default", f.name)
+			}
+		}
 		if err := set.lists(*problems, *kernels, *skip); err != nil {
 			return err
 		}

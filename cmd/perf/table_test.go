@@ -34,6 +34,10 @@ func TestTableBadInput(t *testing.T) {
 		{"bad noise", []string{"--noise", "-1"}, []string{"--noise"}},
 		{"bad noise word", []string{"--noise", "loud"}, []string{"--noise"}},
 		{"bad regret", []string{"--regret", "some"}, []string{"--regret"}},
+		{"empty problems", []string{"--problems", ""}, []string{"--problems is empty"}},
+		{"empty kernels", []string{"--kernels", " "}, []string{"--kernels is empty"}},
+		{"skip outside the table", []string{"--problems", "Ackley2d", "--skip", "Radial2d/base"}, []string{"Radial2d/base", "not in the table"}},
+		{"everything skipped", []string{"--problems", "Ackley2d", "--kernels", "base", "--skip", "Ackley2d/base"}, []string{"nothing to run"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, append([]string{"table"}, tc.args...)...)

@@ -346,6 +346,18 @@ func Table(opts TableOptions) (Plan[*bo.Trace, *TableResult], error) {
 		}
 		res.Rows = append(res.Rows, row)
 	}
+	// A skipped cell must be one of the table's (a misspelt or stale
+	// --skip would otherwise skip nothing, silently), and something must
+	// be left to run.
+	for _, c := range opts.Skip {
+		in := slices.ContainsFunc(res.Rows, func(r Row) bool { return r.Problem == c.Problem })
+		if !in || !slices.Contains(kernels, c.Kernel) {
+			return plan, fmt.Errorf("%w: skipped cell %s/%s is not in the table", ErrBadOptions, c.Problem, c.Kernel)
+		}
+	}
+	if len(res.Specs) == 0 {
+		return plan, fmt.Errorf("%w: every cell of the table is skipped or unsupported: nothing to run", ErrBadOptions)
+	}
 	return boPlan(res.Specs, rs.cfg, rs.iters, opts.Batch, opts.Noise, func(runs []*bo.Trace, wall time.Duration) *TableResult {
 		res.Runs, res.WallSeconds = runs, wall.Seconds()
 		res.summarize()

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -354,5 +355,28 @@ func TestBORunsRefuseUnknownKernelUpFront(t *testing.T) {
 	}
 	if _, err := BORuns(specs[:1], bo.Config{}, 2, 0, bo.NoiseRule{}); err != nil {
 		t.Fatalf("a known kernel: %v", err)
+	}
+}
+
+// TestTableSkipMustNameItsCells: a skipped cell outside the table (a
+// misspelt or stale --skip once skipped nothing, silently) and a table
+// with nothing left to run are ErrBadOptions.
+func TestTableSkipMustNameItsCells(t *testing.T) {
+	base := TableOptions{Seeds: 1, Iters: 1, Problems: []string{"Ackley2d"}, Kernels: []string{"base", "plus"}}
+	for _, skip := range [][]CellKey{
+		{{Problem: "Radial2d", Kernel: "base"}},
+		{{Problem: "Ackley2d", Kernel: "avg"}},
+		{{Problem: "Ackley2d", Kernel: "base"}, {Problem: "Ackley2d", Kernel: "plus"}},
+	} {
+		o := base
+		o.Skip = skip
+		if _, err := Table(o); !errors.Is(err, ErrBadOptions) {
+			t.Errorf("skip %v: %v, want ErrBadOptions", skip, err)
+		}
+	}
+	o := base
+	o.Skip = []CellKey{{Problem: "Ackley2d", Kernel: "base"}}
+	if _, err := Table(o); err != nil {
+		t.Errorf("skip one of two cells: %v", err)
 	}
 }
