@@ -106,8 +106,24 @@ func TestBadConfig(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
+	// Restarts is capped like the other counts: 2^36 random starts once
+	// hung the first fit, then ran out of memory.
+	var many Config
+	many.Kernel, many.Restarts = Plus(g, kernel.RBF), 1<<36
+	if _, err := New(lo, hi, many, 1); !errors.Is(err, ErrBadConfig) {
+		t.Errorf("Restarts 2^36: %v", err)
+	}
 	if _, err := New([]float64{0, 1}, []float64{1, 1}, Config{}, 1); !errors.Is(err, ErrBadConfig) {
 		t.Errorf("empty box: %v", err)
+	}
+	// A side of a few floating-point numbers: proposals there once
+	// repeated observed points bit for bit (the exclusion works in
+	// normalized coordinates that the box cannot resolve).
+	if _, err := New([]float64{1e15, 0}, []float64{1e15 + 1, 1}, Config{}, 1); !errors.Is(err, ErrBadConfig) {
+		t.Errorf("side [1e15, 1e15+1]: %v", err)
+	}
+	if _, err := New([]float64{1e15, 0}, []float64{1e15 + 1e6, 1}, Config{}, 1); err != nil {
+		t.Errorf("side [1e15, 1e15+1e6]: %v", err)
 	}
 	if _, err := New(lo, hi, Config{Kernel: kernelOf(NamePlus, must(orbit.SignFlip(3)), kernel.RBF)}, 1); !errors.Is(err, ErrBadConfig) {
 		t.Errorf("group dimension: %v", err)

@@ -2,7 +2,9 @@ package bo
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/symbo/symbo/kernel"
@@ -73,5 +75,36 @@ func TestRunRefusesOverBudgetUpFront(t *testing.T) {
 		if _, err := Run(context.Background(), p, cfg, 1, RunOptions{Iters: 1}); err != nil {
 			t.Errorf("%s, 1 MiB: %v", k.Name(), err)
 		}
+	}
+}
+
+// optimumProblem is countingProblem with a declared optimum.
+type optimumProblem struct {
+	countingProblem
+	fs float64
+}
+
+func (p *optimumProblem) Optimum() (float64, bool) { return p.fs, true }
+
+// TestRunNonFiniteRegret: a declared optimum that is not finite is
+// refused before any evaluation, and a regret that overflows float64 is
+// an error, with a trace whose regrets are dropped (JSON could not carry
+// them) rather than +Inf with a nil error.
+func TestRunNonFiniteRegret(t *testing.T) {
+	cfg := Config{Kernel: Base(kernel.RBF), Workers: 1, Init: 2}
+	for _, fs := range []float64{math.Inf(-1), math.NaN()} {
+		p := &optimumProblem{fs: fs}
+		if _, err := Run(context.Background(), p, cfg, 1, RunOptions{Iters: 1}); !errors.Is(err, ErrBadConfig) || p.n != 0 {
+			t.Errorf("f* = %v: %v after %d evaluations, want ErrBadConfig before any", fs, err, p.n)
+		}
+	}
+	// Regrets of about MaxFloat64 each: their sum over two steps overflows.
+	p := &optimumProblem{fs: -math.MaxFloat64}
+	tr, err := Run(context.Background(), p, Config{Kernel: Base(kernel.RBF), Workers: 1, Init: 2, Minimize: true}, 1, RunOptions{Iters: 2})
+	if !errors.Is(err, ErrBadConfig) || tr == nil || len(tr.Evaluations) != 4 || tr.CumulativeRegret != nil || tr.Evaluations[0].Regret != nil {
+		t.Errorf("overflowing regret: %v, trace %+v", err, tr)
+	}
+	if _, jerr := json.Marshal(tr); jerr != nil {
+		t.Errorf("the trace does not marshal: %v", jerr)
 	}
 }

@@ -365,7 +365,7 @@ type Protocol struct {
 	Mean gp.Mean
 	// Restarts is the number of random hyperparameter starts per fit
 	// besides the default one (gp.FitOptions): 0 means gp's default (2),
-	// negative none.
+	// negative none, at most gp.MaxRestarts.
 	Restarts int
 	// RawSamples quasi-random points (0 means 512) are scored; the best
 	// Starts of them (0 means 10), with the best observed point, start a
@@ -524,6 +524,9 @@ func (c Config) withDefaults() (Config, error) {
 		if *f.v == 0 {
 			*f.v = f.def
 		}
+	}
+	if c.Restarts > gp.MaxRestarts {
+		return c, fmt.Errorf("%w: Restarts = %d exceeds %d", ErrBadConfig, c.Restarts, gp.MaxRestarts)
 	}
 	if c.Workers < 0 {
 		return c, fmt.Errorf("%w: Workers = %d is negative", ErrBadConfig, c.Workers)

@@ -165,8 +165,15 @@ type Optimizer struct {
 	qn []*boxQN
 }
 
+// MinRelativeWidth is the narrowest box side New accepts, relative to
+// the side's magnitude: hi_i − lo_i ≥ MinRelativeWidth·max(|lo_i|, |hi_i|),
+// so that a side holds about 10^5·2^20 floating-point numbers and the
+// exclusion radius (a thousandth of the diagonal) spans many of them. A
+// side of [10^15, 10^15 + 1] holds 9 and is refused.
+const MinRelativeWidth = 1e-10
+
 // New returns an optimizer on the box [lo, hi] (copied; lo_i < hi_i,
-// finite) with the GP covariance cfg.Kernel, whose group (if any) must act
+// finite, each side at least MinRelativeWidth of its magnitude) with the GP covariance cfg.Kernel, whose group (if any) must act
 // on dimension len(lo). The seed determines every random choice. Errors
 // wrap ErrBadConfig, ErrUnknownKernel or ErrMaxNotPSD.
 func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
@@ -189,6 +196,8 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 			return nil, fmt.Errorf("%w: coordinate %d's lower bound %v is above its upper bound %v; swap them (lo first, then hi)", ErrBadConfig, i, lo[i], hi[i])
 		case lo[i] == hi[i]:
 			return nil, fmt.Errorf("%w: coordinate %d's bounds are both %v; a fixed parameter is not searched: leave it out of the box, or give it a range lo < hi", ErrBadConfig, i, lo[i])
+		case hi[i]-lo[i] < MinRelativeWidth*max(math.Abs(lo[i]), math.Abs(hi[i])):
+			return nil, fmt.Errorf("%w: coordinate %d's range [%v, %v] is narrower than %g of its magnitude: it holds too few floating-point numbers to search or to keep proposals apart; shift the parameter (subtract %v)", ErrBadConfig, i, lo[i], hi[i], MinRelativeWidth, lo[i])
 		}
 	}
 	k := cfg.Kernel

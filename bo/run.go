@@ -352,6 +352,15 @@ func Run(ctx context.Context, p Problem, cfg Config, seed uint64, ro RunOptions)
 		i += m
 	}
 	bookkeep(r.tr)
+	if !regretsFinite(r.tr) {
+		// f − f* overflows float64 (f* near ∓MaxFloat64): the trace is
+		// returned without regrets, which JSON could not carry.
+		for i := range r.tr.Evaluations {
+			r.tr.Evaluations[i].Regret = nil
+		}
+		r.tr.CumulativeRegret, r.tr.SimpleRegret = nil, nil
+		return r.tr, fmt.Errorf("%w: %s: the regret overflows float64 (optimum f* = %g)", ErrBadConfig, p.Name(), *r.tr.Optimum)
+	}
 	return r.tr, nil
 }
 
@@ -458,6 +467,9 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 	}
 	if op, ok := p.(optimumer); ok {
 		if fs, ok := op.Optimum(); ok {
+			if math.IsNaN(fs) || math.IsInf(fs, 0) {
+				return nil, fmt.Errorf("%w: %s: optimum f* = %v is not finite", ErrBadConfig, p.Name(), fs)
+			}
 			r.tr.Optimum = &fs
 		}
 	}
@@ -744,6 +756,23 @@ func plusZero(v float64) float64 {
 		return 0
 	}
 	return v
+}
+
+// regretsFinite reports whether every regret of tr and their sums are
+// finite.
+func regretsFinite(tr *Trace) bool {
+	fin := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	for _, e := range tr.Evaluations {
+		if e.Regret != nil && !fin(*e.Regret) {
+			return false
+		}
+	}
+	for _, v := range tr.CumulativeRegret {
+		if !fin(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // bookkeep fills the regrets, BestF, ExactOptimumHits and the total

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -432,7 +433,12 @@ type rebuildBound struct {
 }
 
 func (b *rebuildBound) Kernel(v, l float64) (kernel.Kernel, error) {
-	return b.f.New(kernel.Params{Shape: b.f.Shape, Variance: v, Lengthscale: l})
+	k, err := b.f.New(kernel.Params{Shape: b.f.Shape, Variance: v, Lengthscale: l})
+	if err == nil && check.IsNil(k) {
+		// A caller's constructor (FamilyOf) that returned neither.
+		return nil, fmt.Errorf("%w: the family's kernel constructor returned no kernel and no error", ErrNilArgument)
+	}
+	return k, err
 }
 
 func (b *rebuildBound) gram(dst *mat.SymDense, l float64) error {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/symbo/symbo/internal/budget"
@@ -687,5 +688,34 @@ func TestTinyOutputs(t *testing.T) {
 				t.Errorf("× %g: standardized %d is %v, want %v", u, i, ys[i], ref[i])
 			}
 		}
+	}
+}
+
+// TestFitRestartsCapped: FitOptions.Restarts above MaxRestarts is refused
+// before any start is drawn (2^62 once hung Fit), and MaxRestarts is not.
+func TestFitRestartsCapped(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 0))
+	x, y := sample(rng, 8, 2)
+	fam := mustG(NewBaseFamily(kernel.RBF, 2))
+	if _, err := Fit(fam, x, y, FitOptions{Restarts: 1 << 62, Backend: linalg.Gonum()}); err == nil || !strings.Contains(err.Error(), "Restarts") {
+		t.Errorf("Restarts 2^62: %v, want an error naming Restarts", err)
+	}
+	if _, err := Fit(fam, x, y, FitOptions{Restarts: 20, Backend: linalg.Gonum()}); err != nil {
+		t.Errorf("Restarts 20: %v", err)
+	}
+}
+
+// TestFamilyOfNilKernel: a FamilyOf constructor that returns neither a
+// kernel nor an error is ErrNilArgument at the fit, not a nil-pointer
+// panic inside it.
+func TestFamilyOfNilKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20, 0))
+	x, y := sample(rng, 6, 2)
+	fam := mustG(FamilyOf(2, kernel.RBF, func(kernel.Params) (kernel.Kernel, error) { return nil, nil }))
+	if _, err := Fit(fam, x, y, FitOptions{Backend: linalg.Gonum()}); !errors.Is(err, ErrNilArgument) {
+		t.Errorf("Fit: %v, want ErrNilArgument", err)
+	}
+	if _, err := New(fam, x, y, Hyper{Variance: 1, Lengthscale: 1, Noise: 1e-2}, Options{Backend: linalg.Gonum()}); !errors.Is(err, ErrNilArgument) {
+		t.Errorf("New: %v, want ErrNilArgument", err)
 	}
 }

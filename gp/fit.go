@@ -60,7 +60,7 @@ type FitOptions struct {
 	// standardized scale, clamped into the bounds.
 	Init *Hyper
 	// Restarts is the number of random starts besides the default start
-	// and Init: 0 means 2, negative means none.
+	// and Init: 0 means 2, negative means none, at most MaxRestarts.
 	Restarts int
 	// Seed seeds the random starts: start i draws from
 	// rand.NewPCG(Seed, i).
@@ -145,6 +145,10 @@ type fitStart struct {
 	Err         error
 }
 
+// MaxRestarts caps FitOptions.Restarts: each start is a full local
+// search, so a thousand already cost a thousand fits.
+const MaxRestarts = 1000
+
 // Fit maximizes the log marginal likelihood of the standardized outputs
 // over (log v, log ℓ, log σ²) within box bounds, from several starts, and
 // returns the GP posterior at the best optimum. The result is deterministic
@@ -161,6 +165,9 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 	}
 	if a := opts.Around; a < 0 || math.IsNaN(a) || math.IsInf(a, 0) {
 		return nil, fmt.Errorf("%w: FitOptions.Around = %v (want a lengthscale > 0, or 0 for the full search)", errBadSetting, a)
+	}
+	if opts.Restarts > MaxRestarts {
+		return nil, fmt.Errorf("%w: FitOptions.Restarts = %d exceeds %d", errBadSetting, opts.Restarts, MaxRestarts)
 	}
 	lim, err := limitOf(opts.Budget)
 	if err != nil {
