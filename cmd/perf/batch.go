@@ -3,9 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
+	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/lab/experiments"
 )
 
@@ -21,6 +21,7 @@ const batchUsage = `
 Usage: perf batch [--qs 1,2,4,8] [--seeds N|A:B] [--iters 50] [--init 5]
                   [--problems Ackley2d,Rastrigin5d,Griewank6d] [--kernels base,plus]
                   [--out DIR [--force]] [--workers N] [protocol flags as perf table]
+       perf batch --out DIR --resume [--workers N]
 
 Runs every benchmark × kernel × batch size q × seed: each run asks its
 points in rounds of q (pending points handled by the constant liar, see
@@ -31,7 +32,12 @@ and the simple regret after the rounds the largest q needs (the wall-clock
 gain: every q gets the same number of rounds). Lower is better; mean ±
 standard error over the seeds.
 
-With --out DIR it also writes batch.md, results.json and two figures:
+With --out DIR (created; refused if it exists and is not empty, unless
+--force) every finished run is journaled in DIR/runs.journal as it
+completes, and a study that stopped — Ctrl-C, SIGTERM, kill -9 — is
+continued by 'perf batch --out DIR --resume' (its arguments are read
+from the journal; only --workers and --mem-budget may be given again).
+At the end it writes batch.md, results.json and two figures:
 batch-evals.png/.svg (cumulative regret against evaluations) and
 batch-rounds.png/.svg (simple regret against rounds), one panel per
 benchmark and kernel, one curve per q. A symbolic link at one of these
@@ -42,40 +48,43 @@ Example:
 `
 
 func runBatch(args []string, stdout, stderr io.Writer) error {
+	return runStudy(study[*experiments.BatchResult]{name: "batch", flags: batchFlags, report: reportBatch}, args, stdout, stderr)
+}
+
+// batchFlags parses perf batch's arguments (see study.flags).
+func batchFlags(args []string, stdout io.Writer) (*flagSet, *planFlags, func() (experiments.Plan[*bo.Trace, *experiments.BatchResult], error), error) {
 	fs := newFlagSet("batch", batchUsage, stdout)
 	qs := fs.String("qs", "1,2,4,8", "comma-separated batch sizes")
 	problems := fs.String("problems", "", "comma-separated benchmarks (default: Ackley2d,Rastrigin5d,Griewank6d)")
 	pf := newPlanFlags(fs, "the seeds", "comma-separated kernels (default: base,plus)",
-		"write batch.md, results.json and the figures into `dir`", "write into a non-empty --out directory")
+		"journal the runs and write batch.md, results.json and the figures into `dir`", "write into a non-empty --out directory")
 	if err := fs.parse(args); err != nil {
-		return err
+		return nil, nil, nil, err
 	}
 	if fs.given()["batch"] {
-		return badInput("--batch is set per run by --qs")
+		return nil, nil, nil, badInput("--batch is set per run by --qs")
 	}
-	cfg, kernels, err := pf.check(fs.budget)
-	if err != nil {
-		return err
-	}
-	opts := experiments.BatchOptions{FirstSeed: pf.seeds.first, Seeds: pf.seeds.n, Config: cfg, Iters: *pf.proto.iters, Workers: *pf.workers, Kernels: kernels}
-	if opts.Qs, err = parseIntsFlag("qs", *qs, 1); err != nil {
-		return err
-	}
-	if opts.Problems, err = problemList(*problems); err != nil {
-		return err
-	}
-	plan, err := experiments.Batch(opts)
-	if err != nil {
-		return err
-	}
-	res, err := executePlan(pf, "perf batch", plan, stderr)
-	defer pf.release()
-	if err != nil {
-		return err
-	}
+	return fs, pf, func() (experiments.Plan[*bo.Trace, *experiments.BatchResult], error) {
+		var plan experiments.Plan[*bo.Trace, *experiments.BatchResult]
+		cfg, kernels, err := pf.check(fs.budget)
+		if err != nil {
+			return plan, err
+		}
+		opts := experiments.BatchOptions{FirstSeed: pf.seeds.first, Seeds: pf.seeds.n, Config: cfg, Iters: *pf.proto.iters, Workers: *pf.workers, Kernels: kernels}
+		if opts.Qs, err = parseIntsFlag("qs", *qs, 1); err != nil {
+			return plan, err
+		}
+		if opts.Problems, err = problemList(*problems); err != nil {
+			return plan, err
+		}
+		return experiments.Batch(opts)
+	}, nil
+}
+
+// reportBatch prints the study's tables and, with --out, writes its files.
+func reportBatch(res *experiments.BatchResult, pf *planFlags, command string, stdout, stderr io.Writer) error {
 	md := res.Markdown()
 	if *pf.out != "" {
-		command := "perf batch " + strings.Join(args, " ")
 		if err := writeResults(*pf.out, results{
 			kind: "batch", all: res, figures: batchFigures(res), page: batchPage(res, command, md),
 			command: command, proto: pf.proto.values(), env: res.Environment, specs: res.Specs, runs: res.Runs,
@@ -83,7 +92,7 @@ func runBatch(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	_, err = io.WriteString(stdout, md)
+	_, err := io.WriteString(stdout, md)
 	return err
 }
 

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/lab/experiments"
 )
 
@@ -308,8 +309,9 @@ func readRecords(flag, list string) ([]string, []resultsRecord, error) {
 }
 
 // check refuses a record whose values no perf writes: an unknown kind,
-// no runs, or a run with a batch size outside [1, bo.MaxBatch] — before
-// anything reruns.
+// no runs, or a run with a batch size outside [1, bo.MaxBatch], an
+// unknown problem or a kernel its problem does not take — before
+// anything reruns, whichever runs --cells picks.
 func (r resultsRecord) check() error {
 	switch r.Kind {
 	case "table", "robustness", "batch":
@@ -319,10 +321,22 @@ func (r resultsRecord) check() error {
 	if len(r.Runs) == 0 {
 		return errors.New("no runs")
 	}
+	named := map[[2]string]bool{}
 	for i, run := range r.Runs {
 		if run.Batch < 1 || run.Batch > bo.MaxBatch {
 			return fmt.Errorf("run %d: batch %d outside [1, %d]", i, run.Batch, bo.MaxBatch)
 		}
+		if named[[2]string{run.Problem, run.Kernel}] {
+			continue
+		}
+		p, err := problem.New(run.Problem, 0)
+		if err != nil {
+			return fmt.Errorf("run %d: %w", i, err)
+		}
+		if _, err := bo.ParseKernel(run.Kernel, p.Group(), p.BaseShape()); err != nil {
+			return fmt.Errorf("run %d: %w", i, err)
+		}
+		named[[2]string{run.Problem, run.Kernel}] = true
 	}
 	return nil
 }

@@ -2,13 +2,11 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/symbo/symbo/bo"
-	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/lab/experiments"
 )
@@ -170,22 +168,17 @@ func (t *timing) check() (kernel.Shape, error) {
 }
 
 // planFlags are the flags that batch and robustness share, the
-// subcommands that execute a plan of BO runs without a journal: --seeds,
-// --workers, --kernels, the protocol's, --out and --force (their usages
-// say what each command counts and writes).
+// subcommands that execute a plan of BO runs (runStudy): --seeds,
+// --workers, --kernels, the protocol's, --out, --force and --resume
+// (their usages say what each command counts and writes).
 type planFlags struct {
 	seeds        *seedRange
 	workers      *int
 	kernels, out *string
 	force        *bool
+	resume       *bool
 	proto        *protocol
-	// lock holds the --out directory from executePlan until the command
-	// has written its files (release).
-	lock *atomicfile.Lock
 }
-
-// release releases the --out directory's lock, if any.
-func (f *planFlags) release() { f.lock.Release() }
 
 // newPlanFlags adds the plan flags to fs with the given usages.
 func newPlanFlags(fs *flagSet, seedsUsage, kernelsUsage, outUsage, forceUsage string) *planFlags {
@@ -194,6 +187,7 @@ func newPlanFlags(fs *flagSet, seedsUsage, kernelsUsage, outUsage, forceUsage st
 		kernels: fs.String("kernels", "", kernelsUsage),
 		out:     fs.String("out", "", outUsage),
 		force:   fs.Bool("force", false, forceUsage),
+		resume:  fs.Bool("resume", false, "continue the study journaled in --out (with --workers and --mem-budget, nothing else)"),
 		proto:   protocolFlags(fs),
 		workers: fs.Int("workers", 0, "runs in parallel; 0 means GOMAXPROCS"),
 	}
@@ -212,21 +206,6 @@ func (f *planFlags) check(b int64) (bo.Config, []string, error) {
 	}
 	kernels, err := kernelList(*f.kernels)
 	return cfg, kernels, err
-}
-
-// executePlan prepares the --out directory and executes plan as the
-// subcommand cmd ("perf batch"), with its progress, on --workers
-// goroutines; it keeps no journal.
-func executePlan[Res any](f *planFlags, cmd string, plan experiments.Plan[*bo.Trace, Res], stderr io.Writer) (Res, error) {
-	if *f.out != "" {
-		lock, err := prepareOutDir(*f.out, *f.force)
-		if err != nil {
-			var zero Res
-			return zero, err
-		}
-		f.lock = lock
-	}
-	return runPlan(&runner{cmd: cmd, stderr: stderr}, plan, *f.workers, nil)
 }
 
 // orList spells names as "a, b or c" for flag help: the lists of shapes,

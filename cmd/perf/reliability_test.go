@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -407,6 +408,61 @@ func TestTableKillResume(t *testing.T) {
 	}
 }
 
+// TestStudyKillResume: perf batch and perf robustness journal their runs
+// as perf table does (they once kept none: a kill -9 lost everything):
+// killed after their third journaled run and resumed with --out DIR
+// --resume alone (the study's arguments come from the journal), they end
+// with the results and the record of an uninterrupted study.
+func TestStudyKillResume(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"batch", []string{"batch", "--qs", "1,2", "--seeds", "2", "--iters", "4", "--init", "3", "--problems", "Ackley2d", "--kernels", "base,plus", "--workers", "1"}},
+		{"robustness", []string{"robustness", "--seeds", "2", "--iters", "4", "--init", "3", "--problems", "rastrigin", "--dims", "1,2", "--kernels", "base,plus", "--workers", "1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if out, err := perfCmd(dir, append(tc.args, "--out", "ref")...).CombinedOutput(); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			h := startHeld(t, perfCmd(dir, append(tc.args, "--out", "cut")...), 3)
+			h.Process.Kill()
+			h.wait()
+			if _, err := os.Stat(filepath.Join(dir, "cut", "record.json")); err == nil {
+				t.Fatal("the killed study finished before the kill")
+			}
+			code, stdout, stderr := runCLI(t, tc.name, "--out", filepath.Join(dir, "cut"), "--resume", "--seeds", "3")
+			checkOneLineError(t, code, stdout, stderr, "perf "+tc.name+": ", "--seeds")
+			out, err := perfCmd(dir, tc.name, "--out", "cut", "--resume").CombinedOutput()
+			if err != nil {
+				t.Fatalf("resume: %v: %s", err, out)
+			}
+			if !regexp.MustCompile(`\(([3-9]|\d\d) resumed\)`).Match(out) {
+				t.Errorf("the resume reran the journaled runs: %s", out)
+			}
+			a, _ := os.ReadFile(filepath.Join(dir, "ref", "results.json"))
+			b, _ := os.ReadFile(filepath.Join(dir, "cut", "results.json"))
+			if stripTimingsJSON(t, a) != stripTimingsJSON(t, b) {
+				t.Error("results.json differs after resume")
+			}
+			var recs [2]resultsRecord
+			for i, d := range []string{"ref", "cut"} {
+				data, _ := os.ReadFile(filepath.Join(dir, d, recordFile))
+				if err := json.Unmarshal(data, &recs[i]); err != nil {
+					t.Fatal(err)
+				}
+				for j := range recs[i].Runs {
+					recs[i].Runs[j].Seconds = 0
+				}
+			}
+			if !reflect.DeepEqual(recs[0].Runs, recs[1].Runs) || strings.Replace(recs[0].Command, "--out ref", "--out cut", 1) != recs[1].Command {
+				t.Errorf("record.json differs after resume: %q vs %q", recs[0].Command, recs[1].Command)
+			}
+		})
+	}
+}
+
 // TestResumeWarnsOtherBuild: a checkpoint started by another build is
 // resumed with one warning line on stderr (the results may mix two
 // versions of the code); by the same build, silently.
@@ -628,7 +684,7 @@ func TestOutDirSymlinks(t *testing.T) {
 		{"robustness", true, []string{"robustness", "--seeds", "1", "--iters", "1", "--init", "2", "--problems", "rastrigin", "--dims", "1", "--kernels", "base", "--force"}},
 		{"spectrum", false, []string{"spectrum", "--n", "40", "--d", "1", "--bases", "matern52", "--fit-hi", "10", "--force"}},
 		{"figure", true, []string{"figure", "--name", "radial", "--grid", "5", "--seed", "2", "--force"}},
-		{"complexity", true, []string{"complexity", "--group", "signflip", "--d", "3", "--n", "6,12", "--sweep", "signflip:2-3", "--group-n", "6", "--m", "4", "--landmark-m", "4", "--landmark-n", "12,24", "--landmark-ms", "4,8", "--min-time", "1us", "--max-reps", "2"}},
+		{"complexity", true, []string{"complexity", "--group", "signflip", "--d", "3", "--n", "6,12", "--sweep", "signflip:2-3", "--group-n", "6", "--m", "4", "--landmark-m", "4", "--landmark-n", "12,24", "--landmark-ms", "4,8", "--min-time", "1us", "--max-reps", "2", "--force"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.long && testing.Short() {

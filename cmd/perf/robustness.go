@@ -3,9 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
+	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/lab/experiments"
 )
 
@@ -22,6 +22,7 @@ Usage: perf robustness [--seeds N|A:B] [--iters 50] [--init 5] [--out DIR [--for
                        [--problems ackley,rastrigin] [--dims 1,2,3,4,5] [--kernels LIST]
                        [--fit own|base] [--prior none|botorch] [--mean sample|constant] [--beta paper|authors] [--acq ucb|ei]
                        [--backend B] [--workers N] [--skip PROBLEM/KERNEL,…]
+       perf robustness --out DIR --resume [--workers N]
 
 Runs the paper's robustness-to-group-size study: Ackley and Rastrigin in
 d = 1…5, invariant under the hyperoctahedral group (|G| = 2^d·d!: 2, 8,
@@ -36,7 +37,11 @@ Matérn-5/2, for which k_avg has no closed form, so Ackley5d/avg enumerates
 |G| = 3840 elements per kernel pair and costs minutes per run.
 
 With --out DIR (created; refused if it exists and is not empty, unless
---force) it also writes robustness.md, results.json (every trace) and
+--force) every finished run is journaled in DIR/runs.journal as it
+completes, and a study that stopped — Ctrl-C, SIGTERM, kill -9 — is
+continued by 'perf robustness --out DIR --resume' (its arguments are read
+from the journal; only --workers and --mem-budget may be given again).
+At the end it writes robustness.md, results.json (every trace) and
 robustness.png / robustness.svg (R_T/T against d with standard-error bars,
 one panel per problem); a symbolic link at one of these names in DIR is
 replaced by the file, never written through.
@@ -47,43 +52,47 @@ Example:
 `
 
 func runRobustness(args []string, stdout, stderr io.Writer) error {
+	return runStudy(study[*experiments.RobustnessResult]{name: "robustness", flags: robustnessFlags, report: reportRobustness}, args, stdout, stderr)
+}
+
+// robustnessFlags parses perf robustness's arguments (see study.flags).
+func robustnessFlags(args []string, stdout io.Writer) (*flagSet, *planFlags, func() (experiments.Plan[*bo.Trace, *experiments.RobustnessResult], error), error) {
 	fs := newFlagSet("robustness", robustnessUsage, stdout)
 	problems := fs.String("problems", "ackley,rastrigin", "comma-separated problem families (any with a known optimum and a d parameter)")
 	dims := fs.String("dims", "1,2,3,4,5", "comma-separated dimensions")
 	skip := fs.String("skip", "", "comma-separated `points` problem/kernel to leave out, e.g. Ackley5d/avg (shown as \"not run\")")
 	pf := newPlanFlags(fs, "the seeds of each point", "comma-separated subset of base,nystrom,avg,avgnorm,plus,max (default: base,avg,plus,max)",
-		"write robustness.md, results.json and the plots into `dir`", "write into a non-empty --out directory, overwriting its files")
+		"journal the runs and write robustness.md, results.json and the plots into `dir`", "write into a non-empty --out directory, overwriting its files")
 	if err := fs.parse(args); err != nil {
-		return err
+		return nil, nil, nil, err
 	}
-	cfg, kernels, err := pf.check(fs.budget)
-	if err != nil {
-		return err
-	}
-	opts := experiments.RobustnessOptions{FirstSeed: pf.seeds.first, Seeds: pf.seeds.n, Config: cfg, Iters: *pf.proto.iters, Batch: *pf.proto.batch, Workers: *pf.workers, Kernels: kernels}
-	if opts.Problems, err = splitList("problems", *problems, func(p string) (string, error) { return p, nil }); err != nil {
-		return err
-	}
-	if opts.Dims, err = parseIntsFlag("dims", *dims, 1); err != nil {
-		return err
-	}
-	if opts.Skip, err = skipList(*skip); err != nil {
-		return err
-	}
-	plan, err := experiments.Robustness(opts)
-	if err != nil {
-		return err
-	}
-	res, err := executePlan(pf, "perf robustness", plan, stderr)
-	defer pf.release()
-	if err != nil {
-		return err
-	}
+	return fs, pf, func() (experiments.Plan[*bo.Trace, *experiments.RobustnessResult], error) {
+		var plan experiments.Plan[*bo.Trace, *experiments.RobustnessResult]
+		cfg, kernels, err := pf.check(fs.budget)
+		if err != nil {
+			return plan, err
+		}
+		opts := experiments.RobustnessOptions{FirstSeed: pf.seeds.first, Seeds: pf.seeds.n, Config: cfg, Iters: *pf.proto.iters, Batch: *pf.proto.batch, Workers: *pf.workers, Kernels: kernels}
+		if opts.Problems, err = splitList("problems", *problems, func(p string) (string, error) { return p, nil }); err != nil {
+			return plan, err
+		}
+		if opts.Dims, err = parseIntsFlag("dims", *dims, 1); err != nil {
+			return plan, err
+		}
+		if opts.Skip, err = skipList(*skip); err != nil {
+			return plan, err
+		}
+		return experiments.Robustness(opts)
+	}, nil
+}
+
+// reportRobustness prints the study's table and, with --out, writes its
+// files.
+func reportRobustness(res *experiments.RobustnessResult, pf *planFlags, command string, stdout, stderr io.Writer) error {
 	wall := fmtDuration(time.Duration(res.WallSeconds * float64(time.Second)))
 	fmt.Fprintf(stderr, "perf robustness: %d runs in %s\n", len(res.Runs), wall)
 	md := res.Markdown()
 	if *pf.out != "" {
-		command := "perf robustness " + strings.Join(args, " ")
 		if err := writeResults(*pf.out, results{
 			kind: "robustness", all: res, figures: []figure{{"robustness", res.Panels(), 2, res.Caption()}},
 			page:    robustnessPage(res, command, md, wall),
