@@ -87,7 +87,7 @@ func TestRunnerInterrupted(t *testing.T) {
 		stopped string
 		want    string
 	}{
-		{&runner{cmd: "perf batch"}, "", "interrupted: perf batch keeps no journal; rerun it"},
+		{&runner{cmd: "perf spectrum"}, "", "interrupted: perf spectrum keeps no journal; rerun it"},
 		{&table, "", "interrupted: nothing was kept (run with --out DIR to make a table resumable)"},
 		{journaled(table, "res/runs.journal", "perf table --out res --resume"), "", "interrupted: finished runs are kept in res/runs.journal; resume with: perf table --out res --resume"},
 		{&bo, stopped, "interrupted: stopped after 3 of 9 evaluations; nothing was kept (run with --checkpoint FILE to make a run resumable)"},
