@@ -30,8 +30,9 @@
  *   - Settings are JSON strings (UTF-8, NUL-terminated), parsed strictly:
  *     field names as documented below, case-sensitive; an unknown field or
  *     a field given twice is an error, at every nesting level, and so is
- *     null where a number goes (it is not 0) and an observation of a
- *     history without its "x" or "y".
+ *     null where a required number goes (it is not 0) and an observation
+ *     of a history without its "x" or "y"; null for an optional field
+ *     ("variance", "init", "hedge", …) means absent.
  *   - Every failure has one class, decided where the library defines the
  *     error (not per function): bad input, SYMBO_EINVAL; too large for
  *     the memory budget or the output buffer, SYMBO_ESIZE; anything else —
@@ -76,7 +77,8 @@ enum {
 /* The ABI version of the library (compare with SYMBO_ABI_VERSION). */
 int symbo_abi_version(void);
 
-/* A static, NUL-terminated version string ("symbo <module version>, abi 2"). */
+/* A static, NUL-terminated version string: "symbo <module version>, abi
+ * <SYMBO_ABI_VERSION>" ("symbo (devel), abi 3" when built from a checkout). */
 const char *symbo_version(void);
 
 /*
@@ -249,7 +251,8 @@ int symbo_optimizer_tell(int64_t handle, const double *x, int64_t d, double y);
 /* Records that the evaluation of x failed (it crashed, timed out, gave no
  * usable value); x, if pending, stops being pending. Neither x nor its
  * orbit is proposed again, and the acquisition avoids its neighbourhood
- * (it is told the worst observed value, for the acquisition only). */
+ * (it is told the constant liar's value — the mean of the observed values,
+ * or the worst with "liar": "worst" — for the acquisition only). */
 int symbo_optimizer_fail(int64_t handle, const double *x, int64_t d);
 
 /* Records x as pending: handed out elsewhere (another process, or before

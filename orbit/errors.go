@@ -38,7 +38,7 @@ func invalid(format string, args ...any) error {
 
 // Size returns |G| as an int. It fails with ErrInfinite for a continuous
 // group, with ErrTooLarge, naming the group and its order (e.g.
-// "hyperoctahedral(20) has 2.5e+24 elements"), if the order overflows int,
+// "hyperoctahedral(20) has 2.6e+24 elements"), if the order overflows int,
 // and with ErrInvalid for a nil group (IsNil).
 func Size(g Group) (int, error) {
 	if IsNil(g) {

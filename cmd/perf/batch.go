@@ -20,16 +20,18 @@ func init() {
 const batchUsage = `
 Usage: perf batch [--qs 1,2,4,8] [--seeds N|A:B] [--iters 50] [--init 5]
                   [--problems Ackley2d,Rastrigin5d,Griewank6d] [--kernels base,plus]
-                  [--out DIR [--force]] [--workers N] [protocol flags as perf table]
+                  [--out DIR [--force]] [--workers N] [protocol flags as perf table,
+                  but --batch: --qs sets each run's]
        perf batch --out DIR --resume [--workers N]
 
 Runs every benchmark × kernel × batch size q × seed: each run asks its
 points in rounds of q (pending points handled by the constant liar, see
-perf bo --batch), evaluates them, tells them. Prints two Markdown tables:
-the cumulative regret after the --iters acquisition evaluations per q (the
-price of batching: the same number of evaluations, fewer model updates),
-and the simple regret after the rounds the largest q needs (the wall-clock
-gain: every q gets the same number of rounds). Lower is better; mean ±
+perf bo --batch), evaluates them, tells them. Prints three Markdown
+tables: the cumulative regret after the --iters acquisition evaluations
+per q (the price of batching: the same number of evaluations, fewer model
+updates), and the cumulative and the simple regret after the rounds the
+largest q needs (the wall-clock gain: every q gets the same number of
+rounds). Lower is better; mean ±
 standard error over the seeds.
 
 With --out DIR (created; refused if it exists and is not empty, unless
@@ -37,10 +39,11 @@ With --out DIR (created; refused if it exists and is not empty, unless
 completes, and a study that stopped — Ctrl-C, SIGTERM, kill -9 — is
 continued by 'perf batch --out DIR --resume' (its arguments are read
 from the journal; only --workers and --mem-budget may be given again).
-At the end it writes batch.md, results.json and two figures:
-batch-evals.png/.svg (cumulative regret against evaluations) and
-batch-rounds.png/.svg (simple regret against rounds), one panel per
-benchmark and kernel, one curve per q. A symbolic link at one of these
+At the end it writes batch.md, results.json, record.json (what 'perf
+check' reruns) and three figures: batch-evals.png/.svg (cumulative regret
+against evaluations), batch-rounds-cumulative.png/.svg and
+batch-rounds.png/.svg (cumulative and simple regret against rounds), one
+panel per benchmark and kernel, one curve per q. A symbolic link at one of these
 names in DIR is replaced by the file, never written through.
 
 Example:

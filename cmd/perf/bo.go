@@ -56,9 +56,10 @@ candidate's evidence); portfolio (auto's candidates each propose their
 own acquisition maximizer, and the proposal with the highest posterior
 mean under auto's choice is evaluated, except once: while no evaluated
 point lies on the group's fixed-point set, avg's proposal there is, within
---probe-window; the trace names the winner, the means and the probe). Both leave avg out over a finite group of more than 256 elements
-on which k_avg has no closed form for the base kernel (it would be
-enumerated); the trace lists the candidates. auto:a+b+… and portfolio:a+b+…
+--probe-window; the trace names the winner, the means and the probe). Both leave avg out where one k_avg value costs more than 64
+base-kernel evaluations (a group of more than 64 elements to enumerate,
+or a permanent of order 7 or more; bo.AutoEnumerateLimit); the trace
+lists the candidates and says why one was left out. auto:a+b+… and portfolio:a+b+…
 name other candidates, the last favoured by the prior odds; a+b:c+d favours
 each of c and d. Problems: see 'perf eval -h'.
 
@@ -99,7 +100,8 @@ evaluations) is unchanged; −1 never uses landmarks.
 FILE (a new file; one JSON line per evaluation, flushed to disk as it
 completes). If the run stops — Ctrl-C, SIGTERM, kill -9, a crash —
 'perf bo --resume FILE' continues it: the settings come from the file
-(only --workers, which does not change results, may be given again), the
+(only --workers and --mem-budget, which do not change results, may be
+given again), the
 kept evaluations are replayed, not re-evaluated, and the finished run's
 --json trace and stdout are those of an uninterrupted run, timings aside.
 On SIGINT/SIGTERM perf bo stops after the evaluation in progress and

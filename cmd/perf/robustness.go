@@ -41,7 +41,8 @@ With --out DIR (created; refused if it exists and is not empty, unless
 completes, and a study that stopped — Ctrl-C, SIGTERM, kill -9 — is
 continued by 'perf robustness --out DIR --resume' (its arguments are read
 from the journal; only --workers and --mem-budget may be given again).
-At the end it writes robustness.md, results.json (every trace) and
+At the end it writes robustness.md, results.json (every trace),
+record.json (what 'perf check' reruns) and
 robustness.png / robustness.svg (R_T/T against d with standard-error bars,
 one panel per problem); a symbolic link at one of these names in DIR is
 replaced by the file, never written through.

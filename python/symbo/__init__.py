@@ -302,8 +302,9 @@ class Optimizer:
         ``portfolio:nystrom+avg:soft+plus`` (with avg and its fixed-point
         probe) when the optimum is known to lie on the group's fixed
         points. Both deciding
-        kernels leave ``avg`` out over a finite group of more than 256 elements on
-        which its orbit average has no closed form for ``base``; a
+        kernels leave ``avg`` out where one of its values costs more than
+        64 base-kernel evaluations (a group of more than 64 elements to
+        enumerate, or a permanent of order 7 or more); a
         ``portfolio`` step costs a few ``plus`` steps (the measured
         ratios are in docs/performance.md).
     base : str
