@@ -719,3 +719,38 @@ func TestFamilyOfNilKernel(t *testing.T) {
 		t.Errorf("New: %v, want ErrNilArgument", err)
 	}
 }
+
+// TestFixNoiseTinyScale: a fit with a fixed noise does not depend on the
+// scale of y down to 1e−200 (scale² underflowed to 0 below about 1e−162,
+// and log(Noise/0) made every start fail).
+func TestFixNoiseTinyScale(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 0))
+	x, y := sample(rng, 6, 2)
+	fam := mustG(NewBaseFamily(kernel.RBF, 2))
+	for _, s := range []float64{1, 1e-200} {
+		ys := make([]float64, len(y))
+		for i, v := range y {
+			ys[i] = v * s
+		}
+		if _, err := Fit(fam, x, ys, FitOptions{FixNoise: true, Noise: 0, Backend: linalg.Gonum()}); err != nil {
+			t.Errorf("y scaled by %g: %v", s, err)
+		}
+	}
+}
+
+// TestLandmarkLengthscaleRange: a landmark GP refuses a lengthscale
+// outside the kernels' range by their rule, not with an eigensolver's
+// "entry (0, 0) is NaN".
+func TestLandmarkLengthscaleRange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 0))
+	x, _ := sample(rng, 5, 2)
+	fam := mustG(NewLandmarkPlusFamily(kernel.Matern52, mustG(orbit.SignFlip(2)), kernel.Options{}, kernel.PlusOptions{Backend: linalg.Gonum()}, 3))
+	b, err := fam.Bind(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c mat.SymDense
+	if err := b.CorrTo(&c, nil, 1e-300); err == nil || !strings.Contains(err.Error(), "lengthscale must lie in") {
+		t.Errorf("ℓ = 1e-300: %v, want the lengthscale's range", err)
+	}
+}

@@ -379,7 +379,14 @@ func newFitSpace(xc *mat.Dense, scale float64, opts FitOptions) (*fitSpace, erro
 		if !(opts.Noise >= 0) || math.IsInf(opts.Noise, 0) {
 			return nil, fmt.Errorf("gp: fixed noise %v must be non-negative and finite", opts.Noise)
 		}
-		sp.fixedLogNoise = math.Log(opts.Noise / (scale * scale)) // −Inf for 0: exp gives 0
+		// log(Noise/scale²), −Inf for Noise 0 (exp gives 0); as a
+		// difference of logs where scale² under- or overflows (below
+		// scale ≈ 1e−162 it was 0, and 0/0 NaN).
+		if s2 := scale * scale; s2 > 0 && !math.IsInf(s2, 0) {
+			sp.fixedLogNoise = math.Log(opts.Noise / s2)
+		} else {
+			sp.fixedLogNoise = math.Log(opts.Noise) - 2*math.Log(scale)
+		}
 		sp.nvar = 2
 	}
 	return sp, nil

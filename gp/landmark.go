@@ -348,6 +348,11 @@ func kappaTo(dst, d2 []float64, l float64, shape kernel.Shape) {
 // columns C_ℓ(X, x_piv[j]) in w.c. O(n·m²) flops (vector kernels on the
 // factor's contiguous columns) and one column of the source per landmark.
 func (b *landmarkBound) selectTo(w *lmWork, l float64) error {
+	// The lengthscale the kernels would refuse, refused here by the
+	// same rule, before the landmarks' distances turn it into NaN.
+	if err := (kernel.Params{Shape: kernel.RBF, Variance: 1, Lengthscale: l}).Validate(); err != nil {
+		return fmt.Errorf("gp: landmarks: %w", err)
+	}
 	lv, err := b.src.level(l)
 	if err != nil {
 		return fmt.Errorf("gp: landmarks: %w", err)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"testing"
+	"time"
 
 	"github.com/symbo/symbo/internal/testdepth"
 	"github.com/symbo/symbo/kernel"
@@ -316,5 +317,64 @@ func TestNilGroupAndKernel(t *testing.T) {
 	var dst mat.SymDense
 	if err := kernel.Gram(nil, &dst, x); err == nil {
 		t.Error("Gram(nil kernel) accepted")
+	}
+}
+
+// TestNonFiniteIsAnError: where an orbit kernel's float64 arithmetic
+// cannot represent its value — the exact scaling k_avg at points whose
+// scaled norms overflow, rotation2d's Matérn k_avg at radii past 1e153,
+// v·Σκ past MaxFloat64 — CrossTo, GramTo, DiagTo and GradTo return
+// ErrBadPoints, never a NaN or an infinity with a nil error, and never
+// hang: the Matérn-5/2 scaling quadrature once split an unsplittable NaN
+// panel forever.
+func TestNonFiniteIsAnError(t *testing.T) {
+	sc, _ := orbit.Scaling([]float64{1, 1}, []float64{1e200, 1e200})
+	rot, _ := orbit.Rotation2D()
+	type tc struct {
+		name string
+		g    orbit.Group
+		p    kernel.Params
+		m    kernel.Method
+		x    []float64
+	}
+	var cases []tc
+	for _, s := range []kernel.Shape{kernel.RBF, kernel.Matern12, kernel.Matern52} {
+		cases = append(cases, tc{"scaling " + s.String(), sc, kernel.Params{Shape: s, Variance: 1, Lengthscale: 1}, kernel.Auto, []float64{1e160, 2e160}})
+	}
+	cases = append(cases,
+		tc{"rotation2d matern52", rot, kernel.Params{Shape: kernel.Matern52, Variance: 1, Lengthscale: 1}, kernel.Auto, []float64{1e154, 0}},
+		tc{"rotation2d enumerated, v = 1e307", rot, kernel.Params{Shape: kernel.RBF, Variance: 1e307, Lengthscale: 1}, kernel.Enumerate, []float64{0, 0}},
+	)
+	for _, c := range cases {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			k, err := kernel.NewAvg(c.p, c.g, kernel.Options{Method: c.m})
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+				return
+			}
+			x := mat.NewDense(1, 2, c.x)
+			var cr, gr mat.Dense
+			var sy mat.SymDense
+			_, derr := k.DiagTo(nil, x)
+			for what, err := range map[string]error{
+				"CrossTo": k.CrossTo(&cr, x, x),
+				"GramTo":  k.GramTo(&sy, x),
+				"DiagTo":  derr,
+			} {
+				if !errors.Is(err, kernel.ErrBadPoints) {
+					t.Errorf("%s: %s: %v, want ErrBadPoints", c.name, what, err)
+				}
+			}
+			if err := k.GradTo(&gr, c.x, x); err == nil && (math.IsNaN(gr.At(0, 0)) || math.IsInf(gr.At(0, 0), 0)) {
+				t.Errorf("%s: GradTo %v with a nil error", c.name, gr.At(0, 0))
+			}
+		}()
+		select {
+		case <-done:
+		case <-time.After(60 * time.Second):
+			t.Fatalf("%s: no result in 60 s", c.name)
+		}
 	}
 }

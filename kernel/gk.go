@@ -69,7 +69,11 @@ func adaptGK(dst []float64, m int, f func(t float64, out []float64), bp []float6
 			}
 			tot += math.Abs(s)
 		}
-		if err <= max(rtol*tot, atol) || np == gkMaxPanels || worst < 0 {
+		// A NaN panel (an integrand that is not finite) ends the
+		// refinement: its error estimate compares with nothing, so the
+		// loop would split the same unsplittable panel forever. The NaN
+		// is the result, which the kernel reports as an error.
+		if err <= max(rtol*tot, atol) || np == gkMaxPanels || worst < 0 || math.IsNaN(err) || math.IsNaN(tot) {
 			break
 		}
 		w := pan[worst*ps : (worst+1)*ps]

@@ -87,7 +87,7 @@ func (k *orbitKernel) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 		return err
 	}
 	crossTo(k.ev, k.nw(), dst, x, y, n, m)
-	return nil
+	return k.finite("k(x, y)", dst)
 }
 
 // GramTo fills dst (n×n) with k(x_i, x_j), computing the upper triangle;
@@ -101,7 +101,10 @@ func (k *orbitKernel) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 		return err
 	}
 	gramTo(k.ev, k.nw(), dst, x, n, k.p.Variance, k.diagIsV)
-	return nil
+	if k.group == nil {
+		return nil
+	}
+	return finiteSym(dst)
 }
 
 // DiagTo writes k(x_i, x_i) into dst (length n, allocated if nil).
@@ -123,6 +126,9 @@ func (k *orbitKernel) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
 		dst[i] = pairValue(k.ev, xi, xi, s)
 	}
 	putScratch(h)
+	if k.group != nil {
+		return dst, finiteRows("k(x, x)", dst, 1, len(dst), len(dst))
+	}
 	return dst, nil
 }
 
@@ -136,6 +142,45 @@ func (k *orbitKernel) GradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
 		return err
 	}
 	k.gradAll(dst, x, y, m)
+	return k.finite("∂k(x, y)/∂x", dst)
+}
+
+// finite is nil for a base kernel, and for an orbit kernel the error of
+// an entry of dst that is not finite (finiteRows).
+func (k *orbitKernel) finite(what string, dst *mat.Dense) error {
+	if k.group == nil {
+		return nil
+	}
+	raw := dst.RawMatrix()
+	return finiteRows(what, raw.Data, raw.Rows, raw.Cols, raw.Stride)
+}
+
+// finiteRows returns an error wrapping ErrBadPoints naming the first entry
+// of the rows×cols matrix data (row stride stride) that is NaN or
+// infinite: points or a variance beyond what an orbit kernel's arithmetic
+// represents in float64 (a squared radius, an orbit scaled by a group
+// element, v times a sum that overflows). Orbit kernels report them so,
+// never as a NaN or an infinity with a nil error; the scan costs one
+// comparison per entry, against the |G|·d work of computing it.
+func finiteRows(what string, data []float64, rows, cols, stride int) error {
+	for i := range rows {
+		for j, v := range data[i*stride : i*stride+cols] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: %s[%d, %d] = %v: the points or the variance are beyond this kernel's float64 range; rescale them", ErrBadPoints, what, i, j, v)
+			}
+		}
+	}
+	return nil
+}
+
+// finiteSym is finiteRows over the upper triangle of dst.
+func finiteSym(dst *mat.SymDense) error {
+	raw := dst.RawSymmetric()
+	for i := range raw.N {
+		if err := finiteRows("k(x, x')", raw.Data[i*raw.Stride+i:], 1, raw.N-i, raw.Stride); err != nil {
+			return fmt.Errorf("row %d: %w", i, err)
+		}
+	}
 	return nil
 }
 

@@ -69,7 +69,7 @@ func (a *Avg) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 			o[j] = min(o[j]*ri*rj, v) // ≤ v by Cauchy–Schwarz; min drops rounding above it
 		}
 	}
-	return nil
+	return a.finite("k(x, y)", dst)
 }
 
 // GramTo fills dst (n×n) with k(x_i, x_j), computing the upper triangle;
@@ -107,6 +107,9 @@ func (a *Avg) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 			o[j] = min(o[j]*ri*r[j], v)
 		}
 		o[i] = v
+	}
+	if err := finiteSym(dst); err != nil {
+		return err
 	}
 	a.remember(x, n, r)
 	return nil
@@ -179,7 +182,7 @@ func (a *Avg) GradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
 	} else {
 		normGradPar(j, m, w)
 	}
-	return nil
+	return a.finite("∂k(x, y)/∂x", dst)
 }
 
 // pairDense holds the 1×d and 1×m matrices rowCross hands to crossTo

@@ -2,6 +2,7 @@ package eigsym
 
 import (
 	"fmt"
+	"math"
 	"sync"
 )
 
@@ -49,6 +50,9 @@ func Eigen(n int, a []float64, lda int, vals, z []float64, ldz int, workers int)
 	ormtr(n, a, lda, tau, z, ldz, ws, w)
 	for i := range n {
 		vals[i] = d[i] / sigma
+		if math.IsInf(vals[i], 0) {
+			return fmt.Errorf("eigsym: Eigen (n = %d): eigenvalue %d overflows float64 (the matrix's entries are too large)", n, i)
+		}
 	}
 	return nil
 }
