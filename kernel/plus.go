@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -128,6 +129,11 @@ func NewPlus(m *Max, design *mat.Dense, o PlusOptions) (*Plus, error) {
 	}
 	var eig linalg.Eigen
 	if err := be.EigenSym(&eig, &k); err != nil {
+		if errors.Is(err, linalg.ErrOverflow) {
+			// A spectrum past MaxFloat64 has no positive finite largest
+			// eigenvalue: the class Truncate refuses.
+			return nil, fmt.Errorf("kernel: plus: k_max(D, D): %w: %w", ErrSpectrum, err)
+		}
 		return nil, fmt.Errorf("kernel: plus: eigendecomposition of k_max(D, D): %w", err)
 	}
 	p.values = append([]float64(nil), eig.Values...)

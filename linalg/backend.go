@@ -2,6 +2,7 @@ package linalg
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"strings"
 
@@ -22,6 +23,34 @@ const (
 // ErrNotFinite is returned (wrapped) by EigenSym and Cholesky when the input
 // matrix has a NaN or infinite entry.
 var ErrNotFinite = errclass.New(errclass.Input, "linalg: matrix has a non-finite entry")
+
+// ErrOverflow is returned (wrapped) by EigenSym and EigenSymProject when a
+// finite matrix's eigenvalue or eigenvector does not fit in a float64 (its
+// entries are too large: the largest eigenvalue can reach n times the
+// largest entry).
+var ErrOverflow = errclass.New(errclass.Input, "linalg: eigendecomposition overflows float64")
+
+// checkSpectrum returns an error wrapping ErrOverflow when an eigenvalue,
+// or an entry of the n×c matrix vecs (row stride ld; nil for none), is
+// not finite. It costs n + n·c comparisons against the solver's O(n³).
+func checkSpectrum(name string, values []float64, vecs []float64, n, c, ld int) error {
+	for i, v := range values {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("linalg: %s (n = %d): eigenvalue %d is %v: %w", name, n, i, v, ErrOverflow)
+		}
+	}
+	if vecs == nil {
+		return nil
+	}
+	for i := range n {
+		for j, v := range vecs[i*ld : i*ld+c] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("linalg: %s (n = %d): vector entry (%d, %d) is %v: %w", name, n, i, j, v, ErrOverflow)
+			}
+		}
+	}
+	return nil
+}
 
 // backendNames lists every backend name ByName knows, in a fixed order.
 var backendNames = []string{"gonum", "openblas"}

@@ -96,7 +96,10 @@
 //
 // EigenSym and Cholesky return an error wrapping ErrNotFinite for a NaN or
 // ±Inf entry (checked before any work), an error for an empty matrix, and
-// EigenSym an error if the eigensolver fails to converge (in the gonum
+// EigenSym and EigenSymProject an error wrapping ErrOverflow when a finite
+// matrix's eigenvalue or eigenvector entry overflows (entries near
+// MaxFloat64: the largest eigenvalue can reach n times the largest entry),
+// and EigenSym an error if the eigensolver fails to converge (in the gonum
 // backend, an implicit QL leaf of order ≤ 25 exceeding its sweep limit;
 // never observed); after an error
 // the contents of dst are unspecified. Cholesky returns an
@@ -106,8 +109,8 @@
 // Default return an error listing the valid names for an unknown name, and
 // one wrapping ErrUnavailable, with rebuild instructions, for "openblas" in a
 // build without it (or without cgo); an invalid SYMBO_OPENBLAS_THREADS is an
-// error from ByName("openblas"). ErrNotFinite and ErrUnavailable are
-// input errors (internal/errclass), ErrNotPositiveDefinite an internal one:
+// error from ByName("openblas"). ErrNotFinite, ErrOverflow and
+// ErrUnavailable are input errors (internal/errclass), ErrNotPositiveDefinite an internal one:
 // the matrices factored are the library's own (a GP's covariance after its
 // jitter), so one that is not positive definite is a numerical failure.
 //

@@ -40,6 +40,9 @@ func (gonumBackend) EigenSym(dst *Eigen, a *mat.SymDense) error {
 	if err := eigsym.Eigen(n, *work, n, dst.Values, raw.Data, raw.Stride, 0); err != nil {
 		return fmt.Errorf("linalg: EigenSym: %w", err)
 	}
+	if err := checkSpectrum("EigenSym", dst.Values, raw.Data, n, n, raw.Stride); err != nil {
+		return err
+	}
 	normalizeSigns(raw.Data, n, raw.Stride)
 	return nil
 }

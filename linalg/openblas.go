@@ -87,6 +87,9 @@ func (openBLASBackend) EigenSym(dst *Eigen, a *mat.SymDense) error {
 	if !lapacke.Dsyevd('V', 'U', n, raw.Data, raw.Stride, dst.Values, *w, lwork, *iw, liwork) {
 		return fmt.Errorf("linalg: EigenSym: OpenBLAS dsyevd did not converge (n = %d)", n)
 	}
+	if err := checkSpectrum("EigenSym", dst.Values, raw.Data, n, n, raw.Stride); err != nil {
+		return err
+	}
 	normalizeSigns(raw.Data, n, raw.Stride)
 	return nil
 }

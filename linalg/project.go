@@ -41,7 +41,8 @@ type eigenProjector interface {
 // O(n·ε·‖a‖), the projections accurate to O(n·ε·‖b‖) absolute.
 //
 // Errors: ErrNotFinite (wrapped) for a NaN or infinite entry of a's upper
-// triangle or of b; an error when b does not have n rows or the
+// triangle or of b; ErrOverflow (wrapped) when an eigenvalue or a
+// projection overflows; an error when b does not have n rows or the
 // tridiagonal iteration does not converge (never observed). Safe for
 // concurrent use on distinct dst.
 func EigenSymProject(be Backend, dst *EigenProj, a *mat.SymDense, b *mat.Dense) error {
@@ -64,7 +65,10 @@ func EigenSymProject(be Backend, dst *EigenProj, a *mat.SymDense, b *mat.Dense) 
 		}
 	}
 	if ep, ok := be.(eigenProjector); ok {
-		return ep.eigenSymProject(dst, a, n)
+		if err := ep.eigenSymProject(dst, a, n); err != nil {
+			return err
+		}
+		return checkSpectrum("EigenSymProject", dst.Values, raw.Data, n, p, raw.Stride)
 	}
 	// Any other backend: its eigenvectors, then the product.
 	var e Eigen
@@ -73,7 +77,7 @@ func EigenSymProject(be Backend, dst *EigenProj, a *mat.SymDense, b *mat.Dense) 
 	}
 	copy(dst.Values, e.Values)
 	be.Gemm(true, false, 1, e.Vectors, mat.DenseCopyOf(b), 0, dst.Proj)
-	return nil
+	return checkSpectrum("EigenSymProject", dst.Values, raw.Data, n, p, raw.Stride)
 }
 
 // eigenSymProject runs eigsym.ValuesProject on a copy of a's upper

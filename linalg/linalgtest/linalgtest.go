@@ -464,6 +464,32 @@ func testBadInput(t *testing.T, b linalg.Backend) {
 			})
 		}
 	}
+	t.Run("overflow", func(t *testing.T) {
+		// Every entry MaxFloat64: finite, but the largest eigenvalue is
+		// 3·MaxFloat64. An error wrapping ErrOverflow, never +Inf (or NaN
+		// vectors) with a nil error.
+		a := mat.NewSymDense(3, nil)
+		for i := range 3 {
+			for j := i; j < 3; j++ {
+				a.SetSym(i, j, math.MaxFloat64)
+			}
+		}
+		var e linalg.Eigen
+		if err := b.EigenSym(&e, a); !errors.Is(err, linalg.ErrOverflow) {
+			t.Errorf("EigenSym: err = %v (values %v), want ErrOverflow", err, e.Values)
+		}
+		var p linalg.EigenProj
+		if err := linalg.EigenSymProject(b, &p, a, mat.NewDense(3, 1, []float64{1, 0, 0})); !errors.Is(err, linalg.ErrOverflow) {
+			t.Errorf("EigenSymProject: err = %v (values %v), want ErrOverflow", err, p.Values)
+		}
+		// A large spectrum that fits is decomposed: λ = 3·(MaxFloat64/4).
+		a.ScaleSym(0.25, a)
+		if err := b.EigenSym(&e, a); err != nil {
+			t.Errorf("EigenSym at MaxFloat64/4: %v", err)
+		} else if got, want := e.Values[2], 3*(math.MaxFloat64/4); math.Abs(got-want) > 1e-12*want {
+			t.Errorf("EigenSym at MaxFloat64/4: largest eigenvalue %g, want %g", got, want)
+		}
+	})
 	t.Run("empty", func(t *testing.T) {
 		var e linalg.Eigen
 		if err := b.EigenSym(&e, &mat.SymDense{}); err == nil {
