@@ -273,7 +273,10 @@
 // error. A covariance that stays non-PD after the largest jitter gives an
 // error wrapping linalg.ErrNotPositiveDefinite that states the jitter
 // tried; during Fit such a point counts as −∞ likelihood, and Fit fails
-// only if every start fails. ErrNoDerivative marks families without a
+// only if every start fails. A covariance so small that K⁻¹y or the log
+// marginal likelihood overflows (variance and noise near the smallest
+// float64) is an error wrapping ErrOverflow, never a NaN likelihood.
+// ErrNoDerivative marks families without a
 // lengthscale derivative. ErrOverflow and ErrNilArgument are input errors,
 // ErrNoDerivative and linalg.ErrNotPositiveDefinite internal ones
 // (internal/errclass). Wrong-length gradient buffers passed to

@@ -132,6 +132,9 @@ func buildLandmark(b *landmarkBound, xc *mat.Dense, ys []float64, mean, scale fl
 	if err != nil {
 		return nil, err
 	}
+	if err := finiteFit(post.u, post.lml); err != nil {
+		return nil, err
+	}
 	var k kernel.Kernel
 	if b.nystrom {
 		k, err = b.plusKernel(h.Variance, h.Lengthscale, post.d)
@@ -166,7 +169,10 @@ var gpIDs atomic.Uint64
 
 // ErrOverflow reports a prediction that does not fit in a float64 in the
 // units of y (outputs of magnitude ≳ 1e154, whose variance overflows); the
-// standardized predictions are still available.
+// standardized predictions are still available. New and
+// LOOLogPredictive return it too for a covariance so small (variance and
+// noise near the smallest float64) that K⁻¹y, the log marginal likelihood
+// or the leave-one-out density is not finite.
 var ErrOverflow = errclass.New(errclass.Input, "gp: overflow")
 
 // ErrNilArgument reports a nil family, kernel or training data.
@@ -412,7 +418,25 @@ func newGP(k kernel.Kernel, xc *mat.Dense, ys []float64, mean, scale, noise floa
 		}
 	}
 	g.lml = -0.5*quad - 0.5*chol.LogDet() - 0.5*float64(n)*math.Log(2*math.Pi)
+	if err := finiteFit(g.alpha, g.lml); err != nil {
+		return nil, err
+	}
 	return g, nil
+}
+
+// finiteFit returns an error wrapping ErrOverflow when α = K⁻¹(y − m̂)
+// (a landmark GP's u) or the log marginal likelihood is not finite: a covariance so small (a
+// variance and noise near the smallest float64) that its inverse overflows.
+func finiteFit(alpha []float64, lml float64) error {
+	for i, a := range alpha {
+		if math.IsNaN(a) || math.IsInf(a, 0) {
+			return fmt.Errorf("%w: K⁻¹y entry %d is %v: the covariance is too small for float64 (raise the variance or the noise)", ErrOverflow, i, a)
+		}
+	}
+	if math.IsNaN(lml) || math.IsInf(lml, 0) {
+		return fmt.Errorf("%w: the log marginal likelihood is %v: the covariance is too small for float64 (raise the variance or the noise)", ErrOverflow, lml)
+	}
+	return nil
 }
 
 // gramTo fills dst with k(x_i, x_j), through kernel.Gramer when available.

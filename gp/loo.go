@@ -1,6 +1,7 @@
 package gp
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/symbo/symbo/internal/errclass"
@@ -27,7 +28,8 @@ var ErrNoLOO = errclass.New(errclass.Input, "gp: leave-one-out needs an exact GP
 // Like the log marginal likelihood it scores a model by how well it
 // predicts its data, but each output from all the others rather than in
 // sequence, and it is less forgiving of a covariance the data contradict.
-// Landmark GPs: ErrNoLOO. Cost: O(n³/3) for L⁻¹ from the Cholesky factor
+// Landmark GPs: ErrNoLOO; a sum that is not finite (a covariance near
+// the smallest float64): ErrOverflow. Cost: O(n³/3) for L⁻¹ from the Cholesky factor
 // (the diagonal of K⁻¹ is the squared column norms of L⁻¹), O(n²)
 // memory. Safe for concurrent use with predictions.
 func (g *GP) LOOLogPredictive() (float64, error) {
@@ -50,7 +52,18 @@ func (g *GP) LOOLogPredictive() (float64, error) {
 	var s float64
 	for i, c := range diag {
 		a := g.alpha[i]
-		s += 0.5*math.Log(c) - a*a/(2*c) - 0.5*math.Log(2*math.Pi)
+		q := a * a / (2 * c)
+		if math.IsInf(q, 0) {
+			// a² overflows where the quotient does not (a covariance
+			// near the smallest float64): a·(a/c)/2, a/c being the
+			// residual y_i − μ_−i. Elsewhere the first form, so
+			// committed results keep their bits.
+			q = a * (a / c) / 2
+		}
+		s += 0.5*math.Log(c) - q - 0.5*math.Log(2*math.Pi)
+	}
+	if math.IsNaN(s) || math.IsInf(s, 0) {
+		return 0, fmt.Errorf("%w: the leave-one-out log predictive density is %v (a covariance near the smallest float64)", ErrOverflow, s)
 	}
 	return s, nil
 }

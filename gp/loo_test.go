@@ -96,3 +96,48 @@ func TestLOOLogPredictive(t *testing.T) {
 		t.Errorf("a landmark GP: %v, want ErrNoLOO", err)
 	}
 }
+
+// TestTinyCovariance: a covariance near the smallest float64. Two points
+// 100 lengthscales apart make K = v·I to rounding (RBF: e^−5000 = 0), so
+// with y standardized to (−1, 1): α = ∓1/v, [K⁻¹]_ii = 1/v, and the
+// leave-one-out density is 2·(½·log(1/v) − 1/(2v) − ½·log 2π), computed
+// here by hand. At v = 1e-300 α² overflows while the density does not: a
+// finite value, not −Inf. At v = 1e-309 α·y overflows: New refuses with
+// ErrOverflow, exact and landmark GPs alike, never a NaN or −Inf
+// likelihood with a nil error.
+func TestTinyCovariance(t *testing.T) {
+	base := mustG(NewBaseFamily(kernel.RBF, 1))
+	x := mat.NewDense(2, 1, []float64{0, 100})
+	y := []float64{1, 3}
+	v := 1e-300
+	g, err := New(base, x, y, Hyper{Variance: v, Lengthscale: 1}, Options{Backend: linalg.Gonum()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := g.LOOLogPredictive()
+	want := 2 * (0.5*math.Log(1/v) - 1/(2*v) - 0.5*math.Log(2*math.Pi))
+	if err != nil || math.Abs(got-want) > 1e-12*math.Abs(want) {
+		t.Fatalf("LOOLogPredictive at v = %g: %v, %v; want %v", v, got, err, want)
+	}
+	if l := g.LogMarginal(); math.IsInf(l, 0) || math.IsNaN(l) {
+		t.Fatalf("LogMarginal at v = %g: %v", v, l)
+	}
+	lm := mustG(NewLandmarkFamily(base, 1, LandmarkOptions{}))
+	x4 := mat.NewDense(4, 1, []float64{0, 1, 2, 3})
+	y4 := []float64{1, 2, 3, 5}
+	for _, c := range []struct {
+		name string
+		fam  Family
+		x    *mat.Dense
+		y    []float64
+	}{{"exact", base, x, y}, {"landmark", lm, x4, y4}} {
+		g, err := New(c.fam, c.x, c.y, Hyper{Variance: 1e-309, Lengthscale: 1}, Options{Backend: linalg.Gonum()})
+		if !errors.Is(err, ErrOverflow) {
+			lml := math.NaN()
+			if g != nil {
+				lml = g.LogMarginal()
+			}
+			t.Errorf("%s: New at v = 1e-309: err = %v (log marginal %v), want ErrOverflow", c.name, err, lml)
+		}
+	}
+}
