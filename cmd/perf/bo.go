@@ -101,8 +101,9 @@ FILE (a new file; one JSON line per evaluation, flushed to disk as it
 completes). If the run stops — Ctrl-C, SIGTERM, kill -9, a crash —
 'perf bo --resume FILE' continues it: the settings come from the file
 (only --workers and --mem-budget, which do not change results, may be
-given again), the
-kept evaluations are replayed, not re-evaluated, and the finished run's
+given again), and so does the environment that changes them
+($SYMBO_BACKEND, $SYMBO_OPENBLAS_THREADS: perf says when the resuming
+shell's differs, and uses the journal's); the kept evaluations are replayed, not re-evaluated, and the finished run's
 --json trace and stdout are those of an uninterrupted run, timings aside.
 On SIGINT/SIGTERM perf bo stops after the evaluation in progress and
 prints the command that resumes it (exit status 130). Every line of the

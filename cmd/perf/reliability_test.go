@@ -20,6 +20,7 @@ import (
 
 	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/internal/journal"
+	"github.com/symbo/symbo/linalg"
 )
 
 // TestMain lets tests run perf as a real subprocess (to kill it): with
@@ -512,6 +513,35 @@ func TestResumeWarnsOtherBuild(t *testing.T) {
 	}
 }
 
+// TestResumePinsEnv: a run resumes under the environment it started with
+// (journal.Env: the backend linalg.Default picks, OpenBLAS's threads),
+// whatever the resuming shell says, and says so on stderr. Started with
+// SYMBO_BACKEND=gonum and resumed with SYMBO_BACKEND=openblas, the resume
+// computes with gonum: before, it took the shell's backend, so a trace
+// begun on one backend went on with another under the first's name (or,
+// in a build without OpenBLAS, the resume failed).
+func TestResumePinsEnv(t *testing.T) {
+	dir := t.TempDir()
+	cp := filepath.Join(dir, "cp.journal")
+	t.Setenv(linalg.EnvBackend, "gonum")
+	args := []string{"bo", "--problem", "Ackley2d", "--kernel", "base", "--init", "3", "--iters", "2", "--checkpoint", cp}
+	code, want, stderr := runCLI(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	t.Setenv(linalg.EnvBackend, "openblas")
+	code, got, stderr := runCLI(t, "bo", "--resume", cp)
+	if code != exitOK || !strings.Contains(stderr, "started with SYMBO_BACKEND=gonum; resuming with it (this environment has SYMBO_BACKEND=openblas)") {
+		t.Fatalf("resume: exit %d, stderr %q", code, stderr)
+	}
+	if b := os.Getenv(linalg.EnvBackend); b != "gonum" {
+		t.Errorf("after the resume %s = %q, want gonum", linalg.EnvBackend, b)
+	}
+	if !strings.Contains(got, "gonum") || stripTimes(got) != stripTimes(want) {
+		t.Errorf("resumed stdout differs from the run's:\n%s\nwant\n%s", got, want)
+	}
+}
+
 // TestResumeRefusesSplicedJournal (issue 15, defect 8): a journal whose
 // header is one run's and whose records are another's is refused on
 // resume, exit 2 and one line naming the first foreign line: perf bo with
@@ -819,4 +849,15 @@ func TestOneRunPerOutProcesses(t *testing.T) {
 	if code, _, stderr := runCLI(t, "table", "--out", out, "--resume"); code != exitOK {
 		t.Fatalf("resume after the other process was killed: exit %d: %s", code, stderr)
 	}
+}
+
+// stripTimes drops perf bo's timing line from its stdout.
+func stripTimes(s string) string {
+	var keep []string
+	for _, l := range strings.Split(s, "\n") {
+		if !strings.HasPrefix(l, "time ") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
 }

@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -108,7 +110,42 @@ func resume[R any](r *runner, dir, name, cmdline string, settings any) ([]R, err
 		fmt.Fprintf(r.stderr, "%s: %s: dropped a torn last line (the %s was killed while writing it)\n", r.cmd, path, r.whole)
 	}
 	warnResumed(r.stderr, r.cmd, path, c)
+	if err := pinEnv(r.stderr, r.cmd, path, c.Header.Env); err != nil {
+		return nil, err
+	}
 	return recs, nil
+}
+
+// pinEnv sets the environment variables that change results (the
+// linear-algebra backend, OpenBLAS's threads: journal.Env) to the values
+// the journal's run started with, saying so on stderr for each that
+// differs, so that a resumed run computes what the uninterrupted one
+// would have whatever the resuming shell's environment. A journal written
+// before the environment was recorded (env nil) changes nothing.
+func pinEnv(stderr io.Writer, cmd, path string, env map[string]string) error {
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		v, now := env[k], os.Getenv(k)
+		if v == now {
+			continue
+		}
+		show := func(s string) string {
+			if s == "" {
+				return k + " unset"
+			}
+			return k + "=" + s
+		}
+		fmt.Fprintf(stderr, "%s: %s was started with %s; resuming with it (this environment has %s)\n", cmd, path, show(v), show(now))
+		var err error
+		if v == "" {
+			err = os.Unsetenv(k)
+		} else {
+			err = os.Setenv(k, v)
+		}
+		if err != nil {
+			return fmt.Errorf("--resume %s: %s: %w", path, k, err)
+		}
+	}
+	return nil
 }
 
 // close closes the journal, if any.

@@ -106,7 +106,8 @@ completes (flushed to disk), and at the end it writes:
                 'perf check' reruns and compares bit for bit
 If the table stops — Ctrl-C, SIGTERM, kill -9 — 'perf table --out DIR
 --resume' reruns only the missing runs (the settings come from the
-journal; only --workers and --mem-budget may be given again) and writes
+journal, and the backend's environment too, as for 'perf bo --resume';
+only --workers and --mem-budget may be given again) and writes
 the same files as
 an uninterrupted table, timings aside. On SIGINT/SIGTERM perf table stops
 at once: the finished runs are kept, the runs in progress are dropped (a

@@ -11,7 +11,8 @@
 //
 // where N is 0 for the header and 1, 2, … for the records in order, D is
 // any JSON value (the header's is {"format":"symbo-journal","version":2,
-// "kind":K,"settings":S,"code":B}, B the build that created it, see Code),
+// "kind":K,"settings":S,"code":B,"env":E}, B the build that created it,
+// see Code, and E the environment variables that change results, see Env),
 // R is the run's identity, RunID(K, S): 16 hex digits of the SHA-256 of
 // the kind and the settings as written, the same on every line, and C is
 // the IEEE CRC-32 of the line without its checksum, the bytes
@@ -20,8 +21,9 @@
 // So every record is bound to its run: a record spliced from another
 // journal — another kernel, seed, acquisition, any other setting — carries
 // another R, and is refused even though its own checksum holds; editing R
-// to match breaks the checksum. The build (B) is not part of the identity:
-// a run resumed by another build keeps it (perf warns).
+// to match breaks the checksum. The build (B) and the environment (E) are
+// not part of the identity: a run resumed by another build keeps it (perf
+// warns), and perf resumes under the journal's environment.
 //
 // Version 1 (before records were bound) had no "run" field and C covered
 // D only. Such journals are still read and appended to in their own
@@ -109,6 +111,28 @@ type Header struct {
 	// Code identifies the build that created the journal (see Code);
 	// empty in journals written before it was recorded.
 	Code string `json:"code,omitempty"`
+	// Env holds the environment variables that change a run's results
+	// (see Env) as the creating process saw them, "" for unset; nil in
+	// journals written before it was recorded.
+	Env map[string]string `json:"env,omitempty"`
+}
+
+// resultEnv names the environment variables that change results without
+// being a setting: the linear-algebra backend linalg.Default picks
+// (linalg.EnvBackend) and OpenBLAS's thread count
+// (linalg.EnvOpenBLASThreads); the journal's test checks the names
+// against linalg's. (SYMBO_SIMD does not change bits.)
+var resultEnv = []string{"SYMBO_BACKEND", "SYMBO_OPENBLAS_THREADS"}
+
+// Env returns the values of the environment variables that change a
+// run's results, "" for unset: what Create records, so that a resume can
+// run under the environment the run started in.
+func Env() map[string]string {
+	m := make(map[string]string, len(resultEnv))
+	for _, k := range resultEnv {
+		m[k] = os.Getenv(k)
+	}
+	return m
 }
 
 // Code identifies the running build: the main module's path and version,
@@ -337,18 +361,19 @@ type Writer struct {
 
 // Create starts a new journal at path (which must not exist) with the
 // given kind and settings (any JSON-encodable value); its header records
-// the running build (Code), and every line the run's identity
+// the running build (Code) and the environment that changes results
+// (Env), and every line the run's identity
 // (RunID(kind, settings)).
 func Create(path, kind string, settings any) (*Writer, error) {
-	return create(path, Version, kind, settings, Code())
+	return create(path, Version, kind, settings, Code(), Env())
 }
 
-func create(path string, version int, kind string, settings any, code string) (*Writer, error) {
+func create(path string, version int, kind string, settings any, code string, env map[string]string) (*Writer, error) {
 	s, err := json.Marshal(settings)
 	if err != nil {
 		return nil, fmt.Errorf("journal: settings: %w", err)
 	}
-	h, err := json.Marshal(Header{Format: Format, Version: version, Kind: kind, Settings: s, Code: code})
+	h, err := json.Marshal(Header{Format: Format, Version: version, Kind: kind, Settings: s, Code: code, Env: env})
 	if err != nil {
 		return nil, fmt.Errorf("journal: header: %w", err)
 	}

@@ -10,11 +10,13 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/internal/errclass"
+	"github.com/symbo/symbo/linalg"
 )
 
 type rec struct {
@@ -188,7 +190,7 @@ func FuzzRead(f *testing.F) {
 		}
 		// Rewrite what was read: the same bytes as the valid prefix.
 		q := filepath.Join(t.TempDir(), "r.jsonl")
-		w, err := create(q, c.Header.Version, c.Header.Kind, c.Header.Settings, c.Header.Code)
+		w, err := create(q, c.Header.Version, c.Header.Kind, c.Header.Settings, c.Header.Code, c.Header.Env)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -439,5 +441,53 @@ func TestOneWriter(t *testing.T) {
 func closeIf(w *Writer) {
 	if w != nil {
 		w.Close()
+	}
+}
+
+// TestEnv: the header records the environment variables that change
+// results — linalg's names, set or not ("" for unset) — and Read returns
+// them; a journal written before Env was recorded reads as nil.
+func TestEnv(t *testing.T) {
+	if !slices.Equal(resultEnv, []string{linalg.EnvBackend, linalg.EnvOpenBLASThreads}) {
+		t.Fatalf("resultEnv = %v, want linalg's EnvBackend and EnvOpenBLASThreads", resultEnv)
+	}
+	t.Setenv(linalg.EnvBackend, "openblas")
+	t.Setenv(linalg.EnvOpenBLASThreads, "")
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	w, err := Create(path, "k", map[string]int{"a": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	c, err := Read(f, path, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{linalg.EnvBackend: "openblas", linalg.EnvOpenBLASThreads: ""}
+	if len(c.Header.Env) != len(want) || c.Header.Env[linalg.EnvBackend] != "openblas" {
+		t.Fatalf("header env %v, want %v", c.Header.Env, want)
+	}
+	if v, ok := c.Header.Env[linalg.EnvOpenBLASThreads]; !ok || v != "" {
+		t.Fatalf("header env %v: want %s recorded as unset", c.Header.Env, linalg.EnvOpenBLASThreads)
+	}
+	// Without env (an older journal): read, Env nil.
+	q := filepath.Join(t.TempDir(), "old.jsonl")
+	w, err = create(q, Version, "k", map[string]int{"a": 1}, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	g, err := os.Open(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if c, err = Read(g, q, "k"); err != nil || c.Header.Env != nil {
+		t.Fatalf("journal without env: %v, env %v", err, c.Header.Env)
 	}
 }
