@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/symbo/symbo/kernel"
@@ -106,5 +107,24 @@ func TestRunNonFiniteRegret(t *testing.T) {
 	}
 	if _, jerr := json.Marshal(tr); jerr != nil {
 		t.Errorf("the trace does not marshal: %v", jerr)
+	}
+}
+
+// TestRawSamplesBudget: a step's raw samples count against Config.Budget,
+// refused by New before anything is allocated: RawSamples = 2²² in
+// d = 100 is (2²²+1)·(8·100+32) bytes, 3.5 GB. Under a 64 MiB budget New
+// fails with orbit.ErrOverBudget naming the raw samples (it used to
+// accept, and Ask allocated 3.4 GB; in d = 1000 the process died out of
+// memory); under the default 8 GiB it is accepted.
+func TestRawSamplesBudget(t *testing.T) {
+	lo, hi := box(100, 1)
+	cfg := Config{Kernel: Base(kernel.RBF), Budget: 64 << 20, Protocol: Protocol{RawSamples: 1 << 22}}
+	_, err := New(lo, hi, cfg, 1)
+	if !errors.Is(err, orbit.ErrOverBudget) || !strings.Contains(err.Error(), "raw samples") {
+		t.Fatalf("RawSamples 2²², d = 100, budget 64 MiB: %v, want orbit.ErrOverBudget naming the raw samples", err)
+	}
+	cfg.Budget = 0
+	if _, err := New(lo, hi, cfg, 1); err != nil {
+		t.Fatalf("under the default budget: %v", err)
 	}
 }

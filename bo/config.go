@@ -317,8 +317,9 @@ type Config struct {
 	Backend linalg.Backend
 	// Budget is the memory budget in bytes of every request the optimizer
 	// makes — its GPs' work matrices (gp.FitOptions.Budget), its kernels'
-	// enumerated orbits and matrices (kernel.Options.Budget) — each sized
-	// before it is allocated and refused above it (orbit.ErrOverBudget).
+	// enumerated orbits and matrices (kernel.Options.Budget), a step's
+	// raw samples ((RawSamples+1)·(8d+32) bytes, checked by New) — each
+	// sized before it is allocated and refused above it (orbit.ErrOverBudget).
 	// 0 means orbit.DefaultBudget (8 GiB), never the environment;
 	// negative is an error. A Custom family keeps the budget it was
 	// built with. Results do not depend on it (when nothing is refused).

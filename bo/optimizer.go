@@ -200,6 +200,12 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 			return nil, fmt.Errorf("%w: coordinate %d's range [%v, %v] is narrower than %g of its magnitude: it holds too few floating-point numbers to search or to keep proposals apart; shift the parameter (subtract %v)", ErrBadConfig, i, lo[i], hi[i], MinRelativeWidth, lo[i])
 		}
 	}
+	// A step's raw samples: RawSamples+1 points of d coordinates, two
+	// scores and an error slot each (rawScores), held at once.
+	raw := float64(cfg.RawSamples+1) * float64(d*8+2*8+16)
+	if err := budget.Limit(cfg.Budget).Check(fmt.Sprintf("the acquisition's %d raw samples in dimension %d", cfg.RawSamples, d), raw); err != nil {
+		return nil, fmt.Errorf("%w (Config.RawSamples, Config.Budget)", err)
+	}
 	k := cfg.Kernel
 	if g := k.group; g != nil {
 		if orbit.IsNil(g) {
