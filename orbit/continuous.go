@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strings"
 )
 
@@ -86,8 +87,8 @@ type ScalingGroup struct {
 }
 
 // Scaling returns the scaling group on the box [lo, hi] ⊂ R^d,
-// d = len(lo) = len(hi). The box must satisfy 0 < lo_k < hi_k < ∞ (the
-// paper's box is [0.1, 10]²); lo and hi are copied.
+// d = len(lo) = len(hi). The box must satisfy 0 < lo_k < hi_k < ∞ with
+// ‖hi‖² finite (the paper's box is [0.1, 10]²); lo and hi are copied.
 func Scaling(lo, hi []float64) (*ScalingGroup, error) {
 	return newScaling("scaling", lo, hi)
 }
@@ -105,12 +106,24 @@ func newScaling(name string, lo, hi []float64) (*ScalingGroup, error) {
 			return nil, invalid("%s needs a box with 0 < lo < hi < ∞, got [%g, %g] in coordinate %d", name, lo[k], hi[k], k)
 		}
 	}
+	// Inner products and squared norms of points of the box must be
+	// finite (PointOrbitDist2's projection, ScalingDir's radius).
+	var hh float64
+	for _, v := range hi {
+		hh += v * v
+	}
+	if math.IsInf(hh, 1) {
+		return nil, invalid("%s needs a box whose upper corner's squared norm ‖hi‖² is finite (coordinates up to about 1e153), got coordinates up to %g", name, slices.Max(hi))
+	}
 	return &ScalingGroup{lo: append([]float64(nil), lo...), hi: append([]float64(nil), hi...)}, nil
 }
 
 // Name is "scaling(d,lo,hi)" for a cube, "scaling(d,[lo…],[hi…])" otherwise.
 func (g *ScalingGroup) Name() string {
 	d := len(g.lo)
+	if d == 0 {
+		return "scaling(0)" // the zero value, which no constructor returns
+	}
 	cube := true
 	for k := range g.lo {
 		cube = cube && g.lo[k] == g.lo[0] && g.hi[k] == g.hi[0]

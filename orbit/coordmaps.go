@@ -63,8 +63,11 @@ type CoordinateMapper interface {
 // coordinates with FreeScale (one common scale about the origin); for any
 // other group one class with FreeNone (no map: nothing is known about how
 // its elements act). The classes are renumbered 0, 1, … in order of their
-// first coordinate. O(d).
+// first coordinate. A nil group (IsNil) has none: nil. O(d).
 func CoordinateMaps(g Group) []CoordMap {
+	if IsNil(g) {
+		return nil
+	}
 	var m []CoordMap
 	switch t := g.(type) {
 	case CoordinateMapper:

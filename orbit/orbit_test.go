@@ -583,3 +583,58 @@ func TestBlockPermMatchesSort(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileGroupInputs (red team): a nil group is an error from Orbits
+// and has no coordinate maps (it used to panic in both); n·d that
+// overflows int is ErrInvalid, not a wrapped length that passed the check
+// and panicked in a worker; a scaling box whose ‖hi‖² overflows is
+// refused (ScalingDir's radius was +Inf and its distances NaN, and
+// PointOrbitDist2 NaN on finite points of [1, MaxFloat64]²); the zero
+// ScalingGroup has a name.
+func TestHostileGroupInputs(t *testing.T) {
+	var e orbit.Enumerator
+	if _, err := e.Orbits(nil, nil, []float64{1, 2}, 1); !errors.Is(err, orbit.ErrInvalid) {
+		t.Errorf("Orbits of a nil group: %v, want ErrInvalid", err)
+	}
+	if _, err := e.Orbits(nil, (*orbit.PermutationGroup)(nil), []float64{1, 2}, 1); !errors.Is(err, orbit.ErrInvalid) {
+		t.Errorf("Orbits of a typed nil group: %v, want ErrInvalid", err)
+	}
+	if m := orbit.CoordinateMaps(nil); m != nil {
+		t.Errorf("CoordinateMaps(nil) = %v, want nil", m)
+	}
+	if m := orbit.CoordinateMaps((*orbit.PermutationGroup)(nil)); m != nil {
+		t.Errorf("CoordinateMaps(typed nil) = %v, want nil", m)
+	}
+	g, err := orbit.Permutation(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := make([]float64, 8)
+	for _, n := range []int{2 + 1<<62, math.MaxInt / 2, math.MaxInt, -2} {
+		if _, err := e.Orbits(nil, g, x, n); !errors.Is(err, orbit.ErrInvalid) {
+			t.Errorf("Orbits with n = %d, len(x) = 8: %v, want ErrInvalid", n, err)
+		} else if n > 0 && strings.Contains(err.Error(), "-") {
+			t.Errorf("Orbits with n = %d: %q shows a wrapped count", n, err)
+		}
+	}
+	for _, hi := range [][]float64{{1e308, 1e308, 1e308, 1e308}, {2, math.MaxFloat64}} {
+		lo := slices.Repeat([]float64{1}, len(hi))
+		if _, err := orbit.ScalingDir(lo, hi); !errors.Is(err, orbit.ErrInvalid) {
+			t.Errorf("ScalingDir on [1, %v]: %v, want ErrInvalid", hi, err)
+		}
+		if _, err := orbit.Scaling(lo, hi); !errors.Is(err, orbit.ErrInvalid) {
+			t.Errorf("Scaling on [1, %v]: %v, want ErrInvalid", hi, err)
+		}
+	}
+	// The largest box accepted keeps PointOrbitDist2 finite on its points.
+	s, err := orbit.Scaling([]float64{1, 1}, []float64{9e153, 9e153})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := s.PointOrbitDist2([]float64{1.5, 1.2}, []float64{9e153, 9e153}); math.IsNaN(d) || math.IsInf(d, 0) {
+		t.Errorf("PointOrbitDist2 on [1, 9e153]²: %v", d)
+	}
+	if name := (&orbit.ScalingGroup{}).Name(); name == "" {
+		t.Error("the zero ScalingGroup has an empty name")
+	}
+}
