@@ -276,9 +276,10 @@
 // only if every start fails. A covariance so small that K⁻¹y or the log
 // marginal likelihood overflows (variance and noise near the smallest
 // float64) is an error wrapping ErrOverflow, never a NaN likelihood.
-// ErrNoDerivative marks families without a
-// lengthscale derivative. ErrOverflow and ErrNilArgument are input errors,
-// ErrNoDerivative and linalg.ErrNotPositiveDefinite internal ones
-// (internal/errclass). Wrong-length gradient buffers passed to
-// PredictGrad are programmer errors and panic.
+// ErrNoDerivative marks families without a lengthscale derivative.
+// ErrOverflow and ErrNilArgument are input errors, ErrNoDerivative and
+// linalg.ErrNotPositiveDefinite internal ones (internal/errclass). A nil
+// or zero-value *GP (one New or Fit did not make) is ErrNilArgument from
+// the methods that return an error; its other methods panic. Wrong-length
+// gradient buffers passed to PredictGrad are programmer errors and panic.
 package gp

@@ -163,6 +163,16 @@ func (g *GP) Landmarks() int {
 	return g.lm.k
 }
 
+// made returns ErrNilArgument for a nil *GP or a GP that New or Fit did
+// not make (the zero value), whose error-returning methods would
+// otherwise dereference nil.
+func (g *GP) made() error {
+	if g == nil || g.k == nil {
+		return fmt.Errorf("%w: a GP made by New or Fit, got a nil or zero one", ErrNilArgument)
+	}
+	return nil
+}
+
 // gpIDs numbers GPs for Workspace's prediction cache (a pointer could be
 // reused after a GP is collected).
 var gpIDs atomic.Uint64
@@ -584,6 +594,9 @@ func (g *GP) checkX(x []float64) error {
 // noise (add NoiseVariance for a predictive variance of y) and is clamped at
 // 0. ws may be nil (a temporary workspace is then allocated).
 func (g *GP) Predict(ws *Workspace, x []float64) (mean, variance float64, err error) {
+	if err := g.made(); err != nil {
+		return 0, 0, err
+	}
 	if ws == nil {
 		ws = &Workspace{}
 	}
@@ -601,6 +614,9 @@ func (g *GP) Predict(ws *Workspace, x []float64) (mean, variance float64, err er
 // magnitude of y; acquisition functions that are invariant under a
 // positive affine map of y (UCB's argmax, EI's) use it directly.
 func (g *GP) PredictStandardized(ws *Workspace, x, dmean, dvar []float64) (mean, variance float64, err error) {
+	if err := g.made(); err != nil {
+		return 0, 0, err
+	}
 	if dmean == nil && dvar == nil {
 		if ws == nil {
 			ws = &Workspace{}
@@ -725,6 +741,9 @@ func (g *GP) predictAt(ws *Workspace) (mean, variance float64, err error) {
 // without one (kernel.Gradienter) central differences of CrossTo with
 // steps relative to the lengthscale.
 func (g *GP) PredictGrad(ws *Workspace, x, dmean, dvar []float64) (mean, variance float64, err error) {
+	if err := g.made(); err != nil {
+		return 0, 0, err
+	}
 	ms, vs, err := g.predictGrad(ws, x, dmean, dvar, g.yScale)
 	if err != nil {
 		return 0, 0, err

@@ -33,6 +33,9 @@ var ErrNoLOO = errclass.New(errclass.Input, "gp: leave-one-out needs an exact GP
 // (the diagonal of K⁻¹ is the squared column norms of L⁻¹), O(n²)
 // memory. Safe for concurrent use with predictions.
 func (g *GP) LOOLogPredictive() (float64, error) {
+	if err := g.made(); err != nil {
+		return 0, err
+	}
 	if g.lm != nil {
 		return 0, ErrNoLOO
 	}

@@ -141,3 +141,23 @@ func TestTinyCovariance(t *testing.T) {
 		}
 	}
 }
+
+// TestZeroGP (red team): a nil or zero-value *GP is ErrNilArgument from
+// the methods that return an error (they panicked: blas's "illegal
+// triangle", a nil dereference).
+func TestZeroGP(t *testing.T) {
+	for _, g := range []*GP{nil, {}} {
+		if _, err := g.LOOLogPredictive(); !errors.Is(err, ErrNilArgument) {
+			t.Errorf("LOOLogPredictive of %v: %v", g, err)
+		}
+		if _, _, err := g.Predict(nil, []float64{0}); !errors.Is(err, ErrNilArgument) {
+			t.Errorf("Predict of %v: %v", g, err)
+		}
+		if _, _, err := g.PredictStandardized(nil, []float64{0}, nil, nil); !errors.Is(err, ErrNilArgument) {
+			t.Errorf("PredictStandardized of %v: %v", g, err)
+		}
+		if _, _, err := g.PredictGrad(&Workspace{}, []float64{0}, []float64{0}, []float64{0}); !errors.Is(err, ErrNilArgument) {
+			t.Errorf("PredictGrad of %v: %v", g, err)
+		}
+	}
+}

@@ -197,7 +197,10 @@
 //     a CrossTo row) and every entry is computed by the same sequence of
 //     operations whatever the tiling.
 //   - Inputs are never modified; an empty dst is resized, a non-empty one
-//     of the wrong size is a programmer bug (panic).
+//     of the wrong size is a programmer bug (panic). Kernels come from
+//     their constructors: the zero value of a kernel type (Plus{},
+//     OrbitDist{}, …) is not one, and calling its methods is a programmer
+//     bug (panic).
 //   - Accuracy of enumeration: the fused squared distance
 //     ‖x‖² + ‖y‖² − 2⟨x, g·y⟩ carries the rounding bound
 //     b = 2(d+2)·ε·(‖x‖² + ‖y‖²)/ℓ² on u² (guard.go); a pair whose bound

@@ -143,5 +143,7 @@
 // "orbit: ". The sentinels carry their class (an ErrClass method,
 // internal/errclass): ErrOverBudget is a size error, the others input
 // errors. Wrong slice lengths, element indices out of range and m < 1
-// for OrbitTo are programmer errors and panic.
+// for OrbitTo are programmer errors and panic, and so are the methods of
+// a group type's zero value (groups come from their constructors; a nil
+// group is refused with an error, see IsNil).
 package orbit
