@@ -125,6 +125,15 @@ func TestBadConfig(t *testing.T) {
 	if _, err := New([]float64{1e15, 0}, []float64{1e15 + 1e6, 1}, Config{}, 1); err != nil {
 		t.Errorf("side [1e15, 1e15+1e6]: %v", err)
 	}
+	// A subnormal side passed the relative rule (1e-10·5e-324 is 0) and
+	// Ask proposed its corners; MinWidth refuses it. A side of MinWidth
+	// is accepted.
+	if _, err := New([]float64{0, 0}, []float64{5e-324, 1}, Config{}, 1); !errors.Is(err, ErrBadConfig) {
+		t.Errorf("side [0, 5e-324]: %v", err)
+	}
+	if _, err := New([]float64{0, 0}, []float64{MinWidth, 1}, Config{}, 1); err != nil {
+		t.Errorf("side [0, MinWidth]: %v", err)
+	}
 	if _, err := New(lo, hi, Config{Kernel: kernelOf(NamePlus, must(orbit.SignFlip(3)), kernel.RBF)}, 1); !errors.Is(err, ErrBadConfig) {
 		t.Errorf("group dimension: %v", err)
 	}

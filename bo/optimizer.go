@@ -172,8 +172,15 @@ type Optimizer struct {
 // side of [10^15, 10^15 + 1] holds 9 and is refused.
 const MinRelativeWidth = 1e-10
 
+// MinWidth is the narrowest box side New accepts in absolute terms:
+// hi_i − lo_i ≥ MinWidth, so that squared differences of points of the
+// box stay normal floating-point numbers (MinRelativeWidth alone lets a
+// side near 0 be subnormal: [0, 5e-324] holds two numbers).
+const MinWidth = 1e-150
+
 // New returns an optimizer on the box [lo, hi] (copied; lo_i < hi_i,
-// finite, each side at least MinRelativeWidth of its magnitude) with the GP covariance cfg.Kernel, whose group (if any) must act
+// finite, each side at least MinRelativeWidth of its magnitude and
+// MinWidth wide) with the GP covariance cfg.Kernel, whose group (if any) must act
 // on dimension len(lo). The seed determines every random choice. Errors
 // wrap ErrBadConfig, ErrUnknownKernel or ErrMaxNotPSD.
 func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
@@ -198,6 +205,8 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 			return nil, fmt.Errorf("%w: coordinate %d's bounds are both %v; a fixed parameter is not searched: leave it out of the box, or give it a range lo < hi", ErrBadConfig, i, lo[i])
 		case hi[i]-lo[i] < MinRelativeWidth*max(math.Abs(lo[i]), math.Abs(hi[i])):
 			return nil, fmt.Errorf("%w: coordinate %d's range [%v, %v] is narrower than %g of its magnitude: it holds too few floating-point numbers to search or to keep proposals apart; shift the parameter (subtract %v)", ErrBadConfig, i, lo[i], hi[i], MinRelativeWidth, lo[i])
+		case hi[i]-lo[i] < MinWidth:
+			return nil, fmt.Errorf("%w: coordinate %d's range [%v, %v] is narrower than %g, too narrow for float64 arithmetic on its differences; rescale the parameter (multiply it by 1e150)", ErrBadConfig, i, lo[i], hi[i], MinWidth)
 		}
 	}
 	// A step's raw samples: RawSamples+1 points of d coordinates, two
