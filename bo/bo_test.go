@@ -125,14 +125,27 @@ func TestBadConfig(t *testing.T) {
 	if _, err := New([]float64{1e15, 0}, []float64{1e15 + 1e6, 1}, Config{}, 1); err != nil {
 		t.Errorf("side [1e15, 1e15+1e6]: %v", err)
 	}
-	// A subnormal side passed the relative rule (1e-10·5e-324 is 0) and
-	// Ask proposed its corners; MinWidth refuses it. A side of MinWidth
-	// is accepted.
+	// A side of a few subnormal numbers passed the relative rule
+	// (1e-10·5e-324 is 0) and Ask proposed its corners; MinSideFloats
+	// refuses it. The count is exact: [0, k·5e-324] holds k+1 numbers,
+	// and [−a, a] counts 0 once.
 	if _, err := New([]float64{0, 0}, []float64{5e-324, 1}, Config{}, 1); !errors.Is(err, ErrBadConfig) {
 		t.Errorf("side [0, 5e-324]: %v", err)
 	}
-	if _, err := New([]float64{0, 0}, []float64{MinWidth, 1}, Config{}, 1); err != nil {
-		t.Errorf("side [0, MinWidth]: %v", err)
+	tiny := math.SmallestNonzeroFloat64
+	for _, c := range []struct {
+		lo, hi float64
+		want   uint64
+	}{{0, tiny, 2}, {-tiny, tiny, 3}, {0, MinSideFloats * tiny, MinSideFloats + 1}, {1, math.Nextafter(1, 2), 2}, {-1, -1, 1}} {
+		if got := sideFloats(c.lo, c.hi); got != c.want {
+			t.Errorf("sideFloats(%v, %v) = %d, want %d", c.lo, c.hi, got, c.want)
+		}
+	}
+	if _, err := New([]float64{0, 0}, []float64{(MinSideFloats - 2) * tiny, 1}, Config{}, 1); !errors.Is(err, ErrBadConfig) {
+		t.Errorf("side of MinSideFloats−1 numbers: %v", err)
+	}
+	if _, err := New([]float64{0, 0}, []float64{(MinSideFloats - 1) * tiny, 1}, Config{}, 1); err != nil {
+		t.Errorf("side of MinSideFloats numbers: %v", err)
 	}
 	if _, err := New(lo, hi, Config{Kernel: kernelOf(NamePlus, must(orbit.SignFlip(3)), kernel.RBF)}, 1); !errors.Is(err, ErrBadConfig) {
 		t.Errorf("group dimension: %v", err)

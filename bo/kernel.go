@@ -408,7 +408,10 @@ const AutoEnumerateLimit = 64
 
 // AutoOf is Auto choosing among the named kernels (at least two of
 // KernelNames but auto and portfolio, distinct; ties go to the earlier), named
-// "auto:a+b+…" in traces and by ParseKernel.
+// "auto:a+b+…" in traces and by ParseKernel. Errors: ErrBadConfig for
+// fewer than two candidates, a repeated one, auto or portfolio among
+// them, or one that needs a group given none; ErrUnknownKernel for an
+// unknown name.
 func AutoOf(g orbit.Group, shape kernel.Shape, names ...string) (Kernel, error) {
 	if len(names) < 2 {
 		return Kernel{}, fmt.Errorf("%w: auto needs at least two candidates, got %q", ErrBadConfig, names)
@@ -516,7 +519,7 @@ func Portfolio(g orbit.Group, shape kernel.Shape) Kernel {
 // PortfolioOf is Portfolio among the named kernels (as AutoOf: at least
 // two of KernelNames but auto and portfolio, distinct; the last is the
 // one favoured by AutoOdds), named "portfolio:a+b+…" in traces and by
-// ParseKernel.
+// ParseKernel. Errors: AutoOf's.
 func PortfolioOf(g orbit.Group, shape kernel.Shape, names ...string) (Kernel, error) {
 	return asPortfolio(AutoOf(g, shape, names...))
 }
@@ -595,7 +598,10 @@ func Custom(name string, fam gp.Family, g orbit.Group) Kernel {
 // and portfolio:a+b:c+d favouring each candidate after the colon, as
 // AutoFavouring; case-insensitive) over the group g (required but by base
 // and nystrom, which are not invariant and use g only for the classes of
-// coordinates of Protocol.ARD) with the given base shape.
+// coordinates of Protocol.ARD) with the given base shape. Errors:
+// ErrUnknownKernel for a name not in KernelNames (the message lists
+// them); ErrBadConfig for a kernel that needs a group given none, or a
+// malformed candidate list (see AutoOf).
 func ParseKernel(name string, g orbit.Group, shape kernel.Shape) (Kernel, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
 	for _, kind := range []string{NameAuto, NamePortfolio} {

@@ -167,20 +167,35 @@ type Optimizer struct {
 
 // MinRelativeWidth is the narrowest box side New accepts, relative to
 // the side's magnitude: hi_i − lo_i ≥ MinRelativeWidth·max(|lo_i|, |hi_i|),
-// so that a side holds about 10^5·2^20 floating-point numbers and the
+// so that a side holds at least about 2^52·10^−10 ≈ 4.5·10^5
+// floating-point numbers and the
 // exclusion radius (a thousandth of the diagonal) spans many of them. A
 // side of [10^15, 10^15 + 1] holds 9 and is refused.
 const MinRelativeWidth = 1e-10
 
-// MinWidth is the narrowest box side New accepts in absolute terms:
-// hi_i − lo_i ≥ MinWidth, so that squared differences of points of the
-// box stay normal floating-point numbers (MinRelativeWidth alone lets a
-// side near 0 be subnormal: [0, 5e-324] holds two numbers).
-const MinWidth = 1e-150
+// MinSideFloats is the fewest float64 values a box side [lo_i, hi_i]
+// may hold (counting both ends): MinRelativeWidth's count where the
+// side's magnitude sets its spacing, and the rule near 0, where it does
+// not (subnormal sides are accepted, [0, 1e-310] holds 2·10^13 values;
+// [0, 5e-324] holds two and is refused).
+const MinSideFloats = 1 << 18
+
+// sideFloats is the number of float64 values in [lo, hi] (finite,
+// lo ≤ hi), −0 and +0 counted once.
+func sideFloats(lo, hi float64) uint64 {
+	key := func(x float64) int64 {
+		b := math.Float64bits(x)
+		if b>>63 == 1 {
+			return -int64(b &^ (1 << 63))
+		}
+		return int64(b)
+	}
+	return uint64(key(hi)-key(lo)) + 1
+}
 
 // New returns an optimizer on the box [lo, hi] (copied; lo_i < hi_i,
 // finite, each side at least MinRelativeWidth of its magnitude and
-// MinWidth wide) with the GP covariance cfg.Kernel, whose group (if any) must act
+// holding MinSideFloats numbers) with the GP covariance cfg.Kernel, whose group (if any) must act
 // on dimension len(lo). The seed determines every random choice. Errors
 // wrap ErrBadConfig, ErrUnknownKernel or ErrMaxNotPSD.
 func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
@@ -205,8 +220,8 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 			return nil, fmt.Errorf("%w: coordinate %d's bounds are both %v; a fixed parameter is not searched: leave it out of the box, or give it a range lo < hi", ErrBadConfig, i, lo[i])
 		case hi[i]-lo[i] < MinRelativeWidth*max(math.Abs(lo[i]), math.Abs(hi[i])):
 			return nil, fmt.Errorf("%w: coordinate %d's range [%v, %v] is narrower than %g of its magnitude: it holds too few floating-point numbers to search or to keep proposals apart; shift the parameter (subtract %v)", ErrBadConfig, i, lo[i], hi[i], MinRelativeWidth, lo[i])
-		case hi[i]-lo[i] < MinWidth:
-			return nil, fmt.Errorf("%w: coordinate %d's range [%v, %v] is narrower than %g, too narrow for float64 arithmetic on its differences; rescale the parameter (multiply it by 1e150)", ErrBadConfig, i, lo[i], hi[i], MinWidth)
+		case sideFloats(lo[i], hi[i]) < MinSideFloats:
+			return nil, fmt.Errorf("%w: coordinate %d's range [%v, %v] holds %d floating-point numbers, fewer than %d: too few to search or to keep proposals apart; rescale the parameter (multiply it by 1e300)", ErrBadConfig, i, lo[i], hi[i], sideFloats(lo[i], hi[i]), MinSideFloats)
 		}
 	}
 	// A step's raw samples: RawSamples+1 points of d coordinates, two
@@ -528,7 +543,10 @@ func copyPoints(ps [][]float64) [][]float64 {
 
 // AddPending records x as pending (asked elsewhere — by another process,
 // or before a restart — and not yet told), as if this optimizer had
-// returned it. x must be a point of the box.
+// returned it. x must be a point of the box: ErrBadPoint otherwise (its
+// length, a NaN or infinite coordinate, a coordinate outside the box);
+// ErrBadConfig beyond MaxEvaluations points in all or for an Optimizer
+// New did not make.
 func (o *Optimizer) AddPending(x []float64) error {
 	if o == nil || o.fam == nil {
 		return errNotNew

@@ -153,6 +153,14 @@ const MaxRestarts = 1000
 // over (log v, log ℓ, log σ²) within box bounds, from several starts, and
 // returns the GP posterior at the best optimum. The result is deterministic
 // given the options.
+//
+// Errors: ErrNilArgument for a nil family; invalid options, bounds,
+// priors or data (NaN or infinite values, mismatched shapes) as input
+// errors; orbit.ErrOverBudget for a GP over the budget, before anything
+// is allocated; when every start fails (a start that fails counts as −∞
+// likelihood), an error wrapping the first start's, e.g.
+// linalg.ErrNotPositiveDefinite; ErrOverflow for a best
+// optimum whose K⁻¹y overflows (see the package's Errors).
 func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 	if check.IsNil(fam) {
 		return nil, fmt.Errorf("%w: Fit needs a family", ErrNilArgument)

@@ -297,6 +297,13 @@ func standardizeUnscaled(y []float64) (ys []float64, mean, scale float64) {
 
 // New returns the GP posterior of the family fam with hyperparameters h
 // (standardized scale) given training inputs x (n×d) and outputs y.
+//
+// Errors: ErrNilArgument for a nil family; invalid hyperparameters, mean
+// or data (NaN or infinite values, mismatched shapes) as input errors;
+// orbit.ErrOverBudget for a GP over Options.Budget, before anything is
+// allocated; linalg.ErrNotPositiveDefinite for a covariance that stays
+// non-positive-definite after the largest jitter; ErrOverflow when K⁻¹y
+// or the log marginal likelihood is not finite.
 func New(fam Family, x *mat.Dense, y []float64, h Hyper, opts Options) (*GP, error) {
 	if check.IsNil(fam) {
 		return nil, fmt.Errorf("%w: New needs a family", ErrNilArgument)
@@ -579,11 +586,11 @@ func (w *Workspace) size(n, d int) {
 
 func (g *GP) checkX(x []float64) error {
 	if len(x) != g.d {
-		return fmt.Errorf("gp: point has length %d, want %d", len(x), g.d)
+		return fmt.Errorf("gp: %w: point has length %d, want %d", kernel.ErrBadPoints, len(x), g.d)
 	}
 	for i, v := range x {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("gp: point coordinate %d is %v", i, v)
+			return fmt.Errorf("gp: %w: point coordinate %d is %v", kernel.ErrBadPoints, i, v)
 		}
 	}
 	return nil
@@ -592,7 +599,10 @@ func (g *GP) checkX(x []float64) error {
 // Predict returns the posterior mean and variance of the latent function at
 // x (length d), in the units of y. The variance excludes the observation
 // noise (add NoiseVariance for a predictive variance of y) and is clamped at
-// 0. ws may be nil (a temporary workspace is then allocated).
+// 0. ws may be nil (a temporary workspace is then allocated). Errors:
+// kernel.ErrBadPoints for a point of the wrong length or with a NaN or
+// infinite coordinate, ErrOverflow when the prediction does not fit in the
+// units of y, ErrNilArgument for a GP New or Fit did not make.
 func (g *GP) Predict(ws *Workspace, x []float64) (mean, variance float64, err error) {
 	if err := g.made(); err != nil {
 		return 0, 0, err
