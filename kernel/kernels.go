@@ -244,7 +244,10 @@ type Max struct{ orbitKernel }
 // Group returns the group the kernel is invariant under (nil for Base).
 func (k *orbitKernel) Group() orbit.Group { return k.group }
 
-// NewAvg returns k_avg for the base kernel p and the group g.
+// NewAvg returns k_avg for the base kernel p and the group g. Errors:
+// invalid parameters (Params.Validate) or options (ErrBadOptions), a nil
+// group (orbit.ErrInvalid), and the group errors of the package's Errors
+// section (a group too large to enumerate, with no closed form).
 func NewAvg(p Params, g orbit.Group, o Options) (*Avg, error) {
 	k, err := newOrbitKernel(p, g, o, false)
 	if err != nil {
@@ -253,7 +256,8 @@ func NewAvg(p Params, g orbit.Group, o Options) (*Avg, error) {
 	return &Avg{orbitKernel: *k, norm: o.Normalize}, nil
 }
 
-// NewMax returns k_max for the base kernel p and the group g.
+// NewMax returns k_max for the base kernel p and the group g. Errors:
+// NewAvg's, and Options.Normalize (which applies to NewAvg only).
 func NewMax(p Params, g orbit.Group, o Options) (*Max, error) {
 	if o.Normalize {
 		return nil, fmt.Errorf("kernel: Options.Normalize applies to NewAvg only (k_max already has k(x, x) = v)")
@@ -637,7 +641,9 @@ type fdScratch struct{ xp, fp, fm mat.Dense }
 var fdPool = sync.Pool{New: func() any { return new(fdScratch) }}
 
 // Gram fills dst (n×n) with k(x_i, x_j), through GramTo if k is a Gramer
-// and CrossTo(x, x) otherwise.
+// and CrossTo(x, x) otherwise. Errors: ErrBadOptions for a nil kernel,
+// else the kernel's own (ErrBadPoints for bad points, orbit.ErrOverBudget
+// for an output over its budget).
 func Gram(k Kernel, dst *mat.SymDense, x *mat.Dense) error {
 	if k == nil {
 		return fmt.Errorf("%w: Gram needs a kernel", ErrBadOptions)

@@ -29,7 +29,8 @@ var (
 // Rotation2DGroup is SO(2), the planar rotations acting on R².
 type Rotation2DGroup struct{}
 
-// Rotation2D returns SO(2) acting on R².
+// Rotation2D returns SO(2) acting on R². The error is always nil (the
+// signature is the other constructors').
 func Rotation2D() (*Rotation2DGroup, error) { return &Rotation2DGroup{}, nil }
 
 func (g *Rotation2DGroup) Name() string    { return "rotation2d" }
