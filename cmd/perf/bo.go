@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"text/tabwriter"
@@ -115,7 +116,8 @@ this check (format version 1) are still resumed, with a warning.
 
 --json FILE writes the whole trace as JSON (refusing to overwrite an
 existing file unless --force; written atomically at the end, its directory
-checked before the run starts). Its top-level fields are stable:
+checked before the run starts; with --checkpoint the journal keeps its
+absolute path, so --resume from any directory writes the same file). Its top-level fields are stable:
   problem, d, kernel, seed       what was run; minimize: the direction
   evaluations                    one object per evaluation, the initial
                                  design included, each with phase ("init"
@@ -220,6 +222,15 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		set = boSettings{Problem: *name, D: *d, Kernel: *kern, Seed: *seed, Noise: *noise, Protocol: proto.values(), JSON: *jsonPath, Force: *force}
+		if set.JSON != "" && *checkpoint != "" {
+			// The journal keeps the trace's path absolute, so that a
+			// resume from another directory writes the same file.
+			abs, err := filepath.Abs(set.JSON)
+			if err != nil {
+				return badInput("--json: %w", err)
+			}
+			set.JSON = abs
+		}
 	}
 	p, cfg, err := set.build(*workers, fs.budget)
 	if err != nil {

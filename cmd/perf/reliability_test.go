@@ -861,3 +861,37 @@ func stripTimes(s string) string {
 	}
 	return strings.Join(keep, "\n")
 }
+
+// TestResumeJSONPath: a checkpointed run's relative --json path is kept
+// absolute in the journal, so a resume from another directory writes the
+// trace where the run would have (it wrote it into the resuming shell's
+// directory).
+func TestResumeJSONPath(t *testing.T) {
+	dir, other := t.TempDir(), t.TempDir()
+	t.Chdir(dir)
+	args := []string{"bo", "--problem", "Ackley2d", "--kernel", "base", "--init", "3", "--iters", "2", "--checkpoint", "cp.journal", "--json", "out.json"}
+	if code, _, stderr := runCLI(t, args...); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want, err := os.ReadFile(filepath.Join(dir, "out.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "out.json")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(other)
+	if code, _, stderr := runCLI(t, "bo", "--resume", filepath.Join(dir, "cp.journal")); code != exitOK {
+		t.Fatalf("resume: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(other, "out.json")); err == nil {
+		t.Error("the resume wrote out.json into its own directory")
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "out.json"))
+	if err != nil {
+		t.Fatalf("the resume did not write the run's out.json: %v", err)
+	}
+	if stripTimingsJSON(t, got) != stripTimingsJSON(t, want) {
+		t.Error("the resumed trace differs from the run's")
+	}
+}
