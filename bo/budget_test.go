@@ -111,17 +111,34 @@ func TestRunNonFiniteRegret(t *testing.T) {
 }
 
 // TestRawSamplesBudget: a step's raw samples count against Config.Budget,
-// refused by New before anything is allocated: RawSamples = 2²² in
-// d = 100 is (2²²+1)·(8·100+32) bytes, 3.5 GB. Under a 64 MiB budget New
-// fails with orbit.ErrOverBudget naming the raw samples (it used to
-// accept, and Ask allocated 3.4 GB; in d = 1000 the process died out of
-// memory); under the default 8 GiB it is accepted.
+// checked before they are allocated: RawSamples = 2²² in d = 100 is
+// (2²²+1)·(8·100+32) bytes, 3.5 GB. Under a 64 MiB budget the first BO
+// step fails with orbit.ErrOverBudget naming the raw samples (it used to
+// allocate 3.4 GB; in d = 1000 the process died out of memory), and Run
+// refuses before its first evaluation; under the default 8 GiB the
+// optimizer is made.
 func TestRawSamplesBudget(t *testing.T) {
 	lo, hi := box(100, 1)
-	cfg := Config{Kernel: Base(kernel.RBF), Budget: 64 << 20, Protocol: Protocol{RawSamples: 1 << 22}}
-	_, err := New(lo, hi, cfg, 1)
-	if !errors.Is(err, orbit.ErrOverBudget) || !strings.Contains(err.Error(), "raw samples") {
+	cfg := Config{Kernel: Base(kernel.RBF), Init: 1, Budget: 64 << 20, Protocol: Protocol{RawSamples: 1 << 22}}
+	o, err := New(lo, hi, cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := o.Ask()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Tell(x, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err = o.Ask(); !errors.Is(err, orbit.ErrOverBudget) || !strings.Contains(err.Error(), "raw samples") {
 		t.Fatalf("RawSamples 2²², d = 100, budget 64 MiB: %v, want orbit.ErrOverBudget naming the raw samples", err)
+	}
+	p := &countingProblem{}
+	cfg2 := cfg
+	cfg2.Budget = 32 << 20 // (2²²+1)·48 B = 192 MiB in d = 2
+	if _, err := Run(context.Background(), p, cfg2, 1, RunOptions{Iters: 3}); !errors.Is(err, orbit.ErrOverBudget) || p.n != 0 {
+		t.Errorf("Run: %v after %d evaluations, want orbit.ErrOverBudget before the first", err, p.n)
 	}
 	cfg.Budget = 0
 	if _, err := New(lo, hi, cfg, 1); err != nil {

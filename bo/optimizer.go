@@ -224,12 +224,6 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 			return nil, fmt.Errorf("%w: coordinate %d's range [%v, %v] holds %d floating-point numbers, fewer than %d: too few to search or to keep proposals apart; rescale the parameter (multiply it by 1e300)", ErrBadConfig, i, lo[i], hi[i], sideFloats(lo[i], hi[i]), MinSideFloats)
 		}
 	}
-	// A step's raw samples: RawSamples+1 points of d coordinates, two
-	// scores and an error slot each (rawScores), held at once.
-	raw := float64(cfg.RawSamples+1) * float64(d*8+2*8+16)
-	if err := budget.Limit(cfg.Budget).Check(fmt.Sprintf("the acquisition's %d raw samples in dimension %d", cfg.RawSamples, d), raw); err != nil {
-		return nil, fmt.Errorf("%w (Config.RawSamples, Config.Budget)", err)
-	}
 	k := cfg.Kernel
 	if g := k.group; g != nil {
 		if orbit.IsNil(g) {
@@ -284,11 +278,25 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 // budget (gp.Memory, which each fit checks again): what a run of n
 // evaluations checks before its first.
 func (o *Optimizer) checkFitMemory(n int) error {
+	if err := o.checkRawMemory(); err != nil {
+		return err
+	}
 	lim := budget.Limit(o.cfg.Budget)
 	for _, a := range o.arms {
 		if err := lim.Check(fmt.Sprintf("a GP of kernel %s on %d observations", a.k.Name(), n), gp.Memory(a.fam, n)); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkRawMemory fails (wrapping orbit.ErrOverBudget) when a step's raw
+// samples — RawSamples+1 points of d coordinates, two scores and an error
+// slot each, held at once by rawScores — exceed the memory budget.
+func (o *Optimizer) checkRawMemory() error {
+	raw := float64(o.cfg.RawSamples+1) * float64(o.d*8+2*8+16)
+	if err := budget.Limit(o.cfg.Budget).Check(fmt.Sprintf("the acquisition's %d raw samples in dimension %d", o.cfg.RawSamples, o.d), raw); err != nil {
+		return fmt.Errorf("%w (Config.RawSamples, Config.Budget)", err)
 	}
 	return nil
 }
@@ -1456,6 +1464,9 @@ func (o *Optimizer) maximizeHedged(a *acqFunc, h Acquisition, starts, hedgeStart
 // not nil, under h (scores[1]): one posterior evaluation per point.
 func (o *Optimizer) rawScores(a *acqFunc, h Acquisition, n int, bestObs []float64) ([]float64, [][]float64, error) {
 	d, R := o.d, o.cfg.RawSamples
+	if err := o.checkRawMemory(); err != nil {
+		return nil, nil, err
+	}
 	hq, err := qmc.NewHalton(d, mix(o.seed, tagQMC, uint64(n)))
 	if err != nil {
 		return nil, nil, fmt.Errorf("bo: %w", err)

@@ -228,6 +228,18 @@ func TestCABIBudget(t *testing.T) {
 	}
 }
 
+// TestCABIBadBackend runs check.c's badbackend checks: an unknown
+// SYMBO_BACKEND is SYMBO_EINVAL (it was SYMBO_EINTERNAL, "a bug in
+// symbo", where perf says bad input).
+func TestCABIBadBackend(t *testing.T) {
+	bin := checkBin(t)
+	run := exec.Command(bin, "badbackend")
+	run.Env = environ("GODEBUG=cgocheck=1", "SYMBO_BACKEND=bogus")
+	if out, err := run.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "ok" {
+		t.Errorf("check badbackend (SYMBO_BACKEND=bogus): %v\n%s", err, out)
+	}
+}
+
 // TestReadmeC compiles README.md's C example with the build line the
 // README gives (and -Wall -Wextra -Werror) and runs it.
 func TestReadmeC(t *testing.T) {

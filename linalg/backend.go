@@ -52,14 +52,19 @@ func checkSpectrum(name string, values []float64, vecs []float64, n, c, ld int) 
 	return nil
 }
 
+// ErrBadBackend is returned (wrapped) by ByName and Default for a name
+// that is no backend, and by ByName("openblas") for an invalid
+// SYMBO_OPENBLAS_THREADS: an input error, as a bad flag is.
+var ErrBadBackend = errclass.New(errclass.Input, "linalg: invalid backend setting")
+
 // backendNames lists every backend name ByName knows, in a fixed order.
 var backendNames = []string{"gonum", "openblas"}
 
 // ByName returns the backend called name: "gonum" or "openblas".
 //
 // Asking for "openblas" in a build without it returns an error wrapping
-// ErrUnavailable that says how to rebuild. An unknown name is an error that
-// lists the valid ones.
+// ErrUnavailable that says how to rebuild. An unknown name is an error
+// wrapping ErrBadBackend that lists the valid ones.
 func ByName(name string) (Backend, error) {
 	switch name {
 	case "gonum":
@@ -67,7 +72,7 @@ func ByName(name string) (Backend, error) {
 	case "openblas":
 		return openBLAS()
 	default:
-		return nil, fmt.Errorf("linalg: unknown backend %q (valid: %s)", name, strings.Join(backendNames, ", "))
+		return nil, fmt.Errorf("%w: unknown backend %q (valid: %s)", ErrBadBackend, name, strings.Join(backendNames, ", "))
 	}
 }
 

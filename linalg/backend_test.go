@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/internal/testdepth"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/linalg/linalgtest"
@@ -55,6 +56,15 @@ func TestByName(t *testing.T) {
 	_, err := linalg.ByName("mkl")
 	if err == nil || !strings.Contains(err.Error(), "gonum") || !strings.Contains(err.Error(), "openblas") {
 		t.Errorf("ByName(mkl): err = %v, want one listing gonum and openblas", err)
+	}
+	// An input error (the C ABI's SYMBO_EINVAL, perf's exit 2), not an
+	// unclassified one, which front ends report as the library's bug.
+	if !errors.Is(err, linalg.ErrBadBackend) || errclass.Of(err) != errclass.Input {
+		t.Errorf("ByName(mkl): err = %v (class %v), want ErrBadBackend, an input error", err, errclass.Of(err))
+	}
+	t.Setenv(linalg.EnvBackend, "mkl")
+	if _, err := linalg.Default(); !errors.Is(err, linalg.ErrBadBackend) {
+		t.Errorf("Default with %s=mkl: err = %v, want ErrBadBackend", linalg.EnvBackend, err)
 	}
 }
 

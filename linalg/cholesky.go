@@ -44,6 +44,20 @@ func prepareCholesky(c *Cholesky, a *mat.SymDense, n int, s triSolver) {
 	c.solver = s
 }
 
+// pivotsPositive reports whether the factor l (n×n, row-major) has a
+// positive, finite diagonal: a factorization that reports success but
+// met a NaN pivot (OpenBLAS's potrf tests ajj ≤ 0 only, which a NaN
+// passes: an Inf−Inf in a row of a finite, non-positive-definite matrix)
+// is a failure. O(n).
+func pivotsPositive(l []float64, n int) bool {
+	for i := range n {
+		if v := l[i*n+i]; !(v > 0) || math.IsInf(v, 1) {
+			return false
+		}
+	}
+	return true
+}
+
 func (c *Cholesky) mustBeFactored() {
 	if c.n == 0 {
 		panic("linalg: Cholesky used before a successful factorization")

@@ -53,7 +53,7 @@ func (gonumBackend) Cholesky(dst *Cholesky, a *mat.SymDense) error {
 		return err
 	}
 	prepareCholesky(dst, a, n, gonumSolver{})
-	if !(lapackgonum.Implementation{}).Dpotrf(blas.Lower, n, dst.l, n) {
+	if !(lapackgonum.Implementation{}).Dpotrf(blas.Lower, n, dst.l, n) || !pivotsPositive(dst.l, n) {
 		return fmt.Errorf("linalg: Cholesky (n = %d): %w", n, ErrNotPositiveDefinite)
 	}
 	dst.n = n

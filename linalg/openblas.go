@@ -34,7 +34,7 @@ var openBLASInit = sync.OnceValues(func() (int, error) {
 	if s := os.Getenv(EnvOpenBLASThreads); s != "" {
 		t, err := strconv.Atoi(s)
 		if err != nil || t < 1 {
-			return 0, fmt.Errorf("linalg: %s=%q: want a positive integer", EnvOpenBLASThreads, s)
+			return 0, fmt.Errorf("%w: %s=%q: want a positive integer of threads", ErrBadBackend, EnvOpenBLASThreads, s)
 		}
 		threads = t
 	}
@@ -100,7 +100,7 @@ func (openBLASBackend) Cholesky(dst *Cholesky, a *mat.SymDense) error {
 		return err
 	}
 	prepareCholesky(dst, a, n, openBLASSolver{})
-	if !lapacke.Dpotrf('L', n, dst.l, n) {
+	if !lapacke.Dpotrf('L', n, dst.l, n) || !pivotsPositive(dst.l, n) {
 		return fmt.Errorf("linalg: Cholesky (n = %d): %w", n, ErrNotPositiveDefinite)
 	}
 	dst.n = n

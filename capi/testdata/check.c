@@ -414,6 +414,20 @@ static int budgets(int badenv) {
 	return failures != 0;
 }
 
+/* Run as "check badbackend" with SYMBO_BACKEND=bogus: every call that
+ * needs a backend fails with SYMBO_EINVAL naming it (a bad setting of the
+ * caller's, as perf's exit 2), never SYMBO_EINTERNAL. */
+static int badbackend(void) {
+	double xb[3 * D], out[9], pts[2];
+	for (int i = 0; i < 3 * D; i++) xb[i] = (i % 5 - 2) / 4.0;
+	code(symbo_cross("{\"group\":\"signflip\",\"d\":3,\"base\":\"rbf\",\"lengthscale\":1,\"kernel\":\"plus\"}", xb, 3, NULL, 0, D, NULL, 0, out, 9),
+	     SYMBO_EINVAL, "unknown backend", "cross, SYMBO_BACKEND=bogus");
+	double hx[8] = {0.1, 0.2, -0.3, 0.4, 0.5, -0.6, 0.7, 0.8}, hy[4] = {1, 2, 3, 4};
+	code(symbo_suggest("{\"problem\":\"Ackley2d\",\"kernel\":\"plus\"}", hx, hy, 4, NULL, 0, 2, 1, pts, 2), SYMBO_EINVAL, "unknown backend", "suggest, SYMBO_BACKEND=bogus");
+	if (failures == 0) printf("ok\n");
+	return failures != 0;
+}
+
 /* With SYMBO_CAPI_TEST_PANIC=1 every call panics inside the library: it
  * must come back as SYMBO_EINTERNAL with a message, on every thread. */
 static int panics(void) {
@@ -435,6 +449,7 @@ int main(int argc, char **argv) {
 	if (argc > 1 && strcmp(argv[1], "panic") == 0) return panics();
 	if (argc > 1 && strcmp(argv[1], "budget") == 0) return budgets(0);
 	if (argc > 1 && strcmp(argv[1], "badenv") == 0) return budgets(1);
+	if (argc > 1 && strcmp(argv[1], "badbackend") == 0) return badbackend();
 	expect(symbo_abi_version() == SYMBO_ABI_VERSION, "abi version");
 	printf("version %s\n", symbo_version());
 

@@ -425,6 +425,11 @@ func testCholeskyNotPD(t *testing.T, b linalg.Backend) {
 		{"indefinite", indef},
 		{"negative-diagonal-70", negDiag},
 		{"random-symmetric-100", RandomSymmetric(r, 100)},
+		// A NaN pivot (1e200² overflows, then Inf − Inf) in a finite
+		// matrix that is not positive definite: OpenBLAS's potrf, which
+		// tests ajj ≤ 0 only, reported success with a NaN factor.
+		{"nan-pivot", nanPivot(4)},
+		{"nan-pivot-in-identity-64", nanPivot(64)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -831,4 +836,21 @@ func testEigenProject(t *testing.T, b linalg.Backend) {
 			}
 		}
 	})
+}
+
+// nanPivot is the n×n identity (n ≥ 4) with its leading 4×4 block
+// [[1,0,1e153,1e200],[0,1,1e153,−1e200],[1e153,1e153,1e307,0],
+// [1e200,−1e200,0,1]]: finite and not positive definite (its last pivot
+// is 1 − 2·1e400 < 0), where an unguarded factorization meets Inf − Inf.
+func nanPivot(n int) *mat.SymDense {
+	a := mat.NewSymDense(n, nil)
+	for i := range n {
+		a.SetSym(i, i, 1)
+	}
+	a.SetSym(0, 2, 1e153)
+	a.SetSym(0, 3, 1e200)
+	a.SetSym(1, 2, 1e153)
+	a.SetSym(1, 3, -1e200)
+	a.SetSym(2, 2, 1e307)
+	return a
 }
