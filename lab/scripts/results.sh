@@ -23,7 +23,7 @@ go build -o bin/perf ./cmd/perf
 perf=bin/perf
 out=lab/results
 want=("$@")
-byname=" landmarks-every suite hedge aside starts repeats fresh pilots residual referee odds beta beta-soft fresh-beta heldout-beta fresh-singles-beta tuning-singles-beta beta16 table-beta third " # studies of many CPU hours: run only when named
+byname=" landmarks-every current suite hedge aside starts repeats fresh pilots residual referee odds beta beta-soft fresh-beta heldout-beta fresh-singles-beta tuning-singles-beta beta16 table-beta third " # studies of many CPU hours: run only when named
 run() { # name, command…
   local name=$1; shift
   if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then return; fi
@@ -128,6 +128,17 @@ run portfolio $perf table $dws $rep --out $out/portfolio/wlan-sample-replication
 dn="--problems Ackley2d:none,Griewank6d:none,Rastrigin5d:none,Radial2d:none,Scaling2d:none,WLAN8d:none,ShiftedAckley2d:none,ShiftedRastrigin4d:none,ShiftedGriewank6d:none,CentredRastrigin4d:none --prior botorch --mean constant --kernels base,plus,portfolio"
 run portfolio $perf table $dn $main --out $out/portfolio/none-main --force
 run portfolio $perf table $dn $rep --out $out/portfolio/none-replication --force
+# Today's default (bo.Recommended, the front ends' default) on the same
+# problems with no group declared, and on ScalingDir2d, against plus and
+# base with the same protocol: what the guide's "When to choose something
+# else" says of them (lab/results/defaults/current.md,
+# lab/scripts/current.py). Run by name: lab/scripts/results.sh current.
+rec="--prior botorch --mean constant --candidate-fit anchored --probe-window 5 --normalize --ard --exclude-observed --probe earned --hedge 1 --step-aside --candidate-starts 3 --beta-scale 0.25"
+dnp="--problems Ackley2d:none,Griewank6d:none,Rastrigin5d:none,Radial2d:none,Scaling2d:none,WLAN8d:none,ShiftedAckley2d:none,ShiftedRastrigin4d:none,ShiftedGriewank6d:none,CentredRastrigin4d:none"
+run current $perf table $dnp $rec --kernels portfolio:nystrom:soft+plus,plus,base $main --workers 2 --out $out/defaults/nogroup-main --force
+run current $perf table $dnp $rec --kernels portfolio:nystrom:soft+plus,plus,base $rep --workers 2 --out $out/defaults/nogroup-replication --force
+run current $perf table --problems ScalingDir2d $rec --kernels portfolio:nystrom:soft+plus,plus,base $main --workers 2 --out $out/defaults/scalingdir-main --force
+run current $perf table --problems ScalingDir2d $rec --kernels portfolio:nystrom:soft+plus,plus,base $rep --workers 2 --out $out/defaults/scalingdir-replication --force
 # Wrong or approximately right groups declared (lab/results/wronggroup/):
 # Griewank's product term and the shifted problems' offsets break the
 # group named after the colon.
