@@ -104,8 +104,9 @@ completes). If the run stops — Ctrl-C, SIGTERM, kill -9, a crash —
 (only --workers and --mem-budget, which do not change results, may be
 given again), and so does the environment that changes them
 ($SYMBO_BACKEND, $SYMBO_OPENBLAS_THREADS: perf says when the resuming
-shell's differs, and uses the journal's); the kept evaluations are replayed, not re-evaluated, and the finished run's
---json trace and stdout are those of an uninterrupted run, timings aside.
+shell's differs, and uses the journal's); the kept evaluations are
+replayed, not re-evaluated, and the finished run's --json trace and
+stdout are those of an uninterrupted run, timings aside.
 On SIGINT/SIGTERM perf bo stops after the evaluation in progress and
 prints the command that resumes it (exit status 130). Every line of the
 journal carries the run's identity (a hash of its settings, seed
@@ -117,7 +118,8 @@ this check (format version 1) are still resumed, with a warning.
 --json FILE writes the whole trace as JSON (refusing to overwrite an
 existing file unless --force; written atomically at the end, its directory
 checked before the run starts; with --checkpoint the journal keeps its
-absolute path, so --resume from any directory writes the same file). Its top-level fields are stable:
+absolute path, so --resume from any directory writes the same file).
+Its top-level fields are stable:
   problem, d, kernel, seed       what was run; minimize: the direction
   evaluations                    one object per evaluation, the initial
                                  design included, each with phase ("init"
