@@ -74,10 +74,10 @@ type ClassFitOptions struct {
 // (at most 4000).
 func FitClasses(shape kernel.Shape, classes []int, x *mat.Dense, y []float64, opts ClassFitOptions) (ClassFit, error) {
 	if err := checkShape(shape); err != nil {
-		return ClassFit{}, fmt.Errorf("%w: %v", errBadSetting, err)
+		return ClassFit{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	if x == nil || x.IsEmpty() {
-		return ClassFit{}, fmt.Errorf("%w: FitClassLengthscales has no inputs", errBadSetting)
+		return ClassFit{}, fmt.Errorf("%w: FitClassLengthscales has no inputs", ErrInvalid)
 	}
 	n, d := x.Dims()
 	nc, err := classCount(classes, d)
@@ -85,19 +85,19 @@ func FitClasses(shape kernel.Shape, classes []int, x *mat.Dense, y []float64, op
 		return ClassFit{}, err
 	}
 	if n < 2 {
-		return ClassFit{}, fmt.Errorf("%w: FitClassLengthscales needs at least 2 inputs, got %d", errBadSetting, n)
+		return ClassFit{}, fmt.Errorf("%w: FitClassLengthscales needs at least 2 inputs, got %d", ErrInvalid, n)
 	}
 	if len(y) != n {
-		return ClassFit{}, fmt.Errorf("%w: %d outputs for %d inputs", errBadSetting, len(y), n)
+		return ClassFit{}, fmt.Errorf("%w: %d outputs for %d inputs", ErrInvalid, len(y), n)
 	}
 	if opts.MaxPoints < 0 {
-		return ClassFit{}, fmt.Errorf("%w: ClassFitOptions.MaxPoints = %d (want ≥ 0)", errBadSetting, opts.MaxPoints)
+		return ClassFit{}, fmt.Errorf("%w: ClassFitOptions.MaxPoints = %d (want ≥ 0)", ErrInvalid, opts.MaxPoints)
 	}
 	if opts.FixNoise && (!(opts.Noise >= 0) || math.IsInf(opts.Noise, 0)) {
-		return ClassFit{}, fmt.Errorf("%w: ClassFitOptions.Noise = %v (want a finite variance ≥ 0)", errBadSetting, opts.Noise)
+		return ClassFit{}, fmt.Errorf("%w: ClassFitOptions.Noise = %v (want a finite variance ≥ 0)", ErrInvalid, opts.Noise)
 	}
 	if w := opts.PriorScale; w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
-		return ClassFit{}, fmt.Errorf("%w: ClassFitOptions.PriorScale = %v (want > 0, or 0 for the inputs' largest side)", errBadSetting, w)
+		return ClassFit{}, fmt.Errorf("%w: ClassFitOptions.PriorScale = %v (want > 0, or 0 for the inputs' largest side)", ErrInvalid, w)
 	}
 	be, err := backendOr(opts.Backend)
 	if err != nil {
@@ -118,7 +118,7 @@ func FitClasses(shape kernel.Shape, classes []int, x *mat.Dense, y []float64, op
 		sy[i] = y[r]
 	}
 	if _, err := checkData(xs, sy, d, func(int) float64 { return 0 }, 0); err != nil {
-		return ClassFit{}, fmt.Errorf("%w: %v", errBadSetting, err)
+		return ClassFit{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	ys, _, scale := standardize(sy)
 	c := newClassObjective(shape, classes, nc, xs, ys, be)
@@ -135,7 +135,7 @@ func FitClasses(shape kernel.Shape, classes []int, x *mat.Dense, y []float64, op
 	noiseMin := defaultNoiseMin
 	if opts.Prior != PriorNone {
 		if pr, err = newPriorSpec(opts.Prior, w); err != nil {
-			return ClassFit{}, fmt.Errorf("%w: %v", errBadSetting, err)
+			return ClassFit{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 		}
 		noiseMin = botorchNoiseMin
 	}
@@ -300,12 +300,12 @@ func classScales(classes []int, nc int, x *mat.Dense) ([]float64, float64) {
 // class used, and returns C.
 func classCount(classes []int, d int) (int, error) {
 	if len(classes) != d {
-		return 0, fmt.Errorf("%w: %d classes for %d coordinates", errBadSetting, len(classes), d)
+		return 0, fmt.Errorf("%w: %d classes for %d coordinates", ErrInvalid, len(classes), d)
 	}
 	nc := 0
 	for k, c := range classes {
 		if c < 0 || c >= d {
-			return 0, fmt.Errorf("%w: classes[%d] = %d (want 0 ≤ class < %d)", errBadSetting, k, c, d)
+			return 0, fmt.Errorf("%w: classes[%d] = %d (want 0 ≤ class < %d)", ErrInvalid, k, c, d)
 		}
 		nc = max(nc, c+1)
 	}
@@ -315,7 +315,7 @@ func classCount(classes []int, d int) (int, error) {
 	}
 	for c, u := range used {
 		if !u {
-			return 0, fmt.Errorf("%w: class %d has no coordinate (want classes numbered 0, …, %d)", errBadSetting, c, nc-1)
+			return 0, fmt.Errorf("%w: class %d has no coordinate (want classes numbered 0, …, %d)", ErrInvalid, c, nc-1)
 		}
 	}
 	return nc, nil

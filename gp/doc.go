@@ -262,12 +262,13 @@
 //
 // # Errors
 //
-// Errors start with "gp: ". NaN or infinite inputs, outputs or prediction
-// points, mismatched shapes and invalid hyperparameters or bounds are
-// errors, and so is a GP whose memory exceeds its budget (wrapping
-// orbit.ErrOverBudget: about five n×n matrices for an exact GP, O(n·m)
-// plus the subset's exact GP for a landmark one), refused before anything
-// is allocated. The budget
+// Errors start with "gp: ". NaN or infinite inputs or outputs, mismatched
+// shapes and invalid hyperparameters, bounds, priors, means or settings
+// are errors wrapping ErrInvalid (a prediction point's wrap
+// kernel.ErrBadPoints). A GP whose memory exceeds its budget is an error
+// wrapping orbit.ErrOverBudget (about five n×n matrices for an exact GP,
+// O(n·m) plus the subset's exact GP for a landmark one), refused before
+// anything is allocated. The budget
 // is a value the caller passes, Options.Budget or FitOptions.Budget (0:
 // orbit.DefaultBudget, never the environment); a negative one is an
 // error. A covariance that stays non-PD after the largest jitter gives an
@@ -277,7 +278,7 @@
 // marginal likelihood overflows (variance and noise near the smallest
 // float64) is an error wrapping ErrOverflow, never a NaN likelihood.
 // ErrNoDerivative marks families without a lengthscale derivative.
-// ErrOverflow and ErrNilArgument are input errors, ErrNoDerivative and
+// ErrInvalid, ErrOverflow and ErrNilArgument are input errors, ErrNoDerivative and
 // linalg.ErrNotPositiveDefinite internal ones (internal/errclass). A nil
 // or zero-value *GP (one New or Fit did not make) is ErrNilArgument from
 // the methods that return an error; its other methods panic. Wrong-length

@@ -48,7 +48,7 @@ func NewBaseFamily(shape kernel.Shape, d int) (Family, error) {
 		return nil, fmt.Errorf("gp: %w", err)
 	}
 	if d < 1 {
-		return nil, fmt.Errorf("gp: dimension %d < 1", d)
+		return nil, fmt.Errorf("%w: dimension %d < 1", ErrInvalid, d)
 	}
 	return &distanceFamily{shape: shape, d: d}, nil
 }
@@ -78,7 +78,7 @@ func NewMaxFamily(shape kernel.Shape, g orbit.Group, o kernel.Options) (Family, 
 			return nil, fmt.Errorf("gp: max family: %w", err)
 		}
 	default:
-		return nil, fmt.Errorf("gp: group %s has neither a closed-form orbit distance nor finite enumeration", g.Name())
+		return nil, fmt.Errorf("%w: group %s has neither a closed-form orbit distance nor finite enumeration", ErrInvalid, g.Name())
 	}
 	return &distanceFamily{shape: shape, d: g.Dim(), group: g, opts: o}, nil
 }
@@ -103,7 +103,7 @@ func (f *distanceFamily) Bind(x *mat.Dense) (Bound, error) {
 func (f *distanceFamily) distances(x *mat.Dense) (*mat.SymDense, error) {
 	n, d := x.Dims()
 	if d != f.d {
-		return nil, fmt.Errorf("gp: inputs have %d columns, family dimension is %d", d, f.d)
+		return nil, fmt.Errorf("%w: inputs have %d columns, family dimension is %d", ErrInvalid, d, f.d)
 	}
 	dm := mat.NewSymDense(n, nil)
 	if err := kernel.OrbitDistTo(dm, f.group, x, f.opts); err != nil {
@@ -199,7 +199,7 @@ func NewPlusFamily(shape kernel.Shape, g orbit.Group, o kernel.Options, po kerne
 		return nil, err
 	}
 	if !(po.RelTol >= 0 && po.RelTol < 1) {
-		return nil, fmt.Errorf("gp: plus RelTol %v outside [0, 1)", po.RelTol)
+		return nil, fmt.Errorf("%w: plus RelTol %v outside [0, 1)", ErrInvalid, po.RelTol)
 	}
 	if po.Backend == nil {
 		if po.Backend, err = linalg.Default(); err != nil {
@@ -379,7 +379,7 @@ type rebuildFamily struct {
 // and bo.
 func FamilyOf(d int, shape kernel.Shape, newKernel func(p kernel.Params) (kernel.Kernel, error)) (Family, error) {
 	if d < 1 {
-		return nil, fmt.Errorf("gp: FamilyOf: dimension %d", d)
+		return nil, fmt.Errorf("%w: FamilyOf: dimension %d", ErrInvalid, d)
 	}
 	if newKernel == nil {
 		return nil, fmt.Errorf("%w: FamilyOf needs a kernel constructor", ErrNilArgument)
@@ -419,7 +419,7 @@ func (f *rebuildFamily) Base() Family {
 // Bind keeps a copy of x.
 func (f *rebuildFamily) Bind(x *mat.Dense) (Bound, error) {
 	if _, d := x.Dims(); d != f.D {
-		return nil, fmt.Errorf("gp: inputs have %d columns, family dimension is %d", d, f.D)
+		return nil, fmt.Errorf("%w: inputs have %d columns, family dimension is %d", ErrInvalid, d, f.D)
 	}
 	if f.New == nil {
 		return nil, fmt.Errorf("gp: rebuildFamily without constructor")

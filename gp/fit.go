@@ -172,10 +172,10 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 		return nil, err
 	}
 	if a := opts.Around; a < 0 || math.IsNaN(a) || math.IsInf(a, 0) {
-		return nil, fmt.Errorf("%w: FitOptions.Around = %v (want a lengthscale > 0, or 0 for the full search)", errBadSetting, a)
+		return nil, fmt.Errorf("%w: FitOptions.Around = %v (want a lengthscale > 0, or 0 for the full search)", ErrInvalid, a)
 	}
 	if opts.Restarts > MaxRestarts {
-		return nil, fmt.Errorf("%w: FitOptions.Restarts = %d exceeds %d", errBadSetting, opts.Restarts, MaxRestarts)
+		return nil, fmt.Errorf("%w: FitOptions.Restarts = %d exceeds %d", ErrInvalid, opts.Restarts, MaxRestarts)
 	}
 	lim, err := limitOf(opts.Budget)
 	if err != nil {
@@ -200,13 +200,13 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 	case ModeBase:
 		bf, ok := fam.(baser)
 		if !ok {
-			return nil, fmt.Errorf("gp: ModeBase: family %T has no base family", fam)
+			return nil, fmt.Errorf("%w: ModeBase: family %T has no base family", ErrInvalid, fam)
 		}
 		if fb, err = bf.Base().Bind(xc); err != nil {
 			return nil, fmt.Errorf("gp: bind base: %w", err)
 		}
 	default:
-		return nil, fmt.Errorf("gp: unknown fit mode %d", int(opts.Mode))
+		return nil, fmt.Errorf("%w: unknown fit mode %d", ErrInvalid, int(opts.Mode))
 	}
 	target, fy, err := fitTarget(fb, ys, opts.LandmarkFit)
 	if err != nil {
@@ -311,7 +311,7 @@ func boundsOr(b [2]float64, lo, hi float64, name string) ([2]float64, error) {
 		return [2]float64{lo, hi}, nil
 	}
 	if !(b[0] > 0 && b[1] > b[0]) || math.IsInf(b[1], 0) {
-		return b, fmt.Errorf("gp: %s bounds %v: want 0 < min < max < ∞", name, b)
+		return b, fmt.Errorf("%w: %s bounds %v: want 0 < min < max < ∞", ErrInvalid, name, b)
 	}
 	return b, nil
 }
@@ -385,7 +385,7 @@ func newFitSpace(xc *mat.Dense, scale float64, opts FitOptions) (*fitSpace, erro
 	}
 	if opts.FixNoise {
 		if !(opts.Noise >= 0) || math.IsInf(opts.Noise, 0) {
-			return nil, fmt.Errorf("gp: fixed noise %v must be non-negative and finite", opts.Noise)
+			return nil, fmt.Errorf("%w: fixed noise %v must be non-negative and finite", ErrInvalid, opts.Noise)
 		}
 		// log(Noise/scale²), −Inf for Noise 0 (exp gives 0); as a
 		// difference of logs where scale² under- or overflows (below

@@ -28,13 +28,13 @@ type Hyper struct {
 
 func (h Hyper) check() error {
 	if !(h.Variance > 0) || math.IsInf(h.Variance, 0) {
-		return fmt.Errorf("gp: variance %v must be positive and finite", h.Variance)
+		return fmt.Errorf("%w: variance %v must be positive and finite", ErrInvalid, h.Variance)
 	}
 	if !(h.Lengthscale > 0) || math.IsInf(h.Lengthscale, 0) {
-		return fmt.Errorf("gp: lengthscale %v must be positive and finite", h.Lengthscale)
+		return fmt.Errorf("%w: lengthscale %v must be positive and finite", ErrInvalid, h.Lengthscale)
 	}
 	if !(h.Noise >= 0) || math.IsInf(h.Noise, 0) {
-		return fmt.Errorf("gp: noise %v must be non-negative and finite", h.Noise)
+		return fmt.Errorf("%w: noise %v must be non-negative and finite", ErrInvalid, h.Noise)
 	}
 	return nil
 }
@@ -73,7 +73,7 @@ type Options struct {
 // limitOf validates a Budget option (0: the default, negative: an error).
 func limitOf(b int64) (budget.Limit, error) {
 	if b < 0 {
-		return 0, fmt.Errorf("gp: negative Budget %d", b)
+		return 0, fmt.Errorf("%w: negative Budget %d", ErrInvalid, b)
 	}
 	return budget.Limit(b), nil
 }
@@ -185,6 +185,11 @@ var gpIDs atomic.Uint64
 // or the leave-one-out density is not finite.
 var ErrOverflow = errclass.New(errclass.Input, "gp: overflow")
 
+// ErrInvalid reports invalid input: hyperparameters, bounds, priors,
+// means, fit modes, dimensions, landmark counts, budgets, and training
+// data with the wrong shape or a NaN or infinite value.
+var ErrInvalid = errclass.New(errclass.Input, "gp: invalid input")
+
 // ErrNilArgument reports a nil family, kernel or training data.
 var ErrNilArgument = errclass.New(errclass.Input, "gp: nil argument")
 
@@ -217,14 +222,14 @@ func familyMemory(fam Family, n int) float64 {
 // denseMemory).
 func checkData(x *mat.Dense, y []float64, d int, mem func(int) float64, l budget.Limit) (*mat.Dense, error) {
 	if x == nil || x.IsEmpty() {
-		return nil, fmt.Errorf("gp: no training inputs")
+		return nil, fmt.Errorf("%w: no training inputs", ErrInvalid)
 	}
 	n, c := x.Dims()
 	if c != d {
-		return nil, fmt.Errorf("gp: training inputs have %d columns, kernel dimension is %d", c, d)
+		return nil, fmt.Errorf("%w: training inputs have %d columns, kernel dimension is %d", ErrInvalid, c, d)
 	}
 	if len(y) != n {
-		return nil, fmt.Errorf("gp: %d outputs for %d inputs", len(y), n)
+		return nil, fmt.Errorf("%w: %d outputs for %d inputs", ErrInvalid, len(y), n)
 	}
 	if mem == nil {
 		mem = denseMemory
@@ -235,11 +240,11 @@ func checkData(x *mat.Dense, y []float64, d int, mem func(int) float64, l budget
 	for i := range n {
 		for j := range d {
 			if v := x.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("gp: training input (%d, %d) is %v", i, j, v)
+				return nil, fmt.Errorf("%w: training input (%d, %d) is %v", ErrInvalid, i, j, v)
 			}
 		}
 		if math.IsNaN(y[i]) || math.IsInf(y[i], 0) {
-			return nil, fmt.Errorf("gp: training output %d is %v", i, y[i])
+			return nil, fmt.Errorf("%w: training output %d is %v", ErrInvalid, i, y[i])
 		}
 	}
 	return mat.DenseCopyOf(x), nil
@@ -360,7 +365,7 @@ func newKernelGP(k kernel.Kernel, x *mat.Dense, y []float64, noise float64, opts
 		return nil, fmt.Errorf("%w: newKernelGP needs a kernel", ErrNilArgument)
 	}
 	if !(noise >= 0) || math.IsInf(noise, 0) {
-		return nil, fmt.Errorf("gp: noise %v must be non-negative and finite", noise)
+		return nil, fmt.Errorf("%w: noise %v must be non-negative and finite", ErrInvalid, noise)
 	}
 	lim, err := limitOf(opts.Budget)
 	if err != nil {

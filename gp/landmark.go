@@ -102,7 +102,7 @@ type landmarkFamily struct {
 // at least 1.
 func NewLandmarkPlusFamily(shape kernel.Shape, g orbit.Group, o kernel.Options, po kernel.PlusOptions, m int) (Family, error) {
 	if m < 1 {
-		return nil, fmt.Errorf("gp: landmark count %d < 1", m)
+		return nil, fmt.Errorf("%w: landmark count %d < 1", ErrInvalid, m)
 	}
 	f, err := NewPlusFamily(shape, g, o, po)
 	if err != nil {
@@ -152,7 +152,7 @@ func (f *landmarkFamily) Bind(x *mat.Dense) (Bound, error) {
 		return f.plus.Bind(x)
 	}
 	if d != f.Dim() {
-		return nil, fmt.Errorf("gp: inputs have %d columns, family dimension is %d", d, f.Dim())
+		return nil, fmt.Errorf("%w: inputs have %d columns, family dimension is %d", ErrInvalid, d, f.Dim())
 	}
 	return f.bindLandmarks(x)
 }

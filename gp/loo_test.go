@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -158,6 +159,32 @@ func TestZeroGP(t *testing.T) {
 		}
 		if _, _, err := g.PredictGrad(&Workspace{}, []float64{0}, []float64{0}, []float64{0}); !errors.Is(err, ErrNilArgument) {
 			t.Errorf("PredictGrad of %v: %v", g, err)
+		}
+	}
+}
+
+// TestInvalidIsInput: the input checks of New, Fit and the family
+// constructors wrap ErrInvalid, an input error (they were unclassified,
+// hence internal by errclass's rule, and errors.Is could not test them).
+func TestInvalidIsInput(t *testing.T) {
+	base := mustG(NewBaseFamily(kernel.RBF, 1))
+	x := mat.NewDense(2, 1, []float64{0, 1})
+	for name, err := range map[string]error{
+		"variance": func() error {
+			_, err := New(base, x, []float64{1, 2}, Hyper{Variance: -1, Lengthscale: 1}, Options{})
+			return err
+		}(),
+		"NaN output": func() error {
+			_, err := New(base, x, []float64{1, math.NaN()}, Hyper{Variance: 1, Lengthscale: 1}, Options{})
+			return err
+		}(),
+		"lengths":    func() error { _, err := Fit(base, x, []float64{1}, FitOptions{}); return err }(),
+		"dimension":  func() error { _, err := NewBaseFamily(kernel.RBF, 0); return err }(),
+		"mix weight": func() error { _, err := NewMixFamily(base, base, 2); return err }(),
+		"mean":       func() error { _, err := ParseMean("median"); return err }(),
+	} {
+		if !errors.Is(err, ErrInvalid) || errclass.Of(err) != errclass.Input {
+			t.Errorf("%s: %v (class %v), want ErrInvalid, an input error", name, err, errclass.Of(err))
 		}
 	}
 }

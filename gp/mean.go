@@ -43,12 +43,12 @@ func ParseMean(s string) (Mean, error) {
 	case "constant":
 		return MeanConstant, nil
 	}
-	return 0, fmt.Errorf("gp: unknown mean %q (want sample or constant)", s)
+	return 0, fmt.Errorf("%w: unknown mean %q (want sample or constant)", ErrInvalid, s)
 }
 
 func (m Mean) check() error {
 	if m != MeanSample && m != MeanConstant {
-		return fmt.Errorf("gp: unknown mean %d", int(m))
+		return fmt.Errorf("%w: unknown mean %d", ErrInvalid, int(m))
 	}
 	return nil
 }

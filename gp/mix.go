@@ -45,10 +45,10 @@ func NewMixFamily(a, b Family, w float64) (Family, error) {
 		return nil, fmt.Errorf("%w: NewMixFamily needs two families", ErrNilArgument)
 	}
 	if a.Dim() != b.Dim() {
-		return nil, fmt.Errorf("gp: NewMixFamily: dimensions %d and %d differ", a.Dim(), b.Dim())
+		return nil, fmt.Errorf("%w: NewMixFamily: dimensions %d and %d differ", ErrInvalid, a.Dim(), b.Dim())
 	}
 	if !(w > 0 && w < 1) {
-		return nil, fmt.Errorf("gp: NewMixFamily: weight %v outside (0, 1)", w)
+		return nil, fmt.Errorf("%w: NewMixFamily: weight %v outside (0, 1)", ErrInvalid, w)
 	}
 	return &mixFamily{a: a, b: b, w: w}, nil
 }
@@ -61,7 +61,7 @@ func (f *mixFamily) Base() Family {
 	if bf, ok := f.a.(baser); ok {
 		return bf.Base()
 	}
-	return errFamily{d: f.Dim(), err: fmt.Errorf("gp: ModeBase: family %T has no base family", f.a)}
+	return errFamily{d: f.Dim(), err: fmt.Errorf("%w: ModeBase: family %T has no base family", ErrInvalid, f.a)}
 }
 
 // memory is an exact GP's plus both parts' scratch.

@@ -61,7 +61,7 @@ func ParsePrior(s string) (Prior, error) {
 	case "botorch":
 		return PriorBoTorch, nil
 	}
-	return 0, fmt.Errorf("gp: unknown prior %q (want none or botorch)", s)
+	return 0, fmt.Errorf("%w: unknown prior %q (want none or botorch)", ErrInvalid, s)
 }
 
 // gammaPrior is the Gamma(a, b) density (concentration a, rate b).
@@ -88,10 +88,10 @@ func newPriorSpec(p Prior, w float64) (*priorSpec, error) {
 		return nil, nil
 	case PriorBoTorch:
 	default:
-		return nil, fmt.Errorf("gp: unknown prior %d", int(p))
+		return nil, fmt.Errorf("%w: unknown prior %d", ErrInvalid, int(p))
 	}
 	if !(w > 0) || math.IsInf(w, 0) {
-		return nil, fmt.Errorf("gp: prior scale %v must be positive and finite", w)
+		return nil, fmt.Errorf("%w: prior scale %v must be positive and finite", ErrInvalid, w)
 	}
 	return &priorSpec{
 		v:    gammaPrior{botorchScaleShape, botorchScaleRate},

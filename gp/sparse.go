@@ -5,8 +5,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/symbo/symbo/internal/errclass"
-
 	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
@@ -99,11 +97,11 @@ func NewLandmarkFamily(fam Family, m int, o LandmarkOptions) (Family, error) {
 		return nil, fmt.Errorf("%w: NewLandmarkFamily needs a family", ErrNilArgument)
 	}
 	if m < 1 {
-		return nil, fmt.Errorf("gp: landmark count %d < 1", m)
+		return nil, fmt.Errorf("%w: landmark count %d < 1", ErrInvalid, m)
 	}
 	switch fam.(type) {
 	case *plusFamily, *landmarkFamily, *sparseFamily:
-		return nil, fmt.Errorf("gp: NewLandmarkFamily: %T's kernel depends on its inputs (use NewLandmarkPlusFamily for k_plus)", fam)
+		return nil, fmt.Errorf("%w: NewLandmarkFamily: %T's kernel depends on its inputs (use NewLandmarkPlusFamily for k_plus)", ErrInvalid, fam)
 	}
 	be := o.Backend
 	if be == nil {
@@ -124,7 +122,7 @@ func (f *sparseFamily) Dim() int { return f.inner.Dim() }
 func (f *sparseFamily) Base() Family {
 	bf, ok := f.inner.(baser)
 	if !ok {
-		return errFamily{d: f.Dim(), err: fmt.Errorf("gp: ModeBase: family %T has no base family", f.inner)}
+		return errFamily{d: f.Dim(), err: fmt.Errorf("%w: ModeBase: family %T has no base family", ErrInvalid, f.inner)}
 	}
 	return &sparseFamily{inner: bf.Base(), m: f.m, be: f.be}
 }
@@ -271,7 +269,7 @@ func (f *sparseFamily) Bind(x *mat.Dense) (Bound, error) {
 		return f.inner.Bind(x)
 	}
 	if d != f.Dim() {
-		return nil, fmt.Errorf("gp: inputs have %d columns, family dimension is %d", d, f.Dim())
+		return nil, fmt.Errorf("%w: inputs have %d columns, family dimension is %d", ErrInvalid, d, f.Dim())
 	}
 	return f.bindLandmarks(x)
 }
@@ -400,16 +398,12 @@ func ParseLandmarkFit(s string) (LandmarkFit, error) {
 	case "full":
 		return LandmarkFitFull, nil
 	}
-	return 0, fmt.Errorf("%w: unknown landmark fit %q (want default, subset, likelihood or full)", errBadSetting, s)
+	return 0, fmt.Errorf("%w: unknown landmark fit %q (want default, subset, likelihood or full)", ErrInvalid, s)
 }
-
-// errBadSetting classifies a bad FitOptions setting (LandmarkFit,
-// Around) as bad input.
-var errBadSetting = errclass.New(errclass.Input, "gp: bad setting")
 
 func (f LandmarkFit) check() error {
 	if f < LandmarkFitDefault || f > LandmarkFitFull {
-		return fmt.Errorf("%w: unknown landmark fit %d", errBadSetting, int(f))
+		return fmt.Errorf("%w: unknown landmark fit %d", ErrInvalid, int(f))
 	}
 	return nil
 }
