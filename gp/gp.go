@@ -187,8 +187,10 @@ var ErrOverflow = errclass.New(errclass.Input, "gp: overflow")
 
 // ErrInvalid reports invalid input: hyperparameters, bounds, priors,
 // means, fit modes, dimensions, landmark counts, budgets, and training
-// data with the wrong shape or a NaN or infinite value.
-var ErrInvalid = errclass.New(errclass.Input, "gp: invalid input")
+// data with the wrong shape or a NaN or infinite value. Its text is the
+// package's prefix alone, so a wrapped message reads "gp: <what is
+// wrong>".
+var ErrInvalid = errclass.New(errclass.Input, "gp")
 
 // ErrNilArgument reports a nil family, kernel or training data.
 var ErrNilArgument = errclass.New(errclass.Input, "gp: nil argument")

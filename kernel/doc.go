@@ -233,8 +233,9 @@
 //
 // Constructors fail on a non-positive or non-finite variance, a
 // lengthscale outside [MinLengthscale, MaxLengthscale], an unknown shape or
-// method, a Quadrature outside [2, MaxQuadrature] (MaxQuadratureDouble for
-// double reductions; ErrBadOptions), Method Closed without a closed form
+// method, a dimension below 1, a group the kernel cannot evaluate
+// (ErrInvalid), a Quadrature, Workers, Budget or Method out of range
+// (ErrBadOptions), Method Closed without a closed form
 // (ErrNoClosedForm), a group too large for the enumeration budget (wraps
 // orbit.ErrOverBudget) or whose order overflows int (orbit.ErrTooLarge),
 // an orbit.Embedded group whose declared inner group is nil or whose
@@ -250,7 +251,8 @@
 // (Options.Budget; orbit.DefaultBudget for Base and when 0: a value the
 // caller passes, never read from the environment); the normalized
 // k_avg also fails if some k_avg(x, x) underflows to 0 (not reachable for
-// the groups here, where k_avg(x, x) ≥ v/|G| or the quadrature analogue).
+// the groups here, where k_avg(x, x) ≥ v/|G| or the quadrature analogue;
+// ErrBadPoints).
 // Errors are prefixed "kernel: ". The sentinels are input errors
 // (internal/errclass: each has ErrClass).
 package kernel

@@ -3,9 +3,11 @@ package kernel_test
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/internal/testdepth"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
@@ -375,6 +377,36 @@ func TestNonFiniteIsAnError(t *testing.T) {
 		case <-done:
 		case <-time.After(60 * time.Second):
 			t.Fatalf("%s: no result in 60 s", c.name)
+		}
+	}
+}
+
+// TestInvalidIsInput: parameter and setting errors wrap ErrInvalid, an
+// input error, with the message they had ("kernel: variance must be …");
+// they were unclassified, hence internal by errclass's rule.
+func TestInvalidIsInput(t *testing.T) {
+	g, _ := orbit.SignFlip(2)
+	good := kernel.Params{Shape: kernel.RBF, Variance: 1, Lengthscale: 1}
+	mx, _ := kernel.NewMax(good, g, kernel.Options{})
+	for name, err := range map[string]error{
+		"variance": func() error {
+			_, err := kernel.NewAvg(kernel.Params{Shape: kernel.RBF, Variance: -1, Lengthscale: 1}, g, kernel.Options{})
+			return err
+		}(),
+		"lengthscale": func() error {
+			_, err := kernel.NewBase(kernel.Params{Shape: kernel.RBF, Variance: 1, Lengthscale: 1e-300}, 2)
+			return err
+		}(),
+		"dimension": func() error { _, err := kernel.NewBase(good, 0); return err }(),
+		"normalize": func() error { _, err := kernel.NewMax(good, g, kernel.Options{Normalize: true}); return err }(),
+		"shape":     func() error { _, err := kernel.ParseShape("rbff"); return err }(),
+		"reltol": func() error {
+			_, err := kernel.NewPlus(mx, mat.NewDense(1, 2, []float64{0, 1}), kernel.PlusOptions{RelTol: 2})
+			return err
+		}(),
+	} {
+		if !errors.Is(err, kernel.ErrInvalid) || errclass.Of(err) != errclass.Input || !strings.HasPrefix(err.Error(), "kernel: ") {
+			t.Errorf("%s: %v (class %v), want kernel.ErrInvalid, an input error, prefixed \"kernel: \"", name, err, errclass.Of(err))
 		}
 	}
 }

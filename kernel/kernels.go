@@ -215,7 +215,7 @@ func NewBase(p Params, d int) (*Base, error) {
 		return nil, err
 	}
 	if d < 1 {
-		return nil, fmt.Errorf("kernel: dimension must be ≥ 1, got %d", d)
+		return nil, fmt.Errorf("%w: dimension must be ≥ 1, got %d", ErrInvalid, d)
 	}
 	return &Base{orbitKernel{
 		p: p, d: d, ev: newFeatureEval(p, d, identity), grad: baseGrad(p),
@@ -260,7 +260,7 @@ func NewAvg(p Params, g orbit.Group, o Options) (*Avg, error) {
 // NewAvg's, and Options.Normalize (which applies to NewAvg only).
 func NewMax(p Params, g orbit.Group, o Options) (*Max, error) {
 	if o.Normalize {
-		return nil, fmt.Errorf("kernel: Options.Normalize applies to NewAvg only (k_max already has k(x, x) = v)")
+		return nil, fmt.Errorf("%w: Options.Normalize applies to NewAvg only (k_max already has k(x, x) = v)", ErrInvalid)
 	}
 	k, err := newOrbitKernel(p, g, o, true)
 	if err != nil {
@@ -284,7 +284,7 @@ func newOrbitKernel(p Params, g orbit.Group, o Options, isMax bool) (*orbitKerne
 	}
 	d := g.Dim()
 	if d < 1 {
-		return nil, fmt.Errorf("kernel: group %s has dimension %d", g.Name(), d)
+		return nil, fmt.Errorf("%w: group %s has dimension %d", ErrInvalid, g.Name(), d)
 	}
 	if o.Method < Auto || o.Method > Closed {
 		return nil, fmt.Errorf("%w: method %v cannot be requested (want auto, enumerate or closed)", ErrBadOptions, o.Method)
@@ -311,7 +311,7 @@ func newOrbitKernel(p Params, g orbit.Group, o Options, isMax bool) (*orbitKerne
 			return b.k, nil
 		}
 	}
-	return nil, fmt.Errorf("kernel: %s over %s: no evaluation strategy", b.kind, g.Name())
+	return nil, fmt.Errorf("%w: %s over %s: no evaluation strategy", ErrInvalid, b.kind, g.Name())
 }
 
 // strategy builds the kernel in b if it applies (ok), or fails.
@@ -513,7 +513,7 @@ func (b *builder) newContinuous() error {
 			return err
 		}
 	}
-	return fmt.Errorf("kernel: %s over %s: no evaluation strategy", b.kind, b.g.Name())
+	return fmt.Errorf("%w: %s over %s: no evaluation strategy", ErrInvalid, b.kind, b.g.Name())
 }
 
 // nodes is Options.Quadrature, or def when it is 0.
@@ -542,7 +542,7 @@ func (b *builder) discretized() error {
 	}
 	disc, ok := b.g.(discretizer)
 	if !ok {
-		return fmt.Errorf("kernel: %s over %s: the group offers no discretization", b.kind, b.g.Name())
+		return fmt.Errorf("%w: %s over %s: the group offers no discretization", ErrInvalid, b.kind, b.g.Name())
 	}
 	iso := orbit.IsIsometric(b.g)
 	nq := b.nodes(DefaultQuadrature)

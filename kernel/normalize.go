@@ -325,7 +325,7 @@ func invSqrt(v, kii float64, name string, i int) (float64, error) {
 		if i >= 0 {
 			name = fmt.Sprintf("%s[%d]", name, i)
 		}
-		return 0, fmt.Errorf("kernel: normalized avg: k_avg(%s, %s) = %g underflows; cannot normalize (increase the lengthscale or disable Normalize)", name, name, kii)
+		return 0, fmt.Errorf("%w: normalized avg: k_avg(%s, %s) = %g underflows; cannot normalize (increase the lengthscale or disable Normalize)", ErrBadPoints, name, name, kii)
 	}
 	return r, nil
 }

@@ -27,13 +27,13 @@ const (
 // lengthscale.
 func (p Params) Validate() error {
 	if !p.Shape.valid() {
-		return fmt.Errorf("kernel: unknown shape %d", int(p.Shape))
+		return fmt.Errorf("%w: unknown shape %d", ErrInvalid, int(p.Shape))
 	}
 	if !(p.Variance > 0) || math.IsInf(p.Variance, 0) {
-		return fmt.Errorf("kernel: variance must be positive and finite, got %v", p.Variance)
+		return fmt.Errorf("%w: variance must be positive and finite, got %v", ErrInvalid, p.Variance)
 	}
 	if !(p.Lengthscale >= MinLengthscale && p.Lengthscale <= MaxLengthscale) {
-		return fmt.Errorf("kernel: lengthscale must lie in [%g, %g], got %v", MinLengthscale, MaxLengthscale, p.Lengthscale)
+		return fmt.Errorf("%w: lengthscale must lie in [%g, %g], got %v", ErrInvalid, MinLengthscale, MaxLengthscale, p.Lengthscale)
 	}
 	return nil
 }
@@ -94,7 +94,7 @@ func ParseMethod(s string) (Method, error) {
 			return Method(i), nil
 		}
 	}
-	return 0, fmt.Errorf("kernel: unknown method %q (want auto, enumerate or closed)", s)
+	return 0, fmt.Errorf("%w: unknown method %q (want auto, enumerate or closed)", ErrInvalid, s)
 }
 
 // Options configure Avg and Max. The zero value is the default.
@@ -140,6 +140,12 @@ const (
 // ErrBadOptions reports invalid Options (a negative Workers or Budget, a
 // Quadrature outside its range, an unknown Method).
 var ErrBadOptions = errclass.New(errclass.Input, "kernel: invalid options")
+
+// ErrInvalid reports invalid parameters or settings: a base shape, a
+// variance or lengthscale out of range, a method name, a dimension, a
+// group the kernel cannot evaluate, a RelTol. Its text is the package's
+// prefix alone, so a wrapped message reads "kernel: <what is wrong>".
+var ErrInvalid = errclass.New(errclass.Input, "kernel")
 
 // DefaultQuadrature is the default number of quadrature nodes for
 // continuous groups (see the package documentation for measured errors).

@@ -107,14 +107,14 @@ func (p *Plus) isDesign(x *mat.Dense) bool {
 // NewPlus builds k_plus from m and the design set D (n×d, copied).
 func NewPlus(m *Max, design *mat.Dense, o PlusOptions) (*Plus, error) {
 	if m == nil {
-		return nil, fmt.Errorf("kernel: plus: nil max kernel")
+		return nil, fmt.Errorf("%w: plus: nil max kernel", ErrInvalid)
 	}
 	n, err := checkPoints("design", design, m.Dim(), m.p.Lengthscale)
 	if err != nil {
 		return nil, fmt.Errorf("kernel: plus: %w", err)
 	}
 	if !(o.RelTol >= 0 && o.RelTol < 1) {
-		return nil, fmt.Errorf("kernel: plus: RelTol must lie in [0, 1), got %v", o.RelTol)
+		return nil, fmt.Errorf("%w: plus: RelTol must lie in [0, 1), got %v", ErrInvalid, o.RelTol)
 	}
 	be := o.Backend
 	if be == nil {

@@ -230,7 +230,7 @@ func ParseShape(s string) (Shape, error) {
 		}
 		names[i] = sp.name
 	}
-	return 0, fmt.Errorf("kernel: unknown base kernel %q (want %s)", s, strings.Join(names, ", "))
+	return 0, fmt.Errorf("%w: unknown base kernel %q (want %s)", ErrInvalid, s, strings.Join(names, ", "))
 }
 
 // expPoly returns p·e^{−a}, 0 where e^{−a} underflows (p may then be +Inf:

@@ -28,7 +28,7 @@ func Truncate(values []float64, relTol float64) (first int, thr float64, err err
 		return 0, 0, fmt.Errorf("%w: empty spectrum", ErrSpectrum)
 	}
 	if !(relTol >= 0 && relTol < 1) {
-		return 0, 0, fmt.Errorf("kernel: relative eigenvalue tolerance must lie in [0, 1), got %v", relTol)
+		return 0, 0, fmt.Errorf("%w: relative eigenvalue tolerance must lie in [0, 1), got %v", ErrInvalid, relTol)
 	}
 	lmax := values[n-1]
 	if !(lmax > 0) || lmax > maxFinite {
