@@ -137,8 +137,8 @@ func TestRawSamplesBudget(t *testing.T) {
 	p := &countingProblem{}
 	cfg2 := cfg
 	cfg2.Budget = 32 << 20 // (2²²+1)·48 B = 192 MiB in d = 2
-	if _, err := Run(context.Background(), p, cfg2, 1, RunOptions{Iters: 3}); !errors.Is(err, orbit.ErrOverBudget) || p.n != 0 {
-		t.Errorf("Run: %v after %d evaluations, want orbit.ErrOverBudget before the first", err, p.n)
+	if _, err := Run(context.Background(), p, cfg2, 1, RunOptions{Iters: 3}); !errors.Is(err, orbit.ErrOverBudget) || !strings.Contains(err.Error(), "raw samples") || p.n != 0 {
+		t.Errorf("Run: %v after %d evaluations, want orbit.ErrOverBudget naming the raw samples, before the first", err, p.n)
 	}
 	cfg.Budget = 0
 	if _, err := New(lo, hi, cfg, 1); err != nil {
