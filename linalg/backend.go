@@ -52,6 +52,11 @@ func checkSpectrum(name string, values []float64, vecs []float64, n, c, ld int) 
 	return nil
 }
 
+// ErrShape is returned (wrapped) by EigenSym, Cholesky and EigenSymProject
+// for an empty matrix, and by EigenSymProject when b's row count is not a's
+// order: an input error.
+var ErrShape = errclass.New(errclass.Input, "linalg: matrix shapes do not agree")
+
 // ErrBadBackend is returned (wrapped) by ByName and Default for a name
 // that is no backend, and by ByName("openblas") for an invalid
 // SYMBO_OPENBLAS_THREADS: an input error, as a bad flag is.

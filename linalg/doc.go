@@ -95,7 +95,9 @@
 // # Errors
 //
 // EigenSym and Cholesky return an error wrapping ErrNotFinite for a NaN or
-// ±Inf entry (checked before any work), an error for an empty matrix, and
+// ±Inf entry (checked before any work), one wrapping ErrShape for an empty
+// matrix (as EigenSymProject does, and for a b whose row count is not a's
+// order), and
 // EigenSym and EigenSymProject an error wrapping ErrOverflow when a finite
 // matrix's eigenvalue or eigenvector entry overflows (entries near
 // MaxFloat64: the largest eigenvalue can reach n times the largest entry),
@@ -111,7 +113,7 @@
 // one wrapping ErrUnavailable, with rebuild instructions, for "openblas" in a
 // build without it (or without cgo); an invalid SYMBO_OPENBLAS_THREADS is an
 // error from ByName("openblas"). That error and an unknown name's wrap
-// ErrBadBackend. ErrNotFinite, ErrOverflow, ErrBadBackend and
+// ErrBadBackend. ErrNotFinite, ErrOverflow, ErrShape, ErrBadBackend and
 // ErrUnavailable are input errors (internal/errclass),
 // ErrNotPositiveDefinite an internal one:
 // the matrices factored are the library's own (a GP's covariance after its

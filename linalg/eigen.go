@@ -20,7 +20,7 @@ type Eigen struct {
 func checkFinite(op string, a *mat.SymDense) (n int, err error) {
 	n = a.SymmetricDim()
 	if n == 0 {
-		return 0, fmt.Errorf("linalg: %s: empty matrix", op)
+		return 0, fmt.Errorf("linalg: %s: empty matrix: %w", op, ErrShape)
 	}
 	raw := a.RawSymmetric()
 	for i := range n {

@@ -42,8 +42,9 @@ type eigenProjector interface {
 //
 // Errors: ErrNotFinite (wrapped) for a NaN or infinite entry of a's upper
 // triangle or of b; ErrOverflow (wrapped) when an eigenvalue or a
-// projection overflows; an error when b does not have n rows or the
-// tridiagonal iteration does not converge (never observed). Safe for
+// projection overflows; ErrShape (wrapped) for an empty a or a b without
+// n rows; an error when the tridiagonal iteration does not converge (never
+// observed). Safe for
 // concurrent use on distinct dst.
 func EigenSymProject(be Backend, dst *EigenProj, a *mat.SymDense, b *mat.Dense) error {
 	n, err := checkFinite("EigenSymProject", a)
@@ -52,7 +53,7 @@ func EigenSymProject(be Backend, dst *EigenProj, a *mat.SymDense, b *mat.Dense) 
 	}
 	r, p := b.Dims()
 	if r != n || n == 0 {
-		return fmt.Errorf("linalg: EigenSymProject: b has %d rows, a is %d×%d", r, n, n)
+		return fmt.Errorf("linalg: EigenSymProject: b has %d rows, a is %d×%d: %w", r, n, n, ErrShape)
 	}
 	resizeProj(dst, n, p)
 	dst.Proj.Copy(b)

@@ -15,6 +15,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/linalg"
 )
 
@@ -497,12 +498,16 @@ func testBadInput(t *testing.T, b linalg.Backend) {
 	})
 	t.Run("empty", func(t *testing.T) {
 		var e linalg.Eigen
-		if err := b.EigenSym(&e, &mat.SymDense{}); err == nil {
-			t.Error("EigenSym of an empty matrix: no error")
+		if err := b.EigenSym(&e, &mat.SymDense{}); !errors.Is(err, linalg.ErrShape) {
+			t.Errorf("EigenSym of an empty matrix: err = %v, want ErrShape", err)
 		}
 		var c linalg.Cholesky
-		if err := b.Cholesky(&c, &mat.SymDense{}); err == nil {
-			t.Error("Cholesky of an empty matrix: no error")
+		if err := b.Cholesky(&c, &mat.SymDense{}); !errors.Is(err, linalg.ErrShape) {
+			t.Errorf("Cholesky of an empty matrix: err = %v, want ErrShape", err)
+		}
+		var p linalg.EigenProj
+		if err := linalg.EigenSymProject(b, &p, &mat.SymDense{}, &mat.Dense{}); !errors.Is(err, linalg.ErrShape) {
+			t.Errorf("EigenSymProject of an empty matrix: err = %v, want ErrShape", err)
 		}
 	})
 }
@@ -801,8 +806,8 @@ func testEigenProject(t *testing.T, b linalg.Backend) {
 	t.Run("errors", func(t *testing.T) {
 		a := RandomSymmetric(rng(3), 4)
 		var dst linalg.EigenProj
-		if err := linalg.EigenSymProject(b, &dst, a, mat.NewDense(3, 1, nil)); err == nil {
-			t.Error("b with 3 rows for a 4×4 a: no error")
+		if err := linalg.EigenSymProject(b, &dst, a, mat.NewDense(3, 1, nil)); !errors.Is(err, linalg.ErrShape) || errclass.Of(err) != errclass.Input {
+			t.Errorf("b with 3 rows for a 4×4 a: err = %v, want ErrShape, an input error", err)
 		}
 		bad := mat.NewDense(4, 2, nil)
 		bad.Set(2, 1, math.NaN())
