@@ -138,8 +138,9 @@ type tableSettings struct {
 	Regret    string   `json:"regret,omitempty"`
 	Ablation  bool     `json:"ablation,omitempty"`
 	Protocol
-	// Workers is recorded with the results; --resume uses it unless
-	// --workers is given again (results do not depend on it).
+	// Workers is recorded with the results, as Command gives it; --resume
+	// runs the remaining runs with it unless --workers is given again,
+	// which is not recorded (results do not depend on it).
 	Workers int    `json:"workers"`
 	Command string `json:"command"`
 }
@@ -200,8 +201,12 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	// --workers given again on --resume sets the parallelism of the runs
+	// still to do; the results keep the settings their command line
+	// names (set.Workers), as the results do not depend on it.
+	runWorkers := set.Workers
 	if fs.given()["workers"] {
-		set.Workers = *workers
+		runWorkers = *workers
 	}
 	opts, err := set.options(fs.budget)
 	if err != nil {
@@ -225,7 +230,7 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	res, err := runPlan(r, plan, set.Workers, kept)
+	res, err := runPlan(r, plan, runWorkers, kept)
 	if err != nil {
 		return err
 	}
