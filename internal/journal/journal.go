@@ -352,11 +352,27 @@ func frame(version, seq int, run string, data []byte) []byte {
 
 // Writer appends records to a journal.
 type Writer struct {
-	f       *os.File
+	f       file
 	seq     int
 	version int
 	run     string
 	path    string
+	// size is the length of the journal's valid lines: a failed append
+	// truncates the file back to it. err is set when that truncation
+	// fails too; every later append then fails with it, so that no record
+	// follows a torn line (which Open drops only at the end of a file).
+	size int64
+	err  error
+}
+
+// file is what a Writer needs of its *os.File (a test substitutes a
+// failing one).
+type file interface {
+	Write([]byte) (int, error)
+	Sync() error
+	Truncate(int64) error
+	Seek(int64, int) (int64, error)
+	Close() error
 }
 
 // Create starts a new journal at path (which must not exist) with the
@@ -396,7 +412,7 @@ func create(path string, version int, kind string, settings any, code string, en
 		f.Close()
 		return nil, fmt.Errorf("journal: %w", err)
 	}
-	return &Writer{f: f, seq: 1, version: version, run: run, path: path}, nil
+	return &Writer{f: f, seq: 1, version: version, run: run, path: path, size: int64(len(line))}, nil
 }
 
 // Open reads the journal at path (of the given kind), truncates a torn
@@ -444,11 +460,15 @@ func open(f *os.File, path, kind string) (*Contents, *Writer, error) {
 		f.Close()
 		return nil, nil, fmt.Errorf("journal: %w", err)
 	}
-	return c, &Writer{f: f, seq: len(c.Records) + 1, version: c.Header.Version, run: c.Run, path: path}, nil
+	return c, &Writer{f: f, seq: len(c.Records) + 1, version: c.Header.Version, run: c.Run, path: path, size: c.Valid}, nil
 }
 
 // Append writes v (JSON-encodable) as the next record and flushes it to
-// disk before returning.
+// disk before returning. When the write or the flush fails (a full disk),
+// the record is not journaled: Append cuts what it wrote and returns the
+// error, and the Writer stays usable; if the cut fails too, this and every
+// later Append return an error, leaving the torn line last, where Open
+// drops it.
 func (w *Writer) Append(v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -467,12 +487,26 @@ func (w *Writer) write(data []byte) error {
 	if len(b)+1 > MaxLine {
 		return fmt.Errorf("journal: record of %d bytes exceeds %d", len(b), MaxLine)
 	}
-	if _, err := w.f.Write(append(b, '\n')); err != nil {
+	if w.err != nil {
+		return fmt.Errorf("journal: %s: not appending after a failed append left a torn line: %w", w.path, w.err)
+	}
+	line := append(b, '\n')
+	_, err := w.f.Write(line)
+	if err == nil {
+		err = w.f.Sync()
+	}
+	if err != nil {
+		// A part of the line may be on disk (a full disk): cut it, so that
+		// the next append (once there is room) starts a line of its own.
+		// The record is not journaled either way.
+		if terr := w.f.Truncate(w.size); terr != nil {
+			w.err = err
+		} else if _, serr := w.f.Seek(w.size, io.SeekStart); serr != nil {
+			w.err = err
+		}
 		return fmt.Errorf("journal: %s: %w", w.path, err)
 	}
-	if err := w.f.Sync(); err != nil {
-		return fmt.Errorf("journal: %s: %w", w.path, err)
-	}
+	w.size += int64(len(line))
 	w.seq++
 	return nil
 }

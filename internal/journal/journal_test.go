@@ -114,6 +114,85 @@ func TestTornTail(t *testing.T) {
 	}
 }
 
+// fullDisk is a journal file whose next write puts only half its bytes on
+// disk and fails, as a full disk does; truncFails makes the cut fail too.
+type fullDisk struct {
+	*os.File
+	fail, truncFails bool
+}
+
+func (f *fullDisk) Write(b []byte) (int, error) {
+	if f.fail {
+		f.fail = false
+		n, _ := f.File.Write(b[:len(b)/2])
+		return n, errors.New("no space left on device")
+	}
+	return f.File.Write(b)
+}
+
+func (f *fullDisk) Truncate(n int64) error {
+	if f.truncFails {
+		return errors.New("truncate refused")
+	}
+	return f.File.Truncate(n)
+}
+
+// TestFailedAppend: an append that fails half-written (a full disk) leaves
+// no fragment for the next append to follow — once a full disk had a
+// second worker's record spliced onto the torn line, and Open refused the
+// whole journal. When the fragment cannot be cut, later appends fail and
+// the fragment stays last, where Open drops it. Both for a created journal
+// (O_APPEND) and an opened one (writes at its offset).
+func TestFailedAppend(t *testing.T) {
+	for _, opened := range []bool{false, true} {
+		for _, truncFails := range []bool{false, true} {
+			p := filepath.Join(t.TempDir(), "j.jsonl")
+			w, err := Create(p, "test", map[string]any{"seed": 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Append(rec{I: 0}); err != nil {
+				t.Fatal(err)
+			}
+			if opened {
+				w.Close()
+				if _, w, err = Open(p, "test"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			disk := &fullDisk{File: w.f.(*os.File), fail: true, truncFails: truncFails}
+			w.f = disk
+			if err := w.Append(rec{I: 1, S: strings.Repeat("x", 100)}); err == nil {
+				t.Fatal("a failed write: nil error")
+			}
+			errNext := w.Append(rec{I: 2})
+			w.Close()
+			c, _, err := Open(p, "test")
+			if err != nil {
+				t.Fatalf("opened=%v truncFails=%v: Open after a failed append: %v", opened, truncFails, err)
+			}
+			var got []int
+			for _, r := range c.Records {
+				var v rec
+				json.Unmarshal(r, &v)
+				got = append(got, v.I)
+			}
+			want, torn := []int{0, 2}, false
+			if truncFails {
+				want, torn = []int{0}, true
+				if errNext == nil {
+					t.Error("an append after an uncut fragment: nil error")
+				}
+			} else if errNext != nil {
+				t.Errorf("the append after a cut fragment: %v", errNext)
+			}
+			if !slices.Equal(got, want) || c.Torn != torn {
+				t.Errorf("opened=%v truncFails=%v: records %v torn %v, want %v torn %v", opened, truncFails, got, c.Torn, want, torn)
+			}
+		}
+	}
+}
+
 // TestCorruption: a changed byte, a dropped, duplicated or swapped line in
 // the middle is an error naming the line, never a silent skip.
 func TestCorruption(t *testing.T) {
