@@ -242,6 +242,13 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	journalFlag, journalPath := "--checkpoint", *checkpoint
+	if *resumePath != "" {
+		journalFlag, journalPath = "--resume", *resumePath
+	}
+	if err := checkDistinct("--json", set.JSON, journalFlag, journalPath); err != nil {
+		return err
+	}
 	if set.JSON != "" {
 		// Resumed after some evaluations, the file may be this run's own
 		// (killed after writing it): it is replaced, as at the end.

@@ -40,6 +40,8 @@ func TestBOBadInput(t *testing.T) {
 		{"existing json", []string{"--problem", "ackley", "--kernel", "base", "--json", existing}, []string{"already exists", "--force"}},
 		{"json in missing dir", []string{"--problem", "ackley", "--kernel", "base", "--json", filepath.Join(dir, "no", "x.json")}, []string{"no such file or directory"}},
 		{"stray argument", []string{"--problem", "ackley", "--kernel", "base", "extra"}, []string{"extra"}},
+		// Refused before the run: the trace would replace the journal.
+		{"json is the checkpoint", []string{"--problem", "ackley", "--kernel", "base", "--checkpoint", filepath.Join(dir, "same"), "--json", filepath.Join(dir, ".", "same"), "--force"}, []string{"same file"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, append([]string{"bo"}, tc.args...)...)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -383,6 +384,36 @@ func checkOutput(flagName, path string, force bool) error {
 		return badInput("--%s: %w", flagName, err)
 	}
 	return nil
+}
+
+// checkDistinct refuses two file flags (named by the flags, "--json")
+// that name the same file, where one would replace the other: the same
+// path once absolute with its directory's links resolved, or two existing
+// names of one file (a link, a hard link). Empty paths are not compared.
+func checkDistinct(flagA, a, flagB, b string) error {
+	if a == "" || b == "" || !sameFile(a, b) {
+		return nil
+	}
+	return badInput("%s %s and %s %s name the same file; one would replace the other", flagA, a, flagB, b)
+}
+
+func sameFile(a, b string) bool {
+	resolved := func(p string) string {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return filepath.Clean(p)
+		}
+		if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+			return filepath.Join(dir, filepath.Base(abs))
+		}
+		return abs
+	}
+	if resolved(a) == resolved(b) {
+		return true
+	}
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
 // checkOutputIn is checkOutput for the file name inside an --out

@@ -205,6 +205,9 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	if err := checkProfileOutputs(*cpuProfile, *memProfile); err != nil {
 		return err
 	}
+	if err := checkDistinct("--cpuprofile", *cpuProfile, "--memprofile", *memProfile); err != nil {
+		return err
+	}
 
 	stop, err := startProfiles(*cpuProfile, *memProfile)
 	if err != nil {

@@ -175,6 +175,7 @@ func TestProfileJSON(t *testing.T) {
 }
 
 func TestProfileBadInput(t *testing.T) {
+	pdir := t.TempDir()
 	cases := [][]string{
 		{"profile", "--group", "nosuchgroup", "--d", "3"},
 		{"profile", "--group", "signflip", "--d", "3", "--n", "10,x"},
@@ -192,6 +193,8 @@ func TestProfileBadInput(t *testing.T) {
 		{"profile", "--group", "signflip", "--d", "3", "--max-phase-seconds", "-1"},
 		{"profile", "--group", "signflip", "--d", "3", "--backend", "fortran"},
 		{"profile", "--group", "signflip", "--d", "3", "--cpuprofile", "/nonexistent/dir/cpu.pprof"},
+		// One file for both profiles: the heap profile would replace the CPU one.
+		{"profile", "--group", "signflip", "--d", "3", "--cpuprofile", filepath.Join(pdir, "p"), "--memprofile", filepath.Join(pdir, "..", filepath.Base(pdir), "p")},
 	}
 	if !slices.Contains(linalg.Available(), "openblas") {
 		cases = append(cases,
