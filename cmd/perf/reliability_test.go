@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -408,6 +409,36 @@ func TestTableKillResume(t *testing.T) {
 	}
 	if md("ref") != md("cut") {
 		t.Errorf("table.md differs after resume:\n%s\nvs\n%s", md("ref"), md("cut"))
+	}
+}
+
+// TestResumeReadOnlyOut: --resume into an --out directory where the
+// outputs cannot be written is refused before any run (it ran every
+// remaining run, then failed writing results.json). Root writes anywhere,
+// so the test needs another user.
+func TestResumeReadOnlyOut(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes in a read-only directory")
+	}
+	dir := t.TempDir()
+	h := startHeld(t, perfCmd(dir, "table", "--seeds", "2", "--iters", "2", "--init", "3", "--problems", "Ackley2d", "--kernels", "base", "--workers", "1", "--out", "T"), 1)
+	h.Process.Kill()
+	h.wait()
+	out := filepath.Join(dir, "T")
+	if err := os.Chmod(out, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(out, 0o755)
+	c := perfCmd(dir, "table", "--out", "T", "--resume")
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	err := c.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitUsage || strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), "--out") {
+		t.Fatalf("resume into a read-only --out: %v, stderr %q; want exit %d and one line naming --out", err, stderr.String(), exitUsage)
+	}
+	if strings.Contains(stderr.String(), "results.json") {
+		t.Errorf("refused only after the runs: %q", stderr.String())
 	}
 }
 

@@ -182,7 +182,7 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 		if err := fs.onlyWith("resume", "out", "workers", "mem-budget"); err != nil {
 			return err
 		}
-		lock, err := lockOutDir(*out)
+		lock, err := lockResumeDir(*out)
 		if err != nil {
 			return err
 		}
@@ -421,6 +421,20 @@ func prepareOutDir(dir string, force bool) (*atomicfile.Lock, error) {
 	if len(entries) > 0 && !force {
 		lock.Release()
 		return nil, badInput("--out %s is not empty; refusing to overwrite its files (use --force)", dir)
+	}
+	if err := checkOutDir(dir); err != nil {
+		lock.Release()
+		return nil, err
+	}
+	return lock, nil
+}
+
+// lockResumeDir is lockOutDir for --resume, refusing (bad input) a
+// directory in which the outputs could not be written before any run.
+func lockResumeDir(dir string) (*atomicfile.Lock, error) {
+	lock, err := lockOutDir(dir)
+	if err != nil {
+		return nil, err
 	}
 	if err := checkOutDir(dir); err != nil {
 		lock.Release()
