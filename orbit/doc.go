@@ -136,8 +136,9 @@
 // allocated), ErrUnknown (unknown group name), ErrTooLarge (Size of a group whose
 // order overflows int, naming it and its order to two digits in O(1); a
 // matrix group of dimension above MaxMatrixDim, whose worst-case closure
-// work exceeds MaxMatrixWork — both decided before any O(d³) work — or
-// whose closure exceeds MaxMatrixOrder elements), ErrInfinite (Size of a
+// work exceeds MaxMatrixWork — both decided before any O(d³) work —,
+// whose closure exceeds MaxMatrixOrder elements, or whose JSON exceeds
+// MaxMatrixBytes, decided as its reading reaches that many bytes), ErrInfinite (Size of a
 // continuous group) and ErrOverBudget (Orbits beyond the memory budget,
 // naming the group and the bytes it would need). Messages start with
 // "orbit: ". The sentinels carry their class (an ErrClass method,

@@ -2,6 +2,7 @@ package orbit_test
 
 import (
 	"errors"
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -66,6 +67,17 @@ func TestSizeMessageHuge(t *testing.T) {
 	}
 }
 
+// zeros reads "0,0,0,…" forever.
+type zeros struct{ n int }
+
+func (z *zeros) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = "0,"[z.n%2]
+		z.n++
+	}
+	return len(p), nil
+}
+
 // TestMatricesLimits: dimensions and generator counts are bounded before
 // any O(d³) work; trailing data after the JSON value is an error.
 func TestMatricesLimits(t *testing.T) {
@@ -79,6 +91,12 @@ func TestMatricesLimits(t *testing.T) {
 		if _, err := orbit.ReadMatrices(strings.NewReader(in)); !errors.Is(err, orbit.ErrTooLarge) {
 			t.Errorf("ReadMatrices(%s) error %v, want ErrTooLarge", in, err)
 		}
+	}
+	// An input longer than MaxMatrixBytes — here endless, as from a pipe —
+	// is refused once that much is read, not decoded to memory's end.
+	endless := io.MultiReader(strings.NewReader(`{"generators":[[[`), &zeros{})
+	if _, err := orbit.ReadMatrices(endless); !errors.Is(err, orbit.ErrTooLarge) || !strings.Contains(err.Error(), "MaxMatrixBytes") {
+		t.Errorf("ReadMatrices of an endless input: %v, want ErrTooLarge naming MaxMatrixBytes", err)
 	}
 	// A 300×300 generator is refused up front, not after the closure.
 	var b strings.Builder

@@ -25,6 +25,12 @@ const (
 	// that could not finish in seconds is refused at once (e.g. d = 256
 	// allows at most 4 matrices, d = 16 at most 64).
 	MaxMatrixWork = 1 << 34
+	// MaxMatrixBytes caps the JSON ReadMatrices reads: 16 MiB, twice the
+	// largest input the other caps allow (about 262 144 numbers, e.g.
+	// 262 144 generators of dimension 1 or 4 of dimension 256, at ~30
+	// bytes each pretty-printed), so that a huge or endless input is
+	// refused before its decoding can take more than a few hundred MiB.
+	MaxMatrixBytes = 16 << 20
 	// OrthoTol is the tolerance on max |MᵀM − I| for input matrices.
 	OrthoTol = 1e-12
 	// matchTol is the max-abs tolerance under which two computed group
@@ -68,12 +74,23 @@ func readMatrices(r io.Reader, src string) (*Matrices, error) {
 		where = "matrices " + src + ": "
 	}
 	var in matricesJSON
-	dec := json.NewDecoder(r)
+	lr := &io.LimitedReader{R: r, N: MaxMatrixBytes + 1}
+	tooLarge := func() error {
+		return fmt.Errorf("%w: %smore than MaxMatrixBytes = %d bytes of JSON", ErrTooLarge, where, MaxMatrixBytes)
+	}
+	dec := json.NewDecoder(lr)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {
+		if lr.N <= 0 {
+			return nil, tooLarge()
+		}
 		return nil, invalid("%s%v", where, err)
 	}
-	if tok, err := dec.Token(); err != io.EOF {
+	tok, err := dec.Token()
+	if lr.N <= 0 {
+		return nil, tooLarge()
+	}
+	if err != io.EOF {
 		if err != nil {
 			return nil, invalid("%safter the JSON value: %v", where, err)
 		}
