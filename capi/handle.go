@@ -5,6 +5,7 @@ package main
 /*
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 */
 import "C"
 
@@ -406,12 +407,18 @@ func symbo_optimizer_history(id C.int64_t, buf *C.char, n C.size_t, needed *C.si
 //export symbo_optimizer_restore
 func symbo_optimizer_restore(id C.int64_t, history *C.char) C.int {
 	return onHandle(id, func(o *bo.Optimizer) error {
-		s, err := goString(history, "history")
-		if err != nil {
+		if history == nil {
+			return fmt.Errorf("%w: history is NULL", errInput)
+		}
+		// Decoded, a history takes up to about 8 bytes per byte of JSON
+		// ("[0]," is 4 bytes, a one-coordinate row of 32): sized against
+		// the budget before it is read, and read in place, not copied.
+		n := int(C.strlen(history))
+		if err := budget.Limit(o.Config().Budget).Check("decoding the history JSON", 8*float64(n)); err != nil {
 			return err
 		}
 		var h bo.History
-		if err := frontend.Decode([]byte(s), &h); err != nil {
+		if err := frontend.Decode(unsafe.Slice((*byte)(unsafe.Pointer(history)), n), &h); err != nil {
 			// Decode speaks of settings: "history JSON: unknown field …".
 			msg := strings.TrimPrefix(frontend.TrimPrefixes(err.Error()), "invalid settings: ")
 			return fmt.Errorf("%w: history JSON: %s", errInput, msg)

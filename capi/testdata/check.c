@@ -409,6 +409,16 @@ static int budgets(int badenv) {
 	size_t needed = 0;
 	code(symbo_optimizer_history(hs, NULL, 0, &needed), SYMBO_ESIZE, "history JSON", "history over the handle's mem_budget");
 	expect(symbo_optimizer_history(hl, NULL, 0, &needed) == SYMBO_OK && needed > 0, "history within the handle's mem_budget");
+	/* Restoring a history is sized against the handle's budget before the
+	 * JSON is decoded (it was decoded whole, whatever the budget). */
+	char *js = malloc(needed + 1);
+	expect(js != NULL && symbo_optimizer_history(hl, js, needed + 1, &needed) == SYMBO_OK, "history of the large handle");
+	int64_t rs = 0, rl = 0;
+	expect(symbo_optimizer_new(small, &rs) == SYMBO_OK && symbo_optimizer_new(large, &rl) == SYMBO_OK, "handles to restore");
+	code(symbo_optimizer_restore(rs, js), SYMBO_ESIZE, "history JSON", "restore over the handle's mem_budget");
+	expect(symbo_optimizer_restore(rl, js) == SYMBO_OK, "restore within the handle's mem_budget");
+	free(js);
+	expect(symbo_optimizer_free(rs) == SYMBO_OK && symbo_optimizer_free(rl) == SYMBO_OK, "free restored handles");
 	expect(symbo_optimizer_free(hs) == SYMBO_OK && symbo_optimizer_free(hl) == SYMBO_OK, "free budget handles");
 	if (failures == 0) printf("ok\n");
 	return failures != 0;
