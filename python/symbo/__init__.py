@@ -192,7 +192,9 @@ def _group(group, d, block=None, matrices=None, box=None, coords=None):
     if block is not None:
         g["block"] = _index(block, "block")
     if matrices is not None:
-        g["matrices"] = os.fspath(matrices)
+        # Absolute: a copy or an unpickled Optimizer reads the same file
+        # whatever the working directory is then.
+        g["matrices"] = os.path.abspath(os.fspath(matrices))
     if box is not None:
         lo, hi = box
         g["box"] = [np.atleast_1d(_floats(lo, "lo")).tolist(), np.atleast_1d(_floats(hi, "hi")).tolist()]
@@ -214,7 +216,8 @@ def gram(X, Y=None, *, group, base, lengthscale, variance=1.0, kernel, design=No
         ``none``, ``signflip``, ``permutation``, ``hyperoctahedral``,
         ``blockperm`` (with ``block``), ``pairedperm``, ``cyclic``,
         ``rotation2d``, ``scaling`` or ``scalingdir`` (with ``box``) or
-        ``matrices`` (with ``matrices``, a JSON file).
+        ``matrices`` (with ``matrices``, a JSON file; a relative path is
+        taken from the working directory of the call that names it).
     coords : sequence of int, optional
         Make the group act on these coordinates only (identity on the
         others): the group is built for dimension ``len(coords)``, its

@@ -484,6 +484,30 @@ def test_copy_and_pickle_hold_their_own_handle():
         copy.copy(o)
 
 
+def test_pickle_keeps_its_matrices_file(tmp_path, monkeypatch):
+    """A relative matrices= path is the file it named when the optimizer
+    was made: unpickled in another directory holding another g.json, the
+    copy proposes what the original does (it read the other file, and
+    proposed another point, with no error)."""
+    import pickle
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    (a / "g.json").write_text(json.dumps({"generators": [[[-1, 0], [0, -1]]]}))  # x -> -x
+    (b / "g.json").write_text(json.dumps({"generators": [[[0, 1], [1, 0]]]}))  # swap
+    monkeypatch.chdir(a)
+    o = symbo.Optimizer([-1, -1], [1, 1], group="matrices", matrices="g.json", kernel="plus", seed=2, minimize=True)
+    for _ in range(6):
+        x = o.ask()
+        o.tell(x, float((x[0] - 0.3) ** 2 + (x[1] + 0.5) ** 2))
+    data = pickle.dumps(o)
+    monkeypatch.chdir(b)
+    c = pickle.loads(data)
+    np.testing.assert_array_equal(c.suggest(), o.suggest())
+    c.close()
+    o.close()
+
+
 @pytest.mark.parametrize("kw, match", [
     ({"minimize": "false"}, "minimize must be True or False"),
     ({"normalize": "false"}, "normalize must be True or False"),
