@@ -291,9 +291,9 @@ func readRecords(flag, list string) ([]string, []resultsRecord, error) {
 	}
 	recs := make([]resultsRecord, len(dirs))
 	for i, dir := range dirs {
-		data, err := os.ReadFile(filepath.Join(dir, recordFile))
+		data, err := readRecordFile(filepath.Join(dir, recordFile))
 		if err != nil {
-			return nil, nil, badInput("%w", err)
+			return nil, nil, err
 		}
 		if err := strictJSON(data, &recs[i]); err != nil {
 			return nil, nil, badInput("%s: %w", filepath.Join(dir, recordFile), err)
@@ -672,4 +672,27 @@ func shortRev(r string) string {
 		return "unknown"
 	}
 	return r
+}
+
+// maxRecordBytes caps the record.json perf check reads: 64 MiB, over 100
+// times the largest committed record (a record holds one metric per run).
+const maxRecordBytes = 64 << 20
+
+// readRecordFile reads a record.json of at most maxRecordBytes; a larger
+// file, or an endless one (a link to /dev/zero), is bad input, refused
+// once that much is read.
+func readRecordFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, badInput("%w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxRecordBytes+1))
+	if err != nil {
+		return nil, badInput("%s: %w", path, err)
+	}
+	if len(data) > maxRecordBytes {
+		return nil, badInput("%s is over %d MiB: not a record perf check reads", path, maxRecordBytes>>20)
+	}
+	return data, nil
 }

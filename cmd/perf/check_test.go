@@ -150,6 +150,17 @@ func TestCheck(t *testing.T) {
 	}
 	code, stdout, stderr = runCLI(t, "check", "--dir", filepath.Join(root, "nothing"))
 	checkOneLineError(t, code, stdout, stderr, "perf check: ", "--dir")
+	// A record.json with no end (a link to /dev/zero) is refused once it
+	// passes the cap, not read until memory runs out.
+	endless := filepath.Join(root, "endless")
+	if err := os.MkdirAll(endless, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(endless, recordFile)); err != nil {
+		t.Skip(err)
+	}
+	code, stdout, stderr = runCLI(t, "check", "--dir", endless)
+	checkOneLineError(t, code, stdout, stderr, "perf check: ", "over 64 MiB")
 }
 
 // TestCheckRotate: under --rotate, records of the same settings and cells
