@@ -27,7 +27,8 @@ import (
 //     it as 0 (a history's "y": null as y = 0). A pointer (*float64) is
 //     where null means absent;
 //   - a field of requiredFields missing from its object is refused (a
-//     history's observation without "y" would be y = 0).
+//     history's observation without "y" would be y = 0; a history without
+//     "observations" an empty one).
 //
 // The keys are checked by a first pass over the tokens against v's type,
 // before encoding/json decodes the value (which then reports type errors).
@@ -183,6 +184,9 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string) error {
 				if path != "" {
 					at = path + "." + name
 				}
+				if fields != nil && !isNumber(fields[name]) {
+					return invalid("%s is missing", at)
+				}
 				return invalid("%s is missing: want a number (a missing number is not 0)", at)
 			}
 		}
@@ -204,9 +208,13 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string) error {
 }
 
 // requiredFields lists, for the records whose numbers have no default,
-// the fields that must be given (Decode): one row per record type.
+// the fields that must be given (Decode): one row per record type. A
+// history without "observations" restored as an empty study, and one
+// without "seed" or "minimize" matched an optimizer of seed 0 or one that
+// maximizes.
 var requiredFields = map[reflect.Type][]string{
 	reflect.TypeFor[bo.Observation](): {"x", "y"},
+	reflect.TypeFor[bo.History]():     {"version", "seed", "kernel", "dim", "minimize", "observations"},
 }
 
 // isNumber reports whether t is a number type (not a pointer to one, where

@@ -635,6 +635,11 @@ func TestDecodeNull(t *testing.T) {
 		{"failed null", obs + `{"x":[0.1,0.2],"y":1}],"failed":[[null,null]]}`, `failed[0][0] is null`},
 		{"pending null", obs + `{"x":[0.1,0.2],"y":1}],"pending":[[0.5,null]]}`, `pending[0][1] is null`},
 		{"dim null", `{"version":2,"dim":null,"observations":[]}`, `dim is null`},
+		// A history without its observations restored as an empty study,
+		// without its seed as one of seed 0.
+		{"observations missing", `{"version":2,"seed":1,"kernel":"plus","dim":2,"minimize":true}`, `observations is missing`},
+		{"seed missing", `{"version":2,"kernel":"plus","dim":2,"minimize":true,"observations":[]}`, `seed is missing: want a number`},
+		{"minimize missing", `{"version":2,"seed":1,"kernel":"plus","dim":2,"observations":[]}`, `minimize is missing`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var h bo.History
