@@ -185,10 +185,18 @@
 // anew, so an optimizer rebuilt from its History proposes the same bits.
 // Contract: the same problem written in two unit systems x' = a·x + b (a
 // and b of the form the group allows, as above) proposes the same points
-// up to the change of units — to the last bit when the change is exact in
-// floating point, else up to the rounding of x' itself, which the fits' and
-// ascents' stopping rules can grow to about 1e-8 of a side after a few
-// steps (TestNormalizeUnits, TestNormalizeUnitsGeneral). Without
+// up to the change of units — to the last bit, over a whole run, when the
+// change is exact in floating point (a power-of-two scale, no shift);
+// else, from the same history, up to the rounding of x' itself, which the
+// fits' and ascents' stopping rules can grow to 1e-6 of the box's
+// diagonal (1e-5 with ARD, whose class lengthscales carry their own fit's
+// rounding; TestNormalizeUnits, TestNormalizeUnitsGeneral). Over a run the two
+// histories then differ by those roundings, and where the acquisition
+// nearly ties — between two members of one orbit, or two maxima — the
+// rounding can decide differently: from there on they are two runs of
+// the same method, whose proposals drift apart (measured 1e-4 to 1e-2 of
+// a side within 10 steps, and O(1) where a non-invariant candidate,
+// nystrom or soft, then fits a different model). Without
 // Normalize (the zero Config: perf bo, perf table) the model works on x
 // itself, bit for bit as before the setting. Normalization makes the
 // sides comparable, not the coordinates' relevance; that is ARD's.
