@@ -29,7 +29,13 @@ import (
 //     large to count).
 //
 // Over a continuous group k_avg has a closed form or a quadrature and is
-// never left out. With the limit of 64 (measured: AutoEnumerateLimit)
+// never left out; this cost model does not bound it there. Over the
+// scaling groups the exact average takes an adaptive quadrature per pair
+// (tens to hundreds of base-kernel evaluations, more as the lengthscale
+// shrinks), and a permanent over some coordinates of a larger space costs
+// more than its 2^m: a portfolio or auto naming avg over them can step
+// well beyond 4× plus's (measured: docs/performance.md,
+// BenchmarkAvgCandidateStep). The front ends' default names no avg. With the limit of 64 (measured: AutoEnumerateLimit)
 // every group of the committed studies keeps its candidates
 // (hyperoctahedral(6) with RBF, the permanent, counts 64;
 // hyperoctahedral(3) with Matérn-5/2, enumerated, 48; WLAN8d's 24),

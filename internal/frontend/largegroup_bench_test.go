@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -53,6 +54,58 @@ func BenchmarkLargeGroupStep(b *testing.B) {
 					b.ReportMetric(spent[i].Seconds()*1e3/float64(b.N), k.label+"-ms")
 					if i > 0 {
 						b.ReportMetric(float64(spent[i])/float64(spent[0]), k.label+"/plus")
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkAvgCandidateStep: one step of portfolios and auto that name
+// avg, against plus's and the default's, over the groups where
+// AutoEnumerateLimit's cost model does not bound k_avg — the scaling
+// groups, whose exact average takes an adaptive quadrature per pair, and
+// a permanent over some coordinates of a larger space — at n = 30 and 55
+// observations of a smooth function at uniform points of the box, under
+// the front ends' settings. The ratios are in docs/performance.md.
+//
+//	go test -run XXX -bench AvgCandidateStep -cpu 1 -benchtime 3x ./internal/frontend
+func BenchmarkAvgCandidateStep(b *testing.B) {
+	for _, c := range []struct {
+		label string
+		g     Group
+		base  string
+	}{
+		{"scaling2", Group{Group: "scaling", D: 2, Box: [][]float64{{0.1}, {10}}}, "rbf"},
+		{"scalingdir3", Group{Group: "scalingdir", D: 3, Box: [][]float64{{1}, {2}}}, "rbf"},
+		{"permutation6-of-10", Group{Group: "permutation", D: 10, Box: [][]float64{{-1}, {1}}, Coords: []int{1, 3, 5, 7, 8, 9}}, "rbf"},
+	} {
+		for _, n := range []int{30, 55} {
+			b.Run(fmt.Sprintf("group=%s/n=%d", c.label, n), func(b *testing.B) {
+				rng := rand.New(rand.NewPCG(7, uint64(n)))
+				lo, hi := c.g.Box[0][0], c.g.Box[1][0]
+				xs := make([][]float64, n)
+				ys := make([]float64, n)
+				for i := range xs {
+					xs[i] = make([]float64, c.g.D)
+					for j := range xs[i] {
+						xs[i][j] = lo + (hi-lo)*rng.Float64()
+					}
+					ys[i] = math.Sin(3*xs[i][0]/xs[i][1]) + xs[i][c.g.D-1]/xs[i][1]
+				}
+				kernels := []string{"plus", DefaultKernel, "auto", "portfolio:nystrom+avg:soft+plus", "avg"}
+				labels := []string{"plus", "default", "auto", "portfolio-avg", "avg"}
+				spent := make([]time.Duration, len(kernels))
+				for b.Loop() {
+					for i, k := range kernels {
+						s := SuggestSettings{Group: c.g, Base: c.base, Kernel: k}
+						spent[i] += timedAsk(b, labels[i], s, xs, ys)
+					}
+				}
+				for i := range kernels {
+					b.ReportMetric(spent[i].Seconds()*1e3/float64(b.N), labels[i]+"-ms")
+					if i > 0 {
+						b.ReportMetric(float64(spent[i])/float64(spent[0]), labels[i]+"/plus")
 					}
 				}
 			})
