@@ -28,15 +28,17 @@ import (
 //   - otherwise k_avg is enumerated: |G| evaluations (+Inf when |G| is too
 //     large to count).
 //
-// Over a continuous group k_avg has a closed form or a quadrature and is
-// never left out; this cost model does not bound it there. Over the
-// scaling groups the exact average takes an adaptive quadrature per pair
-// (tens to hundreds of base-kernel evaluations, more as the lengthscale
-// shrinks), and a permanent over some coordinates of a larger space costs
-// more than its 2^m: a portfolio or auto naming avg over them can step
-// well beyond 4× plus's (measured: docs/performance.md,
-// BenchmarkAvgCandidateStep). The front ends' default names no avg. With the limit of 64 (measured: AutoEnumerateLimit)
-// every group of the committed studies keeps its candidates
+// Over a continuous group k_avg has a closed form or a quadrature: this
+// cost model does not count it. Over rotation2d the closed form costs
+// about one base-kernel evaluation; over the scaling groups the exact
+// average takes an adaptive quadrature per pair, which
+// DecideOptions.AffordQuadrature (set by Recommended, so by the front
+// ends) leaves out — without it (the zero value, every committed record)
+// avg is kept there. A permanent over some coordinates of a larger space
+// is counted as its 2^m, under what it costs at small n (measured, with
+// both: docs/performance.md, BenchmarkAvgCandidateStep).
+//
+// With the limit of 64 (measured: AutoEnumerateLimit) every group of the committed studies keeps its candidates
 // (hyperoctahedral(6) with RBF, the permanent, counts 64;
 // hyperoctahedral(3) with Matérn-5/2, enumerated, 48; WLAN8d's 24),
 // while permutation(m) and hyperoctahedral(m) with RBF leave avg out
@@ -45,10 +47,20 @@ import (
 // Kernel.LeftOut, Trace.LeftOut and Diagnostics.LeftOut; the kernel's
 // name stays the one asked for. A favoured candidate that is left out
 // takes its odds with it; when no candidate is left, building the kernel
-// fails (ErrBadConfig).
-func affordable(name string, g orbit.Group, shape kernel.Shape) (ok bool, reason string) {
+// fails (ErrBadConfig) — under AffordQuadrature, which Kernel.With
+// applies, New does.
+//
+// With DecideOptions.AffordQuadrature (quad), avg and avgnorm over the
+// scaling groups (orbit.Segmenter: scaling, scalingdir, alone or on some
+// coordinates) are left out too: their exact average takes an adaptive
+// quadrature per pair, tens to hundreds of base-kernel evaluations, more
+// as the lengthscale shrinks.
+func affordable(name string, g orbit.Group, shape kernel.Shape, quad bool) (ok bool, reason string) {
 	if name != NameAvg && name != NameAvgNorm {
 		return true, ""
+	}
+	if quad && isScaling(g) {
+		return false, fmt.Sprintf("%s: k_avg over %s takes an adaptive quadrature per pair (DecideOptions.AffordQuadrature)", name, g.Name())
 	}
 	cost, how := avgPairCost(g, shape)
 	if cost <= AutoEnumerateLimit {
@@ -84,28 +96,49 @@ func avgPairCost(g orbit.Group, shape kernel.Shape) (float64, string) {
 	return 1, "has a closed form"
 }
 
-// leaveOut removes from k's candidates those affordable refuses,
-// recording them in k.leftOut, and keeps the odds on the favoured ones
-// that remain.
+// isScaling reports whether g is a scaling group, alone or on some
+// coordinates: k_avg over it is the exact average by quadrature.
+func isScaling(g orbit.Group) bool {
+	if e, ok := g.(orbit.Embedded); ok {
+		g, _ = e.Inner()
+	}
+	_, ok := g.(orbit.Segmenter)
+	return ok
+}
+
+// leaveOut records k's candidates as named and removes those affordable
+// refuses (under k.decide), recording them in k.leftOut, keeping the odds
+// on the favoured ones that remain.
 func (k Kernel) leaveOut() (Kernel, error) {
-	var kept []Kernel
-	fav := k.favoured
-	for i, a := range k.arms {
-		ok, why := affordable(a.Name(), k.group, k.shape)
+	k.named, k.namedFavoured = k.arms, k.favoured
+	var err error
+	k.arms, k.favoured, k.leftOut, err = afford(k.name, k.named, k.namedFavoured, k.group, k.shape, k.decide.AffordQuadrature)
+	if err != nil {
+		return Kernel{}, err
+	}
+	return k, nil
+}
+
+// afford returns the candidates of named (the last favoured of them
+// favoured) that affordable keeps, how many of those are favoured, and
+// the reasons of those it leaves out; an error when none is left.
+func afford(name string, named []Kernel, favoured int, g orbit.Group, shape kernel.Shape, quad bool) (kept []Kernel, fav int, leftOut []string, err error) {
+	fav = favoured
+	for i, a := range named {
+		ok, why := affordable(a.Name(), g, shape, quad)
 		if ok {
 			kept = append(kept, a)
 			continue
 		}
-		k.leftOut = append(k.leftOut, why)
-		if k.isFavoured(i) {
+		leftOut = append(leftOut, why)
+		if i >= len(named)-favoured {
 			fav--
 		}
 	}
 	if len(kept) == 0 {
-		return Kernel{}, fmt.Errorf("%w: %s: no candidate can be afforded (%s)", ErrBadConfig, k.name, strings.Join(k.leftOut, "; "))
+		return named, favoured, leftOut, fmt.Errorf("%w: %s: no candidate can be afforded (%s)", ErrBadConfig, name, strings.Join(leftOut, "; "))
 	}
-	k.arms, k.favoured = kept, fav
-	return k, nil
+	return kept, fav, leftOut, nil
 }
 
 // LeftOut says which candidates auto or portfolio k left out because

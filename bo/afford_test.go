@@ -134,7 +134,7 @@ func TestAffordableKeepsCommittedGroups(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, name := range []string{NameAvg, NameAvgNorm} {
-			ok, why := affordable(name, c.g, c.shape)
+			ok, why := affordable(name, c.g, c.shape, false)
 			if ok != c.keep || (ok != (why == "")) {
 				t.Errorf("%s over %s with %v: affordable %v (%q), want %v", name, c.g.Name(), c.shape, ok, why, c.keep)
 			}
@@ -165,5 +165,60 @@ func TestLeaveOutOdds(t *testing.T) {
 	}
 	if _, err := ParseKernel("auto:avg+avgnorm", g, kernel.Matern52); !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), "afforded") {
 		t.Errorf("auto:avg+avgnorm over %s: %v, want ErrBadConfig", g.Name(), err)
+	}
+}
+
+// TestAffordQuadrature: DecideOptions.AffordQuadrature (Recommended's)
+// leaves avg and avgnorm out over the scaling groups, alone or on some
+// coordinates, and nothing else; With follows the options it is given
+// (With(o) after With(o') is With(o)); a list left with no candidate is
+// refused by New; and without the option every list keeps its candidates
+// (the committed records).
+func TestAffordQuadrature(t *testing.T) {
+	quad := DecideOptions{AffordQuadrature: true}
+	scal := must(orbit.Scaling([]float64{0.1, 0.1}, []float64{10, 10}))
+	dir := must(orbit.ScalingDir([]float64{1, 1, 1}, []float64{2, 2, 2}))
+	on := must(orbit.OnCoords(must(orbit.Scaling([]float64{0.5, 0.5}, []float64{2, 2})), 3, []int{0, 2}))
+	for _, g := range []orbit.Group{scal, dir, on} {
+		k := must(ParseKernel("portfolio:nystrom+avg:soft+plus", g, kernel.RBF))
+		if !slices.Contains(k.Candidates(), NameAvg) || k.LeftOut() != nil {
+			t.Fatalf("%s without the option: candidates %v, left out %q", g.Name(), k.Candidates(), k.LeftOut())
+		}
+		kq := k.With(quad)
+		if got, want := kq.Candidates(), []string{NameNystrom, NameSoft, NamePlus}; !slices.Equal(got, want) {
+			t.Errorf("%s with AffordQuadrature: candidates %v, want %v", g.Name(), got, want)
+		}
+		if lo := kq.LeftOut(); len(lo) != 1 || !strings.Contains(lo[0], "AffordQuadrature") || !strings.Contains(lo[0], g.Name()) {
+			t.Errorf("%s with AffordQuadrature: left out %q", g.Name(), lo)
+		}
+		if back := kq.With(DecideOptions{}); !slices.Equal(back.Candidates(), k.Candidates()) || back.LeftOut() != nil {
+			t.Errorf("%s: With(zero) after With(quad): candidates %v, left out %q", g.Name(), back.Candidates(), back.LeftOut())
+		}
+		// The favoured count follows: avg favoured and left out leaves one
+		// favoured candidate of the two.
+		f := must(ParseKernel("portfolio:nystrom:avg+plus", g, kernel.RBF)).With(quad)
+		if f.favoured != 1 || !f.isFavoured(len(f.arms)-1) || f.arms[len(f.arms)-1].Name() != NamePlus {
+			t.Errorf("%s: favoured %d of %v", g.Name(), f.favoured, f.Candidates())
+		}
+		cfg := Config{Kernel: must(ParseKernel("portfolio:avg+avgnorm", g, kernel.RBF)).With(quad)}
+		lo, hi := make([]float64, g.Dim()), make([]float64, g.Dim())
+		for i := range lo {
+			lo[i], hi[i] = 1, 2
+		}
+		if _, err := New(lo, hi, cfg, 1); !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), "no candidate can be afforded") {
+			t.Errorf("%s: a list with no candidate left: New error %v", g.Name(), err)
+		}
+	}
+	// Only the scaling groups: the others keep avg under the option.
+	for _, g := range []orbit.Group{must(orbit.Permutation(3)), must(orbit.Rotation2D()), must(orbit.SignFlip(4))} {
+		if k := must(ParseKernel("portfolio:nystrom+avg:soft+plus", g, kernel.RBF)).With(quad); !slices.Contains(k.Candidates(), NameAvg) {
+			t.Errorf("%s with AffordQuadrature: candidates %v, left out %q", g.Name(), k.Candidates(), k.LeftOut())
+		}
+	}
+	// Recommended sets it, so a list a front end names over a scaling
+	// group is held to it.
+	cfg, err := Recommended(scal, kernel.RBF)
+	if err != nil || !cfg.Kernel.Options().AffordQuadrature {
+		t.Fatalf("Recommended: %v, options %+v", err, cfg.Kernel.Options())
 	}
 }

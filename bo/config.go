@@ -509,6 +509,9 @@ func (c Config) withDefaults() (Config, error) {
 	if err := c.Kernel.decide.check(); err != nil {
 		return c, err
 	}
+	if c.Kernel.affordErr != nil {
+		return c, c.Kernel.affordErr
+	}
 	for _, f := range []struct {
 		name     string
 		v        *int

@@ -49,8 +49,14 @@ type Kernel struct {
 	// one model's acquisition; Portfolio: portfolioProposer).
 	prop proposer
 	// leftOut: the candidates named but left out as too costly over the
-	// group, each with its reason (afford.go).
-	leftOut []string
+	// group, each with its reason (afford.go). named and namedFavoured:
+	// every candidate named and the favoured count, before any was left
+	// out (With reapplies the rule under DecideOptions.AffordQuadrature);
+	// affordErr: no candidate left under that rule (New refuses it).
+	leftOut       []string
+	named         []Kernel
+	namedFavoured int
+	affordErr     error
 	// decide: a deciding kernel's own options (With).
 	decide DecideOptions
 	// classGroup: the group whose classes of coordinates Protocol.ARD
@@ -117,6 +123,12 @@ type DecideOptions struct {
 	// to each favoured candidate's score; 0 means AutoOdds (ln 20);
 	// negative, NaN or ±Inf is an error.
 	Odds float64
+	// AffordQuadrature also leaves out avg and avgnorm over the scaling
+	// groups, whose exact k_avg takes an adaptive quadrature per pair
+	// (see affordable): false (the zero value, every committed record)
+	// counts only the finite groups' k_avg. Recommended sets it, so a
+	// candidate list a front end names is held to it.
+	AffordQuadrature bool
 }
 
 // logOdds is the log prior odds of each favoured candidate:
@@ -188,9 +200,14 @@ func (o DecideOptions) check() error {
 }
 
 // With returns k with the deciding options o; New refuses invalid ones
-// (ErrBadConfig).
+// (ErrBadConfig), and a deciding kernel none of whose candidates
+// o.AffordQuadrature leaves (ErrBadConfig, naming them and why). The
+// candidates k keeps follow o: With(o) after With(o') is With(o).
 func (k Kernel) With(o DecideOptions) Kernel {
 	k.decide = o
+	if k.named != nil {
+		k.arms, k.favoured, k.leftOut, k.affordErr = afford(k.name, k.named, k.namedFavoured, k.group, k.shape, o.AffordQuadrature)
+	}
 	return k
 }
 

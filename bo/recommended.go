@@ -77,6 +77,6 @@ func Recommended(g orbit.Group, shape kernel.Shape) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	k = k.With(DecideOptions{CandidateFit: CandidateFitAnchored, ProbeWindow: DefaultProbeWindow, Probe: ProbeEarned, Hedge: true, HedgeStarts: DefaultHedgeStarts, CandidateStarts: DefaultCandidateStarts})
+	k = k.With(DecideOptions{CandidateFit: CandidateFitAnchored, ProbeWindow: DefaultProbeWindow, Probe: ProbeEarned, Hedge: true, HedgeStarts: DefaultHedgeStarts, CandidateStarts: DefaultCandidateStarts, AffordQuadrature: true})
 	return Config{Kernel: k, Protocol: RecommendedProtocol()}, nil
 }

@@ -620,6 +620,26 @@ func TestSuggestCandidateFit(t *testing.T) {
 	}
 }
 
+// TestSuggestAffordQuadrature: a candidate list the settings name over a
+// scaling group is held to Recommended's AffordQuadrature: avg is left
+// out (its quadrature per pair stepped up to 89× plus's), and the
+// optimizer says so.
+func TestSuggestAffordQuadrature(t *testing.T) {
+	st := SuggestSettings{Group: Group{Group: "scaling", D: 2, Box: [][]float64{{0.1}, {10}}}, Kernel: "portfolio:nystrom+avg:soft+plus"}
+	opt, err := st.Optimizer(nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := opt.Config().Kernel
+	if slices.Contains(k.Candidates(), bo.NameAvg) || len(k.LeftOut()) != 1 || !strings.Contains(k.LeftOut()[0], "quadrature") {
+		t.Errorf("candidates %v, left out %q", k.Candidates(), k.LeftOut())
+	}
+	st.Kernel = "portfolio:avg+avgnorm"
+	if _, err := st.Optimizer(nil, 0); err == nil || errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), "no candidate") {
+		t.Errorf("a list of avg and avgnorm alone: %v", err)
+	}
+}
+
 // TestDecodeNull: a null or missing number is bad input, named by its
 // place. encoding/json reads null as 0, and a missing
 // field as its zero: a history's "y": null or no "y" became y = 0,
