@@ -85,8 +85,34 @@ func commandNames() string {
 }
 
 // run is the whole program behind main, testable without a build: it
-// returns the exit status.
+// returns the exit status. A write to stdout that fails where the command
+// itself does not look (its help, a usage line) is exit 1 and one line
+// on stderr, never exit 0 with the output lost.
 func run(args []string, stdout, stderr io.Writer) int {
+	sw := &stickyWriter{w: stdout}
+	code := run1(args, sw, stderr)
+	if sw.err != nil && code == exitOK {
+		fmt.Fprintf(stderr, "perf: writing the output: %v\n", sw.err)
+		return exitFailure
+	}
+	return code
+}
+
+// stickyWriter passes writes to w and keeps the first error.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	n, err := s.w.Write(p)
+	if err != nil && s.err == nil {
+		s.err = err
+	}
+	return n, err
+}
+
+func run1(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprintf(stderr, "perf: missing subcommand (one of: %s; run 'perf help')\n", commandNames())
 		return exitUsage

@@ -319,3 +319,19 @@ func TestLongInputEchoBounded(t *testing.T) {
 		t.Errorf("unknown subcommand: exit %d, %d bytes on stderr: %.300s", code, len(stderr), stderr)
 	}
 }
+
+// fullWriter fails every write, as stdout on a full disk does.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestHelpToFullStdout: help that cannot be written is exit 1 with one
+// line on stderr (it was exit 0, the help lost).
+func TestHelpToFullStdout(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"bo", "-h"}, {"help", "table"}} {
+		var stderr bytes.Buffer
+		if code := run(args, fullWriter{}, &stderr); code != exitFailure || strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), "no space left") {
+			t.Errorf("perf %s to a full stdout: exit %d, stderr %q", strings.Join(args, " "), code, stderr.String())
+		}
+	}
+}
