@@ -65,7 +65,8 @@ func BenchmarkLargeGroupStep(b *testing.B) {
 // avg, against plus's and the default's, over the groups where
 // AutoEnumerateLimit's cost model does not bound k_avg — the scaling
 // groups, whose exact average takes an adaptive quadrature per pair, and
-// a permanent over some coordinates of a larger space — at n = 30 and 55
+// a permanent over some coordinates of a larger space, beside the same
+// permutation on its own coordinates — at n = 30 and 55
 // observations of a smooth function at uniform points of the box, under
 // the front ends' settings. The ratios are in docs/performance.md.
 //
@@ -79,6 +80,7 @@ func BenchmarkAvgCandidateStep(b *testing.B) {
 		{"scaling2", Group{Group: "scaling", D: 2, Box: [][]float64{{0.1}, {10}}}, "rbf"},
 		{"scalingdir3", Group{Group: "scalingdir", D: 3, Box: [][]float64{{1}, {2}}}, "rbf"},
 		{"permutation6-of-10", Group{Group: "permutation", D: 10, Box: [][]float64{{-1}, {1}}, Coords: []int{1, 3, 5, 7, 8, 9}}, "rbf"},
+		{"permutation6", Group{Group: "permutation", D: 6, Box: [][]float64{{-1}, {1}}}, "rbf"},
 	} {
 		for _, n := range []int{30, 55} {
 			b.Run(fmt.Sprintf("group=%s/n=%d", c.label, n), func(b *testing.B) {
