@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -261,6 +262,12 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		if err := r.create("--checkpoint", *checkpoint, "perf bo --resume "+shellQuote(*checkpoint), set); err != nil {
+			return err
+		}
+		// Now that the journal exists, two names of it are one file
+		// whatever links their paths take.
+		if err := checkDistinct("--json", set.JSON, "--checkpoint", *checkpoint); err != nil {
+			os.Remove(*checkpoint)
 			return err
 		}
 	}

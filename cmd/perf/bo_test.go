@@ -18,6 +18,13 @@ func TestBOBadInput(t *testing.T) {
 	if err := os.WriteFile(existing, []byte("keep me"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// L links to sub/dir: L/../j is sub/j, though "L/.." reads as ".".
+	if err := os.MkdirAll(filepath.Join(dir, "sub", "dir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("sub", "dir"), filepath.Join(dir, "L")); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -42,6 +49,7 @@ func TestBOBadInput(t *testing.T) {
 		{"stray argument", []string{"--problem", "ackley", "--kernel", "base", "extra"}, []string{"extra"}},
 		// Refused before the run: the trace would replace the journal.
 		{"json is the checkpoint", []string{"--problem", "ackley", "--kernel", "base", "--checkpoint", filepath.Join(dir, "same"), "--json", filepath.Join(dir, ".", "same"), "--force"}, []string{"same file"}},
+		{"json is the checkpoint through a link", []string{"--problem", "ackley", "--kernel", "base", "--checkpoint", dir + "/L/../j", "--json", filepath.Join(dir, "sub", "j"), "--force"}, []string{"same file"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, append([]string{"bo"}, tc.args...)...)

@@ -424,15 +424,22 @@ func checkDistinct(flagA, a, flagB, b string) error {
 }
 
 func sameFile(a, b string) bool {
+	// The directory part is resolved as given, links first: tidied by
+	// text, "L/../j" would be "./j" where L links elsewhere.
 	resolved := func(p string) string {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			return filepath.Clean(p)
+		dir, base := filepath.Split(p)
+		if dir == "" {
+			dir = "."
 		}
-		if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
-			return filepath.Join(dir, filepath.Base(abs))
+		if rd, err := filepath.EvalSymlinks(dir); err == nil {
+			if abs, err := filepath.Abs(rd); err == nil {
+				return filepath.Join(abs, base)
+			}
 		}
-		return abs
+		if abs, err := filepath.Abs(p); err == nil {
+			return abs
+		}
+		return filepath.Clean(p)
 	}
 	if resolved(a) == resolved(b) {
 		return true
