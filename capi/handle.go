@@ -410,11 +410,13 @@ func symbo_optimizer_restore(id C.int64_t, history *C.char) C.int {
 		if history == nil {
 			return fmt.Errorf("%w: history is NULL", errInput)
 		}
-		// Decoded, a history takes up to about 8 bytes per byte of JSON
-		// ("[0]," is 4 bytes, a one-coordinate row of 32): sized against
-		// the budget before it is read, and read in place, not copied.
+		// Decoded, a history keeps up to about 8 bytes per byte of JSON
+		// ("[0]," is 4 bytes, a one-coordinate row of 32), and its
+		// decoding's garbage about as much again before a collection:
+		// 16 bytes per byte are sized against the budget before it is
+		// read, and it is read in place, not copied.
 		n := int(C.strlen(history))
-		if err := budget.Limit(o.Config().Budget).Check("decoding the history JSON", 8*float64(n)); err != nil {
+		if err := budget.Limit(o.Config().Budget).Check("decoding the history JSON", 16*float64(n)); err != nil {
 			return err
 		}
 		var h bo.History

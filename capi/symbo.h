@@ -296,8 +296,8 @@ int symbo_optimizer_history(int64_t handle, char *buf, size_t len, size_t *neede
  * failed points is read too) into an optimizer that has no observations,
  * pending or failed points yet, after checking it was made with the same
  * seed, kernel, dimension and direction: the optimizer then proposes what
- * the one that wrote it would. A history whose decoding (up to 8 bytes
- * per byte of JSON) would exceed the handle's memory budget is SYMBO_ESIZE,
+ * the one that wrote it would. A history whose decoding (counted as 16
+ * bytes per byte of JSON) would exceed the handle's memory budget is SYMBO_ESIZE,
  * decided before it is read. On error the optimizer is unchanged. */
 int symbo_optimizer_restore(int64_t handle, const char *history);
 

@@ -467,8 +467,9 @@ func open(f *os.File, path, kind string) (*Contents, *Writer, error) {
 // disk before returning. When the write or the flush fails (a full disk),
 // the record is not journaled: Append cuts what it wrote and returns the
 // error, and the Writer stays usable; if the cut fails too, this and every
-// later Append return an error, leaving the torn line last, where Open
-// drops it.
+// later Append return an error, and what was written stays last: a torn
+// line, which Open drops, or (a failed flush of a whole line) a record
+// that Open keeps.
 func (w *Writer) Append(v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
