@@ -2,6 +2,7 @@ package kernel_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/symbo/symbo/kernel"
@@ -143,5 +144,49 @@ func BenchmarkEmbeddedAvg(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkEmbeddedAvgGrad times the gradient of k_avg with RBF, the
+// permanent of order 6, against 30 points: over permutation(6) on its own
+// coordinates and on 6 of 10 (the factored form, which also evaluates
+// the inner k_avg's value for the other coordinates' factor), one
+// worker. docs/performance.md compares the two.
+//
+//	go test -run XXX -bench EmbeddedAvgGrad -cpu 1 ./kernel
+func BenchmarkEmbeddedAvgGrad(b *testing.B) {
+	p6, err := orbit.Permutation(6)
+	if err != nil {
+		b.Fatal(err)
+	}
+	emb, err := orbit.OnCoords(p6, 10, []int{1, 3, 5, 7, 8, 9})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, g := range []orbit.Group{p6, emb} {
+		b.Run("group="+g.Name(), func(b *testing.B) {
+			d := g.Dim()
+			k, err := kernel.NewAvg(kernel.Params{Shape: kernel.RBF, Variance: 1, Lengthscale: 0.7}, g, kernel.Options{Workers: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(1, 2))
+			y := mat.NewDense(30, d, nil)
+			for i := range 30 {
+				for j := range d {
+					y.Set(i, j, 2*rng.Float64()-1)
+				}
+			}
+			x := make([]float64, d)
+			for j := range x {
+				x[j] = 2*rng.Float64() - 1
+			}
+			dst := mat.NewDense(30, d, nil)
+			for b.Loop() {
+				if err := kernel.Grad(k, dst, x, y, 1); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
