@@ -38,8 +38,9 @@ import (
 // is counted as its 2^m, under what it costs at small n (measured, with
 // both: docs/performance.md, BenchmarkAvgCandidateStep).
 //
-// With the limit of 64 (measured: AutoEnumerateLimit) every group of the committed studies keeps its candidates
-// (hyperoctahedral(6) with RBF, the permanent, counts 64;
+// With the limit of 64 (measured: AutoEnumerateLimit) every group of
+// the committed studies keeps its candidates (hyperoctahedral(6) with
+// RBF, the permanent, counts 64;
 // hyperoctahedral(3) with Matérn-5/2, enumerated, 48; WLAN8d's 24),
 // while permutation(m) and hyperoctahedral(m) with RBF leave avg out
 // from m = 7, and with Matérn or another shape without the closed form

@@ -360,7 +360,8 @@ type Writer struct {
 	// size is the length of the journal's valid lines: a failed append
 	// truncates the file back to it. err is set when that truncation
 	// fails too; every later append then fails with it, so that no record
-	// follows a torn line (which Open drops only at the end of a file).
+	// follows what it left (a torn line, which Open drops only at the end
+	// of a file).
 	size int64
 	err  error
 }
@@ -489,7 +490,7 @@ func (w *Writer) write(data []byte) error {
 		return fmt.Errorf("journal: record of %d bytes exceeds %d", len(b), MaxLine)
 	}
 	if w.err != nil {
-		return fmt.Errorf("journal: %s: not appending after a failed append left a torn line: %w", w.path, w.err)
+		return fmt.Errorf("journal: %s: not appending after a failed append that could not be cut: %w", w.path, w.err)
 	}
 	line := append(b, '\n')
 	_, err := w.f.Write(line)
@@ -499,7 +500,7 @@ func (w *Writer) write(data []byte) error {
 	if err != nil {
 		// A part of the line may be on disk (a full disk): cut it, so that
 		// the next append (once there is room) starts a line of its own.
-		// The record is not journaled either way.
+		// The caller takes the record as not journaled (the error).
 		if terr := w.f.Truncate(w.size); terr != nil {
 			w.err = err
 		} else if _, serr := w.f.Seek(w.size, io.SeekStart); serr != nil {
