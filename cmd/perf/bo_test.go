@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -58,6 +59,37 @@ func TestBOBadInput(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(existing); string(data) != "keep me" {
 		t.Errorf("existing --json file was modified: %q", data)
+	}
+}
+
+// TestBOAffordQuadrature: --afford-quadrature holds a candidate list
+// over a scaling group to the front ends' rule (avg left out, the trace
+// says so); without it the list keeps avg (the committed records).
+func TestBOAffordQuadrature(t *testing.T) {
+	for _, afford := range []bool{false, true} {
+		path := filepath.Join(t.TempDir(), "trace.json")
+		args := append([]string{"bo", "--problem", "Scaling2d", "--kernel", "portfolio:nystrom+avg:soft+plus", "--json", path}, tinyBO...)
+		if afford {
+			args = append(args, "--afford-quadrature")
+		}
+		if code, _, stderr := runCLI(t, args...); code != exitOK {
+			t.Fatalf("exit %d, stderr %q", code, stderr)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			AffordQuadrature bool     `json:"afford_quadrature"`
+			Candidates       []string `json:"candidates"`
+			LeftOut          []string `json:"left_out"`
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if doc.AffordQuadrature != afford || slices.Contains(doc.Candidates, "avg") == afford || (len(doc.LeftOut) == 1) != afford {
+			t.Errorf("--afford-quadrature %v: trace %+v", afford, doc)
+		}
 	}
 }
 
