@@ -7,9 +7,10 @@ does with each part of a study.
 
 Search space
     The relative search space is the intersection of the parameters of the
-    COMPLETE trials (Optuna's ``IntersectionSearchSpace``): until one trial
-    has completed it is empty, and every parameter is sampled by the
-    fallback (below). Each numeric parameter is then one coordinate of
+    COMPLETE trials that suggested any (Optuna's ``IntersectionSearchSpace``
+    but for the trials that suggested none, which tell nothing about the
+    space): until one such trial has completed it is empty, and every
+    parameter is sampled by the fallback (below). Each numeric parameter is then one coordinate of
     symbo's box, its *model coordinate*:
 
     * a float: its value, on ``[low, high]``;
@@ -83,8 +84,9 @@ Choosing a point
 Failures
     A FAIL trial (the objective raised, or returned nan) is a *failed
     point*: told to the optimizer as failed, so neither it nor its orbit is
-    proposed again (symbo's constant liar also lowers the acquisition
-    around it). A COMPLETE trial whose value is not finite (``inf``, which
+    proposed again by symbo (symbo's constant liar also lowers the
+    acquisition around it); the fallback, which samples the trials before
+    the first COMPLETE one, does not look at failed points. A COMPLETE trial whose value is not finite (``inf``, which
     Optuna records as a value) is a failed point too, not an observation.
     A PRUNED trial is a failed point as well: its last intermediate value
     is not the objective's value, and ignoring the trial would let the next
@@ -145,11 +147,6 @@ from optuna.distributions import CategoricalDistribution, FloatDistribution, Int
 from optuna.samplers import BaseSampler
 from optuna.study import StudyDirection
 from optuna.trial import TrialState
-
-try:  # Optuna >= 3.2
-    from optuna.search_space import IntersectionSearchSpace
-except ImportError:  # Optuna 3.1
-    from optuna.samplers import IntersectionSearchSpace
 
 import symbo
 
@@ -477,7 +474,6 @@ class SymboSampler(BaseSampler):
         self._fixed_seed = seed is not None
         self._seed = symbo._index(seed, "seed") if seed is not None else _fresh_seed()
         self._salt = None  # the fallback stream's extra entropy, set by reseed_rng
-        self._space = IntersectionSearchSpace()
         self._warned = set()
         self._lock = threading.Lock()
 
@@ -571,7 +567,9 @@ class SymboSampler(BaseSampler):
         # pending-aware batch: the k-th, k the number of such unknown
         # trials numbered below its own (bounded, so that trials a dead
         # worker left RUNNING cannot grow the batch without end).
-        view = self._view(layout, study.get_trials(deepcopy=False), trial, minimize, seed)  # one read: one view
+        trials = study.get_trials(deepcopy=False)
+        view = self._view(layout, trials, trial, minimize, seed)  # one read: one view
+        told = {t.number for t in trials if t.state == TrialState.COMPLETE}
         rank = min(max(view.unknown, 0), _MAX_RANK)
         try:
             u = self._settle(layout, view, rank, trial, seed, salt)
@@ -585,7 +583,9 @@ class SymboSampler(BaseSampler):
         # point pending), and the check repeats.
         # A trial that failed (or was pruned) since the view counts too: its
         # orbit is never proposed again, and a trial whose point was not
-        # known at the view can have failed on ours before this check.
+        # known at the view can have failed on ours before this check; so
+        # does one that completed since the view (not told to it), which
+        # can have completed on ours (two workers, n_jobs > 1).
         moves = 0
         while True:
             study._storage.set_trial_system_attr(trial._trial_id, _ATTR, layout.values(u))
@@ -596,12 +596,16 @@ class SymboSampler(BaseSampler):
             dead = [(t, self._point(layout, t)) for t in trials
                     if t.number != trial.number and t.state in (TrialState.FAIL, TrialState.PRUNED)]
             dead = [(t, p) for t, p in dead if p is not None]
-            near = others + dead
+            done = [(t, self._point(layout, t)) for t in trials
+                    if t.number != trial.number and t.state == TrialState.COMPLETE and t.number not in told]
+            done = [(t, p) for t, p in done if p is not None]
+            near = others + dead + done
             clash = [t for (t, _), c in zip(near, self._near(layout, u, [p for _, p in near])) if c]
             if not clash or moves == _MAX_MOVES:
                 break
             moves += 1
             view = self._view(layout, trials, trial, minimize, seed)
+            told = {t.number for t in trials if t.state == TrialState.COMPLETE}
             k = min(sum(1 for t in clash if t.number < trial.number and
                         t.state in (TrialState.RUNNING, TrialState.WAITING)), _MAX_RANK)
             try:
@@ -790,7 +794,17 @@ class SymboSampler(BaseSampler):
                   init=self._n_startup, **self._options)
         if layout.k < layout.d:
             kw["coords"] = list(range(layout.k))
-        return symbo.Optimizer(layout.lo, layout.hi, **kw)
+        try:
+            return symbo.Optimizer(layout.lo, layout.hi, **kw)
+        except symbo.InvalidInput as e:
+            # symbo speaks of coordinates; a study's user knows parameters.
+            def name(m):
+                i = int(m.group(1))
+                return "parameter %r (model coordinate %d)" % (layout.names[i], i) if i < len(layout.names) else m.group(0)
+            msg = re.sub(r"coordinate (\d+)", name, str(e))
+            if msg == str(e):
+                raise
+            raise symbo.InvalidInput(msg) from e
 
     # ------------------------------------------------------------ helpers
 
@@ -802,8 +816,20 @@ class SymboSampler(BaseSampler):
                 % (len(study.directions), ", ".join(d.name.lower() for d in study.directions)))
 
     def _intersection(self, study):
-        with self._lock:
-            return self._space.calculate(study)
+        """The intersection of the distributions of the COMPLETE trials
+        that suggested any parameter (Optuna's IntersectionSearchSpace
+        but for those: a trial that suggested none, a cached or skipped
+        configuration, tells nothing about the space, and once made it
+        empty for good, every later trial the fallback's)."""
+        space = None
+        for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
+            if not t.distributions:
+                continue
+            if space is None:
+                space = dict(t.distributions)
+            else:
+                space = {n: d for n, d in space.items() if t.distributions.get(n) == d}
+        return space or {}
 
     @staticmethod
     def _entropy(seed, salt, number, name):

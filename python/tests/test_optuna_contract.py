@@ -19,6 +19,7 @@ optuna = pytest.importorskip("optuna")
 from optuna.distributions import CategoricalDistribution, FloatDistribution, IntDistribution  # noqa: E402
 from optuna.trial import TrialState  # noqa: E402
 
+import symbo  # noqa: E402
 from symbo.optuna import FallbackWarning, SymboSampler  # noqa: E402
 
 optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -409,3 +410,51 @@ def test_threads():
                 sa, sb = seen_trials(a), seen_trials(b)
                 assert (sb and a.number in sb) or (sa and b.number in sa)
     assert math.isfinite(study.best_value)
+
+
+def test_threads_grid_no_repeat():
+    """n_jobs=2 on a 5×5 grid, 20 trials: no two trials share a point (one
+    trial once took the point of a trial that completed between its view
+    and its check, with grid points left)."""
+    def grid(trial):
+        return trial.suggest_float("a", 0, 1, step=0.25) + trial.suggest_float("b", 0, 1, step=0.25)
+
+    for seed in range(3):
+        study = optuna.create_study(sampler=SymboSampler(group="none", seed=seed))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FallbackWarning)
+            study.optimize(grid, n_trials=20, n_jobs=2)
+        points = [(t.params["a"], t.params["b"]) for t in study.trials]
+        assert len(set(points)) == len(points), (seed, points)
+
+
+def test_trial_without_parameters():
+    """A COMPLETE trial that suggested nothing (a cached configuration)
+    tells nothing about the search space: the trials after it are still
+    symbo's (once such a trial made the intersection empty for good, and
+    every later trial was uniform, without a warning)."""
+    def objective(trial):
+        if trial.number == 3:
+            return 10.0
+        x = trial.suggest_float("x", -2, 2)
+        y = trial.suggest_float("y", -2, 2)
+        return (x - 0.3) ** 2 + (y + 0.2) ** 2
+
+    study = optuna.create_study(sampler=SymboSampler(group="none", seed=0, n_startup_trials=3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FallbackWarning)
+        study.optimize(objective, n_trials=10)
+    assert all(t.system_attrs.get("symbo:x") is not None for t in study.trials[4:])
+
+
+def test_narrow_range_names_the_parameter():
+    """A range symbo cannot search is an error naming the parameter, not
+    a model coordinate the user never sees."""
+    def objective(trial):
+        lr = trial.suggest_float("lr", 0.0, 1.0)
+        temp = trial.suggest_float("temp", 300.0, 300.0 + 1e-9)
+        return lr + (temp - 300.0)
+
+    study = optuna.create_study(sampler=SymboSampler(group="none", seed=0))
+    with pytest.raises(symbo.InvalidInput, match=r"parameter 'temp' \(model coordinate 1\)"):
+        study.optimize(objective, n_trials=5)
