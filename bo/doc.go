@@ -194,9 +194,8 @@
 // histories then differ by those roundings, and where the acquisition
 // nearly ties — between two members of one orbit, or two maxima — the
 // rounding can decide differently: from there on they are two runs of
-// the same method, whose proposals drift apart (measured 1e-4 to 1e-2 of
-// a side within 10 steps, and O(1) where a non-invariant candidate,
-// nystrom or soft, then fits a different model). Without
+// the same method, whose proposals drift apart (far apart where a
+// non-invariant candidate, nystrom or soft, then fits a different model). Without
 // Normalize (the zero Config: perf bo, perf table) the model works on x
 // itself, bit for bit as before the setting. Normalization makes the
 // sides comparable, not the coordinates' relevance; that is ARD's.

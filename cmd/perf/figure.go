@@ -212,9 +212,9 @@ func parseFigureNames(s string) ([]string, error) {
 	return names, nil
 }
 
-// prepareFigureDir creates dir if missing, locks it (lockOutDir) and
-// checks that it is a writable directory (existing files are checked one
-// by one).
+// prepareFigureDir creates dir if missing, locks it and checks that it
+// is a writable directory (lockWritableOutDir; existing files are checked
+// one by one).
 func prepareFigureDir(dir string) (*atomicfile.Lock, error) {
 	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
 		return nil, badInput("--out %s exists and is not a directory", dir)
@@ -222,15 +222,7 @@ func prepareFigureDir(dir string) (*atomicfile.Lock, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, badInput("--out: %w", err)
 	}
-	lock, err := lockOutDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkOutDir(dir); err != nil {
-		lock.Release()
-		return nil, err
-	}
-	return lock, nil
+	return lockWritableOutDir(dir)
 }
 
 // figureCommand is the command line that reproduces a run: perf figure

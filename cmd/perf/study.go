@@ -60,7 +60,7 @@ func runStudy[Res any](s study[Res], args []string, stdout, stderr io.Writer) er
 		if err := fs.onlyWith("resume", "out", "workers", "mem-budget"); err != nil {
 			return err
 		}
-		lock, err := lockResumeDir(*pf.out)
+		lock, err := lockWritableOutDir(*pf.out)
 		if err != nil {
 			return err
 		}

@@ -182,7 +182,7 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 		if err := fs.onlyWith("resume", "out", "workers", "mem-budget"); err != nil {
 			return err
 		}
-		lock, err := lockResumeDir(*out)
+		lock, err := lockWritableOutDir(*out)
 		if err != nil {
 			return err
 		}
@@ -429,9 +429,10 @@ func prepareOutDir(dir string, force bool) (*atomicfile.Lock, error) {
 	return lock, nil
 }
 
-// lockResumeDir is lockOutDir for --resume, refusing (bad input) a
-// directory in which the outputs could not be written before any run.
-func lockResumeDir(dir string) (*atomicfile.Lock, error) {
+// lockWritableOutDir is lockOutDir, then refusing (bad input) a
+// directory in which the outputs could not be written (checkOutDir) —
+// for --resume and perf figure, before any work.
+func lockWritableOutDir(dir string) (*atomicfile.Lock, error) {
 	lock, err := lockOutDir(dir)
 	if err != nil {
 		return nil, err
