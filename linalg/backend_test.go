@@ -2,6 +2,7 @@ package linalg_test
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -145,5 +146,39 @@ func TestGonumGemmAllocs(t *testing.T) {
 		if n := testing.AllocsPerRun(20, func() { be.Gemm(tr[0], tr[1], 1.5, x, y, 0.5, c) }); n != 0 {
 			t.Errorf("transA %v transB %v: %v allocations per call", tr[0], tr[1], n)
 		}
+	}
+}
+
+// TestGemmDisjointViews: c may be a column block of the matrix whose
+// other columns hold a and b (their address ranges interleave, their
+// elements do not); the product equals gonum's mat.Mul on copies. c
+// sharing an element with a is refused.
+func TestGemmDisjointViews(t *testing.T) {
+	for _, name := range linalg.Available() {
+		be, err := linalg.ByName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := mat.NewDense(6, 9, nil)
+		for i := range m.RawMatrix().Data {
+			m.RawMatrix().Data[i] = float64(i%7) - 3
+		}
+		a := m.Slice(0, 6, 0, 6).(*mat.Dense)
+		b := m.Slice(0, 6, 6, 7).(*mat.Dense)
+		c := m.Slice(0, 6, 7, 8).(*mat.Dense)
+		var want mat.Dense
+		want.Mul(mat.DenseCopyOf(a), mat.DenseCopyOf(b))
+		be.Gemm(false, false, 1, a, b, 0, c)
+		if !mat.Equal(c, &want) {
+			t.Errorf("backend %s: c = %v, want %v", name, mat.Formatted(c), mat.Formatted(&want))
+		}
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "overlaps") {
+					t.Errorf("backend %s: c sharing a column with a: recover() = %v, want the overlap panic", name, r)
+				}
+			}()
+			be.Gemm(false, false, 1, a, b, 0, m.Slice(0, 6, 5, 6).(*mat.Dense))
+		}()
 	}
 }

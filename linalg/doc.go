@@ -121,6 +121,6 @@
 //
 // Programmer errors panic with the same "linalg: …" message in every
 // backend: a dst of the wrong shape, Gemm with mismatched shapes, an empty c
-// with beta ≠ 0, c sharing memory with a or b, and using a Cholesky before
+// with beta ≠ 0, c sharing an element with a or b, and using a Cholesky before
 // a successful factorization.
 package linalg

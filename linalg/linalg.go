@@ -33,6 +33,8 @@ type Backend interface {
 
 	// Gemm computes c = alpha·op(a)·op(b) + beta·c, where op(m) is m or mᵀ
 	// as transA/transB say. c must have the right shape (an empty c is
-	// resized when beta is 0). c must not alias a or b.
+	// resized when beta is 0). c must not share an element with a or
+	// b; views of one matrix that share none (disjoint column blocks) may
+	// be passed together.
 	Gemm(transA, transB bool, alpha float64, a, b *mat.Dense, beta float64, c *mat.Dense)
 }
