@@ -83,7 +83,9 @@
 // [nystrom], [soft, plus]) with CandidateFitAnchored, hedged with
 // DefaultHedgeStarts ascents, DefaultCandidateStarts ascents for the
 // candidates other than the referee (and, for a kernel with avg set on
-// top, DefaultProbeWindow and ProbeEarned).
+// top, DefaultProbeWindow and ProbeEarned). ParseRecommended names
+// another kernel with those options (what the front ends build for a
+// kernel a user names); ParseKernel's has the paper's.
 //
 // At every acquisition step the signal variance, lengthscale and noise are
 // fitted by gp.Fit to all observations (Config.FitMode: each kernel on its

@@ -8,8 +8,8 @@ import (
 	"github.com/symbo/symbo/orbit"
 )
 
-// RecommendedKernel is the kernel of Recommended, as ParseKernel spells
-// it: the portfolio over nystrom, soft and plus, soft and plus both
+// RecommendedKernel is the kernel of Recommended, as ParseRecommended
+// spells it: the portfolio over nystrom, soft and plus, soft and plus both
 // favoured by the prior odds. It has no avg, so no fixed-point probe:
 // chosen on the users' suite's tuning half (lab/results/suite/), where
 // avg's proposals and its probe cost more on the problems whose optimum
@@ -73,10 +73,34 @@ func Recommended(g orbit.Group, shape kernel.Shape) (Config, error) {
 	if check.IsNil(g) {
 		return Config{}, fmt.Errorf("%w: Recommended needs a group (orbit.Trivial(d) for none)", ErrBadConfig)
 	}
-	k, err := ParseKernel(RecommendedKernel, g, shape)
+	k, err := ParseRecommended(RecommendedKernel, g, shape)
 	if err != nil {
 		return Config{}, err
 	}
-	k = k.With(DecideOptions{CandidateFit: CandidateFitAnchored, ProbeWindow: DefaultProbeWindow, Probe: ProbeEarned, Hedge: true, HedgeStarts: DefaultHedgeStarts, CandidateStarts: DefaultCandidateStarts, AffordQuadrature: true})
 	return Config{Kernel: k, Protocol: RecommendedProtocol()}, nil
+}
+
+// ParseRecommended is ParseKernel with Recommended's deciding options
+// (anchored candidate fits, the earned probe within DefaultProbeWindow
+// steps, one EI hedge per candidate, DefaultCandidateStarts ascents for
+// the candidates other than the referee, no quadrature k_avg): the kernel
+// every front end builds when a user names one, and the one to set on
+// Recommended's Config to change its kernel and keep the rest,
+//
+//	cfg.Kernel, err = bo.ParseRecommended("portfolio:nystrom+plus", g, kernel.RBF)
+//
+// ParseKernel's kernel, with the zero DecideOptions, is the paper's
+// protocol instead; a kernel with one candidate (plus, avg, …) is the
+// same either way. Errors: ParseKernel's, and ErrBadConfig for a list
+// of candidates the rule against quadrature empties.
+func ParseRecommended(name string, g orbit.Group, shape kernel.Shape) (Kernel, error) {
+	k, err := ParseKernel(name, g, shape)
+	if err != nil {
+		return Kernel{}, err
+	}
+	k = k.With(DecideOptions{CandidateFit: CandidateFitAnchored, ProbeWindow: DefaultProbeWindow, Probe: ProbeEarned, Hedge: true, HedgeStarts: DefaultHedgeStarts, CandidateStarts: DefaultCandidateStarts, AffordQuadrature: true})
+	if k.affordErr != nil {
+		return Kernel{}, k.affordErr
+	}
+	return k, nil
 }

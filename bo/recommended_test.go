@@ -44,3 +44,41 @@ func TestRecommended(t *testing.T) {
 		t.Errorf("typed nil group: %v, want ErrBadConfig", err)
 	}
 }
+
+// TestParseRecommended: ParseRecommended is ParseKernel's kernel with
+// Recommended's deciding options (Recommended's own kernel is
+// ParseRecommended(RecommendedKernel)); a list the rule against
+// quadrature empties is refused there, not at New.
+func TestParseRecommended(t *testing.T) {
+	g, err := orbit.Hyperoctahedral(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := bo.Recommended(g, kernel.RBF)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{bo.RecommendedKernel, "portfolio:nystrom+avg:soft+plus", "auto", "plus"} {
+		k, err := bo.ParseRecommended(name, g, kernel.RBF)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := bo.ParseKernel(name, g, kernel.RBF)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k.Name() != p.Name() || k.Options() != c.Kernel.Options() || p.Options() != (bo.DecideOptions{}) {
+			t.Errorf("%s: ParseRecommended %s with %+v, ParseKernel %s with %+v; Recommended's options %+v", name, k.Name(), k.Options(), p.Name(), p.Options(), c.Kernel.Options())
+		}
+	}
+	s, err := orbit.Scaling([]float64{0.1, 0.1}, []float64{10, 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bo.ParseRecommended("portfolio:avg+avgnorm", s, kernel.RBF); !errors.Is(err, bo.ErrBadConfig) {
+		t.Errorf("portfolio of avg and avgnorm over scaling(2): err = %v, want ErrBadConfig", err)
+	}
+	if _, err := bo.ParseRecommended("nosuch", g, kernel.RBF); !errors.Is(err, bo.ErrUnknownKernel) {
+		t.Errorf("unknown kernel: err = %v, want ErrUnknownKernel", err)
+	}
+}

@@ -441,6 +441,65 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
+// TestNamedKernelIsParseRecommended: a kernel the settings name is
+// bo.ParseRecommended's (the recommended deciding options kept, not
+// ParseKernel's paper protocol), and a Go program that sets it on
+// bo.Recommended's Config proposes bit for bit what the front end does —
+// with avg named, the probe's rule among them (ParseKernel's probe fires
+// unconditionally and the two part within a few steps).
+func TestNamedKernelIsParseRecommended(t *testing.T) {
+	g, _ := orbit.SignFlip(2)
+	for _, name := range []string{"portfolio:nystrom+avg:soft+plus", "auto", "portfolio:nystrom+plus", "plus"} {
+		var s SuggestSettings
+		if err := Decode([]byte(fmt.Sprintf(`{"group":"signflip","d":2,"box":[[-1],[1]],"seed":3,"kernel":%q}`, name)), &s); err != nil {
+			t.Fatal(err)
+		}
+		fe, err := s.Optimizer(nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := bo.ParseRecommended(name, g, kernel.RBF)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := fe.Config(); c.Kernel.Name() != k.Name() || c.Kernel.Options() != k.Options() {
+			t.Fatalf("%s: front end kernel %s with %+v, ParseRecommended's %s with %+v", name, c.Kernel.Name(), c.Kernel.Options(), k.Name(), k.Options())
+		}
+		if name != "portfolio:nystrom+avg:soft+plus" {
+			continue
+		}
+		cfg, err := bo.Recommended(g, kernel.RBF)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Kernel = k
+		goOpt, err := bo.New([]float64{-1, -1}, []float64{1, 1}, cfg, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := func(x []float64) float64 { return math.Cos(3*x[0]+1) + (x[1]-0.4)*(x[1]-0.4) }
+		for i := range 10 {
+			x, err := goOpt.Ask()
+			if err != nil {
+				t.Fatal(err)
+			}
+			y, err := fe.Ask()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !check.SameBits(x, y) {
+				t.Fatalf("%s, ask %d: Go with ParseRecommended proposes %v, the front end %v", name, i, x, y)
+			}
+			if err := goOpt.Tell(x, f(x)); err != nil {
+				t.Fatal(err)
+			}
+			if err := fe.Tell(y, f(y)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
 // TestSuggestProbeWindow: "probe_window" sets the kernel's
 // DecideOptions.ProbeWindow with bo's meaning — absent
 // bo.DefaultProbeWindow (5), 0 no limit, a positive value itself — and a
