@@ -299,6 +299,9 @@ const DefaultKernel = bo.RecommendedKernel
 
 // SuggestSettings are an optimizer's settings as perf suggest spells them:
 // a benchmark (Problem) or a group and box of one's own, and the protocol.
+// With Problem, the Group's box, block, matrices and coords are
+// ErrInvalid (the problem has its own); its d picks the problem's
+// dimension.
 type SuggestSettings struct {
 	Problem string `json:"problem,omitempty"`
 	Group
@@ -379,8 +382,8 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 	case s.Problem != "" && s.Group.Group != "":
 		return nil, invalid("give problem or group, not both")
 	case s.Problem != "":
-		if s.Box != nil || s.Block != 0 || s.Matrices != "" {
-			return nil, invalid("box, block and matrices are not used with problem")
+		if s.Box != nil || s.Block != 0 || s.Matrices != "" || s.Coords != nil {
+			return nil, invalid("box, block, matrices and coords are not used with problem")
 		}
 		p, err := problem.New(s.Problem, s.D)
 		if err != nil {

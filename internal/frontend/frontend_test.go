@@ -806,3 +806,20 @@ func TestInitExplicit(t *testing.T) {
 		}
 	}
 }
+
+// TestProblemRefusesItsGroupSettings: with "problem", the settings that
+// describe a group of one's own (box, block, matrices, coords) are
+// refused, not ignored (coords were: [0, 7, 99] on Ackley2d was accepted
+// and proposed the problem's own points), as perf suggest refuses them.
+func TestProblemRefusesItsGroupSettings(t *testing.T) {
+	for _, extra := range []string{`"box":[[-1],[1]]`, `"block":2`, `"matrices":"g.json"`, `"coords":[0]`, `"coords":[0,7,99]`, `"coords":[]`} {
+		var s SuggestSettings
+		if err := Decode([]byte(`{"problem":"Ackley2d","seed":1,`+extra+`}`), &s); err != nil {
+			t.Fatal(err)
+		}
+		_, err := s.Optimizer(nil, 0)
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "not used with problem") {
+			t.Errorf("problem with %s: err = %v, want ErrInvalid naming problem", extra, err)
+		}
+	}
+}
