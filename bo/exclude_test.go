@@ -3,6 +3,7 @@ package bo
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/symbo/symbo/bo/problem"
@@ -188,6 +189,95 @@ func TestStepAside(t *testing.T) {
 		t.Logf("StepAside %v: %d aside steps", aside, steps)
 		if aside && steps == 0 {
 			t.Error("with StepAside no step was taken aside: the case no longer shows it")
+		}
+	}
+}
+
+// TestNear: Near(x, [p]) is the test Ask applies — onExcludedOrbit of x's
+// model image with p alone pending — for random pairs near and far under
+// groups with and without canonical maps, on heterogeneous boxes, with
+// and without Normalize; points outside the box are answered; wrong
+// lengths and non-finite coordinates are ErrBadPoint.
+func TestNear(t *testing.T) {
+	lo, hi := []float64{-2, -2, -2, 0}, []float64{2, 2, 2, 1000}
+	on := func(g orbit.Group, err error) orbit.Group {
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := orbit.OnCoords(g, 4, []int{0, 1, 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	hyper, perm := on(orbit.Hyperoctahedral(3)), on(orbit.Permutation(3))
+	rng := rand.New(rand.NewPCG(5, 5))
+	for _, c := range []struct {
+		name string
+		k    Kernel
+		norm bool
+	}{{"plus hyperoctahedral", Plus(hyper, kernel.RBF), true}, {"plus permutation raw", Plus(perm, kernel.RBF), false}, {"base", Base(kernel.RBF), true}} {
+		cfg := Config{Kernel: c.k}
+		cfg.Normalize = c.norm
+		o, err := New(lo, hi, cfg, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := [2]int{}
+		for i := range 400 {
+			p := make([]float64, 4)
+			for k := range p {
+				p[k] = lo[k] + (hi[k]-lo[k])*rng.Float64()
+			}
+			// x: a random element of p's orbit (for the invariant kernels),
+			// moved by up to twice the radius in model units, or far.
+			x := append([]float64(nil), p...)
+			if c.k.Group() != nil {
+				g, ok := c.k.Group().(orbit.Finite)
+				if !ok {
+					t.Fatalf("%s: %s is not finite", c.name, c.k.Group().Name())
+				}
+				g.ActTo(x, p, rng.IntN(int(g.Order().Int64())))
+			}
+			step := 2e-3 * (1 + float64(i%3))
+			for k := range x {
+				x[k] += step * (hi[k] - lo[k]) * (rng.Float64() - 0.5)
+			}
+			got, err := o.Near(x, [][]float64{p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			probe, err := New(lo, hi, cfg, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			probe.pend = [][]float64{p}
+			probe.syncModel()
+			var mx []float64
+			if probe.units != nil {
+				mx = probe.units.toModelTo(nil, x)
+			} else {
+				mx = x
+			}
+			if want := probe.onExcludedOrbit(mx, false); got[0] != want {
+				t.Fatalf("%s: Near(%v, %v) = %v, Ask's test %v", c.name, x, p, got[0], want)
+			}
+			if got[0] {
+				seen[1]++
+			} else {
+				seen[0]++
+			}
+		}
+		if seen[0] < 40 || seen[1] < 40 {
+			t.Errorf("%s: %d far and %d near pairs: the test no longer draws both", c.name, seen[0], seen[1])
+		}
+		if got, err := o.Near([]float64{-50, 0, 0, 5000}, [][]float64{{-50, 0, 0, 5000}, {50, 0, 0, 5000}}); err != nil || !got[0] {
+			t.Errorf("%s: points outside the box: %v, %v", c.name, got, err)
+		}
+		for _, bad := range [][][]float64{{{0, 0, 0}}, {{0, math.NaN(), 0, 0}}, {{0, 0, math.Inf(1), 0}}} {
+			if _, err := o.Near([]float64{0, 0, 0, 0}, bad); !errors.Is(err, ErrBadPoint) {
+				t.Errorf("%s: Near with %v: err = %v, want ErrBadPoint", c.name, bad, err)
+			}
 		}
 	}
 }

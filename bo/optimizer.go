@@ -1683,6 +1683,15 @@ func (o *Optimizer) onExcludedOrbit(x []float64, observed bool) bool {
 	if len(o.modelPend())+len(o.modelFailed()) == 0 && (!observed || len(o.modelXs()) == 0) {
 		return false
 	}
+	near := o.nearTo(x)
+	return slices.ContainsFunc(o.modelPend(), near) || slices.ContainsFunc(o.modelFailed(), near) ||
+		(observed && slices.ContainsFunc(o.modelXs(), near))
+}
+
+// nearTo returns the test of onExcludedOrbit for one point p: whether x
+// (in the model's coordinates, as p) lies within the exclusion radius of
+// p's orbit.
+func (o *Optimizer) nearTo(x []float64) func(p []float64) bool {
 	g := o.cfg.Kernel.group
 	diag := o.radius2(0)
 	e, scale := 0, false
@@ -1694,21 +1703,66 @@ func (o *Optimizer) onExcludedOrbit(x []float64, observed bool) bool {
 		}
 	}
 	var buf []float64
-	near := func(ps [][]float64) bool {
-		for _, p := range ps {
-			if scale {
-				buf = scaledBy(buf, p, -e)
-				p = buf
-			}
-			// A distance that overflows is far (the radius may overflow
-			// too, on a box near ±MaxFloat64).
-			if d2 := excludeDist2(g, x, p, o.cfg.ExcludeObserved); d2 <= diag && !math.IsInf(d2, 1) {
-				return true
+	return func(p []float64) bool {
+		if scale {
+			buf = scaledBy(buf, p, -e)
+			p = buf
+		}
+		// A distance that overflows is far (the radius may overflow
+		// too, on a box near ±MaxFloat64).
+		d2 := excludeDist2(g, x, p, o.cfg.ExcludeObserved)
+		return d2 <= diag && !math.IsInf(d2, 1)
+	}
+}
+
+// Near reports, for each of points, whether x lies within the exclusion
+// radius of its orbit: the test by which Ask passes over the orbits of
+// pending and failed points (and, with Config.ExcludeObserved, of
+// observed ones) — pendingExclusion = 1e-3 of the box's diagonal, in the
+// model's coordinates (Config.Normalize), under the kernel's group (the
+// point itself for a kernel without one, such as base and nystrom). It
+// lets a caller that keeps points of its own (a sampler whose other
+// workers' trials this optimizer was not told) apply the same rule. x and
+// the points are in the user's coordinates and must have finite
+// coordinates and length d (ErrBadPoint); they need not lie in the box.
+// The answer does not depend on the optimizer's history. Cost: one orbit
+// distance per point (O(d log d) with a canonical map, O(|G|·d) by
+// enumeration).
+func (o *Optimizer) Near(x []float64, points [][]float64) ([]bool, error) {
+	if o == nil || o.fam == nil {
+		return nil, errNotNew
+	}
+	finite := func(p []float64, what string) error {
+		if len(p) != o.d {
+			return fmt.Errorf("%w: %s has length %d, want %d", ErrBadPoint, what, len(p), o.d)
+		}
+		for i, v := range p {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: %s[%d] = %v is not finite", ErrBadPoint, what, i, v)
 			}
 		}
-		return false
+		return nil
 	}
-	return near(o.modelPend()) || near(o.modelFailed()) || (observed && near(o.modelXs()))
+	if err := finite(x, "x"); err != nil {
+		return nil, err
+	}
+	for i, p := range points {
+		if err := finite(p, fmt.Sprintf("point %d", i)); err != nil {
+			return nil, err
+		}
+	}
+	model := func(p []float64) []float64 {
+		if o.units == nil {
+			return p
+		}
+		return o.units.toModelTo(nil, p)
+	}
+	near := o.nearTo(model(x))
+	out := make([]bool, len(points))
+	for i, p := range points {
+		out[i] = near(model(p))
+	}
+	return out, nil
 }
 
 // radius2 is the squared exclusion radius, (pendingExclusion × the

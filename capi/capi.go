@@ -79,8 +79,9 @@ import (
 
 // abiVersion is SYMBO_ABI_VERSION of symbo.h. Version 2 added the
 // optimizer handle (handle.go); version 3 gave "probe_window" bo's
-// meaning (0 no limit, negative refused).
-const abiVersion = 3
+// meaning (0 no limit, negative refused); version 4 added
+// symbo_optimizer_near.
+const abiVersion = 4
 
 // Error codes of symbo.h.
 const (

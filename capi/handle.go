@@ -305,6 +305,43 @@ func symbo_optimizer_cancel(id C.int64_t, x *C.double, d C.int64_t, wasPending *
 	})
 }
 
+//export symbo_optimizer_near
+func symbo_optimizer_near(id C.int64_t, x *C.double, d C.int64_t, pts *C.double, rows C.int64_t, near *C.int) C.int {
+	return onHandle(id, func(o *bo.Optimizer) error {
+		p, err := point(o, x, d, "x")
+		if err != nil {
+			return err
+		}
+		if rows < 0 || int64(rows) > bo.MaxEvaluations {
+			return fmt.Errorf("%w: rows = %d outside [0, %d]", errInput, int64(rows), bo.MaxEvaluations)
+		}
+		if rows == 0 {
+			return nil
+		}
+		if pts == nil || near == nil {
+			return fmt.Errorf("%w: points or near is NULL with rows = %d", errInput, int64(rows))
+		}
+		dim := o.Dim()
+		flat := unsafe.Slice((*float64)(unsafe.Pointer(pts)), int(rows)*dim)
+		ps := make([][]float64, rows)
+		for i := range ps {
+			ps[i] = flat[i*dim : (i+1)*dim : (i+1)*dim]
+		}
+		got, err := o.Near(p, ps)
+		if err != nil {
+			return err
+		}
+		dst := unsafe.Slice((*C.int)(unsafe.Pointer(near)), int(rows))
+		for i, v := range got {
+			dst[i] = 0
+			if v {
+				dst[i] = 1
+			}
+		}
+		return nil
+	})
+}
+
 //export symbo_optimizer_counts
 func symbo_optimizer_counts(id C.int64_t, observed, pending, failed *C.int64_t) C.int {
 	return onHandle(id, func(o *bo.Optimizer) error {

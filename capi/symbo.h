@@ -65,7 +65,7 @@ extern "C" {
 #endif
 
 /* 2: the optimizer handle (symbo_optimizer_*); "variance": 0 refused. */
-#define SYMBO_ABI_VERSION 3
+#define SYMBO_ABI_VERSION 4
 
 enum {
 	SYMBO_OK = 0,
@@ -78,7 +78,7 @@ enum {
 int symbo_abi_version(void);
 
 /* A static, NUL-terminated version string: "symbo <module version>, abi
- * <SYMBO_ABI_VERSION>" ("symbo (devel), abi 3" when built from a checkout). */
+ * <SYMBO_ABI_VERSION>" ("symbo (devel), abi 4" when built from a checkout). */
 const char *symbo_version(void);
 
 /*
@@ -263,6 +263,18 @@ int symbo_optimizer_add_pending(int64_t handle, const double *x, int64_t d);
  * is 1 if it was pending, else 0. Prefer symbo_optimizer_fail when an
  * evaluation failed: a cancelled point may be proposed again. */
 int symbo_optimizer_cancel(int64_t handle, const double *x, int64_t d, int *was_pending);
+
+/* For each of the rows points (rows×d doubles, row by row), whether x
+ * (d doubles) lies within the exclusion radius of its orbit, into near[i]
+ * (1 or 0): the test by which ask passes over pending and failed points,
+ * and observed ones unless "allow_repeats" — 1e-3 of the box's diagonal,
+ * in the model's coordinates ("normalize"), under the kernel's group (the
+ * point itself for base and nystrom). For a caller that keeps points of
+ * its own (a sampler's other workers' trials). The points need not lie in
+ * the box; the answer does not depend on the optimizer's history.
+ * 0 ≤ rows ≤ 1000000 (rows = 0 writes nothing); a non-finite coordinate
+ * is SYMBO_EINVAL. */
+int symbo_optimizer_near(int64_t handle, const double *x, int64_t d, const double *points, int64_t rows, int *near);
 
 /* The numbers of observations, pending and failed points (each pointer may
  * be NULL). */

@@ -245,6 +245,16 @@ static void handle_errors(void) {
 	code(symbo_optimizer_restore(h, "{\"version\":2,\"seed\":4,\"kernel\":\"plus\",\"dim\":2,\"minimize\":true,\"observations\":[]}"),
 	     SYMBO_EINVAL, "seed 4", "restore another seed");
 	code(symbo_optimizer_restore(h, "[1,"), SYMBO_EINVAL, "history JSON", "restore garbage");
+	/* near: x's own orbit (a sign flip and a swap of Ackley2d's
+	 * hyperoctahedral group) and a far point; its errors. */
+	double pts[3 * 2] = {0.5, 0.5, -0.5, 0.5, 10, 10}, nanp[2] = {0, NAN};
+	int nr[3] = {-1, -1, -1};
+	expect(symbo_optimizer_near(h, in, 2, pts, 3, nr) == SYMBO_OK && nr[0] == 1 && nr[1] == 1 && nr[2] == 0, "near");
+	expect(symbo_optimizer_near(h, in, 2, NULL, 0, NULL) == SYMBO_OK, "near with no points");
+	code(symbo_optimizer_near(h, in, 2, pts, -1, nr), SYMBO_EINVAL, "rows = -1", "near rows -1");
+	code(symbo_optimizer_near(h, in, 2, NULL, 3, nr), SYMBO_EINVAL, "NULL", "near NULL points");
+	code(symbo_optimizer_near(h, in, 2, nanp, 1, nr), SYMBO_EINVAL, "not finite", "near NaN point");
+	code(symbo_optimizer_near(h, in, 3, pts, 1, nr), SYMBO_EINVAL, "3 coordinates", "near with d = 3");
 	/* Nothing was recorded by the refused calls; the handle still works. */
 	int64_t no, np, nf;
 	expect(symbo_optimizer_counts(h, &no, &np, &nf) == SYMBO_OK && no == 0 && np == 0 && nf == 0, "refused calls change nothing");

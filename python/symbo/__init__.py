@@ -26,7 +26,7 @@ import numpy as np
 __all__ = ["gram", "Optimizer", "SymboError", "InvalidInput", "SizeError", "InternalError", "version", "ABI_VERSION"]
 
 #: The C ABI version these bindings speak (SYMBO_ABI_VERSION of symbo.h).
-ABI_VERSION = 3
+ABI_VERSION = 4
 
 
 class SymboError(Exception):
@@ -74,6 +74,7 @@ def _load():
             ("fail", [i64, dp, i64]),
             ("add_pending", [i64, dp, i64]),
             ("cancel", [i64, dp, i64, ip]),
+            ("near", [i64, dp, i64, dp, i64, ip]),
             ("counts", [i64, i64p, i64p, i64p]),
             ("pending", [i64, dp, i64, i64p]),
             ("failed", [i64, dp, i64, i64p]),
@@ -552,6 +553,27 @@ class Optimizer:
         was = ctypes.c_int()
         _check(_lib.symbo_optimizer_cancel(self._handle(), p, n, ctypes.byref(was)))
         return bool(was.value)
+
+    def near(self, x, points):
+        """For each row of ``points`` (k × d, or one point of d), whether
+        ``x`` lies within the exclusion radius of its orbit: the test by
+        which :meth:`ask` passes over pending and failed points (and
+        observed ones unless ``allow_repeats``) — 1e-3 of the box's
+        diagonal in the model's coordinates, under the kernel's group. A
+        boolean array (k,). For a caller that keeps points of its own; it
+        does not depend on the optimizer's history."""
+        x, p, n = self._x(x)
+        P = _floats(points, "points")
+        if P.ndim == 1:
+            P = P.reshape(1, -1) if P.size else P.reshape(0, self.d)
+        if P.ndim != 2 or P.shape[1] != self.d:
+            raise InvalidInput("points has shape %s, want k × d = %d" % (P.shape, self.d))
+        P = np.ascontiguousarray(P)
+        out = np.zeros(P.shape[0], dtype=np.intc)
+        rows = P.shape[0]
+        _check(_lib.symbo_optimizer_near(self._handle(), p, n, _ptr(P) if rows else None, rows,
+                                         out.ctypes.data_as(ctypes.POINTER(ctypes.c_int)) if rows else None))
+        return out.astype(bool)
 
     # -- state (from the library) -----------------------------------------
 

@@ -67,7 +67,8 @@ Choosing a point
     A trial takes a member of symbo's pending-aware batch (see Workers),
     and uses it only if its parameter values — rounded, for integer and
     stepped parameters — lie off the orbit of every other trial's point
-    (farther than symbo's exclusion radius, 1e-3 of the box diagonal).
+    (farther than symbo's exclusion radius, 1e-3 of the box diagonal, as
+    the library itself measures it: ``symbo.Optimizer.near``).
     symbo never proposes a pending or failed orbit itself, but rounding can
     land on one; and symbo's acquisition can return to an observed point
     (in a study with failures it was seen proposing one observed point for
@@ -176,10 +177,6 @@ _CHECKED = "symbo:checked"
 
 # Optuna's system attribute holding an enqueued trial's parameters.
 _FIXED = "fixed_params"
-
-# symbo's pending exclusion radius, a fraction of the box diagonal
-# (bo.pendingExclusion).
-_EXCLUSION = 1e-3
 
 # Proposals on taken orbits: the batch is extended by this many members,
 # then this many random points are drawn (see _settle).
@@ -325,37 +322,12 @@ class _Layout:
     """The modelled coordinates: the k the group acts on first (in the
     group's order), then the others."""
 
-    def __init__(self, grouped, rest, normalize=True):
+    def __init__(self, grouped, rest):
         self.coords = grouped + rest
         self.k, self.d = len(grouped), len(self.coords)
         self.names = [c.name for c in self.coords]
         self.lo = np.array([c.lo for c in self.coords], dtype=np.float64)
         self.hi = np.array([c.hi for c in self.coords], dtype=np.float64)
-        # The orbit check (SymboSampler._near) runs in the coordinates
-        # (x − centre)/scale, where the model works: with normalize (the
-        # library's default) the grouped coordinates share one scale about
-        # 0 (the group commutes with it), each other coordinate its own
-        # centre and scale, so that a parameter's units do not set the
-        # exclusion radius; without, one scale for all (the raw
-        # coordinates). Each scale is a power of two near the half-side it
-        # stands for: the sides lie in (0, 4), so the squared diagonal
-        # (diag2) and the kernel's lengthscale sqrt(diag2) are neither inf
-        # (a range wider than about 1e154) nor below the kernel's limit
-        # (narrower than about 1e-150), and dividing is exact.
-        def pow2(half):
-            return math.ldexp(1.0, math.frexp(half)[1] - 1) if half > 0 else 1.0
-
-        half = self.hi / 2 - self.lo / 2  # no overflow
-        self.centre = np.zeros(self.d)
-        self.scale = np.full(self.d, pow2(float(np.max(half))) if self.d else 1.0)
-        if normalize and self.d:
-            k = self.k
-            if k:
-                self.scale[:k] = pow2(float(np.max(np.maximum(np.abs(self.lo[:k]), np.abs(self.hi[:k])))))
-            self.centre[k:] = self.lo[k:] / 2 + self.hi[k:] / 2
-            self.scale[k:] = [pow2(float(h)) for h in half[k:]]
-        self.slo, self.shi = (self.lo - self.centre) / self.scale, (self.hi - self.centre) / self.scale
-        self.diag2 = float(np.sum((self.shi - self.slo) ** 2))
         self.discrete = any(c.discrete for c in self.coords)
 
     def values(self, u):
@@ -587,31 +559,36 @@ class SymboSampler(BaseSampler):
         # does one that completed since the view (not told to it), which
         # can have completed on ours (two workers, n_jobs > 1).
         moves = 0
-        while True:
-            study._storage.set_trial_system_attr(trial._trial_id, _ATTR, layout.values(u))
-            trials = study.get_trials(deepcopy=False)
-            others = [(t, self._point(layout, t)) for t in trials
-                      if t.number != trial.number and t.state in (TrialState.RUNNING, TrialState.WAITING)]
-            others = [(t, p) for t, p in others if p is not None]
-            dead = [(t, self._point(layout, t)) for t in trials
-                    if t.number != trial.number and t.state in (TrialState.FAIL, TrialState.PRUNED)]
-            dead = [(t, p) for t, p in dead if p is not None]
-            done = [(t, self._point(layout, t)) for t in trials
-                    if t.number != trial.number and t.state == TrialState.COMPLETE and t.number not in told]
-            done = [(t, p) for t, p in done if p is not None]
-            near = others + dead + done
-            clash = [t for (t, _), c in zip(near, self._near(layout, u, [p for _, p in near])) if c]
-            if not clash or moves == _MAX_MOVES:
-                break
-            moves += 1
-            view = self._view(layout, trials, trial, minimize, seed)
-            told = {t.number for t in trials if t.state == TrialState.COMPLETE}
-            k = min(sum(1 for t in clash if t.number < trial.number and
-                        t.state in (TrialState.RUNNING, TrialState.WAITING)), _MAX_RANK)
-            try:
-                u = self._settle(layout, view, k, trial, seed, salt)
-            finally:
-                _close(view.opt)
+        # The library's exclusion test, for points it was not told.
+        metric = self._optimizer(layout, minimize, seed)
+        try:
+            while True:
+                study._storage.set_trial_system_attr(trial._trial_id, _ATTR, layout.values(u))
+                trials = study.get_trials(deepcopy=False)
+                others = [(t, self._point(layout, t)) for t in trials
+                          if t.number != trial.number and t.state in (TrialState.RUNNING, TrialState.WAITING)]
+                others = [(t, p) for t, p in others if p is not None]
+                dead = [(t, self._point(layout, t)) for t in trials
+                        if t.number != trial.number and t.state in (TrialState.FAIL, TrialState.PRUNED)]
+                dead = [(t, p) for t, p in dead if p is not None]
+                done = [(t, self._point(layout, t)) for t in trials
+                        if t.number != trial.number and t.state == TrialState.COMPLETE and t.number not in told]
+                done = [(t, p) for t, p in done if p is not None]
+                near = others + dead + done
+                clash = [t for (t, _), c in zip(near, self._near(metric, u, [p for _, p in near])) if c]
+                if not clash or moves == _MAX_MOVES:
+                    break
+                moves += 1
+                view = self._view(layout, trials, trial, minimize, seed)
+                told = {t.number for t in trials if t.state == TrialState.COMPLETE}
+                k = min(sum(1 for t in clash if t.number < trial.number and
+                            t.state in (TrialState.RUNNING, TrialState.WAITING)), _MAX_RANK)
+                try:
+                    u = self._settle(layout, view, k, trial, seed, salt)
+                finally:
+                    _close(view.opt)
+        finally:
+            _close(metric)
         # The COMPLETE trials of the last check: a point of one of them can
         # be chosen again only when no other is left (see _settle); no other
         # trial's can.
@@ -699,7 +676,7 @@ class SymboSampler(BaseSampler):
             for extra in range(_RESNAP + 1):
                 for x in batch:
                     u = layout.snap(x)
-                    if not (self._near(layout, u, taken).any() or self._near(layout, u, usable).any()):
+                    if not (self._near(view.opt, u, taken).any() or self._near(view.opt, u, usable).any()):
                         usable.append(u)
                         if len(usable) == rank + 1:
                             return u
@@ -719,38 +696,22 @@ class SymboSampler(BaseSampler):
         rng = np.random.default_rng(self._entropy(seed, salt, trial.number, "settle"))
         for _ in range(_DRAWS):
             u = layout.snap(rng.uniform(layout.lo, layout.hi))
-            if not self._near(layout, u, taken).any():
+            if not self._near(view.opt, u, taken).any():
                 return u
-            if fallback is None and not self._near(layout, u, blocked).any():
+            if fallback is None and not self._near(view.opt, u, blocked).any():
                 fallback = u
         return fallback if fallback is not None else u
 
-    def _near(self, layout, u, points):
-        """For each row of points, whether u lies within symbo's pending
-        exclusion radius (1e-3 of the box diagonal) of its orbit: under the
-        group on the grouped coordinates for the invariant kernels, of the
-        point itself for base and nystrom."""
-        P = np.asarray(points, dtype=np.float64).reshape(-1, layout.d)
+    @staticmethod
+    def _near(opt, u, points):
+        """For each row of points, whether u lies within symbo's exclusion
+        radius of its orbit, as the library measures it (opt.near: the
+        model's coordinates, the kernel's group; the point itself for base
+        and nystrom), or equals it."""
+        P = np.asarray(points, dtype=np.float64).reshape(-1, len(u))
         if not len(P):
             return np.zeros(0, dtype=bool)
-        exact = np.all(P == u, axis=1)
-        # In the layout's scaled coordinates (see _Layout): the group
-        # commutes with scaling about 0, and layout.diag2 is the scaled
-        # box's.
-        P = (P - layout.centre) / layout.scale
-        u = (np.asarray(u, dtype=np.float64) - layout.centre) / layout.scale
-        k = layout.k
-        d2 = np.sum((P[:, k:] - u[k:]) ** 2, axis=1)
-        if self._kernel in ("base", "nystrom") or self._group == "none" or k == 0:
-            d2 = d2 + np.sum((P[:, :k] - u[:k]) ** 2, axis=1)
-        else:
-            extra = {o: self._options[o] for o in ("block", "matrices") if o in self._options}
-            # k_max with an RBF of lengthscale diag: exp(−d_G²/(2·diag²)).
-            K = symbo.gram(u[None, :k], P[:, :k], group=self._group, base="rbf", lengthscale=math.sqrt(layout.diag2),
-                           kernel="max", box=(layout.slo[:k], layout.shi[:k]), **extra)[0]
-            with np.errstate(divide="ignore"):
-                d2 = d2 - 2.0 * layout.diag2 * np.log(np.clip(K, 0.0, 1.0))
-        return (d2 <= _EXCLUSION ** 2 * layout.diag2) | exact
+        return opt.near(u, P) | np.all(P == u, axis=1)
 
     # ------------------------------------------------------------ the layout
 
@@ -781,8 +742,7 @@ class SymboSampler(BaseSampler):
                                      "parameters with a range" % (n, what))
             grouped = list(self._params)
             rest = sorted((n for n in numeric if n not in grouped), key=_natural_key)
-        return _Layout([_Coord(n, numeric[n]) for n in grouped], [_Coord(n, numeric[n]) for n in rest],
-                       normalize=self._options.get("normalize") is not False)
+        return _Layout([_Coord(n, numeric[n]) for n in grouped], [_Coord(n, numeric[n]) for n in rest])
 
     # The group on a subset of the coordinates: the one place where it
     # reaches symbo. The layout puts the grouped coordinates first; the

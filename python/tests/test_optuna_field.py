@@ -409,3 +409,59 @@ def test_failures_covering_every_orbit_fall_back(monkeypatch):
     assert len(study.trials) == n
     assert all(-1 <= t.params["x"] <= 1 for t in study.trials)
     assert any(exhausted), "the study never exhausted the space: the test needs more trials"
+
+
+def test_sampler_proposes_what_the_optimizer_does_on_a_mixed_box():
+    """On a box whose grouped and other parameters have other scales, the
+    sampler takes symbo's point trial for trial, its step-aside points
+    included (points just outside the exclusion radius of an observed
+    orbit): its re-check uses the library's own test (Optimizer.near). A
+    copy of the metric in the sampler, with scales rounded to powers of
+    two, judged two of these 40 trials within the radius and replaced
+    them."""
+    ranges = [(-3.0, 1.0)] * 3 + [(100.0, 1e4), (0.0, 0.5), (-7.0, -1.0)]
+    names = ["w0", "w1", "w2", "b", "dropout", "lr"]
+
+    def objective(trial):
+        x = [trial.suggest_float(n, lo, hi) for n, (lo, hi) in zip(names, ranges)]
+        w = sorted(x[:3])
+        return (sum((w[i] - t) ** 2 for i, t in enumerate([-1, 0, 0.5])) + ((x[3] - 3000) / 1e4) ** 2
+                + (x[4] - 0.2) ** 2 + (x[5] + 2.5) ** 2)
+
+    study = run(SymboSampler(group="hyperoctahedral", params=names[:3], seed=7), objective, 40)
+    xs = [[t.params[n] for n in names] for t in study.trials]
+    ys = [t.value for t in study.trials]
+    opt = symbo.Optimizer([r[0] for r in ranges], [r[1] for r in ranges], group="hyperoctahedral",
+                          coords=[0, 1, 2], minimize=True, seed=7)
+    differ = []
+    for k, (x, y) in enumerate(zip(xs, ys)):
+        # Trial 0 precedes the first COMPLETE trial: Optuna's fallback.
+        if k > 0 and [float(v) for v in opt.suggest(1)[0]] != x:
+            differ.append(k)
+        opt.tell(x, y)
+    assert differ == []
+
+
+def test_near_is_the_exclusion_radius_in_the_model():
+    """Optimizer.near: within 1e-3 of the model box's diagonal of a
+    point's orbit (sign flips and permutations of the grouped coordinates;
+    the other coordinates in their own units), not beyond; the point itself
+    only for base; shapes and non-finite values refused."""
+    lo, hi = [-2.0, -2.0, 0.0], [2.0, 2.0, 1000.0]
+    opt = symbo.Optimizer(lo, hi, group="hyperoctahedral", coords=[0, 1], seed=1)
+    # The model box: the grouped class [-1, 1]² (scale 2 about 0), the
+    # other [-1, 1] (centre 500, half-width 500): diagonal sqrt(12).
+    r = 1e-3 * math.sqrt(12)
+    p = np.array([0.5, -1.25, 300.0])
+    mirrored = np.array([1.25, 0.5, 300.0])  # a signed permutation of p's grouped part
+    inside = mirrored + [0.0, 2 * r * 0.999, 0.0]
+    outside = mirrored + [0.0, 2 * r * 1.001, 0.0]
+    beside = p + [0.0, 0.0, 500 * r * 0.999]
+    assert list(opt.near(p, [mirrored, inside, outside, beside])) == [True, True, False, True]
+    assert list(opt.near(p, np.empty((0, 3)))) == []
+    base = symbo.Optimizer(lo, hi, group="hyperoctahedral", coords=[0, 1], kernel="base", seed=1)
+    assert list(base.near(p, [p, mirrored])) == [True, False]
+    with pytest.raises(symbo.InvalidInput):
+        opt.near(p, [[0.0, 0.0]])
+    with pytest.raises(symbo.InvalidInput, match="not finite"):
+        opt.near(p, [[0.0, float("nan"), 1.0]])
