@@ -441,10 +441,10 @@ class SymboSampler(BaseSampler):
             raise symbo.InvalidInput("SymboSampler: n_startup_trials = %d; want at least 1 (symbo's model needs "
                                      "an initial design)" % self._n_startup)
         self._params, self._options = params, options
-        self._check_names()
-        self._independent = independent_sampler
         self._fixed_seed = seed is not None
         self._seed = symbo._index(seed, "seed") if seed is not None else _fresh_seed()
+        self._check_names()
+        self._independent = independent_sampler
         self._salt = None  # the fallback stream's extra entropy, set by reseed_rng
         self._warned = set()
         self._lock = threading.Lock()
@@ -452,10 +452,12 @@ class SymboSampler(BaseSampler):
     def _check_names(self):
         """Refuses, at construction, a group, kernel, base or option value
         the library does not know (a misspelt "hyperoctahedal" or "plsu"),
-        so that no objective evaluation is spent before the error: the
-        settings are tried on a small box (2 coordinates, or two blocks),
-        and only an "unknown …" refusal is raised here — whatever depends
-        on the search space's dimension is checked when it is known."""
+        or a value it refuses whatever the space (a negative seed, hedge =
+        11, beta_scale = 0), so that no objective evaluation is spent
+        before the error: the settings are tried on a small box (2
+        coordinates, or two blocks), where only an "unknown …" refusal is
+        raised — whatever depends on the search space's dimension is
+        checked when it is known — and without the group."""
         block = self._options.get("block")
         d = 2 * int(block) if isinstance(block, int) and 0 < block <= 64 else 2
         try:
@@ -464,6 +466,15 @@ class SymboSampler(BaseSampler):
         except symbo.InvalidInput as e:
             if "unknown" in str(e):
                 raise symbo.InvalidInput("SymboSampler: %s" % e) from None
+        # The values that do not depend on the group or the space (seed,
+        # hedge, beta_scale, probe_window, …), on the trivial group: any
+        # refusal here would come at the first trial symbo chooses.
+        rest = {k: v for k, v in self._options.items() if k not in ("block", "matrices")}
+        try:
+            symbo.Optimizer([-1.0, -1.0], [1.0, 1.0], group="none", kernel=self._kernel, base=self._base,
+                            seed=self._seed, init=self._n_startup, **rest).close()
+        except symbo.InvalidInput as e:
+            raise symbo.InvalidInput("SymboSampler: %s" % e) from None
 
     def __getstate__(self):
         state = self.__dict__.copy()

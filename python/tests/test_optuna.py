@@ -174,3 +174,20 @@ def test_sampler_refuses_counts_of_the_wrong_kind(kw, match):
     seed of 1.5 meant 1: each is refused at construction now."""
     with pytest.raises(symbo.InvalidInput, match=match):
         SymboSampler(group="signflip", **kw)
+
+
+@pytest.mark.parametrize("kw, match", [
+    ({"seed": -1}, "seed"),
+    ({"seed": 2 ** 64}, "seed"),
+    ({"hedge": 11}, "hedge"),
+    ({"beta_scale": 0}, "beta_scale"),
+    ({"probe_window": -1}, "probe_window"),
+])
+def test_sampler_refuses_bad_values_at_construction(kw, match):
+    """A value symbo refuses whatever the search space is refused when the
+    sampler is built; it used to be found at the first trial symbo chose,
+    after an objective evaluation. Values that depend on the space (a
+    block size, say) still wait for it."""
+    with pytest.raises(symbo.InvalidInput, match=match):
+        SymboSampler(group="signflip", **kw)
+    SymboSampler(group="blockperm", block=3)
