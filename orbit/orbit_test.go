@@ -239,6 +239,13 @@ func TestParse(t *testing.T) {
 		{s: orbit.Spec{Name: "matrices", Matrices: bad}, err: orbit.ErrInvalid, msg: "matrix 0 is not orthogonal"},
 		{s: orbit.Spec{Name: "matrices", Matrices: irr}, err: orbit.ErrTooLarge, msg: "is the group finite?"},
 		{s: orbit.Spec{Name: "matrices", Matrices: ragged}, err: orbit.ErrInvalid, msg: "row 1 has 1 entries"},
+		// A parameter the group does not use is refused, not ignored (the
+		// matrices file is not opened).
+		{s: orbit.Spec{Name: "signflip", D: 2, Block: 2}, err: orbit.ErrInvalid, msg: "block size is used only by blockperm, not signflip"},
+		{s: orbit.Spec{Name: "Permutation", D: 2, Lo: []float64{1}, Hi: []float64{2}}, err: orbit.ErrInvalid, msg: "box is used only by scaling and scalingdir, not permutation"},
+		{s: orbit.Spec{Name: "signflip", D: 2, Matrices: filepath.Join(dir, "nope.json")}, err: orbit.ErrInvalid, msg: "matrices file is used only by the group matrices"},
+		{s: orbit.Spec{Name: "matrices", Block: 2, Matrices: pent}, err: orbit.ErrInvalid, msg: "not matrices"},
+		{s: orbit.Spec{Name: "hyperoctahedral", D: 4, Block: 2, Coords: []int{0, 1}}, err: orbit.ErrInvalid, msg: "used only by blockperm"},
 	} {
 		g, err := orbit.Parse(c.s)
 		if c.err == nil {

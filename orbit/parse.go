@@ -3,6 +3,7 @@ package orbit
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -56,6 +57,10 @@ type Spec struct {
 // and embedded by OnCoords(g, s.D, s.Coords); D and the number of
 // coordinates are checked against MaxDim before the group is built.
 //
+// A parameter the named group does not use — Block but for blockperm,
+// Lo or Hi but for scaling and scalingdir, Matrices but for matrices — is
+// ErrInvalid, not ignored.
+//
 // Errors wrap ErrUnknown or ErrInvalid and say what is wrong.
 func Parse(s Spec) (Group, error) {
 	if s.Coords == nil {
@@ -82,6 +87,16 @@ func Parse(s Spec) (Group, error) {
 // parse builds the group s names on all of R^D (s.Coords is ignored).
 func parse(s Spec) (Group, error) {
 	name := strings.ToLower(strings.TrimSpace(s.Name))
+	if slices.Contains(names, name) {
+		switch {
+		case s.Block != 0 && name != "blockperm":
+			return nil, invalid("a block size is used only by blockperm, not %s (block = %d)", name, s.Block)
+		case (s.Lo != nil || s.Hi != nil) && !TakesBox(name):
+			return nil, invalid("a box is used only by scaling and scalingdir, not %s", name)
+		case s.Matrices != "" && name != "matrices":
+			return nil, invalid("a matrices file is used only by the group matrices, not %s (matrices = %q)", name, s.Matrices)
+		}
+	}
 	switch name {
 	case "none":
 		return Trivial(s.D)

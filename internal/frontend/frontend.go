@@ -160,7 +160,8 @@ func (m Memory) Budget(def int64) (int64, error) {
 	return b, nil
 }
 
-// KernelSpec is a kernel as perf gram spells it.
+// KernelSpec is a kernel as perf gram spells it. A parameter of Group its
+// group does not use (block, box, matrices) is ErrInvalid.
 type KernelSpec struct {
 	Group
 	Memory
@@ -200,6 +201,9 @@ func Cross(spec KernelSpec, x, y, design *mat.Dense, be linalg.Backend, def int6
 	p := kernel.Params{Shape: shape, Variance: v, Lengthscale: spec.Lengthscale}
 	if err := p.Validate(); err != nil {
 		return nil, invalid("%v", err)
+	}
+	if spec.Box != nil && !orbit.TakesBox(spec.Group.Group) {
+		return nil, invalid("box is used only by the groups scaling and scalingdir in a kernel matrix, not %s", spec.Group.Group)
 	}
 	g, err := spec.Group.build()
 	if err != nil {

@@ -823,3 +823,36 @@ func TestProblemRefusesItsGroupSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestUnusedGroupParametersRefused: a block size, a matrices file (not
+// opened) or — in a kernel matrix — a box that the named group does not
+// use is refused, where it was ignored (perf gram refused them already).
+func TestUnusedGroupParametersRefused(t *testing.T) {
+	for _, js := range []string{
+		`{"group":"signflip","d":2,"box":[[-2],[2]],"block":2}`,
+		`{"group":"signflip","d":2,"box":[[-2],[2]],"matrices":"/nonexistent.json"}`,
+		`{"group":"hyperoctahedral","d":4,"box":[[-2],[2]],"block":2,"coords":[0,1]}`,
+	} {
+		var s SuggestSettings
+		if err := Decode([]byte(js), &s); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Optimizer(nil, 0); errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), "used only by") {
+			t.Errorf("%s: err = %v, want bad input saying what uses it", js, err)
+		}
+	}
+	x := mat.NewDense(2, 2, []float64{0.5, 0.7, 1, 2})
+	for _, js := range []string{
+		`{"group":"signflip","d":2,"base":"rbf","lengthscale":1,"kernel":"avg","block":2}`,
+		`{"group":"signflip","d":2,"base":"rbf","lengthscale":1,"kernel":"avg","box":[[0.5],[3]]}`,
+		`{"group":"signflip","d":2,"base":"rbf","lengthscale":1,"kernel":"avg","matrices":"/nonexistent.json"}`,
+	} {
+		var k KernelSpec
+		if err := Decode([]byte(js), &k); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Cross(k, x, nil, nil, nil, 0); errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), "used only by") {
+			t.Errorf("%s: err = %v, want bad input saying what uses it", js, err)
+		}
+	}
+}
