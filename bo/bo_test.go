@@ -99,6 +99,8 @@ func TestBadConfig(t *testing.T) {
 		"beta":          {Protocol: Protocol{Beta: 3}},
 		"workers":       {Workers: -1},
 		"noise":         {FixNoise: true, Noise: math.NaN()},
+		"noise unfixed": {Noise: 0.5},
+		"noise NaN":     {Noise: math.NaN()},
 		"prior":         {Protocol: Protocol{Prior: 9}},
 	} {
 		c.Kernel = Plus(g, kernel.RBF)

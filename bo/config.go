@@ -291,7 +291,8 @@ type Config struct {
 	Acquisition Acquisition
 	// FixNoise holds the GP noise variance at Noise (units of y) instead
 	// of fitting it. Run sets Noise to the problem's noise variance when
-	// Noise is 0.
+	// Noise is 0. Noise is used only with FixNoise: a non-zero Noise
+	// without it is ErrBadConfig (the noise would be fitted regardless).
 	FixNoise bool
 	Noise    float64
 	// Init is the number of uniform random initial points (0 means 5, at
@@ -546,6 +547,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.FixNoise && (!(c.Noise >= 0) || c.Noise > 1e300) {
 		return c, fmt.Errorf("%w: Noise = %v", ErrBadConfig, c.Noise)
+	}
+	if !c.FixNoise && c.Noise != 0 {
+		return c, fmt.Errorf("%w: Noise = %v without FixNoise (the noise variance is fitted; set FixNoise to hold it at Noise)", ErrBadConfig, c.Noise)
 	}
 	if c.Backend == nil {
 		b, err := linalg.Default()
