@@ -68,7 +68,9 @@ Choosing a point
     and uses it only if its parameter values — rounded, for integer and
     stepped parameters — lie off the orbit of every other trial's point
     (farther than symbo's exclusion radius, 1e-3 of the box diagonal, as
-    the library itself measures it: ``symbo.Optimizer.near``).
+    the library itself measures it: ``symbo.Optimizer.near``); with
+    ``allow_repeats=True``, off every pending or failed trial's, as
+    symbo.Optimizer then proposes observed points again.
     symbo never proposes a pending or failed orbit itself, but rounding can
     land on one; and symbo's acquisition can return to an observed point
     (in a study with failures it was seen proposing one observed point for
@@ -585,7 +587,7 @@ class SymboSampler(BaseSampler):
                 done = [(t, self._point(layout, t)) for t in trials
                         if t.number != trial.number and t.state == TrialState.COMPLETE and t.number not in told]
                 done = [(t, p) for t, p in done if p is not None]
-                near = others + dead + done
+                near = others + dead + ([] if self._options.get("allow_repeats") else done)
                 clash = [t for (t, _), c in zip(near, self._near(metric, u, [p for _, p in near])) if c]
                 if not clash or moves == _MAX_MOVES:
                     break
@@ -680,7 +682,9 @@ class SymboSampler(BaseSampler):
         are drawn at random; when every one of those is taken (a small
         grid), an observed point is preferred to a failed or pending one."""
         blocked = np.vstack([view.pending, view.failed])
-        taken = np.vstack([view.told, blocked])
+        # With allow_repeats an observed point may be proposed again, as
+        # symbo.Optimizer's may; a pending or failed one never.
+        taken = blocked if self._options.get("allow_repeats") else np.vstack([view.told, blocked])
         usable = []
         try:
             batch = view.opt.suggest(rank + 1)

@@ -465,3 +465,27 @@ def test_near_is_the_exclusion_radius_in_the_model():
         opt.near(p, [[0.0, 0.0]])
     with pytest.raises(symbo.InvalidInput, match="not finite"):
         opt.near(p, [[0.0, float("nan"), 1.0]])
+
+
+def test_allow_repeats_is_honoured():
+    """SymboSampler(allow_repeats=True) proposes what symbo.Optimizer with
+    it does, trial for trial, observed points again included (on this
+    objective plus returns to observed points); it used to drop every
+    such proposal, so the option did nothing."""
+
+    def f(x):
+        return abs(abs(x[0]) - 0.3) + abs(abs(x[1]) - 30) / 100
+
+    study = run(SymboSampler(group="signflip", kernel="plus", seed=10, params=["x", "y"], allow_repeats=True),
+                lambda t: f([t.suggest_float("x", -1, 1), t.suggest_float("y", -100, 100)]), 25)
+    xs = [[t.params["x"], t.params["y"]] for t in study.trials]
+    opt = symbo.Optimizer([-1, -100], [1, 100], group="signflip", kernel="plus", seed=10, minimize=True,
+                          allow_repeats=True)
+    differ, repeats = [], 0
+    for k, x in enumerate(xs):
+        if k > 0 and [float(v) for v in opt.suggest(1)[0]] != x:
+            differ.append(k)
+        if k > 0 and opt.near(x, xs[:k]).any():
+            repeats += 1
+        opt.tell(x, f(x))
+    assert differ == [] and repeats > 0
