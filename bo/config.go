@@ -298,7 +298,8 @@ type Config struct {
 	// Init is the number of uniform random initial points (0 means 5, at
 	// most MaxEvaluations).
 	Init int
-	// Landmarks caps the exact GP of every built-in kernel: while the
+	// Landmarks caps the exact GP of every built-in kernel but Soft (exact
+	// at any n; a portfolio leaves it out above the cap): while the
 	// observations (and pending points) number at most Landmarks the GP is
 	// exact (for Plus and Nystrom the design is all of them — the paper's
 	// k_plus); above, it is a GP on Landmarks landmarks chosen among them

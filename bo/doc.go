@@ -105,7 +105,8 @@
 // # Landmarks
 //
 // Config.Landmarks (default DefaultLandmarks = 256) caps the exact GP of
-// every built-in kernel. While the observations and pending points number
+// every built-in kernel but Soft, which has no landmark form: alone it is
+// exact at any n, and a deciding kernel leaves it out above the cap. While the observations and pending points number
 // at most the cap, the GP is exact: for Plus and Nystrom the design is all
 // of them, the paper's k_plus bit for bit, so its protocol (55
 // evaluations) is unchanged. Beyond it the GP is a GP on the cap's number

@@ -27,7 +27,7 @@ type Kernel struct {
 	// nystrom: a Nyström kernel (plus, nystrom), whose design
 	// Config.Landmarks caps (gp.NewLandmarkPlusFamily).
 	nystrom bool
-	// capped: Config.Landmarks applies (every built-in kernel): the
+	// capped: Config.Landmarks applies (every built-in kernel but Soft): the
 	// Nyström kernels cap their design, the others are wrapped by
 	// landmarked, gp.NewLandmarkFamily.
 	capped bool

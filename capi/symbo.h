@@ -152,13 +152,15 @@ int symbo_cross(const char *spec,
  *                      told), absent mean
  *   "prior": P         botorch or none (the paper's), absent botorch
  *   "mean": M          constant or sample (the paper's), absent constant
- *   "landmarks": M     the landmark cap of every kernel: absent or 0 256,
+ *   "landmarks": M     the landmark cap of every kernel but soft (exact
+ *                      at any n): absent or 0 256,
  *                      negative none
  *   "landmark_fit": F  default, subset, likelihood or full (perf bo -h)
  *   "candidate_fit": F anchored or own: how a deciding kernel's
  *                      candidates fit (perf bo -h), absent anchored
  *   "probe_window": W  the BO steps in which a portfolio's fixed-point
- *                      probe may fire: absent 5, 0 no limit (as in Go
+ *                      probe may fire (a portfolio naming avg: the
+ *                      default kernel names none, so has no probe): absent 5, 0 no limit (as in Go
  *                      and perf; ABI 3 — ABI 2 read 0 as 5 and a
  *                      negative W as no limit, now refused)
  *   "hedge": S         a portfolio's hedging ascents per candidate: each
@@ -167,7 +169,7 @@ int symbo_cross(const char *spec,
  *                      proposal; absent the library's recommended (1),
  *                      0 no hedging, at most 10
  *   "probe": P         always, earned or off: when a portfolio's
- *                      fixed-point probe fires (perf bo -h), absent
+ *                      fixed-point probe fires (one naming avg; perf bo -h), absent
  *                      the library's recommended
  *   "normalize": b     false fits and searches in the box's raw
  *                      coordinates (perf bo's default); absent true: in

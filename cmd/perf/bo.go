@@ -83,7 +83,8 @@ set competes on the referee's mean like every other (bo.DecideOptions.ProbeWindo
 0, the default here, is no limit; perf suggest and the C and Python
 front ends use 5).
 
---landmarks M caps the exact GP of every kernel: while there are at most M
+--landmarks M caps the exact GP of every kernel but soft (exact at any n):
+while there are at most M
 observations the GP is exact (for plus and nystrom the design is all of
 them, the paper's kernel); above, it is a GP on M landmarks chosen among
 them by a greedy pivoted Cholesky of the kernel's Gram (k_max's for plus

@@ -66,17 +66,18 @@ are observed or pending it returns the next points of the initial design.
                 identity on the others: e.g. --group permutation --coords
                 0,1,2,3 for four identical widths among six parameters
 --minimize      minimize y (default: maximize; with --problem, P's direction)
---landmarks M   landmark cap of every kernel: exact up to M observations,
+--landmarks M   landmark cap of every kernel but soft: exact up to M observations,
                 M landmarks above (0: 256; −1: never; see 'perf bo -h')
 --landmark-fit  default, subset, likelihood or full (see 'perf bo -h')
 --candidate-fit anchored (default here, measured level with own:
                 lab/results/soft) or own: how auto's and portfolio's
                 candidates fit (see 'perf bo -h'); give own to
                 reproduce a perf bo run of a deciding kernel
---probe-window  W: the default kernel's fixed-point probe may fire in the
-                first W BO steps only: 5 here (lab/results/soft), no
-                limit with 0 (perf bo's default: give 0 to reproduce a
-                perf bo run of a portfolio kernel)
+--probe-window  W: the fixed-point probe of a portfolio naming avg may
+                fire in the first W BO steps only: 5 here
+                (lab/results/soft), no limit with 0 (perf bo's default:
+                give 0 to reproduce a perf bo run of such a portfolio);
+                the default kernel names no avg and has no probe
 --hedge         S: each candidate of the default kernel also proposes the
                 maximizer of EI beside UCB's, from S ascents, and the
                 referee's mean picks among every proposal: 1 here

@@ -75,7 +75,7 @@ plus), each a paired t interval over the seeds, corrected by Holm over
 every difference of the ablation (bold where it excludes 0), and the
 shares of the gain with BCa bootstrap intervals.
 
---landmarks M: the landmark cap of every kernel (see 'perf bo -h'): an
+--landmarks M: the landmark cap of every kernel but soft (see 'perf bo -h'): an
 exact GP on at most M observations (for plus and nystrom, their design),
 a GP on M landmarks beyond; 0 means 256, −1 never. --landmark-fit
 subset|likelihood|full: how the landmark GP is fitted (by default

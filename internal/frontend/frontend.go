@@ -330,7 +330,7 @@ type SuggestSettings struct {
 	Mean      string   `json:"mean,omitempty"`  // "constant" or "sample"; default bo.Recommended's (constant)
 
 	// Landmarks is bo.Config.Landmarks: the landmark cap of every kernel
-	// (0: the default, negative: never).
+	// but soft (0: the default, negative: never).
 	Landmarks int `json:"landmarks,omitempty"`
 	// LandmarkFit is bo.Config.LandmarkFit: "default" (or empty), "subset"
 	// or "likelihood".
@@ -342,7 +342,8 @@ type SuggestSettings struct {
 	// empty for bo.Recommended's.
 	Probe string `json:"probe,omitempty"`
 	// ProbeWindow is bo.DecideOptions.ProbeWindow, the BO steps in which
-	// a portfolio's fixed-point probe may fire: absent (nil) means
+	// a portfolio's fixed-point probe may fire (a portfolio naming avg;
+	// the default kernel names none and has no probe): absent (nil) means
 	// bo.Recommended's (bo.DefaultProbeWindow), 0 no limit (as in bo and
 	// perf), negative is ErrInvalid.
 	ProbeWindow *int `json:"probe_window,omitempty"`

@@ -338,7 +338,8 @@ class Optimizer:
         of ``prior`` and ``mean`` were chosen by measurement
         (lab/results/defaults.md).
     landmarks : int, optional
-        Landmark cap of every kernel (``perf suggest --landmarks``): the
+        Landmark cap of every kernel but ``soft``, which is exact at any n
+        (``perf suggest --landmarks``): the
         GP is exact up to this many observations (for ``plus`` and
         ``nystrom`` every observation is in the design), a GP on that many
         landmarks above; 0 (default) means 256, -1 never.
@@ -355,7 +356,8 @@ class Optimizer:
         its own full search).
     probe_window : int, optional
         The BO steps in which a ``portfolio`` kernel's fixed-point probe
-        may fire (``perf suggest --probe-window``): None (default) means
+        may fire (one naming ``avg``: the default kernel names none, so has
+        no probe) (``perf suggest --probe-window``): None (default) means
         the library's recommended window, 5 (lab/results/soft, "The
         probe window"); 0 means no limit, as in Go and perf; a negative
         value is InvalidInput.
@@ -367,8 +369,8 @@ class Optimizer:
         library's recommended, 1 (lab/results/suite); 0 turns hedging
         off (the portfolio before it); at most 10.
     probe : str, optional
-        When a ``portfolio`` kernel's fixed-point probe fires (``perf
-        suggest --probe``): ``always``, ``earned`` (only where the
+        When a ``portfolio`` kernel's fixed-point probe fires (one naming
+        ``avg``; ``perf suggest --probe``): ``always``, ``earned`` (only where the
         referee's own acquisition rates the probe's point as high as the
         proposal its means picked) or ``off``; None (default) the
         library's recommended.
