@@ -82,13 +82,15 @@ def modelled(params):
     return np.array(w + [math.log(params["lr"]), float(params["k"])])
 
 
-# The sampler measures its exclusion radius in its normalized
-# coordinates (symbo.optuna's _Layout, the library's default normalize):
-# each modelled coordinate divided by a power of two near the half-side it
-# stands for — the four widths share one, 8 (their largest |bound|); ln lr
-# (half-side ln(1e4)/2 ≈ 4.6) and k (half-side 4 on [0.5, 8.5]) have 4
-# each. Distances and the diagonal are taken after that division.
-SCALE = np.array([8.0] * 4 + [4.0, 4.0])
+# The sampler measures its exclusion radius as the library does
+# (symbo.Optimizer.near), in the library's normalized coordinates: a class
+# of coordinates the group mixes shares one map, the centre and half-width
+# of the union of its sides — the four widths: 4 and 4 — and every other
+# coordinate its own: ln lr half-side ln(1e4)/2, k half-side 4 on
+# [0.5, 8.5]. Distances and the diagonal are taken after dividing by the
+# half-widths (centres cancel). Written out here, independently of the
+# library's code.
+SCALE = np.array([4.0] * 4 + [math.log(1e4) / 2, 4.0])
 SIDES = np.array([8.0] * 4 + [math.log(1e4), 8.0])
 DIAG = float(np.linalg.norm(SIDES / SCALE))
 
@@ -96,10 +98,10 @@ DIAG = float(np.linalg.norm(SIDES / SCALE))
 def same_orbit(a, b):
     """Whether b lies within the sampler's exclusion radius (1e-3 of the
     normalized modelled box's diagonal) of a's orbit: what symbo
-    guarantees for pending and failed points. (Measured in the modelled
-    coordinates unscaled, a width's units would count 8 times an lr
-    unit's half: that flagged pairs symbo keeps apart, 1.007 of its
-    radius away in its own coordinates.)"""
+    guarantees for pending and failed points. (Measured in other
+    coordinates — unscaled, or with the sampler's former powers of two —
+    it flagged pairs symbo keeps apart, 1.007 and 1.24 of its radius
+    away in its own.)"""
     return float(np.linalg.norm((modelled(a) - modelled(b)) / SCALE)) < EXCLUSION * DIAG
 
 
