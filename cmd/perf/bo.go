@@ -206,6 +206,9 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
+	if err := fs.needs("force", "json"); err != nil {
+		return err
+	}
 	if err := checkWorkers(*workers); err != nil {
 		return err
 	}

@@ -359,6 +359,15 @@ func (fs *flagSet) require(names ...string) error {
 	}
 }
 
+// needs refuses (bad input) flag given without other, which it modifies
+// (--force without the output it lets overwrite did nothing).
+func (fs *flagSet) needs(flag, other string) error {
+	if set := fs.given(); set[flag] && !set[other] {
+		return badInput("--%s is used only with --%s", flag, other)
+	}
+	return nil
+}
+
 // onlyWith refuses (bad input) any flag given besides flag and the allowed
 // ones, e.g. settings given again with --resume.
 func (fs *flagSet) onlyWith(flag string, allowed ...string) error {

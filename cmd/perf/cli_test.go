@@ -335,3 +335,23 @@ func TestHelpToFullStdout(t *testing.T) {
 		}
 	}
 }
+
+// TestForceNeedsItsOutput: --force without the output it lets overwrite
+// is refused up front (it was accepted and did nothing; a table or batch
+// then ran whole).
+func TestForceNeedsItsOutput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bo", "--problem", "Ackley2d", "--kernel", "plus", "--force"}, "--force is used only with --json"},
+		{[]string{"table", "--force"}, "--force is used only with --out"},
+		{[]string{"batch", "--force"}, "--force is used only with --out"},
+		{[]string{"robustness", "--force"}, "--force is used only with --out"},
+		{[]string{"complexity", "--force"}, "--force is used only with --out"},
+		{[]string{"spectrum", "--force"}, "--force is used only with --out"},
+	} {
+		code, stdout, stderr := runCLI(t, c.args...)
+		checkOneLineError(t, code, stdout, stderr, "perf "+c.args[0]+": ", c.want)
+	}
+}

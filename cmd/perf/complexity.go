@@ -104,6 +104,9 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
+	if err := fs.needs("force", "out"); err != nil {
+		return err
+	}
 	if err := checkAtLeast("d", *d, 1); err != nil {
 		return err
 	}

@@ -84,6 +84,9 @@ func runSpectrum(args []string, stdout, stderr io.Writer) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
+	if err := fs.needs("force", "out"); err != nil {
+		return err
+	}
 	if *n < 2 || *n > experiments.MaxSpectrumN {
 		return badInput("--n must lie in [2, %d], got %d", experiments.MaxSpectrumN, *n)
 	}

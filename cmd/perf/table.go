@@ -166,6 +166,9 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
+	if err := fs.needs("force", "out"); err != nil {
+		return err
+	}
 	if err := checkWorkers(*workers); err != nil {
 		return err
 	}
