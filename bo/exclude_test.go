@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/symbo/symbo/bo/problem"
@@ -274,10 +275,24 @@ func TestNear(t *testing.T) {
 		if got, err := o.Near([]float64{-50, 0, 0, 5000}, [][]float64{{-50, 0, 0, 5000}, {50, 0, 0, 5000}}); err != nil || !got[0] {
 			t.Errorf("%s: points outside the box: %v, %v", c.name, got, err)
 		}
+		if _, err := o.Near([]float64{0, math.NaN(), 0, 0}, nil); !errors.Is(err, ErrBadPoint) {
+			t.Errorf("%s: non-finite x with no points: err = %v, want ErrBadPoint", c.name, err)
+		}
 		for _, bad := range [][][]float64{{{0, 0, 0}}, {{0, math.NaN(), 0, 0}}, {{0, 0, math.Inf(1), 0}}} {
 			if _, err := o.Near([]float64{0, 0, 0, 0}, bad); !errors.Is(err, ErrBadPoint) {
 				t.Errorf("%s: Near with %v: err = %v, want ErrBadPoint", c.name, bad, err)
 			}
 		}
+	}
+	// On [0, 1]² (normalized by its half-width 0.5) 9e307 maps past
+	// MaxFloat64: refused, not answered "far" from itself.
+	cfg := Config{Kernel: Base(kernel.RBF)}
+	cfg.Normalize = true
+	small, err := New([]float64{0, 0}, []float64{1, 1}, cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := small.Near([]float64{9e307, 0}, [][]float64{{9e307, 0}}); !errors.Is(err, ErrBadPoint) || !strings.Contains(err.Error(), "too far outside") {
+		t.Errorf("a point whose image overflows: err = %v, want ErrBadPoint", err)
 	}
 }

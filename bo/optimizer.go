@@ -1724,8 +1724,10 @@ func (o *Optimizer) nearTo(x []float64) func(p []float64) bool {
 // lets a caller that keeps points of its own (a sampler whose other
 // workers' trials this optimizer was not told) apply the same rule. x and
 // the points are in the user's coordinates and must have finite
-// coordinates and length d (ErrBadPoint); they need not lie in the box.
-// The answer does not depend on the optimizer's history. Cost: one orbit
+// coordinates and length d (ErrBadPoint); they need not lie in the box,
+// but one so far outside it that its normalized coordinates overflow
+// (Config.Normalize; beyond about 1e308 times the box's side) is
+// ErrBadPoint too. The answer does not depend on the optimizer's history. Cost: one orbit
 // distance per point (O(d log d) with a canonical map, O(|G|·d) by
 // enumeration).
 func (o *Optimizer) Near(x []float64, points [][]float64) ([]bool, error) {
@@ -1751,16 +1753,35 @@ func (o *Optimizer) Near(x []float64, points [][]float64) ([]bool, error) {
 			return nil, err
 		}
 	}
-	model := func(p []float64) []float64 {
+	// The model's images, refused where they overflow: a point so far
+	// outside the box that its normalized coordinates are not finite
+	// cannot be measured (its distance to itself would be inf − inf).
+	model := func(p []float64, what string) ([]float64, error) {
 		if o.units == nil {
-			return p
+			return p, nil
 		}
-		return o.units.toModelTo(nil, p)
+		u := o.units.toModelTo(nil, p)
+		for i, v := range u {
+			if math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%w: %s[%d] = %v is too far outside the box to measure (its normalized coordinate overflows)", ErrBadPoint, what, i, p[i])
+			}
+		}
+		return u, nil
 	}
-	near := o.nearTo(model(x))
-	out := make([]bool, len(points))
+	mx, err := model(x, "x")
+	if err != nil {
+		return nil, err
+	}
+	ms := make([][]float64, len(points))
 	for i, p := range points {
-		out[i] = near(model(p))
+		if ms[i], err = model(p, fmt.Sprintf("point %d", i)); err != nil {
+			return nil, err
+		}
+	}
+	near := o.nearTo(mx)
+	out := make([]bool, len(points))
+	for i, m := range ms {
+		out[i] = near(m)
 	}
 	return out, nil
 }

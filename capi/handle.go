@@ -316,7 +316,8 @@ func symbo_optimizer_near(id C.int64_t, x *C.double, d C.int64_t, pts *C.double,
 			return fmt.Errorf("%w: rows = %d outside [0, %d]", errInput, int64(rows), bo.MaxEvaluations)
 		}
 		if rows == 0 {
-			return nil
+			_, err := o.Near(p, nil) // x is checked all the same
+			return err
 		}
 		if pts == nil || near == nil {
 			return fmt.Errorf("%w: points or near is NULL with rows = %d", errInput, int64(rows))

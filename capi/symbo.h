@@ -217,8 +217,10 @@ int symbo_suggest(const char *settings,
  * an optimizer restored from symbo_optimizer_history's JSON.
  *
  * Points are d doubles (d the optimizer's dimension; a call with another
- * length is SYMBO_EINVAL) and must lie in the box with finite coordinates;
- * a refused call changes nothing.
+ * length is SYMBO_EINVAL) and must lie in the box with finite coordinates
+ * (symbo_optimizer_near's need not lie in the box; symbo_optimizer_cancel
+ * takes any point and reports whether it was pending); a refused call
+ * changes nothing.
  */
 
 /* A new optimizer from settings (as symbo_suggest's), its id into *handle. */
@@ -274,8 +276,9 @@ int symbo_optimizer_cancel(int64_t handle, const double *x, int64_t d, int *was_
  * point itself for base and nystrom). For a caller that keeps points of
  * its own (a sampler's other workers' trials). The points need not lie in
  * the box; the answer does not depend on the optimizer's history.
- * 0 ≤ rows ≤ 1000000 (rows = 0 writes nothing); a non-finite coordinate
- * is SYMBO_EINVAL. */
+ * 0 ≤ rows ≤ 1000000 (rows = 0 writes nothing); a non-finite coordinate,
+ * in x too when rows = 0, or one so far outside the box that its
+ * normalized coordinate overflows, is SYMBO_EINVAL. */
 int symbo_optimizer_near(int64_t handle, const double *x, int64_t d, const double *points, int64_t rows, int *near);
 
 /* The numbers of observations, pending and failed points (each pointer may

@@ -254,6 +254,7 @@ static void handle_errors(void) {
 	code(symbo_optimizer_near(h, in, 2, pts, -1, nr), SYMBO_EINVAL, "rows = -1", "near rows -1");
 	code(symbo_optimizer_near(h, in, 2, NULL, 3, nr), SYMBO_EINVAL, "NULL", "near NULL points");
 	code(symbo_optimizer_near(h, in, 2, nanp, 1, nr), SYMBO_EINVAL, "not finite", "near NaN point");
+	code(symbo_optimizer_near(h, nanp, 2, NULL, 0, NULL), SYMBO_EINVAL, "not finite", "near NaN x, no points");
 	code(symbo_optimizer_near(h, in, 3, pts, 1, nr), SYMBO_EINVAL, "3 coordinates", "near with d = 3");
 	/* Nothing was recorded by the refused calls; the handle still works. */
 	int64_t no, np, nf;

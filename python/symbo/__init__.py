@@ -111,10 +111,13 @@ def _check(code):
 
 def _floats(a, name):
     """a as a C-contiguous float64 array (copied only when needed); what
-    NumPy cannot read as numbers (strings, ragged lists) is InvalidInput."""
+    NumPy cannot read as real numbers (strings, ragged lists, complex
+    values, whose imaginary part NumPy would drop) is InvalidInput."""
+    if np.iscomplexobj(a):
+        raise InvalidInput("%s must be an array of real numbers, got complex values" % name)
     try:
         return np.ascontiguousarray(a, dtype=np.float64)
-    except (TypeError, ValueError) as e:
+    except (TypeError, ValueError, OverflowError) as e:
         raise InvalidInput("%s must be an array of numbers: %s" % (name, e)) from None
 
 
@@ -122,6 +125,8 @@ def _matrix(a, name, cols=None):
     """A C-contiguous float64 2-d array (copied only when needed)."""
     a = _floats(a, name)
     if a.ndim == 1 and cols is not None:
+        if a.size % cols:
+            raise InvalidInput("%s has %d values, not rows of %d" % (name, a.size, cols))
         a = a.reshape(-1, cols) if a.size else a.reshape(0, cols)
     if a.ndim != 2:
         raise InvalidInput("%s must be a 2-d array (one point per row), got shape %s" % (name, a.shape))
@@ -156,6 +161,10 @@ def _json(settings):
 
 
 def _index(v, name):
+    """v as a Python int: an int or a NumPy integer; a bool (True is not
+    the count 1) or anything else is InvalidInput."""
+    if isinstance(v, (bool, np.bool_)):
+        raise InvalidInput("%s must be an integer, got %r" % (name, v))
     try:
         return operator.index(v)
     except TypeError:
@@ -521,10 +530,12 @@ class Optimizer:
     def tell(self, x, y):
         """Record the value ``y`` (finite) at ``x`` (a point of the box),
         which stops being pending or failed."""
+        if isinstance(y, (bool, np.bool_)) or np.iscomplexobj(y):
+            raise InvalidInput("y must be a real number, got %r" % (y,))
         try:
             y = float(y)
-        except (TypeError, ValueError):
-            raise InvalidInput("y must be a number, got %r" % (y,)) from None
+        except (TypeError, ValueError, OverflowError):
+            raise InvalidInput("y must be a real number, got %r" % (y,)) from None
         x, p, n = self._x(x)
         _check(_lib.symbo_optimizer_tell(self._handle(), p, n, y))
 
@@ -583,7 +594,9 @@ class Optimizer:
     def history(self):
         """(X, y): copies of the told points (n × d) and values (n,), in
         the order told."""
-        h = json.loads(self.history_json())
+        # "-0" is a float's -0.0 here (json reads it as the int 0, whose
+        # sign the points would lose: tell and cancel match them bit for bit).
+        h = json.loads(self.history_json(), parse_int=lambda t: -0.0 if t == "-0" else int(t))
         obs = h["observations"]
         X = np.array([o["x"] for o in obs], dtype=np.float64).reshape(len(obs), self.d)
         return X, np.array([o["y"] for o in obs], dtype=np.float64)
@@ -626,10 +639,17 @@ class Optimizer:
         observations, pending or failed points; the seed, kernel, dimension
         and direction must match. Afterwards it proposes what the optimizer
         that wrote the history would."""
+        if isinstance(history, (bytearray, memoryview)):
+            history = bytes(history)
         if not isinstance(history, (str, bytes)):
-            history = json.dumps(history)
+            try:
+                history = json.dumps(history, allow_nan=False)
+            except (TypeError, ValueError) as e:
+                raise InvalidInput("history must be history_json()'s text or the dict it decodes to: %s" % e) from None
         if isinstance(history, str):
             history = history.encode()
+        if b"\0" in history:
+            raise InvalidInput("history holds a NUL byte (C would read it only up to there)")
         _check(_lib.symbo_optimizer_restore(self._handle(), history))
 
 

@@ -551,3 +551,44 @@ def test_gram_empty_y_or_design_is_refused():
         symbo.gram(X, np.empty((0, 7)), kernel="avg", **spec)
     with pytest.raises(symbo.InvalidInput, match="design has no rows"):
         symbo.gram(X, kernel="plus", design=np.empty((0, 3)), **spec)
+
+
+def test_odd_inputs_are_refused_or_kept_exactly():
+    """Inputs NumPy or ctypes would take in silently are InvalidInput:
+    complex values (NumPy drops the imaginary part), a bool where a count
+    or a value goes, y = 10**400, a 1-d matrix that is not whole rows, a
+    history with a NUL byte, a point whose normalized coordinate overflows
+    in near, and near's x with no points; history keeps -0.0's sign (tell
+    and cancel match points bit for bit) and restore reads bytes-like
+    text."""
+    o = symbo.Optimizer([-1, -1], [1, 1], group="permutation", seed=1)
+    for call in (lambda: o.add_pending(np.array([0.2 + 5j, 0.3])), lambda: o.tell([0.5, 0.5], np.complex128(2 + 3j)),
+                 lambda: o.near([0.1, 0.2], np.array([[0.1, 0.2]]) + 1j),
+                 lambda: symbo.Optimizer(np.array([1j, 0]), [1, 1], group="none"),
+                 lambda: symbo.gram(np.array([[0.1, 0.2]]) + 0j, group="signflip", base="rbf", lengthscale=1.0,
+                                    kernel="avg")):
+        with pytest.raises(symbo.InvalidInput, match="real"):
+            call()
+    for call in (lambda: o.tell([0.5, 0.5], True), lambda: o.suggest(True),
+                 lambda: symbo.Optimizer([0, 0], [1, 1], group="none", seed=True),
+                 lambda: symbo.Optimizer([0, 0], [1, 1], group="none", init=True)):
+        with pytest.raises(symbo.InvalidInput):
+            call()
+    with pytest.raises(symbo.InvalidInput, match="real number"):
+        o.tell([0.5, 0.5], 10 ** 400)
+    with pytest.raises(symbo.InvalidInput, match="not rows of 2"):
+        symbo.gram([[0.1, 0.2]], [0.1, 0.2, 0.3], group="signflip", base="rbf", lengthscale=1.0, kernel="avg")
+    with pytest.raises(symbo.InvalidInput, match="too far outside the box"):
+        symbo.Optimizer([0, 0, 0], [1, 1, 1], group="none").near([9e307, 0, 0], [[9e307, 0, 0]])
+    with pytest.raises(symbo.InvalidInput, match="not finite"):
+        o.near([math.nan, 0.0], [])
+    o.tell([-0.0, 0.25], 1.0)
+    X, _ = o.history
+    assert np.signbit(X[0, 0]) and X[0, 0] == 0
+    saved = o.history_json()
+    with pytest.raises(symbo.InvalidInput, match="NUL"):
+        symbo.Optimizer([-1, -1], [1, 1], group="permutation", seed=1).restore(saved.encode() + b"\0junk")
+    for form in (bytearray(saved.encode()), memoryview(saved.encode())):
+        r = symbo.Optimizer([-1, -1], [1, 1], group="permutation", seed=1)
+        r.restore(form)
+        assert r.history_json() == saved
