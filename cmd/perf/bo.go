@@ -257,12 +257,12 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 	if set.JSON != "" {
 		// Resumed after some evaluations, the file may be this run's own
 		// (killed after writing it): it is replaced, as at the end.
-		if err := checkOutput("json", set.JSON, set.Force || len(done) > 0); err != nil {
+		if err := checkOutput("json", set.JSON, set.Force || len(done) > 0, "use --force"); err != nil {
 			return err
 		}
 	}
 	if *checkpoint != "" {
-		if err := checkOutput("checkpoint", *checkpoint, false); err != nil {
+		if err := checkOutput("checkpoint", *checkpoint, false, "continue it with --resume, or remove it"); err != nil {
 			return err
 		}
 		if err := r.create("--checkpoint", *checkpoint, "perf bo --resume "+shellQuote(*checkpoint), set); err != nil {

@@ -46,6 +46,8 @@ func TestBOBadInput(t *testing.T) {
 		{"bad d", []string{"--problem", "radial", "--d", "3", "--kernel", "base"}, []string{"dimension"}},
 		{"bad backend", []string{"--problem", "ackley", "--kernel", "base", "--backend", "cuda"}, []string{"--backend"}},
 		{"existing json", []string{"--problem", "ackley", "--kernel", "base", "--json", existing}, []string{"already exists", "--force"}},
+		// --force cannot overwrite a journal: the advice is --resume.
+		{"existing checkpoint", []string{"--problem", "ackley", "--kernel", "base", "--checkpoint", existing}, []string{"already exists", "--resume"}},
 		{"json in missing dir", []string{"--problem", "ackley", "--kernel", "base", "--json", filepath.Join(dir, "no", "x.json")}, []string{"no such file or directory"}},
 		{"stray argument", []string{"--problem", "ackley", "--kernel", "base", "extra"}, []string{"extra"}},
 		// Refused before the run: the trace would replace the journal.

@@ -410,11 +410,12 @@ func backendByName(name string) (linalg.Backend, error) {
 
 // checkOutput refuses (bad input), before any work, an output path that
 // cannot be written: a missing or read-only directory, a directory, or an
-// existing file without force.
-func checkOutput(flagName, path string, force bool) error {
+// existing file without force. remedy is what the refusal of an existing
+// file advises ("use --force" where the flag can overwrite it).
+func checkOutput(flagName, path string, force bool, remedy string) error {
 	if err := atomicfile.CheckWritable(path, force); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return badInput("--%s %s already exists; refusing to overwrite it (use --force)", flagName, path)
+			return badInput("--%s %s already exists; refusing to overwrite it (%s)", flagName, path, remedy)
 		}
 		return badInput("--%s: %w", flagName, err)
 	}

@@ -241,7 +241,7 @@ func checkProfileOutputs(paths ...string) error {
 		if i == 1 {
 			name = "memprofile"
 		}
-		if err := checkOutput(name, p, true); err != nil {
+		if err := checkOutput(name, p, true, "use --force"); err != nil {
 			return err
 		}
 	}

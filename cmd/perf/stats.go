@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,7 +41,8 @@ With --coverage: how often each interval rule (Student t, percentile
 bootstrap, BCa bootstrap) covers the true mean of a paired difference at
 each sample size --n, the population being the per-seed differences of
 the ablation's comparisons (base − plus, base − nystrom, nystrom − plus)
-pooled over the DIRs' seeds (they must not share seeds): --reps simulated
+pooled over the DIRs' seeds (they must not share seeds; a comparison
+with fewer than 10 seeds is left out, and none left is bad input): --reps simulated
 samples per (comparison, n), --resamples bootstrap resamples each.
 Deterministic. It tells whether an interval is calibrated at the sample
 size a table uses, for the distributions its runs actually have.
@@ -85,6 +87,9 @@ func runStats(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if experiments.CoverageComparisons(problems, per) == 0 {
+			return badInput("--coverage: no comparison of base, nystrom and plus has %d seeds in common over %s (the study samples from them)", experiments.CoverageMinSeeds, *covDirs)
+		}
 		fmt.Fprintf(stderr, "perf stats: coverage over %d problems × 3 differences × %d sample sizes, %d samples each\n", len(problems), len(ns), *reps)
 		rows := experiments.CoverageStudy(problems, per, ns, *reps, *resamples)
 		_, err = io.WriteString(stdout, experiments.CoverageMarkdown(rows, ns))
@@ -100,8 +105,8 @@ func runStats(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if shared := sharedSeeds(main, rep); shared > 0 {
-		return badInput("--main and --replication share %d seeds: a replication needs disjoint seeds", shared)
+	if shared := sharedSeeds(main, rep); len(shared) > 0 {
+		return badInput("--main and --replication share %d seeds (%s): a replication needs disjoint seeds", len(shared), seedList(shared))
 	}
 	var b strings.Builder
 	if !*ablationOnly {
@@ -126,8 +131,8 @@ func pooledRecords(flag, list string) ([]string, experiments.PerSeed, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		if n := sharedSeeds(per, one); n > 0 {
-			return nil, nil, badInput("--coverage: %s repeats %d runs of another directory", d, n)
+		if shared := sharedSeeds(per, one); len(shared) > 0 {
+			return nil, nil, badInput("--coverage: %s repeats seeds of another directory (%s)", d, seedList(shared))
 		}
 		for _, x := range p {
 			if !slices.Contains(problems, x) {
@@ -187,19 +192,33 @@ func pooledRecordsOrdered(flag, dir string) (problems, kernels []string, per exp
 	return problems, kernels, per, nil
 }
 
-// sharedSeeds counts the (problem, kernel, seed) runs present in both.
-func sharedSeeds(a, b experiments.PerSeed) int {
-	n := 0
+// sharedSeeds returns the seeds of the (problem, kernel, seed) runs present
+// in both, sorted.
+func sharedSeeds(a, b experiments.PerSeed) []uint64 {
+	set := map[uint64]bool{}
 	for p, ks := range a {
 		for k, seeds := range ks {
 			for s := range seeds {
 				if _, ok := b[p][k][s]; ok {
-					n++
+					set[s] = true
 				}
 			}
 		}
 	}
-	return n
+	return slices.Sorted(maps.Keys(set))
+}
+
+// seedList spells seeds as "0, 1, 2", or the first five and a count.
+func seedList(seeds []uint64) string {
+	var parts []string
+	for i, s := range seeds {
+		if i == 5 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(seeds)-5))
+			break
+		}
+		parts = append(parts, strconv.FormatUint(s, 10))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // intList parses a comma-separated list of integers for flag name.

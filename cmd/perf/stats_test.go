@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,12 +14,17 @@ import (
 func TestStats(t *testing.T) {
 	dir := t.TempDir()
 	mainDir, repDir := filepath.Join(dir, "main"), filepath.Join(dir, "rep")
-	for _, c := range []struct{ out, seeds string }{{mainDir, "0:4"}, {repDir, "4:8"}} {
+	for _, c := range []struct{ out, seeds string }{{mainDir, "0:5"}, {repDir, "5:10"}} {
 		code, _, stderr := runCLI(t, "table", "--ablation", "--seeds", c.seeds, "--iters", "3", "--init", "3",
 			"--problems", "Ackley2d", "--kernels", "base,nystrom,plus", "--out", c.out)
 		if code != exitOK {
 			t.Fatalf("table %s: exit %d, stderr %q", c.seeds, code, stderr)
 		}
+	}
+	// Without max among the kernels, the ablation's other path says max
+	// was not run (it said k_max is not PSD for Ackley2d's group, which it is).
+	if md, err := os.ReadFile(filepath.Join(mainDir, "table.md")); err != nil || !strings.Contains(string(md), "| Ackley2d | — (max not run) | — |") {
+		t.Errorf("table.md (%v) does not say max was not run:\n%s", err, md)
 	}
 	code, stdout, stderr := runCLI(t, "stats", "--main", mainDir, "--replication", repDir)
 	if code != exitOK {
@@ -32,11 +38,14 @@ func TestStats(t *testing.T) {
 	if !strings.Contains(stdout, "Verdicts: ") || !strings.Contains(stdout, "| Ackley2d | gain of plus over base | ") {
 		t.Errorf("output:\n%s", stdout)
 	}
+	// 10 pooled seeds: a row per comparison; 5 (one directory): none, which
+	// is bad input (it printed an empty study and exit 0).
 	code, stdout, stderr = runCLI(t, "stats", "--coverage", mainDir+","+repDir, "--n", "4", "--reps", "20", "--resamples", "99")
-	if code != exitOK || strings.Count(stdout, "| Ackley2d | ") != 0 {
-		// 8 pooled seeds: below the study's 10, so no comparison row.
+	if code != exitOK || strings.Count(stdout, "| Ackley2d | ") != 3 {
 		t.Errorf("coverage: exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
 	}
+	code, stdout, stderr = runCLI(t, "stats", "--coverage", mainDir, "--n", "4", "--reps", "20", "--resamples", "99")
+	checkOneLineError(t, code, stdout, stderr, "perf stats: ", "10 seeds in common")
 	for _, args := range [][]string{
 		{"stats", "--main", mainDir, "--replication", mainDir},
 		{"stats", "--main", mainDir},

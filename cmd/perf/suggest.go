@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/internal/csvio"
 	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/kernel"
@@ -100,8 +101,15 @@ are observed or pending it returns the next points of the initial design.
 --prior, --mean default botorch and constant here (the C and Python
                 front ends' defaults, chosen by measurement:
                 lab/results/defaults.md), not perf bo's paper protocol
-                (none, sample): give --prior none --mean sample to
-                reproduce a perf bo run with its defaults
+                (none, sample)
+
+To reproduce a perf bo run with its defaults (same --problem, --kernel,
+--seed and --init, its evaluations so far as --history), give every
+setting where the two differ:
+    --prior none --mean sample --normalize=false --ard=false --beta-scale 1
+    --hedge 0 --allow-repeats
+and, for a deciding kernel (auto, portfolio), --candidate-fit own
+--probe-window 0 --probe always.
 
 Example:
   perf suggest --group hyperoctahedral --d 3 --box -2:2 --kernel plus \
@@ -194,6 +202,13 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 		for _, f := range []string{"box", "block", "matrices", "coords"} {
 			if set[f] {
 				return badInput("--%s is not used with --problem", f)
+			}
+		}
+		// --minimize=false given with a minimized problem (true with a
+		// maximized one the settings refuse) would be ignored.
+		if set["minimize"] && !*minimize {
+			if pr, err := problem.New(*name, *d); err == nil && !pr.Maximize() {
+				return badInput("--minimize=false: %s is minimized (leave --minimize out for its direction)", pr.Name())
 			}
 		}
 	default:

@@ -32,8 +32,30 @@ func TestSuggestReplaysBO(t *testing.T) {
 		{[]string{"--kernel", frontend.DefaultKernel, "--prior", "botorch", "--mean", "constant", "--candidate-fit", "anchored", "--probe-window", "5", "--normalize", "--beta-scale", "0.25"}, nil},
 		{[]string{"--kernel", frontend.DefaultKernel, "--prior", "botorch", "--mean", "constant", "--normalize", "--beta-scale", "0.25"}, []string{"--candidate-fit", "own", "--probe-window", "0"}},
 		{[]string{"--kernel", frontend.DefaultKernel, "--prior", "botorch", "--mean", "constant", "--candidate-fit", "anchored", "--probe-window", "1"}, []string{"--probe-window", "1", "--normalize=false", "--beta-scale", "1"}},
+		// The help's recipe, as written there, for a single kernel and a
+		// deciding one.
+		{[]string{"--kernel", "plus"}, append([]string{"--kernel", "plus"}, suggestRecipe...)},
+		{[]string{"--kernel", "portfolio:nystrom+avg:soft+plus"}, append([]string{"--kernel", "portfolio:nystrom+avg:soft+plus", "--candidate-fit", "own", "--probe-window", "0", "--probe", "always"}, suggestRecipe...)},
 	} {
 		suggestReplaysBO(t, c.bo, c.suggest)
+	}
+}
+
+// suggestRecipe is perf suggest -h's list of the settings to give to
+// reproduce a perf bo run (TestSuggestRecipeInHelp holds the help to it).
+var suggestRecipe = []string{"--prior", "none", "--mean", "sample", "--normalize=false", "--ard=false", "--beta-scale", "1", "--hedge", "0"}
+
+// TestSuggestRecipeInHelp: the help lists suggestRecipe (and
+// --allow-repeats, which suggestReplaysBO always gives).
+func TestSuggestRecipeInHelp(t *testing.T) {
+	code, out, _ := runCLI(t, "suggest", "-h")
+	if code != exitOK {
+		t.Fatal(code)
+	}
+	flat := strings.Join(strings.Fields(out), " ")
+	want := strings.Join(suggestRecipe, " ") + " --allow-repeats"
+	if !strings.Contains(flat, want) {
+		t.Errorf("perf suggest -h does not list the recipe %q", want)
 	}
 }
 
@@ -284,4 +306,15 @@ func TestSuggestNaNHistorySaysFailed(t *testing.T) {
 	h := writeFile(t, "h.csv", "0.1,0.2,1\n0.3,-0.4,nan\n")
 	code, stdout, stderr := runCLI(t, "suggest", "--group", "signflip", "--d", "2", "--box", "-1:1", "--history", h)
 	checkOneLineError(t, code, stdout, stderr, "perf suggest: ", "--failed")
+}
+
+// TestSuggestMinimizeAgreesWithProblem: --minimize=false with a minimized
+// problem is refused, as --minimize with a maximized one is (it was
+// ignored: the same points as without it).
+func TestSuggestMinimizeAgreesWithProblem(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "suggest", "--problem", "Ackley2d", "--minimize=false")
+	checkOneLineError(t, code, stdout, stderr, "perf suggest: ", "Ackley2d is minimized")
+	if code, _, stderr := runCLI(t, "suggest", "--problem", "Ackley2d", "--minimize"); code != exitOK {
+		t.Errorf("--minimize with a minimized problem: exit %d, %s", code, stderr)
+	}
 }

@@ -102,7 +102,7 @@ func TestAblationConstant(t *testing.T) {
 	if !math.IsNaN(ds[0].NystromShare.Lo) || ds[0].Gain.Significant {
 		t.Errorf("zero gain: %+v", ds[0])
 	}
-	if md := AblationMarkdown(ds); !strings.Contains(md, "no significant gain") {
+	if md := AblationMarkdown(ds, true); !strings.Contains(md, "no significant gain") {
 		t.Errorf("markdown does not flag the zero gain:\n%s", md)
 	}
 }
@@ -117,7 +117,7 @@ func TestAblationNegativeGain(t *testing.T) {
 	if !d.Gain.Significant || d.Gain.Est >= 0 || d.HasGain() || !math.IsNaN(d.NystromShare.Lo) {
 		t.Errorf("negative gain: %+v", d)
 	}
-	if md := AblationMarkdown(ds); !strings.Contains(md, "no significant gain") {
+	if md := AblationMarkdown(ds, true); !strings.Contains(md, "no significant gain") {
 		t.Errorf("markdown gives shares of a loss:\n%s", md)
 	}
 }

@@ -235,17 +235,40 @@ type CoverageRow struct {
 	Coverage            [][]float64 // per n, per CoverageMethods
 }
 
+// CoverageMinSeeds is the fewest pooled seeds a comparison of
+// CoverageStudy needs (fewer make no population to sample from).
+const CoverageMinSeeds = 10
+
+// CoverageComparisons counts the comparisons CoverageStudy measures: the
+// ablation's three differences on every problem with at least
+// CoverageMinSeeds pooled seeds.
+func CoverageComparisons(problems []string, per PerSeed) int {
+	n := 0
+	for _, p := range problems {
+		for _, c := range coverageComparisons {
+			if x, _ := pairedCols(per[p][c[0]], per[p][c[1]]); len(x) >= CoverageMinSeeds {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// coverageComparisons are the ablation's three differences.
+var coverageComparisons = [][2]string{{"base", "plus"}, {"base", "nystrom"}, {"nystrom", "plus"}}
+
 // CoverageStudy measures, for the ablation's three differences on every
-// problem (base − plus, base − nystrom, nystrom − plus), how often each
+// problem (base − plus, base − nystrom, nystrom − plus) with at least
+// CoverageMinSeeds pooled seeds (the others are left out), how often each
 // rule of CoverageMethods covers the population mean at each sample size
 // in ns, the population being the per-seed differences of per (reps
 // simulated samples of B bootstrap resamples each; deterministic).
 func CoverageStudy(problems []string, per PerSeed, ns []int, reps, B int) []CoverageRow {
 	var out []CoverageRow
 	for pi, p := range problems {
-		for ci, c := range [][2]string{{"base", "plus"}, {"base", "nystrom"}, {"nystrom", "plus"}} {
+		for ci, c := range coverageComparisons {
 			x, y := pairedCols(per[p][c[0]], per[p][c[1]])
-			if len(x) < 10 {
+			if len(x) < CoverageMinSeeds {
 				continue
 			}
 			d := diff(x, y)
