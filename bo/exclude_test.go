@@ -196,9 +196,12 @@ func TestStepAside(t *testing.T) {
 
 // TestNear: Near(x, [p]) is the test Ask applies — onExcludedOrbit of x's
 // model image with p alone pending — for random pairs near and far under
-// groups with and without canonical maps, on heterogeneous boxes, with
-// and without Normalize; points outside the box are answered; wrong
-// lengths and non-finite coordinates are ErrBadPoint.
+// groups with canonical maps (on some coordinates of heterogeneous boxes,
+// with and without Normalize), a closed-form orbit distance, a pointwise
+// one (scaling, ExcludeObserved) and none (base); one pair is checked
+// against the radius computed by hand; points outside the box are
+// answered; wrong lengths, non-finite coordinates and images that
+// overflow are ErrBadPoint.
 func TestNear(t *testing.T) {
 	lo, hi := []float64{-2, -2, -2, 0}, []float64{2, 2, 2, 1000}
 	on := func(g orbit.Group, err error) orbit.Group {
@@ -294,5 +297,94 @@ func TestNear(t *testing.T) {
 	}
 	if _, err := small.Near([]float64{9e307, 0}, [][]float64{{9e307, 0}}); !errors.Is(err, ErrBadPoint) || !strings.Contains(err.Error(), "too far outside") {
 		t.Errorf("a point whose image overflows: err = %v, want ErrBadPoint", err)
+	}
+	// By hand: sign flips on [−2, 2]² map to [−1, 1]² (scale 2), whose
+	// diagonal makes the radius r = 2√2·1e-3; (0.5, 0.5) and the flip
+	// (−0.5, 0.5 + δ) are δ/2 apart in the model: near iff δ ≤ 2r ≈ 5.657e-3.
+	sf, err := orbit.SignFlip(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = Config{Kernel: Plus(sf, kernel.RBF)}
+	cfg.Normalize = true
+	flips, err := New([]float64{-2, -2}, []float64{2, 2}, cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := flips.Near([]float64{0.5, 0.5}, [][]float64{{-0.5, 0.5 + 5.6e-3}, {-0.5, 0.5 + 5.7e-3}})
+	if err != nil || !got[0] || got[1] {
+		t.Errorf("sign flips by hand: %v, %v; want [true false]", got, err)
+	}
+	// The other distance paths: a cyclic group (its closed-form orbit
+	// distance, no canonical map) and the scaling group with
+	// ExcludeObserved (its pointwise orbit distance), each against Ask's
+	// test.
+	cyc, err := orbit.Cyclic(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := orbit.Scaling([]float64{0.5, 0.5}, []float64{2, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		k      Kernel
+		lo, hi []float64
+		move   func(p []float64) []float64
+	}{
+		{"avg cyclic", Avg(cyc, kernel.RBF), []float64{-1, -1, -1}, []float64{1, 1, 1}, func(p []float64) []float64 {
+			x := make([]float64, 3)
+			cyc.ActTo(x, p, rng.IntN(3))
+			return x
+		}},
+		{"plus scaling", Plus(sc, kernel.RBF), []float64{0.5, 0.5}, []float64{2, 2}, func(p []float64) []float64 {
+			f := 0.9 + 0.2*rng.Float64()
+			return []float64{f * p[0], f * p[1]}
+		}},
+	} {
+		cfg := Config{Kernel: c.k}
+		cfg.Normalize, cfg.ExcludeObserved = true, true
+		o, err := New(c.lo, c.hi, cfg, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := [2]int{}
+		for i := range 300 {
+			p := make([]float64, len(c.lo))
+			for k := range p {
+				p[k] = c.lo[k] + 0.25*(c.hi[k]-c.lo[k]) + 0.5*(c.hi[k]-c.lo[k])*rng.Float64()
+			}
+			x := c.move(p)
+			step := 2e-3 * (1 + float64(i%3))
+			for k := range x {
+				x[k] += step * (c.hi[k] - c.lo[k]) * (rng.Float64() - 0.5)
+			}
+			got, err := o.Near(x, [][]float64{p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			probe, err := New(c.lo, c.hi, cfg, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			probe.pend = [][]float64{p}
+			probe.syncModel()
+			mx := x
+			if probe.units != nil {
+				mx = probe.units.toModelTo(nil, x)
+			}
+			if want := probe.onExcludedOrbit(mx, false); got[0] != want {
+				t.Fatalf("%s: Near(%v, %v) = %v, Ask's test %v", c.name, x, p, got[0], want)
+			}
+			if got[0] {
+				seen[1]++
+			} else {
+				seen[0]++
+			}
+		}
+		if seen[0] < 30 || seen[1] < 30 {
+			t.Errorf("%s: %d far and %d near pairs: the test no longer draws both", c.name, seen[0], seen[1])
+		}
 	}
 }

@@ -64,7 +64,11 @@
 extern "C" {
 #endif
 
-/* 2: the optimizer handle (symbo_optimizer_*); "variance": 0 refused. */
+/* 2: the optimizer handle (symbo_optimizer_*); "variance": 0 refused.
+ * 3: "probe_window" 0 means no limit, a negative one is refused.
+ * 4: symbo_optimizer_near; settings a group does not use ("block",
+ *    "matrices", a kernel matrix's "box"; "coords" with "problem") are
+ *    SYMBO_EINVAL, not ignored. */
 #define SYMBO_ABI_VERSION 4
 
 enum {

@@ -270,7 +270,7 @@ func reportTable(res *experiments.TableResult, set tableSettings, out string, st
 	md := res.Markdown()
 	if set.Ablation {
 		res.Decompositions = res.Ablation()
-		md += "\n### Where plus's gain over base comes from\n\n" + ablationIntro(res) + "\n" + experiments.AblationMarkdown(res.Decompositions, slices.Contains(res.Kernels, bo.NameMax))
+		md += "\n### Where plus's gain over base comes from\n\n" + ablationIntro(res) + "\n" + experiments.AblationMarkdown(res.Decompositions, experiments.MaxIsPSD)
 	}
 	if out != "" {
 		title := "Table 1"

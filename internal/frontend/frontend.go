@@ -161,7 +161,8 @@ func (m Memory) Budget(def int64) (int64, error) {
 }
 
 // KernelSpec is a kernel as perf gram spells it. A parameter of Group its
-// group does not use (block, box, matrices) is ErrInvalid.
+// group does not use is bad input: a box ErrInvalid, a block or matrices
+// file orbit.ErrInvalid (both of errclass.Input).
 type KernelSpec struct {
 	Group
 	Memory

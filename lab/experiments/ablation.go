@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/bo/problem"
 )
 
 // AblationProblems are the problems of the invariance × Nyström ablation:
@@ -199,10 +200,10 @@ func quantile(s []float64, q float64) float64 {
 // invariance on top, each with its Holm-corrected t interval (bold where
 // Holm rejects a zero difference), and the shares of the gain with their
 // BCa intervals; then the other path of the square where k_max is PSD.
-// maxRun says whether max was among the table's kernels: a problem
-// without max cells is then one where k_max is not PSD; otherwise max was
-// not run, and the table says so.
-func AblationMarkdown(ds []Decomposition, maxRun bool) string {
+// A problem without max cells says why: k_max is not PSD for its group
+// (maxPSD false, e.g. MaxIsPSD), or max was not run (left out of the
+// kernels, skipped, or short of the seeds the others share).
+func AblationMarkdown(ds []Decomposition, maxPSD func(problem string) bool) string {
 	var b strings.Builder
 	b.WriteString("| Benchmark | seeds | gain of plus over base | Nyström alone (base − nystrom) | invariance on top (nystrom − plus) | Nyström share | invariance share |\n")
 	b.WriteString("|---|---|---|---|---|---|---|\n")
@@ -220,7 +221,7 @@ func AblationMarkdown(ds []Decomposition, maxRun bool) string {
 	for _, d := range ds {
 		if d.InvarianceAlone == nil {
 			why := "k_max not PSD for this group"
-			if !maxRun {
+			if maxPSD(d.Problem) {
 				why = "max not run"
 			}
 			fmt.Fprintf(&b, "| %s | — (%s) | — |\n", d.Problem, why)
@@ -247,4 +248,15 @@ func fmtPct(iv Interval) string {
 		return fmt.Sprintf("%.0f%%", 100*iv.Est)
 	}
 	return strings.ReplaceAll(fmt.Sprintf("%.0f%% [%.0f%%, %.0f%%]", 100*iv.Est, 100*iv.Lo, 100*iv.Hi), "-", "−")
+}
+
+// MaxIsPSD reports whether bo accepts k_max on the problem named name
+// (false for a name problem.New refuses).
+func MaxIsPSD(name string) bool {
+	p, err := problem.New(name, 0)
+	if err != nil {
+		return false
+	}
+	ok, err := supportsKernel(p, bo.NameMax)
+	return err == nil && ok
 }

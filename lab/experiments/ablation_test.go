@@ -102,7 +102,7 @@ func TestAblationConstant(t *testing.T) {
 	if !math.IsNaN(ds[0].NystromShare.Lo) || ds[0].Gain.Significant {
 		t.Errorf("zero gain: %+v", ds[0])
 	}
-	if md := AblationMarkdown(ds, true); !strings.Contains(md, "no significant gain") {
+	if md := AblationMarkdown(ds, MaxIsPSD); !strings.Contains(md, "no significant gain") {
 		t.Errorf("markdown does not flag the zero gain:\n%s", md)
 	}
 }
@@ -117,7 +117,19 @@ func TestAblationNegativeGain(t *testing.T) {
 	if !d.Gain.Significant || d.Gain.Est >= 0 || d.HasGain() || !math.IsNaN(d.NystromShare.Lo) {
 		t.Errorf("negative gain: %+v", d)
 	}
-	if md := AblationMarkdown(ds, true); !strings.Contains(md, "no significant gain") {
+	if md := AblationMarkdown(ds, MaxIsPSD); !strings.Contains(md, "no significant gain") {
 		t.Errorf("markdown gives shares of a loss:\n%s", md)
+	}
+}
+
+// TestAblationMaxReason: a problem without max cells says why, per
+// problem: k_max not PSD for Scaling2d's group, max not run for
+// Ackley2d's (where it is).
+func TestAblationMaxReason(t *testing.T) {
+	md := AblationMarkdown([]Decomposition{{Problem: "Scaling2d"}, {Problem: "Ackley2d"}}, MaxIsPSD)
+	for _, want := range []string{"| Scaling2d | — (k_max not PSD for this group) | — |", "| Ackley2d | — (max not run) | — |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("no %q in\n%s", want, md)
+		}
 	}
 }

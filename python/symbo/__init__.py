@@ -113,11 +113,14 @@ def _floats(a, name):
     """a as a C-contiguous float64 array (copied only when needed); what
     NumPy cannot read as real numbers (strings, ragged lists, complex
     values, whose imaginary part NumPy would drop) is InvalidInput."""
-    if np.iscomplexobj(a):
-        raise InvalidInput("%s must be an array of real numbers, got complex values" % name)
     try:
-        return np.ascontiguousarray(a, dtype=np.float64)
+        arr = np.asarray(a)
+        if np.iscomplexobj(arr):
+            raise InvalidInput("%s must be an array of real numbers, got complex values" % name)
+        return np.ascontiguousarray(arr, dtype=np.float64)
     except (TypeError, ValueError, OverflowError) as e:
+        if isinstance(e, InvalidInput):
+            raise
         raise InvalidInput("%s must be an array of numbers: %s" % (name, e)) from None
 
 
@@ -530,7 +533,7 @@ class Optimizer:
     def tell(self, x, y):
         """Record the value ``y`` (finite) at ``x`` (a point of the box),
         which stops being pending or failed."""
-        if isinstance(y, (bool, np.bool_)) or np.iscomplexobj(y):
+        if isinstance(y, (bool, np.bool_, complex, np.complexfloating)):
             raise InvalidInput("y must be a real number, got %r" % (y,))
         try:
             y = float(y)

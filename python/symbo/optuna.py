@@ -587,7 +587,11 @@ class SymboSampler(BaseSampler):
                 done = [(t, self._point(layout, t)) for t in trials
                         if t.number != trial.number and t.state == TrialState.COMPLETE and t.number not in told]
                 done = [(t, p) for t, p in done if p is not None]
-                near = others + dead + ([] if self._options.get("allow_repeats") else done)
+                if self._options.get("allow_repeats"):
+                    # Observed points may come again; a trial that completed
+                    # without a finite value is failed, and may not.
+                    done = [(t, p) for t, p in done if t.value is None or not math.isfinite(t.value)]
+                near = others + dead + done
                 clash = [t for (t, _), c in zip(near, self._near(metric, u, [p for _, p in near])) if c]
                 if not clash or moves == _MAX_MOVES:
                     break

@@ -576,6 +576,10 @@ def test_odd_inputs_are_refused_or_kept_exactly():
             call()
     with pytest.raises(symbo.InvalidInput, match="real number"):
         o.tell([0.5, 0.5], 10 ** 400)
+    for call in (lambda: o.tell([[0.1], [0.2, 0.3]], 1.0), lambda: o.tell([0.5, 0.5], [[1], [1, 2]]),
+                 lambda: symbo.Optimizer([[1], [1, 2]], [1, 1], group="none")):
+        with pytest.raises(symbo.InvalidInput):  # ragged
+            call()
     with pytest.raises(symbo.InvalidInput, match="not rows of 2"):
         symbo.gram([[0.1, 0.2]], [0.1, 0.2, 0.3], group="signflip", base="rbf", lengthscale=1.0, kernel="avg")
     with pytest.raises(symbo.InvalidInput, match="too far outside the box"):
