@@ -247,26 +247,8 @@ func TestNear(t *testing.T) {
 			for k := range x {
 				x[k] += step * (hi[k] - lo[k]) * (rng.Float64() - 0.5)
 			}
-			got, err := o.Near(x, [][]float64{p})
-			if err != nil {
-				t.Fatal(err)
-			}
-			probe, err := New(lo, hi, cfg, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			probe.pend = [][]float64{p}
-			probe.syncModel()
-			var mx []float64
-			if probe.units != nil {
-				mx = probe.units.toModelTo(nil, x)
-			} else {
-				mx = x
-			}
-			if want := probe.onExcludedOrbit(mx, false); got[0] != want {
-				t.Fatalf("%s: Near(%v, %v) = %v, Ask's test %v", c.name, x, p, got[0], want)
-			}
-			if got[0] {
+			near := checkNear(t, c.name, o, lo, hi, cfg, x, p)
+			if near {
 				seen[1]++
 			} else {
 				seen[0]++
@@ -360,24 +342,8 @@ func TestNear(t *testing.T) {
 			for k := range x {
 				x[k] += step * (c.hi[k] - c.lo[k]) * (rng.Float64() - 0.5)
 			}
-			got, err := o.Near(x, [][]float64{p})
-			if err != nil {
-				t.Fatal(err)
-			}
-			probe, err := New(c.lo, c.hi, cfg, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			probe.pend = [][]float64{p}
-			probe.syncModel()
-			mx := x
-			if probe.units != nil {
-				mx = probe.units.toModelTo(nil, x)
-			}
-			if want := probe.onExcludedOrbit(mx, false); got[0] != want {
-				t.Fatalf("%s: Near(%v, %v) = %v, Ask's test %v", c.name, x, p, got[0], want)
-			}
-			if got[0] {
+			near := checkNear(t, c.name, o, c.lo, c.hi, cfg, x, p)
+			if near {
 				seen[1]++
 			} else {
 				seen[0]++
@@ -387,4 +353,29 @@ func TestNear(t *testing.T) {
 			t.Errorf("%s: %d far and %d near pairs: the test no longer draws both", c.name, seen[0], seen[1])
 		}
 	}
+}
+
+// checkNear returns o.Near(x, [p]) after checking it against Ask's own
+// test: onExcludedOrbit of x's model image in an optimizer of the same
+// configuration with p alone pending.
+func checkNear(t *testing.T, name string, o *Optimizer, lo, hi []float64, cfg Config, x, p []float64) bool {
+	t.Helper()
+	got, err := o.Near(x, [][]float64{p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe, err := New(lo, hi, cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe.pend = [][]float64{p}
+	probe.syncModel()
+	mx := x
+	if probe.units != nil {
+		mx = probe.units.toModelTo(nil, x)
+	}
+	if want := probe.onExcludedOrbit(mx, false); got[0] != want {
+		t.Fatalf("%s: Near(%v, %v) = %v, Ask's test %v", name, x, p, got[0], want)
+	}
+	return got[0]
 }
