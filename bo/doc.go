@@ -183,7 +183,7 @@
 // radius, the fixed-point probe, landmarks and canonical maps, and
 // Diagnostics.Hyper's lengthscale. In the user's units: every point a
 // caller gives or gets — Tell, AddPending, Fail, Cancel, Record, Restore,
-// Ask, AskBatch, Pending, Failed, Best, History — and y. Ask maps its
+// Near, Ask, AskBatch, Pending, Failed, Best, History — and y. Ask maps its
 // point back, c + s·u, clamped into the box; a point told is mapped in
 // anew, so an optimizer rebuilt from its History proposes the same bits.
 // Contract: the same problem written in two unit systems x' = a·x + b (a

@@ -109,7 +109,9 @@ setting where the two differ:
     --prior none --mean sample --normalize=false --ard=false --beta-scale 1
     --hedge 0 --allow-repeats
 and, for a deciding kernel (auto, portfolio), --candidate-fit own
---probe-window 0 --probe always.
+--probe-window 0 --probe always; suggest keeps two settings that have no
+flag here, so give them to perf bo instead: --candidate-starts 3, and
+over the scaling groups --afford-quadrature.
 
 Example:
   perf suggest --group hyperoctahedral --d 3 --box -2:2 --kernel plus \

@@ -81,8 +81,8 @@ Choosing a point
     pending orbits covering the space — points are drawn from the seed's
     stream; when every one drawn is taken (a small grid, exhausted), an
     observed point is used rather than a failed or pending one. The sampler thus never evaluates one
-    point twice while others are left; a noisy objective still gets nearby
-    points.
+    point twice while others are left (unless ``allow_repeats=True``); a
+    noisy objective still gets nearby points.
 
 Failures
     A FAIL trial (the objective raised, or returned nan) is a *failed
@@ -466,7 +466,9 @@ class SymboSampler(BaseSampler):
             symbo.Optimizer([-1.0] * d, [1.0] * d, group=self._group, kernel=self._kernel, base=self._base,
                             init=self._n_startup, **self._options).close()
         except symbo.InvalidInput as e:
-            if "unknown" in str(e):
+            # Unknown names, and a block or matrices file the group does
+            # not use, whatever the space.
+            if "unknown" in str(e) or "used only by" in str(e):
                 raise symbo.InvalidInput("SymboSampler: %s" % e) from None
         # The values that do not depend on the group or the space (seed,
         # hedge, beta_scale, probe_window, …), on the trivial group: any

@@ -191,3 +191,5 @@ def test_sampler_refuses_bad_values_at_construction(kw, match):
     with pytest.raises(symbo.InvalidInput, match=match):
         SymboSampler(group="signflip", **kw)
     SymboSampler(group="blockperm", block=3)
+    with pytest.raises(symbo.InvalidInput, match="used only by blockperm"):
+        SymboSampler(group="signflip", block=2)
