@@ -79,8 +79,12 @@ Choosing a point
     workers that share a view skip the same members. After 8 skipped
     members — or at once when symbo has no point to propose, failed and
     pending orbits covering the space — points are drawn from the seed's
-    stream; when every one drawn is taken (a small grid, exhausted), an
-    observed point is used rather than a failed or pending one. The sampler thus never evaluates one
+    stream (on a space of at most 4096 points of integer and stepped
+    parameters, every point, in a random order); when every one drawn is
+    taken (a small grid, exhausted), an observed point is used rather than
+    a failed or pending one. An enqueued trial that fixes some parameters
+    (``study.enqueue_trial``) is checked and recorded with their values,
+    which Optuna uses whatever is sampled. The sampler thus never evaluates one
     point twice while others are left (unless ``allow_repeats=True``); a
     noisy objective still gets nearby points.
 
@@ -184,6 +188,11 @@ _FIXED = "fixed_params"
 # then this many random points are drawn (see _settle).
 _RESNAP = 8
 _DRAWS = 64
+
+# A search space of discrete parameters only with at most this many points
+# is searched point by point instead of by random draws (see _settle), so
+# that a free point is found whenever one is left.
+_GRID_MAX = 4096
 
 # The groups whose action does not depend on the order of the coordinates
 # (a relabelling of the coordinates maps the group onto itself; rotation2d:
@@ -298,6 +307,13 @@ class _Coord:
             self.lo, self.hi = low - dist.step / 2, high + dist.step / 2
         self.discrete = self.kind in ("grid", "loggrid")
 
+    def grid(self):
+        """The model coordinates of every value of a discrete parameter."""
+        d = self.dist
+        if self.kind == "loggrid":
+            return [math.log(v) for v in range(d.low, d.high + 1)]
+        return [self.encode(self.decode(d.low + k * self.step)) for k in range(self.n + 1)]
+
     def encode(self, value):
         """The model coordinate of a value."""
         v = float(value)
@@ -339,6 +355,35 @@ class _Layout:
         """The model coordinates of the parameter values x maps to."""
         u = np.array([c.encode(c.decode(v)) for c, v in zip(self.coords, x)], dtype=np.float64)
         return np.clip(u, self.lo, self.hi)
+
+    def grid(self):
+        """Every point of a space of discrete parameters (an array, one
+        point per row), or None when a parameter is continuous or there are
+        more than _GRID_MAX points."""
+        if not self.coords or not all(c.discrete for c in self.coords):
+            return None
+        axes = [c.grid() for c in self.coords]
+        if math.prod(len(a) for a in axes) > _GRID_MAX:
+            return None
+        mesh = np.meshgrid(*axes, indexing="ij")
+        return np.clip(np.stack([m.ravel() for m in mesh], axis=1), self.lo, self.hi)
+
+    def pins(self, trial):
+        """The coordinates an enqueued trial fixes (Optuna's fixed_params,
+        which override whatever is sampled) and their model values."""
+        fixed = trial.system_attrs.get(_FIXED)
+        idx, val = [], []
+        if isinstance(fixed, dict):
+            for i, c in enumerate(self.coords):
+                if c.name in fixed:
+                    try:
+                        v = c.encode(fixed[c.name])
+                    except (TypeError, ValueError, OverflowError):
+                        continue
+                    if math.isfinite(v):
+                        idx.append(i)
+                        val.append(min(max(v, self.lo[i]), self.hi[i]))
+        return idx, val
 
 
 class _View:
@@ -461,6 +506,15 @@ class SymboSampler(BaseSampler):
         raised — whatever depends on the search space's dimension is
         checked when it is known — and without the group."""
         block = self._options.get("block")
+        group = str(self._group).strip().lower()
+        if group == "blockperm" and not (isinstance(block, (int, np.integer)) and not isinstance(block, bool)
+                                         and block >= 1):
+            raise symbo.InvalidInput("SymboSampler: group blockperm needs block, an integer ≥ 1 (the block size), "
+                                     "got %r" % (block,))
+        matrices = self._options.get("matrices")
+        if group == "matrices" and (matrices is None or not os.path.isfile(os.fspath(matrices))):
+            raise symbo.InvalidInput("SymboSampler: group matrices needs matrices, the path of a JSON file of "
+                                     "orthogonal matrices, got %r" % (matrices,))
         d = 2 * int(block) if isinstance(block, int) and 0 < block <= 64 else 2
         try:
             symbo.Optimizer([-1.0] * d, [1.0] * d, group=self._group, kernel=self._kernel, base=self._base,
@@ -691,12 +745,20 @@ class SymboSampler(BaseSampler):
         # With allow_repeats an observed point may be proposed again, as
         # symbo.Optimizer's may; a pending or failed one never.
         taken = blocked if self._options.get("allow_repeats") else np.vstack([view.told, blocked])
+        # An enqueued trial's fixed parameters override what is sampled:
+        # every candidate is checked (and recorded) as it will run.
+        idx, val = layout.pins(trial)
+
+        def pin(u):
+            u[idx] = val
+            return u
+
         usable = []
         try:
             batch = view.opt.suggest(rank + 1)
             for extra in range(_RESNAP + 1):
                 for x in batch:
-                    u = layout.snap(x)
+                    u = pin(layout.snap(x))
                     if not (self._near(view.opt, u, taken).any() or self._near(view.opt, u, usable).any()):
                         usable.append(u)
                         if len(usable) == rank + 1:
@@ -715,12 +777,23 @@ class SymboSampler(BaseSampler):
             # member to propose, and the draws below are the fallback.
         fallback = None
         rng = np.random.default_rng(self._entropy(seed, salt, trial.number, "settle"))
-        for _ in range(_DRAWS):
-            u = layout.snap(rng.uniform(layout.lo, layout.hi))
+        grid = layout.grid()
+        if grid is not None:
+            # A small grid: every point in a random order, so that a free
+            # one is found whenever one is left.
+            draws = (grid[i].copy() for i in rng.permutation(len(grid)))
+        else:
+            draws = (layout.snap(rng.uniform(layout.lo, layout.hi)) for _ in range(_DRAWS))
+        u = None
+        for u in draws:
+            u = pin(u)
             if not self._near(view.opt, u, taken).any():
                 return u
             if fallback is None and not self._near(view.opt, u, blocked).any():
                 fallback = u
+        if fallback is None and len(view.told):
+            # Every point found is failed or pending: an observed one.
+            fallback = pin(np.array(view.told[int(rng.integers(len(view.told)))], dtype=np.float64))
         return fallback if fallback is not None else u
 
     @staticmethod

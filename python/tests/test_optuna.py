@@ -193,3 +193,7 @@ def test_sampler_refuses_bad_values_at_construction(kw, match):
     SymboSampler(group="blockperm", block=3)
     with pytest.raises(symbo.InvalidInput, match="used only by blockperm"):
         SymboSampler(group="signflip", block=2)
+    for kw in ({"group": "blockperm"}, {"group": "blockperm", "block": 0}, {"group": "blockperm", "block": 1.5},
+               {"group": "matrices"}, {"group": "matrices", "matrices": "/nonexistent.json"}):
+        with pytest.raises(symbo.InvalidInput, match="needs"):
+            SymboSampler(**kw)

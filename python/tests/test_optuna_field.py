@@ -489,3 +489,59 @@ def test_allow_repeats_is_honoured():
             repeats += 1
         opt.tell(x, f(x))
     assert differ == [] and repeats > 0
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_small_grid_never_repeats_while_points_are_left(seed):
+    """On a grid of 40 integer points, 40 trials evaluate 40 points: the
+    fallback searches a small grid point by point (64 random draws missed
+    the last free points and repeated an observed one, seeds 0 and 3)."""
+    study = run(SymboSampler(group="none", seed=seed),
+                lambda t: (t.suggest_int("x", 0, 7) - 3) ** 2 + (t.suggest_int("y", 0, 4) - 2) ** 2, 40)
+    assert len({(t.params["x"], t.params["y"]) for t in study.trials}) == 40
+
+
+def test_exhausted_grid_prefers_an_observed_point_to_a_failed_one():
+    """Every point but one fails: once the failed ones cover the rest of
+    the grid, the sampler proposes the observed point, never a failed one
+    again (the fallback returned its last draw, a failed point)."""
+
+    class Boom(Exception):
+        pass
+
+    def objective(t):
+        if (t.suggest_int("x", 0, 4), t.suggest_int("y", 0, 3)) != (2, 2):
+            raise Boom()
+        return 0.0
+
+    study = optuna.create_study(sampler=SymboSampler(group="none", seed=1))
+    study.enqueue_trial({"x": 2, "y": 2})
+    study.optimize(objective, n_trials=40, catch=(Boom,))
+    failed = set()
+    for t in study.trials:
+        p = (t.params["x"], t.params["y"])
+        assert p not in failed, "trial %d re-proposes the failed point %s" % (t.number, p)
+        if t.state == TrialState.FAIL:
+            failed.add(p)
+    assert len(failed) == 19
+
+
+def test_partly_enqueued_trials_are_checked_as_they_run():
+    """An enqueued trial that fixes x runs with it whatever is sampled: the
+    sampler checks and records its point with x fixed, so such trials take
+    distinct points while free ones are left (it checked its own x, and
+    four trials ran one point)."""
+
+    def objective(t):
+        return (t.suggest_int("x", 0, 4) - 1) ** 2 + (t.suggest_int("y", 0, 9) - 3) ** 2
+
+    study = run(SymboSampler(group="none", seed=0), objective, 8)
+    earlier = {(t.params["x"], t.params["y"]) for t in study.trials}
+    for _ in range(4):
+        study.enqueue_trial({"x": 1})
+    study.optimize(objective, n_trials=4)
+    late = [(t.params["x"], t.params["y"]) for t in study.trials[8:]]
+    free = 10 - sum(1 for p in earlier if p[0] == 1)
+    assert all(p[0] == 1 for p in late) and free >= 4
+    assert len(set(late)) == 4 and not set(late) & earlier
+    assert all(t.system_attrs["symbo:x"]["x"] == 1 for t in study.trials[8:])
