@@ -307,8 +307,13 @@ class _Coord:
             self.lo, self.hi = low - dist.step / 2, high + dist.step / 2
         self.discrete = self.kind in ("grid", "loggrid")
 
+    def count(self):
+        """The number of values of a discrete parameter."""
+        return self.dist.high - self.dist.low + 1 if self.kind == "loggrid" else self.n + 1
+
     def grid(self):
-        """The model coordinates of every value of a discrete parameter."""
+        """The model coordinates of every value of a discrete parameter
+        (count() of them: check it first)."""
         d = self.dist
         if self.kind == "loggrid":
             return [math.log(v) for v in range(d.low, d.high + 1)]
@@ -362,9 +367,10 @@ class _Layout:
         more than _GRID_MAX points."""
         if not self.coords or not all(c.discrete for c in self.coords):
             return None
-        axes = [c.grid() for c in self.coords]
-        if math.prod(len(a) for a in axes) > _GRID_MAX:
+        # Counted before any axis is built: a parameter can have 2**60 values.
+        if math.prod(c.count() for c in self.coords) > _GRID_MAX:
             return None
+        axes = [c.grid() for c in self.coords]
         mesh = np.meshgrid(*axes, indexing="ij")
         return np.clip(np.stack([m.ravel() for m in mesh], axis=1), self.lo, self.hi)
 

@@ -545,3 +545,16 @@ def test_partly_enqueued_trials_are_checked_as_they_run():
     assert all(p[0] == 1 for p in late) and free >= 4
     assert len(set(late)) == 4 and not set(late) & earlier
     assert all(t.system_attrs["symbo:x"]["x"] == 1 for t in study.trials[8:])
+
+
+def test_huge_integer_ranges_are_not_enumerated():
+    """A space of integer parameters too large for the point-by-point
+    fallback (here 2**61 values) falls back to random draws at once,
+    without building its axes; a small one is enumerated."""
+    from symbo.optuna import _Coord, _Layout
+    huge = _Layout([_Coord("a", optuna.distributions.IntDistribution(-2 ** 60, 2 ** 60))], [])
+    assert huge.grid() is None
+    small = _Layout([_Coord("a", optuna.distributions.IntDistribution(0, 3)),
+                     _Coord("b", optuna.distributions.IntDistribution(1, 8, log=True))], [])
+    g = small.grid()
+    assert g.shape == (32, 2) and set(np.round(np.exp(g[:, 1])).astype(int)) == set(range(1, 9))
