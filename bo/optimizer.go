@@ -687,15 +687,26 @@ func (o *Optimizer) observed(x []float64) bool {
 }
 
 func (o *Optimizer) checkPoint(x []float64) error {
-	if len(x) != o.d {
-		return fmt.Errorf("%w: length %d, want %d", ErrBadPoint, len(x), o.d)
+	if err := o.checkFinite(x, "x"); err != nil {
+		return err
 	}
 	for i, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%w: x[%d] = %v is not finite", ErrBadPoint, i, v)
-		}
 		if v < o.lo[i] || v > o.hi[i] {
 			return fmt.Errorf("%w: x[%d] = %v is outside [%v, %v]", ErrBadPoint, i, v, o.lo[i], o.hi[i])
+		}
+	}
+	return nil
+}
+
+// checkFinite refuses (ErrBadPoint) a point p, named what in the error,
+// whose length is not d or which has a non-finite coordinate.
+func (o *Optimizer) checkFinite(p []float64, what string) error {
+	if len(p) != o.d {
+		return fmt.Errorf("%w: %s has length %d, want %d", ErrBadPoint, what, len(p), o.d)
+	}
+	for i, v := range p {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: %s[%d] = %v is not finite", ErrBadPoint, what, i, v)
 		}
 	}
 	return nil
@@ -1734,22 +1745,11 @@ func (o *Optimizer) Near(x []float64, points [][]float64) ([]bool, error) {
 	if o == nil || o.fam == nil {
 		return nil, errNotNew
 	}
-	finite := func(p []float64, what string) error {
-		if len(p) != o.d {
-			return fmt.Errorf("%w: %s has length %d, want %d", ErrBadPoint, what, len(p), o.d)
-		}
-		for i, v := range p {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: %s[%d] = %v is not finite", ErrBadPoint, what, i, v)
-			}
-		}
-		return nil
-	}
-	if err := finite(x, "x"); err != nil {
+	if err := o.checkFinite(x, "x"); err != nil {
 		return nil, err
 	}
 	for i, p := range points {
-		if err := finite(p, fmt.Sprintf("point %d", i)); err != nil {
+		if err := o.checkFinite(p, fmt.Sprintf("point %d", i)); err != nil {
 			return nil, err
 		}
 	}

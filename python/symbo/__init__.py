@@ -115,13 +115,14 @@ def _floats(a, name):
     values, whose imaginary part NumPy would drop) is InvalidInput."""
     try:
         arr = np.asarray(a)
-        if np.iscomplexobj(arr):
-            raise InvalidInput("%s must be an array of real numbers, got complex values" % name)
-        return np.ascontiguousarray(arr, dtype=np.float64)
+        complex_ = np.iscomplexobj(arr)
+        if not complex_:
+            arr = np.ascontiguousarray(arr, dtype=np.float64)
     except (TypeError, ValueError, OverflowError) as e:
-        if isinstance(e, InvalidInput):
-            raise
         raise InvalidInput("%s must be an array of numbers: %s" % (name, e)) from None
+    if complex_:
+        raise InvalidInput("%s must be an array of real numbers, got complex values" % name)
+    return arr
 
 
 def _matrix(a, name, cols=None):
@@ -584,7 +585,6 @@ class Optimizer:
             P = P.reshape(1, -1) if P.size else P.reshape(0, self.d)
         if P.ndim != 2 or P.shape[1] != self.d:
             raise InvalidInput("points has shape %s, want k × d = %d" % (P.shape, self.d))
-        P = np.ascontiguousarray(P)
         out = np.zeros(P.shape[0], dtype=np.intc)
         rows = P.shape[0]
         _check(_lib.symbo_optimizer_near(self._handle(), p, n, _ptr(P) if rows else None, rows,

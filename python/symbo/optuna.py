@@ -618,25 +618,24 @@ class SymboSampler(BaseSampler):
         view = self._view(layout, trials, trial, minimize, seed)  # one read: one view
         told = {t.number for t in trials if t.state == TrialState.COMPLETE}
         rank = min(max(view.unknown, 0), _MAX_RANK)
+        # The first view's optimizer also serves as the library's exclusion
+        # test for the points it was not told (the test does not depend on
+        # what an optimizer was told).
+        metric = view.opt
         try:
             u = self._settle(layout, view, rank, trial, seed, salt)
-        finally:
-            _close(view.opt)
-        # Views taken at different moments can still agree on a point (a
-        # corner of the box, say). So each trial records its choice, then
-        # reads the study again: of two trials on one orbit, the one that
-        # reads second sees the other's choice and moves (both move if both
-        # see it, to distinct members of a batch that holds the other's
-        # point pending), and the check repeats.
-        # A trial that failed (or was pruned) since the view counts too: its
-        # orbit is never proposed again, and a trial whose point was not
-        # known at the view can have failed on ours before this check; so
-        # does one that completed since the view (not told to it), which
-        # can have completed on ours (two workers, n_jobs > 1).
-        moves = 0
-        # The library's exclusion test, for points it was not told.
-        metric = self._optimizer(layout, minimize, seed)
-        try:
+            # Views taken at different moments can still agree on a point (a
+            # corner of the box, say). So each trial records its choice, then
+            # reads the study again: of two trials on one orbit, the one that
+            # reads second sees the other's choice and moves (both move if both
+            # see it, to distinct members of a batch that holds the other's
+            # point pending), and the check repeats.
+            # A trial that failed (or was pruned) since the view counts too: its
+            # orbit is never proposed again, and a trial whose point was not
+            # known at the view can have failed on ours before this check; so
+            # does one that completed since the view (not told to it), which
+            # can have completed on ours (two workers, n_jobs > 1).
+            moves = 0
             while True:
                 study._storage.set_trial_system_attr(trial._trial_id, _ATTR, layout.values(u))
                 trials = study.get_trials(deepcopy=False)
