@@ -775,7 +775,11 @@ func (e *avgPermEval) grad(dst, x, y, scratch []float64) {
 	e.scaled(u, x)
 	e.scaled(w, y)
 	lsum := e.matrix(m, u, w)
-	permMinors(pm, m, d, f, b)
+	if d >= 2 && d <= maxUnrolled {
+		permMinorsUnrolled(pm, m, d)
+	} else {
+		permMinors(pm, m, d, f, b)
+	}
 	c := e.scale * math.Exp(lsum)
 	inv2 := e.il * e.il
 	for i, xi := range x[:d] {

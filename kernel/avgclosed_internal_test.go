@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -154,6 +155,61 @@ func TestRyserCancellation(t *testing.T) {
 	}
 }
 
+// TestPermMinorsUnrolled: the unrolled minors (d ≤ maxUnrolled, which
+// the gradient uses) are permMinors's bit for bit, on random matrices
+// whose entries span 1 to 1e−300 with zeros among them, and on matrices
+// of the kernel's own (signed and unsigned) at several lengthscales.
+func TestPermMinorsUnrolled(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for d := 2; d <= maxUnrolled; d++ {
+		m := make([]float64, d*d)
+		pm, un := make([]float64, d*d), make([]float64, d*d)
+		f, b := make([]float64, 1<<d), make([]float64, 1<<d)
+		check := func(what string) {
+			t.Helper()
+			permMinors(pm, m, d, f, b)
+			for i := range un {
+				un[i] = math.NaN()
+			}
+			permMinorsUnrolled(un, m, d)
+			for i := range pm {
+				if math.Float64bits(un[i]) != math.Float64bits(pm[i]) {
+					t.Fatalf("d=%d %s: minor %d unrolled %v, permMinors %v", d, what, i, un[i], pm[i])
+				}
+			}
+		}
+		for range 200 {
+			for i := range m {
+				switch r.IntN(8) {
+				case 0:
+					m[i] = 0
+				case 1:
+					m[i] = math.Pow(10, -300*r.Float64())
+				default:
+					m[i] = r.Float64()
+				}
+			}
+			check("random")
+		}
+		for _, signed := range []bool{false, true} {
+			for _, ell := range []float64{3, 0.3, 0.03} {
+				e := newAvgPermEval(Params{Shape: RBF, Variance: 1, Lengthscale: ell}, d, signed)
+				u, w := make([]float64, d), make([]float64, d)
+				for range 50 {
+					for k := range d {
+						u[k], w[k] = (2*r.Float64()-1)/ell, (2*r.Float64()-1)/ell
+						if signed {
+							u[k], w[k] = math.Abs(u[k]), math.Abs(w[k])
+						}
+					}
+					e.matrix(m, u, w)
+					check(fmt.Sprintf("signed=%v ℓ=%g", signed, ell))
+				}
+			}
+		}
+	}
+}
+
 // TestPermMinors checks the forward/backward minors against expansion.
 func TestPermMinors(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
@@ -184,5 +240,32 @@ func TestPermMinors(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkPermMinors: the minors by the subset recursions (permMinors)
+// against the unrolled ones the gradient uses for d ≤ maxUnrolled, on a
+// kernel matrix of the RBF permanent (ℓ = 1).
+func BenchmarkPermMinors(b *testing.B) {
+	for d := 4; d <= maxUnrolled; d++ {
+		r := rand.New(rand.NewPCG(7, uint64(d)))
+		e := newAvgPermEval(Params{Shape: RBF, Variance: 1, Lengthscale: 1}, d, false)
+		u, w, m := make([]float64, d), make([]float64, d), make([]float64, d*d)
+		for k := range d {
+			u[k], w[k] = 2*r.Float64()-1, 2*r.Float64()-1
+		}
+		e.matrix(m, u, w)
+		pm := make([]float64, d*d)
+		f, bb := make([]float64, 1<<d), make([]float64, 1<<d)
+		b.Run(fmt.Sprintf("d=%d/recursion", d), func(b *testing.B) {
+			for b.Loop() {
+				permMinors(pm, m, d, f, bb)
+			}
+		})
+		b.Run(fmt.Sprintf("d=%d/unrolled", d), func(b *testing.B) {
+			for b.Loop() {
+				permMinorsUnrolled(pm, m, d)
+			}
+		})
 	}
 }

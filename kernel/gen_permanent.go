@@ -83,6 +83,15 @@ func main() {
 		}
 		fmt.Fprintf(&b, "}\n\n")
 	}
+	fmt.Fprintf(&b, "// permMinorsUnrolled is permMinors for 2 ≤ d ≤ maxUnrolled, unrolled: the\n// same sums in the same order, so the same bits.\n")
+	fmt.Fprintf(&b, "func permMinorsUnrolled(pm, m []float64, d int) {\n\tswitch d {\n")
+	for d := 2; d <= maxUnrolled; d++ {
+		fmt.Fprintf(&b, "\tcase %d:\n\t\tpermMinors%d((*[%d]float64)(pm[:%d]), (*[%d]float64)(m[:%d]))\n\t\treturn\n", d, d, d*d, d*d, d*d, d*d)
+	}
+	fmt.Fprintf(&b, "\t}\n\tpanic(\"kernel: permMinorsUnrolled: bad d\")\n}\n\n")
+	for d := 2; d <= maxUnrolled; d++ {
+		writePermMinors(&b, d)
+	}
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		log.Fatal(err)
@@ -90,4 +99,87 @@ func main() {
 	if err := os.WriteFile("permanent_gen.go", src, 0o644); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// writePermMinors writes permMinors<d>: permMinors's forward recursion
+// f (f(∅) = 1), backward recursion b (b(full) = 1) and minor sums, each
+// term in permMinors's order; f(full) and b(∅), which the minors do not
+// read, are left out.
+func writePermMinors(b *bytes.Buffer, d int) {
+	full := 1<<d - 1
+	fv := func(s int) string {
+		if s == 0 {
+			return "1"
+		}
+		return fmt.Sprintf("f%d", s)
+	}
+	bv := func(s int) string {
+		if s == full {
+			return "1"
+		}
+		return fmt.Sprintf("b%d", s)
+	}
+	// mul writes a·b, or the other factor alone where one is f(∅) or
+	// b(full) (1·x = x exactly).
+	mul := func(a, c string) string {
+		switch {
+		case a == "1":
+			return c
+		case c == "1":
+			return a
+		}
+		return a + "*" + c
+	}
+	fmt.Fprintf(b, "func permMinors%d(pm, m *[%d]float64) {\n", d, d*d)
+	// Forward, by level: f(S) = Σ_{j∈S} m_{|S|−1, j}·f(S∖{j}).
+	for k := 1; k < d; k++ {
+		for s := 1; s < full; s++ {
+			if bits.OnesCount(uint(s)) != k {
+				continue
+			}
+			expr := ""
+			for t := uint(s); t != 0; t &= t - 1 {
+				j := bits.TrailingZeros(t)
+				if expr != "" {
+					expr += " + "
+				}
+				expr += mul(fmt.Sprintf("m[%d]", (k-1)*d+j), fv(s&^(1<<j)))
+			}
+			fmt.Fprintf(b, "\t%s := %s\n", fv(s), expr)
+		}
+	}
+	// Backward, by level from the top: b(S) = Σ_{j∉S} m_{|S|, j}·b(S∪{j}).
+	for k := d - 1; k >= 1; k-- {
+		for s := full - 1; s >= 1; s-- {
+			if bits.OnesCount(uint(s)) != k {
+				continue
+			}
+			expr := ""
+			for t := uint(full &^ s); t != 0; t &= t - 1 {
+				j := bits.TrailingZeros(t)
+				if expr != "" {
+					expr += " + "
+				}
+				expr += mul(fmt.Sprintf("m[%d]", k*d+j), bv(s|1<<j))
+			}
+			fmt.Fprintf(b, "\t%s := %s\n", bv(s), expr)
+		}
+	}
+	// Minors: pm_{|S|, j} sums f(S)·b(S∪{j}) over S ∌ j in increasing S.
+	for i := range d {
+		for j := range d {
+			expr := ""
+			for s := 0; s < full; s++ {
+				if bits.OnesCount(uint(s)) != i || s&(1<<j) != 0 {
+					continue
+				}
+				if expr != "" {
+					expr += " + "
+				}
+				expr += mul(fv(s), bv(s|1<<j))
+			}
+			fmt.Fprintf(b, "\tpm[%d] = %s\n", i*d+j, expr)
+		}
+	}
+	fmt.Fprintf(b, "}\n\n")
 }
