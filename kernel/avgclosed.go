@@ -686,10 +686,15 @@ func (e *avgPermEval) scaledExponents(ex, u, w []float64) int {
 }
 
 // matrix fills m (d×d) with the row-scaled entries M̃_ij = M_ij·e^{−m_i},
-// m_i = max_j −(u_i − w_j)²/2, and returns Σ_i m_i.
-func (e *avgPermEval) matrix(m, u, w []float64) float64 {
+// m_i = max_j −(u_i − w_j)²/2, and returns Σ_i m_i. For the signed
+// kernel it uses tmp (length d²) as scratch. The exponentials go through
+// f64.MathExpTo, math.Exp's bits eight at a time: entry for entry the
+// operations of the one-at-a-time loop (TestMatrixIsTheScalarLoop).
+func (e *avgPermEval) matrix(m, u, w, tmp []float64) float64 {
 	d := e.d
+	m = m[:d*d]
 	var lsum float64
+	var dead uint32 // rows whose every entry underflows
 	for i, a := range u[:d] {
 		r := m[i*d : i*d+d]
 		top := math.Inf(-1)
@@ -701,16 +706,31 @@ func (e *avgPermEval) matrix(m, u, w []float64) float64 {
 		}
 		if math.IsInf(top, -1) {
 			// Every entry underflows (|a − b|/ℓ overflows): perm(M) = 0.
+			dead |= 1 << i
 			clear(r)
 			continue
 		}
 		lsum += top
-		for j, b := range w[:d] {
-			v := math.Exp(r[j] - top)
-			if e.signed {
-				v *= 0.5 + 0.5*math.Exp(-2*(a*b))
+		for j := range r {
+			r[j] -= top
+		}
+	}
+	f64.MathExpTo(m, m)
+	if e.signed {
+		tmp = tmp[:d*d]
+		for i, a := range u[:d] {
+			for j, b := range w[:d] {
+				tmp[i*d+j] = -2 * (a * b)
 			}
-			r[j] = v
+		}
+		f64.MathExpTo(tmp, tmp)
+		for k, v := range tmp {
+			m[k] *= 0.5 + 0.5*v
+		}
+	}
+	for i := range d {
+		if dead&(1<<i) != 0 {
+			clear(m[i*d : i*d+d])
 		}
 	}
 	return lsum
@@ -774,7 +794,7 @@ func (e *avgPermEval) grad(dst, x, y, scratch []float64) {
 	b := scratch[2*d+2*d*d+1<<d : 2*d+2*d*d+2<<d]
 	e.scaled(u, x)
 	e.scaled(w, y)
-	lsum := e.matrix(m, u, w)
+	lsum := e.matrix(m, u, w, pm)
 	if d >= 2 && d <= maxUnrolled {
 		permMinorsUnrolled(pm, m, d)
 	} else {

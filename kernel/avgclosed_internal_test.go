@@ -115,7 +115,7 @@ func TestRyserCancellation(t *testing.T) {
 							u[k], w[k] = math.Abs(u[k]), math.Abs(w[k])
 						}
 					}
-					e.matrix(m, u, w)
+					e.matrix(m, u, w, make([]float64, d*d))
 					ref := permExpand(m, d)
 					if ref < 1e-290 {
 						// k ≤ v·e^{Σm}·perm(M̃) underflows: nothing to measure.
@@ -202,7 +202,7 @@ func TestPermMinorsUnrolled(t *testing.T) {
 							u[k], w[k] = math.Abs(u[k]), math.Abs(w[k])
 						}
 					}
-					e.matrix(m, u, w)
+					e.matrix(m, u, w, make([]float64, d*d))
 					check(fmt.Sprintf("signed=%v ℓ=%g", signed, ell))
 				}
 			}
@@ -254,7 +254,7 @@ func BenchmarkPermMinors(b *testing.B) {
 		for k := range d {
 			u[k], w[k] = 2*r.Float64()-1, 2*r.Float64()-1
 		}
-		e.matrix(m, u, w)
+		e.matrix(m, u, w, make([]float64, d*d))
 		pm := make([]float64, d*d)
 		f, bb := make([]float64, 1<<d), make([]float64, 1<<d)
 		b.Run(fmt.Sprintf("d=%d/recursion", d), func(b *testing.B) {
@@ -267,5 +267,73 @@ func BenchmarkPermMinors(b *testing.B) {
 				permMinorsUnrolled(pm, m, d)
 			}
 		})
+	}
+}
+
+// matrixScalar is matrix one exponential at a time with math.Exp (the
+// loop matrix replaced): the reference matrix must equal bit for bit.
+func matrixScalar(e *avgPermEval, m, u, w []float64) float64 {
+	d := e.d
+	var lsum float64
+	for i, a := range u[:d] {
+		r := m[i*d : i*d+d]
+		top := math.Inf(-1)
+		for j, b := range w[:d] {
+			t := a - b
+			l := -0.5 * t * t
+			r[j] = l
+			top = max(top, l)
+		}
+		if math.IsInf(top, -1) {
+			clear(r)
+			continue
+		}
+		lsum += top
+		for j, b := range w[:d] {
+			v := math.Exp(r[j] - top)
+			if e.signed {
+				v *= 0.5 + 0.5*math.Exp(-2*(a*b))
+			}
+			r[j] = v
+		}
+	}
+	return lsum
+}
+
+// TestMatrixIsTheScalarLoop: matrix (vector exponentials) gives the
+// scalar loop's bits, signed and unsigned, d = 1 … 8, over lengthscales
+// from 10 to 1e−155 (rows that underflow whole, subnormal entries) and
+// coordinates up to 1e160 (overflowing differences).
+func TestMatrixIsTheScalarLoop(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, signed := range []bool{false, true} {
+		for d := 1; d <= 8; d++ {
+			for _, ell := range []float64{10, 1, 0.1, 0.02, 1e-3, 1e-155} {
+				e := newAvgPermEval(Params{Shape: RBF, Variance: 1, Lengthscale: ell}, d, signed)
+				u, w := make([]float64, d), make([]float64, d)
+				got, want := make([]float64, d*d), make([]float64, d*d)
+				for k := range 60 {
+					for i := range d {
+						u[i], w[i] = (2*r.Float64()-1)/ell, (2*r.Float64()-1)/ell
+						if k%5 == 0 {
+							u[i] *= 1e160 * ell
+						}
+						if signed {
+							u[i], w[i] = math.Abs(u[i]), math.Abs(w[i])
+						}
+					}
+					lg := e.matrix(got, u, w, make([]float64, d*d))
+					lw := matrixScalar(e, want, u, w)
+					if math.Float64bits(lg) != math.Float64bits(lw) {
+						t.Fatalf("signed=%v d=%d ℓ=%g: Σm %v, scalar loop %v", signed, d, ell, lg, lw)
+					}
+					for i := range got {
+						if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+							t.Fatalf("signed=%v d=%d ℓ=%g: entry %d = %v, scalar loop %v", signed, d, ell, i, got[i], want[i])
+						}
+					}
+				}
+			}
+		}
 	}
 }

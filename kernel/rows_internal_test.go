@@ -163,7 +163,7 @@ func TestAvgPermPairs(t *testing.T) {
 					}
 					e.scaled(u, x.RawRowView(0))
 					e.scaled(w, y.RawRowView(j))
-					lsum := e.matrix(m, u, w)
+					lsum := e.matrix(m, u, w, make([]float64, d*d))
 					want := e.scale * permExpand(m, d) * math.Exp(lsum)
 					if want < 1e-290 {
 						continue

@@ -21,6 +21,11 @@
 // ulp from math.Exp), reduced into eight lane accumulators in a fixed
 // order.
 //
+// MathExpTo is another exponential: math.Exp's own bits, eight at a time
+// (the standard library's amd64 operations replayed in AVX-512 lanes),
+// for loops that used math.Exp and whose results must not move — the
+// permanent's gradient in kernel.
+//
 // # Linear-algebra kernels
 //
 // GemmKernel (the register tile of a packed matrix product, 8×24 with
@@ -48,7 +53,8 @@
 // # Cost
 //
 // MaxDot and SumKappa over a packed orbit of G points cost G·d
-// multiply-adds (plus G exponentials for SumKappa); GemmKernel 2·m·n·k
+// multiply-adds (plus G exponentials for SumKappa); MathExpTo about 30
+// flops per element; GemmKernel 2·m·n·k
 // flops for an m×n tile over k; Inner and AddScaled 2n.
 //
 // Measured: docs/performance.md.
@@ -65,6 +71,9 @@
 //     generic code, VFMADD in assembly, which is why the AVX2 level
 //     requires FMA3) and are likewise bit-identical on every path; their
 //     accuracy against math.Exp is documented by ExpMaxUlp and tested.
+//   - MathExpTo equals math.Exp bit for bit on every path (the generic
+//     path is math.Exp); the AVX-512 path checks itself against math.Exp
+//     on probe values at start-up and is not used if any differs.
 //   - GemmKernel, Inner, AddScaled and InnerAddScaled are bit-identical
 //     on every path to their generic versions, which use math.FMA (a
 //     software fused multiply-add where the hardware has none: slow, but

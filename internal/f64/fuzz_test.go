@@ -35,7 +35,7 @@ func sameBits(a, b float64) bool {
 // any magnitude (subnormals, ±0, values whose squares overflow), every
 // available path (AVX-512, AVX2) gives the same bits as the generic Go
 // loop, as the package promises, for MaxDot, SumKappa, KappaTo, ExpTo and
-// ExpPermanent8(Pairs).
+// ExpPermanent8(Pairs), and MathExpTo gives math.Exp's bits on every path.
 func FuzzSIMDPaths(f *testing.F) {
 	f.Add(uint64(1), uint8(5), uint16(40), 0.0)
 	f.Add(uint64(2), uint8(1), uint16(1), 3.0)
@@ -83,6 +83,7 @@ func FuzzSIMDPaths(f *testing.F) {
 			sums   [4]float64
 			kappa  [4][]float64
 			exp    []float64
+			mexp   []float64
 			perm   [2][8]float64
 		}
 		run := func() out {
@@ -96,6 +97,8 @@ func FuzzSIMDPaths(f *testing.F) {
 			}
 			o.exp = make([]float64, len(ex))
 			ExpTo(o.exp, ex)
+			o.mexp = make([]float64, len(ex))
+			MathExpTo(o.mexp, ex)
 			scr := make([]float64, ExpPermScratch(ed))
 			ExpPermanent8(&o.perm[0], pu, pw, seed%2 == 0, scr)
 			ExpPermanent8Pairs(&o.perm[1], pwp, pw, seed%2 == 1, scr)
@@ -117,6 +120,11 @@ func FuzzSIMDPaths(f *testing.F) {
 			restore := setFeatures(p.f)
 			o := run()
 			restore()
+			for k, v := range ex {
+				if math.Float64bits(o.mexp[k]) != math.Float64bits(math.Exp(v)) {
+					t.Fatalf("%s MathExpTo(%v) = %v, math.Exp %v", p.name, v, o.mexp[k], math.Exp(v))
+				}
+			}
 			if i == 0 {
 				ref = o
 				continue
