@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/symbo/symbo/orbit"
+	"gonum.org/v1/gonum/mat"
 )
 
 // k_avg over a group acting on some coordinates (orbit.Embedded: G on the
@@ -59,11 +60,14 @@ func (b *builder) embeddedProduct() (bool, error) {
 	}
 	ev := newEmbedEval(ik.ev, coords, b.d, b.p.Lengthscale)
 	var ee evaluator = ev
+	b.k.grad, b.k.gradLen = ev.gradFunc(ik.grad, ik.gradLen)
 	if re, ok := ik.ev.(rowEvaluator); ok {
-		ee = &embedRowEval{embedEval: ev, rin: re}
+		re := &embedRowEval{embedEval: ev, rin: re}
+		ee = re
+		b.k.gradAux = ev.gradAuxFunc(ik.grad, ik.gradLen)
+		b.k.gradPre, b.k.gradPreLen = re.innerValues, re.innerValuesLen()
 	}
 	b.k.ev, b.k.method = ee, ik.method
-	b.k.grad, b.k.gradLen = ev.gradFunc(ik.grad, ik.gradLen)
 	return true, nil
 }
 
@@ -163,16 +167,33 @@ func (e *embedEval) column(out []float64, stride int, px []float64, n int, py []
 
 // gradFunc returns the gradient of the product from the inner gradient
 // ig (scratch igl): ∇_S = f·∇k_avg^G(x_S, y_S), ∇_R = k_avg^G·f·(y_R −
-// x_R)/ℓ², f the factor; and its scratch length.
+// x_R)/ℓ², f the factor; and its scratch length. k_avg^G(x_S, y_S) is
+// in's value for the pair (pairValue).
 func (e *embedEval) gradFunc(ig gradFunc, igl int) (gradFunc, int) {
 	k, pl := e.k, pairLen(e.in)
 	n := 3*k + pl + igl
+	ga := e.gradAuxFunc(ig, igl)
 	f := func(dst, x, y, scratch []float64) {
+		xs, ys := scratch[:k], scratch[k:2*k]
+		for j, c := range e.coords {
+			xs[j], ys[j] = x[c], y[c]
+		}
+		ga(dst, x, y, pairValue(e.in, xs, ys, scratch[3*k:3*k+pl]), scratch)
+	}
+	return f, n
+}
+
+// gradAuxFunc is gradFunc's gradient given k_avg^G(x_S, y_S) as kin (its
+// scratch: gradFunc's length, of which it uses the first 3k and the
+// inner gradient's igl after pairLen(in)).
+func (e *embedEval) gradAuxFunc(ig gradFunc, igl int) gradAuxFunc {
+	k, pl := e.k, pairLen(e.in)
+	n := 3*k + pl + igl
+	return func(dst, x, y []float64, kin float64, scratch []float64) {
 		xs, ys, gs := scratch[:k], scratch[k:2*k], scratch[2*k:3*k]
 		for j, c := range e.coords {
 			xs[j], ys[j] = x[c], y[c]
 		}
-		kin := pairValue(e.in, xs, ys, scratch[3*k:3*k+pl])
 		ig(gs, xs, ys, scratch[3*k+pl:n])
 		var s float64
 		for _, c := range e.rest {
@@ -188,7 +209,6 @@ func (e *embedEval) gradFunc(ig gradFunc, igl int) (gradFunc, int) {
 			dst[c] = kf * (y[c]*e.il - x[c]*e.il)
 		}
 	}
-	return f, n
 }
 
 // embedRowEval is embedEval over a row evaluator: rows gather the inner
@@ -219,5 +239,38 @@ func (e *embedRowEval) row(out, px, py []float64, m int, scratch []float64) {
 		for j := j0; j < j1; j++ {
 			out[j] *= e.factor(px, py[j*xl:])
 		}
+	}
+}
+
+// innerValuesLen is innerValues's scratch length.
+func (e *embedRowEval) innerValuesLen() int {
+	il := e.in.xLen()
+	return 2*e.k + il + embedChunk*il + e.rin.rowLen()
+}
+
+// innerValues writes k_avg^G(x_S, y_j,S) to out[j] for the m rows of y
+// (gradPreFunc): pairValue's bits for each pair, since in's row gives its
+// column's bits for every pair whatever the chunking; x is prepared once
+// and in's row runs over embedChunk points at a time.
+func (e *embedRowEval) innerValues(out, x []float64, y *mat.Dense, m int, scratch []float64) {
+	k, il := e.k, e.in.xLen()
+	xs, ys := scratch[:k], scratch[k:2*k]
+	px := scratch[2*k : 2*k+il]
+	buf := scratch[2*k+il : 2*k+il+embedChunk*il]
+	rs := scratch[2*k+il+embedChunk*il:]
+	for j, c := range e.coords {
+		xs[j] = x[c]
+	}
+	e.in.prepX(px, xs)
+	for j0 := 0; j0 < m; j0 += embedChunk {
+		j1 := min(j0+embedChunk, m)
+		for j := j0; j < j1; j++ {
+			yr := row(y, j)
+			for i, c := range e.coords {
+				ys[i] = yr[c]
+			}
+			e.in.prepX(buf[(j-j0)*il:(j-j0+1)*il], ys)
+		}
+		e.rin.row(out[j0:j1], px, buf[:(j1-j0)*il], j1-j0, rs)
 	}
 }

@@ -503,15 +503,30 @@ func gramTo(ev evaluator, workers int, dst *mat.SymDense, x *mat.Dense, n int, d
 	putScratch(hp)
 }
 
-// gradJob fills row j of dst with ∇ₓk(x, y_j).
+// gradAuxFunc writes ∇ₓk(x, y) into dst (length d) using scratch, given
+// a value for the pair that a row pass computed beforehand (gradAuxTo).
+type gradAuxFunc func(dst, x, y []float64, aux float64, scratch []float64)
+
+// gradPreFunc writes to out[j] the value gradAuxFunc takes for the pair
+// (x, y_j), j < m, using scratch.
+type gradPreFunc func(out, x []float64, y *mat.Dense, m int, scratch []float64)
+
+// gradJob fills row j of dst with ∇ₓk(x, y_j): by f, or by fa given
+// aux[j].
 type gradJob struct {
 	f      gradFunc
+	fa     gradAuxFunc
+	aux    []float64
 	sl     int
 	scr, x []float64
 	dst, y *mat.Dense
 }
 
 func (g *gradJob) row(k, j int) {
+	if g.fa != nil {
+		g.fa(row(g.dst, j), g.x, row(g.y, j), g.aux[j], g.scr[k*g.sl:(k+1)*g.sl])
+		return
+	}
 	g.f(row(g.dst, j), g.x, row(g.y, j), g.scr[k*g.sl:(k+1)*g.sl])
 }
 
@@ -531,6 +546,27 @@ func gradTo(f gradFunc, scratchLen, work, workers int, dst *mat.Dense, x []float
 		gradPar(g, m, w)
 	}
 	putScratch(hs)
+}
+
+// gradAuxTo is gradTo for a gradient that takes a value per pair: pre
+// (scratch preLen) computes the m values in one pass, on the calling
+// goroutine, before the rows are shared among the workers.
+func gradAuxTo(pre gradPreFunc, preLen int, f gradAuxFunc, scratchLen, work, workers int, dst *mat.Dense, x []float64, y *mat.Dense, m, d int) {
+	resizeDense(dst, m, d)
+	ha, aux := getScratch(m + preLen)
+	pre(aux[:m], x, y, m, aux[m:])
+	w := assemblyWorkers(workers, m, float64(m)*float64(max(work, 4*d)))
+	hs, scr := getScratch(w * scratchLen)
+	g := gradJob{fa: f, aux: aux[:m], sl: scratchLen, scr: scr, x: x, dst: dst, y: y}
+	if w == 1 {
+		for j := range m {
+			g.row(0, j)
+		}
+	} else {
+		gradPar(g, m, w)
+	}
+	putScratch(hs)
+	putScratch(ha)
 }
 
 // pairValue evaluates k(x, y) for one pair with scratch of length

@@ -45,11 +45,17 @@ type orbitKernel struct {
 	// gradWork is the per-pair work estimate that decides whether GradTo
 	// starts workers (as serialWork's units); 0 means gradLen.
 	gradWork int
-	method   Method       // Closed, Enumerate or Quadrature
-	diagIsV  bool         // k(x, x) = v exactly (base and max)
-	enumMax  *enumEval    // non-nil: gradients of enumerated k_max by gradMaxT
-	group    orbit.Group  // nil for Base
-	budget   budget.Limit // Options.Budget (0: orbit.DefaultBudget)
+	// gradAux, when set, is GradTo's gradient instead of grad (the same
+	// bits): it takes a value per pair that gradPre (scratch gradPreLen)
+	// computes for a whole row of pairs at once.
+	gradAux    gradAuxFunc
+	gradPre    gradPreFunc
+	gradPreLen int
+	method     Method       // Closed, Enumerate or Quadrature
+	diagIsV    bool         // k(x, x) = v exactly (base and max)
+	enumMax    *enumEval    // non-nil: gradients of enumerated k_max by gradMaxT
+	group      orbit.Group  // nil for Base
+	budget     budget.Limit // Options.Budget (0: orbit.DefaultBudget)
 }
 
 // Dim is d.
@@ -190,6 +196,10 @@ func finiteSym(dst *mat.SymDense) error {
 func (k *orbitKernel) gradAll(dst *mat.Dense, x []float64, y *mat.Dense, m int) {
 	if k.enumMax != nil {
 		gradMaxT(k.enumMax, dst, x, y, m)
+		return
+	}
+	if k.gradAux != nil {
+		gradAuxTo(k.gradPre, k.gradPreLen, k.gradAux, k.gradLen, k.gradCost(), k.nw(), dst, x, y, m, k.d)
 		return
 	}
 	gradTo(k.grad, k.gradLen, k.gradCost(), k.nw(), dst, x, y, m, k.d)
