@@ -114,3 +114,70 @@ func BenchmarkAvgCandidateStep(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAvgListStep: how a step of the deciding kernels grows with
+// |G| where avg is kept (AutoEnumerateLimit), over permutation(m) and
+// hyperoctahedral(m), m = 3 … 6, on their own coordinates ([−1, 1]^m)
+// and on m of 10 coordinates, with RBF (the permanent, counted 2^m) and
+// with Matérn-5/2 (enumerated, |G| ≤ 64: permutation(3), (4) and
+// hyperoctahedral(3)). At n = 10, 11, 12 and 30, 31, 32 observations of
+// sin(3x₁/x₂) + x_d/x₂ at uniform points (three data sets at each size:
+// the ascents' lengths, not |G|, make most of the spread), under the
+// front ends' settings, it times one Ask of plus, the default, auto and
+// portfolio:nystrom+avg:soft+plus in turn, reporting each one's ratio to
+// plus's. The table is in docs/performance.md.
+//
+//	go test -run XXX -bench AvgListStep -cpu 1 -benchtime 2x -timeout 1h ./internal/frontend
+func BenchmarkAvgListStep(b *testing.B) {
+	on10 := func(m int) []int {
+		c := []int{1, 3, 5, 7, 8, 9}
+		if m < 6 {
+			c = []int{1, 3, 5, 7, 9}[:m]
+		}
+		return c
+	}
+	for _, base := range []string{"rbf", "matern52"} {
+		for _, group := range []string{"permutation", "hyperoctahedral"} {
+			for m := 3; m <= 6; m++ {
+				if base == "matern52" && (group == "permutation" && m > 4 || group == "hyperoctahedral" && m > 3) {
+					continue // over AutoEnumerateLimit: avg left out
+				}
+				for _, g := range []Group{
+					{Group: group, D: m, Box: [][]float64{{-1}, {1}}},
+					{Group: group, D: 10, Box: [][]float64{{-1}, {1}}, Coords: on10(m)},
+				} {
+					label := fmt.Sprintf("%s%d", group, m)
+					if g.Coords != nil {
+						label += "-of-10"
+					}
+					for _, n := range []int{10, 11, 12, 30, 31, 32} {
+						b.Run(fmt.Sprintf("base=%s/group=%s/n=%d", base, label, n), func(b *testing.B) {
+							rng := rand.New(rand.NewPCG(7, uint64(n)))
+							xs := make([][]float64, n)
+							ys := make([]float64, n)
+							for i := range xs {
+								xs[i] = make([]float64, g.D)
+								for j := range xs[i] {
+									xs[i][j] = 2*rng.Float64() - 1
+								}
+								ys[i] = math.Sin(3*xs[i][0]/xs[i][1]) + xs[i][g.D-1]/xs[i][1]
+							}
+							kernels := []string{"plus", DefaultKernel, "auto", "portfolio:nystrom+avg:soft+plus"}
+							labels := []string{"plus", "default", "auto", "list"}
+							spent := make([]time.Duration, len(kernels))
+							for b.Loop() {
+								for i, k := range kernels {
+									spent[i] += timedAsk(b, labels[i], SuggestSettings{Group: g, Base: base, Kernel: k}, xs, ys)
+								}
+							}
+							b.ReportMetric(spent[0].Seconds()*1e3/float64(b.N), "plus-ms")
+							for i := 1; i < len(kernels); i++ {
+								b.ReportMetric(float64(spent[i])/float64(spent[0]), labels[i]+"/plus")
+							}
+						})
+					}
+				}
+			}
+		}
+	}
+}
