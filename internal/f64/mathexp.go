@@ -17,7 +17,9 @@ import (
 // math.Exp on probe values when the package loads and falls back to
 // math.Exp in a loop if any differs (a Go release whose math.Exp computes
 // otherwise); TestMathExpTo compares the two on millions of values. Cost:
-// about one eighth of math.Exp's per element over blocks of 8.
+// ⌊n/8⌋ blocks of 8 lanes and n mod 8 calls of math.Exp (a padded last
+// block measured slower), about 0.3 of math.Exp's time on 36 values
+// (BenchmarkMathExpTo).
 func MathExpTo(dst, x []float64) {
 	if len(dst) != len(x) {
 		panic(fmt.Sprintf("f64: MathExpTo: len(dst) = %d, len(x) = %d", len(dst), len(x)))
