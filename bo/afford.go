@@ -13,7 +13,9 @@ import (
 // candidate list, the front ends' default included — leave out a
 // candidate whose kernel costs more than AutoEnumerateLimit base-kernel
 // evaluations per pair of points, so that a step over any group the
-// library accepts costs a bounded multiple of plus's. Only the orbit
+// library accepts costs a bounded multiple of plus's: about the sum of
+// the candidates' steps, since a portfolio maximizes each one's
+// acquisition (measured: docs/performance.md). Only the orbit
 // averages (avg, avgnorm) have such a cost; the other candidates
 // evaluate k_max, as plus does, or the base kernel. The cost of k_avg
 // over a finite group G with base shape s, per pair (avgPairCost):
