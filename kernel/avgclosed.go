@@ -740,6 +740,9 @@ func (e *avgPermEval) matrix(m, u, w, tmp []float64) float64 {
 
 // permanent returns perm(m) (d×d, non-negative) by the subset recursion
 // f(S) = Σ_{j∈S} m_{|S|−1, j}·f(S∖{j}), using f (length 2^d) as scratch.
+// Each product is rounded before it is added (float64(·)), so no build
+// fuses it into a multiply-add and permanentUnrolled, written the same
+// way, gives these bits under any GOAMD64.
 func permanent(m []float64, d int, f []float64) float64 {
 	f[0] = 1
 	for s := 1; s < 1<<d; s++ {
@@ -747,7 +750,7 @@ func permanent(m []float64, d int, f []float64) float64 {
 		var acc float64
 		for t := uint(s); t != 0; t &= t - 1 {
 			j := bits.TrailingZeros(t)
-			acc += r[j] * f[s&^(1<<j)]
+			acc += float64(r[j] * f[s&^(1<<j)])
 		}
 		f[s] = acc
 	}
@@ -755,18 +758,30 @@ func permanent(m []float64, d int, f []float64) float64 {
 }
 
 // permMinors fills pm (d×d) with perm(m minor ij) (row i and column j
-// removed) from the forward recursion f and the backward one b (b(S) =
-// perm of rows |S|…d−1 on the columns outside S), each of length 2^d.
+// removed) from the forward recursion f (permanent's) and the backward
+// one b (b(S) = perm of rows |S|…d−1 on the columns outside S), each of
+// length 2^d. Every product is rounded before it is added (float64(·)),
+// so no build fuses it into a multiply-add: permMinorsUnrolled, written
+// the same way, gives these bits under any GOAMD64.
 func permMinors(pm, m []float64, d int, f, b []float64) {
-	permanent(m, d, f)
 	full := 1<<d - 1
+	f[0] = 1
+	for s := 1; s < full; s++ {
+		r := m[(bits.OnesCount(uint(s))-1)*d:]
+		var acc float64
+		for t := uint(s); t != 0; t &= t - 1 {
+			j := bits.TrailingZeros(t)
+			acc += float64(r[j] * f[s&^(1<<j)])
+		}
+		f[s] = acc
+	}
 	b[full] = 1
 	for s := full - 1; s >= 0; s-- {
 		r := m[bits.OnesCount(uint(s))*d:]
 		var acc float64
 		for t := uint(full &^ s); t != 0; t &= t - 1 {
 			j := bits.TrailingZeros(t)
-			acc += r[j] * b[s|1<<j]
+			acc += float64(r[j] * b[s|1<<j])
 		}
 		b[s] = acc
 	}
@@ -776,7 +791,7 @@ func permMinors(pm, m []float64, d int, f, b []float64) {
 		fs := f[s]
 		for t := uint(full &^ s); t != 0; t &= t - 1 {
 			j := bits.TrailingZeros(t)
-			r[j] += fs * b[s|1<<j]
+			r[j] += float64(fs * b[s|1<<j])
 		}
 	}
 }

@@ -90,7 +90,8 @@ func permExpand(m []float64, d int) float64 {
 }
 
 // TestRyserCancellation measures the relative error of the subset
-// recursion (permanent and, for d ≤ maxUnrolled, permanentUnrolled, used)
+// recursion (permanent and, for d ≤ maxUnrolled, permanentUnrolled, used,
+// which must give the recursion's bits)
 // and of Ryser's formula against the expanded
 // permanent, on the row-scaled matrices of random point pairs, d ≤ 8, for
 // lengthscales making the entries span from 1 to ~1e−300. The recursion
@@ -128,7 +129,7 @@ func TestRyserCancellation(t *testing.T) {
 					if d <= maxUnrolled {
 						un := permanentUnrolled(m, d)
 						worstDP = max(worstDP, math.Abs(un-ref)/ref)
-						if math.Abs(un-dp) > 4e-16*dp {
+						if math.Float64bits(un) != math.Float64bits(dp) {
 							t.Errorf("signed=%v d=%d: unrolled permanent %v, recursion %v", signed, d, un, dp)
 						}
 					}
