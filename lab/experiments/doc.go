@@ -21,7 +21,9 @@
 // (the box-centre diagnostic). Robustness runs the group-size study
 // (Figure 4, left). Ablation splits plus's gain over base into the
 // Nyström extension alone (base − nystrom) and invariance on top
-// (nystrom − plus), with paired (same-seed) bootstrap intervals.
+// (nystrom − plus), with paired (same-seed) t intervals at the levels
+// Holm's procedure tests them at, and BCa bootstrap intervals for the
+// shares of the gain.
 // WriteFigure draws panels with gonum.org/v1/plot as PNG and SVG, written
 // atomically, under a caption stating the statistic, the seeds and the
 // direction, with each legend placed where it covers no data.

@@ -86,7 +86,9 @@ func sortedKeys(m map[[3]string]*Effect) [][3]string {
 
 // Replicate compares every pair of kernels of every problem on the main
 // and the replication seed sets (each set one Holm family), oriented so
-// that A is the kernel with the lower mean on the main set.
+// that A is the kernel with the lower mean over the main set's seeds both
+// ran (the paired mean; the replication set's when the main set has no
+// shared seed).
 func Replicate(problems, kernels []string, main, rep PerSeed) []PairComparison {
 	fm, fr := pairFamily(problems, kernels, main), pairFamily(problems, kernels, rep)
 	nan := Effect{Est: math.NaN(), SE: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), P: math.NaN(), PAdj: math.NaN()}

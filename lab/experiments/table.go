@@ -492,15 +492,22 @@ func (r *TableResult) OurMarks() (marks []map[string]Mark, vsBest []map[string]*
 // Best, and another is Overlapped when the paired t test of its
 // difference from the best (on the seeds both ran) does not reject 0
 // after Holm's correction over every such comparison of the table.
-// Comparisons without two shared seeds are left Plain. The comparisons
-// are returned too, per row and kernel (none for the best).
+// When a row's kernels ran different seeds, the best is the lowest mean
+// over the seeds they all ran (if at least two), so that no kernel
+// better than it on the seeds they share is left Plain, which reads as
+// worse. Comparisons without two shared seeds are left Plain. The
+// comparisons are returned too, per row and kernel (none for the best).
 func PairedMarks(problems, kernels []string, per PerSeed) (marks []map[string]Mark, vsBest []map[string]*Effect) {
 	var family []*Effect
 	for _, p := range problems {
 		m, cmp := map[string]Mark{}, map[string]*Effect{}
+		common := commonSeeds(per[p], kernels)
 		best, bestMean := "", math.Inf(1)
 		for _, k := range kernels {
 			if v := per[p][k]; len(v) > 0 {
+				if len(common) >= 2 {
+					v = restrict(v, common)
+				}
 				if mean := cellMean(v); mean < bestMean {
 					best, bestMean = k, mean
 				}
@@ -529,6 +536,51 @@ func PairedMarks(problems, kernels []string, per PerSeed) (marks []map[string]Ma
 		}
 	}
 	return marks, vsBest
+}
+
+// commonSeeds returns the seeds that every kernel of kernels with a cell
+// in row ran (nil when their seed sets are equal: nothing to restrict).
+func commonSeeds(row map[string]map[uint64]float64, kernels []string) map[uint64]bool {
+	var sets []map[uint64]float64
+	for _, k := range kernels {
+		if v := row[k]; len(v) > 0 {
+			sets = append(sets, v)
+		}
+	}
+	if len(sets) < 2 {
+		return nil
+	}
+	common, equal := map[uint64]bool{}, true
+	for s := range sets[0] {
+		in := true
+		for _, o := range sets[1:] {
+			if _, ok := o[s]; !ok {
+				in = false
+				break
+			}
+		}
+		if in {
+			common[s] = true
+		}
+	}
+	for _, o := range sets {
+		equal = equal && len(o) == len(common)
+	}
+	if equal {
+		return nil
+	}
+	return common
+}
+
+// restrict returns the values of v at the seeds of keep.
+func restrict(v map[uint64]float64, keep map[uint64]bool) map[uint64]float64 {
+	out := make(map[uint64]float64, len(keep))
+	for s, x := range v {
+		if keep[s] {
+			out[s] = x
+		}
+	}
+	return out
 }
 
 // cellMean is the mean of a cell's per-seed values (NaN values make it

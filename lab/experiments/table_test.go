@@ -380,3 +380,41 @@ func TestTableSkipMustNameItsCells(t *testing.T) {
 		t.Errorf("skip one of two cells: %v", err)
 	}
 }
+
+// TestPairedMarksUnequalSeeds: when a row's kernels ran different seeds,
+// the best is chosen on the seeds they all ran. Kernel a ran seeds 0–19
+// (about 100 on 0–9, 50 on 10–19: mean 75) and b only 0–9 (about 90:
+// mean 90). On the seeds both ran b is better by 10, significantly; the
+// mean over each one's own seeds made a the best and left b plain, which
+// reads as significantly worse.
+func TestPairedMarksUnequalSeeds(t *testing.T) {
+	per := PerSeed{"P": {"a": {}, "b": {}}}
+	for s := range uint64(20) {
+		jitter := float64(s%3) * 0.1
+		if s < 10 {
+			per["P"]["a"][s] = 100 + jitter
+			per["P"]["b"][s] = 90 + jitter*2
+		} else {
+			per["P"]["a"][s] = 50 + jitter
+		}
+	}
+	marks, vs := PairedMarks([]string{"P"}, []string{"a", "b"}, per)
+	if marks[0]["b"] != Best {
+		t.Fatalf("marks %v: b, better by 10 on every seed both ran, is not the best", marks[0])
+	}
+	e := vs[0]["a"]
+	if e == nil || e.N != 10 || !e.Significant || e.Est < 9 {
+		t.Fatalf("a against the best: %+v, want a significant +10 over the 10 shared seeds", e)
+	}
+	if marks[0]["a"] != Plain {
+		t.Errorf("a, significantly worse on the shared seeds, is marked %v", marks[0]["a"])
+	}
+	// Equal seed sets: the best is the lowest mean, as before.
+	per["P"]["b"] = map[uint64]float64{}
+	for s := range uint64(20) {
+		per["P"]["b"][s] = 80 + float64(s%3)*0.1
+	}
+	if marks, _ := PairedMarks([]string{"P"}, []string{"a", "b"}, per); marks[0]["a"] != Best {
+		t.Errorf("equal seeds: marks %v, want a (mean 75) best", marks[0])
+	}
+}

@@ -106,7 +106,9 @@ def t_sf2(t, df):
 
 def t_quantile(p, df):
     """The p-quantile of Student t (p > 0.5)."""
-    lo, hi = 0.0, 100.0
+    lo, hi = 0.0, 1.0
+    while 1 - t_sf2(hi, df) / 2 < p:  # bracket it: with 1 degree of freedom
+        lo, hi = hi, 2 * hi           # and Bonferroni levels it exceeds 100
     for _ in range(200):
         mid = (lo + hi) / 2
         if 1 - t_sf2(mid, df) / 2 < p:
@@ -286,6 +288,8 @@ def self_test():
     for df, want in ((29, 2.04523), (19, 2.09302), (1, 12.7062)):
         assert abs(t_quantile(0.975, df) - want) < 1e-4, (df, t_quantile(0.975, df))
     assert abs(t_sf2(2.04523, 29) - 0.05) < 1e-5
+    # Beyond 100 (the search once stopped there): t_{1 − 0.05/48, 1} = 305.58.
+    assert abs(t_quantile(1 - 0.05 / 24 / 2, 1) - 305.576) < 1e-2, t_quantile(1 - 0.05 / 24 / 2, 1)
     assert holm([0.01, 0.04, 0.03]) == [0.03, 0.06, 0.06]
     # ShiftedAckley2d: c = (3.2, 9.6): min(3.2, 6.4/√2)/16 = 0.2.
     assert abs(shifted_opt_distance("ShiftedAckley2d") - 0.2) < 1e-12
