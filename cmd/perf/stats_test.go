@@ -44,6 +44,10 @@ func TestStats(t *testing.T) {
 	if code != exitOK || strings.Count(stdout, "| Ackley2d | ") != 3 {
 		t.Errorf("coverage: exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
 	}
+	code, stdout, stderr = runCLI(t, "stats", "--coverage", mainDir+","+repDir, "--n", "4", "--reps", "20", "--resamples", "99", "--level", "0.999")
+	if code != exitOK || !strings.HasPrefix(stdout, "Intervals at the nominal level 0.999") || strings.Count(stdout, "| Ackley2d | ") != 3 {
+		t.Errorf("coverage at --level 0.999: exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
+	}
 	code, stdout, stderr = runCLI(t, "stats", "--coverage", mainDir, "--n", "4", "--reps", "20", "--resamples", "99")
 	checkOneLineError(t, code, stdout, stderr, "perf stats: ", "10 seeds in common")
 	for _, args := range [][]string{
@@ -53,6 +57,9 @@ func TestStats(t *testing.T) {
 		{"stats", "--coverage", mainDir + "," + mainDir},
 		{"stats", "--coverage", mainDir, "--n", "2"},
 		{"stats", "--coverage", mainDir, "--n", "10x"},
+		{"stats", "--coverage", mainDir + "," + repDir, "--level", "1"},
+		{"stats", "--coverage", mainDir + "," + repDir, "--level", "0.3"},
+		{"stats", "--coverage", mainDir + "," + repDir, "--level", "NaN"},
 	} {
 		code, _, stderr := runCLI(t, args...)
 		if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {

@@ -72,9 +72,10 @@ family (ShiftedAckley2d, ShiftedRastrigin4d, ShiftedGriewank6d) × base,
 nystrom, max, plus, avg and avgnorm; after the table it reports, per
 problem, plus's gain over base split into the part the Nyström extension
 alone achieves (base − nystrom) and the part invariance adds (nystrom −
-plus), each a paired t interval over the seeds, corrected by Holm over
-every difference of the ablation (bold where it excludes 0), and the
-shares of the gain with BCa bootstrap intervals.
+plus), each a paired t interval over the seeds at the level Holm's
+procedure over every difference of the ablation tested it at (bold where
+it excludes 0: Holm's decision; the intervals are not simultaneous), and
+the shares of the gain with BCa bootstrap intervals.
 
 --landmarks M: the landmark cap of every kernel but soft (see 'perf bo -h'): an
 exact GP on at most M observations (for plus and nystrom, their design),
@@ -295,9 +296,11 @@ func reportTable(res *experiments.TableResult, set tableSettings, out string, st
 // ablationIntro explains the decomposition table that follows it.
 func ablationIntro(res *experiments.TableResult) string {
 	return fmt.Sprintf("Each entry is the mean paired (same-seed) difference of the "+
-		"table's metric over %s, with its Student t interval corrected by Holm's step-down procedure over every difference "+
-		"in the two tables below (one family, family-wise error 5%%): each interval is at the level Holm tested it at, "+
-		"so it is at least a 95%% interval and it excludes 0 — bold — exactly when Holm rejects a zero difference. "+
+		"table's metric over %s, with its Student t interval at the level Holm's step-down procedure tested it at, over every difference "+
+		"in the two tables below (one family): an interval is bold exactly when it excludes 0, when Holm rejects a zero difference, "+
+		"and the family-wise error of the bold marks is 5%%. Each interval is at least a nominal 95%% interval; they are not "+
+		"simultaneous (to read several bounds together, widen them to Bonferroni's level), and on skewed differences the t "+
+		"interval covers less than its level (lab/results/statistics.md). "+
 		"Nyström alone is base − nystrom (the base kernel Nyström-extended from the data, not invariant); "+
 		"invariance on top is nystrom − plus; the two add up to the gain, and the shares are their ratios to it, "+
 		"given where the gain is significant, with BCa bootstrap intervals (%d paired resamples) at the Bonferroni level "+

@@ -46,9 +46,10 @@ type Interval struct {
 // max − plus. Differences are of the table metric (lower is better), so a
 // positive difference is a gain.
 //
-// The differences are paired t comparisons (Effect), corrected by Holm
+// The differences are paired t comparisons (Effect), decided by Holm
 // over every difference of the ablation (one family: every interval the
-// ablation's tables bold); the shares are reported where the gain is
+// ablation's tables bold), each interval at the level Holm tested it at
+// (not simultaneous; see Holm); the shares are reported where the gain is
 // significantly positive (HasGain), each with a BCa interval at the
 // Bonferroni level over those problems (1 − Alpha/m for m such problems),
 // and NaN bounds elsewhere.

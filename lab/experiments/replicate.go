@@ -38,7 +38,8 @@ func Verdict(main, rep Effect) string {
 // PairComparison is kernel A against kernel B on one problem, measured
 // on two disjoint seed sets: the mean paired difference A − B (lower is
 // better, so a negative difference says A is better) with its interval
-// corrected by Holm over every pair of every problem of its set.
+// at the level Holm's procedure over every pair of every problem of its
+// set tested it at (see Holm).
 type PairComparison struct {
 	Problem     string `json:"problem"`
 	A           string `json:"a"`
@@ -263,9 +264,10 @@ var coverageComparisons = [][2]string{{"base", "plus"}, {"base", "nystrom"}, {"n
 // problem (base − plus, base − nystrom, nystrom − plus) with at least
 // CoverageMinSeeds pooled seeds (the others are left out), how often each
 // rule of CoverageMethods covers the population mean at each sample size
-// in ns, the population being the per-seed differences of per (reps
-// simulated samples of B bootstrap resamples each; deterministic).
-func CoverageStudy(problems []string, per PerSeed, ns []int, reps, B int) []CoverageRow {
+// in ns with intervals of the given level, the population being the
+// per-seed differences of per (reps simulated samples of B bootstrap
+// resamples each; deterministic).
+func CoverageStudy(problems []string, per PerSeed, ns []int, reps, B int, level float64) []CoverageRow {
 	var out []CoverageRow
 	for pi, p := range problems {
 		for ci, c := range coverageComparisons {
@@ -276,7 +278,7 @@ func CoverageStudy(problems []string, per PerSeed, ns []int, reps, B int) []Cove
 			d := diff(x, y)
 			row := CoverageRow{Problem: p, Comparison: c[0] + " − " + c[1], Pop: len(d), Skew: skewness(d)}
 			for _, n := range ns {
-				row.Coverage = append(row.Coverage, Coverage(d, n, reps, B, uint64(1000*pi+10*ci+n)))
+				row.Coverage = append(row.Coverage, Coverage(d, n, reps, B, level, uint64(1000*pi+10*ci+n)))
 			}
 			out = append(out, row)
 		}

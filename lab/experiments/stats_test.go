@@ -111,7 +111,7 @@ func TestCoverage(t *testing.T) {
 		pop[i] = rng.NormFloat64()
 	}
 	const reps = 2000
-	c := Coverage(pop, 10, reps, 1000, 11)
+	c := Coverage(pop, 10, reps, 1000, 0.95, 11)
 	tol := 3 * math.Sqrt(0.95*0.05/reps)
 	if math.Abs(c[0]-0.95) > tol {
 		t.Errorf("t coverage on normal data at n = 10: %v, want 0.95 ± %.3f", c[0], tol)
@@ -122,11 +122,17 @@ func TestCoverage(t *testing.T) {
 	if c[2] < c[1]-tol {
 		t.Errorf("BCa coverage %v below the percentile bootstrap's %v", c[2], c[1])
 	}
+	// At a Holm-like level the t interval is calibrated on normal data too.
+	const hreps = 20000
+	h := Coverage(pop, 30, hreps, 99, 0.995, 13)
+	if htol := 3 * math.Sqrt(0.995*0.005/hreps); math.Abs(h[0]-0.995) > htol {
+		t.Errorf("t coverage on normal data at n = 30, level 0.995: %v, want 0.995 ± %.4f", h[0], htol)
+	}
 	// A lognormal(0, 1.5) population: heavy right tail.
 	for i := range pop {
 		pop[i] = math.Exp(1.5 * rng.NormFloat64())
 	}
-	s := Coverage(pop, 10, reps, 1000, 12)
+	s := Coverage(pop, 10, reps, 1000, 0.95, 12)
 	if s[0] > 0.93 {
 		t.Errorf("t coverage on lognormal data at n = 10: %v, expected undercoverage", s[0])
 	}
