@@ -760,21 +760,13 @@ func permanent(m []float64, d int, f []float64) float64 {
 // permMinors fills pm (d×d) with perm(m minor ij) (row i and column j
 // removed) from the forward recursion f (permanent's) and the backward
 // one b (b(S) = perm of rows |S|…d−1 on the columns outside S), each of
-// length 2^d. Every product is rounded before it is added (float64(·)),
-// so no build fuses it into a multiply-add: permMinorsUnrolled, written
-// the same way, gives these bits under any GOAMD64.
+// length 2^d. Every product is rounded before it is added (float64(·),
+// as in permanent), so no build fuses it into a multiply-add:
+// permMinorsUnrolled, written the same way, gives these bits under any
+// GOAMD64.
 func permMinors(pm, m []float64, d int, f, b []float64) {
+	permanent(m, d, f)
 	full := 1<<d - 1
-	f[0] = 1
-	for s := 1; s < full; s++ {
-		r := m[(bits.OnesCount(uint(s))-1)*d:]
-		var acc float64
-		for t := uint(s); t != 0; t &= t - 1 {
-			j := bits.TrailingZeros(t)
-			acc += float64(r[j] * f[s&^(1<<j)])
-		}
-		f[s] = acc
-	}
 	b[full] = 1
 	for s := full - 1; s >= 0; s-- {
 		r := m[bits.OnesCount(uint(s))*d:]

@@ -535,17 +535,7 @@ func gradPar(g gradJob, m, w int) { parallel.For(m, w, g.row) }
 // gradTo fills row j of dst (m×d) with ∇ₓk(x, y_j): one task per row.
 func gradTo(f gradFunc, scratchLen, work, workers int, dst *mat.Dense, x []float64, y *mat.Dense, m, d int) {
 	resizeDense(dst, m, d)
-	w := assemblyWorkers(workers, m, float64(m)*float64(max(work, 4*d)))
-	hs, scr := getScratch(w * scratchLen)
-	g := gradJob{f: f, sl: scratchLen, scr: scr, x: x, dst: dst, y: y}
-	if w == 1 {
-		for j := range m {
-			g.row(0, j)
-		}
-	} else {
-		gradPar(g, m, w)
-	}
-	putScratch(hs)
+	gradRows(gradJob{f: f, sl: scratchLen, x: x, dst: dst, y: y}, work, workers, m, d)
 }
 
 // gradAuxTo is gradTo for a gradient that takes a value per pair: pre
@@ -555,9 +545,16 @@ func gradAuxTo(pre gradPreFunc, preLen int, f gradAuxFunc, scratchLen, work, wor
 	resizeDense(dst, m, d)
 	ha, aux := getScratch(m + preLen)
 	pre(aux[:m], x, y, m, aux[m:])
+	gradRows(gradJob{fa: f, aux: aux[:m], sl: scratchLen, x: x, dst: dst, y: y}, work, workers, m, d)
+	putScratch(ha)
+}
+
+// gradRows runs g's m rows, on workers as their work (per row, in
+// serialWork's units) warrants, with g.sl floats of scratch each.
+func gradRows(g gradJob, work, workers, m, d int) {
 	w := assemblyWorkers(workers, m, float64(m)*float64(max(work, 4*d)))
-	hs, scr := getScratch(w * scratchLen)
-	g := gradJob{fa: f, aux: aux[:m], sl: scratchLen, scr: scr, x: x, dst: dst, y: y}
+	hs, scr := getScratch(w * g.sl)
+	g.scr = scr
 	if w == 1 {
 		for j := range m {
 			g.row(0, j)
@@ -566,7 +563,6 @@ func gradAuxTo(pre gradPreFunc, preLen int, f gradAuxFunc, scratchLen, work, wor
 		gradPar(g, m, w)
 	}
 	putScratch(hs)
-	putScratch(ha)
 }
 
 // pairValue evaluates k(x, y) for one pair with scratch of length
