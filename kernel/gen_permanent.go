@@ -12,6 +12,7 @@ import (
 	"log"
 	"math/bits"
 	"os"
+	"strings"
 )
 
 const maxUnrolled = 6
@@ -22,11 +23,7 @@ func main() {
 	fmt.Fprintf(&b, "// maxUnrolled is the largest d with an unrolled permanent.\nconst maxUnrolled = %d\n\n", maxUnrolled)
 	fmt.Fprintf(&b, "// permanentUnrolled returns perm(m) (d×d, row-major) for 2 ≤ d ≤ maxUnrolled by\n")
 	fmt.Fprintf(&b, "// the subset recursion of permanent, unrolled: f(S) sums\n// m_{|S|−1, j}·f(S∖{j}) over j ∈ S in increasing j, each product rounded\n// on its own, as permanent does (the same bits).\n")
-	fmt.Fprintf(&b, "func permanentUnrolled(m []float64, d int) float64 {\n\tswitch d {\n")
-	for d := 2; d <= maxUnrolled; d++ {
-		fmt.Fprintf(&b, "\tcase %d:\n\t\treturn permanent%d((*[%d]float64)(m[:%d]))\n", d, d, d*d, d*d)
-	}
-	fmt.Fprintf(&b, "\t}\n\tpanic(\"kernel: permanentUnrolled: bad d\")\n}\n\n")
+	writeDispatch(&b, "permanent", []string{"m"}, true)
 	for d := 2; d <= maxUnrolled; d++ {
 		full := 1<<d - 1
 		fmt.Fprintf(&b, "func permanent%d(m *[%d]float64) float64 {\n", d, d*d)
@@ -60,11 +57,7 @@ func main() {
 		fmt.Fprintf(&b, "}\n\n")
 	}
 	fmt.Fprintf(&b, "// coshRowsUnrolled is coshRows for 2 ≤ d ≤ maxUnrolled, unrolled: the same\n// operations in the same order, so the same bits.\n")
-	fmt.Fprintf(&b, "func coshRowsUnrolled(m, e []float64, d int) {\n\tswitch d {\n")
-	for d := 2; d <= maxUnrolled; d++ {
-		fmt.Fprintf(&b, "\tcase %d:\n\t\tcoshRows%d((*[%d]float64)(m[:%d]), (*[%d]float64)(e[:%d]))\n\t\treturn\n", d, d, d*d, d*d, d*d, d*d)
-	}
-	fmt.Fprintf(&b, "\t}\n\tpanic(\"kernel: coshRowsUnrolled: bad d\")\n}\n\n")
+	writeDispatch(&b, "coshRows", []string{"m", "e"}, false)
 	for d := 2; d <= maxUnrolled; d++ {
 		fmt.Fprintf(&b, "func coshRows%d(m, e *[%d]float64) {\n", d, d*d)
 		for i := range d {
@@ -84,11 +77,7 @@ func main() {
 		fmt.Fprintf(&b, "}\n\n")
 	}
 	fmt.Fprintf(&b, "// permMinorsUnrolled is permMinors for 2 ≤ d ≤ maxUnrolled, unrolled: the\n// same sums in the same order, so the same bits.\n")
-	fmt.Fprintf(&b, "func permMinorsUnrolled(pm, m []float64, d int) {\n\tswitch d {\n")
-	for d := 2; d <= maxUnrolled; d++ {
-		fmt.Fprintf(&b, "\tcase %d:\n\t\tpermMinors%d((*[%d]float64)(pm[:%d]), (*[%d]float64)(m[:%d]))\n\t\treturn\n", d, d, d*d, d*d, d*d, d*d)
-	}
-	fmt.Fprintf(&b, "\t}\n\tpanic(\"kernel: permMinorsUnrolled: bad d\")\n}\n\n")
+	writeDispatch(&b, "permMinors", []string{"pm", "m"}, false)
 	for d := 2; d <= maxUnrolled; d++ {
 		writePermMinors(&b, d)
 	}
@@ -99,6 +88,30 @@ func main() {
 	if err := os.WriteFile("permanent_gen.go", src, 0o644); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// writeDispatch writes <name>Unrolled(args []float64, d int), which
+// calls <name><d> on the args as d×d arrays for 2 ≤ d ≤ maxUnrolled
+// (returning its float64 when ret) and panics on another d.
+func writeDispatch(b *bytes.Buffer, name string, args []string, ret bool) {
+	result := ""
+	if ret {
+		result = " float64"
+	}
+	fmt.Fprintf(b, "func %sUnrolled(%s []float64, d int)%s {\n\tswitch d {\n", name, strings.Join(args, ", "), result)
+	for d := 2; d <= maxUnrolled; d++ {
+		var as []string
+		for _, a := range args {
+			as = append(as, fmt.Sprintf("(*[%d]float64)(%s[:%d])", d*d, a, d*d))
+		}
+		call := fmt.Sprintf("%s%d(%s)", name, d, strings.Join(as, ", "))
+		if ret {
+			fmt.Fprintf(b, "\tcase %d:\n\t\treturn %s\n", d, call)
+		} else {
+			fmt.Fprintf(b, "\tcase %d:\n\t\t%s\n\t\treturn\n", d, call)
+		}
+	}
+	fmt.Fprintf(b, "\t}\n\tpanic(\"kernel: %sUnrolled: bad d\")\n}\n\n", name)
 }
 
 // writePermMinors writes permMinors<d>: permMinors's forward recursion
