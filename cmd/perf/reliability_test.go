@@ -928,3 +928,42 @@ func TestResumeJSONPath(t *testing.T) {
 		t.Error("the resumed trace differs from the run's")
 	}
 }
+
+// TestResumeRefusesNullNumber: a journal record whose "y" is null — its
+// checksum recomputed, so the journal itself holds — is refused on
+// resume, naming the field. Decoded by encoding/json alone it replayed
+// as an observation y = 0.
+func TestResumeRefusesNullNumber(t *testing.T) {
+	dir := t.TempDir()
+	cp := filepath.Join(dir, "cp.journal")
+	if code, _, stderr := runCLI(t, "bo", "--problem", "Ackley2d", "--kernel", "base", "--init", "3", "--iters", "1", "--checkpoint", cp); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	data, err := os.ReadFile(cp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	var line struct {
+		Seq   int             `json:"seq"`
+		Run   string          `json:"run"`
+		CRC32 uint32          `json:"crc32"`
+		Data  json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(lines[2]), &line); err != nil {
+		t.Fatal(err)
+	}
+	forged := regexp.MustCompile(`"y":[^,]*`).ReplaceAll(line.Data, []byte(`"y":null`))
+	if bytes.Equal(forged, line.Data) {
+		t.Fatalf("no y in %s", line.Data)
+	}
+	crc := crc32.ChecksumIEEE(fmt.Appendf(nil, `{"seq":%d,"run":%q,"data":%s}`, line.Seq, line.Run, forged))
+	lines[2] = fmt.Sprintf(`{"seq":%d,"run":%q,"crc32":%d,"data":%s}`+"\n", line.Seq, line.Run, crc, forged)
+	if err := os.WriteFile(cp, []byte(strings.Join(lines[:3], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "bo", "--resume", cp)
+	if code != exitUsage || !strings.Contains(stderr, "y is null") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+		t.Errorf("forged y: exit %d, stderr %q; want exit %d and one line naming y", code, stderr, exitUsage)
+	}
+}

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -17,6 +14,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/internal/journal"
 	"github.com/symbo/symbo/lab/experiments"
 )
@@ -271,18 +269,13 @@ func warnResumed(stderr io.Writer, cmd, path string, c *journal.Contents) {
 	}
 }
 
-// strictJSON decodes data into v, refusing unknown fields and trailing
-// data.
+// strictJSON decodes data into v as the front ends decode a history
+// (frontend.Decode): unknown, duplicated or differently cased keys,
+// trailing data, and null or a missing required field where a number
+// goes are refused — a journal record whose "y" is null would otherwise
+// replay as y = 0, its checksum holding.
 func strictJSON(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errors.New("data after the JSON value")
-	}
-	return nil
+	return frontend.Decode(data, v)
 }
 
 // shellQuote quotes a path for a shell command line when it needs it.

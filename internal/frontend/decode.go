@@ -218,8 +218,12 @@ var requiredFields = map[reflect.Type][]string{
 }
 
 // isNumber reports whether t is a number type (not a pointer to one, where
-// null means absent).
+// null means absent, nor one with its own UnmarshalJSON, which decides
+// what null means).
 func isNumber(t reflect.Type) bool {
+	if reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]()) {
+		return false
+	}
 	switch t.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
