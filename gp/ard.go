@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/symbo/symbo/internal/f64"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"gonum.org/v1/gonum/mat"
@@ -387,10 +388,11 @@ func (o *classObjective) eval(th, grad []float64) (float64, error) {
 			for c := range nc {
 				u2 += o.r2[c][i*n+j] * inv2[c]
 			}
-			kv, dl := kappaBoth(o.shape, u2)
-			o.kappa[i*n+j] = kv
-			o.dl[i*n+j] = dl
-			o.k.SetSym(i, j, v*kv)
+			o.kappa[i*n+j] = u2
+		}
+		kappaBothTo(o.shape, o.kappa[i*n+i+1:(i+1)*n], o.dl[i*n+i+1:(i+1)*n])
+		for j := i + 1; j < n; j++ {
+			o.k.SetSym(i, j, v*o.kappa[i*n+j])
 		}
 	}
 	if _, err := factorJitter(o.be, &o.ch, o.k, o.work); err != nil {
@@ -435,27 +437,44 @@ func (o *classObjective) eval(th, grad []float64) (float64, error) {
 	return lml, nil
 }
 
-// kappaBoth returns κ(u) and −u·κ'(u)/u² at u = √u2 (0 at u = 0): the
-// factor of ∂κ/∂log ℓ_c = (−u·κ'(u)/u²)·r²_c/ℓ_c², from one exponential.
-func kappaBoth(shape kernel.Shape, u2 float64) (k, dl float64) {
+// kappaBothTo sets k[i], dl[i] to κ(u) and −u·κ'(u)/u² at u = √u2 (0 at
+// u = 0) for u2 = k[i] on entry: the factor of ∂κ/∂log ℓ_c =
+// (−u·κ'(u)/u²)·r²_c/ℓ_c², from one exponential per pair, taken eight at
+// a time (f64.MathExpTo: math.Exp's bits).
+func kappaBothTo(shape kernel.Shape, k, dl []float64) {
+	for i, u2 := range k {
+		switch shape {
+		case kernel.RBF:
+			dl[i] = -u2 / 2
+		case kernel.Matern12:
+			dl[i] = -math.Sqrt(u2)
+		case kernel.Matern32:
+			dl[i] = -math.Sqrt(3 * u2)
+		default: // Matern52
+			dl[i] = -math.Sqrt(5 * u2)
+		}
+	}
+	f64.MathExpTo(dl, dl)
+	for i, u2 := range k {
+		k[i], dl[i] = kappaBothOf(shape, u2, dl[i])
+	}
+}
+
+// kappaBothOf is kappaBothTo's pair at u = √u2 from its exponential e.
+func kappaBothOf(shape kernel.Shape, u2, e float64) (k, dl float64) {
 	switch shape {
 	case kernel.RBF:
-		k = math.Exp(-u2 / 2)
-		return k, k
+		return e, e
 	case kernel.Matern12:
-		u := math.Sqrt(u2)
-		k = math.Exp(-u)
 		if u2 > 0 {
-			dl = k / u
+			dl = e / math.Sqrt(u2)
 		}
-		return k, dl
+		return e, dl
 	case kernel.Matern32:
 		u := math.Sqrt(3 * u2)
-		e := math.Exp(-u)
 		return (1 + u) * e, 3 * e
 	default: // Matern52
 		u := math.Sqrt(5 * u2)
-		e := math.Exp(-u)
 		return (1 + u + 5*u2/3) * e, 5.0 / 3 * (1 + u) * e
 	}
 }

@@ -331,6 +331,10 @@ func (e *enumEval) column(out []float64, stride int, px []float64, n int, py []f
 	}
 }
 
+// enumGradLen is the scratch of enumEval.grad over G elements in d
+// dimensions.
+func enumGradLen(G, d int) int { return G*d + d + 2*G }
+
 // enumGrad is the exact gradient for finite groups: for max, the base
 // gradient at the first maximizing element g* (k_max is differentiable
 // wherever g* is unique); for avg, the mean of the element gradients.
@@ -363,17 +367,26 @@ func (e *enumEval) grad(dst, x, y, scratch []float64) {
 		}
 		return
 	}
-	clear(dst)
+	// The differences overwrite the orbit; the G values of κ'(u)/u are
+	// taken at once (their exponentials eight at a time), then summed in
+	// element order.
+	us := scratch[G*d+d : G*d+d+G]
+	cs := scratch[G*d+d+G : G*d+d+2*G]
 	for i := range G {
 		o := orb[i*d : i*d+d]
 		var d2 float64
 		for k := range d {
-			diff[k] = x[k] - o[k]
-			d2 += diff[k] * diff[k]
+			o[k] = x[k] - o[k]
+			d2 += o[k] * o[k]
 		}
-		c := dkappaOverU(e.p.Shape, math.Sqrt(d2)*sl)
+		us[i] = math.Sqrt(d2) * sl
+	}
+	dkappaOverUTo(e.p.Shape, cs, us)
+	clear(dst)
+	for i, c := range cs {
+		o := orb[i*d : i*d+d]
 		for k := range d {
-			dst[k] += c * diff[k]
+			dst[k] += c * o[k]
 		}
 	}
 	c := vi / float64(G)

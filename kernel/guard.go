@@ -82,21 +82,15 @@ func packedArgmin(x, orb []float64, G int) int {
 }
 
 // packedSumKappa returns Σ_g κ(‖x − o_g‖/ℓ) over the first G elements of
-// the packed orbit orb from direct differences, κ through f64.KappaTo and
-// the terms summed in SumKappa's lane order. buf holds at least G floats.
+// the packed orbit orb from direct differences (f64.Dist2To), κ through
+// f64.KappaTo and the terms summed in SumKappa's lane order. buf holds at
+// least G floats.
 func packedSumKappa(x, orb []float64, G int, sh f64.Shape, inv2 float64, buf []float64) float64 {
-	d := len(x)
 	u2 := buf[:G]
-	g := 0
-	forPacked(orb, d, G, func(o []float64, w, l int) {
-		var s float64
-		for k, xk := range x {
-			t := xk - o[k*w+l]
-			s += t * t
-		}
+	f64.Dist2To(u2, x, orb)
+	for g, s := range u2 {
 		u2[g] = s * inv2
-		g++
-	})
+	}
 	f64.KappaTo(u2, u2, sh)
 	var acc [8]float64
 	for g, v := range u2 {

@@ -412,7 +412,7 @@ func (b *builder) newFinite(fg orbit.Finite) error {
 	case b.isMax && k.method == Closed && hasAlign:
 		k.grad, k.gradLen = alignGrad(p, al), d
 	case enum != nil:
-		k.grad, k.gradLen = enum.grad, G*d+d
+		k.grad, k.gradLen = enum.grad, enumGradLen(G, d)
 		if b.isMax {
 			k.enumMax = enum
 		}

@@ -41,9 +41,12 @@ type shapeSpec struct {
 	kappa func(u float64) float64
 	// dlog is −u·κ'(u) = ∂κ(r/ℓ)/∂log ℓ.
 	dlog func(u float64) float64
-	// dOverU is κ'(u)/u, so that ∇ₓ v·κ(‖x−z‖/ℓ) = v/ℓ²·κ'(u)/u·(x − z);
-	// at u = 0 its limit, or 0 where κ is not differentiable at 0.
-	dOverU func(u float64) float64
+	// κ'(u)/u, so that ∇ₓ v·κ(‖x−z‖/ℓ) = v/ℓ²·κ'(u)/u·(x − z) — at u = 0
+	// its limit, or 0 where κ is not differentiable at 0 — is
+	// dOf(u, e^{dArg(u)}): one exponential, which dkappaOverUTo takes
+	// eight at a time.
+	dArg func(u float64) float64
+	dOf  func(u, e float64) float64
 	// slope is sup_{t ≥ 0} |dκ(√t)/dt| (+Inf where unbounded): the fused
 	// accuracy guard's one-multiplication test (guard.go).
 	slope float64
@@ -82,12 +85,13 @@ type radialSpec struct {
 // shapes is the shape table, indexed by Shape.
 var shapes = [...]shapeSpec{
 	RBF: {
-		name:   "rbf",
-		title:  "RBF",
-		kappa:  func(u float64) float64 { return math.Exp(-0.5 * u * u) },
-		dlog:   func(u float64) float64 { return expTimes(0.5*u*u, u*u) },
-		dOverU: func(u float64) float64 { return -math.Exp(-0.5 * u * u) },
-		slope:  0.5,
+		name:  "rbf",
+		title: "RBF",
+		kappa: func(u float64) float64 { return math.Exp(-0.5 * u * u) },
+		dlog:  func(u float64) float64 { return expTimes(0.5*u*u, u*u) },
+		dArg:  func(u float64) float64 { return -0.5 * u * u },
+		dOf:   func(_, e float64) float64 { return -e },
+		slope: 0.5,
 		fusedErr: func(lo, _, b float64) float64 {
 			return 0.5 * math.Exp(-0.5*lo) * b
 		},
@@ -101,11 +105,12 @@ var shapes = [...]shapeSpec{
 		title: "Matérn-1/2",
 		kappa: func(u float64) float64 { return math.Exp(-u) },
 		dlog:  func(u float64) float64 { return expTimes(u, u) },
-		dOverU: func(u float64) float64 {
+		dArg:  func(u float64) float64 { return -u },
+		dOf: func(u, e float64) float64 {
 			if u == 0 {
 				return 0 // κ'(0⁺) = −1: not differentiable at r = 0; the symmetric choice
 			}
-			if e := math.Exp(-u); e != 0 {
+			if e != 0 {
 				return -e / u
 			}
 			return 0
@@ -129,9 +134,10 @@ var shapes = [...]shapeSpec{
 			a := sqrt3 * u
 			return expPoly(a, 1+a)
 		},
-		dlog:   func(u float64) float64 { return expTimes(sqrt3*u, 3*u*u) },
-		dOverU: func(u float64) float64 { return -3 * math.Exp(-sqrt3*u) },
-		slope:  1.5,
+		dlog:  func(u float64) float64 { return expTimes(sqrt3*u, 3*u*u) },
+		dArg:  func(u float64) float64 { return -sqrt3 * u },
+		dOf:   func(_, e float64) float64 { return -3 * e },
+		slope: 1.5,
 		fusedErr: func(lo, _, b float64) float64 {
 			return 1.5 * math.Exp(-sqrt3*math.Sqrt(lo)) * b
 		},
@@ -150,9 +156,13 @@ var shapes = [...]shapeSpec{
 			return expPoly(a, 1+a+a*a/3)
 		},
 		dlog: func(u float64) float64 { return expTimes(sqrt5*u, 5.0/3*u*u*(1+sqrt5*u)) },
-		dOverU: func(u float64) float64 {
+		dArg: func(u float64) float64 { return -(sqrt5 * u) },
+		dOf: func(u, e float64) float64 {
 			a := sqrt5 * u
-			return -5.0 / 3 * expPoly(a, 1+a)
+			if e == 0 {
+				return -5.0 / 3 * e // expPoly's 0 where e^{−a} underflows: −0
+			}
+			return -5.0 / 3 * ((1 + a) * e)
 		},
 		slope: 5.0 / 6,
 		fusedErr: func(lo, _, b float64) float64 {
@@ -267,8 +277,25 @@ func kappaU2(s Shape, u2 float64) float64 {
 	return kappa(s, math.Sqrt(u2))
 }
 
-// dkappaOverU is κ'(u)/u (see shapeSpec.dOverU).
-func dkappaOverU(s Shape, u float64) float64 { return s.spec().dOverU(u) }
+// dkappaOverU is κ'(u)/u (see shapeSpec.dOf).
+func dkappaOverU(s Shape, u float64) float64 {
+	sp := s.spec()
+	return sp.dOf(u, math.Exp(sp.dArg(u)))
+}
+
+// dkappaOverUTo sets out[i] = dkappaOverU(s, u[i]), the same bits, with
+// the exponentials through f64.MathExpTo (math.Exp's, eight at a time).
+// out and u have the same length and must not be the same slice.
+func dkappaOverUTo(s Shape, out, u []float64) {
+	sp := s.spec()
+	for i, v := range u {
+		out[i] = sp.dArg(v)
+	}
+	f64.MathExpTo(out, out)
+	for i, v := range u {
+		out[i] = sp.dOf(v, out[i])
+	}
+}
 
 // productShape reports whether the base kernel is a product over
 // coordinates, κ(‖t‖) = Π_k κ(|t_k|): RBF, exp(−Σ_k t_k²/2), and no

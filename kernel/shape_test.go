@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -39,7 +40,7 @@ func TestShapeTable(t *testing.T) {
 			if d := sp.dlog(u); math.Abs(d+u*dk) > 1e-7 {
 				t.Errorf("%v at u = %g: dlog %v, finite differences %v", s, u, d, -u*dk)
 			}
-			if d := sp.dOverU(u); math.Abs(d-dk/u) > 1e-6*(1+math.Abs(dk/u)) {
+			if d := dkappaOverU(s, u); math.Abs(d-dk/u) > 1e-6*(1+math.Abs(dk/u)) {
 				t.Errorf("%v at u = %g: κ'/u %v, finite differences %v", s, u, d, dk/u)
 			}
 			// dκ(√t)/dt = κ'(u)/(2u) is within the guard's slope.
@@ -81,4 +82,53 @@ func TestShapeTable(t *testing.T) {
 		}()
 		kappa(bad, 1)
 	}()
+}
+
+// TestDkappaOverUTo: the batched κ'(u)/u equals, bit for bit, the scalar
+// one and the formulas written out (each shape's as it was before the
+// exponentials were batched) on ordinary, tiny, zero, huge and infinite
+// u — where the exponential underflows, and for lengths that leave a
+// remainder after the blocks of eight.
+func TestDkappaOverUTo(t *testing.T) {
+	written := map[Shape]func(u float64) float64{
+		RBF: func(u float64) float64 { return -math.Exp(-0.5 * u * u) },
+		Matern12: func(u float64) float64 {
+			if u == 0 {
+				return 0
+			}
+			if e := math.Exp(-u); e != 0 {
+				return -e / u
+			}
+			return 0
+		},
+		Matern32: func(u float64) float64 { return -3 * math.Exp(-sqrt3*u) },
+		Matern52: func(u float64) float64 {
+			a := sqrt5 * u
+			e := math.Exp(-a)
+			if e == 0 {
+				return -5.0 / 3 * e
+			}
+			return -5.0 / 3 * ((1 + a) * e)
+		},
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	us := []float64{0, 1e-300, 1e-8, 0.5, 1, 3, 30, 38, 39, 300, 700, 1e10, math.Inf(1)}
+	for range 2000 {
+		us = append(us, rng.ExpFloat64()*rng.Float64()*40)
+	}
+	for s := range Shape(len(shapes)) {
+		f := written[s]
+		if f == nil {
+			t.Fatalf("no written formula for %v", s)
+		}
+		for _, n := range []int{len(us), 13, 8, 7, 1} {
+			out := make([]float64, n)
+			dkappaOverUTo(s, out, us[:n])
+			for i, u := range us[:n] {
+				if w := f(u); math.Float64bits(out[i]) != math.Float64bits(w) || math.Float64bits(dkappaOverU(s, u)) != math.Float64bits(w) {
+					t.Fatalf("%v at u = %v: batched %v, scalar %v, written %v", s, u, out[i], dkappaOverU(s, u), w)
+				}
+			}
+		}
+	}
 }

@@ -285,7 +285,11 @@ func (m ocFinite) ActRangeTo(dst, x []float64, lo, hi int) {
 			}
 		}
 		for i := a; i < b; i++ {
-			c.scatter(dst[(i-lo)*d:(i-lo+1)*d], ys[(i-a)*k:(i-a+1)*k], x)
+			row, yi := dst[(i-lo)*d:(i-lo+1)*d], ys[(i-a)*k:(i-a+1)*k]
+			copy(row, x) // x_R, and x_S overwritten: scatter's values, one block copy
+			for j, kk := range c.coords {
+				row[kk] = yi[j]
+			}
 		}
 	}
 	putBuf(h)
