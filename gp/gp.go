@@ -814,7 +814,7 @@ func (g *GP) predictGrad(ws *Workspace, x, dmean, dvar []float64, s float64) (me
 		}
 		return ms, vs, nil
 	}
-	if err := g.gradTo(ws.gr, x, g.x); err != nil {
+	if err := g.gradTrain(ws.gr, x); err != nil {
 		return 0, 0, fmt.Errorf("gp: kernel gradient: %w", err)
 	}
 	gr := ws.gr.RawMatrix()
@@ -862,6 +862,19 @@ func (g *GP) predictGrad(ws *Workspace, x, dmean, dvar []float64, s float64) (me
 // gradTo writes ∂k(x, y_j)/∂x into row j of dst through kernel.Grad: the
 // kernel's GradTo, else central differences with steps relative to the
 // lengthscale (1 for newKernelGP's GPs, which have none).
+// gradTrain is gradTo against the training points, through their
+// preparation when the kernel differentiates against one
+// (kernel.GradPreparer: the same bits).
+func (g *GP) gradTrain(dst *mat.Dense, x []float64) error {
+	if gk, ok := g.k.(kernel.GradPreparer); ok {
+		g.kxOnce.Do(func() { g.kx = prepare(g.k, g.x) })
+		if g.kx != nil {
+			return gk.GradPreparedTo(dst, x, g.kx)
+		}
+	}
+	return g.gradTo(dst, x, g.x)
+}
+
 func (g *GP) gradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
 	scale := g.hyper.Lengthscale
 	if !(scale > 0) {

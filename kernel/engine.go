@@ -511,18 +511,25 @@ type gradAuxFunc func(dst, x, y []float64, aux float64, scratch []float64)
 // (x, y_j), j < m, using scratch.
 type gradPreFunc func(out, x []float64, y *mat.Dense, m int, scratch []float64)
 
-// gradJob fills row j of dst with ∇ₓk(x, y_j): by f, or by fa given
-// aux[j].
+// gradJob fills row j of dst with ∇ₓk(x, y_j): by f, by fa given aux[j],
+// or by eo.gradOrbit given y_j's orbit, orbs[j·ol : (j+1)·ol].
 type gradJob struct {
 	f      gradFunc
 	fa     gradAuxFunc
+	eo     *enumEval
 	aux    []float64
+	orbs   []float64
+	ol     int
 	sl     int
 	scr, x []float64
 	dst, y *mat.Dense
 }
 
 func (g *gradJob) row(k, j int) {
+	if g.eo != nil {
+		g.eo.gradOrbit(row(g.dst, j), g.x, g.orbs[j*g.ol:(j+1)*g.ol], g.scr[k*g.sl:(k+1)*g.sl])
+		return
+	}
 	if g.fa != nil {
 		g.fa(row(g.dst, j), g.x, row(g.y, j), g.aux[j], g.scr[k*g.sl:(k+1)*g.sl])
 		return

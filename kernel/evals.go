@@ -338,12 +338,19 @@ func enumGradLen(G, d int) int { return G*d + d + 2*G }
 // enumGrad is the exact gradient for finite groups: for max, the base
 // gradient at the first maximizing element g* (k_max is differentiable
 // wherever g* is unique); for avg, the mean of the element gradients.
-// scratch holds |G|·d + d floats.
+// scratch holds |G|·d + d + 2|G| floats (enumGradLen).
 func (e *enumEval) grad(dst, x, y, scratch []float64) {
+	orb := scratch[:e.G*e.d]
+	e.actRange(orb, y, 0, e.G)
+	e.gradOrbit(dst, x, orb, scratch)
+}
+
+// gradOrbit is grad given the orbit of y (|G|·d floats, actRange's
+// order), which may be scratch[:|G|·d] itself; otherwise it is only
+// read.
+func (e *enumEval) gradOrbit(dst, x, orb, scratch []float64) {
 	d, G := e.d, e.G
-	orb := scratch[:G*d]
 	diff := scratch[G*d : G*d+d]
-	e.actRange(orb, y, 0, G)
 	vi := e.p.Variance * e.inv2
 	sl := math.Sqrt(e.inv2)
 	if e.isMax {
@@ -367,24 +374,25 @@ func (e *enumEval) grad(dst, x, y, scratch []float64) {
 		}
 		return
 	}
-	// The differences overwrite the orbit; the G values of κ'(u)/u are
-	// taken at once (their exponentials eight at a time), then summed in
-	// element order.
+	// The differences go to scratch[:|G|·d] (over the orbit when it is
+	// there); the G values of κ'(u)/u are taken at once (their
+	// exponentials eight at a time), then summed in element order.
+	diffs := scratch[:G*d]
 	us := scratch[G*d+d : G*d+d+G]
 	cs := scratch[G*d+d+G : G*d+d+2*G]
 	for i := range G {
-		o := orb[i*d : i*d+d]
 		var d2 float64
 		for k := range d {
-			o[k] = x[k] - o[k]
-			d2 += o[k] * o[k]
+			t := x[k] - orb[i*d+k]
+			diffs[i*d+k] = t
+			d2 += t * t
 		}
 		us[i] = math.Sqrt(d2) * sl
 	}
 	dkappaOverUTo(e.p.Shape, cs, us)
 	clear(dst)
 	for i, c := range cs {
-		o := orb[i*d : i*d+d]
+		o := diffs[i*d : i*d+d]
 		for k := range d {
 			dst[k] += c * o[k]
 		}

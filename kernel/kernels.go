@@ -51,11 +51,15 @@ type orbitKernel struct {
 	gradAux    gradAuxFunc
 	gradPre    gradPreFunc
 	gradPreLen int
-	method     Method       // Closed, Enumerate or Quadrature
-	diagIsV    bool         // k(x, x) = v exactly (base and max)
-	enumMax    *enumEval    // non-nil: gradients of enumerated k_max by gradMaxT
-	group      orbit.Group  // nil for Base
-	budget     budget.Limit // Options.Budget (0: orbit.DefaultBudget)
+	method     Method    // Closed, Enumerate or Quadrature
+	diagIsV    bool      // k(x, x) = v exactly (base and max)
+	enumMax    *enumEval // non-nil: gradients of enumerated k_max by gradMaxT
+	// enumAvg, when set, is the enumeration whose grad is k.grad for an
+	// orbit average: Prepare can then keep the orbits of y for
+	// GradPreparedTo.
+	enumAvg *enumEval
+	group   orbit.Group  // nil for Base
+	budget  budget.Limit // Options.Budget (0: orbit.DefaultBudget)
 }
 
 // Dim is d.
@@ -415,6 +419,8 @@ func (b *builder) newFinite(fg orbit.Finite) error {
 		k.grad, k.gradLen = enum.grad, enumGradLen(G, d)
 		if b.isMax {
 			k.enumMax = enum
+		} else {
+			k.enumAvg = enum
 		}
 	default:
 		k.grad, k.gradLen = fdGrad(k.ev, p.Lengthscale, d)

@@ -22,23 +22,54 @@ type Preparer interface {
 	CrossPreparedTo(dst, x *mat.Dense, p *Prepared) error
 }
 
+// GradPreparer is implemented by kernels (Avg) whose GradTo against fixed
+// points y can use their preparation: for the enumerated k_avg, the
+// orbits of y, which GradTo enumerates again at every call (|G|·d floats
+// per point; an acquisition's ascent differentiates against the same
+// training points hundreds of times).
+type GradPreparer interface {
+	Preparer
+	// GradPreparedTo is GradTo(dst, x, y) for the prepared y, with the
+	// same bits. It fails with ErrBadPoints for a Prepared of another
+	// kernel.
+	GradPreparedTo(dst *mat.Dense, x []float64, p *Prepared) error
+}
+
+// MaxPreparedOrbits is the most floats of orbits (m·|G|·d) a Prepared
+// keeps for GradPreparedTo; beyond, and beyond a quarter of the kernel's
+// memory budget (Options.Budget), GradPreparedTo enumerates each call as
+// GradTo does.
+const MaxPreparedOrbits = 1 << 22
+
 // Prepared is points y prepared by a Preparer. It is immutable, so safe
 // for concurrent use; its storage is m times the kernel's prepared row
-// (d floats for the base kernel; more for some closed forms).
+// (d floats for the base kernel; more for some closed forms), and for
+// the enumerated k_avg m·|G|·d floats of orbits (at most
+// MaxPreparedOrbits).
 type Prepared struct {
 	owner any
 	y     *mat.Dense
 	m     int
 	py    []float64 // every row by prepX; nil: CrossTo's own path on y
+	orbs  []float64 // every row's orbit, |G|·d floats each (enumAvg); nil: none
 }
 
 // prepare is Prepare for the kernel owner whose evaluation is k's.
-func (k *orbitKernel) prepare(owner any, y *mat.Dense, rows bool) (*Prepared, error) {
+func (k *orbitKernel) prepare(owner any, y *mat.Dense, rows, orbs bool) (*Prepared, error) {
 	m, err := checkPoints("y", y, k.d, k.p.Lengthscale)
 	if err != nil {
 		return nil, err
 	}
 	p := &Prepared{owner: owner, y: y, m: m}
+	if e := k.enumAvg; e != nil && orbs {
+		if n := float64(m) * float64(e.G) * float64(e.d); n <= MaxPreparedOrbits && 4*8*n <= float64(k.budget.Bytes()) {
+			gd := e.G * e.d
+			p.orbs = make([]float64, m*gd)
+			for j := range m {
+				e.actRange(p.orbs[j*gd:(j+1)*gd], y.RawRowView(j), 0, e.G)
+			}
+		}
+	}
 	// crossTo's paths: the enumerated kernel crosses a few x against many
 	// y transposed (crossToT), which prepares x instead; other
 	// non-row evaluators prepare y column by column.
@@ -76,7 +107,7 @@ func (k *orbitKernel) crossPrepared(owner any, dst, x *mat.Dense, p *Prepared, c
 }
 
 // Prepare prepares y for CrossPreparedTo (Preparer).
-func (k *Base) Prepare(y *mat.Dense) (*Prepared, error) { return k.prepare(k, y, true) }
+func (k *Base) Prepare(y *mat.Dense) (*Prepared, error) { return k.prepare(k, y, true, false) }
 
 // CrossPreparedTo is CrossTo against prepared points (Preparer).
 func (k *Base) CrossPreparedTo(dst, x *mat.Dense, p *Prepared) error {
@@ -84,18 +115,37 @@ func (k *Base) CrossPreparedTo(dst, x *mat.Dense, p *Prepared) error {
 }
 
 // Prepare prepares y for CrossPreparedTo (Preparer).
-func (k *Max) Prepare(y *mat.Dense) (*Prepared, error) { return k.prepare(k, y, true) }
+func (k *Max) Prepare(y *mat.Dense) (*Prepared, error) { return k.prepare(k, y, true, false) }
 
 // CrossPreparedTo is CrossTo against prepared points (Preparer).
 func (k *Max) CrossPreparedTo(dst, x *mat.Dense, p *Prepared) error {
 	return k.crossPrepared(k, dst, x, p, k.CrossTo)
 }
 
-// Prepare prepares y for CrossPreparedTo (Preparer). The normalized
-// average keeps CrossTo's own path (its diagonal cache).
-func (a *Avg) Prepare(y *mat.Dense) (*Prepared, error) { return a.prepare(a, y, !a.norm) }
+// Prepare prepares y for CrossPreparedTo (Preparer) and, enumerated,
+// GradPreparedTo (GradPreparer). The normalized average keeps CrossTo's
+// and GradTo's own paths (its diagonal cache).
+func (a *Avg) Prepare(y *mat.Dense) (*Prepared, error) { return a.prepare(a, y, !a.norm, !a.norm) }
 
 // CrossPreparedTo is CrossTo against prepared points (Preparer).
 func (a *Avg) CrossPreparedTo(dst, x *mat.Dense, p *Prepared) error {
 	return a.crossPrepared(a, dst, x, p, a.CrossTo)
+}
+
+// GradPreparedTo is GradTo against prepared points (GradPreparer): the
+// enumerated average differentiates against the orbits Prepare kept.
+func (a *Avg) GradPreparedTo(dst *mat.Dense, x []float64, p *Prepared) error {
+	if p == nil || p.owner != a {
+		return fmt.Errorf("%w: points prepared by another kernel (or nil)", ErrBadPoints)
+	}
+	if p.orbs == nil || a.norm {
+		return a.GradTo(dst, x, p.y)
+	}
+	if err := checkVec("x", x, a.d, a.p.Lengthscale); err != nil {
+		return err
+	}
+	e := a.enumAvg
+	resizeDense(dst, p.m, a.d)
+	gradRows(gradJob{eo: e, orbs: p.orbs, ol: e.G * e.d, sl: a.gradLen, x: x, dst: dst, y: p.y}, a.gradCost(), a.nw(), p.m, a.d)
+	return a.finite("∂k(x, y)/∂x", dst)
 }

@@ -118,3 +118,93 @@ func mustPrepare(t *testing.T, k Preparer, y *mat.Dense) *Prepared {
 	}
 	return p
 }
+
+// TestGradPrepared: GradPreparedTo gives GradTo's bits for the enumerated
+// k_avg (own coordinates and some of them, every Matérn shape and RBF
+// where it is enumerated, 1 and 3 workers), keeps the orbits only where
+// it is meant to (enumerated, within its budget), falls back to GradTo
+// where it keeps none (a closed form, the normalized average, a small
+// budget), and refuses another kernel's points, nil and bad x.
+func TestGradPrepared(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 4))
+	mk := func(g orbit.Group, err error) orbit.Group {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	type gc struct {
+		name string
+		p    Params
+		g    orbit.Group
+		o    Options
+		orbs bool // the orbits are kept
+	}
+	var cases []gc
+	for _, s := range []Shape{Matern12, Matern32, Matern52} {
+		p := Params{Shape: s, Variance: 1.3, Lengthscale: 0.7}
+		cases = append(cases,
+			gc{"hyperoct3/" + s.String(), p, mk(orbit.Hyperoctahedral(3)), Options{}, true},
+			gc{"perm4-of-7/" + s.String(), p, mk(orbit.OnCoords(mk(orbit.Permutation(4)), 7, []int{0, 2, 3, 6})), Options{Workers: 3}, true},
+		)
+	}
+	rbf := Params{Shape: RBF, Variance: 1.3, Lengthscale: 0.7}
+	cases = append(cases,
+		gc{"cyclic4/rbf enumerated", rbf, mk(orbit.Cyclic(4)), Options{Method: Enumerate}, true},
+		gc{"perm3/rbf closed", rbf, mk(orbit.Permutation(3)), Options{}, false},
+		gc{"hyperoct3/matern52 norm", Params{Shape: Matern52, Variance: 1.3, Lengthscale: 0.7}, mk(orbit.Hyperoctahedral(3)), Options{Normalize: true}, false},
+		gc{"hyperoct3/matern52 small budget", Params{Shape: Matern52, Variance: 1.3, Lengthscale: 0.7}, mk(orbit.Hyperoctahedral(3)), Options{Budget: 1 << 16}, false},
+	)
+	for _, c := range cases {
+		k, err := NewAvg(c.p, c.g, c.o)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		d, m := k.Dim(), 29
+		y := mat.NewDense(m, d, nil)
+		for i := range m {
+			for j := range d {
+				y.Set(i, j, -2+4*rng.Float64())
+			}
+		}
+		pr := mustPrepare(t, k, y)
+		if (pr.orbs != nil) != c.orbs {
+			t.Errorf("%s: orbits kept %v, want %v", c.name, pr.orbs != nil, c.orbs)
+		}
+		for range 3 {
+			x := make([]float64, d)
+			for j := range x {
+				x[j] = -2 + 4*rng.Float64()
+			}
+			x[0] = y.At(5, 0) // a difference of 0 in one coordinate
+			var a, b mat.Dense
+			if err := k.GradTo(&a, x, y); err != nil {
+				t.Fatal(err)
+			}
+			if err := k.GradPreparedTo(&b, x, pr); err != nil {
+				t.Fatal(err)
+			}
+			ar, br := a.RawMatrix(), b.RawMatrix()
+			for i := range m {
+				for j := range d {
+					if u, v := ar.Data[i*ar.Stride+j], br.Data[i*br.Stride+j]; math.Float64bits(u) != math.Float64bits(v) {
+						t.Fatalf("%s (%d,%d): prepared %v, GradTo %v", c.name, i, j, v, u)
+					}
+				}
+			}
+		}
+		var dst mat.Dense
+		other, _ := NewAvg(c.p, c.g, c.o)
+		if err := k.GradPreparedTo(&dst, make([]float64, d), mustPrepare(t, other, y)); !errors.Is(err, ErrBadPoints) {
+			t.Errorf("%s: another kernel's points: %v, want ErrBadPoints", c.name, err)
+		}
+		if err := k.GradPreparedTo(&dst, make([]float64, d), nil); !errors.Is(err, ErrBadPoints) {
+			t.Errorf("%s: nil points: %v, want ErrBadPoints", c.name, err)
+		}
+		bad := make([]float64, d)
+		bad[0] = math.Inf(1)
+		if err := k.GradPreparedTo(&dst, bad, pr); !errors.Is(err, ErrBadPoints) {
+			t.Errorf("%s: infinite x: %v, want ErrBadPoints", c.name, err)
+		}
+	}
+}
