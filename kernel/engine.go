@@ -512,14 +512,16 @@ type gradAuxFunc func(dst, x, y []float64, aux float64, scratch []float64)
 type gradPreFunc func(out, x []float64, y *mat.Dense, m int, scratch []float64)
 
 // gradJob fills row j of dst with ∇ₓk(x, y_j): by f, by fa given aux[j],
-// or by eo.gradOrbit given y_j's orbit, orbs[j·ol : (j+1)·ol].
+// or by eo.gradOrbit given y_j's orbit, orbs[j·ol : (j+1)·ol], and the
+// same packed, porbs[j·pl : (j+1)·pl].
 type gradJob struct {
 	f      gradFunc
 	fa     gradAuxFunc
 	eo     *enumEval
 	aux    []float64
 	orbs   []float64
-	ol     int
+	porbs  []float64
+	ol, pl int
 	sl     int
 	scr, x []float64
 	dst, y *mat.Dense
@@ -527,7 +529,7 @@ type gradJob struct {
 
 func (g *gradJob) row(k, j int) {
 	if g.eo != nil {
-		g.eo.gradOrbit(row(g.dst, j), g.x, g.orbs[j*g.ol:(j+1)*g.ol], g.scr[k*g.sl:(k+1)*g.sl])
+		g.eo.gradOrbit(row(g.dst, j), g.x, g.orbs[j*g.ol:(j+1)*g.ol], g.porbs[j*g.pl:(j+1)*g.pl], g.scr[k*g.sl:(k+1)*g.sl])
 		return
 	}
 	if g.fa != nil {

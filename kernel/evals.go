@@ -342,20 +342,20 @@ func enumGradLen(G, d int) int { return G*d + d + 2*G }
 func (e *enumEval) grad(dst, x, y, scratch []float64) {
 	orb := scratch[:e.G*e.d]
 	e.actRange(orb, y, 0, e.G)
-	e.gradOrbit(dst, x, orb, scratch)
+	e.gradOrbit(dst, x, orb, nil, scratch)
 }
 
 // gradOrbit is grad given the orbit of y (|G|·d floats, actRange's
-// order), which may be scratch[:|G|·d] itself; otherwise it is only
-// read.
-func (e *enumEval) gradOrbit(dst, x, orb, scratch []float64) {
+// order), which may be scratch[:|G|·d] itself, and, for k_avg, the same
+// orbit packed (f64.Pack) or nil; the orbits are only read.
+func (e *enumEval) gradOrbit(dst, x, orb, packed, scratch []float64) {
 	d, G := e.d, e.G
-	diff := scratch[G*d : G*d+d]
 	vi := e.p.Variance * e.inv2
 	sl := math.Sqrt(e.inv2)
 	if e.isMax {
 		// The first element nearest x, from direct differences (the
 		// inner-product argmax cancels far from the origin).
+		diff := scratch[G*d : G*d+d]
 		best, arg := math.Inf(1), 0
 		for i := range G {
 			if s := sqDist(x, orb[i*d:(i+1)*d]); s < best {
@@ -374,29 +374,32 @@ func (e *enumEval) gradOrbit(dst, x, orb, scratch []float64) {
 		}
 		return
 	}
-	// The differences go to scratch[:|G|·d] (over the orbit when it is
-	// there); the G values of κ'(u)/u are taken at once (their
-	// exponentials eight at a time), then summed in element order.
-	diffs := scratch[:G*d]
+	// The squared distances to the G elements (from the packed orbit
+	// eight or 32 at a time when there is one), the G values of κ'(u)/u
+	// at once (their exponentials eight at a time), then their sum with
+	// the differences in element order (f64.ScaledDiffSum): the bits of
+	// the loop over elements that computes, sums and scales each
+	// element's gradient in turn.
 	us := scratch[G*d+d : G*d+d+G]
 	cs := scratch[G*d+d+G : G*d+d+2*G]
-	for i := range G {
-		var d2 float64
-		for k := range d {
-			t := x[k] - orb[i*d+k]
-			diffs[i*d+k] = t
-			d2 += t * t
+	if packed != nil {
+		f64.Dist2To(us, x, packed)
+	} else {
+		for i := range G {
+			o := orb[i*d : i*d+d]
+			var d2 float64
+			for k, xk := range x {
+				t := xk - o[k]
+				d2 += float64(t * t) // as f64.Dist2To: no fusion
+			}
+			us[i] = d2
 		}
+	}
+	for i, d2 := range us {
 		us[i] = math.Sqrt(d2) * sl
 	}
 	dkappaOverUTo(e.p.Shape, cs, us)
-	clear(dst)
-	for i, c := range cs {
-		o := diffs[i*d : i*d+d]
-		for k := range d {
-			dst[k] += c * o[k]
-		}
-	}
+	f64.ScaledDiffSum(dst, x, orb, cs)
 	c := vi / float64(G)
 	for k := range d {
 		dst[k] *= c

@@ -3,6 +3,8 @@ package kernel
 import (
 	"fmt"
 
+	"github.com/symbo/symbo/internal/f64"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -35,16 +37,16 @@ type GradPreparer interface {
 	GradPreparedTo(dst *mat.Dense, x []float64, p *Prepared) error
 }
 
-// MaxPreparedOrbits is the most floats of orbits (m·|G|·d) a Prepared
-// keeps for GradPreparedTo; beyond, and beyond a quarter of the kernel's
-// memory budget (Options.Budget), GradPreparedTo enumerates each call as
-// GradTo does.
+// MaxPreparedOrbits is the most floats of orbits a Prepared keeps for
+// GradPreparedTo (m orbits of |G|·d floats, as enumerated and packed);
+// beyond, and beyond a quarter of the kernel's memory budget
+// (Options.Budget), GradPreparedTo enumerates each call as GradTo does.
 const MaxPreparedOrbits = 1 << 22
 
 // Prepared is points y prepared by a Preparer. It is immutable, so safe
 // for concurrent use; its storage is m times the kernel's prepared row
 // (d floats for the base kernel; more for some closed forms), and for
-// the enumerated k_avg m·|G|·d floats of orbits (at most
+// the enumerated k_avg about 2·m·|G|·d floats of orbits (at most
 // MaxPreparedOrbits).
 type Prepared struct {
 	owner any
@@ -52,6 +54,7 @@ type Prepared struct {
 	m     int
 	py    []float64 // every row by prepX; nil: CrossTo's own path on y
 	orbs  []float64 // every row's orbit, |G|·d floats each (enumAvg); nil: none
+	porbs []float64 // the same packed (f64.Pack), f64.PackedLen(|G|, d) floats each
 }
 
 // prepare is Prepare for the kernel owner whose evaluation is k's.
@@ -62,11 +65,13 @@ func (k *orbitKernel) prepare(owner any, y *mat.Dense, rows, orbs bool) (*Prepar
 	}
 	p := &Prepared{owner: owner, y: y, m: m}
 	if e := k.enumAvg; e != nil && orbs {
-		if n := float64(m) * float64(e.G) * float64(e.d); n <= MaxPreparedOrbits && 4*8*n <= float64(k.budget.Bytes()) {
-			gd := e.G * e.d
-			p.orbs = make([]float64, m*gd)
+		gd, pl := e.G*e.d, f64.PackedLen(e.G, e.d)
+		if n := float64(m) * float64(gd+pl); n <= MaxPreparedOrbits && 4*8*n <= float64(k.budget.Bytes()) {
+			p.orbs, p.porbs = make([]float64, m*gd), make([]float64, m*pl)
 			for j := range m {
-				e.actRange(p.orbs[j*gd:(j+1)*gd], y.RawRowView(j), 0, e.G)
+				o := p.orbs[j*gd : (j+1)*gd]
+				e.actRange(o, y.RawRowView(j), 0, e.G)
+				f64.Pack(p.porbs[j*pl:(j+1)*pl], o, e.G, e.d)
 			}
 		}
 	}
@@ -146,6 +151,6 @@ func (a *Avg) GradPreparedTo(dst *mat.Dense, x []float64, p *Prepared) error {
 	}
 	e := a.enumAvg
 	resizeDense(dst, p.m, a.d)
-	gradRows(gradJob{eo: e, orbs: p.orbs, ol: e.G * e.d, sl: a.gradLen, x: x, dst: dst, y: p.y}, a.gradCost(), a.nw(), p.m, a.d)
+	gradRows(gradJob{eo: e, orbs: p.orbs, porbs: p.porbs, ol: e.G * e.d, pl: f64.PackedLen(e.G, e.d), sl: a.gradLen, x: x, dst: dst, y: p.y}, a.gradCost(), a.nw(), p.m, a.d)
 	return a.finite("∂k(x, y)/∂x", dst)
 }

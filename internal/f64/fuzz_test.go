@@ -85,6 +85,8 @@ func FuzzSIMDPaths(f *testing.F) {
 			exp    []float64
 			mexp   []float64
 			perm   [2][8]float64
+			dist2  []float64
+			dsum   []float64
 		}
 		run := func() out {
 			var o out
@@ -102,6 +104,10 @@ func FuzzSIMDPaths(f *testing.F) {
 			scr := make([]float64, ExpPermScratch(ed))
 			ExpPermanent8(&o.perm[0], pu, pw, seed%2 == 0, scr)
 			ExpPermanent8Pairs(&o.perm[1], pwp, pw, seed%2 == 1, scr)
+			o.dist2 = make([]float64, G)
+			Dist2To(o.dist2, x[:d], orb)
+			o.dsum = make([]float64, d)
+			ScaledDiffSum(o.dsum, x[:d], orbRows, u2[:min(len(u2), G)])
 			return o
 		}
 		// MaxDot and SumKappa promise equal paths while no inner product
@@ -162,6 +168,18 @@ func FuzzSIMDPaths(f *testing.F) {
 					if !sameBits(o.perm[k][l], ref.perm[k][l]) {
 						t.Fatalf("%s ExpPermanent8 (%d) lane %d: %g, generic %g", p.name, k, l, o.perm[k][l], ref.perm[k][l])
 					}
+				}
+			}
+			// Direct differences: the same bits on every path, whatever
+			// the scale (no inner products to overflow).
+			for g := range o.dist2 {
+				if !sameBits(o.dist2[g], ref.dist2[g]) {
+					t.Fatalf("%s Dist2To element %d: %g, generic %g", p.name, g, o.dist2[g], ref.dist2[g])
+				}
+			}
+			for k := range o.dsum {
+				if !sameBits(o.dsum[k], ref.dsum[k]) {
+					t.Fatalf("%s ScaledDiffSum coordinate %d: %g, generic %g", p.name, k, o.dsum[k], ref.dsum[k])
 				}
 			}
 		}
