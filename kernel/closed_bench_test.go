@@ -190,3 +190,59 @@ func BenchmarkEmbeddedAvgGrad(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEnumAvgGrad times the gradient of the enumerated k_avg with
+// Matérn-5/2 over hyperoctahedral(3) (48 elements) against 30 points, on
+// its own coordinates and on 3 of 10, one worker: GradTo, which
+// enumerates the orbits of the 30 points at every call, and
+// GradPreparedTo, which reads them from the points' preparation, as a
+// GP's acquisition does. docs/performance.md compares them.
+//
+//	go test -run XXX -bench EnumAvgGrad -cpu 1 ./kernel
+func BenchmarkEnumAvgGrad(b *testing.B) {
+	h3, err := orbit.Hyperoctahedral(3)
+	if err != nil {
+		b.Fatal(err)
+	}
+	emb, err := orbit.OnCoords(h3, 10, []int{1, 3, 5})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, g := range []orbit.Group{h3, emb} {
+		d := g.Dim()
+		k, err := kernel.NewAvg(kernel.Params{Shape: kernel.Matern52, Variance: 1, Lengthscale: 0.7}, g, kernel.Options{Workers: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(1, 2))
+		y := mat.NewDense(30, d, nil)
+		for i := range 30 {
+			for j := range d {
+				y.Set(i, j, 2*rng.Float64()-1)
+			}
+		}
+		x := make([]float64, d)
+		for j := range x {
+			x[j] = 2*rng.Float64() - 1
+		}
+		dst := mat.NewDense(30, d, nil)
+		b.Run("group="+g.Name()+"/path=GradTo", func(b *testing.B) {
+			for b.Loop() {
+				if err := k.GradTo(dst, x, y); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		p, err := k.Prepare(y)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("group="+g.Name()+"/path=GradPreparedTo", func(b *testing.B) {
+			for b.Loop() {
+				if err := k.GradPreparedTo(dst, x, p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -184,6 +184,15 @@
 // Where CrossTo does not prepare y as a whole (enumerated k_avg, the
 // normalized average) it is CrossTo's own path.
 //
+// GradPreparer (Avg): for the enumerated k_avg, Prepare also keeps the
+// orbits of y (m·|G|·d floats, as enumerated and packed; at most
+// MaxPreparedOrbits and a quarter of Options.Budget, else none), and
+// GradPreparedTo(dst, x, p) is GradTo(dst, x, y) bit for bit without
+// enumerating them per call: per point, O(|G|·d) for the distances and
+// the sum and |G| exponentials, where GradTo also enumerates the orbit —
+// a GP's acquisition ascent against its training inputs. Elsewhere it is
+// GradTo's own path.
+//
 // # Invariants
 //
 //   - k(g·x, y) = k(x, y) = k(x, g·y) for every g in the group (for

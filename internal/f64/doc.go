@@ -24,7 +24,14 @@
 // MathExpTo is another exponential: math.Exp's own bits, eight at a time
 // (the standard library's amd64 operations replayed in AVX-512 lanes),
 // for loops that used math.Exp and whose results must not move — the
-// permanent's gradient in kernel.
+// permanent's gradient and the enumerated average's in kernel, the class
+// fit in gp.
+//
+// Dist2To (squared distances to the points of a packed orbit from direct
+// differences: no cancellation) and ScaledDiffSum (Σ_i c_i·(x − o_i) over
+// a row-major orbit) are the enumerated average's gradient and the
+// accuracy guard's recomputation; their AVX-512 paths are AVX-512 only
+// (the other levels run the generic code).
 //
 // # Linear-algebra kernels
 //
@@ -53,8 +60,9 @@
 // # Cost
 //
 // MaxDot and SumKappa over a packed orbit of G points cost G·d
-// multiply-adds (plus G exponentials for SumKappa); MathExpTo about 30
-// flops per element; GemmKernel 2·m·n·k
+// multiply-adds (plus G exponentials for SumKappa), Dist2To and
+// ScaledDiffSum G·d subtract-multiply-adds; MathExpTo about 30 flops per
+// element; GemmKernel 2·m·n·k
 // flops for an m×n tile over k; Inner and AddScaled 2n.
 //
 // Measured: docs/performance.md.
@@ -71,6 +79,10 @@
 //     generic code, VFMADD in assembly, which is why the AVX2 level
 //     requires FMA3) and are likewise bit-identical on every path; their
 //     accuracy against math.Exp is documented by ExpMaxUlp and tested.
+//   - Dist2To and ScaledDiffSum keep their sums' order (coordinates in
+//     order for a distance, points in order for ScaledDiffSum) with
+//     separate roundings, as the inner products, so every path equals
+//     the generic one bit for bit.
 //   - MathExpTo equals math.Exp bit for bit on every path (the generic
 //     path is math.Exp); the AVX-512 path checks itself against math.Exp
 //     on probe values at start-up and is not used if any differs.
