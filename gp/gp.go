@@ -859,9 +859,6 @@ func (g *GP) predictGrad(ws *Workspace, x, dmean, dvar []float64, s float64) (me
 	return ms, vs, nil
 }
 
-// gradTo writes ∂k(x, y_j)/∂x into row j of dst through kernel.Grad: the
-// kernel's GradTo, else central differences with steps relative to the
-// lengthscale (1 for newKernelGP's GPs, which have none).
 // gradTrain is gradTo against the training points, through their
 // preparation when the kernel differentiates against one
 // (kernel.GradPreparer: the same bits).
@@ -875,6 +872,9 @@ func (g *GP) gradTrain(dst *mat.Dense, x []float64) error {
 	return g.gradTo(dst, x, g.x)
 }
 
+// gradTo writes ∂k(x, y_j)/∂x into row j of dst through kernel.Grad: the
+// kernel's GradTo, else central differences with steps relative to the
+// lengthscale (1 for newKernelGP's GPs, which have none).
 func (g *GP) gradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
 	scale := g.hyper.Lengthscale
 	if !(scale > 0) {

@@ -67,7 +67,7 @@
 // quadrature route. A group on k of the d coordinates costs its own
 // closed form on R^k plus O(d). GradTo costs about as much as CrossTo
 // where it is analytic, 2d CrossTo rows where it is not. Peak scratch for
-// enumeration is Workers·|G|·d float64s.
+// enumeration is about Workers·|G|·(d + 2) float64s.
 //
 // Measured: docs/performance.md.
 //
@@ -184,11 +184,11 @@
 // Where CrossTo does not prepare y as a whole (enumerated k_avg, the
 // normalized average) it is CrossTo's own path.
 //
-// GradPreparer (Avg): for the enumerated k_avg, Prepare also keeps the
-// orbits of y (m·|G|·d floats, as enumerated and packed; at most
-// MaxPreparedOrbits and a quarter of Options.Budget, else none), and
-// GradPreparedTo(dst, x, p) is GradTo(dst, x, y) bit for bit without
-// enumerating them per call: per point, O(|G|·d) for the distances and
+// GradPreparer (Avg): for the enumerated k_avg, the first
+// GradPreparedTo(dst, x, p) keeps the orbits of y in p (m·|G|·d floats,
+// as enumerated and packed; at most MaxPreparedOrbits and a quarter of
+// Options.Budget, else none), and GradPreparedTo is GradTo(dst, x, y)
+// bit for bit without enumerating them per call: per point, O(|G|·d) for the distances and
 // the sum and |G| exponentials, where GradTo also enumerates the orbit —
 // a GP's acquisition ascent against its training inputs. Elsewhere it is
 // GradTo's own path.
@@ -235,7 +235,7 @@
 // snapshot).
 // Assembly runs on Options.Workers goroutines (0 = GOMAXPROCS; Base and
 // Plus use GOMAXPROCS), serially below the work threshold (see
-// Allocation). Peak scratch for enumeration is Workers·|G|·d
+// Allocation). Peak scratch for enumeration is about Workers·|G|·(d + 2)
 // float64s.
 //
 // # Errors

@@ -393,9 +393,10 @@ func (b *builder) newFinite(fg orbit.Finite) error {
 		if enumErr = checkBudget(g, G, d, k.budget.Bytes()); enumErr == nil {
 			enum = &enumEval{p: p, inv2: b.inv2, d: d, G: G, g: fg, isMax: b.isMax}
 			enum.ra, _ = g.(orbit.RangeActor)
-			// Each worker holds one orbit (packed, padded) and a few
-			// vectors: as many workers as fit the budget, at least one.
-			perWorker := 8 * (float64(G) + 8) * (float64(d) + 1)
+			// Each worker holds one orbit (packed, padded, or the
+			// gradient's enumGradLen) and a few vectors: as many workers
+			// as fit the budget, at least one.
+			perWorker := 8 * max((float64(G)+8)*(float64(d)+1), float64(enumGradLen(G, d)))
 			k.maxWorkers = max(1, int(min(float64(k.budget.Bytes())/perWorker, 1<<20)))
 		}
 	}

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/symbo/symbo/internal/f64"
 
@@ -43,21 +44,28 @@ type GradPreparer interface {
 // (Options.Budget), GradPreparedTo enumerates each call as GradTo does.
 const MaxPreparedOrbits = 1 << 22
 
-// Prepared is points y prepared by a Preparer. It is immutable, so safe
-// for concurrent use; its storage is m times the kernel's prepared row
-// (d floats for the base kernel; more for some closed forms), and for
-// the enumerated k_avg about 2·m·|G|·d floats of orbits (at most
-// MaxPreparedOrbits).
+// Prepared is points y prepared by a Preparer. It is safe for concurrent
+// use: immutable, but for the enumerated k_avg's orbits, which the first
+// GradPreparedTo computes, once, whichever goroutine calls it. Its
+// storage is m times the kernel's prepared row (d floats for the base
+// kernel; more for some closed forms), and, once a gradient has asked
+// for them, about 2·m·|G|·d floats of orbits (at most MaxPreparedOrbits).
 type Prepared struct {
 	owner any
 	y     *mat.Dense
 	m     int
 	py    []float64 // every row by prepX; nil: CrossTo's own path on y
-	orbs  []float64 // every row's orbit, |G|·d floats each (enumAvg); nil: none
-	porbs []float64 // the same packed (f64.Pack), f64.PackedLen(|G|, d) floats each
+	// orbits, when set, is the enumeration whose orbits of y GradPreparedTo
+	// keeps (within MaxPreparedOrbits and the budget); nil: GradTo's own
+	// path.
+	orbits  *enumEval
+	orbOnce sync.Once
+	orbs    []float64 // every row's orbit, |G|·d floats each
+	porbs   []float64 // the same packed (f64.Pack), f64.PackedLen(|G|, d) floats each
 }
 
-// prepare is Prepare for the kernel owner whose evaluation is k's.
+// prepare is Prepare for the kernel owner whose evaluation is k's; orbs:
+// the orbits may be kept for GradPreparedTo.
 func (k *orbitKernel) prepare(owner any, y *mat.Dense, rows, orbs bool) (*Prepared, error) {
 	m, err := checkPoints("y", y, k.d, k.p.Lengthscale)
 	if err != nil {
@@ -67,12 +75,7 @@ func (k *orbitKernel) prepare(owner any, y *mat.Dense, rows, orbs bool) (*Prepar
 	if e := k.enumAvg; e != nil && orbs {
 		gd, pl := e.G*e.d, f64.PackedLen(e.G, e.d)
 		if n := float64(m) * float64(gd+pl); n <= MaxPreparedOrbits && 4*8*n <= float64(k.budget.Bytes()) {
-			p.orbs, p.porbs = make([]float64, m*gd), make([]float64, m*pl)
-			for j := range m {
-				o := p.orbs[j*gd : (j+1)*gd]
-				e.actRange(o, y.RawRowView(j), 0, e.G)
-				f64.Pack(p.porbs[j*pl:(j+1)*pl], o, e.G, e.d)
-			}
+			p.orbits = e
 		}
 	}
 	// crossTo's paths: the enumerated kernel crosses a few x against many
@@ -138,18 +141,28 @@ func (a *Avg) CrossPreparedTo(dst, x *mat.Dense, p *Prepared) error {
 }
 
 // GradPreparedTo is GradTo against prepared points (GradPreparer): the
-// enumerated average differentiates against the orbits Prepare kept.
+// enumerated average differentiates against the orbits of the points,
+// computed on the first call and kept.
 func (a *Avg) GradPreparedTo(dst *mat.Dense, x []float64, p *Prepared) error {
 	if p == nil || p.owner != a {
 		return fmt.Errorf("%w: points prepared by another kernel (or nil)", ErrBadPoints)
 	}
-	if p.orbs == nil || a.norm {
+	e := p.orbits
+	if e == nil {
 		return a.GradTo(dst, x, p.y)
 	}
 	if err := checkVec("x", x, a.d, a.p.Lengthscale); err != nil {
 		return err
 	}
-	e := a.enumAvg
+	p.orbOnce.Do(func() {
+		gd, pl := e.G*e.d, f64.PackedLen(e.G, e.d)
+		p.orbs, p.porbs = make([]float64, p.m*gd), make([]float64, p.m*pl)
+		for j := range p.m {
+			o := p.orbs[j*gd : (j+1)*gd]
+			e.actRange(o, p.y.RawRowView(j), 0, e.G)
+			f64.Pack(p.porbs[j*pl:(j+1)*pl], o, e.G, e.d)
+		}
+	})
 	resizeDense(dst, p.m, a.d)
 	gradRows(gradJob{eo: e, orbs: p.orbs, porbs: p.porbs, ol: e.G * e.d, pl: f64.PackedLen(e.G, e.d), sl: a.gradLen, x: x, dst: dst, y: p.y}, a.gradCost(), a.nw(), p.m, a.d)
 	return a.finite("∂k(x, y)/∂x", dst)

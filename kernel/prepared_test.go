@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/symbo/symbo/internal/parallel"
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
@@ -168,8 +169,12 @@ func TestGradPrepared(t *testing.T) {
 			}
 		}
 		pr := mustPrepare(t, k, y)
-		if (pr.orbs != nil) != c.orbs {
-			t.Errorf("%s: orbits kept %v, want %v", c.name, pr.orbs != nil, c.orbs)
+		if (pr.orbits != nil) != c.orbs || pr.orbs != nil {
+			t.Errorf("%s: orbits to keep %v (%d floats before a gradient), want %v", c.name, pr.orbits != nil, len(pr.orbs), c.orbs)
+		}
+		if c.o.Workers > 1 {
+			// Enough work per call for the workers to start.
+			defer parallel.SetSerialThreshold(1)()
 		}
 		for range 3 {
 			x := make([]float64, d)
@@ -192,6 +197,9 @@ func TestGradPrepared(t *testing.T) {
 					}
 				}
 			}
+		}
+		if (pr.orbs != nil) != c.orbs {
+			t.Errorf("%s: orbits kept %v after the gradients, want %v", c.name, pr.orbs != nil, c.orbs)
 		}
 		var dst mat.Dense
 		other, _ := NewAvg(c.p, c.g, c.o)

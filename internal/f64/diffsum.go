@@ -9,8 +9,9 @@ import "fmt"
 // same bits on every path. It is the sum of an enumerated orbit
 // average's element gradients, c[i] = κ'(u_i)/u_i. With AVX-512 and d ≤
 // 16 the coordinates run at once (masked to d); otherwise in Go. Cost:
-// 3·d·len(c) operations. It panics unless len(dst) = len(x) ≥ 1 and
-// len(orb) ≥ d·len(c).
+// 3·d·len(c) operations. dst must not overlap x, orb or c (the paths
+// read them at different times). It panics unless len(dst) = len(x) ≥ 1
+// and len(orb) ≥ d·len(c).
 func ScaledDiffSum(dst, x, orb, c []float64) {
 	d := len(x)
 	if d < 1 || len(dst) != d || len(orb) < d*len(c) {

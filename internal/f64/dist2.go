@@ -13,8 +13,9 @@ import "fmt"
 // are the distances without the cancellation of the inner-product form
 // ‖x‖² + ‖o‖² − 2⟨x, o⟩ (kernel's accuracy guard). With AVX-512 the whole
 // blocks run 8 or 32 elements at once, the rest in Go. Cost: d·len(dst)
-// subtract-multiply-adds. It panics unless len(x) ≥ 1, len(orb) is a
-// packed length for len(x) and len(dst) ≤ len(orb)/len(x).
+// subtract-multiply-adds. dst must not overlap x or orb. It panics
+// unless len(x) ≥ 1, len(orb) is a packed length for len(x) and len(dst)
+// ≤ len(orb)/len(x).
 func Dist2To(dst, x, orb []float64) {
 	d := len(x)
 	if d < 1 || len(orb)%(d*Narrow) != 0 || len(dst) > len(orb)/d {

@@ -31,7 +31,8 @@
 // differences: no cancellation) and ScaledDiffSum (Σ_i c_i·(x − o_i) over
 // a row-major orbit) are the enumerated average's gradient and the
 // accuracy guard's recomputation; their AVX-512 paths are AVX-512 only
-// (the other levels run the generic code).
+// (the other levels run the generic code), and their dst must not
+// overlap their inputs.
 //
 // # Linear-algebra kernels
 //
