@@ -182,13 +182,13 @@ func KappaTo(dst, u2 []float64, shape Shape) {
 	for i0 := 0; i0 < len(u2); i0 += kappaChunk {
 		m := min(kappaChunk, len(u2)-i0)
 		a, o := buf[:m], dst[i0:i0+m]
-		for r, v := range u2[i0 : i0+m] {
-			a[r] = math.Sqrt(v) * c
+		for r := maternArgs(a, o, u2[i0:i0+m], c); r < m; r++ {
+			a[r] = math.Sqrt(u2[i0+r]) * c
 			o[r] = -a[r]
 		}
 		ExpTo(o, o)
-		for r, ar := range a {
-			if o[r] != 0 { // Exp(−a) = 0 where the polynomial may overflow
+		for r := maternPoly(o, a, q1, q2); r < m; r++ {
+			if ar := a[r]; o[r] != 0 { // Exp(−a) = 0 where the polynomial may overflow
 				o[r] *= math.FMA(ar*q2, ar, ar*q1) + 1
 			}
 		}

@@ -1,6 +1,7 @@
 package f64
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -201,7 +202,7 @@ func BenchmarkExpTo(b *testing.B) {
 // vector remainders and more than one chunk, in place too.
 func TestKappaTo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	u2 := []float64{0, 1e-300, 1e-20, 1, 2, 1490, 1500, 2e6}
+	u2 := []float64{0, 1e-300, 1e-20, 1, 2, 1490, 1500, 2e6, 5e-324, 0.3}
 	for range 150 {
 		u2 = append(u2, 10*rng.Float64(), 100*rng.Float64()*rng.Float64())
 	}
@@ -228,6 +229,47 @@ func TestKappaTo(t *testing.T) {
 				}
 			}
 			restore()
+		}
+	}
+	// Where the exponential underflows and the polynomial overflows (u²
+	// near the largest float, +Inf), κ is 0 on every path, as the
+	// generic loop's guard says (the scalar term gives NaN there).
+	ext := []float64{1.7e308, math.MaxFloat64, math.Inf(1), 1e6, 0, 1, 2, 3, 4}
+	for _, s := range []Shape{RBF, Matern12, Matern32, Matern52} {
+		for _, p := range paths() {
+			restore := setFeatures(p.f)
+			dst := make([]float64, len(ext))
+			KappaTo(dst, ext, s)
+			restore()
+			for i, v := range dst[:3] {
+				if math.Float64bits(v) != 0 {
+					t.Fatalf("%s shape %d: KappaTo(%v) = %v, want +0", p.name, s, ext[i], v)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkKappaTo times κ for 48 values (an enumerated orbit of
+// hyperoctahedral(3)) on every path, each Matérn profile and RBF.
+//
+//	go test -run '^$' -bench KappaTo -cpu 1 ./internal/f64/
+func BenchmarkKappaTo(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	u2 := make([]float64, 48)
+	for i := range u2 {
+		u2[i] = 10 * rng.Float64()
+	}
+	dst := make([]float64, len(u2))
+	for _, s := range []Shape{RBF, Matern52} {
+		for _, p := range paths() {
+			b.Run(fmt.Sprintf("shape=%d/%s", s, p.name), func(b *testing.B) {
+				restore := setFeatures(p.f)
+				defer restore()
+				for b.Loop() {
+					KappaTo(dst, u2, s)
+				}
+			})
 		}
 	}
 }
