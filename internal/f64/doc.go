@@ -19,7 +19,8 @@
 // as in MaxDot), the clamped squared distance, a square root for Matérn
 // profiles and a vectorized exponential (Exp, ExpTo; at most ExpMaxUlp = 2
 // ulp from math.Exp), reduced into eight lane accumulators in a fixed
-// order.
+// order. KappaTo is one such term for a batch of squared distances (its
+// Matérn square roots and polynomial vectorized on the AVX-512 path).
 //
 // MathExpTo is another exponential: math.Exp's own bits, eight at a time
 // (the standard library's amd64 operations replayed in AVX-512 lanes),
