@@ -189,6 +189,36 @@ func BenchmarkEmbeddedAvgGrad(b *testing.B) {
 			}
 		})
 	}
+	// The same on 6 of 10 coordinates against the points' preparation,
+	// as a GP's acquisition differentiates (GradPreparedTo: the inner
+	// prepared points are not prepared again per call).
+	b.Run("group="+emb.Name()+"/path=GradPreparedTo", func(b *testing.B) {
+		k, err := kernel.NewAvg(kernel.Params{Shape: kernel.RBF, Variance: 1, Lengthscale: 0.7}, emb, kernel.Options{Workers: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(1, 2))
+		y := mat.NewDense(30, 10, nil)
+		for i := range 30 {
+			for j := range 10 {
+				y.Set(i, j, 2*rng.Float64()-1)
+			}
+		}
+		x := make([]float64, 10)
+		for j := range x {
+			x[j] = 2*rng.Float64() - 1
+		}
+		p, err := k.Prepare(y)
+		if err != nil {
+			b.Fatal(err)
+		}
+		dst := mat.NewDense(30, 10, nil)
+		for b.Loop() {
+			if err := k.GradPreparedTo(dst, x, p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchmarkEnumAvgGrad times the gradient of the enumerated k_avg with

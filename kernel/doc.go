@@ -190,8 +190,10 @@
 // Options.Budget, else none), and GradPreparedTo is GradTo(dst, x, y)
 // bit for bit without enumerating them per call: per point, O(|G|·d) for the distances and
 // the sum and |G| exponentials, where GradTo also enumerates the orbit —
-// a GP's acquisition ascent against its training inputs. Elsewhere it is
-// GradTo's own path.
+// a GP's acquisition ascent against its training inputs. Over a group
+// on some coordinates with a closed form (RBF's factored k_avg), it
+// takes the inner prepared points from p instead of preparing them per
+// call. Elsewhere it is GradTo's own path.
 //
 // # Invariants
 //

@@ -66,6 +66,7 @@ func (b *builder) embeddedProduct() (bool, error) {
 		ee = re
 		b.k.gradAux = ev.gradAuxFunc(ik.grad, ik.gradLen)
 		b.k.gradPre, b.k.gradPreLen = re.innerValues, re.innerValuesLen()
+		b.k.gradPrePrepared = re.innerValuesPrepared
 	}
 	b.k.ev, b.k.method = ee, ik.method
 	return true, nil
@@ -270,6 +271,29 @@ func (e *embedRowEval) innerValues(out, x []float64, y *mat.Dense, m int, scratc
 				ys[i] = yr[c]
 			}
 			e.in.prepX(buf[(j-j0)*il:(j-j0+1)*il], ys)
+		}
+		e.rin.row(out[j0:j1], px, buf[:(j1-j0)*il], j1-j0, rs)
+	}
+}
+
+// innerValuesPrepared is innerValues for points prepared by prepX (py: m
+// rows of xLen() floats, a Prepared's), whose inner prepared points it
+// gathers instead of preparing them again: the same bits, since they are
+// in's prepX of the same inner coordinates. Its scratch is innerValues'.
+func (e *embedRowEval) innerValuesPrepared(out, x, py []float64, m int, scratch []float64) {
+	k, il, xl, off := e.k, e.in.xLen(), e.xLen(), e.r+e.k
+	xs := scratch[:k]
+	px := scratch[2*k : 2*k+il]
+	buf := scratch[2*k+il : 2*k+il+embedChunk*il]
+	rs := scratch[2*k+il+embedChunk*il:]
+	for j, c := range e.coords {
+		xs[j] = x[c]
+	}
+	e.in.prepX(px, xs)
+	for j0 := 0; j0 < m; j0 += embedChunk {
+		j1 := min(j0+embedChunk, m)
+		for j := j0; j < j1; j++ {
+			copy(buf[(j-j0)*il:(j-j0+1)*il], py[j*xl+off:j*xl+off+il])
 		}
 		e.rin.row(out[j0:j1], px, buf[:(j1-j0)*il], j1-j0, rs)
 	}

@@ -51,9 +51,12 @@ type orbitKernel struct {
 	gradAux    gradAuxFunc
 	gradPre    gradPreFunc
 	gradPreLen int
-	method     Method    // Closed, Enumerate or Quadrature
-	diagIsV    bool      // k(x, x) = v exactly (base and max)
-	enumMax    *enumEval // non-nil: gradients of enumerated k_max by gradMaxT
+	// gradPrePrepared, when set, is gradPre for points a Prepared holds
+	// (its py rows, by the row evaluator's prepX): the same values.
+	gradPrePrepared func(out, x, py []float64, m int, scratch []float64)
+	method          Method    // Closed, Enumerate or Quadrature
+	diagIsV         bool      // k(x, x) = v exactly (base and max)
+	enumMax         *enumEval // non-nil: gradients of enumerated k_max by gradMaxT
 	// enumAvg, when set, is the enumeration whose grad is k.grad for an
 	// orbit average: Prepare can then keep the orbits of y for
 	// GradPreparedTo.

@@ -28,8 +28,10 @@ type Preparer interface {
 // GradPreparer is implemented by kernels (Avg) whose GradTo against fixed
 // points y can use their preparation: for the enumerated k_avg, the
 // orbits of y, which GradTo enumerates again at every call (|G|·d floats
-// per point; an acquisition's ascent differentiates against the same
-// training points hundreds of times).
+// per point); for a closed form over a group on some coordinates, the
+// prepared inner points, which GradTo prepares again for the inner
+// values of its pairs. An acquisition's ascent differentiates against
+// the same training points hundreds of times.
 type GradPreparer interface {
 	Preparer
 	// GradPreparedTo is GradTo(dst, x, y) for the prepared y, with the
@@ -142,14 +144,28 @@ func (a *Avg) CrossPreparedTo(dst, x *mat.Dense, p *Prepared) error {
 
 // GradPreparedTo is GradTo against prepared points (GradPreparer): the
 // enumerated average differentiates against the orbits of the points,
-// computed on the first call and kept.
+// computed on the first call and kept; a closed form on some coordinates
+// takes its inner values from the prepared rows.
 func (a *Avg) GradPreparedTo(dst *mat.Dense, x []float64, p *Prepared) error {
 	if p == nil || p.owner != a {
 		return fmt.Errorf("%w: points prepared by another kernel (or nil)", ErrBadPoints)
 	}
 	e := p.orbits
-	if e == nil {
+	if e == nil && (a.gradPrePrepared == nil || p.py == nil) {
 		return a.GradTo(dst, x, p.y)
+	}
+	if e == nil {
+		// A closed form on some coordinates: the inner values of the
+		// pairs from the prepared rows.
+		if err := checkVec("x", x, a.d, a.p.Lengthscale); err != nil {
+			return err
+		}
+		resizeDense(dst, p.m, a.d)
+		ha, aux := getScratch(p.m + a.gradPreLen)
+		a.gradPrePrepared(aux[:p.m], x, p.py, p.m, aux[p.m:])
+		gradRows(gradJob{fa: a.gradAux, aux: aux[:p.m], sl: a.gradLen, x: x, dst: dst, y: p.y}, a.gradCost(), a.nw(), p.m, a.d)
+		putScratch(ha)
+		return a.finite("∂k(x, y)/∂x", dst)
 	}
 	if err := checkVec("x", x, a.d, a.p.Lengthscale); err != nil {
 		return err

@@ -122,10 +122,12 @@ func mustPrepare(t *testing.T, k Preparer, y *mat.Dense) *Prepared {
 
 // TestGradPrepared: GradPreparedTo gives GradTo's bits for the enumerated
 // k_avg (own coordinates and some of them, every Matérn shape and RBF
-// where it is enumerated, 1 and 3 workers), keeps the orbits only where
-// it is meant to (enumerated, within its budget), falls back to GradTo
-// where it keeps none (a closed form, the normalized average, a small
-// budget), and refuses another kernel's points, nil and bad x.
+// where it is enumerated, 1 and 3 workers) and for RBF's closed forms on
+// some coordinates (the inner values from the prepared rows), keeps the
+// orbits only where it is meant to (enumerated, within its budget), falls
+// back to GradTo elsewhere (a closed form on all coordinates, the
+// normalized average, a small budget), and refuses another kernel's
+// points, nil and bad x.
 func TestGradPrepared(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 4))
 	mk := func(g orbit.Group, err error) orbit.Group {
@@ -140,21 +142,25 @@ func TestGradPrepared(t *testing.T) {
 		g    orbit.Group
 		o    Options
 		orbs bool // the orbits are kept
+		aux  bool // a closed form on some coordinates: the inner values from the prepared rows
 	}
 	var cases []gc
 	for _, s := range []Shape{Matern12, Matern32, Matern52} {
 		p := Params{Shape: s, Variance: 1.3, Lengthscale: 0.7}
 		cases = append(cases,
-			gc{"hyperoct3/" + s.String(), p, mk(orbit.Hyperoctahedral(3)), Options{}, true},
-			gc{"perm4-of-7/" + s.String(), p, mk(orbit.OnCoords(mk(orbit.Permutation(4)), 7, []int{0, 2, 3, 6})), Options{Workers: 3}, true},
+			gc{"hyperoct3/" + s.String(), p, mk(orbit.Hyperoctahedral(3)), Options{}, true, false},
+			gc{"perm4-of-7/" + s.String(), p, mk(orbit.OnCoords(mk(orbit.Permutation(4)), 7, []int{0, 2, 3, 6})), Options{Workers: 3}, true, false},
 		)
 	}
 	rbf := Params{Shape: RBF, Variance: 1.3, Lengthscale: 0.7}
 	cases = append(cases,
-		gc{"cyclic4/rbf enumerated", rbf, mk(orbit.Cyclic(4)), Options{Method: Enumerate}, true},
-		gc{"perm3/rbf closed", rbf, mk(orbit.Permutation(3)), Options{}, false},
-		gc{"hyperoct3/matern52 norm", Params{Shape: Matern52, Variance: 1.3, Lengthscale: 0.7}, mk(orbit.Hyperoctahedral(3)), Options{Normalize: true}, false},
-		gc{"hyperoct3/matern52 small budget", Params{Shape: Matern52, Variance: 1.3, Lengthscale: 0.7}, mk(orbit.Hyperoctahedral(3)), Options{Budget: 1 << 16}, false},
+		gc{"cyclic4/rbf enumerated", rbf, mk(orbit.Cyclic(4)), Options{Method: Enumerate}, true, false},
+		gc{"perm3/rbf closed", rbf, mk(orbit.Permutation(3)), Options{}, false, false},
+		gc{"perm4-of-7/rbf closed", rbf, mk(orbit.OnCoords(mk(orbit.Permutation(4)), 7, []int{0, 2, 3, 6})), Options{Workers: 3}, false, true},
+		gc{"hyperoct3-of-6/rbf closed", rbf, mk(orbit.OnCoords(mk(orbit.Hyperoctahedral(3)), 6, []int{5, 1, 2})), Options{}, false, true},
+		gc{"perm4-of-7/rbf closed norm", rbf, mk(orbit.OnCoords(mk(orbit.Permutation(4)), 7, []int{0, 2, 3, 6})), Options{Normalize: true}, false, false},
+		gc{"hyperoct3/matern52 norm", Params{Shape: Matern52, Variance: 1.3, Lengthscale: 0.7}, mk(orbit.Hyperoctahedral(3)), Options{Normalize: true}, false, false},
+		gc{"hyperoct3/matern52 small budget", Params{Shape: Matern52, Variance: 1.3, Lengthscale: 0.7}, mk(orbit.Hyperoctahedral(3)), Options{Budget: 1 << 16}, false, false},
 	)
 	for _, c := range cases {
 		k, err := NewAvg(c.p, c.g, c.o)
@@ -171,6 +177,9 @@ func TestGradPrepared(t *testing.T) {
 		pr := mustPrepare(t, k, y)
 		if (pr.orbits != nil) != c.orbs || pr.orbs != nil {
 			t.Errorf("%s: orbits to keep %v (%d floats before a gradient), want %v", c.name, pr.orbits != nil, len(pr.orbs), c.orbs)
+		}
+		if aux := k.gradPrePrepared != nil && pr.py != nil; aux != c.aux {
+			t.Errorf("%s: inner values from the prepared rows %v, want %v", c.name, aux, c.aux)
 		}
 		if c.o.Workers > 1 {
 			// Enough work per call for the workers to start.
