@@ -170,17 +170,7 @@ func BenchmarkEmbeddedAvgGrad(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			rng := rand.New(rand.NewPCG(1, 2))
-			y := mat.NewDense(30, d, nil)
-			for i := range 30 {
-				for j := range d {
-					y.Set(i, j, 2*rng.Float64()-1)
-				}
-			}
-			x := make([]float64, d)
-			for j := range x {
-				x[j] = 2*rng.Float64() - 1
-			}
+			x, y := gradPoints(d)
 			dst := mat.NewDense(30, d, nil)
 			for b.Loop() {
 				if err := kernel.Grad(k, dst, x, y, 1); err != nil {
@@ -197,17 +187,7 @@ func BenchmarkEmbeddedAvgGrad(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		rng := rand.New(rand.NewPCG(1, 2))
-		y := mat.NewDense(30, 10, nil)
-		for i := range 30 {
-			for j := range 10 {
-				y.Set(i, j, 2*rng.Float64()-1)
-			}
-		}
-		x := make([]float64, 10)
-		for j := range x {
-			x[j] = 2*rng.Float64() - 1
-		}
+		x, y := gradPoints(10)
 		p, err := k.Prepare(y)
 		if err != nil {
 			b.Fatal(err)
@@ -244,17 +224,7 @@ func BenchmarkEnumAvgGrad(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		rng := rand.New(rand.NewPCG(1, 2))
-		y := mat.NewDense(30, d, nil)
-		for i := range 30 {
-			for j := range d {
-				y.Set(i, j, 2*rng.Float64()-1)
-			}
-		}
-		x := make([]float64, d)
-		for j := range x {
-			x[j] = 2*rng.Float64() - 1
-		}
+		x, y := gradPoints(d)
 		dst := mat.NewDense(30, d, nil)
 		b.Run("group="+g.Name()+"/path=GradTo", func(b *testing.B) {
 			for b.Loop() {
@@ -275,4 +245,21 @@ func BenchmarkEnumAvgGrad(b *testing.B) {
 			}
 		})
 	}
+}
+
+// gradPoints is the gradient benchmarks' x and 30 points y in [−1, 1]^d
+// (the same draws for every benchmark).
+func gradPoints(d int) ([]float64, *mat.Dense) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	y := mat.NewDense(30, d, nil)
+	for i := range 30 {
+		for j := range d {
+			y.Set(i, j, 2*rng.Float64()-1)
+		}
+	}
+	x := make([]float64, d)
+	for j := range x {
+		x[j] = 2*rng.Float64() - 1
+	}
+	return x, y
 }

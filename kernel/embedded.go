@@ -254,7 +254,21 @@ func (e *embedRowEval) innerValuesLen() int {
 // column's bits for every pair whatever the chunking; x is prepared once
 // and in's row runs over embedChunk points at a time.
 func (e *embedRowEval) innerValues(out, x []float64, y *mat.Dense, m int, scratch []float64) {
-	k, il := e.k, e.in.xLen()
+	e.innerValuesOf(out, x, y, nil, m, scratch)
+}
+
+// innerValuesPrepared is innerValues for points prepared by prepX (py: m
+// rows of xLen() floats, a Prepared's), whose inner prepared points it
+// gathers instead of preparing them again: the same bits, since they are
+// in's prepX of the same inner coordinates. Its scratch is innerValues'.
+func (e *embedRowEval) innerValuesPrepared(out, x, py []float64, m int, scratch []float64) {
+	e.innerValuesOf(out, x, nil, py, m, scratch)
+}
+
+// innerValuesOf is innerValues over the rows of y, or with py not nil
+// innerValuesPrepared.
+func (e *embedRowEval) innerValuesOf(out, x []float64, y *mat.Dense, py []float64, m int, scratch []float64) {
+	k, il, xl, off := e.k, e.in.xLen(), e.xLen(), e.r+e.k
 	xs, ys := scratch[:k], scratch[k:2*k]
 	px := scratch[2*k : 2*k+il]
 	buf := scratch[2*k+il : 2*k+il+embedChunk*il]
@@ -266,34 +280,16 @@ func (e *embedRowEval) innerValues(out, x []float64, y *mat.Dense, m int, scratc
 	for j0 := 0; j0 < m; j0 += embedChunk {
 		j1 := min(j0+embedChunk, m)
 		for j := j0; j < j1; j++ {
+			b := buf[(j-j0)*il : (j-j0+1)*il]
+			if py != nil {
+				copy(b, py[j*xl+off:j*xl+off+il])
+				continue
+			}
 			yr := row(y, j)
 			for i, c := range e.coords {
 				ys[i] = yr[c]
 			}
-			e.in.prepX(buf[(j-j0)*il:(j-j0+1)*il], ys)
-		}
-		e.rin.row(out[j0:j1], px, buf[:(j1-j0)*il], j1-j0, rs)
-	}
-}
-
-// innerValuesPrepared is innerValues for points prepared by prepX (py: m
-// rows of xLen() floats, a Prepared's), whose inner prepared points it
-// gathers instead of preparing them again: the same bits, since they are
-// in's prepX of the same inner coordinates. Its scratch is innerValues'.
-func (e *embedRowEval) innerValuesPrepared(out, x, py []float64, m int, scratch []float64) {
-	k, il, xl, off := e.k, e.in.xLen(), e.xLen(), e.r+e.k
-	xs := scratch[:k]
-	px := scratch[2*k : 2*k+il]
-	buf := scratch[2*k+il : 2*k+il+embedChunk*il]
-	rs := scratch[2*k+il+embedChunk*il:]
-	for j, c := range e.coords {
-		xs[j] = x[c]
-	}
-	e.in.prepX(px, xs)
-	for j0 := 0; j0 < m; j0 += embedChunk {
-		j1 := min(j0+embedChunk, m)
-		for j := j0; j < j1; j++ {
-			copy(buf[(j-j0)*il:(j-j0+1)*il], py[j*xl+off:j*xl+off+il])
+			e.in.prepX(b, ys)
 		}
 		e.rin.row(out[j0:j1], px, buf[:(j1-j0)*il], j1-j0, rs)
 	}
