@@ -310,6 +310,8 @@ func f64Shape(s Shape) f64.Shape { return s.spec().simd }
 func fusedSlope(s Shape) float64 { return s.spec().slope }
 
 // KappaU2To writes κ(√u2_i) into dst (len(dst) = len(u2); dst may be u2)
-// with the vectorized exponentials of internal/f64: the same bits on every
-// SIMD path. It panics on a shape outside the table.
+// for u2_i ≥ 0 with the vectorized exponentials of internal/f64: the same
+// bits on every SIMD path (outside that domain the result is NaN, whose
+// payload may differ between paths). It panics on a shape outside the
+// table.
 func KappaU2To(dst, u2 []float64, s Shape) { f64.KappaTo(dst, u2, s.spec().simd) }

@@ -248,6 +248,32 @@ func TestKappaTo(t *testing.T) {
 			}
 		}
 	}
+	// Outside the domain (NaN, negative u²) the Matérn arguments and
+	// polynomial give the Go loop's bits on the AVX-512 path too, the
+	// NaN's sign and payload included: compared with the AVX2 path, whose
+	// exponentials are the same assembly's and whose arguments and
+	// polynomial are the Go loop. (The generic exponential's NaN payloads
+	// differ from the assembly's, outside the domain either way.)
+	bad := []float64{math.NaN(), -1, math.Inf(-1), -5e-324, math.Float64frombits(0x7ff8000000000001), 1, 2, 3}
+	for _, s := range []Shape{Matern12, Matern32, Matern52} {
+		out := map[string][]float64{}
+		for _, p := range paths() {
+			restore := setFeatures(p.f)
+			dst := make([]float64, len(bad))
+			KappaTo(dst, bad, s)
+			restore()
+			out[p.name] = dst
+		}
+		a, b := out["avx2"], out["avx512"]
+		if a == nil || b == nil {
+			continue
+		}
+		for i := range a {
+			if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+				t.Fatalf("shape %d: KappaTo(%v) = %#x on avx512, %#x on avx2", s, bad[i], math.Float64bits(b[i]), math.Float64bits(a[i]))
+			}
+		}
+	}
 }
 
 // BenchmarkKappaTo times κ for 48 values (an enumerated orbit of

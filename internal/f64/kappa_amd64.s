@@ -48,7 +48,7 @@ poly:
 	VFMADD213PD Z3, Z0, Z2           // Z2 = Z2·a + a·q1, one rounding
 	VADDPD      Z6, Z2, Z2           // + 1
 	VCMPPD      $4, Z7, Z1, K1       // o ≠ 0 (NEQ_UQ)
-	VMULPD      Z2, Z1, K1, Z1       // o·p in those lanes, o elsewhere
+	VMULPD      Z1, Z2, K1, Z1       // p·o in those lanes (a NaN from p first, as Go's o *= p), o elsewhere
 	VMOVUPD     Z1, (DI)
 	ADDQ        $64, DI
 	ADDQ        $64, SI
