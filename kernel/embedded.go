@@ -66,7 +66,6 @@ func (b *builder) embeddedProduct() (bool, error) {
 		ee = re
 		b.k.gradAux = ev.gradAuxFunc(ik.grad, ik.gradLen)
 		b.k.gradPre, b.k.gradPreLen = re.innerValues, re.innerValuesLen()
-		b.k.gradPrePrepared = re.innerValuesPrepared
 	}
 	b.k.ev, b.k.method = ee, ik.method
 	return true, nil
@@ -252,22 +251,11 @@ func (e *embedRowEval) innerValuesLen() int {
 // innerValues writes k_avg^G(x_S, y_j,S) to out[j] for the m rows of y
 // (gradPreFunc): pairValue's bits for each pair, since in's row gives its
 // column's bits for every pair whatever the chunking; x is prepared once
-// and in's row runs over embedChunk points at a time.
-func (e *embedRowEval) innerValues(out, x []float64, y *mat.Dense, m int, scratch []float64) {
-	e.innerValuesOf(out, x, y, nil, m, scratch)
-}
-
-// innerValuesPrepared is innerValues for points prepared by prepX (py: m
-// rows of xLen() floats, a Prepared's), whose inner prepared points it
-// gathers instead of preparing them again: the same bits, since they are
-// in's prepX of the same inner coordinates. Its scratch is innerValues'.
-func (e *embedRowEval) innerValuesPrepared(out, x, py []float64, m int, scratch []float64) {
-	e.innerValuesOf(out, x, nil, py, m, scratch)
-}
-
-// innerValuesOf is innerValues over the rows of y, or with py not nil
-// innerValuesPrepared.
-func (e *embedRowEval) innerValuesOf(out, x []float64, y *mat.Dense, py []float64, m int, scratch []float64) {
+// and in's row runs over embedChunk points at a time. With py (rows
+// prepared by prepX, a Prepared's) it gathers their inner prepared
+// points instead of preparing them again: the same bits, since they are
+// in's prepX of the same inner coordinates.
+func (e *embedRowEval) innerValues(out, x []float64, y *mat.Dense, py []float64, m int, scratch []float64) {
 	k, il, xl, off := e.k, e.in.xLen(), e.xLen(), e.r+e.k
 	xs, ys := scratch[:k], scratch[k:2*k]
 	px := scratch[2*k : 2*k+il]

@@ -8,6 +8,7 @@ import (
 
 	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/internal/errclass"
+	"github.com/symbo/symbo/internal/f64"
 	"github.com/symbo/symbo/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 )
@@ -508,28 +509,29 @@ func gramTo(ev evaluator, workers int, dst *mat.SymDense, x *mat.Dense, n int, d
 type gradAuxFunc func(dst, x, y []float64, aux float64, scratch []float64)
 
 // gradPreFunc writes to out[j] the value gradAuxFunc takes for the pair
-// (x, y_j), j < m, using scratch.
-type gradPreFunc func(out, x []float64, y *mat.Dense, m int, scratch []float64)
+// (x, y_j), j < m, using scratch; py, when not nil, holds the rows of y
+// as the evaluator's prepX prepared them (a Prepared's), which it may
+// read instead of preparing y again (the same values).
+type gradPreFunc func(out, x []float64, y *mat.Dense, py []float64, m int, scratch []float64)
 
 // gradJob fills row j of dst with ∇ₓk(x, y_j): by f, by fa given aux[j],
-// or by eo.gradOrbit given y_j's orbit, orbs[j·ol : (j+1)·ol], and the
-// same packed, porbs[j·pl : (j+1)·pl].
+// or by eo.gradOrbit given y_j's orbit in orbs (|G|·d floats a row) and
+// the same packed in porbs (f64.PackedLen(|G|, d) a row).
 type gradJob struct {
-	f      gradFunc
-	fa     gradAuxFunc
-	eo     *enumEval
-	aux    []float64
-	orbs   []float64
-	porbs  []float64
-	ol, pl int
-	sl     int
-	scr, x []float64
-	dst, y *mat.Dense
+	f           gradFunc
+	fa          gradAuxFunc
+	eo          *enumEval
+	aux         []float64
+	orbs, porbs []float64
+	sl          int
+	scr, x      []float64
+	dst, y      *mat.Dense
 }
 
 func (g *gradJob) row(k, j int) {
-	if g.eo != nil {
-		g.eo.gradOrbit(row(g.dst, j), g.x, g.orbs[j*g.ol:(j+1)*g.ol], g.porbs[j*g.pl:(j+1)*g.pl], g.scr[k*g.sl:(k+1)*g.sl])
+	if e := g.eo; e != nil {
+		ol, pl := e.G*e.d, f64.PackedLen(e.G, e.d)
+		e.gradOrbit(row(g.dst, j), g.x, g.orbs[j*ol:(j+1)*ol], g.porbs[j*pl:(j+1)*pl], g.scr[k*g.sl:(k+1)*g.sl])
 		return
 	}
 	if g.fa != nil {
@@ -549,11 +551,12 @@ func gradTo(f gradFunc, scratchLen, work, workers int, dst *mat.Dense, x []float
 
 // gradAuxTo is gradTo for a gradient that takes a value per pair: pre
 // (scratch preLen) computes the m values in one pass, on the calling
-// goroutine, before the rows are shared among the workers.
-func gradAuxTo(pre gradPreFunc, preLen int, f gradAuxFunc, scratchLen, work, workers int, dst *mat.Dense, x []float64, y *mat.Dense, m, d int) {
+// goroutine, before the rows are shared among the workers; py is y's
+// prepared rows or nil (gradPreFunc).
+func gradAuxTo(pre gradPreFunc, preLen int, f gradAuxFunc, scratchLen, work, workers int, dst *mat.Dense, x []float64, y *mat.Dense, py []float64, m, d int) {
 	resizeDense(dst, m, d)
 	ha, aux := getScratch(m + preLen)
-	pre(aux[:m], x, y, m, aux[m:])
+	pre(aux[:m], x, y, py, m, aux[m:])
 	gradRows(gradJob{fa: f, aux: aux[:m], sl: scratchLen, x: x, dst: dst, y: y}, work, workers, m, d)
 	putScratch(ha)
 }

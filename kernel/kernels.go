@@ -51,12 +51,9 @@ type orbitKernel struct {
 	gradAux    gradAuxFunc
 	gradPre    gradPreFunc
 	gradPreLen int
-	// gradPrePrepared, when set, is gradPre for points a Prepared holds
-	// (its py rows, by the row evaluator's prepX): the same values.
-	gradPrePrepared func(out, x, py []float64, m int, scratch []float64)
-	method          Method    // Closed, Enumerate or Quadrature
-	diagIsV         bool      // k(x, x) = v exactly (base and max)
-	enumMax         *enumEval // non-nil: gradients of enumerated k_max by gradMaxT
+	method     Method    // Closed, Enumerate or Quadrature
+	diagIsV    bool      // k(x, x) = v exactly (base and max)
+	enumMax    *enumEval // non-nil: gradients of enumerated k_max by gradMaxT
 	// enumAvg, when set, is the enumeration whose grad is k.grad for an
 	// orbit average: Prepare can then keep the orbits of y for
 	// GradPreparedTo.
@@ -206,7 +203,7 @@ func (k *orbitKernel) gradAll(dst *mat.Dense, x []float64, y *mat.Dense, m int) 
 		return
 	}
 	if k.gradAux != nil {
-		gradAuxTo(k.gradPre, k.gradPreLen, k.gradAux, k.gradLen, k.gradCost(), k.nw(), dst, x, y, m, k.d)
+		gradAuxTo(k.gradPre, k.gradPreLen, k.gradAux, k.gradLen, k.gradCost(), k.nw(), dst, x, y, nil, m, k.d)
 		return
 	}
 	gradTo(k.grad, k.gradLen, k.gradCost(), k.nw(), dst, x, y, m, k.d)

@@ -66,15 +66,16 @@ type Prepared struct {
 	porbs   []float64 // the same packed (f64.Pack), f64.PackedLen(|G|, d) floats each
 }
 
-// prepare is Prepare for the kernel owner whose evaluation is k's; orbs:
-// the orbits may be kept for GradPreparedTo.
-func (k *orbitKernel) prepare(owner any, y *mat.Dense, rows, orbs bool) (*Prepared, error) {
+// prepare is Prepare for the kernel owner whose evaluation is k's; rows:
+// y is prepared for the kernel's own paths (not the normalized average's),
+// and an enumerated average's orbits may be kept for GradPreparedTo.
+func (k *orbitKernel) prepare(owner any, y *mat.Dense, rows bool) (*Prepared, error) {
 	m, err := checkPoints("y", y, k.d, k.p.Lengthscale)
 	if err != nil {
 		return nil, err
 	}
 	p := &Prepared{owner: owner, y: y, m: m}
-	if e := k.enumAvg; e != nil && orbs {
+	if e := k.enumAvg; e != nil && rows {
 		gd, pl := e.G*e.d, f64.PackedLen(e.G, e.d)
 		if n := float64(m) * float64(gd+pl); n <= MaxPreparedOrbits && 4*8*n <= float64(k.budget.Bytes()) {
 			p.orbits = e
@@ -117,7 +118,7 @@ func (k *orbitKernel) crossPrepared(owner any, dst, x *mat.Dense, p *Prepared, c
 }
 
 // Prepare prepares y for CrossPreparedTo (Preparer).
-func (k *Base) Prepare(y *mat.Dense) (*Prepared, error) { return k.prepare(k, y, true, false) }
+func (k *Base) Prepare(y *mat.Dense) (*Prepared, error) { return k.prepare(k, y, true) }
 
 // CrossPreparedTo is CrossTo against prepared points (Preparer).
 func (k *Base) CrossPreparedTo(dst, x *mat.Dense, p *Prepared) error {
@@ -125,7 +126,7 @@ func (k *Base) CrossPreparedTo(dst, x *mat.Dense, p *Prepared) error {
 }
 
 // Prepare prepares y for CrossPreparedTo (Preparer).
-func (k *Max) Prepare(y *mat.Dense) (*Prepared, error) { return k.prepare(k, y, true, false) }
+func (k *Max) Prepare(y *mat.Dense) (*Prepared, error) { return k.prepare(k, y, true) }
 
 // CrossPreparedTo is CrossTo against prepared points (Preparer).
 func (k *Max) CrossPreparedTo(dst, x *mat.Dense, p *Prepared) error {
@@ -135,7 +136,7 @@ func (k *Max) CrossPreparedTo(dst, x *mat.Dense, p *Prepared) error {
 // Prepare prepares y for CrossPreparedTo (Preparer) and, enumerated,
 // GradPreparedTo (GradPreparer). The normalized average keeps CrossTo's
 // and GradTo's own paths (its diagonal cache).
-func (a *Avg) Prepare(y *mat.Dense) (*Prepared, error) { return a.prepare(a, y, !a.norm, !a.norm) }
+func (a *Avg) Prepare(y *mat.Dense) (*Prepared, error) { return a.prepare(a, y, !a.norm) }
 
 // CrossPreparedTo is CrossTo against prepared points (Preparer).
 func (a *Avg) CrossPreparedTo(dst, x *mat.Dense, p *Prepared) error {
@@ -151,24 +152,17 @@ func (a *Avg) GradPreparedTo(dst *mat.Dense, x []float64, p *Prepared) error {
 		return fmt.Errorf("%w: points prepared by another kernel (or nil)", ErrBadPoints)
 	}
 	e := p.orbits
-	if e == nil && (a.gradPrePrepared == nil || p.py == nil) {
+	if e == nil && (a.gradAux == nil || p.py == nil) {
 		return a.GradTo(dst, x, p.y)
-	}
-	if e == nil {
-		// A closed form on some coordinates: the inner values of the
-		// pairs from the prepared rows.
-		if err := checkVec("x", x, a.d, a.p.Lengthscale); err != nil {
-			return err
-		}
-		resizeDense(dst, p.m, a.d)
-		ha, aux := getScratch(p.m + a.gradPreLen)
-		a.gradPrePrepared(aux[:p.m], x, p.py, p.m, aux[p.m:])
-		gradRows(gradJob{fa: a.gradAux, aux: aux[:p.m], sl: a.gradLen, x: x, dst: dst, y: p.y}, a.gradCost(), a.nw(), p.m, a.d)
-		putScratch(ha)
-		return a.finite("∂k(x, y)/∂x", dst)
 	}
 	if err := checkVec("x", x, a.d, a.p.Lengthscale); err != nil {
 		return err
+	}
+	if e == nil {
+		// A closed form on some coordinates: the pairs' inner values
+		// from the prepared rows.
+		gradAuxTo(a.gradPre, a.gradPreLen, a.gradAux, a.gradLen, a.gradCost(), a.nw(), dst, x, p.y, p.py, p.m, a.d)
+		return a.finite("∂k(x, y)/∂x", dst)
 	}
 	p.orbOnce.Do(func() {
 		gd, pl := e.G*e.d, f64.PackedLen(e.G, e.d)
@@ -180,6 +174,6 @@ func (a *Avg) GradPreparedTo(dst *mat.Dense, x []float64, p *Prepared) error {
 		}
 	})
 	resizeDense(dst, p.m, a.d)
-	gradRows(gradJob{eo: e, orbs: p.orbs, porbs: p.porbs, ol: e.G * e.d, pl: f64.PackedLen(e.G, e.d), sl: a.gradLen, x: x, dst: dst, y: p.y}, a.gradCost(), a.nw(), p.m, a.d)
+	gradRows(gradJob{eo: e, orbs: p.orbs, porbs: p.porbs, sl: a.gradLen, x: x, dst: dst, y: p.y}, a.gradCost(), a.nw(), p.m, a.d)
 	return a.finite("∂k(x, y)/∂x", dst)
 }

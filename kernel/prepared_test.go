@@ -178,7 +178,7 @@ func TestGradPrepared(t *testing.T) {
 		if (pr.orbits != nil) != c.orbs || pr.orbs != nil {
 			t.Errorf("%s: orbits to keep %v (%d floats before a gradient), want %v", c.name, pr.orbits != nil, len(pr.orbs), c.orbs)
 		}
-		if aux := k.gradPrePrepared != nil && pr.py != nil; aux != c.aux {
+		if aux := k.gradAux != nil && pr.py != nil; aux != c.aux {
 			t.Errorf("%s: inner values from the prepared rows %v, want %v", c.name, aux, c.aux)
 		}
 		if c.o.Workers > 1 {
