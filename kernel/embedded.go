@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/symbo/symbo/internal/f64"
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
@@ -143,13 +144,16 @@ func (e *embedEval) prepY(dst, y []float64) {
 }
 
 // factor is e^{−‖u_R − w_R‖²/2} for prepared points u and w.
-func (e *embedEval) factor(u, w []float64) float64 {
+func (e *embedEval) factor(u, w []float64) float64 { return math.Exp(e.exponent(u, w)) }
+
+// exponent is factor's exponent, −‖u_R − w_R‖²/2ℓ².
+func (e *embedEval) exponent(u, w []float64) float64 {
 	var s float64
 	for i, a := range u[:e.r] {
 		t := a - w[i]
 		s += t * t
 	}
-	return math.Exp(-0.5 * s)
+	return -0.5 * s
 }
 
 // column runs in's column one row at a time (the prepared inner points
@@ -178,29 +182,36 @@ func (e *embedEval) gradFunc(ig gradFunc, igl int) (gradFunc, int) {
 		for j, c := range e.coords {
 			xs[j], ys[j] = x[c], y[c]
 		}
-		ga(dst, x, y, pairValue(e.in, xs, ys, scratch[3*k:3*k+pl]), scratch)
+		kin := pairValue(e.in, xs, ys, scratch[3*k:3*k+pl])
+		ga(dst, x, y, [auxWidth]float64{kin, math.Exp(e.restExponent(x, y))}, scratch)
 	}
 	return f, n
 }
 
-// gradAuxFunc is gradFunc's gradient given k_avg^G(x_S, y_S) as kin (its
-// scratch: gradFunc's length, of which it uses the first 3k and the
-// inner gradient's igl after pairLen(in)).
+// restExponent is −‖x_R − y_R‖²/2ℓ², the factor's exponent, for raw
+// points x and y.
+func (e *embedEval) restExponent(x, y []float64) float64 {
+	var s float64
+	for _, c := range e.rest {
+		t := x[c]*e.il - y[c]*e.il
+		s += t * t
+	}
+	return -0.5 * s
+}
+
+// gradAuxFunc is gradFunc's gradient given k_avg^G(x_S, y_S) and the
+// factor as aux (its scratch: gradFunc's length, of which it uses the
+// first 3k and the inner gradient's igl after pairLen(in)).
 func (e *embedEval) gradAuxFunc(ig gradFunc, igl int) gradAuxFunc {
 	k, pl := e.k, pairLen(e.in)
 	n := 3*k + pl + igl
-	return func(dst, x, y []float64, kin float64, scratch []float64) {
+	return func(dst, x, y []float64, aux [auxWidth]float64, scratch []float64) {
+		kin, fr := aux[0], aux[1]
 		xs, ys, gs := scratch[:k], scratch[k:2*k], scratch[2*k:3*k]
 		for j, c := range e.coords {
 			xs[j], ys[j] = x[c], y[c]
 		}
 		ig(gs, xs, ys, scratch[3*k+pl:n])
-		var s float64
-		for _, c := range e.rest {
-			t := x[c]*e.il - y[c]*e.il
-			s += t * t
-		}
-		fr := math.Exp(-0.5 * s)
 		for j, c := range e.coords {
 			dst[c] = fr * gs[j]
 		}
@@ -224,20 +235,30 @@ type embedRowEval struct {
 // gathers at once (a multiple of the 8 lanes of the fused permanents).
 const embedChunk = 64
 
-func (e *embedRowEval) rowLen() int { return e.rin.rowLen() + embedChunk*e.in.xLen() }
+func (e *embedRowEval) rowLen() int {
+	return e.rin.rowLen() + embedChunk*e.in.xLen() + embedChunk
+}
 
+// row multiplies in's row by the factors, embedChunk at a time through
+// f64.MathExpTo: factor's bits.
 func (e *embedRowEval) row(out, px, py []float64, m int, scratch []float64) {
 	xl, off, il := e.xLen(), e.r+e.k, e.in.xLen()
 	isc := scratch[:e.rin.rowLen()]
 	buf := scratch[e.rin.rowLen() : e.rin.rowLen()+embedChunk*il]
+	fr := scratch[e.rin.rowLen()+embedChunk*il : e.rin.rowLen()+embedChunk*il+embedChunk]
 	for j0 := 0; j0 < m; j0 += embedChunk {
 		j1 := min(j0+embedChunk, m)
 		for j := j0; j < j1; j++ {
 			copy(buf[(j-j0)*il:(j-j0+1)*il], py[j*xl+off:(j+1)*xl])
 		}
 		e.rin.row(out[j0:j1], px[off:xl], buf[:(j1-j0)*il], j1-j0, isc)
-		for j := j0; j < j1; j++ {
-			out[j] *= e.factor(px, py[j*xl:])
+		f := fr[:j1-j0]
+		for j := range f {
+			f[j] = e.exponent(px, py[(j0+j)*xl:])
+		}
+		f64.MathExpTo(f, f)
+		for j, v := range f {
+			out[j0+j] *= v
 		}
 	}
 }
@@ -248,13 +269,16 @@ func (e *embedRowEval) innerValuesLen() int {
 	return 2*e.k + il + embedChunk*il + e.rin.rowLen()
 }
 
-// innerValues writes k_avg^G(x_S, y_j,S) to out[j] for the m rows of y
-// (gradPreFunc): pairValue's bits for each pair, since in's row gives its
+// innerValues writes k_avg^G(x_S, y_j,S) to out[j] and the factor
+// e^{−‖x_R − y_j,R‖²/2ℓ²} to out[m+j] for the m rows of y (gradPreFunc).
+// The first are pairValue's bits for each pair, since in's row gives its
 // column's bits for every pair whatever the chunking; x is prepared once
 // and in's row runs over embedChunk points at a time. With py (rows
 // prepared by prepX, a Prepared's) it gathers their inner prepared
 // points instead of preparing them again: the same bits, since they are
-// in's prepX of the same inner coordinates.
+// in's prepX of the same inner coordinates. The factors are
+// restExponent's exponents through f64.MathExpTo, which gives math.Exp's
+// bits (py's u_R are the products restExponent forms).
 func (e *embedRowEval) innerValues(out, x []float64, y *mat.Dense, py []float64, m int, scratch []float64) {
 	k, il, xl, off := e.k, e.in.xLen(), e.xLen(), e.r+e.k
 	xs, ys := scratch[:k], scratch[k:2*k]
@@ -281,4 +305,18 @@ func (e *embedRowEval) innerValues(out, x []float64, y *mat.Dense, py []float64,
 		}
 		e.rin.row(out[j0:j1], px, buf[:(j1-j0)*il], j1-j0, rs)
 	}
+	fr := out[m : 2*m]
+	for j := range m {
+		if py == nil {
+			fr[j] = e.restExponent(x, row(y, j))
+			continue
+		}
+		var s float64
+		for i, c := range e.rest {
+			t := x[c]*e.il - py[j*xl+i]
+			s += t * t
+		}
+		fr[j] = -0.5 * s
+	}
+	f64.MathExpTo(fr, fr)
 }

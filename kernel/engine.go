@@ -505,16 +505,22 @@ func gramTo(ev evaluator, workers int, dst *mat.SymDense, x *mat.Dense, n int, d
 }
 
 // gradAuxFunc writes ∇ₓk(x, y) into dst (length d) using scratch, given
-// a value for the pair that a row pass computed beforehand (gradAuxTo).
-type gradAuxFunc func(dst, x, y []float64, aux float64, scratch []float64)
+// auxWidth values for the pair that a row pass computed beforehand
+// (gradAuxTo).
+type gradAuxFunc func(dst, x, y []float64, aux [auxWidth]float64, scratch []float64)
 
-// gradPreFunc writes to out[j] the value gradAuxFunc takes for the pair
-// (x, y_j), j < m, using scratch; py, when not nil, holds the rows of y
-// as the evaluator's prepX prepared them (a Prepared's), which it may
-// read instead of preparing y again (the same values).
+// auxWidth is the number of values gradPreFunc computes per pair.
+const auxWidth = 2
+
+// gradPreFunc writes the values gradAuxFunc takes for the pair (x, y_j),
+// j < m, to out[j], out[m+j], …, out[(auxWidth−1)·m+j], using scratch; py, when
+// not nil, holds the rows of y as the evaluator's prepX prepared them (a
+// Prepared's), which it may read instead of preparing y again (the same
+// values).
 type gradPreFunc func(out, x []float64, y *mat.Dense, py []float64, m int, scratch []float64)
 
-// gradJob fills row j of dst with ∇ₓk(x, y_j): by f, by fa given aux[j],
+// gradJob fills row j of dst with ∇ₓk(x, y_j): by f, by fa given pair
+// j's auxWidth values in aux (gradPreFunc's layout),
 // or by eo.gradOrbit given y_j's orbit in orbs (|G|·d floats a row) and
 // the same packed in porbs (f64.PackedLen(|G|, d) a row).
 type gradJob struct {
@@ -535,7 +541,7 @@ func (g *gradJob) row(k, j int) {
 		return
 	}
 	if g.fa != nil {
-		g.fa(row(g.dst, j), g.x, row(g.y, j), g.aux[j], g.scr[k*g.sl:(k+1)*g.sl])
+		g.fa(row(g.dst, j), g.x, row(g.y, j), [auxWidth]float64{g.aux[j], g.aux[len(g.aux)/auxWidth+j]}, g.scr[k*g.sl:(k+1)*g.sl])
 		return
 	}
 	g.f(row(g.dst, j), g.x, row(g.y, j), g.scr[k*g.sl:(k+1)*g.sl])
@@ -549,15 +555,16 @@ func gradTo(f gradFunc, scratchLen, work, workers int, dst *mat.Dense, x []float
 	gradRows(gradJob{f: f, sl: scratchLen, x: x, dst: dst, y: y}, work, workers, m, d)
 }
 
-// gradAuxTo is gradTo for a gradient that takes a value per pair: pre
-// (scratch preLen) computes the m values in one pass, on the calling
+// gradAuxTo is gradTo for a gradient that takes values per pair: pre
+// (scratch preLen) computes them for the m pairs in one pass, on the calling
 // goroutine, before the rows are shared among the workers; py is y's
 // prepared rows or nil (gradPreFunc).
 func gradAuxTo(pre gradPreFunc, preLen int, f gradAuxFunc, scratchLen, work, workers int, dst *mat.Dense, x []float64, y *mat.Dense, py []float64, m, d int) {
 	resizeDense(dst, m, d)
-	ha, aux := getScratch(m + preLen)
-	pre(aux[:m], x, y, py, m, aux[m:])
-	gradRows(gradJob{fa: f, aux: aux[:m], sl: scratchLen, x: x, dst: dst, y: y}, work, workers, m, d)
+	na := auxWidth * m
+	ha, aux := getScratch(na + preLen)
+	pre(aux[:na], x, y, py, m, aux[na:])
+	gradRows(gradJob{fa: f, aux: aux[:na], sl: scratchLen, x: x, dst: dst, y: y}, work, workers, m, d)
 	putScratch(ha)
 }
 

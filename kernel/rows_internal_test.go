@@ -51,6 +51,20 @@ func rowKernels(t *testing.T) map[string]*orbitKernel {
 		k, err := newOrbitKernel(p, g, Options{}, false)
 		add(fmt.Sprintf("avg/%s", g.Name()), k, err)
 	}
+	// Groups on some coordinates: the inner closed form's rows times the
+	// factors over the other coordinates (embedRowEval).
+	for _, e := range []struct {
+		in     orbit.Group
+		d      int
+		coords []int
+	}{{p4, 7, []int{5, 1, 3, 6}}, {h3, 5, []int{4, 0, 2}}, {r2, 4, []int{3, 1}}, {s6, 6, []int{0, 1, 2, 3, 4, 5}}} {
+		g, err := orbit.OnCoords(e.in, e.d, e.coords)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := newOrbitKernel(p, g, Options{}, false)
+		add(fmt.Sprintf("avg/%s", g.Name()), k, err)
+	}
 	return ks
 }
 
