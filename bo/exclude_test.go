@@ -379,3 +379,52 @@ func checkNear(t *testing.T, name string, o *Optimizer, lo, hi []float64, cfg Co
 	}
 	return got[0]
 }
+
+// TestExclusionAfterRounding: on a box whose sides are tiny beside its
+// coordinates ([9e9, 9e9 + 1]³, [1e8, 1e8 + 1]²), the user's coordinates
+// round a model point by a sizeable part of the exclusion radius; no
+// point Ask returns, once told, lies within the radius of an observed
+// point's orbit (Near, the library's own test, on the points the user
+// got), asides included. Before the test ran on the points as told, it
+// ran on the model's points before rounding, and steps taken aside
+// landed at 0.9999 of the radius.
+func TestExclusionAfterRounding(t *testing.T) {
+	for _, c := range []struct {
+		off   float64
+		d     int
+		steps int
+	}{{9e9, 3, 30}, {1e8, 2, 40}} {
+		g := must(orbit.Permutation(c.d))
+		cfg := must(Recommended(g, kernel.RBF))
+		cfg.Minimize = true
+		lo, hi := make([]float64, c.d), make([]float64, c.d)
+		for i := range lo {
+			lo[i], hi[i] = c.off, c.off+1
+		}
+		o := must(New(lo, hi, cfg, 1))
+		var told [][]float64
+		asides := 0
+		for i := range c.steps {
+			x := must(o.Ask())
+			if o.Diagnostics().Aside {
+				asides++
+			}
+			for j, n := range must(o.Near(x, told)) {
+				if n {
+					t.Errorf("box [%g, %g + 1]^%d, ask %d: %v within the exclusion radius of observed %v (aside %v)", c.off, c.off, c.d, i, x, told[j], o.Diagnostics().Aside)
+				}
+			}
+			var y float64
+			for _, v := range x {
+				y += (v - c.off - 0.3) * (v - c.off - 0.3)
+			}
+			if err := o.Tell(x, y); err != nil {
+				t.Fatal(err)
+			}
+			told = append(told, x)
+		}
+		if asides == 0 {
+			t.Errorf("box [%g, %g + 1]^%d: no step taken aside: the case no longer shows it", c.off, c.off, c.d)
+		}
+	}
+}

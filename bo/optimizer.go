@@ -357,6 +357,17 @@ func (o *Optimizer) toUser(u []float64) []float64 {
 	return o.units.toUser(u, o.lo, o.hi)
 }
 
+// asTold returns the model's point u as the optimizer holds it once the
+// user's point toUser(u) is told: the model's image of toUser(u), which
+// differs from u by the rounding of the user's coordinates (u itself
+// without units).
+func (o *Optimizer) asTold(u []float64) []float64 {
+	if o.units == nil {
+		return u
+	}
+	return o.units.toModelTo(nil, o.units.toUser(u, o.lo, o.hi))
+}
+
 // arm is a kernel an Optimizer can predict with: its own, or one of
 // auto's candidates.
 type arm struct {
@@ -1690,11 +1701,17 @@ func (o *Optimizer) stepAside(a *acqFunc, x []float64) ([]float64, float64, erro
 // runs on the points scaled by 2^−e, e the binary exponent of the widest
 // side (exact, and the same test); a box within the range is tested as
 // before, bit for bit.
+//
+// The test runs on x as the optimizer will hold it once the user's point
+// toUser(x) is told (asTold): the user's coordinates round x, by a
+// sizeable part of the radius on a box whose sides are tiny beside its
+// coordinates, so a point just outside the radius in the model's
+// coordinates may fall inside once rounded.
 func (o *Optimizer) onExcludedOrbit(x []float64, observed bool) bool {
 	if len(o.modelPend())+len(o.modelFailed()) == 0 && (!observed || len(o.modelXs()) == 0) {
 		return false
 	}
-	near := o.nearTo(x)
+	near := o.nearTo(o.asTold(x))
 	return slices.ContainsFunc(o.modelPend(), near) || slices.ContainsFunc(o.modelFailed(), near) ||
 		(observed && slices.ContainsFunc(o.modelXs(), near))
 }
