@@ -2,7 +2,6 @@ package bo
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/symbo/symbo/gp"
@@ -149,6 +148,12 @@ const DefaultExcludeObserved = true
 // soft suite, the fresh held-out set and the held-out half
 // (lab/results/suite/pilots.md). 1 is the paper's β.
 const DefaultBetaScale = 0.25
+
+// MaxBetaScale bounds Protocol.BetaScale: UCB's weight on the standard
+// deviation is then at most 1000 times the rule's, already exploration
+// alone for a standardized mean, where a larger factor let β overflow to
+// +Inf at some step and every later ask fail.
+const MaxBetaScale = 1e6
 
 // CandidateFit is how Auto's and Portfolio's candidates fit their
 // hyperparameters (DecideOptions.CandidateFit).
@@ -345,7 +350,8 @@ type Protocol struct {
 	// BetaScale, when positive, multiplies the rule's β (UCB's weight on
 	// the standard deviation is then √(BetaScale·β)); 0 means 1, the
 	// rule's own (the paper's protocol: perf bo, perf table); negative,
-	// NaN or ±Inf is an error. Recommended sets DefaultBetaScale.
+	// NaN, ±Inf or above MaxBetaScale is an error. Recommended sets
+	// DefaultBetaScale.
 	BetaScale float64
 	// Liar is the value told pending and failed points for the
 	// acquisition: LiarMean (default) or LiarWorst.
@@ -490,8 +496,8 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Beta != BetaPaper && c.Beta != BetaAuthors {
 		return c, fmt.Errorf("%w: beta rule %v", ErrBadConfig, c.Beta)
 	}
-	if !(c.BetaScale >= 0) || math.IsInf(c.BetaScale, 0) {
-		return c, fmt.Errorf("%w: BetaScale = %v, want 0 (the rule's β) or a finite factor > 0", ErrBadConfig, c.BetaScale)
+	if !(c.BetaScale >= 0 && c.BetaScale <= MaxBetaScale) {
+		return c, fmt.Errorf("%w: BetaScale = %v, want 0 (the rule's β) or a factor in (0, %g]", ErrBadConfig, c.BetaScale, float64(MaxBetaScale))
 	}
 	if c.Liar != LiarMean && c.Liar != LiarWorst {
 		return c, fmt.Errorf("%w: liar %v", ErrBadConfig, c.Liar)

@@ -178,12 +178,25 @@ func TestDecideStudyOptions(t *testing.T) {
 }
 
 // TestBetaScale: Protocol.BetaScale multiplies both rules' β at every n,
-// 0 leaves it, and bad factors are ErrBadConfig.
+// 0 leaves it, and bad factors are ErrBadConfig: among them a finite
+// factor above MaxBetaScale (1e308 was accepted, β overflowed at some
+// step and every later ask failed with an error naming no setting). At
+// MaxBetaScale, the largest d and the last evaluation, β is finite.
 func TestBetaScale(t *testing.T) {
 	lo, hi := []float64{-1, -1, -1}, []float64{1, 1, 1}
-	for _, s := range []float64{-1, math.NaN(), math.Inf(1)} {
-		if _, err := New(lo, hi, Config{Protocol: Protocol{BetaScale: s}}, 1); !errors.Is(err, ErrBadConfig) {
-			t.Errorf("BetaScale %v: %v, want ErrBadConfig", s, err)
+	for _, s := range []float64{-1, math.NaN(), math.Inf(1), 1e308, math.Nextafter(MaxBetaScale, math.Inf(1))} {
+		if _, err := New(lo, hi, Config{Protocol: Protocol{BetaScale: s}}, 1); !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), "BetaScale") {
+			t.Errorf("BetaScale %v: %v, want ErrBadConfig naming BetaScale", s, err)
+		}
+	}
+	wlo, whi := make([]float64, MaxDim), make([]float64, MaxDim)
+	for i := range wlo {
+		wlo[i], whi[i] = -1, 1
+	}
+	for _, rule := range []BetaRule{BetaPaper, BetaAuthors} {
+		o := must(New(wlo, whi, Config{Protocol: Protocol{Beta: rule, BetaScale: MaxBetaScale}}, 1))
+		if _, b := o.beta(MaxEvaluations); !(b > 0) || math.IsInf(b, 0) {
+			t.Errorf("rule %v: β = %v at d = %d, n = %d and BetaScale = MaxBetaScale", rule, b, MaxDim, MaxEvaluations)
 		}
 	}
 	for _, rule := range []BetaRule{BetaPaper, BetaAuthors} {

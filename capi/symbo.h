@@ -149,7 +149,7 @@ int symbo_cross(const char *spec,
  *   "init": n          the initial design's size (≥ 1), absent 5
  *   "acq": A           ucb or ei, absent ucb
  *   "beta": R          paper or authors, absent paper
- *   "beta_scale": x    a number > 0 that multiplies UCB's β, absent the
+ *   "beta_scale": x    a number in (0, 1e6] that multiplies UCB's β, absent the
  *                      library's recommended (0.25), 1 the rule's own
  *   "fit": F           own or base, absent own
  *   "liar": L          mean or worst (what pending and failed points are

@@ -672,8 +672,8 @@ func (p Protocol) config(workers int, budget int64) (bo.Config, error) {
 	}
 	dec.Odds = p.Odds
 	dec.AffordQuadrature = p.AffordQuadrature
-	if !(p.BetaScale >= 0) || math.IsInf(p.BetaScale, 0) {
-		return cfg, badInput("--beta-scale must be 0 (the rule's β) or a finite factor > 0, got %v", p.BetaScale)
+	if !(p.BetaScale >= 0 && p.BetaScale <= bo.MaxBetaScale) {
+		return cfg, badInput("--beta-scale must be 0 (the rule's β) or a factor in (0, %g], got %v", float64(bo.MaxBetaScale), p.BetaScale)
 	}
 	cfg.BetaScale = p.BetaScale
 	if p.Referee != "" {

@@ -293,6 +293,10 @@ func TestFlagEdges(t *testing.T) {
 		// only binary units are documented.
 		{"mem budget half a byte", append(gram, "--mem-budget", "0.5"), []string{"--mem-budget", "whole number of bytes"}},
 		{"mem budget decimal unit", append(gram, "--mem-budget", "1GB"), []string{"--mem-budget", `unknown unit "GB"`}},
+		// A finite factor this large let β overflow at some step; every
+		// later step failed with a message naming no flag.
+		{"suggest beta scale huge", append(suggest, "--beta-scale", "1e308"), []string{"beta_scale", "(0, 1e+06]"}},
+		{"bo beta scale huge", []string{"bo", "--problem", "Ackley2d", "--kernel", "plus", "--beta-scale", "1e308"}, []string{"--beta-scale", "(0, 1e+06]"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, tc.args...)

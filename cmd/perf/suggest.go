@@ -84,7 +84,7 @@ are observed or pending it returns the next points of the initial design.
                 referee's mean picks among every proposal: 1 here
                 (lab/results/suite), no hedging with 0 (perf bo's
                 default: give 0 to reproduce a perf bo run)
---beta-scale    X > 0 multiplies UCB's β: 0.25 here (the front ends'
+--beta-scale    X in (0, 1e6] multiplies UCB's β: 0.25 here (the front ends'
                 default, lab/results/suite/pilots.md), the rule's own
                 with 1 (perf bo's default: give 1 to reproduce a perf bo
                 run)

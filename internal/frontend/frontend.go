@@ -38,7 +38,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"strings"
 
 	"github.com/symbo/symbo/bo"
@@ -322,8 +321,8 @@ type SuggestSettings struct {
 	Beta string `json:"beta,omitempty"`
 	// BetaScale is bo.Protocol.BetaScale, which multiplies UCB's β:
 	// absent (nil) means bo.Recommended's (bo.DefaultBetaScale), 1 the
-	// rule's own β (perf bo's default); anything not finite and > 0 is
-	// ErrInvalid.
+	// rule's own β (perf bo's default); anything outside (0,
+	// bo.MaxBetaScale] is ErrInvalid.
 	BetaScale *float64 `json:"beta_scale,omitempty"`
 	Fit       string   `json:"fit,omitempty"`
 	Liar      string   `json:"liar,omitempty"`  // "mean" (default) or "worst"
@@ -405,6 +404,11 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 		if s.Box == nil {
 			return nil, invalid("group needs box")
 		}
+		// An optimizer's bound, below the groups' (orbit.MaxDim): the
+		// one message names the limit that applies.
+		if s.Group.D > bo.MaxDim {
+			return nil, invalid("d = %d, want 1 ≤ d ≤ %d for an optimizer", s.Group.D, bo.MaxDim)
+		}
 		var err error
 		if lo, hi, err = s.Group.box(); err != nil {
 			return nil, err
@@ -448,8 +452,8 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 		}
 	}
 	if b := s.BetaScale; b != nil {
-		if !(*b > 0) || math.IsInf(*b, 0) {
-			return nil, invalid("beta_scale must be a finite number > 0 (1: the rule's own β), got %v", *b)
+		if !(*b > 0 && *b <= bo.MaxBetaScale) {
+			return nil, invalid("beta_scale must be a number in (0, %g] (1: the rule's own β), got %v", float64(bo.MaxBetaScale), *b)
 		}
 		cfg.BetaScale = *b
 	}

@@ -208,14 +208,19 @@ func TestAbsurdSizes(t *testing.T) {
 	}
 	// The largest dimension the optimizer takes is accepted (groups go to
 	// orbit.MaxDim, the optimizer's quasi-random samples to bo.MaxDim),
-	// one more is input.
+	// one more is input, and the message names the optimizer's bound (it
+	// named orbit.MaxDim's up to 65536, so a user who followed it got a
+	// second refusal).
 	st := SuggestSettings{Group: Group{Group: "permutation", D: bo.MaxDim, Box: [][]float64{{-2}, {2}}}, Kernel: "plus"}
 	if opt, err := st.Optimizer(nil, 0); err != nil || opt.Dim() != bo.MaxDim {
 		t.Errorf("d = bo.MaxDim: %v", err)
 	}
-	st.D++
-	if _, err := st.Optimizer(nil, 0); errclass.Of(err) != errclass.Input {
-		t.Errorf("d = bo.MaxDim + 1: %v", err)
+	for _, d := range []int{bo.MaxDim + 1, 70000} {
+		st.D = d
+		want := fmt.Sprintf("≤ %d", bo.MaxDim)
+		if _, err := st.Optimizer(nil, 0); errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), want) {
+			t.Errorf("d = %d: %v, want input naming %q", d, err, want)
+		}
 	}
 }
 
@@ -644,7 +649,7 @@ func TestSuggestBetaScale(t *testing.T) {
 			t.Errorf("%q: β %v, want %v × %v", in, betas[in], f, betas["1"])
 		}
 	}
-	for _, b := range []float64{0, -1, math.Inf(1), math.NaN()} {
+	for _, b := range []float64{0, -1, math.Inf(1), math.NaN(), 1e308, 2 * bo.MaxBetaScale} {
 		st := SuggestSettings{Problem: "Ackley2d", BetaScale: &b}
 		if _, err := st.Optimizer(nil, 0); err == nil || errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), "beta_scale") {
 			t.Errorf("beta_scale %v: %v", b, err)

@@ -41,7 +41,7 @@ var Settings = []Setting{
 	{"init", "init", "init", "n_startup_trials", "an integer ≥ 1", "5", "the uniform random initial points"},
 	{"acq", "acq", "acq", "acq", "ucb, ei", "ucb", "the acquisition function"},
 	{"beta", "beta", "beta", "beta", "paper, authors", "paper", "UCB's exploration rule"},
-	{"beta_scale", "beta-scale", "beta_scale", "beta_scale", "a number > 0: 1 the rule's own β", "bo.Recommended's: 0.25", "multiplies UCB's β: below 1 each step explores less"},
+	{"beta_scale", "beta-scale", "beta_scale", "beta_scale", "a number in (0, 1e6]: 1 the rule's own β", "bo.Recommended's: 0.25", "multiplies UCB's β: below 1 each step explores less"},
 	{"fit", "fit", "fit", "fit", "own, base", "own", "whose likelihood fits the hyperparameters"},
 	{"liar", "liar", "liar", "liar", "mean, worst", "mean", "the value pending and failed points are told"},
 	{"prior", "prior", "prior", "prior", "botorch, none", "bo.Recommended's: botorch", "the hyperparameter priors"},

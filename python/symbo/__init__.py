@@ -338,8 +338,7 @@ class Optimizer:
         Multiplies UCB's β (``perf suggest --beta-scale``): None (default)
         means the library's recommended, 0.25 — each step explores less
         than the paper's β_t = 0.5·d·log t (lab/results/suite/pilots.md);
-        1 is the paper's β; anything not a finite number > 0 is
-        InvalidInput.
+        1 is the paper's β; anything outside (0, 1e6] is InvalidInput.
     liar : str, optional
         What the constant liar tells for pending and failed points:
         ``mean`` of the observed values (default) or ``worst``.
