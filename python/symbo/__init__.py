@@ -13,6 +13,7 @@ Errors raise :class:`SymboError` subclasses carrying the library's message:
 and :class:`InternalError` (a ``RuntimeError``) otherwise.
 """
 
+from collections.abc import Iterable
 import ctypes
 import json
 import math
@@ -202,6 +203,8 @@ def _real(v, name):
 def _group(group, d, block=None, matrices=None, box=None, coords=None):
     g = {"group": group, "d": _index(d, "d")}
     if coords is not None:
+        if isinstance(coords, (str, bytes)) or not isinstance(coords, Iterable):
+            raise InvalidInput("coords must be a sequence of integers, got %r" % (coords,))
         g["coords"] = [_index(c, "coords") for c in coords]
     if block is not None:
         g["block"] = _index(block, "block")
@@ -533,7 +536,7 @@ class Optimizer:
     def tell(self, x, y):
         """Record the value ``y`` (finite) at ``x`` (a point of the box),
         which stops being pending or failed."""
-        if isinstance(y, (bool, np.bool_, complex, np.complexfloating)):
+        if isinstance(y, (bool, np.bool_, complex, np.complexfloating, str, bytes)):
             raise InvalidInput("y must be a real number, got %r" % (y,))
         try:
             y = float(y)

@@ -558,7 +558,8 @@ def test_odd_inputs_are_refused_or_kept_exactly():
     complex values (NumPy drops the imaginary part), a bool where a count
     or a value goes, y = 10**400, a 1-d matrix that is not whole rows, a
     history with a NUL byte, a point whose normalized coordinate overflows
-    in near, and near's x with no points; history keeps -0.0's sign (tell
+    in near, near's x with no points, a string where y goes and a
+    non-sequence for coords; history keeps -0.0's sign (tell
     and cancel match points bit for bit) and restore reads bytes-like
     text."""
     o = symbo.Optimizer([-1, -1], [1, 1], group="permutation", seed=1)
@@ -576,6 +577,13 @@ def test_odd_inputs_are_refused_or_kept_exactly():
             call()
     with pytest.raises(symbo.InvalidInput, match="real number"):
         o.tell([0.5, 0.5], 10 ** 400)
+    # A string was parsed as a number, and coords=5 raised TypeError.
+    for y in ("1.0", b"1.0"):
+        with pytest.raises(symbo.InvalidInput, match="real number"):
+            o.tell([0.5, 0.5], y)
+    for coords in (5, "01", 1.5):
+        with pytest.raises(symbo.InvalidInput, match="coords"):
+            symbo.Optimizer([0, 0, 0], [1, 1, 1], group="permutation", coords=coords)
     for call in (lambda: o.tell([[0.1], [0.2, 0.3]], 1.0), lambda: o.tell([0.5, 0.5], [[1], [1, 2]]),
                  lambda: symbo.Optimizer([[1], [1, 2]], [1, 1], group="none")):
         with pytest.raises(symbo.InvalidInput):  # ragged
