@@ -45,6 +45,14 @@ type rowEvaluator interface {
 }
 
 // gradFunc writes ∇ₓk(x, y) into dst (length d) using scratch.
+//
+// A batch of calls for one x (gradRows, Avg.GradTo) hands each worker
+// scratch that is zeroed first and that nothing else writes to during
+// the batch, so a gradient may cache what depends on x alone in it,
+// under a key it writes itself (the scaling groups' series keeps x's
+// moments): a zeroed key matches no x. Pooled scratch is otherwise
+// arbitrary — a key left by an earlier batch may still match while
+// what it describes was overwritten since.
 type gradFunc func(dst, x, y, scratch []float64)
 
 // checkPoints validates user data: non-empty, d columns, finite.
@@ -573,6 +581,7 @@ func gradAuxTo(pre gradPreFunc, preLen int, f gradAuxFunc, scratchLen, work, wor
 func gradRows(g gradJob, work, workers, m, d int) {
 	w := assemblyWorkers(workers, m, float64(m)*float64(max(work, 4*d)))
 	hs, scr := getScratch(w * g.sl)
+	clear(scr) // no cache key of an earlier batch (gradFunc)
 	g.scr = scr
 	if w == 1 {
 		for j := range m {

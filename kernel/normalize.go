@@ -158,6 +158,7 @@ func (a *Avg) GradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
 	hc, c := getScratch(d + sl + 2*m)
 	defer putScratch(hc)
 	g1, s, kv, ry := c[:d], c[d:d+sl], c[d+sl:d+sl+m], c[d+sl+m:]
+	clear(s) // no cache key of an earlier batch (gradFunc)
 	a.grad(g1, x, x, s[:a.gradLen])
 	kxx := pairValue(a.ev, x, x, s[:pl])
 	rx, err := invSqrt(a.p.Variance, kxx, "x", -1)
@@ -174,6 +175,7 @@ func (a *Avg) GradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
 	w := assemblyWorkers(a.nw(), m, float64(m)*float64(max(a.gradCost(), 4*d)))
 	hs, scr := getScratch(w * a.gradLen)
 	defer putScratch(hs)
+	clear(scr)
 	j := normGradJob{f: a.grad, gl: a.gradLen, scr: scr, x: x, c: g1, kv: kv, ry: ry, rx: rx, dst: dst, y: y}
 	if w == 1 {
 		for i := range m {

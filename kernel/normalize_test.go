@@ -3,6 +3,7 @@ package kernel_test
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -257,5 +258,65 @@ func TestNormalizedAvgCache(t *testing.T) {
 	}
 	for range 4 {
 		must(t, <-done)
+	}
+}
+
+// TestGradScratchIsNotStale: the scaling groups' series gradient caches
+// x's moments in its scratch under a key; scratch comes from pools, so a
+// buffer whose key still matched while the moments beside it had been
+// overwritten gave stale gradients — the normalized k_avg over scaling
+// gave 5× too small a gradient on its second call with two workers. Each
+// call is now the same bits as the first and as a fresh kernel's, with
+// one worker and two, plain and normalized, and matches central
+// differences of CrossTo.
+func TestGradScratchIsNotStale(t *testing.T) {
+	for _, d := range []int{2, 3} {
+		lo, hi := make([]float64, d), make([]float64, d)
+		for i := range lo {
+			lo[i], hi[i] = 0.1, 10
+		}
+		g, err := orbit.Scaling(lo, hi)
+		must(t, err)
+		rng := rand.New(rand.NewPCG(3, 4))
+		y := mat.NewDense(300, d, nil)
+		for i := range 300 {
+			for j := range d {
+				y.Set(i, j, 0.15+9.8*rng.Float64())
+			}
+		}
+		x := []float64{2, 3, 1.5}[:d]
+		for _, norm := range []bool{false, true} {
+			for _, w := range []int{1, 2} {
+				p := kernel.Params{Shape: kernel.RBF, Variance: 1, Lengthscale: 1.3}
+				opts := kernel.Options{Normalize: norm, Workers: w}
+				k, err := kernel.NewAvg(p, g, opts)
+				must(t, err)
+				var first mat.Dense
+				must(t, k.GradTo(&first, x, y))
+				for call := 1; call < 4; call++ {
+					// Other work in between, through the same pools.
+					var c mat.Dense
+					must(t, k.CrossTo(&c, y, y))
+					var gr mat.Dense
+					must(t, k.GradTo(&gr, x, y))
+					if !mat.Equal(&gr, &first) {
+						t.Fatalf("d=%d normalize=%v workers=%d: call %d's gradient differs from the first: %v against %v", d, norm, w, call, gr.RawRowView(0), first.RawRowView(0))
+					}
+				}
+				// Central differences of k(·, y_0) in x_0.
+				const h = 1e-6
+				y0 := mat.NewDense(1, d, mat.Row(nil, 0, y))
+				xp, xm := append([]float64(nil), x...), append([]float64(nil), x...)
+				xp[0] += h
+				xm[0] -= h
+				var cp, cm mat.Dense
+				must(t, k.CrossTo(&cp, mat.NewDense(1, d, xp), y0))
+				must(t, k.CrossTo(&cm, mat.NewDense(1, d, xm), y0))
+				fd := (cp.At(0, 0) - cm.At(0, 0)) / (2 * h)
+				if got := first.At(0, 0); math.Abs(got-fd) > 1e-6*math.Max(1, math.Abs(fd)) {
+					t.Errorf("d=%d normalize=%v workers=%d: ∂k/∂x_0 = %v, central difference %v", d, norm, w, got, fd)
+				}
+			}
+		}
 	}
 }
