@@ -225,7 +225,12 @@
 //   - No NaN from finite inputs: κ is 0 where its exponential underflows
 //     (the Matérn polynomial may then overflow), ℓ lies in
 //     [MinLengthscale, MaxLengthscale] so that 1/ℓ² is finite, and
-//     coordinates with x/ℓ overflowing are refused (ErrBadPoints).
+//     coordinates with x/ℓ overflowing are refused (ErrBadPoints). A
+//     value or gradient that still leaves float64's range (a gradient
+//     v·κ'(r)/r·(y − x)/ℓ² of a large v over a small ℓ, or points whose
+//     difference overflows) is ErrBadPoints, for every kernel's GradTo
+//     and every orbit kernel's CrossTo and GramTo, never a NaN or an
+//     infinity with a nil error.
 //   - Plus and every PSD projection in symbo keep the eigenvalues
 //     λ > tol·λ_max (Truncate; tol = n·2⁻⁵² by default); ProjectTo forms
 //     K₊ = Q·diag(λ kept)·Qᵀ exactly as gp's plus family does.

@@ -410,3 +410,50 @@ func TestInvalidIsInput(t *testing.T) {
 		}
 	}
 }
+
+// TestGradNeverNonFinite: Base's and Plus's GradTo returned NaN (0·∞
+// where x − y overflows) or +Inf (v = 1e300 over ℓ = 1e-10) with a nil
+// error; they are ErrBadPoints now, for every shape, as the orbit
+// kernels' are.
+func TestGradNeverNonFinite(t *testing.T) {
+	for _, s := range []kernel.Shape{kernel.RBF, kernel.Matern12, kernel.Matern32, kernel.Matern52} {
+		for _, c := range []struct {
+			v, ell float64
+			x      float64
+			d      []float64
+		}{
+			{1, 1, 1e308, []float64{-1e308, 0}},
+			{1e300, 1e-10, 0.5e-10, []float64{0, 1e-10}},
+		} {
+			b, err := kernel.NewBase(kernel.Params{Shape: s, Variance: c.v, Lengthscale: c.ell}, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			y := mat.NewDense(len(c.d), 1, c.d)
+			var g mat.Dense
+			if err := b.GradTo(&g, []float64{c.x}, y); !errors.Is(err, kernel.ErrBadPoints) {
+				t.Errorf("%v base v=%g ℓ=%g: GradTo = %v, %v; want ErrBadPoints", s, c.v, c.ell, g.RawMatrix().Data, err)
+			}
+			tr, err := orbit.Trivial(1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := kernel.NewMax(kernel.Params{Shape: s, Variance: c.v, Lengthscale: c.ell}, tr, kernel.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := kernel.NewPlus(m, y, kernel.PlusOptions{})
+			if err != nil {
+				continue // a design whose Gram is beyond range is refused
+			}
+			var gp mat.Dense
+			err = p.GradTo(&gp, []float64{c.x}, y)
+			for _, v := range gp.RawMatrix().Data {
+				if (math.IsNaN(v) || math.IsInf(v, 0)) && err == nil {
+					t.Errorf("%v plus v=%g ℓ=%g: GradTo = %v with a nil error", s, c.v, c.ell, gp.RawMatrix().Data)
+					break
+				}
+			}
+		}
+	}
+}

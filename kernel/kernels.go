@@ -152,11 +152,21 @@ func (k *orbitKernel) GradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
 		return err
 	}
 	k.gradAll(dst, x, y, m)
-	return k.finite("∂k(x, y)/∂x", dst)
+	return finiteGrad(dst)
 }
 
-// finite is nil for a base kernel, and for an orbit kernel the error of
-// an entry of dst that is not finite (finiteRows).
+// finiteGrad is the error of an entry of the gradients dst that is not
+// finite (finiteRows), for every kernel: a base kernel's values lie in
+// [0, v], but its gradient v·κ'(r)/r·(y − x)/ℓ² can overflow (a large v
+// over a small ℓ), or be 0·∞ where x − y overflows.
+func finiteGrad(dst *mat.Dense) error {
+	raw := dst.RawMatrix()
+	return finiteRows("∂k(x, y)/∂x", raw.Data, raw.Rows, raw.Cols, raw.Stride)
+}
+
+// finite is nil for a base kernel (its values lie in [0, v]), and for an
+// orbit kernel the error of an entry of dst that is not finite
+// (finiteRows).
 func (k *orbitKernel) finite(what string, dst *mat.Dense) error {
 	if k.group == nil {
 		return nil

@@ -350,5 +350,6 @@ func (p *Plus) GradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
 		}
 	}
 	p.release(s)
-	return nil
+	// gradAll skips Max's own check: ∇k_max or the sums can overflow.
+	return finiteGrad(dst)
 }
