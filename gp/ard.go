@@ -1,7 +1,6 @@
 package gp
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -68,7 +67,8 @@ type ClassFitOptions struct {
 //
 // Errors: a classes slice that is not d long or not numbered 0, …, C−1;
 // fewer than two inputs; non-finite inputs or outputs; bad options
-// (input errors). Deterministic given its arguments; safe for concurrent
+// (input errors); ErrOverflow when no likelihood the search meets is
+// finite (inputs spanning beyond float64's range). Deterministic given its arguments; safe for concurrent
 // use. Cost: O(C·m²) to bind, then O(m³ + C·m²) per likelihood
 // evaluation (a Cholesky factorization and an inverse), with m =
 // min(n, MaxPoints, √(2²²/C)); about 60 evaluations at n = 50, C = 3
@@ -237,10 +237,13 @@ func FitClasses(shape kernel.Shape, classes []int, x *mat.Dense, y []float64, op
 	}
 	res, err := optimize.Minimize(prob, z, settings, &optimize.BFGS{})
 	if res == nil || math.IsInf(res.F, 0) || math.IsNaN(res.F) {
-		if err == nil {
-			err = errors.New("no finite likelihood")
+		// Every likelihood the search met was beyond float64's range
+		// (inputs spanning ~1e300 make the class scales overflow).
+		why := "no finite likelihood"
+		if err != nil {
+			why = err.Error()
 		}
-		return ClassFit{}, fmt.Errorf("gp: per-class lengthscales: %w", err)
+		return ClassFit{}, fmt.Errorf("%w: per-class lengthscales: %s (inputs or outputs beyond what the fit represents in float64?)", ErrOverflow, why)
 	}
 	best, bestF := res.X, res.F
 	theta(best, th, dth)

@@ -1,6 +1,7 @@
 package gp
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -207,6 +208,12 @@ func TestFitClassLengthscalesErrors(t *testing.T) {
 	}
 	if _, err := FitClassLengthscales(kernel.RBF, []int{0, 1}, nil, y, ClassFitOptions{}); err == nil || errclass.Of(err) != errclass.Input {
 		t.Errorf("nil inputs: %v", err)
+	}
+	// Finite inputs spanning ±1e300: no likelihood is finite. That was
+	// gonum's optimize error, of no class; it is ErrOverflow.
+	huge := mat.NewDense(3, 2, []float64{1e300, 1, -1e300, 2, 0, 3})
+	if _, err := FitClasses(kernel.Matern52, []int{0, 1}, huge, []float64{1, 2, 3}, ClassFitOptions{}); !errors.Is(err, ErrOverflow) {
+		t.Errorf("inputs spanning ±1e300: %v, want ErrOverflow", err)
 	}
 }
 

@@ -3,6 +3,7 @@ package gp
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -282,6 +283,11 @@ func standardize(y []float64) (ys []float64, mean, scale float64) {
 }
 
 func standardizeUnscaled(y []float64) (ys []float64, mean, scale float64) {
+	if len(y) > 0 && !slices.ContainsFunc(y, func(v float64) bool { return v != y[0] }) {
+		// Constant: Σy/n need not be y[0] (0.1·3/3 is not 0.1), and the
+		// deviations from it, rounding noise, would be taken for a scale.
+		return make([]float64, len(y)), y[0], 1
+	}
 	n := float64(len(y))
 	for _, v := range y {
 		mean += v

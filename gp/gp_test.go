@@ -215,6 +215,31 @@ func TestConstantY(t *testing.T) {
 	if err != nil || m != 4 || !(v >= 0) {
 		t.Errorf("constant y: Predict = (%v, %v, %v), want mean 4", m, v, err)
 	}
+	// Values whose mean Σy/n is not exactly themselves (0.1·3/3 ≠ 0.1),
+	// and values near the top of float64's range: scale 1 and the values
+	// standardized to 0, not rounding noise blown up to unit scale (y ≡
+	// 0.05 had a scale of 2.8e-17; y ≡ 1.7e308 one of 2e292, and Predict
+	// overflowed), the same GP for every constant.
+	var ref *GP
+	for _, c := range []float64{4, 0.1, 0.05, 0.7, -3.3e-7, 1.7e308, -1e-200} {
+		yc := []float64{c, c, c, c, c, c, c}
+		g, err := New(tFamily{d: 2}, x, yc, Hyper{1, 1, 1e-6}, Options{})
+		if err != nil {
+			t.Fatalf("y ≡ %v: %v", c, err)
+		}
+		if z := g.Standardize(c); z != 0 {
+			t.Errorf("y ≡ %v: Standardize(y) = %v, want 0", c, z)
+		}
+		m, v, err := g.Predict(nil, []float64{0.3, -0.2})
+		if err != nil || m != c {
+			t.Errorf("y ≡ %v: Predict = (%v, %v, %v), want mean %v", c, m, v, err, c)
+		}
+		if ref == nil {
+			ref = g
+		} else if _, v0, _ := ref.Predict(nil, []float64{0.3, -0.2}); v != v0 {
+			t.Errorf("y ≡ %v: variance %v, y ≡ 4's %v", c, v, v0)
+		}
+	}
 }
 
 func TestNonFinite(t *testing.T) {
