@@ -235,24 +235,59 @@ func (g *ScalingGroup) SegmentDist2(x, y []float64) float64 {
 	checkLen2("scaling", x, y, len(g.lo))
 	a1, b1 := g.Interval(x)
 	a2, b2 := g.Interval(y)
-	var xx, yy, xy float64
-	for k := range x {
-		xx += x[k] * x[k]
-		yy += y[k] * y[k]
-		xy += x[k] * y[k]
-	}
+	ry, rx, okY, okX := projRatios(x, y)
 	// c = a1, c' free in C(y).
 	cp := a2
-	if yy > 0 {
-		cp = clamp(a1*(xy/yy), a2, b2)
+	if okY {
+		cp = clamp(a1*ry, a2, b2)
 	}
 	d1 := scaledDist2(x, y, a1, cp)
 	// c' = a2, c free in C(x).
 	c := a1
-	if xx > 0 {
-		c = clamp(a2*(xy/xx), a1, b1)
+	if okX {
+		c = clamp(a2*rx, a1, b1)
 	}
 	return math.Min(d1, scaledDist2(x, y, c, a2))
+}
+
+// projRatios returns ⟨x, y⟩/‖y‖² and ⟨x, y⟩/‖x‖² (okY, okX: the
+// denominator is positive). Where a point's largest |coordinate| lies
+// outside [2⁻⁴⁰⁰, 2⁴⁰⁰], whose squares could underflow or overflow (a
+// point at 1e-170 far below the box: ‖x‖² = 1e-340, subnormal, gave a
+// distance of 0.01 for orbits that meet), both points are first scaled by
+// powers of two (exactly) and the ratios scaled back; otherwise the
+// plain sums.
+func projRatios(x, y []float64) (ry, rx float64, okY, okX bool) {
+	ex, ey := topExp(x), topExp(y)
+	if ex >= -400 && ex <= 400 && ey >= -400 && ey <= 400 {
+		var xx, yy, xy float64
+		for k := range x {
+			xx += x[k] * x[k]
+			yy += y[k] * y[k]
+			xy += x[k] * y[k]
+		}
+		return xy / yy, xy / xx, yy > 0, xx > 0
+	}
+	var xx, yy, xy float64
+	for k := range x {
+		u, v := math.Ldexp(x[k], -ex), math.Ldexp(y[k], -ey)
+		xx += u * u
+		yy += v * v
+		xy += u * v
+	}
+	return math.Ldexp(xy/yy, ex-ey), math.Ldexp(xy/xx, ey-ex), yy > 0, xx > 0
+}
+
+// topExp is the binary exponent of the largest |v| of x (0 for a zero x).
+func topExp(x []float64) int {
+	var top float64
+	for _, v := range x {
+		top = max(top, math.Abs(v))
+	}
+	if top == 0 || math.IsInf(top, 0) || math.IsNaN(top) {
+		return 0
+	}
+	return math.Ilogb(top)
 }
 
 func clamp(v, lo, hi float64) float64 {

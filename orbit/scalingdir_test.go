@@ -214,3 +214,40 @@ func TestTakesBox(t *testing.T) {
 		t.Errorf("TakesBox: case or spaces not as Parse reads names")
 	}
 }
+
+// TestScalingDistTinyPoints: points far below the box whose orbits meet
+// another's are at distance 0 (‖x‖² = 1e-340 underflowed to a subnormal
+// and the distance came out 0.01, 0.05, 1e-12); the ratios are now
+// taken on points scaled by powers of two where the squares could
+// underflow or overflow (in-range points keep the plain sums, bit for
+// bit). A pair that does not meet keeps a positive distance.
+func TestScalingDistTinyPoints(t *testing.T) {
+	g1, err := orbit.Scaling([]float64{0.1}, []float64{10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g2, err := orbit.Scaling([]float64{0.1, 0.1}, []float64{10, 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		g    *orbit.ScalingGroup
+		x, y []float64
+	}{
+		{g1, []float64{1e-170}, []float64{1}},
+		{g1, []float64{1e-160}, []float64{1}},
+		{g1, []float64{1}, []float64{1e-200}},
+		{g2, []float64{1e-200, 2e-200}, []float64{1, 2}},
+		{g2, []float64{3, 6}, []float64{1e-300, 2e-300}},
+	} {
+		if d := c.g.OrbitDist2(c.x, c.y); d > 1e-28 {
+			t.Errorf("%s: OrbitDist2(%v, %v) = %v, want 0 (the orbits meet)", c.g.Name(), c.x, c.y, d)
+		}
+	}
+	// Orbits that do not meet: directions (1, 2) and (2, 1), the second
+	// far below the box; the nearest points are the low ends' scalings.
+	x, y := []float64{1, 2}, []float64{2e-200, 1e-200}
+	if d := g2.OrbitDist2(x, y); !(d > 1e-4) || math.IsInf(d, 0) {
+		t.Errorf("OrbitDist2(%v, %v) = %v, want a positive distance", x, y, d)
+	}
+}
