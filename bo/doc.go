@@ -273,7 +273,11 @@
 // a few dozen observations would exclude the whole box. Without
 // ExcludeObserved (the paper's protocol) it stays the distance between
 // the orbits, as the committed records were made. A distance or radius
-// that overflows float64 (a box near ±MaxFloat64) counts as far.
+// that overflows float64 (a box near ±MaxFloat64) counts as far. A
+// proposal is tested as the optimizer will hold it once told: the image
+// of the point Ask returns, rounded to the user's coordinates — on a box
+// whose sides are tiny beside its coordinates that rounding is a sizeable
+// part of r.
 //
 // Excluded orbits: those of the pending and failed points always, and of
 // the observed points with Config.ExcludeObserved (the front ends'
