@@ -193,7 +193,7 @@ type cellKey struct {
 
 func runCheck(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("check", checkUsage, stdout)
-	dirList := fs.String("dir", "", "comma-separated results `directories` (each with a record.json, or every directory below it that has one)")
+	dirList := fs.pathFlag("dir", "comma-separated results `directories` (each with a record.json, or every directory below it that has one)")
 	cells := fs.Int("cells", 2, "cells to rerun per directory, the cheapest first")
 	seeds := fs.Int("seeds", 0, "seeds per cell to rerun (0: all recorded)")
 	workers := fs.Int("workers", 0, "runs in parallel; 0 means GOMAXPROCS")

@@ -230,6 +230,18 @@ type flagSet struct {
 	// budget is --mem-budget, else $SYMBO_MEMORY_BUDGET, else 0 (the
 	// library's default, 8 GiB), in bytes; set by parse.
 	budget int64
+	// paths are the flags that name a file or directory (pathFlag):
+	// parse refuses an empty value for one.
+	paths []string
+}
+
+// pathFlag adds a string flag whose value names a file or directory. An
+// empty value (--out "", a shell variable that was unset) is refused by
+// parse as bad input naming the flag, before any work: it named nothing,
+// and the command ran writing nothing (or a default file).
+func (fs *flagSet) pathFlag(name, usage string) *string {
+	fs.paths = append(fs.paths, name)
+	return fs.String(name, "", usage)
 }
 
 // newFlagSet returns the flag set of subcommand name. usage (the synopsis,
@@ -313,6 +325,12 @@ func (fs *flagSet) parse(args []string) error {
 	}
 	if fs.NArg() > 0 {
 		return badInput("unexpected argument %q (flags take the form --name value; run '%s -h' for usage)", fs.Arg(0), fs.Name())
+	}
+	given := fs.given()
+	for _, name := range fs.paths {
+		if given[name] && fs.Lookup(name).Value.String() == "" {
+			return badInput("--%s is empty; give it a path (run '%s -h' for usage)", name, fs.Name())
+		}
 	}
 	// The environment is read here, at the edge, for this subcommand
 	// only: a malformed $SYMBO_MEMORY_BUDGET is bad input even beside

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -357,5 +358,39 @@ func TestForceNeedsItsOutput(t *testing.T) {
 	} {
 		code, stdout, stderr := runCLI(t, c.args...)
 		checkOneLineError(t, code, stdout, stderr, "perf "+c.args[0]+": ", c.want)
+	}
+}
+
+// TestEmptyPathFlags: a flag that names a file or directory given an
+// empty value (a shell variable that was unset) is exit 2 with one line
+// naming the flag, before any work: nothing is written in the working
+// directory. Before, perf table --out "" and perf bo --json ""
+// --checkpoint "" ran and exited 0 writing no output, and perf table
+// --out "" --resume looked for ./runs.journal.
+func TestEmptyPathFlags(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	tiny := []string{"--seeds", "1", "--iters", "2", "--init", "3", "--workers", "1"}
+	for _, tc := range []struct {
+		flag string
+		args []string
+	}{
+		{"--out", append([]string{"table", "--problems", "Ackley2d", "--kernels", "base", "--out", ""}, tiny...)},
+		{"--out", []string{"table", "--out", "", "--resume"}},
+		{"--json", []string{"bo", "--problem", "Ackley2d", "--kernel", "base", "--init", "3", "--iters", "2", "--json", "", "--checkpoint", ""}},
+		{"--checkpoint", []string{"bo", "--problem", "Ackley2d", "--kernel", "base", "--init", "3", "--iters", "2", "--checkpoint", ""}},
+		{"--resume", []string{"bo", "--resume", ""}},
+		{"--out", append([]string{"robustness", "--problems", "ackley", "--dims", "1", "--kernels", "base", "--out", ""}, tiny...)},
+		{"--out", append([]string{"batch", "--problems", "Ackley2d", "--qs", "1", "--kernels", "base", "--out", ""}, tiny...)},
+		{"--dir", []string{"check", "--dir", ""}},
+		{"--main", []string{"stats", "--main", "", "--replication", "x"}},
+		{"--out", []string{"figure", "--out", ""}},
+		{"--cpuprofile", []string{"profile", "--group", "signflip", "--d", "2", "--cpuprofile", ""}},
+	} {
+		code, stdout, stderr := runCLI(t, tc.args...)
+		checkOneLineError(t, code, stdout, stderr, "perf "+tc.args[0]+": ", tc.flag+" is empty")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+		t.Errorf("the refused commands wrote %v into the working directory", entries)
 	}
 }

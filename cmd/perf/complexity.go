@@ -87,7 +87,7 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 	d := fs.Int("d", 5, "dimension D of the sweep in n")
 	block := fs.Int("block", 0, "block size b for --group blockperm")
 	box := fs.String("box", "", "search box `LO:HI[,LO:HI…]` for --group scaling (default 0.1:10)")
-	matrices := fs.String("matrices", "", "JSON group `file` for --group matrices")
+	matrices := fs.pathFlag("matrices", "JSON group `file` for --group matrices")
 	nList := fs.String("n", "32,64,128,256,512,1024", "comma-separated n of the sweep in n, ascending, at least two, each ≥ 2")
 	sweep := fs.String("sweep", "signflip:2-12,hyperoctahedral:1-6", "groups of the sweep in |G|: comma-separated NAME:DLO-DHI (finite groups with one parameter d), or \"none\"")
 	groupN := fs.Int("group-n", 64, "points of the sweep in |G|")
@@ -98,7 +98,7 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 	timing := timingFlags(fs, "point", 5, "do not run points predicted to take longer than this")
 	seed := fs.Uint64("seed", 0, "seed of the points")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
-	out := fs.String("out", "", "write the plots (PNG and SVG) into `DIR`, new or empty unless --force")
+	out := fs.pathFlag("out", "write the plots (PNG and SVG) into `DIR`, new or empty unless --force")
 	force := fs.Bool("force", false, "write into a non-empty --out directory, overwriting its files")
 	backend := backendFlag(fs)
 	if err := fs.parse(args); err != nil {

@@ -70,8 +70,8 @@ func runEval(args []string, stdout, _ io.Writer) error {
 	fs := newFlagSet("eval", evalUsage, stdout)
 	name := fs.String("problem", "", "benchmark problem (see above)")
 	d := fs.Int("d", 0, "dimension; 0 selects the paper's")
-	xPath := fs.String("x", "", "point `file` to evaluate")
-	usersPath := fs.String("users", "", "WLAN user positions `file` (CSV of x,y rows; default: the shipped 16 users)")
+	xPath := fs.pathFlag("x", "point `file` to evaluate")
+	usersPath := fs.pathFlag("users", "WLAN user positions `file` (CSV of x,y rows; default: the shipped 16 users)")
 	if err := fs.parse(args); err != nil {
 		return err
 	}

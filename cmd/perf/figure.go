@@ -64,7 +64,7 @@ var figureNames = []string{"radial", "ackley", "wlan"}
 func runFigure(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("figure", figureUsage, stdout)
 	names := fs.String("name", "all", "figures to draw: all, or a comma-separated list of radial, ackley, wlan")
-	out := fs.String("out", "", "output `DIR`")
+	out := fs.pathFlag("out", "output `DIR`")
 	seed := fs.Uint64("seed", 0, "seed of the Ackley design and of the WLAN run")
 	grid := fs.Int("grid", experiments.DefaultFigureGrid, fmt.Sprintf("points per axis of the heat maps and curves, 2…%d", experiments.MaxFigureGrid))
 	radiusMax := fs.Float64("radius-max", experiments.DefaultRadiusMax, "largest norm of the radial kernel maps")

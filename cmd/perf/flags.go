@@ -185,7 +185,7 @@ func newPlanFlags(fs *flagSet, seedsUsage, kernelsUsage, outUsage, forceUsage st
 	return &planFlags{
 		seeds:   seedsFlag(fs, 10, seedsUsage),
 		kernels: fs.String("kernels", "", kernelsUsage),
-		out:     fs.String("out", "", outUsage),
+		out:     fs.pathFlag("out", outUsage),
 		force:   fs.Bool("force", false, forceUsage),
 		resume:  fs.Bool("resume", false, "continue the study journaled in --out (with --workers and --mem-budget, nothing else)"),
 		proto:   protocolFlags(fs),

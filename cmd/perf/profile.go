@@ -116,7 +116,7 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	d := fs.Int("d", 0, "dimension D")
 	block := fs.Int("block", 0, "block size b for --group blockperm")
 	box := fs.String("box", "", "search box `LO:HI[,LO:HI…]` for --group scaling (default 0.1:10)")
-	matrices := fs.String("matrices", "", "JSON group `file` for --group matrices")
+	matrices := fs.pathFlag("matrices", "JSON group `file` for --group matrices")
 	nList := fs.String("n", "55,200,1000", "comma-separated numbers of points, ascending, each ≥ 2")
 	m := fs.Int("m", 1000, "candidates of the k_plus cross-covariance")
 	boKernel := fs.String("bo-kernel", "plus,base,avg,"+experiments.DefaultBOKernel, "comma-separated GP kernels of the BO phases: "+commaList(bo.KernelNames())+", or auto:a+b+… or portfolio:a+b+… naming the candidates (a+b:c+d favouring c and d), under the paper's protocol; "+experiments.DefaultBOKernel+" is bo.Recommended's configuration (the front ends' default)")
@@ -127,8 +127,8 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	timing := timingFlags(fs, "phase", 10, "estimate instead of run a phase predicted to take longer than this")
 	seed := fs.Uint64("seed", 0, "seed of the points")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
-	cpuProfile := fs.String("cpuprofile", "", "write a pprof CPU profile to `file`")
-	memProfile := fs.String("memprofile", "", "write a pprof heap profile to `file` at the end")
+	cpuProfile := fs.pathFlag("cpuprofile", "write a pprof CPU profile to `file`")
+	memProfile := fs.pathFlag("memprofile", "write a pprof heap profile to `file` at the end")
 	backend := backendFlag(fs)
 	if err := fs.parse(args); err != nil {
 		return err

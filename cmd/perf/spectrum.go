@@ -78,7 +78,7 @@ func runSpectrum(args []string, stdout, stderr io.Writer) error {
 	fitLo := fs.Int("fit-lo", 2, "first index (1-based) of the slope fit")
 	fitHi := fs.Int("fit-hi", 0, "last index of the slope fit; 0 means n/10")
 	asJSON := fs.Bool("json", false, "print JSON (with the eigenvalues) instead of the table")
-	out := fs.String("out", "", "write spectrum.md, spectrum.json and spectrum.png/.svg into `DIR`")
+	out := fs.pathFlag("out", "write spectrum.md, spectrum.json and spectrum.png/.svg into `DIR`")
 	force := fs.Bool("force", false, "write into a non-empty --out directory, overwriting its files")
 	backend := backendFlag(fs)
 	if err := fs.parse(args); err != nil {

@@ -62,10 +62,10 @@ Example:
 
 func runStats(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("stats", statsUsage, stdout)
-	mainDir := fs.String("main", "", "the table on the main seed set (a `directory` with record.json)")
-	repDir := fs.String("replication", "", "the same table on a disjoint seed set (a `directory` with record.json)")
+	mainDir := fs.pathFlag("main", "the table on the main seed set (a `directory` with record.json)")
+	repDir := fs.pathFlag("replication", "the same table on a disjoint seed set (a `directory` with record.json)")
 	ablationOnly := fs.Bool("ablation-only", false, "print only the ablation's decomposition on both sets")
-	covDirs := fs.String("coverage", "", "comma-separated table `directories` whose seeds are pooled for the coverage study")
+	covDirs := fs.pathFlag("coverage", "comma-separated table `directories` whose seeds are pooled for the coverage study")
 	nList := fs.String("n", "10,20,30", "comma-separated sample sizes of the coverage study")
 	reps := fs.Int("reps", 1000, "simulated samples per comparison and n")
 	resamples := fs.Int("resamples", 999, "bootstrap resamples per simulated sample")

@@ -154,7 +154,7 @@ const tableJournalFile = "runs.journal"
 func runTable(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("table", tableUsage, stdout)
 	seeds := seedsFlag(fs, 10, "the seeds of each benchmark and kernel")
-	out := fs.String("out", "", "journal the runs and write table.md, results.json and the plots into `dir`")
+	out := fs.pathFlag("out", "journal the runs and write table.md, results.json and the plots into `dir`")
 	force := fs.Bool("force", false, "write into a non-empty --out directory, overwriting its files")
 	resumeFlag := fs.Bool("resume", false, "continue the table journaled in --out")
 	problems := fs.String("problems", "", "comma-separated subset of the benchmarks (default: all six)")
