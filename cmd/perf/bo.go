@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -260,6 +261,14 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 		if err := checkOutput("json", set.JSON, set.Force || len(done) > 0, "use --force"); err != nil {
 			return err
 		}
+	}
+	// A run that cannot start (over the memory budget: bo.Run checks its
+	// largest fit first) is refused now, before its journal is created:
+	// started under a cancelled context, bo.Run validates and stops.
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := bo.Run(cancelled, p, cfg, set.Seed, bo.RunOptions{Iters: set.Iters, Batch: set.Batch, Noise: rule, Resume: done}); err != nil && !errors.Is(err, context.Canceled) {
+		return err
 	}
 	if *checkpoint != "" {
 		if err := checkOutput("checkpoint", *checkpoint, false, "continue it with --resume, or remove it"); err != nil {

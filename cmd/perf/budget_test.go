@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -89,4 +91,48 @@ func TestMemBudgetEnv(t *testing.T) {
 		code, stdout, stderr := runCLI(t, append(args, extra...)...)
 		checkOneLineError(t, code, stdout, stderr, "perf gram: ", "SYMBO_MEMORY_BUDGET", "lots")
 	}
+}
+
+// TestMemBudgetBeforeJournal: a table, a study or a perf bo run whose
+// runs are over --mem-budget is refused before its journal is created
+// or a progress line printed: exit 2, exactly one line on stderr, no
+// runs.journal (no checkpoint); perf check refuses such a rerun in one
+// line too. Before, the table printed its progress
+// bar, then failed inside its first run, leaving a journal of a table
+// that could never run (perf bo left its checkpoint). A resume whose
+// runs are all kept still finishes under any budget: nothing runs.
+func TestMemBudgetBeforeJournal(t *testing.T) {
+	dir := t.TempDir()
+	tiny := []string{"--seeds", "1", "--iters", "2", "--init", "3", "--workers", "1"}
+	for _, tc := range []struct {
+		cmd  string
+		args []string
+	}{
+		{"table", append([]string{"table", "--problems", "Ackley2d", "--kernels", "base"}, tiny...)},
+		{"robustness", append([]string{"robustness", "--problems", "ackley", "--dims", "1", "--kernels", "base"}, tiny...)},
+		{"batch", append([]string{"batch", "--problems", "Ackley2d", "--qs", "1", "--kernels", "base"}, tiny...)},
+	} {
+		out := filepath.Join(dir, tc.cmd)
+		code, stdout, stderr := runCLI(t, append(tc.args, "--out", out, "--mem-budget", "1KiB")...)
+		checkOneLineError(t, code, stdout, stderr, "perf "+tc.cmd+": ", "over the budget of 1 KiB")
+		if _, err := os.Stat(filepath.Join(out, "runs.journal")); err == nil {
+			t.Errorf("perf %s left %s/runs.journal for runs that cannot start", tc.cmd, out)
+		}
+	}
+	cp := filepath.Join(dir, "cp.journal")
+	code, stdout, stderr := runCLI(t, "bo", "--problem", "Ackley2d", "--kernel", "base", "--init", "3", "--iters", "2", "--checkpoint", cp, "--mem-budget", "1KiB")
+	checkOneLineError(t, code, stdout, stderr, "perf bo: ", "over the budget of 1 KiB")
+	if _, err := os.Stat(cp); err == nil {
+		t.Error("perf bo left a checkpoint for a run that cannot start")
+	}
+	out := filepath.Join(dir, "done")
+	if code, _, stderr := runCLI(t, append([]string{"table", "--problems", "Ackley2d", "--kernels", "base", "--out", out}, tiny...)...); code != exitOK {
+		t.Fatalf("table: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "table", "--out", out, "--resume", "--mem-budget", "1KiB"); code != exitOK {
+		t.Errorf("resume of a finished table under --mem-budget 1KiB: exit %d: %s", code, stderr)
+	}
+	// perf check too: one line, no progress bar before it.
+	code, stdout, stderr = runCLI(t, "check", "--dir", out, "--mem-budget", "1KiB")
+	checkOneLineError(t, code, stdout, stderr, "perf check: ", "over the budget of 1 KiB")
 }

@@ -241,6 +241,11 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		}
 		plans[i].standIn = stand[i]
 	}
+	for _, p := range plans {
+		if err := preflight(p.runs, nil); err != nil {
+			return err
+		}
+	}
 	if *maxSeconds > 0 {
 		w := *workers
 		if w == 0 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -14,6 +15,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/internal/journal"
 	"github.com/symbo/symbo/lab/experiments"
@@ -151,6 +153,34 @@ func (r *runner) close() {
 	if r.w != nil {
 		r.w.Close()
 	}
+}
+
+// preflight refuses, before any journal, output or progress line, a
+// plan whose runs cannot start — over the memory budget (--mem-budget:
+// bo.Run refuses a run whose largest fit exceeds it before its first
+// evaluation), or any other setting bo.Run checks first: the first run
+// not yet kept of each cell (Run.Cell) is started under a cancelled
+// context, which builds its optimizer, checks it and stops before it
+// evaluates anything. The runs of kept (a resumed journal's) are not
+// checked: they will not run again.
+func preflight(runs []experiments.Run[*bo.Trace], kept []planRecord[*bo.Trace]) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	done := make(map[int]bool, len(kept))
+	for _, k := range kept {
+		done[k.Index] = true
+	}
+	cells := map[string]bool{}
+	for i, r := range runs {
+		if done[i] || cells[r.Cell] {
+			continue
+		}
+		cells[r.Cell] = true
+		if _, err := r.Do(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			return fmt.Errorf("run %d (%s): %w", i, r.Label, err)
+		}
+	}
+	return nil
 }
 
 // runPlan executes plan on workers goroutines (0: GOMAXPROCS) with a

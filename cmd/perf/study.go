@@ -88,6 +88,9 @@ func runStudy[Res any](s study[Res], args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	if err := preflight(plan.Runs, kept); err != nil {
+		return err
+	}
 	if *pf.out != "" && !resuming {
 		lock, err := prepareOutDir(*pf.out, *pf.force)
 		if err != nil {

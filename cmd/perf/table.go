@@ -221,6 +221,9 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := preflight(plan.Runs, kept); err != nil {
+		return err
+	}
 	if *out != "" && !*resumeFlag {
 		lock, err := prepareOutDir(*out, *force)
 		if err != nil {
