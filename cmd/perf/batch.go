@@ -35,7 +35,8 @@ rounds). Lower is better; mean ±
 standard error over the seeds.
 
 With --out DIR (created; refused if it exists and is not empty, unless
---force) every finished run is journaled in DIR/runs.journal as it
+--force, which first removes the files below that a previous study wrote
+there) every finished run is journaled in DIR/runs.journal as it
 completes, and a study that stopped — Ctrl-C, SIGTERM, kill -9 — is
 continued by 'perf batch --out DIR --resume' (its arguments are read
 from the journal; only --workers and --mem-budget may be given again).
@@ -51,7 +52,8 @@ Example:
 `
 
 func runBatch(args []string, stdout, stderr io.Writer) error {
-	return runStudy(study[*experiments.BatchResult]{name: "batch", flags: batchFlags, report: reportBatch}, args, stdout, stderr)
+	return runStudy(study[*experiments.BatchResult]{name: "batch", flags: batchFlags, report: reportBatch,
+		figures: []string{"batch-evals", "batch-rounds", "batch-rounds-cumulative"}}, args, stdout, stderr)
 }
 
 // batchFlags parses perf batch's arguments (see study.flags).

@@ -967,3 +967,53 @@ func TestResumeRefusesNullNumber(t *testing.T) {
 		t.Errorf("forged y: exit %d, stderr %q; want exit %d and one line naming y", code, stderr, exitUsage)
 	}
 }
+
+// TestForceRemovesStaleOutputs: perf table --out DIR --force (and the
+// studies') removes the previous run's files before it starts: killed
+// after its first run, the forced table leaves its journal and none of
+// the old table.md, results.json, record.json or figures — perf check
+// then finds no record to check — and a file perf does not write stays.
+// Before, only runs.journal was removed, so the stale record stood
+// beside the new journal and perf check --dir DIR checked it, exit 0.
+func TestForceRemovesStaleOutputs(t *testing.T) {
+	dir := t.TempDir()
+	tiny := []string{"--seeds", "2", "--iters", "2", "--init", "3", "--workers", "1"}
+	for _, tc := range []struct {
+		cmd   string
+		args  []string
+		files []string
+	}{
+		{"table", []string{"table", "--problems", "Ackley2d", "--kernels", "base"},
+			[]string{"table.md", "results.json", "record.json", "regret.png", "regret.svg", "strips.png", "strips.svg"}},
+		{"robustness", []string{"robustness", "--problems", "ackley", "--dims", "1", "--kernels", "base"},
+			[]string{"robustness.md", "results.json", "record.json", "robustness.png", "robustness.svg"}},
+		{"batch", []string{"batch", "--problems", "Ackley2d", "--qs", "1", "--kernels", "base"},
+			[]string{"batch.md", "results.json", "record.json", "batch-evals.png", "batch-rounds.svg", "batch-rounds-cumulative.png"}},
+	} {
+		out := filepath.Join(dir, tc.cmd)
+		args := append(append(tc.args, tiny...), "--out", out)
+		if code, _, stderr := runCLI(t, args...); code != exitOK {
+			t.Fatalf("%s: exit %d: %s", tc.cmd, code, stderr)
+		}
+		notes := filepath.Join(out, "notes.txt")
+		if err := os.WriteFile(notes, []byte("mine"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		h := startHeld(t, perfCmd(dir, append(args, "--force")...), 1)
+		h.Process.Kill()
+		h.wait()
+		for _, f := range tc.files {
+			if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+				t.Errorf("%s --force, killed after its first run: the previous run's %s is still there", tc.cmd, f)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(out, "runs.journal")); err != nil {
+			t.Errorf("%s --force: no journal of the new run: %v", tc.cmd, err)
+		}
+		if b, err := os.ReadFile(notes); err != nil || string(b) != "mine" {
+			t.Errorf("%s --force removed or changed a file it does not write: %q, %v", tc.cmd, b, err)
+		}
+		code, stdout, stderr := runCLI(t, "check", "--dir", out)
+		checkOneLineError(t, code, stdout, stderr, "perf check: ", "no record.json")
+	}
+}

@@ -37,7 +37,8 @@ Matérn-5/2, for which k_avg has no closed form, so Ackley5d/avg enumerates
 |G| = 3840 elements per kernel pair and costs minutes per run.
 
 With --out DIR (created; refused if it exists and is not empty, unless
---force) every finished run is journaled in DIR/runs.journal as it
+--force, which first removes the files below that a previous study wrote
+there) every finished run is journaled in DIR/runs.journal as it
 completes, and a study that stopped — Ctrl-C, SIGTERM, kill -9 — is
 continued by 'perf robustness --out DIR --resume' (its arguments are read
 from the journal; only --workers and --mem-budget may be given again).
@@ -53,7 +54,8 @@ Example:
 `
 
 func runRobustness(args []string, stdout, stderr io.Writer) error {
-	return runStudy(study[*experiments.RobustnessResult]{name: "robustness", flags: robustnessFlags, report: reportRobustness}, args, stdout, stderr)
+	return runStudy(study[*experiments.RobustnessResult]{name: "robustness", flags: robustnessFlags, report: reportRobustness,
+		figures: []string{"robustness"}}, args, stdout, stderr)
 }
 
 // robustnessFlags parses perf robustness's arguments (see study.flags).

@@ -2,7 +2,6 @@ package main
 
 import (
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -35,6 +34,10 @@ type study[Res any] struct {
 	// report prints the result and, with --out, writes its files;
 	// command is the command line that started the study.
 	report func(res Res, pf *planFlags, command string, stdout, stderr io.Writer) error
+	// figures are the names of the figures report writes (name.png and
+	// name.svg), which --force removes with the study's other files
+	// before it starts.
+	figures []string
 }
 
 // runStudy runs s with args. With --out DIR every finished run is
@@ -99,7 +102,9 @@ func runStudy[Res any](s study[Res], args []string, stdout, stderr io.Writer) er
 		defer lock.Release()
 		jpath := filepath.Join(*pf.out, studyJournalFile)
 		if *pf.force {
-			os.Remove(jpath)
+			if err := removeOutputs(*pf.out, s.name, s.figures...); err != nil {
+				return err
+			}
 		}
 		if err := r.create("--out", jpath, resumeCmd, studySettings{Args: args}); err != nil {
 			return err

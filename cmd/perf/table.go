@@ -95,7 +95,8 @@ variance such as 0.01); --regret all adds the initial design's regret to
 R_T (the paper's R_T counts the acquisition steps only).
 
 With --out DIR (created; refused if it exists and is not empty, unless
---force) every finished run is journaled in DIR/runs.journal as it
+--force, which first removes the files below that a previous table wrote
+there, so that one stopped leaves no stale record) every finished run is journaled in DIR/runs.journal as it
 completes (flushed to disk), and at the end it writes:
   table.md      the table with the settings and environment
   results.json  every trace (the 'perf bo --json' fields), the cells,
@@ -232,7 +233,9 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 		defer lock.Release()
 		jpath := filepath.Join(*out, tableJournalFile)
 		if *force {
-			os.Remove(jpath)
+			if err := removeOutputs(*out, "table", "regret", "strips"); err != nil {
+				return err
+			}
 		}
 		if err := r.create("--out", jpath, resumeCmd, set); err != nil {
 			return err
@@ -437,6 +440,27 @@ func prepareOutDir(dir string, force bool) (*atomicfile.Lock, error) {
 		return nil, err
 	}
 	return lock, nil
+}
+
+// removeOutputs removes from the --out directory dir, for --force, the
+// files a run of kind (table, batch, robustness) writes there: record.json
+// first (what perf check reads), then the page kind.md, results.json,
+// the figures (name.png and name.svg for each name) and the journal —
+// before the new run starts, so that a forced run that stops leaves its
+// journal and none of the previous run's files beside it (perf check
+// checked the stale record.json, exit 0). A symbolic link is removed,
+// not its target; the directory's other files stay.
+func removeOutputs(dir, kind string, figures ...string) error {
+	names := []string{recordFile, kind + ".md", "results.json"}
+	for _, f := range figures {
+		names = append(names, f+".png", f+".svg")
+	}
+	for _, n := range append(names, tableJournalFile) {
+		if err := os.Remove(filepath.Join(dir, n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return badInput("--out: --force: %w", err)
+		}
+	}
+	return nil
 }
 
 // lockWritableOutDir is lockOutDir, then refusing (bad input) a
