@@ -119,7 +119,9 @@ damage but a torn last line, which is dropped. Journals written before
 this check (format version 1) are still resumed, with a warning.
 
 --json FILE writes the whole trace as JSON (refusing to overwrite an
-existing file unless --force; written atomically at the end, its directory
+existing file unless --force — on --resume, unless the run was started
+with --force or the file is the trace this run wrote before it was
+stopped; written atomically at the end, its directory
 checked before the run starts; with --checkpoint the journal keeps its
 absolute path, so --resume from any directory writes the same file).
 Its top-level fields are stable:
@@ -255,10 +257,17 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 	if err := checkDistinct("--json", set.JSON, journalFlag, journalPath); err != nil {
 		return err
 	}
+	// Resumed, the --json file may be this run's own trace (killed after
+	// writing it): it is replaced, as at the end. Any other file there is
+	// replaced only if the run was started with --force.
+	own := false
 	if set.JSON != "" {
-		// Resumed after some evaluations, the file may be this run's own
-		// (killed after writing it): it is replaced, as at the end.
-		if err := checkOutput("json", set.JSON, set.Force || len(done) > 0, "use --force"); err != nil {
+		remedy := "use --force"
+		if *resumePath != "" {
+			own = ownTrace(set.JSON, p, cfg, set.Seed, done)
+			remedy = "it is not this run's trace and the run was started without --force; move it away and resume again"
+		}
+		if err := checkOutput("json", set.JSON, set.Force || own, remedy); err != nil {
 			return err
 		}
 	}
@@ -295,11 +304,60 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if set.JSON != "" {
-		if err := writeJSONOutput(set.JSON, boRecord{tr, experiments.Env(nil)}, set.Force || len(done) > 0); err != nil {
+		if err := writeJSONOutput(set.JSON, boRecord{tr, experiments.Env(nil)}, set.Force || own); err != nil {
 			return err
 		}
 	}
 	return writeBOSummary(stdout, tr)
+}
+
+// maxTraceBytes caps the --json file ownTrace reads: 256 MiB, far
+// above the trace of a run of bo.MaxEvaluations.
+const maxTraceBytes = 256 << 20
+
+// ownTrace reports whether the file at path is the --json trace of the
+// run of problem p with cfg and seed journaled with the evaluations done:
+// its problem, kernel and seed, and exactly those evaluations, each
+// point and observation bit for bit. perf bo writes its trace only once
+// every evaluation is journaled, so the file an interrupted run wrote
+// itself (killed after writing it) is one; another run's is not.
+func ownTrace(path string, p *problem.Problem, cfg bo.Config, seed uint64, done []bo.Evaluation) bool {
+	if len(done) == 0 {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxTraceBytes+1))
+	if err != nil || len(data) > maxTraceBytes {
+		return false
+	}
+	var t struct {
+		Problem     string `json:"problem"`
+		Kernel      string `json:"kernel"`
+		Seed        uint64 `json:"seed"`
+		Evaluations []struct {
+			X []float64 `json:"x"`
+			Y float64   `json:"y"`
+		} `json:"evaluations"`
+	}
+	if json.Unmarshal(data, &t) != nil || t.Problem != p.Name() || t.Kernel != cfg.Kernel.Name() || t.Seed != seed || len(t.Evaluations) != len(done) {
+		return false
+	}
+	for i, e := range t.Evaluations {
+		d := done[i]
+		if math.Float64bits(e.Y) != math.Float64bits(d.Y) || len(e.X) != len(d.X) {
+			return false
+		}
+		for j, x := range e.X {
+			if math.Float64bits(x) != math.Float64bits(d.X[j]) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // build validates the settings and returns the problem and configuration

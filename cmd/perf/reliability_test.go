@@ -1017,3 +1017,51 @@ func TestForceRemovesStaleOutputs(t *testing.T) {
 		checkOneLineError(t, code, stdout, stderr, "perf check: ", "no record.json")
 	}
 }
+
+// TestResumeKeepsOthersJSON: perf bo --resume replaces the file at the
+// run's --json path only when the run was started with --force or the
+// file is the trace this run wrote (killed after writing it: its
+// evaluations are the journal's); another file written there since is
+// exit 2 with one line, left as it was. Before, any file there was
+// overwritten without --force.
+func TestResumeKeepsOthersJSON(t *testing.T) {
+	dir := t.TempDir()
+	for _, force := range []bool{false, true} {
+		out, cp := filepath.Join(dir, fmt.Sprint("out", force, ".json")), filepath.Join(dir, fmt.Sprint("cp", force, ".journal"))
+		args := []string{"bo", "--problem", "Ackley2d", "--kernel", "base", "--init", "3", "--iters", "2", "--json", out, "--checkpoint", cp}
+		if force {
+			args = append(args, "--force")
+		}
+		if code, _, stderr := runCLI(t, args...); code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		// The run's own trace is replaced (by the same run's).
+		want, _ := os.ReadFile(out)
+		if code, _, stderr := runCLI(t, "bo", "--resume", cp); code != exitOK {
+			t.Fatalf("resume over the run's own trace: exit %d: %s", code, stderr)
+		}
+		if got, _ := os.ReadFile(out); stripTimingsJSON(t, got) != stripTimingsJSON(t, want) {
+			t.Error("the resume over the run's own trace wrote another trace")
+		}
+		// Another run's trace at the path.
+		other := []string{"bo", "--problem", "Ackley2d", "--kernel", "base", "--seed", "7", "--init", "3", "--iters", "2", "--json", out, "--force"}
+		if code, _, stderr := runCLI(t, other...); code != exitOK {
+			t.Fatalf("other run: exit %d: %s", code, stderr)
+		}
+		theirs, _ := os.ReadFile(out)
+		code, stdout, stderr := runCLI(t, "bo", "--resume", cp)
+		if !force {
+			checkOneLineError(t, code, stdout, stderr, "perf bo: ", "--json "+out+" already exists", "not this run's trace")
+			if got, _ := os.ReadFile(out); !bytes.Equal(got, theirs) {
+				t.Error("the refused resume changed the other run's trace")
+			}
+			continue
+		}
+		if code != exitOK {
+			t.Fatalf("resume of a run started with --force: exit %d: %s", code, stderr)
+		}
+		if got, _ := os.ReadFile(out); stripTimingsJSON(t, got) != stripTimingsJSON(t, want) {
+			t.Error("the resume of a run started with --force did not write its trace")
+		}
+	}
+}
