@@ -116,7 +116,11 @@ journal carries the run's identity (a hash of its settings, seed
 included) under its checksum: a journal holding lines of another run
 (spliced from another journal, edited) is refused (exit 2), as is any
 damage but a torn last line, which is dropped. Journals written before
-this check (format version 1) are still resumed, with a warning.
+this check (format version 1) are still resumed, with a warning. A
+journal started by a build of another revision (a tree with uncommitted
+changes counting as another) is refused (exit 2): the outputs
+would name one commit for a run of two; where either build records no
+revision (-buildvcs=false), perf resumes it with a warning.
 
 --json FILE writes the whole trace as JSON (refusing to overwrite an
 existing file unless --force — on --resume, unless the run was started

@@ -1065,3 +1065,93 @@ func TestResumeKeepsOthersJSON(t *testing.T) {
 		}
 	}
 }
+
+// setJournalCode rewrites the code (the build) of the journal at path's
+// header, with its checksum, as another build would have written it (the
+// build is not part of the run's identity: the run id stays).
+func setJournalCode(t *testing.T, path, code string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, rest, _ := strings.Cut(string(data), "\n")
+	var line struct {
+		Run  string          `json:"run"`
+		Data json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(first), &line); err != nil {
+		t.Fatal(err)
+	}
+	var h struct {
+		Format   json.RawMessage `json:"format"`
+		Version  json.RawMessage `json:"version"`
+		Kind     json.RawMessage `json:"kind"`
+		Settings json.RawMessage `json:"settings"`
+		Code     string          `json:"code"`
+		Env      json.RawMessage `json:"env,omitempty"`
+	}
+	if err := json.Unmarshal(line.Data, &h); err != nil {
+		t.Fatal(err)
+	}
+	h.Code = code
+	hd, err := json.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crc := crc32.ChecksumIEEE(fmt.Appendf(nil, `{"seq":0,"run":%q,"data":%s}`, line.Run, hd))
+	hdr := fmt.Sprintf(`{"seq":0,"run":%q,"crc32":%d,"data":%s}`, line.Run, crc, hd)
+	if err := os.WriteFile(path, []byte(hdr+"\n"+rest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestResumeRefusesOtherRevision: a table (or a perf bo checkpoint)
+// started by one commit is not resumed by a build of another: exit 2,
+// one line naming both revisions, the outputs untouched — its record
+// would have named the resuming build's commit alone, "modified": false,
+// and perf check would rerun it against that. A tree with uncommitted
+// changes is another revision. The same revision resumes silently; a
+// build that records no revision (-buildvcs=false) resumes with the
+// warning, as before.
+func TestResumeRefusesOtherRevision(t *testing.T) {
+	defer func(f func() string) { buildCode = f }(buildCode)
+	const revA, revB = "1111111111111111111111111111111111111111", "2222222222222222222222222222222222222222"
+	build := func(rev string) func() string {
+		return func() string { return "github.com/symbo/symbo (devel) " + rev }
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "t")
+	if code, _, stderr := runCLI(t, "table", "--seeds", "1", "--iters", "2", "--init", "3", "--problems", "Ackley2d", "--kernels", "base", "--workers", "1", "--out", out); code != exitOK {
+		t.Fatalf("table: exit %d: %s", code, stderr)
+	}
+	jpath := filepath.Join(out, tableJournalFile)
+	record, _ := os.ReadFile(filepath.Join(out, recordFile))
+	setJournalCode(t, jpath, "github.com/symbo/symbo (devel) "+revA)
+	for _, other := range []string{revB, revA + "+modified"} {
+		buildCode = build(other)
+		code, stdout, stderr := runCLI(t, "table", "--out", out, "--resume")
+		checkOneLineError(t, code, stdout, stderr, "perf table: ", "started by revision "+revA+", this is "+other)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, recordFile)); !bytes.Equal(b, record) {
+		t.Error("a refused resume rewrote record.json")
+	}
+	buildCode = build(revA)
+	if code, _, stderr := runCLI(t, "table", "--out", out, "--resume"); code != exitOK || strings.Contains(stderr, "warning") {
+		t.Errorf("same revision: exit %d, stderr %q", code, stderr)
+	}
+	buildCode = func() string { return "github.com/symbo/symbo (devel)" }
+	if code, _, stderr := runCLI(t, "table", "--out", out, "--resume"); code != exitOK || strings.Count(stderr, "warning") != 1 {
+		t.Errorf("a build without a revision: exit %d, stderr %q; want exit 0 and one warning", code, stderr)
+	}
+
+	cp := filepath.Join(dir, "cp.journal")
+	buildCode = journal.Code
+	if code, _, stderr := runCLI(t, "bo", "--problem", "Ackley2d", "--kernel", "base", "--init", "3", "--iters", "2", "--checkpoint", cp); code != exitOK {
+		t.Fatalf("bo: exit %d: %s", code, stderr)
+	}
+	setJournalCode(t, cp, "github.com/symbo/symbo v1.2.3 "+revA)
+	buildCode = build(revB)
+	code, stdout, stderr := runCLI(t, "bo", "--resume", cp)
+	checkOneLineError(t, code, stdout, stderr, "perf bo: ", "started by revision "+revA+", this is "+revB)
+}

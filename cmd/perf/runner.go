@@ -109,7 +109,9 @@ func resume[R any](r *runner, dir, name, cmdline string, settings any) ([]R, err
 	if c.Torn {
 		fmt.Fprintf(r.stderr, "%s: %s: dropped a torn last line (the %s was killed while writing it)\n", r.cmd, path, r.whole)
 	}
-	warnResumed(r.stderr, r.cmd, path, c)
+	if err := warnResumed(r.stderr, r.cmd, path, c); err != nil {
+		return nil, err
+	}
 	if err := pinEnv(r.stderr, r.cmd, path, c.Header.Env); err != nil {
 		return nil, err
 	}
@@ -286,17 +288,40 @@ func signalContext() (context.Context, context.CancelFunc) {
 // from another run's journal would go unnoticed; version 2 refuses it),
 // and a journal created by another build than the running one mixes two
 // versions of the code, so the result may differ from an uninterrupted
-// run's.
-func warnResumed(stderr io.Writer, cmd, path string, c *journal.Contents) {
+// run's. When both builds name their VCS revision and they differ (a
+// tree with uncommitted changes counting as another), the resume is
+// refused (bad input): the outputs would name the resuming build's
+// commit alone, and perf check would rerun them against it; a build that
+// names none (-buildvcs=false, go test) only gets the warning.
+func warnResumed(stderr io.Writer, cmd, path string, c *journal.Contents) error {
 	if c.Run == "" {
 		fmt.Fprintf(stderr, "%s: warning: %s is a version-%d journal, whose records are not bound to their run: records spliced from another run's journal would go unnoticed\n", cmd, path, c.Header.Version)
 	}
-	if now, code := journal.Code(), c.Header.Code; code != now {
+	if now, code := buildCode(), c.Header.Code; code != now {
+		was, is := codeRevision(code), codeRevision(now)
+		if was != "" && is != "" && was != is {
+			return badInput("--resume %s: the journal was started by revision %s, this is %s: the resumed result would mix two versions of the code under one commit's name; resume it with the build that started it, or start it again", path, was, is)
+		}
 		if code == "" {
 			code = "an unrecorded build"
 		}
 		fmt.Fprintf(stderr, "%s: warning: %s was started by %s, this is %s: the resumed result may differ from an uninterrupted run's\n", cmd, path, code, now)
 	}
+	return nil
+}
+
+// buildCode identifies the running build (journal.Code); a variable so
+// that a test can be another build.
+var buildCode = journal.Code
+
+// codeRevision returns the VCS revision a journal.Code string names (its
+// third field, "+modified" kept: "path version revision[+modified]"),
+// "" when it names none.
+func codeRevision(code string) string {
+	if f := strings.Fields(code); len(f) >= 3 {
+		return f[len(f)-1]
+	}
+	return ""
 }
 
 // strictJSON decodes data into v as the front ends decode a history

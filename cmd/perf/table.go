@@ -117,7 +117,9 @@ at once: the finished runs are kept, the runs in progress are dropped (a
 run is journaled whole, so they start over on --resume), and it prints the
 resume command (exit status 130). A journal holding runs of another table
 (lines spliced from another journal, whose settings differ) is refused
-(exit 2), as in 'perf bo --resume'. Every file is written atomically,
+(exit 2), as in 'perf bo --resume', and so is a journal started by a
+build of another commit (record.json would name the resuming one's).
+Every file is written atomically,
 and none through a symbolic link planted in DIR: a link at table.md (or
 any name perf writes there) is replaced by the file and its target is
 left untouched; a link in place of runs.journal is refused on --resume.
