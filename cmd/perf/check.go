@@ -21,6 +21,7 @@ import (
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/lab/experiments"
+	"github.com/symbo/symbo/linalg"
 )
 
 func init() {
@@ -75,6 +76,13 @@ longest recorded first; each record's line comes on stdout, in --dir's
 order, once its runs and those of the records before it are done, with
 the run time they took. Progress goes to stderr.
 
+Each record reruns under the linear-algebra backend its runs were
+computed with (record.json's protocol.backend; gonum for a record that
+names none, as those written before the backend was recorded), whatever
+$SYMBO_BACKEND says here, and an openblas record on the OpenBLAS thread
+count it names; a backend this build lacks, or another thread count, is
+bad input.
+
 Exit status 0 when every rerun matches; 1 with one line per mismatch, or
 when a record says its code had uncommitted changes; 2 on bad input.
 
@@ -95,15 +103,32 @@ const recordVersion = 1
 // the protocol, the noise rule and metric, the code's revision, and every
 // run's metric (floats in shortest round-trip form: the bits survive).
 type resultsRecord struct {
-	Version  int         `json:"version"`
-	Kind     string      `json:"kind"` // table, robustness, batch
-	Command  string      `json:"command"`
-	Protocol Protocol    `json:"protocol"`
-	Noise    string      `json:"noise,omitempty"`
-	Regret   string      `json:"regret,omitempty"`
-	Revision string      `json:"revision"`
-	Modified bool        `json:"modified"`
-	Runs     []runRecord `json:"runs"`
+	Version  int      `json:"version"`
+	Kind     string   `json:"kind"` // table, robustness, batch
+	Command  string   `json:"command"`
+	Protocol Protocol `json:"protocol"`
+	Noise    string   `json:"noise,omitempty"`
+	Regret   string   `json:"regret,omitempty"`
+	Revision string   `json:"revision"`
+	Modified bool     `json:"modified"`
+	// OpenBLASThreads is the number of threads OpenBLAS ran on
+	// ($SYMBO_OPENBLAS_THREADS) in a record of the openblas backend; 0
+	// (omitted) for the others.
+	OpenBLASThreads int         `json:"openblas_threads,omitempty"`
+	Runs            []runRecord `json:"runs"`
+}
+
+// backend is the linear-algebra backend the record's runs were computed
+// with: Protocol.Backend, which perf writes from the runs' traces since
+// it recorded --backend's value instead ("" by default, whatever
+// $SYMBO_BACKEND chose). A record without one is gonum's: the default,
+// and the only backend of the builds that made the committed records
+// (lab/scripts/results.sh builds without -tags openblas).
+func (r resultsRecord) backend() string {
+	if r.Protocol.Backend == "" {
+		return "gonum"
+	}
+	return r.Protocol.Backend
 }
 
 type runRecord struct {
@@ -125,6 +150,18 @@ func writeRecord(dir string, r results) error {
 	}
 	if rec.Regret == "acq" {
 		rec.Regret = ""
+	}
+	// The backend the runs were computed with (their traces say), not
+	// --backend's value: "" when $SYMBO_BACKEND chose it.
+	for i, tr := range r.runs {
+		if i == 0 {
+			rec.Protocol.Backend = tr.Backend
+		} else if tr.Backend != rec.Protocol.Backend {
+			return fmt.Errorf("%s: the runs were computed with the backends %s and %s; no record can name one", recordFile, rec.Protocol.Backend, tr.Backend)
+		}
+	}
+	if rec.Protocol.Backend == "openblas" {
+		rec.OpenBLASThreads = r.env.OpenBLASThreads
 	}
 	for i, s := range r.specs {
 		tr := r.runs[i]
@@ -359,8 +396,19 @@ func familyKey(rec resultsRecord) string {
 		names = append(names, fmt.Sprintf("%q/%q/%d", k.problem, k.kernel, k.batch))
 	}
 	slices.Sort(names)
-	proto, _ := json.Marshal(rec.Protocol)
-	return strings.Join([]string{rec.Kind, string(proto), rec.Noise, rec.Regret, strings.Join(names, ",")}, "\n")
+	// gonum, the default, is spelled "" as the records before the
+	// backend was recorded have it (their keys, and so --rotate's draws,
+	// stay); OpenBLAS's threads count where a record names them.
+	p := rec.Protocol
+	if p.Backend = rec.backend(); p.Backend == "gonum" {
+		p.Backend = ""
+	}
+	proto, _ := json.Marshal(p)
+	key := []string{rec.Kind, string(proto), rec.Noise, rec.Regret, strings.Join(names, ",")}
+	if rec.OpenBLASThreads != 0 {
+		key = append(key, fmt.Sprintf("openblas_threads %d", rec.OpenBLASThreads))
+	}
+	return strings.Join(key, "\n")
 }
 
 // rotation returns, for each record, the directory of the member of its
@@ -525,7 +573,19 @@ func planCheck(dir string, rec resultsRecord, cells, seeds int, cheap bool, sp s
 		return fmt.Sprint(ka) < fmt.Sprint(kb)
 	})
 	keys = keys[:min(cells, len(keys))]
-	cfg, err := rec.Protocol.config(0, b)
+	// The runs rerun under the record's backend, whatever
+	// $SYMBO_BACKEND says here; one this build lacks, or OpenBLAS on
+	// another number of threads than the record's, is refused.
+	proto := rec.Protocol
+	proto.Backend = rec.backend()
+	be, err := linalg.ByName(proto.Backend)
+	if err != nil {
+		return p, badInput("%s: recorded with the %s backend, which this perf cannot run: %w", dir, proto.Backend, err)
+	}
+	if be.Name() == "openblas" && rec.OpenBLASThreads != 0 && rec.OpenBLASThreads != linalg.OpenBLASThreads() {
+		return p, badInput("%s: recorded with %s=%d, this perf runs OpenBLAS on %d threads; rerun with %s=%d", dir, linalg.EnvOpenBLASThreads, rec.OpenBLASThreads, linalg.OpenBLASThreads(), linalg.EnvOpenBLASThreads, rec.OpenBLASThreads)
+	}
+	cfg, err := proto.config(0, b)
 	if err != nil {
 		return p, fmt.Errorf("%s: %w", dir, err)
 	}

@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/lab/experiments"
+	"github.com/symbo/symbo/linalg"
 )
 
 // TestCheck: perf check reruns the cheapest cells of a table written by
@@ -365,4 +367,66 @@ func TestCheckMaxSeconds(t *testing.T) {
 	}
 	code, stdout, stderr := runCLI(t, "check", "--dir", t.TempDir(), "--max-seconds", "-1")
 	checkOneLineError(t, code, stdout, stderr, "perf check: ", "--max-seconds")
+}
+
+// TestCheckRecordBackend: record.json names the backend the runs were
+// computed with, also when $SYMBO_BACKEND chose it (it recorded the
+// --backend flag's value, "" by default), and perf check reruns a record
+// under its backend whatever $SYMBO_BACKEND says where it runs — gonum
+// for a record without one, as the committed records are; a backend
+// this build lacks is exit 2 with one line. Before, a record made with
+// SYMBO_BACKEND=gonum said "", and checked under SYMBO_BACKEND=openblas
+// it reran with openblas (or, in a build without it, failed).
+func TestCheckRecordBackend(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "tab")
+	t.Setenv(linalg.EnvBackend, "gonum")
+	if code, _, stderr := runCLI(t, "table", "--seeds", "1", "--iters", "2", "--init", "3", "--problems", "Ackley2d", "--kernels", "base", "--workers", "1", "--out", out); code != exitOK {
+		t.Fatalf("perf table: exit %d, stderr %q", code, stderr)
+	}
+	path := filepath.Join(out, recordFile)
+	var rec resultsRecord
+	data, _ := os.ReadFile(path)
+	if err := json.Unmarshal(data, &rec); err != nil || rec.Protocol.Backend != "gonum" || rec.OpenBLASThreads != 0 {
+		t.Fatalf("record (%v): backend %q, OpenBLAS threads %d; want gonum, none", err, rec.Protocol.Backend, rec.OpenBLASThreads)
+	}
+	rec.Modified = false // the test binary may be built from a modified tree
+	write := func(r resultsRecord) {
+		data, _ := json.Marshal(r)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv(linalg.EnvBackend, "openblas")
+	for _, b := range []string{"gonum", ""} { // "": a record from before the backend was recorded
+		rec.Protocol.Backend = b
+		write(rec)
+		if code, stdout, stderr := runCLI(t, "check", "--dir", out); code != exitOK || !strings.Contains(stdout, "identical") {
+			t.Errorf("record backend %q, SYMBO_BACKEND=openblas: exit %d, stdout %q, stderr %q", b, code, stdout, stderr)
+		}
+	}
+	if !slices.Contains(linalg.Available(), "openblas") {
+		rec.Protocol.Backend = "openblas"
+		write(rec)
+		code, stdout, stderr := runCLI(t, "check", "--dir", out)
+		checkOneLineError(t, code, stdout, stderr, "perf check: ", "recorded with the openblas backend", "-tags openblas")
+		return
+	}
+	// -tags openblas: a table computed with SYMBO_BACKEND=openblas says
+	// so, with OpenBLAS's threads, and reruns with it under any
+	// $SYMBO_BACKEND.
+	ob := filepath.Join(t.TempDir(), "ob")
+	if code, _, stderr := runCLI(t, "table", "--seeds", "1", "--iters", "2", "--init", "3", "--problems", "Ackley2d", "--kernels", "base", "--workers", "1", "--out", ob); code != exitOK {
+		t.Fatalf("perf table: exit %d, stderr %q", code, stderr)
+	}
+	data, _ = os.ReadFile(filepath.Join(ob, recordFile))
+	if err := json.Unmarshal(data, &rec); err != nil || rec.Protocol.Backend != "openblas" || rec.OpenBLASThreads != linalg.OpenBLASThreads() {
+		t.Fatalf("record (%v): backend %q, OpenBLAS threads %d; want openblas, %d", err, rec.Protocol.Backend, rec.OpenBLASThreads, linalg.OpenBLASThreads())
+	}
+	rec.Modified = false
+	path = filepath.Join(ob, recordFile)
+	write(rec)
+	t.Setenv(linalg.EnvBackend, "gonum")
+	if code, stdout, stderr := runCLI(t, "check", "--dir", ob); code != exitOK || !strings.Contains(stdout, "identical") {
+		t.Errorf("openblas record, SYMBO_BACKEND=gonum: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
 }
