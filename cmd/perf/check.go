@@ -384,9 +384,16 @@ func (r resultsRecord) check() error {
 }
 
 // familyKey is what makes two records one experiment on different seeds
-// (--rotate): the kind, the protocol, the noise and regret rules, and the
-// set of cells.
+// (--rotate, perf stats): the kind, the protocol, the noise and regret
+// rules, and the set of cells.
 func familyKey(rec resultsRecord) string {
+	settings, cells := familyParts(rec)
+	return settings + "\n" + strings.Join(cells, ",") + familyTail(rec)
+}
+
+// familyParts splits familyKey: the settings (kind, protocol, noise and
+// regret rules) and the sorted cells ("problem"/"kernel"/batch).
+func familyParts(rec resultsRecord) (string, []string) {
 	cells := map[cellKey]bool{}
 	for _, r := range rec.Runs {
 		cells[cellKey{r.Problem, r.Kernel, r.Batch}] = true
@@ -398,17 +405,22 @@ func familyKey(rec resultsRecord) string {
 	slices.Sort(names)
 	// gonum, the default, is spelled "" as the records before the
 	// backend was recorded have it (their keys, and so --rotate's draws,
-	// stay); OpenBLAS's threads count where a record names them.
+	// stay).
 	p := rec.Protocol
 	if p.Backend = rec.backend(); p.Backend == "gonum" {
 		p.Backend = ""
 	}
 	proto, _ := json.Marshal(p)
-	key := []string{rec.Kind, string(proto), rec.Noise, rec.Regret, strings.Join(names, ",")}
+	return strings.Join([]string{rec.Kind, string(proto), rec.Noise, rec.Regret}, "\n"), names
+}
+
+// familyTail is the end of familyKey: OpenBLAS's threads where a record
+// names them (nothing for the others, whose keys stay as they were).
+func familyTail(rec resultsRecord) string {
 	if rec.OpenBLASThreads != 0 {
-		key = append(key, fmt.Sprintf("openblas_threads %d", rec.OpenBLASThreads))
+		return fmt.Sprintf("\nopenblas_threads %d", rec.OpenBLASThreads)
 	}
-	return strings.Join(key, "\n")
+	return ""
 }
 
 // rotation returns, for each record, the directory of the member of its

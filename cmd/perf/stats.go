@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,7 +55,15 @@ reach 1 − 0.05/m for a family of m, where the bootstrap rules need
 at the sample size and level a table uses, for the distributions its
 runs actually have.
 
-Exit status 0 on success, 2 on bad input (no record, mismatched seeds).
+The records read — by --main and --replication, or by --coverage's
+DIRs — must be one table on different seeds: the same kind, protocol
+(every setting of 'perf table' but --seeds, --skip and --workers; the
+backend included), noise and regret rules as 'perf check --rotate'
+groups, and each flag's records together the same cells (problem,
+kernel); records that differ are refused, naming the first setting.
+
+Exit status 0 on success, 2 on bad input (no record, shared seeds,
+records of another table).
 
 Example:
   perf stats --main lab/results/ablation-own --replication lab/results/replication/ablation-own
@@ -111,12 +121,15 @@ func runStats(args []string, stdout, stderr io.Writer) error {
 	case *mainDir == "" || *repDir == "":
 		return badInput("give --main and --replication, or --coverage (see perf stats -h)")
 	}
-	pm, km, main, err := pooledRecordsOrdered("main", *mainDir)
+	pm, km, main, mainRecs, err := pooledRecordsOrdered("main", *mainDir)
 	if err != nil {
 		return err
 	}
-	_, _, rep, err := pooledRecordsOrdered("replication", *repDir)
+	_, _, rep, repRecs, err := pooledRecordsOrdered("replication", *repDir)
 	if err != nil {
+		return err
+	}
+	if err := sameTable([]tableRecords{{"--main " + *mainDir, mainRecs}, {"--replication " + *repDir, repRecs}}); err != nil {
 		return err
 	}
 	if shared := sharedSeeds(main, rep); len(shared) > 0 {
@@ -140,9 +153,14 @@ func runStats(args []string, stdout, stderr io.Writer) error {
 func pooledRecords(flag, list string) ([]string, experiments.PerSeed, error) {
 	var problems []string
 	per := experiments.PerSeed{}
+	var tables []tableRecords
 	for _, d := range strings.Split(list, ",") {
-		p, _, one, err := pooledRecordsOrdered(flag, d)
+		p, _, one, recs, err := pooledRecordsOrdered(flag, d)
 		if err != nil {
+			return nil, nil, err
+		}
+		tables = append(tables, tableRecords{"--" + flag + " " + d, recs})
+		if err := sameTable(tables); err != nil {
 			return nil, nil, err
 		}
 		if shared := sharedSeeds(per, one); len(shared) > 0 {
@@ -174,15 +192,16 @@ func pooledRecords(flag, list string) ([]string, experiments.PerSeed, error) {
 // and kernels in the order of their first runs, and every run's metric.
 // Only table records are read (batch and robustness records have other
 // cells).
-func pooledRecordsOrdered(flag, dir string) (problems, kernels []string, per experiments.PerSeed, err error) {
-	dirs, recs, err := readRecords(flag, dir)
+func pooledRecordsOrdered(flag, dir string) (problems, kernels []string, per experiments.PerSeed, recs []namedRecord, err error) {
+	dirs, all, err := readRecords(flag, dir)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	per = experiments.PerSeed{}
-	for i, rec := range recs {
+	for i, rec := range all {
+		recs = append(recs, namedRecord{dirs[i], rec})
 		if rec.Kind != "table" {
-			return nil, nil, nil, badInput("%s: a %s record; perf stats reads tables", dirs[i], rec.Kind)
+			return nil, nil, nil, nil, badInput("%s: a %s record; perf stats reads tables", dirs[i], rec.Kind)
 		}
 		for _, r := range rec.Runs {
 			if !slices.Contains(problems, r.Problem) {
@@ -198,12 +217,131 @@ func pooledRecordsOrdered(flag, dir string) (problems, kernels []string, per exp
 				per[r.Problem][r.Kernel] = map[uint64]float64{}
 			}
 			if _, dup := per[r.Problem][r.Kernel][r.Seed]; dup {
-				return nil, nil, nil, badInput("%s: two runs of %s/%s seed %d", dirs[i], r.Problem, r.Kernel, r.Seed)
+				return nil, nil, nil, nil, badInput("%s: two runs of %s/%s seed %d", dirs[i], r.Problem, r.Kernel, r.Seed)
 			}
 			per[r.Problem][r.Kernel][r.Seed] = r.Metric
 		}
 	}
-	return problems, kernels, per, nil
+	return problems, kernels, per, recs, nil
+}
+
+// namedRecord is a record and its directory.
+type namedRecord struct {
+	dir string
+	rec resultsRecord
+}
+
+// tableRecords are the records one flag of perf stats names ("--main
+// DIR"): one table, possibly split over several records below DIR.
+type tableRecords struct {
+	flag string
+	recs []namedRecord
+}
+
+// sameTable refuses (bad input) tables that are not one table on
+// different seeds: every record must have the settings of familyKey —
+// the kind, the protocol (backend included), the noise and regret rules,
+// OpenBLAS's threads — and each flag's records together the same cells
+// (problem, kernel, batch). The error names the first setting that
+// differs, as the flag that sets it, with both values. Before, perf stats
+// compared or pooled tables of another --noise, --prior, --regret,
+// --iters, … and reported verdicts, exit 0.
+func sameTable(tables []tableRecords) error {
+	if len(tables) == 0 || len(tables[0].recs) == 0 {
+		return nil
+	}
+	ref := tables[0].recs[0]
+	refSettings, _ := familyParts(ref.rec)
+	refSettings += familyTail(ref.rec)
+	var refCells []string
+	for ti, t := range tables {
+		cells := map[string]bool{}
+		for _, r := range t.recs {
+			settings, c := familyParts(r.rec)
+			if settings+familyTail(r.rec) != refSettings {
+				return badInput("%s and %s are not the same table: %s", ref.dir, r.dir, settingDiff(ref, r))
+			}
+			for _, k := range c {
+				cells[k] = true
+			}
+		}
+		names := slices.Sorted(maps.Keys(cells))
+		if ti == 0 {
+			refCells = names
+			continue
+		}
+		if !slices.Equal(names, refCells) {
+			return badInput("%s and %s are not the same table: %s", tables[0].flag, t.flag, cellDiff(tables[0].flag, refCells, t.flag, names))
+		}
+	}
+	return nil
+}
+
+// settingDiff names the first setting of familyKey in which a's record
+// and b's differ, and the values of both.
+func settingDiff(a, b namedRecord) string {
+	sa, sb := recordSettings(a.rec), recordSettings(b.rec)
+	for i := range sa {
+		if sa[i][1] != sb[i][1] {
+			return fmt.Sprintf("%s is %s in %s, %s in %s", sa[i][0], sa[i][1], a.dir, sb[i][1], b.dir)
+		}
+	}
+	return "their settings differ"
+}
+
+// recordSettings lists the settings of familyKey a record holds, each as
+// the flag that sets it (the protocol's fields by their JSON names) and
+// its value ("default" for a default the record leaves out).
+func recordSettings(rec resultsRecord) [][2]string {
+	show := func(v any) string {
+		if s, ok := v.(string); ok {
+			if s == "" {
+				return "default"
+			}
+			return strconv.Quote(s)
+		}
+		return fmt.Sprint(v)
+	}
+	out := [][2]string{{"the kind", show(rec.Kind)}}
+	p := rec.Protocol
+	p.Backend = rec.backend()
+	v := reflect.ValueOf(p)
+	for i := range v.NumField() {
+		name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
+		out = append(out, [2]string{"--" + strings.ReplaceAll(name, "_", "-"), show(v.Field(i).Interface())})
+	}
+	return append(out, [2]string{"--noise", show(cmp.Or(rec.Noise, "box"))}, [2]string{"--regret", show(cmp.Or(rec.Regret, "acq"))},
+		[2]string{"OpenBLAS's threads", show(rec.OpenBLASThreads)})
+}
+
+// cellDiff names the first cell that one of two tables has and the other
+// lacks.
+func cellDiff(fa string, a []string, fb string, b []string) string {
+	for _, c := range a {
+		if !slices.Contains(b, c) {
+			return fmt.Sprintf("cell %s is only in %s", cellName(c), fa)
+		}
+	}
+	for _, c := range b {
+		if !slices.Contains(a, c) {
+			return fmt.Sprintf("cell %s is only in %s", cellName(c), fb)
+		}
+	}
+	return "their cells differ"
+}
+
+// cellName spells a cell of familyParts, "problem"/"kernel"/batch, as
+// problem/kernel (and /q=batch for a batch above 1).
+func cellName(c string) string {
+	var p, k string
+	var q int
+	if _, err := fmt.Sscanf(strings.ReplaceAll(c, "/", " "), "%q %q %d", &p, &k, &q); err != nil {
+		return c
+	}
+	if q > 1 {
+		return fmt.Sprintf("%s/%s/q=%d", p, k, q)
+	}
+	return p + "/" + k
 }
 
 // sharedSeeds returns the seeds of the (problem, kernel, seed) runs present

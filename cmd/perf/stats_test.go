@@ -67,3 +67,48 @@ func TestStats(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsSameTable: perf stats --main/--replication and --coverage
+// read only one table on disjoint seeds: records that differ in a
+// setting of familyKey (noise, prior, regret metric, iterations, …) or
+// in their cells are exit 2 with one line naming the first difference.
+// Before, they were compared or pooled and reported, exit 0.
+func TestStatsSameTable(t *testing.T) {
+	dir := t.TempDir()
+	table := func(name, seeds string, extra ...string) string {
+		t.Helper()
+		out := filepath.Join(dir, name)
+		iters := "2"
+		if len(extra) == 2 && extra[0] == "--iters" {
+			iters, extra = extra[1], nil
+		}
+		args := append([]string{"table", "--seeds", seeds, "--iters", iters, "--init", "3", "--problems", "Ackley2d", "--kernels", "base,nystrom,plus", "--workers", "1", "--out", out}, extra...)
+		if code, _, stderr := runCLI(t, args...); code != exitOK {
+			t.Fatalf("table %s: exit %d, stderr %q", name, code, stderr)
+		}
+		return out
+	}
+	mainDir := table("main", "0:3")
+	if code, _, stderr := runCLI(t, "stats", "--main", mainDir, "--replication", table("rep", "3:6")); code != exitOK {
+		t.Fatalf("the same table on disjoint seeds: exit %d, stderr %q", code, stderr)
+	}
+	for _, tc := range []struct {
+		name  string
+		extra []string
+		want  string
+	}{
+		{"noise", []string{"--noise", "0.01"}, `--noise is "box" in ` + mainDir + `, "0.01" in `},
+		{"prior", []string{"--prior", "botorch"}, `--prior is "none" in ` + mainDir + `, "botorch" in `},
+		{"regret", []string{"--regret", "all"}, `--regret is "acq" in ` + mainDir + `, "all" in `},
+		{"iters", []string{"--iters", "3"}, "--iters is 2 in " + mainDir + ", 3 in "},
+		{"cells", []string{"--skip", "Ackley2d/plus"}, "cell Ackley2d/plus is only in --main " + mainDir},
+	} {
+		rep := table(tc.name, "3:6", tc.extra...)
+		code, stdout, stderr := runCLI(t, "stats", "--main", mainDir, "--replication", rep)
+		checkOneLineError(t, code, stdout, stderr, "perf stats: ", "not the same table", tc.want)
+		if tc.name == "noise" {
+			code, stdout, stderr := runCLI(t, "stats", "--coverage", mainDir+","+rep, "--n", "3", "--reps", "10", "--resamples", "99")
+			checkOneLineError(t, code, stdout, stderr, "perf stats: ", "not the same table", tc.want)
+		}
+	}
+}
