@@ -7,7 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 go build -o bin/perf ./cmd/perf
-for t in table-own table-prior table-base table-paper ablation-own ablation-prior; do
+# table-own has no replication of its own: its cells on the same seeds are
+# ablation-own's, replicated below (lab/results/replication/README.md).
+for t in table-prior table-base table-paper ablation-own ablation-prior; do
   echo "## $t"
   echo
   echo "    perf stats --main lab/results/$t --replication lab/results/replication/$t"
