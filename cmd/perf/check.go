@@ -13,9 +13,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/symbo/symbo/bo"
@@ -83,6 +85,14 @@ $SYMBO_BACKEND says here, and an openblas record on the OpenBLAS thread
 count it names; a backend this build lacks, or another thread count, is
 bad input.
 
+A record made by a perf built at another GOAMD64 level than this one
+(record.json's goamd64; v1, Go's default, for a record that names none)
+is bad input too, before anything reruns: at v3 the compiler may fuse a
+multiply and an add into one rounding, so the bits differ. Rebuild perf
+at the record's level (GOAMD64=v3 go build ./cmd/perf; the Makefile
+builds at v1). A build for another architecture than amd64 has no level
+and checks any record.
+
 Exit status 0 when every rerun matches; 1 with one line per mismatch, or
 when a record says its code had uncommitted changes; 2 on bad input.
 
@@ -114,8 +124,45 @@ type resultsRecord struct {
 	// OpenBLASThreads is the number of threads OpenBLAS ran on
 	// ($SYMBO_OPENBLAS_THREADS) in a record of the openblas backend; 0
 	// (omitted) for the others.
-	OpenBLASThreads int         `json:"openblas_threads,omitempty"`
-	Runs            []runRecord `json:"runs"`
+	OpenBLASThreads int `json:"openblas_threads,omitempty"`
+	// GOAMD64 is the GOAMD64 level of the perf build that computed the
+	// runs (goamd64Level) when it is not Go's default v1, at which the
+	// compiler may fuse a multiply and an add into one rounding and so
+	// change result bits; "" (omitted) for v1, as every record written
+	// before the level was recorded (all made at v1: the Makefile builds
+	// at v1), and for a build of another architecture, which has none.
+	GOAMD64 string      `json:"goamd64,omitempty"`
+	Runs    []runRecord `json:"runs"`
+}
+
+// goamd64 is the GOAMD64 level of the build that made the record: v1
+// when it names none.
+func (r resultsRecord) goamd64() string {
+	return cmp.Or(r.GOAMD64, "v1")
+}
+
+// goamd64Level is the GOAMD64 level this perf was built at, from its build
+// information: "v1" when the build says none (Go's default), "" for a
+// build of another architecture than amd64, which has no level.
+var goamd64Level = sync.OnceValue(func() string {
+	var settings []debug.BuildSetting
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		settings = bi.Settings
+	}
+	return amd64Level(runtime.GOARCH, settings)
+})
+
+// amd64Level is goamd64Level for a build of goarch with these settings.
+func amd64Level(goarch string, settings []debug.BuildSetting) string {
+	if goarch != "amd64" {
+		return ""
+	}
+	for _, s := range settings {
+		if s.Key == "GOAMD64" && s.Value != "" {
+			return s.Value
+		}
+	}
+	return "v1"
 }
 
 // backend is the linear-algebra backend the record's runs were computed
@@ -162,6 +209,11 @@ func writeRecord(dir string, r results) error {
 	}
 	if rec.Protocol.Backend == "openblas" {
 		rec.OpenBLASThreads = r.env.OpenBLASThreads
+	}
+	// The build's GOAMD64 level, left out at v1 (records of v1 builds
+	// stay as they were) and on other architectures ("").
+	if l := goamd64Level(); l != "v1" {
+		rec.GOAMD64 = l
 	}
 	for i, s := range r.specs {
 		tr := r.runs[i]
@@ -360,6 +412,9 @@ func (r resultsRecord) check() error {
 	default:
 		return fmt.Errorf("kind %q is none of table, robustness and batch", r.Kind)
 	}
+	if r.GOAMD64 != "" && !slices.Contains([]string{"v1", "v2", "v3", "v4"}, r.GOAMD64) {
+		return fmt.Errorf("goamd64 %q is none of v1, v2, v3 and v4", r.GOAMD64)
+	}
 	if len(r.Runs) == 0 {
 		return errors.New("no runs")
 	}
@@ -385,7 +440,10 @@ func (r resultsRecord) check() error {
 
 // familyKey is what makes two records one experiment on different seeds
 // (--rotate, perf stats): the kind, the protocol, the noise and regret
-// rules, and the set of cells.
+// rules, and the set of cells. Not the GOAMD64 level: it changes the
+// rounding of the same computation, not the experiment, so a v3 table is
+// still the same table for perf stats; and perf check reruns only records
+// of its own level, so a family it reruns never mixes levels.
 func familyKey(rec resultsRecord) string {
 	settings, cells := familyParts(rec)
 	return settings + "\n" + strings.Join(cells, ",") + familyTail(rec)
@@ -585,6 +643,12 @@ func planCheck(dir string, rec resultsRecord, cells, seeds int, cheap bool, sp s
 		return fmt.Sprint(ka) < fmt.Sprint(kb)
 	})
 	keys = keys[:min(cells, len(keys))]
+	// A build of another GOAMD64 level than the record's computes other
+	// bits: refused before anything reruns, not reported as mismatches.
+	// A build of another architecture has no level and is not refused.
+	if here := goamd64Level(); here != "" && here != rec.goamd64() {
+		return p, badInput("%s: recorded by a GOAMD64=%s build, this perf is GOAMD64=%s, whose floating-point bits differ; rebuild it with GOAMD64=%s go build ./cmd/perf", dir, rec.goamd64(), here, rec.goamd64())
+	}
 	// The runs rerun under the record's backend, whatever
 	// $SYMBO_BACKEND says here; one this build lacks, or OpenBLAS on
 	// another number of threads than the record's, is refused.

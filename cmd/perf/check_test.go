@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -428,5 +430,110 @@ func TestCheckRecordBackend(t *testing.T) {
 	t.Setenv(linalg.EnvBackend, "gonum")
 	if code, stdout, stderr := runCLI(t, "check", "--dir", ob); code != exitOK || !strings.Contains(stdout, "identical") {
 		t.Errorf("openblas record, SYMBO_BACKEND=gonum: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// TestCheckRecordGOAMD64: record.json names the GOAMD64 level of the
+// build that made it when it is not v1 (a v1 record, as the 167
+// committed ones, stays byte for byte as before), and perf check refuses
+// a record of another level than its build's with exit 2 and one line
+// naming both and how to rebuild, before anything reruns. Before, the
+// level was not recorded, and a table made by a GOAMD64=v3 build failed
+// perf check under a v1 build with false mismatches (and vice versa).
+// perf stats still takes records of different levels as one table.
+func TestCheckRecordGOAMD64(t *testing.T) {
+	for _, tc := range []struct {
+		goarch   string
+		settings []debug.BuildSetting
+		want     string
+	}{
+		{"amd64", nil, "v1"},
+		{"amd64", []debug.BuildSetting{{Key: "GOAMD64", Value: ""}}, "v1"},
+		{"amd64", []debug.BuildSetting{{Key: "GOARCH", Value: "amd64"}, {Key: "GOAMD64", Value: "v3"}}, "v3"},
+		{"arm64", []debug.BuildSetting{{Key: "GOARCH", Value: "arm64"}, {Key: "GOARM64", Value: "v8.0"}}, ""},
+	} {
+		if got := amd64Level(tc.goarch, tc.settings); got != tc.want {
+			t.Errorf("amd64Level(%s, %v) = %q, want %q", tc.goarch, tc.settings, got, tc.want)
+		}
+	}
+	here := goamd64Level()
+	out := filepath.Join(t.TempDir(), "tab")
+	if code, _, stderr := runCLI(t, "table", "--seeds", "1", "--iters", "2", "--init", "3", "--problems", "Ackley2d", "--kernels", "base", "--workers", "1", "--out", out); code != exitOK {
+		t.Fatalf("perf table: exit %d, stderr %q", code, stderr)
+	}
+	path := filepath.Join(out, recordFile)
+	data, _ := os.ReadFile(path)
+	var rec resultsRecord
+	if err := json.Unmarshal(data, &rec); err != nil {
+		t.Fatal(err)
+	}
+	field := here // "" for v1: left out
+	if here == "v1" {
+		field = ""
+	}
+	if rec.GOAMD64 != field || field == "" && strings.Contains(string(data), `"goamd64"`) {
+		t.Fatalf("a GOAMD64=%q build's record says goamd64 %q, want %q", here, rec.GOAMD64, field)
+	}
+	rec.Modified = false // the test binary may be built from a modified tree
+	write := func(r resultsRecord) {
+		data, _ := json.Marshal(r)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(rec)
+	if code, stdout, stderr := runCLI(t, "check", "--dir", out); code != exitOK || !strings.Contains(stdout, "identical") {
+		t.Fatalf("the record of this build's level: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	// perf stats: a table of another level is still the same table.
+	other := rec
+	other.GOAMD64 = "v3"
+	if here == "v3" {
+		other.GOAMD64 = "" // v1, as the committed records
+	}
+	if err := sameTable([]tableRecords{{"--main a", []namedRecord{{"a", rec}}}, {"--replication b", []namedRecord{{"b", other}}}}); err != nil {
+		t.Errorf("sameTable of records of two GOAMD64 levels: %v", err)
+	}
+	write(other)
+	code, stdout, stderr := runCLI(t, "check", "--dir", out)
+	if here == "" { // another architecture: no level, nothing refused
+		if code != exitOK || !strings.Contains(stdout, "identical") {
+			t.Errorf("a %s build, a goamd64 %s record: exit %d, stdout %q, stderr %q", runtime.GOARCH, other.GOAMD64, code, stdout, stderr)
+		}
+	} else {
+		lvl := other.goamd64()
+		checkOneLineError(t, code, stdout, stderr, "perf check: "+out+": ", "recorded by a GOAMD64="+lvl+" build", "this perf is GOAMD64="+here,
+			"rebuild it with GOAMD64="+lvl+" go build ./cmd/perf")
+	}
+	other.GOAMD64 = "v9"
+	write(other)
+	code, stdout, stderr = runCLI(t, "check", "--dir", out)
+	checkOneLineError(t, code, stdout, stderr, "perf check: ", `goamd64 "v9" is none of v1, v2, v3 and v4`)
+
+	// The committed records name no level (v1 builds made them): they
+	// decode, are v1, and encode back to their very bytes, so their
+	// identity and familyKey are what they were.
+	n := 0
+	err := filepath.WalkDir(filepath.Join("..", "..", "lab", "results"), func(p string, e os.DirEntry, err error) error {
+		if err != nil || e.Name() != recordFile {
+			return err
+		}
+		n++
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var rec resultsRecord
+		if err := strictJSON(data, &rec); err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		enc, _ := json.MarshalIndent(rec, "", " ")
+		if rec.GOAMD64 != "" || rec.goamd64() != "v1" || string(enc)+"\n" != string(data) {
+			t.Errorf("%s: goamd64 %q (%s), encodes back to other bytes: %v", p, rec.GOAMD64, rec.goamd64(), string(enc)+"\n" != string(data))
+		}
+		return nil
+	})
+	if err != nil || n == 0 {
+		t.Fatalf("the committed records: %d read, %v", n, err)
 	}
 }

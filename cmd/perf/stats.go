@@ -246,6 +246,8 @@ type tableRecords struct {
 // differs, as the flag that sets it, with both values. Before, perf stats
 // compared or pooled tables of another --noise, --prior, --regret,
 // --iters, … and reported verdicts, exit 0.
+// The GOAMD64 level of the builds that made the records is not compared
+// (see familyKey): it moves last bits, not the distribution of a metric.
 func sameTable(tables []tableRecords) error {
 	if len(tables) == 0 || len(tables[0].recs) == 0 {
 		return nil
