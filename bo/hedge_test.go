@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/orbit"
 )
 
 // hedgedRun runs Recommended's protocol on the problem with the
@@ -237,5 +239,80 @@ func TestCandidateStarts(t *testing.T) {
 		if _, err := New(lo, hi, cfg, 0); !errors.Is(err, ErrBadConfig) {
 			t.Errorf("CandidateStarts %d: error %v, want ErrBadConfig", s, err)
 		}
+	}
+}
+
+// TestDiagnosticsRedTeam: four defects a red team found in what Ask
+// reports and what New accepts.
+//   - A hedged step's Beta is the hedging acquisition's: NaN where EI
+//     chose the point under UCB, β_t where UCB chose it under EI (it was
+//     always the configured acquisition's).
+//   - Diagnostics' slices are the caller's: editing Evidence changed what
+//     the next Ask of the batch reported.
+//   - DecideOptions.Odds above MaxOdds is ErrBadConfig (at 1e16 the
+//     favoured candidates' scores rounded to the odds and the first won
+//     whatever its evidence).
+//   - Kernel{}.With(bad options) is ErrBadConfig (the options were dropped
+//     with the zero kernel).
+func TestDiagnosticsRedTeam(t *testing.T) {
+	for _, ei := range []bool{false, true} {
+		p := must(problem.New("Ackley2d", 0))
+		lo, hi := p.Bounds()
+		cfg := must(Recommended(p.Group(), p.BaseShape()))
+		cfg.Minimize, cfg.RawSamples, cfg.Starts = !p.Maximize(), 128, 4
+		if ei {
+			cfg.Acquisition = EI{}
+		}
+		o := must(New(lo, hi, cfg, 3))
+		hedged := 0
+		for range 25 {
+			x := must(o.Ask())
+			d := o.Diagnostics()
+			if d.Phase == PhaseBO {
+				// UCB chose the point when configured (and not hedged) or
+				// when hedging EI.
+				ucb := ei == d.Hedged
+				if ucb && !(d.Beta >= 0) || !ucb && !math.IsNaN(d.Beta) {
+					t.Errorf("EI configured %v, hedged %v: Beta = %v", ei, d.Hedged, d.Beta)
+				}
+				if d.Hedged {
+					hedged++
+				}
+			}
+			if err := o.Tell(x, must(objectiveOf(p, x))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if hedged == 0 {
+			t.Errorf("EI configured %v: no hedged step in 20: the case no longer shows it", ei)
+		}
+		// Within a batch the next Ask does not refit: it reported the
+		// caller's edit.
+		must(o.Ask())
+		d := o.Diagnostics()
+		if len(d.Evidence) == 0 {
+			t.Fatal("no evidence reported")
+		}
+		want := d.Evidence[0]
+		d.Evidence[0] = 12345
+		must(o.Ask())
+		if got := o.Diagnostics().Evidence[0]; got != want {
+			t.Errorf("after the caller's edit the next Ask reports evidence %v, want %v", got, want)
+		}
+	}
+	g := must(orbit.SignFlip(2))
+	for _, odds := range []float64{1e16, MaxOdds * 2} {
+		k := must(AutoFavouring(g, kernel.RBF, []string{"nystrom"}, []string{"avg", "plus"})).With(DecideOptions{Odds: odds})
+		if _, err := New([]float64{-1, -1}, []float64{1, 1}, Config{Kernel: k}, 1); !errors.Is(err, ErrBadConfig) {
+			t.Errorf("Odds %v: %v, want ErrBadConfig", odds, err)
+		}
+	}
+	k := must(AutoFavouring(g, kernel.RBF, []string{"nystrom"}, []string{"avg", "plus"})).With(DecideOptions{Odds: MaxOdds})
+	if _, err := New([]float64{-1, -1}, []float64{1, 1}, Config{Kernel: k}, 1); err != nil {
+		t.Errorf("Odds = MaxOdds: %v", err)
+	}
+	bad := DecideOptions{ProbeWindow: -1}
+	if _, err := New([]float64{0}, []float64{1}, Config{Kernel: Kernel{}.With(bad)}, 1); !errors.Is(err, ErrBadConfig) {
+		t.Errorf("Kernel{}.With(bad options): %v, want ErrBadConfig", err)
 	}
 }

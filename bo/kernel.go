@@ -2,7 +2,6 @@ package bo
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -121,7 +120,7 @@ type DecideOptions struct {
 	Referee RefereeRule
 	// Odds, when positive, replaces AutoOdds as the log prior odds added
 	// to each favoured candidate's score; 0 means AutoOdds (ln 20);
-	// negative, NaN or ±Inf is an error.
+	// negative, NaN, ±Inf or above MaxOdds is an error.
 	Odds float64
 	// AffordQuadrature also leaves out avg and avgnorm over the scaling
 	// groups, whose exact k_avg takes an adaptive quadrature per pair
@@ -193,8 +192,8 @@ func (o DecideOptions) check() error {
 	if o.Referee != RefereeEvidence && o.Referee != RefereeLOO {
 		return fmt.Errorf("%w: referee rule %v", ErrBadConfig, o.Referee)
 	}
-	if !(o.Odds >= 0) || math.IsInf(o.Odds, 0) {
-		return fmt.Errorf("%w: odds %v, want 0 (AutoOdds) or a finite log prior odds > 0", ErrBadConfig, o.Odds)
+	if !(o.Odds >= 0 && o.Odds <= MaxOdds) {
+		return fmt.Errorf("%w: odds %v, want 0 (AutoOdds) or a log prior odds in (0, %g]", ErrBadConfig, o.Odds, float64(MaxOdds))
 	}
 	return nil
 }
@@ -571,6 +570,14 @@ func asPortfolio(k Kernel, err error) (Kernel, error) {
 // better (lab/results/auto.md).
 const AutoOdds = 2.995732273553991 // ln 20
 
+// MaxOdds bounds DecideOptions.Odds: a score lml + odds keeps the
+// evidence's differences to about 1e-10 there, so among the favoured the
+// evidence still decides (at 1e16 every favoured candidate's score
+// rounded to the odds alone, and the first favoured won whatever its
+// evidence); beyond any evidence a GP's likelihood reaches, it already
+// means "always prefer the favoured".
+const MaxOdds = 1e6
+
 // AutoCandidates are the names of the kernels Auto chooses among, in its
 // order.
 func AutoCandidates() []string { return []string{NameNystrom, NameAvg, NamePlus} }
@@ -707,7 +714,9 @@ func (k Kernel) Group() orbit.Group { return k.group }
 // orDefault returns k, or Base(RBF) for the zero value.
 func (k Kernel) orDefault() Kernel {
 	if k.family == nil && k.name == "" {
-		return Base(kernel.RBF)
+		// Its deciding options stay, so that New checks them
+		// (Kernel{}.With(bad) was accepted, the options dropped).
+		return Base(kernel.RBF).With(k.decide)
 	}
 	return k
 }

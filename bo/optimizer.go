@@ -443,12 +443,23 @@ func (o *Optimizer) bestIndex() int {
 }
 
 // Diagnostics describes how the most recent Ask chose its point (the zero
-// value before the first).
+// value before the first). Its slices are the caller's own copies.
 func (o *Optimizer) Diagnostics() Diagnostics {
 	if o == nil {
 		return Diagnostics{}
 	}
-	return o.last
+	return o.last.clone()
+}
+
+// clone returns d with its slices copied: the optimizer's own share them
+// with its fitted state (an edit by a caller changed what the next Ask
+// of the batch reported).
+func (d Diagnostics) clone() Diagnostics {
+	d.Hyper.Lengthscales = slices.Clone(d.Hyper.Lengthscales)
+	d.Evidence = slices.Clone(d.Evidence)
+	d.Means = slices.Clone(d.Means)
+	d.LeftOut = slices.Clone(d.LeftOut)
+	return d
 }
 
 // Ask returns the next point to evaluate (a fresh slice inside the box)
@@ -1266,6 +1277,11 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 			return nil, err
 		}
 		infos[j].Hedged = true
+		// β is the hedging acquisition's: NaN for EI, β_t for UCB.
+		infos[j].Beta = math.NaN()
+		if _, ok := h.(BetaUser); ok {
+			_, infos[j].Beta = o.beta(n)
+		}
 		props[i], props[j] = x, xh
 	}
 	// The referee: the evidence's model, conditioned as the others were.

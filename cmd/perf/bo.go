@@ -738,8 +738,8 @@ func (p Protocol) config(workers int, budget int64) (bo.Config, error) {
 	}
 	cfg.StepAside = p.StepAside
 	cfg.ResidualVariance = p.ResidualVariance
-	if !(p.Odds >= 0) || math.IsInf(p.Odds, 0) {
-		return cfg, badInput("--odds must be 0 (bo.AutoOdds) or a finite log prior odds > 0, got %v", p.Odds)
+	if !(p.Odds >= 0 && p.Odds <= bo.MaxOdds) {
+		return cfg, badInput("--odds must be 0 (bo.AutoOdds) or a log prior odds in (0, %g], got %v", float64(bo.MaxOdds), p.Odds)
 	}
 	dec.Odds = p.Odds
 	dec.AffordQuadrature = p.AffordQuadrature
