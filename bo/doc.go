@@ -33,10 +33,11 @@
 //   - Max is k_max used directly as the covariance. It is accepted only
 //     where it is provably PSD: groups with a canonical map φ
 //     (orbit.Canonicalizer: sign flips |x|, permutations sort(x), signed
-//     permutations sort(|x|), planar rotations ‖x‖, the trivial group),
-//     where k_max(x, y) = k_b(φ(x), φ(y)) for every isotropic
-//     non-increasing base kernel (the paper's Proposition 1). Elsewhere
-//     New fails with ErrMaxNotPSD.
+//     permutations sort(|x|), planar rotations ‖x‖, the trivial group;
+//     scalingdir's direction map, symbo's own case beyond the paper; and
+//     any of them on some coordinates, orbit.OnCoords), where k_max(x, y)
+//     = k_b(φ(x), φ(y)) for every isotropic non-increasing base kernel
+//     (the paper's Proposition 1). Elsewhere New fails with ErrMaxNotPSD.
 //   - Custom wraps any gp.Family (gp.FamilyOf turns a kernel.Kernel
 //     constructor into one): a covariance of the caller's own. Its kernels
 //     need no gradient (the ascent then differentiates them numerically),
@@ -120,7 +121,8 @@
 // is the exact GP's). Config.LandmarkFit says how the hyperparameters are
 // then fitted: by default Plus and Nystrom on the landmark model's
 // likelihood (the landmarks chosen anew for every lengthscale tried, on
-// at most max(4·m, 1024) of the observations, O(min(n, 4m)·m²) each), the
+// at most max(4·m, 1024) of the observations, O(min(n, max(4m, 1024))·m²)
+// each), the
 // others on the exact likelihood of m of the observations (every ⌈n/m⌉-th,
 // O(m³) each whatever n); either rule, or the landmark likelihood on
 // every observation (gp.LandmarkFitFull, O(n·m²) each), for every kernel. A prediction costs O(m) kernel evaluations instead of

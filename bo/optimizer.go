@@ -77,9 +77,11 @@ type Diagnostics struct {
 	// Timings: wall times of the hyperparameter fit and the acquisition
 	// optimization (Other is zero).
 	Timings Timings
-	// Kernel (auto only) is the candidate the step predicted with, and
-	// Evidence every candidate's fitted log marginal likelihood, in
-	// AutoCandidates' order (NaN: its fit failed).
+	// Kernel (auto and portfolio only) is the candidate the step
+	// predicted with (auto) or whose proposal it took (portfolio), and
+	// Evidence every candidate's fitted log marginal likelihood, in the
+	// kernel's order (Kernel.Candidates; NaN: its fit failed, or it sat
+	// out, as soft does above the landmark cap).
 	Kernel   string
 	Evidence []float64
 	// Means (portfolio only) is the referee's standardized posterior mean

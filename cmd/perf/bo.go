@@ -95,7 +95,7 @@ it is fitted: subset (the exact likelihood on M of the observations,
 O(M³) per likelihood evaluation whatever n; the default of base, max, avg
 and avgnorm), likelihood (the landmark model's, the landmarks re-chosen
 at each lengthscale, on all the observations up to max(4M, 1024) and on
-that many of them above, O(min(n, 4M)·M²) each; the default of plus and
+that many of them above, O(min(n, max(4M, 1024))·M²) each; the default of plus and
 nystrom) or full (likelihood on all n observations at every n, O(n·M²)
 each). 0 (default) means M = 256, so the paper's protocol (55
 evaluations) is unchanged; −1 never uses landmarks.
