@@ -29,35 +29,55 @@
 package main
 
 /*
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-// The calling thread's last error message: thread-local C storage, so that
-// each C thread sees its own (Go code called from C runs on the caller's
-// thread) and a thread's message ends with the thread.
-static __thread char *symbo_err = NULL;
-static __thread size_t symbo_err_len = 0;
+// The calling thread's last error message, in a pthread key whose
+// destructor frees it when the thread exits: each C thread sees its own
+// (Go code called from C runs on the caller's thread), and a thread's
+// message ends with the thread. (A __thread pointer was never freed at
+// thread exit: a pool of short-lived threads leaked one message each.)
+typedef struct {
+	size_t len;
+	char msg[];
+} symbo_err_t;
+
+static pthread_key_t symbo_err_key;
+static pthread_once_t symbo_err_once = PTHREAD_ONCE_INIT;
+static int symbo_err_ok;
+
+static void symbo_err_init(void) { symbo_err_ok = pthread_key_create(&symbo_err_key, free) == 0; }
+
+static symbo_err_t *symbo_err_get(void) {
+	pthread_once(&symbo_err_once, symbo_err_init);
+	return symbo_err_ok ? pthread_getspecific(symbo_err_key) : NULL;
+}
 
 static void symbo_set_err(const char *msg, size_t len) {
-	free(symbo_err);
-	symbo_err = NULL;
-	symbo_err_len = 0;
+	symbo_err_t *e = symbo_err_get();
+	if (!symbo_err_ok) return;
+	free(e);
+	pthread_setspecific(symbo_err_key, NULL);
 	if (msg == NULL) return;
-	symbo_err = malloc(len + 1);
-	if (symbo_err == NULL) return;
-	memcpy(symbo_err, msg, len);
-	symbo_err[len] = 0;
-	symbo_err_len = len;
+	e = malloc(sizeof *e + len + 1);
+	if (e == NULL) return;
+	e->len = len;
+	memcpy(e->msg, msg, len);
+	e->msg[len] = 0;
+	if (pthread_setspecific(symbo_err_key, e) != 0) free(e);
 }
 
 static size_t symbo_get_err(char *buf, size_t n) {
+	symbo_err_t *e = symbo_err_get();
+	size_t len = e != NULL ? e->len : 0;
 	if (buf != NULL && n > 0) {
-		size_t k = symbo_err_len < n - 1 ? symbo_err_len : n - 1;
-		if (k > 0) memcpy(buf, symbo_err, k);
+		size_t k = len < n - 1 ? len : n - 1;
+		if (k > 0) memcpy(buf, e->msg, k);
 		buf[k] = 0;
 	}
-	return symbo_err_len;
+	return len;
 }
 */
 import "C"

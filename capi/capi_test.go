@@ -57,6 +57,10 @@ func TestCABI(t *testing.T) {
 	if err != nil {
 		t.Fatalf("check: %v\n%s", err, out)
 	}
+	// Each C thread's last error message ends with the thread.
+	if tout, err := exec.Command(bin, "threadexit").CombinedOutput(); err != nil || strings.TrimSpace(string(tout)) != "ok" {
+		t.Fatalf("check threadexit: %v\n%s", err, tout)
+	}
 	panicRun := exec.Command(bin, "panic")
 	panicRun.Env = append(os.Environ(), "GODEBUG=cgocheck=1", "SYMBO_CAPI_TEST_PANIC=1")
 	if pout, err := panicRun.CombinedOutput(); err != nil || strings.TrimSpace(string(pout)) != "ok" {
