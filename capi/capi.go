@@ -227,8 +227,19 @@ func goString(s *C.char, name string) (string, error) {
 	if s == nil {
 		return "", fmt.Errorf("%w: %s is NULL", errInput, name)
 	}
+	// Measured up to the bound only, before anything is copied: the
+	// largest settings (a box of MaxDim values twice, coords) are some
+	// 50 KB, so a longer string is refused, not decoded (10 MB took 2.6 s
+	// and 170 MiB to refuse, whatever the memory budget).
+	if n := C.strnlen(s, maxSettingsBytes+1); n > maxSettingsBytes {
+		return "", fmt.Errorf("%w: %s is longer than %d bytes", errInput, name, maxSettingsBytes)
+	}
 	return C.GoString(s), nil
 }
+
+// maxSettingsBytes bounds the length of a settings or kernel-spec string
+// (symbo.h: 1 MiB).
+const maxSettingsBytes = 1 << 20
 
 //export symbo_abi_version
 func symbo_abi_version() C.int { return abiVersion }

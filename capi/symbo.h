@@ -32,7 +32,9 @@
  *     a field given twice is an error, at every nesting level, and so is
  *     null where a required number goes (it is not 0) and an observation
  *     of a history without its "x" or "y"; null for an optional field
- *     ("variance", "init", "hedge", …) means absent.
+ *     ("variance", "init", "hedge", …) means absent. A settings string
+ *     longer than 1 MiB (the largest real ones are some 50 KB) is
+ *     SYMBO_EINVAL, measured before it is copied or read.
  *   - Every failure has one class, decided where the library defines the
  *     error (not per function): bad input, SYMBO_EINVAL; too large for
  *     the memory budget or the output buffer, SYMBO_ESIZE; anything else —

@@ -126,6 +126,20 @@ static void sizes(void) {
 	int64_t h = 0;
 	code(symbo_optimizer_new("{\"group\":\"permutation\",\"d\":1099511627776,\"box\":[[-2],[2]],\"kernel\":\"plus\"}", &h),
 	     SYMBO_EINVAL, "d = 1099511627776", "optimizer_new d = 2^40");
+	/* Settings over 1 MiB are refused before they are copied or decoded
+	 * (10 MB of coordinates took 2.6 s and 170 MiB to refuse). */
+	size_t big = (1 << 20) + 64;
+	char *s = malloc(big + 1);
+	if (s == NULL) {
+		failures++;
+		return;
+	}
+	int k = sprintf(s, "{\"group\":\"permutation\",\"d\":2,\"box\":[[-2],[2]],\"coords\":[0");
+	while ((size_t)k + 4 < big) k += sprintf(s + k, ",0");
+	sprintf(s + k, "]}");
+	code(symbo_optimizer_new(s, &h), SYMBO_EINVAL, "longer than 1048576 bytes", "optimizer_new settings over 1 MiB");
+	code(symbo_suggest(s, NULL, NULL, 0, NULL, 0, 2, 1, out, 16), SYMBO_EINVAL, "longer than 1048576 bytes", "suggest settings over 1 MiB");
+	free(s);
 	code(symbo_suggest("{\"GROUP\":\"permutation\",\"d\":2,\"box\":[[-2],[2]],\"kernel\":\"plus\"}",
 	                   NULL, NULL, 0, NULL, 0, 2, 1, out, 16), SYMBO_EINVAL, "case-sensitive", "GROUP");
 	code(symbo_suggest("{\"group\":\"permutation\",\"group\":\"signflip\",\"d\":2,\"box\":[[-2],[2]],\"kernel\":\"plus\"}",
