@@ -428,3 +428,23 @@ func TestExclusionAfterRounding(t *testing.T) {
 		}
 	}
 }
+
+// TestNearItselfFarOut: under the scaling groups a point far outside the
+// box is near itself — ⟨x, p⟩ and ‖p‖² overflowed at ‖x‖ ≈ 1.3e154,
+// their ratio was NaN, and Near said (1e155, 1) was not near itself
+// with a nil error (red team, through the C ABI).
+func TestNearItselfFarOut(t *testing.T) {
+	lo, hi := []float64{0.1, 0.1}, []float64{10, 10}
+	for _, g := range []orbit.Group{must(orbit.Scaling(lo, hi)), must(orbit.ScalingDir(lo, hi))} {
+		for _, exclude := range []bool{false, true} {
+			cfg := must(Recommended(g, kernel.RBF))
+			cfg.ExcludeObserved = exclude
+			o := must(New(lo, hi, cfg, 1))
+			for _, x := range [][]float64{{1e155, 1}, {1e200, 1}, {1e308, 0}, {1e308, 1e308}, {3, 1e300}, {5e-324, 1}, {1e-300, 1e-300}} {
+				if n, err := o.Near(x, [][]float64{x}); err != nil || !n[0] {
+					t.Errorf("%s, ExcludeObserved %v: Near(%v, itself) = %v, %v", g.Name(), exclude, x, n, err)
+				}
+			}
+		}
+	}
+}

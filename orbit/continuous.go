@@ -206,14 +206,13 @@ var _ PointDistancer = (*ScalingGroup)(nil)
 func (g *ScalingGroup) PointOrbitDist2(x, p []float64) float64 {
 	checkLen2("scaling", x, p, len(g.lo))
 	a, b := g.Interval(p)
-	var xp, pp float64
-	for k := range p {
-		xp += x[k] * p[k]
-		pp += p[k] * p[k]
-	}
+	// ⟨x, p⟩/‖p‖², scaled where the squares could overflow or underflow
+	// (projRatios): x = p = (1e155, 1) gave inf/inf, a NaN distance, and
+	// a point was not near itself.
+	r, _, ok, _ := projRatios(x, p)
 	c := a
-	if pp > 0 {
-		c = min(max(xp/pp, a), b)
+	if ok {
+		c = min(max(r, a), b)
 	}
 	var d2 float64
 	for k := range p {
