@@ -46,10 +46,12 @@
  *     copies, matrices, orbit buffers, a GP's work matrices), each sized
  *     before it is made; a request over it is SYMBO_ESIZE. It is the
  *     settings' "mem_budget" when given (every settings record below
- *     takes it: a JSON string as "512MiB", "16GiB" or "2e9" bytes — binary
- *     units B, KiB, MiB, GiB, TiB —, a positive whole number of bytes;
- *     anything else, "1GB", "0.5" and a JSON number included, is
- *     SYMBO_EINVAL), else the environment variable
+ *     takes it: a JSON string as "512MiB", "16GiB" or "2e9" bytes — a
+ *     decimal number, then optionally a binary unit B, KiB, MiB, GiB,
+ *     TiB (in any case), ASCII spaces allowed around them —, a positive
+ *     whole number of bytes; anything else, "1GB", "0.5", "0x10", "1_6"
+ *     and a JSON number included, is SYMBO_EINVAL), else the environment
+ *     variable
  *     SYMBO_MEMORY_BUDGET (same syntax), read once at load, else 8 GiB.
  *     A malformed SYMBO_MEMORY_BUDGET makes every call that would use it
  *     (settings without "mem_budget") SYMBO_EINVAL, naming the variable.

@@ -103,15 +103,20 @@ var units = []struct {
 }{{"B", 1}, {"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}}
 
 // Parse reads a size: a positive whole number of bytes, written as a
-// number (decimal or exponent form) with an optional unit of units (B,
-// KiB, MiB, GiB, TiB; case-insensitive), e.g. "16GiB", "1.5KiB", "2e9". A
-// size that is not a whole number of bytes ("0.5", "0.1GiB") is refused,
-// as is any other unit.
+// decimal number (digits, an optional fraction, an optional exponent:
+// "16", "1.5", "2e9"; no sign, hexadecimal or digit separators) with an
+// optional unit of units (B, KiB, MiB, GiB, TiB; case-insensitive),
+// e.g. "16GiB", "1.5KiB", "2e9"; ASCII spaces and tabs around the number
+// and the unit are ignored. A size that is not a whole number of bytes
+// ("0.5", "0.1GiB") is refused, as is any other unit or spelling.
 func Parse(s string) (int64, error) {
-	t := strings.TrimSpace(s)
+	t := strings.Trim(s, " \t")
 	num := strings.TrimRightFunc(t, unicode.IsLetter)
 	unit := t[len(num):]
-	num = strings.TrimSpace(num)
+	num = strings.Trim(num, " \t")
+	if !decimal(num) {
+		return 0, fmt.Errorf("bad memory size %q (want e.g. 16GiB, 512MiB or a number of bytes such as 2e9, in decimal)", s)
+	}
 	mult := int64(0)
 	if unit == "" {
 		mult = 1
@@ -135,6 +140,41 @@ func Parse(s string) (int64, error) {
 		return 0, fmt.Errorf("bad memory size %q: %v bytes is not a whole number of bytes", s, b)
 	}
 	return int64(v * float64(mult)), nil
+}
+
+// decimal reports whether s is digits with an optional fraction and an
+// optional exponent — what strconv.ParseFloat reads, less its signs,
+// hexadecimal forms, underscores, infinities and NaNs.
+func decimal(s string) bool {
+	digits := func(i int) int {
+		j := i
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		return j
+	}
+	i := digits(0)
+	n := i
+	if i < len(s) && s[i] == '.' {
+		j := digits(i + 1)
+		n += j - i - 1
+		i = j
+	}
+	if n == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		j := digits(i)
+		if j == i {
+			return false
+		}
+		i = j
+	}
+	return i == len(s)
 }
 
 // Format writes a byte count with a binary unit, e.g. "6.2 GiB".

@@ -7,7 +7,7 @@ import (
 )
 
 func TestParse(t *testing.T) {
-	for s, want := range map[string]int64{"16GiB": 16 << 30, "512 MiB": 512 << 20, "2e9": 2e9, "1024kib": 1 << 20, "3gib": 3 << 30, "7": 7, "1.5KiB": 1536, "10B": 10, "1TiB": 1 << 40, "0.5KiB": 512} {
+	for s, want := range map[string]int64{"16GiB": 16 << 30, "512 MiB": 512 << 20, "2e9": 2e9, "1024kib": 1 << 20, "3gib": 3 << 30, "7": 7, "1.5KiB": 1536, "10B": 10, "1TiB": 1 << 40, "0.5KiB": 512, "16\t": 16, ".5KiB": 512, "2E9": 2e9, "16 B": 16} {
 		if got, err := Parse(s); err != nil || got != want {
 			t.Errorf("Parse(%q) = %d, %v; want %d", s, got, err, want)
 		}
@@ -16,7 +16,11 @@ func TestParse(t *testing.T) {
 	// spellings were read as binary units though only those are
 	// documented.
 	for _, s := range []string{"", "-1", "0", "abc", "1e30GiB", "NaN", "Inf", "12XB",
-		"0.5", "1.5", "1e-9", "0.1GiB", "1.0000001KiB", "1GB", "1G", "3K", "2MB", "1TB", "GiB", "1 GiBs"} {
+		"0.5", "1.5", "1e-9", "0.1GiB", "1.0000001KiB", "1GB", "1G", "3K", "2MB", "1TB", "GiB", "1 GiBs",
+		// What strconv.ParseFloat also reads, and the header's decimal
+		// spelling does not: digit separators, hexadecimal floats, a
+		// sign, other spaces than ASCII's (a red team's list).
+		"1_6", "0x1p4", "0x10p0", "+16", "\u00a016", "16\u00a0", ".", "1e", "e5", "1e+", "16e3x", "1..5"} {
 		if _, err := Parse(s); err == nil {
 			t.Errorf("Parse(%q) accepted", s)
 		}
