@@ -51,8 +51,8 @@
  *     TiB (in any case), ASCII spaces allowed around them —, a positive
  *     whole number of bytes; anything else, "1GB", "0.5", "0x10", "1_6"
  *     and a JSON number included, is SYMBO_EINVAL), else the environment
- *     variable
- *     SYMBO_MEMORY_BUDGET (same syntax), read once at load, else 8 GiB.
+ *     variable SYMBO_MEMORY_BUDGET (same syntax), read once at load, else
+ *     8 GiB.
  *     A malformed SYMBO_MEMORY_BUDGET makes every call that would use it
  *     (settings without "mem_budget") SYMBO_EINVAL, naming the variable.
  *     An optimizer handle keeps the budget it was created with. Budgets
