@@ -96,8 +96,9 @@ R_T (the paper's R_T counts the acquisition steps only).
 
 With --out DIR (created; refused if it exists and is not empty, unless
 --force, which first removes the files below that a previous table wrote
-there, so that one stopped leaves no stale record) every finished run is journaled in DIR/runs.journal as it
-completes (flushed to disk), and at the end it writes:
+there, so that one stopped leaves no stale record) every finished run is
+journaled in DIR/runs.journal as it completes (flushed to disk), and at
+the end it writes:
   table.md      the table with the settings and environment
   results.json  every trace (the 'perf bo --json' fields), the cells,
                 the settings, the environment and the wall time
@@ -119,10 +120,10 @@ resume command (exit status 130). A journal holding runs of another table
 (lines spliced from another journal, whose settings differ) is refused
 (exit 2), as in 'perf bo --resume', and so is a journal started by a
 build of another commit (record.json would name the resuming one's).
-Every file is written atomically,
-and none through a symbolic link planted in DIR: a link at table.md (or
-any name perf writes there) is replaced by the file and its target is
-left untouched; a link in place of runs.journal is refused on --resume.
+Every file is written atomically, and none through a symbolic link
+planted in DIR: a link at table.md (or any name perf writes there) is
+replaced by the file and its target is left untouched; a link in place
+of runs.journal is refused on --resume.
 
 Example:
   perf table --out results/ --fit base
