@@ -95,9 +95,9 @@ it is fitted: subset (the exact likelihood on M of the observations,
 O(M³) per likelihood evaluation whatever n; the default of base, max, avg
 and avgnorm), likelihood (the landmark model's, the landmarks re-chosen
 at each lengthscale, on all the observations up to max(4M, 1024) and on
-that many of them above, O(min(n, max(4M, 1024))·M²) each; the default of plus and
-nystrom) or full (likelihood on all n observations at every n, O(n·M²)
-each). 0 (default) means M = 256, so the paper's protocol (55
+that many of them above, O(min(n, max(4M, 1024))·M²) each; the default
+of plus and nystrom) or full (likelihood on all n observations at every
+n, O(n·M²) each). 0 (default) means M = 256, so the paper's protocol (55
 evaluations) is unchanged; −1 never uses landmarks.
 
 --checkpoint FILE journals the settings and each finished evaluation to
@@ -118,9 +118,9 @@ included) under its checksum: a journal holding lines of another run
 damage but a torn last line, which is dropped. Journals written before
 this check (format version 1) are still resumed, with a warning. A
 journal started by a build of another revision (a tree with uncommitted
-changes counting as another) is refused (exit 2): the outputs
-would name one commit for a run of two; where either build records no
-revision (-buildvcs=false), perf resumes it with a warning.
+changes counting as another) is refused (exit 2): the outputs would
+name one commit for a run of two; where either build records no revision
+(-buildvcs=false), perf resumes it with a warning.
 
 --json FILE writes the whole trace as JSON (refusing to overwrite an
 existing file unless --force — on --resume, unless the run was started
