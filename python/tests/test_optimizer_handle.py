@@ -452,10 +452,14 @@ def test_restore_refuses_null_numbers():
 
 def test_long_input_is_not_echoed_whole():
     # a 20 MB kernel name was echoed whole into the message. The
-    # C ABI's messages (symbo_last_error) bound each quoted input.
-    name = "plus+" + "x" * (20 << 20)
+    # C ABI's messages (symbo_last_error) bound each quoted input; and
+    # settings over 1 MiB are refused before they are read at all.
+    name = "plus+" + "x" * (900 << 10)
     with pytest.raises(symbo.InvalidInput, match=r"unknown kernel .*\(%d bytes\)" % len(name)) as e:
         symbo.Optimizer([-1.0], [1.0], group="signflip", kernel=name)
+    assert len(str(e.value)) < 400
+    with pytest.raises(symbo.InvalidInput, match=r"settings is longer than 1048576 bytes") as e:
+        symbo.Optimizer([-1.0], [1.0], group="signflip", kernel="plus+" + "x" * (20 << 20))
     assert len(str(e.value)) < 400
 
 
