@@ -174,7 +174,7 @@ func (e *embedEval) column(out []float64, stride int, px []float64, n int, py []
 // x_R)/ℓ², f the factor; and its scratch length. k_avg^G(x_S, y_S) is
 // in's value for the pair (pairValue).
 func (e *embedEval) gradFunc(ig gradFunc, igl int) (gradFunc, int) {
-	k, pl := e.k, pairLen(e.in)
+	k, pl, off := e.k, pairLen(e.in), e.r+e.k
 	n := 3*k + pl + igl
 	ga := e.gradAuxFunc(ig, igl)
 	f := func(dst, x, y, scratch []float64) {
@@ -183,20 +183,12 @@ func (e *embedEval) gradFunc(ig gradFunc, igl int) (gradFunc, int) {
 			xs[j], ys[j] = x[c], y[c]
 		}
 		kin := pairValue(e.in, xs, ys, scratch[3*k:3*k+pl])
-		ga(dst, x, y, [auxWidth]float64{kin, math.Exp(e.restExponent(x, y))}, scratch)
+		ux, uy := scratch[n:n+off], scratch[n+off:n+2*off]
+		e.prepare(ux, x)
+		e.prepare(uy, y)
+		ga(dst, x, y, [auxWidth]float64{kin, e.factor(ux, uy)}, scratch)
 	}
-	return f, n
-}
-
-// restExponent is −‖x_R − y_R‖²/2ℓ², the factor's exponent, for raw
-// points x and y.
-func (e *embedEval) restExponent(x, y []float64) float64 {
-	var s float64
-	for _, c := range e.rest {
-		t := x[c]*e.il - y[c]*e.il
-		s += t * t
-	}
-	return -0.5 * s
+	return f, n + 2*off
 }
 
 // gradAuxFunc is gradFunc's gradient given k_avg^G(x_S, y_S) and the
@@ -266,7 +258,7 @@ func (e *embedRowEval) row(out, px, py []float64, m int, scratch []float64) {
 // innerValuesLen is innerValues's scratch length.
 func (e *embedRowEval) innerValuesLen() int {
 	il := e.in.xLen()
-	return 2*e.k + il + embedChunk*il + e.rin.rowLen()
+	return 2*e.k + 2*(e.r+e.k) + il + embedChunk*il + e.rin.rowLen()
 }
 
 // innerValues writes k_avg^G(x_S, y_j,S) to out[j] and the factor
@@ -276,15 +268,17 @@ func (e *embedRowEval) innerValuesLen() int {
 // and in's row runs over embedChunk points at a time. With py (rows
 // prepared by prepX, a Prepared's) it gathers their inner prepared
 // points instead of preparing them again: the same bits, since they are
-// in's prepX of the same inner coordinates. The factors are
-// restExponent's exponents through f64.MathExpTo, which gives math.Exp's
-// bits (py's u_R are the products restExponent forms).
+// in's prepX of the same inner coordinates. The factors are exponent's
+// of the prepared points (prepare's u_R, py's own when given) through
+// f64.MathExpTo, which gives math.Exp's bits: factor's.
 func (e *embedRowEval) innerValues(out, x []float64, y *mat.Dense, py []float64, m int, scratch []float64) {
 	k, il, xl, off := e.k, e.in.xLen(), e.xLen(), e.r+e.k
 	xs, ys := scratch[:k], scratch[k:2*k]
-	px := scratch[2*k : 2*k+il]
-	buf := scratch[2*k+il : 2*k+il+embedChunk*il]
-	rs := scratch[2*k+il+embedChunk*il:]
+	ux, uy := scratch[2*k:2*k+off], scratch[2*k+off:2*k+2*off]
+	scratch = scratch[2*k+2*off:]
+	px := scratch[:il]
+	buf := scratch[il : il+embedChunk*il]
+	rs := scratch[il+embedChunk*il:]
 	for j, c := range e.coords {
 		xs[j] = x[c]
 	}
@@ -306,17 +300,15 @@ func (e *embedRowEval) innerValues(out, x []float64, y *mat.Dense, py []float64,
 		e.rin.row(out[j0:j1], px, buf[:(j1-j0)*il], j1-j0, rs)
 	}
 	fr := out[m : 2*m]
+	e.prepare(ux, x)
 	for j := range m {
-		if py == nil {
-			fr[j] = e.restExponent(x, row(y, j))
-			continue
+		w := uy
+		if py != nil {
+			w = py[j*xl:]
+		} else {
+			e.prepare(uy, row(y, j))
 		}
-		var s float64
-		for i, c := range e.rest {
-			t := x[c]*e.il - py[j*xl+i]
-			s += t * t
-		}
-		fr[j] = -0.5 * s
+		fr[j] = e.exponent(ux, w)
 	}
 	f64.MathExpTo(fr, fr)
 }
