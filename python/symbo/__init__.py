@@ -491,7 +491,17 @@ class Optimizer:
         return h
 
     def _x(self, x):
-        x = _floats(x, "x").ravel()
+        """x as one point: a 1-d array, or one row (1 × d) such as a
+        slice of :meth:`ask_batch`'s result (a number when d = 1). Any
+        other shape is InvalidInput: a 2 × 2 array is not a point of
+        four coordinates, nor a column of d a row."""
+        x = _floats(x, "x")
+        if x.ndim == 2 and x.shape[0] == 1:
+            x = x[0]
+        elif x.ndim > 1:
+            raise InvalidInput("x must be one point of d = %d coordinates (shape (d,) or (1, d)), got shape %s"
+                               % (self.d, x.shape))
+        x = x.ravel()
         return x, _ptr(x), x.size
 
     def _points(self, q, fn):

@@ -598,6 +598,17 @@ def test_odd_inputs_are_refused_or_kept_exactly():
         symbo.Optimizer([0, 0, 0], [1, 1, 1], group="none").near([9e307, 0, 0], [[9e307, 0, 0]])
     with pytest.raises(symbo.InvalidInput, match="not finite"):
         o.near([math.nan, 0.0], [])
+    # A point of another shape was flattened: a 2 × 2 array told as one
+    # point of four coordinates, a column of d as a row.
+    o4 = symbo.Optimizer([0] * 4, [1] * 4, group="permutation", seed=1)
+    for call in (lambda: o4.tell(np.full((2, 2), 0.5), 1.0), lambda: o.tell(np.full((2, 1), 0.5), 1.0),
+                 lambda: o.fail(np.full((2, 1), 0.5)), lambda: o.cancel(np.full((1, 1, 2), 0.5)),
+                 lambda: o.add_pending(np.full((1, 1, 2), 0.5)), lambda: o.near(np.full((2, 1), 0.5), [[0.5, 0.5]])):
+        with pytest.raises(symbo.InvalidInput, match="one point"):
+            call()
+    assert len(o4.history[1]) == 0 and len(o.history[1]) == 0 and len(o.pending) == 0
+    o4.tell(np.full((1, 4), 0.5), 1.0)  # one row of ask_batch's result is a point
+    assert o4.history[0].tolist() == [[0.5] * 4]
     o.tell([-0.0, 0.25], 1.0)
     X, _ = o.history
     assert np.signbit(X[0, 0]) and X[0, 0] == 0
