@@ -20,6 +20,7 @@ import math
 import numbers
 import operator
 import os
+import re
 import threading
 
 import numpy as np
@@ -637,7 +638,10 @@ class Optimizer:
     def history_json(self):
         """The whole study as JSON (Go's ``bo.History``, version 2):
         observations, pending and failed points, seed, kernel, dimension
-        and direction. :meth:`restore` reads it back."""
+        and direction. :meth:`restore` reads it back. A coordinate or
+        value -0.0 is written ``-0.0`` (the library writes ``-0``, which
+        :func:`json.loads` reads as the int 0, dropping the sign), so
+        that the dict the text decodes to restores the same bits."""
         while True:
             need = ctypes.c_size_t()
             _check(_lib.symbo_optimizer_history(self._handle(), None, 0, ctypes.byref(need)))
@@ -646,7 +650,7 @@ class Optimizer:
             if code == -2:  # grew meanwhile (another thread): again
                 continue
             _check(code)
-            return buf.value.decode()
+            return _NEG_ZERO.sub("-0.0", buf.value.decode())
 
     def restore(self, history):
         """Restore a study written by :meth:`history_json` (a str or the
@@ -666,6 +670,11 @@ class Optimizer:
         if b"\0" in history:
             raise InvalidInput("history holds a NUL byte (C would read it only up to there)")
         _check(_lib.symbo_optimizer_restore(self._handle(), history))
+
+
+# A number -0 in the library's compact JSON (an element of an array or an
+# object's value; no string of a history holds one).
+_NEG_ZERO = re.compile(r"(?<=[\[,:])-0(?=[,\]}])")
 
 
 def _restored(settings, d, history):

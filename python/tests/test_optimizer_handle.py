@@ -619,3 +619,24 @@ def test_odd_inputs_are_refused_or_kept_exactly():
         r = symbo.Optimizer([-1, -1], [1, 1], group="permutation", seed=1)
         r.restore(form)
         assert r.history_json() == saved
+
+
+def test_restore_from_decoded_dict_keeps_negative_zero():
+    """restore takes history_json()'s text or "the dict it decodes to":
+    json.loads read the text's -0 as the int 0, so a restored optimizer
+    held 0.0 where the original held -0.0 — a later tell of the -0.0
+    point (matched bit for bit) left it pending there, and the two
+    optimizers proposed different points."""
+    kw = dict(group="signflip", kernel="plus", seed=3, init=2, minimize=True)
+    o = symbo.Optimizer([-1, -1], [1, 1], **kw)
+    o.tell([-0.0, 0.5], 1.0)
+    o.tell([0.7, -0.3], 2.0)
+    o.tell([0.2, -0.9], 0.5)
+    o.add_pending([-0.0, -0.6])
+    r = symbo.Optimizer([-1, -1], [1, 1], **kw)
+    r.restore(json.loads(o.history_json()))
+    assert r.history_json() == o.history_json()
+    for a in (o, r):
+        a.tell([-0.0, -0.6], 3.0)
+    assert len(r.pending) == 0
+    assert o.suggest(2).tobytes() == r.suggest(2).tobytes()
