@@ -81,8 +81,10 @@ Choosing a point
     pending orbits covering the space — points are drawn from the seed's
     stream (on a space of at most 4096 points of integer and stepped
     parameters, every point, in a random order); when every one drawn is
-    taken (a small grid, exhausted), an observed point is used rather than
-    a failed or pending one. An enqueued trial that fixes some parameters
+    taken (a small grid, exhausted), a point not yet evaluated is used if
+    one is left (it lies within the radius of an observed point's orbit,
+    but no trial has its parameter values), else an observed point rather
+    than a failed or pending one. An enqueued trial that fixes some parameters
     (``study.enqueue_trial``) is checked and recorded with their values,
     which Optuna uses whatever is sampled. The sampler thus never evaluates one
     point twice while others are left (unless ``allow_repeats=True``); a
@@ -745,7 +747,10 @@ class SymboSampler(BaseSampler):
         it, and workers that share a view skip the same members. With
         fewer than rank + 1 usable members among rank + 1 + _RESNAP, points
         are drawn at random; when every one of those is taken (a small
-        grid), an observed point is preferred to a failed or pending one."""
+        grid), a point off the pending and failed orbits that no trial has
+        evaluated (within the radius of an observed orbit only) is
+        preferred to an observed point, and an observed point to a failed
+        or pending one."""
         blocked = np.vstack([view.pending, view.failed])
         # With allow_repeats an observed point may be proposed again, as
         # symbo.Optimizer's may; a pending or failed one never.
@@ -789,13 +794,24 @@ class SymboSampler(BaseSampler):
             draws = (grid[i].copy() for i in rng.permutation(len(grid)))
         else:
             draws = (layout.snap(rng.uniform(layout.lo, layout.hi)) for _ in range(_DRAWS))
+        # fresh: the first draw off the pending and failed orbits that is
+        # not an observed point (it lies within the radius of an observed
+        # orbit); fallback: the first off those orbits at all. A second
+        # evaluation of an observed point tells a deterministic objective
+        # nothing while points beside it are left.
+        fresh = None
         u = None
         for u in draws:
             u = pin(u)
             if not self._near(view.opt, u, taken).any():
                 return u
-            if fallback is None and not self._near(view.opt, u, blocked).any():
-                fallback = u
+            if fresh is None and not self._near(view.opt, u, blocked).any():
+                if not np.all(view.told == u, axis=1).any():
+                    fresh = u
+                elif fallback is None:
+                    fallback = u
+        if fresh is not None:
+            return fresh
         if fallback is None and len(view.told):
             # Every point found is failed or pending: an observed one.
             fallback = pin(np.array(view.told[int(rng.integers(len(view.told)))], dtype=np.float64))

@@ -526,6 +526,25 @@ def test_exhausted_grid_prefers_an_observed_point_to_a_failed_one():
     assert len(failed) == 19
 
 
+def test_exhausted_grid_prefers_a_point_not_yet_evaluated():
+    """On a grid whose neighbours lie within the exclusion radius (the
+    integers 0..1500: r = 1.5), every third integer evaluated covers the
+    grid: no point is off the observed orbits, and 1000 integers were
+    never evaluated. The next trial takes one of those, not an observed
+    integer again (the fallback took the first point off the pending and
+    failed orbits in its random order: an observed one for seeds 0 and 2)."""
+    from optuna.trial import create_trial
+
+    dist = optuna.distributions.IntDistribution(0, 1500)
+    told = set(range(0, 1501, 3))
+    for seed in range(4):
+        study = optuna.create_study(sampler=SymboSampler(group="none", seed=seed))
+        for v in sorted(told):
+            study.add_trial(create_trial(params={"n": v}, distributions={"n": dist}, value=float((v - 700) ** 2)))
+        n = study.ask({"n": dist}).params["n"]
+        assert n not in told, "seed %d evaluates n = %d again, with 1000 integers never evaluated" % (seed, n)
+
+
 def test_partly_enqueued_trials_are_checked_as_they_run():
     """An enqueued trial that fixes x runs with it whatever is sampled: the
     sampler checks and records its point with x fixed, so such trials take
