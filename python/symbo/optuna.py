@@ -287,6 +287,11 @@ def _numeric(dist):
     return isinstance(dist, (FloatDistribution, IntDistribution)) and not dist.single()
 
 
+# bo.MinRelativeWidth: the narrowest box side symbo accepts, relative to
+# the side's magnitude.
+_MIN_RELATIVE_WIDTH = 1e-10
+
+
 class _Coord:
     """One modelled parameter: the interval of its model coordinate in
     symbo's box, and the maps between the coordinate and its values (see
@@ -876,6 +881,15 @@ class SymboSampler(BaseSampler):
             def name(m):
                 i = int(m.group(1))
                 return "parameter %r (model coordinate %d)" % (layout.names[i], i) if i < len(layout.names) else m.group(0)
+            narrow = re.search(r"coordinate (\d+)'s range .* is narrower than", str(e))
+            c = layout.coords[int(narrow.group(1))] if narrow and int(narrow.group(1)) < layout.d else None
+            if c is not None and c.dist.log:
+                # The model coordinate is the logarithm the sampler took:
+                # advice about it would not be the user's to follow.
+                raise symbo.InvalidInput(
+                    "parameter %r: log=True on [%r, %r] leaves its logarithm a range narrower than %g of its "
+                    "magnitude, too few floating-point numbers to search; over so narrow a range a log scale is "
+                    "the linear one: drop log=True" % (c.name, c.dist.low, c.dist.high, _MIN_RELATIVE_WIDTH)) from e
             msg = re.sub(r"coordinate (\d+)", name, str(e))
             if msg == str(e):
                 raise

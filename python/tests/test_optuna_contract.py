@@ -464,3 +464,17 @@ def test_narrow_range_names_the_parameter():
     study = optuna.create_study(sampler=SymboSampler(group="none", seed=0))
     with pytest.raises(symbo.InvalidInput, match=r"parameter 'temp' \(model coordinate 1\)"):
         study.optimize(objective, n_trials=5)
+
+    # With log=True the model coordinate is the sampler's logarithm: the
+    # range [1e9, 1e9 + 1] is accepted linearly and its logarithm is too
+    # narrow. The message said to subtract 20.72 from a coordinate the
+    # user never sees; it names log=True now.
+    def log_objective(trial):
+        return trial.suggest_float("x", 1e9, 1e9 + 1, log=True) + trial.suggest_float("y", 0.0, 1.0)
+
+    study = optuna.create_study(sampler=SymboSampler(group="none", seed=0))
+    with pytest.raises(symbo.InvalidInput, match=r"parameter 'x': log=True on \[1000000000.0, 1000000001.0\] .*"
+                                                 r"drop log=True"):
+        study.optimize(log_objective, n_trials=5)
+    study = optuna.create_study(sampler=SymboSampler(group="none", seed=0))
+    study.optimize(lambda t: t.suggest_float("x", 1e9, 1e9 + 1) + t.suggest_float("y", 0.0, 1.0), n_trials=3)
