@@ -182,6 +182,12 @@ func TestRobustnessBadInput(t *testing.T) {
 		{"no optimum", []string{"--problems", "wlan", "--dims", "2"}, []string{"optimum"}},
 		{"bad seeds", []string{"--seeds", "-1"}, []string{"--seeds"}},
 		{"bad skip", []string{"--skip", "Ackley5d-avg"}, []string{"--skip"}},
+		// As perf table's: a --skip naming no point of the study (a typo,
+		// a stale name) and a --skip of every point are refused; before,
+		// they skipped nothing, or ran nothing and exited 0.
+		{"skip outside the study", []string{"--problems", "ackley", "--dims", "1", "--kernels", "base", "--seeds", "1", "--iters", "2", "--init", "3", "--skip", "Ackley2d/base"}, []string{"Ackley2d/base", "not in the study"}},
+		{"skip a kernel outside the study", []string{"--problems", "ackley", "--dims", "1", "--kernels", "base", "--seeds", "1", "--iters", "2", "--init", "3", "--skip", "Ackley1d/avg"}, []string{"Ackley1d/avg", "not in the study"}},
+		{"everything skipped", []string{"--problems", "ackley", "--dims", "1", "--kernels", "base", "--seeds", "1", "--iters", "2", "--init", "3", "--skip", "Ackley1d/base"}, []string{"nothing to run"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, append([]string{"robustness"}, tc.args...)...)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/bo/problem"
 )
 
 // RobustnessOptions configure Robustness, the paper's group-size study
@@ -91,6 +92,7 @@ func Robustness(opts RobustnessOptions) (Plan[*bo.Trace, *RobustnessResult], err
 	}
 	res := &RobustnessResult{Environment: Env(nil), Settings: rs.set, Dims: dims, Kernels: kernels}
 	var pointOf []*RobustnessPoint // per spec
+	var names []string             // the study's problems, with their dimension
 	for _, fam := range fams {
 		fam = strings.ToLower(fam)
 		res.Families = append(res.Families, fam)
@@ -99,6 +101,7 @@ func Robustness(opts RobustnessOptions) (Plan[*bo.Trace, *RobustnessResult], err
 			if err != nil {
 				return plan, err
 			}
+			names = append(names, p.Name())
 			run, skipped, err := kernelsOn(p, kernels, rs.skip)
 			if err != nil {
 				return plan, err
@@ -115,6 +118,18 @@ func Robustness(opts RobustnessOptions) (Plan[*bo.Trace, *RobustnessResult], err
 				}
 			}
 		}
+	}
+	// A skipped point must be one of the study's (a misspelt or stale
+	// --skip would otherwise skip nothing, silently), and something must
+	// be left to run, as in Table.
+	for _, c := range opts.Skip {
+		p, err := problem.New(c.Problem, 0) // setup checked the name
+		if err != nil || !slices.Contains(names, p.Name()) || !slices.Contains(kernels, c.Kernel) {
+			return plan, fmt.Errorf("%w: skipped point %s/%s is not in the study", ErrBadOptions, c.Problem, c.Kernel)
+		}
+	}
+	if len(res.Specs) == 0 {
+		return plan, fmt.Errorf("%w: every point of the study is skipped or unsupported: nothing to run", ErrBadOptions)
 	}
 	return boPlan(res.Specs, rs.cfg, rs.iters, opts.Batch, bo.NoiseRule{}, func(runs []*bo.Trace, wall time.Duration) *RobustnessResult {
 		res.Runs, res.WallSeconds = runs, wall.Seconds()
