@@ -69,6 +69,9 @@ func batchFlags(args []string, stdout io.Writer) (*flagSet, *planFlags, func() (
 	if err := fs.needs("force", "out"); err != nil {
 		return nil, nil, nil, err
 	}
+	if err := fs.refuseEmpty("problems", "kernels"); err != nil {
+		return nil, nil, nil, err
+	}
 	if fs.given()["batch"] {
 		return nil, nil, nil, badInput("--batch is set per run by --qs")
 	}

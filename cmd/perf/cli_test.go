@@ -361,6 +361,26 @@ func TestForceNeedsItsOutput(t *testing.T) {
 	}
 }
 
+// TestEmptyListFlags: perf batch's and perf robustness's --problems and
+// --kernels given an empty value (a shell variable that was unset) are
+// exit 2 with one line, as perf table's are. Before, both commands ran
+// their default study (robustness: 400 runs) and exited 0.
+func TestEmptyListFlags(t *testing.T) {
+	tiny := []string{"--seeds", "1", "--iters", "1", "--init", "2", "--workers", "1"}
+	for _, tc := range []struct {
+		flag string
+		args []string
+	}{
+		{"--problems", append([]string{"batch", "--qs", "1", "--kernels", "base", "--problems", ""}, tiny...)},
+		{"--kernels", append([]string{"batch", "--qs", "1", "--problems", "Ackley2d", "--kernels", " "}, tiny...)},
+		{"--problems", append([]string{"robustness", "--dims", "1", "--kernels", "base", "--problems", " "}, tiny...)},
+		{"--kernels", append([]string{"robustness", "--dims", "1", "--problems", "ackley", "--kernels", ""}, tiny...)},
+	} {
+		code, stdout, stderr := runCLI(t, tc.args...)
+		checkOneLineError(t, code, stdout, stderr, "perf "+tc.args[0]+": ", tc.flag+" is empty")
+	}
+}
+
 // TestEmptyPathFlags: a flag that names a file or directory given an
 // empty value (a shell variable that was unset) is exit 2 with one line
 // naming the flag, before any work: nothing is written in the working

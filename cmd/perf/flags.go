@@ -193,6 +193,19 @@ func newPlanFlags(fs *flagSet, seedsUsage, kernelsUsage, outUsage, forceUsage st
 	}
 }
 
+// refuseEmpty refuses a list flag of names given an empty value (a shell
+// variable that was unset): left out it means the default, but given
+// empty it would run the default study silently (perf table's rule).
+func (fs *flagSet) refuseEmpty(names ...string) error {
+	given := fs.given()
+	for _, n := range names {
+		if f := fs.Lookup(n); given[n] && f != nil && strings.TrimSpace(f.Value.String()) == "" {
+			return badInput("--%s is empty; leave it out for the default", n)
+		}
+	}
+	return nil
+}
+
 // check validates the plan flags and returns the protocol's
 // configuration (with the memory budget b) and the kernels (nil: the
 // experiment's default).

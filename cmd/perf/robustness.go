@@ -72,6 +72,9 @@ func robustnessFlags(args []string, stdout io.Writer) (*flagSet, *planFlags, fun
 	if err := fs.needs("force", "out"); err != nil {
 		return nil, nil, nil, err
 	}
+	if err := fs.refuseEmpty("problems", "kernels"); err != nil {
+		return nil, nil, nil, err
+	}
 	return fs, pf, func() (experiments.Plan[*bo.Trace, *experiments.RobustnessResult], error) {
 		var plan experiments.Plan[*bo.Trace, *experiments.RobustnessResult]
 		cfg, kernels, err := pf.check(fs.budget)
