@@ -86,7 +86,10 @@ func runEval(args []string, stdout, _ io.Writer) error {
 		return asInput(err)
 	}
 	if fs.given()["users"] {
-		if !strings.HasPrefix(strings.ToLower(p.Name()), "wlan") {
+		// The family WLAN only ("WLAN8d", "WLAN8d:none"), not WLANOther8d,
+		// whose users are part of its definition.
+		base, _, _ := strings.Cut(strings.ToLower(p.Name()), ":")
+		if strings.TrimRight(strings.TrimSuffix(base, "d"), "0123456789") != "wlan" {
 			return badInput("--users applies only to --problem wlan, not %s", p.Name())
 		}
 		users, err := readUsers(*usersPath, fs.budget)

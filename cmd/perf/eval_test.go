@@ -73,6 +73,7 @@ func TestEvalWLANUsers(t *testing.T) {
 
 func TestEvalBadInput(t *testing.T) {
 	ok2 := writeFile(t, "ok2.csv", "1,2\n")
+	ok8 := writeFile(t, "ok8.csv", "1,2,3,4,5,6,7,8\n")
 	out := writeFile(t, "out.csv", "100,0\n")
 	users := writeFile(t, "u.csv", "0,0\n")
 	badUsers := writeFile(t, "bu.csv", "0,zz\n")
@@ -91,6 +92,9 @@ func TestEvalBadInput(t *testing.T) {
 		{"outside box", []string{"--problem", "ackley", "--d", "2", "--x", out}, []string{"line 1"}},
 		{"missing file", []string{"--problem", "ackley", "--x", "/nonexistent.csv"}, []string{"nonexistent"}},
 		{"users not wlan", []string{"--problem", "ackley", "--x", ok2, "--users", users}, []string{"--users"}},
+		// WLANOther8d's users are its definition: --users would silently
+		// turn it into WLAN8d with other users.
+		{"users wlanother", []string{"--problem", "wlanother8d", "--x", ok8, "--users", users}, []string{"--users", "WLANOther8d"}},
 		{"bad users", []string{"--problem", "wlan", "--d", "2", "--x", ok2, "--users", badUsers}, []string{"bu.csv"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
