@@ -686,7 +686,7 @@ func (p Protocol) config(workers int, budget int64) (bo.Config, error) {
 		return cfg, badInput("--init must lie in [1, %d], got %d", bo.MaxEvaluations, p.Init)
 	}
 	if p.Iters < 1 || p.Iters > bo.MaxEvaluations-p.Init {
-		return cfg, badInput("--iters must lie in [1, %d − init], got %d", bo.MaxEvaluations, p.Iters)
+		return cfg, badInput("--iters must lie in [1, %d] (%d evaluations less --init %d), got %d", bo.MaxEvaluations-p.Init, bo.MaxEvaluations, p.Init, p.Iters)
 	}
 	if p.Batch < 1 || p.Batch > bo.MaxBatch {
 		return cfg, badInput("--batch must lie in [1, %d], got %d", bo.MaxBatch, p.Batch)

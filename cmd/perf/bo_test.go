@@ -43,6 +43,8 @@ func TestBOBadInput(t *testing.T) {
 		{"bad landmarks", []string{"--problem", "ackley", "--kernel", "plus", "--landmarks", "-2"}, []string{"--landmarks"}},
 		{"huge landmarks", []string{"--problem", "ackley", "--kernel", "plus", "--landmarks", "2000000"}, []string{"--landmarks"}},
 		{"bad iters", []string{"--problem", "ackley", "--kernel", "base", "--iters", "0"}, []string{"--iters"}},
+		// The bound is a number, not a formula in "init".
+		{"iters past the cap", []string{"--problem", "ackley", "--kernel", "base", "--init", "5", "--iters", "999999"}, []string{"[1, 999995]", "--init 5"}},
 		{"bad d", []string{"--problem", "radial", "--d", "3", "--kernel", "base"}, []string{"dimension"}},
 		{"bad backend", []string{"--problem", "ackley", "--kernel", "base", "--backend", "cuda"}, []string{"--backend"}},
 		{"existing json", []string{"--problem", "ackley", "--kernel", "base", "--json", existing}, []string{"already exists", "--force"}},

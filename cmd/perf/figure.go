@@ -95,7 +95,7 @@ func runFigure(args []string, stdout, stderr io.Writer) error {
 		return badInput("--init must lie in [1, %d], got %d", bo.MaxEvaluations, *initN)
 	}
 	if *iters < 1 || *iters > bo.MaxEvaluations-*initN {
-		return badInput("--iters must lie in [1, %d − init], got %d", bo.MaxEvaluations, *iters)
+		return badInput("--iters must lie in [1, %d] (%d evaluations less --init %d), got %d", bo.MaxEvaluations-*initN, bo.MaxEvaluations, *initN, *iters)
 	}
 	be, err := backendByName(*backend)
 	if err != nil {

@@ -36,6 +36,7 @@ func TestFigureBadInput(t *testing.T) {
 		{"init zero", []string{"--out", dir, "--init", "0"}, "--init"},
 		{"iters negative", []string{"--out", dir, "--iters", "-5"}, "--iters"},
 		{"iters too many", []string{"--out", dir, "--iters", "2000000"}, "--iters"},
+		{"iters past the cap", []string{"--out", dir, "--init", "7", "--iters", "999999"}, "[1, 999993] (1000000 evaluations less --init 7)"},
 		{"seed negative", []string{"--out", dir, "--seed", "-1"}, "seed"},
 		{"unknown backend", []string{"--out", dir, "--backend", "cuda"}, "--backend"},
 		{"out is a file", []string{"--out", file, "--name", "radial"}, "not a directory"},
