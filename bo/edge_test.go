@@ -211,6 +211,40 @@ func TestTellEndsEveryCopy(t *testing.T) {
 	}
 }
 
+// TestTellCap: Tell counts towards MaxEvaluations as AddPending and Fail
+// do. It accepted any number of observations, so an optimizer wrote a
+// History that Restore refused, and the C ABI's symbo_suggest told a
+// history of 2²⁷ rows (a 1 GiB input, under the 8 GiB budget) one by
+// one, past 14 GiB of memory, before anything counted them. Telling a
+// pending or failed point adds nothing to the count and stays allowed.
+func TestTellCap(t *testing.T) {
+	lo, hi := box(1, 1)
+	o := must(New(lo, hi, smallCfg(Base(kernel.RBF)), 3))
+	p := []float64{0.25}
+	// MaxEvaluations − 2 observations (one point, shared: the count is
+	// what matters), a pending and a failed point.
+	o.xs, o.ys = make([][]float64, MaxEvaluations-2), make([]float64, MaxEvaluations-2)
+	for i := range o.xs {
+		o.xs[i] = p
+	}
+	must(0, o.AddPending([]float64{0.5}))
+	must(0, o.Fail([]float64{0.75}))
+	if err := o.Tell([]float64{0.1}, 1); !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), "MaxEvaluations") || o.N() != MaxEvaluations-2 {
+		t.Fatalf("tell of a new point at MaxEvaluations points: %v, N = %d", err, o.N())
+	}
+	for _, x := range [][]float64{{0.5}, {0.75}} {
+		if err := o.Tell(x, 1); err != nil {
+			t.Fatalf("tell of the pending or failed %v at MaxEvaluations points: %v", x, err)
+		}
+	}
+	if o.N() != MaxEvaluations || len(o.Pending())+len(o.Failed()) != 0 {
+		t.Fatalf("N = %d, pending %v, failed %v", o.N(), o.Pending(), o.Failed())
+	}
+	if err := o.Tell([]float64{0.1}, 1); !errors.Is(err, ErrBadConfig) {
+		t.Fatalf("tell beyond MaxEvaluations: %v", err)
+	}
+}
+
 // TestRestorePendingAndFailed: a point both pending and failed (it failed,
 // then was handed out again; or pending twice, one copy failed) restores
 // to the same state, and the restored optimizer proposes the same bits.

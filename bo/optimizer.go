@@ -672,6 +672,9 @@ func (o *Optimizer) designPoint(i int) []float64 {
 // bit), it stops being so — every copy of it (AddPending twice, or Fail
 // twice): an observed point is never pending or failed right after its
 // Tell, and never failed at all (see Fail). Duplicate points are allowed.
+// An observation that is neither pending nor failed beyond
+// MaxEvaluations points in all is ErrBadConfig, as AddPending's and
+// Fail's are: a History the optimizer writes is one Restore reads.
 func (o *Optimizer) Tell(x []float64, y float64) error {
 	if o == nil || o.fam == nil {
 		return errNotNew
@@ -681,6 +684,10 @@ func (o *Optimizer) Tell(x []float64, y float64) error {
 	}
 	if math.IsNaN(y) || math.IsInf(y, 0) {
 		return fmt.Errorf("%w: y = %v is not finite; report an evaluation that failed with Fail (perf suggest: --failed), not as a value", ErrBadValue, y)
+	}
+	if len(o.xs)+len(o.pend)+len(o.failed) >= MaxEvaluations && !o.isPendingOrFailed(x) {
+		return fmt.Errorf("%w: too many observations (%d observed, %d pending and %d failed points: at most MaxEvaluations = %d in all)",
+			ErrBadConfig, len(o.xs), len(o.pend), len(o.failed), MaxEvaluations)
 	}
 	o.xs = append(o.xs, append([]float64(nil), x...))
 	o.ys = append(o.ys, y)
@@ -703,6 +710,13 @@ func without(ps [][]float64, x []float64) [][]float64 {
 		}
 	}
 	return out
+}
+
+// isPendingOrFailed reports whether x (bit for bit) is pending or failed:
+// telling it then adds no point to the optimizer's count.
+func (o *Optimizer) isPendingOrFailed(x []float64) bool {
+	same := func(p []float64) bool { return check.SameBits(p, x) }
+	return slices.ContainsFunc(o.pend, same) || slices.ContainsFunc(o.failed, same)
 }
 
 // observed reports whether x (bit for bit) has been told.
