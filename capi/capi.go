@@ -277,20 +277,36 @@ func symbo_cross(spec *C.char, x *C.double, n C.int64_t, y *C.double, m C.int64_
 		if n < 1 {
 			return fmt.Errorf("%w: x has %d rows", errInput, n)
 		}
+		if y != nil && m < 1 {
+			return fmt.Errorf("%w: y has %d rows", errInput, m)
+		}
+		if y == nil {
+			m = n
+		}
+		// The output is checked before the inputs are copied: an n×m
+		// result out or over the budget was refused after copying x, y
+		// and the design (gigabytes, for nothing).
+		if out == nil {
+			return fmt.Errorf("%w: out is NULL", errInput)
+		}
+		if outLen < 0 {
+			return fmt.Errorf("%w: out_len is %d", errInput, int64(outLen))
+		}
+		if vals := float64(n) * float64(m); float64(outLen) < vals {
+			return fmt.Errorf("%w: the result has %d×%d = %.0f values, out holds %d", errSize, n, m, vals, outLen)
+		}
+		if err := budget.Limit(lim).Check(fmt.Sprintf("a %d×%d kernel matrix", n, m), 8*float64(n)*float64(m)); err != nil {
+			return err
+		}
 		xm, err := matrix(x, n, d, "x", lim)
 		if err != nil {
 			return err
 		}
 		var ym, dm *mat.Dense
 		if y != nil {
-			if m < 1 {
-				return fmt.Errorf("%w: y has %d rows", errInput, m)
-			}
 			if ym, err = matrix(y, m, d, "y", lim); err != nil {
 				return err
 			}
-		} else {
-			m = n
 		}
 		if design != nil || nd != 0 {
 			if !frontend.NeedsDesign(ks.Kernel) {
@@ -302,15 +318,6 @@ func symbo_cross(spec *C.char, x *C.double, n C.int64_t, y *C.double, m C.int64_
 			if dm, err = matrix(design, nd, d, "design", lim); err != nil {
 				return err
 			}
-		}
-		if out == nil {
-			return fmt.Errorf("%w: out is NULL", errInput)
-		}
-		if outLen < 0 {
-			return fmt.Errorf("%w: out_len is %d", errInput, int64(outLen))
-		}
-		if outLen < n*m {
-			return fmt.Errorf("%w: the result has %d×%d = %d values, out holds %d", errSize, n, m, n*m, outLen)
 		}
 		be, err := linalg.Default()
 		if err != nil {
@@ -354,6 +361,22 @@ func symbo_suggest(settings *C.char, histX *C.double, histY *C.double, n C.int64
 		if int(d) != opt.Dim() {
 			return fmt.Errorf("%w: d = %d, the settings' box has %d dimensions", errInput, d, opt.Dim())
 		}
+		// Counted, and the output checked, before anything is copied: a
+		// history of 2²⁷ rows (1 GiB, under the default budget) was
+		// copied and then told one by one, past 14 GiB, before
+		// MaxEvaluations refused it.
+		if n >= 0 && np >= 0 && (n > bo.MaxEvaluations || np > bo.MaxEvaluations-n) {
+			return fmt.Errorf("%w: %d history points and %d pending points exceed MaxEvaluations = %d", errInput, n, np, bo.MaxEvaluations)
+		}
+		if out == nil {
+			return fmt.Errorf("%w: out is NULL", errInput)
+		}
+		if outLen < 0 {
+			return fmt.Errorf("%w: out_len is %d", errInput, int64(outLen))
+		}
+		if outLen < q*d {
+			return fmt.Errorf("%w: %d points of %d coordinates, out holds %d", errSize, q, d, outLen)
+		}
 		hx, err := matrix(histX, n, d, "hist_x", lim)
 		if err != nil {
 			return err
@@ -368,15 +391,6 @@ func symbo_suggest(settings *C.char, histX *C.double, histY *C.double, n C.int64
 		pm, err := matrix(pending, np, d, "pending", lim)
 		if err != nil {
 			return err
-		}
-		if out == nil {
-			return fmt.Errorf("%w: out is NULL", errInput)
-		}
-		if outLen < 0 {
-			return fmt.Errorf("%w: out_len is %d", errInput, int64(outLen))
-		}
-		if outLen < q*d {
-			return fmt.Errorf("%w: %d points of %d coordinates, out holds %d", errSize, q, d, outLen)
 		}
 		pts, err := frontend.Suggest(opt, hx, hy, pm, nil, int(q))
 		if err != nil {

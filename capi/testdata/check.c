@@ -6,6 +6,7 @@
  * strict settings, and the optimizer handle: a sequence compared with Go's
  * bo.Optimizer, its errors, and several threads hammering one handle.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS under -std=c11 */
 #include <inttypes.h>
 #include <malloc.h>
 #include <math.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "symbo.h"
 
@@ -140,6 +142,25 @@ static void sizes(void) {
 	code(symbo_optimizer_new(s, &h), SYMBO_EINVAL, "longer than 1048576 bytes", "optimizer_new settings over 1 MiB");
 	code(symbo_suggest(s, NULL, NULL, 0, NULL, 0, 2, 1, out, 16), SYMBO_EINVAL, "longer than 1048576 bytes", "suggest settings over 1 MiB");
 	free(s);
+	/* Counts and outputs are refused before the inputs are read: these
+	 * inputs are unreadable (PROT_NONE), so a copy would crash. A history
+	 * of 2^27 rows (1 GiB, under the default budget) was copied and told
+	 * one by one, past 14 GiB, before MaxEvaluations refused it; an n×n
+	 * output out or over the budget was refused after copying x. */
+	int64_t rows = 1000001;
+	size_t bytes = (size_t)(1 << 21) * sizeof(double);
+	double *none = mmap(NULL, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	expect(none != MAP_FAILED, "mmap");
+	if (none != MAP_FAILED) {
+		const char *one = "{\"group\":\"none\",\"d\":1,\"box\":[[0],[1]]}";
+		code(symbo_suggest(one, none, none, rows, NULL, 0, 1, 1, out, 16), SYMBO_EINVAL, "MaxEvaluations", "suggest history over MaxEvaluations");
+		code(symbo_suggest(one, none, none, 600000, none, 400001, 1, 1, out, 16), SYMBO_EINVAL, "MaxEvaluations", "suggest history and pending over MaxEvaluations");
+		code(symbo_suggest(one, none, none, 10, NULL, 0, 1, 1, out, 0), SYMBO_ESIZE, "out holds 0", "suggest out too small, before the copy");
+		const char *base = "{\"group\":\"none\",\"d\":1,\"base\":\"rbf\",\"lengthscale\":1,\"kernel\":\"plus\"}";
+		code(symbo_cross(base, none, 1 << 21, NULL, 0, 1, NULL, 0, out, 16), SYMBO_ESIZE, "out holds 16", "cross out too small, before the copy");
+		code(symbo_cross(base, none, 1 << 21, none, 1 << 21, 1, NULL, 0, out, (int64_t)1 << 42), SYMBO_ESIZE, "a 2097152×2097152 kernel matrix needs 32 TiB", "cross over the budget, before the copy");
+		munmap(none, bytes);
+	}
 	code(symbo_suggest("{\"GROUP\":\"permutation\",\"d\":2,\"box\":[[-2],[2]],\"kernel\":\"plus\"}",
 	                   NULL, NULL, 0, NULL, 0, 2, 1, out, 16), SYMBO_EINVAL, "case-sensitive", "GROUP");
 	code(symbo_suggest("{\"group\":\"permutation\",\"group\":\"signflip\",\"d\":2,\"box\":[[-2],[2]],\"kernel\":\"plus\"}",
