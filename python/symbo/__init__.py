@@ -267,7 +267,11 @@ def gram(X, Y=None, *, group, base, lengthscale, variance=1.0, kernel, design=No
     spec = _group(group, d, block, matrices, box, coords)
     spec.update(base=base, lengthscale=_real(lengthscale, "lengthscale"), variance=_real(variance, "variance"),
                 kernel=kernel, method=method)
-    out = np.empty((n, m), dtype=np.float64)
+    try:
+        out = np.empty((n, m), dtype=np.float64)
+    except MemoryError:  # NumPy's own, naming no budget: a SymboError
+        raise SizeError("gram: a %d×%d kernel matrix needs %.3g GiB, which could not be allocated; the library's "
+                        "memory budget (mem_budget, SYMBO_MEMORY_BUDGET) bounds it too" % (n, m, 8 * n * m / 2**30)) from None
     _check(_lib.symbo_cross(_json(spec), _ptr(X), n, _ptr(Yc), m, d,
                             _ptr(D), 0 if D is None else D.shape[0], _ptr(out), out.size))
     return out

@@ -640,3 +640,11 @@ def test_restore_from_decoded_dict_keeps_negative_zero():
         a.tell([-0.0, -0.6], 3.0)
     assert len(r.pending) == 0
     assert o.suggest(2).tobytes() == r.suggest(2).tobytes()
+
+
+def test_gram_too_large_is_a_size_error():
+    """A kernel matrix too large to hold is symbo's SizeError, naming the
+    budget, whether NumPy cannot allocate it (it raised its own
+    MemoryError, naming no budget) or the library's budget refuses it."""
+    with pytest.raises(symbo.SizeError, match="budget"):
+        symbo.gram(np.zeros((200000, 1)), group="none", base="rbf", lengthscale=1.0, kernel="base")
