@@ -193,7 +193,9 @@ int symbo_cross(const char *spec,
  *   "mem_budget": "512MiB" the memory budget of the call, or of every
  *                      call on a handle made from it (see Conventions).
  * hist_x: n×d observed points, hist_y: their n values (n may be 0);
- * pending: np×d points handed out and not yet evaluated (np may be 0).
+ * pending: np×d points handed out and not yet evaluated (np may be 0);
+ * n + np ≤ 1000000 (a study's evaluations at most), else SYMBO_EINVAL
+ * before anything is copied.
  */
 int symbo_suggest(const char *settings,
                   const double *hist_x, const double *hist_y, int64_t n,
@@ -257,7 +259,9 @@ int symbo_optimizer_ask_batch(int64_t handle, int64_t q, double *out, int64_t ou
 int symbo_optimizer_suggest(int64_t handle, int64_t q, double *out, int64_t out_len);
 
 /* Records the value y (finite) at x; x, if pending or failed (bit for
- * bit), stops being so. x need not come from an ask. */
+ * bit), stops being so. x need not come from an ask. A handle holds at
+ * most 1000000 observed, pending and failed points in all: a new point
+ * beyond is SYMBO_EINVAL. */
 int symbo_optimizer_tell(int64_t handle, const double *x, int64_t d, double y);
 
 /* Records that the evaluation of x failed (it crashed, timed out, gave no
