@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -127,6 +128,22 @@ func TestMatricesLimits(t *testing.T) {
 	b.WriteString(`]]}`)
 	if _, err := orbit.ReadMatrices(strings.NewReader(b.String())); !errors.Is(err, orbit.ErrTooLarge) {
 		t.Errorf("300×300 generator: error %v, want ErrTooLarge", err)
+	}
+	// Many small generators are refused up front too: a product of the
+	// closure costs far more than its d³ multiply-adds when d is small
+	// (4096 rotations of the plane ran the closure, to its cap, before
+	// failing; 32 768 of them took two minutes).
+	rng := rand.New(rand.NewPCG(1, 2))
+	rots := make([][]float64, 4096)
+	for i := range rots {
+		a := 2 * math.Pi * rng.Float64() // random angles: the closure reaches its cap at once
+		rots[i] = []float64{math.Cos(a), -math.Sin(a), math.Sin(a), math.Cos(a)}
+	}
+	if _, err := orbit.NewMatrices(2, rots); !errors.Is(err, orbit.ErrTooLarge) || !strings.Contains(err.Error(), "MaxMatrixWork") {
+		t.Errorf("4096 rotations of the plane: error %v, want ErrTooLarge naming MaxMatrixWork", err)
+	}
+	if _, err := orbit.NewMatrices(2, rots[:2048]); !errors.Is(err, orbit.ErrTooLarge) || strings.Contains(err.Error(), "MaxMatrixWork") {
+		t.Errorf("2048 rotations of the plane: error %v, want the closure's ErrTooLarge (they are allowed to try)", err)
 	}
 	for _, in := range []string{`{"dim":1} xyz`, `{"dim":1} {"dim":1}`, `{"dim":1}]`} {
 		if _, err := orbit.ReadMatrices(strings.NewReader(in)); !errors.Is(err, orbit.ErrInvalid) {

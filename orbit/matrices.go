@@ -19,18 +19,27 @@ const (
 	// MaxMatrixDim caps d for matrix groups.
 	MaxMatrixDim = 256
 	// MaxMatrixWork caps the worst-case multiply-adds of the closure,
-	// G·k·d³ for k given matrices of dimension d, where G =
-	// min(MaxMatrixOrder, MaxMatrixEntries/d²) is the largest closure
-	// allowed: the bound is checked before any O(d³) work, so a request
-	// that could not finish in seconds is refused at once (e.g. d = 256
-	// allows at most 4 matrices, d = 16 at most 64).
+	// G·k·max(d³, matrixProductFloor) for k given matrices of dimension
+	// d, where G = min(MaxMatrixOrder, MaxMatrixEntries/d²) is the
+	// largest closure allowed: the bound is checked before any O(d³)
+	// work, so a request that could not finish in seconds is refused at
+	// once (e.g. d = 256 allows at most 4 matrices, d = 16 at most 64,
+	// d ≤ 5 at most 2048).
 	MaxMatrixWork = 1 << 34
 	// MaxMatrixBytes caps the JSON ReadMatrices reads: 16 MiB, twice the
-	// largest input the other caps allow (about 262 144 numbers, e.g.
-	// 262 144 generators of dimension 1 or 4 of dimension 256, at ~30
-	// bytes each pretty-printed), so that a huge or endless input is
-	// refused before its decoding can take more than a few hundred MiB.
+	// largest input the other caps allow (about 262 144 numbers, e.g. 4
+	// generators of dimension 256, at ~30 bytes each pretty-printed), so
+	// that a huge or endless input is refused before its decoding can
+	// take more than a few hundred MiB.
 	MaxMatrixBytes = 16 << 20
+	// matrixProductFloor is the least work counted for one product of
+	// the closure, in multiply-adds: beside its d³ multiply-adds a
+	// product is keyed (d²) and looked up in three hash buckets, which
+	// costs as much as ~100 multiply-adds and dominates for small d
+	// (d = 2: ~75 ns per product, where 2^34 multiply-adds of d = 256
+	// take ~20 s). Counting d³ alone let 32 768 rotations of the plane,
+	// 2.9 MB of JSON, run the closure for two minutes before it failed.
+	matrixProductFloor = 128
 	// OrthoTol is the tolerance on max |MᵀM − I| for input matrices.
 	OrthoTol = 1e-12
 	// matchTol is the max-abs tolerance under which two computed group
@@ -161,7 +170,7 @@ func checkMatrixSizes(where string, d, ngens int) error {
 		return fmt.Errorf("%w: %sdimension %d exceeds MaxMatrixDim = %d", ErrTooLarge, where, d, MaxMatrixDim)
 	}
 	G := min(MaxMatrixOrder, MaxMatrixEntries/(d*d))
-	if work := float64(G) * float64(ngens) * float64(d*d*d); work > MaxMatrixWork {
+	if work := float64(G) * float64(ngens) * max(float64(d*d*d), matrixProductFloor); work > MaxMatrixWork {
 		return fmt.Errorf("%w: %s%d matrices of dimension %d: the closure could need %.2g multiply-adds, over MaxMatrixWork = %d",
 			ErrTooLarge, where, ngens, d, work, MaxMatrixWork)
 	}
