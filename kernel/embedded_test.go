@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -355,5 +356,31 @@ func TestEmbeddedBadDeclaration(t *testing.T) {
 	}
 	if _, err := kernel.NewAvg(p, badEmbedding{outer, nil, []int{0, 1}}, kernel.Options{}); !errors.Is(err, orbit.ErrInvalid) {
 		t.Errorf("nil inner group: %v, want ErrInvalid", err)
+	}
+}
+
+// noElements is a caller's orbit.Finite group on R² that declares no
+// elements, against Finite's contract (element 0 is the identity).
+type noElements struct{}
+
+func (noElements) Name() string                  { return "noelements" }
+func (noElements) Dim() int                      { return 2 }
+func (noElements) Order() *big.Int               { return new(big.Int) }
+func (noElements) ActTo(dst, x []float64, i int) { copy(dst, x) }
+func (noElements) Inverse(i int) int             { return i }
+
+// TestFiniteWithoutElements: a Finite group declaring no elements is
+// refused by the constructors (orbit.ErrInvalid). k_avg over it panicked
+// in SumKappa and k_max was 0 everywhere with a nil error — bo's plus
+// then panicked in an acquisition worker, killing the process.
+func TestFiniteWithoutElements(t *testing.T) {
+	p := kernel.Params{Shape: kernel.RBF, Variance: 1, Lengthscale: 1}
+	for _, m := range []kernel.Method{kernel.Auto, kernel.Enumerate} {
+		if _, err := kernel.NewAvg(p, noElements{}, kernel.Options{Method: m}); !errors.Is(err, orbit.ErrInvalid) {
+			t.Errorf("avg (%v): %v, want orbit.ErrInvalid", m, err)
+		}
+		if _, err := kernel.NewMax(p, noElements{}, kernel.Options{Method: m}); !errors.Is(err, orbit.ErrInvalid) {
+			t.Errorf("max (%v): %v, want orbit.ErrInvalid", m, err)
+		}
 	}
 }

@@ -42,8 +42,9 @@ type Enumerator struct {
 //
 // It fails with ErrOverBudget, naming the group and the bytes it would
 // need, when n·|G|·d·8 exceeds the budget (whether or not dst is large
-// enough), and with ErrInvalid for a nil group, a negative n or
-// len(x) ≠ n·d.
+// enough), and with ErrInvalid for a nil group, a negative n,
+// len(x) ≠ n·d, and with Size's error for a group whose Order is nil or
+// below 1 (a caller's type breaking Finite's contract).
 func (e Enumerator) Orbits(dst []float64, g Finite, x []float64, n int) ([]float64, error) {
 	if IsNil(g) {
 		return nil, invalid("Orbits needs a group, got a nil one")
@@ -52,6 +53,10 @@ func (e Enumerator) Orbits(dst []float64, g Finite, x []float64, n int) ([]float
 	// n·d in big integers: an n near MaxInt must not wrap around to len(x).
 	if vals := new(big.Int).Mul(big.NewInt(int64(n)), big.NewInt(int64(d))); n < 0 || !vals.IsInt64() || vals.Int64() != int64(len(x)) {
 		return nil, invalid("orbits of %d points in R^%d need %s values, got %d", n, d, vals, len(x))
+	}
+	if o := g.Order(); o == nil || o.Sign() <= 0 { // a caller's type breaking Finite's contract
+		_, err := Size(g)
+		return nil, err
 	}
 	limit := budget.Limit(e.Budget).Bytes()
 	need := new(big.Int).Mul(g.Order(), big.NewInt(int64(n)*int64(d)*8))

@@ -39,7 +39,9 @@ func invalid(format string, args ...any) error {
 // Size returns |G| as an int. It fails with ErrInfinite for a continuous
 // group, with ErrTooLarge, naming the group and its order (e.g.
 // "hyperoctahedral(20) has 2.6e+24 elements"), if the order overflows int,
-// and with ErrInvalid for a nil group (IsNil).
+// and with ErrInvalid for a nil group (IsNil) and for a group (a caller's
+// own type) that declares fewer than one element: every group holds its
+// identity.
 func Size(g Group) (int, error) {
 	if IsNil(g) {
 		return 0, fmt.Errorf("%w: nil group", ErrInvalid)
@@ -47,6 +49,13 @@ func Size(g Group) (int, error) {
 	o := g.Order()
 	if o == nil {
 		return 0, fmt.Errorf("%w: %s has infinitely many elements", ErrInfinite, g.Name())
+	}
+	if o.Sign() <= 0 {
+		n := "0"
+		if o.Sign() < 0 {
+			n = "−" + approx(new(big.Int).Neg(o))
+		}
+		return 0, fmt.Errorf("%w: %s declares %s elements; a group has at least one, its identity", ErrInvalid, g.Name(), n)
 	}
 	n := intOrder(o)
 	if n < 0 {

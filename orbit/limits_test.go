@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -178,5 +179,30 @@ func TestNilGroup(t *testing.T) {
 	g, _ := orbit.SignFlip(2)
 	if orbit.IsNil(g) {
 		t.Error("IsNil(signflip(2)) = true")
+	}
+}
+
+// emptyGroup is a caller's Finite group that declares order elements —
+// none or fewer, against Finite's contract (element 0 is the identity).
+type emptyGroup struct{ order int64 }
+
+func (g emptyGroup) Name() string                  { return "empty" }
+func (g emptyGroup) Dim() int                      { return 2 }
+func (g emptyGroup) Order() *big.Int               { return big.NewInt(g.order) }
+func (g emptyGroup) ActTo(dst, x []float64, i int) { copy(dst, x) }
+func (g emptyGroup) Inverse(i int) int             { return i }
+
+// TestSizeNoElements: a group declaring no elements, or a negative number
+// of them, is ErrInvalid from Size and Orbits (Size returned 0 for it, and
+// kernels over it panicked or were 0 with a nil error).
+func TestSizeNoElements(t *testing.T) {
+	for _, o := range []int64{0, -3} {
+		g := emptyGroup{o}
+		if n, err := orbit.Size(g); !errors.Is(err, orbit.ErrInvalid) {
+			t.Errorf("Size of a group declaring %d elements = %d, %v; want ErrInvalid", o, n, err)
+		}
+		if _, err := (orbit.Enumerator{}).Orbits(nil, g, []float64{1, 2}, 1); !errors.Is(err, orbit.ErrInvalid) {
+			t.Errorf("Orbits under a group declaring %d elements: %v; want ErrInvalid", o, err)
+		}
 	}
 }
