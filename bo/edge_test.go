@@ -3,6 +3,7 @@ package bo
 import (
 	"errors"
 	"math"
+	"math/big"
 	"reflect"
 	"slices"
 	"strings"
@@ -389,5 +390,43 @@ func TestBadBoxSaysWhatToDo(t *testing.T) {
 	}
 	if err := o.Tell([]float64{0.5}, math.NaN()); !errors.Is(err, ErrBadValue) || !strings.Contains(err.Error(), "Fail") {
 		t.Errorf("NaN told: %v, want ErrBadValue pointing to Fail", err)
+	}
+}
+
+// negCanon is a caller's orbit.Finite group on R² (the swap) that
+// declares a canonical map of negative dimension, against
+// orbit.Canonicalizer's contract.
+type negCanon struct{}
+
+func (negCanon) Name() string                 { return "negcanon" }
+func (negCanon) Dim() int                     { return 2 }
+func (negCanon) Order() *big.Int              { return big.NewInt(2) }
+func (negCanon) Inverse(i int) int            { return i }
+func (negCanon) CanonicalDim() int            { return -1 }
+func (negCanon) CanonicalTo(dst, x []float64) { copy(dst, x) }
+func (negCanon) ActTo(dst, x []float64, i int) {
+	copy(dst, x)
+	if i == 1 {
+		dst[0], dst[1] = x[1], x[0]
+	}
+}
+
+// TestNegativeCanonicalDim: New refuses a group whose canonical map
+// declares a dimension below 1 (ErrBadConfig and orbit.ErrInvalid) for
+// every kernel over a group; with avg, max, plus or auto it panicked
+// (makeslice: len out of range).
+func TestNegativeCanonicalDim(t *testing.T) {
+	for _, name := range []string{NameAvg, NameMax, NamePlus, NameAuto, NameSoft, NamePortfolio} {
+		k, err := ParseKernel(name, negCanon{}, kernel.RBF)
+		if err != nil {
+			if !errors.Is(err, orbit.ErrInvalid) {
+				t.Errorf("%s: ParseKernel: %v, want orbit.ErrInvalid", name, err)
+			}
+			continue
+		}
+		_, err = New([]float64{-1, -1}, []float64{1, 1}, Config{Kernel: k}, 1)
+		if !errors.Is(err, ErrBadConfig) || !errors.Is(err, orbit.ErrInvalid) {
+			t.Errorf("%s: New: %v, want ErrBadConfig and orbit.ErrInvalid", name, err)
+		}
 	}
 }

@@ -234,6 +234,9 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 		if g.Dim() != d {
 			return nil, fmt.Errorf("%w: group %s acts on dimension %d, box has %d", ErrBadConfig, g.Name(), g.Dim(), d)
 		}
+		if err := orbit.Check(g); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrBadConfig, err)
+		}
 	} else if k.needsGroup {
 		return nil, fmt.Errorf("%w: kernel %s needs a group", ErrBadConfig, k.Name())
 	}

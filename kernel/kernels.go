@@ -310,6 +310,9 @@ func newOrbitKernel(p Params, g orbit.Group, o Options, isMax bool) (*orbitKerne
 	if d < 1 {
 		return nil, fmt.Errorf("%w: group %s has dimension %d", ErrInvalid, g.Name(), d)
 	}
+	if err := orbit.Check(g); err != nil {
+		return nil, fmt.Errorf("kernel: %w", err)
+	}
 	if o.Method < Auto || o.Method > Closed {
 		return nil, fmt.Errorf("%w: method %v cannot be requested (want auto, enumerate or closed)", ErrBadOptions, o.Method)
 	}

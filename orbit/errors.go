@@ -1,6 +1,7 @@
 package orbit
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -100,4 +101,31 @@ func checkIndex(name string, i, n int) {
 	if i < 0 || (n >= 0 && i >= n) {
 		panic(fmt.Sprintf("orbit: %s: element index %d out of range [0, %d)", name, i, n))
 	}
+}
+
+// Check refuses (ErrInvalid) a group whose declarations symbo cannot
+// rely on, before any kernel or optimizer sizes a buffer from them: a
+// nil group (IsNil), a dimension below 1, a Finite group whose Order is
+// nil or below 1 (Size's errors but ErrTooLarge), and a Canonicalizer
+// whose CanonicalDim is below 1. The groups of this package pass; Check is for
+// a caller's own type, and every function of symbo that takes a group
+// for a kernel or an optimizer calls it.
+func Check(g Group) error {
+	if IsNil(g) {
+		return fmt.Errorf("%w: nil group", ErrInvalid)
+	}
+	if d := g.Dim(); d < 1 {
+		return fmt.Errorf("%w: group %s has dimension %d", ErrInvalid, g.Name(), d)
+	}
+	if f, ok := g.(Finite); ok {
+		if _, err := Size(f); err != nil && !errors.Is(err, ErrTooLarge) {
+			return err
+		}
+	}
+	if c, ok := g.(Canonicalizer); ok {
+		if cd := c.CanonicalDim(); cd < 1 {
+			return fmt.Errorf("%w: group %s declares a canonical map of dimension %d; want at least 1", ErrInvalid, g.Name(), cd)
+		}
+	}
+	return nil
 }

@@ -52,6 +52,9 @@ func OnCoords(g Group, d int, coords []int) (Group, error) {
 	if IsNil(g) {
 		return nil, invalid("a group on coordinates needs a group, got nil")
 	}
+	if err := Check(g); err != nil {
+		return nil, err
+	}
 	if d < 1 || d > MaxDim {
 		return nil, invalid("%s on coordinates of R^d: d = %d outside [1, %d] (orbit.MaxDim)", g.Name(), d, MaxDim)
 	}
