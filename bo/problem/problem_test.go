@@ -248,7 +248,7 @@ func TestNewErrors(t *testing.T) {
 		want error
 	}{
 		{"", 0, problem.ErrUnknown},
-		{"sphere", 2, problem.ErrUnknown},
+		{"nosuchproblem", 2, problem.ErrUnknown},
 		{"ackleyd", 0, problem.ErrUnknown},
 		{"ackley2", 0, problem.ErrUnknown},
 		{"ackley", -1, problem.ErrDim},
@@ -263,7 +263,7 @@ func TestNewErrors(t *testing.T) {
 		{"wlan", 7, problem.ErrDim},
 		{"wlan", 2*problem.MaxAPs + 2, problem.ErrDim},
 		{"ackley2d:none", 3, problem.ErrDim},
-		{"sphere:none", 0, problem.ErrUnknown},
+		{"nosuchproblem:none", 0, problem.ErrUnknown},
 		{":none", 0, problem.ErrUnknown},
 		{"ackley2d:none:none", 0, problem.ErrUnknown},
 	}
