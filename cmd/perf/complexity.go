@@ -152,11 +152,17 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 		}
 		defer lock.Release()
 	}
+	ctx, stop := signalContext()
+	defer stop()
 	res, err := experiments.Complexity(experiments.ComplexityOptions{
 		Group: g, N: ns, GroupSweep: fams, GroupN: *groupN, M: *m, Shape: shape, Backend: be, LandmarkM: *lmM, LandmarkN: lns, LandmarkMs: lms,
 		MinTime: *timing.minTime, MaxReps: *timing.maxReps, MaxPointSeconds: *timing.maxItem, Seed: *seed, Progress: stderr, Budget: fs.budget,
+		Context: ctx,
 	})
 	if err != nil {
+		if ctx.Err() != nil {
+			return interrupted("perf complexity keeps no journal; nothing was written, rerun it")
+		}
 		return err
 	}
 	if *out != "" {

@@ -209,6 +209,8 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
+	ctx, stopSignals := signalContext()
+	defer stopSignals()
 	stop, err := startProfiles(*cpuProfile, *memProfile)
 	if err != nil {
 		return err
@@ -216,9 +218,15 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	res, err := experiments.Profile(experiments.ProfileOptions{
 		Group: g, N: ns, Shape: shape, Backend: be, M: *m, BOKernels: bks, Landmarks: *landmarks, LandmarkFit: lf, GemmN: *gemmN,
 		MinTime: *timing.minTime, MaxReps: *timing.maxReps, MaxPhaseSeconds: *timing.maxItem,
-		EigenVsC: evc, Seed: *seed, Progress: stderr, Budget: fs.budget,
+		EigenVsC: evc, Seed: *seed, Progress: stderr, Budget: fs.budget, Context: ctx,
 	})
-	if perr := stop(); err == nil {
+	if err != nil && ctx.Err() != nil {
+		// Stopped by a signal: the profiles' temporary files are
+		// removed, the previous files (if any) stay.
+		stop(false)
+		return interrupted("perf profile keeps no journal; nothing was written, rerun it")
+	}
+	if perr := stop(true); err == nil {
 		err = perr
 	}
 	if err != nil {
@@ -249,10 +257,12 @@ func checkProfileOutputs(paths ...string) error {
 }
 
 // startProfiles starts the CPU profile and returns a function that stops
-// it and writes the heap profile. Both files are written atomically
-// (internal/atomicfile: they appear whole when the profile ends, or not at
-// all). Files that cannot be created are bad input.
-func startProfiles(cpuPath, memPath string) (func() error, error) {
+// it and, with commit, writes the heap profile and shows both files;
+// without commit (an interrupted run) it discards them. Both files are
+// written atomically (internal/atomicfile: they appear whole when the
+// profile ends, or not at all). Files that cannot be created are bad
+// input.
+func startProfiles(cpuPath, memPath string) (func(commit bool) error, error) {
 	var cpuFile, memFile *atomicfile.File
 	if cpuPath != "" {
 		f, err := atomicfile.New(cpuPath, 0o644, false)
@@ -276,7 +286,17 @@ func startProfiles(cpuPath, memPath string) (func() error, error) {
 		}
 		memFile = f
 	}
-	return func() error {
+	return func(commit bool) error {
+		if !commit {
+			if cpuFile != nil {
+				pprof.StopCPUProfile()
+				cpuFile.Abort()
+			}
+			if memFile != nil {
+				memFile.Abort()
+			}
+			return nil
+		}
 		var first error
 		if cpuFile != nil {
 			pprof.StopCPUProfile()

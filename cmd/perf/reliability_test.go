@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -321,6 +322,73 @@ func TestProfileKillKeepsFiles(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(dir, f)); string(b) != "old" {
 			t.Errorf("%s after the kill: %.40q, want the previous file", f, b)
 		}
+	}
+}
+
+// TestProfileComplexityInterrupt: perf profile and perf complexity
+// stopped by SIGINT or SIGTERM while they measure exit 130 with one line
+// on stderr, and leave no temporary file (profile's --cpuprofile and
+// --memprofile were left as hidden .tmp- files, the previous file kept
+// beside them) nor lock file (complexity's --out), nothing on stdout.
+// They had no signal handling: the process died by the signal, silently.
+func TestProfileComplexityInterrupt(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		sig  syscall.Signal
+		args []string
+	}{
+		{"profile", syscall.SIGINT, []string{"profile", "--group", "hyperoctahedral", "--d", "5", "--n", "55,400", "--min-time", "2s",
+			"--cpuprofile", "cpu.pprof", "--memprofile", "mem.pprof"}},
+		{"complexity", syscall.SIGTERM, []string{"complexity", "--out", "o"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "cpu.pprof"), []byte("old"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			c := perfCmd(dir, tc.args...)
+			var stdout bytes.Buffer
+			c.Stdout = &stdout
+			pr, err := c.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Signalled once it reports its first measurement (a line
+			// on stderr): more lie ahead.
+			br := bufio.NewReader(pr)
+			if _, err := br.ReadString('\n'); err != nil {
+				t.Fatalf("no progress line: %v", err)
+			}
+			c.Process.Signal(tc.sig)
+			rest, _ := io.ReadAll(br)
+			err = c.Wait()
+			ee, ok := err.(*exec.ExitError)
+			if !ok || ee.ExitCode() != exitInterrupted {
+				t.Fatalf("exit %v (want %d); stderr ends %q", err, exitInterrupted, rest)
+			}
+			lines := strings.Split(strings.TrimSpace(string(rest)), "\n")
+			if last := lines[len(lines)-1]; !strings.HasPrefix(last, "perf "+tc.name+": interrupted: ") {
+				t.Errorf("last stderr line %q, want perf %s: interrupted: …", last, tc.name)
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("stdout %q, want nothing", stdout.String())
+			}
+			err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+				if err == nil && atomicfile.IsTemp(d.Name()) {
+					t.Errorf("left %s behind", p)
+				}
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b, _ := os.ReadFile(filepath.Join(dir, "cpu.pprof")); string(b) != "old" {
+				t.Errorf("cpu.pprof after the signal: %.40q, want the previous file", b)
+			}
+		})
 	}
 }
 

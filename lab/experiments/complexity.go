@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -68,6 +69,9 @@ type ComplexityOptions struct {
 
 	// Progress receives one line per measured point; nil means none.
 	Progress io.Writer
+	// Context, if not nil, stops the study between points: Complexity
+	// then returns its error.
+	Context context.Context
 }
 
 // GroupFamily is a named sequence of groups of growing order.
@@ -324,6 +328,11 @@ func (c *complexity) sweep(s *ComplexitySeries, xs []float64, run func(i int) (f
 		label += " (" + s.Family + ")"
 	}
 	for i, x := range xs {
+		if c.o.Context != nil {
+			if err := c.o.Context.Err(); err != nil {
+				return err
+			}
+		}
 		if k := len(s.X); k > 0 {
 			// Extrapolate by the local slope of the last two points (at
 			// least 1), or min(predicted, 2) from a single point.

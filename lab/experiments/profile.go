@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -74,6 +75,9 @@ type ProfileOptions struct {
 	Seed uint64
 	// Progress receives one line per phase; nil means none.
 	Progress io.Writer
+	// Context, if not nil, stops the study between phases: Profile then
+	// returns its error.
+	Context context.Context
 	// Budget is the memory budget in bytes of every request the study
 	// makes (kernel.Options.Budget, gp's and bo's Budget,
 	// orbit.Enumerator.Budget and its own matrices); 0 means 8 GiB
@@ -454,6 +458,11 @@ func (ph profPhase) key() string {
 
 // run times ph at n, or estimates or skips it, and appends the row.
 func (p *profiler) run(ph profPhase, n int) error {
+	if p.o.Context != nil {
+		if err := p.o.Context.Err(); err != nil {
+			return err
+		}
+	}
 	r := ph.row
 	r.N = n
 	key := ph.key()
