@@ -126,7 +126,19 @@ func runFigure(args []string, stdout, stderr io.Writer) error {
 		ack *experiments.AckleyFigure
 		wl  *experiments.WLANFigure
 	)
+	// A signal stops the command before the next figure or file (the
+	// radial and ackley figures finish the grid they are computing): the
+	// files written so far are whole.
+	stopped := func(at string) error {
+		if ctx.Err() != nil {
+			return interrupted("stopped " + at + "; the figures written so far are whole (rerun the command)")
+		}
+		return nil
+	}
 	for _, n := range want {
+		if err := stopped("before the " + n + " figure"); err != nil {
+			return err
+		}
 		fmt.Fprintf(stderr, "perf figure: %s…\n", n)
 		var r experiments.Rendered
 		switch n {
@@ -158,6 +170,9 @@ func runFigure(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if err := stopped("before writing the " + n + " figure"); err != nil {
+			return err
+		}
 		for _, f := range []struct {
 			ext  string
 			data []byte
@@ -169,6 +184,9 @@ func runFigure(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 		}
+	}
+	if err := stopped("before writing figures.md"); err != nil {
+		return err
 	}
 	md := experiments.FiguresMarkdown(figureCommand(args), rad, ack, wl)
 	if err := writeOutputIn(*out, "figures.md", *force, func(w io.Writer) error {
