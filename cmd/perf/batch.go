@@ -93,12 +93,12 @@ func batchFlags(args []string, stdout io.Writer) (*flagSet, *planFlags, func() (
 }
 
 // reportBatch prints the study's tables and, with --out, writes its files.
-func reportBatch(res *experiments.BatchResult, pf *planFlags, command string, stdout, stderr io.Writer) error {
+func reportBatch(res *experiments.BatchResult, pf *planFlags, command string, stop func() error, stdout, stderr io.Writer) error {
 	md := res.Markdown()
 	if *pf.out != "" {
 		if err := writeResults(*pf.out, results{
 			kind: "batch", all: res, figures: batchFigures(res), page: batchPage(res, command, md),
-			command: command, proto: pf.proto.values(), env: res.Environment, specs: res.Specs, runs: res.Runs,
+			command: command, proto: pf.proto.values(), env: res.Environment, specs: res.Specs, runs: res.Runs, stop: stop,
 		}); err != nil {
 			return err
 		}

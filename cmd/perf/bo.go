@@ -307,6 +307,9 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 	}); err != nil {
 		return err
 	}
+	if err := r.stopped(); err != nil {
+		return err
+	}
 	if set.JSON != "" {
 		if err := writeJSONOutput(set.JSON, boRecord{tr, experiments.Env(nil)}, set.Force || own); err != nil {
 			return err

@@ -252,24 +252,45 @@ type results struct {
 	env           experiments.Environment
 	specs         []experiments.RunSpec
 	runs          []*bo.Trace
+
+	// stop, when not nil, is checked before each file (runner.stopped).
+	stop func() error
 }
 
 // writeResults writes r's files into dir, each atomically and never
 // through a symbolic link planted there.
 func writeResults(dir string, r results) error {
+	stop := func() error {
+		if r.stop == nil {
+			return nil
+		}
+		return r.stop()
+	}
 	data, err := json.Marshal(r.all)
 	if err != nil {
 		return fmt.Errorf("encoding results.json: %w", err)
+	}
+	if err := stop(); err != nil {
+		return err
 	}
 	if err := writeOutputIn(dir, "results.json", true, writeBytes(append(data, '\n'))); err != nil {
 		return err
 	}
 	for _, f := range r.figures {
+		if err := stop(); err != nil {
+			return err
+		}
 		if _, err := experiments.WriteFigure(dir, f.name, f.panels, f.cols, f.caption...); err != nil {
 			return err
 		}
 	}
+	if err := stop(); err != nil {
+		return err
+	}
 	if err := writeOutputIn(dir, r.kind+".md", true, writeBytes([]byte(r.page))); err != nil {
+		return err
+	}
+	if err := stop(); err != nil {
 		return err
 	}
 	return writeRecord(dir, r)

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -69,7 +70,14 @@ type heldCmd struct {
 
 func startHeld(t *testing.T, c *exec.Cmd, n int) *heldCmd {
 	t.Helper()
-	c.Env = append(c.Env, fmt.Sprintf("%s=%d", holdEnv, n))
+	return startHeldAt(t, c, strconv.Itoa(n))
+}
+
+// startHeldAt is startHeld with holdEnv's value n: a count of records, or
+// holdOutputs.
+func startHeldAt(t *testing.T, c *exec.Cmd, n string) *heldCmd {
+	t.Helper()
+	c.Env = append(c.Env, fmt.Sprintf("%s=%s", holdEnv, n))
 	h := &heldCmd{Cmd: c, stderr: &lockedBuffer{}, done: make(chan error, 1)}
 	pr, pw := io.Pipe()
 	c.Stderr = pw
@@ -94,10 +102,10 @@ func startHeld(t *testing.T, c *exec.Cmd, n int) *heldCmd {
 	case <-held:
 	case err := <-h.done:
 		h.done <- err
-		t.Fatalf("exited (%v) before holding after %d records: %s", err, n, h.stderr.String())
+		t.Fatalf("exited (%v) before holding after %s: %s", err, n, h.stderr.String())
 	case <-time.After(5 * time.Minute):
 		c.Process.Kill()
-		t.Fatalf("no hold after %d records in 5 minutes: %s", n, h.stderr.String())
+		t.Fatalf("no hold after %s in 5 minutes: %s", n, h.stderr.String())
 	}
 	return h
 }
@@ -1222,4 +1230,87 @@ func TestResumeRefusesOtherRevision(t *testing.T) {
 	buildCode = build(revB)
 	code, stdout, stderr := runCLI(t, "bo", "--resume", cp)
 	checkOneLineError(t, code, stdout, stderr, "perf bo: ", "started by revision "+revA+", this is "+revB)
+}
+
+// TestSignalBeforeOutputs: a signal once every run is done, before the
+// outputs are written, stops the command with exit 130 and the resume
+// line, writing no output and leaving no lock; the resume writes them.
+// The signal handling ended with the computation: the process died by
+// the signal between two files, silently, leaving the lock and a part of
+// the outputs (table.md without record.json).
+func TestSignalBeforeOutputs(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		outputs []string // paths that must not exist after the signal
+		resume  []string
+	}{
+		{"table", []string{"table", "--seeds", "1", "--iters", "2", "--init", "2", "--problems", "Ackley2d", "--kernels", "base", "--workers", "1", "--out", "o"},
+			[]string{"o/results.json", "o/table.md", "o/record.json", "o/.symbo.lock"}, []string{"table", "--out", "o", "--resume"}},
+		{"batch", []string{"batch", "--seeds", "1", "--iters", "2", "--init", "2", "--problems", "Ackley2d", "--kernels", "base", "--qs", "1", "--workers", "1", "--out", "o"},
+			[]string{"o/results.json", "o/batch.md", "o/record.json", "o/.symbo.lock"}, []string{"batch", "--out", "o", "--resume"}},
+		{"bo", []string{"bo", "--problem", "Ackley2d", "--kernel", "base", "--init", "2", "--iters", "2", "--checkpoint", "cp", "--json", "t.json"},
+			[]string{"t.json"}, []string{"bo", "--resume", "cp"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			h := startHeldAt(t, perfCmd(dir, tc.args...), holdOutputs)
+			h.Process.Signal(syscall.SIGTERM)
+			err := h.wait()
+			ee, ok := err.(*exec.ExitError)
+			if !ok || ee.ExitCode() != exitInterrupted {
+				t.Fatalf("exit %v (want %d): %s", err, exitInterrupted, h.stderr.String())
+			}
+			last := strings.TrimSpace(h.stderr.String())
+			last = last[strings.LastIndex(last, "\n")+1:]
+			if !strings.Contains(last, "stopped before writing every output") || !strings.Contains(last, "resume with: perf "+strings.Join(tc.resume, " ")) {
+				t.Errorf("last stderr line %q", last)
+			}
+			for _, p := range tc.outputs {
+				if _, err := os.Stat(filepath.Join(dir, p)); err == nil {
+					t.Errorf("%s written or left after the signal", p)
+				}
+			}
+			if out, err := perfCmd(dir, tc.resume...).CombinedOutput(); err != nil {
+				t.Fatalf("resume: %v: %s", err, out)
+			}
+			if _, err := os.Stat(filepath.Join(dir, tc.outputs[0])); err != nil {
+				t.Errorf("after the resume: %v", err)
+			}
+		})
+	}
+}
+
+// TestFigureInterrupt: SIGTERM while perf figure computes a figure stops
+// it before the next file with exit 130 and one line; the radial and
+// ackley figures ignored it, and the command wrote every file and exited
+// 0.
+func TestFigureInterrupt(t *testing.T) {
+	dir := t.TempDir()
+	c := perfCmd(dir, "figure", "--out", "o", "--name", "radial,ackley", "--grid", "601")
+	pr, err := c.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(pr)
+	if line, err := br.ReadString('\n'); err != nil || !strings.Contains(line, "radial") {
+		t.Fatalf("first stderr line %q, %v", line, err)
+	}
+	c.Process.Signal(syscall.SIGTERM)
+	rest, _ := io.ReadAll(br)
+	err = c.Wait()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != exitInterrupted {
+		t.Fatalf("exit %v (want %d); stderr %q", err, exitInterrupted, rest)
+	}
+	lines := strings.Split(strings.TrimSpace(string(rest)), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "perf figure: interrupted: stopped before") {
+		t.Errorf("last stderr line %q", last)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "o", "figures.md")); err == nil {
+		t.Error("figures.md written after the signal")
+	}
 }

@@ -97,7 +97,7 @@ func robustnessFlags(args []string, stdout io.Writer) (*flagSet, *planFlags, fun
 
 // reportRobustness prints the study's table and, with --out, writes its
 // files.
-func reportRobustness(res *experiments.RobustnessResult, pf *planFlags, command string, stdout, stderr io.Writer) error {
+func reportRobustness(res *experiments.RobustnessResult, pf *planFlags, command string, stop func() error, stdout, stderr io.Writer) error {
 	wall := fmtDuration(time.Duration(res.WallSeconds * float64(time.Second)))
 	fmt.Fprintf(stderr, "perf robustness: %d runs in %s\n", len(res.Runs), wall)
 	md := res.Markdown()
@@ -105,7 +105,7 @@ func reportRobustness(res *experiments.RobustnessResult, pf *planFlags, command 
 		if err := writeResults(*pf.out, results{
 			kind: "robustness", all: res, figures: []figure{{"robustness", res.Panels(), 2, res.Caption()}},
 			page:    robustnessPage(res, command, md, wall),
-			command: command, proto: pf.proto.values(), env: res.Environment, specs: res.Specs, runs: res.Runs,
+			command: command, proto: pf.proto.values(), env: res.Environment, specs: res.Specs, runs: res.Runs, stop: stop,
 		}); err != nil {
 			return err
 		}

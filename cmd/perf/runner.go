@@ -55,6 +55,15 @@ type runner struct {
 	path      string // the journal ("" without one)
 	resumeCmd string // the command that resumes it
 	w         *journal.Writer
+
+	// sig is cancelled by SIGINT or SIGTERM from the first runPlan or
+	// stream until close (signals): a signal that arrives once the
+	// computation has finished, while the outputs are written, is caught
+	// too, and the next output refuses to start (stopped) instead of the
+	// process dying between two files.
+	sig     context.Context
+	stopSig context.CancelFunc
+	held    bool // the holdEnv=outputs hook has held
 }
 
 // planRecord is the journal record of a run of a plan: its index in the
@@ -150,11 +159,39 @@ func pinEnv(stderr io.Writer, cmd, path string, env map[string]string) error {
 	return nil
 }
 
-// close closes the journal, if any.
+// close closes the journal, if any, and restores the default signal
+// handling.
 func (r *runner) close() {
 	if r.w != nil {
 		r.w.Close()
 	}
+	if r.stopSig != nil {
+		r.stopSig()
+	}
+}
+
+// signals returns the runner's signal context (see sig), made on the
+// first call.
+func (r *runner) signals() context.Context {
+	if r.sig == nil {
+		r.sig, r.stopSig = signalContext()
+	}
+	return r.sig
+}
+
+// stopped is the error of a run stopped by a signal after its
+// computation, before an output is written (nil when none arrived): each
+// output already written is whole, and the journal holds every run.
+func (r *runner) stopped() error {
+	if os.Getenv(holdEnv) == holdOutputs && !r.held {
+		r.held = true
+		fmt.Fprintf(r.stderr, "\nperf: holding after the runs, before the outputs (%s)\n", holdEnv)
+		<-r.signals().Done()
+	}
+	if r.sig != nil && r.sig.Err() != nil {
+		return r.interrupted("stopped before writing every output")
+	}
+	return nil
 }
 
 // preflight refuses, before any journal, output or progress line, a
@@ -198,8 +235,7 @@ func runPlan[T, Res any](r *runner, plan experiments.Plan[T, Res], workers int, 
 		}
 		done[k.Index] = k.Trace
 	}
-	ctx, stop := signalContext()
-	defer stop()
+	ctx := r.signals()
 	bar := newProgressBar(r.stderr, r.cmd)
 	o := experiments.ExecOptions[T]{Workers: workers, Context: ctx, Progress: bar.update, Done: done}
 	if r.w != nil {
@@ -225,8 +261,7 @@ func runPlan[T, Res any](r *runner, plan experiments.Plan[T, Res], workers int, 
 // passes each new unit to keep, which journals it and reports it on a
 // progress line headed label.
 func (r *runner) stream(label string, total, kept int, work func(ctx context.Context, keep func(unit any) error) error) error {
-	ctx, stop := signalContext()
-	defer stop()
+	ctx := r.signals()
 	prog := newLineProgress(r.stderr, label)
 	if kept > 0 {
 		prog.printf("resuming after %d of %d %ss from %s", kept, total, r.unit, r.path)
@@ -348,9 +383,13 @@ func shellQuote(s string) string {
 // command stops after its N-th journal record of this process is
 // written, says so on stderr ("perf: holding after N records") and waits
 // for a signal, so that a test can interrupt or kill it at a known point
-// instead of racing a timer. Unset (always, outside tests), nothing
-// waits.
-const holdEnv = "PERF_TEST_HOLD_AFTER"
+// instead of racing a timer. With PERF_TEST_HOLD_AFTER=outputs it holds
+// once every run is done, before the first output is written
+// (runner.stopped). Unset (always, outside tests), nothing waits.
+const (
+	holdEnv     = "PERF_TEST_HOLD_AFTER"
+	holdOutputs = "outputs"
+)
 
 // hold counts journal records and waits after the N-th (holdEnv).
 type hold struct {

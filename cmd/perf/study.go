@@ -33,7 +33,7 @@ type study[Res any] struct {
 	flags func(args []string, stdout io.Writer) (*flagSet, *planFlags, func() (experiments.Plan[*bo.Trace, Res], error), error)
 	// report prints the result and, with --out, writes its files;
 	// command is the command line that started the study.
-	report func(res Res, pf *planFlags, command string, stdout, stderr io.Writer) error
+	report func(res Res, pf *planFlags, command string, stop func() error, stdout, stderr io.Writer) error
 	// figures are the names of the figures report writes (name.png and
 	// name.svg), which --force removes with the study's other files
 	// before it starts.
@@ -114,5 +114,5 @@ func runStudy[Res any](s study[Res], args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	return s.report(res, pf, cmd+" "+strings.Join(started, " "), stdout, stderr)
+	return s.report(res, pf, cmd+" "+strings.Join(started, " "), r.stopped, stdout, stderr)
 }

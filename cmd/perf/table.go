@@ -248,7 +248,7 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return reportTable(res, set, *out, stdout, stderr, len(kept))
+	return reportTable(res, set, *out, r.stopped, stdout, stderr, len(kept))
 }
 
 // lists sets the settings' problems, kernels (the ablation's by default
@@ -275,7 +275,7 @@ func (s *tableSettings) lists(problems, kernels, skip string) error {
 
 // reportTable prints a finished table (and with an --out directory,
 // writes its files).
-func reportTable(res *experiments.TableResult, set tableSettings, out string, stdout, stderr io.Writer, resumed int) error {
+func reportTable(res *experiments.TableResult, set tableSettings, out string, stop func() error, stdout, stderr io.Writer, resumed int) error {
 	fmt.Fprintf(stderr, "perf table: %d runs in %s\n", len(res.Runs), fmtDuration(time.Duration(res.WallSeconds*float64(time.Second))))
 	md := res.Markdown()
 	if set.Ablation {
@@ -291,7 +291,7 @@ func reportTable(res *experiments.TableResult, set tableSettings, out string, st
 			kind: "table", all: res, figures: []figure{{"regret", res.Panels(), 3, res.Caption()}, {"strips", res.StripPanels(), 3, res.StripCaption()}},
 			page:    fmt.Sprintf("# %s\n\nCommand: `%s`\n\n%s", title, set.Command, md) + tableNotes(res, resumed),
 			command: set.Command, proto: set.Protocol, noise: set.Noise, regret: set.Regret,
-			env: res.Environment, specs: res.Specs, runs: res.Runs,
+			env: res.Environment, specs: res.Specs, runs: res.Runs, stop: stop,
 		}); err != nil {
 			return err
 		}
