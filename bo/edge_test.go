@@ -430,3 +430,32 @@ func TestNegativeCanonicalDim(t *testing.T) {
 		}
 	}
 }
+
+// TestSubnormalValues: values among the subnormals (k·2⁻¹⁰⁷⁴) are
+// standardized like the same values in other units, so EI's incumbent —
+// the standardized best value, which Recommended's hedge uses — stays
+// finite and the steps propose what k itself gives, bit for bit. Their
+// scale, 0.24·2⁻¹⁰⁷³ for 0, 1, 0, 1, 0, rounded to 0 in the units of y,
+// made the incumbent 0/0 and the hedged portfolio's Ask fail with "not
+// finite at any start".
+func TestSubnormalValues(t *testing.T) {
+	lo, hi := box(1, 2)
+	cfg := must(Recommended(must(orbit.Trivial(1)), kernel.RBF))
+	cfg.RawSamples, cfg.Starts = 64, 2
+	path := func(unit float64) [][]float64 {
+		o := must(New(lo, hi, cfg, 1))
+		var xs [][]float64
+		for i := range 8 {
+			x, err := o.Ask()
+			if err != nil {
+				t.Fatalf("unit %g, step %d: %v", unit, i, err)
+			}
+			xs = append(xs, x)
+			must(0, o.Tell(x, float64(i%2)*unit))
+		}
+		return xs
+	}
+	if a, b := path(1), path(0x1p-1074); !reflect.DeepEqual(a, b) {
+		t.Errorf("values k·2⁻¹⁰⁷⁴ propose %v, values k %v", b, a)
+	}
+}

@@ -121,7 +121,8 @@ func FitClasses(shape kernel.Shape, classes []int, x *mat.Dense, y []float64, op
 	if _, err := checkData(xs, sy, d, func(int) float64 { return 0 }, 0); err != nil {
 		return ClassFit{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
-	ys, _, scale := standardize(sy)
+	ys, u := standardizeUnits(sy)
+	scale := u.scale
 	c := newClassObjective(shape, classes, nc, xs, ys, be)
 
 	// s_c: the diagonal of class c's bounding box (1 for a class of

@@ -189,7 +189,8 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 	if err != nil {
 		return nil, err
 	}
-	ys, mean, scale := standardize(y)
+	ys, u := standardizeUnits(y)
+	scale := u.scale
 	b, err := fam.Bind(xc)
 	if err != nil {
 		return nil, fmt.Errorf("gp: bind: %w", err)
@@ -234,7 +235,7 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 	}
 	info.Evaluations += seedEvals
 	info.Mode = opts.Mode
-	g, err := build(b, xc, ys, mean, scale, h, Options{Backend: be, Budget: opts.Budget, Mean: opts.Mean, ResidualVariance: opts.ResidualVariance})
+	g, err := build(b, xc, ys, u, h, Options{Backend: be, Budget: opts.Budget, Mean: opts.Mean, ResidualVariance: opts.ResidualVariance})
 	if err != nil {
 		return nil, err
 	}

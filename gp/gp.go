@@ -100,7 +100,8 @@ type GP struct {
 	n, d      int
 	yMean     float64
 	yScale    float64
-	hyper     Hyper // NaN fields for newKernelGP, except Noise
+	yu        yUnits // yMean and yScale with the exponent standardize scaled y by
+	hyper     Hyper  // NaN fields for newKernelGP, except Noise
 	jitter    float64
 	l         blas64.Triangular // lower Cholesky factor of K + noise·I + jitter·I
 	alpha     []float64         // K⁻¹·(y_standardized − m0)
@@ -128,7 +129,7 @@ type GP struct {
 
 // buildLandmark is build for a landmark bound: the low-rank posterior,
 // never an n×n matrix.
-func buildLandmark(b *landmarkBound, xc *mat.Dense, ys []float64, mean, scale float64, h Hyper, opts Options) (*GP, error) {
+func buildLandmark(b *landmarkBound, xc *mat.Dense, ys []float64, u yUnits, h Hyper, opts Options) (*GP, error) {
 	post, err := newLandmarkPost(b, ys, h, opts.Mean == MeanConstant, opts.ResidualVariance)
 	if err != nil {
 		return nil, err
@@ -148,7 +149,7 @@ func buildLandmark(b *landmarkBound, xc *mat.Dense, ys []float64, mean, scale fl
 	n, d := xc.Dims()
 	return &GP{
 		id: gpIDs.Add(1), k: k, constDiag: false, x: xc, n: n, d: d,
-		yMean: mean, yScale: scale, hyper: h, jitter: post.jit, lml: post.lml, lm: post,
+		yMean: u.mean, yScale: u.scale, yu: u, hyper: h, jitter: post.jit, lml: post.lml, lm: post,
 		m0: post.m0, meanOn: opts.Mean == MeanConstant,
 	}, nil
 }
@@ -253,7 +254,19 @@ func checkData(x *mat.Dense, y []float64, d int, mem func(int) float64, l budget
 	return mat.DenseCopyOf(x), nil
 }
 
-// standardize returns (y − mean)/scale with the population standard
+// yUnits are the units of a GP's training outputs: y = mean + scale·z for
+// z standardized. When standardize scaled y by 2⁻ᵉˣᵖ first (exp ≠ 0), tmean
+// and tscale are the mean and scale of y·2⁻ᵉˣᵖ, and mean and scale theirs
+// times 2ᵉˣᵖ — which round, or vanish, where they fall among the
+// subnormals (y of magnitude about 1e-308 and below): Standardize then
+// works on y·2⁻ᵉˣᵖ, as the training outputs were standardized.
+type yUnits struct {
+	mean, scale   float64
+	exp           int
+	tmean, tscale float64
+}
+
+// standardizeUnits returns (y − mean)/scale with the population standard
 // deviation as scale, or scale 1 when y is constant. It is safe at every
 // magnitude of y: when max|y| exceeds 2⁵⁰⁰ (~3e150), where the sums and
 // squares below could overflow, or falls below 2⁻⁴⁰⁰ (~4e-121), where
@@ -262,24 +275,31 @@ func checkData(x *mat.Dense, y []float64, d int, mem func(int) float64, l budget
 // a power of two (exactly) and mean and scale scaled back; otherwise it
 // computes the plain formulas. So the standardized values — and every
 // suggestion made from them — do not depend on the units of y.
-func standardize(y []float64) (ys []float64, mean, scale float64) {
+func standardizeUnits(y []float64) (ys []float64, u yUnits) {
 	var top float64
 	for _, v := range y {
 		top = max(top, math.Abs(v))
 	}
 	if top == 0 || (top <= 0x1p500 && top >= 0x1p-400) {
-		return standardizeUnscaled(y)
+		ys, u.mean, u.scale = standardizeUnscaled(y)
+		return ys, u
 	}
 	e := math.Ilogb(top) + 1 // |y|·2⁻ᵉ < 1
 	yt := make([]float64, len(y))
 	for i, v := range y {
 		yt[i] = math.Ldexp(v, -e)
 	}
-	ys, mean, scale = standardizeUnscaled(yt)
-	if scale != 1 { // 1: y is constant (|yt| < 1 gives a scale below 1 otherwise)
-		scale = math.Ldexp(scale, e)
+	ys, mean, scale := standardizeUnscaled(yt)
+	if scale == 1 { // y is constant (|yt| < 1 gives a scale below 1 otherwise)
+		return ys, yUnits{mean: math.Ldexp(mean, e), scale: 1}
 	}
-	return ys, math.Ldexp(mean, e), scale
+	return ys, yUnits{mean: math.Ldexp(mean, e), scale: math.Ldexp(scale, e), exp: e, tmean: mean, tscale: scale}
+}
+
+// standardize is standardizeUnits with the mean and scale in the units of y.
+func standardize(y []float64) (ys []float64, mean, scale float64) {
+	ys, u := standardizeUnits(y)
+	return ys, u.mean, u.scale
 }
 
 func standardizeUnscaled(y []float64) (ys []float64, mean, scale float64) {
@@ -339,19 +359,19 @@ func New(fam Family, x *mat.Dense, y []float64, h Hyper, opts Options) (*GP, err
 	if err != nil {
 		return nil, fmt.Errorf("gp: bind: %w", err)
 	}
-	ys, mean, scale := standardize(y)
-	return build(b, xc, ys, mean, scale, h, opts)
+	ys, u := standardizeUnits(y)
+	return build(b, xc, ys, u, h, opts)
 }
 
-func build(b Bound, xc *mat.Dense, ys []float64, mean, scale float64, h Hyper, opts Options) (*GP, error) {
+func build(b Bound, xc *mat.Dense, ys []float64, u yUnits, h Hyper, opts Options) (*GP, error) {
 	if lb, ok := b.(*landmarkBound); ok {
-		return buildLandmark(lb, xc, ys, mean, scale, h, opts)
+		return buildLandmark(lb, xc, ys, u, h, opts)
 	}
 	k, err := b.Kernel(h.Variance, h.Lengthscale)
 	if err != nil {
 		return nil, fmt.Errorf("gp: kernel: %w", err)
 	}
-	g, err := newGP(k, xc, ys, mean, scale, h.Noise, opts)
+	g, err := newGP(k, xc, ys, u, h.Noise, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -383,11 +403,11 @@ func newKernelGP(k kernel.Kernel, x *mat.Dense, y []float64, noise float64, opts
 	if err != nil {
 		return nil, err
 	}
-	ys, mean, scale := standardize(y)
-	return newGP(k, xc, ys, mean, scale, noise, opts)
+	ys, u := standardizeUnits(y)
+	return newGP(k, xc, ys, u, noise, opts)
 }
 
-func newGP(k kernel.Kernel, xc *mat.Dense, ys []float64, mean, scale, noise float64, opts Options) (*GP, error) {
+func newGP(k kernel.Kernel, xc *mat.Dense, ys []float64, u yUnits, noise float64, opts Options) (*GP, error) {
 	be, err := backendOr(opts.Backend)
 	if err != nil {
 		return nil, err
@@ -407,7 +427,7 @@ func newGP(k kernel.Kernel, xc *mat.Dense, ys []float64, mean, scale, noise floa
 	}
 	g := &GP{
 		id: gpIDs.Add(1),
-		k:  k, x: xc, n: n, d: d, yMean: mean, yScale: scale,
+		k:  k, x: xc, n: n, d: d, yMean: u.mean, yScale: u.scale, yu: u,
 		hyper:  Hyper{Variance: math.NaN(), Lengthscale: math.NaN(), Noise: noise},
 		jitter: jit, alpha: make([]float64, n),
 	}
@@ -517,8 +537,17 @@ func (g *GP) PriorMean() float64 { return g.m0 }
 // Standardize returns y on the standardized output scale, (y − mean)/scale
 // with the mean and scale of the training outputs (scale 1 when they are
 // constant), computed as y/scale − mean/scale when the difference
-// overflows.
+// overflows. Where the training outputs were scaled by a power of two to
+// be standardized, y is scaled alike, so that the result is the training
+// outputs' standardized value even where their scale is subnormal.
 func (g *GP) Standardize(y float64) float64 {
+	if u := g.yu; u.exp != 0 {
+		yt := math.Ldexp(y, -u.exp)
+		if z := (yt - u.tmean) / u.tscale; !math.IsInf(z, 0) {
+			return z
+		}
+		return yt/u.tscale - u.tmean/u.tscale
+	}
 	if z := (y - g.yMean) / g.yScale; !math.IsInf(z, 0) {
 		return z
 	}

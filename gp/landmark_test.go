@@ -323,7 +323,7 @@ func TestLandmarkAllPoints(t *testing.T) {
 			}
 			ys, mean, scale := standardize(y)
 			h := g2.Hyper()
-			g3, err := buildLandmark(lb, x, ys, mean, scale, h, Options{})
+			g3, err := buildLandmark(lb, x, ys, yUnits{mean: mean, scale: scale}, h, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

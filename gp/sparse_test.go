@@ -74,7 +74,7 @@ func TestSparseEveryInputExact(t *testing.T) {
 					t.Fatal(err)
 				}
 				ys, mean, scale := standardize(y)
-				g, err := buildLandmark(lb, x, ys, mean, scale, h, Options{Mean: pm})
+				g, err := buildLandmark(lb, x, ys, yUnits{mean: mean, scale: scale}, h, Options{Mean: pm})
 				if err != nil {
 					t.Fatal(err)
 				}
