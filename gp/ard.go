@@ -122,7 +122,6 @@ func FitClasses(shape kernel.Shape, classes []int, x *mat.Dense, y []float64, op
 		return ClassFit{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	ys, u := standardizeUnits(sy)
-	scale := u.scale
 	c := newClassObjective(shape, classes, nc, xs, ys, be)
 
 	// s_c: the diagonal of class c's bounding box (1 for a class of
@@ -146,7 +145,13 @@ func FitClasses(shape kernel.Shape, classes []int, x *mat.Dense, y []float64, op
 	nv := nc + 2
 	if opts.FixNoise {
 		nv = nc + 1
-		c.noise = opts.Noise / (scale * scale)
+		// Noise/scale², through logs where scale² under- or overflows
+		// (scale is 0 in the units of y when y is among the subnormals).
+		if s2 := u.scale * u.scale; s2 > 0 && !math.IsInf(s2, 0) {
+			c.noise = opts.Noise / s2
+		} else {
+			c.noise = math.Exp(math.Log(opts.Noise) - 2*u.logScale())
+		}
 	}
 	lo, hi := make([]float64, nv), make([]float64, nv)
 	lo[0], hi[0] = math.Log(defaultVarianceMin), math.Log(defaultVarianceMax)

@@ -722,20 +722,33 @@ func TestFamilyOfNilKernel(t *testing.T) {
 
 // TestFixNoiseTinyScale: a fit with a fixed noise does not depend on the
 // scale of y down to 1e−200 (scale² underflowed to 0 below about 1e−162,
-// and log(Noise/0) made every start fail).
+// and log(Noise/0) made every start fail), nor among the subnormals,
+// where the scale itself rounds to 0 in the units of y (log 0 − 2·log 0
+// was NaN); nor does FitClasses'.
 func TestFixNoiseTinyScale(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 0))
 	x, y := sample(rng, 6, 2)
 	fam := mustG(NewBaseFamily(kernel.RBF, 2))
-	for _, s := range []float64{1, 1e-200} {
-		ys := make([]float64, len(y))
-		for i, v := range y {
-			ys[i] = v * s
-		}
-		if _, err := Fit(fam, x, ys, FitOptions{FixNoise: true, Noise: 0, Backend: linalg.Gonum()}); err != nil {
-			t.Errorf("y scaled by %g: %v", s, err)
+	sub := []float64{0, 0x1p-1074, 0x1p-1073, 0, 0x1p-1074, 0x3p-1074} // y among the subnormals
+	for _, ys := range [][]float64{y, scaled(y, 1e-200), sub} {
+		for _, noise := range []float64{0, 0x1p-1074} {
+			if _, err := Fit(fam, x, ys, FitOptions{FixNoise: true, Noise: noise, Backend: linalg.Gonum()}); err != nil {
+				t.Errorf("y %.3g…, noise %g: %v", ys[:2], noise, err)
+			}
+			f, err := FitClasses(kernel.RBF, []int{0, 1}, x, ys, ClassFitOptions{FixNoise: true, Noise: noise})
+			if err != nil || math.IsNaN(f.LogMarginal) || !(f.Lengthscales[0] > 0) {
+				t.Errorf("FitClasses, y %.3g…, noise %g: %+v, %v", ys[:2], noise, f, err)
+			}
 		}
 	}
+}
+
+func scaled(y []float64, s float64) []float64 {
+	out := make([]float64, len(y))
+	for i, v := range y {
+		out[i] = v * s
+	}
+	return out
 }
 
 // TestLandmarkLengthscaleRange: a landmark GP refuses a lengthscale

@@ -190,7 +190,6 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 		return nil, err
 	}
 	ys, u := standardizeUnits(y)
-	scale := u.scale
 	b, err := fam.Bind(xc)
 	if err != nil {
 		return nil, fmt.Errorf("gp: bind: %w", err)
@@ -224,12 +223,12 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 		// landmark likelihood refines around it.
 		so := opts
 		so.search = searchGrid
-		if hs, sinfo, err := fitHyper(sb, be, xc, sy, scale, so); err == nil {
+		if hs, sinfo, err := fitHyper(sb, be, xc, sy, u, so); err == nil {
 			opts.search, opts.around = searchAround, math.Log(hs.Lengthscale)
 			seedEvals = sinfo.Evaluations
 		}
 	}
-	h, info, err := fitHyper(target, be, xc, fy, scale, opts)
+	h, info, err := fitHyper(target, be, xc, fy, u, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -321,8 +320,8 @@ func boundsOr(b [2]float64, lo, hi float64, name string) ([2]float64, error) {
 // standardized outputs ys (scale: the standardization's, for a fixed
 // noise in units of y) by opts.method: the profile likelihood (default)
 // or multi-start BFGS.
-func fitHyper(b Bound, be linalg.Backend, xc *mat.Dense, ys []float64, scale float64, opts FitOptions) (Hyper, fitInfo, error) {
-	sp, err := newFitSpace(xc, scale, opts)
+func fitHyper(b Bound, be linalg.Backend, xc *mat.Dense, ys []float64, u yUnits, opts FitOptions) (Hyper, fitInfo, error) {
+	sp, err := newFitSpace(xc, u, opts)
 	if err != nil {
 		return Hyper{}, fitInfo{}, err
 	}
@@ -346,8 +345,8 @@ type fitSpace struct {
 }
 
 // newFitSpace checks opts' bounds and prior against the data xc (outputs
-// standardized by scale) and returns the search space.
-func newFitSpace(xc *mat.Dense, scale float64, opts FitOptions) (*fitSpace, error) {
+// standardized in the units u) and returns the search space.
+func newFitSpace(xc *mat.Dense, u yUnits, opts FitOptions) (*fitSpace, error) {
 	s := dataScale(xc)
 	vb, err := boundsOr(opts.VarianceBounds, defaultVarianceMin, defaultVarianceMax, "variance")
 	if err != nil {
@@ -390,11 +389,13 @@ func newFitSpace(xc *mat.Dense, scale float64, opts FitOptions) (*fitSpace, erro
 		}
 		// log(Noise/scale²), −Inf for Noise 0 (exp gives 0); as a
 		// difference of logs where scale² under- or overflows (below
-		// scale ≈ 1e−162 it was 0, and 0/0 NaN).
-		if s2 := scale * scale; s2 > 0 && !math.IsInf(s2, 0) {
+		// scale ≈ 1e−162 it was 0, and 0/0 NaN), with log(scale) from
+		// the scaled units where scale itself rounds to 0 (y among the
+		// subnormals).
+		if s2 := u.scale * u.scale; s2 > 0 && !math.IsInf(s2, 0) {
 			sp.fixedLogNoise = math.Log(opts.Noise / s2)
 		} else {
-			sp.fixedLogNoise = math.Log(opts.Noise) - 2*math.Log(scale)
+			sp.fixedLogNoise = math.Log(opts.Noise) - 2*u.logScale()
 		}
 		sp.nvar = 2
 	}

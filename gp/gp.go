@@ -296,6 +296,15 @@ func standardizeUnits(y []float64) (ys []float64, u yUnits) {
 	return ys, yUnits{mean: math.Ldexp(mean, e), scale: math.Ldexp(scale, e), exp: e, tmean: mean, tscale: scale}
 }
 
+// logScale is log(scale), also where scale rounds to 0 or overflows in
+// the units of y (it is computed from tscale and exp then).
+func (u yUnits) logScale() float64 {
+	if u.scale > 0 && !math.IsInf(u.scale, 0) {
+		return math.Log(u.scale)
+	}
+	return math.Log(u.tscale) + float64(u.exp)*math.Ln2
+}
+
 // standardize is standardizeUnits with the mean and scale in the units of y.
 func standardize(y []float64) (ys []float64, mean, scale float64) {
 	ys, u := standardizeUnits(y)

@@ -546,7 +546,7 @@ func subsetProfiler(t *testing.T, b Bound, y []float64, x *mat.Dense, scale floa
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp, err := newFitSpace(x, scale, FitOptions{})
+	sp, err := newFitSpace(x, yUnits{scale: scale}, FitOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -629,7 +629,7 @@ func TestLandmarkCapSeed(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				hg, ig, err := fitHyper(fb, be, x, fys, scale, FitOptions{Seed: 3})
+				hg, ig, err := fitHyper(fb, be, x, fys, yUnits{scale: scale}, FitOptions{Seed: 3})
 				if err != nil {
 					t.Fatal(err)
 				}

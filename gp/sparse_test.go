@@ -223,7 +223,7 @@ func TestSparseFitDeterministic(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			h, _, err := fitHyper(b, linalg.Gonum(), x, (&subsetFit{idx: idx}).gather(ys), 1, FitOptions{Seed: 9})
+			h, _, err := fitHyper(b, linalg.Gonum(), x, (&subsetFit{idx: idx}).gather(ys), yUnits{scale: 1}, FitOptions{Seed: 9})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -301,7 +301,7 @@ func TestLandmarkFitRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, _, err := fitHyper(sb, linalg.Gonum(), x, (&subsetFit{idx: idx}).gather(ys), 1, FitOptions{Seed: 3})
+	h, _, err := fitHyper(sb, linalg.Gonum(), x, (&subsetFit{idx: idx}).gather(ys), yUnits{scale: 1}, FitOptions{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
