@@ -1314,3 +1314,51 @@ func TestFigureInterrupt(t *testing.T) {
 		t.Error("figures.md written after the signal")
 	}
 }
+
+// TestSignalAfterComputation: perf profile, complexity and spectrum
+// check a signal between phases, points or spectra only; one that
+// arrived during the last of them, or after it, was caught (the
+// commands' signal context holds until they return) and ignored: every
+// output was written and the command exited 0. It now stops them before
+// the outputs, with exit 130 and one line (hook PERF_TEST_HOLD_AFTER=
+// outputs: held once the computation is done).
+func TestSignalAfterComputation(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		outputs []string
+	}{
+		{"profile", []string{"profile", "--group", "signflip", "--d", "2", "--n", "8,16", "--m", "10", "--bo-kernel", "base",
+			"--gemm-n", "8", "--min-time", "0.01s", "--cpuprofile", "cpu.pprof", "--memprofile", "mem.pprof"}, []string{"cpu.pprof", "mem.pprof"}},
+		{"complexity", []string{"complexity", "--n", "16,32", "--sweep", "none", "--landmark-n", "65,130", "--landmark-ms", "8,16",
+			"--min-time", "0.01s", "--out", "o"}, []string{"o/complexity-n.png", "o/.symbo.lock"}},
+		{"spectrum", []string{"spectrum", "--d", "1", "--bases", "rbf", "--n", "200", "--out", "o"},
+			[]string{"o/spectrum.json", "o/spectrum.md", "o/.symbo.lock"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			c := perfCmd(dir, tc.args...)
+			var stdout bytes.Buffer
+			c.Stdout = &stdout
+			h := startHeldAt(t, c, holdOutputs)
+			h.Process.Signal(syscall.SIGINT)
+			err := h.wait()
+			ee, ok := err.(*exec.ExitError)
+			if !ok || ee.ExitCode() != exitInterrupted {
+				t.Fatalf("exit %v (want %d): %s", err, exitInterrupted, h.stderr.String())
+			}
+			last := strings.TrimSpace(h.stderr.String())
+			if last = last[strings.LastIndex(last, "\n")+1:]; !strings.HasPrefix(last, "perf "+tc.name+": interrupted: ") {
+				t.Errorf("last stderr line %q", last)
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("stdout %.80q, want nothing", stdout.String())
+			}
+			for _, p := range tc.outputs {
+				if _, err := os.Stat(filepath.Join(dir, p)); err == nil {
+					t.Errorf("%s written or left after the signal", p)
+				}
+			}
+		})
+	}
+}

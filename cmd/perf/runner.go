@@ -185,8 +185,7 @@ func (r *runner) signals() context.Context {
 func (r *runner) stopped() error {
 	if os.Getenv(holdEnv) == holdOutputs && !r.held {
 		r.held = true
-		fmt.Fprintf(r.stderr, "\nperf: holding after the runs, before the outputs (%s)\n", holdEnv)
-		<-r.signals().Done()
+		holdBeforeOutputs(r.signals(), r.stderr)
 	}
 	if r.sig != nil && r.sig.Err() != nil {
 		return r.interrupted("stopped before writing every output")
@@ -390,6 +389,17 @@ const (
 	holdEnv     = "PERF_TEST_HOLD_AFTER"
 	holdOutputs = "outputs"
 )
+
+// holdBeforeOutputs waits for ctx (a signal) with holdEnv=outputs, once
+// the computation is done and before the first output is written (the
+// test hook of runner.stopped, and of the commands without a runner);
+// unset, it returns at once.
+func holdBeforeOutputs(ctx context.Context, stderr io.Writer) {
+	if os.Getenv(holdEnv) == holdOutputs {
+		fmt.Fprintf(stderr, "\nperf: holding after the runs, before the outputs (%s)\n", holdEnv)
+		<-ctx.Done()
+	}
+}
 
 // hold counts journal records and waits after the N-th (holdEnv).
 type hold struct {

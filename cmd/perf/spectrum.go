@@ -147,17 +147,32 @@ func runSpectrum(args []string, stdout, stderr io.Writer) error {
 		Groups: groups, Shapes: shapes, N: *n, Lengthscale: *lengthscale, FitLo: *fitLo, FitHi: hi,
 		Seed: *seed, Backend: be, Context: ctx, Progress: stderr, Budget: fs.budget,
 	})
+	if err == nil {
+		holdBeforeOutputs(ctx, stderr)
+	}
+	// A signal during the last spectrum, or after it, stops the command
+	// too (it is caught until the command returns), and one while the
+	// files are written stops it before the next.
+	if ctx.Err() != nil {
+		return interrupted("perf spectrum keeps no journal; nothing was written, rerun it")
+	}
 	if err != nil {
-		if ctx.Err() != nil {
-			return interrupted("perf spectrum keeps no journal; nothing was written, rerun it")
-		}
 		return err
+	}
+	stopped := func(at string) error {
+		if ctx.Err() != nil {
+			return interrupted("stopped before writing " + at + "; the files written so far are whole (rerun the command)")
+		}
+		return nil
 	}
 	wall := fmtDuration(time.Duration(res.WallSeconds * float64(time.Second)))
 	fmt.Fprintf(stderr, "perf spectrum: %d spectra in %s\n", 4*len(res.Spectra), wall)
 	md := res.Markdown()
 	if *out != "" {
 		if err := writeJSONOutputIn(*out, "spectrum.json", res, true); err != nil {
+			return err
+		}
+		if err := stopped("the spectrum figure"); err != nil {
 			return err
 		}
 		paths, err := experiments.WriteFigure(*out, "spectrum", res.Panels(), res.Cols(), res.Caption()...)
@@ -171,6 +186,9 @@ func runSpectrum(args []string, stdout, stderr io.Writer) error {
 			"Wall time: %s for %d spectra (n = %d).\n\n![spectra](spectrum.png)\n",
 			strings.Join(args, " "), spectrumProtocol(res), md,
 			codeNote(e), e.Backend, e.GoVersion, e.SIMD, e.GOMAXPROCS, e.CPU, e.NumCPU, e.GOOS, e.GOARCH, wall, 4*len(res.Spectra), res.N)
+		if err := stopped("spectrum.md"); err != nil {
+			return err
+		}
 		if err := writeOutputIn(*out, "spectrum.md", true, func(w io.Writer) error {
 			_, err := io.WriteString(w, doc)
 			return err
