@@ -118,6 +118,9 @@ func Check(g Group) error {
 		return fmt.Errorf("%w: group %s has dimension %d", ErrInvalid, g.Name(), d)
 	}
 	if f, ok := g.(Finite); ok {
+		if f.Order() == nil { // Size's ErrInfinite would call it continuous
+			return fmt.Errorf("%w: group %s is Finite (ActTo, Inverse) but declares no order (Order nil)", ErrInvalid, g.Name())
+		}
 		if _, err := Size(f); err != nil && !errors.Is(err, ErrTooLarge) {
 			return err
 		}

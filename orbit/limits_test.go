@@ -206,3 +206,25 @@ func TestSizeNoElements(t *testing.T) {
 		}
 	}
 }
+
+// nilOrder is a caller's Finite group that declares no order (Order nil,
+// which Group reserves for continuous groups), against Finite's contract.
+type nilOrder struct{}
+
+func (nilOrder) Name() string                  { return "nilorder" }
+func (nilOrder) Dim() int                      { return 2 }
+func (nilOrder) Order() *big.Int               { return nil }
+func (nilOrder) ActTo(dst, x []float64, i int) { copy(dst, x) }
+func (nilOrder) Inverse(i int) int             { return i }
+
+// TestCheckNilOrder: Check refuses a Finite group whose Order is nil with
+// ErrInvalid, as its documentation says (it returned Size's ErrInfinite,
+// "group is continuous").
+func TestCheckNilOrder(t *testing.T) {
+	if err := orbit.Check(nilOrder{}); !errors.Is(err, orbit.ErrInvalid) {
+		t.Errorf("Check of a Finite group with a nil Order: %v, want ErrInvalid", err)
+	}
+	if _, err := orbit.OnCoords(nilOrder{}, 3, []int{0, 1}); !errors.Is(err, orbit.ErrInvalid) {
+		t.Errorf("OnCoords of a Finite group with a nil Order: %v, want ErrInvalid", err)
+	}
+}
