@@ -886,10 +886,16 @@ class SymboSampler(BaseSampler):
             if c is not None and c.dist.log:
                 # The model coordinate is the logarithm the sampler took:
                 # advice about it would not be the user's to follow.
-                raise symbo.InvalidInput(
-                    "parameter %r: log=True on [%r, %r] leaves its logarithm a range narrower than %g of its "
-                    "magnitude, too few floating-point numbers to search; over so narrow a range a log scale is "
-                    "the linear one: drop log=True" % (c.name, c.dist.low, c.dist.high, _MIN_RELATIVE_WIDTH)) from e
+                low, high = c.dist.low, c.dist.high
+                msg = ("parameter %r: log=True on [%r, %r] leaves its logarithm a range narrower than %g of its "
+                       "magnitude, too few floating-point numbers to search; over so narrow a range a log scale is "
+                       "the linear one: drop log=True" % (c.name, low, high, _MIN_RELATIVE_WIDTH))
+                if high - low < _MIN_RELATIVE_WIDTH * max(abs(low), abs(high)):
+                    # Near 1 (|log x| ≲ 1) the range itself is as narrow:
+                    # without log=True it is refused too.
+                    msg += (", and search the offset from %r (on [0, %r]), the range itself being narrower than %g "
+                            "of its magnitude too" % (low, high - low, _MIN_RELATIVE_WIDTH))
+                raise symbo.InvalidInput(msg) from e
             msg = re.sub(r"coordinate (\d+)", name, str(e))
             if msg == str(e):
                 raise

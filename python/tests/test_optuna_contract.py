@@ -476,5 +476,15 @@ def test_narrow_range_names_the_parameter():
     with pytest.raises(symbo.InvalidInput, match=r"parameter 'x': log=True on \[1000000000.0, 1000000001.0\] .*"
                                                  r"drop log=True"):
         study.optimize(log_objective, n_trials=5)
+
+    # Near 1 (|log x| < 1) the range is as narrow without log=True: the
+    # message said only to drop log=True, which was refused in turn.
+    def near_one(trial):
+        return trial.suggest_float("x", 0.5, 0.5 + 1e-11, log=True) + trial.suggest_float("y", 0.0, 1.0)
+
+    study = optuna.create_study(sampler=SymboSampler(group="none", seed=0))
+    with pytest.raises(symbo.InvalidInput, match=r"parameter 'x': log=True .* drop log=True, and search the offset "
+                                                 r"from 0.5"):
+        study.optimize(near_one, n_trials=5)
     study = optuna.create_study(sampler=SymboSampler(group="none", seed=0))
     study.optimize(lambda t: t.suggest_float("x", 1e9, 1e9 + 1) + t.suggest_float("y", 0.0, 1.0), n_trials=3)
