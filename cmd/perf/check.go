@@ -820,6 +820,11 @@ func runChecks(plans []checkPlan, workers int, stdout, stderr io.Writer) ([]stri
 			return nil
 		}})
 	bar.finish()
+	if err != nil && ctx.Err() != nil {
+		// The verdicts of the records whose runs all finished are on
+		// stdout already.
+		return nil, interrupted("perf check keeps no journal; the verdicts printed are whole, rerun it for the others")
+	}
 	if err != nil {
 		return nil, err
 	}

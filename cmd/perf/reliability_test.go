@@ -1362,3 +1362,35 @@ func TestSignalAfterComputation(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckInterrupt: SIGINT while perf check reruns records stops it
+// with exit 130 and one line; it exited 1 with "context canceled".
+func TestCheckInterrupt(t *testing.T) {
+	rec, err := filepath.Abs(filepath.Join("..", "..", "lab", "results", "table-own"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := perfCmd(t.TempDir(), "check", "--dir", rec, "--seeds", "10", "--cells", "6", "--workers", "1")
+	pr, err := c.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(pr)
+	if _, err := br.ReadString('\n'); err != nil {
+		t.Fatalf("no progress line: %v", err)
+	}
+	c.Process.Signal(syscall.SIGINT)
+	rest, _ := io.ReadAll(br)
+	err = c.Wait()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != exitInterrupted {
+		t.Fatalf("exit %v (want %d); stderr ends %q", err, exitInterrupted, rest)
+	}
+	lines := strings.Split(strings.TrimSpace(string(rest)), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "perf check: interrupted: ") {
+		t.Errorf("last stderr line %q", last)
+	}
+}
