@@ -158,7 +158,10 @@ func parse(s Spec) (Group, error) {
 		}
 		f, err := os.Open(s.Matrices)
 		if err != nil {
-			return nil, fmt.Errorf("orbit: matrices: %w", err)
+			// The caller named the file: one that cannot be opened is
+			// bad input (ErrInvalid), as one that cannot be read or
+			// parsed is; errors.Is(err, fs.ErrNotExist) still works.
+			return nil, fmt.Errorf("%w: matrices: %w", ErrInvalid, err)
 		}
 		defer f.Close()
 		g, err := readMatrices(f, s.Matrices)
