@@ -194,7 +194,9 @@ var ErrOverflow = errclass.New(errclass.Input, "gp: overflow")
 // wrong>".
 var ErrInvalid = errclass.New(errclass.Input, "gp")
 
-// ErrNilArgument reports a nil family, kernel or training data.
+// ErrNilArgument reports a nil family or kernel (a nil family given to New,
+// Fit or a family constructor, a nil kernel constructor), or a GP New or Fit
+// did not make. Missing training data (a nil or empty x) is ErrInvalid.
 var ErrNilArgument = errclass.New(errclass.Input, "gp: nil argument")
 
 // denseMemory is the memory, in bytes, of an exact GP on n points:
