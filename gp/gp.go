@@ -1,6 +1,7 @@
 package gp
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -371,8 +372,23 @@ func New(fam Family, x *mat.Dense, y []float64, h Hyper, opts Options) (*GP, err
 		return nil, fmt.Errorf("gp: bind: %w", err)
 	}
 	ys, u := standardizeUnits(y)
-	return build(b, xc, ys, u, h, opts)
+	g, err := build(b, xc, ys, u, h, opts)
+	if err != nil && errors.Is(err, kernel.ErrInvalid) && !errors.Is(err, ErrInvalid) {
+		// Hyperparameters that pass h.check but not the kernel's (a
+		// lengthscale outside [kernel.MinLengthscale,
+		// kernel.MaxLengthscale]) are invalid hyperparameters: ErrInvalid,
+		// as documented, the message unchanged.
+		err = &invalidHyper{err}
+	}
+	return g, err
 }
+
+// invalidHyper marks a kernel's refusal of New's hyperparameters as
+// ErrInvalid without changing its message.
+type invalidHyper struct{ err error }
+
+func (e *invalidHyper) Error() string   { return e.err.Error() }
+func (e *invalidHyper) Unwrap() []error { return []error{ErrInvalid, e.err} }
 
 func build(b Bound, xc *mat.Dense, ys []float64, u yUnits, h Hyper, opts Options) (*GP, error) {
 	if lb, ok := b.(*landmarkBound); ok {
