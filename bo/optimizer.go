@@ -199,7 +199,10 @@ func sideFloats(lo, hi float64) uint64 {
 // finite, each side at least MinRelativeWidth of its magnitude and
 // holding MinSideFloats numbers) with the GP covariance cfg.Kernel, whose group (if any) must act
 // on dimension len(lo). The seed determines every random choice. Errors
-// wrap ErrBadConfig, ErrUnknownKernel or ErrMaxNotPSD.
+// wrap ErrBadConfig, ErrUnknownKernel or ErrMaxNotPSD, or, for a kernel
+// whose GP family cannot be built, the gp or kernel error that refuses it
+// ("bo: kernel <name>: …"; e.g. kernel.ErrInvalid for a shape outside the
+// table), with that error's class.
 func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
