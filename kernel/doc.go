@@ -211,7 +211,8 @@
 //     of the wrong size is a programmer bug (panic). Kernels come from
 //     their constructors: the zero value of a kernel type (Plus{},
 //     OrbitDist{}, …) is not one, and calling its methods is a programmer
-//     bug (panic).
+//     bug, with no result promised (some panic; Base{}, Max{} and Avg{}
+//     refuse every point as ErrBadPoints, since their dimension is 0).
 //   - Accuracy of enumeration: the fused squared distance
 //     ‖x‖² + ‖y‖² − 2⟨x, g·y⟩ carries the rounding bound
 //     b = 2(d+2)·ε·(‖x‖² + ‖y‖²)/ℓ² on u² (guard.go); a pair whose bound

@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/symbo/symbo/internal/f64"
@@ -48,10 +47,7 @@ func (b *builder) embeddedProduct() (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	inner, coords := e.Inner()
-	if err := checkEmbedding(b.g, inner, coords); err != nil {
-		return true, err
-	}
+	inner, coords := e.Inner() // declared well: newOrbitKernel's orbit.Check
 	ik, err := newOrbitKernel(b.p, inner, b.o, false)
 	if err != nil || ik.method == Enumerate {
 		if b.o.Method == Closed {
@@ -70,23 +66,6 @@ func (b *builder) embeddedProduct() (bool, error) {
 	}
 	b.k.ev, b.k.method = ee, ik.method
 	return true, nil
-}
-
-// checkEmbedding refuses an orbit.Embedded group (a caller's own type;
-// orbit.OnCoords checks its arguments) whose inner group is nil or whose
-// coordinates are not Dim() distinct indices in [0, g.Dim()).
-func checkEmbedding(g, inner orbit.Group, coords []int) error {
-	if orbit.IsNil(inner) || len(coords) != inner.Dim() {
-		return fmt.Errorf("kernel: %w: %s declares an inner group on %d coordinates that is nil or of another dimension", orbit.ErrInvalid, g.Name(), len(coords))
-	}
-	seen := make([]bool, g.Dim())
-	for _, c := range coords {
-		if c < 0 || c >= len(seen) || seen[c] {
-			return fmt.Errorf("kernel: %w: %s declares the coordinates %v, not distinct indices in [0, %d)", orbit.ErrInvalid, g.Name(), coords, len(seen))
-		}
-		seen[c] = true
-	}
-	return nil
 }
 
 // embedEval is k_avg^G(x_S, y_S)·e^{−‖x_R − y_R‖²/2ℓ²} for the evaluator

@@ -354,8 +354,24 @@ func TestEmbeddedBadDeclaration(t *testing.T) {
 			t.Errorf("coords %v: %v, want ErrInvalid", coords, err)
 		}
 	}
-	if _, err := kernel.NewAvg(p, badEmbedding{outer, nil, []int{0, 1}}, kernel.Options{}); !errors.Is(err, orbit.ErrInvalid) {
-		t.Errorf("nil inner group: %v, want ErrInvalid", err)
+	// Every constructor (orbit.Check), not only avg's factored form,
+	// which alone checked the declaration: max, and avg enumerated or
+	// over Matérn, took it.
+	bad := badEmbedding{outer, nil, []int{0, 1}}
+	for _, c := range []struct {
+		name string
+		new  func() error
+	}{
+		{"avg", func() error { _, err := kernel.NewAvg(p, bad, kernel.Options{}); return err }},
+		{"avg enumerated", func() error { _, err := kernel.NewAvg(p, bad, kernel.Options{Method: kernel.Enumerate}); return err }},
+		{"max", func() error { _, err := kernel.NewMax(p, bad, kernel.Options{}); return err }},
+	} {
+		if err := c.new(); !errors.Is(err, orbit.ErrInvalid) {
+			t.Errorf("nil inner group, %s: %v, want ErrInvalid", c.name, err)
+		}
+	}
+	if _, err := orbit.OnCoords(bad, 5, []int{0, 1, 2, 3}); !errors.Is(err, orbit.ErrInvalid) {
+		t.Errorf("nil inner group, OnCoords: %v, want ErrInvalid", err)
 	}
 }
 

@@ -144,7 +144,9 @@
 // "orbit: ". The sentinels carry their class (an ErrClass method,
 // internal/errclass): ErrOverBudget is a size error, the others input
 // errors. Wrong slice lengths, element indices out of range and m < 1
-// for OrbitTo are programmer errors and panic, and so are the methods of
-// a group type's zero value (groups come from their constructors; a nil
-// group is refused with an error, see IsNil).
+// for OrbitTo are programmer errors and panic. The methods of a group
+// type's zero value are programmer errors too, with no result promised
+// (groups come from their constructors; Dim and Name answer 0 and
+// "signflip(0)" on SignFlipGroup{}, its actions panic; a nil group is
+// refused with an error, see IsNil).
 package orbit

@@ -106,8 +106,10 @@ func checkIndex(name string, i, n int) {
 // Check refuses (ErrInvalid) a group whose declarations symbo cannot
 // rely on, before any kernel or optimizer sizes a buffer from them: a
 // nil group (IsNil), a dimension below 1, a Finite group whose Order is
-// nil or below 1 (Size's errors but ErrTooLarge), and a Canonicalizer
-// whose CanonicalDim is below 1. The groups of this package pass; Check is for
+// nil or below 1 (Size's errors but ErrTooLarge), an Embedded group whose
+// inner group is nil or whose coordinates are not its dimension's
+// distinct indices in [0, Dim()), and a Canonicalizer whose CanonicalDim
+// is below 1. The groups of this package pass; Check is for
 // a caller's own type, and every function of symbo that takes a group
 // for a kernel or an optimizer calls it.
 func Check(g Group) error {
@@ -123,6 +125,19 @@ func Check(g Group) error {
 		}
 		if _, err := Size(f); err != nil && !errors.Is(err, ErrTooLarge) {
 			return err
+		}
+	}
+	if e, ok := g.(Embedded); ok {
+		inner, coords := e.Inner()
+		if IsNil(inner) || len(coords) != inner.Dim() {
+			return fmt.Errorf("%w: %s declares an inner group on %d coordinates that is nil or of another dimension", ErrInvalid, g.Name(), len(coords))
+		}
+		seen := make([]bool, g.Dim())
+		for _, c := range coords {
+			if c < 0 || c >= len(seen) || seen[c] {
+				return fmt.Errorf("%w: %s declares the coordinates %v, not distinct indices in [0, %d)", ErrInvalid, g.Name(), coords, len(seen))
+			}
+			seen[c] = true
 		}
 	}
 	if c, ok := g.(Canonicalizer); ok {
