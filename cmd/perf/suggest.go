@@ -247,8 +247,12 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	dim := opt.Dim()
 	var hx, px *mat.Dense
 	var hy []float64
+	// The lines before each file's first data row (a header), so that a
+	// row the optimizer refuses is named by its line in the file.
+	skipped := map[string]int{}
 	if *history != "" {
-		h, err := readRows("history", *history, fs.budget)
+		h, skip, err := readRows("history", *history, fs.budget)
+		skipped["history"] = skip
 		if err != nil {
 			return err
 		}
@@ -261,19 +265,20 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 			hy = mat.Col(nil, dim, h)
 		}
 	}
-	if px, err = readPointRows("pending", *pending, dim, fs.budget); err != nil {
+	if px, skipped["pending"], err = readPointRows("pending", *pending, dim, fs.budget); err != nil {
 		return err
 	}
-	fx, err := readPointRows("failed", *failed, dim, fs.budget)
+	fx, skipFailed, err := readPointRows("failed", *failed, dim, fs.budget)
 	if err != nil {
 		return err
 	}
+	skipped["failed"] = skipFailed
 	out, err := frontend.Suggest(opt, hx, hy, px, fx, *q)
 	var re *frontend.RowError
 	switch {
 	case errors.As(err, &re):
 		file := map[string]string{"history": *history, "pending": *pending, "failed": *failed}[re.Input]
-		return badInput("--%s %s:%d: %w", re.Input, file, re.Row+1, re.Err)
+		return badInput("--%s %s:%d: %w", re.Input, file, re.Row+1+skipped[re.Input], re.Err)
 	case err != nil:
 		return asInput(err)
 	}
@@ -287,34 +292,36 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 // row (csvio.Options.Header: a first line none of whose fields looks like
 // a number); an empty file, or a header alone (a study that has not
 // started, nothing running), is nil: zero rows. Reading is bounded by
-// the memory budget b and by bo.MaxEvaluations rows.
-func readRows(name, path string, b int64) (*mat.Dense, error) {
-	m, err := csvio.Options{Header: true, Budget: b, MaxRows: bo.MaxEvaluations}.Read(path)
+// the memory budget b and by bo.MaxEvaluations rows. skipped is the
+// number of lines before the first data row (1 after a header, else 0):
+// row i is line i + 1 + skipped of the file.
+func readRows(name, path string, b int64) (m *mat.Dense, skipped int, err error) {
+	m, skipped, err = csvio.Options{Header: true, Budget: b, MaxRows: bo.MaxEvaluations}.ReadSkipped(path)
 	switch {
 	case csvio.IsEmpty(err):
-		return nil, nil
+		return nil, 0, nil
 	case name == "history" && errors.Is(err, csvio.ErrNotFinite):
-		return nil, badInput("--history: %w; an evaluation that failed goes in --failed (its x alone), not as a value", err)
+		return nil, 0, badInput("--history: %w; an evaluation that failed goes in --failed (its x alone), not as a value", err)
 	case err != nil:
-		return nil, badInput("--%s: %w", name, err)
+		return nil, 0, badInput("--%s: %w", name, err)
 	}
-	return m, nil
+	return m, skipped, nil
 }
 
 // readPointRows reads the CSV file of x1,…,xd rows of flag name (none
 // for an empty path): readRows, with d columns.
-func readPointRows(name, path string, d int, b int64) (*mat.Dense, error) {
+func readPointRows(name, path string, d int, b int64) (*mat.Dense, int, error) {
 	if path == "" {
-		return nil, nil
+		return nil, 0, nil
 	}
-	m, err := readRows(name, path, b)
+	m, skipped, err := readRows(name, path, b)
 	if err != nil || m == nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if _, c := m.Dims(); c != d {
-		return nil, badInput("--%s %s has %d columns, want d = %d", name, path, c, d)
+		return nil, 0, badInput("--%s %s has %d columns, want d = %d", name, path, c, d)
 	}
-	return m, nil
+	return m, skipped, nil
 }
 
 // parseIntervals parses LO:HI[,LO:HI…]: one interval for every coordinate

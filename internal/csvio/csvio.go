@@ -105,19 +105,29 @@ func ParsePoints(r io.Reader, name string) (*mat.Dense, error) { return Options{
 // A regular file is refused up front when its size alone exceeds what
 // Parse would read.
 func (o Options) Read(path string) (*mat.Dense, error) {
+	m, _, err := o.ReadSkipped(path)
+	return m, err
+}
+
+// ReadSkipped is Read that also returns the number of lines before the
+// first data row: 1 when a header row was skipped (Options.Header), else
+// 0. Blank lines may only trail, so row i of the matrix is line
+// i + 1 + skipped of the file: what a caller that refuses a row after
+// reading names it by.
+func (o Options) ReadSkipped(path string) (*mat.Dense, int, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err // *fs.PathError: "open x.csv: no such file or directory"
+		return nil, 0, err // *fs.PathError: "open x.csv: no such file or directory"
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 		if l := budget.Limit(o.Budget); !l.Fits(valueBytesPerTextByte * float64(st.Size())) {
 			need := valueBytesPerTextByte * float64(st.Size())
-			return nil, &Error{File: path, Msg: fmt.Sprintf("a file of %s may hold %s of values, over the memory budget of %s (raise it with %s or --mem-budget)",
+			return nil, 0, &Error{File: path, Msg: fmt.Sprintf("a file of %s may hold %s of values, over the memory budget of %s (raise it with %s or --mem-budget)",
 				budget.Format(float64(st.Size())), budget.Format(need), budget.Format(float64(l.Bytes())), budget.EnvVar)}
 		}
 	}
-	return o.Parse(f, path)
+	return o.parse(f, path)
 }
 
 // valueBytesPerTextByte bounds the memory a point file's text turns into:
@@ -183,6 +193,13 @@ func CountRows(path string) (int, error) {
 // line as soon as the line being read and the values so far (16 bytes a
 // value, counting the slice's growth) would exceed the budget.
 func (o Options) Parse(r io.Reader, name string) (*mat.Dense, error) {
+	m, _, err := o.parse(r, name)
+	return m, err
+}
+
+// parse is Parse that also returns the number of lines before the first
+// data row (1 after a header row, else 0; see ReadSkipped).
+func (o Options) parse(r io.Reader, name string) (*mat.Dense, int, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	var (
 		data      []float64
@@ -236,7 +253,7 @@ func (o Options) Parse(r io.Reader, name string) (*mat.Dense, error) {
 	for {
 		eof, err := next()
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if eof && len(buf) == 0 {
 			break
@@ -253,7 +270,7 @@ func (o Options) Parse(r io.Reader, name string) (*mat.Dense, error) {
 			}
 		} else {
 			if blankLine != 0 {
-				return nil, &Error{File: name, Line: blankLine, Msg: "blank line (allowed only at the end of the file)"}
+				return nil, 0, &Error{File: name, Line: blankLine, Msg: "blank line (allowed only at the end of the file)"}
 			}
 			// Blank lines may only trail, so the first data line is line 1
 			// (line 2 after a header).
@@ -268,11 +285,11 @@ func (o Options) Parse(r io.Reader, name string) (*mat.Dense, error) {
 				if header != 0 {
 					as = fmt.Sprintf("as in the header, line %d", header)
 				}
-				return nil, &Error{File: name, Line: lineNo, Msg: fmt.Sprintf("row has %d fields, want %d (%s)", nf, cols, as)}
+				return nil, 0, &Error{File: name, Line: lineNo, Msg: fmt.Sprintf("row has %d fields, want %d (%s)", nf, cols, as)}
 			}
 			seen = true
 			if header != lineNo && o.MaxRows > 0 && rows >= o.MaxRows {
-				return nil, &Error{File: name, Line: lineNo, Msg: fmt.Sprintf("more than %d rows", o.MaxRows)}
+				return nil, 0, &Error{File: name, Line: lineNo, Msg: fmt.Sprintf("more than %d rows", o.MaxRows)}
 			}
 			if header != lineNo {
 				rest := string(line) // one copy; the fields are slices of it
@@ -281,7 +298,7 @@ func (o Options) Parse(r io.Reader, name string) (*mat.Dense, error) {
 					f, rest, _ = strings.Cut(rest, ",")
 					v, err := parseField(f)
 					if err != nil {
-						return nil, &Error{File: name, Line: lineNo, Col: j + 1, Msg: err.Error(), err: errors.Unwrap(err)}
+						return nil, 0, &Error{File: name, Line: lineNo, Col: j + 1, Msg: err.Error(), err: errors.Unwrap(err)}
 					}
 					data = append(data, v)
 				}
@@ -290,7 +307,7 @@ func (o Options) Parse(r io.Reader, name string) (*mat.Dense, error) {
 			// A stream (a pipe, stdin) has no size to check up front:
 			// stop as soon as its values outgrow the memory budget.
 			if need := 16 * float64(len(data)); need > float64(limit) {
-				return nil, overBudget(lineNo, "the values up to this line", need)
+				return nil, 0, overBudget(lineNo, "the values up to this line", need)
 			}
 		}
 		if eof {
@@ -298,9 +315,11 @@ func (o Options) Parse(r io.Reader, name string) (*mat.Dense, error) {
 		}
 	}
 	if rows == 0 {
-		return nil, &Error{File: name, Msg: "empty file", empty: true}
+		return nil, 0, &Error{File: name, Msg: "empty file", empty: true}
 	}
-	return mat.NewDense(rows, cols, data), nil
+	// Blank lines only trail, so a header is line 1: header counts the
+	// lines before the first data row.
+	return mat.NewDense(rows, cols, data), header, nil
 }
 
 // isHeader reports whether a line looks like a header row: every field is
