@@ -109,7 +109,8 @@ Failures
 Workers and seeds
     The history is the study's COMPLETE trials, the pending points the
     RUNNING and WAITING ones (an enqueued trial's given parameters count),
-    the direction the study's, so several processes sharing a study in an
+    the direction the study's — every trial of the study, also under a
+    ``HyperbandPruner``, which shows a sampler one bracket's trials — so several processes sharing a study in an
     RDB storage (PostgreSQL, MySQL, SQLite) cooperate: each new point
     avoids the others' pending points and, with an invariant kernel, their
     whole orbits. Give every worker of a study the same ``seed``. Each
@@ -410,6 +411,20 @@ class _View:
                                                 for p in (told, pending, failed))
 
 
+def _study_trials(study, states=None):
+    """Every trial of the study (not deep-copied). With a HyperbandPruner,
+    Optuna hands the sampler a bracket's view of the study (its
+    _BracketStudy, which keeps the study it filters as _study), whose
+    get_trials holds only the trials of one bracket: the history, pending
+    and failed points are the whole study's (see Workers), else a trial
+    would repeat points that other brackets evaluated, and count their
+    trials as earlier trials of unknown point."""
+    inner = getattr(study, "_study", None)
+    while isinstance(inner, optuna.study.Study):
+        study, inner = inner, getattr(inner, "_study", None)
+    return study.get_trials(deepcopy=False, states=states)
+
+
 def _close(opt):
     """Free opt's library handle now, where symbo.Optimizer has one (else
     the collector does)."""
@@ -621,7 +636,7 @@ class SymboSampler(BaseSampler):
         # pending-aware batch: the k-th, k the number of such unknown
         # trials numbered below its own (bounded, so that trials a dead
         # worker left RUNNING cannot grow the batch without end).
-        trials = study.get_trials(deepcopy=False)
+        trials = _study_trials(study)
         view = self._view(layout, trials, trial, minimize, seed)  # one read: one view
         told = {t.number for t in trials if t.state == TrialState.COMPLETE}
         rank = min(max(view.unknown, 0), _MAX_RANK)
@@ -645,7 +660,7 @@ class SymboSampler(BaseSampler):
             moves = 0
             while True:
                 study._storage.set_trial_system_attr(trial._trial_id, _ATTR, layout.values(u))
-                trials = study.get_trials(deepcopy=False)
+                trials = _study_trials(study)
                 others = [(t, self._point(layout, t)) for t in trials
                           if t.number != trial.number and t.state in (TrialState.RUNNING, TrialState.WAITING)]
                 others = [(t, p) for t, p in others if p is not None]
@@ -917,7 +932,7 @@ class SymboSampler(BaseSampler):
         configuration, tells nothing about the space, and once made it
         empty for good, every later trial the fallback's)."""
         space = None
-        for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
+        for t in _study_trials(study, states=(TrialState.COMPLETE,)):
             if not t.distributions:
                 continue
             if space is None:
