@@ -1287,7 +1287,7 @@ func TestSignalBeforeOutputs(t *testing.T) {
 // 0.
 func TestFigureInterrupt(t *testing.T) {
 	dir := t.TempDir()
-	c := perfCmd(dir, "figure", "--out", "o", "--name", "radial,ackley", "--grid", "601")
+	c := perfCmd(dir, "figure", "--out", "o", "--name", "radial,ackley", "--grid", "201")
 	pr, err := c.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
