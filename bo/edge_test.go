@@ -3,7 +3,6 @@ package bo
 import (
 	"errors"
 	"math"
-	"math/big"
 	"reflect"
 	"slices"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
+	"github.com/symbo/symbo/orbit/orbittest"
 )
 
 // smallCfg is a cheap configuration for the bookkeeping tests.
@@ -393,31 +393,13 @@ func TestBadBoxSaysWhatToDo(t *testing.T) {
 	}
 }
 
-// negCanon is a caller's orbit.Finite group on R² (the swap) that
-// declares a canonical map of negative dimension, against
-// orbit.Canonicalizer's contract.
-type negCanon struct{}
-
-func (negCanon) Name() string                 { return "negcanon" }
-func (negCanon) Dim() int                     { return 2 }
-func (negCanon) Order() *big.Int              { return big.NewInt(2) }
-func (negCanon) Inverse(i int) int            { return i }
-func (negCanon) CanonicalDim() int            { return -1 }
-func (negCanon) CanonicalTo(dst, x []float64) { copy(dst, x) }
-func (negCanon) ActTo(dst, x []float64, i int) {
-	copy(dst, x)
-	if i == 1 {
-		dst[0], dst[1] = x[1], x[0]
-	}
-}
-
 // TestNegativeCanonicalDim: New refuses a group whose canonical map
 // declares a dimension below 1 (ErrBadConfig and orbit.ErrInvalid) for
 // every kernel over a group; with avg, max, plus or auto it panicked
 // (makeslice: len out of range).
 func TestNegativeCanonicalDim(t *testing.T) {
 	for _, name := range []string{NameAvg, NameMax, NamePlus, NameAuto, NameSoft, NamePortfolio} {
-		k, err := ParseKernel(name, negCanon{}, kernel.RBF)
+		k, err := ParseKernel(name, orbittest.NegativeCanonical{}, kernel.RBF)
 		if err != nil {
 			if !errors.Is(err, orbit.ErrInvalid) {
 				t.Errorf("%s: ParseKernel: %v, want orbit.ErrInvalid", name, err)

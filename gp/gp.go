@@ -1,7 +1,6 @@
 package gp
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -34,6 +33,11 @@ func (h Hyper) check() error {
 	}
 	if !(h.Lengthscale > 0) || math.IsInf(h.Lengthscale, 0) {
 		return fmt.Errorf("%w: lengthscale %v must be positive and finite", ErrInvalid, h.Lengthscale)
+	}
+	if !(h.Lengthscale >= kernel.MinLengthscale && h.Lengthscale <= kernel.MaxLengthscale) {
+		// The kernels' own range: invalid hyperparameters, and the
+		// kernels' refusal too.
+		return fmt.Errorf("%w: %w: lengthscale must lie in [%g, %g], got %v", ErrInvalid, kernel.ErrInvalid, kernel.MinLengthscale, kernel.MaxLengthscale, h.Lengthscale)
 	}
 	if !(h.Noise >= 0) || math.IsInf(h.Noise, 0) {
 		return fmt.Errorf("%w: noise %v must be non-negative and finite", ErrInvalid, h.Noise)
@@ -372,23 +376,8 @@ func New(fam Family, x *mat.Dense, y []float64, h Hyper, opts Options) (*GP, err
 		return nil, fmt.Errorf("gp: bind: %w", err)
 	}
 	ys, u := standardizeUnits(y)
-	g, err := build(b, xc, ys, u, h, opts)
-	if err != nil && errors.Is(err, kernel.ErrInvalid) && !errors.Is(err, ErrInvalid) {
-		// Hyperparameters that pass h.check but not the kernel's (a
-		// lengthscale outside [kernel.MinLengthscale,
-		// kernel.MaxLengthscale]) are invalid hyperparameters: ErrInvalid,
-		// as documented, the message unchanged.
-		err = &invalidHyper{err}
-	}
-	return g, err
+	return build(b, xc, ys, u, h, opts)
 }
-
-// invalidHyper marks a kernel's refusal of New's hyperparameters as
-// ErrInvalid without changing its message.
-type invalidHyper struct{ err error }
-
-func (e *invalidHyper) Error() string   { return e.err.Error() }
-func (e *invalidHyper) Unwrap() []error { return []error{ErrInvalid, e.err} }
 
 func build(b Bound, xc *mat.Dense, ys []float64, u yUnits, h Hyper, opts Options) (*GP, error) {
 	if lb, ok := b.(*landmarkBound); ok {

@@ -13,6 +13,7 @@ import (
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/kernel/kerneltest"
 	"github.com/symbo/symbo/orbit"
+	"github.com/symbo/symbo/orbit/orbittest"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -401,37 +402,19 @@ func TestFiniteWithoutElements(t *testing.T) {
 	}
 }
 
-// negCanon is a caller's orbit.Finite group on R² (the swap) that
-// declares a canonical map of negative dimension, against
-// Canonicalizer's contract.
-type negCanon struct{}
-
-func (negCanon) Name() string                 { return "negcanon" }
-func (negCanon) Dim() int                     { return 2 }
-func (negCanon) Order() *big.Int              { return big.NewInt(2) }
-func (negCanon) Inverse(i int) int            { return i }
-func (negCanon) CanonicalDim() int            { return -1 }
-func (negCanon) CanonicalTo(dst, x []float64) { copy(dst, x) }
-func (negCanon) ActTo(dst, x []float64, i int) {
-	copy(dst, x)
-	if i == 1 {
-		dst[0], dst[1] = x[1], x[0]
-	}
-}
-
 // TestNegativeCanonicalDim: a group declaring a canonical map of
 // dimension below 1 is refused by the constructors (orbit.ErrInvalid,
 // orbit.Check); k_max over it was built and panicked in CrossTo (slice
 // bounds out of range).
 func TestNegativeCanonicalDim(t *testing.T) {
 	p := kernel.Params{Shape: kernel.RBF, Variance: 1, Lengthscale: 1}
-	if _, err := kernel.NewMax(p, negCanon{}, kernel.Options{}); !errors.Is(err, orbit.ErrInvalid) {
+	if _, err := kernel.NewMax(p, orbittest.NegativeCanonical{}, kernel.Options{}); !errors.Is(err, orbit.ErrInvalid) {
 		t.Errorf("max: %v, want orbit.ErrInvalid", err)
 	}
-	if _, err := kernel.NewAvg(p, negCanon{}, kernel.Options{}); !errors.Is(err, orbit.ErrInvalid) {
+	if _, err := kernel.NewAvg(p, orbittest.NegativeCanonical{}, kernel.Options{}); !errors.Is(err, orbit.ErrInvalid) {
 		t.Errorf("avg: %v, want orbit.ErrInvalid", err)
 	}
-	if _, err := orbit.OnCoords(negCanon{}, 3, []int{0, 2}); !errors.Is(err, orbit.ErrInvalid) {
+	if _, err := orbit.OnCoords(orbittest.NegativeCanonical{}, 3, []int{0, 2}); !errors.Is(err, orbit.ErrInvalid) {
 		t.Errorf("OnCoords: %v, want orbit.ErrInvalid", err)
 	}
 }

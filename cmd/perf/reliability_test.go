@@ -357,30 +357,10 @@ func TestProfileComplexityInterrupt(t *testing.T) {
 			c := perfCmd(dir, tc.args...)
 			var stdout bytes.Buffer
 			c.Stdout = &stdout
-			pr, err := c.StderrPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := c.Start(); err != nil {
-				t.Fatal(err)
-			}
 			// Signalled once it reports its first measurement (a line
 			// on stderr): more lie ahead.
-			br := bufio.NewReader(pr)
-			if _, err := br.ReadString('\n'); err != nil {
-				t.Fatalf("no progress line: %v", err)
-			}
-			c.Process.Signal(tc.sig)
-			rest, _ := io.ReadAll(br)
-			err = c.Wait()
-			ee, ok := err.(*exec.ExitError)
-			if !ok || ee.ExitCode() != exitInterrupted {
-				t.Fatalf("exit %v (want %d); stderr ends %q", err, exitInterrupted, rest)
-			}
-			lines := strings.Split(strings.TrimSpace(string(rest)), "\n")
-			if last := lines[len(lines)-1]; !strings.HasPrefix(last, "perf "+tc.name+": interrupted: ") {
-				t.Errorf("last stderr line %q, want perf %s: interrupted: …", last, tc.name)
-			}
+			_, rest, err := signalAfterFirstLine(t, c, tc.sig)
+			wantInterrupted(t, err, rest, "perf "+tc.name+": interrupted: ")
 			if stdout.Len() != 0 {
 				t.Errorf("stdout %q, want nothing", stdout.String())
 			}
@@ -1256,13 +1236,7 @@ func TestSignalBeforeOutputs(t *testing.T) {
 			dir := t.TempDir()
 			h := startHeldAt(t, perfCmd(dir, tc.args...), holdOutputs)
 			h.Process.Signal(syscall.SIGTERM)
-			err := h.wait()
-			ee, ok := err.(*exec.ExitError)
-			if !ok || ee.ExitCode() != exitInterrupted {
-				t.Fatalf("exit %v (want %d): %s", err, exitInterrupted, h.stderr.String())
-			}
-			last := strings.TrimSpace(h.stderr.String())
-			last = last[strings.LastIndex(last, "\n")+1:]
+			last := wantInterrupted(t, h.wait(), h.stderr.String(), "perf "+tc.name+": interrupted: ")
 			if !strings.Contains(last, "stopped before writing every output") || !strings.Contains(last, "resume with: perf "+strings.Join(tc.resume, " ")) {
 				t.Errorf("last stderr line %q", last)
 			}
@@ -1287,29 +1261,11 @@ func TestSignalBeforeOutputs(t *testing.T) {
 // 0.
 func TestFigureInterrupt(t *testing.T) {
 	dir := t.TempDir()
-	c := perfCmd(dir, "figure", "--out", "o", "--name", "radial,ackley", "--grid", "201")
-	pr, err := c.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
+	first, rest, err := signalAfterFirstLine(t, perfCmd(dir, "figure", "--out", "o", "--name", "radial,ackley", "--grid", "201"), syscall.SIGTERM)
+	if !strings.Contains(first, "radial") {
+		t.Errorf("first stderr line %q, want the radial figure's", first)
 	}
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	br := bufio.NewReader(pr)
-	if line, err := br.ReadString('\n'); err != nil || !strings.Contains(line, "radial") {
-		t.Fatalf("first stderr line %q, %v", line, err)
-	}
-	c.Process.Signal(syscall.SIGTERM)
-	rest, _ := io.ReadAll(br)
-	err = c.Wait()
-	ee, ok := err.(*exec.ExitError)
-	if !ok || ee.ExitCode() != exitInterrupted {
-		t.Fatalf("exit %v (want %d); stderr %q", err, exitInterrupted, rest)
-	}
-	lines := strings.Split(strings.TrimSpace(string(rest)), "\n")
-	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "perf figure: interrupted: stopped before") {
-		t.Errorf("last stderr line %q", last)
-	}
+	wantInterrupted(t, err, rest, "perf figure: interrupted: stopped before")
 	if _, err := os.Stat(filepath.Join(dir, "o", "figures.md")); err == nil {
 		t.Error("figures.md written after the signal")
 	}
@@ -1342,15 +1298,7 @@ func TestSignalAfterComputation(t *testing.T) {
 			c.Stdout = &stdout
 			h := startHeldAt(t, c, holdOutputs)
 			h.Process.Signal(syscall.SIGINT)
-			err := h.wait()
-			ee, ok := err.(*exec.ExitError)
-			if !ok || ee.ExitCode() != exitInterrupted {
-				t.Fatalf("exit %v (want %d): %s", err, exitInterrupted, h.stderr.String())
-			}
-			last := strings.TrimSpace(h.stderr.String())
-			if last = last[strings.LastIndex(last, "\n")+1:]; !strings.HasPrefix(last, "perf "+tc.name+": interrupted: ") {
-				t.Errorf("last stderr line %q", last)
-			}
+			wantInterrupted(t, h.wait(), h.stderr.String(), "perf "+tc.name+": interrupted: ")
 			if stdout.Len() != 0 {
 				t.Errorf("stdout %.80q, want nothing", stdout.String())
 			}
@@ -1370,7 +1318,15 @@ func TestCheckInterrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := perfCmd(t.TempDir(), "check", "--dir", rec, "--seeds", "10", "--cells", "6", "--workers", "1")
+	_, rest, err := signalAfterFirstLine(t, perfCmd(t.TempDir(), "check", "--dir", rec, "--seeds", "10", "--cells", "6", "--workers", "1"), syscall.SIGINT)
+	wantInterrupted(t, err, rest, "perf check: interrupted: ")
+}
+
+// signalAfterFirstLine starts c, sends it sig once it has written its
+// first line on stderr (a progress line: more work lies ahead), and
+// returns that line, the rest of stderr and c's exit error.
+func signalAfterFirstLine(t *testing.T, c *exec.Cmd, sig syscall.Signal) (first, rest string, err error) {
+	t.Helper()
 	pr, err := c.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -1379,18 +1335,28 @@ func TestCheckInterrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	br := bufio.NewReader(pr)
-	if _, err := br.ReadString('\n'); err != nil {
-		t.Fatalf("no progress line: %v", err)
+	if first, err = br.ReadString('\n'); err != nil {
+		c.Process.Kill()
+		c.Wait()
+		t.Fatalf("no first stderr line: %v", err)
 	}
-	c.Process.Signal(syscall.SIGINT)
-	rest, _ := io.ReadAll(br)
-	err = c.Wait()
-	ee, ok := err.(*exec.ExitError)
-	if !ok || ee.ExitCode() != exitInterrupted {
-		t.Fatalf("exit %v (want %d); stderr ends %q", err, exitInterrupted, rest)
+	c.Process.Signal(sig)
+	b, _ := io.ReadAll(br)
+	return first, string(b), c.Wait()
+}
+
+// wantInterrupted fails the test unless err is exit status 130
+// (exitInterrupted) and stderr's last line starts with prefix; it
+// returns that line.
+func wantInterrupted(t *testing.T, err error, stderr, prefix string) string {
+	t.Helper()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted {
+		t.Fatalf("exit %v (want %d); stderr %q", err, exitInterrupted, stderr)
 	}
-	lines := strings.Split(strings.TrimSpace(string(rest)), "\n")
-	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "perf check: interrupted: ") {
-		t.Errorf("last stderr line %q", last)
+	last := strings.TrimSpace(stderr)
+	last = last[strings.LastIndex(last, "\n")+1:]
+	if !strings.HasPrefix(last, prefix) {
+		t.Errorf("last stderr line %q, want %s…", last, prefix)
 	}
+	return last
 }
