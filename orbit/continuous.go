@@ -81,7 +81,8 @@ func (g *Rotation2DGroup) OrbitTo(dst, x []float64, m int) {
 //
 // For x outside the box (which a box-constrained optimizer should never
 // propose), C(x) is the smallest interval holding 1 and the scalings that
-// bring x into the box ({1} alone if none does, e.g. for a coordinate ≤ 0):
+// bring x into the box ({1} alone if none does, e.g. for a coordinate ≤ 0,
+// or if those scalings overflow float64, for x of subnormal coordinates):
 // x stays in its own orbit and distances stay finite.
 type ScalingGroup struct {
 	lo, hi []float64
@@ -180,7 +181,7 @@ func (g *ScalingGroup) IntervalFaces(x []float64) (a, b float64, ka, kb int) {
 			b, kb = t, k
 		}
 	}
-	if a > b {
+	if a > b || math.IsInf(a, 1) { // no scaling, or none representable (x tiny: lo/x overflows)
 		return 1, 1, -1, -1
 	}
 	if a > 1 {

@@ -251,3 +251,30 @@ func TestScalingDistTinyPoints(t *testing.T) {
 		t.Errorf("OrbitDist2(%v, %v) = %v, want a positive distance", x, y, d)
 	}
 }
+
+// TestScalingSubnormalPoint: a point of subnormal coordinates, outside the
+// box, whose scalings into the box overflow float64 (lo/x = +Inf), stays
+// in its own orbit: C(x) = {1}, OrbitTo's nodes are x itself, and the
+// orbit average over it is finite (it was +Inf nodes, and k_avg's error
+// blamed the points' range).
+func TestScalingSubnormalPoint(t *testing.T) {
+	g, err := orbit.Scaling([]float64{0.1, 0.1}, []float64{10, 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range [][]float64{{5e-324, 5e-324}, {1e-310, 2e-320}, {5e-324, 1}} {
+		if a, b := g.Interval(x); a != 1 || b != 1 {
+			t.Errorf("Interval(%v) = [%v, %v], want [1, 1]", x, a, b)
+		}
+		dst := make([]float64, 3*2)
+		g.OrbitTo(dst, x, 3)
+		for j := range 3 {
+			if dst[2*j] != x[0] || dst[2*j+1] != x[1] {
+				t.Errorf("OrbitTo(%v) node %d = %v, want x", x, j, dst[2*j:2*j+2])
+			}
+		}
+		if d := g.OrbitDist2(x, []float64{1, 1}); math.IsNaN(d) || math.IsInf(d, 0) {
+			t.Errorf("OrbitDist2(%v, (1, 1)) = %v, want finite", x, d)
+		}
+	}
+}
