@@ -145,10 +145,45 @@ func SumKappa(x []float64, nxy float64, orb []float64, G int, shape Shape, inv2 
 		c, q1, q2 = maternParams(shape)
 	}
 	done := sumKappa(&acc, x, nxy, orb, G, rbf, inv2, c, q1, q2)
-	for g := done; g < G; g++ {
-		acc[g%8] += kappaTerm(Dot(x, orb, g), nxy, inv2, rbf, c, q1, q2)
+	if done < G {
+		sumKappaTail(&acc, x, nxy, orb, done, G, shape, inv2)
 	}
 	return ((acc[0] + acc[4]) + (acc[2] + acc[6])) + ((acc[1] + acc[5]) + (acc[3] + acc[7]))
+}
+
+// sumKappaTail adds the terms of elements g0 … G−1 (g0 a multiple of
+// Narrow) to acc[g mod 8], a whole padded group of Narrow elements at a
+// time: their inner products summed as Dot sums them, their κ by KappaTo,
+// whose terms are kappaTerm's bits, with vectorized exponentials where a
+// group smaller than the SIMD width would take them one at a time (a
+// group of 6, permutation(3), or the last 1–7 elements of any group). The
+// padding repeats the last element, so its terms are finite; they are
+// left out.
+func sumKappaTail(acc *[8]float64, x []float64, nxy float64, orb []float64, g0, G int, shape Shape, inv2 float64) {
+	d := len(x)
+	gp := len(orb) / d
+	var s, t [Narrow]float64
+	for ; g0 < G; g0 += Narrow {
+		base, w, l0 := blockOf(g0, gp, d)
+		o := orb[base+l0:]
+		x0 := x[0]
+		for l := range Narrow {
+			s[l] = x0 * o[l]
+		}
+		for k := 1; k < d; k++ {
+			xk, ok := x[k], o[k*w:k*w+Narrow]
+			for l := range Narrow {
+				s[l] += float64(xk * ok[l])
+			}
+		}
+		for l := range Narrow {
+			s[l] = max(nxy-2*s[l], 0) * inv2
+		}
+		KappaTo(t[:], s[:], shape)
+		for l := range min(Narrow, G-g0) {
+			acc[l] += t[l]
+		}
+	}
 }
 
 // kappaChunk is the number of elements KappaTo handles at once (a stack

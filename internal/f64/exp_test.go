@@ -123,7 +123,8 @@ func kappaRef(s Shape, u float64) float64 {
 }
 
 // TestSumKappa checks SumKappa on every path against the generic path
-// (bit for bit) and against an independent row-major sum with math.Exp
+// and the specification's terms (kappaTerm, lane g mod 8: bit for bit)
+// and against an independent row-major sum with math.Exp
 // (relative 1e-13), for orbit sizes covering wide, narrow and padded
 // blocks.
 func TestSumKappa(t *testing.T) {
@@ -156,11 +157,25 @@ func TestSumKappa(t *testing.T) {
 					}
 					want += kappaRef(s, math.Sqrt(max(nxy-2*dot, 0)*inv2))
 				}
+				// The specification's bits: kappaTerm per element, lane
+				// g mod 8, the lanes reduced as documented.
+				var c, q1, q2 float64
+				if s != RBF {
+					c, q1, q2 = maternParams(s)
+				}
+				var lanes [8]float64
+				for g := range G {
+					lanes[g%8] += kappaTerm(Dot(x, orb, g), nxy, inv2, s == RBF, c, q1, q2)
+				}
+				spec := ((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) + ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7]))
 				var ref float64
 				for i, p := range paths() {
 					restore := setFeatures(p.f)
 					got := SumKappa(x, nxy, orb, G, s, inv2)
 					restore()
+					if math.Float64bits(got) != math.Float64bits(spec) {
+						t.Errorf("d=%d G=%d shape %d: %s gives %v, the specification's terms %v", d, G, s, p.name, got, spec)
+					}
 					if i == 0 {
 						ref = got
 						if math.Abs(got-want) > 1e-13*math.Abs(want) {
