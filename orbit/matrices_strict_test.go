@@ -1,0 +1,46 @@
+package orbit_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/symbo/symbo/orbit"
+)
+
+// TestReadMatricesStrictJSON: what encoding/json alone reads silently
+// wrongly is refused — a key given twice (the last would win: a second
+// "generators": [] drops the generators, the group becoming the trivial
+// one), a key spelled in another case (matched case-insensitively), and
+// null where a number goes (read as 0: [[null,1],[1,null]] would be the
+// swap). The same files without the fault are read.
+func TestReadMatricesStrictJSON(t *testing.T) {
+	for _, c := range []struct{ in, msg string }{
+		{`{"dim": 2, "generators": [[[0,1],[1,0]]], "generators": []}`, `"generators" given twice`},
+		{`{"dim": 2, "generators": [[[0,1],[1,0]]], "Generators": []}`, `"Generators"`},
+		{`{"DIM": 2, "generators": [[[0,1],[1,0]]]}`, `"DIM"`},
+		{`{"dim": 2, "generators": [[[null,1],[1,null]]]}`, `null`},
+		{`{"dim": 2, "elements": [[[0,1],[1,0]], [[1,0],[0,null]]]}`, `null`},
+		{`{"dim": null, "generators": [[[0,1],[1,0]]]}`, `null`},
+		{`{"dim": 2, "generators": [null]}`, `null`},
+	} {
+		g, err := orbit.ReadMatrices(strings.NewReader(c.in))
+		if err == nil {
+			n, _ := orbit.Size(g)
+			t.Errorf("ReadMatrices(%s) read a group of order %d; want an error", c.in, n)
+			continue
+		}
+		if !errors.Is(err, orbit.ErrInvalid) || !strings.Contains(err.Error(), c.msg) || !strings.HasPrefix(err.Error(), "orbit: ") {
+			t.Errorf("ReadMatrices(%s) error %q; want ErrInvalid naming %s", c.in, err, c.msg)
+		}
+	}
+	for _, in := range []string{
+		`{"dim": 2, "generators": [[[0,1],[1,0]]]}`,
+		`{"dim": 2, "generators": [[[0,1],[1,0]]], "elements": null}`,
+		`{"generators": [[[0,1],[1,0]]], "elements": [[[-1,0],[0,-1]]]}`,
+	} {
+		if _, err := orbit.ReadMatrices(strings.NewReader(in)); err != nil {
+			t.Errorf("ReadMatrices(%s): %v", in, err)
+		}
+	}
+}
