@@ -71,7 +71,8 @@ type matricesJSON struct {
 // omitted when a matrix is given. The keys are spelled exactly so, each
 // at most once, and no null stands for a number, a row or a matrix
 // (encoding/json alone would keep the last of a repeated key, match keys
-// in any case and read null as 0). Every matrix must be orthogonal within
+// in any case and read null as 0). A UTF-8 byte-order mark before the
+// JSON is skipped. Every matrix must be orthogonal within
 // OrthoTol (max |MᵀM − I|). The result is the group they generate (both
 // lists are used as generators; the identity is always element 0),
 // computed by breadth-first closure; matrices within 1e-9 (max abs) of each
@@ -98,6 +99,9 @@ func readMatrices(r io.Reader, src string) (*Matrices, error) {
 	if err != nil {
 		return nil, invalid("%s%v", where, err)
 	}
+	// A UTF-8 byte-order mark, which Windows editors write, is skipped
+	// (as in point files).
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {

@@ -44,3 +44,16 @@ func TestReadMatricesStrictJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestReadMatricesBOM: a UTF-8 byte-order mark before the JSON (Windows
+// editors write one), which point files may carry too, is skipped; it
+// was refused as "invalid character 'ï' looking for beginning of value".
+func TestReadMatricesBOM(t *testing.T) {
+	g, err := orbit.ReadMatrices(strings.NewReader("\ufeff" + `{"dim": 2, "generators": [[[0,1],[1,0]]]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := orbit.Size(g); err != nil || n != 2 {
+		t.Fatalf("order %d, %v; want 2", n, err)
+	}
+}
