@@ -418,7 +418,8 @@ func create(path string, version int, kind string, settings any, code string, en
 
 // Open reads the journal at path (of the given kind), truncates a torn
 // final line, and returns its contents and a Writer appending after them
-// in the journal's own version.
+// in the journal's own version. A path that is not a regular file (a
+// FIFO, a device) is refused (ErrCorrupt).
 func Open(path, kind string) (*Contents, *Writer, error) {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
@@ -440,6 +441,27 @@ func OpenIn(dir, name, kind string) (*Contents, *Writer, error) {
 }
 
 func open(f *os.File, path, kind string) (*Contents, *Writer, error) {
+	// A journal is a regular file: a FIFO, opened read-write, would have
+	// this process as its writer, and reading it would wait forever for
+	// an end of file; a device holds no journal.
+	if st, err := f.Stat(); err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("journal: %w", err)
+	} else if !st.Mode().IsRegular() {
+		f.Close()
+		what := "a special file"
+		switch m := st.Mode(); {
+		case m.IsDir():
+			what = "a directory"
+		case m&os.ModeNamedPipe != 0:
+			what = "a named pipe"
+		case m&os.ModeDevice != 0:
+			what = "a device"
+		case m&os.ModeSocket != 0:
+			what = "a socket"
+		}
+		return nil, nil, fmt.Errorf("%w: %s is %s, not a regular file", ErrCorrupt, path, what)
+	}
 	// Locked before it is read: another Writer's appends would race the
 	// read and the truncation of a torn line.
 	if err := atomicfile.LockFile(f, path); err != nil {
