@@ -37,15 +37,17 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/symbo/symbo/internal/errclass"
 )
 
 // Write replaces path by data atomically (creating it if needed) with
-// permissions perm.
+// permissions perm less the umask (as os.WriteFile's).
 func Write(path string, data []byte, perm fs.FileMode) error {
 	return WriteFunc(path, perm, false, func(w io.Writer) error {
 		_, err := w.Write(data)
@@ -86,7 +88,6 @@ func WriteFunc(path string, perm fs.FileMode, exclusive bool, fn func(io.Writer)
 type File struct {
 	tmp       *os.File
 	path      string
-	perm      fs.FileMode
 	exclusive bool
 	done      bool
 }
@@ -161,11 +162,27 @@ func inDir(dir, name string) (string, error) {
 }
 
 func newFile(path string, perm fs.FileMode, exclusive bool) (*File, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+tmpInfix+"*")
+	tmp, err := createTemp(filepath.Dir(path), "."+filepath.Base(path)+tmpInfix, perm)
 	if err != nil {
 		return nil, err
 	}
-	return &File{tmp: tmp, path: path, perm: perm, exclusive: exclusive}, nil
+	return &File{tmp: tmp, path: path, exclusive: exclusive}, nil
+}
+
+// createTemp creates a new file named prefix and a random number in dir
+// with permissions perm less the process's umask — as os.WriteFile's are,
+// the kernel applying the umask as it creates the file (os.CreateTemp's
+// are 0600, and a chmod to perm would not be masked).
+func createTemp(dir, prefix string, perm fs.FileMode) (*os.File, error) {
+	for range 10000 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, fmt.Errorf("atomicfile: no free temporary name %s* in %s", prefix, dir)
 }
 
 // The temporary files are named "." + the target's name + an infix + a
@@ -263,9 +280,6 @@ func (f *File) Commit() (err error) {
 			os.Remove(name)
 		}
 	}()
-	if err = f.tmp.Chmod(f.perm); err != nil {
-		return err
-	}
 	if err = f.tmp.Sync(); err != nil {
 		return err
 	}

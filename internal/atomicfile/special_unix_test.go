@@ -141,3 +141,29 @@ func TestInDirNeverFollowsLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestUmask: a file written gets perm less the process's umask, as
+// os.WriteFile's and a shell redirection's do; Commit set perm itself
+// (chmod is not masked), so under umask 077 perf's outputs and journals
+// came out readable by everyone (0644).
+func TestUmask(t *testing.T) {
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name  string
+		write func(p string) error
+	}{
+		{"write", func(p string) error { return Write(p, []byte("a"), 0o644) }},
+		{"create", func(p string) error { return Create(p, []byte("a"), 0o644) }},
+		{"in", func(p string) error { return WriteIn(filepath.Dir(p), filepath.Base(p), []byte("a"), 0o644) }},
+	} {
+		p := filepath.Join(dir, c.name)
+		if err := c.write(p); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := os.Stat(p); err != nil || st.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v (%v) under umask 077, want -rw-------", c.name, st.Mode(), err)
+		}
+	}
+}
