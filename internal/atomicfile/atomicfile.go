@@ -90,6 +90,7 @@ type File struct {
 	path      string
 	exclusive bool
 	done      bool
+	werr      error // the first failed Write's error, which Commit returns
 }
 
 // New starts writing path atomically (see File); exclusive is as for
@@ -262,12 +263,22 @@ func kindOf(m fs.FileMode) string {
 	return "a special file"
 }
 
-// Write appends p to the temporary file.
-func (f *File) Write(p []byte) (int, error) { return f.tmp.Write(p) }
+// Write appends p to the temporary file. A failed write is remembered:
+// Commit then fails with its error, whether or not the writer (a CPU
+// profile's, which drops write errors) took notice, so that a truncated
+// file is never shown.
+func (f *File) Write(p []byte) (int, error) {
+	n, err := f.tmp.Write(p)
+	if err != nil && f.werr == nil {
+		f.werr = err
+	}
+	return n, err
+}
 
 // Commit flushes the data to disk and puts them at path (renamed over it,
-// or linked with exclusive), then flushes the directory. On error path is
-// unchanged and the temporary file is removed.
+// or linked with exclusive), then flushes the directory. On error — a
+// Write that failed before it included — path is unchanged and the
+// temporary file is removed.
 func (f *File) Commit() (err error) {
 	if f.done {
 		return fmt.Errorf("atomicfile: %s already committed or aborted", f.path)
@@ -280,6 +291,9 @@ func (f *File) Commit() (err error) {
 			os.Remove(name)
 		}
 	}()
+	if f.werr != nil {
+		return f.werr
+	}
 	if err = f.tmp.Sync(); err != nil {
 		return err
 	}

@@ -167,3 +167,43 @@ func TestUmask(t *testing.T) {
 		}
 	}
 }
+
+// TestCommitAfterFailedWrite: a File whose writer ignored a failed write
+// (runtime/pprof's CPU profile does: a full disk, a file size limit) is
+// not shown: Commit fails with the write's error and path keeps its
+// previous content. Commit showed the truncated file as whole.
+func TestCommitAfterFailedWrite(t *testing.T) {
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+		t.Skip("no RLIMIT_FSIZE:", err)
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "cpu.pprof")
+	if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := New(p, 0o644, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const limit = 1 << 16
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: limit, Max: old.Max}); err != nil {
+		f.Abort()
+		t.Skip("cannot set RLIMIT_FSIZE:", err)
+	}
+	_, werr := f.Write(make([]byte, 2*limit)) // ignored, as pprof does
+	syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old)
+	if werr == nil {
+		f.Abort()
+		t.Skip("the file size limit did not hold")
+	}
+	if err := f.Commit(); err == nil || !errors.Is(err, syscall.EFBIG) {
+		t.Errorf("Commit after a failed write: %v, want the write's error (EFBIG)", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "old" {
+		t.Errorf("%s holds %d bytes, want its previous content", p, len(b))
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("temporary files left: %v", ents)
+	}
+}
