@@ -71,3 +71,46 @@ func TestGuideParallelWorkers(t *testing.T) {
 		t.Errorf("the workers recorded %d evaluations, want at least 6", len(rows))
 	}
 }
+
+// TestGuideScriptsStopWhenSuggestFails runs the guide's perf suggest
+// scripts as a user does (bash without -e) with a perf that refuses its
+// files (exit 2, one line on stderr): they must stop without recording
+// anything. They evaluated the empty point instead — ",0" in history.csv
+// — and the parallel workers appended an empty line to running.csv,
+// which every later perf suggest refused.
+func TestGuideScriptsStopWhenSuggestFails(t *testing.T) {
+	for _, tool := range []string{"bash", "flock"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s: %v", tool, err)
+		}
+	}
+	guide, err := os.ReadFile(filepath.Join("..", "..", "docs", "guide.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	stub := "#!/bin/sh\necho 'perf suggest: history.csv: line 1: 2 fields, want 4' >&2\nexit 2\n"
+	if err := os.WriteFile(filepath.Join(bin, "perf"), []byte(stub), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range regexp.MustCompile("(?s)```bash\n(.*?)```").FindAllStringSubmatch(string(guide), -1) {
+		if !strings.Contains(m[1], "perf suggest") {
+			continue
+		}
+		n++
+		dir := t.TempDir()
+		cmd := exec.Command("bash", "-c", m[1])
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+		out, _ := cmd.CombinedOutput()
+		for _, name := range []string{"history.csv", "failed.csv", "running.csv"} {
+			if b, err := os.ReadFile(filepath.Join(dir, name)); err == nil && len(b) > 0 {
+				t.Errorf("guide script %d: %s holds %q after perf suggest failed\n%s", n, name, b, out)
+			}
+		}
+	}
+	if n < 2 {
+		t.Errorf("docs/guide.md has %d bash blocks calling perf suggest, want the loop and the parallel workers", n)
+	}
+}
