@@ -107,7 +107,9 @@ Failures
     sample.
 
 Workers and seeds
-    The history is the study's COMPLETE trials, the pending points the
+    The history is the study's COMPLETE trials, at their parameters (one
+    that suggested none, a cached or skipped configuration, is not in it:
+    it was evaluated at no point), the pending points the
     RUNNING and WAITING ones (an enqueued trial's given parameters count),
     the direction the study's — every trial of the study, also under a
     ``HyperbandPruner``, which shows a sampler one bracket's trials — so several processes sharing a study in an
@@ -734,12 +736,16 @@ class SymboSampler(BaseSampler):
     def _point(self, layout, t):
         """The model coordinates of trial t's point — its parameters, else
         those it was enqueued with, else the point its sampler recorded —
-        or None."""
+        or None. A COMPLETE trial's point is its parameters only: one that
+        returned without suggesting them (a cached or skipped
+        configuration) was evaluated nowhere, and its value is no
+        observation at the point it was given."""
         sources = [t.params]
-        for key in (_FIXED, _ATTR):
-            s = t.system_attrs.get(key)
-            if isinstance(s, dict):
-                sources.append(s)
+        if t.state != TrialState.COMPLETE:
+            for key in (_FIXED, _ATTR):
+                s = t.system_attrs.get(key)
+                if isinstance(s, dict):
+                    sources.append(s)
         u = np.empty(layout.d)
         for i, c in enumerate(layout.coords):
             src = next((s for s in sources if c.name in s), None)

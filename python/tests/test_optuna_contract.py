@@ -488,3 +488,31 @@ def test_narrow_range_names_the_parameter():
         study.optimize(near_one, n_trials=5)
     study = optuna.create_study(sampler=SymboSampler(group="none", seed=0))
     study.optimize(lambda t: t.suggest_float("x", 1e9, 1e9 + 1) + t.suggest_float("y", 0.0, 1.0), n_trials=3)
+
+
+def test_a_trial_that_suggested_nothing_is_no_observation(monkeypatch):
+    """A COMPLETE trial that returned without suggesting its parameters (a
+    cached or skipped configuration) was evaluated nowhere: the GP is not
+    told its value at the point its sampler had recorded for it (it was
+    told 1000.0 there, a value no point of the space has), nor is that
+    point taken."""
+    told = []
+    tell = symbo.Optimizer.tell
+
+    def spy(self, x, y, *args, **kwargs):
+        told.append(y)
+        return tell(self, x, y, *args, **kwargs)
+
+    monkeypatch.setattr(symbo.Optimizer, "tell", spy)
+
+    def objective(trial):
+        if trial.number in (3, 4):
+            return 1000.0
+        x = trial.suggest_float("x", 0.0, 1.0)
+        y = trial.suggest_float("y", 0.0, 1.0)
+        return x + y
+
+    study = optuna.create_study(sampler=SymboSampler(group="none", seed=0, n_startup_trials=3))
+    study.optimize(objective, n_trials=8)
+    assert study.trials[3].system_attrs.get("symbo:x") is not None  # the sampler had chosen a point
+    assert told and 1000.0 not in told
