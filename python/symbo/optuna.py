@@ -103,8 +103,9 @@ Failures
     one that proposed the pruned point). A failed trial's point is its
     parameters, completed by the point its sampler recorded (below) when
     the objective failed before suggesting them all. ``after_trial`` is not
-    overridden: every trial's outcome is read from the study at the next
-    sample.
+    overridden but to pass the outcome on to ``independent_sampler`` (as
+    ``before_trial``): every trial's outcome is read from the study at the
+    next sample.
 
 Workers and seeds
     The history is the study's COMPLETE trials, at their parameters (one
@@ -480,7 +481,9 @@ class SymboSampler(BaseSampler):
         The fallback, for the parameters symbo does not model: categorical
         ones, conditional ones, and every parameter of the trials before
         one has completed. Default: uniform sampling from a stream of
-        ``(seed, trial number, parameter name)``.
+        ``(seed, trial number, parameter name)``. It is told each trial's
+        start and end (``before_trial``, ``after_trial``), as a sampler
+        Optuna drives itself is.
     init : int, optional
         Deprecated alias of ``n_startup_trials``.
     **options
@@ -584,6 +587,21 @@ class SymboSampler(BaseSampler):
             self._salt = _fresh_seed()
         if self._independent is not None:
             self._independent.reseed_rng()
+
+    def before_trial(self, study, trial):
+        """Passes the call on to ``independent_sampler`` (Optuna ≥ 3.3
+        calls it)."""
+        before = getattr(self._independent, "before_trial", None)
+        if before is not None:
+            before(study, trial)
+
+    def after_trial(self, study, trial, state, values):
+        """Passes the trial's outcome on to ``independent_sampler`` (a
+        ``TPESampler`` with a ``constraints_func`` records the trial's
+        constraints here). SymboSampler itself reads every outcome from the
+        study at the next sample."""
+        if self._independent is not None:
+            self._independent.after_trial(study, trial, state, values)
 
     def infer_relative_search_space(self, study, trial):
         self._check_single_objective(study)

@@ -516,3 +516,42 @@ def test_a_trial_that_suggested_nothing_is_no_observation(monkeypatch):
     study.optimize(objective, n_trials=8)
     assert study.trials[3].system_attrs.get("symbo:x") is not None  # the sampler had chosen a point
     assert told and 1000.0 not in told
+
+
+def test_the_independent_sampler_is_told_each_trials_outcome():
+    """The fallback given as independent_sampler hears every trial's end
+    (after_trial), as Optuna's own samplers pass it on: a TPESampler with a
+    constraints_func records each trial's constraints there. They were never
+    recorded, and TPE then ranked every trial as infeasible (violation
+    inf), silently ignoring the constraint."""
+    seen = []
+
+    class Recording(optuna.samplers.RandomSampler):
+        def after_trial(self, study, trial, state, values):
+            seen.append((trial.number, state))
+            super().after_trial(study, trial, state, values)
+
+    def objective(trial):
+        kind = trial.suggest_categorical("kind", ["a", "b"])
+        x = trial.suggest_float("x", 0.0, 1.0)
+        y = trial.suggest_float("y", 0.0, 1.0)
+        trial.set_user_attr("c", x - 0.5)
+        if trial.number == 2:
+            raise optuna.TrialPruned()
+        return x + y + (kind == "b")
+
+    study = optuna.create_study(sampler=SymboSampler(group="none", seed=0, independent_sampler=Recording(seed=0)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FallbackWarning)
+        study.optimize(objective, n_trials=4)
+    assert seen == [(0, TrialState.COMPLETE), (1, TrialState.COMPLETE), (2, TrialState.PRUNED),
+                    (3, TrialState.COMPLETE)]
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tpe = optuna.samplers.TPESampler(seed=0, n_startup_trials=2, constraints_func=lambda t: (t.user_attrs["c"],))
+        study = optuna.create_study(sampler=SymboSampler(group="none", seed=0, independent_sampler=tpe))
+        study.optimize(objective, n_trials=3, catch=())
+    assert all(t.system_attrs.get("constraints") == (t.user_attrs["c"],) or
+               t.system_attrs.get("constraints") == [t.user_attrs["c"]]
+               for t in study.trials if t.state == TrialState.COMPLETE)
