@@ -110,7 +110,9 @@ Failures
 Workers and seeds
     The history is the study's COMPLETE trials, at their parameters (one
     that suggested none, a cached or skipped configuration, is not in it:
-    it was evaluated at no point), the pending points the
+    it was evaluated at no point; nor is one enqueued with a value outside
+    its parameter's range, evaluated outside symbo's box), the pending
+    points the
     RUNNING and WAITING ones (an enqueued trial's given parameters count),
     the direction the study's — every trial of the study, also under a
     ``HyperbandPruner``, which shows a sampler one bracket's trials — so several processes sharing a study in an
@@ -757,7 +759,10 @@ class SymboSampler(BaseSampler):
         or None. A COMPLETE trial's point is its parameters only: one that
         returned without suggesting them (a cached or skipped
         configuration) was evaluated nowhere, and its value is no
-        observation at the point it was given."""
+        observation at the point it was given; nor is one evaluated
+        outside the box (an enqueued value out of its range, which Optuna
+        runs with a warning), where the GP would be told it at the box's
+        edge. Other trials' points are clipped to the box."""
         sources = [t.params]
         if t.state != TrialState.COMPLETE:
             for key in (_FIXED, _ATTR):
@@ -774,6 +779,8 @@ class SymboSampler(BaseSampler):
             except (TypeError, ValueError, OverflowError):
                 return None
         if not np.all(np.isfinite(u)):
+            return None
+        if t.state == TrialState.COMPLETE and (np.any(u < layout.lo) or np.any(u > layout.hi)):
             return None
         return np.clip(u, layout.lo, layout.hi)
 

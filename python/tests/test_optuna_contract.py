@@ -555,3 +555,34 @@ def test_the_independent_sampler_is_told_each_trials_outcome():
     assert all(t.system_attrs.get("constraints") == (t.user_attrs["c"],) or
                t.system_attrs.get("constraints") == [t.user_attrs["c"]]
                for t in study.trials if t.state == TrialState.COMPLETE)
+
+
+def test_an_enqueued_value_outside_the_range_is_no_observation(monkeypatch):
+    """Optuna runs an enqueued trial at a fixed value outside its
+    parameter's range (with a warning). symbo's box is the range: the trial
+    was evaluated outside it, and the GP is not told its value at the box's
+    edge (it was, clipped: f(5) = 1000 told as f(2), a point where the
+    objective is 1)."""
+    told = []
+    tell = symbo.Optimizer.tell
+
+    def spy(self, x, y, *args, **kwargs):
+        told.append(y)
+        return tell(self, x, y, *args, **kwargs)
+
+    monkeypatch.setattr(symbo.Optimizer, "tell", spy)
+
+    def objective(trial):
+        x = trial.suggest_float("x", -2.0, 2.0)
+        n = trial.suggest_int("n", 0, 10)
+        return 1000.0 if abs(x) > 2 or n > 10 else (x - 1) ** 2 + n
+
+    study = optuna.create_study(sampler=SymboSampler(group="none", seed=0, n_startup_trials=3))
+    study.enqueue_trial({"x": 5.0})
+    study.enqueue_trial({"x": 1.0, "n": 12})
+    study.enqueue_trial({"x": 0.5, "n": 3})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        study.optimize(objective, n_trials=6)
+    assert [t.value for t in study.trials[:2]] == [1000.0, 1000.0]
+    assert told and 1000.0 not in told
