@@ -142,7 +142,7 @@ Workers and seeds
 
 Threads
     One sampler may serve several threads (``n_jobs > 1``): its shared
-    state (the search-space cache, the seed, the warnings given) is behind
+    state (the seed, the fallback's stream, the warnings given) is behind
     a lock, and each sample builds its own optimizer from the study.
 
 A multi-objective study is refused with a ``ValueError`` naming the
