@@ -50,7 +50,9 @@ Parameter order and the group
     group's coordinates (``x1..xm, y1..ym`` for ``pairedperm``, contiguous
     blocks for ``blockperm``). A name that is not a numeric parameter of
     the search space is an error (``ValueError`` naming it) at the first
-    sample after a trial has completed — never a silent fallback. The other
+    sample after a trial has completed — never a silent fallback; so is
+    one that a sampler wrapping this one withholds (``PartialFixedSampler``
+    fixing it: ``study.enqueue_trial`` fixes a grouped parameter). The other
     numeric parameters are modelled too, as extra coordinates the group
     leaves alone (settings key ``"coords"``: the group acts on the
     ``params`` coordinates only). Without ``params`` the group
@@ -624,6 +626,8 @@ class SymboSampler(BaseSampler):
             elif isinstance(dist, CategoricalDistribution):
                 self._warn_categorical(n)
                 out[n] = self._fallback(study, trial, n, dist)
+        if self._params is not None:
+            self._check_withheld(study, search_space)
         layout = self._layout(search_space)
         fixed = trial.system_attrs.get(_FIXED)
         if layout.d == 0 or (isinstance(fixed, dict) and all(n in fixed for n in layout.names)):
@@ -632,6 +636,21 @@ class SymboSampler(BaseSampler):
             seed, salt = self._seed, self._salt
         out.update(layout.values(self._choose(study, trial, layout, seed, salt)))
         return out
+
+    def _check_withheld(self, study, search_space):
+        """Refuses a search space from which a sampler wrapping this one
+        (optuna.samplers.PartialFixedSampler) removed a parameter of
+        params that the study's search space holds: the group cannot act
+        on a coordinate it does not sample."""
+        space = self._intersection(study)
+        gone = [n for n in self._params if n not in search_space and n in space and _numeric(space[n])]
+        if gone:
+            raise ValueError(
+                "SymboSampler: params names %s, which the study's trials suggest but the search space this "
+                "sampler was given lacks: a sampler wrapping it fixed them (optuna.samplers.PartialFixedSampler "
+                "does so), and the group cannot act on parameters it does not sample. Fix them per trial with "
+                "study.enqueue_trial (the group's other parameters are then sampled around them), or leave them "
+                "out of params" % ", ".join(map(repr, gone)))
 
     def sample_independent(self, study, trial, param_name, param_distribution):
         self._check_single_objective(study)

@@ -586,3 +586,19 @@ def test_an_enqueued_value_outside_the_range_is_no_observation(monkeypatch):
         study.optimize(objective, n_trials=6)
     assert [t.value for t in study.trials[:2]] == [1000.0, 1000.0]
     assert told and 1000.0 not in told
+
+
+def test_a_grouped_parameter_fixed_by_a_wrapping_sampler_is_named_so():
+    """optuna.samplers.PartialFixedSampler hands its base sampler the
+    search space without the parameters it fixes. When one of them is in
+    params, the error says that (it said the name was a typo, or a
+    parameter not every completed trial suggests, which every one did)."""
+    def objective(trial):
+        return sum(trial.suggest_float(f"w{i}", 0.0, 1.0) ** 2 for i in range(3))
+
+    sampler = SymboSampler(group="permutation", params=["w0", "w1", "w2"], seed=0)
+    study = optuna.create_study(sampler=sampler)
+    study.optimize(objective, n_trials=2)
+    study.sampler = optuna.samplers.PartialFixedSampler({"w0": 0.5}, sampler)
+    with pytest.raises(ValueError, match=r"'w0'.*PartialFixedSampler.*enqueue_trial"):
+        study.optimize(objective, n_trials=1)
