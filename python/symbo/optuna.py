@@ -60,10 +60,12 @@ Parameter order and the group
     ``x10``: runs of digits compare as numbers). For a group whose meaning
     depends on that order (``cyclic``, ``blockperm``, ``pairedperm``,
     ``matrices``, and any group not known to ignore it) the natural order
-    is used only when it is unambiguous — one stem with distinct integer
-    suffixes (``w1``, ``w2``, …) — and ``params`` is required otherwise
-    (``x0, y0, x1, y1`` could be two points in the plane or four
-    coordinates of one): a ``ValueError`` says so.
+    is used only when it is unambiguous — one stem with consecutive
+    integer suffixes from 0 or 1 (``w1``, ``w2``, …), none missing — and
+    ``params`` is required otherwise (``x0, y0, x1, y1`` could be two
+    points in the plane or four coordinates of one; ``w1, w3, w4``, where
+    ``w2`` is conditional and so not in every completed trial's search
+    space, is not the whole family): a ``ValueError`` says so.
 
 Choosing a point
     A trial takes a member of symbo's pending-aware batch (see Workers),
@@ -268,9 +270,12 @@ def _natural_key(name):
 
 
 def _one_family(names):
-    """Whether the names are one stem with distinct integer suffixes
-    (w1, w2, …, w10), whose natural order is then the only reading; one
-    name is one order."""
+    """Whether the names are one stem with consecutive integer suffixes
+    from 0 or 1 (w1, w2, …, w10), whose natural order is then the only
+    reading; one name is one order. A gap (w1, w3, w4: w2 conditional, so
+    not in every completed trial's search space) or a run from elsewhere
+    (w2, w3, w4) means a member is missing, and the group would act on the
+    others as if they were the whole family."""
     if len(names) <= 1:
         return True
     stems, suffixes = set(), set()
@@ -280,7 +285,8 @@ def _one_family(names):
             return False
         stems.add(m.group(1))
         suffixes.add(int(m.group(2)))
-    return len(stems) == 1 and len(suffixes) == len(names)
+    return (len(stems) == 1 and len(suffixes) == len(names)
+            and min(suffixes) in (0, 1) and max(suffixes) - min(suffixes) == len(names) - 1)
 
 
 def _single_value(dist):
@@ -911,8 +917,9 @@ class SymboSampler(BaseSampler):
             if self._group not in _ORDER_FREE and not _one_family(grouped):
                 raise ValueError(
                     "SymboSampler: group %r acts on its coordinates in an order, and the parameter names %s do "
-                    "not fix one (they are not one stem with integer suffixes): pass params=[...] naming the "
-                    "parameters in the group's order" % (self._group, ", ".join(grouped)))
+                    "not fix one (they are not one stem with consecutive integer suffixes from 0 or 1; a member "
+                    "that not every completed trial suggests is left out of the search space): pass params=[...] "
+                    "naming the parameters in the group's order" % (self._group, ", ".join(grouped)))
             rest = []
         else:
             for n in self._params:

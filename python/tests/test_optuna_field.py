@@ -189,6 +189,23 @@ def test_natural_order():
     assert list(sampler.infer_relative_search_space(study, trial)) == names
 
 
+@pytest.mark.parametrize("present", [[1, 3, 4], [2, 3, 4]])
+def test_order_dependent_group_refuses_a_family_with_a_member_missing(present):
+    """cyclic over w1..w4 where a member is conditional: the completed
+    trials' common search space lacks it, and the group acted on the others
+    as if they were the whole family (w1, w3, w4 cycled: no symmetry of
+    the objective) — silently. A gap, or a run not from 0 or 1, now needs
+    params."""
+
+    def objective(trial):
+        return sum(trial.suggest_float("w%d" % i, -1, 1) ** 2 for i in present)
+
+    study = optuna.create_study(sampler=SymboSampler(group="cyclic", seed=0, n_startup_trials=1))
+    study.optimize(objective, n_trials=1)
+    with pytest.raises(ValueError, match=r"'cyclic'.*consecutive.*params="):
+        study.optimize(objective, n_trials=1)
+
+
 def pairs(trial):
     # Two points in the plane, suggested point by point: (x0, y0), (x1, y1).
     p = [(trial.suggest_float("x%d" % i, 0, 1), trial.suggest_float("y%d" % i, 0, 1)) for i in range(2)]
