@@ -30,7 +30,12 @@ Search space
     widths permutes their relaxations, a sign flip of a grid symmetric about
     0 flips the grid. (symbo checks the box against the group in model
     coordinates: ``scaling`` and ``scalingdir`` need ``0 < lo``, which a
-    log coordinate may not be.) Ints stay ints, floats floats; a distribution
+    log coordinate may not be.) A group that moves values between its
+    parameters (every group but ``none`` and ``signflip``) should have them
+    all log-scale or all linear: it exchanges the logarithm of one with the
+    value of another, which one ``ScaleWarning`` per sampler and set of
+    parameters says (through :mod:`warnings`; the study runs on, as
+    Optuna's sampler contract asks). Ints stay ints, floats floats; a distribution
     holding one value (``low == high``) takes that value.
 
     A categorical parameter is sampled by the fallback, with one
@@ -169,7 +174,7 @@ from optuna.trial import TrialState
 
 import symbo
 
-__all__ = ["SymboSampler", "FallbackWarning", "seen_trials"]
+__all__ = ["SymboSampler", "FallbackWarning", "ScaleWarning", "seen_trials"]
 
 # The largest batch a trial computes to step around other workers' trials
 # whose parameters are not yet known (see _choose): with more than
@@ -211,6 +216,10 @@ _GRID_MAX = 4096
 # swapping x and y conjugates a rotation into its inverse). Any other name
 # — cyclic, blockperm, pairedperm, matrices, and groups added later — needs
 # an order the user chose.
+# Groups that act on each coordinate alone (never move a value to another
+# coordinate): their parameters may mix linear and log scales.
+_PER_COORDINATE = frozenset({"none", "signflip"})
+
 _ORDER_FREE = frozenset({"none", "signflip", "permutation", "hyperoctahedral", "rotation2d", "scaling", "scalingdir"})
 
 # symbo.Optimizer's options the sampler passes through.
@@ -234,6 +243,12 @@ def _exhausted(err):
 class FallbackWarning(UserWarning):
     """A parameter is sampled by the fallback, not by symbo (given once per
     parameter name and sampler)."""
+
+
+class ScaleWarning(UserWarning):
+    """A group that moves values between its parameters acts on log=True
+    and linear ones together (given once per sampler and set of
+    parameters)."""
 
 
 def _ranges(numbers):
@@ -934,7 +949,19 @@ class SymboSampler(BaseSampler):
                                      "parameters with a range" % (n, what))
             grouped = list(self._params)
             rest = sorted((n for n in numeric if n not in grouped), key=_natural_key)
-        return _Layout([_Coord(n, numeric[n]) for n in grouped], [_Coord(n, numeric[n]) for n in rest])
+        coords = [_Coord(n, numeric[n]) for n in grouped]
+        logs = [c.kind in ("log", "loggrid") for c in coords]
+        if self._group not in _PER_COORDINATE and any(logs) and not all(logs):
+            self._warn_once(
+                ("scale",) + tuple(zip(grouped, logs)),
+                "group %r moves values between its parameters, but %s are log=True and %s are not: the group "
+                "acts on model coordinates, the logarithm of the ones and the value of the others, which is no "
+                "symmetry of the objective; give the group's parameters one scale, or name the ones it acts on "
+                "with params=[...]" % (
+                    self._group, ", ".join(c.name for c, l in zip(coords, logs) if l),
+                    ", ".join(c.name for c, l in zip(coords, logs) if not l)),
+                ScaleWarning)
+        return _Layout(coords, [_Coord(n, numeric[n]) for n in rest])
 
     # The group on a subset of the coordinates: the one place where it
     # reaches symbo. The layout puts the grouped coordinates first; the
@@ -1012,12 +1039,12 @@ class SymboSampler(BaseSampler):
             sampler = optuna.samplers.RandomSampler(seed=int(state))
         return sampler.sample_independent(study, trial, name, dist)
 
-    def _warn_once(self, name, message):
+    def _warn_once(self, name, message, category=None):
         with self._lock:
             if name in self._warned:
                 return
             self._warned.add(name)
-        warnings.warn("SymboSampler: " + message, FallbackWarning, stacklevel=3)
+        warnings.warn("SymboSampler: " + message, category or FallbackWarning, stacklevel=3)
 
     def _warn_categorical(self, name):
         self._warn_once(name, "categorical parameter %r is sampled by the fallback (%s), not by symbo, which models "

@@ -206,6 +206,25 @@ def test_order_dependent_group_refuses_a_family_with_a_member_missing(present):
         study.optimize(objective, n_trials=1)
 
 
+def test_a_moving_group_warns_of_log_and_linear_parameters_together():
+    """permutation over a log=True and a linear parameter exchanges the
+    logarithm of one with the value of the other in model coordinates — no
+    symmetry of the objective — silently before. One ScaleWarning names
+    both (the study runs on: Optuna's sampler contract); signflip acts on
+    each coordinate alone and gives none."""
+    from symbo.optuna import ScaleWarning
+
+    def objective(trial):
+        return trial.suggest_float("w1", 1e-3, 1, log=True) + trial.suggest_float("w2", 1e-3, 1)
+
+    with pytest.warns(ScaleWarning, match=r"'permutation'.*w1 are log=True and w2 are not") as record:
+        run(SymboSampler(group="permutation", seed=0, n_startup_trials=1), objective, 4)
+    assert sum(issubclass(w.category, ScaleWarning) for w in record) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ScaleWarning)
+        assert len(run(SymboSampler(group="signflip", seed=0, n_startup_trials=1), objective, 3).trials) == 3
+
+
 def pairs(trial):
     # Two points in the plane, suggested point by point: (x0, y0), (x1, y1).
     p = [(trial.suggest_float("x%d" % i, 0, 1), trial.suggest_float("y%d" % i, 0, 1)) for i in range(2)]
