@@ -9,8 +9,9 @@ results.json (the full traces, written beside record.json) and draws the
 mean cumulative regret against the evaluation, with standard-error bands,
 into the given PNG/SVG base path.
 
-Only the standard library is needed for the table (numpy too with
---family, matplotlib for --curves).
+Only the standard library is needed for the table up to 31 seeds (numpy
+too with --family or more seeds, for the t quantile; matplotlib for
+--curves). --self-test checks the intervals against scipy's quantiles.
 
     python3 lab/results/landmarks/compare.py FULL_DIR LANDMARK_DIR [--curves OUT_BASE] [--family K]
 
@@ -52,7 +53,7 @@ def load(d):
 
 def t_quantile(p, df):
     """The p-quantile of Student's t: lab/scripts/fixedpoint.py's (which needs
-    numpy), imported only for --family > 1."""
+    numpy), imported only for --family > 1 or more than 31 seeds."""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
     from fixedpoint import t_quantile as q
     return q(p, df)
@@ -65,6 +66,35 @@ def mean_se(v):
         return m, float("nan")
     var = sum((x - m) ** 2 for x in v) / (n - 1)
     return m, math.sqrt(var / n)
+
+
+def interval(md, sd, n, family=1):
+    """The Student t interval of a mean md with standard error sd over n
+    values, at 95% (family 1: T95 up to 30 degrees of freedom, the exact
+    quantile beyond) or Bonferroni's 1 − 0.05/family; NaN below 2 values."""
+    if n < 2:
+        return float("nan"), float("nan")
+    if family == 1 and n - 1 <= len(T95):
+        t = T95[n - 2]
+    else:
+        t = t_quantile(1 - 0.025 / family, n - 1)
+    return md - t * sd, md + t * sd
+
+
+def self_test():
+    # scipy.stats.t.ppf(0.975, 49) = 2.009575234489209: beyond the table
+    # the interval is t's, not the normal 1.96 it was.
+    lo, hi = interval(0.0, 1.0, 50)
+    assert abs(hi - 2.009575234489209) < 1e-6 and abs(lo + hi) < 1e-12, (lo, hi)
+    # Within the table: scipy.stats.t.ppf(0.975, 9) = 2.2621571627409915.
+    lo, hi = interval(1.0, 0.5, 10)
+    assert abs(hi - (1 + 0.5 * 2.2621571627409915)) < 1e-3, (lo, hi)
+    # --family 2, 49 degrees of freedom: scipy.stats.t.ppf(0.9875, 49) = 2.312375166857136.
+    lo, hi = interval(0.0, 1.0, 50, 2)
+    assert abs(hi - 2.312375166857136) < 1e-6, (lo, hi)
+    # One value: no interval.
+    assert all(math.isnan(v) for v in interval(3.0, float("nan"), 1))
+    print("self-test: ok")
 
 
 def fmt(x):
@@ -88,12 +118,8 @@ def table(full_dir, lm_dir, family=1):
         ma, sa = mean_se(a)
         mb, sb = mean_se(b)
         md, sd = mean_se(d)
-        if family == 1:
-            t = T95[len(d) - 2] if 2 <= len(d) <= 31 else 1.96
-        else:
-            t = t_quantile(1 - 0.025 / family, len(d) - 1)
-        lo, hi = md - t * sd, md + t * sd
-        flag = "contains 0" if lo <= 0 <= hi else "excludes 0"
+        lo, hi = interval(md, sd, len(d), family)
+        flag = "n/a: fewer than 2 seeds" if len(d) < 2 else "contains 0" if lo <= 0 <= hi else "excludes 0"
         ta, _ = mean_se([full[(p, s)]["seconds"] for s in seeds])
         tb, _ = mean_se([lm[(p, s)]["seconds"] for s in seeds])
         out.append(f"| {p} | {fmt(ma)} ± {fmt(sa)} | {fmt(mb)} ± {fmt(sb)} | {fmt(md)} ± {fmt(sd)} | "
@@ -143,6 +169,9 @@ def curves(dirs, labels, out_base):
 
 
 def main():
+    if "--self-test" in sys.argv[1:]:
+        self_test()
+        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("full")
     ap.add_argument("landmarks", nargs="+")
