@@ -493,10 +493,12 @@ func (r *TableResult) OurMarks() (marks []map[string]Mark, vsBest []map[string]*
 // difference from the best (on the seeds both ran) does not reject 0
 // after Holm's correction over every such comparison of the table.
 // When a row's kernels ran different seeds, the best is the lowest mean
-// over the seeds they all ran (if at least two), so that no kernel
-// better than it on the seeds they share is left Plain, which reads as
-// worse. Comparisons without two shared seeds are left Plain. The
-// comparisons are returned too, per row and kernel (none for the best).
+// over the seeds they all ran (if at least two), and a kernel whose mean
+// difference from it on the seeds the two share is negative is
+// Overlapped too, so that no kernel better than the best on the seeds
+// they share is left Plain, which reads as worse. Comparisons without
+// two shared seeds are left Plain. The comparisons are returned too, per
+// row and kernel (none for the best).
 func PairedMarks(problems, kernels []string, per PerSeed) (marks []map[string]Mark, vsBest []map[string]*Effect) {
 	var family []*Effect
 	for _, p := range problems {
@@ -530,7 +532,10 @@ func PairedMarks(problems, kernels []string, per PerSeed) (marks []map[string]Ma
 	Holm(family)
 	for i, cmp := range vsBest {
 		for k, e := range cmp {
-			if !math.IsNaN(e.P) && !e.Significant {
+			// Plain is significantly worse: a kernel lower than the best
+			// on the seeds the two share (possible only when the row's
+			// kernels ran different seeds) is not, significant or not.
+			if !math.IsNaN(e.P) && (!e.Significant || e.Est < 0) {
 				marks[i][k] = Overlapped
 			}
 		}
