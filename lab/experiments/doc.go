@@ -15,9 +15,12 @@
 // summarizes Metric per cell: the cumulative regret R_T over the BO
 // iterations after the initial design, or the negated best reward −max f
 // on WLAN (initial design included), as mean ± standard error over the
-// seeds. Marks applies the paper's emphasis (best mean bold; means whose
-// m ± 1.96·s.e. interval meets the best's underlined); TableResult.Markdown
-// sets our numbers beside the paper's and reports the exact-optimum hits
+// seeds. OurMarks and PairedMarks mark our entries (best mean bold; not
+// significantly worse than the best — a paired t test, Holm over the
+// table — underlined); Marks applies the paper's emphasis (intervals
+// m ± 1.96·s.e. that meet the best's underlined) to the paper's entries,
+// which have no per-seed values; TableResult.Markdown sets our numbers
+// beside the paper's and reports the exact-optimum hits
 // (the box-centre diagnostic). Robustness runs the group-size study
 // (Figure 4, left). Ablation splits plus's gain over base into the
 // Nyström extension alone (base − nystrom) and invariance on top

@@ -609,7 +609,7 @@ type Mark int
 const (
 	Plain      Mark = iota
 	Best            // the lowest mean: bold
-	Overlapped      // its 95% interval m ± 1.96·s.e. overlaps the best's: underlined
+	Overlapped      // not significantly worse than the best (PairedMarks; the paper's entries: Marks' interval overlap): underlined
 )
 
 // inPaper reports whether the paper's Table 1 has a column for kernel k
