@@ -1360,3 +1360,47 @@ func wantInterrupted(t *testing.T, err error, stderr, prefix string) string {
 	}
 	return last
 }
+
+// TestJournalAppendFailsPrintsResume: a journal append that fails (here a
+// file size limit, as a full disk would) ends perf bo with exit 1 and one
+// line naming what the journal keeps and the command that resumes — which
+// then computes what an uninterrupted run does. The line named only the
+// write error.
+func TestJournalAppendFailsPrintsResume(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh:", err)
+	}
+	dir := t.TempDir()
+	args := []string{"bo", "--problem", "Ackley2d", "--kernel", "plus", "--seed", "4", "--init", "3", "--iters", "25"}
+	refOut, err := perfCmd(dir, args...).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ulimit -f counts 512-byte blocks: 8 holds the header and some
+	// evaluations, not all 28.
+	shArgs := append([]string{"-c", `ulimit -f 8 && exec "$0" "$@"`, os.Args[0]}, append(args, "--checkpoint", "run.journal")...)
+	c := exec.Command("sh", shArgs...)
+	c.Env = append(os.Environ(), "PERF_TEST_MAIN=1")
+	c.Dir = dir
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	err = c.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("perf bo past the file size limit: %v, want exit 1\n%s", err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	last := lines[len(lines)-1]
+	for _, want := range []string{"file too large", "evaluations are kept in run.journal", "resume with: perf bo --resume run.journal"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("last line %q lacks %q", last, want)
+		}
+	}
+	got, err := perfCmd(dir, "bo", "--resume", "run.journal").Output()
+	if err != nil {
+		t.Fatalf("resume: %v", err)
+	}
+	if timeLine.ReplaceAllString(string(got), "") != timeLine.ReplaceAllString(string(refOut), "") {
+		t.Errorf("resumed after the failed append: stdout differs:\n%s\nwant\n%s", got, refOut)
+	}
+}

@@ -235,12 +235,14 @@ func runPlan[T, Res any](r *runner, plan experiments.Plan[T, Res], workers int, 
 		done[k.Index] = k.Trace
 	}
 	ctx := r.signals()
+	var appendErr error
 	bar := newProgressBar(r.stderr, r.cmd)
 	o := experiments.ExecOptions[T]{Workers: workers, Context: ctx, Progress: bar.update, Done: done}
 	if r.w != nil {
 		hold := newHold(r.stderr)
 		o.OnRun = func(i int, v T) error {
 			if err := r.w.Append(planRecord[T]{Index: i, Trace: v}); err != nil {
+				appendErr = err
 				return err
 			}
 			return hold.after(ctx)
@@ -251,7 +253,19 @@ func runPlan[T, Res any](r *runner, plan experiments.Plan[T, Res], workers int, 
 	if err != nil && ctx.Err() != nil {
 		return zero, r.interrupted("")
 	}
+	if err != nil && appendErr != nil {
+		return zero, r.notJournaled(err, "the runs journaled before it")
+	}
 	return res, err
+}
+
+// notJournaled is err, an append to the journal that failed (a full disk,
+// a file size limit), with what the journal keeps and the command that
+// resumes from it once the cause is fixed: the journal is cut back to its
+// last whole record, so the resume computes what an uninterrupted run
+// would.
+func (r *runner) notJournaled(err error, kept string) error {
+	return fmt.Errorf("%w; %s are kept in %s; once the cause is fixed, resume with: %s", err, kept, r.path, r.resumeCmd)
 }
 
 // stream runs work, one sequential computation of total units of which
@@ -267,9 +281,11 @@ func (r *runner) stream(label string, total, kept int, work func(ctx context.Con
 	}
 	n := kept
 	hold := newHold(r.stderr)
+	var appendErr error
 	err := work(ctx, func(unit any) error {
 		if r.w != nil {
 			if err := r.w.Append(unit); err != nil {
+				appendErr = err
 				return err
 			}
 		}
@@ -283,6 +299,9 @@ func (r *runner) stream(label string, total, kept int, work func(ctx context.Con
 	prog.finish()
 	if err != nil && ctx.Err() != nil {
 		return r.interrupted(fmt.Sprintf("stopped after %d of %d %ss", n, total, r.unit))
+	}
+	if err != nil && appendErr != nil {
+		return r.notJournaled(err, fmt.Sprintf("the first %d of %d %ss", n, total, r.unit))
 	}
 	return err
 }
