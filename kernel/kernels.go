@@ -413,6 +413,20 @@ func (b *builder) newFinite(fg orbit.Finite) error {
 			k.maxWorkers = max(1, int(min(float64(k.budget.Bytes())/perWorker, 1<<20)))
 		}
 	}
+	if closedEv != nil {
+		// The closed orbit distance of a block group solves an m×m
+		// assignment: its scratch, held by each worker, is sized before
+		// it is made (orbit.AssignScratch).
+		if need := orbit.AssignScratch(g); need > 0 {
+			if bud := float64(k.budget.Bytes()); need > bud {
+				return fmt.Errorf("kernel: %s over %s: %w: its orbit distance's assignment needs %.3g bytes of scratch per worker, budget %d", b.kind, g.Name(), orbit.ErrOverBudget, need, k.budget.Bytes())
+			}
+			w := max(1, int(min(float64(k.budget.Bytes())/need, 1<<20)))
+			if k.maxWorkers <= 0 || w < k.maxWorkers {
+				k.maxWorkers = w
+			}
+		}
+	}
 	switch {
 	case closedEv != nil:
 		k.ev, k.method = closedEv, Closed

@@ -39,6 +39,33 @@ type hungarianSmall struct {
 
 var hungarianPool = sync.Pool{New: func() any { return new(hungarian) }}
 
+// AssignScratch returns the bytes of scratch that one OrbitDist2 or
+// AlignTo call on g holds beyond O(d): the Hungarian algorithm's m×m cost
+// matrix and vectors for blockperm and pairedperm with more than 16
+// blocks (on coordinates too, OnCoords), 0 for every other group.
+// Concurrent calls hold one each, and the scratch is pooled, not freed
+// with the call: a caller with a memory budget sizes it before it calls
+// (pairedperm(32768) needs 8 GiB per call).
+func AssignScratch(g Group) float64 {
+	if e, ok := g.(Embedded); ok {
+		g, _ = e.Inner()
+	}
+	var m int
+	switch g := g.(type) {
+	case *BlockPermGroup:
+		m = g.bl.m
+	case *PairedPermGroup:
+		m = g.bl.m
+	default:
+		return 0
+	}
+	if m <= smallM {
+		return 0
+	}
+	// cost m², u, v, minv, p and way m+1 each (8 bytes), used m+1.
+	return 8*float64(m)*float64(m) + 41*float64(m+1)
+}
+
 // assignDist2 returns min over permutations a of Σ_k ‖block_k(x) −
 // block_{a(k)}(y)‖², i.e. min_g ‖x − g·y‖² for the block permutation group.
 func (bl *blocks) assignDist2(x, y []float64) float64 {

@@ -167,6 +167,31 @@ static void sizes(void) {
 	                   NULL, NULL, 0, NULL, 0, 2, 1, out, 16), SYMBO_EINVAL, "duplicate field \"group\"", "duplicate key");
 	code(symbo_cross("{\"group\":\"signflip\",\"d\":2,\"base\":\"rbf\",\"lengthscale\":1,\"variance\":0,\"kernel\":\"max\"}",
 	                 x1, 1, NULL, 0, 2, NULL, 0, out, 16), SYMBO_EINVAL, "variance", "variance 0");
+	/* The orbit distance of blockperm and pairedperm (kernels max and
+	 * plus) solves an m×m assignment per pair: its scratch, 8·m² bytes
+	 * per worker, is sized against the budget. pairedperm(32768), d =
+	 * 65536, asked for 8 GiB per worker whatever the budget, and the
+	 * host died of Go's fatal out-of-memory error. */
+	{
+		static double xp[2 * 1024];
+		for (int i = 0; i < 2 * 1024; i++) xp[i] = (i % 13) * 0.25;
+		double op[4];
+		code(symbo_cross("{\"group\":\"pairedperm\",\"d\":1024,\"base\":\"rbf\",\"lengthscale\":1,\"kernel\":\"max\",\"mem_budget\":\"1MiB\"}",
+		                 xp, 2, NULL, 0, 1024, NULL, 0, op, 4), SYMBO_ESIZE, "budget", "cross max pairedperm(512): assignment scratch over the budget");
+		code(symbo_cross("{\"group\":\"blockperm\",\"block\":2,\"d\":1024,\"base\":\"rbf\",\"lengthscale\":1,\"kernel\":\"plus\",\"mem_budget\":\"1MiB\"}",
+		                 xp, 2, NULL, 0, 1024, NULL, 0, op, 4), SYMBO_ESIZE, "budget", "cross plus blockperm(512,2): assignment scratch over the budget");
+		/* The same group on 1024 of 1025 coordinates (orbit.OnCoords; the
+		 * message names them all). */
+		static double xc[2 * 1025];
+		for (int i = 0; i < 2 * 1025; i++) xc[i] = (i % 13) * 0.25;
+		static char spec[8192];
+		int k = snprintf(spec, sizeof spec, "{\"group\":\"pairedperm\",\"d\":1025,\"base\":\"rbf\",\"lengthscale\":1,\"kernel\":\"max\",\"mem_budget\":\"1MiB\",\"coords\":[0");
+		for (int i = 1; i < 1024; i++) k += snprintf(spec + k, sizeof spec - k, ",%d", i + 1);
+		snprintf(spec + k, sizeof spec - k, "]}");
+		code(symbo_cross(spec, xc, 2, NULL, 0, 1025, NULL, 0, op, 4), SYMBO_ESIZE, NULL, "cross max pairedperm(512) on coordinates: over the budget");
+		expect(symbo_cross("{\"group\":\"pairedperm\",\"d\":1024,\"base\":\"rbf\",\"lengthscale\":1,\"kernel\":\"max\",\"mem_budget\":\"4MiB\"}",
+		                   xp, 2, NULL, 0, 1024, NULL, 0, op, 4) == SYMBO_OK, "cross max pairedperm(512) within its budget");
+	}
 	code(symbo_suggest("{\"group\":\"permutation\",\"d\":2,\"box\":[[-2],[2]],\"kernel\":\"plus\",\"init\":-3}",
 	                   NULL, NULL, 0, NULL, 0, 2, 1, out, 16), SYMBO_EINVAL, "init = -3", "negative init");
 }
