@@ -101,13 +101,32 @@ def version():
     return _lib.symbo_version().decode()
 
 
+# Handles of Optimizers collected while their thread held an unread error
+# message: Optimizer.__del__ leaves them here for the next _check to free.
+# (The collector runs at any allocation, _check's own included, and a free
+# that succeeds clears the thread's last error: freed at once, a collected
+# handle erased the message of the failure being reported.)
+_orphans = []
+
+
+def _free_orphans():
+    while _orphans:
+        try:
+            h = _orphans.pop()
+        except IndexError:  # another thread took the last one
+            return
+        _lib.symbo_optimizer_free(h)
+
+
 def _check(code):
     if code == 0:
+        _free_orphans()
         return
     n = _lib.symbo_last_error(None, 0)
     buf = ctypes.create_string_buffer(n + 1)
     _lib.symbo_last_error(buf, n + 1)
     msg = buf.value.decode("utf-8", "replace")
+    _free_orphans()
     raise {-1: InvalidInput, -2: SizeError}.get(code, InternalError)(msg)
 
 
@@ -292,7 +311,9 @@ class Optimizer:
     for the whole call, with the GIL released), so nothing told is lost and
     points asked concurrently are all pending, on distinct orbits; a slow
     ``ask`` makes the others wait. Use :meth:`close` (or ``with``) to free
-    the handle; it is also freed when the object is collected. A closed
+    the handle; it is also freed when the object is collected (by the
+    module's next library call, if the collecting thread holds an error
+    message not yet read: a free would erase it). A closed
     optimizer raises :class:`InvalidInput`. A copy (``copy.copy``,
     ``copy.deepcopy``) or a pickle holds a handle of its own, restored from
     :meth:`history_json` with the same settings: it proposes what the
@@ -485,7 +506,13 @@ class Optimizer:
         try:
             h = self.__dict__.get("_h")
             if h is not None and _lib is not None:
-                _lib.symbo_optimizer_free(h)
+                if _lib.symbo_last_error(None, 0):
+                    # This thread may be between a failing call and
+                    # reading its message, which a free would erase: the
+                    # next _check frees the handle.
+                    _orphans.append(h)
+                else:
+                    _lib.symbo_optimizer_free(h)
         except Exception:  # interpreter shutdown: nothing left to free
             pass
 

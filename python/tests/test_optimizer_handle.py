@@ -648,3 +648,39 @@ def test_gram_too_large_is_a_size_error():
     MemoryError, naming no budget) or the library's budget refuses it."""
     with pytest.raises(symbo.SizeError, match="budget"):
         symbo.gram(np.zeros((200000, 1)), group="none", base="rbf", lengthscale=1.0, kernel="base")
+
+
+def test_collected_optimizer_keeps_the_error_message():
+    """An Optimizer freed by the cyclic collector while the same thread was
+    between a failing call and reading its message (gc runs at any
+    allocation, _check's buffer included) erased the message: its free
+    succeeded and cleared the thread's last error, and the SymboError
+    raised had an empty message. Scanning the collection threshold puts
+    the collection at every allocation of that window in turn."""
+    def garbage():
+        g = symbo.Optimizer([0], [1], group="none")
+        g.me = g  # a cycle: only the cyclic collector frees it
+    o = symbo.Optimizer([0, 0], [1, 1], group="none")
+    old = gc.get_threshold()
+    lost = []
+    try:
+        for n in range(1, 200):
+            gc.collect()
+            garbage()
+            gc.set_threshold(n)
+            try:
+                o.tell([5.0, 5.0], 1.0)
+            except symbo.InvalidInput as e:
+                if "outside" not in str(e):
+                    lost.append((n, str(e)))
+            finally:
+                gc.set_threshold(*old)
+    finally:
+        gc.set_threshold(*old)
+    gc.collect()
+    o.close()
+    assert not lost, lost
+    # The deferred handles are freed by the next call.
+    h = symbo.Optimizer([0], [1], group="none")
+    h.close()
+    assert not symbo._orphans
