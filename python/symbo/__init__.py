@@ -171,7 +171,8 @@ def _ptr(a):
 def _json(settings):
     """The settings as JSON; a float that JSON cannot carry (NaN, ±inf) is
     InvalidInput naming its field (json.dumps would write NaN, which no
-    JSON parser reads)."""
+    JSON parser reads), and so is a value json.dumps cannot write at all
+    (bytes, a set, a NumPy integer: it raised TypeError)."""
     def check(v, name):
         if isinstance(v, float) and not math.isfinite(v):
             raise InvalidInput("%s = %r is not a finite number" % (name, v))
@@ -181,6 +182,8 @@ def _json(settings):
         elif isinstance(v, (list, tuple)):
             for w in v:
                 check(w, name)
+        elif not (v is None or isinstance(v, (str, int, float))):
+            raise InvalidInput("%s must be a string or a number, got %r" % (name, v))
     check(settings, "settings")
     return json.dumps(settings, allow_nan=False).encode()
 
@@ -231,7 +234,10 @@ def _group(group, d, block=None, matrices=None, box=None, coords=None):
     if matrices is not None:
         # Absolute: a copy or an unpickled Optimizer reads the same file
         # whatever the working directory is then.
-        g["matrices"] = os.path.abspath(os.fspath(matrices))
+        try:
+            g["matrices"] = os.fsdecode(os.path.abspath(os.fspath(matrices)))
+        except TypeError:
+            raise InvalidInput("matrices must be a path, got %r" % (matrices,)) from None
     if box is not None:
         lo, hi = box
         g["box"] = [np.atleast_1d(_floats(lo, "lo")).tolist(), np.atleast_1d(_floats(hi, "hi")).tolist()]
@@ -697,7 +703,10 @@ class Optimizer:
             except (TypeError, ValueError) as e:
                 raise InvalidInput("history must be history_json()'s text or the dict it decodes to: %s" % e) from None
         if isinstance(history, str):
-            history = history.encode()
+            try:
+                history = history.encode()
+            except UnicodeEncodeError as e:  # a lone surrogate
+                raise InvalidInput("history is not text JSON can hold: %s" % e) from None
         if b"\0" in history:
             raise InvalidInput("history holds a NUL byte (C would read it only up to there)")
         _check(_lib.symbo_optimizer_restore(self._handle(), history))

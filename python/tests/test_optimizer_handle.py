@@ -684,3 +684,30 @@ def test_collected_optimizer_keeps_the_error_message():
     h = symbo.Optimizer([0], [1], group="none")
     h.close()
     assert not symbo._orphans
+
+
+@pytest.mark.parametrize("call", [
+    lambda: symbo.gram([[0.1, 0.2]], group="none", base=b"rbf", lengthscale=1.0, kernel="base"),
+    lambda: symbo.gram([[0.1, 0.2]], group="none", base="rbf", lengthscale=1.0, kernel="base", method={"auto"}),
+    lambda: symbo.Optimizer([0], [1], group="none", kernel=np.int64(3)),
+    lambda: symbo.Optimizer([0], [1], group="none", acq=b"ei"),
+    lambda: symbo.Optimizer([0, 0], [1, 1], group="matrices", matrices=5),
+    lambda: symbo.Optimizer([0], [1], group="none").restore("\ud800"),
+], ids=["base-bytes", "method-set", "kernel-int64", "acq-bytes", "matrices-int", "restore-surrogate"])
+def test_settings_python_cannot_encode_are_invalid_input(call):
+    """A setting json.dumps cannot write (bytes, a set, a NumPy integer), a
+    matrices= that is not a path, and a history str that is not encodable
+    text raised TypeError or UnicodeEncodeError, not the documented
+    InvalidInput."""
+    with pytest.raises(symbo.InvalidInput):
+        call()
+
+
+def test_matrices_path_may_be_bytes(tmp_path):
+    """matrices= takes a path as os.fspath does, bytes included (json.dumps
+    raised TypeError on the bytes)."""
+    f = tmp_path / "g.json"
+    f.write_text(json.dumps({"generators": [[[-1, 0], [0, -1]]]}))
+    a = symbo.Optimizer([-1, -1], [1, 1], group="matrices", matrices=os.fsencode(f), kernel="plus", seed=2)
+    b = symbo.Optimizer([-1, -1], [1, 1], group="matrices", matrices=str(f), kernel="plus", seed=2)
+    assert a.suggest().tobytes() == b.suggest().tobytes()
