@@ -132,17 +132,23 @@ def _check(code):
 
 def _floats(a, name):
     """a as a C-contiguous float64 array (copied only when needed); what
-    NumPy cannot read as real numbers (strings, ragged lists, complex
-    values, whose imaginary part NumPy would drop) is InvalidInput."""
+    NumPy cannot read as real numbers (ragged lists) or would read as
+    something else is InvalidInput: strings and bytes (NumPy parses
+    "0.5"), dates and durations (NumPy counts days or seconds), complex
+    values (NumPy drops the imaginary part)."""
     try:
         arr = np.asarray(a)
-        complex_ = np.iscomplexobj(arr)
-        if not complex_:
+        kind = arr.dtype.kind
+        if kind == "O" and any(isinstance(v, (str, bytes)) for v in arr.flat):
+            kind = "U"
+        if kind not in "cUSMm":
             arr = np.ascontiguousarray(arr, dtype=np.float64)
     except (TypeError, ValueError, OverflowError) as e:
         raise InvalidInput("%s must be an array of numbers: %s" % (name, e)) from None
-    if complex_:
-        raise InvalidInput("%s must be an array of real numbers, got complex values" % name)
+    if kind in "cUSMm":
+        if kind == "c":
+            raise InvalidInput("%s must be an array of real numbers, got complex values" % name)
+        raise InvalidInput("%s must be an array of numbers, got %s" % (name, {"M": "dates", "m": "durations"}.get(kind, "strings")))
     return arr
 
 

@@ -711,3 +711,27 @@ def test_matrices_path_may_be_bytes(tmp_path):
     a = symbo.Optimizer([-1, -1], [1, 1], group="matrices", matrices=os.fsencode(f), kernel="plus", seed=2)
     b = symbo.Optimizer([-1, -1], [1, 1], group="matrices", matrices=str(f), kernel="plus", seed=2)
     assert a.suggest().tobytes() == b.suggest().tobytes()
+
+
+def test_strings_and_dates_are_not_numbers():
+    """_floats documents strings as what NumPy cannot read as real numbers
+    (InvalidInput), as y's strings are: NumPy parsed an array of numeric
+    strings ("0.5"), bytes or an object array holding one, and turned
+    dates and durations into counts of days or seconds, so a point of
+    strings was told, a box of strings made."""
+    o = symbo.Optimizer([0, 0], [1, 1], group="none")
+    for x in (["0.5", "0.25"], np.array([b"0.5", b"0.25"]), np.array(["0.5", 0.25], dtype=object),
+              np.array(["1970-01-01", "1970-01-01"], dtype="datetime64[D]"), np.array([0, 1], dtype="timedelta64[s]")):
+        with pytest.raises(symbo.InvalidInput, match="x must be an array of numbers, got (strings|dates|durations)"):
+            o.tell(x, 1.0)
+    with pytest.raises(symbo.InvalidInput, match="lo must be an array of numbers, got (strings|dates|durations)"):
+        symbo.Optimizer(["0"], ["1"], group="none")
+    with pytest.raises(symbo.InvalidInput, match="X must be an array of numbers, got (strings|dates|durations)"):
+        symbo.gram([["1", "0"]], group="none", base="rbf", lengthscale=1.0, kernel="base")
+    assert len(o.history[1]) == 0
+    # Numbers of every kind are still numbers.
+    from fractions import Fraction
+    o.tell(np.array([Fraction(1, 2), 0.25], dtype=object), 1.0)
+    o.tell(np.array([1, 0], dtype=np.int8), 2.0)
+    o.tell(np.array([0.5, 0.75], dtype=np.float32), 3.0)
+    assert len(o.history[1]) == 3
