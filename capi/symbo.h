@@ -290,7 +290,9 @@ int symbo_optimizer_cancel(int64_t handle, const double *x, int64_t d, int *was_
  * the box; the answer does not depend on the optimizer's history.
  * 0 ≤ rows ≤ 1000000 (rows = 0 writes nothing); a non-finite coordinate,
  * in x too when rows = 0, or one so far outside the box that its
- * normalized coordinate overflows, is SYMBO_EINVAL. */
+ * normalized coordinate overflows, is SYMBO_EINVAL; points whose copy
+ * in the model's coordinates (8·rows·d bytes and some 50 a row) exceeds
+ * the handle's memory budget are SYMBO_ESIZE. */
 int symbo_optimizer_near(int64_t handle, const double *x, int64_t d, const double *points, int64_t rows, int *near);
 
 /* The numbers of observations, pending and failed points (each pointer may

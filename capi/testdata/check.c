@@ -317,6 +317,29 @@ static void handle_errors(void) {
 	code(symbo_optimizer_near(h, in, 2, nanp, 1, nr), SYMBO_EINVAL, "not finite", "near NaN point");
 	code(symbo_optimizer_near(h, nanp, 2, NULL, 0, NULL), SYMBO_EINVAL, "not finite", "near NaN x, no points");
 	code(symbo_optimizer_near(h, in, 3, pts, 1, nr), SYMBO_EINVAL, "3 coordinates", "near with d = 3");
+	/* near's points are copied into the model's coordinates (rows·d
+	 * doubles, and a slice header a row): sized against the handle's
+	 * budget before anything is copied, as symbo_suggest's inputs are.
+	 * 10⁵ points of d = 10 (16 MiB of copies) went through a 64 KiB
+	 * budget. */
+	{
+		int64_t hb = 0;
+		expect(symbo_optimizer_new("{\"group\":\"permutation\",\"d\":10,\"box\":[[0],[1]],\"mem_budget\":\"64KiB\"}", &hb) == SYMBO_OK,
+		       "new with a 64 KiB budget");
+		int64_t nb = 100000;
+		double *pb = calloc(nb * 10, sizeof(double));
+		int *nrb = calloc(nb, sizeof(int));
+		double xb[10] = {0};
+		if (pb == NULL || nrb == NULL) {
+			failures++;
+		} else {
+			code(symbo_optimizer_near(hb, xb, 10, pb, nb, nrb), SYMBO_ESIZE, "budget", "near's copies over the budget");
+			expect(symbo_optimizer_near(hb, xb, 10, pb, 100, nrb) == SYMBO_OK && nrb[0] == 1, "near within the budget");
+		}
+		free(pb);
+		free(nrb);
+		symbo_optimizer_free(hb);
+	}
 	/* Nothing was recorded by the refused calls; the handle still works. */
 	int64_t no, np, nf;
 	expect(symbo_optimizer_counts(h, &no, &np, &nf) == SYMBO_OK && no == 0 && np == 0 && nf == 0, "refused calls change nothing");
