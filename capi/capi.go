@@ -86,6 +86,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -118,7 +119,9 @@ func main() {}
 // bounded), the one place the C ABI and through it Python shape messages
 // — and returns its code.
 func fail(code C.int, err error) C.int {
-	msg := frontend.Message(err.Error())
+	// A C string ends at its first NUL: one echoed from the input (a
+	// "\u0000" in a settings string, say) is written \x00.
+	msg := strings.ReplaceAll(frontend.Message(err.Error()), "\x00", `\x00`)
 	cs := C.CString(msg)
 	C.symbo_set_err(cs, C.size_t(len(msg)))
 	C.free(unsafe.Pointer(cs))

@@ -92,7 +92,8 @@ const char *symbo_version(void);
 /*
  * Copies the calling thread's last error message (NUL-terminated,
  * truncated to len − 1 bytes) into buf and returns its full length in bytes
- * (0 if the thread has no error), like snprintf.
+ * (0 if the thread has no error), like snprintf. A message holds no NUL
+ * byte (one echoed from the input is written \x00).
  */
 size_t symbo_last_error(char *buf, size_t len);
 

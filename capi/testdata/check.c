@@ -167,6 +167,21 @@ static void sizes(void) {
 	                   NULL, NULL, 0, NULL, 0, 2, 1, out, 16), SYMBO_EINVAL, "duplicate field \"group\"", "duplicate key");
 	code(symbo_cross("{\"group\":\"signflip\",\"d\":2,\"base\":\"rbf\",\"lengthscale\":1,\"variance\":0,\"kernel\":\"max\"}",
 	                 x1, 1, NULL, 0, 2, NULL, 0, out, 16), SYMBO_EINVAL, "variance", "variance 0");
+	/* A message is one C string: a NUL in it (echoed from a settings
+	 * string that holds \u0000, here through the OS's error for the
+	 * path) cut it short at the NUL for C, and for Python's ctypes,
+	 * while symbo_last_error returned the longer length. */
+	{
+		char msg[512];
+		int c = symbo_cross("{\"group\":\"matrices\",\"d\":2,\"matrices\":\"/nonexistent\\u0000dir/g.json\",\"base\":\"rbf\",\"lengthscale\":1,\"kernel\":\"avg\"}",
+		                    x1, 1, NULL, 0, 2, NULL, 0, out, 16);
+		size_t len = symbo_last_error(msg, sizeof msg);
+		expect(c == SYMBO_EINVAL, "matrices path with a NUL: SYMBO_EINVAL");
+		if (len != strlen(msg) || strstr(msg, "dir/g.json") == NULL) {
+			fprintf(stderr, "check.c: FAILED: a message with a NUL: length %zu, strlen %zu: %s\n", len, strlen(msg), msg);
+			failures++;
+		}
+	}
 	/* The orbit distance of blockperm and pairedperm (kernels max and
 	 * plus) solves an m×m assignment per pair: its scratch, 8·m² bytes
 	 * per worker, is sized against the budget. pairedperm(32768), d =
