@@ -42,6 +42,9 @@
  *     definite, or a bug — SYMBO_EINTERNAL.
  *   - No Go panic crosses the boundary: an internal failure is
  *     SYMBO_EINTERNAL with its message.
+ *   - The library runs Go's runtime, which does not survive fork(): a
+ *     process forked after the library was loaded must not call it (a
+ *     call may hang for good); exec first, or load it in the child.
  *   - The memory budget caps the large allocations of a call (input
  *     copies, matrices, orbit buffers, a GP's work matrices), each sized
  *     before it is made; a request over it is SYMBO_ESIZE. It is the

@@ -7,6 +7,14 @@ Go's ``bo.Optimizer``) whose next points are a function of its settings,
 seed, history, pending and failed points. :mod:`symbo.optuna` adds an
 Optuna sampler.
 
+A process forked after ``import symbo`` (``os.fork``, multiprocessing's
+``fork`` start method) cannot use it: Go's runtime, which runs the
+library, does not survive fork, and every call there raises
+:class:`InternalError`; use the ``spawn`` start method (``forkserver``
+forks its children from a server that imports ``__main__``, so it is no
+way out when the main module imports symbo), or import symbo in the
+children only, never in the process that forks.
+
 Errors raise :class:`SymboError` subclasses carrying the library's message:
 :class:`InvalidInput` (a ``ValueError``) for bad settings or data,
 :class:`SizeError` (a ``MemoryError``) for requests over the memory budget,
@@ -91,6 +99,28 @@ def _load():
 
 
 _lib = _load()
+
+
+class _ForkedLib:
+    """libsymbo as a child forked after import sees it: Go's runtime does
+    not survive fork (the child has none of its threads), and a call into
+    it could hang for good, so every call raises InternalError instead."""
+
+    def __getattr__(self, name):
+        def refuse(*args):
+            raise InternalError("symbo cannot be used in a process forked after it was imported: Go's runtime "
+                                "does not survive fork (a call could hang). Start the child with multiprocessing's "
+                                "'spawn' method, or import symbo in the children only")
+        return refuse
+
+
+def _after_fork_in_child():
+    global _lib
+    _lib = _ForkedLib()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 # The largest batch the library asks at once (SYMBO_MAX_BATCH of symbo.h).
 _MAX_BATCH = 1024

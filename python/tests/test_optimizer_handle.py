@@ -735,3 +735,44 @@ def test_strings_and_dates_are_not_numbers():
     o.tell(np.array([1, 0], dtype=np.int8), 2.0)
     o.tell(np.array([0.5, 0.75], dtype=np.float32), 3.0)
     assert len(o.history[1]) == 3
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_forked_child_raises_instead_of_hanging():
+    """Go's runtime does not survive fork: a child forked after import
+    (os.fork, multiprocessing's default start method on Linux) that called
+    the library hung for good. It raises InternalError now, naming the
+    fork, and the parent is unaffected."""
+    import time
+    def study(o):
+        for _ in range(6):  # past the initial design: GP fits
+            x = o.ask()
+            o.tell(x, float(x.sum()))
+    o = symbo.Optimizer([0, 0], [1, 1], group="permutation", seed=1)
+    study(o)
+    pid = os.fork()
+    if pid == 0:  # the child: report through the exit status only
+        code = 1
+        try:
+            study(symbo.Optimizer([0, 0], [1, 1], group="permutation", seed=1))
+            code = 2
+        except symbo.InternalError as e:
+            code = 3 if "fork" in str(e) else 4
+        except BaseException:
+            code = 5
+        os._exit(code)
+    deadline = time.monotonic() + 20
+    status = None
+    while time.monotonic() < deadline:
+        done, st = os.waitpid(pid, os.WNOHANG)
+        if done:
+            status = st
+            break
+        time.sleep(0.05)
+    if status is None:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        pytest.fail("the forked child hung in the library")
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 3, status
+    o.ask()  # the parent's library works on
+    o.close()
