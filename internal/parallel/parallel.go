@@ -14,13 +14,23 @@
 // For returns after every task has finished. With one worker (or one task)
 // it runs serially on the calling goroutine.
 //
+// # Panics
+//
+// A task that panics on a worker goroutine does not end the process from
+// there: the worker stops, the others claim no new task, and For panics
+// on the calling goroutine with a *WorkerPanic holding the value and the
+// worker's stack — where the caller's recover (the C ABI's guard, a
+// test's) sees it, as it sees a panic of the serial path.
+//
 // # Errors
 //
 // None: f reports errors through storage it owns (one slot per task).
 package parallel
 
 import (
+	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 )
@@ -87,10 +97,17 @@ func For(n, workers int, f func(worker, task int)) {
 	dispatches.Add(1)
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	var failed atomic.Pointer[WorkerPanic]
 	for k := range w {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					failed.CompareAndSwap(nil, &WorkerPanic{Value: r, Stack: debug.Stack()})
+					next.Store(int64(n)) // the others claim no new task
+				}
+			}()
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n {
@@ -101,4 +118,20 @@ func For(n, workers int, f func(worker, task int)) {
 		}()
 	}
 	wg.Wait()
+	if p := failed.Load(); p != nil {
+		panic(p)
+	}
+}
+
+// WorkerPanic is the value For panics with on its calling goroutine when a
+// task panicked on a worker goroutine: the task's panic value and the
+// worker's stack at the panic.
+type WorkerPanic struct {
+	Value any
+	Stack []byte
+}
+
+// Error describes the task's panic and where it happened.
+func (p *WorkerPanic) Error() string {
+	return fmt.Sprintf("panic in a parallel task: %v\n%s", p.Value, p.Stack)
 }
