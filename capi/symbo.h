@@ -304,7 +304,9 @@ int symbo_optimizer_near(int64_t handle, const double *x, int64_t d, const doubl
 int symbo_optimizer_counts(int64_t handle, int64_t *observed, int64_t *pending, int64_t *failed);
 
 /* The pending points, in asking order (failed: in reporting order), *rows×d
- * into out. *rows is always set; out = NULL with out_len = 0 asks for the
+ * into out. *rows (not NULL) is set whenever the handle is known, whatever
+ * the code;
+ * out = NULL with out_len = 0 asks for the
  * count only, a smaller out is SYMBO_ESIZE (nothing written). The count
  * may change between two calls when other threads use the handle. */
 int symbo_optimizer_pending(int64_t handle, double *out, int64_t out_len, int64_t *rows);
