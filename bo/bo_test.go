@@ -1225,3 +1225,53 @@ func TestNoiseObservedSkippedDesign(t *testing.T) {
 		}
 	}
 }
+
+// snappingProblem rounds its argument in place to a grid of 1/8 (a
+// problem with a discrete parameter that snaps it) before evaluating it.
+type snappingProblem struct{}
+
+func (snappingProblem) Name() string               { return "snapping" }
+func (snappingProblem) Bounds() (lo, hi []float64) { return box(2, 1) }
+func (snappingProblem) Evaluate(x []float64) (float64, error) {
+	for i := range x {
+		x[i] = math.Round(8*x[i]) / 8
+	}
+	return toy(x), nil
+}
+
+// TestRunEvaluateMayModify: a Problem whose Evaluate writes into its
+// argument changes neither the points Run tells nor its trace. Run passed
+// Ask's slice itself, so it told the snapped point (leaving the asked one
+// pending for the rest of the run) and recorded it in the trace, which
+// then could not be resumed: every Resume failed with ErrHistory.
+func TestRunEvaluateMayModify(t *testing.T) {
+	cfg := smallCfg(Base(kernel.RBF))
+	var seen []Evaluation
+	full, err := Run(context.Background(), snappingProblem{}, cfg, 2, RunOptions{Iters: 3, OnEvaluation: func(e Evaluation) error {
+		seen = append(seen, e)
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := traceJSON(t, stripTimings(full))
+	for cut := range len(seen) + 1 {
+		tr, err := Run(context.Background(), snappingProblem{}, cfg, 2, RunOptions{Iters: 3, Resume: seen[:cut]})
+		if err != nil {
+			t.Fatalf("resume at %d: %v", cut, err)
+		}
+		if got := traceJSON(t, stripTimings(tr)); got != want {
+			t.Errorf("resumed at %d: trace differs", cut)
+		}
+	}
+	// The trace holds the points asked: the optimizer's own.
+	o := must(New([]float64{-1, -1}, []float64{1, 1}, cfg, 2))
+	for i, e := range full.Evaluations {
+		if i >= cfg.Init {
+			break
+		}
+		if x := must(o.Ask()); !check.SameBits(x, e.X) {
+			t.Errorf("evaluation %d records %v, the design point asked is %v", i, e.X, x)
+		}
+	}
+}

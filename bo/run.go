@@ -213,7 +213,9 @@ type Trace struct {
 //	NoiseVariance() float64             // Run adds N(0, σ²) noise to what it tells
 //
 // (bo/problem's benchmarks do). Evaluate is called with points inside the
-// box; an error stops the run.
+// box, each a copy of its own (it may modify it, e.g. snap a discrete
+// coordinate: the point told and traced is the one asked); an error stops
+// the run.
 type Problem interface {
 	Name() string
 	Bounds() (lo, hi []float64)
@@ -543,7 +545,7 @@ func (r *runner) evalRound(i, m, round, resumed int) error {
 		var err error
 		if i+j < len(r.initF) {
 			f = r.initF[i+j]
-		} else if f, err = p.Evaluate(xs[j]); err != nil {
+		} else if f, err = p.Evaluate(slices.Clone(xs[j])); err != nil {
 			return wrapf(err, "%s: evaluation %d", p.Name(), i+j)
 		}
 		y := f
@@ -590,7 +592,7 @@ func observedNoise(p Problem, lo, hi []float64, cfg Config, seed uint64) ([]floa
 		if err != nil {
 			return nil, 0, wrapf(err, "%s: initial point %d", p.Name(), i)
 		}
-		v, err := p.Evaluate(x)
+		v, err := p.Evaluate(slices.Clone(x))
 		if err != nil {
 			return nil, 0, wrapf(err, "%s: initial point %d", p.Name(), i)
 		}
