@@ -1,6 +1,7 @@
 package bo_test
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"testing"
@@ -113,5 +114,25 @@ func TestCustomKernelWithoutGradient(t *testing.T) {
 	}
 	if again := run(bo.Custom("signavg", fam, g), 2); !slices.EqualFunc(custom, again, func(a, b []float64) bool { return slices.Equal(a, b) }) {
 		t.Errorf("not deterministic: %v, then with 2 workers %v", custom, again)
+	}
+}
+
+// ptrFamily is a caller's family type with pointer methods: a nil
+// *ptrFamily is a typed nil gp.Family.
+type ptrFamily struct{ d int }
+
+func (f *ptrFamily) Dim() int                            { return f.d }
+func (f *ptrFamily) Bind(x *mat.Dense) (gp.Bound, error) { return nil, nil }
+
+// TestCustomTypedNilFamily: a Custom kernel over a typed-nil family is
+// ErrBadConfig from New, as a nil one is (gp.Fit and gp.New refuse both
+// alike). New called its Dim method and panicked.
+func TestCustomTypedNilFamily(t *testing.T) {
+	var fam *ptrFamily
+	var cfg bo.Config
+	cfg.Kernel = bo.Custom("mine", fam, nil)
+	o, err := bo.New([]float64{0}, []float64{1}, cfg, 1)
+	if !errors.Is(err, bo.ErrBadConfig) || o != nil {
+		t.Errorf("typed-nil family: %v", err)
 	}
 }

@@ -381,8 +381,8 @@
 // # Errors
 //
 // Errors start with "bo: " and wrap ErrUnknownKernel, ErrMaxNotPSD,
-// ErrBadConfig (bad settings, caps exceeded, nil or typed-nil groups and
-// problems, a zero Optimizer), ErrBadPoint, ErrBadValue, ErrHistory (with
+// ErrBadConfig (bad settings, caps exceeded, nil or typed-nil groups,
+// problems and Custom families, a zero Optimizer), ErrBadPoint, ErrBadValue, ErrHistory (with
 // a *PointError naming a refused point of a History) or ErrSpaceExhausted
 // (an Ask with every candidate on the orbit of a pending or failed point:
 // failures that cover the box) where they apply (test with errors.Is; all

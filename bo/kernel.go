@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -606,7 +607,7 @@ func plusFamily(shape kernel.Shape, g orbit.Group, e famEnv) (gp.Family, error) 
 func Custom(name string, fam gp.Family, g orbit.Group) Kernel {
 	return Kernel{name: name, group: g, custom: true, family: func(e famEnv) (gp.Family, error) {
 		d := e.d
-		if fam == nil {
+		if check.IsNil(fam) {
 			return nil, fmt.Errorf("%w: custom kernel %q has a nil family", ErrBadConfig, name)
 		}
 		if fam.Dim() != d {
