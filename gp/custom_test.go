@@ -1,6 +1,7 @@
 package gp_test
 
 import (
+	"errors"
 	"math"
 	"testing"
 
@@ -64,6 +65,65 @@ func TestPredictGradWithoutKernelGradient(t *testing.T) {
 		_, _, err = got.PredictStandardized(&ws2, q, dm2, dv2)
 		if err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// nilFamily is a caller's family whose Bind, or whose Bound's Kernel,
+// returns nil without an error: a broken implementation of the interfaces.
+type nilFamily struct{ nilKernel bool }
+
+func (nilFamily) Dim() int { return 1 }
+
+func (f nilFamily) Bind(x *mat.Dense) (gp.Bound, error) {
+	if !f.nilKernel {
+		return nil, nil
+	}
+	fam, err := gp.NewBaseFamily(kernel.RBF, 1)
+	if err != nil {
+		return nil, err
+	}
+	b, err := fam.Bind(x)
+	return nilKernelBound{b}, err
+}
+
+type nilKernelBound struct{ gp.Bound }
+
+func (nilKernelBound) Kernel(v, l float64) (kernel.Kernel, error) { return nil, nil }
+
+// TestFamilyReturnsNil: a caller's Family whose Bind returns no Bound and
+// no error, or whose Bound's Kernel returns no kernel and no error, is
+// ErrNilArgument from Fit and New, alone and inside the landmark and mix
+// families — as FamilyOf's constructor returning neither already was.
+// They panicked on a nil interface.
+func TestFamilyReturnsNil(t *testing.T) {
+	x := mat.NewDense(4, 1, []float64{0, 0.25, 0.5, 1})
+	y := []float64{1, 2, 0, 3}
+	h := gp.Hyper{Variance: 1, Lengthscale: 0.5, Noise: 0.01}
+	for _, nilKernel := range []bool{false, true} {
+		f := nilFamily{nilKernel: nilKernel}
+		lm, err := gp.NewLandmarkFamily(f, 2, gp.LandmarkOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mix, err := gp.NewMixFamily(f, f, 0.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, fam := range map[string]gp.Family{"own": f, "landmark": lm, "mix": mix} {
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("nil kernel %v, %s: panic %v", nilKernel, name, r)
+					}
+				}()
+				if _, err := gp.Fit(fam, x, y, gp.FitOptions{}); !errors.Is(err, gp.ErrNilArgument) {
+					t.Errorf("nil kernel %v, %s: Fit: %v", nilKernel, name, err)
+				}
+				if _, err := gp.New(fam, x, y, h, gp.Options{}); !errors.Is(err, gp.ErrNilArgument) {
+					t.Errorf("nil kernel %v, %s: New: %v", nilKernel, name, err)
+				}
+			}()
 		}
 	}
 }

@@ -281,6 +281,9 @@
 // ErrInvalid, ErrOverflow and ErrNilArgument are input errors, ErrNoDerivative and
 // linalg.ErrNotPositiveDefinite internal ones (internal/errclass). A nil
 // or zero-value *GP (one New or Fit did not make) is ErrNilArgument from
-// the methods that return an error; its other methods panic. Wrong-length
+// the methods that return an error; its other methods panic. A caller's
+// Family whose Bind returns no Bound and no error, or whose Bound's Kernel
+// returns no kernel and no error, is ErrNilArgument from Fit and New (as
+// FamilyOf's constructor returning neither is). Wrong-length
 // gradient buffers passed to PredictGrad are programmer errors and panic.
 package gp

@@ -1,6 +1,9 @@
 package gp
 
 import (
+	"fmt"
+
+	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/kernel"
 	"gonum.org/v1/gonum/mat"
@@ -35,6 +38,27 @@ type Bound interface {
 	// points. On x×x it agrees with v·CorrTo (up to rounding and, for plus,
 	// the eigenvalue tolerance of kernel.Plus).
 	Kernel(variance, lengthscale float64) (kernel.Kernel, error)
+}
+
+// bind is fam.Bind(x), with a Bound that is nil without an error (a
+// caller's family) refused as ErrNilArgument: every Bind of a family that
+// may be the caller's goes through it.
+func bind(fam Family, x *mat.Dense) (Bound, error) {
+	b, err := fam.Bind(x)
+	if err == nil && check.IsNil(b) {
+		return nil, fmt.Errorf("%w: family %T's Bind returned no Bound and no error", ErrNilArgument, fam)
+	}
+	return b, err
+}
+
+// boundKernel is b.Kernel(v, l), with a kernel that is nil without an
+// error (a caller's Bound) refused as ErrNilArgument.
+func boundKernel(b Bound, v, l float64) (kernel.Kernel, error) {
+	k, err := b.Kernel(v, l)
+	if err == nil && check.IsNil(k) {
+		return nil, fmt.Errorf("%w: Bound %T's Kernel returned no kernel and no error", ErrNilArgument, b)
+	}
+	return k, err
 }
 
 // baser is implemented by families that know their base (Euclidean)

@@ -190,7 +190,7 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 		return nil, err
 	}
 	ys, u := standardizeUnits(y)
-	b, err := fam.Bind(xc)
+	b, err := bind(fam, xc)
 	if err != nil {
 		return nil, fmt.Errorf("gp: bind: %w", err)
 	}
@@ -202,7 +202,7 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 		if !ok {
 			return nil, fmt.Errorf("%w: ModeBase: family %T has no base family", ErrInvalid, fam)
 		}
-		if fb, err = bf.Base().Bind(xc); err != nil {
+		if fb, err = bind(bf.Base(), xc); err != nil {
 			return nil, fmt.Errorf("gp: bind base: %w", err)
 		}
 	default:

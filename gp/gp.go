@@ -371,7 +371,7 @@ func New(fam Family, x *mat.Dense, y []float64, h Hyper, opts Options) (*GP, err
 	if err != nil {
 		return nil, err
 	}
-	b, err := fam.Bind(xc)
+	b, err := bind(fam, xc)
 	if err != nil {
 		return nil, fmt.Errorf("gp: bind: %w", err)
 	}
@@ -383,7 +383,7 @@ func build(b Bound, xc *mat.Dense, ys []float64, u yUnits, h Hyper, opts Options
 	if lb, ok := b.(*landmarkBound); ok {
 		return buildLandmark(lb, xc, ys, u, h, opts)
 	}
-	k, err := b.Kernel(h.Variance, h.Lengthscale)
+	k, err := boundKernel(b, h.Variance, h.Lengthscale)
 	if err != nil {
 		return nil, fmt.Errorf("gp: kernel: %w", err)
 	}

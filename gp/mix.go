@@ -71,11 +71,11 @@ func (f *mixFamily) memory(n int) float64 {
 
 // Bind binds both parts to x.
 func (f *mixFamily) Bind(x *mat.Dense) (Bound, error) {
-	ba, err := f.a.Bind(x)
+	ba, err := bind(f.a, x)
 	if err != nil {
 		return nil, err
 	}
-	bb, err := f.b.Bind(x)
+	bb, err := bind(f.b, x)
 	if err != nil {
 		return nil, err
 	}
@@ -161,11 +161,11 @@ func (m *mixBound) CorrTo(dst, dLog *mat.SymDense, l float64) error {
 // Kernel is (1−w)·v·A_ℓ + w·v·B_ℓ.
 func (m *mixBound) Kernel(v, l float64) (kernel.Kernel, error) {
 	w := m.f.w
-	ka, err := m.a.Kernel((1-w)*v, l)
+	ka, err := boundKernel(m.a, (1-w)*v, l)
 	if err != nil {
 		return nil, err
 	}
-	kb, err := m.b.Kernel(w*v, l)
+	kb, err := boundKernel(m.b, w*v, l)
 	if err != nil {
 		return nil, err
 	}

@@ -266,7 +266,7 @@ func (s *subsetFit) gather(y []float64) []float64 {
 func (f *sparseFamily) Bind(x *mat.Dense) (Bound, error) {
 	n, d := x.Dims()
 	if n <= f.m {
-		return f.inner.Bind(x)
+		return bind(f.inner, x)
 	}
 	if d != f.Dim() {
 		return nil, fmt.Errorf("%w: inputs have %d columns, family dimension is %d", ErrInvalid, d, f.Dim())
@@ -279,7 +279,7 @@ func (f *sparseFamily) Bind(x *mat.Dense) (Bound, error) {
 func (f *sparseFamily) bindLandmarks(x *mat.Dense) (*landmarkBound, error) {
 	n, d := x.Dims()
 	idx, xs := subsetOf(x, f.m)
-	sub, err := f.inner.Bind(xs)
+	sub, err := bind(f.inner, xs)
 	if err != nil {
 		return nil, err
 	}
@@ -288,12 +288,12 @@ func (f *sparseFamily) bindLandmarks(x *mat.Dense) (*landmarkBound, error) {
 	if c, ok := sub.(constDiag); ok && c.constantDiag() {
 		unit = true
 	}
-	src := &kernSource{x: xc, n: n, d: d, kernel: sub.Kernel, unit: unit}
+	src := &kernSource{x: xc, n: n, d: d, kernel: func(v, l float64) (kernel.Kernel, error) { return boundKernel(sub, v, l) }, unit: unit}
 	lb := &landmarkBound{src: src, m: f.m, be: f.be, x: xc, n: n, constDiag: unit,
 		mem: f.memory(n), defaultFit: LandmarkFitSubset}
 	lb.sub.fit, lb.sub.done = &subsetFit{b: sub, idx: idx}, true
 	lb.lik.mk = func() (*subsetFit, error) { return likelihoodSubset(xc, f.m, f.bindLandmarks) }
-	lb.seed.mk = exactOn(xc, seedSize(f.m), f.inner.Bind)
+	lb.seed.mk = exactOn(xc, seedSize(f.m), func(x *mat.Dense) (Bound, error) { return bind(f.inner, x) })
 	return lb, nil
 }
 
