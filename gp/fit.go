@@ -58,8 +58,9 @@ type FitOptions struct {
 	Mode Mode
 	// Init, if not nil, is a start (typically the previous optimum) on the
 	// standardized scale, clamped into the bounds. It must be a valid
-	// Hyper: a non-positive or non-finite value, or ℓ outside the kernels'
-	// range [kernel.MinLengthscale, kernel.MaxLengthscale], is ErrInvalid.
+	// Hyper, as New's: a variance or ℓ not positive and finite, a noise
+	// not non-negative and finite, or ℓ outside the kernels' range
+	// [kernel.MinLengthscale, kernel.MaxLengthscale], is ErrInvalid.
 	Init *Hyper
 	// Restarts is the number of random starts besides the default start
 	// and Init: 0 means 2, negative means none, at most MaxRestarts.
