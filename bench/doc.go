@@ -43,8 +43,8 @@
 // -benchtime=100ms, GOMAXPROCS and OpenBLAS threads pinned to 1. It fails
 // when a benchmark's sec/op is more than 25% slower with benchstat's
 // p < 0.05 (Mann–Whitney U), in a first pass and again when the flagged
-// benchmarks are re-measured alone with 10 fresh rounds. It costs about
-// a minute on a 2-core machine (up to ~1.5 with a retry) and skips itself,
+// benchmarks are re-measured alone with 10 fresh rounds (its wall time:
+// docs/performance.md, "The regression gate"). It skips itself,
 // with a message, in a shallow clone without HEAD~1 or when HEAD~1
 // predates the suite. Why it holds up on a noisy shared machine:
 //
@@ -53,7 +53,7 @@
 //   - several rounds, and benchstat's statistics are the median and a
 //     rank test, so a few disturbed runs move neither much;
 //   - the threshold (25%) is far above the run-to-run noise of an idle
-//     machine (a few percent), so only real regressions — a lost fast
+//     machine (docs/performance.md), so only real regressions — a lost fast
 //     path, an accidentally quadratic loop — can clear it, and p < 0.05
 //     is required as well;
 //   - one thread: a single-threaded benchmark barely notices a busy
@@ -72,10 +72,26 @@
 //   - Benchmark inputs are deterministic (fixed PCG seeds), so two builds
 //     time the same work; names carry every parameter, including n, so
 //     -short and full results never pool in benchstat.
-
+//
+// # Cost
+//
+// A gate run builds the test binaries of both sides and runs each ROUNDS
+// times (ROUNDS = 8), then, only if some benchmarks are flagged, each
+// RETRY_ROUNDS times more (10) on those alone: about
+// 2·(ROUNDS·B + RETRY_ROUNDS·B_f)·t of benchmark time on one thread, B the
+// -short sub-benchmarks, B_f the flagged ones, t the -benchtime (100ms)
+// plus each benchmark's set-up and warm-up.
+//
+// # Errors
+//
+// The package exports nothing. The gate's exit status is non-zero when a
+// benchmark fails it (or a build or run fails); a skip exits 0 with a
+// message.
+//
 // # Concurrency
 //
 // OpenBLAS's thread count is process-wide and fixed at the first request
 // of the openblas backend (linalg.EnvOpenBLASThreads); the gate pins it
-// to 1.
+// to 1. Benchmarks run one at a time (go test -bench), GOMAXPROCS = 1 in
+// the gate.
 package bench
