@@ -56,8 +56,9 @@
 // (generic, avx2 or avx512) caps the level; other values are ignored.
 // Level reports the path in use.
 //
-// Go assembly was chosen over simd/archsimd (GOEXPERIMENT=simd): it was
-// several times faster on the same tile, and needs no experiment flag.
+// Go assembly was chosen over simd/archsimd (GOEXPERIMENT=simd): it needs
+// no experiment flag, and it was faster on the same tile (the comparison:
+// docs/performance.md, "Pure-Go symmetric eigensolver").
 //
 // # Cost
 //
@@ -101,7 +102,9 @@
 //
 // All functions are safe for concurrent use on disjoint outputs; the
 // feature set is fixed at package initialization (tests may swap it with
-// setFeatures while nothing else runs).
+// setFeatures, and other packages' tests with ForceLevel, only while
+// nothing else uses the package: the switch is an unsynchronized write
+// of package state).
 //
 // # Errors
 //
