@@ -25,7 +25,19 @@
 //     coordinate in each interval [r/b_j^m, (r+1)/b_j^m) (the digit
 //     permutations are bijections).
 //   - Deterministic: the same (d, seed, i) gives the same bits on every
-//     platform (only integer arithmetic, multiplications and additions).
+//     platform: the digits are integer arithmetic, and the value is
+//     accumulated by float64 additions and divisions by b_j, each
+//     correctly rounded (IEEE 754) and in a fixed order (no fused
+//     operation applies).
+//
+// # Cost
+//
+// NewHalton draws and stores K_j·b_j permutation entries per dimension:
+// Σ_{j<d} K_j·b_j float64s of memory and as many random draws, with
+// K_j = ⌈64/log₂ b_j⌉ + ⌈53/log₂ b_j⌉ and b_j ≈ j·ln j the j-th prime — so
+// roughly d²·ln d·K/2 (K ≈ 10 at d = 1000), growing faster than d²; it is
+// not counted against any memory budget. PointTo costs
+// Σ_j (⌊log_{b_j} i⌋ + 1) digit steps, at most 64·d, on a stack buffer.
 //
 // # Concurrency
 //
@@ -34,6 +46,8 @@
 //
 // # Errors
 //
-// NewHalton fails for d < 1 or d > MaxDim ("qmc: …"). PointTo panics on a
-// wrong-length dst (a programmer bug).
+// NewHalton fails for d < 1 or d > MaxDim with a plain error ("qmc: …")
+// that carries no class (errclass.Of says Internal): callers validate d
+// first (bo refuses a box above its MaxDim = qmc.MaxDim). PointTo panics
+// on a wrong-length dst (a programmer bug).
 package qmc
