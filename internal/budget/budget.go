@@ -17,9 +17,17 @@
 //
 // # Errors
 //
-// Check's refusals wrap ErrOverBudget, which orbit exports as
-// orbit.ErrOverBudget, and say how to raise the budget. Parse and FromEnv
-// reject malformed sizes.
+// Check's refusals wrap ErrOverBudget (a Size error, internal/errclass),
+// which orbit exports as orbit.ErrOverBudget, and say how to raise the
+// budget. Parse and FromEnv reject malformed sizes with plain errors that
+// carry no class (errclass.Of says Internal): the edges that read a size
+// from their user wrap them as input errors (the C ABI's SYMBO_EINVAL).
+//
+// # Cost
+//
+// Bytes, Fits and Check are O(1) (Check formats its message only on a
+// refusal); Parse and FromEnv are O(len(s)); nothing allocates but the
+// errors and Format's string.
 //
 // # Concurrency
 //
@@ -95,7 +103,7 @@ func FromEnv() (Limit, error) {
 	return Limit(b), nil
 }
 
-// Units are the units a size may carry (Parse), binary only: a decimal
+// units are the units a size may carry (Parse), binary only: a decimal
 // spelling such as "1GB" or "1G" is refused, not read as GiB.
 var units = []struct {
 	Name  string
