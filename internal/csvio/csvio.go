@@ -21,10 +21,10 @@ import (
 // 1-based; 0 means "not applicable" (Col is 0 for whole-row errors, both are
 // 0 for whole-file errors).
 type Error struct {
-	File  string
-	Line  int
-	Col   int
-	Msg   string
+	File  string // the file's name as the caller spelled it
+	Line  int    // 1-based line, 0 for a whole-file error
+	Col   int    // 1-based field index, 0 for a whole-row error
+	Msg   string // what is wrong, without the place
 	empty bool
 	err   error // what Msg says, when it is a sentinel (ErrNotFinite)
 }

@@ -45,5 +45,20 @@
 // This form is meant to be printed to a user as is, so the message does not
 // carry the usual "csvio: " package prefix. Failures to open or read the
 // file are returned wrapped (errors.Is(err, fs.ErrNotExist) works). An
-// *Error is an input error (its ErrClass; internal/errclass).
+// *Error is an input error (its ErrClass; internal/errclass). A field
+// that is NaN or ±Inf is an *Error wrapping ErrNotFinite. A refusal by
+// the memory budget (or by MaxLine, or Options.MaxRows) is an *Error too,
+// so an input error: it does not wrap orbit.ErrOverBudget and is not a
+// Size error, unlike the budget refusals of the other packages.
+// WritePoints refuses a NaN or ±Inf entry with a plain "csvio: …" error
+// (no class: it is the caller's bug, not the user's input) before writing
+// anything, and returns the writer's errors wrapped ("csvio: …").
+//
+// # Cost
+//
+// Reading is one pass over the input: O(B) time for B bytes (each field
+// parsed once), n·d float64s for the result plus the slice's growth
+// (counted against the budget as above) and one line buffer of at most
+// MaxLine bytes. A regular file's size is checked against the budget in
+// O(1) before anything is read. WritePoints is O(n·d).
 package csvio
