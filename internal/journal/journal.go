@@ -54,7 +54,30 @@
 // that lasts until Close or the process's end, and fail with an error
 // wrapping atomicfile.ErrLocked while another Writer — in this process or
 // another — holds it, so that two runs resumed at once cannot interleave
-// their appends.
+// their appends. Read keeps no state and may run concurrently on distinct
+// readers; Code, Env and RunID are safe for concurrent use.
+//
+// # Errors
+//
+// A file that is not a well-formed journal of the expected kind (every
+// case of the Invariants above, a header of another format, version or
+// kind, a line longer than MaxLine, an Open of something other than a
+// regular file) is an error wrapping ErrCorrupt, an input error
+// (internal/errclass), naming file:line where there is one. A journal
+// held by another Writer is an error wrapping atomicfile.ErrLocked; Create
+// on an existing path wraps fs.ErrExist. Other I/O failures, and settings
+// or records that do not encode as JSON, are returned wrapped with the
+// "journal: " prefix and carry no class.
+//
+// # Cost
+//
+// Read (and Open) parses the whole file in one pass: O(B) time for a file
+// of B bytes (a CRC-32 and a JSON decode per line) and O(B)
+// memory, since Contents holds every record; one line is buffered at a
+// time, at most MaxLine bytes. Nothing bounds B but the file system.
+// Append costs one JSON encoding and CRC-32 of the record, one write and
+// one fsync: O(record size) plus the fsync's latency. Create writes and
+// fsyncs the header, the directory too (atomicfile.Create).
 package journal
 
 import (
@@ -104,10 +127,10 @@ var ErrCorrupt = errclass.New(errclass.Input, "journal: corrupt")
 
 // Header is the first line's data.
 type Header struct {
-	Format   string          `json:"format"`
-	Version  int             `json:"version"`
-	Kind     string          `json:"kind"`
-	Settings json.RawMessage `json:"settings"`
+	Format   string          `json:"format"`   // always Format
+	Version  int             `json:"version"`  // 1 or 2 (Version)
+	Kind     string          `json:"kind"`     // what the records are, as the caller names it
+	Settings json.RawMessage `json:"settings"` // the caller's settings, as written
 	// Code identifies the build that created the journal (see Code);
 	// empty in journals written before it was recorded.
 	Code string `json:"code,omitempty"`
@@ -171,8 +194,8 @@ type line struct {
 
 // Contents is what Read found.
 type Contents struct {
-	Header  Header
-	Records []json.RawMessage
+	Header  Header            // the first line's data
+	Records []json.RawMessage // the records' data, in order (seq 1, 2, …)
 	// Run is the run's identity that every line carries (RunID of the
 	// header's kind and settings); empty for a version-1 journal, whose
 	// records are not bound to their run.
