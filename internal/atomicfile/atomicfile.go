@@ -24,12 +24,38 @@
 // # Errors
 //
 // Errors wrap the os errors (errors.Is(err, fs.ErrExist) for Create on an
-// existing path, fs.ErrNotExist for a missing directory, ENOSPC …).
+// existing path, fs.ErrNotExist for a missing directory, ENOSPC …), which
+// carry no class (internal/errclass: Internal). A symbolic link that OpenIn
+// (or, where there is no O_NOFOLLOW, a lock file) refuses wraps ErrSymlink;
+// a lock another holder has (LockDir, LockFile) wraps ErrLocked; both are
+// input errors. A name for the "In" functions that is not one path
+// element, or a directory or special file where a regular file is to be
+// replaced, is a plain error naming the path.
+//
+// # Invariants
+//
+// A target path shows either its previous contents or the whole new data,
+// never a mix: the data reach it by one rename (or one link, for the
+// exclusive writes) of a temporary file that was fsync'd first. The only
+// failure after that step is the directory's flush (SyncDir): Commit
+// then reports an error although the new file is already in place, and
+// it may not survive a crash. Temporary files are named
+// "."+name+".tmp-"+digits beside the target (IsTemp) and removed on every
+// failure reported by an error (not on a panic of WriteFunc's fn).
+//
+// # Cost
+//
+// A whole-file write of B bytes costs O(B) to write, two fsyncs (the file,
+// then its directory) and a rename or link; Create and the exclusive
+// writes add a link and an unlink. The "In" functions add one Lstat.
+// LockDir and LockFile are one flock(2) call each (LockDir retries a
+// replaced lock file a bounded number of times).
 //
 // # Concurrency
 //
 // Writes to distinct paths are independent; two writers of one path race,
-// and the last rename wins (each file seen is whole).
+// and the last rename wins (each file seen is whole). A *File is not safe
+// for concurrent use (its Write records the first failure unsynchronized).
 package atomicfile
 
 import (
@@ -84,7 +110,8 @@ func WriteFunc(path string, perm fs.FileMode, exclusive bool, fn func(io.Writer)
 // File is a file written atomically by a stream of writes (e.g. a CPU
 // profile written while a program runs): the data go to a temporary file
 // in the target's directory, and path shows them, whole, only after Commit.
-// Abort, a failed Commit or a crash leave the previous file, or none.
+// Abort, a crash or a Commit that fails before its rename leave the
+// previous file, or none (see Commit for a failure of the last step).
 type File struct {
 	tmp       *os.File
 	path      string
@@ -276,9 +303,11 @@ func (f *File) Write(p []byte) (int, error) {
 }
 
 // Commit flushes the data to disk and puts them at path (renamed over it,
-// or linked with exclusive), then flushes the directory. On error — a
-// Write that failed before it included — path is unchanged and the
-// temporary file is removed.
+// or linked with exclusive), then flushes the directory. On an error
+// before the rename or link — a Write that failed before it included —
+// path is unchanged and the temporary file is removed. An error from the
+// directory's flush, the last step, comes after the new file is in place:
+// path then holds the new data, whose rename may not survive a crash.
 func (f *File) Commit() (err error) {
 	if f.done {
 		return fmt.Errorf("atomicfile: %s already committed or aborted", f.path)
