@@ -33,7 +33,7 @@ type ClassFitOptions struct {
 	// FixNoise holds the noise variance at Noise (units of y) instead of
 	// fitting it.
 	FixNoise bool
-	Noise    float64
+	Noise    float64 // the fixed noise variance (units of y), used with FixNoise only
 	// MaxPoints caps the points the fit uses: 0 means DefaultClassPoints.
 	// Above it (or above 2²² / C points squared, C the number of classes)
 	// the fit uses m evenly spaced points, rows ⌊i·n/m⌋ for i < m.

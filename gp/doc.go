@@ -278,7 +278,8 @@
 // marginal likelihood overflows (variance and noise near the smallest
 // float64) is an error wrapping ErrOverflow, never a NaN likelihood.
 // ErrNoDerivative marks families without a lengthscale derivative.
-// ErrInvalid, ErrOverflow and ErrNilArgument are input errors, ErrNoDerivative and
+// LOOLogPredictive of a landmark GP is ErrNoLOO.
+// ErrInvalid, ErrOverflow, ErrNilArgument and ErrNoLOO are input errors, ErrNoDerivative and
 // linalg.ErrNotPositiveDefinite internal ones (internal/errclass). A nil
 // or zero-value *GP (one New or Fit did not make) is ErrNilArgument from
 // the methods that return an error; its other methods panic. A caller's

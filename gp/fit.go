@@ -72,7 +72,7 @@ type FitOptions struct {
 	// known noise level of a benchmark can be passed as is) instead of
 	// fitting it. Noise 0 is allowed (jitter then keeps K definite).
 	FixNoise bool
-	Noise    float64
+	Noise    float64 // the fixed noise variance (units of y), used with FixNoise only
 	// Bounds [min, max] on the standardized scale; a zero array means the
 	// default: v ∈ [1e-3, 1e3], ℓ ∈ [1e-3·s, 1e3·s] with s the diagonal of
 	// the bounding box of the training inputs, σ² ∈ [1e-6, 1] (PriorBoTorch:
