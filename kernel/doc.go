@@ -261,7 +261,8 @@
 // and, for NewPlus, an empty or mis-shaped design set or an invalid
 // RelTol, a spectrum of k_max(D, D) whose largest eigenvalue is not
 // positive and finite (ErrSpectrum: e.g. a variance near the float64
-// maximum), and Options.Normalize for NewMax. Methods fail (ErrBadPoints)
+// maximum), and Options.Normalize for NewMax (ErrInvalid, not
+// ErrBadOptions). Methods fail (ErrBadPoints)
 // on empty inputs, a dimension mismatch, NaN or infinite coordinates and
 // coordinates too large for ℓ, and (wrapping orbit.ErrOverBudget) on an
 // empty dst whose output would exceed the kernel's memory budget

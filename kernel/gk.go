@@ -17,7 +17,7 @@ import "math"
 //go:generate go run gen_kronrod.go -n 15
 
 // gkMaxPanels is the most panels adaptGK keeps; it stops refining there
-// (it never does on the kernels' integrands: TestScalingExactPanels).
+// (not expected on the kernels' integrands, but no test checks it).
 const gkMaxPanels = 80
 
 // gkScratch is the scratch length adaptGK needs for m components.

@@ -10,7 +10,7 @@ import (
 
 // Params are the hyperparameters of a base kernel.
 type Params struct {
-	Shape       Shape
+	Shape       Shape   // the radial profile κ (RBF, Matern12, Matern32, Matern52)
 	Variance    float64 // v > 0, finite
 	Lengthscale float64 // ℓ in [MinLengthscale, MaxLengthscale]
 }
