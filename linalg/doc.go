@@ -108,12 +108,14 @@
 // error wrapping ErrNotPositiveDefinite when a pivot is not positive (or
 // is NaN, which OpenBLAS's potrf lets through and this package checks); dst
 // then holds no factorization (Size() == 0). Solves return an error wrapping
-// mat.ErrShape when b's row count (length) differs from Size(). ByName and
+// mat.ErrShape (gonum's, not this package's ErrShape) when b's row count
+// (length) differs from Size(). ByName and
 // Default return an error listing the valid names for an unknown name, and
 // one wrapping ErrUnavailable, with rebuild instructions, for "openblas" in a
-// build without it (or without cgo); an invalid SYMBO_OPENBLAS_THREADS is an
-// error from ByName("openblas"). That error and an unknown name's wrap
-// ErrBadBackend. ErrNotFinite, ErrOverflow, ErrShape, ErrBadBackend and
+// build without it (or without cgo; that error does not wrap
+// ErrBadBackend); an invalid SYMBO_OPENBLAS_THREADS is an error from
+// ByName("openblas") in a build with it. That error and an unknown name's
+// wrap ErrBadBackend. ErrNotFinite, ErrOverflow, ErrShape, ErrBadBackend and
 // ErrUnavailable are input errors (internal/errclass),
 // ErrNotPositiveDefinite an internal one:
 // the matrices factored are the library's own (a GP's covariance after its
