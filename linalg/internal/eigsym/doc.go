@@ -82,9 +82,10 @@
 // conquer from order 256 (secular roots in chunks of 32), the matrix-vector
 // products of the reduction from order 256, and 96-column panels of the
 // back-transformation. The reduction keeps its helper goroutines awake
-// between columns (an idle helper yields the processor in a loop for about
-// 0.2 ms, then parks): a product takes 10–100 µs, about what waking a
-// parked thread costs in a virtual machine. No goroutine outlives the call.
+// between columns: an idle helper yields the processor teamSpins times,
+// then parks until the next column's product (the reason, a product being
+// about as short as waking a parked thread: the team type's comment). No
+// goroutine outlives the call.
 //
 // # Errors
 //
