@@ -34,12 +34,12 @@ var ErrHistory = errclass.New(errclass.Input, "bo: history does not match")
 // of the configuration (acquisition, protocol switches, budgets) is the
 // caller's to keep.
 type History struct {
-	Version      int           `json:"version"`
-	Seed         uint64        `json:"seed"`
-	Kernel       string        `json:"kernel"`
-	Dim          int           `json:"dim"`
-	Minimize     bool          `json:"minimize"`
-	Observations []Observation `json:"observations"`
+	Version      int           `json:"version"`      // HistoryVersion when written
+	Seed         uint64        `json:"seed"`         // the optimizer's seed
+	Kernel       string        `json:"kernel"`       // the kernel's name
+	Dim          int           `json:"dim"`          // the box's dimension d
+	Minimize     bool          `json:"minimize"`     // the direction
+	Observations []Observation `json:"observations"` // the told points, in order
 	// Pending are points asked and not yet told (parallel evaluations).
 	Pending [][]float64 `json:"pending,omitempty"`
 	// Failed are points whose evaluation failed (Optimizer.Fail), in the
@@ -49,8 +49,8 @@ type History struct {
 
 // Observation is one told point.
 type Observation struct {
-	X []float64 `json:"x"`
-	Y float64   `json:"y"`
+	X []float64 `json:"x"` // the point (length Dim)
+	Y float64   `json:"y"` // its told value
 }
 
 // History returns a copy of the optimizer's history.
@@ -136,9 +136,9 @@ const (
 // (ListObservations, ListPending or ListFailed) and its index there. Err
 // is the refusal (wrapping ErrBadPoint, ErrBadValue, …).
 type PointError struct {
-	List  string
-	Index int
-	Err   error
+	List  string // ListObservations, ListPending or ListFailed
+	Index int    // the point's index in that list
+	Err   error  // the refusal
 }
 
 func (e *PointError) Error() string {

@@ -18,10 +18,10 @@ import (
 // standardized output scale (gp.Hyper), with the diagonal jitter the
 // Cholesky factorization needed (0 when none).
 type Hyper struct {
-	Variance    float64 `json:"variance"`
-	Lengthscale float64 `json:"lengthscale"`
-	Noise       float64 `json:"noise"`
-	Jitter      float64 `json:"jitter"`
+	Variance    float64 `json:"variance"`    // signal variance v
+	Lengthscale float64 `json:"lengthscale"` // ℓ (with ARD, the shortest class's; see Lengthscales)
+	Noise       float64 `json:"noise"`       // noise variance σ²
+	Jitter      float64 `json:"jitter"`      // diagonal jitter added to factor K (0: none)
 	// Landmarks is the number of landmarks of the fitted k_plus or Nyström
 	// GP when its observations outnumbered Config.Landmarks (0: the design
 	// is every observation).
@@ -43,9 +43,9 @@ type Hyper struct {
 // and bookkeeping). Timings are the only part of a Trace that varies
 // between runs with the same seed.
 type Timings struct {
-	Fit   time.Duration `json:"fit_ns"`
-	Acq   time.Duration `json:"acq_ns"`
-	Other time.Duration `json:"other_ns"`
+	Fit   time.Duration `json:"fit_ns"`   // hyperparameter fitting
+	Acq   time.Duration `json:"acq_ns"`   // acquisition optimization
+	Other time.Duration `json:"other_ns"` // the objective, the noise, Tell and bookkeeping
 }
 
 // Evaluation is one evaluation of the objective.
@@ -217,8 +217,11 @@ type Trace struct {
 // coordinate: the point told and traced is the one asked); an error stops
 // the run.
 type Problem interface {
+	// Name labels the problem in traces.
 	Name() string
+	// Bounds returns the box [lo, hi] (equal lengths d, lo < hi).
 	Bounds() (lo, hi []float64)
+	// Evaluate returns f(x), noiseless, for a point x of the box.
 	Evaluate(x []float64) (float64, error)
 }
 
@@ -278,8 +281,8 @@ const NoiseFraction = 0.02
 
 // NoiseRule is how Run sets the noise variance (the zero value: NoiseBox).
 type NoiseRule struct {
-	Kind     NoiseKind
-	Variance float64 // NoiseFixed: the variance, finite and ≥ 0
+	Kind     NoiseKind // NoiseBox, NoiseObserved or NoiseFixed
+	Variance float64   // NoiseFixed: the variance, finite and ≥ 0
 }
 
 // String is "box", "observed", or the fixed variance.
