@@ -158,10 +158,28 @@
 //
 //   - Dim() == len(lo) == len(hi) == Group().Dim(), lo < hi.
 //   - Evaluate(g·x) == Evaluate(x) for every g in Group() and x with x
-//     and g·x in the box (to rounding; bit-for-bit for WLAN).
+//     and g·x in the box (to rounding; bit-for-bit for WLAN) — except
+//     where the declared group is wrong on purpose: ApproxPerm5d,
+//     WrongSign4d, Anisotropic2d, TiltedRing2d, WrongPerm4d, TiltedSign3d,
+//     WrongRot2d, and a group a name's ":G" suffix declares (New); for
+//     those the invariant holds with the trivial group (":none").
 //   - If Optimum() returns (f*, true), Evaluate(x*) = f* (to rounding) for
 //     every x* in Optimizers(), and Evaluate ≥ f* on the box (≤ where Maximize).
-//   - problemtest.Run checks all of these for any Problem.
+//   - problemtest.Run checks all of these for any Problem (the tests run
+//     it on the wrong-group problems under ":none").
+//
+// # Cost
+//
+// Check is O(d). Evaluate is Check plus f: O(d) for the synthetic
+// problems (O(d log d) where f sorts its coordinates), O(U·m²) for WLAN
+// with U users and m access points (each user's m received powers are
+// insertion-sorted). The first NoiseVariance call evaluates f at
+// NoiseSamples = 2^14 points, 2^14 times Evaluate's cost; later calls are
+// O(1). New builds the group and the problem's constants: O(d) for the
+// paper's problems, O(U) more for WLAN's users; some suite problems
+// compute their optimum once per process in New (e.g. WrongSign4d's: a
+// 6·10⁴-point grid search polished by Newton's
+// method, for one coordinate).
 //
 // # Concurrency
 //
