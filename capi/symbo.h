@@ -33,7 +33,7 @@
  *     null where a required number goes (it is not 0) and an observation
  *     of a history without its "x" or "y"; null for an optional field
  *     ("variance", "init", "hedge", …) means absent. A settings string
- *     longer than 1 MiB (the largest real ones are some 50 KB) is
+ *     longer than 1 MiB (far above any real one) is
  *     SYMBO_EINVAL, measured before it is copied or read.
  *   - Every failure has one class, decided where the library defines the
  *     error (not per function): bad input, SYMBO_EINVAL; too large for
@@ -60,6 +60,19 @@
  *     (settings without "mem_budget") SYMBO_EINVAL, naming the variable.
  *     An optimizer handle keeps the budget it was created with. Budgets
  *     are per call: nothing a call does changes another's.
+ *   - Cost: a call costs the Go computation it runs plus O(L) to parse
+ *     its settings (L bytes) and O(r·d) to copy its r rows of d doubles
+ *     in and out. symbo_cross is the kernel's cross-covariance or Gram
+ *     (Go package kernel: n·m or n(n+1)/2 pair evaluations, each O(d) to
+ *     O(|G|·d) by group and method; plus and nystrom add an nd×nd
+ *     eigendecomposition, O(nd³)). symbo_suggest builds an optimizer,
+ *     records its n observations and np pending points and asks q points:
+ *     a fit and an acquisition as in Go package bo (each step O(n³) for
+ *     an exact GP, O(n·m² + m³) with m landmarks). On a handle,
+ *     symbo_optimizer_ask and _suggest cost one such step per point,
+ *     _tell, _fail, _add_pending and _cancel O(d) plus bitwise scans of
+ *     the points held, at most O((n + np + nf)·d) (nf failed points);
+ *     _history and _restore O((n + np + nf)·d) plus their JSON.
  */
 #ifndef SYMBO_H
 #define SYMBO_H
