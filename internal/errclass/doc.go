@@ -48,6 +48,12 @@
 // Internal — an error the input explains is the input's whatever else it
 // ran into (a history row refused because the fit it caused failed).
 //
+// # Cost
+//
+// Of visits each error of the tree at most once, depth first, stopping at
+// the first Input: O(size of the tree) calls of Unwrap and ErrClass. New
+// and the sentinels' methods are O(1).
+//
 // # Concurrency
 //
 // Everything is immutable; safe for concurrent use.
