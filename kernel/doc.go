@@ -238,9 +238,14 @@
 //
 // # Concurrency
 //
-// Kernels are immutable after construction and safe for concurrent use
-// (the normalized Avg's diagonal cache is an atomically swapped immutable
-// snapshot).
+// Kernels are immutable after construction, but for internal caches that
+// never change a result, and safe for concurrent use: the normalized
+// Avg's diagonal cache (an atomically swapped immutable snapshot), the
+// exact scaling average's moment cache (a table of immutable entries
+// published atomically), Plus's and the package's scratch pools
+// (sync.Pool), and a Prepared's orbits, computed once (sync.Once) by the
+// first GradPreparedTo whichever goroutine calls it; a Prepared is as
+// shareable as its kernel.
 // Assembly runs on Options.Workers goroutines (0 = GOMAXPROCS; Base and
 // Plus use GOMAXPROCS), serially below the work threshold (see
 // Allocation). Peak scratch for enumeration is about Workers·|G|·(d + 2)
