@@ -145,3 +145,39 @@ func TestRawSamplesBudget(t *testing.T) {
 		t.Fatalf("under the default budget: %v", err)
 	}
 }
+
+// TestHaltonTablesBudget: the scrambled Halton sequence's tables, built
+// every step and quadratic in d (qmc.TableBytes: about 8 MB at d = 300,
+// 90 MB at d = 1000), count against Config.Budget with the raw samples.
+// With 16 raw samples in d = 300 under a 4 MiB budget the second Ask is
+// refused naming the quasi-random tables; it allocated them unchecked
+// (27 MB a step at d = 300 before they were stored in 2 bytes an entry).
+func TestHaltonTablesBudget(t *testing.T) {
+	lo, hi := box(300, 1)
+	cfg := Config{Kernel: Base(kernel.RBF), Init: 1, Budget: 4 << 20, Workers: 1, Protocol: Protocol{RawSamples: 16, Starts: 1}}
+	o, err := New(lo, hi, cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := o.Ask()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Tell(x, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err = o.Ask(); !errors.Is(err, orbit.ErrOverBudget) || !strings.Contains(err.Error(), "quasi-random tables") {
+		t.Fatalf("d = 300, budget 4 MiB: %v, want orbit.ErrOverBudget naming the quasi-random tables", err)
+	}
+	cfg.Budget = 64 << 20
+	o, err = New(lo, hi, cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Tell(x, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err = o.Ask(); err != nil {
+		t.Fatalf("d = 300, budget 64 MiB: %v", err)
+	}
+}

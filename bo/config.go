@@ -325,7 +325,8 @@ type Config struct {
 	// Budget is the memory budget in bytes of every request the optimizer
 	// makes — its GPs' work matrices (gp.FitOptions.Budget), its kernels'
 	// enumerated orbits and matrices (kernel.Options.Budget), a step's
-	// raw samples ((RawSamples+1)·(8d+32) bytes) — each
+	// raw samples ((RawSamples+1)·(8d+32) bytes) with their scrambled
+	// Halton tables (quadratic in d: about 90 MB at d = 1000) — each
 	// sized before it is allocated and refused above it (orbit.ErrOverBudget).
 	// 0 means orbit.DefaultBudget (8 GiB), never the environment;
 	// negative is an error. A Custom family keeps the budget it was

@@ -302,8 +302,10 @@ func (o *Optimizer) checkFitMemory(n int) error {
 // samples — RawSamples+1 points of d coordinates, two scores and an error
 // slot each, held at once by rawScores — exceed the memory budget.
 func (o *Optimizer) checkRawMemory() error {
-	raw := float64(o.cfg.RawSamples+1) * float64(o.d*8+2*8+16)
-	if err := budget.Limit(o.cfg.Budget).Check(fmt.Sprintf("the acquisition's %d raw samples in dimension %d", o.cfg.RawSamples, o.d), raw); err != nil {
+	// The samples and their scores, and the scrambled Halton sequence's
+	// tables (quadratic in d: about 90 MB at d = MaxDim).
+	raw := float64(o.cfg.RawSamples+1)*float64(o.d*8+2*8+16) + qmc.TableBytes(o.d)
+	if err := budget.Limit(o.cfg.Budget).Check(fmt.Sprintf("the acquisition's %d raw samples in dimension %d (and their quasi-random tables)", o.cfg.RawSamples, o.d), raw); err != nil {
 		return fmt.Errorf("%w (Config.RawSamples, Config.Budget)", err)
 	}
 	return nil

@@ -33,10 +33,11 @@
 // # Cost
 //
 // NewHalton draws and stores K_j·b_j permutation entries per dimension:
-// Σ_{j<d} K_j·b_j float64s of memory and as many random draws, with
+// Σ_{j<d} K_j·b_j entries of 2 bytes and as many random draws, with
 // K_j = ⌈64/log₂ b_j⌉ + ⌈53/log₂ b_j⌉ and b_j ≈ j·ln j the j-th prime — so
-// roughly d²·ln d·K/2 (K ≈ 10 at d = 1000), growing faster than d²; it is
-// not counted against any memory budget. PointTo costs
+// roughly d²·ln d·K/2 (K ≈ 10 at d = 1000), growing faster than d²;
+// TableBytes(d) is that memory, for a caller's budget (package bo counts
+// it in Config.Budget). PointTo costs
 // Σ_j (⌊log_{b_j} i⌋ + 1) digit steps, at most 64·d, on a stack buffer.
 //
 // # Concurrency

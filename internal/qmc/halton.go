@@ -14,8 +14,8 @@ const MaxDim = 1000
 type Halton struct {
 	d      int
 	base   []uint64
-	digits []int       // K_j, the number of scrambled digit positions
-	perm   [][]float64 // perm[j][k·b_j + a] = π_{j,k}(a), as a float
+	digits []int      // K_j, the number of scrambled digit positions
+	perm   [][]uint16 // perm[j][k·b_j + a] = π_{j,k}(a) (b_j ≤ 7919 < 2^16)
 	// tail[j][m] is the radical inverse's accumulator after positions
 	// K_j−1 down to m, all of whose digits are 0: v = (v + π_{j,q}(0))/b_j
 	// for q = K_j−1, …, m, from v = 0 (tail[j][K_j] = 0). An index with m
@@ -24,35 +24,59 @@ type Halton struct {
 	tail [][]float64
 }
 
+// digitsOf is K, the number of scrambled digit positions in base b: the
+// digits of a uint64 index, and enough for 53 bits after them.
+func digitsOf(b uint64) int {
+	lb := math.Log2(float64(b))
+	return int(math.Ceil(64/lb)) + int(math.Ceil(53/lb))
+}
+
+// TableBytes bounds the memory NewHalton(d, ·) allocates: the permutation
+// tables (2 bytes an entry), the tails, the generators and NewHalton's
+// scratch, an eighth added for the allocator's size classes; 0 outside
+// [1, MaxDim]. A caller with a memory budget checks it before NewHalton
+// (about 90 MB at d = MaxDim).
+func TableBytes(d int) float64 {
+	if d < 1 || d > MaxDim {
+		return 0
+	}
+	var n, scratch float64
+	for _, b := range primes(d) {
+		k := float64(digitsOf(b))
+		n += k*float64(b)*2 + (k+1)*8 + 3*8 + 96
+		scratch = max(scratch, float64(b)*8)
+	}
+	return (n + scratch) * 9 / 8
+}
+
 // NewHalton returns the d-dimensional Halton sequence scrambled with random
 // digit permutations drawn from seed.
 func NewHalton(d int, seed uint64) (*Halton, error) {
 	if d < 1 || d > MaxDim {
 		return nil, fmt.Errorf("qmc: dimension %d outside [1, %d]", d, MaxDim)
 	}
-	h := &Halton{d: d, base: primes(d), digits: make([]int, d), perm: make([][]float64, d), tail: make([][]float64, d)}
+	h := &Halton{d: d, base: primes(d), digits: make([]int, d), perm: make([][]uint16, d), tail: make([][]float64, d)}
+	scratch := make([]int, h.base[d-1]) // the largest base's
 	for j, b := range h.base {
-		lb := math.Log2(float64(b))
-		// Digits of a uint64 index, and enough for 53 bits after them.
-		k := int(math.Ceil(64/lb)) + int(math.Ceil(53/lb))
+		k := digitsOf(b)
 		h.digits[j] = k
 		rng := rand.New(rand.NewPCG(seed, uint64(j)))
-		p := make([]float64, k*int(b))
-		idx := make([]int, b)
+		p := make([]uint16, k*int(b))
+		idx := scratch[:b]
 		for q := range k {
 			for a := range idx {
 				idx[a] = a
 			}
 			rng.Shuffle(len(idx), func(a, c int) { idx[a], idx[c] = idx[c], idx[a] })
 			for a, v := range idx {
-				p[q*int(b)+a] = float64(v)
+				p[q*int(b)+a] = uint16(v)
 			}
 		}
 		h.perm[j] = p
 		t := make([]float64, k+1)
 		fb := float64(b)
 		for q := k - 1; q >= 0; q-- {
-			t[q] = (t[q+1] + p[q*int(b)]) / fb
+			t[q] = (t[q+1] + float64(p[q*int(b)])) / fb
 		}
 		h.tail[j] = t
 	}
@@ -80,7 +104,7 @@ func (h *Halton) PointTo(dst []float64, i uint64) {
 		fb := float64(b)
 		v := h.tail[j][m]
 		for q := m - 1; q >= 0; q-- {
-			v = (v + p[q*int(b)+int(dig[q])]) / fb
+			v = (v + float64(p[q*int(b)+int(dig[q])])) / fb
 		}
 		if v >= 1 {
 			v = math.Nextafter(1, 0)

@@ -3,6 +3,7 @@ package qmc
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -216,7 +217,7 @@ func TestPointBits(t *testing.T) {
 			}
 			v := 0.0
 			for q := k - 1; q >= 0; q-- {
-				v = (v + h.perm[j][q*int(b)+int(dig[q])]) / float64(b)
+				v = (v + float64(h.perm[j][q*int(b)+int(dig[q])])) / float64(b)
 			}
 			if v >= 1 {
 				v = math.Nextafter(1, 0)
@@ -237,5 +238,28 @@ func TestPointBits(t *testing.T) {
 				t.Fatalf("index %d coordinate %d: %v, direct %v", i, j, got[j], want[j])
 			}
 		}
+	}
+}
+
+// TestTableBytes: TableBytes(d) covers what NewHalton(d, ·) allocates
+// (measured by the runtime's allocation counter) within a quarter more.
+func TestTableBytes(t *testing.T) {
+	for _, d := range []int{1, 10, 100, 300} {
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		h, err := NewHalton(d, 7)
+		runtime.ReadMemStats(&m1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := float64(m1.TotalAlloc-m0.TotalAlloc), TableBytes(d)
+		if got > want || want > 1.25*got+4096 {
+			t.Errorf("d = %d: NewHalton allocated %.0f bytes, TableBytes %.0f", d, got, want)
+		}
+		runtime.KeepAlive(h)
+	}
+	if TableBytes(0) != 0 || TableBytes(MaxDim+1) != 0 {
+		t.Error("TableBytes outside [1, MaxDim] is not 0")
 	}
 }
