@@ -38,7 +38,9 @@ type eigenProjector interface {
 // linalg/internal/eigsym's ValuesProject; on openblas LAPACK's dsytrd and
 // dormtr, then the same tridiagonal iteration; both are deterministic (the
 // same bits for every GOMAXPROCS). The eigenvalues are EigenSym's to
-// O(n·ε·‖a‖), the projections accurate to O(n·ε·‖b‖) absolute.
+// O(n·ε·‖a‖), the projections accurate to O(n·ε·‖b‖) absolute (a column
+// of b with an entry above 2⁴⁸⁵ is first scaled by a power of two, so
+// that only a projection that itself overflows is ErrOverflow).
 //
 // Errors: ErrNotFinite (wrapped) for a NaN or infinite entry of a's upper
 // triangle or of b; ErrOverflow (wrapped) when an eigenvalue or a
@@ -65,20 +67,74 @@ func EigenSymProject(be Backend, dst *EigenProj, a *mat.SymDense, b *mat.Dense) 
 			}
 		}
 	}
+	// Columns of b near MaxFloat64 would overflow inside the reduction's
+	// reflectors and the rotations though no projection does: scale them
+	// down (exactly) first.
+	exps := scaleColumns(raw.Data, n, p, raw.Stride)
 	if ep, ok := be.(eigenProjector); ok {
 		if err := ep.eigenSymProject(dst, a, n); err != nil {
 			return err
 		}
-		return checkSpectrum("EigenSymProject", dst.Values, raw.Data, n, p, raw.Stride)
+	} else {
+		// Any other backend: its eigenvectors, then the product.
+		var e Eigen
+		if err := be.EigenSym(&e, a); err != nil {
+			return err
+		}
+		copy(dst.Values, e.Values)
+		be.Gemm(true, false, 1, e.Vectors, mat.DenseCopyOf(dst.Proj), 0, dst.Proj)
 	}
-	// Any other backend: its eigenvectors, then the product.
-	var e Eigen
-	if err := be.EigenSym(&e, a); err != nil {
-		return err
-	}
-	copy(dst.Values, e.Values)
-	be.Gemm(true, false, 1, e.Vectors, mat.DenseCopyOf(b), 0, dst.Proj)
+	unscaleColumns(raw.Data, n, p, raw.Stride, exps)
 	return checkSpectrum("EigenSymProject", dst.Values, raw.Data, n, p, raw.Stride)
+}
+
+// projMax is the largest magnitude of a column of b that EigenSymProject
+// does not scale (dsyevd's bound for a): the reflectors and rotations
+// applied to b make intermediate sums a small multiple of ‖b‖.
+const projMax = 0x1p+485
+
+// scaleColumns multiplies each column of the n×p row-major b (stride ld)
+// whose largest magnitude m exceeds projMax by 2^k, k such that 2^k·m lies
+// in [½, 1) — exact, but for entries below 2⁻¹⁰²¹·m that may lose bits to
+// underflow, far below the projections' error O(n·ε·‖b‖) — and returns
+// the k of every column, or nil when no column was scaled (the results
+// are then the bits of an unscaled computation).
+func scaleColumns(b []float64, n, p, ld int) []int {
+	var exps []int
+	for c := range p {
+		var m float64
+		for i := range n {
+			m = max(m, math.Abs(b[i*ld+c]))
+		}
+		if m <= projMax {
+			continue
+		}
+		_, e := math.Frexp(m)
+		if exps == nil {
+			exps = make([]int, p)
+		}
+		exps[c] = -e
+		for i := range n {
+			b[i*ld+c] = math.Ldexp(b[i*ld+c], -e)
+		}
+	}
+	return exps
+}
+
+// unscaleColumns undoes scaleColumns on the projections: a projection
+// that overflows becomes ±Inf (checkSpectrum reports it).
+func unscaleColumns(b []float64, n, p, ld int, exps []int) {
+	if exps == nil {
+		return
+	}
+	for c, k := range exps {
+		if k == 0 {
+			continue
+		}
+		for i := range n {
+			b[i*ld+c] = math.Ldexp(b[i*ld+c], -k)
+		}
+	}
 }
 
 // eigenSymProject runs eigsym.ValuesProject on a copy of a's upper

@@ -803,6 +803,63 @@ func testEigenProject(t *testing.T, b linalg.Backend) {
 			})
 		}
 	}
+	// A column of b near MaxFloat64 (norm 85% of it) beside an ordinary
+	// one: every projection is finite (at most ‖b‖), so no ErrOverflow,
+	// and both columns' projections are accurate relative to their norm.
+	t.Run("huge-b", func(t *testing.T) {
+		r := rng(41)
+		for n := 2; n <= 20; n++ {
+			a := RandomSymmetric(r, n)
+			b0 := mat.NewDense(n, 2, nil) // columns of norm 1.7
+			bm := mat.NewDense(n, 2, nil) // b0 with column 0 times 2^1023
+			for c := range 2 {
+				col := make([]float64, n)
+				var nrm float64
+				for i := range col {
+					col[i] = r.NormFloat64()
+					nrm = math.Hypot(nrm, col[i])
+				}
+				for i, v := range col {
+					v *= 1.7 / nrm
+					b0.Set(i, c, v)
+					if c == 0 {
+						v = math.Ldexp(v, 1023)
+					}
+					bm.Set(i, c, v)
+				}
+			}
+			var e linalg.Eigen
+			if err := b.EigenSym(&e, a); err != nil {
+				t.Fatal(err)
+			}
+			var want mat.Dense
+			want.Mul(e.Vectors.T(), b0)
+			var dst linalg.EigenProj
+			if err := linalg.EigenSymProject(b, &dst, a, bm); err != nil {
+				t.Fatalf("n=%d: %v", n, err)
+			}
+			// A random a has separated eigenvalues: each projection is
+			// determined up to sign.
+			for c := range 2 {
+				for j := range n {
+					got := dst.Proj.At(j, c)
+					if c == 0 {
+						got = math.Ldexp(got, -1023)
+					}
+					if d := math.Abs(math.Abs(got) - math.Abs(want.At(j, c))); !(d <= Tol*1.7) {
+						t.Errorf("n=%d: column %d: projection %d = %.17g, want ±%.17g (column 0 in units of 2^1023)", n, c, j, got, want.At(j, c))
+					}
+				}
+			}
+		}
+		// A projection that does overflow is still reported: b = (M, M)
+		// on the eigenvector (1, 1)/√2 of [[0 1] [1 0]] is √2·M.
+		huge := mat.NewDense(2, 1, []float64{math.MaxFloat64, math.MaxFloat64})
+		var dst linalg.EigenProj
+		if err := linalg.EigenSymProject(b, &dst, mat.NewSymDense(2, []float64{0, 1, 1, 0}), huge); !errors.Is(err, linalg.ErrOverflow) {
+			t.Errorf("projection √2·MaxFloat64: err = %v, want ErrOverflow", err)
+		}
+	})
 	t.Run("errors", func(t *testing.T) {
 		a := RandomSymmetric(rng(3), 4)
 		var dst linalg.EigenProj
