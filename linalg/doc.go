@@ -80,7 +80,9 @@
 //     avx2, generic, -tags noasm) of a given architecture and GOAMD64
 //     level.
 //   - The zero values of Eigen and Cholesky are ready to use as dst; they
-//     are resized as needed and their storage is reused.
+//     are resized as needed and their storage is reused (a Vectors or Proj
+//     that is a view of a larger matrix is resized only within its own
+//     elements, else replaced, never over the rest of that matrix).
 //
 // # Concurrency
 //

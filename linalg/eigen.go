@@ -65,17 +65,32 @@ func resizeEigen(dst *Eigen, n int) {
 	} else {
 		dst.Values = make([]float64, n)
 	}
+	dst.Vectors = resizeDense(dst.Vectors, n, n)
+}
+
+// resizeDense returns m as an r×c matrix: m itself when it has that shape
+// or is empty (resized), m resized in place when its own elements can
+// hold r×c (contiguous rows, at least r·c elements), else a new matrix.
+// A view of a larger matrix is not resized in place when its rows are
+// not contiguous or r·c exceeds its elements: gonum's Reset and ReuseAs
+// would lay the new matrix over the viewed matrix's other elements.
+func resizeDense(m *mat.Dense, r, c int) *mat.Dense {
 	switch {
-	case dst.Vectors == nil:
-		dst.Vectors = mat.NewDense(n, n, nil)
-	case dst.Vectors.IsEmpty():
-		dst.Vectors.ReuseAs(n, n)
-	default:
-		if r, c := dst.Vectors.Dims(); r != n || c != n {
-			dst.Vectors.Reset()
-			dst.Vectors.ReuseAs(n, n)
-		}
+	case m == nil:
+		return mat.NewDense(r, c, nil)
+	case m.IsEmpty():
+		m.ReuseAs(r, c)
+		return m
 	}
+	if mr, mc := m.Dims(); mr == r && mc == c {
+		return m
+	}
+	if raw := m.RawMatrix(); raw.Stride == raw.Cols && len(raw.Data) >= r*c {
+		m.Reset()
+		m.ReuseAs(r, c)
+		return m
+	}
+	return mat.NewDense(r, c, nil)
 }
 
 // normalizeSigns flips each column of the n×n row-major matrix v (stride

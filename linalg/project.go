@@ -158,12 +158,5 @@ func resizeProj(dst *EigenProj, n, p int) {
 	} else {
 		dst.Values = make([]float64, n)
 	}
-	if dst.Proj == nil {
-		dst.Proj = mat.NewDense(n, p, nil)
-		return
-	}
-	if r, c := dst.Proj.Dims(); r != n || c != p {
-		dst.Proj.Reset()
-		dst.Proj.ReuseAs(n, p)
-	}
+	dst.Proj = resizeDense(dst.Proj, n, p)
 }

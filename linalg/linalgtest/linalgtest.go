@@ -280,6 +280,38 @@ func testEigenReuse(t *testing.T, b linalg.Backend) {
 		t.Fatal(err)
 	}
 	CheckEigen(t, a, &e)
+	// A view of a larger matrix is resized without writing to the rest of
+	// that matrix (the capacity past the view's elements is not its own).
+	for _, n := range []int{2, 5} {
+		parent := mat.NewDense(10, 10, nil)
+		for i := range 10 {
+			for j := range 10 {
+				parent.Set(i, j, 7)
+			}
+		}
+		e = linalg.Eigen{Vectors: parent.Slice(0, 3, 0, 3).(*mat.Dense)}
+		a := RandomSymmetric(r, n)
+		if err := b.EigenSym(&e, a); err != nil {
+			t.Fatal(err)
+		}
+		CheckEigen(t, a, &e)
+		checkOutside(t, parent, 3, 3, fmt.Sprintf("EigenSym n=%d into a 3×3 view", n))
+	}
+}
+
+// checkOutside reports an element of parent outside its leading r×c block
+// (a view passed as a dst) that is no longer 7.
+func checkOutside(t *testing.T, parent *mat.Dense, r, c int, what string) {
+	t.Helper()
+	pr, pc := parent.Dims()
+	for i := range pr {
+		for j := range pc {
+			if (i >= r || j >= c) && parent.At(i, j) != 7 {
+				t.Errorf("%s: element (%d, %d) of the viewed matrix became %g", what, i, j, parent.At(i, j))
+				return
+			}
+		}
+	}
 }
 
 func testCholesky(t *testing.T, b linalg.Backend) {
@@ -897,6 +929,22 @@ func testEigenProject(t *testing.T, b linalg.Backend) {
 				t.Errorf("n = %d: ‖Qᵀe_0‖² = %v", n, s)
 			}
 		}
+		// A view of a larger matrix as Proj, of another shape: resized
+		// without writing to the rest of that matrix.
+		parent := mat.NewDense(10, 10, nil)
+		for i := range 10 {
+			for j := range 10 {
+				parent.Set(i, j, 7)
+			}
+		}
+		dst = linalg.EigenProj{Proj: parent.Slice(0, 2, 0, 2).(*mat.Dense)}
+		a := RandomSymmetric(rng(5), 5)
+		bm := mat.NewDense(5, 3, nil)
+		bm.Set(1, 2, 1)
+		if err := linalg.EigenSymProject(b, &dst, a, bm); err != nil {
+			t.Fatal(err)
+		}
+		checkOutside(t, parent, 2, 2, "EigenSymProject n=5, p=3 into a 2×2 view")
 	})
 }
 
