@@ -12,7 +12,11 @@ paired difference of the metric (cumulative regret; −max f on WLAN8d;
 lower is better) with its Student t interval, Bonferroni-corrected over
 the 24 problems, the ratio of the means (below 1: β/4 better) and
 lab/scripts/defaults.py's verdict (a difference holds where both seed
-sets' intervals exclude 0 on the same side). Prints Markdown:
+sets' intervals exclude 0 on the same side). Then the same for β/4
+against the default of issue 40's day (lab/results/soft/window-*, as
+lab/scripts/aside.py and starts.py report stepping aside and three
+ascents against it): the figures lab/results/README.md quotes for the
+default now against the one before issue 40. Prints Markdown:
 
     /usr/bin/python3 lab/scripts/beta.py > lab/results/hedge/beta.md
     /usr/bin/python3 lab/scripts/beta.py --self-test
@@ -42,6 +46,7 @@ def main():
                   [(["soft-beta025-" + s], aside.HEDGE, k, ["soft-starts3-" + s], aside.HEDGE, k)
                    for s in ("main", "replication")],
                   ["main (0–29)", "replication (30–49)"], "before", "β/4")
+    aside.versus_then("soft-beta025-", "β/4 (the default now)", "β/4")
 
 
 if __name__ == "__main__":
