@@ -120,18 +120,7 @@ func TestRunNonFiniteRegret(t *testing.T) {
 func TestRawSamplesBudget(t *testing.T) {
 	lo, hi := box(100, 1)
 	cfg := Config{Kernel: Base(kernel.RBF), Init: 1, Budget: 64 << 20, Protocol: Protocol{RawSamples: 1 << 22}}
-	o, err := New(lo, hi, cfg, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := o.Ask()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := o.Tell(x, 1); err != nil {
-		t.Fatal(err)
-	}
-	if _, err = o.Ask(); !errors.Is(err, orbit.ErrOverBudget) || !strings.Contains(err.Error(), "raw samples") {
+	if _, err := secondAsk(t, lo, hi, cfg); !errors.Is(err, orbit.ErrOverBudget) || !strings.Contains(err.Error(), "raw samples") {
 		t.Fatalf("RawSamples 2²², d = 100, budget 64 MiB: %v, want orbit.ErrOverBudget naming the raw samples", err)
 	}
 	p := &countingProblem{}
@@ -155,6 +144,20 @@ func TestRawSamplesBudget(t *testing.T) {
 func TestHaltonTablesBudget(t *testing.T) {
 	lo, hi := box(300, 1)
 	cfg := Config{Kernel: Base(kernel.RBF), Init: 1, Budget: 4 << 20, Workers: 1, Protocol: Protocol{RawSamples: 16, Starts: 1}}
+	if _, err := secondAsk(t, lo, hi, cfg); !errors.Is(err, orbit.ErrOverBudget) || !strings.Contains(err.Error(), "quasi-random tables") {
+		t.Fatalf("d = 300, budget 4 MiB: %v, want orbit.ErrOverBudget naming the quasi-random tables", err)
+	}
+	cfg.Budget = 64 << 20
+	if _, err := secondAsk(t, lo, hi, cfg); err != nil {
+		t.Fatalf("d = 300, budget 64 MiB: %v", err)
+	}
+}
+
+// secondAsk is the first BO step of an optimizer with cfg over [lo, hi]
+// (seed 1) after its one initial point, told y = 1: the Ask that fits a GP
+// and searches the acquisition.
+func secondAsk(t *testing.T, lo, hi []float64, cfg Config) ([]float64, error) {
+	t.Helper()
 	o, err := New(lo, hi, cfg, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -166,18 +169,5 @@ func TestHaltonTablesBudget(t *testing.T) {
 	if err := o.Tell(x, 1); err != nil {
 		t.Fatal(err)
 	}
-	if _, err = o.Ask(); !errors.Is(err, orbit.ErrOverBudget) || !strings.Contains(err.Error(), "quasi-random tables") {
-		t.Fatalf("d = 300, budget 4 MiB: %v, want orbit.ErrOverBudget naming the quasi-random tables", err)
-	}
-	cfg.Budget = 64 << 20
-	o, err = New(lo, hi, cfg, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := o.Tell(x, 1); err != nil {
-		t.Fatal(err)
-	}
-	if _, err = o.Ask(); err != nil {
-		t.Fatalf("d = 300, budget 64 MiB: %v", err)
-	}
+	return o.Ask()
 }

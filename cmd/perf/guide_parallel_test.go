@@ -16,19 +16,10 @@ import (
 // point is in running.csv read the same running.csv and get the same
 // point: the example must serialize that step.
 func TestGuideParallelWorkers(t *testing.T) {
-	for _, tool := range []string{"bash", "flock"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("no %s: %v", tool, err)
-		}
-	}
-	guide, err := os.ReadFile(filepath.Join("..", "..", "docs", "guide.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var src string
-	for _, m := range regexp.MustCompile("(?s)```bash\n(.*?)```").FindAllStringSubmatch(string(guide), -1) {
-		if strings.Contains(m[1], "--pending running.csv") && strings.Contains(m[1], "&") {
-			src = m[1]
+	for _, b := range guideBashBlocks(t) {
+		if strings.Contains(b, "--pending running.csv") && strings.Contains(b, "&") {
+			src = b
 		}
 	}
 	if src == "" {
@@ -79,28 +70,20 @@ func TestGuideParallelWorkers(t *testing.T) {
 // — and the parallel workers appended an empty line to running.csv,
 // which every later perf suggest refused.
 func TestGuideScriptsStopWhenSuggestFails(t *testing.T) {
-	for _, tool := range []string{"bash", "flock"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("no %s: %v", tool, err)
-		}
-	}
-	guide, err := os.ReadFile(filepath.Join("..", "..", "docs", "guide.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	blocks := guideBashBlocks(t)
 	bin := t.TempDir()
 	stub := "#!/bin/sh\necho 'perf suggest: history.csv: line 1: 2 fields, want 4' >&2\nexit 2\n"
 	if err := os.WriteFile(filepath.Join(bin, "perf"), []byte(stub), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
-	for _, m := range regexp.MustCompile("(?s)```bash\n(.*?)```").FindAllStringSubmatch(string(guide), -1) {
-		if !strings.Contains(m[1], "perf suggest") {
+	for _, b := range blocks {
+		if !strings.Contains(b, "perf suggest") {
 			continue
 		}
 		n++
 		dir := t.TempDir()
-		cmd := exec.Command("bash", "-c", m[1])
+		cmd := exec.Command("bash", "-c", b)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 		out, _ := cmd.CombinedOutput()
@@ -113,4 +96,24 @@ func TestGuideScriptsStopWhenSuggestFails(t *testing.T) {
 	if n < 2 {
 		t.Errorf("docs/guide.md has %d bash blocks calling perf suggest, want the loop and the parallel workers", n)
 	}
+}
+
+// guideBashBlocks returns the bash blocks of docs/guide.md, skipping the
+// test where bash or flock (the parallel workers' lock) is missing.
+func guideBashBlocks(t *testing.T) []string {
+	t.Helper()
+	for _, tool := range []string{"bash", "flock"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s: %v", tool, err)
+		}
+	}
+	guide, err := os.ReadFile(filepath.Join("..", "..", "docs", "guide.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []string
+	for _, m := range regexp.MustCompile("(?s)```bash\n(.*?)```").FindAllStringSubmatch(string(guide), -1) {
+		blocks = append(blocks, m[1])
+	}
+	return blocks
 }

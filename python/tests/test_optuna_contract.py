@@ -494,12 +494,8 @@ def test_narrow_range_names_the_parameter():
     study.optimize(lambda t: t.suggest_float("x", 1e9, 1e9 + 1) + t.suggest_float("y", 0.0, 1.0), n_trials=3)
 
 
-def test_a_trial_that_suggested_nothing_is_no_observation(monkeypatch):
-    """A COMPLETE trial that returned without suggesting its parameters (a
-    cached or skipped configuration) was evaluated nowhere: the GP is not
-    told its value at the point its sampler had recorded for it (it was
-    told 1000.0 there, a value no point of the space has), nor is that
-    point taken."""
+def spy_told(monkeypatch):
+    """The values symbo.Optimizer.tell receives from now on, in order."""
     told = []
     tell = symbo.Optimizer.tell
 
@@ -508,6 +504,16 @@ def test_a_trial_that_suggested_nothing_is_no_observation(monkeypatch):
         return tell(self, x, y, *args, **kwargs)
 
     monkeypatch.setattr(symbo.Optimizer, "tell", spy)
+    return told
+
+
+def test_a_trial_that_suggested_nothing_is_no_observation(monkeypatch):
+    """A COMPLETE trial that returned without suggesting its parameters (a
+    cached or skipped configuration) was evaluated nowhere: the GP is not
+    told its value at the point its sampler had recorded for it (it was
+    told 1000.0 there, a value no point of the space has), nor is that
+    point taken."""
+    told = spy_told(monkeypatch)
 
     def objective(trial):
         if trial.number in (3, 4):
@@ -567,14 +573,7 @@ def test_an_enqueued_value_outside_the_range_is_no_observation(monkeypatch):
     was evaluated outside it, and the GP is not told its value at the box's
     edge (it was, clipped: f(5) = 1000 told as f(2), a point where the
     objective is 1)."""
-    told = []
-    tell = symbo.Optimizer.tell
-
-    def spy(self, x, y, *args, **kwargs):
-        told.append(y)
-        return tell(self, x, y, *args, **kwargs)
-
-    monkeypatch.setattr(symbo.Optimizer, "tell", spy)
+    told = spy_told(monkeypatch)
 
     def objective(trial):
         x = trial.suggest_float("x", -2.0, 2.0)
