@@ -222,3 +222,45 @@ func TestAffordQuadrature(t *testing.T) {
 		t.Fatalf("Recommended: %v, options %+v", err, cfg.Kernel.Options())
 	}
 }
+
+// TestOneCandidateLeftReportsIt: a deciding kernel whose candidates the
+// affordability rule cuts to one (auto:avg+plus and portfolio:avg+plus
+// over hyperoctahedral(6) with Matérn-5/2: avg left out, Candidates
+// [plus]) still reports, as Diagnostics and a Run's Evaluation document
+// for auto and portfolio, the candidate the step used (Kernel) and every
+// candidate's evidence in Candidates' order — both were empty, as for a
+// kernel that decides nothing, while Trace.Candidates named plus.
+func TestOneCandidateLeftReportsIt(t *testing.T) {
+	g := must(orbit.Hyperoctahedral(6))
+	d := g.Dim()
+	lo, hi := box(d, 1)
+	for _, name := range []string{"auto:avg+plus", "portfolio:avg+plus"} {
+		k := must(ParseKernel(name, g, kernel.Matern52))
+		if !slices.Equal(k.Candidates(), []string{NamePlus}) {
+			t.Fatalf("%s: candidates %v, want [plus]", name, k.Candidates())
+		}
+		cfg := Config{Kernel: k, Init: 3, Protocol: Protocol{RawSamples: 16, Starts: 1, MaxIter: 10}}
+		o := must(New(lo, hi, cfg, 1))
+		for i := range 3 {
+			x := must(o.Ask())
+			if err := o.Tell(x, float64(i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := o.Ask(); err != nil {
+			t.Fatal(err)
+		}
+		dg := o.Diagnostics()
+		if dg.Kernel != NamePlus || len(dg.Evidence) != 1 || math.IsNaN(dg.Evidence[0]) || dg.Evidence[0] != dg.LogMarginal {
+			t.Errorf("%s: Diagnostics kernel %q, evidence %v (log marginal %v), want plus and its evidence", name, dg.Kernel, dg.Evidence, dg.LogMarginal)
+		}
+		tr, err := Run(context.Background(), sphereProblem{d}, cfg, 1, RunOptions{Iters: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := tr.Evaluations[len(tr.Evaluations)-1]
+		if e.Phase != PhaseBO || e.Kernel != NamePlus || len(e.Evidence) != len(tr.Candidates) {
+			t.Errorf("%s: trace candidates %v, last evaluation %s kernel %q evidence %v", name, tr.Candidates, e.Phase, e.Kernel, e.Evidence)
+		}
+	}
+}

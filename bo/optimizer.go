@@ -879,7 +879,7 @@ func (o *Optimizer) fitModel() error {
 			continue
 		}
 		lml := mi.LogMarginal()
-		if len(o.arms) > 1 {
+		if o.deciding() {
 			evidence = append(evidence, lml)
 		}
 		score := lml
@@ -899,7 +899,7 @@ func (o *Optimizer) fitModel() error {
 	o.armFits, o.refArm = fits, best
 	o.fitted = Diagnostics{}
 	o.setModel(best, m)
-	if len(o.arms) > 1 {
+	if o.deciding() {
 		o.fitted.Evidence = evidence
 	}
 	return nil
@@ -942,10 +942,15 @@ func (o *Optimizer) setModel(i int, m *gp.GP) {
 	}
 	o.fitted.LogMarginal = m.LogMarginal()
 	o.fitted.Kernel = ""
-	if len(o.arms) > 1 {
+	if o.deciding() {
 		o.fitted.Kernel = o.arms[i].k.Name()
 	}
 }
+
+// deciding reports whether the kernel is auto or portfolio, whose
+// Diagnostics name the candidate used and every candidate's evidence —
+// also when the affordability rule left it one candidate.
+func (o *Optimizer) deciding() bool { return o.cfg.Kernel.arms != nil }
 
 // errArmSkipped marks a candidate left out of a step by skipArm.
 var errArmSkipped = errclass.New(errclass.Internal, "bo: candidate left out above the landmark cap")
