@@ -45,7 +45,8 @@ const (
 	// BetaPaper is the paper's β_t = 0.5·d·log t, where t = n − Init + 1
 	// counts the acquisition steps: t = 1 for the first point chosen by the
 	// acquisition after the Init initial points, t = Iters for the last
-	// (n = observations so far). β_1 = 0, so the first step is pure
+	// (n = observations so far, pending and failed points counted too).
+	// β_1 = 0, so the first step is pure
 	// exploitation. The default.
 	BetaPaper BetaRule = iota
 	// BetaAuthors is the authors' public code, β = 0.5·d·log(2n) with n the

@@ -138,7 +138,8 @@
 //
 // UCB is α(x) = μ(x) + √β·σ(x), σ² the latent posterior variance. With
 // BetaPaper (default) β_t = 0.5·d·log t where t = n − Init + 1 counts the
-// acquisition steps (n = observations so far), so β_1 = 0; BetaAuthors is
+// acquisition steps (n = observations so far, pending and failed points
+// counted too), so β_1 = 0; BetaAuthors is
 // the authors' code, β = 0.5·d·log(2n); Protocol.BetaScale multiplies
 // either (Recommended: DefaultBetaScale, a quarter). EI is the expected improvement over
 // the best observed value. Both are evaluated on the GP's standardized

@@ -77,8 +77,8 @@ type DecideOptions struct {
 	// lengthscale).
 	CandidateFit CandidateFit
 	// ProbeWindow limits Portfolio's fixed-point probe to its first
-	// ProbeWindow BO steps (step t = n − Init + 1 for n observations and
-	// pending points, as β's): at a later step a proposal of avg's on
+	// ProbeWindow BO steps (step t = n − Init + 1 for n observations,
+	// pending and failed points, as β's): at a later step a proposal of avg's on
 	// Fix(G) competes on the referee's mean like every other. 0 means no
 	// limit (the probe may fire at any step); negative is an error.
 	// Recommended uses DefaultProbeWindow.

@@ -61,8 +61,8 @@ type Diagnostics struct {
 	// standardized observations under them (jitter included, prior not).
 	Hyper       Hyper
 	LogMarginal float64
-	// T is the acquisition step t = n − Init + 1 (n observations and
-	// pending points when asked); Beta the UCB weight β_t (NaN for EI).
+	// T is the acquisition step t = n − Init + 1 (n observations, pending
+	// and failed points when asked); Beta the UCB weight β_t (NaN for EI).
 	T    int
 	Beta float64
 	// Acq is the acquisition value at the point (on the GP's standardized
@@ -759,12 +759,13 @@ func (o *Optimizer) checkFinite(p []float64, what string) error {
 }
 
 // step returns the BO step t = n − Init + 1 (at least 1) of an ask with
-// n observations (and pending points): β's t and the probe window's.
+// n observations, pending and failed points: β's t and the probe
+// window's.
 func (o *Optimizer) step(n int) int {
 	return max(n-o.cfg.Init+1, 1)
 }
 
-// beta returns t and β for n observations.
+// beta returns t and β for n observations, pending and failed points.
 func (o *Optimizer) beta(n int) (int, float64) {
 	t := o.step(n)
 	var b float64
@@ -1389,7 +1390,8 @@ const (
 // Fix(G) = {x : gx = x for every g} of the group and no observed, pending
 // or failed point is, and −1 otherwise (also when avg is not a candidate
 // or its fit or proposal failed, and at BO steps after
-// DecideOptions.ProbeWindow for n observations and pending points).
+// DecideOptions.ProbeWindow for n observations, pending and failed
+// points).
 //
 // On Fix(G) avg's prior variance k_avg(x, x) peaks, so avg's acquisition
 // proposes there first; an invariant function's optimum often lies there
