@@ -158,7 +158,8 @@ bench-compare:
 	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<rev>" >&2; exit 2; }
 	scripts/bench-compare.sh '$(BASE)'
 
-## bench-gate: CI's regression gate, the short core suite of HEAD~1 vs the
+## bench-gate: CI's regression gate, the short core suite of the tag
+## bench-base (the last commit CI passed; else HEAD~1) vs the
 ## working tree; fails on a slowdown > 25% with p < 0.05 (scripts/bench-gate.sh).
 bench-gate:
 	scripts/bench-gate.sh

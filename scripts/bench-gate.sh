@@ -3,7 +3,7 @@
 #
 # Runs the short core suite (go test -short -bench Core: Grams at n = 55,
 # eigendecompositions at n = 55, GEMM at n = 200, every backend compiled
-# in) of BASE (default HEAD~1) and of the working tree, interleaved, via
+# in) of BASE and of the working tree, interleaved, via
 # scripts/bench-compare.sh, and fails when some benchmark's sec/op is
 # more than THRESHOLD percent slower (default 25) with benchstat's p < 0.05.
 #
@@ -28,6 +28,13 @@
 # Cost: ~1–2 min on CI's machine (two test binaries built, then each
 # round takes ~5 s per side).
 #
+# BASE defaults to the tag bench-base — the last commit whose CI passed,
+# which the maintainers move (git tag -f bench-base COMMIT) once CI has
+# passed on a landed submission — when it is an ancestor of HEAD other
+# than HEAD itself: a submission of many commits is then compared as a
+# whole, so a regression in any of them counts, not only in its last
+# commit. Without the tag (a clone that did not fetch it), HEAD~1.
+#
 # Skips (exit 0, with a message) when there is no git history, when BASE
 # does not exist (shallow clone: fetch with depth ≥ 2 to enable the gate),
 # when BASE predates the suite, and when BASE does not build. Set
@@ -39,7 +46,15 @@ here=$(pwd)
 if [ "${BENCH_GATE:-1}" = 0 ]; then
   echo "bench-gate: SKIPPED (BENCH_GATE=0)"; exit 0
 fi
-base=${1:-HEAD~1}
+if [ $# -ge 1 ]; then
+  base=$1
+elif git rev-parse -q --verify 'refs/tags/bench-base^{commit}' >/dev/null 2>&1 &&
+  git merge-base --is-ancestor bench-base HEAD 2>/dev/null &&
+  [ "$(git rev-parse 'bench-base^{commit}')" != "$(git rev-parse HEAD)" ]; then
+  base=bench-base
+else
+  base=HEAD~1
+fi
 THRESHOLD=${THRESHOLD:-25}
 ALPHA=${ALPHA:-0.05}
 export CPU=${CPU:-1} SHORT=1 BENCHTIME=${BENCHTIME:-100ms}
