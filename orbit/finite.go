@@ -222,11 +222,33 @@ func (g *PermutationGroup) OrbitDist2(x, y []float64) float64 {
 
 func (g *PermutationGroup) CanonicalDim() int { return g.bl.m }
 
-// CanonicalTo writes sort(x) (ascending) into dst.
+// CanonicalTo writes sort(x) (ascending, −0 before +0) into dst.
 func (g *PermutationGroup) CanonicalTo(dst, x []float64) {
 	checkLen("permutation", dst, x, g.bl.m)
 	copy(dst, x)
 	slices.Sort(dst)
+	orderZeros(dst)
+}
+
+// orderZeros puts the negative zeros of the run of zeros of a sorted s
+// before its positive ones. slices.Sort takes −0 = +0, so it leaves them in
+// input order, and sort(x) and sort(g·x) of an x holding both would differ
+// in the sign bits of their zeros: the canonical map would not be constant
+// on the orbit, bit for bit.
+func orderZeros(s []float64) {
+	lo, _ := slices.BinarySearch(s, 0)
+	hi, neg := lo, 0
+	for ; hi < len(s) && s[hi] == 0; hi++ {
+		if math.Signbit(s[hi]) {
+			neg++
+		}
+	}
+	for k := lo; k < hi; k++ {
+		s[k] = 0
+		if k < lo+neg {
+			s[k] = math.Copysign(0, -1)
+		}
+	}
 }
 
 // sortedDist2 returns ‖sort(x) − sort(y)‖², of absolute values if abs.
