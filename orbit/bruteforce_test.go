@@ -182,3 +182,37 @@ func TestPermutationCanonicalSignedZeros(t *testing.T) {
 		t.Errorf("canonical = %v, want −0, +0, 1", a)
 	}
 }
+
+// TestBlockAssignOverflowedCosts: where some block's squared distance
+// overflows (coordinates near 1e154) but the minimum over the group is
+// finite, OrbitDist2 and AlignTo return it. Clamping every cost above
+// MaxFloat64/(4m) to that value made the overflowed assignments tie with
+// finite ones, and +Inf (or a larger total) came out.
+func TestBlockAssignOverflowedCosts(t *testing.T) {
+	bp2, _ := BlockPerm(2, 2)
+	bp3, _ := BlockPerm(3, 1)
+	pp3, _ := PairedPerm(3)
+	for _, c := range []struct {
+		g    Finite
+		x, y []float64
+	}{
+		{bp2, []float64{7e153, 3e153, 0, -1e154}, []float64{-1e153, 0, 1.3e154, -1e153}},
+		{bp3, []float64{-7e153, -1e153, 1.3e154}, []float64{7e153, 0, 1e153}},
+		{bp3, []float64{-1e154, -1e200, -3e153}, []float64{-1e200, -1e153, -3e153}},
+		{pp3, []float64{1e153, 1e153, 7e153, 0, 1e153, 7e153}, []float64{0, 1e153, 5e153, -1e153, 3e153, -1e154}},
+	} {
+		best := math.Inf(1)
+		for _, m := range bfEnum(c.g) {
+			best = math.Min(best, dist2(c.x, bfApply(m, c.y)))
+		}
+		if math.IsInf(best, 1) {
+			t.Fatalf("%s: bad case, brute-force minimum overflows", c.g.Name())
+		}
+		got := c.g.(Distancer).OrbitDist2(c.x, c.y)
+		dst := make([]float64, len(c.x))
+		al := c.g.(Aligner).AlignTo(dst, c.x, c.y)
+		if math.Abs(got-best) > 1e-12*best || math.Abs(al-best) > 1e-12*best {
+			t.Errorf("%s: OrbitDist2(%v, %v) = %v, AlignTo %v, brute force %v", c.g.Name(), c.x, c.y, got, al, best)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package orbit
 
 import (
 	"math"
+	"math/bits"
 	"sync"
 )
 
@@ -89,25 +90,36 @@ func (bl *blocks) assignDist2(x, y []float64) float64 {
 // assign solves the block assignment with scratch h (sized for m).
 func (bl *blocks) assign(h *hungarian, x, y []float64) float64 {
 	m := bl.m
-	hasInf := false
+	big := math.MaxFloat64 / float64(4*m)
+	huge := false
 	for k := 0; k < m; k++ {
 		for l := 0; l < m; l++ {
 			c := blockDist2(bl, x, y, k, l)
 			if math.IsNaN(c) {
 				return math.NaN()
 			}
-			if math.IsInf(c, 1) {
-				hasInf = true
+			if c > big {
+				huge = true
 			}
 			h.cost[k*m+l] = c
 		}
 	}
-	if hasInf {
-		// Keep the algorithm finite; the sum below uses the true costs.
-		big := math.MaxFloat64 / float64(4*m)
+	if huge {
+		// Keep the algorithm finite (costs ≤ big) without changing which
+		// assignment is cheapest: the finite costs are scaled down
+		// exactly by 2^e ≥ 8m², so that every assignment of finite costs
+		// totals less than big/2, and the overflowed ones are set to big,
+		// above all those totals. (Clamping every cost above big to big
+		// made them tie: an assignment through an overflowed cost could
+		// win over a finite one, and the sum below was +Inf, or too
+		// large, where the minimum is finite.) The sum below uses the
+		// true costs.
+		e := bits.Len(uint(8 * m * m))
 		for k, c := range h.cost {
-			if c > big {
+			if math.IsInf(c, 1) {
 				h.cost[k] = big
+			} else {
+				h.cost[k] = math.Ldexp(c, -e)
 			}
 		}
 	}
