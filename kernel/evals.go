@@ -153,6 +153,10 @@ func baseGrad(p Params) gradFunc {
 			d2 += t * t
 		}
 		c := p.Variance * inv2 * dkappaOverU(p.Shape, math.Sqrt(d2*inv2))
+		if gradTiny(c, d2, x, y) {
+			gradSafe(dst, p, x, y)
+			return
+		}
 		for k := range x {
 			dst[k] = c * (x[k] - y[k])
 		}
@@ -369,6 +373,10 @@ func (e *enumEval) gradOrbit(dst, x, orb, packed, scratch []float64) {
 			d2 += diff[k] * diff[k]
 		}
 		c := vi * dkappaOverU(e.p.Shape, math.Sqrt(d2)*sl)
+		if gradTiny(c, d2, x, o) {
+			gradSafe(dst, e.p, x, o)
+			return
+		}
 		for k := range d {
 			dst[k] = c * diff[k]
 		}
@@ -395,14 +403,37 @@ func (e *enumEval) gradOrbit(dst, x, orb, packed, scratch []float64) {
 			us[i] = d2
 		}
 	}
+	tiny := false
 	for i, d2 := range us {
+		tiny = tiny || d2 < 0x1p-1022 && gradTiny(0, d2, x, orb[i*d:i*d+d])
 		us[i] = math.Sqrt(d2) * sl
+	}
+	if tiny {
+		e.gradOrbitSafe(dst, x, orb, scratch[G*d:G*d+d])
+		return
 	}
 	dkappaOverUTo(e.p.Shape, cs, us)
 	f64.ScaledDiffSum(dst, x, orb, cs)
 	c := vi / float64(G)
 	for k := range d {
 		dst[k] *= c
+	}
+}
+
+// gradOrbitSafe is gradOrbit's k_avg gradient with every element's
+// through gradSafe, for an x within a sub-normal distance of some
+// element of the orbit (gradTiny). tmp holds d floats.
+func (e *enumEval) gradOrbitSafe(dst, x, orb, tmp []float64) {
+	d, G := e.d, e.G
+	clear(dst)
+	for i := range G {
+		gradSafe(tmp, e.p, x, orb[i*d:i*d+d])
+		for k := range d {
+			dst[k] += tmp[k]
+		}
+	}
+	for k := range d {
+		dst[k] /= float64(G)
 	}
 }
 
@@ -418,6 +449,10 @@ func alignGrad(p Params, al orbit.Aligner) gradFunc {
 		a := scratch[:len(x)]
 		d2 := al.AlignTo(a, x, y)
 		c := p.Variance * inv2 * dkappaOverU(p.Shape, math.Sqrt(d2)*sl)
+		if gradTiny(c, d2, x, a) {
+			gradSafe(dst, p, x, a)
+			return
+		}
 		for k := range x {
 			dst[k] = c * (x[k] - a[k])
 		}

@@ -99,6 +99,10 @@ func gradMaxT(e *enumEval, dst *mat.Dense, x []float64, y *mat.Dense, m int) {
 				d2 += out[k] * out[k]
 			}
 			cf := vi * dkappaOverU(e.p.Shape, math.Sqrt(d2)*sl)
+			if gradTiny(cf, d2, x, a) {
+				gradSafe(out, e.p, x, a)
+				continue
+			}
 			for k := range d {
 				out[k] *= cf
 			}

@@ -47,6 +47,10 @@ type shapeSpec struct {
 	// eight at a time.
 	dArg func(u float64) float64
 	dOf  func(u, e float64) float64
+	// deriv is κ'(u) itself, u ≥ 0, with the right-hand derivative at 0
+	// (0 where the exponential underflows): the gradient of a pair too
+	// close for dOf's κ'(u)/u (gradTiny).
+	deriv func(u float64) float64
 	// slope is sup_{t ≥ 0} |dκ(√t)/dt| (+Inf where unbounded): the fused
 	// accuracy guard's one-multiplication test (guard.go).
 	slope float64
@@ -91,6 +95,7 @@ var shapes = [...]shapeSpec{
 		dlog:  func(u float64) float64 { return expTimes(0.5*u*u, u*u) },
 		dArg:  func(u float64) float64 { return -0.5 * u * u },
 		dOf:   func(_, e float64) float64 { return -e },
+		deriv: func(u float64) float64 { return expTimes(0.5*u*u, -u) },
 		slope: 0.5,
 		fusedErr: func(lo, _, b float64) float64 {
 			return 0.5 * math.Exp(-0.5*lo) * b
@@ -115,6 +120,7 @@ var shapes = [...]shapeSpec{
 			}
 			return 0
 		},
+		deriv: func(u float64) float64 { return -math.Exp(-u) }, // κ'(0⁺) = −1
 		slope: math.Inf(1),
 		// |Δκ| ≤ e^{−u_lo}·|Δu|, and |Δu| = |t − u2|/(√t + √u2) ≤
 		// min(√b, b/(u_lo + √u2)) for t within b of u2. (Before, the
@@ -137,6 +143,7 @@ var shapes = [...]shapeSpec{
 		dlog:  func(u float64) float64 { return expTimes(sqrt3*u, 3*u*u) },
 		dArg:  func(u float64) float64 { return -sqrt3 * u },
 		dOf:   func(_, e float64) float64 { return -3 * e },
+		deriv: func(u float64) float64 { return expTimes(sqrt3*u, -3*u) },
 		slope: 1.5,
 		fusedErr: func(lo, _, b float64) float64 {
 			return 1.5 * math.Exp(-sqrt3*math.Sqrt(lo)) * b
@@ -163,6 +170,10 @@ var shapes = [...]shapeSpec{
 				return -5.0 / 3 * e // expPoly's 0 where e^{−a} underflows: −0
 			}
 			return -5.0 / 3 * ((1 + a) * e)
+		},
+		deriv: func(u float64) float64 {
+			a := sqrt5 * u
+			return expTimes(a, -5.0/3*u*(1+a))
 		},
 		slope: 5.0 / 6,
 		fusedErr: func(lo, _, b float64) float64 {
@@ -281,6 +292,47 @@ func kappaU2(s Shape, u2 float64) float64 {
 func dkappaOverU(s Shape, u float64) float64 {
 	sp := s.spec()
 	return sp.dOf(u, math.Exp(sp.dArg(u)))
+}
+
+// gradTiny reports whether c·(x − a), c = v/ℓ²·κ'(u)/u from the
+// squared distance d2 = ‖x − a‖², misrepresents ∇ₓ v·κ(‖x − a‖/ℓ): d2
+// fell below float64's normal range although x ≠ a (u is then 0 or
+// imprecise, and Matérn-1/2's κ'(u)/u ≈ −1/u with it, or c overflows).
+// Ordinary pairs never do; gradSafe then recomputes the pair.
+func gradTiny(_, d2 float64, x, a []float64) bool {
+	if d2 >= 0x1p-1022 {
+		return false
+	}
+	for k, xk := range x {
+		if xk != a[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// gradSafe writes ∇ₓ v·κ(‖x − a‖/ℓ) = v·κ'(u)/ℓ·(x − a)/r into dst, with
+// r = ‖x − a‖ from differences scaled by their largest magnitude (no
+// underflow) and u = r/ℓ; 0 at x = a.
+func gradSafe(dst []float64, p Params, x, a []float64) {
+	var s float64
+	for k, xk := range x {
+		s = max(s, math.Abs(xk-a[k]))
+	}
+	if s == 0 {
+		clear(dst)
+		return
+	}
+	var q float64
+	for k, xk := range x {
+		t := (xk - a[k]) / s
+		q += t * t
+	}
+	r := s * math.Sqrt(q)
+	f := p.Variance * p.Shape.spec().deriv(r/p.Lengthscale) / p.Lengthscale
+	for k, xk := range x {
+		dst[k] = f * ((xk - a[k]) / r)
+	}
 }
 
 // dkappaOverUTo sets out[i] = dkappaOverU(s, u[i]), the same bits, with
