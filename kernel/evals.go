@@ -415,14 +415,20 @@ func (e *enumEval) gradOrbit(dst, x, orb, packed, scratch []float64) {
 	dkappaOverUTo(e.p.Shape, cs, us)
 	f64.ScaledDiffSum(dst, x, orb, cs)
 	c := vi / float64(G)
+	fin := true
 	for k := range d {
 		dst[k] *= c
+		fin = fin && !math.IsInf(dst[k], 0) && !math.IsNaN(dst[k])
+	}
+	if !fin { // e.g. vi = v/ℓ² overflowed: the gradient may still be finite
+		e.gradOrbitSafe(dst, x, orb, scratch[G*d:G*d+d])
 	}
 }
 
 // gradOrbitSafe is gradOrbit's k_avg gradient with every element's
 // through gradSafe, for an x within a sub-normal distance of some
-// element of the orbit (gradTiny). tmp holds d floats.
+// element of the orbit (gradTiny) or a gradient that came out
+// non-finite. tmp holds d floats.
 func (e *enumEval) gradOrbitSafe(dst, x, orb, tmp []float64) {
 	d, G := e.d, e.G
 	clear(dst)

@@ -297,9 +297,14 @@ func dkappaOverU(s Shape, u float64) float64 {
 // gradTiny reports whether c·(x − a), c = v/ℓ²·κ'(u)/u from the
 // squared distance d2 = ‖x − a‖², misrepresents ∇ₓ v·κ(‖x − a‖/ℓ): d2
 // fell below float64's normal range although x ≠ a (u is then 0 or
-// imprecise, and Matérn-1/2's κ'(u)/u ≈ −1/u with it, or c overflows).
-// Ordinary pairs never do; gradSafe then recomputes the pair.
-func gradTiny(_, d2 float64, x, a []float64) bool {
+// imprecise, and Matérn-1/2's κ'(u)/u ≈ −1/u with it, or c overflows),
+// or c is not finite (v/ℓ² overflows for a large v over a small ℓ while
+// the gradient, at most v/ℓ·max|κ'|, need not). Ordinary pairs never do;
+// gradSafe then recomputes the pair.
+func gradTiny(c, d2 float64, x, a []float64) bool {
+	if math.IsInf(c, 0) || math.IsNaN(c) {
+		return true
+	}
 	if d2 >= 0x1p-1022 {
 		return false
 	}

@@ -1,0 +1,69 @@
+package kernel_test
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/orbit"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestGradLargeScale: with v/ℓ² beyond float64's range but v/ℓ within it
+// (v = 1e9, ℓ = MinLengthscale), the gradient v·κ'(u)/ℓ·(x − y)/r is
+// finite (0 at x = y), and GradTo must return it, not ErrBadPoints.
+func TestGradLargeScale(t *testing.T) {
+	sf, _ := orbit.SignFlip(2)
+	hy, _ := orbit.Hyperoctahedral(2)
+	cy, _ := orbit.Cyclic(2)
+	type kc struct {
+		name string
+		g    orbit.Finite
+		max  bool
+		m    kernel.Method
+	}
+	kinds := []kc{{"base", nil, false, kernel.Auto}}
+	for _, g := range []orbit.Finite{sf, hy, cy} {
+		for _, m := range []kernel.Method{kernel.Auto, kernel.Enumerate} {
+			kinds = append(kinds, kc{fmt.Sprintf("max-%T-%v", g, m), g, true, m}, kc{fmt.Sprintf("avg-%T-%v", g, m), g, false, m})
+		}
+	}
+	l := kernel.MinLengthscale
+	cases := []struct{ x, y []float64 }{
+		{[]float64{0.3 * l, 0.5 * l}, []float64{0.3 * l, 0.5 * l}},
+		{[]float64{0.3 * l, 0.5 * l}, []float64{1.3 * l, 0.5 * l}},
+		{[]float64{0.3 * l, 0.5 * l}, []float64{0.2 * l, -0.4 * l}},
+	}
+	for _, sh := range kernel.Shapes() {
+		p := kernel.Params{Shape: sh, Variance: 1e9, Lengthscale: l}
+		for ci, c := range cases {
+			for _, kd := range kinds {
+				var k kernel.Gradienter
+				var err error
+				switch {
+				case kd.g == nil:
+					k, err = kernel.NewBase(p, 2)
+				case kd.max:
+					k, err = kernel.NewMax(p, kd.g, kernel.Options{Method: kd.m})
+				default:
+					k, err = kernel.NewAvg(p, kd.g, kernel.Options{Method: kd.m})
+				}
+				if err != nil {
+					continue
+				}
+				var g mat.Dense
+				if err := k.GradTo(&g, c.x, mat.NewDense(1, 2, c.y)); err != nil {
+					t.Errorf("%v case %d %s: %v", sh, ci, kd.name, err)
+					continue
+				}
+				want := refGrad(sh, p.Variance, l, kd.g, kd.max, c.x, c.y)
+				for j, w := range want {
+					if got := g.At(0, j); !(math.Abs(got-w) <= 1e-9*p.Variance/l) {
+						t.Errorf("%v case %d %s: ∂k/∂x_%d = %g, want %g", sh, ci, kd.name, j, got, w)
+					}
+				}
+			}
+		}
+	}
+}
