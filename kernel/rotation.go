@@ -101,7 +101,29 @@ func (e *rotAvgEval) grad(dst, x, y, _ []float64) {
 	}
 	c := dkdr / r
 	dst[0], dst[1] = c*x[0], c*x[1]
+	if finite(dst[0]) && finite(dst[1]) {
+		return
+	}
+	// v/ℓ² overflowed (a large v over a small ℓ) although the gradient,
+	// at most about v/ℓ, need not: scale by 1/ℓ twice, and by x/r.
+	sl := math.Sqrt(e.inv2)
+	if e.closed {
+		z := r * s * e.inv2
+		dkdr = e.p.Variance * math.Exp(-0.5*dr*dr*e.inv2) * (((s*i1e(z) - r*i0e(z)) * sl) * sl)
+	} else {
+		rs4 := 4 * r * s
+		var acc float64
+		for j, w := range e.w {
+			rho := math.Sqrt(dr*dr + rs4*e.sin2[j])
+			cos := 1 - 2*e.sin2[j]
+			acc += w * dkappaOverU(e.p.Shape, rho*sl) * (r - s*cos)
+		}
+		dkdr = e.p.Variance * ((acc * sl) * sl)
+	}
+	dst[0], dst[1] = dkdr*(x[0]/r), dkdr*(x[1]/r)
 }
+
+func finite(v float64) bool { return !math.IsInf(v, 0) && !math.IsNaN(v) }
 
 // discEval evaluates an orbit kernel of a continuous group on m
 // equal-weight orbit nodes (orbit.Discretizer): for isometric groups the
