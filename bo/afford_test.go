@@ -86,15 +86,7 @@ func TestDecidingKernelsAnyGroupSize(t *testing.T) {
 			t.Errorf("default over %s with %v: trace candidates %v, left out %q", c.g.Name(), c.shape, tr.Candidates, tr.LeftOut)
 		}
 		o := must(New(lo, hi, cfg, 1))
-		for i := range 3 {
-			x := must(o.Ask())
-			if err := o.Tell(x, float64(i)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if _, err := o.Ask(); err != nil {
-			t.Fatal(err)
-		}
+		firstBOStep(t, o, 3)
 		if dg := o.Diagnostics(); dg.Phase != PhaseBO || len(dg.LeftOut) != 1 || len(dg.Evidence) != 3 {
 			t.Errorf("default over %s with %v: step %s, left out %q, evidence %v", c.g.Name(), c.shape, dg.Phase, dg.LeftOut, dg.Evidence)
 		}
@@ -241,15 +233,7 @@ func TestOneCandidateLeftReportsIt(t *testing.T) {
 		}
 		cfg := Config{Kernel: k, Init: 3, Protocol: Protocol{RawSamples: 16, Starts: 1, MaxIter: 10}}
 		o := must(New(lo, hi, cfg, 1))
-		for i := range 3 {
-			x := must(o.Ask())
-			if err := o.Tell(x, float64(i)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if _, err := o.Ask(); err != nil {
-			t.Fatal(err)
-		}
+		firstBOStep(t, o, 3)
 		dg := o.Diagnostics()
 		if dg.Kernel != NamePlus || len(dg.Evidence) != 1 || math.IsNaN(dg.Evidence[0]) || dg.Evidence[0] != dg.LogMarginal {
 			t.Errorf("%s: Diagnostics kernel %q, evidence %v (log marginal %v), want plus and its evidence", name, dg.Kernel, dg.Evidence, dg.LogMarginal)
@@ -263,4 +247,21 @@ func TestOneCandidateLeftReportsIt(t *testing.T) {
 			t.Errorf("%s: trace candidates %v, last evaluation %s kernel %q evidence %v", name, tr.Candidates, e.Phase, e.Kernel, e.Evidence)
 		}
 	}
+}
+
+// firstBOStep tells o its init initial points (y = 0, 1, …) and asks the
+// first BO step's point, failing t on any error.
+func firstBOStep(t *testing.T, o *Optimizer, init int) []float64 {
+	t.Helper()
+	for i := range init {
+		x := must(o.Ask())
+		if err := o.Tell(x, float64(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x, err := o.Ask()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
 }

@@ -1,7 +1,6 @@
 package kernel_test
 
 import (
-	"fmt"
 	"math"
 	"testing"
 
@@ -14,21 +13,7 @@ import (
 // (v = 1e9, ℓ = MinLengthscale), the gradient v·κ'(u)/ℓ·(x − y)/r is
 // finite (0 at x = y), and GradTo must return it, not ErrBadPoints.
 func TestGradLargeScale(t *testing.T) {
-	sf, _ := orbit.SignFlip(2)
-	hy, _ := orbit.Hyperoctahedral(2)
-	cy, _ := orbit.Cyclic(2)
-	type kc struct {
-		name string
-		g    orbit.Finite
-		max  bool
-		m    kernel.Method
-	}
-	kinds := []kc{{"base", nil, false, kernel.Auto}}
-	for _, g := range []orbit.Finite{sf, hy, cy} {
-		for _, m := range []kernel.Method{kernel.Auto, kernel.Enumerate} {
-			kinds = append(kinds, kc{fmt.Sprintf("max-%T-%v", g, m), g, true, m}, kc{fmt.Sprintf("avg-%T-%v", g, m), g, false, m})
-		}
-	}
+	kinds := gradKinds()
 	l := kernel.MinLengthscale
 	cases := []struct{ x, y []float64 }{
 		{[]float64{0.3 * l, 0.5 * l}, []float64{0.3 * l, 0.5 * l}},
@@ -39,16 +24,7 @@ func TestGradLargeScale(t *testing.T) {
 		p := kernel.Params{Shape: sh, Variance: 1e9, Lengthscale: l}
 		for ci, c := range cases {
 			for _, kd := range kinds {
-				var k kernel.Gradienter
-				var err error
-				switch {
-				case kd.g == nil:
-					k, err = kernel.NewBase(p, 2)
-				case kd.max:
-					k, err = kernel.NewMax(p, kd.g, kernel.Options{Method: kd.m})
-				default:
-					k, err = kernel.NewAvg(p, kd.g, kernel.Options{Method: kd.m})
-				}
+				k, err := kd.kernel(p)
 				if err != nil {
 					continue
 				}

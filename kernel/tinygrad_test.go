@@ -81,21 +81,7 @@ func refGrad(sh kernel.Shape, v, l float64, g orbit.Finite, max bool, x, y []flo
 // not 0 (the squared distance underflowed) nor ErrBadPoints (v/ℓ²·κ'(u)/u
 // overflowed).
 func TestGradTinyDistance(t *testing.T) {
-	sf, _ := orbit.SignFlip(2)
-	hy, _ := orbit.Hyperoctahedral(2)
-	cy, _ := orbit.Cyclic(2)
-	type kc struct {
-		name string
-		g    orbit.Finite
-		max  bool
-		m    kernel.Method
-	}
-	kinds := []kc{{"base", nil, false, kernel.Auto}}
-	for _, g := range []orbit.Finite{sf, hy, cy} {
-		for _, m := range []kernel.Method{kernel.Auto, kernel.Enumerate} {
-			kinds = append(kinds, kc{fmt.Sprintf("max-%T-%v", g, m), g, true, m}, kc{fmt.Sprintf("avg-%T-%v", g, m), g, false, m})
-		}
-	}
+	kinds := gradKinds()
 	cases := []struct {
 		x, y []float64
 		l    float64
@@ -110,16 +96,7 @@ func TestGradTinyDistance(t *testing.T) {
 		for ci, c := range cases {
 			p := kernel.Params{Shape: sh, Variance: 1.5, Lengthscale: c.l}
 			for _, kd := range kinds {
-				var k kernel.Gradienter
-				var err error
-				switch {
-				case kd.g == nil:
-					k, err = kernel.NewBase(p, 2)
-				case kd.max:
-					k, err = kernel.NewMax(p, kd.g, kernel.Options{Method: kd.m})
-				default:
-					k, err = kernel.NewAvg(p, kd.g, kernel.Options{Method: kd.m})
-				}
+				k, err := kd.kernel(p)
 				if err != nil {
 					continue // no closed form
 				}
@@ -147,5 +124,42 @@ func TestGradTinyDistance(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// gradKind is a kernel of the gradient edge tests: base (g nil), or max or
+// avg over g by method m.
+type gradKind struct {
+	name string
+	g    orbit.Finite
+	max  bool
+	m    kernel.Method
+}
+
+// gradKinds are the kernels the gradient edge tests cover: base, and max
+// and avg over signflip(2), hyperoctahedral(2) and cyclic(2), by Auto and
+// by Enumerate.
+func gradKinds() []gradKind {
+	sf, _ := orbit.SignFlip(2)
+	hy, _ := orbit.Hyperoctahedral(2)
+	cy, _ := orbit.Cyclic(2)
+	kinds := []gradKind{{"base", nil, false, kernel.Auto}}
+	for _, g := range []orbit.Finite{sf, hy, cy} {
+		for _, m := range []kernel.Method{kernel.Auto, kernel.Enumerate} {
+			kinds = append(kinds, gradKind{fmt.Sprintf("max-%T-%v", g, m), g, true, m}, gradKind{fmt.Sprintf("avg-%T-%v", g, m), g, false, m})
+		}
+	}
+	return kinds
+}
+
+// kernel builds kd's kernel with p (an error where it has no such form).
+func (kd gradKind) kernel(p kernel.Params) (kernel.Gradienter, error) {
+	switch {
+	case kd.g == nil:
+		return kernel.NewBase(p, 2)
+	case kd.max:
+		return kernel.NewMax(p, kd.g, kernel.Options{Method: kd.m})
+	default:
+		return kernel.NewAvg(p, kd.g, kernel.Options{Method: kd.m})
 	}
 }

@@ -3,6 +3,7 @@ package orbit
 import (
 	"math"
 	"math/rand"
+	"slices"
 	"testing"
 )
 
@@ -71,15 +72,7 @@ func bfApply(m, x []float64) []float64 {
 }
 
 func bfBits(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if math.Float64bits(a[k]) != math.Float64bits(b[k]) {
-			return false
-		}
-	}
-	return true
+	return slices.EqualFunc(a, b, func(u, v float64) bool { return math.Float64bits(u) == math.Float64bits(v) })
 }
 
 // TestBruteForceSmallGroups checks small finite groups (and embeddings)
