@@ -324,14 +324,6 @@ func TestSuggestMinimizeAgreesWithProblem(t *testing.T) {
 // starts with a header row: the header is line 1, so data row i is line
 // i + 2, not i + 1 (which names the row before it, or the header).
 func TestSuggestRowErrorLineAfterHeader(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, s string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
 	base := []string{"suggest", "--group", "signflip", "--d", "2", "--box", "-1:1"}
 	for _, c := range []struct {
 		flag, text, line string
@@ -341,7 +333,7 @@ func TestSuggestRowErrorLineAfterHeader(t *testing.T) {
 		{"--pending", "x1,x2\n3,0\n", ":2:"},
 		{"--failed", "\ufeffx1,x2\r\n0.1,0.2\r\n0,3\r\n", ":3:"},
 	} {
-		p := write(fmt.Sprintf("f%s.csv", strings.TrimLeft(c.flag, "-")), c.text)
+		p := writeFile(t, fmt.Sprintf("f%s.csv", strings.TrimLeft(c.flag, "-")), c.text)
 		code, stdout, stderr := runCLI(t, append(base, c.flag, p)...)
 		checkOneLineError(t, code, stdout, stderr, "perf suggest: ", p+c.line, "outside")
 	}
