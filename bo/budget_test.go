@@ -171,3 +171,28 @@ func secondAsk(t *testing.T, lo, hi []float64, cfg Config) ([]float64, error) {
 	}
 	return o.Ask()
 }
+
+// TestNearBudget: Near's copies of the points in the model's coordinates
+// count against Config.Budget, refused before they are made: 10⁴ points
+// of d = 10 (about 1 MB) under a 64 KiB budget. They were copied
+// unchecked (the C ABI checked them itself; Go callers had no bound).
+func TestNearBudget(t *testing.T) {
+	lo, hi := box(10, 1)
+	pts := make([][]float64, 10000)
+	for i := range pts {
+		pts[i] = make([]float64, 10)
+	}
+	for _, c := range []struct {
+		budget int64
+		over   bool
+	}{{64 << 10, true}, {0, false}} {
+		o, err := New(lo, hi, Config{Kernel: Base(kernel.RBF), Budget: c.budget}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		near, err := o.Near(pts[0], pts)
+		if c.over != errors.Is(err, orbit.ErrOverBudget) || !c.over && (err != nil || len(near) != len(pts) || !near[0]) {
+			t.Errorf("budget %d: Near of %d points: %d answers, %v", c.budget, len(pts), len(near), err)
+		}
+	}
+}

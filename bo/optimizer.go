@@ -1802,7 +1802,9 @@ func (o *Optimizer) nearTo(x []float64) func(p []float64) bool {
 // coordinates and length d (ErrBadPoint); they need not lie in the box,
 // but one so far outside it that its normalized coordinates overflow
 // (Config.Normalize; beyond about 1e308 times the box's side) is
-// ErrBadPoint too. The answer does not depend on the optimizer's history. Cost: one orbit
+// ErrBadPoint too. The points' images and the answers (about 8d + 25
+// bytes a point) are sized against Config.Budget before they are made
+// (orbit.ErrOverBudget). The answer does not depend on the optimizer's history. Cost: one orbit
 // distance per point (O(d log d) with a canonical map, O(|G|·d) by
 // enumeration).
 func (o *Optimizer) Near(x []float64, points [][]float64) ([]bool, error) {
@@ -1835,6 +1837,11 @@ func (o *Optimizer) Near(x []float64, points [][]float64) ([]bool, error) {
 	mx, err := model(x, "x")
 	if err != nil {
 		return nil, err
+	}
+	// The points' images (with Normalize, d floats each) and the answers,
+	// sized against the budget before they are made.
+	if err := budget.Limit(o.cfg.Budget).Check(fmt.Sprintf("near's %d points in dimension %d", len(points), o.d), float64(len(points))*float64(8*o.d+24+1)); err != nil {
+		return nil, fmt.Errorf("%w (Config.Budget)", err)
 	}
 	ms := make([][]float64, len(points))
 	for i, p := range points {

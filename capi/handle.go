@@ -323,10 +323,10 @@ func symbo_optimizer_near(id C.int64_t, x *C.double, d C.int64_t, pts *C.double,
 			return fmt.Errorf("%w: points or near is NULL with rows = %d", errInput, int64(rows))
 		}
 		dim := o.Dim()
-		// The points are read in place, but bo's Near copies them into
-		// the model's coordinates (rows·d doubles) and both hold a slice
-		// header a row: sized against the handle's budget first.
-		if err := budget.Limit(o.Config().Budget).Check(fmt.Sprintf("near's %d points", int64(rows)), float64(rows)*(8*float64(dim)+49)); err != nil {
+		// The points are read in place, through a slice header a row
+		// (sized against the handle's budget first; bo's Near sizes its
+		// own copies of them).
+		if err := budget.Limit(o.Config().Budget).Check(fmt.Sprintf("near's %d points", int64(rows)), float64(rows)*24); err != nil {
 			return err
 		}
 		flat := unsafe.Slice((*float64)(unsafe.Pointer(pts)), int(rows)*dim)
