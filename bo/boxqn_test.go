@@ -3,6 +3,7 @@ package bo
 import (
 	"math"
 	"math/rand/v2"
+	"sort"
 	"testing"
 )
 
@@ -152,5 +153,41 @@ func TestBoxQNNonFinite(t *testing.T) {
 	v := q.maximize(f, x, []float64{0.1})
 	if !(x[0] <= 0.7 && x[0] > 0.6) || v != x[0] {
 		t.Errorf("x = %v, f = %v", x, v)
+	}
+}
+
+// TestBestStarts checks the starts' selection against the stable sort it
+// replaced: the first k indices by descending score, ties to the lower
+// index, on scores with many ties and -Inf (finiteOr's image).
+func TestBestStarts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 2000 {
+		n := rng.IntN(40)
+		score := make([]float64, n)
+		for i := range score {
+			switch rng.IntN(4) {
+			case 0:
+				score[i] = math.Inf(-1)
+			case 1:
+				score[i] = float64(rng.IntN(3)) // ties
+			default:
+				score[i] = rng.NormFloat64()
+			}
+		}
+		want := make([]int, n)
+		for i := range want {
+			want[i] = i
+		}
+		sort.SliceStable(want, func(i, j int) bool { return score[want[i]] > score[want[j]] })
+		k := rng.IntN(n + 2)
+		got := bestStarts(score, min(k, n))
+		if len(got) != min(k, n) {
+			t.Fatalf("trial %d: %d starts, want %d", trial, len(got), min(k, n))
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("trial %d (k=%d): start %d is %d, want %d (scores %v)", trial, k, i, got[i], want[i], score)
+			}
+		}
 	}
 }

@@ -1580,6 +1580,31 @@ func (o *Optimizer) rawScores(a *acqFunc, h Acquisition, n int, bestObs []float6
 	return cand, scores, nil
 }
 
+// bestStarts returns the indices of the k highest scores, best first,
+// ties to the lower index: the first k of a stable sort by descending
+// score, in O(len(score)·k) comparisons at worst and about len(score)
+// on raw samples, where k ≪ len(score). Scores hold no NaN (finiteOr).
+func bestStarts(score []float64, k int) []int {
+	top := make([]int, 0, k)
+	for i, v := range score {
+		if len(top) == k && (k == 0 || !(v > score[top[k-1]])) {
+			continue
+		}
+		// The first place whose score is below v; an equal score keeps
+		// its place ahead of i.
+		p := len(top)
+		for p > 0 && score[top[p-1]] < v {
+			p--
+		}
+		if len(top) < k {
+			top = append(top, 0)
+		}
+		copy(top[p+1:], top[p:len(top)-1])
+		top[p] = i
+	}
+	return top
+}
+
 // ascend starts a bounded quasi-Newton ascent of a from the best starts
 // of the raw samples cand (scored score, the last one the best observed
 // point) and returns the best end point (ties: the better-ranked start)
@@ -1590,12 +1615,8 @@ func (o *Optimizer) ascend(a *acqFunc, cand, score []float64, starts int, info *
 	d := o.d
 	nc := len(score)
 	R := nc - 1
-	order := make([]int, nc)
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(i, j int) bool { return score[order[i]] > score[order[j]] })
 	ns := min(starts, nc)
+	order := bestStarts(score, ns)
 	ends := make([]float64, ns*d)
 	vals := make([]float64, ns)
 	serrs := make([]error, ns)
@@ -1661,7 +1682,14 @@ func (o *Optimizer) ascend(a *acqFunc, cand, score []float64, starts int, info *
 		info.Acq, info.FromBest, info.Aside = asideVal, false, true
 		return aside, nil
 	}
-	for _, i := range order {
+	// Every end is excluded: the raw samples, best first (the rare path
+	// pays the full sort that bestStarts spares the others).
+	all := make([]int, nc)
+	for i := range all {
+		all[i] = i
+	}
+	sort.SliceStable(all, func(i, j int) bool { return score[all[i]] > score[all[j]] })
+	for _, i := range all {
 		x := cand[i*d : (i+1)*d]
 		if math.IsInf(score[i], -1) {
 			continue
