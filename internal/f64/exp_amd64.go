@@ -50,9 +50,9 @@ func expTo(dst, x []float64) int {
 	return 0
 }
 
-// sumKappa runs the assembly over the complete groups of 8 elements (the
-// last, padded group, if any, is left to the caller) and returns the
-// number of elements done.
+// sumKappa runs the assembly over the groups of 8 elements, the last,
+// padded group included, and returns the number of elements done: G, or
+// 0 without AVX2.
 func sumKappa(acc *[8]float64, x []float64, nxy float64, orb []float64, G int, rbf bool, inv2, c, q1, q2 float64) int {
 	if !feat.avx512 && !feat.avx2 {
 		return 0
@@ -82,7 +82,23 @@ func sumKappa(acc *[8]float64, x []float64, nxy float64, orb []float64, G int, r
 			sumKappaAVX2(acc, &x[0], d, o, nng, 1, Narrow*8, Narrow*8*(d-1), &params, r, &expConst[0])
 		}
 	}
-	return full * Narrow
+	if g0 := full * Narrow; g0 < G {
+		// The last, padded group: its 8 lanes into a zero accumulator
+		// (0 + t = t, κ ≥ 0), then its G − g0 real lanes into acc — the
+		// same bits as sumKappaTail, without its call per group.
+		var tmp [8]float64
+		base, w, l0 := blockOf(g0, len(orb)/d, d)
+		o := &orb[base+l0]
+		if feat.avx512 {
+			sumKappaAVX512(&tmp, &x[0], d, o, 1, 1, w*8, w*8*(d-1), &params, r, &expConst[0])
+		} else {
+			sumKappaAVX2(&tmp, &x[0], d, o, 1, 1, w*8, w*8*(d-1), &params, r, &expConst[0])
+		}
+		for l := range G - g0 {
+			acc[l] += tmp[l]
+		}
+	}
+	return G
 }
 
 // expAVX512 writes Exp(x[i]) to dst[i] for n (a multiple of 8) elements.

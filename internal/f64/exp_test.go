@@ -130,7 +130,7 @@ func kappaRef(s Shape, u float64) float64 {
 func TestSumKappa(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, d := range []int{1, 2, 5, 9} {
-		for _, G := range []int{1, 3, 8, 13, 30, 32, 40, 64, 71, 100, 520} {
+		for _, G := range []int{1, 3, 6, 8, 13, 30, 32, 40, 57, 64, 71, 100, 520} {
 			rows := make([]float64, G*d)
 			for i := range rows {
 				rows[i] = 2*rng.Float64() - 1
