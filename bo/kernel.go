@@ -738,7 +738,7 @@ type proposer interface {
 type maximizer struct{}
 
 func (maximizer) propose(o *Optimizer, a *acqFunc, n int, info *Diagnostics) ([]float64, error) {
-	return o.maximizeAcq(a, o.cfg.Starts, n, o.modelXs()[o.bestIndex()], info)
+	return o.maximizeAcq(a, nil, o.cfg.Starts, n, o.modelXs()[o.bestIndex()], info)
 }
 
 // portfolioProposer lets every candidate propose and the evidence's model

@@ -1266,6 +1266,10 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 		canon *canonMap
 	}
 	preds := make([]conditioned, len(o.arms))
+	raw, err := o.rawPoints(n)
+	if err != nil {
+		return nil, err
+	}
 	use := func(i int) error {
 		o.setModel(i, o.armFits[i])
 		if c := preds[i]; c.pred != nil {
@@ -1293,7 +1297,7 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 			starts = cs
 		}
 		if hs == 0 {
-			x, err := o.maximizeAcq(o.newAcq(), starts, n, bestObs, &infos[i])
+			x, err := o.maximizeAcq(o.newAcq(), raw, starts, n, bestObs, &infos[i])
 			if err != nil {
 				return nil, err
 			}
@@ -1302,7 +1306,7 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 		}
 		j := len(o.arms) + i
 		infos[j] = *info
-		x, xh, err := o.maximizeHedged(o.newAcq(), h, starts, hs, n, bestObs, &infos[i], &infos[j])
+		x, xh, err := o.maximizeHedged(o.newAcq(), h, raw, starts, hs, n, bestObs, &infos[i], &infos[j])
 		if err != nil {
 			return nil, err
 		}
@@ -1498,8 +1502,8 @@ const rawChunk = 32
 // the best starts of them (Config.Starts but for a portfolio's
 // candidates other than the referee: candidateStarts), and returns the
 // best end point (ties: the better-ranked start).
-func (o *Optimizer) maximizeAcq(a *acqFunc, starts, n int, bestObs []float64, info *Diagnostics) ([]float64, error) {
-	cand, scores, err := o.rawScores(a, nil, n, bestObs)
+func (o *Optimizer) maximizeAcq(a *acqFunc, raw []float64, starts, n int, bestObs []float64, info *Diagnostics) ([]float64, error) {
+	cand, scores, err := o.rawScores(a, nil, raw, n, bestObs)
 	if err != nil {
 		return nil, err
 	}
@@ -1511,8 +1515,8 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, starts, n int, bestObs []float64, in
 // with the acquisition h, whose ascents start from the best hedgeStarts
 // raw samples under h. It returns a's maximizer and h's (each with its
 // own Diagnostics' Acq and FromBest); a's is maximizeAcq's, bit for bit.
-func (o *Optimizer) maximizeHedged(a *acqFunc, h Acquisition, starts, hedgeStarts, n int, bestObs []float64, info, hinfo *Diagnostics) (x, xh []float64, err error) {
-	cand, scores, err := o.rawScores(a, h, n, bestObs)
+func (o *Optimizer) maximizeHedged(a *acqFunc, h Acquisition, raw []float64, starts, hedgeStarts, n int, bestObs []float64, info, hinfo *Diagnostics) (x, xh []float64, err error) {
+	cand, scores, err := o.rawScores(a, h, raw, n, bestObs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -1527,28 +1531,45 @@ func (o *Optimizer) maximizeHedged(a *acqFunc, h Acquisition, starts, hedgeStart
 	return x, xh, nil
 }
 
-// rawScores returns the raw samples of the step (RawSamples scrambled
-// Halton points of stream (seed, n), then bestObs, d coordinates each,
-// concatenated) and their scores under a's acquisition and, when h is
-// not nil, under h (scores[1]): one posterior evaluation per point.
-func (o *Optimizer) rawScores(a *acqFunc, h Acquisition, n int, bestObs []float64) ([]float64, [][]float64, error) {
+// rawPoints returns the step's RawSamples scrambled Halton points of
+// stream (seed, n) in the model's box, d coordinates each, concatenated:
+// a function of the seed, n and the box alone, so a portfolio draws them
+// once for all its candidates.
+func (o *Optimizer) rawPoints(n int) ([]float64, error) {
 	d, R := o.d, o.cfg.RawSamples
 	if err := o.checkRawMemory(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	hq, err := qmc.NewHalton(d, mix(o.seed, tagQMC, uint64(n)))
 	if err != nil {
-		return nil, nil, fmt.Errorf("bo: %w", err)
+		return nil, fmt.Errorf("bo: %w", err)
 	}
-	cand := make([]float64, (R+1)*d)
+	pts := make([]float64, R*d)
 	for i := range R {
-		p := cand[i*d : (i+1)*d]
+		p := pts[i*d : (i+1)*d]
 		hq.PointTo(p, uint64(i))
 		for k := range p {
 			p[k] = lerp(o.mlo[k], o.mhi[k], p[k])
 		}
 		clampInto(p, o.mlo, o.mhi)
 	}
+	return pts, nil
+}
+
+// rawScores returns the raw samples of the step (raw, rawPoints(n) when
+// nil, then bestObs, concatenated) and their scores under a's
+// acquisition and, when h is not nil, under h (scores[1]): one posterior
+// evaluation per point. raw is only read.
+func (o *Optimizer) rawScores(a *acqFunc, h Acquisition, raw []float64, n int, bestObs []float64) ([]float64, [][]float64, error) {
+	d, R := o.d, o.cfg.RawSamples
+	if raw == nil {
+		var err error
+		if raw, err = o.rawPoints(n); err != nil {
+			return nil, nil, err
+		}
+	}
+	cand := make([]float64, (R+1)*d)
+	copy(cand, raw)
 	copy(cand[R*d:], bestObs)
 	nc := R + 1
 	scores := [][]float64{make([]float64, nc)}
