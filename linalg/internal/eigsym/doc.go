@@ -1,8 +1,9 @@
 // Package eigsym computes all eigenvalues and eigenvectors of a real
 // symmetric matrix in pure Go, with the algorithm of LAPACK's dsyevd, for
-// the gonum backend of linalg. It depends only on the standard library and
+// the gonum backend of linalg. It depends only on the standard library,
 // the SIMD kernels of internal/f64 (a GEMM register tile, fused inner
-// products and updates), so it could move to gonum with them.
+// products and updates) and the WorkerPanic type of internal/parallel, so
+// it could move to gonum with them.
 //
 // # Algorithm
 //
@@ -86,6 +87,15 @@
 // then parks until the next column's product (the reason, a product being
 // about as short as waking a parked thread: the team type's comment). No
 // goroutine outlives the call.
+//
+// # Panics
+//
+// A panic in a task run on several goroutines (a bug: no input makes one)
+// does not end the process from a goroutine of Eigen's: as with
+// internal/parallel.For, the loop stops handing out tasks, waits for the
+// tasks under way, and panics on the calling goroutine with a
+// *parallel.WorkerPanic holding the first panic's value and stack, where
+// the caller's recover (the C ABI's guard) sees it.
 //
 // # Errors
 //
