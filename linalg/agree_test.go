@@ -19,7 +19,8 @@ const agreeTol = 1e-10
 // TestBackendsAgree compares every available backend with gonum:
 // eigenvalues, eigenvectors (up to sign for separated eigenvalues; as the
 // projector onto the eigenspace for clusters), Cholesky factors and solves,
-// and GEMM.
+// and GEMM (also where the BLAS reads neither a and b, alpha = 0, nor c,
+// beta = 0, whatever non-finite values they hold).
 func TestBackendsAgree(t *testing.T) {
 	avail := linalg.Available()
 	if len(avail) < 2 {
@@ -48,6 +49,7 @@ func TestBackendsAgree(t *testing.T) {
 				}
 				agreeCholesky(t, ref, other, linalgtest.RandomPD(r, n))
 				agreeGemm(t, ref, other, r, n)
+				agreeGemmNotRead(t, ref, other, n)
 			})
 		}
 	}
@@ -175,6 +177,79 @@ func agreeGemm(t *testing.T, x, y linalg.Backend, r *rand.Rand, n int) {
 			bound := mat.Norm(a.RowView(i), 2) * mat.Norm(b.RowView(j), 2)
 			if d := math.Abs(cx.At(i, j) - cy.At(i, j)); !(d <= agreeTol*bound) {
 				t.Fatalf("Gemm: c[%d][%d]: %g vs %g", i, j, cx.At(i, j), cy.At(i, j))
+			}
+		}
+	}
+}
+
+// agreeGemmNotRead checks that the backends give the same values where BLAS
+// reads no operand holding Inf or NaN: for alpha = 0, c = beta·c with
+// ±Inf and NaN in a and b; for beta = 0, c = alpha·op(a)·op(b) with NaN
+// and Inf in c (a and b small integers there, so the products are exact
+// in any order of summation). For n up to about 40 OpenBLAS's small-matrix
+// kernels computed 0·a·b, NaN, for alpha = 0.
+func agreeGemmNotRead(t *testing.T, x, y linalg.Backend, n int) {
+	t.Helper()
+	k := n/2 + 1
+	fill := func(d *mat.Dense, f func(i, j int) float64) {
+		r, c := d.Dims()
+		for i := range r {
+			for j := range c {
+				d.Set(i, j, f(i, j))
+			}
+		}
+	}
+	small := func(i, j int) float64 { return float64((3*i+5*j)%7 - 3) }
+	for _, tA := range []bool{false, true} {
+		for _, tB := range []bool{false, true} {
+			a, b := mat.NewDense(n, k, nil), mat.NewDense(k, n, nil)
+			if tA {
+				a = mat.NewDense(k, n, nil)
+			}
+			if tB {
+				b = mat.NewDense(n, k, nil)
+			}
+			fill(a, small)
+			fill(b, small)
+			// Non-finite operands, unread for alpha = 0.
+			an, bn := mat.DenseCopyOf(a), mat.DenseCopyOf(b)
+			an.Set(0, 0, math.Inf(1))
+			ar, ac := an.Dims()
+			an.Set(ar-1, ac-1, math.NaN())
+			bn.Set(0, 0, math.Inf(-1))
+			br, bc := bn.Dims()
+			bn.Set(br-1, bc-1, math.NaN())
+			for _, beta := range []float64{0, 1, -0.5} {
+				cx, cy := mat.NewDense(n, n, nil), mat.NewDense(n, n, nil)
+				fill(cx, func(i, j int) float64 { return float64(i - j) })
+				cy.Copy(cx)
+				x.Gemm(tA, tB, 0, an, bn, beta, cx)
+				y.Gemm(tA, tB, 0, an, bn, beta, cy)
+				agreeValues(t, fmt.Sprintf("Gemm(tA=%v, tB=%v, alpha=0, beta=%v) with Inf and NaN in a, b", tA, tB, beta), cx, cy)
+			}
+			// A non-finite c, unread for beta = 0.
+			for _, alpha := range []float64{1, -2} {
+				cx, cy := mat.NewDense(n, n, nil), mat.NewDense(n, n, nil)
+				fill(cx, func(i, j int) float64 { return []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[(i+j)%3] })
+				cy.Copy(cx)
+				x.Gemm(tA, tB, alpha, a, b, 0, cx)
+				y.Gemm(tA, tB, alpha, a, b, 0, cy)
+				agreeValues(t, fmt.Sprintf("Gemm(tA=%v, tB=%v, alpha=%v, beta=0) with Inf and NaN in c", tA, tB, alpha), cx, cy)
+			}
+		}
+	}
+}
+
+// agreeValues fails the test unless x and y hold equal values and no NaN
+// (the sign of a zero may differ: gonum's FMA chain from +0 rounds
+// alpha·0 to +0 where OpenBLAS's alpha·(a·b) gives −0).
+func agreeValues(t *testing.T, what string, x, y *mat.Dense) {
+	t.Helper()
+	r, c := x.Dims()
+	for i := range r {
+		for j := range c {
+			if vx, vy := x.At(i, j), y.At(i, j); !(vx == vy) {
+				t.Fatalf("%s: c[%d][%d]: gonum %v, other %v", what, i, j, vx, vy)
 			}
 		}
 	}

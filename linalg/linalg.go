@@ -35,6 +35,8 @@ type Backend interface {
 	// as transA/transB say. c must have the right shape (an empty c is
 	// resized when beta is 0). c must not share an element with a or
 	// b; views of one matrix that share none (disjoint column blocks) may
-	// be passed together.
+	// be passed together. As in the reference BLAS, a and b are not read
+	// when alpha is 0 (c = beta·c, whatever NaN or ±Inf they hold), nor c
+	// when beta is 0.
 	Gemm(transA, transB bool, alpha float64, a, b *mat.Dense, beta float64, c *mat.Dense)
 }

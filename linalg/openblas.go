@@ -107,8 +107,16 @@ func (openBLASBackend) Cholesky(dst *Cholesky, a *mat.SymDense) error {
 	return nil
 }
 
+// Gemm calls OpenBLAS's dgemm, except for alpha = 0: c = beta·c here,
+// without reading a or b, as the BLAS reference and the gonum backend do
+// (OpenBLAS's small-matrix kernels compute 0·a·b, NaN for an Inf or NaN
+// in a or b).
 func (openBLASBackend) Gemm(transA, transB bool, alpha float64, a, b *mat.Dense, beta float64, c *mat.Dense) {
 	m, n, k := gemmShape(transA, transB, a, b, beta, c)
+	if alpha == 0 {
+		scaleGemmC(c, beta)
+		return
+	}
 	ar, br, cr := a.RawMatrix(), b.RawMatrix(), c.RawMatrix()
 	netlib.Implementation{}.Dgemm(blasTrans(transA), blasTrans(transB), m, n, k,
 		alpha, ar.Data, ar.Stride, br.Data, br.Stride, beta, cr.Data, cr.Stride)

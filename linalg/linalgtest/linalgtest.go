@@ -56,6 +56,7 @@ func RunSome(t *testing.T, b linalg.Backend, keep func(i int) bool) {
 		{"Gemm", testGemm},
 		{"GemmPanics", testGemmPanics},
 		{"Deterministic", testDeterministic},
+		{"GemmAlphaZero", testGemmAlphaZero},
 	} {
 		if keep(i) {
 			t.Run(c.name, func(t *testing.T) { c.f(t, b) })
@@ -646,6 +647,52 @@ func testGemm(t *testing.T, b linalg.Backend) {
 							}
 						}
 					})
+				}
+			}
+		}
+	}
+}
+
+// testGemmAlphaZero checks that Gemm with alpha = 0 reads neither a nor b:
+// c = beta·c exactly with ±Inf and NaN in a and b (and 0 for beta = 0
+// with NaN in c).
+func testGemmAlphaZero(t *testing.T, b linalg.Backend) {
+	for si, s := range gemmShapes() {
+		m, k, n := s[0], s[1], s[2]
+		for _, tA := range []bool{false, true} {
+			for _, tB := range []bool{false, true} {
+				for _, beta := range []float64{0, 1, -0.5} {
+					r := rng(uint64(2000 + si))
+					ar, ac := m, k
+					if tA {
+						ar, ac = k, m
+					}
+					br, bc := k, n
+					if tB {
+						br, bc = n, k
+					}
+					a, bm := randDense(r, ar, ac, false), randDense(r, br, bc, true)
+					a.Set(0, 0, math.Inf(1))
+					a.Set(ar-1, ac-1, math.NaN())
+					bm.Set(0, 0, math.NaN())
+					bm.Set(br-1, bc-1, math.Inf(-1))
+					c := randDense(r, m, n, false)
+					if beta == 0 {
+						c.Set(0, 0, math.NaN())
+					}
+					c0 := mat.DenseCopyOf(c)
+					b.Gemm(tA, tB, 0, a, bm, beta, c)
+					for i := range m {
+						for j := range n {
+							want := beta * c0.At(i, j)
+							if beta == 0 {
+								want = 0
+							}
+							if got := c.At(i, j); !(got == want) {
+								t.Fatalf("m=%d/k=%d/n=%d/tA=%v/tB=%v/beta=%v: c[%d][%d] = %v, want beta·c = %v (a, b unread)", m, k, n, tA, tB, beta, i, j, got, want)
+							}
+						}
+					}
 				}
 			}
 		}
