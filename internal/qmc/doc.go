@@ -37,13 +37,17 @@
 // K_j = ⌈64/log₂ b_j⌉ + ⌈53/log₂ b_j⌉ and b_j ≈ j·ln j the j-th prime — so
 // roughly d²·ln d·K/2 (K ≈ 10 at d = 1000), growing faster than d²;
 // TableBytes(d) is that memory, for a caller's budget (package bo counts
-// it in Config.Budget). PointTo costs
+// it in Config.Budget), read in O(1) from tables of the first MaxDim primes
+// and of the sums of their table sizes (16 KB, built once per process on
+// first use). PointTo costs
 // Σ_j (⌊log_{b_j} i⌋ + 1) digit steps, at most 64·d, on a stack buffer.
 //
 // # Concurrency
 //
 // A Halton is immutable after construction; PointTo is safe for concurrent
-// use and allocates nothing.
+// use and allocates nothing. The prime tables are built once (sync.OnceValue)
+// and only read after, shared by every Halton (its bases); NewHalton and
+// TableBytes are safe for concurrent use.
 //
 // # Errors
 //

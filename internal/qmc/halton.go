@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 )
 
 // MaxDim is the largest dimension NewHalton accepts (the 1000th prime is
@@ -13,7 +14,7 @@ const MaxDim = 1000
 // Halton is a scrambled Halton sequence in [0, 1)^d.
 type Halton struct {
 	d      int
-	base   []uint64
+	base   []uint64   // the first d primes: shared by every Halton, read only
 	digits []int      // K_j, the number of scrambled digit positions
 	perm   [][]uint16 // perm[j][k·b_j + a] = π_{j,k}(a) (b_j ≤ 7919 < 2^16)
 	// tail[j][m] is the radical inverse's accumulator after positions
@@ -35,19 +36,37 @@ func digitsOf(b uint64) int {
 // tables (2 bytes an entry), the tails, the generators and NewHalton's
 // scratch, an eighth added for the allocator's size classes; 0 outside
 // [1, MaxDim]. A caller with a memory budget checks it before NewHalton
-// (about 90 MB at d = MaxDim).
+// (about 90 MB at d = MaxDim). O(1) and allocation-free after the first
+// call in the process (bo calls it every step): it reads tables built once.
 func TableBytes(d int) float64 {
 	if d < 1 || d > MaxDim {
 		return 0
 	}
-	var n, scratch float64
-	for _, b := range primes(d) {
+	t := tables()
+	// The largest base's scratch: the bases ascend.
+	return (t.tableSum[d] + float64(t.primes[d-1])*8) * 9 / 8
+}
+
+// primeTables are the first MaxDim primes and, for TableBytes, the sums
+// over the first d of them of each dimension's table bytes.
+type primeTables struct {
+	primes []uint64 // the first MaxDim primes, ascending; never written after tables builds it
+	// tableSum[d] = Σ_{j<d} (2·K_j·b_j + 8·(K_j+1) + 3·8 + 96), summed in
+	// increasing j (so the bits of the sum made one dimension at a time).
+	tableSum []float64
+}
+
+// tables builds the primeTables once per process.
+var tables = sync.OnceValue(func() *primeTables {
+	t := &primeTables{primes: primes(MaxDim), tableSum: make([]float64, MaxDim+1)}
+	var n float64
+	for j, b := range t.primes {
 		k := float64(digitsOf(b))
 		n += k*float64(b)*2 + (k+1)*8 + 3*8 + 96
-		scratch = max(scratch, float64(b)*8)
+		t.tableSum[j+1] = n
 	}
-	return (n + scratch) * 9 / 8
-}
+	return t
+})
 
 // NewHalton returns the d-dimensional Halton sequence scrambled with random
 // digit permutations drawn from seed.
@@ -55,7 +74,7 @@ func NewHalton(d int, seed uint64) (*Halton, error) {
 	if d < 1 || d > MaxDim {
 		return nil, fmt.Errorf("qmc: dimension %d outside [1, %d]", d, MaxDim)
 	}
-	h := &Halton{d: d, base: primes(d), digits: make([]int, d), perm: make([][]uint16, d), tail: make([][]float64, d)}
+	h := &Halton{d: d, base: tables().primes[:d:d], digits: make([]int, d), perm: make([][]uint16, d), tail: make([][]float64, d)}
 	scratch := make([]int, h.base[d-1]) // the largest base's
 	for j, b := range h.base {
 		k := digitsOf(b)

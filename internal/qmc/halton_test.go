@@ -241,6 +241,27 @@ func TestPointBits(t *testing.T) {
 	}
 }
 
+// TestTableBytesSum: TableBytes, read from tables built once, gives the
+// bits of its definition summed afresh (dimension by dimension, the
+// largest base's scratch added), for every d, and allocates nothing (it
+// computed the first d primes on every call, once per BO step).
+func TestTableBytesSum(t *testing.T) {
+	for d := 1; d <= MaxDim; d++ {
+		var n, scratch float64
+		for _, b := range primes(d) {
+			k := float64(digitsOf(b))
+			n += k*float64(b)*2 + (k+1)*8 + 3*8 + 96
+			scratch = max(scratch, float64(b)*8)
+		}
+		if got, want := TableBytes(d), (n+scratch)*9/8; math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("TableBytes(%d) = %v, want %v", d, got, want)
+		}
+	}
+	if a := testing.AllocsPerRun(10, func() { TableBytes(300) }); a != 0 {
+		t.Errorf("TableBytes(300) allocates %v times", a)
+	}
+}
+
 // TestTableBytes: TableBytes(d) covers what NewHalton(d, ·) allocates
 // (measured by the runtime's allocation counter) within a quarter more.
 func TestTableBytes(t *testing.T) {
