@@ -175,7 +175,10 @@
 // Gradienter, else by central differences of CrossTo with the step above
 // (the caller names the lengthscale), 2d CrossTo calls per point; gp uses
 // it, so a caller's kernel without gradients still drives bo's gradient
-// ascent.
+// ascent. Grad's differences and Gram's CrossTo path (a kernel without
+// GramTo) check the points themselves, once per call, so a caller's
+// kernel whose CrossTo does not check them still gets ErrBadPoints, not
+// NaN, for a NaN or ±Inf coordinate.
 //
 // Preparer (Base, Avg, Max): Prepare validates and prepares fixed points
 // y once (O(m·d), or m feature rows of a closed form) and
@@ -269,13 +272,18 @@
 // maximum), and Options.Normalize for NewMax (ErrInvalid, not
 // ErrBadOptions). Methods fail (ErrBadPoints)
 // on empty inputs, a dimension mismatch, NaN or infinite coordinates and
-// coordinates too large for ℓ, and (wrapping orbit.ErrOverBudget) on an
+// coordinates too large for ℓ (checked once per call on the inputs, before
+// any pair; Grad and Gram check a caller's kernel's points too, see
+// Gradients), and (wrapping orbit.ErrOverBudget) on an
 // empty dst whose output would exceed the kernel's memory budget
 // (Options.Budget; orbit.DefaultBudget for Base and when 0: a value the
 // caller passes, never read from the environment); the normalized
 // k_avg also fails if some k_avg(x, x) underflows to 0 (not reachable for
 // the groups here, where k_avg(x, x) ≥ v/|G| or the quadrature analogue;
 // ErrBadPoints).
+// The functions without an error result take no points but distances:
+// Params.Kappa and KappaDLog give 0 at r = +Inf and NaN for a NaN r;
+// KappaU2To likewise (see its doc).
 // Errors are prefixed "kernel: ". The sentinels are input errors
 // (internal/errclass: each has ErrClass).
 package kernel

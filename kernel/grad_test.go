@@ -95,3 +95,65 @@ func TestGradFallbackAllocs(t *testing.T) {
 		t.Errorf("Grad fallback allocates %v per call", a)
 	}
 }
+
+// unchecked is a caller's kernel whose CrossTo checks nothing: the unit
+// RBF of its two-column points, NaN in, NaN out.
+type unchecked struct{}
+
+func (unchecked) Dim() int { return 2 }
+func (unchecked) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
+	n, _ := x.Dims()
+	m, _ := y.Dims()
+	if dst.IsEmpty() {
+		dst.ReuseAs(n, m)
+	}
+	for i := range n {
+		for j := range m {
+			a, b := x.At(i, 0)-y.At(j, 0), x.At(i, 1)-y.At(j, 1)
+			dst.Set(i, j, math.Exp(-(a*a+b*b)/2))
+		}
+	}
+	return nil
+}
+func (unchecked) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
+	n, _ := x.Dims()
+	dst = dst[:0]
+	for range n {
+		dst = append(dst, 1)
+	}
+	return dst, nil
+}
+
+// TestFallbacksRefuseNonFinite: Grad's central differences and Gram's
+// CrossTo path refuse a NaN or ±Inf coordinate themselves (ErrBadPoints),
+// also for a kernel whose CrossTo does not check its points: they
+// returned NaN gradients and Gram entries with a nil error.
+func TestFallbacksRefuseNonFinite(t *testing.T) {
+	var k kernel.Kernel = unchecked{}
+	good := mat.NewDense(3, 2, []float64{0, 1, 2, 3, 4, 5})
+	var dst mat.Dense
+	var sym mat.SymDense
+	must(t, kernel.Grad(k, &dst, []float64{0.5, 1}, good, 1))
+	must(t, kernel.Gram(k, &sym, good))
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		x := []float64{0.5, v}
+		y := mat.DenseCopyOf(good)
+		y.Set(1, 1, v)
+		dst.Reset()
+		if err := kernel.Grad(k, &dst, x, good, 1); !errors.Is(err, kernel.ErrBadPoints) {
+			t.Errorf("Grad with x = %v: err = %v, want ErrBadPoints", x, err)
+		}
+		dst.Reset()
+		if err := kernel.Grad(k, &dst, []float64{0.5, 1}, y, 1); !errors.Is(err, kernel.ErrBadPoints) {
+			t.Errorf("Grad with y[1][1] = %v: err = %v, want ErrBadPoints", v, err)
+		}
+		sym.Reset()
+		if err := kernel.Gram(k, &sym, y); !errors.Is(err, kernel.ErrBadPoints) {
+			t.Errorf("Gram with x[1][1] = %v: err = %v, want ErrBadPoints", v, err)
+		}
+	}
+	sym.Reset()
+	if err := kernel.Gram(k, &sym, mat.NewDense(2, 3, nil)); !errors.Is(err, kernel.ErrBadPoints) {
+		t.Errorf("Gram of 3-column points for a 2-dimensional kernel: err = %v, want ErrBadPoints", err)
+	}
+}

@@ -626,6 +626,11 @@ func checkBudget(g orbit.Group, G, d int, budget int64) error {
 // after warm-up beyond what CrossTo allocates (its scratch is pooled). An
 // empty dst is resized; a non-empty one of the wrong size panics. scale is
 // used by the fallback only and must then be positive and finite.
+// Errors: ErrBadOptions for a nil kernel or a bad scale; through GradTo
+// the kernel's own; on the fallback ErrBadPoints for an x of the wrong
+// length, an empty y or one of the wrong width, and a NaN or ±Inf
+// coordinate of x or y (checked once per call, whether or not the
+// kernel's CrossTo checks them), then CrossTo's.
 func Grad(k Kernel, dst *mat.Dense, x []float64, y *mat.Dense, scale float64) error {
 	if k == nil {
 		return fmt.Errorf("%w: Grad needs a kernel", ErrBadOptions)
@@ -636,16 +641,15 @@ func Grad(k Kernel, dst *mat.Dense, x []float64, y *mat.Dense, scale float64) er
 	if !(scale > 0) || math.IsInf(scale, 0) {
 		return fmt.Errorf("%w: Grad: step scale %v must be positive and finite", ErrBadOptions, scale)
 	}
+	// The differences are taken here, and the caller's CrossTo need not
+	// check its points: x and y are checked once (finite: limit ℓ = 1).
 	d := k.Dim()
-	if len(x) != d {
-		return fmt.Errorf("%w: x has length %d, want d = %d", ErrBadPoints, len(x), d)
+	if err := checkVec("x", x, d, 1); err != nil {
+		return err
 	}
-	if y == nil || y.IsEmpty() {
-		return fmt.Errorf("%w: y is empty", ErrBadPoints)
-	}
-	m, c := y.Dims()
-	if c != d {
-		return fmt.Errorf("%w: y has %d columns, want d = %d", ErrBadPoints, c, d)
+	m, err := checkPoints("y", y, d, 1)
+	if err != nil {
+		return err
 	}
 	resizeDense(dst, m, d)
 	s := fdPool.Get().(*fdScratch)
@@ -685,15 +689,21 @@ type fdScratch struct{ xp, fp, fm mat.Dense }
 var fdPool = sync.Pool{New: func() any { return new(fdScratch) }}
 
 // Gram fills dst (n×n) with k(x_i, x_j), through GramTo if k is a Gramer
-// and CrossTo(x, x) otherwise. Errors: ErrBadOptions for a nil kernel,
-// else the kernel's own (ErrBadPoints for bad points, orbit.ErrOverBudget
-// for an output over its budget).
+// and CrossTo(x, x) otherwise. Errors: ErrBadOptions for a nil kernel;
+// through CrossTo, ErrBadPoints for an empty x, one of the wrong width or
+// one with a NaN or ±Inf coordinate (checked once, whether or not the
+// kernel's CrossTo checks them); else the kernel's own (this package's
+// kernels: ErrBadPoints for bad points, orbit.ErrOverBudget for an output
+// over its budget).
 func Gram(k Kernel, dst *mat.SymDense, x *mat.Dense) error {
 	if k == nil {
 		return fmt.Errorf("%w: Gram needs a kernel", ErrBadOptions)
 	}
 	if g, ok := k.(Gramer); ok {
 		return g.GramTo(dst, x)
+	}
+	if _, err := checkPoints("x", x, k.Dim(), 1); err != nil {
+		return err
 	}
 	var c mat.Dense
 	if err := k.CrossTo(&c, x, x); err != nil {

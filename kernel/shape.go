@@ -368,7 +368,9 @@ func fusedSlope(s Shape) float64 { return s.spec().slope }
 
 // KappaU2To writes κ(√u2_i) into dst (len(dst) = len(u2); dst may be u2)
 // for u2_i ≥ 0 with the vectorized exponentials of internal/f64: the same
-// bits on every SIMD path (outside that domain the result is NaN, whose
-// payload may differ between paths). It panics on a shape outside the
-// table.
+// bits on every SIMD path, and 0 for u2_i = +Inf. A NaN u2_i gives NaN
+// (whose payload may differ between paths); a negative one is outside the
+// domain, with no value promised (NaN for the Matérn shapes, e^{−u2_i/2},
+// up to +Inf, for rbf). No error: the caller's values are not checked. It panics on
+// a shape outside the table.
 func KappaU2To(dst, u2 []float64, s Shape) { f64.KappaTo(dst, u2, s.spec().simd) }

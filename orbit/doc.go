@@ -91,6 +91,29 @@
 // budget (Enumerator.Budget; 0 means DefaultBudget, 8 GiB, whatever the
 // environment says; hyperoctahedral(10) has 3.7·10⁹ elements).
 //
+// # Non-finite coordinates
+//
+// The methods on points return no error and do not check for NaN or ±Inf
+// coordinates: a check in each call would cost on the kernels' per-pair
+// paths, and package kernel refuses such points (kernel.ErrBadPoints)
+// once per call, before any of these methods runs. Given such a
+// coordinate they neither panic (beyond their length and index checks)
+// nor loop, and:
+//   - the squared distances — OrbitDist2, PointOrbitDist2, SegmentDist2
+//     and AlignTo's result — are NaN or +Inf, never a finite number (NaN
+//     where a NaN enters or infinities cancel, Inf − Inf;
+//     TestNonFiniteDistances, every group of the table);
+//   - ActTo, ActRangeTo, CanonicalTo, OrbitTo and AlignTo's dst carry the
+//     non-finite values to wherever the map sends that coordinate, and
+//     give NaN where it is mixed with others (a rotation, scalingdir's
+//     normalization: Inf·0, Inf − Inf, Inf/Inf); where a
+//     sorting canonical map places a NaN is unspecified;
+//   - a scaling's Interval and IntervalFaces treat the point as one
+//     outside the box: [1, 1], faces −1.
+//
+// Enumerator.Orbits, which returns an error, refuses such points with
+// ErrInvalid.
+//
 // # Cost
 //
 // ActTo costs O(d) for the permutation-like groups (O(d²) for matrices);
@@ -133,7 +156,7 @@
 // it; for OnCoords a nil group, a number of coordinates other than the
 // group's dimension, an index outside [0, d) or listed twice, an empty
 // Spec.Coords — all decided before anything proportional to d is
-// allocated), ErrUnknown (unknown group name), ErrTooLarge (Size of a group whose
+// allocated; for Enumerator.Orbits a NaN or ±Inf coordinate), ErrUnknown (unknown group name), ErrTooLarge (Size of a group whose
 // order overflows int, naming it and its order to two digits in O(1); a
 // matrix group of dimension above MaxMatrixDim, whose worst-case closure
 // work exceeds MaxMatrixWork — both decided before any O(d³) work —,

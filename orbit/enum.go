@@ -3,6 +3,7 @@ package orbit
 import (
 	"fmt"
 	"github.com/symbo/symbo/internal/budget"
+	"math"
 	"math/big"
 	"runtime"
 	"sync"
@@ -43,7 +44,8 @@ type Enumerator struct {
 // It fails with ErrOverBudget, naming the group and the bytes it would
 // need, when n·|G|·d·8 exceeds the budget (whether or not dst is large
 // enough), and with ErrInvalid for a nil group, a negative n,
-// len(x) ≠ n·d, and with Size's error for a group whose Order is nil or
+// len(x) ≠ n·d, a NaN or ±Inf coordinate (checked once, O(n·d), before
+// the budget), and with Size's error for a group whose Order is nil or
 // below 1 (a caller's type breaking Finite's contract).
 func (e Enumerator) Orbits(dst []float64, g Finite, x []float64, n int) ([]float64, error) {
 	if IsNil(g) {
@@ -53,6 +55,11 @@ func (e Enumerator) Orbits(dst []float64, g Finite, x []float64, n int) ([]float
 	// n·d in big integers: an n near MaxInt must not wrap around to len(x).
 	if vals := new(big.Int).Mul(big.NewInt(int64(n)), big.NewInt(int64(d))); n < 0 || !vals.IsInt64() || vals.Int64() != int64(len(x)) {
 		return nil, invalid("orbits of %d points in R^%d need %s values, got %d", n, d, vals, len(x))
+	}
+	for k, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, invalid("orbits of points with a coordinate %v (point %d, coordinate %d)", v, k/d, k%d)
+		}
 	}
 	if o := g.Order(); o == nil || o.Sign() <= 0 { // a caller's type breaking Finite's contract
 		_, err := Size(g)
