@@ -164,21 +164,31 @@ def _floats(a, name):
     """a as a C-contiguous float64 array (copied only when needed); what
     NumPy cannot read as real numbers (ragged lists) or would read as
     something else is InvalidInput: strings and bytes (NumPy parses
-    "0.5"), dates and durations (NumPy counts days or seconds), complex
-    values (NumPy drops the imaginary part)."""
+    "0.5"), booleans (NumPy reads True as 1.0, and a list mixing them with
+    numbers as numbers), dates and durations (NumPy counts days or
+    seconds), complex values (NumPy drops the imaginary part)."""
     try:
         arr = np.asarray(a)
         kind = arr.dtype.kind
-        if kind == "O" and any(isinstance(v, (str, bytes)) for v in arr.flat):
-            kind = "U"
-        if kind not in "cUSMm":
+        if kind == "O" or (kind in "fiu" and not isinstance(a, np.ndarray)):
+            # An object array, or a sequence NumPy read as numbers, may
+            # hold a string or a bool among them: look at each element.
+            for v in (arr if kind == "O" else np.asarray(a, dtype=object)).flat:
+                if isinstance(v, (str, bytes)):
+                    kind = "U"
+                    break
+                if isinstance(v, (bool, np.bool_)):
+                    kind = "b"
+                    break
+        if kind not in "bcUSMm":
             arr = np.ascontiguousarray(arr, dtype=np.float64)
     except (TypeError, ValueError, OverflowError) as e:
         raise InvalidInput("%s must be an array of numbers: %s" % (name, e)) from None
-    if kind in "cUSMm":
+    if kind in "bcUSMm":
         if kind == "c":
             raise InvalidInput("%s must be an array of real numbers, got complex values" % name)
-        raise InvalidInput("%s must be an array of numbers, got %s" % (name, {"M": "dates", "m": "durations"}.get(kind, "strings")))
+        raise InvalidInput("%s must be an array of numbers, got %s"
+                           % (name, {"M": "dates", "m": "durations", "b": "booleans"}.get(kind, "strings")))
     return arr
 
 
@@ -620,6 +630,12 @@ class Optimizer:
     def tell(self, x, y):
         """Record the value ``y`` (finite) at ``x`` (a point of the box),
         which stops being pending or failed."""
+        if isinstance(y, np.ndarray):
+            # NumPy's float() reads a one-element array, of booleans and
+            # strings too: one of numbers is its element, checked below.
+            if y.size != 1 or y.dtype.kind not in "fiuO":
+                raise InvalidInput("y must be a real number, got %r" % (y,))
+            y = y.item()
         if isinstance(y, (bool, np.bool_, complex, np.complexfloating, str, bytes)):
             raise InvalidInput("y must be a real number, got %r" % (y,))
         try:

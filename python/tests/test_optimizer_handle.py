@@ -737,6 +737,54 @@ def test_strings_and_dates_are_not_numbers():
     assert len(o.history[1]) == 3
 
 
+def test_booleans_are_not_numbers():
+    """Points and values are real numbers, and a boolean is none
+    (InvalidInput, as strings are): NumPy read a bool array, a list of
+    bools or one mixing them with numbers ([True, 0.5] is a float64 array)
+    and a one-element bool array y as 1.0 and 0.0, so every entry point
+    that takes points or values took them — a point told, failed, made
+    pending, a box, a Gram matrix — and so did y = np.array("1.5")."""
+    o = symbo.Optimizer([0, 0], [1, 1], group="none")
+    bools = (np.array([True, False]), [True, False], [True, 0.5], (np.True_, 0.5),
+             np.array([True, 0.5], dtype=object), [np.array([True]), np.array([0.5])])
+    for x in bools:
+        for call in (lambda: o.tell(x, 1.0), lambda: o.fail(x), lambda: o.add_pending(x), lambda: o.cancel(x),
+                     lambda: o.near(x, [[0.5, 0.5]]), lambda: o.near([0.5, 0.5], x)):
+            with pytest.raises(symbo.InvalidInput, match="(x|points) must be an array of numbers, got booleans"):
+                call()
+    with pytest.raises(symbo.InvalidInput, match="x must be an array of numbers, got booleans"):
+        o.add_pending([[0.5, 0.5], [True, False]])
+    with pytest.raises(symbo.InvalidInput, match="x must be an array of numbers, got booleans"):
+        symbo.Optimizer([0], [1], group="none").tell(True, 1.0)
+    for y in (np.array(True), np.array([False]), np.array(True, dtype=object), np.array("1.5"), np.array([b"1.5"])):
+        with pytest.raises(symbo.InvalidInput, match="y must be a real number"):
+            o.tell([0.5, 0.5], y)
+    for lo, hi in (([False, False], [True, True]), (np.zeros(2, dtype=bool), [1, 1]), ([0, 0], [True, 1.0])):
+        with pytest.raises(symbo.InvalidInput, match="(lo|hi) must be an array of numbers, got booleans"):
+            symbo.Optimizer(lo, hi, group="none")
+    spec = dict(group="signflip", base="rbf", lengthscale=1.0)
+    X = np.array([[0.1, 0.2], [0.3, -0.4]])
+    for call, name in ((lambda: symbo.gram(X.astype(bool), kernel="avg", **spec), "X"),
+                       (lambda: symbo.gram(X, [[True, 0.5]], kernel="avg", **spec), "Y"),
+                       (lambda: symbo.gram(X, kernel="plus", design=[[1, 0], [True, 0]], **spec), "design"),
+                       (lambda: symbo.gram(X, group="scaling", base="rbf", lengthscale=1.0, kernel="avg",
+                                           box=([0.1, True], [2, 2])), "hi|lo")):
+        with pytest.raises(symbo.InvalidInput, match="(%s) must be an array of numbers, got booleans" % name):
+            call()
+    # restore refused them already (the library reads a JSON bool as no number).
+    for obs in ({"x": [True, False], "y": 1.0}, {"x": [1, 0], "y": True}):
+        h = dict(json.loads(o.history_json()), observations=[obs])
+        with pytest.raises(symbo.InvalidInput, match="JSON bool"):
+            symbo.Optimizer([0, 0], [1, 1], group="none").restore(h)
+    assert len(o.history[1]) == 0 and len(o.pending) == 0 and len(o.failed) == 0
+    # The numbers 1 and 0, and a one-element array of a number, are still numbers.
+    o.tell([1, 0], 1.0)
+    o.tell(np.array([1, 0], dtype=np.uint8), np.array(2.0))
+    o.tell(np.array([0.5, 0.5], dtype=object), np.array([3]))
+    assert o.history[1].tolist() == [1.0, 2.0, 3.0]
+    assert o.near([1, 0], [[1.0, 0.0], [0.0, 1.0]]).tolist() == [True, False]
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 def test_forked_child_raises_instead_of_hanging():
     """Go's runtime does not survive fork: a child forked after import
