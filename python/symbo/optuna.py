@@ -156,6 +156,22 @@ Threads
 
 A multi-objective study is refused with a ``ValueError`` naming the
 limitation, at the sampler's first use: symbo models one value per point.
+
+Errors
+    The sampler refuses (a multi-objective study, a ``params`` list or an
+    order it cannot honour, a setting the search space's dimension rules
+    out) in ``sample_relative`` and ``sample_independent``, never in
+    ``infer_relative_search_space``. What becomes of the trial is
+    Optuna's, as for any sampler: from Optuna 3.2 on, ``sample_relative``
+    runs at the objective's first ``suggest_*``, and ``study.optimize``
+    marks the trial FAIL and raises; Optuna 3.1 and earlier call it from
+    ``study.ask``, before the objective, and the trial stays RUNNING (as
+    with Optuna's own samplers: ``CmaEsSampler`` refusing a multi-objective
+    study leaves one so). With the ask-and-tell interface the exception
+    reaches the caller's ``suggest_*`` (or ``ask``), and the trial is the
+    caller's to ``study.tell(trial, state=TrialState.FAIL)``. A RUNNING
+    trial without a point counts, for the trials after it, as a trial of
+    unknown point (see Workers): fail it.
 """
 
 import math
@@ -629,17 +645,35 @@ class SymboSampler(BaseSampler):
             self._independent.after_trial(study, trial, state, values)
 
     def infer_relative_search_space(self, study, trial):
-        self._check_single_objective(study)
+        """The numeric parameters of the study's search space, in the
+        layout's order. Refuses nothing: a study or a params list the
+        sampler cannot serve yields a space for sample_relative to refuse.
+        Optuna up to 4.5 calls this from study.ask, where an exception
+        leaves the new trial RUNNING for good (study.optimize never reaches
+        its objective, which would have failed the trial), and SymboSampler
+        counts every such trial as one of unknown point; sample_relative,
+        from Optuna 3.2 on, runs at the objective's first suggest, whose
+        exception fails the trial."""
+        if len(study.directions) > 1:
+            return {}  # sample_relative and sample_independent refuse it
         space = self._intersection(study)
         if not space:
             return {}
-        layout = self._layout(space)
+        try:
+            layout = self._layout(space)
+        except ValueError:
+            return space  # sample_relative's _layout raises the same error
         return {n: space[n] for n in layout.names}
 
     def sample_relative(self, study, trial, search_space):
         self._check_single_objective(study)
         if not search_space:
             return {}
+        # The refusals first (infer_relative_search_space defers its own
+        # here): before any fallback draw or warning.
+        if self._params is not None:
+            self._check_withheld(study, search_space)
+        layout = self._layout(search_space)
         out = {}
         for n, dist in search_space.items():
             if dist.single():
@@ -647,9 +681,6 @@ class SymboSampler(BaseSampler):
             elif isinstance(dist, CategoricalDistribution):
                 self._warn_categorical(n)
                 out[n] = self._fallback(study, trial, n, dist)
-        if self._params is not None:
-            self._check_withheld(study, search_space)
-        layout = self._layout(search_space)
         fixed = trial.system_attrs.get(_FIXED)
         if layout.d == 0 or (isinstance(fixed, dict) and all(n in fixed for n in layout.names)):
             return out  # nothing to model, or an enqueued trial whose parameters are given

@@ -352,12 +352,59 @@ def test_multi_objective_is_refused(make):
     match = "single objective.*2 .*minimize, maximize"
     with pytest.raises(ValueError, match=match):
         study.sampler.sample_independent(study, new_trial(study), "x", FloatDistribution(0, 1))
+    # Not infer_relative_search_space, which Optuna calls from study.ask
+    # (see test_refusals_fail_the_trial_where_optuna_can): it raised too.
+    assert study.sampler.infer_relative_search_space(study, new_trial(study)) == {}
     with pytest.raises(ValueError, match=match):
-        study.sampler.infer_relative_search_space(study, new_trial(study))
+        study.sampler.sample_relative(study, new_trial(study), {})
     with pytest.raises(ValueError, match=match):
         study.sampler.sample_relative(study, new_trial(study), {"x": FloatDistribution(0, 1)})
     with pytest.raises(ValueError, match=match):
         study.optimize(lambda t: (t.suggest_float("x", 0, 1), 0.0), n_trials=1)
+
+
+# Optuna 3.2 and later call sample_relative at the trial's first
+# suggest_*, inside the objective (Trial.relative_params, a property),
+# where study.optimize fails the trial on an exception; before, from
+# study.ask, where it stays RUNNING for any sampler.
+LAZY_RELATIVE = isinstance(vars(optuna.trial.Trial).get("relative_params"), property)
+
+
+def _two_floats(trial):
+    return trial.suggest_float("a", -1, 1) ** 2 + trial.suggest_float("b", -1, 1) ** 2
+
+
+@pytest.mark.parametrize("sampler, directions, match", [
+    (lambda: SymboSampler(group="permutation", params=["a", "z"], seed=0), None, r"params names 'z'.*\(a, b\)"),
+    (lambda: SymboSampler(group="cyclic", seed=0), None, r"'cyclic'.*consecutive.*params="),
+    (lambda: SymboSampler(group="blockperm", block=3, params=["a", "b"], seed=0), None, r"blockperm needs d a multiple"),
+    (lambda: SymboSampler(group="permutation", seed=0), ["minimize", "minimize"], r"single objective"),
+], ids=["params-typo", "order", "late-setting", "multi-objective"])
+def test_refusals_fail_the_trial_where_optuna_can(sampler, directions, match):
+    """The sampler's refusals come from sample_relative (or
+    sample_independent), never from infer_relative_search_space: Optuna
+    up to 4.5 calls that from study.ask, before the objective, and an
+    exception there left the new trial RUNNING for good — with Optuna
+    3.2–4.5 a params typo, an ambiguous order or a multi-objective study
+    did, where a refusal from sample_relative (Optuna's own CmaEsSampler
+    refusing a multi-objective study) fails the trial — and later trials
+    counted it as one of unknown point. Optuna 3.1 calls both from
+    study.ask: the trial stays RUNNING whatever the sampler."""
+    if directions is None:
+        study = optuna.create_study(sampler=sampler())
+        study.optimize(_two_floats, n_trials=1)  # the fallback's: nothing completed yet
+        objective = _two_floats
+    else:
+        study = optuna.create_study(sampler=sampler(), directions=directions)
+        objective = lambda t: (t.suggest_float("a", -1, 1), t.suggest_float("b", -1, 1))  # noqa: E731
+    trial = new_trial(study)
+    space = study.sampler.infer_relative_search_space(study, trial)  # raised, but for late-setting
+    with pytest.raises(ValueError, match=match):
+        study.sampler.sample_relative(study, trial, space)
+    study._storage.set_trial_state_values(trial._trial_id, TrialState.FAIL)
+    with pytest.raises(ValueError, match=match):
+        study.optimize(objective, n_trials=1)
+    assert study.trials[-1].state == (TrialState.FAIL if LAZY_RELATIVE else TrialState.RUNNING)
 
 
 @parametrize_sampler
