@@ -119,7 +119,7 @@ func FitClasses(shape kernel.Shape, classes []int, x *mat.Dense, y []float64, op
 		sy[i] = y[r]
 	}
 	if _, err := checkData(xs, sy, d, func(int) float64 { return 0 }, 0); err != nil {
-		return ClassFit{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return ClassFit{}, err // ErrInvalid, "gp: " already
 	}
 	ys, u := standardizeUnits(sy)
 	c := newClassObjective(shape, classes, nc, xs, ys, be)
@@ -136,7 +136,7 @@ func FitClasses(shape kernel.Shape, classes []int, x *mat.Dense, y []float64, op
 	noiseMin := defaultNoiseMin
 	if opts.Prior != PriorNone {
 		if pr, err = newPriorSpec(opts.Prior, w); err != nil {
-			return ClassFit{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+			return ClassFit{}, err // ErrInvalid, "gp: " already
 		}
 		noiseMin = botorchNoiseMin
 	}

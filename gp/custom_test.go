@@ -2,7 +2,9 @@ package gp_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/symbo/symbo/gp"
@@ -124,6 +126,66 @@ func TestFamilyReturnsNil(t *testing.T) {
 					t.Errorf("nil kernel %v, %s: New: %v", nilKernel, name, err)
 				}
 			}()
+		}
+	}
+}
+
+// TestErrorPrefixOnce: an error of this package wrapped on its way out
+// carries the package's prefix once. A FamilyOf constructor's error (a
+// kernel returned as nil is ErrNilArgument) read "gp: gp: nil argument:
+// …" from the family's CorrTo, and so from Fit, and FitClasses' NaN input
+// and unknown prior read "gp: gp: …"; errors.Is sees the same sentinels.
+func TestErrorPrefixOnce(t *testing.T) {
+	x := mat.NewDense(4, 2, []float64{0, 0, 0.25, 1, 0.5, 0.5, 1, 0.25})
+	y := []float64{1, 2, 0, 3}
+	nan := mat.DenseCopyOf(x)
+	nan.Set(2, 1, math.NaN())
+	h := gp.Hyper{Variance: 1, Lengthscale: 0.5, Noise: 0.01}
+	nilKernel, err := gp.FamilyOf(2, kernel.RBF, func(kernel.Params) (kernel.Kernel, error) { return nil, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ownErr, err := gp.FamilyOf(2, kernel.RBF, func(kernel.Params) (kernel.Kernel, error) {
+		return nil, fmt.Errorf("%w: the caller's kernel refuses", gp.ErrInvalid)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	corr := func(fam gp.Family) error {
+		b, err := fam.Bind(x)
+		if err != nil {
+			return err
+		}
+		return b.CorrTo(mat.NewSymDense(4, nil), nil, 0.5)
+	}
+	fitClasses := func(x *mat.Dense, o gp.ClassFitOptions) error {
+		_, err := gp.FitClasses(kernel.RBF, []int{0, 1}, x, y, o)
+		return err
+	}
+	fit := func(fam gp.Family) error { _, err := gp.Fit(fam, x, y, gp.FitOptions{}); return err }
+	newGP := func(fam gp.Family) error { _, err := gp.New(fam, x, y, h, gp.Options{}); return err }
+	for _, c := range []struct {
+		name string
+		err  error
+		want error
+	}{
+		{"nil kernel: CorrTo", corr(nilKernel), gp.ErrNilArgument},
+		{"nil kernel: Fit", fit(nilKernel), gp.ErrNilArgument},
+		{"nil kernel: New", newGP(nilKernel), gp.ErrNilArgument},
+		{"constructor's error: CorrTo", corr(ownErr), gp.ErrInvalid},
+		{"constructor's error: Fit", fit(ownErr), gp.ErrInvalid},
+		{"FitClasses: NaN input", fitClasses(nan, gp.ClassFitOptions{}), gp.ErrInvalid},
+		{"FitClasses: unknown prior", fitClasses(x, gp.ClassFitOptions{Prior: 9}), gp.ErrInvalid},
+		{"New: NaN input", func() error { _, err := gp.New(nilKernel, nan, y, h, gp.Options{}); return err }(), gp.ErrInvalid},
+	} {
+		if !errors.Is(c.err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, c.err, c.want)
+			continue
+		}
+		for _, p := range []string{"gp", "kernel", "linalg", "orbit"} {
+			if twice := p + ": " + p + ": "; strings.Contains(c.err.Error(), twice) {
+				t.Errorf("%s: %q holds %q", c.name, c.err, twice)
+			}
 		}
 	}
 }

@@ -455,7 +455,7 @@ func (b *rebuildBound) CorrTo(dst, dLog *mat.SymDense, l float64) error {
 		dst.ReuseAsSym(n)
 	}
 	if err := b.gram(dst, l); err != nil {
-		return fmt.Errorf("gp: %w", err)
+		return prefixed(err)
 	}
 	if dLog == nil {
 		return nil
@@ -473,10 +473,10 @@ func (b *rebuildBound) CorrTo(dst, dLog *mat.SymDense, l float64) error {
 	var lo mat.SymDense
 	lo.ReuseAsSym(n)
 	if err := b.gram(dLog, l*math.Exp(h)); err != nil {
-		return fmt.Errorf("gp: %w", err)
+		return prefixed(err)
 	}
 	if err := b.gram(&lo, l*math.Exp(-h)); err != nil {
-		return fmt.Errorf("gp: %w", err)
+		return prefixed(err)
 	}
 	for i := range n {
 		for j := i; j < n; j++ {

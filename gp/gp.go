@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -203,6 +204,18 @@ var ErrInvalid = errclass.New(errclass.Input, "gp")
 // Fit or a family constructor, a nil kernel constructor), or a GP New or Fit
 // did not make. Missing training data (a nil or empty x) is ErrInvalid.
 var ErrNilArgument = errclass.New(errclass.Input, "gp: nil argument")
+
+// prefixed returns err with this package's prefix, "gp: ", unless its
+// message starts with it already (an error of this package, such as
+// ErrNilArgument from a FamilyOf constructor that returned no kernel,
+// which "gp: %w" made "gp: gp: nil argument: …"); errors.Is and
+// errors.As see err either way.
+func prefixed(err error) error {
+	if msg := err.Error(); msg == "gp" || strings.HasPrefix(msg, "gp: ") {
+		return err
+	}
+	return fmt.Errorf("gp: %w", err)
+}
 
 // denseMemory is the memory, in bytes, of an exact GP on n points:
 // fitting and prediction hold about five n×n matrices (Gram, Cholesky
