@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/symbo/symbo/bo/problem"
@@ -208,6 +209,41 @@ func TestParseAuto(t *testing.T) {
 		t.Error("AutoFavouring without unfavoured candidates accepted")
 	}
 }
+
+// TestListErrorsNameTheKind: a refused candidate list names the kernel
+// asked for. A portfolio's said "auto needs at least two candidates",
+// "auto candidate …", "auto needs candidates both before and after …"
+// and "auto:avg+avgnorm: no candidate can be afforded".
+func TestListErrorsNameTheKind(t *testing.T) {
+	g := must(orbit.Hyperoctahedral(6))
+	for _, kind := range []string{NameAuto, NamePortfolio} {
+		of, favouring := AutoOf, AutoFavouring
+		if kind == NamePortfolio {
+			of, favouring = PortfolioOf, PortfolioFavouring
+		}
+		for _, c := range []struct {
+			name string
+			err  error
+			want string // what the message says after "bo: invalid configuration: "
+		}{
+			{"one candidate", second(ParseKernel(kind+":plus", g, kernel.Matern52)), kind + " needs at least two candidates"},
+			{"Of with one candidate", second(of(g, kernel.Matern52, NamePlus)), kind + " needs at least two candidates"},
+			{"repeated", second(ParseKernel(kind+":plus+plus", g, kernel.Matern52)), kind + ` candidate "plus"`},
+			{"nested", second(ParseKernel(kind+":base:auto", g, kernel.Matern52)), kind + ` candidate "auto"`},
+			{"nothing favoured", second(favouring(g, kernel.Matern52, []string{NameBase, NamePlus}, nil)), kind + " needs candidates both before and after"},
+			// Over hyperoctahedral(6) with Matérn-5/2 both would be enumerated.
+			{"none afforded", second(ParseKernel(kind+":avg+avgnorm", g, kernel.Matern52)), kind + ":avg+avgnorm: no candidate can be afforded"},
+		} {
+			if !errors.Is(c.err, ErrBadConfig) || !strings.HasPrefix(strings.TrimPrefix(c.err.Error(), ErrBadConfig.Error()+": "), c.want) {
+				t.Errorf("%s, %s: %v, want ErrBadConfig saying %q", kind, c.name, c.err, c.want)
+			}
+		}
+	}
+}
+
+// second returns its second argument: the error of a call returning two
+// values.
+func second[T any](_ T, err error) error { return err }
 
 // TestPortfolioPicksHighestMean: each of portfolio's candidates proposes
 // what an optimizer of that kernel alone proposes (bit for bit); the

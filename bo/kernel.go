@@ -430,10 +430,16 @@ const AutoEnumerateLimit = 64
 // them, or one that needs a group given none; ErrUnknownKernel for an
 // unknown name.
 func AutoOf(g orbit.Group, shape kernel.Shape, names ...string) (Kernel, error) {
+	return listOf(NameAuto, g, shape, names)
+}
+
+// listOf is AutoOf (kind NameAuto) or PortfolioOf (NamePortfolio); its
+// errors name the kind asked for.
+func listOf(kind string, g orbit.Group, shape kernel.Shape, names []string) (Kernel, error) {
 	if len(names) < 2 {
-		return Kernel{}, fmt.Errorf("%w: auto needs at least two candidates, got %q", ErrBadConfig, names)
+		return Kernel{}, fmt.Errorf("%w: %s needs at least two candidates, got %q", ErrBadConfig, kind, names)
 	}
-	return autoOf(g, shape, names[:len(names)-1], names[len(names)-1:])
+	return autoOf(kind, g, shape, names[:len(names)-1], names[len(names)-1:])
 }
 
 // AutoFavouring is AutoOf over the candidates others then favoured (in
@@ -444,17 +450,25 @@ func AutoOf(g orbit.Group, shape kernel.Shape, names ...string) (Kernel, error) 
 // it is named "auto:o+…:f+…" in traces and by ParseKernel ("auto:o+…+f",
 // AutoOf's name, when favoured is one candidate).
 func AutoFavouring(g orbit.Group, shape kernel.Shape, others, favoured []string) (Kernel, error) {
-	if len(others) == 0 || len(favoured) == 0 {
-		return Kernel{}, fmt.Errorf("%w: auto needs candidates both before and after the favoured ones' colon, got %q and %q", ErrBadConfig, others, favoured)
-	}
-	return autoOf(g, shape, others, favoured)
+	return favouringOf(NameAuto, g, shape, others, favoured)
 }
 
-// autoOf is AutoFavouring without its checks of the lists' lengths. The
-// names are trimmed and lowered first, as ParseKernel reads a name, so
-// that the checks (a repeated candidate) see the kernels named and the
-// kernel is named in the canonical spelling.
-func autoOf(g orbit.Group, shape kernel.Shape, others, favoured []string) (Kernel, error) {
+// favouringOf is AutoFavouring (kind NameAuto) or PortfolioFavouring
+// (NamePortfolio); its errors name the kind asked for.
+func favouringOf(kind string, g orbit.Group, shape kernel.Shape, others, favoured []string) (Kernel, error) {
+	if len(others) == 0 || len(favoured) == 0 {
+		return Kernel{}, fmt.Errorf("%w: %s needs candidates both before and after the favoured ones' colon, got %q and %q", ErrBadConfig, kind, others, favoured)
+	}
+	return autoOf(kind, g, shape, others, favoured)
+}
+
+// autoOf is favouringOf without its checks of the lists' lengths: the
+// auto kernel, or with kind NamePortfolio the portfolio, over others then
+// favoured, named (and its errors naming it) as that kind. The names are
+// trimmed and lowered first, as ParseKernel reads a name, so that the
+// checks (a repeated candidate) see the kernels named and the kernel is
+// named in the canonical spelling.
+func autoOf(kind string, g orbit.Group, shape kernel.Shape, others, favoured []string) (Kernel, error) {
 	others, favoured = canonicalNames(others), canonicalNames(favoured)
 	names := slices.Concat(others, favoured)
 	k := Kernel{name: NameAuto, shape: shape, group: g, needsGroup: true, odds: AutoOdds, favoured: len(favoured)}
@@ -463,13 +477,18 @@ func autoOf(g orbit.Group, shape kernel.Shape, others, favoured []string) (Kerne
 	}
 	for i, n := range names {
 		if n == NameAuto || strings.HasPrefix(n, NameAuto+":") || n == NamePortfolio || strings.HasPrefix(n, NamePortfolio+":") || slices.Contains(names[:i], n) {
-			return Kernel{}, fmt.Errorf("%w: auto candidate %q (repeated, auto or portfolio)", ErrBadConfig, n)
+			return Kernel{}, fmt.Errorf("%w: %s candidate %q (repeated, auto or portfolio)", ErrBadConfig, kind, n)
 		}
 		a, err := ParseKernel(n, g, shape)
 		if err != nil {
 			return Kernel{}, err
 		}
 		k.arms = append(k.arms, a)
+	}
+	if kind == NamePortfolio {
+		// "auto:…" becomes "portfolio:…" before leaveOut, whose refusal
+		// names the kernel.
+		k.name, k.prop = NamePortfolio+strings.TrimPrefix(k.name, NameAuto), portfolioProposer{}
 	}
 	return k.leaveOut()
 }
@@ -536,9 +555,9 @@ func Portfolio(g orbit.Group, shape kernel.Shape) Kernel {
 // PortfolioOf is Portfolio among the named kernels (as AutoOf: at least
 // two of KernelNames but auto and portfolio, distinct; the last is the
 // one favoured by AutoOdds), named "portfolio:a+b+…" in traces and by
-// ParseKernel. Errors: AutoOf's.
+// ParseKernel. Errors: AutoOf's, naming portfolio.
 func PortfolioOf(g orbit.Group, shape kernel.Shape, names ...string) (Kernel, error) {
-	return asPortfolio(AutoOf(g, shape, names...))
+	return listOf(NamePortfolio, g, shape, names)
 }
 
 // PortfolioFavouring is Portfolio over the candidates of AutoFavouring:
@@ -547,17 +566,7 @@ func PortfolioOf(g orbit.Group, shape kernel.Shape, names ...string) (Kernel, er
 // "portfolio:o+…:f+…" in traces and by ParseKernel (PortfolioOf's name
 // when favoured is one candidate).
 func PortfolioFavouring(g orbit.Group, shape kernel.Shape, others, favoured []string) (Kernel, error) {
-	return asPortfolio(AutoFavouring(g, shape, others, favoured))
-}
-
-// asPortfolio makes the auto kernel k a portfolio over the same
-// candidates ("auto:…" becomes "portfolio:…").
-func asPortfolio(k Kernel, err error) (Kernel, error) {
-	if err != nil {
-		return Kernel{}, err
-	}
-	k.name, k.prop = NamePortfolio+strings.TrimPrefix(k.name, NameAuto), portfolioProposer{}
-	return k, nil
+	return favouringOf(NamePortfolio, g, shape, others, favoured)
 }
 
 // AutoOdds is the log prior odds with which auto favours its last
@@ -641,17 +650,10 @@ func ParseKernel(name string, g orbit.Group, shape kernel.Shape) (Kernel, error)
 		if len(parts) > 2 {
 			return Kernel{}, fmt.Errorf("%w: kernel %s: at most one colon between the candidates (others:favoured)", ErrBadConfig, n)
 		}
-		var k Kernel
-		var err error
 		if len(parts) == 1 {
-			k, err = AutoOf(g, shape, strings.Split(rest, "+")...)
-		} else {
-			k, err = AutoFavouring(g, shape, strings.Split(parts[0], "+"), strings.Split(parts[1], "+"))
+			return listOf(kind, g, shape, strings.Split(rest, "+"))
 		}
-		if kind == NamePortfolio {
-			return asPortfolio(k, err)
-		}
-		return k, err
+		return favouringOf(kind, g, shape, strings.Split(parts[0], "+"), strings.Split(parts[1], "+"))
 	}
 	switch n {
 	case NameBase, NameNystrom:
