@@ -118,8 +118,18 @@ func run1(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	name, rest := args[0], args[1:]
+	if on, ok, err := helpArg(name); ok {
+		switch {
+		case err != nil:
+			fmt.Fprintf(stderr, "%s\n", frontend.Message(fmt.Sprintf("perf: invalid boolean value in %q (run 'perf help')", name)))
+			return exitUsage
+		case !on: // --help=false: as if not given
+			return run1(rest, stdout, stderr)
+		}
+		name = "-h"
+	}
 	switch name {
-	case "help", "-h", "-help", "--help":
+	case "help", "-h":
 		if name == "help" && len(rest) > 0 {
 			c := lookup(rest[0])
 			if c == nil || len(rest) > 1 {
@@ -137,6 +147,22 @@ func run1(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return finish(c.name, c.run(rest, stdout, stderr), stderr)
+}
+
+// helpArg reports whether arg is -h, -help or --help (ok), alone or
+// with =value as the flag package spells a boolean flag, and its value
+// on; err for a value that is no boolean.
+func helpArg(arg string) (on, ok bool, err error) {
+	for _, h := range []string{"-h", "-help", "--help"} {
+		if arg == h {
+			return true, true, nil
+		}
+		if v, found := strings.CutPrefix(arg, h+"="); found {
+			on, err = strconv.ParseBool(v)
+			return on, true, err
+		}
+	}
+	return false, false, nil
 }
 
 // finish reports err on stderr as one line prefixed "perf name: " and maps
@@ -226,6 +252,7 @@ type flagSet struct {
 	*flag.FlagSet
 	usage     string
 	stdout    io.Writer
+	help      *helpFlag
 	memBudget *string
 	// budget is --mem-budget, else $SYMBO_MEMORY_BUDGET, else 0 (the
 	// library's default, 8 GiB), in bytes; set by parse.
@@ -253,10 +280,32 @@ func newFlagSet(name string, usage string, stdout io.Writer) *flagSet {
 	// The flag package calls Usage on every parse error; parse prints the
 	// usage itself, on -h/--help only.
 	fs.Usage = func() {}
-	f := &flagSet{FlagSet: fs, usage: usage, stdout: stdout}
+	f := &flagSet{FlagSet: fs, usage: usage, stdout: stdout, help: new(helpFlag)}
+	fs.Var(f.help, "h", "print this help")
+	fs.Var(f.help, "help", "print this help")
 	f.memBudget = fs.String("mem-budget", "", "largest memory one request may allocate, e.g. 16GiB (default: $"+budget.EnvVar+", else 8GiB)")
 	return f
 }
+
+// helpFlag is -h, -help and --help, a boolean: --help=false asks for no
+// help, and --help=maybe is bad input. (Left undefined, the flag package
+// takes -h and -help for a request of help whatever value follows them.)
+type helpFlag struct{ on bool }
+
+func (h *helpFlag) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return errors.New("parse error") // as the flag package's booleans say
+	}
+	h.on = v
+	return nil
+}
+
+func (h *helpFlag) String() string {
+	return strconv.FormatBool(h != nil && h.on)
+}
+
+func (h *helpFlag) IsBoolFlag() bool { return true }
 
 // onceValue refuses a second value for the same flag: the flag package
 // would silently keep the last.
@@ -290,37 +339,45 @@ func (v *onceValue) String() string {
 }
 
 func (fs *flagSet) printHelp() {
-	fs.SetOutput(fs.stdout)
-	defer fs.SetOutput(io.Discard)
 	fmt.Fprint(fs.stdout, strings.TrimLeft(fs.usage, "\n"))
 	fmt.Fprintln(fs.stdout, "\nFlags (spell them -flag or --flag):")
 	// PrintDefaults names a flag's type and spots its zero default from
-	// the value's own type: show it the unwrapped values.
-	wrapped := map[*flag.Flag]*onceValue{}
+	// the value's own type: show it the unwrapped values, and not the
+	// help flags, in a flag set of their own.
+	list := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+	list.SetOutput(fs.stdout)
 	fs.VisitAll(func(f *flag.Flag) {
-		if o, ok := f.Value.(*onceValue); ok {
-			wrapped[f], f.Value = o, o.Value
+		v := f.Value
+		switch o := v.(type) {
+		case *helpFlag:
+			return
+		case *onceValue:
+			v = o.Value
 		}
+		list.Var(v, f.Name, f.Usage)
+		list.Lookup(f.Name).DefValue = f.DefValue
 	})
-	fs.PrintDefaults()
-	for f, o := range wrapped {
-		f.Value = o
-	}
+	list.PrintDefaults()
 }
 
-// parse parses args. It returns errHelp after printing the usage on
-// -h/--help, and an *inputError for a bad flag or a stray argument.
+// parse parses args. It returns errHelp after printing the usage when
+// -h/--help is true where parsing stopped (a bad flag after it does not
+// matter; --help=false asks for none), and an *inputError for a bad flag
+// or a stray argument.
 func (fs *flagSet) parse(args []string) error {
 	fs.VisitAll(func(f *flag.Flag) {
-		if _, ok := f.Value.(*onceValue); !ok {
+		switch f.Value.(type) {
+		case *onceValue, *helpFlag: // -h -h asks for help as -h does
+		default:
 			f.Value = &onceValue{Value: f.Value, name: f.Name}
 		}
 	})
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.printHelp()
-			return errHelp
-		}
+	err := fs.Parse(args)
+	if fs.help.on {
+		fs.printHelp()
+		return errHelp
+	}
+	if err != nil {
 		return badInput("%v (run '%s -h' for usage)", err, fs.Name())
 	}
 	if fs.NArg() > 0 {
@@ -350,10 +407,15 @@ func (fs *flagSet) parse(args []string) error {
 	return nil
 }
 
-// given returns the names of the flags given on the command line.
+// given returns the names of the flags given on the command line, but
+// the help flags (--help=false is no setting of the command's).
 func (fs *flagSet) given() map[string]bool {
 	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	fs.Visit(func(f *flag.Flag) {
+		if _, ok := f.Value.(*helpFlag); !ok {
+			set[f.Name] = true
+		}
+	})
 	return set
 }
 

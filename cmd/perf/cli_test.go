@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -271,6 +272,49 @@ func TestHelpEveryCommand(t *testing.T) {
 		if !strings.Contains(stdout, "Usage: perf "+c.name) || !strings.Contains(stdout, "-mem-budget string") {
 			t.Errorf("%s -h lacks its usage or typed flags:\n%s", c.name, stdout)
 		}
+	}
+}
+
+// TestHelpFlagValue: -h, -help and --help are a boolean. --help=false
+// (or -h=false) asks for no help: the subcommand parses on and runs, or
+// refuses its input with exit 2 and one line; a value that is no boolean
+// is exit 2 and one line; --help=true is help. The flag package, given
+// no help flag of perf's, took -h and -help with any value for a request
+// of help (exit 0 and the usage, false and "maybe" alike), and perf's own
+// dispatch knew --help=true for no subcommand.
+func TestHelpFlagValue(t *testing.T) {
+	for _, c := range commands {
+		for _, h := range []string{"--help=false", "-h=false", "-help=0"} {
+			// The unknown flag stops every subcommand before any work.
+			code, stdout, stderr := runCLI(t, c.name, h, "--no-such-flag")
+			checkOneLineError(t, code, stdout, stderr, "perf "+c.name+": ", "-no-such-flag")
+		}
+		code, stdout, stderr := runCLI(t, c.name, "--help=maybe")
+		checkOneLineError(t, code, stdout, stderr, "perf "+c.name+": ", `invalid boolean value "maybe" for -help`)
+		for _, args := range [][]string{{"--help=true"}, {"-h=1"}, {"-h", "-h"}, {"-h", "--no-such-flag"}, {"--help=false", "--help"}} {
+			code, stdout, stderr := runCLI(t, append([]string{c.name}, args...)...)
+			if code != exitOK || stderr != "" || !strings.Contains(stdout, "Usage: perf "+c.name) {
+				t.Errorf("%s %s: exit %d, stderr %q, stdout %.100q", c.name, strings.Join(args, " "), code, stderr, stdout)
+			}
+		}
+	}
+	// --help=false is not one of the settings --resume refuses.
+	code, stdout, stderr := runCLI(t, "bo", "--resume", filepath.Join(t.TempDir(), "missing.jsonl"), "--help=false")
+	checkOneLineError(t, code, stdout, stderr, "perf bo: --resume: ", "missing.jsonl")
+	// With no subcommand.
+	for _, args := range [][]string{{"--help=false"}, {"-h=false"}, {"-help=f"}} {
+		code, stdout, stderr := runCLI(t, args...)
+		checkOneLineError(t, code, stdout, stderr, "perf: ", "missing subcommand")
+	}
+	code, stdout, stderr = runCLI(t, "--help=maybe")
+	checkOneLineError(t, code, stdout, stderr, "perf: ", "--help=maybe")
+	for _, args := range [][]string{{"--help=true"}, {"-h=1"}, {"-help=T"}} {
+		if code, stdout, stderr := runCLI(t, args...); code != exitOK || stderr != "" || !strings.Contains(stdout, "Subcommands") {
+			t.Errorf("perf %s: exit %d, stderr %q, stdout %.100q", args[0], code, stderr, stdout)
+		}
+	}
+	if code, stdout, stderr := runCLI(t, "--help=false", "gram", "-h"); code != exitOK || stderr != "" || !strings.Contains(stdout, "Usage: perf gram") {
+		t.Errorf("perf --help=false gram -h: exit %d, stderr %q, stdout %.100q", code, stderr, stdout)
 	}
 }
 
