@@ -861,7 +861,7 @@ func TestOneRunPerOut(t *testing.T) {
 		{"figure", "--name", "radial", "--grid", "5", "--out", out},
 	} {
 		code, stdout, stderr := runCLI(t, args...)
-		checkOneLineError(t, code, stdout, stderr, "perf "+args[0]+": ", out, "locked by another process")
+		checkOneLineError(t, code, stdout, stderr, "perf "+args[0]+": ", out, "locked by another run")
 	}
 	if after, _ := os.ReadFile(jpath); !bytes.Equal(before, after) {
 		t.Errorf("the journal of the run holding %s changed", out)
@@ -881,7 +881,7 @@ func TestOneRunPerOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr := runCLI(t, "bo", "--resume", cp)
-	checkOneLineError(t, code, stdout, stderr, "perf bo: ", cp, "locked by another process")
+	checkOneLineError(t, code, stdout, stderr, "perf bo: ", cp, "locked by another run")
 	w.Close()
 	if code, _, stderr := runCLI(t, "bo", "--resume", cp); code != exitOK {
 		t.Fatalf("resume once the other run is gone: exit %d: %s", code, stderr)
@@ -932,7 +932,7 @@ func TestOneRunPerOutProcesses(t *testing.T) {
 		t.Fatalf("the other process: %q, %v", line, err)
 	}
 	code, so, se := runCLI(t, "table", "--out", out, "--resume")
-	checkOneLineError(t, code, so, se, "perf table: ", out, "locked by another process")
+	checkOneLineError(t, code, so, se, "perf table: ", out, "locked by another run")
 	c.Process.Signal(syscall.SIGKILL)
 	c.Wait()
 	if code, _, stderr := runCLI(t, "table", "--out", out, "--resume"); code != exitOK {

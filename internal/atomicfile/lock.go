@@ -14,10 +14,13 @@ import (
 // ignores it, see IsTemp).
 const LockName = ".symbo.lock"
 
-// ErrLocked reports a directory or file that another process holds
-// locked (LockDir, LockFile): an input error — the user started two runs
-// on one output, and the second is refused.
-var ErrLocked = errclass.New(errclass.Input, "locked by another process")
+// ErrLocked reports a directory or file that another holder has locked
+// (LockDir, LockFile): an input error — the user started two runs on one
+// output, and the second is refused. The other run may be in this
+// process: flock locks belong to an open file description, so two
+// holders in one process conflict as two processes' do, and the messages
+// say "another run (in this process or another)".
+var ErrLocked = errclass.New(errclass.Input, "locked by another run")
 
 // Lock is an exclusive advisory lock that LockDir took on a directory.
 type Lock struct {
@@ -53,7 +56,7 @@ func LockDir(dir string) (*Lock, error) {
 		if err := flock(f); err != nil {
 			f.Close()
 			if errors.Is(err, errWouldBlock) {
-				return nil, fmt.Errorf("directory %s is %w (another run is writing it)", dir, ErrLocked)
+				return nil, fmt.Errorf("directory %s is %w (in this process or another) writing it", dir, ErrLocked)
 			}
 			return nil, fmt.Errorf("atomicfile: locking %s: %w", path, err)
 		}
@@ -80,12 +83,13 @@ func (l *Lock) Release() {
 
 // LockFile takes an exclusive advisory lock (as LockDir's) on the open
 // file f, named path in errors, for as long as f stays open: a journal a
-// process appends to. Another process's LockFile on the same file fails
-// with an error wrapping ErrLocked.
+// process appends to. Another LockFile on the same file, through another
+// open of it in this process or another, fails with an error wrapping
+// ErrLocked.
 func LockFile(f *os.File, path string) error {
 	if err := flock(f); err != nil {
 		if errors.Is(err, errWouldBlock) {
-			return fmt.Errorf("%s is %w (another run is appending to it)", path, ErrLocked)
+			return fmt.Errorf("%s is %w (in this process or another) appending to it", path, ErrLocked)
 		}
 		return fmt.Errorf("atomicfile: locking %s: %w", path, err)
 	}

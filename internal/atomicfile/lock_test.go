@@ -12,6 +12,16 @@ import (
 	"github.com/symbo/symbo/internal/errclass"
 )
 
+// checkHolderWording: the holder of a lock err refuses, here this process
+// (or this test), is not called another process. The message said
+// "locked by another process" whoever held the lock.
+func checkHolderWording(t *testing.T, what string, err error) {
+	t.Helper()
+	if msg := err.Error(); strings.Contains(msg, "another process") || !strings.Contains(msg, "locked by another run (in this process or another)") {
+		t.Errorf("%s: %q, want it to say \"locked by another run (in this process or another)\"", what, msg)
+	}
+}
+
 // TestLockDir: one holder of a directory at a time.
 // flock locks belong to an open file description, so a second LockDir in
 // this process conflicts as another process's does; the lock file goes
@@ -26,6 +36,7 @@ func TestLockDir(t *testing.T) {
 	if !errors.Is(err, ErrLocked) || errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), dir) {
 		t.Fatalf("second LockDir: %v, want an input error wrapping ErrLocked naming %s", err, dir)
 	}
+	checkHolderWording(t, "second LockDir", err)
 	l.Release()
 	if _, err := os.Lstat(filepath.Join(dir, LockName)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("lock file after Release: %v", err)
@@ -62,5 +73,36 @@ func TestLockDir(t *testing.T) {
 	}
 	if _, err := LockDir(filepath.Join(dir, "missing")); err == nil {
 		t.Error("LockDir of a missing directory")
+	}
+}
+
+// TestLockFile: one holder of a file at a time, through any open of it
+// (here two opens in this process), until the holder's open is closed.
+func TestLockFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	open := func() *os.File {
+		f, err := os.OpenFile(path, os.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	f := open()
+	if err := LockFile(f, path); err != nil {
+		t.Fatal(err)
+	}
+	g := open()
+	defer g.Close()
+	err := LockFile(g, path)
+	if !errors.Is(err, ErrLocked) || errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), path) {
+		t.Fatalf("second LockFile: %v, want an input error wrapping ErrLocked naming %s", err, path)
+	}
+	checkHolderWording(t, "second LockFile", err)
+	f.Close()
+	if err := LockFile(g, path); err != nil {
+		t.Errorf("LockFile once the holder closed the file: %v", err)
 	}
 }
