@@ -266,19 +266,26 @@ func TestTableBytesSum(t *testing.T) {
 // (measured by the runtime's allocation counter) within a quarter more.
 func TestTableBytes(t *testing.T) {
 	for _, d := range []int{1, 10, 100, 300} {
-		var m0, m1 runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&m0)
-		h, err := NewHalton(d, 7)
-		runtime.ReadMemStats(&m1)
-		if err != nil {
-			t.Fatal(err)
+		// The fewest bytes of five builds: the counter is the process's,
+		// and another goroutine's allocation (the runtime's, the testing
+		// package's) only adds to it.
+		got := math.Inf(1)
+		for range 5 {
+			var m0, m1 runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&m0)
+			h, err := NewHalton(d, 7)
+			runtime.ReadMemStats(&m1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = min(got, float64(m1.TotalAlloc-m0.TotalAlloc))
+			runtime.KeepAlive(h)
 		}
-		got, want := float64(m1.TotalAlloc-m0.TotalAlloc), TableBytes(d)
+		want := TableBytes(d)
 		if got > want || want > 1.25*got+4096 {
 			t.Errorf("d = %d: NewHalton allocated %.0f bytes, TableBytes %.0f", d, got, want)
 		}
-		runtime.KeepAlive(h)
 	}
 	if TableBytes(0) != 0 || TableBytes(MaxDim+1) != 0 {
 		t.Error("TableBytes outside [1, MaxDim] is not 0")
