@@ -41,26 +41,6 @@ func gemmShape(transA, transB bool, a, b *mat.Dense, beta float64, c *mat.Dense)
 	return m, n, k
 }
 
-// scaleGemmC sets c = beta·c, Gemm's result for alpha = 0: each entry
-// multiplied by beta, left as it is for beta = 1, and set to 0 without
-// being read for beta = 0 (the bits of the gonum backend's GEMM).
-func scaleGemmC(c *mat.Dense, beta float64) {
-	if beta == 1 {
-		return
-	}
-	cr := c.RawMatrix()
-	for i := range cr.Rows {
-		row := cr.Data[i*cr.Stride : i*cr.Stride+cr.Cols]
-		if beta == 0 {
-			clear(row)
-			continue
-		}
-		for j := range row {
-			row[j] *= beta
-		}
-	}
-}
-
 // overlap reports whether the matrices x and y share an element. Views
 // of one backing array with one stride — disjoint column blocks of a
 // matrix, say — share none even when their address ranges interleave;

@@ -201,3 +201,23 @@ func (openBLASBackend) eigenSymProject(dst *EigenProj, a *mat.SymDense, n int) e
 	}
 	return nil
 }
+
+// scaleGemmC sets c = beta·c, Gemm's result for alpha = 0: each entry
+// multiplied by beta, left as it is for beta = 1, and set to 0 without
+// being read for beta = 0 (the bits of the gonum backend's GEMM).
+func scaleGemmC(c *mat.Dense, beta float64) {
+	if beta == 1 {
+		return
+	}
+	cr := c.RawMatrix()
+	for i := range cr.Rows {
+		row := cr.Data[i*cr.Stride : i*cr.Stride+cr.Cols]
+		if beta == 0 {
+			clear(row)
+			continue
+		}
+		for j := range row {
+			row[j] *= beta
+		}
+	}
+}
