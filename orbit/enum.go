@@ -2,12 +2,11 @@ package orbit
 
 import (
 	"fmt"
-	"github.com/symbo/symbo/internal/budget"
 	"math"
 	"math/big"
-	"runtime"
-	"sync"
-	"sync/atomic"
+
+	"github.com/symbo/symbo/internal/budget"
+	"github.com/symbo/symbo/internal/parallel"
 )
 
 // DefaultBudget is the memory budget a zero Budget means, here
@@ -39,7 +38,8 @@ type Enumerator struct {
 // is g_j·x_i. dst is reused (resliced) if its capacity suffices, otherwise
 // a new buffer is allocated; it must not overlap x. The work is split over
 // points, with fixed-size tasks, so the result is bit-identical for any
-// worker count.
+// worker count. A panic of g's ActTo on a worker goroutine is raised
+// again on the caller's, once every worker has stopped.
 //
 // It fails with ErrOverBudget, naming the group and the bytes it would
 // need, when n·|G|·d·8 exceeds the budget (whether or not dst is large
@@ -95,31 +95,10 @@ func (e Enumerator) Orbits(dst []float64, g Finite, x []float64, n int) ([]float
 			}
 		}
 	}
-	workers := e.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, tasks)
-	if workers <= 1 {
-		for t := 0; t < tasks; t++ {
-			run(t)
-		}
-		return dst, nil
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Go(func() {
-			for {
-				t := int(next.Add(1) - 1)
-				if t >= tasks {
-					return
-				}
-				run(t)
-			}
-		})
-	}
-	wg.Wait()
+	// A panic of a caller's ActTo reaches the caller as a
+	// *parallel.WorkerPanic, not past its recover from a goroutine of
+	// ours.
+	parallel.For(tasks, e.Workers, func(_, t int) { run(t) })
 	return dst, nil
 }
 
