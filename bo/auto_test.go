@@ -205,6 +205,14 @@ func TestParseAuto(t *testing.T) {
 			t.Errorf("%q parsed", bad)
 		}
 	}
+	// An empty name between the separators is said to be one, not an
+	// unknown kernel "".
+	for _, bad := range []string{"portfolio::plus", "portfolio:plus:", "auto:plus+", "portfolio:+plus", "auto:", "auto:plus++avg"} {
+		_, err := ParseKernel(bad, g, kernel.RBF)
+		if !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), "empty candidate name") {
+			t.Errorf("%q: %v, want ErrBadConfig naming the empty candidate", bad, err)
+		}
+	}
 	if _, err := AutoFavouring(g, kernel.RBF, nil, []string{NameSoft, NamePlus}); err == nil {
 		t.Error("AutoFavouring without unfavoured candidates accepted")
 	}

@@ -635,7 +635,8 @@ func Custom(name string, fam gp.Family, g orbit.Group) Kernel {
 // coordinates of Protocol.ARD) with the given base shape. Errors:
 // ErrUnknownKernel for a name not in KernelNames (the message lists
 // them); ErrBadConfig for a kernel that needs a group given none, or a
-// malformed candidate list (see AutoOf).
+// malformed candidate list (an empty name between the separators, more
+// than one colon; see AutoOf).
 func ParseKernel(name string, g orbit.Group, shape kernel.Shape) (Kernel, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
 	for _, kind := range []string{NameAuto, NamePortfolio} {
@@ -649,6 +650,9 @@ func ParseKernel(name string, g orbit.Group, shape kernel.Shape) (Kernel, error)
 		parts := strings.Split(rest, ":")
 		if len(parts) > 2 {
 			return Kernel{}, fmt.Errorf("%w: kernel %s: at most one colon between the candidates (others:favoured)", ErrBadConfig, n)
+		}
+		if slices.Contains(strings.Split(strings.ReplaceAll(rest, ":", "+"), "+"), "") {
+			return Kernel{}, fmt.Errorf("%w: kernel %q: an empty candidate name (candidates are joined by +, the favoured ones after one colon)", ErrBadConfig, n)
 		}
 		if len(parts) == 1 {
 			return listOf(kind, g, shape, strings.Split(rest, "+"))
