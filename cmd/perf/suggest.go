@@ -331,15 +331,23 @@ func parseIntervals(s string, d int) (lo, hi []float64, err error) {
 	if len(parts) != 1 && len(parts) != d {
 		return nil, nil, badInput("--box %q: want one LO:HI or %d of them", s, d)
 	}
-	for _, part := range parts {
+	// which names the interval at fault: the whole value when it is the
+	// only one, else its place and text.
+	which := func(i int) string {
+		if len(parts) == 1 {
+			return fmt.Sprintf("--box %q", s)
+		}
+		return fmt.Sprintf("--box %q: interval %d, %q,", s, i+1, parts[i])
+	}
+	for i, part := range parts {
 		a, b, ok := strings.Cut(strings.TrimSpace(part), ":")
 		if !ok {
-			return nil, nil, badInput("--box %q: %q is not LO:HI", s, part)
+			return nil, nil, badInput("%s is not LO:HI", which(i))
 		}
 		l, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
 		h, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
 		if err1 != nil || err2 != nil || math.IsInf(l, 0) || math.IsInf(h, 0) || !(l < h) {
-			return nil, nil, badInput("--box %q: %q needs finite LO < HI", s, part)
+			return nil, nil, badInput("%s needs finite LO < HI", which(i))
 		}
 		lo, hi = append(lo, l), append(hi, h)
 	}

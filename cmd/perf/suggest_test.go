@@ -338,3 +338,23 @@ func TestSuggestRowErrorLineAfterHeader(t *testing.T) {
 		checkOneLineError(t, code, stdout, stderr, "perf suggest: ", p+c.line, "outside")
 	}
 }
+
+// TestSuggestBoxMessages: a refused --box names its value once, and the
+// interval at fault by place when there are several. Before, a single
+// interval read `--box "1:0": "1:0" needs finite LO < HI`.
+func TestSuggestBoxMessages(t *testing.T) {
+	for _, tc := range []struct {
+		box, want string
+	}{
+		{"1:0", `--box "1:0" needs finite LO < HI`},
+		{"-1", `--box "-1" is not LO:HI`},
+		{"0:1,1:-1", `--box "0:1,1:-1": interval 2, "1:-1", needs finite LO < HI`},
+		{"x,0:1", `--box "x,0:1": interval 1, "x", is not LO:HI`},
+	} {
+		code, stdout, stderr := runCLI(t, "suggest", "--group", "signflip", "--d", "2", "--box", tc.box, "--kernel", "base")
+		checkOneLineError(t, code, stdout, stderr, "perf suggest: ", tc.want)
+		if n := strings.Count(stderr, tc.box); n != 1 {
+			t.Errorf("--box %q: stderr %q names the value %d times, want once", tc.box, stderr, n)
+		}
+	}
+}
