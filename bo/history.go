@@ -79,7 +79,10 @@ func (o *Optimizer) History() History {
 // both, each copy kept), in an optimizer that has none yet, after
 // checking that h was made under a version it reads and the same seed,
 // kernel, dimension and direction. The optimizer then holds exactly the
-// state h records (its History equals h) and proposes exactly the points
+// state h records (its History equals h when History wrote h; a history
+// written by hand comes back with empty lists for nil ones and the
+// reverse, and one of format version 1 as version HistoryVersion) and
+// proposes exactly the points
 // the optimizer that wrote h would have (Ask is a function of the
 // configuration, the seed, the observations and the pending and failed
 // points). A failed point that is also observed is refused: History
