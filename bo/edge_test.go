@@ -441,3 +441,30 @@ func TestSubnormalValues(t *testing.T) {
 		t.Errorf("values k·2⁻¹⁰⁷⁴ propose %v, values k %v", b, a)
 	}
 }
+
+// TestPointErrorMessage: a point Record or Restore refuses is named
+// after one "bo: " prefix, the point's own error without its own. Record
+// returned "pending point 0: bo: invalid point: …", unlike the package's
+// other errors.
+func TestPointErrorMessage(t *testing.T) {
+	o := must(New([]float64{0}, []float64{1}, Config{}, 1))
+	for _, c := range []struct {
+		pending, failed [][]float64
+		want            string
+	}{
+		{[][]float64{{math.NaN()}}, nil, "bo: pending point 0: invalid point: x[0] = NaN is not finite"},
+		{nil, [][]float64{{0.5}, {2}}, "bo: failed point 1: invalid point: x[0] = 2 is outside [0, 1]"},
+	} {
+		err := o.Record(c.pending, c.failed)
+		var pe *PointError
+		if !errors.As(err, &pe) || !errors.Is(err, ErrBadPoint) || err.Error() != c.want {
+			t.Errorf("Record: %v, want %q (a *PointError, ErrBadPoint)", err, c.want)
+		}
+	}
+	h := must(New([]float64{0}, []float64{1}, Config{}, 1)).History()
+	h.Observations = append(h.Observations, Observation{X: []float64{3}, Y: 1})
+	err := must(New([]float64{0}, []float64{1}, Config{}, 1)).Restore(h)
+	if want := "bo: history does not match: bo: observation 0: invalid point: x[0] = 3 is outside [0, 1]"; err == nil || err.Error() != want {
+		t.Errorf("Restore: %v, want %q", err, want)
+	}
+}

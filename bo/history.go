@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/symbo/symbo/internal/errclass"
 )
@@ -146,7 +147,9 @@ type PointError struct {
 
 func (e *PointError) Error() string {
 	what := map[string]string{ListObservations: "observation", ListPending: "pending point", ListFailed: "failed point"}[e.List]
-	return fmt.Sprintf("%s %d: %v", what, e.Index, e.Err)
+	// One "bo: " at the front, as the package's other errors: the
+	// point's own error (ErrBadPoint's) loses its prefix.
+	return fmt.Sprintf("bo: %s %d: %s", what, e.Index, strings.TrimPrefix(e.Err.Error(), "bo: "))
 }
 
 func (e *PointError) Unwrap() error { return e.Err }
