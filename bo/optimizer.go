@@ -1497,8 +1497,8 @@ func (o *Optimizer) fixedShares(a int, pts [][]float64) ([]float64, error) {
 
 const rawChunk = 32
 
-// maximizeAcq scores RawSamples scrambled Halton points (stream (seed, n))
-// and the best observed point, starts a bounded quasi-Newton ascent from
+// maximizeAcq scores the step's raw samples (raw: rawPoints(n), drawn here
+// when nil) and the best observed point, starts a bounded quasi-Newton ascent from
 // the best starts of them (Config.Starts but for a portfolio's
 // candidates other than the referee: candidateStarts), and returns the
 // best end point (ties: the better-ranked start).
