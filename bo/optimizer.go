@@ -1497,11 +1497,11 @@ func (o *Optimizer) fixedShares(a int, pts [][]float64) ([]float64, error) {
 
 const rawChunk = 32
 
-// maximizeAcq scores the step's raw samples (raw: rawPoints(n), drawn here
-// when nil) and the best observed point, starts a bounded quasi-Newton ascent from
-// the best starts of them (Config.Starts but for a portfolio's
-// candidates other than the referee: candidateStarts), and returns the
-// best end point (ties: the better-ranked start).
+// maximizeAcq scores the step's raw samples (raw: rawPoints(n), drawn
+// here when nil) and the best observed point, starts a bounded
+// quasi-Newton ascent from the best starts of them (Config.Starts but for
+// a portfolio's candidates other than the referee: candidateStarts), and
+// returns the best end point (ties: the better-ranked start).
 func (o *Optimizer) maximizeAcq(a *acqFunc, raw []float64, starts, n int, bestObs []float64, info *Diagnostics) ([]float64, error) {
 	cand, scores, err := o.rawScores(a, nil, raw, n, bestObs)
 	if err != nil {
