@@ -25,8 +25,8 @@
 #
 # Exit status: 0 on success, also when BASE has no BenchmarkCore suite or
 # does not build (a message says the comparison was skipped, and
-# OUT/skipped exists); 1 if NEW does not build or a run fails; 2 on usage
-# errors.
+# OUT/skipped exists); 1 if NEW (a revision or the working tree) has no
+# BenchmarkCore or does not build, or a run fails; 2 on usage errors.
 set -euo pipefail
 
 usage() { echo "usage: $0 BASE [NEW]   (see the header of $0)" >&2; exit 2; }
@@ -73,8 +73,12 @@ skip() {
   exit 0
 }
 
-has_suite() { # rev
-  git grep -q 'func BenchmarkCore' "$1" -- bench/ 2>/dev/null
+has_suite() { # rev, or "" for the working tree
+  if [ -n "$1" ]; then
+    git grep -q 'func BenchmarkCore' "$1" -- bench/ 2>/dev/null
+  else
+    grep -qs 'func BenchmarkCore' bench/*.go
+  fi
 }
 
 # build REV|"" OUTPUT: compile the bench test binary of REV (in a temporary
@@ -90,9 +94,10 @@ build() {
 }
 
 has_suite "$base_rev" || skip "$base ($(git rev-parse --short "$base_rev")) has no BenchmarkCore in bench/ (commits before the suite existed)"
-if [ -n "$new_rev" ]; then
-  has_suite "$new_rev" || { echo "bench-compare: $new has no BenchmarkCore in bench/" >&2; exit 1; }
-fi
+# NEW without the suite is an error, a revision as the working tree: its
+# runs would print no benchmark, and a comparison with nothing on one side
+# reads as "no change".
+has_suite "$new_rev" || { echo "bench-compare: ${new:-the working tree} has no BenchmarkCore in bench/" >&2; exit 1; }
 
 echo "bench-compare: building $base ($(git rev-parse --short "$base_rev")) and ${new:-the working tree}, tags '${TAGS}'" >&2
 if ! build "$base_rev" "$tmp/old.test" 2>"$tmp/base-build.log"; then
