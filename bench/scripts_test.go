@@ -81,3 +81,123 @@ func TestCompareRefusesWorkingTreeWithoutSuite(t *testing.T) {
 		t.Errorf("bench-compare.sh HEAD with a working tree without BenchmarkCore: exit %d, want 1 with \"the working tree has no BenchmarkCore\"; output:\n%s", code, out)
 	}
 }
+
+// benchRow is one sec/op row of benchstat's CSV: a benchmark measured on
+// the sides whose value is not empty, with benchstat's verdict vs ("~",
+// "+30.00%", "?") and p.
+type benchRow struct {
+	name, old, new, vs, p string
+}
+
+// benchstatCSV renders rows as `benchstat -format csv old.txt new.txt`
+// does: the sec/op table, then a B/op table in which every benchmark
+// doubles (which the gate must ignore).
+func benchstatCSV(rows ...benchRow) string {
+	var b strings.Builder
+	b.WriteString("goos: linux\ngoarch: amd64\npkg: github.com/symbo/symbo/bench\ncpu: AMD EPYC\n")
+	for _, unit := range []string{"sec/op", "B/op"} {
+		b.WriteString(",old.txt,,new.txt,,,\n," + unit + ",CI," + unit + ",CI,vs base,P\n")
+		for _, r := range rows {
+			switch {
+			case unit == "B/op" && r.old != "" && r.new != "":
+				b.WriteString(r.name + ",8,0%,16,0%,+100.00%,p=0.000 n=8\n")
+			case r.new == "":
+				b.WriteString(r.name + "," + r.old + ",5%\n")
+			case r.old == "":
+				b.WriteString(r.name + ",,," + r.new + ",5%\n")
+			default:
+				b.WriteString(r.name + "," + r.old + ",5%," + r.new + ",5%," + r.vs + "," + r.p + " n=8\n")
+			}
+		}
+		b.WriteString("geomean,1e-05,,1.1e-05,,+10.00%,\n\n")
+	}
+	return b.String()
+}
+
+// TestGateVerdict runs scripts/bench-gate.sh on canned benchstat results
+// (BENCH_GATE_RESULTS: no build, no benchmark run) and checks its exit
+// status and its lines.
+func TestGateVerdict(t *testing.T) {
+	needTools(t)
+	if out, err := exec.Command("git", "rev-parse", "--verify", "-q", "HEAD^{commit}").CombinedOutput(); err != nil {
+		t.Skipf("not a git checkout with a HEAD: %v %s", err, out)
+	}
+	a := "Core/kind=gram/kernel=max/n=55"
+	b := "Core/kind=eigen/backend=gonum/n=55"
+	for _, tc := range []struct {
+		name         string
+		cpu          string
+		pass1, pass2 []benchRow // pass2 nil: the gate must not re-measure
+		skipped      bool
+		code         int
+		want         []string // substrings of the output
+	}{
+		{name: "unchanged", pass1: []benchRow{{a, "1e-05", "1.01e-05", "~", "p=0.721"}, {b, "3e-04", "2.9e-04", "-3.00%", "p=0.040"}},
+			code: 0, want: []string{"bench-gate: PASS", "in 2 benchmarks compared"}},
+		{name: "slower-twice", pass1: []benchRow{{a, "1e-05", "1.3e-05", "+30.00%", "p=0.000"}, {b, "3e-04", "3e-04", "~", "p=0.5"}},
+			pass2: []benchRow{{a, "1e-05", "1.31e-05", "+31.00%", "p=0.000"}},
+			code:  1, want: []string{"bench-gate: FAIL: " + a + " +31.00% p=0.000"}},
+		{name: "not-significant", pass1: []benchRow{{a, "1e-05", "1.3e-05", "~", "p=0.080"}},
+			code: 0, want: []string{"bench-gate: PASS"}},
+		{name: "not-confirmed", pass1: []benchRow{{a, "1e-05", "1.3e-05", "+30.00%", "p=0.000"}},
+			pass2: []benchRow{{a, "1e-05", "1.01e-05", "~", "p=0.400"}},
+			code:  0, want: []string{"bench-gate: PASS"}},
+		{name: "cpu-suffix", cpu: "2", pass1: []benchRow{{a + "-2", "1e-05", "1.3e-05", "+30.00%", "p=0.000"}},
+			pass2: []benchRow{{a + "-2", "1e-05", "1.3e-05", "+30.00%", "p=0.000"}},
+			code:  1, want: []string{"bench-gate: FAIL: " + a + "-2 +30.00%"}},
+		// A benchmark on one side only is not compared, and says so.
+		{name: "one-sided", pass1: []benchRow{{a, "1e-05", "1e-05", "~", "p=0.9"}, {b, "3e-04", "", "", ""}, {b + "x", "", "3e-04", "", ""}},
+			code: 0, want: []string{"bench-gate: not compared: " + b + " (only in HEAD)", "bench-gate: not compared: " + b + "x (only in the working tree)", "in 1 benchmarks compared (2 not compared)"}},
+		// Nothing compared (every name changed): the gate cannot pass.
+		{name: "nothing-compared", pass1: []benchRow{{a, "1e-05", "", "", ""}, {a + "x", "", "1.3e-05", "", ""}},
+			code: 1, want: []string{"bench-gate: FAIL: no benchmark measured on both sides"}},
+		// A flagged benchmark missing from the re-measurement keeps its flag.
+		{name: "not-re-measured", pass1: []benchRow{{a, "1e-05", "1.3e-05", "+30.00%", "p=0.000"}},
+			pass2: []benchRow{{b, "3e-04", "3e-04", "~", "p=0.5"}},
+			code:  1, want: []string{"bench-gate: FAIL: " + a + " +30.00% p=0.000 in pass 1, not re-measured"}},
+		{name: "base-skipped", skipped: true, code: 0, want: []string{"bench-gate: SKIPPED (bench-compare: SKIPPED: canned)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			res := filepath.Join(dir, "results")
+			if err := os.Mkdir(res, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			put := func(name, text string) {
+				if err := os.WriteFile(filepath.Join(res, name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.skipped {
+				put("pass1.skipped", "bench-compare: SKIPPED: canned\n")
+			} else {
+				put("pass1.csv", benchstatCSV(tc.pass1...))
+			}
+			if tc.pass2 != nil {
+				put("pass2.csv", benchstatCSV(tc.pass2...))
+			}
+			cpu := tc.cpu
+			if cpu == "" {
+				cpu = "1"
+			}
+			env := []string{"BENCH_GATE_RESULTS=" + res, "OUT=" + filepath.Join(dir, "out"), "CPU=" + cpu,
+				"THRESHOLD=25", "ALPHA=0.05", "ROUNDS=8", "RETRY_ROUNDS=10"}
+			out, code := runScript(t, ".", env, "../scripts/bench-gate.sh", "HEAD")
+			if code != tc.code {
+				t.Errorf("exit %d, want %d", code, tc.code)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q", w)
+				}
+			}
+			_, err := os.Stat(filepath.Join(dir, "out", "pass2"))
+			if remeasured := err == nil; remeasured != (tc.pass2 != nil) {
+				t.Errorf("re-measured: %v, want %v", remeasured, tc.pass2 != nil)
+			}
+			if t.Failed() {
+				t.Logf("output:\n%s", out)
+			}
+		})
+	}
+}

@@ -35,6 +35,14 @@
 # whole, so a regression in any of them counts, not only in its last
 # commit. Without the tag (a clone that did not fetch it), HEAD~1.
 #
+# Benchmarks measured on one side only (renamed, added, removed) are not
+# compared; each is listed ("not compared: …"), and the gate fails when no
+# benchmark at all was measured on both sides, since it then compared
+# nothing. A benchmark flagged in pass 1 that the re-measurement does not
+# compare keeps its flag. BENCH_GATE_RESULTS is for bench/scripts_test.go
+# only: a directory of canned results (pass1.csv, pass2.csv — benchstat's
+# CSV — or pass1.skipped) read instead of measuring.
+#
 # Skips (exit 0, with a message) when there is no git history, when BASE
 # does not exist (shallow clone: fetch with depth ≥ 2 to enable the gate),
 # when BASE predates the suite, and when BASE does not build. Set
@@ -71,16 +79,30 @@ fi
 out=${OUT:-$here/bench/out/gate-$(date +%Y%m%d-%H%M%S)}
 start=$(date +%s)
 
-# flagged CSV: print "name pct p" for every sec/op row slower than
-# THRESHOLD% with p < ALPHA.
-flagged() {
+# classify CSV: one line "STATUS NAME [PCT P]" per sec/op row of
+# benchstat's CSV, STATUS being
+#   slow  slower by more than THRESHOLD% with p < ALPHA
+#   sig   slower with p < ALPHA, by at most THRESHOLD%
+#   ok    measured on both sides, not significantly slower
+#   nan   on both sides, but benchstat could not compare them ("?")
+#   old   only in BASE's results (removed or renamed; not compared)
+#   new   only in the working tree's (added or renamed; not compared)
+# PCT and P (compared rows) are benchstat's "vs base" and p.
+classify() {
   awk -F, -v thr="$THRESHOLD" -v alpha="$ALPHA" '
     $2 != "" && $3 == "CI" { unit = $2; next }   # a table header: ,sec/op,CI,…
-    unit == "sec/op" && $1 != "" && $1 != "geomean" && NF >= 7 {
-      pct = $6; p = $7
-      if (pct !~ /^[+-][0-9.]+%$/) next          # "~" (not significant) or "?"
-      sub(/%$/, "", pct); sub(/^p=/, "", p); sub(/ .*/, "", p)
-      if (pct + 0 > thr + 0 && p + 0 < alpha + 0) printf "%s %s%% p=%s\n", $1, pct, p
+    unit != "sec/op" || $1 == "" || $1 == "geomean" { next }
+    {
+      has_old = $2 != ""; has_new = NF >= 4 && $4 != ""
+      if (has_old && !has_new) { print "old", $1; next }
+      if (!has_old && has_new) { print "new", $1; next }
+      if (!has_old) next
+      pct = $6; p = $7; sub(/^p=/, "", p); sub(/ .*/, "", p)
+      if (pct == "~") { print "ok", $1, pct, "p=" p; next }
+      if (pct !~ /^[+-][0-9.]+%$/) { print "nan", $1; next }
+      v = pct; sub(/%$/, "", v)
+      if (v + 0 > 0 && p + 0 < alpha + 0) st = (v + 0 > thr + 0 ? "slow" : "sig"); else st = "ok"
+      print st, $1, pct, "p=" p
     }' "$1"
 }
 
@@ -101,32 +123,79 @@ bench_patterns() {
       print "" }'
 }
 
+# bare NAME: the benchmark's name without benchstat's -GOMAXPROCS suffix.
+bare() {
+  if [ "$CPU" = 1 ]; then printf '%s\n' "$1"; else printf '%s\n' "${1%-"$CPU"}"; fi
+}
+
+# measure PASS ROUNDS BENCH: BASE vs the working tree into $out/PASS.
+# BENCH_GATE_RESULTS (scripts_test.go only) names a directory of canned
+# results, PASS.csv (benchstat's CSV) or PASS.skipped, used instead.
+measure() {
+  if [ -n "${BENCH_GATE_RESULTS:-}" ]; then
+    mkdir -p "$out/$1" && printf '%s\n' "$3" >"$out/$1/bench" || return 1
+    if [ -e "$BENCH_GATE_RESULTS/$1.skipped" ]; then
+      cp "$BENCH_GATE_RESULTS/$1.skipped" "$out/$1/skipped"
+    else
+      cp "$BENCH_GATE_RESULTS/$1.csv" "$out/$1/benchstat.csv"
+    fi
+    return
+  fi
+  OUT=$out/$1 ROUNDS=$2 BENCH=$3 scripts/bench-compare.sh "$base"
+}
+
 echo "bench-gate: short core suite, $base vs working tree, $ROUNDS interleaved rounds, GOMAXPROCS=$CPU, threshold +$THRESHOLD% at p < $ALPHA"
-OUT=$out/pass1 ROUNDS=$ROUNDS BENCH=Core scripts/bench-compare.sh "$base"
+measure pass1 "$ROUNDS" Core
 if [ -e "$out/pass1/skipped" ]; then
   echo "bench-gate: SKIPPED ($(cat "$out/pass1/skipped"))"; exit 0
 fi
-mapfile -t bad < <(flagged "$out/pass1/benchstat.csv")
+mapfile -t rows < <(classify "$out/pass1/benchstat.csv")
+compared=0 bad=() only=()
+for l in "${rows[@]}"; do
+  read -r st n rest <<<"$l"
+  case $st in
+    slow) compared=$((compared + 1)); bad+=("$n $rest") ;;
+    sig | ok) compared=$((compared + 1)) ;;
+    old) only+=("$n (only in $base)") ;;
+    new) only+=("$n (only in the working tree)") ;;
+    nan) only+=("$n (no comparison by benchstat)") ;;
+  esac
+done
+# A benchmark measured on one side only is not compared: say so, and
+# fail when nothing was compared — a gate that measured nothing cannot pass.
+[ ${#only[@]} -eq 0 ] || printf 'bench-gate: not compared: %s\n' "${only[@]}"
+if [ "$compared" -eq 0 ]; then
+  echo "bench-gate: FAIL: no benchmark measured on both sides (${#only[@]} on one side only; renamed or removed?) — nothing was compared (results in $out/pass1); took $(( $(date +%s) - start )) s"
+  exit 1
+fi
 if [ ${#bad[@]} -eq 0 ]; then
-  echo "bench-gate: PASS: no sec/op regression above $THRESHOLD% (p < $ALPHA); took $(( $(date +%s) - start )) s"
+  echo "bench-gate: PASS: no sec/op regression above $THRESHOLD% (p < $ALPHA) in $compared benchmarks compared (${#only[@]} not compared); took $(( $(date +%s) - start )) s"
   exit 0
 fi
 printf 'bench-gate: flagged in pass 1: %s\n' "${bad[@]}"
 names=()
-for l in "${bad[@]}"; do
-  n=${l%% *}
-  [ "$CPU" = 1 ] || n=${n%-"$CPU"}   # benchstat keeps the -GOMAXPROCS suffix
-  names+=("$n")
-done
+for l in "${bad[@]}"; do names+=("$(bare "${l%% *}")"); done
 re=$(bench_patterns "${names[@]}")
 echo "bench-gate: re-measuring the flagged benchmarks ($re), $RETRY_ROUNDS rounds"
-OUT=$out/pass2 ROUNDS=$RETRY_ROUNDS BENCH=$re scripts/bench-compare.sh "$base"
-mapfile -t bad2 < <(flagged "$out/pass2/benchstat.csv")
+measure pass2 "$RETRY_ROUNDS" "$re"
+if [ -e "$out/pass2/skipped" ]; then
+  echo "bench-gate: FAIL: the re-measurement was skipped ($(cat "$out/pass2/skipped")); pass 1's flags stand (results in $out); took $(( $(date +%s) - start )) s"
+  exit 1
+fi
+mapfile -t rows2 < <(classify "$out/pass2/benchstat.csv")
 still=()
-for l in "${bad2[@]}"; do
-  n=${l%% *}
-  [ "$CPU" = 1 ] || n=${n%-"$CPU"}
-  for m in "${names[@]}"; do [ "$n" = "$m" ] && still+=("$l"); done
+for i in "${!names[@]}"; do
+  m=${names[i]} found=
+  for l in "${rows2[@]}"; do
+    read -r st n rest <<<"$l"
+    [ "$(bare "$n")" = "$m" ] || continue
+    case $st in
+      slow) found=1; still+=("$n $rest") ;;
+      sig | ok) found=1 ;;
+    esac
+  done
+  # A flagged benchmark the second pass did not compare keeps its flag.
+  [ -n "$found" ] || still+=("${bad[i]} in pass 1, not re-measured")
 done
 if [ ${#still[@]} -eq 0 ]; then
   echo "bench-gate: PASS: pass-1 flags not confirmed on re-measurement (noise); took $(( $(date +%s) - start )) s"
