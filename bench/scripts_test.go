@@ -129,8 +129,10 @@ func TestGateVerdict(t *testing.T) {
 		cpu          string
 		pass1, pass2 []benchRow // pass2 nil: the gate must not re-measure
 		skipped      bool
+		failed       bool // no pass-1 results: the comparison failed
 		code         int
 		want         []string // substrings of the output
+		nowant       []string // substrings it must not have
 	}{
 		{name: "unchanged", pass1: []benchRow{{a, "1e-05", "1.01e-05", "~", "p=0.721"}, {b, "3e-04", "2.9e-04", "-3.00%", "p=0.040"}},
 			code: 0, want: []string{"bench-gate: PASS", "in 2 benchmarks compared"}},
@@ -139,9 +141,16 @@ func TestGateVerdict(t *testing.T) {
 			code:  1, want: []string{"bench-gate: FAIL: " + a + " +31.00% p=0.000"}},
 		{name: "not-significant", pass1: []benchRow{{a, "1e-05", "1.3e-05", "~", "p=0.080"}},
 			code: 0, want: []string{"bench-gate: PASS"}},
-		{name: "not-confirmed", pass1: []benchRow{{a, "1e-05", "1.3e-05", "+30.00%", "p=0.000"}},
-			pass2: []benchRow{{a, "1e-05", "1.01e-05", "~", "p=0.400"}},
-			code:  0, want: []string{"bench-gate: PASS"}},
+		// Slower within the threshold passes, and the verdict says so.
+		{name: "within-threshold", pass1: []benchRow{{a, "1e-05", "1.1e-05", "+10.00%", "p=0.000"}, {b, "3e-04", "3.6e-04", "+20.00%", "p=0.002"}},
+			code: 0, want: []string{"bench-gate: PASS", "2 slower by at most 25% with p < 0.05 (largest " + b + " +20.00% p=0.002)", "sec/op geomean +10.00%"}},
+		// A flag not confirmed passes, with the re-measured figures (not
+		// called noise: +20% with p = 0 is a slowdown within the threshold).
+		{name: "not-confirmed", pass1: []benchRow{{a, "1e-05", "1.3e-05", "+30.00%", "p=0.000"}, {b, "3e-04", "3.9e-04", "+30.00%", "p=0.000"}},
+			pass2: []benchRow{{a, "1e-05", "1.01e-05", "~", "p=0.400"}, {b, "3e-04", "3.6e-04", "+20.00%", "p=0.000"}},
+			code:  0, want: []string{"bench-gate: re-measured: " + a + " ~ p=0.400", "bench-gate: re-measured: " + b + " +20.00% p=0.000",
+				"bench-gate: PASS: none of the 2 pass-1 flags above 25% confirmed by the re-measurement (largest there: " + b + " +20.00% p=0.000)"},
+			nowant: []string{"noise"}},
 		{name: "cpu-suffix", cpu: "2", pass1: []benchRow{{a + "-2", "1e-05", "1.3e-05", "+30.00%", "p=0.000"}},
 			pass2: []benchRow{{a + "-2", "1e-05", "1.3e-05", "+30.00%", "p=0.000"}},
 			code:  1, want: []string{"bench-gate: FAIL: " + a + "-2 +30.00%"}},
@@ -155,6 +164,9 @@ func TestGateVerdict(t *testing.T) {
 		{name: "not-re-measured", pass1: []benchRow{{a, "1e-05", "1.3e-05", "+30.00%", "p=0.000"}},
 			pass2: []benchRow{{b, "3e-04", "3e-04", "~", "p=0.5"}},
 			code:  1, want: []string{"bench-gate: FAIL: " + a + " +30.00% p=0.000 in pass 1, not re-measured"}},
+		// A comparison that fails (the working tree does not build, a run
+		// fails) ends with a FAIL verdict.
+		{name: "comparison-failed", failed: true, code: 1, want: []string{"bench-gate: FAIL: the comparison of pass1 did not complete"}},
 		{name: "base-skipped", skipped: true, code: 0, want: []string{"bench-gate: SKIPPED (bench-compare: SKIPPED: canned)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -168,9 +180,11 @@ func TestGateVerdict(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if tc.skipped {
+			switch {
+			case tc.failed:
+			case tc.skipped:
 				put("pass1.skipped", "bench-compare: SKIPPED: canned\n")
-			} else {
+			default:
 				put("pass1.csv", benchstatCSV(tc.pass1...))
 			}
 			if tc.pass2 != nil {
@@ -189,6 +203,11 @@ func TestGateVerdict(t *testing.T) {
 			for _, w := range tc.want {
 				if !strings.Contains(out, w) {
 					t.Errorf("output lacks %q", w)
+				}
+			}
+			for _, w := range tc.nowant {
+				if strings.Contains(out, w) {
+					t.Errorf("output has %q", w)
 				}
 			}
 			_, err := os.Stat(filepath.Join(dir, "out", "pass2"))

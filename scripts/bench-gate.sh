@@ -35,6 +35,15 @@
 # whole, so a regression in any of them counts, not only in its last
 # commit. Without the tag (a clone that did not fetch it), HEAD~1.
 #
+# The last line is the verdict, "bench-gate: PASS|FAIL|SKIPPED: …". A PASS
+# names how many benchmarks were compared, how many were slower with
+# p < ALPHA but within THRESHOLD (the gate lets those pass) and the
+# largest, and benchstat's sec/op geomean; a pass-1 flag that pass 2 does
+# not confirm is shown with its pass-2 figure, which may be a significant
+# slowdown within the threshold rather than noise. A comparison that does
+# not complete (the working tree lacks the suite or does not build, a run
+# fails) is a FAIL.
+#
 # Benchmarks measured on one side only (renamed, added, removed) are not
 # compared; each is listed ("not compared: …"), and the gate fails when no
 # benchmark at all was measured on both sides, since it then compared
@@ -123,6 +132,28 @@ bench_patterns() {
       print "" }'
 }
 
+# largest LINE…: of lines "NAME PCT P", the one with the largest PCT ("~"
+# counts as 0).
+largest() {
+  printf '%s\n' "$@" | awk '{ v = $2; sub(/%$/, "", v); v += 0; if (NR == 1 || v > max) { max = v; line = $0 } } END { print line }'
+}
+
+# geomean CSV: benchstat's change of the geometric mean of sec/op ("" if none).
+geomean() {
+  awk -F, '$2 != "" && $3 == "CI" { unit = $2; next } unit == "sec/op" && $1 == "geomean" { print $6; exit }' "$1"
+}
+
+# measure_or_fail PASS ROUNDS BENCH: measure, or end with a FAIL verdict
+# when the comparison itself failed (bench-compare's message is above).
+measure_or_fail() {
+  local rc=0
+  measure "$@" || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    echo "bench-gate: FAIL: the comparison of $1 did not complete (bench-compare exit $rc: the working tree lacks the suite or does not build, or a benchmark run failed; see above); took $(( $(date +%s) - start )) s"
+    exit 1
+  fi
+}
+
 # bare NAME: the benchmark's name without benchstat's -GOMAXPROCS suffix.
 bare() {
   if [ "$CPU" = 1 ]; then printf '%s\n' "$1"; else printf '%s\n' "${1%-"$CPU"}"; fi
@@ -145,17 +176,18 @@ measure() {
 }
 
 echo "bench-gate: short core suite, $base vs working tree, $ROUNDS interleaved rounds, GOMAXPROCS=$CPU, threshold +$THRESHOLD% at p < $ALPHA"
-measure pass1 "$ROUNDS" Core
+measure_or_fail pass1 "$ROUNDS" Core
 if [ -e "$out/pass1/skipped" ]; then
   echo "bench-gate: SKIPPED ($(cat "$out/pass1/skipped"))"; exit 0
 fi
 mapfile -t rows < <(classify "$out/pass1/benchstat.csv")
-compared=0 bad=() only=()
+compared=0 bad=() sig=() only=()
 for l in "${rows[@]}"; do
   read -r st n rest <<<"$l"
   case $st in
     slow) compared=$((compared + 1)); bad+=("$n $rest") ;;
-    sig | ok) compared=$((compared + 1)) ;;
+    sig) compared=$((compared + 1)); sig+=("$n $rest") ;;
+    ok) compared=$((compared + 1)) ;;
     old) only+=("$n (only in $base)") ;;
     new) only+=("$n (only in the working tree)") ;;
     nan) only+=("$n (no comparison by benchstat)") ;;
@@ -168,8 +200,15 @@ if [ "$compared" -eq 0 ]; then
   echo "bench-gate: FAIL: no benchmark measured on both sides (${#only[@]} on one side only; renamed or removed?) — nothing was compared (results in $out/pass1); took $(( $(date +%s) - start )) s"
   exit 1
 fi
+# Slowdowns significant but within the threshold pass; the verdict
+# still says how many there were and the largest, with the geomean.
+below=
+if [ ${#sig[@]} -gt 0 ]; then
+  below="; ${#sig[@]} slower by at most $THRESHOLD% with p < $ALPHA (largest $(largest "${sig[@]}"))"
+fi
+gm=$(geomean "$out/pass1/benchstat.csv")
 if [ ${#bad[@]} -eq 0 ]; then
-  echo "bench-gate: PASS: no sec/op regression above $THRESHOLD% (p < $ALPHA) in $compared benchmarks compared (${#only[@]} not compared); took $(( $(date +%s) - start )) s"
+  echo "bench-gate: PASS: no sec/op regression above $THRESHOLD% (p < $ALPHA) in $compared benchmarks compared (${#only[@]} not compared)$below; sec/op geomean ${gm:-?}; took $(( $(date +%s) - start )) s"
   exit 0
 fi
 printf 'bench-gate: flagged in pass 1: %s\n' "${bad[@]}"
@@ -177,13 +216,13 @@ names=()
 for l in "${bad[@]}"; do names+=("$(bare "${l%% *}")"); done
 re=$(bench_patterns "${names[@]}")
 echo "bench-gate: re-measuring the flagged benchmarks ($re), $RETRY_ROUNDS rounds"
-measure pass2 "$RETRY_ROUNDS" "$re"
+measure_or_fail pass2 "$RETRY_ROUNDS" "$re"
 if [ -e "$out/pass2/skipped" ]; then
   echo "bench-gate: FAIL: the re-measurement was skipped ($(cat "$out/pass2/skipped")); pass 1's flags stand (results in $out); took $(( $(date +%s) - start )) s"
   exit 1
 fi
 mapfile -t rows2 < <(classify "$out/pass2/benchstat.csv")
-still=()
+still=() again=()
 for i in "${!names[@]}"; do
   m=${names[i]} found=
   for l in "${rows2[@]}"; do
@@ -191,14 +230,17 @@ for i in "${!names[@]}"; do
     [ "$(bare "$n")" = "$m" ] || continue
     case $st in
       slow) found=1; still+=("$n $rest") ;;
-      sig | ok) found=1 ;;
+      sig | ok) found=1; again+=("$n $rest") ;;
     esac
   done
   # A flagged benchmark the second pass did not compare keeps its flag.
   [ -n "$found" ] || still+=("${bad[i]} in pass 1, not re-measured")
 done
 if [ ${#still[@]} -eq 0 ]; then
-  echo "bench-gate: PASS: pass-1 flags not confirmed on re-measurement (noise); took $(( $(date +%s) - start )) s"
+  # Not "noise": a pass-2 figure can be a genuine slowdown within the
+  # threshold (p < ALPHA), which the gate lets pass by design.
+  printf 'bench-gate: re-measured: %s\n' "${again[@]}"
+  echo "bench-gate: PASS: none of the ${#names[@]} pass-1 flags above $THRESHOLD% confirmed by the re-measurement (largest there: $(largest "${again[@]}")); pass 1: $compared compared$below; sec/op geomean ${gm:-?}; took $(( $(date +%s) - start )) s"
   exit 0
 fi
 printf 'bench-gate: FAIL: %s\n' "${still[@]}"
