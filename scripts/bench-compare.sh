@@ -19,6 +19,8 @@
 #   ROUNDS     alternating runs of each binary  (default: 8; benchstat wants ≥ 6)
 #   CPU        -test.cpu, i.e. GOMAXPROCS        (default: 1; also OpenBLAS threads)
 #   SHORT      1: pass -test.short (small sizes only)      (default: 0)
+#   ALPHA      benchstat's -alpha: a change is shown (not "~") if p < ALPHA
+#              (default: 0.05)
 #   TAGS       build tags (default: openblas when lapacke.h is installed)
 #   OUT        directory for old.txt, new.txt, benchstat.txt/.csv
 #              (default: bench/out/compare-<base>-<time>)
@@ -41,6 +43,7 @@ BENCHTIME=${BENCHTIME:-200ms}
 ROUNDS=${ROUNDS:-8}
 CPU=${CPU:-1}
 SHORT=${SHORT:-0}
+ALPHA=${ALPHA:-0.05}
 if [ -z "${TAGS+x}" ]; then
   TAGS=
   if [ -f /usr/include/lapacke.h ] || [ -f /usr/include/x86_64-linux-gnu/lapacke.h ]; then
@@ -135,6 +138,6 @@ for ((r = 1; r <= ROUNDS; r++)); do
 done
 
 cd "$OUT"
-"$benchstat" -format csv old.txt new.txt >benchstat.csv 2>/dev/null
-"$benchstat" old.txt new.txt | tee benchstat.txt
+"$benchstat" -alpha "$ALPHA" -format csv old.txt new.txt >benchstat.csv 2>/dev/null
+"$benchstat" -alpha "$ALPHA" old.txt new.txt | tee benchstat.txt
 echo "bench-compare: results in $OUT" >&2

@@ -73,7 +73,7 @@ else
   base=HEAD~1
 fi
 THRESHOLD=${THRESHOLD:-25}
-ALPHA=${ALPHA:-0.05}
+export ALPHA=${ALPHA:-0.05}   # bench-compare passes it to benchstat
 export CPU=${CPU:-1} SHORT=1 BENCHTIME=${BENCHTIME:-100ms}
 ROUNDS=${ROUNDS:-8}
 RETRY_ROUNDS=${RETRY_ROUNDS:-10}
