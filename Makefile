@@ -161,8 +161,9 @@ bench-compare:
 ## bench-gate: CI's regression gate, the short core suite of the tag
 ## bench-base (the last commit CI passed; else HEAD~1) vs the
 ## working tree; fails on a slowdown > 25% with p < 0.05 (scripts/bench-gate.sh).
+## BASE=<rev> compares with that revision instead.
 bench-gate:
-	scripts/bench-gate.sh
+	scripts/bench-gate.sh $(if $(BASE),'$(BASE)')
 
 ## results: regenerate every lab/results directory from the committed
 ## code (lab/scripts/results.sh; a few hours on 2 cores).

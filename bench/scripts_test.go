@@ -133,6 +133,7 @@ func TestGateVerdict(t *testing.T) {
 		code         int
 		want         []string // substrings of the output
 		nowant       []string // substrings it must not have
+		env          []string // added to the environment; with BASE, no argument
 	}{
 		{name: "unchanged", pass1: []benchRow{{a, "1e-05", "1.01e-05", "~", "p=0.721"}, {b, "3e-04", "2.9e-04", "-3.00%", "p=0.040"}},
 			code: 0, want: []string{"bench-gate: PASS", "in 2 benchmarks compared"}},
@@ -167,6 +168,9 @@ func TestGateVerdict(t *testing.T) {
 		// A comparison that fails (the working tree does not build, a run
 		// fails) ends with a FAIL verdict.
 		{name: "comparison-failed", failed: true, code: 1, want: []string{"bench-gate: FAIL: the comparison of pass1 did not complete"}},
+		// BASE from the environment when there is no argument.
+		{name: "base-from-env", env: []string{"BASE=HEAD^{commit}"}, pass1: []benchRow{{a, "1e-05", "1e-05", "~", "p=0.9"}},
+			code: 0, want: []string{"bench-gate: short core suite, HEAD^{commit} vs working tree", "bench-gate: PASS"}},
 		{name: "base-skipped", skipped: true, code: 0, want: []string{"bench-gate: SKIPPED (bench-compare: SKIPPED: canned)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -196,7 +200,11 @@ func TestGateVerdict(t *testing.T) {
 			}
 			env := []string{"BENCH_GATE_RESULTS=" + res, "OUT=" + filepath.Join(dir, "out"), "CPU=" + cpu,
 				"THRESHOLD=25", "ALPHA=0.05", "ROUNDS=8", "RETRY_ROUNDS=10"}
-			out, code := runScript(t, ".", env, "../scripts/bench-gate.sh", "HEAD")
+			args := []string{"HEAD"}
+			if len(tc.env) > 0 {
+				env, args = append(env, tc.env...), nil
+			}
+			out, code := runScript(t, ".", env, "../scripts/bench-gate.sh", args...)
 			if code != tc.code {
 				t.Errorf("exit %d, want %d", code, tc.code)
 			}

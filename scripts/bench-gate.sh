@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# bench-gate.sh [BASE] — CI's performance regression gate.
+# bench-gate.sh [BASE] — CI's performance regression gate. BASE, a git
+# revision, is the argument or else the environment's BASE (as make
+# bench-gate BASE=… passes it, like make bench-compare).
 #
 # Runs the short core suite (go test -short -bench Core: Grams at n = 55,
 # eigendecompositions at n = 55, GEMM at n = 200, every backend compiled
@@ -65,6 +67,8 @@ if [ "${BENCH_GATE:-1}" = 0 ]; then
 fi
 if [ $# -ge 1 ]; then
   base=$1
+elif [ -n "${BASE:-}" ]; then
+  base=$BASE
 elif git rev-parse -q --verify 'refs/tags/bench-base^{commit}' >/dev/null 2>&1 &&
   git merge-base --is-ancestor bench-base HEAD 2>/dev/null &&
   [ "$(git rev-parse 'bench-base^{commit}')" != "$(git rev-parse HEAD)" ]; then
