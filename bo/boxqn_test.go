@@ -162,7 +162,7 @@ func TestBoxQNNonFinite(t *testing.T) {
 func TestBestStarts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := range 2000 {
-		n := rng.IntN(40)
+		n := rng.IntN(80) // k beyond bestStartsInsert too
 		score := make([]float64, n)
 		for i := range score {
 			switch rng.IntN(4) {

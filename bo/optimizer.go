@@ -1603,9 +1603,19 @@ func (o *Optimizer) rawScores(a *acqFunc, h Acquisition, raw []float64, n int, b
 
 // bestStarts returns the indices of the k highest scores, best first,
 // ties to the lower index: the first k of a stable sort by descending
-// score, in O(len(score)·k) comparisons at worst and about len(score)
-// on raw samples, where k ≪ len(score). Scores hold no NaN (finiteOr).
+// score. Up to bestStartsInsert starts it inserts into a sorted prefix,
+// O(len(score)·k) comparisons at worst and about len(score) on raw
+// samples; above, it sorts, O(len(score)·log²len(score)). Scores hold no
+// NaN (finiteOr).
 func bestStarts(score []float64, k int) []int {
+	if k > bestStartsInsert {
+		all := make([]int, len(score))
+		for i := range all {
+			all[i] = i
+		}
+		sort.SliceStable(all, func(i, j int) bool { return score[all[i]] > score[all[j]] })
+		return all[:k]
+	}
 	top := make([]int, 0, k)
 	for i, v := range score {
 		if len(top) == k && (k == 0 || !(v > score[top[k-1]])) {
@@ -1625,6 +1635,9 @@ func bestStarts(score []float64, k int) []int {
 	}
 	return top
 }
+
+// bestStartsInsert is the most starts bestStarts selects by insertion.
+const bestStartsInsert = 32
 
 // ascend starts a bounded quasi-Newton ascent of a from the best starts
 // of the raw samples cand (scored score, the last one the best observed
@@ -1703,14 +1716,8 @@ func (o *Optimizer) ascend(a *acqFunc, cand, score []float64, starts int, info *
 		info.Acq, info.FromBest, info.Aside = asideVal, false, true
 		return aside, nil
 	}
-	// Every end is excluded: the raw samples, best first (the rare path
-	// pays the full sort that bestStarts spares the others).
-	all := make([]int, nc)
-	for i := range all {
-		all[i] = i
-	}
-	sort.SliceStable(all, func(i, j int) bool { return score[all[i]] > score[all[j]] })
-	for _, i := range all {
+	// Every end is excluded: the raw samples, best first.
+	for _, i := range bestStarts(score, nc) {
 		x := cand[i*d : (i+1)*d]
 		if math.IsInf(score[i], -1) {
 			continue
