@@ -8,11 +8,15 @@
 // contract for C callers and the Python package: symbo_cross and
 // symbo_suggest (stateless), and the optimizer handle (handle.go: a
 // bo.Optimizer kept between calls, named by an integer id, one lock per
-// handle). Every exported function recovers from panics (no Go panic
-// crosses the boundary), copies its inputs out of C memory and writes its
-// outputs into caller-owned buffers during the call (no Go pointer is kept
-// by C, no C pointer by Go), and records failures per calling thread for
-// symbo_last_error, so it may be called from several C threads at once.
+// handle). They are C functions (entry.c): each sets the default
+// floating-point environment for its call, whatever the calling thread's,
+// and runs its Go counterpart here, symbogo_<name> for symbo_<name>
+// (exported for entry.c only). Every exported function recovers
+// from panics (no Go panic crosses the boundary), copies its inputs out of
+// C memory and writes its outputs into caller-owned buffers during the
+// call (no Go pointer is kept by C, no C pointer by Go), and records
+// failures per calling thread for symbo_last_error, so it may be called
+// from several C threads at once.
 //
 // Errors carry their class (internal/errclass), which codeOf maps to a
 // status in one place: errclass.Input to SYMBO_EINVAL, Size to
@@ -29,6 +33,8 @@
 package main
 
 /*
+// entry.c's fegetenv and fesetenv, off x86-64, are libm's.
+#cgo !amd64 LDFLAGS: -lm
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -244,8 +250,8 @@ func goString(s *C.char, name string) (string, error) {
 // (symbo.h: 1 MiB).
 const maxSettingsBytes = 1 << 20
 
-//export symbo_abi_version
-func symbo_abi_version() C.int { return abiVersion }
+//export symbogo_abi_version
+func symbogo_abi_version() C.int { return abiVersion }
 
 var versionString = sync.OnceValue(func() *C.char {
 	v := "(devel)"
@@ -255,14 +261,14 @@ var versionString = sync.OnceValue(func() *C.char {
 	return C.CString(fmt.Sprintf("symbo %s, abi %d", v, abiVersion)) // static: freed never
 })
 
-//export symbo_version
-func symbo_version() *C.char { return versionString() }
+//export symbogo_version
+func symbogo_version() *C.char { return versionString() }
 
-//export symbo_last_error
-func symbo_last_error(buf *C.char, n C.size_t) C.size_t { return C.symbo_get_err(buf, n) }
+//export symbogo_last_error
+func symbogo_last_error(buf *C.char, n C.size_t) C.size_t { return C.symbo_get_err(buf, n) }
 
-//export symbo_cross
-func symbo_cross(spec *C.char, x *C.double, n C.int64_t, y *C.double, m C.int64_t, d C.int64_t,
+//export symbogo_cross
+func symbogo_cross(spec *C.char, x *C.double, n C.int64_t, y *C.double, m C.int64_t, d C.int64_t,
 	design *C.double, nd C.int64_t, out *C.double, outLen C.int64_t) C.int {
 	return guard(func() error {
 		s, err := goString(spec, "spec")
@@ -334,8 +340,8 @@ func symbo_cross(spec *C.char, x *C.double, n C.int64_t, y *C.double, m C.int64_
 	})
 }
 
-//export symbo_suggest
-func symbo_suggest(settings *C.char, histX *C.double, histY *C.double, n C.int64_t, pending *C.double, np C.int64_t,
+//export symbogo_suggest
+func symbogo_suggest(settings *C.char, histX *C.double, histY *C.double, n C.int64_t, pending *C.double, np C.int64_t,
 	d C.int64_t, q C.int64_t, out *C.double, outLen C.int64_t) C.int {
 	return guard(func() error {
 		s, err := goString(settings, "settings")

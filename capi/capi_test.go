@@ -244,6 +244,22 @@ func TestCABIBadBackend(t *testing.T) {
 	}
 }
 
+// TestCABIFloatEnv runs check.c's fenv checks: calls from C threads
+// running with another floating-point environment (FE_UPWARD, x86's
+// flush-to-zero and denormals-are-zero, unmasked overflow, invalid and
+// divide-by-zero) give the default environment's bits and succeed, and
+// leave the caller's environment as it was. They computed in the
+// caller's: other bits under FE_UPWARD, SYMBO_EINTERNAL under an unmasked
+// overflow.
+func TestCABIFloatEnv(t *testing.T) {
+	bin := checkBin(t)
+	run := exec.Command(bin, "fenv")
+	run.Env = environ("GODEBUG=cgocheck=1")
+	if out, err := run.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "ok" {
+		t.Errorf("check fenv: %v\n%s", err, out)
+	}
+}
+
 // TestReadmeC compiles README.md's C example with the build line the
 // README gives (and -Wall -Wextra -Werror) and runs it.
 func TestReadmeC(t *testing.T) {

@@ -182,8 +182,8 @@ func storePoints(out *C.double, pts [][]float64, d int) {
 	}
 }
 
-//export symbo_optimizer_new
-func symbo_optimizer_new(settings *C.char, out *C.int64_t) C.int {
+//export symbogo_optimizer_new
+func symbogo_optimizer_new(settings *C.char, out *C.int64_t) C.int {
 	return guard(func() error {
 		if out == nil {
 			return fmt.Errorf("%w: handle is NULL", errInput)
@@ -201,13 +201,13 @@ func symbo_optimizer_new(settings *C.char, out *C.int64_t) C.int {
 	})
 }
 
-//export symbo_optimizer_free
-func symbo_optimizer_free(id C.int64_t) C.int {
+//export symbogo_optimizer_free
+func symbogo_optimizer_free(id C.int64_t) C.int {
 	return guard(func() error { return freeHandle(int64(id)) })
 }
 
-//export symbo_optimizer_dim
-func symbo_optimizer_dim(id C.int64_t, d *C.int64_t) C.int {
+//export symbogo_optimizer_dim
+func symbogo_optimizer_dim(id C.int64_t, d *C.int64_t) C.int {
 	return onHandle(id, func(o *bo.Optimizer) error {
 		if d == nil {
 			return fmt.Errorf("%w: d is NULL", errInput)
@@ -234,8 +234,8 @@ func askBatch(o *bo.Optimizer, q C.int64_t, out *C.double, outLen C.int64_t, kee
 	return nil
 }
 
-//export symbo_optimizer_ask
-func symbo_optimizer_ask(id C.int64_t, x *C.double, d C.int64_t) C.int {
+//export symbogo_optimizer_ask
+func symbogo_optimizer_ask(id C.int64_t, x *C.double, d C.int64_t) C.int {
 	return onHandle(id, func(o *bo.Optimizer) error {
 		if int64(d) != int64(o.Dim()) {
 			return fmt.Errorf("%w: x has %d coordinates, the optimizer's dimension is %d", errInput, int64(d), o.Dim())
@@ -244,18 +244,18 @@ func symbo_optimizer_ask(id C.int64_t, x *C.double, d C.int64_t) C.int {
 	})
 }
 
-//export symbo_optimizer_ask_batch
-func symbo_optimizer_ask_batch(id C.int64_t, q C.int64_t, out *C.double, outLen C.int64_t) C.int {
+//export symbogo_optimizer_ask_batch
+func symbogo_optimizer_ask_batch(id C.int64_t, q C.int64_t, out *C.double, outLen C.int64_t) C.int {
 	return onHandle(id, func(o *bo.Optimizer) error { return askBatch(o, q, out, outLen, true) })
 }
 
-//export symbo_optimizer_suggest
-func symbo_optimizer_suggest(id C.int64_t, q C.int64_t, out *C.double, outLen C.int64_t) C.int {
+//export symbogo_optimizer_suggest
+func symbogo_optimizer_suggest(id C.int64_t, q C.int64_t, out *C.double, outLen C.int64_t) C.int {
 	return onHandle(id, func(o *bo.Optimizer) error { return askBatch(o, q, out, outLen, false) })
 }
 
-//export symbo_optimizer_tell
-func symbo_optimizer_tell(id C.int64_t, x *C.double, d C.int64_t, y C.double) C.int {
+//export symbogo_optimizer_tell
+func symbogo_optimizer_tell(id C.int64_t, x *C.double, d C.int64_t, y C.double) C.int {
 	return onHandle(id, func(o *bo.Optimizer) error {
 		p, err := point(o, x, d, "x")
 		if err != nil {
@@ -265,8 +265,8 @@ func symbo_optimizer_tell(id C.int64_t, x *C.double, d C.int64_t, y C.double) C.
 	})
 }
 
-//export symbo_optimizer_fail
-func symbo_optimizer_fail(id C.int64_t, x *C.double, d C.int64_t) C.int {
+//export symbogo_optimizer_fail
+func symbogo_optimizer_fail(id C.int64_t, x *C.double, d C.int64_t) C.int {
 	return onHandle(id, func(o *bo.Optimizer) error {
 		p, err := point(o, x, d, "x")
 		if err != nil {
@@ -276,8 +276,8 @@ func symbo_optimizer_fail(id C.int64_t, x *C.double, d C.int64_t) C.int {
 	})
 }
 
-//export symbo_optimizer_add_pending
-func symbo_optimizer_add_pending(id C.int64_t, x *C.double, d C.int64_t) C.int {
+//export symbogo_optimizer_add_pending
+func symbogo_optimizer_add_pending(id C.int64_t, x *C.double, d C.int64_t) C.int {
 	return onHandle(id, func(o *bo.Optimizer) error {
 		p, err := point(o, x, d, "x")
 		if err != nil {
@@ -287,8 +287,8 @@ func symbo_optimizer_add_pending(id C.int64_t, x *C.double, d C.int64_t) C.int {
 	})
 }
 
-//export symbo_optimizer_cancel
-func symbo_optimizer_cancel(id C.int64_t, x *C.double, d C.int64_t, wasPending *C.int) C.int {
+//export symbogo_optimizer_cancel
+func symbogo_optimizer_cancel(id C.int64_t, x *C.double, d C.int64_t, wasPending *C.int) C.int {
 	return onHandle(id, func(o *bo.Optimizer) error {
 		p, err := point(o, x, d, "x")
 		if err != nil {
@@ -305,8 +305,8 @@ func symbo_optimizer_cancel(id C.int64_t, x *C.double, d C.int64_t, wasPending *
 	})
 }
 
-//export symbo_optimizer_near
-func symbo_optimizer_near(id C.int64_t, x *C.double, d C.int64_t, pts *C.double, rows C.int64_t, near *C.int) C.int {
+//export symbogo_optimizer_near
+func symbogo_optimizer_near(id C.int64_t, x *C.double, d C.int64_t, pts *C.double, rows C.int64_t, near *C.int) C.int {
 	return onHandle(id, func(o *bo.Optimizer) error {
 		p, err := point(o, x, d, "x")
 		if err != nil {
@@ -349,8 +349,8 @@ func symbo_optimizer_near(id C.int64_t, x *C.double, d C.int64_t, pts *C.double,
 	})
 }
 
-//export symbo_optimizer_counts
-func symbo_optimizer_counts(id C.int64_t, observed, pending, failed *C.int64_t) C.int {
+//export symbogo_optimizer_counts
+func symbogo_optimizer_counts(id C.int64_t, observed, pending, failed *C.int64_t) C.int {
 	return onHandle(id, func(o *bo.Optimizer) error {
 		for _, c := range []struct {
 			p *C.int64_t
@@ -384,18 +384,18 @@ func points(o *bo.Optimizer, pts [][]float64, out *C.double, outLen C.int64_t, r
 	return nil
 }
 
-//export symbo_optimizer_pending
-func symbo_optimizer_pending(id C.int64_t, out *C.double, outLen C.int64_t, rows *C.int64_t) C.int {
+//export symbogo_optimizer_pending
+func symbogo_optimizer_pending(id C.int64_t, out *C.double, outLen C.int64_t, rows *C.int64_t) C.int {
 	return onHandle(id, func(o *bo.Optimizer) error { return points(o, o.Pending(), out, outLen, rows) })
 }
 
-//export symbo_optimizer_failed
-func symbo_optimizer_failed(id C.int64_t, out *C.double, outLen C.int64_t, rows *C.int64_t) C.int {
+//export symbogo_optimizer_failed
+func symbogo_optimizer_failed(id C.int64_t, out *C.double, outLen C.int64_t, rows *C.int64_t) C.int {
 	return onHandle(id, func(o *bo.Optimizer) error { return points(o, o.Failed(), out, outLen, rows) })
 }
 
-//export symbo_optimizer_best
-func symbo_optimizer_best(id C.int64_t, x *C.double, d C.int64_t, y *C.double, found *C.int) C.int {
+//export symbogo_optimizer_best
+func symbogo_optimizer_best(id C.int64_t, x *C.double, d C.int64_t, y *C.double, found *C.int) C.int {
 	return onHandle(id, func(o *bo.Optimizer) error {
 		if int64(d) != int64(o.Dim()) {
 			return fmt.Errorf("%w: x has %d coordinates, the optimizer's dimension is %d", errInput, int64(d), o.Dim())
@@ -414,8 +414,8 @@ func symbo_optimizer_best(id C.int64_t, x *C.double, d C.int64_t, y *C.double, f
 	})
 }
 
-//export symbo_optimizer_history
-func symbo_optimizer_history(id C.int64_t, buf *C.char, n C.size_t, needed *C.size_t) C.int {
+//export symbogo_optimizer_history
+func symbogo_optimizer_history(id C.int64_t, buf *C.char, n C.size_t, needed *C.size_t) C.int {
 	return onHandle(id, func(o *bo.Optimizer) error {
 		if needed == nil {
 			return fmt.Errorf("%w: needed is NULL", errInput)
@@ -448,8 +448,8 @@ func symbo_optimizer_history(id C.int64_t, buf *C.char, n C.size_t, needed *C.si
 	})
 }
 
-//export symbo_optimizer_restore
-func symbo_optimizer_restore(id C.int64_t, history *C.char) C.int {
+//export symbogo_optimizer_restore
+func symbogo_optimizer_restore(id C.int64_t, history *C.char) C.int {
 	return onHandle(id, func(o *bo.Optimizer) error {
 		if history == nil {
 			return fmt.Errorf("%w: history is NULL", errInput)

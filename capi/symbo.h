@@ -42,6 +42,15 @@
  *     definite, or a bug — SYMBO_EINTERNAL.
  *   - No Go panic crosses the boundary: an internal failure is
  *     SYMBO_EINTERNAL with its message.
+ *   - Every function computes in the default floating-point environment
+ *     (round to nearest, every exception masked, no flush-to-zero or
+ *     denormals-are-zero), whatever the calling thread's (fesetround,
+ *     feenableexcept, the FTZ/DAZ bits -ffast-math sets on x86), and
+ *     returns with the caller's environment as it was at the call: the
+ *     same arguments give the same bits from every thread. The library's
+ *     own threads start in the environment of the thread that loads it:
+ *     load it (a program linked with it does at start-up; dlopen, import
+ *     symbo) from a thread in the default environment.
  *   - The library runs Go's runtime, which does not survive fork(): a
  *     process forked after the library was loaded must not call it (a
  *     call may hang for good); exec first, or load it in the child.

@@ -6,7 +6,8 @@
  * strict settings, and the optimizer handle: a sequence compared with Go's
  * bo.Optimizer, its errors, and several threads hammering one handle.
  */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS under -std=c11 */
+#define _GNU_SOURCE /* MAP_ANONYMOUS and feenableexcept under -std=c11 */
+#include <fenv.h>
 #include <inttypes.h>
 #include <malloc.h>
 #include <math.h>
@@ -564,6 +565,108 @@ static int panics(void) {
 	return failures != 0;
 }
 
+/* The floating-point environment: a C thread may run with another
+ * rounding mode, flush-to-zero or unmasked exceptions (fesetround,
+ * feenableexcept, -ffast-math's start-up code). The library computes in
+ * the default environment whatever the caller's, and gives the caller
+ * its own back. It computed in the caller's: a Gram and an optimizer's
+ * points were other bits under FE_UPWARD than on a default thread, a
+ * kernel of two far-apart points was SYMBO_EINTERNAL ("a bug in symbo":
+ * a floating point error) under an unmasked overflow, and a Go thread
+ * the library started from such a caller kept the caller's rounding for
+ * good, changing the results of later calls from default threads. */
+#define FN 120
+static double fenv_x[FN * D];
+static const char *fenv_spec = "{\"group\":\"hyperoctahedral\",\"d\":3,\"base\":\"matern52\",\"lengthscale\":1.3,\"kernel\":\"avg\"}";
+static const char *fenv_set = "{\"group\":\"hyperoctahedral\",\"d\":3,\"box\":[[-2],[2]],\"kernel\":\"plus\",\"seed\":7,\"init\":3}";
+
+struct fenv_run {
+	int mode; /* 0 default, 1 FE_UPWARD, 2 flush-to-zero and denormals-are-zero (x86), 3 unmasked exceptions */
+	double gram[N * N], big[FN * FN], pts[6 * D], far[4];
+	int code, kept; /* kept: the caller's environment is its own after every call */
+};
+
+/* The control modes of the calling thread: rounding, unmasked exceptions
+ * and, on x86, MXCSR's control bits (flush-to-zero, denormals-are-zero). */
+static unsigned long fenv_modes(void) {
+	unsigned long m = (unsigned long)fegetround() << 32 | (unsigned long)fegetexcept() << 16;
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned csr;
+	__asm__ volatile("stmxcsr %0" : "=m"(csr));
+	m |= csr & ~0x3fu;
+#endif
+	return m;
+}
+
+static void *fenv_thread(void *arg) {
+	struct fenv_run *r = arg;
+	fesetenv(FE_DFL_ENV);
+	if (r->mode == 1) fesetround(FE_UPWARD);
+#if defined(__x86_64__) || defined(__i386__)
+	if (r->mode == 2) {
+		unsigned csr;
+		__asm__ volatile("stmxcsr %0" : "=m"(csr));
+		csr |= 0x8040; /* FTZ, DAZ */
+		__asm__ volatile("ldmxcsr %0" : : "m"(csr));
+	}
+#endif
+	if (r->mode == 3) feenableexcept(FE_DIVBYZERO | FE_INVALID | FE_OVERFLOW);
+	unsigned long modes = fenv_modes();
+	r->kept = 1;
+#define KEPT() do { if (fenv_modes() != modes) r->kept = 0; } while (0)
+	int c = symbo_cross(fenv_spec, X, N, NULL, 0, D, NULL, 0, r->gram, N * N);
+	KEPT();
+	/* Large enough to run on several goroutines. */
+	c |= symbo_cross(fenv_spec, fenv_x, FN, NULL, 0, D, NULL, 0, r->big, FN * FN);
+	KEPT();
+	/* Their squared distance overflows: the kernel is 0. */
+	double far[2 * D] = {1e200, 0, 0, -1e200, 1, 0};
+	c |= symbo_cross("{\"group\":\"signflip\",\"d\":3,\"base\":\"rbf\",\"lengthscale\":1,\"kernel\":\"base\"}", far, 2, NULL, 0, D, NULL, 0, r->far, 4);
+	KEPT();
+	int64_t h = 0;
+	c |= symbo_optimizer_new(fenv_set, &h);
+	for (int i = 0; i < 6 && c == SYMBO_OK; i++) {
+		double *x = r->pts + D * i;
+		c |= symbo_optimizer_ask(h, x, D);
+		/* Values exact in any rounding mode: the same values told. */
+		c |= symbo_optimizer_tell(h, x, D, (double)((i * 7) % 5));
+		KEPT();
+	}
+	c |= symbo_optimizer_free(h);
+	KEPT();
+#undef KEPT
+	r->code = c;
+	fesetenv(FE_DFL_ENV);
+	return NULL;
+}
+
+static int fenv_checks(void) {
+	for (int i = 0; i < FN * D; i++) fenv_x[i] = ((i * 37) % 23 - 11) / 8.0 + i / 1024.0;
+	static struct fenv_run ref, run;
+	pthread_t t;
+	pthread_create(&t, NULL, fenv_thread, &ref);
+	pthread_join(t, NULL);
+	expect(ref.code == SYMBO_OK, "default environment: every call succeeds");
+	for (int round = 0; round < 3; round++) {
+		for (int mode = 0; mode <= 3; mode++) {
+			memset(&run, 0, sizeof run);
+			run.mode = mode;
+			pthread_create(&t, NULL, fenv_thread, &run);
+			pthread_join(t, NULL);
+			char what[128];
+			snprintf(what, sizeof what, "environment %d (round %d): every call succeeds", mode, round);
+			expect(run.code == SYMBO_OK, what);
+			snprintf(what, sizeof what, "environment %d (round %d): the caller's environment is kept", mode, round);
+			expect(run.kept, what);
+			snprintf(what, sizeof what, "environment %d (round %d): the default environment's bits", mode, round);
+			expect(memcmp(run.gram, ref.gram, sizeof ref.gram) == 0 && memcmp(run.big, ref.big, sizeof ref.big) == 0 &&
+			       memcmp(run.far, ref.far, sizeof ref.far) == 0 && memcmp(run.pts, ref.pts, sizeof ref.pts) == 0, what);
+		}
+	}
+	if (failures == 0) printf("ok\n");
+	return failures != 0;
+}
+
 // failOnce makes one failing call on its own thread and exits, leaving
 // that thread's error message behind.
 static void *failOnce(void *arg) {
@@ -612,6 +715,7 @@ int main(int argc, char **argv) {
 	if (argc > 1 && strcmp(argv[1], "budget") == 0) return budgets(0);
 	if (argc > 1 && strcmp(argv[1], "badenv") == 0) return budgets(1);
 	if (argc > 1 && strcmp(argv[1], "badbackend") == 0) return badbackend();
+	if (argc > 1 && strcmp(argv[1], "fenv") == 0) return fenv_checks();
 	expect(symbo_abi_version() == SYMBO_ABI_VERSION, "abi version");
 	printf("version %s\n", symbo_version());
 

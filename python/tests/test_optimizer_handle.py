@@ -3,6 +3,7 @@ thread safety (issue 15, defect 6), validation in Go (defect 7), failed
 evaluations, strict settings and sizes (defect 3 and "Also"), lifetime."""
 
 import ctypes
+import ctypes.util
 import gc
 import json
 import math
@@ -824,3 +825,46 @@ def test_forked_child_raises_instead_of_hanging():
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 3, status
     o.ask()  # the parent's library works on
     o.close()
+
+
+def test_float_environment_of_the_calling_thread():
+    """A thread running in another floating-point rounding mode (here
+    FE_UPWARD, set through libm's fesetround) gets the same bits as a
+    thread in the default one, and keeps its mode: the library computed in
+    the calling thread's environment, so gram and the optimizer's points
+    were other bits there."""
+    libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+    FE_UPWARD = 0x800  # x86's <fenv.h>
+    if not (os.uname().machine in ("x86_64", "i686", "i386") and libm.fegetround() == 0):
+        pytest.skip("FE_UPWARD's value is x86's")
+    X = np.array([[((i * 3 + k) * 37 % 23 - 11) / 8.0 for k in range(3)] for i in range(10)])
+
+    def compute():
+        g = symbo.gram(X, group="hyperoctahedral", base="matern52", lengthscale=1.3, kernel="avg")
+        o = symbo.Optimizer(LO, HI, group="hyperoctahedral", kernel="plus", seed=7, init=3)
+        pts = []
+        for i in range(6):
+            x = o.ask()
+            pts.append(x)
+            o.tell(x, float(i * 7 % 5))  # exact in any rounding mode
+        o.close()
+        return g.tobytes(), np.array(pts).tobytes()
+
+    want = compute()
+    got, modes = [], []
+
+    def upward():
+        libm.fesetround(FE_UPWARD)
+        try:
+            got.append(compute())
+            modes.append(libm.fegetround())
+        finally:
+            libm.fesetround(0)
+
+    t = threading.Thread(target=upward)
+    t.start()
+    t.join()
+    assert modes == [FE_UPWARD]
+    assert got[0][0] == want[0], "gram: other bits under FE_UPWARD"
+    assert got[0][1] == want[1], "Optimizer: other points under FE_UPWARD"
+    assert compute() == want
