@@ -19,7 +19,13 @@
  *   - Every function but the three getters returns SYMBO_OK (0) or a
  *     negative error code; then symbo_last_error copies the message of
  *     the calling thread's last failure. Messages are per thread: functions
- *     may be called from several threads at once.
+ *     may be called from several threads at once. A call that succeeds
+ *     clears its thread's message (symbo_last_error then returns 0), so
+ *     read it before the thread's next call, a symbo_optimizer_free
+ *     included; the three getters leave it alone.
+ *   - The library never hands the caller memory to free: outputs go into
+ *     the caller's buffers, messages are copied out by symbo_last_error,
+ *     and symbo_version's string is static.
  *   - Bad input of any kind — settings, names, sizes, points, values, an
  *     unknown or freed handle — is SYMBO_EINVAL, decided before anything
  *     is allocated for it: a settings' dimension d outside [1, 65536], say,
@@ -116,9 +122,13 @@ const char *symbo_version(void);
 
 /*
  * Copies the calling thread's last error message (NUL-terminated,
- * truncated to len − 1 bytes) into buf and returns its full length in bytes
- * (0 if the thread has no error), like snprintf. A message holds no NUL
+ * truncated to len − 1 bytes, which may cut a UTF-8 character short) into buf
+ * and returns its full length in bytes (0 if the thread has no error: none
+ * yet, or its last call succeeded), like snprintf; buf = NULL or len = 0
+ * writes nothing and asks for the length only. A message holds no NUL
  * byte (one echoed from the input is written \x00).
+ * The copy is the caller's; the message stays until the thread's next
+ * call other than a getter, and ends with the thread.
  */
 size_t symbo_last_error(char *buf, size_t len);
 
@@ -245,7 +255,11 @@ int symbo_suggest(const char *settings,
  * asked concurrently are all recorded as pending, so no two of them share
  * an orbit (under an invariant kernel). A long call (an ask fits a GP)
  * makes the others on that handle wait; calls on different handles run in
- * parallel.
+ * parallel (Go code runs on at most GOMAXPROCS CPUs at once, all of them
+ * unless the environment variable says otherwise, whatever the number of
+ * calling threads). A call already waiting for the lock when
+ * symbo_optimizer_free is called either runs before the free or finds the
+ * handle gone (SYMBO_EINVAL), in no set order.
  *
  * The next point is a function of the settings, the seed, the history (the
  * points told, in order), the pending points and the failed points: the
