@@ -111,7 +111,15 @@ Failures
     one propose the same point again (its view of the study would be the
     one that proposed the pruned point). A failed trial's point is its
     parameters, completed by the point its sampler recorded (below) when
-    the objective failed before suggesting them all. ``after_trial`` is not
+    the objective failed after suggesting some of them. One that failed
+    before suggesting any modelled parameter (an error while setting up,
+    a worker killed or interrupted before its first ``suggest_*``, then
+    failed by Optuna's heartbeat or by hand) failed at no point, as a
+    COMPLETE trial that suggested none is no observation: the point its
+    sampler chose is not a failed point, and a later trial may take it.
+    (Optuna 3.1 samples in ``study.ask``, before the objective runs, so
+    such a trial has a recorded point; from 3.2 on it has none.)
+    ``after_trial`` is not
     overridden but to pass the outcome on to ``independent_sampler`` (as
     ``before_trial``): every trial's outcome is read from the study at the
     next sample.
@@ -827,13 +835,20 @@ class SymboSampler(BaseSampler):
     def _point(self, layout, t):
         """The model coordinates of trial t's point — its parameters, else
         those it was enqueued with, else the point its sampler recorded —
-        or None. A COMPLETE trial's point is its parameters only: one that
+        or None. A FAIL or PRUNED trial that suggested none of the modelled
+        parameters has none: it failed before evaluating any point. A
+        COMPLETE trial's point is its parameters only: one that
         returned without suggesting them (a cached or skipped
         configuration) was evaluated nowhere, and its value is no
         observation at the point it was given; nor is one evaluated
         outside the box (an enqueued value out of its range, which Optuna
         runs with a warning), where the GP would be told it at the box's
         edge. Other trials' points are clipped to the box."""
+        if t.state in (TrialState.FAIL, TrialState.PRUNED) and not any(c.name in t.params for c in layout.coords):
+            # It failed before suggesting any modelled parameter: whatever
+            # went wrong did not depend on the point its sampler (or an
+            # enqueue) had chosen, which was never evaluated.
+            return None
         sources = [t.params]
         if t.state != TrialState.COMPLETE:
             for key in (_FIXED, _ATTR):
