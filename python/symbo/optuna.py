@@ -109,8 +109,11 @@ Failures
     A PRUNED trial is a failed point as well: its last intermediate value
     is not the objective's value, and ignoring the trial would let the next
     one propose the same point again (its view of the study would be the
-    one that proposed the pruned point). A failed trial's point is its
-    parameters, completed by the point its sampler recorded (below) when
+    one that proposed the pruned point). A trial that failed at an
+    enqueued value outside its parameter's range (which Optuna runs, with
+    a warning) failed outside symbo's box: it is no failed point (clipped
+    to the box, it would exclude the edge's orbit, where nothing failed).
+    A failed trial's point is its parameters, completed by the point its sampler recorded (below) when
     the objective failed after suggesting some of them. One that failed
     before suggesting any modelled parameter (an error while setting up,
     a worker killed or interrupted before its first ``suggest_*``, then
@@ -843,7 +846,10 @@ class SymboSampler(BaseSampler):
         observation at the point it was given; nor is one evaluated
         outside the box (an enqueued value out of its range, which Optuna
         runs with a warning), where the GP would be told it at the box's
-        edge. Other trials' points are clipped to the box."""
+        edge; a FAIL or PRUNED trial evaluated outside the box has no
+        point either (it failed there, not at the edge). A RUNNING or
+        WAITING trial's point is clipped to the box (pending there while
+        it runs)."""
         if t.state in (TrialState.FAIL, TrialState.PRUNED) and not any(c.name in t.params for c in layout.coords):
             # It failed before suggesting any modelled parameter: whatever
             # went wrong did not depend on the point its sampler (or an
@@ -866,7 +872,9 @@ class SymboSampler(BaseSampler):
                 return None
         if not np.all(np.isfinite(u)):
             return None
-        if t.state == TrialState.COMPLETE and (np.any(u < layout.lo) or np.any(u > layout.hi)):
+        if t.state not in (TrialState.RUNNING, TrialState.WAITING) and (np.any(u < layout.lo) or np.any(u > layout.hi)):
+            # Evaluated outside the box: neither its value nor its failure
+            # was observed at the box's edge.
             return None
         return np.clip(u, layout.lo, layout.hi)
 

@@ -638,6 +638,38 @@ def test_an_enqueued_value_outside_the_range_is_no_observation(monkeypatch):
     assert told and 1000.0 not in told
 
 
+def test_an_enqueued_value_outside_the_range_that_fails_is_no_failed_point(monkeypatch):
+    """The failing counterpart of the test above: an enqueued trial at
+    x = 5 on [-2, 2] fails (the objective refuses the value). It failed
+    outside symbo's box; its point was clipped to (2, 0) and told as failed
+    there, excluding the orbit (±2, 0) for good and lowering the
+    acquisition beside the optimum (1.9, 0), where nothing had failed."""
+    failed = []
+    fail = symbo.Optimizer.fail
+
+    def spy(self, x, *args, **kwargs):
+        failed.append([float(v) for v in x])
+        return fail(self, x, *args, **kwargs)
+
+    monkeypatch.setattr(symbo.Optimizer, "fail", spy)
+
+    def objective(trial):
+        x = trial.suggest_float("x", -2.0, 2.0)
+        y = trial.suggest_float("y", -2.0, 2.0)
+        if abs(x) > 2:
+            raise ValueError("x out of range")
+        return (abs(x) - 1.9) ** 2 + y * y
+
+    study = optuna.create_study(sampler=SymboSampler(group="signflip", seed=0, n_startup_trials=3))
+    study.optimize(objective, n_trials=3)
+    study.enqueue_trial({"x": 5.0, "y": 0.0})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        study.optimize(objective, n_trials=3, catch=(ValueError,))
+    assert study.trials[3].state == TrialState.FAIL and study.trials[3].params["x"] == 5.0
+    assert failed == []
+
+
 def test_a_grouped_parameter_fixed_by_a_wrapping_sampler_is_named_so():
     """optuna.samplers.PartialFixedSampler hands its base sampler the
     search space without the parameters it fixes. When one of them is in
