@@ -142,7 +142,9 @@ Workers and seeds
     trial's point is then a function of the seed, the study's trials and
     the number of earlier trials whose points are not yet known, and
     workers that see the same study at once take distinct members of one
-    batch. A trial records its choice in a system attribute (``symbo:x``, a
+    batch. (An earlier trial without a point counts until a trial numbered
+    after it has finished: then it is taken for a dead worker's, or one
+    waiting for a worker, and no longer counted.) A trial records its choice in a system attribute (``symbo:x``, a
     dict of parameter values, through the study's storage, as Optuna's own
     samplers record theirs) and reads the study again; if another running
     trial sits on the same orbit, one of them (the one that reads second,
@@ -182,7 +184,7 @@ Errors
     reaches the caller's ``suggest_*`` (or ``ask``), and the trial is the
     caller's to ``study.tell(trial, state=TrialState.FAIL)``. A RUNNING
     trial without a point counts, for the trials after it, as a trial of
-    unknown point (see Workers): fail it.
+    unknown point (see Workers) until a later trial has finished: fail it.
 """
 
 import math
@@ -739,7 +741,9 @@ class SymboSampler(BaseSampler):
         # study then share a view, so each takes its own member of one
         # pending-aware batch: the k-th, k the number of such unknown
         # trials numbered below its own (bounded, so that trials a dead
-        # worker left RUNNING cannot grow the batch without end).
+        # worker left RUNNING cannot grow the batch without end; and one
+        # that a later trial has overtaken, finishing first, is not
+        # counted: see _view).
         trials = _study_trials(study)
         view = self._view(layout, trials, trial, minimize, seed)  # one read: one view
         told = {t.number for t in trials if t.state == TrialState.COMPLETE}
@@ -809,6 +813,16 @@ class SymboSampler(BaseSampler):
         opt = self._optimizer(layout, minimize, seed)
         told, pending, failed = [], [], []
         known = 0
+        # An earlier RUNNING or WAITING trial without a point is still
+        # choosing it only until a trial numbered after it has finished
+        # (a later trial chose its point and was evaluated meanwhile):
+        # then it is taken for dead — a worker killed while choosing, whose
+        # trial Optuna 3.1's heartbeat never fails (the heartbeat starts
+        # after study.ask, where it samples), or a trial waiting for a
+        # worker. Counted as still choosing, one such trial made every
+        # later trial skip the best member of its batch for good.
+        last_finished = max((t.number for t in trials if t.number != trial.number and t.state.is_finished()),
+                            default=-1)
         for t in trials:
             if t.number == trial.number:
                 continue
@@ -825,6 +839,8 @@ class SymboSampler(BaseSampler):
                     failed.append(u)
             elif t.state in (TrialState.RUNNING, TrialState.WAITING):
                 if u is None:
+                    if t.number < last_finished:
+                        known += 1  # not choosing (see above)
                     continue
                 pending.append(u)
             if t.number < trial.number:
