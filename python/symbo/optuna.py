@@ -95,7 +95,11 @@ Choosing a point
     but no trial has its parameter values), else an observed point rather
     than a failed or pending one. An enqueued trial that fixes some parameters
     (``study.enqueue_trial``) is checked and recorded with their values,
-    which Optuna uses whatever is sampled. The sampler thus never evaluates one
+    which Optuna uses whatever is sampled; so is a trial created with some
+    parameters (``study.add_trial`` of a WAITING trial), and one given them
+    all (an enqueued trial, or the retry of a failed trial that
+    ``RetryFailedTrialCallback`` creates with its parameters) runs them
+    without a choice of the sampler's. The sampler thus never evaluates one
     point twice while others are left (unless ``allow_repeats=True``); a
     noisy objective still gets nearby points.
 
@@ -440,9 +444,9 @@ class _Layout:
         return np.clip(np.stack([m.ravel() for m in mesh], axis=1), self.lo, self.hi)
 
     def pins(self, trial):
-        """The coordinates an enqueued trial fixes (Optuna's fixed_params,
-        which override whatever is sampled) and their model values."""
-        fixed = trial.system_attrs.get(_FIXED)
+        """The coordinates a trial is given (_given: which override
+        whatever is sampled) and their model values."""
+        fixed = _given(trial)
         idx, val = [], []
         if isinstance(fixed, dict):
             for i, c in enumerate(self.coords):
@@ -455,6 +459,18 @@ class _Layout:
                         idx.append(i)
                         val.append(min(max(v, self.lo[i]), self.hi[i]))
         return idx, val
+
+
+def _given(trial):
+    """The parameter values Optuna will use whatever a sampler returns:
+    those the trial already holds (a WAITING trial created with its
+    parameters — RetryFailedTrialCallback's retry of a failed trial,
+    study.add_trial — keeps them), then those it was enqueued with
+    (fixed_params)."""
+    fixed = trial.system_attrs.get(_FIXED)
+    given = dict(fixed) if isinstance(fixed, dict) else {}
+    given.update(trial.params)
+    return given
 
 
 class _View:
@@ -694,9 +710,12 @@ class SymboSampler(BaseSampler):
             elif isinstance(dist, CategoricalDistribution):
                 self._warn_categorical(n)
                 out[n] = self._fallback(study, trial, n, dist)
-        fixed = trial.system_attrs.get(_FIXED)
-        if layout.d == 0 or (isinstance(fixed, dict) and all(n in fixed for n in layout.names)):
-            return out  # nothing to model, or an enqueued trial whose parameters are given
+        given = _given(trial)
+        if layout.d == 0 or all(n in given for n in layout.names):
+            # Nothing to model, or a trial whose parameters are given
+            # (enqueued, or a retry created with them): nothing to choose,
+            # and no point to record but its own.
+            return out
         with self._lock:
             seed, salt = self._seed, self._salt
         out.update(layout.values(self._choose(study, trial, layout, seed, salt)))

@@ -641,6 +641,33 @@ def test_partly_enqueued_trials_are_checked_as_they_run():
     assert all(t.system_attrs["symbo:x"]["x"] == 1 for t in study.trials[8:])
 
 
+def test_a_retried_trial_runs_its_parameters_without_a_choice():
+    """RetryFailedTrialCallback (Optuna's retry of a trial failed by the
+    heartbeat) creates a WAITING trial holding the failed trial's
+    parameters, which Optuna uses whatever is sampled. The sampler still
+    chose a point for it (a model fit, a record-and-recheck) and recorded
+    that point as the trial's (symbo:x), another than the one it ran; a
+    WAITING trial created with some parameters had its choice checked
+    without them. Now a trial given every parameter gets no choice, and
+    one given some is checked and recorded with them."""
+
+    def objective(trial):
+        x = np.array([trial.suggest_float("x%d" % i, -2, 2) for i in range(3)])
+        return float(np.sum((np.sort(np.abs(x)) - np.array([0.5, 1.0, 1.5])) ** 2))
+
+    study = run(SymboSampler(group="hyperoctahedral", seed=2, n_startup_trials=3), objective, 5)
+    dists = study.trials[0].distributions
+    retry = {"x0": 1.25, "x1": -0.5, "x2": 0.75}
+    study.add_trial(optuna.trial.create_trial(state=TrialState.WAITING, params=retry, distributions=dists,
+                                              system_attrs={"failed_trial": 4}))
+    study.add_trial(optuna.trial.create_trial(state=TrialState.WAITING, params={"x1": 1.5},
+                                              distributions={"x1": dists["x1"]}))
+    study.optimize(objective, n_trials=2)
+    t5, t6 = study.trials[5:7]
+    assert t5.params == retry and t5.system_attrs.get("symbo:x", retry) == retry
+    assert t6.params["x1"] == 1.5 and t6.system_attrs["symbo:x"] == t6.params
+
+
 def test_huge_integer_ranges_are_not_enumerated():
     """A space of integer parameters too large for the point-by-point
     fallback (here 2**61 values) falls back to random draws at once,
