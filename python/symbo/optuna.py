@@ -108,7 +108,7 @@ Failures
     point*: told to the optimizer as failed, so neither it nor its orbit is
     proposed again by symbo (symbo's constant liar also lowers the
     acquisition around it); the fallback, which samples the trials before
-    the first COMPLETE one, does not look at failed points. A COMPLETE trial whose value is not finite (``inf``, which
+    the first COMPLETE one, looks at neither failed nor pending points. A COMPLETE trial whose value is not finite (``inf``, which
     Optuna records as a value) is a failed point too, not an observation.
     A PRUNED trial is a failed point as well: its last intermediate value
     is not the objective's value, and ignoring the trial would let the next
@@ -156,6 +156,30 @@ Workers and seeds
     trial that failed (or was pruned) in the meantime. With storages that commit each write (RDB, in memory),
     no two trials running at once end on one orbit. ``symbo:seen`` records
     the COMPLETE trials of that last check (see :func:`seen_trials`).
+
+    A worker that dies mid-trial (SIGKILL, a lost machine) leaves its
+    trial RUNNING, and its point pending, until the trial is failed: by
+    hand (``study.tell(number, state=TrialState.FAIL)``), or by Optuna's
+    heartbeat (``RDBStorage(url, heartbeat_interval=…)``), which fails it
+    when another worker starts a trial. The sampler cannot tell that FAIL
+    from the objective's own: once failed, a trial that had suggested its
+    parameters is a failed point, its orbit never proposed again (one
+    killed before its first ``suggest_*`` is none, see Failures). So
+    that the evaluation is not lost, run it again:
+    ``failed_trial_callback=RetryFailedTrialCallback()`` on the storage
+    retries a trial the heartbeat fails at its parameters, and
+    ``study.enqueue_trial(trial.params)`` does it by hand; the retry's
+    observation supersedes the failure (symbo records no failure at an
+    observed point). Optuna 3.1 starts a trial's heartbeat only after
+    ``study.ask``, where it samples: a worker killed while the sampler
+    chooses leaves a trial the heartbeat never fails (the sampler stops
+    waiting for it once a later trial has finished; fail it by hand). In
+    Optuna 3.1, too, two workers that fail the same stale trial at once
+    can crash one of them (``RuntimeError: Trial#N has already finished``,
+    raised from ``study.optimize``), and with SQLite two workers can take
+    the same enqueued trial (``study.enqueue_trial``; one of them then
+    crashes the same way): these are Optuna's, whatever the sampler; use
+    PostgreSQL or MySQL to share enqueued trials.
 
     ``seed=None`` (the default, as in Optuna's samplers) draws a seed at
     random: runs are then not reproducible, and workers do not share
