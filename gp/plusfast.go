@@ -224,19 +224,12 @@ func (p *plusPost) predict(g *GP, ws *Workspace) (mean, variance float64, err er
 		phib := phi[b.off : b.off+b.r]
 		for i, k := range ks {
 			mean += k * b.u[i]
-			wi := b.w[i*b.r : i*b.r+b.r]
-			for c, w := range wi {
-				phib[c] += w * k
-			}
+			addScaledSep(phib, k, b.w[i*b.r:i*b.r+b.r])
 		}
 	}
 	var q float64
 	for a := range r {
-		ma := p.m[a*r : a*r+r]
-		var s float64
-		for c, v := range ma {
-			s += v * phi[c]
-		}
+		s := dotSeq(p.m[a*r:a*r+r], phi)
 		mphi[a] = s
 		q += phi[a] * (phi[a] - s)
 	}
@@ -416,4 +409,42 @@ func (p *plusPost) gradParts(g *GP, ws *Workspace, x, dmean, dvar []float64, vs 
 		}
 	}
 	return nil
+}
+
+// addScaledSep sets y_c += x_c·k for every c (len(y) ≥ len(x)), each a
+// product rounded, then a sum rounded: the bits of the plain loop, with
+// its bounds checks hoisted and four elements a round.
+func addScaledSep(y []float64, k float64, x []float64) {
+	y = y[:len(x)]
+	c := 0
+	for ; c+4 <= len(x); c += 4 {
+		xs, ys := x[c:c+4:c+4], y[c:c+4:c+4]
+		ys[0] += float64(xs[0] * k)
+		ys[1] += float64(xs[1] * k)
+		ys[2] += float64(xs[2] * k)
+		ys[3] += float64(xs[3] * k)
+	}
+	for ; c < len(x); c++ {
+		y[c] += float64(x[c] * k)
+	}
+}
+
+// dotSeq returns Σ_c v_c·w_c (len(w) ≥ len(v)) summed in increasing c
+// from +0, each product rounded, then each sum: the bits of the plain
+// loop, with its bounds checks hoisted and four elements a round.
+func dotSeq(v, w []float64) float64 {
+	w = w[:len(v)]
+	var s float64
+	c := 0
+	for ; c+4 <= len(v); c += 4 {
+		vs, ws := v[c:c+4:c+4], w[c:c+4:c+4]
+		s += float64(vs[0] * ws[0])
+		s += float64(vs[1] * ws[1])
+		s += float64(vs[2] * ws[2])
+		s += float64(vs[3] * ws[3])
+	}
+	for ; c < len(v); c++ {
+		s += float64(v[c] * w[c])
+	}
+	return s
 }
