@@ -579,14 +579,7 @@ func testGemm(t *testing.T, b linalg.Backend) {
 					t.Run(name, func(t *testing.T) {
 						r := rng(uint64(1000 + si))
 						view := (m+k+n)%2 == 1
-						ar, ac := m, k
-						if tA {
-							ar, ac = k, m
-						}
-						br, bc := k, n
-						if tB {
-							br, bc = n, k
-						}
+						ar, ac, br, bc := gemmOperandDims(m, k, n, tA, tB)
 						a := randDense(r, ar, ac, view)
 						bm := randDense(r, br, bc, !view)
 						aOrig, bOrig := mat.DenseCopyOf(a), mat.DenseCopyOf(bm)
@@ -653,6 +646,20 @@ func testGemm(t *testing.T, b linalg.Backend) {
 	}
 }
 
+// gemmOperandDims returns the shapes of a (ar×ac) and b (br×bc) for
+// c (m×n) = op(a)·op(b) with inner dimension k, op transposing when tA,
+// tB.
+func gemmOperandDims(m, k, n int, tA, tB bool) (ar, ac, br, bc int) {
+	ar, ac, br, bc = m, k, k, n
+	if tA {
+		ar, ac = k, m
+	}
+	if tB {
+		br, bc = n, k
+	}
+	return ar, ac, br, bc
+}
+
 // testGemmAlphaZero checks that Gemm with alpha = 0 reads neither a nor b:
 // c = beta·c exactly with ±Inf and NaN in a and b (and 0 for beta = 0
 // with NaN in c).
@@ -663,14 +670,7 @@ func testGemmAlphaZero(t *testing.T, b linalg.Backend) {
 			for _, tB := range []bool{false, true} {
 				for _, beta := range []float64{0, 1, -0.5} {
 					r := rng(uint64(2000 + si))
-					ar, ac := m, k
-					if tA {
-						ar, ac = k, m
-					}
-					br, bc := k, n
-					if tB {
-						br, bc = n, k
-					}
+					ar, ac, br, bc := gemmOperandDims(m, k, n, tA, tB)
 					a, bm := randDense(r, ar, ac, false), randDense(r, br, bc, true)
 					a.Set(0, 0, math.Inf(1))
 					a.Set(ar-1, ac-1, math.NaN())
