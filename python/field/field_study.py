@@ -30,6 +30,7 @@ import argparse
 import json
 import math
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -299,6 +300,9 @@ def run(args):
                         "system_attrs": {k: v for k, v in t.system_attrs.items() if k.startswith("symbo:")}}
                        for t in trials], f, indent=1)
         print("field: the study's trials are in " + dump, file=sys.stderr)
+    else:
+        # Kept only for a diagnosis: a passing study leaves nothing behind.
+        shutil.rmtree(tmp, ignore_errors=True)
     return (0 if not failures else 1), len(failures) == 1 and not (best < rand)
 
 
