@@ -9,6 +9,7 @@ import (
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/gp"
 	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/kernel/kerneltest"
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
@@ -31,16 +32,7 @@ func (k signAvg) value(x, y []float64) float64 {
 }
 
 func (k signAvg) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
-	n, _ := x.Dims()
-	m, _ := y.Dims()
-	if dst.IsEmpty() {
-		dst.ReuseAs(n, m)
-	}
-	for i := range n {
-		for j := range m {
-			dst.Set(i, j, k.value(x.RawRowView(i), y.RawRowView(j)))
-		}
-	}
+	kerneltest.PairCross(dst, x, y, k.value)
 	return nil
 }
 

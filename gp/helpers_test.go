@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/symbo/symbo/kernel"
+	"github.com/symbo/symbo/kernel/kerneltest"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -35,16 +36,7 @@ func (k *tRBF) r2(x, y []float64) float64 {
 }
 
 func (k *tRBF) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
-	n, _ := x.Dims()
-	m, _ := y.Dims()
-	if dst.IsEmpty() {
-		dst.ReuseAs(n, m)
-	}
-	for i := range n {
-		for j := range m {
-			dst.Set(i, j, k.f(x.RawRowView(i), y.RawRowView(j)))
-		}
-	}
+	kerneltest.PairCross(dst, x, y, k.f)
 	return nil
 }
 

@@ -98,38 +98,17 @@ func TestGradFallbackAllocs(t *testing.T) {
 
 // unchecked is a caller's kernel whose CrossTo checks nothing: the unit
 // RBF of its two-column points, NaN in, NaN out.
-type unchecked struct{}
-
-func (unchecked) Dim() int { return 2 }
-func (unchecked) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
-	n, _ := x.Dims()
-	m, _ := y.Dims()
-	if dst.IsEmpty() {
-		dst.ReuseAs(n, m)
-	}
-	for i := range n {
-		for j := range m {
-			a, b := x.At(i, 0)-y.At(j, 0), x.At(i, 1)-y.At(j, 1)
-			dst.Set(i, j, math.Exp(-(a*a+b*b)/2))
-		}
-	}
-	return nil
-}
-func (unchecked) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
-	n, _ := x.Dims()
-	dst = dst[:0]
-	for range n {
-		dst = append(dst, 1)
-	}
-	return dst, nil
-}
+var unchecked = kerneltest.Pairwise(2, func(x, y []float64) float64 {
+	a, b := x[0]-y[0], x[1]-y[1]
+	return math.Exp(-(a*a + b*b) / 2)
+})
 
 // TestFallbacksRefuseNonFinite: Grad's central differences and Gram's
 // CrossTo path refuse a NaN or ±Inf coordinate themselves (ErrBadPoints),
 // also for a kernel whose CrossTo does not check its points: they
 // returned NaN gradients and Gram entries with a nil error.
 func TestFallbacksRefuseNonFinite(t *testing.T) {
-	var k kernel.Kernel = unchecked{}
+	k := unchecked
 	good := mat.NewDense(3, 2, []float64{0, 1, 2, 3, 4, 5})
 	var dst mat.Dense
 	var sym mat.SymDense
