@@ -1536,24 +1536,33 @@ func (o *Optimizer) maximizeHedged(a *acqFunc, h Acquisition, raw []float64, sta
 // a function of the seed, n and the box alone, so a portfolio draws them
 // once for all its candidates.
 func (o *Optimizer) rawPoints(n int) ([]float64, error) {
-	d, R := o.d, o.cfg.RawSamples
 	if err := o.checkRawMemory(); err != nil {
 		return nil, err
 	}
+	pts := make([]float64, o.cfg.RawSamples*o.d)
+	if err := o.rawPointsTo(pts, n); err != nil {
+		return nil, err
+	}
+	return pts, nil
+}
+
+// rawPointsTo writes rawPoints(n) into dst[:RawSamples·d], without the
+// memory check (the caller's, before it allocated dst).
+func (o *Optimizer) rawPointsTo(dst []float64, n int) error {
+	d, R := o.d, o.cfg.RawSamples
 	hq, err := qmc.NewHalton(d, mix(o.seed, tagQMC, uint64(n)))
 	if err != nil {
-		return nil, fmt.Errorf("bo: %w", err)
+		return fmt.Errorf("bo: %w", err)
 	}
-	pts := make([]float64, R*d)
 	for i := range R {
-		p := pts[i*d : (i+1)*d]
+		p := dst[i*d : (i+1)*d]
 		hq.PointTo(p, uint64(i))
 		for k := range p {
 			p[k] = lerp(o.mlo[k], o.mhi[k], p[k])
 		}
 		clampInto(p, o.mlo, o.mhi)
 	}
-	return pts, nil
+	return nil
 }
 
 // rawScores returns the raw samples of the step (raw, rawPoints(n) when
@@ -1563,13 +1572,18 @@ func (o *Optimizer) rawPoints(n int) ([]float64, error) {
 func (o *Optimizer) rawScores(a *acqFunc, h Acquisition, raw []float64, n int, bestObs []float64) ([]float64, [][]float64, error) {
 	d, R := o.d, o.cfg.RawSamples
 	if raw == nil {
-		var err error
-		if raw, err = o.rawPoints(n); err != nil {
+		if err := o.checkRawMemory(); err != nil {
 			return nil, nil, err
 		}
 	}
 	cand := make([]float64, (R+1)*d)
-	copy(cand, raw)
+	if raw == nil {
+		if err := o.rawPointsTo(cand, n); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		copy(cand, raw)
+	}
 	copy(cand[R*d:], bestObs)
 	nc := R + 1
 	scores := [][]float64{make([]float64, nc)}
