@@ -224,7 +224,8 @@ type enumEval struct {
 	inv2  float64
 	d, G  int
 	g     orbit.Finite
-	ra    orbit.RangeActor // nil if g offers none
+	ra    orbit.RangeActor  // nil if g offers none
+	pa    orbit.PackedActor // nil if g offers none
 	isMax bool
 	raw   bool // max only: squared distances instead of v·κ
 }
@@ -269,8 +270,13 @@ func (e *enumEval) prepY(dst, y []float64) {
 		}
 		hi := min(g0+w, G) // > g0: padding is less than Narrow elements
 		nr := hi - g0
-		e.actRange(tmp[:nr*d], y, g0, hi)
 		blk := dst[g0*d : (g0+w)*d]
+		if e.pa != nil {
+			e.pa.ActPackedTo(blk, y, g0, hi, w)
+			g0 += w
+			continue
+		}
+		e.actRange(tmp[:nr*d], y, g0, hi)
 		for k := range d {
 			bk := blk[k*w : (k+1)*w]
 			for l := range nr {

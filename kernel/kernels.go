@@ -406,6 +406,7 @@ func (b *builder) newFinite(fg orbit.Finite) error {
 		if enumErr = checkBudget(g, G, d, k.budget.Bytes()); enumErr == nil {
 			enum = &enumEval{p: p, inv2: b.inv2, d: d, G: G, g: fg, isMax: b.isMax}
 			enum.ra, _ = g.(orbit.RangeActor)
+			enum.pa, _ = g.(orbit.PackedActor)
 			// Each worker holds one orbit (packed, padded, or the
 			// gradient's enumGradLen) and a few vectors: as many workers
 			// as fit the budget, at least one.

@@ -35,6 +35,8 @@ func prepGroups(t testing.TB) []orbit.Finite {
 	add(orbit.SignFlip(1))
 	add(orbit.SignFlip(6))
 	add(orbit.Permutation(3))
+	add(orbit.Permutation(4))
+	add(orbit.Hyperoctahedral(3))
 	add(orbit.Permutation(5))
 	add(orbit.Hyperoctahedral(2))
 	add(orbit.Hyperoctahedral(5))
@@ -46,8 +48,9 @@ func prepGroups(t testing.TB) []orbit.Finite {
 	return gs
 }
 
-// TestPrepYMatchesActTo checks the blockwise enumeration (RangeActor and
-// in-place transposition) bit for bit against ActTo and f64.Pack.
+// TestPrepYMatchesActTo checks the blockwise enumeration bit for bit
+// against ActTo and f64.Pack, on each of its paths: the lane-major
+// PackedActor, RangeActor with the in-place transposition, and ActTo.
 func TestPrepYMatchesActTo(t *testing.T) {
 	for _, g := range prepGroups(t) {
 		d := g.Dim()
@@ -55,29 +58,36 @@ func TestPrepYMatchesActTo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := &enumEval{d: d, G: G, g: g}
-		e.ra, _ = g.(orbit.RangeActor)
-		rng := rand.New(rand.NewPCG(3, uint64(d)))
-		y := make([]float64, d)
-		for k := range d {
-			y[k] = rng.NormFloat64()
-		}
-		want := prepYRef(e, y)
-		got := make([]float64, e.yLen())
-		for k := range got {
-			got[k] = math.NaN()
-		}
-		e.prepY(got, y)
-		for k, v := range want {
-			if math.Float64bits(v) != math.Float64bits(got[k]) {
-				t.Fatalf("%s: prepY[%d] = %v, want %v", g.Name(), k, got[k], v)
+		ra, _ := g.(orbit.RangeActor)
+		pa, _ := g.(orbit.PackedActor)
+		for _, e := range []*enumEval{
+			{d: d, G: G, g: g, ra: ra, pa: pa},
+			{d: d, G: G, g: g, ra: ra},
+			{d: d, G: G, g: g},
+		} {
+			rng := rand.New(rand.NewPCG(3, uint64(d)))
+			y := make([]float64, d)
+			for k := range d {
+				y[k] = rng.NormFloat64()
+			}
+			want := prepYRef(e, y)
+			got := make([]float64, e.yLen())
+			for k := range got {
+				got[k] = math.NaN()
+			}
+			e.prepY(got, y)
+			for k, v := range want {
+				if math.Float64bits(v) != math.Float64bits(got[k]) {
+					t.Fatalf("%s (packed %t, range %t): prepY[%d] = %v, want %v", g.Name(), e.pa != nil, e.ra != nil, k, got[k], v)
+				}
 			}
 		}
 	}
 }
 
-// BenchmarkPrepY compares the blockwise prepY with one ActTo + PackPoint
-// per element (the previous implementation) for hyperoctahedral(5).
+// BenchmarkPrepY compares prepY's lane-major path (PackedActor), its
+// blockwise path (RangeActor and a transposition) and one ActTo +
+// PackPoint per element (the first implementation) for hyperoctahedral(5).
 func BenchmarkPrepY(b *testing.B) {
 	g, err := orbit.Hyperoctahedral(5)
 	if err != nil {
@@ -87,6 +97,13 @@ func BenchmarkPrepY(b *testing.B) {
 	e := &enumEval{d: 5, G: G, g: g, ra: g}
 	y := []float64{0.3, -0.1, 0.7, 0.2, -0.9}
 	dst := make([]float64, e.yLen())
+	b.Run("packed", func(b *testing.B) {
+		ep := *e
+		ep.pa = g
+		for b.Loop() {
+			ep.prepY(dst, y)
+		}
+	})
 	b.Run("range", func(b *testing.B) {
 		for b.Loop() {
 			e.prepY(dst, y)

@@ -309,3 +309,128 @@ func (g *CyclicGroup) ActRangeTo(dst, x []float64, lo, hi int) {
 		copy(row[n:], x[:i])
 	}
 }
+
+// PackedActor is implemented by finite groups that write a run of orbit
+// images directly in the packed, lane-major layout of the SIMD kernels:
+// dst[k·w + (i−lo)] = (g_i·x)_k for k < Dim and lo ≤ i < hi, exactly the
+// values ActTo writes, and the lanes hi−lo … w−1 of every coordinate
+// repeat the last image's value (padding). It saves the row-major
+// scratch and its transposition of ActRangeTo.
+type PackedActor interface {
+	// ActPackedTo writes the images g_lo·x … g_{hi−1}·x into dst
+	// (w·Dim floats, lane-major, padded as above). dst must not overlap
+	// x. It panics unless 0 ≤ lo < hi ≤ |G|, hi − lo ≤ w and the lengths
+	// match.
+	ActPackedTo(dst, x []float64, lo, hi, w int)
+}
+
+var (
+	_ PackedActor = (*SignFlipGroup)(nil)
+	_ PackedActor = (*PermutationGroup)(nil)
+	_ PackedActor = (*HyperoctahedralGroup)(nil)
+)
+
+func checkPacked(name string, dst, x []float64, lo, hi, w, n, d int) {
+	if lo < 0 || hi <= lo || (n >= 0 && hi > n) || hi-lo > w {
+		panic(fmt.Sprintf("orbit: %s: element range [%d, %d) outside [0, %d) or wider than %d lanes", name, lo, hi, n, w))
+	}
+	if len(x) != d || len(dst) != w*d {
+		panic(fmt.Sprintf("orbit: %s: lengths dst %d, x %d, want %d, %d", name, len(dst), len(x), w*d, d))
+	}
+}
+
+// padLanes repeats lane r−1 of every coordinate into lanes r … w−1.
+func padLanes(dst []float64, r, w, d int) {
+	if r == w {
+		return
+	}
+	for k := range d {
+		col := dst[k*w : (k+1)*w]
+		v := col[r-1]
+		for l := r; l < w; l++ {
+			col[l] = v
+		}
+	}
+}
+
+// ActPackedTo writes g_lo·x … g_{hi−1}·x lane-major (PackedActor).
+func (g *PermutationGroup) ActPackedTo(dst, x []float64, lo, hi, w int) {
+	d := g.bl.m
+	checkPacked("permutation", dst, x, lo, hi, w, g.n, d)
+	if g.bl.table == nil {
+		var sp [maxStack]float64
+		var img []float64
+		if d <= maxStack {
+			img = sp[:d]
+		} else {
+			img = make([]float64, d)
+		}
+		for i := lo; i < hi; i++ {
+			g.bl.actTo(img, x, i)
+			for k, v := range img {
+				dst[k*w+i-lo] = v
+			}
+		}
+	} else {
+		t := g.bl.table[lo*d : hi*d]
+		for l := range hi - lo {
+			row := t[l*d : (l+1)*d]
+			for k, src := range row {
+				dst[k*w+l] = x[src]
+			}
+		}
+	}
+	padLanes(dst, hi-lo, w, d)
+}
+
+// ActPackedTo writes g_lo·x … g_{hi−1}·x lane-major (PackedActor).
+func (g *SignFlipGroup) ActPackedTo(dst, x []float64, lo, hi, w int) {
+	checkPacked("signflip", dst, x, lo, hi, w, g.n, g.d)
+	signRun(dst, x, uint64(lo), 0, hi-lo, w)
+	padLanes(dst, hi-lo, w, g.d)
+}
+
+// ActPackedTo writes g_lo·x … g_{hi−1}·x lane-major (PackedActor): each
+// permutation is applied once and its run of sign patterns written from
+// it, coordinate by coordinate.
+func (g *HyperoctahedralGroup) ActPackedTo(dst, x []float64, lo, hi, w int) {
+	d := g.bl.m
+	checkPacked("hyperoctahedral", dst, x, lo, hi, w, g.n, d)
+	var sp [maxStack]float64
+	var perm []float64
+	if d <= maxStack {
+		perm = sp[:d]
+	} else {
+		perm = make([]float64, d)
+	}
+	for i := lo; i < hi; {
+		p, s := g.split(i)
+		end := hi // the run of p's sign patterns, without overflow
+		if d < 63 && hi-i > 1<<uint(d)-int(s) {
+			end = i + 1<<uint(d) - int(s)
+		}
+		g.bl.actTo(perm, x, p)
+		signRun(dst, perm, s, i-lo, end-lo, w)
+		i = end
+	}
+	padLanes(dst, hi-lo, w, d)
+}
+
+// signRun writes lanes a … b−1 of the lane-major dst (w lanes per
+// coordinate) with v under the sign patterns s, s+1, …: coordinate k is
+// negated where bit k is set (flipBits's rule: the first 64 coordinates).
+func signRun(dst, v []float64, s uint64, a, b, w int) {
+	for k, vk := range v {
+		col := dst[k*w+a : k*w+b]
+		if k >= 64 {
+			for l := range col {
+				col[l] = vk
+			}
+			continue
+		}
+		bits := math.Float64bits(vk)
+		for l := range col {
+			col[l] = math.Float64frombits(bits ^ ((s+uint64(l))>>uint(k)&1)<<63)
+		}
+	}
+}

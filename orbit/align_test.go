@@ -122,3 +122,80 @@ func TestActRangeTo(t *testing.T) {
 		})
 	}
 }
+
+// TestActPackedTo checks the lane-major images against ActTo, bit for bit,
+// padding included, over runs that start anywhere (inside a permutation's
+// run of sign patterns, across two), and its refusals.
+func TestActPackedTo(t *testing.T) {
+	for _, g := range groups(t) {
+		pa, ok := g.(orbit.PackedActor)
+		if !ok {
+			continue
+		}
+		fg := g.(orbit.Finite)
+		t.Run(g.Name(), func(t *testing.T) {
+			d := g.Dim()
+			rng := rand.New(rand.NewPCG(11, uint64(d)))
+			x := make([]float64, d)
+			for k := range d {
+				x[k] = rng.NormFloat64()
+			}
+			x[0] = 0 // signed zero: its sign bit is flipped too
+			G, err := orbit.Size(fg)
+			if err != nil {
+				G = math.MaxInt
+			}
+			want := make([]float64, d)
+			for _, w := range []int{8, 32} {
+				var ranges [][2]int
+				for _, lo := range []int{0, 1, 3, 5, 7, 8, 13, G - 1} {
+					for _, r := range []int{1, 2, 5, 8, w - 1, w} {
+						if lo >= 0 && r <= G-lo {
+							ranges = append(ranges, [2]int{lo, lo + r})
+						}
+					}
+				}
+				if G > 1<<20 {
+					lo := rng.IntN(min(G, 1<<40) - 100)
+					ranges = append(ranges, [2]int{lo, lo + w})
+				}
+				for _, r := range ranges {
+					dst := make([]float64, w*d)
+					for k := range dst {
+						dst[k] = math.NaN()
+					}
+					pa.ActPackedTo(dst, x, r[0], r[1], w)
+					for l := range w {
+						fg.ActTo(want, x, r[0]+min(l, r[1]-r[0]-1)) // the padding repeats the last image
+						for k := range d {
+							if got := dst[k*w+l]; math.Float64bits(got) != math.Float64bits(want[k]) {
+								t.Fatalf("w %d, [%d, %d): lane %d, coordinate %d = %v, ActTo gives %v", w, r[0], r[1], l, k, got, want[k])
+							}
+						}
+					}
+				}
+			}
+			for _, c := range []struct {
+				name           string
+				lo, hi, w, dst int
+			}{
+				{"empty run", 0, 0, 8, 8 * d},
+				{"wider than the lanes", 0, min(G, 9), 8, 8 * d},
+				{"past the group", G, G, 8, 8 * d},
+				{"short dst", 0, 1, 8, 8*d - 1},
+			} {
+				if c.name == "wider than the lanes" && G < 9 {
+					continue
+				}
+				func() {
+					defer func() {
+						if recover() == nil {
+							t.Errorf("%s: no panic", c.name)
+						}
+					}()
+					pa.ActPackedTo(make([]float64, c.dst), x, c.lo, c.hi, c.w)
+				}()
+			}
+		})
+	}
+}

@@ -58,9 +58,9 @@
 // distinct indices in any order) and the identity on the other
 // coordinates x_R (Spec.Coords in Parse). Its elements are g's, with the
 // same indices; it declares Embedded (Inner returns g and the
-// coordinates) and passes through g's Finite (with RangeActor),
-// Distancer, Canonicalizer, Aligner, and for continuous g Discretizer and
-// Isometric, each costing g's on R^k plus O(d) (the table above gives the
+// coordinates) and passes through g's Finite (with RangeActor and
+// PackedActor), Distancer, Canonicalizer, Aligner, and for continuous g
+// Discretizer and Isometric, each costing g's on R^k plus O(d) (the table above gives the
 // distance and the canonical map; CanonicalDim is g's + d − k). It does not
 // declare Circular, Segmenter or CoordinateGroup: they describe orbits in
 // the whole space, and consumers that factor over coordinates (k_avg with

@@ -22,7 +22,7 @@ var caps = []struct {
 	bit, letter, mixin string
 	ifaces             []string
 }{
-	{"capFinite", "F", "ocFinite", []string{"Finite", "RangeActor"}},
+	{"capFinite", "F", "ocFinite", []string{"Finite", "RangeActor", "PackedActor"}},
 	{"capDist", "D", "ocDist", []string{"Distancer"}},
 	{"capCanon", "C", "ocCanon", []string{"Canonicalizer"}},
 	{"capAlign", "A", "ocAlign", []string{"Aligner"}},

@@ -22,8 +22,8 @@ import (
 // with x_S = (x_coords[0], …, x_coords[k−1]) and x_R the other
 // coordinates in increasing order:
 //
-//	Finite, RangeActor   g_i acts on x_S, x_R is copied; the same element
-//	                     indices, Inverse and Order as g
+//	Finite, RangeActor,  g_i acts on x_S, x_R is copied; the same element
+//	PackedActor          indices, Inverse and Order as g
 //	Distancer            d² = d_G(x_S, y_S)² + ‖x_R − y_R‖²
 //	Canonicalizer        φ(x) = (φ_G(x_S), x_R), CanonicalDim = g's + d − k
 //	Aligner              g*·y_S on the coordinates, y_R copied
@@ -118,6 +118,7 @@ func OnCoords(g Group, d int, coords []int) (Group, error) {
 	c.name = b.String()
 	c.fin, _ = g.(Finite)
 	c.ra, _ = g.(RangeActor)
+	c.pa, _ = g.(PackedActor)
 	c.dist, _ = g.(Distancer)
 	c.canon, _ = g.(Canonicalizer)
 	c.align, _ = g.(Aligner)
@@ -137,7 +138,7 @@ var _ Embedded = (*onCoords)(nil)
 // saying why an embedding must not declare it, or (CoordinateMapper) a
 // method on onCoords itself when every embedding declares it.
 const (
-	capFinite = 1 << iota // Finite and RangeActor
+	capFinite = 1 << iota // Finite, RangeActor and PackedActor
 	capDist               // Distancer
 	capCanon              // Canonicalizer
 	capAlign              // Aligner
@@ -188,6 +189,7 @@ type onCoords struct {
 	// g's optional interfaces (nil where g lacks one).
 	fin   Finite
 	ra    RangeActor
+	pa    PackedActor
 	dist  Distancer
 	canon Canonicalizer
 	align Aligner
@@ -243,7 +245,7 @@ func getBuf(n int) (*[]float64, []float64) {
 
 func putBuf(p *[]float64) { bufPool.Put(p) }
 
-// ocFinite adds Finite and RangeActor.
+// ocFinite adds Finite, RangeActor and PackedActor.
 type ocFinite struct{ c *onCoords }
 
 // ActTo writes g_i·x: g_i on x_S, x_R copied.
@@ -293,6 +295,50 @@ func (m ocFinite) ActRangeTo(dst, x []float64, lo, hi int) {
 			for j, kk := range c.coords {
 				row[kk] = yi[j]
 			}
+		}
+	}
+	putBuf(h)
+}
+
+// ActPackedTo writes g_lo·x … g_{hi−1}·x lane-major (PackedActor): the
+// inner group's images on the coordinates coords, through its own
+// PackedActor when it has one (else ActRangeTo or ActTo, transposed), and
+// x_R in every lane of the others.
+func (m ocFinite) ActPackedTo(dst, x []float64, lo, hi, w int) {
+	c := m.c
+	d, k := c.d, c.k
+	checkPacked(c.name, dst, x, lo, hi, w, c.n, d)
+	h, buf := getBuf(k + w*k)
+	xs, ys := buf[:k], buf[k:]
+	c.gather(xs, x)
+	if c.pa != nil {
+		c.pa.ActPackedTo(ys, xs, lo, hi, w)
+		for j, kk := range c.coords {
+			copy(dst[kk*w:(kk+1)*w], ys[j*w:(j+1)*w])
+		}
+	} else {
+		r := hi - lo
+		if c.ra != nil {
+			c.ra.ActRangeTo(ys[:r*k], xs, lo, hi)
+		} else {
+			for i := lo; i < hi; i++ {
+				c.fin.ActTo(ys[(i-lo)*k:(i-lo+1)*k], xs, i)
+			}
+		}
+		for j, kk := range c.coords {
+			col := dst[kk*w : (kk+1)*w]
+			for l := range r {
+				col[l] = ys[l*k+j]
+			}
+			for l := r; l < w; l++ {
+				col[l] = col[r-1]
+			}
+		}
+	}
+	for _, kk := range c.rest {
+		col := dst[kk*w : (kk+1)*w]
+		for l := range col {
+			col[l] = x[kk]
 		}
 	}
 	putBuf(h)

@@ -2,7 +2,7 @@
 
 package orbit
 
-// onCoordsF passes through Finite, RangeActor.
+// onCoordsF passes through Finite, RangeActor, PackedActor.
 type onCoordsF struct {
 	*onCoords
 	ocFinite
@@ -14,7 +14,7 @@ type onCoordsD struct {
 	ocDist
 }
 
-// onCoordsFD passes through Finite, RangeActor, Distancer.
+// onCoordsFD passes through Finite, RangeActor, PackedActor, Distancer.
 type onCoordsFD struct {
 	*onCoords
 	ocFinite
@@ -27,7 +27,7 @@ type onCoordsC struct {
 	ocCanon
 }
 
-// onCoordsFC passes through Finite, RangeActor, Canonicalizer.
+// onCoordsFC passes through Finite, RangeActor, PackedActor, Canonicalizer.
 type onCoordsFC struct {
 	*onCoords
 	ocFinite
@@ -41,7 +41,7 @@ type onCoordsDC struct {
 	ocCanon
 }
 
-// onCoordsFDC passes through Finite, RangeActor, Distancer, Canonicalizer.
+// onCoordsFDC passes through Finite, RangeActor, PackedActor, Distancer, Canonicalizer.
 type onCoordsFDC struct {
 	*onCoords
 	ocFinite
@@ -55,7 +55,7 @@ type onCoordsA struct {
 	ocAlign
 }
 
-// onCoordsFA passes through Finite, RangeActor, Aligner.
+// onCoordsFA passes through Finite, RangeActor, PackedActor, Aligner.
 type onCoordsFA struct {
 	*onCoords
 	ocFinite
@@ -69,7 +69,7 @@ type onCoordsDA struct {
 	ocAlign
 }
 
-// onCoordsFDA passes through Finite, RangeActor, Distancer, Aligner.
+// onCoordsFDA passes through Finite, RangeActor, PackedActor, Distancer, Aligner.
 type onCoordsFDA struct {
 	*onCoords
 	ocFinite
@@ -84,7 +84,7 @@ type onCoordsCA struct {
 	ocAlign
 }
 
-// onCoordsFCA passes through Finite, RangeActor, Canonicalizer, Aligner.
+// onCoordsFCA passes through Finite, RangeActor, PackedActor, Canonicalizer, Aligner.
 type onCoordsFCA struct {
 	*onCoords
 	ocFinite
@@ -100,7 +100,7 @@ type onCoordsDCA struct {
 	ocAlign
 }
 
-// onCoordsFDCA passes through Finite, RangeActor, Distancer, Canonicalizer, Aligner.
+// onCoordsFDCA passes through Finite, RangeActor, PackedActor, Distancer, Canonicalizer, Aligner.
 type onCoordsFDCA struct {
 	*onCoords
 	ocFinite
@@ -300,17 +300,20 @@ type onCoordsDCAZI struct {
 var (
 	_ Finite        = (*onCoordsF)(nil)
 	_ RangeActor    = (*onCoordsF)(nil)
+	_ PackedActor   = (*onCoordsF)(nil)
 	_ Embedded      = (*onCoordsF)(nil)
 	_ Distancer     = (*onCoordsD)(nil)
 	_ Embedded      = (*onCoordsD)(nil)
 	_ Finite        = (*onCoordsF)(nil)
 	_ RangeActor    = (*onCoordsF)(nil)
+	_ PackedActor   = (*onCoordsF)(nil)
 	_ Distancer     = (*onCoordsFD)(nil)
 	_ Embedded      = (*onCoordsFD)(nil)
 	_ Canonicalizer = (*onCoordsC)(nil)
 	_ Embedded      = (*onCoordsC)(nil)
 	_ Finite        = (*onCoordsF)(nil)
 	_ RangeActor    = (*onCoordsF)(nil)
+	_ PackedActor   = (*onCoordsF)(nil)
 	_ Canonicalizer = (*onCoordsFC)(nil)
 	_ Embedded      = (*onCoordsFC)(nil)
 	_ Distancer     = (*onCoordsD)(nil)
@@ -318,6 +321,7 @@ var (
 	_ Embedded      = (*onCoordsDC)(nil)
 	_ Finite        = (*onCoordsF)(nil)
 	_ RangeActor    = (*onCoordsF)(nil)
+	_ PackedActor   = (*onCoordsF)(nil)
 	_ Distancer     = (*onCoordsFD)(nil)
 	_ Canonicalizer = (*onCoordsFDC)(nil)
 	_ Embedded      = (*onCoordsFDC)(nil)
@@ -325,6 +329,7 @@ var (
 	_ Embedded      = (*onCoordsA)(nil)
 	_ Finite        = (*onCoordsF)(nil)
 	_ RangeActor    = (*onCoordsF)(nil)
+	_ PackedActor   = (*onCoordsF)(nil)
 	_ Aligner       = (*onCoordsFA)(nil)
 	_ Embedded      = (*onCoordsFA)(nil)
 	_ Distancer     = (*onCoordsD)(nil)
@@ -332,6 +337,7 @@ var (
 	_ Embedded      = (*onCoordsDA)(nil)
 	_ Finite        = (*onCoordsF)(nil)
 	_ RangeActor    = (*onCoordsF)(nil)
+	_ PackedActor   = (*onCoordsF)(nil)
 	_ Distancer     = (*onCoordsFD)(nil)
 	_ Aligner       = (*onCoordsFDA)(nil)
 	_ Embedded      = (*onCoordsFDA)(nil)
@@ -340,6 +346,7 @@ var (
 	_ Embedded      = (*onCoordsCA)(nil)
 	_ Finite        = (*onCoordsF)(nil)
 	_ RangeActor    = (*onCoordsF)(nil)
+	_ PackedActor   = (*onCoordsF)(nil)
 	_ Canonicalizer = (*onCoordsFC)(nil)
 	_ Aligner       = (*onCoordsFCA)(nil)
 	_ Embedded      = (*onCoordsFCA)(nil)
@@ -349,6 +356,7 @@ var (
 	_ Embedded      = (*onCoordsDCA)(nil)
 	_ Finite        = (*onCoordsF)(nil)
 	_ RangeActor    = (*onCoordsF)(nil)
+	_ PackedActor   = (*onCoordsF)(nil)
 	_ Distancer     = (*onCoordsFD)(nil)
 	_ Canonicalizer = (*onCoordsFDC)(nil)
 	_ Aligner       = (*onCoordsFDCA)(nil)
