@@ -796,11 +796,19 @@ func (g *GP) predictAt(ws *Workspace) (mean, variance float64, err error) {
 		return g.plus.predict(g, ws)
 	}
 	g.kxOnce.Do(func() { g.kx = prepare(g.k, g.x) })
-	if err := crossWith(g.k, g.kx, ws.ks, ws.xr, g.x); err != nil {
-		return 0, 0, fmt.Errorf("gp: cross-covariance: %w", err)
+	fused := false
+	if cd, ok := g.k.(kernel.CrossDiagPreparer); ok && g.kx != nil {
+		// The same bits as the two calls below, which also word an error.
+		_, err := cd.CrossDiagPreparedTo(ws.ks, ws.diag, ws.xr, g.kx)
+		fused = err == nil
 	}
-	if _, err := g.k.DiagTo(ws.diag, ws.xr); err != nil {
-		return 0, 0, fmt.Errorf("gp: prior variance: %w", err)
+	if !fused {
+		if err := crossWith(g.k, g.kx, ws.ks, ws.xr, g.x); err != nil {
+			return 0, 0, fmt.Errorf("gp: cross-covariance: %w", err)
+		}
+		if _, err := g.k.DiagTo(ws.diag, ws.xr); err != nil {
+			return 0, 0, fmt.Errorf("gp: prior variance: %w", err)
+		}
 	}
 	ks := ws.ks.RawMatrix().Data[:g.n]
 	for i, a := range g.alpha {

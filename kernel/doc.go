@@ -187,6 +187,14 @@
 // Where CrossTo does not prepare y as a whole (enumerated k_avg, the
 // normalized average) it is CrossTo's own path.
 //
+// CrossDiagPreparer (Avg): CrossDiagPreparedTo(dst, diag, x, p) is
+// CrossPreparedTo(dst, x, p) then DiagTo(diag, x), the same bits and
+// errors. Where the enumerated k_avg crosses x against more prepared
+// points than x has rows, it enumerates the orbit of each x_i (the
+// symmetric order, query.go), and k(x_i, x_i) is one more column of |G|
+// terms against that orbit instead of a second enumeration: per query
+// point, O(|G|·d) of orbit writes saved. Elsewhere it is the two calls.
+//
 // GradPreparer (Avg): for the enumerated k_avg, the first
 // GradPreparedTo(dst, x, p) keeps the orbits of y in p (m·|G|·d floats,
 // as enumerated and packed; at most MaxPreparedOrbits and a quarter of

@@ -260,19 +260,29 @@ func crossRowsPrepared(ev rowEvaluator, w int, dst *mat.Dense, x *mat.Dense, py 
 
 // crossJob fills columns of dst: column j is k(x_·, y_j).
 type crossJob struct {
-	ev      evaluator
-	px, scr []float64
-	yl, n   int
-	y       *mat.Dense
-	out     []float64
+	ev        evaluator
+	px, scr   []float64
+	yl, sl, n int // sl: a task's scratch, yl (+ xLen with diag)
+	y         *mat.Dense
+	out       []float64
 	// Task j writes out[j·step + i·stride], i < n.
 	step, stride int
+	// diag, when set, gets k(y_j, y_j) from y_j's prepared form, the bits
+	// of pairValue (prepX and prepY of y_j, then column).
+	diag []float64
 }
 
 func (c *crossJob) column(k, j int) {
-	py := c.scr[k*c.yl : (k+1)*c.yl]
-	c.ev.prepY(py, row(c.y, j))
+	s := c.scr[k*c.sl : (k+1)*c.sl]
+	py := s[:c.yl]
+	yj := row(c.y, j)
+	c.ev.prepY(py, yj)
 	c.ev.column(c.out[j*c.step:], c.stride, c.px, c.n, py)
+	if c.diag != nil {
+		px := s[c.yl:]
+		c.ev.prepX(px, yj)
+		c.ev.column(c.diag[j:], 1, px, 1, py)
+	}
 }
 
 // crossPar runs c on w workers. c is passed by value so that only this
@@ -285,12 +295,24 @@ func crossPar(c crossJob, m, w int) { parallel.For(m, w, c.column) }
 // dst (a task per column of dst); crossToT with the roles of x and y
 // swapped (a task per row of dst), which an enumeration's symmetry allows.
 func crossPrepared(ev evaluator, workers int, out []float64, step, stride int, x, y *mat.Dense, n, m int) {
+	crossPreparedDiag(ev, workers, out, step, stride, x, y, n, m, nil)
+}
+
+// crossPreparedDiag is crossPrepared that also writes k(y_j, y_j) into
+// diag[j] (j < m) when diag is not nil, from the preparation of y_j the
+// task made for its column: DiagTo's bits (pairValue) at the cost of a
+// column of length one.
+func crossPreparedDiag(ev evaluator, workers int, out []float64, step, stride int, x, y *mat.Dense, n, m int, diag []float64) {
 	yl := ev.yLen()
+	sl := yl
+	if diag != nil {
+		sl += ev.xLen()
+	}
 	w := assemblyWorkers(workers, m, float64(n)*float64(m)*float64(yl))
 	hp, px := getScratch(n * ev.xLen())
-	hs, scr := getScratch(w * yl)
+	hs, scr := getScratch(w * sl)
 	prepAll(px, ev, x, n)
-	c := crossJob{ev: ev, px: px, scr: scr, yl: yl, n: n, y: y, out: out, step: step, stride: stride}
+	c := crossJob{ev: ev, px: px, scr: scr, yl: yl, sl: sl, n: n, y: y, out: out, step: step, stride: stride, diag: diag}
 	if w == 1 {
 		for j := range m {
 			c.column(0, j)
@@ -344,7 +366,10 @@ func (g *gramJob) column(k, t int) {
 	if g.diagIsV {
 		g.out[j*g.stride+j] = g.diagV
 	} else {
-		g.out[j*g.stride+j] = pairValue(g.ev, xj, xj, s)
+		// pairValue(x_j, x_j)'s bits from the preparations at hand: x_j's
+		// prepX (row j of px) against the prepY above.
+		xl := g.ev.xLen()
+		g.ev.column(g.out[j*g.stride+j:], 1, g.px[j*xl:(j+1)*xl], 1, py)
 	}
 }
 

@@ -40,6 +40,20 @@ type GradPreparer interface {
 	GradPreparedTo(dst *mat.Dense, x []float64, p *Prepared) error
 }
 
+// CrossDiagPreparer is implemented by kernels (Avg) whose prior variance
+// k(x, x) at query points can come from the work of their CrossTo
+// against prepared points: the enumerated k_avg crosses a few x against
+// many y by enumerating the orbit of each x (the symmetric order), and
+// k(x, x) is one more column against that orbit, where DiagTo would
+// enumerate it again. A GP predicting at one point at a time calls both.
+type CrossDiagPreparer interface {
+	Preparer
+	// CrossDiagPreparedTo is CrossPreparedTo(dst, x, p) followed by
+	// DiagTo(diag, x) (diag of length x's rows, allocated if nil), with
+	// the same bits and the same errors, in that order.
+	CrossDiagPreparedTo(dst *mat.Dense, diag []float64, x *mat.Dense, p *Prepared) ([]float64, error)
+}
+
 // MaxPreparedOrbits is the most floats of orbits a Prepared keeps for
 // GradPreparedTo (m orbits of |G|·d floats, as enumerated and packed);
 // beyond, and beyond a quarter of the kernel's memory budget
@@ -141,6 +155,40 @@ func (a *Avg) Prepare(y *mat.Dense) (*Prepared, error) { return a.prepare(a, y, 
 // CrossPreparedTo is CrossTo against prepared points (Preparer).
 func (a *Avg) CrossPreparedTo(dst, x *mat.Dense, p *Prepared) error {
 	return a.crossPrepared(a, dst, x, p, a.CrossTo)
+}
+
+// CrossDiagPreparedTo is CrossPreparedTo and DiagTo in one call
+// (CrossDiagPreparer): where CrossTo enumerates the orbits of the rows of
+// x (the enumerated average, x with fewer rows than p), k(x_i, x_i) is
+// computed from the same orbit; elsewhere it is the two calls.
+func (a *Avg) CrossDiagPreparedTo(dst *mat.Dense, diag []float64, x *mat.Dense, p *Prepared) ([]float64, error) {
+	if p == nil || p.owner != a {
+		return diag, fmt.Errorf("%w: points prepared by another kernel (or nil)", ErrBadPoints)
+	}
+	e, enum := a.ev.(*enumEval)
+	n, _ := x.Dims()
+	if a.norm || !enum || a.diagIsV || p.py != nil || x.IsEmpty() || n >= p.m {
+		if err := a.CrossPreparedTo(dst, x, p); err != nil {
+			return diag, err
+		}
+		return a.DiagTo(diag, x)
+	}
+	n, err := checkPoints("x", x, a.d, a.p.Lengthscale)
+	if err != nil {
+		return diag, err
+	}
+	if err := checkOut(a.budget, dst.IsEmpty(), n, p.m); err != nil {
+		return diag, err
+	}
+	diag = resizeVec(diag, n)
+	crossToTDiag(e, a.nw(), dst, x, p.y, n, p.m, diag)
+	if err := a.finite("k(x, y)", dst); err != nil {
+		return diag, err
+	}
+	if a.group != nil {
+		return diag, finiteRows("k(x, x)", diag, 1, n, n)
+	}
+	return diag, nil
 }
 
 // GradPreparedTo is GradTo against prepared points (GradPreparer): the

@@ -225,3 +225,115 @@ func TestGradPrepared(t *testing.T) {
 		}
 	}
 }
+
+// TestCrossDiagPrepared: CrossDiagPreparedTo gives CrossPreparedTo's and
+// DiagTo's bits, on the fused path (the enumerated average, a few x
+// against more prepared points, serial and on workers, points at a
+// training point, far out where the guard recomputes pairs, and on some
+// coordinates) and on the others (closed forms, the normalized average,
+// as many x as points), and their errors.
+func TestCrossDiagPrepared(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	mk := func(g orbit.Group, err error) orbit.Group {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	m52 := Params{Shape: Matern52, Variance: 1.7, Lengthscale: 0.6}
+	rbf := Params{Shape: RBF, Variance: 0.9, Lengthscale: 0.8}
+	m12 := Params{Shape: Matern12, Variance: 1.1, Lengthscale: 0.3}
+	on := mk(orbit.OnCoords(mk(orbit.Hyperoctahedral(3)), 6, []int{4, 0, 2}))
+	cases := []struct {
+		name  string
+		p     Params
+		g     orbit.Group
+		o     Options
+		fused bool
+	}{
+		{"matern52/hyperoct3", m52, mk(orbit.Hyperoctahedral(3)), Options{}, true},
+		{"matern52/hyperoct3/workers4", m52, mk(orbit.Hyperoctahedral(3)), Options{Workers: 4}, true},
+		{"matern12/perm4", m12, mk(orbit.Permutation(4)), Options{}, true},
+		{"matern52/signflip3", m52, mk(orbit.SignFlip(3)), Options{}, true},
+		{"matern52/cyclic5", m52, mk(orbit.Cyclic(5)), Options{}, true},
+		{"matern52/hyperoct3-on-6", m52, on, Options{}, true},
+		{"rbf/perm3/enumerate", rbf, mk(orbit.Permutation(3)), Options{Method: Enumerate}, true},
+		{"rbf/perm3/closed", rbf, mk(orbit.Permutation(3)), Options{}, false},
+		{"rbf/perm3/normalized", rbf, mk(orbit.Permutation(3)), Options{Normalize: true}, false},
+	}
+	for _, c := range cases {
+		a, err := NewAvg(c.p, c.g, c.o)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if _, enum := a.ev.(*enumEval); enum != c.fused && !a.norm {
+			t.Fatalf("%s: enumerated %t, want %t", c.name, enum, c.fused)
+		}
+		d := a.Dim()
+		pts := func(n int, scale float64) *mat.Dense {
+			x := mat.NewDense(n, d, nil)
+			for i := range n {
+				for j := range d {
+					x.Set(i, j, scale*(2*rng.Float64()-1))
+				}
+			}
+			return x
+		}
+		m := 9
+		y := pts(m, 2)
+		pr, err := a.Prepare(y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		far := pts(1, 1e3) // far from the origin: the guard's exact pairs
+		at := mat.NewDense(1, d, mat.Row(nil, 3, y))
+		for _, x := range []*mat.Dense{pts(1, 2), pts(3, 2), far, at, pts(m, 2), pts(m+2, 2)} {
+			n, _ := x.Dims()
+			var want, got mat.Dense
+			if err := a.CrossPreparedTo(&want, x, pr); err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			wd, err := a.DiagTo(nil, x)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			gd := make([]float64, n)
+			for i := range gd {
+				gd[i] = math.NaN()
+			}
+			if _, err := a.CrossDiagPreparedTo(&got, gd, x, pr); err != nil {
+				t.Fatalf("%s, %d rows: %v", c.name, n, err)
+			}
+			for i := range n {
+				if math.Float64bits(gd[i]) != math.Float64bits(wd[i]) {
+					t.Fatalf("%s, %d rows: k(x_%d, x_%d) = %v, DiagTo %v", c.name, n, i, i, gd[i], wd[i])
+				}
+				for j := range m {
+					if math.Float64bits(got.At(i, j)) != math.Float64bits(want.At(i, j)) {
+						t.Fatalf("%s, %d rows: k(x_%d, y_%d) = %v, CrossPreparedTo %v", c.name, n, i, j, got.At(i, j), want.At(i, j))
+					}
+				}
+			}
+		}
+		// The errors of the two calls, in their order.
+		var dst mat.Dense
+		if _, err := a.CrossDiagPreparedTo(&dst, nil, pts(1, 1), nil); !errors.Is(err, ErrBadPoints) {
+			t.Errorf("%s: nil Prepared: %v", c.name, err)
+		}
+		other, _ := NewAvg(c.p, c.g, c.o)
+		po, _ := other.Prepare(y)
+		if _, err := a.CrossDiagPreparedTo(&dst, nil, pts(1, 1), po); !errors.Is(err, ErrBadPoints) {
+			t.Errorf("%s: another kernel's points: %v", c.name, err)
+		}
+		bad := pts(1, 1)
+		bad.Set(0, 0, math.NaN())
+		_, err1 := a.CrossDiagPreparedTo(&dst, nil, bad, pr)
+		err2 := a.CrossPreparedTo(&dst, bad, pr)
+		if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
+			t.Errorf("%s: NaN x: %v, CrossPreparedTo: %v", c.name, err1, err2)
+		}
+		if _, err := a.CrossDiagPreparedTo(&dst, nil, mat.NewDense(1, d+1, nil), pr); !errors.Is(err, ErrBadPoints) {
+			t.Errorf("%s: wrong dimension: %v", c.name, err)
+		}
+	}
+}

@@ -28,9 +28,16 @@ import (
 // evaluator by enumerating the orbits of the rows of x: row i of dst is
 // the column of k(·, x_i) over the prepared rows of y. One task per row.
 func crossToT(ev *enumEval, workers int, dst *mat.Dense, x, y *mat.Dense, n, m int) {
+	crossToTDiag(ev, workers, dst, x, y, n, m, nil)
+}
+
+// crossToTDiag is crossToT that also writes k(x_i, x_i) into diag[i] when
+// diag is not nil, from the orbit of x_i enumerated for row i (DiagTo's
+// bits, without enumerating it again).
+func crossToTDiag(ev *enumEval, workers int, dst *mat.Dense, x, y *mat.Dense, n, m int, diag []float64) {
 	resizeDense(dst, n, m)
 	raw := dst.RawMatrix()
-	crossPrepared(ev, workers, raw.Data, raw.Stride, 1, y, x, m, n)
+	crossPreparedDiag(ev, workers, raw.Data, raw.Stride, 1, y, x, m, n, diag)
 }
 
 // gradMaxT writes ∇ₓk_max(x, y_j) into row j of dst (m×d) from one
