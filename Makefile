@@ -12,7 +12,7 @@ export GOAMD64 := v1
 # (CI sets it, after installing them).
 HAVE_LAPACKE := $(shell test -f /usr/include/lapacke.h -o -f /usr/include/x86_64-linux-gnu/lapacke.h && echo 1)
 
-.PHONY: results results-check all build test test-gonum test-race test-noasm test-openblas test-capi test-python python field test-long check-generated vet bench bench-compare bench-gate golden fuzz help
+.PHONY: results results-check all build test test-gonum test-race test-race-cmd test-noasm test-openblas test-capi test-python python field test-long check-generated vet bench bench-compare bench-gate golden fuzz help
 
 all: build
 
@@ -35,7 +35,7 @@ endif
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 
 ## test: vet, pure-Go tests (CGO_ENABLED=0, GOMAXPROCS 1 and 4), -race on the
-## parallel packages, the generic SIMD paths, the openblas backend, the C
+## library's packages (the command's: test-race-cmd), the generic SIMD paths, the openblas backend, the C
 ## ABI and the Python package. A leg that fails does not stop the others
 ## (make -k): make test fails at the end, after running every leg.
 ##
@@ -60,7 +60,13 @@ test-gonum:
 	CGO_ENABLED=0 SYMBO_TEST_SAMPLE=0/4 $(GO) test -short -count=1 -timeout $(TEST_TIMEOUT) -cpu 4 $(PKGS)
 
 test-race:
-	SYMBO_TEST_SAMPLE=1/4 $(GO) test -short -count=1 -timeout $(RACE_TIMEOUT) -race ./kernel/... ./orbit/... ./linalg/... ./internal/... ./gp/... ./bo/... ./bench/... ./cmd/... ./capi/...
+	SYMBO_TEST_SAMPLE=1/4 $(GO) test -short -count=1 -timeout $(RACE_TIMEOUT) -race ./kernel/... ./orbit/... ./linalg/... ./internal/... ./gp/... ./bo/... ./bench/... ./capi/...
+
+## test-race-cmd: -race on the command's tests, many of which run perf as
+## a child process (kill and resume, signals, studies): the longest
+## package under -race by far, so it runs with test-long, not make test.
+test-race-cmd:
+	SYMBO_TEST_SAMPLE=1/4 $(GO) test -short -count=1 -timeout $(RACE_TIMEOUT) -race ./cmd/...
 
 ## test-capi: the C ABI — builds libsymbo (-buildmode=c-shared), compiles a
 ## C program against capi/symbo.h with gcc and checks its results against
@@ -98,8 +104,8 @@ field: python
 
 ## test-long: every test without -short (full sizes: MaxDot over |G| = 3840,
 ## the long linalg conformance sizes, …), pure Go and with openblas when
-## available. CI runs it after make test.
-test-long:
+## available, and test-race-cmd. CI runs it after make test.
+test-long: test-race-cmd
 	CGO_ENABLED=0 $(GO) test -count=1 -timeout 30m $(PKGS)
 ifeq ($(HAVE_LAPACKE),1)
 	SYMBO_TEST_SAMPLE=3/4 $(GO) test -count=1 -timeout 30m -tags openblas ./linalg/... ./kernel/...
