@@ -155,12 +155,21 @@ func TestBadConfig(t *testing.T) {
 	if _, err := New(lo, hi, Config{Kernel: Plus(nil, kernel.RBF)}, 1); !errors.Is(err, ErrBadConfig) {
 		t.Errorf("nil group: %v", err)
 	}
+	// Auto and Portfolio have no error result: New refuses them without a
+	// group, naming them (they had built a kernel without candidates, on
+	// which New dereferenced a nil family).
+	for _, k := range []Kernel{Auto(nil, kernel.RBF), Portfolio(nil, kernel.Matern52)} {
+		_, err := New(lo, hi, Config{Kernel: k}, 1)
+		if want := "kernel " + k.Name() + " needs a group"; !errors.Is(err, ErrBadConfig) || !strings.Contains(fmt.Sprint(err), want) {
+			t.Errorf("%s without a group: %v, want ErrBadConfig saying %q", k.Name(), err, want)
+		}
+	}
 	// The typed nil orbit.Trivial(0) returns with its error.
 	tg, terr := orbit.Trivial(0)
 	if terr == nil {
 		t.Fatal("Trivial(0) accepted")
 	}
-	for _, k := range []Kernel{Plus(tg, kernel.RBF), Avg(tg, kernel.RBF), Max(tg, kernel.RBF), AvgNorm(tg, kernel.RBF)} {
+	for _, k := range []Kernel{Plus(tg, kernel.RBF), Avg(tg, kernel.RBF), Max(tg, kernel.RBF), AvgNorm(tg, kernel.RBF), Auto(tg, kernel.RBF), Portfolio(tg, kernel.RBF)} {
 		if _, err := New(lo, hi, Config{Kernel: k}, 1); !errors.Is(err, ErrBadConfig) {
 			t.Errorf("typed nil group, kernel %s: %v", k.Name(), err)
 		}

@@ -59,6 +59,9 @@ type Kernel struct {
 	affordErr     error
 	// decide: a deciding kernel's own options (With).
 	decide DecideOptions
+	// err: why a constructor without an error result (Auto, Portfolio)
+	// could not build the kernel; New returns it.
+	err error
 	// classGroup: the group whose classes of coordinates Protocol.ARD
 	// gives a lengthscale each when the kernel has no group of its own
 	// (ParseKernel's base and nystrom over a group; nil: every coordinate
@@ -402,9 +405,16 @@ const SoftShare = 0.2
 // evaluations per pair (enumerated over more than 64 elements, or a
 // permanent of order 7 or more; see affordable) avg is left out, under
 // this and every candidate list: the candidates are nystrom and plus, as
-// Trace.Candidates records, and Trace.LeftOut says why.
+// Trace.Candidates records, and Trace.LeftOut says why. Without a group
+// (g nil; avg and plus need one) New refuses the kernel with
+// ErrBadConfig, as it refuses Plus(nil, shape).
 func Auto(g orbit.Group, shape kernel.Shape) Kernel {
-	k, _ := AutoOf(g, shape, AutoCandidates()...)
+	k, err := AutoOf(g, shape, AutoCandidates()...)
+	if err != nil {
+		// Without a group (avg and plus need one): New refuses it, as
+		// it refuses Plus(nil, shape), naming auto.
+		return Kernel{name: NameAuto, shape: shape, group: g, needsGroup: true, err: err}
+	}
 	k.name = NameAuto
 	return k
 }

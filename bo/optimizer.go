@@ -243,6 +243,9 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 	} else if k.needsGroup {
 		return nil, fmt.Errorf("%w: kernel %s needs a group", ErrBadConfig, k.Name())
 	}
+	if k.err != nil {
+		return nil, k.err
+	}
 	env := famEnv{d: d, workers: cfg.Workers, be: cfg.Backend, budget: cfg.Budget, landmarks: cfg.Landmarks}
 	ks := k.arms
 	if ks == nil {
