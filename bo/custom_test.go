@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/symbo/symbo/bo"
@@ -126,5 +127,18 @@ func TestCustomTypedNilFamily(t *testing.T) {
 	o, err := bo.New([]float64{0}, []float64{1}, cfg, 1)
 	if !errors.Is(err, bo.ErrBadConfig) || o != nil {
 		t.Errorf("typed-nil family: %v", err)
+	}
+}
+
+// TestCustomUnnamed: a Custom kernel given no name is "custom" in its
+// errors and traces, not "base" (the zero Kernel's name), which it was.
+func TestCustomUnnamed(t *testing.T) {
+	k := bo.Custom("", nil, nil)
+	if k.Name() != "custom" {
+		t.Errorf("Name() = %q, want custom", k.Name())
+	}
+	_, err := bo.New([]float64{0}, []float64{1}, bo.Config{Kernel: k}, 1)
+	if !errors.Is(err, bo.ErrBadConfig) || !strings.Contains(err.Error(), "kernel custom") || strings.Contains(err.Error(), "base") {
+		t.Errorf("New: %v, want ErrBadConfig naming kernel custom", err)
 	}
 }

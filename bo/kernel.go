@@ -622,7 +622,8 @@ func plusFamily(shape kernel.Shape, g orbit.Group, e famEnv) (gp.Family, error) 
 // it is reported in traces and defines the orbits that pending points
 // exclude (a batch never holds two points within 10⁻³ of the box diagonal
 // of one orbit under g; with nil, of one point). Declare only a group the
-// family is invariant under. name labels the kernel in traces.
+// family is invariant under. name labels the kernel in traces and errors
+// ("custom" when empty).
 func Custom(name string, fam gp.Family, g orbit.Group) Kernel {
 	return Kernel{name: name, group: g, custom: true, family: func(e famEnv) (gp.Family, error) {
 		d := e.d
@@ -706,9 +707,12 @@ func ParseKernel(name string, g orbit.Group, shape kernel.Shape) (Kernel, error)
 }
 
 // Name is the kernel's name (base, nystrom, avg, avgnorm, max, plus, or a
-// custom kernel's).
+// custom kernel's: "custom" when Custom was given none).
 func (k Kernel) Name() string {
 	if k.name == "" {
+		if k.custom {
+			return "custom"
+		}
 		return NameBase
 	}
 	return k.name
