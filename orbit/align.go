@@ -274,12 +274,7 @@ func (g *HyperoctahedralGroup) ActRangeTo(dst, x []float64, lo, hi int) {
 		return
 	}
 	var sp [maxStack]float64
-	var perm []float64
-	if d <= maxStack {
-		perm = sp[:d]
-	} else {
-		perm = make([]float64, d)
-	}
+	perm := stackOr(&sp, d)
 	curP := -1
 	for i := lo; i < hi; i++ {
 		p, s := g.split(i)
@@ -339,6 +334,14 @@ func checkPacked(name string, dst, x []float64, lo, hi, w, n, d int) {
 	}
 }
 
+// stackOr returns sp[:d], or a new slice where d exceeds maxStack.
+func stackOr(sp *[maxStack]float64, d int) []float64 {
+	if d <= maxStack {
+		return sp[:d]
+	}
+	return make([]float64, d)
+}
+
 // padLanes repeats lane r−1 of every coordinate into lanes r … w−1.
 func padLanes(dst []float64, r, w, d int) {
 	if r == w {
@@ -359,12 +362,7 @@ func (g *PermutationGroup) ActPackedTo(dst, x []float64, lo, hi, w int) {
 	checkPacked("permutation", dst, x, lo, hi, w, g.n, d)
 	if g.bl.table == nil {
 		var sp [maxStack]float64
-		var img []float64
-		if d <= maxStack {
-			img = sp[:d]
-		} else {
-			img = make([]float64, d)
-		}
+		img := stackOr(&sp, d)
 		for i := lo; i < hi; i++ {
 			g.bl.actTo(img, x, i)
 			for k, v := range img {
@@ -397,12 +395,7 @@ func (g *HyperoctahedralGroup) ActPackedTo(dst, x []float64, lo, hi, w int) {
 	d := g.bl.m
 	checkPacked("hyperoctahedral", dst, x, lo, hi, w, g.n, d)
 	var sp [maxStack]float64
-	var perm []float64
-	if d <= maxStack {
-		perm = sp[:d]
-	} else {
-		perm = make([]float64, d)
-	}
+	perm := stackOr(&sp, d)
 	for i := lo; i < hi; {
 		p, s := g.split(i)
 		end := hi // the run of p's sign patterns, without overflow
