@@ -295,8 +295,9 @@ func crossOne(k kernel.Kernel, x, y []float64) (float64, error) {
 }
 
 // TestNilGroupAndKernel: nil and typed-nil groups (the *TrivialGroup
-// orbit.Trivial(0) returns with its error) and a nil kernel are errors, not
-// nil dereferences.
+// orbit.Trivial(0) returns with its error) and nil and typed-nil kernels
+// (the *Base NewBase returns with its error) are errors, not nil
+// dereferences.
 func TestNilGroupAndKernel(t *testing.T) {
 	tg, _ := orbit.Trivial(0)
 	var sf *orbit.SignFlipGroup
@@ -319,6 +320,12 @@ func TestNilGroupAndKernel(t *testing.T) {
 	var dst mat.SymDense
 	if err := kernel.Gram(nil, &dst, x); err == nil {
 		t.Error("Gram(nil kernel) accepted")
+	}
+	b, _ := kernel.NewBase(p, 0)
+	for _, k := range []kernel.Kernel{b, (*kernel.Max)(nil), (*kernel.Plus)(nil)} {
+		if err := kernel.Gram(k, &dst, x); !errors.Is(err, kernel.ErrBadOptions) {
+			t.Errorf("Gram(%T(nil)): error %v, want ErrBadOptions", k, err)
+		}
 	}
 }
 

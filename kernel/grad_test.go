@@ -65,6 +65,8 @@ func TestGradErrors(t *testing.T) {
 		want  error
 	}{
 		"nil kernel":   {nil, []float64{0, 0}, y, 1, kernel.ErrBadOptions},
+		"nil *Base":    {(*kernel.Base)(nil), []float64{0, 0}, y, 1, kernel.ErrBadOptions},
+		"nil *Plus":    {(*kernel.Plus)(nil), []float64{0, 0}, y, 1, kernel.ErrBadOptions},
 		"scale 0":      {k, []float64{0, 0}, y, 0, kernel.ErrBadOptions},
 		"scale NaN":    {k, []float64{0, 0}, y, math.NaN(), kernel.ErrBadOptions},
 		"x length":     {k, []float64{0}, y, 1, kernel.ErrBadPoints},

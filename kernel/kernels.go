@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/symbo/symbo/internal/budget"
+	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/internal/parallel"
 	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
@@ -627,13 +628,14 @@ func checkBudget(g orbit.Group, G, d int, budget int64) error {
 // after warm-up beyond what CrossTo allocates (its scratch is pooled). An
 // empty dst is resized; a non-empty one of the wrong size panics. scale is
 // used by the fallback only and must then be positive and finite.
-// Errors: ErrBadOptions for a nil kernel or a bad scale; through GradTo
+// Errors: ErrBadOptions for a nil kernel (a nil interface or a nil
+// pointer in one) or a bad scale; through GradTo
 // the kernel's own; on the fallback ErrBadPoints for an x of the wrong
 // length, an empty y or one of the wrong width, and a NaN or ±Inf
 // coordinate of x or y (checked once per call, whether or not the
 // kernel's CrossTo checks them), then CrossTo's.
 func Grad(k Kernel, dst *mat.Dense, x []float64, y *mat.Dense, scale float64) error {
-	if k == nil {
+	if check.IsNil(k) {
 		return fmt.Errorf("%w: Grad needs a kernel", ErrBadOptions)
 	}
 	if g, ok := k.(Gradienter); ok {
@@ -690,14 +692,15 @@ type fdScratch struct{ xp, fp, fm mat.Dense }
 var fdPool = sync.Pool{New: func() any { return new(fdScratch) }}
 
 // Gram fills dst (n×n) with k(x_i, x_j), through GramTo if k is a Gramer
-// and CrossTo(x, x) otherwise. Errors: ErrBadOptions for a nil kernel;
+// and CrossTo(x, x) otherwise. Errors: ErrBadOptions for a nil kernel (a
+// nil interface or a nil pointer in one);
 // through CrossTo, ErrBadPoints for an empty x, one of the wrong width or
 // one with a NaN or ±Inf coordinate (checked once, whether or not the
 // kernel's CrossTo checks them); else the kernel's own (this package's
 // kernels: ErrBadPoints for bad points, orbit.ErrOverBudget for an output
 // over its budget).
 func Gram(k Kernel, dst *mat.SymDense, x *mat.Dense) error {
-	if k == nil {
+	if check.IsNil(k) {
 		return fmt.Errorf("%w: Gram needs a kernel", ErrBadOptions)
 	}
 	if g, ok := k.(Gramer); ok {
