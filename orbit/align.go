@@ -212,6 +212,20 @@ func (g *Rotation2DGroup) AlignTo(dst, x, y []float64) float64 {
 	r, s := math.Hypot(x[0], x[1]), math.Hypot(y[0], y[1])
 	if r == 0 {
 		copy(dst, y)
+	} else if math.IsInf(r, 1) || math.IsInf(s, 1) {
+		// A norm overflows (finite coordinates past MaxFloat64/√2, or an
+		// infinite one): s times the direction of x, both at half scale,
+		// where finite coordinates give finite norms (s/r was NaN or +Inf).
+		ux, uy := x[0]/r, x[1]/r
+		if math.IsInf(r, 1) {
+			r2 := math.Hypot(x[0]/2, x[1]/2)
+			ux, uy = x[0]/2/r2, x[1]/2/r2
+		}
+		h := s / 2
+		if math.IsInf(s, 1) {
+			h = math.Hypot(y[0]/2, y[1]/2)
+		}
+		dst[0], dst[1] = 2*(h*ux), 2*(h*uy)
 	} else if c := s / r; c <= math.MaxFloat64 {
 		dst[0], dst[1] = c*x[0], c*x[1]
 	} else {

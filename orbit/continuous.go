@@ -42,7 +42,15 @@ func (g *Rotation2DGroup) Order() *big.Int { return nil }
 // OrbitDist2 returns (‖x‖ − ‖y‖)².
 func (g *Rotation2DGroup) OrbitDist2(x, y []float64) float64 {
 	checkLen2("rotation2d", x, y, 2)
-	t := math.Hypot(x[0], x[1]) - math.Hypot(y[0], y[1])
+	r, s := math.Hypot(x[0], x[1]), math.Hypot(y[0], y[1])
+	if math.IsInf(r, 1) && math.IsInf(s, 1) {
+		// Both norms overflow (finite coordinates past MaxFloat64/√2, or
+		// an infinite one): at half scale, exact, finite coordinates give
+		// finite norms, whose difference Inf − Inf was NaN.
+		t := math.Hypot(x[0]/2, x[1]/2) - math.Hypot(y[0]/2, y[1]/2)
+		return 4 * (t * t)
+	}
+	t := r - s
 	return t * t
 }
 

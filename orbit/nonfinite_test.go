@@ -86,3 +86,37 @@ func TestOrbitsNonFinite(t *testing.T) {
 		}
 	}
 }
+
+// TestRotationNormOverflow: rotation2d's distances at finite points whose
+// norms overflow (coordinates past MaxFloat64/√2) are never NaN — its
+// OrbitDist2 took ‖x‖ − ‖y‖ = Inf − Inf, NaN even for x = y, and AlignTo
+// scaled x by ‖y‖/‖x‖ = Inf/Inf — but the distance of two points of one
+// orbit is 0, and AlignTo's is that of a point of y's orbit on x's ray.
+func TestRotationNormOverflow(t *testing.T) {
+	g := must(orbit.Rotation2D())
+	m := math.MaxFloat64
+	for _, c := range []struct {
+		x, y []float64
+		want float64 // the squared orbit distance
+	}{
+		{[]float64{m, m}, []float64{m, m}, 0},
+		{[]float64{m, m}, []float64{-m, -m}, 0},
+		{[]float64{m, -m}, []float64{-m, m}, 0},
+		{[]float64{m, 0}, []float64{0, m}, 0},
+		{[]float64{m, m}, []float64{1, 2}, math.Inf(1)},
+		{[]float64{m, m}, []float64{m, m / 2}, math.Inf(1)},
+	} {
+		if got := g.OrbitDist2(c.x, c.y); got != c.want {
+			t.Errorf("OrbitDist2(%v, %v) = %v, want %v", c.x, c.y, got, c.want)
+		}
+		dst := make([]float64, 2)
+		if got := g.AlignTo(dst, c.x, c.y); math.IsNaN(got) || math.IsNaN(dst[0]) || math.IsNaN(dst[1]) {
+			t.Errorf("AlignTo(%v, %v) = %v, dst %v", c.x, c.y, got, dst)
+		}
+	}
+	// Below the overflow the values are unchanged: both norms finite.
+	x, y := []float64{3e153, 4e153}, []float64{0, 5e153}
+	if got := g.OrbitDist2(x, y); got != 0 {
+		t.Errorf("OrbitDist2(%v, %v) = %v, want 0", x, y, got)
+	}
+}
