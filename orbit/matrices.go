@@ -8,6 +8,8 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+
+	"github.com/symbo/symbo/internal/check"
 )
 
 var _ Finite = (*Matrices)(nil)
@@ -78,8 +80,14 @@ type matricesJSON struct {
 // computed by breadth-first closure; matrices within 1e-9 (max abs) of each
 // other are identified. It fails with ErrTooLarge beyond MaxMatrixOrder
 // elements or MaxMatrixEntries stored entries (e.g. a rotation by an
-// irrational angle generates an infinite group).
-func ReadMatrices(r io.Reader) (*Matrices, error) { return readMatrices(r, "") }
+// irrational angle generates an infinite group). A nil r (or a nil
+// pointer in it) is ErrInvalid.
+func ReadMatrices(r io.Reader) (*Matrices, error) {
+	if check.IsNil(r) {
+		return nil, invalid("matrices: ReadMatrices needs a reader, got a nil one")
+	}
+	return readMatrices(r, "")
+}
 
 // readMatrices reads matrices from r; src names the source in errors.
 func readMatrices(r io.Reader, src string) (*Matrices, error) {

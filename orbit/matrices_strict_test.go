@@ -1,7 +1,9 @@
 package orbit_test
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -55,5 +57,15 @@ func TestReadMatricesBOM(t *testing.T) {
 	}
 	if n, err := orbit.Size(g); err != nil || n != 2 {
 		t.Fatalf("order %d, %v; want 2", n, err)
+	}
+}
+
+// TestReadMatricesNilReader: a nil reader, or a nil pointer of a reader
+// type, is ErrInvalid; io.ReadAll dereferenced it.
+func TestReadMatricesNilReader(t *testing.T) {
+	for _, r := range []io.Reader{nil, (*strings.Reader)(nil), (*bytes.Buffer)(nil)} {
+		if _, err := orbit.ReadMatrices(r); !errors.Is(err, orbit.ErrInvalid) {
+			t.Errorf("ReadMatrices(%T): %v, want ErrInvalid", r, err)
+		}
 	}
 }
