@@ -182,3 +182,30 @@ func TestGemmDisjointViews(t *testing.T) {
 		}()
 	}
 }
+
+// TestNilMatrixIsEmpty: a nil a (and EigenSymProject's nil b) is an empty
+// matrix, ErrShape, in every backend, as &mat.SymDense{} is; the entry
+// points dereferenced it and panicked.
+func TestNilMatrixIsEmpty(t *testing.T) {
+	for _, name := range linalg.Available() {
+		b, err := linalg.ByName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e linalg.Eigen
+		if err := b.EigenSym(&e, nil); !errors.Is(err, linalg.ErrShape) {
+			t.Errorf("%s: EigenSym(nil): err = %v, want ErrShape", name, err)
+		}
+		var c linalg.Cholesky
+		if err := b.Cholesky(&c, nil); !errors.Is(err, linalg.ErrShape) {
+			t.Errorf("%s: Cholesky(nil): err = %v, want ErrShape", name, err)
+		}
+		var p linalg.EigenProj
+		if err := linalg.EigenSymProject(b, &p, nil, mat.NewDense(1, 1, nil)); !errors.Is(err, linalg.ErrShape) {
+			t.Errorf("%s: EigenSymProject(nil a): err = %v, want ErrShape", name, err)
+		}
+		if err := linalg.EigenSymProject(b, &p, mat.NewSymDense(1, []float64{1}), nil); !errors.Is(err, linalg.ErrShape) {
+			t.Errorf("%s: EigenSymProject(nil b): err = %v, want ErrShape", name, err)
+		}
+	}
+}

@@ -98,8 +98,8 @@
 //
 // EigenSym and Cholesky return an error wrapping ErrNotFinite for a NaN or
 // ±Inf entry (checked before any work), one wrapping ErrShape for an empty
-// matrix (as EigenSymProject does, and for a b whose row count is not a's
-// order), and
+// (or nil) matrix (as EigenSymProject does, and for a b — or a nil b — whose
+// row count is not a's order), and
 // EigenSym and EigenSymProject an error wrapping ErrOverflow when a finite
 // matrix's eigenvalue or eigenvector entry overflows (entries near
 // MaxFloat64: the largest eigenvalue can reach n times the largest entry),

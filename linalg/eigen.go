@@ -16,9 +16,12 @@ type Eigen struct {
 }
 
 // checkFinite returns an error wrapping ErrNotFinite if the upper triangle
-// of a (which is all of a) has a NaN or infinite entry. op names the caller.
+// of a (which is all of a) has a NaN or infinite entry, and one wrapping
+// ErrShape if a is empty (or nil). op names the caller.
 func checkFinite(op string, a *mat.SymDense) (n int, err error) {
-	n = a.SymmetricDim()
+	if a != nil {
+		n = a.SymmetricDim()
+	}
 	if n == 0 {
 		return 0, fmt.Errorf("linalg: %s: empty matrix: %w", op, ErrShape)
 	}

@@ -53,7 +53,10 @@ func EigenSymProject(be Backend, dst *EigenProj, a *mat.SymDense, b *mat.Dense) 
 	if err != nil {
 		return err
 	}
-	r, p := b.Dims()
+	var r, p int
+	if b != nil {
+		r, p = b.Dims()
+	}
 	if r != n || n == 0 {
 		return fmt.Errorf("linalg: EigenSymProject: b has %d rows, a is %d×%d: %w", r, n, n, ErrShape)
 	}
