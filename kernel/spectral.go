@@ -53,15 +53,26 @@ const maxFinite = 1.7976931348623157e308
 // f(λ) = λ for the eigenvalues Truncate keeps and 0 otherwise. When
 // nothing is clipped it returns false without writing dst, and the caller
 // uses the matrix itself (K₊ = K); otherwise it returns true. scratch
-// (n×n, resized if empty) holds Q·diag(f(λ)). Cost: one n×n×n product
-// through be when something is clipped, O(n) otherwise.
+// (n×n, resized if empty) holds Q·diag(f(λ)). be nil means
+// linalg.Default(). eig is as a Backend's EigenSym wrote it (n values, n×n
+// vectors); a nil eig has no eigenvalues, ErrSpectrum, as Truncate says.
+// Cost: one n×n×n product through be when something is clipped, O(n)
+// otherwise.
 func ProjectTo(be linalg.Backend, dst *mat.Dense, scratch *mat.Dense, eig *linalg.Eigen, relTol float64) (clipped bool, err error) {
+	if eig == nil {
+		eig = &linalg.Eigen{}
+	}
 	first, _, err := Truncate(eig.Values, relTol)
 	if err != nil {
 		return false, err
 	}
 	if first == 0 {
 		return false, nil
+	}
+	if be == nil {
+		if be, err = linalg.Default(); err != nil {
+			return false, fmt.Errorf("kernel: ProjectTo: %w", err)
+		}
 	}
 	n := len(eig.Values)
 	if scratch.IsEmpty() {

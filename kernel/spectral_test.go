@@ -141,3 +141,28 @@ func TestProjectTo(t *testing.T) {
 		t.Errorf("PD matrix: clipped %v, err %v", clipped, err)
 	}
 }
+
+// TestProjectToNilArguments: a nil backend is linalg.Default(), as every
+// Backend option of symbo's says (the same bits as the default's), and a
+// nil eigendecomposition has no eigenvalues, ErrSpectrum; both were nil
+// dereferences.
+func TestProjectToNilArguments(t *testing.T) {
+	be, err := linalg.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e linalg.Eigen
+	if err := be.EigenSym(&e, mat.NewSymDense(2, []float64{1, 2, 2, 1})); err != nil {
+		t.Fatal(err)
+	}
+	var want, got, s1, s2 mat.Dense
+	if _, err := kernel.ProjectTo(be, &want, &s1, &e, 0); err != nil {
+		t.Fatal(err)
+	}
+	if clipped, err := kernel.ProjectTo(nil, &got, &s2, &e, 0); err != nil || !clipped || !mat.Equal(&got, &want) {
+		t.Errorf("nil backend: clipped %v, err %v, K₊ %v, want %v", clipped, err, mat.Formatted(&got), mat.Formatted(&want))
+	}
+	if _, err := kernel.ProjectTo(be, &got, &s2, nil, 0); !errors.Is(err, kernel.ErrSpectrum) {
+		t.Errorf("nil eigendecomposition: %v, want ErrSpectrum", err)
+	}
+}
