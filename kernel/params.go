@@ -39,7 +39,9 @@ func (p Params) Validate() error {
 }
 
 // Kappa returns v·κ(r/ℓ), the base kernel at distance r ≥ 0: 0 at
-// r = +Inf, NaN for a NaN r (no error: it is the caller's distance).
+// r = +Inf, NaN for a NaN r (no error: it is the caller's distance). It
+// panics on a shape outside the table, as KappaU2To does (Validate
+// reports one).
 func (p Params) Kappa(r float64) float64 {
 	return p.Variance * kappa(p.Shape, r/p.Lengthscale)
 }
@@ -47,7 +49,8 @@ func (p Params) Kappa(r float64) float64 {
 // KappaDLog returns ∂/∂log ℓ of v·κ(r/ℓ) at r ≥ 0, that is v·(−u·κ'(u))
 // with u = r/ℓ: u²·e^{−u²/2} (rbf), u·e^{−u} (matern12),
 // 3u²·e^{−√3u} (matern32), (5/3)u²(1 + √5u)·e^{−√5u} (matern52); 0 where
-// the exponential underflows (r = +Inf included), NaN for a NaN r.
+// the exponential underflows (r = +Inf included), NaN for a NaN r. It
+// panics on a shape outside the table, as Kappa does.
 func (p Params) KappaDLog(r float64) float64 {
 	return p.Variance * kappaDLog(p.Shape, r/p.Lengthscale)
 }
