@@ -1,8 +1,10 @@
 package problem_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -883,6 +885,16 @@ func TestRegistry(t *testing.T) {
 		}
 		if _, err := problem.New(f.Name, 41); !errors.Is(err, problem.ErrDim) {
 			t.Errorf("%s at d = 41: %v", f.Name, err)
+		}
+	}
+}
+
+// TestReadUsersNilReader: a nil reader, or a nil pointer of a reader type,
+// is ErrUsers; the CSV reader dereferenced it and panicked.
+func TestReadUsersNilReader(t *testing.T) {
+	for _, r := range []io.Reader{nil, (*strings.Reader)(nil), (*bytes.Buffer)(nil)} {
+		if _, err := problem.ReadUsers(r, "users.csv"); !errors.Is(err, problem.ErrUsers) {
+			t.Errorf("ReadUsers(%T): %v, want ErrUsers", r, err)
 		}
 	}
 }

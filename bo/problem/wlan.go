@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/internal/csvio"
 	"io"
 	"math"
@@ -72,8 +73,12 @@ func ReadUsers(r io.Reader, name string) ([][2]float64, error) {
 // budget bytes, as every symbo CSV input is (at most budget/4 bytes of
 // text are read, and the values held are counted against it: an endless
 // stream is refused, naming the budget); 0 means the default,
-// orbit.DefaultBudget. perf eval --users passes its --mem-budget.
+// orbit.DefaultBudget. perf eval --users passes its --mem-budget. A nil
+// r (or a nil pointer in it) is ErrUsers.
 func ReadUsersBudget(r io.Reader, name string, budget int64) ([][2]float64, error) {
+	if check.IsNil(r) {
+		return nil, fmt.Errorf("%w: %s: no input (a nil reader)", ErrUsers, name)
+	}
 	x, err := csvio.Options{Budget: budget}.Parse(r, name)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUsers, err)
