@@ -66,12 +66,15 @@ func rawDistKernel(g orbit.Group, x *mat.Dense, o Options) (*orbitKernel, error)
 		if o.Budget < 0 {
 			return nil, fmt.Errorf("%w: negative Budget %d", ErrBadOptions, o.Budget)
 		}
+		if o.Workers < 0 {
+			return nil, fmt.Errorf("%w: negative Workers %d", ErrBadOptions, o.Workers)
+		}
 		b, err := NewBase(p, max(d, 1))
 		if err != nil {
 			return nil, err
 		}
 		k = &b.orbitKernel
-		k.budget = budget.Limit(o.Budget)
+		k.budget, k.workers = budget.Limit(o.Budget), o.Workers
 	} else {
 		var err error
 		if k, err = newOrbitKernel(p, g, o, true); err != nil {

@@ -1,6 +1,7 @@
 package kernel_test
 
 import (
+	"errors"
 	"math"
 	"runtime"
 	"testing"
@@ -179,5 +180,47 @@ func TestOrbitDistColumns(t *testing.T) {
 				t.Error("NaN point accepted")
 			}
 		})
+	}
+}
+
+// TestOrbitDistNilGroupWorkers: OrbitDist2To and NewOrbitDist run over
+// Options.Workers goroutines for a nil group (the Euclidean distances)
+// as for any other — the nil group's path built a base kernel that took
+// GOMAXPROCS whatever Workers said, and accepted a negative Workers,
+// which every group's path refuses with ErrBadOptions. The bits are the
+// same for any Workers.
+func TestOrbitDistNilGroupWorkers(t *testing.T) {
+	restore := parallel.SetSerialThreshold(1)
+	defer restore()
+	prev := runtime.GOMAXPROCS(4)
+	defer runtime.GOMAXPROCS(prev)
+	g := mg(orbit.Hyperoctahedral(3))
+	x := kerneltest.Points(g, 40, 3)
+	var want mat.SymDense
+	must(t, kernel.OrbitDist2To(&want, nil, x, kernel.Options{}))
+	before := parallel.Dispatches()
+	var got mat.SymDense
+	must(t, kernel.OrbitDist2To(&got, nil, x, kernel.Options{Workers: 1}))
+	od, err := kernel.NewOrbitDist(nil, x, kernel.Options{Workers: 1})
+	must(t, err)
+	col := make([]float64, 40)
+	must(t, od.ColumnTo(col, x.RawRowView(7)))
+	if n := parallel.Dispatches() - before; n != 0 {
+		t.Errorf("nil group, Workers 1: %d parallel dispatches, want 0", n)
+	}
+	if !mat.Equal(&got, &want) {
+		t.Error("nil group: Workers 1 and GOMAXPROCS give different distances")
+	}
+	for i := range 8 {
+		if math.Float64bits(col[i]) != math.Float64bits(want.At(i, 7)) {
+			t.Fatalf("nil group: column 7 row %d: %v, OrbitDist2To %v", i, col[i], want.At(i, 7))
+		}
+	}
+	var bad mat.SymDense
+	if err := kernel.OrbitDist2To(&bad, nil, x, kernel.Options{Workers: -1}); !errors.Is(err, kernel.ErrBadOptions) {
+		t.Errorf("nil group, negative Workers: %v, want ErrBadOptions", err)
+	}
+	if _, err := kernel.NewOrbitDist(nil, x, kernel.Options{Workers: -1}); !errors.Is(err, kernel.ErrBadOptions) {
+		t.Errorf("NewOrbitDist, nil group, negative Workers: %v, want ErrBadOptions", err)
 	}
 }
