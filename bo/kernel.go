@@ -623,7 +623,10 @@ func plusFamily(shape kernel.Shape, g orbit.Group, e famEnv) (gp.Family, error) 
 // exclude (a batch never holds two points within 10⁻³ of the box diagonal
 // of one orbit under g; with nil, of one point). Declare only a group the
 // family is invariant under. name labels the kernel in traces and errors
-// ("custom" when empty).
+// ("custom" when empty). fam, its Bounds and their kernels must be safe
+// for concurrent use (gp.Family): the fits and the acquisition's starts
+// call them on Config.Workers goroutines, and concurrent Runs with one
+// Config share fam.
 func Custom(name string, fam gp.Family, g orbit.Group) Kernel {
 	return Kernel{name: name, group: g, custom: true, family: func(e famEnv) (gp.Family, error) {
 		d := e.d

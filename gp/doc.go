@@ -249,7 +249,8 @@
 //
 // # Concurrency
 //
-// A GP is immutable and safe for concurrent use; each goroutine needs its
+// A GP is immutable and safe for concurrent use (with a caller's family,
+// as long as its kernels are, as Family requires); each goroutine needs its
 // own Workspace. A Workspace remembers its last prediction (keyed by the
 // GP and the bits of x), so PredictGrad right after Predict at the same
 // point only adds the gradient work. After warm-up, Predict and

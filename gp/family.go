@@ -18,6 +18,14 @@ var ErrNoDerivative = errclass.New(errclass.Internal, "gp: correlation has no le
 // Family is a one-parameter family of unit-variance correlation functions
 // C_ℓ on R^d: the GP covariance is v·C_ℓ(x, x') with signal variance v and
 // lengthscale ℓ.
+//
+// A Family, its Bounds and their kernels must be safe for concurrent use,
+// as this package's are: Fit calls a Bound's CorrTo from several
+// goroutines from 200 observations (see Fitting), a GP calls its kernel
+// from every goroutine that predicts with it, and bo fits a portfolio's
+// candidates and runs the acquisition's starts on Config.Workers
+// goroutines. A caller's own (FamilyOf's constructor and the kernels it
+// returns, or a Family of its own) must be too.
 type Family interface {
 	// Dim is d.
 	Dim() int

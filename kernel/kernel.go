@@ -7,7 +7,10 @@ import (
 // Kernel is a covariance function on R^d. Points are rows: x is n×d.
 // Methods validate user data (shapes, NaN/Inf) and return errors; they
 // panic only on a dst of the wrong non-zero size (a programmer bug).
-// An empty dst (the zero value) is resized.
+// An empty dst (the zero value) is resized. Implementations must be safe
+// for concurrent use, as this package's are: package gp calls a GP's
+// kernel from every goroutine that predicts with it (bo's acquisition, on
+// Config.Workers goroutines).
 type Kernel interface {
 	// Dim is d.
 	Dim() int
