@@ -31,7 +31,9 @@
 //
 // # Concurrency
 //
-// Functions keep no state and are safe for concurrent use.
+// Functions keep no state and are safe for concurrent use, but Record and
+// Suggest write to the optimizer they are given, which is not
+// (bo.Optimizer): concurrent calls need distinct optimizers.
 package frontend
 
 import (
