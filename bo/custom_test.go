@@ -2,7 +2,9 @@ package bo_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -140,5 +142,73 @@ func TestCustomUnnamed(t *testing.T) {
 	_, err := bo.New([]float64{0}, []float64{1}, bo.Config{Kernel: k}, 1)
 	if !errors.Is(err, bo.ErrBadConfig) || !strings.Contains(err.Error(), "kernel custom") || strings.Contains(err.Error(), "base") {
 		t.Errorf("New: %v, want ErrBadConfig naming kernel custom", err)
+	}
+}
+
+// gomaxprocsRaiser is a kernel that raises GOMAXPROCS to 2 the first
+// time it predicts (a one-row x): as the runtime may at any moment (its
+// CPU-limit updates) or another goroutine of the process.
+type gomaxprocsRaiser struct {
+	kernel.Kernel
+	raised *bool
+}
+
+func (k gomaxprocsRaiser) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
+	if r, _ := x.Dims(); r == 1 && !*k.raised {
+		*k.raised = true
+		runtime.GOMAXPROCS(2)
+	}
+	return k.Kernel.CrossTo(dst, x, y)
+}
+
+// TestAskGOMAXPROCSRaised: with Workers 0 (GOMAXPROCS), GOMAXPROCS rising
+// during an Ask — after the scratch of its workers was sized, between the
+// raw samples' scoring and the ascents — neither panics nor changes the
+// point. Ask sized one scratch per worker from GOMAXPROCS and then ran the
+// ascents on as many workers as GOMAXPROCS said at that later moment:
+// worker 1 indexed a scratch that did not exist (index out of range).
+func TestAskGOMAXPROCSRaised(t *testing.T) {
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
+	ask := func(raise bool) (x []float64, err error) {
+		runtime.GOMAXPROCS(1)
+		raised := !raise
+		fam, err := gp.FamilyOf(2, kernel.Matern52, func(p kernel.Params) (kernel.Kernel, error) {
+			b, err := kernel.NewBase(p, 2)
+			return gomaxprocsRaiser{b, &raised}, err
+		})
+		if err != nil {
+			return nil, err
+		}
+		o, err := bo.New([]float64{-1, -1}, []float64{1, 1}, bo.Config{Kernel: bo.Custom("raiser", fam, nil), Init: 3, Protocol: bo.Protocol{RawSamples: 16, Starts: 4}}, 1)
+		if err != nil {
+			return nil, err
+		}
+		for i := range 3 {
+			x, err := o.Ask()
+			if err != nil {
+				return nil, err
+			}
+			if err := o.Tell(x, x[0]*x[1]+0.1*float64(i)); err != nil {
+				return nil, err
+			}
+		}
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("Ask panicked: %v", r)
+			}
+		}()
+		return o.Ask()
+	}
+	want, err := ask(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ask(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("GOMAXPROCS raised during Ask: %v, want %v", got, want)
 	}
 }

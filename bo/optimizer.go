@@ -1594,9 +1594,9 @@ func (o *Optimizer) rawScores(a *acqFunc, h Acquisition, raw []float64, n int, b
 		scores = append(scores, make([]float64, nc))
 	}
 	errs := make([]error, nc)
-	o.ensureWorkers()
+	workers := o.ensureWorkers()
 	nchunks := (nc + rawChunk - 1) / rawChunk
-	parallel.For(nchunks, o.cfg.Workers, func(w, c int) {
+	parallel.For(nchunks, workers, func(w, c int) {
 		for i := c * rawChunk; i < min(nc, (c+1)*rawChunk); i++ {
 			mu, sd, err := a.predict(o.ws[w], cand[i*d:(i+1)*d])
 			if errs[i] = err; err != nil {
@@ -1671,7 +1671,7 @@ func (o *Optimizer) ascend(a *acqFunc, cand, score []float64, starts int, info *
 	ends := make([]float64, ns*d)
 	vals := make([]float64, ns)
 	serrs := make([]error, ns)
-	parallel.For(ns, o.cfg.Workers, func(w, s int) {
+	parallel.For(ns, o.ensureWorkers(), func(w, s int) {
 		ws, q := o.ws[w], o.qn[w]
 		var ferr error
 		f := func(x, grad []float64) float64 {
@@ -1968,10 +1968,16 @@ func scaledBy(dst, x []float64, e int) []float64 {
 	return dst
 }
 
-func (o *Optimizer) ensureWorkers() {
+// ensureWorkers makes room for the scratch of the workers of a raw
+// samples' scoring or an ascent and returns their number, which those
+// must run on: with Workers 0 it is GOMAXPROCS now, which may change
+// before the next call (the runtime's CPU-limit updates, another
+// goroutine).
+func (o *Optimizer) ensureWorkers() int {
 	w := parallel.Workers(o.cfg.Workers, max(o.cfg.Starts, (o.cfg.RawSamples+rawChunk)/rawChunk))
 	for len(o.ws) < w {
 		o.ws = append(o.ws, newAcqScratchDim(o.d, o.scratchDim()))
 		o.qn = append(o.qn, newBoxQN(o.mlo, o.mhi, o.cfg.MaxIter))
 	}
+	return w
 }
