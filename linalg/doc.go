@@ -86,8 +86,9 @@
 //
 // # Concurrency
 //
-// Backends are stateless and safe for concurrent use. A Cholesky (or Eigen)
-// may be read concurrently, but not while a Backend method writes into it.
+// Backends are stateless and safe for concurrent use. A Cholesky (or Eigen,
+// or EigenProj) may be read concurrently, but not while a Backend method (or
+// EigenSymProject) writes into it.
 // The gonum EigenSym uses up to GOMAXPROCS goroutines on large matrices
 // (GEMM tiles, matrix-vector row blocks and divide-and-conquer halves from
 // order 256); none outlives the call.
