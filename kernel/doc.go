@@ -257,10 +257,11 @@
 // (sync.Pool), and a Prepared's orbits, computed once (sync.Once) by the
 // first GradPreparedTo whichever goroutine calls it; a Prepared is as
 // shareable as its kernel.
-// Assembly runs on Options.Workers goroutines (0 = GOMAXPROCS; Base and
-// Plus use GOMAXPROCS), serially below the work threshold (see
-// Allocation). Peak scratch for enumeration is about Workers·|G|·(d + 2)
-// float64s.
+// Assembly runs on Options.Workers goroutines (0 = GOMAXPROCS; Base, which
+// takes no Options, uses GOMAXPROCS, and Plus its Max's Workers for the
+// k_max rows and GOMAXPROCS for its backend's products), serially below
+// the work threshold (see Allocation). Peak scratch for enumeration is
+// about Workers·|G|·(d + 2) float64s.
 //
 // # Errors
 //
