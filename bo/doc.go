@@ -377,7 +377,9 @@
 // An Optimizer is not safe for concurrent use; Ask parallelizes the raw
 // sample scoring and the starts internally over Config.Workers goroutines
 // (0 = GOMAXPROCS). Run is safe to call concurrently with different
-// problems or seeds.
+// problems or seeds; a Problem (or a Custom kernel's family) shared by
+// concurrent Runs must itself be safe for concurrent use, as bo/problem's
+// benchmarks are.
 //
 // # Errors
 //

@@ -215,7 +215,9 @@ type Trace struct {
 // (bo/problem's benchmarks do). Evaluate is called with points inside the
 // box, each a copy of its own (it may modify it, e.g. snap a discrete
 // coordinate: the point told and traced is the one asked); an error stops
-// the run.
+// the run. Run calls its methods from its own goroutine only, one at a
+// time; a Problem shared by concurrent Runs (other seeds) must be safe for
+// concurrent use.
 type Problem interface {
 	// Name labels the problem in traces.
 	Name() string
