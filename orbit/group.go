@@ -5,7 +5,10 @@ import (
 	"reflect"
 )
 
-// Group is a group acting on R^d.
+// Group is a group acting on R^d. Implementations must be safe for
+// concurrent use, as this package's are: Enumerator.Orbits and package
+// kernel's assembly call a group's methods from several goroutines at
+// once.
 type Group interface {
 	// Name is the group's spelling on the command line with its
 	// parameters, e.g. "hyperoctahedral(5)" or "blockperm(3,2)".
