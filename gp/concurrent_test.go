@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/internal/parallel"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
@@ -192,7 +193,7 @@ func TestConcurrentBounds(t *testing.T) {
 					for it := range len(ls) {
 						i := (w + it) % len(ls)
 						got, err := corr(b, ls[i])
-						if err == nil && !sameBits(got, want[i]) {
+						if err == nil && !check.SameBits(got, want[i]) {
 							err = fmt.Errorf("goroutine %d: CorrTo at ℓ = %v: not the serial bits", w, ls[i])
 						}
 						if err != nil {
@@ -219,16 +220,4 @@ func TestConcurrentBounds(t *testing.T) {
 			}
 		})
 	}
-}
-
-func sameBits(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-			return false
-		}
-	}
-	return true
 }

@@ -2,11 +2,11 @@ package kernel_test
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"sync"
 	"testing"
 
+	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/internal/parallel"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/kernel/kerneltest"
@@ -170,7 +170,7 @@ func TestConcurrentKernelCalls(t *testing.T) {
 					if want[i], err = kernelCalls(k, prep(k), c.x, c.y, i); err != nil {
 						t.Fatal(err)
 					}
-					if first != nil && !sameFloats(want[i], first[i]) {
+					if first != nil && !check.SameBits(want[i], first[i]) {
 						t.Errorf("row %d: workers %d and 1 give different bits", i, w)
 					}
 				}
@@ -191,7 +191,7 @@ func TestConcurrentKernelCalls(t *testing.T) {
 								errs[g] = err
 								return
 							}
-							if !sameFloats(got, want[i]) {
+							if !check.SameBits(got, want[i]) {
 								errs[g] = fmt.Errorf("goroutine %d, row %d: not the serial bits", g, i)
 								return
 							}
@@ -207,18 +207,6 @@ func TestConcurrentKernelCalls(t *testing.T) {
 			})
 		}
 	}
-}
-
-func sameFloats(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // TestNormalizedCacheFromGram: the normalized average's diagonal cache
@@ -279,7 +267,7 @@ func TestNormalizedCacheFromGram(t *testing.T) {
 					must(t, k.GradTo(&gr, c.x.RawRowView(1), c.y))
 					return append(append([]float64(nil), cr.RawMatrix().Data...), gr.RawMatrix().Data...)
 				}
-				if !sameFloats(calls(true), calls(false)) {
+				if !check.SameBits(calls(true), calls(false)) {
 					t.Errorf("workers %d: CrossTo and GradTo after GramTo(y) differ from a fresh kernel's", w)
 				}
 			}
