@@ -784,7 +784,13 @@ func (g *GP) predictAt(ws *Workspace) (mean, variance float64, err error) {
 		return g.lm.predict(ws)
 	}
 	if g.plusParts != nil {
-		g.plusOnce.Do(func() { g.plus, g.plusErr = newPlusPost(g.plusParts, g) })
+		g.plusOnce.Do(func() {
+			// Kept if newPlusPost panics (a caller may recover): every
+			// later prediction then fails, where it would have taken the
+			// exact path without plus's posterior.
+			g.plusErr = errclass.New(errclass.Internal, "gp: plus's posterior: its construction panicked")
+			g.plus, g.plusErr = newPlusPost(g.plusParts, g)
+		})
 		if g.plusErr != nil {
 			return 0, 0, g.plusErr
 		}

@@ -62,7 +62,9 @@ const MaxPreparedOrbits = 1 << 22
 
 // Prepared is points y prepared by a Preparer. It is safe for concurrent
 // use: immutable, but for the enumerated k_avg's orbits, which the first
-// GradPreparedTo computes, once, whichever goroutine calls it. Its
+// GradPreparedTo computes, once, whichever goroutine calls it (if that
+// panics, in a caller's group, none are kept and the calls after it take
+// GradTo's own path). Its
 // storage is m times the kernel's prepared row (d floats for the base
 // kernel; more for some closed forms), and, once a gradient has asked
 // for them, about 2·m·|G|·d floats of orbits (at most MaxPreparedOrbits).
@@ -214,13 +216,20 @@ func (a *Avg) GradPreparedTo(dst *mat.Dense, x []float64, p *Prepared) error {
 	}
 	p.orbOnce.Do(func() {
 		gd, pl := e.G*e.d, f64.PackedLen(e.G, e.d)
-		p.orbs, p.porbs = make([]float64, p.m*gd), make([]float64, p.m*pl)
+		orbs, porbs := make([]float64, p.m*gd), make([]float64, p.m*pl)
 		for j := range p.m {
-			o := p.orbs[j*gd : (j+1)*gd]
+			o := orbs[j*gd : (j+1)*gd]
 			e.actRange(o, p.y.RawRowView(j), 0, e.G)
-			f64.Pack(p.porbs[j*pl:(j+1)*pl], o, e.G, e.d)
+			f64.Pack(porbs[j*pl:(j+1)*pl], o, e.G, e.d)
 		}
+		// Kept only whole: a panic above (a caller's group) leaves none,
+		// and the calls after it take GradTo's own path, not a partial
+		// enumeration.
+		p.orbs, p.porbs = orbs, porbs
 	})
+	if p.orbs == nil {
+		return a.GradTo(dst, x, p.y)
+	}
 	resizeDense(dst, p.m, a.d)
 	gradRows(gradJob{eo: e, orbs: p.orbs, porbs: p.porbs, sl: a.gradLen, x: x, dst: dst, y: p.y}, a.gradCost(), a.nw(), p.m, a.d)
 	return a.finite("∂k(x, y)/∂x", dst)

@@ -3,6 +3,7 @@ package kernel
 import (
 	"errors"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"testing"
 
@@ -334,6 +335,76 @@ func TestCrossDiagPrepared(t *testing.T) {
 		}
 		if _, err := a.CrossDiagPreparedTo(&dst, nil, mat.NewDense(1, d+1, nil), pr); !errors.Is(err, ErrBadPoints) {
 			t.Errorf("%s: wrong dimension: %v", c.name, err)
+		}
+	}
+}
+
+// panickyGroup is permutation(3) whose ActTo panics once when armed (a
+// caller's group), without RangeActor or PackedActor, so that the
+// enumeration goes through ActTo.
+type panickyGroup struct {
+	g     *orbit.PermutationGroup
+	armed *bool
+}
+
+func (p panickyGroup) Name() string      { return "panicky" }
+func (p panickyGroup) Dim() int          { return p.g.Dim() }
+func (p panickyGroup) Order() *big.Int   { return p.g.Order() }
+func (p panickyGroup) Inverse(i int) int { return p.g.Inverse(i) }
+func (p panickyGroup) ActTo(dst, x []float64, i int) {
+	if *p.armed && i == 3 {
+		*p.armed = false
+		panic("the caller's group")
+	}
+	p.g.ActTo(dst, x, i)
+}
+
+// TestGradPreparedAfterPanic: a panic while GradPreparedTo keeps the
+// orbits of the prepared points (a caller's group; the caller may recover)
+// keeps none, and the calls after it give GradTo's bits — it had kept the
+// orbits enumerated up to the panic, zeros after, and differentiated
+// against them silently.
+func TestGradPreparedAfterPanic(t *testing.T) {
+	pg, err := orbit.Permutation(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	armed := false
+	a, err := NewAvg(Params{Shape: Matern52, Variance: 1.3, Lengthscale: 0.7}, panickyGroup{pg, &armed}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := mat.NewDense(4, 3, []float64{0.1, -0.4, 0.8, 0.5, 0.2, -0.3, -0.7, 0.6, 0.05, 0.3, 0.3, -0.9})
+	p, err := a.Prepare(y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.orbits == nil {
+		t.Fatal("the orbits are not kept: the test no longer reaches them")
+	}
+	x := []float64{0.2, -0.1, 0.4}
+	armed = true
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Fatal("the first GradPreparedTo did not panic")
+			}
+		}()
+		var dst mat.Dense
+		a.GradPreparedTo(&dst, x, p)
+	}()
+	var got, want mat.Dense
+	if err := a.GradTo(&want, x, y); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.GradPreparedTo(&got, x, p); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		for j := range 3 {
+			if math.Float64bits(got.At(i, j)) != math.Float64bits(want.At(i, j)) {
+				t.Fatalf("∂k(x, y_%d)/∂x_%d after the panic: %v, GradTo %v", i, j, got.At(i, j), want.At(i, j))
+			}
 		}
 	}
 }
