@@ -775,6 +775,10 @@ func crossWith(k kernel.Kernel, p *kernel.Prepared, dst, x, y *mat.Dense) error 
 	return k.CrossTo(dst, x, y)
 }
 
+// errPlusPanicked is a GP's error for every prediction after building
+// plus's posterior panicked (predictAt).
+var errPlusPanicked = errclass.New(errclass.Internal, "gp: plus's posterior: its construction panicked")
+
 // predictAt is predict at ws.xbuf without the cache.
 func (g *GP) predictAt(ws *Workspace) (mean, variance float64, err error) {
 	if g.lm != nil {
@@ -788,7 +792,7 @@ func (g *GP) predictAt(ws *Workspace) (mean, variance float64, err error) {
 			// Kept if newPlusPost panics (a caller may recover): every
 			// later prediction then fails, where it would have taken the
 			// exact path without plus's posterior.
-			g.plusErr = errclass.New(errclass.Internal, "gp: plus's posterior: its construction panicked")
+			g.plusErr = errPlusPanicked
 			g.plus, g.plusErr = newPlusPost(g.plusParts, g)
 		})
 		if g.plusErr != nil {

@@ -73,6 +73,19 @@ func kernelCalls(k kernel.Kernel, p *kernel.Prepared, x, y *mat.Dense, i int) ([
 	return out, nil
 }
 
+// positivePoints is n points of [0.15, 9.95]², inside the scaling
+// groups' box [0.1, 10]².
+func positivePoints(n int, seed uint64) *mat.Dense {
+	rng := rand.New(rand.NewPCG(seed, 5))
+	x := mat.NewDense(n, 2, nil)
+	for i := range n {
+		for j := range 2 {
+			x.Set(i, j, 0.15+9.8*rng.Float64())
+		}
+	}
+	return x
+}
+
 // TestConcurrentKernelCalls: every kernel kind, fresh (cold caches: the
 // normalized average's diagonal, the scaling average's moments, Plus's
 // pool, a Prepared's orbits computed once by whichever GradPreparedTo
@@ -102,16 +115,6 @@ func TestConcurrentKernelCalls(t *testing.T) {
 	must(t, err)
 	par := kernel.Params{Shape: kernel.Matern52, Variance: 1.3, Lengthscale: 0.9}
 	rbf := kernel.Params{Shape: kernel.RBF, Variance: 1, Lengthscale: 1.3}
-	scalePts := func(n int, seed uint64) *mat.Dense {
-		rng := rand.New(rand.NewPCG(seed, 5))
-		x := mat.NewDense(n, 2, nil)
-		for i := range n {
-			for j := range 2 {
-				x.Set(i, j, 0.15+9.8*rng.Float64())
-			}
-		}
-		return x
-	}
 	type tc struct {
 		name string
 		mk   func(w int) (kernel.Kernel, error)
@@ -137,7 +140,7 @@ func TestConcurrentKernelCalls(t *testing.T) {
 		{"avg/normalized", avg(par, h3, kernel.Options{Normalize: true}), kerneltest.Points(h3, 6, 1), kerneltest.Points(h3, 40, 2)},
 		{"avg/oncoords", avg(par, oc, kernel.Options{}), kerneltest.Points(oc, 6, 1), kerneltest.Points(oc, 40, 2)},
 		{"avg/cyclic", avg(par, c4, kernel.Options{}), kerneltest.Points(c4, 6, 1), kerneltest.Points(c4, 40, 2)},
-		{"avg/scaling", avg(rbf, sc, kernel.Options{}), scalePts(6, 1), scalePts(40, 2)},
+		{"avg/scaling", avg(rbf, sc, kernel.Options{}), positivePoints(6, 1), positivePoints(40, 2)},
 		{"max/closed", maxk(par, p3, kernel.Options{}), kerneltest.Points(p3, 6, 1), kerneltest.Points(p3, 40, 2)},
 		{"max/enumerate", maxk(par, c4, kernel.Options{Method: kernel.Enumerate}), kerneltest.Points(c4, 6, 1), kerneltest.Points(c4, 40, 2)},
 		{"plus", func(w int) (kernel.Kernel, error) {
@@ -224,16 +227,6 @@ func TestNormalizedCacheFromGram(t *testing.T) {
 	must(t, err)
 	rot, err := orbit.Rotation2D()
 	must(t, err)
-	pos := func(n int, seed uint64) *mat.Dense {
-		rng := rand.New(rand.NewPCG(seed, 5))
-		x := mat.NewDense(n, 2, nil)
-		for i := range n {
-			for j := range 2 {
-				x.Set(i, j, 0.15+9.8*rng.Float64())
-			}
-		}
-		return x
-	}
 	par := kernel.Params{Shape: kernel.Matern52, Variance: 1.3, Lengthscale: 0.9}
 	rbf := kernel.Params{Shape: kernel.RBF, Variance: 1, Lengthscale: 1.3}
 	for _, c := range []struct {
@@ -248,7 +241,7 @@ func TestNormalizedCacheFromGram(t *testing.T) {
 		{"hyperoctahedral/enumerate", par, h3, kernel.Options{Method: kernel.Enumerate}, kerneltest.Points(h3, 5, 1), kerneltest.Points(h3, 30, 2)},
 		{"cyclic", par, c4, kernel.Options{}, kerneltest.Points(c4, 5, 1), kerneltest.Points(c4, 30, 2)},
 		{"oncoords", par, oc, kernel.Options{}, kerneltest.Points(oc, 5, 1), kerneltest.Points(oc, 30, 2)},
-		{"scaling", rbf, sc, kernel.Options{}, pos(5, 1), pos(30, 2)},
+		{"scaling", rbf, sc, kernel.Options{}, positivePoints(5, 1), positivePoints(30, 2)},
 		{"rotation2d", par, rot, kernel.Options{}, kerneltest.Points(rot, 5, 1), kerneltest.Points(rot, 30, 2)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
