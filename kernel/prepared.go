@@ -168,8 +168,7 @@ func (a *Avg) CrossDiagPreparedTo(dst *mat.Dense, diag []float64, x *mat.Dense, 
 		return diag, fmt.Errorf("%w: points prepared by another kernel (or nil)", ErrBadPoints)
 	}
 	e, enum := a.ev.(*enumEval)
-	n, _ := x.Dims()
-	if a.norm || !enum || a.diagIsV || p.py != nil || x.IsEmpty() || n >= p.m {
+	if a.norm || !enum || a.diagIsV || p.py != nil || x == nil || x.IsEmpty() || x.RawMatrix().Rows >= p.m {
 		if err := a.CrossPreparedTo(dst, x, p); err != nil {
 			return diag, err
 		}

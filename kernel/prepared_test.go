@@ -333,6 +333,9 @@ func TestCrossDiagPrepared(t *testing.T) {
 		if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
 			t.Errorf("%s: NaN x: %v, CrossPreparedTo: %v", c.name, err1, err2)
 		}
+		if _, err := a.CrossDiagPreparedTo(&dst, nil, nil, pr); !errors.Is(err, ErrBadPoints) {
+			t.Errorf("%s: nil x: %v", c.name, err)
+		}
 		if _, err := a.CrossDiagPreparedTo(&dst, nil, mat.NewDense(1, d+1, nil), pr); !errors.Is(err, ErrBadPoints) {
 			t.Errorf("%s: wrong dimension: %v", c.name, err)
 		}
