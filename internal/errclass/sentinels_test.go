@@ -46,6 +46,7 @@ var internalOnPurpose = map[string]string{
 	"gp.ErrNoDerivative":      "a marker Fit catches (it falls back to a derivative-free search); only a caller's own Family returns it",
 	"lab/experiments.errSkip": "a marker the profile and complexity runners catch: the row is skipped with its message as the note",
 	"bo.errArmSkipped":        "a marker the auto and portfolio fit loop catches: the candidate sits out the step (NaN evidence); never returned",
+	"gp.errPlusPanicked":      "every prediction of a GP after building its plus posterior panicked: a bug in symbo or a caller's kernel, never the input's",
 }
 
 // TestSentinelsClassified parses every non-test Go file of the module and
