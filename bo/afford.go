@@ -33,12 +33,10 @@ import (
 // Over a continuous group k_avg has a closed form or a quadrature: this
 // cost model does not count it. Over rotation2d the closed form costs
 // about one base-kernel evaluation; over the scaling groups the exact
-// average takes an adaptive quadrature per pair, which
-// DecideOptions.AffordQuadrature (set by Recommended, so by the front
-// ends) leaves out — without it (the zero value, every committed record)
-// avg is kept there. A permanent over some coordinates of a larger space
-// is counted as its 2^m, under what it costs at small n (measured, with
-// both: docs/performance.md, BenchmarkAvgCandidateStep).
+// average takes an adaptive quadrature per pair. A permanent over some
+// coordinates of a larger space is counted as its 2^m, under what it
+// costs at small n (measured, with both: docs/performance.md,
+// BenchmarkAvgCandidateStep).
 //
 // With the limit of 64 (measured: AutoEnumerateLimit) every group of
 // the committed studies keeps its candidates (hyperoctahedral(6) with
@@ -50,41 +48,64 @@ import (
 // Kernel.LeftOut, Trace.LeftOut and Diagnostics.LeftOut; the kernel's
 // name stays the one asked for. A favoured candidate that is left out
 // takes its odds with it; when no candidate is left, building the kernel
-// fails (ErrBadConfig) — under AffordQuadrature, which Kernel.With
-// applies, New does.
+// fails (ErrBadConfig) — under Afford, which Kernel.With applies, New
+// does.
 //
-// With DecideOptions.AffordQuadrature (quad), avg and avgnorm over the
-// scaling groups (orbit.Segmenter: scaling, scalingdir, alone or on some
-// coordinates) are left out too: their exact average takes an adaptive
-// quadrature per pair, tens to hundreds of base-kernel evaluations, more
-// as the lengthscale shrinks.
-func affordable(name string, g orbit.Group, shape kernel.Shape, quad bool) (ok bool, reason string) {
+// DecideOptions.Afford (set by Recommended, so by the front ends, for
+// the lists a user names; without it, the zero value, every committed
+// record keeps the rule above alone) leaves out two more:
+//
+//   - avg and avgnorm over the scaling groups (orbit.Segmenter:
+//     scaling, scalingdir, alone or on some coordinates), whose exact
+//     average takes an adaptive quadrature per pair, tens to hundreds of
+//     base-kernel evaluations, more as the lengthscale shrinks;
+//   - an enumerated avg or avgnorm over more than AffordEnumerateLimit
+//     elements. Its acquisition's ascents differentiate |G| κ terms per
+//     pair against every observation: where auto picks it, or in a
+//     portfolio, which maximizes every candidate's acquisition, they
+//     took the step past 4× plus's over hyperoctahedral(3) with
+//     Matérn-5/2 (48 elements).
+func affordable(name string, g orbit.Group, shape kernel.Shape, strict bool) (ok bool, reason string) {
 	if name != NameAvg && name != NameAvgNorm {
 		return true, ""
 	}
-	if quad && isScaling(g) {
-		return false, fmt.Sprintf("%s: k_avg over %s takes an adaptive quadrature per pair (DecideOptions.AffordQuadrature)", name, g.Name())
+	if strict && isScaling(g) {
+		return false, fmt.Sprintf("%s: k_avg over %s takes an adaptive quadrature per pair (DecideOptions.Afford)", name, g.Name())
 	}
-	cost, how := avgPairCost(g, shape)
-	if cost <= AutoEnumerateLimit {
-		return true, ""
+	cost, how, enumerated := avgPairCost(g, shape)
+	if cost > AutoEnumerateLimit {
+		return false, fmt.Sprintf("%s: k_avg over %s with %s %s, over the limit of %d base-kernel evaluations per pair (AutoEnumerateLimit)",
+			name, g.Name(), shape, how, AutoEnumerateLimit)
 	}
-	return false, fmt.Sprintf("%s: k_avg over %s with %s %s, over the limit of %d base-kernel evaluations per pair (AutoEnumerateLimit)",
-		name, g.Name(), shape, how, AutoEnumerateLimit)
+	if strict && enumerated && cost > AffordEnumerateLimit {
+		return false, fmt.Sprintf("%s: k_avg over %s with %s %s, over the limit of %d under DecideOptions.Afford (AffordEnumerateLimit)",
+			name, g.Name(), shape, how, AffordEnumerateLimit)
+	}
+	return true, ""
 }
 
+// AffordEnumerateLimit is the largest group over which auto and a
+// portfolio keep an enumerated avg or avgnorm under DecideOptions.Afford
+// (see affordable): 24 keeps permutation(4) with Matérn-5/2 and leaves
+// out hyperoctahedral(3) (48 elements), where a step of
+// portfolio:nystrom+avg:soft+plus took 4.0–5.3× plus's in medians and
+// auto up to 5× where it picked avg (measured: docs/performance.md,
+// "Deciding kernels over groups within the limit").
+const AffordEnumerateLimit = 24
+
 // avgPairCost is the cost of k_avg over g with shape per pair of points,
-// in base-kernel evaluations, and how it is computed (see affordable).
-func avgPairCost(g orbit.Group, shape kernel.Shape) (float64, string) {
+// in base-kernel evaluations, how it is computed (see affordable), and
+// whether it is enumerated.
+func avgPairCost(g orbit.Group, shape kernel.Shape) (cost float64, how string, enumerated bool) {
 	if _, finite := g.(orbit.Finite); orbit.IsNil(g) || !finite {
-		return 0, "has a closed form or a quadrature"
+		return 0, "has a closed form or a quadrature", false
 	}
 	if _, err := kernel.NewAvg(kernel.Params{Shape: shape, Variance: 1, Lengthscale: 1}, g, kernel.Options{Method: kernel.Closed}); err != nil {
 		n, err := orbit.Size(g)
 		if err != nil {
-			return math.Inf(1), "would be enumerated over a group too large to count"
+			return math.Inf(1), "would be enumerated over a group too large to count", true
 		}
-		return float64(n), fmt.Sprintf("would be enumerated: %d evaluations per pair", n)
+		return float64(n), fmt.Sprintf("would be enumerated: %d evaluations per pair", n), true
 	}
 	inner := g
 	if e, ok := g.(orbit.Embedded); ok {
@@ -93,10 +114,10 @@ func avgPairCost(g orbit.Group, shape kernel.Shape) (float64, string) {
 	if cg, ok := inner.(orbit.CoordinateGroup); ok {
 		if permutes, _ := cg.CoordinateGroup(); permutes {
 			m := inner.Dim()
-			return math.Ldexp(1, m), fmt.Sprintf("is a permanent of order %d: 2^%d evaluations' worth per pair", m, m)
+			return math.Ldexp(1, m), fmt.Sprintf("is a permanent of order %d: 2^%d evaluations' worth per pair", m, m), false
 		}
 	}
-	return 1, "has a closed form"
+	return 1, "has a closed form", false
 }
 
 // isScaling reports whether g is a scaling group, alone or on some
@@ -115,7 +136,7 @@ func isScaling(g orbit.Group) bool {
 func (k Kernel) leaveOut() (Kernel, error) {
 	k.named, k.namedFavoured = k.arms, k.favoured
 	var err error
-	k.arms, k.favoured, k.leftOut, err = afford(k.name, k.named, k.namedFavoured, k.group, k.shape, k.decide.AffordQuadrature)
+	k.arms, k.favoured, k.leftOut, err = afford(k.name, k.named, k.namedFavoured, k.group, k.shape, k.decide.Afford)
 	if err != nil {
 		return Kernel{}, err
 	}
@@ -125,10 +146,10 @@ func (k Kernel) leaveOut() (Kernel, error) {
 // afford returns the candidates of named (the last favoured of them
 // favoured) that affordable keeps, how many of those are favoured, and
 // the reasons of those it leaves out; an error when none is left.
-func afford(name string, named []Kernel, favoured int, g orbit.Group, shape kernel.Shape, quad bool) (kept []Kernel, fav int, leftOut []string, err error) {
+func afford(name string, named []Kernel, favoured int, g orbit.Group, shape kernel.Shape, strict bool) (kept []Kernel, fav int, leftOut []string, err error) {
 	fav = favoured
 	for i, a := range named {
-		ok, why := affordable(a.Name(), g, shape, quad)
+		ok, why := affordable(a.Name(), g, shape, strict)
 		if ok {
 			kept = append(kept, a)
 			continue

@@ -137,7 +137,7 @@ func TestAffordableKeepsCommittedGroups(t *testing.T) {
 			}
 		}
 	}
-	if c, _ := avgPairCost(must(orbit.Hyperoctahedral(20)), kernel.RBF); !math.IsInf(c, 1) {
+	if c, _, _ := avgPairCost(must(orbit.Hyperoctahedral(20)), kernel.RBF); !math.IsInf(c, 1) {
 		t.Errorf("hyperoctahedral(20): cost %v, want +Inf (too large to count)", c)
 	}
 }
@@ -160,14 +160,14 @@ func TestLeaveOutOdds(t *testing.T) {
 	}
 }
 
-// TestAffordQuadrature: DecideOptions.AffordQuadrature (Recommended's)
+// TestAffordScaling: DecideOptions.Afford (Recommended's)
 // leaves avg and avgnorm out over the scaling groups, alone or on some
 // coordinates, and nothing else; With follows the options it is given
 // (With(o) after With(o') is With(o)); a list left with no candidate is
 // refused by New; and without the option every list keeps its candidates
 // (the committed records).
-func TestAffordQuadrature(t *testing.T) {
-	quad := DecideOptions{AffordQuadrature: true}
+func TestAffordScaling(t *testing.T) {
+	quad := DecideOptions{Afford: true}
 	scal := must(orbit.Scaling([]float64{0.1, 0.1}, []float64{10, 10}))
 	dir := must(orbit.ScalingDir([]float64{1, 1, 1}, []float64{2, 2, 2}))
 	on := must(orbit.OnCoords(must(orbit.Scaling([]float64{0.5, 0.5}, []float64{2, 2})), 3, []int{0, 2}))
@@ -178,10 +178,10 @@ func TestAffordQuadrature(t *testing.T) {
 		}
 		kq := k.With(quad)
 		if got, want := kq.Candidates(), []string{NameNystrom, NameSoft, NamePlus}; !slices.Equal(got, want) {
-			t.Errorf("%s with AffordQuadrature: candidates %v, want %v", g.Name(), got, want)
+			t.Errorf("%s with Afford: candidates %v, want %v", g.Name(), got, want)
 		}
-		if lo := kq.LeftOut(); len(lo) != 1 || !strings.Contains(lo[0], "AffordQuadrature") || !strings.Contains(lo[0], g.Name()) {
-			t.Errorf("%s with AffordQuadrature: left out %q", g.Name(), lo)
+		if lo := kq.LeftOut(); len(lo) != 1 || !strings.Contains(lo[0], "DecideOptions.Afford") || !strings.Contains(lo[0], g.Name()) {
+			t.Errorf("%s with Afford: left out %q", g.Name(), lo)
 		}
 		if back := kq.With(DecideOptions{}); !slices.Equal(back.Candidates(), k.Candidates()) || back.LeftOut() != nil {
 			t.Errorf("%s: With(zero) after With(quad): candidates %v, left out %q", g.Name(), back.Candidates(), back.LeftOut())
@@ -201,17 +201,97 @@ func TestAffordQuadrature(t *testing.T) {
 			t.Errorf("%s: a list with no candidate left: New error %v", g.Name(), err)
 		}
 	}
-	// Only the scaling groups: the others keep avg under the option.
+	// Over the other groups with RBF (closed forms, a permanent) avg is
+	// kept under the option.
 	for _, g := range []orbit.Group{must(orbit.Permutation(3)), must(orbit.Rotation2D()), must(orbit.SignFlip(4))} {
 		if k := must(ParseKernel("portfolio:nystrom+avg:soft+plus", g, kernel.RBF)).With(quad); !slices.Contains(k.Candidates(), NameAvg) {
-			t.Errorf("%s with AffordQuadrature: candidates %v, left out %q", g.Name(), k.Candidates(), k.LeftOut())
+			t.Errorf("%s with Afford: candidates %v, left out %q", g.Name(), k.Candidates(), k.LeftOut())
 		}
 	}
 	// Recommended sets it, so a list a front end names over a scaling
 	// group is held to it.
 	cfg, err := Recommended(scal, kernel.RBF)
-	if err != nil || !cfg.Kernel.Options().AffordQuadrature {
+	if err != nil || !cfg.Kernel.Options().Afford {
 		t.Fatalf("Recommended: %v, options %+v", err, cfg.Kernel.Options())
+	}
+}
+
+// TestAffordEnumerated: under DecideOptions.Afford auto and portfolio
+// leave out an enumerated avg or avgnorm over more than
+// AffordEnumerateLimit elements (hyperoctahedral(3) with Matérn-5/2,
+// 48 elements, on its own coordinates and on 3 of 10), keep it up to
+// the limit (permutation(4), 24) and keep a permanent (RBF's closed
+// form, hyperoctahedral(6) counted 64); without the option every list
+// keeps it (the committed records).
+func TestAffordEnumerated(t *testing.T) {
+	strict := DecideOptions{Afford: true}
+	hyp3 := must(orbit.Hyperoctahedral(3))
+	hyp3of10 := must(orbit.OnCoords(hyp3, 10, []int{1, 3, 5}))
+	perm4 := must(orbit.Permutation(4))
+	// |hyperoctahedral(3)| = 2³·3! = 48 and |permutation(4)| = 4! = 24
+	// sit on either side of the limit.
+	for _, c := range []struct {
+		g     orbit.Group
+		order int
+		over  bool
+	}{{hyp3, 48, true}, {perm4, 24, false}} {
+		if n, err := orbit.Size(c.g); err != nil || n != c.order || (n > AffordEnumerateLimit) != c.over {
+			t.Fatalf("%s: %d elements (%v), limit %d", c.g.Name(), n, err, AffordEnumerateLimit)
+		}
+	}
+	cases := []struct {
+		g     orbit.Group
+		shape kernel.Shape
+		keep  bool
+	}{
+		{hyp3, kernel.Matern52, false},
+		{hyp3of10, kernel.Matern52, false},
+		{hyp3, kernel.Matern32, false},
+		{perm4, kernel.Matern52, true},
+		{must(orbit.Permutation(3)), kernel.Matern52, true},
+		{hyp3, kernel.RBF, true},                           // the permanent
+		{must(orbit.Hyperoctahedral(6)), kernel.RBF, true}, // the permanent, counted 64
+		{must(orbit.Rotation2D()), kernel.Matern52, true},  // a closed form
+	}
+	for _, c := range cases {
+		for _, name := range []string{"portfolio:nystrom+avg:soft+plus", "portfolio:nystrom+avgnorm+plus", "auto:nystrom+avg+plus"} {
+			k := must(ParseKernel(name, c.g, c.shape))
+			avg := k.Candidates()[1]
+			if !slices.Contains(k.Candidates(), avg) || k.LeftOut() != nil {
+				t.Fatalf("%s over %s with %v without the option: candidates %v, left out %q", name, c.g.Name(), c.shape, k.Candidates(), k.LeftOut())
+			}
+			ks := k.With(strict)
+			if slices.Contains(ks.Candidates(), avg) != c.keep {
+				t.Errorf("%s over %s with %v with Afford: candidates %v, want %s kept %v", name, c.g.Name(), c.shape, ks.Candidates(), avg, c.keep)
+			}
+			if !c.keep {
+				if lo := ks.LeftOut(); len(lo) != 1 || !strings.Contains(lo[0], "AffordEnumerateLimit") || !strings.Contains(lo[0], c.g.Name()) || !strings.HasPrefix(lo[0], avg+":") {
+					t.Errorf("%s over %s with %v: left out %q", name, c.g.Name(), c.shape, lo)
+				}
+				if back := ks.With(DecideOptions{}); !slices.Equal(back.Candidates(), k.Candidates()) || back.LeftOut() != nil {
+					t.Errorf("%s over %s: With(zero) after With(Afford): candidates %v", name, c.g.Name(), back.Candidates())
+				}
+			} else if ks.LeftOut() != nil {
+				t.Errorf("%s over %s with %v with Afford: left out %q", name, c.g.Name(), c.shape, ks.LeftOut())
+			}
+		}
+	}
+	// A front end's list: ParseRecommended applies the option, the odds
+	// stay on soft and plus; Portfolio's and Auto's own candidates follow
+	// it too.
+	k, err := ParseRecommended("portfolio:nystrom+avg:soft+plus", hyp3, kernel.Matern52)
+	if err != nil || !slices.Equal(k.Candidates(), []string{NameNystrom, NameSoft, NamePlus}) || k.favoured != 2 {
+		t.Errorf("ParseRecommended over hyperoctahedral(3): %v, candidates %v, favoured %d", err, k.Candidates(), k.favoured)
+	}
+	for _, p := range []Kernel{Portfolio(hyp3, kernel.Matern52), Auto(hyp3, kernel.Matern52)} {
+		if p := p.With(strict); slices.Contains(p.Candidates(), NameAvg) || len(p.LeftOut()) != 1 {
+			t.Errorf("%s over hyperoctahedral(3) with Afford: candidates %v, left out %q", p.Name(), p.Candidates(), p.LeftOut())
+		}
+	}
+	// A list of enumerated averages alone has no candidate left: New
+	// refuses it, and ParseRecommended says so at once.
+	if _, err := ParseRecommended("portfolio:avg+avgnorm", hyp3, kernel.Matern52); !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), "no candidate can be afforded") {
+		t.Errorf("portfolio:avg+avgnorm over hyperoctahedral(3): %v", err)
 	}
 }
 

@@ -51,7 +51,7 @@ type Kernel struct {
 	// leftOut: the candidates named but left out as too costly over the
 	// group, each with its reason (afford.go). named and namedFavoured:
 	// every candidate named and the favoured count, before any was left
-	// out (With reapplies the rule under DecideOptions.AffordQuadrature);
+	// out (With reapplies the rule under DecideOptions.Afford);
 	// affordErr: no candidate left under that rule (New refuses it).
 	leftOut       []string
 	named         []Kernel
@@ -126,12 +126,13 @@ type DecideOptions struct {
 	// to each favoured candidate's score; 0 means AutoOdds (ln 20);
 	// negative, NaN, ±Inf or above MaxOdds is an error.
 	Odds float64
-	// AffordQuadrature also leaves out avg and avgnorm over the scaling
-	// groups, whose exact k_avg takes an adaptive quadrature per pair
+	// Afford also leaves out avg and avgnorm over the scaling groups,
+	// whose exact k_avg takes an adaptive quadrature per pair, and where
+	// k_avg is enumerated over more than AffordEnumerateLimit elements
 	// (see affordable): false (the zero value, every committed record)
-	// counts only the finite groups' k_avg. Recommended sets it, so a
-	// candidate list a front end names is held to it.
-	AffordQuadrature bool
+	// holds the candidates to AutoEnumerateLimit alone. Recommended sets it, so a candidate list
+	// a front end names is held to it.
+	Afford bool
 }
 
 // logOdds is the log prior odds of each favoured candidate:
@@ -204,12 +205,12 @@ func (o DecideOptions) check() error {
 
 // With returns k with the deciding options o; New refuses invalid ones
 // (ErrBadConfig), and a deciding kernel none of whose candidates
-// o.AffordQuadrature leaves (ErrBadConfig, naming them and why). The
+// o.Afford leaves (ErrBadConfig, naming them and why). The
 // candidates k keeps follow o: With(o) after With(o') is With(o).
 func (k Kernel) With(o DecideOptions) Kernel {
 	k.decide = o
 	if k.named != nil {
-		k.arms, k.favoured, k.leftOut, k.affordErr = afford(k.name, k.named, k.namedFavoured, k.group, k.shape, o.AffordQuadrature)
+		k.arms, k.favoured, k.leftOut, k.affordErr = afford(k.name, k.named, k.namedFavoured, k.group, k.shape, o.Afford)
 	}
 	return k
 }

@@ -83,7 +83,7 @@ func Recommended(g orbit.Group, shape kernel.Shape) (Config, error) {
 // ParseRecommended is ParseKernel with Recommended's deciding options
 // (anchored candidate fits, the earned probe within DefaultProbeWindow
 // steps, one EI hedge per candidate, DefaultCandidateStarts ascents for
-// the candidates other than the referee, no quadrature k_avg): the kernel
+// the candidates other than the referee, DecideOptions.Afford): the kernel
 // every front end builds when a user names one, and the one to set on
 // Recommended's Config to change its kernel and keep the rest,
 //
@@ -92,13 +92,13 @@ func Recommended(g orbit.Group, shape kernel.Shape) (Config, error) {
 // ParseKernel's kernel, with the zero DecideOptions, is the paper's
 // protocol instead; a kernel with one candidate (plus, avg, …) is the
 // same either way. Errors: ParseKernel's, and ErrBadConfig for a list
-// of candidates the rule against quadrature empties.
+// of candidates DecideOptions.Afford empties.
 func ParseRecommended(name string, g orbit.Group, shape kernel.Shape) (Kernel, error) {
 	k, err := ParseKernel(name, g, shape)
 	if err != nil {
 		return Kernel{}, err
 	}
-	k = k.With(DecideOptions{CandidateFit: CandidateFitAnchored, ProbeWindow: DefaultProbeWindow, Probe: ProbeEarned, Hedge: true, HedgeStarts: DefaultHedgeStarts, CandidateStarts: DefaultCandidateStarts, AffordQuadrature: true})
+	k = k.With(DecideOptions{CandidateFit: CandidateFitAnchored, ProbeWindow: DefaultProbeWindow, Probe: ProbeEarned, Hedge: true, HedgeStarts: DefaultHedgeStarts, CandidateStarts: DefaultCandidateStarts, Afford: true})
 	if k.affordErr != nil {
 		return Kernel{}, k.affordErr
 	}

@@ -153,9 +153,8 @@ type Trace struct {
 	Referee string `json:"referee,omitempty"`
 	// Odds is the kernel's DecideOptions.Odds (0, AutoOdds, omitted).
 	Odds float64 `json:"odds,omitempty"`
-	// AffordQuadrature is the kernel's DecideOptions.AffordQuadrature
-	// (omitted when false).
-	AffordQuadrature bool `json:"afford_quadrature,omitempty"`
+	// Afford is the kernel's DecideOptions.Afford (omitted when false).
+	Afford bool `json:"afford,omitempty"`
 	// BetaScale is Config.BetaScale (0, the rule's β, omitted).
 	BetaScale float64 `json:"beta_scale,omitempty"`
 	// ExcludeObserved and StepAside are Config's (omitted when false:
@@ -468,7 +467,7 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 		Group: group, Shape: c.Kernel.shapeName(), Acquisition: c.Acquisition.Name(),
 		Beta: c.Beta.String(), FitMode: fitModeName(c), FixNoise: c.FixNoise,
 		Prior: priorName(c), Landmarks: landmarksOf(c), LandmarkFit: landmarkFitName(c),
-		CandidateFit: candidateFitName(c), ProbeWindow: c.Kernel.decide.ProbeWindow, Probe: probeName(c), Hedge: hedgeStarts(c), CandidateStarts: candidateStarts(c), Referee: refereeName(c), Odds: c.Kernel.decide.Odds, AffordQuadrature: c.Kernel.decide.AffordQuadrature, BetaScale: c.BetaScale, ExcludeObserved: c.ExcludeObserved, StepAside: c.StepAside, Normalize: c.Normalize, ARD: c.ARD, ResidualVariance: c.ResidualVariance,
+		CandidateFit: candidateFitName(c), ProbeWindow: c.Kernel.decide.ProbeWindow, Probe: probeName(c), Hedge: hedgeStarts(c), CandidateStarts: candidateStarts(c), Referee: refereeName(c), Odds: c.Kernel.decide.Odds, Afford: c.Kernel.decide.Afford, BetaScale: c.BetaScale, ExcludeObserved: c.ExcludeObserved, StepAside: c.StepAside, Normalize: c.Normalize, ARD: c.ARD, ResidualVariance: c.ResidualVariance,
 		Init: c.Init, Iters: iters, RawSamples: c.RawSamples, Starts: c.Starts,
 		MaxIter: c.MaxIter, Backend: c.Backend.Name(), NoiseVariance: noise,
 	}

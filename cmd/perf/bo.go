@@ -511,7 +511,7 @@ type protocol struct {
 	hedge                                *int
 	normalize, ard, excludeObserved      *bool
 	stepAside, residualVariance          *bool
-	affordQuadrature                     *bool
+	afford                               *bool
 	referee                              *string
 	odds, betaScale                      *float64
 	candidateStarts                      *int
@@ -561,8 +561,8 @@ type Protocol struct {
 	Referee string `json:"referee,omitempty"`
 	// Odds is --odds (0, bo.AutoOdds, omitted).
 	Odds float64 `json:"odds,omitempty"`
-	// AffordQuadrature is --afford-quadrature (false omitted).
-	AffordQuadrature bool `json:"afford_quadrature,omitempty"`
+	// Afford is --afford (false omitted).
+	Afford bool `json:"afford,omitempty"`
 	// BetaScale is --beta-scale (0, the rule's β, omitted).
 	BetaScale float64 `json:"beta_scale,omitempty"`
 }
@@ -598,7 +598,7 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		aside = fs.Bool("step-aside", false, "with --exclude-observed: where the acquisition's best ascent end is on an observed point's orbit, the best point just outside its exclusion radius competes with the next ascent end (bo.Protocol.StepAside)")
 		odds = fs.Float64("odds", 0, "auto and portfolio only: the log prior odds added to each favoured candidate's score; 0 means bo.AutoOdds (ln 20) (bo.DecideOptions.Odds); off in the front ends")
 		referee = fs.String("referee", "evidence", "auto and portfolio only: the score that picks the referee among the candidates, evidence (the log marginal likelihood) or loo (the leave-one-out log predictive density) (bo.DecideOptions.Referee); off in the front ends")
-		afford = fs.Bool("afford-quadrature", false, "auto and portfolio only: leave avg and avgnorm out over the scaling groups, whose exact k_avg takes an adaptive quadrature per pair (bo.DecideOptions.AffordQuadrature; the front ends' default)")
+		afford = fs.Bool("afford", false, "auto and portfolio only: leave avg and avgnorm out over the scaling groups, whose exact k_avg takes an adaptive quadrature per pair, and where k_avg is enumerated over more than bo.AffordEnumerateLimit elements (bo.DecideOptions.Afford; the front ends' default)")
 		resid = fs.Bool("residual-variance", false, "the Nyström kernels' (plus, nystrom, soft) predictive variance adds the prior variance their design misses, so that far from the data it is the prior's, as the base GP's is (bo.Protocol.ResidualVariance); off in the front ends")
 	}
 	// perf suggest's default is the front ends' (bo.DefaultBetaScale).
@@ -629,7 +629,7 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		odds:             odds,
 		referee:          referee,
 		residualVariance: resid,
-		affordQuadrature: afford,
+		afford:           afford,
 	}
 }
 
@@ -637,7 +637,7 @@ func (p *protocol) values() Protocol {
 	liar := omitDefault(*p.liar, "mean")
 	mean, lf := omitDefault(*p.mean, "sample"), omitDefault(*p.landmarkFit, "default")
 	cf, pr := omitDefault(*p.candidateFit, "own"), omitDefault(*p.probe, "always")
-	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, Probe: pr, ProbeWindow: *p.probeWindow, Hedge: *p.hedge, CandidateStarts: *p.candidateStarts, Normalize: *p.normalize, ARD: *p.ard, ExcludeObserved: *p.excludeObserved, StepAside: *p.stepAside, ResidualVariance: *p.residualVariance, Referee: omitDefault(*p.referee, "evidence"), Odds: *p.odds, AffordQuadrature: *p.affordQuadrature, BetaScale: *p.betaScale}
+	return Protocol{Iters: *p.iters, Init: *p.initN, Batch: *p.batch, Acq: *p.acq, Beta: *p.beta, Fit: *p.fit, Prior: *p.prior, Backend: *p.backend, Landmarks: *p.landmarks, Liar: liar, Mean: mean, LandmarkFit: lf, CandidateFit: cf, Probe: pr, ProbeWindow: *p.probeWindow, Hedge: *p.hedge, CandidateStarts: *p.candidateStarts, Normalize: *p.normalize, ARD: *p.ard, ExcludeObserved: *p.excludeObserved, StepAside: *p.stepAside, ResidualVariance: *p.residualVariance, Referee: omitDefault(*p.referee, "evidence"), Odds: *p.odds, Afford: *p.afford, BetaScale: *p.betaScale}
 }
 
 // omitDefault returns v, or "" where it spells the default def (any case,
@@ -745,7 +745,7 @@ func (p Protocol) config(workers int, budget int64) (bo.Config, error) {
 		return cfg, badInput("--odds must be 0 (bo.AutoOdds) or a log prior odds in (0, %g], got %v", float64(bo.MaxOdds), p.Odds)
 	}
 	dec.Odds = p.Odds
-	dec.AffordQuadrature = p.AffordQuadrature
+	dec.Afford = p.Afford
 	if !(p.BetaScale >= 0 && p.BetaScale <= bo.MaxBetaScale) {
 		return cfg, badInput("--beta-scale must be 0 (the rule's β) or a factor in (0, %g], got %v", float64(bo.MaxBetaScale), p.BetaScale)
 	}

@@ -66,15 +66,15 @@ func TestBOBadInput(t *testing.T) {
 	}
 }
 
-// TestBOAffordQuadrature: --afford-quadrature holds a candidate list
-// over a scaling group to the front ends' rule (avg left out, the trace
-// says so); without it the list keeps avg (the committed records).
-func TestBOAffordQuadrature(t *testing.T) {
+// TestBOAfford: --afford holds a candidate list over a scaling group to
+// the front ends' rule (avg left out, the trace says so); without it the
+// list keeps avg (the committed records).
+func TestBOAfford(t *testing.T) {
 	for _, afford := range []bool{false, true} {
 		path := filepath.Join(t.TempDir(), "trace.json")
 		args := append([]string{"bo", "--problem", "Scaling2d", "--kernel", "portfolio:nystrom+avg:soft+plus", "--json", path}, tinyBO...)
 		if afford {
-			args = append(args, "--afford-quadrature")
+			args = append(args, "--afford")
 		}
 		if code, _, stderr := runCLI(t, args...); code != exitOK {
 			t.Fatalf("exit %d, stderr %q", code, stderr)
@@ -84,15 +84,15 @@ func TestBOAffordQuadrature(t *testing.T) {
 			t.Fatal(err)
 		}
 		var doc struct {
-			AffordQuadrature bool     `json:"afford_quadrature"`
-			Candidates       []string `json:"candidates"`
-			LeftOut          []string `json:"left_out"`
+			Afford     bool     `json:"afford"`
+			Candidates []string `json:"candidates"`
+			LeftOut    []string `json:"left_out"`
 		}
 		if err := json.Unmarshal(data, &doc); err != nil {
 			t.Fatal(err)
 		}
-		if doc.AffordQuadrature != afford || slices.Contains(doc.Candidates, "avg") == afford || (len(doc.LeftOut) == 1) != afford {
-			t.Errorf("--afford-quadrature %v: trace %+v", afford, doc)
+		if doc.Afford != afford || slices.Contains(doc.Candidates, "avg") == afford || (len(doc.LeftOut) == 1) != afford {
+			t.Errorf("--afford %v: trace %+v", afford, doc)
 		}
 	}
 }

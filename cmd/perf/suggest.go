@@ -111,7 +111,7 @@ setting where the two differ:
 and, for a deciding kernel (auto, portfolio), --candidate-fit own
 --probe-window 0 --probe always; suggest keeps two settings that have no
 flag here, so give them to perf bo instead: --candidate-starts 3, and
-over the scaling groups --afford-quadrature.
+--afford.
 
 Example:
   perf suggest --group hyperoctahedral --d 3 --box -2:2 --kernel plus \

@@ -684,11 +684,13 @@ func TestSuggestCandidateFit(t *testing.T) {
 	}
 }
 
-// TestSuggestAffordQuadrature: a candidate list the settings name over a
-// scaling group is held to Recommended's AffordQuadrature: avg is left
-// out (its quadrature per pair stepped up to 89× plus's), and the
-// optimizer says so.
-func TestSuggestAffordQuadrature(t *testing.T) {
+// TestSuggestAfford: a candidate list the settings name is held to
+// Recommended's DecideOptions.Afford: over a scaling group avg is left
+// out (its quadrature per pair stepped up to 89× plus's), and over
+// hyperoctahedral(3) with Matérn-5/2 (k_avg enumerated over 48
+// elements, over AffordEnumerateLimit), and the optimizer says so; over
+// permutation(4) (24 elements) the list keeps it.
+func TestSuggestAfford(t *testing.T) {
 	st := SuggestSettings{Group: Group{Group: "scaling", D: 2, Box: [][]float64{{0.1}, {10}}}, Kernel: "portfolio:nystrom+avg:soft+plus"}
 	opt, err := st.Optimizer(nil, 0)
 	if err != nil {
@@ -701,6 +703,24 @@ func TestSuggestAffordQuadrature(t *testing.T) {
 	st.Kernel = "portfolio:avg+avgnorm"
 	if _, err := st.Optimizer(nil, 0); err == nil || errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), "no candidate") {
 		t.Errorf("a list of avg and avgnorm alone: %v", err)
+	}
+	for _, c := range []struct {
+		group string
+		d     int
+		keep  bool
+	}{{"hyperoctahedral", 3, false}, {"permutation", 4, true}} {
+		st := SuggestSettings{Group: Group{Group: c.group, D: c.d, Box: [][]float64{{-1}, {1}}}, Base: "matern52", Kernel: "portfolio:nystrom+avg:soft+plus"}
+		opt, err := st.Optimizer(nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := opt.Config().Kernel
+		if slices.Contains(k.Candidates(), bo.NameAvg) != c.keep || (len(k.LeftOut()) == 0) != c.keep {
+			t.Errorf("%s(%d): candidates %v, left out %q", c.group, c.d, k.Candidates(), k.LeftOut())
+		}
+		if !c.keep && !strings.Contains(k.LeftOut()[0], "AffordEnumerateLimit") {
+			t.Errorf("%s(%d): left out %q", c.group, c.d, k.LeftOut())
+		}
 	}
 }
 

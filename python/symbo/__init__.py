@@ -400,11 +400,12 @@ class Optimizer:
         ``portfolio:nystrom+avg:soft+plus`` (with avg and its fixed-point
         probe) when the optimum is known to lie on the group's fixed
         points. Both deciding
-        kernels leave ``avg`` out where one of its values costs more than
-        64 base-kernel evaluations (a group of more than 64 elements to
-        enumerate, or a permanent of order 7 or more); a
-        ``portfolio`` step costs a few ``plus`` steps (the measured
-        ratios are in docs/performance.md).
+        kernels leave ``avg`` out where it would cost a step too much:
+        where its average is enumerated over more than 24 group elements
+        (a Matérn base over hyperoctahedral(3), or a larger group), is a
+        permanent of order 7 or more, or takes a quadrature (the scaling
+        groups); a ``portfolio`` step costs a few ``plus`` steps (the
+        measured ratios are in docs/performance.md).
     base : str
         Base kernel shape (default ``rbf``).
     seed : int
