@@ -649,10 +649,13 @@ func Custom(name string, fam gp.Family, g orbit.Group) Kernel {
 // and nystrom, which are not invariant and use g only for the classes of
 // coordinates of Protocol.ARD) with the given base shape. Errors:
 // ErrUnknownKernel for a name not in KernelNames (the message lists
-// them); ErrBadConfig for a kernel that needs a group given none, or a
-// malformed candidate list (an empty name between the separators, more
-// than one colon; see AutoOf).
+// them); ErrBadConfig for a shape not in kernel.Shapes(), a kernel that
+// needs a group given none, or a malformed candidate list (an empty name
+// between the separators, more than one colon; see AutoOf).
 func ParseKernel(name string, g orbit.Group, shape kernel.Shape) (Kernel, error) {
+	if !slices.Contains(kernel.Shapes(), shape) {
+		return Kernel{}, fmt.Errorf("%w: base shape %v is not one of %s", ErrBadConfig, shape, strings.Join(kernel.ShapeNames(), ", "))
+	}
 	n := strings.ToLower(strings.TrimSpace(name))
 	for _, kind := range []string{NameAuto, NamePortfolio} {
 		rest, ok := strings.CutPrefix(n, kind+":")

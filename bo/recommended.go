@@ -67,8 +67,8 @@ const RecommendedKernel = "portfolio:nystrom:soft+plus"
 //     higher on none).
 //
 // The evidence for each choice is in lab/results/README.md. Errors: a
-// nil g, or a g ParseKernel refuses for the shape (ErrBadConfig and
-// ErrUnknownKernel's class: bad input).
+// nil g, a shape not in kernel.Shapes(), or a g ParseKernel refuses for
+// the shape (ErrBadConfig and ErrUnknownKernel's class: bad input).
 func Recommended(g orbit.Group, shape kernel.Shape) (Config, error) {
 	if check.IsNil(g) {
 		return Config{}, fmt.Errorf("%w: Recommended needs a group (orbit.Trivial(d) for none)", ErrBadConfig)

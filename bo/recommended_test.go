@@ -82,3 +82,26 @@ func TestParseRecommended(t *testing.T) {
 		t.Errorf("unknown kernel: err = %v, want ErrUnknownKernel", err)
 	}
 }
+
+// TestRecommendedBadShape: a shape outside kernel.Shapes() is refused
+// where it is given — by Recommended, ParseRecommended and ParseKernel,
+// with ErrBadConfig — not later by New.
+func TestRecommendedBadShape(t *testing.T) {
+	g, err := orbit.Hyperoctahedral(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, shape := range []kernel.Shape{-1, kernel.Shape(len(kernel.Shapes())), 99} {
+		if _, err := bo.Recommended(g, shape); !errors.Is(err, bo.ErrBadConfig) {
+			t.Errorf("Recommended(%v): err = %v, want ErrBadConfig", shape, err)
+		}
+		for _, name := range []string{bo.RecommendedKernel, "plus", "base", "nystrom", "auto:nystrom+plus"} {
+			if _, err := bo.ParseRecommended(name, g, shape); !errors.Is(err, bo.ErrBadConfig) {
+				t.Errorf("ParseRecommended(%s, %v): err = %v, want ErrBadConfig", name, shape, err)
+			}
+			if _, err := bo.ParseKernel(name, g, shape); !errors.Is(err, bo.ErrBadConfig) {
+				t.Errorf("ParseKernel(%s, %v): err = %v, want ErrBadConfig", name, shape, err)
+			}
+		}
+	}
+}
