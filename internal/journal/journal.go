@@ -403,7 +403,9 @@ type file interface {
 // given kind and settings (any JSON-encodable value); its header records
 // the running build (Code) and the environment that changes results
 // (Env), and every line the run's identity
-// (RunID(kind, settings)).
+// (RunID(kind, settings)). A Create that fails after linking the header
+// into place (opening or locking it for appending) removes it again,
+// unless another Writer has opened it meanwhile (atomicfile.ErrLocked).
 func Create(path, kind string, settings any) (*Writer, error) {
 	return create(path, Version, kind, settings, Code(), Env())
 }
@@ -428,15 +430,37 @@ func create(path string, version int, kind string, settings any, code string, en
 	if err := atomicfile.Create(path, line, 0o644); err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	f, err := openAppend(path)
 	if err != nil {
-		return nil, fmt.Errorf("journal: %w", err)
+		return nil, removeCreated(path, err)
 	}
 	if err := atomicfile.LockFile(f, path); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("journal: %w", err)
+		if errors.Is(err, atomicfile.ErrLocked) {
+			// Another Writer opened the new journal first: it is
+			// that Writer's now.
+			return nil, fmt.Errorf("journal: %w", err)
+		}
+		return nil, removeCreated(path, err)
 	}
 	return &Writer{f: f, seq: 1, version: version, run: run, path: path, size: int64(len(line))}, nil
+}
+
+// removeCreated removes the header-only journal at path that create
+// linked into place before failing with err, so that a failed Create
+// leaves no file that would make the next one fail (fs.ErrExist), and
+// returns err.
+func removeCreated(path string, err error) error {
+	if rerr := os.Remove(path); rerr != nil {
+		return fmt.Errorf("journal: %w (and removing the header-only %s: %v)", err, path, rerr)
+	}
+	return fmt.Errorf("journal: %w", err)
+}
+
+// openAppend opens the journal create has just linked into place, for
+// appending (a test substitutes a failing one).
+var openAppend = func(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 }
 
 // Open reads the journal at path (of the given kind), truncates a torn

@@ -570,3 +570,27 @@ func TestEnv(t *testing.T) {
 		t.Fatalf("journal without env: %v, env %v", err, c.Header.Env)
 	}
 }
+
+// TestCreateFailsWhole: a Create that fails after its header is linked
+// into place (the open for appending fails) removes the header-only file
+// it made, so that the run can be started again at the same path (once
+// such a file was left, and the next Create failed with fs.ErrExist).
+func TestCreateFailsWhole(t *testing.T) {
+	defer func(f func(string) (*os.File, error)) { openAppend = f }(openAppend)
+	openAppend = func(string) (*os.File, error) { return nil, errors.New("injected open failure") }
+	dir := t.TempDir()
+	p := filepath.Join(dir, "j.jsonl")
+	if w, err := Create(p, "test", nil); err == nil || !strings.Contains(err.Error(), "injected") {
+		closeIf(w)
+		t.Fatalf("Create with a failing open: %v, want the open's error", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a failed Create left %d entries (%v), want none", len(entries), entries[0].Name())
+	}
+	openAppend = func(path string) (*os.File, error) { return os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0) }
+	w, err := Create(p, "test", nil)
+	if err != nil {
+		t.Fatalf("Create after a failed one: %v", err)
+	}
+	w.Close()
+}
