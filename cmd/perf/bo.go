@@ -197,7 +197,7 @@ type boSettings struct {
 	Force bool   `json:"force,omitempty"`
 }
 
-func runBO(args []string, stdout, stderr io.Writer) error {
+func runBO(args []string, stdout, stderr io.Writer) (err error) {
 	fs := newFlagSet("bo", boUsage, stdout)
 	name := fs.String("problem", "", "benchmark problem, e.g. ackley or Ackley2d")
 	d := fs.Int("d", 0, "dimension; 0 selects the paper's")
@@ -220,7 +220,7 @@ func runBO(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	r := &runner{cmd: "perf bo", stderr: stderr, unit: "evaluation", whole: "run", enable: "--checkpoint FILE"}
-	defer r.close()
+	defer func() { err = r.close(err) }()
 	var set boSettings
 	var done []bo.Evaluation
 	if *resumePath != "" {

@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/internal/journal"
 	"github.com/symbo/symbo/lab/experiments"
@@ -55,6 +56,9 @@ type runner struct {
 	path      string // the journal ("" without one)
 	resumeCmd string // the command that resumes it
 	w         *journal.Writer
+	// lock is the output directory's lock (hold), released by close
+	// after the journal is closed; nil without one.
+	lock *atomicfile.Lock
 
 	// sig is cancelled by SIGINT or SIGTERM from the first runPlan or
 	// stream until close (signals): a signal that arrives once the
@@ -159,16 +163,34 @@ func pinEnv(stderr io.Writer, cmd, path string, env map[string]string) error {
 	return nil
 }
 
-// close closes the journal, if any, and restores the default signal
-// handling.
-func (r *runner) close() {
+// close closes the journal, if any, then releases the output
+// directory's lock, if any (hold) — in that order, so that the run the
+// lock lets in next (a --resume of the directory) finds the journal's own
+// lock free — and restores the default signal handling. It returns err,
+// the command's error, or else the journal's Close error (with err's, in
+// its message, when both failed).
+func (r *runner) close(err error) error {
 	if r.w != nil {
-		r.w.Close()
+		if cerr := r.w.Close(); cerr != nil {
+			if err == nil {
+				err = fmt.Errorf("closing the journal %s: %w", r.path, cerr)
+			} else {
+				err = fmt.Errorf("%w (and closing the journal %s: %v)", err, r.path, cerr)
+			}
+		}
+		r.w = nil
 	}
+	r.lock.Release()
+	r.lock = nil
 	if r.stopSig != nil {
 		r.stopSig()
 	}
+	return err
 }
+
+// hold makes lock, the output directory's, the runner's: close releases
+// it after closing the journal.
+func (r *runner) hold(lock *atomicfile.Lock) { r.lock = lock }
 
 // signals returns the runner's signal context (see sig), made on the
 // first call.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/internal/journal"
 	"github.com/symbo/symbo/lab/experiments"
 )
@@ -46,7 +47,9 @@ func TestRunnerResumesPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum, err := runPlan(r, cubes(6, func(int) {}), 2, nil)
-	r.close()
+	if cerr := r.close(nil); cerr != nil {
+		t.Fatal(cerr)
+	}
 	if err != nil || sum != 225 || !strings.Contains(stderr.String(), "perf cubes: 6/6 runs") {
 		t.Fatalf("sum %d, %v; stderr %q", sum, err, stderr.String())
 	}
@@ -61,7 +64,9 @@ func TestRunnerResumesPlan(t *testing.T) {
 	if sum, err = runPlan(r, cubes(6, func(i int) { again = append(again, i) }), 1, kept); err != nil || sum != 225 || len(again) != 0 {
 		t.Errorf("resumed: sum %d, %v, ran %v again", sum, err, again)
 	}
-	r.close()
+	if err := r.close(nil); err != nil {
+		t.Fatal(err)
+	}
 
 	dup := append(slices.Clone(kept[:2]), kept[1])
 	_, err = runPlan(&runner{cmd: "perf cubes", stderr: &stderr, path: "runs.journal"}, cubes(6, func(int) {}), 1, dup)
@@ -97,6 +102,52 @@ func TestRunnerInterrupted(t *testing.T) {
 		var ie *interruptedError
 		if !errors.As(err, &ie) || err.Error() != tc.want {
 			t.Errorf("%s: %v, want %q", tc.r.cmd, err, tc.want)
+		}
+	}
+}
+
+// TestRunnerCloseJournalThenLock: close closes the journal and then
+// releases the output directory's lock the runner holds — a --resume the
+// lock lets in finds the journal free — and reports the journal's Close
+// error (it was dropped), after the command's own error if there is one;
+// the lock is released whether or not the journal closes cleanly.
+func TestRunnerCloseJournalThenLock(t *testing.T) {
+	errRun := errors.New("the run failed")
+	for _, runErr := range []error{nil, errRun} {
+		for _, closeFails := range []bool{false, true} {
+			dir := t.TempDir()
+			lock, err := atomicfile.LockDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := &runner{cmd: "perf cubes", stderr: &bytes.Buffer{}, unit: "run record", whole: "study", enable: "--out DIR"}
+			r.hold(lock)
+			if err := r.create("--out", filepath.Join(dir, "runs.journal"), "perf cubes --resume", nil); err != nil {
+				t.Fatal(err)
+			}
+			if closeFails {
+				r.w.Close() // the runner's Close then fails: file already closed
+			}
+			err = r.close(runErr)
+			switch {
+			case closeFails && (err == nil || !strings.Contains(err.Error(), "closing the journal "+filepath.Join(dir, "runs.journal"))):
+				t.Errorf("run error %v, failing Close: %v, want the journal's Close error", runErr, err)
+			case runErr != nil && !errors.Is(err, runErr), !closeFails && err != runErr:
+				t.Errorf("run error %v, failing Close %v: %v, want the run's error first", runErr, closeFails, err)
+			}
+			if r.w != nil || r.lock != nil {
+				t.Error("close left the runner holding its journal or lock")
+			}
+			again, err := atomicfile.LockDir(dir)
+			if err != nil {
+				t.Fatalf("the directory after close: %v", err)
+			}
+			_, w, err := journal.OpenIn(dir, "runs.journal", "perf cubes")
+			if err != nil {
+				t.Fatalf("the journal after close: %v", err)
+			}
+			w.Close()
+			again.Release()
 		}
 	}
 }

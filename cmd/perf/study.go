@@ -45,14 +45,14 @@ type study[Res any] struct {
 // --resume' (with --workers and --mem-budget, nothing else) continues
 // a study that stopped — Ctrl-C, SIGTERM, kill -9 — from its journal and
 // ends with the files an uninterrupted study writes.
-func runStudy[Res any](s study[Res], args []string, stdout, stderr io.Writer) error {
+func runStudy[Res any](s study[Res], args []string, stdout, stderr io.Writer) (err error) {
 	cmd := "perf " + s.name
 	fs, pf, build, err := s.flags(args, stdout)
 	if err != nil {
 		return err
 	}
 	r := &runner{cmd: cmd, stderr: stderr, unit: "run record", whole: "study", enable: "--out DIR"}
-	defer r.close()
+	defer func() { err = r.close(err) }()
 	resumeCmd := cmd + " --out " + shellQuote(*pf.out) + " --resume"
 	started, resuming := args, *pf.resume
 	var kept []planRecord[*bo.Trace]
@@ -67,7 +67,7 @@ func runStudy[Res any](s study[Res], args []string, stdout, stderr io.Writer) er
 		if err != nil {
 			return err
 		}
-		defer lock.Release()
+		r.hold(lock)
 		var set studySettings
 		if kept, err = resume[planRecord[*bo.Trace]](r, *pf.out, studyJournalFile, resumeCmd, &set); err != nil {
 			return err
@@ -99,7 +99,7 @@ func runStudy[Res any](s study[Res], args []string, stdout, stderr io.Writer) er
 		if err != nil {
 			return err
 		}
-		defer lock.Release()
+		r.hold(lock)
 		jpath := filepath.Join(*pf.out, studyJournalFile)
 		if *pf.force {
 			if err := removeOutputs(*pf.out, s.name, s.figures...); err != nil {

@@ -155,7 +155,7 @@ type tableSettings struct {
 // (journal kind "perf table", records planRecord[*bo.Trace]).
 const tableJournalFile = "runs.journal"
 
-func runTable(args []string, stdout, stderr io.Writer) error {
+func runTable(args []string, stdout, stderr io.Writer) (err error) {
 	fs := newFlagSet("table", tableUsage, stdout)
 	seeds := seedsFlag(fs, 10, "the seeds of each benchmark and kernel")
 	out := fs.pathFlag("out", "journal the runs and write table.md, results.json and the plots into `dir`")
@@ -179,11 +179,10 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	r := &runner{cmd: "perf table", stderr: stderr, unit: "run record", whole: "table", enable: "--out DIR"}
-	defer r.close()
+	defer func() { err = r.close(err) }()
 	resumeCmd := "perf table --out " + shellQuote(*out) + " --resume"
 	var set tableSettings
 	var kept []planRecord[*bo.Trace]
-	var err error
 	if *resumeFlag {
 		if err := fs.require("out"); err != nil {
 			return err
@@ -195,7 +194,7 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		defer lock.Release()
+		r.hold(lock)
 		if kept, err = resume[planRecord[*bo.Trace]](r, *out, tableJournalFile, resumeCmd, &set); err != nil {
 			return err
 		}
@@ -233,7 +232,7 @@ func runTable(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		defer lock.Release()
+		r.hold(lock)
 		jpath := filepath.Join(*out, tableJournalFile)
 		if *force {
 			if err := removeOutputs(*out, "table", "regret", "strips"); err != nil {
