@@ -29,7 +29,9 @@ type Enumerator struct {
 	// Budget is the largest orbit buffer in bytes; 0 (or negative) means
 	// DefaultBudget.
 	Budget int64
-	// Workers is the number of goroutines; 0 means GOMAXPROCS.
+	// Workers is the number of goroutines; 0 means GOMAXPROCS. A negative
+	// Workers is refused (ErrInvalid), as kernel.Options and bo.Config
+	// refuse theirs.
 	Workers int
 }
 
@@ -43,11 +45,14 @@ type Enumerator struct {
 //
 // It fails with ErrOverBudget, naming the group and the bytes it would
 // need, when n·|G|·d·8 exceeds the budget (whether or not dst is large
-// enough), and with ErrInvalid for a nil group, a negative n,
-// len(x) ≠ n·d, a NaN or ±Inf coordinate (checked once, O(n·d), before
-// the budget), and with Size's error for a group whose Order is nil or
+// enough), and with ErrInvalid for a negative Workers, a nil group, a
+// negative n, len(x) ≠ n·d, a NaN or ±Inf coordinate (checked once,
+// O(n·d), before the budget), and with Size's error for a group whose Order is nil or
 // below 1 (a caller's type breaking Finite's contract).
 func (e Enumerator) Orbits(dst []float64, g Finite, x []float64, n int) ([]float64, error) {
+	if e.Workers < 0 {
+		return nil, invalid("Enumerator.Workers = %d is negative (0 means GOMAXPROCS)", e.Workers)
+	}
 	if IsNil(g) {
 		return nil, invalid("Orbits needs a group, got a nil one")
 	}

@@ -645,3 +645,26 @@ func TestHostileGroupInputs(t *testing.T) {
 		t.Error("the zero ScalingGroup has an empty name")
 	}
 }
+
+// TestOrbitsNegativeWorkers: a negative Enumerator.Workers is refused
+// with ErrInvalid, as kernel.Options and bo.Config refuse theirs — it ran
+// on GOMAXPROCS goroutines, as 0 does, and no doc said so — also with no
+// points to write; 0 and positive counts give the same bits.
+func TestOrbitsNegativeWorkers(t *testing.T) {
+	g := must(orbit.Hyperoctahedral(3))
+	x := []float64{0.5, -1, 2, 3, 0.25, -0.75}
+	for _, n := range []int{0, 2} {
+		if _, err := (orbit.Enumerator{Workers: -1}).Orbits(nil, g, x[:n*3], n); !errors.Is(err, orbit.ErrInvalid) || !strings.Contains(err.Error(), "Workers") {
+			t.Errorf("n = %d, Workers -1: %v, want ErrInvalid naming Workers", n, err)
+		}
+	}
+	want, err := orbit.Enumerator{Workers: 1}.Orbits(nil, g, x, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []int{0, 2} {
+		if got, err := (orbit.Enumerator{Workers: w}).Orbits(nil, g, x, 2); err != nil || !bitsEqual(got, want) {
+			t.Errorf("Workers %d: %v, want Workers 1's bits", w, err)
+		}
+	}
+}
