@@ -19,13 +19,13 @@ import (
 	"fmt"
 	"log"
 	"math"
-	"os"
 	"strings"
 	"sync"
 
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/kernel"
 )
 
@@ -103,12 +103,9 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		// Atomically: a temporary file beside it, then a rename.
-		tmp := *jsonOut + ".tmp"
-		if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-			log.Fatal(err)
-		}
-		if err := os.Rename(tmp, *jsonOut); err != nil {
+		// Atomically: a temporary file beside it, then a rename; a
+		// failure leaves no temporary file (atomicfile removes it).
+		if err := atomicfile.Write(*jsonOut, append(b, '\n'), 0o644); err != nil {
 			log.Fatal(err)
 		}
 	}
