@@ -63,8 +63,8 @@ import (
 //     elements. Its acquisition's ascents differentiate |G| κ terms per
 //     pair against every observation: where auto picks it, or in a
 //     portfolio, which maximizes every candidate's acquisition, they
-//     took the step past 4× plus's over hyperoctahedral(3) with
-//     Matérn-5/2 (48 elements).
+//     took the step past 4× plus's over permutation(4) (24 elements)
+//     and hyperoctahedral(3) (48) with Matérn-5/2.
 func affordable(name string, g orbit.Group, shape kernel.Shape, strict bool) (ok bool, reason string) {
 	if name != NameAvg && name != NameAvgNorm {
 		return true, ""
@@ -86,12 +86,14 @@ func affordable(name string, g orbit.Group, shape kernel.Shape, strict bool) (ok
 
 // AffordEnumerateLimit is the largest group over which auto and a
 // portfolio keep an enumerated avg or avgnorm under DecideOptions.Afford
-// (see affordable): 24 keeps permutation(4) with Matérn-5/2 and leaves
-// out hyperoctahedral(3) (48 elements), where a step of
-// portfolio:nystrom+avg:soft+plus took 4.0–5.3× plus's in medians and
-// auto up to 5× where it picked avg (measured: docs/performance.md,
-// "Deciding kernels over groups within the limit").
-const AffordEnumerateLimit = 24
+// (see affordable): 16 keeps permutation(3) with Matérn-5/2 (6
+// elements), whose list portfolio:nystrom+avg:soft+plus steps about
+// 3.5× plus's, and sign flips of up to four coordinates; it leaves out
+// permutation(4) (24 elements) and hyperoctahedral(3) (48), where that
+// list stepped 4.0–4.5× and 4.4–5.3× plus's in medians and auto up to
+// 5× where it picked avg (measured: docs/performance.md, "Deciding
+// kernels over groups within the limit").
+const AffordEnumerateLimit = 16
 
 // avgPairCost is the cost of k_avg over g with shape per pair of points,
 // in base-kernel evaluations, how it is computed (see affordable), and

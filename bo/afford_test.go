@@ -218,23 +218,24 @@ func TestAffordScaling(t *testing.T) {
 
 // TestAffordEnumerated: under DecideOptions.Afford auto and portfolio
 // leave out an enumerated avg or avgnorm over more than
-// AffordEnumerateLimit elements (hyperoctahedral(3) with Matérn-5/2,
-// 48 elements, on its own coordinates and on 3 of 10), keep it up to
-// the limit (permutation(4), 24) and keep a permanent (RBF's closed
-// form, hyperoctahedral(6) counted 64); without the option every list
-// keeps it (the committed records).
+// AffordEnumerateLimit elements (permutation(4), 24 elements, and
+// hyperoctahedral(3), 48, with Matérn-5/2, on their own coordinates and
+// on 3 of 10; sign flips of five coordinates, 32), keep it up to the
+// limit (sign flips of four, 16; permutation(3), 6) and keep a
+// permanent (RBF's closed form, hyperoctahedral(6) counted 64); without
+// the option every list keeps it (the committed records).
 func TestAffordEnumerated(t *testing.T) {
 	strict := DecideOptions{Afford: true}
 	hyp3 := must(orbit.Hyperoctahedral(3))
 	hyp3of10 := must(orbit.OnCoords(hyp3, 10, []int{1, 3, 5}))
 	perm4 := must(orbit.Permutation(4))
-	// |hyperoctahedral(3)| = 2³·3! = 48 and |permutation(4)| = 4! = 24
-	// sit on either side of the limit.
+	sf4, sf5 := must(orbit.SignFlip(4)), must(orbit.SignFlip(5))
+	// The orders, 2^m·m! and m! and 2^m, sit on either side of the limit.
 	for _, c := range []struct {
 		g     orbit.Group
 		order int
 		over  bool
-	}{{hyp3, 48, true}, {perm4, 24, false}} {
+	}{{hyp3, 48, true}, {perm4, 24, true}, {sf5, 32, true}, {sf4, 16, false}} {
 		if n, err := orbit.Size(c.g); err != nil || n != c.order || (n > AffordEnumerateLimit) != c.over {
 			t.Fatalf("%s: %d elements (%v), limit %d", c.g.Name(), n, err, AffordEnumerateLimit)
 		}
@@ -247,7 +248,9 @@ func TestAffordEnumerated(t *testing.T) {
 		{hyp3, kernel.Matern52, false},
 		{hyp3of10, kernel.Matern52, false},
 		{hyp3, kernel.Matern32, false},
-		{perm4, kernel.Matern52, true},
+		{perm4, kernel.Matern52, false},
+		{sf5, kernel.Matern52, false},
+		{sf4, kernel.Matern52, true},
 		{must(orbit.Permutation(3)), kernel.Matern52, true},
 		{hyp3, kernel.RBF, true},                           // the permanent
 		{must(orbit.Hyperoctahedral(6)), kernel.RBF, true}, // the permanent, counted 64

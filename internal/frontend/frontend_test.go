@@ -689,7 +689,7 @@ func TestSuggestCandidateFit(t *testing.T) {
 // out (its quadrature per pair stepped up to 89× plus's), and over
 // hyperoctahedral(3) with Matérn-5/2 (k_avg enumerated over 48
 // elements, over AffordEnumerateLimit), and the optimizer says so; over
-// permutation(4) (24 elements) the list keeps it.
+// permutation(3) (6 elements) the list keeps it.
 func TestSuggestAfford(t *testing.T) {
 	st := SuggestSettings{Group: Group{Group: "scaling", D: 2, Box: [][]float64{{0.1}, {10}}}, Kernel: "portfolio:nystrom+avg:soft+plus"}
 	opt, err := st.Optimizer(nil, 0)
@@ -708,7 +708,7 @@ func TestSuggestAfford(t *testing.T) {
 		group string
 		d     int
 		keep  bool
-	}{{"hyperoctahedral", 3, false}, {"permutation", 4, true}} {
+	}{{"hyperoctahedral", 3, false}, {"permutation", 3, true}} {
 		st := SuggestSettings{Group: Group{Group: c.group, D: c.d, Box: [][]float64{{-1}, {1}}}, Base: "matern52", Kernel: "portfolio:nystrom+avg:soft+plus"}
 		opt, err := st.Optimizer(nil, 0)
 		if err != nil {

@@ -126,10 +126,10 @@ func BenchmarkAvgCandidateStep(b *testing.B) {
 // front ends' settings, it times one Ask of plus, the default, auto and
 // portfolio:nystrom+avg:soft+plus in turn, reporting each one's ratio to
 // plus's. Under those settings (bo.DecideOptions.Afford) auto and the
-// list leave avg out over hyperoctahedral(3) with Matérn-5/2, whose
-// enumerated k_avg has more than bo.AffordEnumerateLimit elements: its
-// cells time them as a front end builds them. The table is in
-// docs/performance.md.
+// list leave avg out over permutation(4) and hyperoctahedral(3) with
+// Matérn-5/2, whose enumerated k_avg has more than
+// bo.AffordEnumerateLimit elements: their cells time them as a front
+// end builds them. The table is in docs/performance.md.
 //
 //	go test -run XXX -bench AvgListStep -cpu 1 -benchtime 2x -timeout 1h ./internal/frontend
 func BenchmarkAvgListStep(b *testing.B) {

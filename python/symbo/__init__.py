@@ -401,8 +401,8 @@ class Optimizer:
         probe) when the optimum is known to lie on the group's fixed
         points. Both deciding
         kernels leave ``avg`` out where it would cost a step too much:
-        where its average is enumerated over more than 24 group elements
-        (a Matérn base over hyperoctahedral(3), or a larger group), is a
+        where its average is enumerated over more than 16 group elements
+        (a Matérn base over permutation(4) or a larger group), is a
         permanent of order 7 or more, or takes a quadrature (the scaling
         groups); a ``portfolio`` step costs a few ``plus`` steps (the
         measured ratios are in docs/performance.md).
