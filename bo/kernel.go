@@ -130,8 +130,8 @@ type DecideOptions struct {
 	// whose exact k_avg takes an adaptive quadrature per pair, and where
 	// k_avg is enumerated over more than AffordEnumerateLimit elements
 	// (see affordable): false (the zero value, every committed record)
-	// holds the candidates to AutoEnumerateLimit alone. Recommended sets it, so a candidate list
-	// a front end names is held to it.
+	// holds the candidates to AutoEnumerateLimit alone. Recommended sets
+	// it, so a candidate list a front end names is held to it.
 	Afford bool
 }
 
