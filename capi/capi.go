@@ -107,8 +107,10 @@ import (
 // abiVersion is SYMBO_ABI_VERSION of symbo.h. Version 2 added the
 // optimizer handle (handle.go); version 3 gave "probe_window" bo's
 // meaning (0 no limit, negative refused); version 4 added
-// symbo_optimizer_near and refuses settings a group does not use.
-const abiVersion = 4
+// symbo_optimizer_near and refuses settings a group does not use;
+// version 5 added symbo_optimizer_info (the kernel's candidates and those
+// it left out).
+const abiVersion = 5
 
 // Error codes of symbo.h.
 const (

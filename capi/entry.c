@@ -157,6 +157,10 @@ int symbo_optimizer_history(int64_t handle, char *buf, size_t len, size_t *neede
 	ENTER(int, symbogo_optimizer_history(handle, buf, len, needed));
 }
 
+int symbo_optimizer_info(int64_t handle, char *buf, size_t len, size_t *needed) {
+	ENTER(int, symbogo_optimizer_info(handle, buf, len, needed));
+}
+
 int symbo_optimizer_restore(int64_t handle, const char *history) {
 	ENTER(int, symbogo_optimizer_restore(handle, (char *)history));
 }

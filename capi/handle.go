@@ -431,20 +431,65 @@ func symbogo_optimizer_history(id C.int64_t, buf *C.char, n C.size_t, needed *C.
 		if err != nil {
 			return err
 		}
-		*needed = C.size_t(len(js))
-		if buf == nil && n == 0 {
-			return nil
-		}
-		if buf == nil {
-			return fmt.Errorf("%w: buf is NULL with len %d", errInput, uint64(n))
-		}
-		if uint64(n) < uint64(len(js))+1 {
-			return fmt.Errorf("%w: the history is %d bytes and its NUL, buf holds %d", errSize, len(js), uint64(n))
-		}
-		dst := unsafe.Slice((*byte)(unsafe.Pointer(buf)), len(js)+1)
-		copy(dst, js)
-		dst[len(js)] = 0
+		return storeJSON("the history", js, buf, n, needed)
+	})
+}
+
+// storeJSON writes js and a NUL into buf (n bytes) and its length without
+// the NUL into *needed (not NULL: the caller checks): buf NULL with n 0
+// asks for the length only, a smaller buf is SYMBO_ESIZE with nothing
+// written. what names the JSON in the message ("the history").
+func storeJSON(what string, js []byte, buf *C.char, n C.size_t, needed *C.size_t) error {
+	*needed = C.size_t(len(js))
+	if buf == nil && n == 0 {
 		return nil
+	}
+	if buf == nil {
+		return fmt.Errorf("%w: buf is NULL with len %d", errInput, uint64(n))
+	}
+	if uint64(n) < uint64(len(js))+1 {
+		return fmt.Errorf("%w: %s is %d bytes and its NUL, buf holds %d", errSize, what, len(js), uint64(n))
+	}
+	dst := unsafe.Slice((*byte)(unsafe.Pointer(buf)), len(js)+1)
+	copy(dst, js)
+	dst[len(js)] = 0
+	return nil
+}
+
+// optimizerInfo is symbo_optimizer_info's JSON: the kernel's name, the
+// kernels that model the objective — a deciding kernel's candidates as
+// kept (bo.Kernel.Candidates), a single kernel alone ([name], where
+// Candidates is nil) — and the reasons of the candidates left out as too
+// costly over the group (bo.Kernel.LeftOut; [] when none).
+type optimizerInfo struct {
+	Kernel     string   `json:"kernel"`
+	Candidates []string `json:"candidates"`
+	LeftOut    []string `json:"left_out"`
+}
+
+func infoOf(o *bo.Optimizer) optimizerInfo {
+	k := o.Config().Kernel
+	info := optimizerInfo{Kernel: k.Name(), Candidates: k.Candidates(), LeftOut: k.LeftOut()}
+	if info.Candidates == nil {
+		info.Candidates = []string{k.Name()}
+	}
+	if info.LeftOut == nil {
+		info.LeftOut = []string{}
+	}
+	return info
+}
+
+//export symbogo_optimizer_info
+func symbogo_optimizer_info(id C.int64_t, buf *C.char, n C.size_t, needed *C.size_t) C.int {
+	return onHandle(id, func(o *bo.Optimizer) error {
+		if needed == nil {
+			return fmt.Errorf("%w: needed is NULL", errInput)
+		}
+		js, err := json.Marshal(infoOf(o))
+		if err != nil {
+			return err
+		}
+		return storeJSON("the info", js, buf, n, needed)
 	})
 }
 

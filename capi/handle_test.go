@@ -3,14 +3,17 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/internal/frontend"
 )
 
 const hammerSettings = `{"group":"hyperoctahedral","d":3,"box":[[-2],[2]],"kernel":"plus","seed":2,"init":4,"minimize":true}`
@@ -223,4 +226,62 @@ func TestAskPointsAllOrNothing(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestOptimizerInfo: symbo_optimizer_info's JSON names the kernel, the
+// candidates it kept and the reasons of those it left out — avg of a list
+// over hyperoctahedral(3) with Matérn-5/2 (48 elements, over
+// bo.AffordEnumerateLimit), nothing for the default kernel there — and a
+// single kernel is its own one candidate. check.c's handle_info calls it
+// through the C ABI (buffers, codes, messages).
+func TestOptimizerInfo(t *testing.T) {
+	const box = `"group":"hyperoctahedral","d":3,"box":[[-1],[1]],"base":"matern52"`
+	for _, c := range []struct {
+		kernel     string
+		name       string
+		candidates []string
+		leftOut    string // the one reason's prefix, or "" for none
+	}{
+		{`,"kernel":"portfolio:nystrom+avg:soft+plus"`, "portfolio:nystrom+avg:soft+plus", []string{"nystrom", "soft", "plus"}, "avg: k_avg over hyperoctahedral(3) with matern52 would be enumerated"},
+		{`,"kernel":"auto"`, "auto", []string{"nystrom", "plus"}, "avg: "},
+		{``, "portfolio:nystrom:soft+plus", []string{"nystrom", "soft", "plus"}, ""},
+		{`,"kernel":"plus"`, "plus", []string{"plus"}, ""},
+	} {
+		id, err := newHandle(`{` + box + c.kernel + `}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var js []byte
+		if err := withOptimizer(id, func(o *bo.Optimizer) (err error) {
+			js, err = json.Marshal(infoOf(o))
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Kernel     string    `json:"kernel"`
+			Candidates []string  `json:"candidates"`
+			LeftOut    *[]string `json:"left_out"`
+		}
+		if err := frontend.Decode(js, &got); err != nil {
+			t.Fatalf("%s: %v", js, err)
+		}
+		ok := got.Kernel == c.name && slices.Equal(got.Candidates, c.candidates) && got.LeftOut != nil
+		if ok && c.leftOut == "" {
+			ok = len(*got.LeftOut) == 0 && strings.Contains(string(js), `"left_out":[]`)
+		} else if ok {
+			ok = len(*got.LeftOut) == 1 && strings.HasPrefix((*got.LeftOut)[0], c.leftOut)
+		}
+		if !ok {
+			t.Errorf("kernel %s: info %s", c.name, js)
+		}
+		if err := freeHandle(id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// An unknown handle is bad input (check.c: a freed one, a NULL needed,
+	// a short buffer).
+	if code := symbogo_optimizer_info(0, nil, 0, nil); code != codeInval {
+		t.Errorf("info on handle 0: code %d", code)
+	}
 }

@@ -87,7 +87,8 @@
  *     symbo_optimizer_ask and _suggest cost one such step per point,
  *     _tell, _fail, _add_pending and _cancel O(d) plus bitwise scans of
  *     the points held, at most O((n + np + nf)·d) (nf failed points);
- *     _history and _restore O((n + np + nf)·d) plus their JSON.
+ *     _history and _restore O((n + np + nf)·d) plus their JSON, _info
+ *     O(1).
  */
 #ifndef SYMBO_H
 #define SYMBO_H
@@ -103,8 +104,10 @@ extern "C" {
  * 3: "probe_window" 0 means no limit, a negative one is refused.
  * 4: symbo_optimizer_near; settings a group does not use ("block",
  *    "matrices", a kernel matrix's "box"; "coords" with "problem") are
- *    SYMBO_EINVAL, not ignored. */
-#define SYMBO_ABI_VERSION 4
+ *    SYMBO_EINVAL, not ignored.
+ * 5: symbo_optimizer_info (the kernel's candidates, and those it left out
+ *    as too costly over the group). */
+#define SYMBO_ABI_VERSION 5
 
 enum {
 	SYMBO_OK = 0,
@@ -117,7 +120,7 @@ enum {
 int symbo_abi_version(void);
 
 /* A static, NUL-terminated version string: "symbo <module version>, abi
- * <SYMBO_ABI_VERSION>" ("symbo (devel), abi 4" when built from a checkout). */
+ * <SYMBO_ABI_VERSION>" ("symbo (devel), abi 5" when built from a checkout). */
 const char *symbo_version(void);
 
 /*
@@ -164,7 +167,9 @@ int symbo_cross(const char *spec,
  * The next q points to evaluate, q×d into out (out_len ≥ q·d doubles):
  * the same function of (settings, seed, history, pending) as perf suggest.
  * Stateless: the optimizer is rebuilt from the arguments at every call (an
- * optimizer handle, below, keeps it between calls, and records failures).
+ * optimizer handle, below, keeps it between calls, and records failures;
+ * symbo_optimizer_info on a handle made from the same settings says which
+ * candidates a deciding kernel left out).
  *
  * settings: {"problem": P} (a benchmark: box, group, base, direction) or
  *           {"group": G, "d": D, "box": [[lo…], [hi…]], "block": b,
@@ -364,6 +369,26 @@ int symbo_optimizer_best(int64_t handle, double *x, int64_t d, double *y, int *f
  * (nothing written).
  */
 int symbo_optimizer_history(int64_t handle, char *buf, size_t len, size_t *needed);
+
+/*
+ * What the optimizer's kernel models with, as JSON (NUL-terminated) into
+ * buf (len bytes), ABI 5:
+ *     {"kernel": K, "candidates": [C, …], "left_out": [R, …]}
+ * K is the kernel's name as the settings gave it (the default's when they
+ * gave none, e.g. "portfolio:nystrom:soft+plus"); candidates are the
+ * kernels that model the objective: an auto or portfolio kernel's
+ * candidates as kept, in its order, or [K] for a single kernel;
+ * left_out has one reason per candidate auto or portfolio left out
+ * because it cannot be afforded over the group, in the order named, each
+ * starting with the candidate's name ("avg: k_avg over
+ * hyperoctahedral(3) with matern52 would be enumerated: …"), [] when none
+ * was (Go's bo.Kernel.Candidates and LeftOut; perf suggest prints the
+ * reasons on stderr, Python warns). Fixed when the handle is made.
+ * *needed is set to its length without the NUL; buf = NULL with len = 0
+ * asks for the length only, a smaller buf is SYMBO_ESIZE (nothing
+ * written), as for symbo_optimizer_history.
+ */
+int symbo_optimizer_info(int64_t handle, char *buf, size_t len, size_t *needed);
 
 /* Restores a history (symbo_optimizer_history's JSON; version 1 without
  * failed points is read too) into an optimizer that has no observations,

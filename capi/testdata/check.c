@@ -368,6 +368,47 @@ static void handle_errors(void) {
 	code(symbo_optimizer_counts(h, &no, NULL, NULL), SYMBO_EINVAL, "not open", "counts after free");
 }
 
+/* symbo_optimizer_info: the kernel, the candidates it kept and those it
+ * left out, with symbo_optimizer_history's buffer conventions. */
+static void handle_info(void) {
+	const char *list = "{\"group\":\"hyperoctahedral\",\"d\":3,\"box\":[[-1],[1]],\"base\":\"matern52\","
+	                   "\"kernel\":\"portfolio:nystrom+avg:soft+plus\"}";
+	int64_t h = 0, hd = 0, hp = 0;
+	expect(symbo_optimizer_new(list, &h) == SYMBO_OK, "new with avg over hyperoctahedral(3)");
+	size_t need = 0;
+	expect(symbo_optimizer_info(h, NULL, 0, &need) == SYMBO_OK && need > 0, "info length");
+	char *js = malloc(need + 1);
+	expect(js != NULL && symbo_optimizer_info(h, js, need + 1, &need) == SYMBO_OK && strlen(js) == need, "info");
+	if (js != NULL) {
+		const char *pre = "{\"kernel\":\"portfolio:nystrom+avg:soft+plus\",\"candidates\":[\"nystrom\",\"soft\",\"plus\"],"
+		                  "\"left_out\":[\"avg: ";
+		expect(strncmp(js, pre, strlen(pre)) == 0, "info: avg left out, nystrom, soft and plus kept");
+		expect(strstr(js, "hyperoctahedral(3)") != NULL && need > 3 && strcmp(js + need - 3, "\"]}") == 0 &&
+		       strstr(js + strlen(pre), "\",\"") == NULL, "info: one reason");
+		/* One byte short: SYMBO_ESIZE, nothing written. */
+		memset(js, 'x', need + 1);
+		code(symbo_optimizer_info(h, js, need, &need), SYMBO_ESIZE, "buf holds", "info short buf");
+		expect(js[0] == 'x' && js[need] == 'x', "info short buf: nothing written");
+	}
+	free(js);
+	code(symbo_optimizer_info(h, NULL, 0, NULL), SYMBO_EINVAL, "needed is NULL", "info NULL needed");
+	code(symbo_optimizer_info(h, NULL, 10, &need), SYMBO_EINVAL, "buf is NULL", "info NULL buf with len > 0");
+	/* The default kernel over the same group leaves nothing out; a single
+	 * kernel is its own one candidate. */
+	char buf[256];
+	expect(symbo_optimizer_new("{\"group\":\"hyperoctahedral\",\"d\":3,\"box\":[[-1],[1]],\"base\":\"matern52\"}", &hd) == SYMBO_OK,
+	       "new with the default kernel");
+	expect(symbo_optimizer_info(hd, buf, sizeof buf, &need) == SYMBO_OK && strstr(buf, "\"left_out\":[]}") != NULL &&
+	       strncmp(buf, "{\"kernel\":\"portfolio:", 21) == 0, "info of the default kernel: nothing left out");
+	expect(symbo_optimizer_new("{\"group\":\"hyperoctahedral\",\"d\":3,\"box\":[[-1],[1]],\"kernel\":\"plus\"}", &hp) == SYMBO_OK,
+	       "new plus");
+	expect(symbo_optimizer_info(hp, buf, sizeof buf, &need) == SYMBO_OK &&
+	       strcmp(buf, "{\"kernel\":\"plus\",\"candidates\":[\"plus\"],\"left_out\":[]}") == 0, "info of plus");
+	expect(symbo_optimizer_free(hp) == SYMBO_OK && symbo_optimizer_free(hd) == SYMBO_OK && symbo_optimizer_free(h) == SYMBO_OK, "free");
+	code(symbo_optimizer_info(h, buf, sizeof buf, &need), SYMBO_EINVAL, "not open", "info after free");
+	code(symbo_optimizer_info(0, buf, sizeof buf, &need), SYMBO_EINVAL, "not open", "info on handle 0");
+}
+
 /* Several threads hammer one handle: ask, tell, fail, add_pending,
  * suggest, counts, history, all at once. Afterwards the counts are exact
  * and no two pending points share an orbit. */
@@ -766,6 +807,7 @@ int main(int argc, char **argv) {
 	sizes();
 	handle_sequence();
 	handle_errors();
+	handle_info();
 	handle_threads();
 
 	/* Threads: the same results, and each thread its own last error. */
