@@ -7,6 +7,11 @@ Go's ``bo.Optimizer``) whose next points are a function of its settings,
 seed, history, pending and failed points. :mod:`symbo.optuna` adds an
 Optuna sampler.
 
+An ``auto`` or ``portfolio`` kernel leaves out a candidate too costly over
+the group (``avg`` with a Matérn base over hyperoctahedral(3), say); the
+:class:`Optimizer` warns of each (``UserWarning``) and
+:meth:`Optimizer.info` lists them, with the reasons.
+
 A process forked after ``import symbo`` (``os.fork``, multiprocessing's
 ``fork`` start method) cannot use it: Go's runtime, which runs the
 library, does not survive fork, and every call there raises
@@ -30,13 +35,14 @@ import operator
 import os
 import re
 import threading
+import warnings
 
 import numpy as np
 
 __all__ = ["gram", "Optimizer", "SymboError", "InvalidInput", "SizeError", "InternalError", "version", "ABI_VERSION"]
 
 #: The C ABI version these bindings speak (SYMBO_ABI_VERSION of symbo.h).
-ABI_VERSION = 4
+ABI_VERSION = 5
 
 
 class SymboError(Exception):
@@ -90,6 +96,7 @@ def _load():
             ("failed", [i64, dp, i64, i64p]),
             ("best", [i64, dp, i64, dp, ip]),
             ("history", [i64, ctypes.c_char_p, ctypes.c_size_t, szp]),
+            ("info", [i64, ctypes.c_char_p, ctypes.c_size_t, szp]),
             ("restore", [i64, ctypes.c_char_p])):
         f = getattr(lib, "symbo_optimizer_" + name)
         f.restype, f.argtypes = ctypes.c_int, args
@@ -405,7 +412,9 @@ class Optimizer:
         (a Matérn base over permutation(4) or a larger group), is a
         permanent of order 7 or more, or takes a quadrature (the scaling
         groups); a ``portfolio`` step costs a few ``plus`` steps (the
-        measured ratios are in docs/performance.md).
+        measured ratios are in docs/performance.md). A candidate left out
+        is never silent: the constructor warns (``UserWarning``, one per
+        candidate, with the reason) and :meth:`info` lists it.
     base : str
         Base kernel shape (default ``rbf``).
     seed : int
@@ -490,6 +499,14 @@ class Optimizer:
     ------
     InvalidInput
         Bad settings (checked by the library when the handle is created).
+
+    Warns
+    -----
+    UserWarning
+        ``"symbo: kernel K leaves out C: <reason>"``, once per candidate
+        an ``auto`` or ``portfolio`` kernel left out as too costly over
+        the group (see ``kernel``; :meth:`info`'s ``left_out``). A copy or
+        a pickle does not warn again.
     """
 
     def __init__(self, lo, hi, *, group, kernel=None, base="rbf", seed=0, minimize=False, init=5,
@@ -523,6 +540,9 @@ class Optimizer:
         if ard is not None:
             s["ard"] = _bool(ard, "ard")
         self._open(_json(s), lo.size)
+        if not getattr(_quiet, "on", False):
+            for w in _left_out_warnings(self.info()):
+                warnings.warn(w, UserWarning, stacklevel=2)
 
     def _open(self, settings, d):
         h = ctypes.c_int64()
@@ -725,6 +745,23 @@ class Optimizer:
         _check(_lib.symbo_optimizer_best(self._handle(), _ptr(x), self.d, ctypes.byref(y), ctypes.byref(found)))
         return (x, y.value) if found.value else None
 
+    def info(self):
+        """What the kernel models with, as a dict (the library's
+        ``symbo_optimizer_info``): ``kernel``, its name (the library's
+        default when ``kernel`` was None); ``candidates``, the kernels
+        that model the objective — an ``auto`` or ``portfolio`` kernel's
+        candidates as kept, in its order, or ``[kernel]`` for a single
+        kernel; ``left_out``, one reason per candidate ``auto`` or
+        ``portfolio`` left out as too costly over the group, each
+        starting with the candidate's name (``"avg: k_avg over
+        hyperoctahedral(3) with matern52 would be enumerated: …"``), []
+        when none was. Fixed when the optimizer is made."""
+        need = ctypes.c_size_t()
+        _check(_lib.symbo_optimizer_info(self._handle(), None, 0, ctypes.byref(need)))
+        buf = ctypes.create_string_buffer(need.value + 1)
+        _check(_lib.symbo_optimizer_info(self._handle(), buf, len(buf), ctypes.byref(need)))
+        return json.loads(buf.value.decode())
+
     def history_json(self):
         """The whole study as JSON (Go's ``bo.History``, version 2):
         observations, pending and failed points, seed, kernel, dimension
@@ -763,6 +800,17 @@ class Optimizer:
         if b"\0" in history:
             raise InvalidInput("history holds a NUL byte (C would read it only up to there)")
         _check(_lib.symbo_optimizer_restore(self._handle(), history))
+
+
+# _quiet.on (per thread) makes Optimizer() skip its left-out warnings:
+# symbo.optuna builds optimizers at every trial and warns once per sampler
+# itself.
+_quiet = threading.local()
+
+
+def _left_out_warnings(info):
+    """The warnings' texts for info's left-out candidates (one each)."""
+    return ["symbo: kernel %s leaves out %s" % (info["kernel"], r) for r in info["left_out"]]
 
 
 # A number -0 in the library's compact JSON (an element of an array or an

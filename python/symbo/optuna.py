@@ -522,6 +522,16 @@ def _study_trials(study, states=None):
     return study.get_trials(deepcopy=False, states=states)
 
 
+def _quiet_optimizer(lo, hi, **kw):
+    """symbo.Optimizer(lo, hi, **kw) without its warnings of candidates
+    left out (the sampler gives its own, once)."""
+    was, symbo._quiet.on = getattr(symbo._quiet, "on", False), True
+    try:
+        return symbo.Optimizer(lo, hi, **kw)
+    finally:
+        symbo._quiet.on = was
+
+
 def _close(opt):
     """Free opt's library handle now, where symbo.Optimizer has one (else
     the collector does)."""
@@ -553,7 +563,11 @@ class SymboSampler(BaseSampler):
         None (the default): the library's recommended configuration, as
         :class:`symbo.Optimizer`; or ``portfolio``, ``plus``, ``soft``,
         ``max``, ``avg``, ``avgnorm``, ``nystrom``, ``base`` or ``auto``
-        (see :class:`symbo.Optimizer`).
+        (see :class:`symbo.Optimizer`). A candidate an ``auto`` or
+        ``portfolio`` kernel leaves out as too costly over the group
+        (known once the search space is) is said by one ``UserWarning``
+        per sampler and reason, at the first trial symbo chooses:
+        ``"SymboSampler: kernel K leaves out C: <reason>"``.
     base : str
         Base kernel shape (default ``rbf``).
     seed : int, optional
@@ -643,9 +657,11 @@ class SymboSampler(BaseSampler):
             raise symbo.InvalidInput("SymboSampler: group matrices needs matrices, the path of a JSON file of "
                                      "orthogonal matrices, got %r" % (matrices,))
         d = 2 * int(block) if isinstance(block, int) and 0 < block <= 64 else 2
+        # Candidates left out on these small boxes are not the study's:
+        # the sampler warns of those at its first optimizer (_optimizer).
         try:
-            symbo.Optimizer([-1.0] * d, [1.0] * d, group=self._group, kernel=self._kernel, base=self._base,
-                            init=self._n_startup, **self._options).close()
+            _quiet_optimizer([-1.0] * d, [1.0] * d, group=self._group, kernel=self._kernel, base=self._base,
+                             init=self._n_startup, **self._options).close()
         except symbo.InvalidInput as e:
             # Unknown names, and a block or matrices file the group does
             # not use, whatever the space.
@@ -656,8 +672,8 @@ class SymboSampler(BaseSampler):
         # refusal here would come at the first trial symbo chooses.
         rest = {k: v for k, v in self._options.items() if k not in ("block", "matrices")}
         try:
-            symbo.Optimizer([-1.0, -1.0], [1.0, 1.0], group="none", kernel=self._kernel, base=self._base,
-                            seed=self._seed, init=self._n_startup, **rest).close()
+            _quiet_optimizer([-1.0, -1.0], [1.0, 1.0], group="none", kernel=self._kernel, base=self._base,
+                             seed=self._seed, init=self._n_startup, **rest).close()
         except symbo.InvalidInput as e:
             raise symbo.InvalidInput("SymboSampler: %s" % e) from None
 
@@ -1087,7 +1103,14 @@ class SymboSampler(BaseSampler):
         if layout.k < layout.d:
             kw["coords"] = list(range(layout.k))
         try:
-            return symbo.Optimizer(layout.lo, layout.hi, **kw)
+            opt = _quiet_optimizer(layout.lo, layout.hi, **kw)
+            # The candidates the kernel left out over the study's space:
+            # one UserWarning per reason and sampler (symbo.Optimizer's
+            # own, quieted here, would come at every trial).
+            info = opt.info()
+            for r in info["left_out"]:
+                self._warn_once(("left_out", r), "kernel %s leaves out %s" % (info["kernel"], r), UserWarning)
+            return opt
         except symbo.InvalidInput as e:
             # symbo speaks of coordinates; a study's user knows parameters.
             def name(m):
