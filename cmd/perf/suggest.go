@@ -97,7 +97,11 @@ are observed or pending it returns the next points of the initial design.
 --kernel K      default portfolio:nystrom:soft+plus here (nystrom, soft
                 and plus each propose; the proposal with the highest
                 posterior mean under the model the evidence picks, soft
-                and plus favoured, is evaluated: lab/results/suite)
+                and plus favoured, is evaluated: lab/results/suite).
+                A candidate auto or portfolio leaves out as too costly
+                over the group (avg with a Matérn base over
+                hyperoctahedral(3), say) is named on stderr, with the
+                reason: "perf suggest: warning: kernel K leaves out …"
 --prior, --mean default botorch and constant here (the C and Python
                 front ends' defaults, chosen by measurement:
                 lab/results/defaults.md), not perf bo's paper protocol
@@ -118,7 +122,7 @@ Example:
       --history evals.csv --pending running.csv --q 4 --minimize
 `
 
-func runSuggest(args []string, stdout, _ io.Writer) error {
+func runSuggest(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("suggest", suggestUsage, stdout)
 	name := fs.String("problem", "", "benchmark problem, e.g. Ackley2d")
 	group := fs.String("group", "", "symmetry group of your black box (as in perf gram)")
@@ -285,7 +289,18 @@ func runSuggest(args []string, stdout, _ io.Writer) error {
 	if err := csvio.WritePoints(stdout, out); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
+	warnLeftOut(stderr, opt.Config().Kernel)
 	return nil
+}
+
+// warnLeftOut writes a line on stderr for each candidate deciding kernel
+// k left out as too costly over the group (bo.Kernel.LeftOut), with the
+// reason — after the points, so that a failing call keeps its one line
+// of error.
+func warnLeftOut(stderr io.Writer, k bo.Kernel) {
+	for _, r := range k.LeftOut() {
+		fmt.Fprintf(stderr, "perf suggest: warning: kernel %s leaves out %s\n", k.Name(), r)
+	}
 }
 
 // readRows reads the CSV file of flag name, which may start with a header

@@ -358,3 +358,37 @@ func TestSuggestBoxMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestSuggestWarnsLeftOut: a list naming avg over hyperoctahedral(3) with
+// Matérn-5/2 (48 elements, over bo.AffordEnumerateLimit) gets one line on
+// stderr naming avg and why, after the points — stdout is the points
+// alone, as without the warning (the same bits as the kernel without avg,
+// which is what runs) — and a kernel that leaves nothing out, none.
+func TestSuggestWarnsLeftOut(t *testing.T) {
+	hist := filepath.Join(t.TempDir(), "history.csv")
+	rows := "x1,x2,x3,y\n0.5,-0.25,0.75,1.5\n-0.5,0.125,0.25,0.75\n0.875,0.5,-0.625,2\n-0.125,-0.75,0.375,1\n0.25,0.625,-0.875,1.75\n"
+	if err := os.WriteFile(hist, []byte(rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := func(kernel string) []string {
+		return []string{"suggest", "--group", "hyperoctahedral", "--d", "3", "--box", "-1:1", "--base", "matern52", "--seed", "4", "--init", "5", "--history", hist, "--kernel", kernel}
+	}
+	code, out, errOut := runCLI(t, args("portfolio:nystrom+avg:soft+plus")...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := "perf suggest: warning: kernel portfolio:nystrom+avg:soft+plus leaves out avg: k_avg over hyperoctahedral(3) with matern52 would be enumerated: 48 evaluations per pair"
+	if strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, want) || !strings.Contains(errOut, "AffordEnumerateLimit") {
+		t.Errorf("stderr = %q, want one line starting %q", errOut, want)
+	}
+	code, same, errSame := runCLI(t, args("portfolio:nystrom:soft+plus")...)
+	if code != exitOK || errSame != "" {
+		t.Errorf("without avg: exit %d, stderr %q", code, errSame)
+	}
+	if out != same || strings.Count(out, "\n") != 1 {
+		t.Errorf("stdout with avg left out:\n%s\nwithout avg named:\n%s", out, same)
+	}
+	// A failing call keeps its one line of error.
+	code, out, errOut = runCLI(t, append(args("portfolio:nystrom+avg:soft+plus"), "--pending", filepath.Join(t.TempDir(), "missing.csv"))...)
+	checkOneLineError(t, code, out, errOut, "perf suggest: ")
+}
