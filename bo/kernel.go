@@ -406,7 +406,10 @@ const SoftShare = 0.2
 // evaluations per pair (enumerated over more than 64 elements, or a
 // permanent of order 7 or more; see affordable) avg is left out, under
 // this and every candidate list: the candidates are nystrom and plus, as
-// Trace.Candidates records, and Trace.LeftOut says why. Without a group
+// Trace.Candidates records, and Trace.LeftOut says why. Under
+// DecideOptions.Afford (the front ends') it is also left out where
+// k_avg is enumerated over more than AffordEnumerateLimit elements or
+// takes a quadrature (the scaling groups). Without a group
 // (g nil; avg and plus need one) New refuses the kernel with
 // ErrBadConfig, as it refuses Plus(nil, shape).
 func Auto(g orbit.Group, shape kernel.Shape) Kernel {
