@@ -90,9 +90,11 @@ func affordable(name string, g orbit.Group, shape kernel.Shape, strict bool) (ok
 // elements), whose list portfolio:nystrom+avg:soft+plus steps about
 // 3.5× plus's, and sign flips of up to four coordinates; it leaves out
 // permutation(4) (24 elements) and hyperoctahedral(3) (48), where that
-// list stepped 4.0–4.5× and 4.4–5.3× plus's in medians and auto up to
-// 5× where it picked avg (measured: docs/performance.md, "Deciding
-// kernels over groups within the limit").
+// list stepped up to 4.5× and 5.5× plus's in a cell's median (over 4×
+// in two of four permutation(4) cells, in every hyperoctahedral(3)
+// one) and auto up to 5.9× where it picked avg (measured:
+// docs/performance.md, "Enumerated averages over more than 16
+// elements").
 const AffordEnumerateLimit = 16
 
 // avgPairCost is the cost of k_avg over g with shape per pair of points,

@@ -47,8 +47,8 @@ type Enumerator struct {
 // need, when n·|G|·d·8 exceeds the budget (whether or not dst is large
 // enough), and with ErrInvalid for a negative Workers, a nil group, a
 // negative n, len(x) ≠ n·d, a NaN or ±Inf coordinate (checked once,
-// O(n·d), before the budget), and with Size's error for a group whose Order is nil or
-// below 1 (a caller's type breaking Finite's contract).
+// O(n·d), before the budget), and with Size's error for a group whose
+// Order is nil or below 1 (a caller's type breaking Finite's contract).
 func (e Enumerator) Orbits(dst []float64, g Finite, x []float64, n int) ([]float64, error) {
 	if e.Workers < 0 {
 		return nil, invalid("Enumerator.Workers = %d is negative (0 means GOMAXPROCS)", e.Workers)

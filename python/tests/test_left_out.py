@@ -26,7 +26,7 @@ def left_out_warnings(caught):
 
 def test_list_with_avg_over_hyperoctahedral3_warns_and_tells():
     # avg over hyperoctahedral(3) with Matérn-5/2 is enumerated over 48
-    # elements, over the front ends' limit of 24: left out.
+    # elements, over the front ends' limit of 16: left out.
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         o = make(kernel=LIST)
