@@ -46,6 +46,27 @@ func (h Hyper) check() error {
 	return nil
 }
 
+// checkTrace refuses, as ErrInvalid, hyperparameters whose covariance on
+// n observations does not fit in a float64 with room to spare: its trace,
+// at most n·(v + σ²) (unit-variance correlations), must not exceed
+// math.MaxFloat64/2. That bounds every diagonal entry, the mean diagonal
+// and the jitter factorJitter adds (at most jitterMax × mean diagonal),
+// and every eigenvalue (at most the trace) of the matrices New builds.
+// Each of v and σ² finite was not enough: v = σ² = MaxFloat64 put +Inf on
+// the diagonal, and v = MaxFloat64/4 on 8 points summed the diagonal to
+// +Inf when a jitter was needed, both linalg.ErrNotFinite from the
+// Cholesky; a k_plus family's eigendecomposition overflowed
+// (linalg.ErrOverflow) and a landmark family's covariance was "not
+// positive definite" (internal). Checked from the shapes alone, before the
+// Gram is allocated.
+func (h Hyper) checkTrace(n int) error {
+	if t := float64(n) * (h.Variance + h.Noise); !(t <= math.MaxFloat64/2) {
+		return fmt.Errorf("%w: variance %v plus noise %v on %d observations: the covariance's trace n·(variance + noise) exceeds %g, half the float64 range",
+			ErrInvalid, h.Variance, h.Noise, n, math.MaxFloat64/2)
+	}
+	return nil
+}
+
 // Options configure New. The zero value is the default.
 type Options struct {
 	// Backend does the Cholesky factorization; nil means linalg.Default().
@@ -361,7 +382,10 @@ func standardizeUnscaled(y []float64) (ys []float64, mean, scale float64) {
 // (standardized scale) given training inputs x (n×d) and outputs y.
 //
 // Errors: ErrNilArgument for a nil family; invalid hyperparameters, mean
-// or data (NaN or infinite values, mismatched shapes) as input errors;
+// or data (NaN or infinite values, mismatched shapes) as input errors —
+// hyperparameters whose covariance does not fit in a float64 (n·(v + σ²)
+// over math.MaxFloat64/2 on n observations) are ErrInvalid, decided
+// before the Gram is allocated;
 // orbit.ErrOverBudget for a GP over Options.Budget, before anything is
 // allocated; linalg.ErrNotPositiveDefinite for a covariance that stays
 // non-positive-definite after the largest jitter; ErrOverflow when K⁻¹y
@@ -382,6 +406,9 @@ func New(fam Family, x *mat.Dense, y []float64, h Hyper, opts Options) (*GP, err
 	}
 	xc, err := checkData(x, y, fam.Dim(), func(n int) float64 { return familyMemory(fam, n) }, lim)
 	if err != nil {
+		return nil, err
+	}
+	if err := h.checkTrace(xc.RawMatrix().Rows); err != nil {
 		return nil, err
 	}
 	b, err := bind(fam, xc)

@@ -6,7 +6,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/symbo/symbo/internal/errclass"
+	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -286,6 +289,75 @@ func TestNonFinite(t *testing.T) {
 		return g.Predict(nil, []float64{1})
 	})(); err == nil {
 		t.Errorf("Predict with wrong length: no error")
+	}
+}
+
+// bindCounter is a family that counts its Binds.
+type bindCounter struct {
+	Family
+	binds *int
+}
+
+func (f bindCounter) Bind(x *mat.Dense) (Bound, error) {
+	*f.binds++
+	return f.Family.Bind(x)
+}
+
+// TestNewHugeCovariance: hyperparameters each finite whose covariance
+// does not fit in a float64 are ErrInvalid, decided before the family is
+// bound (no n×n matrix built). They were linalg.ErrNotFinite from the
+// Cholesky (v = σ² = MaxFloat64: +Inf on the diagonal; v = MaxFloat64/4
+// on 8 points with a duplicate: the jitter's mean diagonal summed to
+// +Inf), linalg.ErrOverflow from k_plus's eigendecomposition, or an
+// internal "not positive definite" from a landmark family. Outputs and
+// inputs near MaxFloat64 with ordinary hyperparameters are not refused:
+// they fit, with a finite likelihood.
+func TestNewHugeCovariance(t *testing.T) {
+	const M = math.MaxFloat64
+	g2 := mustG(orbit.Hyperoctahedral(2))
+	fams := map[string]Family{
+		"base":     mustG(NewBaseFamily(kernel.RBF, 2)),
+		"plus":     mustG(NewPlusFamily(kernel.RBF, g2, kernel.Options{}, kernel.PlusOptions{})),
+		"landmark": mustG(NewLandmarkPlusFamily(kernel.RBF, g2, kernel.Options{}, kernel.PlusOptions{}, 4)),
+	}
+	rng := rand.New(rand.NewPCG(18, 2))
+	x, y := sample(rng, 8, 2)
+	x.SetRow(1, x.RawRowView(0)) // a duplicate: the Cholesky needs a jitter without noise
+	for name, fam := range fams {
+		for _, h := range []Hyper{{M, 1, M}, {M / 4, 1, 0}, {M / 2, 1, 1e-3}, {1e308, 1, 0.01}} {
+			var binds int
+			_, err := New(bindCounter{fam, &binds}, x, y, h, Options{})
+			if !errors.Is(err, ErrInvalid) || errors.Is(err, linalg.ErrNotFinite) || errors.Is(err, linalg.ErrOverflow) || errclass.Of(err) != errclass.Input {
+				t.Errorf("%s, %v: err = %v, want ErrInvalid", name, h, err)
+			}
+			if binds != 0 {
+				t.Errorf("%s, %v: the family was bound %d times before the hyperparameters were refused", name, h, binds)
+			}
+		}
+		// Just inside the bound: a GP, finite.
+		g, err := New(fam, x, y, Hyper{M / 20, 1, 0}, Options{})
+		if err != nil {
+			t.Errorf("%s, variance MaxFloat64/20 on 8 points: %v", name, err)
+		} else if lml := g.LogMarginal(); math.IsNaN(lml) || math.IsInf(lml, 0) {
+			t.Errorf("%s, variance MaxFloat64/20 on 8 points: log marginal likelihood %v", name, lml)
+		}
+		// Outputs and inputs near MaxFloat64, ordinary hyperparameters.
+		yb := append([]float64(nil), y...)
+		yb[0], yb[1], yb[2] = M, -M, 1e308
+		xb := mat.DenseCopyOf(x)
+		xb.SetRow(3, []float64{M, -M})
+		xb.SetRow(4, []float64{-1e308, 1e308})
+		for _, d := range []struct {
+			x *mat.Dense
+			y []float64
+		}{{x, yb}, {xb, y}, {xb, yb}} {
+			g, err := New(fam, d.x, d.y, Hyper{1, 1, 1e-2}, Options{})
+			if err != nil {
+				t.Errorf("%s, data near MaxFloat64: %v", name, err)
+			} else if lml := g.LogMarginal(); math.IsNaN(lml) || math.IsInf(lml, 0) {
+				t.Errorf("%s, data near MaxFloat64: log marginal likelihood %v", name, lml)
+			}
+		}
 	}
 }
 
