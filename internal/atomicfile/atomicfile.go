@@ -28,9 +28,12 @@
 // carry no class (internal/errclass: Internal). A symbolic link that OpenIn
 // (or, where there is no O_NOFOLLOW, a lock file) refuses wraps ErrSymlink;
 // a lock another holder has (LockDir, LockFile) wraps ErrLocked; both are
-// input errors. A name for the "In" functions that is not one path
-// element, or a directory or special file where a regular file is to be
-// replaced, is a plain error naming the path.
+// input errors. A failed flush of the directory after the new file is in
+// place (Commit's last step) wraps ErrDirSync as well as the os error: it
+// is the one error after which path holds the new data. A name for the
+// "In" functions that is not one path element, or a directory or special
+// file where a regular file is to be replaced, is a plain error naming
+// the path.
 //
 // # Invariants
 //
@@ -38,8 +41,10 @@
 // never a mix: the data reach it by one rename (or one link, for the
 // exclusive writes) of a temporary file that was fsync'd first. The only
 // failure after that step is the directory's flush (SyncDir): Commit
-// then reports an error although the new file is already in place, and
-// it may not survive a crash. Temporary files are named
+// then reports an error wrapping ErrDirSync, the new file is already in
+// place (with Create and the exclusive writes it is the caller's: no one
+// else's link succeeded), and its entry may not survive a crash; every
+// other error leaves path as it was. Temporary files are named
 // "."+name+".tmp-"+digits beside the target (IsTemp) and removed on every
 // failure reported by an error (not on a panic of WriteFunc's fn).
 //
@@ -307,15 +312,17 @@ func (f *File) Write(p []byte) (int, error) {
 // before the rename or link — a Write that failed before it included —
 // path is unchanged and the temporary file is removed. An error from the
 // directory's flush, the last step, comes after the new file is in place:
-// path then holds the new data, whose rename may not survive a crash.
+// it wraps ErrDirSync (and the flush's error), and path then holds the
+// new data, whose rename or link may not survive a crash.
 func (f *File) Commit() (err error) {
 	if f.done {
 		return fmt.Errorf("atomicfile: %s already committed or aborted", f.path)
 	}
 	f.done = true
 	name := f.tmp.Name()
+	placed := false
 	defer func() {
-		if err != nil {
+		if err != nil && !placed {
 			f.tmp.Close()
 			os.Remove(name)
 		}
@@ -337,8 +344,25 @@ func (f *File) Commit() (err error) {
 	} else if err = os.Rename(name, f.path); err != nil {
 		return err
 	}
-	return SyncDir(filepath.Dir(f.path))
+	// In place: the temporary name is gone (another writer may take it
+	// now), so a failure from here on removes nothing.
+	placed = true
+	if err = syncDir(filepath.Dir(f.path)); err != nil {
+		return fmt.Errorf("%w (%s): %w", ErrDirSync, f.path, err)
+	}
+	return nil
 }
+
+// ErrDirSync reports that Commit put the new file at its path but the
+// flush of its directory (SyncDir) then failed: path holds the new data,
+// and its rename or link may not survive a crash. A caller of Create (or
+// of an exclusive write) that gets it owns the file it made, and may
+// remove it. The error wraps the flush's too.
+var ErrDirSync = errclass.New(errclass.Internal, "atomicfile: flushing the directory failed after the file was put in place")
+
+// syncDir is SyncDir, Commit's last step (a test substitutes a failing
+// one).
+var syncDir = SyncDir
 
 // Abort discards what was written; path is unchanged. Abort after Commit
 // does nothing.

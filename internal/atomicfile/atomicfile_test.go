@@ -61,6 +61,43 @@ func TestCreateExclusive(t *testing.T) {
 	}
 }
 
+// TestCommitDirSyncFails: a directory flush that fails after the new
+// file is in place — Create's link, Write's rename — is an error wrapping
+// ErrDirSync and the flush's error, with the new data at path and no
+// temporary file left; an error before that step does not wrap it. The
+// flush's error was returned bare, so a caller of Create could not tell
+// that the file it failed to create was there, and its own.
+func TestCommitDirSyncFails(t *testing.T) {
+	defer func(f func(string) error) { syncDir = f }(syncDir)
+	boom := errors.New("injected directory flush failure")
+	syncDir = func(string) error { return boom }
+	dir := t.TempDir()
+	p := filepath.Join(dir, "x")
+	for _, c := range []struct {
+		name  string
+		write func() error
+		want  string
+	}{
+		{"Create", func() error { return Create(p, []byte("a"), 0o644) }, "a"},
+		{"Write", func() error { return Write(p, []byte("b"), 0o644) }, "b"},
+	} {
+		err := c.write()
+		if !errors.Is(err, ErrDirSync) || !errors.Is(err, boom) {
+			t.Errorf("%s with a failing directory flush: %v, want ErrDirSync and the flush's error", c.name, err)
+		}
+		if b, _ := os.ReadFile(p); string(b) != c.want {
+			t.Errorf("%s: the file holds %q, want %q", c.name, b, c.want)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+			t.Errorf("%s: entries %v, want the file alone", c.name, ents)
+		}
+	}
+	// Before the link: fs.ErrExist, not ErrDirSync.
+	if err := Create(p, []byte("c"), 0o644); !errors.Is(err, fs.ErrExist) || errors.Is(err, ErrDirSync) {
+		t.Errorf("Create on an existing path: %v, want fs.ErrExist alone", err)
+	}
+}
+
 func TestCheckWritable(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "new.json")

@@ -47,6 +47,8 @@ var internalOnPurpose = map[string]string{
 	"lab/experiments.errSkip": "a marker the profile and complexity runners catch: the row is skipped with its message as the note",
 	"bo.errArmSkipped":        "a marker the auto and portfolio fit loop catches: the candidate sits out the step (NaN evidence); never returned",
 	"gp.errPlusPanicked":      "every prediction of a GP after building its plus posterior panicked: a bug in symbo or a caller's kernel, never the input's",
+	"internal/atomicfile.ErrDirSync": "the file system failed to flush a directory (an I/O error, as the os error it wraps, which has no class): " +
+		"nothing the input can change",
 }
 
 // TestSentinelsClassified parses every non-test Go file of the module and

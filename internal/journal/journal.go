@@ -404,8 +404,10 @@ type file interface {
 // the running build (Code) and the environment that changes results
 // (Env), and every line the run's identity
 // (RunID(kind, settings)). A Create that fails after linking the header
-// into place (opening or locking it for appending) removes it again,
-// unless another Writer has opened it meanwhile (atomicfile.ErrLocked).
+// into place — flushing its directory (atomicfile.ErrDirSync: the header
+// is in place, but may not survive a crash), opening or locking it for
+// appending — removes it again, unless another Writer has opened it
+// meanwhile (atomicfile.ErrLocked).
 func Create(path, kind string, settings any) (*Writer, error) {
 	return create(path, Version, kind, settings, Code(), Env())
 }
@@ -427,11 +429,23 @@ func create(path string, version int, kind string, settings any, code string, en
 	if len(line) > MaxLine {
 		return nil, fmt.Errorf("journal: header of %d bytes exceeds %d", len(line), MaxLine)
 	}
-	if err := atomicfile.Create(path, line, 0o644); err != nil {
-		return nil, fmt.Errorf("journal: %w", err)
+	// An error wrapping atomicfile.ErrDirSync comes after the header is
+	// linked into place: the file is this Create's (the link was
+	// exclusive), but a crash may lose it, and with it every record
+	// appended. It is removed as on any failure below — once locked, so
+	// that a Writer that opened it meanwhile keeps it. (It was returned
+	// as any error, and the header left in place made the next Create
+	// fail with fs.ErrExist.)
+	cerr := createHeader(path, line, 0o644)
+	placed := errors.Is(cerr, atomicfile.ErrDirSync)
+	if cerr != nil && !placed {
+		return nil, fmt.Errorf("journal: %w", cerr)
 	}
 	f, err := openAppend(path)
 	if err != nil {
+		if placed {
+			err = fmt.Errorf("%w; opening it: %w", cerr, err)
+		}
 		return nil, removeCreated(path, err)
 	}
 	if err := atomicfile.LockFile(f, path); err != nil {
@@ -442,6 +456,11 @@ func create(path string, version int, kind string, settings any, code string, en
 			return nil, fmt.Errorf("journal: %w", err)
 		}
 		return nil, removeCreated(path, err)
+	}
+	if placed {
+		err := removeCreated(path, cerr)
+		f.Close()
+		return nil, err
 	}
 	return &Writer{f: f, seq: 1, version: version, run: run, path: path, size: int64(len(line))}, nil
 }
@@ -456,6 +475,10 @@ func removeCreated(path string, err error) error {
 	}
 	return fmt.Errorf("journal: %w", err)
 }
+
+// createHeader is atomicfile.Create, which links create's header into
+// place (a test substitutes one whose directory flush fails).
+var createHeader = atomicfile.Create
 
 // openAppend opens the journal create has just linked into place, for
 // appending (a test substitutes a failing one).

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -588,6 +589,37 @@ func TestCreateFailsWhole(t *testing.T) {
 		t.Errorf("a failed Create left %d entries (%v), want none", len(entries), entries[0].Name())
 	}
 	openAppend = func(path string) (*os.File, error) { return os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0) }
+	w, err := Create(p, "test", nil)
+	if err != nil {
+		t.Fatalf("Create after a failed one: %v", err)
+	}
+	w.Close()
+}
+
+// TestCreateDirSyncFails: a Create whose header is linked into place but
+// whose directory flush then fails (atomicfile.ErrDirSync) removes the
+// header-only file, as any failure after the link does, and says why; the
+// next Create at the path succeeds. The header was left in place: the
+// error did not say the file was there, and the next Create failed with
+// fs.ErrExist.
+func TestCreateDirSyncFails(t *testing.T) {
+	defer func(f func(string, []byte, fs.FileMode) error) { createHeader = f }(createHeader)
+	createHeader = func(path string, data []byte, perm fs.FileMode) error {
+		if err := atomicfile.Create(path, data, perm); err != nil {
+			return err
+		}
+		return fmt.Errorf("%w (%s): injected directory flush failure", atomicfile.ErrDirSync, path)
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "j.jsonl")
+	if w, err := Create(p, "test", nil); !errors.Is(err, atomicfile.ErrDirSync) {
+		closeIf(w)
+		t.Fatalf("Create with a failing directory flush: %v, want atomicfile.ErrDirSync", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a failed Create left %d entries (%v), want none", len(entries), entries[0].Name())
+	}
+	createHeader = atomicfile.Create
 	w, err := Create(p, "test", nil)
 	if err != nil {
 		t.Fatalf("Create after a failed one: %v", err)
