@@ -12,7 +12,7 @@ export GOAMD64 := v1
 # (CI sets it, after installing them).
 HAVE_LAPACKE := $(shell test -f /usr/include/lapacke.h -o -f /usr/include/x86_64-linux-gnu/lapacke.h && echo 1)
 
-.PHONY: results results-check all build test test-gonum test-race test-race-cmd test-noasm test-openblas test-capi test-python python field test-long check-generated vet bench bench-compare bench-gate golden fuzz help
+.PHONY: results results-check all build test test-gonum test-race test-race-cmd test-noasm test-openblas test-capi test-python test-python-long python field test-long check-generated vet bench bench-compare bench-gate golden fuzz help
 
 all: build
 
@@ -39,11 +39,16 @@ endif
 ## ABI and the Python package. A leg that fails does not stop the others
 ## (make -k): make test fails at the end, after running every leg.
 ##
-## The expensive suites (kernel's conformance tables) run at full depth in
-## the GOMAXPROCS 1 leg and on a quarter each in the four other
-## configurations, which together cover every case once more
-## (SYMBO_TEST_SAMPLE, internal/testdepth). Every go test has a -timeout
-## sized for a loaded 2-core machine (TEST_TIMEOUT, RACE_TIMEOUT).
+## The expensive suites (kernel's conformance tables and quadratures) run
+## on a quarter each in the four configurations that build kernel
+## (GOMAXPROCS 4, -race, noasm, openblas), which together cover every case
+## once (SYMBO_TEST_SAMPLE, internal/testdepth); the GOMAXPROCS 1 leg runs
+## every other package at full depth and kernel on noasm's quarter, so that
+## every quarter runs on the SIMD paths too; test-long runs all of it at
+## full depth. Python tests
+## marked long (a few seconds or more each) run in test-long too. Every go
+## test has a -timeout sized for a loaded 2-core machine (TEST_TIMEOUT,
+## RACE_TIMEOUT).
 ##
 ## TEST_JOBS legs run at once (default 2; the longest first, so that they
 ## end together), each leg's output printed whole when it ends
@@ -55,8 +60,12 @@ TEST_JOBS    ?= 2
 test:
 	@$(MAKE) --no-print-directory -k -j$(TEST_JOBS) --output-sync=target $(TEST_LEGS) || { echo "make test: FAILED — a leg above failed (the others ran)" >&2; exit 1; }
 
+# SAMPLED_PKG: the package whose expensive suites the GOMAXPROCS 1 leg
+# samples (it is in every configuration; its full depth is test-long's).
+SAMPLED_PKG := github.com/symbo/symbo/kernel
 test-gonum:
-	CGO_ENABLED=0 $(GO) test -short -count=1 -timeout $(TEST_TIMEOUT) -cpu 1 $(PKGS)
+	CGO_ENABLED=0 $(GO) test -short -count=1 -timeout $(TEST_TIMEOUT) -cpu 1 $$(CGO_ENABLED=0 $(GO) list $(PKGS) | grep -vx '$(SAMPLED_PKG)')
+	@if $(GO) list $(PKGS) | grep -qx '$(SAMPLED_PKG)'; then echo 'CGO_ENABLED=0 SYMBO_TEST_SAMPLE=2/4 $(GO) test -short -count=1 -timeout $(TEST_TIMEOUT) -cpu 1 $(SAMPLED_PKG)'; CGO_ENABLED=0 SYMBO_TEST_SAMPLE=2/4 $(GO) test -short -count=1 -timeout $(TEST_TIMEOUT) -cpu 1 $(SAMPLED_PKG); fi
 	CGO_ENABLED=0 SYMBO_TEST_SAMPLE=0/4 $(GO) test -short -count=1 -timeout $(TEST_TIMEOUT) -cpu 4 $(PKGS)
 
 test-race:
@@ -85,13 +94,24 @@ python:
 ## The PostgreSQL scale-out test runs when SYMBO_TEST_POSTGRES is set
 ## (scripts/with-postgres.sh sets it).
 PYTHON ?= /usr/bin/python3
+## Tests marked long (pytest -m long) run in test-python-long, a part of
+## test-long.
 test-python: python
 	@if $(PYTHON) -c 'import numpy, pytest, optuna' 2>/dev/null; then \
-		$(PYTHON) -m pytest -q python/tests; \
+		$(PYTHON) -m pytest -q -m 'not long' python/tests; \
 	elif [ "$(REQUIRE_PYTHON)" = 1 ]; then \
 		echo "test-python: $(PYTHON) lacks numpy, pytest or optuna (apt-get install python3-numpy python3-pytest python3-optuna python3-psycopg2)" >&2; exit 1; \
 	else \
 		echo "WARNING: skipping the Python tests ($(PYTHON) lacks numpy, pytest or optuna)" >&2; \
+	fi
+
+test-python-long: python
+	@if $(PYTHON) -c 'import numpy, pytest, optuna' 2>/dev/null; then \
+		$(PYTHON) -m pytest -q -m long python/tests; \
+	elif [ "$(REQUIRE_PYTHON)" = 1 ]; then \
+		echo "test-python-long: $(PYTHON) lacks numpy, pytest or optuna" >&2; exit 1; \
+	else \
+		echo "WARNING: skipping the long Python tests ($(PYTHON) lacks numpy, pytest or optuna)" >&2; \
 	fi
 
 ## field: the field test (python/field/field_study.py) — an Optuna study on
@@ -104,8 +124,9 @@ field: python
 
 ## test-long: every test without -short (full sizes: MaxDot over |G| = 3840,
 ## the long linalg conformance sizes, …), pure Go and with openblas when
-## available, and test-race-cmd. CI runs it after make test.
-test-long: test-race-cmd
+## available, test-race-cmd and the long Python tests (test-python-long).
+## CI runs it after make test.
+test-long: test-race-cmd test-python-long
 	CGO_ENABLED=0 $(GO) test -count=1 -timeout 30m $(PKGS)
 ifeq ($(HAVE_LAPACKE),1)
 	SYMBO_TEST_SAMPLE=3/4 $(GO) test -count=1 -timeout 30m -tags openblas ./linalg/... ./kernel/...

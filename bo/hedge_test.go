@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/internal/testdepth"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 )
@@ -214,6 +215,7 @@ func TestHedgeTrace(t *testing.T) {
 // candidates other than the referee changes some proposal of a run (the
 // option acts); negative or oversized values are refused.
 func TestCandidateStarts(t *testing.T) {
+	testdepth.Sequential(t) // no goroutine: checked with go test -trace
 	dec := func(cs int) DecideOptions {
 		return DecideOptions{CandidateFit: CandidateFitAnchored, Hedge: true, HedgeStarts: 1, CandidateStarts: cs}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/symbo/symbo/internal/errclass"
+	"github.com/symbo/symbo/internal/testdepth"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -60,6 +61,7 @@ func TestBrentMax(t *testing.T) {
 // as good as a brute-force grid over the box, and matches the Cholesky
 // objective there.
 func TestProfileInnerGlobal(t *testing.T) {
+	testdepth.Sequential(t) // no goroutine: checked with go test -trace
 	rng := rand.New(rand.NewPCG(31, 0))
 	for _, n := range []int{1, 6, 30} {
 		x, y := sample(rng, n, 3)

@@ -2,8 +2,10 @@
 // process runs. `make test` runs each configuration of the same tests
 // (GOMAXPROCS 1 and 4, -race, -tags noasm, -tags openblas); an expensive
 // suite — a conformance table over every group, shape and method — runs
-// at full depth in one of them and on a sample in the others, the samples
-// of the other configurations together covering every case once more.
+// on a sample in each, the samples of four configurations together
+// covering every case once (the Makefile says which process runs which
+// sample, and where a package runs at full depth); `make test-long` runs
+// every suite at full depth.
 //
 // The sample is named by the environment variable SYMBO_TEST_SAMPLE,
 // "k/m" with 0 ≤ k < m: a process keeps the cases whose index i (their

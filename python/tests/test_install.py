@@ -48,6 +48,7 @@ def test_install_without_library_or_go_refuses_with_the_command(tmp_path):
 
 
 @pytest.mark.skipif(shutil.which("go") is None, reason="needs the Go toolchain")
+@pytest.mark.long
 def test_install_from_a_clone_builds_the_library(tmp_path):
     # The clone's layout: python/ beside capi/ and the module's go.mod.
     clone = tmp_path / "clone"

@@ -651,6 +651,7 @@ def test_gram_too_large_is_a_size_error():
         symbo.gram(np.zeros((200000, 1)), group="none", base="rbf", lengthscale=1.0, kernel="base")
 
 
+@pytest.mark.long
 def test_collected_optimizer_keeps_the_error_message():
     """An Optimizer freed by the cyclic collector while the same thread was
     between a failing call and reading its message (gc runs at any

@@ -160,6 +160,7 @@ def run_workers(url, engine, tmp_path):
                     "trials %d and %d share an orbit without one having seen the other complete" % (a.number, b.number)
 
 
+@pytest.mark.long
 def test_scaleout_sqlite(tmp_path):
     url = "sqlite:///" + str(tmp_path / "study.db")
     run_workers(url, {"connect_args": {"timeout": 120}}, tmp_path)

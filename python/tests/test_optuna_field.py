@@ -459,6 +459,7 @@ def test_extreme_float_ranges(half):
     assert len(points) == 5
 
 
+@pytest.mark.long
 def test_failures_covering_every_orbit_fall_back(monkeypatch):
     """in 1-d under sign flips, one success and then
     only failures: after about 370 failed points their orbits cover the
