@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -84,23 +85,28 @@ func TestCompareRefusesWorkingTreeWithoutSuite(t *testing.T) {
 
 // benchRow is one sec/op row of benchstat's CSV: a benchmark measured on
 // the sides whose value is not empty, with benchstat's verdict vs ("~",
-// "+30.00%", "?") and p.
+// "+30.00%", "?") and p; allocs, when set, is its allocs/op row's
+// "OLD,NEW,VS,P" (else 3 allocs on each side, "~").
 type benchRow struct {
 	name, old, new, vs, p string
+	allocs                string
 }
 
 // benchstatCSV renders rows as `benchstat -format csv old.txt new.txt`
 // does: the sec/op table, then a B/op table in which every benchmark
-// doubles (which the gate must ignore).
+// doubles (which the gate must ignore), then the allocs/op table.
 func benchstatCSV(rows ...benchRow) string {
 	var b strings.Builder
 	b.WriteString("goos: linux\ngoarch: amd64\npkg: github.com/symbo/symbo/bench\ncpu: AMD EPYC\n")
-	for _, unit := range []string{"sec/op", "B/op"} {
+	for _, unit := range []string{"sec/op", "B/op", "allocs/op"} {
 		b.WriteString(",old.txt,,new.txt,,,\n," + unit + ",CI," + unit + ",CI,vs base,P\n")
 		for _, r := range rows {
 			switch {
 			case unit == "B/op" && r.old != "" && r.new != "":
 				b.WriteString(r.name + ",8,0%,16,0%,+100.00%,p=0.000 n=8\n")
+			case unit == "allocs/op" && r.old != "" && r.new != "":
+				f := strings.Split(cmp.Or(r.allocs, "3,3,~,p=1.000"), ",")
+				b.WriteString(r.name + "," + f[0] + ",0%," + f[1] + ",0%," + f[2] + "," + f[3] + " n=8\n")
 			case r.new == "":
 				b.WriteString(r.name + "," + r.old + ",5%\n")
 			case r.old == "":
@@ -135,43 +141,54 @@ func TestGateVerdict(t *testing.T) {
 		nowant       []string // substrings it must not have
 		env          []string // added to the environment; with BASE, no argument
 	}{
-		{name: "unchanged", pass1: []benchRow{{a, "1e-05", "1.01e-05", "~", "p=0.721"}, {b, "3e-04", "2.9e-04", "-3.00%", "p=0.040"}},
+		{name: "unchanged", pass1: []benchRow{{a, "1e-05", "1.01e-05", "~", "p=0.721", ""}, {b, "3e-04", "2.9e-04", "-3.00%", "p=0.040", ""}},
 			code: 0, want: []string{"bench-gate: PASS", "in 2 benchmarks compared"}},
-		{name: "slower-twice", pass1: []benchRow{{a, "1e-05", "1.3e-05", "+30.00%", "p=0.000"}, {b, "3e-04", "3e-04", "~", "p=0.5"}},
-			pass2: []benchRow{{a, "1e-05", "1.31e-05", "+31.00%", "p=0.000"}},
+		{name: "slower-twice", pass1: []benchRow{{a, "1e-05", "1.3e-05", "+30.00%", "p=0.000", ""}, {b, "3e-04", "3e-04", "~", "p=0.5", ""}},
+			pass2: []benchRow{{a, "1e-05", "1.31e-05", "+31.00%", "p=0.000", ""}},
 			code:  1, want: []string{"bench-gate: FAIL: " + a + " +31.00% p=0.000"}},
-		{name: "not-significant", pass1: []benchRow{{a, "1e-05", "1.3e-05", "~", "p=0.080"}},
+		{name: "not-significant", pass1: []benchRow{{a, "1e-05", "1.3e-05", "~", "p=0.080", ""}},
 			code: 0, want: []string{"bench-gate: PASS"}},
 		// Slower within the threshold passes, and the verdict says so.
-		{name: "within-threshold", pass1: []benchRow{{a, "1e-05", "1.1e-05", "+10.00%", "p=0.000"}, {b, "3e-04", "3.6e-04", "+20.00%", "p=0.002"}},
+		{name: "within-threshold", pass1: []benchRow{{a, "1e-05", "1.1e-05", "+10.00%", "p=0.000", ""}, {b, "3e-04", "3.6e-04", "+20.00%", "p=0.002", ""}},
 			code: 0, want: []string{"bench-gate: PASS", "2 slower by at most 25% with p < 0.05 (largest " + b + " +20.00% p=0.002)", "sec/op geomean +10.00%"}},
 		// A flag not confirmed passes, with the re-measured figures (not
 		// called noise: +20% with p = 0 is a slowdown within the threshold).
-		{name: "not-confirmed", pass1: []benchRow{{a, "1e-05", "1.3e-05", "+30.00%", "p=0.000"}, {b, "3e-04", "3.9e-04", "+30.00%", "p=0.000"}},
-			pass2: []benchRow{{a, "1e-05", "1.01e-05", "~", "p=0.400"}, {b, "3e-04", "3.6e-04", "+20.00%", "p=0.000"}},
+		{name: "not-confirmed", pass1: []benchRow{{a, "1e-05", "1.3e-05", "+30.00%", "p=0.000", ""}, {b, "3e-04", "3.9e-04", "+30.00%", "p=0.000", ""}},
+			pass2: []benchRow{{a, "1e-05", "1.01e-05", "~", "p=0.400", ""}, {b, "3e-04", "3.6e-04", "+20.00%", "p=0.000", ""}},
 			code:  0, want: []string{"bench-gate: re-measured: " + a + " ~ p=0.400", "bench-gate: re-measured: " + b + " +20.00% p=0.000",
-				"bench-gate: PASS: none of the 2 pass-1 flags above 25% confirmed by the re-measurement (largest there: " + b + " +20.00% p=0.000)"},
+				"bench-gate: PASS: none of the 2 pass-1 flags (sec/op above 25%, allocs/op growth) confirmed by the re-measurement (largest there: " + b + " +20.00% p=0.000)"},
 			nowant: []string{"noise"}},
-		{name: "cpu-suffix", cpu: "2", pass1: []benchRow{{a + "-2", "1e-05", "1.3e-05", "+30.00%", "p=0.000"}},
-			pass2: []benchRow{{a + "-2", "1e-05", "1.3e-05", "+30.00%", "p=0.000"}},
+		{name: "cpu-suffix", cpu: "2", pass1: []benchRow{{a + "-2", "1e-05", "1.3e-05", "+30.00%", "p=0.000", ""}},
+			pass2: []benchRow{{a + "-2", "1e-05", "1.3e-05", "+30.00%", "p=0.000", ""}},
 			code:  1, want: []string{"bench-gate: FAIL: " + a + "-2 +30.00%"}},
 		// A benchmark on one side only is not compared, and says so.
-		{name: "one-sided", pass1: []benchRow{{a, "1e-05", "1e-05", "~", "p=0.9"}, {b, "3e-04", "", "", ""}, {b + "x", "", "3e-04", "", ""}},
+		{name: "one-sided", pass1: []benchRow{{a, "1e-05", "1e-05", "~", "p=0.9", ""}, {b, "3e-04", "", "", "", ""}, {b + "x", "", "3e-04", "", "", ""}},
 			code: 0, want: []string{"bench-gate: not compared: " + b + " (only in HEAD)", "bench-gate: not compared: " + b + "x (only in the working tree)", "in 1 benchmarks compared (2 not compared)"}},
 		// Nothing compared (every name changed): the gate cannot pass.
-		{name: "nothing-compared", pass1: []benchRow{{a, "1e-05", "", "", ""}, {a + "x", "", "1.3e-05", "", ""}},
+		{name: "nothing-compared", pass1: []benchRow{{a, "1e-05", "", "", "", ""}, {a + "x", "", "1.3e-05", "", "", ""}},
 			code: 1, want: []string{"bench-gate: FAIL: no benchmark measured on both sides"}},
 		// A flagged benchmark missing from the re-measurement keeps its flag.
-		{name: "not-re-measured", pass1: []benchRow{{a, "1e-05", "1.3e-05", "+30.00%", "p=0.000"}},
-			pass2: []benchRow{{b, "3e-04", "3e-04", "~", "p=0.5"}},
+		{name: "not-re-measured", pass1: []benchRow{{a, "1e-05", "1.3e-05", "+30.00%", "p=0.000", ""}},
+			pass2: []benchRow{{b, "3e-04", "3e-04", "~", "p=0.5", ""}},
 			code:  1, want: []string{"bench-gate: FAIL: " + a + " +30.00% p=0.000 in pass 1, not re-measured"}},
 		// A comparison that fails (the working tree does not build, a run
 		// fails) ends with a FAIL verdict.
 		{name: "comparison-failed", failed: true, code: 1, want: []string{"bench-gate: FAIL: the comparison of pass1 did not complete"}},
 		// BASE from the environment when there is no argument.
-		{name: "base-from-env", env: []string{"BASE=HEAD^{commit}"}, pass1: []benchRow{{a, "1e-05", "1e-05", "~", "p=0.9"}},
+		{name: "base-from-env", env: []string{"BASE=HEAD^{commit}"}, pass1: []benchRow{{a, "1e-05", "1e-05", "~", "p=0.9", ""}},
 			code: 0, want: []string{"bench-gate: short core suite, HEAD^{commit} vs working tree", "bench-gate: PASS"}},
 		{name: "base-skipped", skipped: true, code: 0, want: []string{"bench-gate: SKIPPED (bench-compare: SKIPPED: canned)"}},
+		// A new per-op allocation, from none (benchstat's "?") or from
+		// many, fails when the re-measurement confirms it, whatever sec/op
+		// says; growth under max(1, 10%), or not significant, passes.
+		{name: "allocs-grow", pass1: []benchRow{{name: a, old: "1e-05", new: "1e-05", vs: "~", p: "p=0.9", allocs: "0,1,?,p=0.000"}, {name: b, old: "3e-04", new: "3e-04", vs: "~", p: "p=0.5", allocs: "24,27,+12.50%,p=0.000"}},
+			pass2: []benchRow{{name: a, old: "1e-05", new: "1e-05", vs: "~", p: "p=0.8", allocs: "0,1,?,p=0.000"}, {name: b, old: "3e-04", new: "3e-04", vs: "~", p: "p=0.5", allocs: "24,27,+12.50%,p=0.000"}},
+			code:  1, want: []string{"bench-gate: flagged in pass 1: " + a + " 0→1 allocs/op p=0.000", "bench-gate: FAIL: " + a + " 0→1 allocs/op p=0.000", "bench-gate: FAIL: " + b + " 24→27 allocs/op p=0.000", "or allocating more"}},
+		{name: "allocs-not-confirmed", pass1: []benchRow{{name: a, old: "1e-05", new: "1e-05", vs: "~", p: "p=0.9", allocs: "2,3,+50.00%,p=0.010"}},
+			pass2: []benchRow{{name: a, old: "1e-05", new: "1e-05", vs: "~", p: "p=0.8", allocs: "2,2,~,p=0.600"}},
+			code:  0, want: []string{"bench-gate: re-measured: " + a + " ~ p=0.8", "bench-gate: PASS: none of the 1 pass-1 flags"}},
+		{name: "allocs-within", pass1: []benchRow{{name: a, old: "1e-05", new: "1e-05", vs: "~", p: "p=0.9", allocs: "24,26,+8.33%,p=0.000"}, {name: b, old: "3e-04", new: "3e-04", vs: "~", p: "p=0.5", allocs: "2,3,+50.00%,p=0.080"}},
+			code: 0, want: []string{"bench-gate: PASS: no sec/op regression above 25% and no allocs/op growth"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

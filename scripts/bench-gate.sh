@@ -23,6 +23,10 @@
 #   - GOMAXPROCS and OpenBLAS threads pinned to CPU (default 1): a
 #     single-threaded benchmark is much less sensitive to a busy second
 #     core than one that needs both.
+#   - Allocations: a benchmark also fails the gate when its allocs/op
+#     grow by at least max(1, 10%) of BASE's median with p < 0.05 — a new
+#     per-op allocation (the counts hardly vary run to run, and a slowdown
+#     of 25% can hide one). B/op is not gated: sizes move with inputs.
 #   - Retry: benchmarks flagged in the first pass are re-measured alone
 #     with RETRY_ROUNDS (default 10) fresh interleaved rounds; the gate
 #     fails only if they are flagged again. A burst of contention would
@@ -93,7 +97,10 @@ out=${OUT:-$here/bench/out/gate-$(date +%Y%m%d-%H%M%S)}
 start=$(date +%s)
 
 # classify CSV: one line "STATUS NAME [PCT P]" per sec/op row of
-# benchstat's CSV, STATUS being
+# benchstat's CSV, and one "alloc NAME OLD→NEW allocs/op P" per allocs/op
+# row whose working-tree median exceeds BASE's by at least max(1, 10%)
+# with p < ALPHA (benchstat writes "?" for a change from 0, so the medians
+# are compared here); STATUS being
 #   slow  slower by more than THRESHOLD% with p < ALPHA
 #   sig   slower with p < ALPHA, by at most THRESHOLD%
 #   ok    measured on both sides, not significantly slower
@@ -104,7 +111,15 @@ start=$(date +%s)
 classify() {
   awk -F, -v thr="$THRESHOLD" -v alpha="$ALPHA" '
     $2 != "" && $3 == "CI" { unit = $2; next }   # a table header: ,sec/op,CI,…
-    unit != "sec/op" || $1 == "" || $1 == "geomean" { next }
+    $1 == "" || $1 == "geomean" { next }
+    unit == "allocs/op" {
+      if ($2 == "" || NF < 4 || $4 == "") next
+      p = $7; sub(/^p=/, "", p); sub(/ .*/, "", p)
+      grow = $2 / 10; if (grow < 1) grow = 1
+      if ($4 + 0 >= $2 + grow && p + 0 < alpha + 0) print "alloc", $1, $2 "→" $4, "allocs/op", "p=" p
+      next
+    }
+    unit != "sec/op" { next }
     {
       has_old = $2 != ""; has_new = NF >= 4 && $4 != ""
       if (has_old && !has_new) { print "old", $1; next }
@@ -190,6 +205,7 @@ for l in "${rows[@]}"; do
   read -r st n rest <<<"$l"
   case $st in
     slow) compared=$((compared + 1)); bad+=("$n $rest") ;;
+    alloc) bad+=("$n $rest") ;;
     sig) compared=$((compared + 1)); sig+=("$n $rest") ;;
     ok) compared=$((compared + 1)) ;;
     old) only+=("$n (only in $base)") ;;
@@ -212,12 +228,15 @@ if [ ${#sig[@]} -gt 0 ]; then
 fi
 gm=$(geomean "$out/pass1/benchstat.csv")
 if [ ${#bad[@]} -eq 0 ]; then
-  echo "bench-gate: PASS: no sec/op regression above $THRESHOLD% (p < $ALPHA) in $compared benchmarks compared (${#only[@]} not compared)$below; sec/op geomean ${gm:-?}; took $(( $(date +%s) - start )) s"
+  echo "bench-gate: PASS: no sec/op regression above $THRESHOLD% and no allocs/op growth (p < $ALPHA) in $compared benchmarks compared (${#only[@]} not compared)$below; sec/op geomean ${gm:-?}; took $(( $(date +%s) - start )) s"
   exit 0
 fi
 printf 'bench-gate: flagged in pass 1: %s\n' "${bad[@]}"
 names=()
-for l in "${bad[@]}"; do names+=("$(bare "${l%% *}")"); done
+for l in "${bad[@]}"; do
+  m=$(bare "${l%% *}")
+  [[ " ${names[*]} " == *" $m "* ]] || names+=("$m")
+done
 re=$(bench_patterns "${names[@]}")
 echo "bench-gate: re-measuring the flagged benchmarks ($re), $RETRY_ROUNDS rounds"
 measure_or_fail pass2 "$RETRY_ROUNDS" "$re"
@@ -233,20 +252,24 @@ for i in "${!names[@]}"; do
     read -r st n rest <<<"$l"
     [ "$(bare "$n")" = "$m" ] || continue
     case $st in
-      slow) found=1; still+=("$n $rest") ;;
+      slow | alloc) found=1; still+=("$n $rest") ;;
       sig | ok) found=1; again+=("$n $rest") ;;
     esac
   done
-  # A flagged benchmark the second pass did not compare keeps its flag.
-  [ -n "$found" ] || still+=("${bad[i]} in pass 1, not re-measured")
+  # A flagged benchmark the second pass did not compare keeps its flags.
+  if [ -z "$found" ]; then
+    for l in "${bad[@]}"; do
+      [ "$(bare "${l%% *}")" = "$m" ] && still+=("$l in pass 1, not re-measured")
+    done
+  fi
 done
 if [ ${#still[@]} -eq 0 ]; then
   # Not "noise": a pass-2 figure can be a genuine slowdown within the
   # threshold (p < ALPHA), which the gate lets pass by design.
   printf 'bench-gate: re-measured: %s\n' "${again[@]}"
-  echo "bench-gate: PASS: none of the ${#names[@]} pass-1 flags above $THRESHOLD% confirmed by the re-measurement (largest there: $(largest "${again[@]}")); pass 1: $compared compared$below; sec/op geomean ${gm:-?}; took $(( $(date +%s) - start )) s"
+  echo "bench-gate: PASS: none of the ${#names[@]} pass-1 flags (sec/op above $THRESHOLD%, allocs/op growth) confirmed by the re-measurement (largest there: $(largest "${again[@]}")); pass 1: $compared compared$below; sec/op geomean ${gm:-?}; took $(( $(date +%s) - start )) s"
   exit 0
 fi
 printf 'bench-gate: FAIL: %s\n' "${still[@]}"
-echo "bench-gate: slower by more than $THRESHOLD% with p < $ALPHA in two independent passes (results in $out); took $(( $(date +%s) - start )) s"
+echo "bench-gate: slower by more than $THRESHOLD%, or allocating more, with p < $ALPHA in two independent passes (results in $out); took $(( $(date +%s) - start )) s"
 exit 1
