@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -63,7 +64,7 @@ groups, and each flag's records together the same cells (problem,
 kernel); records that differ are refused, naming the first setting.
 
 Exit status 0 on success, 2 on bad input (no record, shared seeds,
-records of another table).
+records of another table, a metric beyond ±1e100).
 
 Example:
   perf stats --main lab/results/ablation-own --replication lab/results/replication/ablation-own
@@ -188,6 +189,14 @@ func pooledRecords(flag, list string) ([]string, experiments.PerSeed, error) {
 	return problems, per, nil
 }
 
+// maxStatsMetric bounds the magnitude of a run's metric perf stats reads:
+// the skewness and the BCa acceleration sum cubed differences of two
+// metrics, finite up to about 1e102 over millions of seeds; no
+// benchmark's regret or reward comes near it. A record with a larger
+// metric (a hand-edited one) is bad input: it printed −Inf means and NaN
+// intervals, exit 0.
+const maxStatsMetric = 1e100
+
 // pooledRecordsOrdered reads the records of one --dir entry: the problems
 // and kernels in the order of their first runs, and every run's metric.
 // Only table records are read (batch and robustness records have other
@@ -218,6 +227,9 @@ func pooledRecordsOrdered(flag, dir string) (problems, kernels []string, per exp
 			}
 			if _, dup := per[r.Problem][r.Kernel][r.Seed]; dup {
 				return nil, nil, nil, nil, badInput("%s: two runs of %s/%s seed %d", dirs[i], r.Problem, r.Kernel, r.Seed)
+			}
+			if !(math.Abs(r.Metric) <= maxStatsMetric) {
+				return nil, nil, nil, nil, badInput("%s: run %s/%s seed %d has metric %g, beyond the ±%g perf stats takes (its sums of cubed differences would overflow)", dirs[i], r.Problem, r.Kernel, r.Seed, r.Metric, maxStatsMetric)
 			}
 			per[r.Problem][r.Kernel][r.Seed] = r.Metric
 		}

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -111,4 +113,55 @@ func TestStatsSameTable(t *testing.T) {
 			checkOneLineError(t, code, stdout, stderr, "perf stats: ", "not the same table", tc.want)
 		}
 	}
+}
+
+// TestStatsHugeMetric: a record whose metrics are finite but so large
+// that their differences or cubes overflow is exit 2 with one line in
+// both modes, before any statistic; a metric of 1e100 still gives a
+// finite report. Before, perf stats printed "−Inf [NaN, NaN]" and exit 0.
+func TestStatsHugeMetric(t *testing.T) {
+	dir := t.TempDir()
+	record := func(name string, first int, metric func(kernel string, seed int) float64) string {
+		t.Helper()
+		var runs []string
+		for _, k := range []string{"base", "nystrom", "plus"} {
+			for s := first; s < first+12; s++ {
+				runs = append(runs, fmt.Sprintf(`{"problem": "Ackley2d", "kernel": %q, "seed": %d, "batch": 1, "metric": %s, "best_f": 1, "seconds": 0.1}`,
+					k, s, strconv.FormatFloat(metric(k, s), 'g', -1, 64)))
+			}
+		}
+		rec := `{"version": 1, "kind": "table", "command": "perf table", "protocol": {"iters": 1, "init": 2, "batch": 1, "acq": "ucb", "beta": "paper", "fit": "own", "prior": "none", "backend": "gonum"}, "runs": [` +
+			strings.Join(runs, ", ") + `]}`
+		d := filepath.Join(dir, name)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, recordFile), []byte(rec), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	scaled := func(m float64) func(string, int) float64 {
+		return func(k string, s int) float64 {
+			v := map[string]float64{"base": m, "nystrom": -m, "plus": 0}[k]
+			if s%5 == 0 {
+				v = -v
+			}
+			return v
+		}
+	}
+	okMain, okRep := record("ok-main", 0, scaled(1e100)), record("ok-rep", 12, scaled(1e100))
+	code, stdout, stderr := runCLI(t, "stats", "--main", okMain, "--replication", okRep)
+	if code != exitOK || strings.Contains(stdout, "NaN") || strings.Contains(stdout, "Inf") {
+		t.Errorf("metrics of ±1e100: exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
+	}
+	code, stdout, stderr = runCLI(t, "stats", "--coverage", okMain+","+okRep, "--n", "4", "--reps", "10", "--resamples", "99")
+	if code != exitOK || strings.Contains(stdout, "NaN") || strings.Contains(stdout, "Inf") {
+		t.Errorf("coverage of metrics of ±1e100: exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
+	}
+	hugeMain, hugeRep := record("huge-main", 0, scaled(1.7e308)), record("huge-rep", 12, scaled(1.7e308))
+	code, stdout, stderr = runCLI(t, "stats", "--main", hugeMain, "--replication", hugeRep)
+	checkOneLineError(t, code, stdout, stderr, "perf stats: ", "has metric -1.7e+308, beyond the ±1e+100")
+	code, stdout, stderr = runCLI(t, "stats", "--coverage", hugeMain+","+hugeRep, "--n", "4", "--reps", "10", "--resamples", "99")
+	checkOneLineError(t, code, stdout, stderr, "perf stats: ", "has metric -1.7e+308, beyond the ±1e+100")
 }
