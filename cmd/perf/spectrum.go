@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -131,7 +132,7 @@ func runSpectrum(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// Sized before anything is allocated or created.
-	if err := experiments.CheckSpectrumMemory(*n, fs.budget); err != nil {
+	if err := experiments.CheckSpectrumMemory(*n, slices.Max(ds), fs.budget); err != nil {
 		return asInput(err)
 	}
 	if *out != "" {

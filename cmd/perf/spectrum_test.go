@@ -19,6 +19,11 @@ func TestSpectrumBadInput(t *testing.T) {
 		{[]string{"--n", "1000000000"}, "--n"},
 		{[]string{"--n", "99999999999999999999"}, "-n"},
 		{[]string{"--n", "15000", "--mem-budget", "1GiB"}, "budget"},
+		// The two point sets count: 2·100·65536 coordinates are 105 MB,
+		// where the Grams are 240 KB (they were allocated, and the
+		// spectra run, over the budget; at --n 10000 the default budget
+		// let 10.5 GB of points crash the process out of memory).
+		{[]string{"--group", "none", "--d", "65536", "--n", "100", "--bases", "rbf", "--mem-budget", "50MiB"}, "two sets of 100 points in dimension 65536"},
 		{[]string{"--d", ""}, "--d"},
 		{[]string{"--d", "1,,2"}, "--d"},
 		{[]string{"--d", "0"}, "--d"},

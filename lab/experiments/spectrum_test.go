@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -352,7 +353,29 @@ func TestSpectrumBadOptions(t *testing.T) {
 	if _, err := Spectrum(SpectrumOptions{Groups: []orbit.Group{g}, N: 300, Budget: 1 << 20}); !errors.Is(err, orbit.ErrOverBudget) {
 		t.Errorf("300×300 in 1 MiB: err %v, want ErrOverBudget", err)
 	}
-	if err := CheckSpectrumMemory(300, 0); err != nil {
+	if err := CheckSpectrumMemory(300, 3, 0); err != nil {
 		t.Errorf("300×300 with the default budget: %v", err)
+	}
+}
+
+// TestSpectrumPointSetsBudget: the point sets of S and S' count against
+// the budget, before they are drawn — at d = orbit.MaxDim (group none)
+// 100 points are 105 MB where the Grams are 240 KB. Before, only the
+// Grams were checked: the points were allocated over the budget (here
+// the canceled context then stopped the study), and perf spectrum --group
+// none --d 65536 --n 10000 under the default 8 GiB crashed out of memory.
+func TestSpectrumPointSetsBudget(t *testing.T) {
+	g, err := orbit.Parse(orbit.Spec{Name: "none", D: orbit.MaxDim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = Spectrum(SpectrumOptions{Groups: []orbit.Group{g}, Shapes: []kernel.Shape{kernel.RBF}, N: 100, Budget: 50 << 20, Context: ctx})
+	if !errors.Is(err, orbit.ErrOverBudget) {
+		t.Errorf("100 points in dimension %d in 50 MiB: err %v, want ErrOverBudget", orbit.MaxDim, err)
+	}
+	if got, want := SpectrumBytes(100, orbit.MaxDim), 24*100*100+16*100*float64(orbit.MaxDim); got != want {
+		t.Errorf("SpectrumBytes(100, %d) = %g, want %g", orbit.MaxDim, got, want)
 	}
 }
