@@ -192,9 +192,10 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	// The largest phase holds a GP on n points (about five n×n matrices)
-	// and the points themselves: refuse up front what cannot fit.
+	// and the points themselves, and k_plus cross its --m candidates and
+	// their m×n cross-covariance: refuse up front what cannot fit.
 	top := float64(ns[len(ns)-1])
-	if err := budget.Limit(fs.budget).Check(fmt.Sprintf("profiling at n = %d", ns[len(ns)-1]), 8*(5*top*top+top*float64(*d)+float64(*m)*top)); err != nil {
+	if err := budget.Limit(fs.budget).Check(fmt.Sprintf("profiling at n = %d with %d candidates", ns[len(ns)-1], *m), 8*(5*top*top+top*float64(*d)+float64(*m)*top+float64(*m)*float64(*d))); err != nil {
 		return err
 	}
 	if gn := float64(*gemmN); gn > top {

@@ -190,6 +190,10 @@ func TestProfileBadInput(t *testing.T) {
 		{"profile", "--group", "signflip", "--d", "3", "--landmarks", "-3"},
 		{"profile", "--group", "signflip", "--d", "3", "--gemm-n", "0"},
 		{"profile", "--group", "signflip", "--d", "3", "--m", "0"},
+		// k_plus cross's 1000 candidates of 65536 coordinates are 524 MB:
+		// they were allocated over the budget after the other phases
+		// (with --m 10000, 5.2 GB: a crash out of memory, stack dumped).
+		{"profile", "--group", "none", "--d", "65536", "--n", "2,3", "--m", "1000", "--bo-kernel", "base", "--gemm-n", "2", "--max-phase-seconds", "1", "--mem-budget", "100MiB"},
 		{"profile", "--group", "signflip", "--d", "3", "--max-phase-seconds", "-1"},
 		{"profile", "--group", "signflip", "--d", "3", "--backend", "fortran"},
 		{"profile", "--group", "signflip", "--d", "3", "--cpuprofile", "/nonexistent/dir/cpu.pprof"},

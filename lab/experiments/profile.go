@@ -302,6 +302,12 @@ func Profile(o ProfileOptions) (ProfileResult, error) {
 	if _, err := kernel.NewBase(kernel.Params{Shape: o.Shape, Variance: 1, Lengthscale: 1}, o.Group.Dim()); err != nil {
 		return ProfileResult{}, fmt.Errorf("experiments: profile: %w", err)
 	}
+	// The k_plus cross phase allocates its m candidates whole, as
+	// Complexity does: a budget refusal now, not an out-of-memory crash
+	// after the other phases (10000 candidates of d = 65536 are 5.2 GB).
+	if err := budget.Limit(o.Budget).Check(fmt.Sprintf("%d candidates of %d coordinates", o.M, o.Group.Dim()), 8*float64(o.M)*float64(o.Group.Dim())); err != nil {
+		return ProfileResult{}, fmt.Errorf("experiments: profile: %w", err)
+	}
 	p := &profiler{o: o, g: o.Group, d: o.Group.Dim(), be: o.Backend, last: map[string][]measured{}}
 	if f, ok := o.Group.(orbit.Finite); ok {
 		if sz, err := orbit.Size(o.Group); err == nil {

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"errors"
 	"io"
 	"math"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
 )
@@ -285,6 +287,24 @@ func TestProfileBadOptions(t *testing.T) {
 		if _, err := Profile(o); err == nil || !strings.HasPrefix(err.Error(), "experiments: profile: ") {
 			t.Errorf("Profile(%+v): err %v", o, err)
 		}
+	}
+}
+
+// TestProfileCandidatesBudget: the m candidates of the k_plus cross
+// phase count against the budget before any phase runs. Before, 1000
+// candidates of d = 65536 (524 MB) were allocated over a 100 MiB budget
+// (here the canceled context stopped the study first), and perf profile
+// --m 10000 crashed out of memory after the other phases.
+func TestProfileCandidatesBudget(t *testing.T) {
+	g, err := orbit.Parse(orbit.Spec{Name: "none", D: orbit.MaxDim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = Profile(ProfileOptions{Group: g, N: []int{2, 3}, M: 1000, BOKernels: []string{bo.NameBase}, Budget: 100 << 20, Context: ctx})
+	if !errors.Is(err, orbit.ErrOverBudget) {
+		t.Errorf("1000 candidates of %d coordinates in 100 MiB: err %v, want ErrOverBudget", orbit.MaxDim, err)
 	}
 }
 
