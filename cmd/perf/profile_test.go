@@ -294,6 +294,10 @@ func TestComplexityBadInput(t *testing.T) {
 		// m candidates over the memory budget: refused before the first
 		// point, not an out-of-memory crash there.
 		{"complexity", "--group", "signflip", "--d", "2", "--n", "8,16", "--m", "1000000000000"},
+		// So are the points of a series: 5000 of 65536 coordinates are
+		// 2.6 GB, which were allocated over a 100 MiB budget (a crash out
+		// of memory, stack dumped, where memory is short).
+		{"complexity", "--group", "none", "--d", "65536", "--n", "2,5000", "--sweep", "signflip:2-3", "--landmark-n", "100,200", "--max-point-seconds", "1", "--mem-budget", "100MiB"},
 	} {
 		code, out, errOut := runCLI(t, args...)
 		checkOneLineError(t, code, out, errOut, "perf complexity: ")

@@ -277,6 +277,24 @@ func Complexity(o ComplexityOptions) (ComplexityResult, error) {
 	if err := budget.Limit(o.Budget).Check(fmt.Sprintf("%d candidates of %d coordinates", o.M, maxD), 8*float64(o.M)*float64(maxD)); err != nil {
 		return ComplexityResult{}, fmt.Errorf("experiments: complexity: %w", err)
 	}
+	// So is each series' largest point set (--n and --landmark-n in the
+	// group's dimension, --group-n in the sweep's): at d = 65536 (group
+	// none) 5000 points are 2.6 GB, allocated before a point is timed
+	// or skipped as too slow.
+	pn, pd := slices.Max(o.N), o.Group.Dim()
+	if len(o.LandmarkN) > 0 {
+		pn = max(pn, slices.Max(o.LandmarkN))
+	}
+	for _, f := range o.GroupSweep {
+		for _, g := range f.Groups {
+			if float64(o.GroupN)*float64(g.Dim()) > float64(pn)*float64(pd) {
+				pn, pd = o.GroupN, g.Dim()
+			}
+		}
+	}
+	if err := budget.Limit(o.Budget).Check(fmt.Sprintf("%d points of %d coordinates", pn, pd), 8*float64(pn)*float64(pd)); err != nil {
+		return ComplexityResult{}, fmt.Errorf("experiments: complexity: %w", err)
+	}
 	c := &complexity{o: o}
 	res := ComplexityResult{
 		Environment: environment(o.Backend, os.Getenv),

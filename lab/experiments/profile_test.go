@@ -308,6 +308,34 @@ func TestProfileCandidatesBudget(t *testing.T) {
 	}
 }
 
+// TestComplexityPointsBudget: each series' largest point set counts
+// against the budget before the first point. Before, 5000 points of
+// d = 65536 (2.6 GB) were allocated over a 100 MiB budget, and perf
+// complexity crashed out of memory where memory was short.
+func TestComplexityPointsBudget(t *testing.T) {
+	g, err := orbit.Parse(orbit.Spec{Name: "none", D: orbit.MaxDim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, o := range map[string]ComplexityOptions{
+		"n":          {N: []int{2, 5000}, LandmarkN: []int{100, 200}},
+		"landmark-n": {N: []int{2, 3}, LandmarkN: []int{100, 5000}},
+	} {
+		o.Group, o.GroupSweep, o.M, o.Budget = g, []GroupFamily{}, 1, 100<<20
+		o.Context = canceled()
+		if _, err := Complexity(o); !errors.Is(err, orbit.ErrOverBudget) {
+			t.Errorf("%s: 5000 points of %d coordinates in 100 MiB: err %v, want ErrOverBudget", name, orbit.MaxDim, err)
+		}
+	}
+}
+
+// canceled is a context canceled already.
+func canceled() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
+}
+
 func TestProfileEigenVsC(t *testing.T) {
 	g, _ := orbit.SignFlip(2)
 	o := ProfileOptions{Group: g, N: []int{4, 8}, M: 4, MinTime: time.Microsecond, MaxReps: 2, EigenVsC: []int{40}}
