@@ -292,7 +292,15 @@ def _group(group, d, block=None, matrices=None, box=None, coords=None):
         except TypeError:
             raise InvalidInput("matrices must be a path, got %r" % (matrices,)) from None
     if box is not None:
-        lo, hi = box
+        # A pair (lo, hi): unpacked bare, a 5 or three rows raised
+        # TypeError or ValueError ("too many values to unpack"), and a
+        # string or a dict of two unpacked to its characters or keys.
+        try:
+            if isinstance(box, (str, bytes, dict)):
+                raise TypeError
+            lo, hi = box
+        except (TypeError, ValueError):
+            raise InvalidInput("box must be a pair (lo, hi) of arrays of numbers, got %r" % (box,)) from None
         g["box"] = [np.atleast_1d(_floats(lo, "lo")).tolist(), np.atleast_1d(_floats(hi, "hi")).tolist()]
     return g
 

@@ -297,3 +297,15 @@ def test_optimizer_landmarks():
     assert np.all(np.abs(c.history[0]) <= 2)
     with pytest.raises(ValueError):
         symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", kernel="plus", landmarks=2_000_000)
+
+
+@pytest.mark.parametrize("box", [5, [[0.1, 0.1], [10, 10], [20, 20]], [0.1], "ab", {"lo": [0.1] * 2, "hi": [10] * 2}])
+def test_gram_box_not_a_pair(box):
+    """A box that is not a pair (lo, hi) is InvalidInput naming box: it was
+    unpacked bare, and raised TypeError ("cannot unpack non-iterable int")
+    or a plain ValueError ("too many values to unpack"), and a string or a
+    dict of two was read as its characters or keys ("lo must be an array of
+    numbers, got strings")."""
+    X = 0.1 * 100 ** np.random.default_rng(3).uniform(size=(3, 2))
+    with pytest.raises(symbo.InvalidInput, match="box must be a pair"):
+        symbo.gram(X, group="scaling", box=box, base="rbf", lengthscale=1.0, kernel="avg")
