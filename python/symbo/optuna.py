@@ -624,6 +624,11 @@ class SymboSampler(BaseSampler):
             if dup:
                 raise ValueError("SymboSampler: params names %s twice" % ", ".join(map(repr, dup)))
         self._group, self._kernel, self._base = group, kernel, base
+        # The group's name as symbo reads it (case-insensitive, spaces
+        # around it ignored), for the sampler's own tables: the raw name
+        # made "Permutation" an order-dependent group (a ValueError asking
+        # for params) and "SIGNFLIP" one that moves values (a ScaleWarning).
+        self._group_name = str(group).strip().lower()
         self._n_startup = 5 if n_startup_trials is None else symbo._int64(n_startup_trials, "n_startup_trials")
         if self._n_startup < 1:
             raise symbo.InvalidInput("SymboSampler: n_startup_trials = %d; want at least 1 (symbo's model needs "
@@ -647,7 +652,7 @@ class SymboSampler(BaseSampler):
         raised — whatever depends on the search space's dimension is
         checked when it is known — and without the group."""
         block = self._options.get("block")
-        group = str(self._group).strip().lower()
+        group = self._group_name
         if group == "blockperm" and not (isinstance(block, (int, np.integer)) and not isinstance(block, bool)
                                          and block >= 1):
             raise symbo.InvalidInput("SymboSampler: group blockperm needs block, an integer ≥ 1 (the block size), "
@@ -684,6 +689,8 @@ class SymboSampler(BaseSampler):
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+        # A sampler pickled before _group_name existed.
+        self.__dict__.setdefault("_group_name", str(self._group).strip().lower())
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------ the contract
@@ -1058,7 +1065,7 @@ class SymboSampler(BaseSampler):
         numeric = {n: d for n, d in space.items() if _numeric(d)}
         if self._params is None:
             grouped = sorted(numeric, key=_natural_key)
-            if self._group not in _ORDER_FREE and not _one_family(grouped):
+            if self._group_name not in _ORDER_FREE and not _one_family(grouped):
                 raise ValueError(
                     "SymboSampler: group %r acts on its coordinates in an order, and the parameter names %s do "
                     "not fix one (they are not one stem with consecutive integer suffixes from 0 or 1; a member "
@@ -1080,7 +1087,7 @@ class SymboSampler(BaseSampler):
             rest = sorted((n for n in numeric if n not in grouped), key=_natural_key)
         coords = [_Coord(n, numeric[n]) for n in grouped]
         logs = [c.kind in ("log", "loggrid") for c in coords]
-        if self._group not in _PER_COORDINATE and any(logs) and not all(logs):
+        if self._group_name not in _PER_COORDINATE and any(logs) and not all(logs):
             self._warn_once(
                 ("scale",) + tuple(zip(grouped, logs)),
                 "group %r moves values between its parameters, but %s are log=True and %s are not: the group "

@@ -234,3 +234,25 @@ def test_sampler_refuses_bad_values_at_construction(kw, match):
                {"group": "matrices"}, {"group": "matrices", "matrices": "/nonexistent.json"}):
         with pytest.raises(symbo.InvalidInput, match="needs"):
             SymboSampler(**kw)
+
+
+@pytest.mark.parametrize("group", ["Permutation", " permutation ", "SIGNFLIP"])
+def test_sampler_reads_group_names_as_symbo_does(group):
+    """symbo reads a group's name case-insensitively, spaces around it
+    ignored; the sampler's own tables compared the raw name, so
+    "Permutation" over parameters a, b was refused at the first trial symbo
+    chose (ValueError: acts on its coordinates in an order, pass params),
+    and "SIGNFLIP" over a linear and a log parameter gave a ScaleWarning
+    that "signflip" does not: each runs as its lower-case name now."""
+    def objective(t):
+        return t.suggest_float("a", 0.1, 1.0) + t.suggest_float("b", 0.1, 1.0, log=group == "SIGNFLIP")
+
+    def run(name):
+        study = optuna.create_study(sampler=SymboSampler(group=name, seed=3, n_startup_trials=1))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            study.optimize(objective, n_trials=3)
+        assert all(t.state == optuna.trial.TrialState.COMPLETE for t in study.trials)
+        return [t.params for t in study.trials], [type(w.message) for w in caught]
+
+    assert run(group) == run(group.strip().lower())
