@@ -623,6 +623,14 @@ class SymboSampler(BaseSampler):
             dup = sorted({n for n in params if params.count(n) > 1})
             if dup:
                 raise ValueError("SymboSampler: params names %s twice" % ", ".join(map(repr, dup)))
+        if not isinstance(group, str) or not group.strip():
+            # symbo.Optimizer refuses it too, but the construction check
+            # below raises only what holds whatever the space: None, "",
+            # 3 or ["none"] passed, and failed at the first trial symbo
+            # chose, after an objective evaluation (["none"] with
+            # TypeError: unhashable type).
+            raise symbo.InvalidInput('SymboSampler: group must name the group the objective is invariant under, as a '
+                                     'string ("permutation", say; "none" for no group), got %r' % (group,))
         self._group, self._kernel, self._base = group, kernel, base
         # The group's name as symbo reads it (case-insensitive, spaces
         # around it ignored), for the sampler's own tables: the raw name

@@ -256,3 +256,14 @@ def test_sampler_reads_group_names_as_symbo_does(group):
         return [t.params for t in study.trials], [type(w.message) for w in caught]
 
     assert run(group) == run(group.strip().lower())
+
+
+@pytest.mark.parametrize("group", [None, "", 3, ["none"]])
+def test_sampler_refuses_a_group_that_is_no_name_at_construction(group):
+    """A group that is not a name is refused when the sampler is built;
+    it passed the construction check (which raises only refusals that
+    hold whatever the space) and failed at the first trial symbo chose,
+    after an objective evaluation: InvalidInput "need problem or group"
+    for None and "", and TypeError (unhashable type: 'list') for ["none"]."""
+    with pytest.raises(symbo.InvalidInput, match="group must name the group"):
+        SymboSampler(group=group)
