@@ -660,12 +660,26 @@ class SymboSampler(BaseSampler):
         raised — whatever depends on the search space's dimension is
         checked when it is known — and without the group."""
         block = self._options.get("block")
+        matrices = self._options.get("matrices")
         group = self._group_name
         if group == "blockperm" and not (isinstance(block, (int, np.integer)) and not isinstance(block, bool)
                                          and block >= 1):
             raise symbo.InvalidInput("SymboSampler: group blockperm needs block, an integer ≥ 1 (the block size), "
                                      "got %r" % (block,))
-        matrices = self._options.get("matrices")
+        # Their kinds hold whatever the group and the space: symbo.Optimizer's
+        # refusal of a block "2", 2.0 or 2**70, or of matrices=5, is not an
+        # "unknown …" one, and came at the first trial symbo chose (group
+        # matrices with matrices=5 raised os.fspath's TypeError below).
+        if block is not None:
+            try:
+                symbo._int64(block, "block")
+            except symbo.InvalidInput as e:
+                raise symbo.InvalidInput("SymboSampler: %s" % e) from None
+        if matrices is not None:
+            try:
+                os.fspath(matrices)
+            except TypeError:
+                raise symbo.InvalidInput("SymboSampler: matrices must be a path, got %r" % (matrices,)) from None
         if group == "matrices" and (matrices is None or not os.path.isfile(os.fspath(matrices))):
             raise symbo.InvalidInput("SymboSampler: group matrices needs matrices, the path of a JSON file of "
                                      "orthogonal matrices, got %r" % (matrices,))

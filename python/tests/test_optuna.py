@@ -267,3 +267,23 @@ def test_sampler_refuses_a_group_that_is_no_name_at_construction(group):
     for None and "", and TypeError (unhashable type: 'list') for ["none"]."""
     with pytest.raises(symbo.InvalidInput, match="group must name the group"):
         SymboSampler(group=group)
+
+
+@pytest.mark.parametrize("kw, match", [
+    ({"group": "permutation", "block": "2"}, "block must be an integer"),
+    ({"group": "permutation", "block": 2.0}, "block must be an integer"),
+    ({"group": "signflip", "block": True}, "block must be an integer"),
+    ({"group": "blockperm", "block": 2 ** 70}, "block = 1180591620717411303424 is out of range"),
+    ({"group": "none", "matrices": 5}, "matrices must be a path"),
+    ({"group": "blockperm", "block": 1, "matrices": 5}, "matrices must be a path"),
+    ({"group": "matrices", "matrices": 5}, "matrices must be a path"),
+])
+def test_sampler_refuses_a_block_or_matrices_of_the_wrong_kind_at_construction(kw, match):
+    """A block that is no integer, or matrices that is no path, is refused
+    when the sampler is built, whatever the group: it passed the
+    construction check (symbo.Optimizer's refusal of it is no "unknown …"
+    one) and failed at the first trial symbo chose, after an objective
+    evaluation; with group matrices, matrices=5 raised os.fspath's
+    TypeError."""
+    with pytest.raises(symbo.InvalidInput, match=match):
+        SymboSampler(**kw)
