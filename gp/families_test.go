@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/symbo/symbo/internal/budget"
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -740,6 +741,35 @@ func TestFixNoiseTinyScale(t *testing.T) {
 				t.Errorf("FitClasses, y %.3g…, noise %g: %+v, %v", ys[:2], noise, f, err)
 			}
 		}
+	}
+}
+
+// TestFixNoiseHugeRatio: a fixed noise that overflows once divided by the
+// variance of y (1e300 over y varying by 1e-5) is ErrOverflow, an input
+// error, from Fit, with the prior and the constant mean too; every start
+// failed on an infinite diagonal, linalg.ErrNotPositiveDefinite (an
+// internal error). Just below the range (about 1e308 once standardized)
+// the fit still succeeds.
+func TestFixNoiseHugeRatio(t *testing.T) {
+	fam := mustG(NewBaseFamily(kernel.Matern52, 1))
+	x := mat.NewDense(4, 1, []float64{0, 0.3, 0.6, 0.9})
+	for _, y := range [][]float64{{0, 1e-5, 2e-5, 5e-6}, {0, 1e-300, 2e-300, 5e-301}} {
+		for _, pr := range []Prior{PriorNone, PriorBoTorch} {
+			for _, mn := range []Mean{MeanSample, MeanConstant} {
+				_, err := Fit(fam, x, y, FitOptions{FixNoise: true, Noise: 1e300, Prior: pr, Mean: mn, Backend: linalg.Gonum()})
+				if !errors.Is(err, ErrOverflow) || errclass.Of(err) != errclass.Input {
+					t.Errorf("y %.3g…, prior %v, mean %v: %v (class %v), want ErrOverflow", y[:2], pr, mn, err, errclass.Of(err))
+				}
+			}
+		}
+	}
+	y := []float64{0, 1, 2, 0.5} // variance 0.546875
+	g, err := Fit(fam, x, y, FitOptions{FixNoise: true, Noise: 1e308 * 0.546875, Backend: linalg.Gonum()})
+	if err != nil {
+		t.Fatalf("standardized noise 1e308: %v", err)
+	}
+	if m, v, err := g.Predict(nil, []float64{0.5}); err != nil || math.IsNaN(m) || math.IsNaN(v) {
+		t.Errorf("standardized noise 1e308: predict %v, %v, %v", m, v, err)
 	}
 }
 

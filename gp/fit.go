@@ -163,7 +163,8 @@ const MaxRestarts = 1000
 // is allocated; when every start fails (a start that fails counts as −∞
 // likelihood), an error wrapping the first start's, e.g.
 // linalg.ErrNotPositiveDefinite; ErrOverflow for a best
-// optimum whose K⁻¹y overflows (see the package's Errors).
+// optimum whose K⁻¹y overflows, or a FixNoise noise that overflows once
+// divided by the variance of y (see the package's Errors).
 func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 	if check.IsNil(fam) {
 		return nil, fmt.Errorf("%w: Fit needs a family", ErrNilArgument)
@@ -399,6 +400,14 @@ func newFitSpace(xc *mat.Dense, u yUnits, opts FitOptions) (*fitSpace, error) {
 			sp.fixedLogNoise = math.Log(opts.Noise / s2)
 		} else {
 			sp.fixedLogNoise = math.Log(opts.Noise) - 2*u.logScale()
+		}
+		// A noise beyond the float64 range on the standardized scale
+		// (far above y's own variance: Noise 1e300 over a y that varies
+		// by 1e-5) is not represented: every start failed on a
+		// covariance of infinite diagonal, "not positive definite" (an
+		// internal error) for an input the fit cannot take.
+		if math.IsInf(math.Exp(sp.fixedLogNoise), 1) {
+			return nil, fmt.Errorf("%w: fixed noise %v exceeds the float64 range once standardized (divided by the variance of y): far above the variance of the outputs", ErrOverflow, opts.Noise)
 		}
 		sp.nvar = 2
 	}
