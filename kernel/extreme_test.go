@@ -388,6 +388,44 @@ func TestNonFiniteIsAnError(t *testing.T) {
 	}
 }
 
+// TestPlusNonFiniteIsAnError: k_plus at a variance of MaxFloat64 (design
+// points far apart at ℓ = 1e-10, so k_max(D, D) = v·I, a finite spectrum
+// NewPlus accepts) has ‖φ(x)‖² = v·(1 + ε), past MaxFloat64: CrossTo,
+// GramTo and DiagTo wrap ErrBadPoints, as every orbit kernel's do; they
+// returned +Inf with a nil error. At 1e308 the values are finite.
+func TestPlusNonFiniteIsAnError(t *testing.T) {
+	g, _ := orbit.SignFlip(2)
+	d := mat.NewDense(3, 2, []float64{0, 0, 1, 0.5, -0.3, 0.7})
+	for _, v := range []float64{math.MaxFloat64, 1e308} {
+		m, err := kernel.NewMax(kernel.Params{Shape: kernel.RBF, Variance: v, Lengthscale: 1e-10}, g, kernel.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := kernel.NewPlus(m, d, kernel.PlusOptions{})
+		if err != nil {
+			t.Fatalf("v = %g: %v", v, err)
+		}
+		x := mat.NewDense(2, 2, []float64{0, 0, 5, 5})
+		for _, pts := range []*mat.Dense{d, x} { // the design (cached features) and other points
+			var cr mat.Dense
+			var sy mat.SymDense
+			diag, derr := p.DiagTo(nil, pts)
+			errs := map[string]error{"CrossTo": p.CrossTo(&cr, pts, pts), "GramTo": p.GramTo(&sy, pts), "DiagTo": derr}
+			for what, err := range errs {
+				if v == math.MaxFloat64 && !errors.Is(err, kernel.ErrBadPoints) {
+					t.Errorf("v = %g: %s: %v, want ErrBadPoints", v, what, err)
+				}
+				if v == 1e308 && err != nil {
+					t.Errorf("v = %g: %s: %v", v, what, err)
+				}
+			}
+			if v == 1e308 && (diag[0] != 1e308 || cr.At(0, 0) != 1e308 || sy.At(0, 0) != 1e308) {
+				t.Errorf("v = %g: diagonal %v, cross %v, Gram %v, want v", v, diag[0], cr.At(0, 0), sy.At(0, 0))
+			}
+		}
+	}
+}
+
 // TestInvalidIsInput: parameter and setting errors wrap ErrInvalid, an
 // input error, with the message they had ("kernel: variance must be …");
 // they were unclassified, hence internal by errclass's rule.

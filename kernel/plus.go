@@ -263,7 +263,10 @@ func (p *Plus) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 		}
 	}
 	p.release(s)
-	return nil
+	// φ(x)·φ(y) can round past MaxFloat64 where k_max's does not (v
+	// within a few ulps of it: ‖φ(x)‖² = v·(1 + ε)).
+	raw := dst.RawMatrix()
+	return finiteRows("k(x, y)", raw.Data, raw.Rows, raw.Cols, raw.Stride)
 }
 
 // GramTo fills dst with φ(x_i)·φ(x_j); the diagonal is exactly DiagTo's.
@@ -288,7 +291,7 @@ func (p *Plus) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 		dst.SetSym(i, i, dot(fi, fi))
 	}
 	p.release(s)
-	return nil
+	return finiteSym(dst)
 }
 
 // DiagTo writes ‖φ(x_i)‖² into dst.
@@ -305,7 +308,7 @@ func (p *Plus) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
 		dst[i] = dot(fi, fi)
 	}
 	p.release(s)
-	return dst, nil
+	return dst, finiteRows("k(x, x)", dst, 1, len(dst), len(dst))
 }
 
 // GradTo writes ∇ₓk_plus(x, y_j) = φ(y_j)ᵀ·Wᵀ·∇ₓk_max(x, D) (the
