@@ -101,6 +101,7 @@ import (
 	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/linalg"
+	"github.com/symbo/symbo/orbit"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -287,6 +288,15 @@ func symbogo_cross(spec *C.char, x *C.double, n C.int64_t, y *C.double, m C.int6
 		}
 		if n < 1 {
 			return fmt.Errorf("%w: x has %d rows", errInput, n)
+		}
+		// The call's d against the spec's, before x, y and the design
+		// (n·d, m·d and nd·d doubles) are read: a d the spec does not
+		// have was refused only after copying them all (gigabytes, up to
+		// the budget, for nothing). A spec without d (0: rotation2d, a
+		// matrices file) leaves it to the group, after the copy, and one
+		// outside [1, orbit.MaxDim] is refused with its own message.
+		if ks.Group.D >= 1 && ks.Group.D <= orbit.MaxDim && int64(d) != int64(ks.Group.D) {
+			return fmt.Errorf("%w: d = %d, but the spec's d is %d", errInput, int64(d), ks.Group.D)
 		}
 		if y != nil && m < 1 {
 			return fmt.Errorf("%w: y has %d rows", errInput, m)

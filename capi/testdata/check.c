@@ -160,6 +160,9 @@ static void sizes(void) {
 		const char *base = "{\"group\":\"none\",\"d\":1,\"base\":\"rbf\",\"lengthscale\":1,\"kernel\":\"plus\"}";
 		code(symbo_cross(base, none, 1 << 21, NULL, 0, 1, NULL, 0, out, 16), SYMBO_ESIZE, "out holds 16", "cross out too small, before the copy");
 		code(symbo_cross(base, none, 1 << 21, none, 1 << 21, 1, NULL, 0, out, (int64_t)1 << 42), SYMBO_ESIZE, "a 2097152×2097152 kernel matrix needs 32 TiB", "cross over the budget, before the copy");
+		/* A d other than the spec's is refused before x (n·d doubles) is
+		 * copied: it was copied, and then refused. */
+		code(symbo_cross(base, none, 1024, NULL, 0, 2, NULL, 0, none, 1 << 21), SYMBO_EINVAL, "the spec's d is 1", "cross d other than the spec's, before the copy");
 		munmap(none, bytes);
 	}
 	code(symbo_suggest("{\"GROUP\":\"permutation\",\"d\":2,\"box\":[[-2],[2]],\"kernel\":\"plus\"}",
