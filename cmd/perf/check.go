@@ -424,9 +424,13 @@ func readRecords(flag, list string) ([]string, []resultsRecord, error) {
 }
 
 // check refuses a record whose values no perf writes: an unknown kind,
-// no runs, or a run with a batch size outside [1, bo.MaxBatch], an
-// unknown problem or a kernel its problem does not take — before
-// anything reruns, whichever runs --cells picks.
+// no runs, a run with a batch size outside [1, bo.MaxBatch], an
+// unknown problem or a kernel its problem does not take, or two runs of
+// one problem, kernel, seed and batch size — before anything reruns,
+// whichever runs --cells picks. A run given twice is one run with two
+// recorded metrics, of which --seeds and --spot rerun at most the one
+// sorted first (a drawn run's twin counts as rerun): the other was never
+// compared, whatever it held, and check passed.
 func (r resultsRecord) check() error {
 	switch r.Kind {
 	case "table", "robustness", "batch":
@@ -440,10 +444,20 @@ func (r resultsRecord) check() error {
 		return errors.New("no runs")
 	}
 	named := map[[2]string]bool{}
+	type runKey struct {
+		cell cellKey
+		seed uint64
+	}
+	seen := map[runKey]int{}
 	for i, run := range r.Runs {
 		if run.Batch < 1 || run.Batch > bo.MaxBatch {
 			return fmt.Errorf("run %d: batch %d outside [1, %d]", i, run.Batch, bo.MaxBatch)
 		}
+		k := runKey{cellKey{run.Problem, run.Kernel, run.Batch}, run.Seed}
+		if j, dup := seen[k]; dup {
+			return fmt.Errorf("run %d: %s/%s seed %d batch %d is run %d's too: a run is recorded once", i, run.Problem, run.Kernel, run.Seed, run.Batch, j)
+		}
+		seen[k] = i
 		if named[[2]string{run.Problem, run.Kernel}] {
 			continue
 		}

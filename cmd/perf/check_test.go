@@ -537,3 +537,48 @@ func TestCheckRecordGOAMD64(t *testing.T) {
 		t.Fatalf("the committed records: %d read, %v", n, err)
 	}
 }
+
+// TestCheckDuplicateRun: a run recorded twice (one problem, kernel, seed
+// and batch size) is bad input, refused before anything reruns with one
+// line naming the record and the run. Before, check accepted it, and
+// --seeds 1 reran only the twin sorted first: the other's metric (here
+// tampered) was never compared, and check passed.
+func TestCheckDuplicateRun(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "dup")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rec := resultsRecord{Version: recordVersion, Kind: "table", Command: "perf table",
+		Protocol: Protocol{Iters: 1, Init: 3, Batch: 1, Acq: "ucb", Beta: "paper", Fit: "own", Prior: "none"},
+		Runs: []runRecord{
+			{Problem: "Ackley2d", Kernel: "base", Seed: 0, Batch: 1, Metric: 1, BestF: 1, Seconds: 0.01},
+			{Problem: "Ackley2d", Kernel: "base", Seed: 0, Batch: 1, Metric: 2, BestF: 2, Seconds: 0.01},
+		}}
+	data, _ := json.Marshal(rec)
+	path := filepath.Join(dir, recordFile)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "check", "--dir", dir, "--seeds", "1")
+	checkOneLineError(t, code, stdout, stderr, "perf check: "+path+": ", "run 1: Ackley2d/base seed 0 batch 1 is run 0's too")
+	// The same seed at another batch size is another run (perf batch
+	// records every seed at each of its --qs).
+	rec.Kind, rec.Runs[1].Batch = "batch", 2
+	if err := rec.check(); err != nil {
+		t.Errorf("one seed at batch sizes 1 and 2: %v", err)
+	}
+}
+
+// TestCheckCommittedRecordsValid loads every committed record through
+// perf check's validation (readRecords: decoding, version, check),
+// rerunning nothing: none may be refused.
+func TestCheckCommittedRecordsValid(t *testing.T) {
+	dirs, _, err := readRecords("dir", filepath.Join("..", "..", "lab", "results"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) == 0 {
+		t.Fatal("no committed records found")
+	}
+	t.Logf("%d committed records pass perf check's validation", len(dirs))
+}
