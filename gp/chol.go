@@ -55,9 +55,21 @@ func factorJitter(b linalg.Backend, dst *linalg.Cholesky, k, work *mat.SymDense)
 			return 0, fmt.Errorf("gp: Cholesky: %w", err)
 		}
 	}
+	if jitterTooSmall(m) {
+		return 0, fmt.Errorf("%w: covariance (n = %d) not positive definite, and its mean diagonal %g too small for a jitter in float64 (raise the variance or the noise): %w",
+			ErrOverflow, n, m, linalg.ErrNotPositiveDefinite)
+	}
 	return 0, fmt.Errorf("gp: covariance (n = %d) not positive definite even with jitter %.3g (%.0e × mean diagonal): %w",
 		n, jit, jitterMax, linalg.ErrNotPositiveDefinite)
 }
+
+// jitterTooSmall reports whether the largest jitter, jitterMax·m for the
+// mean diagonal m, is zero or subnormal: a covariance near the smallest
+// float64 (variance and noise there), which no jitter can make
+// numerically definite. Its failure is then ErrOverflow, an input error
+// as the package's Errors section says, not an internal
+// "not positive definite even with jitter 0".
+func jitterTooSmall(m float64) bool { return !(jitterMax*m >= 0x1p-1022) }
 
 // spectralJitter is the jitter factorJitter would add to a covariance of
 // order n whose eigenvalues d_i, known in closed form, have minimum dmin,

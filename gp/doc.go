@@ -276,8 +276,10 @@
 // error wrapping linalg.ErrNotPositiveDefinite that states the jitter
 // tried; during Fit such a point counts as −∞ likelihood, and Fit fails
 // only if every start fails. A covariance so small that K⁻¹y or the log
-// marginal likelihood overflows (variance and noise near the smallest
-// float64) is an error wrapping ErrOverflow, never a NaN likelihood.
+// marginal likelihood overflows, or that no jitter can make definite
+// (the largest, 1e-4 × mean diagonal, zero or subnormal), is an error
+// wrapping ErrOverflow (variance and noise near the smallest float64),
+// never a NaN likelihood.
 // ErrNoDerivative marks families without a lengthscale derivative.
 // LOOLogPredictive of a landmark GP is ErrNoLOO.
 // ErrInvalid, ErrOverflow, ErrNilArgument and ErrNoLOO are input errors, ErrNoDerivative and

@@ -389,7 +389,8 @@ func standardizeUnscaled(y []float64) (ys []float64, mean, scale float64) {
 // orbit.ErrOverBudget for a GP over Options.Budget, before anything is
 // allocated; linalg.ErrNotPositiveDefinite for a covariance that stays
 // non-positive-definite after the largest jitter; ErrOverflow when K⁻¹y
-// or the log marginal likelihood is not finite.
+// or the log marginal likelihood is not finite, or when the largest
+// jitter is zero or subnormal (a covariance near the smallest float64).
 func New(fam Family, x *mat.Dense, y []float64, h Hyper, opts Options) (*GP, error) {
 	if check.IsNil(fam) {
 		return nil, fmt.Errorf("%w: New needs a family", ErrNilArgument)

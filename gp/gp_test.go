@@ -588,3 +588,42 @@ func TestFitTiny(t *testing.T) {
 		}
 	}
 }
+
+// TestNewTinyCovarianceJitter (red team): a covariance so small that the
+// jitter cannot lift it — variance near the smallest float64 and no
+// noise, so jitterMax × the mean diagonal is 0 or subnormal — is
+// ErrOverflow (an input error: raise the variance or the noise), as the
+// package's Errors section says of a covariance near the smallest
+// float64, for exact and landmark GPs alike. It was
+// linalg.ErrNotPositiveDefinite (internal) "even with jitter 0": the
+// exact base and k_plus GPs at v = 5e-324, the landmark ones from
+// v = 1e-320, where the exact GPs already said ErrOverflow. The error
+// still wraps linalg.ErrNotPositiveDefinite.
+func TestNewTinyCovarianceJitter(t *testing.T) {
+	const d = 2
+	g2 := mustG(orbit.Hyperoctahedral(d))
+	base := mustG(NewBaseFamily(kernel.RBF, d))
+	fams := map[string]Family{
+		"base":          base,
+		"plus":          mustG(NewPlusFamily(kernel.RBF, g2, kernel.Options{}, kernel.PlusOptions{Backend: linalg.Gonum()})),
+		"landmark-plus": mustG(NewLandmarkPlusFamily(kernel.Matern52, g2, kernel.Options{}, kernel.PlusOptions{Backend: linalg.Gonum()}, 2)),
+		"landmark-base": mustG(NewLandmarkFamily(base, 2, LandmarkOptions{})),
+	}
+	rng := rand.New(rand.NewPCG(3, 2))
+	x := randMat(rng, 5, d, -1, 1)
+	y := []float64{1, 2, 3, 4, 0}
+	for name, fam := range fams {
+		for _, v := range []float64{5e-324, 1e-320} {
+			for _, mean := range []Mean{MeanSample, MeanConstant} {
+				g, err := New(fam, x, y, Hyper{Variance: v, Lengthscale: 1}, Options{Backend: linalg.Gonum(), Mean: mean})
+				if !errors.Is(err, ErrOverflow) || errclass.Of(err) != errclass.Input {
+					lml := math.NaN()
+					if g != nil {
+						lml = g.LogMarginal()
+					}
+					t.Errorf("%s, v = %g, mean %v: err = %v (class %v, log marginal %v), want ErrOverflow", name, v, mean, err, errclass.Of(err), lml)
+				}
+			}
+		}
+	}
+}

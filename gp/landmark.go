@@ -829,6 +829,15 @@ func newLandmarkPost(b *landmarkBound, ys []float64, h Hyper, mean, resid bool) 
 	}
 	a, lb, jit, ok := lowRankSums(&spec, h.Variance, h.Noise)
 	if !ok {
+		// The mean diagonal lowRankSums' jitter is a multiple of.
+		sum := float64(spec.zeros) * h.Noise
+		for _, l := range spec.lam {
+			sum += h.Variance*l + h.Noise
+		}
+		if m := sum / float64(b.n); jitterTooSmall(m) {
+			return nil, fmt.Errorf("%w: landmark covariance (n = %d) not positive definite, and its mean diagonal %g too small for a jitter in float64 (raise the variance or the noise): %w",
+				ErrOverflow, b.n, m, linalg.ErrNotPositiveDefinite)
+		}
 		return nil, fmt.Errorf("gp: landmark covariance (n = %d) not positive definite even with jitter (%.0e × mean diagonal): %w",
 			b.n, jitterMax, linalg.ErrNotPositiveDefinite)
 	}
