@@ -40,8 +40,12 @@
 //   - Reading accepts only a well-formed file: every line parses with
 //     exactly these fields, its checksum matches, its run is the header's
 //     and its sequence number is the next one. A final line without its
-//     "\n" is a torn write (the process died while appending): Read drops
-//     it and reports it, and Open truncates it away before appending again.
+//     "\n" is a torn write (the process died while appending) when it can
+//     be one — the beginning of the next line, whose sequence number and
+//     run it must carry, possibly followed by NUL bytes, or NUL bytes
+//     alone (a file system's trace of data lost in a crash): Read drops
+//     it and reports it, and Open truncates it away before appending
+//     again. Other unterminated bytes at the end are refused.
 //     Anything else — a corrupted, reordered, duplicated, missing or
 //     foreign line anywhere, a torn line followed by others — is an error
 //     naming file:line. Nothing is skipped silently.
@@ -229,6 +233,13 @@ func Read(r io.Reader, name, kind string) (*Contents, error) {
 			if n == 1 {
 				return nil, fmt.Errorf("%w: %s:1: torn header (the journal was never completely created)", ErrCorrupt, name)
 			}
+			// Only the beginning of the line the Writer appends next
+			// (or NUL bytes, see tornTail) can be a write cut short;
+			// anything else was put there, and is refused as the same
+			// bytes with their "\n" would be.
+			if !tornTail(raw, n-1, version, c.Run) {
+				return nil, fmt.Errorf("%w: %s:%d: an unterminated last line that is not the beginning of record %d of this journal (a write cut short leaves one): bytes appended to the journal, or a line of another journal", ErrCorrupt, name, n, n-1)
+			}
 			c.Torn = true
 			break
 		}
@@ -349,6 +360,25 @@ func checkLine(b []byte, l line, seq, version int, run string) error {
 		return fmt.Errorf("not in the canonical form this package writes")
 	}
 	return nil
+}
+
+// tornTail reports whether b, the bytes after a journal's last "\n", can
+// be what an interrupted Append of line seq (of the given version and
+// run) left: a prefix of that line, which begins with its sequence number
+// and run, possibly followed by NUL bytes — or NUL bytes alone, which a
+// file system may show in place of data that did not reach the disk
+// before a crash. Only the line's beginning is checked: the rest depends
+// on the data that were being written.
+func tornTail(b []byte, seq, version int, run string) bool {
+	b = bytes.TrimRight(b, "\x00")
+	head := fmt.Appendf(nil, `{"seq":%d,"run":%q,"crc32":`, seq, run)
+	if version == 1 {
+		head = fmt.Appendf(nil, `{"seq":%d,"crc32":`, seq)
+	}
+	if len(b) <= len(head) {
+		return bytes.HasPrefix(head, b)
+	}
+	return bytes.HasPrefix(b, head)
 }
 
 // checksum is a line's CRC-32: of the data alone in version 1, of the line

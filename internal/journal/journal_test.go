@@ -626,3 +626,63 @@ func TestCreateDirSyncFails(t *testing.T) {
 	}
 	w.Close()
 }
+
+// TestUnterminatedTailNotTorn: a final line without its "\n" is dropped
+// as a torn write only when it can be one — the beginning of the line the
+// Writer appends next (its sequence number and run), or NUL bytes (a
+// file system that kept the size of an interrupted write but not its
+// data). Anything else — bytes appended to the file, a line of another
+// run or a repeated line without its "\n" — is refused naming the line,
+// as the same bytes with a "\n" are. Before, any unterminated tail was
+// dropped with the note that the run was killed while writing it, and
+// Open cut it off the file.
+func TestUnterminatedTailNotTorn(t *testing.T) {
+	p, b := write(t, 3)
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	lines = lines[:len(lines)-1]
+	other := journalOf(t, map[string]any{"seed": 4}, 4)
+	nul := func(n int) []byte { return make([]byte, n) }
+	var h struct{ Run string }
+	if err := json.Unmarshal(lines[0], &h); err != nil || h.Run == "" {
+		t.Fatalf("header %q: %v", lines[0], err)
+	}
+	next := fmt.Appendf(nil, `{"seq":4,"run":%q,"crc32":12`, h.Run)
+	if c, err := Read(bytes.NewReader(append(bytes.Clone(b), next...)), p, "test"); err != nil || !c.Torn || len(c.Records) != 3 {
+		t.Fatalf("the start of the next line: %+v, %v", c, err)
+	}
+	for name, tail := range map[string][]byte{
+		"a prefix of the next line": next[:9],
+		"the next line cut in data": append(bytes.Clone(next), `0,"data":{"i":3,"x":[0.`...),
+		"NUL bytes":                 nul(4096),
+		"a prefix, then NUL bytes":  append(bytes.Clone(next[:20]), nul(100)...),
+	} {
+		c, err := Read(bytes.NewReader(append(bytes.Clone(b), tail...)), p, "test")
+		if err != nil || !c.Torn || len(c.Records) != 3 || c.Valid != int64(len(b)) {
+			t.Errorf("%s: %+v, %v; want dropped as torn", name, c, err)
+		}
+	}
+	for name, tail := range map[string][]byte{
+		"garbage":                   []byte("garb"),
+		"a repeated record":         bytes.TrimSuffix(lines[2], []byte("\n")),
+		"a record of another run":   bytes.TrimSuffix(other[4], []byte("\n")),
+		"another run's torn record": other[4][:40],
+		"the header again":          bytes.TrimSuffix(lines[0], []byte("\n")),
+		"NUL bytes, then garbage":   append(nul(8), "x"...),
+		"another header, cut":       []byte(`{"seq":0,`),
+	} {
+		data := append(bytes.Clone(b), tail...)
+		_, err := Read(bytes.NewReader(data), p, "test")
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), p+":5: ") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v; want a one-line ErrCorrupt naming %s:5", name, err, p)
+			continue
+		}
+		// Open refuses it too, and leaves the file as it was.
+		os.WriteFile(p, data, 0o644)
+		if _, _, err := Open(p, "test"); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s: Open: %v", name, err)
+		}
+		if got, _ := os.ReadFile(p); !bytes.Equal(got, data) {
+			t.Errorf("%s: Open changed the file", name)
+		}
+	}
+}
