@@ -94,9 +94,12 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
+	"strings"
 
 	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/internal/errclass"
@@ -140,7 +143,9 @@ type Header struct {
 	Code string `json:"code,omitempty"`
 	// Env holds the environment variables that change a run's results
 	// (see Env) as the creating process saw them, "" for unset; nil in
-	// journals written before it was recorded.
+	// journals written before it was recorded. Read refuses (ErrCorrupt)
+	// a header whose Env names any other variable, or holds a value with
+	// a NUL byte: a resume sets them.
 	Env map[string]string `json:"env,omitempty"`
 }
 
@@ -286,6 +291,16 @@ func (c *Contents) readHeader(data []byte, kind, name string) (int, error) {
 		return 0, fmt.Errorf("%w: %s: journal version %d, this build reads 1 and %d", ErrCorrupt, name, h.Version, Version)
 	case kind != "" && h.Kind != kind:
 		return 0, fmt.Errorf("%w: %s: a journal of %q, not %q", ErrCorrupt, name, h.Kind, kind)
+	}
+	// Env holds only variables that change results (a resume sets them):
+	// any other, which Create never records, would be set too.
+	for _, k := range slices.Sorted(maps.Keys(c.Header.Env)) {
+		if !slices.Contains(resultEnv, k) {
+			return 0, fmt.Errorf("%w: %s:1: the header's env names %q, not one of the variables that change results (%s)", ErrCorrupt, name, k, strings.Join(resultEnv, ", "))
+		}
+		if strings.IndexByte(c.Header.Env[k], 0) >= 0 {
+			return 0, fmt.Errorf("%w: %s:1: the header's env value of %s holds a NUL byte", ErrCorrupt, name, k)
+		}
 	}
 	if c.Header.Version >= 2 {
 		c.Run = RunID(c.Header.Kind, c.Header.Settings)

@@ -686,3 +686,52 @@ func TestUnterminatedTailNotTorn(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderEnvOnlyResultVariables: a header's env may name only the
+// variables that change results (resultEnv, any subset: an older build
+// may have recorded fewer), with values a process environment can hold;
+// one naming another variable — which perf would set on --resume
+// (PERF_TEST_HOLD_AFTER=1 made the resumed run wait forever for a
+// signal) — or a value with a NUL byte (os.Setenv refuses it: perf
+// exited 1, with two lines on stderr) is refused as corrupt.
+// Before, Read accepted any map.
+func TestHeaderEnvOnlyResultVariables(t *testing.T) {
+	read := func(env map[string]string) error {
+		p := filepath.Join(t.TempDir(), "j.jsonl")
+		w, err := create(p, Version, "k", map[string]int{"a": 1}, "", env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Append(rec{I: 1}); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		b, _ := os.ReadFile(p)
+		_, err = Read(bytes.NewReader(b), p, "k")
+		if err != nil && (!errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), p+":1: ") || strings.Contains(err.Error(), "\n")) {
+			t.Errorf("env %v: error %v is not a one-line ErrCorrupt naming %s:1", env, err, p)
+		}
+		return err
+	}
+	for _, env := range []map[string]string{
+		nil,
+		{linalg.EnvBackend: "gonum", linalg.EnvOpenBLASThreads: "4"},
+		{linalg.EnvBackend: ""},
+		{},
+	} {
+		if err := read(env); err != nil {
+			t.Errorf("env %v refused: %v", env, err)
+		}
+	}
+	for _, env := range []map[string]string{
+		{linalg.EnvBackend: "", linalg.EnvOpenBLASThreads: "", "PERF_TEST_HOLD_AFTER": "1"},
+		{"GODEBUG": "x=1"},
+		{"": "1"},
+		{"A=B": "1"},
+		{linalg.EnvBackend: "go\x00num"},
+	} {
+		if err := read(env); err == nil {
+			t.Errorf("env %q accepted", env)
+		}
+	}
+}
