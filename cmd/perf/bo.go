@@ -297,6 +297,11 @@ func runBO(args []string, stdout, stderr io.Writer) (err error) {
 			return err
 		}
 	}
+	if r.w != nil {
+		// The journal is this process's (locked), so no one else is
+		// writing its header: a temporary of it is a killed Create's.
+		removeStaleTemps(stderr, r.cmd, filepath.Dir(r.path), filepath.Base(r.path))
+	}
 	var tr *bo.Trace
 	label := fmt.Sprintf("perf bo: %s %s seed %d", p.Name(), cfg.Kernel.Name(), set.Seed)
 	if err := r.stream(label, cfg.Init+set.Iters, len(done), func(ctx context.Context, keep func(any) error) error {

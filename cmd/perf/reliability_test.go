@@ -1404,3 +1404,76 @@ func TestJournalAppendFailsPrintsResume(t *testing.T) {
 		t.Errorf("resumed after the failed append: stdout differs:\n%s\nwant\n%s", got, refOut)
 	}
 }
+
+// TestResumeRemovesStaleTemporaries: a kill -9 while perf wrote an output
+// or its journal's header leaves atomicfile's hidden temporary
+// (".NAME.tmp-digits", or a writability probe ".NAME.probe-digits")
+// beside it; a run or --resume holding the directory (perf table, batch,
+// robustness: the --out lock; perf bo: its checkpoint's lock) removes
+// those of the files it writes, and nothing else. They stayed forever,
+// even after a successful --resume.
+func TestResumeRemovesStaleTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "T")
+	args := []string{"table", "--seeds", "1", "--iters", "2", "--init", "3", "--problems", "Radial2d", "--kernels", "base", "--workers", "1", "--out", out}
+	if code, _, stderr := runCLI(t, args...); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	stale := []string{".runs.journal.tmp-123456", ".results.json.tmp-1", ".table.md.tmp-22", ".record.json.tmp-333",
+		".regret.png.tmp-4", ".strips.svg.tmp-5", "..perf-out.probe-6"}
+	others := []string{".mine.txt.tmp-7", ".results.json.tmp-x8", "results.json.tmp-9", ".results.json.tmp-", ".table.md.bak", "notes.txt"}
+	plant := func(d string, names []string) {
+		t.Helper()
+		for _, n := range names {
+			if err := os.WriteFile(filepath.Join(d, n), []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	plant(out, stale)
+	plant(out, others)
+	// A directory with a temporary's name is not atomicfile's: it stays.
+	if err := os.Mkdir(filepath.Join(out, ".table.md.tmp-10"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	others = append(others, ".table.md.tmp-10")
+	check := func(d string, gone, kept []string) {
+		t.Helper()
+		for _, n := range gone {
+			if _, err := os.Lstat(filepath.Join(d, n)); err == nil {
+				t.Errorf("stale temporary %s is still there", n)
+			}
+		}
+		for _, n := range kept {
+			if _, err := os.Lstat(filepath.Join(d, n)); err != nil {
+				t.Errorf("%s, not a temporary of perf's, was removed: %v", n, err)
+			}
+		}
+	}
+	if code, _, stderr := runCLI(t, "table", "--out", out, "--resume"); code != exitOK {
+		t.Fatalf("resume: exit %d: %s", code, stderr)
+	}
+	check(out, stale, others)
+
+	// perf batch (perf robustness shares its code): its page and figures.
+	bout := filepath.Join(dir, "B")
+	if code, _, stderr := runCLI(t, "batch", "--problems", "Ackley2d", "--qs", "1", "--kernels", "base", "--seeds", "1", "--iters", "2", "--init", "3", "--workers", "1", "--out", bout); code != exitOK {
+		t.Fatalf("batch: exit %d: %s", code, stderr)
+	}
+	plant(bout, []string{".batch.md.tmp-1", ".batch-evals.png.tmp-2", ".table.md.tmp-3"})
+	if code, _, stderr := runCLI(t, "batch", "--out", bout, "--resume"); code != exitOK {
+		t.Fatalf("batch --resume: exit %d: %s", code, stderr)
+	}
+	check(bout, []string{".batch.md.tmp-1", ".batch-evals.png.tmp-2"}, []string{".table.md.tmp-3"})
+
+	// perf bo: the checkpoint's header temporary beside it.
+	ckpt := filepath.Join(dir, "r.journal")
+	if code, _, stderr := runCLI(t, "bo", "--problem", "Ackley2d", "--kernel", "base", "--init", "3", "--iters", "2", "--checkpoint", ckpt); code != exitOK {
+		t.Fatalf("bo: exit %d: %s", code, stderr)
+	}
+	plant(dir, []string{".r.journal.tmp-42", ".q.journal.tmp-43"})
+	if code, _, stderr := runCLI(t, "bo", "--resume", ckpt); code != exitOK {
+		t.Fatalf("bo --resume: exit %d: %s", code, stderr)
+	}
+	check(dir, []string{".r.journal.tmp-42"}, []string{".q.journal.tmp-43"})
+}

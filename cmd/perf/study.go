@@ -110,6 +110,9 @@ func runStudy[Res any](s study[Res], args []string, stdout, stderr io.Writer) (e
 			return err
 		}
 	}
+	if *pf.out != "" {
+		removeStaleTemps(stderr, cmd, *pf.out, append(outputNames(s.name, s.figures...), outProbe)...)
+	}
 	res, err := runPlan(r, plan, *pf.workers, kept)
 	if err != nil {
 		return err

@@ -243,6 +243,9 @@ func runTable(args []string, stdout, stderr io.Writer) (err error) {
 			return err
 		}
 	}
+	if *out != "" {
+		removeStaleTemps(stderr, r.cmd, *out, append(outputNames("table", "regret", "strips"), outProbe)...)
+	}
 	res, err := runPlan(r, plan, runWorkers, kept)
 	if err != nil {
 		return err
@@ -453,16 +456,44 @@ func prepareOutDir(dir string, force bool) (*atomicfile.Lock, error) {
 // checked the stale record.json, exit 0). A symbolic link is removed,
 // not its target; the directory's other files stay.
 func removeOutputs(dir, kind string, figures ...string) error {
-	names := []string{recordFile, kind + ".md", "results.json"}
-	for _, f := range figures {
-		names = append(names, f+".png", f+".svg")
-	}
-	for _, n := range append(names, tableJournalFile) {
+	for _, n := range outputNames(kind, figures...) {
 		if err := os.Remove(filepath.Join(dir, n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return badInput("--out: --force: %w", err)
 		}
 	}
 	return nil
+}
+
+// outputNames are the files a run of kind (table, batch, robustness)
+// writes in its --out directory: record.json, kind.md, results.json, the
+// figures (name.png and name.svg for each name) and the journal.
+func outputNames(kind string, figures ...string) []string {
+	names := []string{recordFile, kind + ".md", "results.json"}
+	for _, f := range figures {
+		names = append(names, f+".png", f+".svg")
+	}
+	return append(names, tableJournalFile)
+}
+
+// outProbe is the name checkOutDir probes an --out directory with.
+const outProbe = ".perf-out"
+
+// removeStaleTemps removes from dir the hidden temporaries of the files
+// names (atomicfile.RemoveTemps: ".NAME.tmp-digits", ".NAME.probe-digits")
+// that a run killed while writing one of them left behind, so that a
+// resumed directory ends up clean; each removal is a note on stderr, and
+// a temporary that cannot be removed a warning (the run goes on: it does
+// not need the space). The caller holds what excludes every other writer
+// of those names — the --out lock, or a journal's own lock for its
+// header's temporaries — since a running writer's temporary would go too.
+func removeStaleTemps(stderr io.Writer, cmd, dir string, names ...string) {
+	removed, err := atomicfile.RemoveTemps(dir, names...)
+	for _, p := range removed {
+		fmt.Fprintf(stderr, "%s: removed %s, the temporary file of a run killed while writing\n", cmd, p)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: warning: removing the temporary files that killed runs left in %s: %v\n", cmd, dir, err)
+	}
 }
 
 // lockWritableOutDir is lockOutDir, then refusing (bad input) a
@@ -500,7 +531,7 @@ func lockOutDir(dir string) (*atomicfile.Lock, error) {
 // checkOutDir refuses (bad input) an output directory in which a file
 // cannot be created (read-only, a read-only file system).
 func checkOutDir(dir string) error {
-	if err := atomicfile.CheckWritableIn(dir, ".perf-out", true); err != nil {
+	if err := atomicfile.CheckWritableIn(dir, outProbe, true); err != nil {
 		return badInput("--out: %w", err)
 	}
 	return nil

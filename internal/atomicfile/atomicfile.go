@@ -45,8 +45,10 @@
 // place (with Create and the exclusive writes it is the caller's: no one
 // else's link succeeded), and its entry may not survive a crash; every
 // other error leaves path as it was. Temporary files are named
-// "."+name+".tmp-"+digits beside the target (IsTemp) and removed on every
-// failure reported by an error (not on a panic of WriteFunc's fn).
+// "."+name+".tmp-"+digits beside the target (IsTemp, IsTempOf) and removed
+// on every failure reported by an error (not on a panic of WriteFunc's
+// fn); one a kill left, the next holder of the target's lock removes
+// (RemoveTemps).
 //
 // # Cost
 //
@@ -71,6 +73,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -245,6 +248,47 @@ func IsTemp(name string) bool {
 		}
 	}
 	return false
+}
+
+// IsTempOf reports whether entry, a directory entry's name, is a
+// temporary file this package made while writing the file name beside it:
+// "."+name+".tmp-"+digits (New and the writes built on it) or
+// "."+name+".probe-"+digits (CheckWritable's probe) — what a writer
+// killed before its rename or removal leaves. Any other entry, a
+// temporary of another name included, is not.
+func IsTempOf(name, entry string) bool {
+	for _, in := range []string{tmpInfix, probeInfix} {
+		if rest, ok := strings.CutPrefix(entry, "."+name+in); ok {
+			return rest != "" && strings.Trim(rest, "0123456789") == ""
+		}
+	}
+	return false
+}
+
+// RemoveTemps removes from dir the regular files that are temporaries of
+// the files names (IsTempOf), left there by writers that were killed, and
+// returns the paths it removed; a directory, a symbolic link or any other
+// entry is left alone. Call it only while no writer of those names runs
+// (holding the lock that excludes them): a running writer's temporary
+// would be removed too. It stops at the first error (reading dir, or
+// removing a file), returning it with the paths removed so far.
+func RemoveTemps(dir string, names ...string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !slices.ContainsFunc(names, func(n string) bool { return IsTempOf(n, e.Name()) }) {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return removed, err
+		}
+		removed = append(removed, path)
+	}
+	return removed, nil
 }
 
 // resolve returns the file that writing path replaces: path itself, or the

@@ -199,3 +199,41 @@ func TestIsTemp(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoveTemps: the temporaries of the named files — a New's not
+// committed, a probe's — are recognized (IsTempOf) and removed; those of
+// other names, look-alikes, and a directory with a temporary's name stay.
+func TestRemoveTemps(t *testing.T) {
+	dir := t.TempDir()
+	f, err := New(filepath.Join(dir, "runs.journal"), 0o644, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.tmp.Close() // killed before its rename: the temporary stays
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 || !IsTempOf("runs.journal", ents[0].Name()) || IsTempOf("runs", ents[0].Name()) {
+		t.Fatalf("entries %v: the temporary of runs.journal is not recognized as its alone", ents)
+	}
+	keep := []string{".other.md.tmp-1", ".runs.journal.tmp-", ".runs.journal.tmp-1a", "runs.journal.tmp-2", ".runs.journal.bak", "runs.journal"}
+	for _, n := range append(keep, ".table.md.tmp-3", ".table.md.probe-4") {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".table.md.tmp-5"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	keep = append(keep, ".table.md.tmp-5")
+	removed, err := RemoveTemps(dir, "runs.journal", "table.md")
+	if err != nil || len(removed) != 3 {
+		t.Fatalf("RemoveTemps = %v, %v; want the 3 temporaries", removed, err)
+	}
+	ents, _ = os.ReadDir(dir)
+	var left []string
+	for _, e := range ents {
+		left = append(left, e.Name())
+	}
+	if len(left) != len(keep) {
+		t.Errorf("left %q, want %q", left, keep)
+	}
+}
