@@ -317,10 +317,10 @@ func runBO(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	if set.JSON != "" {
 		if err := writeJSONOutput(set.JSON, boRecord{tr, experiments.Env(nil)}, set.Force || own); err != nil {
-			return err
+			return r.outputsFailed(err)
 		}
 	}
-	return writeBOSummary(stdout, tr)
+	return r.outputsFailed(writeBOSummary(stdout, tr))
 }
 
 // maxTraceBytes caps the --json file ownTrace reads: 256 MiB, far

@@ -557,14 +557,22 @@ func checkOutputIn(dir, name string, force bool) error {
 // refusing to replace an existing file unless force. A symbolic link at
 // path is followed: its target is replaced.
 func writeOutput(path string, force bool, fn func(io.Writer) error) error {
-	return finishWrite(path, atomicfile.WriteFunc(path, 0o644, !force, buffered(fn)))
+	return finishWrite(path, atomicWrite(path, 0o644, !force, buffered(fn)))
 }
+
+// atomicWrite and atomicWriteIn are atomicfile.WriteFunc and WriteFuncIn,
+// which writeOutput and writeOutputIn write with; variables so that a
+// test can make a write fail (a full disk).
+var (
+	atomicWrite   = atomicfile.WriteFunc
+	atomicWriteIn = atomicfile.WriteFuncIn
+)
 
 // writeOutputIn is writeOutput for the file name that perf writes inside
 // an --out directory: never through a symbolic link — a link planted at
 // dir/name is replaced by the file, and its target is left untouched.
 func writeOutputIn(dir, name string, force bool, fn func(io.Writer) error) error {
-	return finishWrite(filepath.Join(dir, name), atomicfile.WriteFuncIn(dir, name, 0o644, !force, buffered(fn)))
+	return finishWrite(filepath.Join(dir, name), atomicWriteIn(dir, name, 0o644, !force, buffered(fn)))
 }
 
 // buffered runs fn on a buffered writer and flushes it.

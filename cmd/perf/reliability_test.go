@@ -1477,3 +1477,48 @@ func TestResumeRemovesStaleTemporaries(t *testing.T) {
 	}
 	check(dir, []string{".r.journal.tmp-42"}, []string{".q.journal.tmp-43"})
 }
+
+// TestOutputsFailPrintsResume: when writing the outputs fails (a full
+// disk) once every run is journaled, perf table, perf batch and perf bo
+// exit 1 with one line that names the write error and the command that
+// finishes the job — which then does. The line named only the error.
+func TestOutputsFailPrintsResume(t *testing.T) {
+	wf, wfIn := atomicWrite, atomicWriteIn
+	t.Cleanup(func() { atomicWrite, atomicWriteIn = wf, wfIn })
+	full := fmt.Errorf("write: %w", syscall.ENOSPC)
+	dir := t.TempDir()
+	out, bout, ckpt := filepath.Join(dir, "T"), filepath.Join(dir, "B"), filepath.Join(dir, "r.journal")
+	for _, tc := range []struct {
+		args   []string
+		resume []string
+		file   string // an output the resume writes
+	}{
+		{[]string{"table", "--seeds", "1", "--iters", "2", "--init", "3", "--problems", "Radial2d", "--kernels", "base", "--workers", "1", "--out", out},
+			[]string{"table", "--out", out, "--resume"}, filepath.Join(out, "results.json")},
+		{[]string{"batch", "--problems", "Ackley2d", "--qs", "1", "--kernels", "base", "--seeds", "1", "--iters", "2", "--init", "3", "--workers", "1", "--out", bout},
+			[]string{"batch", "--out", bout, "--resume"}, filepath.Join(bout, "record.json")},
+		{[]string{"bo", "--problem", "Ackley2d", "--kernel", "base", "--init", "3", "--iters", "2", "--json", filepath.Join(dir, "tr.json"), "--checkpoint", ckpt},
+			[]string{"bo", "--resume", ckpt}, filepath.Join(dir, "tr.json")},
+	} {
+		atomicWrite = func(string, fs.FileMode, bool, func(io.Writer) error) error { return full }
+		atomicWriteIn = func(string, string, fs.FileMode, bool, func(io.Writer) error) error { return full }
+		code, stdout, stderr := runCLI(t, tc.args...)
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		last := lines[len(lines)-1]
+		if code != exitFailure || stdout != "" {
+			t.Errorf("%s, the outputs failing: exit %d, stdout %q; want exit %d, nothing", tc.args[0], code, stdout, exitFailure)
+		}
+		for _, want := range []string{"no space left on device", "resume with: perf " + strings.Join(tc.resume, " ")} {
+			if !strings.Contains(last, want) {
+				t.Errorf("%s: last stderr line %q lacks %q", tc.args[0], last, want)
+			}
+		}
+		atomicWrite, atomicWriteIn = wf, wfIn
+		if code, _, stderr := runCLI(t, tc.resume...); code != exitOK {
+			t.Fatalf("%v: exit %d: %s", tc.resume, code, stderr)
+		}
+		if _, err := os.Stat(tc.file); err != nil {
+			t.Errorf("%v did not finish: %v", tc.resume, err)
+		}
+	}
+}

@@ -290,6 +290,21 @@ func (r *runner) notJournaled(err error, kept string) error {
 	return fmt.Errorf("%w; %s are kept in %s; once the cause is fixed, resume with: %s", err, kept, r.path, r.resumeCmd)
 }
 
+// outputsFailed is err, the failure of writing the outputs (or stdout)
+// once every run or evaluation is journaled — a full disk, say — with
+// where they are kept and the command that finishes the job once the
+// cause is fixed: a resume runs nothing again and writes the outputs.
+// Without a journal, an interruption (already saying how to resume) or
+// nil, err is returned as it is; its class, hence the exit status, is
+// err's.
+func (r *runner) outputsFailed(err error) error {
+	var ie *interruptedError
+	if err == nil || r.w == nil || errors.As(err, &ie) {
+		return err
+	}
+	return fmt.Errorf("%w; every %s is kept in %s; once the cause is fixed, resume with: %s", err, r.unit, r.path, r.resumeCmd)
+}
+
 // stream runs work, one sequential computation of total units of which
 // the first kept were journaled before (and are replayed by work, not
 // passed to keep again), until it finishes or a signal stops it. work

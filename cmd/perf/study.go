@@ -117,5 +117,5 @@ func runStudy[Res any](s study[Res], args []string, stdout, stderr io.Writer) (e
 	if err != nil {
 		return err
 	}
-	return s.report(res, pf, cmd+" "+strings.Join(started, " "), r.stopped, stdout, stderr)
+	return r.outputsFailed(s.report(res, pf, cmd+" "+strings.Join(started, " "), r.stopped, stdout, stderr))
 }

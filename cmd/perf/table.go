@@ -250,7 +250,7 @@ func runTable(args []string, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	return reportTable(res, set, *out, r.stopped, stdout, stderr, len(kept))
+	return r.outputsFailed(reportTable(res, set, *out, r.stopped, stdout, stderr, len(kept)))
 }
 
 // lists sets the settings' problems, kernels (the ablation's by default
