@@ -185,13 +185,35 @@ func (k *orbitKernel) finite(what string, dst *mat.Dense) error {
 // comparison per entry, against the |G|·d work of computing it.
 func finiteRows(what string, data []float64, rows, cols, stride int) error {
 	for i := range rows {
-		for j, v := range data[i*stride : i*stride+cols] {
+		row := data[i*stride : i*stride+cols]
+		if allFinite(row) {
+			continue
+		}
+		for j, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return fmt.Errorf("%w: %s[%d, %d] = %v: the points or the variance are beyond this kernel's float64 range; rescale them", ErrBadPoints, what, i, j, v)
 			}
 		}
 	}
 	return nil
+}
+
+// allFinite reports whether every value of data is finite, without a
+// branch per value: v·0 is 0 for a finite v and NaN for ±Inf and NaN,
+// and a sum is NaN once one of its terms is (four sums, so that the loop
+// is not one chain of dependent additions).
+func allFinite(data []float64) bool {
+	var a, b, c, d float64
+	for ; len(data) >= 4; data = data[4:] {
+		a += data[0] * 0
+		b += data[1] * 0
+		c += data[2] * 0
+		d += data[3] * 0
+	}
+	for _, v := range data {
+		a += v * 0
+	}
+	return a+b+c+d == 0
 }
 
 // finiteSym is finiteRows over the upper triangle of dst.
