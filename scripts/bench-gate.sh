@@ -24,9 +24,12 @@
 #     single-threaded benchmark is much less sensitive to a busy second
 #     core than one that needs both.
 #   - Allocations: a benchmark also fails the gate when its allocs/op
-#     grow by at least max(1, 10%) of BASE's median with p < 0.05 — a new
-#     per-op allocation (the counts hardly vary run to run, and a slowdown
-#     of 25% can hide one). B/op is not gated: sizes move with inputs.
+#     grow with p < 0.05 from none to any, or else by at least max(2, 10%)
+#     of BASE's median — a new per-op allocation, which a 25% slowdown
+#     threshold can hide. A count of 0 is exact; others drift by one with
+#     the garbage collector's timing (a sync.Pool emptied by a collection
+#     allocates again), hence the 2. B/op is not gated: sizes move with
+#     inputs.
 #   - Retry: benchmarks flagged in the first pass are re-measured alone
 #     with RETRY_ROUNDS (default 10) fresh interleaved rounds; the gate
 #     fails only if they are flagged again. A burst of contention would
@@ -98,8 +101,8 @@ start=$(date +%s)
 
 # classify CSV: one line "STATUS NAME [PCT P]" per sec/op row of
 # benchstat's CSV, and one "alloc NAME OLD→NEW allocs/op P" per allocs/op
-# row whose working-tree median exceeds BASE's by at least max(1, 10%)
-# with p < ALPHA (benchstat writes "?" for a change from 0, so the medians
+# row whose working-tree median exceeds BASE's 0, or exceeds another by at
+# least max(2, 10%), with p < ALPHA (benchstat writes "?" for a change from 0, so the medians
 # are compared here); STATUS being
 #   slow  slower by more than THRESHOLD% with p < ALPHA
 #   sig   slower with p < ALPHA, by at most THRESHOLD%
@@ -115,7 +118,7 @@ classify() {
     unit == "allocs/op" {
       if ($2 == "" || NF < 4 || $4 == "") next
       p = $7; sub(/^p=/, "", p); sub(/ .*/, "", p)
-      grow = $2 / 10; if (grow < 1) grow = 1
+      grow = $2 / 10; if (grow < 2) grow = 2; if ($2 + 0 == 0) grow = 1
       if ($4 + 0 >= $2 + grow && p + 0 < alpha + 0) print "alloc", $1, $2 "→" $4, "allocs/op", "p=" p
       next
     }
