@@ -134,6 +134,7 @@ func TestExcludeScaling(t *testing.T) {
 // running out of points, where the distance between orbits exhausted it
 // by evaluation 49.
 func TestExcludeScalingRun(t *testing.T) {
+	testdepth.Once(t) // a whole run: in one sampled leg (and at full depth), not in every one
 	pr := must(problem.New("Scaling2d", 0))
 	plo, phi := pr.Bounds()
 	cfg := must(Recommended(pr.Group(), pr.BaseShape()))
@@ -389,6 +390,7 @@ func checkNear(t *testing.T, name string, o *Optimizer, lo, hi []float64, cfg Co
 // ran on the model's points before rounding, and steps taken aside
 // landed at 0.9999 of the radius.
 func TestExclusionAfterRounding(t *testing.T) {
+	testdepth.Once(t) // a whole run: in one sampled leg (and at full depth), not in every one
 	for _, c := range []struct {
 		off   float64
 		d     int

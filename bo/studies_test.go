@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/symbo/symbo/bo/problem"
+	"github.com/symbo/symbo/internal/testdepth"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 )
@@ -66,6 +67,7 @@ func TestResidualVariance(t *testing.T) {
 // GP, the highest log marginal likelihood is. A wrong group (sign flips
 // of an objective that is not even) makes the scores differ.
 func TestRefereeLOO(t *testing.T) {
+	testdepth.Once(t) // a whole run: in one sampled leg (and at full depth), not in every one
 	lo, hi := []float64{-2, -2}, []float64{2, 2}
 	f := func(x []float64) float64 {
 		return -math.Pow(x[0]-1.1, 2) - math.Pow(x[1]+0.6, 2) + 0.3*math.Sin(3*x[0]*x[1])
