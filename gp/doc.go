@@ -202,8 +202,9 @@
 // prediction: m kernel evaluations (and their gradients), O(m·r + r²),
 // plus one diagonal evaluation for a kernel with a varying diagonal.
 // Errors: m < 1, a nil family, or a family whose kernel depends on its
-// inputs (NewPlusFamily, the landmark families themselves); an unknown
-// LandmarkFit is an input error of Fit.
+// inputs (NewPlusFamily, the landmark families themselves, a
+// NewMixFamily with such a part); an unknown LandmarkFit is an input
+// error of Fit.
 //
 // # Prediction
 //

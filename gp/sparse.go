@@ -90,8 +90,10 @@ type sparseFamily struct {
 // fam's kernels must not depend on the training inputs (Bound.Kernel
 // gives the same kernel whatever x was bound): true of NewBaseFamily,
 // NewMaxFamily, NewAvgFamily and FamilyOf; k_plus's design is its inputs,
-// so NewPlusFamily and NewLandmarkPlusFamily are refused (use
-// NewLandmarkPlusFamily). m must be at least 1.
+// so NewPlusFamily, NewLandmarkPlusFamily, NewLandmarkFamily's own and a
+// NewMixFamily with such a part are refused (ErrInvalid; use
+// NewLandmarkPlusFamily for k_plus). m must be at least 1 (ErrInvalid); a
+// nil fam is ErrNilArgument.
 func NewLandmarkFamily(fam Family, m int, o LandmarkOptions) (Family, error) {
 	if check.IsNil(fam) {
 		return nil, fmt.Errorf("%w: NewLandmarkFamily needs a family", ErrNilArgument)
@@ -99,8 +101,7 @@ func NewLandmarkFamily(fam Family, m int, o LandmarkOptions) (Family, error) {
 	if m < 1 {
 		return nil, fmt.Errorf("%w: landmark count %d < 1", ErrInvalid, m)
 	}
-	switch fam.(type) {
-	case *plusFamily, *landmarkFamily, *sparseFamily:
+	if dependsOnInputs(fam) {
 		return nil, fmt.Errorf("%w: NewLandmarkFamily: %T's kernel depends on its inputs (use NewLandmarkPlusFamily for k_plus)", ErrInvalid, fam)
 	}
 	be := o.Backend
@@ -143,6 +144,19 @@ func (f *sparseFamily) memory(n int) float64 {
 		mem += f.memory(s) + familyMemory(f.inner, seedSize(f.m))
 	}
 	return mem
+}
+
+// dependsOnInputs reports whether fam's kernel depends on the inputs it
+// is bound to: k_plus (its design is its inputs), the landmark families,
+// and a mix with such a part.
+func dependsOnInputs(fam Family) bool {
+	switch f := fam.(type) {
+	case *plusFamily, *landmarkFamily, *sparseFamily:
+		return true
+	case *mixFamily:
+		return dependsOnInputs(f.a) || dependsOnInputs(f.b)
+	}
+	return false
 }
 
 // subsetIndices returns ⌊t·n/m⌋ for t = 0…m−1 (strictly increasing for

@@ -248,12 +248,25 @@ func TestSparseErrors(t *testing.T) {
 		{"nil", nil, 4},
 		{"plus", plus, 4},
 		{"nested", sparseOf(t, base, 4), 4},
+		// A mix whose part depends on the inputs depends on them too.
+		{"mix plus+base", mustG(NewMixFamily(plus, base, 0.2)), 4},
+		{"mix base+plus", mustG(NewMixFamily(base, plus, 0.2)), 4},
+		{"mix of a mix", mustG(NewMixFamily(base, mustG(NewMixFamily(base, plus, 0.5)), 0.2)), 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := NewLandmarkFamily(tc.fam, tc.m, LandmarkOptions{}); err == nil {
+			_, err := NewLandmarkFamily(tc.fam, tc.m, LandmarkOptions{})
+			if err == nil {
 				t.Fatal("no error")
 			}
+			if tc.fam != nil && !errors.Is(err, ErrInvalid) {
+				t.Errorf("%v, want ErrInvalid", err)
+			}
 		})
+	}
+	// A mix of families whose kernels do not depend on the inputs does
+	// not either.
+	if _, err := NewLandmarkFamily(mustG(NewMixFamily(base, mustG(NewMaxFamily(kernel.RBF, mustG(orbit.SignFlip(2)), kernel.Options{})), 0.2)), 4, LandmarkOptions{}); err != nil {
+		t.Errorf("mix of base and max: %v", err)
 	}
 	f := sparseOf(t, base, 3)
 	rng := rand.New(rand.NewPCG(65, 0))
