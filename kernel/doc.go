@@ -275,8 +275,10 @@
 // an orbit.Embedded group whose declared inner group is nil or whose
 // coordinates are not its dimension's distinct indices in [0, d) (a
 // caller's own type; wraps orbit.ErrInvalid),
-// and, for NewPlus, an empty or mis-shaped design set or an invalid
-// RelTol, a spectrum of k_max(D, D) whose largest eigenvalue is not
+// and, for NewPlus, a nil k_max or an invalid RelTol (ErrInvalid), a
+// design set the methods would refuse as points — empty, of another
+// dimension, with a NaN, infinite or too large coordinate (ErrBadPoints)
+// —, a spectrum of k_max(D, D) whose largest eigenvalue is not
 // positive and finite (ErrSpectrum: e.g. a variance near the float64
 // maximum), and Options.Normalize for NewMax (ErrInvalid, not
 // ErrBadOptions). Methods fail (ErrBadPoints)

@@ -460,14 +460,25 @@ func TestErrors(t *testing.T) {
 		t.Error("short x accepted by GradTo")
 	}
 	mk, _ := kernel.NewMax(good, sf, kernel.Options{})
-	if _, err := kernel.NewPlus(mk, &mat.Dense{}, kernel.PlusOptions{}); err == nil {
-		t.Error("empty design accepted")
+	// The design's points are refused as the methods refuse points
+	// (ErrBadPoints); a nil k_max and RelTol are ErrInvalid (package doc,
+	// Errors).
+	if _, err := kernel.NewPlus(mk, &mat.Dense{}, kernel.PlusOptions{}); !errors.Is(err, kernel.ErrBadPoints) {
+		t.Errorf("empty design: %v, want ErrBadPoints", err)
 	}
-	if _, err := kernel.NewPlus(mk, mat.NewDense(2, 2, nil), kernel.PlusOptions{}); err == nil {
-		t.Error("design of the wrong dimension accepted")
+	if _, err := kernel.NewPlus(mk, mat.NewDense(2, 2, nil), kernel.PlusOptions{}); !errors.Is(err, kernel.ErrBadPoints) {
+		t.Errorf("design of the wrong dimension: %v, want ErrBadPoints", err)
 	}
-	if _, err := kernel.NewPlus(mk, mat.NewDense(2, 3, nil), kernel.PlusOptions{RelTol: -1}); err == nil {
-		t.Error("negative RelTol accepted")
+	if _, err := kernel.NewPlus(mk, mat.NewDense(1, 3, []float64{0, math.NaN(), 0}), kernel.PlusOptions{}); !errors.Is(err, kernel.ErrBadPoints) {
+		t.Errorf("NaN in the design: %v, want ErrBadPoints", err)
+	}
+	for _, tol := range []float64{-1, 1, math.NaN()} {
+		if _, err := kernel.NewPlus(mk, mat.NewDense(2, 3, nil), kernel.PlusOptions{RelTol: tol}); !errors.Is(err, kernel.ErrInvalid) {
+			t.Errorf("RelTol %v: %v, want ErrInvalid", tol, err)
+		}
+	}
+	if _, err := kernel.NewPlus(nil, mat.NewDense(2, 3, nil), kernel.PlusOptions{}); !errors.Is(err, kernel.ErrInvalid) {
+		t.Errorf("nil k_max: %v, want ErrInvalid", err)
 	}
 	if _, err := kernel.NewAvg(good, rot, kernel.Options{Quadrature: 1}); err == nil {
 		t.Error("Quadrature 1 accepted")

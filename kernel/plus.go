@@ -105,6 +105,10 @@ func (p *Plus) isDesign(x *mat.Dense) bool {
 }
 
 // NewPlus builds k_plus from m and the design set D (n×d, copied).
+// Errors: a nil m or a RelTol outside [0, 1) (ErrInvalid); a design the
+// methods would refuse as points (ErrBadPoints); k_max(D, D) over m's
+// budget (orbit.ErrOverBudget) or with no positive finite largest
+// eigenvalue (ErrSpectrum).
 func NewPlus(m *Max, design *mat.Dense, o PlusOptions) (*Plus, error) {
 	if m == nil {
 		return nil, fmt.Errorf("%w: plus: nil max kernel", ErrInvalid)
