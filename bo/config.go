@@ -387,8 +387,9 @@ type Protocol struct {
 	// (gp.FitOptions.LandmarkFit): gp.LandmarkFitDefault (the kernel's
 	// rule: Plus and Nystrom on the landmark model's likelihood,
 	// re-choosing the landmarks for every lengthscale, on at most
-	// max(4·m, 1024) of the observations, O(min(n, 4m)·m²) each; the
-	// others on the exact likelihood of m of the observations, O(m³) each),
+	// max(4·m, 1024) of the observations, O(min(n, max(4m, 1024))·m²)
+	// each; the others on the exact likelihood of m of the observations,
+	// O(m³) each),
 	// gp.LandmarkFitSubset, gp.LandmarkFitLikelihood or gp.LandmarkFitFull
 	// (the landmark likelihood on every observation, O(n·m²) each) for
 	// every kernel.

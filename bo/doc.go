@@ -123,8 +123,8 @@
 // likelihood (the landmarks chosen anew for every lengthscale tried, on
 // at most max(4·m, 1024) of the observations, O(min(n, max(4m, 1024))·m²)
 // each), the
-// others on the exact likelihood of m of the observations (every ⌈n/m⌉-th,
-// O(m³) each whatever n); either rule, or the landmark likelihood on
+// others on the exact likelihood of m of the observations (evenly spaced
+// in the order told, indices ⌊t·n/m⌋; O(m³) each whatever n); either rule, or the landmark likelihood on
 // every observation (gp.LandmarkFitFull, O(n·m²) each), for every kernel. A prediction costs O(m) kernel evaluations instead of
 // O(n). The landmarks and the subset are functions of the points alone, so
 // the next point is still a function of (configuration, seed,
@@ -387,8 +387,9 @@
 // ErrBadConfig (bad settings, caps exceeded, nil or typed-nil groups,
 // problems and Custom families, a zero Optimizer), ErrBadPoint, ErrBadValue, ErrHistory (with
 // a *PointError naming a refused point of a History) or ErrSpaceExhausted
-// (an Ask with every candidate on the orbit of a pending or failed point:
-// failures that cover the box) where they apply (test with errors.Is; all
+// (an Ask with every candidate on an excluded orbit — a pending or failed
+// point's, or with Config.ExcludeObserved an observed one's: points that
+// cover the box) where they apply (test with errors.Is; all
 // seven are input errors, internal/errclass), or the gp error of a failed fit (a GP or kernel
 // request over Config.Budget wraps orbit.ErrOverBudget; the budget is the
 // caller's value, 0 meaning orbit.DefaultBudget, never read from the
@@ -411,7 +412,7 @@
 // kernel evaluations and O(m·r + r²)); a custom kernel without gradients
 // adds 2d kernel rows per gradient. With Protocol.ARD and C ≥ 2 classes
 // the step adds the class fit: O(d·m²) to bind (the classes' squared
-// distances over m = min(n, 256) of the observations) and O(m³ + C·m²)
+// distances over m = min(n, 256, √(2²²/C)) of the observations) and O(m³ + C·m²)
 // for each of its likelihood evaluations (about 60 at m = 50, C = 3,
 // and about 45 more for the one-lengthscale fit it must beat), plus O(d)
 // per prediction for the scaling — so in d the fit costs

@@ -69,8 +69,8 @@ type ClassFitOptions struct {
 // fewer than two inputs; non-finite inputs or outputs; bad options
 // (input errors); ErrOverflow when no likelihood the search meets is
 // finite (inputs spanning beyond float64's range). Deterministic given its arguments; safe for concurrent
-// use. Cost: O(C·m²) to bind, then O(m³ + C·m²) per likelihood
-// evaluation (a Cholesky factorization and an inverse), with m =
+// use. Cost: O(d·m²) to bind (each class's squared distances, C·m²
+// floats), then O(m³ + C·m²) per likelihood evaluation (a Cholesky factorization and an inverse), with m =
 // min(n, MaxPoints, √(2²²/C)); about 60 evaluations at n = 50, C = 3
 // (at most 4000).
 func FitClasses(shape kernel.Shape, classes []int, x *mat.Dense, y []float64, opts ClassFitOptions) (ClassFit, error) {

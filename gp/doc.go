@@ -176,8 +176,8 @@
 //     design). Subset-of-data hyperparameters (Chalupka, Williams & Murray,
 //     JMLR 2013) cost O(m³) per lengthscale whatever n — the only rule here
 //     whose fit does not grow with n — and are the exact fit whenever
-//     n ≤ m. The subset is every ⌈n/m⌉-th observation in the order given:
-//     no seed, and in BO the early space-filling points and the late ones
+//     n ≤ m. The subset is evenly spaced in the order given (gaps of
+//     ⌊n/m⌋ or ⌈n/m⌉): no seed, and in BO the early space-filling points and the late ones
 //     near the incumbent in proportion.
 //   - LandmarkFitLikelihood (NewLandmarkPlusFamily's default): the
 //     landmark model's own likelihood, the landmarks chosen anew for each

@@ -63,8 +63,8 @@ type sparseFamily struct {
 //     cost-effective way to set the hyperparameters of the sparse
 //     approximations), the exact profile likelihood of fam there: O(m³)
 //     per lengthscale, independent of n. The subset is the inputs of
-//     indices ⌊t·n/m⌋, t = 0…m−1: every ⌈n/m⌉-th observation in the order
-//     given, so in BO the early space-filling points and the late ones near
+//     indices ⌊t·n/m⌋, t = 0…m−1: evenly spaced in the order given (gaps
+//     of ⌊n/m⌋ or ⌈n/m⌉, every other one at n = 2m), so in BO the early space-filling points and the late ones near
 //     the incumbent in proportion; no seed.
 //   - At the fitted lengthscale the landmarks D are chosen among all n
 //     inputs by greedy pivoted Cholesky of the unit-variance Gram C_ℓ (the
