@@ -16,8 +16,11 @@ import (
 const HistoryVersion = 2
 
 // ErrHistory reports a History that cannot be restored: another format
-// version, another seed, kernel or dimension than the optimizer's, or an
-// observation Tell refuses.
+// version (or failed points in version 1), another seed, kernel,
+// dimension or direction than the optimizer's, an optimizer that holds
+// points already, more than MaxEvaluations points, or a point refused
+// (an observation Tell refuses, a pending or failed point outside the
+// box, a failed point that is observed; a *PointError names it).
 var ErrHistory = errclass.New(errclass.Input, "bo: history does not match")
 
 // History is everything an Optimizer's next point depends on besides its

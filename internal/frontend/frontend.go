@@ -334,8 +334,8 @@ type SuggestSettings struct {
 	// Landmarks is bo.Config.Landmarks: the landmark cap of every kernel
 	// but soft (0: the default, negative: never).
 	Landmarks int `json:"landmarks,omitempty"`
-	// LandmarkFit is bo.Config.LandmarkFit: "default" (or empty), "subset"
-	// or "likelihood".
+	// LandmarkFit is bo.Config.LandmarkFit: "default" (or empty),
+	// "subset", "likelihood" or "full".
 	LandmarkFit string `json:"landmark_fit,omitempty"`
 	// CandidateFit is bo.Config.CandidateFit: "anchored" (or empty,
 	// bo.Recommended's) or "own".

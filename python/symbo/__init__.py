@@ -336,7 +336,8 @@ def gram(X, Y=None, *, group, base, lengthscale, variance=1.0, kernel, design=No
         ``base``, ``nystrom`` (the base kernel Nyström-extended from
         ``design``), ``avg``, ``avgnorm``, ``max`` or ``plus``.
     design : array_like, shape (nd, d), optional
-        Design set of ``plus`` (default: ``X``).
+        Design set of ``plus`` and ``nystrom`` (default: ``X``); a design
+        for another kernel is InvalidInput.
     method : str
         ``auto``, ``enumerate`` or ``closed``.
 
@@ -453,7 +454,8 @@ class Optimizer:
         (``perf suggest --landmarks``): the
         GP is exact up to this many observations (for ``plus`` and
         ``nystrom`` every observation is in the design), a GP on that many
-        landmarks above; 0 (default) means 256, -1 never.
+        landmarks above; None (default) or 0 means 256, a negative value
+        never.
     landmark_fit : str, optional
         How a GP with landmarks is fitted (``perf suggest
         --landmark-fit``): ``default``, ``subset``, ``likelihood`` or
