@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"reflect"
 	"strings"
 
@@ -82,6 +83,7 @@ func typeMismatch(te *json.UnmarshalTypeError) string {
 		if k := te.Type.Kind(); k == reflect.Float64 || k == reflect.Float32 {
 			got += ", which is not a finite number"
 		}
+		got += beyondRange(num, te.Type)
 	}
 	want := ""
 	for _, s := range Settings {
@@ -96,6 +98,38 @@ func typeMismatch(te *json.UnmarshalTypeError) string {
 		return fmt.Sprintf("got %s where %s goes", got, want)
 	}
 	return fmt.Sprintf("%q: got %s; want %s", key, got, want)
+}
+
+// beyondRange says why an integer num did not fit the integer type t,
+// when it has the sign t wants but not its size (", above the largest it
+// can hold (18446744073709551615)"): the settings table's "an integer
+// ≥ 0" alone would contradict a seed of 2⁶⁴. Empty otherwise (a fraction,
+// a negative number for an unsigned type: the wanted values say it).
+func beyondRange(num string, t reflect.Type) string {
+	v, ok := new(big.Float).SetString(num)
+	if !ok || !v.IsInt() {
+		return ""
+	}
+	var lo, hi *big.Int
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		hi = new(big.Int).Lsh(big.NewInt(1), uint(t.Bits()-1))
+		lo = new(big.Int).Neg(hi)
+		hi.Sub(hi, big.NewInt(1))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		hi = new(big.Int).Lsh(big.NewInt(1), uint(t.Bits()))
+		hi.Sub(hi, big.NewInt(1))
+	default:
+		return ""
+	}
+	i, _ := v.Int(nil)
+	switch {
+	case i.Cmp(hi) > 0:
+		return fmt.Sprintf(", above the largest it can hold (%s)", hi)
+	case lo != nil && i.Cmp(lo) < 0:
+		return fmt.Sprintf(", below the smallest it can hold (%s)", lo)
+	}
+	return ""
 }
 
 // jsonShape names the JSON that decodes into t: "a number", "a list of

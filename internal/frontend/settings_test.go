@@ -154,6 +154,11 @@ func TestDecodeTypeMismatchSaysWhatToWrite(t *testing.T) {
 		{`{"group":"signflip","d":2,"box":[-2,2]}`, `"box": got a JSON number; want [[lo…], [hi…]]`},
 		{`{"group":"signflip","d":"2"}`, `"d": got a JSON string; want 1 to 1000`},
 		{`{"group":"signflip","d":2,"box":[[-2],[2]],"seed":-1}`, `"seed": got the number -1; want an integer ≥ 0`},
+		// An integer of the wanted sign that the setting's type cannot
+		// hold says so: "want an integer ≥ 0" alone contradicts 2⁶⁴.
+		{`{"group":"signflip","d":2,"box":[[-2],[2]],"seed":18446744073709551616}`, `"seed": got the number 18446744073709551616, above the largest it can hold (18446744073709551615); want an integer ≥ 0`},
+		{`{"group":"signflip","d":2,"box":[[-2],[2]],"init":9223372036854775808}`, `"init": got the number 9223372036854775808, above the largest it can hold (9223372036854775807); want an integer ≥ 1`},
+		{`{"group":"signflip","d":2,"box":[[-2],[2]],"probe_window":-1e19}`, `"probe_window": got the number -1e19, below the smallest it can hold (-9223372036854775808)`},
 		{`{"group":"signflip","d":2,"box":[[-2],[1e999]]}`, `"box": got the number 1e999, which is not a finite number`},
 		{`{"group":"signflip","d":2,"box":[[-2],[2]],"allow_repeats":"yes"}`, `"allow_repeats": got a JSON string; want true or false`},
 	} {
