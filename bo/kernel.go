@@ -630,7 +630,11 @@ func plusFamily(shape kernel.Shape, g orbit.Group, e famEnv) (gp.Family, error) 
 // ("custom" when empty). fam, its Bounds and their kernels must be safe
 // for concurrent use (gp.Family): the fits and the acquisition's starts
 // call them on Config.Workers goroutines, and concurrent Runs with one
-// Config share fam.
+// Config share fam. With Protocol.Normalize (Recommended sets it) fam is
+// evaluated on the normalized coordinates u, not the user's x (see
+// Protocol.Normalize for the map): a kernel that is not stationary, or
+// lengthscale bounds meant in the user's units, change meaning there;
+// turn Normalize off to give fam the user's coordinates.
 func Custom(name string, fam gp.Family, g orbit.Group) Kernel {
 	return Kernel{name: name, group: g, custom: true, family: func(e famEnv) (gp.Family, error) {
 		d := e.d
