@@ -1,11 +1,14 @@
 // Command refgen writes the golden values in testdata/golden that
 // kernel/golden_test.go checks symbo's invariant kernels against.
 //
-// It imports only the standard library and shares no code with symbo: it
-// enumerates group elements by brute force, evaluates the base kernels from
-// their formulas, takes the literal double sum / double maximum over
+// Its computations use only the standard library and share no code with
+// symbo: it enumerates group elements by brute force, evaluates the base
+// kernels from their formulas, takes the literal double sum / double maximum over
 // (g, g') (numerical quadrature and search for the continuous groups), and
 // diagonalizes k_max(D, D) with its own cyclic Jacobi method. See README.md.
+// Its one symbo import, internal/atomicfile (no numerics), writes each
+// file atomically: a failed or interrupted run (a full disk, a signal)
+// leaves every golden file as it was, never a truncated one.
 //
 //	go run ./internal/refgen -out testdata/golden
 package main
@@ -22,6 +25,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/symbo/symbo/internal/atomicfile"
 )
 
 // relTol is the relative eigenvalue tolerance of K₊^†: eigenvalues of
@@ -679,7 +684,7 @@ func main() {
 				log.Fatal(err)
 			}
 			path := filepath.Join(*out, gc.file()+"_"+res.kb.name+".json")
-			if err := os.WriteFile(path, []byte(res.json()), 0o644); err != nil {
+			if err := atomicfile.Write(path, []byte(res.json()), 0o644); err != nil {
 				log.Fatal(err)
 			}
 			fmt.Fprintf(os.Stderr, "%-28s seed_design=%-3d eig_min=%-11.4g eig_max=%-8.4g kept_min=%-9.3g rank=%2d acc avg=%.1e max=%.1e plus=%.1e  avg∈[%.3g,%.3g] max∈[%.3g,%.3g] %v\n",
