@@ -301,6 +301,20 @@ func runBO(args []string, stdout, stderr io.Writer) (err error) {
 		// The journal is this process's (locked), so no one else is
 		// writing its header: a temporary of it is a killed Create's.
 		removeStaleTemps(stderr, r.cmd, filepath.Dir(r.path), filepath.Base(r.path))
+		// So is a temporary of the --json trace beside it (beside a
+		// link's target, which the trace replaces): the run writes the
+		// trace once every evaluation is journaled, and one killed while
+		// writing it left the temporary. The journal's lock excludes
+		// every other resume of this run; a perf bo of another journal
+		// (or none) naming the same --json file is not excluded, and its
+		// own write would fail (exit 1) were its temporary removed.
+		if set.JSON != "" {
+			target := set.JSON
+			if t, err := filepath.EvalSymlinks(target); err == nil {
+				target = t
+			}
+			removeStaleTemps(stderr, r.cmd, filepath.Dir(target), filepath.Base(target))
+		}
 	}
 	var tr *bo.Trace
 	label := fmt.Sprintf("perf bo: %s %s seed %d", p.Name(), cfg.Kernel.Name(), set.Seed)

@@ -1478,6 +1478,46 @@ func TestResumeRemovesStaleTemporaries(t *testing.T) {
 	check(dir, []string{".r.journal.tmp-42"}, []string{".q.journal.tmp-43"})
 }
 
+// TestBOResumeRemovesStaleJSONTemporary: a kill -9 while perf bo wrote
+// its --json trace (every evaluation journaled) leaves atomicfile's
+// hidden temporary beside the trace; the --resume that writes the trace
+// removes it, as perf table's removes its outputs' (its checkpoint's
+// lock excludes every other resume of the run). Only the journal
+// header's temporaries were removed: .trace.json.tmp-N stayed for good.
+func TestBOResumeRemovesStaleJSONTemporary(t *testing.T) {
+	dir := t.TempDir()
+	ckpt, trace := filepath.Join(dir, "r.journal"), filepath.Join(dir, "trace.json")
+	if code, _, stderr := runCLI(t, "bo", "--problem", "Ackley2d", "--kernel", "base", "--init", "3", "--iters", "2", "--workers", "1", "--checkpoint", ckpt, "--json", trace); code != exitOK {
+		t.Fatalf("bo: exit %d: %s", code, stderr)
+	}
+	stale := []string{".trace.json.tmp-77", ".trace.json.probe-78"}
+	others := []string{".other.json.tmp-79", ".trace.json.tmp-x", "trace.json.tmp-80"}
+	for _, n := range append(stale, others...) {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("{"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, stderr := runCLI(t, "bo", "--resume", ckpt)
+	if code != exitOK {
+		t.Fatalf("bo --resume: exit %d: %s", code, stderr)
+	}
+	for _, n := range stale {
+		if _, err := os.Lstat(filepath.Join(dir, n)); err == nil {
+			t.Errorf("stale temporary %s of the trace is still there", n)
+		} else if !strings.Contains(stderr, "removed "+filepath.Join(dir, n)) {
+			t.Errorf("no note of removing %s on stderr:\n%s", n, stderr)
+		}
+	}
+	for _, n := range others {
+		if _, err := os.Lstat(filepath.Join(dir, n)); err != nil {
+			t.Errorf("%s, not a temporary of the trace, was removed: %v", n, err)
+		}
+	}
+	if _, err := os.Stat(trace); err != nil {
+		t.Errorf("the trace: %v", err)
+	}
+}
+
 // TestOutputsFailPrintsResume: when writing the outputs fails (a full
 // disk) once every run is journaled, perf table, perf batch and perf bo
 // exit 1 with one line that names the write error and the command that
