@@ -408,9 +408,17 @@ func TestForceNeedsItsOutput(t *testing.T) {
 // TestEmptyListFlags: perf batch's and perf robustness's --problems and
 // --kernels given an empty value (a shell variable that was unset) are
 // exit 2 with one line, as perf table's are. Before, both commands ran
-// their default study (robustness: 400 runs) and exited 0.
+// their default study (robustness: 400 runs) and exited 0. So are perf
+// complexity's --sweep and perf profile's --eigen-vs-c: --sweep "" ran
+// no sweep in |G|, --sweep " " the default one, and --eigen-vs-c ""
+// timed nothing, each exiting 0.
 func TestEmptyListFlags(t *testing.T) {
 	tiny := []string{"--seeds", "1", "--iters", "1", "--init", "2", "--workers", "1"}
+	// Small sizes, so that a run that is not refused ends soon.
+	cx := []string{"complexity", "--group", "signflip", "--d", "2", "--n", "6,12", "--group-n", "6", "--m", "4", "--landmark-m", "4",
+		"--landmark-n", "12,24", "--landmark-ms", "4,8", "--min-time", "1us", "--max-reps", "1"}
+	px := []string{"profile", "--group", "signflip", "--d", "2", "--n", "6,12", "--m", "4", "--bo-kernel", "base", "--gemm-n", "2",
+		"--min-time", "1us", "--max-reps", "1"}
 	for _, tc := range []struct {
 		flag string
 		args []string
@@ -419,6 +427,9 @@ func TestEmptyListFlags(t *testing.T) {
 		{"--kernels", append([]string{"batch", "--qs", "1", "--problems", "Ackley2d", "--kernels", " "}, tiny...)},
 		{"--problems", append([]string{"robustness", "--dims", "1", "--kernels", "base", "--problems", " "}, tiny...)},
 		{"--kernels", append([]string{"robustness", "--dims", "1", "--problems", "ackley", "--kernels", ""}, tiny...)},
+		{"--sweep", append(cx[:len(cx):len(cx)], "--sweep", "")},
+		{"--sweep", append(cx[:len(cx):len(cx)], "--sweep", " ")},
+		{"--eigen-vs-c", append(px[:len(px):len(px)], "--eigen-vs-c", "")},
 	} {
 		code, stdout, stderr := runCLI(t, tc.args...)
 		checkOneLineError(t, code, stdout, stderr, "perf "+tc.args[0]+": ", tc.flag+" is empty")

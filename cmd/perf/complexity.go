@@ -107,6 +107,11 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 	if err := fs.needs("force", "out"); err != nil {
 		return err
 	}
+	// "none" is no sweep in |G|; --sweep given empty is refused, not
+	// read as either.
+	if err := fs.refuseEmpty("sweep"); err != nil {
+		return err
+	}
 	if err := checkAtLeast("d", *d, 1); err != nil {
 		return err
 	}
@@ -184,7 +189,8 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 	return writeComplexityTable(stdout, res)
 }
 
-// parseSweep parses NAME:DLO-DHI,… ("none" or "" for no sweep in |G|).
+// parseSweep parses NAME:DLO-DHI,… ("none" or "" for no sweep in |G|;
+// runComplexity refuses --sweep given empty first).
 func parseSweep(s string) ([]experiments.GroupFamily, error) {
 	if s == "" || strings.EqualFold(s, "none") {
 		return []experiments.GroupFamily{}, nil

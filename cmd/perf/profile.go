@@ -136,6 +136,9 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	if err := fs.require("group", "d"); err != nil {
 		return err
 	}
+	if err := fs.refuseEmpty("eigen-vs-c"); err != nil {
+		return err
+	}
 	if err := checkAtLeast("d", *d, 1); err != nil {
 		return err
 	}
