@@ -69,7 +69,7 @@ func batchFlags(args []string, stdout io.Writer) (*flagSet, *planFlags, func() (
 	if err := fs.needs("force", "out"); err != nil {
 		return nil, nil, nil, err
 	}
-	if err := fs.refuseEmpty("problems", "kernels"); err != nil {
+	if err := fs.refuseEmpty(append([]string{"problems", "kernels"}, choiceFlags...)...); err != nil {
 		return nil, nil, nil, err
 	}
 	if fs.given()["batch"] {

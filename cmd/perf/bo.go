@@ -216,6 +216,9 @@ func runBO(args []string, stdout, stderr io.Writer) (err error) {
 	if err := fs.needs("force", "json"); err != nil {
 		return err
 	}
+	if err := fs.refuseEmpty(choiceFlags...); err != nil {
+		return err
+	}
 	if err := checkWorkers(*workers); err != nil {
 		return err
 	}

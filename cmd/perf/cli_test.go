@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -433,6 +434,38 @@ func TestEmptyListFlags(t *testing.T) {
 	} {
 		code, stdout, stderr := runCLI(t, tc.args...)
 		checkOneLineError(t, code, stdout, stderr, "perf "+tc.args[0]+": ", tc.flag+" is empty")
+	}
+}
+
+// TestEmptyChoiceFlags: a flag of perf table, batch, robustness or bo
+// that takes one of a few words (choiceFlags: --prior, --noise, --liar …)
+// given empty — a shell variable that was unset — is exit 2 with one
+// line naming it, as --acq, --beta and --fit given empty were. Before,
+// --prior "", --noise "" and the others ran with the default (--noise
+// "" the box rule where a fixed variance was meant) and exited 0.
+func TestEmptyChoiceFlags(t *testing.T) {
+	tiny := []string{"--seeds", "1", "--iters", "1", "--init", "2", "--workers", "1", "--kernels", "base"}
+	cmds := map[string][]string{
+		"table":      append([]string{"table", "--problems", "Ackley2d"}, tiny...),
+		"batch":      append([]string{"batch", "--qs", "1", "--problems", "Ackley2d"}, tiny...),
+		"robustness": append([]string{"robustness", "--dims", "1", "--problems", "ackley"}, tiny...),
+		"bo":         {"bo", "--problem", "Ackley2d", "--kernel", "base", "--iters", "1", "--init", "2", "--workers", "1"},
+	}
+	checked := 0
+	for _, cmd := range []string{"table", "batch", "robustness", "bo"} {
+		_, help, _ := runCLI(t, cmd, "-h")
+		for _, name := range choiceFlags {
+			if !strings.Contains(help, "\n  -"+name+" ") {
+				continue // not one of cmd's flags
+			}
+			args := append(slices.Clip(cmds[cmd]), "--"+name, "")
+			code, stdout, stderr := runCLI(t, args...)
+			checkOneLineError(t, code, stdout, stderr, "perf "+cmd+": ", "--"+name+" is empty")
+			checked++
+		}
+	}
+	if checked < 47 {
+		t.Errorf("%d cases checked, want every choice flag of the four commands (47)", checked)
 	}
 }
 

@@ -206,6 +206,12 @@ func (fs *flagSet) refuseEmpty(names ...string) error {
 	return nil
 }
 
+// choiceFlags are the flags of the experiments (perf table, batch,
+// robustness, bo) that take one of a few words, the protocol's and
+// --noise and --regret: given empty they are refused (refuseEmpty), not
+// read as their default, as --acq, --beta and --fit already were.
+var choiceFlags = []string{"acq", "beta", "fit", "prior", "mean", "backend", "liar", "landmark-fit", "candidate-fit", "probe", "referee", "noise", "regret"}
+
 // check validates the plan flags and returns the protocol's
 // configuration (with the memory budget b) and the kernels (nil: the
 // experiment's default).

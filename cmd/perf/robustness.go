@@ -72,7 +72,7 @@ func robustnessFlags(args []string, stdout io.Writer) (*flagSet, *planFlags, fun
 	if err := fs.needs("force", "out"); err != nil {
 		return nil, nil, nil, err
 	}
-	if err := fs.refuseEmpty("problems", "kernels"); err != nil {
+	if err := fs.refuseEmpty(append([]string{"problems", "kernels"}, choiceFlags...)...); err != nil {
 		return nil, nil, nil, err
 	}
 	return fs, pf, func() (experiments.Plan[*bo.Trace, *experiments.RobustnessResult], error) {

@@ -205,6 +205,9 @@ func runTable(args []string, stdout, stderr io.Writer) (err error) {
 				return badInput("--%s is empty; leave it out for the default", f.name)
 			}
 		}
+		if err := fs.refuseEmpty(choiceFlags...); err != nil {
+			return err
+		}
 		if err := set.lists(*problems, *kernels, *skip); err != nil {
 			return err
 		}
