@@ -257,6 +257,18 @@ func TestParse(t *testing.T) {
 		if !errors.Is(err, c.err) || !strings.Contains(err.Error(), c.msg) || !strings.HasPrefix(err.Error(), "orbit: ") && c.err != os.ErrNotExist {
 			t.Errorf("Parse(%+v) error %v; want %v containing %q", c.s, err, c.err, c.msg)
 		}
+		// With an error the Group is nil, not a typed nil a caller's
+		// g != nil would take for a group.
+		if g != nil {
+			t.Errorf("Parse(%+v) returned the non-nil Group %#v with its error", c.s, g)
+		}
+		if c2 := c.s; c2.Coords == nil && c2.D > 0 {
+			c2.Coords = []int{0}
+			c2.D++
+			if g, err := orbit.Parse(c2); err != nil && g != nil {
+				t.Errorf("Parse(%+v) returned the non-nil Group %#v with its error", c2, g)
+			}
+		}
 	}
 }
 

@@ -61,10 +61,17 @@ type Spec struct {
 // Lo or Hi but for scaling and scalingdir, Matrices but for matrices — is
 // ErrInvalid, not ignored.
 //
-// Errors wrap ErrUnknown or ErrInvalid and say what is wrong.
+// Errors wrap ErrUnknown or ErrInvalid and say what is wrong; with an
+// error the Group is nil.
 func Parse(s Spec) (Group, error) {
 	if s.Coords == nil {
-		return parse(s)
+		g, err := parse(s)
+		if err != nil {
+			// The constructors return a typed nil with their error: the
+			// caller gets a nil Group.
+			return nil, err
+		}
+		return g, nil
 	}
 	if len(s.Coords) == 0 {
 		return nil, invalid("%s on coordinates: the list of coordinates is empty", s.Name)
@@ -81,7 +88,11 @@ func Parse(s Spec) (Group, error) {
 	if err != nil {
 		return nil, err
 	}
-	return OnCoords(g, s.D, s.Coords)
+	og, err := OnCoords(g, s.D, s.Coords)
+	if err != nil {
+		return nil, err
+	}
+	return og, nil
 }
 
 // parse builds the group s names on all of R^D (s.Coords is ignored).
