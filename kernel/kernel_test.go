@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/symbo/symbo/internal/testdepth"
@@ -471,6 +472,8 @@ func TestErrors(t *testing.T) {
 	}
 	if _, err := kernel.NewPlus(mk, mat.NewDense(1, 3, []float64{0, math.NaN(), 0}), kernel.PlusOptions{}); !errors.Is(err, kernel.ErrBadPoints) {
 		t.Errorf("NaN in the design: %v, want ErrBadPoints", err)
+	} else if msg := err.Error(); strings.Count(msg, "kernel: ") != 1 || !strings.Contains(msg, "plus design") {
+		t.Errorf("NaN in the design: %q, want one \"kernel: \" prefix and the design named", msg)
 	}
 	for _, tol := range []float64{-1, 1, math.NaN()} {
 		if _, err := kernel.NewPlus(mk, mat.NewDense(2, 3, nil), kernel.PlusOptions{RelTol: tol}); !errors.Is(err, kernel.ErrInvalid) {

@@ -113,9 +113,9 @@ func NewPlus(m *Max, design *mat.Dense, o PlusOptions) (*Plus, error) {
 	if m == nil {
 		return nil, fmt.Errorf("%w: plus: nil max kernel", ErrInvalid)
 	}
-	n, err := checkPoints("design", design, m.Dim(), m.p.Lengthscale)
+	n, err := checkPoints("plus design", design, m.Dim(), m.p.Lengthscale)
 	if err != nil {
-		return nil, fmt.Errorf("kernel: plus: %w", err)
+		return nil, err // "kernel: invalid points: plus design …"
 	}
 	if !(o.RelTol >= 0 && o.RelTol < 1) {
 		return nil, fmt.Errorf("%w: plus: RelTol must lie in [0, 1), got %v", ErrInvalid, o.RelTol)
