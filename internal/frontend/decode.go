@@ -106,7 +106,9 @@ func typeMismatch(te *json.UnmarshalTypeError) string {
 // ≥ 0" alone would contradict a seed of 2⁶⁴. Empty otherwise (a fraction,
 // a negative number for an unsigned type: the wanted values say it).
 func beyondRange(num string, t reflect.Type) string {
-	v, ok := new(big.Float).SetString(num)
+	// Compared as floats of 256 bits, exact for these bounds: converting
+	// a number such as 1e600000000 to a big.Int would allocate 250 MB.
+	v, ok := new(big.Float).SetPrec(256).SetString(num)
 	if !ok || !v.IsInt() {
 		return ""
 	}
@@ -122,11 +124,10 @@ func beyondRange(num string, t reflect.Type) string {
 	default:
 		return ""
 	}
-	i, _ := v.Int(nil)
 	switch {
-	case i.Cmp(hi) > 0:
+	case v.Cmp(new(big.Float).SetInt(hi)) > 0:
 		return fmt.Sprintf(", above the largest it can hold (%s)", hi)
-	case lo != nil && i.Cmp(lo) < 0:
+	case lo != nil && v.Cmp(new(big.Float).SetInt(lo)) < 0:
 		return fmt.Sprintf(", below the smallest it can hold (%s)", lo)
 	}
 	return ""

@@ -4,6 +4,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -166,6 +167,22 @@ func TestDecodeTypeMismatchSaysWhatToWrite(t *testing.T) {
 		err := Decode([]byte(tc.in), &st)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "Go struct") {
 			t.Errorf("%s: %v, want %q", tc.in, err, tc.want)
+		}
+	}
+	// An integer of a huge exponent is answered without building it: as a
+	// big.Int, 1e600000000 is 250 MB.
+	in := []byte(`{"group":"signflip","d":2,"box":[[-2],[2]],"seed":1e600000000}`)
+	var st SuggestSettings
+	var err error
+	if a := testing.AllocsPerRun(1, func() { err = Decode(in, &st) }); err == nil || !strings.Contains(err.Error(), "above the largest it can hold") {
+		t.Errorf("seed 1e600000000: %v", err)
+	} else {
+		var ms0, ms1 runtime.MemStats
+		runtime.ReadMemStats(&ms0)
+		_ = Decode(in, &st)
+		runtime.ReadMemStats(&ms1)
+		if b := ms1.TotalAlloc - ms0.TotalAlloc; b > 16<<20 {
+			t.Errorf("seed 1e600000000: the refusal allocated %d bytes (%v allocations)", b, a)
 		}
 	}
 }
