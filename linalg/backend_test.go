@@ -3,6 +3,8 @@ package linalg_test
 import (
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -116,6 +118,63 @@ func TestOpenBLASInfo(t *testing.T) {
 		t.Errorf("OpenBLASThreads() = %d", n)
 	}
 	t.Logf("OpenBLAS core %s, %d thread(s)", linalg.OpenBLASCoreName(), linalg.OpenBLASThreads())
+}
+
+// TestOpenBLASThreadsEnv: an invalid SYMBO_OPENBLAS_THREADS is an error
+// wrapping ErrBadBackend from ByName("openblas"), and a valid one is the
+// thread count OpenBLAS runs with. The variable is read once per process,
+// so each value runs in a child: this test binary, on this test alone. A
+// count past C's int (2147483648, 4294967297) was converted with
+// C.int — wrapped to a negative count, which OpenBLAS replaces by its
+// default (every core), or to 1 — instead of refused.
+func TestOpenBLASThreadsEnv(t *testing.T) {
+	const child = "LINALG_TEST_THREADS_CHILD"
+	if os.Getenv(child) == "1" {
+		_, err := linalg.ByName("openblas")
+		fmt.Printf("result: threads=%d bad=%v err=%v\n", linalg.OpenBLASThreads(), errors.Is(err, linalg.ErrBadBackend), err)
+		return
+	}
+	if !slices.Contains(linalg.Available(), "openblas") {
+		t.Skip("openblas backend not compiled in")
+	}
+	for _, tc := range []struct {
+		env     string
+		threads int // 0: an error wrapping ErrBadBackend
+	}{
+		{"1", 1},
+		{"2", 2},
+		{"0", 0},
+		{"-1", 0},
+		{" 1", 0},
+		{"two", 0},
+		{"2147483648", 0},
+		{"4294967297", 0},
+		{"9223372036854775808", 0},
+	} {
+		t.Run(tc.env, func(t *testing.T) {
+			c := exec.Command(os.Args[0], "-test.run=^TestOpenBLASThreadsEnv$")
+			c.Env = append(os.Environ(), child+"=1", linalg.EnvOpenBLASThreads+"="+tc.env)
+			out, err := c.CombinedOutput()
+			if err != nil {
+				t.Fatalf("child: %v\n%s", err, out)
+			}
+			var line string
+			for l := range strings.Lines(string(out)) {
+				if strings.HasPrefix(l, "result: ") {
+					line = strings.TrimSpace(l)
+				}
+			}
+			if tc.threads == 0 {
+				if !strings.Contains(line, "bad=true") {
+					t.Errorf("%s=%q: %q, want an error wrapping ErrBadBackend", linalg.EnvOpenBLASThreads, tc.env, line)
+				}
+				return
+			}
+			if want := fmt.Sprintf("result: threads=%d bad=false err=<nil>", tc.threads); line != want {
+				t.Errorf("%s=%q: %q, want %q", linalg.EnvOpenBLASThreads, tc.env, line, want)
+			}
+		})
+	}
 }
 
 // TestGonumGemmAllocs: the pure-Go Gemm allocates nothing after warm-up

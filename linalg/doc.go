@@ -50,7 +50,7 @@
 //
 // The first time the openblas backend is requested, this
 // package pins OpenBLAS's thread count to SYMBO_OPENBLAS_THREADS (a positive
-// integer; default 1) with openblas_set_num_threads, whatever GOMAXPROCS is.
+// integer that fits in C's int; default 1) with openblas_set_num_threads, whatever GOMAXPROCS is.
 // OpenBLASThreads and OpenBLASCoreName report the setting and the CPU
 // kernel OpenBLAS dispatched to (which OPENBLAS_CORETYPE can force; it
 // decides the bits of the results).

@@ -12,6 +12,7 @@ import "C"
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"sync"
@@ -32,11 +33,14 @@ const openBLASCompiled = true
 var openBLASInit = sync.OnceValues(func() (int, error) {
 	threads := 1
 	if s := os.Getenv(EnvOpenBLASThreads); s != "" {
-		t, err := strconv.Atoi(s)
+		// At most C's int: a larger count would wrap in the conversion
+		// (2³² + 1 to 1 thread, 2³¹ to a negative count, OpenBLAS's
+		// default of every core).
+		t, err := strconv.ParseInt(s, 10, 32)
 		if err != nil || t < 1 {
-			return 0, fmt.Errorf("%w: %s=%q: want a positive integer of threads", ErrBadBackend, EnvOpenBLASThreads, s)
+			return 0, fmt.Errorf("%w: %s=%q: want a positive integer of threads (at most %d)", ErrBadBackend, EnvOpenBLASThreads, s, math.MaxInt32)
 		}
-		threads = t
+		threads = int(t)
 	}
 	C.openblas_set_num_threads(C.int(threads))
 	return threads, nil
