@@ -3,6 +3,7 @@ package linalg_test
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"slices"
@@ -265,6 +266,57 @@ func TestNilMatrixIsEmpty(t *testing.T) {
 		}
 		if err := linalg.EigenSymProject(b, &p, mat.NewSymDense(1, []float64{1}), nil); !errors.Is(err, linalg.ErrShape) {
 			t.Errorf("%s: EigenSymProject(nil b): err = %v, want ErrShape", name, err)
+		}
+	}
+}
+
+// TestEigenSymProjectDstSharesA: a dst.Proj that shares storage with a
+// (a scratch buffer holding both) gives the results of a separate dst, as
+// EigenSym's dst.Vectors over a's storage does (and as a dst.Proj over
+// b's storage did). EigenSymProject copied b into dst.Proj before it read
+// a, so it decomposed b's entries written over a's: other eigenvalues
+// with a nil error.
+func TestEigenSymProjectDstSharesA(t *testing.T) {
+	const n, p = 6, 2
+	for _, name := range linalg.Available() {
+		be, err := linalg.ByName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, off := range []int{0, 5, n*n - n*p} {
+			a0 := linalgtest.RandomSymmetric(rand.New(rand.NewPCG(3, 4)), n)
+			b := mat.NewDense(n, p, nil)
+			for i := range n {
+				b.Set(i, 0, float64(i)-2.5)
+				b.Set(i, 1, float64(i%2))
+			}
+			var want linalg.EigenProj
+			if err := linalg.EigenSymProject(be, &want, a0, b); err != nil {
+				t.Fatal(err)
+			}
+			data := make([]float64, n*n)
+			a := mat.NewSymDense(n, data)
+			a.CopySym(a0)
+			got := linalg.EigenProj{Proj: mat.NewDense(n, p, data[off:off+n*p])}
+			if err := linalg.EigenSymProject(be, &got, a, b); err != nil {
+				t.Fatalf("%s, Proj at a's element %d: %v", name, off, err)
+			}
+			if !slices.Equal(got.Values, want.Values) || !mat.Equal(got.Proj, want.Proj) {
+				t.Errorf("%s, Proj at a's element %d: values %v, want %v", name, off, got.Values, want.Values)
+			}
+			// dst.Proj over b's storage, shifted either way.
+			buf := make([]float64, n*p+off)
+			for _, bo := range []int{0, off} {
+				bb := mat.NewDense(n, p, buf[bo:bo+n*p])
+				bb.Copy(b)
+				got := linalg.EigenProj{Proj: mat.NewDense(n, p, buf[off-bo:off-bo+n*p])}
+				if err := linalg.EigenSymProject(be, &got, a0, bb); err != nil {
+					t.Fatalf("%s, b at %d, Proj at %d: %v", name, bo, off-bo, err)
+				}
+				if !slices.Equal(got.Values, want.Values) || !mat.Equal(got.Proj, want.Proj) {
+					t.Errorf("%s, b at %d, Proj at %d: projections %v, want %v", name, bo, off-bo, mat.Formatted(got.Proj), mat.Formatted(want.Proj))
+				}
+			}
 		}
 	}
 }

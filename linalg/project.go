@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/symbo/symbo/linalg/internal/eigsym"
@@ -46,8 +47,8 @@ type eigenProjector interface {
 // triangle or of b; ErrOverflow (wrapped) when an eigenvalue or a
 // projection overflows; ErrShape (wrapped) for an empty a or a b without
 // n rows; an error when the tridiagonal iteration does not converge (never
-// observed). Safe for
-// concurrent use on distinct dst.
+// observed). dst.Proj may share storage with a or b (the results are
+// those of a separate dst). Safe for concurrent use on distinct dst.
 func EigenSymProject(be Backend, dst *EigenProj, a *mat.SymDense, b *mat.Dense) error {
 	n, err := checkFinite("EigenSymProject", a)
 	if err != nil {
@@ -61,6 +62,13 @@ func EigenSymProject(be Backend, dst *EigenProj, a *mat.SymDense, b *mat.Dense) 
 		return fmt.Errorf("linalg: EigenSymProject: b has %d rows, a is %d×%d: %w", r, n, n, ErrShape)
 	}
 	resizeProj(dst, n, p)
+	// A dst.Proj sharing storage with a (one scratch buffer holding both)
+	// would take b's entries over a's before a is read: decompose a copy.
+	if ar := a.RawSymmetric(); overlap(dst.Proj.RawMatrix(), blas64.General{Rows: n, Cols: n, Stride: ar.Stride, Data: ar.Data}) {
+		ac := mat.NewSymDense(n, nil)
+		ac.CopySym(a)
+		a = ac
+	}
 	dst.Proj.Copy(b)
 	raw := dst.Proj.RawMatrix()
 	for i := range n {
