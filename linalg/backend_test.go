@@ -320,3 +320,65 @@ func TestEigenSymProjectDstSharesA(t *testing.T) {
 		}
 	}
 }
+
+// TestDstOfAnotherShapeOverInput: a dst whose Vectors or Proj has
+// another shape (a previous, larger problem's) and holds the input in its
+// storage — a scratch buffer reused for the next matrix — gives the
+// results of a separate dst. Resizing it zeroed that storage (gonum's
+// ReuseAs) before the input was read: EigenSym decomposed a zero matrix
+// and EigenSymProject projected a zero b, each with a nil error.
+func TestDstOfAnotherShapeOverInput(t *testing.T) {
+	const n, p = 5, 2
+	a0 := linalgtest.RandomSymmetric(rand.New(rand.NewPCG(5, 6)), n)
+	b0 := mat.NewDense(n, p, nil)
+	for i := range n {
+		b0.Set(i, 0, float64(i)-1.5)
+		b0.Set(i, 1, float64(i%3))
+	}
+	for _, name := range linalg.Available() {
+		be, err := linalg.ByName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want linalg.Eigen
+		if err := be.EigenSym(&want, a0); err != nil {
+			t.Fatal(err)
+		}
+		var wantP linalg.EigenProj
+		if err := linalg.EigenSymProject(be, &wantP, a0, b0); err != nil {
+			t.Fatal(err)
+		}
+		// Vectors (n+1)×(n+1) from a previous problem; a in its storage.
+		buf := make([]float64, (n+1)*(n+1))
+		a := mat.NewSymDense(n, buf[:n*n])
+		a.CopySym(a0)
+		got := linalg.Eigen{Vectors: mat.NewDense(n+1, n+1, buf)}
+		if err := be.EigenSym(&got, a); err != nil {
+			t.Fatalf("%s: EigenSym: %v", name, err)
+		}
+		if !slices.Equal(got.Values, want.Values) || !mat.Equal(got.Vectors, want.Vectors) {
+			t.Errorf("%s: EigenSym with Vectors over a: values %v, want %v", name, got.Values, want.Values)
+		}
+		// Proj (n+1)×(n+1) from a previous problem; a, then b, in its storage.
+		for _, inB := range []bool{false, true} {
+			buf := make([]float64, (n+1)*(n+1))
+			a, b := a0, b0
+			if inB {
+				b = mat.NewDense(n, p, buf[:n*p])
+				b.Copy(b0)
+			} else {
+				s := mat.NewSymDense(n, buf[:n*n])
+				s.CopySym(a0)
+				a = s
+			}
+			got := linalg.EigenProj{Proj: mat.NewDense(n+1, n+1, buf)}
+			if err := linalg.EigenSymProject(be, &got, a, b); err != nil {
+				t.Fatalf("%s: EigenSymProject: %v", name, err)
+			}
+			if !slices.Equal(got.Values, wantP.Values) || !mat.Equal(got.Proj, wantP.Proj) {
+				t.Errorf("%s: EigenSymProject with Proj over b=%v: values %v, want %v; projections %v, want %v", name, inB,
+					got.Values, wantP.Values, mat.Formatted(got.Proj), mat.Formatted(wantP.Proj))
+			}
+		}
+	}
+}

@@ -82,7 +82,9 @@
 //   - The zero values of Eigen and Cholesky are ready to use as dst; they
 //     are resized as needed and their storage is reused (a Vectors or Proj
 //     that is a view of a larger matrix is resized only within its own
-//     elements, else replaced, never over the rest of that matrix).
+//     elements, else replaced, never over the rest of that matrix). A
+//     Vectors or Proj whose storage holds the input (a scratch buffer
+//     reused for the next matrix) gives the results of a separate dst.
 //
 // # Concurrency
 //

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"unsafe"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -94,6 +95,37 @@ func resizeDense(m *mat.Dense, r, c int) *mat.Dense {
 		return m
 	}
 	return mat.NewDense(r, c, nil)
+}
+
+// sharesStorage reports whether the storage that resizeDense may reuse
+// for m (its elements up to the slice's capacity) shares an address with
+// data: resizing m zeroes that storage (gonum's ReuseAs), and the results
+// are written there, before or while an input in data is read.
+func sharesStorage(m *mat.Dense, data []float64) bool {
+	if m == nil || len(data) == 0 {
+		return false
+	}
+	md := m.RawMatrix().Data
+	if cap(md) == 0 {
+		return false
+	}
+	md = md[:cap(md)]
+	const size = unsafe.Sizeof(float64(0))
+	m0 := uintptr(unsafe.Pointer(unsafe.SliceData(md)))
+	d0 := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+	return m0 < d0+uintptr(len(data))*size && d0 < m0+uintptr(len(md))*size
+}
+
+// detachSym returns a, or a copy of it when dst's storage holds a
+// (sharesStorage): a dst built over its own input (a scratch buffer
+// reused for the next matrix) gives the results of a separate one.
+func detachSym(a *mat.SymDense, dst *mat.Dense) *mat.SymDense {
+	if !sharesStorage(dst, a.RawSymmetric().Data) {
+		return a
+	}
+	c := mat.NewSymDense(a.SymmetricDim(), nil)
+	c.CopySym(a)
+	return c
 }
 
 // normalizeSigns flips each column of the n×n row-major matrix v (stride

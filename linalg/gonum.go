@@ -32,10 +32,10 @@ func (gonumBackend) EigenSym(dst *Eigen, a *mat.SymDense) error {
 	if err != nil {
 		return err
 	}
-	resizeEigen(dst, n)
 	work := getF64(n * n)
 	defer f64Pool.Put(work)
-	copyUpper(*work, n, a)
+	copyUpper(*work, n, a) // before resizing dst, which may hold a (zeroed by a resize)
+	resizeEigen(dst, n)
 	raw := dst.Vectors.RawMatrix()
 	if err := eigsym.Eigen(n, *work, n, dst.Values, raw.Data, raw.Stride, 0); err != nil {
 		return fmt.Errorf("linalg: EigenSym: %w", err)

@@ -77,7 +77,7 @@ func (openBLASBackend) EigenSym(dst *Eigen, a *mat.SymDense) error {
 	if err != nil {
 		return err
 	}
-	prepareEigen(dst, a, n)
+	prepareEigen(dst, detachSym(a, dst.Vectors), n)
 	raw := dst.Vectors.RawMatrix()
 	var work [1]float64
 	var iwork [1]int32

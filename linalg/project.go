@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/symbo/symbo/linalg/internal/eigsym"
@@ -61,14 +60,14 @@ func EigenSymProject(be Backend, dst *EigenProj, a *mat.SymDense, b *mat.Dense) 
 	if r != n || n == 0 {
 		return fmt.Errorf("linalg: EigenSymProject: b has %d rows, a is %d×%d: %w", r, n, n, ErrShape)
 	}
-	resizeProj(dst, n, p)
-	// A dst.Proj sharing storage with a (one scratch buffer holding both)
-	// would take b's entries over a's before a is read: decompose a copy.
-	if ar := a.RawSymmetric(); overlap(dst.Proj.RawMatrix(), blas64.General{Rows: n, Cols: n, Stride: ar.Stride, Data: ar.Data}) {
-		ac := mat.NewSymDense(n, nil)
-		ac.CopySym(a)
-		a = ac
+	// A dst.Proj whose storage holds a (one scratch buffer for both)
+	// would be resized (zeroed) and take b's entries over a's before a is
+	// read: decompose a copy. One holding b: its resize would zero b.
+	a = detachSym(a, dst.Proj)
+	if sharesStorage(dst.Proj, b.RawMatrix().Data) {
+		b = mat.DenseCopyOf(b)
 	}
+	resizeProj(dst, n, p)
 	dst.Proj.Copy(b)
 	raw := dst.Proj.RawMatrix()
 	for i := range n {
