@@ -70,7 +70,11 @@ func (c *Cholesky) Size() int { return c.n }
 // SolveTo solves A·X = B for X and stores it in dst. An empty dst is resized
 // to the shape of b; otherwise dst must have b's shape. dst may be b itself
 // (the solve is then in place) but must not otherwise overlap b. It returns
-// an error if b does not have Size() rows.
+// an error if b does not have Size() rows. The result is not checked: a b
+// with a NaN or ±Inf entry, or a solution beyond float64's range (an A
+// near singular at huge entries), gives non-finite entries with a nil
+// error — a caller that needs finite values checks them (gp does), at
+// O(n·m) against the solve's O(n²·m).
 func (c *Cholesky) SolveTo(dst, b *mat.Dense) error {
 	return c.solveDense("SolveTo", false, dst, b)
 }
@@ -106,7 +110,8 @@ func (c *Cholesky) solveDense(op string, lowerOnly bool, dst, b *mat.Dense) erro
 
 // SolveVecTo solves A·x = b for x and stores it in dst, which must have
 // length Size(). dst may be b itself but must not otherwise overlap it. It
-// returns an error if len(b) != Size().
+// returns an error if len(b) != Size(). As with SolveTo, the result is
+// not checked for finiteness.
 func (c *Cholesky) SolveVecTo(dst, b []float64) error {
 	c.mustBeFactored()
 	if len(b) != c.n {
