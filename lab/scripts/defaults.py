@@ -59,8 +59,12 @@ def load(kernel, paths):
 
 
 def interval(diffs, level):
+    """(mean, lo, hi, n): the Student t interval at level of the mean of
+    diffs; NaN bounds (and a NaN mean for none) below two values."""
     v = np.asarray(diffs, dtype=float)
     n = len(v)
+    if n < 2:
+        return (float(v[0]) if n else math.nan), math.nan, math.nan, n
     m = float(v.mean())
     se = float(v.std(ddof=1) / math.sqrt(n))
     q = t_quantile(1 - (1 - level) / 2, n - 1)
@@ -81,7 +85,10 @@ def overlap_cell(ratio, a, b, level):
 def verdict(res):
     """The verdict of a paired difference from its intervals on the main
     and the replication seed set: "holds: lower/higher" when both exclude
-    0 on the same side, else which set's does, "reversed" or "neither"."""
+    0 on the same side, else which set's does, "reversed" or "neither";
+    "—" when a set has no interval (fewer than two seeds)."""
+    if any(math.isnan(lo) or math.isnan(hi) for _, lo, hi, _ in res):
+        return "—"
     signs = [(-1 if hi < 0 else 1 if lo > 0 else 0) for _, lo, hi, _ in res]
     if signs[0] == signs[1] != 0:
         return "holds: %s" % ("lower" if signs[0] < 0 else "higher")
@@ -153,6 +160,12 @@ def self_test():
     assert verdict([below, below]) == "holds: lower" and verdict([above, above]) == "holds: higher"
     assert verdict([below, spans]) == "main only" and verdict([spans, above]) == "replication only"
     assert verdict([below, above]) == "reversed" and verdict([spans, spans]) == "neither"
+    # Fewer than two seeds on a set: no interval, and no verdict (not
+    # "neither", which reads as measured and level); none at all: no crash.
+    one, none = interval([2.0], 0.95), interval([], 0.95)
+    assert one[0] == 2.0 and math.isnan(one[1]) and math.isnan(one[2]) and one[3] == 1, one
+    assert math.isnan(none[0]) and math.isnan(none[1]) and none[3] == 0, none
+    assert verdict([below, one]) == "—" and verdict([none, below]) == "—"
     print("self-test: ok")
 
 
