@@ -6,11 +6,15 @@ records of the same seeds, pairs by seed, and prints one Markdown table
 per peer and problem set with records there (the three problems BoTorch
 ran; the seven more the Optuna samplers ran), with Student t intervals at
 the Bonferroni level over that table's problems (each table its own
-family; --family K widens every table to 1 − 0.05/K instead).
+family; --family K widens every table to 1 − 0.05/K instead, and
+--family all to the number of a row's comparisons in the directory: every
+peer × the problems it ran, 3 + 3·10 = 33 in lab/results/peers and its
+replication).
 
-    /usr/bin/python3 lab/scripts/peers_replication.py lab/results/peers main              # seeds 0-29
-    /usr/bin/python3 lab/scripts/peers_replication.py lab/results/peers/replication       # seeds 30-49
-    /usr/bin/python3 lab/scripts/peers_replication.py lab/results/peers main --family 30  # every peer × problem
+    /usr/bin/python3 lab/scripts/peers_replication.py lab/results/peers main               # seeds 0-29
+    /usr/bin/python3 lab/scripts/peers_replication.py lab/results/peers/replication        # seeds 30-49
+    /usr/bin/python3 lab/scripts/peers_replication.py lab/results/peers main --family all  # every peer × problem
+    /usr/bin/python3 lab/scripts/peers_replication.py --self-test
 """
 import glob
 import json
@@ -69,6 +73,25 @@ def main(peers_dir, rows=SYMBO, family=0):
             table(files, name, rows, [p for p in probs if p in present], family)
 
 
+def comparisons(peers_dir):
+    """How many comparisons a row makes in peers_dir: one per peer and
+    problem with records (the cells of main's tables)."""
+    k = 0
+    for system in PEERS:
+        files = glob.glob(os.path.join(peers_dir, "records", "*", system, "*.json"))
+        present = {os.path.basename(os.path.dirname(os.path.dirname(f))) for f in files}
+        k += sum(len(present.intersection(probs)) for probs in (PROBLEMS, MORE))
+    return k
+
+
+def self_test():
+    # BoTorch ran the three problems, each Optuna sampler and random
+    # search those and the seven more: 3 + 3·10 comparisons per row.
+    for d in ("peers", os.path.join("peers", "replication")):
+        assert comparisons(os.path.join(R, d)) == 33, (d, comparisons(os.path.join(R, d)))
+    print("self-test: ok")
+
+
 def table(files, name, rows, problems, family=0):
     bt = {}
     for f in files:
@@ -100,10 +123,14 @@ def table(files, name, rows, problems, family=0):
 
 if __name__ == "__main__":
     args = sys.argv[1:]
+    if args == ["--self-test"]:
+        self_test()
+        sys.exit(0)
     fam = 0
     if "--family" in args:
         i = args.index("--family")
-        fam = int(args[i + 1])
+        fam = args[i + 1]
         del args[i:i + 2]
+        fam = comparisons(args[0] if args else os.path.join(R, "peers", "replication")) if fam == "all" else int(fam)
     main(args[0] if args else os.path.join(R, "peers", "replication"),
          MAIN if args[1:] == ["main"] else SYMBO, fam)
