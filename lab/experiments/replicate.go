@@ -187,7 +187,9 @@ func ReplicateAblation(problems []string, main, rep PerSeed) []DecompositionPair
 // by side: per problem the gain and its two parts on each set with their
 // corrected intervals and the verdict, then the Nyström share on each set
 // with its BCa interval and whether the two intervals overlap (a share
-// replicates where both gains are significant and its intervals meet).
+// replicates where both gains are significant and its intervals meet;
+// where a set's share has no interval — fewer than three seeds, or too
+// few finite resamples — the verdict says so).
 func ReplicatedAblationMarkdown(ps []DecompositionPair) string {
 	var b strings.Builder
 	b.WriteString("| Benchmark | quantity | main | replication | verdict |\n|---|---|---|---|---|\n")
@@ -211,11 +213,14 @@ func ReplicatedAblationMarkdown(ps []DecompositionPair) string {
 		}
 		both := m.HasGain() && r.HasGain()
 		v := "— (no significant gain on both)"
-		if both {
+		switch ms, rs := m.NystromShare, r.NystromShare; {
+		case !both:
+		case math.IsNaN(ms.Lo) || math.IsNaN(ms.Hi) || math.IsNaN(rs.Lo) || math.IsNaN(rs.Hi):
+			v = "— (no interval on a set)"
+		case ms.Hi < rs.Lo || rs.Hi < ms.Lo:
+			v = "intervals disjoint"
+		default:
 			v = "intervals overlap"
-			if m.NystromShare.Hi < r.NystromShare.Lo || r.NystromShare.Hi < m.NystromShare.Lo {
-				v = "intervals disjoint"
-			}
 		}
 		fmt.Fprintf(&b, "| %s | Nyström share | %s | %s | %s |\n", p.Problem, share(m.NystromShare, m.HasGain()), share(r.NystromShare, r.HasGain()), v)
 	}

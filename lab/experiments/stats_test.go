@@ -3,6 +3,7 @@ package experiments
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -204,5 +205,29 @@ func TestReplicate(t *testing.T) {
 	}
 	if v := Verdict(Effect{Est: 1, P: 0.5}, Effect{Est: 1, P: 0.5}); v != VerdictNeither {
 		t.Errorf("neither: %q", v)
+	}
+}
+
+// TestReplicatedAblationShareWithoutInterval: where both sets have a
+// significant gain but a share has no BCa interval (two seeds: bca needs
+// three), the two sets' shares cannot be compared — NaN bounds are not
+// overlapping intervals.
+func TestReplicatedAblationShareWithoutInterval(t *testing.T) {
+	two := func(first uint64, a, b float64) map[uint64]float64 { return map[uint64]float64{first: a, first + 1: b} }
+	// base − plus is 10 on both seeds (no spread: p = 0, significant);
+	// base − nystrom 3 and 5, so the share has an estimate, not an interval.
+	set := func(first uint64) PerSeed {
+		return PerSeed{"P": {"base": two(first, 20, 30), "nystrom": two(first, 17, 25), "plus": two(first, 10, 20)}}
+	}
+	ps := ReplicateAblation([]string{"P"}, set(0), set(10))
+	if len(ps) != 1 || ps[0].Main == nil || !ps[0].Main.HasGain() || !ps[0].Replication.HasGain() {
+		t.Fatalf("want a significant gain on both sets: %+v", ps)
+	}
+	if lo := ps[0].Main.NystromShare.Lo; !math.IsNaN(lo) {
+		t.Fatalf("two seeds: share interval %v, want NaN bounds", ps[0].Main.NystromShare)
+	}
+	md := ReplicatedAblationMarkdown(ps)
+	if strings.Contains(md, "intervals overlap") || strings.Contains(md, "intervals disjoint") {
+		t.Errorf("shares without intervals compared as intervals:\n%s", md)
 	}
 }
