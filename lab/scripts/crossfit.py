@@ -50,13 +50,27 @@ RESAMPLES = 4000
 
 
 def merged(dirs):
-    """{kernel: {problem: [metric by seed order]}} of the records."""
-    out = {}
+    """{kernel: {problem: [metric by seed order]}} of the records, each
+    problem on the seeds that the default and every single kernel with
+    runs on it share (the runs pair by seed order); a run of a kernel on
+    a problem and seed in two records is an error."""
+    by = {}
     for d, kinds in dirs:
         for k, runs in heldout.load_table(d).items():
             if kinds is None or k in kinds:
-                for (p, seed), m in sorted(runs.items(), key=lambda x: x[0][1]):
-                    out.setdefault(k, {}).setdefault(p, []).append(m)
+                for (p, seed), m in runs.items():
+                    cell = by.setdefault(k, {}).setdefault(p, {})
+                    if seed in cell:
+                        sys.exit("crossfit.py: %s ran %s seed %d in two records" % (k, p, seed))
+                    cell[seed] = m
+    out = {}
+    for p in sorted({p for k in by for p in by[k]}):
+        ks = [k for k in by if p in by[k] and k in SINGLES + [DEFAULT]]
+        if not ks:
+            continue
+        seeds = sorted(set.intersection(*(set(by[k][p]) for k in ks)))
+        for k in ks:
+            out.setdefault(k, {})[p] = [by[k][p][s] for s in seeds]
     return out
 
 
@@ -182,6 +196,16 @@ def self_test():
     # The bootstrap of a table without noise is a point.
     ci = bootstrap(a, b, ["P"], random.Random(2), n=50)
     assert all(lo == hi for lo, hi in ci), ci
+    # Records whose kernels ran different seeds pair on the seeds they
+    # share, by seed: the default's seed 0 is not plus's seed 1.
+    recs = {"d1": {DEFAULT: {("P", 0): 1.0, ("P", 1): 2.0, ("P", 2): 3.0}},
+            "d2": {"plus": {("P", 1): 20.0, ("P", 2): 30.0, ("P", 3): 40.0}}}
+    load, heldout.load_table = heldout.load_table, recs.get
+    try:
+        t = merged([("d1", None), ("d2", None)])
+    finally:
+        heldout.load_table = load
+    assert t[DEFAULT]["P"] == [2.0, 3.0] and t["plus"]["P"] == [20.0, 30.0], t
     print("self-test: ok")
 
 
