@@ -20,6 +20,7 @@ import (
 	"github.com/symbo/symbo/internal/atomicfile"
 	"github.com/symbo/symbo/internal/budget"
 	"github.com/symbo/symbo/internal/errclass"
+	"github.com/symbo/symbo/internal/f64"
 	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/linalg"
 )
@@ -144,6 +145,12 @@ func run1(args []string, stdout, stderr io.Writer) int {
 	c := lookup(name)
 	if c == nil {
 		fmt.Fprintf(stderr, "%s\n", frontend.Message(fmt.Sprintf("perf: unknown subcommand %q (one of: %s)", name, commandNames())))
+		return exitUsage
+	}
+	// A SIMD cap perf would ignore: its timings and records would be the
+	// detected path's, not the one asked for.
+	if err := f64.EnvErr(); err != nil {
+		fmt.Fprintf(stderr, "%s\n", frontend.Message(fmt.Sprintf("perf %s: %v", c.name, err)))
 		return exitUsage
 	}
 	return finish(c.name, c.run(rest, stdout, stderr), stderr)

@@ -21,6 +21,7 @@ import (
 	"github.com/symbo/symbo/gp"
 	"github.com/symbo/symbo/internal/csvio"
 	"github.com/symbo/symbo/internal/errclass"
+	"github.com/symbo/symbo/internal/f64"
 	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/internal/journal"
 	"github.com/symbo/symbo/lab/experiments"
@@ -500,5 +501,25 @@ func TestEmptyPathFlags(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) > 0 {
 		t.Errorf("the refused commands wrote %v into the working directory", entries)
+	}
+}
+
+// TestSIMDEnvRefused: a SYMBO_SIMD value internal/f64 would ignore is
+// refused before any subcommand runs (exit 2, one line), where the
+// detected path would otherwise be timed and recorded as if asked for;
+// the three levels and unset are accepted, and help still answers.
+func TestSIMDEnvRefused(t *testing.T) {
+	gram := []string{"eval", "--problem", "Ackley2d", "--x", writeFile(t, "x.csv", "0.5,-1\n")}
+	t.Setenv(f64.EnvSIMD, "avx3")
+	code, stdout, stderr := runCLI(t, gram...)
+	checkOneLineError(t, code, stdout, stderr, "perf eval: ", `SYMBO_SIMD="avx3"`)
+	if code, _, stderr := runCLI(t, "help"); code != exitOK {
+		t.Errorf("perf help under SYMBO_SIMD=avx3: exit %d, stderr %q", code, stderr)
+	}
+	for _, v := range []string{"", "generic", "avx2", "avx512"} {
+		t.Setenv(f64.EnvSIMD, v)
+		if code, _, stderr := runCLI(t, gram...); code != exitOK {
+			t.Errorf("SYMBO_SIMD=%q: exit %d, stderr %q", v, code, stderr)
+		}
 	}
 }

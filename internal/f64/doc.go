@@ -53,8 +53,8 @@
 // compiled) and, on amd64 unless built with -tags noasm, AVX2 and AVX-512
 // versions in Go assembly, chosen once at start-up with
 // github.com/klauspost/cpuid/v2. The environment variable SYMBO_SIMD
-// (generic, avx2 or avx512) caps the level; other values are ignored.
-// Level reports the path in use.
+// (generic, avx2 or avx512) caps the level; other values are ignored
+// here, and EnvErr reports them. Level reports the path in use.
 //
 // Go assembly was chosen over simd/archsimd (GOEXPERIMENT=simd): it needs
 // no experiment flag, and it was faster on the same tile (the comparison:

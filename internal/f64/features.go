@@ -1,6 +1,9 @@
 package f64
 
-import "os"
+import (
+	"fmt"
+	"os"
+)
 
 // features is the SIMD level in use, detected once at initialization.
 type features struct {
@@ -8,10 +11,30 @@ type features struct {
 	avx512 bool // AVX-512 F, DQ and VL
 }
 
-var feat = capFeatures(detect(), os.Getenv("SYMBO_SIMD"))
+// EnvSIMD is the environment variable that caps the SIMD level.
+const EnvSIMD = "SYMBO_SIMD"
+
+var feat = capFeatures(detect(), os.Getenv(EnvSIMD))
+
+// EnvErr reports a value of SYMBO_SIMD other than empty, "generic",
+// "avx2" or "avx512", which capFeatures ignores (the detected path stays
+// in use): a program that prints or records the path (perf) refuses it
+// rather than time a path the user did not ask for. nil otherwise.
+func EnvErr() error {
+	return envErr(os.Getenv(EnvSIMD))
+}
+
+func envErr(env string) error {
+	switch env {
+	case "", "generic", "avx2", "avx512":
+		return nil
+	}
+	return fmt.Errorf("%s=%q: want generic, avx2 or avx512 (or unset: the best path the CPU has)", EnvSIMD, env)
+}
 
 // capFeatures lowers f to the level named by env ("generic", "avx2",
-// "avx512"); empty or unknown names leave f unchanged.
+// "avx512"); empty or unknown names leave f unchanged (EnvErr reports
+// the unknown ones).
 func capFeatures(f features, env string) features {
 	switch env {
 	case "generic":
