@@ -164,8 +164,7 @@ func (e *avgSignEval) grad(dst, x, y, _ []float64) {
 // the exponentials, the reciprocals and the recursion. Pairs use the
 // factored form only when ‖u‖² + ‖w‖² ≤ factoredMax = 48: the error is
 // then ≤ ε·(48·(d/2 + 1/4) + d² + 6d) ≤ 8.3·10⁻¹⁴ relative for d ≤
-// MaxPermanentDim (TestAvgPermPairs logs the measured one, ~2·10⁻¹⁵ for
-// d ≤ 7); every |a_ij| ≤ 24, so C_ij ≤ e^{24}, row products ≤ e^{24d},
+// MaxPermanentDim (TestAvgPermPairs logs the measured one); every |a_ij| ≤ 24, so C_ij ≤ e^{24}, row products ≤ e^{24d},
 // perm(C) ≤ d!·e^{24d} < e^{415} and e^{−‖u‖²/2} ≥ e^{−24}: nothing
 // overflows or underflows. Other pairs use the difference form below.
 //

@@ -24,9 +24,8 @@ import (
 // segment average, or G's discretization), so those carry over. When G
 // itself would be enumerated, the whole group is enumerated instead: the
 // cost is one exponential per element either way, and the factored form
-// only adds work per pair (n = 256 Grams measured 1.2–1.5× slower for
-// cyclic(8), cyclic(16), blockperm(3,2) and blockperm(4,2) on 7 to 24
-// coordinates).
+// only adds work per pair (its Grams were slower than the whole group's
+// enumeration for cyclic and blockperm groups on some coordinates).
 // Matérn kernels are not products over coordinates: their k_avg over an
 // embedded group is evaluated like any other group's, by enumerating or
 // discretizing the whole group.

@@ -450,11 +450,12 @@ func (g *gramTriJob) block(k, t int) {
 
 func gramTriPar(g gramTriJob, tasks, w int) { parallel.For(tasks, w, g.block) }
 
-// triSerialPairs is the number of pairs below which gramTo runs a
-// triangle evaluator on one worker whatever the work estimate: measured
-// on the 2-core CI machine (hyperoctahedral(5) k_avg, BenchmarkGramTri),
-// two workers lose at n = 55 (1540 pairs: 41 µs serial, 52–58 µs on two)
-// and win from n ≈ 110 (6105 pairs: 155 µs, 127–142 µs on two).
+// triSerialPairs is the number of pairs (n(n+1)/2; 2048 is n ≈ 63)
+// below which gramTo runs a triangle evaluator on one worker whatever
+// the work estimate: for so few pairs, handing blocks to a second worker
+// costs more than it saves; for a few times as many, two workers win.
+// The crossover was read off BenchmarkGramTri (hyperoctahedral(5) k_avg)
+// on a 2-core machine.
 const triSerialPairs = 2048
 
 // triTasks is the number of gramTri blocks for n points.

@@ -70,7 +70,8 @@ func ein(x float64) float64 {
 //     sum beyond the degree kept);
 //   - x ≥ e1TableMax: e^{−x} times the continued fraction
 //     e^x·E1(x) = 1/(x+1 − 1²/(x+3 − 2²/(x+5 − …))) to depth 6, evaluated
-//     from the bottom (measured to converge to an ulp from x = 50 on).
+//     from the bottom (TestE1 holds e1 within 4 ulps of an
+//     arbitrary-precision reference at e1TableMax and beyond).
 func e1(x float64) float64 {
 	return math.Exp(-x) * e1Scaled(x)
 }

@@ -11,8 +11,7 @@ import "math"
 // gkN = 15 (31 points): at the relative tolerance 1e−13 the error
 // estimate needs the Gauss rule itself accurate to ~1e−11, which the
 // 15-point rule reaches on panels several times longer than the 7-point
-// rule of the common 15-point pair, for fewer evaluations in all
-// (measured in docs/performance.md).
+// rule of the common 15-point pair, for fewer evaluations in all.
 
 //go:generate go run gen_kronrod.go -n 15
 

@@ -152,7 +152,7 @@ var ErrBadOptions = errclass.New(errclass.Input, "kernel: invalid options")
 var ErrInvalid = errclass.New(errclass.Input, "kernel")
 
 // DefaultQuadrature is the default number of quadrature nodes for
-// continuous groups (see the package documentation for measured errors).
+// continuous groups (see the package documentation for its error bounds).
 const DefaultQuadrature = 256
 
 // DefaultQuadratureDouble is the default number of nodes per orbit for

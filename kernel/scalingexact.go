@@ -42,8 +42,8 @@ import (
 // u²·2e−15 (u the orbit distance in lengthscales) and 1e−15/L for orbits
 // of log-length L (TestScalingExactValues: all shapes, ℓ from 0.01 to
 // 1e4, collinear, touching, short and degenerate orbits;
-// TestScalingExactTanhSinh; measured worst 1.9e−14 against the tanh-sinh
-// rule), and with the Gauss–Legendre rule at 1024 nodes where that
+// TestScalingExactTanhSinh; the worst error measured is in
+// docs/performance.md, "The scaling average"), and with the Gauss–Legendre rule at 1024 nodes where that
 // converges (TestScalingExactMatchesGauss1024). Values below ~1e−300·v
 // are held in absolute terms only. The value is smooth in ℓ to ~1e−9
 // relative (the tolerances' footprint), below what gp's central
