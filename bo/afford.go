@@ -87,12 +87,11 @@ func affordable(name string, g orbit.Group, shape kernel.Shape, strict bool) (ok
 // AffordEnumerateLimit is the largest group over which auto and a
 // portfolio keep an enumerated avg or avgnorm under DecideOptions.Afford
 // (see affordable): 16 keeps permutation(3) with Matérn-5/2 (6
-// elements), whose list portfolio:nystrom+avg:soft+plus steps about
-// 3.5× plus's, and sign flips of up to four coordinates; it leaves out
-// permutation(4) (24 elements) and hyperoctahedral(3) (48), where that
-// list stepped up to 4.5× and 5.5× plus's in a cell's median (over 4×
-// in two of four permutation(4) cells, in every hyperoctahedral(3)
-// one) and auto up to 5.9× where it picked avg (measured:
+// elements), where the list portfolio:nystrom+avg:soft+plus steps within
+// the 4× bound on plus's step, and sign flips of up to four coordinates;
+// it leaves out permutation(4) (24 elements) and hyperoctahedral(3)
+// (48), where that list's step went past 4× plus's in a cell's median,
+// and auto's in a cell where it picked avg (measured:
 // docs/performance.md, "Enumerated averages over more than 16
 // elements").
 const AffordEnumerateLimit = 16

@@ -145,7 +145,7 @@ const DefaultExcludeObserved = true
 // quarter of the rule's (its weight on the standard deviation half). The
 // paper's β_t = 0.5·d·log t was set for the paper's hypercubes; on the
 // users' suite's tuning half a quarter of it lowered the default's regret
-// on three of twelve problems and raised it on none, and it held on the
+// resolvably on some problems and raised it on none, and it held on the
 // soft suite, the fresh held-out set and the held-out half
 // (lab/results/suite/pilots.md). 1 is the paper's β.
 const DefaultBetaScale = 0.25

@@ -413,8 +413,9 @@
 // adds 2d kernel rows per gradient. With Protocol.ARD and C ≥ 2 classes
 // the step adds the class fit: O(d·m²) to bind (the classes' squared
 // distances over m = min(n, 256, √(2²²/C)) of the observations) and O(m³ + C·m²)
-// for each of its likelihood evaluations (about 60 at m = 50, C = 3,
-// and about 45 more for the one-lengthscale fit it must beat), plus O(d)
+// for each of its likelihood evaluations (E of them, plus those of the
+// one-lengthscale fit it must beat; the counts measured are in
+// docs/performance.md, "Lengthscales per class"), plus O(d)
 // per prediction for the scaling — so in d the fit costs
 // O(d·m² + E·(m³ + C·m²)), C ≤ d, E its evaluations.
 //

@@ -37,12 +37,14 @@ const RecommendedKernel = "portfolio:nystrom:soft+plus"
 //   - Hedge with HedgeStarts DefaultHedgeStarts: each candidate also
 //     proposes expected improvement's maximizer beside UCB's, and the
 //     referee's mean picks among the six proposals. Chosen on the users'
-//     suite's tuning half, where it lowered the default's regret on ten
-//     of twelve problems for a few percent more per step.
+//     suite's tuning half, where it lowered the default's regret for a
+//     little more per step (lab/results/suite/README.md, "The portfolio
+//     hedged").
 //   - CandidateStarts DefaultCandidateStarts: the candidates other than
 //     the referee search their UCB maximizer from three ascents, the
 //     referee from Config.Starts (on the tuning half no worse, and the
-//     step about a fifth cheaper at ten observations on Ackley2d).
+//     step cheaper: lab/results/hedge/README.md, "Three ascents for the
+//     candidates other than the referee").
 //   - ProbeWindow DefaultProbeWindow and Probe ProbeEarned: for a
 //     kernel with avg set on top (a front end's kernel setting), its
 //     fixed-point probe fires within the first five steps and only where
@@ -54,8 +56,9 @@ const RecommendedKernel = "portfolio:nystrom:soft+plus"
 //     StepAside: where the acquisition rates an observed point highest,
 //     the step takes the best point just outside its exclusion radius
 //     rather than the next local maximum, wherever that lies (chosen on
-//     the users' suite's tuning half: lower mean regret on 8 of its 12
-//     problems, none resolvably higher).
+//     the users' suite's tuning half, where it lowered the mean regret and
+//     raised it resolvably on no problem: lab/results/hedge/README.md,
+//     "Stepping aside").
 //   - Normalize: the model works in coordinates normalized by maps the
 //     group commutes with, so the user's units do not matter (a learning
 //     rate in [1e-5, 1e-1] beside a width in [16, 1024]).
@@ -63,8 +66,9 @@ const RecommendedKernel = "portfolio:nystrom:soft+plus"
 //     where its fit earns it.
 //   - BetaScale DefaultBetaScale: UCB's β is a quarter of the paper's
 //     0.5·d·log t, so each step explores less (chosen on the users'
-//     suite's tuning half: lower regret on three of its twelve problems,
-//     higher on none).
+//     suite's tuning half, where it lowered regret resolvably on some
+//     problems and raised it on none: lab/results/suite/README.md, "Nine
+//     pilots on the tuning half").
 //
 // The evidence for each choice is in lab/results/README.md. Errors: a
 // nil g, a shape not in kernel.Shapes(), or a g ParseKernel refuses for
