@@ -71,8 +71,8 @@ type ClassFitOptions struct {
 // finite (inputs spanning beyond float64's range). Deterministic given its arguments; safe for concurrent
 // use. Cost: O(d·m²) to bind (each class's squared distances, C·m²
 // floats), then O(m³ + C·m²) per likelihood evaluation (a Cholesky factorization and an inverse), with m =
-// min(n, MaxPoints, √(2²²/C)); about 60 evaluations at n = 50, C = 3
-// (at most 4000).
+// min(n, MaxPoints, √(2²²/C)); at most 4000 evaluations (the counts
+// measured are in docs/performance.md, "Lengthscales per class").
 func FitClasses(shape kernel.Shape, classes []int, x *mat.Dense, y []float64, opts ClassFitOptions) (ClassFit, error) {
 	if err := checkShape(shape); err != nil {
 		return ClassFit{}, fmt.Errorf("%w: %v", ErrInvalid, err)

@@ -188,8 +188,9 @@
 //     family on k = max(m/2, min(m, 64)) inputs (indices ⌊t·n/k⌋, O(k³)
 //     each), the landmark likelihood then only at the best of them and a
 //     factor 2 either side (extended while it still increases), and
-//     Brent's refinement stops at 5·10⁻² in log ℓ instead of 10⁻⁴: about
-//     9 landmark evaluations. That is a local search around where the
+//     Brent's refinement stops at 5·10⁻² in log ℓ instead of 10⁻⁴: fewer
+//     landmark evaluations (counted in docs/performance.md, "Every kernel
+//     at scale"). That is a local search around where the
 //     exact likelihood puts ℓ, not the global one: above s it approximates
 //     the full rule's fit (on pure noise it may settle on another noise
 //     model; TestLandmarkCapSeed).

@@ -213,8 +213,9 @@ func (s *subsetBound) get() (*subsetFit, error) {
 // factor 2 either side, then Brent's refinement of log ℓ to capTol
 // instead of 10⁻⁴. Every committed study has n ≤ 1024, so none
 // changes; above the cap a landmark evaluation costs O(s·m²) instead of
-// O(n·m²), independent of n, and a fit needs about 9 of them instead
-// of about 20.
+// O(n·m²), independent of n, and a fit needs fewer of them (the counts
+// measured are in docs/performance.md, "Every kernel at scale",
+// "Locating ℓ before the landmark likelihood").
 func likelihoodCap(m int) int { return max(4*m, 1024) }
 
 // seedSize is the number of inputs (of indices ⌊t·n/k⌋) whose exact
@@ -224,9 +225,11 @@ func likelihoodCap(m int) int { return max(4*m, 1024) }
 func seedSize(m int) int { return max(m/2, min(m, 64)) }
 
 // capTol is the tolerance in log ℓ of a likelihood fit above the cap:
-// ℓ to about 5%, the likelihood within a few hundredths of its maximum
-// (0.06 at most in TestLandmarkCapSeed, on data whose profile is
-// sharpest).
+// ℓ to about 5%, the likelihood within a few hundredths of its maximum.
+// TestLandmarkCapSeed holds the located fit's subset profile within 1 of
+// the global search's; the differences it logs are recorded in
+// docs/performance.md, "Every kernel at scale", "Locating ℓ before the
+// landmark likelihood".
 const capTol = 5e-2
 
 // likelihoodSubset binds the landmark model (bind: its family's
