@@ -120,13 +120,15 @@ func parallelDo(par bool, f, g func()) {
 	}
 }
 
-// teamSpins is how many times an idle team helper yields (about 0.1 µs
-// each when nothing else wants the processor) before it parks.
+// teamSpins is how many times an idle team helper yields before it
+// parks: the spinning is meant to outlast the serial work between two of
+// a computation's short parallel loops, so that the helper is still
+// awake for the next one.
 const teamSpins = 2000
 
 // team is a set of helper goroutines kept awake between the many short
 // parallel loops of one computation (the matrix-vector products of the
-// tridiagonal reduction, one per column, ~10–100 µs each, separated by
+// tridiagonal reduction, one per column, each short, separated by
 // serial work). Spawning goroutines for each loop instead costs a wake-up
 // of a parked thread per loop, which in a virtual machine takes about as
 // long as the loop: the caller would do all the work. An idle helper
