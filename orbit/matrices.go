@@ -37,11 +37,11 @@ const (
 	MaxMatrixBytes = 16 << 20
 	// matrixProductFloor is the least work counted for one product of
 	// the closure, in multiply-adds: beside its d³ multiply-adds a
-	// product is keyed (d²) and looked up in three hash buckets, which
-	// costs as much as ~100 multiply-adds and dominates for small d
-	// (d = 2: ~75 ns per product, where 2^34 multiply-adds of d = 256
-	// take ~20 s). Counting d³ alone let 32 768 rotations of the plane,
-	// 2.9 MB of JSON, run the closure for two minutes before it failed.
+	// product is keyed (d²) and looked up in three hash buckets, a fixed
+	// cost that dominates for small d and that the floor stands for.
+	// Counting d³ alone let a closure of tens of thousands of rotations
+	// of the plane (32 768, a few MB of JSON) run for minutes before it
+	// failed.
 	matrixProductFloor = 128
 	// OrthoTol is the tolerance on max |MᵀM − I| for input matrices.
 	OrthoTol = 1e-12
