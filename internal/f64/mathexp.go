@@ -18,8 +18,9 @@ import (
 // math.Exp in a loop if any differs (a Go release whose math.Exp computes
 // otherwise); TestMathExpTo compares the two on millions of values. Cost:
 // ⌊n/8⌋ blocks of 8 lanes and n mod 8 calls of math.Exp (a padded last
-// block measured slower), about 0.3 of math.Exp's time on 36 values
-// (BenchmarkMathExpTo).
+// block measured slower); its time against math.Exp's is
+// BenchmarkMathExpTo's, recorded in docs/performance.md, "The
+// permanent's gradient".
 func MathExpTo(dst, x []float64) {
 	if len(dst) != len(x) {
 		panic(fmt.Sprintf("f64: MathExpTo: len(dst) = %d, len(x) = %d", len(dst), len(x)))
