@@ -67,9 +67,9 @@
 //     side in two independent passes.
 //
 // The price is sensitivity. The gate never fails on a slowdown within
-// the threshold, however significant: on a quiet machine a +20% slowdown
-// of every Gram passed at p < 0.001, and +25% is a coin toss (measured in
-// docs/performance.md); the PASS line shows such slowdowns, and
+// the threshold, however significant, and one at the threshold passes
+// or fails by chance (measured: docs/performance.md, "The regression
+// gate"); the PASS line shows such slowdowns, and
 // make bench-compare by hand shows them all. Under heavy load the
 // per-benchmark spread grows until a moderate genuine slowdown is no
 // longer significant either, while gross ones still fail the gate and
