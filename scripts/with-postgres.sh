@@ -5,7 +5,9 @@
 # command's environment; the cluster is stopped and removed afterwards.
 # Needs Debian's postgresql package (and root, to run as postgres).
 set -euo pipefail
-bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+# || true: with pipefail, ls's failure when nothing matches would end the
+# script here (set -e), silently, before the message below.
+bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1) || true
 [ -n "$bindir" ] || { echo "with-postgres: postgresql is not installed (apt-get install postgresql)" >&2; exit 1; }
 data=$(mktemp -d /tmp/symbo-pg.XXXXXX)
 chown postgres: "$data"
