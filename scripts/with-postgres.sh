@@ -18,7 +18,14 @@ cleanup() {
 }
 trap cleanup EXIT
 su postgres -s /bin/sh -c "'$bindir/initdb' -D '$data/db' -A trust -U postgres" >/dev/null
-su postgres -s /bin/sh -c "'$bindir/pg_ctl' -D '$data/db' -o '-c listen_addresses=127.0.0.1 -p $port -k $data' -l '$data/log' -w start" >/dev/null
+# The log is in $data, which cleanup removes: show it when the server does
+# not start (pg_ctl only says "Examine the log output"), e.g. when the
+# random port is taken.
+su postgres -s /bin/sh -c "'$bindir/pg_ctl' -D '$data/db' -o '-c listen_addresses=127.0.0.1 -p $port -k $data' -l '$data/log' -w start" >/dev/null || {
+  echo "with-postgres: the server did not start on port $port; its log:" >&2
+  cat "$data/log" >&2 || true
+  exit 1
+}
 su postgres -s /bin/sh -c "'$bindir/createdb' -h 127.0.0.1 -p $port -U postgres symbo"
 export SYMBO_TEST_POSTGRES="postgresql+psycopg2://postgres@127.0.0.1:$port/symbo"
 "$@"
