@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -244,5 +245,68 @@ func TestGateVerdict(t *testing.T) {
 				t.Logf("output:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestFuzzSkipsTargetsOutsideTheBuild runs scripts/fuzz.sh in a toy module
+// whose only FuzzXxx is in a file behind a build tag: go test -fuzz then
+// matches no target, runs nothing and exits 0, which the script once
+// reported as executions with no failure. It must say the target was
+// skipped instead. Without -short, a real target beside it is fuzzed.
+func TestFuzzSkipsTargetsOutsideTheBuild(t *testing.T) {
+	needTools(t)
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skipf("go not found: %v", err)
+	}
+	script, err := os.ReadFile("../scripts/fuzz.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		p := filepath.Join(repo, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("scripts/fuzz.sh", string(script))
+	write("go.mod", "module fz\n\ngo 1.21\n")
+	write("fz/tagged_test.go", "//go:build sometag\n\npackage fz\n\nimport \"testing\"\n\nfunc FuzzTagged(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) {}) }\n")
+	write("fz/plain_test.go", "package fz\n\nimport \"testing\"\n\nfunc TestNothing(t *testing.T) {}\n")
+	if !testing.Short() {
+		write("fz/real_test.go", "package fz\n\nimport \"testing\"\n\nfunc FuzzReal(f *testing.F) { f.Add([]byte(\"a\")); f.Fuzz(func(t *testing.T, b []byte) {}) }\n")
+	}
+	env := []string{"FUZZTIME=1s", "FUZZFIRST=50", "GOFLAGS=-buildvcs=false"}
+	for _, v := range []string{"GOCACHE", "GOPATH", "GOMODCACHE", "GOROOT", "GOTOOLCHAIN", "XDG_CACHE_HOME"} {
+		if s, ok := os.LookupEnv(v); ok {
+			env = append(env, v+"="+s)
+		}
+	}
+	out, code := runScript(t, repo, env, "scripts/fuzz.sh")
+	if code != 0 {
+		t.Errorf("exit %d, want 0", code)
+	}
+	if !strings.Contains(out, "fuzz: SKIPPED ./fz FuzzTagged") {
+		t.Errorf("output lacks \"fuzz: SKIPPED ./fz FuzzTagged\"")
+	}
+	if regexp.MustCompile(`FuzzTagged(,|:) \d+ executions`).MatchString(out) {
+		t.Errorf("output claims FuzzTagged ran")
+	}
+	want := "fuzz: 0 targets"
+	if !testing.Short() {
+		want = "fuzz: 1 targets"
+		if !strings.Contains(out, "fuzz: ./fz FuzzReal: ") {
+			t.Errorf("output lacks FuzzReal's executions")
+		}
+	}
+	if !strings.Contains(out, want) || !strings.Contains(out, "1 skipped (not in the default build): ./fz FuzzTagged") {
+		t.Errorf("output lacks %q with \"1 skipped (not in the default build): ./fz FuzzTagged\"", want)
+	}
+	if t.Failed() {
+		t.Logf("output:\n%s", out)
 	}
 }
