@@ -310,3 +310,65 @@ func TestFuzzSkipsTargetsOutsideTheBuild(t *testing.T) {
 		t.Logf("output:\n%s", out)
 	}
 }
+
+// TestGateSaysWhyHeadParent: without a usable tag bench-base the gate
+// compares with HEAD~1, the last commit only (a submission of several
+// commits is then not gated as a whole), and says why.
+func TestGateSaysWhyHeadParent(t *testing.T) {
+	needTools(t)
+	script, err := os.ReadFile("../scripts/bench-gate.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, tag, want string }{
+		{"no-tag", "", "bench-gate: there is no tag bench-base (a clone without tags?): comparing with HEAD~1, i.e. the last commit only"},
+		{"tag-at-head", "HEAD", "bench-gate: the tag bench-base is HEAD itself: comparing with HEAD~1"},
+		{"tag-elsewhere", "side", "bench-gate: the tag bench-base is not an ancestor of HEAD: comparing with HEAD~1"},
+		{"tag-usable", "HEAD~2", "bench-gate: short core suite, bench-base vs working tree"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			repo := t.TempDir()
+			git := func(args ...string) {
+				t.Helper()
+				cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+				cmd.Dir = repo
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("git %v: %v\n%s", args, err, out)
+				}
+			}
+			if err := os.MkdirAll(filepath.Join(repo, "scripts"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(repo, "scripts", "bench-gate.sh"), script, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			git("init", "-q")
+			git("add", ".")
+			for i := 0; i < 3; i++ {
+				git("commit", "-q", "--allow-empty", "-m", "c")
+			}
+			git("branch", "side", "HEAD~1")
+			git("checkout", "-q", "side")
+			git("commit", "-q", "--allow-empty", "-m", "side")
+			git("checkout", "-q", "-")
+			if tc.tag != "" {
+				git("tag", "bench-base", tc.tag)
+			}
+			res := filepath.Join(repo, "results")
+			if err := os.Mkdir(res, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			csv := benchstatCSV(benchRow{"Core/kind=gram/kernel=max/n=55", "1e-05", "1e-05", "~", "p=0.9", ""})
+			if err := os.WriteFile(filepath.Join(res, "pass1.csv"), []byte(csv), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, code := runScript(t, repo, []string{"BENCH_GATE_RESULTS=" + res, "OUT=" + filepath.Join(repo, "out"), "CPU=1"}, "scripts/bench-gate.sh")
+			if code != 0 || !strings.Contains(out, tc.want) || !strings.Contains(out, "bench-gate: PASS") {
+				t.Errorf("exit %d, want 0 with %q and a PASS; output:\n%s", code, tc.want, out)
+			}
+			if tc.name == "tag-usable" && strings.Contains(out, "HEAD~1") {
+				t.Errorf("output mentions HEAD~1 with a usable tag:\n%s", out)
+			}
+		})
+	}
+}

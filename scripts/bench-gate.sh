@@ -42,7 +42,8 @@
 # passed on a landed submission — when it is an ancestor of HEAD other
 # than HEAD itself: a submission of many commits is then compared as a
 # whole, so a regression in any of them counts, not only in its last
-# commit. Without the tag (a clone that did not fetch it), HEAD~1.
+# commit. Without the tag (a clone that did not fetch it), HEAD~1, and a
+# line says why (the submission is then gated on its last commit only).
 #
 # The last line is the verdict, "bench-gate: PASS|FAIL|SKIPPED: …". A PASS
 # names how many benchmarks were compared, how many were slower with
@@ -82,6 +83,15 @@ elif git rev-parse -q --verify 'refs/tags/bench-base^{commit}' >/dev/null 2>&1 &
   base=bench-base
 else
   base=HEAD~1
+  # Said below: a submission of several commits is then gated on its
+  # last commit only.
+  if ! git rev-parse -q --verify 'refs/tags/bench-base^{commit}' >/dev/null 2>&1; then
+    fallback="there is no tag bench-base (a clone without tags?)"
+  elif ! git merge-base --is-ancestor bench-base HEAD 2>/dev/null; then
+    fallback="the tag bench-base is not an ancestor of HEAD"
+  else
+    fallback="the tag bench-base is HEAD itself"
+  fi
 fi
 THRESHOLD=${THRESHOLD:-25}
 export ALPHA=${ALPHA:-0.05}   # bench-compare passes it to benchstat
@@ -91,6 +101,9 @@ RETRY_ROUNDS=${RETRY_ROUNDS:-10}
 
 if ! git rev-parse --git-dir >/dev/null 2>&1; then
   echo "bench-gate: SKIPPED: not a git checkout"; exit 0
+fi
+if [ -n "${fallback:-}" ]; then
+  echo "bench-gate: $fallback: comparing with HEAD~1, i.e. the last commit only"
 fi
 if ! git rev-parse --verify -q "$base^{commit}" >/dev/null; then
   echo "bench-gate: SKIPPED: $base is not available (shallow clone? fetch with --depth=2 or more)"; exit 0
