@@ -140,10 +140,15 @@ endif
 
 ## check-generated: generated files (go generate: the AVX-512 permanent
 ## kernels, the unrolled permanents, the WLAN users) and the golden values
-## of internal/refgen are current: regenerate them and require no diff.
+## of internal/refgen are current: regenerate them and require no diff and
+## no new file (git diff does not see a file go generate creates that is
+## not committed; files untracked before it ran do not count).
 check-generated:
-	$(GO) generate ./...
-	@git diff --exit-code -- . || { echo "check-generated: go generate changed files; commit them" >&2; exit 1; }
+	@t=$$(mktemp); git ls-files -o --exclude-standard -- . >$$t; \
+	echo '$(GO) generate ./...'; $(GO) generate ./... || { rm -f $$t; exit 1; }; \
+	added=$$(git ls-files -o --exclude-standard -- . | grep -vxF -f $$t); rm -f $$t; \
+	git diff --exit-code -- . || { echo "check-generated: go generate changed files; commit them" >&2; exit 1; }; \
+	test -z "$$added" || { echo "check-generated: go generate created files that are not committed; commit them:" >&2; echo "$$added" >&2; exit 1; }
 	@tmp=$$(mktemp -d); $(GO) run ./internal/refgen -out $$tmp >/dev/null && diff -r $$tmp testdata/golden >/dev/null || { echo "check-generated: testdata/golden is stale; run make golden" >&2; rm -rf $$tmp; exit 1; }; rm -rf $$tmp
 
 ## fuzz: every native fuzz target (found automatically) for about FUZZTIME
