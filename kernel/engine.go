@@ -454,8 +454,8 @@ func gramTriPar(g gramTriJob, tasks, w int) { parallel.For(tasks, w, g.block) }
 // below which gramTo runs a triangle evaluator on one worker whatever
 // the work estimate: for so few pairs, handing blocks to a second worker
 // costs more than it saves; for a few times as many, two workers win.
-// The crossover was read off BenchmarkGramTri (hyperoctahedral(5) k_avg)
-// on a 2-core machine.
+// The crossover is BenchmarkGramTri's (hyperoctahedral(5) k_avg):
+// docs/performance.md, "Serial Gram triangles".
 const triSerialPairs = 2048
 
 // triTasks is the number of gramTri blocks for n points.
