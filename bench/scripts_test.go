@@ -25,6 +25,34 @@ func needTools(t *testing.T) {
 
 // runScript runs bash script args… in dir with env added to a minimal
 // environment, and returns its combined output and exit status.
+// gitIn returns a function running git in repo (an identity and no
+// signing configured, so it commits on any machine), failing t on error.
+func gitIn(t *testing.T, repo string) func(args ...string) {
+	return func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+}
+
+// writeIn returns a function writing an executable file at a path
+// relative to repo (its directories made), failing t on error.
+func writeIn(t *testing.T, repo string) func(name, text string) {
+	return func(name, text string) {
+		t.Helper()
+		p := filepath.Join(repo, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func runScript(t *testing.T, dir string, env []string, script string, args ...string) (string, int) {
 	t.Helper()
 	cmd := exec.Command("bash", append([]string{script}, args...)...)
@@ -53,24 +81,8 @@ func TestCompareRefusesWorkingTreeWithoutSuite(t *testing.T) {
 		t.Fatal(err)
 	}
 	repo := t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Dir = repo
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	write := func(name, text string) {
-		t.Helper()
-		p := filepath.Join(repo, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	git := gitIn(t, repo)
+	write := writeIn(t, repo)
 	git("init", "-q")
 	write("scripts/bench-compare.sh", string(script))
 	write("bench/core_test.go", "package bench\n\nimport \"testing\"\n\nfunc BenchmarkCore(b *testing.B) {}\n")
@@ -263,16 +275,7 @@ func TestFuzzSkipsTargetsOutsideTheBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	repo := t.TempDir()
-	write := func(name, text string) {
-		t.Helper()
-		p := filepath.Join(repo, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := writeIn(t, repo)
 	write("scripts/fuzz.sh", string(script))
 	write("go.mod", "module fz\n\ngo 1.21\n")
 	write("fz/tagged_test.go", "//go:build sometag\n\npackage fz\n\nimport \"testing\"\n\nfunc FuzzTagged(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) {}) }\n")
@@ -328,20 +331,8 @@ func TestGateSaysWhyHeadParent(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			repo := t.TempDir()
-			git := func(args ...string) {
-				t.Helper()
-				cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-				cmd.Dir = repo
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Fatalf("git %v: %v\n%s", args, err, out)
-				}
-			}
-			if err := os.MkdirAll(filepath.Join(repo, "scripts"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(repo, "scripts", "bench-gate.sh"), script, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			git := gitIn(t, repo)
+			writeIn(t, repo)("scripts/bench-gate.sh", string(script))
 			git("init", "-q")
 			git("add", ".")
 			for i := 0; i < 3; i++ {

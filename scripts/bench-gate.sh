@@ -77,21 +77,16 @@ if [ $# -ge 1 ]; then
   base=$1
 elif [ -n "${BASE:-}" ]; then
   base=$BASE
-elif git rev-parse -q --verify 'refs/tags/bench-base^{commit}' >/dev/null 2>&1 &&
-  git merge-base --is-ancestor bench-base HEAD 2>/dev/null &&
-  [ "$(git rev-parse 'bench-base^{commit}')" != "$(git rev-parse HEAD)" ]; then
-  base=bench-base
+elif ! git rev-parse -q --verify 'refs/tags/bench-base^{commit}' >/dev/null 2>&1; then
+  # Each fallback to HEAD~1 says why, below: a submission of several
+  # commits is then gated on its last commit only.
+  base=HEAD~1 fallback="there is no tag bench-base (a clone without tags?)"
+elif ! git merge-base --is-ancestor bench-base HEAD 2>/dev/null; then
+  base=HEAD~1 fallback="the tag bench-base is not an ancestor of HEAD"
+elif [ "$(git rev-parse 'bench-base^{commit}')" = "$(git rev-parse HEAD)" ]; then
+  base=HEAD~1 fallback="the tag bench-base is HEAD itself"
 else
-  base=HEAD~1
-  # Said below: a submission of several commits is then gated on its
-  # last commit only.
-  if ! git rev-parse -q --verify 'refs/tags/bench-base^{commit}' >/dev/null 2>&1; then
-    fallback="there is no tag bench-base (a clone without tags?)"
-  elif ! git merge-base --is-ancestor bench-base HEAD 2>/dev/null; then
-    fallback="the tag bench-base is not an ancestor of HEAD"
-  else
-    fallback="the tag bench-base is HEAD itself"
-  fi
+  base=bench-base
 fi
 THRESHOLD=${THRESHOLD:-25}
 export ALPHA=${ALPHA:-0.05}   # bench-compare passes it to benchstat
