@@ -363,3 +363,42 @@ func TestGateSaysWhyHeadParent(t *testing.T) {
 		})
 	}
 }
+
+// TestCIInstallsRemovedPackages: .ci/run installs a package that dpkg
+// knows but that is not installed — removed with its configuration
+// files left (status "deinstall ok config-files"), which dpkg -s accepts
+// with exit 0, so a reused machine skipped the install. Only the install
+// step runs (the script up to "go version"), with dpkg, dpkg-query and
+// apt-get replaced by fakes that report one package removed and record
+// what apt-get is asked.
+func TestCIInstallsRemovedPackages(t *testing.T) {
+	needTools(t)
+	script, err := os.ReadFile("../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _, ok := strings.Cut(string(script), "\ngo version\n")
+	if !ok {
+		t.Fatal(".ci/run has no line \"go version\" after its install step")
+	}
+	dir := t.TempDir()
+	write := writeIn(t, dir)
+	write(".ci/run", head+"\n")
+	log := filepath.Join(dir, "apt.log")
+	// postgresql was removed, its configuration kept; dpkg -s exits 0
+	// for it as the real one does.
+	write("bin/dpkg", "#!/bin/sh\nexit 0\n")
+	write("bin/dpkg-query", `#!/bin/sh
+for a; do p=$a; done
+if [ "$p" = postgresql ]; then printf 'deinstall ok config-files'; else printf 'install ok installed'; fi
+`)
+	write("bin/apt-get", "#!/bin/sh\necho \"$@\" >>"+log+"\n")
+	out, code := runScript(t, dir, []string{"PATH=" + filepath.Join(dir, "bin") + ":" + os.Getenv("PATH")}, ".ci/run")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	got, _ := os.ReadFile(log)
+	if !regexp.MustCompile(`(?m)^install .* postgresql$`).Match(got) || strings.Count(string(got), "install") != 1 {
+		t.Errorf("apt-get was asked %q (output %q), want one install of postgresql alone", got, out)
+	}
+}
