@@ -438,12 +438,14 @@ func TestEmptyListFlags(t *testing.T) {
 	}
 }
 
-// TestEmptyChoiceFlags: a flag of perf table, batch, robustness or bo
-// that takes one of a few words (choiceFlags: --prior, --noise, --liar …)
-// given empty — a shell variable that was unset — is exit 2 with one
-// line naming it, as --acq, --beta and --fit given empty were. Before,
-// --prior "", --noise "" and the others ran with the default (--noise
-// "" the box rule where a fixed variance was meant) and exited 0.
+// TestEmptyChoiceFlags: a flag of perf table, batch, robustness, bo or
+// suggest that takes one of a few words (choiceFlags: --prior, --noise,
+// --liar …; suggest's --kernel and --base too) given empty — a shell
+// variable that was unset — is exit 2 with one line naming it, as --acq,
+// --beta and --fit given empty were. Before, --prior "", --noise "" and
+// the others ran with the default (--noise "" the box rule where a fixed
+// variance was meant) and exited 0; perf suggest did so for every one of
+// them after the others were fixed.
 func TestEmptyChoiceFlags(t *testing.T) {
 	tiny := []string{"--seeds", "1", "--iters", "1", "--init", "2", "--workers", "1", "--kernels", "base"}
 	cmds := map[string][]string{
@@ -451,11 +453,16 @@ func TestEmptyChoiceFlags(t *testing.T) {
 		"batch":      append([]string{"batch", "--qs", "1", "--problems", "Ackley2d"}, tiny...),
 		"robustness": append([]string{"robustness", "--dims", "1", "--problems", "ackley"}, tiny...),
 		"bo":         {"bo", "--problem", "Ackley2d", "--kernel", "base", "--iters", "1", "--init", "2", "--workers", "1"},
+		"suggest":    {"suggest", "--problem", "Ackley2d", "--init", "2"},
 	}
 	checked := 0
-	for _, cmd := range []string{"table", "batch", "robustness", "bo"} {
+	for _, cmd := range []string{"table", "batch", "robustness", "bo", "suggest"} {
 		_, help, _ := runCLI(t, cmd, "-h")
-		for _, name := range choiceFlags {
+		names := choiceFlags
+		if cmd == "suggest" {
+			names = append([]string{"kernel", "base"}, choiceFlags...)
+		}
+		for _, name := range names {
 			if !strings.Contains(help, "\n  -"+name+" ") {
 				continue // not one of cmd's flags
 			}
@@ -465,8 +472,8 @@ func TestEmptyChoiceFlags(t *testing.T) {
 			checked++
 		}
 	}
-	if checked < 47 {
-		t.Errorf("%d cases checked, want every choice flag of the four commands (47)", checked)
+	if checked < 59 {
+		t.Errorf("%d cases checked, want every choice flag of the five commands (59)", checked)
 	}
 }
 

@@ -207,7 +207,7 @@ func (fs *flagSet) refuseEmpty(names ...string) error {
 }
 
 // choiceFlags are the flags of the experiments (perf table, batch,
-// robustness, bo) that take one of a few words, the protocol's and
+// robustness, bo; suggest's too) that take one of a few words, the protocol's and
 // --noise and --regret: given empty they are refused (refuseEmpty), not
 // read as their default, as --acq, --beta and --fit already were.
 var choiceFlags = []string{"acq", "beta", "fit", "prior", "mean", "backend", "liar", "landmark-fit", "candidate-fit", "probe", "referee", "noise", "regret"}

@@ -102,6 +102,10 @@ are observed or pending it returns the next points of the initial design.
                 over the group (avg with a Matérn base over
                 hyperoctahedral(3), say) is named on stderr, with the
                 reason: "perf suggest: warning: kernel K leaves out …"
+--kernel, --base, --acq, --prior and the other flags that take a word:
+                leave one out for its default; given empty (--prior "",
+                a shell variable that was unset) it is refused (exit 2),
+                as in perf bo
 --prior, --mean default botorch and constant here (the C and Python
                 front ends' defaults, chosen by measurement:
                 lab/results/defaults.md), not perf bo's paper protocol
@@ -143,6 +147,13 @@ func runSuggest(args []string, stdout, stderr io.Writer) error {
 	proto := protocolFlags(fs, true)
 	settingsHelp(fs)
 	if err := fs.parse(args); err != nil {
+		return err
+	}
+	// A choice flag given empty (a shell variable that was unset) is
+	// refused, as by perf bo and table: only leaving it out means the
+	// front ends' default. (In the JSON settings of C and Python an empty
+	// string is an absent key; a command line has absence for that.)
+	if err := fs.refuseEmpty(append([]string{"kernel", "base"}, choiceFlags...)...); err != nil {
 		return err
 	}
 	set := fs.given()
