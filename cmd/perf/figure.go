@@ -46,6 +46,11 @@ figures' parameters (for the ones drawn):
           evaluations from --seed), each user's throughput in Mbps and its
           association to its AP
 
+--seed, --grid, --radius-max, --init and --iters set the figures named
+above with them only: one given while --name draws none of those figures
+is refused (exit 2) rather than ignored — --iters with --name
+radial,ackley, say.
+
 --grid is the number of points per axis of every heat map and curve. The
 figures are deterministic for a seed. An existing output file is refused
 before anything is computed unless --force; a symbolic link in DIR at an
@@ -60,6 +65,36 @@ Example:
 
 // figureNames are the figures, in drawing order.
 var figureNames = []string{"radial", "ackley", "wlan"}
+
+// figureFlagUsers names, for each flag that sets some figures only, the
+// figures it sets: given while --name draws none of them it is refused,
+// not ignored.
+var figureFlagUsers = []struct {
+	flag    string
+	figures []string
+}{
+	{"seed", []string{"ackley", "wlan"}},
+	{"grid", []string{"radial", "ackley"}},
+	{"radius-max", []string{"radial"}},
+	{"init", []string{"wlan"}},
+	{"iters", []string{"wlan"}},
+}
+
+// checkFigureFlags refuses a flag of figureFlagUsers that was given
+// (given) while none of its figures is drawn (want).
+func checkFigureFlags(given map[string]bool, want []string) error {
+	for _, u := range figureFlagUsers {
+		if !given[u.flag] || slices.ContainsFunc(u.figures, func(f string) bool { return slices.Contains(want, f) }) {
+			continue
+		}
+		figures := u.figures[0] + " figure"
+		if len(u.figures) > 1 {
+			figures = strings.Join(u.figures, " and ") + " figures"
+		}
+		return badInput("--%s sets the %s only, and --name draws %s: leave --%s out", u.flag, figures, strings.Join(want, ", "), u.flag)
+	}
+	return nil
+}
 
 func runFigure(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("figure", figureUsage, stdout)
@@ -80,6 +115,9 @@ func runFigure(args []string, stdout, stderr io.Writer) error {
 	}
 	want, err := parseFigureNames(*names)
 	if err != nil {
+		return err
+	}
+	if err := checkFigureFlags(fs.given(), want); err != nil {
 		return err
 	}
 	if *grid < 2 || *grid > experiments.MaxFigureGrid {

@@ -44,6 +44,13 @@ func TestFigureBadInput(t *testing.T) {
 		{"flag twice", []string{"--out", dir, "--seed", "1", "--seed", "2"}, "twice"},
 		{"stray argument", []string{"--out", dir, "radial"}, "unexpected argument"},
 		{"unknown flag", []string{"--out", dir, "--figure", "radial"}, "figure"},
+		// A flag that sets none of the figures drawn is refused, not
+		// ignored (--iters with radial and ackley drew them and exited 0).
+		{"iters without wlan", []string{"--out", dir, "--name", "radial,ackley", "--iters", "3"}, "--iters sets the wlan figure only, and --name draws radial, ackley"},
+		{"init without wlan", []string{"--out", dir, "--name", "ackley", "--init", "3"}, "--init sets the wlan figure only"},
+		{"radius-max without radial", []string{"--out", dir, "--name", "ackley,wlan", "--radius-max", "2"}, "--radius-max sets the radial figure only"},
+		{"grid with wlan alone", []string{"--out", dir, "--name", "wlan", "--grid", "9"}, "--grid sets the radial and ackley figures only"},
+		{"seed with radial alone", []string{"--out", dir, "--name", "radial", "--seed", "3"}, "--seed sets the ackley and wlan figures only"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, append([]string{"figure"}, tc.args...)...)
