@@ -304,19 +304,21 @@ func runBO(args []string, stdout, stderr io.Writer) (err error) {
 		// The journal is this process's (locked), so no one else is
 		// writing its header: a temporary of it is a killed Create's.
 		removeStaleTemps(stderr, r.cmd, filepath.Dir(r.path), filepath.Base(r.path))
-		// So is a temporary of the --json trace beside it (beside a
-		// link's target, which the trace replaces): the run writes the
-		// trace once every evaluation is journaled, and one killed while
-		// writing it left the temporary. The journal's lock excludes
-		// every other resume of this run; a perf bo of another journal
-		// (or none) naming the same --json file is not excluded, and its
-		// own write would fail (exit 1) were its temporary removed.
+		// A temporary of the --json trace beside it (beside a link's
+		// target, which the trace replaces) may be a killed run's too:
+		// the run writes the trace once every evaluation is journaled,
+		// and one killed while writing it left the temporary. But the
+		// journal's lock excludes only the other resumes of this run: a
+		// perf bo of another journal (or none) naming the same --json
+		// file may be writing it now, and its write would fail (exit 1)
+		// were its temporary removed. So only the temporaries whose
+		// writer is gone go (their lock is free: removeDeadTemps).
 		if set.JSON != "" {
 			target := set.JSON
 			if t, err := filepath.EvalSymlinks(target); err == nil {
 				target = t
 			}
-			removeStaleTemps(stderr, r.cmd, filepath.Dir(target), filepath.Base(target))
+			removeDeadTemps(stderr, r.cmd, filepath.Dir(target), filepath.Base(target))
 		}
 	}
 	var tr *bo.Trace

@@ -1518,6 +1518,41 @@ func TestBOResumeRemovesStaleJSONTemporary(t *testing.T) {
 	}
 }
 
+// TestBOLeavesLiveJSONTemporary: perf bo --checkpoint removes the
+// temporaries of its --json trace that killed runs left, but not one
+// another run is writing now — a perf bo of another journal (or none)
+// naming the same --json file, which the checkpoint's lock does not
+// exclude: that run's write then succeeds. Before, its temporary was
+// removed and its rename failed (perf bo exit 1). The other writer is
+// simulated in this process by an uncommitted atomicfile.File, whose
+// temporary is locked as any writer's is.
+func TestBOLeavesLiveJSONTemporary(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "trace.json")
+	other, err := atomicfile.New(trace, 0o644, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Abort()
+	if _, err := io.WriteString(other, `{"other":true}`); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "bo", "--problem", "Ackley2d", "--kernel", "base", "--init", "3", "--iters", "1", "--workers", "1",
+		"--checkpoint", filepath.Join(dir, "r.journal"), "--json", trace)
+	if code != exitOK {
+		t.Fatalf("bo: exit %d: %s", code, stderr)
+	}
+	if strings.Contains(stderr, "removed") {
+		t.Errorf("perf bo removed a live writer's temporary:\n%s", stderr)
+	}
+	if err := other.Commit(); err != nil {
+		t.Fatalf("the other run's write of the trace: %v", err)
+	}
+	if b, err := os.ReadFile(trace); err != nil || string(b) != `{"other":true}` {
+		t.Errorf("trace = %q, %v; want the other run's (written last)", b, err)
+	}
+}
+
 // TestOutputsFailPrintsResume: when writing the outputs fails (a full
 // disk) once every run is journaled, perf table, perf batch and perf bo
 // exit 1 with one line that names the write error and the command that

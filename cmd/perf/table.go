@@ -491,6 +491,21 @@ const outProbe = ".perf-out"
 // header's temporaries — since a running writer's temporary would go too.
 func removeStaleTemps(stderr io.Writer, cmd, dir string, names ...string) {
 	removed, err := atomicfile.RemoveTemps(dir, names...)
+	noteRemovedTemps(stderr, cmd, dir, removed, err)
+}
+
+// removeDeadTemps is removeStaleTemps for names no lock of the caller
+// excludes other writers of (perf bo's --json trace, which another run
+// may be writing): it removes only the temporaries whose writer is gone
+// (atomicfile.RemoveStaleTemps), never a running writer's.
+func removeDeadTemps(stderr io.Writer, cmd, dir string, names ...string) {
+	removed, err := atomicfile.RemoveStaleTemps(dir, names...)
+	noteRemovedTemps(stderr, cmd, dir, removed, err)
+}
+
+// noteRemovedTemps notes on stderr each temporary removed, and warns of
+// an error.
+func noteRemovedTemps(stderr io.Writer, cmd, dir string, removed []string, err error) {
 	for _, p := range removed {
 		fmt.Fprintf(stderr, "%s: removed %s, the temporary file of a run killed while writing\n", cmd, p)
 	}

@@ -48,7 +48,12 @@
 // "."+name+".tmp-"+digits beside the target (IsTemp, IsTempOf) and removed
 // on every failure reported by an error (not on a panic of WriteFunc's
 // fn); one a kill left, the next holder of the target's lock removes
-// (RemoveTemps).
+// (RemoveTemps). Where flock(2) exists, the writer holds an exclusive
+// flock on its temporary from its creation until it is renamed, linked
+// or removed, and the kernel releases it when the writer dies: a
+// temporary that can be locked is provably a dead writer's, which
+// RemoveStaleTemps removes without the target's lock, leaving a live
+// writer's alone.
 //
 // # Cost
 //
@@ -56,7 +61,8 @@
 // then its directory) and a rename or link; Create and the exclusive
 // writes add a link and an unlink. The "In" functions add one Lstat.
 // LockDir and LockFile are one flock(2) call each (LockDir retries a
-// replaced lock file a bounded number of times).
+// replaced lock file a bounded number of times); every temporary adds a
+// dup(2), a flock(2) and two stats.
 //
 // # Concurrency
 //
@@ -122,6 +128,7 @@ func WriteFunc(path string, perm fs.FileMode, exclusive bool, fn func(io.Writer)
 // previous file, or none (see Commit for a failure of the last step).
 type File struct {
 	tmp       *os.File
+	lock      *os.File // holds the flock on tmp until it is renamed or removed (nil without flock)
 	path      string
 	exclusive bool
 	done      bool
@@ -198,27 +205,52 @@ func inDir(dir, name string) (string, error) {
 }
 
 func newFile(path string, perm fs.FileMode, exclusive bool) (*File, error) {
-	tmp, err := createTemp(filepath.Dir(path), "."+filepath.Base(path)+tmpInfix, perm)
+	tmp, lock, err := createTemp(filepath.Dir(path), "."+filepath.Base(path)+tmpInfix, perm)
 	if err != nil {
 		return nil, err
 	}
-	return &File{tmp: tmp, path: path, exclusive: exclusive}, nil
+	return &File{tmp: tmp, lock: lock, path: path, exclusive: exclusive}, nil
 }
 
 // createTemp creates a new file named prefix and a random number in dir
 // with permissions perm less the process's umask — as os.WriteFile's are,
 // the kernel applying the umask as it creates the file (os.CreateTemp's
-// are 0600, and a chmod to perm would not be masked).
-func createTemp(dir, prefix string, perm fs.FileMode) (*os.File, error) {
+// are 0600, and a chmod to perm would not be masked) — and locks it
+// (lockTemp): lock holds the lock until it is closed, which the caller
+// does only after the temporary is renamed or removed. A temporary that
+// a RemoveStaleTemps locked first (between the create and the lock), or
+// removed before the lock, is left to it and another name is tried.
+func createTemp(dir, prefix string, perm fs.FileMode) (f, lock *os.File, err error) {
 	for range 10000 {
 		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10))
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
-		return f, err
+		if err != nil {
+			return nil, nil, err
+		}
+		lock, err := lockTemp(f)
+		if errors.Is(err, errWouldBlock) {
+			f.Close() // a remover holds it and removes it
+			continue
+		}
+		if err != nil {
+			f.Close()
+			os.Remove(name)
+			return nil, nil, fmt.Errorf("atomicfile: locking %s: %w", name, err)
+		}
+		held, err1 := f.Stat()
+		named, err2 := os.Lstat(name)
+		if err1 != nil || err2 != nil || !os.SameFile(held, named) {
+			// Removed (as stale) before the lock: the name is not ours.
+			lock.Close()
+			f.Close()
+			continue
+		}
+		return f, lock, nil
 	}
-	return nil, fmt.Errorf("atomicfile: no free temporary name %s* in %s", prefix, dir)
+	return nil, nil, fmt.Errorf("atomicfile: no free temporary name %s* in %s", prefix, dir)
 }
 
 // The temporary files are named "." + the target's name + an infix + a
@@ -265,13 +297,87 @@ func IsTempOf(name, entry string) bool {
 	return false
 }
 
+// RemoveStaleTemps removes from dir the regular files that are
+// temporaries of the files names (IsTempOf) and provably stale — their
+// writer is gone — and returns the paths it removed. A writer holds a
+// flock(2) on its temporary until it renames or removes it (see New), and
+// the kernel releases it when the writer dies, so a temporary that
+// RemoveStaleTemps can lock (without waiting) is a dead writer's; one
+// whose lock is held, a live writer's in this process or another, is
+// left alone. It needs no lock on the targets: two runs writing one
+// path (perf bo --json X --force twice) may both call it. A temporary
+// made by a version that did not lock its temporaries counts as stale.
+// Where flock(2) does not exist nothing can be proved and nothing is
+// removed. It stops at the first error (reading dir, opening, locking or
+// removing a file), returning it with the paths removed so far.
+func RemoveStaleTemps(dir string, names ...string) ([]string, error) {
+	if !haveFlock {
+		return nil, nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !slices.ContainsFunc(names, func(n string) bool { return IsTempOf(n, e.Name()) }) {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		gone, err := removeIfUnlocked(path)
+		if err != nil {
+			return removed, err
+		}
+		if gone {
+			removed = append(removed, path)
+		}
+	}
+	return removed, nil
+}
+
+// removeIfUnlocked removes the temporary at path if it can take its lock
+// without waiting (its writer is gone), holding the lock while it
+// removes it, so that a writer that created it and has not locked it yet
+// finds it taken and moves to another name (createTemp). It reports
+// whether it removed the file; a file gone or replaced meanwhile is not
+// an error.
+func removeIfUnlocked(path string) (bool, error) {
+	f, err := openNoFollow(path, os.O_RDONLY)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil // renamed into place or removed by its writer
+	case err != nil:
+		return false, err
+	}
+	defer f.Close()
+	switch err := flock(f); {
+	case errors.Is(err, errWouldBlock):
+		return false, nil // a live writer's
+	case err != nil:
+		return false, fmt.Errorf("atomicfile: locking %s: %w", path, err)
+	}
+	held, err1 := f.Stat()
+	named, err2 := os.Lstat(path)
+	if err1 != nil || err2 != nil || !os.SameFile(held, named) {
+		return false, nil
+	}
+	if err := os.Remove(path); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return false, nil
+		}
+		return false, err
+	}
+	return true, nil
+}
+
 // RemoveTemps removes from dir the regular files that are temporaries of
 // the files names (IsTempOf), left there by writers that were killed, and
 // returns the paths it removed; a directory, a symbolic link or any other
 // entry is left alone. Call it only while no writer of those names runs
 // (holding the lock that excludes them): a running writer's temporary
-// would be removed too. It stops at the first error (reading dir, or
-// removing a file), returning it with the paths removed so far.
+// would be removed too; without such a lock, RemoveStaleTemps. It stops
+// at the first error (reading dir, or removing a file), returning it with
+// the paths removed so far.
 func RemoveTemps(dir string, names ...string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -370,6 +476,9 @@ func (f *File) Commit() (err error) {
 			f.tmp.Close()
 			os.Remove(name)
 		}
+		// The temporary name is gone (renamed, linked and removed, or
+		// removed): its lock may go.
+		f.lock.Close()
 	}()
 	if f.werr != nil {
 		return f.werr
@@ -417,6 +526,7 @@ func (f *File) Abort() {
 	f.done = true
 	f.tmp.Close()
 	os.Remove(f.tmp.Name())
+	f.lock.Close()
 }
 
 // SyncDir flushes a directory, so that entries created or renamed in it
@@ -487,13 +597,15 @@ func CheckWritable(path string, overwrite bool) error {
 	return probe(filepath.Dir(target), filepath.Base(path))
 }
 
-// probe creates and removes a temporary file named after name in dir.
+// probe creates and removes a temporary file named after name in dir,
+// locked as New's are (removed before its lock is released), so that a
+// RemoveStaleTemps leaves it alone.
 func probe(dir, name string) error {
-	tmp, err := os.CreateTemp(dir, "."+name+probeInfix+"*")
+	tmp, lock, err := createTemp(dir, "."+name+probeInfix, 0o600)
 	if err != nil {
 		return fmt.Errorf("cannot write in %s: %w", dir, err)
 	}
-	p := tmp.Name()
+	defer lock.Close()
 	tmp.Close()
-	return os.Remove(p)
+	return os.Remove(tmp.Name())
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -197,6 +198,76 @@ func TestIsTemp(t *testing.T) {
 		if !IsTemp(n) {
 			t.Errorf("IsTemp(%q) = false", n)
 		}
+	}
+}
+
+// TestRemoveStaleTemps: RemoveStaleTemps removes the temporaries of the
+// named files whose writer is gone — one whose lock was released (a
+// killed writer: the kernel releases it), one never locked (an older
+// version's) — and leaves a live writer's, whose Commit then succeeds;
+// a live writer's probe (CheckWritable) is left alone too. RemoveTemps
+// removed the live writer's, whose rename then failed.
+func TestRemoveStaleTemps(t *testing.T) {
+	if !haveFlock {
+		t.Skip("no flock(2): RemoveStaleTemps removes nothing")
+	}
+	dir := t.TempDir()
+	target := filepath.Join(dir, "trace.json")
+	live, err := New(target, 0o644, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead, err := New(target, 0o644, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead.tmp.Close()
+	dead.lock.Close() // killed: its lock is released, its temporary stays
+	old := filepath.Join(dir, ".trace.json.tmp-5")
+	if err := os.WriteFile(old, []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, ".other.json.tmp-6")
+	if err := os.WriteFile(other, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	removed, err := RemoveStaleTemps(dir, "trace.json")
+	slices.Sort(removed)
+	want := []string{old, dead.tmp.Name()}
+	slices.Sort(want)
+	if err != nil || !slices.Equal(removed, want) {
+		t.Errorf("RemoveStaleTemps = %q, %v; want %q", removed, err, want)
+	}
+	for _, p := range []string{live.tmp.Name(), other} {
+		if _, err := os.Lstat(p); err != nil {
+			t.Errorf("%s was removed: %v", p, err)
+		}
+	}
+	if _, err := live.Write([]byte("live")); err != nil {
+		t.Fatal(err)
+	}
+	if err := live.Commit(); err != nil {
+		t.Fatalf("the live writer's Commit: %v", err)
+	}
+	if b, err := os.ReadFile(target); err != nil || string(b) != "live" {
+		t.Errorf("target = %q, %v; want the live writer's data", b, err)
+	}
+	// A probe (CheckWritable's) is locked from its creation to its
+	// removal: a RemoveStaleTemps in between finds it locked.
+	tmp, lock, err := createTemp(dir, ".trace.json"+probeInfix, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if removed, err := RemoveStaleTemps(dir, "trace.json"); err != nil || len(removed) != 0 {
+		t.Errorf("with a live probe: RemoveStaleTemps = %q, %v; want nothing removed", removed, err)
+	}
+	tmp.Close()
+	if err := os.Remove(tmp.Name()); err != nil {
+		t.Errorf("the probe's removal: %v", err)
+	}
+	lock.Close()
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("left %v, want trace.json and %s", ents, filepath.Base(other))
 	}
 }
 

@@ -20,6 +20,32 @@ func flock(f *os.File) error {
 	}
 }
 
+// haveFlock: flock(2) locks here, so a temporary's lock (lockTemp) tells
+// a live writer's from a dead one's (RemoveStaleTemps).
+const haveFlock = true
+
+// lockTemp takes an exclusive flock(2) on the open file description of
+// f, the temporary file just created, through a duplicate descriptor
+// (close-on-exec), which holds it after f is closed until it is closed
+// itself. EWOULDBLOCK: another process (a RemoveStaleTemps) holds it.
+func lockTemp(f *os.File) (*os.File, error) {
+	syscall.ForkLock.RLock()
+	fd, err := syscall.Dup(int(f.Fd()))
+	if err == nil {
+		syscall.CloseOnExec(fd)
+	}
+	syscall.ForkLock.RUnlock()
+	if err != nil {
+		return nil, err
+	}
+	lk := os.NewFile(uintptr(fd), f.Name())
+	if err := flock(lk); err != nil {
+		lk.Close()
+		return nil, err
+	}
+	return lk, nil
+}
+
 // openLockFile opens (creating) the lock file path, refusing a symbolic
 // link there (O_NOFOLLOW).
 func openLockFile(path string) (*os.File, error) {
