@@ -24,6 +24,17 @@ Search space
     * a log-scale integer: ``log`` of the relaxation ``[low - 1/2, high +
       1/2]``, mapped back by ``exp`` and rounding to the nearest integer.
 
+    An integer or stepped parameter the group leaves alone (group
+    ``"none"``, or one not in ``params``) whose relaxation is too narrow
+    for its magnitude for symbo (``bo.MinRelativeWidth``, 1e-10:
+    ``IntDistribution(10**15, 10**15 + 10)``, whose every value is a
+    float but whose relaxation holds few others) is modelled by its offset
+    from ``low``, on ``[-step/2, high - low + step/2]``: a translation,
+    which changes nothing for the GP's stationary kernel. One the group
+    acts on is refused (``symbo.InvalidInput``) with the call that
+    suggests its offset instead: a translation need not commute with the
+    group (a sign flip), so the origin is the user's to choose.
+
     The GP is told each trial at its parameters' model coordinates (for a
     grid parameter, the grid point the trial evaluated), and the group acts
     on model coordinates as on floats: a permutation of four integer layer
@@ -381,10 +392,15 @@ _MIN_RELATIVE_WIDTH = 1e-10
 class _Coord:
     """One modelled parameter: the interval of its model coordinate in
     symbo's box, and the maps between the coordinate and its values (see
-    the module documentation)."""
+    the module documentation). free: the group leaves the parameter alone
+    (the identity acts on it), so that its model coordinate may be
+    translated."""
 
-    def __init__(self, name, dist):
+    def __init__(self, name, dist, free=False):
         self.name, self.dist = name, dist
+        # The value at model coordinate 0 of a grid parameter (0 but for
+        # a free one with a huge offset, below): u = value - origin.
+        self.origin = 0
         self.integer = isinstance(dist, IntDistribution)
         low, high = dist.low, dist.high
         if not self.integer and dist.step is None:
@@ -397,7 +413,18 @@ class _Coord:
             self.kind = "grid"
             self.step = dist.step
             self.n = int(round((high - low) / dist.step))  # Optuna puts high on the grid
-            self.lo, self.hi = low - dist.step / 2, high + dist.step / 2
+            lo, hi = low - dist.step / 2, high + dist.step / 2
+            if free and hi - lo < _MIN_RELATIVE_WIDTH * max(abs(lo), abs(hi)):
+                # A grid far from 0 for its width, IntDistribution(10**15,
+                # 10**15 + 10) say: its relaxation holds too few floats for
+                # symbo (bo.MinRelativeWidth), though every grid point is
+                # one. The model coordinate is the offset from low instead
+                # (exact for ints): a translation, which changes nothing for
+                # a stationary kernel on a coordinate the group leaves alone.
+                self.origin = low
+            # The model coordinate of low: low itself, or 0.
+            self.base = low - self.origin
+            self.lo, self.hi = self.base - dist.step / 2, (high - self.origin) + dist.step / 2
         self.discrete = self.kind in ("grid", "loggrid")
 
     def count(self):
@@ -410,10 +437,13 @@ class _Coord:
         d = self.dist
         if self.kind == "loggrid":
             return [math.log(v) for v in range(d.low, d.high + 1)]
-        return [self.encode(self.decode(d.low + k * self.step)) for k in range(self.n + 1)]
+        return [self.encode(self.decode(self.base + k * self.step)) for k in range(self.n + 1)]
 
     def encode(self, value):
         """The model coordinate of a value."""
+        if self.origin:
+            # In the value's own arithmetic first: exact for an int.
+            return float(value - self.origin)
         v = float(value)
         return math.log(v) if self.kind in ("log", "loggrid") else v
 
@@ -428,7 +458,7 @@ class _Coord:
             return float(min(max(math.exp(u), d.low), d.high))
         if self.kind == "loggrid":
             return int(min(max(int(np.rint(math.exp(u))), d.low), d.high))
-        k = int(min(max(np.rint((u - d.low) / self.step), 0), self.n))
+        k = int(min(max(np.rint((u - self.base) / self.step), 0), self.n))
         if self.integer:
             return int(d.low + k * self.step)
         return float(min(max(d.low + k * self.step, d.low), d.high))
@@ -1107,7 +1137,9 @@ class SymboSampler(BaseSampler):
                                      "parameters with a range" % (n, what))
             grouped = list(self._params)
             rest = sorted((n for n in numeric if n not in grouped), key=_natural_key)
-        coords = [_Coord(n, numeric[n]) for n in grouped]
+        # The group "none" leaves every parameter alone; any other acts on
+        # the grouped ones (params, or all of them) and leaves the rest.
+        coords = [_Coord(n, numeric[n], free=self._group_name == "none") for n in grouped]
         logs = [c.kind in ("log", "loggrid") for c in coords]
         if self._group_name not in _PER_COORDINATE and any(logs) and not all(logs):
             self._warn_once(
@@ -1119,7 +1151,7 @@ class SymboSampler(BaseSampler):
                     self._group, ", ".join(c.name for c, l in zip(coords, logs) if l),
                     ", ".join(c.name for c, l in zip(coords, logs) if not l)),
                 ScaleWarning)
-        return _Layout(coords, [_Coord(n, numeric[n]) for n in rest])
+        return _Layout(coords, [_Coord(n, numeric[n], free=True) for n in rest])
 
     # The group on a subset of the coordinates: the one place where it
     # reaches symbo. The layout puts the grouped coordinates first; the
@@ -1159,6 +1191,26 @@ class SymboSampler(BaseSampler):
                     # without log=True it is refused too.
                     msg += (", and search the offset from %r (on [0, %r]), the range itself being narrower than %g "
                             "of its magnitude too" % (low, high - low, _MIN_RELATIVE_WIDTH))
+                raise symbo.InvalidInput(msg) from e
+            if c is not None and c.kind == "grid":
+                # A grid far from 0 for its width that the group acts on
+                # (a free one is searched as its offset, see _Coord): the
+                # library's advice, to subtract its relaxation's lower
+                # end (low - step/2), is no integer; the origin to
+                # subtract is the user's choice, as the group must stay a
+                # symmetry of the offsets.
+                low, high, step = c.dist.low, c.dist.high, c.dist.step
+                if c.integer:
+                    steps = ", step=%d" % step if step != 1 else ""
+                    call = "trial.suggest_int(%r, 0, %d%s)" % (c.name, high - low, steps)
+                else:
+                    call = "trial.suggest_float(%r, 0.0, %r, step=%r)" % (c.name, high - low, step)
+                msg = ("parameter %r: its values [%r, %r] (step %r) lie too far from 0 for their range (narrower "
+                       "than %g of its magnitude), too few floating-point numbers for symbo to search, and group %r "
+                       "acts on it: suggest its offset from an origin instead and add the origin back in the "
+                       "objective — e.g. %s + %r — choosing an origin about which the group is a symmetry of the "
+                       "offsets (for a sign flip, the centre of the range)"
+                       % (c.name, low, high, step, _MIN_RELATIVE_WIDTH, self._group, call, low))
                 raise symbo.InvalidInput(msg) from e
             msg = re.sub(r"coordinate (\d+)", name, str(e))
             if msg == str(e):

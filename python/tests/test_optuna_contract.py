@@ -541,6 +541,46 @@ def test_narrow_range_names_the_parameter():
     study.optimize(lambda t: t.suggest_float("x", 1e9, 1e9 + 1) + t.suggest_float("y", 0.0, 1.0), n_trials=3)
 
 
+def test_huge_integer_offset():
+    """An integer parameter far from 0 for its range, IntDistribution(10**15,
+    10**15 + 10), is searched when the group leaves it alone (its model
+    coordinate is its offset from low: every value is a float, the
+    relaxation [low - 1/2, high + 1/2] held too few others for symbo), and
+    refused with an integer offset to search where the group acts on it.
+    It was refused as too narrow, the advice being to subtract
+    999999999999999.5 from the parameter."""
+    low = 10**15
+
+    def objective(trial):
+        x = trial.suggest_int("x", low, low + 10)
+        y = trial.suggest_float("y", -1.0, 1.0)
+        assert isinstance(x, int) and low <= x <= low + 10
+        return float((x - low - 3) ** 2) + y * y
+
+    for group, params in (("none", None), ("signflip", ["y"])):
+        study = optuna.create_study(sampler=SymboSampler(group=group, params=params, seed=0, n_startup_trials=3))
+        study.optimize(objective, n_trials=6)
+        assert all(t.system_attrs.get("symbo:x") is not None for t in study.trials[3:]), group
+
+    # The model coordinate is the offset, exact for ints; a grid near 0
+    # keeps its own value as coordinate (studies that ran before are
+    # unchanged).
+    from symbo.optuna import _Coord
+    c = _Coord("x", IntDistribution(low, low + 20, step=2), free=True)
+    assert (c.lo, c.hi, c.encode(low + 14)) == (-1.0, 21.0, 14.0)
+    assert (c.decode(14.4), c.decode(c.encode(low + 20))) == (low + 14, low + 20)
+    assert [c.decode(u) for u in c.grid()] == list(range(low, low + 21, 2))
+    near = _Coord("x", IntDistribution(3, 9), free=True)
+    assert (near.origin, near.lo, near.hi, near.encode(5)) == (0, 2.5, 9.5, 5.0)
+
+    # The group acts on it: refused, with the offset to search instead.
+    study = optuna.create_study(sampler=SymboSampler(group="signflip", seed=0, n_startup_trials=3))
+    with pytest.raises(symbo.InvalidInput) as e:
+        study.optimize(objective, n_trials=5)
+    assert "trial.suggest_int('x', 0, 10) + 1000000000000000" in str(e.value), str(e.value)
+    assert ".5" not in str(e.value) and "e+14" not in str(e.value), str(e.value)
+
+
 def spy_told(monkeypatch):
     """The values symbo.Optimizer.tell receives from now on, in order."""
     told = []
