@@ -57,6 +57,17 @@ func checkSpectrum(name string, values []float64, vecs []float64, n, c, ld int) 
 // order: an input error.
 var ErrShape = errclass.New(errclass.Input, "linalg: matrix shapes do not agree")
 
+// ErrNilArgument is returned (wrapped) by EigenSym, Cholesky,
+// EigenSymProject and the Cholesky solves for a nil dst, backend, receiver
+// or right-hand side: an input error (the caller's to fix), where these
+// were runtime nil-pointer panics.
+var ErrNilArgument = errclass.New(errclass.Input, "linalg: nil argument")
+
+// ErrNotFactored is returned (wrapped) by the Cholesky solves on a
+// Cholesky that holds no factorization (the zero value, or the dst of a
+// failed Cholesky): an input error, as using it is the caller's mistake.
+var ErrNotFactored = errclass.New(errclass.Input, "linalg: Cholesky holds no factorization")
+
 // ErrBadBackend is returned (wrapped) by ByName and Default for a name
 // that is no backend, and by ByName("openblas") for an invalid
 // SYMBO_OPENBLAS_THREADS: an input error, as a bad flag is.

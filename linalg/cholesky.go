@@ -10,8 +10,9 @@ import (
 
 // Cholesky is the factorization a = L·Lᵀ of a symmetric positive definite
 // matrix, made by Backend.Cholesky. Solves run on the backend that made it.
-// The zero value is ready for use as a dst; its other methods panic until it
-// holds a factorization.
+// The zero value is ready for use as a dst; until it holds a factorization
+// its solves return an error wrapping ErrNotFactored, and LogDet and LTo
+// panic.
 type Cholesky struct {
 	n      int
 	l      []float64 // n×n row-major; lower triangle is L, strict upper is 0
@@ -59,19 +60,41 @@ func pivotsPositive(l []float64, n int) bool {
 	return true
 }
 
+// mustBeFactored panics, for the methods without an error result, on a
+// nil c or one that holds no factorization.
 func (c *Cholesky) mustBeFactored() {
-	if c.n == 0 {
+	if c == nil || c.n == 0 {
 		panic("linalg: Cholesky used before a successful factorization")
 	}
 }
 
-// Size returns n for a factorization of an n×n matrix, 0 for none.
-func (c *Cholesky) Size() int { return c.n }
+// checkFactored returns the solves' error for a nil c (ErrNilArgument) or
+// one that holds no factorization (ErrNotFactored).
+func (c *Cholesky) checkFactored(op string) error {
+	if c == nil {
+		return fmt.Errorf("linalg: %s: nil *Cholesky: %w", op, ErrNilArgument)
+	}
+	if c.n == 0 {
+		return fmt.Errorf("linalg: %s: %w (the zero value, or the dst of a failed Cholesky)", op, ErrNotFactored)
+	}
+	return nil
+}
+
+// Size returns n for a factorization of an n×n matrix, 0 for none (and
+// for a nil c).
+func (c *Cholesky) Size() int {
+	if c == nil {
+		return 0
+	}
+	return c.n
+}
 
 // SolveTo solves A·X = B for X and stores it in dst. An empty dst is resized
-// to the shape of b; otherwise dst must have b's shape. dst may be b itself
-// (the solve is then in place) but must not otherwise overlap b. It returns
-// an error if b does not have Size() rows. The result is not checked: a b
+// to the shape of b; otherwise dst must have b's shape (else an error
+// wrapping ErrShape). dst may be b itself (the solve is then in place) but
+// must not otherwise overlap b. It returns an error wrapping ErrShape and
+// mat.ErrShape if b does not have Size() rows, ErrNilArgument for a nil c,
+// dst or b, ErrNotFactored when c holds no factorization. The result is not checked: a b
 // with a NaN or ±Inf entry, or a solution beyond float64's range (an A
 // near singular at huge entries), gives non-finite entries with a nil
 // error — a caller that needs finite values checks them (gp does), at
@@ -88,16 +111,21 @@ func (c *Cholesky) SolveLTo(dst, b *mat.Dense) error {
 }
 
 func (c *Cholesky) solveDense(op string, lowerOnly bool, dst, b *mat.Dense) error {
-	c.mustBeFactored()
+	if err := c.checkFactored(op); err != nil {
+		return err
+	}
+	if dst == nil || b == nil {
+		return fmt.Errorf("linalg: %s: nil dst or b: %w", op, ErrNilArgument)
+	}
 	r, nrhs := b.Dims()
 	if r != c.n {
-		return fmt.Errorf("linalg: %s: b has %d rows, want %d: %w", op, r, c.n, mat.ErrShape)
+		return fmt.Errorf("linalg: %s: b has %d rows, want %d: %w (%w)", op, r, c.n, ErrShape, mat.ErrShape)
 	}
 	if dst != b {
 		if dst.IsEmpty() {
 			dst.ReuseAs(r, nrhs)
 		} else if dr, dc := dst.Dims(); dr != r || dc != nrhs {
-			panic(fmt.Sprintf("linalg: %s: dst is %d×%d, want %d×%d", op, dr, dc, r, nrhs))
+			return fmt.Errorf("linalg: %s: dst is %d×%d, want %d×%d: %w", op, dr, dc, r, nrhs, ErrShape)
 		}
 		dst.Copy(b)
 	}
@@ -111,15 +139,18 @@ func (c *Cholesky) solveDense(op string, lowerOnly bool, dst, b *mat.Dense) erro
 
 // SolveVecTo solves A·x = b for x and stores it in dst, which must have
 // length Size(). dst may be b itself but must not otherwise overlap it. It
-// returns an error if len(b) != Size(). As with SolveTo, the result is
+// returns an error wrapping ErrShape if len(b) or len(dst) != Size(), and
+// SolveTo's errors for a nil or unfactored c. As with SolveTo, the result is
 // not checked for finiteness.
 func (c *Cholesky) SolveVecTo(dst, b []float64) error {
-	c.mustBeFactored()
+	if err := c.checkFactored("SolveVecTo"); err != nil {
+		return err
+	}
 	if len(b) != c.n {
-		return fmt.Errorf("linalg: SolveVecTo: len(b) = %d, want %d: %w", len(b), c.n, mat.ErrShape)
+		return fmt.Errorf("linalg: SolveVecTo: len(b) = %d, want %d: %w (%w)", len(b), c.n, ErrShape, mat.ErrShape)
 	}
 	if len(dst) != c.n {
-		panic(fmt.Sprintf("linalg: SolveVecTo: len(dst) = %d, want %d", len(dst), c.n))
+		return fmt.Errorf("linalg: SolveVecTo: len(dst) = %d, want %d: %w", len(dst), c.n, ErrShape)
 	}
 	copy(dst, b)
 	c.solver.trsv(blas.NoTrans, c.n, c.l, dst)
@@ -141,6 +172,9 @@ func (c *Cholesky) LogDet() float64 {
 // must be n×n and lower triangular.
 func (c *Cholesky) LTo(dst *mat.TriDense) {
 	c.mustBeFactored()
+	if dst == nil {
+		panic("linalg: LTo: nil dst")
+	}
 	n := c.n
 	if dst.IsEmpty() {
 		dst.ReuseAsTri(n, mat.Lower)

@@ -113,21 +113,31 @@
 // error wrapping ErrNotPositiveDefinite when a pivot is not positive (or
 // is NaN, which OpenBLAS's potrf lets through and this package checks); dst
 // then holds no factorization (Size() == 0). Solves return an error wrapping
-// mat.ErrShape (gonum's, not this package's ErrShape) when b's row count
-// (length) differs from Size(). ByName and
+// both ErrShape and mat.ErrShape (gonum's) when b's row count (length)
+// differs from Size(), one wrapping ErrShape for a non-empty dst of
+// another shape (SolveVecTo: a dst whose length is not Size()), and one
+// wrapping ErrNotFactored on a Cholesky that holds no factorization.
+// EigenSym, Cholesky and EigenSymProject (nil dst, nil backend) and the
+// solves (nil receiver, dst or b) return an error wrapping
+// ErrNilArgument for a nil argument, all checked in O(1) before any
+// work. ByName and
 // Default return an error listing the valid names for an unknown name, and
 // one wrapping ErrUnavailable, with rebuild instructions, for "openblas" in a
 // build without it (or without cgo; that error does not wrap
 // ErrBadBackend); an invalid SYMBO_OPENBLAS_THREADS is an error from
 // ByName("openblas") in a build with it. That error and an unknown name's
 // wrap ErrBadBackend. ErrNotFinite, ErrOverflow, ErrShape, ErrBadBackend and
-// ErrUnavailable are input errors (internal/errclass),
+// ErrUnavailable, ErrNilArgument and ErrNotFactored are input errors
+// (internal/errclass),
 // ErrNotPositiveDefinite an internal one:
 // the matrices factored are the library's own (a GP's covariance after its
 // jitter), so one that is not positive definite is a numerical failure.
 //
-// Programmer errors panic with the same "linalg: …" message in every
-// backend: a dst of the wrong shape, Gemm with mismatched shapes, an empty c
-// with beta ≠ 0, c sharing an element with a or b, and using a Cholesky before
-// a successful factorization.
+// The methods without an error result panic on programmer errors, with
+// the same "linalg: …" message in every backend: Gemm with a nil or empty
+// a or b, a nil c, mismatched shapes, an empty c with beta ≠ 0 or c
+// sharing an element with a or b (Gemm is the Backend interface's hot
+// path, and BLAS's contract); LogDet and LTo on a nil Cholesky or one
+// before a successful factorization, and LTo with a nil or mis-shaped
+// dst.
 package linalg

@@ -38,6 +38,15 @@ func checkFinite(op string, a *mat.SymDense) (n int, err error) {
 	return n, nil
 }
 
+// checkArgs is checkFinite after an error wrapping ErrNilArgument for a
+// nil dst (nilDst).
+func checkArgs(op string, nilDst bool, a *mat.SymDense) (int, error) {
+	if nilDst {
+		return 0, fmt.Errorf("linalg: %s: nil dst: %w", op, ErrNilArgument)
+	}
+	return checkFinite(op, a)
+}
+
 // copyUpper copies the upper triangle of a into the n×n row-major storage
 // dst (stride ld), leaving the strict lower triangle of dst unspecified.
 func copyUpper(dst []float64, ld int, a *mat.SymDense) {

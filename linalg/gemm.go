@@ -13,6 +13,9 @@ import (
 // returns the dimensions m, n, k of op(a) (m×k) and op(b) (k×n). It panics
 // on programmer errors, with the same messages for every backend.
 func gemmShape(transA, transB bool, a, b *mat.Dense, beta float64, c *mat.Dense) (m, n, k int) {
+	if a == nil || b == nil || c == nil {
+		panic("linalg: Gemm: nil a, b or c")
+	}
 	if a.IsEmpty() || b.IsEmpty() {
 		panic("linalg: Gemm: empty a or b")
 	}

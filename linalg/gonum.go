@@ -28,7 +28,7 @@ func (gonumBackend) Name() string { return "gonum" }
 // conquer, blocked back-transformation; see the package documentation) on
 // a copy of a's upper triangle.
 func (gonumBackend) EigenSym(dst *Eigen, a *mat.SymDense) error {
-	n, err := checkFinite("EigenSym", a)
+	n, err := checkArgs("EigenSym", dst == nil, a)
 	if err != nil {
 		return err
 	}
@@ -48,7 +48,7 @@ func (gonumBackend) EigenSym(dst *Eigen, a *mat.SymDense) error {
 }
 
 func (gonumBackend) Cholesky(dst *Cholesky, a *mat.SymDense) error {
-	n, err := checkFinite("Cholesky", a)
+	n, err := checkArgs("Cholesky", dst == nil, a)
 	if err != nil {
 		return err
 	}

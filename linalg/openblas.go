@@ -73,7 +73,7 @@ var _ Backend = openBLASBackend{}
 func (openBLASBackend) Name() string { return "openblas" }
 
 func (openBLASBackend) EigenSym(dst *Eigen, a *mat.SymDense) error {
-	n, err := checkFinite("EigenSym", a)
+	n, err := checkArgs("EigenSym", dst == nil, a)
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func (openBLASBackend) EigenSym(dst *Eigen, a *mat.SymDense) error {
 	var work [1]float64
 	var iwork [1]int32
 	if !lapacke.Dsyevd('V', 'U', n, raw.Data, raw.Stride, dst.Values, work[:], -1, iwork[:], -1) {
-		panic("linalg: EigenSym: dsyevd workspace query failed")
+		return fmt.Errorf("linalg: EigenSym: OpenBLAS dsyevd workspace query failed (n = %d)", n)
 	}
 	lwork, liwork := int(work[0]), int(iwork[0])
 	w, iw := getF64(lwork), getI32(liwork)
@@ -99,7 +99,7 @@ func (openBLASBackend) EigenSym(dst *Eigen, a *mat.SymDense) error {
 }
 
 func (openBLASBackend) Cholesky(dst *Cholesky, a *mat.SymDense) error {
-	n, err := checkFinite("Cholesky", a)
+	n, err := checkArgs("Cholesky", dst == nil, a)
 	if err != nil {
 		return err
 	}
@@ -180,11 +180,11 @@ func (openBLASBackend) eigenSymProject(dst *EigenProj, a *mat.SymDense, n int) e
 	}
 	var q [1]float64
 	if !lapacke.Dsytrd('U', n, aw, n, d, e, tau, q[:], -1) {
-		panic("linalg: EigenSymProject: dsytrd workspace query failed")
+		return fmt.Errorf("linalg: EigenSymProject: OpenBLAS dsytrd workspace query failed (n = %d)", n)
 	}
 	var q2 [1]float64
 	if !lapacke.Dormtr('L', 'U', 'T', n, p, aw, n, tau, raw.Data, raw.Stride, q2[:], -1) {
-		panic("linalg: EigenSymProject: dormtr workspace query failed")
+		return fmt.Errorf("linalg: EigenSymProject: OpenBLAS dormtr workspace query failed (n = %d)", n)
 	}
 	lw := max(int(q[0]), int(q2[0]), 1)
 	w := getF64(lw)

@@ -49,7 +49,10 @@ type eigenProjector interface {
 // observed). dst.Proj may share storage with a or b (the results are
 // those of a separate dst). Safe for concurrent use on distinct dst.
 func EigenSymProject(be Backend, dst *EigenProj, a *mat.SymDense, b *mat.Dense) error {
-	n, err := checkFinite("EigenSymProject", a)
+	if be == nil {
+		return fmt.Errorf("linalg: EigenSymProject: nil backend: %w", ErrNilArgument)
+	}
+	n, err := checkArgs("EigenSymProject", dst == nil, a)
 	if err != nil {
 		return err
 	}
