@@ -156,8 +156,9 @@
 // it; for OnCoords a nil group, a number of coordinates other than the
 // group's dimension, an index outside [0, d) or listed twice, an empty
 // Spec.Coords — all decided before anything proportional to d is
-// allocated; for Enumerator.Orbits a NaN or ±Inf coordinate or a
-// negative Workers), ErrUnknown (unknown group name), ErrTooLarge (Size of a group whose
+// allocated; for Enumerator.Orbits a NaN or ±Inf coordinate, a
+// negative Workers or a group of dimension below 1, such as a group
+// type's zero value), ErrUnknown (unknown group name), ErrTooLarge (Size of a group whose
 // order overflows int, naming it and its order to two digits in O(1); a
 // matrix group of dimension above MaxMatrixDim, whose worst-case closure
 // work exceeds MaxMatrixWork — both decided before any O(d³) work —,

@@ -46,7 +46,7 @@ type Enumerator struct {
 // It fails with ErrOverBudget, naming the group and the bytes it would
 // need, when n·|G|·d·8 exceeds the budget (whether or not dst is large
 // enough), and with ErrInvalid for a negative Workers, a nil group, a
-// negative n, len(x) ≠ n·d, a NaN or ±Inf coordinate (checked once,
+// group whose Dim is below 1 (a zero-value group type), a negative n, len(x) ≠ n·d, a NaN or ±Inf coordinate (checked once,
 // O(n·d), before the budget), and with Size's error for a group whose
 // Order is nil or below 1 (a caller's type breaking Finite's contract).
 func (e Enumerator) Orbits(dst []float64, g Finite, x []float64, n int) ([]float64, error) {
@@ -57,6 +57,9 @@ func (e Enumerator) Orbits(dst []float64, g Finite, x []float64, n int) ([]float
 		return nil, invalid("Orbits needs a group, got a nil one")
 	}
 	d := g.Dim()
+	if d < 1 { // a zero-value group type, or a caller's breaking Group's contract
+		return nil, invalid("orbits under %s of dimension %d: a group acts on R^d, d ≥ 1", g.Name(), d)
+	}
 	// n·d in big integers: an n near MaxInt must not wrap around to len(x).
 	if vals := new(big.Int).Mul(big.NewInt(int64(n)), big.NewInt(int64(d))); n < 0 || !vals.IsInt64() || vals.Int64() != int64(len(x)) {
 		return nil, invalid("orbits of %d points in R^%d need %s values, got %d", n, d, vals, len(x))
