@@ -28,7 +28,7 @@ func OrbitDist2To(dst *mat.SymDense, g orbit.Group, x *mat.Dense, o Options) err
 	if err != nil {
 		return err
 	}
-	if err := checkOut(k.budget, dst.IsEmpty(), n, n); err != nil {
+	if err := checkOutSym(k.budget, dst, n); err != nil {
 		return err
 	}
 	gramTo(k.ev, k.nw(), dst, x, n, 0, true)

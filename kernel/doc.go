@@ -218,11 +218,14 @@
 //     of the Gram's upper triangle, or per tile of a fixed 256 columns of
 //     a CrossTo row) and every entry is computed by the same sequence of
 //     operations whatever the tiling.
-//   - Inputs are never modified; an empty dst is resized, a non-empty one
-//     of the wrong size is a programmer bug (panic). Kernels come from
-//     their constructors: the zero value of a kernel type (Plus{},
-//     OrbitDist{}, …) is not one, and calling its methods is a programmer
-//     bug, with no result promised (some panic; Base{}, Max{} and Avg{}
+//   - Inputs are never modified; an empty dst is resized, a nil one is an
+//     error wrapping ErrNilArgument and a non-empty one of the wrong size
+//     one wrapping ErrDstShape (both decided in O(1), after the points
+//     are checked and before any work). Kernels come from their
+//     constructors: the zero value of a kernel type (Plus{},
+//     OrbitDist{}, …) or a nil pointer to one is not one, and calling its
+//     methods is a programmer bug, with no result promised (some panic,
+//     as gonum's methods on a nil receiver do; Base{}, Max{} and Avg{}
 //     refuse every point as ErrBadPoints, since their dimension is 0).
 //   - Accuracy of enumeration: the fused squared distance
 //     ‖x‖² + ‖y‖² − 2⟨x, g·y⟩ carries the rounding bound
@@ -295,6 +298,9 @@
 // The functions without an error result take no points but distances:
 // Params.Kappa and KappaDLog give 0 at r = +Inf and NaN for a NaN r;
 // KappaU2To likewise (see its doc).
+// A nil dst is an error wrapping ErrNilArgument, a non-empty dst of the
+// wrong shape or length (OrbitDist.ColumnTo's and ProjectTo's included)
+// one wrapping ErrDstShape, in every method and function that writes one.
 // Errors are prefixed "kernel: ". The sentinels are input errors
 // (internal/errclass: each has ErrClass).
 package kernel

@@ -109,15 +109,72 @@ func row(x *mat.Dense, i int) []float64 {
 	return raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
 }
 
-// checkOut refuses, before anything is allocated, an empty dst that would
-// be resized to rows×cols beyond the kernel's memory budget l.
-func checkOut(l budget.Limit, empty bool, rows, cols int) error {
-	if !empty {
-		return nil
+// ErrNilArgument reports a nil dst (or eig, for ProjectTo) where the
+// methods write their results: an input error, the caller's to fix.
+var ErrNilArgument = errclass.New(errclass.Input, "kernel: nil argument")
+
+// ErrDstShape reports a non-empty dst whose shape (or length) is not the
+// result's: an input error (an empty dst is resized instead).
+var ErrDstShape = errclass.New(errclass.Input, "kernel: dst has the wrong shape")
+
+// checkDst refuses a nil dst (ErrNilArgument) and a non-empty one that is
+// not rows×cols (ErrDstShape); an empty one is resized by the caller.
+// O(1).
+func checkDst(dst *mat.Dense, rows, cols int) error {
+	if dst == nil {
+		return fmt.Errorf("%w: dst is a nil *mat.Dense", ErrNilArgument)
+	}
+	if !dst.IsEmpty() {
+		if r, c := dst.Dims(); r != rows || c != cols {
+			return fmt.Errorf("%w: dst is %d×%d, want %d×%d", ErrDstShape, r, c, rows, cols)
+		}
+	}
+	return nil
+}
+
+// checkSymDst is checkDst for an n×n symmetric dst.
+func checkSymDst(dst *mat.SymDense, n int) error {
+	if dst == nil {
+		return fmt.Errorf("%w: dst is a nil *mat.SymDense", ErrNilArgument)
+	}
+	if !dst.IsEmpty() {
+		if nn := dst.SymmetricDim(); nn != n {
+			return fmt.Errorf("%w: dst is %d×%d, want %d×%d", ErrDstShape, nn, nn, n, n)
+		}
+	}
+	return nil
+}
+
+// checkVecDst refuses a dst of length other than n (ErrDstShape); a nil
+// one is allocated by the caller. O(1).
+func checkVecDst(dst []float64, n int) error {
+	if dst != nil && len(dst) != n {
+		return fmt.Errorf("%w: dst has length %d, want %d", ErrDstShape, len(dst), n)
+	}
+	return nil
+}
+
+// checkOut is checkDst, then refuses, before anything is allocated, an
+// empty dst that would be resized to rows×cols beyond the kernel's memory
+// budget l.
+func checkOut(l budget.Limit, dst *mat.Dense, rows, cols int) error {
+	if err := checkDst(dst, rows, cols); err != nil || !dst.IsEmpty() {
+		return err
 	}
 	return l.Check(fmt.Sprintf("a %d×%d kernel matrix", rows, cols), 8*float64(rows)*float64(cols))
 }
 
+// checkOutSym is checkOut for an n×n symmetric dst.
+func checkOutSym(l budget.Limit, dst *mat.SymDense, n int) error {
+	if err := checkSymDst(dst, n); err != nil || !dst.IsEmpty() {
+		return err
+	}
+	return l.Check(fmt.Sprintf("a %d×%d kernel matrix", n, n), 8*float64(n)*float64(n))
+}
+
+// resizeDense, resizeSym and resizeVec resize an empty dst; their panics
+// are assertions: every exported entry point refuses a nil or mis-shaped
+// dst first (checkDst, checkSymDst, checkVecDst).
 func resizeDense(dst *mat.Dense, r, c int) {
 	if dst.IsEmpty() {
 		dst.ReuseAs(r, c)

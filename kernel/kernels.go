@@ -94,7 +94,7 @@ func (k *orbitKernel) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOut(k.budget, dst.IsEmpty(), n, m); err != nil {
+	if err := checkOut(k.budget, dst, n, m); err != nil {
 		return err
 	}
 	crossTo(k.ev, k.nw(), dst, x, y, n, m)
@@ -108,7 +108,7 @@ func (k *orbitKernel) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOut(k.budget, dst.IsEmpty(), n, n); err != nil {
+	if err := checkOutSym(k.budget, dst, n); err != nil {
 		return err
 	}
 	gramTo(k.ev, k.nw(), dst, x, n, k.p.Variance, k.diagIsV)
@@ -122,6 +122,9 @@ func (k *orbitKernel) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 func (k *orbitKernel) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
 	n, err := checkPoints("x", x, k.d, k.p.Lengthscale)
 	if err != nil {
+		return dst, err
+	}
+	if err := checkVecDst(dst, n); err != nil {
 		return dst, err
 	}
 	dst = resizeVec(dst, n)
@@ -150,6 +153,9 @@ func (k *orbitKernel) GradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
 	}
 	m, err := checkPoints("y", y, k.d, k.p.Lengthscale)
 	if err != nil {
+		return err
+	}
+	if err := checkDst(dst, m, k.d); err != nil {
 		return err
 	}
 	k.gradAll(dst, x, y, m)
@@ -648,7 +654,8 @@ func checkBudget(g orbit.Group, G, d int, budget int64) error {
 // smooth on the scale of h). The fallback makes 2d CrossTo calls of one
 // perturbed copy of x against y, is deterministic, and allocates nothing
 // after warm-up beyond what CrossTo allocates (its scratch is pooled). An
-// empty dst is resized; a non-empty one of the wrong size panics. scale is
+// empty dst is resized; a nil one is ErrNilArgument, a non-empty one of
+// the wrong size ErrDstShape (checked before any CrossTo). scale is
 // used by the fallback only and must then be positive and finite.
 // Errors: ErrBadOptions for a nil kernel (a nil interface or a nil
 // pointer in one) or a bad scale; through GradTo
@@ -674,6 +681,9 @@ func Grad(k Kernel, dst *mat.Dense, x []float64, y *mat.Dense, scale float64) er
 	}
 	m, err := checkPoints("y", y, d, 1)
 	if err != nil {
+		return err
+	}
+	if err := checkDst(dst, m, d); err != nil {
 		return err
 	}
 	resizeDense(dst, m, d)
@@ -728,14 +738,20 @@ func Gram(k Kernel, dst *mat.SymDense, x *mat.Dense) error {
 	if g, ok := k.(Gramer); ok {
 		return g.GramTo(dst, x)
 	}
-	if _, err := checkPoints("x", x, k.Dim(), 1); err != nil {
+	n, err := checkPoints("x", x, k.Dim(), 1)
+	if err != nil {
+		return err
+	}
+	if err := checkSymDst(dst, n); err != nil {
 		return err
 	}
 	var c mat.Dense
 	if err := k.CrossTo(&c, x, x); err != nil {
 		return err
 	}
-	n, _ := c.Dims()
+	if r, cc := c.Dims(); r != n || cc != n {
+		return fmt.Errorf("%w: Gram: the kernel's CrossTo(x, x) is %d×%d, want %d×%d", ErrInvalid, r, cc, n, n)
+	}
 	resizeSym(dst, n)
 	for i := range n {
 		for j := i; j < n; j++ {

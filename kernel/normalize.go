@@ -45,7 +45,7 @@ func (a *Avg) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOut(a.budget, dst.IsEmpty(), n, m); err != nil {
+	if err := checkOut(a.budget, dst, n, m); err != nil {
 		return err
 	}
 	crossTo(a.ev, a.nw(), dst, x, y, n, m)
@@ -84,7 +84,7 @@ func (a *Avg) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOut(a.budget, dst.IsEmpty(), n, n); err != nil {
+	if err := checkOutSym(a.budget, dst, n); err != nil {
 		return err
 	}
 	v := a.p.Variance
@@ -126,6 +126,9 @@ func (a *Avg) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
 	if err != nil {
 		return dst, err
 	}
+	if err := checkVecDst(dst, n); err != nil {
+		return dst, err
+	}
 	dst = resizeVec(dst, n)
 	for i := range dst {
 		dst[i] = a.p.Variance
@@ -152,6 +155,9 @@ func (a *Avg) GradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
 		return err
 	}
 	d := a.d
+	if err := checkDst(dst, m, d); err != nil {
+		return err
+	}
 	resizeDense(dst, m, d)
 	pl := pairLen(a.ev)
 	sl := max(a.gradLen, pl)

@@ -53,13 +53,12 @@ func NewOrbitDist(g orbit.Group, x *mat.Dense, o Options) (*OrbitDist, error) {
 func (o *OrbitDist) N() int { return o.n }
 
 // ColumnTo writes d_G(x_i, y)² into dst[i] for the n prepared points (y of
-// length d, dst of length n: a wrong length is a programmer bug and
-// panics). Large columns run on Options.Workers goroutines over fixed
+// length d, else ErrBadPoints; dst of length n, else ErrDstShape). Large columns run on Options.Workers goroutines over fixed
 // blocks of rows, every entry computed alone: the same bits for any
 // worker count. Serially it allocates nothing after warm-up.
 func (o *OrbitDist) ColumnTo(dst, y []float64) error {
 	if len(dst) != o.n {
-		panic(fmt.Sprintf("kernel: OrbitDist.ColumnTo: dst has length %d, want %d", len(dst), o.n))
+		return fmt.Errorf("%w: OrbitDist.ColumnTo: dst has length %d, want %d", ErrDstShape, len(dst), o.n)
 	}
 	if err := checkVec("y", y, o.d, 1); err != nil {
 		return err

@@ -182,12 +182,15 @@ func (p *Plus) Eigenvalues() []float64 { return append([]float64(nil), p.values.
 
 // FeaturesTo fills dst (n×r) with φ(x_i) for x n×d.
 func (p *Plus) FeaturesTo(dst *mat.Dense, x *mat.Dense) error {
-	if _, err := checkPoints("x", x, p.Dim(), p.max.p.Lengthscale); err != nil {
+	n, err := checkPoints("x", x, p.Dim(), p.max.p.Lengthscale)
+	if err != nil {
+		return err
+	}
+	if err := checkDst(dst, n, p.r); err != nil {
 		return err
 	}
 	s := p.scratch()
 	f := p.features(x, &s.kx, &s.fx)
-	n, _ := f.Dims()
 	resizeDense(dst, n, p.r)
 	dst.Copy(f)
 	p.release(s)
@@ -249,7 +252,7 @@ func (p *Plus) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOut(p.max.budget, dst.IsEmpty(), n, m); err != nil {
+	if err := checkOut(p.max.budget, dst, n, m); err != nil {
 		return err
 	}
 	resizeDense(dst, n, m)
@@ -279,7 +282,7 @@ func (p *Plus) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOut(p.max.budget, dst.IsEmpty(), n, n); err != nil {
+	if err := checkOutSym(p.max.budget, dst, n); err != nil {
 		return err
 	}
 	resizeSym(dst, n)
@@ -304,6 +307,9 @@ func (p *Plus) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
 	if err != nil {
 		return dst, err
 	}
+	if err := checkVecDst(dst, n); err != nil {
+		return dst, err
+	}
 	dst = resizeVec(dst, n)
 	s := p.scratch()
 	f := p.features(x, &s.kx, &s.fx)
@@ -325,6 +331,9 @@ func (p *Plus) GradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
 	}
 	m, err := checkPoints("y", y, p.Dim(), p.max.p.Lengthscale)
 	if err != nil {
+		return err
+	}
+	if err := checkDst(dst, m, p.Dim()); err != nil {
 		return err
 	}
 	resizeDense(dst, m, p.Dim())

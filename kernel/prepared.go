@@ -122,7 +122,7 @@ func (k *orbitKernel) crossPrepared(owner any, dst, x *mat.Dense, p *Prepared, c
 	if err != nil {
 		return err
 	}
-	if err := checkOut(k.budget, dst.IsEmpty(), n, p.m); err != nil {
+	if err := checkOut(k.budget, dst, n, p.m); err != nil {
 		return err
 	}
 	re := k.ev.(rowEvaluator)
@@ -178,7 +178,10 @@ func (a *Avg) CrossDiagPreparedTo(dst *mat.Dense, diag []float64, x *mat.Dense, 
 	if err != nil {
 		return diag, err
 	}
-	if err := checkOut(a.budget, dst.IsEmpty(), n, p.m); err != nil {
+	if err := checkOut(a.budget, dst, n, p.m); err != nil {
+		return diag, err
+	}
+	if err := checkVecDst(diag, n); err != nil {
 		return diag, err
 	}
 	diag = resizeVec(diag, n)
@@ -205,6 +208,9 @@ func (a *Avg) GradPreparedTo(dst *mat.Dense, x []float64, p *Prepared) error {
 		return a.GradTo(dst, x, p.y)
 	}
 	if err := checkVec("x", x, a.d, a.p.Lengthscale); err != nil {
+		return err
+	}
+	if err := checkDst(dst, p.m, a.d); err != nil {
 		return err
 	}
 	if e == nil {

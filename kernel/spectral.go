@@ -56,6 +56,13 @@ const maxFinite = 1.7976931348623157e308
 // (n×n, resized if empty) holds Q·diag(f(λ)). be nil means
 // linalg.Default(). eig is as a Backend's EigenSym wrote it (n values, n×n
 // vectors); a nil eig has no eigenvalues, ErrSpectrum, as Truncate says.
+// After Truncate's errors (O(n)), a nil dst or scratch is an error
+// wrapping ErrNilArgument, a non-empty one that is not n×n ErrDstShape,
+// and an eig whose Vectors are not n×n (n = len(eig.Values)) ErrInvalid,
+// as is passing one matrix as two of dst, scratch and eig.Vectors — all
+// checked in O(1) before any work (distinct views of one matrix that
+// share elements are the caller's to avoid: the backend's Gemm panics on
+// them).
 // Cost: one n×n×n product through be when something is clipped, O(n)
 // otherwise.
 func ProjectTo(be linalg.Backend, dst *mat.Dense, scratch *mat.Dense, eig *linalg.Eigen, relTol float64) (clipped bool, err error) {
@@ -66,6 +73,25 @@ func ProjectTo(be linalg.Backend, dst *mat.Dense, scratch *mat.Dense, eig *linal
 	if err != nil {
 		return false, err
 	}
+	n := len(eig.Values)
+	if err := checkDst(dst, n, n); err != nil {
+		return false, fmt.Errorf("kernel: ProjectTo: %w", err)
+	}
+	if scratch == nil {
+		return false, fmt.Errorf("kernel: ProjectTo: %w: scratch is a nil *mat.Dense", ErrNilArgument)
+	}
+	if err := checkDst(scratch, n, n); err != nil {
+		return false, fmt.Errorf("kernel: ProjectTo: scratch: %w", err)
+	}
+	if dst == scratch || dst == eig.Vectors || scratch == eig.Vectors {
+		return false, fmt.Errorf("%w: ProjectTo: dst, scratch and eig.Vectors must be distinct matrices", ErrInvalid)
+	}
+	if eig.Vectors == nil {
+		return false, fmt.Errorf("%w: ProjectTo: eig has %d values and no vectors", ErrInvalid, n)
+	}
+	if r, c := eig.Vectors.Dims(); r != n || c != n {
+		return false, fmt.Errorf("%w: ProjectTo: eig has %d values and %d×%d vectors", ErrInvalid, n, r, c)
+	}
 	if first == 0 {
 		return false, nil
 	}
@@ -74,7 +100,6 @@ func ProjectTo(be linalg.Backend, dst *mat.Dense, scratch *mat.Dense, eig *linal
 			return false, fmt.Errorf("kernel: ProjectTo: %w", err)
 		}
 	}
-	n := len(eig.Values)
 	if scratch.IsEmpty() {
 		scratch.ReuseAs(n, n)
 	}
