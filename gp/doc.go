@@ -290,6 +290,11 @@
 // the methods that return an error; its other methods panic. A caller's
 // Family whose Bind returns no Bound and no error, or whose Bound's Kernel
 // returns no kernel and no error, is ErrNilArgument from Fit and New (as
-// FamilyOf's constructor returning neither is). Wrong-length
-// gradient buffers passed to PredictGrad are programmer errors and panic.
+// FamilyOf's constructor returning neither is). Gradient buffers of
+// PredictGrad and PredictStandardized whose length is not d (and that are
+// not nil) are ErrInvalid. The families' Bind refuses a nil or empty x,
+// one of another width and a NaN or ±Inf coordinate (ErrInvalid, O(n·d));
+// their Bounds' CorrTo a nil dst (ErrNilArgument), a non-empty dst or
+// dLog that is not n×n and a lengthscale outside [kernel.MinLengthscale,
+// kernel.MaxLengthscale] (ErrInvalid), in O(1) before any work.
 package gp

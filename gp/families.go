@@ -101,10 +101,10 @@ func (f *distanceFamily) Bind(x *mat.Dense) (Bound, error) {
 }
 
 func (f *distanceFamily) distances(x *mat.Dense) (*mat.SymDense, error) {
-	n, d := x.Dims()
-	if d != f.d {
-		return nil, fmt.Errorf("%w: inputs have %d columns, family dimension is %d", ErrInvalid, d, f.d)
+	if err := checkBind(x, f.d); err != nil {
+		return nil, err
 	}
+	n, _ := x.Dims()
 	dm := mat.NewSymDense(n, nil)
 	if err := kernel.OrbitDistTo(dm, f.group, x, f.opts); err != nil {
 		return nil, fmt.Errorf("gp: distances: %w", err)
@@ -131,8 +131,11 @@ type distBound struct {
 func (b *distBound) constantDiag() bool { return true }
 
 // corrTo fills dst (and dLog) with κ(D/ℓ) (and −u·κ'(u)).
-func corrTo(shape kernel.Shape, dist, dst, dLog *mat.SymDense, l float64) {
+func corrTo(shape kernel.Shape, dist, dst, dLog *mat.SymDense, l float64) error {
 	n := dist.SymmetricDim()
+	if err := checkCorr(n, dst, dLog, l); err != nil {
+		return err
+	}
 	if dst.IsEmpty() {
 		dst.ReuseAsSym(n)
 	}
@@ -150,7 +153,7 @@ func corrTo(shape kernel.Shape, dist, dst, dLog *mat.SymDense, l float64) {
 		}
 	}
 	if dLog == nil {
-		return
+		return nil
 	}
 	lraw := dLog.RawSymmetric()
 	for i := range n {
@@ -160,11 +163,11 @@ func corrTo(shape kernel.Shape, dist, dst, dLog *mat.SymDense, l float64) {
 			li[j] = p.KappaDLog(di[j])
 		}
 	}
+	return nil
 }
 
 func (b *distBound) CorrTo(dst, dLog *mat.SymDense, l float64) error {
-	corrTo(b.f.shape, b.dist, dst, dLog, l)
-	return nil
+	return corrTo(b.f.shape, b.dist, dst, dLog, l)
 }
 
 func (b *distBound) Kernel(v, l float64) (kernel.Kernel, error) {
@@ -241,13 +244,18 @@ func (b *plusBound) Kernel(v, l float64) (kernel.Kernel, error) {
 // CorrTo is safe for concurrent use: its scratch is allocated per call.
 func (b *plusBound) CorrTo(dst, dLog *mat.SymDense, l float64) error {
 	n := b.dist.SymmetricDim()
+	if err := checkCorr(n, dst, dLog, l); err != nil {
+		return err
+	}
 	be := b.f.opts.Backend
 	var m, dm mat.SymDense
 	var dmp *mat.SymDense
 	if dLog != nil {
 		dmp = &dm
 	}
-	corrTo(b.f.max.shape, b.dist, &m, dmp, l)
+	if err := corrTo(b.f.max.shape, b.dist, &m, dmp, l); err != nil {
+		return err
+	}
 	var eig linalg.Eigen
 	if err := be.EigenSym(&eig, &m); err != nil {
 		return fmt.Errorf("gp: plus: %w", err)
@@ -301,7 +309,9 @@ func (b *plusBound) CorrTo(dst, dLog *mat.SymDense, l float64) error {
 // spectrumTo writes the eigendecomposition of C_ℓ = clip(κ(D/ℓ)): that of
 // κ(D/ℓ) with the clipped eigenvalues set to 0.
 func (b *plusBound) spectrumTo(eig *linalg.Eigen, scratch *mat.SymDense, l float64) error {
-	corrTo(b.f.max.shape, b.dist, scratch, nil, l)
+	if err := corrTo(b.f.max.shape, b.dist, scratch, nil, l); err != nil {
+		return err
+	}
 	if err := b.f.opts.Backend.EigenSym(eig, scratch); err != nil {
 		return fmt.Errorf("gp: plus: %w", err)
 	}
@@ -418,8 +428,8 @@ func (f *rebuildFamily) Base() Family {
 
 // Bind keeps a copy of x.
 func (f *rebuildFamily) Bind(x *mat.Dense) (Bound, error) {
-	if _, d := x.Dims(); d != f.D {
-		return nil, fmt.Errorf("%w: inputs have %d columns, family dimension is %d", ErrInvalid, d, f.D)
+	if err := checkBind(x, f.D); err != nil {
+		return nil, err
 	}
 	if f.New == nil {
 		return nil, fmt.Errorf("gp: rebuildFamily without constructor")
@@ -451,6 +461,9 @@ func (b *rebuildBound) gram(dst *mat.SymDense, l float64) error {
 
 func (b *rebuildBound) CorrTo(dst, dLog *mat.SymDense, l float64) error {
 	n, _ := b.x.Dims()
+	if err := checkCorr(n, dst, dLog, l); err != nil {
+		return err
+	}
 	if dst.IsEmpty() {
 		dst.ReuseAsSym(n)
 	}

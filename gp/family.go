@@ -2,6 +2,7 @@ package gp
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/symbo/symbo/internal/check"
 	"github.com/symbo/symbo/internal/errclass"
@@ -38,9 +39,12 @@ type Family interface {
 // Bound is a Family bound to training inputs x (n×d).
 type Bound interface {
 	// CorrTo writes C_ℓ(x_i, x_j) into dst (n×n, resized if empty) and,
-	// when dLog is not nil, ∂C_ℓ/∂log ℓ into dLog. If the family has no
-	// derivative it fills dst and returns an error wrapping
-	// ErrNoDerivative.
+	// when dLog is not nil, ∂C_ℓ/∂log ℓ into dLog (n×n, resized if
+	// empty). If the family has no derivative it fills dst and returns an
+	// error wrapping ErrNoDerivative. This package's Bounds return
+	// ErrNilArgument for a nil dst and ErrInvalid for a mis-shaped dst or
+	// dLog or a lengthscale outside [kernel.MinLengthscale,
+	// kernel.MaxLengthscale].
 	CorrTo(dst, dLog *mat.SymDense, lengthscale float64) error
 	// Kernel returns the covariance v·C_ℓ as a kernel, for prediction at new
 	// points. On x×x it agrees with v·CorrTo (up to rounding and, for plus,
@@ -51,6 +55,48 @@ type Bound interface {
 // bind is fam.Bind(x), with a Bound that is nil without an error (a
 // caller's family) refused as ErrNilArgument: every Bind of a family that
 // may be the caller's goes through it.
+// checkBind refuses, for a Family's Bind, a nil or empty x, one whose
+// width is not the family's dimension d, and a NaN or ±Inf coordinate
+// (ErrInvalid): O(n·d), against Bind's O(n²) distances or more.
+func checkBind(x *mat.Dense, d int) error {
+	if x == nil || x.IsEmpty() {
+		return fmt.Errorf("%w: Bind: no inputs", ErrInvalid)
+	}
+	n, c := x.Dims()
+	if c != d {
+		return fmt.Errorf("%w: inputs have %d columns, family dimension is %d", ErrInvalid, c, d)
+	}
+	raw := x.RawMatrix()
+	for i := range n {
+		for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+c] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: input (%d, %d) is %v", ErrInvalid, i, j, v)
+			}
+		}
+	}
+	return nil
+}
+
+// checkCorr refuses, for a Bound's CorrTo over n points, a nil dst
+// (ErrNilArgument), a non-empty dst or dLog that is not n×n, and a
+// lengthscale outside [kernel.MinLengthscale, kernel.MaxLengthscale], the
+// range Hyper and Fit keep to (ErrInvalid). O(1).
+func checkCorr(n int, dst, dLog *mat.SymDense, l float64) error {
+	if dst == nil {
+		return fmt.Errorf("%w: CorrTo: nil dst", ErrNilArgument)
+	}
+	if !dst.IsEmpty() && dst.SymmetricDim() != n {
+		return fmt.Errorf("%w: CorrTo: dst is %d×%d, want %d×%d", ErrInvalid, dst.SymmetricDim(), dst.SymmetricDim(), n, n)
+	}
+	if dLog != nil && !dLog.IsEmpty() && dLog.SymmetricDim() != n {
+		return fmt.Errorf("%w: CorrTo: dLog is %d×%d, want %d×%d", ErrInvalid, dLog.SymmetricDim(), dLog.SymmetricDim(), n, n)
+	}
+	if !(l >= kernel.MinLengthscale && l <= kernel.MaxLengthscale) {
+		return fmt.Errorf("%w: CorrTo: lengthscale must lie in [%g, %g], got %v", ErrInvalid, kernel.MinLengthscale, kernel.MaxLengthscale, l)
+	}
+	return nil
+}
+
 func bind(fam Family, x *mat.Dense) (Bound, error) {
 	b, err := fam.Bind(x)
 	if err == nil && check.IsNil(b) {

@@ -896,7 +896,7 @@ func (g *GP) PredictGrad(ws *Workspace, x, dmean, dvar []float64) (mean, varianc
 // as (v·s)·s, so that a zero gradient stays 0 when s² overflows).
 func (g *GP) predictGrad(ws *Workspace, x, dmean, dvar []float64, s float64) (mean, variance float64, err error) {
 	if (dmean != nil && len(dmean) != g.d) || (dvar != nil && len(dvar) != g.d) {
-		panic(fmt.Sprintf("gp: PredictGrad: gradient buffers have lengths %d and %d, want %d", len(dmean), len(dvar), g.d))
+		return 0, 0, fmt.Errorf("%w: PredictGrad: gradient buffers have lengths %d and %d, want %d (or nil)", ErrInvalid, len(dmean), len(dvar), g.d)
 	}
 	if ws == nil {
 		ws = &Workspace{}

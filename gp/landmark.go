@@ -147,12 +147,11 @@ func (f *landmarkFamily) memory(n int) float64 {
 // Bind keeps x; above m points it prepares the orbit distances to the
 // inputs (kernel.NewOrbitDist, O(n) canonical forms or orbits).
 func (f *landmarkFamily) Bind(x *mat.Dense) (Bound, error) {
-	n, d := x.Dims()
-	if n <= f.m {
-		return f.plus.Bind(x)
+	if err := checkBind(x, f.Dim()); err != nil {
+		return nil, err
 	}
-	if d != f.Dim() {
-		return nil, fmt.Errorf("%w: inputs have %d columns, family dimension is %d", ErrInvalid, d, f.Dim())
+	if n, _ := x.Dims(); n <= f.m {
+		return f.plus.Bind(x)
 	}
 	return f.bindLandmarks(x)
 }
@@ -651,6 +650,9 @@ func (b *landmarkBound) spectrumOf(sc *lmScratch, dst *lowRankSpec, fc *lmFactor
 // CorrTo writes C_l = Φ·Φᵀ (O(n²·r); the profile fit does not need it) and
 // has no derivative (ErrNoDerivative when dLog is not nil).
 func (b *landmarkBound) CorrTo(dst, dLog *mat.SymDense, l float64) error {
+	if err := checkCorr(b.n, dst, dLog, l); err != nil {
+		return err
+	}
 	sc := b.scratch()
 	defer b.work.Put(sc)
 	fc, err := b.factor(sc, l, nil, false)

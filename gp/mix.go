@@ -112,8 +112,7 @@ func psdPlus(b Bound) *plusBound {
 // partCorrTo is a part's CorrTo, or its Gram as it is (psdPlus).
 func partCorrTo(b Bound, raw *plusBound, dst, dLog *mat.SymDense, l float64) error {
 	if raw != nil {
-		corrTo(raw.f.max.shape, raw.dist, dst, dLog, l)
-		return nil
+		return corrTo(raw.f.max.shape, raw.dist, dst, dLog, l)
 	}
 	return b.CorrTo(dst, dLog, l)
 }

@@ -281,12 +281,11 @@ func (s *subsetFit) gather(y []float64) []float64 {
 // Bind is the inner family's on n ≤ m inputs; above, it binds the inner
 // family to the fitting subset and keeps x for the landmark model.
 func (f *sparseFamily) Bind(x *mat.Dense) (Bound, error) {
-	n, d := x.Dims()
-	if n <= f.m {
-		return bind(f.inner, x)
+	if err := checkBind(x, f.Dim()); err != nil {
+		return nil, err
 	}
-	if d != f.Dim() {
-		return nil, fmt.Errorf("%w: inputs have %d columns, family dimension is %d", ErrInvalid, d, f.Dim())
+	if n, _ := x.Dims(); n <= f.m {
+		return bind(f.inner, x)
 	}
 	return f.bindLandmarks(x)
 }
