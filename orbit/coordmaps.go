@@ -63,22 +63,27 @@ type CoordinateMapper interface {
 // coordinates with FreeScale (one common scale about the origin); for any
 // other group one class with FreeNone (no map: nothing is known about how
 // its elements act). The classes are renumbered 0, 1, … in order of their
-// first coordinate. A nil group (IsNil) has none: nil. O(d).
+// first coordinate. A nil group (IsNil) has none: nil; so has a caller's
+// group whose Dim is negative (one Check refuses). O(d).
 func CoordinateMaps(g Group) []CoordMap {
 	if IsNil(g) {
+		return nil
+	}
+	d := g.Dim()
+	if d < 0 {
 		return nil
 	}
 	var m []CoordMap
 	switch t := g.(type) {
 	case CoordinateMapper:
-		if m = t.CoordinateMaps(); len(m) != g.Dim() {
+		if m = t.CoordinateMaps(); len(m) != d {
 			// A malformed answer: nothing is known.
-			m = oneClass(g.Dim(), FreeNone)
+			m = oneClass(d, FreeNone)
 		}
 	case Finite:
-		m = oneClass(g.Dim(), FreeScale)
+		m = oneClass(d, FreeScale)
 	default:
-		m = oneClass(g.Dim(), FreeNone)
+		m = oneClass(d, FreeNone)
 	}
 	return renumber(m)
 }

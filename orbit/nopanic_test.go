@@ -117,3 +117,36 @@ func TestNoPanic(t *testing.T) {
 		})
 	}
 }
+
+// dimNegative is a caller's group that declares dimension −1.
+type dimNegative struct{ dimZero }
+
+func (dimNegative) Dim() int { return -1 }
+
+// mapperNegative is dimNegative with a CoordinateMaps answer of its own.
+type mapperNegative struct{ dimNegative }
+
+func (mapperNegative) CoordinateMaps() []orbit.CoordMap { return nil }
+
+// TestCoordinateMapsNegativeDim: CoordinateMaps of a caller's group whose
+// Dim is negative is nil, as a nil group's is; it panicked in
+// slices.Repeat ("cannot be negative"), whether or not the group answers
+// CoordinateMaps itself.
+func TestCoordinateMapsNegativeDim(t *testing.T) {
+	for _, g := range []orbit.Group{dimNegative{}, mapperNegative{}} {
+		t.Run(fmt.Sprintf("%T", g), func(t *testing.T) {
+			var m []orbit.CoordMap
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						t.Fatalf("CoordinateMaps panicked: %v", p)
+					}
+				}()
+				m = orbit.CoordinateMaps(g)
+			}()
+			if m != nil {
+				t.Errorf("CoordinateMaps = %v, want nil", m)
+			}
+		})
+	}
+}
