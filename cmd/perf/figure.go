@@ -166,10 +166,19 @@ func runFigure(args []string, stdout, stderr io.Writer) error {
 	)
 	// A signal stops the command before the next figure or file (the
 	// radial and ackley figures finish the grid they are computing): the
-	// files written so far are whole.
+	// files written so far are whole. They are outputs like any other, so
+	// the same command without --force would refuse them: the message
+	// says to rerun it with --force then.
+	var written []string
+	rerun := func() string {
+		if len(written) == 0 || *force {
+			return "rerun the command"
+		}
+		return "the files written so far are whole (" + strings.Join(written, ", ") + "): rerun the command with --force"
+	}
 	stopped := func(at string) error {
 		if ctx.Err() != nil {
-			return interrupted("stopped " + at + "; the figures written so far are whole (rerun the command)")
+			return interrupted("stopped " + at + "; " + rerun())
 		}
 		return nil
 	}
@@ -199,7 +208,7 @@ func runFigure(args []string, stdout, stderr io.Writer) error {
 			wl, err = experiments.WLAN(o)
 			prog.finish()
 			if err != nil && ctx.Err() != nil {
-				return interrupted("stopped during the WLAN run; nothing of it was kept (rerun the command)")
+				return interrupted("stopped during the WLAN run, nothing of it kept; " + rerun())
 			}
 			if err == nil {
 				r, err = wl.Render()
@@ -221,6 +230,7 @@ func runFigure(args []string, stdout, stderr io.Writer) error {
 			}); err != nil {
 				return err
 			}
+			written = append(written, filepath.Join(*out, n+f.ext))
 		}
 	}
 	if err := stopped("before writing figures.md"); err != nil {

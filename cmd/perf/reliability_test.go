@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -1268,6 +1269,49 @@ func TestFigureInterrupt(t *testing.T) {
 	wantInterrupted(t, err, rest, "perf figure: interrupted: stopped before")
 	if _, err := os.Stat(filepath.Join(dir, "o", "figures.md")); err == nil {
 		t.Error("figures.md written after the signal")
+	}
+}
+
+// TestFigureInterruptRerun: a signal once the radial figure is written
+// stops perf figure with exit 130, and the command its line says to run
+// draws every figure. The line said "rerun the command", which then
+// refused the radial figure it had written (exit 2, "already exists …
+// use --force").
+func TestFigureInterruptRerun(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"figure", "--out", "o", "--name", "radial,ackley", "--grid", "201"}
+	c := perfCmd(dir, args...)
+	pr, err := c.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(pr)
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			c.Process.Kill()
+			c.Wait()
+			t.Fatalf("no ackley line on stderr: %v", err)
+		}
+		if strings.Contains(line, "ackley") { // radial.png and .svg are written
+			break
+		}
+	}
+	c.Process.Signal(syscall.SIGTERM)
+	rest, _ := io.ReadAll(br)
+	last := wantInterrupted(t, c.Wait(), string(rest), "perf figure: interrupted: ")
+	if _, err := os.Stat(filepath.Join(dir, "o", "radial.png")); err != nil {
+		t.Fatalf("radial.png not written before the signal: %v", err)
+	}
+	rerun := args
+	if strings.Contains(last, "with --force") {
+		rerun = append(slices.Clone(args), "--force")
+	}
+	if out, err := perfCmd(dir, rerun...).CombinedOutput(); err != nil {
+		t.Fatalf("the rerun the line names (%q): %v: %s", last, err, out)
 	}
 }
 
