@@ -99,9 +99,10 @@ func BenchmarkGemm(b *testing.B) {
 }
 
 // BenchmarkGemmImpl compares, in one run, three n×n products C = A·B:
-// impl=eigsym, the packed FMA GEMM of the gonum backend's eigensolver
-// (GOMAXPROCS goroutines), impl=gonum, gonum's Dgemm (the gonum backend's
-// Gemm; GOMAXPROCS goroutines), and impl=openblas, OpenBLAS's dgemm
+// impl=eigsym, the packed FMA GEMM of the gonum backend's eigensolver and
+// of its Gemm (GOMAXPROCS goroutines), impl=gonum, gonum's own Dgemm
+// (gonum.org/v1/gonum/blas/gonum; GOMAXPROCS goroutines), and
+// impl=openblas, OpenBLAS's dgemm
 // (builds with -tags openblas; SYMBO_OPENBLAS_THREADS threads, default 1).
 // Run with -cpu 1 for one thread each. Reports GFLOP/s (2n³ flops).
 func BenchmarkGemmImpl(b *testing.B) {

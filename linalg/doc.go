@@ -43,8 +43,8 @@
 // of pooled scratch besides a copy of the input. Cholesky costs n³/3; a
 // solve with r right-hand sides 2n²r; Gemm 2mnk.
 //
-// Measured: docs/performance.md (BenchmarkEigenSym, BenchmarkGemm, perf
-// profile --eigen-vs-c).
+// Measured: docs/performance.md, "Pure-Go symmetric eigensolver" (perf
+// profile --eigen-vs-c, BenchmarkEigenPhases, BenchmarkGemmImpl).
 //
 // # OpenBLAS threads
 //
