@@ -44,8 +44,13 @@ to the predicted exponents:
                   k_plus over n design points O(n|G|*)
   iteration       one BO iteration at fixed hyperparameters (build the
                   kernel and GP, score --m candidates with the posterior):
-                  base O(m+n²+n³), avg O((m+n²)|G|*+n³),
-                  plus O((mn+n²)|G|*+n³); predicted = asymptotic exponent
+                  Table 2 has base O(m+n²+n³), avg O((m+n²)|G|*+n³),
+                  plus O((mn+n²)|G|*+n³), counting m kernel values for
+                  the candidates; scoring one with the posterior mean and
+                  variance takes n kernel values and an O(n²) triangular
+                  solve, so what is timed costs O(mn² + n³) (base) and
+                  O((mn+n²)|G|* + mn² + n³) (avg, plus); predicted = the
+                  asymptotic exponent in n, 3 either way
   landmark-gp     gp.New with at most m landmarks, for every kernel bo
                   caps: plus and nystrom (k_plus on a capped design), base,
                   max, avg and avgnorm (gp.NewLandmarkFamily's DTC model);

@@ -167,9 +167,15 @@ func DefaultGroupSweep() []GroupFamily {
 //   - iteration: one BO iteration at fixed hyperparameters — build the
 //     kernel (k_plus: NewPlus on the n points), the GP (gp.New: Gram and
 //     Cholesky) and score M candidates with the posterior mean and
-//     variance: O(m + n² + n³) base, O((m + n²)|G|* + n³) avg,
-//     O((mn + n²)|G|* + n³) plus. Hyperparameter fitting repeats this
-//     kind of work a data-dependent number of times and is left out;
+//     variance. The paper's Table 2 (the Cost field) has
+//     O(m + n² + n³) base, O((m + n²)|G|* + n³) avg and
+//     O((mn + n²)|G|* + n³) plus, counting m kernel values for the
+//     candidates; a candidate scored here takes n kernel values (k_plus:
+//     n k_max values and the O(n·r) features) and an O(n²) triangular
+//     solve (gp's Predict), so the loop costs O(mn² + n³) base and
+//     O((mn + n²)|G|* + mn² + n³) avg and plus — exponent 3 in n at fixed
+//     m, as predicted. Hyperparameter fitting repeats this kind of work a
+//     data-dependent number of times and is left out;
 //   - eigen, for every compiled-in backend: gonum's is
 //     linalg/internal/eigsym (dsyevd's algorithm in Go), openblas's
 //     LAPACKE dsyevd (O(n³));
