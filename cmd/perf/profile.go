@@ -86,7 +86,9 @@ largest of them with an exponent midway between the slope measured from
 the one before and the phase's nominal exponent (the slope of a sum of
 powers of n grows toward its leading exponent); a phase predicted above
 --max-phase-seconds is not run: its row shows the estimate (~) and how
-it was made.
+it was made. The BO steps and the DGEMMs are never estimated: they run
+at every size asked, however long (gonum's Dgemm of order 10000 alone
+takes minutes).
 
 The header names the backend, the SIMD path, GOMAXPROCS and the module
 version; with OpenBLAS also the core type it picked and a warning when that
@@ -119,7 +121,7 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	matrices := fs.pathFlag("matrices", "JSON group `file` for --group matrices")
 	nList := fs.String("n", "55,200,1000", "comma-separated numbers of points, ascending, each ≥ 2")
 	m := fs.Int("m", 1000, "candidates of the k_plus cross-covariance")
-	boKernel := fs.String("bo-kernel", "plus,base,avg,"+experiments.DefaultBOKernel, "comma-separated GP kernels of the BO phases: "+commaList(bo.KernelNames())+", or auto:a+b+… or portfolio:a+b+… naming the candidates (a+b:c+d favouring c and d), under the paper's protocol; "+experiments.DefaultBOKernel+" is bo.Recommended's configuration (the front ends' default)")
+	boKernel := fs.String("bo-kernel", "plus,base,avg,"+experiments.DefaultBOKernel, "comma-separated GP kernels of the BO phases: "+commaList(bo.KernelNames())+", or auto:a+b+… or portfolio:a+b+… naming the candidates (a+b:c+d favouring c and d), under the paper's protocol; the name \""+experiments.DefaultBOKernel+"\" is bo.Recommended's configuration (the front ends' default)")
 	landmarks := fs.Int("landmarks", 0, fmt.Sprintf("landmark cap `M` of every kernel in the BO phases (the design cap of plus and nystrom): 0 means %d, −1 never", bo.DefaultLandmarks))
 	landmarkFit := landmarkFitFlag(fs)
 	gemmN := fs.Int("gemm-n", 1000, "order of the DGEMMs the BO steps are compared with")
