@@ -476,7 +476,13 @@ func profileSummary(r experiments.ProfileResult) string {
 			if row.Note != "" {
 				est = " (enumeration estimated, not run)"
 			}
-			fmt.Fprintf(&b, "closed k_%s Gram at n = %d: %.0f× faster than enumeration%s\n", row.Kernel, row.N, row.Ratio, est)
+			// Ratio is t(enumerate)/t(closed): below 1 the closed form is
+			// the slower (%.0f printed 1.24 as "1× faster", 0.4 as "0×").
+			speed := fmt.Sprintf("%.3g× faster than", row.Ratio)
+			if row.Ratio < 1 {
+				speed = fmt.Sprintf("%.3g× slower than", 1/row.Ratio)
+			}
+			fmt.Fprintf(&b, "closed k_%s Gram at n = %d: %s enumeration%s\n", row.Kernel, row.N, speed, est)
 		}
 	}
 	for _, row := range r.Rows {

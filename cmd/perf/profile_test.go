@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/symbo/symbo/lab/experiments"
 	"github.com/symbo/symbo/linalg"
 )
 
@@ -301,5 +302,24 @@ func TestComplexityBadInput(t *testing.T) {
 	} {
 		code, out, errOut := runCLI(t, args...)
 		checkOneLineError(t, code, out, errOut, "perf complexity: ")
+	}
+}
+
+// TestProfileSummaryClosedRatio: the summary's closed-vs-enumerated
+// line gives the table's ratio to three digits, and says "slower" where
+// the closed form lost. It printed %.0f: 1.24 as "1× faster", and a
+// closed form at 0.4 of enumeration's speed as "0× faster".
+func TestProfileSummaryClosedRatio(t *testing.T) {
+	row := func(kernel string, ratio float64) experiments.ProfileRow {
+		return experiments.ProfileRow{Phase: "gram", Kernel: kernel, Method: "closed", N: 20, Ratio: ratio, RatioKind: experiments.RatioEnumOverClosed}
+	}
+	got := profileSummary(experiments.ProfileResult{Rows: []experiments.ProfileRow{row("avg", 1.24), row("max", 0.4)}})
+	for _, want := range []string{
+		"closed k_avg Gram at n = 20: 1.24× faster than enumeration\n",
+		"closed k_max Gram at n = 20: 2.5× slower than enumeration\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("summary %q lacks %q", got, want)
+		}
 	}
 }
