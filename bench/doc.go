@@ -43,7 +43,9 @@
 // without it) against the working tree, 8 interleaved rounds at
 // -benchtime=100ms, GOMAXPROCS and OpenBLAS threads pinned to 1. It fails
 // when a benchmark's sec/op is more than 25% slower with benchstat's
-// p < 0.05 (Mann–Whitney U), in a first pass and again when the flagged
+// p < 0.05 (Mann–Whitney U), or its allocs/op grow with p < 0.05 from
+// none to any, or else by at least max(2, 10%) of the base's median
+// (B/op is not gated), in a first pass and again when the flagged
 // benchmarks are re-measured alone with 10 fresh rounds (its wall time:
 // docs/performance.md, "The regression gate"). It skips itself,
 // with a message, in a shallow clone without its base, when the base
