@@ -214,6 +214,13 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	if err := checkDistinct("--cpuprofile", *cpuProfile, "--memprofile", *memProfile); err != nil {
 		return err
 	}
+	// perf never writes to a file the user named as input (doc.go): a
+	// profile over --matrices would replace the group file.
+	for _, out := range [...]struct{ flag, path string }{{"--cpuprofile", *cpuProfile}, {"--memprofile", *memProfile}} {
+		if err := checkDistinct("--matrices", *matrices, out.flag, out.path); err != nil {
+			return err
+		}
+	}
 
 	ctx, stopSignals := signalContext()
 	defer stopSignals()

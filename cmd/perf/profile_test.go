@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -321,5 +322,30 @@ func TestProfileSummaryClosedRatio(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("summary %q lacks %q", got, want)
 		}
+	}
+}
+
+// TestProfileOutputsNotInput: a --cpuprofile or --memprofile naming the
+// --matrices group file is refused (exit 2, one line) and the file is
+// left as it was. perf profile wrote the pprof profile over it, though
+// perf never writes to a file the user named as input (doc.go).
+func TestProfileOutputsNotInput(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "examples", "rot90.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, flag := range []string{"--cpuprofile", "--memprofile"} {
+		t.Run(flag, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "group.json")
+			if err := os.WriteFile(path, src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, stdout, stderr := runCLI(t, "profile", "--group", "matrices", "--matrices", path, "--d", "2", "--n", "6,12",
+				"--m", "8", "--bo-kernel", "base", "--min-time", "1us", "--max-reps", "2", "--gemm-n", "12", flag, path)
+			checkOneLineError(t, code, stdout, stderr, "perf profile: ", "name the same file")
+			if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, src) {
+				t.Errorf("--matrices file after the run: %v, changed: %t", err, !bytes.Equal(got, src))
+			}
+		})
 	}
 }
