@@ -215,9 +215,11 @@
 //   - Results are bit-identical for every GOMAXPROCS and Workers value:
 //     assembly is split by output ownership (enumeration and quadrature:
 //     one task per column of the output; closed forms: one task per row
-//     of the Gram's upper triangle, or per tile of a fixed 256 columns of
-//     a CrossTo row) and every entry is computed by the same sequence of
-//     operations whatever the tiling.
+//     of the Gram's upper triangle — for avg's permanents, per block of
+//     whole rows of about 512 pairs (triPairs, a constant), serially below
+//     2048 pairs — or per tile of a fixed 256 columns of a CrossTo row)
+//     and every entry is computed by the same sequence of operations
+//     whatever the tiling.
 //   - Inputs are never modified; an empty dst is resized, a nil one is an
 //     error wrapping ErrNilArgument and a non-empty one of the wrong size
 //     one wrapping ErrDstShape (both decided in O(1), after the points
