@@ -51,8 +51,9 @@ points); plus (PSD projection of k_max); soft (0.8·plus + 0.2·nystrom on
 the same data: an invariant function plus a smaller non-invariant one, so
 the data can overrule a wrong group; not in the paper; exact at every n,
 --landmarks does not apply); max (only for groups where k_max is
-PSD: sign flips, permutations, hyperoctahedral, rotation2d, scalingdir); auto (at
-every fit, the one of nystrom, avg and plus with the highest fitted log
+PSD, those with a canonical map: none, signflip, permutation,
+hyperoctahedral, rotation2d, scalingdir, and any of them on some
+coordinates, e.g. Net6d's); auto (at every fit, the one of nystrom, avg and plus with the highest fitted log
 marginal likelihood: it decides how to use the group, and drops it when
 the data contradict it; the trace names each step's choice and every
 candidate's evidence); portfolio (auto's candidates each propose their
