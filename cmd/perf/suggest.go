@@ -140,7 +140,7 @@ func runSuggest(args []string, stdout, stderr io.Writer) error {
 	history := fs.pathFlag("history", "CSV `file` of x1,…,xd,y rows")
 	pending := fs.pathFlag("pending", "CSV `file` of x1,…,xd rows")
 	failed := fs.pathFlag("failed", "CSV `file` of x1,…,xd rows whose evaluation failed")
-	q := fs.Int("q", 1, "number of points to suggest")
+	q := fs.Int("q", 1, fmt.Sprintf("number of points to suggest, 1 to %d (bo.MaxBatch)", bo.MaxBatch))
 	seed := fs.Uint64("seed", 0, "random seed")
 	minimize := fs.Bool("minimize", false, "minimize y (default: maximize)")
 	allowRepeats := fs.Bool("allow-repeats", false, "let a proposal return to an observed point's orbit (default: never)")
