@@ -96,6 +96,62 @@ func affordable(name string, g orbit.Group, shape kernel.Shape, strict bool) (ok
 // elements").
 const AffordEnumerateLimit = 16
 
+// AvgEnumerateLimit is the largest group over which New accepts avg or
+// avgnorm named alone (Avg, AvgNorm, ParseKernel, and so every front
+// end) when k_avg over it is enumerated. Which k_avg is enumerated
+// (avgPairCost): over a finite group, every one but RBF's closed forms
+// — signflip, permutation(m) and hyperoctahedral(m) up to
+// kernel.MaxPermanentDim (the permanent), and those groups on some
+// coordinates; the Matérn shapes enumerate over every finite group, and
+// RBF over blockperm, cyclic, pairedperm and any group without a closed
+// form. Over a continuous group k_avg is a closed form, a quadrature or
+// a fixed discretization, never refused here.
+//
+// An enumerated k_avg costs |G| base-kernel evaluations per pair of
+// points, O(|G|·d), whatever n: a Gram on n points n(n+1)/2·|G|, a fit
+// about 20 of them (see Cost in the package doc), and every prediction
+// of the acquisition's ascents n·|G| more with as many gradient terms —
+// a step grows linearly in |G| (measured, per Gram and per step:
+// docs/performance.md, "Explicit orbit averages over large groups").
+// Above the limit New fails with ErrBadConfig, before anything is
+// built, naming |G| and the alternatives: plus or soft (k_max, whose
+// orbit distance has a closed form over sign flips, permutations and
+// signed permutations: O(d log d) per pair), auto or portfolio (which
+// leave avg out there; see affordable), or the RBF shape where k_avg
+// over the group has a closed form.
+//
+// 8192 keeps every configuration of the committed studies (the largest
+// enumeration: hyperoctahedral(5) with Matérn-5/2, 3840 elements, in
+// lab/results/robustness) and permutation(7) (5040) with any shape; it
+// refuses permutation(8) (40320) and hyperoctahedral(6) (46080) with
+// Matérn, about ten times that enumeration's work, and permutation(10)
+// (3628800), about a thousand times. The deciding kernels' own limits
+// (AutoEnumerateLimit, AffordEnumerateLimit) are far below it, so their
+// candidates are never refused by it.
+const AvgEnumerateLimit = 1 << 13
+
+// checkAvgEnumeration refuses (ErrBadConfig) k_avg over g with shape
+// when it would be enumerated over more than AvgEnumerateLimit elements
+// (see AvgEnumerateLimit).
+func checkAvgEnumeration(g orbit.Group, shape kernel.Shape) error {
+	cost, how, enumerated := avgPairCost(g, shape)
+	if !enumerated || cost <= AvgEnumerateLimit {
+		return nil
+	}
+	alt := "plus or soft, or auto or portfolio (which leave avg out here)"
+	if shape != kernel.RBF {
+		if _, _, e := avgPairCost(g, kernel.RBF); !e {
+			alt += ", or base shape rbf, over which k_avg has a closed form"
+		}
+	}
+	what := how
+	if !math.IsInf(cost, 1) {
+		what = fmt.Sprintf("would be enumerated: %.0f base-kernel evaluations per pair of points, n(n+1)/2·%.0f per Gram on n points", cost, cost)
+	}
+	return fmt.Errorf("%w: k_avg over %s with %s %s, over the limit of %d elements (AvgEnumerateLimit); use %s",
+		ErrBadConfig, g.Name(), shape, what, AvgEnumerateLimit, alt)
+}
+
 // avgPairCost is the cost of k_avg over g with shape per pair of points,
 // in base-kernel evaluations, how it is computed (see affordable), and
 // whether it is enumerated.

@@ -181,3 +181,47 @@ func BenchmarkARDStep(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAvgExplicitStep times one Ask of avg named alone with
+// Matérn-5/2 (k_avg enumerated over every finite group) after n told
+// points of −Σ i·x_i² on [−1, 1]^d, over groups of growing order |G| up to
+// AvgEnumerateLimit (signflip(13), 8192 elements), on a fresh optimizer
+// each time (a cold fit, as a step without a previous fit): the step's
+// growth in |G| that the limit is drawn from (docs/performance.md,
+// "Explicit orbit averages over large groups"). Run it with -benchtime
+// 1x -cpu 1.
+func BenchmarkAvgExplicitStep(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		d, n int
+	}{{"hyperoctahedral", 4, 20}, {"hyperoctahedral", 5, 20}, {"hyperoctahedral", 5, 50}, {"permutation", 7, 20}, {"signflip", 13, 20}} {
+		g := must(orbit.Parse(orbit.Spec{Name: c.name, D: c.d}))
+		G := must(orbit.Size(g))
+		lo, hi := box(c.d, 1)
+		rng := rand.New(rand.NewPCG(3, 4))
+		xs := make([][]float64, c.n)
+		ys := make([]float64, c.n)
+		for j := range xs {
+			xs[j] = make([]float64, c.d)
+			for i := range xs[j] {
+				xs[j][i] = 2*rng.Float64() - 1
+				ys[j] -= float64(i+1) * xs[j][i] * xs[j][i]
+			}
+		}
+		b.Run(fmt.Sprintf("group=%s%d/G=%d/n=%d", c.name, c.d, G, c.n), func(b *testing.B) {
+			for range b.N {
+				b.StopTimer()
+				o := must(New(lo, hi, Config{Kernel: Avg(g, kernel.Matern52), Workers: 1}, 1))
+				for j, x := range xs {
+					if err := o.Tell(x, ys[j]); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StartTimer()
+				if _, err := o.Ask(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

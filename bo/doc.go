@@ -17,7 +17,18 @@
 //
 // # Kernels
 //
-//   - Base is k_b. Avg is k_avg; AvgNorm the normalized average.
+//   - Base is k_b. Avg is k_avg; AvgNorm the normalized average. Their
+//     cost per pair of points is one to a few base-kernel evaluations
+//     where k_avg has a closed form (RBF over sign flips, rotations, and
+//     permutations or signed permutations of m ≤ kernel.MaxPermanentDim
+//     coordinates, a permanent: 2^m evaluations' worth), else |G|: k_avg
+//     is enumerated (every Matérn shape over every finite group; RBF
+//     over the block, cyclic and paired groups), a Gram on n points
+//     costs n(n+1)/2·|G| base-kernel evaluations of O(d) each, and a
+//     step grows linearly in |G|. New refuses an enumerated avg or
+//     avgnorm over more than AvgEnumerateLimit (8192) elements with
+//     ErrBadConfig, naming |G| and the alternatives (plus, soft, auto,
+//     portfolio; RBF where its average has a closed form).
 //   - Nystrom is k_b Nyström-extended from the observed points: k_plus
 //     over the trivial group, the Nyström half of k_plus without its
 //     invariance. It reproduces k_b's Gram on the observations (up to the
@@ -384,7 +395,7 @@
 // # Errors
 //
 // Errors start with "bo: " and wrap ErrUnknownKernel, ErrMaxNotPSD,
-// ErrBadConfig (bad settings, caps exceeded, nil or typed-nil groups,
+// ErrBadConfig (bad settings, caps exceeded such as AvgEnumerateLimit, nil or typed-nil groups,
 // problems and Custom families, a zero Optimizer), ErrBadPoint, ErrBadValue, ErrHistory (with
 // a *PointError naming a refused point of a History) or ErrSpaceExhausted
 // (an Ask with every candidate on an excluded orbit — a pending or failed
@@ -402,7 +413,9 @@
 // One acquisition step with n observations costs a fit — about 20 profile
 // likelihood evaluations (about 10 for a candidate fitted around the
 // anchor's lengthscale, CandidateFitAnchored), each an n×n correlation matrix and its
-// eigendecomposition (O(n³), plus the Gram for avg; with landmarks either
+// eigendecomposition (O(n³), plus the Gram for avg: n(n+1)/2 pairs of
+// one closed form or |G| enumerated base-kernel evaluations each, see
+// AvgEnumerateLimit; with landmarks either
 // that of an exact GP on m points, O(m³), then once the selection, a thin
 // QR and two m×m eigendecompositions, O(n·m² + m³) — or, fitting on the
 // landmark likelihood, the latter at every lengthscale) —

@@ -296,9 +296,14 @@ func Nystrom(shape kernel.Shape) Kernel {
 }
 
 // Avg is the orbit average k_avg over g of the base kernel of the given
-// shape.
+// shape. New refuses it (ErrBadConfig) where k_avg over g with this shape
+// would be enumerated over more than AvgEnumerateLimit elements (see
+// AvgEnumerateLimit for the cost and the alternatives).
 func Avg(g orbit.Group, shape kernel.Shape) Kernel {
 	return Kernel{name: NameAvg, shape: shape, group: g, needsGroup: true, capped: true, family: func(e famEnv) (gp.Family, error) {
+		if err := checkAvgEnumeration(g, shape); err != nil {
+			return nil, err
+		}
 		return e.landmarked(gp.NewAvgFamily(shape, g, e.opts()))
 	}}
 }
@@ -306,8 +311,12 @@ func Avg(g orbit.Group, shape kernel.Shape) Kernel {
 // AvgNorm is the normalized orbit average v·a(x, y)/√(a(x, x)·a(y, y))
 // (kernel.Options.Normalize; not in the paper: k_avg's prior variance
 // peaks at the group's fixed points, which biases GP-UCB toward them).
+// New refuses it where it refuses Avg.
 func AvgNorm(g orbit.Group, shape kernel.Shape) Kernel {
 	return Kernel{name: NameAvgNorm, shape: shape, group: g, needsGroup: true, capped: true, family: func(e famEnv) (gp.Family, error) {
+		if err := checkAvgEnumeration(g, shape); err != nil {
+			return nil, err
+		}
 		o := e.opts()
 		o.Normalize = true
 		return e.landmarked(gp.NewAvgFamily(shape, g, o))

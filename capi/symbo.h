@@ -186,7 +186,13 @@ int symbo_cross(const char *spec,
  *                      proposes; the model the evidence picks chooses),
  *                      or "auto:a+b+…" / "portfolio:a+b:c+d" naming the
  *                      candidates (those after the colon favoured);
- *                      absent: portfolio:nystrom:soft+plus
+ *                      absent: portfolio:nystrom:soft+plus. "avg" and
+ *                      "avgnorm" alone are SYMBO_EINVAL where their
+ *                      average would be enumerated over more than 8192
+ *                      group elements (Go's bo.AvgEnumerateLimit: a
+ *                      Matérn base over permutation(8), hyperoctahedral(6)
+ *                      or a larger group; |G| base-kernel evaluations per
+ *                      pair of points)
  *   "base": B          rbf, matern12, matern32, matern52 (absent: the
  *                      problem's, else rbf)
  *   "seed": S          absent 0

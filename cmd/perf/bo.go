@@ -44,10 +44,13 @@ live line on a terminal; otherwise one line per evaluation, and the last
 one again, with the time since, whenever 30 s pass without one).
 
 Kernels K: base; nystrom (the base kernel Nyström-extended from the
-observations, as plus is from k_max; not invariant); avg (orbit average);
-avgnorm (normalized orbit average, k_avg(x,y)/√(k_avg(x,x)·k_avg(y,y)): not
+observations, as plus is from k_max; not invariant); avg (orbit average;
+refused, exit 2, where it would be enumerated over more than 8192 group
+elements, bo.AvgEnumerateLimit: every Matérn base kernel over a group of
+that size, RBF over one without a closed form; its cost is |G| base-kernel
+evaluations per pair of points); avgnorm (normalized orbit average, k_avg(x,y)/√(k_avg(x,x)·k_avg(y,y)): not
 in the paper; it removes k_avg's prior-variance peak at the group's fixed
-points); plus (PSD projection of k_max); soft (0.8·plus + 0.2·nystrom on
+points; refused where avg is); plus (PSD projection of k_max); soft (0.8·plus + 0.2·nystrom on
 the same data: an invariant function plus a smaller non-invariant one, so
 the data can overrule a wrong group; not in the paper; exact at every n,
 --landmarks does not apply); max (only for groups where k_max is

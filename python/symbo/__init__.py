@@ -423,7 +423,12 @@ class Optimizer:
         groups); a ``portfolio`` step costs a few ``plus`` steps (the
         measured ratios are in docs/performance.md). A candidate left out
         is never silent: the constructor warns (``UserWarning``, one per
-        candidate, with the reason) and :meth:`info` lists it.
+        candidate, with the reason) and :meth:`info` lists it. Named
+        alone, ``avg`` and ``avgnorm`` raise :class:`InvalidInput` where
+        their average would be enumerated over more than 8192 group
+        elements (Go's ``bo.AvgEnumerateLimit``: a Matérn base over
+        permutation(8), hyperoctahedral(6) or a larger group; |G|
+        base-kernel evaluations per pair of points).
     base : str
         Base kernel shape (default ``rbf``).
     seed : int
