@@ -30,3 +30,13 @@ func TestAvgEnumerateLimitRefused(t *testing.T) {
 		t.Errorf("avg over signflip(13) (8192 elements): exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// TestProfileRefusesAvgUpFront: perf profile with avg among its BO
+// kernels over permutation(8) with Matérn-5/2 (40320 elements, over
+// bo.AvgEnumerateLimit) exits 2 with one line on stderr and no progress:
+// it used to run every Gram, eigen and k_plus phase first and fail at the
+// BO phase.
+func TestProfileRefusesAvgUpFront(t *testing.T) {
+	code, out, errOut := runCLI(t, "profile", "--group", "permutation", "--d", "8", "--base", "matern52", "--n", "20", "--m", "10", "--gemm-n", "10", "--bo-kernel", "plus,avg")
+	checkOneLineError(t, code, out, errOut, "perf profile: ", "avg", "permutation(8)", "AvgEnumerateLimit")
+}

@@ -235,6 +235,10 @@ var defaultProfileN = []int{55, 200, 1000}
 // the row is marked estimated with the prediction and how it was made.
 // The BO phases and DGEMMs are always run.
 //
+// Errors: a BO kernel bo.New refuses on the objective's box (an avg or
+// avgnorm enumerated over more than bo.AvgEnumerateLimit elements, say)
+// is refused before any phase runs, wrapping bo's error.
+//
 // Profile sets nothing process-wide; OpenBLAS's thread count is whatever
 // linalg pinned it to (the perf CLI sets SYMBO_OPENBLAS_THREADS to
 // GOMAXPROCS when unset, so that DGEMM and the Go code use the same
@@ -312,6 +316,21 @@ func Profile(o ProfileOptions) (ProfileResult, error) {
 	if f, ok := o.Group.(orbit.Finite); ok {
 		if sz, err := orbit.Size(o.Group); err == nil {
 			p.fin, p.order = f, sz
+		}
+	}
+	// Every BO kernel is built once, as its phase builds it, before any
+	// phase runs: a kernel bo.New refuses (avg enumerated over more than
+	// bo.AvgEnumerateLimit elements, say) fails now, not after the Gram
+	// phases of every n.
+	obj, _ := profileObjective(o.Group)
+	for _, kind := range o.BOKernels {
+		cfg, err := p.boConfig(kind)
+		if err == nil {
+			cfg.Backend, cfg.Landmarks, cfg.LandmarkFit, cfg.Budget = p.be, o.Landmarks, o.LandmarkFit, o.Budget
+			_, err = bo.New(obj.lo, obj.hi, cfg, o.Seed)
+		}
+		if err != nil {
+			return ProfileResult{}, fmt.Errorf("experiments: profile: BO kernel %s: %w", kind, err)
 		}
 	}
 	res := ProfileResult{

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
 )
@@ -490,5 +491,25 @@ func TestExtrapolateMidpoint(t *testing.T) {
 	}
 	if est, how := extrapolate([]measured{{100, 2}}, 200, 3); est != 16 || !strings.Contains(how, "nominal") {
 		t.Errorf("one size: %g (%s), want 16 from the nominal exponent", est, how)
+	}
+}
+
+// TestProfileRefusesBOKernelUpFront: a BO kernel bo.New refuses — avg
+// over permutation(8) with Matérn-5/2, enumerated over 40320 elements,
+// over bo.AvgEnumerateLimit — fails Profile before any phase runs
+// (nothing on Progress), wrapping bo.ErrBadConfig; it used to fail only
+// at the BO phase, after the Gram, eigen and k_plus phases of every n.
+func TestProfileRefusesBOKernelUpFront(t *testing.T) {
+	g, err := orbit.Permutation(8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress strings.Builder
+	_, err = Profile(ProfileOptions{Group: g, Shape: kernel.Matern52, N: []int{20}, M: 10, GemmN: 10, BOKernels: []string{bo.NamePlus, bo.NameAvg}, Progress: &progress})
+	if !errors.Is(err, bo.ErrBadConfig) || !strings.Contains(err.Error(), "AvgEnumerateLimit") {
+		t.Errorf("avg over %s with Matérn-5/2: %v, want bo.ErrBadConfig naming AvgEnumerateLimit", g.Name(), err)
+	}
+	if progress.Len() != 0 {
+		t.Errorf("phases ran before the refusal:\n%s", progress.String())
 	}
 }
