@@ -168,7 +168,7 @@ func runTable(args []string, stdout, stderr io.Writer) (err error) {
 	ablation := fs.Bool("ablation", false, "the invariance × Nyström ablation: default problems and kernels become the ablation's, and the decomposition of plus's gain is reported")
 	regret := fs.String("regret", "acq", "cumulative regret over the acquisition steps (acq, the paper's R_T) or all evaluations, initial design included (all)")
 	workers := fs.Int("workers", 0, "runs in parallel; 0 means GOMAXPROCS")
-	skip := fs.String("skip", "", "comma-separated `cells` problem/kernel to leave out, e.g. Scaling2d/avg (shown as \"not run\")")
+	skip := fs.String("skip", "", "comma-separated `cells` problem/kernel to leave out, e.g. Scaling2d/avg (shown as \"not run\"); a cell bo refuses, such as avg over more than bo.AvgEnumerateLimit enumerated elements, fails the table unless skipped")
 	if err := fs.parse(args); err != nil {
 		return err
 	}

@@ -84,7 +84,9 @@ type TableOptions struct {
 	// parallel that the plan is executed with (0 means GOMAXPROCS).
 	Workers int
 	// Skip leaves these cells out (shown as "not run"): a way to keep a
-	// cell too expensive for the time at hand out of a table, explicitly.
+	// cell too expensive for the time at hand out of a table, explicitly,
+	// or one bo refuses (avg enumerated over more than
+	// bo.AvgEnumerateLimit elements), which otherwise fails the table.
 	Skip []CellKey
 	// Noise is the observation noise rule (bo.RunOptions.Noise; the zero
 	// value: 2% of the variance of f over the box).

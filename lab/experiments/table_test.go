@@ -381,6 +381,33 @@ func TestTableSkipMustNameItsCells(t *testing.T) {
 	}
 }
 
+// TestTableSkipsRefusedCell: a cell bo refuses — avg on
+// Ackley10d:permutation, Matérn-5/2 enumerated over 3628800 elements,
+// over bo.AvgEnumerateLimit — fails the table with bo.ErrBadConfig, the
+// message naming the cell to skip, unless skipped; skipped, the rest of
+// the table is planned (the refusal used to fail the table whatever
+// Skip said). Robustness plans its points by the same rule (kernelsOn).
+func TestTableSkipsRefusedCell(t *testing.T) {
+	const big = "Ackley10d:permutation"
+	o := TableOptions{Seeds: 1, Iters: 1, Problems: []string{big, "Ackley2d"}, Kernels: []string{"avg", "plus"}}
+	if _, err := Table(o); !errors.Is(err, bo.ErrBadConfig) || !strings.Contains(err.Error(), "AvgEnumerateLimit") || !strings.Contains(err.Error(), "skip the cell "+big+"/avg") {
+		t.Errorf("avg on %s: %v, want bo.ErrBadConfig naming the cell to skip", big, err)
+	}
+	o.Skip = []CellKey{{Problem: big, Kernel: "avg"}}
+	plan, err := Table(o)
+	if err != nil {
+		t.Fatalf("avg on %s skipped: %v", big, err)
+	}
+	var cells []string
+	for _, r := range plan.Runs {
+		cells = append(cells, r.Cell)
+	}
+	slices.Sort(cells)
+	if want := []string{"Ackley10d:permutation/plus", "Ackley2d/avg", "Ackley2d/plus"}; !slices.Equal(cells, want) {
+		t.Errorf("runs %v, want %v", cells, want)
+	}
+}
+
 // TestPairedMarksUnequalSeeds: when a row's kernels ran different seeds,
 // the best is chosen on the seeds they all ran. Kernel a ran seeds 0–19
 // (about 100 on 0–9, 50 on 10–19: mean 75) and b only 0–9 (about 90:
