@@ -264,6 +264,11 @@ func (p Panel) buildStrips() (*plot.Plot, error) {
 		mk.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(3.5), Shape: draw.RingGlyph{}}
 		pl.Add(sc, bar, mk)
 	}
+	if len(names) == 0 {
+		// A row none of whose cells ran (all skipped): an empty panel
+		// saying so; NominalX panics without a name.
+		names = []string{"not run"}
+	}
 	pl.NominalX(names...)
 	pl.X.Min, pl.X.Max = -0.6, float64(len(names))-0.4
 	if logY {

@@ -141,6 +141,27 @@ func TestStripFigure(t *testing.T) {
 	}
 }
 
+// TestFiguresRowNotRun: a table row none of whose cells ran (every one
+// skipped: perf table --skip, or a refused cell skipped) draws an empty
+// strip panel labelled "not run" and an empty regret panel; the strip
+// figure panicked inside gonum/plot (NominalX without a name) after the
+// runs, so perf table wrote neither table.md nor the figures.
+func TestFiguresRowNotRun(t *testing.T) {
+	r := seededTable(Settings{Init: 5, Iters: 50, Seeds: 2}, []string{bo.NameAvg}, []string{"Ackley2d", "Radial2d"},
+		map[string]map[string][]float64{"Ackley2d": {bo.NameAvg: {300, 200}}})
+	ps := r.StripPanels()
+	if len(ps) != 2 || len(ps[1].Strips) != 0 {
+		t.Fatalf("panels %+v", ps)
+	}
+	dir := t.TempDir()
+	if _, err := WriteFigure(dir, "strips", ps, 3, r.StripCaption()...); err != nil {
+		t.Error(err)
+	}
+	if _, err := WriteFigure(dir, "regret", r.Panels(), 3, r.Caption()...); err != nil {
+		t.Error(err)
+	}
+}
+
 // TestLogAxisNonPositive: a log axis with zero, negative and non-finite
 // values (a timing measured as 0 s under load panicked gonum/plot in perf
 // complexity) draws the positive points, and a panel left with none
