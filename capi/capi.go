@@ -89,6 +89,7 @@ static size_t symbo_get_err(char *buf, size_t n) {
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -415,6 +416,12 @@ func symbogo_suggest(settings *C.char, histX *C.double, histY *C.double, n C.int
 			return err
 		}
 		pts, err := frontend.Suggest(opt, hx, hy, pm, nil, int(q))
+		var re *frontend.RowError
+		if errors.As(err, &re) && re.Input == "history" && errors.Is(re.Err, bo.ErrBadValue) {
+			// bo's message sends the caller to Fail or perf suggest's
+			// --failed, neither of which this call has.
+			return &frontend.RowError{Input: "history", Row: re.Row, Err: fmt.Errorf("%w: hist_y[%d] = %v is not finite; symbo_suggest takes no failed points: give the x of an evaluation that failed among the pending points, which it passes over with their orbits as it would failed ones (an optimizer handle has symbo_optimizer_fail)", bo.ErrBadValue, re.Row, hy[re.Row])}
+		}
 		if err != nil {
 			return err
 		}

@@ -239,8 +239,14 @@ int symbo_cross(const char *spec,
  *                      false: never
  *   "mem_budget": "512MiB" the memory budget of the call, or of every
  *                      call on a handle made from it (see Conventions).
- * hist_x: n×d observed points, hist_y: their n values (n may be 0);
- * pending: np×d points handed out and not yet evaluated (np may be 0);
+ * hist_x: n×d observed points, hist_y: their n values (n may be 0), each
+ * finite (NaN or ±Inf is SYMBO_EINVAL);
+ * pending: np×d points handed out and not yet evaluated (np may be 0).
+ * symbo_suggest takes no failed points: give the x of an evaluation that
+ * failed (crashed, timed out, no usable value) among the pending points,
+ * which it passes over with their orbits and tells the liar's value, as
+ * it would failed ones (as perf suggest's --failed), or the same point is
+ * proposed again; an optimizer handle records it with symbo_optimizer_fail.
  * n + np ≤ 1000000 (a study's evaluations at most), else SYMBO_EINVAL
  * before anything is copied.
  */

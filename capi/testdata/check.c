@@ -788,6 +788,26 @@ int main(int argc, char **argv) {
 	for (int i = 0; i < 6; i++)
 		expect(pts[i] == pts[i] && pts[i] >= -32.768 && pts[i] <= 32.768, "suggest pending beyond init: in the box");
 
+	/* A failed evaluation has no value, and symbo_suggest no failed
+	 * points: a NaN in hist_y is refused with a message saying what to do
+	 * (it named Fail and perf suggest's --failed, which this call lacks),
+	 * and the failed points given as pending are passed over as a
+	 * handle's symbo_optimizer_fail passes over them: the same point. */
+	{
+		double fy[4] = {5, 4, NAN, 6}, via_pending[2], via_fail[2];
+		code(symbo_suggest(set, hx, fy, 4, NULL, 0, 2, 1, pts, 2), SYMBO_EINVAL, "hist_y[2] = NaN is not finite; symbo_suggest takes no failed points: give the x of an evaluation that failed among the pending points", "suggest NaN value");
+		fy[2] = -INFINITY;
+		code(symbo_suggest(set, hx, fy, 4, NULL, 0, 2, 1, pts, 2), SYMBO_EINVAL, "hist_y[2] = -Inf is not finite", "suggest -Inf value");
+		expect(symbo_suggest(set, hx, hy, 2, hx + 4, 2, 2, 1, via_pending, 2) == SYMBO_OK, "suggest, failed points as pending");
+		int64_t hf;
+		expect(symbo_optimizer_new(set, &hf) == SYMBO_OK, "optimizer_new for fail");
+		for (int i = 0; i < 2; i++) expect(symbo_optimizer_tell(hf, hx + 2 * i, 2, hy[i]) == SYMBO_OK, "tell for fail");
+		for (int i = 2; i < 4; i++) expect(symbo_optimizer_fail(hf, hx + 2 * i, 2) == SYMBO_OK, "fail");
+		expect(symbo_optimizer_ask(hf, via_fail, 2) == SYMBO_OK, "ask after fail");
+		expect(memcmp(via_pending, via_fail, sizeof via_fail) == 0, "failed points as pending: the point symbo_optimizer_fail gives");
+		expect(symbo_optimizer_free(hf) == SYMBO_OK, "free after fail");
+	}
+
 	/* Errors: codes and messages. */
 	char msg[512];
 	expect(symbo_cross(NULL, X, N, NULL, 0, D, NULL, 0, out, N * N) == SYMBO_EINVAL, "NULL spec");
