@@ -468,3 +468,27 @@ func TestPointErrorMessage(t *testing.T) {
 		t.Errorf("Restore: %v, want %q", err, want)
 	}
 }
+
+// TestObservationsApartByRounding: observations one ulp apart propose
+// the points equal observations do (to rounding). The fit's lengthscale
+// bounds, multiples of the inputs' spread, fell to 1e-13 there, so every
+// other point of the box was uncorrelated with the data and the
+// acquisition flat: the step's point was any raw sample.
+func TestObservationsApartByRounding(t *testing.T) {
+	g := must(orbit.SignFlip(2))
+	lo, hi := box(2, 1)
+	cfg := must(Recommended(g, kernel.Matern52))
+	cfg.Init, cfg.RawSamples, cfg.Starts = 1, 64, 2
+	ask := func(second float64) ([]float64, Hyper) {
+		o := must(New(lo, hi, cfg, 1))
+		must(0, o.Tell([]float64{0.3, 0.3}, 2))
+		must(0, o.Tell([]float64{second, 0.3}, 5))
+		x := must(o.Ask())
+		return x, o.Diagnostics().Hyper
+	}
+	want, wh := ask(0.3)
+	got, gh := ask(math.Nextafter(0.3, 1))
+	if d := math.Hypot(got[0]-want[0], got[1]-want[1]); !(d < 1e-9) || math.Abs(gh.Lengthscale/wh.Lengthscale-1) > 1e-6 {
+		t.Errorf("observations one ulp apart propose %v (ℓ = %v), equal ones %v (ℓ = %v)", got, gh.Lengthscale, want, wh.Lengthscale)
+	}
+}

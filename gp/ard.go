@@ -125,7 +125,8 @@ func FitClasses(shape kernel.Shape, classes []int, x *mat.Dense, y []float64, op
 	c := newClassObjective(shape, classes, nc, xs, ys, be)
 
 	// s_c: the diagonal of class c's bounding box (1 for a class of
-	// constant coordinates). Its bounds and start are s_c's multiples, so
+	// constant coordinates, or of coordinates that differ only by
+	// rounding: atRounding). Its bounds and start are s_c's multiples, so
 	// that without a prior the fit follows each class's units.
 	sc, top := classScales(classes, nc, xs)
 	w := opts.PriorScale
@@ -283,10 +284,11 @@ func FitClassLengthscales(shape kernel.Shape, classes []int, x *mat.Dense, y []f
 
 // classScales returns, per class, the diagonal of its coordinates'
 // bounding box among the rows of x (1 for a class whose coordinates are
-// constant), and the largest of them.
+// constant, or differ only by rounding: atRounding), and the largest of
+// them.
 func classScales(classes []int, nc int, x *mat.Dense) ([]float64, float64) {
 	n, d := x.Dims()
-	sc := make([]float64, nc)
+	sc, mc := make([]float64, nc), make([]float64, nc)
 	for k := range d {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for i := range n {
@@ -294,11 +296,12 @@ func classScales(classes []int, nc int, x *mat.Dense) ([]float64, float64) {
 		}
 		w := hi - lo
 		sc[classes[k]] += w * w
+		mc[classes[k]] = max(mc[classes[k]], math.Abs(lo), math.Abs(hi))
 	}
 	top := 0.0
 	for c := range sc {
 		sc[c] = math.Sqrt(sc[c])
-		if !(sc[c] > 0) || math.IsInf(sc[c], 0) {
+		if !(sc[c] > 0) || math.IsInf(sc[c], 0) || atRounding(sc[c], mc[c]) {
 			sc[c] = 1
 		}
 		top = max(top, sc[c])

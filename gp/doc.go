@@ -68,7 +68,9 @@
 // Fit maximizes the log marginal likelihood over (v, ℓ, σ²) within box
 // bounds. Default bounds: v ∈ [1e-3, 1e3], σ² ∈ [1e-6, 1] (standardized),
 // ℓ ∈ [1e-3·s, 1e3·s] with s the diagonal of the bounding box of the
-// training inputs. FixNoise holds σ² at a known level given in the units
+// training inputs, or 1 where they coincide or differ by rounding alone
+// (by at most 2⁻⁴⁴ of their largest |coordinate|, as one ulp apart; the
+// same for each class's s_c in FitClasses). FixNoise holds σ² at a known level given in the units
 // of y. ModeOwn (default) fits each family on its own likelihood; ModeBase
 // fits the base family (the family's method Base() Family) and reuses its
 // hyperparameters, as the authors' public code does. The method is the

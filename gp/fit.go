@@ -40,7 +40,8 @@ func (m Mode) String() string {
 
 // Default bounds (FitOptions), on the standardized output scale. The
 // lengthscale bounds are multiples of the data scale s, the diagonal of the
-// bounding box of the training inputs (1 if all inputs coincide).
+// bounding box of the training inputs (1 if all inputs coincide, or
+// differ only by rounding: see atRounding).
 const (
 	defaultVarianceMin = 1e-3
 	defaultVarianceMax = 1e3
@@ -75,7 +76,9 @@ type FitOptions struct {
 	Noise    float64 // the fixed noise variance (units of y), used with FixNoise only
 	// Bounds [min, max] on the standardized scale; a zero array means the
 	// default: v ∈ [1e-3, 1e3], ℓ ∈ [1e-3·s, 1e3·s] with s the diagonal of
-	// the bounding box of the training inputs, σ² ∈ [1e-6, 1] (PriorBoTorch:
+	// the bounding box of the training inputs (1 if they coincide, or
+	// differ by at most 2⁻⁴⁴ of their largest |coordinate|: by rounding
+	// alone), σ² ∈ [1e-6, 1] (PriorBoTorch:
 	// [1e-4, 1]). The lengthscale bounds are absolute when set.
 	VarianceBounds, LengthscaleBounds, NoiseBounds [2]float64
 	// Method: fitProfile (default) or fitBFGS.
@@ -246,10 +249,11 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 	return g, nil
 }
 
-// dataScale is the diagonal of the bounding box of x, or 1 if it is 0.
+// dataScale is the diagonal of the bounding box of x, or 1 if it is 0 or
+// at the rounding level of x's coordinates (atRounding).
 func dataScale(x *mat.Dense) float64 {
 	n, d := x.Dims()
-	var s float64
+	var s, m float64
 	for j := range d {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for i := range n {
@@ -257,17 +261,27 @@ func dataScale(x *mat.Dense) float64 {
 			lo, hi = min(lo, v), max(hi, v)
 		}
 		s += (hi - lo) * (hi - lo)
+		m = max(m, math.Abs(lo), math.Abs(hi))
 	}
 	s = math.Sqrt(s)
 	if math.IsInf(s, 0) {
 		// (hi − lo)² overflowed: the same diagonal, scaled.
 		s = scaledDiagonal(x)
 	}
-	if !(s > 0) || math.IsInf(s, 0) {
+	if !(s > 0) || math.IsInf(s, 0) || atRounding(s, m) {
 		return 1
 	}
 	return s
 }
+
+// atRounding reports whether inputs whose bounding box has diagonal s and
+// whose largest |coordinate| is m differ only by rounding: s ≤ 2⁻⁴⁴·m, a
+// few hundred ulps of m (0.1·3 beside 0.3, a log–exp round trip). Such
+// inputs count as coinciding, with data scale 1: a scale of s put the
+// lengthscale bounds 1e3·s near 1e-13 for inputs one ulp apart, where
+// equal inputs get [1e-3, 1e3], and the fit then saw every other point
+// of the space as uncorrelated with the data.
+func atRounding(s, m float64) bool { return s <= 0x1p-44*m }
 
 // scaledDiagonal is the bounding-box diagonal computed as w·‖w_j/w‖ with w
 // the widest side (halved first, so that hi − lo cannot overflow).

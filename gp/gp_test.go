@@ -627,3 +627,39 @@ func TestNewTinyCovarianceJitter(t *testing.T) {
 		}
 	}
 }
+
+// TestFitInputsApartByRounding: inputs that differ only by rounding (one
+// ulp) are fitted as equal inputs are, by Fit and FitClasses alike. Their
+// data scale was their bounding box's diagonal, 5.6e-17, which put the
+// lengthscale bounds near [5.6e-20, 5.6e-14], where equal inputs get
+// [1e-3, 1e3]: the fit then took every other point of the space as
+// uncorrelated with the data (through bo: a flat acquisition).
+func TestFitInputsApartByRounding(t *testing.T) {
+	fam, err := NewBaseFamily(kernel.Matern52, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := []float64{0, 1, 0, 1}
+	fit := func(second float64) (Hyper, []float64) {
+		x := mat.NewDense(4, 2, []float64{0.3, 0.4, second, 0.4, 0.3, 0.4, second, 0.4})
+		g, err := Fit(fam, x, y, FitOptions{Prior: PriorBoTorch, PriorScale: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls, err := FitClassLengthscales(kernel.Matern52, []int{0, 1}, x, y, ClassFitOptions{Prior: PriorBoTorch, PriorScale: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g.Hyper(), ls
+	}
+	same, sameLs := fit(0.3)
+	apart, apartLs := fit(math.Nextafter(0.3, 1))
+	if r := apart.Lengthscale / same.Lengthscale; math.Abs(r-1) > 1e-6 {
+		t.Errorf("inputs one ulp apart: ℓ = %v, equal inputs: ℓ = %v", apart.Lengthscale, same.Lengthscale)
+	}
+	for c := range sameLs {
+		if r := apartLs[c] / sameLs[c]; math.Abs(r-1) > 1e-6 {
+			t.Errorf("class %d one ulp apart: ℓ = %v, equal: ℓ = %v", c, apartLs[c], sameLs[c])
+		}
+	}
+}
