@@ -24,8 +24,10 @@ import (
 // segment average, or G's discretization), so those carry over. When G
 // itself would be enumerated, the whole group is enumerated instead: the
 // cost is one exponential per element either way, and the factored form
-// only adds work per pair (its Grams were slower than the whole group's
-// enumeration for cyclic and blockperm groups on some coordinates).
+// only adds work per pair (its Grams are slower than the whole group's
+// enumeration for cyclic and blockperm groups on some coordinates:
+// BenchmarkEmbeddedEnumerated, docs/performance.md, "Embedded groups
+// that are enumerated").
 // Matérn kernels are not products over coordinates: their k_avg over an
 // embedded group is evaluated like any other group's, by enumerating or
 // discretizing the whole group.
