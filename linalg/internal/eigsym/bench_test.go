@@ -3,6 +3,7 @@ package eigsym
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -101,5 +102,52 @@ func BenchmarkQL(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkTeamSpin times what teamSpins weighs (docs/performance.md,
+// "The eigensolver team's spinning"): one runtime.Gosched of an idle
+// process (yield; spin-µs is teamSpins of them, an idle helper's window
+// before it parks), one of the tridiagonal reduction's matrix-vector
+// products on a team of two (symv, ns per loop), and the reduction on two
+// workers per column (sytrd, µs/column: a column's loop and the serial
+// work around it).
+func BenchmarkTeamSpin(b *testing.B) {
+	b.Run("yield", func(b *testing.B) {
+		for b.Loop() {
+			runtime.Gosched()
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)*teamSpins/1e3, "spin-µs")
+	})
+	for _, m := range []int{symvParallel, 1000, 3000} {
+		b.Run(fmt.Sprintf("symv/m=%d", m), func(b *testing.B) {
+			a := randSym(rand.New(rand.NewPCG(1, uint64(m))), m)
+			v, y := make([]float64, m), make([]float64, m)
+			for i := range v {
+				v[i] = float64(i%7) - 3
+			}
+			var ws workspace
+			tm := newTeam(2)
+			defer tm.close()
+			for b.Loop() {
+				symv(m, a, m, v, y, &ws, tm)
+			}
+		})
+	}
+	for _, n := range []int{1000} {
+		b.Run(fmt.Sprintf("sytrd/n=%d", n), func(b *testing.B) {
+			full := randSym(rand.New(rand.NewPCG(1, uint64(n))), n)
+			a := make([]float64, n*n)
+			d, e, tau := make([]float64, n), make([]float64, n), make([]float64, n)
+			var ws workspace
+			var t time.Duration
+			for b.Loop() {
+				copy(a, full)
+				s := time.Now()
+				sytrd(n, a, n, d, e, tau, &ws, 2)
+				t += time.Since(s)
+			}
+			b.ReportMetric(float64(t.Nanoseconds())/1e3/float64(b.N*n), "µs/column")
+		})
 	}
 }

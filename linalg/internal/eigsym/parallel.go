@@ -123,7 +123,8 @@ func parallelDo(par bool, f, g func()) {
 // teamSpins is how many times an idle team helper yields before it
 // parks: the spinning is meant to outlast the serial work between two of
 // a computation's short parallel loops, so that the helper is still
-// awake for the next one.
+// awake for the next one (BenchmarkTeamSpin: docs/performance.md, "The
+// eigensolver team's spinning").
 const teamSpins = 2000
 
 // team is a set of helper goroutines kept awake between the many short
