@@ -105,8 +105,9 @@ func Full(t testing.TB) bool {
 // Sequential skips t when this process is sampled and built with -race
 // (`make test`'s race leg): call it first in an expensive test whose code
 // under test starts no goroutine, so that the race detector can find
-// nothing in it and only multiplies its cost several times. It runs in
-// every other configuration, and under -race at full depth (a bare
+// nothing in it and only multiplies its cost, by an order of magnitude
+// or more (docs/performance.md, "The race detector's slowdown"). It runs
+// in every other configuration, and under -race at full depth (a bare
 // `go test -race`). A test that reaches internal/parallel, a worker pool
 // or any other goroutine must not call it. It fails t on a malformed
 // SYMBO_TEST_SAMPLE.
