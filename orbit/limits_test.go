@@ -133,7 +133,7 @@ func TestMatricesLimits(t *testing.T) {
 	// Many small generators are refused up front too: a product of the
 	// closure costs far more than its d³ multiply-adds when d is small
 	// (4096 rotations of the plane ran the closure, to its cap, before
-	// failing; 32 768 of them took two minutes).
+	// failing; docs/performance.md, "The matrix closure's products").
 	rng := rand.New(rand.NewPCG(1, 2))
 	rots := make([][]float64, 4096)
 	for i := range rots {
