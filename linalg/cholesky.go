@@ -24,7 +24,8 @@ type Cholesky struct {
 // solved as L·Y = B, Lᵀ·X = Y, which is what LAPACK's dpotrs does; calling
 // dpotrs through LAPACKE's row-major interface instead copies and transposes
 // L on every call: an O(n²) copy per solve, the order of the solve
-// itself for one right-hand side.
+// itself for one right-hand side (BenchmarkDpotrs: docs/performance.md,
+// "One right-hand side: dpotrs through LAPACKE").
 type triSolver interface {
 	// trsm overwrites the n×nrhs row-major b (stride ldb) with op(L)⁻¹·b,
 	// where op(L) is L, or Lᵀ when trans is blas.Trans.
