@@ -244,7 +244,8 @@ func goString(s *C.char, name string) (string, error) {
 	// largest settings (a box of MaxDim values twice, coords) are some
 	// 50 KB, so a longer string is refused, not decoded (decoding one of
 	// megabytes took seconds and many times its size in memory just to
-	// refuse it, whatever the memory budget).
+	// refuse it, whatever the memory budget: docs/performance.md,
+	// "Settings strings past capi's bound").
 	if n := C.strnlen(s, maxSettingsBytes+1); n > maxSettingsBytes {
 		return "", fmt.Errorf("%w: %s is longer than %d bytes", errInput, name, maxSettingsBytes)
 	}
