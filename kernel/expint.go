@@ -100,12 +100,21 @@ func e1Scaled(x float64) float64 {
 		}
 		return s
 	default:
-		var t float64 // the tail k²/(x + 2k + 1 − …), zero below depth 6
-		for k := 6.0; k >= 1; k-- {
-			t = k * k / (x + 2*k + 1 - t)
-		}
-		return 1 / (x + 1 - t)
+		return e1CF(x)
 	}
+}
+
+// e1CF is e^x·E1(x) by the continued fraction to depth 6, evaluated from
+// the bottom: e1Scaled from e1TableMax on, where TestE1 holds e1 within 4
+// ulps; TestE1ContinuedFraction measures where below it the fraction
+// reaches that accuracy (docs/performance.md, "E1's continued
+// fraction").
+func e1CF(x float64) float64 {
+	var t float64 // the tail k²/(x + 2k + 1 − …), zero below depth 6
+	for k := 6.0; k >= 1; k-- {
+		t = k * k / (x + 2*k + 1 - t)
+	}
+	return 1 / (x + 1 - t)
 }
 
 // e1Interval is one interval of e1Table: e^x·E1(x) = Σ_k a[k]·(x − c)^k on

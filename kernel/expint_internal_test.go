@@ -195,6 +195,31 @@ func TestE1(t *testing.T) {
 	}
 }
 
+// TestE1ContinuedFraction measures e^{−x}·e1CF(x) (the depth-6
+// continued fraction e1 takes from e1TableMax on) against the
+// arbitrary-precision E1 on 30 ≤ x < 128, 64 arguments per unit (8 with
+// -short), and logs the worst error in ulps over each band, for
+// docs/performance.md, "E1's continued fraction"; from e1TableMax on it
+// must stay within TestE1's 4 ulps.
+func TestE1ContinuedFraction(t *testing.T) {
+	bands := []float64{30, 40, 50, 56, e1TableMax, 96, 128}
+	step := 1.0 / 64
+	if testing.Short() {
+		step = 1.0 / 8
+	}
+	for b := 0; b+1 < len(bands); b++ {
+		var worst float64
+		for x := bands[b]; x < bands[b+1]; x += step {
+			u := ulps(math.Exp(-x)*e1CF(x), bigE1(x))
+			worst = math.Max(worst, u)
+			if x >= e1TableMax && u > 4 {
+				t.Errorf("x = %v: continued fraction %.0f ulps from E1", x, u)
+			}
+		}
+		t.Logf("x in [%v, %v): worst %.1f ulps", bands[b], bands[b+1], worst)
+	}
+}
+
 // TestE1Reference: the series and continued-fraction references agree
 // where both are accurate.
 func TestE1Reference(t *testing.T) {
