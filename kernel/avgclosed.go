@@ -164,9 +164,10 @@ func (e *avgSignEval) grad(dst, x, y, _ []float64) {
 // the exponentials, the reciprocals and the recursion. Pairs use the
 // factored form only when ‖u‖² + ‖w‖² ≤ factoredMax = 48: the error is
 // then ≤ ε·(48·(d/2 + 1/4) + d² + 6d) ≤ 8.3·10⁻¹⁴ relative for d ≤
-// MaxPermanentDim (TestAvgPermPairs logs the measured one); every |a_ij| ≤ 24, so C_ij ≤ e^{24}, row products ≤ e^{24d},
-// perm(C) ≤ d!·e^{24d} < e^{415} and e^{−‖u‖²/2} ≥ e^{−24}: nothing
-// overflows or underflows. Other pairs use the difference form below.
+// MaxPermanentDim (TestAvgPermPairs logs the measured one, recorded in
+// docs/performance.md, "The permanent's factored form"); every |a_ij| ≤
+// 24, so C_ij ≤ e^{24}, row products ≤ e^{24d}, perm(C) ≤ d!·e^{24d} <
+// e^{415} and e^{−‖u‖²/2} ≥ e^{−24}: nothing overflows or underflows. Other pairs use the difference form below.
 //
 // Difference form. Row scaling (matrix) is only needed when some entry
 // could underflow: every |u_i − w_j| is at most μ = max|u| + max|w|, so
