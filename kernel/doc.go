@@ -38,7 +38,8 @@
 // the average over the cyclic subgroup C_M, so exactly invariant and PSD.
 // Its worst-case error at M = 256 over radii in [0, 10ℓ] is below
 // 2e−4·v (matern12), 2e−6·v (matern32) and 5e−8·v (matern52), the bounds
-// TestRotationQuadrature asserts (it logs the measured errors).
+// TestRotationQuadrature asserts (it logs the measured errors, recorded
+// in docs/performance.md, "The rotation average's quadrature").
 //
 // Other continuous groups use their closed-form orbit distance for Max
 // (scaling: exact). Avg over scaling (any orbit.Segmenter) is by default
