@@ -96,3 +96,15 @@ def test_sampler_warns_once():
     assert len(msgs) == 1, msgs  # not one per trial
     assert msgs[0].startswith("SymboSampler: kernel %s leaves out avg: k_avg over hyperoctahedral(3)" % LIST)
     assert all(issubclass(w.category, UserWarning) for w in caught if "leaves out" in str(w.message))
+
+
+def test_explicit_avg_over_the_enumeration_limit_is_refused():
+    # avg named alone is never left out, but an enumerated k_avg over
+    # more than bo.AvgEnumerateLimit = 8192 elements is refused when the
+    # optimizer is built, before any evaluation: permutation(8) with
+    # Matérn-5/2 has 40320; permutation(7), 5040, is accepted, and RBF's
+    # permanent is a closed form whatever the order.
+    with pytest.raises(symbo.InvalidInput, match=r"permutation\(8\).*AvgEnumerateLimit"):
+        symbo.Optimizer([0.0] * 8, [1.0] * 8, group="permutation", kernel="avg", base="matern52")
+    symbo.Optimizer([0.0] * 7, [1.0] * 7, group="permutation", kernel="avg", base="matern52")
+    symbo.Optimizer([0.0] * 8, [1.0] * 8, group="permutation", kernel="avg", base="rbf")
