@@ -243,9 +243,9 @@ func goString(s *C.char, name string) (string, error) {
 	// Measured up to the bound only, before anything is copied: the
 	// largest settings (a box of MaxDim values twice, coords) are some
 	// 50 KB, so a longer string is refused, not decoded (decoding one of
-	// megabytes took seconds and many times its size in memory just to
-	// refuse it, whatever the memory budget: docs/performance.md,
-	// "Settings strings past capi's bound").
+	// megabytes takes tenths of a second and many times its size in
+	// memory just to refuse it, whatever the memory budget:
+	// docs/performance.md, "Settings strings past capi's bound").
 	if n := C.strnlen(s, maxSettingsBytes+1); n > maxSettingsBytes {
 		return "", fmt.Errorf("%w: %s is longer than %d bytes", errInput, name, maxSettingsBytes)
 	}

@@ -8,7 +8,9 @@ import (
 	"io"
 	"math/big"
 	"reflect"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/symbo/symbo/bo"
 )
@@ -33,14 +35,44 @@ import (
 //
 // The keys are checked by a first pass over the tokens against v's type,
 // before encoding/json decodes the value (which then reports type errors).
+// Data json.Valid accepts is read by validTokens, which allocates nothing
+// per number or element; other data by encoding/json's Decoder, whose
+// tokenizer's errors the messages quote (it allocates several times per
+// token: docs/performance.md, "Settings strings past capi's bound"). On
+// valid data the two give the same errors (TestDecodeTokenPaths).
 func Decode(data []byte, v any) error {
 	t := reflect.TypeOf(v)
 	if t == nil || t.Kind() != reflect.Pointer {
 		panic("frontend: Decode needs a pointer")
 	}
+	ck := keyChecker{fields: map[reflect.Type]map[string]reflect.Type{}}
+	if json.Valid(data) {
+		// One value, nothing after it, no tokenizer error to quote.
+		if err := ck.check(&validTokens{data: data}, t.Elem()); err != nil {
+			return err
+		}
+	} else if err := ck.checkTokens(data, t.Elem()); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return invalid("%s", typeMismatch(te))
+		}
+		return invalid("%v", err)
+	}
+	return nil
+}
+
+// checkTokens runs the key check over data through encoding/json's
+// tokenizer, which says what is malformed, and refuses data after the
+// value.
+func (ck *keyChecker) checkTokens(data []byte, t reflect.Type) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber() // numbers are encoding/json's to judge, in the second pass
-	if err := checkKeys(dec, t.Elem(), ""); err != nil {
+	if err := ck.check(dec, t); err != nil {
 		if errors.Is(err, ErrInvalid) {
 			return err
 		}
@@ -54,15 +86,6 @@ func Decode(data []byte, v any) error {
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return invalid("data after the JSON value")
-	}
-	dec = json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return invalid("%s", typeMismatch(te))
-		}
-		return invalid("%v", err)
 	}
 	return nil
 }
@@ -157,20 +180,46 @@ func jsonShape(t reflect.Type) string {
 	return t.String()
 }
 
-// checkKeys reads one JSON value from dec and checks the keys of every
+// tokenReader is what the key check reads: encoding/json's Decoder, or
+// validTokens.
+type tokenReader interface {
+	Token() (json.Token, error)
+	More() bool
+}
+
+// keyChecker checks the keys of one JSON value (Decode). path is the
+// place being read ("observations[3].x"), built in place and made a string
+// only for an error (a string per element made the check's allocations
+// grow with every number). fields caches jsonFields per struct type, for
+// the call: a history holds many observations.
+type keyChecker struct {
+	path   []byte
+	fields map[reflect.Type]map[string]reflect.Type
+}
+
+// at returns the path with name appended as a key ("name" alone at the
+// top level).
+func (ck *keyChecker) at(name string) string {
+	if len(ck.path) == 0 {
+		return name
+	}
+	return string(ck.path) + "." + name
+}
+
+// check reads one JSON value from dec and checks the keys of every
 // object in it against the type t it decodes into (see Decode). Values
 // of another shape than t's are skipped: encoding/json reports them.
 // The recursion follows t, whose nesting is fixed, never the data's.
-func checkKeys(dec *json.Decoder, t reflect.Type, path string) error {
+func (ck *keyChecker) check(dec tokenReader, t reflect.Type) error {
 	tok, err := dec.Token()
 	if err != nil {
 		return err
 	}
 	if tok == nil && isNumber(t) {
-		if path == "" {
+		if len(ck.path) == 0 {
 			return invalid("null where a number goes")
 		}
-		return invalid("%s is null: want a number (a missing number is not 0)", path)
+		return invalid("%s is null: want a number (a missing number is not 0)", ck.path)
 	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -180,24 +229,24 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string) error {
 		var fields map[string]reflect.Type
 		switch t.Kind() {
 		case reflect.Struct:
-			fields = jsonFields(t)
+			if fields = ck.fields[t]; fields == nil {
+				fields = jsonFields(t)
+				ck.fields[t] = fields
+			}
 		case reflect.Map:
 		default:
 			return skipValue(dec, 1)
 		}
 		seen := map[string]bool{}
+		n := len(ck.path)
 		for dec.More() {
 			kt, err := dec.Token()
 			if err != nil {
 				return err
 			}
 			key := kt.(string)
-			at := key
-			if path != "" {
-				at = path + "." + key
-			}
 			if seen[key] {
-				return invalid("duplicate field %q", at)
+				return invalid("duplicate field %q", ck.at(key))
 			}
 			seen[key] = true
 			var ft reflect.Type
@@ -206,23 +255,24 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string) error {
 			} else {
 				var ok bool
 				if ft, ok = fields[key]; !ok {
-					return unknownField(at, key, fields)
+					return unknownField(ck.at(key), key, fields)
 				}
 			}
-			if err := checkKeys(dec, ft, at); err != nil {
+			if n > 0 {
+				ck.path = append(ck.path, '.')
+			}
+			ck.path = append(ck.path, key...)
+			if err := ck.check(dec, ft); err != nil {
 				return err
 			}
+			ck.path = ck.path[:n]
 		}
 		for _, name := range requiredFields[t] {
 			if !seen[name] {
-				at := name
-				if path != "" {
-					at = path + "." + name
-				}
 				if fields != nil && !isNumber(fields[name]) {
-					return invalid("%s is missing", at)
+					return invalid("%s is missing", ck.at(name))
 				}
-				return invalid("%s is missing: want a number (a missing number is not 0)", at)
+				return invalid("%s is missing: want a number (a missing number is not 0)", ck.at(name))
 			}
 		}
 		_, err = dec.Token() // '}'
@@ -231,15 +281,118 @@ func checkKeys(dec *json.Decoder, t reflect.Type, path string) error {
 		if t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
 			return skipValue(dec, 1)
 		}
+		n := len(ck.path)
 		for i := 0; dec.More(); i++ {
-			if err := checkKeys(dec, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			ck.path = append(ck.path, '[')
+			ck.path = strconv.AppendInt(ck.path, int64(i), 10)
+			ck.path = append(ck.path, ']')
+			if err := ck.check(dec, t.Elem()); err != nil {
 				return err
 			}
+			ck.path = ck.path[:n]
 		}
 		_, err = dec.Token() // ']'
 		return err
 	}
 	return nil
+}
+
+// validTokens reads the tokens of data that json.Valid has accepted, as
+// encoding/json's Decoder would, but without its cost per token: a
+// number, true, false or a string that is not an object key reads as
+// scalarToken, null as nil, and only keys are made strings (unquoted by
+// encoding/json when they hold an escape or a byte past ASCII). Its
+// scanning relies on data being valid JSON: separators (',' ':') are
+// skipped as space. keys holds the keys read, by their quoted bytes: a
+// history's thousand observations make two keys, not two thousand.
+type validTokens struct {
+	data []byte
+	pos  int
+	keys map[string]json.Token
+}
+
+// scalarToken stands for every number, true, false and string value
+// validTokens reads: the key check needs only to tell them from null and
+// delimiters.
+var scalarToken json.Token = json.Number("0")
+
+func (s *validTokens) skip() {
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case ' ', '\t', '\n', '\r', ',', ':':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// More reports whether the array or object being read has another
+// element.
+func (s *validTokens) More() bool {
+	s.skip()
+	return s.pos < len(s.data) && s.data[s.pos] != ']' && s.data[s.pos] != '}'
+}
+
+func (s *validTokens) Token() (json.Token, error) {
+	s.skip()
+	if s.pos >= len(s.data) {
+		return nil, io.EOF
+	}
+	switch c := s.data[s.pos]; c {
+	case '{', '}', '[', ']':
+		s.pos++
+		return json.Delim(c), nil
+	case 'n':
+		s.pos += len("null")
+		return nil, nil
+	case 't':
+		s.pos += len("true")
+		return scalarToken, nil
+	case 'f':
+		s.pos += len("false")
+		return scalarToken, nil
+	case '"':
+		start := s.pos
+		plain := true // no escape, nothing past ASCII
+		for s.pos++; s.data[s.pos] != '"'; s.pos++ {
+			if c := s.data[s.pos]; c == '\\' {
+				plain = false
+				s.pos++ // the escaped byte, which may be '"'
+			} else if c >= utf8.RuneSelf {
+				plain = false
+			}
+		}
+		s.pos++
+		raw := s.data[start:s.pos]
+		next := s.pos // a key is followed by ':', after space
+		for next < len(s.data) && isSpace(s.data[next]) {
+			next++
+		}
+		if next == len(s.data) || s.data[next] != ':' {
+			return scalarToken, nil
+		}
+		if tok, ok := s.keys[string(raw)]; ok {
+			return tok, nil
+		}
+		var key string
+		if plain {
+			key = string(raw[1 : len(raw)-1])
+		} else if err := json.Unmarshal(raw, &key); err != nil {
+			return nil, err // not for valid JSON
+		}
+		if s.keys == nil {
+			s.keys = map[string]json.Token{}
+		}
+		s.keys[string(raw)] = key
+		return key, nil
+	}
+	for s.pos < len(s.data) && strings.IndexByte("+-0123456789.eE", s.data[s.pos]) >= 0 {
+		s.pos++
+	}
+	return scalarToken, nil
 }
 
 // requiredFields lists, for the records whose numbers have no default,
@@ -270,7 +423,7 @@ func isNumber(t reflect.Type) bool {
 
 // skipValue reads the rest of a value whose depth opening delimiters have
 // been read.
-func skipValue(dec *json.Decoder, depth int) error {
+func skipValue(dec tokenReader, depth int) error {
 	for depth > 0 {
 		tok, err := dec.Token()
 		if err != nil {

@@ -1,0 +1,87 @@
+package frontend
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/symbo/symbo/bo"
+)
+
+// TestDecodeAllocs: Decode's allocations do not grow with the number of
+// elements in a list (the key check made a path string per element and
+// read each number through encoding/json's tokenizer, some ten
+// allocations per number: 44 MiB for a 1 MiB string, docs/performance.md,
+// "Settings strings past capi's bound"). What grows is encoding/json's
+// buffer and the decoded slices, by doubling.
+func TestDecodeAllocs(t *testing.T) {
+	box := func(n int) []byte {
+		xs := strings.TrimSuffix(strings.Repeat("0.25,", n), ",")
+		return []byte(`{"group":"scaling","box":[[` + xs + `],[` + xs + `]]}`)
+	}
+	hist := func(n int) []byte {
+		obs := strings.TrimSuffix(strings.Repeat(`{"x":[0.5,0.25],"y":1},`, n), ",")
+		return []byte(`{"version":2,"seed":1,"kernel":"plus","dim":2,"minimize":true,"observations":[` + obs + `]}`)
+	}
+	allocs := func(data []byte, v func() any) float64 {
+		return testing.AllocsPerRun(5, func() {
+			if err := Decode(data, v()); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	small, large := allocs(box(1000), func() any { return new(SuggestSettings) }), allocs(box(16000), func() any { return new(SuggestSettings) })
+	t.Logf("box of 2×1000 numbers: %v allocations; 2×16000: %v", small, large)
+	if large-small > 40 {
+		t.Errorf("Decode of 2×16000 numbers made %v allocations, %v more than of 2×1000: want fewer than 40 more", large, large-small)
+	}
+	// A history's observations: encoding/json allocates each x; the key
+	// check a map of seen keys per object, no more.
+	small, large = allocs(hist(100), func() any { return new(bo.History) }), allocs(hist(1600), func() any { return new(bo.History) })
+	t.Logf("history of 100 observations: %v allocations; 1600: %v", small, large)
+	if per := (large - small) / 1500; per > 2.5 {
+		t.Errorf("Decode of a history made %.1f allocations per observation: want at most 2.5", per)
+	}
+}
+
+// TestDecodeTokenPaths: on valid JSON the key check reads the same
+// through validTokens as through encoding/json's tokenizer (which Decode
+// uses for the rest), error for error: the fuzz seeds, with null, keys
+// and values inserted at every position where the result is valid JSON.
+func TestDecodeTokenPaths(t *testing.T) {
+	seeds := append(append([]string{}, fuzzSettings...), fuzzSpecs...)
+	seeds = append(seeds,
+		`{"version":2,"seed":1,"kernel":"plus","dim":1,"minimize":true,"observations":[{"x":[0.5],"y":-1}],"failed":[[0.25]],"pending":[[1,2]]}`,
+		"{\"gr\\u006fup\" : \"signflip\",\n\t\"d\":2,\r\"box\":[[-1 , 1] ,[1]],\"k\\\"\":\"a\\\"\"}",
+		"{\"group\":\"sign\xffflip\",\"gr\xc3\xa9\":[{\"\":{}}],\"box\":[[true],[false,\"x\",{\"a\":[]}]]}",
+	)
+	inserts := []string{"null", "1", `"x"`, `{}`, `[]`, `{"y":1}`, `[null]`, `"box":null,`, `"d":null,`, `"x":1,`, `"":1,`, `"Y":2,`, `"y":2,`, `"observations":[{"x":[1]}],`, `"Box":[[1]],`, `"group":"a",`}
+	checked := 0
+	for _, s := range seeds {
+		for i := 0; i <= len(s); i++ {
+			for _, ins := range inserts {
+				data := []byte(s[:i] + ins + s[i:])
+				if !json.Valid(data) {
+					continue
+				}
+				for _, v := range []any{new(SuggestSettings), new(KernelSpec), new(bo.History)} {
+					typ := reflect.TypeOf(v).Elem()
+					ck := keyChecker{fields: map[reflect.Type]map[string]reflect.Type{}}
+					fast := ck.check(&validTokens{data: data}, typ)
+					ck = keyChecker{fields: map[reflect.Type]map[string]reflect.Type{}}
+					slow := ck.checkTokens(data, typ)
+					if fmt.Sprint(fast) != fmt.Sprint(slow) {
+						t.Fatalf("%s into %v: validTokens %v; encoding/json's tokenizer %v", data, typ, fast, slow)
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("%d cases checked: the seeds or inserts lost their valid cases", checked)
+	}
+	t.Logf("%d cases", checked)
+}
