@@ -133,3 +133,39 @@ func BenchmarkMatrixClosure(b *testing.B) {
 		b.ReportMetric(perProduct/perMadd, "madds/product")
 	})
 }
+
+// BenchmarkMatrixWorkCap times closures whose counted work is at
+// MaxMatrixWork, the longest NewMatrices accepts at once (docs/
+// performance.md, "The matrix closure's products"): at d = 256 the cyclic
+// group of order 256 of one permutation matrix (256 products of 2²⁴
+// multiply-adds, G·k·d³ = 2³²), at d = 2 the cyclic group C₆₅₅₃₆ from
+// 512 of its rotations (2²⁵ products, counted at matrixProductFloor:
+// 2³²). Each iteration takes seconds: run it with -test.benchtime 1x.
+func BenchmarkMatrixWorkCap(b *testing.B) {
+	shift := make([]float64, 256*256) // x_i → x_{i+1 mod 256}
+	for i := range 256 {
+		shift[i*256+(i+1)%256] = 1
+	}
+	rots := make([][]float64, 512)
+	for j := range rots {
+		a := 2 * math.Pi * float64(j+1) / 65536
+		rots[j] = []float64{math.Cos(a), -math.Sin(a), math.Sin(a), math.Cos(a)}
+	}
+	for _, tc := range []struct {
+		d, order int
+		gens     [][]float64
+	}{
+		{256, 256, [][]float64{shift}},
+		{2, 65536, rots},
+	} {
+		b.Run(fmt.Sprintf("d=%d/order=%d/gens=%d", tc.d, tc.order, len(tc.gens)), func(b *testing.B) {
+			var g *orbit.Matrices
+			for b.Loop() {
+				g = must(orbit.NewMatrices(tc.d, tc.gens))
+			}
+			if n := g.Order().Int64(); n != int64(tc.order) {
+				b.Fatalf("order %d, want %d", n, tc.order)
+			}
+		})
+	}
+}

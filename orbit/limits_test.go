@@ -140,11 +140,57 @@ func TestMatricesLimits(t *testing.T) {
 		a := 2 * math.Pi * rng.Float64() // random angles: the closure reaches its cap at once
 		rots[i] = []float64{math.Cos(a), -math.Sin(a), math.Sin(a), math.Cos(a)}
 	}
-	if _, err := orbit.NewMatrices(2, rots); !errors.Is(err, orbit.ErrTooLarge) || !strings.Contains(err.Error(), "MaxMatrixWork") {
-		t.Errorf("4096 rotations of the plane: error %v, want ErrTooLarge naming MaxMatrixWork", err)
+	for _, k := range []int{513, 4096} {
+		if _, err := orbit.NewMatrices(2, rots[:k]); !errors.Is(err, orbit.ErrTooLarge) || !strings.Contains(err.Error(), "MaxMatrixWork") {
+			t.Errorf("%d rotations of the plane: error %v, want ErrTooLarge naming MaxMatrixWork", k, err)
+		}
 	}
-	if _, err := orbit.NewMatrices(2, rots[:2048]); !errors.Is(err, orbit.ErrTooLarge) || strings.Contains(err.Error(), "MaxMatrixWork") {
-		t.Errorf("2048 rotations of the plane: error %v, want the closure's ErrTooLarge (they are allowed to try)", err)
+	if _, err := orbit.NewMatrices(2, rots[:512]); !errors.Is(err, orbit.ErrTooLarge) || strings.Contains(err.Error(), "MaxMatrixWork") {
+		t.Errorf("512 rotations of the plane: error %v, want the closure's ErrTooLarge (they are allowed to try)", err)
+	}
+}
+
+// TestMatrixWorkBoundary: MaxMatrixWork = 2³² counts G·k·max(d³, 128)
+// multiply-adds with G = min(2¹⁶, 2²⁴/d²) and refuses, before the
+// closure, what is over it: at d = 256 (G = 256, d³ = 2²⁴) one matrix is
+// at the cap, two over; at d = 64 (G = 4096) four at the cap, five over.
+// The cap was 2³⁴, whose worst accepted closures ran for about a minute
+// (docs/performance.md, "The matrix closure's products").
+func TestMatrixWorkBoundary(t *testing.T) {
+	if orbit.MaxMatrixWork != 1<<32 {
+		t.Fatalf("MaxMatrixWork = %d: this test and the performance record are at 2³²", orbit.MaxMatrixWork)
+	}
+	// swap(d, i): the permutation matrix exchanging coordinates i and
+	// i+1, of order 2: an accepted closure is two products.
+	swap := func(d, i int) []float64 {
+		P := make([]float64, d*d)
+		for r := range d {
+			c := r
+			switch r {
+			case i:
+				c = i + 1
+			case i + 1:
+				c = i
+			}
+			P[r*d+c] = 1
+		}
+		return P
+	}
+	for _, tc := range []struct{ d, atCap int }{{256, 1}, {128, 2}, {64, 4}, {16, 16}} {
+		gens := make([][]float64, tc.atCap+1)
+		for i := range gens {
+			gens[i] = swap(tc.d, 0) // the same swap: the closure stays of order 2
+		}
+		if _, err := orbit.NewMatrices(tc.d, gens); !errors.Is(err, orbit.ErrTooLarge) || !strings.Contains(err.Error(), "MaxMatrixWork") {
+			t.Errorf("d = %d, %d matrices: error %v, want ErrTooLarge naming MaxMatrixWork", tc.d, len(gens), err)
+		}
+		g, err := orbit.NewMatrices(tc.d, gens[:tc.atCap])
+		if err != nil {
+			t.Fatalf("d = %d, %d matrices (at the cap): %v", tc.d, tc.atCap, err)
+		}
+		if n, _ := orbit.Size(g); n != 2 {
+			t.Errorf("d = %d: order %d, want 2", tc.d, n)
+		}
 	}
 	for _, in := range []string{`{"dim":1} xyz`, `{"dim":1} {"dim":1}`, `{"dim":1}]`} {
 		if _, err := orbit.ReadMatrices(strings.NewReader(in)); !errors.Is(err, orbit.ErrInvalid) {

@@ -25,13 +25,18 @@ const (
 	// G·k·max(d³, matrixProductFloor) for k given matrices of dimension
 	// d, where G = min(MaxMatrixOrder, MaxMatrixEntries/d²) is the
 	// largest closure allowed: the bound is checked before any O(d³)
-	// work, so a request that could not finish in seconds is refused at
-	// once (e.g. d = 256 allows at most 4 matrices, d = 16 at most 64,
-	// d ≤ 5 at most 2048).
-	MaxMatrixWork = 1 << 34
-	// MaxMatrixBytes caps the JSON ReadMatrices reads: 16 MiB, twice the
-	// largest input the other caps allow (about 262 144 numbers, e.g. 4
-	// generators of dimension 256, at ~30 bytes each pretty-printed), so
+	// work, so a request whose closure could run for minutes is refused
+	// at once (d = 256 allows one matrix, d = 128 two, d = 64 four,
+	// d = 16 sixteen, d ≤ 5 512). What it accepts can still run for
+	// seconds to tens of seconds: the closures at the cap are timed in
+	// docs/performance.md, "The matrix closure's products"
+	// (BenchmarkMatrixWorkCap). 2³² is the least that keeps
+	// BenchmarkMatrixClosure's closures, the record behind
+	// matrixProductFloor, accepted.
+	MaxMatrixWork = 1 << 32
+	// MaxMatrixBytes caps the JSON ReadMatrices reads: 16 MiB, eight
+	// times the largest input the other caps allow (65 536 numbers, one
+	// generator of dimension 256, at ~30 bytes each pretty-printed), so
 	// that a huge or endless input is refused before its decoding can
 	// take more than a few hundred MiB.
 	MaxMatrixBytes = 16 << 20
