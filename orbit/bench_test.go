@@ -1,6 +1,9 @@
 package orbit_test
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -168,4 +171,40 @@ func BenchmarkMatrixWorkCap(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkReadMatricesLong times ReadMatrices of a file just under
+// MaxMatrixBytes holding one row of some 8 million zeros ("0,"), refused
+// for its length after it is decoded and its keys and nulls checked
+// (docs/performance.md, "Reading a matrix group's JSON"), and
+// json.Unmarshal of the same data, for a ratio within one run.
+func BenchmarkReadMatricesLong(b *testing.B) {
+	var buf bytes.Buffer
+	buf.WriteString(`{"generators":[[[0`)
+	for buf.Len() < orbit.MaxMatrixBytes-8 {
+		buf.WriteString(",0")
+	}
+	buf.WriteString(`]]]}`)
+	data := buf.Bytes()
+	b.Run(fmt.Sprintf("bytes=%d/decoder=orbit", len(data)), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := orbit.ReadMatrices(bytes.NewReader(data)); !errors.Is(err, orbit.ErrInvalid) {
+				b.Fatalf("error %v, want ErrInvalid", err)
+			}
+		}
+	})
+	// json.Unmarshal into the same shape: the floor of the decoding alone.
+	b.Run(fmt.Sprintf("bytes=%d/decoder=encoding-json", len(data)), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var in struct {
+				Dim                  int
+				Generators, Elements [][][]float64
+			}
+			if err := json.Unmarshal(data, &in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/symbo/symbo/internal/check"
+	"github.com/symbo/symbo/internal/jsonscan"
 )
 
 var _ Finite = (*Matrices)(nil)
@@ -174,8 +175,16 @@ func readMatrices(r io.Reader, src string) (*Matrices, error) {
 // matches them case-insensitively), and null where a number, a row or a
 // matrix goes (read as 0, or as an empty list). null as the whole
 // "generators" or "elements" list means none, as its absence does.
+//
+// data has decoded as one value with nothing after it, so it is valid
+// JSON, read by a jsonscan.Scanner: encoding/json's Decoder.Token,
+// which read it before, allocated several times per number
+// (docs/performance.md, "Reading a matrix group's JSON").
 func checkMatricesJSON(data []byte, where string) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
+	var dec interface{ Token() (json.Token, error) } = jsonscan.New(data)
+	if !json.Valid(data) { // not reached (see above); the Decoder checks the syntax
+		dec = json.NewDecoder(bytes.NewReader(data))
+	}
 	seen := map[string]bool{}
 	depth, key, wantKey := 0, "", false
 	for {

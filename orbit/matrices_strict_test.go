@@ -69,3 +69,26 @@ func TestReadMatricesNilReader(t *testing.T) {
 		}
 	}
 }
+
+// TestReadMatricesAllocs: ReadMatrices' allocations do not grow with the
+// number of entries (its strictness check read every number through
+// encoding/json's Decoder.Token, several allocations each: 42 million for
+// 16 MiB of numbers, docs/performance.md, "Reading a matrix group's
+// JSON"); encoding/json's buffer and the decoded slices grow by doubling.
+func TestReadMatricesAllocs(t *testing.T) {
+	row := func(n int) string { // one row of n entries: refused after the check
+		return `{"generators": [[[` + strings.TrimSuffix(strings.Repeat("0,", n), ",") + `]]]}`
+	}
+	allocs := func(in string) float64 {
+		return testing.AllocsPerRun(5, func() {
+			if _, err := orbit.ReadMatrices(strings.NewReader(in)); !errors.Is(err, orbit.ErrInvalid) || !strings.Contains(err.Error(), "entries, want 1") {
+				t.Fatalf("error %v, want ErrInvalid for the row's length", err)
+			}
+		})
+	}
+	small, large := allocs(row(1000)), allocs(row(16000))
+	t.Logf("a row of 1000 entries: %v allocations; 16000: %v", small, large)
+	if large-small > 40 {
+		t.Errorf("ReadMatrices of 16000 entries made %v allocations, %v more than of 1000: want fewer than 40 more", large, large-small)
+	}
+}

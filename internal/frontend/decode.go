@@ -10,9 +10,9 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/internal/jsonscan"
 )
 
 // Decode parses JSON data into v, a pointer to a settings record (a struct,
@@ -35,8 +35,8 @@ import (
 //
 // The keys are checked by a first pass over the tokens against v's type,
 // before encoding/json decodes the value (which then reports type errors).
-// Data json.Valid accepts is read by validTokens, which allocates nothing
-// per number or element; other data by encoding/json's Decoder, whose
+// Data json.Valid accepts is read by a jsonscan.Scanner, which allocates
+// nothing per number or element; other data by encoding/json's Decoder, whose
 // tokenizer's errors the messages quote (it allocates several times per
 // token: docs/performance.md, "Settings strings past capi's bound"). On
 // valid data the two give the same errors (TestDecodeTokenPaths).
@@ -48,7 +48,7 @@ func Decode(data []byte, v any) error {
 	ck := keyChecker{fields: map[reflect.Type]map[string]reflect.Type{}}
 	if json.Valid(data) {
 		// One value, nothing after it, no tokenizer error to quote.
-		if err := ck.check(&validTokens{data: data}, t.Elem()); err != nil {
+		if err := ck.check(jsonscan.New(data), t.Elem()); err != nil {
 			return err
 		}
 	} else if err := ck.checkTokens(data, t.Elem()); err != nil {
@@ -181,7 +181,7 @@ func jsonShape(t reflect.Type) string {
 }
 
 // tokenReader is what the key check reads: encoding/json's Decoder, or
-// validTokens.
+// a jsonscan.Scanner.
 type tokenReader interface {
 	Token() (json.Token, error)
 	More() bool
@@ -295,104 +295,6 @@ func (ck *keyChecker) check(dec tokenReader, t reflect.Type) error {
 		return err
 	}
 	return nil
-}
-
-// validTokens reads the tokens of data that json.Valid has accepted, as
-// encoding/json's Decoder would, but without its cost per token: a
-// number, true, false or a string that is not an object key reads as
-// scalarToken, null as nil, and only keys are made strings (unquoted by
-// encoding/json when they hold an escape or a byte past ASCII). Its
-// scanning relies on data being valid JSON: separators (',' ':') are
-// skipped as space. keys holds the keys read, by their quoted bytes: a
-// history's thousand observations make two keys, not two thousand.
-type validTokens struct {
-	data []byte
-	pos  int
-	keys map[string]json.Token
-}
-
-// scalarToken stands for every number, true, false and string value
-// validTokens reads: the key check needs only to tell them from null and
-// delimiters.
-var scalarToken json.Token = json.Number("0")
-
-func (s *validTokens) skip() {
-	for s.pos < len(s.data) {
-		switch s.data[s.pos] {
-		case ' ', '\t', '\n', '\r', ',', ':':
-			s.pos++
-		default:
-			return
-		}
-	}
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-// More reports whether the array or object being read has another
-// element.
-func (s *validTokens) More() bool {
-	s.skip()
-	return s.pos < len(s.data) && s.data[s.pos] != ']' && s.data[s.pos] != '}'
-}
-
-func (s *validTokens) Token() (json.Token, error) {
-	s.skip()
-	if s.pos >= len(s.data) {
-		return nil, io.EOF
-	}
-	switch c := s.data[s.pos]; c {
-	case '{', '}', '[', ']':
-		s.pos++
-		return json.Delim(c), nil
-	case 'n':
-		s.pos += len("null")
-		return nil, nil
-	case 't':
-		s.pos += len("true")
-		return scalarToken, nil
-	case 'f':
-		s.pos += len("false")
-		return scalarToken, nil
-	case '"':
-		start := s.pos
-		plain := true // no escape, nothing past ASCII
-		for s.pos++; s.data[s.pos] != '"'; s.pos++ {
-			if c := s.data[s.pos]; c == '\\' {
-				plain = false
-				s.pos++ // the escaped byte, which may be '"'
-			} else if c >= utf8.RuneSelf {
-				plain = false
-			}
-		}
-		s.pos++
-		raw := s.data[start:s.pos]
-		next := s.pos // a key is followed by ':', after space
-		for next < len(s.data) && isSpace(s.data[next]) {
-			next++
-		}
-		if next == len(s.data) || s.data[next] != ':' {
-			return scalarToken, nil
-		}
-		if tok, ok := s.keys[string(raw)]; ok {
-			return tok, nil
-		}
-		var key string
-		if plain {
-			key = string(raw[1 : len(raw)-1])
-		} else if err := json.Unmarshal(raw, &key); err != nil {
-			return nil, err // not for valid JSON
-		}
-		if s.keys == nil {
-			s.keys = map[string]json.Token{}
-		}
-		s.keys[string(raw)] = key
-		return key, nil
-	}
-	for s.pos < len(s.data) && strings.IndexByte("+-0123456789.eE", s.data[s.pos]) >= 0 {
-		s.pos++
-	}
-	return scalarToken, nil
 }
 
 // requiredFields lists, for the records whose numbers have no default,

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/symbo/symbo/bo"
+	"github.com/symbo/symbo/internal/jsonscan"
 )
 
 // TestDecodeAllocs: Decode's allocations do not grow with the number of
@@ -47,7 +48,7 @@ func TestDecodeAllocs(t *testing.T) {
 }
 
 // TestDecodeTokenPaths: on valid JSON the key check reads the same
-// through validTokens as through encoding/json's tokenizer (which Decode
+// through a jsonscan.Scanner as through encoding/json's tokenizer (which Decode
 // uses for the rest), error for error: the fuzz seeds, with null, keys
 // and values inserted at every position where the result is valid JSON.
 func TestDecodeTokenPaths(t *testing.T) {
@@ -69,11 +70,11 @@ func TestDecodeTokenPaths(t *testing.T) {
 				for _, v := range []any{new(SuggestSettings), new(KernelSpec), new(bo.History)} {
 					typ := reflect.TypeOf(v).Elem()
 					ck := keyChecker{fields: map[reflect.Type]map[string]reflect.Type{}}
-					fast := ck.check(&validTokens{data: data}, typ)
+					fast := ck.check(jsonscan.New(data), typ)
 					ck = keyChecker{fields: map[reflect.Type]map[string]reflect.Type{}}
 					slow := ck.checkTokens(data, typ)
 					if fmt.Sprint(fast) != fmt.Sprint(slow) {
-						t.Fatalf("%s into %v: validTokens %v; encoding/json's tokenizer %v", data, typ, fast, slow)
+						t.Fatalf("%s into %v: jsonscan %v; encoding/json's tokenizer %v", data, typ, fast, slow)
 					}
 					checked++
 				}
