@@ -96,3 +96,28 @@ func TestScanner(t *testing.T) {
 	}
 	t.Logf("%d documents", checked)
 }
+
+// FuzzScanner: on any input json.Valid accepts, a Scanner's tokens and
+// More agree with encoding/json's Decoder's (as describe writes them);
+// invalid inputs are never given to a Scanner (its contract).
+func FuzzScanner(f *testing.F) {
+	for _, s := range []string{
+		`{"a":1,"b":[1,-2.5e+3,0.1E-2,true,false,null,"x:\"y\"",{"c":{}}],"d":{"e":[[],[null]]}}`,
+		"{\"k\\u0065y\" :\t\"v\" ,\n\"\xc3\xa9\":\r[ 1 , 2 ],\"b\xffad\":{\"\":null},\"q\\\"\":\"a\\\\\"}",
+		`[{"x":[0.5],"y":-1},{"x":[null],"y":"s"}]`, `"lone"`, `-0`, `null`, `{}`, `[]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) {
+			return
+		}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber() // as its users' Decoders: a number beyond float64 is a scalar, not an error
+		want := describe(t, dec.Token, dec.More)
+		sc := New(data)
+		if got := describe(t, sc.Token, sc.More); got != want {
+			t.Fatalf("%q:\nScanner:\n%s\nDecoder:\n%s", data, got, want)
+		}
+	})
+}
