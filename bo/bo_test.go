@@ -15,6 +15,7 @@ import (
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/gp"
 	"github.com/symbo/symbo/internal/check"
+	"github.com/symbo/symbo/internal/errclass"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/linalg"
 	"github.com/symbo/symbo/orbit"
@@ -694,11 +695,20 @@ func TestRunCaps(t *testing.T) {
 	}
 }
 
-// TestHugeBox: a box whose width overflows (hi − lo = 2e308) still gets
-// initial points and raw samples spread inside it.
+// TestHugeBox: a box whose width overflows (hi − lo = 2e308) is refused
+// by New without Normalize — every kernel takes differences of its
+// points, whose gradient at two points that far apart is 0·∞, and the
+// first BO step failed on it after the initial design was evaluated (17
+// of 20 seeds within 20 steps; this test's seed 3 passed by luck) — and
+// with Normalize gets initial points and BO steps spread inside it.
 func TestHugeBox(t *testing.T) {
 	lo, hi := []float64{-1e308, -1}, []float64{1e308, 1}
-	o := must(New(lo, hi, Config{Init: 8, Protocol: Protocol{RawSamples: 16, Starts: 2}}, 3))
+	cfg := Config{Init: 8, Protocol: Protocol{RawSamples: 16, Starts: 2}}
+	if _, err := New(lo, hi, cfg, 3); !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), "coordinate 0's range") || !strings.Contains(err.Error(), "Normalize") {
+		t.Errorf("without Normalize: %v, want ErrBadConfig naming coordinate 0 and Normalize", err)
+	}
+	cfg.Normalize = true
+	o := must(New(lo, hi, cfg, 3))
 	var first []float64
 	for i := range 10 {
 		x, err := o.Ask()
@@ -718,6 +728,66 @@ func TestHugeBox(t *testing.T) {
 		}
 		if err := o.Tell(x, -x[1]*x[1]+1e-300*x[0]); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestOverflowingBoxRefusedUpFront: a box whose arithmetic overflows in
+// the model's coordinates is refused by New (ErrBadConfig, an input
+// error), not by the first BO step after the initial design's
+// evaluations were spent ("∂k(x, y)/∂x = NaN … rescale them", or a
+// canonical radius +Inf): a side of width beyond MaxFloat64 for every
+// kind of kernel, and for a kernel over rotation2d a far corner beyond
+// MaxFloat64 from the origin (sides of finite width). With Normalize the
+// same boxes are accepted and the first BO steps run; a box just inside
+// both limits is accepted without it.
+func TestOverflowingBoxRefusedUpFront(t *testing.T) {
+	const m = math.MaxFloat64
+	sf := must(orbit.SignFlip(2))
+	rot := must(orbit.Rotation2D())
+	cases := []struct {
+		name   string
+		k      Kernel
+		lo, hi []float64
+		want   string
+	}{
+		{"base ±MaxFloat64", Base(kernel.RBF), []float64{-m, -m}, []float64{m, m}, "hi − lo overflows"},
+		{"avg signflip ±MaxFloat64", Avg(sf, kernel.Matern52), []float64{-m, -1}, []float64{m, 1}, "hi − lo overflows"},
+		{"plus signflip ±1e308", Plus(sf, kernel.RBF), []float64{-1, -1e308}, []float64{1, 1e308}, "coordinate 1's range"},
+		{"plus rotation2d [0, 1.5e308]²", Plus(rot, kernel.RBF), []float64{0, 0}, []float64{1.5e308, 1.5e308}, "canonical image"},
+		{"avg rotation2d [−1.5e308, 0]²", Avg(rot, kernel.RBF), []float64{-1.5e308, -1.5e308}, []float64{0, 0}, "canonical image"},
+	}
+	for _, c := range cases {
+		cfg := Config{Kernel: c.k, Init: 3, Workers: 1, Protocol: Protocol{RawSamples: 16, Starts: 2, MaxIter: 10}}
+		_, err := New(c.lo, c.hi, cfg, 1)
+		if !errors.Is(err, ErrBadConfig) || errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: New: %v, want an input error wrapping ErrBadConfig containing %q", c.name, err, c.want)
+		}
+		cfg.Normalize = true
+		o, err := New(c.lo, c.hi, cfg, 1)
+		if err != nil {
+			t.Errorf("%s, Normalize: New: %v", c.name, err)
+			continue
+		}
+		for i := range 5 {
+			x, err := o.Ask()
+			if err != nil {
+				t.Errorf("%s, Normalize: ask %d: %v", c.name, i, err)
+				break
+			}
+			y := 0.0
+			for j, v := range x {
+				y += math.Sin(v / max(math.Abs(c.lo[j]), math.Abs(c.hi[j])) * float64(j+1))
+			}
+			if err := o.Tell(x, y); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// Just inside: sides 1.796e308 wide, a far corner 1.27e308 out.
+	for _, k := range []Kernel{Base(kernel.RBF), Plus(rot, kernel.RBF)} {
+		if _, err := New([]float64{-8.98e307, -8.98e307}, []float64{8.98e307, 8.98e307}, Config{Kernel: k}, 1); err != nil {
+			t.Errorf("%s on ±8.98e307: %v", k.Name(), err)
 		}
 	}
 }

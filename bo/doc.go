@@ -404,7 +404,10 @@
 // seven are input errors, internal/errclass), or the gp error of a failed fit (a GP or kernel
 // request over Config.Budget wraps orbit.ErrOverBudget; the budget is the
 // caller's value, 0 meaning orbit.DefaultBudget, never read from the
-// environment). A
+// environment). What the configuration alone dooms — a box whose
+// arithmetic overflows in the model's coordinates — New refuses, before any
+// evaluation is spent; the first Ask after the initial design meets only
+// what the observations decide. A
 // rejected Tell or Restore leaves the optimizer unchanged. Duplicate points
 // and constant y are accepted (the GP handles them with noise and jitter).
 //

@@ -203,6 +203,16 @@ func sideFloats(lo, hi float64) uint64 {
 // whose GP family cannot be built, the gp or kernel error that refuses it
 // ("bo: kernel <name>: …"; e.g. kernel.ErrInvalid for a shape outside the
 // table), with that error's class.
+//
+// New also refuses what the first BO step after the initial design is
+// sure to fail on, so that no evaluation is spent before the error: in
+// the model's coordinates (the user's without Config.Normalize) a side
+// whose width hi_i − lo_i overflows float64, or a far corner of the box
+// whose canonical image under the kernel's group does not fit in float64
+// (rotation2d: a corner farther than MaxFloat64 from the origin) —
+// ErrBadConfig, saying to rescale or to set Normalize. What depends on
+// the observations (a fit that fails on the values told) is reported by
+// the Ask that meets it.
 func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
@@ -281,7 +291,49 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 			o.ardCanon, o.canonClasses = classCanon(k.ardGroup(), o.classes)
 		}
 	}
+	// What the first BO step is sure to run into is refused now, before
+	// the initial design's evaluations are spent.
+	if err := o.checkModelBox(); err != nil {
+		return nil, err
+	}
 	return o, nil
+}
+
+// checkModelBox fails (wrapping ErrBadConfig) for a box whose arithmetic
+// overflows float64 in the model's coordinates (the user's without
+// Normalize), which every BO step would run into once the initial design
+// had been evaluated: a side whose width hi − lo overflows (the kernels
+// take differences of points of the box: their gradient at two points
+// that far apart is 0·∞, "∂k/∂x = NaN"), and, for a kernel over a group
+// with a canonical map, a box whose far corner (each coordinate's bound of
+// larger magnitude) has a canonical image that is not finite
+// (rotation2d's radius ‖x‖, which every kernel over it computes: a
+// corner beyond MaxFloat64 from the origin). With Normalize the model's
+// box is about [−1, 1] and neither arises (but over a scaling group,
+// whose coordinates are not mapped).
+func (o *Optimizer) checkModelBox() error {
+	far := make([]float64, o.d)
+	for i := range o.mlo {
+		if math.IsInf(o.mhi[i]-o.mlo[i], 0) {
+			return fmt.Errorf("%w: coordinate %d's range [%v, %v] is wider than float64 holds (hi − lo overflows): differences of points in it overflow the kernel's arithmetic, and the first BO step would fail once the initial design was evaluated; rescale the parameter (divide it by 2), or set Normalize (the front ends' normalize setting, on by default)", ErrBadConfig, i, o.lo[i], o.hi[i])
+		}
+		far[i] = o.mhi[i]
+		if math.Abs(o.mlo[i]) > math.Abs(o.mhi[i]) {
+			far[i] = o.mlo[i]
+		}
+	}
+	c, ok := o.cfg.Kernel.group.(orbit.Canonicalizer)
+	if !ok {
+		return nil
+	}
+	z := make([]float64, c.CanonicalDim())
+	c.CanonicalTo(z, far)
+	for _, v := range z {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: the box's far corner %v has a canonical image under %s that overflows float64 (%v): the kernel's arithmetic overflows there, and the first BO step would fail once the initial design was evaluated; rescale the parameters (divide them by 2), or set Normalize (the front ends' normalize setting, on by default)", ErrBadConfig, o.toUser(far), o.cfg.Kernel.group.Name(), z)
+		}
+	}
+	return nil
 }
 
 // checkFitMemory fails (wrapping orbit.ErrOverBudget) when a GP of some
