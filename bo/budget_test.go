@@ -13,9 +13,10 @@ import (
 )
 
 // TestConfigBudget: Config.Budget reaches the optimizer's GPs: a budget
-// too small for the GP of the told points makes Ask fail with
-// orbit.ErrOverBudget, while the same study with the default budget (0,
-// whatever SYMBO_MEMORY_BUDGET says) proposes a point and one with a
+// that holds the raw samples and a GP on the Init points (what New
+// checks) but not the GP of the 12 told points (40·12² B) makes Ask fail
+// with orbit.ErrOverBudget, while the same study with the default budget
+// (0, whatever SYMBO_MEMORY_BUDGET says) proposes a point and one with a
 // budget that holds it proposes the same bits. A negative budget is
 // ErrBadConfig.
 func TestConfigBudget(t *testing.T) {
@@ -28,15 +29,16 @@ func TestConfigBudget(t *testing.T) {
 			if err != nil {
 				return nil, err
 			}
-			for _, p := range [][]float64{{0.1, 0.2}, {-0.5, 0.3}, {0.7, -0.9}, {0.2, 0.8}} {
+			for i := range 12 {
+				p := []float64{math.Sin(float64(3*i + 1)), math.Cos(float64(5*i + 2))}
 				if err := o.Tell(p, p[0]-p[1]*p[1]); err != nil {
 					return nil, err
 				}
 			}
 			return o.Ask()
 		}
-		if _, err := ask(256); !errors.Is(err, orbit.ErrOverBudget) {
-			t.Errorf("%s, budget 256 B: %v, want orbit.ErrOverBudget", k.Name(), err)
+		if _, err := ask(4 << 10); !errors.Is(err, orbit.ErrOverBudget) || !strings.Contains(err.Error(), "observations") {
+			t.Errorf("%s, budget 4 KiB: %v, want orbit.ErrOverBudget from the GP", k.Name(), err)
 		}
 		ref, err := ask(0)
 		if err != nil {
@@ -112,16 +114,17 @@ func TestRunNonFiniteRegret(t *testing.T) {
 
 // TestRawSamplesBudget: a step's raw samples count against Config.Budget,
 // checked before they are allocated: RawSamples = 2²² in d = 100 is
-// (2²²+1)·(8·100+32) bytes, 3.5 GB. Under a 64 MiB budget the first BO
-// step fails with orbit.ErrOverBudget naming the raw samples (it used to
-// allocate 3.4 GB; in d = 1000 the process died out of memory), and Run
-// refuses before its first evaluation; under the default 8 GiB the
-// optimizer is made.
+// (2²²+1)·(8·100+32) bytes, 3.5 GB. Under a 64 MiB budget New refuses
+// with orbit.ErrOverBudget naming the raw samples — every BO step needs
+// them, and the first used to fail only after the initial design was
+// evaluated (before that, it allocated 3.4 GB; in d = 1000 the process
+// died out of memory) — and so does Run, before its first evaluation;
+// under the default 8 GiB the optimizer is made.
 func TestRawSamplesBudget(t *testing.T) {
 	lo, hi := box(100, 1)
 	cfg := Config{Kernel: Base(kernel.RBF), Init: 1, Budget: 64 << 20, Protocol: Protocol{RawSamples: 1 << 22}}
-	if _, err := secondAsk(t, lo, hi, cfg); !errors.Is(err, orbit.ErrOverBudget) || !strings.Contains(err.Error(), "raw samples") {
-		t.Fatalf("RawSamples 2²², d = 100, budget 64 MiB: %v, want orbit.ErrOverBudget naming the raw samples", err)
+	if _, err := New(lo, hi, cfg, 1); !errors.Is(err, orbit.ErrOverBudget) || !strings.Contains(err.Error(), "raw samples") {
+		t.Fatalf("RawSamples 2²², d = 100, budget 64 MiB: New: %v, want orbit.ErrOverBudget naming the raw samples", err)
 	}
 	p := &countingProblem{}
 	cfg2 := cfg
@@ -138,18 +141,43 @@ func TestRawSamplesBudget(t *testing.T) {
 // TestHaltonTablesBudget: the scrambled Halton sequence's tables, built
 // every step and quadratic in d (qmc.TableBytes: about 8 MB at d = 300,
 // 90 MB at d = 1000), count against Config.Budget with the raw samples.
-// With 16 raw samples in d = 300 under a 4 MiB budget the second Ask is
-// refused naming the quasi-random tables; it allocated them unchecked
-// (27 MB a step at d = 300 before they were stored in 2 bytes an entry).
+// With 16 raw samples in d = 300 under a 4 MiB budget New refuses naming
+// the quasi-random tables (the second Ask did, once the initial point was
+// evaluated; before that it allocated them unchecked, 27 MB a step at d =
+// 300 before they were stored in 2 bytes an entry).
 func TestHaltonTablesBudget(t *testing.T) {
 	lo, hi := box(300, 1)
 	cfg := Config{Kernel: Base(kernel.RBF), Init: 1, Budget: 4 << 20, Workers: 1, Protocol: Protocol{RawSamples: 16, Starts: 1}}
-	if _, err := secondAsk(t, lo, hi, cfg); !errors.Is(err, orbit.ErrOverBudget) || !strings.Contains(err.Error(), "quasi-random tables") {
-		t.Fatalf("d = 300, budget 4 MiB: %v, want orbit.ErrOverBudget naming the quasi-random tables", err)
+	if _, err := New(lo, hi, cfg, 1); !errors.Is(err, orbit.ErrOverBudget) || !strings.Contains(err.Error(), "quasi-random tables") {
+		t.Fatalf("d = 300, budget 4 MiB: New: %v, want orbit.ErrOverBudget naming the quasi-random tables", err)
 	}
 	cfg.Budget = 64 << 20
 	if _, err := secondAsk(t, lo, hi, cfg); err != nil {
 		t.Fatalf("d = 300, budget 64 MiB: %v", err)
+	}
+}
+
+// TestFirstStepMemoryUpFront: what the first BO step is sure to exceed
+// the budget on is refused by New, before the initial design is
+// evaluated: a GP on the Init points (600 of them: 14 MB for a dense GP,
+// 4.9 MB with the default 256 landmarks, over a 1 MB budget), for a
+// single kernel and for a portfolio all of whose candidates exceed it
+// (the step fails only when every candidate's fit does). It used to be
+// the 601st Ask, after 600 evaluations ("fit at n = 600: … over memory
+// budget"). A budget that holds the GP on the Init points is accepted.
+func TestFirstStepMemoryUpFront(t *testing.T) {
+	lo, hi := box(2, 1)
+	sf := must(orbit.SignFlip(2))
+	for _, k := range []Kernel{Base(kernel.RBF), Plus(sf, kernel.RBF), Portfolio(sf, kernel.RBF)} {
+		cfg := Config{Kernel: k, Init: 600, Budget: 1 << 20, Workers: 1, Protocol: Protocol{RawSamples: 8, Starts: 1}}
+		_, err := New(lo, hi, cfg, 1)
+		if !errors.Is(err, orbit.ErrOverBudget) || !strings.Contains(err.Error(), "600 initial points") {
+			t.Errorf("%s, Init 600, budget 1 MiB: New: %v, want orbit.ErrOverBudget naming the 600 initial points", k.Name(), err)
+		}
+		cfg.Budget = 32 << 20
+		if _, err := New(lo, hi, cfg, 1); err != nil {
+			t.Errorf("%s, Init 600, budget 32 MiB: New: %v", k.Name(), err)
+		}
 	}
 }
 
@@ -186,7 +214,9 @@ func TestNearBudget(t *testing.T) {
 		budget int64
 		over   bool
 	}{{64 << 10, true}, {0, false}} {
-		o, err := New(lo, hi, Config{Kernel: Base(kernel.RBF), Budget: c.budget}, 1)
+		// 16 raw samples (and their tables, 17 KiB in d = 10): within the
+		// budget, which New checks.
+		o, err := New(lo, hi, Config{Kernel: Base(kernel.RBF), Budget: c.budget, Protocol: Protocol{RawSamples: 16}}, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

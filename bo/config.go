@@ -328,7 +328,9 @@ type Config struct {
 	// enumerated orbits and matrices (kernel.Options.Budget), a step's
 	// raw samples ((RawSamples+1)·(8d+32) bytes) with their scrambled
 	// Halton tables (quadratic in d: about 90 MB at d = 1000) — each
-	// sized before it is allocated and refused above it (orbit.ErrOverBudget).
+	// sized before it is allocated and refused above it (orbit.ErrOverBudget);
+	// a budget below a step's raw samples, or below a GP on the Init
+	// points, which the first BO step is sure to need, New refuses.
 	// 0 means orbit.DefaultBudget (8 GiB), never the environment;
 	// negative is an error. A Custom family keeps the budget it was
 	// built with. Results do not depend on it (when nothing is refused).

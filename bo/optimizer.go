@@ -210,9 +210,11 @@ func sideFloats(lo, hi float64) uint64 {
 // whose width hi_i − lo_i overflows float64, or a far corner of the box
 // whose canonical image under the kernel's group does not fit in float64
 // (rotation2d: a corner farther than MaxFloat64 from the origin) —
-// ErrBadConfig, saying to rescale or to set Normalize. What depends on
-// the observations (a fit that fails on the values told) is reported by
-// the Ask that meets it.
+// ErrBadConfig, saying to rescale or to set Normalize —; and raw samples
+// (Config.RawSamples) or a GP on Config.Init points over Config.Budget —
+// orbit.ErrOverBudget. What depends on the observations (a later GP over
+// the budget, a fit that fails on the values told) is reported by the Ask
+// that meets it.
 func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
@@ -296,6 +298,9 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 	if err := o.checkModelBox(); err != nil {
 		return nil, err
 	}
+	if err := o.checkFirstStepMemory(); err != nil {
+		return nil, err
+	}
 	return o, nil
 }
 
@@ -332,6 +337,35 @@ func (o *Optimizer) checkModelBox() error {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("%w: the box's far corner %v has a canonical image under %s that overflows float64 (%v): the kernel's arithmetic overflows there, and the first BO step would fail once the initial design was evaluated; rescale the parameters (divide them by 2), or set Normalize (the front ends' normalize setting, on by default)", ErrBadConfig, o.toUser(far), o.cfg.Kernel.group.Name(), z)
 		}
+	}
+	return nil
+}
+
+// checkFirstStepMemory fails (wrapping orbit.ErrOverBudget) where the
+// first BO step is sure to exceed the memory budget, however the initial
+// design is told: its raw samples (checkRawMemory), or, for every kernel
+// it could predict with, a GP on Init points — the fewest that step fits
+// (Init observations) or conditions on (observations and pending or
+// failed points, at least Init of them).
+func (o *Optimizer) checkFirstStepMemory() error {
+	if err := o.checkRawMemory(); err != nil {
+		return err
+	}
+	n := o.cfg.Init
+	least, name := math.Inf(1), ""
+	for i, a := range o.arms {
+		if len(o.arms) > 1 && o.skipArm(i, n) {
+			continue
+		}
+		if m := gp.Memory(a.fam, n); m < least {
+			least, name = m, a.k.Name()
+		}
+	}
+	if math.IsInf(least, 1) {
+		return nil
+	}
+	if err := budget.Limit(o.cfg.Budget).Check(fmt.Sprintf("a GP of kernel %s on the %d initial points (the first BO step's)", name, n), least); err != nil {
+		return fmt.Errorf("%w (Config.Init, Config.Budget)", err)
 	}
 	return nil
 }

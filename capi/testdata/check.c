@@ -340,11 +340,12 @@ static void handle_errors(void) {
 	 * doubles, and a slice header a row): sized against the handle's
 	 * budget before anything is copied, as symbo_suggest's inputs are.
 	 * 10⁵ points of d = 10 (16 MiB of copies) went through a 64 KiB
-	 * budget. */
+	 * budget. (128 KiB: a BO step's 512 raw samples in d = 10 take 71
+	 * KiB, which the handle's creation checks.) */
 	{
 		int64_t hb = 0;
-		expect(symbo_optimizer_new("{\"group\":\"permutation\",\"d\":10,\"box\":[[0],[1]],\"mem_budget\":\"64KiB\"}", &hb) == SYMBO_OK,
-		       "new with a 64 KiB budget");
+		expect(symbo_optimizer_new("{\"group\":\"permutation\",\"d\":10,\"box\":[[0],[1]],\"mem_budget\":\"128KiB\"}", &hb) == SYMBO_OK,
+		       "new with a 128 KiB budget");
 		int64_t nb = 100000;
 		double *pb = calloc(nb * 10, sizeof(double));
 		int *nrb = calloc(nb, sizeof(int));
@@ -516,6 +517,7 @@ static void handle_threads(void) {
  * budget of its call, over the environment's; calls with different
  * budgets, one after the other, each keep their own. */
 #define BN 20
+#define HN 400
 static int budgets(int badenv) {
 	double xb[BN * D], out[BN * BN], pts[2];
 	for (int i = 0; i < BN * D; i++) xb[i] = ((i * 37) % 23 - 11) / 8.0;
@@ -541,12 +543,25 @@ static int budgets(int badenv) {
 	/* The input copies are sized against it too (x: 480 bytes). */
 	code(symbo_cross("{\"group\":\"signflip\",\"d\":3,\"base\":\"rbf\",\"lengthscale\":1,\"kernel\":\"base\",\"mem_budget\":\"256B\"}",
 	                 xb, BN, NULL, 0, D, NULL, 0, out, BN * BN), SYMBO_ESIZE, "x needs", "input copy over mem_budget");
-	double hx[4 * 2] = {1, 2, -3, 0.5, 4, -4, 0.25, 7}, hy[4] = {5, 4, 3, 6};
-	const char *small = "{\"problem\":\"Ackley2d\",\"kernel\":\"plus\",\"seed\":3,\"init\":3,\"mem_budget\":\"256B\"}";
-	const char *large = "{\"problem\":\"Ackley2d\",\"kernel\":\"plus\",\"seed\":3,\"init\":3,\"mem_budget\":\"1MiB\"}";
-	/* A GP on 4 points: 640 bytes of work matrices. */
-	code(symbo_suggest(small, hx, hy, 4, NULL, 0, 2, 1, pts, 2), SYMBO_ESIZE, "a GP on 4 observations", "suggest over mem_budget");
-	expect(symbo_suggest(large, hx, hy, 4, NULL, 0, 2, 1, pts, 2) == SYMBO_OK, "suggest within mem_budget");
+	/* What every BO step needs (512 raw samples in d = 2: 27.1 KiB) is
+	 * refused when the optimizer is made, before any evaluation. */
+	const char *tiny = "{\"problem\":\"Ackley2d\",\"kernel\":\"plus\",\"seed\":3,\"init\":3,\"mem_budget\":\"256B\"}";
+	double hx[HN * 2], hy[HN];
+	for (int i = 0; i < HN; i++) {
+		hx[2 * i] = ((i * 37) % 641) / 20.0 - 16;
+		hx[2 * i + 1] = ((i * 53) % 641) / 20.0 - 16;
+		hy[i] = (i * 7) % 13 - 6;
+	}
+	code(symbo_suggest(tiny, hx, hy, 4, NULL, 0, 2, 1, pts, 2), SYMBO_ESIZE, "raw samples", "suggest, raw samples over mem_budget");
+	{
+		int64_t ht = 0;
+		code(symbo_optimizer_new(tiny, &ht), SYMBO_ESIZE, "raw samples", "optimizer_new, raw samples over mem_budget");
+	}
+	const char *small = "{\"problem\":\"Ackley2d\",\"kernel\":\"plus\",\"seed\":3,\"init\":3,\"mem_budget\":\"32KiB\"}";
+	const char *large = "{\"problem\":\"Ackley2d\",\"kernel\":\"plus\",\"seed\":3,\"init\":3,\"mem_budget\":\"64MiB\"}";
+	/* A GP on HN = 400 points (256 landmarks): megabytes of work matrices. */
+	code(symbo_suggest(small, hx, hy, HN, NULL, 0, 2, 1, pts, 2), SYMBO_ESIZE, "a GP on 400 observations", "suggest over mem_budget");
+	expect(symbo_suggest(large, hx, hy, HN, NULL, 0, 2, 1, pts, 2) == SYMBO_OK, "suggest within mem_budget");
 	if (badenv) {
 		code(symbo_suggest("{\"problem\":\"Ackley2d\",\"kernel\":\"plus\"}", hx, hy, 4, NULL, 0, 2, 1, pts, 2), SYMBO_EINVAL, "SYMBO_MEMORY_BUDGET", "suggest, malformed environment");
 		int64_t h = 0;
@@ -555,11 +570,11 @@ static int budgets(int badenv) {
 	/* A handle keeps the budget it was created with. */
 	int64_t hs = 0, hl = 0;
 	expect(symbo_optimizer_new(small, &hs) == SYMBO_OK && symbo_optimizer_new(large, &hl) == SYMBO_OK, "handles with mem_budget");
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < HN; i++) {
 		expect(symbo_optimizer_tell(hs, hx + 2 * i, 2, hy[i]) == SYMBO_OK, "tell small");
 		expect(symbo_optimizer_tell(hl, hx + 2 * i, 2, hy[i]) == SYMBO_OK, "tell large");
 	}
-	code(symbo_optimizer_ask(hs, pts, 2), SYMBO_ESIZE, "a GP on 4 observations", "handle ask over its mem_budget");
+	code(symbo_optimizer_ask(hs, pts, 2), SYMBO_ESIZE, "a GP on 400 observations", "handle ask over its mem_budget");
 	expect(symbo_optimizer_ask(hl, pts, 2) == SYMBO_OK, "handle ask within its mem_budget");
 	size_t needed = 0;
 	code(symbo_optimizer_history(hs, NULL, 0, &needed), SYMBO_ESIZE, "history JSON", "history over the handle's mem_budget");
