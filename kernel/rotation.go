@@ -71,9 +71,20 @@ func (e *rotAvgEval) value(r, s float64) float64 {
 	var acc float64
 	rs4 := 4 * r * s
 	for j, w := range e.w {
-		acc += w * kappaU2(e.p.Shape, (dr*dr+rs4*e.sin2[j])*e.inv2)
+		acc += w * kappaU2(e.p.Shape, rho2(dr, rs4, e.sin2[j])*e.inv2)
 	}
 	return e.p.Variance * acc
+}
+
+// rho2 is ρ² = dr² + rs4·sin², without the 0·∞ of a node with sin² = 0
+// (ψ = 0, ρ = |r − s|) where rs4 = 4rs overflows (radii beyond about
+// 6.7e153): that node's term was NaN, and k(x, x) with it. Bit for bit
+// dr² + rs4·sin² wherever rs4 is finite.
+func rho2(dr, rs4, sin2 float64) float64 {
+	if sin2 == 0 {
+		return dr * dr
+	}
+	return dr*dr + rs4*sin2
 }
 
 // grad is ∂k/∂r·x/r (zero at r = 0, where k is flat in x by symmetry).
@@ -93,9 +104,14 @@ func (e *rotAvgEval) grad(dst, x, y, _ []float64) {
 		sl := math.Sqrt(e.inv2)
 		var acc float64
 		for j, w := range e.w {
-			rho := math.Sqrt(dr*dr + rs4*e.sin2[j])
+			rho := math.Sqrt(rho2(dr, rs4, e.sin2[j]))
 			cos := 1 - 2*e.sin2[j]
-			acc += w * dkappaOverU(e.p.Shape, rho*sl) * (r - s*cos)
+			// A node where κ'(u)/u is 0 adds nothing: skipped, for its
+			// r − s·cos overflows where r + s does (0·∞); adding its ±0
+			// left acc's bits as they are.
+			if dk := dkappaOverU(e.p.Shape, rho*sl); dk != 0 {
+				acc += w * dk * (r - s*cos)
+			}
 		}
 		dkdr = e.p.Variance * e.inv2 * acc
 	}
@@ -114,9 +130,14 @@ func (e *rotAvgEval) grad(dst, x, y, _ []float64) {
 		rs4 := 4 * r * s
 		var acc float64
 		for j, w := range e.w {
-			rho := math.Sqrt(dr*dr + rs4*e.sin2[j])
+			rho := math.Sqrt(rho2(dr, rs4, e.sin2[j]))
 			cos := 1 - 2*e.sin2[j]
-			acc += w * dkappaOverU(e.p.Shape, rho*sl) * (r - s*cos)
+			// A node where κ'(u)/u is 0 adds nothing: skipped, for its
+			// r − s·cos overflows where r + s does (0·∞); adding its ±0
+			// left acc's bits as they are.
+			if dk := dkappaOverU(e.p.Shape, rho*sl); dk != 0 {
+				acc += w * dk * (r - s*cos)
+			}
 		}
 		dkdr = e.p.Variance * ((acc * sl) * sl)
 	}
