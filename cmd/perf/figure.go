@@ -251,7 +251,10 @@ func runFigure(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "ackley: posterior-mean RMSE k_plus %.4g, k_avg %.4g; k_plus lower on %d of %d seeds' designs\n",
 			ack.RMSEPlus, ack.RMSEAvg, ack.Seeds.PlusBetter, len(ack.Seeds.RMSEPlus))
 	}
-	fmt.Fprintf(stdout, "wrote %s\n", strings.Join(paths, ", "))
+	// Which files were written is a log line, not a result: stderr, as
+	// perf spectrum and perf complexity print theirs (the figures are the
+	// result, in the files; the summaries above are the numbers).
+	fmt.Fprintf(stderr, "perf figure: wrote %s\n", strings.Join(paths, ", "))
 	return nil
 }
 

@@ -89,8 +89,13 @@ func TestFigureWrites(t *testing.T) {
 	if !strings.Contains(string(md), "perf figure --name ackley,radial --grid 7 --seed 2 --out "+dir) {
 		t.Errorf("figures.md does not carry the command:\n%s", md)
 	}
-	if !strings.Contains(stdout, "ackley: posterior-mean RMSE") || !strings.Contains(stdout, "wrote ") {
-		t.Errorf("stdout = %q", stdout)
+	// The summary is a result (stdout); which files were written is a
+	// log line (stderr), as perf spectrum's and perf complexity's.
+	if !strings.Contains(stdout, "ackley: posterior-mean RMSE") || strings.Contains(stdout, "wrote") {
+		t.Errorf("stdout = %q, want the summary without the \"wrote\" line", stdout)
+	}
+	if !strings.Contains(stderr, "perf figure: wrote "+filepath.Join(dir, "radial.png")+", ") || !strings.Contains(stderr, filepath.Join(dir, "figures.md")) {
+		t.Errorf("stderr = %q, want \"perf figure: wrote …\"", stderr)
 	}
 	// Again: refused without --force, done with it.
 	code, stdout, stderr = runCLI(t, args...)
