@@ -23,7 +23,10 @@ children only, never in the process that forks.
 Errors raise :class:`SymboError` subclasses carrying the library's message:
 :class:`InvalidInput` (a ``ValueError``) for bad settings or data,
 :class:`SizeError` (a ``MemoryError``) for requests over the memory budget,
-and :class:`InternalError` (a ``RuntimeError``) otherwise.
+and :class:`InternalError` (a ``RuntimeError``) otherwise. The message is
+the library's whole; where it names a Go or CLI call with a Python
+counterpart (``tell`` of a non-finite value: Go's ``Fail``, ``perf suggest
+--failed``), the Python call is added after it.
 """
 
 from collections.abc import Iterable
@@ -665,7 +668,9 @@ class Optimizer:
 
     def tell(self, x, y):
         """Record the value ``y`` (finite) at ``x`` (a point of the box),
-        which stops being pending or failed."""
+        which stops being pending or failed. A ``nan`` or infinite ``y`` is
+        InvalidInput: report an evaluation that gave no usable value with
+        :meth:`fail`."""
         if isinstance(y, np.ndarray):
             # NumPy's float() reads a one-element array, of booleans and
             # strings too: one of numbers is its element, checked below.
@@ -679,7 +684,15 @@ class Optimizer:
         except (TypeError, ValueError, OverflowError):
             raise InvalidInput("y must be a real number, got %r" % (y,)) from None
         x, p, n = self._x(x)
-        _check(_lib.symbo_optimizer_tell(self._handle(), p, n, y))
+        try:
+            _check(_lib.symbo_optimizer_tell(self._handle(), p, n, y))
+        except InvalidInput as e:
+            # libsymbo's message names its own ways to report a failed
+            # evaluation (Go's Fail, perf suggest --failed): kept whole,
+            # with Python's added.
+            if math.isfinite(y) or not str(e).startswith("invalid observation"):
+                raise
+            raise InvalidInput("%s (in Python: optimizer.fail(x))" % e) from None
 
     def fail(self, x):
         """Record that the evaluation of ``x`` failed (it raised, timed out

@@ -145,6 +145,25 @@ def test_add_pending_outside_box_keeps_optimizer_usable():
     assert o.suggest(2).shape == (2, 3)
 
 
+def test_tell_non_finite_names_fail():
+    # libsymbo's message names Go's Fail and perf suggest --failed; Python
+    # keeps it whole and adds its own call. Nothing is recorded.
+    o = opt()
+    for y in (float("nan"), float("inf"), -np.inf):
+        with pytest.raises(symbo.InvalidInput) as e:
+            o.tell([0, 0, 0], y)
+        msg = str(e.value)
+        assert msg.startswith("invalid observation: y = ") and "not finite" in msg, msg
+        assert "with Fail (perf suggest: --failed)" in msg, msg
+        assert msg.endswith(" (in Python: optimizer.fail(x))"), msg
+    # Another refusal of tell gets no hint: a point outside the box (which
+    # libsymbo reports before the value).
+    with pytest.raises(symbo.InvalidInput) as e:
+        o.tell([5, 0, 0], float("nan"))
+    assert "outside" in str(e.value) and "optimizer.fail" not in str(e.value), str(e.value)
+    assert len(o.history[1]) == 0
+
+
 def test_fail_excludes_orbit_and_is_kept():
     o = opt(init=3)
     x0 = o.ask()
