@@ -290,7 +290,7 @@ func (e *avgPermEval) row(out, px, py []float64, m int, scratch []float64) {
 	xl := e.xLen()
 	u := px[:xl]
 	if e.fused() {
-		e.rowFused(out[:m], u, py[:m*xl], scratch)
+		e.rowFused(out[:m], u, py[:m*xl], nil, scratch)
 		return
 	}
 	for j0 := 0; j0 < m; j0 += permBatch {
@@ -306,8 +306,9 @@ func (e *avgPermEval) row(out, px, py []float64, m int, scratch []float64) {
 // and passed to pairs permBatch at a time. Every lane and every pair of
 // pairs is computed independently of the others (f64.ExpPermanent8, one
 // pair per lane; f64.ExpTo), with the same operations as pairs, so the
-// grouping does not change the bits.
-func (e *avgPermEval) rowFused(out, u, py []float64, scratch []float64) {
+// grouping does not change the bits. With diag not nil, the pair (u, u)
+// follows the row's in the stream and its value goes to *diag (rowDiag).
+func (e *avgPermEval) rowFused(out, u, py []float64, diag *float64, scratch []float64) {
 	d := e.d
 	dd := d * d
 	xl := d + 3
@@ -323,11 +324,28 @@ func (e *avgPermEval) rowFused(out, u, py []float64, scratch []float64) {
 	u = u[:xl]
 	ud := u[:d]
 	un2, uex := u[d+1], u[d+2]
+	// Pair m (with diag) is (u, u); put stores pair j's value.
+	m := len(out)
+	np := m
+	if diag != nil {
+		np++
+	}
+	put := func(j int, v float64) {
+		if j < m {
+			out[j] = v
+		} else {
+			*diag = v
+		}
+	}
 	var lane, slow [8]int
+	var wex [8]float64 // the lanes' e^{−‖w‖²/2}
 	var sv [permBatch]float64
 	nl, ns := 0, 0
-	for j := range out {
-		wp := py[j*xl : j*xl+xl]
+	for j := range np {
+		wp := u
+		if j < m {
+			wp = py[j*xl : j*xl+xl]
+		}
 		if un2+wp[d+1] > factoredMax {
 			copy(gw[ns*xl:ns*xl+xl], wp)
 			slow[ns] = j
@@ -335,7 +353,7 @@ func (e *avgPermEval) rowFused(out, u, py []float64, scratch []float64) {
 			if ns == permBatch {
 				e.pairs(sv[:ns], u, gw, xl, scratch)
 				for k, jj := range slow[:ns] {
-					out[jj] = sv[k]
+					put(jj, sv[k])
 				}
 				ns = 0
 			}
@@ -344,12 +362,12 @@ func (e *avgPermEval) rowFused(out, u, py []float64, scratch []float64) {
 		for k, b := range wp[:d] {
 			wt[8*k+nl] = b
 		}
-		lane[nl] = j
+		lane[nl], wex[nl] = j, wp[d+2]
 		nl++
 		if nl == 8 {
 			f64.ExpPermanent8(pmv, ud, wt, e.signed, eps)
 			for l, jj := range lane {
-				out[jj] = scale3(sc, pmv[l], uex*py[jj*xl+d+2])
+				put(jj, scale3(sc, pmv[l], uex*wex[l]))
 			}
 			nl = 0
 		}
@@ -361,15 +379,35 @@ func (e *avgPermEval) rowFused(out, u, py []float64, scratch []float64) {
 		}
 		f64.ExpPermanent8(pmv, ud, wt, e.signed, eps)
 		for l, jj := range lane[:nl] {
-			out[jj] = scale3(sc, pmv[l], uex*py[jj*xl+d+2])
+			put(jj, scale3(sc, pmv[l], uex*wex[l]))
 		}
 	}
 	if ns > 0 {
 		e.pairs(sv[:ns], u, gw, xl, scratch)
 		for k, jj := range slow[:ns] {
-			out[jj] = sv[k]
+			put(jj, sv[k])
 		}
 	}
+}
+
+// rowDiag is row that also writes k(x, x) to *diag (rowDiagEvaluator),
+// for px prepared from x by prepX, which is also x's prepY: when fused,
+// the pair (x, x) joins the row's stream (rowFused), so at up to 7 idle
+// lanes of its last f64.ExpPermanent8 it costs no permanent of its own;
+// otherwise it is pairs on (px, px), as column computes it. Either way
+// *diag has the bits of pairValue(x, x) (prepX and prepY of x, then
+// column), which DiagTo computes.
+func (e *avgPermEval) rowDiag(out, px, py []float64, m int, diag *float64, scratch []float64) {
+	xl := e.xLen()
+	u := px[:xl]
+	if e.fused() {
+		e.rowFused(out[:m], u, py[:m*xl], diag, scratch)
+		return
+	}
+	e.row(out, px, py, m, scratch)
+	var v [1]float64
+	e.pairs(v[:], u, u, 0, scratch)
+	*diag = v[0]
 }
 
 // tri writes k(x_i, x_j) to out[i·stride+j] for the rows i0 ≤ i < i1 and

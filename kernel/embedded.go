@@ -235,6 +235,44 @@ func (e *embedRowEval) row(out, px, py []float64, m int, scratch []float64) {
 	}
 }
 
+// rowDiag is row that also writes k(x, x) to *diag (rowDiagEvaluator;
+// only where in's row evaluator has rowDiag too: diagRows): the pair
+// (x_S, x_S) joins the last chunk's inner row, with in's pairValue bits,
+// and is multiplied by factor(px, px) as column multiplies it (exactly 1:
+// u_R − u_R = 0), so *diag has pairValue(x, x)'s bits.
+func (e *embedRowEval) rowDiag(out, px, py []float64, m int, diag *float64, scratch []float64) {
+	rd := e.rin.(rowDiagEvaluator)
+	xl, off, il := e.xLen(), e.r+e.k, e.in.xLen()
+	isc := scratch[:e.rin.rowLen()]
+	buf := scratch[e.rin.rowLen() : e.rin.rowLen()+embedChunk*il]
+	fr := scratch[e.rin.rowLen()+embedChunk*il : e.rin.rowLen()+embedChunk*il+embedChunk]
+	j0 := 0
+	for {
+		j1 := min(j0+embedChunk, m)
+		for j := j0; j < j1; j++ {
+			copy(buf[(j-j0)*il:(j-j0+1)*il], py[j*xl+off:(j+1)*xl])
+		}
+		if j1 == m {
+			rd.rowDiag(out[j0:j1], px[off:xl], buf[:(j1-j0)*il], j1-j0, diag, isc)
+			*diag *= e.factor(px, px)
+		} else {
+			e.rin.row(out[j0:j1], px[off:xl], buf[:(j1-j0)*il], j1-j0, isc)
+		}
+		f := fr[:j1-j0]
+		for j := range f {
+			f[j] = e.exponent(px, py[(j0+j)*xl:])
+		}
+		f64.MathExpTo(f, f)
+		for j, v := range f {
+			out[j0+j] *= v
+		}
+		if j1 == m {
+			return
+		}
+		j0 = j1
+	}
+}
+
 // innerValuesLen is innerValues's scratch length.
 func (e *embedRowEval) innerValuesLen() int {
 	il := e.in.xLen()

@@ -44,6 +44,29 @@ type rowEvaluator interface {
 	row(out, px, py []float64, m int, scratch []float64)
 }
 
+// rowDiagEvaluator is a rowEvaluator whose row can also give k(x, x)
+// in the same pass (Avg.CrossDiagPreparedTo): a GP predicting at one
+// point needs the row against its points and the prior variance.
+type rowDiagEvaluator interface {
+	rowEvaluator
+	// rowDiag is row that also writes k(x, x) to *diag, with the bits
+	// of pairValue(x, x) (DiagTo's), for px prepared from x by prepX.
+	rowDiag(out, px, py []float64, m int, diag *float64, scratch []float64)
+}
+
+// diagRows returns ev as a rowDiagEvaluator when it is one whose rowDiag
+// applies (an embedded group's, when its inner evaluator's does).
+func diagRows(ev evaluator) (rowDiagEvaluator, bool) {
+	switch e := ev.(type) {
+	case *embedRowEval:
+		_, ok := e.rin.(rowDiagEvaluator)
+		return e, ok
+	case rowDiagEvaluator:
+		return e, true
+	}
+	return nil, false
+}
+
 // gradFunc writes ∇ₓk(x, y) into dst (length d) using scratch.
 //
 // A batch of calls for one x (gradRows, Avg.GradTo) hands each worker

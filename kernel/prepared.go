@@ -167,6 +167,11 @@ func (a *Avg) CrossDiagPreparedTo(dst *mat.Dense, diag []float64, x *mat.Dense, 
 	if p == nil || p.owner != a {
 		return diag, fmt.Errorf("%w: points prepared by another kernel (or nil)", ErrBadPoints)
 	}
+	if rd, ok := diagRows(a.ev); ok && !a.norm && !a.diagIsV && p.py != nil && x != nil && !x.IsEmpty() && checkVecDst(diag, x.RawMatrix().Rows) == nil {
+		if d, done, err := a.crossDiagRows(rd, dst, diag, x, p); done {
+			return d, err
+		}
+	}
 	e, enum := a.ev.(*enumEval)
 	if a.norm || !enum || a.diagIsV || p.py != nil || x == nil || x.IsEmpty() || x.RawMatrix().Rows >= p.m {
 		if err := a.CrossPreparedTo(dst, x, p); err != nil {
@@ -193,6 +198,46 @@ func (a *Avg) CrossDiagPreparedTo(dst *mat.Dense, diag []float64, x *mat.Dense, 
 		return diag, finiteRows("k(x, x)", diag, 1, n, n)
 	}
 	return diag, nil
+}
+
+// crossDiagRows is CrossDiagPreparedTo for a row evaluator with rowDiag
+// (the permanents, on their own coordinates or embedded) where the cross
+// runs on one worker: each row of dst and k(x_i, x_i) in one pass, the
+// pair (x_i, x_i) in the lanes the row leaves idle. Every entry has the
+// bits of CrossPreparedTo's and DiagTo's (rowDiag's contract; a row's
+// entries do not depend on its tiling), and the errors are theirs in
+// their order (the caller checked diag's length, the one error DiagTo
+// could add after CrossPreparedTo's checks). It reports whether it ran
+// (done): not when the cross would take more than one worker, whose
+// split the two calls keep.
+func (a *Avg) crossDiagRows(rd rowDiagEvaluator, dst *mat.Dense, diag []float64, x *mat.Dense, p *Prepared) (_ []float64, done bool, err error) {
+	n, err := checkPoints("x", x, a.d, a.p.Lengthscale)
+	if err != nil {
+		return diag, true, err
+	}
+	nb := (p.m + crossTile - 1) / crossTile
+	if assemblyWorkers(a.nw(), n*nb, float64(n)*float64(p.m)*float64(a.ev.yLen())) > 1 {
+		return diag, false, nil
+	}
+	if err := checkOut(a.budget, dst, n, p.m); err != nil {
+		return diag, true, err
+	}
+	resizeDense(dst, n, p.m)
+	diag = resizeVec(diag, n)
+	xl := rd.xLen()
+	hp, px := getScratch(n * xl)
+	hs, scr := getScratch(rd.rowLen())
+	prepAll(px, rd, x, n)
+	raw := dst.RawMatrix()
+	for i := range n {
+		rd.rowDiag(raw.Data[i*raw.Stride:i*raw.Stride+p.m], px[i*xl:(i+1)*xl], p.py, p.m, &diag[i], scr)
+	}
+	putScratch(hs)
+	putScratch(hp)
+	if a.group != nil {
+		return diag, true, finiteRows("k(x, x)", diag, 1, n, n)
+	}
+	return diag, true, nil
 }
 
 // GradPreparedTo is GradTo against prepared points (GradPreparer): the

@@ -231,7 +231,12 @@ func TestGradPrepared(t *testing.T) {
 // DiagTo's bits, on the fused path (the enumerated average, a few x
 // against more prepared points, serial and on workers, points at a
 // training point, far out where the guard recomputes pairs, and on some
-// coordinates) and on the others (closed forms, the normalized average,
+// coordinates), on the rows path (RBF's permanents, fused into
+// f64.ExpPermanent8's lanes up to f64.MaxExpPermDim coordinates and not
+// above, on their own coordinates and on some: 7, 8, 9 and 300 prepared
+// points, so that k(x, x) takes an idle lane, a call of its own, and a
+// row longer than a tile; far out, where pairs take the difference
+// form) and on the others (other closed forms, the normalized average,
 // as many x as points), and their errors.
 func TestCrossDiagPrepared(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
@@ -251,16 +256,24 @@ func TestCrossDiagPrepared(t *testing.T) {
 		g     orbit.Group
 		o     Options
 		fused bool
+		rows  bool // RBF's permanents: rowDiag
 	}{
-		{"matern52/hyperoct3", m52, mk(orbit.Hyperoctahedral(3)), Options{}, true},
-		{"matern52/hyperoct3/workers4", m52, mk(orbit.Hyperoctahedral(3)), Options{Workers: 4}, true},
-		{"matern12/perm4", m12, mk(orbit.Permutation(4)), Options{}, true},
-		{"matern52/signflip3", m52, mk(orbit.SignFlip(3)), Options{}, true},
-		{"matern52/cyclic5", m52, mk(orbit.Cyclic(5)), Options{}, true},
-		{"matern52/hyperoct3-on-6", m52, on, Options{}, true},
-		{"rbf/perm3/enumerate", rbf, mk(orbit.Permutation(3)), Options{Method: Enumerate}, true},
-		{"rbf/perm3/closed", rbf, mk(orbit.Permutation(3)), Options{}, false},
-		{"rbf/perm3/normalized", rbf, mk(orbit.Permutation(3)), Options{Normalize: true}, false},
+		{"matern52/hyperoct3", m52, mk(orbit.Hyperoctahedral(3)), Options{}, true, false},
+		{"matern52/hyperoct3/workers4", m52, mk(orbit.Hyperoctahedral(3)), Options{Workers: 4}, true, false},
+		{"matern12/perm4", m12, mk(orbit.Permutation(4)), Options{}, true, false},
+		{"matern52/signflip3", m52, mk(orbit.SignFlip(3)), Options{}, true, false},
+		{"matern52/cyclic5", m52, mk(orbit.Cyclic(5)), Options{}, true, false},
+		{"matern52/hyperoct3-on-6", m52, on, Options{}, true, false},
+		{"rbf/perm3/enumerate", rbf, mk(orbit.Permutation(3)), Options{Method: Enumerate}, true, false},
+		{"rbf/perm3/closed", rbf, mk(orbit.Permutation(3)), Options{}, false, true},
+		{"rbf/perm3/normalized", rbf, mk(orbit.Permutation(3)), Options{Normalize: true}, false, false},
+		{"rbf/signflip3/closed", rbf, mk(orbit.SignFlip(3)), Options{}, false, false},
+		{"rbf/perm6/closed", rbf, mk(orbit.Permutation(6)), Options{}, false, true},
+		{"rbf/perm6/closed/workers4", rbf, mk(orbit.Permutation(6)), Options{Workers: 4}, false, true},
+		{"rbf/hyperoct4/closed", rbf, mk(orbit.Hyperoctahedral(4)), Options{}, false, true},
+		{"rbf/perm7/closed", rbf, mk(orbit.Permutation(7)), Options{}, false, true},
+		{"rbf/perm4-on-10/closed", rbf, mk(orbit.OnCoords(mk(orbit.Permutation(4)), 10, []int{1, 3, 5, 7})), Options{}, false, true},
+		{"rbf/hyperoct3-on-6/closed", rbf, mk(orbit.OnCoords(mk(orbit.Hyperoctahedral(3)), 6, []int{4, 0, 2})), Options{}, false, true},
 	}
 	for _, c := range cases {
 		a, err := NewAvg(c.p, c.g, c.o)
@@ -269,6 +282,9 @@ func TestCrossDiagPrepared(t *testing.T) {
 		}
 		if _, enum := a.ev.(*enumEval); enum != c.fused && !a.norm {
 			t.Fatalf("%s: enumerated %t, want %t", c.name, enum, c.fused)
+		}
+		if _, rows := diagRows(a.ev); rows && !a.norm != c.rows {
+			t.Fatalf("%s: rows path %t, want %t", c.name, rows, c.rows)
 		}
 		d := a.Dim()
 		pts := func(n int, scale float64) *mat.Dense {
@@ -280,38 +296,45 @@ func TestCrossDiagPrepared(t *testing.T) {
 			}
 			return x
 		}
-		m := 9
-		y := pts(m, 2)
-		pr, err := a.Prepare(y)
-		if err != nil {
-			t.Fatal(err)
+		ms := []int{9}
+		if c.rows {
+			ms = []int{7, 8, 9, 300}
 		}
-		far := pts(1, 1e3) // far from the origin: the guard's exact pairs
-		at := mat.NewDense(1, d, mat.Row(nil, 3, y))
-		for _, x := range []*mat.Dense{pts(1, 2), pts(3, 2), far, at, pts(m, 2), pts(m+2, 2)} {
-			n, _ := x.Dims()
-			var want, got mat.Dense
-			if err := a.CrossPreparedTo(&want, x, pr); err != nil {
-				t.Fatalf("%s: %v", c.name, err)
-			}
-			wd, err := a.DiagTo(nil, x)
+		var y *mat.Dense
+		var pr *Prepared
+		for _, m := range ms {
+			y = pts(m, 2)
+			pr, err = a.Prepare(y)
 			if err != nil {
-				t.Fatalf("%s: %v", c.name, err)
+				t.Fatal(err)
 			}
-			gd := make([]float64, n)
-			for i := range gd {
-				gd[i] = math.NaN()
-			}
-			if _, err := a.CrossDiagPreparedTo(&got, gd, x, pr); err != nil {
-				t.Fatalf("%s, %d rows: %v", c.name, n, err)
-			}
-			for i := range n {
-				if math.Float64bits(gd[i]) != math.Float64bits(wd[i]) {
-					t.Fatalf("%s, %d rows: k(x_%d, x_%d) = %v, DiagTo %v", c.name, n, i, i, gd[i], wd[i])
+			far := pts(1, 1e3) // far from the origin: the guard's exact pairs
+			at := mat.NewDense(1, d, mat.Row(nil, 3, y))
+			for _, x := range []*mat.Dense{pts(1, 2), pts(3, 2), far, at, pts(m, 2), pts(m+2, 2)} {
+				n, _ := x.Dims()
+				var want, got mat.Dense
+				if err := a.CrossPreparedTo(&want, x, pr); err != nil {
+					t.Fatalf("%s: %v", c.name, err)
 				}
-				for j := range m {
-					if math.Float64bits(got.At(i, j)) != math.Float64bits(want.At(i, j)) {
-						t.Fatalf("%s, %d rows: k(x_%d, y_%d) = %v, CrossPreparedTo %v", c.name, n, i, j, got.At(i, j), want.At(i, j))
+				wd, err := a.DiagTo(nil, x)
+				if err != nil {
+					t.Fatalf("%s: %v", c.name, err)
+				}
+				gd := make([]float64, n)
+				for i := range gd {
+					gd[i] = math.NaN()
+				}
+				if _, err := a.CrossDiagPreparedTo(&got, gd, x, pr); err != nil {
+					t.Fatalf("%s, %d rows: %v", c.name, n, err)
+				}
+				for i := range n {
+					if math.Float64bits(gd[i]) != math.Float64bits(wd[i]) {
+						t.Fatalf("%s, %d rows: k(x_%d, x_%d) = %v, DiagTo %v", c.name, n, i, i, gd[i], wd[i])
+					}
+					for j := range m {
+						if math.Float64bits(got.At(i, j)) != math.Float64bits(want.At(i, j)) {
+							t.Fatalf("%s, %d rows: k(x_%d, y_%d) = %v, CrossPreparedTo %v", c.name, n, i, j, got.At(i, j), want.At(i, j))
+						}
 					}
 				}
 			}
