@@ -8,17 +8,20 @@ import (
 // MathExpTo sets dst[i] = math.Exp(x[i]), bit for bit. dst and x must
 // have the same length; they may be the same slice.
 //
-// With AVX-512 it runs eight lanes at once through the operations of the
-// standard library's amd64 math.Exp on its FMA path (taken on every CPU
-// with AVX-512), in the same order with the same roundings: the
+// With AVX-512 it runs eight lanes at once (with AVX2 and FMA, four)
+// through the operations of the standard library's amd64 math.Exp on its
+// FMA path (taken on every CPU with AVX and FMA unless GODEBUG turns them
+// off), in the same order with the same roundings: the
 // reduction by LN2U and LN2L (two FMAs), the Taylor polynomial of e^(r/16)
 // in Horner form, the four squarings, and the scaling by 2^n with its
 // subnormal, overflow and non-finite cases. It checks itself against
 // math.Exp on probe values when the package loads and falls back to
 // math.Exp in a loop if any differs (a Go release whose math.Exp computes
-// otherwise); TestMathExpTo compares the two on millions of values. Cost:
+// otherwise); TestMathExpTo compares the two on millions of values, and
+// TestMathExpAVX2 the four-lane kernel wherever the CPU has AVX2. Cost:
 // ⌊n/8⌋ blocks of 8 lanes and n mod 8 calls of math.Exp (a padded last
-// block measured slower); its time against math.Exp's is
+// block measured slower; with AVX2, ⌊n/4⌋ blocks and n mod 4 calls); its
+// time against math.Exp's is
 // BenchmarkMathExpTo's, recorded in docs/performance.md, "The
 // permanent's gradient".
 func MathExpTo(dst, x []float64) {

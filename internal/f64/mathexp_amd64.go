@@ -41,16 +41,24 @@ var mathExpConst = func() (t [23 * 8]float64) {
 }()
 
 // mathExpTo runs the assembly on the largest multiple of 8 elements when
-// the CPU has AVX-512 and returns how many it did.
+// the CPU has AVX-512, of 4 with AVX2 and FMA, and returns how many it
+// did.
 func mathExpTo(dst, x []float64) int {
-	if !feat.avx512 {
-		return 0
+	switch {
+	case feat.avx512:
+		n := len(x) &^ 7
+		if n > 0 {
+			mathExpAVX512(&dst[0], &x[0], n, &mathExpConst[0])
+		}
+		return n
+	case feat.avx2:
+		n := len(x) &^ 3
+		if n > 0 {
+			mathExpAVX2(&dst[0], &x[0], n, &mathExpConst[0])
+		}
+		return n
 	}
-	n := len(x) &^ 7
-	if n > 0 {
-		mathExpAVX512(&dst[0], &x[0], n, &mathExpConst[0])
-	}
-	return n
+	return 0
 }
 
 // mathExpAVX512 writes math.Exp(x[i]) to dst[i] for n (a multiple of 8)
@@ -58,3 +66,9 @@ func mathExpTo(dst, x []float64) int {
 //
 //go:noescape
 func mathExpAVX512(dst, x *float64, n int, consts *float64)
+
+// mathExpAVX2 writes math.Exp(x[i]) to dst[i] for n (a multiple of 4)
+// elements.
+//
+//go:noescape
+func mathExpAVX2(dst, x *float64, n int, consts *float64)

@@ -93,3 +93,94 @@ mexploop:
 	JNZ     mexploop
 	VZEROUPPER
 	RET
+
+// math.Exp's amd64 FMA path on 4 lanes, for AVX2 and FMA: the operations
+// of mathExpAVX512 above, on the first 32 bytes of each constant, with
+// its masked moves as VPCMPGTQ/VCMPPD/VPCMPEQQ masks and VBLENDVPD in the
+// same order (a "not less than" mask as the complement's blend).
+//
+// Registers: Y0 x, Y1 the scalar code's X0, Y2 its X1, X3 its BX
+// (int32), Y4 BX + 0x3FF (int64), Y5–Y7 temporaries, Y8 the result, Y9
+// +Inf, Y10 zero, Y11 a mask, Y12 a constant.
+
+// func mathExpAVX2(dst, x *float64, n int, consts *float64)
+TEXT ·mathExpAVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), DI
+	MOVQ    x+8(FP), SI
+	MOVQ    n+16(FP), CX
+	MOVQ    consts+24(FP), R15
+	VMOVUPD 960(R15), Y9
+	VPXOR   Y10, Y10, Y10
+
+mexp2loop:
+	VMOVUPD (SI), Y0
+
+	// BX = int32(round(LOG2E·x)), X1 = float64(BX)
+	VMULPD     0(R15), Y0, Y2
+	VCVTPD2DQY Y2, X3
+	VCVTDQ2PD  X3, Y2
+
+	// X0 = x − X1·LN2U − X1·LN2L (fused), then X0 /= 16
+	VMOVAPD      Y0, Y1
+	VFNMADD231PD 64(R15), Y2, Y1
+	VFNMADD231PD 128(R15), Y2, Y1
+	VMULPD       192(R15), Y1, Y1
+
+	// Taylor series: X1 = ((c8·X0 + c7)·X0 + …)·X0 + 1, X0 *= X1
+	VMOVUPD     256(R15), Y2
+	VFMADD213PD 320(R15), Y1, Y2
+	VFMADD213PD 384(R15), Y1, Y2
+	VFMADD213PD 448(R15), Y1, Y2
+	VFMADD213PD 512(R15), Y1, Y2
+	VFMADD213PD 576(R15), Y1, Y2
+	VFMADD213PD 640(R15), Y1, Y2
+	VFMADD213PD 704(R15), Y1, Y2
+	VMULPD      Y2, Y1, Y1
+
+	// four squarings of (1 + X0): X0 = X0·(X0 + 2), three times, then
+	// X0 = X0·(X0 + 2) + 1 fused
+	VADDPD      768(R15), Y1, Y2
+	VMULPD      Y2, Y1, Y1
+	VADDPD      768(R15), Y1, Y2
+	VMULPD      Y2, Y1, Y1
+	VADDPD      768(R15), Y1, Y2
+	VMULPD      Y2, Y1, Y1
+	VADDPD      768(R15), Y1, Y2
+	VFMADD213PD 704(R15), Y2, Y1
+
+	// ldexp: b = BX + 0x3FF; b > 0: X0·2^(b−1023); −52 ≤ b ≤ 0:
+	// X0·2^(b+0x3FE−1023)·2^−1022; b < −52: 0; b ≥ 0x7FF: +Inf.
+	VPMOVSXDQ X3, Y4
+	VPADDQ    1088(R15), Y4, Y4
+	VMOVAPD   Y10, Y8
+	VPADDQ    1280(R15), Y4, Y5
+	VPSLLQ    $52, Y5, Y5
+	VMULPD    Y5, Y1, Y7
+	VMULPD    1344(R15), Y7, Y7
+	VMOVDQU   1216(R15), Y12
+	VPCMPGTQ  Y4, Y12, Y11      // −52 > b: keep
+	VBLENDVPD Y11, Y8, Y7, Y8
+	VPSLLQ    $52, Y4, Y5
+	VMULPD    Y5, Y1, Y6
+	VPCMPGTQ  Y10, Y4, Y11      // b > 0
+	VBLENDVPD Y11, Y6, Y8, Y8
+	VMOVDQU   1152(R15), Y12
+	VPCMPGTQ  Y4, Y12, Y11      // 0x7FF > b: keep
+	VBLENDVPD Y11, Y8, Y9, Y8
+
+	// x > Overflow: +Inf; x not finite: x, but 0 for −Inf
+	VCMPPD    $0x1e, 832(R15), Y0, Y11
+	VBLENDVPD Y11, Y9, Y8, Y8
+	VPAND     896(R15), Y0, Y5
+	VPCMPGTQ  Y5, Y9, Y11       // +Inf > |x| (as integers): keep
+	VBLENDVPD Y11, Y8, Y0, Y8
+	VPCMPEQQ  1024(R15), Y0, Y11
+	VBLENDVPD Y11, Y10, Y8, Y8
+
+	VMOVUPD Y8, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	SUBQ    $4, CX
+	JNZ     mexp2loop
+	VZEROUPPER
+	RET
