@@ -23,7 +23,8 @@
 // Matérn square roots and polynomial vectorized on the AVX-512 path).
 //
 // MathExpTo is another exponential: math.Exp's own bits, eight at a time
-// (the standard library's amd64 operations replayed in AVX-512 lanes),
+// (the standard library's amd64 operations replayed in AVX-512 lanes; four
+// at a time in AVX2 lanes on a CPU without AVX-512),
 // for loops that used math.Exp and whose results must not move — the
 // permanent's gradient and the enumerated average's in kernel, the class
 // fit in gp.
