@@ -713,14 +713,11 @@ func (p Protocol) config(workers int, budget int64) (bo.Config, error) {
 	default:
 		return cfg, badInput("--fit must be own or base, got %q", p.Fit)
 	}
-	if p.Init < 1 || p.Init > bo.MaxEvaluations {
-		return cfg, badInput("--init must lie in [1, %d], got %d", bo.MaxEvaluations, p.Init)
+	if err := checkInitIters(p.Init, p.Iters); err != nil {
+		return cfg, err
 	}
-	if p.Iters < 1 || p.Iters > bo.MaxEvaluations-p.Init {
-		return cfg, badInput("--iters must lie in [1, %d] (%d evaluations less --init %d), got %d", bo.MaxEvaluations-p.Init, bo.MaxEvaluations, p.Init, p.Iters)
-	}
-	if p.Batch < 1 || p.Batch > bo.MaxBatch {
-		return cfg, badInput("--batch must lie in [1, %d], got %d", bo.MaxBatch, p.Batch)
+	if err := checkIn("batch", p.Batch, 1, bo.MaxBatch); err != nil {
+		return cfg, err
 	}
 	if err := checkWorkers(workers); err != nil {
 		return cfg, err

@@ -120,8 +120,8 @@ func runFigure(args []string, stdout, stderr io.Writer) error {
 	if err := checkFigureFlags(fs.given(), want); err != nil {
 		return err
 	}
-	if *grid < 2 || *grid > experiments.MaxFigureGrid {
-		return badInput("--grid must lie in [2, %d], got %d", experiments.MaxFigureGrid, *grid)
+	if err := checkIn("grid", *grid, 2, experiments.MaxFigureGrid); err != nil {
+		return err
 	}
 	if err := positiveFinite("radius-max", *radiusMax); err != nil {
 		return err
@@ -129,11 +129,8 @@ func runFigure(args []string, stdout, stderr io.Writer) error {
 	if *radiusMax > 1e6 {
 		return badInput("--radius-max must be at most 1e6, got %v", *radiusMax)
 	}
-	if *initN < 1 || *initN > bo.MaxEvaluations {
-		return badInput("--init must lie in [1, %d], got %d", bo.MaxEvaluations, *initN)
-	}
-	if *iters < 1 || *iters > bo.MaxEvaluations-*initN {
-		return badInput("--iters must lie in [1, %d] (%d evaluations less --init %d), got %d", bo.MaxEvaluations-*initN, bo.MaxEvaluations, *initN, *iters)
+	if err := checkInitIters(*initN, *iters); err != nil {
+		return err
 	}
 	be, err := backendByName(*backend)
 	if err != nil {

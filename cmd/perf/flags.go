@@ -17,10 +17,7 @@ import (
 // checkSeeds refuses --seeds outside [1, experiments.MaxSeeds] (table,
 // batch, robustness).
 func checkSeeds(n int) error {
-	if n < 1 || n > experiments.MaxSeeds {
-		return badInput("--seeds must lie in [1, %d], got %d", experiments.MaxSeeds, n)
-	}
-	return nil
+	return checkIn("seeds", n, 1, experiments.MaxSeeds)
 }
 
 // seedRange is the value of --seeds: "N" for the seeds 0…N−1, or "A:B"
@@ -92,6 +89,27 @@ func checkLandmarks(m int) error {
 func checkAtLeast(flagName string, v, lo int) error {
 	if v < lo {
 		return badInput("--%s must be at least %d, got %d", flagName, lo, v)
+	}
+	return nil
+}
+
+// checkIn refuses an integer flag outside [lo, hi].
+func checkIn(flagName string, v, lo, hi int) error {
+	if v < lo || v > hi {
+		return badInput("--%s must lie in [%d, %d], got %d", flagName, lo, hi, v)
+	}
+	return nil
+}
+
+// checkInitIters refuses an --init outside [1, bo.MaxEvaluations], then
+// an --iters outside [1, the evaluations --init leaves] (the protocol
+// flags, perf figure).
+func checkInitIters(init, iters int) error {
+	if err := checkIn("init", init, 1, bo.MaxEvaluations); err != nil {
+		return err
+	}
+	if iters < 1 || iters > bo.MaxEvaluations-init {
+		return badInput("--iters must lie in [1, %d] (%d evaluations less --init %d), got %d", bo.MaxEvaluations-init, bo.MaxEvaluations, init, iters)
 	}
 	return nil
 }

@@ -276,8 +276,8 @@ func groupSpec(name string, d int, set map[string]bool, block int, box, matrices
 	case "scaling", "scalingdir":
 		spec.Lo, spec.Hi = []float64{defaultBoxLo}, []float64{defaultBoxHi} // broadcast by orbit.Parse after it checks d
 		if set["box"] {
-			if d < 1 || d > orbit.MaxDim {
-				return spec, badInput("--d must lie in [1, %d], got %d", orbit.MaxDim, d)
+			if err := checkIn("d", d, 1, orbit.MaxDim); err != nil {
+				return spec, err
 			}
 			var err error
 			if spec.Lo, spec.Hi, err = parseBox(box, d); err != nil {

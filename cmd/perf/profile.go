@@ -183,8 +183,8 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return badInput("--landmark-fit: %w", err)
 	}
-	if *gemmN < 1 || *gemmN > 100_000 {
-		return badInput("--gemm-n must lie in [1, 100000], got %d", *gemmN)
+	if err := checkIn("gemm-n", *gemmN, 1, 100_000); err != nil {
+		return err
 	}
 	g, be, err := profilerSetup(fs, *group, *d, *block, *box, *matrices, *backend)
 	if err != nil {

@@ -88,8 +88,8 @@ func runSpectrum(args []string, stdout, stderr io.Writer) error {
 	if err := fs.needs("force", "out"); err != nil {
 		return err
 	}
-	if *n < 2 || *n > experiments.MaxSpectrumN {
-		return badInput("--n must lie in [2, %d], got %d", experiments.MaxSpectrumN, *n)
+	if err := checkIn("n", *n, 2, experiments.MaxSpectrumN); err != nil {
+		return err
 	}
 	if err := positiveFinite("lengthscale", *lengthscale); err != nil {
 		return err

@@ -157,8 +157,8 @@ func runSuggest(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	set := fs.given()
-	if *q < 1 || *q > bo.MaxBatch {
-		return badInput("--q must lie in [1, %d], got %d", bo.MaxBatch, *q)
+	if err := checkIn("q", *q, 1, bo.MaxBatch); err != nil {
+		return err
 	}
 	p := proto.values()
 	// --prior and --mean not given: the front ends' defaults.
@@ -232,8 +232,8 @@ func runSuggest(args []string, stdout, stderr io.Writer) error {
 		if err := fs.require("d", "box"); err != nil {
 			return err
 		}
-		if *d < 1 || *d > bo.MaxDim {
-			return badInput("--d must lie in [1, %d], got %d", bo.MaxDim, *d)
+		if err := checkIn("d", *d, 1, bo.MaxDim); err != nil {
+			return err
 		}
 		lo, hi, err := parseIntervals(*boxFlag, *d)
 		if err != nil {
@@ -248,8 +248,8 @@ func runSuggest(args []string, stdout, stderr io.Writer) error {
 			st.Coords = spec.Coords
 		}
 	}
-	if p.Init < 1 || p.Init > bo.MaxEvaluations {
-		return badInput("--init must lie in [1, %d], got %d", bo.MaxEvaluations, p.Init)
+	if err := checkIn("init", p.Init, 1, bo.MaxEvaluations); err != nil {
+		return err
 	}
 	be, err := backendByName(p.Backend)
 	if err != nil {
