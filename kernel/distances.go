@@ -24,11 +24,8 @@ func OrbitDist2To(dst *mat.SymDense, g orbit.Group, x *mat.Dense, o Options) err
 	if err != nil {
 		return err
 	}
-	n, err := checkPoints("x", x, k.d, k.Params().Lengthscale)
+	n, err := k.checkGram(dst, x)
 	if err != nil {
-		return err
-	}
-	if err := checkOutSym(k.budget, dst, n); err != nil {
 		return err
 	}
 	gramTo(k.ev, k.nw(), dst, x, n, 0, true)

@@ -84,17 +84,65 @@ func (k *orbitKernel) Params() Params { return k.p }
 // k_avg; Avg.Normalized tells it apart.
 func (k *orbitKernel) Method() Method { return k.method }
 
-// CrossTo fills dst (n×m) with k(x_i, y_j). dst must not alias x or y.
-func (k *orbitKernel) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
+// checkCross, checkGram, checkDiag and checkGrad check the arguments of
+// CrossTo, GramTo, DiagTo and GradTo for every kernel evaluated by an
+// orbitKernel (Base, Avg, Max, and Plus through its k_max): the points
+// against the dimension and the lengthscale (checkPoints, checkVec), then
+// dst's shape and, for an empty matrix dst, the memory budget (checkOut,
+// checkOutSym). They return the numbers of points.
+func (k *orbitKernel) checkCross(dst, x, y *mat.Dense) (n, m int, err error) {
+	if n, err = checkPoints("x", x, k.d, k.p.Lengthscale); err != nil {
+		return 0, 0, err
+	}
+	if m, err = checkPoints("y", y, k.d, k.p.Lengthscale); err != nil {
+		return 0, 0, err
+	}
+	if err := checkOut(k.budget, dst, n, m); err != nil {
+		return 0, 0, err
+	}
+	return n, m, nil
+}
+
+func (k *orbitKernel) checkGram(dst *mat.SymDense, x *mat.Dense) (int, error) {
 	n, err := checkPoints("x", x, k.d, k.p.Lengthscale)
 	if err != nil {
-		return err
+		return 0, err
+	}
+	if err := checkOutSym(k.budget, dst, n); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+func (k *orbitKernel) checkDiag(dst []float64, x *mat.Dense) (int, error) {
+	n, err := checkPoints("x", x, k.d, k.p.Lengthscale)
+	if err != nil {
+		return 0, err
+	}
+	if err := checkVecDst(dst, n); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+func (k *orbitKernel) checkGrad(dst *mat.Dense, x []float64, y *mat.Dense) (int, error) {
+	if err := checkVec("x", x, k.d, k.p.Lengthscale); err != nil {
+		return 0, err
 	}
 	m, err := checkPoints("y", y, k.d, k.p.Lengthscale)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if err := checkOut(k.budget, dst, n, m); err != nil {
+	if err := checkDst(dst, m, k.d); err != nil {
+		return 0, err
+	}
+	return m, nil
+}
+
+// CrossTo fills dst (n×m) with k(x_i, y_j). dst must not alias x or y.
+func (k *orbitKernel) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
+	n, m, err := k.checkCross(dst, x, y)
+	if err != nil {
 		return err
 	}
 	crossTo(k.ev, k.nw(), dst, x, y, n, m)
@@ -104,11 +152,8 @@ func (k *orbitKernel) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 // GramTo fills dst (n×n) with k(x_i, x_j), computing the upper triangle;
 // the diagonal is exactly DiagTo's.
 func (k *orbitKernel) GramTo(dst *mat.SymDense, x *mat.Dense) error {
-	n, err := checkPoints("x", x, k.d, k.p.Lengthscale)
+	n, err := k.checkGram(dst, x)
 	if err != nil {
-		return err
-	}
-	if err := checkOutSym(k.budget, dst, n); err != nil {
 		return err
 	}
 	gramTo(k.ev, k.nw(), dst, x, n, k.p.Variance, k.diagIsV)
@@ -120,11 +165,8 @@ func (k *orbitKernel) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 
 // DiagTo writes k(x_i, x_i) into dst (length n, allocated if nil).
 func (k *orbitKernel) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
-	n, err := checkPoints("x", x, k.d, k.p.Lengthscale)
+	n, err := k.checkDiag(dst, x)
 	if err != nil {
-		return dst, err
-	}
-	if err := checkVecDst(dst, n); err != nil {
 		return dst, err
 	}
 	dst = resizeVec(dst, n)
@@ -148,14 +190,8 @@ func (k *orbitKernel) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
 
 // GradTo writes ∂k(x, y_j)/∂x into row j of dst (m×d).
 func (k *orbitKernel) GradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
-	if err := checkVec("x", x, k.d, k.p.Lengthscale); err != nil {
-		return err
-	}
-	m, err := checkPoints("y", y, k.d, k.p.Lengthscale)
+	m, err := k.checkGrad(dst, x, y)
 	if err != nil {
-		return err
-	}
-	if err := checkDst(dst, m, k.d); err != nil {
 		return err
 	}
 	k.gradAll(dst, x, y, m)

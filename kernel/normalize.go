@@ -37,15 +37,8 @@ func (a *Avg) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 	if !a.norm {
 		return a.orbitKernel.CrossTo(dst, x, y)
 	}
-	n, err := checkPoints("x", x, a.d, a.p.Lengthscale)
+	n, m, err := a.checkCross(dst, x, y)
 	if err != nil {
-		return err
-	}
-	m, err := checkPoints("y", y, a.d, a.p.Lengthscale)
-	if err != nil {
-		return err
-	}
-	if err := checkOut(a.budget, dst, n, m); err != nil {
 		return err
 	}
 	crossTo(a.ev, a.nw(), dst, x, y, n, m)
@@ -80,11 +73,8 @@ func (a *Avg) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 	if !a.norm {
 		return a.orbitKernel.GramTo(dst, x)
 	}
-	n, err := checkPoints("x", x, a.d, a.p.Lengthscale)
+	n, err := a.checkGram(dst, x)
 	if err != nil {
-		return err
-	}
-	if err := checkOutSym(a.budget, dst, n); err != nil {
 		return err
 	}
 	v := a.p.Variance
@@ -122,11 +112,8 @@ func (a *Avg) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
 	if !a.norm {
 		return a.orbitKernel.DiagTo(dst, x)
 	}
-	n, err := checkPoints("x", x, a.d, a.p.Lengthscale)
+	n, err := a.checkDiag(dst, x)
 	if err != nil {
-		return dst, err
-	}
-	if err := checkVecDst(dst, n); err != nil {
 		return dst, err
 	}
 	dst = resizeVec(dst, n)
@@ -147,17 +134,11 @@ func (a *Avg) GradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
 	if !a.norm {
 		return a.orbitKernel.GradTo(dst, x, y)
 	}
-	if err := checkVec("x", x, a.d, a.p.Lengthscale); err != nil {
-		return err
-	}
-	m, err := checkPoints("y", y, a.d, a.p.Lengthscale)
+	m, err := a.checkGrad(dst, x, y)
 	if err != nil {
 		return err
 	}
 	d := a.d
-	if err := checkDst(dst, m, d); err != nil {
-		return err
-	}
 	resizeDense(dst, m, d)
 	pl := pairLen(a.ev)
 	sl := max(a.gradLen, pl)

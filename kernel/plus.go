@@ -244,15 +244,8 @@ func (p *Plus) mul(transB bool, a, b, c *mat.Dense) {
 
 // CrossTo fills dst (n×m) with φ(x_i)·φ(y_j).
 func (p *Plus) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
-	n, err := checkPoints("x", x, p.Dim(), p.max.p.Lengthscale)
+	n, m, err := p.max.checkCross(dst, x, y)
 	if err != nil {
-		return err
-	}
-	m, err := checkPoints("y", y, p.Dim(), p.max.p.Lengthscale)
-	if err != nil {
-		return err
-	}
-	if err := checkOut(p.max.budget, dst, n, m); err != nil {
 		return err
 	}
 	resizeDense(dst, n, m)
@@ -278,11 +271,8 @@ func (p *Plus) CrossTo(dst *mat.Dense, x, y *mat.Dense) error {
 
 // GramTo fills dst with φ(x_i)·φ(x_j); the diagonal is exactly DiagTo's.
 func (p *Plus) GramTo(dst *mat.SymDense, x *mat.Dense) error {
-	n, err := checkPoints("x", x, p.Dim(), p.max.p.Lengthscale)
+	n, err := p.max.checkGram(dst, x)
 	if err != nil {
-		return err
-	}
-	if err := checkOutSym(p.max.budget, dst, n); err != nil {
 		return err
 	}
 	resizeSym(dst, n)
@@ -303,11 +293,8 @@ func (p *Plus) GramTo(dst *mat.SymDense, x *mat.Dense) error {
 
 // DiagTo writes ‖φ(x_i)‖² into dst.
 func (p *Plus) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
-	n, err := checkPoints("x", x, p.Dim(), p.max.p.Lengthscale)
+	n, err := p.max.checkDiag(dst, x)
 	if err != nil {
-		return dst, err
-	}
-	if err := checkVecDst(dst, n); err != nil {
 		return dst, err
 	}
 	dst = resizeVec(dst, n)
@@ -326,14 +313,8 @@ func (p *Plus) DiagTo(dst []float64, x *mat.Dense) ([]float64, error) {
 // into row j of dst (m×d): O(n·r·d + m·r·d) after the k_max gradients
 // and the features of y.
 func (p *Plus) GradTo(dst *mat.Dense, x []float64, y *mat.Dense) error {
-	if err := checkVec("x", x, p.Dim(), p.max.p.Lengthscale); err != nil {
-		return err
-	}
-	m, err := checkPoints("y", y, p.Dim(), p.max.p.Lengthscale)
+	m, err := p.max.checkGrad(dst, x, y)
 	if err != nil {
-		return err
-	}
-	if err := checkDst(dst, m, p.Dim()); err != nil {
 		return err
 	}
 	resizeDense(dst, m, p.Dim())
