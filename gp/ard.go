@@ -417,7 +417,7 @@ func (o *classObjective) eval(th, grad []float64) (float64, error) {
 	for i, a := range o.alpha {
 		quad += a * o.y[i]
 	}
-	lml := -0.5*quad - 0.5*o.ch.LogDet() - 0.5*float64(n)*math.Log(2*math.Pi)
+	lml := gaussLML(quad, o.ch.LogDet(), float64(n))
 	if grad == nil {
 		return lml, nil
 	}

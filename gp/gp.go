@@ -524,7 +524,7 @@ func newGP(k kernel.Kernel, xc *mat.Dense, ys []float64, u yUnits, noise float64
 			quad += a * ys[i]
 		}
 	}
-	g.lml = -0.5*quad - 0.5*chol.LogDet() - 0.5*float64(n)*math.Log(2*math.Pi)
+	g.lml = gaussLML(quad, chol.LogDet(), float64(n))
 	if err := finiteFit(g.alpha, g.lml); err != nil {
 		return nil, err
 	}

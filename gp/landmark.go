@@ -846,7 +846,7 @@ func newLandmarkPost(b *landmarkBound, ys []float64, h Hyper, mean, resid bool) 
 	n := float64(b.n)
 	post := &landmarkPost{d: b.design(fc.piv), piv: fc.piv, k: fc.k, r: fc.r, w: fc.w, jit: jit,
 		dtc: !b.nystrom || resid, constDiag: b.constDiag, v: h.Variance,
-		lml: -0.5*a - 0.5*lb - 0.5*n*math.Log(2*math.Pi)}
+		lml: gaussLML(a, lb, n)}
 	if mean {
 		// Qᵀ(y − m̂·1) replaces Qᵀy below.
 		post.m0, _ = glsSpectral(spec.lam, spec.yt, spec.ot, h.Variance, h.Noise, jit, spec.tailY, spec.tailO, spec.rest)

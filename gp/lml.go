@@ -34,6 +34,16 @@ type objective struct {
 	lastErr error // the last evaluation error, for fit diagnostics
 }
 
+var log2Pi = math.Log(2 * math.Pi)
+
+// gaussLML is the Gaussian log marginal likelihood log N(y; 0, K) from its
+// parts: quad = yᵀK⁻¹y, logDet = log|K| and n = len(y). Every exact
+// likelihood of the package (the objective, ARD, Fit's posterior, the
+// landmark posterior, the profile) ends here.
+func gaussLML(quad, logDet, n float64) float64 {
+	return -0.5*quad - 0.5*logDet - 0.5*n*log2Pi
+}
+
 func newObjective(b Bound, be linalg.Backend, y []float64) *objective {
 	n := len(y)
 	eye := mat.NewDense(n, n, nil)
@@ -98,7 +108,7 @@ func (o *objective) eval(theta [3]float64, grad []float64) (float64, error) {
 			quad += a * o.y[i]
 		}
 	}
-	lml := -0.5*quad - 0.5*o.chol.LogDet() - 0.5*float64(n)*math.Log(2*math.Pi)
+	lml := gaussLML(quad, o.chol.LogDet(), float64(n))
 	if grad == nil {
 		return lml, nil
 	}

@@ -312,15 +312,13 @@ func (p *profiler) sums(s *profScratch, alpha, beta float64) (a, b float64, ok b
 	return a, b, true
 }
 
-var log2Pi = math.Log(2 * math.Pi)
-
 // lmlFixed is the log marginal likelihood at log v = t with σ² fixed.
 func (p *profiler) lmlFixed(s *profScratch, t float64) float64 {
 	a, b, ok := p.sums(s, math.Exp(t), p.s2)
 	if !ok {
 		return math.Inf(-1)
 	}
-	l := -0.5*a - 0.5*b - 0.5*float64(p.n)*log2Pi
+	l := gaussLML(a, b, float64(p.n))
 	if p.pr != nil {
 		lp, _ := p.pr.v.logPDF(t)
 		l += lp
