@@ -287,13 +287,10 @@ func FitClassLengthscales(shape kernel.Shape, classes []int, x *mat.Dense, y []f
 // constant, or differ only by rounding: atRounding), and the largest of
 // them.
 func classScales(classes []int, nc int, x *mat.Dense) ([]float64, float64) {
-	n, d := x.Dims()
+	_, d := x.Dims()
 	sc, mc := make([]float64, nc), make([]float64, nc)
 	for k := range d {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for i := range n {
-			lo, hi = min(lo, x.At(i, k)), max(hi, x.At(i, k))
-		}
+		lo, hi := colRange(x, k)
 		w := hi - lo
 		sc[classes[k]] += w * w
 		mc[classes[k]] = max(mc[classes[k]], math.Abs(lo), math.Abs(hi))

@@ -252,14 +252,10 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 // dataScale is the diagonal of the bounding box of x, or 1 if it is 0 or
 // at the rounding level of x's coordinates (atRounding).
 func dataScale(x *mat.Dense) float64 {
-	n, d := x.Dims()
+	_, d := x.Dims()
 	var s, m float64
 	for j := range d {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for i := range n {
-			v := x.At(i, j)
-			lo, hi = min(lo, v), max(hi, v)
-		}
+		lo, hi := colRange(x, j)
 		s += (hi - lo) * (hi - lo)
 		m = max(m, math.Abs(lo), math.Abs(hi))
 	}
@@ -274,6 +270,18 @@ func dataScale(x *mat.Dense) float64 {
 	return s
 }
 
+// colRange returns the smallest and the largest entry of column j of x
+// (+Inf and −Inf for no rows).
+func colRange(x *mat.Dense, j int) (lo, hi float64) {
+	n, _ := x.Dims()
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for i := range n {
+		v := x.At(i, j)
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi
+}
+
 // atRounding reports whether inputs whose bounding box has diagonal s and
 // whose largest |coordinate| is m differ only by rounding: s ≤ 2⁻⁴⁴·m, a
 // few hundred ulps of m (0.1·3 beside 0.3, a log–exp round trip). Such
@@ -286,15 +294,11 @@ func atRounding(s, m float64) bool { return s <= 0x1p-44*m }
 // scaledDiagonal is the bounding-box diagonal computed as w·‖w_j/w‖ with w
 // the widest side (halved first, so that hi − lo cannot overflow).
 func scaledDiagonal(x *mat.Dense) float64 {
-	n, d := x.Dims()
+	_, d := x.Dims()
 	w := make([]float64, d)
 	var top float64
 	for j := range d {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for i := range n {
-			v := x.At(i, j)
-			lo, hi = min(lo, v), max(hi, v)
-		}
+		lo, hi := colRange(x, j)
 		w[j] = hi/2 - lo/2
 		top = max(top, w[j])
 	}

@@ -131,14 +131,10 @@ func (ps *priorSpec) lengthLog(logl float64) (float64, float64) {
 
 // maxSide is the largest side of the bounding box of x, or 1 if it is 0.
 func maxSide(x *mat.Dense) float64 {
-	n, d := x.Dims()
+	_, d := x.Dims()
 	var s float64
 	for j := range d {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for i := range n {
-			v := x.At(i, j)
-			lo, hi = min(lo, v), max(hi, v)
-		}
+		lo, hi := colRange(x, j)
 		s = max(s, hi-lo)
 	}
 	if !(s > 0) || math.IsInf(s, 0) {
