@@ -310,15 +310,7 @@ func (ix *elemIndex) find(M []float64) int {
 	dd := ix.d * ix.d
 	for b := k - 1; b <= k+1; b++ {
 		for _, i := range ix.buckets[b] {
-			E := (*ix.elem)[i*dd : (i+1)*dd]
-			same := true
-			for t := range M {
-				if math.Abs(M[t]-E[t]) > matchTol {
-					same = false
-					break
-				}
-			}
-			if same {
+			if closeTo(M, (*ix.elem)[i*dd:(i+1)*dd]) {
 				return i
 			}
 		}
@@ -392,18 +384,22 @@ func closure(d int, gens [][]float64, where string) (*Matrices, error) {
 
 func containsClose(list [][]float64, M []float64) bool {
 	for _, E := range list {
-		same := true
-		for t := range M {
-			if math.Abs(M[t]-E[t]) > matchTol {
-				same = false
-				break
-			}
-		}
-		if same {
+		if closeTo(M, E) {
 			return true
 		}
 	}
 	return false
+}
+
+// closeTo reports whether the computed matrices M and E (d·d entries) are
+// the same group element: every entry within matchTol.
+func closeTo(M, E []float64) bool {
+	for t := range M {
+		if math.Abs(M[t]-E[t]) > matchTol {
+			return false
+		}
+	}
+	return true
 }
 
 // Name is "matrices(dim=d,order=n)".
