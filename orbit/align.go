@@ -184,24 +184,13 @@ func (g *PairedPermGroup) AlignTo(dst, x, y []float64) float64 {
 // near ones), in O(d²).
 func (g *CyclicGroup) AlignTo(dst, x, y []float64) float64 {
 	checkAlign("cyclic", dst, x, y, g.d)
-	d := g.d
 	best, arg := math.Inf(1), 0
-	for i := 0; i < d; i++ {
-		var s float64
-		for k := 0; k < d-i; k++ {
-			t := x[k] - y[k+i]
-			s += t * t
-		}
-		for k := d - i; k < d; k++ {
-			t := x[k] - y[k+i-d]
-			s += t * t
-		}
-		if s < best {
+	for i := range g.d {
+		if s := shiftDist2(x, y, i); s < best {
 			best, arg = s, i
 		}
 	}
-	n := copy(dst, y[arg:])
-	copy(dst[n:], y[:arg])
+	shiftTo(dst, y, arg)
 	return dist2(x, dst)
 }
 
@@ -313,9 +302,7 @@ func (g *CyclicGroup) ActRangeTo(dst, x []float64, lo, hi int) {
 	d := g.d
 	checkRange("cyclic", dst, x, lo, hi, d, d)
 	for i := lo; i < hi; i++ {
-		row := dst[(i-lo)*d : (i-lo+1)*d]
-		n := copy(row, x[i:])
-		copy(row[n:], x[:i])
+		shiftTo(dst[(i-lo)*d:(i-lo+1)*d], x, i)
 	}
 }
 

@@ -503,28 +503,40 @@ func (g *CyclicGroup) Inverse(i int) int {
 func (g *CyclicGroup) ActTo(dst, x []float64, i int) {
 	checkLen("cyclic", dst, x, g.d)
 	checkIndex("cyclic", i, g.d)
-	n := copy(dst, x[i:])
-	copy(dst[n:], x[:i])
+	shiftTo(dst, x, i)
 }
 
 // OrbitDist2 returns min over the d shifts of ‖x − g_i·y‖², in O(d²).
 func (g *CyclicGroup) OrbitDist2(x, y []float64) float64 {
 	checkLen2("cyclic", x, y, g.d)
-	d := g.d
 	best := math.Inf(1)
-	for i := 0; i < d; i++ {
-		var s float64
-		for k := 0; k < d-i; k++ {
-			t := x[k] - y[k+i]
-			s += t * t
-		}
-		for k := d - i; k < d; k++ {
-			t := x[k] - y[k+i-d]
-			s += t * t
-		}
-		if s < best || math.IsNaN(s) {
+	for i := range g.d {
+		if s := shiftDist2(x, y, i); s < best || math.IsNaN(s) {
 			best = s
 		}
 	}
 	return best
+}
+
+// shiftTo writes the cyclic shift g_i·x, (g_i·x)_k = x_{(k+i) mod d}, into
+// dst (ActTo, ActRangeTo and AlignTo).
+func shiftTo(dst, x []float64, i int) {
+	n := copy(dst, x[i:])
+	copy(dst[n:], x[:i])
+}
+
+// shiftDist2 returns ‖x − g_i·y‖² for the cyclic shift g_i, without
+// writing g_i·y (OrbitDist2 and AlignTo).
+func shiftDist2(x, y []float64, i int) float64 {
+	d := len(x)
+	var s float64
+	for k := 0; k < d-i; k++ {
+		t := x[k] - y[k+i]
+		s += t * t
+	}
+	for k := d - i; k < d; k++ {
+		t := x[k] - y[k+i-d]
+		s += t * t
+	}
+	return s
 }
