@@ -75,9 +75,9 @@ func freshRegistry() []family {
 		fresh("StyblinskiAbs4d", 4, "½Σ(t⁴ − 16t² + 5t), t = |x_i|, on [−5, 5]⁴, sign flips; min at |x_i| = 2.7468; light noise", -5, 5, noiseLight,
 			signflip, styblinskiAbs, stybStar, [][]float64{styb, flipFirst(styb)}),
 		fresh("OffLevy6d", 6, "Levy(sort x − c), c evenly spaced from −2.5 to 2.5, on [−5, 5]⁶, permutations; no noise", -5, 5, noiseNone,
-			permutation, shiftedSort(levyU, levy6c), 0, [][]float64{levy6c, reversed(levy6c)}),
+			permutation, shiftedBy(canonSort, levyU, levy6c), 0, [][]float64{levy6c, reversed(levy6c)}),
 		fresh("OffRosen5d", 5, "Rosenbrock(sort|x| − c + 1)/100, c = (0.3, 0.7, 1.1, 1.5, 1.9), on [−3, 3]⁵, hyperoctahedral; moderate noise", -3, 3, noiseModerate,
-			hyperoctahedral, shiftedSortAbs(rosenU, rosen5c), 0, [][]float64{rosen5c, flipFirst(reversed(rosen5c))}),
+			hyperoctahedral, shiftedBy(canonSortAbs, rosenU, rosen5c), 0, [][]float64{rosen5c, flipFirst(reversed(rosen5c))}),
 		fresh("Targets4x2d", 8, "four points in the plane matched to four targets (min over the 24 assignments of Σ‖u‖² + 0.3Σ(1 − cos 3πu_j)) on [−2, 2]⁸, blockperm(4, 2); no noise", -2, 2, noiseNone,
 			func(int) (orbit.Group, error) { return orbit.BlockPerm(4, 2) }, targetsF, 0, targetsOptima()),
 		fresh("Halo2d", 2, "t²(1 + sin² 5r) + 0.1(1 − cos 4πt), t = ‖x‖ − 1.5, on [−2.5, 2.5]², rotation2d; min 0 on the circle; light noise", -2.5, 2.5, noiseLight,
@@ -99,7 +99,7 @@ func freshRegistry() []family {
 			func() (orbit.Group, error) { return orbit.Hyperoctahedral(3) }, []int{0, 1, 2}, rig,
 			[][]float64{{12, 33, 66, 3.7e5, 0.004, 0, 0.2}, {-66, 12, -33, 3.7e5, 0.004, 5e4, 0.2}}),
 		fresh("OffLevy10dPerm", 10, "Levy(sort x − c), c evenly spaced from −3 to 3, on [−5, 5]¹⁰, permutations (|G| = 10!); light noise", -5, 5, noiseLight,
-			permutation, shiftedSort(levyU, levy10c), 0, [][]float64{levy10c, reversed(levy10c)}),
+			permutation, shiftedBy(canonSort, levyU, levy10c), 0, [][]float64{levy10c, reversed(levy10c)}),
 	}
 }
 

@@ -119,10 +119,7 @@ func newShifted(k shiftedKind, d int) (*Problem, error) {
 		f: func(x []float64) float64 {
 			var buf [MaxDim]float64 // on the stack: Evaluate allocates nothing
 			z := buf[:len(x)]
-			canonical.apply(z, x)
-			for i := range z {
-				z[i] -= c[i]
-			}
+			canonical.shiftInto(z, x, c)
 			return f.eval(z)
 		},
 	}
@@ -182,6 +179,14 @@ func (m canonMap) apply(dst, x []float64) {
 		absInto(dst, x)
 	case canonSortAbs:
 		sortAbs(dst, x)
+	}
+}
+
+// shiftInto writes φ(x) − c into dst (newShifted, shiftedBy).
+func (m canonMap) shiftInto(dst, x, c []float64) {
+	m.apply(dst, x)
+	for i := range dst {
+		dst[i] -= c[i]
 	}
 }
 

@@ -133,11 +133,11 @@ func signflip(d int) (orbit.Group, error)        { return orbit.SignFlip(d) }
 func suiteRegistry() []family {
 	return []family{
 		synth("OffAckley4d", 4, "Ackley(sort|x| − (0.5, 1, 1.5, 2)) on [−5, 5]⁴, hyperoctahedral; light noise", -5, 5, noiseLight,
-			hyperoctahedral, shiftedSortAbs(ackley, sa4c), 0, true, [][]float64{sa4c, {-2, 1.5, -1, 0.5}}),
+			hyperoctahedral, shiftedBy(canonSortAbs, ackley, sa4c), 0, true, [][]float64{sa4c, {-2, 1.5, -1, 0.5}}),
 		synth("BumpsPerm6d", 6, "two-well quartics plus pair repulsion on [0, 1]⁶, permutations; min ≈ 1.43636 (multistart); no noise", 0, 1, noiseNone,
 			permutation, bumps, bumps6Star, true, [][]float64{bumps6Opt, reversed(bumps6Opt)}),
 		synth("OffGriewank8d", 8, "Griewank(|x| − c), c_i = 1 + 0.5i, on [−10, 10]⁸, sign flips; moderate noise", -10, 10, noiseModerate,
-			signflip, shiftedAbs(griewank, sg8c), 0, true, [][]float64{sg8c, flipFirst(sg8c)}),
+			signflip, shiftedBy(canonAbs, griewank, sg8c), 0, true, [][]float64{sg8c, flipFirst(sg8c)}),
 		synth("Ring2d", 2, "(r − 2)² + 0.3·(1 − cos 6(r − 2)) on [−3, 3]², rotation2d; no noise", -3, 3, noiseNone,
 			func(int) (orbit.Group, error) { return orbit.Rotation2D() }, ring, 0, true,
 			[][]float64{{2, 0}, {0, -2}, {math.Sqrt2, math.Sqrt2}}),
@@ -147,7 +147,7 @@ func suiteRegistry() []family {
 		synth("PhaseRing6d", 6, "−Σcos(x_{i+1} − x_i − 1) + 0.1·Σ(1 − cos x_i) on [−π, π]⁶, cyclic(6); optimum off the fixed points (a travelling wave); light noise", -math.Pi, math.Pi, noiseLight,
 			func(d int) (orbit.Group, error) { return orbit.Cyclic(d) }, phaseRing, phaseRingStar, true, [][]float64{phaseRingOpt, rotated(phaseRingOpt)}),
 		synth("ShiftedRastrigin3dHeavy", 3, "Rastrigin(sort x − (−1.5, 0.5, 2)) on [−5.12, 5.12]³, permutations; heavy noise", -5.12, 5.12, noiseHeavy,
-			permutation, shiftedSort(rastrigin, sr3c), 0, true, [][]float64{sr3c, {2, 0.5, -1.5}}),
+			permutation, shiftedBy(canonSort, rastrigin, sr3c), 0, true, [][]float64{sr3c, {2, 0.5, -1.5}}),
 		synth("BumpsPerm4dHeavy", 4, "BumpsPerm6d's f in 4 coordinates, permutations; min ≈ 0.47761 (multistart); heavy noise", 0, 1, noiseHeavy,
 			permutation, bumps, bumps4Star, true, [][]float64{bumps4Opt, reversed(bumps4Opt)}),
 		synth("Sphere6dCentred", 6, "‖x‖² + 0.1·Σcos 3x_i on [−2, 2]⁶, hyperoctahedral; min 0.6 at the origin; moderate noise", -2, 2, noiseModerate,
@@ -164,9 +164,9 @@ func suiteRegistry() []family {
 		synth("BumpsPerm10d", 10, "BumpsPerm6d's f in 10 coordinates, permutations (|G| = 10!); min ≈ 4.83755 (multistart); light noise", 0, 1, noiseLight,
 			permutation, bumps, bumps10Star, true, [][]float64{bumps10Opt, reversed(bumps10Opt)}),
 		synth("OffGriewank12d", 12, "Griewank(sort|x| − c), c_i = 0.5i, on [−10, 10]¹², hyperoctahedral (|G| ≈ 2·10¹²); light noise", -10, 10, noiseLight,
-			hyperoctahedral, shiftedSortAbs(griewank, sg12c), 0, true, [][]float64{sg12c, flipFirst(reversed(sg12c))}),
+			hyperoctahedral, shiftedBy(canonSortAbs, griewank, sg12c), 0, true, [][]float64{sg12c, flipFirst(reversed(sg12c))}),
 		synth("ShiftedAckley12dPerm", 12, "Ackley(sort x − c), c evenly spaced from −3 to 3, on [−5, 5]¹², permutations (|G| = 12!); no noise", -5, 5, noiseNone,
-			permutation, shiftedSort(ackley, sa12c), 0, true, [][]float64{sa12c, reversed(sa12c)}),
+			permutation, shiftedBy(canonSort, ackley, sa12c), 0, true, [][]float64{sa12c, reversed(sa12c)}),
 	}
 }
 
@@ -232,41 +232,13 @@ func flipFirst(x []float64) []float64 {
 	return out
 }
 
-// shiftedSortAbs is F(sort|x| − c).
-func shiftedSortAbs(f func([]float64) float64, c []float64) func([]float64) float64 {
+// shiftedBy is F(φ(x) − c) for the canonical map φ = m: sort|x|
+// (canonSortAbs), sort x (canonSort) or |x| (canonAbs).
+func shiftedBy(m canonMap, f func([]float64) float64, c []float64) func([]float64) float64 {
 	return func(x []float64) float64 {
 		var buf [MaxDim]float64
 		z := buf[:len(x)]
-		sortAbs(z, x)
-		for i := range z {
-			z[i] -= c[i]
-		}
-		return f(z)
-	}
-}
-
-// shiftedSort is F(sort x − c).
-func shiftedSort(f func([]float64) float64, c []float64) func([]float64) float64 {
-	return func(x []float64) float64 {
-		var buf [MaxDim]float64
-		z := buf[:len(x)]
-		sortInto(z, x)
-		for i := range z {
-			z[i] -= c[i]
-		}
-		return f(z)
-	}
-}
-
-// shiftedAbs is F(|x| − c).
-func shiftedAbs(f func([]float64) float64, c []float64) func([]float64) float64 {
-	return func(x []float64) float64 {
-		var buf [MaxDim]float64
-		z := buf[:len(x)]
-		absInto(z, x)
-		for i := range z {
-			z[i] -= c[i]
-		}
+		m.shiftInto(z, x, c)
 		return f(z)
 	}
 }

@@ -56,7 +56,7 @@ func thirdRegistry() []family {
 		third("AlpineShell4d", 4, "Σ|t sin t + 0.1t|, t = |x_i| − 2, on [−6, 6]⁴, sign flips; min 0 where every |x_i| ∈ {2, 1.8998, 5.2418}; light noise", -6, 6, noiseLight,
 			signflip, alpineShell, [][]float64{{2, -2, 2, -2}, {alpineLo, -alpineHi, 2, alpineLo}}),
 		third("ZakharovSorted6d", 6, "Zakharov(sort x − c), c evenly spaced from −1.5 to 1.5, on [−4, 4]⁶, permutations; moderate noise", -4, 4, noiseModerate,
-			permutation, shiftedSort(zakharov, zak6c), [][]float64{zak6c, reversed(zak6c)}),
+			permutation, shiftedBy(canonSort, zakharov, zak6c), [][]float64{zak6c, reversed(zak6c)}),
 		third("Blocks2x3d", 6, "two blocks of three coordinates matched to two targets (min over both assignments of Σ b(p − t)) on [−2, 2]⁶, blockperm(2, 3); heavy noise", -2, 2, noiseHeavy,
 			blocks, blocksF, [][]float64{b12, b21}),
 		third("CosineShell2d", 2, "((r² − 4)/4)² + 0.2 sin² 2πr, r = ‖x‖, on [−3, 3]², rotation2d; min 0 on the circle r = 2; light noise", -3, 3, noiseLight,
@@ -78,7 +78,7 @@ func thirdRegistry() []family {
 			func() (orbit.Group, error) { return orbit.SignFlip(2) }, []int{0, 1}, antenna,
 			[][]float64{{60, -120, 0.03, 700, 0}, {-60, 120, 0.03, 700, 0}}),
 		third("OffZakharov8dHyper", 8, "Zakharov(sort|x| − c), c evenly spaced from 0.2 to 1.6, on [−2, 2]⁸, hyperoctahedral (|G| = 2⁸·8!); light noise", -2, 2, noiseLight,
-			hyperoctahedral, shiftedSortAbs(zakharov, zak8c), [][]float64{zak8c, flipFirst(reversed(zak8c))}),
+			hyperoctahedral, shiftedBy(canonSortAbs, zakharov, zak8c), [][]float64{zak8c, flipFirst(reversed(zak8c))}),
 	}
 }
 
