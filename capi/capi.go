@@ -217,14 +217,24 @@ func matrix(p *C.double, rows, cols C.int64_t, name string, b int64) (*mat.Dense
 	return mat.NewDense(int(rows), int(cols), append([]float64(nil), src...)), nil
 }
 
-// store writes m into out (out_len doubles).
-func store(m *mat.Dense, out *C.double, outLen C.int64_t) error {
-	r, c := m.Dims()
+// checkOutBuf refuses a NULL out and a negative out_len, the first checks
+// of every output buffer (its size is checked by the caller, which knows
+// what the result holds).
+func checkOutBuf(out *C.double, outLen C.int64_t) error {
 	if out == nil {
 		return fmt.Errorf("%w: out is NULL", errInput)
 	}
 	if outLen < 0 {
 		return fmt.Errorf("%w: out_len is %d", errInput, int64(outLen))
+	}
+	return nil
+}
+
+// store writes m into out (out_len doubles).
+func store(m *mat.Dense, out *C.double, outLen C.int64_t) error {
+	r, c := m.Dims()
+	if err := checkOutBuf(out, outLen); err != nil {
+		return err
 	}
 	if outLen < C.int64_t(r*c) {
 		return fmt.Errorf("%w: the result has %d×%d = %d values, out holds %d", errSize, r, c, r*c, outLen)
@@ -310,11 +320,8 @@ func symbogo_cross(spec *C.char, x *C.double, n C.int64_t, y *C.double, m C.int6
 		// The output is checked before the inputs are copied: an n×m
 		// result out or over the budget was refused after copying x, y
 		// and the design (gigabytes, for nothing).
-		if out == nil {
-			return fmt.Errorf("%w: out is NULL", errInput)
-		}
-		if outLen < 0 {
-			return fmt.Errorf("%w: out_len is %d", errInput, int64(outLen))
+		if err := checkOutBuf(out, outLen); err != nil {
+			return err
 		}
 		if vals := float64(n) * float64(m); float64(outLen) < vals {
 			return fmt.Errorf("%w: the result has %d×%d = %.0f values, out holds %d", errSize, n, m, vals, outLen)
@@ -392,11 +399,8 @@ func symbogo_suggest(settings *C.char, histX *C.double, histY *C.double, n C.int
 		if n >= 0 && np >= 0 && (n > bo.MaxEvaluations || np > bo.MaxEvaluations-n) {
 			return fmt.Errorf("%w: %d history points and %d pending points exceed MaxEvaluations = %d", errInput, n, np, bo.MaxEvaluations)
 		}
-		if out == nil {
-			return fmt.Errorf("%w: out is NULL", errInput)
-		}
-		if outLen < 0 {
-			return fmt.Errorf("%w: out_len is %d", errInput, int64(outLen))
+		if err := checkOutBuf(out, outLen); err != nil {
+			return err
 		}
 		if outLen < q*d {
 			return fmt.Errorf("%w: %d points of %d coordinates, out holds %d", errSize, q, d, outLen)

@@ -163,11 +163,8 @@ func point(o *bo.Optimizer, x *C.double, d C.int64_t, name string) ([]float64, e
 
 // outRows checks that out holds rows points of dimension d.
 func outRows(out *C.double, outLen C.int64_t, rows, d int) error {
-	if out == nil {
-		return fmt.Errorf("%w: out is NULL", errInput)
-	}
-	if outLen < 0 {
-		return fmt.Errorf("%w: out_len is %d", errInput, int64(outLen))
+	if err := checkOutBuf(out, outLen); err != nil {
+		return err
 	}
 	if int64(outLen) < int64(rows)*int64(d) {
 		return fmt.Errorf("%w: %d points of %d coordinates, out holds %d doubles", errSize, rows, d, int64(outLen))
