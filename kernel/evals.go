@@ -153,13 +153,7 @@ func baseGrad(p Params) gradFunc {
 			d2 += t * t
 		}
 		c := p.Variance * inv2 * dkappaOverU(p.Shape, math.Sqrt(d2*inv2))
-		if gradTiny(c, d2, x, y) {
-			gradSafe(dst, p, x, y)
-			return
-		}
-		for k := range x {
-			dst[k] = c * (x[k] - y[k])
-		}
+		gradToward(dst, p, c, d2, x, y)
 	}
 }
 
@@ -365,7 +359,6 @@ func (e *enumEval) gradOrbit(dst, x, orb, packed, scratch []float64) {
 	if e.isMax {
 		// The first element nearest x, from direct differences (the
 		// inner-product argmax cancels far from the origin).
-		diff := scratch[G*d : G*d+d]
 		best, arg := math.Inf(1), 0
 		for i := range G {
 			if s := sqDist(x, orb[i*d:(i+1)*d]); s < best {
@@ -373,19 +366,8 @@ func (e *enumEval) gradOrbit(dst, x, orb, packed, scratch []float64) {
 			}
 		}
 		o := orb[arg*d : arg*d+d]
-		var d2 float64
-		for k := range d {
-			diff[k] = x[k] - o[k]
-			d2 += diff[k] * diff[k]
-		}
-		c := vi * dkappaOverU(e.p.Shape, math.Sqrt(d2)*sl)
-		if gradTiny(c, d2, x, o) {
-			gradSafe(dst, e.p, x, o)
-			return
-		}
-		for k := range d {
-			dst[k] = c * diff[k]
-		}
+		d2 := sqDist(x, o)
+		gradToward(dst, e.p, vi*dkappaOverU(e.p.Shape, math.Sqrt(d2)*sl), d2, x, o)
 		return
 	}
 	// The squared distances to the G elements (from the packed orbit
@@ -461,12 +443,6 @@ func alignGrad(p Params, al orbit.Aligner) gradFunc {
 		a := scratch[:len(x)]
 		d2 := al.AlignTo(a, x, y)
 		c := p.Variance * inv2 * dkappaOverU(p.Shape, math.Sqrt(d2)*sl)
-		if gradTiny(c, d2, x, a) {
-			gradSafe(dst, p, x, a)
-			return
-		}
-		for k := range x {
-			dst[k] = c * (x[k] - a[k])
-		}
+		gradToward(dst, p, c, d2, x, a)
 	}
 }

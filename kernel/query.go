@@ -99,20 +99,8 @@ func gradMaxT(e *enumEval, dst *mat.Dense, x []float64, y *mat.Dense, m int) {
 				h = packedArgmin(yr, orb, G) // far from the origin: direct differences
 			}
 			e.g.ActTo(a, row(y, j0+r), e.g.Inverse(h))
-			out := row(dst, j0+r)
-			var d2 float64
-			for k := range d {
-				out[k] = x[k] - a[k]
-				d2 += out[k] * out[k]
-			}
-			cf := vi * dkappaOverU(e.p.Shape, math.Sqrt(d2)*sl)
-			if gradTiny(cf, d2, x, a) {
-				gradSafe(out, e.p, x, a)
-				continue
-			}
-			for k := range d {
-				out[k] *= cf
-			}
+			d2 := sqDist(x, a)
+			gradToward(row(dst, j0+r), e.p, vi*dkappaOverU(e.p.Shape, math.Sqrt(d2)*sl), d2, x, a)
 		}
 	}
 	putScratch(hp)

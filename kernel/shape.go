@@ -316,6 +316,21 @@ func gradTiny(c, d2 float64, x, a []float64) bool {
 	return false
 }
 
+// gradToward writes ∇ₓ v·κ(‖x − a‖/ℓ) into dst: c·(x − a), with c =
+// v/ℓ²·κ'(u)/u computed by the caller from d2 = ‖x − a‖² (each path
+// keeps its own u), or gradSafe's value where gradTiny says c·(x − a)
+// misrepresents it. The base, aligned, enumerated and fused k_max
+// gradients all end here. dst must not overlap x or a.
+func gradToward(dst []float64, p Params, c, d2 float64, x, a []float64) {
+	if gradTiny(c, d2, x, a) {
+		gradSafe(dst, p, x, a)
+		return
+	}
+	for k := range x {
+		dst[k] = c * (x[k] - a[k])
+	}
+}
+
 // gradSafe writes ∇ₓ v·κ(‖x − a‖/ℓ) = v·κ'(u)/ℓ·(x − a)/r into dst, with
 // r = ‖x − a‖ from differences scaled by their largest magnitude (no
 // underflow) and u = r/ℓ; 0 at x = a.
