@@ -736,7 +736,8 @@ func (b *landmarkBound) plusKernel(v, l float64, d *mat.Dense) (kernel.Kernel, e
 	return kernel.NewPlus(km, d, b.plusOpts)
 }
 
-// lowRankSums is profiler.sums for the spectrum s: A = Σ ỹ²_i/d_i (with a
+// lowRankSums is profiler.sums for the spectrum s (the full spectrum is
+// one with no zero block and no tail): A = Σ ỹ²_i/d_i (with a
 // constant mean, the GLS residual's: glsSpectral) and B = Σ log d_i over
 // all n eigenvalues, d_i = α·λ_i + β (+ jitter), with the zero block
 // counted once per multiplicity; jit is the jitter factorJitter would add

@@ -283,33 +283,14 @@ func (p *profiler) inner(s *profScratch, pt profPoint, logl float64) profPoint {
 // α·mean(λ) + β) when min d_i is not safely positive; ok is false if even
 // the largest jitter does not help.
 func (p *profiler) sums(s *profScratch, alpha, beta float64) (a, b float64, ok bool) {
-	if s.low != nil {
-		a, b, _, ok = lowRankSums(s.low, alpha, beta)
-		return a, b, ok
+	spec := s.low
+	if spec == nil {
+		// The full spectrum (n eigenvalues): a low-rank spectrum without
+		// a zero block or a tail.
+		spec = &lowRankSpec{lam: s.lam, yt2: s.yt2, mean: p.mean, yt: s.yt, ot: s.ot}
 	}
-	dmin, dmax, sum := math.Inf(1), math.Inf(-1), 0.0
-	for _, l := range s.lam {
-		d := alpha*l + beta
-		dmin, dmax = min(dmin, d), max(dmax, d)
-		sum += d
-	}
-	jit, ok := spectralJitter(p.n, dmin, dmax, sum)
-	if !ok {
-		return 0, 0, false
-	}
-	if p.mean {
-		for _, l := range s.lam {
-			b += math.Log(alpha*l + beta + jit)
-		}
-		_, a = glsSpectral(s.lam, s.yt, s.ot, alpha, beta, jit, 0, 0, 0)
-		return a, b, true
-	}
-	for i, l := range s.lam {
-		d := alpha*l + beta + jit
-		a += s.yt2[i] / d
-		b += math.Log(d)
-	}
-	return a, b, true
+	a, b, _, ok = lowRankSums(spec, alpha, beta)
+	return a, b, ok
 }
 
 // lmlFixed is the log marginal likelihood at log v = t with σ² fixed.
