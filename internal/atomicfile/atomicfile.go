@@ -314,6 +314,15 @@ func RemoveStaleTemps(dir string, names ...string) ([]string, error) {
 	if !haveFlock {
 		return nil, nil
 	}
+	return removeTempsBy(dir, names, removeIfUnlocked)
+}
+
+// removeTempsBy calls remove on each regular file in dir that is a
+// temporary of one of names (IsTempOf), in directory order, and returns
+// the paths it reports removed; it stops at the first error (reading dir,
+// or remove's), returning it with the paths removed so far. The walk of
+// RemoveTemps and RemoveStaleTemps, which differ in remove.
+func removeTempsBy(dir string, names []string, remove func(path string) (bool, error)) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -324,7 +333,7 @@ func RemoveStaleTemps(dir string, names ...string) ([]string, error) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		gone, err := removeIfUnlocked(path)
+		gone, err := remove(path)
 		if err != nil {
 			return removed, err
 		}
@@ -379,22 +388,13 @@ func removeIfUnlocked(path string) (bool, error) {
 // at the first error (reading dir, or removing a file), returning it with
 // the paths removed so far.
 func RemoveTemps(dir string, names ...string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	var removed []string
-	for _, e := range entries {
-		if !e.Type().IsRegular() || !slices.ContainsFunc(names, func(n string) bool { return IsTempOf(n, e.Name()) }) {
-			continue
-		}
-		path := filepath.Join(dir, e.Name())
+	return removeTempsBy(dir, names, func(path string) (bool, error) {
+		// A file gone meanwhile still counts as removed.
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return removed, err
+			return false, err
 		}
-		removed = append(removed, path)
-	}
-	return removed, nil
+		return true, nil
+	})
 }
 
 // resolve returns the file that writing path replaces: path itself, or the
