@@ -169,14 +169,11 @@ func runComplexity(args []string, stdout, stderr io.Writer) error {
 		MinTime: *timing.minTime, MaxReps: *timing.maxReps, MaxPointSeconds: *timing.maxItem, Seed: *seed, Progress: stderr, Budget: fs.budget,
 		Context: ctx,
 	})
-	if err == nil {
-		holdBeforeOutputs(ctx, stderr)
-	}
 	// A signal during the last point, or after it, stops the command too:
 	// the study checks between points only, and the signal is caught
 	// until the command returns (it no longer ends the process).
-	if ctx.Err() != nil {
-		return interrupted("perf complexity keeps no journal; nothing was written, rerun it")
+	if ierr := stoppedBeforeOutputs(ctx, stderr, "perf complexity", err); ierr != nil {
+		return ierr
 	}
 	if err != nil {
 		return err

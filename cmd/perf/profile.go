@@ -233,16 +233,13 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 		MinTime: *timing.minTime, MaxReps: *timing.maxReps, MaxPhaseSeconds: *timing.maxItem,
 		EigenVsC: evc, Seed: *seed, Progress: stderr, Budget: fs.budget, Context: ctx,
 	})
-	if err == nil {
-		holdBeforeOutputs(ctx, stderr)
-	}
-	if ctx.Err() != nil {
+	if ierr := stoppedBeforeOutputs(ctx, stderr, "perf profile", err); ierr != nil {
 		// Stopped by a signal (during the last phase or after it too:
 		// the study checks between phases only, and the signal is caught
 		// until the command returns): the profiles' temporary files are
 		// removed, the previous files (if any) stay.
 		stop(false)
-		return interrupted("perf profile keeps no journal; nothing was written, rerun it")
+		return ierr
 	}
 	if perr := stop(true); err == nil {
 		err = perr

@@ -457,6 +457,21 @@ func holdBeforeOutputs(ctx context.Context, stderr io.Writer) {
 	}
 }
 
+// stoppedBeforeOutputs is the interruption of a command cmd that keeps no
+// journal and writes its outputs only after its computation, which
+// returned err: after holdBeforeOutputs (when the computation succeeded),
+// a signal on ctx makes it the error saying that nothing was written;
+// otherwise it is nil (and err is the caller's to return).
+func stoppedBeforeOutputs(ctx context.Context, stderr io.Writer, cmd string, err error) error {
+	if err == nil {
+		holdBeforeOutputs(ctx, stderr)
+	}
+	if ctx.Err() != nil {
+		return interrupted(cmd + " keeps no journal; nothing was written, rerun it")
+	}
+	return nil
+}
+
 // hold counts journal records and waits after the N-th (holdEnv).
 type hold struct {
 	n      int64 // 0: never

@@ -148,14 +148,11 @@ func runSpectrum(args []string, stdout, stderr io.Writer) error {
 		Groups: groups, Shapes: shapes, N: *n, Lengthscale: *lengthscale, FitLo: *fitLo, FitHi: hi,
 		Seed: *seed, Backend: be, Context: ctx, Progress: stderr, Budget: fs.budget,
 	})
-	if err == nil {
-		holdBeforeOutputs(ctx, stderr)
-	}
 	// A signal during the last spectrum, or after it, stops the command
 	// too (it is caught until the command returns), and one while the
 	// files are written stops it before the next.
-	if ctx.Err() != nil {
-		return interrupted("perf spectrum keeps no journal; nothing was written, rerun it")
+	if ierr := stoppedBeforeOutputs(ctx, stderr, "perf spectrum", err); ierr != nil {
+		return ierr
 	}
 	if err != nil {
 		return err
