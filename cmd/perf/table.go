@@ -200,12 +200,7 @@ func runTable(args []string, stdout, stderr io.Writer) (err error) {
 		}
 	} else {
 		set = tableSettings{Seeds: seeds.n, FirstSeed: seeds.first, Noise: *noise, Regret: *regret, Ablation: *ablation, Protocol: proto.values(), Workers: *workers, Command: "perf table " + strings.Join(args, " ")}
-		for _, f := range []struct{ name, v string }{{"problems", *problems}, {"kernels", *kernels}} {
-			if fs.given()[f.name] && strings.TrimSpace(f.v) == "" {
-				return badInput("--%s is empty; leave it out for the default", f.name)
-			}
-		}
-		if err := fs.refuseEmpty(choiceFlags...); err != nil {
+		if err := fs.refuseEmpty(append([]string{"problems", "kernels"}, choiceFlags...)...); err != nil {
 			return err
 		}
 		if err := set.lists(*problems, *kernels, *skip); err != nil {
