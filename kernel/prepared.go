@@ -82,6 +82,15 @@ type Prepared struct {
 	porbs   []float64 // the same packed (f64.Pack), f64.PackedLen(|G|, d) floats each
 }
 
+// checkOwner refuses p (which may be nil) unless the kernel owner
+// prepared it: every method taking a Prepared checks this first.
+func (p *Prepared) checkOwner(owner any) error {
+	if p == nil || p.owner != owner {
+		return fmt.Errorf("%w: points prepared by another kernel (or nil)", ErrBadPoints)
+	}
+	return nil
+}
+
 // prepare is Prepare for the kernel owner whose evaluation is k's; rows:
 // y is prepared for the kernel's own paths (not the normalized average's),
 // and an enumerated average's orbits may be kept for GradPreparedTo.
@@ -112,8 +121,8 @@ func (k *orbitKernel) prepare(owner any, y *mat.Dense, rows bool) (*Prepared, er
 // crossPrepared is CrossTo against p for the kernel owner (cross: its
 // CrossTo, the fallback).
 func (k *orbitKernel) crossPrepared(owner any, dst, x *mat.Dense, p *Prepared, cross func(dst, x, y *mat.Dense) error) error {
-	if p == nil || p.owner != owner {
-		return fmt.Errorf("%w: points prepared by another kernel (or nil)", ErrBadPoints)
+	if err := p.checkOwner(owner); err != nil {
+		return err
 	}
 	if p.py == nil {
 		return cross(dst, x, p.y)
@@ -164,8 +173,8 @@ func (a *Avg) CrossPreparedTo(dst, x *mat.Dense, p *Prepared) error {
 // x (the enumerated average, x with fewer rows than p), k(x_i, x_i) is
 // computed from the same orbit; elsewhere it is the two calls.
 func (a *Avg) CrossDiagPreparedTo(dst *mat.Dense, diag []float64, x *mat.Dense, p *Prepared) ([]float64, error) {
-	if p == nil || p.owner != a {
-		return diag, fmt.Errorf("%w: points prepared by another kernel (or nil)", ErrBadPoints)
+	if err := p.checkOwner(a); err != nil {
+		return diag, err
 	}
 	if rd, ok := diagRows(a.ev); ok && !a.norm && !a.diagIsV && p.py != nil && x != nil && !x.IsEmpty() && checkVecDst(diag, x.RawMatrix().Rows) == nil {
 		if d, done, err := a.crossDiagRows(rd, dst, diag, x, p); done {
@@ -245,8 +254,8 @@ func (a *Avg) crossDiagRows(rd rowDiagEvaluator, dst *mat.Dense, diag []float64,
 // computed on the first call and kept; a closed form on some coordinates
 // takes its inner values from the prepared rows.
 func (a *Avg) GradPreparedTo(dst *mat.Dense, x []float64, p *Prepared) error {
-	if p == nil || p.owner != a {
-		return fmt.Errorf("%w: points prepared by another kernel (or nil)", ErrBadPoints)
+	if err := p.checkOwner(a); err != nil {
+		return err
 	}
 	e := p.orbits
 	if e == nil && (a.gradAux == nil || p.py == nil) {
