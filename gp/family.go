@@ -122,6 +122,12 @@ type baser interface {
 	Base() Family
 }
 
+// errNoBase is the error of ModeBase for a family fam that is not a baser
+// (Fit's, and the base of a sparse or mixed family over one).
+func errNoBase(fam Family) error {
+	return fmt.Errorf("%w: ModeBase: family %T has no base family", ErrInvalid, fam)
+}
+
 // constDiag is implemented by the Bounds of this package whose kernel has
 // a k(x, x) that does not depend on x (stationary and max kernels), so that
 // prediction skips the gradient of the prior variance.

@@ -207,7 +207,7 @@ func Fit(fam Family, x *mat.Dense, y []float64, opts FitOptions) (*GP, error) {
 	case ModeBase:
 		bf, ok := fam.(baser)
 		if !ok {
-			return nil, fmt.Errorf("%w: ModeBase: family %T has no base family", ErrInvalid, fam)
+			return nil, errNoBase(fam)
 		}
 		if fb, err = bind(bf.Base(), xc); err != nil {
 			return nil, fmt.Errorf("gp: bind base: %w", err)

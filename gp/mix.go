@@ -61,7 +61,7 @@ func (f *mixFamily) Base() Family {
 	if bf, ok := f.a.(baser); ok {
 		return bf.Base()
 	}
-	return errFamily{d: f.Dim(), err: fmt.Errorf("%w: ModeBase: family %T has no base family", ErrInvalid, f.a)}
+	return errFamily{d: f.Dim(), err: errNoBase(f.a)}
 }
 
 // memory is an exact GP's plus both parts' scratch.

@@ -123,7 +123,7 @@ func (f *sparseFamily) Dim() int { return f.inner.Dim() }
 func (f *sparseFamily) Base() Family {
 	bf, ok := f.inner.(baser)
 	if !ok {
-		return errFamily{d: f.Dim(), err: fmt.Errorf("%w: ModeBase: family %T has no base family", ErrInvalid, f.inner)}
+		return errFamily{d: f.Dim(), err: errNoBase(f.inner)}
 	}
 	return &sparseFamily{inner: bf.Base(), m: f.m, be: f.be}
 }
