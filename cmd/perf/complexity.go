@@ -253,10 +253,7 @@ func writeComplexityTable(w io.Writer, r experiments.ComplexityResult) error {
 			fmtOpt(s.Slope, "%.2f"), fmtOpt(s.R2, "%.3f"), fmtOpt(s.SlopeTop, "%.2f"), strconv.Itoa(len(s.X)), rng, fmtOpt(s.SlopeGD, "%.2f"), s.Note})
 	}
 	writeMarkdownTable(&b, header, right, cells)
-	if _, err := io.WriteString(w, b.String()); err != nil {
-		return fmt.Errorf("writing output: %w", err)
-	}
-	return nil
+	return printResult(w, b.String())
 }
 
 func fmtOpt(v *float64, format string) string {

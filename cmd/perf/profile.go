@@ -335,6 +335,15 @@ func startProfiles(cpuPath, memPath string) (func(commit bool) error, error) {
 	}, nil
 }
 
+// printResult writes s, a command's result, to w; a failed write is
+// "writing output: …".
+func printResult(w io.Writer, s string) error {
+	if _, err := io.WriteString(w, s); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	return nil
+}
+
 // writeJSON writes v as indented JSON (encoding/json prints floats in
 // shortest round-trip form).
 func writeIndentedJSON(w io.Writer, v any) error {
@@ -413,10 +422,7 @@ func writeProfileTable(w io.Writer, r experiments.ProfileResult) error {
 		b.WriteString("\n")
 	}
 	b.WriteString(profileSummary(r))
-	if _, err := io.WriteString(w, b.String()); err != nil {
-		return fmt.Errorf("writing output: %w", err)
-	}
-	return nil
+	return printResult(w, b.String())
 }
 
 // writeMarkdownTable writes a Markdown table whose columns are padded to

@@ -110,10 +110,7 @@ func reportRobustness(res *experiments.RobustnessResult, pf *planFlags, command 
 			return err
 		}
 	}
-	if _, err := io.WriteString(stdout, md); err != nil {
-		return fmt.Errorf("writing output: %w", err)
-	}
-	return nil
+	return printResult(stdout, md)
 }
 
 // robustnessPage is robustness.md: the command, the table md and how to

@@ -198,10 +198,7 @@ func runSpectrum(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return writeIndentedJSON(stdout, res)
 	}
-	if _, err := io.WriteString(stdout, md); err != nil {
-		return fmt.Errorf("writing output: %w", err)
-	}
-	return nil
+	return printResult(stdout, md)
 }
 
 // spectrumProtocol is the protocol paragraph of spectrum.md.

@@ -296,10 +296,7 @@ func reportTable(res *experiments.TableResult, set tableSettings, out string, st
 			return err
 		}
 	}
-	if _, err := io.WriteString(stdout, md); err != nil {
-		return fmt.Errorf("writing output: %w", err)
-	}
-	return nil
+	return printResult(stdout, md)
 }
 
 // ablationIntro explains the decomposition table that follows it.
