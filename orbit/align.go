@@ -109,12 +109,7 @@ func argsort(idx []int, key func(k int) float64) {
 func sortAlign(dst, x, y []float64, abs bool) {
 	d := len(x)
 	var sx, sy [maxStack]int
-	var ix, iy []int
-	if d <= maxStack {
-		ix, iy = sx[:d], sy[:d]
-	} else {
-		ix, iy = make([]int, d), make([]int, d)
-	}
+	ix, iy := stackOr(&sx, d), stackOr(&sy, d)
 	if abs {
 		argsort(ix, func(k int) float64 { return math.Abs(x[k]) })
 		argsort(iy, func(k int) float64 { return math.Abs(y[k]) })
@@ -335,12 +330,14 @@ func checkPacked(name string, dst, x []float64, lo, hi, w, n, d int) {
 	}
 }
 
-// stackOr returns sp[:d], or a new slice where d exceeds maxStack.
-func stackOr(sp *[maxStack]float64, d int) []float64 {
+// stackOr returns sp[:d], or a new slice where d exceeds maxStack: the
+// scratch of the package's per-call work (on the caller's stack up to
+// maxStack coordinates or elements).
+func stackOr[T int | float64](sp *[maxStack]T, d int) []T {
 	if d <= maxStack {
 		return sp[:d]
 	}
-	return make([]float64, d)
+	return make([]T, d)
 }
 
 // padLanes repeats lane r−1 of every coordinate into lanes r … w−1.

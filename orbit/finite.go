@@ -255,12 +255,7 @@ func orderZeros(s []float64) {
 func sortedDist2(x, y []float64, abs bool) float64 {
 	d := len(x)
 	var bx, by [maxStack]float64
-	var sx, sy []float64
-	if d <= maxStack {
-		sx, sy = bx[:d], by[:d]
-	} else {
-		sx, sy = make([]float64, d), make([]float64, d)
-	}
+	sx, sy := stackOr(&bx, d), stackOr(&by, d)
 	copy(sx, x)
 	copy(sy, y)
 	if abs {
@@ -335,12 +330,7 @@ func (g *HyperoctahedralGroup) Inverse(i int) int {
 	d := g.bl.m
 	p, s := g.split(i)
 	var sa [maxStack]int
-	var a []int
-	if d <= maxStack {
-		a = sa[:d]
-	} else {
-		a = make([]int, d)
-	}
+	a := stackOr(&sa, d)
 	decodePerm(a, p)
 	var s2 uint64
 	for k, v := range a { // q(v) = k, so s'_v = s_k

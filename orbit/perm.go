@@ -132,12 +132,7 @@ func encodePerm(a, pos []int) int {
 // elements.
 func invertPermIndex(m, p int) int {
 	var sa, sq, sp [maxStack]int
-	var a, q, pos []int
-	if m <= maxStack {
-		a, q, pos = sa[:m], sq[:m], sp[:m]
-	} else {
-		a, q, pos = make([]int, m), make([]int, m), make([]int, m)
-	}
+	a, q, pos := stackOr(&sa, m), stackOr(&sq, m), stackOr(&sp, m)
 	decodePerm(a, p)
 	for k, v := range a {
 		q[v] = k
