@@ -114,6 +114,13 @@ func WriteFunc(path string, perm fs.FileMode, exclusive bool, fn func(io.Writer)
 	if err != nil {
 		return err
 	}
+	return f.fill(fn)
+}
+
+// fill writes what fn writes to f and commits it; if fn fails, f is
+// aborted (nothing is changed) and fn's error returned (WriteFunc,
+// WriteFuncIn).
+func (f *File) fill(fn func(io.Writer) error) error {
 	if err := fn(f); err != nil {
 		f.Abort()
 		return err
@@ -163,11 +170,7 @@ func WriteFuncIn(dir, name string, perm fs.FileMode, exclusive bool, fn func(io.
 	if err != nil {
 		return err
 	}
-	if err := fn(f); err != nil {
-		f.Abort()
-		return err
-	}
-	return f.Commit()
+	return f.fill(fn)
 }
 
 // NewIn is New for the file name inside the output directory dir: the
