@@ -52,12 +52,7 @@ func packedDist2(x, orb []float64, G int) float64 {
 	d := len(x)
 	best := math.Inf(1)
 	forPacked(orb, d, G, func(o []float64, w, l int) {
-		var s float64
-		for k, xk := range x {
-			t := xk - o[k*w+l]
-			s += t * t
-		}
-		best = min(best, s)
+		best = min(best, laneDist2(x, o, w, l))
 	})
 	return best
 }
@@ -68,17 +63,24 @@ func packedArgmin(x, orb []float64, G int) int {
 	d := len(x)
 	best, arg, g := math.Inf(1), 0, 0
 	forPacked(orb, d, G, func(o []float64, w, l int) {
-		var s float64
-		for k, xk := range x {
-			t := xk - o[k*w+l]
-			s += t * t
-		}
-		if s < best {
+		if s := laneDist2(x, o, w, l); s < best {
 			best, arg = s, g
 		}
 		g++
 	})
 	return arg
+}
+
+// laneDist2 returns ‖x − o_l‖² for lane l of the packed block o of w
+// lanes (forPacked's arguments), from direct differences: the distance
+// packedDist2 minimizes and packedArgmin locates.
+func laneDist2(x, o []float64, w, l int) float64 {
+	var s float64
+	for k, xk := range x {
+		t := xk - o[k*w+l]
+		s += t * t
+	}
+	return s
 }
 
 // packedSumKappa returns Σ_g κ(‖x − o_g‖/ℓ) over the first G elements of
