@@ -92,10 +92,10 @@ var shapes = [...]shapeSpec{
 		name:  "rbf",
 		title: "RBF",
 		kappa: func(u float64) float64 { return math.Exp(-0.5 * u * u) },
-		dlog:  func(u float64) float64 { return expTimes(0.5*u*u, u*u) },
+		dlog:  func(u float64) float64 { return expPoly(0.5*u*u, u*u) },
 		dArg:  func(u float64) float64 { return -0.5 * u * u },
 		dOf:   func(_, e float64) float64 { return -e },
-		deriv: func(u float64) float64 { return expTimes(0.5*u*u, -u) },
+		deriv: func(u float64) float64 { return expPoly(0.5*u*u, -u) },
 		slope: 0.5,
 		fusedErr: func(lo, _, b float64) float64 {
 			return 0.5 * math.Exp(-0.5*lo) * b
@@ -109,7 +109,7 @@ var shapes = [...]shapeSpec{
 		name:  "matern12",
 		title: "Matérn-1/2",
 		kappa: func(u float64) float64 { return math.Exp(-u) },
-		dlog:  func(u float64) float64 { return expTimes(u, u) },
+		dlog:  func(u float64) float64 { return expPoly(u, u) },
 		dArg:  func(u float64) float64 { return -u },
 		dOf: func(u, e float64) float64 {
 			if u == 0 {
@@ -140,10 +140,10 @@ var shapes = [...]shapeSpec{
 			a := sqrt3 * u
 			return expPoly(a, 1+a)
 		},
-		dlog:  func(u float64) float64 { return expTimes(sqrt3*u, 3*u*u) },
+		dlog:  func(u float64) float64 { return expPoly(sqrt3*u, 3*u*u) },
 		dArg:  func(u float64) float64 { return -sqrt3 * u },
 		dOf:   func(_, e float64) float64 { return -3 * e },
-		deriv: func(u float64) float64 { return expTimes(sqrt3*u, -3*u) },
+		deriv: func(u float64) float64 { return expPoly(sqrt3*u, -3*u) },
 		slope: 1.5,
 		fusedErr: func(lo, _, b float64) float64 {
 			return 1.5 * math.Exp(-sqrt3*math.Sqrt(lo)) * b
@@ -162,7 +162,7 @@ var shapes = [...]shapeSpec{
 			a := sqrt5 * u
 			return expPoly(a, 1+a+a*a/3)
 		},
-		dlog: func(u float64) float64 { return expTimes(sqrt5*u, 5.0/3*u*u*(1+sqrt5*u)) },
+		dlog: func(u float64) float64 { return expPoly(sqrt5*u, 5.0/3*u*u*(1+sqrt5*u)) },
 		dArg: func(u float64) float64 { return -(sqrt5 * u) },
 		dOf: func(u, e float64) float64 {
 			a := sqrt5 * u
@@ -173,7 +173,7 @@ var shapes = [...]shapeSpec{
 		},
 		deriv: func(u float64) float64 {
 			a := sqrt5 * u
-			return expTimes(a, -5.0/3*u*(1+a))
+			return expPoly(a, -5.0/3*u*(1+a))
 		},
 		slope: 5.0 / 6,
 		fusedErr: func(lo, _, b float64) float64 {
@@ -254,19 +254,10 @@ func ParseShape(s string) (Shape, error) {
 	return 0, fmt.Errorf("%w: unknown base kernel %q (want %s)", ErrInvalid, s, strings.Join(names, ", "))
 }
 
-// expPoly returns p·e^{−a}, 0 where e^{−a} underflows (p may then be +Inf:
-// a ≳ 1e154, or u = +Inf).
+// expPoly returns p·e^{−a} computed as e^{−a} first, 0 where it
+// underflows (p may then be +Inf: a ≳ 1e154, or u = +Inf): the profiles,
+// their derivatives and −u·κ'(u) of the shape table.
 func expPoly(a, p float64) float64 {
-	e := math.Exp(-a)
-	if e == 0 {
-		return 0
-	}
-	return p * e
-}
-
-// expTimes returns p·e^{−a} computed as e^{−a} first, 0 where it
-// underflows.
-func expTimes(a, p float64) float64 {
 	e := math.Exp(-a)
 	if e == 0 {
 		return 0
