@@ -100,20 +100,7 @@ func (e *rotAvgEval) grad(dst, x, y, _ []float64) {
 		z := r * s * e.inv2
 		dkdr = e.p.Variance * math.Exp(-0.5*dr*dr*e.inv2) * e.inv2 * (s*i1e(z) - r*i0e(z))
 	} else {
-		rs4 := 4 * r * s
-		sl := math.Sqrt(e.inv2)
-		var acc float64
-		for j, w := range e.w {
-			rho := math.Sqrt(rho2(dr, rs4, e.sin2[j]))
-			cos := 1 - 2*e.sin2[j]
-			// A node where κ'(u)/u is 0 adds nothing: skipped, for its
-			// r − s·cos overflows where r + s does (0·∞); adding its ±0
-			// left acc's bits as they are.
-			if dk := dkappaOverU(e.p.Shape, rho*sl); dk != 0 {
-				acc += w * dk * (r - s*cos)
-			}
-		}
-		dkdr = e.p.Variance * e.inv2 * acc
+		dkdr = e.p.Variance * e.inv2 * e.gradSum(r, s, math.Sqrt(e.inv2))
 	}
 	c := dkdr / r
 	dst[0], dst[1] = c*x[0], c*x[1]
@@ -127,21 +114,29 @@ func (e *rotAvgEval) grad(dst, x, y, _ []float64) {
 		z := r * s * e.inv2
 		dkdr = e.p.Variance * math.Exp(-0.5*dr*dr*e.inv2) * (((s*i1e(z) - r*i0e(z)) * sl) * sl)
 	} else {
-		rs4 := 4 * r * s
-		var acc float64
-		for j, w := range e.w {
-			rho := math.Sqrt(rho2(dr, rs4, e.sin2[j]))
-			cos := 1 - 2*e.sin2[j]
-			// A node where κ'(u)/u is 0 adds nothing: skipped, for its
-			// r − s·cos overflows where r + s does (0·∞); adding its ±0
-			// left acc's bits as they are.
-			if dk := dkappaOverU(e.p.Shape, rho*sl); dk != 0 {
-				acc += w * dk * (r - s*cos)
-			}
-		}
-		dkdr = e.p.Variance * ((acc * sl) * sl)
+		dkdr = e.p.Variance * ((e.gradSum(r, s, sl) * sl) * sl)
 	}
 	dst[0], dst[1] = dkdr*(x[0]/r), dkdr*(x[1]/r)
+}
+
+// gradSum is the quadrature sum of grad: Σ_j w_j·κ'(ρ_j/ℓ)/(ρ_j/ℓ)·(r −
+// s·cos θ_j), ρ_j the distance at angle θ_j, sl = 1/ℓ; ∂k/∂r is
+// v/ℓ²·gradSum.
+func (e *rotAvgEval) gradSum(r, s, sl float64) float64 {
+	dr := r - s
+	rs4 := 4 * r * s
+	var acc float64
+	for j, w := range e.w {
+		rho := math.Sqrt(rho2(dr, rs4, e.sin2[j]))
+		cos := 1 - 2*e.sin2[j]
+		// A node where κ'(u)/u is 0 adds nothing: skipped, for its
+		// r − s·cos overflows where r + s does (0·∞); adding its ±0
+		// left acc's bits as they are.
+		if dk := dkappaOverU(e.p.Shape, rho*sl); dk != 0 {
+			acc += w * dk * (r - s*cos)
+		}
+	}
+	return acc
 }
 
 func finite(v float64) bool { return !math.IsInf(v, 0) && !math.IsNaN(v) }
