@@ -9,6 +9,16 @@ import (
 	"sync"
 )
 
+// checkAmbient refuses the dimension d of the space a group name acts in
+// on some of its coordinates (OnCoords, and Parse before it builds the
+// group) outside [1, MaxDim].
+func checkAmbient(name string, d int) error {
+	if d < 1 || d > MaxDim {
+		return invalid("%s on coordinates of R^d: d = %d outside [1, %d] (orbit.MaxDim)", name, d, MaxDim)
+	}
+	return nil
+}
+
 // OnCoords returns the group that acts on R^d by g on the coordinates
 // coords and as the identity on the others: coordinate j of g's points is
 // coordinate coords[j] of the result's (g acts on R^k, k = len(coords) =
@@ -55,8 +65,8 @@ func OnCoords(g Group, d int, coords []int) (Group, error) {
 	if err := Check(g); err != nil {
 		return nil, err
 	}
-	if d < 1 || d > MaxDim {
-		return nil, invalid("%s on coordinates of R^d: d = %d outside [1, %d] (orbit.MaxDim)", g.Name(), d, MaxDim)
+	if err := checkAmbient(g.Name(), d); err != nil {
+		return nil, err
 	}
 	k := g.Dim()
 	if len(coords) != k {

@@ -76,8 +76,8 @@ func Parse(s Spec) (Group, error) {
 	if len(s.Coords) == 0 {
 		return nil, invalid("%s on coordinates: the list of coordinates is empty", s.Name)
 	}
-	if s.D < 1 || s.D > MaxDim {
-		return nil, invalid("%s on coordinates of R^d: d = %d outside [1, %d] (orbit.MaxDim)", s.Name, s.D, MaxDim)
+	if err := checkAmbient(s.Name, s.D); err != nil {
+		return nil, err
 	}
 	if len(s.Coords) > s.D {
 		return nil, invalid("%s on coordinates of R^%d: %d coordinates listed", s.Name, s.D, len(s.Coords))
