@@ -719,6 +719,16 @@ func fdStep(xk, ell float64) float64 {
 	return 6.0554544523933395e-06 * math.Max(math.Abs(xk), ell)
 }
 
+// fdPoints returns the two points of the central difference at xk,
+// xk ± fdStep(xk, ell) as rounded, and the width between them as the
+// difference quotient divides by it (the steps actually taken, hp + hm):
+// fdGrad's and Grad's.
+func fdPoints(xk, ell float64) (plus, minus, width float64) {
+	h := fdStep(xk, ell)
+	plus, minus = xk+h, xk-h
+	return plus, minus, (plus - xk) + (xk - minus)
+}
+
 // fdGrad returns a gradFunc by central differences of pairValue with step
 // h = ε^{1/3}·max(|x_k|, ℓ) (relative error ≈ 1e-10 for smooth κ). Used
 // where no analytic gradient exists (non-isometric continuous groups and
@@ -729,15 +739,13 @@ func fdGrad(ev evaluator, ell float64, d int) (gradFunc, int) {
 		xp := scratch[pl : pl+len(x)]
 		copy(xp, x)
 		for k := range x {
-			h := fdStep(x[k], ell)
-			xp[k] = x[k] + h
-			hp := xp[k] - x[k]
+			plus, minus, width := fdPoints(x[k], ell)
+			xp[k] = plus
 			fp := pairValue(ev, xp, y, scratch)
-			xp[k] = x[k] - h
-			hm := x[k] - xp[k]
+			xp[k] = minus
 			fm := pairValue(ev, xp, y, scratch)
 			xp[k] = x[k]
-			dst[k] = (fp - fm) / (hp + hm)
+			dst[k] = (fp - fm) / width
 		}
 	}
 	return f, pl + d

@@ -734,20 +734,18 @@ func Grad(k Kernel, dst *mat.Dense, x []float64, y *mat.Dense, scale float64) er
 	xp, fp, fm := s.xp.RawRowView(0), s.fp.RawRowView(0), s.fm.RawRowView(0)
 	copy(xp, x)
 	for j := range d {
-		h := fdStep(x[j], scale)
-		xp[j] = x[j] + h
-		hp := xp[j] - x[j]
+		plus, minus, width := fdPoints(x[j], scale)
+		xp[j] = plus
 		if err := k.CrossTo(&s.fp, &s.xp, y); err != nil {
 			return err
 		}
-		xp[j] = x[j] - h
-		hm := x[j] - xp[j]
+		xp[j] = minus
 		if err := k.CrossTo(&s.fm, &s.xp, y); err != nil {
 			return err
 		}
 		xp[j] = x[j]
 		for i := range m {
-			dst.Set(i, j, (fp[i]-fm[i])/(hp+hm))
+			dst.Set(i, j, (fp[i]-fm[i])/width)
 		}
 	}
 	return nil
