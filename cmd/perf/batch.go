@@ -63,13 +63,7 @@ func batchFlags(args []string, stdout io.Writer) (*flagSet, *planFlags, func() (
 	problems := fs.String("problems", "", "comma-separated benchmarks (default: Ackley2d,Rastrigin5d,Griewank6d)")
 	pf := newPlanFlags(fs, "the seeds", "comma-separated kernels (default: base,plus)",
 		"journal the runs and write batch.md, results.json and the figures into `dir`", "write into a non-empty --out directory")
-	if err := fs.parse(args); err != nil {
-		return nil, nil, nil, err
-	}
-	if err := fs.needs("force", "out"); err != nil {
-		return nil, nil, nil, err
-	}
-	if err := fs.refuseEmpty(append([]string{"problems", "kernels"}, choiceFlags...)...); err != nil {
+	if err := parsePlan(fs, args); err != nil {
 		return nil, nil, nil, err
 	}
 	if fs.given()["batch"] {

@@ -211,6 +211,19 @@ func newPlanFlags(fs *flagSet, seedsUsage, kernelsUsage, outUsage, forceUsage st
 	}
 }
 
+// parsePlan parses the arguments of a study with plan flags and a
+// --problems list (perf batch, perf robustness), then refuses --force
+// without --out and an empty --problems, --kernels or choice flag.
+func parsePlan(fs *flagSet, args []string) error {
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if err := fs.needs("force", "out"); err != nil {
+		return err
+	}
+	return fs.refuseEmpty(append([]string{"problems", "kernels"}, choiceFlags...)...)
+}
+
 // refuseEmpty refuses a list flag of names given an empty value (a shell
 // variable that was unset): left out it means the default, but given
 // empty it would run the default study silently (perf table's rule).

@@ -66,13 +66,7 @@ func robustnessFlags(args []string, stdout io.Writer) (*flagSet, *planFlags, fun
 	skip := fs.String("skip", "", "comma-separated `points` problem/kernel to leave out, e.g. Ackley5d/avg (shown as \"not run\"); a point bo refuses, such as avg over more than bo.AvgEnumerateLimit enumerated elements, fails the study unless skipped")
 	pf := newPlanFlags(fs, "the seeds of each point", "comma-separated kernels of 'perf bo -h' (default: base,avg,plus,max)",
 		"journal the runs and write robustness.md, results.json and the plots into `dir`", "write into a non-empty --out directory, overwriting its files")
-	if err := fs.parse(args); err != nil {
-		return nil, nil, nil, err
-	}
-	if err := fs.needs("force", "out"); err != nil {
-		return nil, nil, nil, err
-	}
-	if err := fs.refuseEmpty(append([]string{"problems", "kernels"}, choiceFlags...)...); err != nil {
+	if err := parsePlan(fs, args); err != nil {
 		return nil, nil, nil, err
 	}
 	return fs, pf, func() (experiments.Plan[*bo.Trace, *experiments.RobustnessResult], error) {
