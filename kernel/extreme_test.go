@@ -426,6 +426,110 @@ func TestRotationHugeRadii(t *testing.T) {
 	}
 }
 
+// scalingAtScale returns k(x, y_i) and ∂k/∂x (one row per y_i) of the
+// exact scaling k_avg (group "scaling" or "scalingdir") on the box [lo,
+// hi] at lengthscale ℓ, with the box, the points and ℓ all multiplied by
+// the power of two sigma, and the gradient multiplied back by sigma: the
+// average is invariant under that rescaling (C(x) and every distance in
+// lengthscales are the same, bit for bit, while nothing overflows), so
+// the result at a sigma that brings the radii to ordinary sizes is a
+// reference for the one at sigma = 1.
+func scalingAtScale(t *testing.T, group string, s kernel.Shape, lo, hi []float64, ell float64, x, ys []float64, sigma float64) (val, grad []float64, err error) {
+	t.Helper()
+	sc := func(v []float64) []float64 {
+		out := make([]float64, len(v))
+		for i, e := range v {
+			out[i] = e * sigma
+		}
+		return out
+	}
+	var g orbit.Group
+	if group == "scaling" {
+		g, err = orbit.Scaling(sc(lo), sc(hi))
+	} else {
+		g, err = orbit.ScalingDir(sc(lo), sc(hi))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := kernel.NewAvg(kernel.Params{Shape: s, Variance: 1, Lengthscale: ell * sigma}, g, kernel.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := len(x)
+	y := mat.NewDense(len(ys)/d, d, sc(ys))
+	var cr, gr mat.Dense
+	if err := k.CrossTo(&cr, mat.NewDense(1, d, sc(x)), y); err != nil {
+		return nil, nil, err
+	}
+	if err := k.GradTo(&gr, sc(x), y); err != nil {
+		return nil, nil, err
+	}
+	grad = append([]float64(nil), gr.RawMatrix().Data...)
+	for i := range grad {
+		grad[i] *= sigma
+	}
+	return cr.RawMatrix().Data, grad, nil
+}
+
+// checkScalingRescaled holds the exact scaling k_avg at radii near 1e154
+// to the reference scalingAtScale computes at radii 2^−490 times smaller:
+// values bit for bit, each gradient row within 1e−12 of its largest entry
+// (the rows are of very different sizes: far pairs' are tiny).
+func checkScalingRescaled(t *testing.T, name string, s kernel.Shape, lo, hi []float64, ell float64, x, ys []float64) {
+	t.Helper()
+	for _, group := range []string{"scaling", "scalingdir"} {
+		v, g, err := scalingAtScale(t, group, s, lo, hi, ell, x, ys, 1)
+		if err != nil {
+			t.Errorf("%s, %s %v: %v", name, group, s, err)
+			continue
+		}
+		rv, rg, err := scalingAtScale(t, group, s, lo, hi, ell, x, ys, math.Ldexp(1, -490))
+		if err != nil {
+			t.Fatalf("%s, %s %v, reference: %v", name, group, s, err)
+		}
+		d := len(x)
+		for i := range v {
+			if math.Float64bits(v[i]) != math.Float64bits(rv[i]) {
+				t.Errorf("%s, %s %v: k(x, y%d) = %v, rescaled %v", name, group, s, i, v[i], rv[i])
+			}
+			row, ref := g[i*d:(i+1)*d], rg[i*d:(i+1)*d]
+			var m float64
+			for _, e := range ref {
+				m = max(m, math.Abs(e))
+			}
+			for k := range row {
+				if !(math.Abs(row[k]-ref[k]) <= 1e-12*m) {
+					t.Errorf("%s, %s %v: ∂k(x, y%d)/∂x = %v, rescaled %v", name, group, s, i, row, ref)
+					break
+				}
+			}
+		}
+	}
+}
+
+// TestScalingHugeRadiiGrad: the exact scaling k_avg's gradient at radii
+// near 1e154 (its quadrature route) equals the same average's at radii
+// 2^−490 times smaller with the box and ℓ scaled alike (an exact
+// symmetry), for every shape. Its integrand's factor c = Δκ/W, W about
+// ‖x‖² in units of length², underflowed for every Δκ below about 1e−3 at
+// W ≈ 1e305 (∂k/∂x₀ was 2.8e−194 where it is −1.13e−192, case "far
+// pair") and was Δκ/∞ = 0 where ‖e^q·x − y‖² overflowed (a box whose
+// sides span 1e5 or more: e^q reaches (hi/lo)²), dropping terms of the
+// gradient's own order.
+func TestScalingHugeRadiiGrad(t *testing.T) {
+	for _, s := range []kernel.Shape{kernel.RBF, kernel.Matern12, kernel.Matern32, kernel.Matern52} {
+		checkScalingRescaled(t, "far pair", s,
+			[]float64{2.6897977136495035e+149, 1.6677762295100545e+150}, []float64{1.3401930227326979e+153, 1.2352752511622665e+153}, 1e150,
+			[]float64{4.529734381074148e+152, 5.142562272390985e+151},
+			[]float64{7.007227538421085e+149, 1.3163592455514829e+152, 4.541805120578482e+152, 5.0491149874040885e+151})
+		checkScalingRescaled(t, "wide box", s,
+			[]float64{1e148, 1e148}, []float64{9e153, 9e153}, 1e150,
+			[]float64{2e150, 3e150},
+			[]float64{2.2e150, 2.9e150, 5e152, 1e153, 2e150 + 3e150, 3e150 - 1e150})
+	}
+}
+
 // TestPlusNonFiniteIsAnError: k_plus at a variance of MaxFloat64 (design
 // points far apart at ℓ = 1e-10, so k_max(D, D) = v·I, a finite spectrum
 // NewPlus accepts) has ‖φ(x)‖² = v·(1 + ε), past MaxFloat64: CrossTo,

@@ -177,13 +177,69 @@ func (sq *scalingQuad) gradAt(q float64, out []float64) {
 		n2 += v * v
 	}
 	w := n2 / eq // W(q) = ‖e^q x − y‖²·e^{−q}
-	var c float64
-	if h > 0 && w > 0 {
+	// The square overflowed (W is then ∞, or ∞/∞ = NaN where e^q did).
+	far := !(n2 <= math.MaxFloat64)
+	var c, dk float64
+	if h > 0 && (w > 0 || far) {
 		alo, ahi := sq.rs.arg(u2lo), sq.rs.arg(u2hi)
-		c = kappaDiff(sq.rs, alo, ahi) / w
+		dk = kappaDiff(sq.rs, alo, ahi)
+		c = dk / w
+	}
+	if far || (dk != 0 && !(math.Abs(c) >= 0x1p-1022) && w >= 0x1p512) {
+		sq.gradFar(q, dk, out)
+		return
 	}
 	for k, v := range sq.vec {
 		out[1+k] = c * v
+	}
+}
+
+// gradFar writes gradAt's out[1:1+d], Δκ·e^q·(e^q x − y)/‖e^q x − y‖²
+// with Δκ = dk, where gradAt's form c·(e^q x − y), c = Δκ/W, loses it:
+// ‖e^q x − y‖² overflows (on boxes whose corner is near 1.3e154 from the
+// origin, or whose sides span many orders of magnitude: e^q reaches
+// B₁/A₂, up to (hi/lo)²; or e^q itself overflows), or W (in units of
+// length², about ‖x‖²) is past 2^512 and c is subnormal (Δκ < W·2^−1022:
+// at W ≈ 1e305, radii ~1e152, every Δκ below 1e−3). c was then subnormal
+// or 0 (Δκ/∞) — the term's digits lost or the term dropped, although
+// c·|e^q x − y|, about Δκ/√W, is of the gradient's own order 1/‖x‖
+// there (ℓ = 1e150 on the box [1.7e150, 1.3e153]²: ∂k/∂x₀ was 2.8e−194
+// where it is −1.13e−192) — or 0·∞ = NaN once e^q overflowed. Where W <
+// 2^512 a subnormal c means Δκ < 2^−510, a term that small beside κ's
+// own scale, and gradAt's arithmetic is kept there as everywhere else
+// (bit for bit: the committed records and golden values are unchanged).
+// Here the vector is z = x − e^{−q}·y for q > 0 (e^{−q}·(e^q x − y); the
+// factor f = 1), z = e^q x − y otherwise (f = e^q), scaled by its
+// largest |z_k| = m before squaring: Δκ·(f·((z_k/m)/‖z/m‖²/m)).
+func (sq *scalingQuad) gradFar(q, dk float64, out []float64) {
+	f := 1.0
+	if q > 0 {
+		e := math.Exp(-q)
+		for k, xk := range sq.x {
+			sq.vec[k] = xk - e*sq.y[k]
+		}
+	} else {
+		f = math.Exp(q)
+		for k, xk := range sq.x {
+			sq.vec[k] = f*xk - sq.y[k]
+		}
+	}
+	var m float64
+	for _, v := range sq.vec {
+		m = max(m, math.Abs(v))
+	}
+	if dk == 0 || !(m > 0 && m <= math.MaxFloat64) {
+		for k := range sq.vec {
+			out[1+k] = 0
+		}
+		return
+	}
+	var s2 float64
+	for _, v := range sq.vec {
+		s2 += (v / m) * (v / m)
+	}
+	for k, v := range sq.vec {
+		out[1+k] = dk * (f * ((v / m) / s2 / m))
 	}
 }
 
