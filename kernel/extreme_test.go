@@ -530,6 +530,23 @@ func TestScalingHugeRadiiGrad(t *testing.T) {
 	}
 }
 
+// TestScalingHugeRadiiMatern52: at ℓ = 1 on a box whose corner is about
+// 1.1e154 from the origin, the exact scaling k_avg's Matérn-5/2 gradient
+// is finite and equals the rescaled reference (checkScalingRescaled); it
+// was ErrBadPoints ("∂k(x, y)/∂x = NaN"): K(a) = 1 + a + a²/3 overflows
+// past a ≈ 1.3e154 (distances beyond 6e153 lengthscales), and kappaDiff's
+// e^{−a}·K(a) was 0·∞, from a corner about 8.5e153 from the origin on.
+func TestScalingHugeRadiiMatern52(t *testing.T) {
+	for _, s := range []float64{8e152, 9e152} {
+		lo, hi := []float64{0.1 * s, 0.1 * s}, []float64{10 * s, 10 * s}
+		x := []float64{0.2 * s, 0.7 * s}
+		ys := []float64{0.5 * s, 0.3 * s, 5 * s, s, 0.2*s + 3, 0.7*s - 1, 9.9 * s, 0.15 * s}
+		for _, sh := range []kernel.Shape{kernel.Matern52, kernel.Matern32, kernel.RBF} {
+			checkScalingRescaled(t, "ℓ = 1", sh, lo, hi, 1, x, ys)
+		}
+	}
+}
+
 // TestPlusNonFiniteIsAnError: k_plus at a variance of MaxFloat64 (design
 // points far apart at ℓ = 1e-10, so k_max(D, D) = v·I, a finite spectrum
 // NewPlus accepts) has ‖φ(x)‖² = v·(1 + ε), past MaxFloat64: CrossTo,

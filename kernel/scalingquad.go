@@ -86,7 +86,12 @@ func chordInt(rs *radialSpec, u2lo, u2hi, h float64) float64 {
 		var s float64
 		for j, t := range chordX {
 			a := rs.arg(u2lo * math.Exp(2*h*t))
-			s += chordW[j] * math.Exp(-a) * rs.kpoly(a)
+			// A node whose e^{−a} underflows adds +0 (s stays as it
+			// was): skipped, for its K(a) may overflow (Matérn-5/2
+			// past a ≈ 1.3e154), 0·∞.
+			if e := math.Exp(-a); e != 0 {
+				s += chordW[j] * e * rs.kpoly(a)
+			}
 		}
 		return h * s
 	}
@@ -107,9 +112,33 @@ func chordInt(rs *radialSpec, u2lo, u2hi, h float64) float64 {
 // kappaDiff returns (κ(u_hi) − κ(u_lo)) for a_lo = arg(u_lo²) ≤ a_hi
 // without cancellation: e^{−a_lo}·(K(a_lo)·expm1(−Δ) + e^{−Δ}·ΔK),
 // Δ = a_hi − a_lo.
+//
+// That form is not finite where an argument is past about 1e154 (a
+// Matérn-5/2 K(a) = 1 + a + a²/3 overflows for a ≳ 1.3e154: distances
+// beyond 6e153 lengthscales, reached at ℓ = 1 on boxes whose corner is
+// about 8.5e153 from the origin) or infinite (u² overflows, at ℓ < 1):
+// e^{−a}·K(a) was 0·∞ there, a NaN gradient. κ of such an argument is 0
+// in float64 (e^{−a} underflows long before K overflows), so the
+// difference is then κ(u_hi) − κ(u_lo) with no cancellation to avoid:
+// one term at least is 0. Wherever the form is finite it is returned
+// unchanged, bit for bit.
 func kappaDiff(rs *radialSpec, alo, ahi float64) float64 {
 	dl := ahi - alo
-	return math.Exp(-alo) * (rs.kpoly(alo)*math.Expm1(-dl) + math.Exp(-dl)*dl*rs.kdiff(alo, ahi))
+	r := math.Exp(-alo) * (rs.kpoly(alo)*math.Expm1(-dl) + math.Exp(-dl)*dl*rs.kdiff(alo, ahi))
+	if math.IsNaN(r) || math.IsInf(r, 0) {
+		return kappaArg(rs, ahi) - kappaArg(rs, alo)
+	}
+	return r
+}
+
+// kappaArg is κ = e^{−a}·K(a) at the argument a ≥ 0: 0 where e^{−a}
+// underflows (a > 745), whether or not K(a) overflows.
+func kappaArg(rs *radialSpec, a float64) float64 {
+	e := math.Exp(-a)
+	if e == 0 {
+		return 0
+	}
+	return e * rs.kpoly(a)
 }
 
 // scalingQuad holds one pair for the quadrature route: x, y and their
