@@ -547,6 +547,22 @@ func TestScalingHugeRadiiMatern52(t *testing.T) {
 	}
 }
 
+// TestScalingHugeRadiiPointOrbits: the exact scaling k_avg's gradient
+// between point orbits (C(x) a single scaling: x at the box's corner
+// (lo₀, hi₁), y just outside the box) at radii near 1e154 equals the
+// rescaled reference (checkScalingRescaled). Its factor v/ℓ²·κ'(u)/u·A
+// was formed first, 1e−300·κ'(u)/u at ℓ = 1e150, and was subnormal for
+// κ'(u)/u below 2e−8 (u ≳ 10): the gradient of a pair 20 lengthscales
+// apart kept about five digits.
+func TestScalingHugeRadiiPointOrbits(t *testing.T) {
+	lo, hi := []float64{1e150, 1e150}, []float64{9e153, 9e153}
+	x := []float64{1e150, 9e153}
+	ys := []float64{0.7e150, 9e153 + 1.5e151, 0.5e150, 9e153 + 2e151, 0.9e150, 9e153 + 3e150}
+	for _, sh := range []kernel.Shape{kernel.RBF, kernel.Matern12, kernel.Matern32, kernel.Matern52} {
+		checkScalingRescaled(t, "point orbits", sh, lo, hi, 1e150, x, ys)
+	}
+}
+
 // TestPlusNonFiniteIsAnError: k_plus at a variance of MaxFloat64 (design
 // points far apart at ℓ = 1e-10, so k_max(D, D) = v·I, a finite spectrum
 // NewPlus accepts) has ‖φ(x)‖² = v·(1 + ε), past MaxFloat64: CrossTo,

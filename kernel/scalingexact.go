@@ -598,7 +598,20 @@ func (e *scalingExactEval) quadGrad(dst, x, y, scratch []float64) {
 	case l1 == 0 && l2 == 0:
 		// v·κ(‖A1x − A2y‖/ℓ) with the scalings held fixed.
 		d2 := sqDistScaled(x, y, A1, A2) * e.inv2
-		c := vi * dkappaOverU(e.p.Shape, math.Sqrt(d2)) * A1
+		dk := dkappaOverU(e.p.Shape, math.Sqrt(d2))
+		c := vi * dk * A1
+		if dk != 0 && !(math.Abs(c) >= 0x1p-1022) && e.inv2 < 0x1p-512 {
+			// c = v/ℓ²·κ'(u)/u·A₁ underflowed for a lengthscale past
+			// 2^256 (1e−300·κ'(u)/u at ℓ = 1e150, radii near 1e154:
+			// subnormal for κ'(u)/u below 2e−8), though the gradient,
+			// c·(A₁x − A₂y) with a difference of the radii's order, need
+			// not: the product is formed before the small factor. Below
+			// that lengthscale c is kept as it was, bit for bit.
+			for k := range dst {
+				dst[k] = vi * (dk * A1 * (A1*x[k] - A2*y[k]))
+			}
+			return
+		}
 		for k := range dst {
 			dst[k] = c * (A1*x[k] - A2*y[k])
 		}
