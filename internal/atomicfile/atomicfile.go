@@ -53,7 +53,9 @@
 // or removed, and the kernel releases it when the writer dies: a
 // temporary that can be locked is provably a dead writer's, which
 // RemoveStaleTemps removes without the target's lock, leaving a live
-// writer's alone.
+// writer's alone. On a file system that does not lock (flock(2) fails
+// with ENOSYS, EOPNOTSUPP, ENOLCK or EINVAL) the temporary is written
+// unlocked, as where flock(2) does not exist.
 //
 // # Cost
 //
@@ -238,6 +240,14 @@ func createTemp(dir, prefix string, perm fs.FileMode) (f, lock *os.File, err err
 			f.Close() // a remover holds it and removes it
 			continue
 		}
+		if cannotLock(err) {
+			// The file system does not lock (Lustre without -o flock,
+			// say): the temporary stays unlocked, as where flock(2)
+			// does not exist, and a RemoveStaleTemps, which cannot lock
+			// it either, leaves it alone. The lock only tells dead
+			// writers' temporaries apart: a write needs none.
+			return f, nil, nil
+		}
 		if err != nil {
 			f.Close()
 			os.Remove(name)
@@ -310,8 +320,10 @@ func IsTempOf(name, entry string) bool {
 // left alone. It needs no lock on the targets: two runs writing one
 // path (perf bo --json X --force twice) may both call it. A temporary
 // made by a version that did not lock its temporaries counts as stale.
-// Where flock(2) does not exist nothing can be proved and nothing is
-// removed. It stops at the first error (reading dir, opening, locking or
+// Where flock(2) does not exist, or the file system does not lock
+// (ENOSYS, EOPNOTSUPP, ENOLCK, EINVAL: there New's temporaries are not
+// locked, and writes work as elsewhere), nothing can be proved and
+// nothing is removed. It stops at the first error (reading dir, opening, locking or
 // removing a file), returning it with the paths removed so far.
 func RemoveStaleTemps(dir string, names ...string) ([]string, error) {
 	if !haveFlock {
@@ -362,9 +374,11 @@ func removeIfUnlocked(path string) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
-	switch err := flock(f); {
+	switch err := flockTemp(f); {
 	case errors.Is(err, errWouldBlock):
 		return false, nil // a live writer's
+	case cannotLock(err):
+		return false, nil // a file system that does not lock: nothing can be proved
 	case err != nil:
 		return false, fmt.Errorf("atomicfile: locking %s: %w", path, err)
 	}

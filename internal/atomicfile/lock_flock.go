@@ -3,6 +3,7 @@
 package atomicfile
 
 import (
+	"errors"
 	"os"
 	"syscall"
 )
@@ -24,6 +25,24 @@ func flock(f *os.File) error {
 // a live writer's from a dead one's (RemoveStaleTemps).
 const haveFlock = true
 
+// flockTemp is flock for the temporaries' locks (lockTemp,
+// removeIfUnlocked); a test substitutes one that fails as a file system
+// without flock support does.
+var flockTemp = flock
+
+// cannotLock reports whether err, from flock(2), says that the file
+// system does not lock at all — ENOSYS (Lustre mounted without -o flock),
+// EOPNOTSUPP/ENOTSUP, ENOLCK, EINVAL (some network and FUSE file systems)
+// — rather than that another holder has the lock (EWOULDBLOCK).
+func cannotLock(err error) bool {
+	for _, e := range []syscall.Errno{syscall.ENOSYS, syscall.EOPNOTSUPP, syscall.ENOTSUP, syscall.ENOLCK, syscall.EINVAL} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
 // lockTemp takes an exclusive flock(2) on the open file description of
 // f, the temporary file just created, through a duplicate descriptor
 // (close-on-exec), which holds it after f is closed until it is closed
@@ -39,7 +58,7 @@ func lockTemp(f *os.File) (*os.File, error) {
 		return nil, err
 	}
 	lk := os.NewFile(uintptr(fd), f.Name())
-	if err := flock(lk); err != nil {
+	if err := flockTemp(lk); err != nil {
 		lk.Close()
 		return nil, err
 	}

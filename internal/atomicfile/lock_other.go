@@ -20,6 +20,11 @@ const haveFlock = false
 // lockTemp locks nothing here: the writer holds no lock (nil).
 func lockTemp(*os.File) (*os.File, error) { return nil, nil }
 
+// flockTemp and cannotLock are lock_flock.go's; nothing locks here.
+var flockTemp = flock
+
+func cannotLock(error) bool { return false }
+
 func openLockFile(path string) (*os.File, error) {
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 		return nil, &os.PathError{Op: "open", Path: path, Err: ErrSymlink}
