@@ -366,7 +366,10 @@ func removeTempsBy(dir string, names []string, remove func(path string) (bool, e
 // whether it removed the file; a file gone or replaced meanwhile is not
 // an error.
 func removeIfUnlocked(path string) (bool, error) {
-	f, err := openNoFollow(path, os.O_RDONLY)
+	// The entry was a regular file when the directory was read; one
+	// replaced since by a FIFO would make a blocking open wait for a
+	// writer, for ever (O_NONBLOCK), and is no temporary (IsRegular).
+	f, err := openNoFollow(path, os.O_RDONLY|oNonblock)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return false, nil // renamed into place or removed by its writer
@@ -384,7 +387,7 @@ func removeIfUnlocked(path string) (bool, error) {
 	}
 	held, err1 := f.Stat()
 	named, err2 := os.Lstat(path)
-	if err1 != nil || err2 != nil || !os.SameFile(held, named) {
+	if err1 != nil || err2 != nil || !held.Mode().IsRegular() || !os.SameFile(held, named) {
 		return false, nil
 	}
 	if err := os.Remove(path); err != nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestTempsWithoutFileLocks: on a file system whose flock(2) fails with
@@ -45,5 +46,42 @@ func TestTempsWithoutFileLocks(t *testing.T) {
 				t.Errorf("target = %q, %v; want b", b, err)
 			}
 		})
+	}
+}
+
+// TestRemoveIfUnlockedFIFO: an entry RemoveStaleTemps read as a regular
+// temporary but that is a FIFO when removeIfUnlocked opens it (replaced
+// in between: the race cannot be timed from a test, so the FIFO is
+// handed to removeIfUnlocked directly) is left alone at once. The open
+// for reading waited for a writer for ever, and the FIFO, lockable and
+// the file the name held, was then removed.
+func TestRemoveIfUnlockedFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), ".out.json.tmp-7")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	type result struct {
+		gone bool
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		gone, err := removeIfUnlocked(fifo)
+		done <- result{gone, err}
+	}()
+	select {
+	case r := <-done:
+		if r.gone || r.err != nil {
+			t.Errorf("removeIfUnlocked(FIFO) = %v, %v; want false, nil", r.gone, r.err)
+		}
+	case <-time.After(10 * time.Second):
+		// Release the blocked open (a writer), then fail.
+		if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			defer w.Close()
+		}
+		t.Fatal("removeIfUnlocked(FIFO) still waiting after 10 s: the open waits for a writer")
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO is gone: %v", err)
 	}
 }

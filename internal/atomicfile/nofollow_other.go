@@ -17,3 +17,6 @@ func openNoFollow(path string, flag int) (*os.File, error) {
 	}
 	return os.OpenFile(path, flag, 0)
 }
+
+// oNonblock is 0 here: O_NONBLOCK is nofollow_unix.go's.
+const oNonblock = 0

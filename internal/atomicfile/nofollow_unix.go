@@ -12,3 +12,7 @@ import (
 func openNoFollow(path string, flag int) (*os.File, error) {
 	return os.OpenFile(path, flag|syscall.O_NOFOLLOW, 0)
 }
+
+// oNonblock is O_NONBLOCK: an open for reading that must not wait for a
+// writer, should the path be a FIFO (removeIfUnlocked).
+const oNonblock = syscall.O_NONBLOCK
