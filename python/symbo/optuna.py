@@ -397,7 +397,7 @@ class _Coord:
     translated."""
 
     def __init__(self, name, dist, free=False):
-        self.name, self.dist = name, dist
+        self.name, self.dist, self.free = name, dist, free
         # The value at model coordinate 0 of a grid parameter (0 but for
         # a free one with a huge offset, below): u = value - origin.
         self.origin = 0
@@ -1188,9 +1188,11 @@ class SymboSampler(BaseSampler):
                 msg = ("parameter %r: log=True on [%r, %r] leaves its logarithm a range narrower than %g of its "
                        "magnitude, too few floating-point numbers to search; over so narrow a range a log scale is "
                        "the linear one: drop log=True" % (c.name, low, high, _MIN_RELATIVE_WIDTH))
-                if high - low < _MIN_RELATIVE_WIDTH * max(abs(low), abs(high)):
+                if high - low < _MIN_RELATIVE_WIDTH * max(abs(low), abs(high)) and not (c.free and c.integer):
                     # Near 1 (|log x| ≲ 1) the range itself is as narrow:
-                    # without log=True it is refused too.
+                    # without log=True it is refused too — unless it is an
+                    # integer the group leaves alone, which is then
+                    # searched as its offset from low (see _Coord).
                     msg += (", and search the offset from %r (on [0, %r]), the range itself being narrower than %g "
                             "of its magnitude too" % (low, high - low, _MIN_RELATIVE_WIDTH))
                 raise symbo.InvalidInput(msg) from e

@@ -573,6 +573,17 @@ def test_huge_integer_offset():
     near = _Coord("x", IntDistribution(3, 9), free=True)
     assert (near.origin, near.lo, near.hi, near.encode(5)) == (0, 2.5, 9.5, 5.0)
 
+    # With log=True its logarithm is too narrow: the advice is to drop
+    # log=True, which suffices where the group leaves it alone (it said to
+    # search the offset by hand too, "the range itself being narrower").
+    def log_int(trial):
+        return float(trial.suggest_int("x", low, low + 10, log=True)) + trial.suggest_float("y", -1.0, 1.0)
+
+    study = optuna.create_study(sampler=SymboSampler(group="none", seed=0, n_startup_trials=3))
+    with pytest.raises(symbo.InvalidInput, match=r"parameter 'x': log=True .* drop log=True") as e:
+        study.optimize(log_int, n_trials=5)
+    assert "offset" not in str(e.value), str(e.value)
+
     # The group acts on it: refused, with the offset to search instead.
     study = optuna.create_study(sampler=SymboSampler(group="signflip", seed=0, n_startup_trials=3))
     with pytest.raises(symbo.InvalidInput) as e:
