@@ -34,7 +34,10 @@ standard error over the seeds; bold best, underlined not significantly worse, as
 
 --skip leaves points out, shown as "not run": Ackley's base kernel is
 Matérn-5/2, for which k_avg has no closed form, so Ackley5d/avg enumerates
-|G| = 3840 elements per kernel pair and costs minutes per run.
+|G| = 3840 elements per kernel pair and costs minutes per run. A point bo
+refuses (avg enumerated over more than bo.AvgEnumerateLimit = 8192 group
+elements: Ackley7d/avg, say) fails the study before any run (exit 2,
+naming the point) unless skipped.
 
 With --out DIR (created; refused if it exists and is not empty, unless
 --force, which first removes the files below that a previous study wrote

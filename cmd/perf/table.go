@@ -62,7 +62,9 @@ paper's numbers sit in the adjacent columns, marked by its own rule
 values); at another budget they are left out (table.md says why). The last column counts runs/evaluations that hit
 the optimum f* exactly (the box-centre diagnostic).
 --skip leaves named cells out, shown as "not run" (e.g. Scaling2d/avg,
-whose orbit average still costs the most per run).
+whose orbit average still costs the most per run). A cell bo refuses (avg
+enumerated over more than bo.AvgEnumerateLimit = 8192 group elements)
+fails the table before any run (exit 2, naming the cell) unless skipped.
 --problems may name any problem of 'perf eval -h' (e.g. the
 off-fixed-point ShiftedAckley2d, or RadialScaled2d).
 
