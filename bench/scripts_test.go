@@ -367,7 +367,9 @@ func TestGateSaysWhyHeadParent(t *testing.T) {
 // TestCIInstallsRemovedPackages: .ci/run installs a package that dpkg
 // knows but that is not installed — removed with its configuration
 // files left (status "deinstall ok config-files"), which dpkg -s accepts
-// with exit 0, so a reused machine skipped the install. Only the install
+// with exit 0, so a reused machine skipped the install — and only it:
+// a package held ("hold ok installed") or installed for two
+// architectures (a status line each) is installed already. Only the install
 // step runs (the script up to "go version"), with dpkg, dpkg-query and
 // apt-get replaced by fakes that report one package removed and record
 // what apt-get is asked.
@@ -388,9 +390,17 @@ func TestCIInstallsRemovedPackages(t *testing.T) {
 	// postgresql was removed, its configuration kept; dpkg -s exits 0
 	// for it as the real one does.
 	write("bin/dpkg", "#!/bin/sh\nexit 0\n")
+	// gcc is held (installed), python3 installed for two architectures
+	// (a line each): both count as installed, as dpkg -s had them; the
+	// comparison with "install ok installed" reinstalled them every run.
 	write("bin/dpkg-query", `#!/bin/sh
 for a; do p=$a; done
-if [ "$p" = postgresql ]; then printf 'deinstall ok config-files'; else printf 'install ok installed'; fi
+case $p in
+postgresql) printf 'deinstall ok config-files' ;;
+gcc) printf 'hold ok installed\n' ;;
+python3) printf 'install ok installed\ninstall ok installed\n' ;;
+*) printf 'install ok installed' ;;
+esac
 `)
 	write("bin/apt-get", "#!/bin/sh\necho \"$@\" >>"+log+"\n")
 	out, code := runScript(t, dir, []string{"PATH=" + filepath.Join(dir, "bin") + ":" + os.Getenv("PATH")}, ".ci/run")
@@ -398,7 +408,7 @@ if [ "$p" = postgresql ]; then printf 'deinstall ok config-files'; else printf '
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	got, _ := os.ReadFile(log)
-	if !regexp.MustCompile(`(?m)^install .* postgresql$`).Match(got) || strings.Count(string(got), "install") != 1 {
+	if !regexp.MustCompile(`(?m)^install -y -qq postgresql$`).Match(got) || strings.Count(string(got), "install") != 1 {
 		t.Errorf("apt-get was asked %q (output %q), want one install of postgresql alone", got, out)
 	}
 }
