@@ -28,7 +28,8 @@ type ClassFitOptions struct {
 	// class's ℓ_c/w).
 	Prior Prior
 	// PriorScale is w; 0 means the largest side of the bounding box of
-	// the inputs. Ignored without a prior.
+	// the inputs (1 where they coincide or differ only by rounding).
+	// Ignored without a prior.
 	PriorScale float64
 	// FixNoise holds the noise variance at Noise (units of y) instead of
 	// fitting it.

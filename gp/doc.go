@@ -129,7 +129,8 @@
 // is the box width the normalization divides by; the kernels here are
 // isotropic, so one width stands for all coordinates (bo passes the
 // box's largest side, equal to every side on the cube boxes of the
-// benchmarks; 0 means the largest side of the data's bounding box). As in
+// benchmarks; 0 means the largest side of the data's bounding box, 1 where the
+// inputs coincide or differ only by rounding). As in
 // GPyTorch the densities are evaluated at the parameters themselves, with
 // no Jacobian term for the log parametrization (the MAP is therefore not
 // invariant to reparametrization, exactly as in BoTorch). With FixNoise

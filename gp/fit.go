@@ -107,7 +107,8 @@ type FitOptions struct {
 	Prior Prior
 	// PriorScale is the width w of the box the priors' unit cube maps to:
 	// the lengthscale prior is on ℓ/w. 0 means the largest side of the
-	// bounding box of the training inputs; bo passes the search box's
+	// bounding box of the training inputs (1 where they coincide or differ
+	// only by rounding, as for the data scale); bo passes the search box's
 	// largest side. Ignored without a prior.
 	PriorScale float64
 	// Mean is the prior mean: MeanSample (default, the sample mean of y)

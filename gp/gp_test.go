@@ -663,3 +663,40 @@ func TestFitInputsApartByRounding(t *testing.T) {
 		}
 	}
 }
+
+// TestPriorScaleApartByRounding: with a prior and PriorScale 0, the
+// prior's box width is the inputs' largest side (maxSide), which treats
+// inputs that differ only by rounding as coinciding (width 1), as
+// dataScale does for the bounds: one ulp apart, the width was 5.6e-17,
+// the prior's lengthscale centred near 1e-16, and the fit went to the
+// lower bound (ℓ = 1e-3 against 0.67 for equal inputs), by Fit and
+// FitClasses alike.
+func TestPriorScaleApartByRounding(t *testing.T) {
+	fam, err := NewBaseFamily(kernel.Matern52, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := []float64{0, 1, 0, 1}
+	fit := func(second float64) (Hyper, []float64) {
+		x := mat.NewDense(4, 2, []float64{0.3, 0.4, second, 0.4, 0.3, 0.4, second, 0.4})
+		g, err := Fit(fam, x, y, FitOptions{Prior: PriorBoTorch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls, err := FitClassLengthscales(kernel.Matern52, []int{0, 1}, x, y, ClassFitOptions{Prior: PriorBoTorch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g.Hyper(), ls
+	}
+	same, sameLs := fit(0.3)
+	apart, apartLs := fit(math.Nextafter(0.3, 1))
+	if r := apart.Lengthscale / same.Lengthscale; math.Abs(r-1) > 1e-6 {
+		t.Errorf("inputs one ulp apart: ℓ = %v, equal inputs: ℓ = %v", apart.Lengthscale, same.Lengthscale)
+	}
+	for c := range sameLs {
+		if r := apartLs[c] / sameLs[c]; math.Abs(r-1) > 1e-6 {
+			t.Errorf("class %d one ulp apart: ℓ = %v, equal: ℓ = %v", c, apartLs[c], sameLs[c])
+		}
+	}
+}

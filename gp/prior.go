@@ -129,15 +129,19 @@ func (ps *priorSpec) lengthLog(logl float64) (float64, float64) {
 	return ps.l.logPDF(logl - ps.logW)
 }
 
-// maxSide is the largest side of the bounding box of x, or 1 if it is 0.
+// maxSide is the largest side of the bounding box of x, or 1 if it is 0
+// or at the rounding level of x's coordinates (atRounding, as dataScale:
+// a width of 5.6e-17 for inputs one ulp apart centred the lengthscale
+// prior near 1e-16, where equal inputs get width 1).
 func maxSide(x *mat.Dense) float64 {
 	_, d := x.Dims()
-	var s float64
+	var s, m float64
 	for j := range d {
 		lo, hi := colRange(x, j)
 		s = max(s, hi-lo)
+		m = max(m, math.Abs(lo), math.Abs(hi))
 	}
-	if !(s > 0) || math.IsInf(s, 0) {
+	if !(s > 0) || math.IsInf(s, 0) || atRounding(s, m) {
 		return 1
 	}
 	return s
