@@ -52,9 +52,6 @@ type Bound interface {
 	Kernel(variance, lengthscale float64) (kernel.Kernel, error)
 }
 
-// bind is fam.Bind(x), with a Bound that is nil without an error (a
-// caller's family) refused as ErrNilArgument: every Bind of a family that
-// may be the caller's goes through it.
 // checkBind refuses, for a Family's Bind, a nil or empty x, one whose
 // width is not the family's dimension d, and a NaN or ±Inf coordinate
 // (ErrInvalid): O(n·d), against Bind's O(n²) distances or more.
@@ -97,6 +94,9 @@ func checkCorr(n int, dst, dLog *mat.SymDense, l float64) error {
 	return nil
 }
 
+// bind is fam.Bind(x), with a Bound that is nil without an error (a
+// caller's family) refused as ErrNilArgument: every Bind of a family that
+// may be the caller's goes through it.
 func bind(fam Family, x *mat.Dense) (Bound, error) {
 	b, err := fam.Bind(x)
 	if err == nil && check.IsNil(b) {
