@@ -148,3 +148,50 @@ func BenchmarkMathExpTo(b *testing.B) {
 		}
 	})
 }
+
+// TestMathExpToPaths: every available path (generic, avx2, avx512)
+// gives math.Exp's bits at every length 0…67 and a few large ones, at
+// unaligned offsets of dst and x, with NaN guard elements around dst
+// that must stay as they were (no write past the slice) — the package's
+// required SIMD test, which TestMathExpTo (one path, no guards) and
+// TestMathExpAVX2 (one length) did not make for MathExpTo. A vector
+// path is taken only where the load-time self-check passed
+// (mathExpExact); elsewhere every path is math.Exp's loop.
+func TestMathExpToPaths(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	xs := mathExpArgs(rng, 4096)
+	guard := math.Float64frombits(0x7ff8dead0000beef)
+	const g = 3
+	lengths := make([]int, 0, 72)
+	for n := range 68 {
+		lengths = append(lengths, n)
+	}
+	lengths = append(lengths, 255, 256, 257, 1021)
+	for _, p := range paths() {
+		restore := setFeatures(p.f)
+		for _, n := range lengths {
+			for off := range 4 {
+				x := xs[off+n : off+2*n] // another offset than dst's
+				buf := make([]float64, n+2*g+off)
+				for i := range buf {
+					buf[i] = guard
+				}
+				dst := buf[g+off : g+off+n]
+				MathExpTo(dst, x)
+				for i, v := range dst {
+					if want := math.Exp(x[i]); math.Float64bits(v) != math.Float64bits(want) {
+						restore()
+						t.Fatalf("%s: n %d offset %d: element %d = %v (%#x), math.Exp(%v) = %v (%#x)", p.name, n, off, i, v, math.Float64bits(v), x[i], want, math.Float64bits(want))
+					}
+				}
+				for i, v := range buf {
+					if (i < g+off || i >= g+off+n) && math.Float64bits(v) != math.Float64bits(guard) {
+						restore()
+						t.Fatalf("%s: n %d offset %d: guard element %d of %d overwritten with %v", p.name, n, off, i, len(buf), v)
+					}
+				}
+			}
+		}
+		restore()
+	}
+}
