@@ -283,7 +283,7 @@ func TestCrossDiagPrepared(t *testing.T) {
 		if _, enum := a.ev.(*enumEval); enum != c.fused && !a.norm {
 			t.Fatalf("%s: enumerated %t, want %t", c.name, enum, c.fused)
 		}
-		if _, rows := diagRows(a.ev); rows && !a.norm != c.rows {
+		if _, rows := diagRows(a.ev); (rows && !a.norm) != c.rows {
 			t.Fatalf("%s: rows path %t, want %t", c.name, rows, c.rows)
 		}
 		d := a.Dim()
