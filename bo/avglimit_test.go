@@ -141,3 +141,21 @@ func TestAvgEnumerateLimitKeepsCommittedStudies(t *testing.T) {
 		}
 	}
 }
+
+// TestAvgEnumerateLimitBadShape: a shape outside kernel's table is
+// refused for what it is (kernel.ErrInvalid, "unknown shape"), over a
+// group above AvgEnumerateLimit as below it. checkAvgEnumeration ran
+// first and, finding no closed form for the unknown shape, refused it as
+// an enumeration over the limit, advising "base shape rbf".
+func TestAvgEnumerateLimitBadShape(t *testing.T) {
+	for _, n := range []int{4, 8} {
+		g := must(orbit.Permutation(n))
+		lo, hi := box(n, 1)
+		for _, k := range []Kernel{Avg(g, kernel.Shape(99)), AvgNorm(g, kernel.Shape(99))} {
+			_, err := New(lo, hi, Config{Kernel: k, Workers: 1}, 1)
+			if !errors.Is(err, kernel.ErrInvalid) || errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), "unknown shape") {
+				t.Errorf("%s over permutation(%d), Shape(99): %v, want kernel.ErrInvalid naming the unknown shape", k.Name(), n, err)
+			}
+		}
+	}
+}
