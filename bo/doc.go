@@ -28,7 +28,11 @@
 //     step grows linearly in |G|. New refuses an enumerated avg or
 //     avgnorm over more than AvgEnumerateLimit (8192) elements with
 //     ErrBadConfig, naming |G| and the alternatives (plus, soft, auto,
-//     portfolio; RBF where its average has a closed form).
+//     portfolio; RBF where its average has a closed form). Over a
+//     continuous group with no closed form k_avg is a quadrature, never
+//     refused by that limit: M = 256 nodes per pair over rotation2d with
+//     a Matérn shape, an adaptive Gauss–Kronrod double integral over a
+//     scaling group (see kernel's package doc).
 //   - Nystrom is k_b Nyström-extended from the observed points: k_plus
 //     over the trivial group, the Nyström half of k_plus without its
 //     invariance. It reproduces k_b's Gram on the observations (up to the
