@@ -410,8 +410,7 @@
 // caller's value, 0 meaning orbit.DefaultBudget, never read from the
 // environment). What the configuration alone dooms — a box whose
 // arithmetic overflows in the model's coordinates, raw samples or a GP
-// on the Init points over the budget, a scaling-group box on which the
-// paper protocol's initial design runs out — New refuses, before any
+// on the Init points over the budget — New refuses, before any
 // evaluation is spent; the first Ask after the initial design meets only
 // what the observations decide. A
 // rejected Tell or Restore leaves the optimizer unchanged. Duplicate points

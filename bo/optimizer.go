@@ -212,12 +212,9 @@ func sideFloats(lo, hi float64) uint64 {
 // (rotation2d: a corner farther than MaxFloat64 from the origin) —
 // ErrBadConfig, saying to rescale or to set Normalize —; and raw samples
 // (Config.RawSamples) or a GP on Config.Init points over Config.Budget —
-// orbit.ErrOverBudget —; and, under the scaling group without
-// Config.ExcludeObserved, a box on which the initial design runs out on
-// its own points (checkDesign) — ErrBadConfig. What depends on the
-// observations (a later GP over the budget, a fit that fails on the
-// values told, points told off the design) is reported by the Ask that
-// meets it.
+// orbit.ErrOverBudget. What depends on the observations (a later GP over
+// the budget, a fit that fails on the values told) is reported by the Ask
+// that meets it.
 func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
@@ -304,42 +301,7 @@ func New(lo, hi []float64, cfg Config, seed uint64) (*Optimizer, error) {
 	if err := o.checkFirstStepMemory(); err != nil {
 		return nil, err
 	}
-	if err := o.checkDesign(); err != nil {
-		return nil, err
-	}
 	return o, nil
-}
-
-// designCheck bounds the initial-design points checkDesign replays.
-const designCheck = 16
-
-// checkDesign fails (wrapping ErrBadConfig; the Ask it spares would
-// have wrapped ErrSpaceExhausted, of the same class) where the initial
-// design runs out when its own points are evaluated: under a group whose
-// orbits nearly meet (orbit.PointDistancer: the scaling group's, all
-// passing close to the box's lower corner), measured between orbits
-// (without Config.ExcludeObserved), on a box whose sides span about 10⁵
-// or more (measured: [1, 10⁵]², [10⁻³, 10³]²), the orbits of the first
-// one to three design points already cover every later one, and the Ask
-// after them failed with the evaluations spent. It replays the first
-// min(Init, designCheck) Asks of the design, each point pending for the
-// next (as Ask holds them, and as told ones exclude them too), and leaves
-// the optimizer as it was. Other groups act by isometries, whose orbits
-// do not meet so: nothing to replay.
-func (o *Optimizer) checkDesign() error {
-	if _, ok := o.cfg.Kernel.group.(orbit.PointDistancer); !ok {
-		return nil
-	}
-	defer func() { o.pend, o.mpend = nil, nil }()
-	for i := range min(o.cfg.Init, designCheck) {
-		o.syncModel()
-		u, err := o.nextDesignPoint(i)
-		if err != nil {
-			return fmt.Errorf("%w: the initial design runs out after %d of its points: under %s their orbits cover every later design point (%d in a row) within the exclusion radius, measured between orbits, and the Ask after them would fail once they were evaluated; the box's sides span too many orders of magnitude for that: set ExcludeObserved (the front ends' default: leave allow_repeats off), or narrow the box", ErrBadConfig, i, o.cfg.Kernel.group.Name(), maxDesignSkips)
-		}
-		o.pend = append(o.pend, o.toUser(u))
-	}
-	return nil
 }
 
 // checkModelBox fails (wrapping ErrBadConfig) for a box whose arithmetic
