@@ -31,18 +31,7 @@ func BenchmarkIterationLarge(b *testing.B) {
 				xs[j], ys[j] = x, must(objectiveOf(p, x))+sd*rng.NormFloat64()
 			}
 			for range b.N {
-				// A new optimizer each time: Ask caches its fit.
-				b.StopTimer()
-				o := must(New(lo, hi, Config{Kernel: kernelOf(k, p.Group(), p.BaseShape())}, 1))
-				for j, x := range xs {
-					if err := o.Tell(x, ys[j]); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.StartTimer()
-				if _, err := o.Ask(); err != nil {
-					b.Fatal(err)
-				}
+				askAfter(b, lo, hi, Config{Kernel: kernelOf(k, p.Group(), p.BaseShape())}, xs, ys)
 			}
 		})
 	}

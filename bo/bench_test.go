@@ -210,18 +210,26 @@ func BenchmarkAvgExplicitStep(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("group=%s%d/G=%d/n=%d", c.name, c.d, G, c.n), func(b *testing.B) {
 			for range b.N {
-				b.StopTimer()
-				o := must(New(lo, hi, Config{Kernel: Avg(g, kernel.Matern52), Workers: 1}, 1))
-				for j, x := range xs {
-					if err := o.Tell(x, ys[j]); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.StartTimer()
-				if _, err := o.Ask(); err != nil {
-					b.Fatal(err)
-				}
+				askAfter(b, lo, hi, Config{Kernel: Avg(g, kernel.Matern52), Workers: 1}, xs, ys)
 			}
 		})
+	}
+}
+
+// askAfter times one Ask of a new optimizer (New(lo, hi, cfg, 1): Ask
+// caches its fit, so each timing needs its own) told xs and ys, which is
+// not timed.
+func askAfter(b *testing.B, lo, hi []float64, cfg Config, xs [][]float64, ys []float64) {
+	b.Helper()
+	b.StopTimer()
+	o := must(New(lo, hi, cfg, 1))
+	for j, x := range xs {
+		if err := o.Tell(x, ys[j]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StartTimer()
+	if _, err := o.Ask(); err != nil {
+		b.Fatal(err)
 	}
 }

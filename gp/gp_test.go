@@ -634,7 +634,14 @@ func TestNewTinyCovarianceJitter(t *testing.T) {
 // lengthscale bounds near [5.6e-20, 5.6e-14], where equal inputs get
 // [1e-3, 1e3]: the fit then took every other point of the space as
 // uncorrelated with the data (through bo: a flat acquisition).
-func TestFitInputsApartByRounding(t *testing.T) {
+func TestFitInputsApartByRounding(t *testing.T) { checkApartByRounding(t, 2) }
+
+// checkApartByRounding fits four points, two pairs either equal or one
+// ulp apart in their first coordinate, under BoTorch's prior at
+// PriorScale priorScale, by Fit and FitClassLengthscales, and fails
+// unless both give the same lengthscales to 1e-6 either way.
+func checkApartByRounding(t *testing.T, priorScale float64) {
+	t.Helper()
 	fam, err := NewBaseFamily(kernel.Matern52, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -642,11 +649,11 @@ func TestFitInputsApartByRounding(t *testing.T) {
 	y := []float64{0, 1, 0, 1}
 	fit := func(second float64) (Hyper, []float64) {
 		x := mat.NewDense(4, 2, []float64{0.3, 0.4, second, 0.4, 0.3, 0.4, second, 0.4})
-		g, err := Fit(fam, x, y, FitOptions{Prior: PriorBoTorch, PriorScale: 2})
+		g, err := Fit(fam, x, y, FitOptions{Prior: PriorBoTorch, PriorScale: priorScale})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ls, err := FitClassLengthscales(kernel.Matern52, []int{0, 1}, x, y, ClassFitOptions{Prior: PriorBoTorch, PriorScale: 2})
+		ls, err := FitClassLengthscales(kernel.Matern52, []int{0, 1}, x, y, ClassFitOptions{Prior: PriorBoTorch, PriorScale: priorScale})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -671,32 +678,4 @@ func TestFitInputsApartByRounding(t *testing.T) {
 // the prior's lengthscale centred near 1e-16, and the fit went to the
 // lower bound (ℓ = 1e-3 against 0.67 for equal inputs), by Fit and
 // FitClasses alike.
-func TestPriorScaleApartByRounding(t *testing.T) {
-	fam, err := NewBaseFamily(kernel.Matern52, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	y := []float64{0, 1, 0, 1}
-	fit := func(second float64) (Hyper, []float64) {
-		x := mat.NewDense(4, 2, []float64{0.3, 0.4, second, 0.4, 0.3, 0.4, second, 0.4})
-		g, err := Fit(fam, x, y, FitOptions{Prior: PriorBoTorch})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ls, err := FitClassLengthscales(kernel.Matern52, []int{0, 1}, x, y, ClassFitOptions{Prior: PriorBoTorch})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return g.Hyper(), ls
-	}
-	same, sameLs := fit(0.3)
-	apart, apartLs := fit(math.Nextafter(0.3, 1))
-	if r := apart.Lengthscale / same.Lengthscale; math.Abs(r-1) > 1e-6 {
-		t.Errorf("inputs one ulp apart: ℓ = %v, equal inputs: ℓ = %v", apart.Lengthscale, same.Lengthscale)
-	}
-	for c := range sameLs {
-		if r := apartLs[c] / sameLs[c]; math.Abs(r-1) > 1e-6 {
-			t.Errorf("class %d one ulp apart: ℓ = %v, equal: ℓ = %v", c, apartLs[c], sameLs[c])
-		}
-	}
-}
+func TestPriorScaleApartByRounding(t *testing.T) { checkApartByRounding(t, 0) }

@@ -214,25 +214,7 @@ func (e *embedRowEval) rowLen() int {
 // row multiplies in's row by the factors, embedChunk at a time through
 // f64.MathExpTo: factor's bits.
 func (e *embedRowEval) row(out, px, py []float64, m int, scratch []float64) {
-	xl, off, il := e.xLen(), e.r+e.k, e.in.xLen()
-	isc := scratch[:e.rin.rowLen()]
-	buf := scratch[e.rin.rowLen() : e.rin.rowLen()+embedChunk*il]
-	fr := scratch[e.rin.rowLen()+embedChunk*il : e.rin.rowLen()+embedChunk*il+embedChunk]
-	for j0 := 0; j0 < m; j0 += embedChunk {
-		j1 := min(j0+embedChunk, m)
-		for j := j0; j < j1; j++ {
-			copy(buf[(j-j0)*il:(j-j0+1)*il], py[j*xl+off:(j+1)*xl])
-		}
-		e.rin.row(out[j0:j1], px[off:xl], buf[:(j1-j0)*il], j1-j0, isc)
-		f := fr[:j1-j0]
-		for j := range f {
-			f[j] = e.exponent(px, py[(j0+j)*xl:])
-		}
-		f64.MathExpTo(f, f)
-		for j, v := range f {
-			out[j0+j] *= v
-		}
-	}
+	e.rows(out, px, py, m, nil, scratch)
 }
 
 // rowDiag is row that also writes k(x, x) to *diag (rowDiagEvaluator;
@@ -241,19 +223,23 @@ func (e *embedRowEval) row(out, px, py []float64, m int, scratch []float64) {
 // and is multiplied by factor(px, px) as column multiplies it (exactly 1:
 // u_R − u_R = 0), so *diag has pairValue(x, x)'s bits.
 func (e *embedRowEval) rowDiag(out, px, py []float64, m int, diag *float64, scratch []float64) {
-	rd := e.rin.(rowDiagEvaluator)
+	e.rows(out, px, py, m, diag, scratch)
+}
+
+// rows is row, and rowDiag where diag is not nil (then at least one
+// chunk runs, the last one taking the pair (x, x), even for m = 0).
+func (e *embedRowEval) rows(out, px, py []float64, m int, diag *float64, scratch []float64) {
 	xl, off, il := e.xLen(), e.r+e.k, e.in.xLen()
 	isc := scratch[:e.rin.rowLen()]
 	buf := scratch[e.rin.rowLen() : e.rin.rowLen()+embedChunk*il]
 	fr := scratch[e.rin.rowLen()+embedChunk*il : e.rin.rowLen()+embedChunk*il+embedChunk]
-	j0 := 0
-	for {
+	for j0 := 0; j0 < m || (j0 == 0 && diag != nil); j0 += embedChunk {
 		j1 := min(j0+embedChunk, m)
 		for j := j0; j < j1; j++ {
 			copy(buf[(j-j0)*il:(j-j0+1)*il], py[j*xl+off:(j+1)*xl])
 		}
-		if j1 == m {
-			rd.rowDiag(out[j0:j1], px[off:xl], buf[:(j1-j0)*il], j1-j0, diag, isc)
+		if diag != nil && j1 == m {
+			e.rin.(rowDiagEvaluator).rowDiag(out[j0:j1], px[off:xl], buf[:(j1-j0)*il], j1-j0, diag, isc)
 			*diag *= e.factor(px, px)
 		} else {
 			e.rin.row(out[j0:j1], px[off:xl], buf[:(j1-j0)*il], j1-j0, isc)
@@ -266,10 +252,6 @@ func (e *embedRowEval) rowDiag(out, px, py []float64, m int, diag *float64, scra
 		for j, v := range f {
 			out[j0+j] *= v
 		}
-		if j1 == m {
-			return
-		}
-		j0 = j1
 	}
 }
 

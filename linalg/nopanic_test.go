@@ -1,13 +1,11 @@
 package linalg_test
 
 import (
-	"errors"
-	"fmt"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/symbo/symbo/internal/errclass"
+	"github.com/symbo/symbo/internal/errclass/errclasstest"
 	"github.com/symbo/symbo/linalg"
 )
 
@@ -60,20 +58,7 @@ func TestNoPanic(t *testing.T) {
 		}
 		for _, tc := range cases {
 			t.Run(name+"/"+tc.name, func(t *testing.T) {
-				err := func() (err error) {
-					defer func() {
-						if p := recover(); p != nil {
-							err = fmt.Errorf("panic: %v", p)
-						}
-					}()
-					return tc.f()
-				}()
-				if !errors.Is(err, tc.want) {
-					t.Fatalf("err = %v, want one wrapping %v", err, tc.want)
-				}
-				if c := errclass.Of(err); c != errclass.Input {
-					t.Errorf("class of %v = %v, want input", err, c)
-				}
+				errclasstest.InputError(t, tc.want, tc.f)
 			})
 		}
 		if nilChol.Size() != 0 {

@@ -105,13 +105,7 @@ func BenchmarkMatrixClosure(b *testing.B) {
 		{256, 16, cycles(256, 16)},
 	} {
 		b.Run(fmt.Sprintf("d=%d/order=%d/gens=%d", tc.d, tc.order, len(tc.gens)), func(b *testing.B) {
-			var g *orbit.Matrices
-			for b.Loop() {
-				g = must(orbit.NewMatrices(tc.d, tc.gens))
-			}
-			if n := g.Order().Int64(); n != int64(tc.order) {
-				b.Fatalf("order %d, want %d", n, tc.order)
-			}
+			closeMatrices(b, tc.d, tc.order, tc.gens)
 			products := float64(tc.order * len(tc.gens))
 			perOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 			b.ReportMetric(perOp/products, "ns/product")
@@ -162,13 +156,7 @@ func BenchmarkMatrixWorkCap(b *testing.B) {
 		{2, 65536, rots},
 	} {
 		b.Run(fmt.Sprintf("d=%d/order=%d/gens=%d", tc.d, tc.order, len(tc.gens)), func(b *testing.B) {
-			var g *orbit.Matrices
-			for b.Loop() {
-				g = must(orbit.NewMatrices(tc.d, tc.gens))
-			}
-			if n := g.Order().Int64(); n != int64(tc.order) {
-				b.Fatalf("order %d, want %d", n, tc.order)
-			}
+			closeMatrices(b, tc.d, tc.order, tc.gens)
 		})
 	}
 }
@@ -207,4 +195,17 @@ func BenchmarkReadMatricesLong(b *testing.B) {
 			}
 		}
 	})
+}
+
+// closeMatrices runs NewMatrices(d, gens) in b's loop and fails b unless
+// the group has the given order.
+func closeMatrices(b *testing.B, d, order int, gens [][]float64) {
+	b.Helper()
+	var g *orbit.Matrices
+	for b.Loop() {
+		g = must(orbit.NewMatrices(d, gens))
+	}
+	if n := g.Order().Int64(); n != int64(order) {
+		b.Fatalf("order %d, want %d", n, order)
+	}
 }

@@ -1280,29 +1280,9 @@ func TestFigureInterrupt(t *testing.T) {
 func TestFigureInterruptRerun(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"figure", "--out", "o", "--name", "radial,ackley", "--grid", "201"}
-	c := perfCmd(dir, args...)
-	pr, err := c.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	br := bufio.NewReader(pr)
-	for {
-		line, err := br.ReadString('\n')
-		if err != nil {
-			c.Process.Kill()
-			c.Wait()
-			t.Fatalf("no ackley line on stderr: %v", err)
-		}
-		if strings.Contains(line, "ackley") { // radial.png and .svg are written
-			break
-		}
-	}
-	c.Process.Signal(syscall.SIGTERM)
-	rest, _ := io.ReadAll(br)
-	last := wantInterrupted(t, c.Wait(), string(rest), "perf figure: interrupted: ")
+	// Once a line names ackley, radial.png and .svg are written.
+	_, rest, err := signalAfterLine(t, perfCmd(dir, args...), syscall.SIGTERM, "ackley")
+	last := wantInterrupted(t, err, rest, "perf figure: interrupted: ")
 	if _, err := os.Stat(filepath.Join(dir, "o", "radial.png")); err != nil {
 		t.Fatalf("radial.png not written before the signal: %v", err)
 	}
@@ -1371,6 +1351,13 @@ func TestCheckInterrupt(t *testing.T) {
 // returns that line, the rest of stderr and c's exit error.
 func signalAfterFirstLine(t *testing.T, c *exec.Cmd, sig syscall.Signal) (first, rest string, err error) {
 	t.Helper()
+	return signalAfterLine(t, c, sig, "")
+}
+
+// signalAfterLine is signalAfterFirstLine after the first stderr line
+// that contains substr ("": the first line), which it returns.
+func signalAfterLine(t *testing.T, c *exec.Cmd, sig syscall.Signal, substr string) (line, rest string, err error) {
+	t.Helper()
 	pr, err := c.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -1379,14 +1366,19 @@ func signalAfterFirstLine(t *testing.T, c *exec.Cmd, sig syscall.Signal) (first,
 		t.Fatal(err)
 	}
 	br := bufio.NewReader(pr)
-	if first, err = br.ReadString('\n'); err != nil {
-		c.Process.Kill()
-		c.Wait()
-		t.Fatalf("no first stderr line: %v", err)
+	for {
+		if line, err = br.ReadString('\n'); err != nil {
+			c.Process.Kill()
+			c.Wait()
+			t.Fatalf("no stderr line containing %q: %v", substr, err)
+		}
+		if strings.Contains(line, substr) {
+			break
+		}
 	}
 	c.Process.Signal(sig)
 	b, _ := io.ReadAll(br)
-	return first, string(b), c.Wait()
+	return line, string(b), c.Wait()
 }
 
 // wantInterrupted fails the test unless err is exit status 130
