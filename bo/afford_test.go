@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -347,4 +348,87 @@ func firstBOStep(t *testing.T, o *Optimizer, init int) []float64 {
 		t.Fatal(err)
 	}
 	return x
+}
+
+// TestAffordAvgRefereeStarts: under DecideOptions.Afford an avg referee
+// searches with DecideOptions.CandidateStarts ascents, as the other
+// candidates do: where the evidence picks avg, the step is bit for bit
+// the step of the same optimizer with Config.Starts = CandidateStarts
+// (every candidate's search then runs that many), and the step's
+// Diagnostics.CutStarts says so. Another referee keeps
+// Config.Starts (some step differs from the cut one), and without Afford
+// an avg referee keeps them too (the paper protocol's searches).
+func TestAffordAvgRefereeStarts(t *testing.T) {
+	const list = "portfolio:nystrom+avg:soft+plus"
+	const d = 4
+	g := must(orbit.Permutation(d))
+	lo, hi := box(d, 1)
+	step := func(afford bool, starts int, xs [][]float64, ys []float64) ([]float64, *Optimizer) {
+		k := must(ParseRecommended(list, g, kernel.RBF))
+		d := k.Options()
+		d.Afford = afford
+		cfg := Config{Kernel: k.With(d), Protocol: RecommendedProtocol(), Workers: 1}
+		cfg.Starts, cfg.RawSamples = starts, 16
+		o := must(New(lo, hi, cfg, 3))
+		for i, x := range xs {
+			if err := o.Tell(x, ys[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		x, err := o.Ask()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x, o
+	}
+	var avgRef, otherRef, otherDiffer, unaffordedDiffer int
+	for s := range uint64(128) {
+		rng := rand.New(rand.NewPCG(11, s))
+		n := 10 + int(s%4)
+		xs, ys := make([][]float64, n), make([]float64, n)
+		for i := range xs {
+			xs[i] = make([]float64, d)
+			var sum float64
+			for j := range xs[i] {
+				xs[i][j] = 2*rng.Float64() - 1
+				ys[i] += math.Sin(3 * xs[i][j])
+				sum += xs[i][j]
+			}
+			ys[i] -= 0.3 * sum * sum
+		}
+		x, o := step(true, DefaultStarts, xs, ys)
+		cut, _ := step(true, DefaultCandidateStarts, xs, ys)
+		isAvg := o.arms[o.refArm].k.name == NameAvg
+		if cut := o.Diagnostics().CutStarts; cut != isAvg {
+			t.Errorf("data set %d: referee %s, Diagnostics.CutStarts %v", s, o.arms[o.refArm].k.Name(), cut)
+		}
+		if isAvg {
+			avgRef++
+			if !slices.Equal(x, cut) {
+				t.Errorf("data set %d: avg referees; proposed %v, with Starts = CandidateStarts %v", s, x, cut)
+			}
+			paper, po := step(false, DefaultStarts, xs, ys)
+			if !slices.Equal(paper, cut) {
+				unaffordedDiffer++
+			}
+			if po.Diagnostics().CutStarts {
+				t.Errorf("data set %d: without Afford, Diagnostics.CutStarts set", s)
+			}
+			continue
+		}
+		otherRef++
+		if !slices.Equal(x, cut) {
+			otherDiffer++
+		}
+	}
+	t.Logf("avg referee on %d data sets (%d differ without Afford), another on %d (%d differ from the cut search)", avgRef, unaffordedDiffer, otherRef, otherDiffer)
+	if avgRef == 0 || otherRef == 0 {
+		t.Fatalf("avg referees on %d data sets, another on %d: want both", avgRef, otherRef)
+	}
+	if otherDiffer == 0 {
+		t.Error("no step of another referee differs from the search cut to CandidateStarts: the referee's Config.Starts ascents do not act")
+	}
+	if unaffordedDiffer == 0 {
+		t.Error("without Afford no avg referee's step differs from the cut search: the rule is not Afford's alone")
+	}
 }

@@ -84,7 +84,8 @@
 //     mean picks among all of them (Diagnostics.Hedged names the half).
 //     DecideOptions.CandidateStarts cuts the searches of the candidates
 //     other than the referee to that many ascents (the referee keeps
-//     Config.Starts). DecideOptions.CandidateFit =
+//     Config.Starts, but an avg or avgnorm referee under
+//     DecideOptions.Afford: Diagnostics.CutStarts). DecideOptions.CandidateFit =
 //     CandidateFitAnchored fits the last candidate (plus) first and the
 //     others only around its lengthscale (gp.FitOptions.Around), with
 //     about half their likelihood evaluations; CandidateFitOwn, each its

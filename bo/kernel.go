@@ -106,7 +106,8 @@ type DecideOptions struct {
 	// CandidateStarts (Portfolio only) is the number of ascents of
 	// Config.Acquisition for each candidate other than the referee (the
 	// candidate the evidence picks at the step, whose posterior mean
-	// chooses among the proposals; its search keeps Config.Starts): 0, or
+	// chooses among the proposals; its search keeps Config.Starts, but
+	// for an avg or avgnorm referee under Afford): 0, or
 	// Config.Starts or more, means Config.Starts; negative is an error.
 	// Recommended uses DefaultCandidateStarts. Cost: the ascents, most of
 	// a step at small n, fall from C·Starts to Starts + (C−1)·
@@ -131,7 +132,13 @@ type DecideOptions struct {
 	// k_avg is enumerated over more than AffordEnumerateLimit elements
 	// (see affordable): false (the zero value, every committed record)
 	// holds the candidates to AutoEnumerateLimit alone. Recommended sets
-	// it, so a candidate list a front end names is held to it.
+	// it, so a candidate list a front end names is held to it. Under
+	// Afford a portfolio's avg or avgnorm referee also searches with
+	// CandidateStarts ascents (when set), as the other candidates do,
+	// not Config.Starts: its evaluations cost the most per pair, and a
+	// list naming avg stepped up to 5.3× plus's where avg refereed
+	// (docs/performance.md); the step's Diagnostics.CutStarts and its
+	// trace's cut_starts say so.
 	Afford bool
 }
 

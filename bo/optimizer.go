@@ -96,6 +96,10 @@ type Diagnostics struct {
 	// candidate's maximizer of the hedging acquisition
 	// (HedgeAcquisition), not of Config.Acquisition; Acq is its value.
 	Hedged bool
+	// CutStarts (portfolio under DecideOptions.Afford only): the step's
+	// referee, avg or avgnorm, searched with CandidateStarts ascents
+	// instead of Config.Starts, as the other candidates do (Afford).
+	CutStarts bool
 	// LeftOut (auto and portfolio, BO steps): the candidates left out as
 	// too costly over the group, with the reason (Kernel.LeftOut).
 	LeftOut []string
@@ -1328,6 +1332,18 @@ func (o *Optimizer) acquire() ([]float64, error) {
 	return x, nil
 }
 
+// cutStarts reports whether candidate i, as a portfolio's referee,
+// searches with DecideOptions.CandidateStarts ascents instead of
+// Config.Starts: under DecideOptions.Afford, an avg or avgnorm referee,
+// whose evaluations cost the most per pair (a permanent, a quadrature
+// or |G| base-kernel terms), so that a list naming avg keeps its step
+// near plus's (docs/performance.md, "Deciding kernels over groups within
+// the limit").
+func (o *Optimizer) cutStarts(i int) bool {
+	name := o.arms[i].k.name
+	return o.cfg.Kernel.decide.Afford && (name == NameAvg || name == NameAvgNorm)
+}
+
 // portfolio is Portfolio's acquisition: every candidate whose fit
 // succeeded proposes its own acquisition maximizer; the proposal with the
 // highest posterior mean under the evidence's choice (refArm, with the
@@ -1380,9 +1396,10 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 		}
 		infos[i] = *info
 		// The referee's search runs Config.Starts ascents; the other
-		// candidates' DecideOptions.CandidateStarts.
+		// candidates' DecideOptions.CandidateStarts, and so does an avg
+		// or avgnorm referee under DecideOptions.Afford (cutStarts).
 		starts := o.cfg.Starts
-		if cs := candidateStarts(o.cfg); cs > 0 && i != ref {
+		if cs := candidateStarts(o.cfg); cs > 0 && (i != ref || o.cutStarts(i)) {
 			starts = cs
 		}
 		if hs == 0 {
@@ -1465,6 +1482,7 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 	*info = infos[win]
 	info.Hyper, info.LogMarginal, info.Kernel = o.fitted.Hyper, o.fitted.LogMarginal, o.fitted.Kernel
 	info.Evidence, info.Means, info.Probe = evidence, means, probe >= 0
+	info.CutStarts = candidateStarts(o.cfg) > 0 && o.cutStarts(ref)
 	return props[win], nil
 }
 

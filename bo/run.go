@@ -88,6 +88,10 @@ type Evaluation struct {
 	// the referee's mean at every candidate's proposal, then at every
 	// candidate's hedging proposal.
 	Hedged bool `json:"hedged,omitempty"`
+	// CutStarts (portfolio under DecideOptions.Afford only): the step's
+	// referee, avg or avgnorm, searched with CandidateStarts ascents, as
+	// the other candidates do, instead of Config.Starts.
+	CutStarts bool `json:"cut_starts,omitempty"`
 	// Round is the index of the round of parallel evaluations the point
 	// was asked in (RunOptions.Batch; with Batch 1, the evaluation's
 	// index).
@@ -644,7 +648,7 @@ func newEvaluation(info Diagnostics, x []float64, y, f float64, round int) Evalu
 			e.Means = append(e.Means, jsonFloat(v))
 		}
 		e.Probe = info.Probe
-		e.Hedged = info.Hedged
+		e.Hedged, e.CutStarts = info.Hedged, info.CutStarts
 	}
 	return e
 }
