@@ -97,8 +97,7 @@ func reportBatch(res *experiments.BatchResult, pf *planFlags, command string, st
 			return err
 		}
 	}
-	_, err := io.WriteString(stdout, md)
-	return err
+	return printResult(stdout, md)
 }
 
 // batchFigures are the study's figures: cumulative regret against

@@ -117,8 +117,7 @@ func runStats(args []string, stdout, stderr io.Writer) error {
 		if *level != 0.95 {
 			md = fmt.Sprintf("Intervals at the nominal level %g: each entry is the share of samples whose interval covers the mean (%g would be calibrated).\n\n", *level, *level) + md
 		}
-		_, err = io.WriteString(stdout, md)
-		return err
+		return printResult(stdout, md)
 	case *mainDir == "" || *repDir == "":
 		return badInput("give --main and --replication, or --coverage (see perf stats -h)")
 	}
@@ -144,8 +143,7 @@ func runStats(args []string, stdout, stderr io.Writer) error {
 	if slices.Contains(km, "nystrom") && slices.Contains(km, "plus") && slices.Contains(km, "base") {
 		b.WriteString(experiments.ReplicatedAblationMarkdown(experiments.ReplicateAblation(pm, main, rep)))
 	}
-	_, err = io.WriteString(stdout, b.String())
-	return err
+	return printResult(stdout, b.String())
 }
 
 // pooledRecords reads every record of the comma-separated dirs (each a

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -164,4 +165,37 @@ func TestStatsHugeMetric(t *testing.T) {
 	checkOneLineError(t, code, stdout, stderr, "perf stats: ", "has metric -1.7e+308, beyond the ±1e+100")
 	code, stdout, stderr = runCLI(t, "stats", "--coverage", hugeMain+","+hugeRep, "--n", "4", "--reps", "10", "--resamples", "99")
 	checkOneLineError(t, code, stdout, stderr, "perf stats: ", "has metric -1.7e+308, beyond the ±1e+100")
+}
+
+// TestResultWriteFails: when stdout cannot be written (a closed pipe, a
+// full disk), perf batch and perf stats exit 1 with their last stderr
+// line "perf <sub>: writing output: …", as perf table does. They returned
+// the writer's bare error ("perf stats: io: read/write on closed pipe").
+func TestResultWriteFails(t *testing.T) {
+	dir := t.TempDir()
+	mainDir, repDir := filepath.Join(dir, "main"), filepath.Join(dir, "rep")
+	for _, c := range []struct{ out, seeds string }{{mainDir, "0:5"}, {repDir, "5:10"}} {
+		code, _, stderr := runCLI(t, "table", "--seeds", c.seeds, "--iters", "2", "--init", "3",
+			"--problems", "Ackley2d", "--kernels", "base,nystrom,plus", "--workers", "1", "--out", c.out)
+		if code != exitOK {
+			t.Fatalf("table %s: exit %d, stderr %q", c.seeds, code, stderr)
+		}
+	}
+	for _, args := range [][]string{
+		{"table", "--seeds", "1", "--iters", "2", "--init", "3", "--problems", "Ackley2d", "--kernels", "base", "--workers", "1"},
+		{"batch", "--qs", "1", "--seeds", "1", "--iters", "2", "--init", "3", "--problems", "Ackley2d", "--kernels", "base", "--workers", "1"},
+		{"stats", "--main", mainDir, "--replication", repDir},
+		{"stats", "--coverage", mainDir + "," + repDir, "--n", "4", "--reps", "10", "--resamples", "99"},
+	} {
+		var stderr strings.Builder
+		code := run(args, brokenWriter{}, &stderr)
+		lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+		want := "perf " + args[0] + ": writing output: " + io.ErrClosedPipe.Error()
+		if code != exitFailure || lines[len(lines)-1] != want {
+			t.Errorf("%v, stdout failing: exit %d, stderr %q; want exit %d, last line %q", args, code, stderr.String(), exitFailure, want)
+		}
+		if n := strings.Count(stderr.String(), io.ErrClosedPipe.Error()); n != 1 {
+			t.Errorf("%v: the write error is on %d lines of stderr, want 1:\n%s", args, n, stderr.String())
+		}
+	}
 }
