@@ -318,19 +318,25 @@ func Profile(o ProfileOptions) (ProfileResult, error) {
 			p.fin, p.order = f, sz
 		}
 	}
-	// Every BO kernel is built once, as its phase builds it, before any
-	// phase runs: a kernel bo.New refuses (avg enumerated over more than
-	// bo.AvgEnumerateLimit elements, say) fails now, not after the Gram
-	// phases of every n.
+	// Every BO kernel is built as its phases build it (boPhaseConfig),
+	// once per initial design they use, before any phase runs: a kernel
+	// bo.New refuses (avg enumerated over more than bo.AvgEnumerateLimit
+	// elements, say) fails now, not after the Gram phases of every n.
 	obj, _ := profileObjective(o.Group)
 	for _, kind := range o.BOKernels {
-		cfg, err := p.boConfig(kind)
-		if err == nil {
-			cfg.Backend, cfg.Landmarks, cfg.LandmarkFit, cfg.Budget = p.be, o.Landmarks, o.LandmarkFit, o.Budget
-			_, err = bo.New(obj.lo, obj.hi, cfg, o.Seed)
-		}
-		if err != nil {
-			return ProfileResult{}, fmt.Errorf("experiments: profile: BO kernel %s: %w", kind, err)
+		checked := map[int]bool{}
+		for _, n := range o.N {
+			cfg, err := p.boPhaseConfig(kind, n)
+			if err == nil && checked[cfg.Init] {
+				continue
+			}
+			if err == nil {
+				checked[cfg.Init] = true
+				_, err = newOptimizer(obj.lo, obj.hi, cfg, o.Seed)
+			}
+			if err != nil {
+				return ProfileResult{}, fmt.Errorf("experiments: profile: BO kernel %s: %w", kind, err)
+			}
 		}
 	}
 	res := ProfileResult{
@@ -955,6 +961,24 @@ func (p *profiler) boConfig(kind string) (bo.Config, error) {
 	return bo.Config{Kernel: kern}, err
 }
 
+// boPhaseConfig is the configuration the BO phase of kind builds its
+// optimizer with at n observations: boConfig's, with an initial design
+// of min(n, bo.DefaultInit) points (so that the Ask after the n is a BO
+// step) and the options' backend, landmarks and budget.
+func (p *profiler) boPhaseConfig(kind string, n int) (bo.Config, error) {
+	cfg, err := p.boConfig(kind)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Init, cfg.Backend, cfg.Landmarks, cfg.LandmarkFit, cfg.Budget = min(bo.DefaultInit, n), p.be, p.o.Landmarks, p.o.LandmarkFit, p.o.Budget
+	return cfg, nil
+}
+
+// newOptimizer is bo.New, with which the BO phases and Profile's check
+// before them build their optimizers; a variable so that a test can see
+// the configurations.
+var newOptimizer = bo.New
+
 func (p *profiler) boPhase(n int, kind string) error {
 	obj, _ := profileObjective(p.g)
 	lab := kind
@@ -981,12 +1005,11 @@ func (p *profiler) boPhase(n int, kind string) error {
 			}
 			fit, acq, ask, ref = fit[:0], acq[:0], ask[:0], ref[:0]
 			return func() error {
-				cfg, err := p.boConfig(kind)
+				cfg, err := p.boPhaseConfig(kind, n)
 				if err != nil {
 					return err
 				}
-				cfg.Init, cfg.Backend, cfg.Landmarks, cfg.LandmarkFit, cfg.Budget = min(bo.DefaultInit, n), p.be, p.o.Landmarks, p.o.LandmarkFit, p.o.Budget
-				opt, err := bo.New(obj.lo, obj.hi, cfg, p.o.Seed)
+				opt, err := newOptimizer(obj.lo, obj.hi, cfg, p.o.Seed)
 				if err != nil {
 					return err
 				}

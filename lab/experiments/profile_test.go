@@ -513,3 +513,31 @@ func TestProfileRefusesBOKernelUpFront(t *testing.T) {
 		t.Errorf("phases ran before the refusal:\n%s", progress.String())
 	}
 }
+
+// TestProfileChecksTheBOConfigRun: Profile's check before any phase
+// builds each BO kernel with the initial design its phases use,
+// min(n, bo.DefaultInit) points: at sizes 2 and 3 a design of 2 and of
+// 3 points, never bo.DefaultInit's 5, which no phase runs (the check
+// left Init unset, so bo.New checked a 5-point design).
+func TestProfileChecksTheBOConfigRun(t *testing.T) {
+	g, err := orbit.SignFlip(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inits []int
+	t.Cleanup(func() { newOptimizer = bo.New })
+	newOptimizer = func(lo, hi []float64, cfg bo.Config, seed uint64) (*bo.Optimizer, error) {
+		inits = append(inits, cfg.Init)
+		return bo.New(lo, hi, cfg, seed)
+	}
+	// A cancelled context stops Profile at its first phase, after the check.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = Profile(ProfileOptions{Group: g, Shape: kernel.RBF, N: []int{2, 3}, M: 4, GemmN: 4, BOKernels: []string{bo.NamePlus, DefaultBOKernel}, Context: ctx})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Profile with a cancelled context: %v, want context.Canceled", err)
+	}
+	if want := []int{2, 3, 2, 3}; !slices.Equal(inits, want) {
+		t.Errorf("the check built the BO kernels with Init %v, want %v (min(n, %d) for n = 2, 3, per kernel)", inits, want, bo.DefaultInit)
+	}
+}
