@@ -65,6 +65,8 @@ the optimum f* exactly (the box-centre diagnostic).
 whose orbit average still costs the most per run). A cell bo refuses (avg
 enumerated over more than bo.AvgEnumerateLimit = 8192 group elements)
 fails the table before any run (exit 2, naming the cell) unless skipped.
+A --skip of a cell the table does not have — a misspelt name, or max
+where it is not PSD, which the table leaves out anyway — is refused.
 --problems may name any problem of 'perf eval -h' (e.g. the
 off-fixed-point ShiftedAckley2d, or RadialScaled2d).
 

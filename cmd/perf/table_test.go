@@ -38,6 +38,12 @@ func TestTableBadInput(t *testing.T) {
 		{"empty kernels", []string{"--kernels", " "}, []string{"--kernels is empty"}},
 		{"skip outside the table", []string{"--problems", "Ackley2d", "--skip", "Radial2d/base"}, []string{"Radial2d/base", "not in the table"}},
 		{"everything skipped", []string{"--problems", "Ackley2d", "--kernels", "base", "--skip", "Ackley2d/base"}, []string{"nothing to run"}},
+		// max over scaling(2) is not PSD: the table leaves the cell out
+		// without a skip, and a skip of it skipped nothing, exit 0.
+		{"skip a cell left out anyway", []string{"--problems", "Scaling2d,Ackley2d", "--kernels", "base,max", "--skip", "Scaling2d/max"}, []string{"Scaling2d/max", "not run in any case", "PSD"}},
+		// A cell bo refuses for another reason than the avg enumeration
+		// limit fails the table before any run, naming the cell.
+		{"cell over the memory budget", []string{"--problems", "Ackley2d", "--kernels", "base", "--mem-budget", "1KiB"}, []string{"Ackley2d, base", "over memory budget"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, append([]string{"table"}, tc.args...)...)
@@ -188,6 +194,7 @@ func TestRobustnessBadInput(t *testing.T) {
 		{"skip outside the study", []string{"--problems", "ackley", "--dims", "1", "--kernels", "base", "--seeds", "1", "--iters", "2", "--init", "3", "--skip", "Ackley2d/base"}, []string{"Ackley2d/base", "not in the study"}},
 		{"skip a kernel outside the study", []string{"--problems", "ackley", "--dims", "1", "--kernels", "base", "--seeds", "1", "--iters", "2", "--init", "3", "--skip", "Ackley1d/avg"}, []string{"Ackley1d/avg", "not in the study"}},
 		{"everything skipped", []string{"--problems", "ackley", "--dims", "1", "--kernels", "base", "--seeds", "1", "--iters", "2", "--init", "3", "--skip", "Ackley1d/base"}, []string{"nothing to run"}},
+		{"skip a point left out anyway", []string{"--problems", "scaling", "--dims", "2", "--kernels", "base,max", "--seeds", "1", "--iters", "2", "--init", "3", "--skip", "Scaling2d/max"}, []string{"Scaling2d/max", "not run in any case", "PSD"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, append([]string{"robustness"}, tc.args...)...)

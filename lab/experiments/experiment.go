@@ -192,7 +192,9 @@ func appendSeeds(specs []RunSpec, p, k string, first, seeds, batch int) []RunSpe
 // there (k_max only where it is PSD) and skip does not name — and those
 // skip names (among the accepted ones, and the ones bo refuses there: an
 // avg over more than bo.AvgEnumerateLimit enumerated elements, say, which
-// fails the study unless skipped).
+// fails the study unless skipped). A skipped k_max that is not PSD on p
+// is refused: the study leaves it out without a skip, which would skip
+// nothing.
 func kernelsOn(p *problem.Problem, kernels []string, skip map[CellKey]bool) (run, skipped []string, err error) {
 	for _, k := range kernels {
 		ok, err := supportsKernel(p, k)
@@ -204,6 +206,8 @@ func kernelsOn(p *problem.Problem, kernels []string, skip map[CellKey]bool) (run
 			return nil, nil, fmt.Errorf("experiments: %s: %w (skip the cell %s/%s to run the rest)", p.Name(), err, p.Name(), k)
 		}
 		switch {
+		case !ok && skip[CellKey{p.Name(), k}]:
+			return nil, nil, fmt.Errorf("%w: skipped cell %s/%s is not run in any case: k_max is not provably PSD for %s", ErrBadOptions, p.Name(), k, p.Group().Name())
 		case !ok:
 		case skip[CellKey{p.Name(), k}]:
 			skipped = append(skipped, k)

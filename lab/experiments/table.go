@@ -87,6 +87,8 @@ type TableOptions struct {
 	// cell too expensive for the time at hand out of a table, explicitly,
 	// or one bo refuses (avg enumerated over more than
 	// bo.AvgEnumerateLimit elements), which otherwise fails the table.
+	// A cell the table does not have (k_max where it is not PSD among
+	// them) is refused.
 	Skip []CellKey
 	// Noise is the observation noise rule (bo.RunOptions.Noise; the zero
 	// value: 2% of the variance of f over the box).
