@@ -36,10 +36,11 @@ standard error over the seeds; bold best, underlined not significantly worse, as
 Matérn-5/2, for which k_avg has no closed form, so Ackley5d/avg enumerates
 |G| = 3840 elements per kernel pair and costs minutes per run. A point bo
 refuses (avg enumerated over more than bo.AvgEnumerateLimit = 8192 group
-elements: Ackley7d/avg, say) fails the study before any run (exit 2,
-naming the point) unless skipped. A --skip of a point the study does not
-have — a misspelt name, or max where it is not PSD, which the study
-leaves out anyway — is refused.
+elements: Ackley6d/avg, |G| = 46080, and beyond) fails the study before
+any run (exit 2, naming the point and the skip that runs the rest)
+unless skipped, e.g. --dims 6 --skip Ackley6d/avg. A --skip of a point
+the study does not have — a misspelt name, or max where it is not PSD,
+which the study leaves out anyway — is refused.
 
 With --out DIR (created; refused if it exists and is not empty, unless
 --force, which first removes the files below that a previous study wrote

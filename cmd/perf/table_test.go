@@ -194,6 +194,10 @@ func TestRobustnessBadInput(t *testing.T) {
 		{"skip outside the study", []string{"--problems", "ackley", "--dims", "1", "--kernels", "base", "--seeds", "1", "--iters", "2", "--init", "3", "--skip", "Ackley2d/base"}, []string{"Ackley2d/base", "not in the study"}},
 		{"skip a kernel outside the study", []string{"--problems", "ackley", "--dims", "1", "--kernels", "base", "--seeds", "1", "--iters", "2", "--init", "3", "--skip", "Ackley1d/avg"}, []string{"Ackley1d/avg", "not in the study"}},
 		{"everything skipped", []string{"--problems", "ackley", "--dims", "1", "--kernels", "base", "--seeds", "1", "--iters", "2", "--init", "3", "--skip", "Ackley1d/base"}, []string{"nothing to run"}},
+		// Ackley6d/avg: Matérn-5/2 over hyperoctahedral(6), 46080
+		// elements, over bo.AvgEnumerateLimit: refused before any run,
+		// naming the point and the skip.
+		{"avg over hyperoctahedral(6)", []string{"--problems", "ackley", "--dims", "6", "--seeds", "1", "--iters", "2", "--init", "3"}, []string{"Ackley6d", "46080", "AvgEnumerateLimit", "skip the cell Ackley6d/avg"}},
 		{"skip a point left out anyway", []string{"--problems", "scaling", "--dims", "2", "--kernels", "base,max", "--seeds", "1", "--iters", "2", "--init", "3", "--skip", "Scaling2d/max"}, []string{"Scaling2d/max", "not run in any case", "PSD"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
