@@ -87,22 +87,29 @@ func commandNames() string {
 
 // run is the whole program behind main, testable without a build: it
 // returns the exit status. A write to stdout that fails where the command
-// itself does not look (its help, a usage line) is exit 1 and one line
-// on stderr, never exit 0 with the output lost.
+// itself does not look (its help, a usage line, perf check's report) is
+// exit 1 and one line on stderr, "perf <sub>: writing output: …" as a
+// command that looks says it, never exit 0 with the output lost.
 func run(args []string, stdout, stderr io.Writer) int {
 	sw := &stickyWriter{w: stdout}
 	code := run1(args, sw, stderr)
 	if sw.err != nil && code == exitOK {
-		fmt.Fprintf(stderr, "perf: writing the output: %v\n", sw.err)
+		prefix := "perf"
+		if sw.cmd != "" {
+			prefix += " " + sw.cmd
+		}
+		fmt.Fprintf(stderr, "%s: writing output: %v\n", prefix, sw.err)
 		return exitFailure
 	}
 	return code
 }
 
-// stickyWriter passes writes to w and keeps the first error.
+// stickyWriter passes writes to w and keeps the first error; cmd is the
+// subcommand writing (set by run1), which names it.
 type stickyWriter struct {
 	w   io.Writer
 	err error
+	cmd string
 }
 
 func (s *stickyWriter) Write(p []byte) (int, error) {
@@ -113,7 +120,7 @@ func (s *stickyWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func run1(args []string, stdout, stderr io.Writer) int {
+func run1(args []string, stdout *stickyWriter, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprintf(stderr, "perf: missing subcommand (one of: %s; run 'perf help')\n", commandNames())
 		return exitUsage
@@ -137,6 +144,7 @@ func run1(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "%s\n", frontend.Message(fmt.Sprintf("perf help: unknown subcommand %q (one of: %s)", strings.Join(rest, " "), commandNames())))
 				return exitUsage
 			}
+			stdout.cmd = c.name
 			return finish(c.name, c.run([]string{"-h"}, stdout, stderr), stderr)
 		}
 		printUsage(stdout)
@@ -147,6 +155,7 @@ func run1(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s\n", frontend.Message(fmt.Sprintf("perf: unknown subcommand %q (one of: %s)", name, commandNames())))
 		return exitUsage
 	}
+	stdout.cmd = c.name
 	// A SIMD cap perf would ignore: its timings and records would be the
 	// detected path's, not the one asked for.
 	if err := f64.EnvErr(); err != nil {

@@ -377,13 +377,45 @@ type fullWriter struct{}
 func (fullWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
 
 // TestHelpToFullStdout: help that cannot be written is exit 1 with one
-// line on stderr (it was exit 0, the help lost).
+// line on stderr (it was exit 0, the help lost), "perf <sub>: writing
+// output: …" naming the subcommand whose help it was (it said "perf:
+// writing the output: …" whatever the subcommand).
 func TestHelpToFullStdout(t *testing.T) {
-	for _, args := range [][]string{{"help"}, {"bo", "-h"}, {"help", "table"}} {
+	for _, c := range []struct {
+		args   []string
+		prefix string
+	}{{[]string{"help"}, "perf: "}, {[]string{"bo", "-h"}, "perf bo: "}, {[]string{"help", "table"}, "perf table: "}} {
 		var stderr bytes.Buffer
-		if code := run(args, fullWriter{}, &stderr); code != exitFailure || strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), "no space left") {
-			t.Errorf("perf %s to a full stdout: exit %d, stderr %q", strings.Join(args, " "), code, stderr.String())
+		want := c.prefix + "writing output: no space left on device\n"
+		if code := run(c.args, fullWriter{}, &stderr); code != exitFailure || stderr.String() != want {
+			t.Errorf("perf %s to a full stdout: exit %d, stderr %q; want exit %d, %q", strings.Join(c.args, " "), code, stderr.String(), exitFailure, want)
 		}
+	}
+}
+
+// TestCheckToFullStdout: perf check's report, which it prints without
+// looking at the writes, to a stdout that cannot be written is exit 1
+// and the last stderr line "perf check: writing output: …" (it said
+// "perf: writing the output: …", not naming the subcommand).
+func TestCheckToFullStdout(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "T")
+	if code, _, stderr := runCLI(t, "table", "--seeds", "1", "--iters", "2", "--init", "3", "--problems", "Ackley2d", "--kernels", "base", "--workers", "1", "--out", out); code != exitOK {
+		t.Fatalf("table: exit %d: %s", code, stderr)
+	}
+	path := filepath.Join(out, recordFile)
+	var rec resultsRecord
+	if data, err := os.ReadFile(path); err != nil || json.Unmarshal(data, &rec) != nil {
+		t.Fatalf("record: %v", err)
+	}
+	rec.Modified = false // the test binary may be built from a modified tree
+	if data, err := json.Marshal(rec); err != nil || os.WriteFile(path, data, 0o644) != nil {
+		t.Fatalf("record: %v", err)
+	}
+	var stderr bytes.Buffer
+	code := run([]string{"check", "--dir", out, "--cells", "1", "--workers", "1"}, fullWriter{}, &stderr)
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if want := "perf check: writing output: no space left on device"; code != exitFailure || lines[len(lines)-1] != want {
+		t.Errorf("perf check to a full stdout: exit %d, stderr %q; want exit %d, last line %q", code, stderr.String(), exitFailure, want)
 	}
 }
 
