@@ -64,7 +64,8 @@ groups, and each flag's records together the same cells (problem,
 kernel); records that differ are refused, naming the first setting.
 
 Exit status 0 on success, 2 on bad input (no record, shared seeds,
-records of another table, a metric beyond ±1e100).
+records of another table, a metric beyond ±1e100), 1 on any other
+failure (output that cannot be written, say).
 
 Example:
   perf stats --main lab/results/ablation-own --replication lab/results/replication/ablation-own
