@@ -323,8 +323,10 @@ func IsTempOf(name, entry string) bool {
 // Where flock(2) does not exist, or the file system does not lock
 // (ENOSYS, EOPNOTSUPP, ENOLCK, EINVAL: there New's temporaries are not
 // locked, and writes work as elsewhere), nothing can be proved and
-// nothing is removed. It stops at the first error (reading dir, opening, locking or
-// removing a file), returning it with the paths removed so far.
+// nothing is removed. A temporary it cannot open, lock or remove does
+// not stop it: it tries every one and returns, with the paths removed,
+// the errors joined (errors.Join), each naming its path; an error reading
+// dir ends the walk after the entries read before it.
 func RemoveStaleTemps(dir string, names ...string) ([]string, error) {
 	if !haveFlock {
 		return nil, nil
@@ -333,14 +335,16 @@ func RemoveStaleTemps(dir string, names ...string) ([]string, error) {
 }
 
 // removeTempsBy calls remove on each regular file in dir that is a
-// temporary of one of names (IsTempOf), in directory order, and returns
-// the paths it reports removed; it stops at the first error (reading dir,
-// or remove's), returning it with the paths removed so far. The walk of
-// RemoveTemps and RemoveStaleTemps, which differ in remove.
+// temporary of one of names (IsTempOf), in directory order — the entries
+// read before an error reading dir, if one occurs — and returns the paths
+// it reports removed and the errors (reading dir, then remove's, in that
+// order) joined. The walk of RemoveTemps and RemoveStaleTemps, which
+// differ in remove.
 func removeTempsBy(dir string, names []string, remove func(path string) (bool, error)) ([]string, error) {
 	entries, err := os.ReadDir(dir)
+	var errs []error
 	if err != nil {
-		return nil, err
+		errs = append(errs, err)
 	}
 	var removed []string
 	for _, e := range entries {
@@ -350,13 +354,14 @@ func removeTempsBy(dir string, names []string, remove func(path string) (bool, e
 		path := filepath.Join(dir, e.Name())
 		gone, err := remove(path)
 		if err != nil {
-			return removed, err
+			errs = append(errs, err)
+			continue
 		}
 		if gone {
 			removed = append(removed, path)
 		}
 	}
-	return removed, nil
+	return removed, errors.Join(errs...)
 }
 
 // removeIfUnlocked removes the temporary at path if it can take its lock
@@ -404,9 +409,11 @@ func removeIfUnlocked(path string) (bool, error) {
 // returns the paths it removed; a directory, a symbolic link or any other
 // entry is left alone. Call it only while no writer of those names runs
 // (holding the lock that excludes them): a running writer's temporary
-// would be removed too; without such a lock, RemoveStaleTemps. It stops
-// at the first error (reading dir, or removing a file), returning it with
-// the paths removed so far.
+// would be removed too; without such a lock, RemoveStaleTemps. A file it
+// cannot remove does not stop it: it tries every one and returns, with
+// the paths removed, the errors joined (errors.Join), each naming its
+// path; an error reading dir ends the walk after the entries read before
+// it.
 func RemoveTemps(dir string, names ...string) ([]string, error) {
 	return removeTempsBy(dir, names, func(path string) (bool, error) {
 		// A file gone meanwhile still counts as removed.

@@ -3,8 +3,11 @@
 package atomicfile
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -83,5 +86,56 @@ func TestRemoveIfUnlockedFIFO(t *testing.T) {
 	}
 	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
 		t.Errorf("the FIFO is gone: %v", err)
+	}
+}
+
+// TestRemoveStaleTempsGoesOn: a stale temporary that RemoveStaleTemps
+// cannot lock (an I/O error) or, where permissions bind, open does not
+// stop it: the other stale temporaries are removed, and the error, joined,
+// names the one left. It stopped at the first error, leaving the rest.
+func TestRemoveStaleTempsGoesOn(t *testing.T) {
+	for _, c := range []string{"lock", "open"} {
+		t.Run(c, func(t *testing.T) {
+			dir := t.TempDir()
+			var paths []string
+			for _, n := range []string{".out.json.probe-1", ".out.json.tmp-2", ".out.json.tmp-3"} {
+				p := filepath.Join(dir, n)
+				if err := os.WriteFile(p, nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				paths = append(paths, p)
+			}
+			bad := paths[0] // first in directory order (os.ReadDir sorts)
+			switch c {
+			case "lock":
+				defer func(f func(*os.File) error) { flockTemp = f }(flockTemp)
+				flockTemp = func(f *os.File) error {
+					if f.Name() == bad {
+						return syscall.EIO
+					}
+					return flock(f)
+				}
+			case "open":
+				if os.Geteuid() == 0 {
+					t.Skip("root opens a file of mode 000")
+				}
+				if err := os.Chmod(bad, 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			removed, err := RemoveStaleTemps(dir, "out.json")
+			if want := paths[1:]; !slices.Equal(removed, want) {
+				t.Errorf("removed %q, want %q", removed, want)
+			}
+			if err == nil || !strings.Contains(err.Error(), bad) {
+				t.Errorf("error %v, want one naming %s", err, bad)
+			}
+			if c == "lock" && !errors.Is(err, syscall.EIO) {
+				t.Errorf("error %v does not wrap EIO", err)
+			}
+			if _, err := os.Lstat(bad); err != nil {
+				t.Errorf("%s: %v; want it left", bad, err)
+			}
+		})
 	}
 }
