@@ -36,10 +36,14 @@ import (
 // The keys are checked by a first pass over the tokens against v's type,
 // before encoding/json decodes the value (which then reports type errors).
 // Data json.Valid accepts is read by a jsonscan.Scanner, which allocates
-// nothing per number or element; other data by encoding/json's Decoder, whose
-// tokenizer's errors the messages quote (it allocates several times per
-// token: docs/performance.md, "Settings strings past capi's bound"). On
-// valid data the two give the same errors (TestDecodeTokenPaths).
+// nothing per number or element; other data by a jsonscan.Tokenizer,
+// which does not either and whose errors are those of encoding/json's
+// tokenizer (Decoder.Token), which the messages quote (the Decoder
+// allocated several times per token: docs/performance.md, "Settings
+// strings past capi's bound"). On valid data the two give the same
+// errors (TestDecodeTokenPaths); on malformed data the Tokenizer gives
+// the Decoder's (TestDecodeMalformedMessages), at the cost of a few
+// allocations in all.
 func Decode(data []byte, v any) error {
 	t := reflect.TypeOf(v)
 	if t == nil || t.Kind() != reflect.Pointer {
@@ -66,12 +70,15 @@ func Decode(data []byte, v any) error {
 	return nil
 }
 
-// checkTokens runs the key check over data through encoding/json's
-// tokenizer, which says what is malformed, and refuses data after the
-// value.
+// checkTokens runs the key check over data through a jsonscan.Tokenizer,
+// which says what is malformed in encoding/json's tokenizer's words, and
+// refuses data after the value.
 func (ck *keyChecker) checkTokens(data []byte, t reflect.Type) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber() // numbers are encoding/json's to judge, in the second pass
+	return ck.checkTokensOf(jsonscan.NewTokenizer(data), data, t)
+}
+
+// checkTokensOf is checkTokens reading data's tokens from dec.
+func (ck *keyChecker) checkTokensOf(dec tokenReader, data []byte, t reflect.Type) error {
 	if err := ck.check(dec, t); err != nil {
 		if errors.Is(err, ErrInvalid) {
 			return err

@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -85,4 +86,83 @@ func TestDecodeTokenPaths(t *testing.T) {
 		t.Fatalf("%d cases checked: the seeds or inserts lost their valid cases", checked)
 	}
 	t.Logf("%d cases", checked)
+}
+
+// TestDecodeMalformedMessages: on malformed data the key check through a
+// jsonscan.Tokenizer — Decode's first pass for data json.Valid refuses —
+// gives the errors it gave through encoding/json's tokenizer, message
+// for message: the fuzz seeds and a history, each truncated at every
+// byte and with every byte deleted, replaced or preceded by a byte of
+// JSON's syntax or a malformed token, decoded as settings, kernel spec
+// and history.
+func TestDecodeMalformedMessages(t *testing.T) {
+	seeds := append(append([]string{}, fuzzSettings...), fuzzSpecs...)
+	seeds = append(seeds,
+		`{"version":2,"seed":1,"kernel":"plus","dim":1,"minimize":true,"observations":[{"x":[0.5],"y":-1}],"failed":[[0.25]],"pending":[[1,2]]}`,
+		"{\"gr\\u006fup\" : \"signflip\",\n\t\"d\":2,\r\"box\":[[-1 , 1] ,[1]],\"k\\\"\":\"a\\\"\"}",
+	)
+	replace, insert := []string{"", "]", `"`, "x"}, []string{",", "}", "\\q", "1."}
+	types := []reflect.Type{reflect.TypeFor[SuggestSettings](), reflect.TypeFor[KernelSpec](), reflect.TypeFor[bo.History]()}
+	checked, malformed := 0, 0
+	check := func(data []byte) {
+		if json.Valid(data) {
+			return // TestDecodeTokenPaths
+		}
+		malformed++
+		for _, typ := range types {
+			ck := keyChecker{fields: map[reflect.Type]map[string]reflect.Type{}}
+			got := ck.checkTokens(data, typ)
+			dec := json.NewDecoder(bytes.NewReader(data))
+			dec.UseNumber()
+			ck = keyChecker{fields: map[reflect.Type]map[string]reflect.Type{}}
+			want := ck.checkTokensOf(dec, data, typ)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%q into %v: through the Tokenizer %v; through encoding/json's tokenizer %v", data, typ, got, want)
+			}
+			checked++
+		}
+	}
+	for _, s := range seeds {
+		for i := 0; i <= len(s); i++ {
+			check([]byte(s[:i]))
+			for k := range replace {
+				if i < len(s) {
+					check([]byte(s[:i] + replace[k] + s[i+1:]))
+				}
+				check([]byte(s[:i] + insert[k] + s[i:]))
+			}
+		}
+	}
+	if malformed < 20000 {
+		t.Fatalf("%d malformed cases: the seeds or edits lost them", malformed)
+	}
+	t.Logf("%d cases, %d documents malformed", checked, malformed)
+}
+
+// TestDecodeMalformedAllocs: Decode refuses a malformed 1 MiB settings
+// string — a long valid list, then a byte out of place — with a bounded
+// number of allocations, as many as for a short one. Through
+// encoding/json's tokenizer it made 1.5 million (24 MiB, some 24 bytes
+// per input byte).
+func TestDecodeMalformedAllocs(t *testing.T) {
+	if _, ok := jsonscan.NewTokenizer(nil).(*json.Decoder); ok {
+		t.Skip("GOEXPERIMENT=jsonv2: the key check reads through encoding/json's Decoder")
+	}
+	box := func(size int) []byte {
+		xs := strings.TrimSuffix(strings.Repeat("0.25,", size/10), ",")
+		return []byte(`{"group":"scaling","box":[[` + xs + `],[` + xs + `]x}`)
+	}
+	allocs := func(data []byte) float64 {
+		return testing.AllocsPerRun(3, func() {
+			var st SuggestSettings
+			if err := Decode(data, &st); err == nil || !strings.Contains(err.Error(), "invalid character 'x' after array element") {
+				t.Fatalf("Decode: %v", err)
+			}
+		})
+	}
+	small, large := allocs(box(1<<10)), allocs(box(1<<20))
+	t.Logf("%v allocations for 1 KiB, %v for 1 MiB", small, large)
+	if large > small+2 || large > 100 {
+		t.Errorf("Decode of 1 MiB of malformed settings made %v allocations, of 1 KiB %v: want as many, at most 100", large, small)
+	}
 }

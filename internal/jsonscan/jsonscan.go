@@ -1,8 +1,9 @@
-// Package jsonscan reads the tokens of JSON that json.Valid has accepted,
-// as encoding/json's Decoder.Token would for a check of its keys and
-// nulls, without the Decoder's cost per token (a json.Number, its boxing
-// and a delayed syntax error per number or literal: docs/performance.md,
-// "Settings strings past capi's bound").
+// Package jsonscan reads the tokens of JSON as encoding/json's
+// Decoder.Token would for a check of its keys and nulls, without the
+// Decoder's cost per token (a json.Number, its boxing and a delayed
+// syntax error per number or literal: docs/performance.md, "Settings
+// strings past capi's bound"): a Scanner reads data that json.Valid has
+// accepted; a Tokenizer reads any data, with the Decoder's errors.
 //
 // # Invariants
 //
@@ -11,16 +12,26 @@
 // true, false and string value as Scalar, null as nil, delimiters as
 // json.Delim, and an object key (a string followed by ':') as a string
 // equal to the one Decoder.Token returns (encoding/json unquotes a key
-// holding an escape or a byte past ASCII). Cost: O(len(data)) for all
-// tokens, no allocation but one per distinct key.
+// holding an escape or a byte past ASCII). A Tokenizer takes any data
+// and returns the same tokens, and where a Decoder with UseNumber would
+// fail, an error with the Decoder's message (see Tokenizer; built with
+// GOEXPERIMENT=jsonv2, NewTokenizer returns such a Decoder).
+//
+// # Cost
+//
+// O(len(data)) for all tokens. A Scanner allocates nothing but one
+// string per distinct key; a Tokenizer besides one word per 64 levels
+// of nesting and its error (a Decoder's, for a malformed scalar).
 //
 // # Concurrency
 //
-// A Scanner is not safe for concurrent use.
+// Neither a Scanner nor a Tokenizer is safe for concurrent use.
 //
 // # Errors
 //
-// Token returns io.EOF after the last token, and no other error.
+// A Scanner's Token returns io.EOF after the last token, and no other
+// error. A Tokenizer's returns io.EOF at the end of the data, and for
+// malformed data the error a Decoder's would.
 package jsonscan
 
 import (
@@ -29,6 +40,13 @@ import (
 	"strings"
 	"unicode/utf8"
 )
+
+// Reader is what a Scanner, a Tokenizer and encoding/json's Decoder
+// have in common: a reader of tokens.
+type Reader interface {
+	Token() (json.Token, error)
+	More() bool
+}
 
 // Scalar stands for every number, true, false and string value a Scanner
 // reads: a check of keys and nulls needs only to tell them from null and
