@@ -33,6 +33,12 @@ import (
 //     history's observation without "y" would be y = 0; a history without
 //     "observations" an empty one).
 //
+// A UTF-8 byte order mark (EF BB BF) at the start of data, which Windows
+// editors such as Notepad write, is skipped, as orbit.ReadMatrices and
+// perf's CSV point files skip it (RFC 8259 §8.1 lets a parser ignore
+// one): the rest decodes, or fails with the same error, as without it.
+// One anywhere else is malformed JSON, as any byte outside a string.
+//
 // The keys are checked by a first pass over the tokens against v's type,
 // before encoding/json decodes the value (which then reports type errors).
 // Data json.Valid accepts is read by a jsonscan.Scanner, which allocates
@@ -49,6 +55,7 @@ func Decode(data []byte, v any) error {
 	if t == nil || t.Kind() != reflect.Pointer {
 		panic("frontend: Decode needs a pointer")
 	}
+	data = bytes.TrimPrefix(data, utf8BOM)
 	ck := keyChecker{fields: map[reflect.Type]map[string]reflect.Type{}}
 	if json.Valid(data) {
 		// One value, nothing after it, no tokenizer error to quote.
@@ -69,6 +76,10 @@ func Decode(data []byte, v any) error {
 	}
 	return nil
 }
+
+// utf8BOM is the UTF-8 byte order mark, U+FEFF encoded, which Decode
+// skips at the start of data.
+var utf8BOM = []byte("\ufeff")
 
 // checkTokens runs the key check over data through a jsonscan.Tokenizer,
 // which says what is malformed in encoding/json's tokenizer's words, and

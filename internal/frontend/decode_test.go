@@ -3,6 +3,7 @@ package frontend
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -164,5 +165,42 @@ func TestDecodeMalformedAllocs(t *testing.T) {
 	t.Logf("%v allocations for 1 KiB, %v for 1 MiB", small, large)
 	if large > small+2 || large > 100 {
 		t.Errorf("Decode of 1 MiB of malformed settings made %v allocations, of 1 KiB %v: want as many, at most 100", large, small)
+	}
+}
+
+// TestDecodeBOM: settings saved by a Windows editor, a UTF-8 byte order
+// mark first, decode as the same settings without it; the message of
+// anything malformed after it is as without it; a second mark, or one
+// after space, is refused as before. The mark alone was refused as
+// "malformed JSON: invalid character 'ï' looking for beginning of value".
+func TestDecodeBOM(t *testing.T) {
+	const bom = "\ufeff"
+	settings := `{"group":"signflip","d":2,"box":[[-1],[1]],"kernel":"plus","seed":3}` + "\r\n"
+	var want, got SuggestSettings
+	if err := Decode([]byte(settings), &want); err != nil {
+		t.Fatal(err)
+	}
+	if err := Decode([]byte(bom+settings), &got); err != nil {
+		t.Fatalf("with a BOM: %v", err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("with a BOM: %+v; without: %+v", got, want)
+	}
+	var h bo.History
+	if err := Decode([]byte(bom+`{"version":2,"seed":1,"kernel":"plus","dim":1,"minimize":true,"observations":[{"x":[0.5],"y":-1}]}`), &h); err != nil || len(h.Observations) != 1 {
+		t.Errorf("a history with a BOM: %v", err)
+	}
+	for _, s := range []string{``, ` `, `{"group":"signflip",}`, `{"Group":"signflip"}`, `{"box":[[1]] x`, `[1] 2`, `{"d":null}`} {
+		for _, v := range []any{new(SuggestSettings), new(KernelSpec), new(bo.History)} {
+			plain, marked := Decode([]byte(s), v), Decode([]byte(bom+s), v)
+			if fmt.Sprint(marked) != fmt.Sprint(plain) {
+				t.Errorf("%q into %T: with a BOM %v; without %v", s, v, marked, plain)
+			}
+		}
+	}
+	for _, s := range []string{bom + bom + "{}", " " + bom + "{}", `{"group":` + bom + `"signflip"}`} {
+		if err := Decode([]byte(s), new(SuggestSettings)); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "malformed JSON") {
+			t.Errorf("%q: %v; want malformed JSON", s, err)
+		}
 	}
 }
