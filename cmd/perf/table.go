@@ -500,13 +500,16 @@ func removeDeadTemps(stderr io.Writer, cmd, dir string, names ...string) {
 }
 
 // noteRemovedTemps notes on stderr each temporary removed, and warns of
-// an error.
+// an error, on one line: the atomicfile walk joins one error per
+// temporary it could not remove (errors.Join, a line each), which the
+// warning separates by "; ".
 func noteRemovedTemps(stderr io.Writer, cmd, dir string, removed []string, err error) {
 	for _, p := range removed {
 		fmt.Fprintf(stderr, "%s: removed %s, the temporary file of a run killed while writing\n", cmd, p)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: warning: removing the temporary files that killed runs left in %s: %v\n", cmd, dir, err)
+		msg := strings.ReplaceAll(err.Error(), "\n", "; ")
+		fmt.Fprintf(stderr, "%s: warning: removing the temporary files that killed runs left in %s: %s\n", cmd, dir, msg)
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -285,5 +286,18 @@ func TestSeedRange(t *testing.T) {
 	for _, bad := range []string{"5:5", "5:3", "-1:3", "a:b", "3:", "x", "0", "1:100000"} {
 		code, stdout, stderr := runCLI(t, append(base, "--seeds", bad)...)
 		checkOneLineError(t, code, stdout, stderr, "perf table: ", "seeds")
+	}
+}
+
+// TestNoteRemovedTempsOneLine: the warning for temporaries that could not
+// be removed is one line on stderr, however many the atomicfile walk
+// could not remove (it joins one error per temporary, a line each).
+func TestNoteRemovedTempsOneLine(t *testing.T) {
+	var buf strings.Builder
+	err := errors.Join(errors.New("remove d/.a.tmp-1: permission denied"), errors.New("remove d/.b.tmp-2: permission denied"))
+	noteRemovedTemps(&buf, "perf table", "d", nil, err)
+	out := buf.String()
+	if strings.Count(out, "\n") != 1 || !strings.Contains(out, ".a.tmp-1") || !strings.Contains(out, ".b.tmp-2") {
+		t.Errorf("warning %q, want one line naming both temporaries", out)
 	}
 }
