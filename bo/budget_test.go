@@ -89,6 +89,37 @@ type optimumProblem struct {
 
 func (p *optimumProblem) Optimum() (float64, bool) { return p.fs, true }
 
+// TestRunMemoryLargestStep: Run checks the GPs its steps build, not
+// more. The last step's are on Init + Iters − 1 points: a budget of
+// exactly a dense GP on 19 points (40·19² B) runs 20 evaluations (it was
+// refused for a GP on 20). soft, which sits out of a portfolio above the
+// landmark cap, fits at most Landmarks observations: the recommended
+// portfolio (nystrom, soft, plus) over 1000 evaluations under 32 MiB —
+// its landmark GPs 17 MB, soft's 8 MB at 256 points — starts (it was
+// refused for soft on 1000 observations, 120 MB); a plain soft over
+// 1000 evaluations is still refused.
+func TestRunMemoryLargestStep(t *testing.T) {
+	p := &countingProblem{}
+	cfg := Config{Kernel: Base(kernel.RBF), Init: 2, Landmarks: -1, Budget: 40 * 19 * 19, Workers: 1, Protocol: Protocol{RawSamples: 8, Starts: 1}}
+	if tr, err := Run(context.Background(), p, cfg, 1, RunOptions{Iters: 18}); err != nil || len(tr.Evaluations) != 20 {
+		t.Fatalf("20 evaluations under a budget of a GP on 19 points: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	sf := must(orbit.SignFlip(2))
+	rec := must(ParseKernel(RecommendedKernel, sf, kernel.RBF))
+	for _, c := range []struct {
+		k    Kernel
+		over bool
+	}{{rec, false}, {Soft(sf, kernel.RBF), true}} {
+		p := &countingProblem{}
+		_, err := Run(ctx, p, Config{Kernel: c.k, Budget: 32 << 20, Workers: 1}, 1, RunOptions{Iters: 995})
+		if c.over != errors.Is(err, orbit.ErrOverBudget) || !c.over && !errors.Is(err, context.Canceled) || p.n != 0 {
+			t.Errorf("%s, 1000 evaluations, budget 32 MiB: %v after %d evaluations, want over budget: %v", c.k.Name(), err, p.n, c.over)
+		}
+	}
+}
+
 // TestRunNonFiniteRegret: a declared optimum that is not finite is
 // refused before any evaluation, and a regret that overflows float64 is
 // an error, with a trace whose regrets are dropped (JSON could not carry

@@ -374,17 +374,27 @@ func (o *Optimizer) checkFirstStepMemory() error {
 	return nil
 }
 
-// checkFitMemory fails (wrapping orbit.ErrOverBudget) when a GP of some
-// kernel of the optimizer on n observations would exceed the memory
-// budget (gp.Memory, which each fit checks again): what a run of n
-// evaluations checks before its first.
-func (o *Optimizer) checkFitMemory(n int) error {
+// checkRunMemory fails (wrapping orbit.ErrOverBudget) when a run of
+// total evaluations, asked in rounds of at most q, is sure to exceed the
+// memory budget: its raw samples (checkRawMemory), or a GP of some kernel
+// of the optimizer at the run's largest (gp.Memory, which each fit and
+// conditioning checks again) — on total − 1 points (the last step's
+// observations and pending points), or for a candidate that sits out
+// above the landmark cap (soft) on the Landmarks observations it fits at
+// most and q − 1 pending points. Every kernel is checked, so that no
+// candidate's fit is refused within a run that starts.
+func (o *Optimizer) checkRunMemory(total, q int) error {
 	if err := o.checkRawMemory(); err != nil {
 		return err
 	}
 	lim := budget.Limit(o.cfg.Budget)
-	for _, a := range o.arms {
-		if err := lim.Check(fmt.Sprintf("a GP of kernel %s on %d observations", a.k.Name(), n), gp.Memory(a.fam, n)); err != nil {
+	n := total - 1
+	for i, a := range o.arms {
+		m := n
+		if len(o.arms) > 1 && o.skipArm(i, n) {
+			m = min(n, o.cfg.Landmarks+q-1)
+		}
+		if err := lim.Check(fmt.Sprintf("a GP of kernel %s on %d points (the run's largest)", a.k.Name(), m), gp.Memory(a.fam, m)); err != nil {
 			return err
 		}
 	}

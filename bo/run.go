@@ -457,9 +457,9 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 	if len(ro.Resume) > r.total {
 		return nil, fmt.Errorf("%w: %d evaluations to resume, the run has %d", ErrHistory, len(ro.Resume), r.total)
 	}
-	// The last fit's GP is the largest: over the budget, the run is
-	// refused now, not at that fit (a journal of hours behind it).
-	if err := o.checkFitMemory(r.total); err != nil {
+	// The last step's GPs are the largest: over the budget, the run is
+	// refused now, not at that step (a journal of hours behind it).
+	if err := o.checkRunMemory(r.total, min(max(ro.Batch, 1), MaxBatch)); err != nil {
 		return nil, wrapf(err, "%s", p.Name())
 	}
 	group := "none"
