@@ -3,12 +3,15 @@ package bo
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/symbo/symbo/internal/errclass"
+	"github.com/symbo/symbo/internal/testdepth"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 )
@@ -430,5 +433,109 @@ func TestAffordAvgRefereeStarts(t *testing.T) {
 	}
 	if unaffordedDiffer == 0 {
 		t.Error("without Afford no avg referee's step differs from the cut search: the rule is not Afford's alone")
+	}
+}
+
+// TestDecideOptionsNewOrAsk: every combination of a deciding kernel
+// (auto, portfolio and candidate lists, favouring ones and lists that
+// DecideOptions.Afford shortens to one candidate or empties), a group
+// (finite with and without a closed-form k_avg and a canonical map,
+// continuous, on some coordinates), DecideOptions (the zero value,
+// ParseRecommended's, and every switch away from it: the LOO referee,
+// the odds at MaxOdds, the probe off, hedge and candidate starts above
+// Config.Starts) and protocol (plain; Normalize, ARD, ExcludeObserved and
+// StepAside with a landmark cap below the observations) is either
+// refused by New with an input error, or asked without error: a batch of
+// the initial design with a failed and a pending point, then BO steps
+// over the cap. Nothing New accepts is refused at Ask as a configuration
+// error. (It passed on the code it was written against: a guard.)
+func TestDecideOptionsNewOrAsk(t *testing.T) {
+	sq := func(d int, a, b float64) ([]float64, []float64) {
+		lo, hi := make([]float64, d), make([]float64, d)
+		for i := range lo {
+			lo[i], hi[i] = a, b
+		}
+		return lo, hi
+	}
+	type space struct {
+		g      orbit.Group
+		lo, hi []float64
+	}
+	lo2, hi2 := sq(2, -1, 1)
+	lo3, hi3 := sq(3, -1, 1)
+	slo, shi := sq(2, 0.1, 10)
+	spaces := []space{
+		{must(orbit.SignFlip(2)), lo2, hi2},
+		{must(orbit.Rotation2D()), lo2, hi2},
+		{must(orbit.Hyperoctahedral(3)), lo3, hi3}, // enumerated with Matérn: over AffordEnumerateLimit
+		{must(orbit.Cyclic(3)), lo3, hi3},          // no canonical map
+		{must(orbit.Scaling(slo, shi)), slo, shi},  // a quadrature: Afford leaves avg out
+		{must(orbit.OnCoords(must(orbit.Permutation(2)), 3, []int{0, 2})), lo3, hi3},
+	}
+	names := []string{NameAuto, NamePortfolio, RecommendedKernel, defaultKernelName, "portfolio:avg+plus", "auto:soft+avg", "auto:avg+avgnorm", "portfolio:max+plus"}
+	rec := must(ParseRecommended(NamePlus, spaces[0].g, kernel.RBF)).Options()
+	loo := rec
+	loo.Referee, loo.Odds, loo.Probe, loo.HedgeStarts, loo.CandidateStarts = RefereeLOO, MaxOdds, ProbeOff, maxStarts, maxStarts
+	opts := []DecideOptions{{}, rec, loo}
+	protos := []Protocol{
+		{RawSamples: 8, Starts: 2, MaxIter: 8},
+		{RawSamples: 8, Starts: 2, MaxIter: 8, Normalize: true, ARD: true, ExcludeObserved: true, StepAside: true},
+	}
+	i := -1
+	for si, sp := range spaces {
+		shapes := []kernel.Shape{kernel.RBF, kernel.Matern52}
+		if testing.Short() && si != 2 {
+			shapes = shapes[:1] // Matérn only where Afford leaves an enumerated avg out
+		}
+		for _, shape := range shapes {
+			for _, name := range names {
+				k0, err := ParseKernel(name, sp.g, shape)
+				if err != nil {
+					if errclass.Of(err) != errclass.Input {
+						t.Errorf("%s over %s: ParseKernel: %v, not an input error", name, sp.g.Name(), err)
+					}
+					continue
+				}
+				for oi, o := range opts {
+					for pi, pc := range protos {
+						if i++; !testdepth.Keep(t, i) {
+							continue
+						}
+						what := fmt.Sprintf("%s over %s with %s, options %d, protocol %d", name, sp.g.Name(), shape, oi, pi)
+						cfg := Config{Kernel: k0.With(o), Init: 2, Landmarks: 3, Workers: 1, Protocol: pc}
+						opt, err := New(sp.lo, sp.hi, cfg, 1)
+						if err != nil {
+							if errclass.Of(err) != errclass.Input {
+								t.Errorf("%s: New: %v, not an input error", what, err)
+							}
+							continue
+						}
+						xs, err := opt.AskBatch(3)
+						if err != nil {
+							t.Errorf("%s: the initial design: %v", what, err)
+							continue
+						}
+						if err := opt.Fail(xs[2]); err != nil {
+							t.Fatal(err)
+						}
+						for _, x := range xs[:1] {
+							if err := opt.Tell(x, -x[0]*x[0]); err != nil {
+								t.Fatal(err)
+							}
+						}
+						for s := range 4 {
+							x, err := opt.Ask()
+							if err != nil {
+								t.Errorf("%s: BO step %d: %v", what, s, err)
+								break
+							}
+							if err := opt.Tell(x, -x[0]*x[0]); err != nil {
+								t.Fatal(err)
+							}
+						}
+					}
+				}
+			}
+		}
 	}
 }
