@@ -120,6 +120,36 @@ func TestRunMemoryLargestStep(t *testing.T) {
 	}
 }
 
+// TestRunResumedWholeUnderBudget: a run resumed with every evaluation
+// (a checkpoint killed after its last one was kept) replays them and
+// fits no GP, so a budget below its steps' needs (256 B: below the raw
+// samples) does not refuse it: it returns the same trace, evaluating
+// nothing. It was refused up front for the GP of its last step. Resumed
+// short of its last evaluation, it is still refused before evaluating.
+func TestRunResumedWholeUnderBudget(t *testing.T) {
+	for _, q := range []int{1, 2} {
+		cfg := Config{Kernel: Base(kernel.RBF), Init: 2, Workers: 1, Protocol: Protocol{RawSamples: 8, Starts: 1}}
+		ro := RunOptions{Iters: 3, Batch: q}
+		tr := must(Run(context.Background(), &countingProblem{}, cfg, 1, ro))
+		cfg.Budget = 256
+		p := &countingProblem{}
+		ro.Resume = tr.Evaluations
+		got, err := Run(context.Background(), p, cfg, 1, ro)
+		if err != nil || p.n != 0 || len(got.Evaluations) != len(tr.Evaluations) {
+			t.Fatalf("batch %d: resumed whole under 256 B: %v after %d evaluations", q, err, p.n)
+		}
+		for i, e := range got.Evaluations {
+			if e.Y != tr.Evaluations[i].Y || e.X[0] != tr.Evaluations[i].X[0] || e.X[1] != tr.Evaluations[i].X[1] {
+				t.Errorf("batch %d: evaluation %d: %v = %v, want %v = %v", q, i, e.X, e.Y, tr.Evaluations[i].X, tr.Evaluations[i].Y)
+			}
+		}
+		ro.Resume = tr.Evaluations[:len(tr.Evaluations)-1]
+		if _, err := Run(context.Background(), p, cfg, 1, ro); !errors.Is(err, orbit.ErrOverBudget) || p.n != 0 {
+			t.Errorf("batch %d: resumed short of the last evaluation under 256 B: %v after %d evaluations, want orbit.ErrOverBudget before any", q, err, p.n)
+		}
+	}
+}
+
 // TestRunNonFiniteRegret: a declared optimum that is not finite is
 // refused before any evaluation, and a regret that overflows float64 is
 // an error, with a trace whose regrets are dropped (JSON could not carry

@@ -260,7 +260,9 @@ type RunOptions struct {
 	// from its Trace): they are told again instead of evaluated, and the
 	// run continues from there. The finished Trace equals an uninterrupted
 	// run's, timings aside. Run checks the initial-design points against
-	// the seed and fails with ErrHistory on a mismatch.
+	// the seed and fails with ErrHistory on a mismatch. A run resumed
+	// whole (every evaluation in Resume) fits no GP: Config.Budget does
+	// not refuse it.
 	Resume []Evaluation
 }
 
@@ -458,9 +460,12 @@ func newRunner(p Problem, cfg Config, seed uint64, ro RunOptions) (*runner, erro
 		return nil, fmt.Errorf("%w: %d evaluations to resume, the run has %d", ErrHistory, len(ro.Resume), r.total)
 	}
 	// The last step's GPs are the largest: over the budget, the run is
-	// refused now, not at that step (a journal of hours behind it).
-	if err := o.checkRunMemory(r.total, min(max(ro.Batch, 1), MaxBatch)); err != nil {
-		return nil, wrapf(err, "%s", p.Name())
+	// refused now, not at that step (a journal of hours behind it). A run
+	// resumed whole replays its evaluations and fits nothing.
+	if len(ro.Resume) < r.total {
+		if err := o.checkRunMemory(r.total, min(max(ro.Batch, 1), MaxBatch)); err != nil {
+			return nil, wrapf(err, "%s", p.Name())
+		}
 	}
 	group := "none"
 	if g := c.Kernel.Group(); g != nil {
