@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/symbo/symbo/gp"
 	"math"
 	"strings"
 	"testing"
@@ -122,21 +123,28 @@ func TestRunMemoryLargestStep(t *testing.T) {
 
 // TestRunResumedWholeUnderBudget: a run resumed with every evaluation
 // (a checkpoint killed after its last one was kept) replays them and
-// fits no GP, so a budget below its steps' needs (256 B: below the raw
-// samples) does not refuse it: it returns the same trace, evaluating
+// fits no GP, so a budget below its last step's GP (one New accepts,
+// a byte under that GP's) does not refuse it: it returns the same trace, evaluating
 // nothing. It was refused up front for the GP of its last step. Resumed
 // short of its last evaluation, it is still refused before evaluating.
 func TestRunResumedWholeUnderBudget(t *testing.T) {
 	for _, q := range []int{1, 2} {
 		cfg := Config{Kernel: Base(kernel.RBF), Init: 2, Workers: 1, Protocol: Protocol{RawSamples: 8, Starts: 1}}
-		ro := RunOptions{Iters: 3, Batch: q}
+		ro := RunOptions{Iters: 30, Batch: q}
 		tr := must(Run(context.Background(), &countingProblem{}, cfg, 1, ro))
-		cfg.Budget = 256
+		// A budget New accepts (the raw samples, a GP on the Init
+		// points) under the last step's GP, on 31 points.
+		lo, hi := (&countingProblem{}).Bounds()
+		o := must(New(lo, hi, cfg, 1))
+		cfg.Budget = int64(gp.Memory(o.arms[0].fam, 31)) - 1
+		if _, err := New(lo, hi, cfg, 1); err != nil {
+			t.Fatalf("budget %d B: New: %v", cfg.Budget, err)
+		}
 		p := &countingProblem{}
 		ro.Resume = tr.Evaluations
 		got, err := Run(context.Background(), p, cfg, 1, ro)
 		if err != nil || p.n != 0 || len(got.Evaluations) != len(tr.Evaluations) {
-			t.Fatalf("batch %d: resumed whole under 256 B: %v after %d evaluations", q, err, p.n)
+			t.Fatalf("batch %d: resumed whole under %d B: %v after %d evaluations", q, cfg.Budget, err, p.n)
 		}
 		for i, e := range got.Evaluations {
 			if e.Y != tr.Evaluations[i].Y || e.X[0] != tr.Evaluations[i].X[0] || e.X[1] != tr.Evaluations[i].X[1] {
@@ -145,7 +153,7 @@ func TestRunResumedWholeUnderBudget(t *testing.T) {
 		}
 		ro.Resume = tr.Evaluations[:len(tr.Evaluations)-1]
 		if _, err := Run(context.Background(), p, cfg, 1, ro); !errors.Is(err, orbit.ErrOverBudget) || p.n != 0 {
-			t.Errorf("batch %d: resumed short of the last evaluation under 256 B: %v after %d evaluations, want orbit.ErrOverBudget before any", q, err, p.n)
+			t.Errorf("batch %d: resumed short of the last evaluation under %d B: %v after %d evaluations, want orbit.ErrOverBudget before any", q, cfg.Budget, err, p.n)
 		}
 	}
 }
