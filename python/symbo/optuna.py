@@ -39,10 +39,12 @@ Search space
     grid parameter, the grid point the trial evaluated), and the group acts
     on model coordinates as on floats: a permutation of four integer layer
     widths permutes their relaxations, a sign flip of a grid symmetric about
-    0 flips the grid. (symbo checks the box against the group in model
-    coordinates: ``scaling`` and ``scalingdir`` need ``0 < lo``, which a
-    log coordinate may not be.) A group that moves values between its
-    parameters (every group but ``none`` and ``signflip``) should have them
+    0 flips the grid. ``scaling`` and ``scalingdir`` refuse a log-scale
+    parameter (``symbo.InvalidInput``): on its logarithm the factor c would
+    act as ``x ↦ x**c``, no symmetry of the objective (and the box must lie
+    in ``0 < lo``, which a log coordinate may not). A group that moves
+    values between its parameters (every group but ``none`` and
+    ``signflip``) should have them
     all log-scale or all linear: it exchanges the logarithm of one with the
     value of another, which one ``ScaleWarning`` per sampler and set of
     parameters says (through :mod:`warnings`; the study runs on, as
@@ -1143,6 +1145,15 @@ class SymboSampler(BaseSampler):
         # the grouped ones (params, or all of them) and leaves the rest.
         coords = [_Coord(n, numeric[n], free=self._group_name == "none") for n in grouped]
         logs = [c.kind in ("log", "loggrid") for c in coords]
+        if self._group_name in ("scaling", "scalingdir") and any(logs):
+            # On a logarithm, u ↦ c·u is x ↦ x**c: with every low > 1 symbo
+            # accepted the box and modelled that as the symmetry; with one
+            # low ≤ 1 it refused a box [log low, log high] the user never gave.
+            raise symbo.InvalidInput(
+                "SymboSampler: group %r multiplies its parameters by one factor, but %s are log=True: the sampler "
+                "models their logarithms, on which the factor c acts as x -> x**c, no symmetry of the objective; "
+                "drop log=True on the group's parameters, or leave them out of params=[...]"
+                % (self._group, ", ".join(c.name for c, l in zip(coords, logs) if l)))
         if self._group_name not in _PER_COORDINATE and any(logs) and not all(logs):
             self._warn_once(
                 ("scale",) + tuple(zip(grouped, logs)),

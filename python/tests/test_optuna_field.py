@@ -225,6 +225,28 @@ def test_a_moving_group_warns_of_log_and_linear_parameters_together():
         assert len(run(SymboSampler(group="signflip", seed=0, n_startup_trials=1), objective, 3).trials) == 3
 
 
+@pytest.mark.parametrize("group", ["scaling", "scalingdir"])
+@pytest.mark.parametrize("low", [2.0, 1e-3])
+def test_a_scaling_group_refuses_log_parameters(group, low):
+    """A scaling group acts on model coordinates, the logarithms of log=True
+    parameters, as u -> c*u: x -> x**c, no symmetry of an objective
+    invariant under x -> c*x. With every low > 1 the study ran on that
+    symmetry without a word; with a low <= 1 symbo refused a box [log low,
+    log high] the user never gave. Both are refused, naming the log
+    parameters and the fix."""
+    def objective(trial):
+        a = trial.suggest_float("a", low, 200, log=True)
+        b = trial.suggest_float("b", low, 200, log=True)
+        c = trial.suggest_float("c", 0.5, 2)
+        return (math.log(b / a) - 1) ** 2 + c
+
+    study = optuna.create_study(sampler=SymboSampler(group=group, seed=0, n_startup_trials=1))
+    with pytest.raises(symbo.InvalidInput, match=r"%r .*a, b are log=True.*x -> x\*\*c.*drop log=True" % group):
+        study.optimize(objective, n_trials=3)
+    # The group on the linear parameter alone is served.
+    run(SymboSampler(group=group, params=["c"], seed=0, n_startup_trials=1), objective, 3)
+
+
 def pairs(trial):
     # Two points in the plane, suggested point by point: (x0, y0), (x1, y1).
     p = [(trial.suggest_float("x%d" % i, 0, 1), trial.suggest_float("y%d" % i, 0, 1)) for i in range(2)]
