@@ -83,7 +83,9 @@ Parameter order and the group
     ``params`` is required otherwise (``x0, y0, x1, y1`` could be two
     points in the plane or four coordinates of one; ``w1, w3, w4``, where
     ``w2`` is conditional and so not in every completed trial's search
-    space, is not the whole family): a ``ValueError`` says so.
+    space, is not the whole family, nor is ``w1, w2, w3`` beside a ``w4``
+    that holds one value or that not every completed trial suggests): a
+    ``ValueError`` says so.
 
 Choosing a point
     A trial takes a member of symbo's pending-aware batch (see Workers),
@@ -372,6 +374,19 @@ def _one_family(names):
         suffixes.add(int(m.group(2)))
     return (len(stems) == 1 and len(suffixes) == len(names)
             and min(suffixes) in (0, 1) and max(suffixes) - min(suffixes) == len(names) - 1)
+
+
+def _left_out(family, names):
+    """The names among names, outside family, that share the stem of the
+    one family family is (see _one_family): members left out of it (w4
+    beside w1, w2, w3, holding one value or suggested by some trials
+    only)."""
+    stems = {m.group(1) for m in (re.fullmatch(r"(.*?)([0-9]+)", n) for n in family) if m}
+    if len(stems) != 1:
+        return []
+    stem = stems.pop()
+    return sorted((n for n in names if n not in family and re.fullmatch(re.escape(stem) + r"[0-9]+", n)),
+                  key=_natural_key)
 
 
 def _single_value(dist):
@@ -792,7 +807,7 @@ class SymboSampler(BaseSampler):
         if not space:
             return {}
         try:
-            layout = self._layout(space)
+            layout = self._layout(space, self._suggested(study))
         except ValueError:
             return space  # sample_relative's _layout raises the same error
         return {n: space[n] for n in layout.names}
@@ -805,7 +820,7 @@ class SymboSampler(BaseSampler):
         # here): before any fallback draw or warning.
         if self._params is not None:
             self._check_withheld(study, search_space)
-        layout = self._layout(search_space)
+        layout = self._layout(search_space, self._suggested(study))
         out = {}
         for n, dist in search_space.items():
             if dist.single():
@@ -1113,10 +1128,11 @@ class SymboSampler(BaseSampler):
 
     # ------------------------------------------------------------ the layout
 
-    def _layout(self, space):
+    def _layout(self, space, suggested=()):
         """The modelled coordinates of a search space: the params first (the
-        group's coordinates), then the other numeric parameters. Raises
-        ValueError for a params list or an order the sampler cannot
+        group's coordinates), then the other numeric parameters. suggested:
+        the names the study's completed trials suggest (see _suggested).
+        Raises ValueError for a params list or an order the sampler cannot
         honour."""
         numeric = {n: d for n, d in space.items() if _numeric(d)}
         if self._params is None:
@@ -1127,6 +1143,19 @@ class SymboSampler(BaseSampler):
                     "not fix one (they are not one stem with consecutive integer suffixes from 0 or 1; a member "
                     "that not every completed trial suggests is left out of the search space): pass params=[...] "
                     "naming the parameters in the group's order" % (self._group, ", ".join(grouped)))
+            left = _left_out(grouped, suggested) if self._group_name not in _ORDER_FREE else []
+            if left:
+                # w1, w2, w3 beside a w4 that holds one value, or that not
+                # every completed trial suggests: a consecutive family, but
+                # the group would act on three of the four as if they
+                # were all (a cyclic shift of three is no symmetry of
+                # an objective invariant under shifts of four).
+                raise ValueError(
+                    "SymboSampler: group %r acts on its coordinates in an order, and the parameter names %s are "
+                    "not the whole family: %s %s left out of the search space (holding one value, or not "
+                    "suggested with one distribution by every completed trial): pass params=[...] naming the "
+                    "parameters the group acts on, in its order" % (
+                        self._group, ", ".join(grouped), ", ".join(left), "is" if len(left) == 1 else "are"))
             rest = []
         else:
             for n in self._params:
@@ -1240,6 +1269,14 @@ class SymboSampler(BaseSampler):
                 "SymboSampler optimizes a single objective, and this study has %d (directions %s): symbo models "
                 "one value per point. Use a multi-objective sampler (e.g. optuna.samplers.NSGAIISampler) for it."
                 % (len(study.directions), ", ".join(d.name.lower() for d in study.directions)))
+
+    @staticmethod
+    def _suggested(study):
+        """The names of the parameters the study's COMPLETE trials suggest."""
+        names = set()
+        for t in _study_trials(study, states=(TrialState.COMPLETE,)):
+            names.update(t.distributions)
+        return names
 
     def _intersection(self, study):
         """The intersection of the distributions of the COMPLETE trials

@@ -206,6 +206,37 @@ def test_order_dependent_group_refuses_a_family_with_a_member_missing(present):
         study.optimize(objective, n_trials=1)
 
 
+@pytest.mark.parametrize("last", ["single", "conditional"])
+def test_order_dependent_group_refuses_a_family_whose_last_member_is_left_out(last):
+    """cyclic over w1..w4 where w4 holds one value, or is conditional on a
+    categorical: the modelled parameters w1, w2, w3 are a consecutive family
+    from 1, and the group cycled the three as if they were the whole family
+    (no symmetry of an objective invariant under shifts of four) —
+    silently. The member left out is named, and params asked for."""
+
+    def objective(trial):
+        w = [trial.suggest_float("w%d" % i, -1, 1) for i in (1, 2, 3)]
+        if last == "single":
+            w.append(trial.suggest_float("w4", 0.5, 0.5))
+        elif trial.suggest_categorical("deep", [False, True]):
+            w.append(trial.suggest_float("w4", -1, 1))
+        else:
+            w.append(0.0)
+        return sum(w[i] * w[(i + 1) % 4] for i in range(4))
+
+    study = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=1))
+    study.optimize(objective, n_trials=4)
+    assert any("w4" in t.params for t in study.trials)
+    study.sampler = SymboSampler(group="cyclic", seed=0, n_startup_trials=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FallbackWarning)
+        with pytest.raises(ValueError, match=r"'cyclic'.*w1, w2, w3 are not the whole family: w4 is left out.*params="):
+            study.optimize(objective, n_trials=1)
+        # Named, the three are the user's choice.
+        study.sampler = SymboSampler(group="cyclic", params=["w1", "w2", "w3"], seed=0, n_startup_trials=1)
+        study.optimize(objective, n_trials=1)
+
+
 def test_a_moving_group_warns_of_log_and_linear_parameters_together():
     """permutation over a log=True and a linear parameter exchanges the
     logarithm of one with the value of the other in model coordinates — no
