@@ -651,6 +651,12 @@ class SymboSampler(BaseSampler):
 
     def __init__(self, *, group, kernel=None, base="rbf", seed=None, n_startup_trials=None, params=None,
                  independent_sampler=None, init=None, **options):
+        if "constraints_func" in options:
+            # Optuna's TPE, NSGA-II and GP samplers take it: said so, with
+            # what does the job here, not as a bare unknown keyword.
+            raise TypeError("SymboSampler takes no constraints_func: symbo models no constraints; fail an "
+                            "infeasible trial instead (raise, or return nan), and neither its point nor its orbit "
+                            "is proposed again")
         unknown = sorted(set(options) - _OPTIONS)
         if unknown:
             raise TypeError("SymboSampler got unexpected keyword argument(s) %s (options: %s)"

@@ -201,6 +201,14 @@ def test_sampler_refuses_unknown_names_at_construction(kw, word):
         SymboSampler(**kw)
 
 
+def test_sampler_refuses_constraints_func_with_what_to_do():
+    """Optuna's TPE, NSGA-II and GP samplers take constraints_func; here it
+    was one unexpected keyword among the option list, with no word of what
+    does the job: a failed trial, whose orbit is never proposed again."""
+    with pytest.raises(TypeError, match=r"no constraints_func.*fail an infeasible trial.*\(raise, or return nan\)"):
+        SymboSampler(group="permutation", constraints_func=lambda t: [0.0])
+
+
 @pytest.mark.parametrize("kw, match", [
     ({"n_startup_trials": 0}, "n_startup_trials = 0"),
     ({"n_startup_trials": 2.7}, "n_startup_trials must be an integer"),
