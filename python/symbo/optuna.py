@@ -1262,6 +1262,14 @@ class SymboSampler(BaseSampler):
                        "offsets (for a sign flip, the centre of the range)"
                        % (c.name, low, high, step, _MIN_RELATIVE_WIDTH, self._group, call, low))
                 raise symbo.InvalidInput(msg) from e
+            if str(e).startswith("invalid group") and re.search(r"\bd = \d", str(e)):
+                # A dimension the group rules out: d is the number of
+                # parameters the group acts on, which the user did not
+                # count (a categorical among them, say).
+                raise symbo.InvalidInput(
+                    "SymboSampler: %s: the group acts on %d numeric parameter(s), %s (categorical, conditional and "
+                    "one-valued parameters are not modelled); name the ones it acts on, in its order, with "
+                    "params=[...]" % (e, layout.k, ", ".join(layout.names[:layout.k]))) from e
             msg = re.sub(r"coordinate (\d+)", name, str(e))
             if msg == str(e):
                 raise

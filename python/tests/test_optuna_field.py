@@ -157,6 +157,24 @@ def test_params_naming_a_categorical_is_an_error():
             study.optimize(objective, n_trials=1)
 
 
+def test_a_dimension_the_group_rules_out_names_the_parameters():
+    """rotation2d over x and a categorical c: symbo's "rotation2d acts on
+    d = 2, got 1" spoke of a d the user never counted (c is no coordinate).
+    The refusal now names the parameters the group acts on and says which
+    are not modelled."""
+    def objective(trial):
+        return trial.suggest_float("x", -1, 1) ** 2 + (trial.suggest_categorical("c", ["a", "b"]) == "a")
+
+    study = optuna.create_study(sampler=SymboSampler(group="rotation2d", seed=0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FallbackWarning)
+        study.optimize(objective, n_trials=1)
+        with pytest.raises(symbo.InvalidInput,
+                           match=r"rotation2d acts on d = 2, got 1: the group acts on 1 numeric parameter\(s\), x "
+                                 r"\(categorical, .* not modelled\); .*params="):
+            study.optimize(objective, n_trials=1)
+
+
 def test_stepped_and_integer_params_are_modelled():
     """params naming a stepped float and integers: symbo samples them all
     (before: 0 of the trials used symbo)."""
