@@ -1327,7 +1327,14 @@ class SymboSampler(BaseSampler):
             if name in self._warned:
                 return
             self._warned.add(name)
-        warnings.warn("SymboSampler: " + message, category or FallbackWarning, stacklevel=3)
+        try:
+            warnings.warn("SymboSampler: " + message, category or FallbackWarning, stacklevel=3)
+        except BaseException:
+            # A filter made it an error: an error every time, as the
+            # filter asks, not once and then silence.
+            with self._lock:
+                self._warned.discard(name)
+            raise
 
     def _warn_categorical(self, name):
         self._warn_once(name, "categorical parameter %r is sampled by the fallback (%s), not by symbo, which models "

@@ -116,6 +116,24 @@ def test_categoricals_fall_back_with_one_warning_each():
     assert all("symbo:x" in t.system_attrs for t in study.trials[1:])  # x is still symbo's
 
 
+def test_a_fallback_warning_made_an_error_is_one_every_time():
+    """FallbackWarning can be made an error (warnings.simplefilter). The
+    sampler marked the name warned before warning, so the error came once:
+    the trial after it fell back in silence, which the filter forbids."""
+    def objective(trial):
+        return trial.suggest_float("x", -1, 1) ** 2 + (trial.suggest_categorical("c", ["a", "b"]) == "a")
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FallbackWarning)
+        study = run(SymboSampler(group="signflip", seed=0), objective, 3, catch=(FallbackWarning,))
+    assert [t.state for t in study.trials] == [TrialState.FAIL] * 3
+    # Not an error: once per name, as before.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run(SymboSampler(group="signflip", seed=0), objective, 3)
+    assert sum(issubclass(w.category, FallbackWarning) for w in caught) == 1
+
+
 def test_conditional_parameters_fall_back_with_one_warning_each():
     def objective(trial):
         if trial.suggest_categorical("branch", ["y", "z"]) == "y":
