@@ -813,7 +813,10 @@ class SymboSampler(BaseSampler):
         if not space:
             return {}
         try:
-            layout = self._layout(space, self._suggested(study))
+            # Quiet: a ScaleWarning that a filter makes an error would be
+            # raised here, where it leaves the trial RUNNING; sample_relative
+            # gives it.
+            layout = self._layout(space, self._suggested(study), quiet=True)
         except ValueError:
             return space  # sample_relative's _layout raises the same error
         return {n: space[n] for n in layout.names}
@@ -1134,12 +1137,12 @@ class SymboSampler(BaseSampler):
 
     # ------------------------------------------------------------ the layout
 
-    def _layout(self, space, suggested=()):
+    def _layout(self, space, suggested=(), quiet=False):
         """The modelled coordinates of a search space: the params first (the
         group's coordinates), then the other numeric parameters. suggested:
         the names the study's completed trials suggest (see _suggested).
-        Raises ValueError for a params list or an order the sampler cannot
-        honour."""
+        quiet: no ScaleWarning. Raises ValueError for a params list or an
+        order the sampler cannot honour."""
         numeric = {n: d for n, d in space.items() if _numeric(d)}
         if self._params is None:
             grouped = sorted(numeric, key=_natural_key)
@@ -1189,7 +1192,7 @@ class SymboSampler(BaseSampler):
                 "models their logarithms, on which the factor c acts as x -> x**c, no symmetry of the objective; "
                 "drop log=True on the group's parameters, or leave them out of params=[...]"
                 % (self._group, ", ".join(c.name for c, l in zip(coords, logs) if l)))
-        if self._group_name not in _PER_COORDINATE and any(logs) and not all(logs):
+        if not quiet and self._group_name not in _PER_COORDINATE and any(logs) and not all(logs):
             self._warn_once(
                 ("scale",) + tuple(zip(grouped, logs)),
                 "group %r moves values between its parameters, but %s are log=True and %s are not: the group "

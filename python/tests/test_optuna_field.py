@@ -292,6 +292,30 @@ def test_a_moving_group_warns_of_log_and_linear_parameters_together():
         assert len(run(SymboSampler(group="signflip", seed=0, n_startup_trials=1), objective, 3).trials) == 3
 
 
+def test_a_scale_warning_made_an_error_comes_from_sample_relative():
+    """infer_relative_search_space refuses nothing: Optuna >= 3.2 calls it
+    from study.ask, where an exception leaves the trial RUNNING for good
+    (counted, by later trials, as one of unknown point). A ScaleWarning
+    that a filter made an error was raised from it; sample_relative, whose
+    exception fails the trial, raises it now."""
+    from symbo.optuna import ScaleWarning
+
+    def objective(trial):
+        return trial.suggest_float("w1", 1e-3, 1, log=True) + trial.suggest_float("w2", 1e-3, 1)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ScaleWarning)
+        study = run(SymboSampler(group="permutation", seed=0, n_startup_trials=1), objective, 2)
+        trial = study.ask()
+    sampler = SymboSampler(group="permutation", seed=0, n_startup_trials=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ScaleWarning)
+        space = sampler.infer_relative_search_space(study, trial)
+        assert list(space) == ["w1", "w2"]
+        with pytest.raises(ScaleWarning, match=r"w1 are log=True and w2 are not"):
+            sampler.sample_relative(study, trial, space)
+
+
 @pytest.mark.parametrize("group", ["scaling", "scalingdir"])
 @pytest.mark.parametrize("low", [2.0, 1e-3])
 def test_a_scaling_group_refuses_log_parameters(group, low):
