@@ -48,7 +48,12 @@ Search space
     all log-scale or all linear: it exchanges the logarithm of one with the
     value of another, which one ``ScaleWarning`` per sampler and set of
     parameters says (through :mod:`warnings`; the study runs on, as
-    Optuna's sampler contract asks). Ints stay ints, floats floats; a distribution
+    Optuna's sampler contract asks). A group that exchanges its parameters
+    (``permutation``, ``hyperoctahedral``, ``rotation2d``, ``cyclic``,
+    ``blockperm``, ``pairedperm``) over ones whose ranges differ — a
+    learning rate, a width and a dropout, all of them numeric parameters
+    without ``params`` — gets one ``ScaleWarning`` too: a value of one lands
+    outside another's range. Ints stay ints, floats floats; a distribution
     holding one value (``low == high``) takes that value.
 
     A categorical parameter is sampled by the fallback, with one
@@ -292,6 +297,11 @@ _GRID_MAX = 4096
 # coordinate): their parameters may mix linear and log scales.
 _PER_COORDINATE = frozenset({"none", "signflip"})
 
+# The groups that move values from one parameter to another, with the same
+# range expected of each (not scaling and scalingdir, which multiply all by
+# one factor, nor matrices, any linear maps a user gives).
+_MOVES_VALUES = frozenset({"permutation", "hyperoctahedral", "rotation2d", "cyclic", "blockperm", "pairedperm"})
+
 _ORDER_FREE = frozenset({"none", "signflip", "permutation", "hyperoctahedral", "rotation2d", "scaling", "scalingdir"})
 
 # symbo.Optimizer's options the sampler passes through.
@@ -319,8 +329,8 @@ class FallbackWarning(UserWarning):
 
 class ScaleWarning(UserWarning):
     """A group that moves values between its parameters acts on log=True
-    and linear ones together (given once per sampler and set of
-    parameters)."""
+    and linear ones together, or on ones whose ranges differ (given once
+    per sampler and set of parameters)."""
 
 
 def _ranges(numbers):
@@ -387,6 +397,14 @@ def _left_out(family, names):
     stem = stems.pop()
     return sorted((n for n in names if n not in family and re.fullmatch(re.escape(stem) + r"[0-9]+", n)),
                   key=_natural_key)
+
+
+def _one_range(coords):
+    """Whether the model coordinates of coords all lie in one interval
+    (to a relative 1e-9 of its width)."""
+    lo, hi = coords[0].lo, coords[0].hi
+    tol = 1e-9 * max(hi - lo, abs(lo), abs(hi))
+    return all(abs(c.lo - lo) <= tol and abs(c.hi - hi) <= tol for c in coords)
 
 
 def _single_value(dist):
@@ -1201,6 +1219,15 @@ class SymboSampler(BaseSampler):
                 "with params=[...]" % (
                     self._group, ", ".join(c.name for c, l in zip(coords, logs) if l),
                     ", ".join(c.name for c, l in zip(coords, logs) if not l)),
+                ScaleWarning)
+        elif not quiet and self._group_name in _MOVES_VALUES and len(coords) > 1 and not _one_range(coords):
+            self._warn_once(
+                ("range",) + tuple((c.name, c.lo, c.hi) for c in coords),
+                "group %r moves values between its parameters, but their ranges differ (%s): a value of one "
+                "lands outside another's range, which is no symmetry of an objective defined on those ranges "
+                "(without params=[...] the group acts on every numeric parameter); name the ones it acts on "
+                "with params=[...]" % (
+                    self._group, ", ".join("%s [%s, %s]" % (c.name, c.dist.low, c.dist.high) for c in coords)),
                 ScaleWarning)
         return _Layout(coords, [_Coord(n, numeric[n], free=True) for n in rest])
 

@@ -793,3 +793,28 @@ def test_huge_integer_ranges_are_not_enumerated():
                      _Coord("b", optuna.distributions.IntDistribution(1, 8, log=True))], [])
     g = small.grid()
     assert g.shape == (32, 2) and set(np.round(np.exp(g[:, 1])).astype(int)) == set(range(1, 9))
+
+
+def test_a_moving_group_warns_of_parameters_of_different_ranges():
+    """permutation over a dropout in [0, 0.5] and a width in [16, 1024]
+    (both numeric, no params: the group takes every numeric parameter)
+    moves a width into the dropout's place, far outside its range — no
+    symmetry of the objective — silently before. One ScaleWarning names
+    both ranges; equal ranges, and signflip, which moves no value between
+    parameters, give none."""
+    from symbo.optuna import ScaleWarning
+
+    def objective(trial):
+        return trial.suggest_float("dropout", 0, 0.5) + trial.suggest_int("width", 16, 1024) / 1024
+
+    with pytest.warns(ScaleWarning, match=r"'permutation'.*ranges differ.*dropout \[0(\.0)?, 0\.5\].*width \[16, 1024\]") as record:
+        run(SymboSampler(group="permutation", seed=0, n_startup_trials=1), objective, 4)
+    assert sum(issubclass(w.category, ScaleWarning) for w in record) == 1
+
+    def same(trial):
+        return trial.suggest_float("w1", -1, 1) * trial.suggest_float("w2", -1, 1)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ScaleWarning)
+        assert len(run(SymboSampler(group="permutation", seed=0, n_startup_trials=1), same, 3).trials) == 3
+        assert len(run(SymboSampler(group="signflip", seed=0, n_startup_trials=1), objective, 3).trials) == 3
