@@ -237,6 +237,9 @@ func symbogo_optimizer_ask(id C.int64_t, x *C.double, d C.int64_t) C.int {
 		if int64(d) != int64(o.Dim()) {
 			return fmt.Errorf("%w: x has %d coordinates, the optimizer's dimension is %d", errInput, int64(d), o.Dim())
 		}
+		if x == nil { // askBatch would name it out
+			return fmt.Errorf("%w: x is NULL", errInput)
+		}
 		return askBatch(o, 1, x, d, true)
 	})
 }

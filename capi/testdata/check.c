@@ -289,6 +289,7 @@ static void handle_errors(void) {
 	expect(symbo_optimizer_new(ackley, &h) == SYMBO_OK, "new");
 	code(symbo_optimizer_tell(h, in, 3, 1), SYMBO_EINVAL, "3 coordinates", "tell with d = 3");
 	code(symbo_optimizer_tell(h, NULL, 2, 1), SYMBO_EINVAL, "x is NULL", "tell NULL");
+	code(symbo_optimizer_ask(h, NULL, 2), SYMBO_EINVAL, "x is NULL", "ask NULL"); /* was "out is NULL": ask has no out */
 	code(symbo_optimizer_tell(h, far, 2, 1), SYMBO_EINVAL, "outside", "tell outside the box");
 	code(symbo_optimizer_tell(h, in, 2, NAN), SYMBO_EINVAL, "not finite", "tell NaN");
 	code(symbo_optimizer_add_pending(h, far, 2), SYMBO_EINVAL, "outside", "add_pending outside the box");
