@@ -95,6 +95,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/symbo/symbo/bo"
@@ -259,7 +260,31 @@ func goString(s *C.char, name string) (string, error) {
 	if n := C.strnlen(s, maxSettingsBytes+1); n > maxSettingsBytes {
 		return "", fmt.Errorf("%w: %s is longer than %d bytes", errInput, name, maxSettingsBytes)
 	}
-	return C.GoString(s), nil
+	str := C.GoString(s)
+	if err := checkUTF8(str, name); err != nil {
+		return "", err
+	}
+	return str, nil
+}
+
+// checkUTF8 refuses a settings, spec or history string that is not valid
+// UTF-8 (symbo.h: settings are UTF-8). encoding/json would read each bad
+// byte inside a JSON string as U+FFFD: a "matrices" file name of Latin-1
+// bytes named another file, and messages echoed a name the caller never
+// gave.
+func checkUTF8(s, name string) error {
+	if utf8.ValidString(s) {
+		return nil
+	}
+	i := 0
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			break
+		}
+		i += n
+	}
+	return fmt.Errorf("%w: %s is not valid UTF-8 (byte 0x%02x at offset %d)", errInput, name, s[i], i)
 }
 
 // maxSettingsBytes bounds the length of a settings or kernel-spec string

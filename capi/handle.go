@@ -508,6 +508,10 @@ func symbogo_optimizer_restore(id C.int64_t, history *C.char) C.int {
 		if err := budget.Limit(o.Config().Budget).Check("decoding the history JSON", 16*float64(n)); err != nil {
 			return err
 		}
+		// Read in place (the error copies no more than a byte of it).
+		if err := checkUTF8(unsafe.String((*byte)(unsafe.Pointer(history)), n), "history"); err != nil {
+			return err
+		}
 		var h bo.History
 		if err := frontend.Decode(unsafe.Slice((*byte)(unsafe.Pointer(history)), n), &h); err != nil {
 			// Decode speaks of settings: "history JSON: unknown field …".

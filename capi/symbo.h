@@ -33,7 +33,8 @@
  *   - Matrices are row-major arrays of double owned by the caller, with
  *     explicit lengths; the library reads inputs and writes outputs during
  *     the call only and keeps no pointer afterwards.
- *   - Settings are JSON strings (UTF-8, NUL-terminated), parsed strictly:
+ *   - Settings are JSON strings (UTF-8, NUL-terminated; one that is not
+ *     valid UTF-8 is SYMBO_EINVAL, as is a history's), parsed strictly:
  *     field names as documented below, case-sensitive; an unknown field or
  *     a field given twice is an error, at every nesting level, and so is
  *     null where a required number goes (it is not 0) and an observation

@@ -282,6 +282,13 @@ static void handle_errors(void) {
 	code(symbo_optimizer_new(NULL, &h), SYMBO_EINVAL, "settings is NULL", "new NULL settings");
 	code(symbo_optimizer_new(ackley, NULL), SYMBO_EINVAL, "handle is NULL", "new NULL handle");
 	code(symbo_optimizer_new("{\"problem\":\"Ackley2d\",\"kernel\":\"plus\",\"Seed\":3}", &h), SYMBO_EINVAL, "\"Seed\"", "new Seed");
+	/* Invalid UTF-8 was read as U+FFFD ("unknown kernel \"plus\uFFFD\""). */
+	code(symbo_optimizer_new("{\"problem\":\"Ackley2d\",\"kernel\":\"plus\xff\"}", &h), SYMBO_EINVAL,
+	     "settings is not valid UTF-8 (byte 0xff at offset 36)", "new invalid UTF-8");
+	code(symbo_suggest("{\"problem\":\"Ackley2d\",\"kernel\":\"plus\xc3\"}", NULL, NULL, 0, NULL, 0, 2, 1, out, 8), SYMBO_EINVAL,
+	     "settings is not valid UTF-8 (byte 0xc3 at offset 36)", "suggest invalid UTF-8");
+	code(symbo_cross("{\"group\":\"permutation\",\"d\":2,\"base\":\"rbf\xed\xa0\x80\",\"lengthscale\":1,\"kernel\":\"avg\"}",
+	                 in, 1, NULL, 0, 2, NULL, 0, out, 8), SYMBO_EINVAL, "spec is not valid UTF-8 (byte 0xed at offset 40)", "cross invalid UTF-8");
 	for (int64_t bad = -1; bad <= 0; bad++) {
 		code(symbo_optimizer_ask(bad, x, 2), SYMBO_EINVAL, "not open", "ask on handle 0 or -1");
 	}
@@ -326,6 +333,8 @@ static void handle_errors(void) {
 	code(symbo_optimizer_restore(h, "{\"version\":2,\"seed\":4,\"kernel\":\"plus\",\"dim\":2,\"minimize\":true,\"observations\":[]}"),
 	     SYMBO_EINVAL, "seed 4", "restore another seed");
 	code(symbo_optimizer_restore(h, "[1,"), SYMBO_EINVAL, "history JSON", "restore garbage");
+	code(symbo_optimizer_restore(h, "{\"version\":2,\"seed\":3,\"kernel\":\"plus\xff\"}"), SYMBO_EINVAL,
+	     "history is not valid UTF-8 (byte 0xff at offset 36)", "restore invalid UTF-8");
 	/* near: x's own orbit (a sign flip and a swap of Ackley2d's
 	 * hyperoctahedral group) and a far point; its errors. */
 	double pts[3 * 2] = {0.5, 0.5, -0.5, 0.5, 10, 10}, nanp[2] = {0, NAN};
