@@ -406,8 +406,10 @@ int symbo_optimizer_info(int64_t handle, char *buf, size_t len, size_t *needed);
 /* Restores a history (symbo_optimizer_history's JSON; version 1 without
  * failed points is read too) into an optimizer that has no observations,
  * pending or failed points yet, after checking it was made with the same
- * seed, kernel, dimension and direction: the optimizer then proposes what
- * the one that wrote it would. A history whose decoding (counted as 16
+ * seed, kernel, dimension and direction; the history records no other
+ * setting (box, acq, init, …), so an optimizer made from the same
+ * settings then proposes what the one that wrote it would, one made from
+ * others what they give. A history whose decoding (counted as 16
  * bytes per byte of JSON) would exceed the handle's memory budget is SYMBO_ESIZE,
  * decided before it is read. On error the optimizer is unchanged. */
 int symbo_optimizer_restore(int64_t handle, const char *history);
