@@ -326,7 +326,9 @@ int symbo_optimizer_tell(int64_t handle, const double *x, int64_t d, double y);
  * usable value); x, if pending, stops being pending. Neither x nor its
  * orbit is proposed again, and the acquisition avoids its neighbourhood
  * (it is told the constant liar's value — the mean of the observed values,
- * or the worst with "liar": "worst" — for the acquisition only). */
+ * or the worst with "liar": "worst" — for the acquisition only). An
+ * observation supersedes a failure: x already observed (bit for bit) is
+ * not recorded as failed (SYMBO_OK; only a pending copy of it ends). */
 int symbo_optimizer_fail(int64_t handle, const double *x, int64_t d);
 
 /* Records x as pending: handed out elsewhere (another process, or before
