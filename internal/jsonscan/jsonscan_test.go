@@ -3,68 +3,21 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"io"
+	"strings"
 	"testing"
 )
 
-// describe reads all tokens, calling more before each, and writes them
-// one per line: delimiters, null, keys by their value, every other
-// scalar as "scalar". A frame per open container says whether it is an
-// object expecting a key, which tells a Decoder's keys from its string
-// values (a Scanner's keys are its only strings).
-func describe(t *testing.T, tok func() (json.Token, error), more func() bool) string {
-	type frame struct{ obj, wantKey bool }
-	var b bytes.Buffer
-	var stack []frame
-	valueDone := func() { // a value ended: an object wants its next key
-		if n := len(stack); n > 0 && stack[n-1].obj {
-			stack[n-1].wantKey = true
-		}
+// describe is trace(r) for input json.Valid accepts: a failed test if
+// anything but io.EOF ended the tokens. Its lines tell a Decoder's keys
+// from its string values (a Scanner's keys are its only strings).
+func describe(t *testing.T, r Reader) string {
+	s := trace(r)
+	if !strings.HasSuffix(s, "error \"EOF\"\n") {
+		t.Fatalf("tokens of valid input ended other than by io.EOF:\n%s", s)
 	}
-	for {
-		fmt.Fprintf(&b, "more=%v ", more())
-		v, err := tok()
-		if err == io.EOF {
-			return b.String()
-		}
-		if err != nil {
-			t.Fatalf("token: %v", err)
-		}
-		switch v := v.(type) {
-		case json.Delim:
-			b.WriteString(v.String())
-			switch v {
-			case '{', '[':
-				stack = append(stack, frame{obj: v == '{', wantKey: v == '{'})
-			default:
-				stack = stack[:len(stack)-1]
-				valueDone()
-			}
-		case nil:
-			b.WriteString("null")
-			valueDone()
-		case string:
-			if n := len(stack); n > 0 && stack[n-1].wantKey {
-				fmt.Fprintf(&b, "key %q", v)
-				stack[n-1].wantKey = false
-				break
-			}
-			b.WriteString("scalar")
-			valueDone()
-		default:
-			b.WriteString("scalar")
-			valueDone()
-		}
-		b.WriteByte('\n')
-	}
+	return s
 }
 
-// TestScanner: on valid JSON a Scanner returns encoding/json's Decoder's
-// tokens — delimiters, nulls and keys equal, other scalars as Scalar —
-// and its More agrees, on documents with escapes, non-ASCII and invalid
-// UTF-8 in keys, strings holding ':' and '"', numbers of every form and
-// every kind of space, with values inserted at every position.
 func TestScanner(t *testing.T) {
 	seeds := []string{
 		`{"a":1,"b":[1,-2.5e+3,0.1E-2,true,false,null,"x:\"y\"",{"c":{}}],"d":{"e":[[],[null]]}}`,
@@ -81,9 +34,9 @@ func TestScanner(t *testing.T) {
 					continue
 				}
 				dec := json.NewDecoder(bytes.NewReader(data))
-				want := describe(t, dec.Token, dec.More)
+				want := describe(t, dec)
 				sc := New(data)
-				got := describe(t, sc.Token, sc.More)
+				got := describe(t, sc)
 				if got != want {
 					t.Fatalf("%s:\nScanner:\n%s\nDecoder:\n%s", data, got, want)
 				}
@@ -114,9 +67,9 @@ func FuzzScanner(f *testing.F) {
 		}
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.UseNumber() // as its users' Decoders: a number beyond float64 is a scalar, not an error
-		want := describe(t, dec.Token, dec.More)
+		want := describe(t, dec)
 		sc := New(data)
-		if got := describe(t, sc.Token, sc.More); got != want {
+		if got := describe(t, sc); got != want {
 			t.Fatalf("%q:\nScanner:\n%s\nDecoder:\n%s", data, got, want)
 		}
 	})

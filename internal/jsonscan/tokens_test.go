@@ -10,8 +10,10 @@ import (
 )
 
 // trace reads all tokens of r, calling More before each, and writes them
-// one per line as describe does (keys by their value, other scalars as
-// "scalar"), then the error that ended them: io.EOF or a message.
+// one per line — delimiters, null, keys by their value, every other
+// scalar as "scalar" (a frame per open container says whether it is an
+// object expecting a key) — then the error that ended them: io.EOF or a
+// message.
 func trace(r Reader) string {
 	type frame struct{ obj, wantKey bool }
 	var b strings.Builder
