@@ -140,7 +140,11 @@ func Parse(s string) (int64, error) {
 		return 0, fmt.Errorf("bad memory size %q: unknown unit %q (want one of %s, or none for bytes)", s, unit, strings.Join(names, ", "))
 	}
 	v, err := strconv.ParseFloat(num, 64)
-	if err != nil || !(v > 0) || math.IsInf(v, 0) || v*float64(mult) >= math.MaxInt64 {
+	if err == nil && v > 0 && v*float64(mult) >= math.MaxInt64 {
+		// 2⁶³ bytes or more (float64 rounds 2⁶³ − 1 up to 2⁶³).
+		return 0, fmt.Errorf("bad memory size %q: at least 2^63 bytes, more than a budget holds (want below 8 EiB, e.g. 64GiB)", s)
+	}
+	if err != nil || !(v > 0) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("bad memory size %q (want e.g. 16GiB, 512MiB or a number of bytes)", s)
 	}
 	// mult is a power of two: the product is exact.

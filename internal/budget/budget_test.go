@@ -27,6 +27,19 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// TestParseTooLarge: a size of 2⁶³ bytes or more says so — it named no
+// reason — and the largest that fits is read.
+func TestParseTooLarge(t *testing.T) {
+	for _, s := range []string{"9223372036854775807", "9223372036854775808", "8388608TiB", "1e30GiB"} {
+		if _, err := Parse(s); err == nil || !strings.Contains(err.Error(), "2^63 bytes") {
+			t.Errorf("Parse(%q): %v, want an error naming 2^63 bytes", s, err)
+		}
+	}
+	if got, err := Parse("8388607TiB"); err != nil || got != 8388607<<40 {
+		t.Errorf("Parse(8388607TiB) = %d, %v", got, err)
+	}
+}
+
 // TestLimit: a Limit is a value — two of them side by side each refuse by
 // their own bytes — and 0 means Default whatever the environment says.
 func TestLimit(t *testing.T) {
