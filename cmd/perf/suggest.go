@@ -43,7 +43,9 @@ only, so the same inputs give the same bits — for shell scripts and any
 scheduler that keeps the history itself. While fewer than --init points
 are observed or pending it returns the next points of the initial design.
 
---history FILE  CSV rows x1,…,xd,y: the evaluations so far, in order
+--history FILE  CSV rows x1,…,xd,y: the evaluations so far, in order; a
+                blank or NaN y is refused (those points go in --pending
+                or --failed)
 --pending FILE  CSV rows x1,…,xd: points handed out and not yet evaluated
                 (each stands for its whole orbit under an invariant kernel:
                 the q new points avoid them and each other)
@@ -266,7 +268,7 @@ func runSuggest(args []string, stdout, stderr io.Writer) error {
 	// row the optimizer refuses is named by its line in the file.
 	skipped := map[string]int{}
 	if *history != "" {
-		h, skip, err := readRows("history", *history, fs.budget)
+		h, skip, err := readRows("history", *history, dim+1, fs.budget)
 		skipped["history"] = skip
 		if err != nil {
 			return err
@@ -318,16 +320,23 @@ func warnLeftOut(stderr io.Writer, k bo.Kernel) {
 // row (csvio.Options.Header: a first line none of whose fields looks like
 // a number); an empty file, or a header alone (a study that has not
 // started, nothing running), is nil: zero rows. Reading is bounded by
-// the memory budget b and by bo.MaxEvaluations rows. skipped is the
-// number of lines before the first data row (1 after a header, else 0):
-// row i is line i + 1 + skipped of the file.
-func readRows(name, path string, b int64) (m *mat.Dense, skipped int, err error) {
+// the memory budget b and by bo.MaxEvaluations rows. cols is the number
+// of fields a row should have (the caller checks it; here it tells a
+// blank y of --history). skipped is the number of lines before the first
+// data row (1 after a header, else 0): row i is line i + 1 + skipped of
+// the file.
+func readRows(name, path string, cols int, b int64) (m *mat.Dense, skipped int, err error) {
 	m, skipped, err = csvio.Options{Header: true, Budget: b, MaxRows: bo.MaxEvaluations}.ReadSkipped(path)
+	var ce *csvio.Error
 	switch {
 	case csvio.IsEmpty(err):
 		return nil, 0, nil
 	case name == "history" && errors.Is(err, csvio.ErrNotFinite):
 		return nil, 0, badInput("--history: %w; an evaluation that failed goes in --failed (its x alone), not as a value", err)
+	case name == "history" && errors.Is(err, csvio.ErrEmptyField) && errors.As(err, &ce) && ce.Col == cols:
+		// A blank y: a row written before its evaluation came back, or
+		// after it failed.
+		return nil, 0, badInput("--history: %w (y); a point being evaluated goes in --pending, one whose evaluation failed in --failed (its x alone)", err)
 	case err != nil:
 		return nil, 0, badInput("--%s: %w", name, err)
 	}
@@ -340,7 +349,7 @@ func readPointRows(name, path string, d int, b int64) (*mat.Dense, int, error) {
 	if path == "" {
 		return nil, 0, nil
 	}
-	m, skipped, err := readRows(name, path, b)
+	m, skipped, err := readRows(name, path, d, b)
 	if err != nil || m == nil {
 		return nil, 0, err
 	}

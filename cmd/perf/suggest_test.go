@@ -392,3 +392,20 @@ func TestSuggestWarnsLeftOut(t *testing.T) {
 	code, out, errOut = runCLI(t, append(args("portfolio:nystrom+avg:soft+plus"), "--pending", filepath.Join(t.TempDir(), "missing.csv"))...)
 	checkOneLineError(t, code, out, errOut, "perf suggest: ")
 }
+
+// TestSuggestBlankYSaysPending: a --history row whose y is blank (a
+// spreadsheet row written before its evaluation came back, or after it
+// failed) is refused with one line that says where such a point goes;
+// a blank x field is refused without that advice.
+func TestSuggestBlankYSaysPending(t *testing.T) {
+	base := []string{"suggest", "--group", "signflip", "--d", "2", "--box", "-1:1"}
+	h := writeFile(t, "h.csv", "x1,x2,y\n0.1,0.2,1\n0.3,-0.4, \n")
+	code, stdout, stderr := runCLI(t, append(base, "--history", h)...)
+	checkOneLineError(t, code, stdout, stderr, "perf suggest: ", "h.csv:3:3: empty field (y); a point being evaluated goes in --pending")
+	h = writeFile(t, "hx.csv", "0.1,0.2,1\n0.3,,2\n")
+	code, stdout, stderr = runCLI(t, append(base, "--history", h)...)
+	checkOneLineError(t, code, stdout, stderr, "perf suggest: ", "hx.csv:2:2: empty field")
+	if strings.Contains(stderr, "--pending") {
+		t.Errorf("a blank x: %q points to --pending", stderr)
+	}
+}

@@ -338,12 +338,14 @@ func isHeader(line []byte) bool {
 	return true
 }
 
-var errEmptyField = errclass.New(errclass.Input, "empty field")
+// ErrEmptyField is a field with nothing but spaces in it (a *Error wraps
+// it, naming the place): a spreadsheet's blank cell.
+var ErrEmptyField = errclass.New(errclass.Input, "empty field")
 
 func parseField(f string) (float64, error) {
 	s := strings.TrimSpace(f)
 	if s == "" {
-		return 0, errEmptyField
+		return 0, fmt.Errorf("%w", ErrEmptyField)
 	}
 	if strings.ContainsRune(s, '_') {
 		return 0, fmt.Errorf("%q is not a number", s)

@@ -46,7 +46,8 @@
 // carry the usual "csvio: " package prefix. Failures to open or read the
 // file are returned wrapped (errors.Is(err, fs.ErrNotExist) works). An
 // *Error is an input error (its ErrClass; internal/errclass). A field
-// that is NaN or ±Inf is an *Error wrapping ErrNotFinite. A refusal by
+// that is NaN or ±Inf is an *Error wrapping ErrNotFinite, an empty one
+// (a blank cell) one wrapping ErrEmptyField. A refusal by
 // the memory budget (or by MaxLine, or Options.MaxRows) is an *Error too,
 // so an input error: it does not wrap orbit.ErrOverBudget and is not a
 // Size error, unlike the budget refusals of the other packages.
