@@ -285,8 +285,9 @@ func (o Options) parse(r io.Reader, name string) (*mat.Dense, int, error) {
 				if header != 0 {
 					as = fmt.Sprintf("as in the header, line %d", header)
 				}
-				return nil, 0, &Error{File: name, Line: lineNo, Msg: fmt.Sprintf("row has %d fields, want %d (%s)", nf, cols, as)}
+				return nil, 0, &Error{File: name, Line: lineNo, Msg: fmt.Sprintf("row has %d fields, want %d (%s)", nf, cols, as) + dialectHint(line, false)}
 			}
+			first := !seen
 			seen = true
 			if header != lineNo && o.MaxRows > 0 && rows >= o.MaxRows {
 				return nil, 0, &Error{File: name, Line: lineNo, Msg: fmt.Sprintf("more than %d rows", o.MaxRows)}
@@ -298,7 +299,7 @@ func (o Options) parse(r io.Reader, name string) (*mat.Dense, int, error) {
 					f, rest, _ = strings.Cut(rest, ",")
 					v, err := parseField(f)
 					if err != nil {
-						return nil, 0, &Error{File: name, Line: lineNo, Col: j + 1, Msg: err.Error(), err: errors.Unwrap(err)}
+						return nil, 0, &Error{File: name, Line: lineNo, Col: j + 1, Msg: err.Error() + dialectHint(line, first && o.Header), err: errors.Unwrap(err)}
 					}
 					data = append(data, v)
 				}
@@ -320,6 +321,44 @@ func (o Options) parse(r io.Reader, name string) (*mat.Dense, int, error) {
 	// Blank lines only trail, so a header is line 1: header counts the
 	// lines before the first data row.
 	return mat.NewDense(rows, cols, data), header, nil
+}
+
+// dialectHint returns advice, "; …", for a line that cannot be read
+// when it looks written in another dialect, else "": semicolons between
+// fields (a spreadsheet in a locale with decimal commas), lone CRs
+// between lines (old Mac line ends), or, when first says it is the
+// first line of a file that may start with a header row, a line of
+// names that isHeader refuses (a field empty or numeric: pandas' unnamed
+// index column, a name such as "2y").
+func dialectHint(line []byte, first bool) string {
+	switch {
+	case bytes.IndexByte(line, ';') >= 0:
+		return "; fields are separated by commas, not semicolons (export with ',' between fields and '.' before decimals)"
+	case bytes.IndexByte(line, '\r') >= 0:
+		return "; lines end in a lone CR (old Mac line ends): use LF or CRLF"
+	case !first:
+		return ""
+	}
+	fields := bytes.Split(line, []byte(","))
+	names, why := 0, ""
+	for j, f := range fields {
+		switch s := strings.TrimSpace(string(f)); {
+		case s == "":
+			if why == "" {
+				why = fmt.Sprintf("field %d is empty", j+1)
+			}
+		case !isHeader([]byte(s)):
+			if why == "" {
+				why = fmt.Sprintf("field %d, %q, looks like a number", j+1, s)
+			}
+		default:
+			names++
+		}
+	}
+	if 2*names <= len(fields) {
+		return "" // a data row with a typo, not a header
+	}
+	return "; line 1 is not read as a header row, whose fields must all be names: " + why
 }
 
 // isHeader reports whether a line looks like a header row: every field is

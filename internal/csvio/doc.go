@@ -42,6 +42,14 @@
 //	pts.csv:4: row has 3 fields, want 5 (as in line 1)
 //	x.csv: empty file
 //
+// A line that looks written in another dialect — semicolons between fields
+// (a spreadsheet in a locale with decimal commas), lone CRs between lines,
+// or, with Options.Header, a first line of names that is no header row
+// (pandas' unnamed index column leaves its first name empty) — has its
+// error end in advice saying so, e.g.
+//
+//	h.csv:1:1: empty field; line 1 is not read as a header row, whose fields must all be names: field 1 is empty
+//
 // This form is meant to be printed to a user as is, so the message does not
 // carry the usual "csvio: " package prefix. Failures to open or read the
 // file are returned wrapped (errors.Is(err, fs.ErrNotExist) works). An
