@@ -325,15 +325,19 @@ func (o Options) parse(r io.Reader, name string) (*mat.Dense, int, error) {
 
 // dialectHint returns advice, "; …", for a line that cannot be read
 // when it looks written in another dialect, else "": semicolons between
-// fields (a spreadsheet in a locale with decimal commas), lone CRs
-// between lines (old Mac line ends), or, when first says it is the
+// fields (a spreadsheet in a locale with decimal commas), tabs, NUL
+// bytes (UTF-16), lone CRs between lines (old Mac line ends), or, when first says it is the
 // first line of a file that may start with a header row, a line of
 // names that isHeader refuses (a field empty or numeric: pandas' unnamed
 // index column, a name such as "2y").
 func dialectHint(line []byte, first bool) string {
 	switch {
+	case bytes.IndexByte(line, 0) >= 0:
+		return "; the line holds NUL bytes: is the file UTF-16? save it as UTF-8"
 	case bytes.IndexByte(line, ';') >= 0:
 		return "; fields are separated by commas, not semicolons (export with ',' between fields and '.' before decimals)"
+	case tabInside(line):
+		return "; fields are separated by commas, not tabs"
 	case bytes.IndexByte(line, '\r') >= 0:
 		return "; lines end in a lone CR (old Mac line ends): use LF or CRLF"
 	case !first:
@@ -359,6 +363,17 @@ func dialectHint(line []byte, first bool) string {
 		return "" // a data row with a typo, not a header
 	}
 	return "; line 1 is not read as a header row, whose fields must all be names: " + why
+}
+
+// tabInside reports whether a field of line holds a tab between other
+// characters (tabs around a field are allowed).
+func tabInside(line []byte) bool {
+	for f := range bytes.SplitSeq(line, []byte(",")) {
+		if bytes.IndexByte(bytes.TrimSpace(f), '\t') >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // isHeader reports whether a line looks like a header row: every field is
