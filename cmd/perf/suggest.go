@@ -60,7 +60,10 @@ are observed or pending it returns the next points of the initial design.
                 like nan or inf) is skipped; it must have as many fields
                 as the rows. Any other non-numeric field is an error
                 naming its file:line:column. Files may be pipes or devices
-                (/dev/stdin); what is read is bounded by --mem-budget.
+                (/dev/stdin); what is read is bounded by --mem-budget. A
+                file whose last line another process is still writing
+                is read again, and refused after 3 reads: append whole
+                lines in one write.
 --problem P     a benchmark (box, group, base kernel and direction from P)
 --group G, --d D, --box LO:HI[,…]   your own black box: the group (as in
                 perf gram), and the box as one interval for every

@@ -114,20 +114,86 @@ func (o Options) Read(path string) (*mat.Dense, error) {
 // 0. Blank lines may only trail, so row i of the matrix is line
 // i + 1 + skipped of the file: what a caller that refuses a row after
 // reading names it by.
+//
+// A regular file that changes while it is read (another process appending
+// to it or rewriting it: its size or modification time differs after the
+// read from before it, or the bytes read are not its size) is read again
+// unless what was read ends in "\n" and the file still holds as many
+// bytes (whole lines: rows appended meanwhile are left for the next
+// read), up to ReadAttempts times in all, then refused (with the last
+// read's error, if it had one): what was read may end in a line half
+// written ("0.3,0.4,2" of "0.3,0.4,25"), which would parse.
 func (o Options) ReadSkipped(path string) (*mat.Dense, int, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, 0, err // *fs.PathError: "open x.csv: no such file or directory"
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-		if l := budget.Limit(o.Budget); !l.Fits(valueBytesPerTextByte * float64(st.Size())) {
-			need := valueBytesPerTextByte * float64(st.Size())
+	for attempt := 1; ; attempt++ {
+		before, err := f.Stat()
+		if err != nil || !before.Mode().IsRegular() {
+			return o.parse(f, path)
+		}
+		if l := budget.Limit(o.Budget); !l.Fits(valueBytesPerTextByte * float64(before.Size())) {
+			need := valueBytesPerTextByte * float64(before.Size())
 			return nil, 0, &Error{File: path, Msg: fmt.Sprintf("a file of %s may hold %s of values, over the memory budget of %s (raise it with %s or --mem-budget)",
-				budget.Format(float64(st.Size())), budget.Format(need), budget.Format(float64(l.Bytes())), budget.EnvVar)}
+				budget.Format(float64(before.Size())), budget.Format(need), budget.Format(float64(l.Bytes())), budget.EnvVar)}
+		}
+		cr := &countingReader{r: f}
+		m, skipped, perr := o.parse(cr, path)
+		if testHookAfterRead != nil {
+			testHookAfterRead(path)
+		}
+		after, err := f.Stat()
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s: %w", path, err)
+		}
+		// A parse error stops reading early: the bytes read then say
+		// nothing; nor do they for a file of size 0 that is not empty
+		// (those of /proc).
+		if after.Size() == before.Size() && after.ModTime().Equal(before.ModTime()) && (perr != nil || before.Size() == 0 || cr.n == before.Size()) {
+			return m, skipped, perr
+		}
+		// Changed, but what was read ends at a line's end and the file
+		// still holds it: whole lines, rows appended while they were
+		// read are the next reader's.
+		if perr == nil && cr.last == '\n' && after.Size() >= cr.n {
+			return m, skipped, nil
+		}
+		if attempt == ReadAttempts {
+			if perr != nil {
+				return nil, 0, perr
+			}
+			return nil, 0, &Error{File: path, Msg: fmt.Sprintf("the file changed while being read, %d times, its last line unfinished (another process writing it?): append whole lines in one write, or write the file elsewhere and rename it into place", ReadAttempts)}
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, 0, fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	return o.parse(f, path)
+}
+
+// ReadAttempts is how many times Read and ReadSkipped read a regular file
+// that changes while it is read before they refuse it.
+const ReadAttempts = 3
+
+// testHookAfterRead, when set (by tests only), is called after each read
+// of a regular file and before it is checked for a change.
+var testHookAfterRead func(path string)
+
+// countingReader counts the bytes read from r and keeps the last.
+type countingReader struct {
+	r    io.Reader
+	n    int64
+	last byte
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if n > 0 {
+		c.last = p[n-1]
+	}
+	return n, err
 }
 
 // valueBytesPerTextByte bounds the memory a point file's text turns into:

@@ -487,3 +487,57 @@ func TestMaxRows(t *testing.T) {
 		t.Fatalf("three rows: %v, want line 4: more than 2 rows", err)
 	}
 }
+
+// TestReadChangingFile: a file another process writes while it is read
+// is read again when what was read ends in a line unfinished, once it
+// holds still, and refused when it never does: the read that ended in
+// the half of a line ("0.3,0.4,2" of "0.3,0.4,25") is not returned. Rows
+// appended whole while the file is read are left for the next read.
+func TestReadChangingFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "h.csv")
+	if err := os.WriteFile(path, []byte("x,y,z\n0.1,0.2,1\n0.3,0.4,2"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	appendTo := func(s string) {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteString(s); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	reads := 0
+	testHookAfterRead = func(string) {
+		if reads++; reads == 1 {
+			appendTo("5\n") // the writer finishes its line
+		}
+	}
+	defer func() { testHookAfterRead = nil }()
+	m, skipped, err := Options{Header: true}.ReadSkipped(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.At(1, 2); got != 25 || skipped != 1 || reads != 2 {
+		t.Errorf("y = %v, skipped %d, after %d reads; want 25, 1, 2", got, skipped, reads)
+	}
+
+	// Whole rows appended during each read: the rows read are kept.
+	reads = 0
+	testHookAfterRead = func(string) { reads++; appendTo("0.5,0.6,3\n") }
+	m, _, err = Options{Header: true}.ReadSkipped(path)
+	if r, _ := m.Dims(); err != nil || r != 2 || reads != 1 {
+		t.Errorf("rows appended whole: %d rows, err %v, after %d reads; want 2, nil, 1", r, err, reads)
+	}
+
+	// A line still being written at every read: refused.
+	appendTo("0.7,0.8,1")
+	reads = 0
+	testHookAfterRead = func(string) { reads++; appendTo("1") }
+	_, _, err = Options{Header: true}.ReadSkipped(path)
+	var e *Error
+	if !errors.As(err, &e) || !strings.Contains(err.Error(), "changed while being read") || reads != ReadAttempts {
+		t.Errorf("a file that never holds still: err = %v after %d reads, want an *Error after %d", err, reads, ReadAttempts)
+	}
+}

@@ -32,6 +32,16 @@
 // Functions keep no state; they are safe for concurrent use on distinct
 // readers and writers.
 //
+// A regular file another process writes while Read or ReadSkipped reads
+// it (its size or modification time moves, or the bytes read are not its
+// size) is read again, unless what was read ends in "\n" (whole lines;
+// rows appended meanwhile are the next read's), up to ReadAttempts times,
+// then refused: a read does not return a line half written by a writer
+// still at work, which would otherwise parse if it is the last ("0.3,0.4,2"
+// of "0.3,0.4,25"). A writer that stopped halfway before the read began
+// and resumes only after it ends is not seen: writers append whole lines
+// in one write, or write a file elsewhere and rename it into place.
+//
 // # Errors
 //
 // Errors are *Error values naming the file (as the caller spelled it), the
