@@ -391,8 +391,8 @@ func (o Options) parse(r io.Reader, name string) (*mat.Dense, int, error) {
 
 // dialectHint returns advice, "; …", for a line that cannot be read
 // when it looks written in another dialect, else "": semicolons between
-// fields (a spreadsheet in a locale with decimal commas), tabs, NUL
-// bytes (UTF-16), lone CRs between lines (old Mac line ends), or, when first says it is the
+// fields (a spreadsheet in a locale with decimal commas), quotes, tabs,
+// NUL bytes (UTF-16), lone CRs between lines (old Mac line ends), or, when first says it is the
 // first line of a file that may start with a header row, a line of
 // names that isHeader refuses (a field empty or numeric: pandas' unnamed
 // index column, a name such as "2y").
@@ -402,6 +402,8 @@ func dialectHint(line []byte, first bool) string {
 		return "; the line holds NUL bytes: is the file UTF-16? save it as UTF-8"
 	case bytes.IndexByte(line, ';') >= 0:
 		return "; fields are separated by commas, not semicolons (export with ',' between fields and '.' before decimals)"
+	case bytes.IndexByte(line, '"') >= 0:
+		return "; fields are numbers without quotes"
 	case tabInside(line):
 		return "; fields are separated by commas, not tabs"
 	case bytes.IndexByte(line, '\r') >= 0:

@@ -85,6 +85,8 @@ func TestParsePointsErrors(t *testing.T) {
 		{"blank line at start", "\n1\n", "pts.csv:1: blank line (allowed only at the end of the file)"},
 		{"semicolon separated", "1;2\n", `pts.csv:1:1: "1;2" is not a number; fields are separated by commas, not semicolons (export with ',' between fields and '.' before decimals)`},
 		{"semicolons decimal commas", "1\n1,5;2\n", `pts.csv:2: row has 2 fields, want 1 (as in line 1); fields are separated by commas, not semicolons (export with ',' between fields and '.' before decimals)`},
+		{"quoted", "\"0.5\",1\n", `pts.csv:1:1: "\"0.5\"" is not a number; fields are numbers without quotes`},
+		{"quoted decimal comma", "\"0,5\",1\n", `pts.csv:1:1: "\"0" is not a number; fields are numbers without quotes`},
 		{"tab separated", "1\t2\n", `pts.csv:1:1: "1\t2" is not a number; fields are separated by commas, not tabs`},
 		{"utf-16", "\xff\xfe1\x00,\x002\x00\n\x00", `pts.csv:1:1: "\xff\xfe1\x00" is not a number; the line holds NUL bytes: is the file UTF-16? save it as UTF-8`},
 		{"lone CRs", "1,2\r3,4\r", `pts.csv:1:2: "2\r3" is not a number; lines end in a lone CR (old Mac line ends): use LF or CRLF`},

@@ -53,8 +53,8 @@
 //	x.csv: empty file
 //
 // A line that looks written in another dialect — semicolons between fields
-// (a spreadsheet in a locale with decimal commas), tabs, NUL bytes (a
-// UTF-16 file), lone CRs between lines,
+// (a spreadsheet in a locale with decimal commas), quotes, tabs, NUL
+// bytes (a UTF-16 file), lone CRs between lines,
 // or, with Options.Header, a first line of names that is no header row
 // (pandas' unnamed index column leaves its first name empty) — has its
 // error end in advice saying so, e.g.
