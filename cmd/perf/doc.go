@@ -34,7 +34,8 @@
 // shortest round-trip form (strconv.FormatFloat(v, 'g', -1, 64)), so
 // parsing it back gives the same float64 bits. Nothing is printed to stdout
 // unless the whole result was computed. perf never writes to a file the user
-// named as input. Every file is written atomically (internal/atomicfile); a
+// named as input; perf suggest refuses a stdout that is one of its input
+// files (the shell's '>' emptied it), but for '>>' onto --pending. Every file is written atomically (internal/atomicfile); a
 // path the user named (--json FILE) is followed if it is a symbolic link,
 // but a file perf writes inside an --out directory never is: a link at its
 // name is replaced by the file and its target left untouched, and a link

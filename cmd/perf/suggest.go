@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 
@@ -49,6 +50,9 @@ are observed or pending it returns the next points of the initial design.
 --pending FILE  CSV rows x1,…,xd: points handed out and not yet evaluated
                 (each stands for its whole orbit under an invariant kernel:
                 the q new points avoid them and each other)
+                '>> FILE' appends the new points to it; a stdout that is
+                an input file otherwise ('> FILE', which the shell empties
+                before perf reads it, or --history's file) is refused
 --failed FILE   CSV rows x1,…,xd: points whose evaluation failed (crashed,
                 timed out, no value): neither they nor their orbits are
                 proposed again (see 'Failed evaluations' in the bo package
@@ -264,6 +268,9 @@ func runSuggest(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return asInput(err)
 	}
+	if err := refuseOutputInput(stdout, [][2]string{{"history", *history}, {"pending", *pending}, {"failed", *failed}}); err != nil {
+		return err
+	}
 	dim := opt.Dim()
 	var hx, px *mat.Dense
 	var hy []float64
@@ -317,6 +324,46 @@ func warnLeftOut(stderr io.Writer, k bo.Kernel) {
 	for _, r := range k.LeftOut() {
 		fmt.Fprintf(stderr, "perf suggest: warning: kernel %s leaves out %s\n", k.Name(), r)
 	}
+}
+
+// refuseOutputInput refuses a stdout that is one of the input files
+// (flag name, path pairs), before any is read: the shell's '>' emptied it
+// before perf could read it, so its rows would be missing without a word,
+// and '>>' would write the points into --history or --failed, whose rows
+// they are not. Appending to --pending with '>>' hands the points out,
+// as a scheduler does, and is allowed (also where how stdout was opened
+// cannot be told).
+func refuseOutputInput(stdout io.Writer, inputs [][2]string) error {
+	if s, ok := stdout.(*stickyWriter); ok {
+		stdout = s.w
+	}
+	f, ok := stdout.(*os.File)
+	if !ok {
+		return nil
+	}
+	out, err := f.Stat()
+	if err != nil || !out.Mode().IsRegular() {
+		return nil
+	}
+	for _, in := range inputs {
+		name, path := in[0], in[1]
+		if path == "" {
+			continue
+		}
+		if st, err := os.Stat(path); err != nil || !os.SameFile(st, out) {
+			continue
+		}
+		appending, known := appendMode(f)
+		switch {
+		case known && !appending && name == "pending":
+			return badInput("stdout is --pending's file %s, which the shell's '>' emptied before perf could read it: restore its rows and append with '>>'", path)
+		case known && !appending:
+			return badInput("stdout is --%s's file %s, which the shell's '>' emptied before perf could read it: restore its rows and write the points elsewhere", name, path)
+		case name != "pending":
+			return badInput("stdout is --%s's file %s: the points would be appended to it, but are not rows of it; write them elsewhere", name, path)
+		}
+	}
+	return nil
 }
 
 // readRows reads the CSV file of flag name, which may start with a header

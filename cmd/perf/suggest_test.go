@@ -409,3 +409,48 @@ func TestSuggestBlankYSaysPending(t *testing.T) {
 		t.Errorf("a blank x: %q points to --pending", stderr)
 	}
 }
+
+// TestSuggestStdoutIsInput: a stdout that is an input file is refused
+// before it is read when the shell's '>' emptied it (the rows would be
+// missing without a word: the new point could be a running one), or when
+// it is --history or --failed (the points are not rows of them); '>>' on
+// --pending, how a scheduler hands points out, appends the point.
+func TestSuggestStdoutIsInput(t *testing.T) {
+	rows := "0.1,0.2\n-0.3,0.4\n"
+	base := []string{"suggest", "--group", "signflip", "--d", "2", "--box", "-1:1", "--seed", "1"}
+	for _, c := range []struct {
+		name, flag string
+		flags      int // os.O_TRUNC for '>', os.O_APPEND for '>>'
+		ok         bool
+	}{
+		{"pending >", "--pending", os.O_TRUNC, false},
+		{"pending >>", "--pending", os.O_APPEND, true},
+		{"failed >>", "--failed", os.O_APPEND, false},
+		{"failed >", "--failed", os.O_TRUNC, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := writeFile(t, "p.csv", rows)
+			out, err := os.OpenFile(path, os.O_WRONLY|c.flags, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Close()
+			var stderr strings.Builder
+			code := run(append(base, c.flag, path), out, &stderr)
+			got, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.ok {
+				if code != exitOK || !strings.HasPrefix(string(got), rows) || strings.Count(string(got), "\n") != 3 {
+					t.Errorf("exit %d (%s), file %q: want the point appended", code, stderr.String(), got)
+				}
+				return
+			}
+			checkOneLineError(t, code, "", stderr.String(), "perf suggest: ", "stdout is "+c.flag+"'s file")
+			if c.flags == os.O_APPEND && string(got) != rows {
+				t.Errorf("file %q, want it untouched", got)
+			}
+		})
+	}
+}
