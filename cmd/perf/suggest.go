@@ -387,6 +387,9 @@ func readRows(name, path string, cols int, b int64) (m *mat.Dense, skipped int, 
 		// A blank y: a row written before its evaluation came back, or
 		// after it failed.
 		return nil, 0, badInput("--history: %w (y); a point being evaluated goes in --pending, one whose evaluation failed in --failed (its x alone)", err)
+	case name != "history" && errors.Is(err, csvio.ErrEmptyField) && errors.As(err, &ce) && ce.Col == cols+1:
+		// A history-shaped row with its y left blank.
+		return nil, 0, badInput("--%s: %w; its rows are x1,…,xd, without a y column", name, err)
 	case err != nil:
 		return nil, 0, badInput("--%s: %w", name, err)
 	}

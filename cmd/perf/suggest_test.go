@@ -454,3 +454,15 @@ func TestSuggestStdoutIsInput(t *testing.T) {
 		})
 	}
 }
+
+// TestSuggestPendingBlankY: a --pending or --failed row shaped like a
+// history row, its y blank, is refused with one line saying the rows
+// have no y column.
+func TestSuggestPendingBlankY(t *testing.T) {
+	base := []string{"suggest", "--group", "signflip", "--d", "2", "--box", "-1:1"}
+	for _, flag := range []string{"--pending", "--failed"} {
+		p := writeFile(t, "p.csv", "x1,x2,y\n0.1,0.2,\n")
+		code, stdout, stderr := runCLI(t, append(base, flag, p)...)
+		checkOneLineError(t, code, stdout, stderr, "perf suggest: ", "p.csv:2:3: empty field; its rows are x1,…,xd, without a y column")
+	}
+}
