@@ -392,8 +392,9 @@ func (o Options) parse(r io.Reader, name string) (*mat.Dense, int, error) {
 // dialectHint returns advice, "; …", for a line that cannot be read
 // when it looks written in another dialect, else "": semicolons between
 // fields (a spreadsheet in a locale with decimal commas), quotes, tabs,
-// NUL bytes (UTF-16), lone CRs between lines (old Mac line ends), or, when first says it is the
-// first line of a file that may start with a header row, a line of
+// NUL bytes (UTF-16), lone CRs between lines (old Mac line ends), a row
+// of empty fields (a spreadsheet's empty row), or, when first says it is
+// the first line of a file that may start with a header row, a line of
 // names that isHeader refuses (a field empty or numeric: pandas' unnamed
 // index column, a name such as "2y").
 func dialectHint(line []byte, first bool) string {
@@ -408,6 +409,8 @@ func dialectHint(line []byte, first bool) string {
 		return "; fields are separated by commas, not tabs"
 	case bytes.IndexByte(line, '\r') >= 0:
 		return "; lines end in a lone CR (old Mac line ends): use LF or CRLF"
+	case len(bytes.Trim(line, ", \t")) == 0:
+		return "; every field of the row is empty (a spreadsheet's empty row?): delete the line"
 	case !first:
 		return ""
 	}

@@ -87,6 +87,8 @@ func TestParsePointsErrors(t *testing.T) {
 		{"semicolons decimal commas", "1\n1,5;2\n", `pts.csv:2: row has 2 fields, want 1 (as in line 1); fields are separated by commas, not semicolons (export with ',' between fields and '.' before decimals)`},
 		{"quoted", "\"0.5\",1\n", `pts.csv:1:1: "\"0.5\"" is not a number; fields are numbers without quotes`},
 		{"quoted decimal comma", "\"0,5\",1\n", `pts.csv:1:1: "\"0" is not a number; fields are numbers without quotes`},
+		{"spreadsheet empty rows", "1,2,3\r\n,,\r\n,,\r\n", "pts.csv:2:1: empty field; every field of the row is empty (a spreadsheet's empty row?): delete the line"},
+		{"spreadsheet empty row wider", "1,2\n, ,,\n", "pts.csv:2: row has 4 fields, want 2 (as in line 1); every field of the row is empty (a spreadsheet's empty row?): delete the line"},
 		{"tab separated", "1\t2\n", `pts.csv:1:1: "1\t2" is not a number; fields are separated by commas, not tabs`},
 		{"utf-16", "\xff\xfe1\x00,\x002\x00\n\x00", `pts.csv:1:1: "\xff\xfe1\x00" is not a number; the line holds NUL bytes: is the file UTF-16? save it as UTF-8`},
 		{"lone CRs", "1,2\r3,4\r", `pts.csv:1:2: "2\r3" is not a number; lines end in a lone CR (old Mac line ends): use LF or CRLF`},

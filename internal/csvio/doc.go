@@ -54,10 +54,10 @@
 //
 // A line that looks written in another dialect — semicolons between fields
 // (a spreadsheet in a locale with decimal commas), quotes, tabs, NUL
-// bytes (a UTF-16 file), lone CRs between lines,
-// or, with Options.Header, a first line of names that is no header row
-// (pandas' unnamed index column leaves its first name empty) — has its
-// error end in advice saying so, e.g.
+// bytes (a UTF-16 file), lone CRs between lines, a row of empty fields (a
+// spreadsheet's empty row), or, with Options.Header, a first line of
+// names that is no header row (pandas' unnamed index column leaves its
+// first name empty) — has its error end in advice saying so, e.g.
 //
 //	h.csv:1:1: empty field; line 1 is not read as a header row, whose fields must all be names: field 1 is empty
 //
