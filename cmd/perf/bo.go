@@ -642,7 +642,7 @@ func protocolFlags(fs *flagSet, optimizerOnly ...bool) *protocol {
 		mean:             meanFlag(fs),
 		backend:          backendFlag(fs),
 		liar:             fs.String("liar", "mean", "the constant liar's value for pending and failed points: mean (of the observed values) or worst (the worst observed, symbo's choice before)"),
-		landmarks:        fs.Int("landmarks", 0, fmt.Sprintf("landmark cap `M` of every kernel but soft (exact at any n): the GP is exact up to M observations (for plus and nystrom every observation is in the design), a GP on M landmarks (greedy pivoted Cholesky of the kernel's Gram; k_max's for plus and nystrom) above; 0 means %d, −1 never (always exact)", bo.DefaultLandmarks)),
+		landmarks:        fs.Int("landmarks", 0, fmt.Sprintf("landmark cap `M` of every kernel but soft (exact at any n): the GP is exact up to M observations (for plus and nystrom every observation is in the design), a GP on M landmarks (greedy pivoted Cholesky of the kernel's Gram; k_max's for plus and nystrom) above; 0 means %d, -1 never (always exact)", bo.DefaultLandmarks)),
 		landmarkFit:      landmarkFitFlag(fs),
 		candidateFit:     fs.String("candidate-fit", "own", "how auto's and portfolio's candidates fit their hyperparameters: own (each its own full search) or anchored (the last candidate, plus, first; the others search only around its lengthscale: about half their likelihood evaluations)"),
 		probeWindow:      fs.Int("probe-window", 0, "portfolio's fixed-point probe may fire in the first `W` BO steps only; 0 means no limit"),

@@ -80,7 +80,7 @@ func checkWorkers(n int) error {
 // observations.
 func checkLandmarks(m int) error {
 	if m < -1 || m > bo.MaxEvaluations {
-		return badInput("--landmarks must be −1 (never), 0 (the default, %d) or a count in [1, %d], got %d", bo.DefaultLandmarks, bo.MaxEvaluations, m)
+		return badInput("--landmarks must be -1 (never), 0 (the default, %d) or a count in [1, %d], got %d", bo.DefaultLandmarks, bo.MaxEvaluations, m)
 	}
 	return nil
 }

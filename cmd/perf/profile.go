@@ -122,7 +122,7 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	nList := fs.String("n", "55,200,1000", "comma-separated numbers of points, ascending, each ≥ 2")
 	m := fs.Int("m", 1000, "candidates of the k_plus cross-covariance")
 	boKernel := fs.String("bo-kernel", "plus,base,avg,"+experiments.DefaultBOKernel, "comma-separated GP kernels of the BO phases: "+commaList(bo.KernelNames())+", or auto:a+b+… or portfolio:a+b+… naming the candidates (a+b:c+d favouring c and d), under the paper's protocol; the name \""+experiments.DefaultBOKernel+"\" is bo.Recommended's configuration (the front ends' default)")
-	landmarks := fs.Int("landmarks", 0, fmt.Sprintf("landmark cap `M` of every kernel in the BO phases (the design cap of plus and nystrom): 0 means %d, −1 never", bo.DefaultLandmarks))
+	landmarks := fs.Int("landmarks", 0, fmt.Sprintf("landmark cap `M` of every kernel in the BO phases (the design cap of plus and nystrom): 0 means %d, -1 never", bo.DefaultLandmarks))
 	landmarkFit := landmarkFitFlag(fs)
 	gemmN := fs.Int("gemm-n", 1000, "order of the DGEMMs the BO steps are compared with")
 	eigenVsC := fs.String("eigen-vs-c", "", "comma-separated orders n at which the --backend EigenSym is timed against C LAPACKE_dsyevd (needs -tags openblas)")

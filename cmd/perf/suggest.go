@@ -77,7 +77,7 @@ are observed or pending it returns the next points of the initial design.
                 0,1,2,3 for four identical widths among six parameters
 --minimize      minimize y (default: maximize; with --problem, P's direction)
 --landmarks M   landmark cap of every kernel but soft: exact up to M observations,
-                M landmarks above (0: 256; −1: never; see 'perf bo -h')
+                M landmarks above (0: 256; -1: never; see 'perf bo -h')
 --landmark-fit  default, subset, likelihood or full (see 'perf bo -h')
 --candidate-fit anchored (default here, measured level with own:
                 lab/results/soft) or own: how auto's and portfolio's
@@ -431,6 +431,17 @@ func parseIntervals(s string, d int) (lo, hi []float64, err error) {
 		a, b, ok := strings.Cut(strings.TrimSpace(part), ":")
 		if !ok {
 			return nil, nil, badInput("%s is not LO:HI", which(i))
+		}
+		for _, v := range []string{a, b} {
+			// strconv reads 1_0 as 10 and 0x1p4 as 16; a point file
+			// refuses the first (csvio), and '−' (U+2212, as typeset)
+			// is no minus sign to it.
+			switch v = strings.TrimSpace(v); {
+			case strings.ContainsRune(v, '_'):
+				return nil, nil, badInput("%s: %q is not a number (no digit separators)", which(i), v)
+			case strings.ContainsRune(v, '−'):
+				return nil, nil, badInput("%s: %q is not a number (write the minus sign as ASCII '-', not '−')", which(i), v)
+			}
 		}
 		l, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
 		h, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)

@@ -466,3 +466,18 @@ func TestSuggestPendingBlankY(t *testing.T) {
 		checkOneLineError(t, code, stdout, stderr, "perf suggest: ", "p.csv:2:3: empty field; its rows are x1,…,xd, without a y column")
 	}
 }
+
+// TestBoxNumbers: a --box bound spelled with a digit separator ("1_0",
+// which strconv reads as 10) or a typeset minus ("−1", U+2212, as help
+// texts print it) is refused naming the spelling; "-1" and "1e1" are read.
+func TestBoxNumbers(t *testing.T) {
+	for in, want := range map[string]string{"0:1_0": "digit separators", "−1:1": "ASCII '-'"} {
+		if _, _, err := parseBox(in, 2); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("parseBox(%q): %v, want an error saying %q", in, err, want)
+		}
+	}
+	lo, hi, err := parseBox("-1:1e1", 2)
+	if err != nil || lo[1] != -1 || hi[1] != 10 {
+		t.Errorf("parseBox(-1:1e1) = %v, %v, %v", lo, hi, err)
+	}
+}

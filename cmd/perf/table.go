@@ -83,7 +83,7 @@ the shares of the gain with BCa bootstrap intervals.
 
 --landmarks M: the landmark cap of every kernel but soft (see 'perf bo -h'): an
 exact GP on at most M observations (for plus and nystrom, their design),
-a GP on M landmarks beyond; 0 means 256, −1 never. --landmark-fit
+a GP on M landmarks beyond; 0 means 256, -1 never. --landmark-fit
 subset|likelihood|full: how the landmark GP is fitted (by default
 likelihood for plus and nystrom, subset for the others).
 --candidate-fit anchored: auto's and portfolio's candidates other than
