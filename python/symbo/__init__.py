@@ -627,13 +627,27 @@ class Optimizer:
         x = x.ravel()
         return x, _ptr(x), x.size
 
-    def _points(self, q, fn):
+    def _points(self, q, fn, asked=False):
         q = _int64(q, "q")
         # No buffer for a q the library refuses (it says why): 2**40 rows
         # are not allocated first.
         ok = 1 <= q <= _MAX_BATCH
-        out = np.empty((q if ok else 0, self.d), dtype=np.float64)
-        _check(fn(self._handle(), q, _ptr(out) if ok else None, out.size))
+        # NaN until the library writes the points, which it does only
+        # when the call succeeds.
+        out = np.full((q if ok else 0, self.d), np.nan)
+        h = self._handle()
+        try:
+            _check(fn(h, q, _ptr(out) if ok else None, out.size))
+        except BaseException:
+            # A KeyboardInterrupt that arrives during a long ask is raised
+            # as the call returns: the points it recorded as pending reach
+            # no caller. They are cancelled, so that the ask records
+            # nothing (a phantom pending point was never told, and its
+            # orbit never proposed again).
+            if asked and out.size and not np.isnan(out).any():
+                for row in out:
+                    _lib.symbo_optimizer_cancel(h, _ptr(row), self.d, None)
+            raise
         return out
 
     def _matrix_of(self, fn):
@@ -658,8 +672,9 @@ class Optimizer:
     def ask_batch(self, q):
         """``q`` points (q × d, 1 ≤ q ≤ 1024) to evaluate in parallel,
         recorded as pending; with an invariant kernel no two share an
-        orbit. All or nothing: on an error none is recorded."""
-        return self._points(q, _lib.symbo_optimizer_ask_batch)
+        orbit. All or nothing: on an error none is recorded, nor on a
+        ``KeyboardInterrupt`` raised as the call returns."""
+        return self._points(q, _lib.symbo_optimizer_ask_batch, asked=True)
 
     def suggest(self, q=1):
         """The next ``q`` points (q × d) — what :meth:`ask_batch` would

@@ -888,3 +888,40 @@ def test_float_environment_of_the_calling_thread():
     assert got[0][0] == want[0], "gram: other bits under FE_UPWARD"
     assert got[0][1] == want[1], "Optimizer: other points under FE_UPWARD"
     assert compute() == want
+
+
+def test_interrupted_ask_records_nothing(monkeypatch):
+    """A KeyboardInterrupt (Ctrl-C) that arrives during a long ask is
+    raised as the library call returns, after the library recorded the
+    points as pending: they reached no caller, stayed pending for good (a
+    liar's value, their orbits never proposed) and the next ask proposed
+    another point. Those points are cancelled now: the ask records nothing
+    and the next one proposes them again."""
+    def study():
+        o = symbo.Optimizer([0, 0], [1, 1], group="permutation", seed=1, init=2)
+        for _ in range(3):
+            x = o.ask()
+            o.tell(x, float(x.sum()))
+        return o
+    real = symbo._lib
+
+    class Interrupted:  # the interrupt raised as ask_batch returns
+        def __getattr__(self, name):
+            f = getattr(real, name)
+            if name != "symbo_optimizer_ask_batch":
+                return f
+
+            def call(*args):
+                f(*args)
+                raise KeyboardInterrupt
+            return call
+    want = study().ask_batch(2)
+    o = study()
+    monkeypatch.setattr(symbo, "_lib", Interrupted())
+    for ask in (o.ask, lambda: o.ask_batch(2)):
+        with pytest.raises(KeyboardInterrupt):
+            ask()
+        assert o.pending.shape == (0, 2)
+    monkeypatch.setattr(symbo, "_lib", real)
+    assert np.array_equal(o.ask_batch(2), want)
+    o.close()
