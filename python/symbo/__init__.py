@@ -65,7 +65,9 @@ class InternalError(SymboError, RuntimeError):
 
 
 def _load():
-    path = os.environ.get("SYMBO_LIB") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "libsymbo.so")
+    # Absolute: ctypes looks a name without a slash up in the loader's
+    # search path, not in the working directory where it was found.
+    path = os.path.abspath(os.environ.get("SYMBO_LIB") or os.path.join(os.path.dirname(__file__), "libsymbo.so"))
     if not os.path.exists(path):
         raise ImportError(
             "symbo: %s not found; build it with 'make python' from the repository root "

@@ -309,3 +309,20 @@ def test_gram_box_not_a_pair(box):
     X = 0.1 * 100 ** np.random.default_rng(3).uniform(size=(3, 2))
     with pytest.raises(symbo.InvalidInput, match="box must be a pair"):
         symbo.gram(X, group="scaling", box=box, base="rbf", lengthscale=1.0, kernel="avg")
+
+
+def test_symbo_lib_relative_to_working_directory():
+    """SYMBO_LIB=libsymbo.so, the file in the working directory, passed
+    the existence check and then failed to load (ctypes searched the
+    loader's path): OSError "cannot open shared object file: No such file
+    or directory". It loads now."""
+    import os
+    import subprocess
+    import sys
+
+    pkg = os.path.dirname(os.path.abspath(symbo.__file__))
+    out = subprocess.run([sys.executable, "-c", "import symbo; print(symbo.version())"], capture_output=True, text=True,
+                         cwd=pkg, env={**os.environ, "SYMBO_LIB": "libsymbo.so",
+                                       "PYTHONPATH": os.path.dirname(pkg)})
+    assert out.returncode == 0, out.stderr
+    assert "abi %d" % symbo.ABI_VERSION in out.stdout
