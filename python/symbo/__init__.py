@@ -73,10 +73,19 @@ def _load():
             "symbo: %s not found; build it with 'make python' from the repository root "
             "(go build -buildmode=c-shared -o python/symbo/libsymbo.so ./capi), or set SYMBO_LIB" % path
         )
-    lib = ctypes.CDLL(path)
+    # The ABI version first: a library of another version may lack a
+    # function bound below (AttributeError "undefined symbol"), and a
+    # file that is no libsymbo raised OSError or AttributeError.
+    try:
+        lib = ctypes.CDLL(path)
+        lib.symbo_abi_version.restype = ctypes.c_int
+    except (OSError, AttributeError) as e:
+        raise ImportError("symbo: %s is not a libsymbo (%s); build it with 'make python' from the repository root, "
+                          "or set SYMBO_LIB" % (path, e)) from None
+    if lib.symbo_abi_version() != ABI_VERSION:
+        raise ImportError("symbo: %s speaks ABI %d, these bindings %d" % (path, lib.symbo_abi_version(), ABI_VERSION))
     dp = ctypes.POINTER(ctypes.c_double)
     i64 = ctypes.c_int64
-    lib.symbo_abi_version.restype = ctypes.c_int
     lib.symbo_version.restype = ctypes.c_char_p
     lib.symbo_last_error.restype = ctypes.c_size_t
     lib.symbo_last_error.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
@@ -105,8 +114,6 @@ def _load():
             ("restore", [i64, ctypes.c_char_p])):
         f = getattr(lib, "symbo_optimizer_" + name)
         f.restype, f.argtypes = ctypes.c_int, args
-    if lib.symbo_abi_version() != ABI_VERSION:
-        raise ImportError("symbo: %s speaks ABI %d, these bindings %d" % (path, lib.symbo_abi_version(), ABI_VERSION))
     return lib
 
 

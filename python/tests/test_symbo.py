@@ -326,3 +326,33 @@ def test_symbo_lib_relative_to_working_directory():
                                        "PYTHONPATH": os.path.dirname(pkg)})
     assert out.returncode == 0, out.stderr
     assert "abi %d" % symbo.ABI_VERSION in out.stdout
+
+
+def test_library_of_another_abi_or_none_is_an_import_error(tmp_path):
+    """A libsymbo of another ABI version lacking a function these bindings
+    bind raised AttributeError "undefined symbol: …", before the version
+    was read; a file that is no shared library raised OSError. Each is an
+    ImportError naming the file now, the first naming both versions."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    def load(lib):
+        return subprocess.run([sys.executable, "-c", "import symbo"], capture_output=True, text=True,
+                              env={**os.environ, "SYMBO_LIB": str(lib),
+                                   "PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(symbo.__file__)))})
+    text = tmp_path / "text.so"
+    text.write_text("not a library\n")
+    out = load(text)
+    assert "ImportError: symbo: %s is not a libsymbo" % text in out.stderr, out.stderr
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("needs a C compiler")
+    src = tmp_path / "old.c"
+    src.write_text("int symbo_abi_version(void) { return %d; }\n" % (symbo.ABI_VERSION - 1))
+    old = tmp_path / "libold.so"
+    subprocess.run([cc, "-shared", "-fPIC", "-o", str(old), str(src)], check=True)
+    out = load(old)
+    assert "ImportError: symbo: %s speaks ABI %d, these bindings %d" % (old, symbo.ABI_VERSION - 1,
+                                                                      symbo.ABI_VERSION) in out.stderr, out.stderr
