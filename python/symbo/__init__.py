@@ -303,6 +303,13 @@ def _group(group, d, block=None, matrices=None, box=None, coords=None):
             g["matrices"] = os.fsdecode(os.path.abspath(os.fspath(matrices)))
         except TypeError:
             raise InvalidInput("matrices must be a path, got %r" % (matrices,)) from None
+        try:
+            g["matrices"].encode()
+        except UnicodeEncodeError:
+            # JSON carries text: the library would open another name
+            # (U+FFFD for each undecodable byte) and find no such file.
+            raise InvalidInput("matrices path %r is not UTF-8, which the library's settings need; rename the "
+                               "file or link to it from a UTF-8 path" % (g["matrices"],)) from None
     if box is not None:
         # A pair (lo, hi): unpacked bare, a 5 or three rows raised
         # TypeError or ValueError ("too many values to unpack"), and a

@@ -734,6 +734,24 @@ def test_matrices_path_may_be_bytes(tmp_path):
     assert a.suggest().tobytes() == b.suggest().tobytes()
 
 
+def test_matrices_path_not_utf8_says_so(tmp_path):
+    """A matrices file whose name is not UTF-8 (bytes a POSIX name may
+    hold) reached the library as another name, the JSON settings' text:
+    InvalidInput "open …/g\ufffd.json: no such file or directory" for a
+    file that exists. It says the name is not UTF-8 now."""
+    f = os.path.join(os.fsencode(tmp_path), b"g\xff.json")
+    try:
+        with open(f, "w") as w:
+            w.write(json.dumps({"generators": [[[-1, 0], [0, -1]]]}))
+    except (OSError, UnicodeError):
+        pytest.skip("the file system refuses a name that is not UTF-8")
+    for path in (f, os.fsdecode(f)):
+        with pytest.raises(symbo.InvalidInput, match="is not UTF-8"):
+            symbo.Optimizer([-1, -1], [1, 1], group="matrices", matrices=path, kernel="plus")
+        with pytest.raises(symbo.InvalidInput, match="is not UTF-8"):
+            symbo.gram([[0.0, 0.0]], group="matrices", matrices=path, base="rbf", lengthscale=1.0, kernel="avg")
+
+
 def test_strings_and_dates_are_not_numbers():
     """_floats documents strings as what NumPy cannot read as real numbers
     (InvalidInput), as y's strings are: NumPy parsed an array of numeric
