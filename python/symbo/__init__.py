@@ -404,7 +404,8 @@ class Optimizer:
     optimizer raises :class:`InvalidInput`. A copy (``copy.copy``,
     ``copy.deepcopy``) or a pickle holds a handle of its own, restored from
     :meth:`history_json` with the same settings: it proposes what the
-    original would, and closing one leaves the other open.
+    original would, and closing one leaves the other open; it is of the
+    original's class (a subclass's), with the attributes set on it.
 
     Parameters
     ----------
@@ -590,8 +591,10 @@ class Optimizer:
 
     def __reduce__(self):
         # A copy (copy.copy, copy.deepcopy) or a pickle holds a handle of
-        # its own: the same settings, restored from history_json().
-        return (_restored, (self._settings, self.d, self.history_json()))
+        # its own: the same settings, restored from history_json(); of
+        # the same class (a subclass's), with the attributes set on it.
+        state = {k: v for k, v in self.__dict__.items() if k not in ("_h", "_close_lock", "_settings", "d")}
+        return (_restored, (self._settings, self.d, self.history_json(), type(self)), state or None)
 
     # -- lifetime ---------------------------------------------------------
 
@@ -877,11 +880,13 @@ def _left_out_warnings(info):
 _NEG_ZERO = re.compile(r"(?<=[\[,:])-0(?=[,\]}])")
 
 
-def _restored(settings, d, history):
-    """An Optimizer with the settings (JSON bytes) and dimension d of one
-    that wrote history (its history_json()), restored from it: what
-    Optimizer.__reduce__ rebuilds a copy or a pickle with."""
-    o = Optimizer.__new__(Optimizer)
+def _restored(settings, d, history, cls=None):
+    """An Optimizer (of class cls, a subclass) with the settings (JSON
+    bytes) and dimension d of one that wrote history (its
+    history_json()), restored from it: what Optimizer.__reduce__ rebuilds
+    a copy or a pickle with."""
+    cls = cls or Optimizer
+    o = cls.__new__(cls)
     o._h = None
     o._close_lock = threading.Lock()
     o._open(settings, d)

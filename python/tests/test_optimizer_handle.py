@@ -943,3 +943,26 @@ def test_interrupted_ask_records_nothing(monkeypatch):
     monkeypatch.setattr(symbo, "_lib", real)
     assert np.array_equal(o.ask_batch(2), want)
     o.close()
+
+
+class _Tagged(symbo.Optimizer):
+    def tagged(self):
+        return self.tag
+
+
+def test_copy_and_pickle_keep_subclass_and_attributes():
+    """A copy or a pickle of a subclass's optimizer was a bare Optimizer,
+    without the attributes set on the original (its class's methods and
+    its state gone without a word). Both are kept now."""
+    import copy
+    import pickle
+    o = _Tagged([0, 0], [1, 1], group="permutation", seed=3, init=2)
+    o.tag = ["run", 7]
+    x = o.ask()
+    o.tell(x, 1.0)
+    for c in (copy.copy(o), copy.deepcopy(o), pickle.loads(pickle.dumps(o))):
+        assert type(c) is _Tagged and c.tagged() == ["run", 7]
+        assert c.suggest().tobytes() == o.suggest().tobytes()
+        c.close()
+    assert copy.deepcopy(o).tag is not o.tag
+    o.close()
