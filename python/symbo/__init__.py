@@ -702,7 +702,9 @@ class Optimizer:
 
     def tell(self, x, y):
         """Record the value ``y`` (finite) at ``x`` (a point of the box),
-        which stops being pending or failed. A ``nan`` or infinite ``y`` is
+        which stops being pending or failed — bit for bit: a rounded or
+        float32 copy of an asked point is another point, and the asked
+        one stays pending (see :attr:`pending`). A ``nan`` or infinite ``y`` is
         InvalidInput: report an evaluation that gave no usable value with
         :meth:`fail`."""
         if isinstance(y, np.ndarray):
@@ -730,8 +732,9 @@ class Optimizer:
 
     def fail(self, x):
         """Record that the evaluation of ``x`` failed (it raised, timed out
-        or gave no usable value): ``x`` stops being pending, and neither it
-        nor its orbit is proposed again."""
+        or gave no usable value): ``x`` stops being pending (bit for bit,
+        as in :meth:`tell`), and neither it nor its orbit is proposed
+        again."""
         x, p, n = self._x(x)
         _check(_lib.symbo_optimizer_fail(self._handle(), p, n))
 

@@ -966,3 +966,17 @@ def test_copy_and_pickle_keep_subclass_and_attributes():
         c.close()
     assert copy.deepcopy(o).tag is not o.tag
     o.close()
+
+
+def test_tell_of_a_rounded_point_leaves_the_asked_one_pending():
+    """tell and fail match a pending point bit for bit (the docstrings say
+    so): a float32 or rounded copy is another point."""
+    o = symbo.Optimizer([0, 0], [1, 1], group="permutation", seed=1, init=3)
+    x = o.ask()
+    o.tell(x.astype(np.float32), 1.0)
+    assert o.pending.tobytes() == x.tobytes()
+    o.fail(np.round(x, 3))
+    assert o.pending.tobytes() == x.tobytes()
+    o.tell(x, 1.0)
+    assert o.pending.shape == (0, 2)
+    o.close()
