@@ -464,6 +464,11 @@ class Optimizer:
         means the library's recommended, 0.25 — each step explores less
         than the paper's β_t = 0.5·d·log t (lab/results/suite/pilots.md);
         1 is the paper's β; anything outside (0, 1e6] is InvalidInput.
+    mem_budget : int or str, optional
+        The largest memory one request may allocate: a number of bytes,
+        or a size such as ``"64GiB"`` (B, KiB, MiB, GiB or TiB). None
+        (default) means ``$SYMBO_MEMORY_BUDGET``, else 8 GiB. A request
+        over it raises :class:`SizeError` before allocating.
     liar : str, optional
         What the constant liar tells for pending and failed points:
         ``mean`` of the observed values (default) or ``worst``.
@@ -547,7 +552,7 @@ class Optimizer:
     def __init__(self, lo, hi, *, group, kernel=None, base="rbf", seed=0, minimize=False, init=5,
                  acq=None, beta=None, fit=None, prior=None, block=None, matrices=None, landmarks=None, coords=None,
                  liar=None, mean=None, landmark_fit=None, candidate_fit=None, probe_window=None, allow_repeats=False, probe=None, hedge=None,
-                 normalize=None, ard=None, beta_scale=None):
+                 normalize=None, ard=None, beta_scale=None, mem_budget=None):
         self._h = None
         self._close_lock = threading.Lock()
         lo = np.atleast_1d(_floats(lo, "lo"))
@@ -574,6 +579,8 @@ class Optimizer:
             s["normalize"] = _bool(normalize, "normalize")
         if ard is not None:
             s["ard"] = _bool(ard, "ard")
+        if mem_budget is not None:
+            s["mem_budget"] = _mem_budget(mem_budget)
         self._open(_json(s), lo.size)
         if not getattr(_quiet, "on", False):
             for w in _left_out_warnings(self.info()):
@@ -881,6 +888,15 @@ def _left_out_warnings(info):
 # A number -0 in the library's compact JSON (an element of an array or an
 # object's value; no string of a history holds one).
 _NEG_ZERO = re.compile(r"(?<=[\[,:])-0(?=[,\]}])")
+
+
+def _mem_budget(v):
+    """The settings' mem_budget for a number of bytes or a size string."""
+    if isinstance(v, str):
+        return v
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+        raise InvalidInput("mem_budget must be a number of bytes or a size such as '64GiB', got %r" % (v,))
+    return str(int(v))
 
 
 def _restored(settings, d, history, cls=None):

@@ -980,3 +980,22 @@ def test_tell_of_a_rounded_point_leaves_the_asked_one_pending():
     o.tell(x, 1.0)
     assert o.pending.shape == (0, 2)
     o.close()
+
+
+def test_mem_budget_is_a_setting():
+    """mem_budget sets the library's budget, as the settings key does in C
+    and the SizeError message says: under 1 KiB the optimizer's raw
+    samples are refused at construction; a number of bytes and a size
+    string are read; anything else is InvalidInput. It was no parameter:
+    only $SYMBO_MEMORY_BUDGET could set it from Python."""
+    with pytest.raises(symbo.SizeError, match="budget"):
+        symbo.Optimizer(LO, HI, group="none", mem_budget="1KiB")
+    with pytest.raises(symbo.SizeError, match="budget"):
+        symbo.Optimizer(LO, HI, group="none", mem_budget=1024)
+    for ok in (1 << 30, np.int64(1 << 30), "1GiB"):
+        o = symbo.Optimizer(LO, HI, group="none", mem_budget=ok)
+        assert o.ask().shape == (3,)
+        o.close()
+    for bad in (True, 1.5, "abc", "-1"):
+        with pytest.raises(symbo.InvalidInput):
+            symbo.Optimizer(LO, HI, group="none", mem_budget=bad)
