@@ -307,7 +307,7 @@ _ORDER_FREE = frozenset({"none", "signflip", "permutation", "hyperoctahedral", "
 # symbo.Optimizer's options the sampler passes through.
 _OPTIONS = frozenset({"acq", "beta", "fit", "prior", "mean", "liar", "block", "matrices", "landmarks", "landmark_fit",
                       "candidate_fit", "probe_window", "probe", "hedge", "allow_repeats", "normalize", "ard",
-                      "beta_scale"})
+                      "beta_scale", "mem_budget"})
 
 
 # What symbo says when the observed, pending and failed points' orbits
@@ -663,7 +663,7 @@ class SymboSampler(BaseSampler):
         Deprecated alias of ``n_startup_trials``.
     **options
         ``acq``, ``beta``, ``fit``, ``prior``, ``mean``, ``liar``, ``block``, ``matrices``,
-        ``landmarks``, ``landmark_fit``, ``candidate_fit``, ``probe_window``, ``probe``, ``hedge``, ``allow_repeats``, ``normalize``, ``ard``, ``beta_scale`` as in
+        ``landmarks``, ``landmark_fit``, ``candidate_fit``, ``probe_window``, ``probe``, ``hedge``, ``allow_repeats``, ``normalize``, ``ard``, ``beta_scale``, ``mem_budget`` as in
         :class:`symbo.Optimizer`.
     """
 
