@@ -718,14 +718,18 @@ class Optimizer:
             # NumPy's float() reads a one-element array, of booleans and
             # strings too: one of numbers is its element, checked below.
             if y.size != 1 or y.dtype.kind not in "fiuO":
-                raise InvalidInput("y must be a real number, got %r" % (y,))
+                raise InvalidInput("y must be a real number, got %.200r" % (y,))
             y = y.item()
         if isinstance(y, (bool, np.bool_, complex, np.complexfloating, str, bytes)):
-            raise InvalidInput("y must be a real number, got %r" % (y,))
+            raise InvalidInput("y must be a real number, got %.200r" % (y,))
         try:
             y = float(y)
-        except (TypeError, ValueError, OverflowError):
-            raise InvalidInput("y must be a real number, got %r" % (y,)) from None
+        except OverflowError:
+            # An int past float64's range: its 400 digits say less than this.
+            raise InvalidInput("y must be a real number within float64's range (|y| < 1.8e308), got an int of "
+                               "%d digits" % len(str(abs(int(y))))) from None
+        except (TypeError, ValueError):
+            raise InvalidInput("y must be a real number, got %.200r" % (y,)) from None
         x, p, n = self._x(x)
         try:
             _check(_lib.symbo_optimizer_tell(self._handle(), p, n, y))

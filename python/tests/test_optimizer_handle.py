@@ -999,3 +999,16 @@ def test_mem_budget_is_a_setting():
     for bad in (True, 1.5, "abc", "-1"):
         with pytest.raises(symbo.InvalidInput):
             symbo.Optimizer(LO, HI, group="none", mem_budget=bad)
+
+
+def test_bad_y_message_is_short():
+    """A y that is no float64 is refused in a line of bounded length: an int
+    past float64's range said all its digits (401 for 10**400), a long
+    string all its characters."""
+    o = symbo.Optimizer(LO, HI, group="none")
+    x = o.ask()
+    for y, want in ((10**400, "401 digits"), ("a" * 10000, "real number")):
+        with pytest.raises(symbo.InvalidInput, match=want) as e:
+            o.tell(x, y)
+        assert len(str(e.value)) < 300, len(str(e.value))
+    o.close()
