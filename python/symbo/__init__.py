@@ -185,7 +185,13 @@ def _floats(a, name):
     something else is InvalidInput: strings and bytes (NumPy parses
     "0.5"), booleans (NumPy reads True as 1.0, and a list mixing them with
     numbers as numbers), dates and durations (NumPy counts days or
-    seconds), complex values (NumPy drops the imaginary part)."""
+    seconds), complex values (NumPy drops the imaginary part), and a
+    masked array with a masked entry (NumPy's asarray drops the mask and
+    reads the value under it)."""
+    if isinstance(a, np.ma.MaskedArray) and np.ma.is_masked(a):
+        raise InvalidInput("%s must be an array of numbers: it is a masked array with %d masked entries, whose "
+                           "values are not the data; fill them (a.filled(...)) or leave the point out"
+                           % (name, int(np.ma.count_masked(a))))
     try:
         arr = np.asarray(a)
         kind = arr.dtype.kind

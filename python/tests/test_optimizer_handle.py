@@ -1012,3 +1012,16 @@ def test_bad_y_message_is_short():
             o.tell(x, y)
         assert len(str(e.value)) < 300, len(str(e.value))
     o.close()
+
+
+def test_masked_entries_are_refused():
+    """A masked array with a masked entry is InvalidInput naming the mask:
+    np.asarray dropped the mask and told the value under it. One with no
+    masked entry is its data."""
+    o = symbo.Optimizer(LO, HI, group="none")
+    x = o.ask()
+    with pytest.raises(symbo.InvalidInput, match="masked"):
+        o.tell(np.ma.masked_array(x, mask=[False, True, False]), 1.0)
+    o.tell(np.ma.masked_array(x, mask=[False] * 3), 1.0)
+    assert len(o.pending) == 0
+    o.close()
