@@ -33,7 +33,7 @@ var Settings = []Setting{
 	{"block", "block", "block", "block", "an integer ≥ 1", "required by blockperm only (refused with another group)", "the block size of blockperm"},
 	{"matrices", "matrices", "matrices", "matrices", "a JSON file of orthogonal matrices", "required by matrices only (refused with another group)", "the group's generators"},
 	{"coords", "coords", "coords", "", "0-based coordinate indices, not empty", "every coordinate", "the coordinates the group acts on (the identity on the others); the sampler takes params instead"},
-	{"mem_budget", "mem-budget", "", "", "a whole number of bytes with B, KiB, MiB, GiB or TiB", "the front end's: 8 GiB or $SYMBO_MEMORY_BUDGET", "the largest memory one request may allocate"},
+	{"mem_budget", "mem-budget", "mem_budget", "mem_budget", "a whole number of bytes with B, KiB, MiB, GiB or TiB (Python: or an int of bytes)", "the front end's: 8 GiB or $SYMBO_MEMORY_BUDGET", "the largest memory one request may allocate"},
 	{"kernel", "kernel", "kernel", "kernel", "base, nystrom, avg, avgnorm, max, plus, soft, auto, portfolio, or auto:/portfolio: with candidates", "bo.Recommended's: portfolio:nystrom:soft+plus", "the GP kernel"},
 	{"base", "base", "base", "base", "rbf, matern12, matern32, matern52", "the problem's, else rbf", "the base kernel's shape"},
 	{"seed", "seed", "seed", "seed", "an integer ≥ 0", "0 (the sampler: a fresh seed)", "the random seed"},
