@@ -125,23 +125,31 @@ func (s *Scanner) Token() (json.Token, error) {
 		if next == len(s.data) || s.data[next] != ':' {
 			return Scalar, nil
 		}
-		if tok, ok := s.keys[string(raw)]; ok {
-			return tok, nil
-		}
-		var key string
-		if plain {
-			key = string(raw[1 : len(raw)-1])
-		} else if err := json.Unmarshal(raw, &key); err != nil {
-			panic("jsonscan: a key of invalid JSON: " + err.Error())
-		}
-		if s.keys == nil {
-			s.keys = map[string]json.Token{}
-		}
-		s.keys[string(raw)] = key
-		return key, nil
+		return keyOf(&s.keys, raw, plain), nil
 	}
 	for s.pos < len(s.data) && strings.IndexByte("+-0123456789.eE", s.data[s.pos]) >= 0 {
 		s.pos++
 	}
 	return Scalar, nil
+}
+
+// keyOf returns the key of raw, a quoted string the grammar accepted
+// (plain: no escape and no byte past ASCII, so that its bytes between the
+// quotes are the key), interned in *keys: one string per distinct key,
+// allocated on its first reading.
+func keyOf(keys *map[string]json.Token, raw []byte, plain bool) json.Token {
+	if tok, ok := (*keys)[string(raw)]; ok {
+		return tok
+	}
+	var key string
+	if plain {
+		key = string(raw[1 : len(raw)-1])
+	} else if err := json.Unmarshal(raw, &key); err != nil {
+		panic("jsonscan: a key the grammar accepts: " + err.Error())
+	}
+	if *keys == nil {
+		*keys = map[string]json.Token{}
+	}
+	(*keys)[string(raw)] = key
+	return key
 }

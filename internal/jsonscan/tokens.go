@@ -247,20 +247,7 @@ func (t *Tokenizer) key() (json.Token, error) {
 	}
 	raw := t.data[t.pos:end]
 	t.pos = end
-	if tok, ok := t.keys[string(raw)]; ok {
-		return tok, nil
-	}
-	var key string
-	if plain {
-		key = string(raw[1 : len(raw)-1])
-	} else if err := json.Unmarshal(raw, &key); err != nil {
-		panic("jsonscan: a key the grammar accepts: " + err.Error())
-	}
-	if t.keys == nil {
-		t.keys = map[string]json.Token{}
-	}
-	t.keys[string(raw)] = key
-	return key, nil
+	return keyOf(&t.keys, raw, plain), nil
 }
 
 // scalar reads a value that is no array or object: null as nil, any
