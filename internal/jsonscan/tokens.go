@@ -131,7 +131,7 @@ func (t *Tokenizer) fail(c byte) (json.Token, error) {
 	return nil, t.err
 }
 
-// quoteChar is encoding/json's: c quoted for an error message.
+// quoteChar quotes c as encoding/json's syntax errors do ('x', '\n', '\'').
 func quoteChar(c byte) string {
 	if c == '\'' {
 		return `'\''`
