@@ -131,7 +131,7 @@ func (t *Tokenizer) fail(c byte) (json.Token, error) {
 	return nil, t.err
 }
 
-// quoteChar quotes c as encoding/json's syntax errors do ('x', '\n', '\'').
+// quoteChar quotes c as encoding/json's syntax errors do: 'x', or '\n' for a control character.
 func quoteChar(c byte) string {
 	if c == '\'' {
 		return `'\''`
