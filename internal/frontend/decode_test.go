@@ -163,7 +163,9 @@ func TestDecodeMalformedAllocs(t *testing.T) {
 	}
 	small, large := allocs(box(1<<10)), allocs(box(1<<20))
 	t.Logf("%v allocations for 1 KiB, %v for 1 MiB", small, large)
-	if large > small+2 || large > 100 {
+	// A few allocations of slack: the race detector's build makes 45 and
+	// 48 (the old tokenizer 1.5 million).
+	if large > small+8 || large > 100 {
 		t.Errorf("Decode of 1 MiB of malformed settings made %v allocations, of 1 KiB %v: want as many, at most 100", large, small)
 	}
 }

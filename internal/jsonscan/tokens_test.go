@@ -179,7 +179,9 @@ func TestTokenizerAllocs(t *testing.T) {
 	}
 	small, large := allocs(doc(1000)), allocs(doc(100000))
 	t.Logf("%v allocations for 1000 elements, %v for 100000", small, large)
-	if large > small || large > 40 {
-		t.Errorf("%v allocations for 100000 elements, %v for 1000: want as many, at most 40", large, small)
+	// A few allocations of slack, as the race detector's build may make
+	// (a Decoder made several per element).
+	if large > small+8 || large > 40 {
+		t.Errorf("%v allocations for 100000 elements, %v for 1000: want about as many, at most 40", large, small)
 	}
 }
