@@ -58,17 +58,7 @@ func TestMathExpTo(t *testing.T) {
 	xs := mathExpArgs(rng, n)
 	got := make([]float64, len(xs))
 	MathExpTo(got, xs)
-	bad := 0
-	for i, x := range xs {
-		if want := math.Exp(x); math.Float64bits(got[i]) != math.Float64bits(want) {
-			if bad++; bad <= 5 {
-				t.Errorf("MathExpTo(%v = %#x) = %v (%#x), math.Exp %v (%#x)", x, math.Float64bits(x), got[i], math.Float64bits(got[i]), want, math.Float64bits(want))
-			}
-		}
-	}
-	if bad > 0 {
-		t.Fatalf("%d of %d differ", bad, len(xs))
-	}
+	checkExpBits(t, "MathExpTo", xs, got)
 	// Every length and offset up to 3 blocks, in place.
 	for off := range 8 {
 		for l := 0; l <= 24; l++ {
@@ -193,5 +183,22 @@ func TestMathExpToPaths(t *testing.T) {
 			}
 		}
 		restore()
+	}
+}
+
+// checkExpBits fails t, naming the first five, where got[i] is not
+// math.Exp(xs[i]) bit for bit (name: the function that computed got).
+func checkExpBits(t *testing.T, name string, xs, got []float64) {
+	t.Helper()
+	bad := 0
+	for i, x := range xs {
+		if want := math.Exp(x); math.Float64bits(got[i]) != math.Float64bits(want) {
+			if bad++; bad <= 5 {
+				t.Errorf("%s(%v = %#x) = %v (%#x), math.Exp %v (%#x)", name, x, math.Float64bits(x), got[i], math.Float64bits(got[i]), want, math.Float64bits(want))
+			}
+		}
+	}
+	if bad > 0 {
+		t.Fatalf("%d of %d differ", bad, len(xs))
 	}
 }
