@@ -353,20 +353,19 @@ func firstBOStep(t *testing.T, o *Optimizer, init int) []float64 {
 	return x
 }
 
-// TestAffordAvgRefereeStarts: under DecideOptions.Afford an avg referee
-// searches with DecideOptions.CandidateStarts ascents, as the other
-// candidates do: where the evidence picks avg, the step is bit for bit
-// the step of the same optimizer with Config.Starts = CandidateStarts
-// (every candidate's search then runs that many), and the step's
-// Diagnostics.CutStarts says so. Another referee keeps
-// Config.Starts (some step differs from the cut one), and without Afford
-// an avg referee keeps them too (the paper protocol's searches).
+// TestAffordAvgRefereeStarts: under DecideOptions.Afford, where a list
+// names avg, every candidate searches with DecideOptions.CandidateStarts
+// ascents, the referee included, whichever it is: every step is bit for
+// bit the step of the same optimizer with Config.Starts =
+// CandidateStarts, and Diagnostics.CutStarts says so. A list without avg
+// (the default's) keeps the referee's Config.Starts under Afford (some
+// step differs from the cut one), and without Afford a list naming avg
+// keeps them too (the paper protocol's searches).
 func TestAffordAvgRefereeStarts(t *testing.T) {
-	const list = "portfolio:nystrom+avg:soft+plus"
 	const d = 4
 	g := must(orbit.Permutation(d))
 	lo, hi := box(d, 1)
-	step := func(afford bool, starts int, xs [][]float64, ys []float64) ([]float64, *Optimizer) {
+	step := func(list string, afford bool, starts int, xs [][]float64, ys []float64) ([]float64, *Optimizer) {
 		k := must(ParseRecommended(list, g, kernel.RBF))
 		d := k.Options()
 		d.Afford = afford
@@ -384,8 +383,9 @@ func TestAffordAvgRefereeStarts(t *testing.T) {
 		}
 		return x, o
 	}
-	var avgRef, otherRef, otherDiffer, unaffordedDiffer int
-	for s := range uint64(128) {
+	const list, noAvg = "portfolio:nystrom+avg:soft+plus", "portfolio:nystrom:soft+plus"
+	var avgRef, otherRef, noAvgDiffer, unaffordedDiffer int
+	for s := range uint64(64) {
 		rng := rand.New(rand.NewPCG(11, s))
 		n := 10 + int(s%4)
 		xs, ys := make([][]float64, n), make([]float64, n)
@@ -399,40 +399,102 @@ func TestAffordAvgRefereeStarts(t *testing.T) {
 			}
 			ys[i] -= 0.3 * sum * sum
 		}
-		x, o := step(true, DefaultStarts, xs, ys)
-		cut, _ := step(true, DefaultCandidateStarts, xs, ys)
-		isAvg := o.arms[o.refArm].k.name == NameAvg
-		if cut := o.Diagnostics().CutStarts; cut != isAvg {
-			t.Errorf("data set %d: referee %s, Diagnostics.CutStarts %v", s, o.arms[o.refArm].k.Name(), cut)
-		}
-		if isAvg {
+		x, o := step(list, true, DefaultStarts, xs, ys)
+		cut, _ := step(list, true, DefaultCandidateStarts, xs, ys)
+		if o.arms[o.refArm].k.name == NameAvg {
 			avgRef++
-			if !slices.Equal(x, cut) {
-				t.Errorf("data set %d: avg referees; proposed %v, with Starts = CandidateStarts %v", s, x, cut)
-			}
-			paper, po := step(false, DefaultStarts, xs, ys)
-			if !slices.Equal(paper, cut) {
-				unaffordedDiffer++
-			}
-			if po.Diagnostics().CutStarts {
-				t.Errorf("data set %d: without Afford, Diagnostics.CutStarts set", s)
-			}
-			continue
+		} else {
+			otherRef++
 		}
-		otherRef++
+		if !o.Diagnostics().CutStarts {
+			t.Errorf("data set %d: a list naming avg under Afford, Diagnostics.CutStarts not set", s)
+		}
 		if !slices.Equal(x, cut) {
-			otherDiffer++
+			t.Errorf("data set %d: referee %s; proposed %v, with Starts = CandidateStarts %v", s, o.arms[o.refArm].k.Name(), x, cut)
+		}
+		paper, po := step(list, false, DefaultStarts, xs, ys)
+		if !slices.Equal(paper, cut) {
+			unaffordedDiffer++
+		}
+		if po.Diagnostics().CutStarts {
+			t.Errorf("data set %d: without Afford, Diagnostics.CutStarts set", s)
+		}
+		y, no := step(noAvg, true, DefaultStarts, xs, ys)
+		if no.Diagnostics().CutStarts {
+			t.Errorf("data set %d: a list without avg, Diagnostics.CutStarts set", s)
+		}
+		if ycut, _ := step(noAvg, true, DefaultCandidateStarts, xs, ys); !slices.Equal(y, ycut) {
+			noAvgDiffer++
 		}
 	}
-	t.Logf("avg referee on %d data sets (%d differ without Afford), another on %d (%d differ from the cut search)", avgRef, unaffordedDiffer, otherRef, otherDiffer)
+	t.Logf("avg referee on %d data sets, another on %d; %d differ without Afford, %d of the list without avg differ from its cut search", avgRef, otherRef, unaffordedDiffer, noAvgDiffer)
 	if avgRef == 0 || otherRef == 0 {
 		t.Fatalf("avg referees on %d data sets, another on %d: want both", avgRef, otherRef)
 	}
-	if otherDiffer == 0 {
-		t.Error("no step of another referee differs from the search cut to CandidateStarts: the referee's Config.Starts ascents do not act")
+	if noAvgDiffer == 0 {
+		t.Error("no step of the list without avg differs from the search cut to CandidateStarts: the referee's Config.Starts ascents do not act")
 	}
 	if unaffordedDiffer == 0 {
-		t.Error("without Afford no avg referee's step differs from the cut search: the rule is not Afford's alone")
+		t.Error("without Afford no step differs from the cut search: the rule is not Afford's alone")
+	}
+}
+
+// TestAffordAvgRawPrefix: under DecideOptions.Afford an avg or avgnorm
+// candidate, referee or not, scores the first ⌈RawSamples/CutRawShare⌉
+// raw samples: a list of avg and avgnorm alone with 64 raw samples and
+// ten starts proposes bit for bit what it proposes without Afford with
+// 64/CutRawShare raw samples and CandidateStarts starts (the Halton points of a step
+// are a prefix of a longer draw's), and the prefix acts: without Afford,
+// 64 raw samples and the same starts, some step differs.
+func TestAffordAvgRawPrefix(t *testing.T) {
+	const list = "portfolio:avg:avgnorm"
+	const d = 4
+	g := must(orbit.Permutation(d))
+	lo, hi := box(d, 1)
+	step := func(afford bool, raw, starts int, xs [][]float64, ys []float64) []float64 {
+		k := must(ParseRecommended(list, g, kernel.RBF))
+		dopt := k.Options()
+		dopt.Afford = afford
+		cfg := Config{Kernel: k.With(dopt), Protocol: RecommendedProtocol(), Workers: 1}
+		cfg.Starts, cfg.RawSamples = starts, raw
+		o := must(New(lo, hi, cfg, 5))
+		for i, x := range xs {
+			if err := o.Tell(x, ys[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		x, err := o.Ask()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	const raw = 64
+	if cutRaw(raw) != raw/CutRawShare {
+		t.Fatalf("cutRaw(%d) = %d, want %d", raw, cutRaw(raw), raw/CutRawShare)
+	}
+	differ := 0
+	for s := range uint64(24) {
+		rng := rand.New(rand.NewPCG(13, s))
+		n := 8 + int(s%5)
+		xs, ys := make([][]float64, n), make([]float64, n)
+		for i := range xs {
+			xs[i] = make([]float64, d)
+			for j := range xs[i] {
+				xs[i][j] = 2*rng.Float64() - 1
+				ys[i] += math.Sin(3*xs[i][j]) * float64(j+1)
+			}
+		}
+		x := step(true, raw, DefaultStarts, xs, ys)
+		if want := step(false, cutRaw(raw), DefaultCandidateStarts, xs, ys); !slices.Equal(x, want) {
+			t.Errorf("data set %d: under Afford proposed %v, without it from the first %d raw samples %v", s, x, cutRaw(raw), want)
+		}
+		if !slices.Equal(x, step(false, raw, DefaultCandidateStarts, xs, ys)) {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("no step differs from the search over every raw sample: the prefix does not act")
 	}
 }
 

@@ -84,8 +84,9 @@
 //     mean picks among all of them (Diagnostics.Hedged names the half).
 //     DecideOptions.CandidateStarts cuts the searches of the candidates
 //     other than the referee to that many ascents (the referee keeps
-//     Config.Starts, but an avg or avgnorm referee under
-//     DecideOptions.Afford: Diagnostics.CutStarts). DecideOptions.CandidateFit =
+//     Config.Starts, but not under DecideOptions.Afford where an avg
+//     or avgnorm candidate fitted; avg and avgnorm then score a prefix
+//     of the raw samples: Diagnostics.CutStarts). DecideOptions.CandidateFit =
 //     CandidateFitAnchored fits the last candidate (plus) first and the
 //     others only around its lengthscale (gp.FitOptions.Around), with
 //     about half their likelihood evaluations; CandidateFitOwn, each its

@@ -133,12 +133,14 @@ type DecideOptions struct {
 	// (see affordable): false (the zero value, every committed record)
 	// holds the candidates to AutoEnumerateLimit alone. Recommended sets
 	// it, so a candidate list a front end names is held to it. Under
-	// Afford a portfolio's avg or avgnorm referee also searches with
-	// CandidateStarts ascents (when set), as the other candidates do,
-	// not Config.Starts: its evaluations cost the most per pair, and a
-	// list naming avg stepped up to 5.3× plus's where avg refereed
-	// (docs/performance.md); the step's Diagnostics.CutStarts and its
-	// trace's cut_starts say so.
+	// Afford, at a step where an avg or avgnorm candidate of a portfolio
+	// fitted, every candidate, the referee included, searches with
+	// CandidateStarts ascents (when set), not the referee's
+	// Config.Starts, and avg and avgnorm score the first
+	// ⌈RawSamples/CutRawShare⌉ raw samples: their evaluations cost the
+	// most per pair, and a list naming avg stepped up to 5.3× plus's
+	// (under 4× with the rule, docs/performance.md); the step's
+	// Diagnostics.CutStarts and its trace's cut_starts say so.
 	Afford bool
 }
 

@@ -96,9 +96,11 @@ type Diagnostics struct {
 	// candidate's maximizer of the hedging acquisition
 	// (HedgeAcquisition), not of Config.Acquisition; Acq is its value.
 	Hedged bool
-	// CutStarts (portfolio under DecideOptions.Afford only): the step's
-	// referee, avg or avgnorm, searched with CandidateStarts ascents
-	// instead of Config.Starts, as the other candidates do (Afford).
+	// CutStarts (portfolio under DecideOptions.Afford only): an avg or
+	// avgnorm candidate fitted, so every candidate, the referee included,
+	// searched with CandidateStarts ascents instead of Config.Starts, and
+	// avg and avgnorm from the first ⌈RawSamples/CutRawShare⌉ raw samples
+	// (Afford).
 	CutStarts bool
 	// LeftOut (auto and portfolio, BO steps): the candidates left out as
 	// too costly over the group, with the reason (Kernel.LeftOut).
@@ -1342,17 +1344,42 @@ func (o *Optimizer) acquire() ([]float64, error) {
 	return x, nil
 }
 
-// cutStarts reports whether candidate i, as a portfolio's referee,
-// searches with DecideOptions.CandidateStarts ascents instead of
-// Config.Starts: under DecideOptions.Afford, an avg or avgnorm referee,
-// whose evaluations cost the most per pair (a permanent, a quadrature
-// or |G| base-kernel terms), so that a list naming avg keeps its step
-// near plus's (docs/performance.md, "Deciding kernels over groups within
-// the limit").
-func (o *Optimizer) cutStarts(i int) bool {
+// isAvgArm reports whether candidate i is avg or avgnorm, whose
+// evaluations cost the most per pair (a permanent, a quadrature or |G|
+// base-kernel terms).
+func (o *Optimizer) isAvgArm(i int) bool {
 	name := o.arms[i].k.name
-	return o.cfg.Kernel.decide.Afford && (name == NameAvg || name == NameAvgNorm)
+	return name == NameAvg || name == NameAvgNorm
 }
+
+// cutSearch reports whether the step's searches are cut, so that a list
+// naming avg keeps its step near plus's (docs/performance.md, "Deciding
+// kernels over groups within the limit"): under DecideOptions.Afford,
+// where an avg or avgnorm candidate fitted, every candidate, the referee
+// included, searches with DecideOptions.CandidateStarts ascents (when
+// set) instead of the referee's Config.Starts, and avg and avgnorm score
+// the first cutRaw(Config.RawSamples) raw samples instead of all of
+// them.
+func (o *Optimizer) cutSearch() bool {
+	if !o.cfg.Kernel.decide.Afford {
+		return false
+	}
+	for i, m := range o.armFits {
+		if m != nil && o.isAvgArm(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// CutRawShare is the share of the raw samples an avg or avgnorm
+// candidate scores in a cut search (cutSearch): the first
+// ⌈RawSamples/CutRawShare⌉ of the step's scrambled Halton points, a
+// prefix of the stream the others score.
+const CutRawShare = 2
+
+// cutRaw is the number of raw samples a cut candidate scores out of r.
+func cutRaw(r int) int { return (r + CutRawShare - 1) / CutRawShare }
 
 // portfolio is Portfolio's acquisition: every candidate whose fit
 // succeeded proposes its own acquisition maximizer; the proposal with the
@@ -1385,6 +1412,7 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
+	cut := o.cutSearch()
 	use := func(i int) error {
 		o.setModel(i, o.armFits[i])
 		if c := preds[i]; c.pred != nil {
@@ -1406,14 +1434,18 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 		}
 		infos[i] = *info
 		// The referee's search runs Config.Starts ascents; the other
-		// candidates' DecideOptions.CandidateStarts, and so does an avg
-		// or avgnorm referee under DecideOptions.Afford (cutStarts).
-		starts := o.cfg.Starts
-		if cs := candidateStarts(o.cfg); cs > 0 && (i != ref || o.cutStarts(i)) {
+		// candidates' DecideOptions.CandidateStarts, and so does the
+		// referee of a cut search (cutSearch), whose avg and avgnorm
+		// score a prefix of the raw samples.
+		starts, r := o.cfg.Starts, raw
+		if cs := candidateStarts(o.cfg); cs > 0 && (i != ref || cut) {
 			starts = cs
 		}
+		if cut && o.isAvgArm(i) {
+			r = raw[:cutRaw(o.cfg.RawSamples)*o.d]
+		}
 		if hs == 0 {
-			x, err := o.maximizeAcq(o.newAcq(), raw, starts, n, bestObs, &infos[i])
+			x, err := o.maximizeAcq(o.newAcq(), r, starts, n, bestObs, &infos[i])
 			if err != nil {
 				return nil, err
 			}
@@ -1422,7 +1454,7 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 		}
 		j := len(o.arms) + i
 		infos[j] = *info
-		x, xh, err := o.maximizeHedged(o.newAcq(), h, raw, starts, hs, n, bestObs, &infos[i], &infos[j])
+		x, xh, err := o.maximizeHedged(o.newAcq(), h, r, starts, hs, n, bestObs, &infos[i], &infos[j])
 		if err != nil {
 			return nil, err
 		}
@@ -1492,7 +1524,7 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 	*info = infos[win]
 	info.Hyper, info.LogMarginal, info.Kernel = o.fitted.Hyper, o.fitted.LogMarginal, o.fitted.Kernel
 	info.Evidence, info.Means, info.Probe = evidence, means, probe >= 0
-	info.CutStarts = candidateStarts(o.cfg) > 0 && o.cutStarts(ref)
+	info.CutStarts = cut
 	return props[win], nil
 }
 
@@ -1682,12 +1714,15 @@ func (o *Optimizer) rawPointsTo(dst []float64, n int) error {
 	return nil
 }
 
-// rawScores returns the raw samples of the step (raw, rawPoints(n) when
-// nil, then bestObs, concatenated) and their scores under a's
-// acquisition and, when h is not nil, under h (scores[1]): one posterior
-// evaluation per point. raw is only read.
+// rawScores returns the raw samples of the step (raw — rawPoints(n) or a
+// prefix of it —, rawPoints(n) when nil, then bestObs, concatenated) and
+// their scores under a's acquisition and, when h is not nil, under h
+// (scores[1]): one posterior evaluation per point. raw is only read.
 func (o *Optimizer) rawScores(a *acqFunc, h Acquisition, raw []float64, n int, bestObs []float64) ([]float64, [][]float64, error) {
 	d, R := o.d, o.cfg.RawSamples
+	if raw != nil {
+		R = len(raw) / d
+	}
 	if raw == nil {
 		if err := o.checkRawMemory(); err != nil {
 			return nil, nil, err

@@ -88,9 +88,11 @@ type Evaluation struct {
 	// the referee's mean at every candidate's proposal, then at every
 	// candidate's hedging proposal.
 	Hedged bool `json:"hedged,omitempty"`
-	// CutStarts (portfolio under DecideOptions.Afford only): the step's
-	// referee, avg or avgnorm, searched with CandidateStarts ascents, as
-	// the other candidates do, instead of Config.Starts.
+	// CutStarts (portfolio under DecideOptions.Afford only): an avg or
+	// avgnorm candidate fitted, so every candidate, the referee included,
+	// searched with CandidateStarts ascents instead of Config.Starts, and
+	// avg and avgnorm from a prefix of the raw samples
+	// (Diagnostics.CutStarts).
 	CutStarts bool `json:"cut_starts,omitempty"`
 	// Round is the index of the round of parallel evaluations the point
 	// was asked in (RunOptions.Batch; with Batch 1, the evaluation's
