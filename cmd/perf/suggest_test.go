@@ -35,7 +35,7 @@ func TestSuggestReplaysBO(t *testing.T) {
 		// The help's recipe, as written there, for a single kernel and a
 		// deciding one.
 		{[]string{"--kernel", "plus"}, append([]string{"--kernel", "plus"}, suggestRecipe...)},
-		{[]string{"--kernel", "portfolio:nystrom+avg:soft+plus", "--candidate-starts", "3"}, append([]string{"--kernel", "portfolio:nystrom+avg:soft+plus", "--candidate-fit", "own", "--probe-window", "0", "--probe", "always"}, suggestRecipe...)},
+		{[]string{"--kernel", "portfolio:nystrom+avg:soft+plus", "--candidate-starts", "3", "--afford"}, append([]string{"--kernel", "portfolio:nystrom+avg:soft+plus", "--candidate-fit", "own", "--probe-window", "0", "--probe", "always"}, suggestRecipe...)},
 	} {
 		suggestReplaysBO(t, c.bo, c.suggest)
 	}
