@@ -70,7 +70,7 @@ def test_concurrent_trials_take_distinct_members():
     points = np.array([[t.relative_params["x%d" % i] for i in range(3)] for t in asked])
     # They are the batch of 4 that symbo proposes from the six observations.
     done = study.get_trials(states=(optuna.trial.TrialState.COMPLETE,))
-    opt = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", kernel="portfolio", seed=5, minimize=True, init=4)
+    opt = symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", seed=5, minimize=True, init=4)
     for t in done:
         opt.tell([t.params["x%d" % i] for i in range(3)], t.value)
     batch = opt.suggest(4)
