@@ -353,6 +353,32 @@ func firstBOStep(t *testing.T, o *Optimizer, init int) []float64 {
 	return x
 }
 
+// affordStep is the first BO step of the recommended list over
+// permutation(len(xs[0])) with RBF, DecideOptions.Afford as given, raw
+// samples and starts as given and the seed, after telling xs and ys;
+// it returns the proposal and the optimizer.
+func affordStep(t *testing.T, list string, afford bool, raw, starts int, seed uint64, xs [][]float64, ys []float64) ([]float64, *Optimizer) {
+	t.Helper()
+	d := len(xs[0])
+	lo, hi := box(d, 1)
+	k := must(ParseRecommended(list, must(orbit.Permutation(d)), kernel.RBF))
+	dopt := k.Options()
+	dopt.Afford = afford
+	cfg := Config{Kernel: k.With(dopt), Protocol: RecommendedProtocol(), Workers: 1}
+	cfg.Starts, cfg.RawSamples = starts, raw
+	o := must(New(lo, hi, cfg, seed))
+	for i, x := range xs {
+		if err := o.Tell(x, ys[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x, err := o.Ask()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x, o
+}
+
 // TestAffordAvgRefereeStarts: under DecideOptions.Afford, where a list
 // names avg, every candidate searches with DecideOptions.CandidateStarts
 // ascents, the referee included, whichever it is: every step is bit for
@@ -363,25 +389,8 @@ func firstBOStep(t *testing.T, o *Optimizer, init int) []float64 {
 // keeps them too (the paper protocol's searches).
 func TestAffordAvgRefereeStarts(t *testing.T) {
 	const d = 4
-	g := must(orbit.Permutation(d))
-	lo, hi := box(d, 1)
 	step := func(list string, afford bool, starts int, xs [][]float64, ys []float64) ([]float64, *Optimizer) {
-		k := must(ParseRecommended(list, g, kernel.RBF))
-		d := k.Options()
-		d.Afford = afford
-		cfg := Config{Kernel: k.With(d), Protocol: RecommendedProtocol(), Workers: 1}
-		cfg.Starts, cfg.RawSamples = starts, 16
-		o := must(New(lo, hi, cfg, 3))
-		for i, x := range xs {
-			if err := o.Tell(x, ys[i]); err != nil {
-				t.Fatal(err)
-			}
-		}
-		x, err := o.Ask()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return x, o
+		return affordStep(t, list, afford, 16, starts, 3, xs, ys)
 	}
 	const list, noAvg = "portfolio:nystrom+avg:soft+plus", "portfolio:nystrom:soft+plus"
 	var avgRef, otherRef, noAvgDiffer, unaffordedDiffer int
@@ -447,26 +456,9 @@ func TestAffordAvgRefereeStarts(t *testing.T) {
 // are a prefix of a longer draw's), and the prefix acts: without Afford,
 // 64 raw samples and the same starts, some step differs.
 func TestAffordAvgRawPrefix(t *testing.T) {
-	const list = "portfolio:avg:avgnorm"
 	const d = 4
-	g := must(orbit.Permutation(d))
-	lo, hi := box(d, 1)
 	step := func(afford bool, raw, starts int, xs [][]float64, ys []float64) []float64 {
-		k := must(ParseRecommended(list, g, kernel.RBF))
-		dopt := k.Options()
-		dopt.Afford = afford
-		cfg := Config{Kernel: k.With(dopt), Protocol: RecommendedProtocol(), Workers: 1}
-		cfg.Starts, cfg.RawSamples = starts, raw
-		o := must(New(lo, hi, cfg, 5))
-		for i, x := range xs {
-			if err := o.Tell(x, ys[i]); err != nil {
-				t.Fatal(err)
-			}
-		}
-		x, err := o.Ask()
-		if err != nil {
-			t.Fatal(err)
-		}
+		x, _ := affordStep(t, "portfolio:avg:avgnorm", afford, raw, starts, 5, xs, ys)
 		return x
 	}
 	const raw = 64
