@@ -593,9 +593,17 @@ class Optimizer:
                 warnings.warn(w, UserWarning, stacklevel=2)
 
     def _open(self, settings, d):
-        h = ctypes.c_int64()
-        _check(_lib.symbo_optimizer_new(settings, ctypes.byref(h)))
-        self._h = h.value
+        h = ctypes.c_int64()  # 0 is never an optimizer
+        try:
+            _check(_lib.symbo_optimizer_new(settings, ctypes.byref(h)))
+            self._h = h.value
+        except BaseException:
+            # A KeyboardInterrupt raised as the library call returns (or
+            # before the id is kept): the handle it made is freed, not
+            # leaked for the life of the process.
+            if h.value and self._h != h.value:
+                _lib.symbo_optimizer_free(h.value)
+            raise
         self._settings = settings
         #: The dimension d.
         self.d = d

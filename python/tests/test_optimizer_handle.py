@@ -1025,3 +1025,32 @@ def test_masked_entries_are_refused():
     o.tell(np.ma.masked_array(x, mask=[False] * 3), 1.0)
     assert len(o.pending) == 0
     o.close()
+
+
+def test_interrupted_construction_frees_its_handle(monkeypatch):
+    """A KeyboardInterrupt (Ctrl-C) raised as symbo_optimizer_new returns,
+    before the Optimizer kept the id, leaked the library's optimizer for
+    the life of the process: nothing held its id to free it. The handle is
+    freed now."""
+    real = symbo._lib
+    made = []
+
+    class Interrupted:  # the interrupt raised as optimizer_new returns
+        def __getattr__(self, name):
+            f = getattr(real, name)
+            if name != "symbo_optimizer_new":
+                return f
+
+            def call(settings, out):
+                f(settings, out)
+                made.append(out._obj.value)
+                raise KeyboardInterrupt
+            return call
+    monkeypatch.setattr(symbo, "_lib", Interrupted())
+    with pytest.raises(KeyboardInterrupt):
+        symbo.Optimizer([0, 0], [1, 1], group="permutation", seed=1)
+    monkeypatch.setattr(symbo, "_lib", real)
+    assert len(made) == 1 and made[0] > 0
+    d = ctypes.c_int64()
+    with pytest.raises(symbo.InvalidInput, match="not open"):
+        symbo._check(real.symbo_optimizer_dim(made[0], ctypes.byref(d)))
