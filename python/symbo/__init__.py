@@ -37,6 +37,7 @@ import numbers
 import operator
 import os
 import re
+import struct
 import threading
 import warnings
 
@@ -593,6 +594,11 @@ class Optimizer:
                 warnings.warn(w, UserWarning, stacklevel=2)
 
     def _open(self, settings, d):
+        # tell's record of a tell interrupted after the library recorded
+        # it (see tell), and the lock that keeps other threads' tells out
+        # of its count.
+        self._tell_lock = threading.Lock()
+        self._told = None
         h = ctypes.c_int64()  # 0 is never an optimizer
         try:
             _check(_lib.symbo_optimizer_new(settings, ctypes.byref(h)))
@@ -614,7 +620,8 @@ class Optimizer:
         # A copy (copy.copy, copy.deepcopy) or a pickle holds a handle of
         # its own: the same settings, restored from history_json(); of
         # the same class (a subclass's), with the attributes set on it.
-        state = {k: v for k, v in self.__dict__.items() if k not in ("_h", "_close_lock", "_settings", "d")}
+        state = {k: v for k, v in self.__dict__.items()
+                 if k not in ("_h", "_close_lock", "_tell_lock", "_told", "_settings", "d")}
         return (_restored, (self._settings, self.d, self.history_json(), type(self)), state or None)
 
     # -- lifetime ---------------------------------------------------------
@@ -727,7 +734,13 @@ class Optimizer:
         float32 copy of an asked point is another point, and the asked
         one stays pending (see :attr:`pending`). A ``nan`` or infinite ``y`` is
         InvalidInput: report an evaluation that gave no usable value with
-        :meth:`fail`."""
+        :meth:`fail`.
+
+        A ``KeyboardInterrupt`` (Ctrl-C) that arrives as the library
+        returns, after it recorded the value, is raised with a note saying
+        so; the next ``tell`` of the same ``x`` and ``y`` (bit for bit) on
+        this optimizer, the retry of the interrupted one, records nothing
+        (the value is not told twice). Any other ``tell`` forgets it."""
         if isinstance(y, np.ndarray):
             # NumPy's float() reads a one-element array, of booleans and
             # strings too: one of numbers is its element, checked below.
@@ -745,8 +758,32 @@ class Optimizer:
         except (TypeError, ValueError):
             raise InvalidInput("y must be a real number, got %.200r" % (y,)) from None
         x, p, n = self._x(x)
+        with self._tell_lock:
+            told, self._told = self._told, None
+            if told is not None and told == (x.tobytes(), struct.pack("<d", y)):
+                return  # recorded by the interrupted call
+            h = self._handle()
+            count = ctypes.c_int64()
+            _check(_lib.symbo_optimizer_counts(h, ctypes.byref(count), None, None))
+            try:
+                self._tell(h, x, p, n, y)
+            except BaseException as e:
+                if not isinstance(e, SymboError):
+                    # Interrupted: the library may have recorded the
+                    # value (the observations count says, this lock
+                    # keeping this object's other tells out).
+                    after = ctypes.c_int64(-1)
+                    _lib.symbo_optimizer_counts(h, ctypes.byref(after), None, None)
+                    if after.value == count.value + 1:
+                        self._told = (x.tobytes(), struct.pack("<d", y))
+                        if hasattr(e, "add_note"):
+                            e.add_note("symbo: tell(x, %r) was recorded before the interrupt; telling it again "
+                                       "records nothing" % y)
+                raise
+
+    def _tell(self, h, x, p, n, y):
         try:
-            _check(_lib.symbo_optimizer_tell(self._handle(), p, n, y))
+            _check(_lib.symbo_optimizer_tell(h, p, n, y))
         except InvalidInput as e:
             # libsymbo's message names its own ways to report a failed
             # evaluation (Go's Fail, perf suggest --failed): kept whole,

@@ -1054,3 +1054,56 @@ def test_interrupted_construction_frees_its_handle(monkeypatch):
     d = ctypes.c_int64()
     with pytest.raises(symbo.InvalidInput, match="not open"):
         symbo._check(real.symbo_optimizer_dim(made[0], ctypes.byref(d)))
+
+
+def test_interrupted_tell_retried_is_recorded_once(monkeypatch):
+    """A KeyboardInterrupt (Ctrl-C) raised as symbo_optimizer_tell
+    returns, after the library recorded the value, left the caller no way
+    to know it was: the natural retry recorded the observation twice. The
+    interrupt now says so (a note), and the retry of the same x and y
+    records nothing; a tell told twice without an interrupt is still two
+    observations."""
+    real = symbo._lib
+
+    class Interrupted:  # the interrupt raised as tell returns
+        def __getattr__(self, name):
+            f = getattr(real, name)
+            if name != "symbo_optimizer_tell":
+                return f
+
+            def call(*args):
+                f(*args)
+                raise KeyboardInterrupt
+            return call
+    o = symbo.Optimizer([0, 0], [1, 1], group="permutation", seed=1, init=2)
+    x = o.ask()
+    monkeypatch.setattr(symbo, "_lib", Interrupted())
+    with pytest.raises(KeyboardInterrupt) as e:
+        o.tell(x, 0.5)
+    monkeypatch.setattr(symbo, "_lib", real)
+    if hasattr(e.value, "__notes__"):
+        assert "was recorded" in e.value.__notes__[0]
+    o.tell(x, 0.5)  # the retry
+    X, y = o.history
+    assert X.shape == (1, 2) and np.array_equal(X[0], x) and list(y) == [0.5]
+    assert o.pending.shape == (0, 2)
+    # Only the next tell is a retry: told again, it is a second observation.
+    o.tell(x, 0.5)
+    assert o.history[1].tolist() == [0.5, 0.5]
+    # An interrupt before the library records nothing is not remembered.
+    z = o.ask()
+
+    class Before:
+        def __getattr__(self, name):
+            if name == "symbo_optimizer_tell":
+                def call(*args):
+                    raise KeyboardInterrupt
+                return call
+            return getattr(real, name)
+    monkeypatch.setattr(symbo, "_lib", Before())
+    with pytest.raises(KeyboardInterrupt):
+        o.tell(z, 1.0)
+    monkeypatch.setattr(symbo, "_lib", real)
+    o.tell(z, 1.0)
+    assert o.history[1].tolist() == [0.5, 0.5, 1.0]
+    o.close()
