@@ -197,7 +197,8 @@ int symbo_cross(const char *spec,
  *   "base": B          rbf, matern12, matern32, matern52 (absent: the
  *                      problem's, else rbf)
  *   "seed": S          absent 0
- *   "minimize": b      absent false (a problem's own direction)
+ *   "minimize": b      absent false (a problem's own direction; given
+ *                      with "problem", it must agree with it)
  *   "init": n          the initial design's size (≥ 1), absent 5
  *   "acq": A           ucb or ei, absent ucb
  *   "beta": R          paper or authors, absent paper

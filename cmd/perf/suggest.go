@@ -206,7 +206,10 @@ func runSuggest(args []string, stdout, stderr io.Writer) error {
 	if set["beta-scale"] {
 		betaScale = &p.BetaScale
 	}
-	var normalize, ard *bool
+	var normalize, ard, minimizeSet *bool
+	if set["minimize"] {
+		minimizeSet = minimize
+	}
 	if set["normalize"] {
 		normalize = &p.Normalize
 	}
@@ -215,7 +218,7 @@ func runSuggest(args []string, stdout, stderr io.Writer) error {
 	}
 	st := frontend.SuggestSettings{
 		Problem: *name, Group: frontend.Group{Group: *group, D: *d, Block: *block, Matrices: *matrices},
-		Kernel: *kern, Base: *base, Seed: *seed, Minimize: *minimize, Init: &p.Init,
+		Kernel: *kern, Base: *base, Seed: *seed, Minimize: minimizeSet, Init: &p.Init,
 		Acq: p.Acq, Beta: p.Beta, Fit: p.Fit, Prior: p.Prior, Mean: p.Mean, Landmarks: p.Landmarks, LandmarkFit: p.LandmarkFit, CandidateFit: p.CandidateFit, Probe: p.Probe, Liar: p.Liar,
 		ProbeWindow: probeWindow, Hedge: hedge, AllowRepeats: *allowRepeats, Normalize: normalize, ARD: ard, BetaScale: betaScale,
 	}

@@ -312,10 +312,13 @@ type SuggestSettings struct {
 	Problem string `json:"problem,omitempty"`
 	Group
 	Memory
-	Kernel   string `json:"kernel,omitempty"` // default: DefaultKernel
-	Base     string `json:"base,omitempty"`   // default: the problem's, else rbf
-	Seed     uint64 `json:"seed,omitempty"`
-	Minimize bool   `json:"minimize,omitempty"` // with Problem: must agree with it (default: its direction)
+	Kernel string `json:"kernel,omitempty"` // default: DefaultKernel
+	Base   string `json:"base,omitempty"`   // default: the problem's, else rbf
+	Seed   uint64 `json:"seed,omitempty"`
+	// Minimize: absent (nil) means maximize, or with Problem its
+	// direction; given with Problem it must agree with it (an explicit
+	// false for a minimized problem is ErrInvalid, not overruled).
+	Minimize *bool `json:"minimize,omitempty"`
 	// Init is the number of uniform random initial points: absent (nil)
 	// means bo.DefaultInit, else at least 1 (0 is ErrInvalid, not 5).
 	Init *int   `json:"init,omitempty"`
@@ -384,7 +387,7 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 	var lo, hi []float64
 	var g orbit.Group
 	shape := kernel.RBF
-	minimize := s.Minimize
+	minimize := s.Minimize != nil && *s.Minimize
 	switch {
 	case s.Problem != "" && s.Group.Group != "":
 		return nil, invalid("give problem or group, not both")
@@ -398,8 +401,11 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 		}
 		lo, hi = p.Bounds()
 		g, shape = p.Group(), p.BaseShape()
-		if p.Maximize() && s.Minimize {
-			return nil, invalid("%s is maximized; minimize must be false", p.Name())
+		if s.Minimize != nil && *s.Minimize == p.Maximize() {
+			if p.Maximize() {
+				return nil, invalid("%s is maximized; minimize must be false", p.Name())
+			}
+			return nil, invalid("%s is minimized; minimize must be true (or left out for its direction)", p.Name())
 		}
 		minimize = !p.Maximize()
 	case s.Group.Group != "":

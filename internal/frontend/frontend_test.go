@@ -46,7 +46,7 @@ func TestSuggestRowErrors(t *testing.T) {
 		{Kernel: "plus"},
 		{Problem: "Ackley2d", Group: Group{Group: "signflip"}, Kernel: "plus"},
 		{Group: Group{Group: "signflip", D: 2}, Kernel: "plus"},
-		{Problem: "WLAN4d", Kernel: "plus", Minimize: true},
+		{Problem: "WLAN4d", Kernel: "plus", Minimize: new(true)},
 	} {
 		if _, err := bad.Optimizer(nil, 0); err == nil {
 			t.Errorf("%+v accepted", bad)
@@ -878,6 +878,46 @@ func TestUnusedGroupParametersRefused(t *testing.T) {
 		}
 		if _, err := Cross(k, x, nil, nil, nil, 0); errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), "used only by") {
 			t.Errorf("%s: err = %v, want bad input saying what uses it", js, err)
+		}
+	}
+}
+
+// TestSuggestProblemDirection: with a problem, an explicit "minimize":
+// false for a minimized problem was read as absent and overruled by the
+// problem's direction, without a word (perf suggest refused
+// --minimize=false; the C ABI took it). It is refused now; absent means
+// the problem's direction, and one that agrees is taken.
+func TestSuggestProblemDirection(t *testing.T) {
+	for _, c := range []struct {
+		js       string
+		want     string // the error's text, "" for none
+		minimize bool
+	}{
+		{`{"problem":"Ackley2d","kernel":"plus"}`, "", true},
+		{`{"problem":"Ackley2d","kernel":"plus","minimize":true}`, "", true},
+		{`{"problem":"Ackley2d","kernel":"plus","minimize":false}`, "Ackley2d is minimized; minimize must be true", false},
+		{`{"problem":"WLAN4d","kernel":"plus"}`, "", false},
+		{`{"problem":"WLAN4d","kernel":"plus","minimize":false}`, "", false},
+		{`{"problem":"WLAN4d","kernel":"plus","minimize":true}`, "WLAN4d is maximized; minimize must be false", false},
+		{`{"group":"signflip","d":2,"box":[[-1],[1]],"kernel":"plus","minimize":false}`, "", false},
+		{`{"group":"signflip","d":2,"box":[[-1],[1]],"kernel":"plus","minimize":true}`, "", true},
+	} {
+		var s SuggestSettings
+		if err := Decode([]byte(c.js), &s); err != nil {
+			t.Fatalf("%s: %v", c.js, err)
+		}
+		opt, err := s.Optimizer(nil, 0)
+		if c.want != "" {
+			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s: error %v, want ErrInvalid saying %q", c.js, err, c.want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.js, err)
+		}
+		if got := opt.Config().Minimize; got != c.minimize {
+			t.Errorf("%s: minimize %v, want %v", c.js, got, c.minimize)
 		}
 	}
 }

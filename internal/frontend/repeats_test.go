@@ -32,7 +32,7 @@ func TestSuggestNoRepeats(t *testing.T) {
 	r2 := 1e-6 * (2*2 + 2*2)
 	f := func(x []float64) float64 { return math.Abs(math.Abs(x[0])-0.3) + math.Abs(math.Abs(x[1])-30)/100 }
 	run := func(kern string, allow bool) (near int) {
-		s := SuggestSettings{Group: Group{Group: "signflip", D: 2, Box: [][]float64{lo, hi}}, Kernel: kern, Seed: 10, Minimize: true, AllowRepeats: allow}
+		s := SuggestSettings{Group: Group{Group: "signflip", D: 2, Box: [][]float64{lo, hi}}, Kernel: kern, Seed: 10, Minimize: new(true), AllowRepeats: allow}
 		opt, err := s.Optimizer(nil, 0)
 		if err != nil {
 			t.Fatal(err)
