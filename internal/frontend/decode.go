@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/big"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,7 +32,8 @@ import (
 //     where null means absent;
 //   - a field of requiredFields missing from its object is refused (a
 //     history's observation without "y" would be y = 0; a history without
-//     "observations" an empty one).
+//     "observations" an empty one), and so is one that is null, or null
+//     where a record with required fields goes (an observation null).
 //
 // A UTF-8 byte order mark (EF BB BF) at the start of data, which Windows
 // editors such as Notepad write, is skipped, as orbit.ReadMatrices and
@@ -213,6 +215,9 @@ type tokenReader interface {
 type keyChecker struct {
 	path   []byte
 	fields map[reflect.Type]map[string]reflect.Type
+	// required: the value check reads next is a field of
+	// requiredFields (check clears it).
+	required bool
 }
 
 // at returns the path with name appended as a key ("name" alone at the
@@ -233,11 +238,21 @@ func (ck *keyChecker) check(dec tokenReader, t reflect.Type) error {
 	if err != nil {
 		return err
 	}
+	required := ck.required
+	ck.required = false
 	if tok == nil && isNumber(t) {
 		if len(ck.path) == 0 {
 			return invalid("null where a number goes")
 		}
 		return invalid("%s is null: want a number (a missing number is not 0)", ck.path)
+	}
+	if tok == nil && len(ck.path) > 0 && (required || requiredFields[t] != nil) {
+		// A required field null, or null where a record with required
+		// fields goes, is as good as missing: encoding/json left its zero
+		// (a history's "minimize": null matched an optimizer that
+		// maximizes, an observation null or "x": null read as a point of
+		// no coordinates).
+		return invalid("%s is null: want %s", ck.path, jsonShape(t))
 	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -280,6 +295,7 @@ func (ck *keyChecker) check(dec tokenReader, t reflect.Type) error {
 				ck.path = append(ck.path, '.')
 			}
 			ck.path = append(ck.path, key...)
+			ck.required = fields != nil && slices.Contains(requiredFields[t], key)
 			if err := ck.check(dec, ft); err != nil {
 				return err
 			}

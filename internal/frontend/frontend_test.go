@@ -744,6 +744,15 @@ func TestDecodeNull(t *testing.T) {
 		{"observations missing", `{"version":2,"seed":1,"kernel":"plus","dim":2,"minimize":true}`, `observations is missing`},
 		{"seed missing", `{"version":2,"kernel":"plus","dim":2,"minimize":true,"observations":[]}`, `seed is missing: want a number`},
 		{"minimize missing", `{"version":2,"seed":1,"kernel":"plus","dim":2,"observations":[]}`, `minimize is missing`},
+		// null for a required field, or for a record that has some, is
+		// as good as missing: "minimize": null matched an optimizer that
+		// maximizes, "x": null or an observation null read as a point of
+		// no coordinates ("x has length 0").
+		{"minimize null", `{"version":2,"seed":1,"kernel":"plus","dim":2,"minimize":null,"observations":[]}`, `minimize is null: want true or false`},
+		{"kernel null", `{"version":2,"seed":1,"kernel":null,"dim":2,"minimize":true,"observations":[]}`, `kernel is null: want a string`},
+		{"observations null", `{"version":2,"seed":1,"kernel":"plus","dim":2,"minimize":true,"observations":null}`, `observations is null: want a list of objects`},
+		{"x null", obs + `{"x":null,"y":1}]}`, `observations[0].x is null: want a list of numbers`},
+		{"observation null", obs + `{"x":[0.1,0.2],"y":1},null]}`, `observations[1] is null: want an object`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var h bo.History
