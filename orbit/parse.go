@@ -32,7 +32,8 @@ type Spec struct {
 	Block int    // block size b for blockperm (d = m·b)
 	// Lo and Hi are the box for scaling: length 1 (broadcast to D) or D.
 	Lo, Hi []float64
-	// Matrices is the path of a JSON file for matrices (see ReadMatrices).
+	// Matrices is the path of a JSON file for matrices (see ReadMatrices):
+	// a regular file (a FIFO, device or directory is ErrInvalid).
 	Matrices string
 	// Coords, when not nil, embeds the group (OnCoords): the group Name
 	// with dimension len(Coords) (and Block, Lo, Hi, Matrices as above,
@@ -167,12 +168,9 @@ func parse(s Spec) (Group, error) {
 		if s.Matrices == "" {
 			return nil, invalid("matrices needs the path of a JSON file")
 		}
-		f, err := os.Open(s.Matrices)
+		f, err := openMatrices(s.Matrices)
 		if err != nil {
-			// The caller named the file: one that cannot be opened is
-			// bad input (ErrInvalid), as one that cannot be read or
-			// parsed is; errors.Is(err, fs.ErrNotExist) still works.
-			return nil, fmt.Errorf("%w: matrices: %w", ErrInvalid, err)
+			return nil, err
 		}
 		defer f.Close()
 		g, err := readMatrices(f, s.Matrices)
@@ -185,6 +183,48 @@ func parse(s Spec) (Group, error) {
 		return g, nil
 	}
 	return nil, fmt.Errorf("%w %q (want one of %s)", ErrUnknown, s.Name, strings.Join(names, ", "))
+}
+
+// openMatrices opens the matrices file path for reading: a regular file
+// (after symbolic links), else ErrInvalid. A FIFO without a writer made
+// the open wait for one for good — in a library call no Ctrl-C reaches —
+// and a device such as /dev/stdin read whatever the process's input
+// held; both are refused, the FIFO without waiting (openNoWait). The
+// caller named the file: one that cannot be opened is bad input
+// (ErrInvalid), as one that cannot be read or parsed is;
+// errors.Is(err, fs.ErrNotExist) still works.
+func openMatrices(path string) (*os.File, error) {
+	f, err := openNoWait(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: matrices: %w", ErrInvalid, err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%w: matrices: %w", ErrInvalid, err)
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, invalid("matrices %s is not a regular file (%s): the matrices must be a JSON file; copy them to one", path, fileKind(fi.Mode()))
+	}
+	return f, nil
+}
+
+// fileKind names the kind of a file that is not regular.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO or pipe"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "mode " + m.String()
 }
 
 func broadcast(name, what string, v []float64, d int) ([]float64, error) {
