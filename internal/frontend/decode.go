@@ -72,7 +72,13 @@ func Decode(data []byte, v any) error {
 	if err := dec.Decode(v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return invalid("%s", typeMismatch(te))
+			// The offset is just past a refused scalar, or a refused
+			// array's or object's opening bracket: the bracket's place.
+			off := te.Offset
+			if te.Value == "array" || te.Value == "object" {
+				off--
+			}
+			return invalid("%s", typeMismatch(te, pathAt(data, off)))
 		}
 		return invalid("%v", err)
 	}
@@ -115,11 +121,17 @@ func (ck *keyChecker) checkTokensOf(dec tokenReader, data []byte, t reflect.Type
 // SuggestSettings.Group.box of type []float64"): the key, what the JSON
 // holds there, and what it takes — a setting's values from the settings
 // table, else the shape of the Go type.
-func typeMismatch(te *json.UnmarshalTypeError) string {
+//
+// place, when not empty, is where in the JSON the value is
+// ("observations[3].y", pathAt): the message names it rather than the
+// key alone ("y" of which of a thousand observations?), but for a
+// setting of the table, whose values it quotes.
+func typeMismatch(te *json.UnmarshalTypeError, place string) string {
 	key := te.Field
 	if i := strings.LastIndexByte(key, '.'); i >= 0 {
 		key = key[i+1:]
 	}
+
 	got := "a JSON " + te.Value
 	if num, ok := strings.CutPrefix(te.Value, "number "); ok {
 		got = "the number " + num
@@ -134,13 +146,83 @@ func typeMismatch(te *json.UnmarshalTypeError) string {
 			want = s.Values
 		}
 	}
+	name := key
 	if want == "" {
 		want = jsonShape(te.Type)
+		// The place is taken when it ends with the key, or an element
+		// of it (a type's own UnmarshalJSON may give an offset of its
+		// own input); a setting's values describe the whole of it, so
+		// it keeps its key.
+		if k := strings.TrimRight(place, "0123456789[]"); key != "" && (k == key || strings.HasSuffix(k, "."+key)) {
+			name = place
+		}
 	}
 	if key == "" {
 		return fmt.Sprintf("got %s where %s goes", got, want)
 	}
-	return fmt.Sprintf("%q: got %s; want %s", key, got, want)
+	return fmt.Sprintf("%q: got %s; want %s", name, got, want)
+}
+
+// pathAt returns the place ("observations[3].x[1]", as the key check
+// names it) of the last value of data, valid JSON, that starts at or
+// before byte off: encoding/json's type errors give the offset just past
+// the value they refuse, and the field's key path without the indices.
+// "" when there is none (off before the first value). It reads only up
+// to off, on the error path alone.
+func pathAt(data []byte, off int64) string {
+	type frame struct {
+		obj bool
+		idx int
+		key string
+	}
+	var st []frame
+	var path []byte
+	last := ""
+	s := jsonscan.New(bytes.TrimPrefix(data, utf8BOM))
+	skipped := int64(len(data) - len(bytes.TrimPrefix(data, utf8BOM)))
+	for int64(s.Offset())+skipped <= off {
+		tok, err := s.Token()
+		if err != nil {
+			break
+		}
+		switch tok := tok.(type) {
+		case string: // a key
+			if n := len(st); n > 0 {
+				st[n-1].key = tok
+			}
+			continue
+		case json.Delim:
+			if tok == '}' || tok == ']' {
+				if len(st) > 0 {
+					st = st[:len(st)-1]
+				}
+				if n := len(st); n > 0 && !st[n-1].obj {
+					st[n-1].idx++
+				}
+				continue
+			}
+		}
+		path = path[:0]
+		for _, f := range st {
+			if f.obj {
+				if len(path) > 0 {
+					path = append(path, '.')
+				}
+				path = append(path, f.key...)
+			} else {
+				path = append(path, '[')
+				path = strconv.AppendInt(path, int64(f.idx), 10)
+				path = append(path, ']')
+			}
+		}
+		last = string(path)
+		if d, ok := tok.(json.Delim); ok {
+			st = append(st, frame{obj: d == '{'})
+		} else if n := len(st); n > 0 && !st[n-1].obj {
+			st[n-1].idx++
+		}
+	}
+	return last
 }
 
 // beyondRange says why an integer num did not fit the integer type t,

@@ -930,3 +930,30 @@ func TestSuggestProblemDirection(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeTypeMismatchPlace: a value of the wrong type in a history was
+// named by its key alone — `"y": got a JSON string`, of which of a
+// thousand observations?, and `"x": got a JSON string; want a number`
+// for an element of x — as encoding/json's error gives it. The message
+// names its place now, as the null and missing checks do.
+func TestDecodeTypeMismatchPlace(t *testing.T) {
+	const obs = `{"version":2,"seed":1,"kernel":"plus","dim":2,"minimize":true,"observations":[{"x":[0.1,0.2],"y":1},`
+	for _, tc := range []struct{ in, want string }{
+		{obs + `{"x":[0.1,0.2],"y":"1.0"}]}`, `"observations[1].y": got a JSON string; want a number`},
+		{obs + `{"x":[0.1,"a"],"y":1}]}`, `"observations[1].x[1]": got a JSON string; want a number`},
+		{obs + `{"x":"0.1,0.2","y":1}]}`, `"observations[1].x": got a JSON string; want a list of numbers`},
+		{obs + `{"x":{"a":1},"y":1}]}`, `"observations[1].x": got a JSON object; want a list of numbers`},
+		{obs + `{"x":[0.1,0.2],"y": [ [1]]}]}`, `"observations[1].y": got a JSON array; want a number`},
+		{obs + `[0.1,0.2]]}`, `"observations[1]": got a JSON array; want an object`},
+		{obs + `{"x":[0.1,0.2],"y":1e999}]}`, `"observations[1].y": got the number 1e999, which is not a finite number`},
+		{"\ufeff" + obs + `{"x":[0.1,0.2],"y":true}]}`, `"observations[1].y": got a JSON bool; want a number`},
+		{obs + `{"x":[0.1,0.2],"y":2}],"failed":[[1,2],[3,false]]}`, `"failed[1][1]": got a JSON bool; want a number`},
+		{`{"version":"2","seed":1,"kernel":"plus","dim":2,"minimize":true,"observations":[]}`, `"version": got a JSON string; want an integer`},
+	} {
+		var h bo.History
+		err := Decode([]byte(tc.in), &h)
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Decode(%s): %v, want ErrInvalid with %q", tc.in, err, tc.want)
+		}
+	}
+}

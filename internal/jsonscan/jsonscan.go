@@ -86,6 +86,13 @@ func (s *Scanner) More() bool {
 	return s.pos < len(s.data) && s.data[s.pos] != ']' && s.data[s.pos] != '}'
 }
 
+// Offset returns the byte offset in data of the next token (after
+// space), or len(data) at the end.
+func (s *Scanner) Offset() int {
+	s.skip()
+	return s.pos
+}
+
 // Token returns the next token (see the package doc), or io.EOF.
 func (s *Scanner) Token() (json.Token, error) {
 	s.skip()
