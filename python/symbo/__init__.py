@@ -741,6 +741,11 @@ class Optimizer:
         so; the next ``tell`` of the same ``x`` and ``y`` (bit for bit) on
         this optimizer, the retry of the interrupted one, records nothing
         (the value is not told twice). Any other ``tell`` forgets it."""
+        if isinstance(y, np.ma.MaskedArray) and np.ma.is_masked(y):
+            # np.ma.masked, or a masked one-element array: its item() is
+            # the value under the mask (0.0 for np.ma.masked), not data.
+            raise InvalidInput("y must be a real number, got a masked value (np.ma.masked), whose value is not the "
+                               "data; report an evaluation that gave no usable value with fail(x)")
         if isinstance(y, np.ndarray):
             # NumPy's float() reads a one-element array, of booleans and
             # strings too: one of numbers is its element, checked below.

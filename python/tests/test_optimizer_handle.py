@@ -164,6 +164,21 @@ def test_tell_non_finite_names_fail():
     assert len(o.history[1]) == 0
 
 
+def test_tell_masked_y_is_refused():
+    """tell(x, np.ma.masked) recorded y = 0.0 (the value under the mask),
+    and a masked one-element array the value its mask hides, without a
+    word. Both are InvalidInput now, and nothing is recorded; a masked
+    array with nothing masked is its value."""
+    o = opt()
+    x = o.ask()
+    for y in (np.ma.masked, np.ma.array([1.5], mask=[True]), np.ma.array(2.5, mask=True)):
+        with pytest.raises(symbo.InvalidInput, match="masked"):
+            o.tell(x, y)
+    assert len(o.history[1]) == 0 and len(o.pending) == 1
+    o.tell(x, np.ma.array([1.5], mask=[False]))
+    assert o.history[1].tolist() == [1.5]
+
+
 def test_fail_excludes_orbit_and_is_kept():
     o = opt(init=3)
     x0 = o.ask()
