@@ -309,7 +309,7 @@ func TestHeaderConstants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, want := range map[string]int{"SYMBO_ABI_VERSION": abiVersion, "SYMBO_MAX_BATCH": bo.MaxBatch} {
+	for name, want := range map[string]int{"SYMBO_ABI_VERSION": abiVersion, "SYMBO_MAX_BATCH": bo.MaxBatch, "SYMBO_MAX_DIM": bo.MaxDim} {
 		m := regexp.MustCompile(`#define ` + name + ` (\d+)`).FindSubmatch(h)
 		if m == nil || string(m[1]) != strconv.Itoa(want) {
 			t.Errorf("symbo.h: %s is %q, the library's %d", name, m, want)

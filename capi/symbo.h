@@ -308,6 +308,10 @@ int symbo_optimizer_ask(int64_t handle, double *x, int64_t d);
 /* The largest q of symbo_optimizer_ask_batch, _suggest and symbo_suggest. */
 #define SYMBO_MAX_BATCH 1024
 
+/* The largest dimension d of an optimizer (Go's bo.MaxDim): a larger box
+ * is SYMBO_EINVAL. */
+#define SYMBO_MAX_DIM 1000
+
 /* The next q points (1 ≤ q ≤ SYMBO_MAX_BATCH) into out (out_len ≥ q·d doubles),
  * recorded as pending: what q successive asks return. All or nothing: on
  * an error no point is recorded. */

@@ -145,6 +145,11 @@ if hasattr(os, "register_at_fork"):
 # The largest batch the library asks at once (SYMBO_MAX_BATCH of symbo.h).
 _MAX_BATCH = 1024
 
+# The largest dimension of an optimizer (SYMBO_MAX_DIM of symbo.h): a box
+# past it is refused before its settings are written (a box of 10**7
+# coordinates took 10 s and a GB of lists and JSON to be refused).
+_MAX_DIM = 1000
+
 
 def version():
     """The library's version string."""
@@ -566,6 +571,8 @@ class Optimizer:
         hi = np.atleast_1d(_floats(hi, "hi"))
         if lo.ndim != 1 or lo.shape != hi.shape or lo.size == 0:
             raise InvalidInput("lo and hi must be 1-d arrays of one length")
+        if lo.size > _MAX_DIM:
+            raise InvalidInput("d = %d (the box's length), want 1 ≤ d ≤ %d for an optimizer" % (lo.size, _MAX_DIM))
         s = _group(group, lo.size, block, matrices, (lo, hi), coords)
         s.update(base=base, seed=_index(seed, "seed"), minimize=_bool(minimize, "minimize"), init=_int64(init, "init"))
         for k, v in (("kernel", kernel), ("acq", acq), ("beta", beta), ("fit", fit), ("prior", prior), ("liar", liar), ("mean", mean),

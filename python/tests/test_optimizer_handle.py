@@ -327,6 +327,26 @@ def test_header_constants():
     text = open(h).read()
     assert int(re.search(r"#define SYMBO_ABI_VERSION (\d+)", text).group(1)) == symbo.ABI_VERSION
     assert int(re.search(r"#define SYMBO_MAX_BATCH (\d+)", text).group(1)) == symbo._MAX_BATCH
+    assert int(re.search(r"#define SYMBO_MAX_DIM (\d+)", text).group(1)) == symbo._MAX_DIM
+
+
+def test_box_past_max_dim_refused_before_settings():
+    """A box of 10**7 coordinates was written out as lists and JSON (10 s
+    and a GB) before the library refused its length. It is refused first
+    now, naming the bound; the largest d the library takes still builds,
+    and the library's message for one past it matches."""
+    import tracemalloc
+    n = 10**6
+    lo, hi = np.zeros(n), np.ones(n)
+    tracemalloc.start()
+    try:
+        with pytest.raises(symbo.InvalidInput, match=r"d = 1000000 \(the box's length\), want 1 ≤ d ≤ 1000"):
+            symbo.Optimizer(lo, hi, group="signflip")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20, peak
+    symbo.Optimizer(np.zeros(1000), np.ones(1000), group="none", kernel="base").close()
 
 
 def test_group_on_some_coordinates():
