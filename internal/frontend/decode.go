@@ -62,27 +62,48 @@ func Decode(data []byte, v any) error {
 	if json.Valid(data) {
 		// One value, nothing after it, no tokenizer error to quote.
 		if err := ck.check(jsonscan.New(data), t.Elem()); err != nil {
+			if ck.missing == "" {
+				return err
+			}
+			// A field found missing at its object's end may follow a
+			// value of the wrong type ({"x": "0.1,0.2"} without "y"),
+			// which the key check does not look at: that is named too,
+			// first, rather than "y is missing" alone.
+			if msg, ok := decodeValue(data, reflect.New(t.Elem()).Interface()); ok {
+				return invalid("%s; and %s", msg, ck.missing)
+			}
 			return err
 		}
 	} else if err := ck.checkTokens(data, t.Elem()); err != nil {
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			// The offset is just past a refused scalar, or a refused
-			// array's or object's opening bracket: the bracket's place.
-			off := te.Offset
-			if te.Value == "array" || te.Value == "object" {
-				off--
-			}
-			return invalid("%s", typeMismatch(te, pathAt(data, off)))
-		}
-		return invalid("%v", err)
+	if msg, _ := decodeValue(data, v); msg != "" {
+		return invalid("%s", msg)
 	}
 	return nil
+}
+
+// decodeValue decodes data, valid JSON whose keys were checked, into v
+// with encoding/json: "" if it succeeds, else what failed, with ok true
+// when it is a value of the wrong type (typeMismatch, at its place).
+func decodeValue(data []byte, v any) (msg string, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil {
+		return "", false
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		// The offset is just past a refused scalar, or a refused
+		// array's or object's opening bracket: the bracket's place.
+		off := te.Offset
+		if te.Value == "array" || te.Value == "object" {
+			off--
+		}
+		return typeMismatch(te, pathAt(data, off)), true
+	}
+	return err.Error(), false
 }
 
 // utf8BOM is the UTF-8 byte order mark, U+FEFF encoded, which Decode
@@ -300,6 +321,9 @@ type keyChecker struct {
 	// required: the value check reads next is a field of
 	// requiredFields (check clears it).
 	required bool
+	// missing: the message of a required field found missing, the
+	// check's error (Decode then looks for a value of the wrong type).
+	missing string
 }
 
 // at returns the path with name appended as a key ("name" alone at the
@@ -385,10 +409,11 @@ func (ck *keyChecker) check(dec tokenReader, t reflect.Type) error {
 		}
 		for _, name := range requiredFields[t] {
 			if !seen[name] {
-				if fields != nil && !isNumber(fields[name]) {
-					return invalid("%s is missing", ck.at(name))
+				ck.missing = ck.at(name) + " is missing"
+				if fields == nil || isNumber(fields[name]) {
+					ck.missing += ": want a number (a missing number is not 0)"
 				}
-				return invalid("%s is missing: want a number (a missing number is not 0)", ck.at(name))
+				return invalid("%s", ck.missing)
 			}
 		}
 		_, err = dec.Token() // '}'

@@ -949,6 +949,10 @@ func TestDecodeTypeMismatchPlace(t *testing.T) {
 		{"\ufeff" + obs + `{"x":[0.1,0.2],"y":true}]}`, `"observations[1].y": got a JSON bool; want a number`},
 		{obs + `{"x":[0.1,0.2],"y":2}],"failed":[[1,2],[3,false]]}`, `"failed[1][1]": got a JSON bool; want a number`},
 		{`{"version":"2","seed":1,"kernel":"plus","dim":2,"minimize":true,"observations":[]}`, `"version": got a JSON string; want an integer`},
+		// A value of the wrong type before a missing field: both named
+		// (the missing one alone was "y is missing").
+		{obs + `{"x":"0.1,0.2"}]}`, `"observations[1].x": got a JSON string; want a list of numbers; and observations[1].y is missing: want a number`},
+		{obs + `{"x":[0.1,0.2]}]}`, `invalid settings: observations[1].y is missing: want a number`},
 	} {
 		var h bo.History
 		err := Decode([]byte(tc.in), &h)
