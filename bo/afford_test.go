@@ -490,6 +490,64 @@ func TestAffordAvgRawPrefix(t *testing.T) {
 	}
 }
 
+// TestAffordCutNotExhausted: a cut search (cutSearch) gives avg and
+// avgnorm a prefix of the raw samples, but Ask returns ErrSpaceExhausted
+// only when every raw sample of the step lies on an excluded orbit (the
+// package documentation, "The exclusion radius"): over studies in d = 1
+// with two raw samples — avg's prefix one, next to observed points its
+// ascents tend to end on — hedged or not, no Ask is refused as exhausted
+// while a raw sample of its step is off the excluded orbits (on a third
+// of these studies one was, before a cut search exhausted on its prefix
+// searched again over every raw sample), and the studies take cut steps.
+func TestAffordCutNotExhausted(t *testing.T) {
+	g := must(orbit.SignFlip(1))
+	lo, hi := box(1, 1)
+	cuts := 0
+	for c := range 4 {
+		list := []string{"portfolio:avgnorm+plus", "portfolio:nystrom+avg:soft+plus"}[c%2]
+		for seed := range uint64(12) {
+			k := must(ParseRecommended(list, g, kernel.RBF))
+			dopt := k.Options()
+			dopt.Hedge = c < 2 // Recommended's, then one search per candidate
+			cfg := must(Recommended(g, kernel.RBF))
+			cfg.Kernel, cfg.RawSamples = k.With(dopt), 2
+			o := must(New(lo, hi, cfg, seed))
+		study:
+			for step := range 10 {
+				for range 2 {
+					o.syncModel()
+					raw := must(o.rawPoints(len(o.xs) + len(o.pend) + len(o.failed)))
+					free := 0
+					for r := range cfg.RawSamples {
+						if !o.onExcludedOrbit(raw[r:r+1], true) {
+							free++
+						}
+					}
+					_, err := o.Ask()
+					if errors.Is(err, ErrSpaceExhausted) && free > 0 {
+						t.Errorf("%s, hedge %v, seed %d, step %d: %d of the %d raw samples off the excluded orbits, and Ask: %v", list, dopt.Hedge, seed, step, free, cfg.RawSamples, err)
+						break study
+					}
+					if err != nil {
+						t.Fatalf("%s, seed %d, step %d: %v", list, seed, step, err)
+					}
+					if o.Diagnostics().CutStarts {
+						cuts++
+					}
+				}
+				for _, x := range o.Pending() {
+					if err := o.Tell(x, math.Sin(4*x[0]+float64(seed))); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+	if cuts == 0 {
+		t.Error("no cut step: the test does not reach the rule")
+	}
+}
+
 // TestDecideOptionsNewOrAsk: every combination of a deciding kernel
 // (auto, portfolio and candidate lists, favouring ones and lists that
 // DecideOptions.Afford shortens to one candidate or empties), a group

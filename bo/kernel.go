@@ -140,7 +140,11 @@ type DecideOptions struct {
 	// ⌈RawSamples/CutRawShare⌉ raw samples: their evaluations cost the
 	// most per pair, and a list naming avg stepped up to 5.3× plus's
 	// (under 4× with the rule, docs/performance.md); the step's
-	// Diagnostics.CutStarts and its trace's cut_starts say so.
+	// Diagnostics.CutStarts and its trace's cut_starts say so. Where
+	// avg's or avgnorm's ascent ends and prefix all lie on excluded
+	// orbits, it searches again over every raw sample: Ask returns
+	// ErrSpaceExhausted only when every raw sample is excluded (or of
+	// non-finite acquisition), as without the cut.
 	Afford bool
 }
 

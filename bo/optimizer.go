@@ -1,6 +1,7 @@
 package bo
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -1359,7 +1360,8 @@ func (o *Optimizer) isAvgArm(i int) bool {
 // included, searches with DecideOptions.CandidateStarts ascents (when
 // set) instead of the referee's Config.Starts, and avg and avgnorm score
 // the first cutRaw(Config.RawSamples) raw samples instead of all of
-// them.
+// them (all of them again where every candidate of the prefix search is
+// excluded: ErrSpaceExhausted is the full raw samples' verdict).
 func (o *Optimizer) cutSearch() bool {
 	if !o.cfg.Kernel.decide.Afford {
 		return false
@@ -1446,6 +1448,12 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 		}
 		if hs == 0 {
 			x, err := o.maximizeAcq(o.newAcq(), r, starts, n, bestObs, &infos[i])
+			if len(r) < len(raw) && errors.Is(err, ErrSpaceExhausted) {
+				// The prefix and the ascent ends are all excluded: the
+				// step is exhausted only if every raw sample is.
+				infos[i] = *info
+				x, err = o.maximizeAcq(o.newAcq(), raw, starts, n, bestObs, &infos[i])
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -1455,6 +1463,11 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 		j := len(o.arms) + i
 		infos[j] = *info
 		x, xh, err := o.maximizeHedged(o.newAcq(), h, r, starts, hs, n, bestObs, &infos[i], &infos[j])
+		if len(r) < len(raw) && errors.Is(err, ErrSpaceExhausted) {
+			// As above, for either search.
+			infos[i], infos[j] = *info, *info
+			x, xh, err = o.maximizeHedged(o.newAcq(), h, raw, starts, hs, n, bestObs, &infos[i], &infos[j])
+		}
 		if err != nil {
 			return nil, err
 		}
