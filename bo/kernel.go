@@ -107,8 +107,9 @@ type DecideOptions struct {
 	// Config.Acquisition for each candidate other than the referee (the
 	// candidate the evidence picks at the step, whose posterior mean
 	// chooses among the proposals; its search keeps Config.Starts, but
-	// for an avg or avgnorm referee under Afford): 0, or
-	// Config.Starts or more, means Config.Starts; negative is an error.
+	// not under Afford at a step where an avg or avgnorm candidate
+	// fitted, whichever referees): 0, or Config.Starts or more, means
+	// Config.Starts; negative is an error.
 	// Recommended uses DefaultCandidateStarts. Cost: the ascents, most of
 	// a step at small n, fall from C·Starts to Starts + (C−1)·
 	// CandidateStarts for C candidates.

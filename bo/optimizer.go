@@ -1662,7 +1662,8 @@ const rawChunk = 32
 // maximizeAcq scores the step's raw samples (raw: rawPoints(n), drawn
 // here when nil) and the best observed point, starts a bounded
 // quasi-Newton ascent from the best starts of them (Config.Starts but for
-// a portfolio's candidates other than the referee: candidateStarts), and
+// a portfolio's candidates other than the referee, and the referee of a
+// cut search: candidateStarts, cutSearch), and
 // returns the best end point (ties: the better-ranked start).
 func (o *Optimizer) maximizeAcq(a *acqFunc, raw []float64, starts, n int, bestObs []float64, info *Diagnostics) ([]float64, error) {
 	cand, scores, err := o.rawScores(a, nil, raw, n, bestObs)
