@@ -16,10 +16,10 @@ import (
 	"github.com/symbo/symbo/orbit"
 )
 
-// defaultKernelName is the front ends' default kernel
-// (frontend.DefaultKernel), spelled here to keep bo's tests free of the
-// front ends.
-const defaultKernelName = "portfolio:nystrom+avg:soft+plus"
+// avgListName is the front ends' default kernel before avg left it
+// (RecommendedKernel is today's): the list that names avg, with the
+// default's other candidates and odds.
+const avgListName = "portfolio:nystrom+avg:soft+plus"
 
 // sphereProblem is −‖x‖² on [−1, 1]^d: invariant under every
 // coordinate group.
@@ -57,7 +57,7 @@ func TestDecidingKernelsAnyGroupSize(t *testing.T) {
 		{must(orbit.Hyperoctahedral(8)), kernel.Matern52},
 	}
 	for _, c := range cases {
-		for _, name := range []string{defaultKernelName, "auto", "portfolio", "auto:avg+plus", "portfolio:avg+avgnorm+plus"} {
+		for _, name := range []string{avgListName, "auto", "portfolio", "auto:avg+plus", "portfolio:avg+avgnorm+plus"} {
 			k, err := ParseKernel(name, c.g, c.shape)
 			if err != nil {
 				t.Errorf("%s over %s with %v: %v", name, c.g.Name(), c.shape, err)
@@ -77,7 +77,7 @@ func TestDecidingKernelsAnyGroupSize(t *testing.T) {
 			}
 		}
 		// The default takes a step (few observations, small raw samples).
-		k := must(ParseKernel(defaultKernelName, c.g, c.shape))
+		k := must(ParseKernel(avgListName, c.g, c.shape))
 		d := c.g.Dim()
 		lo, hi := box(d, 1)
 		cfg := Config{Kernel: k.With(DecideOptions{CandidateFit: CandidateFitAnchored, ProbeWindow: DefaultProbeWindow}), Init: 3, Protocol: Protocol{RawSamples: 16, Starts: 1, MaxIter: 10}}
@@ -135,7 +135,7 @@ func TestAffordableKeepsCommittedGroups(t *testing.T) {
 				t.Errorf("%s over %s with %v: affordable %v (%q), want %v", name, c.g.Name(), c.shape, ok, why, c.keep)
 			}
 		}
-		for _, k := range []Kernel{Auto(c.g, c.shape), Portfolio(c.g, c.shape), must(ParseKernel(defaultKernelName, c.g, c.shape))} {
+		for _, k := range []Kernel{Auto(c.g, c.shape), Portfolio(c.g, c.shape), must(ParseKernel(avgListName, c.g, c.shape))} {
 			if got := slices.Contains(k.Candidates(), NameAvg); got != c.keep || (len(k.LeftOut()) == 0) != c.keep {
 				t.Errorf("%s over %s with %v: candidates %v, left out %q", k.Name(), c.g.Name(), c.shape, k.Candidates(), k.LeftOut())
 			}
@@ -584,7 +584,7 @@ func TestDecideOptionsNewOrAsk(t *testing.T) {
 		{must(orbit.Scaling(slo, shi)), slo, shi},  // a quadrature: Afford leaves avg out
 		{must(orbit.OnCoords(must(orbit.Permutation(2)), 3, []int{0, 2})), lo3, hi3},
 	}
-	names := []string{NameAuto, NamePortfolio, RecommendedKernel, defaultKernelName, "portfolio:avg+plus", "auto:soft+avg", "auto:avg+avgnorm", "portfolio:max+plus"}
+	names := []string{NameAuto, NamePortfolio, RecommendedKernel, avgListName, "portfolio:avg+plus", "auto:soft+avg", "auto:avg+avgnorm", "portfolio:max+plus"}
 	rec := must(ParseRecommended(NamePlus, spaces[0].g, kernel.RBF)).Options()
 	loo := rec
 	loo.Referee, loo.Odds, loo.Probe, loo.HedgeStarts, loo.CandidateStarts = RefereeLOO, MaxOdds, ProbeOff, maxStarts, maxStarts

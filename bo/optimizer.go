@@ -98,10 +98,11 @@ type Diagnostics struct {
 	// (HedgeAcquisition), not of Config.Acquisition; Acq is its value.
 	Hedged bool
 	// CutStarts (portfolio under DecideOptions.Afford only): an avg or
-	// avgnorm candidate fitted, so every candidate, the referee included,
-	// searched with CandidateStarts ascents instead of Config.Starts, and
-	// avg and avgnorm from the first ⌈RawSamples/CutRawShare⌉ raw samples
-	// (Afford).
+	// avgnorm candidate fitted, so the step's search was cut: avg and
+	// avgnorm searched from the first ⌈RawSamples/CutRawShare⌉ raw
+	// samples and, where CandidateStarts is set, every candidate, the
+	// referee included, with CandidateStarts ascents instead of
+	// Config.Starts (Afford).
 	CutStarts bool
 	// LeftOut (auto and portfolio, BO steps): the candidates left out as
 	// too costly over the group, with the reason (Kernel.LeftOut).

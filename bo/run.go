@@ -89,10 +89,10 @@ type Evaluation struct {
 	// candidate's hedging proposal.
 	Hedged bool `json:"hedged,omitempty"`
 	// CutStarts (portfolio under DecideOptions.Afford only): an avg or
-	// avgnorm candidate fitted, so every candidate, the referee included,
-	// searched with CandidateStarts ascents instead of Config.Starts, and
-	// avg and avgnorm from a prefix of the raw samples
-	// (Diagnostics.CutStarts).
+	// avgnorm candidate fitted, so the step's search was cut: avg and
+	// avgnorm searched from a prefix of the raw samples and, where
+	// CandidateStarts is set, every candidate with CandidateStarts
+	// ascents (Diagnostics.CutStarts).
 	CutStarts bool `json:"cut_starts,omitempty"`
 	// Round is the index of the round of parallel evaluations the point
 	// was asked in (RunOptions.Batch; with Batch 1, the evaluation's
