@@ -43,6 +43,10 @@ function of the settings, the seed, the history and the pending points
 only, so the same inputs give the same bits — for shell scripts and any
 scheduler that keeps the history itself. While fewer than --init points
 are observed or pending it returns the next points of the initial design.
+The q points are all or nothing: where the search space runs out first
+(every point left lies within the exclusion radius of the orbit of an
+observed, pending, failed or already proposed point), no point is
+printed and the error (exit 2) says how many a smaller --q returns.
 
 --history FILE  CSV rows x1,…,xd,y: the evaluations so far, in order; a
                 blank or NaN y is refused (those points go in --pending
@@ -303,7 +307,7 @@ func runSuggest(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	skipped["failed"] = skipFailed
-	out, err := frontend.Suggest(opt, hx, hy, px, fx, *q)
+	out, err := suggestPoints(opt, hx, hy, px, fx, *q)
 	var re *frontend.RowError
 	switch {
 	case errors.As(err, &re):
@@ -317,6 +321,32 @@ func runSuggest(args []string, stdout, stderr io.Writer) error {
 	}
 	warnLeftOut(stderr, opt.Config().Kernel)
 	return nil
+}
+
+// suggestPoints is frontend.Suggest — the study recorded in opt, then its
+// next q points — asking them one at a time, as bo's AskBatch does (the
+// same bits), so that a batch the search space runs out of midway
+// (bo.ErrSpaceExhausted after i of its q points) is refused saying so:
+// the error alone counts the batch's first i points among the pending
+// ones, which the input does not hold, and hides that --q i would
+// return them. No point is returned with an error: a batch is all or
+// nothing, as bo's AskBatch and the C ABI's are.
+func suggestPoints(opt *bo.Optimizer, hx *mat.Dense, hy []float64, px, fx *mat.Dense, q int) (*mat.Dense, error) {
+	if err := frontend.Record(opt, hx, hy, px, fx); err != nil {
+		return nil, err
+	}
+	out := mat.NewDense(q, opt.Dim(), nil)
+	for i := range q {
+		x, err := opt.Ask()
+		switch {
+		case err != nil && i > 0 && errors.Is(err, bo.ErrSpaceExhausted):
+			return nil, badInput("%w; only %d of the --q %d points could be proposed (the points counted above include them): --q %d returns those", err, i, q, i)
+		case err != nil:
+			return nil, err
+		}
+		out.SetRow(i, x)
+	}
+	return out, nil
 }
 
 // warnLeftOut writes a line on stderr for each candidate deciding kernel

@@ -3,8 +3,11 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -480,4 +483,41 @@ func TestBoxNumbers(t *testing.T) {
 	if err != nil || lo[1] != -1 || hi[1] != 10 {
 		t.Errorf("parseBox(-1:1e1) = %v, %v, %v", lo, hi, err)
 	}
+}
+
+// TestSuggestBatchExhaustedSaysHowMany: a batch the search space runs out
+// of midway — a 1-d box under sign flips whose history covers [0, 1] at
+// spacing 0.002 (the exclusion radius: 10⁻³ of the diagonal, 2) but for a
+// gap around 0.51 — is refused (exit 2, one line, no point: a batch is
+// all or nothing) naming how many of its points could be proposed, n; and
+// --q n does return n points, which --q n + 1 does not. Before, the line
+// was bo's alone, counting the batch's first points as "pending" when the
+// input held none, and did not say that a smaller --q would succeed.
+func TestSuggestBatchExhaustedSaysHowMany(t *testing.T) {
+	var h strings.Builder
+	for i := 0; i <= 1000; i += 2 {
+		if x := float64(i) / 1000; x <= 0.5 || x >= 0.52 {
+			fmt.Fprintf(&h, "%s,%s\n", fmtF(x), fmtF(math.Sin(7*x)))
+		}
+	}
+	hist := writeFile(t, "h.csv", h.String())
+	args := func(q int) []string {
+		return []string{"suggest", "--group", "hyperoctahedral", "--d", "1", "--box", "-1:1", "--history", hist, "--q", strconv.Itoa(q)}
+	}
+	code, stdout, stderr := runCLI(t, args(20)...)
+	checkOneLineError(t, code, stdout, stderr, "perf suggest: ", "search space exhausted", "of the --q 20 points")
+	m := regexp.MustCompile(`only (\d+) of the --q 20 points .*--q (\d+) returns those`).FindStringSubmatch(stderr)
+	if m == nil || m[1] != m[2] {
+		t.Fatalf("stderr %q does not say how many points --q 20 could propose", stderr)
+	}
+	n, _ := strconv.Atoi(m[1])
+	if n < 1 || n >= 20 {
+		t.Fatalf("stderr %q: %d points proposed, want 1…19", stderr, n)
+	}
+	code, stdout, stderr = runCLI(t, args(n)...)
+	if code != exitOK || strings.Count(stdout, "\n") != n {
+		t.Errorf("--q %d: exit %d, %d rows (stderr %q), want %d rows", n, code, strings.Count(stdout, "\n"), stderr, n)
+	}
+	code, stdout, stderr = runCLI(t, args(n+1)...)
+	checkOneLineError(t, code, stdout, stderr, "perf suggest: ", fmt.Sprintf("only %d of the --q %d points", n, n+1))
 }
