@@ -47,6 +47,11 @@ The q points are all or nothing: where the search space runs out first
 (every point left lies within the exclusion radius of the orbit of an
 observed, pending, failed or already proposed point), no point is
 printed and the error (exit 2) says how many a smaller --q returns.
+The rows' order is an input too, as it is to the bo package ("History,
+resuming and persistence": observations in order): the same rows of
+--history, --pending or --failed in another order give other bits, and
+for --history possibly another point (the fit runs over the rows in
+their order), so keep each file in the order its points arose.
 
 --history FILE  CSV rows x1,…,xd,y: the evaluations so far, in order; a
                 blank or NaN y is refused (those points go in --pending
