@@ -159,3 +159,29 @@ func TestCSVFromPipe(t *testing.T) {
 		t.Errorf("output %q", out)
 	}
 }
+
+// TestSuggestStreamTwice: two of perf suggest's input flags naming one
+// FIFO are refused (exit 2, one line naming both) before it is opened: a
+// stream is read once, so the second flag's rows would be missing without
+// a word, or — a named pipe whose writer has left — the second open would
+// wait for another writer for ever. Before, --pending F --failed F with
+// F fed one row hung after reading it into --pending.
+func TestSuggestStreamTwice(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	go func() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		f.WriteString("0.1,0.2\n")
+		f.Close()
+	}()
+	code, stdout, stderr := runCLIOnFIFO(t, path, "suggest", "--group", "signflip", "--d", "2", "--box", "-1:1", "--pending", path, "--failed", path)
+	if r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+		r.Close() // release the writer if perf never opened the FIFO
+	}
+	checkOneLineError(t, code, stdout, stderr, "perf suggest: ", "--pending and --failed both name "+path, "read once")
+}

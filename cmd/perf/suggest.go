@@ -280,7 +280,11 @@ func runSuggest(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return asInput(err)
 	}
-	if err := refuseOutputInput(stdout, [][2]string{{"history", *history}, {"pending", *pending}, {"failed", *failed}}); err != nil {
+	inputs := [][2]string{{"history", *history}, {"pending", *pending}, {"failed", *failed}}
+	if err := refuseOutputInput(stdout, inputs); err != nil {
+		return err
+	}
+	if err := refuseSharedStream(inputs); err != nil {
 		return err
 	}
 	dim := opt.Dim()
@@ -399,6 +403,34 @@ func refuseOutputInput(stdout io.Writer, inputs [][2]string) error {
 			return badInput("stdout is --%s's file %s, which the shell's '>' emptied before perf could read it: restore its rows and write the points elsewhere", name, path)
 		case name != "pending":
 			return badInput("stdout is --%s's file %s: the points would be appended to it, but are not rows of it; write them elsewhere", name, path)
+		}
+	}
+	return nil
+}
+
+// refuseSharedStream refuses, before any is read, two input flags (flag
+// name, path pairs) naming one file that is not a regular file — a pipe,
+// /dev/stdin, a device: it can be read once, so the second flag's rows
+// would be missing without a word (the first read took them all), or,
+// for a named pipe whose writer has left, opening it again would wait
+// for another writer for ever. One regular file may be named twice (a
+// point both pending and failed): each read sees all its rows.
+func refuseSharedStream(inputs [][2]string) error {
+	for i, a := range inputs {
+		if a[1] == "" {
+			continue
+		}
+		sa, err := os.Stat(a[1])
+		if err != nil || sa.Mode().IsRegular() {
+			continue
+		}
+		for _, b := range inputs[i+1:] {
+			if b[1] == "" {
+				continue
+			}
+			if sb, err := os.Stat(b[1]); err == nil && os.SameFile(sa, sb) {
+				return badInput("--%s and --%s both name %s, a stream (pipe or device) that can be read once: give each its own file", a[0], b[0], b[1])
+			}
 		}
 	}
 	return nil
