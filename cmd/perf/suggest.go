@@ -70,7 +70,8 @@ their order), so keep each file in the order its points arose.
                 Any of the files may start with a header row, e.g. x1,x2,x3,y:
                 a first line none of whose fields looks like a number
                 (starts with a digit, a sign or a dot, or reads as one,
-                like nan or inf) is skipped; it must have as many fields
+                like nan or inf; also in double quotes, which no data
+                row may hold) is skipped; it must have as many fields
                 as the rows. Any other non-numeric field is an error
                 naming its file:line:column. Files may be pipes or devices
                 (/dev/stdin); what is read is bounded by --mem-budget. A

@@ -75,7 +75,9 @@ type Options struct {
 	// Header accepts a header row, as schedulers and spreadsheets write
 	// one: the first non-blank line is skipped when none of its fields
 	// looks like a number (each is non-empty, does not parse as a number
-	// and does not start with a digit, a sign or a dot, e.g. "x1,x2,y"),
+	// and does not start with a digit, a sign or a dot, also inside
+	// double quotes: e.g. x1,x2,y or "x1","x2","y", but not "0.1","0.2",
+	// a data row, which the dialect refuses),
 	// and it must then have as many fields as the rows below it. A first
 	// line with any numeric field is a data row, read and checked as
 	// usual; a header-like row anywhere else is an error naming its line.
@@ -449,10 +451,15 @@ func tabInside(line []byte) bool {
 
 // isHeader reports whether a line looks like a header row: every field is
 // non-empty, does not start like a number (a digit, a sign, a dot) and
-// does not parse as one ("nan" and "inf" do).
+// does not parse as one ("nan" and "inf" do) — also inside double quotes,
+// so that a row of quoted numbers ("0.1","0.2"), which the dialect does
+// not read, is refused as data, not skipped as a header without a word.
 func isHeader(line []byte) bool {
 	for f := range bytes.SplitSeq(line, []byte(",")) {
 		s := strings.TrimSpace(string(f))
+		if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+			s = strings.TrimSpace(s[1 : len(s)-1])
+		}
 		if s == "" || strings.ContainsRune("0123456789+-.", rune(s[0])) {
 			return false
 		}

@@ -435,6 +435,11 @@ func TestParseHeader(t *testing.T) {
 		{"header", "x1,x2,y\n1,2,3\n4,5,6\n", [][]float64{{1, 2, 3}, {4, 5, 6}}, ""},
 		{"header bom crlf spaces", "\ufeff x1 , x2 \r\n1,2\r\n", [][]float64{{1, 2}}, ""},
 		{"quoted names", "\"x\",\"y\"\n1,2\n", [][]float64{{1, 2}}, ""},
+		// Quoted numbers, which the dialect does not read, are data (its
+		// error says so), not a header skipped without a word.
+		{"quoted numbers are data", "\"0.1\",\"0.2\"\n", nil, `h.csv:1:1: "\"0.1\"" is not a number; fields are numbers without quotes`},
+		{"quoted numbers then rows", "\"1\",\"2\"\n3,4\n", nil, `h.csv:1:1: "\"1\"" is not a number; fields are numbers without quotes`},
+		{"quoted nan is data", "\"x\",\" nan \"\n3,4\n", nil, `h.csv:1:1: "\"x\"" is not a number; fields are numbers without quotes`},
 		{"no header", "1,2\n3,4\n", [][]float64{{1, 2}, {3, 4}}, ""},
 		{"header only", "x,y\n", nil, "h.csv: empty file"},
 		{"header then blank", "x,y\n\n", nil, "h.csv: empty file"},
