@@ -37,6 +37,9 @@ func TestFigureBadInput(t *testing.T) {
 		{"iters negative", []string{"--out", dir, "--iters", "-5"}, "--iters"},
 		{"iters too many", []string{"--out", dir, "--iters", "2000000"}, "--iters"},
 		{"iters past the cap", []string{"--out", dir, "--init", "7", "--iters", "999999"}, "[1, 999993] (1000000 evaluations less --init 7)"},
+		// --init leaving no --iters step is its own fault (it read
+		// "--iters must lie in [1, 0]", a range with nothing in it).
+		{"init at the cap", []string{"--out", dir, "--init", "1000000", "--iters", "1"}, "--init must lie in [1, 999999], got 1000000"},
 		{"seed negative", []string{"--out", dir, "--seed", "-1"}, "seed"},
 		{"unknown backend", []string{"--out", dir, "--backend", "cuda"}, "--backend"},
 		{"out is a file", []string{"--out", file, "--name", "radial"}, "not a directory"},

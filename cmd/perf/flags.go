@@ -101,11 +101,11 @@ func checkIn(flagName string, v, lo, hi int) error {
 	return nil
 }
 
-// checkInitIters refuses an --init outside [1, bo.MaxEvaluations], then
-// an --iters outside [1, the evaluations --init leaves] (the protocol
-// flags, perf figure).
+// checkInitIters refuses an --init outside [1, bo.MaxEvaluations − 1]
+// (a run has at least one --iters step), then an --iters outside [1, the
+// evaluations --init leaves] (the protocol flags, perf figure).
 func checkInitIters(init, iters int) error {
-	if err := checkIn("init", init, 1, bo.MaxEvaluations); err != nil {
+	if err := checkIn("init", init, 1, bo.MaxEvaluations-1); err != nil {
 		return err
 	}
 	if iters < 1 || iters > bo.MaxEvaluations-init {
