@@ -316,6 +316,13 @@ func Table(opts TableOptions) (Plan[*bo.Trace, *TableResult], error) {
 	if len(names) == 0 || len(kernels) == 0 {
 		return plan, fmt.Errorf("%w: need problems and kernels", ErrBadOptions)
 	}
+	// A kernel listed twice would make two cells of one name: every run
+	// of both, then a table whose cell is neither (a NaN summary).
+	for i, k := range kernels {
+		if slices.Contains(kernels[:i], k) {
+			return plan, fmt.Errorf("%w: kernel %s listed twice", ErrBadOptions, k)
+		}
+	}
 	rs, err := setup(opts.Config, opts.Iters, opts.FirstSeed, opts.Seeds, opts.Batch, opts.Workers, opts.Skip)
 	if err != nil {
 		return plan, err

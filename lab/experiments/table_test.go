@@ -296,6 +296,13 @@ func TestTableBadOptions(t *testing.T) {
 			t.Errorf("Table(%+v) succeeded", o)
 		}
 	}
+	// A kernel listed twice is refused before any run (perf table --resume
+	// of a journal whose settings list one twice ran every run of both,
+	// then failed writing the NaN summary of their one cell: exit 1).
+	o := TableOptions{Problems: []string{"Ackley2d"}, Kernels: []string{"plus", "base", "plus"}, Seeds: 1, Iters: 1}
+	if _, err := Table(o); !errors.Is(err, ErrBadOptions) || !strings.Contains(err.Error(), "plus listed twice") {
+		t.Errorf("Table with kernels %v: %v, want ErrBadOptions naming plus", o.Kernels, err)
+	}
 }
 
 func TestRobustnessEndToEnd(t *testing.T) {
