@@ -86,6 +86,9 @@ func Robustness(opts RobustnessOptions) (Plan[*bo.Trace, *RobustnessResult], err
 	if len(fams) == 0 || len(dims) == 0 || len(kernels) == 0 {
 		return plan, fmt.Errorf("%w: need problems, dimensions and kernels", ErrBadOptions)
 	}
+	if err := checkKernelList(kernels); err != nil {
+		return plan, err
+	}
 	rs, err := setup(opts.Config, opts.Iters, opts.FirstSeed, opts.Seeds, opts.Batch, opts.Workers, opts.Skip)
 	if err != nil {
 		return plan, err

@@ -285,6 +285,18 @@ func setup(cfg bo.Config, iters, first, seeds, batch, workers int, skipList []Ce
 	return c, nil
 }
 
+// checkKernelList refuses (ErrBadOptions) a kernel listed twice, which
+// would make two cells of one name: every run of both, then a study
+// whose cell is neither (a NaN summary).
+func checkKernelList(kernels []string) error {
+	for i, k := range kernels {
+		if slices.Contains(kernels[:i], k) {
+			return fmt.Errorf("%w: kernel %s listed twice", ErrBadOptions, k)
+		}
+	}
+	return nil
+}
+
 // SeedsPhrase says which seeds the settings ran: "10 seeds", or "30 seeds
 // (100–129)" for a range that does not start at 0.
 func (s Settings) SeedsPhrase() string {
@@ -316,12 +328,8 @@ func Table(opts TableOptions) (Plan[*bo.Trace, *TableResult], error) {
 	if len(names) == 0 || len(kernels) == 0 {
 		return plan, fmt.Errorf("%w: need problems and kernels", ErrBadOptions)
 	}
-	// A kernel listed twice would make two cells of one name: every run
-	// of both, then a table whose cell is neither (a NaN summary).
-	for i, k := range kernels {
-		if slices.Contains(kernels[:i], k) {
-			return plan, fmt.Errorf("%w: kernel %s listed twice", ErrBadOptions, k)
-		}
+	if err := checkKernelList(kernels); err != nil {
+		return plan, err
 	}
 	rs, err := setup(opts.Config, opts.Iters, opts.FirstSeed, opts.Seeds, opts.Batch, opts.Workers, opts.Skip)
 	if err != nil {

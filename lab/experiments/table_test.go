@@ -303,6 +303,10 @@ func TestTableBadOptions(t *testing.T) {
 	if _, err := Table(o); !errors.Is(err, ErrBadOptions) || !strings.Contains(err.Error(), "plus listed twice") {
 		t.Errorf("Table with kernels %v: %v, want ErrBadOptions naming plus", o.Kernels, err)
 	}
+	ro := RobustnessOptions{Kernels: []string{"plus", "base", "plus"}, Seeds: 1, Iters: 1}
+	if _, err := Robustness(ro); !errors.Is(err, ErrBadOptions) || !strings.Contains(err.Error(), "plus listed twice") {
+		t.Errorf("Robustness with kernels %v: %v, want ErrBadOptions naming plus", ro.Kernels, err)
+	}
 }
 
 func TestRobustnessEndToEnd(t *testing.T) {
