@@ -59,7 +59,8 @@ their order), so keep each file in the order its points arose.
 --pending FILE  CSV rows x1,…,xd: points handed out and not yet evaluated
                 (each stands for its whole orbit under an invariant kernel:
                 the q new points avoid them and each other)
-                '>> FILE' appends the new points to it; a stdout that is
+                '>> FILE' appends the new points to it (on a line of
+                their own if its last row has no line end); a stdout that is
                 an input file otherwise ('> FILE', which the shell empties
                 before perf reads it, or --history's file) is refused
 --failed FILE   CSV rows x1,…,xd: points whose evaluation failed (crashed,
@@ -326,6 +327,13 @@ func runSuggest(args []string, stdout, stderr io.Writer) error {
 	case err != nil:
 		return asInput(err)
 	}
+	if unterminatedOutput(stdout, *pending) {
+		// '>> FILE' onto --pending's last row, which has no line end: the
+		// first point would be glued to it ("0.3,0.4-0.83,0.95").
+		if _, err := io.WriteString(stdout, "\n"); err != nil {
+			return fmt.Errorf("writing output: %w", err)
+		}
+	}
 	if err := csvio.WritePoints(stdout, out); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
@@ -407,6 +415,38 @@ func refuseOutputInput(stdout io.Writer, inputs [][2]string) error {
 		}
 	}
 	return nil
+}
+
+// unterminatedOutput reports whether stdout is the file at path (the
+// --pending file a scheduler appends the points to with '>>', which
+// refuseOutputInput lets through) and that file is not empty and does not
+// end in a line end, as an editor or a program may leave its last row:
+// the points written then start a line of their own.
+func unterminatedOutput(stdout io.Writer, path string) bool {
+	if s, ok := stdout.(*stickyWriter); ok {
+		stdout = s.w
+	}
+	f, ok := stdout.(*os.File)
+	if path == "" || !ok {
+		return false
+	}
+	out, err := f.Stat()
+	if err != nil || !out.Mode().IsRegular() || out.Size() == 0 {
+		return false
+	}
+	if st, err := os.Stat(path); err != nil || !os.SameFile(st, out) {
+		return false
+	}
+	in, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer in.Close()
+	last := make([]byte, 1)
+	if _, err := in.ReadAt(last, out.Size()-1); err != nil {
+		return false
+	}
+	return last[0] != '\n'
 }
 
 // refuseSharedStream refuses, before any is read, two input flags (flag

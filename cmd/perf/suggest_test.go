@@ -521,3 +521,36 @@ func TestSuggestBatchExhaustedSaysHowMany(t *testing.T) {
 	code, stdout, stderr = runCLI(t, args(n+1)...)
 	checkOneLineError(t, code, stdout, stderr, "perf suggest: ", fmt.Sprintf("only %d of the --q %d points", n, n+1))
 }
+
+// TestSuggestAppendsAfterUnterminatedRow: '>> FILE' onto a --pending file
+// whose last row has no line end (as an editor or a program may leave
+// it) puts the new point on a line of its own: the file then holds the
+// old row and the point, which a second call reads back as two pending
+// rows. Before, the point was glued to the last row ("0.3,0.4-0.83…,…"):
+// the pending row and the point lost, and every later call refused the
+// file.
+func TestSuggestAppendsAfterUnterminatedRow(t *testing.T) {
+	base := []string{"suggest", "--group", "signflip", "--d", "2", "--box", "-1:1", "--seed", "1"}
+	for _, row := range []string{"0.3,0.4", "0.3,0.4\r"} {
+		path := writeFile(t, "p.csv", row)
+		out, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr strings.Builder
+		code := run(append(base, "--pending", path), out, &stderr)
+		out.Close()
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+		got, _ := os.ReadFile(path)
+		// The point perf prints to another stdout for the same input.
+		_, point, _ := runCLI(t, append(base, "--pending", writeFile(t, "q.csv", "0.3,0.4\n"))...)
+		if want := row + "\n" + point; string(got) != want {
+			t.Errorf("row %q: file %q, want %q", row, got, want)
+		}
+		if code, _, stderr := runCLI(t, append(base, "--pending", path)...); code != exitOK {
+			t.Errorf("row %q: the file appended to is refused: %s", row, stderr)
+		}
+	}
+}
