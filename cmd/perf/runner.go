@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"unicode"
 
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/internal/atomicfile"
@@ -287,7 +288,7 @@ func runPlan[T, Res any](r *runner, plan experiments.Plan[T, Res], workers int, 
 // last whole record, so the resume computes what an uninterrupted run
 // would.
 func (r *runner) notJournaled(err error, kept string) error {
-	return fmt.Errorf("%w; %s are kept in %s; once the cause is fixed, resume with: %s", err, kept, r.path, r.resumeCmd)
+	return fmt.Errorf("%w; %s are kept in %s; once the cause is fixed, resume with: %s", err, kept, shellQuote(r.path), r.resumeCmd)
 }
 
 // outputsFailed is err, the failure of writing the outputs (or stdout)
@@ -359,7 +360,7 @@ func (r *runner) interrupted(stopped string) error {
 	case stopped != "":
 		return interrupted(fmt.Sprintf("%s, all kept in %s; resume with: %s", stopped, r.path, r.resumeCmd))
 	}
-	return interrupted(fmt.Sprintf("finished runs are kept in %s; resume with: %s", r.path, r.resumeCmd))
+	return interrupted(fmt.Sprintf("finished runs are kept in %s; resume with: %s", shellQuote(r.path), r.resumeCmd))
 }
 
 // signalContext returns a context cancelled on SIGINT or SIGTERM (the
@@ -423,7 +424,12 @@ func strictJSON(data []byte, v any) error {
 	return frontend.Decode(data, v)
 }
 
-// shellQuote quotes a path for a shell command line when it needs it.
+// shellQuote quotes a path for a shell command line when it needs it: in
+// single quotes, or, for a path that an error message's one line would
+// not keep — a control character, a space other than ' ', two spaces in
+// a row (finish folds every run of white space into one ' ', so a
+// newline would read "; ", naming another path) — in ANSI-C quotes
+// ($'…': bash, zsh, ksh) with each byte but printable ASCII escaped.
 func shellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '+' || r == ',' || r == ':' || r == '=' ||
@@ -431,7 +437,26 @@ func shellQuote(s string) string {
 	}) < 0 {
 		return s
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	if !strings.Contains(s, "  ") && strings.IndexFunc(s, func(r rune) bool {
+		return unicode.IsControl(r) || unicode.IsSpace(r) && r != ' '
+	}) < 0 {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for _, c := range []byte(s) {
+		switch {
+		case c == '\\' || c == '\'':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c <= ' ' || c >= 0x7f:
+			fmt.Fprintf(&b, "\\x%02x", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteString("'")
+	return b.String()
 }
 
 // holdEnv is a test hook: with PERF_TEST_HOLD_AFTER=N, a journaled

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -148,6 +149,31 @@ func TestRunnerCloseJournalThenLock(t *testing.T) {
 			}
 			w.Close()
 			again.Release()
+		}
+	}
+}
+
+// TestShellQuoteSurvivesOneLine: the resume command an error message
+// prints names its path as the shell reads it back (bash, asked to print
+// the quoted word), after finish has folded the message onto one line.
+// Before, a path with a newline, a tab or two spaces in a row was single
+// quoted and the fold changed it: --out $'a\nb' printed "resume with:
+// perf table --out 'a; b' --resume", another directory.
+func TestShellQuoteSurvivesOneLine(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	for _, p := range []string{"plain/dir", "a b", "it's", `x\y`, "a\nb", "a\tb", "a  b", "a\u00a0b", "a\u0085b", "é/ü", "a\rb\x7f"} {
+		q := shellQuote(p)
+		msg := oneLine("resume with: perf table --out " + q + " --resume")
+		if !strings.Contains(msg, " "+q+" ") {
+			t.Errorf("path %q: quoted %s, the one-line message %q does not keep it", p, q, msg)
+			continue
+		}
+		out, err := exec.Command(bash, "-c", "printf %s "+q).Output()
+		if err != nil || string(out) != p {
+			t.Errorf("path %q: quoted %s, bash reads back %q (%v)", p, q, out, err)
 		}
 	}
 }
