@@ -161,7 +161,7 @@ func TestCSVFromPipe(t *testing.T) {
 }
 
 // TestSuggestStreamTwice: two of perf suggest's input flags naming one
-// FIFO are refused (exit 2, one line naming both) before it is opened: a
+// FIFO (a pipe) are refused (exit 2, one line naming both) before it is opened: a
 // stream is read once, so the second flag's rows would be missing without
 // a word, or — a named pipe whose writer has left — the second open would
 // wait for another writer for ever. Before, --pending F --failed F with
@@ -183,5 +183,12 @@ func TestSuggestStreamTwice(t *testing.T) {
 	if r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
 		r.Close() // release the writer if perf never opened the FIFO
 	}
-	checkOneLineError(t, code, stdout, stderr, "perf suggest: ", "--pending and --failed both name "+path, "read once")
+	checkOneLineError(t, code, stdout, stderr, "perf suggest: ", "--pending and --failed both name "+path+", a pipe", "read once")
+	// A device each read of which sees all there is, /dev/null (no rows),
+	// may stand for two inputs, as a regular file may.
+	if _, err := os.Stat(os.DevNull); err == nil {
+		if code, _, stderr := runCLI(t, "suggest", "--group", "signflip", "--d", "2", "--box", "-1:1", "--pending", os.DevNull, "--failed", os.DevNull); code != exitOK {
+			t.Errorf("--pending and --failed both %s: exit %d, %s", os.DevNull, code, stderr)
+		}
+	}
 }

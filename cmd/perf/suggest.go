@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"strconv"
@@ -450,19 +451,20 @@ func unterminatedOutput(stdout io.Writer, path string) bool {
 }
 
 // refuseSharedStream refuses, before any is read, two input flags (flag
-// name, path pairs) naming one file that is not a regular file — a pipe,
-// /dev/stdin, a device: it can be read once, so the second flag's rows
-// would be missing without a word (the first read took them all), or,
-// for a named pipe whose writer has left, opening it again would wait
+// name, path pairs) naming one pipe (a named pipe, /dev/stdin fed by a
+// shell pipeline) or socket: it can be read once, so the second flag's
+// rows would be missing without a word (the first read took them all),
+// or, for a named pipe whose writer has left, opening it again would wait
 // for another writer for ever. One regular file may be named twice (a
-// point both pending and failed): each read sees all its rows.
+// point both pending and failed), and so may a device such as /dev/null
+// (no rows for either): each read sees all there is.
 func refuseSharedStream(inputs [][2]string) error {
 	for i, a := range inputs {
 		if a[1] == "" {
 			continue
 		}
 		sa, err := os.Stat(a[1])
-		if err != nil || sa.Mode().IsRegular() {
+		if err != nil || sa.Mode()&(fs.ModeNamedPipe|fs.ModeSocket) == 0 {
 			continue
 		}
 		for _, b := range inputs[i+1:] {
@@ -470,7 +472,7 @@ func refuseSharedStream(inputs [][2]string) error {
 				continue
 			}
 			if sb, err := os.Stat(b[1]); err == nil && os.SameFile(sa, sb) {
-				return badInput("--%s and --%s both name %s, a stream (pipe or device) that can be read once: give each its own file", a[0], b[0], b[1])
+				return badInput("--%s and --%s both name %s, a pipe, which can be read once: give each its own file", a[0], b[0], b[1])
 			}
 		}
 	}
