@@ -76,7 +76,8 @@ their order), so keep each file in the order its points arose.
                 row may hold) is skipped; it must have as many fields
                 as the rows. Any other non-numeric field is an error
                 naming its file:line:column. Files may be pipes or devices
-                (/dev/stdin); what is read is bounded by --mem-budget. A
+                (/dev/stdin), a pipe for one of the flags only (it is read
+                once); what is read is bounded by --mem-budget. A
                 file whose last line another process is still writing
                 is read again, and refused after 3 reads: append whole
                 lines in one write.
