@@ -388,6 +388,7 @@ func affordStep(t *testing.T, list string, afford bool, raw, starts int, seed ui
 // step differs from the cut one), and without Afford a list naming avg
 // keeps them too (the paper protocol's searches).
 func TestAffordAvgRefereeStarts(t *testing.T) {
+	testdepth.Sequential(t) // Workers 1: no goroutine
 	const d = 4
 	step := func(list string, afford bool, starts int, xs [][]float64, ys []float64) ([]float64, *Optimizer) {
 		return affordStep(t, list, afford, 16, starts, 3, xs, ys)
@@ -456,6 +457,7 @@ func TestAffordAvgRefereeStarts(t *testing.T) {
 // are a prefix of a longer draw's), and the prefix acts: without Afford,
 // 64 raw samples and the same starts, some step differs.
 func TestAffordAvgRawPrefix(t *testing.T) {
+	testdepth.Sequential(t) // Workers 1: no goroutine
 	const d = 4
 	step := func(afford bool, raw, starts int, xs [][]float64, ys []float64) []float64 {
 		x, _ := affordStep(t, "portfolio:avg:avgnorm", afford, raw, starts, 5, xs, ys)
@@ -500,6 +502,7 @@ func TestAffordAvgRawPrefix(t *testing.T) {
 // of these studies one was, before a cut search exhausted on its prefix
 // searched again over every raw sample), and the studies take cut steps.
 func TestAffordCutNotExhausted(t *testing.T) {
+	testdepth.Sequential(t) // Workers 1: no goroutine
 	g := must(orbit.SignFlip(1))
 	lo, hi := box(1, 1)
 	cuts := 0
@@ -510,7 +513,7 @@ func TestAffordCutNotExhausted(t *testing.T) {
 			dopt := k.Options()
 			dopt.Hedge = c < 2 // Recommended's, then one search per candidate
 			cfg := must(Recommended(g, kernel.RBF))
-			cfg.Kernel, cfg.RawSamples = k.With(dopt), 2
+			cfg.Kernel, cfg.RawSamples, cfg.Workers = k.With(dopt), 2, 1
 			o := must(New(lo, hi, cfg, seed))
 		study:
 			for step := range 10 {
