@@ -5,6 +5,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/symbo/symbo/internal/atomicfile"
 )
 
 // names lists the group names Parse accepts.
@@ -205,26 +207,9 @@ func openMatrices(path string) (*os.File, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, invalid("matrices %s is not a regular file (%s): the matrices must be a JSON file; copy them to one", path, fileKind(fi.Mode()))
+		return nil, invalid("matrices %s is not a regular file (%s): the matrices must be a JSON file; copy them to one", path, atomicfile.Kind(fi.Mode()))
 	}
 	return f, nil
-}
-
-// fileKind names the kind of a file that is not regular.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO or pipe"
-	case m&os.ModeCharDevice != 0:
-		return "a character device"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	}
-	return "mode " + m.String()
 }
 
 func broadcast(name, what string, v []float64, d int) ([]float64, error) {

@@ -206,7 +206,7 @@ func inDir(dir, name string) (string, error) {
 	case fi.IsDir():
 		return "", fmt.Errorf("%s is a directory", path)
 	}
-	return "", fmt.Errorf("%s is %s, not a regular file: an atomic write replaces a file", path, kindOf(fi.Mode()))
+	return "", fmt.Errorf("%s is %s, not a regular file: an atomic write replaces a file", path, Kind(fi.Mode()))
 }
 
 func newFile(path string, perm fs.FileMode, exclusive bool) (*File, error) {
@@ -452,20 +452,23 @@ func resolve(path string) (string, error) {
 	case fi.IsDir():
 		return "", fmt.Errorf("%s is a directory", path)
 	case !fi.Mode().IsRegular():
-		return "", fmt.Errorf("%s is %s, not a regular file: an atomic write replaces a file", path, kindOf(fi.Mode()))
+		return "", fmt.Errorf("%s is %s, not a regular file: an atomic write replaces a file", path, Kind(fi.Mode()))
 	}
 	return path, nil
 }
 
-// kindOf names the kind of a file that is not a regular one.
-func kindOf(m fs.FileMode) string {
+// Kind names the kind of a file that is not a regular one ("a
+// directory", "a FIFO or pipe", …), for messages that refuse it.
+func Kind(m fs.FileMode) string {
 	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO or pipe"
 	case m&fs.ModeCharDevice != 0:
 		return "a character device"
 	case m&fs.ModeDevice != 0:
 		return "a device"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
 	case m&fs.ModeSocket != 0:
 		return "a socket"
 	}

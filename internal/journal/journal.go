@@ -564,18 +564,7 @@ func open(f *os.File, path, kind string) (*Contents, *Writer, error) {
 		return nil, nil, fmt.Errorf("journal: %w", err)
 	} else if !st.Mode().IsRegular() {
 		f.Close()
-		what := "a special file"
-		switch m := st.Mode(); {
-		case m.IsDir():
-			what = "a directory"
-		case m&os.ModeNamedPipe != 0:
-			what = "a named pipe"
-		case m&os.ModeDevice != 0:
-			what = "a device"
-		case m&os.ModeSocket != 0:
-			what = "a socket"
-		}
-		return nil, nil, fmt.Errorf("%w: %s is %s, not a regular file", ErrCorrupt, path, what)
+		return nil, nil, fmt.Errorf("%w: %s is %s, not a regular file", ErrCorrupt, path, atomicfile.Kind(st.Mode()))
 	}
 	// Locked before it is read: another Writer's appends would race the
 	// read and the truncation of a torn line.
