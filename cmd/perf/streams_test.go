@@ -49,6 +49,29 @@ func zeroFIFO(t *testing.T) (path string, stop func() int64) {
 	}
 }
 
+// textFIFO makes a named pipe that one writer feeds text and closes;
+// release unblocks a writer whose reader never came.
+func textFIFO(t *testing.T, text string) (path string, release func()) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	go func() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		f.WriteString(text)
+		f.Close()
+	}()
+	return path, func() {
+		if r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			r.Close()
+		}
+	}
+}
+
 // runCLIOnFIFO runs perf like runCLI, but fails the test instead of
 // hanging when perf blocks on the FIFO at path (e.g. opening it a second
 // time after its writer left): after the deadline it releases it with a
@@ -131,23 +154,10 @@ func TestCSVStreamsBounded(t *testing.T) {
 // gram reads it once. Before, gram counted the rows of --x first to size
 // its result, which consumed the pipe, and then reported it empty.
 func TestCSVFromPipe(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-	go func() {
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return
-		}
-		f.WriteString("1,2\n-1,0.5\n")
-		f.Close()
-	}()
+	path, release := textFIFO(t, "1,2\n-1,0.5\n")
 	args := []string{"gram", "--group", "permutation", "--d", "2", "--base", "rbf", "--lengthscale", "1", "--kernel", "max"}
 	code, out, stderr := runCLIOnFIFO(t, path, append(args, "--x", path)...)
-	if r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
-		r.Close() // release the writer if gram never opened the FIFO
-	}
+	release() // the writer, if gram never opened the FIFO
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -167,22 +177,9 @@ func TestCSVFromPipe(t *testing.T) {
 // wait for another writer for ever. Before, --pending F --failed F with
 // F fed one row hung after reading it into --pending.
 func TestSuggestStreamTwice(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-	go func() {
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return
-		}
-		f.WriteString("0.1,0.2\n")
-		f.Close()
-	}()
+	path, release := textFIFO(t, "0.1,0.2\n")
 	code, stdout, stderr := runCLIOnFIFO(t, path, "suggest", "--group", "signflip", "--d", "2", "--box", "-1:1", "--pending", path, "--failed", path)
-	if r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
-		r.Close() // release the writer if perf never opened the FIFO
-	}
+	release() // the writer, if perf never opened the FIFO
 	checkOneLineError(t, code, stdout, stderr, "perf suggest: ", "--pending and --failed both name "+path+", a pipe", "read once")
 	// A device each read of which sees all there is, /dev/null (no rows),
 	// may stand for two inputs, as a regular file may.
