@@ -943,6 +943,25 @@ def test_float_environment_of_the_calling_thread():
     assert compute() == want
 
 
+def _interrupted(real, name, seen=None):
+    """A stand-in for the library real whose function name runs, then
+    raises KeyboardInterrupt, as a Ctrl-C arriving as the call returns
+    would; seen, when given, is called with the call's arguments first."""
+    class Interrupted:
+        def __getattr__(self, attr):
+            f = getattr(real, attr)
+            if attr != name:
+                return f
+
+            def call(*args):
+                f(*args)
+                if seen is not None:
+                    seen(*args)
+                raise KeyboardInterrupt
+            return call
+    return Interrupted()
+
+
 def test_interrupted_ask_records_nothing(monkeypatch):
     """A KeyboardInterrupt (Ctrl-C) that arrives during a long ask is
     raised as the library call returns, after the library recorded the
@@ -958,19 +977,9 @@ def test_interrupted_ask_records_nothing(monkeypatch):
         return o
     real = symbo._lib
 
-    class Interrupted:  # the interrupt raised as ask_batch returns
-        def __getattr__(self, name):
-            f = getattr(real, name)
-            if name != "symbo_optimizer_ask_batch":
-                return f
-
-            def call(*args):
-                f(*args)
-                raise KeyboardInterrupt
-            return call
     want = study().ask_batch(2)
     o = study()
-    monkeypatch.setattr(symbo, "_lib", Interrupted())
+    monkeypatch.setattr(symbo, "_lib", _interrupted(real, "symbo_optimizer_ask_batch"))
     for ask in (o.ask, lambda: o.ask_batch(2)):
         with pytest.raises(KeyboardInterrupt):
             ask()
@@ -1070,18 +1079,7 @@ def test_interrupted_construction_frees_its_handle(monkeypatch):
     real = symbo._lib
     made = []
 
-    class Interrupted:  # the interrupt raised as optimizer_new returns
-        def __getattr__(self, name):
-            f = getattr(real, name)
-            if name != "symbo_optimizer_new":
-                return f
-
-            def call(settings, out):
-                f(settings, out)
-                made.append(out._obj.value)
-                raise KeyboardInterrupt
-            return call
-    monkeypatch.setattr(symbo, "_lib", Interrupted())
+    monkeypatch.setattr(symbo, "_lib", _interrupted(real, "symbo_optimizer_new", lambda settings, out: made.append(out._obj.value)))
     with pytest.raises(KeyboardInterrupt):
         symbo.Optimizer([0, 0], [1, 1], group="permutation", seed=1)
     monkeypatch.setattr(symbo, "_lib", real)
@@ -1100,19 +1098,9 @@ def test_interrupted_tell_retried_is_recorded_once(monkeypatch):
     observations."""
     real = symbo._lib
 
-    class Interrupted:  # the interrupt raised as tell returns
-        def __getattr__(self, name):
-            f = getattr(real, name)
-            if name != "symbo_optimizer_tell":
-                return f
-
-            def call(*args):
-                f(*args)
-                raise KeyboardInterrupt
-            return call
     o = symbo.Optimizer([0, 0], [1, 1], group="permutation", seed=1, init=2)
     x = o.ask()
-    monkeypatch.setattr(symbo, "_lib", Interrupted())
+    monkeypatch.setattr(symbo, "_lib", _interrupted(real, "symbo_optimizer_tell"))
     with pytest.raises(KeyboardInterrupt) as e:
         o.tell(x, 0.5)
     monkeypatch.setattr(symbo, "_lib", real)
