@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/symbo/symbo/internal/testdepth"
 )
 
 // ryser is Ryser's formula in Gray-code order,
@@ -98,6 +100,7 @@ func permExpand(m []float64, d int) float64 {
 // must stay within 1e−13; Ryser's error is logged (it grows with
 // Π_i(Σ_j M_ij)/perm(M)).
 func TestRyserCancellation(t *testing.T) {
+	testdepth.Sequential(t) // pure arithmetic: no goroutine for -race to watch
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, signed := range []bool{false, true} {
 		for d := 2; d <= 8; d++ {

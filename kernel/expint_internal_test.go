@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/symbo/symbo/internal/testdepth"
 )
 
 // The references here are arbitrary-precision (math/big) sums: for x < 40
@@ -202,6 +204,7 @@ func TestE1(t *testing.T) {
 // docs/performance.md, "E1's continued fraction"; from e1TableMax on it
 // must stay within TestE1's 4 ulps.
 func TestE1ContinuedFraction(t *testing.T) {
+	testdepth.Sequential(t) // pure arithmetic: no goroutine for -race to watch
 	bands := []float64{30, 40, 50, 56, e1TableMax, 96, 128}
 	step := 1.0 / 64
 	if testing.Short() {
