@@ -112,8 +112,9 @@ import (
 // meaning (0 no limit, negative refused); version 4 added
 // symbo_optimizer_near and refuses settings a group does not use;
 // version 5 added symbo_optimizer_info (the kernel's candidates and those
-// it left out).
-const abiVersion = 5
+// it left out); version 6 refuses a deciding kernel's setting given with
+// a kernel it cannot act on (frontend's refuseInert).
+const abiVersion = 6
 
 // Error codes of symbo.h.
 const (

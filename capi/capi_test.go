@@ -244,6 +244,20 @@ func TestCABIBadBackend(t *testing.T) {
 	}
 }
 
+// TestCABIInertSettings runs check.c's inert checks: "hedge", "probe"
+// earned, "probe_window" above 0 with auto or a single kernel and
+// "candidate_fit" anchored with a single kernel are SYMBO_EINVAL naming
+// the setting and the kernel, from symbo_suggest and symbo_optimizer_new
+// (they were dropped without a word); hedge 0 and the like are taken.
+func TestCABIInertSettings(t *testing.T) {
+	bin := checkBin(t)
+	run := exec.Command(bin, "inert")
+	run.Env = environ("GODEBUG=cgocheck=1")
+	if out, err := run.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "ok" {
+		t.Errorf("check inert: %v\n%s", err, out)
+	}
+}
+
 // TestCABIFloatEnv runs check.c's fenv checks: calls from C threads
 // running with another floating-point environment (FE_UPWARD, x86's
 // flush-to-zero and denormals-are-zero, unmasked overflow, invalid and

@@ -107,8 +107,11 @@ extern "C" {
  *    "matrices", a kernel matrix's "box"; "coords" with "problem") are
  *    SYMBO_EINVAL, not ignored.
  * 5: symbo_optimizer_info (the kernel's candidates, and those it left out
- *    as too costly over the group). */
-#define SYMBO_ABI_VERSION 5
+ *    as too costly over the group).
+ * 6: a deciding kernel's "hedge", "probe", "probe_window" or
+ *    "candidate_fit" given with a kernel it cannot act on is SYMBO_EINVAL,
+ *    not ignored. */
+#define SYMBO_ABI_VERSION 6
 
 enum {
 	SYMBO_OK = 0,
@@ -121,7 +124,7 @@ enum {
 int symbo_abi_version(void);
 
 /* A static, NUL-terminated version string: "symbo <module version>, abi
- * <SYMBO_ABI_VERSION>" ("symbo (devel), abi 5" when built from a checkout). */
+ * <SYMBO_ABI_VERSION>" ("symbo (devel), abi 6" when built from a checkout). */
 const char *symbo_version(void);
 
 /*
@@ -228,6 +231,14 @@ int symbo_cross(const char *spec,
  *   "probe": P         always, earned or off: when a portfolio's
  *                      fixed-point probe fires (one naming avg; perf bo -h), absent
  *                      the library's recommended
+ *   These four act on a deciding kernel only (ABI 6): given with one
+ *   they cannot act on, "hedge" S ≥ 1, "probe" earned or "probe_window"
+ *   W ≥ 1 with auto or a single kernel, "candidate_fit" anchored with a
+ *   single kernel, is SYMBO_EINVAL naming the setting and the kernel, not
+ *   ignored; hedge 0, probe always or off, probe_window 0 and
+ *   candidate_fit own are taken with every kernel (they ask for nothing
+ *   such a kernel lacks), and a portfolio takes the probe settings
+ *   whether or not it names avg.
  *   "normalize": b     false fits and searches in the box's raw
  *                      coordinates (perf bo's default); absent true: in
  *                      coordinates normalized by maps the group commutes

@@ -618,6 +618,35 @@ static int badbackend(void) {
 	return failures != 0;
 }
 
+/* A deciding kernel's setting given with a kernel it cannot act on is
+ * SYMBO_EINVAL naming the setting and the kernel, from symbo_suggest and
+ * symbo_optimizer_new alike (it was dropped without a word); the values
+ * that ask for nothing the kernel lacks, and the default kernel with
+ * every setting, are taken. */
+static int inert(void) {
+	double hx[8] = {1, 2, -3, 0.5, 4, -4, 0.25, 7}, hy[4] = {5, 4, 3, 6}, pts[2];
+	int64_t h = 0;
+	static const struct {
+		const char *settings, *has;
+	} bad[] = {
+		{"{\"problem\":\"Ackley2d\",\"kernel\":\"plus\",\"hedge\":3}", "hedge 3 acts only on a portfolio kernel; kernel \"plus\" has one candidate"},
+		{"{\"problem\":\"Ackley2d\",\"kernel\":\"auto\",\"hedge\":1}", "hedge 1 acts only on a portfolio kernel; kernel \"auto\""},
+		{"{\"problem\":\"Ackley2d\",\"kernel\":\"soft\",\"probe\":\"earned\"}", "probe earned acts only on a portfolio kernel"},
+		{"{\"problem\":\"Ackley2d\",\"kernel\":\"nystrom\",\"probe_window\":5}", "probe_window 5 acts only on a portfolio kernel naming avg; kernel \"nystrom\""},
+		{"{\"problem\":\"Ackley2d\",\"kernel\":\"base\",\"candidate_fit\":\"anchored\"}", "candidate_fit anchored acts only on a deciding kernel"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		code(symbo_suggest(bad[i].settings, hx, hy, 4, NULL, 0, 2, 1, pts, 2), SYMBO_EINVAL, bad[i].has, bad[i].settings);
+		code(symbo_optimizer_new(bad[i].settings, &h), SYMBO_EINVAL, bad[i].has, bad[i].settings);
+	}
+	expect(symbo_suggest("{\"problem\":\"Ackley2d\",\"kernel\":\"plus\",\"hedge\":0,\"probe\":\"always\",\"probe_window\":0,\"candidate_fit\":\"own\"}",
+	                     hx, hy, 4, NULL, 0, 2, 1, pts, 2) == SYMBO_OK, "plus with the values that ask for nothing it lacks");
+	expect(symbo_optimizer_new("{\"problem\":\"Ackley2d\",\"hedge\":3,\"probe\":\"earned\",\"probe_window\":2,\"candidate_fit\":\"anchored\"}", &h) == SYMBO_OK &&
+	       symbo_optimizer_free(h) == SYMBO_OK, "the default kernel with every setting");
+	if (failures == 0) printf("ok\n");
+	return failures != 0;
+}
+
 /* With SYMBO_CAPI_TEST_PANIC=1 every call panics inside the library: it
  * must come back as SYMBO_EINTERNAL with a message, on every thread. */
 static int panics(void) {
@@ -785,6 +814,7 @@ int main(int argc, char **argv) {
 	if (argc > 1 && strcmp(argv[1], "badenv") == 0) return budgets(1);
 	if (argc > 1 && strcmp(argv[1], "badbackend") == 0) return badbackend();
 	if (argc > 1 && strcmp(argv[1], "fenv") == 0) return fenv_checks();
+	if (argc > 1 && strcmp(argv[1], "inert") == 0) return inert();
 	expect(symbo_abi_version() == SYMBO_ABI_VERSION, "abi version");
 	printf("version %s\n", symbo_version());
 

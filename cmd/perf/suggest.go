@@ -106,6 +106,11 @@ their order), so keep each file in the order its points arose.
                 referee's mean picks among every proposal: 1 here
                 (lab/results/suite), no hedging with 0 (perf bo's
                 default: give 0 to reproduce a perf bo run)
+                These act on a deciding kernel only: with auto or a
+                single kernel --hedge S ≥ 1, --probe earned and
+                --probe-window W ≥ 1 are refused (exit 2), and so is
+                --candidate-fit anchored with a single kernel; the
+                recipe's values below are taken with every kernel
 --beta-scale    X in (0, 1e6] multiplies UCB's β: 0.25 here (the front ends'
                 default, lab/results/suite/pilots.md), the rule's own
                 with 1 (perf bo's default: give 1 to reproduce a perf bo

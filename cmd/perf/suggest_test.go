@@ -554,3 +554,44 @@ func TestSuggestAppendsAfterUnterminatedRow(t *testing.T) {
 		}
 	}
 }
+
+// TestSuggestRefusesInertDecidingFlags: --hedge, --probe earned and
+// --probe-window above 0 with auto or a single kernel, and --candidate-fit
+// anchored with a single kernel, are refused (exit 2, one line naming
+// the setting and the kernel) before any file is read; before, they were
+// dropped without a word. What perf suggest -h tells a user to give is
+// still taken with every kernel: the recipe (suggestRecipe: --hedge 0)
+// and, for a deciding kernel, --candidate-fit own --probe-window 0
+// --probe always (also with a single kernel, where they ask for nothing
+// it lacks), and the default kernel takes every flag.
+func TestSuggestRefusesInertDecidingFlags(t *testing.T) {
+	base := []string{"suggest", "--group", "hyperoctahedral", "--d", "2", "--box", "-1:1", "--history", "/nonexistent/h.csv"}
+	for _, c := range []struct {
+		kernel string
+		flags  []string
+		want   string
+	}{
+		{"plus", []string{"--hedge", "3"}, `hedge 3 acts only on a portfolio kernel; kernel "plus" has one candidate`},
+		{"nystrom", []string{"--hedge", "1"}, `kernel "nystrom"`},
+		{"auto", []string{"--hedge", "2"}, `hedge 2 acts only on a portfolio kernel; kernel "auto"`},
+		{"soft", []string{"--probe", "earned"}, `probe earned acts only on a portfolio kernel`},
+		{"max", []string{"--probe-window", "5"}, `probe_window 5 acts only on a portfolio kernel`},
+		{"base", []string{"--candidate-fit", "anchored"}, `candidate_fit anchored acts only on a deciding kernel (auto, portfolio); kernel "base"`},
+	} {
+		code, stdout, stderr := runCLI(t, append(append(base, "--kernel", c.kernel), c.flags...)...)
+		checkOneLineError(t, code, stdout, stderr, "perf suggest: ", c.want)
+	}
+	deciding := []string{"--candidate-fit", "own", "--probe-window", "0", "--probe", "always"}
+	for _, k := range []string{"plus", "nystrom", "base", "avg", "soft", "max", "auto", "portfolio", frontend.DefaultKernel} {
+		args := append(append([]string{"suggest", "--group", "hyperoctahedral", "--d", "2", "--box", "-1:1", "--kernel", k, "--allow-repeats"}, suggestRecipe...), deciding...)
+		if code, stdout, stderr := runCLI(t, args...); code != exitOK || strings.Count(stdout, "\n") != 1 {
+			t.Errorf("kernel %s with the recipe: exit %d, %q, %q", k, code, stdout, stderr)
+		}
+	}
+	for _, flags := range [][]string{{"--hedge", "3", "--probe", "earned", "--probe-window", "2", "--candidate-fit", "anchored"}, {"--kernel", "portfolio", "--hedge", "3", "--probe-window", "2"}} {
+		args := append([]string{"suggest", "--group", "hyperoctahedral", "--d", "2", "--box", "-1:1"}, flags...)
+		if code, stdout, stderr := runCLI(t, args...); code != exitOK || strings.Count(stdout, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q, %q", flags, code, stdout, stderr)
+		}
+	}
+}

@@ -341,23 +341,27 @@ type SuggestSettings struct {
 	// "subset", "likelihood" or "full".
 	LandmarkFit string `json:"landmark_fit,omitempty"`
 	// CandidateFit is bo.Config.CandidateFit: "anchored" (or empty,
-	// bo.Recommended's) or "own".
+	// bo.Recommended's) or "own". Given "anchored" with a kernel that
+	// does not decide (one candidate) is ErrInvalid (refuseInert).
 	CandidateFit string `json:"candidate_fit,omitempty"`
 	// Probe is bo.DecideOptions.Probe: "always", "earned" or "off";
-	// empty for bo.Recommended's.
+	// empty for bo.Recommended's. Given "earned" with a kernel other
+	// than a portfolio is ErrInvalid (refuseInert).
 	Probe string `json:"probe,omitempty"`
 	// ProbeWindow is bo.DecideOptions.ProbeWindow, the BO steps in which
 	// a portfolio's fixed-point probe may fire (a portfolio naming avg;
 	// the default kernel names none and has no probe): absent (nil) means
 	// bo.Recommended's (bo.DefaultProbeWindow), 0 no limit (as in bo and
-	// perf), negative is ErrInvalid.
+	// perf), negative is ErrInvalid, and so is a window above 0 given
+	// with a kernel other than a portfolio (refuseInert).
 	ProbeWindow *int `json:"probe_window,omitempty"`
 	// Hedge is bo.DecideOptions.Hedge with HedgeStarts, for a portfolio
 	// kernel: absent (nil) means bo.Recommended's (hedged, with
 	// bo.DefaultHedgeStarts ascents), 0 no hedging (one proposal per
 	// candidate, the portfolio before hedging and perf bo's default), S
 	// in [1, bo.DefaultStarts] hedged with S ascents; anything else is
-	// ErrInvalid.
+	// ErrInvalid, and so is S ≥ 1 with a kernel other than a portfolio
+	// (refuseInert).
 	Hedge *int `json:"hedge,omitempty"`
 	// AllowRepeats turns off bo.Config.ExcludeObserved, which the front
 	// ends set (bo.Recommended's): false (absent) means no BO step
@@ -512,6 +516,9 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 		}
 		dec.Hedge, dec.HedgeStarts = *h > 0, *h
 	}
+	if err := s.refuseInert(cfg.Kernel, dec); err != nil {
+		return nil, err
+	}
 	cfg.Kernel = cfg.Kernel.With(dec)
 	if s.AllowRepeats {
 		cfg.ExcludeObserved, cfg.StepAside = false, false
@@ -523,6 +530,43 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 		cfg.ARD = *s.ARD
 	}
 	return bo.New(lo, hi, cfg, s.Seed)
+}
+
+// refuseInert refuses a deciding kernel's setting given explicitly (dec:
+// the values parsed from s) with a kernel it cannot act on, naming the
+// setting and the kernel k, rather than running without it: hedge above
+// 0, probe earned and probe_window above 0 act on a portfolio only (auto
+// proposes one model's point), candidate_fit anchored on auto and
+// portfolio (a single kernel has one candidate). Absent settings are
+// bo.Recommended's, not the caller's, and are not checked; nor are the
+// values that ask for nothing such a kernel lacks — hedge 0 (no
+// hedging), probe off, candidate_fit own (each candidate its own fit, as
+// a single kernel fits), and perf bo's probe always and probe_window 0
+// (no limit), which perf suggest -h's recipe gives for every deciding
+// kernel — so that one command line serves every kernel. A portfolio
+// takes the probe settings whether or not it names avg (the settings'
+// doc says the default names none, so has no probe; committed runs give
+// the default kernel a probe window). It runs before bo.New: nothing is
+// allocated for a refused call.
+func (s SuggestSettings) refuseInert(k bo.Kernel, dec bo.DecideOptions) error {
+	name := k.Name()
+	kind, _, _ := strings.Cut(name, ":")
+	portfolio, deciding := kind == bo.NamePortfolio, kind == bo.NamePortfolio || kind == bo.NameAuto
+	why := fmt.Sprintf("kernel %q has one candidate", name)
+	if deciding {
+		why = fmt.Sprintf("kernel %q proposes the point of the one model it picks", name)
+	}
+	switch {
+	case s.Hedge != nil && *s.Hedge > 0 && !portfolio:
+		return invalid("hedge %d acts only on a portfolio kernel; %s (leave hedge out, or give 0: no hedging)", *s.Hedge, why)
+	case strings.TrimSpace(s.Probe) != "" && dec.Probe == bo.ProbeEarned && !portfolio:
+		return invalid("probe %s acts only on a portfolio kernel naming avg; %s (leave probe out, or give off)", dec.Probe, why)
+	case s.ProbeWindow != nil && *s.ProbeWindow > 0 && !portfolio:
+		return invalid("probe_window %d acts only on a portfolio kernel naming avg; %s (leave probe_window out, or give 0)", *s.ProbeWindow, why)
+	case strings.TrimSpace(s.CandidateFit) != "" && dec.CandidateFit == bo.CandidateFitAnchored && !deciding:
+		return invalid("candidate_fit %s acts only on a deciding kernel (auto, portfolio); %s (leave candidate_fit out, or give own)", dec.CandidateFit, why)
+	}
+	return nil
 }
 
 // RowError is a history, pending or failed row (0-based) the optimizer

@@ -11,6 +11,13 @@ package frontend
 // Tests hold every front end to it: SuggestSettings' JSON fields
 // (TestSettingsTableJSON), perf suggest's flags (cmd/perf), symbo.h's
 // list of keys and Python's keyword arguments (TestSettingsTableFiles).
+// A deciding kernel's settings (candidate_fit, probe_window, probe,
+// hedge) given explicitly with a kernel they cannot act on are refused,
+// naming the setting and the kernel, except at the values that ask for
+// nothing that kernel lacks (each row's doc says which; perf bo's values,
+// which perf suggest -h's recipe gives for every kernel, among them):
+// SuggestSettings.Optimizer (refuseInert).
+//
 // To add a setting: a row here, then the field, the flag, the line in
 // symbo.h and the keyword, which those tests then require.
 type Setting struct {
@@ -48,10 +55,10 @@ var Settings = []Setting{
 	{"mean", "mean", "mean", "mean", "constant, sample", "bo.Recommended's: constant", "the GP's prior mean"},
 	{"landmarks", "landmarks", "landmarks", "landmarks", "an integer: 0 the default, negative never", "256", "the landmark cap of every kernel but soft (exact at any n)"},
 	{"landmark_fit", "landmark-fit", "landmark_fit", "landmark_fit", "default, subset, likelihood, full", "default", "how a GP with landmarks is fitted"},
-	{"candidate_fit", "candidate-fit", "candidate_fit", "candidate_fit", "anchored, own", "bo.Recommended's: anchored", "how a deciding kernel's candidates fit"},
-	{"probe_window", "probe-window", "probe_window", "probe_window", "an integer ≥ 0: 0 no limit", "bo.Recommended's: 5", "the BO steps in which a portfolio's fixed-point probe may fire (a portfolio naming avg; the default names none, so has no probe)"},
-	{"probe", "probe", "probe", "probe", "always, earned, off", "bo.Recommended's: earned", "when a portfolio's fixed-point probe fires (a portfolio naming avg; the default has none): earned only where the referee's own acquisition rates its point as high as the proposal its means picked"},
-	{"hedge", "hedge", "hedge", "hedge", "an integer from 0 to 10: 0 no hedging", "bo.Recommended's: 1", "a portfolio's hedging: each candidate also proposes EI's maximizer beside UCB's, from this many ascents, and the referee's posterior mean picks among every proposal"},
+	{"candidate_fit", "candidate-fit", "candidate_fit", "candidate_fit", "anchored, own", "bo.Recommended's: anchored", "how a deciding kernel's candidates fit; with a single kernel only own (its own fit) is taken, anchored refused"},
+	{"probe_window", "probe-window", "probe_window", "probe_window", "an integer ≥ 0: 0 no limit", "bo.Recommended's: 5", "the BO steps in which a portfolio's fixed-point probe may fire (a portfolio naming avg; the default names none, so has no probe, and takes it all the same); with auto or a single kernel only 0 is taken, a window refused"},
+	{"probe", "probe", "probe", "probe", "always, earned, off", "bo.Recommended's: earned", "when a portfolio's fixed-point probe fires (a portfolio naming avg; the default has none, and takes it all the same): earned only where the referee's own acquisition rates its point as high as the proposal its means picked; with auto or a single kernel only always and off are taken, earned refused"},
+	{"hedge", "hedge", "hedge", "hedge", "an integer from 0 to 10: 0 no hedging", "bo.Recommended's: 1", "a portfolio's hedging: each candidate also proposes EI's maximizer beside UCB's, from this many ascents, and the referee's posterior mean picks among every proposal; with auto or a single kernel only 0 is taken, hedging refused"},
 	{"normalize", "normalize", "normalize", "normalize", "true or false", "bo.Recommended's: true", "fit and search in coordinates normalized by maps the group commutes with, so that units do not matter; false is the paper's raw coordinates"},
 	{"ard", "ard", "ard", "ard", "true or false", "bo.Recommended's: true", "a lengthscale per class of coordinates the group allows (those it mixes share one); false is the paper's one lengthscale"},
 	{"allow_repeats", "allow-repeats", "allow_repeats", "allow_repeats", "true or false", "false: no step proposes an observed point's orbit", "let a step return to an observed point (a noisy objective)"},

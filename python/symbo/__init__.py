@@ -46,7 +46,7 @@ import numpy as np
 __all__ = ["gram", "Optimizer", "SymboError", "InvalidInput", "SizeError", "InternalError", "version", "ABI_VERSION"]
 
 #: The C ABI version these bindings speak (SYMBO_ABI_VERSION of symbo.h).
-ABI_VERSION = 5
+ABI_VERSION = 6
 
 
 class SymboError(Exception):
@@ -508,27 +508,32 @@ class Optimizer:
         (default: the last candidate, plus, first; the others search only
         around its lengthscale, about half their likelihood evaluations,
         measured level with ``own`` in lab/results/soft) or ``own`` (each
-        its own full search).
+        its own full search). With a single kernel (one candidate)
+        ``anchored`` is InvalidInput, not ignored; ``own`` is taken.
     probe_window : int, optional
         The BO steps in which a ``portfolio`` kernel's fixed-point probe
         may fire (one naming ``avg``: the default kernel names none, so has
         no probe) (``perf suggest --probe-window``): None (default) means
         the library's recommended window, 5 (lab/results/soft, "The
         probe window"); 0 means no limit, as in Go and perf; a negative
-        value is InvalidInput.
+        value is InvalidInput, and so is a window above 0 with ``auto``
+        or a single kernel (0 is taken).
     hedge : int, optional
         A ``portfolio`` kernel's hedging (``perf suggest --hedge``): each
         candidate also proposes the maximizer of expected improvement
         beside UCB's, from ``hedge`` ascents, and the referee's posterior
         mean picks among every proposal. None (default) means the
         library's recommended, 1 (lab/results/suite); 0 turns hedging
-        off (the portfolio before it); at most 10.
+        off (the portfolio before it); at most 10. Above 0 with ``auto``
+        or a single kernel it is InvalidInput, not ignored (0 is taken).
     probe : str, optional
         When a ``portfolio`` kernel's fixed-point probe fires (one naming
         ``avg``; ``perf suggest --probe``): ``always``, ``earned`` (only where the
         referee's own acquisition rates the probe's point as high as the
         proposal its means picked) or ``off``; None (default) the
-        library's recommended.
+        library's recommended. ``earned`` with ``auto`` or a single
+        kernel is InvalidInput, not ignored (``always`` and ``off`` are
+        taken).
     normalize : bool, optional
         None (default): the library's recommended, true — the model fits
         and searches in coordinates normalized by maps the group commutes

@@ -244,6 +244,23 @@ def test_sampler_refuses_bad_values_at_construction(kw, match):
             SymboSampler(**kw)
 
 
+@pytest.mark.parametrize("kernel, kw, match", [
+    ("plus", {"hedge": 3}, 'SymboSampler: .*hedge 3 acts only on a portfolio kernel; kernel "plus" has one candidate'),
+    ("auto", {"probe_window": 2}, 'SymboSampler: .*probe_window 2 acts only on a portfolio kernel'),
+    ("base", {"candidate_fit": "anchored"}, 'SymboSampler: .*candidate_fit anchored acts only on a deciding kernel'),
+])
+def test_sampler_refuses_a_deciding_setting_its_kernel_ignores(kernel, kw, match):
+    """A deciding kernel's option given with a kernel it cannot act on is
+    refused when the sampler is built, naming the option and the kernel:
+    it was passed to every optimizer and dropped there without a word.
+    hedge=0 (no hedging) is taken with any kernel, and the default kernel
+    takes every option."""
+    with pytest.raises(symbo.InvalidInput, match=match):
+        SymboSampler(group="signflip", kernel=kernel, **kw)
+    SymboSampler(group="signflip", kernel=kernel, hedge=0)
+    SymboSampler(group="signflip", **kw)
+
+
 @pytest.mark.parametrize("group", ["Permutation", " permutation ", "SIGNFLIP"])
 def test_sampler_reads_group_names_as_symbo_does(group):
     """symbo reads a group's name case-insensitively, spaces around it

@@ -137,6 +137,26 @@ def test_optimizer_hedge_setting():
         symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", hedge=11)
 
 
+@pytest.mark.parametrize("kernel, kw, match", [
+    ("plus", {"hedge": 3}, 'hedge 3 acts only on a portfolio kernel; kernel "plus" has one candidate'),
+    ("auto", {"hedge": 1}, 'hedge 1 acts only on a portfolio kernel; kernel "auto"'),
+    ("soft", {"probe": "earned"}, 'probe earned acts only on a portfolio kernel'),
+    ("max", {"probe_window": 5}, 'probe_window 5 acts only on a portfolio kernel'),
+    ("nystrom", {"candidate_fit": "anchored"}, r'candidate_fit anchored acts only on a deciding kernel \(auto, portfolio\); kernel "nystrom"'),
+])
+def test_optimizer_refuses_a_deciding_setting_its_kernel_ignores(kernel, kw, match):
+    """A portfolio's (or deciding kernel's) setting given with a kernel
+    it cannot act on is InvalidInput naming the setting and the kernel;
+    it was dropped without a word. hedge=0 and the other values that ask
+    for nothing the kernel lacks are taken, and the default kernel takes
+    every value."""
+    with pytest.raises(symbo.InvalidInput, match=match):
+        symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", kernel=kernel, **kw)
+    symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", kernel=kernel, hedge=0, probe="always", probe_window=0,
+                    candidate_fit="own").close()
+    symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", **kw).close()
+
+
 def test_optimizer_beta_scale_setting():
     """beta_scale=1 is the paper's β, which proposes other points than the
     default (a quarter of it) on this run; a value that is not a finite
