@@ -258,6 +258,21 @@ func TestCABIInertSettings(t *testing.T) {
 	}
 }
 
+// TestCABIExhaustedBatch runs check.c's exhausted checks: a batch the
+// search space runs out of midway is SYMBO_EINVAL saying how many of its
+// q points could be proposed and that q = that many returns them — from
+// symbo_suggest and a handle's ask_batch and suggest, as perf suggest
+// says it (frontend.AskBatch) — and q = k does return k points. The
+// message was bo's alone.
+func TestCABIExhaustedBatch(t *testing.T) {
+	bin := checkBin(t)
+	run := exec.Command(bin, "exhausted")
+	run.Env = environ("GODEBUG=cgocheck=1")
+	if out, err := run.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "ok" {
+		t.Errorf("check exhausted: %v\n%s", err, out)
+	}
+}
+
 // TestCABIFloatEnv runs check.c's fenv checks: calls from C threads
 // running with another floating-point environment (FE_UPWARD, x86's
 // flush-to-zero and denormals-are-zero, unmasked overflow, invalid and

@@ -117,30 +117,24 @@ func checkQ(q int64) error {
 	return nil
 }
 
-// askPoints asks q points (checkQ first); on an error it cancels those
-// already asked, so that the optimizer is unchanged (bo's AskBatch leaves
-// them pending). With keep false it cancels them all the same: the points
-// the optimizer would hand out next, without recording them.
+// askPoints asks q points (checkQ first) with frontend.AskBatch: on an
+// error it cancels those already asked, so that the optimizer is
+// unchanged (bo's AskBatch leaves them pending), and a batch the search
+// space runs out of midway says how many of its points could be proposed
+// (as perf suggest's does). With keep false it cancels them all the same:
+// the points the optimizer would hand out next, without recording them.
 func askPoints(o *bo.Optimizer, q int64, keep bool) ([][]float64, error) {
 	if err := checkQ(q); err != nil {
 		return nil, err
 	}
-	pts := make([][]float64, 0, q)
-	var err error
-	for range q {
-		var x []float64
-		if x, err = o.Ask(); err != nil {
-			break
-		}
-		pts = append(pts, x)
+	pts, err := frontend.AskBatch(o, int(q), "q =")
+	if err != nil {
+		return nil, err
 	}
-	if err != nil || !keep {
+	if !keep {
 		for _, x := range pts {
 			o.Cancel(x)
 		}
-	}
-	if err != nil {
-		return nil, err
 	}
 	return pts, nil
 }

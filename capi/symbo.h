@@ -325,7 +325,13 @@ int symbo_optimizer_ask(int64_t handle, double *x, int64_t d);
 
 /* The next q points (1 ≤ q ≤ SYMBO_MAX_BATCH) into out (out_len ≥ q·d doubles),
  * recorded as pending: what q successive asks return. All or nothing: on
- * an error no point is recorded. */
+ * an error no point is recorded. Where the search space runs out after k
+ * of the q points (every point left lies within the exclusion radius of
+ * an observed, pending, failed or already proposed point's orbit), the
+ * call is SYMBO_EINVAL and its message, "search space exhausted: …; only
+ * k of the q = Q points could be proposed (…): q = k returns those", says
+ * that a batch of k returns them (as perf suggest's does; also from
+ * _suggest and symbo_suggest). */
 int symbo_optimizer_ask_batch(int64_t handle, int64_t q, double *out, int64_t out_len);
 
 /* The points symbo_optimizer_ask_batch(q) would return now, without

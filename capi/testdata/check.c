@@ -647,6 +647,58 @@ static int inert(void) {
 	return failures != 0;
 }
 
+/* A batch the search space runs out of midway — a 1-d box under sign
+ * flips whose history covers [0, 1] at spacing 0.002 (the exclusion
+ * radius: 1e-3 of the diagonal, 2) but for a gap around 0.51 — is
+ * SYMBO_EINVAL whose message says how many of the q points could be
+ * proposed and that q = that many returns them, from symbo_suggest and
+ * from a handle's ask_batch and suggest (which record nothing); q = k
+ * does return k points, q = k + 1 does not. The message was bo's alone,
+ * counting the batch's first points as pending. */
+static int exhausted(void) {
+	static double hx[501], hy[501];
+	int64_t n = 0;
+	for (int i = 0; i <= 1000; i += 2) {
+		double x = i / 1000.0;
+		if (x <= 0.5 || x >= 0.52) {
+			hx[n] = x;
+			hy[n] = sin(7 * x);
+			n++;
+		}
+	}
+	const char *set = "{\"group\":\"hyperoctahedral\",\"d\":1,\"box\":[[-1],[1]]}";
+	double pts[21];
+	char msg[1024];
+	code(symbo_suggest(set, hx, hy, n, NULL, 0, 1, 20, pts, 20), SYMBO_EINVAL, "search space exhausted", "suggest q = 20");
+	symbo_last_error(msg, sizeof msg);
+	const char *only = strstr(msg, "; only ");
+	int k = -1, k2 = -1;
+	expect(strncmp(msg, "search space exhausted", 22) == 0, "suggest q = 20: bo's message first");
+	expect(only != NULL && sscanf(only, "; only %d of the q = 20 points could be proposed", &k) == 1, "suggest q = 20: how many could be proposed");
+	const char *ret = strstr(msg, "): q = ");
+	expect(ret != NULL && sscanf(ret, "): q = %d returns those", &k2) == 1 && k2 == k, "suggest q = 20: q = k returns them");
+	if (k < 1 || k >= 20) {
+		fprintf(stderr, "check.c: FAILED: %s: %d points proposed, want 1…19\n", msg, k);
+		return 1;
+	}
+	expect(symbo_suggest(set, hx, hy, n, NULL, 0, 1, k, pts, k) == SYMBO_OK, "suggest q = k");
+	char want[128];
+	snprintf(want, sizeof want, "only %d of the q = %d points could be proposed", k, k + 1);
+	code(symbo_suggest(set, hx, hy, n, NULL, 0, 1, k + 1, pts, k + 1), SYMBO_EINVAL, want, "suggest q = k + 1");
+
+	int64_t h, no, np, nf;
+	expect(symbo_optimizer_new(set, &h) == SYMBO_OK, "exhausted: new");
+	for (int64_t i = 0; i < n; i++) expect(symbo_optimizer_tell(h, hx + i, 1, hy[i]) == SYMBO_OK, "exhausted: tell");
+	snprintf(want, sizeof want, "only %d of the q = 20 points could be proposed", k);
+	code(symbo_optimizer_ask_batch(h, 20, pts, 20), SYMBO_EINVAL, want, "ask_batch q = 20");
+	code(symbo_optimizer_suggest(h, 20, pts, 20), SYMBO_EINVAL, want, "handle suggest q = 20");
+	expect(symbo_optimizer_counts(h, &no, &np, &nf) == SYMBO_OK && no == n && np == 0 && nf == 0, "exhausted: a refused batch records nothing");
+	expect(symbo_optimizer_ask_batch(h, k, pts, k) == SYMBO_OK, "ask_batch q = k");
+	expect(symbo_optimizer_free(h) == SYMBO_OK, "exhausted: free");
+	if (failures == 0) printf("ok\n");
+	return failures != 0;
+}
+
 /* With SYMBO_CAPI_TEST_PANIC=1 every call panics inside the library: it
  * must come back as SYMBO_EINTERNAL with a message, on every thread. */
 static int panics(void) {
@@ -815,6 +867,7 @@ int main(int argc, char **argv) {
 	if (argc > 1 && strcmp(argv[1], "badbackend") == 0) return badbackend();
 	if (argc > 1 && strcmp(argv[1], "fenv") == 0) return fenv_checks();
 	if (argc > 1 && strcmp(argv[1], "inert") == 0) return inert();
+	if (argc > 1 && strcmp(argv[1], "exhausted") == 0) return exhausted();
 	expect(symbo_abi_version() == SYMBO_ABI_VERSION, "abi version");
 	printf("version %s\n", symbo_version());
 

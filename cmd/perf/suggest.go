@@ -349,26 +349,22 @@ func runSuggest(args []string, stdout, stderr io.Writer) error {
 }
 
 // suggestPoints is frontend.Suggest — the study recorded in opt, then its
-// next q points — asking them one at a time, as bo's AskBatch does (the
-// same bits), so that a batch the search space runs out of midway
-// (bo.ErrSpaceExhausted after i of its q points) is refused saying so:
-// the error alone counts the batch's first i points among the pending
-// ones, which the input does not hold, and hides that --q i would
-// return them. No point is returned with an error: a batch is all or
-// nothing, as bo's AskBatch and the C ABI's are.
+// next q points — with the batch named as perf spells it: a batch the
+// search space runs out of midway (bo.ErrSpaceExhausted after i of its q
+// points) is refused saying that only i of the --q q points could be
+// proposed and that --q i returns them (frontend.AskBatch, the C ABI's
+// and Python's batch ask too). No point is returned with an error: a
+// batch is all or nothing, as bo's AskBatch and the C ABI's are.
 func suggestPoints(opt *bo.Optimizer, hx *mat.Dense, hy []float64, px, fx *mat.Dense, q int) (*mat.Dense, error) {
 	if err := frontend.Record(opt, hx, hy, px, fx); err != nil {
 		return nil, err
 	}
+	pts, err := frontend.AskBatch(opt, q, "--q")
+	if err != nil {
+		return nil, err
+	}
 	out := mat.NewDense(q, opt.Dim(), nil)
-	for i := range q {
-		x, err := opt.Ask()
-		switch {
-		case err != nil && i > 0 && errors.Is(err, bo.ErrSpaceExhausted):
-			return nil, badInput("%w; only %d of the --q %d points could be proposed (the points counted above include them): --q %d returns those", err, i, q, i)
-		case err != nil:
-			return nil, err
-		}
+	for i, x := range pts {
 		out.SetRow(i, x)
 	}
 	return out, nil

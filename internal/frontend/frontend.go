@@ -633,12 +633,13 @@ func rowsOf(m *mat.Dense) [][]float64 {
 
 // Suggest records the study in opt (fresh, from SuggestSettings.Optimizer)
 // with Record — history, pending points, failed points — and returns its
-// next q points (q×d).
+// next q points (q×d): AskBatch's, a batch the search space runs out of
+// midway named as the C ABI's q ("q =").
 func Suggest(opt *bo.Optimizer, hx *mat.Dense, hy []float64, pending, failed *mat.Dense, q int) (*mat.Dense, error) {
 	if err := Record(opt, hx, hy, pending, failed); err != nil {
 		return nil, err
 	}
-	pts, err := opt.AskBatch(q)
+	pts, err := AskBatch(opt, q, "q =")
 	if err != nil {
 		return nil, err
 	}
@@ -647,4 +648,47 @@ func Suggest(opt *bo.Optimizer, hx *mat.Dense, hy []float64, pending, failed *ma
 		out.SetRow(i, x)
 	}
 	return out, nil
+}
+
+// AskBatch returns opt's next q points (1 ≤ q ≤ bo.MaxBatch), recorded as
+// pending, asking them one at a time as bo's AskBatch does (the same
+// bits). All or nothing, as bo's: on an error the points already asked
+// are cancelled, and no point is returned. A batch the search space runs
+// out of midway is refused saying how many of its points could be
+// proposed and that a smaller q returns them (ExhaustedBatch; qName is
+// how the front end spells q: "--q" for perf suggest, "q =" for the C ABI
+// and Python). It is the batch ask of every front end: perf suggest, the
+// C ABI's symbo_suggest and its optimizer handles' ask_batch and suggest.
+func AskBatch(opt *bo.Optimizer, q int, qName string) ([][]float64, error) {
+	if q < 1 || q > bo.MaxBatch {
+		return nil, invalid("%s %d outside [1, %d]", qName, q, bo.MaxBatch)
+	}
+	pts := make([][]float64, 0, q)
+	for range q {
+		x, err := opt.Ask()
+		if err != nil {
+			for _, p := range pts {
+				opt.Cancel(p)
+			}
+			return nil, ExhaustedBatch(err, len(pts), q, qName)
+		}
+		pts = append(pts, x)
+	}
+	return pts, nil
+}
+
+// ExhaustedBatch returns the error of a batch of q points whose ask
+// failed with err after proposed of them: err itself, unless it is
+// bo.ErrSpaceExhausted after at least one point, which it wraps (its
+// class and its message's start kept) saying how many of the q points
+// could be proposed and that a batch of that many (qName, as the front
+// end spells q) returns them. bo's message alone counts the batch's first
+// points among the pending ones, which the caller's input does not hold,
+// and hides that a smaller q would succeed.
+func ExhaustedBatch(err error, proposed, q int, qName string) error {
+	if proposed < 1 || !errors.Is(err, bo.ErrSpaceExhausted) {
+		return err
+	}
+	return fmt.Errorf("%w; only %d of the %s %d points could be proposed (the points counted above include them): %s %d returns those",
+		err, proposed, qName, q, qName, proposed)
 }

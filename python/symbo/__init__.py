@@ -732,7 +732,10 @@ class Optimizer:
         """``q`` points (q × d, 1 ≤ q ≤ 1024) to evaluate in parallel,
         recorded as pending; with an invariant kernel no two share an
         orbit. All or nothing: on an error none is recorded, nor on a
-        ``KeyboardInterrupt`` raised as the call returns."""
+        ``KeyboardInterrupt`` raised as the call returns. Where the search
+        space runs out after k of the q points, InvalidInput says so
+        ("search space exhausted: …; only k of the q = Q points could be
+        proposed (…): q = k returns those")."""
         return self._points(q, _lib.symbo_optimizer_ask_batch, asked=True)
 
     def suggest(self, q=1):

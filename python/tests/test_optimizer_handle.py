@@ -1130,3 +1130,43 @@ def test_interrupted_tell_retried_is_recorded_once(monkeypatch):
     o.tell(z, 1.0)
     assert o.history[1].tolist() == [0.5, 0.5, 1.0]
     o.close()
+
+
+def test_a_batch_the_space_runs_out_of_says_how_many():
+    # A batch the search space runs out of midway — a 1-d box under sign
+    # flips whose history covers [0, 1] at spacing 0.002 (the exclusion
+    # radius) but for a gap around 0.51 — raises InvalidInput saying how
+    # many of the q points could be proposed and that q = that many
+    # returns them, from ask_batch and suggest alike (as perf suggest
+    # says it); nothing is recorded, and q = k does return k points. The
+    # message was the library's bare "search space exhausted: …", whose
+    # pending count included the batch's own first points. It still
+    # starts so: the sampler's _exhausted recognizes it.
+    o = symbo.Optimizer([-1.0], [1.0], group="hyperoctahedral")
+    for i in range(0, 1001, 2):
+        x = i / 1000
+        if x <= 0.5 or x >= 0.52:
+            o.tell([x], math.sin(7 * x))
+    ks = []
+    for call in (o.ask_batch, o.suggest):
+        with pytest.raises(symbo.InvalidInput) as e:
+            call(20)
+        msg = str(e.value)
+        assert msg.startswith("search space exhausted"), msg
+        m = re.search(r"; only (\d+) of the q = 20 points could be proposed \(the points counted above include them\): "
+                       r"q = (\d+) returns those$", msg)
+        assert m and m.group(1) == m.group(2), msg
+        ks.append(int(m.group(1)))
+    k = ks[0]
+    assert ks == [k, k] and 1 <= k < 20, ks
+    assert len(o.pending) == 0
+    assert o.suggest(k).shape == (k, 1)
+    with pytest.raises(symbo.InvalidInput, match=r"only %d of the q = %d points" % (k, k + 1)):
+        o.ask_batch(k + 1)
+    assert len(o.pending) == 0
+    assert o.ask_batch(k).shape == (k, 1) and len(o.pending) == k
+    try:
+        from symbo.optuna import _exhausted
+    except ImportError:  # optuna missing: the sampler's check is not run
+        return
+    assert _exhausted(e.value)
