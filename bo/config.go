@@ -29,7 +29,8 @@ var (
 	// the excluded orbits (within the exclusion radius: the pending and
 	// failed points', the observed ones' with Config.ExcludeObserved and
 	// in the initial design): points that cover the box, e.g. hundreds of
-	// failures over a 1-d box under sign flips.
+	// failures over a 1-d box under sign flips. A portfolio's step
+	// returns it only when no candidate proposes a point.
 	// The input (the points reported failed) caused it: an input error
 	// (errclass.Input; C: SYMBO_EINVAL, Python: InvalidInput), whose
 	// message starts "bo: search space exhausted" ("search space

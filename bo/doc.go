@@ -309,6 +309,10 @@
 // point: one of the ascents starts there); when every ascent end and raw
 // sample is excluded or has a non-finite acquisition, Ask returns
 // ErrSpaceExhausted (an input error: the study covers the box at radius r).
+// A portfolio searches so for every candidate (twice with
+// DecideOptions.Hedge): a search that is exhausted proposes nothing, the
+// referee chooses among the others' proposals, and Ask returns
+// ErrSpaceExhausted only when no search proposes.
 //
 // With Config.StepAside (Recommended sets it), where an ascent end ranked
 // above every end off the excluded orbits lies on an observed point's
@@ -406,7 +410,7 @@
 // a *PointError naming a refused point of a History) or ErrSpaceExhausted
 // (an Ask with every candidate on an excluded orbit — a pending or failed
 // point's, or with Config.ExcludeObserved an observed one's: points that
-// cover the box) where they apply (test with errors.Is; all
+// cover the box; for a portfolio, every candidate of every search) where they apply (test with errors.Is; all
 // seven are input errors, internal/errclass), or the gp error of a failed fit (a GP or kernel
 // request over Config.Budget wraps orbit.ErrOverBudget; the budget is the
 // caller's value, 0 meaning orbit.DefaultBudget, never read from the

@@ -143,9 +143,9 @@ type DecideOptions struct {
 	// (under 4× with the rule, docs/performance.md); the step's
 	// Diagnostics.CutStarts and its trace's cut_starts say so. Where
 	// avg's or avgnorm's ascent ends and prefix all lie on excluded
-	// orbits, it searches again over every raw sample: Ask returns
-	// ErrSpaceExhausted only when every raw sample is excluded (or of
-	// non-finite acquisition), as without the cut.
+	// orbits, it searches again over every raw sample: its search is
+	// exhausted (it proposes nothing) only as without the cut, and Ask
+	// returns ErrSpaceExhausted only when no candidate proposes.
 	Afford bool
 }
 
@@ -557,7 +557,12 @@ func (k Kernel) isFavoured(i int) bool { return i >= len(k.arms)-k.favoured }
 // acquisition, and the step returns the proposal with the highest
 // posterior mean under the candidate Auto would predict with (its
 // evidence with AutoOdds; ties to that candidate's own proposal, then to
-// the earlier candidate). It is GP-Hedge's choice (Hoffman, Brochu and de
+// the earlier candidate). A candidate whose search finds every point it
+// rates on an excluded orbit (package documentation, "The exclusion
+// radius") proposes nothing at that step (Diagnostics.Means: NaN), and
+// the others choose among themselves — ties then to the earliest
+// proposal where it is the referee's; Ask returns ErrSpaceExhausted only
+// when no candidate proposes. It is GP-Hedge's choice (Hoffman, Brochu and de
 // Freitas, UAI 2011: reward a proposal by the posterior mean there) made
 // at every step from the current fit alone, so the next point stays a
 // function of the observations: no gains are carried between steps.

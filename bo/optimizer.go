@@ -1,6 +1,7 @@
 package bo
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -86,7 +87,9 @@ type Diagnostics struct {
 	Kernel   string
 	Evidence []float64
 	// Means (portfolio only) is the referee's standardized posterior mean
-	// at every candidate's proposal, in the same order (NaN: no proposal),
+	// at every candidate's proposal, in the same order (NaN: no proposal —
+	// its fit failed, it sat out, or its search found every point it
+	// rates on an excluded orbit),
 	// then, with DecideOptions.Hedge, at every candidate's hedging
 	// proposal, in the same order again.
 	Means []float64
@@ -1362,7 +1365,8 @@ func (o *Optimizer) isAvgArm(i int) bool {
 // set) instead of the referee's Config.Starts, and avg and avgnorm score
 // the first cutRaw(Config.RawSamples) raw samples instead of all of
 // them (all of them again where every candidate of the prefix search is
-// excluded: ErrSpaceExhausted is the full raw samples' verdict).
+// excluded: whether the candidate is exhausted is the full raw samples'
+// verdict).
 func (o *Optimizer) cutSearch() bool {
 	if !o.cfg.Kernel.decide.Afford {
 		return false
@@ -1388,8 +1392,12 @@ func cutRaw(r int) int { return (r + CutRawShare - 1) / CutRawShare }
 // succeeded proposes its own acquisition maximizer; the proposal with the
 // highest posterior mean under the evidence's choice (refArm, with the
 // pending points' lies) is returned, ties to the evidence's own proposal,
-// then to the earlier candidate. info gets the winner's kernel, fit and
-// acquisition value.
+// then to the earlier candidate. A search that finds every point it rates
+// excluded (ErrSpaceExhausted) proposes nothing (a nil props entry, a NaN
+// mean) and the others choose among themselves, ties then to the earliest
+// proposal where the excluded one is the evidence's; the step returns the
+// first such search's error only when no search proposes. info gets the
+// winner's kernel, fit and acquisition value.
 func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 	bestObs := o.modelXs()[o.bestIndex()]
 	ref := o.refArm
@@ -1416,6 +1424,9 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 		return nil, err
 	}
 	cut := o.cutSearch()
+	// exhausted is the first search's ErrSpaceExhausted, the step's error
+	// where no search proposes.
+	var exhausted error
 	use := func(i int) error {
 		o.setModel(i, o.armFits[i])
 		if c := preds[i]; c.pred != nil {
@@ -1451,9 +1462,16 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 			x, err := o.maximizeAcq(o.newAcq(), r, starts, n, bestObs, &infos[i])
 			if len(r) < len(raw) && errors.Is(err, ErrSpaceExhausted) {
 				// The prefix and the ascent ends are all excluded: the
-				// step is exhausted only if every raw sample is.
+				// candidate is exhausted only if every raw sample is.
 				infos[i] = *info
 				x, err = o.maximizeAcq(o.newAcq(), raw, starts, n, bestObs, &infos[i])
+			}
+			if errors.Is(err, ErrSpaceExhausted) {
+				// Every point this candidate's search rates is excluded:
+				// it does not propose, and the step is exhausted only if
+				// no candidate does.
+				exhausted = cmp.Or(exhausted, err)
+				continue
 			}
 			if err != nil {
 				return nil, err
@@ -1465,11 +1483,15 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 		infos[j] = *info
 		x, xh, err := o.maximizeHedged(o.newAcq(), h, r, starts, hs, n, bestObs, &infos[i], &infos[j])
 		if len(r) < len(raw) && errors.Is(err, ErrSpaceExhausted) {
-			// As above, for either search.
+			// As above, for either search: both search again.
 			infos[i], infos[j] = *info, *info
 			x, xh, err = o.maximizeHedged(o.newAcq(), h, raw, starts, hs, n, bestObs, &infos[i], &infos[j])
 		}
-		if err != nil {
+		if errors.Is(err, ErrSpaceExhausted) {
+			// One search or both exhausted (nil): as above, each search
+			// that is not proposes.
+			exhausted = cmp.Or(exhausted, err)
+		} else if err != nil {
 			return nil, err
 		}
 		infos[j].Hedged = true
@@ -1479,6 +1501,11 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 			_, infos[j].Beta = o.beta(n)
 		}
 		props[i], props[j] = x, xh
+	}
+	if !slices.ContainsFunc(props, func(x []float64) bool { return x != nil }) {
+		// Every search is exhausted (the referee's fit succeeded, so its
+		// search proposed, failed the step or is exhausted).
+		return nil, cmp.Or(exhausted, errors.New("bo: portfolio: no candidate proposed"))
 	}
 	// The referee: the evidence's model, conditioned as the others were.
 	if err := use(ref); err != nil {
@@ -1499,7 +1526,12 @@ func (o *Optimizer) portfolio(n int, info *Diagnostics) ([]float64, error) {
 		}
 		means[i] = mu
 	}
+	// Ties to the referee's proposal, then to the earlier one; where the
+	// referee's search was exhausted, to the earliest proposal.
 	win := ref
+	if props[ref] == nil {
+		win = slices.IndexFunc(props, func(x []float64) bool { return x != nil })
+	}
 	for i, mu := range means {
 		if mu > means[win] {
 			win = i
@@ -1679,20 +1711,26 @@ func (o *Optimizer) maximizeAcq(a *acqFunc, raw []float64, starts, n int, bestOb
 // with the acquisition h, whose ascents start from the best hedgeStarts
 // raw samples under h. It returns a's maximizer and h's (each with its
 // own Diagnostics' Acq and FromBest); a's is maximizeAcq's, bit for bit.
+// A search whose every candidate is excluded (ErrSpaceExhausted) returns
+// a nil point and the other search runs all the same: err is then the
+// first exhausted search's error, beside the other's point (nil too when
+// both are exhausted). Any other error returns no point.
 func (o *Optimizer) maximizeHedged(a *acqFunc, h Acquisition, raw []float64, starts, hedgeStarts, n int, bestObs []float64, info, hinfo *Diagnostics) (x, xh []float64, err error) {
 	cand, scores, err := o.rawScores(a, h, raw, n, bestObs)
 	if err != nil {
 		return nil, nil, err
 	}
-	if x, err = o.ascend(a, cand, scores[0], starts, info); err != nil {
+	x, err = o.ascend(a, cand, scores[0], starts, info)
+	if err != nil && !errors.Is(err, ErrSpaceExhausted) {
 		return nil, nil, err
 	}
 	ah := *a
 	ah.acq = h
-	if xh, err = o.ascend(&ah, cand, scores[1], hedgeStarts, hinfo); err != nil {
-		return nil, nil, err
+	xh, errh := o.ascend(&ah, cand, scores[1], hedgeStarts, hinfo)
+	if errh != nil && !errors.Is(errh, ErrSpaceExhausted) {
+		return nil, nil, errh
 	}
-	return x, xh, nil
+	return x, xh, cmp.Or(err, errh)
 }
 
 // rawPoints returns the step's RawSamples scrambled Halton points of
