@@ -28,8 +28,12 @@ var (
 	// ErrSpaceExhausted reports an Ask with no candidate point left off
 	// the excluded orbits (within the exclusion radius: the pending and
 	// failed points', the observed ones' with Config.ExcludeObserved and
-	// in the initial design): points that cover the box, e.g. hundreds of
-	// failures over a 1-d box under sign flips. A portfolio's step
+	// in the initial design). At a BO step the candidates are the points
+	// the step searched — its Config.RawSamples raw samples, the best
+	// observed point and its ascents' ends (package documentation, "The
+	// exclusion radius") — so points that cover the box exhaust it, e.g.
+	// hundreds of failures over a 1-d box under sign flips, and so may a
+	// few observed points with a small RawSamples. A portfolio's step
 	// returns it only when no candidate proposes a point.
 	// The input (the points reported failed) caused it: an input error
 	// (errclass.Input; C: SYMBO_EINVAL, Python: InvalidInput), whose
@@ -384,7 +388,10 @@ type Protocol struct {
 	// RawSamples quasi-random points (0 means 512) are scored; the best
 	// Starts of them (0 means 10), with the best observed point, start a
 	// bounded quasi-Newton ascent of at most MaxIter iterations (0 means
-	// 100). At most 2²², 2¹² and 2¹⁶ respectively.
+	// 100). At most 2²², 2¹² and 2¹⁶ respectively. These points and the
+	// ascents' ends are all a step searches: where they all lie on
+	// excluded orbits Ask returns ErrSpaceExhausted, so a small RawSamples
+	// can exhaust a step on a box the excluded orbits do not cover.
 	RawSamples, Starts, MaxIter int
 	// LandmarkFit is how a GP with landmarks is fitted
 	// (gp.FitOptions.LandmarkFit): gp.LandmarkFitDefault (the kernel's

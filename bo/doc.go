@@ -308,7 +308,18 @@
 // sample off them (the acquisition's maximizer may sit on an observed
 // point: one of the ascents starts there); when every ascent end and raw
 // sample is excluded or has a non-finite acquisition, Ask returns
-// ErrSpaceExhausted (an input error: the study covers the box at radius r).
+// ErrSpaceExhausted (an input error). That is the verdict of the step's
+// search, not a proof that the study covers the box at radius r: the
+// step searches only its Config.RawSamples raw samples (scrambled Halton
+// points of stream (seed, n), n the observed, pending and failed points),
+// the best observed point and the ends of the ascents from the best of
+// them (with Config.StepAside, the points beside those ends). Points that
+// cover the box at radius r exhaust every step; a small RawSamples can
+// exhaust one early, on a box they are far from covering — with
+// RawSamples 1 in d = 1, a raw sample near an observed point and ascents
+// that end on observed orbits (as around a best point the study has
+// refined) are enough. Asking again with the same points gives the same
+// verdict; a larger RawSamples searches more of the box.
 // A portfolio searches so for every candidate (twice with
 // DecideOptions.Hedge): a search that is exhausted proposes nothing, the
 // referee chooses among the others' proposals, and Ask returns
@@ -347,8 +358,8 @@
 // deterministic, costs one
 // conditioning per failed point, and needs no assumption on how failures
 // are spread; a region that fails everywhere is still probed at a few
-// points, each on a new orbit, until the failed orbits cover the box and
-// Ask returns ErrSpaceExhausted. Failed points count towards
+// points, each on a new orbit, until the failed orbits cover the box (or
+// every point a step searches) and Ask returns ErrSpaceExhausted. Failed points count towards
 // MaxEvaluations and are kept in History (version 2; version 1 histories,
 // which have none, are still read).
 //
@@ -408,9 +419,10 @@
 // ErrBadConfig (bad settings, caps exceeded such as AvgEnumerateLimit, nil or typed-nil groups,
 // problems and Custom families, a zero Optimizer), ErrBadPoint, ErrBadValue, ErrHistory (with
 // a *PointError naming a refused point of a History) or ErrSpaceExhausted
-// (an Ask with every candidate on an excluded orbit — a pending or failed
-// point's, or with Config.ExcludeObserved an observed one's: points that
-// cover the box; for a portfolio, every candidate of every search) where they apply (test with errors.Is; all
+// (an Ask with every point it searched on an excluded orbit — a pending or
+// failed point's, or with Config.ExcludeObserved an observed one's:
+// points that cover the box, or, with a small Config.RawSamples, just the
+// points searched; for a portfolio, every candidate's search) where they apply (test with errors.Is; all
 // seven are input errors, internal/errclass), or the gp error of a failed fit (a GP or kernel
 // request over Config.Budget wraps orbit.ErrOverBudget; the budget is the
 // caller's value, 0 meaning orbit.DefaultBudget, never read from the

@@ -5,8 +5,10 @@ import "fmt"
 // errExhausted returns ErrSpaceExhausted for a BO step whose excluded
 // candidates of finite acquisition (raw samples and ascent ends) number
 // excluded and none is left: the observed (with Config.ExcludeObserved),
-// pending and failed points cover the box at the exclusion radius
-// (package documentation, "The exclusion radius").
+// pending and failed points cover every point the step searched, at the
+// exclusion radius — the box where they cover it, but a small
+// Config.RawSamples searches little of it (package documentation, "The
+// exclusion radius").
 func (o *Optimizer) errExhausted(excluded int) error {
 	obs := "not excluded"
 	if o.cfg.ExcludeObserved {

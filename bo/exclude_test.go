@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -481,5 +482,54 @@ func TestScalingHistoryOnWideBox(t *testing.T) {
 		if !(x[j] >= lo[j] && x[j] <= hi[j]) {
 			t.Fatalf("Ask: %v outside the box", x)
 		}
+	}
+}
+
+// TestExhaustedWithFewRawSamples: ErrSpaceExhausted is the verdict of a
+// step's search, not of the box (package documentation, "The exclusion
+// radius"): with one raw sample, plus over sign flips on [−1, 1]
+// exhausts a step after 11 observations, which leave |x| uncovered over
+// a stretch of at least 0.1 (the radius is 0.002); the same observations
+// restored under 64 raw samples give a point.
+func TestExhaustedWithFewRawSamples(t *testing.T) {
+	g := must(orbit.SignFlip(1))
+	lo, hi := box(1, 1)
+	const seed = 23
+	cfg := Config{Kernel: Plus(g, kernel.RBF), Protocol: Protocol{ExcludeObserved: true, StepAside: true, RawSamples: 1, Starts: 2}}
+	o := must(New(lo, hi, cfg, seed))
+	var err error
+	for range 30 {
+		var x []float64
+		if x, err = o.Ask(); err != nil {
+			break
+		}
+		if err := o.Tell(x, math.Sin(4*x[0]+seed)+x[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !errors.Is(err, ErrSpaceExhausted) || errclass.Of(err) != errclass.Input {
+		t.Fatalf("Ask: %v; want ErrSpaceExhausted (input)", err)
+	}
+	h := o.History()
+	abs := []float64{0, 1}
+	for _, ob := range h.Observations {
+		abs = append(abs, math.Abs(ob.X[0]))
+	}
+	slices.Sort(abs)
+	gap := 0.0
+	for i := 1; i < len(abs); i++ {
+		gap = max(gap, abs[i]-abs[i-1])
+	}
+	if len(h.Observations) != 11 || gap < 0.1 {
+		t.Errorf("exhausted after %d observations, widest stretch of |x| between them %g: want 11 and at least 0.1", len(h.Observations), gap)
+	}
+	t.Logf("exhausted after %d observations; widest stretch of |x| without one: %g", len(h.Observations), gap)
+	cfg.RawSamples = 64
+	o = must(New(lo, hi, cfg, seed))
+	if err := o.Restore(h); err != nil {
+		t.Fatal(err)
+	}
+	if x, err := o.Ask(); err != nil {
+		t.Errorf("64 raw samples: Ask = %v, %v", x, err)
 	}
 }

@@ -1949,7 +1949,8 @@ func (o *Optimizer) ascend(a *acqFunc, cand, score []float64, starts int, info *
 	}
 	if excluded > 0 {
 		// Every candidate the acquisition rates lies on an excluded
-		// orbit: the study covers the box.
+		// orbit: the search is exhausted (the study covers every point
+		// it searched, not necessarily the box).
 		return nil, o.errExhausted(excluded)
 	}
 	return nil, fmt.Errorf("bo: acquisition is not finite at any start")
