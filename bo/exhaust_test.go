@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/symbo/symbo/internal/errclass"
+	"github.com/symbo/symbo/internal/testdepth"
 	"github.com/symbo/symbo/kernel"
 	"github.com/symbo/symbo/orbit"
 )
@@ -93,6 +94,7 @@ func candidateSearches(t *testing.T, lo, hi []float64, cfg Config, seed uint64, 
 // while a candidate with no proposal failed the step; and it ends
 // exhausted.
 func TestPortfolioCandidateExhausted(t *testing.T) {
+	testdepth.Sequential(t) // one worker: no goroutine for -race to watch
 	for _, hedge := range []bool{false, true} {
 		t.Run(fmt.Sprintf("hedge=%v", hedge), func(t *testing.T) { testPortfolioCandidateExhausted(t, hedge) })
 	}
@@ -105,7 +107,7 @@ func testPortfolioCandidateExhausted(t *testing.T, hedge bool) {
 	cfg := must(Recommended(g, kernel.RBF))
 	dopt := cfg.Kernel.Options()
 	dopt.Hedge = hedge
-	cfg.Kernel, cfg.RawSamples = cfg.Kernel.With(dopt), 2
+	cfg.Kernel, cfg.RawSamples, cfg.Workers = cfg.Kernel.With(dopt), 2, 1
 	o := must(New(lo, hi, cfg, seed))
 	f := func(x float64) float64 { return math.Sin(3*x+seed) - x*x }
 	for i := 0; 0.004*float64(i) <= 1; i++ {
