@@ -35,6 +35,13 @@ func factorJitter(b linalg.Backend, dst *linalg.Cholesky, k, work *mat.SymDense)
 		m += k.At(i, i)
 	}
 	m /= float64(n)
+	if m == 0 {
+		// A diagonal that underflowed to 0 (k_avg's v/|G| terms of a
+		// subnormal variance, no noise): the largest jitter is 0, a
+		// covariance near the smallest float64 as below.
+		return 0, fmt.Errorf("%w: covariance (n = %d) has mean diagonal 0, too small for a jitter in float64 (raise the variance or the noise): %w",
+			ErrOverflow, n, linalg.ErrNotPositiveDefinite)
+	}
 	if !(m > 0) {
 		return 0, fmt.Errorf("gp: covariance has mean diagonal %v: %w", m, linalg.ErrNotPositiveDefinite)
 	}

@@ -598,7 +598,11 @@ func TestFitTiny(t *testing.T) {
 // linalg.ErrNotPositiveDefinite (internal) "even with jitter 0": the
 // exact base and k_plus GPs at v = 5e-324, the landmark ones from
 // v = 1e-320, where the exact GPs already said ErrOverflow. The error
-// still wraps linalg.ErrNotPositiveDefinite.
+// still wraps linalg.ErrNotPositiveDefinite. k_avg over
+// hyperoctahedral(2) at those variances has a diagonal that underflows to
+// 0 (v/|G| per term), which was "covariance has mean diagonal 0"
+// (linalg.ErrNotPositiveDefinite alone, internal) until the exact GP's
+// jitter took a zero mean diagonal as the zero jitter it gives.
 func TestNewTinyCovarianceJitter(t *testing.T) {
 	const d = 2
 	g2 := mustG(orbit.Hyperoctahedral(d))
@@ -608,6 +612,7 @@ func TestNewTinyCovarianceJitter(t *testing.T) {
 		"plus":          mustG(NewPlusFamily(kernel.RBF, g2, kernel.Options{}, kernel.PlusOptions{Backend: linalg.Gonum()})),
 		"landmark-plus": mustG(NewLandmarkPlusFamily(kernel.Matern52, g2, kernel.Options{}, kernel.PlusOptions{Backend: linalg.Gonum()}, 2)),
 		"landmark-base": mustG(NewLandmarkFamily(base, 2, LandmarkOptions{})),
+		"avg":           mustG(NewAvgFamily(kernel.RBF, g2, kernel.Options{})),
 	}
 	rng := rand.New(rand.NewPCG(3, 2))
 	x := randMat(rng, 5, d, -1, 1)
