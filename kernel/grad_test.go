@@ -73,6 +73,14 @@ func TestGradErrors(t *testing.T) {
 		"y empty":      {k, []float64{0, 0}, &mat.Dense{}, 1, kernel.ErrBadPoints},
 		"y columns":    {k, []float64{0, 0}, mat.NewDense(1, 3, nil), 1, kernel.ErrBadPoints},
 		"x not finite": {k, []float64{math.Inf(1), 0}, y, 1, kernel.ErrBadPoints},
+		// A subnormal scale at x_k = 0: the step ε^{1/3}·5e-324 is 0,
+		// and the difference was 0/0, a NaN gradient with a nil error.
+		"scale subnormal": {k, []float64{0, 0}, y, 5e-324, kernel.ErrBadOptions},
+		// A caller's kernel of values near the float64 maximum whose
+		// difference over the step overflows: +Inf with a nil error.
+		"quotient overflows": {kerneltest.Pairwise(2, func(x, y []float64) float64 {
+			return math.MaxFloat64 * math.Tanh(1e3*(x[0]-y[0]))
+		}), []float64{0, 0}, y, 1e-10, kernel.ErrBadPoints},
 	} {
 		if err := kernel.Grad(c.k, &dst, c.x, c.y, c.scale); !errors.Is(err, c.want) {
 			t.Errorf("%s: err = %v, want %v", name, err, c.want)

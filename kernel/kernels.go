@@ -692,13 +692,19 @@ func checkBudget(g orbit.Group, G, d int, budget int64) error {
 // after warm-up beyond what CrossTo allocates (its scratch is pooled). An
 // empty dst is resized; a nil one is ErrNilArgument, a non-empty one of
 // the wrong size ErrDstShape (checked before any CrossTo). scale is
-// used by the fallback only and must then be positive and finite.
+// used by the fallback only and must then be positive and finite, and
+// large enough that each step h_k is not 0 in float64 (a subnormal scale
+// at x_k = 0).
 // Errors: ErrBadOptions for a nil kernel (a nil interface or a nil
-// pointer in one) or a bad scale; through GradTo
+// pointer in one) or a bad scale (one whose step is 0 at some x_k: a
+// difference over no width); through GradTo
 // the kernel's own; on the fallback ErrBadPoints for an x of the wrong
 // length, an empty y or one of the wrong width, and a NaN or ±Inf
 // coordinate of x or y (checked once per call, whether or not the
-// kernel's CrossTo checks them), then CrossTo's.
+// kernel's CrossTo checks them), then CrossTo's, and ErrBadPoints for a
+// difference quotient that is not finite (the kernel's values, or their
+// difference over the step, beyond float64's range), never a NaN or an
+// infinity with a nil error.
 func Grad(k Kernel, dst *mat.Dense, x []float64, y *mat.Dense, scale float64) error {
 	if check.IsNil(k) {
 		return fmt.Errorf("%w: Grad needs a kernel", ErrBadOptions)
@@ -735,6 +741,9 @@ func Grad(k Kernel, dst *mat.Dense, x []float64, y *mat.Dense, scale float64) er
 	copy(xp, x)
 	for j := range d {
 		plus, minus, width := fdPoints(x[j], scale)
+		if !(width > 0) {
+			return fmt.Errorf("%w: Grad: step scale %v too small: the central difference at x[%d] = %v has no width in float64", ErrBadOptions, scale, j, x[j])
+		}
 		xp[j] = plus
 		if err := k.CrossTo(&s.fp, &s.xp, y); err != nil {
 			return err
@@ -748,7 +757,7 @@ func Grad(k Kernel, dst *mat.Dense, x []float64, y *mat.Dense, scale float64) er
 			dst.Set(i, j, (fp[i]-fm[i])/width)
 		}
 	}
-	return nil
+	return finiteGrad(dst)
 }
 
 // fdScratch is Grad's pooled scratch: the perturbed point and two rows of
