@@ -105,6 +105,18 @@ func FitClasses(shape kernel.Shape, classes []int, x *mat.Dense, y []float64, op
 	if err != nil {
 		return ClassFit{}, err
 	}
+	// Every input and output, not only the subset's rows below: a NaN
+	// or ±Inf among the rows the fit skips is the caller's error too.
+	for i := range n {
+		for j, v := range x.RawRowView(i) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return ClassFit{}, fmt.Errorf("%w: training input (%d, %d) is %v", ErrInvalid, i, j, v)
+			}
+		}
+		if math.IsNaN(y[i]) || math.IsInf(y[i], 0) {
+			return ClassFit{}, fmt.Errorf("%w: training output %d is %v", ErrInvalid, i, y[i])
+		}
+	}
 	m := n
 	if opts.MaxPoints > 0 {
 		m = min(m, opts.MaxPoints)

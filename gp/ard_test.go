@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/symbo/symbo/internal/errclass"
@@ -182,6 +183,13 @@ func TestFitClassLengthscalesErrors(t *testing.T) {
 	x, y := ardData(rng, 5, 2, func(p []float64) float64 { return p[0] })
 	nan := mat.DenseCopyOf(x)
 	nan.Set(2, 1, math.NaN())
+	// Above MaxPoints the fit uses rows ⌊i·n/m⌋: with n = 5, m = 2 rows 0
+	// and 2. A NaN or ±Inf in a row it skips (1) was ignored, a fit
+	// returned with a nil error.
+	nanSkipped := mat.DenseCopyOf(x)
+	nanSkipped.Set(1, 0, math.NaN())
+	infSkipped := slices.Clone(y)
+	infSkipped[1] = math.Inf(-1)
 	cases := []struct {
 		name    string
 		classes []int
@@ -198,6 +206,8 @@ func TestFitClassLengthscalesErrors(t *testing.T) {
 		{"bad noise", []int{0, 1}, x, y, ClassFitOptions{FixNoise: true, Noise: -1}},
 		{"bad scale", []int{0, 1}, x, y, ClassFitOptions{Prior: PriorBoTorch, PriorScale: math.Inf(1)}},
 		{"bad cap", []int{0, 1}, x, y, ClassFitOptions{MaxPoints: -3}},
+		{"nan input, skipped row", []int{0, 1}, nanSkipped, y, ClassFitOptions{MaxPoints: 2}},
+		{"inf output, skipped row", []int{0, 1}, x, infSkipped, ClassFitOptions{MaxPoints: 2}},
 	}
 	for _, c := range cases {
 		if _, err := FitClassLengthscales(kernel.RBF, c.classes, c.x, c.y, c.opts); err == nil {
