@@ -158,6 +158,26 @@ func TestErrorPrefixOnce(t *testing.T) {
 		}
 		return b.CorrTo(mat.NewSymDense(4, nil), nil, 0.5)
 	}
+	// A constructor returning package kernel's error, and a mix whose
+	// split variance w·v underflows to 0 for a subnormal v (kernel's
+	// constructor refuses it): New said "gp: kernel: kernel: …".
+	kernelsErr, err := gp.FamilyOf(2, kernel.RBF, func(p kernel.Params) (kernel.Kernel, error) {
+		if p.Variance != 1 {
+			p.Lengthscale = -1
+		}
+		return kernel.NewBase(p, 2)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := gp.NewBaseFamily(kernel.RBF, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mix, err := gp.NewMixFamily(base, base, 0.25)
+	if err != nil {
+		t.Fatal(err)
+	}
 	fitClasses := func(x *mat.Dense, o gp.ClassFitOptions) error {
 		_, err := gp.FitClasses(kernel.RBF, []int{0, 1}, x, y, o)
 		return err
@@ -177,6 +197,14 @@ func TestErrorPrefixOnce(t *testing.T) {
 		{"FitClasses: NaN input", fitClasses(nan, gp.ClassFitOptions{}), gp.ErrInvalid},
 		{"FitClasses: unknown prior", fitClasses(x, gp.ClassFitOptions{Prior: 9}), gp.ErrInvalid},
 		{"New: NaN input", func() error { _, err := gp.New(nilKernel, nan, y, h, gp.Options{}); return err }(), gp.ErrInvalid},
+		{"New: kernel's error", func() error {
+			_, err := gp.New(kernelsErr, x, y, gp.Hyper{Variance: 2, Lengthscale: 0.5, Noise: 0.01}, gp.Options{})
+			return err
+		}(), kernel.ErrInvalid},
+		{"New: mix's part variance 0", func() error {
+			_, err := gp.New(mix, x, y, gp.Hyper{Variance: 1e-323, Lengthscale: 0.5, Noise: 0.01}, gp.Options{})
+			return err
+		}(), kernel.ErrInvalid},
 	} {
 		if !errors.Is(c.err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, c.err, c.want)

@@ -171,7 +171,7 @@ func buildLandmark(b *landmarkBound, xc *mat.Dense, ys []float64, u yUnits, h Hy
 		k, err = b.Kernel(h.Variance, h.Lengthscale)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("gp: kernel: %w", err)
+		return nil, kernelError(err)
 	}
 	n, d := xc.Dims()
 	return &GP{
@@ -236,6 +236,18 @@ func prefixed(err error) error {
 		return err
 	}
 	return fmt.Errorf("gp: %w", err)
+}
+
+// kernelError wraps an error of building a GP's kernel as "gp: kernel:
+// …", or "gp: …" when its message says "kernel: …" already (package
+// kernel's constructors, a FamilyOf constructor returning one of their
+// errors), which "gp: kernel: %w" made "gp: kernel: kernel: …";
+// errors.Is and errors.As see err either way.
+func kernelError(err error) error {
+	if msg := err.Error(); msg == "kernel" || strings.HasPrefix(msg, "kernel: ") {
+		return fmt.Errorf("gp: %w", err)
+	}
+	return fmt.Errorf("gp: kernel: %w", err)
 }
 
 // denseMemory is the memory, in bytes, of an exact GP on n points:
@@ -426,7 +438,7 @@ func build(b Bound, xc *mat.Dense, ys []float64, u yUnits, h Hyper, opts Options
 	}
 	k, err := boundKernel(b, h.Variance, h.Lengthscale)
 	if err != nil {
-		return nil, fmt.Errorf("gp: kernel: %w", err)
+		return nil, kernelError(err)
 	}
 	g, err := newGP(k, xc, ys, u, h.Noise, opts)
 	if err != nil {

@@ -857,7 +857,7 @@ func newLandmarkPost(b *landmarkBound, ys []float64, h Hyper, mean, resid bool) 
 	}
 	km, err := b.src.unitKernel(l)
 	if err != nil {
-		return nil, fmt.Errorf("gp: kernel: %w", err)
+		return nil, kernelError(err)
 	}
 	post.km = km
 	post.kmd = prepare(km, post.d)

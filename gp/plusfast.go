@@ -75,7 +75,7 @@ func canonBlock(b *plusBlock, f *plusFamily, x *mat.Dense, v, l float64) (bool, 
 	cd := c.CanonicalDim()
 	kb, err := kernel.NewBase(kernel.Params{Shape: f.max.shape, Variance: v, Lengthscale: l}, cd)
 	if err != nil {
-		return false, fmt.Errorf("gp: kernel: %w", err)
+		return false, kernelError(err)
 	}
 	b.km, b.kg = kb, kb
 	if _, trivial := c.(*orbit.TrivialGroup); trivial {
@@ -125,7 +125,7 @@ func newPlusPost(parts []plusPart, g *GP) (*plusPost, error) {
 		if !ok {
 			_, km, err := part.b.f.max.kernel(part.v, g.hyper.Lengthscale)
 			if err != nil {
-				return nil, fmt.Errorf("gp: kernel: %w", err)
+				return nil, kernelError(err)
 			}
 			kg, ok := kernel.Kernel(km).(kernel.Gradienter)
 			if !ok {
