@@ -295,9 +295,11 @@
 // empty dst whose output would exceed the kernel's memory budget
 // (Options.Budget; orbit.DefaultBudget for Base and when 0: a value the
 // caller passes, never read from the environment); the normalized
-// k_avg also fails if some k_avg(x, x) underflows to 0 (not reachable for
-// the groups here, where k_avg(x, x) ≥ v/|G| or the quadrature analogue;
-// ErrBadPoints).
+// k_avg also fails if some k_avg(x, x) underflows to 0 (ErrBadPoints:
+// k_avg(x, x) ≥ v/|G| for finite groups and the quadratures, which
+// underflows only for a variance near the float64 minimum — signflip(2)
+// at v = 5e−324 —, while rotation2d's closed form falls like
+// v·ℓ/‖x‖, 0 at v = 1e−300 and ℓ = 1e−150).
 // The functions without an error result take no points but distances:
 // Params.Kappa and KappaDLog give 0 at r = +Inf and NaN for a NaN r;
 // KappaU2To likewise (see its doc).

@@ -20,9 +20,10 @@ import (
 // is largest (= v) at the group's fixed points, so an unnormalized GP's
 // posterior variance favours them; k̃ has k̃(x, x) = v everywhere. It is
 // PSD (D^{−1/2}·K·D^{−1/2} with K PSD and D its positive diagonal) and
-// invariant (r is invariant). For the kernels of this package
+// invariant (r is invariant). For finite groups and quadratures
 // k(x, x) ≥ v/|G| (the identity term; for quadratures the coincident
-// node), so r is finite; a k(x, x) that underflows to 0 anyway is an
+// node), which is 0 only for a subnormal v, and rotation2d's closed form
+// is about v·ℓ/‖x‖ for ℓ ≪ ‖x‖; a k(x, x) that underflows to 0 is an
 // error, never a silent Inf.
 
 // Normalized reports whether a is the normalized orbit average

@@ -1,6 +1,7 @@
 package kernel_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -317,6 +318,34 @@ func TestGradScratchIsNotStale(t *testing.T) {
 					t.Errorf("d=%d normalize=%v workers=%d: ∂k/∂x_0 = %v, central difference %v", d, norm, w, got, fd)
 				}
 			}
+		}
+	}
+}
+
+// TestNormalizedUnderflowReachable: the underflow the package doc names is
+// reached through the API — signflip(2) at v = 5e−324 (v/|G| rounds to 0)
+// and rotation2d's Bessel form at v = 1e−300, ℓ = 1e−150 — and is
+// ErrBadPoints from CrossTo and GramTo, never an Inf or NaN. (The doc said
+// it was not reachable for the groups here.)
+func TestNormalizedUnderflowReachable(t *testing.T) {
+	sf, err := orbit.SignFlip(2)
+	must(t, err)
+	rot, err := orbit.Rotation2D()
+	must(t, err)
+	x := mat.NewDense(2, 2, []float64{0.5, 1.5, -2, 0.3})
+	for _, c := range []struct {
+		g    orbit.Group
+		v, l float64
+	}{{sf, 5e-324, 1}, {rot, 1e-300, 1e-150}} {
+		k, err := kernel.NewAvg(kernel.Params{Shape: kernel.RBF, Variance: c.v, Lengthscale: c.l}, c.g, kernel.Options{Normalize: true})
+		must(t, err)
+		var d mat.Dense
+		var s mat.SymDense
+		if err := k.CrossTo(&d, x, x); !errors.Is(err, kernel.ErrBadPoints) {
+			t.Errorf("%s, v = %g, ℓ = %g: CrossTo err = %v, want ErrBadPoints", c.g.Name(), c.v, c.l, err)
+		}
+		if err := k.GramTo(&s, x); !errors.Is(err, kernel.ErrBadPoints) {
+			t.Errorf("%s, v = %g, ℓ = %g: GramTo err = %v, want ErrBadPoints", c.g.Name(), c.v, c.l, err)
 		}
 	}
 }
