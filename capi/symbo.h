@@ -260,6 +260,16 @@ int symbo_cross(const char *spec,
  * which it passes over with their orbits and tells the liar's value, as
  * it would failed ones (as perf suggest's --failed), or the same point is
  * proposed again; an optimizer handle records it with symbo_optimizer_fail.
+ * The rows' order is an input: the liar conditions on them in order, as a
+ * handle conditions on its pending points, then on its failed ones. For a
+ * handle's next point, list its pending points (symbo_optimizer_pending's
+ * order), then its failed points (symbo_optimizer_failed's order): the
+ * same bits; another order in general gives other bits. The later points
+ * of a batch (q ≥ 2) are not the handle's even so (they differ in their
+ * last bits, or by more where the acquisition nearly ties): the handle
+ * conditions on the batch's earlier points before its failed ones,
+ * symbo_suggest after them. For a whole batch of a study with failed
+ * points, use a handle (or perf suggest --failed).
  * n + np ≤ 1000000 (a study's evaluations at most), else SYMBO_EINVAL
  * before anything is copied.
  */
@@ -293,8 +303,10 @@ int symbo_suggest(const char *settings,
  *
  * The next point is a function of the settings, the seed, the history (the
  * points told, in order), the pending points and the failed points: the
- * same bits as symbo_suggest and perf suggest given the same study, and as
- * an optimizer restored from symbo_optimizer_history's JSON.
+ * same bits as perf suggest given the same study, as an optimizer
+ * restored from symbo_optimizer_history's JSON, and as symbo_suggest given
+ * the same study — where it has failed points, for the next point only,
+ * given them after the pending points (see symbo_suggest).
  *
  * Points are d doubles (d the optimizer's dimension; a call with another
  * length is SYMBO_EINVAL) and must lie in the box with finite coordinates

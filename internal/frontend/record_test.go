@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"errors"
+	"math"
 	"reflect"
 	"testing"
 
@@ -78,5 +79,81 @@ func TestRecordLinear(t *testing.T) {
 	}
 	if p, f := opt.Pending(), opt.Failed(); len(p) != n || len(f) != n || p[n-1][0] != pend.At(n-1, 0) || f[n-1][0] != failed.At(n-1, 0) {
 		t.Errorf("%d pending, %d failed", len(p), len(f))
+	}
+}
+
+// TestSuggestFailedAfterPending: symbo_suggest, which takes no failed
+// points, gives an optimizer's next point when its failed points follow
+// its pending points among the pending rows (symbo.h): the liar conditions
+// on the pending points, then on the failed ones. Listed first, the
+// failed points give other bits; and a batch's later points differ from
+// the optimizer's, which conditions on the batch's earlier points before
+// its failed ones.
+func TestSuggestFailedAfterPending(t *testing.T) {
+	s := SuggestSettings{Group: Group{Group: "hyperoctahedral", D: 2, Box: [][]float64{{-2}, {2}}}, Seed: 3, Init: new(3)}
+	opt, err := s.Optimizer(nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		x, err := opt.Ask()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := opt.Tell(x, x[0]-2*x[1]*x[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pts, err := opt.AskBatch(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := opt.Fail(pts[0]); err != nil {
+		t.Fatal(err)
+	}
+	h := opt.History()
+	want, err := AskBatch(opt, 2, "q =")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hx := mat.NewDense(len(h.Observations), 2, nil)
+	hy := make([]float64, len(h.Observations))
+	for i, ob := range h.Observations {
+		hx.SetRow(i, ob.X)
+		hy[i] = ob.Y
+	}
+	rows := func(ps ...[][]float64) *mat.Dense {
+		var all [][]float64
+		for _, p := range ps {
+			all = append(all, p...)
+		}
+		m := mat.NewDense(len(all), 2, nil)
+		for i, p := range all {
+			m.SetRow(i, p)
+		}
+		return m
+	}
+	// same reports, for each of the two points suggested from pending,
+	// whether it is the optimizer's bit for bit.
+	same := func(pending *mat.Dense) [2]bool {
+		o, err := s.Optimizer(nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Suggest(o, hx, hy, pending, nil, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out [2]bool
+		for i, x := range want {
+			out[i] = math.Float64bits(got.At(i, 0)) == math.Float64bits(x[0]) && math.Float64bits(got.At(i, 1)) == math.Float64bits(x[1])
+		}
+		return out
+	}
+	if got := same(rows(h.Pending, h.Failed)); !got[0] {
+		t.Errorf("pending then failed rows do not suggest the optimizer's next point %v", want[0])
+	}
+	if got := same(rows(h.Failed, h.Pending)); got[0] {
+		t.Errorf("failed then pending rows suggest the optimizer's next point: symbo.h says they give other bits")
 	}
 }
