@@ -40,10 +40,11 @@ Usage: perf suggest (--problem P [--d D] | --group G --d D --box LO:HI[,LO:HI…
                     [--block b] [--matrices FILE] [--coords i,j,…] [--backend B]
 
 Prints the next q points to evaluate as CSV rows (x1,…,xd) on stdout: a
-function of the settings, the seed, the history and the pending points
-only, so the same inputs give the same bits — for shell scripts and any
-scheduler that keeps the history itself. While fewer than --init points
-are observed or pending it returns the next points of the initial design.
+function of the settings, the seed, the history, the pending points and
+the failed points only, so the same inputs give the same bits — for
+shell scripts and any scheduler that keeps the history itself. While
+fewer than --init points are observed, pending or failed, and while none
+is observed, it returns the next points of the initial design.
 The q points are all or nothing: where the search space runs out first
 (every point left lies within the exclusion radius of the orbit of an
 observed, pending, failed or already proposed point), no point is
