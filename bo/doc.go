@@ -145,7 +145,7 @@
 // every observation (gp.LandmarkFitFull, O(n·m²) each), for every kernel. A prediction costs O(m) kernel evaluations instead of
 // O(n). The landmarks and the subset are functions of the points alone, so
 // the next point is still a function of (configuration, seed,
-// observations, pending points). A new built-in kernel gets the same path
+// observations, pending and failed points). A new built-in kernel gets the same path
 // by building its family through famEnv.landmarked, as long as its kernel
 // does not depend on the observations. Negative Landmarks keeps every GP
 // exact. Custom kernels are never capped (their family's kernel may depend

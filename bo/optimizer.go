@@ -114,9 +114,10 @@ type Diagnostics struct {
 
 // Optimizer is an ask/tell Bayesian optimizer of a black box on the box
 // [lo, hi] (maximizing, or minimizing with Config.Minimize). Its next point
-// is a function of (configuration, seed, observations in order): it keeps
-// no other state that could change a result, so an optimizer rebuilt from
-// its History proposes the same bits. It is not safe for concurrent use
+// is a function of (configuration, seed, observations in order, pending
+// points in order, failed points in order): it keeps no other state that
+// could change a result, so an optimizer rebuilt from its History proposes
+// the same bits. It is not safe for concurrent use
 // (it parallelizes internally).
 type Optimizer struct {
 	cfg    Config
