@@ -797,3 +797,28 @@ func TestLandmarkLengthscaleRange(t *testing.T) {
 		t.Errorf("ℓ = 1e-300: %v, want the lengthscale's range", err)
 	}
 }
+
+// TestMemoryNonPositive: Memory is 0 for n ≤ 0 (it was 5·8·n² bytes for
+// the exact GP, so a negative n read as a positive size), and the exact
+// GP's 5·8·n² bytes, landmarks' bound, from one point on.
+func TestMemoryNonPositive(t *testing.T) {
+	g, err := orbit.SignFlip(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := mustG(NewBaseFamily(kernel.RBF, 2))
+	fams := map[string]Family{"base": base, "landmarks": lmFamily(t, lmCases(2)[0], 8), "plus": mustG(NewPlusFamily(kernel.RBF, g, kernel.Options{}, kernel.PlusOptions{}))}
+	for name, fam := range fams {
+		for _, n := range []int{-1 << 40, -5, -1, 0} {
+			if m := Memory(fam, n); m != 0 {
+				t.Errorf("%s: Memory(n = %d) = %v, want 0", name, n, m)
+			}
+		}
+		if m := Memory(fam, 1); !(m > 0) {
+			t.Errorf("%s: Memory(n = 1) = %v, want > 0", name, m)
+		}
+	}
+	if m, want := Memory(base, 10), 5*8*10*10.0; m != want {
+		t.Errorf("base: Memory(10) = %v, want %v", m, want)
+	}
+}

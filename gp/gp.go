@@ -264,7 +264,13 @@ type memoryer interface {
 // Memory is the memory in bytes of a GP of fam on n points: what New
 // and Fit check against their budget before they allocate, so that a
 // caller that will grow a GP to n points can check it once, up front.
-func Memory(fam Family, n int) float64 { return familyMemory(fam, n) }
+// n ≤ 0 is 0 (no GP holds fewer than one point).
+func Memory(fam Family, n int) float64 {
+	if n <= 0 {
+		return 0
+	}
+	return familyMemory(fam, n)
+}
 
 // familyMemory is the memory of a GP of fam on n points.
 func familyMemory(fam Family, n int) float64 {
