@@ -303,9 +303,12 @@
 // The functions without an error result take no points but distances:
 // Params.Kappa and KappaDLog give 0 at r = +Inf and NaN for a NaN r;
 // KappaU2To likewise (see its doc).
-// A nil dst is an error wrapping ErrNilArgument, a non-empty dst of the
-// wrong shape or length (OrbitDist.ColumnTo's and ProjectTo's included)
-// one wrapping ErrDstShape, in every method and function that writes one.
+// A nil *mat.Dense dst is an error wrapping ErrNilArgument, a non-empty
+// dst of the wrong shape or length (OrbitDist.ColumnTo's and ProjectTo's
+// included) one wrapping ErrDstShape, in every method and function that
+// writes one with an error result; a []float64 dst (OrbitDist.ColumnTo's)
+// has a length and no other state, so a nil one is one of length 0:
+// ErrDstShape where that is the wrong length.
 // Errors are prefixed "kernel: ". The sentinels are input errors
 // (internal/errclass: each has ErrClass).
 package kernel

@@ -378,5 +378,6 @@ func fusedSlope(s Shape) float64 { return s.spec().slope }
 // (whose payload may differ between paths); a negative one is outside the
 // domain, with no value promised (NaN for the Matérn shapes, e^{−u2_i/2},
 // up to +Inf, for rbf). No error: the caller's values are not checked. It panics on
-// a shape outside the table.
+// a shape outside the table and where len(dst) ≠ len(u2) (a programmer
+// error, as gonum's length mismatches are).
 func KappaU2To(dst, u2 []float64, s Shape) { f64.KappaTo(dst, u2, s.spec().simd) }
