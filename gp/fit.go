@@ -383,6 +383,9 @@ func newFitSpace(xc *mat.Dense, u yUnits, opts FitOptions) (*fitSpace, error) {
 	if err != nil {
 		return nil, err
 	}
+	if lb[1] < kernel.MinLengthscale || lb[0] > kernel.MaxLengthscale {
+		return nil, fmt.Errorf("%w: lengthscale bounds %v lie outside the range kernels accept, [%g, %g]", ErrInvalid, lb, kernel.MinLengthscale, kernel.MaxLengthscale)
+	}
 	noiseMin := defaultNoiseMin
 	if opts.Prior != PriorNone {
 		noiseMin = botorchNoiseMin

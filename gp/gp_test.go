@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/symbo/symbo/internal/errclass"
@@ -684,3 +685,29 @@ func checkApartByRounding(t *testing.T, priorScale float64) {
 // lower bound (ℓ = 1e-3 against 0.67 for equal inputs), by Fit and
 // FitClasses alike.
 func TestPriorScaleApartByRounding(t *testing.T) { checkApartByRounding(t, 0) }
+
+// TestFitLengthscaleBoundsOutsideRange: lengthscale bounds that lie
+// wholly outside [kernel.MinLengthscale, kernel.MaxLengthscale] are
+// refused up front, naming the range (every start failed, later, with a
+// message about the starts); bounds that meet the range, or malformed
+// ones, are as before.
+func TestFitLengthscaleBoundsOutsideRange(t *testing.T) {
+	x, y := sample(rand.New(rand.NewPCG(5, 6)), 12, 2)
+	fam := mustG(NewBaseFamily(kernel.RBF, 2))
+	for _, b := range [][2]float64{{1e-200, 1e-190}, {1e160, 1e170}} {
+		_, err := Fit(fam, x, y, FitOptions{Seed: 1, LengthscaleBounds: b})
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "outside the range kernels accept") {
+			t.Errorf("bounds %v: %v, want ErrInvalid naming the kernels' range", b, err)
+		}
+	}
+	if _, err := Fit(fam, x, y, FitOptions{Seed: 1, LengthscaleBounds: [2]float64{0.5, 0.25}}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("bounds [0.5, 0.25]: %v, want ErrInvalid", err)
+	}
+	g, err := Fit(fam, x, y, FitOptions{Seed: 1, LengthscaleBounds: [2]float64{0.05, 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := g.Hyper().Lengthscale; !(l >= 0.05 && l <= 5) {
+		t.Errorf("bounds [0.05, 5]: ℓ = %v", l)
+	}
+}
