@@ -49,9 +49,13 @@
 // inner integral and adaptive Gauss–Kronrod to 1e−13 relative
 // (scalingexact.go). It agrees with two independent references within
 // 1e−12 relative, is symmetric bit for bit and PSD to rounding, and its
-// gradient is analytic. Options.Quadrature > 0 selects instead a
-// Gauss–Legendre rule with that many nodes per orbit (Method Enumerate;
-// DefaultQuadratureGauss = 32), m² base-kernel evaluations per pair, PSD
+// gradient is analytic. That holds for ℓ ≥ 2e−4·S, S the pair's orbit
+// scale (see Errors): the quadrature's relative error grows like
+// 1e−16·S/ℓ (its chord distances are rounded to ε·‖c·x‖ against a peak
+// ~ℓ/‖c·x‖ wide), and pairs below that limit are refused.
+// Options.Quadrature > 0 selects instead a Gauss–Legendre rule with that
+// many nodes per orbit (Method Enumerate; DefaultQuadratureGauss = 32),
+// m² base-kernel evaluations per pair, PSD
 // for any m; for small ℓ on long orbits it does not converge. Other
 // non-isometric groups use orbit.Discretizer nodes,
 // DefaultQuadratureDouble = 64 per orbit. Method() reports the path
@@ -299,7 +303,22 @@
 // k_avg(x, x) ≥ v/|G| for finite groups and the quadratures, which
 // underflows only for a variance near the float64 minimum — signflip(2)
 // at v = 5e−324 —, while rotation2d's closed form falls like
-// v·ℓ/‖x‖, 0 at v = 1e−300 and ℓ = 1e−150).
+// v·ℓ/‖x‖, 0 at v = 1e−300 and ℓ = 1e−150); and the exact scaling
+// k_avg (Method Closed) fails (ErrBadPoints, through CrossTo, GramTo,
+// DiagTo and GradTo) on a pair whose lengthscale is below what its
+// quadrature resolves,
+//
+//	ℓ < 2e−4·max(S_x, S_y),  S_x = A·B·‖x‖·ln(B/A)/(B − A) for C(x) = [A, B]
+//
+// (A·‖x‖ for a single scaling; A·‖x‖ ≤ S_x ≤ ‖B·x‖ ≤ ‖hi‖ for x in the
+// box; pairs of two single scalings, κ at one distance, are exempt),
+// unless the pair is 0 anyway (κ at the orbit distance less its rounding
+// underflows). Its chord distances carry a rounding of ε·‖c·x‖ against an
+// integrand peak ℓ/‖c·x‖ wide, so the relative error grows like
+// 1e−16·S/ℓ and passes 1e−12 near ℓ = 1e−4·S: at x = (0.5, 1.5) on the
+// box [0.1, 10]² k(x, x) was 1.3e−2 off at ℓ = 1e−15, negative at 1e−17,
+// 0 from 1e−18. gp's fits keep ℓ ≥ 1e−3·s (s the diagonal of the data's
+// bounding box), so they reach the limit only on data with s < 0.2·‖hi‖.
 // The functions without an error result take no points but distances:
 // Params.Kappa and KappaDLog give 0 at r = +Inf and NaN for a NaN r;
 // KappaU2To likewise (see its doc).

@@ -233,7 +233,7 @@ func finiteRows(what string, data []float64, rows, cols, stride int) error {
 		}
 		for j, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: %s[%d, %d] = %v: the points or the variance are beyond this kernel's float64 range; rescale them", ErrBadPoints, what, i, j, v)
+				return fmt.Errorf("%w: %s[%d, %d] = %v: the points or the variance are beyond this kernel's float64 range, or the lengthscale below what it resolves (see the package doc's Errors); rescale them", ErrBadPoints, what, i, j, v)
 			}
 		}
 	}

@@ -38,7 +38,8 @@ import (
 // estimate, which is not a proven bound. What the package guarantees, by
 // test, is agreement with two independent references — nested adaptive
 // Gauss–Legendre in (c, c') and a tanh-sinh product rule in (s, t) —
-// within 1e−12 relative, plus where the value itself is ill-conditioned
+// within 1e−12 relative for ℓ ≥ scaleResolve·S (unresolved pairs, below,
+// are NaN: ErrBadPoints), plus where the value itself is ill-conditioned
 // u²·2e−15 (u the orbit distance in lengthscales) and 1e−15/L for orbits
 // of log-length L (TestScalingExactValues: all shapes, ℓ from 0.01 to
 // 1e4, collinear, touching, short and degenerate orbits;
@@ -352,11 +353,22 @@ func (e *scalingExactEval) quadValue(x, y []float64, A1, B1, A2, B2 float64, ws 
 	if lessPoint(y, x) { // canonical order: symmetric bit for bit
 		x, y, A1, B1, A2, B2 = y, x, A2, B2, A1, B1
 	}
+	unres := e.unresolved(x, y, A1, B1, A2, B2)
 	if e.dist != nil {
-		if kappaU2(e.p.Shape, e.dist.SegmentDist2(x, y)*e.inv2) == 0 {
+		if d2 := e.dist.SegmentDist2(x, y); kappaU2(e.p.Shape, d2*e.inv2) == 0 &&
+			(!unres || e.farBeyondRounding(x, y, B1, B2, d2)) {
 			return 0 // k ≤ v·κ(d_G/ℓ), which underflows
 		}
 	}
+	if unres {
+		return math.NaN() // ErrBadPoints (finiteRows): ℓ below the chords' resolution
+	}
+	return e.quadIntegral(x, y, A1, B1, A2, B2, ws)
+}
+
+// quadIntegral is quadValue's quadrature for a pair in canonical order,
+// whether or not resolved.
+func (e *scalingExactEval) quadIntegral(x, y []float64, A1, B1, A2, B2 float64, ws []float64) float64 {
 	sq := scalingQuad{rs: e.rs, shape: e.p.Shape, inv2: e.inv2, x: x, y: y,
 		A1: A1, B1: B1, A2: A2, B2: B2,
 		a1: math.Log(A1), b1: math.Log(B1), a2: math.Log(A2), b2: math.Log(B2)}
@@ -393,6 +405,72 @@ func (e *scalingExactEval) quadValue(x, y []float64, A1, B1, A2, B2 float64, ws 
 		}
 	}
 	return e.p.Variance * r[0] / (l1 * l2)
+}
+
+// scaleResolve is the smallest ℓ/S the quadrature route resolves, S the
+// pair's orbit scale (orbitScale): the chord distances ‖c·x − c'·y‖ carry
+// a rounding of about ε·‖c·x‖ (the difference of nearly equal scaled
+// points at the orbits' closest approach: q = ln c − ln c' itself is
+// rounded to ε·|ln c|), against a peak of width ~ℓ/‖c·x‖ in q, so the
+// average's relative error grows like ε·S/ℓ: measured against an
+// independent product Gauss–Legendre rule with the distances formed as
+// e^{s+t}·√(‖x‖‖y‖)·(4·sinh²(τ/2) + ‖x̂ − ŷ‖²) (τ the offset from the
+// ridge, exact), it is 1e−16·S/ℓ at most (all shapes; 32 pairs on the
+// boxes [0.1, 10]², [1, 1.001]², [1, 1 + 1e−6]², [0.001, 1000]²),
+// reaching valueTol — 1e−12, or 1e−15/L for orbits of log-length L — at
+// ℓ/S ≈ 1e−4: 0.33 of it at 3e−4, 1.0 at 1e−4, 8.5 at 1e−5, 100 at
+// 1e−6, and at ℓ = 1e−17 on the box [0.1, 10]² k(x, x) was negative.
+// Pairs below it are ErrBadPoints (or 0 where even the rounding leaves
+// κ at the orbit distance underflowing). S ≤ ‖hi‖ for points in the box,
+// and gp's fits keep ℓ ≥ 1e−3·s (s the data's bounding-box diagonal), so
+// a fit can reach the limit only on data whose diagonal s is below
+// 0.2·‖hi‖: 2.83 on the box [0.1, 10]², whose diagonal is 14.0.
+const scaleResolve = 2e-4
+
+// orbitScale returns S = A·B·‖x‖·L/(B − A) for C(x) = [A, B], L =
+// ln(B/A) (A·‖x‖ for L = 0): the reciprocal of the mean over the orbit,
+// in ln c, of 1/‖c·x‖, the scale whose ε·S/ℓ the quadrature's relative
+// error follows (the integrand's peak at scaling c has weight
+// ∝ ℓ/‖c·x‖ and a relative rounding error ∝ ε·‖c·x‖/ℓ). A·‖x‖ ≤ S ≤
+// B·‖x‖ (A·L ≤ B − A): S ≤ ‖hi‖ for x in the box.
+func orbitScale(x []float64, A, B float64) float64 {
+	var m float64
+	for _, v := range x {
+		m = max(m, math.Abs(v))
+	}
+	if !(m > 0) {
+		return 0
+	}
+	var s float64
+	for _, v := range x {
+		s += (v / m) * (v / m)
+	}
+	n := m * math.Sqrt(s)
+	L := math.Log(B) - math.Log(A)
+	if L == 0 {
+		return A * n
+	}
+	return A * n * L * (B / (B - A))
+}
+
+// unresolved reports whether the quadrature route cannot resolve the pair
+// (ℓ < scaleResolve·max(S_x, S_y), see scaleResolve); pairs of point
+// orbits (A = B for both: κ at one distance, no quadrature) never are.
+func (e *scalingExactEval) unresolved(x, y []float64, A1, B1, A2, B2 float64) bool {
+	if A1 == B1 && A2 == B2 {
+		return false
+	}
+	return !(e.p.Lengthscale >= scaleResolve*max(orbitScale(x, A1, B1), orbitScale(y, A2, B2)))
+}
+
+// farBeyondRounding reports, for an unresolved pair, whether κ at the
+// orbit distance √d2 less a bound on its rounding, 4(d + 2)·ε·(‖B₁x‖ +
+// ‖B₂y‖) (the segments' points reach those norms), still underflows: the
+// pair is then 0 however the distance rounded.
+func (e *scalingExactEval) farBeyondRounding(x, y []float64, B1, B2, d2 float64) bool {
+	del := 4 * float64(e.d+2) * 0x1p-53 * (orbitScale(x, B1, B1) + orbitScale(y, B2, B2))
+	lb := max(math.Sqrt(d2)-del, 0)
+	return kappaU2(e.p.Shape, lb*lb*e.inv2) == 0
 }
 
 // lessPoint orders points lexicographically.
@@ -590,7 +668,17 @@ func (e *scalingExactEval) quadGrad(dst, x, y, scratch []float64) {
 	sq.vec = rest[d+1 : 2*d+1]
 	var bpb [maxBreaks]float64
 	clear(dst)
-	if e.dist != nil && kappaU2(e.p.Shape, e.dist.SegmentDist2(x, y)*e.inv2) == 0 {
+	unres := e.unresolved(x, y, A1, B1, A2, B2)
+	if e.dist != nil {
+		if d2 := e.dist.SegmentDist2(x, y); kappaU2(e.p.Shape, d2*e.inv2) == 0 &&
+			(!unres || e.farBeyondRounding(x, y, B1, B2, d2)) {
+			return
+		}
+	}
+	if unres {
+		for k := range dst {
+			dst[k] = math.NaN() // ErrBadPoints (finiteRows), as quadValue
+		}
 		return
 	}
 	vi := v * e.inv2
