@@ -61,7 +61,7 @@ func batchFlags(args []string, stdout io.Writer) (*flagSet, *planFlags, func() (
 	fs := newFlagSet("batch", batchUsage, stdout)
 	qs := fs.String("qs", "1,2,4,8", "comma-separated batch sizes")
 	problems := fs.String("problems", "", "comma-separated benchmarks (default: Ackley2d,Rastrigin5d,Griewank6d)")
-	pf := newPlanFlags(fs, "the seeds", "comma-separated kernels (default: base,plus)",
+	pf := newPlanFlags(fs, experiments.BatchKernels, "the seeds", "comma-separated kernels (default: base,plus)",
 		"journal the runs and write batch.md, results.json and the figures into `dir`", "write into a non-empty --out directory")
 	if err := parsePlan(fs, args); err != nil {
 		return nil, nil, nil, err

@@ -16,6 +16,7 @@ import (
 	"github.com/symbo/symbo/bo"
 	"github.com/symbo/symbo/bo/problem"
 	"github.com/symbo/symbo/gp"
+	"github.com/symbo/symbo/internal/frontend"
 	"github.com/symbo/symbo/lab/experiments"
 )
 
@@ -87,6 +88,17 @@ in the first W BO steps only; later, avg's proposal on the fixed-point
 set competes on the referee's mean like every other (bo.DecideOptions.ProbeWindow;
 0, the default here, is no limit; perf suggest and the C and Python
 front ends use 5).
+
+A deciding kernel's flag given with a kernel that cannot act on it is
+refused (exit 2), as the front ends refuse the setting: --hedge,
+--probe-window and --candidate-starts above 0 and --probe earned act on
+a portfolio only; --candidate-fit anchored, --referee loo, --odds above 0
+and --afford on auto and portfolio. The values that ask for nothing,
+this command's defaults (--hedge 0, --probe always or off,
+--probe-window 0, --candidate-fit own, --candidate-starts 0, --referee
+evidence, --odds 0), are taken with every kernel. perf table, batch and
+robustness refuse such a flag where it acts on no kernel of their
+--kernels.
 
 --landmarks M caps the exact GP of every kernel but soft (exact at any n):
 while there are at most M
@@ -253,7 +265,14 @@ func runBO(args []string, stdout, stderr io.Writer) (err error) {
 			set.JSON = abs
 		}
 	}
-	p, cfg, err := set.build(*workers, fs.budget)
+	// A fresh run's deciding flags given with a kernel that cannot act
+	// on them are refused (refuseInert); a resumed run's settings are
+	// its journal's, which no flag of this command line set.
+	inert := fs
+	if *resumePath != "" {
+		inert = nil
+	}
+	p, cfg, err := set.build(*workers, fs.budget, inert)
 	if err != nil {
 		return err
 	}
@@ -397,8 +416,10 @@ func ownTrace(path string, p *problem.Problem, cfg bo.Config, seed uint64, done 
 
 // build validates the settings and returns the problem and configuration
 // (with the given Workers and memory budget, which are not settings: a run
-// may resume with others).
-func (s boSettings) build(workers int, budget int64) (*problem.Problem, bo.Config, error) {
+// may resume with others). With fs (a fresh run's command line, nil for a
+// resumed one), a deciding kernel's flag given there with a kernel that
+// cannot act on it is refused (refuseInert), before bo.New.
+func (s boSettings) build(workers int, budget int64, fs *flagSet) (*problem.Problem, bo.Config, error) {
 	if s.D < 0 {
 		return nil, bo.Config{}, badInput("--d must be 0 (the paper's dimension) or positive, got %d", s.D)
 	}
@@ -414,12 +435,37 @@ func (s boSettings) build(workers int, budget int64) (*problem.Problem, bo.Confi
 	if err != nil {
 		return nil, bo.Config{}, asInput(err)
 	}
+	if fs != nil {
+		if err := refuseInert(fs, []string{k.Name()}, cfg.Kernel.Options()); err != nil {
+			return nil, bo.Config{}, err
+		}
+	}
 	cfg.Kernel, cfg.Minimize = k.With(cfg.Kernel.Options()), !p.Maximize()
 	lo, hi := p.Bounds()
 	if _, err := bo.New(lo, hi, cfg, s.Seed); err != nil {
 		return nil, bo.Config{}, asInput(err)
 	}
 	return p, cfg, nil
+}
+
+// refuseInert refuses a deciding kernel's flag given on fs's command line
+// (flag.Visit: its default, left out, is not the user's) with kernels
+// none of which can act on it, as the front ends refuse the setting
+// (frontend.RefuseInert, the one rule): --hedge, --probe-window and
+// --candidate-starts above 0 and --probe earned act on a portfolio only;
+// --candidate-fit anchored, --referee loo, --odds above 0 and --afford on a
+// deciding kernel (auto, portfolio). The values that ask for nothing,
+// perf bo's defaults among them (--hedge 0, --probe always or off,
+// --candidate-fit own, …), are taken with every kernel. kernels is perf
+// bo's one kernel or a study's list (perf table, batch, robustness),
+// where a flag that acts on some of them is taken. It is bad input (exit
+// 2).
+func refuseInert(fs *flagSet, kernels []string, dec bo.DecideOptions) error {
+	given := fs.given()
+	flagName := func(key string) string { return strings.ReplaceAll(key, "_", "-") }
+	return asInput(frontend.RefuseInert(kernels, dec,
+		func(key string) bool { return given[flagName(key)] },
+		func(key string) string { return "--" + flagName(key) }))
 }
 
 // landmarksSummary says how the design cap of a Nyström kernel's run

@@ -196,18 +196,25 @@ type planFlags struct {
 	force        *bool
 	resume       *bool
 	proto        *protocol
+	// fs and defaults (the study's kernels without --kernels) serve
+	// check's refusal of inert deciding flags.
+	fs       *flagSet
+	defaults []string
 }
 
-// newPlanFlags adds the plan flags to fs with the given usages.
-func newPlanFlags(fs *flagSet, seedsUsage, kernelsUsage, outUsage, forceUsage string) *planFlags {
+// newPlanFlags adds the plan flags to fs with the given usages; defaults
+// are the study's kernels without --kernels.
+func newPlanFlags(fs *flagSet, defaults []string, seedsUsage, kernelsUsage, outUsage, forceUsage string) *planFlags {
 	return &planFlags{
-		seeds:   seedsFlag(fs, 10, seedsUsage),
-		kernels: fs.String("kernels", "", kernelsUsage),
-		out:     fs.pathFlag("out", outUsage),
-		force:   fs.Bool("force", false, forceUsage),
-		resume:  fs.Bool("resume", false, "continue the study journaled in --out (with --workers and --mem-budget, nothing else)"),
-		proto:   protocolFlags(fs),
-		workers: fs.Int("workers", 0, "runs in parallel; 0 means GOMAXPROCS"),
+		fs:       fs,
+		defaults: defaults,
+		seeds:    seedsFlag(fs, 10, seedsUsage),
+		kernels:  fs.String("kernels", "", kernelsUsage),
+		out:      fs.pathFlag("out", outUsage),
+		force:    fs.Bool("force", false, forceUsage),
+		resume:   fs.Bool("resume", false, "continue the study journaled in --out (with --workers and --mem-budget, nothing else)"),
+		proto:    protocolFlags(fs),
+		workers:  fs.Int("workers", 0, "runs in parallel; 0 means GOMAXPROCS"),
 	}
 }
 
@@ -245,7 +252,9 @@ var choiceFlags = []string{"acq", "beta", "fit", "prior", "mean", "backend", "li
 
 // check validates the plan flags and returns the protocol's
 // configuration (with the memory budget b) and the kernels (nil: the
-// experiment's default).
+// experiment's default). A deciding kernel's flag given with kernels
+// none of which can act on it is refused (refuseInert; one that acts on
+// some of them is taken).
 func (f *planFlags) check(b int64) (bo.Config, []string, error) {
 	if err := checkWorkers(*f.workers); err != nil {
 		return bo.Config{}, nil, err
@@ -255,7 +264,13 @@ func (f *planFlags) check(b int64) (bo.Config, []string, error) {
 		return cfg, nil, err
 	}
 	kernels, err := kernelList(*f.kernels)
-	return cfg, kernels, err
+	if err != nil {
+		return cfg, nil, err
+	}
+	if err := refuseInert(f.fs, orKernels(kernels, f.defaults), cfg.Kernel.Options()); err != nil {
+		return cfg, nil, err
+	}
+	return cfg, kernels, nil
 }
 
 // orList spells names as "a, b or c" for flag help: the lists of shapes,
@@ -285,4 +300,12 @@ func commaList(names []string) string {
 		out += n
 	}
 	return out
+}
+
+// orKernels is kernels, or defaults where --kernels was left out (nil).
+func orKernels(kernels, defaults []string) []string {
+	if kernels == nil {
+		return defaults
+	}
+	return kernels
 }

@@ -70,7 +70,7 @@ func robustnessFlags(args []string, stdout io.Writer) (*flagSet, *planFlags, fun
 	problems := fs.String("problems", "ackley,rastrigin", "comma-separated problem families (any with a known optimum and a d parameter)")
 	dims := fs.String("dims", "1,2,3,4,5", "comma-separated dimensions")
 	skip := fs.String("skip", "", "comma-separated `points` problem/kernel to leave out, e.g. Ackley5d/avg (shown as \"not run\"); a point bo refuses, such as avg over more than bo.AvgEnumerateLimit enumerated elements, fails the study unless skipped")
-	pf := newPlanFlags(fs, "the seeds of each point", "comma-separated kernels of 'perf bo -h' (default: base,avg,plus,max)",
+	pf := newPlanFlags(fs, experiments.TableKernels, "the seeds of each point", "comma-separated kernels of 'perf bo -h' (default: base,avg,plus,max)",
 		"journal the runs and write robustness.md, results.json and the plots into `dir`", "write into a non-empty --out directory, overwriting its files")
 	if err := parsePlan(fs, args); err != nil {
 		return nil, nil, nil, err

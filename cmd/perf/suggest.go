@@ -146,8 +146,9 @@ setting where the two differ:
     --hedge 0 --allow-repeats
 and, for a deciding kernel (auto, portfolio), --candidate-fit own
 --probe-window 0 --probe always; suggest keeps two settings that have no
-flag here, so give them to perf bo instead: --candidate-starts 3, and
---afford.
+flag here, so give them to perf bo instead: --afford, and for a
+portfolio --candidate-starts 3 (perf bo refuses both with a kernel that
+cannot act on them).
 
 Example:
   perf suggest --group hyperoctahedral --d 3 --box -2:2 --kernel plus \

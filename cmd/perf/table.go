@@ -90,7 +90,10 @@ likelihood for plus and nystrom, subset for the others).
 the last search their lengthscale around the last one's (see 'perf bo
 -h'); own (the default) is each its own search. --probe-window W:
 portfolio's fixed-point probe may fire in the first W BO steps only (see
-'perf bo -h'); 0, the default here, is no limit.
+'perf bo -h'); 0, the default here, is no limit. A deciding kernel's
+flag that acts on no kernel of --kernels (the default list included) is
+refused (exit 2), as 'perf bo -h' says; one that acts on some of them
+is taken, and the others run without it.
 
 Paper-fidelity switches: --noise sets the variance of the observation
 noise (box: 2% of the variance of f over the box, the default; observed:
@@ -221,6 +224,13 @@ func runTable(args []string, stdout, stderr io.Writer) (err error) {
 	opts, err := set.options(fs.budget)
 	if err != nil {
 		return err
+	}
+	if !*resumeFlag {
+		// A deciding kernel's flag given with kernels none of which can
+		// act on it is refused; one that acts on some of them is taken.
+		if err := refuseInert(fs, orKernels(set.Kernels, experiments.TableKernels), opts.Config.Kernel.Options()); err != nil {
+			return err
+		}
 	}
 	plan, err := experiments.Table(opts)
 	if err != nil {

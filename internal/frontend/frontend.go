@@ -533,40 +533,24 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 }
 
 // refuseInert refuses a deciding kernel's setting given explicitly (dec:
-// the values parsed from s) with a kernel it cannot act on, naming the
-// setting and the kernel k, rather than running without it: hedge above
-// 0, probe earned and probe_window above 0 act on a portfolio only (auto
-// proposes one model's point), candidate_fit anchored on auto and
-// portfolio (a single kernel has one candidate). Absent settings are
-// bo.Recommended's, not the caller's, and are not checked; nor are the
-// values that ask for nothing such a kernel lacks — hedge 0 (no
-// hedging), probe off, candidate_fit own (each candidate its own fit, as
-// a single kernel fits), and perf bo's probe always and probe_window 0
-// (no limit), which perf suggest -h's recipe gives for every deciding
-// kernel — so that one command line serves every kernel. A portfolio
-// takes the probe settings whether or not it names avg (the settings'
-// doc says the default names none, so has no probe; committed runs give
-// the default kernel a probe window). It runs before bo.New: nothing is
-// allocated for a refused call.
+// the values parsed from s) with the kernel k, which cannot act on it
+// (RefuseInert, the rule perf bo shares). Absent settings are
+// bo.Recommended's, not the caller's, and are not checked.
 func (s SuggestSettings) refuseInert(k bo.Kernel, dec bo.DecideOptions) error {
-	name := k.Name()
-	kind, _, _ := strings.Cut(name, ":")
-	portfolio, deciding := kind == bo.NamePortfolio, kind == bo.NamePortfolio || kind == bo.NameAuto
-	why := fmt.Sprintf("kernel %q has one candidate", name)
-	if deciding {
-		why = fmt.Sprintf("kernel %q proposes the point of the one model it picks", name)
+	given := func(key string) bool {
+		switch key {
+		case "hedge":
+			return s.Hedge != nil
+		case "probe":
+			return strings.TrimSpace(s.Probe) != ""
+		case "probe_window":
+			return s.ProbeWindow != nil
+		case "candidate_fit":
+			return strings.TrimSpace(s.CandidateFit) != ""
+		}
+		return false
 	}
-	switch {
-	case s.Hedge != nil && *s.Hedge > 0 && !portfolio:
-		return invalid("hedge %d acts only on a portfolio kernel; %s (leave hedge out, or give 0: no hedging)", *s.Hedge, why)
-	case strings.TrimSpace(s.Probe) != "" && dec.Probe == bo.ProbeEarned && !portfolio:
-		return invalid("probe %s acts only on a portfolio kernel naming avg; %s (leave probe out, or give off)", dec.Probe, why)
-	case s.ProbeWindow != nil && *s.ProbeWindow > 0 && !portfolio:
-		return invalid("probe_window %d acts only on a portfolio kernel naming avg; %s (leave probe_window out, or give 0)", *s.ProbeWindow, why)
-	case strings.TrimSpace(s.CandidateFit) != "" && dec.CandidateFit == bo.CandidateFitAnchored && !deciding:
-		return invalid("candidate_fit %s acts only on a deciding kernel (auto, portfolio); %s (leave candidate_fit out, or give own)", dec.CandidateFit, why)
-	}
-	return nil
+	return RefuseInert([]string{k.Name()}, dec, given, nil)
 }
 
 // RowError is a history, pending or failed row (0-based) the optimizer

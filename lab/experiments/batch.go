@@ -56,6 +56,10 @@ type BatchResult struct {
 	Runs        []*bo.Trace  `json:"runs"`
 }
 
+// BatchKernels are the kernels of the batch study by default
+// (BatchOptions.Kernels nil).
+var BatchKernels = []string{bo.NameBase, bo.NamePlus}
+
 // Batch is the study of parallel evaluations. Its report is to be made
 // once.
 func Batch(o BatchOptions) (Plan[*bo.Trace, *BatchResult], error) {
@@ -66,7 +70,7 @@ func Batch(o BatchOptions) (Plan[*bo.Trace, *BatchResult], error) {
 	}
 	kernels := o.Kernels
 	if kernels == nil {
-		kernels = []string{bo.NameBase, bo.NamePlus}
+		kernels = BatchKernels
 	}
 	qs := o.Qs
 	if qs == nil {

@@ -81,7 +81,7 @@ func Robustness(opts RobustnessOptions) (Plan[*bo.Trace, *RobustnessResult], err
 	}
 	kernels := opts.Kernels
 	if kernels == nil {
-		kernels = tableKernels
+		kernels = TableKernels
 	}
 	if len(fams) == 0 || len(dims) == 0 || len(kernels) == 0 {
 		return plan, fmt.Errorf("%w: need problems, dimensions and kernels", ErrBadOptions)

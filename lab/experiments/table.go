@@ -17,8 +17,9 @@ import (
 // tableProblems are the paper's Table 1 benchmarks, in its order.
 var tableProblems = []string{"Ackley2d", "Griewank6d", "Rastrigin5d", "Radial2d", "Scaling2d", "WLAN8d"}
 
-// tableKernels are the kernels of Table 1 (max only where it is PSD).
-var tableKernels = []string{bo.NameBase, bo.NameAvg, bo.NamePlus, bo.NameMax}
+// TableKernels are the kernels of Table 1 (max only where it is PSD),
+// perf table's and perf robustness's default.
+var TableKernels = []string{bo.NameBase, bo.NameAvg, bo.NamePlus, bo.NameMax}
 
 // PaperCell is one entry of the paper's Table 1: mean ± standard error
 // over 10 seeds.
@@ -67,7 +68,7 @@ func paperRow(name string) map[string]PaperCell {
 // with our protocol defaults.
 type TableOptions struct {
 	// Problems (names problem.New accepts; nil means tableProblems) and
-	// Kernels (nil means tableKernels; max is skipped where not PSD).
+	// Kernels (nil means TableKernels; max is skipped where not PSD).
 	Problems []string
 	Kernels  []string
 	// Seeds FirstSeed…FirstSeed+Seeds−1 (Seeds 0 means 10): a
@@ -323,7 +324,7 @@ func Table(opts TableOptions) (Plan[*bo.Trace, *TableResult], error) {
 	}
 	kernels := opts.Kernels
 	if kernels == nil {
-		kernels = tableKernels
+		kernels = TableKernels
 	}
 	if len(names) == 0 || len(kernels) == 0 {
 		return plan, fmt.Errorf("%w: need problems and kernels", ErrBadOptions)
