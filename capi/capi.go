@@ -113,8 +113,9 @@ import (
 // symbo_optimizer_near and refuses settings a group does not use;
 // version 5 added symbo_optimizer_info (the kernel's candidates and those
 // it left out); version 6 refuses a deciding kernel's setting given with
-// a kernel it cannot act on (frontend's refuseInert).
-const abiVersion = 6
+// a kernel it cannot act on (frontend's refuseInert); version 7 refuses
+// "landmarks" above 0 with kernel soft, which has no landmark form.
+const abiVersion = 7
 
 // Error codes of symbo.h.
 const (

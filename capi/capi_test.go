@@ -248,7 +248,8 @@ func TestCABIBadBackend(t *testing.T) {
 // earned, "probe_window" above 0 with auto or a single kernel and
 // "candidate_fit" anchored with a single kernel are SYMBO_EINVAL naming
 // the setting and the kernel, from symbo_suggest and symbo_optimizer_new
-// (they were dropped without a word); hedge 0 and the like are taken.
+// (they were dropped without a word); hedge 0 and the like are taken. So
+// is "landmarks" above 0 with kernel soft (ABI 7), -1 taken.
 func TestCABIInertSettings(t *testing.T) {
 	bin := checkBin(t)
 	run := exec.Command(bin, "inert")

@@ -110,8 +110,10 @@ extern "C" {
  *    as too costly over the group).
  * 6: a deciding kernel's "hedge", "probe", "probe_window" or
  *    "candidate_fit" given with a kernel it cannot act on is SYMBO_EINVAL,
- *    not ignored. */
-#define SYMBO_ABI_VERSION 6
+ *    not ignored.
+ * 7: "landmarks" above 0 given with kernel soft (no landmark form: exact
+ *    at any n) is SYMBO_EINVAL, not ignored. */
+#define SYMBO_ABI_VERSION 7
 
 enum {
 	SYMBO_OK = 0,
@@ -124,7 +126,7 @@ enum {
 int symbo_abi_version(void);
 
 /* A static, NUL-terminated version string: "symbo <module version>, abi
- * <SYMBO_ABI_VERSION>" ("symbo (devel), abi 6" when built from a checkout). */
+ * <SYMBO_ABI_VERSION>" ("symbo (devel), abi 7" when built from a checkout). */
 const char *symbo_version(void);
 
 /*
@@ -214,7 +216,10 @@ int symbo_cross(const char *spec,
  *   "mean": M          constant or sample (the paper's), absent constant
  *   "landmarks": M     the landmark cap of every kernel but soft (exact
  *                      at any n): absent or 0 256,
- *                      negative none
+ *                      negative none; M ≥ 1 with kernel soft is
+ *                      SYMBO_EINVAL (ABI 7), not ignored (a deciding
+ *                      kernel naming soft takes it: soft sits out above
+ *                      the cap)
  *   "landmark_fit": F  default, subset, likelihood or full (perf bo -h)
  *   "candidate_fit": F anchored or own: how a deciding kernel's
  *                      candidates fit (perf bo -h), absent anchored

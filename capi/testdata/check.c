@@ -634,6 +634,7 @@ static int inert(void) {
 		{"{\"problem\":\"Ackley2d\",\"kernel\":\"soft\",\"probe\":\"earned\"}", "probe earned acts only on a portfolio kernel"},
 		{"{\"problem\":\"Ackley2d\",\"kernel\":\"nystrom\",\"probe_window\":5}", "probe_window 5 acts only on a portfolio kernel naming avg; kernel \"nystrom\""},
 		{"{\"problem\":\"Ackley2d\",\"kernel\":\"base\",\"candidate_fit\":\"anchored\"}", "candidate_fit anchored acts only on a deciding kernel"},
+		{"{\"problem\":\"Ackley2d\",\"kernel\":\"soft\",\"landmarks\":16}", "landmarks 16 acts only on a kernel with a landmark form (every kernel but soft); kernel \"soft\" has none"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		code(symbo_suggest(bad[i].settings, hx, hy, 4, NULL, 0, 2, 1, pts, 2), SYMBO_EINVAL, bad[i].has, bad[i].settings);
@@ -641,6 +642,10 @@ static int inert(void) {
 	}
 	expect(symbo_suggest("{\"problem\":\"Ackley2d\",\"kernel\":\"plus\",\"hedge\":0,\"probe\":\"always\",\"probe_window\":0,\"candidate_fit\":\"own\"}",
 	                     hx, hy, 4, NULL, 0, 2, 1, pts, 2) == SYMBO_OK, "plus with the values that ask for nothing it lacks");
+	expect(symbo_suggest("{\"problem\":\"Ackley2d\",\"kernel\":\"soft\",\"landmarks\":-1}", hx, hy, 4, NULL, 0, 2, 1, pts, 2) == SYMBO_OK,
+	       "soft with landmarks -1 (never: exact, as soft is)");
+	expect(symbo_optimizer_new("{\"problem\":\"Ackley2d\",\"landmarks\":16}", &h) == SYMBO_OK && symbo_optimizer_free(h) == SYMBO_OK,
+	       "the default kernel, which names soft, with a landmark cap");
 	expect(symbo_optimizer_new("{\"problem\":\"Ackley2d\",\"hedge\":3,\"probe\":\"earned\",\"probe_window\":2,\"candidate_fit\":\"anchored\"}", &h) == SYMBO_OK &&
 	       symbo_optimizer_free(h) == SYMBO_OK, "the default kernel with every setting");
 	if (failures == 0) printf("ok\n");

@@ -114,7 +114,8 @@ at each lengthscale, on all the observations up to max(4M, 1024) and on
 that many of them above, O(min(n, max(4M, 1024))·M²) each; the default
 of plus and nystrom) or full (likelihood on all n observations at every
 n, O(n·M²) each). 0 (default) means M = 256, so the paper's protocol (55
-evaluations) is unchanged; −1 never uses landmarks.
+evaluations) is unchanged; −1 never uses landmarks. M ≥ 1 with --kernel
+soft, which has no landmark form, is refused (exit 2), not ignored.
 
 --checkpoint FILE journals the settings and each finished evaluation to
 FILE (a new file; one JSON line per evaluation, flushed to disk as it
@@ -436,7 +437,7 @@ func (s boSettings) build(workers int, budget int64, fs *flagSet) (*problem.Prob
 		return nil, bo.Config{}, asInput(err)
 	}
 	if fs != nil {
-		if err := refuseInert(fs, []string{k.Name()}, cfg.Kernel.Options()); err != nil {
+		if err := refuseInert(fs, []string{k.Name()}, cfg.Kernel.Options(), cfg.Landmarks); err != nil {
 			return nil, bo.Config{}, err
 		}
 	}
@@ -454,16 +455,17 @@ func (s boSettings) build(workers int, budget int64, fs *flagSet) (*problem.Prob
 // (frontend.RefuseInert, the one rule): --hedge, --probe-window and
 // --candidate-starts above 0 and --probe earned act on a portfolio only;
 // --candidate-fit anchored, --referee loo, --odds above 0 and --afford on a
-// deciding kernel (auto, portfolio). The values that ask for nothing,
-// perf bo's defaults among them (--hedge 0, --probe always or off,
-// --candidate-fit own, …), are taken with every kernel. kernels is perf
+// deciding kernel (auto, portfolio); --landmarks above 0 on every kernel
+// but soft. The values that ask for nothing, perf bo's defaults among
+// them (--hedge 0, --probe always or off, --candidate-fit own, …,
+// --landmarks 0 or -1), are taken with every kernel. kernels is perf
 // bo's one kernel or a study's list (perf table, batch, robustness),
 // where a flag that acts on some of them is taken. It is bad input (exit
 // 2).
-func refuseInert(fs *flagSet, kernels []string, dec bo.DecideOptions) error {
+func refuseInert(fs *flagSet, kernels []string, dec bo.DecideOptions, landmarks int) error {
 	given := fs.given()
 	flagName := func(key string) string { return strings.ReplaceAll(key, "_", "-") }
-	return asInput(frontend.RefuseInert(kernels, dec,
+	return asInput(frontend.RefuseInert(kernels, dec, landmarks,
 		func(key string) bool { return given[flagName(key)] },
 		func(key string) string { return "--" + flagName(key) }))
 }

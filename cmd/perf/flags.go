@@ -267,7 +267,7 @@ func (f *planFlags) check(b int64) (bo.Config, []string, error) {
 	if err != nil {
 		return cfg, nil, err
 	}
-	if err := refuseInert(f.fs, orKernels(kernels, f.defaults), cfg.Kernel.Options()); err != nil {
+	if err := refuseInert(f.fs, orKernels(kernels, f.defaults), cfg.Kernel.Options(), cfg.Landmarks); err != nil {
 		return cfg, nil, err
 	}
 	return cfg, kernels, nil

@@ -89,3 +89,35 @@ func TestStudiesRefuseInertDecidingFlags(t *testing.T) {
 		t.Errorf("%v: exit %d, %q, %q", args, code, stdout, stderr)
 	}
 }
+
+// TestRefusesLandmarksWithSoft: --landmarks above 0 with soft alone,
+// which has no landmark form (exact at any n), is refused (exit 2, one
+// line) by perf suggest (before --history is read), perf bo (before its
+// journal), perf table over a list of soft only and perf profile over
+// --bo-kernel soft; before, it was dropped without a word. -1 (never)
+// runs with soft, and a list with another kernel takes a cap.
+func TestRefusesLandmarksWithSoft(t *testing.T) {
+	const want = `--landmarks 16 acts only on a kernel with a landmark form (every kernel but soft); kernel "soft" has none`
+	code, stdout, stderr := runCLI(t, "suggest", "--group", "hyperoctahedral", "--d", "2", "--box", "-1:1", "--kernel", "soft", "--landmarks", "16", "--history", "/nonexistent/h.csv")
+	checkOneLineError(t, code, stdout, stderr, "perf suggest: ", strings.TrimPrefix(want, "--"))
+	journal := filepath.Join(t.TempDir(), "run.journal")
+	code, stdout, stderr = runCLI(t, append([]string{"bo", "--problem", "Ackley2d", "--kernel", "soft", "--landmarks", "16", "--checkpoint", journal}, tinyBO...)...)
+	checkOneLineError(t, code, stdout, stderr, "perf bo: ", want)
+	if _, err := os.Stat(journal); err == nil {
+		t.Errorf("perf bo wrote %s", journal)
+	}
+	code, stdout, stderr = runCLI(t, "table", "--problems", "Ackley2d", "--kernels", "soft", "--landmarks", "16", "--seeds", "1", "--iters", "1", "--init", "2", "--workers", "1")
+	checkOneLineError(t, code, stdout, stderr, "perf table: ", want)
+	code, stdout, stderr = runCLI(t, "profile", "--group", "hyperoctahedral", "--d", "2", "--n", "10", "--bo-kernel", "soft", "--landmarks", "16")
+	checkOneLineError(t, code, stdout, stderr, "perf profile: ", want)
+	for _, args := range [][]string{
+		append([]string{"bo", "--problem", "Ackley2d", "--kernel", "soft", "--landmarks", "-1"}, tinyBO...),
+		{"table", "--problems", "Ackley2d", "--kernels", "soft,plus", "--landmarks", "16", "--seeds", "1", "--iters", "1", "--init", "2", "--workers", "1"},
+		{"suggest", "--group", "hyperoctahedral", "--d", "2", "--box", "-1:1", "--kernel", "soft", "--landmarks", "-1"},
+		{"suggest", "--group", "hyperoctahedral", "--d", "2", "--box", "-1:1", "--landmarks", "16"},
+	} {
+		if code, _, stderr := runCLI(t, args...); code != exitOK {
+			t.Errorf("%v: exit %d, %q", args, code, stderr)
+		}
+	}
+}

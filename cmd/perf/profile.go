@@ -179,6 +179,11 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	if err := checkLandmarks(*landmarks); err != nil {
 		return err
 	}
+	// --landmarks above 0 with only soft in --bo-kernel would act on
+	// nothing: refused (refuseInert), as perf bo refuses it.
+	if err := refuseInert(fs, bks, bo.DecideOptions{}, *landmarks); err != nil {
+		return err
+	}
 	lf, err := gp.ParseLandmarkFit(*landmarkFit)
 	if err != nil {
 		return badInput("--landmark-fit: %w", err)

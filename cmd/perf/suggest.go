@@ -91,7 +91,8 @@ their order), so keep each file in the order its points arose.
                 0,1,2,3 for four identical widths among six parameters
 --minimize      minimize y (default: maximize; with --problem, P's direction)
 --landmarks M   landmark cap of every kernel but soft: exact up to M observations,
-                M landmarks above (0: 256; -1: never; see 'perf bo -h')
+                M landmarks above (0: 256; -1: never; see 'perf bo -h');
+                M ≥ 1 with --kernel soft is refused
 --landmark-fit  default, subset, likelihood or full (see 'perf bo -h')
 --candidate-fit anchored (default here, measured level with own:
                 lab/results/soft) or own: how auto's and portfolio's

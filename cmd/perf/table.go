@@ -228,7 +228,7 @@ func runTable(args []string, stdout, stderr io.Writer) (err error) {
 	if !*resumeFlag {
 		// A deciding kernel's flag given with kernels none of which can
 		// act on it is refused; one that acts on some of them is taken.
-		if err := refuseInert(fs, orKernels(set.Kernels, experiments.TableKernels), opts.Config.Kernel.Options()); err != nil {
+		if err := refuseInert(fs, orKernels(set.Kernels, experiments.TableKernels), opts.Config.Kernel.Options(), opts.Config.Landmarks); err != nil {
 			return err
 		}
 	}

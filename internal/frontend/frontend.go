@@ -335,7 +335,9 @@ type SuggestSettings struct {
 	Mean      string   `json:"mean,omitempty"`  // "constant" or "sample"; default bo.Recommended's (constant)
 
 	// Landmarks is bo.Config.Landmarks: the landmark cap of every kernel
-	// but soft (0: the default, negative: never).
+	// but soft (0: the default, negative: never). Above 0 with kernel
+	// soft, which has no landmark form (exact at any n), it is ErrInvalid
+	// (refuseInert); a deciding kernel naming soft takes it.
 	Landmarks int `json:"landmarks,omitempty"`
 	// LandmarkFit is bo.Config.LandmarkFit: "default" (or empty),
 	// "subset", "likelihood" or "full".
@@ -532,9 +534,9 @@ func (s SuggestSettings) Optimizer(be linalg.Backend, def int64) (*bo.Optimizer,
 	return bo.New(lo, hi, cfg, s.Seed)
 }
 
-// refuseInert refuses a deciding kernel's setting given explicitly (dec:
-// the values parsed from s) with the kernel k, which cannot act on it
-// (RefuseInert, the rule perf bo shares). Absent settings are
+// refuseInert refuses a deciding kernel's setting, or landmarks, given
+// explicitly (dec: the values parsed from s) with the kernel k, which
+// cannot act on it (RefuseInert, the rule perf bo shares). Absent settings are
 // bo.Recommended's, not the caller's, and are not checked.
 func (s SuggestSettings) refuseInert(k bo.Kernel, dec bo.DecideOptions) error {
 	given := func(key string) bool {
@@ -547,10 +549,12 @@ func (s SuggestSettings) refuseInert(k bo.Kernel, dec bo.DecideOptions) error {
 			return s.ProbeWindow != nil
 		case "candidate_fit":
 			return strings.TrimSpace(s.CandidateFit) != ""
+		case "landmarks":
+			return s.Landmarks != 0
 		}
 		return false
 	}
-	return RefuseInert([]string{k.Name()}, dec, given, nil)
+	return RefuseInert([]string{k.Name()}, dec, s.Landmarks, given, nil)
 }
 
 // RowError is a history, pending or failed row (0-based) the optimizer

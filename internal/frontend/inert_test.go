@@ -74,3 +74,44 @@ func TestSuggestRefusesInertDecidingSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestSuggestRefusesLandmarksWithSoft: soft has no landmark form (alone
+// it is exact at any n; bo.Config.Landmarks), so a cap above 0 given with
+// kernel soft is ErrInvalid naming the setting, its value and the kernel;
+// before, it was dropped without a word. Taken: -1 (never: exact, as soft
+// is) with soft, a cap with every other kernel, and with a deciding
+// kernel naming soft (the default: soft sits out above the cap, the
+// others take it).
+func TestSuggestRefusesLandmarksWithSoft(t *testing.T) {
+	const box = `"group":"hyperoctahedral","d":3,"box":[[-1],[1]]`
+	optimizer := func(in string) error {
+		var st SuggestSettings
+		if err := Decode([]byte(in), &st); err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		_, err := st.Optimizer(nil, 0)
+		return err
+	}
+	for _, k := range []string{"soft", " Soft "} {
+		in := fmt.Sprintf(`{%s,"kernel":%q,"landmarks":16}`, box, k)
+		err := optimizer(in)
+		want := `landmarks 16 acts only on a kernel with a landmark form (every kernel but soft); kernel "soft" has none`
+		if err == nil || !errors.Is(err, ErrInvalid) || errclass.Of(err) != errclass.Input || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want ErrInvalid with %q", in, err, want)
+		}
+	}
+	ok := []string{
+		fmt.Sprintf(`{%s,"kernel":"soft","landmarks":-1}`, box),
+		fmt.Sprintf(`{%s,"kernel":"soft"}`, box),
+		fmt.Sprintf(`{%s,"landmarks":16}`, box),
+		fmt.Sprintf(`{%s,"kernel":"auto:soft+plus","landmarks":16}`, box),
+	}
+	for _, k := range []string{"plus", "nystrom", "base", "avg", "avgnorm", "max", "auto", "portfolio"} {
+		ok = append(ok, fmt.Sprintf(`{%s,"kernel":%q,"landmarks":16}`, box, k))
+	}
+	for _, in := range ok {
+		if err := optimizer(in); err != nil {
+			t.Errorf("%s: %v", in, err)
+		}
+	}
+}

@@ -12,9 +12,9 @@ package frontend
 // (TestSettingsTableJSON), perf suggest's flags (cmd/perf), symbo.h's
 // list of keys and Python's keyword arguments (TestSettingsTableFiles).
 // A deciding kernel's settings (candidate_fit, probe_window, probe,
-// hedge) given explicitly with a kernel they cannot act on are refused,
-// naming the setting and the kernel, except at the values that ask for
-// nothing that kernel lacks (each row's doc says which; perf bo's values,
+// hedge), and landmarks, given explicitly with a kernel they cannot act
+// on (landmarks: soft) are refused, naming the setting and the kernel,
+// except at the values that ask for nothing that kernel lacks (each row's doc says which; perf bo's values,
 // which perf suggest -h's recipe gives for every kernel, among them):
 // SuggestSettings.Optimizer (refuseInert).
 //
@@ -53,7 +53,7 @@ var Settings = []Setting{
 	{"liar", "liar", "liar", "liar", "mean, worst", "mean", "the value pending and failed points are told"},
 	{"prior", "prior", "prior", "prior", "botorch, none", "bo.Recommended's: botorch", "the hyperparameter priors"},
 	{"mean", "mean", "mean", "mean", "constant, sample", "bo.Recommended's: constant", "the GP's prior mean"},
-	{"landmarks", "landmarks", "landmarks", "landmarks", "an integer: 0 the default, negative never", "256", "the landmark cap of every kernel but soft (exact at any n)"},
+	{"landmarks", "landmarks", "landmarks", "landmarks", "an integer: 0 the default, negative never", "256", "the landmark cap of every kernel but soft (exact at any n); with kernel soft only 0 and negative are taken, a cap refused (a deciding kernel naming soft takes it: soft sits out above the cap)"},
 	{"landmark_fit", "landmark-fit", "landmark_fit", "landmark_fit", "default, subset, likelihood, full", "default", "how a GP with landmarks is fitted"},
 	{"candidate_fit", "candidate-fit", "candidate_fit", "candidate_fit", "anchored, own", "bo.Recommended's: anchored", "how a deciding kernel's candidates fit; with a single kernel only own (its own fit) is taken, anchored refused"},
 	{"probe_window", "probe-window", "probe_window", "probe_window", "an integer ≥ 0: 0 no limit", "bo.Recommended's: 5", "the BO steps in which a portfolio's fixed-point probe may fire (a portfolio naming avg; the default names none, so has no probe, and takes it all the same); with auto or a single kernel only 0 is taken, a window refused"},

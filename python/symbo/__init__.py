@@ -46,7 +46,7 @@ import numpy as np
 __all__ = ["gram", "Optimizer", "SymboError", "InvalidInput", "SizeError", "InternalError", "version", "ABI_VERSION"]
 
 #: The C ABI version these bindings speak (SYMBO_ABI_VERSION of symbo.h).
-ABI_VERSION = 6
+ABI_VERSION = 7
 
 
 class SymboError(Exception):
@@ -497,7 +497,9 @@ class Optimizer:
         GP is exact up to this many observations (for ``plus`` and
         ``nystrom`` every observation is in the design), a GP on that many
         landmarks above; None (default) or 0 means 256, a negative value
-        never.
+        never. A cap above 0 with ``kernel="soft"``, which has no landmark
+        form, raises InvalidInput rather than being ignored (a deciding
+        kernel naming soft takes it: soft sits out above the cap).
     landmark_fit : str, optional
         How a GP with landmarks is fitted (``perf suggest
         --landmark-fit``): ``default``, ``subset``, ``likelihood`` or

@@ -246,11 +246,13 @@ def test_sampler_refuses_bad_values_at_construction(kw, match):
 
 @pytest.mark.parametrize("kernel, kw, match", [
     ("plus", {"hedge": 3}, 'SymboSampler: .*hedge 3 acts only on a portfolio kernel; kernel "plus" has one candidate'),
+    ("soft", {"landmarks": 16}, 'SymboSampler: .*landmarks 16 acts only on a kernel with a landmark form'),
     ("auto", {"probe_window": 2}, 'SymboSampler: .*probe_window 2 acts only on a portfolio kernel'),
     ("base", {"candidate_fit": "anchored"}, 'SymboSampler: .*candidate_fit anchored acts only on a deciding kernel'),
 ])
 def test_sampler_refuses_a_deciding_setting_its_kernel_ignores(kernel, kw, match):
-    """A deciding kernel's option given with a kernel it cannot act on is
+    """A deciding kernel's option (or landmarks with soft, which has no
+    landmark form) given with a kernel it cannot act on is
     refused when the sampler is built, naming the option and the kernel:
     it was passed to every optimizer and dropped there without a word.
     hedge=0 (no hedging) is taken with any kernel, and the default kernel

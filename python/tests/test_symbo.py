@@ -157,6 +157,19 @@ def test_optimizer_refuses_a_deciding_setting_its_kernel_ignores(kernel, kw, mat
     symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", **kw).close()
 
 
+def test_optimizer_refuses_landmarks_with_soft():
+    """soft has no landmark form (exact at any n): a landmark cap above 0
+    given with kernel soft is InvalidInput naming the setting and the
+    kernel; it was dropped without a word. -1 (never: exact, as soft is)
+    is taken, and so is a cap with a kernel that has the form or a
+    deciding kernel naming soft (the default: soft sits out above it)."""
+    with pytest.raises(symbo.InvalidInput, match=r'landmarks 16 acts only on a kernel with a landmark form \(every kernel but soft\); kernel "soft"'):
+        symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", kernel="soft", landmarks=16)
+    for kernel, m in (("soft", -1), ("plus", 16), (None, 16), ("auto:soft+plus", 16)):
+        kw = {} if kernel is None else {"kernel": kernel}
+        symbo.Optimizer([-2] * 3, [2] * 3, group="hyperoctahedral", landmarks=m, **kw).close()
+
+
 def test_optimizer_beta_scale_setting():
     """beta_scale=1 is the paper's β, which proposes other points than the
     default (a quarter of it) on this run; a value that is not a finite
