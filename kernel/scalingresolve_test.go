@@ -53,16 +53,8 @@ func TestScalingUnresolvableLengthscale(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				x := mat.NewDense(1, 2, c.x)
-				var cr, gr mat.Dense
-				var sy mat.SymDense
-				diag, derr := k.DiagTo(nil, x)
-				for what, err := range map[string]error{
-					"CrossTo": k.CrossTo(&cr, x, x),
-					"GramTo":  k.GramTo(&sy, x),
-					"DiagTo":  derr,
-					"GradTo":  k.GradTo(&gr, c.x, x),
-				} {
+				errs, diag := onePointErrors(k, c.x, true)
+				for what, err := range errs {
 					if !errors.Is(err, kernel.ErrBadPoints) {
 						v := math.NaN()
 						if what == "DiagTo" && len(diag) > 0 {
@@ -101,4 +93,23 @@ func TestScalingUnresolvableLengthscale(t *testing.T) {
 			}
 		}
 	}
+}
+
+// onePointErrors returns the errors of k's CrossTo, GramTo and DiagTo on
+// the one point x (with grad, GradTo's at x against it too), by method
+// name, and DiagTo's values.
+func onePointErrors(k interface {
+	kernel.Kernel
+	kernel.Gramer
+	kernel.Gradienter
+}, x []float64, grad bool) (map[string]error, []float64) {
+	m := mat.NewDense(1, len(x), x)
+	var cr, gr mat.Dense
+	var sy mat.SymDense
+	diag, derr := k.DiagTo(nil, m)
+	errs := map[string]error{"CrossTo": k.CrossTo(&cr, m, m), "GramTo": k.GramTo(&sy, m), "DiagTo": derr}
+	if grad {
+		errs["GradTo"] = k.GradTo(&gr, x, m)
+	}
+	return errs, diag
 }
