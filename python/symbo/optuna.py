@@ -53,7 +53,12 @@ Search space
     ``blockperm``, ``pairedperm``) over ones whose ranges differ — a
     learning rate, a width and a dropout, all of them numeric parameters
     without ``params`` — gets one ``ScaleWarning`` too: a value of one lands
-    outside another's range. Ints stay ints, floats floats; a distribution
+    outside another's range. So does a group that maps a model coordinate
+    u to -u (about 0: ``signflip``, ``hyperoctahedral``, ``rotation2d``'s
+    half turn) acting on a log-scale parameter, whose logarithm it maps
+    as x ↦ 1/x, or on one whose range is not symmetric about 0
+    (``[0, 0.5]``, or ``suggest_float(.., -1, 1, step=0.3)``, whose grid
+    Optuna ends at 0.8), which it sends outside itself. Ints stay ints, floats floats; a distribution
     holding one value (``low == high``) takes that value.
 
     A categorical parameter is sampled by the fallback, with one
@@ -302,6 +307,11 @@ _PER_COORDINATE = frozenset({"none", "signflip"})
 # one factor, nor matrices, any linear maps a user gives).
 _MOVES_VALUES = frozenset({"permutation", "hyperoctahedral", "rotation2d", "cyclic", "blockperm", "pairedperm"})
 
+# The groups whose action negates a coordinate (u ↦ -u: a sign flip, or
+# rotation2d's half turn), about 0: a range not symmetric about 0 is sent
+# outside itself, and a log=True parameter's logarithm u ↦ -u is x ↦ 1/x.
+_NEGATES = frozenset({"signflip", "hyperoctahedral", "rotation2d"})
+
 _ORDER_FREE = frozenset({"none", "signflip", "permutation", "hyperoctahedral", "rotation2d", "scaling", "scalingdir"})
 
 # symbo.Optimizer's options the sampler passes through.
@@ -405,6 +415,12 @@ def _one_range(coords):
     lo, hi = coords[0].lo, coords[0].hi
     tol = 1e-9 * max(hi - lo, abs(lo), abs(hi))
     return all(abs(c.lo - lo) <= tol and abs(c.hi - hi) <= tol for c in coords)
+
+
+def _symmetric(c):
+    """Whether the model coordinate of c lies in an interval symmetric
+    about 0 (to a relative 1e-9 of its width)."""
+    return abs(c.lo + c.hi) <= 1e-9 * max(c.hi - c.lo, abs(c.lo), abs(c.hi))
 
 
 def _single_value(dist):
@@ -1229,6 +1245,24 @@ class SymboSampler(BaseSampler):
                 "with params=[...]" % (
                     self._group, ", ".join("%s [%s, %s]" % (c.name, c.dist.low, c.dist.high) for c in coords)),
                 ScaleWarning)
+        if not quiet and self._group_name in _NEGATES:
+            # Checked apart from the warnings above: a sign flip moves no
+            # value between parameters, but sends each to minus itself.
+            odd = [c for c in coords if c.kind in ("log", "loggrid") or not _symmetric(c)]
+            if odd:
+                self._warn_once(
+                    ("negate",) + tuple((c.name, c.kind, c.lo, c.hi) for c in odd),
+                    "group %r maps a parameter's model coordinate u to -u (about 0), but %s: that is no symmetry "
+                    "of an objective defined on those ranges; give the group's parameters linear ranges "
+                    "symmetric about 0 (suggest the offset from the centre, and add it back in the objective), "
+                    "or name the ones it acts on with params=[...]" % (
+                        self._group, "; ".join(
+                            "%s is log=True (on its logarithm -u is %s -> 1/%s)" % (c.name, c.name, c.name)
+                            if c.kind in ("log", "loggrid") else
+                            "%s [%s, %s] is not symmetric about 0 (minus a value can lie outside it)" % (
+                                c.name, c.dist.low, c.dist.high)
+                            for c in odd)),
+                    ScaleWarning)
         return _Layout(coords, [_Coord(n, numeric[n], free=True) for n in rest])
 
     # The group on a subset of the coordinates: the one place where it

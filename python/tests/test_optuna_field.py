@@ -287,9 +287,13 @@ def test_a_moving_group_warns_of_log_and_linear_parameters_together():
     with pytest.warns(ScaleWarning, match=r"'permutation'.*w1 are log=True and w2 are not") as record:
         run(SymboSampler(group="permutation", seed=0, n_startup_trials=1), objective, 4)
     assert sum(issubclass(w.category, ScaleWarning) for w in record) == 1
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", ScaleWarning)
+    # signflip: no warning of log and linear parameters together (its
+    # warning is of the flip on a logarithm, see
+    # test_a_sign_flipping_group_warns_of_log_and_asymmetric_parameters).
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
         assert len(run(SymboSampler(group="signflip", seed=0, n_startup_trials=1), objective, 3).trials) == 3
+    assert not any("are log=True and" in str(w.message) for w in record)
 
 
 def test_a_scale_warning_made_an_error_comes_from_sample_relative():
@@ -600,6 +604,9 @@ def test_failures_covering_every_orbit_fall_back(monkeypatch):
     assert any(exhausted), "the study never exhausted the space: the test needs more trials"
 
 
+# hyperoctahedral over [-3, 1]: the ScaleWarning of a range not symmetric
+# about 0 is expected (the test compares the sampler with the library).
+@pytest.mark.filterwarnings("ignore::symbo.optuna.ScaleWarning")
 def test_sampler_proposes_what_the_optimizer_does_on_a_mixed_box():
     """On a box whose grouped and other parameters have other scales, the
     sampler takes symbo's point trial for trial, its step-aside points
@@ -817,4 +824,40 @@ def test_a_moving_group_warns_of_parameters_of_different_ranges():
     with warnings.catch_warnings():
         warnings.simplefilter("error", ScaleWarning)
         assert len(run(SymboSampler(group="permutation", seed=0, n_startup_trials=1), same, 3).trials) == 3
+    # signflip over the two ranges: no warning of ranges that differ (its
+    # warning is of ranges not symmetric about 0, see the test below).
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
         assert len(run(SymboSampler(group="signflip", seed=0, n_startup_trials=1), objective, 3).trials) == 3
+    assert not any("ranges differ" in str(w.message) for w in record)
+
+
+@pytest.mark.parametrize("group", ["signflip", "hyperoctahedral"])
+def test_a_sign_flipping_group_warns_of_log_and_asymmetric_parameters(group):
+    """A group that maps a model coordinate u to -u acted silently on a
+    log=True parameter — on its logarithm, lr -> 1/lr: over x, y in
+    [-1, 1] and lr in [1e-3, 1e3] (log), no params, signflip modelled
+    f(lr) = f(1/lr) — and on a range not symmetric about 0 (a dropout in
+    [0, 0.5]), which the flip sends outside itself. One ScaleWarning names
+    each such parameter; ranges symmetric about 0 give none."""
+    from symbo.optuna import ScaleWarning
+
+    def objective(trial):
+        x, y = trial.suggest_float("x", -1, 1), trial.suggest_float("y", -1, 1)
+        lr = trial.suggest_float("lr", 1e-3, 1e3, log=True)
+        return x * x + y * y + (math.log10(lr) - 2) ** 2 + trial.suggest_float("dropout", 0, 0.5)
+
+    with pytest.warns(ScaleWarning, match=r"'%s' maps .* u to -u.*dropout \[0(\.0)?, 0\.5\] is not symmetric "
+                      r"about 0.*; lr is log=True \(on its logarithm -u is lr -> 1/lr\)" % group) as record:
+        run(SymboSampler(group=group, seed=0, n_startup_trials=1), objective, 4)
+    assert sum("u to -u" in str(w.message) for w in record) == 1
+
+    def symmetric(trial):
+        return trial.suggest_float("x", -1, 1) ** 2 + trial.suggest_float("y", -1, 1) ** 2
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ScaleWarning)
+        assert len(run(SymboSampler(group=group, seed=0, n_startup_trials=1), symmetric, 3).trials) == 3
+        # params leaving lr and dropout out: the group does not act on them.
+        assert len(run(SymboSampler(group=group, params=["x", "y"], seed=0, n_startup_trials=1),
+                       objective, 3).trials) == 3
