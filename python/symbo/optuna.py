@@ -151,6 +151,17 @@ Failures
     sampler chose is not a failed point, and a later trial may take it.
     (Optuna 3.1 samples in ``study.ask``, before the objective runs, so
     such a trial has a recorded point; from 3.2 on it has none.)
+    A study stopped by Ctrl-C: ``study.optimize`` marks the trial whose
+    objective the ``KeyboardInterrupt`` stopped FAIL, as one that raised,
+    and nothing in the study tells the two apart, so its point is a failed
+    point of the resumed study, its orbit never proposed again; the resumed
+    study then proposes other points than an uninterrupted one would (in a
+    hyperoctahedral study interrupted at a point beside the optimum's
+    orbit, the next trials went to a corner). To resume as if uninterrupted,
+    run the interrupted point again before the study goes on:
+    ``study.enqueue_trial(study.trials[-1].params)`` (its observation
+    supersedes the failure; measured, the resumed trials were then the
+    uninterrupted study's, one number later).
     ``after_trial`` is not
     overridden but to pass the outcome on to ``independent_sampler`` (as
     ``before_trial``): every trial's outcome is read from the study at the
