@@ -932,8 +932,14 @@ class Optimizer:
         """Restore a study written by :meth:`history_json` (a str or the
         dict it decodes to) into this optimizer, which must have no
         observations, pending or failed points; the seed, kernel, dimension
-        and direction must match. Afterwards it proposes what the optimizer
-        that wrote the history would."""
+        and direction must match (the history records them, and a mismatch
+        raises InvalidInput). The rest of the configuration — the group
+        (the kernel's name does not hold it), box, ``init``, acquisition
+        and other settings — is not recorded, and is the caller's to keep:
+        restored into an optimizer built with the writer's arguments, it
+        proposes what the optimizer that wrote the history would; under
+        another group or box it restores without a word and proposes
+        other points."""
         if isinstance(history, (bytearray, memoryview)):
             history = bytes(history)
         if not isinstance(history, (str, bytes)):
