@@ -428,6 +428,16 @@ def _one_range(coords):
     return all(abs(c.lo - lo) <= tol and abs(c.hi - hi) <= tol for c in coords)
 
 
+def _describe(c):
+    """A parameter's range, and its model coordinate's when that is
+    another interval (a grid's relaxation, a logarithm): "a [0, 10]
+    (modelled on [-0.5, 10.5])"."""
+    text = "%s [%s, %s]" % (c.name, c.dist.low, c.dist.high)
+    if c.kind == "float":
+        return text
+    return text + " (modelled on %s[%.6g, %.6g])" % ("log " if c.kind in ("log", "loggrid") else "", c.lo, c.hi)
+
+
 def _symmetric(c):
     """Whether the model coordinate of c lies in an interval symmetric
     about 0 (to a relative 1e-9 of its width)."""
@@ -1253,8 +1263,11 @@ class SymboSampler(BaseSampler):
                 "group %r moves values between its parameters, but their ranges differ (%s): a value of one "
                 "lands outside another's range, which is no symmetry of an objective defined on those ranges "
                 "(without params=[...] the group acts on every numeric parameter); name the ones it acts on "
-                "with params=[...]" % (
-                    self._group, ", ".join("%s [%s, %s]" % (c.name, c.dist.low, c.dist.high) for c in coords)),
+                "with params=[...]%s" % (
+                    self._group, ", ".join(_describe(c) for c in coords),
+                    "" if all(c.kind == coords[0].kind for c in coords) else
+                    "; an integer or stepped parameter is modelled on its range widened by half a step each "
+                    "side, a continuous one on its range: give them one kind (and step)"),
                 ScaleWarning)
         if not quiet and self._group_name in _NEGATES:
             # Checked apart from the warnings above: a sign flip moves no

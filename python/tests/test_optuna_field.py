@@ -832,6 +832,23 @@ def test_a_moving_group_warns_of_parameters_of_different_ranges():
     assert not any("ranges differ" in str(w.message) for w in record)
 
 
+def test_the_range_warning_names_the_ranges_that_differ():
+    """permutation over suggest_int("a", 0, 10) and suggest_float("b", 0,
+    10): the grid's relaxation [-0.5, 10.5] is not the float's [0, 10], and
+    the warning said "their ranges differ (a [0, 10], b [0.0, 10.0])" —
+    two equal ranges, nothing the user could act on. It names the modelled
+    range now, and what to change."""
+    from symbo.optuna import ScaleWarning
+
+    def objective(trial):
+        return trial.suggest_int("a", 0, 10) + trial.suggest_float("b", 0, 10)
+
+    with pytest.warns(ScaleWarning, match=r"ranges differ \(a \[0, 10\] \(modelled on \[-0\.5, 10\.5\]\), "
+                      r"b \[0\.0, 10\.0\]\).*an integer or stepped parameter is modelled on its range widened "
+                      r"by half a step"):
+        run(SymboSampler(group="permutation", seed=0, n_startup_trials=1), objective, 2)
+
+
 @pytest.mark.parametrize("group", ["signflip", "hyperoctahedral"])
 def test_a_sign_flipping_group_warns_of_log_and_asymmetric_parameters(group):
     """A group that maps a model coordinate u to -u acted silently on a
