@@ -350,8 +350,10 @@ class FallbackWarning(UserWarning):
 
 class ScaleWarning(UserWarning):
     """A group that moves values between its parameters acts on log=True
-    and linear ones together, or on ones whose ranges differ (given once
-    per sampler and set of parameters)."""
+    and linear ones together, or on ones whose ranges differ; or a group
+    that maps a coordinate u to -u acts on a log=True parameter or on a
+    range not symmetric about 0 (given once per sampler and set of
+    parameters)."""
 
 
 def _ranges(numbers):
