@@ -697,7 +697,9 @@ class SymboSampler(BaseSampler):
         one has completed. Default: uniform sampling from a stream of
         ``(seed, trial number, parameter name)``. It is told each trial's
         start and end (``before_trial``, ``after_trial``), as a sampler
-        Optuna drives itself is.
+        Optuna drives itself is. A class (``TPESampler`` for
+        ``TPESampler()``) or an object without ``sample_independent`` is
+        a ``TypeError`` at construction.
     init : int, optional
         Deprecated alias of ``n_startup_trials``.
     **options
@@ -757,6 +759,16 @@ class SymboSampler(BaseSampler):
         self._fixed_seed = seed is not None
         self._seed = symbo._index(seed, "seed") if seed is not None else _fresh_seed()
         self._check_names()
+        if independent_sampler is not None and (isinstance(independent_sampler, type) or not callable(
+                getattr(independent_sampler, "sample_independent", None))):
+            # The class itself (TPESampler for TPESampler()), or no sampler:
+            # it failed at the first trial, after its objective had run, with
+            # "after_trial() missing 1 required positional argument" or
+            # "'int' object has no attribute 'after_trial'".
+            raise TypeError("SymboSampler: independent_sampler must be a sampler instance (e.g. "
+                            "optuna.samplers.TPESampler()), got %r%s" % (
+                                independent_sampler,
+                                " (a class: call it)" if isinstance(independent_sampler, type) else ""))
         self._independent = independent_sampler
         self._salt = None  # the fallback stream's extra entropy, set by reseed_rng
         self._warned = set()

@@ -314,3 +314,16 @@ def test_sampler_refuses_a_block_or_matrices_of_the_wrong_kind_at_construction(k
     TypeError."""
     with pytest.raises(symbo.InvalidInput, match=match):
         SymboSampler(**kw)
+
+
+@pytest.mark.parametrize("independent", [optuna.samplers.TPESampler, 5, "random"])
+def test_sampler_refuses_an_independent_sampler_that_is_no_sampler_at_construction(independent):
+    """independent_sampler=TPESampler (the class, not an instance) or 5
+    was accepted, and the first trial failed after its objective had run:
+    TypeError "TPESampler.after_trial() missing 1 required positional
+    argument: 'values'", AttributeError "'int' object has no attribute
+    'after_trial'". It is refused when the sampler is built, naming the
+    argument; an instance is accepted."""
+    with pytest.raises(TypeError, match="independent_sampler must be a sampler instance"):
+        SymboSampler(group="signflip", independent_sampler=independent)
+    SymboSampler(group="signflip", independent_sampler=optuna.samplers.RandomSampler(seed=0))
